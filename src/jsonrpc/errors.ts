@@ -1,0 +1,51 @@
+/**
+ * JSON-RPC and MCP error codes, as named constants.
+ *
+ * Spec: `schema.ts` of each version (`PARSE_ERROR` … `INTERNAL_ERROR`, and the MCP codes
+ * in the -32000 to -32099 range reserved for implementation-defined server errors).
+ * Every code the kernel sends or recognizes is here; nowhere else in the source is an
+ * error code written as a bare number.
+ */
+
+/** Error codes the kernel uses, by name. */
+export const ErrorCode = {
+  /** Invalid JSON was received. */
+  ParseError: -32700,
+  /** The JSON sent is not a valid request object. */
+  InvalidRequest: -32600,
+  /** The method does not exist or is not available (also: capability not declared). */
+  MethodNotFound: -32601,
+  /** Invalid method parameters; from 2026-07-28 also "resource not found". */
+  InvalidParams: -32602,
+  /** Internal error. */
+  InternalError: -32603,
+  /** 2025-11-25 and earlier: resource not found. */
+  ResourceNotFound: -32002,
+  /** 2026-07-28: an HTTP header disagrees with the body it describes. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability the request did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the requested protocol version is not supported by the server. */
+  UnsupportedProtocolVersion: -32022,
+  /** 2025-11-25 only: the server needs the user to complete a URL elicitation first. */
+  UrlElicitationRequired: -32042,
+  /** Kernel-local: a request timed out (never sent on the wire; delivered to the app). */
+  RequestTimeout: -32001,
+  /** Kernel-local: the connection closed before the response arrived. */
+  ConnectionClosed: -32000,
+} as const;
+
+/** One of the named error codes. */
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The `error` member of a JSON-RPC error response. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** Builds an error object; `data` is omitted when undefined so encoding stays stable. */
+export function rpcError(code: number, message: string, data?: unknown): JsonRpcErrorObject {
+  return data === undefined ? { code, message } : { code, message, data };
+}

@@ -1,0 +1,71 @@
+/**
+ * Protocol versions the kernel speaks, and which era each belongs to.
+ *
+ * Spec: draft `basic/versioning` ("Terminology"). A *legacy* version opens with an
+ * `initialize` handshake and keeps a session; a *modern* version carries version,
+ * identity and capabilities in every request's `_meta`. The lists are in preference
+ * order: the first is the latest, which a server falls back to when a client asks for a
+ * version it does not support.
+ */
+
+/** Every version the kernel implements, latest first. */
+export const PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+
+/** A protocol version string the kernel implements. */
+export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
+
+/** The handshake-based versions, latest first. */
+export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+
+/** The per-request-metadata versions, latest first. */
+export const MODERN_VERSIONS = ["2026-07-28"] as const;
+
+/** A legacy (handshake) version. */
+export type LegacyVersion = (typeof LEGACY_VERSIONS)[number];
+
+/** A modern (stateless) version. */
+export type ModernVersion = (typeof MODERN_VERSIONS)[number];
+
+/** Latest legacy version: what a legacy client asks for by default. */
+export const LATEST_LEGACY_VERSION: LegacyVersion = "2025-11-25";
+
+/** Latest modern version. */
+export const LATEST_MODERN_VERSION: ModernVersion = "2026-07-28";
+
+/** The versions that have their own vendored schema; `2024-11-05` is checked with `2025-03-26`'s. */
+export const SCHEMA_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] as const;
+
+/** A version that has its own schema table. */
+export type SchemaVersion = (typeof SCHEMA_VERSIONS)[number];
+
+/** True when `v` is a version string this kernel implements. */
+export function isProtocolVersion(v: unknown): v is ProtocolVersion {
+  return typeof v === "string" && (PROTOCOL_VERSIONS as readonly string[]).includes(v);
+}
+
+/** True when `v` is a legacy (handshake) version this kernel implements. */
+export function isLegacyVersion(v: unknown): v is LegacyVersion {
+  return typeof v === "string" && (LEGACY_VERSIONS as readonly string[]).includes(v);
+}
+
+/** True when `v` is a modern version this kernel implements. */
+export function isModernVersion(v: unknown): v is ModernVersion {
+  return typeof v === "string" && (MODERN_VERSIONS as readonly string[]).includes(v);
+}
+
+/**
+ * The schema that validates messages of `v`. `2024-11-05` predates the vendored
+ * schemas; `2025-03-26` is a superset of it for everything the kernel checks, so a
+ * `2024-11-05` peer is validated leniently rather than not at all.
+ */
+export function schemaVersionOf(v: ProtocolVersion): SchemaVersion {
+  return v === "2024-11-05" ? "2025-03-26" : v;
+}
+
+/**
+ * JSON-RPC batches: allowed only under `2025-03-26` (and tolerated for `2024-11-05`,
+ * which reads the same JSON-RPC rules); `2025-06-18` removed them.
+ */
+export function allowsBatches(v: ProtocolVersion | undefined): boolean {
+  return v === "2025-03-26";
+}
