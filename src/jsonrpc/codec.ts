@@ -1,5 +1,38 @@
-// CONTRACT STUB — to be implemented by the codec helper. Signatures are fixed.
-import type { JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse } from "./types.js";
+/**
+ * The JSON-RPC codec: text or bytes in, a classified message (or the exact error reply)
+ * out; messages in, compact JSON out.
+ *
+ * Spec: `basic/index` ("Messages") of 2025-11-25 and the draft, on JSON-RPC 2.0. A
+ * request has a string or integer id that is never `null`; a notification has no id;
+ * params and results are objects; a response has exactly one of `result` and `error`;
+ * an error's code is an integer. Batches (JSON arrays) exist only in `2025-03-26`.
+ *
+ * Theory of operation. Decoding is one `JSON.parse` between cheap guards (see
+ * `safe-json.ts`): size before parsing, depth after it only when the bracket count says
+ * the text could be that deep, then a flat shape check that reads each member once. The
+ * decoded message is the parsed object itself, never a copy, so nothing is allocated per
+ * message beyond the engine's parse and the small result record. Every failure becomes
+ * a `kind: "invalid"` value whose `reply` is the error response to send back:
+ *
+ * - `-32700` (id `null`) when the text is not JSON or the bytes are not UTF-8;
+ * - `-32600` for everything that parses but is not an acceptable message, including a
+ *   message over a limit: a too-large or too-deep message may be perfectly good JSON, so
+ *   "Parse error" would misdescribe it.
+ *
+ * Which id a reply carries. JSON-RPC asks for the request's id when it can be read. A
+ * message shaped like a request (it has `method`) gets its id echoed when that id is a
+ * string or an integer. A message shaped like a response gets `null`: its id names one
+ * of *our* requests, and an error carrying it would read as the answer to the peer's own
+ * request of that id.
+ *
+ * Nothing here throws to its caller; an inspecting getter that throws (a caller-built
+ * value given to {@link decodeValue}) is caught and reported as `-32600`.
+ */
+import { ErrorCode, rpcError } from "./errors.js";
+import type { JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "./types.js";
+import { checkNesting, decodeUtf8, exceedsBytes, mayExceedDepth, peekRequestId } from "./safe-json.js";
+
+export { hasOwn } from "./safe-json.js";
 
 /** Size and nesting bounds applied before anything else looks at a message. */
 export interface DecodeLimits {
@@ -27,17 +60,200 @@ export type Decoded =
   | { kind: "batch"; items: Decoded[] }
   | { kind: "invalid"; reply: JsonRpcErrorResponse; reason: string };
 
-/** Decodes text or UTF-8 bytes. Never throws. */
+/** A message as `JSON.parse` hands it over: members still unchecked. */
+type Unchecked = { [key: string]: unknown };
+
+/**
+ * Decodes text or UTF-8 bytes. Never throws.
+ *
+ * The message objects returned are the parsed ones (own data properties only, prototype
+ * `Object.prototype`; see `safe-json.ts` for the rule on copying them). An error response
+ * that omits `id` (allowed from 2025-11-25) is returned with `id: null`, so its type holds.
+ */
 export function decode(input: string | Uint8Array, options?: DecodeOptions): Decoded {
-  throw new Error("stub");
+  const maxBytes = options?.maxBytes ?? DEFAULT_LIMITS.maxBytes;
+  const maxDepth = options?.maxDepth ?? DEFAULT_LIMITS.maxDepth;
+  let text: string;
+  if (typeof input === "string") {
+    if (exceedsBytes(input, maxBytes)) return tooLarge(input, maxBytes);
+    text = input;
+  } else {
+    if (!ArrayBuffer.isView(input)) return invalid(ErrorCode.InvalidRequest, null, "input is neither text nor bytes");
+    // Any byte view (a Uint8Array from another realm, a DataView) is read as its bytes.
+    const bytes = input instanceof Uint8Array ? input : new Uint8Array((input as ArrayBufferView).buffer, (input as ArrayBufferView).byteOffset, (input as ArrayBufferView).byteLength);
+    if (bytes.byteLength > maxBytes) return tooLarge(bytes, maxBytes);
+    const decoded = decodeUtf8(bytes);
+    if (decoded === undefined) return invalid(ErrorCode.ParseError, null, "message is not valid UTF-8");
+    text = decoded;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return invalid(ErrorCode.ParseError, null, "message is not valid JSON");
+  }
+  try {
+    // A parsed value of n bytes holds at most n / 2 containers, so the node budget
+    // cannot trip here; only the depth bound can.
+    if (mayExceedDepth(text, maxDepth) && checkNesting(value, maxDepth, text.length) !== "ok") {
+      return tooDeep(value, maxDepth);
+    }
+    return classify(value, options?.allowBatch === true);
+  } catch {
+    return uninspectable();
+  }
 }
 
-/** Classifies an already-parsed JSON value (e.g. an HTTP body). Never throws. */
+/**
+ * Classifies an already-parsed JSON value (e.g. an HTTP body a framework parsed). Never
+ * throws. `maxDepth` applies as in {@link decode}; `maxBytes` cannot be measured on a
+ * value, so it bounds the number of arrays and objects walked instead (`maxBytes / 2`,
+ * the most a message of that size can hold), which also stops a value that shares
+ * children or is cyclic.
+ */
 export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
-  throw new Error("stub");
+  const maxBytes = options?.maxBytes ?? DEFAULT_LIMITS.maxBytes;
+  const maxDepth = options?.maxDepth ?? DEFAULT_LIMITS.maxDepth;
+  try {
+    const nesting = checkNesting(value, maxDepth, Math.ceil(maxBytes / 2));
+    if (nesting === "too-deep") return tooDeep(value, maxDepth);
+    if (nesting === "too-many") return invalid(ErrorCode.InvalidRequest, null, `message exceeds maxBytes (${maxBytes}): too many nested values`);
+    return classify(value, options?.allowBatch === true);
+  } catch {
+    return uninspectable();
+  }
 }
 
-/** Encodes one message (or a batch) as compact JSON with no raw newline. Never throws on kernel-built messages. */
+/** Top level: a message, or (when allowed) a non-empty batch of them. */
+function classify(value: unknown, allowBatch: boolean): Decoded {
+  if (!Array.isArray(value)) return classifyMessage(value);
+  if (!allowBatch) return invalid(ErrorCode.InvalidRequest, null, "batches are not supported by this protocol version");
+  if (value.length === 0) return invalid(ErrorCode.InvalidRequest, null, "a batch must not be empty");
+  const items: Decoded[] = new Array(value.length);
+  for (let i = 0; i < value.length; i++) items[i] = classifyMessage(value[i]);
+  return { kind: "batch", items };
+}
+
+/** One message: reads each member once, checks the shape, returns the parsed object itself. */
+function classifyMessage(value: unknown): Decoded {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return invalid(ErrorCode.InvalidRequest, null, "a message must be a JSON object");
+  }
+  const m = value as Unchecked;
+  const id = m.id;
+  const method = m.method;
+  const result = m.result;
+  const error = m.error;
+  if (method !== undefined) {
+    const replyId = isRequestId(id) ? id : null;
+    if (m.jsonrpc !== "2.0") return invalid(ErrorCode.InvalidRequest, replyId, 'jsonrpc must be "2.0"');
+    if (typeof method !== "string") return invalid(ErrorCode.InvalidRequest, replyId, "method must be a string");
+    const params = m.params;
+    if (params !== undefined && !isObject(params)) return invalid(ErrorCode.InvalidRequest, replyId, "params must be an object");
+    if (result !== undefined || error !== undefined) {
+      return invalid(ErrorCode.InvalidRequest, replyId, "a message must not be both a request and a response");
+    }
+    if (id === undefined) return { kind: "notification", message: m as unknown as JsonRpcNotification };
+    if (id === null) return invalid(ErrorCode.InvalidRequest, null, "a request id must not be null");
+    if (replyId === null) return invalid(ErrorCode.InvalidRequest, null, "a request id must be a string or an integer");
+    return { kind: "request", message: m as unknown as JsonRpcRequest };
+  }
+  if (result === undefined && error === undefined) {
+    // Neither shape: most likely a request that lost its method, so its id is echoed.
+    return invalid(ErrorCode.InvalidRequest, isRequestId(id) ? id : null, m.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : "a message needs a method, a result or an error");
+  }
+  // Shaped like a response: replies carry id null (see the theory of operation).
+  if (m.jsonrpc !== "2.0") return invalid(ErrorCode.InvalidRequest, null, 'jsonrpc must be "2.0"');
+  if (result !== undefined) {
+    if (error !== undefined) return invalid(ErrorCode.InvalidRequest, null, "a response must not have both result and error");
+    if (!isRequestId(id)) return invalid(ErrorCode.InvalidRequest, null, "a result response needs a string or integer id");
+    if (!isObject(result)) return invalid(ErrorCode.InvalidRequest, null, "result must be an object");
+    return { kind: "result", message: m as unknown as JsonRpcResultResponse };
+  }
+  if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
+    return invalid(ErrorCode.InvalidRequest, null, "error must be an object with an integer code and a string message");
+  }
+  if (id === undefined) {
+    return { kind: "error", message: { jsonrpc: "2.0", id: null, error: error as unknown as JsonRpcErrorResponse["error"] } };
+  }
+  if (id !== null && !isRequestId(id)) {
+    return invalid(ErrorCode.InvalidRequest, null, "an error response id must be a string, an integer or null");
+  }
+  return { kind: "error", message: m as unknown as JsonRpcErrorResponse };
+}
+
+/** A JSON-RPC id MCP accepts: a string or an integer (never `null`, a fraction or a boolean). */
+function isRequestId(id: unknown): id is RequestId {
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+}
+
+/** A JSON object: not `null`, not an array. */
+function isObject(v: unknown): v is Unchecked {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Builds an `invalid` result; the peer sees "Parse error: …" or "Invalid Request: …" with our fixed reason, never its input. */
+function invalid(code: number, id: RequestId | null, reason: string): Decoded {
+  const title = code === ErrorCode.ParseError ? "Parse error" : "Invalid Request";
+  return { kind: "invalid", reply: { jsonrpc: "2.0", id, error: rpcError(code, `${title}: ${reason}`) }, reason };
+}
+
+/** Over `maxBytes`: not parsed at all; the id comes from a bounded peek at the start. */
+function tooLarge(input: string | Uint8Array, maxBytes: number): Decoded {
+  return invalid(ErrorCode.InvalidRequest, peekRequestId(input), `message exceeds maxBytes (${maxBytes})`);
+}
+
+/** Over `maxDepth`: parsed, so a request's id can be read from the value. */
+function tooDeep(value: unknown, maxDepth: number): Decoded {
+  const m = value as Unchecked;
+  const id = m.method !== undefined && isRequestId(m.id) ? m.id : null;
+  return invalid(ErrorCode.InvalidRequest, id, `message exceeds maxDepth (${maxDepth})`);
+}
+
+/** A caller-built value whose inspection threw. */
+function uninspectable(): Decoded {
+  return invalid(ErrorCode.InvalidRequest, null, "message could not be inspected");
+}
+
+/** What {@link tryEncode} returns: the JSON text, or why the value has no JSON form. */
+export type EncodeResult = { ok: true; text: string } | { ok: false; reason: string };
+
+/**
+ * Encodes one message (or a batch) as compact JSON, reporting failure as a value: a
+ * BigInt, a cycle, or a `toJSON` that throws or returns nothing. Use it for messages that
+ * carry application values (tool results, sampling content) and answer a failure
+ * yourself, e.g. with an internal error for the request.
+ */
+export function tryEncode(message: JsonRpcMessage | JsonRpcMessage[]): EncodeResult {
+  try {
+    const text: unknown = JSON.stringify(message);
+    if (typeof text === "string") return { ok: true, text };
+    return { ok: false, reason: "message has no JSON form" };
+  } catch (e) {
+    return { ok: false, reason: e instanceof Error ? `message could not be encoded: ${e.message}` : "message could not be encoded" };
+  }
+}
+
+/**
+ * Encodes one message (or a batch) as compact JSON with no raw newline. Never throws on kernel-built messages.
+ *
+ * The output is `JSON.stringify` with no indentation: keys in insertion order (so a
+ * message built the same way encodes the same way), every control character inside
+ * strings escaped, hence never a raw line feed, as newline-delimited framing requires.
+ * Should a message still have no JSON form, the text returned instead is a `-32603`
+ * internal-error response (carrying the message's id when it is a response, so the
+ * peer's request still gets its answer; `null` otherwise): whatever goes on the wire
+ * stays valid JSON-RPC. {@link tryEncode} reports the failure instead.
+ */
 export function encode(message: JsonRpcMessage | JsonRpcMessage[]): string {
-  throw new Error("stub");
+  const encoded = tryEncode(message);
+  if (encoded.ok) return encoded.text;
+  let id: RequestId | null = null;
+  try {
+    const m = message as unknown as Unchecked;
+    if (!Array.isArray(message) && m.method === undefined && isRequestId(m.id)) id = m.id;
+  } catch {
+    // An id behind a throwing getter: the substitute carries null.
+  }
+  return JSON.stringify({ jsonrpc: "2.0", id, error: rpcError(ErrorCode.InternalError, "Internal error: message could not be encoded") });
 }

@@ -33,6 +33,8 @@ export const ErrorCode = {
   RequestTimeout: -32001,
   /** Kernel-local: the connection closed before the response arrived. */
   ConnectionClosed: -32000,
+  /** Kernel-local: the application cancelled its own request (the code LSP uses; never sent on the wire). */
+  RequestCancelled: -32800,
 } as const;
 
 /** One of the named error codes. */

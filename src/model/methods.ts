@@ -1,11 +1,47 @@
-// CONTRACT STUB — to be implemented by the schema helper. Signatures are fixed.
+/**
+ * The method tables: every request and notification of every schema version, as data.
+ *
+ * Spec: the `ClientRequest`, `ServerRequest`, `ClientNotification` and
+ * `ServerNotification` unions of each version's schema (which methods exist, who sends
+ * them, their params and result types), and the feature pages for what the schema does
+ * not say: the "Capabilities" section of each server and client feature page (which
+ * capability gates a method), 2025-11-25 `basic/utilities/tasks` (task-augmented
+ * requests), draft `basic/patterns/mrtr` ("Supported Requests" for `input_required`) and
+ * `docs/extensions/tasks/overview` (tasks in 2026-07-28).
+ *
+ * Theory of operation. The schema-derived part is generated
+ * (`scripts/gen-validators.mjs` writes one row per method into
+ * `src/schema/generated/<version>.ts`); the rules the schema cannot express are the
+ * small hand-written tables below. They are joined once, at module load, into frozen
+ * {@link MethodSpec} records, so a lookup is a property read and every field except
+ * the two validators is plain JSON that tools can print or diff.
+ *
+ * Results that take more than one shape are told apart the way the protocol says a
+ * receiver does it, not by trying every shape: in 2026-07-28 by `resultType`
+ * (`"input_required"` is an `InputRequiredResult`), in 2025-11-25 by the presence of
+ * `task` (a task-augmented request is answered with a `CreateTaskResult`).
+ */
 import type { ProtocolVersion, SchemaVersion } from "./versions.js";
-import type { Validator } from "../schema/validate.js";
+import { SCHEMA_VERSIONS, schemaVersionOf } from "./versions.js";
+import type { Issue, Validator } from "../schema/validate.js";
+import { nodeValidator, validatorFor } from "../schema/validate.js";
+import type { MethodRow } from "../schema/generated/rows.js";
+import { METHOD_ROWS as ROWS_2025_03_26 } from "../schema/generated/2025-03-26.js";
+import { METHOD_ROWS as ROWS_2025_06_18 } from "../schema/generated/2025-06-18.js";
+import { METHOD_ROWS as ROWS_2025_11_25 } from "../schema/generated/2025-11-25.js";
+import { INPUT_ROWS, METHOD_ROWS as ROWS_2026_07_28 } from "../schema/generated/2026-07-28.js";
 
 /** A side of the connection. */
 export type Side = "client" | "server";
 
-/** Where a capability lives: which side declares it and its dotted path, e.g. `resources.subscribe`. */
+/**
+ * Where a capability lives: which side declares it and its dotted path, e.g.
+ * `resources.subscribe`. For a request it is the receiver's capability, for a
+ * notification the sender's. A method sent both ways (`from: "both"`, the 2025-11-25
+ * `tasks/*` requests) is gated by the receiver's capability of the same path; the table
+ * then holds the client-to-server case (`side: "server"`) and {@link capabilityFor}
+ * gives the one for either sender.
+ */
 export interface CapabilityRef {
   side: Side;
   path: string;
@@ -17,9 +53,9 @@ export interface MethodSpec {
   kind: "request" | "notification";
   /** Who sends it. */
   from: Side | "both";
-  /** Schema type name of the params object, or null when the schema gives none. */
+  /** Schema type name of the params object, or null when the schema declares params inline (2025-06-18 and earlier, and a few 2025-11-25 task requests). */
   paramsType: string | null;
-  /** Schema type name of the result (requests only), else null. */
+  /** Schema type name of the result (requests only), else null. With `inputRequired` or `taskAugmentable` it names the complete result; the other shapes are accepted by `validateResult`. */
   resultType: string | null;
   /** Validates `params` (which may be undefined when params are optional). */
   validateParams: Validator;
@@ -33,15 +69,200 @@ export interface MethodSpec {
   inputRequired: boolean;
 }
 
+/**
+ * Capability gating, from the "Capabilities" section of each feature page (the same in
+ * every version that has the method): server `tools`, `resources`, `prompts`,
+ * `logging`, `completions` and their `listChanged` / `subscribe` features; client
+ * `sampling`, `elicitation`, `roots`; 2025-11-25 `tasks.list` and `tasks.cancel`. The
+ * tasks page gives `tasks/get` and `tasks/result` no feature flag of their own: they
+ * concern tasks the receiver created, which it may only do having declared `tasks`.
+ * `notifications/elicitation/complete` follows a URL-mode elicitation, so it needs the
+ * client's `elicitation`.
+ */
+const CAPABILITIES: Readonly<Record<string, readonly [Side, string]>> = {
+  "resources/list": ["server", "resources"],
+  "resources/templates/list": ["server", "resources"],
+  "resources/read": ["server", "resources"],
+  "resources/subscribe": ["server", "resources.subscribe"],
+  "resources/unsubscribe": ["server", "resources.subscribe"],
+  "notifications/resources/updated": ["server", "resources.subscribe"],
+  "notifications/resources/list_changed": ["server", "resources.listChanged"],
+  "prompts/list": ["server", "prompts"],
+  "prompts/get": ["server", "prompts"],
+  "notifications/prompts/list_changed": ["server", "prompts.listChanged"],
+  "tools/list": ["server", "tools"],
+  "tools/call": ["server", "tools"],
+  "notifications/tools/list_changed": ["server", "tools.listChanged"],
+  "logging/setLevel": ["server", "logging"],
+  "notifications/message": ["server", "logging"],
+  "completion/complete": ["server", "completions"],
+  "sampling/createMessage": ["client", "sampling"],
+  "elicitation/create": ["client", "elicitation"],
+  "notifications/elicitation/complete": ["client", "elicitation"],
+  "roots/list": ["client", "roots"],
+  "notifications/roots/list_changed": ["client", "roots.listChanged"],
+  "tasks/list": ["server", "tasks.list"],
+  "tasks/cancel": ["server", "tasks.cancel"],
+  "tasks/get": ["server", "tasks"],
+  "tasks/result": ["server", "tasks"],
+};
+
+/**
+ * Task-augmentable requests. 2025-11-25 `basic/utilities/tasks` ("Capabilities"): the
+ * `tasks.requests` capability lists `tools.call`, `sampling.createMessage` and
+ * `elicitation.create`, and "if a request type is not present, it does not support
+ * task-augmentation". 2026-07-28 tasks extension (`docs/extensions/tasks/overview`): the
+ * server may answer `tools/call` with a task (`resultType: "task"`).
+ */
+const TASK_AUGMENTABLE: Readonly<Partial<Record<SchemaVersion, readonly string[]>>> = {
+  "2025-11-25": ["tools/call", "sampling/createMessage", "elicitation/create"],
+  "2026-07-28": ["tools/call"],
+};
+
+/**
+ * draft `basic/patterns/mrtr` ("Supported Requests"): servers MAY answer `prompts/get`,
+ * `resources/read` and `tools/call` with an `InputRequiredResult`, and "MUST NOT send
+ * InputRequiredResult responses on any other client requests".
+ */
+const INPUT_REQUIRED: Readonly<Partial<Record<SchemaVersion, readonly string[]>>> = {
+  "2026-07-28": ["tools/call", "prompts/get", "resources/read"],
+};
+
+const ROWS: Record<SchemaVersion, readonly MethodRow[]> = {
+  "2025-03-26": ROWS_2025_03_26,
+  "2025-06-18": ROWS_2025_06_18,
+  "2025-11-25": ROWS_2025_11_25,
+  "2026-07-28": ROWS_2026_07_28,
+};
+
+const PARAMS_REQUIRED: Issue = { path: "", reason: 'missing required "params"' };
+
+/** True when `v` is an object with own `key` equal to `value` (`value` undefined: any). */
+function ownIs(v: unknown, key: string, value?: string): boolean {
+  return typeof v === "object" && v !== null && Object.hasOwn(v, key) && (value === undefined || (v as Record<string, unknown>)[key] === value);
+}
+
+/** The params validator of a row: the schema's, plus the rule for absent params. */
+function paramsValidator(version: SchemaVersion, row: MethodRow): Validator {
+  const [, , , type, node, required] = row;
+  const inner = type !== null ? validatorFor(version, type)! : nodeValidator(node);
+  if (required) return (params) => (params === undefined ? [{ ...PARAMS_REQUIRED }] : inner(params));
+  return (params) => (params === undefined ? null : inner(params));
+}
+
+/** The result validator of a request row, with the other result shapes the protocol allows. */
+function resultValidator(version: SchemaVersion, resultType: string, tasks: boolean, inputRequired: boolean): Validator {
+  const complete = validatorFor(version, resultType)!;
+  if (version === "2025-11-25" && tasks) {
+    // A receiver that accepts a task-augmented request answers with a CreateTaskResult.
+    const created = validatorFor(version, "CreateTaskResult")!;
+    return (result) => (ownIs(result, "task") ? created(result) : complete(result));
+  }
+  if (version === "2026-07-28" && (inputRequired || tasks)) {
+    const interim = validatorFor(version, "InputRequiredResult")!;
+    // The tasks extension's CreateTaskResult (`resultType: "task"`) is not in the
+    // vendored schema; it is held to the common Result fields only.
+    const task = validatorFor(version, "Result")!;
+    return (result) =>
+      inputRequired && ownIs(result, "resultType", "input_required") ? interim(result) : tasks && ownIs(result, "resultType", "task") ? task(result) : complete(result);
+  }
+  return complete;
+}
+
+/** Joins generated rows with the hand-written rules into a frozen, null-prototype table. */
+function buildTable(version: SchemaVersion, rows: readonly MethodRow[]): Readonly<Record<string, MethodSpec>> {
+  const table: Record<string, MethodSpec> = Object.create(null);
+  const tasks = TASK_AUGMENTABLE[version] ?? [];
+  const inputs = INPUT_REQUIRED[version] ?? [];
+  for (const row of rows) {
+    const [method, kind, from, paramsType, , , resultType] = row;
+    const cap = Object.hasOwn(CAPABILITIES, method) ? CAPABILITIES[method] : null;
+    const taskAugmentable = kind === "request" && tasks.includes(method);
+    const inputRequired = kind === "request" && inputs.includes(method);
+    table[method] = Object.freeze({
+      method,
+      kind,
+      from,
+      paramsType,
+      resultType,
+      validateParams: paramsValidator(version, row),
+      validateResult: resultType === null ? null : resultValidator(version, resultType, taskAugmentable, inputRequired),
+      capability: cap === null ? null : Object.freeze({ side: cap[0], path: cap[1] }),
+      taskAugmentable,
+      inputRequired,
+    });
+  }
+  return Object.freeze(table);
+}
+
 /** The method tables, one per schema version, keyed by method name. */
-export const METHODS: Record<SchemaVersion, Readonly<Record<string, MethodSpec>>> = {} as never;
+export const METHODS: Record<SchemaVersion, Readonly<Record<string, MethodSpec>>> = Object.freeze({
+  "2026-07-28": buildTable("2026-07-28", ROWS["2026-07-28"]),
+  "2025-11-25": buildTable("2025-11-25", ROWS["2025-11-25"]),
+  "2025-06-18": buildTable("2025-06-18", ROWS["2025-06-18"]),
+  "2025-03-26": buildTable("2025-03-26", ROWS["2025-03-26"]),
+});
+
+/**
+ * 2026-07-28 server-to-client requests, which travel inside an `InputRequiredResult`
+ * (`inputRequests`) rather than as JSON-RPC requests: `elicitation/create`,
+ * `sampling/createMessage` and `roots/list` (the schema's `InputRequest` union). Their
+ * `validateResult` checks the matching entry of the retry's `inputResponses`, and their
+ * `capability` is the client capability a server must see declared before asking (mrtr:
+ * "Servers MUST NOT send an inputRequests that the client has not declared support for").
+ */
+export const INPUT_REQUESTS: Readonly<Record<string, MethodSpec>> = buildTable("2026-07-28", INPUT_ROWS);
 
 /** The spec of `method` in `version`, or undefined when that version has no such method. */
 export function methodSpec(version: ProtocolVersion, method: string): MethodSpec | undefined {
-  throw new Error("stub");
+  if (typeof version !== "string" || !(SCHEMA_VERSIONS as readonly string[]).includes(schemaVersionOf(version))) return undefined;
+  const table = METHODS[schemaVersionOf(version)];
+  return typeof method === "string" && Object.hasOwn(table, method) ? table[method] : undefined;
 }
 
-/** True when `capabilities` declares `path` (dotted): each segment present and not false/null. */
+const flipped = new Map<MethodSpec, CapabilityRef>();
+
+/**
+ * The capability gating `spec` when `sender` sends it: `spec.capability`, except that for
+ * a method sent both ways it is the receiver's (a server sending 2025-11-25 `tasks/list`
+ * needs the client's `tasks.list`).
+ */
+export function capabilityFor(spec: MethodSpec, sender: Side): CapabilityRef | null {
+  const cap = spec.capability;
+  if (cap === null || spec.from !== "both" || sender === "client") return cap;
+  let ref = flipped.get(spec);
+  if (ref === undefined) {
+    ref = Object.freeze({ side: "client" as const, path: cap.path });
+    flipped.set(spec, ref);
+  }
+  return ref;
+}
+
+/**
+ * True when `capabilities` declares `path` (dotted): each segment present and not
+ * false/null. A capability object is declared by being present, even empty (`{tools: {}}`
+ * declares `tools`); a boolean feature by being `true` or an object. Keys under
+ * `extensions` and `experimental` may themselves contain dots
+ * (`extensions.io.modelcontextprotocol/tasks`): when the next segment is not a key, longer
+ * dotted runs are tried. Only own properties count.
+ */
 export function hasCapability(capabilities: unknown, path: string): boolean {
-  throw new Error("stub");
+  let cur = capabilities;
+  let start = 0;
+  while (start <= path.length) {
+    if (typeof cur !== "object" || cur === null || Array.isArray(cur)) return false;
+    let end = path.indexOf(".", start);
+    if (end < 0) end = path.length;
+    let key = path.slice(start, end);
+    while (!Object.hasOwn(cur, key) && end < path.length) {
+      end = path.indexOf(".", end + 1);
+      if (end < 0) end = path.length;
+      key = path.slice(start, end);
+    }
+    if (!Object.hasOwn(cur, key)) return false;
+    cur = (cur as Record<string, unknown>)[key];
+    if (cur === false || cur === null || cur === undefined) return false;
+    start = end + 1;
+  }
+  return true;
 }

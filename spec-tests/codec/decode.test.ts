@@ -1,0 +1,472 @@
+// Spec: 2025-11-25 and draft basic/index — "Messages" (JSON-RPC 2.0 as MCP restricts it):
+// requests carry a string or integer id that MUST NOT be null; notifications MUST NOT
+// include an id; responses carry exactly one of `result` (an object) and `error` (an
+// integer code and a message); the error reply names the request's id unless it could
+// not be read. Batches exist only in 2025-03-26 (schema `JSONRPCBatchRequest`).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { decode, decodeValue, encode, DEFAULT_LIMITS, type Decoded } from "../../src/jsonrpc/codec.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+
+const PARSE = ErrorCode.ParseError;
+const INVALID = ErrorCode.InvalidRequest;
+
+/** Asserts `d` is invalid with exactly this reply code and id, and that the reply is a well-formed error response. */
+function assertInvalid(d: Decoded, code: number, id: string | number | null, reasonIncludes?: string): void {
+  assert.equal(d.kind, "invalid", `expected invalid, got ${d.kind}`);
+  if (d.kind !== "invalid") return;
+  assert.equal(d.reply.jsonrpc, "2.0");
+  assert.equal(d.reply.error.code, code);
+  assert.equal(d.reply.id, id);
+  assert.equal(typeof d.reply.error.message, "string");
+  assert.equal(typeof d.reason, "string");
+  if (reasonIncludes !== undefined) assert.ok(d.reason.includes(reasonIncludes), `reason "${d.reason}" lacks "${reasonIncludes}"`);
+  // The reply itself must decode as a valid error response: it is what goes on the wire.
+  assert.equal(decode(encode(d.reply)).kind, "error");
+}
+
+// --- valid messages ---------------------------------------------------------------
+
+const VALID: Array<[string, string, Decoded["kind"]]> = [
+  ["request, integer id (basic/index — Requests MUST include a string or integer ID)", '{"jsonrpc":"2.0","id":1,"method":"ping"}', "request"],
+  ["request, string id", '{"jsonrpc":"2.0","id":"abc","method":"tools/call","params":{"name":"x"}}', "request"],
+  ["request, negative and zero ids", '{"jsonrpc":"2.0","id":-7,"method":"ping"}', "request"],
+  ["request, 1.0 is the integer 1 in JSON", '{"jsonrpc":"2.0","id":1.0,"method":"ping"}', "request"],
+  ["request, empty params object", '{"jsonrpc":"2.0","id":0,"method":"ping","params":{}}', "request"],
+  ["notification (basic/index — Notifications MUST NOT include an ID)", '{"jsonrpc":"2.0","method":"notifications/initialized"}', "notification"],
+  ["notification with params", '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":5}}', "notification"],
+  ["result response (basic/index — Result responses MUST include a result field)", '{"jsonrpc":"2.0","id":1,"result":{}}', "result"],
+  ["error response (basic/index — Error responses MUST include an error field with a code and message)", '{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"Method not found"}}', "error"],
+  ["error response with data", '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"bad","data":{"why":[1,2]}}}', "error"],
+  ["error response with id null: a peer's parse-error reply (basic/index — except where the ID could not be read)", '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}', "error"],
+  ["whitespace around the message", ' \n\t{"jsonrpc":"2.0","method":"x"}\r\n ', "notification"],
+];
+
+for (const [name, text, kind] of VALID) {
+  test(`decode valid: ${name}`, () => {
+    const d = decode(text);
+    assert.equal(d.kind, kind);
+    assert.ok(d.kind !== "invalid" && d.kind !== "batch");
+    // The same message comes out of bytes as out of text.
+    assert.deepEqual(decode(new TextEncoder().encode(text)), d);
+    assert.deepEqual(decodeValue(JSON.parse(text)), d);
+  });
+}
+
+test("decode: an error response without id (2025-11-25 schema `id?: RequestId`) is returned with id null", () => {
+  const d = decode('{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"}}');
+  assert.equal(d.kind, "error");
+  assert.ok(d.kind === "error");
+  assert.equal(d.message.id, null);
+  assert.deepEqual(d.message.error, { code: -32600, message: "Invalid Request" });
+});
+
+test("decode: the decoded message is the parsed object, with every member kept", () => {
+  const d = decode('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,{"b":null}]}}}');
+  assert.ok(d.kind === "request");
+  assert.deepEqual(d.message, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "t", arguments: { a: [1, { b: null }] } } });
+});
+
+// --- invalid messages: the exact reply -----------------------------------------------
+
+const INVALID_CASES: Array<[string, string, number, string | number | null]> = [
+  // JSON-RPC 2.0: -32700 "Invalid JSON was received", id null.
+  ["not JSON", "{not json", PARSE, null],
+  ["empty input", "", PARSE, null],
+  ["truncated object", '{"jsonrpc":"2.0","id":1,"method":"x"', PARSE, null],
+  ["trailing garbage", '{"jsonrpc":"2.0","method":"x"} x', PARSE, null],
+  // basic/index — "All messages ... MUST follow the JSON-RPC 2.0 specification": jsonrpc is exactly "2.0".
+  ['jsonrpc "1.0" on a request: id echoed', '{"jsonrpc":"1.0","id":1,"method":"x"}', INVALID, 1],
+  ["jsonrpc missing on a request: id echoed", '{"id":"r1","method":"x"}', INVALID, "r1"],
+  ["jsonrpc as number 2.0", '{"jsonrpc":2.0,"id":1,"method":"x"}', INVALID, 1],
+  ["jsonrpc missing on a result", '{"id":1,"result":{}}', INVALID, null],
+  ["jsonrpc wrong on an error response", '{"jsonrpc":"2","id":1,"error":{"code":1,"message":"m"}}', INVALID, null],
+  // basic/index — "Requests MUST include a string or integer ID"; "the ID MUST NOT be null".
+  ["request id null", '{"jsonrpc":"2.0","id":null,"method":"x"}', INVALID, null],
+  ["request id fraction", '{"jsonrpc":"2.0","id":1.5,"method":"x"}', INVALID, null],
+  ["request id boolean", '{"jsonrpc":"2.0","id":true,"method":"x"}', INVALID, null],
+  ["request id object", '{"jsonrpc":"2.0","id":{"a":1},"method":"x"}', INVALID, null],
+  ["request id array", '{"jsonrpc":"2.0","id":[1],"method":"x"}', INVALID, null],
+  // JSON-RPC 2.0: method is a string.
+  ["method a number: id echoed", '{"jsonrpc":"2.0","id":2,"method":5}', INVALID, 2],
+  ["method null: id echoed", '{"jsonrpc":"2.0","id":2,"method":null}', INVALID, 2],
+  ["method a number on a notification", '{"jsonrpc":"2.0","method":{}}', INVALID, null],
+  // basic/index — params, when present, is an object ("params?: { [key: string]: unknown }"): arrays are not.
+  ["params an array", '{"jsonrpc":"2.0","id":3,"method":"x","params":[1,2]}', INVALID, 3],
+  ["params a string", '{"jsonrpc":"2.0","id":3,"method":"x","params":"p"}', INVALID, 3],
+  ["params null", '{"jsonrpc":"2.0","id":"q","method":"x","params":null}', INVALID, "q"],
+  ["params an array on a notification", '{"jsonrpc":"2.0","method":"x","params":[]}', INVALID, null],
+  ["a request that is also a response", '{"jsonrpc":"2.0","id":4,"method":"x","result":{}}', INVALID, 4],
+  // basic/index — a response has exactly one of result and error; replies to responses carry null.
+  ["both result and error", '{"jsonrpc":"2.0","id":5,"result":{},"error":{"code":1,"message":"m"}}', INVALID, null],
+  ["neither method, result nor error: id echoed", '{"jsonrpc":"2.0","id":6}', INVALID, 6],
+  ["neither, and no id", '{"jsonrpc":"2.0"}', INVALID, null],
+  ["an empty object", "{}", INVALID, null],
+  // basic/index — "Result responses MUST include the same ID as the request" (so: string or integer).
+  ["result without id", '{"jsonrpc":"2.0","result":{}}', INVALID, null],
+  ["result with id null", '{"jsonrpc":"2.0","id":null,"result":{}}', INVALID, null],
+  ["result with fractional id", '{"jsonrpc":"2.0","id":0.5,"result":{}}', INVALID, null],
+  // basic/index — result is "{ [key: string]: unknown }": an object.
+  ["result an array", '{"jsonrpc":"2.0","id":7,"result":[]}', INVALID, null],
+  ["result a string", '{"jsonrpc":"2.0","id":7,"result":"ok"}', INVALID, null],
+  ["result null", '{"jsonrpc":"2.0","id":7,"result":null}', INVALID, null],
+  // basic/index — "Error codes MUST be integers"; error has a code and a message.
+  ["error code a fraction", '{"jsonrpc":"2.0","id":8,"error":{"code":1.5,"message":"m"}}', INVALID, null],
+  ["error code a string", '{"jsonrpc":"2.0","id":8,"error":{"code":"-32600","message":"m"}}', INVALID, null],
+  ["error without message", '{"jsonrpc":"2.0","id":8,"error":{"code":-32600}}', INVALID, null],
+  ["error message not a string", '{"jsonrpc":"2.0","id":8,"error":{"code":-32600,"message":7}}', INVALID, null],
+  ["error a string", '{"jsonrpc":"2.0","id":8,"error":"boom"}', INVALID, null],
+  ["error null", '{"jsonrpc":"2.0","id":8,"error":null}', INVALID, null],
+  ["error an array", '{"jsonrpc":"2.0","id":8,"error":[]}', INVALID, null],
+  ["error response with a boolean id", '{"jsonrpc":"2.0","id":false,"error":{"code":1,"message":"m"}}', INVALID, null],
+  // JSON-RPC 2.0: a message is an object.
+  ["a number", "42", INVALID, null],
+  ["a string", '"hello"', INVALID, null],
+  ["null", "null", INVALID, null],
+  ["true", "true", INVALID, null],
+];
+
+for (const [name, text, code, id] of INVALID_CASES) {
+  test(`decode invalid: ${name} -> ${code}, id ${JSON.stringify(id)}`, () => {
+    assertInvalid(decode(text), code, id);
+    if (code === INVALID) assertInvalid(decodeValue(JSON.parse(text)), code, id);
+  });
+}
+
+test("decode: the reply message names the JSON-RPC error and never echoes the input", () => {
+  const d = decode('{"jsonrpc":"2.0","id":1,"method":"x","params":"<script>secret</script>"}');
+  assert.ok(d.kind === "invalid");
+  assert.match(d.reply.error.message, /^Invalid Request: /);
+  assert.ok(!d.reply.error.message.includes("secret"));
+  const p = decode("{secret");
+  assert.ok(p.kind === "invalid");
+  assert.match(p.reply.error.message, /^Parse error: /);
+  assert.ok(!p.reply.error.message.includes("secret"));
+});
+
+// --- UTF-8 ------------------------------------------------------------------------
+
+// basic/transports — "JSON-RPC messages MUST be UTF-8 encoded": invalid bytes are a parse error.
+const BAD_UTF8: Array<[string, number[]]> = [
+  ["a lone continuation byte", [0x7b, 0x80, 0x7d]],
+  ["0xFF", [0x22, 0xff, 0x22]],
+  ["a truncated 3-byte sequence", [0x22, 0xe2, 0x82, 0x22]],
+  ["an overlong encoding of '/'", [0x22, 0xc0, 0xaf, 0x22]],
+  ["an encoded surrogate", [0x22, 0xed, 0xa0, 0x80, 0x22]],
+];
+for (const [name, bytes] of BAD_UTF8) {
+  test(`decode bytes: invalid UTF-8 (${name}) -> -32700 id null`, () => {
+    assertInvalid(decode(new Uint8Array(bytes)), PARSE, null, "UTF-8");
+  });
+}
+
+test("decode bytes: multi-byte characters and a leading BOM are accepted", () => {
+  const text = '{"jsonrpc":"2.0","method":"x","params":{"t":"héllo – 日本 🎉"}}';
+  const bytes = new TextEncoder().encode("\uFEFF" + text);
+  const d = decode(bytes);
+  assert.ok(d.kind === "notification");
+  assert.equal(d.message.params?.t, "héllo – 日本 🎉");
+});
+
+test("decode bytes: any byte view is read (a DataView, a subarray), anything else is -32600", () => {
+  const bytes = new TextEncoder().encode('xx{"jsonrpc":"2.0","method":"x"}');
+  const view = new DataView(bytes.buffer, 2);
+  assert.equal(decode(view as unknown as Uint8Array).kind, "notification");
+  assert.equal(decode(bytes.subarray(2)).kind, "notification");
+  assertInvalid(decode(42 as unknown as string), INVALID, null);
+  assertInvalid(decode(null as unknown as string), INVALID, null);
+});
+
+// --- batches ----------------------------------------------------------------------
+
+test("batches: 2025-03-26 (allowBatch) decodes an array item by item, an invalid item stays in place", () => {
+  const d = decode('[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"},{"jsonrpc":"2.0","id":1.5,"method":"c"},[],7]', { allowBatch: true });
+  assert.equal(d.kind, "batch");
+  assert.ok(d.kind === "batch");
+  assert.deepEqual(d.items.map((i) => i.kind), ["request", "notification", "invalid", "invalid", "invalid"]);
+  assertInvalid(d.items[2], INVALID, null);
+  assertInvalid(d.items[3], INVALID, null, "object");
+  const v = decodeValue([{ jsonrpc: "2.0", id: 1, result: {} }], { allowBatch: true });
+  assert.ok(v.kind === "batch");
+  assert.equal(v.items[0].kind, "result");
+});
+
+test("batches: later versions (no allowBatch) answer an array with -32600 'batches are not supported'", () => {
+  assertInvalid(decode('[{"jsonrpc":"2.0","id":1,"method":"a"}]'), INVALID, null, "batches are not supported");
+  assertInvalid(decode('[{"jsonrpc":"2.0","id":1,"method":"a"}]', { allowBatch: false }), INVALID, null, "batches are not supported");
+  assertInvalid(decodeValue([{ jsonrpc: "2.0", method: "a" }]), INVALID, null, "batches are not supported");
+});
+
+test("batches: JSON-RPC 2.0 — an empty array is an Invalid Request, batches allowed or not", () => {
+  assertInvalid(decode("[]", { allowBatch: true }), INVALID, null, "empty");
+  assertInvalid(decode("[]"), INVALID, null);
+  assertInvalid(decodeValue([], { allowBatch: true }), INVALID, null, "empty");
+});
+
+// --- prototype pollution --------------------------------------------------------------
+
+test("hostile keys: __proto__, constructor and prototype in params stay plain own data", () => {
+  const text =
+    '{"jsonrpc":"2.0","id":1,"method":"x","params":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}},"nested":{"__proto__":{"polluted":3}}}}';
+  const d = decode(text);
+  assert.ok(d.kind === "request");
+  const params = d.message.params as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(params), Object.prototype);
+  assert.equal(Object.getPrototypeOf(d.message), Object.prototype);
+  assert.equal(Object.getPrototypeOf(params.nested), Object.prototype);
+  assert.ok(Object.prototype.hasOwnProperty.call(params, "__proto__"));
+  assert.equal((params as { polluted?: unknown }).polluted, undefined);
+  assert.equal(({} as { polluted?: unknown }).polluted, undefined);
+  assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted"), false);
+  // Spread, the sanctioned copy, keeps the key as own data too.
+  const copy = { ...params };
+  assert.equal(Object.getPrototypeOf(copy), Object.prototype);
+  assert.equal((copy as { polluted?: unknown }).polluted, undefined);
+});
+
+test("hostile keys: a top-level __proto__ does not lend a message its members", () => {
+  assertInvalid(decode('{"__proto__":{"jsonrpc":"2.0","id":1,"method":"x"}}'), INVALID, null);
+  const d = decode('{"jsonrpc":"2.0","method":"x","__proto__":{"id":1}}');
+  assert.equal(d.kind, "notification");
+  assert.equal(({} as { id?: unknown }).id, undefined);
+});
+
+// --- depth ------------------------------------------------------------------------
+
+/** A request whose outermost object is depth 1 and whose deepest container is at `depth`. */
+function requestOfDepth(depth: number, id: number | string = 9): string {
+  // message (1) > params (2) > "n" chain of (depth - 2) more objects.
+  const inner = depth - 2;
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"x","params":${'{"n":'.repeat(inner)}{}${"}".repeat(inner)}}`;
+}
+
+test("depth: 64 levels (the default maxDepth) are accepted, 65 are -32600 naming maxDepth, id echoed", () => {
+  assert.equal(DEFAULT_LIMITS.maxDepth, 64);
+  assert.equal(decode(requestOfDepth(64)).kind, "request");
+  assertInvalid(decode(requestOfDepth(65)), INVALID, 9, "maxDepth");
+  assert.equal(decodeValue(JSON.parse(requestOfDepth(64))).kind, "request");
+  assertInvalid(decodeValue(JSON.parse(requestOfDepth(65))), INVALID, 9, "maxDepth");
+});
+
+test("depth: arrays count like objects; a custom maxDepth applies", () => {
+  const text = '{"jsonrpc":"2.0","method":"x","params":{"a":[[[1]]]}}'; // depth 5
+  assert.equal(decode(text, { maxDepth: 5 }).kind, "notification");
+  assertInvalid(decode(text, { maxDepth: 4 }), INVALID, null, "maxDepth");
+  assertInvalid(decodeValue(JSON.parse(text), { maxDepth: 4 }), INVALID, null, "maxDepth");
+  assertInvalid(decodeValue({}, { maxDepth: 0 }), INVALID, null, "maxDepth");
+});
+
+test("depth: brackets inside strings do not count as nesting", () => {
+  const text = `{"jsonrpc":"2.0","method":"x","params":{"s":"${"[{".repeat(500)}"}}`;
+  assert.equal(decode(text).kind, "notification");
+});
+
+test("depth: a 100000-deep array is rejected (-32600) without crashing, batches allowed or not", () => {
+  const deep = "[".repeat(100000) + "]".repeat(100000);
+  assertInvalid(decode(deep), INVALID, null);
+  assertInvalid(decode(deep, { allowBatch: true }), INVALID, null, "maxDepth");
+  const inParams = `{"jsonrpc":"2.0","id":"deep","method":"x","params":{"a":${"[".repeat(100000)}${"]".repeat(100000)}}}`;
+  assertInvalid(decode(inParams), INVALID, "deep", "maxDepth");
+  assertInvalid(decode(`{"jsonrpc":"2.0","id":1,"result":{"a":${"[".repeat(100000)}${"]".repeat(100000)}}}`), INVALID, null, "maxDepth");
+});
+
+test("depth: a cyclic caller-built value is cut off by the depth bound", () => {
+  const params: Record<string, unknown> = {};
+  params.self = params;
+  assertInvalid(decodeValue({ jsonrpc: "2.0", id: 1, method: "x", params }), INVALID, 1, "maxDepth");
+});
+
+test("depth: a value sharing its children (an exponential walk) is cut off by the node budget", () => {
+  let node: Record<string, unknown> = {};
+  for (let i = 0; i < 40; i++) node = { a: node, b: node };
+  assertInvalid(decodeValue({ jsonrpc: "2.0", method: "x", params: node }), INVALID, null, "maxBytes");
+});
+
+// --- maxBytes ---------------------------------------------------------------------
+
+/** A notification of exactly `bytes` UTF-8 bytes, padded with `fill` (1, 2, 3 or 4 bytes per character). */
+function notificationOfBytes(bytes: number, fill: string): string {
+  const head = '{"jsonrpc":"2.0","method":"x","params":{"p":"';
+  const tail = '"}}';
+  const fillBytes = new TextEncoder().encode(fill).length;
+  const room = bytes - head.length - tail.length;
+  return head + fill.repeat(Math.floor(room / fillBytes)) + "a".repeat(room % fillBytes) + tail;
+}
+
+for (const fill of ["a", "é", "日", "🎉"]) {
+  test(`maxBytes: measured in UTF-8 bytes exactly at the limit (fill ${JSON.stringify(fill)})`, () => {
+    const limit = 3000;
+    const at = notificationOfBytes(limit, fill);
+    const over = notificationOfBytes(limit + 1, fill);
+    assert.equal(new TextEncoder().encode(at).length, limit);
+    assert.equal(decode(at, { maxBytes: limit }).kind, "notification");
+    assert.equal(decode(new TextEncoder().encode(at), { maxBytes: limit }).kind, "notification");
+    assertInvalid(decode(over, { maxBytes: limit }), INVALID, null, "maxBytes");
+    assertInvalid(decode(new TextEncoder().encode(over), { maxBytes: limit }), INVALID, null, "maxBytes");
+  });
+}
+
+test("maxBytes: the default is 4 MiB; a larger message is -32600 without being parsed", () => {
+  assert.equal(DEFAULT_LIMITS.maxBytes, 4 * 1024 * 1024);
+  const big = '{"jsonrpc":"2.0","id":1,"method":"x","params":{"p":"' + "a".repeat(4 * 1024 * 1024) + '"}}';
+  assertInvalid(decode(big), INVALID, 1, "maxBytes");
+  // Not JSON at all, yet over the limit: the size is judged first (nothing was parsed).
+  assertInvalid(decode("x".repeat(4 * 1024 * 1024 + 1)), INVALID, null, "maxBytes");
+});
+
+test("maxBytes: a request's id is read from the start of an oversized message when it can be", () => {
+  const pad = "a".repeat(5000);
+  const cases: Array<[string, string | number | null]> = [
+    [`{"jsonrpc":"2.0","id":17,"method":"x","params":{"p":"${pad}"}}`, 17],
+    [`{"method":"tools/call","id":"s-\\"1\\"","params":{"p":"${pad}"}}`, 's-"1"'],
+    [` { "jsonrpc" : "2.0" , "params" : {"n":[1,{"id":2}],"s":"}"}, "id" : -3 , "method":"x", "p":"${pad}"}`, -3],
+    // Shaped like a response: its id names our request, so the reply carries null.
+    [`{"jsonrpc":"2.0","id":17,"result":{"p":"${pad}"}}`, null],
+    [`{"jsonrpc":"2.0","id":17,"error":{"code":1,"message":"${pad}"}}`, null],
+    // An id that is not a valid request id, or that is never found within the window.
+    [`{"jsonrpc":"2.0","id":1.5,"method":"x","params":{"p":"${pad}"}}`, null],
+    [`{"jsonrpc":"2.0","id":null,"method":"x","params":{"p":"${pad}"}}`, null],
+    [`{"jsonrpc":"2.0","method":"x","params":{"p":"${pad}"},"id":17}`, null],
+    [`{"jsonrpc":"2.0","id":17,"params":{"p":"${pad}"},"method":"x"}`, null],
+    [`[{"jsonrpc":"2.0","id":17,"method":"x","params":{"p":"${pad}"}}]`, null],
+    [`{"jsonrpc" "2.0","id":17,"method":"x","params":{"p":"${pad}"}}`, null],
+    [`{"jsonrpc":"2.0" "id":17,"method":"x","params":{"p":"${pad}"}}`, null],
+    [`{jsonrpc:"2.0","id":17,"method":"x","params":{"p":"${pad}"}}`, null],
+    [`{"jsonrpc":"2.0","id":17,"method":"x","params":{"p":"${pad}`, 17],
+    [`{"id":17,"params":{"p":"${pad}"}}`, null],
+    [`{"method":"x","id":${"1".repeat(5000)}}`, null],
+  ];
+  for (const [text, id] of cases) {
+    assertInvalid(decode(text, { maxBytes: 4096 }), INVALID, id, "maxBytes");
+    assertInvalid(decode(new TextEncoder().encode(text), { maxBytes: 4096 }), INVALID, id, "maxBytes");
+  }
+});
+
+// --- never throws -----------------------------------------------------------------
+
+test("decodeValue: a value whose getters throw is -32600, never a throw", () => {
+  const hostile = {
+    jsonrpc: "2.0",
+    get method(): string {
+      throw new Error("boom");
+    },
+  };
+  assertInvalid(decodeValue(hostile), INVALID, null, "inspected");
+  const proxy = new Proxy({}, { get: () => { throw new Error("trap"); }, ownKeys: () => { throw new Error("trap"); } });
+  assertInvalid(decodeValue(proxy), INVALID, null);
+  assertInvalid(decodeValue({ jsonrpc: "2.0", method: "x", params: proxy }), INVALID, null);
+  const getterInParams = { jsonrpc: "2.0", method: "x", params: { get a(): unknown { throw new Error("x"); } } };
+  assertInvalid(decodeValue(getterInParams), INVALID, null);
+  assertInvalid(decodeValue(undefined), INVALID, null);
+});
+
+test("decode never throws, even in a realm whose Object.prototype has a throwing getter", () => {
+  Object.defineProperty(Object.prototype, "method", { configurable: true, get: () => { throw new Error("tampered"); } });
+  try {
+    assertInvalidNoRoundTrip(decode('{"jsonrpc":"2.0","id":1}'));
+  } finally {
+    delete (Object.prototype as { method?: unknown }).method;
+  }
+  assert.equal(decode('{"jsonrpc":"2.0","id":1,"method":"x"}').kind, "request");
+});
+
+/** Like {@link assertInvalid} for the tampered realm, where the reply cannot be decoded back. */
+function assertInvalidNoRoundTrip(d: Decoded): void {
+  assert.ok(d.kind === "invalid");
+  assert.equal(d.reply.error.code, INVALID);
+  assert.equal(d.reply.id, null);
+}
+
+/** Deterministic PRNG (mulberry32), so the fuzz corpus is the same on every run. */
+function prng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("decode never throws: every prefix, and seeded mutations, of valid messages", () => {
+  const seeds = [
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,2,{"b":"c"}]}}}',
+    '{"jsonrpc":"2.0","id":"x","result":{"content":[{"type":"text","text":"hi"}]}}',
+    '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}',
+    '[{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"m"}]',
+  ];
+  const alphabet = '{}[]":,0123456789.-eE truenullfalse\\"\u00e9\ud83c';
+  const rand = prng(2025);
+  let kinds = new Set<string>();
+  for (const seed of seeds) {
+    for (let i = 0; i <= seed.length; i++) {
+      for (const allowBatch of [false, true]) kinds.add(decode(seed.slice(0, i), { allowBatch }).kind);
+    }
+    for (let n = 0; n < 400; n++) {
+      const chars = seed.split("");
+      const edits = 1 + Math.floor(rand() * 3);
+      for (let e = 0; e < edits; e++) {
+        const at = Math.floor(rand() * chars.length);
+        const c = alphabet[Math.floor(rand() * alphabet.length)];
+        if (rand() < 0.5) chars[at] = c;
+        else chars.splice(at, 0, c);
+      }
+      const text = chars.join("");
+      const d = decode(text, { allowBatch: rand() < 0.5, maxDepth: 1 + Math.floor(rand() * 4) });
+      kinds.add(d.kind);
+      if (d.kind === "invalid") assert.ok(d.reply.error.code === PARSE || d.reply.error.code === INVALID);
+    }
+  }
+  // The corpus reaches both valid and invalid outcomes, so it exercises both paths.
+  assert.ok(kinds.has("invalid") && kinds.has("request") && kinds.has("batch"), [...kinds].join());
+});
+
+// --- the spec's own example messages ---------------------------------------------------
+
+/** The vendored examples, found from the working directory or above the compiled test, wherever the build went. */
+function examplesDir(): string {
+  for (let dir = fileURLToPath(new URL(".", import.meta.url)); ; dir = dirname(dir)) {
+    for (const base of [process.cwd(), dir]) {
+      const candidate = join(base, "spec-tests/fixtures/examples/");
+      if (existsSync(candidate)) return candidate;
+    }
+    if (dirname(dir) === dir) throw new Error("spec-tests/fixtures/examples not found");
+  }
+}
+const EXAMPLES = examplesDir();
+
+test("examples: every draft example message decodes to its kind and re-encodes compactly", () => {
+  let seen = 0;
+  for (const dir of readdirSync(EXAMPLES)) {
+    const kind = dir.endsWith("Request") ? "request" : dir.endsWith("Notification") ? "notification" : dir.endsWith("ResultResponse") ? "result" : undefined;
+    if (kind === undefined) continue;
+    for (const file of readdirSync(EXAMPLES + dir)) {
+      const text = readFileSync(`${EXAMPLES}${dir}/${file}`, "utf8");
+      // Some modern request examples are the embedded form (inside InputRequests), with no envelope.
+      if (!("jsonrpc" in JSON.parse(text))) continue;
+      const d = decode(text);
+      assert.equal(d.kind, kind, `${dir}/${file}`);
+      assert.ok(d.kind === "request" || d.kind === "notification" || d.kind === "result");
+      assert.equal(encode(d.message), JSON.stringify(JSON.parse(text)));
+      seen++;
+    }
+  }
+  assert.ok(seen > 20, `only ${seen} examples found`);
+});
+
+test("examples: every draft example error object decodes inside an error response", () => {
+  let seen = 0;
+  for (const dir of readdirSync(EXAMPLES)) {
+    if (!dir.endsWith("Error")) continue;
+    for (const file of readdirSync(EXAMPLES + dir)) {
+      const example = JSON.parse(readFileSync(`${EXAMPLES}${dir}/${file}`, "utf8"));
+      // Either a whole error response or the bare error object, which gets an envelope.
+      const message = "jsonrpc" in example ? example : { jsonrpc: "2.0", id: "e", error: example };
+      assert.equal(decode(JSON.stringify(message)).kind, "error", `${dir}/${file}`);
+      seen++;
+    }
+  }
+  assert.ok(seen >= 5, `only ${seen} error examples found`);
+});

@@ -1,0 +1,71 @@
+// Spec: 2025-11-25 basic/transports — "JSON-RPC messages MUST be UTF-8 encoded"; the
+// bounds that guard the codec (sizes in UTF-8 bytes, nesting depth, reading an id
+// without parsing) measured against the platform's own encoder.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, mayExceedDepth, peekRequestId, utf8Length } from "../../src/jsonrpc/safe-json.js";
+
+const SAMPLES = ["", "a", "é", "日本語", "🎉", "a🎉b", "\u007f\u0080\u07ff\u0800\uffff", "\ud800\udc00", "x".repeat(100) + "€".repeat(50)];
+
+test("utf8Length matches TextEncoder for well-formed strings, and adds up over any split", () => {
+  const enc = new TextEncoder();
+  for (const s of SAMPLES) {
+    assert.equal(utf8Length(s), enc.encode(s).length, JSON.stringify(s));
+    for (let i = 0; i <= s.length; i++) assert.equal(utf8Length(s.slice(0, i)) + utf8Length(s.slice(i)), utf8Length(s));
+  }
+});
+
+test("exceedsBytes decides exactly at every limit around the true size", () => {
+  for (const s of SAMPLES) {
+    const size = utf8Length(s);
+    for (let limit = Math.max(0, size - 4); limit <= size * 3 + 2; limit++) assert.equal(exceedsBytes(s, limit), size > limit, `${JSON.stringify(s)} @ ${limit}`);
+  }
+});
+
+test("mayExceedDepth is a sound pre-filter: false only when the text cannot nest that deep", () => {
+  assert.equal(mayExceedDepth("[[[]]", 2), false); // 5 characters cannot hold 3 levels
+  assert.equal(mayExceedDepth("[[[]]]", 2), true); // 6 can
+  assert.equal(mayExceedDepth("[[[ ]]]  ", 3), false);
+  assert.equal(mayExceedDepth('{"a":{"b":1},"c":{"d":2}}', 2), true);
+  assert.equal(mayExceedDepth('{"a":1,"b":[1,2,3],"c":"xxxxxxxx"}', 2), false);
+  assert.equal(mayExceedDepth('{"a":1,"b":"xxxxxxxxxxxxxxxxxxxxxxxxxx"}', 1), false);
+});
+
+test("checkNesting counts the outermost container as depth 1 and ignores primitives", () => {
+  assert.equal(checkNesting(5, 0, 10), "ok");
+  assert.equal(checkNesting([], 1, 10), "ok");
+  assert.equal(checkNesting([[]], 1, 10), "too-deep");
+  assert.equal(checkNesting({ a: { b: [1, "x", null] } }, 3, 10), "ok");
+  assert.equal(checkNesting({ a: { b: [1, "x", {}] } }, 3, 10), "too-deep");
+  assert.equal(checkNesting([{}, {}, {}], 5, 3), "too-many");
+});
+
+test("decodeUtf8 returns undefined for invalid UTF-8 and drops a leading BOM", () => {
+  assert.equal(decodeUtf8(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])), "a");
+  assert.equal(decodeUtf8(new Uint8Array([0x61, 0xff])), undefined);
+});
+
+test("peekRequestId reads a request id from a prefix, from text or bytes", () => {
+  assert.equal(peekRequestId('{"jsonrpc":"2.0","id":"a\\u0062","method":"m"'), "ab");
+  assert.equal(peekRequestId(new TextEncoder().encode('{"method":"m","id":12,')), 12);
+  assert.equal(peekRequestId('{"id":12}'), null);
+  assert.equal(peekRequestId("[]"), null);
+  assert.equal(peekRequestId(""), null);
+  assert.equal(peekRequestId('{"id":"unterminated'), null);
+  assert.equal(peekRequestId('{"a":{"b":[{"c":"]"}]},"id":1,"method":"m"}'), 1);
+  assert.equal(peekRequestId('{"id":01,"method":"m"}'), null); // not a JSON number
+  assert.equal(peekRequestId('{"id":tru,"method":"m"}'), null);
+  assert.equal(peekRequestId('{"error":{},"id":1,"method":"m"}'), null);
+  assert.equal(peekRequestId('{"result":{},"id":1,"method":"m"}'), null);
+  assert.equal(peekRequestId('{"' + "k".repeat(2000) + '":1}'), null);
+  // The window ends between members: nothing more can be learnt.
+  assert.equal(peekRequestId('{"id":1,' + " ".repeat(2000) + '"method":"m"}'), null);
+});
+
+test("hasOwn sees own keys only, whatever the object calls its own", () => {
+  const parsed = JSON.parse('{"__proto__":1,"hasOwnProperty":2}') as object;
+  assert.equal(hasOwn(parsed, "__proto__"), true);
+  assert.equal(hasOwn(parsed, "hasOwnProperty"), true);
+  assert.equal(hasOwn(parsed, "toString"), false);
+  assert.equal(hasOwn({}, "constructor"), false);
+});

@@ -1,0 +1,184 @@
+// Spec: 2025-11-25 basic/transports ("stdio") and draft basic/transports/stdio —
+// "Messages are delimited by newlines, and MUST NOT contain embedded newlines";
+// "JSON-RPC messages MUST be UTF-8 encoded". The framer cuts a byte or text stream into
+// lines, whatever the chunking, and survives a bad or oversized line.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, type NdjsonDecoder, type NdjsonEvent } from "../../src/framing/ndjson.js";
+import { decode, encode } from "../../src/jsonrpc/codec.js";
+
+const enc = new TextEncoder();
+
+/** Feeds every chunk, then ends the stream; returns all events. */
+function run(chunks: Array<string | Uint8Array>, state: NdjsonDecoder = createNdjsonDecoder()): NdjsonEvent[] {
+  const out: NdjsonEvent[] = [];
+  for (const c of chunks) out.push(...feedNdjson(state, c));
+  out.push(...endNdjson(state));
+  return out;
+}
+
+const lines = (...texts: string[]): NdjsonEvent[] => texts.map((text) => ({ kind: "line", text }));
+
+const SAMPLE = '{"jsonrpc":"2.0","id":1,"method":"a"}\n{"jsonrpc":"2.0","method":"é日🎉"}\r\n\n\r\n{"x":"y\rz"}\n';
+const SAMPLE_LINES = lines('{"jsonrpc":"2.0","id":1,"method":"a"}', '{"jsonrpc":"2.0","method":"é日🎉"}', '{"x":"y\rz"}');
+
+test("stdio — one message per line: several messages in one chunk, CRLF stripped, empty lines skipped, an inner CR kept", () => {
+  assert.deepEqual(run([SAMPLE]), SAMPLE_LINES);
+  assert.deepEqual(run([enc.encode(SAMPLE)]), SAMPLE_LINES);
+});
+
+test("chunking never changes the lines: the sample split at every position, as text and as bytes", () => {
+  const bytes = enc.encode(SAMPLE);
+  for (let i = 0; i <= bytes.length; i++) {
+    assert.deepEqual(run([bytes.subarray(0, i), bytes.subarray(i)]), SAMPLE_LINES, `bytes split at ${i}`);
+  }
+  for (let i = 0; i <= SAMPLE.length; i++) {
+    assert.deepEqual(run([SAMPLE.slice(0, i), SAMPLE.slice(i)]), SAMPLE_LINES, `text split at ${i}`);
+  }
+  // One byte (one UTF-16 unit) at a time: every multi-byte character arrives in pieces.
+  assert.deepEqual(run(Array.from(bytes, (b) => new Uint8Array([b]))), SAMPLE_LINES);
+  assert.deepEqual(run(SAMPLE.split("")), SAMPLE_LINES);
+});
+
+test("a chunk that ends a line and starts the next; a line completed over three chunks", () => {
+  const state = createNdjsonDecoder();
+  assert.deepEqual(feedNdjson(state, '{"a":'), []);
+  assert.deepEqual(feedNdjson(state, "1}\n{"), lines('{"a":1}'));
+  assert.deepEqual(feedNdjson(state, '"b"'), []);
+  assert.deepEqual(feedNdjson(state, ":2}\r"), []);
+  assert.deepEqual(feedNdjson(state, "\n"), lines('{"b":2}'));
+  assert.deepEqual(endNdjson(state), []);
+});
+
+test("end of stream: a last line without its newline is still delivered, and the state is reusable", () => {
+  const state = createNdjsonDecoder();
+  assert.deepEqual(run(['{"a":1}\n{"b":2}'], state), lines('{"a":1}', '{"b":2}'));
+  assert.deepEqual(run([enc.encode('{"c":3}\r')], state), lines('{"c":3}'));
+  assert.deepEqual(run([], state), []);
+});
+
+test("basic/transports — UTF-8: a line of invalid bytes is reported once and the stream goes on", () => {
+  const bad = new Uint8Array([0x7b, 0xff, 0x7d, 0x0a]);
+  const out = run([enc.encode('{"a":1}\n'), bad, enc.encode('{"b":2}\n')]);
+  assert.deepEqual(out, [...lines('{"a":1}'), { kind: "invalid-utf8" }, ...lines('{"b":2}')]);
+  // A truncated character at the very end of the stream is invalid too.
+  assert.deepEqual(run([new Uint8Array([0x22, 0xe6, 0x97])]), [{ kind: "invalid-utf8" }]);
+});
+
+test("a leading BOM on a line is dropped, in text as in bytes", () => {
+  assert.deepEqual(run(["\uFEFF{}\n"]), lines("{}"));
+  assert.deepEqual(run([enc.encode("\uFEFF{}\n")]), lines("{}"));
+  assert.deepEqual(run(["\uFEFF\n"]), []);
+});
+
+for (const mode of ["text", "bytes"] as const) {
+  const chunk = (s: string): string | Uint8Array => (mode === "text" ? s : enc.encode(s));
+
+  test(`maxLineBytes (${mode}): a line at the limit passes (a CR on top of it too); one byte more is oversized`, () => {
+    const max = 20;
+    const at = "x".repeat(max);
+    const over = "x".repeat(max + 1);
+    const opts = { maxLineBytes: max };
+    assert.deepEqual(run([chunk(at + "\n")], createNdjsonDecoder(opts)), lines(at));
+    assert.deepEqual(run([chunk(at + "\r\n")], createNdjsonDecoder(opts)), lines(at));
+    assert.deepEqual(run([chunk(at.slice(0, 5)), chunk(at.slice(5) + "\r"), chunk("\n")], createNdjsonDecoder(opts)), lines(at));
+    assert.deepEqual(run([chunk(over + "\n")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 1 }]);
+    assert.deepEqual(run([chunk(over.slice(0, 10)), chunk(over.slice(10) + "\n")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 1 }]);
+    assert.deepEqual(run([chunk(over.slice(0, 10)), chunk(over.slice(10))], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 1 }]);
+    assert.deepEqual(run([chunk(over + "\r")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 1 }]);
+    // Pending bytes plus the rest of the line pass the limit only when the newline comes.
+    const far = "x".repeat(max + 5);
+    assert.deepEqual(run([chunk(far.slice(0, 10)), chunk(far.slice(10) + "\r\n")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 5 }]);
+    assert.deepEqual(run([chunk(far.slice(0, 10)), chunk(far.slice(10) + "\n")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 5 }]);
+    assert.deepEqual(run([chunk(far.slice(0, 10)), chunk(far.slice(10) + "\r"), chunk("\n")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 5 }]);
+    // Measured in UTF-8 bytes: 10 × "é" is 20 bytes, 7 × "日" is 21.
+    assert.deepEqual(run([chunk("é".repeat(10) + "\n")], createNdjsonDecoder(opts)), lines("é".repeat(10)));
+    assert.equal(run([chunk("日".repeat(7) + "\n")], createNdjsonDecoder(opts))[0].kind, "oversized");
+    assert.equal(run([chunk("日".repeat(3)), chunk("日".repeat(4) + "\n")], createNdjsonDecoder(opts))[0].kind, "oversized");
+  });
+
+  test(`maxLineBytes (${mode}): an oversized line is reported once, dropped up to its newline, and the next line decodes`, () => {
+    const max = 1000;
+    const state = createNdjsonDecoder({ maxLineBytes: max });
+    const out: NdjsonEvent[] = [];
+    out.push(...feedNdjson(state, chunk('{"a":1}\n{"big":"')));
+    let peak = 0;
+    for (let i = 0; i < 1000; i++) {
+      out.push(...feedNdjson(state, chunk("y".repeat(1000))));
+      peak = Math.max(peak, state.buffer.length, state.text.length);
+    }
+    out.push(...feedNdjson(state, chunk('"}\r\n{"b":2}\n')));
+    out.push(...endNdjson(state));
+    assert.deepEqual(out.map((e) => e.kind), ["line", "oversized", "line"]);
+    assert.deepEqual(out[2], { kind: "line", text: '{"b":2}' });
+    const oversized = out[1];
+    assert.ok(oversized.kind === "oversized" && oversized.bytes > max);
+    // Memory stayed within the limit while a 1 MB line went by.
+    assert.ok(peak <= max + 1, `peak ${peak}`);
+  });
+
+  test(`maxLineBytes (${mode}): an oversized line inside one chunk, between good ones`, () => {
+    const out = run([chunk(`{"a":1}\n${"z".repeat(50)}\n{"b":2}\n`)], createNdjsonDecoder({ maxLineBytes: 10 }));
+    assert.deepEqual(out, [...lines('{"a":1}'), { kind: "oversized", bytes: 50 }, ...lines('{"b":2}')]);
+  });
+
+  test(`maxLineBytes (${mode}): a stream that ends while an oversized line is dropped reports nothing more`, () => {
+    assert.deepEqual(run([chunk("q".repeat(30)), chunk("q")], createNdjsonDecoder({ maxLineBytes: 10 })), [{ kind: "oversized", bytes: 30 }]);
+  });
+}
+
+test("a stream may switch between text and byte chunks mid-line", () => {
+  assert.deepEqual(run(['{"a":', enc.encode('"é"'), "}\n"]), lines('{"a":"é"}'));
+  assert.deepEqual(run([enc.encode('{"a":'), '"é"}', enc.encode("\n")]), lines('{"a":"é"}'));
+  assert.deepEqual(run(['{"a":"\ud83c', enc.encode("x\n")]), lines('{"a":"\ufffdx'));
+});
+
+test("a chunk holding more than a megabyte of complete lines gives the same lines", () => {
+  const line = '{"p":"' + "m".repeat(500) + '"}';
+  const many = Array.from({ length: 2500 }, () => line);
+  const bytes = enc.encode(many.join("\n") + "\n" + "o".repeat(3000) + "\n");
+  assert.ok(bytes.length > 1024 * 1024);
+  const out = run([bytes], createNdjsonDecoder({ maxLineBytes: 2000 }));
+  assert.deepEqual(out, [...lines(...many), { kind: "oversized", bytes: 3000 }]);
+});
+
+test("a long line in many small chunks grows the buffer and delivers the whole line", () => {
+  const text = '{"p":"' + "w".repeat(100000) + '"}';
+  const bytes = enc.encode(text + "\n");
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7));
+  assert.deepEqual(run(chunks), lines(text));
+});
+
+test("stdio — MUST NOT contain embedded newlines: the encoder frames one line and refuses a raw line break", () => {
+  assert.deepEqual(encodeNdjsonLine('{"a":1}'), { ok: true, line: '{"a":1}\n' });
+  assert.equal(encodeNdjsonLine('{"a":\n1}').ok, false);
+  assert.equal(encodeNdjsonLine('{"a":\r1}').ok, false);
+});
+
+test("framing and codec together: encoded messages framed, chunked and decoded come back equal", () => {
+  const messages = [
+    { jsonrpc: "2.0" as const, id: 1, method: "tools/call", params: { name: "t", arguments: { s: "multi\nline" } } },
+    { jsonrpc: "2.0" as const, method: "notifications/progress", params: { progressToken: 1, progress: 2 } },
+    { jsonrpc: "2.0" as const, id: 1, result: { content: [{ type: "text", text: "ok 🎉" }] } },
+  ];
+  let wire = "";
+  for (const m of messages) {
+    const framed = encodeNdjsonLine(encode(m));
+    assert.ok(framed.ok);
+    wire += framed.line;
+  }
+  const bytes = enc.encode(wire);
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += 5) chunks.push(bytes.subarray(i, i + 5));
+  const out = run(chunks);
+  assert.deepEqual(
+    out.map((e) => {
+      assert.ok(e.kind === "line");
+      const d = decode(e.text);
+      assert.ok(d.kind !== "invalid" && d.kind !== "batch");
+      return d.message;
+    }),
+    messages,
+  );
+});

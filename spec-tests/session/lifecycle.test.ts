@@ -1,0 +1,191 @@
+// Spec: 2025-11-25 basic/lifecycle — initialization, version negotiation, capability negotiation.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Pair, sendsOf } from "../harness/pair.js";
+import { createSession, step } from "../../src/session/session.js";
+import { nextPhase, TRANSITIONS } from "../../src/session/lifecycle.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { LEGACY_VERSIONS, type LegacyVersion } from "../../src/model/versions.js";
+
+const init = (version: string, id: number | string = 1) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+
+const freshServer = (versions?: LegacyVersion[] | ("2026-07-28")[]) =>
+  createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} }, ...(versions ? { versions: versions as never } : {}) });
+
+test("lifecycle: the client MUST initiate with initialize carrying protocolVersion, capabilities and clientInfo; then MUST send initialized", () => {
+  const p = new Pair({ capabilities: { roots: { listChanged: true } } });
+  p.handshake();
+  const [req, note] = p.sent("client") as any[];
+  assert.equal(req.method, "initialize");
+  assert.equal(req.params.protocolVersion, "2025-11-25");
+  assert.deepEqual(req.params.capabilities, { roots: { listChanged: true } });
+  assert.equal(req.params.clientInfo.name, "test-client");
+  assert.equal(note.method, "notifications/initialized");
+  assert.equal(p.client.phase.name, "operating");
+  assert.equal(p.server.phase.name, "operating");
+  assert.equal(p.of("client", "initialized")[0].version, "2025-11-25");
+  assert.deepEqual(p.of("server", "initialized")[0].peer.capabilities, { roots: { listChanged: true } });
+});
+
+test("lifecycle: the server MUST respond with its own capabilities and information (and instructions)", () => {
+  const p = new Pair({}, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: "be nice" });
+  p.handshake();
+  const res = p.sent("server")[0] as any;
+  assert.deepEqual(res.result, { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true }, logging: {} }, serverInfo: { name: "test-server", version: "1.0.0" }, instructions: "be nice" });
+  assert.equal(p.of("client", "initialized")[0].peer.instructions, "be nice");
+});
+
+for (const version of LEGACY_VERSIONS) {
+  test(`lifecycle: if the server supports the requested version (${version}) it MUST respond with the same version`, () => {
+    const p = new Pair({ versions: [version] });
+    p.handshake();
+    assert.equal((p.sent("server")[0] as any).result.protocolVersion, version);
+    assert.equal(p.client.phase.name, "operating");
+    assert.equal((p.client.phase as any).version, version);
+  });
+}
+
+test("lifecycle: an unsupported requested version gets another version the server supports, its latest", () => {
+  const s = freshServer();
+  const replies = sendsOf(step(s, { type: "receive", now: 0, data: init("1999-01-01") }).outputs);
+  assert.equal(replies[0].result.protocolVersion, "2025-11-25");
+  const s2 = freshServer(["2025-06-18", "2025-03-26"]);
+  assert.equal(sendsOf(step(s2, { type: "receive", now: 0, data: init("2025-11-25") }).outputs)[0].result.protocolVersion, "2025-06-18");
+});
+
+test("lifecycle: downgrade — a client that speaks only 2025-03-26 and a 2025-11-25 server settle on 2025-03-26", () => {
+  const p = new Pair({ versions: ["2025-03-26"] });
+  p.handshake();
+  assert.equal((p.server.phase as any).version, "2025-03-26");
+  assert.equal((p.client.phase as any).version, "2025-03-26");
+});
+
+test("lifecycle: if the client does not support the version in the server's response it SHOULD disconnect (error output and close)", () => {
+  const p = new Pair({ versions: ["2025-11-25"] }, { versions: ["2025-06-18"] });
+  p.handshake();
+  assert.equal(p.client.phase.name, "closed");
+  assert.match(p.closedBy.client!, /2025-06-18/);
+  // No initialized notification went out.
+  assert.equal(p.sent("client").length, 1);
+});
+
+test("lifecycle: a client fails cleanly when initialize is answered with an error", () => {
+  const p = new Pair({}, { versions: ["2026-07-28"] as never });
+  p.handshake();
+  assert.equal(p.client.phase.name, "closed");
+  const err = p.sent("server")[0] as any;
+  // versioning: a modern-only server SHOULD name the versions it supports in its error to initialize.
+  assert.equal(err.error.code, ErrorCode.UnsupportedProtocolVersion);
+  assert.deepEqual(err.error.data.supported, ["2026-07-28"]);
+});
+
+test("lifecycle: the client SHOULD NOT send requests other than pings before the server has responded", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {} });
+  step(c, { type: "open", now: 0 });
+  const out = step(c, { type: "request", now: 0, method: "tools/list" }).outputs;
+  assert.equal(out[0].type, "error");
+  assert.equal((out[0] as any).error.code, ErrorCode.InvalidRequest);
+  const ping = step(c, { type: "request", now: 0, method: "ping" }).outputs;
+  assert.equal(ping[0].type, "send");
+});
+
+test("lifecycle: initialization MUST be the first interaction — a server refuses other requests before initialize, but answers ping", () => {
+  const s = freshServer();
+  const r = sendsOf(step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }) }).outputs);
+  assert.equal(r[0].id, 7);
+  assert.equal(r[0].error.code, ErrorCode.InvalidRequest);
+  const ping = sendsOf(step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "ping" }) }).outputs);
+  assert.deepEqual(ping[0], { jsonrpc: "2.0", id: 8, result: {} });
+  assert.equal(s.phase.name, "new");
+});
+
+test("lifecycle: a second initialize is an error and leaves the session as it was", () => {
+  const p = new Pair();
+  p.handshake();
+  const out = sendsOf(p.inject("server", init("2025-11-25", 99)));
+  assert.equal(out[0].id, 99);
+  assert.equal(out[0].error.code, ErrorCode.InvalidRequest);
+  assert.equal(p.server.phase.name, "operating");
+});
+
+test("lifecycle: invalid initialize params get -32602 and the server stays uninitialized", () => {
+  const s = freshServer();
+  const r = sendsOf(step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } }) }).outputs);
+  assert.equal(r[0].error.code, ErrorCode.InvalidParams);
+  assert.equal(s.phase.name, "new");
+});
+
+test("lifecycle: the server SHOULD NOT send requests other than pings and logging before receiving initialized", () => {
+  const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { logging: {} } });
+  step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { roots: {} }, clientInfo: { name: "c", version: "1" } } }) });
+  assert.equal(s.phase.name, "awaiting-initialized");
+  const roots = step(s, { type: "request", now: 0, method: "roots/list" }).outputs;
+  assert.equal(roots[0].type, "error");
+  assert.equal(step(s, { type: "request", now: 0, method: "ping" }).outputs[0].type, "send");
+  assert.equal(step(s, { type: "log", now: 0, level: "info", data: "hello" }).outputs[0].type, "send");
+});
+
+test("lifecycle: only successfully negotiated capabilities may be used — undeclared server capability refused both ways", () => {
+  const p = new Pair({}, { capabilities: { tools: {} } });
+  p.handshake();
+  // Sending side refuses: the server did not declare prompts.
+  const out = p.feed("client", { type: "request", now: 0, method: "prompts/list" });
+  assert.equal(out[0].type, "error");
+  assert.equal((out[0] as any).error.code, ErrorCode.MethodNotFound);
+  // Receiving side refuses too and never hands it to the application.
+  const r = sendsOf(p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 50, method: "prompts/list" })));
+  assert.equal(r[0].error.code, ErrorCode.MethodNotFound);
+  assert.equal(p.of("server", "request").length, 0);
+});
+
+test("lifecycle: the transition table is closed — every pair not listed is refused", () => {
+  for (const role of ["client", "server"] as const) {
+    for (const phase of ["new", "initializing", "awaiting-initialized", "operating", "closed"] as const) {
+      for (const ev of ["open", "initialize", "initialize-result", "initialize-failed", "initialized", "close"] as const) {
+        const listed = TRANSITIONS[role][phase]?.[ev];
+        assert.equal(nextPhase(role, phase, ev), listed);
+      }
+    }
+  }
+  assert.equal(nextPhase("server", "operating", "initialize"), undefined);
+  assert.equal(nextPhase("client", "closed", "open"), undefined);
+});
+
+test("lifecycle: open on a server, or twice on a client, is ignored with a diagnostic", () => {
+  const s = freshServer();
+  assert.equal(step(s, { type: "open", now: 0 }).outputs[0].type, "diagnostic");
+  const p = new Pair();
+  p.handshake();
+  assert.equal(p.feed("client", { type: "open", now: 0 })[0].type, "diagnostic");
+});
+
+test("lifecycle: initialize MUST NOT be cancelled; a timed-out initialize fails the session without a cancellation", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, requestTimeoutMs: 1000 });
+  step(c, { type: "open", now: 0 });
+  const cancel = step(c, { type: "cancel", now: 0, id: 0 }).outputs;
+  assert.equal(cancel[0].type, "diagnostic");
+  assert.equal(sendsOf(cancel).length, 0);
+  const out = step(c, { type: "tick", now: 1000 }).outputs;
+  assert.equal(sendsOf(out).length, 0);
+  assert.equal(c.phase.name, "closed");
+  assert.ok(out.some((o) => o.type === "close"));
+});
+
+test("lifecycle: the transport closing fails every request in flight and cancels every request being handled", () => {
+  const p = new Pair();
+  p.handshake();
+  p.handlers.server = () => {};
+  const id = p.request("client", "tools/list");
+  p.run();
+  p.feed("client", { type: "closed", now: 0 });
+  p.feed("server", { type: "closed", now: 0 });
+  assert.equal(p.of("client", "error")[0].id, id);
+  assert.equal(p.of("client", "error")[0].error.code, ErrorCode.ConnectionClosed);
+  assert.equal(p.of("server", "cancelled")[0].id, id);
+  assert.equal(p.client.outboundCount, 0);
+  assert.equal(p.server.inboundCount, 0);
+  // After close, requests fail at once and messages are dropped.
+  assert.equal(p.feed("client", { type: "request", now: 0, method: "ping" })[0].type, "error");
+  assert.equal(p.inject("client", '{"jsonrpc":"2.0","id":1,"result":{}}')[0].type, "diagnostic");
+});

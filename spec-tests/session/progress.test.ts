@@ -1,0 +1,80 @@
+// Spec: 2025-11-25 basic/utilities/progress.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Pair } from "../harness/pair.js";
+
+function ready(server: Record<string, unknown> = {}, client: Record<string, unknown> = {}) {
+  const p = new Pair(client, server);
+  p.handshake();
+  p.handlers.server = () => {};
+  return p;
+}
+
+test("progress: a request opts in with _meta.progressToken, unique among active requests", () => {
+  const p = ready();
+  const a = p.request("client", "tools/call", { name: "x", _meta: { traceparent: "t" } }, { progress: true });
+  const b = p.request("client", "tools/call", { name: "y" }, { progress: true });
+  p.run();
+  const [ra, rb] = p.of("server", "request");
+  const ta = (ra.params as any)._meta.progressToken;
+  const tb = (rb.params as any)._meta.progressToken;
+  assert.notEqual(ta, tb);
+  assert.equal((ra.params as any)._meta.traceparent, "t");
+  assert.equal(ta, a);
+  assert.equal(tb, b);
+});
+
+test("progress: notifications carry the token, progress, total and message, and reach the requester", () => {
+  const p = ready();
+  const id = p.request("client", "tools/call", { name: "x" }, { progress: true });
+  p.run();
+  p.feed("server", { type: "progress", now: 0, id, progress: 50, total: 100, message: "Reticulating splines..." });
+  p.run();
+  assert.deepEqual(p.lastSent("server"), { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: id, progress: 50, total: 100, message: "Reticulating splines..." } });
+  assert.deepEqual(p.of("client", "progress")[0], { type: "progress", id, progress: 50, total: 100, message: "Reticulating splines..." });
+});
+
+test("progress: the progress value MUST increase — a non-increasing update is not sent, and one received is dropped", () => {
+  const p = ready();
+  const id = p.request("client", "tools/call", { name: "x" }, { progress: true });
+  p.run();
+  p.feed("server", { type: "progress", now: 0, id, progress: 0.5 });
+  const out = p.feed("server", { type: "progress", now: 0, id, progress: 0.5 });
+  assert.deepEqual(out.map((o) => o.type), ["diagnostic"]);
+  p.run();
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: id, progress: 0.2 } }));
+  assert.equal(p.of("client", "progress").length, 1);
+  assert.ok(p.of("client", "diagnostic").some((d) => d.code === "progress-not-increasing"));
+});
+
+test("progress: notifications MUST only reference active tokens — after completion they stop and are dropped", () => {
+  const p = ready();
+  const id = p.request("client", "tools/call", { name: "x" }, { progress: true });
+  p.run();
+  p.respond("server", id, { content: [] });
+  p.run();
+  assert.deepEqual(p.feed("server", { type: "progress", now: 0, id, progress: 1 }).map((o) => o.type), ["diagnostic"]);
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: id, progress: 2 } }));
+  assert.equal(p.of("client", "progress").length, 0);
+  assert.ok(p.of("client", "diagnostic").some((d) => d.code === "unknown-progress-token"));
+});
+
+test("progress: a receiver that was not asked for progress sends none", () => {
+  const p = ready();
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  assert.deepEqual(p.feed("server", { type: "progress", now: 0, id, progress: 1 }).map((o) => o.type), ["diagnostic"]);
+});
+
+test("progress: both parties SHOULD rate-limit — outgoing updates coalesce to one per interval, latest value wins", () => {
+  const p = ready({ progressIntervalMs: 100 });
+  const id = p.request("client", "tools/call", { name: "x" }, { progress: true });
+  p.run();
+  for (let i = 1; i <= 50; i++) p.feed("server", { type: "progress", now: p.now, id, progress: i });
+  p.run();
+  assert.deepEqual(p.of("client", "progress").map((e) => e.progress), [1]);
+  p.advance(100);
+  assert.deepEqual(p.of("client", "progress").map((e) => e.progress), [1, 50]);
+  p.advance(100);
+  assert.equal(p.of("client", "progress").length, 2);
+});

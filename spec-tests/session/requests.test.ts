@@ -1,0 +1,205 @@
+// Spec: 2025-11-25 basic/index — Requests and Responses; server/tools, server/utilities/pagination, completion.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Pair, sendsOf } from "../harness/pair.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+
+function ready(server: Record<string, unknown> = {}) {
+  const p = new Pair({}, { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, completions: {} }, ...server });
+  p.handshake();
+  return p;
+}
+
+test("basic/index: a request gets exactly one response with the same id; ids come from a counter", () => {
+  const p = ready();
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [{ name: "echo", inputSchema: { type: "object" } }] });
+  const a = p.request("client", "tools/list");
+  const b = p.request("client", "tools/list");
+  p.run();
+  assert.equal(typeof a, "number");
+  assert.equal(b, (a as number) + 1);
+  const responses = p.of("client", "response");
+  assert.deepEqual(responses.map((r) => r.id), [a, b]);
+  assert.equal((responses[0].result.tools as unknown[]).length, 1);
+});
+
+test("basic/index: the request ID MUST NOT match another in progress — a duplicate inbound id is an error and the first survives", () => {
+  const p = ready();
+  p.handlers.server = () => {};
+  const msg = JSON.stringify({ jsonrpc: "2.0", id: "dup", method: "tools/list" });
+  p.inject("server", msg);
+  const out = sendsOf(p.inject("server", msg));
+  assert.equal(out[0].error.code, ErrorCode.InvalidRequest);
+  assert.equal(p.of("server", "request").length, 1);
+  p.respond("server", "dup", { tools: [] });
+  assert.deepEqual(p.lastSent("server"), { jsonrpc: "2.0", id: "dup", result: { tools: [] } });
+});
+
+test("basic/index: ids keep their type — a response with id \"0\" does not answer request 0", () => {
+  const p = ready();
+  p.handlers.server = () => {};
+  const id = p.request("client", "tools/list");
+  p.run();
+  const out = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: String(id), result: { tools: [] } }));
+  assert.equal(out[0].type, "diagnostic");
+  assert.equal((out[0] as any).code, "unknown-response-id");
+  assert.equal(p.client.outboundCount, 1);
+});
+
+test("basic/index: a response with an unknown id is dropped with a diagnostic", () => {
+  const p = ready();
+  const out = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 12345, result: {} }));
+  assert.deepEqual(out.map((o) => o.type), ["diagnostic"]);
+});
+
+test("basic/index: an unknown method gets -32601; invalid params get -32602 with the pointer; neither reaches the application", () => {
+  const p = ready();
+  const a = sendsOf(p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/frobnicate" })));
+  assert.equal(a[0].error.code, ErrorCode.MethodNotFound);
+  const b = sendsOf(p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: 42 } })));
+  assert.equal(b[0].error.code, ErrorCode.InvalidParams);
+  assert.ok(b[0].error.data.issues.some((i: { path: string }) => i.path === "/name"));
+  assert.equal(p.of("server", "request").length, 0);
+});
+
+test("basic/index: a method sent in the wrong direction is not found (a client does not serve tools/list)", () => {
+  const p = ready();
+  const out = sendsOf(p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })));
+  assert.equal(out[0].error.code, ErrorCode.MethodNotFound);
+  const refused = p.feed("server", { type: "request", now: 0, method: "tools/list" });
+  assert.equal(refused[0].type, "error");
+});
+
+test("basic/index: malformed JSON gets -32700 with id null and the session survives", () => {
+  const p = ready();
+  const out = sendsOf(p.inject("server", "{not json"));
+  assert.equal(out[0].error.code, ErrorCode.ParseError);
+  assert.equal(out[0].id, null);
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [] });
+  p.request("client", "tools/list");
+  p.run();
+  assert.equal(p.of("client", "response").length, 1);
+});
+
+test("basic/index: an invalid result from the peer is an error for the application, not a crash", () => {
+  const p = ready();
+  p.handlers.server = () => {};
+  const id = p.request("client", "tools/list");
+  p.run();
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id, result: { tools: "nope" } }));
+  const err = p.of("client", "error")[0];
+  assert.equal(err.id, id);
+  assert.equal(err.error.code, ErrorCode.InternalError);
+});
+
+test("basic/index: an application result that breaks the schema is not sent; the peer gets -32603", () => {
+  const p = ready();
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [{ noName: true }] });
+  p.request("client", "tools/list");
+  p.run();
+  assert.equal(p.of("client", "error")[0].error.code, ErrorCode.InternalError);
+  assert.ok(p.of("server", "diagnostic").some((d) => d.code === "invalid-result"));
+});
+
+test("basic/index: application errors pass through; a malformed application error becomes -32603", () => {
+  const p = ready();
+  let n = 0;
+  p.handlers.server = (req, pair) => {
+    if (n++ === 0) pair.feed("server", { type: "respond", now: 0, id: req.id, error: { code: ErrorCode.InvalidParams, message: "Unknown tool: x" } });
+    else pair.feed("server", { type: "respond", now: 0, id: req.id, error: { code: 1.5, message: "bad" } });
+  };
+  p.request("client", "tools/call", { name: "x" });
+  p.request("client", "tools/call", { name: "y" });
+  p.run();
+  const errs = p.of("client", "error");
+  assert.equal(errs[0].error.code, ErrorCode.InvalidParams);
+  assert.equal(errs[0].error.message, "Unknown tool: x");
+  assert.equal(errs[1].error.code, ErrorCode.InternalError);
+});
+
+test("server/utilities/pagination: cursors are opaque and pass through; invalid cursors are the server's -32602", () => {
+  const p = ready();
+  p.handlers.server = (req, pair) => {
+    const cursor = (req.params as any)?.cursor;
+    if (cursor === undefined) pair.respond("server", req.id, { resources: [], nextCursor: "opaque-2" });
+    else if (cursor === "opaque-2") pair.respond("server", req.id, { resources: [] });
+    else pair.feed("server", { type: "respond", now: 0, id: req.id, error: { code: ErrorCode.InvalidParams, message: "invalid cursor" } });
+  };
+  p.request("client", "resources/list");
+  p.run();
+  const next = p.of("client", "response")[0].result.nextCursor as string;
+  p.request("client", "resources/list", { cursor: next });
+  p.request("client", "resources/list", { cursor: "forged" });
+  p.run();
+  assert.equal(p.of("client", "response").length, 2);
+  assert.equal(p.of("client", "response")[1].result.nextCursor, undefined);
+  assert.equal(p.of("client", "error")[0].error.code, ErrorCode.InvalidParams);
+});
+
+test("server/utilities/completion: completion/complete is gated by the completions capability", () => {
+  const p = ready();
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { completion: { values: ["py", "pyx"], total: 2, hasMore: false } });
+  p.request("client", "completion/complete", { ref: { type: "ref/prompt", name: "code" }, argument: { name: "lang", value: "py" } });
+  p.run();
+  assert.deepEqual(p.of("client", "response")[0].result.completion, { values: ["py", "pyx"], total: 2, hasMore: false });
+  const bare = new Pair();
+  bare.handshake();
+  assert.equal(bare.feed("client", { type: "request", now: 0, method: "completion/complete", params: { ref: { type: "ref/prompt", name: "code" }, argument: { name: "a", value: "" } } })[0].type, "error");
+});
+
+test("server/tools etc.: list_changed notifications need the listChanged sub-capability of the sender", () => {
+  const p = ready({ capabilities: { tools: { listChanged: true } } });
+  p.feed("server", { type: "notify", now: 0, method: "notifications/tools/list_changed" });
+  p.run();
+  assert.equal(p.of("client", "notification")[0].method, "notifications/tools/list_changed");
+  const refused = p.feed("server", { type: "notify", now: 0, method: "notifications/prompts/list_changed" });
+  assert.equal(refused[0].type, "diagnostic");
+  // And a client drops one the server had no right to send.
+  const dropped = p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/prompts/list_changed" }));
+  assert.equal(dropped[0].type, "diagnostic");
+  assert.equal(p.of("client", "notification").length, 1);
+});
+
+test("server/resources: resources/subscribe needs resources.subscribe; notifications/resources/updated reaches the client", () => {
+  const p = ready();
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, {});
+  p.request("client", "resources/subscribe", { uri: "file:///a" });
+  p.run();
+  assert.equal(p.of("client", "response").length, 1);
+  p.feed("server", { type: "notify", now: 0, method: "notifications/resources/updated", params: { uri: "file:///a" } });
+  p.run();
+  assert.deepEqual(p.of("client", "notification")[0].params, { uri: "file:///a" });
+  const noSub = new Pair({}, { capabilities: { resources: {} } });
+  noSub.handshake();
+  assert.equal(noSub.feed("client", { type: "request", now: 0, method: "resources/subscribe", params: { uri: "file:///a" } })[0].type, "error");
+});
+
+test("limits: more requests in progress than maxInboundRequests get a clear error", () => {
+  const p = new Pair({}, { maxInboundRequests: 2 });
+  p.handshake();
+  p.handlers.server = () => {};
+  for (let i = 0; i < 3; i++) p.request("client", "tools/list");
+  p.run();
+  assert.equal(p.of("server", "request").length, 2);
+  const err = p.of("client", "error")[0];
+  assert.equal(err.error.code, ErrorCode.InvalidRequest);
+  assert.match(err.error.message, /limit 2/);
+});
+
+test("limits: more requests awaiting a response than maxOutboundRequests are refused locally", () => {
+  const p = new Pair({ maxOutboundRequests: 1 });
+  p.handshake();
+  p.handlers.server = () => {};
+  p.request("client", "tools/list");
+  const out = p.feed("client", { type: "request", now: 0, method: "tools/list" });
+  assert.equal(out[0].type, "error");
+  assert.match((out[0] as any).error.message, /limit 1/);
+});
+
+test("notifications the kernel owns cannot be sent by the application; unknown notifications are dropped", () => {
+  const p = ready();
+  assert.equal(p.feed("client", { type: "notify", now: 0, method: "notifications/cancelled", params: { requestId: 1 } })[0].type, "diagnostic");
+  assert.equal(p.feed("client", { type: "notify", now: 0, method: "notifications/nope" })[0].type, "diagnostic");
+  assert.equal(p.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/nope" }))[0].type, "diagnostic");
+  assert.equal(p.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/roots/list_changed", params: 5 }))[0].type, "send");
+});

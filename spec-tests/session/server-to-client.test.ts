@@ -1,0 +1,97 @@
+// Spec: 2025-11-25 client/sampling, client/elicitation, client/roots.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Pair, sendsOf } from "../harness/pair.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+
+const sampling = { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 };
+const form = { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } };
+const url = { mode: "url", message: "Sign in", url: "https://example.com/auth", elicitationId: "e-1" };
+
+function ready(clientCaps: Record<string, unknown>) {
+  const p = new Pair({ capabilities: clientCaps });
+  p.handshake();
+  return p;
+}
+
+test("client/sampling: clients that support sampling MUST declare it; the server's request reaches the client app", () => {
+  const p = ready({ sampling: {} });
+  p.handlers.client = (req, pair) => pair.respond("client", req.id, { role: "assistant", content: { type: "text", text: "hello" }, model: "m" });
+  p.request("server", "sampling/createMessage", sampling);
+  p.run();
+  assert.equal(p.of("server", "response")[0].result.model, "m");
+  const none = ready({});
+  assert.equal((none.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: sampling })[0] as any).error.code, ErrorCode.MethodNotFound);
+});
+
+test("client/sampling: servers MUST NOT send tool-enabled sampling to clients without sampling.tools", () => {
+  const withTools = { ...sampling, tools: [{ name: "t", inputSchema: { type: "object" } }] };
+  const p = ready({ sampling: {} });
+  const out = p.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: withTools });
+  assert.equal((out[0] as any).error.code, ErrorCode.InvalidParams);
+  // A client receiving one anyway answers -32602.
+  const r = sendsOf(p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 5, method: "sampling/createMessage", params: withTools })));
+  assert.equal(r[0].error.code, ErrorCode.InvalidParams);
+  const ok = ready({ sampling: { tools: {} } });
+  assert.equal(ok.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: withTools })[0].type, "send");
+});
+
+test("client/elicitation: an empty elicitation capability means form mode only", () => {
+  const p = ready({ elicitation: {} });
+  assert.equal(p.feed("server", { type: "request", now: 0, method: "elicitation/create", params: form })[0].type, "send");
+  const out = p.feed("server", { type: "request", now: 0, method: "elicitation/create", params: url });
+  assert.equal((out[0] as any).error.code, ErrorCode.InvalidParams);
+});
+
+test("client/elicitation: servers MUST NOT send modes the client did not declare; a client receiving one answers -32602", () => {
+  const p = ready({ elicitation: { url: {} } });
+  assert.equal(p.feed("server", { type: "request", now: 0, method: "elicitation/create", params: url })[0].type, "send");
+  assert.equal((p.feed("server", { type: "request", now: 0, method: "elicitation/create", params: form })[0] as any).error.code, ErrorCode.InvalidParams);
+  const r = sendsOf(p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 77, method: "elicitation/create", params: form })));
+  assert.equal(r[0].error.code, ErrorCode.InvalidParams);
+});
+
+test("client/elicitation: requests without mode are form mode", () => {
+  const p = ready({ elicitation: { form: {} } });
+  const { mode: _drop, ...noMode } = form;
+  assert.equal(p.feed("server", { type: "request", now: 0, method: "elicitation/create", params: noMode })[0].type, "send");
+});
+
+test("client/elicitation: notifications/elicitation/complete for unknown or completed ids MUST be ignored", () => {
+  const p = ready({ elicitation: { url: {} } });
+  p.handlers.client = (req, pair) => pair.respond("client", req.id, { action: "accept" });
+  p.request("server", "elicitation/create", url);
+  p.run();
+  const complete = { jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: "e-1" } };
+  p.inject("client", JSON.stringify(complete));
+  p.inject("client", JSON.stringify(complete));
+  p.inject("client", JSON.stringify({ ...complete, params: { elicitationId: "other" } }));
+  assert.equal(p.of("client", "notification").length, 1);
+  assert.equal(p.of("client", "diagnostic").filter((d) => d.code === "unknown-elicitation").length, 2);
+});
+
+test("client/elicitation: the URL-elicitation-required error -32042 reaches the application with its data", () => {
+  const p = ready({ elicitation: { url: {} } });
+  p.handlers.server = (req, pair) =>
+    pair.feed("server", { type: "respond", now: 0, id: req.id, error: { code: ErrorCode.UrlElicitationRequired, message: "auth needed", data: { elicitations: [url] } } });
+  p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const err = p.of("client", "error")[0];
+  assert.equal(err.error.code, -32042);
+  assert.equal((err.error.data as any).elicitations[0].elicitationId, "e-1");
+});
+
+test("client/roots: roots/list needs the roots capability (-32601 otherwise); list_changed needs roots.listChanged", () => {
+  const p = ready({ roots: { listChanged: true } });
+  p.handlers.client = (req, pair) => pair.respond("client", req.id, { roots: [{ uri: "file:///home/user/project", name: "project" }] });
+  p.request("server", "roots/list");
+  p.run();
+  assert.equal((p.of("server", "response")[0].result.roots as unknown[]).length, 1);
+  p.feed("client", { type: "notify", now: 0, method: "notifications/roots/list_changed" });
+  p.run();
+  assert.equal(p.of("server", "notification")[0].method, "notifications/roots/list_changed");
+  const none = ready({});
+  const r = sendsOf(none.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 3, method: "roots/list" })));
+  assert.equal(r[0].error.code, ErrorCode.MethodNotFound);
+  assert.equal(none.feed("client", { type: "notify", now: 0, method: "notifications/roots/list_changed" })[0].type, "diagnostic");
+});

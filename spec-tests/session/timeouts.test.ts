@@ -1,0 +1,108 @@
+// Spec: 2025-11-25 basic/lifecycle — Timeouts; basic/utilities/ping.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Pair } from "../harness/pair.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { nextDeadline } from "../../src/session/timeouts.js";
+
+test("timeouts: on expiry the sender SHOULD issue a cancellation and stop waiting; the app gets a timeout error", () => {
+  const p = new Pair({ requestTimeoutMs: 1000 });
+  p.handshake();
+  p.handlers.server = () => {};
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  assert.equal(nextDeadline(p.client), 1000);
+  p.advance(999);
+  assert.equal(p.of("client", "error").length, 0);
+  p.advance(1);
+  assert.equal(p.of("client", "error")[0].error.code, ErrorCode.RequestTimeout);
+  assert.deepEqual(p.sent("client").at(-1), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "timeout" } });
+  assert.equal(p.of("server", "cancelled")[0].id, id);
+  assert.equal(nextDeadline(p.client), null);
+});
+
+test("timeouts: timeouts SHOULD be configurable per request", () => {
+  const p = new Pair({ requestTimeoutMs: 1000 });
+  p.handshake();
+  p.handlers.server = () => {};
+  p.request("client", "tools/call", { name: "x" }, { timeoutMs: 50 });
+  p.run();
+  assert.equal(nextDeadline(p.client), 50);
+  p.advance(50);
+  assert.equal(p.of("client", "error").length, 1);
+});
+
+test("timeouts: progress MAY reset the clock, but a maximum timeout is always enforced", () => {
+  const p = new Pair({ requestTimeoutMs: 100, maxRequestTimeoutMs: 250 });
+  p.handshake();
+  p.handlers.server = () => {};
+  const id = p.request("client", "tools/call", { name: "x" }, { progress: true });
+  p.run();
+  let v = 0;
+  for (let t = 0; t < 3; t++) {
+    p.advance(90);
+    p.feed("server", { type: "progress", now: p.now, id, progress: ++v });
+    p.run();
+  }
+  // 270 ms passed with progress every 90: reset would keep it alive, the cap of 250 did not.
+  assert.equal(p.of("client", "error").length, 1);
+  assert.equal(p.of("client", "error")[0].error.code, ErrorCode.RequestTimeout);
+});
+
+test("timeouts: with resets off, progress does not extend the deadline", () => {
+  const p = new Pair({ requestTimeoutMs: 100, resetTimeoutOnProgress: false });
+  p.handshake();
+  p.handlers.server = () => {};
+  const id = p.request("client", "tools/call", { name: "x" }, { progress: true });
+  p.run();
+  p.advance(90);
+  p.feed("server", { type: "progress", now: p.now, id, progress: 1 });
+  p.run();
+  p.advance(10);
+  assert.equal(p.of("client", "error").length, 1);
+});
+
+test("timeouts: a tick before the deadline does nothing; a late tick fires everything due", () => {
+  const p = new Pair({ requestTimeoutMs: 100 });
+  p.handshake();
+  p.handlers.server = () => {};
+  p.request("client", "tools/list");
+  p.request("client", "tools/list", undefined, { timeoutMs: 300 });
+  p.run();
+  assert.deepEqual(p.feed("client", { type: "tick", now: 50 }), []);
+  p.advance(1000);
+  assert.equal(p.of("client", "error").length, 2);
+});
+
+test("ping: the receiver MUST respond promptly with an empty result, in both directions", () => {
+  const p = new Pair();
+  p.handshake();
+  p.request("client", "ping");
+  p.request("server", "ping");
+  p.run();
+  assert.deepEqual(p.of("client", "response")[0].result, {});
+  assert.deepEqual(p.of("server", "response")[0].result, {});
+  assert.equal(p.of("server", "request").length, 0);
+});
+
+test("ping: periodic keep-alive pings; unanswered ones surface as a stale connection", () => {
+  const p = new Pair({ keepAliveMs: 1000 });
+  p.handshake();
+  p.advance(1000);
+  assert.deepEqual(p.sent("client").at(-1), { jsonrpc: "2.0", id: 1, method: "ping" });
+  assert.equal(p.of("client", "stale").length, 0);
+  // The server stops answering: drop what goes on the wire.
+  p.now += 1000;
+  p.feed("client", { type: "tick", now: p.now });
+  p.dropQueued();
+  p.now += 1000;
+  p.feed("client", { type: "tick", now: p.now });
+  p.dropQueued();
+  assert.deepEqual(p.of("client", "stale").map((s) => s.missed), [1]);
+  p.now += 1000;
+  p.feed("client", { type: "tick", now: p.now });
+  assert.deepEqual(p.of("client", "stale").map((s) => s.missed), [1, 2]);
+  // An answer again resets the count.
+  p.run();
+  assert.equal(p.client.keepAlive.missed, 0);
+});

@@ -1,0 +1,74 @@
+// Deterministic replay (issue: transcripts recorded from the pair harness replay identically).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Pair } from "../harness/pair.js";
+import { canonicalJson, recordingSession, replay, transcriptHeader, transcriptLine } from "../../src/session/transcript.js";
+import { createSession, step } from "../../src/session/session.js";
+import type { SessionOptions } from "../../src/session/types.js";
+
+function transcriptOf(p: Pair, role: "client" | "server", options: SessionOptions): string {
+  const s = createSession(structuredClone(options));
+  const lines = [transcriptHeader(options)];
+  for (const input of p.inputs[role]) lines.push(transcriptLine(input, step(s, structuredClone(input)).outputs));
+  return lines.join("\n") + "\n";
+}
+
+function conversation(): { p: Pair; client: SessionOptions; server: SessionOptions } {
+  const client: SessionOptions = { role: "client", info: { name: "c", version: "1" }, capabilities: { sampling: {} }, requestTimeoutMs: 500 };
+  const server: SessionOptions = { role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {}, logging: {} } };
+  const p = new Pair(client, server);
+  p.handlers.server = (req, pair) => {
+    if (req.method === "tools/call" && (req.params as any).name === "slow") return;
+    pair.feed("server", { type: "progress", now: pair.now, id: req.id, progress: 1 });
+    pair.respond("server", req.id, { content: [{ type: "text", text: "ok" }] });
+  };
+  p.handlers.client = (req, pair) => pair.respond("client", req.id, { role: "assistant", content: { type: "text", text: "s" }, model: "m" });
+  p.handshake();
+  p.request("client", "tools/call", { name: "fast" }, { progress: true });
+  p.request("client", "tools/call", { name: "slow" });
+  p.request("server", "sampling/createMessage", { messages: [], maxTokens: 1 });
+  p.run();
+  p.advance(600);
+  p.inject("server", "{garbage");
+  return { p, client, server };
+}
+
+test("replay: transcripts of both sides of a complete conversation replay identically", () => {
+  const { p, client, server } = conversation();
+  for (const [role, opts] of [["client", client], ["server", server]] as const) {
+    const text = transcriptOf(p, role, opts);
+    const result = replay(text);
+    assert.deepEqual(result, { ok: true, steps: p.inputs[role].length });
+  }
+});
+
+test("replay: a changed output is reported as the first divergence with index, expected and actual", () => {
+  const { p, client } = conversation();
+  const lines = transcriptOf(p, "client", client).trim().split("\n");
+  const target = lines.findIndex((l, i) => i > 0 && l.includes('"type":"response"'));
+  lines[target] = lines[target].replace('"text":"ok"', '"text":"KO"');
+  const result = replay(lines.join("\n"));
+  assert.equal(result.ok, false);
+  if (!result.ok) {
+    assert.equal(result.index, target - 1);
+    assert.match(JSON.stringify(result.expected), /KO/);
+    assert.match(JSON.stringify(result.actual), /"ok"/);
+  }
+});
+
+test("replay: a missing or bad header and a non-JSON line are reported, not thrown", () => {
+  assert.equal(replay("").ok, false);
+  assert.equal(replay("{nope").ok, false);
+  assert.equal(replay('{"transcript":"other"}').ok, false);
+  const header = transcriptHeader({ role: "server", info: { name: "s", version: "1" }, capabilities: {} });
+  assert.equal(replay(header + "\n{bad").ok, false);
+  assert.equal(replay(header + '\n{"input":1}').ok, false);
+  assert.deepEqual(replay(header + "\n"), { ok: true, steps: 0 });
+});
+
+test("replay: recordingSession records as it runs; key order does not matter", () => {
+  const rec = recordingSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } });
+  rec.step({ type: "receive", now: 0, data: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+  assert.deepEqual(replay(rec.text()), { ok: true, steps: 1 });
+  assert.equal(canonicalJson({ b: 1, a: { d: 2, c: 3 } }), canonicalJson({ a: { c: 3, d: 2 }, b: 1 }));
+});

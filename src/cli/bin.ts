@@ -1,0 +1,3 @@
+// The `mcp-kernel` executable: all of the command line is in main.ts, tested in-process.
+import { main } from "./main.js";
+process.exitCode = await main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });

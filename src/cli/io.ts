@@ -1,0 +1,150 @@
+/**
+ * The command line's view of the outside world: input as line batches, output with
+ * back-pressure.
+ *
+ * Spec: `basic/transports` ("stdio": messages are delimited by newlines and contain no
+ * embedded newline), which is also the JSON Lines format the CLI reads and writes.
+ *
+ * Theory of operation. Every verb gets a {@link CliIO} instead of `process`, so the
+ * tests run the CLI in-process on strings. Input is split into lines *as bytes*: the
+ * codec is handed each line as a `Uint8Array`, exactly as a transport would hand it
+ * over, so UTF-8 and size checks are the codec's and not a side effect of how the CLI
+ * happened to decode text. Lines come out in batches, one batch per input chunk, so a
+ * verb pays one `await` per chunk rather than per line, and can write its output for a
+ * batch in one `write`. A `\r` before the `\n` is dropped (CRLF files), and the last
+ * line need not end in a newline.
+ */
+import { createReadStream } from "node:fs";
+
+/** Exit codes shared by every verb. */
+export const Exit = {
+  /** Everything checked out. */
+  Ok: 0,
+  /** The verb ran, and found something wrong with its input (an invalid message…). */
+  Invalid: 1,
+  /** Bad command line, or the input could not be read. */
+  Usage: 2,
+  /** A bug: the verb threw. The message goes to stderr. */
+  Internal: 70,
+} as const;
+
+/** One verb of the command line: `mcp-kernel <name> ...args`. */
+export interface Verb {
+  /** One line for the top-level usage listing. */
+  summary: string;
+  /** The verb's own usage text, printed for `<verb> --help` and after a usage error. */
+  usage: string;
+  /** Runs the verb on its arguments (the verb name removed); resolves to the exit code. */
+  run(args: string[], io: CliIO): Promise<number>;
+}
+
+/** Where a verb writes: `process.stdout` and `process.stderr` fit, and so does a test's string sink. */
+export interface CliOutput {
+  /** Writes text; `false` asks the caller to wait for `drain` before writing more. */
+  write(chunk: string): boolean | void;
+  /** Present on Node streams: lets {@link writeOut} wait for `drain`. */
+  once?(event: "drain", listener: () => void): unknown;
+}
+
+/** Everything a verb may touch. */
+export interface CliIO {
+  /** Standard input: `process.stdin`, or any iterable of chunks in tests. */
+  stdin: AsyncIterable<Uint8Array | string>;
+  /** Standard output: the verb's results. */
+  stdout: CliOutput;
+  /** Standard error: usage and diagnostics. */
+  stderr: CliOutput;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const encoder = new TextEncoder();
+
+/** A chunk as bytes; strings (from tests, or a stream with an encoding set) are encoded once. */
+function bytesOf(chunk: Uint8Array | string): Uint8Array {
+  return typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+}
+
+/** Drops one trailing `\r`, so CRLF input reads like LF input. */
+function stripCr(line: Uint8Array): Uint8Array {
+  const n = line.length;
+  return n > 0 && line[n - 1] === CR ? line.subarray(0, n - 1) : line;
+}
+
+/**
+ * Splits a stream of chunks into lines, yielding the complete lines of each chunk as one
+ * batch (possibly empty). A line split across chunks is joined; the final line is
+ * yielded even without a trailing newline. Blank lines are kept: skipping them is the
+ * verb's decision.
+ */
+export async function* readLines(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array[]> {
+  // Bytes of the line begun in an earlier chunk and not yet ended.
+  let carry: Uint8Array | null = null;
+  for await (const chunk of source) {
+    const bytes = bytesOf(chunk);
+    const batch: Uint8Array[] = [];
+    let start = 0;
+    let nl = bytes.indexOf(LF, 0);
+    while (nl !== -1) {
+      let line = bytes.subarray(start, nl);
+      if (carry !== null) {
+        line = concat(carry, line);
+        carry = null;
+      }
+      batch.push(stripCr(line));
+      start = nl + 1;
+      nl = bytes.indexOf(LF, start);
+    }
+    if (start < bytes.length) {
+      const rest = bytes.subarray(start);
+      // Copy: the stream may reuse the chunk's buffer once we return to it.
+      carry = carry === null ? rest.slice() : concat(carry, rest);
+    }
+    yield batch;
+  }
+  if (carry !== null) yield [stripCr(carry)];
+}
+
+/** `a` followed by `b`, in a new buffer. */
+export function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/** Joins lines with `\n` (the inverse of {@link readLines} for one document). */
+export function joinLines(lines: readonly Uint8Array[]): Uint8Array {
+  let size = lines.length === 0 ? 0 : lines.length - 1;
+  for (const line of lines) size += line.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0) out[at++] = LF;
+    out.set(lines[i], at);
+    at += lines[i].length;
+  }
+  return out;
+}
+
+/** True when a line holds only JSON whitespace (space, tab, CR, LF), i.e. is skipped. */
+export function isBlank(line: Uint8Array): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c !== 0x20 && c !== 0x09 && c !== CR && c !== LF) return false;
+  }
+  return true;
+}
+
+/** The chunks of `path`, or of standard input when `path` is `-`. Errors (ENOENT…) surface while iterating. */
+export function openInput(path: string, io: CliIO): AsyncIterable<Uint8Array | string> {
+  return path === "-" ? io.stdin : createReadStream(path);
+}
+
+/** Writes `text`, then waits for `drain` when the stream asks for it, so a long run does not buffer all its output. */
+export async function writeOut(out: CliOutput, text: string): Promise<void> {
+  if (text.length === 0) return;
+  if (out.write(text) === false && out.once !== undefined) {
+    await new Promise<void>((resolve) => out.once!("drain", resolve));
+  }
+}

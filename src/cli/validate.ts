@@ -1,0 +1,287 @@
+/**
+ * `mcp-kernel validate`: checks MCP messages against one protocol version.
+ *
+ * Spec: `basic/index` ("Messages": requests, notifications, results, errors; batches only
+ * in 2025-03-26) and the `schema.json` of the chosen version, through the kernel's own
+ * codec ({@link decode}) and method table ({@link methodSpec}).
+ *
+ * Theory of operation. The input is either one JSON document (which may be
+ * pretty-printed over many lines, like the spec's examples) or JSON Lines. The first
+ * non-blank line decides: if it is a JSON value on its own, the input is JSON Lines and
+ * each line is checked as it arrives; if not, the rest is buffered and read as one
+ * document, and only if the whole is not JSON either is it read line by line after all
+ * (JSON Lines whose first line is broken).
+ *
+ * Each message yields exactly one line that starts with `ok ` or `error `, so the n-th
+ * such line describes the n-th non-blank input line (a batch is one line too):
+ *
+ *     ok <kind> <method>        request / notification / result / error
+ *     error <pointer> <reason>  the first issue found
+ *       <pointer> <reason>      further issues of the same message, indented two spaces
+ *
+ * A pointer is an RFC 6901 JSON pointer into that input line's value; the whole value
+ * (RFC 6901's empty pointer: not JSON, not a JSON-RPC message) prints as `-`, which no
+ * real pointer can be, since they all begin with `/`.
+ *
+ * A result or error response names its method, and a result is checked against that
+ * method's result schema, when its request appeared earlier in the same input (a
+ * recorded session). Otherwise a result cannot be classified, since a result does not
+ * say what it answers, and prints as plain `ok result`. An id that two pending requests
+ * share (both sides of a session count from 1) is ambiguous and treated as unknown.
+ *
+ * With `--type T` every value is checked bare against schema type `T` instead.
+ */
+import { allowsBatches, decode, isProtocolVersion, METHODS, methodSpec, PROTOCOL_VERSIONS, schemaVersionOf, validatorFor } from "../index.js";
+import type { Decoded, Issue, ProtocolVersion, RequestId, Validator } from "../index.js";
+import { Exit, isBlank, joinLines, openInput, readLines, writeOut } from "./io.js";
+import type { CliIO, Verb } from "./io.js";
+import { parseArgs } from "node:util";
+
+const USAGE = `usage: mcp-kernel validate [--version V] [--type T] [FILE|-]
+
+Checks MCP messages against the schema of protocol version V (default ${PROTOCOL_VERSIONS[0]};
+known: ${PROTOCOL_VERSIONS.join(", ")}). Reads FILE, or standard input for - or no FILE:
+one JSON message (it may span lines) or JSON Lines (one per line, blank lines skipped).
+
+Without --type, each line is decoded as JSON-RPC (batches only for 2025-03-26) and a
+request's or notification's params are checked against its method. A result is checked,
+and a result or error names its method, when its request came earlier in the input.
+With --type T (a schema type such as CallToolResult), each value is checked bare as T.
+
+Prints one line per message:
+  ok <kind> <method>        kind: request, notification, result, error
+  ok <kind> <T>             with --type; kind: result, params or value
+  error <pointer> <reason>  pointer: RFC 6901, into that line; - is the whole line
+    <pointer> <reason>      more issues of the same message, indented
+
+Exit status: 0 every message is valid, 1 some are not (or the input is empty),
+2 bad arguments or unreadable input.
+`;
+
+/** The `validate` verb. */
+export const validateVerb: Verb = {
+  summary: "check JSON or JSON Lines messages against a protocol version",
+  usage: USAGE,
+  run: runValidate,
+};
+
+/** What checking one value found. `issues` paths are already absolute within the line. */
+type Verdict = { ok: true; what: string } | { ok: false; issues: Issue[] };
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+const lenientUtf8 = new TextDecoder("utf-8");
+
+/** Checks lines one at a time, remembering requests so that later results can be checked. */
+class Checker {
+  /** Lines checked, and how many of them were invalid. */
+  messages = 0;
+  failures = 0;
+  private readonly allowBatch: boolean;
+  /** Requests seen and not yet answered: id → method, or null when two share the id. */
+  private readonly pending = new Map<RequestId, string | null>();
+
+  constructor(
+    private readonly version: ProtocolVersion,
+    /** `--type`: the validator, its name, and the kind word printed for it. */
+    private readonly bare: { validator: Validator; name: string; kind: string } | null,
+  ) {
+    this.allowBatch = allowsBatches(version);
+  }
+
+  /** Checks one non-blank line (or whole document) and returns its output lines. */
+  line(bytes: Uint8Array): string {
+    this.messages++;
+    const verdict = this.bare === null ? this.message(decode(bytes, { allowBatch: this.allowBatch }), "") : this.value(bytes);
+    if (verdict.ok) return `ok ${verdict.what}\n`;
+    this.failures++;
+    const issues = verdict.issues;
+    let out = `error ${pointer(issues[0].path)} ${oneLine(issues[0].reason)}\n`;
+    for (let i = 1; i < issues.length; i++) out += `  ${pointer(issues[i].path)} ${oneLine(issues[i].reason)}\n`;
+    return out;
+  }
+
+  /** `--type`: parses the line and checks the bare value. */
+  private value(bytes: Uint8Array): Verdict {
+    const bare = this.bare!;
+    let value: unknown;
+    try {
+      value = JSON.parse(strictUtf8.decode(bytes));
+    } catch (e) {
+      return fail("", e instanceof SyntaxError ? `invalid JSON: ${e.message}` : "invalid UTF-8");
+    }
+    const issues = bare.validator(value);
+    return issues === null ? { ok: true, what: `${bare.kind} ${bare.name}` } : { ok: false, issues };
+  }
+
+  /** Checks one decoded message; `at` is its pointer within the line (`/3` inside a batch). */
+  private message(d: Decoded, at: string): Verdict {
+    switch (d.kind) {
+      case "invalid":
+        return fail(at, d.reason);
+      case "request":
+      case "notification": {
+        const { method, params } = d.message;
+        const spec = methodSpec(this.version, method);
+        if (spec === undefined) return fail(`${at}/method`, `unknown method ${method} in ${this.version}`);
+        if (spec.kind !== d.kind) {
+          return fail(`${at}/id`, spec.kind === "request" ? `${method} is a request: it needs an id` : `${method} is a notification: it must not have an id`);
+        }
+        if (d.kind === "request") this.remember(d.message.id, method);
+        const issues = spec.validateParams(params);
+        return issues === null ? { ok: true, what: `${d.kind} ${method}` } : { ok: false, issues: under(`${at}/params`, issues) };
+      }
+      case "result": {
+        const method = this.answered(d.message.id);
+        if (method === null) return { ok: true, what: "result" };
+        const check = methodSpec(this.version, method)!.validateResult;
+        const issues = check === null ? null : check(d.message.result);
+        return issues === null ? { ok: true, what: `result ${method}` } : { ok: false, issues: under(`${at}/result`, issues) };
+      }
+      case "error": {
+        const id = d.message.id;
+        const method = id === null ? null : this.answered(id);
+        return { ok: true, what: method === null ? "error" : `error ${method}` };
+      }
+      case "batch": {
+        const issues: Issue[] = [];
+        const parts: string[] = [];
+        for (let i = 0; i < d.items.length; i++) {
+          const v = this.message(d.items[i], `${at}/${i}`);
+          if (v.ok) parts.push(v.what);
+          else issues.push(...v.issues);
+        }
+        return issues.length === 0 ? { ok: true, what: `batch ${parts.length}: ${parts.join(", ")}` } : { ok: false, issues };
+      }
+    }
+  }
+
+  /** Records a request so its response can be matched; a reused id becomes ambiguous. */
+  private remember(id: RequestId, method: string): void {
+    this.pending.set(id, this.pending.has(id) ? null : method);
+  }
+
+  /** The method a response with `id` answers (forgetting the request), or null when unknown. */
+  private answered(id: RequestId): string | null {
+    const method = this.pending.get(id);
+    if (method === undefined) return null;
+    this.pending.delete(id);
+    return method;
+  }
+}
+
+/** A verdict with one issue. */
+function fail(path: string, reason: string): Verdict {
+  return { ok: false, issues: [{ path, reason }] };
+}
+
+/** Issues found inside a member, re-rooted at the member's pointer. */
+function under(prefix: string, issues: Issue[]): Issue[] {
+  return issues.map((issue) => ({ path: prefix + issue.path, reason: issue.reason }));
+}
+
+/** How a pointer prints: the empty (root) pointer as `-`. */
+function pointer(path: string): string {
+  return path === "" ? "-" : path;
+}
+
+/** A reason on one line, whatever a validator or parser put in it. */
+function oneLine(reason: string): string {
+  return reason.replace(/\s*[\r\n]+\s*/g, " ");
+}
+
+/** True when the bytes are one complete JSON value (used only to tell a document from JSON Lines). */
+function isJson(bytes: Uint8Array): boolean {
+  try {
+    JSON.parse(lenientUtf8.decode(bytes));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The kind word printed for `--type T`: whether T is some method's result or params type. */
+function kindOfType(version: ProtocolVersion, typeName: string): string {
+  let kind = "value";
+  for (const spec of Object.values(METHODS[schemaVersionOf(version)])) {
+    if (spec.resultType === typeName) return "result";
+    if (spec.paramsType === typeName) kind = "params";
+  }
+  return kind;
+}
+
+/** Prints a usage error and the verb's usage; returns the usage exit code. */
+async function usageError(io: CliIO, message: string): Promise<number> {
+  await writeOut(io.stderr, `mcp-kernel validate: ${message}\n\n${USAGE}`);
+  return Exit.Usage;
+}
+
+async function runValidate(args: string[], io: CliIO): Promise<number> {
+  let values: { version?: string; type?: string; help?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { version: { type: "string" }, type: { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (e) {
+    return usageError(io, (e as Error).message);
+  }
+  if (values.help) {
+    await writeOut(io.stdout, USAGE);
+    return Exit.Ok;
+  }
+  if (positionals.length > 1) return usageError(io, `expected at most one FILE, got ${positionals.length}`);
+  const version = values.version ?? PROTOCOL_VERSIONS[0];
+  if (!isProtocolVersion(version)) return usageError(io, `unknown protocol version ${version}`);
+  let bare: { validator: Validator; name: string; kind: string } | null = null;
+  if (values.type !== undefined) {
+    const validator = validatorFor(version, values.type);
+    if (validator === undefined) return usageError(io, `unknown type ${values.type} in ${version}`);
+    bare = { validator, name: values.type, kind: kindOfType(version, values.type) };
+  }
+  const file = positionals[0] ?? "-";
+  const checker = new Checker(version, bare);
+
+  // "first": nothing seen yet; "lines": JSON Lines; "document": buffering one document.
+  let mode: "first" | "lines" | "document" = "first";
+  const document: Uint8Array[] = [];
+  try {
+    for await (const batch of readLines(openInput(file, io))) {
+      let out = "";
+      for (const line of batch) {
+        if (mode === "document") {
+          document.push(line);
+          continue;
+        }
+        if (isBlank(line)) continue;
+        if (mode === "first") {
+          if (!isJson(line)) {
+            mode = "document";
+            document.push(line);
+            continue;
+          }
+          mode = "lines";
+        }
+        out += checker.line(line);
+      }
+      await writeOut(io.stdout, out);
+    }
+  } catch (e) {
+    await writeOut(io.stderr, `mcp-kernel validate: cannot read ${file}: ${(e as Error).message}\n`);
+    return Exit.Usage;
+  }
+  if (mode === "document") {
+    const whole = joinLines(document);
+    let out = "";
+    if (isJson(whole)) out = checker.line(whole);
+    else for (const line of document) if (!isBlank(line)) out += checker.line(line);
+    await writeOut(io.stdout, out);
+  }
+  if (checker.messages === 0) {
+    await writeOut(io.stdout, "error - empty input\n");
+    return Exit.Invalid;
+  }
+  return checker.failures === 0 ? Exit.Ok : Exit.Invalid;
+}

@@ -1,0 +1,322 @@
+/**
+ * Server-Sent Events framing: how Streamable HTTP carries messages on a response stream.
+ *
+ * Spec: `basic/transports` of 2025-11-25 ("Streamable HTTP": the priming event with an
+ * id and empty data, `retry` before closing, resumption by `Last-Event-ID`) and draft
+ * `basic/transports/streamable-http` (comments as keep-alives; no resumption), both
+ * deferring to the WHATWG HTML "Server-sent events" section for the stream format, whose
+ * parsing rules ("Interpreting an event stream") this decoder follows.
+ *
+ * Theory of operation. The encoder writes one event as `field: value` lines and a blank
+ * line, splitting multi-line data into several `data:` lines and refusing, as a value,
+ * an `id` or `event` that would break out of its line.
+ *
+ * The decoder is a state machine over plain data, updated in place by {@link feedSse}
+ * (rebuilding the pending line per chunk would make long lines quadratic). Bytes are
+ * decoded as UTF-8 with replacement, as WHATWG requires; the up to three bytes of a
+ * character split across chunks wait in `carry`, so the state stays plain data rather
+ * than a streaming decoder object. One BOM at the very start is dropped. Lines end at
+ * CRLF, LF or CR; a CR that ends a chunk sets `pendingCR` so that an LF opening the next
+ * chunk is not taken for a second, blank line. Per line:
+ *
+ * - blank: dispatch. An event is emitted only if at least one `data` line arrived (a
+ *   `data:` line with an empty value counts, so the priming event is emitted with data
+ *   `""`; consumers skip it). Data and event type reset; the last event id persists;
+ * - `:` first: a comment, ignored;
+ * - otherwise `field:value` (one space after the colon dropped; no colon means an empty
+ *   value): `data` appends a line, `event` sets the type (default `message`), `id` sets
+ *   the last event id unless the value holds NUL, `retry` (ASCII digits only) is emitted
+ *   at once; other fields are ignored.
+ *
+ * Bounded: when the data of one event plus its pending raw line passes `maxEventSize`, one
+ * `error` output is emitted, the event's data is dropped as it arrives, and the event is
+ * not dispatched; the next blank line starts afresh. End of stream needs no call: an
+ * event not closed by a blank line is discarded, as WHATWG says.
+ */
+import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
+
+/** What {@link feedSse} hands out. */
+export type SseOutput =
+  /** A dispatched event; `id` is the last event id (persisting across events), `""` when none was ever set. */
+  | { type: "event"; event: string; data: string; id: string }
+  /** A valid `retry` field: the reconnection delay, in milliseconds. */
+  | { type: "retry"; ms: number }
+  /** An event over `maxEventSize`; it was dropped. `size` is its size, in UTF-16 code units, when the limit was crossed. */
+  | { type: "error"; reason: string; size: number };
+
+/** Options for {@link createSseDecoder}. */
+export interface SseOptions {
+  /**
+   * Largest event, measured as its data so far plus the raw line being read (field name
+   * included), in UTF-16 code units (string length), which bounds the decoder's memory.
+   * Default: the codec's `maxBytes` plus 1 KiB, room for any message the codec accepts.
+   */
+  maxEventSize?: number;
+}
+
+/** Decoder state: plain data, owned by one stream, updated in place by {@link feedSse}. */
+export interface SseDecoder {
+  /** Largest event accepted, in UTF-16 code units. */
+  readonly maxEventSize: number;
+  /** False until the first character arrives, which is dropped if it is a BOM. */
+  started: boolean;
+  /** The bytes of a UTF-8 character cut by the end of the last byte chunk. */
+  carry: Uint8Array;
+  /** The last chunk ended in CR: an LF opening the next chunk belongs to that line break. */
+  pendingCR: boolean;
+  /** The unterminated line so far. Holds no CR or LF. */
+  line: string;
+  /** The pending line passed the limit; its text is dropped until it ends. */
+  lineDropped: boolean;
+  /** Data lines of the current event, joined with LF. */
+  data: string;
+  /** How many data lines the current event has had (0: nothing to dispatch). */
+  dataLines: number;
+  /** The current event's `event` field; `""` means `message`. */
+  eventType: string;
+  /** The last event id buffer: persists across events until an `id` field changes it. Send it as `Last-Event-ID` on reconnection. */
+  lastEventId: string;
+  /** The current event passed the limit: its data is dropped and it is not dispatched. */
+  dropping: boolean;
+}
+
+const EMPTY = new Uint8Array(0);
+/** Replacement decoding, as WHATWG requires; BOM kept, so only the stream's first one is dropped (by hand). */
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const DIGITS = /^[0-9]+$/;
+
+/** A fresh decoder for one stream; `lastEventId` can seed it (e.g. when resuming). */
+export function createSseDecoder(options?: SseOptions, lastEventId = ""): SseDecoder {
+  return {
+    maxEventSize: options?.maxEventSize ?? DEFAULT_LIMITS.maxBytes + 1024,
+    started: false,
+    carry: EMPTY,
+    pendingCR: false,
+    line: "",
+    lineDropped: false,
+    data: "",
+    dataLines: 0,
+    eventType: "",
+    lastEventId,
+    dropping: false,
+  };
+}
+
+/** Feeds one chunk (text or UTF-8 bytes) and returns what it completes, in order. Updates `state` in place. Never throws. */
+export function feedSse(state: SseDecoder, chunk: string | Uint8Array): SseOutput[] {
+  const out: SseOutput[] = [];
+  feedText(state, typeof chunk === "string" ? chunk : decodeChunk(state, chunk), out);
+  return out;
+}
+
+/** Decodes a byte chunk, holding back a character cut at its end and completing one cut at its start. */
+function decodeChunk(state: SseDecoder, chunk: Uint8Array): string {
+  let start = 0;
+  let head = "";
+  const carry = state.carry;
+  if (carry.length > 0) {
+    const need = sequenceLength(carry[0]) - carry.length;
+    while (start < need && start < chunk.length && (chunk[start] & 0xc0) === 0x80) start++;
+    if (start < need && start === chunk.length) {
+      state.carry = concat(carry, chunk);
+      return "";
+    }
+    head = utf8.decode(concat(carry, chunk.subarray(0, start)));
+    state.carry = EMPTY;
+  }
+  const end = completeEnd(chunk, start);
+  if (end < chunk.length) state.carry = chunk.slice(end);
+  return end > start ? head + utf8.decode(chunk.subarray(start, end)) : head;
+}
+
+/** Bytes a UTF-8 sequence starting with `lead` has (1 for anything that is not a multi-byte lead). */
+function sequenceLength(lead: number): number {
+  return lead >= 0xf0 && lead <= 0xf7 ? 4 : lead >= 0xe0 ? (lead <= 0xef ? 3 : 1) : lead >= 0xc0 ? 2 : 1;
+}
+
+/** Where the last complete character of `bytes[start ..]` ends: before a trailing, unfinished multi-byte sequence. */
+function completeEnd(bytes: Uint8Array, start: number): number {
+  const n = bytes.length;
+  for (let i = n - 1; i >= start && i >= n - 4; i--) {
+    const b = bytes[i];
+    if ((b & 0xc0) !== 0x80) return sequenceLength(b) > n - i ? i : n;
+  }
+  return n;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}
+
+/** Splits decoded text into lines (CRLF, LF, CR), searching each terminator kind once per pass. */
+function feedText(state: SseDecoder, text: string, out: SseOutput[]): void {
+  const n = text.length;
+  if (n === 0) return;
+  let pos = 0;
+  if (!state.started) {
+    state.started = true;
+    if (text.charCodeAt(0) === 0xfeff) pos = 1;
+  }
+  if (state.pendingCR) {
+    state.pendingCR = false;
+    if (text.charCodeAt(pos) === 0x0a) pos++;
+  }
+  let lf = text.indexOf("\n", pos);
+  let cr = text.indexOf("\r", pos);
+  while (lf !== -1 || cr !== -1) {
+    const end = lf === -1 ? cr : cr === -1 ? lf : lf < cr ? lf : cr;
+    if (!state.lineDropped && !grow(state, end - pos, out)) {
+      const piece = text.slice(pos, end);
+      const line = state.line === "" ? piece : state.line + piece;
+      state.line = "";
+      processLine(state, line, out);
+    }
+    // The line has ended, dropped or not: the next one starts clean.
+    state.line = "";
+    state.lineDropped = false;
+    pos = end + 1;
+    if (end === cr) {
+      if (pos === n) state.pendingCR = true;
+      else if (text.charCodeAt(pos) === 0x0a) pos++;
+    }
+    if (lf !== -1 && lf < pos) lf = text.indexOf("\n", pos);
+    if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
+  }
+  if (pos < n && !state.lineDropped && !grow(state, n - pos, out)) state.line += pos === 0 ? text : text.slice(pos);
+}
+
+/**
+ * Checks that the pending line may grow by `more` characters; if not, reports the event
+ * (once) and drops the line. Returns true when the line was dropped.
+ */
+function grow(state: SseDecoder, more: number, out: SseOutput[]): boolean {
+  const size = state.data.length + state.line.length + more;
+  if (size <= state.maxEventSize) return false;
+  overflow(state, size, out);
+  state.line = "";
+  state.lineDropped = true;
+  return true;
+}
+
+/** The current event is over the limit: report it once, drop its data, stop it from dispatching. */
+function overflow(state: SseDecoder, size: number, out: SseOutput[]): void {
+  if (!state.dropping) out.push({ type: "error", reason: `event exceeds maxEventSize (${state.maxEventSize})`, size });
+  state.dropping = true;
+  state.data = "";
+  state.dataLines = 0;
+}
+
+/** One complete line, per WHATWG "Interpreting an event stream". */
+function processLine(state: SseDecoder, line: string, out: SseOutput[]): void {
+  if (line === "") {
+    if (state.dataLines > 0 && !state.dropping) {
+      out.push({ type: "event", event: state.eventType === "" ? "message" : state.eventType, data: state.data, id: state.lastEventId });
+    }
+    state.data = "";
+    state.dataLines = 0;
+    state.eventType = "";
+    state.dropping = false;
+    return;
+  }
+  const colon = line.indexOf(":");
+  if (colon === 0) return;
+  let field = line;
+  let value = "";
+  if (colon > 0) {
+    field = line.slice(0, colon);
+    value = line.charCodeAt(colon + 1) === 0x20 ? line.slice(colon + 2) : line.slice(colon + 1);
+  }
+  switch (field) {
+    case "data":
+      // No size check needed: the whole line (longer than LF + value) already passed `grow`.
+      if (state.dropping) return;
+      state.data = state.dataLines === 0 ? value : state.data + "\n" + value;
+      state.dataLines++;
+      return;
+    case "event":
+      state.eventType = value;
+      return;
+    case "id":
+      if (value.indexOf("\0") === -1) state.lastEventId = value;
+      return;
+    case "retry":
+      if (DIGITS.test(value)) out.push({ type: "retry", ms: Number(value) });
+      return;
+  }
+}
+
+/** One event to encode. */
+export interface SseEventInit {
+  /** The payload; each of its lines becomes a `data:` line. */
+  data: string;
+  /** The event type; omitted means `message`. */
+  event?: string;
+  /** The event id the client echoes as `Last-Event-ID`. */
+  id?: string;
+  /** Reconnection delay for the client, in milliseconds (a non-negative integer). */
+  retry?: number;
+}
+
+/** What the event encoders return: the text to write, or why the event cannot be written. */
+export type SseEncoded = { ok: true; text: string } | { ok: false; reason: string };
+
+const LINE_BREAKS = /\r\n|\r|\n/;
+
+/**
+ * Encodes one event: `event`, `id`, `retry` lines when given, then the data, one `data:`
+ * line per line of it (CRLF, LF and CR all split, as the decoder will), then a blank
+ * line. An `event` or `id` with a line break, an `id` with NUL (which a client would
+ * ignore) or a `retry` that is not a non-negative integer is refused as a value.
+ */
+export function encodeSseEvent(init: SseEventInit): SseEncoded {
+  let head = "";
+  if (init.event !== undefined) {
+    if (hasLineBreak(init.event)) return { ok: false, reason: "event type contains a line break" };
+    head += "event: " + init.event + "\n";
+  }
+  if (init.id !== undefined) {
+    if (hasLineBreak(init.id)) return { ok: false, reason: "event id contains a line break" };
+    if (init.id.indexOf("\0") !== -1) return { ok: false, reason: "event id contains NUL" };
+    head += "id: " + init.id + "\n";
+  }
+  if (init.retry !== undefined) {
+    if (!Number.isSafeInteger(init.retry) || init.retry < 0) return { ok: false, reason: "retry must be a non-negative integer" };
+    head += "retry: " + init.retry + "\n";
+  }
+  const data = init.data;
+  if (!hasLineBreak(data)) return { ok: true, text: head + (data === "" ? "data:\n\n" : "data: " + data + "\n\n") };
+  return { ok: true, text: head + "data: " + data.split(LINE_BREAKS).join("\ndata: ") + "\n\n" };
+}
+
+/**
+ * The priming event 2025-11-25 asks a server to send first on a resumable stream: an
+ * event id and an empty `data` field, so that the client can reconnect with that id as
+ * `Last-Event-ID` before any message has arrived. `retry` may ride along.
+ */
+export function encodeSsePrimingEvent(id: string, retry?: number): SseEncoded {
+  return encodeSseEvent(retry === undefined ? { id, data: "" } : { id, retry, data: "" });
+}
+
+/**
+ * A bare `retry` field and blank line: what a server sends before closing a connection
+ * it expects the client to reopen. Nothing is dispatched; the client only updates its delay.
+ */
+export function encodeSseRetry(ms: number): SseEncoded {
+  if (!Number.isSafeInteger(ms) || ms < 0) return { ok: false, reason: "retry must be a non-negative integer" };
+  return { ok: true, text: "retry: " + ms + "\n\n" };
+}
+
+/**
+ * A comment (`: text`), which clients ignore: a keep-alive for idle streams. Each line of
+ * `text` becomes its own comment line, so no line break can smuggle in a field.
+ */
+export function encodeSseComment(text = "keepalive"): string {
+  return hasLineBreak(text) ? ": " + text.split(LINE_BREAKS).join("\n: ") + "\n" : ": " + text + "\n";
+}
+
+function hasLineBreak(s: string): boolean {
+  return s.indexOf("\n") !== -1 || s.indexOf("\r") !== -1;
+}

@@ -1,0 +1,361 @@
+/**
+ * JSON Schema for tool arguments: a pluggable hook and a compact built-in interpreter.
+ *
+ * Spec: draft `basic/index` — "JSON Schema Usage" (and `server/tools`: `inputSchema` /
+ * `outputSchema` are JSON Schema objects).
+ *
+ * Theory of operation. Validation has two phases. `compile` walks the schema once: it
+ * checks the dialect, checks that the keywords the interpreter relies on have values of the
+ * right shape ("Schemas MUST be valid according to their declared or default dialect"),
+ * compiles `pattern`s, resolves every `$ref` to a node, and copies what it keeps into
+ * null-prototype nodes. Because a node has no prototype, the interpreter may read
+ * `node.properties[key]` for any key, `__proto__` and `constructor` included, without
+ * reaching Object.prototype; instance data, which keeps its prototype, is only read
+ * through own keys. Unknown keywords are dropped, which is the 2020-12 rule that they
+ * are ignored.
+ *
+ * `validate` then interprets the node graph. It runs a fast pass that stops at the first
+ * failure and builds no paths; only when that fails does it run again to collect every
+ * issue with a JSON pointer into the instance. Resource use is bounded as the spec
+ * advises for composition keywords: schema depth and subschema count at compile time, a
+ * step budget and a recursion depth per validation, so a `$ref` cycle that never
+ * consumes the instance ends with "validation budget exceeded" instead of hanging or
+ * overflowing the stack.
+ *
+ * Dialects: 2020-12 (the default when `$schema` is absent), and leniently 2019-09 and
+ * draft-07, read with 2020-12 semantics except that an array-valued `items` means
+ * `prefixItems` and `additionalItems` then applies to the rest. Any other `$schema` is a
+ * compile error "unsupported dialect". Only fragment references (`#`, `#/$defs/x`, any
+ * JSON pointer into the same document, percent- and ~0/~1-unescaped) are resolved; every
+ * other `$ref` is a compile error "network $ref not dereferenced", so nothing is fetched.
+ * `$dynamicRef`/`$recursiveRef` are refused rather than silently ignored.
+ *
+ * `pattern` and `patternProperties` are compiled with `new RegExp(source, "u")`. That is
+ * only acceptable because the schemas given to this validator are the application's own
+ * (a server compiles its own tool schemas); never compile a schema received from a peer
+ * with patterns you do not trust. `format` is an annotation unless `formats` supplies
+ * assertion functions.
+ */
+import type { Issue } from "./validate.js";
+
+/**
+ * A JSON Schema engine the kernel can use to validate tool arguments and results.
+ * `compile` never throws: a schema it cannot use comes back as `{ ok: false, issues }`
+ * with pointers into the schema; `validate` returns `null` for a valid value, else issues
+ * with RFC 6901 pointers into the value.
+ *
+ * The kernel ships {@link builtinJsonSchema}; bring your own by implementing this, e.g.
+ * with Ajv (`Ajv2020`, `strict: false`, `loadSchema` left unset so nothing is fetched):
+ * ```ts
+ * const viaAjv: JsonSchemaValidator = { compile(schema) {
+ *   try { const f = new Ajv2020({ strict: false }).compile(schema as object);
+ *     return { ok: true, validate: (v) => f(v) ? null : f.errors!.map((e) => ({ path: e.instancePath, reason: e.message ?? e.keyword })) };
+ *   } catch (e) { return { ok: false, issues: [{ path: "", reason: String(e) }] }; }
+ * } };
+ * ```
+ */
+export interface JsonSchemaValidator {
+  compile(schema: unknown): { ok: true; validate: (value: unknown) => Issue[] | null } | { ok: false; issues: Issue[] };
+}
+
+/** Limits and format assertions for {@link createJsonSchemaValidator}. */
+export interface JsonSchemaOptions {
+  /** Deepest nesting of subschemas in one schema (default 64). */
+  maxDepth?: number;
+  /** Most subschemas one schema may hold (default 10,000). */
+  maxSubschemas?: number;
+  /** Most interpreter steps one validation may take (default 100,000). */
+  maxSteps?: number;
+  /** `format` name → assertion; formats not listed stay annotations (default: none). */
+  formats?: Readonly<Record<string, (value: string) => boolean>>;
+}
+
+/** Deepest recursion of one validation; a fixed guard for the stack, not a policy knob. */
+const MAX_RECURSION = 1000;
+
+// Each understood keyword as "<kind><slot><name>". The kind says what the value must be
+// and how it is kept: n/g/y/o a bound on a number, a string's code points, an array's
+// length or an object's key count, whose slot is the comparison that fails it (0 <, 1 >,
+// 2 <=, 3 >=, 4 not a multiple); B, S, C kept as given (uniqueItems is read as a truth
+// value, format only as a key); R string array, T type, E array, s schema, a non-empty
+// schema array, m schema map, i items (a schema, or a schema array meaning prefixItems),
+// r $ref, p pattern, q patternProperties, x refused.
+// Otherwise the slot is the one-letter key the compiled node keeps the value under;
+// nodes hold nothing else, so the short names cost no safety and save bytes.
+// Built by a pure call so that a bundle importing only isSupportedDialect drops it.
+const KW: Record<string, string> = /* @__PURE__ */ (() => {
+  const kw: Record<string, string> = Object.create(null);
+  for (const e of (
+    "n0minimum n1maximum n2exclusiveMinimum n3exclusiveMaximum n4multipleOf g0minLength g1maxLength y0minItems y1maxItems " +
+    "o0minProperties o1maxProperties BuuniqueItems Sfformat Rrrequired Tttype Eeenum Ccconst saadditionalProperties " +
+    "szadditionalItems snnot sIif sTthen sEelse aAallOf aYanyOf aOoneOf axprefixItems mpproperties md$defs mddefinitions " +
+    "iiitems rR$ref pPpattern qqpatternProperties x-$dynamicRef x-$recursiveRef"
+  ).split(" ")) {
+    kw[e.slice(2)] = e;
+  }
+  return kw;
+})();
+
+const TYPES = ["string", "number", "integer", "boolean", "object", "array", "null"];
+
+/** Whether `uri` names a dialect the built-in validator accepts (2020-12, 2019-09, draft-07). */
+export function isSupportedDialect(uri: unknown): boolean {
+  // A fixed literal, never built from input; http or https, with or without the empty fragment.
+  return isStr(uri) && /^https?:\/\/json-schema\.org\/(draft\/2020-12|draft\/2019-09|draft-07)\/schema#?$/.test(uri);
+}
+
+type Node = boolean | { [slot: string]: any };
+
+const isObj = (x: unknown): x is Record<string, any> => typeof x === "object" && x !== null && !Array.isArray(x);
+const isStr = (x: unknown): x is string => typeof x === "string";
+const isPrim = (x: unknown) => x === null || typeof x !== "object";
+const isType = (t: unknown) => TYPES.includes(t as string);
+const esc = (k: string | number) => String(k).replace(/~/g, "~0").replace(/\//g, "~1");
+const fail = (path: string, reason: string): never => {
+  throw { path, reason };
+};
+
+// Compile state: compile is synchronous and calls no user code, so one set suffices.
+let memo: Map<object, Node> | undefined;
+let pending: [Record<string, any>, string, string][];
+let count: number;
+let limitDepth: number;
+let limitCount: number;
+
+function node(s: unknown, p: string, d: number): Node {
+  if (typeof s === "boolean") return s;
+  if (!isObj(s)) return fail(p, "invalid schema");
+  let n = memo!.get(s) as Record<string, any> | undefined;
+  if (n) return n;
+  if (d > limitDepth || ++count > limitCount) fail(p, "schema too large");
+  memo!.set(s, (n = Object.create(null) as Record<string, any>));
+  let tuple = false;
+  for (const k of Object.keys(s)) {
+    if (!KW[k]) continue; // unknown keyword: ignored, as 2020-12 says
+    const [c, o] = KW[k];
+    const bound = "ngyo".includes(c);
+    const v: any = s[k];
+    const q = p + "/" + esc(k);
+    const sub = (x: unknown, j: string | number) => node(x, q + "/" + esc(j), d + 1);
+    if (
+      c === "x" ||
+      !(bound ? typeof v === "number" && isFinite(v) && (o !== "4" || v > 0)
+        : c === "r" || c === "p" ? isStr(v)
+        : c === "R" ? Array.isArray(v) && v.every(isStr)
+        : c === "T" ? (Array.isArray(v) && v.length ? v : [v]).every(isType)
+        : c === "E" ? Array.isArray(v)
+        : c === "a" ? Array.isArray(v) && v.length > 0
+        : c === "m" || c === "q" ? isObj(v)
+        : true)
+    )
+      fail(q, (c === "x" ? "unsupported " : "invalid ") + k);
+    if (bound) (n.l ||= []).push([c, +o, v, k]);
+    else if (c === "T") n.t = Array.isArray(v) ? v : [v];
+    else if (c === "s" || (c === "i" && !Array.isArray(v))) n[o] = node(v, q, d + 1);
+    else if (c === "a" || c === "i") n[c === "i" ? ((tuple = true), "x") : o] = v.map(sub);
+    else if (c === "m") {
+      const m = (n[o] ||= Object.create(null));
+      for (const j of Object.keys(v)) m[j] = sub(v[j], j);
+    } else if (c === "q") n[o] = Object.keys(v).map((j) => [re(j, q), sub(v[j], j)]);
+    else if (c === "p") n[o] = re(v, q);
+    else if (c === "r") {
+      if (v[0] !== "#") fail(q, "network $ref not dereferenced");
+      pending.push([n, v, q]);
+    } else n[o] = v;
+  }
+  // Draft-07/2019-09 tuple form: `items: [...]` became prefixItems; the rest is additionalItems.
+  if (tuple) n.i = n.z;
+  return n;
+}
+
+function re(src: string, p: string): RegExp {
+  try {
+    return new RegExp(src, "u");
+  } catch {
+    return fail(p, "invalid pattern");
+  }
+}
+
+/** Resolves a fragment `$ref` as a JSON pointer into the root document, then compiles it. */
+function resolve(root: unknown, ref: string, p: string): Node {
+  let t: any = root;
+  let f = "!";
+  try {
+    f = decodeURIComponent(ref.slice(1));
+  } catch {}
+  if (f && f[0] !== "/") fail(p, "unresolved $ref");
+  for (const seg of f.split("/").slice(1)) {
+    const k = seg.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (isPrim(t) || !Object.hasOwn(t, k)) fail(p, "unresolved $ref");
+    t = t[k];
+  }
+  return node(t, f, 0);
+}
+
+// Validation state: validate is synchronous; a re-entrant call (from a format function)
+// saves and restores it.
+let steps: number;
+let over: boolean;
+let maxSteps: number;
+let formats: JsonSchemaOptions["formats"];
+
+const MS = "must satisfy ";
+
+/** Records an issue when collecting; returns true when the caller should stop (fast mode). */
+function bad(out: Issue[] | null, path: string, reason: string): boolean {
+  if (out) out.push({ path, reason });
+  return !out;
+}
+
+function is(t: string, x: unknown): boolean {
+  return t === "integer" ? Number.isInteger(x)
+    : t === "number" ? typeof x === "number" && isFinite(x)
+    : t === "array" ? Array.isArray(x)
+    : t === "object" ? isObj(x)
+    : t === "null" ? x === null
+    : typeof x === t;
+}
+
+/** JSON equality: own keys only; an array never equals an object. */
+function eq(a: any, b: any, d: number): boolean {
+  if (a === b) return true;
+  if (++steps > maxSteps || d > MAX_RECURSION) return !(over = true);
+  if (isPrim(a) || isPrim(b) || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (!Object.hasOwn(b, k) || !eq(a[k], b[k], d + 1)) return false;
+  return true;
+}
+
+/** How many schemas of `ss` accept `x` (fast mode), counting no further than `stop`. */
+function matches(ss: Node[], x: unknown, d: number, stop: number): number {
+  let m = 0;
+  for (const s of ss) if (v(s, x, null, "", d) && ++m === stop) break;
+  return m;
+}
+
+/**
+ * Validates `x` against node `n`. Fast mode (`out` null): returns at the first failure
+ * and builds no path. Collecting mode: records every issue in `out` and goes on; the
+ * result is whether `out` stayed as it was.
+ */
+function v(n: Node, x: any, out: Issue[] | null, p: string, d: number): boolean {
+  if (++steps > maxSteps || d > MAX_RECURSION) return !(over = true);
+  if (typeof n === "boolean") return n || (bad(out, p, "is not allowed"), false);
+  const st = out ? out.length : 0;
+  const d1 = d + 1;
+  const arr = Array.isArray(x);
+  const obj = isObj(x);
+  let t: any = n.t;
+  let i = 0;
+  let m: any;
+  if ("R" in n && !v(n.R, x, out, p, d1) && !out) return false;
+  if (t) {
+    while (i < t.length && !is(t[i], x)) i++;
+    if (i === t.length && bad(out, p, MS + "type " + t)) return false;
+  }
+  if ("c" in n && !eq(x, n.c, d) && bad(out, p, MS + "const")) return false;
+  if ((m = n.e)) {
+    for (i = 0; i < m.length && !eq(x, m[i], d); i++);
+    if (i === m.length && bad(out, p, MS + "enum")) return false;
+  }
+  if (n.l) {
+    const kind = typeof x === "number" ? "n" : isStr(x) ? "g" : arr ? "y" : obj ? "o" : "";
+    m = kind === "n" ? x : arr ? x.length : obj ? Object.keys(x).length : 0;
+    if (kind === "g") for (const _ of x) m++; // code points, not UTF-16 units
+    for (const [k, op, c, name] of n.l) {
+      // multipleOf: binary fractions (0.3 / 0.1 = 2.9999999999999996) get a small tolerance.
+      if (k === kind && (op < 1 ? m < c : op < 2 ? m > c : op < 3 ? m <= c : op < 4 ? m >= c : Math.abs((t = m / c) - Math.round(t)) > 1e-9) && bad(out, p, MS + name + " " + c)) return false;
+    }
+  }
+  if (isStr(x) && ((n.P && !n.P.test(x) && bad(out, p, MS + "pattern")) || (formats && n.f && Object.hasOwn(formats, n.f) && !formats[n.f](x) && bad(out, p, MS + "format " + n.f)))) return false;
+  if (arr) {
+    if (n.u && !(x.every(isPrim) && new Set(x).size === x.length)) {
+      for (i = 1; i < x.length; i++)
+        for (t = 0; t < i; t++)
+          if (eq(x[i], x[t], d)) {
+            if (bad(out, p + "/" + i, MS + "uniqueItems")) return false;
+            break;
+          }
+    }
+    if (n.x || "i" in n) {
+      for (i = 0; i < x.length; i++) {
+        t = n.x && i < n.x.length ? n.x[i] : n.i;
+        if (t !== undefined && !v(t, x[i], out, out ? p + "/" + i : p, d1) && !out) return false;
+      }
+    }
+  }
+  if (obj) {
+    if (n.r) for (const k of n.r) if (!Object.hasOwn(x, k) && bad(out, p + "/" + esc(k), "is required")) return false;
+    const ps = n.p;
+    const pp: [RegExp, Node][] | undefined = n.q;
+    const ap = n.a;
+    if (ps || pp || ap !== undefined) {
+      for (const k of Object.keys(x)) {
+        const q = out ? p + "/" + esc(k) : p;
+        m = ps && k in ps; // a null-prototype map: `in` sees own keys only
+        if (m && !v(ps[k], x[k], out, q, d1) && !out) return false;
+        if (pp) for (const [r, s] of pp) if (r.test(k) && ((m = true), !v(s, x[k], out, q, d1)) && !out) return false;
+        if (!m && ap !== undefined && !v(ap, x[k], out, q, d1) && !out) return false;
+      }
+    }
+  }
+  if (n.A) for (const s of n.A) if (!v(s, x, out, p, d1) && !out) return false;
+  if (n.Y && !matches(n.Y, x, d1, 1) && bad(out, p, MS + "anyOf")) return false;
+  if (n.O && matches(n.O, x, d1, 2) !== 1 && bad(out, p, MS + "oneOf")) return false;
+  if ("n" in n && v(n.n, x, null, p, d1) && bad(out, p, MS + "not")) return false;
+  if ("I" in n && (t = v(n.I, x, null, p, d1) ? n.T : n.E) !== undefined && !v(t, x, out, p, d1) && !out) return false;
+  return out ? out.length === st : true;
+}
+
+/**
+ * A built-in validator with its own limits and format assertions. See the module comment
+ * for the vocabulary, the dialects (2020-12; leniently 2019-09 and draft-07) and the
+ * bounds; the schemas given to it must be the application's own, since `pattern` is
+ * compiled as a regular expression.
+ */
+export function createJsonSchemaValidator(options: JsonSchemaOptions = {}): JsonSchemaValidator {
+  const { maxDepth = 64, maxSubschemas = 10_000, maxSteps: budget = 100_000, formats: fm } = options;
+  return {
+    compile(schema) {
+      memo = new Map();
+      pending = [];
+      count = 0;
+      limitDepth = maxDepth;
+      limitCount = maxSubschemas;
+      try {
+        if (isObj(schema) && Object.hasOwn(schema, "$schema") && !isSupportedDialect(schema.$schema)) fail("/$schema", "unsupported dialect");
+        const root = node(schema, "", 0);
+        for (let i = 0; i < pending.length; i++) pending[i][0].R = resolve(schema, pending[i][1], pending[i][2]);
+        return {
+          ok: true,
+          validate(value) {
+            // A format function is user code and may itself validate: keep the caller's state.
+            const saved = [steps, over, maxSteps, formats] as const;
+            steps = 0;
+            over = false;
+            maxSteps = budget;
+            formats = fm;
+            try {
+              let out: Issue[] | null = null;
+              if (!v(root, value, null, "", 0) && !over) {
+                steps = 0;
+                v(root, value, (out = []), "", 0);
+              }
+              return over ? [{ path: "", reason: "validation budget exceeded" }] : out;
+            } finally {
+              [steps, over, maxSteps, formats] = saved;
+            }
+          },
+        };
+      } catch (e: any) {
+        return { ok: false, issues: [typeof e?.path === "string" ? e : { path: "", reason: "invalid schema" }] };
+      } finally {
+        memo = undefined;
+      }
+    },
+  };
+}
+
+/** The built-in validator with the default limits and `format` as annotation only. */
+export const builtinJsonSchema: JsonSchemaValidator = /* @__PURE__ */ createJsonSchemaValidator();

@@ -1,0 +1,67 @@
+/**
+ * Cancellation, both ways.
+ *
+ * Spec: 2025-11-25 `basic/utilities/cancellation`. A cancellation MUST only reference a
+ * request issued in the same direction and believed in progress; `initialize` MUST NOT be
+ * cancelled; task-augmented requests use `tasks/cancel` instead. The receiver SHOULD stop,
+ * free resources and not respond; it MAY ignore unknown or finished requests, and invalid
+ * cancellations SHOULD be ignored. The sender SHOULD ignore a response that arrives after.
+ *
+ * Theory of operation. Cancelling removes the request from the table at once, on both
+ * sides, so every race resolves the same way: a response that crosses our cancellation
+ * finds no entry and is dropped with a diagnostic; a cancellation that crosses our
+ * response finds no entry and is ignored; an application answer to a request the peer
+ * cancelled finds no entry and is not sent.
+ */
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import { removeOutbound } from "./requests.js";
+import { idKey, type SessionOutput, type SessionState } from "./types.js";
+
+/** Handles an inbound `notifications/cancelled` (params already schema-validated). */
+export function receiveCancelled(state: SessionState, params: JsonObject, out: SessionOutput[]): void {
+  const requestId = params.requestId;
+  if (typeof requestId !== "string" && typeof requestId !== "number") {
+    out.push({ type: "diagnostic", code: "cancel-ignored", message: "cancellation without a requestId ignored" });
+    return;
+  }
+  const key = idKey(requestId);
+  const req = Object.hasOwn(state.inbound, key) ? state.inbound[key] : undefined;
+  if (req === undefined) {
+    // Unknown, or already answered: the race the page describes. Ignore.
+    out.push({ type: "diagnostic", code: "cancel-ignored", message: "cancellation of a request not in progress ignored", detail: { requestId } });
+    return;
+  }
+  if (req.task) {
+    out.push({ type: "diagnostic", code: "cancel-ignored", message: "task-augmented requests are cancelled with tasks/cancel; notification ignored", detail: { requestId } });
+    return;
+  }
+  delete state.inbound[key];
+  state.inboundCount--;
+  const event: SessionOutput = { type: "cancelled", id: req.id };
+  if (typeof params.reason === "string") event.reason = params.reason;
+  out.push(event);
+}
+
+/** The application cancels a request it sent: tell the peer, fail the request locally. */
+export function cancelOutbound(state: SessionState, id: string | number, reason: string | undefined, out: SessionOutput[]): void {
+  const key = idKey(id);
+  const req = Object.hasOwn(state.outbound, key) ? state.outbound[key] : undefined;
+  if (req === undefined) {
+    out.push({ type: "diagnostic", code: "cancel-unknown", message: "no request in flight with this id", detail: { id } });
+    return;
+  }
+  if (req.internal === "initialize") {
+    out.push({ type: "diagnostic", code: "cancel-refused", message: "the initialize request MUST NOT be cancelled", detail: { id } });
+    return;
+  }
+  removeOutbound(state, key);
+  if (!req.task) {
+    const params: JsonObject = { requestId: req.id };
+    if (reason !== undefined) params.reason = reason;
+    out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params } });
+  }
+  if (req.internal === undefined) {
+    out.push({ type: "error", id: req.id, method: req.method, error: { code: ErrorCode.RequestCancelled, message: reason ?? "request cancelled" } });
+  }
+}

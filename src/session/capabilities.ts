@@ -1,0 +1,76 @@
+/**
+ * Capability gating: what each side may send, given what the other side declared.
+ *
+ * Spec: 2025-11-25 `basic/lifecycle` ("Capability Negotiation": both parties MUST only use
+ * capabilities that were successfully negotiated) and the feature pages: a request for a
+ * feature the receiver did not declare gets `-32601` (e.g. `client/roots`: "Client does
+ * not support roots: -32601"; `server/utilities/completion`); an elicitation in a mode the
+ * client did not declare gets `-32602` (`client/elicitation`, Error Handling); tool-enabled
+ * sampling needs `sampling.tools` (`client/sampling`).
+ *
+ * The method table says whose capability gates a method (`MethodSpec.capability.side`):
+ * for a request that is the receiver's, for a notification the sender's (a server sends
+ * `notifications/tools/list_changed` only if it declared `tools.listChanged`). The same
+ * check guards both directions: refusing to send, and refusing to accept.
+ */
+import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import { hasCapability, type MethodSpec, type Side } from "../model/methods.js";
+
+/** The dotted capability `spec` needs that is missing (e.g. `server.tools`), or null. */
+export function missingCapability(spec: MethodSpec, self: Side, own: JsonObject, peer: JsonObject | undefined): string | null {
+  const need = spec.capability;
+  if (need === null) return null;
+  const declared = need.side === self ? own : peer;
+  return hasCapability(declared, need.path) ? null : `${need.side}.${need.path}`;
+}
+
+/**
+ * Checks that depend on the params, not only the method: elicitation modes and
+ * tool-enabled sampling. Returns the error the receiver answers with (and the sender uses
+ * to refuse), or null.
+ */
+export function paramsCapabilityError(method: string, params: JsonObject | undefined, clientCapabilities: JsonObject | undefined): JsonRpcErrorObject | null {
+  if (method === "elicitation/create") {
+    const mode = params?.mode ?? "form";
+    if (!elicitationModeDeclared(clientCapabilities, mode)) {
+      return rpcError(ErrorCode.InvalidParams, `client did not declare elicitation mode "${String(mode)}"`, { requiredCapabilities: capabilityObject(`elicitation.${String(mode)}`) });
+    }
+  } else if (method === "sampling/createMessage" && params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined)) {
+    if (!hasCapability(clientCapabilities, "sampling.tools")) {
+      return rpcError(ErrorCode.InvalidParams, "client did not declare sampling.tools", { requiredCapabilities: capabilityObject("sampling.tools") });
+    }
+  }
+  return null;
+}
+
+/**
+ * Elicitation modes (2025-11-25 `client/elicitation`, Capabilities): an `elicitation`
+ * object with neither `form` nor `url` means form only, for compatibility with clients of
+ * `2025-06-18`, which had no modes.
+ */
+export function elicitationModeDeclared(clientCapabilities: JsonObject | undefined, mode: unknown): boolean {
+  if (!hasCapability(clientCapabilities, "elicitation")) return false;
+  const e = clientCapabilities!.elicitation as JsonObject;
+  const hasForm = hasCapability(e, "form");
+  const hasUrl = hasCapability(e, "url");
+  if (mode === "form") return hasForm || !hasUrl;
+  if (mode === "url") return hasUrl;
+  return false;
+}
+
+/**
+ * A dotted capability path as the capabilities object that declares it, the shape
+ * `MissingRequiredClientCapabilityError.data.requiredCapabilities` uses: `sampling.tools`
+ * becomes `{ sampling: { tools: {} } }`.
+ */
+export function capabilityObject(path: string): JsonObject {
+  const root: JsonObject = {};
+  let node = root;
+  for (const segment of path.split(".")) {
+    const child: JsonObject = {};
+    Object.defineProperty(node, segment, { value: child, enumerable: true, writable: true, configurable: true });
+    node = child;
+  }
+  return root;
+}

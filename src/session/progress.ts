@@ -1,0 +1,96 @@
+/**
+ * Progress: tokens, monotonic values, and coalescing of what we send.
+ *
+ * Spec: 2025-11-25 `basic/utilities/progress`. A request opts in with
+ * `_meta.progressToken`; tokens MUST be unique across active requests (we use the request's
+ * own id, which already is); progress MUST increase with each notification and MUST stop
+ * when the operation completes; notifications MUST only reference active tokens. Both
+ * parties SHOULD rate-limit: outgoing updates for one request are coalesced to at most one
+ * per `progressIntervalMs`, the latest value winning, so a fast producer cannot flood the
+ * peer. Inbound progress for an unknown or finished token, or one that does not increase,
+ * is dropped with a diagnostic.
+ */
+import type { JsonObject } from "../jsonrpc/types.js";
+import { wakeNoLaterThan, deadlineFrom } from "./timeouts.js";
+import { idKey, type InboundRequest, type SessionOutput, type SessionState } from "./types.js";
+
+/** Reads a progress token from request params, if it is a valid one (string or integer). */
+export function progressTokenOf(params: JsonObject | undefined): string | number | undefined {
+  const meta = params?._meta as JsonObject | undefined;
+  const t = meta !== undefined && typeof meta === "object" && meta !== null ? meta.progressToken : undefined;
+  return typeof t === "string" || (typeof t === "number" && Number.isInteger(t)) ? t : undefined;
+}
+
+/** Params with `_meta.progressToken` set, leaving the caller's object untouched. */
+export function withProgressToken(params: JsonObject | undefined, token: string | number): JsonObject {
+  const meta = (params?._meta as JsonObject | undefined) ?? {};
+  return { ...params, _meta: { ...meta, progressToken: token } };
+}
+
+/** Handles an inbound `notifications/progress` (params already schema-validated). */
+export function receiveProgress(state: SessionState, params: JsonObject, now: number, out: SessionOutput[]): void {
+  const token = params.progressToken as string | number;
+  const reqKey = state.progressTokens[idKey(token)];
+  const req = reqKey === undefined ? undefined : state.outbound[reqKey];
+  if (req === undefined || !Object.hasOwn(state.progressTokens, idKey(token))) {
+    out.push({ type: "diagnostic", code: "unknown-progress-token", message: "progress for a token of no active request was dropped", detail: { progressToken: token } });
+    return;
+  }
+  const value = params.progress as number;
+  if (req.progress !== undefined && !(value > req.progress)) {
+    out.push({ type: "diagnostic", code: "progress-not-increasing", message: "progress that did not increase was dropped", detail: { progressToken: token, progress: value, previous: req.progress } });
+    return;
+  }
+  req.progress = value;
+  if (state.options.resetTimeoutOnProgress && req.timeoutMs > 0) {
+    req.deadline = deadlineFrom(now, req.timeoutMs, req.hardDeadline);
+    wakeNoLaterThan(state, req.deadline);
+  }
+  const event: SessionOutput = { type: "progress", id: req.id, progress: value };
+  if (params.total !== undefined) event.total = params.total as number;
+  if (params.message !== undefined) event.message = params.message as string;
+  out.push(event);
+}
+
+/** Handles the application's progress report for a request it is handling. */
+export function sendProgress(
+  state: SessionState,
+  req: InboundRequest,
+  update: { progress: number; total?: number; message?: string },
+  now: number,
+  out: SessionOutput[],
+): void {
+  if (req.progressToken === undefined) {
+    out.push({ type: "diagnostic", code: "no-progress-token", message: "the peer did not ask for progress on this request; update dropped", detail: { id: req.id } });
+    return;
+  }
+  if (typeof update.progress !== "number" || !Number.isFinite(update.progress) || (req.progress !== undefined && !(update.progress > req.progress))) {
+    out.push({ type: "diagnostic", code: "progress-not-increasing", message: "progress MUST increase with each notification; update dropped", detail: { id: req.id, progress: update.progress, previous: req.progress } });
+    return;
+  }
+  req.progress = update.progress;
+  const interval = state.options.progressIntervalMs;
+  if (interval > 0 && req.progressSentAt !== undefined && now < req.progressSentAt + interval) {
+    const at = req.progressSentAt + interval;
+    req.pendingProgress = { ...update, at };
+    wakeNoLaterThan(state, at);
+    return;
+  }
+  emitProgress(req, update, now, out);
+}
+
+/** Sends a coalesced update whose slot has come. */
+export function flushProgress(req: InboundRequest, now: number, out: SessionOutput[]): void {
+  const p = req.pendingProgress;
+  if (p === undefined || p.at > now) return;
+  delete req.pendingProgress;
+  emitProgress(req, p, now, out);
+}
+
+function emitProgress(req: InboundRequest, update: { progress: number; total?: number; message?: string }, now: number, out: SessionOutput[]): void {
+  const params: JsonObject = { progressToken: req.progressToken, progress: update.progress };
+  if (update.total !== undefined) params.total = update.total;
+  if (update.message !== undefined) params.message = update.message;
+  req.progressSentAt = now;
+  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/progress", params } });
+}

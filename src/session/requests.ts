@@ -1,0 +1,55 @@
+/**
+ * Request bookkeeping: the two tables of requests in flight, and the messages that answer
+ * them.
+ *
+ * Spec: `basic/index` ("Requests", "Responses"). An id MUST NOT repeat one the sender
+ * still awaits a response for, and a response MUST carry its request's id. Outbound ids
+ * come from a counter in the state, so they are unique for the session's lifetime and
+ * identical on every replay. Each table has a count beside it, so limits cost O(1).
+ */
+import { rpcError } from "../jsonrpc/errors.js";
+import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import { idKey, type InboundRequest, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
+
+/** Records a request we sent. */
+export function addOutbound(state: SessionState, req: OutboundRequest): void {
+  const key = idKey(req.id);
+  state.outbound[key] = req;
+  state.outboundCount++;
+  if (req.progressToken !== undefined) state.progressTokens[idKey(req.progressToken)] = key;
+}
+
+/** Forgets a request we sent (answered, timed out, cancelled); its progress token dies with it. */
+export function removeOutbound(state: SessionState, key: string): OutboundRequest | undefined {
+  if (!Object.hasOwn(state.outbound, key)) return undefined;
+  const req = state.outbound[key];
+  delete state.outbound[key];
+  state.outboundCount--;
+  if (req.progressToken !== undefined) delete state.progressTokens[idKey(req.progressToken)];
+  return req;
+}
+
+/** Records a request the peer sent. */
+export function addInbound(state: SessionState, req: InboundRequest): void {
+  state.inbound[idKey(req.id)] = req;
+  state.inboundCount++;
+}
+
+/** Forgets a request the peer sent (answered or cancelled). */
+export function removeInbound(state: SessionState, key: string): InboundRequest | undefined {
+  if (!Object.hasOwn(state.inbound, key)) return undefined;
+  const req = state.inbound[key];
+  delete state.inbound[key];
+  state.inboundCount--;
+  return req;
+}
+
+/** Sends a result response. */
+export function sendResult(out: SessionOutput[], id: RequestId, result: JsonObject): void {
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, result } });
+}
+
+/** Sends an error response (`id` null when the request's id could not be read). */
+export function sendError(out: SessionOutput[], id: RequestId | null, code: number, message: string, data?: unknown): void {
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, error: rpcError(code, message, data) } });
+}

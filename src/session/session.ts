@@ -1,0 +1,606 @@
+/**
+ * The legacy-era session: one reducer for both roles.
+ *
+ * Spec: 2025-11-25 `basic/lifecycle`, `basic/utilities/{cancellation,ping,progress}`,
+ * `server/utilities/logging`, `client/{elicitation,sampling,roots}` (and the same pages of
+ * 2025-06-18 and 2025-03-26, which the method tables encode per version).
+ *
+ * Theory of operation. `step(state, input)` is the only entry point. It routes the input
+ * to the module that owns the concept (lifecycle, requests, cancellation, progress,
+ * timeouts, logging, capabilities) and collects what they emit into one output array.
+ * Checks run in a fixed order for every inbound request: duplicate id, lifecycle gate,
+ * method known in the negotiated version and sent in this direction, capability declared,
+ * params valid, limits; the first that fails answers the peer with the spec's error and
+ * the application never sees the request. Outbound requests pass the mirror-image checks
+ * and a failure is an `error` output for that request, never a throw. After a fatal
+ * error the phase is `closed`, which is final.
+ *
+ * The role is data (`options.role`): client and server share every line except the two
+ * halves of the handshake.
+ */
+import { decode, decodeValue, type Decoded } from "../jsonrpc/codec.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
+import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
+import { allowsBatches, LEGACY_VERSIONS, type LegacyVersion } from "../model/versions.js";
+import { cancelOutbound, receiveCancelled } from "./cancellation.js";
+import { missingCapability, paramsCapabilityError } from "./capabilities.js";
+import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
+import { passesLevel } from "./logging.js";
+import { flushProgress, progressTokenOf, receiveProgress, sendProgress, withProgressToken } from "./progress.js";
+import { addInbound, addOutbound, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
+import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
+import {
+  idKey,
+  type LoggingLevel,
+  type OutboundRequest,
+  type PeerInfo,
+  type Phase,
+  type ResolvedOptions,
+  type SessionInput,
+  type SessionOptions,
+  type SessionOutput,
+  type SessionState,
+  type StepResult,
+} from "./types.js";
+
+/** Most URL elicitations a client remembers awaiting completion; the oldest is forgotten first. */
+const MAX_URL_ELICITATIONS = 256;
+
+/** Fills in defaults. */
+export function resolveOptions(options: SessionOptions): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    role: options.role,
+    info: options.info,
+    capabilities: options.capabilities,
+    versions: options.versions ?? [...LEGACY_VERSIONS],
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    maxRequestTimeoutMs: options.maxRequestTimeoutMs ?? 600_000,
+    resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
+    keepAliveMs: options.keepAliveMs ?? 0,
+    progressIntervalMs: options.progressIntervalMs ?? 0,
+    maxInboundRequests: options.maxInboundRequests ?? 1024,
+    maxOutboundRequests: options.maxOutboundRequests ?? 1024,
+    maxMessageBytes: options.maxMessageBytes ?? 4 * 1024 * 1024,
+    maxDepth: options.maxDepth ?? 64,
+    validateOutgoing: options.validateOutgoing ?? true,
+  };
+  if (options.instructions !== undefined) resolved.instructions = options.instructions;
+  return resolved;
+}
+
+/** A new session in phase `new`. */
+export function createSession(options: SessionOptions): SessionState {
+  return {
+    options: resolveOptions(options),
+    phase: { name: "new" },
+    nextId: 0,
+    outbound: {},
+    outboundCount: 0,
+    inbound: {},
+    inboundCount: 0,
+    progressTokens: {},
+    logLevel: null,
+    urlElicitations: {},
+    keepAlive: { dueAt: null, missed: 0 },
+    wakeAt: null,
+  };
+}
+
+/** Feeds one input; returns the (same, updated) state and what to do. Never throws on any input. */
+export function step(state: SessionState, input: SessionInput): StepResult {
+  const out: SessionOutput[] = [];
+  try {
+    dispatch(state, input, out);
+  } catch (e) {
+    // A bug, not a protocol event: make it fatal and visible rather than corrupting state.
+    fail(state, `internal error: ${e instanceof Error ? e.message : String(e)}`, out);
+  }
+  return { state, outputs: out };
+}
+
+function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]): void {
+  const now = input.now;
+  switch (input.type) {
+    case "open":
+      return open(state, now, out);
+    case "receive":
+      return receive(state, input, out);
+    case "request":
+      return sendRequest(state, input, out);
+    case "notify":
+      return sendNotification(state, input.method, input.params, out);
+    case "respond":
+      return respond(state, input.id, input.result, input.error, out);
+    case "cancel":
+      return cancelOutbound(state, input.id, input.reason, out);
+    case "progress": {
+      const key = idKey(input.id);
+      const req = Object.hasOwn(state.inbound, key) ? state.inbound[key] : undefined;
+      if (req === undefined) {
+        out.push({ type: "diagnostic", code: "progress-unknown", message: "no request being handled with this id; progress dropped", detail: { id: input.id } });
+        return;
+      }
+      return sendProgress(state, req, input, now, out);
+    }
+    case "log":
+      return log(state, input.level, input.logger, input.data, out);
+    case "tick":
+      return tick(state, now, out);
+    case "closed":
+      return closeSession(state, input.reason ?? "transport closed", out, false);
+    default:
+      out.push({ type: "diagnostic", code: "unknown-input", message: "input of unknown type ignored", detail: { type: (input as { type?: unknown }).type } });
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers over the phase
+
+const peerOf = (role: Side): Side => (role === "client" ? "server" : "client");
+
+/** The version messages are checked against: the negotiated one, or before that our preferred legacy version. */
+function versionOf(state: SessionState): LegacyVersion {
+  const p = state.phase;
+  if ((p.name === "operating" || p.name === "awaiting-initialized" || p.name === "closed") && p.version !== undefined) return p.version;
+  return legacyVersionsOf(state.options.versions)[0] ?? "2025-11-25";
+}
+
+function peerOfPhase(phase: Phase): PeerInfo | undefined {
+  return phase.name === "operating" || phase.name === "awaiting-initialized" || phase.name === "closed" ? phase.peer : undefined;
+}
+
+function moveTo(state: SessionState, event: LifecycleEvent, phase: Phase): void {
+  const expected = nextPhase(state.options.role, state.phase.name, event);
+  if (expected !== phase.name) throw new Error(`lifecycle: ${state.phase.name} --${event}--> ${phase.name} is not in the table`);
+  state.phase = phase;
+}
+
+/** JSON-RPC params, when present, are an object in MCP (never an array, null or a scalar). */
+function isParamsObject(params: unknown): params is JsonObject | undefined {
+  return params === undefined || (typeof params === "object" && params !== null && !Array.isArray(params));
+}
+
+function sentBy(spec: MethodSpec, side: Side): boolean {
+  return spec.from === side || spec.from === "both";
+}
+
+/** A fatal protocol error: close the session and ask the driver to close the transport. */
+function fail(state: SessionState, reason: string, out: SessionOutput[]): void {
+  closeSession(state, reason, out, true);
+}
+
+// ---------------------------------------------------------------------------------------
+// Lifecycle: the client's half of the handshake
+
+function open(state: SessionState, now: number, out: SessionOutput[]): void {
+  const o = state.options;
+  if (o.role !== "client" || state.phase.name !== "new") {
+    out.push({ type: "diagnostic", code: "open-ignored", message: `open is for a new client session (this is a ${o.role} in phase ${state.phase.name})` });
+    return;
+  }
+  const version = legacyVersionsOf(o.versions)[0];
+  if (version === undefined) {
+    fail(state, "no legacy protocol version configured", out);
+    return;
+  }
+  const id = state.nextId++;
+  const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
+  const req: OutboundRequest = { id, method: "initialize", internal: "initialize", deadline: deadlineFrom(now, o.requestTimeoutMs, hard), hardDeadline: hard, timeoutMs: o.requestTimeoutMs };
+  addOutbound(state, req);
+  wakeNoLaterThan(state, req.deadline);
+  moveTo(state, "open", { name: "initializing", requestKey: idKey(id) });
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: o.capabilities, clientInfo: o.info } } });
+}
+
+function receiveInitializeResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
+  if ("error" in msg) {
+    fail(state, `initialize failed: ${msg.error.code} ${msg.error.message}`, out);
+    return;
+  }
+  const result = msg.result;
+  const version = result.protocolVersion;
+  const ours = legacyVersionsOf(state.options.versions);
+  if (!ours.includes(version as LegacyVersion)) {
+    // Lifecycle: "If the client does not support the version in the server's response, it SHOULD disconnect."
+    fail(state, `server chose protocol version ${JSON.stringify(version)}, which this client does not support (supported: ${ours.join(", ")})`, out);
+    return;
+  }
+  const v = version as LegacyVersion;
+  const issues = methodSpec(v, "initialize")?.validateResult?.(result);
+  if (issues) {
+    fail(state, `invalid initialize result: ${issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ")}`, out);
+    return;
+  }
+  const peer: PeerInfo = { info: result.serverInfo as PeerInfo["info"], capabilities: result.capabilities as JsonObject };
+  if (typeof result.instructions === "string") peer.instructions = result.instructions;
+  moveTo(state, "initialize-result", { name: "operating", version: v, peer });
+  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/initialized" } });
+  out.push({ type: "initialized", version: v, peer });
+  startKeepAlive(state, now);
+}
+
+// ---------------------------------------------------------------------------------------
+// Lifecycle: the server's half
+
+function receiveInitialize(state: SessionState, msg: JsonRpcRequest, out: SessionOutput[]): void {
+  if (state.phase.name !== "new") {
+    sendError(out, msg.id, ErrorCode.InvalidRequest, "the session is already initialized; initialize may be sent only once");
+    return;
+  }
+  const o = state.options;
+  const params = msg.params;
+  const version = negotiateVersion(params?.protocolVersion, o.versions);
+  if (version === undefined) {
+    // Versioning: a modern-only server SHOULD name the versions it supports in any error to initialize.
+    sendError(out, msg.id, ErrorCode.UnsupportedProtocolVersion, `this server speaks only ${o.versions.join(", ")}`, { supported: o.versions, requested: params?.protocolVersion });
+    return;
+  }
+  const issues = methodSpec(version, "initialize")!.validateParams(params);
+  if (issues) {
+    sendError(out, msg.id, ErrorCode.InvalidParams, "Invalid params", { issues });
+    return;
+  }
+  const peer: PeerInfo = { info: params!.clientInfo as PeerInfo["info"], capabilities: params!.capabilities as JsonObject };
+  moveTo(state, "initialize", { name: "awaiting-initialized", version, peer });
+  const result: JsonObject = { protocolVersion: version, capabilities: o.capabilities, serverInfo: o.info };
+  if (o.instructions !== undefined) result.instructions = o.instructions;
+  sendResult(out, msg.id, result);
+}
+
+function receiveInitialized(state: SessionState, now: number, out: SessionOutput[]): void {
+  const p = state.phase;
+  if (p.name !== "awaiting-initialized") {
+    out.push({ type: "diagnostic", code: "unexpected-initialized", message: `notifications/initialized in phase ${p.name} ignored` });
+    return;
+  }
+  moveTo(state, "initialized", { name: "operating", version: p.version, peer: p.peer });
+  out.push({ type: "initialized", version: p.version, peer: p.peer });
+  startKeepAlive(state, now);
+}
+
+// ---------------------------------------------------------------------------------------
+// Receiving
+
+function receive(state: SessionState, input: { now: number; data?: string; value?: unknown }, out: SessionOutput[]): void {
+  if (state.phase.name === "closed") {
+    out.push({ type: "diagnostic", code: "receive-after-close", message: "message received after the session closed was dropped" });
+    return;
+  }
+  const o = state.options;
+  const opts = { maxBytes: o.maxMessageBytes, maxDepth: o.maxDepth, allowBatch: state.phase.name === "operating" && allowsBatches(state.phase.version) };
+  const decoded = input.data !== undefined ? decode(input.data, opts) : decodeValue(input.value, opts);
+  handleDecoded(state, decoded, input.now, out);
+}
+
+function handleDecoded(state: SessionState, d: Decoded, now: number, out: SessionOutput[]): void {
+  switch (d.kind) {
+    case "request":
+      return receiveRequest(state, d.message, now, out);
+    case "notification":
+      return receiveNotification(state, d.message, now, out);
+    case "result":
+    case "error":
+      return receiveResponse(state, d.message, now, out);
+    case "batch":
+      // 2025-03-26 batches: each member is handled as if it came alone; answers go out one by one.
+      for (const item of d.items) handleDecoded(state, item, now, out);
+      return;
+    case "invalid":
+      out.push({ type: "send", message: d.reply });
+      out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
+  }
+}
+
+function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, out: SessionOutput[]): void {
+  const { id, method } = msg;
+  const key = idKey(id);
+  if (Object.hasOwn(state.inbound, key)) {
+    // basic/index: "The request ID MUST NOT match the ID of any other request the sender has issued and not yet received a response for."
+    sendError(out, id, ErrorCode.InvalidRequest, "duplicate request id: a request with this id is still in progress");
+    out.push({ type: "diagnostic", code: "duplicate-request-id", message: "peer reused the id of a request still in progress", detail: { id } });
+    return;
+  }
+  const o = state.options;
+  const phase = state.phase;
+  if (!gateAdmits(INBOUND_GATE[o.role][phase.name].requests, method)) {
+    const why = phase.name === "closed" ? "the session is closed" : `"${method}" is not allowed before initialization completes`;
+    sendError(out, id, ErrorCode.InvalidRequest, why);
+    return;
+  }
+  if (method === "initialize" && o.role === "server") return receiveInitialize(state, msg, out);
+  const version = versionOf(state);
+  const spec = methodSpec(version, method);
+  if (spec === undefined || spec.kind !== "request" || !sentBy(spec, peerOf(o.role))) {
+    sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    return;
+  }
+  const peer = peerOfPhase(phase);
+  const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities);
+  if (missing !== null) {
+    sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method} (capability ${missing} not declared)`);
+    return;
+  }
+  const params = msg.params;
+  const issues = spec.validateParams(params);
+  if (issues) {
+    sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues });
+    return;
+  }
+  const clientCaps = o.role === "client" ? o.capabilities : peer?.capabilities;
+  const capError = paramsCapabilityError(method, params, clientCaps);
+  if (capError !== null) {
+    sendError(out, id, capError.code, capError.message, capError.data);
+    return;
+  }
+  // Built-ins the kernel answers itself.
+  if (method === "ping") return sendResult(out, id, {});
+  if (method === "logging/setLevel") {
+    state.logLevel = params!.level as LoggingLevel;
+    sendResult(out, id, {});
+    return;
+  }
+  if (state.inboundCount >= o.maxInboundRequests) {
+    sendError(out, id, ErrorCode.InvalidRequest, `too many requests in progress (limit ${o.maxInboundRequests})`);
+    return;
+  }
+  if (method === "elicitation/create" && params?.mode === "url" && typeof params.elicitationId === "string") rememberUrlElicitation(state, params.elicitationId);
+  const token = progressTokenOf(params);
+  addInbound(state, token === undefined ? { id, method } : { id, method, progressToken: token });
+  out.push({ type: "request", id, method, params });
+}
+
+function receiveNotification(state: SessionState, msg: JsonRpcNotification, now: number, out: SessionOutput[]): void {
+  const o = state.options;
+  const { method, params } = msg;
+  if (method === "notifications/initialized" && o.role === "server") return receiveInitialized(state, now, out);
+  if (!gateAdmits(INBOUND_GATE[o.role][state.phase.name].notifications, method)) {
+    out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" is not allowed in phase ${state.phase.name}; dropped` });
+    return;
+  }
+  const spec = methodSpec(versionOf(state), method);
+  if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, peerOf(o.role))) {
+    out.push({ type: "diagnostic", code: "unknown-notification", message: `unknown notification "${method}" dropped` });
+    return;
+  }
+  const issues = spec.validateParams(params);
+  if (issues) {
+    // cancellation: "Invalid cancellation notifications SHOULD be ignored"; likewise every malformed notification.
+    out.push({ type: "diagnostic", code: "invalid-notification", message: `malformed "${method}" dropped`, detail: { issues } });
+    return;
+  }
+  if (method === "notifications/cancelled") return receiveCancelled(state, params!, out);
+  if (method === "notifications/progress") return receiveProgress(state, params!, now, out);
+  const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities);
+  if (missing !== null) {
+    out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" needs capability ${missing}, which the peer did not declare; dropped` });
+    return;
+  }
+  if (method === "notifications/elicitation/complete") {
+    // client/elicitation: clients MUST ignore notifications referencing unknown or already-completed IDs.
+    const eid = params!.elicitationId as string;
+    if (!Object.hasOwn(state.urlElicitations, eid)) {
+      out.push({ type: "diagnostic", code: "unknown-elicitation", message: "completion of an unknown or finished elicitation ignored", detail: { elicitationId: eid } });
+      return;
+    }
+    delete state.urlElicitations[eid];
+  }
+  out.push({ type: "notification", method, params });
+}
+
+function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
+  if (msg.id === null) {
+    out.push({ type: "diagnostic", code: "peer-error", message: "the peer reported an error about a message it could not read", detail: (msg as JsonRpcErrorResponse).error });
+    return;
+  }
+  const req = removeOutbound(state, idKey(msg.id));
+  if (req === undefined) {
+    // Unknown id, or a late answer to a request we cancelled or timed out: the sender SHOULD ignore it.
+    out.push({ type: "diagnostic", code: "unknown-response-id", message: "response to no request in flight dropped", detail: { id: msg.id } });
+    return;
+  }
+  if (req.internal === "initialize") return receiveInitializeResponse(state, msg, now, out);
+  if (req.internal === "keepalive") {
+    state.keepAlive.missed = 0;
+    return;
+  }
+  if ("error" in msg) {
+    out.push({ type: "error", id: req.id, method: req.method, error: msg.error });
+    return;
+  }
+  const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(msg.result);
+  if (issues) {
+    out.push({ type: "error", id: req.id, method: req.method, error: { code: ErrorCode.InternalError, message: `invalid ${req.method} result from the peer`, data: { issues } } });
+    return;
+  }
+  out.push({ type: "response", id: req.id, method: req.method, result: msg.result });
+}
+
+function rememberUrlElicitation(state: SessionState, elicitationId: string): void {
+  const table = state.urlElicitations;
+  const keys = Object.keys(table);
+  if (keys.length >= MAX_URL_ELICITATIONS) delete table[keys[0]];
+  table[elicitationId] = true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Sending
+
+function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "request" }>, out: SessionOutput[]): void {
+  const o = state.options;
+  const { method, now } = input;
+  const id = state.nextId++;
+  const refuse = (code: number, message: string, data?: unknown): void => {
+    out.push({ type: "error", id, method, error: data === undefined ? { code, message } : { code, message, data } });
+  };
+  const phase = state.phase;
+  if (phase.name === "closed") return refuse(ErrorCode.ConnectionClosed, `the session is closed: ${phase.reason}`);
+  if (method === "initialize") return refuse(ErrorCode.InvalidRequest, "the kernel sends initialize itself (input `open`)");
+  if (!gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) return refuse(ErrorCode.InvalidRequest, `"${method}" may not be sent before initialization completes`);
+  const spec = methodSpec(versionOf(state), method);
+  if (spec === undefined || spec.kind !== "request" || !sentBy(spec, o.role)) return refuse(ErrorCode.MethodNotFound, `${method} is not a ${o.role} request in ${versionOf(state)}`);
+  const peer = peerOfPhase(phase);
+  const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities);
+  if (missing !== null) return refuse(ErrorCode.MethodNotFound, `cannot send ${method}: capability ${missing} was not declared`);
+  let params = input.params;
+  if (!isParamsObject(params)) return refuse(ErrorCode.InvalidParams, `${method} params must be an object`);
+  const capError = paramsCapabilityError(method, params, o.role === "client" ? o.capabilities : peer?.capabilities);
+  if (capError !== null) return refuse(capError.code, `cannot send ${method}: ${capError.message}`, capError.data);
+  if (o.validateOutgoing) {
+    const issues = spec.validateParams(params);
+    if (issues) return refuse(ErrorCode.InvalidParams, `invalid ${method} params`, { issues });
+  }
+  if (state.outboundCount >= o.maxOutboundRequests) return refuse(ErrorCode.InvalidRequest, `too many requests awaiting a response (limit ${o.maxOutboundRequests})`);
+  const timeoutMs = input.timeoutMs ?? o.requestTimeoutMs;
+  const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
+  const req: OutboundRequest = { id, method, deadline: deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
+  if (input.progress) {
+    params = withProgressToken(params, id);
+    req.progressToken = id;
+  }
+  addOutbound(state, req);
+  wakeNoLaterThan(state, req.deadline);
+  out.push({ type: "send", message: params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params } });
+}
+
+/** Notifications the kernel sends itself; the application uses the `cancel` and `progress` inputs instead. */
+const KERNEL_NOTIFICATIONS = ["notifications/initialized", "notifications/cancelled", "notifications/progress"];
+
+function sendNotification(state: SessionState, method: string, params: JsonObject | undefined, out: SessionOutput[]): void {
+  const o = state.options;
+  const refuse = (message: string, detail?: unknown): void => {
+    out.push({ type: "diagnostic", code: "notification-refused", message, detail });
+  };
+  if (!isParamsObject(params)) return refuse(`${method} params must be an object`);
+  if (KERNEL_NOTIFICATIONS.includes(method)) return refuse(`${method} is sent by the kernel; use the cancel or progress input`);
+  if (!gateAdmits(OUTBOUND_GATE[o.role][state.phase.name].notifications, method)) return refuse(`"${method}" may not be sent in phase ${state.phase.name}`);
+  const spec = methodSpec(versionOf(state), method);
+  if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, o.role)) return refuse(`${method} is not a ${o.role} notification in ${versionOf(state)}`);
+  const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities);
+  if (missing !== null) return refuse(`cannot send ${method}: capability ${missing} was not declared`);
+  if (o.validateOutgoing) {
+    const issues = spec.validateParams(params);
+    if (issues) return refuse(`invalid ${method} params`, { issues });
+  }
+  out.push({ type: "send", message: params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params } });
+}
+
+function respond(state: SessionState, id: RequestId, result: JsonObject | undefined, error: { code: number; message: string; data?: unknown } | undefined, out: SessionOutput[]): void {
+  const req = removeInbound(state, idKey(id));
+  if (req === undefined) {
+    // Cancelled by the peer (receivers SHOULD NOT respond then), already answered, or never received.
+    out.push({ type: "diagnostic", code: "respond-unknown", message: "no request in progress with this id; answer not sent", detail: { id } });
+    return;
+  }
+  if (error !== undefined) {
+    if (!Number.isInteger(error.code) || typeof error.message !== "string") {
+      sendError(out, id, ErrorCode.InternalError, "the handler failed with a malformed error");
+      out.push({ type: "diagnostic", code: "invalid-error", message: "the application's error needs an integer code and a string message", detail: { id } });
+      return;
+    }
+    sendError(out, id, error.code, error.message, error.data);
+    return;
+  }
+  const value = result ?? {};
+  if (!isParamsObject(value)) {
+    sendError(out, id, ErrorCode.InternalError, "the handler produced a result that is not an object");
+    out.push({ type: "diagnostic", code: "invalid-result", message: "a result must be a JSON object", detail: { id } });
+    return;
+  }
+  if (state.options.validateOutgoing) {
+    const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(value);
+    if (issues) {
+      sendError(out, id, ErrorCode.InternalError, `the handler produced an invalid ${req.method} result`);
+      out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} result does not match the schema; the peer got -32603`, detail: { id, issues } });
+      return;
+    }
+  }
+  sendResult(out, id, value);
+}
+
+function log(state: SessionState, level: LoggingLevel, logger: string | undefined, data: unknown, out: SessionOutput[]): void {
+  if (state.options.role !== "server") {
+    out.push({ type: "diagnostic", code: "notification-refused", message: "only a server sends log messages" });
+    return;
+  }
+  if (!passesLevel(level, state.logLevel)) return;
+  const params: JsonObject = { level, data };
+  if (logger !== undefined) params.logger = logger;
+  sendNotification(state, "notifications/message", params, out);
+}
+
+// ---------------------------------------------------------------------------------------
+// Time
+
+function startKeepAlive(state: SessionState, now: number): void {
+  const every = state.options.keepAliveMs;
+  if (every <= 0) return;
+  state.keepAlive.dueAt = now + every;
+  wakeNoLaterThan(state, state.keepAlive.dueAt);
+}
+
+function tick(state: SessionState, now: number, out: SessionOutput[]): void {
+  if (state.wakeAt === null || now < state.wakeAt) return;
+  const o = state.options;
+  for (const key of Object.keys(state.outbound)) {
+    const req = state.outbound[key];
+    if (req.deadline === null || req.deadline > now) continue;
+    removeOutbound(state, key);
+    if (req.internal === "initialize") {
+      // initialize MUST NOT be cancelled: no notification, the handshake simply failed.
+      fail(state, "initialize timed out", out);
+      return;
+    }
+    if (!req.task) out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: req.id, reason: "timeout" } } });
+    if (req.internal === "keepalive") {
+      state.keepAlive.missed++;
+      out.push({ type: "stale", missed: state.keepAlive.missed });
+    } else {
+      out.push({ type: "error", id: req.id, method: req.method, error: { code: ErrorCode.RequestTimeout, message: `request timed out after ${req.timeoutMs} ms` } });
+    }
+  }
+  for (const key in state.inbound) flushProgress(state.inbound[key], now, out);
+  const ka = state.keepAlive;
+  if (ka.dueAt !== null && ka.dueAt <= now && state.phase.name === "operating") {
+    const id = state.nextId++;
+    const req: OutboundRequest = { id, method: "ping", internal: "keepalive", deadline: now + o.keepAliveMs, hardDeadline: null, timeoutMs: o.keepAliveMs };
+    addOutbound(state, req);
+    out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "ping" } });
+    ka.dueAt = now + o.keepAliveMs;
+  }
+  recomputeWake(state);
+}
+
+// ---------------------------------------------------------------------------------------
+// Closing
+
+function closeSession(state: SessionState, reason: string, out: SessionOutput[], fatal: boolean): void {
+  const phase = state.phase;
+  if (phase.name === "closed") return;
+  for (const key of Object.keys(state.outbound)) {
+    const req = state.outbound[key];
+    if (req.internal === undefined) out.push({ type: "error", id: req.id, method: req.method, error: { code: ErrorCode.ConnectionClosed, message: `connection closed: ${reason}` } });
+  }
+  for (const key of Object.keys(state.inbound)) out.push({ type: "cancelled", id: state.inbound[key].id, reason: `connection closed: ${reason}` });
+  state.outbound = {};
+  state.outboundCount = 0;
+  state.inbound = {};
+  state.inboundCount = 0;
+  state.progressTokens = {};
+  state.keepAlive.dueAt = null;
+  state.wakeAt = null;
+  const closed: Phase = { name: "closed", reason };
+  const peer = peerOfPhase(phase);
+  if (peer !== undefined) closed.peer = peer;
+  if (phase.name === "operating" || phase.name === "awaiting-initialized") closed.version = phase.version;
+  const event: LifecycleEvent = phase.name === "initializing" && fatal ? "initialize-failed" : "close";
+  moveTo(state, event, closed);
+  if (fatal) out.push({ type: "close", reason });
+}
+
+/** The protocol version in force, once negotiated. */
+export function negotiatedVersion(state: SessionState): LegacyVersion | undefined {
+  const p = state.phase;
+  return p.name === "operating" || p.name === "awaiting-initialized" ? p.version : p.name === "closed" ? p.version : undefined;
+}
+

@@ -1,0 +1,47 @@
+/**
+ * Timeouts and the session's single timer.
+ *
+ * Spec: 2025-11-25 `basic/lifecycle` ("Timeouts"): implementations SHOULD time out every
+ * request they send, issue a cancellation when one expires and stop waiting; they MAY reset
+ * the clock on progress but SHOULD enforce a maximum regardless.
+ *
+ * Theory of operation. The kernel owns no timer. Each outbound request carries a
+ * `deadline` (reset by progress, never beyond its `hardDeadline`); keep-alive and progress
+ * coalescing add their own due times. `state.wakeAt` is a lower bound on the earliest of
+ * them, kept in O(1) as things are added; the driver arms one timer for it (see
+ * {@link nextDeadline}) and feeds a `tick`. A tick at or after `wakeAt` scans once, fires
+ * what is due and computes the exact next wake time. A bound that is too early only
+ * costs a spurious tick; it is never too late.
+ */
+import type { SessionState } from "./types.js";
+
+/** The time at which the driver must next feed a `tick`, or null when nothing is pending. */
+export function nextDeadline(state: SessionState): number | null {
+  return state.wakeAt;
+}
+
+/** Lowers `wakeAt` to `at` if that is earlier. */
+export function wakeNoLaterThan(state: SessionState, at: number | null): void {
+  if (at !== null && (state.wakeAt === null || at < state.wakeAt)) state.wakeAt = at;
+}
+
+/** The deadline of a request sent at `now` with `timeoutMs` (0 = none), capped by `hardDeadline`. */
+export function deadlineFrom(now: number, timeoutMs: number, hardDeadline: number | null): number | null {
+  if (timeoutMs <= 0) return hardDeadline;
+  const d = now + timeoutMs;
+  return hardDeadline !== null && hardDeadline < d ? hardDeadline : d;
+}
+
+/** Recomputes the exact `wakeAt` from everything that is pending. O(pending). */
+export function recomputeWake(state: SessionState): void {
+  let at: number | null = state.keepAlive.dueAt;
+  for (const key in state.outbound) {
+    const d = state.outbound[key].deadline;
+    if (d !== null && (at === null || d < at)) at = d;
+  }
+  for (const key in state.inbound) {
+    const p = state.inbound[key].pendingProgress;
+    if (p !== undefined && (at === null || p.at < at)) at = p.at;
+  }
+  state.wakeAt = at;
+}

@@ -1,0 +1,103 @@
+/**
+ * Transcripts and deterministic replay.
+ *
+ * Theory of operation. Because the kernel is a pure function of its inputs (each carrying
+ * `now`), the inputs of a run are the run. A transcript is JSON Lines: a header naming the
+ * format and the session options, then one line per step holding the input and the
+ * outputs it produced. `replay` builds a fresh session from the header, feeds every input
+ * again and compares each step's outputs with the recorded ones; the first difference is
+ * reported with its step index, what was recorded and what the kernel produced now. A
+ * transcript therefore doubles as a regression test, a bug report and a fixture.
+ *
+ * Comparison is by canonical JSON (keys sorted), so a transcript that went through another
+ * tool that reordered keys still replays.
+ */
+import { createSession, step } from "./session.js";
+import type { SessionInput, SessionOptions, SessionOutput } from "./types.js";
+
+/** The first line of a transcript. */
+export interface TranscriptHeader {
+  transcript: "mcp-kernel/1";
+  options: SessionOptions;
+}
+
+/** One recorded step. */
+export interface TranscriptStep {
+  input: SessionInput;
+  outputs: SessionOutput[];
+}
+
+/** Outcome of a replay. */
+export type ReplayResult =
+  | { ok: true; steps: number }
+  | { ok: false; index: number; expected: unknown; actual: unknown; reason: string };
+
+/** The header line for a session with `options`. */
+export function transcriptHeader(options: SessionOptions): string {
+  const header: TranscriptHeader = { transcript: "mcp-kernel/1", options };
+  return JSON.stringify(header);
+}
+
+/** One step as a transcript line. */
+export function transcriptLine(input: SessionInput, outputs: SessionOutput[]): string {
+  return JSON.stringify({ input, outputs });
+}
+
+/**
+ * A session that records itself: `step` runs the kernel and appends a line; `text()` is the
+ * transcript so far.
+ */
+export function recordingSession(options: SessionOptions): { state: ReturnType<typeof createSession>; step(input: SessionInput): SessionOutput[]; text(): string } {
+  const lines = [transcriptHeader(options)];
+  const state = createSession(structuredClone(options));
+  return {
+    state,
+    step(input) {
+      const { outputs } = step(state, input);
+      lines.push(transcriptLine(input, outputs));
+      return outputs;
+    },
+    text: () => lines.join("\n") + "\n",
+  };
+}
+
+/** Re-runs a transcript through a fresh kernel and reports the first divergence. Never throws. */
+export function replay(text: string): ReplayResult {
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  let header: TranscriptHeader;
+  try {
+    header = JSON.parse(lines[0] ?? "null") as TranscriptHeader;
+  } catch {
+    return { ok: false, index: -1, expected: "a transcript header", actual: lines[0] ?? "", reason: "the first line is not JSON" };
+  }
+  if (header === null || typeof header !== "object" || header.transcript !== "mcp-kernel/1" || typeof header.options !== "object" || header.options === null) {
+    return { ok: false, index: -1, expected: { transcript: "mcp-kernel/1" }, actual: header, reason: "the first line is not an mcp-kernel/1 transcript header" };
+  }
+  const state = createSession(header.options);
+  for (let i = 1; i < lines.length; i++) {
+    let recorded: TranscriptStep;
+    try {
+      recorded = JSON.parse(lines[i]) as TranscriptStep;
+    } catch {
+      return { ok: false, index: i - 1, expected: "a JSON step", actual: lines[i], reason: `line ${i + 1} is not JSON` };
+    }
+    if (recorded === null || typeof recorded !== "object" || typeof recorded.input !== "object" || !Array.isArray(recorded.outputs)) {
+      return { ok: false, index: i - 1, expected: "{input, outputs}", actual: recorded, reason: `line ${i + 1} is not a step` };
+    }
+    const { outputs } = step(state, recorded.input);
+    const want = canonicalJson(recorded.outputs);
+    const got = canonicalJson(outputs);
+    if (want !== got) return { ok: false, index: i - 1, expected: recorded.outputs, actual: outputs, reason: `step ${i - 1} (${recorded.input.type}) produced different outputs` };
+  }
+  return { ok: true, steps: lines.length - 1 };
+}
+
+/** JSON with object keys sorted at every level: equal values give equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) Object.defineProperty(sorted, k, { value: (v as Record<string, unknown>)[k], enumerable: true, writable: true, configurable: true });
+    return sorted;
+  });
+}

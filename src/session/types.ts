@@ -1,0 +1,216 @@
+/**
+ * The vocabulary of the session kernel: its options, its state, what goes in and what
+ * comes out.
+ *
+ * Theory of operation. A session is a pure state machine driven by {@link SessionInput}s.
+ * Every input carries `now` (milliseconds on any monotonic clock the driver likes); the
+ * kernel never reads a clock, draws a random number or touches I/O. Each step returns
+ * {@link SessionOutput}s: messages to write, events for the application, and the next
+ * deadline at which the driver must feed a `tick`. The state is plain JSON data, so a
+ * driver can snapshot it (`JSON.stringify`), restore it elsewhere, or record a transcript
+ * and replay it bit for bit.
+ *
+ * The state object is owned by its driver and updated in place by `step` (copying a
+ * table of in-flight requests on every message would make cost grow with concurrency);
+ * take a snapshot with `structuredClone` or a JSON round trip when one is needed.
+ */
+import type { JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
+import type { Side } from "../model/methods.js";
+import type { LegacyVersion, ProtocolVersion } from "../model/versions.js";
+
+/** Name, version and optional display fields of a client or server (schema `Implementation`). */
+export interface Implementation {
+  name: string;
+  version: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** RFC 5424 severities, lowest first, as `logging/setLevel` and `notifications/message` use them. */
+export const LOGGING_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+
+/** One logging severity. */
+export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
+
+/** What a session is configured with; all fields are plain data and part of the state. */
+export interface SessionOptions {
+  /** Which side this kernel plays. */
+  role: Side;
+  /** `clientInfo` or `serverInfo`. */
+  info: Implementation;
+  /** The capabilities this side declares. */
+  capabilities: JsonObject;
+  /** Server only: the `instructions` of the initialize result. */
+  instructions?: string;
+  /** Versions this side speaks, in preference order (default: every legacy version). */
+  versions?: ProtocolVersion[];
+  /** Default timeout of an outgoing request in ms (default 60 000; 0 disables). */
+  requestTimeoutMs?: number;
+  /** Upper bound on a request's lifetime even when progress keeps resetting its timeout (default 600 000; 0 disables). */
+  maxRequestTimeoutMs?: number;
+  /** Whether progress for an outgoing request resets its timeout (default true). */
+  resetTimeoutOnProgress?: boolean;
+  /** Send a keep-alive `ping` this often once operating, in ms (default 0: off). */
+  keepAliveMs?: number;
+  /** Outgoing progress for one request is sent at most this often; faster updates are coalesced (default 0: off). */
+  progressIntervalMs?: number;
+  /** Most requests from the peer handled at once (default 1024). */
+  maxInboundRequests?: number;
+  /** Most requests to the peer awaiting a response at once (default 1024). */
+  maxOutboundRequests?: number;
+  /** Largest message accepted, in bytes (default 4 MiB). */
+  maxMessageBytes?: number;
+  /** Deepest JSON nesting accepted (default 64). */
+  maxDepth?: number;
+  /** Validate what the application sends before it goes on the wire (default true). */
+  validateOutgoing?: boolean;
+}
+
+/** Options with every default filled in: what the state actually holds. */
+export type ResolvedOptions = Required<Omit<SessionOptions, "instructions">> & { instructions?: string };
+
+/** What the peer told us about itself during initialization. */
+export interface PeerInfo {
+  info: Implementation;
+  capabilities: JsonObject;
+  instructions?: string;
+}
+
+/**
+ * The lifecycle phase (spec: 2025-11-25 `basic/lifecycle`). Each phase holds only what is
+ * valid in it: there is no negotiated version before the handshake, no peer before the
+ * peer has spoken.
+ */
+export type Phase =
+  | { name: "new" }
+  | { name: "initializing"; requestKey: string }
+  | { name: "awaiting-initialized"; version: LegacyVersion; peer: PeerInfo }
+  | { name: "operating"; version: LegacyVersion; peer: PeerInfo }
+  | { name: "closed"; reason: string; version?: LegacyVersion; peer?: PeerInfo };
+
+/** A request this side sent and is waiting on. */
+export interface OutboundRequest {
+  id: RequestId;
+  method: string;
+  /** Kernel-internal requests (initialize, keep-alive ping) never surface as app events. */
+  internal?: "initialize" | "keepalive";
+  progressToken?: string | number;
+  /** Highest progress seen; progress must increase. */
+  progress?: number;
+  /** When it times out (ms), or null for never. */
+  deadline: number | null;
+  /** Hard cap that progress cannot push `deadline` past, or null. */
+  hardDeadline: number | null;
+  timeoutMs: number;
+  /** Task-augmented requests are cancelled with `tasks/cancel`, not `notifications/cancelled`. */
+  task?: boolean;
+}
+
+/** A request the peer sent that the application is handling. */
+export interface InboundRequest {
+  id: RequestId;
+  method: string;
+  progressToken?: string | number;
+  /** Last progress value sent for it. */
+  progress?: number;
+  /** When the last progress notification went out. */
+  progressSentAt?: number;
+  /** Coalesced progress waiting for its slot. */
+  pendingProgress?: { progress: number; total?: number; message?: string; at: number };
+  task?: boolean;
+}
+
+/** The whole state of one session. Plain JSON. */
+export interface SessionState {
+  options: ResolvedOptions;
+  phase: Phase;
+  /** Next outgoing request id (a counter: deterministic, never reused in a session). */
+  nextId: number;
+  /** Requests we sent, by {@link idKey}. */
+  outbound: Record<string, OutboundRequest>;
+  outboundCount: number;
+  /** Requests we received and have not answered, by {@link idKey}. */
+  inbound: Record<string, InboundRequest>;
+  inboundCount: number;
+  /** Progress token key → outbound request key. */
+  progressTokens: Record<string, string>;
+  /** Server: the minimum level the client asked for, or null to send every level. */
+  logLevel: LoggingLevel | null;
+  /** Client: URL elicitations announced to us and not yet completed (id → true). */
+  urlElicitations: Record<string, true>;
+  /** Keep-alive: when the next ping is due, and how many in a row went unanswered. */
+  keepAlive: { dueAt: number | null; missed: number };
+  /** Earliest time at which something may be due; a tick before it does nothing. */
+  wakeAt: number | null;
+}
+
+/** What a driver feeds into {@link step}. Every input carries `now`. */
+export type SessionInput =
+  /** Client: start the handshake (send `initialize`). */
+  | { type: "open"; now: number }
+  /** A message arrived: raw text in `data`, or an already-parsed JSON value in `value`. */
+  | { type: "receive"; now: number; data?: string; value?: unknown }
+  /** The application sends a request. */
+  | { type: "request"; now: number; method: string; params?: JsonObject; timeoutMs?: number; progress?: boolean }
+  /** The application sends a notification. */
+  | { type: "notify"; now: number; method: string; params?: JsonObject }
+  /** The application answers a request it was handed. */
+  | { type: "respond"; now: number; id: RequestId; result?: JsonObject; error?: JsonRpcErrorObject }
+  /** The application cancels a request it sent. */
+  | { type: "cancel"; now: number; id: RequestId; reason?: string }
+  /** The application reports progress on a request it is handling. */
+  | { type: "progress"; now: number; id: RequestId; progress: number; total?: number; message?: string }
+  /** Server application: emit a log message (filtered by the client's level). */
+  | { type: "log"; now: number; level: LoggingLevel; logger?: string; data: unknown }
+  /** Time has passed; due timers fire. */
+  | { type: "tick"; now: number }
+  /** The transport closed. */
+  | { type: "closed"; now: number; reason?: string };
+
+/** A protocol problem worth telling the application about, that needs no action. */
+export interface Diagnostic {
+  type: "diagnostic";
+  /** Stable machine-readable tag, e.g. `unknown-response-id`. */
+  code: string;
+  message: string;
+  detail?: unknown;
+}
+
+/** What {@link step} asks its driver to do or tells the application. */
+export type SessionOutput =
+  /** Write this message to the peer. */
+  | { type: "send"; message: JsonRpcMessage }
+  /** The handshake finished: the negotiated version and what the peer declared. */
+  | { type: "initialized"; version: LegacyVersion; peer: PeerInfo }
+  /** The peer sent a request for the application to answer with a `respond` input. */
+  | { type: "request"; id: RequestId; method: string; params: JsonObject | undefined }
+  /** The peer sent a notification. */
+  | { type: "notification"; method: string; params: JsonObject | undefined }
+  /** The answer to a request the application sent. */
+  | { type: "response"; id: RequestId; method: string; result: JsonObject }
+  /** A request the application sent failed: peer error, timeout, cancellation, closure, refusal. */
+  | { type: "error"; id: RequestId; method: string; error: JsonRpcErrorObject }
+  /** Progress on a request the application sent. */
+  | { type: "progress"; id: RequestId; progress: number; total?: number; message?: string }
+  /** The peer cancelled (or the connection lost) a request the application is handling: stop work, do not answer. */
+  | { type: "cancelled"; id: RequestId; reason?: string }
+  /** Keep-alive pings went unanswered. */
+  | { type: "stale"; missed: number }
+  | Diagnostic
+  /** Close the transport; the session is over. */
+  | { type: "close"; reason: string };
+
+/** The result of one step. */
+export interface StepResult {
+  state: SessionState;
+  outputs: SessionOutput[];
+}
+
+/**
+ * Key of a request id in the state's tables. `1` and `"1"` are different ids in
+ * JSON-RPC, so the key keeps the type.
+ */
+export function idKey(id: RequestId): string {
+  return typeof id === "number" ? "n" + id : "s" + id;
+}
