@@ -203,3 +203,21 @@ test("notifications the kernel owns cannot be sent by the application; unknown n
   assert.equal(p.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/nope" }))[0].type, "diagnostic");
   assert.equal(p.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/roots/list_changed", params: 5 }))[0].type, "send");
 });
+
+test("routing: progress, and requests, notifications and logs issued while handling a request, name that request as related", () => {
+  const p = new Pair({ capabilities: { sampling: {} } }, { capabilities: { tools: {}, logging: {} } });
+  p.handshake();
+  let seen: import("../../src/session/types.js").SessionOutput[] = [];
+  p.handlers.server = (req, pair) => {
+    seen = [
+      ...pair.feed("server", { type: "progress", now: 0, id: req.id, progress: 1 }),
+      ...pair.feed("server", { type: "log", now: 0, level: "info", data: "x", related: req.id }),
+      ...pair.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: { messages: [], maxTokens: 1 }, related: req.id }),
+      ...pair.feed("server", { type: "notify", now: 0, method: "notifications/message", params: { level: "info", data: 1 } }),
+    ];
+  };
+  const id = p.request("client", "tools/call", { name: "x" }, { progress: true });
+  p.run();
+  const sends = seen.filter((o) => o.type === "send") as { related?: unknown }[];
+  assert.deepEqual(sends.map((s) => s.related), [id, id, id, undefined]);
+});

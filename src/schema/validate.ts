@@ -58,7 +58,7 @@ export const MAX_DEPTH = 256;
 
 // Node kinds and JSON type bits, as written by scripts/gen-validators.mjs.
 const ANY = 0, TYPE = 1, NUM = 2, FMT = 3, CONST = 4, ENUM = 5, OBJ = 6, ARR = 7, UNION = 8, ALL = 9;
-const T_STRING = 1, T_FRACTION = 2, T_INTEGER = 4, T_NULL = 16, T_OBJECT = 32, T_ARRAY = 64;
+const T_STRING = 1, T_FRACTION = 2, T_INTEGER = 4, T_BOOLEAN = 8, T_NULL = 16, T_OBJECT = 32, T_ARRAY = 64;
 const AP_OPEN = -1;
 const FMT_BYTE = 1;
 
@@ -83,7 +83,7 @@ function typeBit(x: unknown): number {
     case "number":
       return Number.isInteger(x) ? T_INTEGER : Number.isFinite(x) ? T_FRACTION : 0;
     case "boolean":
-      return 8;
+      return T_BOOLEAN;
     case "object":
       return x === null ? T_NULL : Array.isArray(x) ? T_ARRAY : T_OBJECT;
     default:
@@ -97,7 +97,7 @@ function typeNamesOf(mask: number): string {
   if (mask & T_STRING) out.push("string");
   if ((mask & (T_FRACTION | T_INTEGER)) === (T_FRACTION | T_INTEGER)) out.push("number");
   else if (mask & T_INTEGER) out.push("integer");
-  if (mask & 8) out.push("boolean");
+  if (mask & T_BOOLEAN) out.push("boolean");
   if (mask & T_NULL) out.push("null");
   if (mask & T_OBJECT) out.push("object");
   if (mask & T_ARRAY) out.push("array");
@@ -414,12 +414,16 @@ export function nodeValidator(node: number): Validator {
   return v;
 }
 
+/** The type table of `version` (2024-11-05 reads 2025-03-26's), or undefined for an unknown version. */
+function tableOf(version: ProtocolVersion): readonly number[] | undefined {
+  return typeof version === "string" && (Object.hasOwn(TYPES, version) || version === "2024-11-05") ? TYPES[schemaVersionOf(version)] : undefined;
+}
+
 /** The node of `typeName` in `version`, or -1. */
 function nodeOf(version: ProtocolVersion, typeName: string): number {
   const at = NAME_INDEX.get(typeName);
-  if (at === undefined || typeof version !== "string") return -1;
-  const table = Object.hasOwn(TYPES, version) || version === "2024-11-05" ? TYPES[schemaVersionOf(version)] : undefined;
-  return table === undefined ? -1 : table[at];
+  const table = tableOf(version);
+  return at === undefined || table === undefined ? -1 : table[at];
 }
 
 /** The validator of schema type `typeName` (e.g. "CallToolResult") in `version`, if it exists. */
@@ -438,7 +442,7 @@ export function validate<T = unknown>(version: ProtocolVersion, typeName: string
 
 /** Every type name the schema of `version` defines. */
 export function typeNames(version: ProtocolVersion): string[] {
-  const table = Object.hasOwn(TYPES, version) || version === "2024-11-05" ? TYPES[schemaVersionOf(version)] : undefined;
+  const table = tableOf(version);
   if (table === undefined) return [];
   const out: string[] = [];
   for (let i = 0; i < table.length; i++) if (table[i] >= 0) out.push(TYPE_NAMES[i]);

@@ -15,11 +15,15 @@
  */
 import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { hasCapability, type MethodSpec, type Side } from "../model/methods.js";
+import { capabilityFor, hasCapability, type MethodSpec, type Side } from "../model/methods.js";
 
-/** The dotted capability `spec` needs that is missing (e.g. `server.tools`), or null. */
-export function missingCapability(spec: MethodSpec, self: Side, own: JsonObject, peer: JsonObject | undefined): string | null {
-  const need = spec.capability;
+/**
+ * The dotted capability `spec` needs that is missing (e.g. `server.tools`), or null.
+ * `sender` matters for methods both sides send (2025-11-25 `tasks/*`): the receiver's
+ * capability gates them, whichever side that is.
+ */
+export function missingCapability(spec: MethodSpec, self: Side, own: JsonObject, peer: JsonObject | undefined, sender: Side): string | null {
+  const need = capabilityFor(spec, sender);
   if (need === null) return null;
   const declared = need.side === self ? own : peer;
   return hasCapability(declared, need.path) ? null : `${need.side}.${need.path}`;

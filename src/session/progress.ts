@@ -92,5 +92,5 @@ function emitProgress(req: InboundRequest, update: { progress: number; total?: n
   if (update.total !== undefined) params.total = update.total;
   if (update.message !== undefined) params.message = update.message;
   req.progressSentAt = now;
-  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/progress", params } });
+  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/progress", params }, related: req.id });
 }

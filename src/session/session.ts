@@ -20,7 +20,7 @@
  */
 import { decode, decodeValue, type Decoded } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
-import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
+import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
 import { allowsBatches, LEGACY_VERSIONS, type LegacyVersion } from "../model/versions.js";
 import { cancelOutbound, receiveCancelled } from "./cancellation.js";
@@ -109,7 +109,7 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     case "request":
       return sendRequest(state, input, out);
     case "notify":
-      return sendNotification(state, input.method, input.params, out);
+      return sendNotification(state, input.method, input.params, out, input.related);
     case "respond":
       return respond(state, input.id, input.result, input.error, out);
     case "cancel":
@@ -124,7 +124,7 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       return sendProgress(state, req, input, now, out);
     }
     case "log":
-      return log(state, input.level, input.logger, input.data, out);
+      return log(state, input.level, input.logger, input.data, out, input.related);
     case "tick":
       return tick(state, now, out);
     case "closed":
@@ -154,6 +154,11 @@ function moveTo(state: SessionState, event: LifecycleEvent, phase: Phase): void 
   const expected = nextPhase(state.options.role, state.phase.name, event);
   if (expected !== phase.name) throw new Error(`lifecycle: ${state.phase.name} --${event}--> ${phase.name} is not in the table`);
   state.phase = phase;
+}
+
+/** A send output, with `related` only when there is one (outputs stay minimal and stable for transcripts). */
+function pushSend(out: SessionOutput[], message: JsonRpcMessage, related: RequestId | undefined): void {
+  out.push(related === undefined ? { type: "send", message } : { type: "send", message, related });
 }
 
 /** JSON-RPC params, when present, are an object in MCP (never an array, null or a scalar). */
@@ -316,7 +321,7 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, o
     return;
   }
   const peer = peerOfPhase(phase);
-  const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities);
+  const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities, peerOf(o.role));
   if (missing !== null) {
     sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method} (capability ${missing} not declared)`);
     return;
@@ -371,7 +376,7 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
   }
   if (method === "notifications/cancelled") return receiveCancelled(state, params!, out);
   if (method === "notifications/progress") return receiveProgress(state, params!, now, out);
-  const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities);
+  const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, peerOf(o.role));
   if (missing !== null) {
     out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" needs capability ${missing}, which the peer did not declare; dropped` });
     return;
@@ -440,7 +445,7 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   const spec = methodSpec(versionOf(state), method);
   if (spec === undefined || spec.kind !== "request" || !sentBy(spec, o.role)) return refuse(ErrorCode.MethodNotFound, `${method} is not a ${o.role} request in ${versionOf(state)}`);
   const peer = peerOfPhase(phase);
-  const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities);
+  const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities, o.role);
   if (missing !== null) return refuse(ErrorCode.MethodNotFound, `cannot send ${method}: capability ${missing} was not declared`);
   let params = input.params;
   if (!isParamsObject(params)) return refuse(ErrorCode.InvalidParams, `${method} params must be an object`);
@@ -460,13 +465,13 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   }
   addOutbound(state, req);
   wakeNoLaterThan(state, req.deadline);
-  out.push({ type: "send", message: params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params } });
+  pushSend(out, params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }, input.related);
 }
 
 /** Notifications the kernel sends itself; the application uses the `cancel` and `progress` inputs instead. */
 const KERNEL_NOTIFICATIONS = ["notifications/initialized", "notifications/cancelled", "notifications/progress"];
 
-function sendNotification(state: SessionState, method: string, params: JsonObject | undefined, out: SessionOutput[]): void {
+function sendNotification(state: SessionState, method: string, params: JsonObject | undefined, out: SessionOutput[], related?: RequestId): void {
   const o = state.options;
   const refuse = (message: string, detail?: unknown): void => {
     out.push({ type: "diagnostic", code: "notification-refused", message, detail });
@@ -476,13 +481,13 @@ function sendNotification(state: SessionState, method: string, params: JsonObjec
   if (!gateAdmits(OUTBOUND_GATE[o.role][state.phase.name].notifications, method)) return refuse(`"${method}" may not be sent in phase ${state.phase.name}`);
   const spec = methodSpec(versionOf(state), method);
   if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, o.role)) return refuse(`${method} is not a ${o.role} notification in ${versionOf(state)}`);
-  const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities);
+  const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, o.role);
   if (missing !== null) return refuse(`cannot send ${method}: capability ${missing} was not declared`);
   if (o.validateOutgoing) {
     const issues = spec.validateParams(params);
     if (issues) return refuse(`invalid ${method} params`, { issues });
   }
-  out.push({ type: "send", message: params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params } });
+  pushSend(out, params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, related);
 }
 
 function respond(state: SessionState, id: RequestId, result: JsonObject | undefined, error: { code: number; message: string; data?: unknown } | undefined, out: SessionOutput[]): void {
@@ -518,7 +523,7 @@ function respond(state: SessionState, id: RequestId, result: JsonObject | undefi
   sendResult(out, id, value);
 }
 
-function log(state: SessionState, level: LoggingLevel, logger: string | undefined, data: unknown, out: SessionOutput[]): void {
+function log(state: SessionState, level: LoggingLevel, logger: string | undefined, data: unknown, out: SessionOutput[], related?: RequestId): void {
   if (state.options.role !== "server") {
     out.push({ type: "diagnostic", code: "notification-refused", message: "only a server sends log messages" });
     return;
@@ -526,7 +531,7 @@ function log(state: SessionState, level: LoggingLevel, logger: string | undefine
   if (!passesLevel(level, state.logLevel)) return;
   const params: JsonObject = { level, data };
   if (logger !== undefined) params.logger = logger;
-  sendNotification(state, "notifications/message", params, out);
+  sendNotification(state, "notifications/message", params, out, related);
 }
 
 // ---------------------------------------------------------------------------------------

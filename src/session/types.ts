@@ -152,9 +152,9 @@ export type SessionInput =
   /** A message arrived: raw text in `data`, or an already-parsed JSON value in `value`. */
   | { type: "receive"; now: number; data?: string; value?: unknown }
   /** The application sends a request. */
-  | { type: "request"; now: number; method: string; params?: JsonObject; timeoutMs?: number; progress?: boolean }
+  | { type: "request"; now: number; method: string; params?: JsonObject; timeoutMs?: number; progress?: boolean; related?: RequestId }
   /** The application sends a notification. */
-  | { type: "notify"; now: number; method: string; params?: JsonObject }
+  | { type: "notify"; now: number; method: string; params?: JsonObject; related?: RequestId }
   /** The application answers a request it was handed. */
   | { type: "respond"; now: number; id: RequestId; result?: JsonObject; error?: JsonRpcErrorObject }
   /** The application cancels a request it sent. */
@@ -162,7 +162,7 @@ export type SessionInput =
   /** The application reports progress on a request it is handling. */
   | { type: "progress"; now: number; id: RequestId; progress: number; total?: number; message?: string }
   /** Server application: emit a log message (filtered by the client's level). */
-  | { type: "log"; now: number; level: LoggingLevel; logger?: string; data: unknown }
+  | { type: "log"; now: number; level: LoggingLevel; logger?: string; data: unknown; related?: RequestId }
   /** Time has passed; due timers fire. */
   | { type: "tick"; now: number }
   /** The transport closed. */
@@ -180,7 +180,12 @@ export interface Diagnostic {
 /** What {@link step} asks its driver to do or tells the application. */
 export type SessionOutput =
   /** Write this message to the peer. */
-  | { type: "send"; message: JsonRpcMessage }
+  /**
+   * Write this message to the peer. `related` names the peer's request this message
+   * belongs to (progress for it, a request or log issued while handling it), so a
+   * transport with one stream per request (Streamable HTTP) can route it there.
+   */
+  | { type: "send"; message: JsonRpcMessage; related?: RequestId }
   /** The handshake finished: the negotiated version and what the peer declared. */
   | { type: "initialized"; version: LegacyVersion; peer: PeerInfo }
   /** The peer sent a request for the application to answer with a `respond` input. */

@@ -1,0 +1,263 @@
+/**
+ * A small benchmark harness: rows registered with {@link defineBench}, measured by
+ * {@link runBenches}, compared against a baseline row measured in the same run.
+ *
+ * Theory of operation. A row is a function `run(n)` doing `n` operations. The harness
+ * warms it up, then calibrates a *sample* size (how many ops take about `sampleMs`),
+ * and times `samples` samples of that size with `process.hrtime.bigint()`. That is one
+ * *repeat*. Repeats of all rows are interleaved (row A, row B, row A, row B…), so a
+ * slow phase of the machine hits a row and its baseline alike; the quoted figures are
+ * the medians over repeats, and `spread` (fastest repeat / slowest) says how far to
+ * trust them. Before each repeat the heap is collected if `gc` is exposed (run.ts
+ * re-spawns itself with `--expose-gc`), and then one untimed sample measures how much
+ * the used heap grows per op: with a fresh young generation no collection runs during
+ * one short sample, so the growth is what the op allocates.
+ *
+ * `ratio` is this row's time per op divided by its baseline's, so 1.20 means 20% slower
+ * than the floor; a row with a `target` passes when `ratio <= target`.
+ */
+
+/** One benchmark row. `S` is whatever `setup` builds (inputs, untimed). */
+export interface BenchDef<S = unknown> {
+  /** Unique row name, e.g. `codec/decode+validate+encode`. */
+  name: string;
+  /** Name of the row this one is compared to (measured in the same run). */
+  baseline?: string;
+  /** Highest acceptable `ratio` (time per op / baseline's); needs `baseline`. */
+  target?: number;
+  /** Builds the inputs; may throw to report the row as broken (e.g. invalid fixtures). */
+  setup?: () => S;
+  /** Performs `n` operations; the return value is kept so the work cannot be optimized away. */
+  run: (n: number, state: S) => unknown;
+}
+
+/** One row of results, as printed and as written to `bench/results.json`. */
+export interface BenchResult {
+  name: string;
+  /** Operations timed in each repeat. */
+  ops: number;
+  /** Median over repeats of operations per second. */
+  opsPerSec: number;
+  /** Median over repeats of the per-op time at the 50th / 99th percentile of samples, in µs. */
+  p50us: number;
+  p99us: number;
+  /** Median over repeats of used-heap growth per op, in bytes (≈ allocation per op). */
+  heapBytes: number;
+  /** The row compared to, or null. */
+  baseline: string | null;
+  /** Time per op / baseline's time per op (medians); null without a baseline. */
+  ratio: number | null;
+  /** Declared target for `ratio`, or null. */
+  target: number | null;
+  /** `ratio <= target`, or null without a target. */
+  pass: boolean | null;
+  /** Fastest repeat's ops/s / slowest repeat's. */
+  spread: number;
+  /** Repeats measured. */
+  repeats: number;
+  /** Set when the row could not be measured (setup or run threw). */
+  error?: string;
+}
+
+/** Knobs for {@link runBenches}. */
+export interface BenchOptions {
+  /** Repeats per row (median quoted). */
+  repeats: number;
+  /** Timed samples per repeat. */
+  samples: number;
+  /** Aim for one sample to take this long. */
+  sampleMs: number;
+  /** Warm-up time per row before calibration. */
+  warmupMs: number;
+}
+
+/** Full run: 5 repeats of 200 samples of ≈1 ms. */
+export const FULL: BenchOptions = { repeats: 5, samples: 200, sampleMs: 1, warmupMs: 200 };
+
+/** `--quick`: 3 repeats of 100 samples of ≈0.5 ms. */
+export const QUICK: BenchOptions = { repeats: 3, samples: 100, sampleMs: 0.5, warmupMs: 50 };
+
+/** A spread above this is flagged as noisy. */
+export const NOISY_SPREAD = 1.3;
+
+const registry: BenchDef<any>[] = [];
+
+/** Registers a row (call at a bench file's top level); returns it for convenience. */
+export function defineBench<S>(def: BenchDef<S>): BenchDef<S> {
+  if (registry.some((r) => r.name === def.name)) throw new Error(`bench row ${def.name} defined twice`);
+  registry.push(def);
+  return def;
+}
+
+/** Every row registered so far, in definition order. */
+export function registeredBenches(): readonly BenchDef<any>[] {
+  return registry;
+}
+
+/** Keeps results reachable so the optimizer cannot drop the work. */
+export let sink: unknown;
+
+const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc;
+
+function now(): bigint {
+  return process.hrtime.bigint();
+}
+
+/** Median of a non-empty list. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** The `p`-th percentile (0..100) of a non-empty list, nearest-rank. */
+export function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const rank = Math.min(s.length, Math.max(1, Math.ceil((p / 100) * s.length)));
+  return s[rank - 1];
+}
+
+interface Live {
+  def: BenchDef<any>;
+  state: unknown;
+  batch: number;
+  opsPerSec: number[];
+  p50: number[];
+  p99: number[];
+  heap: number[];
+  error?: string;
+}
+
+/** Runs `n` ops and returns the elapsed nanoseconds. */
+function timed(live: Live, n: number): number {
+  const t0 = now();
+  sink = live.def.run(n, live.state);
+  return Number(now() - t0);
+}
+
+/** Warms up, then picks the ops per sample so that one sample takes about `sampleMs`. */
+function calibrate(live: Live, opts: BenchOptions): void {
+  const warmupNs = opts.warmupMs * 1e6;
+  let n = 1;
+  let spent = 0;
+  // Doubling until a batch is long enough to time, and the warm-up budget is spent.
+  for (;;) {
+    const ns = timed(live, n);
+    spent += ns;
+    if (ns >= opts.sampleMs * 1e6 || spent >= warmupNs) {
+      const perOp = Math.max(ns / n, 1);
+      live.batch = Math.max(1, Math.round((opts.sampleMs * 1e6) / perOp));
+      if (spent >= warmupNs) return;
+    }
+    if (ns < opts.sampleMs * 1e6) n *= 2;
+  }
+}
+
+/** One repeat of one row: heap probe, then the timed samples. */
+function repeat(live: Live, opts: BenchOptions): void {
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  sink = live.def.run(live.batch, live.state);
+  const grown = process.memoryUsage().heapUsed - before;
+  live.heap.push(Math.max(0, grown) / live.batch);
+
+  const perOpUs: number[] = new Array(opts.samples);
+  let total = 0;
+  for (let i = 0; i < opts.samples; i++) {
+    const ns = timed(live, live.batch);
+    total += ns;
+    perOpUs[i] = ns / live.batch / 1e3;
+  }
+  live.opsPerSec.push((opts.samples * live.batch) / (total / 1e9));
+  live.p50.push(percentile(perOpUs, 50));
+  live.p99.push(percentile(perOpUs, 99));
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Measures `defs` (rows and their baselines interleaved, repeat by repeat) and returns one result per row. */
+export function runBenches(defs: readonly BenchDef<any>[], opts: BenchOptions, progress?: (line: string) => void): BenchResult[] {
+  const lives: Live[] = defs.map((def) => ({ def, state: undefined, batch: 1, opsPerSec: [], p50: [], p99: [], heap: [] }));
+  for (const live of lives) {
+    try {
+      live.state = live.def.setup?.();
+      calibrate(live, opts);
+    } catch (e) {
+      live.error = describe(e);
+    }
+  }
+  for (let r = 0; r < opts.repeats; r++) {
+    progress?.(`repeat ${r + 1}/${opts.repeats}`);
+    for (const live of lives) {
+      if (live.error !== undefined) continue;
+      try {
+        repeat(live, opts);
+      } catch (e) {
+        live.error = describe(e);
+      }
+    }
+  }
+  const byName = new Map(lives.map((l) => [l.def.name, l]));
+  return lives.map((live): BenchResult => {
+    const { def } = live;
+    const measured = live.error === undefined && live.opsPerSec.length > 0;
+    const opsPerSec = measured ? median(live.opsPerSec) : 0;
+    const base = def.baseline === undefined ? undefined : byName.get(def.baseline);
+    let ratio: number | null = null;
+    if (measured && base !== undefined && base.error === undefined && base.opsPerSec.length > 0) {
+      // Time per op over the baseline's time per op = baseline ops/s over ours.
+      ratio = median(base.opsPerSec) / opsPerSec;
+    }
+    const target = def.target ?? null;
+    const result: BenchResult = {
+      name: def.name,
+      ops: measured ? live.batch * opts.samples : 0,
+      opsPerSec,
+      p50us: measured ? median(live.p50) : 0,
+      p99us: measured ? median(live.p99) : 0,
+      heapBytes: measured ? median(live.heap) : 0,
+      baseline: def.baseline ?? null,
+      ratio,
+      target,
+      pass: target === null ? null : ratio !== null && ratio <= target,
+      spread: measured ? Math.max(...live.opsPerSec) / Math.min(...live.opsPerSec) : 0,
+      repeats: live.opsPerSec.length,
+    };
+    if (live.error !== undefined) result.error = live.error;
+    else if (def.baseline !== undefined && base === undefined) result.error = `baseline ${def.baseline} is not a row of this run`;
+    else if (def.baseline !== undefined && ratio === null) result.error = `baseline ${def.baseline} could not be measured`;
+    return result;
+  });
+}
+
+function fmt(x: number, digits: number): string {
+  return x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** The results as an aligned text table, with a legend. */
+export function formatTable(results: readonly BenchResult[]): string {
+  const head = ["row", "ops/s", "p50 µs", "p99 µs", "heap B/op", "time/op ÷ baseline", "target", "verdict", "spread"];
+  const rows = results.map((r) => {
+    if (r.error !== undefined && r.repeats === 0) return [r.name, "-", "-", "-", "-", "-", r.target === null ? "-" : `≤ ${fmt(r.target, 2)}`, "ERROR", "-"];
+    return [
+      r.name,
+      fmt(r.opsPerSec, 0),
+      fmt(r.p50us, 3),
+      fmt(r.p99us, 3),
+      fmt(r.heapBytes, 0),
+      r.ratio === null ? (r.baseline === null ? "(floor)" : "-") : `${fmt(r.ratio, 2)}×`,
+      r.target === null ? "-" : `≤ ${fmt(r.target, 2)}`,
+      r.pass === null ? "-" : r.pass ? "PASS" : "FAIL",
+      `${fmt(r.spread, 2)}${r.spread > NOISY_SPREAD ? " !" : ""}`,
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  let out = `${line(head)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n`;
+  for (const row of rows) out += `${line(row)}\n`;
+  for (const r of results) if (r.error !== undefined) out += `ERROR ${r.name}: ${r.error}\n`;
+  if (results.some((r) => r.spread > NOISY_SPREAD)) out += `! spread (fastest repeat ÷ slowest) above ${NOISY_SPREAD}: noisy, rerun before trusting the row\n`;
+  return out;
+}

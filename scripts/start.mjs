@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// `npm start [-- args]`: runs the CLI from the compiled tree, no bundle needed.
+//
+// Compiles first when .build/ is missing or older than any source under src/ (tsc is
+// fast; type errors are reported but do not stop a development run as long as the
+// output exists), then runs `serve ...args`. Until a `serve` verb exists it runs
+// `validate ...args` on standard input instead and says so on stderr.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const mainJs = join(root, ".build", "src", "cli", "main.js");
+
+/** Newest modification time of any file under `dir`. */
+function newest(dir) {
+  let t = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return t;
+}
+
+if (!existsSync(mainJs) || statSync(mainJs).mtimeMs < newest(join(root, "src"))) {
+  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.json")], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (!existsSync(mainJs)) process.exit(tsc.status || 1);
+  if (tsc.status !== 0) process.stderr.write("mcp-kernel: type errors above; running the compiled output anyway\n");
+}
+
+const { main, VERBS } = await import(pathToFileURL(mainJs).href);
+const args = process.argv.slice(2);
+const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+if (Object.hasOwn(VERBS, "serve")) {
+  process.exitCode = await main(["serve", ...args], io);
+} else {
+  process.stderr.write("mcp-kernel: no serve verb yet; running `validate` on standard input\n");
+  process.exitCode = await main(["validate", ...args], io);
+}

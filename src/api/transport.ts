@@ -1,0 +1,36 @@
+/**
+ * Transport: the one seam between the product API and the outside world.
+ *
+ * Theory of operation. `McpServer` and `McpClient` never touch sockets, pipes or
+ * streams. They speak to a `Transport`, which carries whole JSON-RPC messages as
+ * text, one message per `send` call and one per `onMessage` callback. Framing
+ * (newline-delimited JSON for stdio, SSE for HTTP) is the adapter's job and is done
+ * with the pure framers in src/framing/; the transport hands over already-framed
+ * message text. See the spec's "Transports" page (basic/transports.mdx) for what a
+ * conforming transport carries.
+ *
+ * Contract every adapter keeps:
+ * - `send(text)` queues one serialised JSON-RPC message (no trailing newline). It
+ *   never throws; after `close()` it is a no-op.
+ * - `onMessage(fn)` registers the single receiver of incoming message text. Messages
+ *   are delivered in the order the peer sent them. A later call replaces the
+ *   receiver. Messages that arrive before a receiver is registered are buffered.
+ * - `onClose(fn)` registers the single close listener; it is called exactly once,
+ *   with a human-readable reason, whether the close came from this side or the peer.
+ * - `close()` shuts the transport; idempotent.
+ *
+ * Implementations: src/transports/memory.ts (in-process pair), plus the stdio and
+ * Web Streams adapters.
+ */
+
+/** A bidirectional carrier of JSON-RPC message text. See the module comment for the contract. */
+export interface Transport {
+  /** Send one serialised JSON-RPC message. Never throws; a no-op once closed. */
+  send(text: string): void;
+  /** Register the receiver of incoming message text (one message per call, in order). */
+  onMessage(fn: (text: string) => void): void;
+  /** Register the listener called once when the transport closes, from either side. */
+  onClose(fn: (reason: string) => void): void;
+  /** Close the transport. Idempotent. */
+  close(): void;
+}

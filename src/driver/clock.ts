@@ -1,0 +1,56 @@
+/**
+ * The clock and the one timer a driver needs, behind an interface so tests can use
+ * virtual time and every runtime can use its own.
+ */
+
+/** Time and a single re-armable timer. */
+export interface Clock {
+  /** Milliseconds on a monotonic scale. */
+  now(): number;
+  /** Calls `fn` at (or soon after) time `at`; returns a handle for {@link Clock.cancel}. */
+  schedule(at: number, fn: () => void): unknown;
+  cancel(handle: unknown): void;
+}
+
+/** The runtime's clock: `performance.now()` and `setTimeout`, in Node, Deno, Bun and browsers. */
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  schedule(at, fn) {
+    const t = setTimeout(fn, Math.max(0, at - performance.now()));
+    // A pending protocol timer must not keep a Node process alive on its own.
+    (t as { unref?: () => void }).unref?.();
+    return t;
+  },
+  cancel: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** A clock that moves only when told: for tests and deterministic simulations. */
+export class ManualClock implements Clock {
+  private t = 0;
+  private timers = new Map<number, { at: number; fn: () => void }>();
+  private seq = 0;
+  now(): number {
+    return this.t;
+  }
+  schedule(at: number, fn: () => void): unknown {
+    const id = ++this.seq;
+    this.timers.set(id, { at, fn });
+    return id;
+  }
+  cancel(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  /** Moves time forward by `ms`, firing due timers in order. */
+  advance(ms: number): void {
+    const until = this.t + ms;
+    for (;;) {
+      let next: [number, { at: number; fn: () => void }] | undefined;
+      for (const e of this.timers) if (e[1].at <= until && (next === undefined || e[1].at < next[1].at)) next = e;
+      if (next === undefined) break;
+      this.timers.delete(next[0]);
+      this.t = Math.max(this.t, next[1].at);
+      next[1].fn();
+    }
+    this.t = until;
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * The driver: runs a session reducer with a real clock and hands its outputs to a
+ * transport and to the application.
+ *
+ * Theory of operation (aioquic's "drain the outputs, arm the one timer, feed the
+ * inputs"). Every public method turns a call into one kernel input stamped with
+ * `clock.now()`, runs `step`, and drains the outputs: `send` goes to the transport,
+ * responses settle the promise of the request they answer, `request` events go to the
+ * application's handler, whose answer (or failure) is fed back as a `respond` input.
+ * After each step the single timer is re-armed for `nextDeadline`. There is no protocol
+ * logic here; if some appears, it belongs in the kernel.
+ */
+import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
+import { createSession, step } from "../session/session.js";
+import { nextDeadline } from "../session/timeouts.js";
+import type { LoggingLevel, PeerInfo, SessionInput, SessionOptions, SessionOutput, SessionState } from "../session/types.js";
+import { idKey } from "../session/types.js";
+import { systemClock, type Clock } from "./clock.js";
+
+/** An error from the peer or the kernel, as a JavaScript Error carrying the JSON-RPC error. */
+export class McpError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(error: JsonRpcErrorObject) {
+    super(error.message);
+    this.name = "McpError";
+    this.code = error.code;
+    this.data = error.data;
+  }
+}
+
+/** What a request handler gets besides the params. */
+export interface RequestContext {
+  id: RequestId;
+  method: string;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  signal: AbortSignal;
+  /** Reports progress, if the peer asked for it (otherwise a no-op). */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends a request to the peer on behalf of this one (e.g. sampling while a tool runs). */
+  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /** Sends a notification tied to this request. */
+  notify(method: string, params?: JsonObject): void;
+  /** Server: logs a message tied to this request. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+}
+
+/** Handles a request from the peer: resolve with the result, or throw (an {@link McpError} keeps its code). */
+export type RequestHandler = (method: string, params: JsonObject | undefined, ctx: RequestContext) => Promise<JsonObject> | JsonObject;
+
+/** Options of one outgoing request. */
+export interface RequestOptions {
+  timeoutMs?: number;
+  /** The peer's request this one is issued on behalf of (for per-request streams). */
+  related?: RequestId;
+  signal?: AbortSignal;
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** Callbacks an endpoint is wired to. */
+export interface EndpointHooks {
+  /** Writes a message to the peer. */
+  send(message: JsonRpcMessage): void;
+  /** Serves the peer's requests (default: every request is method-not-found). */
+  onRequest?: RequestHandler;
+  /** Notifications from the peer. */
+  onNotification?(method: string, params: JsonObject | undefined): void;
+  /** Diagnostics, stale connections and lifecycle events. */
+  onEvent?(event: SessionOutput): void;
+  /** The kernel asked for the transport to close (a fatal protocol error). */
+  onClose?(reason: string): void;
+}
+
+interface Pending {
+  resolve(result: JsonObject): void;
+  reject(error: Error): void;
+  onProgress?: RequestOptions["onProgress"];
+  cleanup?: () => void;
+}
+
+/** A session reducer driven by a real (or manual) clock. */
+export class Endpoint {
+  readonly state: SessionState;
+  private readonly pending = new Map<string, Pending>();
+  private readonly handling = new Map<string, AbortController>();
+  private timer: unknown = undefined;
+  private timerAt: number | null = null;
+  private ready: { resolve(v: { version: string; peer: PeerInfo }): void; reject(e: Error): void } | undefined;
+
+  constructor(
+    options: SessionOptions | SessionState,
+    private readonly hooks: EndpointHooks,
+    private readonly clock: Clock = systemClock,
+  ) {
+    // A restored snapshot continues where it left off.
+    this.state = "phase" in options ? options : createSession(options);
+  }
+
+  /** Client: runs the handshake; resolves with the negotiated version and the server's info. */
+  open(): Promise<{ version: string; peer: PeerInfo }> {
+    return new Promise((resolve, reject) => {
+      this.ready = { resolve, reject };
+      this.feed({ type: "open", now: this.clock.now() });
+    });
+  }
+
+  /** Feeds a message that arrived (text, or a parsed JSON value). */
+  receive(data: string | unknown): void {
+    this.feed(typeof data === "string" ? { type: "receive", now: this.clock.now(), data } : { type: "receive", now: this.clock.now(), value: data });
+  }
+
+  /** Sends a request; resolves with its result, rejects with an {@link McpError}. */
+  request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+    return new Promise((resolve, reject) => {
+      if (options.signal?.aborted) return reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted before sending" }));
+      const id = this.state.nextId;
+      const p: Pending = { resolve, reject, onProgress: options.onProgress };
+      const key = idKey(id);
+      this.pending.set(key, p);
+      if (options.signal) {
+        const signal = options.signal;
+        const abort = () => this.feed({ type: "cancel", now: this.clock.now(), id, reason: String(signal.reason ?? "aborted") });
+        signal.addEventListener("abort", abort, { once: true });
+        p.cleanup = () => signal.removeEventListener("abort", abort);
+      }
+      this.feed({ type: "request", now: this.clock.now(), method, params, timeoutMs: options.timeoutMs, progress: options.onProgress !== undefined, related: options.related });
+    });
+  }
+
+  /** Sends a notification. */
+  notify(method: string, params?: JsonObject, related?: RequestId): void {
+    this.feed({ type: "notify", now: this.clock.now(), method, params, related });
+  }
+
+  /** Server: emits a log message (filtered by the client's level). */
+  log(level: LoggingLevel, data: unknown, logger?: string, related?: RequestId): void {
+    this.feed({ type: "log", now: this.clock.now(), level, data, logger, related });
+  }
+
+  /** The transport closed. */
+  closed(reason = "transport closed"): void {
+    this.feed({ type: "closed", now: this.clock.now(), reason });
+    this.disarm();
+  }
+
+  /** Feeds any kernel input (for adapters that need the full vocabulary). */
+  feed(input: SessionInput): void {
+    const { outputs } = step(this.state, input);
+    for (const o of outputs) this.handle(o);
+    this.arm();
+  }
+
+  private handle(o: SessionOutput): void {
+    switch (o.type) {
+      case "send":
+        this.hooks.send(o.message);
+        return;
+      case "response":
+      case "error": {
+        const key = idKey(o.id);
+        const p = this.pending.get(key);
+        if (p === undefined) break;
+        this.pending.delete(key);
+        p.cleanup?.();
+        if (o.type === "response") p.resolve(o.result);
+        else p.reject(new McpError(o.error));
+        return;
+      }
+      case "progress":
+        this.pending.get(idKey(o.id))?.onProgress?.({ progress: o.progress, total: o.total, message: o.message });
+        return;
+      case "request":
+        this.serve(o.id, o.method, o.params);
+        return;
+      case "cancelled":
+        this.handling.get(idKey(o.id))?.abort(o.reason ?? "cancelled");
+        this.handling.delete(idKey(o.id));
+        break;
+      case "notification":
+        this.hooks.onNotification?.(o.method, o.params);
+        return;
+      case "initialized":
+        this.ready?.resolve({ version: o.version, peer: o.peer });
+        this.ready = undefined;
+        break;
+      case "close":
+        this.ready?.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: o.reason }));
+        this.ready = undefined;
+        this.disarm();
+        this.hooks.onClose?.(o.reason);
+        break;
+    }
+    this.hooks.onEvent?.(o);
+  }
+
+  private serve(id: RequestId, method: string, params: JsonObject | undefined): void {
+    const key = idKey(id);
+    const controller = new AbortController();
+    this.handling.set(key, controller);
+    const ctx: RequestContext = {
+      id,
+      method,
+      signal: controller.signal,
+      progress: (progress, total, message) => {
+        if (!controller.signal.aborted) this.feed({ type: "progress", now: this.clock.now(), id, progress, total, message });
+      },
+      request: (m, p, o = {}) => this.request(m, p, { ...o, related: id }),
+      notify: (m, p) => this.notify(m, p, id),
+      log: (level, data, logger) => this.log(level, data, logger, id),
+    };
+    const handler = this.hooks.onRequest;
+    const settle = (result: JsonObject | undefined, error: JsonRpcErrorObject | undefined) => {
+      if (controller.signal.aborted) return; // cancelled: receivers SHOULD NOT respond
+      this.handling.delete(key);
+      this.feed(error ? { type: "respond", now: this.clock.now(), id, error } : { type: "respond", now: this.clock.now(), id, result });
+    };
+    if (handler === undefined) return settle(undefined, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+    let value: Promise<JsonObject> | JsonObject;
+    try {
+      value = handler(method, params, ctx);
+    } catch (e) {
+      return settle(undefined, toRpcError(e));
+    }
+    if (value instanceof Promise) value.then((r) => settle(r, undefined), (e) => settle(undefined, toRpcError(e)));
+    else settle(value, undefined);
+  }
+
+  private arm(): void {
+    const at = nextDeadline(this.state);
+    if (at === this.timerAt) return;
+    this.disarm();
+    if (at === null) return;
+    this.timerAt = at;
+    this.timer = this.clock.schedule(at, () => {
+      this.timer = undefined;
+      this.timerAt = null;
+      this.feed({ type: "tick", now: this.clock.now() });
+    });
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) this.clock.cancel(this.timer);
+    this.timer = undefined;
+    this.timerAt = null;
+  }
+}
+
+/** A thrown value as a JSON-RPC error: an {@link McpError} keeps its code, anything else is -32603. */
+export function toRpcError(e: unknown): JsonRpcErrorObject {
+  if (e instanceof McpError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
+  return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) };
+}
