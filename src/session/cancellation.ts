@@ -15,7 +15,7 @@
  */
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { removeOutbound } from "./requests.js";
+import { removeInbound, removeOutbound } from "./requests.js";
 import { idKey, type SessionOutput, type SessionState } from "./types.js";
 
 /** Handles an inbound `notifications/cancelled` (params already schema-validated). */
@@ -36,8 +36,7 @@ export function receiveCancelled(state: SessionState, params: JsonObject, out: S
     out.push({ type: "diagnostic", code: "cancel-ignored", message: "task-augmented requests are cancelled with tasks/cancel; notification ignored", detail: { requestId } });
     return;
   }
-  delete state.inbound[key];
-  state.inboundCount--;
+  removeInbound(state, key);
   const event: SessionOutput = { type: "cancelled", id: req.id };
   if (typeof params.reason === "string") event.reason = params.reason;
   out.push(event);

@@ -35,12 +35,16 @@ export function addInbound(state: SessionState, req: InboundRequest): void {
   state.inboundCount++;
 }
 
-/** Forgets a request the peer sent (answered or cancelled). */
+/** Forgets a request the peer sent (answered or cancelled); a subscription ends with its request. */
 export function removeInbound(state: SessionState, key: string): InboundRequest | undefined {
   if (!Object.hasOwn(state.inbound, key)) return undefined;
   const req = state.inbound[key];
   delete state.inbound[key];
   state.inboundCount--;
+  if (req.subscription !== undefined) {
+    delete state.subscriptions[key];
+    state.subscriptionCount--;
+  }
   return req;
 }
 

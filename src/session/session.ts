@@ -23,6 +23,8 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
 import { allowsBatches, LEGACY_VERSIONS, type LegacyVersion } from "../model/versions.js";
+import { isModernRequest } from "../modern/request-meta.js";
+import { applyChange, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { cancelOutbound, receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
@@ -64,6 +66,9 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     maxMessageBytes: options.maxMessageBytes ?? 4 * 1024 * 1024,
     maxDepth: options.maxDepth ?? 64,
     validateOutgoing: options.validateOutgoing ?? true,
+    cacheTtlMs: options.cacheTtlMs ?? 0,
+    cacheScope: options.cacheScope ?? "private",
+    maxSubscriptions: options.maxSubscriptions ?? 64,
   };
   if (options.instructions !== undefined) resolved.instructions = options.instructions;
   return resolved;
@@ -84,6 +89,9 @@ export function createSession(options: SessionOptions): SessionState {
     urlElicitations: {},
     keepAlive: { dueAt: null, missed: 0 },
     wakeAt: null,
+    subscriptions: {},
+    subscriptionCount: 0,
+    resourceSubscriptions: {},
   };
 }
 
@@ -125,6 +133,10 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     }
     case "log":
       return log(state, input.level, input.logger, input.data, out, input.related);
+    case "changed":
+      return applyChange(state, input.what === "resource" ? { what: "resource", uri: input.uri } : { what: input.what }, state.phase.name === "operating", out);
+    case "end-subscription":
+      return endSubscription(state, input.id, out);
     case "tick":
       return tick(state, now, out);
     case "closed":
@@ -307,6 +319,9 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, o
     return;
   }
   const o = state.options;
+  // Dual-era: a request that names its version in _meta is served statelessly, whatever the
+  // legacy phase; so is every request to a server that speaks no legacy version.
+  if (o.role === "server" && (isModernRequest(msg.params) || (method !== "initialize" && legacyVersionsOf(o.versions).length === 0))) return receiveModernRequest(state, msg, out);
   const phase = state.phase;
   if (!gateAdmits(INBOUND_GATE[o.role][phase.name].requests, method)) {
     const why = phase.name === "closed" ? "the session is closed" : `"${method}" is not allowed before initialization completes`;
@@ -345,6 +360,7 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, o
     sendResult(out, id, {});
     return;
   }
+  if (method === "resources/subscribe" || method === "resources/unsubscribe") return legacySubscribe(state, id, method, params!.uri as string, out);
   if (state.inboundCount >= o.maxInboundRequests) {
     sendError(out, id, ErrorCode.InvalidRequest, `too many requests in progress (limit ${o.maxInboundRequests})`);
     return;
@@ -359,6 +375,15 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
   const o = state.options;
   const { method, params } = msg;
   if (method === "notifications/initialized" && o.role === "server") return receiveInitialized(state, now, out);
+  if (method === "notifications/cancelled" && o.role === "server" && state.phase.name !== "closed") {
+    // Cancellation is per request, not per phase: a modern request can be cancelled whatever the legacy phase.
+    const issues = methodSpec(versionOf(state), method)!.validateParams(params);
+    if (issues) {
+      out.push({ type: "diagnostic", code: "invalid-notification", message: `malformed "${method}" dropped`, detail: { issues } });
+      return;
+    }
+    return receiveCancelled(state, params!, out);
+  }
   if (!gateAdmits(INBOUND_GATE[o.role][state.phase.name].notifications, method)) {
     out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" is not allowed in phase ${state.phase.name}; dropped` });
     return;
@@ -419,6 +444,24 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     return;
   }
   out.push({ type: "response", id: req.id, method: req.method, result: msg.result });
+}
+
+/** Most URIs a legacy client may hold subscriptions to. */
+const MAX_RESOURCE_SUBSCRIPTIONS = 1024;
+
+/**
+ * Legacy `resources/subscribe` / `unsubscribe` (2025-11-25 `server/resources`): the kernel
+ * keeps the URI set, so one `changed` input serves both eras.
+ */
+function legacySubscribe(state: SessionState, id: RequestId, method: string, uri: string, out: SessionOutput[]): void {
+  const subs = state.resourceSubscriptions;
+  if (method === "resources/unsubscribe") delete subs[uri];
+  else if (!Object.hasOwn(subs, uri)) {
+    if (Object.keys(subs).length >= MAX_RESOURCE_SUBSCRIPTIONS) return sendError(out, id, ErrorCode.InvalidRequest, `too many resource subscriptions (limit ${MAX_RESOURCE_SUBSCRIPTIONS})`);
+    Object.defineProperty(subs, uri, { value: true, enumerable: true, writable: true, configurable: true });
+  }
+  out.push({ type: "diagnostic", code: method === "resources/subscribe" ? "resource-subscribed" : "resource-unsubscribed", message: `${method} ${uri}`, detail: { uri } });
+  sendResult(out, id, {});
 }
 
 function rememberUrlElicitation(state: SessionState, elicitationId: string): void {
@@ -512,6 +555,7 @@ function respond(state: SessionState, id: RequestId, result: JsonObject | undefi
     out.push({ type: "diagnostic", code: "invalid-result", message: "a result must be a JSON object", detail: { id } });
     return;
   }
+  if (req.modern !== undefined) return respondModern(state, req, value, out);
   if (state.options.validateOutgoing) {
     const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(value);
     if (issues) {
@@ -528,9 +572,11 @@ function log(state: SessionState, level: LoggingLevel, logger: string | undefine
     out.push({ type: "diagnostic", code: "notification-refused", message: "only a server sends log messages" });
     return;
   }
-  if (!passesLevel(level, state.logLevel)) return;
   const params: JsonObject = { level, data };
   if (logger !== undefined) params.logger = logger;
+  const req = related === undefined ? undefined : state.inbound[idKey(related)];
+  if (req?.modern !== undefined && Object.hasOwn(state.inbound, idKey(related!))) return logForRequest(req, level, params, out);
+  if (!passesLevel(level, state.logLevel)) return;
   sendNotification(state, "notifications/message", params, out, related);
 }
 
@@ -592,6 +638,8 @@ function closeSession(state: SessionState, reason: string, out: SessionOutput[],
   state.inbound = {};
   state.inboundCount = 0;
   state.progressTokens = {};
+  state.subscriptions = {};
+  state.subscriptionCount = 0;
   state.keepAlive.dueAt = null;
   state.wakeAt = null;
   const closed: Phase = { name: "closed", reason };

@@ -17,7 +17,8 @@
 import type { JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import type { Side } from "../model/methods.js";
-import type { LegacyVersion, ProtocolVersion } from "../model/versions.js";
+import type { LegacyVersion, ModernVersion, ProtocolVersion } from "../model/versions.js";
+import type { SubscriptionFilter } from "../modern/subscriptions.js";
 
 /** Name, version and optional display fields of a client or server (schema `Implementation`). */
 export interface Implementation {
@@ -65,6 +66,12 @@ export interface SessionOptions {
   maxDepth?: number;
   /** Validate what the application sends before it goes on the wire (default true). */
   validateOutgoing?: boolean;
+  /** Modern era: `ttlMs` put on cacheable results that carry none (default 0: immediately stale). */
+  cacheTtlMs?: number;
+  /** Modern era: `cacheScope` put on cacheable results that carry none (default "private", the safe choice). */
+  cacheScope?: "public" | "private";
+  /** Most `subscriptions/listen` streams open at once (default 64). */
+  maxSubscriptions?: number;
 }
 
 /** Options with every default filled in: what the state actually holds. */
@@ -111,6 +118,10 @@ export interface OutboundRequest {
 export interface InboundRequest {
   id: RequestId;
   method: string;
+  /** Modern era: what the request declared about itself (it is all the server may rely on). */
+  modern?: { version: ModernVersion; capabilities: JsonObject; logLevel?: LoggingLevel };
+  /** A `subscriptions/listen` stream: the filter the server agreed to. */
+  subscription?: SubscriptionFilter;
   progressToken?: string | number;
   /** Last progress value sent for it. */
   progress?: number;
@@ -143,6 +154,11 @@ export interface SessionState {
   keepAlive: { dueAt: number | null; missed: number };
   /** Earliest time at which something may be due; a tick before it does nothing. */
   wakeAt: number | null;
+  /** Open `subscriptions/listen` streams: inbound request key → true (the filter is on the request). */
+  subscriptions: Record<string, true>;
+  subscriptionCount: number;
+  /** Legacy: URIs the client subscribed to with `resources/subscribe`. */
+  resourceSubscriptions: Record<string, true>;
 }
 
 /** What a driver feeds into {@link step}. Every input carries `now`. */
@@ -163,6 +179,11 @@ export type SessionInput =
   | { type: "progress"; now: number; id: RequestId; progress: number; total?: number; message?: string }
   /** Server application: emit a log message (filtered by the client's level). */
   | { type: "log"; now: number; level: LoggingLevel; logger?: string; data: unknown; related?: RequestId }
+  /** Server application: something changed; subscribers of either era that asked are told. */
+  | { type: "changed"; now: number; what: "tools" | "prompts" | "resources" }
+  | { type: "changed"; now: number; what: "resource"; uri: string }
+  /** Server application: end a `subscriptions/listen` stream gracefully (its completion result is sent). */
+  | { type: "end-subscription"; now: number; id: RequestId }
   /** Time has passed; due timers fire. */
   | { type: "tick"; now: number }
   /** The transport closed. */
@@ -187,7 +208,7 @@ export type SessionOutput =
    */
   | { type: "send"; message: JsonRpcMessage; related?: RequestId }
   /** The handshake finished: the negotiated version and what the peer declared. */
-  | { type: "initialized"; version: LegacyVersion; peer: PeerInfo }
+  | { type: "initialized"; version: ProtocolVersion; peer: PeerInfo }
   /** The peer sent a request for the application to answer with a `respond` input. */
   | { type: "request"; id: RequestId; method: string; params: JsonObject | undefined }
   /** The peer sent a notification. */

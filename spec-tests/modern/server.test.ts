@@ -1,0 +1,167 @@
+// Spec: draft basic/index (_meta per-request fields, resultType), basic/versioning,
+// server/discover, server/utilities/{logging,caching}, basic/patterns/{mrtr,subscriptions,cancellation}.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createSession, step } from "../../src/session/session.js";
+import type { SessionInput, SessionOptions, SessionOutput } from "../../src/session/types.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { sendsOf } from "../harness/pair.js";
+
+const PV = "io.modelcontextprotocol/protocolVersion";
+const CC = "io.modelcontextprotocol/clientCapabilities";
+const SUB = "io.modelcontextprotocol/subscriptionId";
+const meta = (extra: Record<string, unknown> = {}, caps: Record<string, unknown> = {}) => ({ [PV]: "2026-07-28", [CC]: caps, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" }, ...extra });
+
+function server(extra: Partial<SessionOptions> = {}) {
+  const s = createSession({ role: "server", info: { name: "srv", version: "2" }, capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, logging: {} }, versions: ["2026-07-28", "2025-11-25"], ...extra });
+  const feed = (input: SessionInput): SessionOutput[] => step(s, input).outputs;
+  const rpc = (id: number | string, method: string, params?: Record<string, unknown>) => feed({ type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) }) });
+  return { s, feed, rpc };
+}
+
+test("basic/index: a modern request missing a required _meta field MUST be rejected with -32602", () => {
+  const { rpc } = server();
+  assert.equal(sendsOf(rpc(1, "tools/list", { _meta: { [PV]: "2026-07-28" } }))[0].error.code, ErrorCode.InvalidParams);
+  // A modern-only server treats a request without _meta as malformed, not as legacy.
+  const m = server({ versions: ["2026-07-28"] });
+  assert.equal(sendsOf(m.rpc(2, "tools/list"))[0].error.code, ErrorCode.InvalidParams);
+});
+
+test("basic/versioning: an unsupported version MUST get UnsupportedProtocolVersionError listing the supported versions", () => {
+  const { rpc } = server();
+  const r = sendsOf(rpc(1, "tools/list", { _meta: meta({ [PV]: "1900-01-01" }) }))[0];
+  assert.deepEqual(r.error, { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28", "2025-11-25"], requested: "1900-01-01" } });
+});
+
+test("server/discover: servers MUST implement it; the result lists versions, capabilities, identity and caching hints", () => {
+  const { rpc } = server({ instructions: "hi", cacheTtlMs: 5000, cacheScope: "public" });
+  const r = sendsOf(rpc("d", "server/discover", { _meta: meta() }))[0];
+  assert.deepEqual(r.result, {
+    supportedVersions: ["2026-07-28", "2025-11-25"],
+    capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, logging: {} },
+    instructions: "hi",
+    resultType: "complete",
+    _meta: { "io.modelcontextprotocol/serverInfo": { name: "srv", version: "2" } },
+    ttlMs: 5000,
+    cacheScope: "public",
+  });
+});
+
+test("basic/index: every result MUST carry resultType; results SHOULD carry serverInfo; cacheable results MUST carry caching hints", () => {
+  const { rpc, feed } = server();
+  assert.equal(rpc(1, "tools/list", { _meta: meta() })[0].type, "request");
+  const out = sendsOf(feed({ type: "respond", now: 0, id: 1, result: { tools: [] } }))[0];
+  assert.equal(out.result.resultType, "complete");
+  assert.deepEqual(out.result._meta["io.modelcontextprotocol/serverInfo"], { name: "srv", version: "2" });
+  assert.equal(out.result.ttlMs, 0);
+  assert.equal(out.result.cacheScope, "private");
+  rpc(2, "tools/call", { _meta: meta(), name: "x" });
+  const call = sendsOf(feed({ type: "respond", now: 0, id: 2, result: { content: [] } }))[0];
+  assert.equal(call.result.ttlMs, undefined, "tools/call is not cacheable");
+});
+
+test("basic/index: the server MUST NOT rely on undeclared capabilities — input_required asking for elicitation without it is -32021", () => {
+  const { rpc, feed } = server();
+  rpc(1, "tools/call", { _meta: meta(), name: "x" });
+  const elicit = { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } };
+  const r = sendsOf(feed({ type: "respond", now: 0, id: 1, result: { resultType: "input_required", inputRequests: { a: elicit } } }))[0];
+  assert.equal(r.error.code, ErrorCode.MissingRequiredClientCapability);
+  assert.deepEqual(r.error.data, { requiredCapabilities: { elicitation: {} } });
+  // With the capability declared on that request, the same answer goes out.
+  rpc(2, "tools/call", { _meta: meta({}, { elicitation: {} }), name: "x" });
+  const ok = sendsOf(feed({ type: "respond", now: 0, id: 2, result: { resultType: "input_required", inputRequests: { a: elicit }, requestState: "s" } }))[0];
+  assert.equal(ok.result.resultType, "input_required");
+  assert.equal(ok.result.ttlMs, undefined, "input_required results carry no caching hints");
+});
+
+test("mrtr: servers MUST NOT send input_required on other methods, and MUST include inputRequests or requestState", () => {
+  const { rpc, feed } = server();
+  rpc(1, "tools/list", { _meta: meta() });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 1, result: { resultType: "input_required", requestState: "x" } }))[0].error.code, ErrorCode.InternalError);
+  rpc(2, "tools/call", { _meta: meta(), name: "x" });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 2, result: { resultType: "input_required" } }))[0].error.code, ErrorCode.InternalError);
+  rpc(3, "tools/call", { _meta: meta(), name: "x" });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 3, result: { resultType: "input_required", inputRequests: { a: { method: "tools/list" } } } }))[0].error.code, ErrorCode.InternalError);
+  rpc(4, "tools/call", { _meta: meta(), name: "x" });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 4, result: { resultType: "input_required", requestState: "only-state" } }))[0].result.requestState, "only-state");
+});
+
+test("logging: the server MUST NOT emit notifications/message for a request without logLevel; with it, only at or above it, on that request's stream", () => {
+  const { rpc, feed } = server();
+  rpc(1, "tools/call", { _meta: meta(), name: "x" });
+  assert.deepEqual(feed({ type: "log", now: 0, level: "emergency", data: "x", related: 1 }), []);
+  rpc(2, "tools/call", { _meta: meta({ "io.modelcontextprotocol/logLevel": "warning" }), name: "x" });
+  assert.deepEqual(feed({ type: "log", now: 0, level: "info", data: "x", related: 2 }), []);
+  const out = feed({ type: "log", now: 0, level: "error", data: "boom", related: 2 });
+  assert.deepEqual(out, [{ type: "send", message: { jsonrpc: "2.0", method: "notifications/message", params: { level: "error", data: "boom" } }, related: 2 }]);
+  assert.equal(sendsOf(rpc(3, "tools/call", { _meta: meta({ "io.modelcontextprotocol/logLevel": "loud" }), name: "x" }))[0].error.code, ErrorCode.InvalidParams);
+});
+
+test("subscriptions: the acknowledgment comes first with the subscription id; only requested and supported types are honoured", () => {
+  const { rpc, feed } = server();
+  const out = sendsOf(rpc(7, "subscriptions/listen", { _meta: meta(), notifications: { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["file:///a"] } }));
+  assert.deepEqual(out[0], { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUB]: 7 }, notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///a"] } } });
+  assert.deepEqual(sendsOf(feed({ type: "changed", now: 0, what: "tools" })), [{ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUB]: 7 } } }]);
+  assert.deepEqual(sendsOf(feed({ type: "changed", now: 0, what: "prompts" })), [], "prompts list_changed is not supported, so never sent");
+  assert.deepEqual(sendsOf(feed({ type: "changed", now: 0, what: "resource", uri: "file:///b" })), []);
+  assert.deepEqual(sendsOf(feed({ type: "changed", now: 0, what: "resource", uri: "file:///a" }))[0].params, { _meta: { [SUB]: 7 }, uri: "file:///a" });
+});
+
+test("subscriptions: several concurrent subscriptions each get their own tagged notifications; cancel ends one; graceful end sends the completion result", () => {
+  const { s, rpc, feed } = server();
+  rpc(1, "subscriptions/listen", { _meta: meta(), notifications: { toolsListChanged: true } });
+  rpc(2, "subscriptions/listen", { _meta: meta(), notifications: { toolsListChanged: true } });
+  rpc(3, "subscriptions/listen", { _meta: meta(), notifications: { resourceSubscriptions: ["file:///x"] } });
+  const tagsOf = (o: SessionOutput[]) => sendsOf(o).map((m) => m.params._meta[SUB]);
+  assert.deepEqual(tagsOf(feed({ type: "changed", now: 0, what: "tools" })), [1, 2]);
+  feed({ type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }) });
+  assert.deepEqual(tagsOf(feed({ type: "changed", now: 0, what: "tools" })), [2]);
+  assert.deepEqual(sendsOf(feed({ type: "end-subscription", now: 0, id: 2 })), [{ jsonrpc: "2.0", id: 2, result: { resultType: "complete", _meta: { [SUB]: 2 } } }]);
+  assert.deepEqual(tagsOf(feed({ type: "changed", now: 0, what: "tools" })), []);
+  assert.equal(s.subscriptionCount, 1);
+  feed({ type: "closed", now: 0 });
+  assert.equal(s.subscriptionCount, 0);
+});
+
+test("subscriptions: the number of open subscriptions is bounded with a clear error", () => {
+  const { rpc } = server({ maxSubscriptions: 1 });
+  rpc(1, "subscriptions/listen", { _meta: meta(), notifications: {} });
+  const r = sendsOf(rpc(2, "subscriptions/listen", { _meta: meta(), notifications: {} }))[0];
+  assert.match(r.error.message, /limit 1/);
+});
+
+test("versioning: a dual-era server serves a legacy session and modern requests concurrently; one change feeds both", () => {
+  const { rpc, feed } = server();
+  rpc(0, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "legacy", version: "1" } });
+  feed({ type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+  rpc(1, "resources/subscribe", { uri: "file:///a" });
+  rpc(2, "subscriptions/listen", { _meta: meta(), notifications: { resourceSubscriptions: ["file:///a"] } });
+  const out = sendsOf(feed({ type: "changed", now: 0, what: "resource", uri: "file:///a" }));
+  assert.deepEqual(out.map((m) => m.params), [{ _meta: { [SUB]: 2 }, uri: "file:///a" }, { uri: "file:///a" }]);
+  const tools = sendsOf(feed({ type: "changed", now: 0, what: "tools" }));
+  assert.deepEqual(tools.map((m) => m.params?._meta?.[SUB]), [undefined], "legacy session hears list_changed (declared); the resource subscription does not");
+  rpc(3, "resources/unsubscribe", { uri: "file:///a" });
+  assert.equal(sendsOf(feed({ type: "changed", now: 0, what: "resource", uri: "file:///a" })).length, 1);
+});
+
+test("cancellation: a modern request is cancelled by notifications/cancelled (stdio) whatever the legacy phase", () => {
+  const { rpc, feed, s } = server();
+  rpc("r", "tools/call", { _meta: meta(), name: "x" });
+  const out = feed({ type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "r", reason: "stop" } }) });
+  assert.deepEqual(out, [{ type: "cancelled", id: "r", reason: "stop" }]);
+  assert.equal(s.inboundCount, 0);
+});
+
+test("versioning: a modern-only server names its supported versions in its error to initialize", () => {
+  const { rpc } = server({ versions: ["2026-07-28"] });
+  const r = sendsOf(rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } }))[0];
+  assert.equal(r.error.code, ErrorCode.UnsupportedProtocolVersion);
+  assert.deepEqual(r.error.data.supported, ["2026-07-28"]);
+});
+
+test("basic/index: unknown methods and undeclared server capabilities in a modern request are -32601", () => {
+  const { rpc } = server({ capabilities: { tools: {} } });
+  assert.equal(sendsOf(rpc(1, "nope", { _meta: meta() }))[0].error.code, ErrorCode.MethodNotFound);
+  assert.equal(sendsOf(rpc(2, "prompts/list", { _meta: meta() }))[0].error.code, ErrorCode.MethodNotFound);
+  assert.equal(sendsOf(rpc(3, "initialize", { _meta: meta() }))[0].error.code, ErrorCode.MethodNotFound);
+});

@@ -1,0 +1,92 @@
+/**
+ * Per-request protocol fields of the modern era.
+ *
+ * Spec: draft `basic/index` ("_meta", per-request protocol fields) and
+ * `basic/versioning` (protocol version negotiation). Every modern request carries, in
+ * `params._meta`, `io.modelcontextprotocol/protocolVersion` and
+ * `io.modelcontextprotocol/clientCapabilities` (required: missing → `-32602`), and may
+ * carry `clientInfo` and `logLevel` (an unknown level → `-32602`). A version the server
+ * does not implement → `-32022` listing the supported versions. Nothing is remembered
+ * between requests: servers MUST NOT infer capabilities from prior requests.
+ */
+import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import { MetaKey } from "../model/meta.js";
+import { isModernVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
+import { levelRank } from "../session/logging.js";
+import type { Implementation, LoggingLevel } from "../session/types.js";
+
+/** What a modern request declares about itself. */
+export interface RequestMeta {
+  version: ModernVersion;
+  capabilities: JsonObject;
+  clientInfo?: Implementation;
+  logLevel?: LoggingLevel;
+}
+
+function metaOf(params: unknown): JsonObject | undefined {
+  if (params === null || typeof params !== "object") return undefined;
+  const meta = (params as JsonObject)._meta;
+  return meta !== null && typeof meta === "object" && !Array.isArray(meta) && Object.hasOwn(params, "_meta") ? (meta as JsonObject) : undefined;
+}
+
+/**
+ * True when a request opens the modern way: it names its protocol version in `_meta`.
+ * (A dual-era server picks its behaviour per request from this, `basic/versioning`.)
+ */
+export function isModernRequest(params: unknown): boolean {
+  const meta = metaOf(params);
+  return meta !== undefined && Object.hasOwn(meta, MetaKey.protocolVersion);
+}
+
+/** Reads and checks the per-request fields; the error is exactly the one the spec names. */
+export function readRequestMeta(params: unknown, supported: readonly ProtocolVersion[]): { ok: true; meta: RequestMeta } | { ok: false; error: JsonRpcErrorObject } {
+  const meta = metaOf(params);
+  const version = meta?.[MetaKey.protocolVersion];
+  if (typeof version !== "string") return { ok: false, error: rpcError(ErrorCode.InvalidParams, `missing required _meta field ${MetaKey.protocolVersion}`) };
+  if (!isModernVersion(version) || !supported.includes(version)) {
+    return { ok: false, error: rpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: [...supported], requested: version }) };
+  }
+  const capabilities = meta![MetaKey.clientCapabilities];
+  if (capabilities === null || typeof capabilities !== "object" || Array.isArray(capabilities)) {
+    return { ok: false, error: rpcError(ErrorCode.InvalidParams, `missing required _meta field ${MetaKey.clientCapabilities}`) };
+  }
+  const result: RequestMeta = { version, capabilities: capabilities as JsonObject };
+  const info = meta![MetaKey.clientInfo];
+  if (info !== undefined) result.clientInfo = info as Implementation;
+  const level = meta![MetaKey.logLevel];
+  if (level !== undefined) {
+    if (levelRank(level) < 0) return { ok: false, error: rpcError(ErrorCode.InvalidParams, `invalid ${MetaKey.logLevel}: ${JSON.stringify(level)}`) };
+    result.logLevel = level as LoggingLevel;
+  }
+  return { ok: true, meta: result };
+}
+
+/** Params with the client's per-request fields added to `_meta` (the caller's object is untouched). */
+export function withRequestMeta(params: JsonObject | undefined, version: ModernVersion, capabilities: JsonObject, clientInfo: Implementation | undefined, logLevel: LoggingLevel | undefined): JsonObject {
+  const meta: JsonObject = { ...(metaOf(params) ?? {}), [MetaKey.protocolVersion]: version, [MetaKey.clientCapabilities]: capabilities };
+  if (clientInfo !== undefined) meta[MetaKey.clientInfo] = clientInfo;
+  if (logLevel !== undefined) meta[MetaKey.logLevel] = logLevel;
+  return { ...params, _meta: meta };
+}
+
+/** Methods whose complete results MUST carry caching hints (draft `server/utilities/caching`). */
+export const CACHEABLE_METHODS: readonly string[] = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+
+/**
+ * A modern result as it goes on the wire: `resultType` (MUST; `complete` when the handler
+ * gave none), `_meta.serverInfo` (SHOULD), and caching hints on complete results of the
+ * cacheable methods (MUST) when the handler gave none.
+ */
+export function stampResult(method: string, result: JsonObject, serverInfo: Implementation, cache: { ttlMs: number; scope: "public" | "private" }): JsonObject {
+  const out: JsonObject = { ...result };
+  if (out.resultType === undefined) out.resultType = "complete";
+  const meta = out._meta !== null && typeof out._meta === "object" && !Array.isArray(out._meta) ? { ...(out._meta as JsonObject) } : {};
+  if (!Object.hasOwn(meta, MetaKey.serverInfo)) meta[MetaKey.serverInfo] = serverInfo;
+  out._meta = meta;
+  if (out.resultType === "complete" && CACHEABLE_METHODS.includes(method)) {
+    if (out.ttlMs === undefined) out.ttlMs = cache.ttlMs;
+    if (out.cacheScope === undefined) out.cacheScope = cache.scope;
+  }
+  return out;
+}

@@ -1,0 +1,191 @@
+/**
+ * The modern-era server: stateless requests.
+ *
+ * Spec: draft `basic/index` (per-request `_meta`, `resultType`), `basic/versioning`,
+ * `server/discover`, `basic/patterns/{mrtr,subscriptions,cancellation,progress}`,
+ * `server/utilities/{logging,caching}`.
+ *
+ * Theory of operation. A request whose `_meta` names a protocol version is served on its
+ * own terms: its version, capabilities and log level travel with it and are stored on its
+ * inbound entry, never on the session. The checks run in order — per-request fields,
+ * method known in that version, server capability, params — and the first failure is the
+ * answer. `server/discover` and `subscriptions/listen` the kernel answers itself; every
+ * other request goes to the application. On the way out a result is stamped with
+ * `resultType`, `serverInfo` and caching hints, and an `input_required` answer is checked
+ * against the MRTR rules: only for the methods that allow it, with at least one of
+ * `inputRequests` and `requestState`, and only asking for what the request's client
+ * capabilities declared (else `-32021`).
+ *
+ * A dual-era server reaches this module per request, so legacy sessions and modern
+ * requests share one endpoint or process (`basic/versioning`, "MAY serve both eras
+ * concurrently").
+ */
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject, JsonRpcRequest, RequestId } from "../jsonrpc/types.js";
+import { MetaKey } from "../model/meta.js";
+import { hasCapability, INPUT_REQUESTS, methodSpec } from "../model/methods.js";
+import { missingCapability, paramsCapabilityError } from "../session/capabilities.js";
+import { passesLevel } from "../session/logging.js";
+import { progressTokenOf } from "../session/progress.js";
+import { addInbound, removeInbound, sendError, sendResult } from "../session/requests.js";
+import { idKey, type InboundRequest, type LoggingLevel, type SessionOutput, type SessionState } from "../session/types.js";
+import { readRequestMeta, stampResult } from "./request-meta.js";
+import { agreedFilter, legacyFilter, notificationFor, tagged, type Change, type SubscriptionFilter } from "./subscriptions.js";
+
+/** Handles a request that declared a protocol version in `_meta` (duplicate ids already checked). */
+export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOutput[]): void {
+  const o = state.options;
+  const { id, method, params } = msg;
+  const read = readRequestMeta(params, o.versions);
+  if (!read.ok) return sendError(out, id, read.error.code, read.error.message, read.error.data);
+  const { version, capabilities, logLevel } = read.meta;
+  const spec = methodSpec(version, method);
+  if (spec === undefined || spec.kind !== "request" || spec.from === "server") return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  const missing = missingCapability(spec, "server", o.capabilities, capabilities, "client");
+  if (missing !== null) return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method} (capability ${missing} not declared)`);
+  const issues = spec.validateParams(params);
+  if (issues) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues });
+  if (method === "server/discover") return sendResult(out, id, discoverResult(state));
+  if (state.inboundCount >= o.maxInboundRequests) return sendError(out, id, ErrorCode.InvalidRequest, `too many requests in progress (limit ${o.maxInboundRequests})`);
+  const req: InboundRequest = { id, method, modern: logLevel === undefined ? { version, capabilities } : { version, capabilities, logLevel } };
+  const token = progressTokenOf(params);
+  if (token !== undefined) req.progressToken = token;
+  if (method === "subscriptions/listen") return openSubscription(state, req, params!.notifications as SubscriptionFilter, out);
+  addInbound(state, req);
+  out.push({ type: "request", id, method, params });
+}
+
+/** The `server/discover` answer: supported versions, capabilities, identity, caching hints. */
+function discoverResult(state: SessionState): JsonObject {
+  const o = state.options;
+  const result: JsonObject = { supportedVersions: [...o.versions], capabilities: o.capabilities };
+  if (o.instructions !== undefined) result.instructions = o.instructions;
+  return stampResult("server/discover", result, o.info, { ttlMs: o.cacheTtlMs, scope: o.cacheScope });
+}
+
+/** Answers a modern request the application handled. */
+export function respondModern(state: SessionState, req: InboundRequest, result: JsonObject, out: SessionOutput[]): void {
+  const o = state.options;
+  const modern = req.modern!;
+  if (result.resultType === "input_required") {
+    const problem = inputRequiredProblem(req, result);
+    if (problem !== null) {
+      if (problem.code === ErrorCode.MissingRequiredClientCapability) return sendError(out, req.id, problem.code, problem.message, problem.data);
+      sendError(out, req.id, ErrorCode.InternalError, `the handler produced an invalid input_required result`);
+      out.push({ type: "diagnostic", code: "invalid-result", message: problem.message, detail: { id: req.id } });
+      return;
+    }
+  }
+  const stamped = stampResult(req.method, result, o.info, { ttlMs: o.cacheTtlMs, scope: o.cacheScope });
+  if (o.validateOutgoing) {
+    const issues = methodSpec(modern.version, req.method)?.validateResult?.(stamped);
+    if (issues) {
+      sendError(out, req.id, ErrorCode.InternalError, `the handler produced an invalid ${req.method} result`);
+      out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} result does not match the schema; the peer got -32603`, detail: { id: req.id, issues } });
+      return;
+    }
+  }
+  sendResult(out, req.id, stamped);
+}
+
+/**
+ * MRTR server requirements (draft `basic/patterns/mrtr`): `input_required` only on the
+ * methods that support it; at least one of `inputRequests` and `requestState`; each input
+ * request one of elicitation/sampling/roots with valid params; none the request's client
+ * capabilities did not declare (`-32021`, data.requiredCapabilities).
+ */
+function inputRequiredProblem(req: InboundRequest, result: JsonObject): { code: number; message: string; data?: unknown } | null {
+  const spec = methodSpec(req.modern!.version, req.method);
+  if (!spec?.inputRequired) return { code: ErrorCode.InternalError, message: `servers MUST NOT send input_required on ${req.method}` };
+  const inputs = result.inputRequests;
+  if (inputs === undefined && typeof result.requestState !== "string") return { code: ErrorCode.InternalError, message: "an input_required result MUST include inputRequests or requestState" };
+  if (inputs === undefined) return null;
+  if (inputs === null || typeof inputs !== "object" || Array.isArray(inputs)) return { code: ErrorCode.InternalError, message: "inputRequests must be an object" };
+  const required: JsonObject = {};
+  const caps = req.modern!.capabilities;
+  for (const key of Object.keys(inputs)) {
+    const input = (inputs as JsonObject)[key] as { method?: unknown; params?: JsonObject } | null;
+    const method = typeof input?.method === "string" ? input.method : "";
+    const inputSpec = Object.hasOwn(INPUT_REQUESTS, method) ? INPUT_REQUESTS[method] : undefined;
+    if (inputSpec === undefined) return { code: ErrorCode.InternalError, message: `inputRequests.${key}: ${JSON.stringify(method)} is not an input request` };
+    const issues = inputSpec.validateParams(input!.params);
+    if (issues) return { code: ErrorCode.InternalError, message: `inputRequests.${key}: invalid ${method} params (${issues[0].path} ${issues[0].reason})` };
+    const need = inputSpec.capability;
+    if (need !== null && !hasCapability(caps, need.path)) {
+      mergeInto(required, need.path);
+      continue;
+    }
+    const capError = paramsCapabilityError(method, input!.params, caps);
+    if (capError !== null) mergeCapabilities(required, (capError.data as { requiredCapabilities: JsonObject }).requiredCapabilities);
+  }
+  if (Object.keys(required).length > 0) {
+    return { code: ErrorCode.MissingRequiredClientCapability, message: "this request needs client capabilities it did not declare", data: { requiredCapabilities: required } };
+  }
+  return null;
+}
+
+function mergeInto(target: JsonObject, path: string): void {
+  let node = target;
+  for (const seg of path.split(".")) {
+    if (!Object.hasOwn(node, seg)) Object.defineProperty(node, seg, { value: {}, enumerable: true, writable: true, configurable: true });
+    node = node[seg] as JsonObject;
+  }
+}
+
+function mergeCapabilities(target: JsonObject, source: JsonObject, prefix = ""): void {
+  for (const key of Object.keys(source)) {
+    const path = prefix === "" ? key : `${prefix}.${key}`;
+    const child = source[key] as JsonObject;
+    if (Object.keys(child).length === 0) mergeInto(target, path);
+    else mergeCapabilities(target, child, path);
+  }
+}
+
+/** Server-side logging for a modern request: only when it asked, at or above its level, on its own stream. */
+export function logForRequest(req: InboundRequest, level: LoggingLevel, params: JsonObject, out: SessionOutput[]): void {
+  const wanted = req.modern?.logLevel;
+  if (wanted === undefined || !passesLevel(level, wanted)) return;
+  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/message", params }, related: req.id });
+}
+
+// ---------------------------------------------------------------------------------------
+// Subscriptions
+
+function openSubscription(state: SessionState, req: InboundRequest, requested: SubscriptionFilter, out: SessionOutput[]): void {
+  const o = state.options;
+  if (state.subscriptionCount >= o.maxSubscriptions) return sendError(out, req.id, ErrorCode.InvalidRequest, `too many open subscriptions (limit ${o.maxSubscriptions})`);
+  req.subscription = agreedFilter(requested ?? {}, o.capabilities, 1024);
+  addInbound(state, req);
+  state.subscriptions[idKey(req.id)] = true;
+  state.subscriptionCount++;
+  // The acknowledgment MUST be the subscription's first message.
+  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [MetaKey.subscriptionId]: req.id }, notifications: req.subscription as JsonObject } }, related: req.id });
+  out.push({ type: "diagnostic", code: "subscription-opened", message: "a subscriptions/listen stream opened", detail: { id: req.id, notifications: req.subscription } });
+}
+
+/** The application ends a subscription: its graceful completion result, tagged with its id. */
+export function endSubscription(state: SessionState, id: RequestId, out: SessionOutput[]): void {
+  const key = idKey(id);
+  if (!Object.hasOwn(state.subscriptions, key)) {
+    out.push({ type: "diagnostic", code: "end-subscription-unknown", message: "no open subscription with this id", detail: { id } });
+    return;
+  }
+  removeInbound(state, key);
+  sendResult(out, id, { resultType: "complete", _meta: { [MetaKey.subscriptionId]: id } });
+}
+
+/**
+ * One change, fanned out: to every modern subscription that asked for it (tagged with its
+ * id, on its stream), and to the legacy session when its capabilities or subscriptions
+ * ask for it. Never a notification type that was not requested.
+ */
+export function applyChange(state: SessionState, change: Change, legacyOperating: boolean, out: SessionOutput[]): void {
+  for (const key in state.subscriptions) {
+    const req = state.inbound[key];
+    const note = notificationFor(change, req.subscription!);
+    if (note !== null) out.push({ type: "send", message: { jsonrpc: "2.0", method: note.method, params: tagged(note.params, req.id) }, related: req.id });
+  }
+  if (!legacyOperating) return;
+  const note = notificationFor(change, legacyFilter(state.options.capabilities, state.resourceSubscriptions));
+  if (note !== null) out.push({ type: "send", message: note.params === undefined ? { jsonrpc: "2.0", method: note.method } : { jsonrpc: "2.0", method: note.method, params: note.params } });
+}
