@@ -28,6 +28,16 @@ function phases(): { label: string; state: SessionState }[] {
   step(co, { type: "open", now: 0 });
   step(co, { type: "receive", now: 0, data: JSON.stringify(initRes) });
   list.push({ label: "client/operating", state: co });
+  const modern = () => createSession({ ...structuredClone(CLIENT), versions: ["2026-07-28", "2025-11-25"] });
+  const cp = modern();
+  step(cp, { type: "open", now: 0 });
+  list.push({ label: "client/probing", state: cp });
+  const cm = modern();
+  step(cm, { type: "open", now: 0 });
+  step(cm, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: SERVER.capabilities, ttlMs: 0, cacheScope: "private" } }) });
+  list.push({ label: "client/modern", state: cm });
+  const dual = createSession({ ...structuredClone(SERVER), versions: ["2026-07-28", "2025-11-25"] });
+  list.push({ label: "server/dual-era", state: dual });
   const cc = c();
   step(cc, { type: "closed", now: 0 });
   list.push({ label: "client/closed", state: cc });
@@ -45,9 +55,15 @@ function phases(): { label: string; state: SessionState }[] {
   return list;
 }
 
-const METHODS = ["initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read", "resources/subscribe", "prompts/get", "logging/setLevel", "completion/complete", "sampling/createMessage", "elicitation/create", "roots/list", "tasks/get", "nope/nope", "__proto__", "constructor", "toString"];
+const METHODS = ["initialize", "server/discover", "subscriptions/listen", "ping", "tools/list", "tools/call", "resources/list", "resources/read", "resources/subscribe", "prompts/get", "logging/setLevel", "completion/complete", "sampling/createMessage", "elicitation/create", "roots/list", "tasks/get", "nope/nope", "__proto__", "constructor", "toString"];
 const NOTES = ["notifications/initialized", "notifications/cancelled", "notifications/progress", "notifications/message", "notifications/tools/list_changed", "notifications/roots/list_changed", "notifications/elicitation/complete", "notifications/nope", "__proto__"];
-const PARAMS: unknown[] = [undefined, {}, { name: "x" }, { name: 1 }, { uri: "file:///a" }, { level: "info" }, { level: "nope" }, { requestId: 1 }, { requestId: null }, { progressToken: 1, progress: 5 }, { _meta: { progressToken: "t" } }, { __proto__: { polluted: true } }, [], "str", null, 5];
+const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+const PARAMS: unknown[] = [
+  { _meta: MODERN_META, name: "x" },
+  { _meta: MODERN_META, notifications: { toolsListChanged: true } },
+  { _meta: { ...MODERN_META, "io.modelcontextprotocol/protocolVersion": "1900-01-01" } },
+  { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+  undefined, {}, { name: "x" }, { name: 1 }, { uri: "file:///a" }, { level: "info" }, { level: "nope" }, { requestId: 1 }, { requestId: null }, { progressToken: 1, progress: 5 }, { _meta: { progressToken: "t" } }, { __proto__: { polluted: true } }, [], "str", null, 5];
 const IDS: unknown[] = [0, 1, 2, "a", "1", 1.5, null, true, {}, -1, 9007199254740993];
 
 function randomMessage(r: () => number): string {
@@ -66,7 +82,7 @@ function randomMessage(r: () => number): string {
     if (params !== undefined) msg.params = params;
   } else {
     msg.id = pick(r, IDS);
-    if (r() < 0.6) msg.result = pick(r, [{}, { tools: [] }, { protocolVersion: "2025-11-25" }, initRes.result, [], 1]);
+    if (r() < 0.6) msg.result = pick(r, [{}, { tools: [] }, { protocolVersion: "2025-11-25" }, initRes.result, [], 1, { resultType: "input_required", requestState: "s" }, { resultType: "input_required", inputRequests: { a: { method: "roots/list" } } }, { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, ttlMs: 0, cacheScope: "private" }]);
     if (r() < 0.5) msg.error = pick(r, [{ code: -32601, message: "x" }, { code: "x" }, null]);
   }
   return r() < 0.02 ? JSON.stringify([msg, msg]) : JSON.stringify(msg);
@@ -80,7 +96,9 @@ function randomInput(r: () => number, now: number): SessionInput {
   if (k < 0.82) return { type: "respond", now, id: pick(r, [0, 1, 2, "a"]), result: pick(r, [{}, { tools: [] }, { content: [] }]) as never };
   if (k < 0.86) return { type: "cancel", now, id: pick(r, [0, 1, 2, 3]) };
   if (k < 0.9) return { type: "progress", now, id: pick(r, [0, 1, 2, "a", "t"]), progress: Math.floor(r() * 10) };
-  if (k < 0.93) return { type: "log", now, level: pick(r, ["debug", "error"] as const), data: "x" };
+  if (k < 0.93) return { type: "log", now, level: pick(r, ["debug", "error"] as const), data: "x", related: pick(r, [undefined, 1, "a"]) };
+  if (k < 0.95) return { type: "changed", now, what: pick(r, ["tools", "prompts", "resources"] as const) };
+  if (k < 0.96) return { type: "end-subscription", now, id: pick(r, [0, 1, 2]) };
   if (k < 0.99) return { type: "tick", now };
   return { type: "closed", now };
 }

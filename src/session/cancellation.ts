@@ -44,8 +44,18 @@ export function receiveCancelled(state: SessionState, params: JsonObject, out: S
 
 /** The application cancels a request it sent: tell the peer, fail the request locally. */
 export function cancelOutbound(state: SessionState, id: string | number, reason: string | undefined, out: SessionOutput[]): void {
-  const key = idKey(id);
-  const req = Object.hasOwn(state.outbound, key) ? state.outbound[key] : undefined;
+  let key = idKey(id);
+  let req = Object.hasOwn(state.outbound, key) ? state.outbound[key] : undefined;
+  if (req === undefined) {
+    // An MRTR retry goes out under a new id; the application still names the original.
+    for (const k in state.outbound) {
+      if (state.outbound[k].origin === id) {
+        key = k;
+        req = state.outbound[k];
+        break;
+      }
+    }
+  }
   if (req === undefined) {
     out.push({ type: "diagnostic", code: "cancel-unknown", message: "no request in flight with this id", detail: { id } });
     return;
@@ -61,6 +71,6 @@ export function cancelOutbound(state: SessionState, id: string | number, reason:
     out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params } });
   }
   if (req.internal === undefined) {
-    out.push({ type: "error", id: req.id, method: req.method, error: { code: ErrorCode.RequestCancelled, message: reason ?? "request cancelled" } });
+    out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.RequestCancelled, message: reason ?? "request cancelled" } });
   }
 }

@@ -25,12 +25,17 @@ export type LifecycleEvent =
   | "initialize-result" // client: a result with a version we speak
   | "initialize-failed" // client: an error, or a version we do not speak
   | "initialized" // server: notifications/initialized received
+  | "probe" // client: server/discover sent
+  | "discovered" // client: the probe found a modern server
+  | "fallback" // client: the probe found a legacy server; initialize sent
   | "close"; // transport closed, or a fatal error
 
 /** The transition table: `TRANSITIONS[role][phase][event]` is the next phase. */
 export const TRANSITIONS: Readonly<Record<Side, Readonly<Partial<Record<PhaseName, Readonly<Partial<Record<LifecycleEvent, PhaseName>>>>>>>> = {
   client: {
-    new: { open: "initializing", close: "closed" },
+    new: { open: "initializing", probe: "probing", close: "closed" },
+    probing: { discovered: "modern", probe: "probing", fallback: "initializing", "initialize-failed": "closed", close: "closed" },
+    modern: { close: "closed" },
     initializing: { "initialize-result": "operating", "initialize-failed": "closed", close: "closed" },
     operating: { close: "closed" },
     closed: {},
@@ -64,6 +69,8 @@ export const INBOUND_GATE: Readonly<Record<Side, Readonly<Record<PhaseName, { re
     "awaiting-initialized": { requests: "*", notifications: "*" },
     operating: { requests: "*", notifications: "*" },
     initializing: { requests: [], notifications: [] },
+    probing: { requests: [], notifications: [] },
+    modern: { requests: [], notifications: [] },
     closed: { requests: [], notifications: [] },
   },
   client: {
@@ -71,6 +78,9 @@ export const INBOUND_GATE: Readonly<Record<Side, Readonly<Record<PhaseName, { re
     // The server SHOULD NOT send requests other than pings and logging before initialized.
     initializing: { requests: ["ping"], notifications: ["notifications/message", "notifications/progress", "notifications/cancelled"] },
     operating: { requests: "*", notifications: "*" },
+    probing: { requests: [], notifications: [] },
+    // MRTR replaced server-to-client requests: a modern server sends none.
+    modern: { requests: [], notifications: "*" },
     "awaiting-initialized": { requests: [], notifications: [] },
     closed: { requests: [], notifications: [] },
   },
@@ -83,6 +93,8 @@ export const OUTBOUND_GATE: Readonly<Record<Side, Readonly<Record<PhaseName, { r
     new: { requests: ["ping"], notifications: [] },
     initializing: { requests: ["ping"], notifications: ["notifications/cancelled"] },
     operating: { requests: "*", notifications: "*" },
+    probing: { requests: [], notifications: [] },
+    modern: { requests: "*", notifications: [] },
     "awaiting-initialized": { requests: [], notifications: [] },
     closed: { requests: [], notifications: [] },
   },
@@ -93,6 +105,8 @@ export const OUTBOUND_GATE: Readonly<Record<Side, Readonly<Record<PhaseName, { r
     "awaiting-initialized": { requests: ["ping"], notifications: ["notifications/message", "notifications/progress", "notifications/cancelled"] },
     operating: { requests: "*", notifications: "*" },
     initializing: { requests: [], notifications: [] },
+    probing: { requests: [], notifications: [] },
+    modern: { requests: [], notifications: [] },
     closed: { requests: [], notifications: [] },
   },
 };

@@ -46,7 +46,7 @@ export function receiveProgress(state: SessionState, params: JsonObject, now: nu
     req.deadline = deadlineFrom(now, req.timeoutMs, req.hardDeadline);
     wakeNoLaterThan(state, req.deadline);
   }
-  const event: SessionOutput = { type: "progress", id: req.id, progress: value };
+  const event: SessionOutput = { type: "progress", id: req.origin ?? req.id, progress: value };
   if (params.total !== undefined) event.total = params.total as number;
   if (params.message !== undefined) event.message = params.message as string;
   out.push(event);

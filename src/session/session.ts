@@ -22,8 +22,9 @@ import { decode, decodeValue, type Decoded } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
-import { allowsBatches, LEGACY_VERSIONS, type LegacyVersion } from "../model/versions.js";
-import { isModernRequest } from "../modern/request-meta.js";
+import { allowsBatches, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
+import { MetaKey } from "../model/meta.js";
+import { isModernRequest, withRequestMeta } from "../modern/request-meta.js";
 import { applyChange, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { cancelOutbound, receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
@@ -35,6 +36,7 @@ import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
 import {
   idKey,
   type LoggingLevel,
+  type MrtrRound,
   type OutboundRequest,
   type PeerInfo,
   type Phase,
@@ -69,7 +71,9 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     cacheTtlMs: options.cacheTtlMs ?? 0,
     cacheScope: options.cacheScope ?? "private",
     maxSubscriptions: options.maxSubscriptions ?? 64,
+    maxInputRounds: options.maxInputRounds ?? 8,
   };
+  if (options.era !== undefined) resolved.era = options.era;
   if (options.instructions !== undefined) resolved.instructions = options.instructions;
   return resolved;
 }
@@ -91,6 +95,7 @@ export function createSession(options: SessionOptions): SessionState {
     wakeAt: null,
     subscriptions: {},
     subscriptionCount: 0,
+    mrtr: {},
     resourceSubscriptions: {},
   };
 }
@@ -119,9 +124,14 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     case "notify":
       return sendNotification(state, input.method, input.params, out, input.related);
     case "respond":
-      return respond(state, input.id, input.result, input.error, out);
-    case "cancel":
-      return cancelOutbound(state, input.id, input.reason, out);
+      return respond(state, input.id, input.result, input.error, now, out);
+    case "cancel": {
+      const waiting = dropInputRound(state, idKey(input.id));
+      if (waiting === undefined) return cancelOutbound(state, input.id, input.reason, out);
+      // Still gathering input: nothing is on the wire to cancel.
+      out.push({ type: "error", id: waiting.origin, method: waiting.method, error: { code: ErrorCode.RequestCancelled, message: input.reason ?? "request cancelled" } });
+      return;
+    }
     case "progress": {
       const key = idKey(input.id);
       const req = Object.hasOwn(state.inbound, key) ? state.inbound[key] : undefined;
@@ -152,14 +162,14 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
 const peerOf = (role: Side): Side => (role === "client" ? "server" : "client");
 
 /** The version messages are checked against: the negotiated one, or before that our preferred legacy version. */
-function versionOf(state: SessionState): LegacyVersion {
+function versionOf(state: SessionState): ProtocolVersion {
   const p = state.phase;
-  if ((p.name === "operating" || p.name === "awaiting-initialized" || p.name === "closed") && p.version !== undefined) return p.version;
+  if ((p.name === "operating" || p.name === "awaiting-initialized" || p.name === "modern" || p.name === "closed") && p.version !== undefined) return p.version;
   return legacyVersionsOf(state.options.versions)[0] ?? "2025-11-25";
 }
 
 function peerOfPhase(phase: Phase): PeerInfo | undefined {
-  return phase.name === "operating" || phase.name === "awaiting-initialized" || phase.name === "closed" ? phase.peer : undefined;
+  return phase.name === "operating" || phase.name === "awaiting-initialized" || phase.name === "modern" || phase.name === "closed" ? phase.peer : undefined;
 }
 
 function moveTo(state: SessionState, event: LifecycleEvent, phase: Phase): void {
@@ -196,18 +206,80 @@ function open(state: SessionState, now: number, out: SessionOutput[]): void {
     out.push({ type: "diagnostic", code: "open-ignored", message: `open is for a new client session (this is a ${o.role} in phase ${state.phase.name})` });
     return;
   }
-  const version = legacyVersionsOf(o.versions)[0];
-  if (version === undefined) {
-    fail(state, "no legacy protocol version configured", out);
-    return;
-  }
+  // draft basic/versioning: a client that may meet a modern server probes with
+  // server/discover first; one that knows (or only speaks) legacy goes straight to initialize.
+  const modern = o.versions.find(isModernVersion);
+  if (modern !== undefined && o.era !== "legacy") return probe(state, modern, now, out);
+  startInitialize(state, now, out, "open");
+}
+
+function internalRequest(state: SessionState, now: number, method: string, internal: OutboundRequest["internal"]): number {
+  const o = state.options;
   const id = state.nextId++;
   const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
-  const req: OutboundRequest = { id, method: "initialize", internal: "initialize", deadline: deadlineFrom(now, o.requestTimeoutMs, hard), hardDeadline: hard, timeoutMs: o.requestTimeoutMs };
+  const req: OutboundRequest = { id, method, internal, deadline: deadlineFrom(now, o.requestTimeoutMs, hard), hardDeadline: hard, timeoutMs: o.requestTimeoutMs };
   addOutbound(state, req);
   wakeNoLaterThan(state, req.deadline);
-  moveTo(state, "open", { name: "initializing", requestKey: idKey(id) });
+  return id;
+}
+
+function startInitialize(state: SessionState, now: number, out: SessionOutput[], event: "open" | "fallback"): void {
+  const o = state.options;
+  const version = legacyVersionsOf(o.versions)[0];
+  if (version === undefined) {
+    fail(state, event === "open" ? "no legacy protocol version configured" : "the server is not a modern server this client can talk to, and this client speaks no legacy version", out);
+    return;
+  }
+  const id = internalRequest(state, now, "initialize", "initialize");
+  moveTo(state, event, { name: "initializing", requestKey: idKey(id) });
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: o.capabilities, clientInfo: o.info } } });
+}
+
+function probe(state: SessionState, version: ModernVersion, now: number, out: SessionOutput[]): void {
+  const o = state.options;
+  const id = internalRequest(state, now, "server/discover", "discover");
+  moveTo(state, "probe", { name: "probing", requestKey: idKey(id), version });
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "server/discover", params: withRequestMeta(undefined, version, o.capabilities, o.info, undefined) } });
+}
+
+/** Modern JSON-RPC errors identify a modern server (draft `basic/versioning`, Backward Compatibility). */
+const MODERN_ERRORS: readonly number[] = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion];
+
+/**
+ * The probe's verdict. A DiscoverResult, or a recognized modern error, means a modern
+ * server: stay modern (retrying with a mutually supported version after -32022). Any
+ * other answer, or none before the timeout, means a legacy server: fall back to
+ * initialize.
+ */
+function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
+  const o = state.options;
+  const phase = state.phase as Extract<Phase, { name: "probing" }>;
+  if ("error" in msg) {
+    if (!MODERN_ERRORS.includes(msg.error.code)) return startInitialize(state, now, out, "fallback");
+    const supported = (msg.error.data as { supported?: unknown } | undefined)?.supported;
+    const list = Array.isArray(supported) ? supported : [];
+    const modern = o.versions.find((v): v is ModernVersion => isModernVersion(v) && v !== phase.version && list.includes(v));
+    if (msg.error.code === ErrorCode.UnsupportedProtocolVersion && modern !== undefined) return probe(state, modern, now, out);
+    if (msg.error.code === ErrorCode.UnsupportedProtocolVersion && o.versions.some((v) => !isModernVersion(v) && list.includes(v))) return startInitialize(state, now, out, "fallback");
+    fail(state, `the modern server refused discovery: ${msg.error.code} ${msg.error.message}`, out);
+    return;
+  }
+  const result = msg.result;
+  const issues = methodSpec(phase.version, "server/discover")!.validateResult!(result.resultType === undefined ? { ...result, resultType: "complete" } : result);
+  if (issues) return startInitialize(state, now, out, "fallback");
+  const versions = result.supportedVersions as string[];
+  const version = o.versions.find((v): v is ModernVersion => isModernVersion(v) && versions.includes(v));
+  if (version === undefined) {
+    if (o.versions.some((v) => versions.includes(v))) return startInitialize(state, now, out, "fallback");
+    fail(state, `no protocol version in common (server: ${versions.join(", ")}; client: ${o.versions.join(", ")})`, out);
+    return;
+  }
+  const meta = result._meta as JsonObject | undefined;
+  const info = (meta?.[MetaKey.serverInfo] as PeerInfo["info"] | undefined) ?? { name: "unknown", version: "unknown" };
+  const peer: PeerInfo = { info, capabilities: result.capabilities as JsonObject };
+  if (typeof result.instructions === "string") peer.instructions = result.instructions;
+  moveTo(state, "discovered", { name: "modern", version, peer });
+  out.push({ type: "initialized", version, peer });
 }
 
 function receiveInitializeResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
@@ -430,20 +502,33 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     return;
   }
   if (req.internal === "initialize") return receiveInitializeResponse(state, msg, now, out);
+  if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out);
   if (req.internal === "keepalive") {
     state.keepAlive.missed = 0;
     return;
   }
+  const eventId = req.origin ?? req.id;
   if ("error" in msg) {
-    out.push({ type: "error", id: req.id, method: req.method, error: msg.error });
+    out.push({ type: "error", id: eventId, method: req.method, error: msg.error });
     return;
   }
-  const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(msg.result);
+  let result = msg.result;
+  if (state.phase.name === "modern") {
+    // draft basic/index: an absent resultType MUST be treated as "complete"; an unrecognized one MUST be considered invalid.
+    const kind = result.resultType;
+    if (kind === undefined) result = { ...result, resultType: "complete" };
+    else if (kind === "input_required") return receiveInputRequired(state, req, result, now, out);
+    else if (kind !== "complete") {
+      out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `unrecognized resultType ${JSON.stringify(kind)} from the peer` } });
+      return;
+    }
+  }
+  const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(result);
   if (issues) {
-    out.push({ type: "error", id: req.id, method: req.method, error: { code: ErrorCode.InternalError, message: `invalid ${req.method} result from the peer`, data: { issues } } });
+    out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `invalid ${req.method} result from the peer`, data: { issues } } });
     return;
   }
-  out.push({ type: "response", id: req.id, method: req.method, result: msg.result });
+  out.push({ type: "response", id: eventId, method: req.method, result });
 }
 
 /** Most URIs a legacy client may hold subscriptions to. */
@@ -464,6 +549,67 @@ function legacySubscribe(state: SessionState, id: RequestId, method: string, uri
   sendResult(out, id, {});
 }
 
+// ---------------------------------------------------------------------------------------
+// Multi round-trip requests, client side (draft basic/patterns/mrtr)
+
+/**
+ * An `input_required` answer: each input request goes to the application as a `request`
+ * event (ids `mrtr:<origin>:<round>:<key>`, answered locally, never on the wire); when all
+ * are answered the original request is retried under a new id with `inputResponses` and
+ * the exact `requestState` (none if none was given). Events keep naming the original id.
+ */
+function receiveInputRequired(state: SessionState, req: OutboundRequest, result: JsonObject, now: number, out: SessionOutput[]): void {
+  const origin = req.origin ?? req.id;
+  const version = versionOf(state);
+  const spec = methodSpec(version, req.method);
+  const invalid = (message: string, data?: unknown): void => {
+    out.push({ type: "error", id: origin, method: req.method, error: data === undefined ? { code: ErrorCode.InternalError, message } : { code: ErrorCode.InternalError, message, data } });
+  };
+  if (!spec?.inputRequired) return invalid(`the server answered ${req.method} with input_required, which it MUST NOT`);
+  const issues = spec.validateResult!(result);
+  if (issues) return invalid("invalid input_required result from the peer", { issues });
+  const round = (req.round ?? 0) + 1;
+  if (round > state.options.maxInputRounds) return invalid(`gave up after ${state.options.maxInputRounds} input_required rounds`);
+  const inputs = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
+  const originKey = idKey(origin);
+  const entry: MrtrRound = { origin, method: req.method, timeoutMs: req.timeoutMs, progress: req.progressToken !== undefined, round, waiting: Object.keys(inputs), responses: {} };
+  if (req.params !== undefined) entry.params = req.params;
+  if (typeof result.requestState === "string") entry.requestState = result.requestState;
+  state.mrtr[originKey] = entry;
+  for (const key of entry.waiting) {
+    const id = `mrtr:${originKey}:${round}:${key}`;
+    addInbound(state, { id, method: inputs[key].method, mrtr: { origin: originKey, key } });
+    out.push({ type: "request", id, method: inputs[key].method, params: inputs[key].params });
+  }
+  if (entry.waiting.length === 0) retryInput(state, originKey, now, out);
+}
+
+/** The application answered one input request; a failed one is left out (the server re-asks if it must). */
+function answerInput(state: SessionState, ref: { origin: string; key: string }, result: JsonObject | undefined, now: number, out: SessionOutput[]): void {
+  const entry = Object.hasOwn(state.mrtr, ref.origin) ? state.mrtr[ref.origin] : undefined;
+  if (entry === undefined) return;
+  if (result !== undefined) Object.defineProperty(entry.responses, ref.key, { value: result, enumerable: true, writable: true, configurable: true });
+  entry.waiting = entry.waiting.filter((k) => k !== ref.key);
+  if (entry.waiting.length === 0) retryInput(state, ref.origin, now, out);
+}
+
+function retryInput(state: SessionState, originKey: string, now: number, out: SessionOutput[]): void {
+  const entry = state.mrtr[originKey];
+  delete state.mrtr[originKey];
+  const params: JsonObject = { ...entry.params, inputResponses: entry.responses };
+  if (entry.requestState !== undefined) params.requestState = entry.requestState;
+  sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress }, out, { origin: entry.origin, round: entry.round, params: entry.params });
+}
+
+/** Drops a round that is still gathering input (cancelled, or the session closed). */
+function dropInputRound(state: SessionState, originKey: string): MrtrRound | undefined {
+  if (!Object.hasOwn(state.mrtr, originKey)) return undefined;
+  const entry = state.mrtr[originKey];
+  delete state.mrtr[originKey];
+  for (const key of entry.waiting) removeInbound(state, idKey(`mrtr:${originKey}:${entry.round}:${key}`));
+  return entry;
+}
+
 function rememberUrlElicitation(state: SessionState, elicitationId: string): void {
   const table = state.urlElicitations;
   const keys = Object.keys(table);
@@ -474,12 +620,12 @@ function rememberUrlElicitation(state: SessionState, elicitationId: string): voi
 // ---------------------------------------------------------------------------------------
 // Sending
 
-function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "request" }>, out: SessionOutput[]): void {
+function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "request" }>, out: SessionOutput[], retry?: { origin: RequestId; round: number; params?: JsonObject }): void {
   const o = state.options;
   const { method, now } = input;
   const id = state.nextId++;
   const refuse = (code: number, message: string, data?: unknown): void => {
-    out.push({ type: "error", id, method, error: data === undefined ? { code, message } : { code, message, data } });
+    out.push({ type: "error", id: retry?.origin ?? id, method, error: data === undefined ? { code, message } : { code, message, data } });
   };
   const phase = state.phase;
   if (phase.name === "closed") return refuse(ErrorCode.ConnectionClosed, `the session is closed: ${phase.reason}`);
@@ -494,6 +640,9 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   if (!isParamsObject(params)) return refuse(ErrorCode.InvalidParams, `${method} params must be an object`);
   const capError = paramsCapabilityError(method, params, o.role === "client" ? o.capabilities : peer?.capabilities);
   if (capError !== null) return refuse(capError.code, `cannot send ${method}: ${capError.message}`, capError.data);
+  const original = params;
+  // Modern era: every request carries its version, capabilities and identity (draft basic/index, _meta).
+  if (phase.name === "modern") params = withRequestMeta(params, phase.version, o.capabilities, o.info, input.logLevel);
   if (o.validateOutgoing) {
     const issues = spec.validateParams(params);
     if (issues) return refuse(ErrorCode.InvalidParams, `invalid ${method} params`, { issues });
@@ -502,6 +651,13 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   const timeoutMs = input.timeoutMs ?? o.requestTimeoutMs;
   const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
   const req: OutboundRequest = { id, method, deadline: deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
+  // Kept for an MRTR retry: the application's own params, never a previous round's inputs.
+  const appParams = retry !== undefined ? retry.params : original;
+  if (phase.name === "modern" && spec.inputRequired && appParams !== undefined) req.params = appParams;
+  if (retry !== undefined) {
+    req.origin = retry.origin;
+    req.round = retry.round;
+  }
   if (input.progress) {
     params = withProgressToken(params, id);
     req.progressToken = id;
@@ -533,13 +689,14 @@ function sendNotification(state: SessionState, method: string, params: JsonObjec
   pushSend(out, params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, related);
 }
 
-function respond(state: SessionState, id: RequestId, result: JsonObject | undefined, error: { code: number; message: string; data?: unknown } | undefined, out: SessionOutput[]): void {
+function respond(state: SessionState, id: RequestId, result: JsonObject | undefined, error: { code: number; message: string; data?: unknown } | undefined, now: number, out: SessionOutput[]): void {
   const req = removeInbound(state, idKey(id));
   if (req === undefined) {
     // Cancelled by the peer (receivers SHOULD NOT respond then), already answered, or never received.
     out.push({ type: "diagnostic", code: "respond-unknown", message: "no request in progress with this id; answer not sent", detail: { id } });
     return;
   }
+  if (req.mrtr !== undefined) return answerInput(state, req.mrtr, error === undefined ? (result ?? {}) : undefined, now, out);
   if (error !== undefined) {
     if (!Number.isInteger(error.code) || typeof error.message !== "string") {
       sendError(out, id, ErrorCode.InternalError, "the handler failed with a malformed error");
@@ -602,12 +759,17 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
       fail(state, "initialize timed out", out);
       return;
     }
+    if (req.internal === "discover") {
+      // stdio: "the probe ... times out, and the client falls back to initialize".
+      startInitialize(state, now, out, "fallback");
+      continue;
+    }
     if (!req.task) out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: req.id, reason: "timeout" } } });
     if (req.internal === "keepalive") {
       state.keepAlive.missed++;
       out.push({ type: "stale", missed: state.keepAlive.missed });
     } else {
-      out.push({ type: "error", id: req.id, method: req.method, error: { code: ErrorCode.RequestTimeout, message: `request timed out after ${req.timeoutMs} ms` } });
+      out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.RequestTimeout, message: `request timed out after ${req.timeoutMs} ms` } });
     }
   }
   for (const key in state.inbound) flushProgress(state.inbound[key], now, out);
@@ -630,9 +792,14 @@ function closeSession(state: SessionState, reason: string, out: SessionOutput[],
   if (phase.name === "closed") return;
   for (const key of Object.keys(state.outbound)) {
     const req = state.outbound[key];
-    if (req.internal === undefined) out.push({ type: "error", id: req.id, method: req.method, error: { code: ErrorCode.ConnectionClosed, message: `connection closed: ${reason}` } });
+    if (req.internal === undefined) out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.ConnectionClosed, message: `connection closed: ${reason}` } });
   }
-  for (const key of Object.keys(state.inbound)) out.push({ type: "cancelled", id: state.inbound[key].id, reason: `connection closed: ${reason}` });
+  for (const key of Object.keys(state.mrtr)) {
+    const entry = state.mrtr[key];
+    out.push({ type: "error", id: entry.origin, method: entry.method, error: { code: ErrorCode.ConnectionClosed, message: `connection closed: ${reason}` } });
+  }
+  state.mrtr = {};
+  for (const key of Object.keys(state.inbound)) if (state.inbound[key].mrtr === undefined) out.push({ type: "cancelled", id: state.inbound[key].id, reason: `connection closed: ${reason}` });
   state.outbound = {};
   state.outboundCount = 0;
   state.inbound = {};
@@ -645,15 +812,15 @@ function closeSession(state: SessionState, reason: string, out: SessionOutput[],
   const closed: Phase = { name: "closed", reason };
   const peer = peerOfPhase(phase);
   if (peer !== undefined) closed.peer = peer;
-  if (phase.name === "operating" || phase.name === "awaiting-initialized") closed.version = phase.version;
-  const event: LifecycleEvent = phase.name === "initializing" && fatal ? "initialize-failed" : "close";
+  if (phase.name === "operating" || phase.name === "awaiting-initialized" || phase.name === "modern") closed.version = phase.version;
+  const event: LifecycleEvent = (phase.name === "initializing" || phase.name === "probing") && fatal ? "initialize-failed" : "close";
   moveTo(state, event, closed);
   if (fatal) out.push({ type: "close", reason });
 }
 
 /** The protocol version in force, once negotiated. */
-export function negotiatedVersion(state: SessionState): LegacyVersion | undefined {
+export function negotiatedVersion(state: SessionState): ProtocolVersion | undefined {
   const p = state.phase;
-  return p.name === "operating" || p.name === "awaiting-initialized" ? p.version : p.name === "closed" ? p.version : undefined;
+  return p.name === "operating" || p.name === "awaiting-initialized" || p.name === "modern" || p.name === "closed" ? p.version : undefined;
 }
 

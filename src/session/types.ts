@@ -72,10 +72,14 @@ export interface SessionOptions {
   cacheScope?: "public" | "private";
   /** Most `subscriptions/listen` streams open at once (default 64). */
   maxSubscriptions?: number;
+  /** Client: the server's era when already known (cached from an earlier run): skips or forces the probe. */
+  era?: "legacy" | "modern";
+  /** Client: most `input_required` rounds for one request before it fails (default 8). */
+  maxInputRounds?: number;
 }
 
 /** Options with every default filled in: what the state actually holds. */
-export type ResolvedOptions = Required<Omit<SessionOptions, "instructions">> & { instructions?: string };
+export type ResolvedOptions = Required<Omit<SessionOptions, "instructions" | "era">> & { instructions?: string; era?: "legacy" | "modern" };
 
 /** What the peer told us about itself during initialization. */
 export interface PeerInfo {
@@ -92,16 +96,26 @@ export interface PeerInfo {
 export type Phase =
   | { name: "new" }
   | { name: "initializing"; requestKey: string }
+  /** Client, modern or dual-era: the `server/discover` probe is out (draft `basic/versioning`). */
+  | { name: "probing"; requestKey: string; version: ModernVersion }
+  /** Client: talking to a modern server; every request carries its own `_meta`. */
+  | { name: "modern"; version: ModernVersion; peer: PeerInfo }
   | { name: "awaiting-initialized"; version: LegacyVersion; peer: PeerInfo }
   | { name: "operating"; version: LegacyVersion; peer: PeerInfo }
-  | { name: "closed"; reason: string; version?: LegacyVersion; peer?: PeerInfo };
+  | { name: "closed"; reason: string; version?: ProtocolVersion; peer?: PeerInfo };
 
 /** A request this side sent and is waiting on. */
 export interface OutboundRequest {
   id: RequestId;
   method: string;
   /** Kernel-internal requests (initialize, keep-alive ping) never surface as app events. */
-  internal?: "initialize" | "keepalive";
+  internal?: "initialize" | "keepalive" | "discover";
+  /** MRTR retry: the id of the application's original request, which every event names. */
+  origin?: RequestId;
+  /** Modern client: the application's params, kept for an MRTR retry. */
+  params?: JsonObject;
+  /** Modern client: which `input_required` round this attempt is (0 for the first). */
+  round?: number;
   progressToken?: string | number;
   /** Highest progress seen; progress must increase. */
   progress?: number;
@@ -120,6 +134,8 @@ export interface InboundRequest {
   method: string;
   /** Modern era: what the request declared about itself (it is all the server may rely on). */
   modern?: { version: ModernVersion; capabilities: JsonObject; logLevel?: LoggingLevel };
+  /** Modern client: an input request of an `input_required` result, answered locally, never on the wire. */
+  mrtr?: { origin: string; key: string };
   /** A `subscriptions/listen` stream: the filter the server agreed to. */
   subscription?: SubscriptionFilter;
   progressToken?: string | number;
@@ -130,6 +146,20 @@ export interface InboundRequest {
   /** Coalesced progress waiting for its slot. */
   pendingProgress?: { progress: number; total?: number; message?: string; at: number };
   task?: boolean;
+}
+
+/** One `input_required` round a modern client is gathering answers for (draft `basic/patterns/mrtr`). */
+export interface MrtrRound {
+  origin: RequestId;
+  method: string;
+  params?: JsonObject;
+  timeoutMs: number;
+  progress: boolean;
+  round: number;
+  requestState?: string;
+  /** Input keys not answered yet. */
+  waiting: string[];
+  responses: JsonObject;
 }
 
 /** The whole state of one session. Plain JSON. */
@@ -157,6 +187,8 @@ export interface SessionState {
   /** Open `subscriptions/listen` streams: inbound request key → true (the filter is on the request). */
   subscriptions: Record<string, true>;
   subscriptionCount: number;
+  /** Modern client: original requests waiting for the application's answers to input requests, by origin key. */
+  mrtr: Record<string, MrtrRound>;
   /** Legacy: URIs the client subscribed to with `resources/subscribe`. */
   resourceSubscriptions: Record<string, true>;
 }
@@ -168,7 +200,7 @@ export type SessionInput =
   /** A message arrived: raw text in `data`, or an already-parsed JSON value in `value`. */
   | { type: "receive"; now: number; data?: string; value?: unknown }
   /** The application sends a request. */
-  | { type: "request"; now: number; method: string; params?: JsonObject; timeoutMs?: number; progress?: boolean; related?: RequestId }
+  | { type: "request"; now: number; method: string; params?: JsonObject; timeoutMs?: number; progress?: boolean; related?: RequestId; logLevel?: LoggingLevel }
   /** The application sends a notification. */
   | { type: "notify"; now: number; method: string; params?: JsonObject; related?: RequestId }
   /** The application answers a request it was handed. */

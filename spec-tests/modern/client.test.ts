@@ -1,0 +1,184 @@
+// Spec: draft basic/versioning (compatibility matrix, backward compatibility), basic/index
+// (resultType), basic/patterns/mrtr (client requirements), basic/transports/stdio (probe).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Pair } from "../harness/pair.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { ProtocolVersion } from "../../src/model/versions.js";
+
+const ERAS: Record<string, ProtocolVersion[]> = {
+  modern: ["2026-07-28"],
+  legacy: ["2025-11-25", "2025-06-18", "2025-03-26"],
+  dual: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
+};
+
+// The matrix of basic/versioning, row by row: client era, server era, expected outcome.
+const MATRIX: [string, string, "modern" | "legacy" | "fails"][] = [
+  ["modern", "modern", "modern"],
+  ["modern", "legacy", "fails"],
+  ["dual", "modern", "modern"],
+  ["dual", "legacy", "legacy"],
+  ["legacy", "modern", "fails"],
+  ["legacy", "dual", "legacy"],
+  ["legacy", "legacy", "legacy"],
+  ["dual", "dual", "modern"],
+  ["modern", "dual", "modern"],
+];
+
+for (const [clientEra, serverEra, outcome] of MATRIX) {
+  test(`versioning compatibility matrix: ${clientEra} client × ${serverEra} server → ${outcome}`, () => {
+    const p = new Pair({ versions: ERAS[clientEra] }, { versions: ERAS[serverEra] });
+    p.handlers.server = (req, pair) => pair.respond("server", req.id, { content: [{ type: "text", text: "hi" }] });
+    p.handshake();
+    if (outcome === "fails") {
+      assert.equal(p.client.phase.name, "closed");
+      assert.ok(p.closedBy.client, "the client surfaces an actionable error");
+      return;
+    }
+    assert.equal(p.client.phase.name, outcome === "modern" ? "modern" : "operating");
+    p.request("client", "tools/call", { name: "x" });
+    p.run();
+    const res = p.of("client", "response")[0];
+    assert.deepEqual((res.result.content as unknown[])[0], { type: "text", text: "hi" });
+    if (outcome === "modern") assert.equal(res.result.resultType, "complete");
+  });
+}
+
+test("stdio backward compatibility: the probe falls back to initialize on a non-modern error", () => {
+  const p = new Pair({ versions: ERAS.dual }, { versions: ERAS.legacy });
+  p.feed("client", { type: "open", now: 0 });
+  const probe = p.dropQueued()[0];
+  assert.equal(JSON.parse(probe.text).method, "server/discover");
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: ErrorCode.MethodNotFound, message: "Method not found" } }));
+  assert.equal(p.client.phase.name, "initializing");
+  assert.equal((p.lastSent("client") as any).method, "initialize");
+});
+
+test("stdio backward compatibility: a probe that times out falls back to initialize (silent legacy server)", () => {
+  const p = new Pair({ versions: ERAS.dual, requestTimeoutMs: 500 }, { versions: ERAS.legacy });
+  p.feed("client", { type: "open", now: 0 });
+  p.dropQueued();
+  p.advance(500);
+  assert.equal(p.client.phase.name, "operating");
+});
+
+test("versioning: after UnsupportedProtocolVersionError the client retries with a mutually supported version rather than falling back", () => {
+  const p = new Pair({ versions: ERAS.dual });
+  p.feed("client", { type: "open", now: 0 });
+  p.dropQueued();
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2025-11-25"], requested: "2026-07-28" } } }));
+  assert.equal((p.lastSent("client") as any).params.protocolVersion, "2025-11-25", "only a legacy version in common: initialize");
+});
+
+test("versioning: the era verdict can be given in (cached): legacy skips the probe", () => {
+  const p = new Pair({ versions: ERAS.dual, era: "legacy" });
+  p.handshake();
+  assert.equal((p.sent("client")[0] as any).method, "initialize");
+  assert.equal(p.client.phase.name, "operating");
+});
+
+test("basic/index: every modern request carries protocolVersion, clientCapabilities and clientInfo in _meta", () => {
+  const p = new Pair({ versions: ERAS.modern, capabilities: { elicitation: {} } }, { versions: ERAS.modern });
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [] });
+  p.handshake();
+  p.feed("client", { type: "request", now: 0, method: "tools/list", logLevel: "error" });
+  p.run();
+  const sent = p.lastSent("client") as any;
+  assert.deepEqual(sent.params._meta, {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+    "io.modelcontextprotocol/clientInfo": { name: "test-client", version: "1.0.0" },
+    "io.modelcontextprotocol/logLevel": "error",
+  });
+});
+
+test("basic/index: an absent resultType is treated as complete; an unrecognized one MUST be considered invalid", () => {
+  const p = new Pair({ versions: ERAS.modern }, { versions: ERAS.modern });
+  p.handlers.server = () => {};
+  p.handshake();
+  const a = p.request("client", "tools/call", { name: "x" });
+  const b = p.request("client", "tools/call", { name: "y" });
+  p.run();
+  p.dropQueued();
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: a, result: { content: [] } }));
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: b, result: { resultType: "mystery", content: [] } }));
+  assert.equal(p.of("client", "response")[0].result.resultType, "complete");
+  assert.equal(p.of("client", "error")[0].id, b);
+});
+
+test("mrtr: multi-round — the client gathers inputs, retries with a new id, echoes requestState exactly, and the app sees one request", () => {
+  const p = new Pair({ versions: ERAS.modern, capabilities: { elicitation: {} } }, { versions: ERAS.modern });
+  const seen: any[] = [];
+  p.handlers.server = (req, pair) => {
+    const params = req.params as any;
+    seen.push({ id: req.id, inputResponses: params.inputResponses, requestState: params.requestState });
+    const ask = (key: string) => ({ [key]: { method: "elicitation/create", params: { mode: "form", message: key, requestedSchema: { type: "object", properties: { v: { type: "string" } } } } } });
+    if (seen.length === 1) pair.respond("server", req.id, { resultType: "input_required", inputRequests: ask("first"), requestState: "opaque+1" });
+    else if (seen.length === 2) pair.respond("server", req.id, { resultType: "input_required", inputRequests: ask("second") });
+    else pair.respond("server", req.id, { content: [{ type: "text", text: "done" }] });
+  };
+  p.handlers.client = (req, pair) => pair.respond("client", req.id, { action: "accept", content: { v: (req.params as any).message } });
+  p.handshake();
+  const id = p.request("client", "tools/call", { name: "wizard" }, { progress: true });
+  p.run();
+  assert.equal(seen.length, 3);
+  assert.equal(new Set(seen.map((s) => s.id)).size, 3, "the JSON-RPC id MUST differ between the initial request and each retry");
+  assert.equal(seen[1].requestState, "opaque+1", "requestState MUST be echoed exactly");
+  assert.equal(seen[2].requestState, undefined, "no requestState given: the retry MUST NOT include one");
+  assert.deepEqual(seen[1].inputResponses, { first: { action: "accept", content: { v: "first" } } });
+  const res = p.of("client", "response");
+  assert.equal(res.length, 1);
+  assert.equal(res[0].id, id, "the application's request keeps its id across rounds");
+  assert.equal(p.of("client", "request").length, 2, "each input request reaches the application once");
+  assert.equal(p.client.inboundCount, 0);
+});
+
+test("mrtr: an input_required with only requestState is retried at once; rounds are bounded", () => {
+  const p = new Pair({ versions: ERAS.modern, maxInputRounds: 3 }, { versions: ERAS.modern });
+  let n = 0;
+  p.handlers.server = (req, pair) => {
+    n++;
+    pair.respond("server", req.id, { resultType: "input_required", requestState: `s${n}` });
+  };
+  p.handshake();
+  const id = p.request("client", "tools/call", { name: "loop" });
+  p.run();
+  assert.equal(n, 4);
+  const err = p.of("client", "error")[0];
+  assert.equal(err.id, id);
+  assert.match(err.error.message, /3 input_required rounds/);
+});
+
+test("mrtr: cancelling while inputs are being gathered ends the request locally; cancelling a retry cancels it on the wire", () => {
+  const p = new Pair({ versions: ERAS.modern, capabilities: { roots: {} } }, { versions: ERAS.modern });
+  p.handlers.server = (req, pair) => {
+    if ((req.params as any).inputResponses === undefined) pair.respond("server", req.id, { resultType: "input_required", inputRequests: { r: { method: "roots/list" } } });
+  };
+  p.handshake();
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  assert.equal(p.of("client", "request").length, 1);
+  p.feed("client", { type: "cancel", now: 0, id });
+  assert.equal(p.of("client", "error")[0].error.code, ErrorCode.RequestCancelled);
+  assert.equal(p.client.inboundCount, 0);
+  // Second request: answer the input, then cancel the retry in flight.
+  p.handlers.client = (req, pair) => pair.respond("client", req.id, { roots: [] });
+  const id2 = p.request("client", "tools/call", { name: "y" });
+  p.run();
+  p.feed("client", { type: "cancel", now: 0, id: id2 });
+  p.run();
+  const cancel = p.sent("client").at(-1) as any;
+  assert.equal(cancel.method, "notifications/cancelled");
+  assert.notEqual(cancel.params.requestId, id2, "the cancellation names the retry's wire id");
+  assert.equal(p.of("client", "error")[1].id, id2);
+});
+
+test("mrtr: a server that answers input_required on a method that does not allow it is an error", () => {
+  const p = new Pair({ versions: ERAS.modern }, { versions: ERAS.modern });
+  p.handlers.server = () => {};
+  p.handshake();
+  const id = p.request("client", "tools/list");
+  p.run();
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "input_required", requestState: "x" } }));
+  assert.equal(p.of("client", "error")[0].id, id);
+});

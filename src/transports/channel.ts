@@ -1,0 +1,280 @@
+/**
+ * The stream channel: the runtime-neutral half of every stream transport (stdio, Web
+ * Streams, any socket a custom transport wraps).
+ *
+ * Spec: `basic/transports` of 2025-11-25 ("stdio") and draft `basic/transports/stdio`:
+ * one JSON-RPC message per line, "Messages are delimited by newlines, and MUST NOT
+ * contain embedded newlines"; custom transports over byte streams "SHOULD reuse this
+ * framing".
+ *
+ * Theory of operation. A runtime adapter owns the I/O and hands the channel two things:
+ * a {@link Sink} to write to, and the chunks it reads ({@link StreamChannel.push}, then
+ * {@link StreamChannel.endInput} and {@link StreamChannel.closeWith} when the input ends).
+ * The channel does the rest, identically on every runtime:
+ *
+ * - Framing. In `ndjson` mode incoming chunks go through the pure NDJSON decoder and
+ *   outgoing messages become lines; in `messages` mode each chunk already is one message
+ *   (a MessagePort or WebSocket bridge) and is passed through.
+ * - Lines that cannot be delivered as text are still answered, by the kernel rather than
+ *   here (the channel holds no protocol logic): a line that is not UTF-8 is delivered as
+ *   {@link INVALID_UTF8_MESSAGE} and a line over `maxLineBytes` as
+ *   {@link OVERSIZED_MESSAGE}, two fixed texts the codec classifies exactly as it would
+ *   the original (`-32700` and `-32600`, id `null`: the framer has dropped the bytes that
+ *   could have named a request id). The stream goes on with the next line. The true cause
+ *   is reported to `onFault`, for logs.
+ * - Backpressure. A message is written straight through while the sink accepts more;
+ *   once it reports full, messages wait in a queue bounded by `maxQueuedChars`, and on
+ *   the sink's drain the whole queue goes out as one write (one syscall for a burst). A
+ *   peer that stops reading for long enough to overflow the bound is a dead connection:
+ *   the channel closes with a reason that says so, rather than buffering without end.
+ * - The {@link Transport} contract: messages that arrive before `onMessage` wait for it;
+ *   `onClose` fires exactly once, with the first reason, whichever side closed; `send`
+ *   after close is a no-op and nothing here throws.
+ *
+ * On close the queued output is still handed to the sink (a server's last answers reach
+ * the client), then the sink is ended and the adapter's teardown runs once.
+ */
+import type { Transport } from "../api/transport.js";
+import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, type NdjsonDecoder, type NdjsonEvent } from "../framing/ndjson.js";
+import { decodeUtf8 } from "../jsonrpc/safe-json.js";
+
+/**
+ * What a line that is not valid UTF-8 is delivered as: the replacement character, which
+ * is what a lenient decoder would show and is not JSON, so the codec answers `-32700`
+ * (Parse error) with id `null`.
+ */
+export const INVALID_UTF8_MESSAGE = "\uFFFD";
+
+/**
+ * What a line over `maxLineBytes` is delivered as: JSON that is no JSON-RPC message, so
+ * the codec answers `-32600` (Invalid Request) with id `null`, the code the codec uses
+ * for a message over a size limit.
+ */
+export const OVERSIZED_MESSAGE = '{"jsonrpc":"2.0","id":null}';
+
+/** How a stream carries messages: as NDJSON lines in a byte or text stream, or one message per chunk. */
+export type Framing = "ndjson" | "messages";
+
+/** A line the channel could not deliver as it came, as reported to {@link ChannelOptions.onFault}. */
+export type FramingFault =
+  /** A line over `maxLineBytes`; `bytes` is how many had arrived when the limit was crossed. */
+  | { kind: "oversized"; bytes: number }
+  /** A line (or message chunk) whose bytes are not UTF-8. */
+  | { kind: "invalid-utf8" };
+
+/** Options shared by every stream transport. */
+export interface ChannelOptions {
+  /** Default `ndjson`. */
+  framing?: Framing;
+  /** Longest incoming line, in UTF-8 bytes (ndjson only). Default: the codec's 4 MiB. */
+  maxLineBytes?: number;
+  /** Most outgoing text (UTF-16 code units, about bytes for ASCII) held while the peer is not reading. Default 16 Mi. */
+  maxQueuedChars?: number;
+  /** Told about every line replaced by {@link INVALID_UTF8_MESSAGE} or {@link OVERSIZED_MESSAGE}, e.g. to log it to stderr. */
+  onFault?(fault: FramingFault): void;
+}
+
+/** Where a channel writes; one small implementation per runtime and stream kind. Must not throw. */
+export interface Sink {
+  /** Writes one chunk. Returns false when the sink is full: the channel then waits for {@link Sink.waitDrain}. */
+  write(chunk: string): boolean;
+  /** Calls `fn` once, when the sink can take more after a `write` returned false. */
+  waitDrain(fn: () => void): void;
+  /** Flushes what was written and closes the sink. Called once. */
+  end(): void;
+}
+
+/** Default of {@link ChannelOptions.maxQueuedChars}. */
+export const DEFAULT_MAX_QUEUED_CHARS = 16 * 1024 * 1024;
+
+/** The reason `onClose` gets when this side called `close()`. */
+export const LOCAL_CLOSE_REASON = "transport closed by this side";
+
+/** The reason `onClose` gets when the peer ended the stream. */
+export const INPUT_ENDED_REASON = "the peer closed the stream";
+
+/** Raw line breaks, which valid JSON text can hold only as whitespace. */
+const LINE_BREAKS = /[\r\n]/g;
+
+/**
+ * A {@link Transport} over a {@link Sink} and the chunks an adapter pushes in. Adapters
+ * construct it, wire their streams to {@link StreamChannel.push} / {@link StreamChannel.endInput}
+ * / {@link StreamChannel.closeWith}, and hand it out as the transport.
+ */
+export class StreamChannel implements Transport {
+  private readonly ndjson: NdjsonDecoder | undefined;
+  private readonly maxQueued: number;
+  private readonly onFault: ChannelOptions["onFault"];
+  private receiver: ((text: string) => void) | undefined = undefined;
+  /** Messages that arrived before a receiver was registered. */
+  private inbox: string[] = [];
+  private closeListener: ((reason: string) => void) | undefined = undefined;
+  private reason: string | undefined = undefined;
+  private notified = false;
+  /** Outgoing chunks waiting for the sink to drain; `queue[head ..]` are pending. */
+  private queue: string[] = [];
+  private head = 0;
+  private queuedChars = 0;
+  private blocked = false;
+  /** Bound once, so waiting for a drain allocates nothing per write. */
+  private readonly drained = () => this.flush();
+
+  /**
+   * @param sink where outgoing messages are written
+   * @param options framing and bounds
+   * @param teardown called once when the channel closes, after the sink was ended: the
+   *   adapter stops reading and releases its resources (for a child process: the shutdown
+   *   sequence).
+   */
+  constructor(
+    private readonly sink: Sink,
+    options: ChannelOptions = {},
+    private readonly teardown?: (reason: string) => void,
+  ) {
+    this.ndjson = (options.framing ?? "ndjson") === "ndjson" ? createNdjsonDecoder({ maxLineBytes: options.maxLineBytes }) : undefined;
+    this.maxQueued = options.maxQueuedChars ?? DEFAULT_MAX_QUEUED_CHARS;
+    this.onFault = options.onFault;
+  }
+
+  /** True once the channel closed, from either side. */
+  get closed(): boolean {
+    return this.reason !== undefined;
+  }
+
+  /** Sends one message; queued while the sink is full; a no-op once closed. */
+  send(text: string): void {
+    if (this.reason !== undefined) return;
+    let chunk = text;
+    if (this.ndjson !== undefined) {
+      const framed = encodeNdjsonLine(text);
+      // Valid JSON holds a raw CR or LF only as whitespace between tokens (inside a string
+      // it must be escaped), so a space means the same and keeps the message on one line.
+      chunk = framed.ok ? framed.line : text.replace(LINE_BREAKS, " ") + "\n";
+    }
+    if (this.blocked) {
+      this.queue.push(chunk);
+      this.queuedChars += chunk.length;
+      if (this.queuedChars > this.maxQueued) {
+        this.closeWith(`outgoing queue over ${this.maxQueued} characters: the peer is not reading`, false);
+      }
+      return;
+    }
+    if (!this.sink.write(chunk)) this.block();
+  }
+
+  /** Registers the receiver; messages that arrived before it are delivered now, in order. */
+  onMessage(fn: (text: string) => void): void {
+    this.receiver = fn;
+    if (this.inbox.length === 0) return;
+    const waiting = this.inbox;
+    this.inbox = [];
+    for (let i = 0; i < waiting.length; i++) this.receiver(waiting[i]);
+  }
+
+  /** Registers the close listener; called at once if the channel has already closed. */
+  onClose(fn: (reason: string) => void): void {
+    this.closeListener = fn;
+    if (this.reason !== undefined) this.notify();
+  }
+
+  /** Closes from this side. Idempotent. */
+  close(): void {
+    this.closeWith(LOCAL_CLOSE_REASON);
+  }
+
+  /** Adapter side: one chunk read from the stream. Ignored once closed. */
+  push(chunk: string | Uint8Array): void {
+    if (this.reason !== undefined) return;
+    if (this.ndjson === undefined) {
+      const text = typeof chunk === "string" ? chunk : decodeUtf8(chunk);
+      if (text !== undefined) this.deliver(text);
+      else this.fault({ kind: "invalid-utf8" });
+      return;
+    }
+    const events = feedNdjson(this.ndjson, chunk);
+    for (let i = 0; i < events.length; i++) this.event(events[i]);
+  }
+
+  /** Adapter side: the input ended; a last line without its newline is still delivered. Does not close. */
+  endInput(): void {
+    if (this.reason !== undefined || this.ndjson === undefined) return;
+    const events = endNdjson(this.ndjson);
+    for (let i = 0; i < events.length; i++) this.event(events[i]);
+  }
+
+  /**
+   * Adapter side: closes the channel with `reason` (the first reason wins). Queued output
+   * is written first unless `flush` is false (the peer is known not to read it).
+   */
+  closeWith(reason: string, flush = true): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    if (flush) {
+      // Past the sink's high-water mark, but the stream buffers it: nothing is lost.
+      if (this.ndjson !== undefined) {
+        if (this.queue.length > 0) this.sink.write(this.takeQueued());
+      } else for (let i = this.head; i < this.queue.length; i++) this.sink.write(this.queue[i]);
+    }
+    this.queue = [];
+    this.head = 0;
+    this.queuedChars = 0;
+    this.sink.end();
+    this.teardown?.(reason);
+    if (this.closeListener !== undefined) this.notify();
+  }
+
+  private notify(): void {
+    if (this.notified) return;
+    this.notified = true;
+    this.closeListener!(this.reason!);
+  }
+
+  private event(e: NdjsonEvent): void {
+    if (e.kind === "line") this.deliver(e.text);
+    else this.fault(e);
+  }
+
+  private fault(fault: FramingFault): void {
+    this.onFault?.(fault);
+    this.deliver(fault.kind === "oversized" ? OVERSIZED_MESSAGE : INVALID_UTF8_MESSAGE);
+  }
+
+  private deliver(text: string): void {
+    // A receiver may close the channel while a chunk's lines are being delivered.
+    if (this.reason !== undefined) return;
+    if (this.receiver !== undefined) this.receiver(text);
+    else this.inbox.push(text);
+  }
+
+  private block(): void {
+    this.blocked = true;
+    this.sink.waitDrain(this.drained);
+  }
+
+  /** The sink drained: writes the queue, joined into one chunk when it holds lines. */
+  private flush(): void {
+    this.blocked = false;
+    if (this.ndjson !== undefined) {
+      if (this.reason !== undefined || this.queue.length === 0) return;
+      if (!this.sink.write(this.takeQueued())) this.block();
+      return;
+    }
+    while (this.reason === undefined && this.head < this.queue.length) {
+      const chunk = this.queue[this.head++];
+      this.queuedChars -= chunk.length;
+      if (this.head === this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      }
+      if (!this.sink.write(chunk)) return this.block();
+    }
+  }
+
+  /** Every queued line as one chunk (ndjson only, where the queue never has a head offset); empties the queue. */
+  private takeQueued(): string {
+    const q = this.queue;
+    this.queue = [];
+    this.queuedChars = 0;
+    return q.length === 1 ? q[0] : q.join("");
+  }
+}
