@@ -1,0 +1,144 @@
+// The driver: the session reducer run with a clock, promises and handlers
+// (2025-11-25 basic/lifecycle timeouts, basic/utilities/cancellation and progress, end to end).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Endpoint, McpError, toRpcError } from "../../src/driver/endpoint.js";
+import { ManualClock, systemClock } from "../../src/driver/clock.js";
+import { encode } from "../../src/jsonrpc/codec.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { EndpointHooks } from "../../src/driver/endpoint.js";
+import type { SessionOptions } from "../../src/session/types.js";
+
+const flush = () => new Promise<void>((r) => setImmediate(r));
+
+function connect(clientOpts: Partial<SessionOptions>, serverOpts: Partial<SessionOptions>, serverHooks: Partial<EndpointHooks>, clock = new ManualClock(), clientHooks: Partial<EndpointHooks> = {}) {
+  let client!: Endpoint;
+  const server = new Endpoint({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {}, logging: {} }, ...serverOpts }, { send: (m) => queueMicrotask(() => client.receive(encode(m))), ...serverHooks }, clock);
+  client = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: { sampling: {} }, ...clientOpts }, { send: (m) => queueMicrotask(() => server.receive(encode(m))), ...clientHooks }, clock);
+  return { client, server, clock };
+}
+
+test("endpoint: handshake, request and response through promises", async () => {
+  const { client } = connect({}, {}, { onRequest: (method, params) => ({ content: [{ type: "text", text: `${method}:${(params as any).name}` }] }) });
+  const ready = await client.open();
+  assert.equal(ready.version, "2025-11-25");
+  const result = await client.request("tools/call", { name: "echo" });
+  assert.deepEqual(result.content, [{ type: "text", text: "tools/call:echo" }]);
+});
+
+test("endpoint: a handler's McpError keeps its code; any other throw is -32603; async handlers work", async () => {
+  let n = 0;
+  const { client } = connect({}, {}, {
+    onRequest: async () => {
+      n++;
+      if (n === 1) throw new McpError({ code: ErrorCode.InvalidParams, message: "bad", data: { x: 1 } });
+      if (n === 2) throw new Error("boom");
+      return { content: [] };
+    },
+  });
+  await client.open();
+  await assert.rejects(client.request("tools/call", { name: "a" }), (e: McpError) => e.code === ErrorCode.InvalidParams && (e.data as any).x === 1);
+  await assert.rejects(client.request("tools/call", { name: "a" }), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "boom");
+  assert.deepEqual(await client.request("tools/call", { name: "a" }), { content: [] });
+  assert.deepEqual(toRpcError("plain"), { code: ErrorCode.InternalError, message: "plain" });
+});
+
+test("endpoint: aborting a request sends notifications/cancelled and the handler's signal fires", async () => {
+  let aborted = false;
+  const { client } = connect({}, {}, {
+    onRequest: (_m, _p, ctx) =>
+      new Promise((_resolve) => {
+        ctx.signal.addEventListener("abort", () => (aborted = true));
+      }),
+  });
+  await client.open();
+  const ac = new AbortController();
+  const pending = client.request("tools/call", { name: "slow" }, { signal: ac.signal });
+  await flush();
+  ac.abort("user");
+  await assert.rejects(pending, (e: McpError) => e.code === ErrorCode.RequestCancelled);
+  await flush();
+  assert.equal(aborted, true);
+  await assert.rejects(client.request("ping", undefined, { signal: ac.signal }), McpError);
+});
+
+test("endpoint: progress reaches onProgress; a timer fires the timeout on the manual clock", async () => {
+  const clock = new ManualClock();
+  const { client } = connect({ requestTimeoutMs: 1000 }, {}, {
+    onRequest: (_m, _p, ctx) => {
+      ctx.progress(1, 2, "half");
+      return new Promise(() => {});
+    },
+  }, clock);
+  await client.open();
+  const seen: unknown[] = [];
+  const pending = client.request("tools/call", { name: "x" }, { onProgress: (p) => seen.push(p) });
+  await flush();
+  assert.deepEqual(seen, [{ progress: 1, total: 2, message: "half" }]);
+  clock.advance(999);
+  await flush();
+  clock.advance(1);
+  await assert.rejects(pending, (e: McpError) => e.code === ErrorCode.RequestTimeout);
+});
+
+test("endpoint: ctx.request, ctx.notify and ctx.log act for the request; notifications reach onNotification", async () => {
+  const notes: string[] = [];
+  const { client } = connect(
+    {},
+    {},
+    {
+      onRequest: async (_m, _p, ctx) => {
+        ctx.log("info", "working");
+        const sample = await ctx.request("sampling/createMessage", { messages: [], maxTokens: 1 });
+        return { content: [{ type: "text", text: String(sample.model) }] };
+      },
+    },
+    new ManualClock(),
+    {
+      onRequest: () => ({ role: "assistant", content: { type: "text", text: "x" }, model: "m-1" }),
+      onNotification: (method) => notes.push(method),
+    },
+  );
+  await client.open();
+  const result = await client.request("tools/call", { name: "x" });
+  assert.deepEqual(result.content, [{ type: "text", text: "m-1" }]);
+  assert.deepEqual(notes, ["notifications/message"]);
+});
+
+test("endpoint: no handler means method-not-found; a fatal close rejects open and calls onClose; closed() fails what is pending", async () => {
+  const { client } = connect({}, {}, {});
+  await client.open();
+  await assert.rejects(client.request("tools/list"), (e: McpError) => e.code === ErrorCode.MethodNotFound);
+  let closedWith = "";
+  const bad = connect({ versions: ["2025-11-25"] }, { versions: ["2025-06-18"] }, {}, new ManualClock(), { onClose: (r) => (closedWith = r) });
+  await assert.rejects(bad.client.open(), McpError);
+  assert.match(closedWith, /2025-06-18/);
+  const hang = connect({}, {}, { onRequest: () => new Promise(() => {}) });
+  await hang.client.open();
+  const p = hang.client.request("tools/list");
+  await flush();
+  hang.client.closed("bye");
+  await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+});
+
+test("endpoint: restores from a JSON snapshot of its state and continues", async () => {
+  const { client, server } = connect({}, {}, { onRequest: () => ({ tools: [] }) });
+  await client.open();
+  const snapshot = JSON.parse(JSON.stringify(server.state));
+  const restored = new Endpoint(snapshot, { send: () => {} });
+  assert.equal(restored.state.phase.name, "operating");
+});
+
+test("clock: the system clock schedules and cancels; the manual clock fires timers in order", async () => {
+  const fired: number[] = [];
+  const clock = new ManualClock();
+  clock.schedule(20, () => fired.push(20));
+  const h = clock.schedule(10, () => fired.push(10));
+  clock.schedule(5, () => fired.push(5));
+  clock.cancel(h);
+  clock.advance(30);
+  assert.deepEqual(fired, [5, 20]);
+  assert.equal(clock.now(), 30);
+  await new Promise<void>((resolve) => systemClock.schedule(systemClock.now(), resolve));
+  systemClock.cancel(systemClock.schedule(systemClock.now() + 10_000, () => assert.fail("cancelled timer fired")));
+});
