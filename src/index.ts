@@ -9,3 +9,6 @@
 export * from "./jsonrpc/index.js";
 export * from "./schema/index.js";
 export * from "./model/index.js";
+export * from "./session/index.js";
+export * from "./modern/index.js";
+export * from "./driver/index.js";

@@ -11,6 +11,7 @@
  */
 import { Exit, writeOut } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
+import { replayVerb } from "./replay.js";
 import { validateVerb } from "./validate.js";
 
 export { Exit } from "./io.js";
@@ -19,6 +20,7 @@ export type { CliIO, CliOutput, Verb } from "./io.js";
 /** Every verb, by name. */
 export const VERBS: Readonly<Record<string, Verb>> = {
   validate: validateVerb,
+  replay: replayVerb,
 };
 
 /** The top-level usage text, listing {@link VERBS}. */
