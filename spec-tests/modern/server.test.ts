@@ -165,3 +165,28 @@ test("basic/index: unknown methods and undeclared server capabilities in a moder
   assert.equal(sendsOf(rpc(2, "prompts/list", { _meta: meta() }))[0].error.code, ErrorCode.MethodNotFound);
   assert.equal(sendsOf(rpc(3, "initialize", { _meta: meta() }))[0].error.code, ErrorCode.MethodNotFound);
 });
+
+test("mrtr: tool-enabled sampling in inputRequests needs sampling.tools; elicitation URL mode needs elicitation.url (-32021 lists exactly what is missing)", () => {
+  const { rpc, feed } = server();
+  rpc(1, "tools/call", { _meta: meta({}, { sampling: {}, elicitation: {} }), name: "x" });
+  const inputs = {
+    s: { method: "sampling/createMessage", params: { messages: [], maxTokens: 5, tools: [{ name: "t", inputSchema: { type: "object" } }] } },
+    u: { method: "elicitation/create", params: { mode: "url", message: "go", url: "https://example.com", elicitationId: "e" } },
+    r: { method: "roots/list" },
+  };
+  const r = sendsOf(feed({ type: "respond", now: 0, id: 1, result: { resultType: "input_required", inputRequests: inputs } }))[0];
+  assert.deepEqual(r.error.data.requiredCapabilities, { sampling: { tools: {} }, elicitation: { url: {} }, roots: {} });
+  rpc(2, "tools/call", { _meta: meta(), name: "x" });
+  const bad = sendsOf(feed({ type: "respond", now: 0, id: 2, result: { resultType: "input_required", inputRequests: { a: { method: "sampling/createMessage", params: { maxTokens: "x" } } } } }))[0];
+  assert.equal(bad.error.code, ErrorCode.InternalError);
+  rpc(3, "tools/call", { _meta: meta(), name: "x" });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 3, result: { resultType: "input_required", inputRequests: [] as never } }))[0].error.code, ErrorCode.InternalError);
+});
+
+test("subscriptions: resources list_changed is honoured only when declared; duplicate and non-string URIs are dropped", () => {
+  const { rpc, feed } = server({ capabilities: { resources: { subscribe: true, listChanged: true } } });
+  const ack = sendsOf(rpc(1, "subscriptions/listen", { _meta: meta(), notifications: { resourcesListChanged: true, resourceSubscriptions: ["a", "a", "b"] } }))[0];
+  assert.deepEqual(ack.params.notifications, { resourcesListChanged: true, resourceSubscriptions: ["a", "b"] });
+  assert.equal(sendsOf(feed({ type: "changed", now: 0, what: "resources" }))[0].method, "notifications/resources/list_changed");
+  assert.equal(sendsOf(feed({ type: "end-subscription", now: 0, id: 99 })).length, 0);
+});
