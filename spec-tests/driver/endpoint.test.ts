@@ -139,6 +139,8 @@ test("clock: the system clock schedules and cancels; the manual clock fires time
   clock.advance(30);
   assert.deepEqual(fired, [5, 20]);
   assert.equal(clock.now(), 30);
-  await new Promise<void>((resolve) => systemClock.schedule(systemClock.now(), resolve));
+  // The system clock's timers are unref'd (they must not keep a process alive), so hold the loop open meanwhile.
+  const keepAlive = setTimeout(() => {}, 60_000);
+  await new Promise<void>((resolve) => systemClock.schedule(systemClock.now(), () => (clearTimeout(keepAlive), resolve())));
   systemClock.cancel(systemClock.schedule(systemClock.now() + 10_000, () => assert.fail("cancelled timer fired")));
 });

@@ -133,8 +133,8 @@ class Checker {
       case "result": {
         const method = this.answered(d.message.id);
         if (method === null) return { ok: true, what: "result" };
-        const check = methodSpec(this.version, method)!.validateResult;
-        const issues = check === null ? null : check(d.message.result);
+        // Only requests are remembered, and every request has a result validator.
+        const issues = methodSpec(this.version, method)!.validateResult!(d.message.result);
         return issues === null ? { ok: true, what: `result ${method}` } : { ok: false, issues: under(`${at}/result`, issues) };
       }
       case "error": {

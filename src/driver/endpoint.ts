@@ -12,7 +12,7 @@
  */
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
-import { createSession, step } from "../session/session.js";
+import { createSession, negotiatedVersion, step } from "../session/session.js";
 import { nextDeadline } from "../session/timeouts.js";
 import type { LoggingLevel, PeerInfo, SessionInput, SessionOptions, SessionOutput, SessionState } from "../session/types.js";
 import { idKey } from "../session/types.js";
@@ -44,6 +44,10 @@ export interface RequestContext {
   notify(method: string, params?: JsonObject): void;
   /** Server: logs a message tied to this request. */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /** The protocol version this request is read under (the negotiated one in the legacy era), when known. */
+  protocolVersion?: string;
+  /** What the peer declared about itself (info, capabilities), when known. */
+  peer?: PeerInfo;
 }
 
 /** Handles a request from the peer: resolve with the result, or throw (an {@link McpError} keeps its code). */
@@ -60,8 +64,12 @@ export interface RequestOptions {
 
 /** Callbacks an endpoint is wired to. */
 export interface EndpointHooks {
-  /** Writes a message to the peer. */
-  send(message: JsonRpcMessage): void;
+  /**
+   * Writes a message to the peer. `related` is the peer's request the message belongs to
+   * (the kernel's `send` output field), so a transport with one stream per request
+   * (Streamable HTTP) can route it there.
+   */
+  send(message: JsonRpcMessage, related?: RequestId): void;
   /** Serves the peer's requests (default: every request is method-not-found). */
   onRequest?: RequestHandler;
   /** Notifications from the peer. */
@@ -154,7 +162,7 @@ export class Endpoint {
   private handle(o: SessionOutput): void {
     switch (o.type) {
       case "send":
-        this.hooks.send(o.message);
+        this.hooks.send(o.message, o.related);
         return;
       case "response":
       case "error": {
@@ -208,6 +216,8 @@ export class Endpoint {
       request: (m, p, o = {}) => this.request(m, p, { ...o, related: id }),
       notify: (m, p) => this.notify(m, p, id),
       log: (level, data, logger) => this.log(level, data, logger, id),
+      protocolVersion: negotiatedVersion(this.state),
+      peer: peerOf(this.state),
     };
     const handler = this.hooks.onRequest;
     const settle = (result: JsonObject | undefined, error: JsonRpcErrorObject | undefined) => {
@@ -250,4 +260,10 @@ export class Endpoint {
 export function toRpcError(e: unknown): JsonRpcErrorObject {
   if (e instanceof McpError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
   return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) };
+}
+
+/** The peer's declared info and capabilities, once the handshake got that far. */
+function peerOf(state: SessionState): PeerInfo | undefined {
+  const p = state.phase;
+  return p.name === "operating" || p.name === "awaiting-initialized" || p.name === "closed" ? p.peer : undefined;
 }

@@ -6,3 +6,4 @@
  */
 export * from "./versions.js";
 export * from "./methods.js";
+export * from "./meta.js";

@@ -4,3 +4,5 @@
  * Spec: `schema.json` of each version. Validators for every type the schemas define.
  */
 export * from "./validate.js";
+export * from "./json-schema.js";
+export * from "./elicitation.js";
