@@ -1,0 +1,262 @@
+/**
+ * The stream channel (src/transports/channel.ts) against a scripted sink: framing,
+ * answers to undeliverable lines, backpressure, and the Transport contract
+ * (src/api/transport.ts). Spec: `basic/transports` of 2025-11-25, "stdio".
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { decode } from "../../src/jsonrpc/codec.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import {
+  INVALID_UTF8_MESSAGE,
+  LOCAL_CLOSE_REASON,
+  OVERSIZED_MESSAGE,
+  StreamChannel,
+  type ChannelOptions,
+  type FramingFault,
+  type Sink,
+} from "../../src/transports/channel.js";
+
+/** A sink that records writes and reports full while `full` is set; the test releases a drain by hand. */
+class ScriptedSink implements Sink {
+  writes: string[] = [];
+  full = false;
+  ended = 0;
+  drain: (() => void) | undefined;
+  write(chunk: string): boolean {
+    this.writes.push(chunk);
+    return !this.full;
+  }
+  waitDrain(fn: () => void): void {
+    assert.equal(this.drain, undefined, "one drain wait at a time");
+    this.drain = fn;
+  }
+  end(): void {
+    this.ended++;
+  }
+  release(stillFull = false): void {
+    const fn = this.drain!;
+    this.drain = undefined;
+    this.full = stillFull;
+    fn();
+  }
+}
+
+function channel(options: ChannelOptions = {}) {
+  const sink = new ScriptedSink();
+  const teardowns: string[] = [];
+  const ch = new StreamChannel(sink, options, (r) => teardowns.push(r));
+  const got: string[] = [];
+  const closes: string[] = [];
+  return { sink, ch, got, closes, teardowns, listen: () => (ch.onMessage((t) => got.push(t)), ch.onClose((r) => closes.push(r))) };
+}
+
+const utf8 = new TextEncoder();
+
+// transports (stdio): "Messages are delimited by newlines".
+test("stdio framing: each sent message is one line", () => {
+  const { ch, sink } = channel();
+  ch.send('{"jsonrpc":"2.0","method":"a"}');
+  ch.send('{"jsonrpc":"2.0","method":"b"}');
+  assert.deepEqual(sink.writes, ['{"jsonrpc":"2.0","method":"a"}\n', '{"jsonrpc":"2.0","method":"b"}\n']);
+});
+
+// transports (stdio): messages "MUST NOT contain embedded newlines"; a raw break in JSON text is whitespace, so it becomes a space.
+test("stdio framing: a message with raw line breaks (pretty-printed JSON) is sent as one line meaning the same", () => {
+  const { ch, sink } = channel();
+  const pretty = JSON.stringify({ jsonrpc: "2.0", method: "x", params: { s: "a\nb" } }, null, 2).replace(/\n/g, "\r\n");
+  ch.send(pretty);
+  assert.equal(sink.writes.length, 1);
+  const line = sink.writes[0];
+  assert.equal(line.indexOf("\n"), line.length - 1);
+  assert.equal(line.indexOf("\r"), -1);
+  assert.deepEqual(JSON.parse(line), JSON.parse(pretty));
+});
+
+test("stdio framing: chunks split anywhere, several lines per chunk, CRLF, text or bytes", () => {
+  const { ch, got, listen } = channel();
+  listen();
+  ch.push('{"jsonrpc":"2.0",');
+  ch.push(utf8.encode('"method":"a"}\r\n{"jsonrpc":"2.0","method":"b"}\n{"jsonrpc"'));
+  ch.push(':"2.0","method":"c"}\n');
+  assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}', '{"jsonrpc":"2.0","method":"c"}']);
+});
+
+test("endInput delivers a last line that has no newline; later input is ignored once closed", () => {
+  const { ch, got, listen } = channel();
+  listen();
+  ch.push('{"jsonrpc":"2.0","method":"last"}');
+  assert.deepEqual(got, []);
+  ch.endInput();
+  assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"last"}']);
+  ch.closeWith("done");
+  ch.push('{"jsonrpc":"2.0","method":"late"}\n');
+  ch.endInput();
+  assert.equal(got.length, 1);
+});
+
+// JSON-RPC 2.0 via basic/index: a message that is not valid JSON is answered -32700 with id null.
+test("a line that is not UTF-8 is delivered as a marker the codec answers -32700 with id null", () => {
+  const faults: FramingFault[] = [];
+  const { ch, got, listen } = channel({ onFault: (f) => faults.push(f) });
+  listen();
+  ch.push(new Uint8Array([0x7b, 0xc3, 0x28, 0x7d, 0x0a]));
+  ch.push('{"jsonrpc":"2.0","method":"next"}\n');
+  assert.deepEqual(got, [INVALID_UTF8_MESSAGE, '{"jsonrpc":"2.0","method":"next"}']);
+  assert.deepEqual(faults, [{ kind: "invalid-utf8" }]);
+  const d = decode(INVALID_UTF8_MESSAGE);
+  assert.equal(d.kind, "invalid");
+  assert.deepEqual(d.kind === "invalid" && { id: d.reply.id, code: d.reply.error.code }, { id: null, code: ErrorCode.ParseError });
+});
+
+// The codec answers a message over a size limit -32600 ("Invalid Request"); the framer has dropped the bytes, so id null.
+test("a line over maxLineBytes is delivered as a marker the codec answers -32600 with id null, and the stream goes on", () => {
+  const faults: FramingFault[] = [];
+  const { ch, got, listen } = channel({ maxLineBytes: 64, onFault: (f) => faults.push(f) });
+  listen();
+  ch.push("x".repeat(50));
+  ch.push("y".repeat(50));
+  ch.push('z\n{"jsonrpc":"2.0","method":"ok"}\n');
+  assert.deepEqual(got, [OVERSIZED_MESSAGE, '{"jsonrpc":"2.0","method":"ok"}']);
+  assert.equal(faults.length, 1);
+  assert.equal(faults[0].kind, "oversized");
+  const d = decode(OVERSIZED_MESSAGE);
+  assert.equal(d.kind, "invalid");
+  assert.deepEqual(d.kind === "invalid" && { id: d.reply.id, code: d.reply.error.code }, { id: null, code: ErrorCode.InvalidRequest });
+});
+
+test("messages framing: each chunk is one message; bytes are decoded, invalid UTF-8 becomes the marker", () => {
+  const { ch, got, sink, listen } = channel({ framing: "messages" });
+  listen();
+  ch.push('{"a":"line\nbreak is fine here"}');
+  ch.push(utf8.encode('{"b":1}'));
+  ch.push(new Uint8Array([0xff]));
+  ch.endInput(); // nothing pending in this framing
+  assert.deepEqual(got, ['{"a":"line\nbreak is fine here"}', '{"b":1}', INVALID_UTF8_MESSAGE]);
+  ch.send('{"c":2}');
+  assert.deepEqual(sink.writes, ['{"c":2}']);
+});
+
+// Transport contract: messages that arrive before a receiver is registered are buffered, in order.
+test("messages that arrive before onMessage wait for it; a later onMessage replaces the receiver", () => {
+  const { ch } = channel();
+  ch.push('{"n":1}\n{"n":2}\n');
+  const first: string[] = [];
+  ch.onMessage((t) => first.push(t));
+  assert.deepEqual(first, ['{"n":1}', '{"n":2}']);
+  const second: string[] = [];
+  ch.onMessage((t) => second.push(t));
+  ch.push('{"n":3}\n');
+  assert.deepEqual([first.length, second], [2, ['{"n":3}']]);
+});
+
+test("a receiver that closes the channel stops the delivery of the rest of the chunk", () => {
+  const { ch } = channel();
+  const got: string[] = [];
+  ch.onMessage((t) => {
+    got.push(t);
+    ch.close();
+  });
+  ch.push('{"n":1}\n{"n":2}\n');
+  assert.deepEqual(got, ['{"n":1}']);
+});
+
+// Transport contract: onClose is called exactly once, whichever side closed; close is idempotent; send after close is a no-op.
+test("onClose fires once with the first reason; close is idempotent; send after close does nothing", () => {
+  const { ch, sink, closes, teardowns, listen } = channel();
+  listen();
+  assert.equal(ch.closed, false);
+  ch.close();
+  ch.close();
+  ch.closeWith("peer went away");
+  ch.send('{"late":true}');
+  assert.equal(ch.closed, true);
+  assert.deepEqual(closes, [LOCAL_CLOSE_REASON]);
+  assert.deepEqual(teardowns, [LOCAL_CLOSE_REASON]);
+  assert.deepEqual([sink.writes, sink.ended], [[], 1]);
+});
+
+test("an onClose registered after the close is called at once, and only once", () => {
+  const { ch } = channel();
+  ch.closeWith("gone");
+  const closes: string[] = [];
+  ch.onClose((r) => closes.push(r));
+  ch.onClose((r) => closes.push("again " + r));
+  assert.deepEqual(closes, ["gone"]);
+});
+
+test("backpressure: once the sink is full, messages queue and go out as one write on drain", () => {
+  const { ch, sink } = channel();
+  sink.full = true;
+  ch.send('{"n":1}');
+  assert.ok(sink.drain, "waits for a drain");
+  ch.send('{"n":2}');
+  ch.send('{"n":3}');
+  assert.equal(sink.writes.length, 1);
+  sink.release(true); // the joined write fills the sink again
+  assert.deepEqual(sink.writes, ['{"n":1}\n', '{"n":2}\n{"n":3}\n']);
+  assert.ok(sink.drain, "waits again");
+  ch.send('{"n":4}');
+  sink.release();
+  assert.deepEqual(sink.writes.slice(2), ['{"n":4}\n']);
+  ch.send('{"n":5}');
+  assert.deepEqual(sink.writes.slice(3), ['{"n":5}\n'], "written straight through again");
+});
+
+test("backpressure, messages framing: queued messages stay separate chunks", () => {
+  const { ch, sink } = channel({ framing: "messages" });
+  sink.full = true;
+  ch.send("m1");
+  ch.send("m2");
+  ch.send("m3");
+  sink.full = false;
+  sink.write = function (chunk: string) {
+    this.writes.push(chunk);
+    return chunk !== "m2"; // full again after m2
+  };
+  const fn = sink.drain!;
+  sink.drain = undefined;
+  fn();
+  assert.deepEqual(sink.writes, ["m1", "m2"]);
+  sink.release();
+  assert.deepEqual(sink.writes, ["m1", "m2", "m3"]);
+  assert.equal(sink.drain, undefined);
+});
+
+test("a drain that comes after the close writes nothing more", () => {
+  const { ch, sink } = channel();
+  sink.full = true;
+  ch.send('{"n":1}');
+  ch.send('{"n":2}');
+  ch.closeWith("gone");
+  const count = sink.writes.length;
+  sink.release();
+  assert.equal(sink.writes.length, count);
+});
+
+test("close still hands queued output to the sink (joined lines, or separate messages), then ends it", () => {
+  for (const framing of ["ndjson", "messages"] as const) {
+    const { ch, sink } = channel({ framing });
+    sink.full = true;
+    ch.send("a");
+    ch.send("b");
+    ch.send("c");
+    ch.close();
+    assert.deepEqual(sink.writes, framing === "ndjson" ? ["a\n", "b\nc\n"] : ["a", "b", "c"]);
+    assert.equal(sink.ended, 1);
+  }
+});
+
+test("a peer that does not read overflows the bounded queue: the channel closes, saying so, and drops the queue", () => {
+  const { ch, sink, closes, listen } = channel({ maxQueuedChars: 10 });
+  listen();
+  sink.full = true;
+  ch.send("first");
+  ch.send("12345");
+  assert.deepEqual(closes, []);
+  ch.send("678901");
+  assert.equal(closes.length, 1);
+  assert.match(closes[0], /outgoing queue over 10 characters: the peer is not reading/);
+  assert.deepEqual(sink.writes, ["first\n"]);
+  assert.equal(sink.ended, 1);
+});

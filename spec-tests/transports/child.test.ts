@@ -1,0 +1,151 @@
+/**
+ * The child-process lifecycle (src/transports/child.ts) against a scripted process: the
+ * shutdown sequence, unexpected exits, ordering of the last messages and the close.
+ * Spec: `basic/lifecycle` of 2025-11-25 ("Shutdown", stdio); draft
+ * `basic/transports/stdio` ("Shutdown", "Unexpected Termination").
+ *
+ * The timers are real but set to 0 ms, and every wait is for an event (a signal being
+ * sent), never for an amount of time.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { LOCAL_CLOSE_REASON } from "../../src/transports/channel.js";
+import { describeExit, superviseChild, type ChildEvents, type SpawnedChild, type SpawnFunction, type SpawnOptions } from "../../src/transports/child.js";
+
+/** A process that exists only as the events the test fires and the calls it records. */
+class FakeProcess {
+  events!: ChildEvents;
+  written: string[] = [];
+  stdinEnded = 0;
+  signals: string[] = [];
+  private waiters: (() => void)[] = [];
+  readonly spawn: SpawnFunction = (_command, _args, _options, events) => {
+    this.events = events;
+    const child: SpawnedChild = {
+      pid: 4242,
+      stdin: { write: (c) => (this.written.push(c), true), waitDrain: () => {}, end: () => void this.stdinEnded++ },
+      stderr: undefined,
+      kill: (signal) => {
+        this.signals.push(signal);
+        for (const w of this.waiters.splice(0)) w();
+      },
+    };
+    return child;
+  };
+  /** Resolves once `n` signals have been sent. */
+  async signalled(n: number): Promise<void> {
+    while (this.signals.length < n) await new Promise<void>((r) => this.waiters.push(r));
+  }
+}
+
+const utf8 = new TextEncoder();
+
+function start(options: SpawnOptions = {}) {
+  const p = new FakeProcess();
+  const child = superviseChild(p.spawn, "server", ["--flag"], options);
+  const got: string[] = [];
+  const closes: string[] = [];
+  child.onMessage((t) => got.push(t));
+  child.onClose((r) => closes.push(r));
+  return { p, child, got, closes };
+}
+
+test("the transport writes NDJSON lines to the child's stdin and reads its stdout", () => {
+  const { p, child, got } = start();
+  assert.equal(child.pid, 4242);
+  assert.equal(child.stderr, undefined);
+  child.send('{"jsonrpc":"2.0","method":"ping","id":1}');
+  assert.deepEqual(p.written, ['{"jsonrpc":"2.0","method":"ping","id":1}\n']);
+  p.events.stdout(utf8.encode('{"jsonrpc":"2.0","id":1,"result":{}}\n'));
+  assert.deepEqual(got, ['{"jsonrpc":"2.0","id":1,"result":{}}']);
+});
+
+// lifecycle (Shutdown, stdio): close the input stream, wait, SIGTERM, wait, SIGKILL.
+test("close(): onClose at once, stdin closed, then SIGTERM, then SIGKILL, until the exit", async () => {
+  const { p, child, closes } = start({ shutdownTimeoutMs: 0, killTimeoutMs: 0 });
+  child.close();
+  assert.deepEqual(closes, [LOCAL_CLOSE_REASON]);
+  assert.equal(p.stdinEnded, 1);
+  child.send("dropped after close");
+  assert.deepEqual(p.written, []);
+  await p.signalled(2);
+  assert.deepEqual(p.signals, ["SIGTERM", "SIGKILL"]);
+  p.events.exit({ code: null, signal: "SIGKILL" });
+  assert.deepEqual(await child.exited, { code: null, signal: "SIGKILL" });
+  assert.deepEqual(closes, [LOCAL_CLOSE_REASON], "no second close");
+});
+
+test("close(): an exit after SIGTERM stops the escalation", async () => {
+  const { p, child } = start({ shutdownTimeoutMs: 0, killTimeoutMs: 0 });
+  child.close();
+  await p.signalled(1);
+  p.events.exit({ code: null, signal: "SIGTERM" });
+  await child.exited;
+  // Had the SIGKILL timer survived the exit, a 0 ms timer would have fired by now.
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(p.signals, ["SIGTERM"]);
+});
+
+test("close(): a server that exits when its stdin closes gets no signal", async () => {
+  const { p, child } = start({ shutdownTimeoutMs: 0 });
+  child.close();
+  p.events.stdoutEnd();
+  p.events.exit({ code: 0, signal: null });
+  await child.exited;
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(p.signals, []);
+});
+
+// stdio (Unexpected Termination): the exit is surfaced, after every message the server wrote before it.
+test("an unexpected exit closes the transport with its code, once stdout has ended, after the last messages", () => {
+  const { p, got, closes } = start();
+  p.events.exit({ code: 3, signal: null });
+  p.events.exit({ code: 99, signal: null }); // reported once
+  assert.deepEqual(closes, [], "stdout may still hold messages");
+  p.events.stdout(utf8.encode('{"jsonrpc":"2.0","method":"last"}'));
+  p.events.stdoutEnd();
+  p.events.stdoutEnd(); // an 'error' after the 'end' changes nothing
+  assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"last"}']);
+  assert.deepEqual(closes, ["server process exited with code 3"]);
+});
+
+// lifecycle (Shutdown, stdio): "The server MAY initiate shutdown by closing its output stream to the client and exiting."
+test("the server closing stdout: the client closes stdin and reaps the server if it does not exit", async () => {
+  const { p, closes } = start({ shutdownTimeoutMs: 0, killTimeoutMs: 0 });
+  p.events.stdoutEnd();
+  assert.equal(p.stdinEnded, 1);
+  assert.deepEqual(closes, [], "the close waits for the exit, to carry its status");
+  await p.signalled(1);
+  p.events.exit({ code: null, signal: "SIGTERM" });
+  assert.deepEqual(closes, ["server process was killed by SIGTERM"]);
+});
+
+test("a process that cannot be started: the transport closes with the error, nothing throws", async () => {
+  const spawn: SpawnFunction = () => {
+    throw new Error("spawn nope ENOENT");
+  };
+  const child = superviseChild(spawn, "nope", []);
+  const closes: string[] = [];
+  child.onClose((r) => closes.push(r));
+  child.send("{}");
+  child.close();
+  assert.equal(child.pid, undefined);
+  assert.deepEqual(closes, ["server process failed: spawn nope ENOENT"]);
+  assert.deepEqual(await child.exited, { code: null, signal: null, error: "spawn nope ENOENT" });
+  const thrown = superviseChild(() => {
+    throw "a string";
+  }, "x", []);
+  assert.deepEqual(await thrown.exited, { code: null, signal: null, error: "a string" });
+});
+
+test("an exit reported with an error (failed to start after all) closes at once, without waiting for stdout", () => {
+  const { p, closes } = start();
+  p.events.exit({ code: null, signal: null, error: "spawn x EACCES" });
+  assert.deepEqual(closes, ["server process failed: spawn x EACCES"]);
+});
+
+test("describeExit names the code, the signal or the error", () => {
+  assert.equal(describeExit({ code: 1, signal: null }), "server process exited with code 1");
+  assert.equal(describeExit({ code: null, signal: "SIGKILL" }), "server process was killed by SIGKILL");
+  assert.equal(describeExit({ code: null, signal: null, error: "boom" }), "server process failed: boom");
+});

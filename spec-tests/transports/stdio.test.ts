@@ -1,0 +1,168 @@
+/**
+ * stdio on Node with real child processes, beyond the runtime-neutral suite: the server
+ * transport driven byte by byte through a raw pipe, and backpressure in both directions.
+ * Spec: `basic/transports` of 2025-11-25 ("stdio") and draft `basic/transports/stdio`.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { detectRuntime, spawnStdioServer } from "../../src/transports/stdio.js";
+import { fixture, spawnFixture, wire } from "./runtime-suite.js";
+
+const ECHO_SERVER = fileURLToPath(new URL("../fixtures/stdio/echo-server.js", import.meta.url));
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
+/** The server fixture on raw pipes: write bytes, read whole lines. */
+function rawServer(flags: string[]) {
+  const child = spawn(process.execPath, [ECHO_SERVER, ...flags], { stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  const lines: string[] = [];
+  const waiters: (() => void)[] = [];
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (d: string) => {
+    out += d;
+    let lf: number;
+    while ((lf = out.indexOf("\n")) !== -1) {
+      lines.push(out.slice(0, lf));
+      out = out.slice(lf + 1);
+    }
+    for (const w of waiters.splice(0)) w();
+  });
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (d: string) => (err += d));
+  return {
+    child,
+    lines,
+    stderr: () => err,
+    /** Writes the chunks one by one, yielding to the event loop between them. */
+    async write(...chunks: (string | Uint8Array)[]) {
+      for (const c of chunks) {
+        child.stdin.write(c);
+        await turn();
+      }
+    },
+    /** Resolves with the parsed reply to request `id` (or the first reply with id null, for `null`). */
+    async reply(id: number | null): Promise<{ id: unknown; result?: unknown; error?: { code: number } }> {
+      for (;;) {
+        const found = lines.map((l) => JSON.parse(l)).find((m) => m.id === id && ("result" in m || "error" in m));
+        if (found) return found;
+        await new Promise<void>((r) => waiters.push(r));
+      }
+    },
+  };
+}
+
+const init = (id: number) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+const ping = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" });
+
+// transports (stdio): newline-delimited messages over stdin, whatever the chunking; CRLF tolerated.
+test("stdio server: a message in several writes, several messages in one write, CRLF", async () => {
+  const s = rawServer([]);
+  const msg = init(1);
+  await s.write(msg.slice(0, 10), msg.slice(10, 40), msg.slice(40) + "\n");
+  assert.equal((await s.reply(1)).id, 1);
+  await s.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n' + ping(2) + "\n" + ping(3) + "\r\n");
+  assert.deepEqual([(await s.reply(2)).result, (await s.reply(3)).result], [{}, {}]);
+  s.child.stdin.end();
+  await once(s.child, "exit");
+});
+
+// transports (stdio) + JSON-RPC: a line that is too long or not UTF-8 is answered (id null), and the connection survives.
+test("stdio server: an oversized line gets -32600, an invalid UTF-8 line gets -32700, both with id null; the connection survives", async () => {
+  const s = rawServer(["--max-line=1024"]);
+  await s.write(init(1) + "\n");
+  await s.reply(1);
+  await s.write('{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"', "x".repeat(3000), '"}}\n');
+  const oversized = await s.reply(null);
+  assert.equal(oversized.error?.code, -32600);
+  s.lines.length = 0;
+  await s.write(new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]));
+  assert.equal((await s.reply(null)).error?.code, -32700);
+  await s.write(ping(8) + "\n");
+  assert.deepEqual((await s.reply(8)).result, {});
+  assert.ok(!s.lines.some((l) => JSON.parse(l).id === 7), "the dropped line is not answered as request 7");
+  s.child.stdin.end();
+  const [code] = await once(s.child, "exit");
+  assert.equal(code, 0, "the server exits when its stdin ends");
+  // transports (stdio): the server MAY log to stderr; stdout carries only messages.
+  assert.match(s.stderr(), /framing fault oversized[\s\S]*framing fault invalid-utf8/);
+  assert.ok(s.lines.every((l) => typeof JSON.parse(l) === "object"));
+});
+
+test("stdio server: a client that stops reading stdout (EPIPE) closes the server transport instead of crashing the server", async () => {
+  const s = rawServer([]);
+  await s.write(init(1) + "\n");
+  await s.reply(1);
+  s.child.stdout.destroy();
+  await s.write(ping(2) + "\n");
+  const [code] = await once(s.child, "exit");
+  assert.equal(code, 0);
+  assert.match(s.stderr(), /echo-server: closed \(stdio failed: [^)]*EPIPE/);
+});
+
+test("stdio server backpressure: large answers that overrun the pipe all arrive whole, in order", async () => {
+  const child = spawnFixture("echo-server");
+  const c = wire(child, "client");
+  await c.endpoint.open();
+  const sizes = [1 << 20, 3, 1 << 19, 1 << 20, 7];
+  const results = await Promise.all(sizes.map((size) => c.endpoint.request("tools/call", { name: "big", arguments: { size } })));
+  assert.deepEqual(
+    results.map((r) => ((r.content as { text: string }[])[0].text.length)),
+    sizes,
+  );
+  child.close();
+  assert.deepEqual(await child.exited, { code: 0, signal: null });
+});
+
+test("stdio client backpressure: large requests that overrun the pipe all arrive whole", async () => {
+  const child = spawnFixture("echo-server");
+  const c = wire(child, "client");
+  await c.endpoint.open();
+  const payloads = [600_000, 10, 900_000].map((n, i) => "abcdefgh"[i].repeat(n));
+  const results = await Promise.all(payloads.map((p) => c.endpoint.request("tools/call", { name: "echo", arguments: { p } })));
+  assert.deepEqual(
+    results.map((r) => (JSON.parse((r.content as { text: string }[])[0].text) as { p: string }).p),
+    payloads,
+  );
+  child.close();
+  await child.exited;
+});
+
+test("stdio client: a server that does not read its stdin overflows the bounded queue; the transport closes saying so", async () => {
+  // This child never reads stdin: the first write (2 MB) is more than a pipe buffers (64 KiB by default on Linux, 1 MiB at most unprivileged), so the second is queued.
+  const child = spawnStdioServer(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { maxQueuedChars: 1000, shutdownTimeoutMs: 0, killTimeoutMs: 60_000 });
+  const closed = new Promise<string>((r) => child.onClose(r));
+  child.send(JSON.stringify({ jsonrpc: "2.0", method: "x", params: { pad: "x".repeat(2_000_000) } }));
+  child.send(JSON.stringify({ jsonrpc: "2.0", method: "y", params: { pad: "y".repeat(2000) } }));
+  assert.match(await closed, /outgoing queue over 1000 characters: the peer is not reading/);
+  assert.deepEqual(await child.exited, { code: null, signal: "SIGTERM" });
+});
+
+test("stdio client: stderr 'pipe' exposes the server's stderr as a ReadableStream", async () => {
+  const [command, args] = fixture("echo-server");
+  const child = spawnStdioServer(command, args, { stderr: "pipe" });
+  assert.ok(child.stderr instanceof ReadableStream);
+  const logs = new Response(child.stderr).text();
+  const c = wire(child, "client");
+  await c.endpoint.open();
+  child.close();
+  assert.match(await logs, /echo-server: ready/);
+});
+
+test("runtime detection: Node here; Deno and Bun by their globals", () => {
+  assert.equal(detectRuntime(), "node");
+  const g = globalThis as { Deno?: unknown; Bun?: unknown };
+  try {
+    g.Bun = {};
+    assert.equal(detectRuntime(), "bun");
+    g.Deno = {};
+    assert.equal(detectRuntime(), "deno", "Deno first: it also defines process");
+  } finally {
+    delete g.Bun;
+    delete g.Deno;
+  }
+});

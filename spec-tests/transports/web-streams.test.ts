@@ -1,0 +1,175 @@
+/**
+ * The Web Streams transport (src/transports/web-streams.ts): serialized, bounded writes,
+ * both framings, encodings, and closes from either side or from a failing stream.
+ * Spec: `basic/transports` of 2025-11-25 ("Custom Transports": the message format and
+ * lifecycle are preserved) and draft `basic/transports/stdio` (custom transports over
+ * byte streams "SHOULD reuse this framing").
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Transport } from "../../src/api/transport.js";
+import { INPUT_ENDED_REASON, LOCAL_CLOSE_REASON } from "../../src/transports/channel.js";
+import { errorText, forwardText, webStreamsTransport } from "../../src/transports/web-streams.js";
+
+type Chunk = Uint8Array | string;
+
+/** A writable whose writes stay pending until the test settles them, one at a time (or settle at once, with `auto`). */
+function gatedWritable(highWaterMark = 1, auto = false) {
+  const chunks: Chunk[] = [];
+  const pending: { resolve(): void; reject(e: Error): void }[] = [];
+  let arrived: (() => void) | undefined;
+  const writable = new WritableStream<Chunk>(
+    {
+      write(chunk) {
+        chunks.push(chunk);
+        arrived?.();
+        if (auto) return;
+        return new Promise<void>((resolve, reject) => pending.push({ resolve, reject }));
+      },
+    },
+    new CountQueuingStrategy({ highWaterMark }),
+  );
+  return {
+    writable,
+    chunks,
+    /** Resolves once `n` chunks have reached the underlying sink. */
+    async reached(n: number) {
+      while (chunks.length < n) await new Promise<void>((r) => (arrived = r));
+    },
+    settle(error?: Error) {
+      const p = pending.shift()!;
+      if (error) p.reject(error);
+      else p.resolve();
+    },
+  };
+}
+
+function collect(t: Transport) {
+  const got: string[] = [];
+  let resolveClosed!: (r: string) => void;
+  const closed = new Promise<string>((r) => (resolveClosed = r));
+  t.onMessage((m) => got.push(m));
+  t.onClose(resolveClosed);
+  return { got, closed };
+}
+
+const text = (chunks: Chunk[]) => chunks.map((c) => (typeof c === "string" ? c : new TextDecoder().decode(c)));
+
+test("writes are serialized: one write in flight, the rest queued and joined, in order", async () => {
+  const w = gatedWritable();
+  const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable);
+  for (let i = 1; i <= 4; i++) t.send(`{"n":${i}}`);
+  await w.reached(1);
+  assert.deepEqual(text(w.chunks), ['{"n":1}\n'], "one write in flight");
+  w.settle();
+  await w.reached(2);
+  // The writer had no room (high-water mark 1) until the first write settled; the other three waited and went out together.
+  assert.deepEqual(text(w.chunks), ['{"n":1}\n', '{"n":2}\n{"n":3}\n{"n":4}\n']);
+  w.settle();
+  assert.ok(w.chunks.every((c) => c instanceof Uint8Array), "ndjson writes bytes by default");
+  t.close();
+});
+
+test("writes are bounded: a peer that never drains closes the transport with a clear reason", async () => {
+  const w = gatedWritable();
+  const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable, { maxQueuedChars: 100 });
+  const { closed } = collect(t);
+  t.send("x".repeat(60));
+  t.send("y".repeat(60));
+  await w.reached(1);
+  t.send("z".repeat(60));
+  assert.match(await closed, /outgoing queue over 100 characters: the peer is not reading/);
+});
+
+test("messages framing writes strings, one message per chunk; encoding can be overridden", async () => {
+  const w = gatedWritable(16, true);
+  const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable, { framing: "messages" });
+  t.send('{"a":1}');
+  t.send('{"b":2}');
+  await w.reached(2);
+  assert.deepEqual(w.chunks, ['{"a":1}', '{"b":2}']);
+  const w2 = gatedWritable(16, true);
+  const t2 = webStreamsTransport(new ReadableStream<Chunk>(), w2.writable, { encoding: "text" });
+  t2.send("{}");
+  await w2.reached(1);
+  assert.deepEqual(w2.chunks, ["{}\n"]);
+  t.close();
+  t2.close();
+});
+
+test("the peer ending its stream closes this side; a last line without newline is delivered first", async () => {
+  const readable = new ReadableStream<Chunk>({
+    start(c) {
+      c.enqueue('{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc"');
+      c.enqueue(new TextEncoder().encode(':"2.0","method":"b"}'));
+      c.close();
+    },
+  });
+  const t = webStreamsTransport(readable, new WritableStream<Chunk>());
+  const { got, closed } = collect(t);
+  assert.equal(await closed, INPUT_ENDED_REASON);
+  assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}']);
+});
+
+test("a failing readable closes the transport, naming the failure", async () => {
+  const readable = new ReadableStream<Chunk>({
+    pull(c) {
+      c.error(new Error("socket reset"));
+    },
+  });
+  const { closed } = collect(webStreamsTransport(readable, new WritableStream<Chunk>()));
+  assert.equal(await closed, "read failed: socket reset");
+});
+
+test("a failing writable closes the transport, naming the failure", async () => {
+  const w = gatedWritable();
+  const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable);
+  const { closed } = collect(t);
+  t.send("{}");
+  await w.reached(1);
+  w.settle(new Error("broken pipe"));
+  assert.equal(await closed, "write failed: broken pipe");
+  t.send("{}"); // a no-op now
+});
+
+test("closing this side closes the writable (the peer sees the end) and cancels the readable", async () => {
+  let cancelled: unknown = "not cancelled";
+  const readable = new ReadableStream<Chunk>({ cancel: (r) => void (cancelled = r) });
+  const up = new TransformStream<Chunk, Chunk>();
+  const t = webStreamsTransport(readable, up.writable);
+  const peer = webStreamsTransport(up.readable, new WritableStream<Chunk>());
+  const p = collect(peer);
+  const { closed } = collect(t);
+  t.send('{"jsonrpc":"2.0","method":"bye"}');
+  t.close();
+  assert.equal(await closed, LOCAL_CLOSE_REASON);
+  assert.equal(await p.closed, INPUT_ENDED_REASON);
+  assert.deepEqual(p.got, ['{"jsonrpc":"2.0","method":"bye"}'], "queued output was delivered before the end");
+  assert.equal(cancelled, undefined);
+});
+
+test("forwardText decodes a byte stream, characters split across chunks included", async () => {
+  const bytes = new TextEncoder().encode("log: é ok");
+  const at = bytes.indexOf(0xc3) + 1;
+  const pieces: string[] = [];
+  await forwardText(
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(bytes.subarray(0, at));
+        c.enqueue(bytes.subarray(at));
+        c.enqueue(new Uint8Array([0xe2, 0x82])); // an unfinished character at the end
+        c.close();
+      },
+    }),
+    (t) => pieces.push(t),
+  );
+  assert.equal(pieces.join(""), "log: é ok\uFFFD");
+  const broken: string[] = [];
+  await forwardText(new ReadableStream<Uint8Array>({ pull: (c) => c.error(new Error("x")) }), (t) => broken.push(t));
+  assert.deepEqual(broken, []);
+});
+
+test("errorText reads an Error's message or stringifies anything else", () => {
+  assert.equal(errorText(new Error("m")), "m");
+  assert.equal(errorText(42), "42");
+});

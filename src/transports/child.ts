@@ -1,0 +1,211 @@
+/**
+ * A server child process as a transport: the client side of stdio, runtime-neutral.
+ *
+ * Spec: `basic/transports` of 2025-11-25 ("stdio": "The client launches the MCP server as
+ * a subprocess"), `basic/lifecycle` of 2025-11-25 ("Shutdown", stdio) and draft
+ * `basic/transports/stdio` ("Shutdown", "Unexpected Termination"). The client SHOULD shut
+ * down by "closing the input stream to the child process", "waiting for the server to
+ * exit, or sending SIGTERM if the server does not exit within a reasonable time", then
+ * "SIGKILL if the server does not exit within a reasonable time after SIGTERM".
+ *
+ * Theory of operation. A runtime module (Node, Deno, Bun) starts the process and reports
+ * three events: a stdout chunk, stdout's end, the exit. This module turns them into a
+ * {@link StreamChannel} over the child's stdin and runs the lifecycle, the same on every
+ * runtime:
+ *
+ * - `close()` closes the transport at once (`onClose` fires), ends the child's stdin,
+ *   then escalates on timers: SIGTERM after `shutdownTimeoutMs`, SIGKILL after a further
+ *   `killTimeoutMs`. The exit cancels whatever is pending; `exited` resolves with it.
+ * - The server ending its stdout is the server shutting down ("The server MAY initiate
+ *   shutdown by closing its output stream to the client and exiting"): the client closes
+ *   stdin and runs the same escalation, so a server that closed stdout but hangs is still
+ *   reaped.
+ * - An exit the client did not ask for closes the transport with the exit code or signal
+ *   in the reason, once stdout has ended too, so every message the server wrote before
+ *   dying is delivered first. (A grandchild that inherited stdout and keeps it open
+ *   delays this until it exits.)
+ * - A process that cannot be started (no such command) is reported the same way: the
+ *   transport closes with the error, `exited` resolves with it, nothing throws.
+ *
+ * Writes to stdin after it was closed are dropped, and stdin write errors (EPIPE from a
+ * dead child) are ignored: the exit that follows is the event that carries the cause.
+ */
+import type { Transport } from "../api/transport.js";
+import { StreamChannel, type ChannelOptions, type Sink } from "./channel.js";
+
+/** How a child process ended. */
+export interface ExitStatus {
+  /** Exit code, or null when it was killed by a signal or never started. */
+  code: number | null;
+  /** Signal that killed it (e.g. `"SIGTERM"`), or null. */
+  signal: string | null;
+  /** Set when the process could not be started (or could not be waited for). */
+  error?: string;
+}
+
+/** What the server's stderr becomes: passed through, a stream to read, dropped, or text handed to a callback. */
+export type StderrMode = "inherit" | "pipe" | "ignore" | ((text: string) => void);
+
+/** Options for spawning a server. */
+export interface SpawnOptions extends Omit<ChannelOptions, "framing"> {
+  /** The child's whole environment. Default: the parent's. */
+  env?: Record<string, string>;
+  /** Working directory. Default: the parent's. */
+  cwd?: string;
+  /**
+   * The server's stderr (logs, which the client "MAY capture, forward, or ignore").
+   * Default `"inherit"`. With `"pipe"`, read {@link StdioChild.stderr}, or the server may
+   * block once the pipe fills.
+   */
+  stderr?: StderrMode;
+  /** After stdin is closed, how long to wait for an exit before SIGTERM. Default 2000 ms. */
+  shutdownTimeoutMs?: number;
+  /** After SIGTERM, how long to wait before SIGKILL. Default 2000 ms. */
+  killTimeoutMs?: number;
+}
+
+/** A running server process: a transport to it, plus the process. */
+export interface StdioChild extends Transport {
+  /** Process id, or undefined if it could not be started. */
+  readonly pid: number | undefined;
+  /** Resolves when the process has exited (or failed to start); never rejects. */
+  readonly exited: Promise<ExitStatus>;
+  /** The server's stderr, when spawned with `stderr: "pipe"`. */
+  readonly stderr: ReadableStream<Uint8Array> | undefined;
+}
+
+/** The events a runtime module reports for a child it started. */
+export interface ChildEvents {
+  /** A chunk of the child's stdout. */
+  stdout(chunk: Uint8Array): void;
+  /** The child's stdout ended. */
+  stdoutEnd(): void;
+  /** The child exited (reported once; later calls are ignored). */
+  exit(status: ExitStatus): void;
+}
+
+/** What a runtime module hands back for a started child. */
+export interface SpawnedChild {
+  pid: number | undefined;
+  /** The child's stdin. Its `end` is called once. */
+  stdin: Sink;
+  stderr: ReadableStream<Uint8Array> | undefined;
+  /** Sends a signal; must not throw (a child that already exited is fine). */
+  kill(signal: "SIGTERM" | "SIGKILL"): void;
+}
+
+/** Starts a process; may throw if it cannot be started (reported as an exit with `error`). */
+export type SpawnFunction = (command: string, args: readonly string[], options: SpawnOptions, events: ChildEvents) => SpawnedChild;
+
+/** Default of {@link SpawnOptions.shutdownTimeoutMs} and {@link SpawnOptions.killTimeoutMs}. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
+
+/** The close reason for an exit status. */
+export function describeExit(status: ExitStatus): string {
+  if (status.error !== undefined) return `server process failed: ${status.error}`;
+  if (status.signal !== null) return `server process was killed by ${status.signal}`;
+  return `server process exited with code ${status.code}`;
+}
+
+const noop = (): void => {};
+/** Stands for a child that could not be started: the channel is closed at once, so only `end` is ever called. */
+const NO_CHILD: SpawnedChild = { pid: undefined, stdin: { write: () => true, waitDrain: noop, end: noop }, stderr: undefined, kill: noop };
+
+/** The transport and lifecycle of one child; see the module comment. */
+class ChildTransport implements StdioChild {
+  readonly pid: number | undefined;
+  readonly exited: Promise<ExitStatus>;
+  readonly stderr: ReadableStream<Uint8Array> | undefined;
+  private readonly channel: StreamChannel;
+  private child: SpawnedChild = NO_CHILD;
+  private status: ExitStatus | undefined = undefined;
+  private resolveExited!: (status: ExitStatus) => void;
+  private stdoutEnded = false;
+  private stdinEnded = false;
+  private shuttingDown = false;
+  private timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  private readonly shutdownMs: number;
+  private readonly killMs: number;
+
+  constructor(spawn: SpawnFunction, command: string, args: readonly string[], options: SpawnOptions) {
+    this.shutdownMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    this.killMs = options.killTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    this.exited = new Promise((resolve) => (this.resolveExited = resolve));
+    const stdin: Sink = {
+      write: (chunk) => this.stdinEnded || this.child.stdin.write(chunk),
+      waitDrain: (fn) => this.child.stdin.waitDrain(fn),
+      end: () => this.endStdin(),
+    };
+    this.channel = new StreamChannel(stdin, { ...options, framing: "ndjson" }, () => this.shutdown());
+    const events: ChildEvents = {
+      stdout: (chunk) => this.channel.push(chunk),
+      stdoutEnd: () => this.onStdoutEnd(),
+      exit: (status) => this.onExit(status),
+    };
+    try {
+      this.child = spawn(command, args, options, events);
+    } catch (e) {
+      this.onExit({ code: null, signal: null, error: e instanceof Error ? e.message : String(e) });
+    }
+    this.pid = this.child.pid;
+    this.stderr = this.child.stderr;
+  }
+
+  send(text: string): void {
+    this.channel.send(text);
+  }
+  onMessage(fn: (text: string) => void): void {
+    this.channel.onMessage(fn);
+  }
+  onClose(fn: (reason: string) => void): void {
+    this.channel.onClose(fn);
+  }
+  /** Closes the transport now and shuts the process down (stdin, then SIGTERM, then SIGKILL). */
+  close(): void {
+    this.channel.close();
+  }
+
+  private endStdin(): void {
+    if (this.stdinEnded) return;
+    this.stdinEnded = true;
+    this.child.stdin.end();
+  }
+
+  /** Step 1 of the shutdown sequence; the timers do the rest unless the exit comes first. */
+  private shutdown(): void {
+    if (this.shuttingDown || this.status !== undefined) return;
+    this.shuttingDown = true;
+    this.endStdin();
+    this.timer = setTimeout(() => this.escalate("SIGTERM"), this.shutdownMs);
+  }
+
+  /** Runs on a timer, which the exit cancels: the process is still running. */
+  private escalate(signal: "SIGTERM" | "SIGKILL"): void {
+    this.timer = undefined;
+    this.child.kill(signal);
+    if (signal === "SIGTERM") this.timer = setTimeout(() => this.escalate("SIGKILL"), this.killMs);
+  }
+
+  private onStdoutEnd(): void {
+    if (this.stdoutEnded) return;
+    this.stdoutEnded = true;
+    this.channel.endInput();
+    if (this.status !== undefined) this.channel.closeWith(describeExit(this.status));
+    else this.shutdown();
+  }
+
+  private onExit(status: ExitStatus): void {
+    if (this.status !== undefined) return;
+    this.status = status;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.resolveExited(status);
+    // Messages still in the stdout pipe are delivered before the close, except when there is no pipe at all.
+    if (this.stdoutEnded || status.error !== undefined) this.channel.closeWith(describeExit(status));
+  }
+}
+
+/** Starts a server with a runtime's spawn function and returns the transport to it. */
+export function superviseChild(spawn: SpawnFunction, command: string, args: readonly string[], options: SpawnOptions = {}): StdioChild {
+  return new ChildTransport(spawn, command, args, options);
+}

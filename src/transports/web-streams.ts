@@ -1,0 +1,144 @@
+/**
+ * The Web Streams transport: a {@link Transport} over a `ReadableStream` and a
+ * `WritableStream`, the stream API every runtime shares (Node, Deno, Bun, browsers).
+ *
+ * Spec: `basic/transports` ("Custom Transports": implementations "MUST preserve the
+ * JSON-RPC message format and lifecycle requirements"); draft `basic/transports/stdio`:
+ * custom transports over byte streams "SHOULD reuse this framing". Two framings:
+ *
+ * - `ndjson`: a byte or text stream (a socket, a pipe, Deno's stdio, a child process)
+ *   carrying newline-delimited JSON, exactly as stdio does;
+ * - `messages`: a stream whose every chunk already is one message (a MessagePort or
+ *   WebSocket bridge, a TransformStream between two in-page endpoints).
+ *
+ * Theory of operation. The adapter is small: a read loop pushes each chunk into a
+ * {@link StreamChannel}, which frames, buffers and answers nothing itself; writes go
+ * through a {@link WriterSink}. Writes are serialized by the stream's own writer queue
+ * and bounded: the sink reports full as soon as the writer's `desiredSize` is spent, the
+ * channel then queues (bounded) and waits for `writer.ready`. Closing this side closes
+ * the writer (the peer reads end-of-stream) and cancels the reader; the peer closing or
+ * erroring either stream closes this side, once.
+ *
+ * The read loop and the writer sink are exported for the runtime adapters that sit on
+ * Web Streams too (Deno's stdio and child processes, Bun's child stdout).
+ */
+import type { Transport } from "../api/transport.js";
+import { INPUT_ENDED_REASON, StreamChannel, type ChannelOptions, type Sink } from "./channel.js";
+
+/** Options for {@link webStreamsTransport}. */
+export interface WebStreamsOptions extends ChannelOptions {
+  /**
+   * What is written to the writable: UTF-8 bytes or strings. Default: bytes for `ndjson`
+   * (byte streams such as pipes and sockets accept nothing else), strings for `messages`.
+   */
+  encoding?: "bytes" | "text";
+}
+
+const utf8 = new TextEncoder();
+const ignore = (): void => {};
+
+/** The text of a thrown value, for close reasons. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * A {@link Sink} over a `WritableStream` writer: full once the writer's `desiredSize`
+ * is spent; a failed write is reported to `onError` (never thrown).
+ */
+export class WriterSink implements Sink {
+  constructor(
+    private readonly writer: WritableStreamDefaultWriter<Uint8Array | string>,
+    private readonly bytes: boolean,
+    private readonly onError: (e: unknown) => void,
+  ) {}
+
+  /** Queues the chunk on the writer; false once the writer's queue is full. */
+  write(chunk: string): boolean {
+    this.writer.write(this.bytes ? utf8.encode(chunk) : chunk).then(undefined, this.onError);
+    const room = this.writer.desiredSize;
+    // null: the stream errored; the rejected write reports it, so do not wait for a drain.
+    return room === null || room > 0;
+  }
+
+  /** Calls `fn` when the writer has room again (`writer.ready`). */
+  waitDrain(fn: () => void): void {
+    // A writer that errors instead rejects `ready`; the failed write has reported it.
+    this.writer.ready.then(fn, ignore);
+  }
+
+  /** Closes the writable once the queued writes are done. */
+  end(): void {
+    this.writer.close().then(ignore, ignore);
+  }
+}
+
+/**
+ * Reads `reader` to its end, handing every chunk to `onChunk`; then calls `onEnd`, or
+ * `onError` if the stream failed. Resolves when the loop stops; never rejects.
+ */
+export async function pumpReader<T>(
+  reader: ReadableStreamDefaultReader<T>,
+  onChunk: (chunk: T) => void,
+  onEnd: () => void,
+  onError: (e: unknown) => void,
+): Promise<void> {
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      onChunk(r.value);
+    }
+  } catch (e) {
+    return onError(e);
+  }
+  onEnd();
+}
+
+/**
+ * Decodes a byte stream as UTF-8 and hands each piece of text to `fn`, for a child's
+ * stderr (a character split across chunks waits for the rest of it). Never rejects.
+ */
+export async function forwardText(stream: ReadableStream<Uint8Array>, fn: (text: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  const emit = (chunk: Uint8Array) => {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text !== "") fn(text);
+  };
+  const flush = () => {
+    const rest = decoder.decode();
+    if (rest !== "") fn(rest);
+  };
+  // A broken pipe ends the logs like an end of stream.
+  await pumpReader(stream.getReader(), emit, flush, flush);
+}
+
+/**
+ * A transport over a pair of Web Streams. `readable` carries the peer's messages,
+ * `writable` takes ours. The streams are locked for the transport's lifetime.
+ */
+export function webStreamsTransport(
+  readable: ReadableStream<Uint8Array | string>,
+  writable: WritableStream<Uint8Array | string>,
+  options: WebStreamsOptions = {},
+): Transport {
+  const framing = options.framing ?? "ndjson";
+  const reader = readable.getReader();
+  const writer = writable.getWriter();
+  const bytes = (options.encoding ?? (framing === "ndjson" ? "bytes" : "text")) === "bytes";
+  const sink = new WriterSink(writer, bytes, (e) => channel.closeWith(`write failed: ${errorText(e)}`, false));
+  const channel = new StreamChannel(sink, options, () => {
+    // Stops the read loop (its pending read resolves as done) and tells the peer.
+    reader.cancel().then(ignore, ignore);
+  });
+  void pumpReader(
+    reader,
+    (chunk) => channel.push(chunk),
+    () => {
+      channel.endInput();
+      channel.closeWith(INPUT_ENDED_REASON);
+    },
+    (e) => channel.closeWith(`read failed: ${errorText(e)}`),
+  );
+  return channel;
+}
