@@ -144,3 +144,10 @@ test("clock: the system clock schedules and cancels; the manual clock fires time
   await new Promise<void>((resolve) => systemClock.schedule(systemClock.now(), () => (clearTimeout(keepAlive), resolve())));
   systemClock.cancel(systemClock.schedule(systemClock.now() + 10_000, () => assert.fail("cancelled timer fired")));
 });
+
+test("endpoint: a transport closing during the handshake rejects open()", async () => {
+  const client = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {} }, { send: () => {} }, new ManualClock());
+  const opening = client.open();
+  client.closed("server died");
+  await assert.rejects(opening, (e: McpError) => e.code === ErrorCode.ConnectionClosed && e.message === "server died");
+});

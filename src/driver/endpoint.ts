@@ -149,6 +149,9 @@ export class Endpoint {
   /** The transport closed. */
   closed(reason = "transport closed"): void {
     this.feed({ type: "closed", now: this.clock.now(), reason });
+    // A transport that closes during the handshake must not leave open() pending forever.
+    this.ready?.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: reason }));
+    this.ready = undefined;
     this.disarm();
   }
 
