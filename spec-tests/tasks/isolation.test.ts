@@ -1,0 +1,159 @@
+/**
+ * 2025-11-25 `basic/utilities/tasks` § "Task Isolation and Access Control" and
+ * "Task Listing", "Resource Management" (limits), "Protocol Errors" (cursor).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { taskOwnerKey } from "../../src/tasks/records.js";
+import type { TaskOwner } from "../../src/tasks/types.js";
+import { ALICE, BOB, errorOf, Harness, ofType, replyOf } from "./helpers.js";
+
+describe("tasks § Task Isolation: MUST reject tasks/get, tasks/result, tasks/cancel for another context's tasks", () => {
+  it("another owner gets exactly the unknown-task error, and the task is untouched", () => {
+    const h = new Harness();
+    h.create("t");
+    const unknown = errorOf(h.request("tasks/get", { taskId: "nope" }, ALICE).out).error;
+    for (const m of ["tasks/get", "tasks/result", "tasks/cancel"]) {
+      assert.deepEqual(errorOf(h.request(m, { taskId: "t" }, BOB).out).error, unknown, m);
+    }
+    assert.equal(h.status("t"), "working");
+    assert.deepEqual(h.state.waiting, {});
+  });
+
+  it("principal binding: the same session with another principal, or none, cannot see the task", () => {
+    const h = new Harness();
+    const owner = { session: "s", principal: "user-1" };
+    h.create("t", { owner });
+    assert.equal(h.get("t", owner).status, "working");
+    for (const other of [{ session: "s" }, { session: "s", principal: "user-2" }, { principal: "user-1" }]) {
+      assert.equal(errorOf(h.request("tasks/get", { taskId: "t" }, other).out).error.code, ErrorCode.InvalidParams, JSON.stringify(other));
+    }
+  });
+
+  it("owner keys never collide across the session/principal split", () => {
+    const owners: TaskOwner[] = [{}, { session: "" }, { principal: "" }, { session: "a" }, { session: "a|1:b" }, { session: "a", principal: "b" }, { principal: "a" }, { session: "a#", principal: "b" }, { session: "a", principal: "#b" }];
+    const keys = owners.map((o) => taskOwnerKey(o));
+    assert.equal(new Set(keys).size, owners.length);
+    assert.equal(taskOwnerKey({ session: 3 } as never), undefined);
+    assert.equal(taskOwnerKey({ principal: 3 } as never), undefined);
+    assert.equal(taskOwnerKey("x"), undefined);
+  });
+
+  it("a malformed owner on a request is answered -32603, never matched to anyone", () => {
+    const h = new Harness();
+    h.create("t");
+    const out = h.feed({ type: "get", id: 1, owner: { session: 5 } as never, taskId: "t" });
+    assert.equal(errorOf(out).error.code, ErrorCode.InternalError);
+  });
+});
+
+describe("tasks § Task Listing", () => {
+  it("MUST ensure the list includes only the requestor's tasks", () => {
+    const h = new Harness();
+    h.create("a1");
+    h.create("b1", { owner: BOB });
+    h.create("a2");
+    const alice = replyOf(h.request("tasks/list", {}, ALICE).out).result;
+    assert.deepEqual((alice.tasks as { taskId: string }[]).map((t) => t.taskId), ["a1", "a2"]);
+    assert.equal(alice.nextCursor, undefined);
+    const bob = replyOf(h.request("tasks/list", undefined, BOB).out).result;
+    assert.deepEqual((bob.tasks as { taskId: string }[]).map((t) => t.taskId), ["b1"]);
+    const carol = replyOf(h.request("tasks/list", {}, { session: "carol" }).out).result;
+    assert.deepEqual(carol.tasks, []);
+  });
+
+  it("MUST include nextCursor when more tasks are available; pages cover every task once, in creation order", () => {
+    const h = new Harness({ pageSize: 3 });
+    const ids = Array.from({ length: 8 }, (_, i) => "t" + i);
+    // Integer-like ids would reorder a plain object's keys; creation order must win.
+    for (const id of [...ids, "10", "2"]) h.create(id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const r = replyOf(h.request("tasks/list", cursor === undefined ? {} : { cursor }).out).result;
+      const tasks = r.tasks as { taskId: string; createdAt: string; ttl: number }[];
+      assert.ok(tasks.length <= 3);
+      for (const t of tasks) assert.ok(typeof t.createdAt === "string" && "ttl" in t);
+      seen.push(...tasks.map((t) => t.taskId));
+      cursor = r.nextCursor as string | undefined;
+      pages++;
+    } while (cursor !== undefined);
+    assert.deepEqual(seen, [...ids, "10", "2"]);
+    assert.equal(pages, 4);
+  });
+
+  it("a full last page has no nextCursor; a page size on the input overrides the option", () => {
+    const h = new Harness({ pageSize: 2 });
+    h.create("a");
+    h.create("b");
+    assert.equal(replyOf(h.request("tasks/list", {}).out).result.nextCursor, undefined);
+    const r = replyOf(h.feed({ type: "list", id: 9, owner: ALICE, pageSize: 1 })).result;
+    assert.equal((r.tasks as unknown[]).length, 1);
+    assert.equal(typeof r.nextCursor, "string");
+  });
+
+  it("a cursor stays valid when tasks before or at it expire", () => {
+    const h = new Harness({ pageSize: 2 });
+    h.create("a", { ttl: 10 });
+    h.create("b", { ttl: 10 });
+    h.create("c", { ttl: 1000 });
+    h.create("d", { ttl: 1000 });
+    const first = replyOf(h.request("tasks/list", {}).out).result;
+    h.now += 10;
+    h.feed({ type: "tick" });
+    const second = replyOf(h.request("tasks/list", { cursor: first.nextCursor as string }).out).result;
+    assert.deepEqual((second.tasks as { taskId: string }[]).map((t) => t.taskId), ["c", "d"]);
+  });
+
+  it("Invalid or nonexistent cursor: -32602", () => {
+    const h = new Harness();
+    h.create("a");
+    for (const cursor of ["", "bogus", "c", "cZZ", "c" + (1e6).toString(36), 5]) {
+      const out = h.request("tasks/list", { cursor } as never).out;
+      assert.equal(errorOf(out).error.code, ErrorCode.InvalidParams, String(cursor));
+    }
+  });
+
+  it("If a task is retrievable via tasks/get it MUST be retrievable via tasks/list", () => {
+    const h = new Harness({ pageSize: 1 });
+    for (let i = 0; i < 5; i++) h.create("t" + i);
+    h.feed({ type: "settle", taskId: "t2", result: {} });
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const r = replyOf(h.request("tasks/list", cursor === undefined ? {} : { cursor }).out).result;
+      listed.push(...(r.tasks as { taskId: string }[]).map((t) => t.taskId));
+      cursor = r.nextCursor as string | undefined;
+    } while (cursor);
+    for (let i = 0; i < 5; i++) assert.equal(h.get("t" + i).taskId, "t" + i);
+    assert.deepEqual(listed, ["t0", "t1", "t2", "t3", "t4"]);
+  });
+});
+
+describe("tasks § Resource Management: limits on concurrent tasks per requestor and overall", () => {
+  it("per owner: the next create is refused -32600 with the limit; other owners are unaffected; expiry frees a slot", () => {
+    const h = new Harness({ maxTasksPerOwner: 2, maxTasks: 10 });
+    h.create("a", { ttl: 100 });
+    h.create("b", { ttl: 100 });
+    const out = h.feed({ type: "create", id: 50, taskId: "c", owner: ALICE, method: "tools/call" });
+    const e = errorOf(out);
+    assert.equal(e.id, 50);
+    assert.equal(e.error.code, ErrorCode.InvalidRequest);
+    assert.deepEqual(e.error.data, { limit: 2, scope: "requestor" });
+    assert.equal(h.state.count, 2);
+    assert.equal(ofType(h.feed({ type: "create", id: 51, taskId: "c", owner: BOB, method: "tools/call" }), "reply").length, 1);
+    h.now += 100;
+    assert.equal(ofType(h.feed({ type: "create", id: 52, taskId: "d", owner: ALICE, method: "tools/call" }), "reply").length, 1);
+  });
+
+  it("overall: refused -32600 with scope receiver", () => {
+    const h = new Harness({ maxTasksPerOwner: 10, maxTasks: 2 });
+    h.create("a");
+    h.create("b", { owner: BOB });
+    const e = errorOf(h.feed({ type: "create", id: 9, taskId: "c", owner: { session: "carol" }, method: "tools/call" }));
+    assert.deepEqual(e.error.data, { limit: 2, scope: "receiver" });
+    assert.match(e.error.message, /Task limit reached/);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Task state is plain JSON: snapshot mid-task, restore into a fresh table, finish there.
+ * Spec: 2025-11-25 `basic/utilities/tasks` ("Tasks are durable state machines"); the
+ * extension's "Crash resilience. A task ID is a durable handle".
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { restoreTasks, snapshotTasks, stepTasks, nextTaskDeadline } from "../../src/tasks/table.js";
+import { ALICE, assertJson, Harness, ofType } from "./helpers.js";
+
+describe("tasks: snapshot and restore", () => {
+  it("a task waiting on input, with a blocked tasks/result, survives a restore and finishes in the new table", () => {
+    const h = new Harness({ maxTasks: 7, notifications: "all" });
+    h.create("t", { ttl: 60000, progressToken: "p" });
+    const { id: waiter } = h.request("tasks/result", { taskId: "t" });
+    h.feed({ type: "update-status", taskId: "t", status: "input_required", inputRequests: { q: { method: "elicitation/create", params: {} } } });
+    assertJson(h.state);
+    const snap = snapshotTasks(h.state);
+
+    const restored = restoreTasks(snap);
+    assert.ok(restored.ok);
+    const fresh = restored.state;
+    assert.deepEqual(fresh, JSON.parse(snap));
+    assert.equal(fresh.options.maxTasks, 7);
+    assert.equal(nextTaskDeadline(fresh), nextTaskDeadline(h.state));
+
+    const now = h.now + 5;
+    const answered = stepTasks(fresh, { type: "input-response", now, taskId: "t", responses: { q: { action: "accept" } } }).outputs;
+    assert.equal(ofType(answered, "input-responses").length, 1);
+    const done = stepTasks(fresh, { type: "settle", now, taskId: "t", result: { content: [] } }).outputs;
+    const released = ofType(done, "reply");
+    assert.equal(released.length, 1);
+    assert.equal(released[0].id, waiter);
+    assert.deepEqual(released[0].owner, ALICE);
+    // The old table is unaffected: separate state.
+    assert.equal(h.status("t"), "input_required");
+  });
+
+  it("restoring the parsed object works too; options are re-resolved", () => {
+    const h = new Harness();
+    h.create("t");
+    const parsed = JSON.parse(snapshotTasks(h.state));
+    parsed.options = { pageSize: -1 };
+    const r = restoreTasks(parsed);
+    assert.ok(r.ok);
+    assert.equal(r.state.options.pageSize, 50);
+  });
+
+  it("garbage is refused as a value, not thrown", () => {
+    for (const bad of ["{", "null", "[]", JSON.stringify({ v: 2 }), JSON.stringify({ v: 1, tasks: {}, owners: {}, waiting: {}, progress: {}, count: -1, seq: 0, staleDeadlines: 0, deadlines: [] }), JSON.stringify({ v: 1, tasks: {}, owners: {}, waiting: {}, progress: {}, count: 0, seq: 0, staleDeadlines: 0, deadlines: {} }), 42]) {
+      const r = restoreTasks(bad);
+      assert.equal(r.ok, false, String(bad));
+      if (!r.ok) assert.equal(typeof r.error, "string");
+    }
+  });
+});
+
+describe("tasks: options", () => {
+  it("malformed options fall back to the documented defaults; pollInterval flows into tasks", async () => {
+    const { resolveTaskOptions, TASK_TABLE_DEFAULTS } = await import("../../src/tasks/table.js");
+    assert.deepEqual(resolveTaskOptions("x" as never), TASK_TABLE_DEFAULTS);
+    assert.deepEqual(resolveTaskOptions(), TASK_TABLE_DEFAULTS);
+    const bad = resolveTaskOptions({ era: "v9" as never, defaultTtlMs: -5, maxTtlMs: 1.5, maxTasks: NaN, pageSize: 0, notifications: "some" as never });
+    assert.deepEqual(bad, TASK_TABLE_DEFAULTS);
+    assert.equal(resolveTaskOptions({ maxTtlMs: null }).maxTtlMs, null);
+    const h = new Harness({ pollIntervalMs: 1000 });
+    assert.equal((h.create("a", { pollInterval: 250 }).task as { pollInterval: number }).pollInterval, 250);
+    assert.equal((h.create("b", { pollInterval: -3 }).task as { pollInterval: number }).pollInterval, 1000);
+    h.feed({ type: "update-status", taskId: "a", status: "working", pollInterval: 9000 });
+    assert.equal(h.get("a").pollInterval, 9000, "the extension: pollIntervalMs MAY change");
+  });
+});

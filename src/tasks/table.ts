@@ -1,0 +1,410 @@
+/**
+ * The task table: a pure reducer over every task a receiver holds, in both dialects.
+ *
+ * Spec: 2025-11-25 `basic/utilities/tasks` (all of it) and the tasks extension,
+ * SEP-2663 / `docs/extensions/tasks/overview`.
+ *
+ * Theory of operation. `stepTasks(state, input) -> { state, outputs }`, like the session
+ * kernel, and separate from it: the session answers the task-augmented request with
+ * whatever `create` replies, routes `tasks/*` requests here as `request` inputs, and
+ * carries out the outputs. The application drives each task with `update-status` and
+ * `settle`; requestors observe it with `tasks/get`, block on `tasks/result`, list,
+ * cancel and (extension) update. Every input carries `now` (epoch ms); the table reads
+ * no clock, draws no random numbers (task ids are the caller's), and never throws: bad
+ * inputs become JSON-RPC errors for the peer or diagnostics for the application. The
+ * state is plain JSON, mutated in place (copying the table per message would make cost
+ * grow with the number of tasks); `snapshotTasks` / `restoreTasks` move it between
+ * processes, and a restored table carries on where the old one stopped, waiters
+ * included.
+ *
+ * Time. Each step first expires every task whose `createdAt + ttl` is at or before
+ * `now`, so no input ever sees an expired task, then handles the input.
+ * {@link nextTaskDeadline} tells the driver when to feed the next `tick`. Expired tasks
+ * are deleted outright (the page: "MAY delete the task and its results, regardless of
+ * the task status"), so memory follows the live tasks, never the tasks ever created.
+ *
+ * Limits. `maxTasks` and `maxTasksPerOwner` count the tasks held, terminal ones included
+ * (they hold results until their TTL); a `create` beyond either is answered `-32600` with
+ * `data: { limit, scope }`, the request refused as a matter of receiver policy, like the
+ * page's "Task augmentation required" (the page names no code for this case).
+ */
+import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import { MetaKey } from "../model/meta.js";
+import { TASK_DIALECTS } from "./modern.js";
+import {
+  acceptResponses,
+  addInputRequests,
+  cleanOwner,
+  deliverInputs,
+  diagnose,
+  finishTask,
+  insertTask,
+  isObject,
+  isRequestId,
+  isRpcError,
+  moveTo,
+  own,
+  progressKey,
+  removeTask,
+  taskNotFound,
+  taskOwnerKey,
+  waiterKey,
+} from "./records.js";
+import { abandon, cancelTask, dialectOf, getTask, listTasks, taskRequest, taskResult, updateTask, type ExpiredNow } from "./requests.js";
+import { canTransition, isTaskStatus, isTerminalStatus, outcomeStatus, type TaskStatus } from "./status.js";
+import { expiryOf, grantTtl, heapPop, heapPush, heapRebuild, type DeadlineEntry } from "./ttl.js";
+import type {
+  ResolvedTaskTableOptions,
+  TaskInput,
+  TaskOutput,
+  TaskOwner,
+  TaskRecord,
+  TaskStepResult,
+  TaskTableOptions,
+  TaskTableState,
+} from "./types.js";
+import { createTaskResult } from "./wire.js";
+
+/** The defaults of {@link TaskTableOptions}. */
+export const TASK_TABLE_DEFAULTS: Readonly<ResolvedTaskTableOptions> = Object.freeze({
+  era: "legacy",
+  defaultTtlMs: 3_600_000,
+  maxTtlMs: 86_400_000,
+  pollIntervalMs: null,
+  maxTasks: 10_000,
+  maxTasksPerOwner: 100,
+  pageSize: 50,
+  notifications: "none",
+  cooperativeCancel: false,
+  resumeWhenAnswered: true,
+});
+
+// Date's range: a `now` beyond it cannot be rendered as ISO 8601.
+const MAX_TIME = 8.64e15;
+
+function count(v: unknown, min: number): v is number {
+  return Number.isSafeInteger(v) && (v as number) >= min;
+}
+
+function msOrNull(v: unknown, fallback: number | null): number | null {
+  return v === null ? null : count(v, 0) ? v : fallback;
+}
+
+/** Options with defaults filled in; malformed fields fall back to their default. */
+export function resolveTaskOptions(options: TaskTableOptions = {}): ResolvedTaskTableOptions {
+  const o = isObject(options) ? (options as TaskTableOptions) : {};
+  const d = TASK_TABLE_DEFAULTS;
+  return {
+    era: o.era === "extension" || o.era === "legacy" ? o.era : d.era,
+    defaultTtlMs: msOrNull(o.defaultTtlMs, d.defaultTtlMs),
+    maxTtlMs: msOrNull(o.maxTtlMs, d.maxTtlMs),
+    pollIntervalMs: msOrNull(o.pollIntervalMs, d.pollIntervalMs),
+    maxTasks: count(o.maxTasks, 0) ? o.maxTasks : d.maxTasks,
+    maxTasksPerOwner: count(o.maxTasksPerOwner, 0) ? o.maxTasksPerOwner : d.maxTasksPerOwner,
+    pageSize: count(o.pageSize, 1) ? o.pageSize : d.pageSize,
+    notifications: o.notifications === "all" || o.notifications === "terminal" || o.notifications === "none" ? o.notifications : d.notifications,
+    cooperativeCancel: o.cooperativeCancel === true,
+    resumeWhenAnswered: o.resumeWhenAnswered !== false,
+  };
+}
+
+/** An empty table. */
+export function createTaskTable(options?: TaskTableOptions): TaskTableState {
+  return { v: 1, options: resolveTaskOptions(options), tasks: {}, count: 0, owners: {}, deadlines: [], staleDeadlines: 0, waiting: {}, progress: {}, seq: 0 };
+}
+
+/** Feeds one input; the state is updated in place and returned with the outputs. Never throws. */
+export function stepTasks(state: TaskTableState, input: TaskInput): TaskStepResult {
+  const out: TaskOutput[] = [];
+  try {
+    const now = isObject(input) ? input.now : undefined;
+    if (typeof now !== "number" || !(Math.abs(now) <= MAX_TIME)) {
+      diagnose(out, "bad-input", "every input needs a finite `now` (epoch ms); ignored");
+    } else {
+      const expired = expireDue(state, now, out);
+      dispatch(state, input, now, expired, out);
+      // An input that shortened a TTL may have put its deadline in the past.
+      expireDue(state, now, out);
+      pruneDeadlines(state);
+    }
+  } catch (e) {
+    // A bug, not a protocol event: surface it rather than throw across the boundary.
+    diagnose(out, "internal", `internal error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return { state, outputs: out };
+}
+
+function dispatch(state: TaskTableState, input: TaskInput, now: number, expired: ExpiredNow, out: TaskOutput[]): void {
+  switch (input.type) {
+    case "create":
+      return create(state, input, now, out);
+    case "update-status":
+      return updateStatus(state, input, now, out);
+    case "settle":
+      return settle(state, input, now, out);
+    case "input-response": {
+      const rec = localTask(state, input.taskId, out);
+      if (rec === undefined) return;
+      if (!isObject(input.responses)) return diagnose(out, "bad-input", "responses must be an object; ignored", { taskId: rec.taskId });
+      return acceptResponses(state, rec, input.responses, now, out);
+    }
+    case "get":
+      return getTask(state, input, expired, out);
+    case "result":
+      return taskResult(state, input, expired, out);
+    case "list":
+      return listTasks(state, input, out);
+    case "cancel":
+      return cancelTask(state, input, now, expired, out);
+    case "update":
+      return updateTask(state, input, now, expired, out);
+    case "request":
+      return taskRequest(state, input, now, expired, out);
+    case "abandon":
+      return abandon(state, input, out);
+    case "tick":
+      return;
+    default:
+      diagnose(out, "bad-input", "unknown input type; ignored", { type: String((input as { type?: unknown }).type) });
+  }
+}
+
+function limitError(limit: number, scope: "requestor" | "receiver"): JsonRpcErrorObject {
+  const what = scope === "requestor" ? "per requestor" : "in total";
+  return rpcError(ErrorCode.InvalidRequest, `Task limit reached: at most ${limit} tasks ${what}`, { limit, scope });
+}
+
+/** A `create` the adapter got wrong: the requestor sees -32603, the application a diagnostic. */
+function refuse(out: TaskOutput[], id: RequestId, owner: TaskOwner, message: string): void {
+  diagnose(out, "create-refused", message, { id });
+  out.push({ type: "reply-error", id, owner, error: rpcError(ErrorCode.InternalError, "Internal error: " + message) });
+}
+
+function create(state: TaskTableState, input: Extract<TaskInput, { type: "create" }>, now: number, out: TaskOutput[]): void {
+  const id = input.id;
+  if (!isRequestId(id)) return diagnose(out, "bad-request-id", "create needs the id of the request it answers; ignored");
+  const key = taskOwnerKey(input.owner);
+  const owner = key === undefined ? {} : cleanOwner(input.owner);
+  const dialect = dialectOf(state, input.era);
+  if (key === undefined) return refuse(out, id, owner, "malformed task owner");
+  if (dialect === undefined) return refuse(out, id, owner, "unknown task dialect");
+  const taskId = input.taskId;
+  if (typeof taskId !== "string" || taskId === "") return refuse(out, id, owner, "task id must be a non-empty string");
+  // "Task IDs MUST be unique among all tasks controlled by the receiver."
+  if (Object.hasOwn(state.tasks, taskId)) return refuse(out, id, owner, "duplicate task id");
+  if (typeof input.method !== "string") return refuse(out, id, owner, "the task's request method must be a string");
+  const o = state.options;
+  if (state.count >= o.maxTasks) return void out.push({ type: "reply-error", id, owner, error: limitError(o.maxTasks, "receiver") });
+  const held = own(state.owners, key)?.count ?? 0;
+  if (held >= o.maxTasksPerOwner) return void out.push({ type: "reply-error", id, owner, error: limitError(o.maxTasksPerOwner, "requestor") });
+
+  // "Receivers MAY override the requested ttl duration."
+  const ttl = grantTtl(input.ttl, o);
+  const rec: TaskRecord = {
+    taskId,
+    owner,
+    ownerKey: key,
+    era: dialect.era,
+    seq: ++state.seq,
+    requestId: id,
+    method: input.method,
+    // "Tasks MUST begin in the working status when created."
+    status: "working",
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttl,
+    expiresAt: expiryOf(now, ttl),
+  };
+  if (typeof input.statusMessage === "string") rec.statusMessage = input.statusMessage;
+  const poll = count(input.pollInterval, 0) ? input.pollInterval : o.pollIntervalMs;
+  if (poll !== null) rec.pollInterval = poll;
+  const token = input.progressToken;
+  // "The progressToken provided in the initial request remains valid throughout the task lifetime" (2025-11-25 only).
+  if (dialect.progress && (typeof token === "string" || Number.isSafeInteger(token))) rec.progressToken = token;
+  insertTask(state, rec);
+  const meta = typeof input.modelImmediateResponse === "string" ? { [MetaKey.modelImmediateResponse]: input.modelImmediateResponse } : undefined;
+  out.push({ type: "reply", id, owner, result: createTaskResult(rec, dialect, meta) });
+}
+
+/** A task of the application's, by id, or a diagnostic. */
+function localTask(state: TaskTableState, taskId: unknown, out: TaskOutput[]): TaskRecord | undefined {
+  const rec = typeof taskId === "string" ? own(state.tasks, taskId) : undefined;
+  if (rec === undefined) diagnose(out, "unknown-task", "no such task (expired, or never created); ignored", { taskId: String(taskId) });
+  return rec;
+}
+
+/**
+ * Refuses a status change the transition table does not list. Re-stating the current
+ * non-terminal status is a refresh (new message, new input requests), not a transition;
+ * re-stating a terminal one is refused like any other change of it ("MUST NOT transition
+ * to any other status"; a cancelled task "MUST remain in cancelled status").
+ */
+function refused(rec: TaskRecord, to: TaskStatus, out: TaskOutput[]): boolean {
+  if (to === rec.status ? !isTerminalStatus(to) : canTransition(rec.status, to)) return false;
+  const code = rec.status === "cancelled" ? "task-cancelled" : "illegal-transition";
+  diagnose(out, code, `${rec.status} → ${to} is not a legal transition; ignored`, { taskId: rec.taskId, from: rec.status, to });
+  return true;
+}
+
+function updateStatus(state: TaskTableState, input: Extract<TaskInput, { type: "update-status" }>, now: number, out: TaskOutput[]): void {
+  const rec = localTask(state, input.taskId, out);
+  if (rec === undefined) return;
+  const to = input.status;
+  if (!isTaskStatus(to)) return diagnose(out, "bad-status", "not a task status; ignored", { taskId: rec.taskId, status: String(to) });
+  if (refused(rec, to, out)) return;
+  let outcome: { result?: JsonObject; error?: JsonRpcErrorObject } = {};
+  if (to === "completed" || to === "failed") {
+    const o = checkOutcome(rec, to, input.result, input.error);
+    if (typeof o === "string") return diagnose(out, "bad-outcome", o + "; ignored", { taskId: rec.taskId, status: to });
+    outcome = o;
+  }
+  if (input.inputRequests !== undefined && (to !== "input_required" || !isObject(input.inputRequests))) {
+    diagnose(out, "bad-input-request", "inputRequests go with status input_required, as an object; dropped", { taskId: rec.taskId });
+  }
+  const message = typeof input.statusMessage === "string" ? input.statusMessage : undefined;
+  if (count(input.pollInterval, 0)) rec.pollInterval = input.pollInterval;
+  if (input.ttl !== undefined) changeTtl(state, rec, input.ttl, out);
+  if (isTerminalStatus(to)) return finishTask(state, rec, to, outcome, message, now, out);
+  if (message !== undefined) rec.statusMessage = message;
+  if (to === "input_required" && isObject(input.inputRequests)) addInputRequests(rec, input.inputRequests, out);
+  moveTo(state, rec, to as "working" | "input_required", now, out);
+  deliverInputs(rec, out);
+}
+
+/** The outcome fields a terminal status needs, or why they are wrong. */
+function checkOutcome(rec: TaskRecord, to: "completed" | "failed", result: unknown, error: unknown): { result?: JsonObject; error?: JsonRpcErrorObject } | string {
+  if (to === "completed") return isObject(result) && error === undefined ? { result } : "completed needs a result object and no error";
+  if (isRpcError(error) && result === undefined) return { error };
+  // 2025-11-25 only: a tool result with isError makes the task failed; the extension "MUST NOT" use failed for it.
+  if (error === undefined && isObject(result) && outcomeStatus(rec.era, { result }) === "failed") return { result };
+  return rec.era === "legacy" ? "failed needs a JSON-RPC error, or a tool result with isError" : "failed needs a JSON-RPC error object";
+}
+
+function settle(state: TaskTableState, input: Extract<TaskInput, { type: "settle" }>, now: number, out: TaskOutput[]): void {
+  const rec = localTask(state, input.taskId, out);
+  if (rec === undefined) return;
+  const { result, error } = input;
+  const outcome = isObject(result) && error === undefined ? { result } : isRpcError(error) && result === undefined ? { error } : undefined;
+  if (outcome === undefined) return diagnose(out, "bad-outcome", "settle needs exactly one of a result object and a JSON-RPC error; ignored", { taskId: rec.taskId });
+  const to = outcomeStatus(rec.era, outcome);
+  if (refused(rec, to, out)) return;
+  finishTask(state, rec, to, outcome, typeof input.statusMessage === "string" ? input.statusMessage : undefined, now, out);
+}
+
+function changeTtl(state: TaskTableState, rec: TaskRecord, ttl: unknown, out: TaskOutput[]): void {
+  const max = state.options.maxTtlMs;
+  if (ttl !== null && !count(ttl, 0)) return diagnose(out, "bad-ttl", "ttl must be a non-negative integer or null; kept", { taskId: rec.taskId });
+  const granted = ttl === null ? max : max !== null && ttl > max ? max : ttl;
+  const at = expiryOf(rec.createdAt, granted);
+  rec.ttl = granted;
+  if (at === rec.expiresAt) return;
+  if (rec.expiresAt !== null) state.staleDeadlines++;
+  rec.expiresAt = at;
+  if (at !== null) heapPush(state.deadlines, [at, rec.seq, rec.taskId]);
+}
+
+/** Deletes every task due at `now`; returns them (for "Task has expired" answers in this step). */
+function expireDue(state: TaskTableState, now: number, out: TaskOutput[]): [string, string][] | null {
+  const heap = state.deadlines;
+  let expired: [string, string][] | null = null;
+  while (heap.length > 0 && heap[0][0] <= now) {
+    const entry = heapPop(heap);
+    if (!isLiveDeadline(state, entry)) {
+      if (state.staleDeadlines > 0) state.staleDeadlines--;
+      continue;
+    }
+    const rec = state.tasks[entry[2]];
+    removeTask(state, rec, taskNotFound(true), out);
+    out.push({ type: "expired", taskId: rec.taskId, owner: rec.owner, status: rec.status });
+    (expired ??= []).push([rec.taskId, rec.ownerKey]);
+  }
+  return expired;
+}
+
+/** True when a heap entry still matches its task's deadline. */
+function isLiveDeadline(state: TaskTableState, e: DeadlineEntry): boolean {
+  const rec = own(state.tasks, e[2]);
+  return rec !== undefined && rec.seq === e[1] && rec.expiresAt === e[0];
+}
+
+/** Keeps the heap's top live (so {@link nextTaskDeadline} is exact) and its stale share bounded. */
+function pruneDeadlines(state: TaskTableState): void {
+  const heap = state.deadlines;
+  if (state.staleDeadlines > state.count + 32) {
+    heapRebuild(heap, (e) => isLiveDeadline(state, e));
+    state.staleDeadlines = 0;
+    return;
+  }
+  while (heap.length > 0 && !isLiveDeadline(state, heap[0])) {
+    heapPop(heap);
+    if (state.staleDeadlines > 0) state.staleDeadlines--;
+  }
+}
+
+/** When the driver must next feed a `tick`: the earliest expiry, or null when no task expires. */
+export function nextTaskDeadline(state: TaskTableState): number | null {
+  return state.deadlines.length > 0 ? state.deadlines[0][0] : null;
+}
+
+/** The table as a JSON string. */
+export function snapshotTasks(state: TaskTableState): string {
+  return JSON.stringify(state);
+}
+
+/**
+ * A table from {@link snapshotTasks} output (or its parsed form), to carry on in a fresh
+ * process. Options are re-resolved; the rest must have the snapshot's shape.
+ */
+export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableState } | { ok: false; error: string } {
+  let s: unknown = snapshot;
+  if (typeof s === "string") {
+    try {
+      s = JSON.parse(s);
+    } catch {
+      return { ok: false, error: "snapshot is not JSON" };
+    }
+  }
+  if (!isObject(s) || s.v !== 1) return { ok: false, error: "not a task table snapshot (v 1)" };
+  const maps = isObject(s.tasks) && isObject(s.owners) && isObject(s.waiting) && isObject(s.progress);
+  const nums = count(s.count, 0) && count(s.seq, 0) && count(s.staleDeadlines, 0);
+  if (!maps || !nums || !Array.isArray(s.deadlines)) return { ok: false, error: "task table snapshot is malformed" };
+  const state = s as unknown as TaskTableState;
+  state.options = resolveTaskOptions(s.options as TaskTableOptions);
+  return { ok: true, state };
+}
+
+/** A task by id, for the application (no owner check: the receiver's own view). */
+export function findTask(state: TaskTableState, taskId: string): TaskRecord | undefined {
+  return own(state.tasks, taskId);
+}
+
+/** Ids of the `tasks/result` requests blocked on a task, oldest first: the streams task-related messages may use. */
+export function resultStreams(state: TaskTableState, taskId: string): RequestId[] {
+  return own(state.tasks, taskId)?.waiters?.map((w) => w.id) ?? [];
+}
+
+/**
+ * May progress for `token` (a progress token of `owner`'s) still be sent? Yes while a
+ * live, non-terminal 2025-11-25 task holds it: the token "remains valid throughout the
+ * task lifetime", long after the original request was answered with `CreateTaskResult`.
+ * The extension does not support progress on tasks.
+ */
+export function progressAllowed(state: TaskTableState, owner: TaskOwner, token: string | number): boolean {
+  const key = taskOwnerKey(owner);
+  if (key === undefined || (typeof token !== "string" && typeof token !== "number")) return false;
+  const taskId = own(state.progress, progressKey(key, token));
+  const rec = taskId === undefined ? undefined : own(state.tasks, taskId);
+  return rec !== undefined && !isTerminalStatus(rec.status) && TASK_DIALECTS[rec.era].progress;
+}
+
+/** True when `status` is one a task may be given by `update-status` from `from` (a transition or a refresh). */
+export function mayUpdateStatus(from: TaskStatus, to: TaskStatus): boolean {
+  return !isTerminalStatus(from) && (from === to || canTransition(from, to));
+}
+
+/** True when a `tasks/result` from `owner` with request id `id` is blocked. */
+export function isWaiting(state: TaskTableState, owner: TaskOwner, id: RequestId): boolean {
+  const key = taskOwnerKey(owner);
+  return key !== undefined && isRequestId(id) && Object.hasOwn(state.waiting, waiterKey(key, id));
+}
