@@ -1,0 +1,74 @@
+// Spec: 2025-11-25 basic/lifecycle (capability negotiation) and server/tools, served by
+// McpServer.handler() under an endpoint the application made itself (as an HTTP adapter
+// does, one per session).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { CLIENT, SERVER, rejection } from "./setup.js";
+import { McpServer } from "../../src/api/server.js";
+import { McpClient } from "../../src/api/client.js";
+import { attach } from "../../src/api/connection.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
+
+const ok = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+
+test("sessionOptions: role, serverInfo fields, derived and forced capabilities, instructions, session settings", () => {
+  const s = new McpServer({ ...SERVER, title: "T", description: "D", icons: [{ src: "https://example.com/i.png" }], instructions: "I" }, {
+    logging: false,
+    capabilities: { tools: { listChanged: true }, experimental: { demo: {} } },
+    session: { requestTimeoutMs: 5 },
+  });
+  const o = s.sessionOptions();
+  assert.equal(o.role, "server");
+  assert.deepEqual(o.info, { name: SERVER.name, version: SERVER.version, title: "T", description: "D", icons: [{ src: "https://example.com/i.png" }] });
+  assert.equal(o.instructions, "I");
+  assert.equal(o.requestTimeoutMs, 5);
+  // tools declared before any tool exists, so a later registration can be announced.
+  assert.deepEqual(o.capabilities, { tools: { listChanged: true }, experimental: { demo: {} } });
+  s.tool("t", {}, () => ok("t"));
+  assert.deepEqual(s.capabilities.tools, { listChanged: true });
+  assert.equal(new McpServer(SERVER).sessionOptions().instructions, undefined);
+});
+
+test("handler() under a hand-made endpoint, attached for changes and detached again", async () => {
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock, capabilities: { tools: { listChanged: true } } });
+  const [s, c] = createMemoryPair();
+  const endpoint = attach(s, server.sessionOptions(), { onRequest: server.handler(), onNotification: (m, p) => server.emit(m, p, endpoint) }, clock);
+  server.attach(endpoint);
+  server.attach(endpoint); // once is enough
+  assert.equal(server.connectionCount, 1);
+  const client = new McpClient(CLIENT, { clock });
+  await client.connect(c);
+  let changes = 0;
+  client.onNotification("notifications/tools/list_changed", () => changes++);
+  server.tool("late", {}, () => ok("late"));
+  await client.ping();
+  assert.equal(changes, 1);
+  assert.deepEqual(await client.callTool("late"), ok("late"));
+  server.detach(endpoint);
+  server.tool("later", {}, () => ok("later"));
+  await client.ping();
+  assert.equal(changes, 1);
+  server.emit("notifications/unheard", undefined); // no listener: nothing happens
+});
+
+test("methods McpServer does not serve go to the fallback handler, else -32601", async () => {
+  const clock = new ManualClock();
+  const make = (fallback?: ConstructorParameters<typeof McpServer>[1]) => {
+    const server = new McpServer(SERVER, { clock, ...fallback });
+    server.tool("t", {}, () => ok("t"));
+    return server.handler();
+  };
+  const ctx = {} as any;
+  assert.throws(() => make()("tasks/list", undefined, ctx), (e: any) => e.code === ErrorCode.MethodNotFound);
+  assert.deepEqual(await make({ fallback: (method) => ({ handledBy: method }) })("tasks/list", undefined, ctx), { handledBy: "tasks/list" });
+  // Through a session, the kernel still gates what reaches the handler.
+  const server = new McpServer(SERVER, { clock, fallback: () => ({}) });
+  const [s, c] = createMemoryPair();
+  server.connect(s);
+  const client = new McpClient(CLIENT, { clock });
+  await client.connect(c);
+  assert.equal((await rejection(client.request("tools/list"))).code, ErrorCode.MethodNotFound);
+});

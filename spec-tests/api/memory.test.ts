@@ -1,0 +1,84 @@
+// Spec: 2025-11-25 basic/transports: a transport carries JSON-RPC messages as text, in
+// order; either side may close it. The in-memory pair keeps that contract in-process.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connectMemory, createMemoryPair } from "../../src/transports/memory.js";
+import { McpClient, McpServer } from "../../src/api/index.js";
+import { ManualClock } from "../../src/driver/clock.js";
+
+const tick = () => new Promise<void>((r) => queueMicrotask(r));
+
+test("memory pair: delivery is asynchronous and FIFO", async () => {
+  const [a, b] = createMemoryPair();
+  const got: string[] = [];
+  b.onMessage((t) => got.push(t));
+  a.send("1");
+  a.send("2");
+  assert.deepEqual(got, [], "nothing is delivered inside send");
+  await tick();
+  a.send("3");
+  await tick();
+  await tick();
+  assert.deepEqual(got, ["1", "2", "3"]);
+});
+
+test("memory pair: messages sent before the receiver registers wait for it, in order", async () => {
+  const [a, b] = createMemoryPair();
+  a.send("early-1");
+  a.send("early-2");
+  await tick();
+  const got: string[] = [];
+  b.onMessage((t) => got.push(t));
+  await tick();
+  assert.deepEqual(got, ["early-1", "early-2"]);
+});
+
+test("memory pair: closing fires the local onClose at once; the peer closes after what was sent before", async () => {
+  const log: string[] = [];
+  const [a, b] = createMemoryPair({ onSend: (from, t) => log.push(`sent ${from}:${t}`) });
+  a.onClose((r) => log.push(`a closed: ${r}`));
+  b.onClose((r) => log.push(`b closed: ${r}`));
+  b.onMessage((t) => log.push(`b got ${t}`));
+  a.send("last words");
+  a.close();
+  assert.equal(a.closed, true);
+  assert.equal(b.closed, false);
+  a.close(); // idempotent
+  a.send("after close"); // a no-op
+  await tick();
+  assert.deepEqual(log, ["sent 0:last words", "a closed: closed", "b got last words", "b closed: peer closed"]);
+  assert.equal(b.closed, true);
+  b.send("to a closed peer");
+  await tick();
+  assert.equal(log.length, 4);
+});
+
+test("memory pair: a receiver that closes its end stops delivery of the rest", async () => {
+  const [a, b] = createMemoryPair();
+  const got: string[] = [];
+  b.onMessage((t) => {
+    got.push(t);
+    b.close();
+  });
+  a.send("1");
+  a.send("2");
+  await tick();
+  assert.deepEqual(got, ["1"]);
+});
+
+test("connectMemory: a server and a client in one call", async () => {
+  const clock = new ManualClock();
+  const server = new McpServer({ name: "s", version: "1" }, { clock });
+  server.tool("echo", { inputSchema: { type: "object", properties: { text: { type: "string" } } } }, (args) => ({ content: [{ type: "text", text: String(args.text) }] }));
+  const client = new McpClient({ name: "c", version: "1" }, { clock });
+  const wire: string[] = [];
+  const { server: endpoint, client: ready } = connectMemory((t) => server.connect(t), (t) => client.connect(t), { onSend: (_from, text) => wire.push(text) });
+  await ready;
+  assert.equal(typeof endpoint.request, "function");
+  assert.deepEqual(await client.callTool("echo", { text: "hi" }), { content: [{ type: "text", text: "hi" }] });
+  // What crosses the pair is the codec's text: compact JSON, one message per send.
+  for (const text of wire) {
+    assert.doesNotMatch(text, /\n/);
+    assert.equal(JSON.parse(text).jsonrpc, "2.0");
+  }
+});

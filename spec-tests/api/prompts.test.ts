@@ -1,0 +1,158 @@
+// Spec: 2025-11-25 server/prompts (capabilities, listing, getting, list changed, error
+// handling) and server/utilities/completion.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, rejection } from "./setup.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { McpServer } from "../../src/api/server.js";
+
+function prompts(s: McpServer) {
+  s.prompt(
+    "code_review",
+    {
+      title: "Review code",
+      description: "Asks for a review",
+      arguments: [
+        { name: "code", description: "The code", required: true },
+        { name: "language", description: "Its language" },
+      ],
+      complete: { language: (typed) => ["python", "pytorch", "pyside", "rust"].filter((v) => v.startsWith(typed)) },
+    },
+    (args) => ({ description: "review", messages: [{ role: "user", content: { type: "text", text: `Review this ${args.language ?? "code"}: ${args.code}` } }] }),
+  );
+  s.prompt("plain", {}, () => ({ messages: [] }));
+}
+
+test("prompts.mdx: servers that support prompts MUST declare the prompts capability", async () => {
+  assert.deepEqual((await connect(prompts)).client.serverCapabilities!.prompts, { listChanged: true });
+  assert.equal((await connect(() => {})).client.serverCapabilities!.prompts, undefined);
+  assert.deepEqual((await connect(prompts, {}, { listChanged: false })).client.serverCapabilities!.prompts, {});
+});
+
+test("prompts.mdx Listing Prompts: every prompt with its arguments, in registration order", async () => {
+  const { client } = await connect(prompts);
+  const { prompts: list } = await client.listPrompts();
+  assert.deepEqual(list, [
+    {
+      name: "code_review",
+      title: "Review code",
+      description: "Asks for a review",
+      arguments: [
+        { name: "code", description: "The code", required: true },
+        { name: "language", description: "Its language" },
+      ],
+    },
+    { name: "plain" },
+  ]);
+  const names = [];
+  for await (const p of client.iteratePrompts()) names.push(p.name);
+  assert.deepEqual(names, ["code_review", "plain"]);
+  const paged = await connect(prompts, {}, { pageSize: 1 });
+  const first = await paged.client.listPrompts();
+  assert.deepEqual(first.prompts.map((p) => p.name), ["code_review"]);
+  assert.deepEqual((await paged.client.listPrompts(first.nextCursor)).prompts.map((p) => p.name), ["plain"]);
+});
+
+test("prompts.mdx Getting a Prompt: arguments reach the getter; its messages come back", async () => {
+  const { client } = await connect(prompts);
+  const r = await client.getPrompt("code_review", { code: "x = 1", language: "python" });
+  assert.deepEqual(r, { description: "review", messages: [{ role: "user", content: { type: "text", text: "Review this python: x = 1" } }] });
+  assert.deepEqual(await client.getPrompt("plain"), { messages: [] });
+});
+
+test("prompts.mdx Error Handling: invalid prompt name is -32602", async () => {
+  const { client } = await connect(prompts);
+  const e = await rejection(client.getPrompt("nope"));
+  assert.equal(e.code, ErrorCode.InvalidParams);
+  assert.match(e.message, /Unknown prompt: nope/);
+});
+
+test("prompts.mdx Error Handling: missing required arguments are -32602", async () => {
+  const { client } = await connect(prompts);
+  const e = await rejection(client.getPrompt("code_review", { language: "rust" }));
+  assert.equal(e.code, ErrorCode.InvalidParams);
+  assert.deepEqual(e.data, { argument: "code" });
+});
+
+test("prompts.mdx List Changed Notification: adding and removing prompts notifies", async () => {
+  const c = await connect(prompts);
+  let n = 0;
+  c.client.onNotification("notifications/prompts/list_changed", () => n++);
+  const off = c.server.prompt("later", {}, () => ({ messages: [] }));
+  await c.client.ping();
+  off();
+  off();
+  await c.client.ping();
+  assert.equal(n, 2);
+  assert.throws(() => c.server.prompt("plain", {}, () => ({ messages: [] })), /already registered/);
+});
+
+test("completion.mdx: servers that support completions MUST declare the completions capability", async () => {
+  assert.deepEqual((await connect(prompts)).client.serverCapabilities!.completions, {});
+  const none = await connect((s) => s.prompt("p", {}, () => ({ messages: [] })));
+  assert.equal(none.client.serverCapabilities!.completions, undefined);
+  // Without it the client does not send completion/complete (-32601 from its own kernel).
+  assert.equal((await rejection(none.client.complete({ type: "ref/prompt", name: "p" }, { name: "a", value: "" }))).code, ErrorCode.MethodNotFound);
+});
+
+test("completion.mdx Requesting Completions: values for a prompt argument, ranked by the completer", async () => {
+  const { client } = await connect(prompts);
+  assert.deepEqual(await client.complete({ type: "ref/prompt", name: "code_review" }, { name: "language", value: "py" }), {
+    completion: { values: ["python", "pytorch", "pyside"] },
+  });
+  // An argument without a completer has no suggestions.
+  assert.deepEqual(await client.complete({ type: "ref/prompt", name: "code_review" }, { name: "code", value: "" }), { completion: { values: [] } });
+});
+
+test("completion.mdx: context.arguments carries the arguments already resolved", async () => {
+  let seen: unknown;
+  const { client } = await connect((s) => {
+    s.resourceTemplate("github://repos/{owner}/{repo}", { name: "repo" }, () => undefined);
+    s.completion("ref/resource", "github://repos/{owner}/{repo}", "repo", (typed, { arguments: a }) => {
+      seen = a;
+      return { values: [`${a.owner}/flask`].filter((v) => v.includes(typed)), total: 1, hasMore: false };
+    });
+  });
+  const r = await client.complete({ type: "ref/resource", uri: "github://repos/{owner}/{repo}" }, { name: "repo", value: "fla" }, { owner: "pallets" });
+  assert.deepEqual(r, { completion: { values: ["pallets/flask"], total: 1, hasMore: false } });
+  assert.deepEqual(seen, { owner: "pallets" });
+});
+
+test("completion.mdx Completion Results: at most 100 items per response, with total and hasMore", async () => {
+  const many = Array.from({ length: 150 }, (_, i) => `v${i}`);
+  const { client } = await connect((s) => {
+    s.prompt("p", { arguments: [{ name: "a" }], complete: { a: () => many } }, () => ({ messages: [] }));
+    s.prompt("q", { arguments: [{ name: "a" }] }, () => ({ messages: [] }));
+    s.completion("ref/prompt", "q", "a", async () => ({ values: many, total: 9999 }));
+  });
+  const r = await client.complete({ type: "ref/prompt", name: "p" }, { name: "a", value: "" });
+  assert.equal(r.completion.values.length, 100);
+  assert.equal(r.completion.total, 150);
+  assert.equal(r.completion.hasMore, true);
+  const q = await client.complete({ type: "ref/prompt", name: "q" }, { name: "a", value: "" });
+  assert.equal(q.completion.values.length, 100);
+  assert.equal(q.completion.hasMore, true);
+});
+
+test("completion.mdx Error Handling: invalid prompt name (or template) is -32602", async () => {
+  const { client, server } = await connect((s) => {
+    prompts(s);
+    s.resource("file:///static", { name: "static" }, () => undefined);
+  });
+  assert.equal((await rejection(client.complete({ type: "ref/prompt", name: "nope" }, { name: "a", value: "" }))).code, ErrorCode.InvalidParams);
+  assert.equal((await rejection(client.complete({ type: "ref/resource", uri: "x://{nope}" }, { name: "a", value: "" }))).code, ErrorCode.InvalidParams);
+  // A static resource has nothing to complete, but is not an error.
+  assert.deepEqual(await client.complete({ type: "ref/resource", uri: "file:///static" }, { name: "a", value: "" }), { completion: { values: [] } });
+  // A completer registered on its own is found even when its prompt is gone; unregistering removes it.
+  const off = server.completion("ref/prompt", "ghost", "a", () => ["boo"]);
+  assert.deepEqual((await client.complete({ type: "ref/prompt", name: "ghost" }, { name: "a", value: "" })).completion.values, ["boo"]);
+  off();
+  off();
+  assert.equal((await rejection(client.complete({ type: "ref/prompt", name: "ghost" }, { name: "a", value: "" }))).code, ErrorCode.InvalidParams);
+});
+
+test("completion: a template's own completers are used for its variables", async () => {
+  const { client } = await connect((s) => s.resourceTemplate("u://{id}", { name: "u", complete: { id: (t) => [t + "1", t + "2"] } }, () => undefined));
+  assert.deepEqual((await client.complete({ type: "ref/resource", uri: "u://{id}" }, { name: "id", value: "a" })).completion.values, ["a1", "a2"]);
+  assert.deepEqual((await client.complete({ type: "ref/resource", uri: "u://{id}" }, { name: "other", value: "a" })).completion.values, []);
+});

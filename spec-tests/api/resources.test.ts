@@ -1,0 +1,154 @@
+// Spec: 2025-11-25 server/resources (capabilities, listing, reading, templates,
+// subscriptions, list changed, error handling); draft server/resources (error handling).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, rejection } from "./setup.js";
+import { resourceNotFoundCode } from "../../src/api/server.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+
+const text = (uri: string, t: string) => ({ contents: [{ uri, mimeType: "text/plain", text: t }] });
+
+function library(s: import("../../src/api/server.js").McpServer) {
+  s.resource("file:///readme", { name: "readme", title: "Read me", description: "the readme", mimeType: "text/plain", size: 5 }, (uri) => text(uri, "hello"));
+  s.resource("file:///logo", { name: "logo", mimeType: "image/png" }, (uri) => ({ contents: [{ uri, mimeType: "image/png", blob: "AAAA" }] }));
+  s.resourceTemplate("notes://{owner}/note/{id}", { name: "note", description: "a note", mimeType: "text/plain" }, (uri, v) => (v.id === "missing" ? undefined : text(uri, `${v.owner}#${v.id}`)));
+}
+
+test("resources.mdx: servers that support resources MUST declare the resources capability, with subscribe and listChanged", async () => {
+  const c = await connect(library);
+  assert.deepEqual(c.client.serverCapabilities!.resources, { subscribe: true, listChanged: true });
+  const bare = await connect(library, {}, { subscribe: false, listChanged: false });
+  assert.deepEqual(bare.client.serverCapabilities!.resources, {});
+  // A template alone is a resource feature too.
+  const tpl = await connect((s) => s.resourceTemplate("x://{a}", { name: "x" }, () => undefined));
+  assert.ok(tpl.client.serverCapabilities!.resources);
+  // Without the subscribe feature the client may not subscribe (-32601 from its own kernel).
+  assert.equal((await rejection(bare.client.subscribeResource("file:///readme"))).code, ErrorCode.MethodNotFound);
+});
+
+test("resources.mdx Listing Resources: direct resources in registration order; templates listed apart", async () => {
+  const { client } = await connect(library);
+  const { resources } = await client.listResources();
+  assert.deepEqual(resources, [
+    { uri: "file:///readme", name: "readme", title: "Read me", description: "the readme", mimeType: "text/plain", size: 5 },
+    { uri: "file:///logo", name: "logo", mimeType: "image/png" },
+  ]);
+  const { resourceTemplates } = await client.listResourceTemplates();
+  assert.deepEqual(resourceTemplates, [{ uriTemplate: "notes://{owner}/note/{id}", name: "note", description: "a note", mimeType: "text/plain" }]);
+  const all = [];
+  for await (const r of client.iterateResources()) all.push(r.uri);
+  for await (const t of client.iterateResourceTemplates()) all.push(t.uriTemplate);
+  assert.deepEqual(all, ["file:///readme", "file:///logo", "notes://{owner}/note/{id}"]);
+});
+
+test("resources.mdx Reading Resources: text and blob contents", async () => {
+  const { client } = await connect(library);
+  assert.deepEqual(await client.readResource("file:///readme"), text("file:///readme", "hello"));
+  assert.equal((await client.readResource("file:///logo")).contents[0].blob, "AAAA");
+});
+
+test("resources.mdx Resource Templates: a URI matching a template reaches its reader with the variables, percent-decoded", async () => {
+  const { client } = await connect(library);
+  assert.deepEqual(await client.readResource("notes://ada/note/42"), text("notes://ada/note/42", "ada#42"));
+  assert.equal((await client.readResource("notes://J%C3%BCrgen/note/7")).contents[0].text, "Jürgen#7");
+  // A value cannot span a "/": this URI has a different shape, so it is not found.
+  assert.equal((await rejection(client.readResource("notes://a/b/note/1"))).code, ErrorCode.ResourceNotFound);
+});
+
+test("resources.mdx Error Handling (2025-11-25): resource not found is -32002, with the uri in data", async () => {
+  const { client } = await connect(library);
+  for (const uri of ["file:///nope", "notes://ada/note/missing"]) {
+    const e = await rejection(client.readResource(uri));
+    assert.equal(e.code, ErrorCode.ResourceNotFound);
+    assert.equal(e.message, "Resource not found");
+    assert.deepEqual(e.data, { uri });
+  }
+});
+
+test("draft resources.mdx Error Handling: servers MUST return -32602 for a resource that does not exist (from 2026-07-28)", () => {
+  assert.equal(resourceNotFoundCode("2026-07-28"), ErrorCode.InvalidParams);
+  assert.equal(resourceNotFoundCode("2025-11-25"), ErrorCode.ResourceNotFound);
+  assert.equal(resourceNotFoundCode("2024-11-05"), ErrorCode.ResourceNotFound);
+  assert.equal(resourceNotFoundCode(undefined), ErrorCode.ResourceNotFound);
+});
+
+test("resources: a reader's failure is an internal error; an McpError keeps its code", async () => {
+  const { client } = await connect((s) => {
+    s.resource("x://broken", { name: "broken" }, () => {
+      throw new Error("disk on fire");
+    });
+  });
+  const e = await rejection(client.readResource("x://broken"));
+  assert.equal(e.code, ErrorCode.InternalError);
+  assert.match(e.message, /disk on fire/);
+});
+
+test("resources.mdx Subscriptions: subscribe, receive notifications/resources/updated, unsubscribe stops them", async () => {
+  const c = await connect(library);
+  const updates: unknown[] = [];
+  c.client.onNotification("notifications/resources/updated", (p) => updates.push(p));
+  await c.client.subscribeResource("file:///readme");
+  await c.client.subscribeResource("notes://ada/note/1");
+  c.server.notifyResourceUpdated("file:///readme");
+  c.server.notifyResourceUpdated("file:///logo"); // not subscribed: nothing sent
+  c.server.notifyResourceUpdated("notes://ada/note/1");
+  await c.client.ping();
+  assert.deepEqual(updates, [{ uri: "file:///readme" }, { uri: "notes://ada/note/1" }]);
+  await c.client.unsubscribeResource("file:///readme");
+  c.server.notifyResourceUpdated("file:///readme");
+  await c.client.ping();
+  assert.equal(updates.length, 2);
+});
+
+test("resources subscriptions: only the client that subscribed is told", async () => {
+  const a = await connect(library);
+  const b = await connect(a.server);
+  await a.client.subscribeResource("file:///readme");
+  a.server.notifyResourceUpdated("file:///readme");
+  await a.client.ping();
+  await b.client.ping();
+  assert.equal(a.sent("server", "notifications/resources/updated").length, 1);
+  assert.equal(b.sent("server", "notifications/resources/updated").length, 0);
+});
+
+test("resources.mdx List Changed Notification: adding or removing a resource or template notifies once per burst", async () => {
+  const c = await connect(library);
+  let n = 0;
+  c.client.onNotification("notifications/resources/list_changed", () => n++);
+  const off = c.server.resource("file:///new", { name: "new" }, (uri) => text(uri, "new"));
+  const offT = c.server.resourceTemplate("t://{x}", { name: "t" }, () => undefined);
+  await c.client.ping();
+  assert.equal(n, 1);
+  off();
+  off();
+  offT();
+  offT();
+  await c.client.ping();
+  assert.equal(n, 2);
+  assert.equal((await c.client.listResources()).resources.length, 2);
+});
+
+test("resources registration: duplicates and templates beyond level 1 are refused", async () => {
+  const c = await connect(library);
+  assert.throws(() => c.server.resource("file:///readme", { name: "again" }, () => undefined), /already registered/);
+  assert.throws(() => c.server.resourceTemplate("notes://{owner}/note/{id}", { name: "again" }, () => undefined), /already registered/);
+  assert.throws(() => c.server.resourceTemplate("file:///{+path}", { name: "p" }, () => undefined), /level-1/);
+});
+
+test("pagination.mdx: resource and template lists paginate with their own cursors", async () => {
+  const c = await connect(
+    (s) => {
+      for (let i = 0; i < 3; i++) s.resource(`x://${i}`, { name: `r${i}` }, () => undefined);
+      for (let i = 0; i < 3; i++) s.resourceTemplate(`y://${i}/{v}`, { name: `t${i}` }, () => undefined);
+    },
+    {},
+    { pageSize: 2 },
+  );
+  const r1 = await c.client.listResources();
+  assert.equal(r1.resources.length, 2);
+  assert.equal((await c.client.listResources(r1.nextCursor)).resources.length, 1);
+  const t1 = await c.client.listResourceTemplates();
+  assert.equal(t1.resourceTemplates.length, 2);
+  assert.equal((await rejection(c.client.listResourceTemplates(r1.nextCursor))).code, ErrorCode.InvalidParams);
+  assert.equal((await c.client.listResourceTemplates(t1.nextCursor)).resourceTemplates.length, 1);
+});

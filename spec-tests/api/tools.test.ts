@@ -1,0 +1,409 @@
+// Spec: 2025-11-25 server/tools (capabilities, tools/list, tools/call, error handling,
+// structured content, output schema, list changed), server/utilities/pagination.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, deferred, rejection, SERVER } from "./setup.js";
+import { McpServer, ProtocolError, argumentErrorsAreResults } from "../../src/api/server.js";
+import { McpError } from "../../src/driver/endpoint.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+
+const ok = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+
+test("tools.mdx: servers that support tools MUST declare the tools capability (and only then)", async () => {
+  const none = await connect(() => {}, {}, { logging: false });
+  assert.deepEqual(none.client.serverCapabilities, {});
+  // Without the capability the client refuses to send tools/list at all (-32601, no round trip).
+  assert.equal((await rejection(none.client.listTools())).code, ErrorCode.MethodNotFound);
+  const some = await connect((s) => s.tool("a", {}, () => ok("a")));
+  assert.deepEqual(some.client.serverCapabilities!.tools, { listChanged: true });
+  const quiet = await connect((s) => s.tool("a", {}, () => ok("a")), {}, { listChanged: false });
+  assert.deepEqual(quiet.client.serverCapabilities!.tools, {});
+});
+
+test("tools.mdx Listing Tools: tools/list returns every tool, in registration order, with its definition", async () => {
+  const { client } = await connect((s) => {
+    s.tool("zeta", { description: "last letter", title: "Zeta" }, () => ok("z"));
+    s.tool("alpha", {
+      description: "first letter",
+      inputSchema: { type: "object", properties: { n: { type: "number" } } },
+      outputSchema: { type: "object", properties: { r: { type: "number" } }, required: ["r"] },
+      annotations: { readOnlyHint: true },
+      execution: { taskSupport: "optional" },
+      _meta: { "example.com/x": 1 },
+    }, () => ({ content: [], structuredContent: { r: 1 } }));
+  });
+  const { tools, nextCursor } = await client.listTools();
+  assert.equal(nextCursor, undefined);
+  assert.deepEqual(tools.map((t) => t.name), ["zeta", "alpha"]);
+  // A tool registered without a schema still has one: inputSchema MUST be a valid JSON Schema object.
+  assert.deepEqual(tools[0], { name: "zeta", inputSchema: { type: "object", properties: {} }, description: "last letter", title: "Zeta" });
+  assert.deepEqual(tools[1].annotations, { readOnlyHint: true });
+  assert.deepEqual(tools[1].execution, { taskSupport: "optional" });
+  assert.deepEqual(tools[1]._meta, { "example.com/x": 1 });
+  assert.equal((tools[1].outputSchema as any).required[0], "r");
+});
+
+test("tools.mdx Calling Tools: arguments reach the handler and its result goes back as sent", async () => {
+  let seen: unknown;
+  const { client } = await connect((s) =>
+    s.tool("add", { inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }, (args) => {
+      seen = args;
+      return ok(String((args.a as number) + (args.b as number)));
+    }),
+  );
+  assert.deepEqual(await client.callTool("add", { a: 2, b: 3 }), ok("5"));
+  assert.deepEqual(seen, { a: 2, b: 3 });
+});
+
+test("tools.mdx Error Handling: an unknown tool is a protocol error, -32602", async () => {
+  const { client } = await connect((s) => s.tool("a", {}, () => ok("a")));
+  const e = await rejection(client.callTool("invalid_tool_name"));
+  assert.ok(e instanceof McpError);
+  assert.equal(e.code, ErrorCode.InvalidParams);
+  assert.match(e.message, /Unknown tool: invalid_tool_name/);
+});
+
+test("tools.mdx Error Handling: a failing tool is a tool execution error, a result with isError: true and the message", async () => {
+  const { client } = await connect((s) => {
+    s.tool("boom", {}, () => {
+      throw new Error("API down");
+    });
+    s.tool("async-boom", {}, async () => {
+      throw "plain string";
+    });
+  });
+  assert.deepEqual(await client.callTool("boom"), { content: [{ type: "text", text: "API down" }], isError: true });
+  assert.deepEqual(await client.callTool("async-boom"), { content: [{ type: "text", text: "plain string" }], isError: true });
+});
+
+test("tools.mdx Error Handling: a tool throwing a ProtocolError answers with that JSON-RPC error (server errors are protocol errors)", async () => {
+  const { client } = await connect((s) => {
+    s.tool("strict", {}, () => {
+      throw new ProtocolError({ code: ErrorCode.InternalError, message: "server fault", data: { why: 1 } });
+    });
+    s.tool("url", {}, () => {
+      throw new McpError({ code: ErrorCode.UrlElicitationRequired, message: "visit the URL first" });
+    });
+    s.tool("plain", {}, () => {
+      throw new McpError({ code: ErrorCode.InvalidParams, message: "from a nested request" });
+    });
+  });
+  const e = await rejection(client.callTool("strict"));
+  assert.ok(e instanceof McpError);
+  assert.equal(e.code, ErrorCode.InternalError);
+  assert.deepEqual(e.data, { why: 1 });
+  // 2025-11-25 client/elicitation: -32042 is the answer to the request that needs the URL elicitation.
+  assert.equal((await rejection(client.callTool("url"))).code, ErrorCode.UrlElicitationRequired);
+  // Any other McpError (typically a failed request the tool made) means the tool failed.
+  assert.deepEqual(await client.callTool("plain"), { content: [{ type: "text", text: "from a nested request" }], isError: true });
+});
+
+test("tools.mdx Error Handling (2025-11-25): input validation errors are tool execution errors (isError)", async () => {
+  const { client } = await connect((s) => s.tool("n", { inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } }, () => ok("ran")));
+  const r = await client.callTool("n", { n: "seven" });
+  assert.equal(r.isError, true);
+  assert.match((r.content[0] as any).text, /Invalid arguments for tool n: \/n/);
+  // Absent arguments are an empty object, checked the same way.
+  assert.equal((await client.callTool("n")).isError, true);
+  // An issue about the arguments as a whole is reported at "/".
+  const root = await connect((s) => s.tool("some", { inputSchema: { type: "object", minProperties: 1 } }, () => ok("ran")));
+  assert.match(((await root.client.callTool("some", {})).content[0] as any).text, /: \/: /);
+});
+
+test("tools (2025-06-18 and earlier): invalid arguments are a protocol error, -32602", async () => {
+  const { client } = await connect((s) => s.tool("n", { inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } }, () => ok("ran")), {
+    session: { versions: ["2025-06-18"] },
+  });
+  assert.equal(client.protocolVersion, "2025-06-18");
+  const e = await rejection(client.callTool("n", {}));
+  assert.equal(e.code, ErrorCode.InvalidParams);
+  assert.ok(Array.isArray(e.data.issues));
+  assert.equal(argumentErrorsAreResults("2024-11-05"), false);
+  assert.equal(argumentErrorsAreResults("2026-07-28"), true);
+  assert.equal(argumentErrorsAreResults(undefined), true);
+});
+
+test("tools.mdx Output Schema: servers MUST provide structured results that conform to the outputSchema", async () => {
+  const schema = { type: "object" as const, properties: { temp: { type: "number" } }, required: ["temp"] };
+  const { client } = await connect((s) => {
+    s.tool("good", { outputSchema: schema }, () => ({ content: [{ type: "text", text: "22" }], structuredContent: { temp: 22 } }));
+    s.tool("bad", { outputSchema: schema }, () => ({ content: [], structuredContent: { temp: "warm" } }));
+    s.tool("missing", { outputSchema: schema }, () => ({ content: [] }));
+    s.tool("failed", { outputSchema: schema }, () => ({ content: [{ type: "text", text: "no sensor" }], isError: true }));
+  });
+  assert.deepEqual((await client.callTool("good")).structuredContent, { temp: 22 });
+  const bad = await rejection(client.callTool("bad"));
+  assert.equal(bad.code, ErrorCode.InternalError);
+  assert.match(bad.message, /does not match its outputSchema/);
+  assert.equal((await rejection(client.callTool("missing"))).code, ErrorCode.InternalError);
+  // An error result need not carry structured content.
+  assert.equal((await client.callTool("failed")).isError, true);
+});
+
+test("tools.mdx Structured Content: a tool returning only structuredContent also gets it serialized as TextContent", async () => {
+  const { client } = await connect((s) => s.tool("s", {}, () => ({ structuredContent: { a: [1, 2] } }) as any));
+  const r = await client.callTool("s");
+  assert.deepEqual(r.content, [{ type: "text", text: '{"a":[1,2]}' }]);
+  assert.deepEqual(r.structuredContent, { a: [1, 2] });
+});
+
+test("tools/call: a handler result that is not a result object is an internal error", async () => {
+  const { client } = await connect((s) => s.tool("nothing", {}, () => undefined as any));
+  assert.equal((await rejection(client.callTool("nothing"))).code, ErrorCode.InternalError);
+});
+
+test("tools.mdx Tool Names: registration refuses invalid and duplicate names and unusable schemas", () => {
+  const s = new McpServer(SERVER);
+  assert.throws(() => s.tool("", {}, () => ok("")), /invalid tool name/);
+  assert.throws(() => s.tool("has space", {}, () => ok("")), /invalid tool name/);
+  assert.throws(() => s.tool("x".repeat(129), {}, () => ok("")), /invalid tool name/);
+  s.tool("A-z_0.9", {}, () => ok(""));
+  assert.throws(() => s.tool("A-z_0.9", {}, () => ok("")), /already registered/);
+  assert.throws(() => s.tool("t", { inputSchema: { type: "array" } as any }, () => ok("")), /type "object"/);
+  assert.throws(() => s.tool("t", { outputSchema: { type: "object", properties: { a: { type: 5 } } } }, () => ok("")), /does not compile/);
+  assert.throws(() => new McpServer(SERVER, { pageSize: -1 }), RangeError);
+});
+
+test("progress.mdx: a tool's progress reaches the caller's onProgress, in order", async () => {
+  const { client } = await connect((s) =>
+    s.tool("p", {}, async (_a, ctx) => {
+      ctx.progress(1, 3, "one");
+      ctx.progress(2, 3);
+      ctx.progress(3, 3, "done");
+      return ok("p");
+    }),
+  );
+  const seen: unknown[] = [];
+  await client.callTool("p", {}, { onProgress: (p) => seen.push(p) });
+  assert.deepEqual(seen, [
+    { progress: 1, total: 3, message: "one" },
+    { progress: 2, total: 3, message: undefined },
+    { progress: 3, total: 3, message: "done" },
+  ]);
+});
+
+test("progress.mdx: without a progressToken the tool's progress sends nothing", async () => {
+  const c = await connect((s) =>
+    s.tool("p", {}, async (_a, ctx) => {
+      ctx.progress(1);
+      return ok("p");
+    }),
+  );
+  await c.client.callTool("p");
+  assert.equal(c.sent("server", "notifications/progress").length, 0);
+});
+
+test("cancellation.mdx: aborting the caller's signal cancels the request and aborts the tool's ctx.signal", async () => {
+  const started = deferred();
+  const aborted = deferred<unknown>();
+  const c = await connect((s) =>
+    s.tool("wait", {}, (_a, ctx) => {
+      started.resolve();
+      return new Promise((_res, rej) => ctx.signal.addEventListener("abort", () => (aborted.resolve(ctx.signal.reason), rej(new Error("stopped")))));
+    }),
+  );
+  const ac = new AbortController();
+  const call = c.client.callTool("wait", {}, { signal: ac.signal });
+  await started.promise;
+  ac.abort("user gave up");
+  assert.equal((await rejection(call)).code, ErrorCode.RequestCancelled);
+  assert.equal(await aborted.promise, "user gave up");
+  const cancel = c.sent("client", "notifications/cancelled");
+  assert.equal(cancel.length, 1);
+  await c.client.ping();
+  // The receiver SHOULD NOT respond to a cancelled request.
+  assert.equal(c.wire.filter((w) => w.from === "server" && w.message.id === cancel[0].params.requestId).length, 0);
+});
+
+test("sampling, elicitation and roots from inside a tool reach the client's handlers, tied to the tool call", async () => {
+  const c = await connect(
+    (s) =>
+      s.tool("ask", {}, async (_a, ctx) => {
+        assert.deepEqual(Object.keys(ctx.client!.capabilities).sort(), ["elicitation", "roots", "sampling"]);
+        assert.equal(ctx.protocolVersion, "2025-11-25");
+        assert.equal(typeof ctx.requestId, "number");
+        const m = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "2+2?" } }], maxTokens: 5 });
+        const e = await ctx.elicit({ message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+        const r = await ctx.listRoots();
+        return ok(`${(m.content as any).text}|${e.action}:${e.content!.name}|${r.roots.map((x) => x.uri).join(",")}`);
+      }),
+    {
+      handlers: {
+        sampling: (p) => ({ role: "assistant", content: { type: "text", text: p.maxTokens === 5 ? "4" : "?" }, model: "m" }),
+        elicitation: () => ({ action: "accept", content: { name: "Ada" } }),
+        roots: () => [{ uri: "file:///a" }, { uri: "file:///b", name: "b" }],
+      },
+    },
+  );
+  const r = await c.client.callTool("ask");
+  assert.equal((r.content[0] as any).text, "4|accept:Ada|file:///a,file:///b");
+  assert.equal(c.sent("server", "sampling/createMessage").length, 1);
+});
+
+test("client/sampling: a client without the sampling capability makes the tool's request fail, which the tool reports as isError", async () => {
+  const { client } = await connect((s) =>
+    s.tool("ask", {}, async (_a, ctx) => {
+      await ctx.sample({ messages: [], maxTokens: 1 });
+      return ok("unreachable");
+    }),
+  );
+  const r = await client.callTool("ask");
+  assert.equal(r.isError, true);
+  assert.match((r.content[0] as any).text, /sampling/);
+});
+
+test("requests a tool makes are cancelled with the tool call, unless given a signal of their own", async () => {
+  const asked = deferred();
+  const inner = deferred<unknown>();
+  const c = await connect(
+    (s) =>
+      s.tool("ask", {}, async (_a, ctx) => {
+        const p = ctx.elicit({ message: "?", requestedSchema: { type: "object", properties: {} } });
+        p.catch((e) => inner.resolve(e));
+        return p.then(() => ok("answered"));
+      }),
+    { handlers: { elicitation: () => (asked.resolve(), new Promise(() => {})) } },
+  );
+  const ac = new AbortController();
+  const call = c.client.callTool("ask", {}, { signal: ac.signal });
+  await asked.promise;
+  ac.abort();
+  await rejection(call);
+  assert.equal(((await inner.promise) as McpError).code, ErrorCode.RequestCancelled);
+});
+
+test("a tool may send notifications tied to its call, and give a request its own signal", async () => {
+  const c = await connect((s) =>
+    s.tool("t", {}, async (_a, ctx) => {
+      ctx.notify("notifications/tools/list_changed");
+      const own = new AbortController();
+      const r = await ctx.listRoots({ signal: own.signal });
+      return ok(String(r.roots.length));
+    }),
+    { handlers: { roots: () => [] } },
+  );
+  let changed = 0;
+  c.client.onNotification("notifications/tools/list_changed", () => changed++);
+  assert.deepEqual(await c.client.callTool("t"), ok("0"));
+  assert.equal(changed, 1);
+});
+
+test("logging.mdx: a tool's log messages reach the client, filtered by the level it set", async () => {
+  const c = await connect((s) =>
+    s.tool("chatty", {}, async (_a, ctx) => {
+      ctx.log("debug", "fine detail");
+      ctx.log("error", { code: 7 }, "db");
+      return ok("done");
+    }),
+  );
+  const logs: unknown[] = [];
+  c.client.onNotification("notifications/message", (p) => logs.push(p));
+  await c.client.callTool("chatty");
+  assert.deepEqual(logs, [{ level: "debug", data: "fine detail" }, { level: "error", data: { code: 7 }, logger: "db" }]);
+  await c.client.setLoggingLevel("warning");
+  logs.length = 0;
+  await c.client.callTool("chatty");
+  assert.deepEqual(logs, [{ level: "error", data: { code: 7 }, logger: "db" }]);
+  // The server may also log outside any request, to every client.
+  c.server.log("critical", "disk full");
+  await c.client.ping();
+  assert.deepEqual(logs.at(-1), { level: "critical", data: "disk full" });
+});
+
+test("tools.mdx List Changed Notification: servers that declared listChanged SHOULD notify; a burst of changes sends one", async () => {
+  const c = await connect((s) => s.tool("a", {}, () => ok("a")));
+  let n = 0;
+  c.client.onNotification("notifications/tools/list_changed", () => n++);
+  const off = [c.server.tool("b", {}, () => ok("b")), c.server.tool("c", {}, () => ok("c")), c.server.tool("d", {}, () => ok("d"))];
+  await c.client.ping();
+  assert.equal(n, 1);
+  assert.deepEqual((await c.client.listTools()).tools.map((t) => t.name), ["a", "b", "c", "d"]);
+  off[1]();
+  off[1](); // idempotent: the second call changes nothing
+  await c.client.ping();
+  assert.equal(n, 2);
+  assert.deepEqual((await c.client.listTools()).tools.map((t) => t.name), ["a", "b", "d"]);
+  // A tool registered again under the same name is a new entry; the old unregister leaves it alone.
+  c.server.tool("c", {}, () => ok("c2"));
+  off[1]();
+  assert.deepEqual(await c.client.callTool("c"), ok("c2"));
+});
+
+test("tools.mdx: a server that did not declare listChanged sends no list_changed", async () => {
+  const c = await connect((s) => s.tool("a", {}, () => ok("a")), {}, { listChanged: false });
+  c.server.tool("b", {}, () => ok("b"));
+  await c.client.ping();
+  assert.equal(c.sent("server", "notifications/tools/list_changed").length, 0);
+});
+
+test("pagination.mdx: pages of the server's size, opaque cursors, a missing nextCursor ends the list", async () => {
+  const c = await connect(
+    (s) => {
+      for (const n of ["t1", "t2", "t3", "t4", "t5"]) s.tool(n, {}, () => ok(n));
+    },
+    {},
+    { pageSize: 2 },
+  );
+  const p1 = await c.client.listTools();
+  assert.deepEqual(p1.tools.map((t) => t.name), ["t1", "t2"]);
+  assert.equal(typeof p1.nextCursor, "string");
+  const p2 = await c.client.listTools(p1.nextCursor);
+  assert.deepEqual(p2.tools.map((t) => t.name), ["t3", "t4"]);
+  const p3 = await c.client.listTools(p2.nextCursor);
+  assert.deepEqual(p3.tools.map((t) => t.name), ["t5"]);
+  assert.equal(p3.nextCursor, undefined);
+  const all: string[] = [];
+  for await (const t of c.client.iterateTools()) all.push(t.name);
+  assert.deepEqual(all, ["t1", "t2", "t3", "t4", "t5"]);
+});
+
+test("pagination.mdx: servers SHOULD provide stable cursors: removing a listed tool does not make the next page skip one", async () => {
+  const offs: (() => void)[] = [];
+  const c = await connect((s) => {
+    for (const n of ["t1", "t2", "t3", "t4"]) offs.push(s.tool(n, {}, () => ok(n)));
+  }, {}, { pageSize: 2 });
+  const p1 = await c.client.listTools();
+  offs[0]();
+  c.server.tool("t5", {}, () => ok("t5"));
+  const p2 = await c.client.listTools(p1.nextCursor);
+  assert.deepEqual(p2.tools.map((t) => t.name), ["t3", "t4"]);
+  assert.deepEqual((await c.client.listTools(p2.nextCursor)).tools.map((t) => t.name), ["t5"]);
+});
+
+test("pagination.mdx: invalid cursors SHOULD result in -32602", async () => {
+  const c = await connect((s) => {
+    s.tool("t1", {}, () => ok(""));
+    s.prompt("p1", {}, () => ({ messages: [] }));
+  }, {}, { pageSize: 1 });
+  for (const bad of ["nonsense", "!!!", btoa("tools:"), btoa("tools:1x"), btoa("tools:01"), btoa("tools:99999999999999999999")]) {
+    const e = await rejection(c.client.listTools(bad));
+    assert.equal(e.code, ErrorCode.InvalidParams, bad);
+  }
+  // A cursor of one list is not a cursor of another.
+  const tools = await c.client.listTools();
+  assert.equal(tools.nextCursor, undefined);
+  c.server.tool("t2", {}, () => ok(""));
+  const again = await c.client.listTools();
+  assert.equal((await rejection(c.client.listPrompts(again.nextCursor))).code, ErrorCode.InvalidParams);
+  // A non-string cursor never reaches the handler through the kernel; the handler still refuses it.
+  const h = c.server.handler();
+  assert.throws(() => h("tools/list", { cursor: 5 }, {} as any), (e: any) => e.code === ErrorCode.InvalidParams);
+});
+
+test("many connections: list_changed goes to every client; a closed one is forgotten", async () => {
+  const a = await connect((s) => s.tool("a", {}, () => ok("a")));
+  const b = await connect(a.server);
+  assert.equal(a.server.connectionCount, 2);
+  const seen: string[] = [];
+  a.client.onNotification("notifications/tools/list_changed", () => seen.push("a"));
+  b.client.onNotification("notifications/tools/list_changed", () => seen.push("b"));
+  a.server.tool("x", {}, () => ok("x"));
+  await a.client.ping();
+  await b.client.ping();
+  assert.deepEqual(seen.sort(), ["a", "b"]);
+  const closed = deferred<string>();
+  b.client.onClose((r) => closed.resolve(r));
+  a.server.close();
+  assert.equal(await closed.promise, "peer closed");
+  assert.equal(a.server.connectionCount, 0);
+});

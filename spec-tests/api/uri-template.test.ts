@@ -1,0 +1,95 @@
+// Spec: 2025-11-25 server/resources "Resource Templates" (RFC 6570 URI templates); RFC 6570
+// level 1 (simple string expansion, §3.2.2) and its inverse, as the server matches URIs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { expandUriTemplate, matchUriTemplate, parseUriTemplate, type UriTemplate } from "../../src/api/uri-template.js";
+import { decodeCursor, encodeCursor } from "../../src/api/pagination.js";
+
+function parse(source: string): UriTemplate {
+  const t = parseUriTemplate(source);
+  assert.notEqual(typeof t, "string", String(t));
+  return t as UriTemplate;
+}
+
+test("RFC 6570 level 1: a template parses into literals and variable names", () => {
+  const t = parse("file:///{dir}/x/{name}.txt");
+  assert.deepEqual(t.parts, ["file:///", "dir", "/x/", "name", ".txt"]);
+  assert.deepEqual(t.names, ["dir", "name"]);
+  assert.deepEqual(parse("static://no-vars").parts, ["static://no-vars"]);
+});
+
+test("RFC 6570: anything but level 1 is refused at parse time, with the reason", () => {
+  for (const [source, reason] of [
+    ["a/{+path}", /level-1/],
+    ["a/{?q}", /level-1/],
+    ["a/{x*}", /level-1/],
+    ["a/{}", /empty/],
+    ["a/{x", /unclosed/],
+    ["a/x}", /unbalanced/],
+    ["{a}{b}", /adjacent/],
+    ["{a}/{a}", /twice/],
+  ] as const) {
+    const r = parseUriTemplate(source);
+    assert.equal(typeof r, "string", source);
+    assert.match(r as string, reason, source);
+  }
+});
+
+test("matching: variables take the text up to the next literal, percent-decoded", () => {
+  const t = parse("test://template/{id}/data");
+  assert.deepEqual({ ...matchUriTemplate(t, "test://template/123/data") }, { id: "123" });
+  assert.deepEqual({ ...matchUriTemplate(t, "test://template/a%20b/data") }, { id: "a b" });
+  // A malformed escape is kept as written.
+  assert.deepEqual({ ...matchUriTemplate(t, "test://template/%E0%A4%A/data") }, { id: "%E0%A4%A" });
+  const two = parse("x://{a}-{b}");
+  assert.deepEqual({ ...matchUriTemplate(two, "x://1-2-3") }, { a: "1", b: "2-3" });
+  const trailing = parse("x://{a}");
+  assert.deepEqual({ ...matchUriTemplate(trailing, "x://only") }, { a: "only" });
+  assert.deepEqual({ ...matchUriTemplate(parse("x://fixed"), "x://fixed") }, {});
+});
+
+test("matching: a URI of another shape does not match", () => {
+  const t = parse("test://template/{id}/data");
+  for (const uri of [
+    "test://template/123/other", // wrong suffix
+    "other://template/123/data", // wrong prefix
+    "test://template//data", // empty value
+    "test://template/1/2/data", // "/" inside a value
+    "test://template/1?x/data", // "?" inside a value
+    "test://template/1#x/data", // "#" inside a value
+    "test://template/data", // suffix overlaps the prefix
+  ]) {
+    assert.equal(matchUriTemplate(t, uri), null, uri);
+  }
+  const mid = parse("x://{a}/mid/{b}.json");
+  assert.equal(matchUriTemplate(mid, "x://1/nomid/2.json"), null);
+  assert.equal(matchUriTemplate(parse("x://fixed"), "x://fixed/more"), null);
+});
+
+test("matching: the variables object has no prototype, so names like __proto__ are plain keys", () => {
+  const t = parse("x://{__proto__}");
+  const v = matchUriTemplate(t, "x://polluted")!;
+  assert.equal(v.__proto__, "polluted");
+  assert.equal(({} as any).polluted, undefined);
+});
+
+test("RFC 6570 §3.2.2 simple string expansion: unreserved characters kept, all else percent-encoded", () => {
+  const t = parse("x://{a}/{b}");
+  assert.equal(expandUriTemplate(t, { a: "hello world", b: "a/b?c#d!'()*" }), "x://hello%20world/a%2Fb%3Fc%23d%21%27%28%29%2A");
+  assert.equal(expandUriTemplate(t, { a: "only" }), "x://only/");
+  // Expansion and matching are inverses for values without structural characters.
+  const v = matchUriTemplate(t, expandUriTemplate(t, { a: "Jürgen & co", b: "1" }))!;
+  assert.deepEqual({ ...v }, { a: "Jürgen & co", b: "1" });
+});
+
+test("pagination.mdx: cursors are opaque, name their list, and decode only in the exact form produced", () => {
+  const c = encodeCursor("tools", 42);
+  assert.doesNotMatch(c, /tools|42/);
+  assert.equal(decodeCursor("tools", c), 42);
+  assert.equal(decodeCursor("prompts", c), -1);
+  assert.equal(decodeCursor("tools", c.replace(/=+$/, "")), -1);
+  assert.equal(decodeCursor("tools", "%%%"), -1);
+  assert.equal(decodeCursor("tools", btoa("tools")), -1);
+  assert.equal(decodeCursor("tools", btoa("toolsX1")), -1);
+  assert.equal(decodeCursor("tools", btoa("tools:-1")), -1);
+});

@@ -1,0 +1,318 @@
+/**
+ * McpClient: connects to one server, calls its tools, reads its resources and prompts,
+ * and answers what the server asks of it.
+ *
+ * Spec: 2025-11-25 `basic/lifecycle` (the handshake), `server/*` (the requests a client
+ * sends), `client/{sampling,elicitation,roots}` (the requests it serves),
+ * `server/utilities/pagination` (cursors are opaque; a missing `nextCursor` is the end).
+ *
+ * Theory of operation. One client, one {@link Endpoint}, one transport. `connect` runs
+ * the handshake and keeps what the server declared. Every method is one request through
+ * the endpoint, with the caller's `signal` (cancelling sends `notifications/cancelled`),
+ * `timeoutMs` and `onProgress` (which asks the server for progress). The kernel checks
+ * capabilities in both directions, so calling a feature the server did not declare
+ * rejects at once with `-32601` without a round trip. The capabilities the client
+ * declares follow from the handlers it is given: `sampling` with a sampling handler,
+ * `elicitation` (form mode, understood by every version) with an elicitation handler,
+ * `roots` with `listChanged` with a roots handler.
+ *
+ * Results come back as the server sent them, schema-checked by the kernel against the
+ * negotiated version; nothing here copies or rewrites them.
+ */
+import type { Clock } from "../driver/clock.js";
+import { McpError, type Endpoint, type RequestContext, type RequestOptions } from "../driver/endpoint.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import type { Implementation, LoggingLevel, PeerInfo, SessionOptions } from "../session/types.js";
+import { attach, callListener, mergeCapabilities } from "./connection.js";
+import type { Transport } from "./transport.js";
+import type {
+  CallToolResult,
+  CompleteResult,
+  CompletionReference,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  Page,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Root,
+  Tool,
+} from "./types.js";
+
+/** What the client does when the server asks. Each handler may throw an {@link McpError} to answer with an error. */
+export interface ClientHandlers {
+  /** `sampling/createMessage`: run the model (after the user approved, as the spec asks). */
+  sampling?(params: CreateMessageParams, ctx: RequestContext): CreateMessageResult | Promise<CreateMessageResult>;
+  /** `elicitation/create`: ask the user. */
+  elicitation?(params: ElicitParams, ctx: RequestContext): ElicitResult | Promise<ElicitResult>;
+  /** `roots/list`: the roots to expose now. */
+  roots?(ctx: RequestContext): Root[] | Promise<Root[]>;
+}
+
+/** Options of an {@link McpClient}. */
+export interface McpClientOptions {
+  /** Capabilities merged over the derived ones, key by key (e.g. `{ elicitation: { form: {}, url: {} } }`). */
+  capabilities?: JsonObject;
+  handlers?: ClientHandlers;
+  /** Session settings (versions, default timeout, limits). */
+  session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions">;
+  /** The endpoint's clock (default: the system clock). */
+  clock?: Clock;
+  /** Where a throwing listener's error goes (default: rethrown on a microtask). */
+  onError?(error: unknown): void;
+}
+
+/** Per-call options: cancellation, timeout, progress. */
+export type CallOptions = Omit<RequestOptions, "related">;
+
+type Listener = (params: JsonObject | undefined) => void;
+
+function notConnected(): Promise<never> {
+  return Promise.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: "not connected" }));
+}
+
+/** An MCP client. */
+export class McpClient {
+  private endpoint: Endpoint | undefined;
+  private transport: Transport | undefined;
+  private peer: PeerInfo | undefined;
+  private version: string | undefined;
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly closeListeners = new Set<(reason: string) => void>();
+
+  constructor(
+    readonly info: Implementation,
+    private readonly options: McpClientOptions = {},
+  ) {}
+
+  /** The capabilities this client declares. */
+  get capabilities(): JsonObject {
+    const h = this.options.handlers ?? {};
+    const caps: JsonObject = {};
+    if (h.sampling !== undefined) caps.sampling = {};
+    if (h.elicitation !== undefined) caps.elicitation = {};
+    if (h.roots !== undefined) caps.roots = { listChanged: true };
+    return mergeCapabilities(caps, this.options.capabilities);
+  }
+
+  /**
+   * Connects over `transport` and runs the handshake. Resolves once the session is
+   * operating; rejects when the server refuses, speaks no version this client does, or
+   * the transport closes first. A client connects once.
+   */
+  async connect(transport: Transport): Promise<void> {
+    if (this.endpoint !== undefined) throw new McpError({ code: ErrorCode.InvalidRequest, message: "already connected" });
+    this.transport = transport;
+    const options: SessionOptions = { ...this.options.session, role: "client", info: this.info, capabilities: this.capabilities };
+    let fatal: string | undefined;
+    const endpoint = attach(
+      transport,
+      options,
+      {
+        onRequest: (method, params, ctx) => this.serve(method, params ?? {}, ctx),
+        onNotification: (method, params) => this.emit(method, params),
+        // A fatal protocol error: the kernel's reason is the one worth reporting.
+        onClose: (reason) => (fatal = reason),
+        onTransportClose: (reason) => {
+          const why = fatal ?? reason;
+          for (const fn of this.closeListeners) callListener(fn, why, undefined, this.options.onError);
+        },
+      },
+      this.options.clock,
+    );
+    this.endpoint = endpoint;
+    // Rejects on a fatal error (with the kernel's reason) and when the transport closes first.
+    const { version, peer } = await endpoint.open();
+    this.version = version;
+    this.peer = peer;
+  }
+
+  /** The endpoint, for requests this class has no method for. Undefined before {@link McpClient.connect}. */
+  get connection(): Endpoint | undefined {
+    return this.endpoint;
+  }
+
+  /** The server's `serverInfo`, once connected. */
+  get serverInfo(): Implementation | undefined {
+    return this.peer?.info;
+  }
+
+  /** The server's capabilities, once connected. */
+  get serverCapabilities(): JsonObject | undefined {
+    return this.peer?.capabilities;
+  }
+
+  /** The negotiated protocol version, once connected. */
+  get protocolVersion(): string | undefined {
+    return this.version;
+  }
+
+  /** The server's `instructions`, if it gave any. */
+  get instructions(): string | undefined {
+    return this.peer?.instructions;
+  }
+
+  /** Sends any request; resolves with its result. */
+  request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
+    if (this.endpoint === undefined) return notConnected();
+    return this.endpoint.request(method, params, options);
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Tools, resources, prompts, completion, logging
+
+  /** One page of `tools/list`. */
+  listTools(cursor?: string, options?: CallOptions): Promise<ListToolsResult> {
+    return this.request("tools/list", cursor === undefined ? undefined : { cursor }, options) as Promise<ListToolsResult>;
+  }
+
+  /** Every tool, page after page. */
+  iterateTools(options?: CallOptions): AsyncGenerator<Tool> {
+    return this.paginate<Tool>("tools/list", "tools", options);
+  }
+
+  /** Calls a tool. A tool that failed resolves with `isError: true`; a protocol error rejects. */
+  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
+    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options) as Promise<CallToolResult>;
+  }
+
+  /** One page of `resources/list`. */
+  listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {
+    return this.request("resources/list", cursor === undefined ? undefined : { cursor }, options) as Promise<ListResourcesResult>;
+  }
+
+  /** Every resource, page after page. */
+  iterateResources(options?: CallOptions): AsyncGenerator<Resource> {
+    return this.paginate<Resource>("resources/list", "resources", options);
+  }
+
+  /** One page of `resources/templates/list`. */
+  listResourceTemplates(cursor?: string, options?: CallOptions): Promise<ListResourceTemplatesResult> {
+    return this.request("resources/templates/list", cursor === undefined ? undefined : { cursor }, options) as Promise<ListResourceTemplatesResult>;
+  }
+
+  /** Every resource template, page after page. */
+  iterateResourceTemplates(options?: CallOptions): AsyncGenerator<ResourceTemplate> {
+    return this.paginate<ResourceTemplate>("resources/templates/list", "resourceTemplates", options);
+  }
+
+  /** Reads a resource. */
+  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    return this.request("resources/read", { uri }, options) as Promise<ReadResourceResult>;
+  }
+
+  /** Subscribes to `notifications/resources/updated` for `uri`. */
+  async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    await this.request("resources/subscribe", { uri }, options);
+  }
+
+  /** Ends a subscription. */
+  async unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    await this.request("resources/unsubscribe", { uri }, options);
+  }
+
+  /** One page of `prompts/list`. */
+  listPrompts(cursor?: string, options?: CallOptions): Promise<ListPromptsResult> {
+    return this.request("prompts/list", cursor === undefined ? undefined : { cursor }, options) as Promise<ListPromptsResult>;
+  }
+
+  /** Every prompt, page after page. */
+  iteratePrompts(options?: CallOptions): AsyncGenerator<Prompt> {
+    return this.paginate<Prompt>("prompts/list", "prompts", options);
+  }
+
+  /** Gets a prompt's messages. */
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
+    return this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, options) as Promise<GetPromptResult>;
+  }
+
+  /** Asks for completions of `argument` of a prompt or resource template; `context` holds arguments already chosen. */
+  complete(ref: CompletionReference, argument: { name: string; value: string }, context?: Record<string, string>, options?: CallOptions): Promise<CompleteResult> {
+    const params: JsonObject = context === undefined ? { ref, argument } : { ref, argument, context: { arguments: context } };
+    return this.request("completion/complete", params, options) as Promise<CompleteResult>;
+  }
+
+  /** Sets the lowest level of log message the server sends. */
+  async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
+    await this.request("logging/setLevel", { level }, options);
+  }
+
+  /** Pings the server. */
+  async ping(options?: CallOptions): Promise<void> {
+    await this.request("ping", undefined, options);
+  }
+
+  /** Tells the server the roots changed (`notifications/roots/list_changed`). */
+  notifyRootsChanged(): void {
+    this.endpoint?.notify("notifications/roots/list_changed");
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Notifications and closing
+
+  /** Listens for a server notification (`notifications/message`, `notifications/tools/list_changed`, …). */
+  onNotification(method: string, fn: Listener): () => void {
+    let set = this.listeners.get(method);
+    if (set === undefined) this.listeners.set(method, (set = new Set()));
+    set.add(fn);
+    return () => void set.delete(fn);
+  }
+
+  /** Listens for the connection closing, from either side. */
+  onClose(fn: (reason: string) => void): () => void {
+    this.closeListeners.add(fn);
+    return () => void this.closeListeners.delete(fn);
+  }
+
+  /** Closes the connection: pending requests reject with `-32000`. */
+  close(): void {
+    this.endpoint?.closed("client closed");
+    this.transport?.close();
+  }
+
+  private emit(method: string, params: JsonObject | undefined): void {
+    const set = this.listeners.get(method);
+    if (set === undefined) return;
+    for (const fn of set) callListener(fn, params, undefined, this.options.onError);
+  }
+
+  private async *paginate<T>(method: string, key: string, options?: CallOptions): AsyncGenerator<T> {
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    do {
+      const result = (await this.request(method, cursor === undefined ? undefined : { cursor }, options)) as Page;
+      yield* result[key] as T[];
+      cursor = result.nextCursor;
+      // A server that hands back a cursor it already gave would loop for ever.
+      if (cursor !== undefined) {
+        if (seen.has(cursor)) throw new McpError({ code: ErrorCode.InternalError, message: `${method}: the server repeated a cursor` });
+        seen.add(cursor);
+      }
+    } while (cursor !== undefined);
+  }
+
+  private async serve(method: string, params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
+    const h = this.options.handlers ?? {};
+    switch (method) {
+      case "sampling/createMessage":
+        if (h.sampling !== undefined) return h.sampling(params as CreateMessageParams, ctx);
+        break;
+      case "elicitation/create":
+        if (h.elicitation !== undefined) return h.elicitation(params as ElicitParams, ctx);
+        break;
+      case "roots/list":
+        if (h.roots !== undefined) return { roots: await h.roots(ctx) };
+        break;
+    }
+    throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+  }
+}

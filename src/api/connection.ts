@@ -1,0 +1,89 @@
+/**
+ * Binding an {@link Endpoint} to a {@link Transport}: the few lines both the server and
+ * the client API need.
+ *
+ * Spec: 2025-11-25 `basic/transports` (messages are UTF-8 JSON-RPC text) and
+ * `basic/lifecycle` ("Shutdown": either side ends the connection by closing the
+ * transport).
+ *
+ * Theory of operation. Outgoing messages go through the codec's `encode` (compact JSON,
+ * never a raw newline, an unencodable result replaced by a `-32603` answer to the same
+ * request) and the text goes to `transport.send`. Incoming text goes to
+ * `endpoint.receive`, which decodes it. When the transport closes the endpoint is told,
+ * which fails what is pending and aborts what is being handled; when the kernel decides
+ * the connection is over (a fatal protocol error) the transport is closed. Both paths are
+ * idempotent, so either may come first.
+ */
+import { Endpoint, type EndpointHooks } from "../driver/endpoint.js";
+import type { Clock } from "../driver/clock.js";
+import { encode } from "../jsonrpc/codec.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import type { SessionOptions } from "../session/types.js";
+import type { Transport } from "./transport.js";
+
+/** Hooks of {@link attach}: the endpoint's, minus `send` (the transport is the sink), plus the transport's close. */
+export interface AttachHooks extends Omit<EndpointHooks, "send"> {
+  /** The transport closed (after the endpoint has been told). */
+  onTransportClose?(reason: string): void;
+}
+
+/** Creates an endpoint that writes to `transport` and is fed by it. */
+export function attach(transport: Transport, options: SessionOptions, hooks: AttachHooks, clock?: Clock): Endpoint {
+  const onKernelClose = hooks.onClose;
+  const endpoint = new Endpoint(
+    options,
+    {
+      send: (message) => transport.send(encode(message)),
+      onRequest: hooks.onRequest,
+      onNotification: hooks.onNotification,
+      onEvent: hooks.onEvent,
+      onClose: (reason) => {
+        onKernelClose?.(reason);
+        transport.close();
+      },
+    },
+    clock,
+  );
+  transport.onMessage((text) => endpoint.receive(text));
+  transport.onClose((reason) => {
+    endpoint.closed(reason);
+    hooks.onTransportClose?.(reason);
+  });
+  return endpoint;
+}
+
+/**
+ * Calls `fn(arg)` so that a throwing listener cannot abort the endpoint's output loop:
+ * the error goes to `onError`, or is rethrown on a fresh microtask (visible as an
+ * uncaught error, as an event emitter's would be, but never swallowed).
+ */
+export function callListener<A, B>(fn: (a: A, b: B) => void, a: A, b: B, onError: ((error: unknown) => void) | undefined): void {
+  try {
+    fn(a, b);
+  } catch (e) {
+    if (onError !== undefined) onError(e);
+    else
+      queueMicrotask(() => {
+        throw e;
+      });
+  }
+}
+
+/** True for a plain JSON object (not null, not an array). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Merges capabilities the application forces over the derived ones, key by key: two
+ * objects are merged one level deep (`{ tools: {} }` + `{ tools: { listChanged: true } }`),
+ * anything else replaces.
+ */
+export function mergeCapabilities(derived: JsonObject, extra: JsonObject | undefined): JsonObject {
+  if (extra === undefined) return derived;
+  for (const [k, v] of Object.entries(extra)) {
+    const base = derived[k];
+    derived[k] = isObject(base) && isObject(v) ? { ...base, ...v } : v;
+  }
+  return derived;
+}

@@ -1,0 +1,88 @@
+/**
+ * What a tool, resource reader, prompt getter or completer gets besides its arguments.
+ *
+ * Spec: 2025-11-25 `basic/utilities/{progress,cancellation}`, `server/utilities/logging`,
+ * `client/{sampling,elicitation,roots}`: while handling a request a server may report
+ * progress on it, log, and ask the client for a model completion, for user input or for
+ * its roots; the client may cancel it.
+ *
+ * Theory of operation. A thin view over the driver's {@link RequestContext}: in the legacy
+ * era every call here becomes a kernel input tied to the request being handled
+ * (`related`), so a transport with one stream per request (Streamable HTTP) sends it on
+ * that request's stream. Requests made from here are cancelled with the request they
+ * serve, unless the caller passes a signal of its own. It is a class, not an object of
+ * closures, so one allocation per request is all it costs.
+ */
+import type { RequestContext, RequestOptions } from "../driver/endpoint.js";
+import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import type { LoggingLevel, PeerInfo } from "../session/types.js";
+import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult } from "./types.js";
+
+/** Options of a request a handler sends to the client. */
+export type PeerRequestOptions = Omit<RequestOptions, "related">;
+
+/** The context of one request a server handles. */
+export class ServerContext {
+  /** @param rc the driver's context of the request. @param meta the request's `_meta`, if any. */
+  constructor(
+    private readonly rc: RequestContext,
+    readonly meta: JsonObject | undefined,
+  ) {}
+
+  /** Aborted when the client cancels the request or the connection closes: stop work then. */
+  get signal(): AbortSignal {
+    return this.rc.signal;
+  }
+
+  /** The JSON-RPC id of the request being handled. */
+  get requestId(): RequestId {
+    return this.rc.id;
+  }
+
+  /** The protocol version the request is read under, when known. */
+  get protocolVersion(): string | undefined {
+    return this.rc.protocolVersion;
+  }
+
+  /** What the client declared in the handshake (info, capabilities), when known. */
+  get client(): PeerInfo | undefined {
+    return this.rc.peer;
+  }
+
+  /** Reports progress; a no-op unless the client asked for progress on this request. Values must increase. */
+  progress(progress: number, total?: number, message?: string): void {
+    this.rc.progress(progress, total, message);
+  }
+
+  /** Sends a log message tied to this request (filtered by the level the client set). */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    this.rc.log(level, data, logger);
+  }
+
+  /** Asks the client for input (`elicitation/create`). Rejects if the client did not declare the mode. */
+  elicit(params: ElicitParams, options?: PeerRequestOptions): Promise<ElicitResult> {
+    return this.request("elicitation/create", params, options) as Promise<ElicitResult>;
+  }
+
+  /** Asks the client's model for a completion (`sampling/createMessage`). Rejects without `sampling`. */
+  sample(params: CreateMessageParams, options?: PeerRequestOptions): Promise<CreateMessageResult> {
+    return this.request("sampling/createMessage", params, options) as Promise<CreateMessageResult>;
+  }
+
+  /** Asks the client for its roots (`roots/list`). Rejects without `roots`. */
+  listRoots(options?: PeerRequestOptions): Promise<ListRootsResult> {
+    return this.request("roots/list", undefined, options) as Promise<ListRootsResult>;
+  }
+
+  /** Sends any request to the client on behalf of this one. */
+  request(method: string, params?: JsonObject, options?: PeerRequestOptions): Promise<JsonObject> {
+    // Tie the peer request's lifetime to this one: cancelling the tool call cancels it.
+    const o: PeerRequestOptions = options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };
+    return this.rc.request(method, params, o);
+  }
+
+  /** Sends a notification tied to this request. */
+  notify(method: string, params?: JsonObject): void {
+    this.rc.notify(method, params);
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The product API: {@link McpServer}, {@link McpClient}, the {@link Transport} seam
+ * and the shapes they exchange.
+ *
+ * Spec: 2025-11-25 `server/*` and `client/*`. This layer holds no protocol logic of its
+ * own beyond the features' semantics (registries, pagination, URI templates, the split
+ * between tool errors and protocol errors); sessions, validation, cancellation,
+ * progress and timeouts are the kernel's, driven by an {@link Endpoint}.
+ */
+export * from "./types.js";
+export type { Transport } from "./transport.js";
+export { attach, type AttachHooks } from "./connection.js";
+export { ServerContext, type PeerRequestOptions } from "./context.js";
+export {
+  McpServer,
+  ProtocolError,
+  resourceNotFoundCode,
+  argumentErrorsAreResults,
+  type ServerInfo,
+  type McpServerOptions,
+  type Notifier,
+  type ToolHandler,
+  type ToolConfig,
+  type Completer,
+  type ResourceReader,
+  type TemplateReader,
+  type ResourceConfig,
+  type ResourceTemplateConfig,
+  type PromptGetter,
+  type PromptConfig,
+  type Unregister,
+} from "./server.js";
+export { McpClient, type ClientHandlers, type McpClientOptions, type CallOptions } from "./client.js";
+export { parseUriTemplate, matchUriTemplate, expandUriTemplate, type UriTemplate } from "./uri-template.js";

@@ -1,0 +1,693 @@
+/**
+ * McpServer: tools, resources, prompts and completions, served to any number of clients.
+ *
+ * Spec: 2025-11-25 `server/tools`, `server/resources`, `server/prompts`,
+ * `server/utilities/{completion,logging,pagination}` (and the draft's `server/resources`
+ * for the modern era's resource-not-found code).
+ *
+ * Theory of operation. The server is a registry plus one request handler. Registering an
+ * item builds, once, the exact object its list method returns for it (and compiles its JSON
+ * Schemas), so listing allocates nothing per item and a schema error surfaces at
+ * registration, not on the first call. Each registry is a `Map` in registration order;
+ * list results follow that order and paginate with the stable cursors of
+ * `pagination.ts`. The capabilities a session declares are derived from what is
+ * registered when it opens (`tools` once a tool exists, and so on), merged with any the
+ * application forces.
+ *
+ * {@link McpServer.handler} is a plain {@link RequestHandler}: it works under any
+ * {@link Endpoint}, the ones {@link McpServer.connect} makes for a transport and ones an
+ * HTTP adapter makes per session. Changes are the kernel's business: a registration
+ * feeds each connected session one `changed` input (coalesced to one per list per
+ * microtask, so registering fifty tools sends one), and the session decides who is told
+ * (legacy: `list_changed` if it declared `listChanged`, `updated` if the client
+ * subscribed, which the kernel also tracks; modern: the open `subscriptions/listen`
+ * streams whose filter asks for it).
+ *
+ * Errors follow the spec's split. A protocol error (unknown tool or prompt, a missing
+ * required prompt argument, an invalid cursor, a resource not found) is a JSON-RPC error:
+ * the handler throws an {@link McpError} and the driver answers with it. A tool that
+ * fails is a *result*: what it throws becomes a `CallToolResult` with `isError: true`
+ * and the message as text, so the model can see it. That includes an `McpError` from a
+ * request the tool made (a client without `sampling`, say): the tool failed, the call
+ * did not. A tool answers with a protocol
+ * error only by throwing a {@link ProtocolError}, or an `McpError` with code `-32042`
+ * (URL elicitation required, which 2025-11-25 defines as the answer to the request that
+ * needs it). Arguments that fail the tool's `inputSchema` are a tool execution error from
+ * 2025-11-25 (SEP-1303) and a `-32602` protocol error before it.
+ */
+import { systemClock, type Clock } from "../driver/clock.js";
+import { McpError, type Endpoint, type RequestContext, type RequestHandler } from "../driver/endpoint.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import { isModernVersion } from "../model/versions.js";
+import { builtinJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
+import type { Issue } from "../schema/validate.js";
+import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
+import { attach, callListener, isObject, mergeCapabilities } from "./connection.js";
+import { ServerContext } from "./context.js";
+import { page } from "./pagination.js";
+import type { Transport } from "./transport.js";
+import type {
+  CallToolResult,
+  Completion,
+  GetPromptResult,
+  Icon,
+  JsonSchemaObject,
+  Meta,
+  Prompt,
+  PromptArgument,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+  ToolAnnotations,
+} from "./types.js";
+import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "./uri-template.js";
+
+export { ServerContext } from "./context.js";
+
+/** Who the server is: `serverInfo`, plus the `instructions` of the initialize result. */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+  /** Free text for the model: how to use this server. */
+  instructions?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+}
+
+/** Options of an {@link McpServer}. */
+export interface McpServerOptions {
+  /** Items per page of every list method (default 0: one page holds everything). */
+  pageSize?: number;
+  /** Validates tool arguments and structured results (default: the built-in 2020-12 validator). */
+  jsonSchema?: JsonSchemaValidator;
+  /** Announce list changes (`listChanged` on tools, resources, prompts; default true). */
+  listChanged?: boolean;
+  /** Offer `resources/subscribe` (default true). */
+  subscribe?: boolean;
+  /** Declare `logging`, so handlers may log and clients may set the level (default true). */
+  logging?: boolean;
+  /**
+   * Capabilities merged over the derived ones, key by key: `experimental`, `extensions`,
+   * or e.g. `{ tools: { listChanged: true } }` to declare tools before any is registered.
+   */
+  capabilities?: JsonObject;
+  /** Serves requests this class does not (default: `-32601` Method not found). */
+  fallback?: RequestHandler;
+  /** Session settings for {@link McpServer.connect} (versions, timeouts, limits). */
+  session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions">;
+  /** The clock of {@link McpServer.connect}'s endpoints (default: the system clock). */
+  clock?: Clock;
+  /** Where a throwing notification listener's error goes (default: rethrown on a microtask). */
+  onError?(error: unknown): void;
+}
+
+/** A connected session the server tells about changes: an {@link Endpoint} is one. */
+export interface Notifier {
+  /** Takes a kernel input (the server feeds `changed`). */
+  feed(input: SessionInput): void;
+  /** Server-wide log messages (see {@link McpServer.log}). */
+  log?(level: LoggingLevel, data: unknown, logger?: string): void;
+}
+
+/**
+ * Thrown by a tool to answer `tools/call` with this JSON-RPC error rather than an
+ * `isError` result (every other error a tool throws becomes such a result).
+ */
+export class ProtocolError extends McpError {
+  constructor(error: { code: number; message: string; data?: unknown }) {
+    super(error);
+    this.name = "ProtocolError";
+  }
+}
+
+/** Runs a tool. Throw a {@link ProtocolError} for a protocol error; anything else thrown becomes an `isError` result. */
+export type ToolHandler = (args: JsonObject, ctx: ServerContext) => CallToolResult | Promise<CallToolResult>;
+
+/** Describes a tool (everything of `Tool` but the name). */
+export interface ToolConfig {
+  title?: string;
+  description?: string;
+  /** A JSON Schema with `type: "object"` (default: any object). */
+  inputSchema?: JsonSchemaObject;
+  /** When given, results must carry `structuredContent` that matches it. */
+  outputSchema?: JsonSchemaObject;
+  annotations?: ToolAnnotations;
+  execution?: Tool["execution"];
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+/** Completes one argument: the values for the text typed so far. */
+export type Completer = (
+  value: string,
+  context: { arguments: Readonly<Record<string, string>>; ctx: ServerContext },
+) => string[] | Completion | Promise<string[] | Completion>;
+
+/** Reads a static resource; `undefined` means it does not exist (after all). */
+export type ResourceReader = (uri: string, ctx: ServerContext) => ReadResourceResult | undefined | Promise<ReadResourceResult | undefined>;
+
+/** Reads a resource of a template; `undefined` means no such resource. */
+export type TemplateReader = (
+  uri: string,
+  variables: Readonly<Record<string, string>>,
+  ctx: ServerContext,
+) => ReadResourceResult | undefined | Promise<ReadResourceResult | undefined>;
+
+/** Describes a resource (everything of `Resource` but the URI). */
+export interface ResourceConfig {
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Resource["annotations"];
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+/** Describes a resource template, with completers for its variables. */
+export interface ResourceTemplateConfig extends Omit<ResourceConfig, "size"> {
+  complete?: Record<string, Completer>;
+}
+
+/** Builds a prompt's messages from its arguments. */
+export type PromptGetter = (args: Record<string, string>, ctx: ServerContext) => GetPromptResult | Promise<GetPromptResult>;
+
+/** Describes a prompt, with completers for its arguments. */
+export interface PromptConfig {
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  icons?: Icon[];
+  _meta?: Meta;
+  complete?: Record<string, Completer>;
+}
+
+/** Removes what a registration added. Idempotent. */
+export type Unregister = () => void;
+
+/**
+ * The JSON-RPC error code for "resource not found" under `version`: `-32002` in the
+ * legacy versions (2025-11-25 `server/resources`), `-32602` from 2026-07-28 (draft
+ * `server/resources`: servers MUST return `-32602`).
+ */
+export function resourceNotFoundCode(version: string | undefined): number {
+  return isModernVersion(version) ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+}
+
+/**
+ * Whether arguments failing a tool's `inputSchema` are a tool execution error (a result
+ * with `isError`) under `version`: from 2025-11-25, whose `server/tools` lists "Input
+ * validation errors" among tool execution errors; before, "Invalid arguments" were a
+ * protocol error.
+ */
+export function argumentErrorsAreResults(version: string | undefined): boolean {
+  return version === undefined || version >= "2025-11-25";
+}
+
+interface ToolEntry {
+  seq: number;
+  def: Tool;
+  validateInput: ((value: unknown) => Issue[] | null) | null;
+  validateOutput: ((value: unknown) => Issue[] | null) | null;
+  handler: ToolHandler;
+}
+
+interface ResourceEntry {
+  seq: number;
+  def: Resource;
+  reader: ResourceReader;
+}
+
+interface TemplateEntry {
+  seq: number;
+  def: ResourceTemplate;
+  template: UriTemplate;
+  reader: TemplateReader;
+  complete: Record<string, Completer> | undefined;
+}
+
+interface PromptEntry {
+  seq: number;
+  def: Prompt;
+  required: string[];
+  getter: PromptGetter;
+  complete: Record<string, Completer> | undefined;
+}
+
+const TOOLS = 1;
+const RESOURCES = 2;
+const PROMPTS = 4;
+const LISTS: readonly [number, "tools" | "resources" | "prompts"][] = [
+  [TOOLS, "tools"],
+  [RESOURCES, "resources"],
+  [PROMPTS, "prompts"],
+];
+
+/** What a registry entry lists as (one shared function: listing allocates no closure). */
+const defOf = <D>(entry: { def: D }): D => entry.def;
+
+/** Most completion values one response may carry (`server/utilities/completion`). */
+const MAX_COMPLETIONS = 100;
+
+/** Tool names: 1 to 128 of A-Z a-z 0-9 _ - . (2025-11-25 `server/tools`, "Tool Names"). */
+function validToolName(name: string): boolean {
+  if (name.length === 0 || name.length > 128) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const ok = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2d || c === 0x2e;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** Copies the defined fields of `from` onto `to` (list entries carry no `undefined` members). */
+function assignDefined(to: Record<string, unknown>, from: object): void {
+  for (const [k, v] of Object.entries(from)) if (v !== undefined && k !== "complete") to[k] = v;
+}
+
+function issuesText(issues: Issue[]): string {
+  return issues.map((i) => `${i.path || "/"}: ${i.reason}`).join("; ");
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function invalidParams(message: string, data: unknown): McpError {
+  return new McpError({ code: ErrorCode.InvalidParams, message, data });
+}
+
+/** An MCP server: register tools, resources, prompts and completions, then connect it. */
+export class McpServer {
+  private readonly tools = new Map<string, ToolEntry>();
+  private readonly resources = new Map<string, ResourceEntry>();
+  private readonly templates = new Map<string, TemplateEntry>();
+  private readonly prompts = new Map<string, PromptEntry>();
+  private readonly completers = new Map<string, Completer>();
+  /** Connected sessions, with how to close the transport of those {@link McpServer.connect} opened. */
+  private readonly connections = new Map<Notifier, (() => void) | undefined>();
+  private readonly listeners = new Map<string, Set<(params: JsonObject | undefined, peer: Notifier | undefined) => void>>();
+  private seq = 0;
+  private changed = 0;
+  private readonly flush = (): void => this.flushListChanged();
+  private readonly schema: JsonSchemaValidator;
+  private readonly pageSize: number;
+  private readonly clock: Clock;
+
+  constructor(
+    readonly info: ServerInfo,
+    private readonly options: McpServerOptions = {},
+  ) {
+    this.schema = options.jsonSchema ?? builtinJsonSchema;
+    this.pageSize = options.pageSize ?? 0;
+    this.clock = options.clock ?? systemClock;
+    if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new RangeError("pageSize must be a non-negative integer");
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Registration
+
+  /**
+   * Registers a tool. Throws (a programming error, not a protocol event) when the name is
+   * taken or invalid, or a schema does not compile or is not `type: "object"`.
+   */
+  tool(name: string, config: ToolConfig, handler: ToolHandler): Unregister {
+    if (!validToolName(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ - .`);
+    if (this.tools.has(name)) throw new TypeError(`tool ${JSON.stringify(name)} is already registered`);
+    const def: Tool = { name, inputSchema: { type: "object", properties: {} } };
+    assignDefined(def, config);
+    const entry: ToolEntry = {
+      seq: this.seq++,
+      def,
+      validateInput: config.inputSchema === undefined ? null : this.compile(`tool ${name} inputSchema`, config.inputSchema),
+      validateOutput: config.outputSchema === undefined ? null : this.compile(`tool ${name} outputSchema`, config.outputSchema),
+      handler,
+    };
+    this.tools.set(name, entry);
+    this.listChanged(TOOLS);
+    return () => {
+      if (this.tools.get(name) !== entry) return;
+      this.tools.delete(name);
+      this.listChanged(TOOLS);
+    };
+  }
+
+  /** Registers a static resource at `uri`. Throws when the URI is taken. */
+  resource(uri: string, config: ResourceConfig, reader: ResourceReader): Unregister {
+    if (this.resources.has(uri)) throw new TypeError(`resource ${JSON.stringify(uri)} is already registered`);
+    const def: Resource = { uri, name: config.name };
+    assignDefined(def, config);
+    const entry: ResourceEntry = { seq: this.seq++, def, reader };
+    this.resources.set(uri, entry);
+    this.listChanged(RESOURCES);
+    return () => {
+      if (this.resources.get(uri) !== entry) return;
+      this.resources.delete(uri);
+      this.listChanged(RESOURCES);
+    };
+  }
+
+  /**
+   * Registers a family of resources named by an RFC 6570 level-1 template such as
+   * `file:///notes/{id}`. Throws when the template is taken or is not level 1.
+   */
+  resourceTemplate(uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader): Unregister {
+    if (this.templates.has(uriTemplate)) throw new TypeError(`resource template ${JSON.stringify(uriTemplate)} is already registered`);
+    const template = parseUriTemplate(uriTemplate);
+    if (typeof template === "string") throw new TypeError(`invalid URI template ${JSON.stringify(uriTemplate)}: ${template}`);
+    const def: ResourceTemplate = { uriTemplate, name: config.name };
+    assignDefined(def, config);
+    const entry: TemplateEntry = { seq: this.seq++, def, template, reader, complete: config.complete };
+    this.templates.set(uriTemplate, entry);
+    this.listChanged(RESOURCES);
+    return () => {
+      if (this.templates.get(uriTemplate) !== entry) return;
+      this.templates.delete(uriTemplate);
+      this.listChanged(RESOURCES);
+    };
+  }
+
+  /** Registers a prompt. Throws when the name is taken. */
+  prompt(name: string, config: PromptConfig, getter: PromptGetter): Unregister {
+    if (this.prompts.has(name)) throw new TypeError(`prompt ${JSON.stringify(name)} is already registered`);
+    const def: Prompt = { name };
+    assignDefined(def, config);
+    const required: string[] = [];
+    for (const a of config.arguments ?? []) if (a.required === true) required.push(a.name);
+    const entry: PromptEntry = { seq: this.seq++, def, required, getter, complete: config.complete };
+    this.prompts.set(name, entry);
+    this.listChanged(PROMPTS);
+    return () => {
+      if (this.prompts.get(name) !== entry) return;
+      this.prompts.delete(name);
+      this.listChanged(PROMPTS);
+    };
+  }
+
+  /**
+   * Registers a completer for argument `argName` of prompt `name` (`ref/prompt`) or
+   * variable `argName` of template `name` (`ref/resource`, `name` being the template). It
+   * takes precedence over a `complete` entry given at registration.
+   */
+  completion(refType: "ref/prompt" | "ref/resource", name: string, argName: string, completer: Completer): Unregister {
+    const key = `${refType}\u0000${name}\u0000${argName}`;
+    this.completers.set(key, completer);
+    return () => {
+      if (this.completers.get(key) === completer) this.completers.delete(key);
+    };
+  }
+
+  /** Listens for a client notification (e.g. `notifications/roots/list_changed`); `peer` says which client. */
+  onNotification(method: string, fn: (params: JsonObject | undefined, peer: Notifier | undefined) => void): Unregister {
+    let set = this.listeners.get(method);
+    if (set === undefined) this.listeners.set(method, (set = new Set()));
+    set.add(fn);
+    return () => void set.delete(fn);
+  }
+
+  private compile(what: string, schema: JsonSchemaObject): (value: unknown) => Issue[] | null {
+    if (typeof schema !== "object" || schema === null || schema.type !== "object") throw new TypeError(`${what} must be a JSON Schema with type "object"`);
+    const compiled = this.schema.compile(schema);
+    if (!compiled.ok) throw new TypeError(`${what} does not compile: ${issuesText(compiled.issues)}`);
+    return compiled.validate;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Capabilities and sessions
+
+  /** The capabilities a session opened now declares: derived from what is registered, then `options.capabilities`. */
+  get capabilities(): JsonObject {
+    const o = this.options;
+    const listChanged = o.listChanged !== false;
+    const caps: JsonObject = {};
+    if (o.logging !== false) caps.logging = {};
+    if (this.hasCompleters()) caps.completions = {};
+    if (this.prompts.size > 0) caps.prompts = listChanged ? { listChanged: true } : {};
+    if (this.resources.size > 0 || this.templates.size > 0) {
+      const r: JsonObject = {};
+      if (o.subscribe !== false) r.subscribe = true;
+      if (listChanged) r.listChanged = true;
+      caps.resources = r;
+    }
+    if (this.tools.size > 0) caps.tools = listChanged ? { listChanged: true } : {};
+    return mergeCapabilities(caps, o.capabilities);
+  }
+
+  private hasCompleters(): boolean {
+    if (this.completers.size > 0) return true;
+    for (const p of this.prompts.values()) if (p.complete !== undefined) return true;
+    for (const t of this.templates.values()) if (t.complete !== undefined) return true;
+    return false;
+  }
+
+  /** Session options for a server endpoint serving this server (what {@link McpServer.connect} uses). */
+  sessionOptions(): SessionOptions {
+    const { name, version, title, description, websiteUrl, icons, instructions } = this.info;
+    const info: SessionOptions["info"] = { name, version };
+    assignDefined(info, { title, description, websiteUrl, icons });
+    const options: SessionOptions = { ...this.options.session, role: "server", info, capabilities: this.capabilities };
+    if (instructions !== undefined) options.instructions = instructions;
+    return options;
+  }
+
+  /**
+   * Serves this server over `transport`: one endpoint (one session) per call, so call it
+   * once per client. The endpoint is returned for server-initiated requests outside a
+   * handler (e.g. `roots/list` after `notifications/roots/list_changed`).
+   */
+  connect(transport: Transport): Endpoint {
+    const endpoint = attach(
+      transport,
+      this.sessionOptions(),
+      {
+        onRequest: this.handler(),
+        onNotification: (method, params) => this.emit(method, params, endpoint),
+        onTransportClose: () => this.detach(endpoint),
+      },
+      this.clock,
+    );
+    this.connections.set(endpoint, () => transport.close());
+    return endpoint;
+  }
+
+  /**
+   * The request handler, for an endpoint the caller made (an HTTP adapter's, say) with
+   * {@link McpServer.sessionOptions}. Give the endpoint to {@link McpServer.attach} so it
+   * hears about changes.
+   */
+  handler(): RequestHandler {
+    return (method, params, ctx) => this.dispatch(method, params, ctx);
+  }
+
+  /** Tells `peer` (an endpoint made outside {@link McpServer.connect}) about changes until {@link McpServer.detach}. */
+  attach(peer: Notifier): void {
+    if (!this.connections.has(peer)) this.connections.set(peer, undefined);
+  }
+
+  /** Forwards a client notification to the listeners (for endpoints made outside {@link McpServer.connect}). */
+  emit(method: string, params: JsonObject | undefined, peer?: Notifier): void {
+    const set = this.listeners.get(method);
+    if (set === undefined) return;
+    for (const fn of set) callListener(fn, params, peer, this.options.onError);
+  }
+
+  /** Stops telling `peer` about changes. */
+  detach(peer: Notifier): void {
+    this.connections.delete(peer);
+  }
+
+  /** Closes every transport {@link McpServer.connect} opened. */
+  close(): void {
+    for (const close of [...this.connections.values()]) close?.();
+  }
+
+  /** How many connections receive notifications. */
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Notifications
+
+  /** Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`). */
+  notifyResourceUpdated(uri: string): void {
+    const now = this.clock.now();
+    for (const peer of this.connections.keys()) peer.feed({ type: "changed", now, what: "resource", uri });
+  }
+
+  /** Sends a log message to every client (each filters by the level it set). */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    for (const peer of this.connections.keys()) peer.log?.(level, data, logger);
+  }
+
+  private listChanged(kind: number): void {
+    if (this.connections.size === 0) return;
+    if (this.changed === 0) queueMicrotask(this.flush);
+    this.changed |= kind;
+  }
+
+  private flushListChanged(): void {
+    const changed = this.changed;
+    this.changed = 0;
+    const now = this.clock.now();
+    for (const [kind, what] of LISTS) {
+      if ((changed & kind) === 0) continue;
+      // The session knows whether its client is to be told (declared listChanged, or a listen stream asking).
+      for (const peer of this.connections.keys()) peer.feed({ type: "changed", now, what });
+    }
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Requests
+
+  private dispatch(method: string, params: JsonObject | undefined, rc: RequestContext): Promise<JsonObject> | JsonObject {
+    const p = params ?? {};
+    switch (method) {
+      case "tools/list":
+        return this.listTools(p);
+      case "tools/call":
+        return this.callTool(p, rc);
+      case "resources/list":
+        return this.listResources(p);
+      case "resources/templates/list":
+        return this.listTemplates(p);
+      case "resources/read":
+        return this.readResource(p, rc);
+      case "prompts/list":
+        return this.listPrompts(p);
+      case "prompts/get":
+        return this.getPrompt(p, rc);
+      case "completion/complete":
+        return this.complete(p, rc);
+    }
+    if (this.options.fallback !== undefined) return this.options.fallback(method, params, rc);
+    throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+  }
+
+  private listTools(p: JsonObject): JsonObject {
+    const r = page("tools", this.tools.values(), p.cursor, this.pageSize, defOf);
+    return r.nextCursor === undefined ? { tools: r.items } : { tools: r.items, nextCursor: r.nextCursor };
+  }
+
+  private listResources(p: JsonObject): JsonObject {
+    const r = page("resources", this.resources.values(), p.cursor, this.pageSize, defOf);
+    return r.nextCursor === undefined ? { resources: r.items } : { resources: r.items, nextCursor: r.nextCursor };
+  }
+
+  private listTemplates(p: JsonObject): JsonObject {
+    const r = page("templates", this.templates.values(), p.cursor, this.pageSize, defOf);
+    return r.nextCursor === undefined ? { resourceTemplates: r.items } : { resourceTemplates: r.items, nextCursor: r.nextCursor };
+  }
+
+  private listPrompts(p: JsonObject): JsonObject {
+    const r = page("prompts", this.prompts.values(), p.cursor, this.pageSize, defOf);
+    return r.nextCursor === undefined ? { prompts: r.items } : { prompts: r.items, nextCursor: r.nextCursor };
+  }
+
+  private async callTool(p: JsonObject, rc: RequestContext): Promise<JsonObject> {
+    const name = p.name as string;
+    const entry = this.tools.get(name);
+    // tools.mdx "Error Handling": unknown tools are a protocol error, -32602.
+    if (entry === undefined) throw invalidParams(`Unknown tool: ${name}`, { name });
+    const args = (p.arguments as JsonObject | undefined) ?? {};
+    if (entry.validateInput !== null) {
+      const issues = entry.validateInput(args);
+      if (issues !== null) {
+        const message = `Invalid arguments for tool ${name}: ${issuesText(issues)}`;
+        if (!argumentErrorsAreResults(rc.protocolVersion)) throw invalidParams(message, { issues });
+        return { content: [{ type: "text", text: message }], isError: true };
+      }
+    }
+    let result: CallToolResult;
+    try {
+      result = await entry.handler(args, new ServerContext(rc, p._meta as JsonObject | undefined));
+    } catch (e) {
+      if (e instanceof ProtocolError || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
+      return { content: [{ type: "text", text: errorText(e) }], isError: true };
+    }
+    if (!isObject(result)) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned no result object` });
+    if (result.content === undefined && result.structuredContent !== undefined) {
+      // tools.mdx "Structured Content": a tool returning structured content SHOULD also
+      // return it serialized in a TextContent block, for clients that predate it.
+      result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
+    }
+    if (entry.validateOutput !== null && result.isError !== true) {
+      // tools.mdx "Output Schema": servers MUST provide structured results that conform to it.
+      if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but returned no structuredContent` });
+      const issues = entry.validateOutput(result.structuredContent);
+      if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema: ${issuesText(issues)}`, data: { issues } });
+    }
+    return result;
+  }
+
+  /** Finds what `uri` names: a static resource, else the first template (in registration order) that matches. */
+  private locate(uri: string): { resource: ResourceEntry } | { template: TemplateEntry; variables: Record<string, string> } | undefined {
+    const resource = this.resources.get(uri);
+    if (resource !== undefined) return { resource };
+    for (const template of this.templates.values()) {
+      const variables = matchUriTemplate(template.template, uri);
+      if (variables !== null) return { template, variables };
+    }
+    return undefined;
+  }
+
+  private notFound(uri: string, rc: RequestContext): McpError {
+    return new McpError({ code: resourceNotFoundCode(rc.protocolVersion), message: "Resource not found", data: { uri } });
+  }
+
+  private async readResource(p: JsonObject, rc: RequestContext): Promise<JsonObject> {
+    const uri = p.uri as string;
+    const found = this.locate(uri);
+    if (found === undefined) throw this.notFound(uri, rc);
+    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined);
+    const result = "resource" in found ? await found.resource.reader(uri, ctx) : await found.template.reader(uri, found.variables, ctx);
+    // Draft server/resources: never an empty `contents` for a resource that does not exist.
+    if (result === undefined || result === null) throw this.notFound(uri, rc);
+    return result;
+  }
+
+  private async getPrompt(p: JsonObject, rc: RequestContext): Promise<JsonObject> {
+    const name = p.name as string;
+    const entry = this.prompts.get(name);
+    // prompts.mdx "Error Handling": invalid prompt name and missing required arguments are -32602.
+    if (entry === undefined) throw invalidParams(`Unknown prompt: ${name}`, { name });
+    const args = (p.arguments as Record<string, string> | undefined) ?? {};
+    for (const a of entry.required) if (!Object.hasOwn(args, a)) throw invalidParams(`Missing required argument: ${a}`, { argument: a });
+    return entry.getter(args, new ServerContext(rc, p._meta as JsonObject | undefined));
+  }
+
+  private async complete(p: JsonObject, rc: RequestContext): Promise<JsonObject> {
+    const ref = p.ref as { type: string; name?: string; uri?: string };
+    const argument = p.argument as { name: string; value: string };
+    const name = ref.type === "ref/prompt" ? ref.name! : ref.uri!;
+    let completer = this.completers.get(`${ref.type}\u0000${name}\u0000${argument.name}`);
+    if (completer === undefined) {
+      // completion.mdx "Error Handling": an invalid prompt name is -32602.
+      if (ref.type === "ref/prompt") {
+        const prompt = this.prompts.get(name);
+        if (prompt === undefined) throw invalidParams(`Unknown prompt: ${name}`, { name });
+        completer = prompt.complete?.[argument.name];
+      } else {
+        const template = this.templates.get(name);
+        if (template === undefined && !this.resources.has(name)) throw invalidParams(`Unknown resource template: ${name}`, { uri: name });
+        completer = template?.complete?.[argument.name];
+      }
+    }
+    if (completer === undefined) return { completion: { values: [] } };
+    const context = p.context as { arguments?: Record<string, string> } | undefined;
+    const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined) });
+    return { completion: Array.isArray(answer) ? capValues(answer) : answer.values.length > MAX_COMPLETIONS ? { ...answer, ...capValues(answer.values) } : answer };
+  }
+}
+
+/** At most 100 values, saying how many there were and that there are more when cut. */
+function capValues(values: string[]): Completion {
+  if (values.length <= MAX_COMPLETIONS) return { values };
+  return { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: true };
+}
+

@@ -1,0 +1,131 @@
+/**
+ * The in-memory transport: two linked ends in one process.
+ *
+ * Spec: 2025-11-25 `basic/transports` (what a transport carries: JSON-RPC messages,
+ * UTF-8 text, in order). This one carries them between a client and a server living in
+ * the same process, for tests, for embedding a server in an application, and for
+ * benchmarks that should measure the protocol, not a socket.
+ *
+ * Theory of operation. Each end has an inbox. `send` appends the text to the *peer's*
+ * inbox and, if the peer has no drain pending, queues one microtask that delivers
+ * everything in the inbox in order. Delivery is therefore always asynchronous (a reply
+ * can never re-enter the sender's stack, exactly as with a real socket), FIFO, and costs
+ * one array push per message plus one microtask per burst. The text is what the API's
+ * codec produced, so a message crosses the pair exactly as it would cross a pipe.
+ *
+ * Closing one end closes it at once (its own `onClose` fires synchronously, with the
+ * reason given) and queues the close behind the messages already sent to the peer, which
+ * are still delivered; the peer then closes with reason "peer closed". After closing,
+ * `send` is a no-op and nothing more is delivered to that end.
+ */
+import type { Transport } from "../api/transport.js";
+
+/** Options of {@link createMemoryPair}. */
+export interface MemoryPairOptions {
+  /** Observes every message sent, with the index (0 or 1) of the end that sent it; for tests and tracing. */
+  onSend?(from: 0 | 1, text: string): void;
+}
+
+/** Marks the end of an inbox: the peer closed. */
+const CLOSE: unique symbol = Symbol("close");
+
+class MemoryEnd implements Transport {
+  peer!: MemoryEnd;
+  private inbox: (string | typeof CLOSE)[] = [];
+  private draining = false;
+  private receiver: ((text: string) => void) | undefined;
+  private closeListener: ((reason: string) => void) | undefined;
+  private isClosed = false;
+  // Bound once: scheduling a drain allocates no closure per message.
+  private readonly drain = (): void => this.deliver();
+
+  constructor(
+    private readonly index: 0 | 1,
+    private readonly options: MemoryPairOptions,
+  ) {}
+
+  send(text: string): void {
+    if (this.isClosed) return;
+    this.options.onSend?.(this.index, text);
+    this.peer.enqueue(text);
+  }
+
+  onMessage(fn: (text: string) => void): void {
+    this.receiver = fn;
+    if (this.inbox.length > 0) this.schedule();
+  }
+
+  onClose(fn: (reason: string) => void): void {
+    this.closeListener = fn;
+  }
+
+  close(): void {
+    this.shut("closed");
+  }
+
+  /** Whether this end is closed. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  enqueue(item: string | typeof CLOSE): void {
+    if (this.isClosed) return;
+    this.inbox.push(item);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.draining) return;
+    this.draining = true;
+    queueMicrotask(this.drain);
+  }
+
+  private deliver(): void {
+    this.draining = false;
+    const inbox = this.inbox;
+    let i = 0;
+    // A receiver may register late: then the messages wait, in order, for it.
+    for (; i < inbox.length && !this.isClosed; i++) {
+      const item = inbox[i];
+      if (item === CLOSE) {
+        this.shut("peer closed");
+        break;
+      }
+      if (this.receiver === undefined) break;
+      this.receiver(item);
+    }
+    inbox.splice(0, i);
+  }
+
+  private shut(reason: string): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.inbox.length = 0;
+    this.peer.enqueue(CLOSE);
+    this.closeListener?.(reason);
+  }
+}
+
+/**
+ * Two linked transports: what one sends, the other receives, asynchronously and in
+ * order. By convention the first is the server's end and the second the client's.
+ */
+export function createMemoryPair(options: MemoryPairOptions = {}): [Transport & { readonly closed: boolean }, Transport & { readonly closed: boolean }] {
+  const a = new MemoryEnd(0, options);
+  const b = new MemoryEnd(1, options);
+  a.peer = b;
+  b.peer = a;
+  return [a, b];
+}
+
+/**
+ * Connects a server and a client in-process: makes a pair, hands the first end to
+ * `server` and the second to `client`, and returns what each returned. Typically
+ * `connectMemory((t) => server.connect(t), (t) => client.connect(t))`, whose `client`
+ * is the handshake's promise.
+ */
+export function connectMemory<S, C>(server: (transport: Transport) => S, client: (transport: Transport) => C, options: MemoryPairOptions = {}): { server: S; client: C } {
+  const [s, c] = createMemoryPair(options);
+  const serverSide = server(s);
+  return { server: serverSide, client: client(c) };
+}
