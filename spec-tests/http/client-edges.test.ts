@@ -1,0 +1,309 @@
+// Spec: 2025-11-25 basic/transports ("Streamable HTTP", client side): how the client
+// copes when the network or the server misbehaves. The real handler serves each test;
+// a wrapping fetch injects the failure.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Endpoint, McpError } from "../../src/driver/endpoint.js";
+import { encode } from "../../src/jsonrpc/codec.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
+import type { HttpHandler } from "../../src/transports/http-server.js";
+import { deferred, makeHandler, Tools, until, URL_ } from "./helpers.js";
+
+type Wrap = (req: Request, next: () => Promise<Response>, body: string) => Promise<Response>;
+
+function transport(handler: HttpHandler, wrap: Wrap, options: Partial<HttpClientOptions> = {}): HttpClientTransport {
+  return httpClientTransport(URL_, {
+    openGetStream: false,
+    sleep: async () => {},
+    ...options,
+    fetch: async (url, init) => {
+      const req = new Request(url, init);
+      const body = typeof init.body === "string" ? init.body : "";
+      return wrap(req, () => handler(req), body);
+    },
+  });
+}
+
+function connect(t: HttpClientTransport, version = "2025-11-25") {
+  const closed = deferred<string>();
+  const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [version as "2025-11-25"] }, { send: (m) => t.send(encode(m)) });
+  t.onMessage((x) => ep.receive(x));
+  t.onClose((r) => {
+    ep.closed(r);
+    closed.resolve(r);
+  });
+  return { ep, closed: closed.promise };
+}
+
+const sse = (text: string) => new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } });
+/** A POST stream that ends right after its priming event: resumable, response not yet sent. */
+const primedOnly = () => sse("id: 1-0\ndata:\n\n");
+
+test("client edges: a failed initialize POST (a thrown non-Error) fails the handshake", async () => {
+  const { handler } = makeHandler();
+  const t = transport(handler, async () => {
+    throw "offline";
+  });
+  const { ep } = connect(t);
+  await assert.rejects(ep.open(), /offline/);
+  t.close();
+});
+
+test("client edges: a JSON body that cannot be read, or that does not answer the request, fails the request", async () => {
+  const { handler } = makeHandler();
+  let mode = "broken";
+  const t = transport(handler, async (req, next, body) => {
+    if (!body.includes("tools/list")) return next();
+    if (mode === "broken") {
+      const failing = new ReadableStream({ pull: (c) => c.error(new Error("reset")) });
+      return new Response(failing, { headers: { "content-type": "application/json" } });
+    }
+    return new Response(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } }), { headers: { "content-type": "application/json" } });
+  });
+  const { ep } = connect(t);
+  await ep.open();
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => /could not be read/.test(e.message));
+  mode = "unanswered";
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => /did not answer/.test(e.message));
+  t.close();
+});
+
+test("client edges: text that is not JSON, and raw batches (2025-03-26), go out as they are", async () => {
+  const { handler } = makeHandler(new Tools(), { enableJsonResponse: true });
+  const errors: string[] = [];
+  const t = transport(handler, async (_req, next) => next(), { onError: (e) => errors.push(e) });
+  const got: string[] = [];
+  const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-03-26"] }, { send: (m) => t.send(encode(m)) });
+  t.onMessage((x) => {
+    got.push(x);
+    ep.receive(x);
+  });
+  await ep.open();
+  t.send("not json");
+  await until(() => errors.length > 0);
+  assert.match(errors[0], /HTTP 400/);
+  t.send(JSON.stringify([{ jsonrpc: "2.0", id: "b1", method: "tools/list" }, { jsonrpc: "2.0", id: 99, result: {} }]));
+  await until(() => got.some((x) => x.includes('"b1"')));
+  assert.ok(Array.isArray(JSON.parse(got.at(-1)!)));
+  t.close();
+});
+
+test("client edges: a server that sends no session id, or one that is not visible ASCII, is not sent one back", async () => {
+  const { handler } = makeHandler();
+  const errors: string[] = [];
+  let mangle = true;
+  const t = transport(
+    handler,
+    async (_req, next, body) => {
+      const r = await next();
+      if (!body.includes('"initialize"')) return r;
+      const h = new Headers(r.headers);
+      if (mangle) h.set("mcp-session-id", "bad id");
+      else h.delete("mcp-session-id");
+      return new Response(r.body, { status: r.status, headers: h });
+    },
+    { onError: (e) => errors.push(e) },
+  );
+  const { ep, closed } = connect(t);
+  await ep.open();
+  assert.equal(t.sessionId, undefined);
+  assert.deepEqual(errors, ["ignored an MCP-Session-Id that is not visible ASCII"]);
+  t.close();
+  await closed;
+  mangle = false;
+  const t2 = transport(handler, async (_req, next, body) => {
+    const r = await next();
+    if (!body.includes('"initialize"')) return r;
+    const h = new Headers(r.headers);
+    h.delete("mcp-session-id");
+    return new Response(r.body, { status: r.status, headers: h });
+  });
+  const c2 = connect(t2);
+  await c2.ep.open();
+  assert.equal(t2.sessionId, undefined);
+  t2.close();
+});
+
+test("client edges: resuming a POST stream: 404 expires the session, 405 and 400 fail the request", async () => {
+  for (const [status, check] of [
+    [404, (reason: string) => reason.startsWith(SESSION_EXPIRED)],
+    [405, (reason: string) => /refused to resume/.test(reason)],
+    [400, (reason: string) => /cannot resume/.test(reason)],
+  ] as const) {
+    const { handler } = makeHandler();
+    const t = transport(handler, async (req, next, body) => {
+      if (req.method === "GET") return new Response(null, { status });
+      if (body.includes("tools/list")) {
+        (await next()).body?.cancel();
+        return primedOnly();
+      }
+      return next();
+    });
+    const { ep, closed } = connect(t);
+    await ep.open();
+    const err = await ep.request("tools/list").then(
+      () => undefined,
+      (e: McpError) => e,
+    );
+    assert.ok(err instanceof McpError);
+    assert.equal(err.code, ErrorCode.ConnectionClosed);
+    if (status === 404) assert.ok(check(await closed));
+    else assert.ok(check(err.message), err.message);
+    t.close();
+  }
+});
+
+test("client edges: closing while waiting to reconnect, or while the reconnect is in flight, stops quietly", async () => {
+  for (const when of ["sleep", "fetch"] as const) {
+    const { handler } = makeHandler();
+    let t!: HttpClientTransport;
+    const stopped = deferred();
+    t = transport(
+      handler,
+      async (req, next, body) => {
+        if (req.method === "GET") {
+          t.close();
+          stopped.resolve();
+          return new Response("", { status: 200, headers: { "content-type": "text/event-stream" } });
+        }
+        if (body.includes("tools/list")) {
+          (await next()).body?.cancel();
+          return primedOnly();
+        }
+        return next();
+      },
+      {
+        sleep: async () => {
+          if (when === "sleep") {
+            t.close();
+            stopped.resolve();
+          }
+        },
+      },
+    );
+    const { ep } = connect(t);
+    await ep.open();
+    const p = ep.request("tools/list").catch((e: McpError) => e);
+    await stopped.promise;
+    assert.ok((await p) instanceof McpError);
+  }
+});
+
+test("client edges: a POST in flight when the transport closes is not answered by the transport", async () => {
+  const { handler } = makeHandler();
+  let t!: HttpClientTransport;
+  const inFlight = deferred();
+  t = httpClientTransport(URL_, {
+    openGetStream: false,
+    fetch: (url, init) =>
+      new Promise((resolve, reject) => {
+        const req = new Request(url, init);
+        if (String(init.body).includes("tools/list")) {
+          init.signal!.addEventListener("abort", () => reject(new Error("aborted")));
+          inFlight.resolve();
+          return;
+        }
+        handler(req).then(resolve, reject);
+      }),
+  });
+  const got: string[] = [];
+  const { ep } = connect(t);
+  t.onMessage((x) => {
+    got.push(x);
+    ep.receive(x);
+  });
+  await ep.open();
+  const p = ep.request("tools/list").catch((e: McpError) => e);
+  await inFlight.promise;
+  t.close();
+  assert.ok((await p) instanceof McpError);
+  assert.ok(!got.some((x) => x.includes("connection closed:")), "no synthesized answer after close");
+});
+
+test("client edges: the GET stream: a network failure or a refusal is reported; it gives up after maxRetries; 409 ends it quietly", async () => {
+  for (const mode of ["throw", "500", "retries", "409"] as const) {
+    const { handler } = makeHandler();
+    const errors: string[] = [];
+    let gets = 0;
+    const done = deferred();
+    const t = transport(
+      handler,
+      async (req, next) => {
+        if (req.method !== "GET") return next();
+        gets++;
+        if (mode === "throw") throw new Error("no route");
+        if (mode === "500") return new Response(null, { status: 500 });
+        if (mode === "409") return gets === 1 ? sse("id: 5-0\ndata:\n\n") : new Response(null, { status: 409 });
+        if (gets === 1) return sse("id: 5-0\ndata:\n\n");
+        throw new Error("down");
+      },
+      {
+        openGetStream: true,
+        reconnect: { maxRetries: 2 },
+        onError: (e) => {
+          errors.push(e);
+          done.resolve();
+        },
+      },
+    );
+    const { ep } = connect(t);
+    await ep.open();
+    await done.promise;
+    if (mode === "throw") assert.match(errors[0], /GET stream failed: no route/);
+    if (mode === "500") assert.match(errors[0], /GET stream refused: HTTP 500/);
+    if (mode === "retries") assert.match(errors[0], /gave up on the GET stream after 2 attempts/);
+    if (mode === "409") assert.match(errors[0], /refused to reopen the GET stream \(HTTP 409\)/);
+    t.close();
+  }
+});
+
+test("client edges: an SSE event over the size limit is dropped and reported", async () => {
+  const { handler } = makeHandler();
+  const errors: string[] = [];
+  const t = transport(
+    handler,
+    async (req, next, body) => {
+      if (!body.includes("tools/list")) return next();
+      const r = await next();
+      const text = await r.text();
+      // An oversized event, then text that looks like a response but is not JSON (the kernel answers it), then the real stream.
+      return sse(`id: 9-1\ndata: ${"x".repeat(4 * 1024 * 1024 + 2048)}\n\nid: 9-2\ndata: {"result": oops\n\n` + text);
+    },
+    { onError: (e) => errors.push(e) },
+  );
+  const { ep } = connect(t);
+  await ep.open();
+  const r = await ep.request("tools/list");
+  assert.ok(Array.isArray(r.tools));
+  assert.equal(errors.length, 1);
+  assert.match(errors[0], /dropped an SSE event/);
+  t.close();
+});
+
+test("client edges: without an injected sleep, reconnects wait on a real timer (the server's retry of 0 ms here)", async () => {
+  const { handler, tools } = makeHandler(new Tools(), { retryMs: 0 });
+  let cut = false;
+  const t = httpClientTransport(URL_, {
+    openGetStream: false,
+    fetch: async (url, init) => {
+      const req = new Request(url, init);
+      const r = await handler(req);
+      if (cut || !String(init.body).includes('"wait"')) return r;
+      cut = true;
+      // Keep the priming event (id and retry: 0), then drop the connection.
+      const reader = r.body!.getReader();
+      const first = await reader.read();
+      await reader.cancel();
+      return sse(new TextDecoder().decode(first.value));
+    },
+  });
+  const { ep } = connect(t);
+  await ep.open();
+  const p = ep.request("tools/call", { name: "wait", arguments: {} });
+  await tools.waiting();
+  tools.release();
+  const r = await p;
+  assert.equal((r.content as { text: string }[])[0].text, "waited");
+  t.close();
+});

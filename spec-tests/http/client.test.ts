@@ -1,0 +1,379 @@
+// Spec: 2025-11-25 basic/transports ("Streamable HTTP", client side): headers, session
+// id, protocol version header, GET stream, resumption with Last-Event-ID and retry
+// (SEP-1699), 404 session expiry, DELETE on close. The client talks to the real handler
+// in process: fetch is `(url, init) => handler(new Request(url, init))`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Endpoint, McpError } from "../../src/driver/endpoint.js";
+import { encode } from "../../src/jsonrpc/codec.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
+import type { HttpHandler } from "../../src/transports/http-server.js";
+import { deferred, makeHandler, Tools, until, URL_ } from "./helpers.js";
+
+type Fetch = NonNullable<HttpClientOptions["fetch"]>;
+
+interface Seen {
+  method: string;
+  headers: Headers;
+  body?: string;
+}
+
+/** A fetch into the handler that records each request. */
+function inProcess(handler: HttpHandler, seen: Seen[] = [], wrap?: (req: Request, next: () => Promise<Response>) => Promise<Response>): Fetch {
+  return async (url, init) => {
+    const req = new Request(url, init);
+    seen.push({ method: req.method, headers: req.headers, body: typeof init.body === "string" ? init.body : undefined });
+    const next = () => handler(req);
+    return wrap ? wrap(req, next) : next();
+  };
+}
+
+/** A client kernel over the transport. */
+function client(t: HttpClientTransport, onRequest?: (method: string, params: JsonObject | undefined) => JsonObject, onNotification?: (m: string, p: unknown) => void) {
+  const closed = deferred<string>();
+  const ep = new Endpoint(
+    { role: "client", info: { name: "c", version: "1" }, capabilities: { sampling: {} } },
+    { send: (m) => t.send(encode(m)), onRequest: onRequest && ((m, p) => onRequest(m, p)), onNotification },
+  );
+  t.onMessage((text) => ep.receive(text));
+  t.onClose((reason) => {
+    ep.closed(reason);
+    closed.resolve(reason);
+  });
+  return { ep, closed: closed.promise };
+}
+
+/** Resolves once the handler has seen a GET (the client opened its standalone stream). */
+function watchGets(handler: HttpHandler): { handler: HttpHandler; next(): Promise<void> } {
+  const waiting: Array<() => void> = [];
+  const h = (async (req: Request) => {
+    const r = await handler(req);
+    if (req.method === "GET") waiting.shift()?.();
+    return r;
+  }) as HttpHandler;
+  return {
+    handler: h,
+    next: () => new Promise<void>((resolve) => waiting.push(resolve)),
+  };
+}
+
+const noSleep = (delays: number[]) => async (ms: number) => {
+  delays.push(ms);
+};
+
+test("client: initialize learns MCP-Session-Id and the negotiated version and sends both on later requests (Session Management item 2, Protocol Version Header)", async () => {
+  const { handler } = makeHandler();
+  const seen: Seen[] = [];
+  const w = watchGets(handler);
+  const opened = w.next();
+  const t = httpClientTransport(URL_, { fetch: inProcess(w.handler, seen) });
+  const { ep } = client(t);
+  const { version } = await ep.open();
+  assert.equal(version, "2025-11-25");
+  assert.match(t.sessionId!, /^[0-9a-f]{32}$/);
+  assert.equal(t.protocolVersion, "2025-11-25");
+  const list = await ep.request("tools/list");
+  assert.equal((list.tools as JsonObject[])[0].name, "echo");
+  await opened;
+  const [init, initialized, ...rest] = seen;
+  // Sending Messages item 2: Accept lists both types; the body is JSON.
+  assert.equal(init.headers.get("accept"), "application/json, text/event-stream");
+  assert.equal(init.headers.get("content-type"), "application/json");
+  assert.equal(init.headers.get("mcp-session-id"), null);
+  assert.equal(init.headers.get("mcp-protocol-version"), null);
+  assert.equal(initialized.headers.get("mcp-session-id"), t.sessionId);
+  assert.equal(initialized.headers.get("mcp-protocol-version"), "2025-11-25");
+  const getReq = rest.find((s) => s.method === "GET")!;
+  assert.equal(getReq.headers.get("accept"), "text/event-stream");
+  assert.equal(getReq.headers.get("mcp-session-id"), t.sessionId);
+  t.close();
+});
+
+test("client: the GET stream carries unrelated server notifications; related server requests come on the POST stream and are answered by POST", async () => {
+  const { handler, tools } = makeHandler();
+  const w = watchGets(handler);
+  const opened = w.next();
+  const t = httpClientTransport(URL_, { fetch: inProcess(w.handler) });
+  const got = deferred<string>();
+  const { ep } = client(
+    t,
+    () => ({ role: "assistant", content: { type: "text", text: "from client" }, model: "m" }),
+    (m) => got.resolve(m),
+  );
+  await ep.open();
+  await opened;
+  tools.endpoints[0].notify("notifications/tools/list_changed");
+  assert.equal(await got.promise, "notifications/tools/list_changed");
+  const r = await ep.request("tools/call", { name: "sample", arguments: {} });
+  assert.equal((r.content as JsonObject[])[0].text, "from client");
+  t.close();
+});
+
+test("client: a POST stream cut before its response is resumed by GET with Last-Event-ID after the server's retry, and the response arrives once", async () => {
+  const { handler, tools } = makeHandler(new Tools(), { retryMs: 321 });
+  const seen: Seen[] = [];
+  let cut = false;
+  const delays: number[] = [];
+  const t = httpClientTransport(URL_, {
+    openGetStream: false,
+    sleep: noSleep(delays),
+    fetch: inProcess(handler, seen, async (req, next) => {
+      const isCall = req.method === "POST" && seen.at(-1)!.body?.includes('"wait"');
+      const res = await next();
+      if (!isCall || cut) return res;
+      cut = true;
+      // The network drops the connection right after the first message event.
+      const reader = res.body!.getReader();
+      let buffered = "";
+      const body = new ReadableStream<Uint8Array>({
+        async pull(c) {
+          const { done, value } = await reader.read();
+          if (done) return c.close();
+          buffered += new TextDecoder().decode(value);
+          c.enqueue(value);
+          if (buffered.includes('"one"')) {
+            await reader.cancel();
+            c.error(new Error("network down"));
+          }
+        },
+      });
+      return new Response(body, { status: res.status, headers: res.headers });
+    }),
+  });
+  const logs: unknown[] = [];
+  const { ep } = client(t, undefined, (_m, p) => logs.push((p as JsonObject).data));
+  await ep.open();
+  const result = ep.request("tools/call", { name: "wait", arguments: {} });
+  // Resolve the gate once the tool runs.
+  await tools.waiting();
+  tools.release();
+  const r = await result;
+  assert.equal((r.content as JsonObject[])[0].text, "waited");
+  assert.deepEqual(logs, ["one", "two"]);
+  // Spec: the client MUST respect the retry field.
+  assert.deepEqual(delays, [321]);
+  const resume = seen.find((s) => s.method === "GET")!;
+  assert.ok(resume.headers.get("last-event-id"));
+  t.close();
+});
+
+test("client: reconnects back off (factor, cap) and give up after maxRetries, answering the request with -32000", async () => {
+  const { handler, tools } = makeHandler();
+  const delays: number[] = [];
+  const errors: string[] = [];
+  const t = httpClientTransport(URL_, {
+    openGetStream: false,
+    sleep: noSleep(delays),
+    reconnect: { initialDelayMs: 100, factor: 2, maxDelayMs: 300, maxRetries: 4 },
+    onError: (e) => errors.push(e),
+    fetch: inProcess(handler, [], async (req, next) => {
+      if (req.method === "GET") throw new Error("offline");
+      const res = await next();
+      if (!(res.headers.get("content-type") ?? "").includes("event-stream")) return res;
+      // Strip the retry field so the backoff applies, and end the stream after the priming event.
+      const text = await new Response(res.body).text().catch(() => "");
+      void text;
+      return new Response("id: 1-0\ndata:\n\n", { status: 200, headers: { "content-type": "text/event-stream" } });
+    }),
+  });
+  const { ep } = client(t);
+  await ep.open();
+  const p = ep.request("tools/list");
+  await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed && /gave up/.test(e.message));
+  assert.deepEqual(delays, [100, 200, 300, 300]);
+  void tools;
+  t.close();
+});
+
+test("client: a stream that ends before the response with no event id cannot be resumed: the request fails at once", async () => {
+  const { handler } = makeHandler();
+  const t = httpClientTransport(URL_, {
+    openGetStream: false,
+    fetch: inProcess(handler, [], async (req, next) => {
+      const res = await next();
+      if (!(res.headers.get("content-type") ?? "").includes("event-stream")) return res;
+      await res.body!.cancel();
+      return new Response(": nothing\n\n", { status: 200, headers: { "content-type": "text/event-stream" } });
+    }),
+  });
+  const { ep } = client(t);
+  await ep.open();
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.ConnectionClosed && /no event id/.test(e.message));
+  t.close();
+});
+
+test("client: Session Management item 4: a 404 for a known session closes the transport with a 'session expired' reason", async () => {
+  const { handler } = makeHandler();
+  const t = httpClientTransport(URL_, { fetch: inProcess(handler), openGetStream: false });
+  const { ep, closed } = client(t);
+  await ep.open();
+  handler.terminate(t.sessionId!);
+  const p = ep.request("tools/list");
+  const reason = await closed;
+  assert.ok(reason.startsWith(SESSION_EXPIRED), reason);
+  await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+  // Sends after close are no-ops.
+  t.send("{}");
+});
+
+test("client: close() sends DELETE with the session id (Session Management item 5) and reports the close once", async () => {
+  const { handler } = makeHandler();
+  const seen: Seen[] = [];
+  const deleted = deferred();
+  const t = httpClientTransport(URL_, {
+    fetch: inProcess(handler, seen, async (req, next) => {
+      const r = await next();
+      if (req.method === "DELETE") deleted.resolve();
+      return r;
+    }),
+  });
+  const { ep, closed } = client(t);
+  await ep.open();
+  assert.equal(handler.sessionCount, 1);
+  t.close();
+  t.close();
+  assert.equal(await closed, "transport closed");
+  await deleted.promise;
+  assert.equal(handler.sessionCount, 0);
+  assert.equal(seen.at(-1)!.headers.get("mcp-session-id") !== null, true);
+  const late: string[] = [];
+  t.onClose((r) => late.push(r));
+  assert.deepEqual(late, ["transport closed"]);
+});
+
+test("client: Listening item 3: a server that answers GET with 405 offers no stream, which the client tolerates", async () => {
+  const { handler } = makeHandler();
+  const errors: string[] = [];
+  const got = deferred();
+  const t = httpClientTransport(URL_, {
+    onError: (e) => errors.push(e),
+    fetch: inProcess(handler, [], async (req, next) => {
+      if (req.method === "GET") {
+        got.resolve();
+        return new Response(null, { status: 405 });
+      }
+      return next();
+    }),
+  });
+  const { ep } = client(t);
+  await ep.open();
+  await got.promise;
+  assert.equal(((await ep.request("tools/list")).tools as unknown[]).length, 1);
+  assert.deepEqual(errors, []);
+  t.close();
+});
+
+test("client: an HTTP error whose body is a JSON-RPC error for the request is delivered; others become -32000 answers", async () => {
+  const { handler } = makeHandler();
+  let mode: "rpc" | "bare" | "throw" | "text" | "odd" = "rpc";
+  const t = httpClientTransport(URL_, {
+    openGetStream: false,
+    fetch: inProcess(handler, [], async (req, next) => {
+      const body = await req.clone().text();
+      if (!body.includes("tools/list")) return next();
+      const id = JSON.parse(body).id;
+      if (mode === "rpc") return new Response(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32602, message: "bad" } }), { status: 400, headers: { "content-type": "application/json" } });
+      if (mode === "bare") return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "nope" } }), { status: 403, headers: { "content-type": "application/json" } });
+      if (mode === "text") return new Response("oops", { status: 500, headers: { "content-type": "text/plain" } });
+      if (mode === "odd") return new Response("<html>", { status: 200, headers: { "content-type": "text/html" } });
+      throw new Error("ECONNREFUSED");
+    }),
+  });
+  const { ep } = client(t);
+  await ep.open();
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === -32602);
+  mode = "bare";
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.ConnectionClosed && /HTTP 403: Forbidden: nope|HTTP 403: nope/.test(e.message));
+  mode = "text";
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => /HTTP 500/.test(e.message));
+  mode = "odd";
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => /Content-Type/.test(e.message));
+  mode = "throw";
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => /ECONNREFUSED/.test(e.message));
+  t.close();
+});
+
+test("client: JSON responses (enableJsonResponse) are handed over as they are", async () => {
+  const { handler } = makeHandler(new Tools(), { enableJsonResponse: true });
+  const t = httpClientTransport(URL_, { fetch: inProcess(handler), openGetStream: false });
+  const { ep } = client(t);
+  await ep.open();
+  const r = await ep.request("tools/call", { name: "echo", arguments: { text: "json" } });
+  assert.equal((r.content as JsonObject[])[0].text, "json");
+  t.close();
+});
+
+test("client: the GET stream is reopened after a server-side close; an unresumable Last-Event-ID (400) falls back to a fresh GET", async () => {
+  const { handler, tools } = makeHandler();
+  const delays: number[] = [];
+  const gets: (string | null)[] = [];
+  const first = deferred();
+  const third = deferred();
+  const t = httpClientTransport(URL_, {
+    sleep: noSleep(delays),
+    fetch: inProcess(handler, [], async (req, next) => {
+      if (req.method !== "GET") return next();
+      gets.push(req.headers.get("last-event-id"));
+      if (gets.length === 2) return new Response(null, { status: 400 });
+      const r = await next();
+      if (gets.length === 1) first.resolve();
+      if (gets.length === 3) third.resolve();
+      return r;
+    }),
+  });
+  const got = deferred<string>();
+  const { ep } = client(t, undefined, (m) => got.resolve(m));
+  await ep.open();
+  await first.promise;
+  // The server closes the GET connection (polling); the client comes back.
+  assert.equal(handler.closeConnections(), 1);
+  await third.promise;
+  assert.equal(gets[0], null);
+  assert.ok(gets[1] !== null, "the first reconnect resumes");
+  assert.equal(gets[2], null, "after 400 a fresh GET");
+  tools.endpoints[0].notify("notifications/tools/list_changed");
+  assert.equal(await got.promise, "notifications/tools/list_changed");
+  t.close();
+});
+
+test("client: the modern-era per-request header seam adds headers; unsafe ones are dropped; bad static headers throw at once", async () => {
+  const { handler } = makeHandler();
+  const seen: Seen[] = [];
+  const errors: string[] = [];
+  const t = httpClientTransport(URL_, {
+    headers: { authorization: "Bearer x" },
+    openGetStream: false,
+    onError: (e) => errors.push(e),
+    requestHeaders: (text) => (text.includes("tools/list") ? { "Mcp-Method": "tools/list", "X-Bad": "a\r\nb", "bad name": "v" } : undefined),
+    fetch: inProcess(handler, seen),
+  });
+  const { ep } = client(t);
+  await ep.open();
+  await ep.request("tools/list");
+  const last = seen.find((s) => s.body?.includes("tools/list"))!;
+  assert.equal(last.headers.get("mcp-method"), "tools/list");
+  assert.equal(last.headers.get("authorization"), "Bearer x");
+  assert.equal(last.headers.get("x-bad"), null);
+  assert.equal(errors.length, 2);
+  t.close();
+  assert.throws(() => httpClientTransport(URL_, { headers: { "x-evil": "a\nb" } }), TypeError);
+  assert.throws(() => httpClientTransport(URL_, { headers: { "bad name": "v" } }), TypeError);
+});
+
+test("client: messages that arrive before a receiver is registered are buffered", async () => {
+  const { handler } = makeHandler();
+  const t = httpClientTransport(URL_, { fetch: inProcess(handler), openGetStream: false });
+  const done = deferred();
+  t.send(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } }));
+  // protocolVersion is learned in the same step that buffers the message.
+  await until(() => t.protocolVersion !== undefined);
+  t.onMessage((text) => {
+    assert.equal(JSON.parse(text).result.protocolVersion, "2025-06-18");
+    done.resolve();
+  });
+  await done.promise;
+  assert.equal(t.protocolVersion, "2025-06-18");
+  t.close();
+});

@@ -1,0 +1,192 @@
+// Spec: 2025-11-25 basic/transports ("Streamable HTTP"; Security Warning item 2: local
+// servers SHOULD bind to 127.0.0.1). The node:http bridge over a real socket on an
+// ephemeral port: streaming both ways, client aborts, and the client transport on the
+// runtime's own fetch.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Endpoint } from "../../src/driver/endpoint.js";
+import { encode } from "../../src/jsonrpc/codec.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
+import { serveNode } from "../../src/transports/http-node.js";
+import { call, deferred, initializeMessage, makeHandler, messages, postHeaders, SseReader } from "./helpers.js";
+
+const V = "2025-11-25";
+
+test("node bridge: binds 127.0.0.1 by default; the client transport works over real fetch and DELETEs on close", async () => {
+  const { handler } = makeHandler();
+  const srv = await serveNode(handler);
+  try {
+    const address = srv.server.address();
+    assert.equal(typeof address === "object" && address !== null ? address.address : "", "127.0.0.1");
+    assert.equal(srv.url, `http://127.0.0.1:${srv.port}`);
+    const t = httpClientTransport(srv.url + "/mcp", { openGetStream: false });
+    const closed = deferred<string>();
+    const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {} }, { send: (m) => t.send(encode(m)) });
+    t.onMessage((x) => ep.receive(x));
+    t.onClose((r) => closed.resolve(r));
+    await ep.open();
+    const r = await ep.request("tools/call", { name: "echo", arguments: { text: "over the wire" } });
+    assert.equal((r.content as JsonObject[])[0].text, "over the wire");
+    assert.equal(handler.sessionCount, 1);
+    t.close();
+    await closed.promise;
+  } finally {
+    await srv.close();
+  }
+});
+
+test("node bridge: SSE events stream as they are sent (the first arrives while the tool still waits); a client abort leaves the response resumable", async () => {
+  const { handler, tools } = makeHandler();
+  const srv = await serveNode(handler);
+  const url = srv.url + "/mcp";
+  try {
+    const init = await fetch(url, { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage()) });
+    const sid = init.headers.get("mcp-session-id")!;
+    await init.text();
+    await (await fetch(url, { method: "POST", headers: postHeaders(sid, V), body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).text();
+    const abort = new AbortController();
+    const res = await fetch(url, { method: "POST", headers: postHeaders(sid, V), body: JSON.stringify(call(1, "wait")), signal: abort.signal });
+    const s = new SseReader(res);
+    const one = await s.message();
+    assert.equal(one.msg.params.data, "one");
+    abort.abort();
+    tools.release();
+    const resumed = await fetch(url, { headers: { accept: "text/event-stream", "mcp-session-id": sid, "mcp-protocol-version": V, "last-event-id": one.id } });
+    assert.deepEqual(messages(await new SseReader(resumed).rest()).map((m) => m.id ?? m.params.data), ["two", 1]);
+  } finally {
+    await srv.close();
+  }
+});
+
+test("node bridge: a client abort reaches the Request's signal and cancels the Response body", async () => {
+  const aborted = deferred();
+  const cancelled = deferred();
+  const srv = await serveNode(async (req) => {
+    req.signal.addEventListener("abort", () => aborted.resolve());
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode("first"));
+      },
+      cancel() {
+        cancelled.resolve();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/plain" } });
+  });
+  try {
+    const abort = new AbortController();
+    const res = await fetch(srv.url, { signal: abort.signal });
+    const reader = res.body!.getReader();
+    const { value } = await reader.read();
+    assert.equal(new TextDecoder().decode(value), "first");
+    abort.abort();
+    await aborted.promise;
+    await cancelled.promise;
+  } finally {
+    await srv.close();
+  }
+});
+
+test("node bridge: request bodies stream in (bounded by the handler: 413), headers pass through, handler failures are 500", async () => {
+  const { handler } = makeHandler(undefined, { maxBodyBytes: 1000 });
+  const srv = await serveNode(async (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/count") {
+      const n = (await req.arrayBuffer()).byteLength;
+      const h = new Headers({ "x-count": String(n) });
+      h.append("set-cookie", "a=1");
+      h.append("set-cookie", "b=2");
+      return new Response(null, { status: 204, headers: h });
+    }
+    if (path === "/throw") throw new Error("boom");
+    return handler(req);
+  });
+  try {
+    const chunks = (n: number) =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let i = 0; i < n; i++) c.enqueue(new Uint8Array(100));
+          c.close();
+        },
+      });
+    const counted = await fetch(srv.url + "/count", { method: "POST", body: chunks(30), duplex: "half" } as RequestInit);
+    assert.equal(counted.headers.get("x-count"), "3000");
+    assert.deepEqual(counted.headers.getSetCookie(), ["a=1", "b=2"]);
+    const big = await fetch(srv.url + "/mcp", { method: "POST", headers: postHeaders(), body: chunks(30), duplex: "half" } as RequestInit);
+    assert.equal(big.status, 413);
+    await big.text();
+    const failed = await fetch(srv.url + "/throw");
+    assert.equal(failed.status, 500);
+    await failed.text();
+  } finally {
+    await srv.close();
+  }
+});
+
+test("node bridge: listen errors reject; an IPv6 host is bracketed in the URL", async () => {
+  const a = await serveNode(async () => new Response("ok"));
+  try {
+    await assert.rejects(serveNode(async () => new Response("ok"), { port: a.port }));
+  } finally {
+    await a.close();
+  }
+  let v6;
+  try {
+    v6 = await serveNode(async () => new Response("six"), { host: "::1" });
+  } catch {
+    return; // no IPv6 loopback on this machine
+  }
+  try {
+    assert.equal(v6.url, `http://[::1]:${v6.port}`);
+    assert.equal(await (await fetch(v6.url)).text(), "six");
+  } finally {
+    await v6.close();
+  }
+});
+
+test("node bridge: large bodies wait for drain (backpressure); a body that fails mid-way ends the response; an unparsable request URL gets 400", async () => {
+  const MiB = 1024 * 1024;
+  const srv = await serveNode(async (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/big") {
+      let n = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (n++ === 8) return c.close();
+          c.enqueue(new Uint8Array(MiB));
+        },
+      });
+      return new Response(body);
+    }
+    let sent = false;
+    const failing = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (!sent) {
+          sent = true;
+          return c.enqueue(new TextEncoder().encode("partial"));
+        }
+        c.error(new Error("source failed"));
+      },
+    });
+    return new Response(failing);
+  });
+  try {
+    const big = await fetch(srv.url + "/big");
+    assert.equal((await big.arrayBuffer()).byteLength, 8 * MiB);
+    const broken = await fetch(srv.url + "/fail");
+    await assert.rejects(broken.text());
+    // A Host the URL parser refuses: the bridge answers 400 itself.
+    const { connect } = await import("node:net");
+    const reply = await new Promise<string>((resolve, reject) => {
+      const sock = connect(srv.port, "127.0.0.1", () => sock.write("GET / HTTP/1.1\r\nHost: [bad\r\nConnection: close\r\n\r\n"));
+      let text = "";
+      sock.on("data", (d) => (text += d.toString()));
+      sock.on("end", () => resolve(text));
+      sock.on("error", reject);
+    });
+    assert.match(reply, /^HTTP\/1\.1 400/);
+  } finally {
+    await srv.close();
+  }
+});

@@ -1,0 +1,202 @@
+// Spec: 2025-11-25 basic/transports ("Resumability and Redelivery", "Sending Messages"
+// item 6 on disconnection) and SEP-1699 (polling by server-side disconnect).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ManualClock } from "../../src/driver/clock.js";
+import { call, get, makeHandler, messages, open, post, SseReader, Tools } from "./helpers.js";
+
+const V = "2025-11-25";
+
+test("Resumability: a client that drops a POST stream mid-response resumes with GET + Last-Event-ID and gets every message exactly once", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  const priming = await s.next();
+  const one = await s.message();
+  assert.equal(one.msg.params.data, "one");
+  // Disconnection MAY occur at any time; it SHOULD NOT be interpreted as cancellation.
+  await s.cancel();
+  const ctx = tools.contexts.at(-1)!;
+  assert.equal(ctx.signal.aborted, false);
+  tools.release();
+  const r = await get(handler, sid, V, one.id);
+  assert.equal(r.status, 200);
+  const rest = messages(await new SseReader(r).rest());
+  assert.deepEqual(
+    rest.map((m) => m.params?.data ?? m.result.content[0].text),
+    ["two", "waited"],
+  );
+  // The replay log still holds the stream: resuming from the priming event re-delivers all of it, once each.
+  const all = messages(await new SseReader(await get(handler, sid, V, priming!.id)).rest());
+  assert.deepEqual(
+    all.map((m) => m.params?.data ?? m.id),
+    ["one", "two", 1],
+  );
+});
+
+test("Resumability: event ids are unique across the session's streams and the server MUST NOT replay another stream's messages", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  const a = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  const b = new SseReader(await post(handler, call(2, "wait"), sid, V));
+  const a1 = await a.message();
+  const b1 = await b.message();
+  assert.notEqual(a1.id, b1.id);
+  await a.cancel();
+  await b.cancel();
+  tools.release();
+  tools.release();
+  const fromA = messages(await new SseReader(await get(handler, sid, V, a1.id)).rest());
+  assert.deepEqual(fromA.map((m) => m.id ?? m.params.data), ["two", 1]);
+  const fromB = messages(await new SseReader(await get(handler, sid, V, b1.id)).rest());
+  assert.deepEqual(fromB.map((m) => m.id ?? m.params.data), ["two", 2]);
+});
+
+test("Resumability: a resume while the old connection is still attached replaces it (one connection per stream, no broadcast)", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  const one = await s.message();
+  const resumed = new SseReader(await get(handler, sid, V, one.id));
+  // The old connection ends; the new one gets what follows.
+  assert.equal(await s.next(), undefined);
+  tools.release();
+  assert.deepEqual(messages(await resumed.rest()).map((m) => m.id ?? m.params.data), ["two", 1]);
+});
+
+test("Resumability: a Last-Event-ID that names no stream of the session, or a position beyond it, gets 400", async () => {
+  const { handler } = makeHandler();
+  const sid = await open(handler);
+  for (const id of ["garbage", "99-1", "-1", "1-", "1-2-3", "1-x", "1234567890123456-1"]) {
+    assert.equal((await get(handler, sid, V, id)).status, 400, id);
+  }
+  const r = new SseReader(await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, sid, V));
+  const events = await r.rest();
+  const [stream] = events[0].id.split("-");
+  assert.equal((await get(handler, sid, V, `${stream}-99`)).status, 400);
+});
+
+test("Listening: a GET stream that broke is resumed with Last-Event-ID; a fresh GET takes over what was never delivered", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  const ep = tools.endpoints[0];
+  const g = new SseReader(await get(handler, sid, V));
+  ep.notify("notifications/tools/list_changed");
+  const first = await g.message();
+  await g.cancel();
+  ep.notify("notifications/tools/list_changed", { n: 2 });
+  const resumed = new SseReader(await get(handler, sid, V, first.id));
+  const again = await resumed.message();
+  assert.deepEqual(again.msg.params, { n: 2 });
+  await resumed.cancel();
+  // Queued while disconnected, then a plain GET (no Last-Event-ID): a new stream carries it.
+  ep.notify("notifications/tools/list_changed", { n: 3 });
+  const fresh = new SseReader(await get(handler, sid, V));
+  const primed = await fresh.next();
+  assert.equal(primed!.data, "");
+  assert.notEqual(primed!.id.split("-")[0], first.id.split("-")[0]);
+  assert.deepEqual((await fresh.message()).msg.params, { n: 3 });
+  await fresh.cancel();
+});
+
+test("SEP-1699: the server MAY close the connection after the priming event (pollingCloseAfterMs), sending retry first; the client polls with Last-Event-ID", async () => {
+  const clock = new ManualClock();
+  const { handler, tools } = makeHandler(new Tools(), { clock, pollingCloseAfterMs: 100, retryMs: 2000 });
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  const priming = await s.next();
+  assert.equal(priming!.data, "");
+  await s.message();
+  clock.advance(100);
+  assert.equal(await s.next(), undefined, "the connection closed without the response");
+  assert.deepEqual(s.retries, [2000, 2000], "retry in the priming event and again before closing");
+  const poll = new SseReader(await get(handler, sid, V, priming!.id));
+  assert.equal((await poll.message()).msg.params.data, "one", "the missed event is replayed");
+  clock.advance(100);
+  assert.equal(await poll.next(), undefined);
+  // A connection the client already left is not closed again when its timer fires.
+  const left = new SseReader(await get(handler, sid, V, priming!.id));
+  await left.cancel();
+  clock.advance(100);
+  tools.release();
+  const last = new SseReader(await get(handler, sid, V, priming!.id));
+  assert.deepEqual(messages(await last.rest()).map((m) => m.id ?? m.params.data), ["one", "two", 1]);
+});
+
+test("SEP-1699: closeConnections() closes live connections without ending their streams", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  const one = await s.message();
+  const g = new SseReader(await get(handler, sid, V));
+  await g.next();
+  assert.equal(handler.closeConnections(sid), 2);
+  assert.equal(await s.next(), undefined);
+  assert.equal(await g.next(), undefined);
+  assert.equal(handler.closeConnections(), 0);
+  assert.equal(handler.closeConnections("unknown"), 0);
+  tools.release();
+  assert.deepEqual(messages(await new SseReader(await get(handler, sid, V, one.id)).rest()).map((m) => m.id ?? m.params.data), ["two", 1]);
+});
+
+test("bounded replay log: the per-stream limit drops the oldest undelivered messages with a diagnostic", async () => {
+  const seen: string[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxEventsPerStream: 2 }, onDiagnostic: (d) => seen.push(d.code) });
+  const sid = await open(handler);
+  const ep = tools.endpoints[0];
+  for (let n = 1; n <= 4; n++) ep.notify("notifications/tools/list_changed", { n });
+  assert.deepEqual(seen, ["message-lost", "message-lost"]);
+  const g = new SseReader(await get(handler, sid, V));
+  await g.next();
+  assert.deepEqual((await g.message()).msg.params, { n: 3 });
+  assert.deepEqual((await g.message()).msg.params, { n: 4 });
+  await g.cancel();
+});
+
+test("bounded replay log: a resume past evicted events replays what is left and reports the gap", async () => {
+  const seen: string[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxEventsPerStream: 1 }, onDiagnostic: (d) => seen.push(d.code) });
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  const priming = await s.next();
+  await s.message();
+  tools.release();
+  await s.rest();
+  const r = messages(await new SseReader(await get(handler, sid, V, priming!.id)).rest());
+  assert.deepEqual(r.map((m) => m.id), [1]);
+  assert.deepEqual(seen, ["replay-gap"]);
+});
+
+test("bounded replay log: finished streams beyond maxRetainedStreams are forgotten (their ids then get 400)", async () => {
+  const { handler } = makeHandler(new Tools(), { eventStore: { maxRetainedStreams: 1 } });
+  const sid = await open(handler);
+  const ids: string[] = [];
+  for (let i = 1; i <= 2; i++) {
+    const events = await new SseReader(await post(handler, { jsonrpc: "2.0", id: i, method: "tools/list" }, sid, V)).rest();
+    ids.push(events[0].id);
+  }
+  assert.equal((await get(handler, sid, V, ids[0])).status, 400);
+  const kept = await get(handler, sid, V, ids[1]);
+  assert.equal(kept.status, 200);
+  assert.deepEqual(messages(await new SseReader(kept).rest()).map((m) => m.id), [2]);
+});
+
+test("a slow reader: a connection past maxQueuedBytes is closed (the reader still gets what was queued) and the stream resumes; every message arrives once, in order", async () => {
+  const { handler } = makeHandler(new Tools(), { maxQueuedBytes: 300 });
+  const sid = await open(handler);
+  let r = await post(handler, call(1, "burst", { count: 10 }), sid, V);
+  const got: any[] = [];
+  let connections = 0;
+  for (;;) {
+    connections++;
+    const events = await new SseReader(r).rest();
+    got.push(...messages(events));
+    if (got.at(-1)?.id === 1) break;
+    r = await get(handler, sid, V, events.at(-1)!.id);
+  }
+  assert.ok(connections > 2, `the queue bound cut the stream (${connections} connections)`);
+  assert.deepEqual(
+    got.map((m) => m.params?.data ?? m.id),
+    [...Array.from({ length: 10 }, (_, i) => "line " + (i + 1)), 1],
+  );
+});

@@ -1,0 +1,498 @@
+// Spec: 2025-11-25 basic/transports ("Streamable HTTP"): status codes, session lifecycle,
+// content negotiation, security checks. The handler is called directly with `new Request`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import { call, get, initializeMessage, makeHandler, messages, open, post, postHeaders, SseReader, setupWith, Tools, URL_ } from "./helpers.js";
+
+const V = "2025-11-25";
+
+test("transports/Session Management: initialize returns MCP-Session-Id, visible ASCII (0x21-0x7E), 128 random bits by default", async () => {
+  const { handler } = makeHandler();
+  const r = await post(handler, initializeMessage());
+  assert.equal(r.status, 200);
+  const sid = r.headers.get("mcp-session-id")!;
+  assert.match(sid, /^[0-9a-f]{32}$/);
+  const body = await r.json();
+  assert.equal(body.id, 0);
+  assert.equal(body.result.protocolVersion, V);
+  assert.equal(handler.sessionCount, 1);
+  const other = await post(handler, initializeMessage());
+  assert.notEqual(other.headers.get("mcp-session-id"), sid);
+});
+
+test("transports/Sending Messages item 4: a notification the server accepts MUST get 202 Accepted with no body", async () => {
+  const { handler } = makeHandler();
+  const r = await post(handler, initializeMessage());
+  const sid = r.headers.get("mcp-session-id")!;
+  const n = await post(handler, { jsonrpc: "2.0", method: "notifications/initialized" }, sid, V);
+  assert.equal(n.status, 202);
+  assert.equal(await n.text(), "");
+});
+
+test("transports/Sending Messages item 6: a request gets an SSE stream: priming event (id, empty data) with retry, then the response, then the stream ends", async () => {
+  const { handler } = makeHandler(new Tools(), { retryMs: 250 });
+  const sid = await open(handler);
+  const r = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, sid, V);
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get("content-type"), "text/event-stream");
+  assert.equal(r.headers.get("x-accel-buffering"), "no");
+  const s = new SseReader(r);
+  const priming = await s.next();
+  assert.equal(priming!.data, "");
+  assert.notEqual(priming!.id, "");
+  assert.deepEqual(s.retries, [250]);
+  const { msg, id } = await s.message();
+  assert.equal(msg.id, 1);
+  assert.equal(msg.result.tools[0].name, "echo");
+  assert.notEqual(id, priming!.id);
+  // After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream.
+  assert.equal(await s.next(), undefined);
+});
+
+test("transports/Sending Messages item 2: a POST whose Accept lacks application/json or text/event-stream gets 406", async () => {
+  const { handler } = makeHandler();
+  for (const accept of ["application/json", "text/event-stream", "text/html", "application/json, text/event-stream;q=0"]) {
+    const r = await handler(new Request(URL_, { method: "POST", headers: { accept, "content-type": "application/json" }, body: JSON.stringify(initializeMessage()) }));
+    assert.equal(r.status, 406, accept);
+    assert.equal((await r.json()).error.code, ErrorCode.InvalidRequest);
+  }
+  const none = await handler(new Request(URL_, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+  assert.equal(none.status, 406);
+  // Wildcards accept both (RFC 9110 §12.5.1).
+  const wild = await handler(new Request(URL_, { method: "POST", headers: { accept: "*/*", "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(initializeMessage()) }));
+  assert.equal(wild.status, 200);
+  const sub = await handler(new Request(URL_, { method: "POST", headers: { accept: "application/*, text/*;q=0.5", "content-type": "application/json" }, body: JSON.stringify(initializeMessage()) }));
+  assert.equal(sub.status, 200);
+});
+
+test("transports/Sending Messages: a body that is not application/json gets 415", async () => {
+  const { handler } = makeHandler();
+  const r = await handler(new Request(URL_, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "text/plain" }, body: "{}" }));
+  assert.equal(r.status, 415);
+  const none = await handler(new Request(URL_, { method: "POST", headers: { accept: "application/json, text/event-stream" }, body: new Uint8Array([123, 125]) }));
+  assert.equal(none.status, 415);
+});
+
+test("transports/Sending Messages item 4: input the server cannot accept MUST get an HTTP error: 400 with -32700 for bad JSON, -32600 for a bad message", async () => {
+  const { handler } = makeHandler();
+  const bad = await post(handler, "{not json");
+  assert.equal(bad.status, 400);
+  const b = await bad.json();
+  assert.equal(b.error.code, ErrorCode.ParseError);
+  assert.equal(b.id, null);
+  const invalid = await post(handler, { jsonrpc: "1.0", id: 3, method: "initialize" });
+  assert.equal(invalid.status, 400);
+  const i = await invalid.json();
+  assert.equal(i.error.code, ErrorCode.InvalidRequest);
+  assert.equal(i.id, 3);
+  const utf8 = await handler(new Request(URL_, { method: "POST", headers: postHeaders(), body: new Uint8Array([0xff, 0xfe]) }));
+  assert.equal(utf8.status, 400);
+  assert.equal((await utf8.json()).error.code, ErrorCode.ParseError);
+});
+
+test("transports/Session Management item 2: servers that require a session id SHOULD answer requests without one (other than initialize) with 400", async () => {
+  const { handler } = makeHandler();
+  await open(handler);
+  const r = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+  assert.equal(r.status, 400);
+  const n = await post(handler, { jsonrpc: "2.0", method: "notifications/initialized" });
+  assert.equal(n.status, 400);
+  const g = await handler(new Request(URL_, { headers: { accept: "text/event-stream" } }));
+  assert.equal(g.status, 400);
+  const d = await handler(new Request(URL_, { method: "DELETE" }));
+  assert.equal(d.status, 400);
+});
+
+test("transports/Session Management item 3: after the session is terminated the server MUST answer its id with 404; DELETE terminates it", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  assert.equal((await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, "no-such-session", V)).status, 404);
+  // The server MAY terminate the SSE stream if the session expires: the open GET stream ends.
+  const g = new SseReader(await get(handler, sid, V));
+  await g.next();
+  const del = await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": sid, "mcp-protocol-version": V } }));
+  assert.equal(del.status, 204);
+  assert.equal(await g.next(), undefined);
+  assert.equal(handler.sessionCount, 0);
+  assert.deepEqual(tools.closed, ["session terminated by the client (HTTP DELETE)"]);
+  assert.equal((await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, sid, V)).status, 404);
+  assert.equal((await get(handler, sid, V)).status, 404);
+  const again = await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": sid, "mcp-protocol-version": V } }));
+  assert.equal(again.status, 404);
+});
+
+test("transports/Session Management item 3: the server MAY terminate a session at any time (terminate(), close()): then 404", async () => {
+  const { handler } = makeHandler();
+  const a = await open(handler);
+  const b = await open(handler);
+  assert.equal(handler.terminate(a), true);
+  assert.equal(handler.terminate(a), false);
+  assert.equal((await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, a, V)).status, 404);
+  assert.ok(handler.session(b));
+  handler.close();
+  assert.equal(handler.session(b), undefined);
+  assert.equal((await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, b, V)).status, 404);
+});
+
+test("transports/Protocol Version Header: an invalid or unsupported MCP-Protocol-Version MUST get 400", async () => {
+  const { handler } = makeHandler();
+  const sid = await open(handler);
+  for (const v of ["garbage", "2025-06-18", "2024-01-01"]) {
+    const r = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, sid, v);
+    assert.equal(r.status, 400, v);
+  }
+  assert.equal((await get(handler, sid, "nope")).status, 400);
+  const ok = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, sid, ` ${V} `);
+  assert.equal(ok.status, 200);
+  await ok.text();
+});
+
+test("transports/Protocol Version Header: without the header the server SHOULD assume 2025-03-26, so a 2025-11-25 session answers 400 and a 2025-03-26 session is served", async () => {
+  const { handler } = makeHandler();
+  const modern = await open(handler, V);
+  assert.equal((await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, modern)).status, 400);
+  const old = await open(handler, "2025-03-26");
+  const r = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, old);
+  assert.equal(r.status, 200);
+  assert.equal(messages(await new SseReader(r).rest())[0].id, 1);
+  // Relaxed: the negotiated version is assumed.
+  const lax = makeHandler(new Tools(), { strictProtocolVersionHeader: false }).handler;
+  const s = await open(lax, V);
+  const l = await post(lax, { jsonrpc: "2.0", id: 1, method: "tools/list" }, s);
+  assert.equal(l.status, 200);
+  await l.text();
+});
+
+test("transports/Listening item 3: GET returns text/event-stream (priming first); only one GET stream per session (409 for a second)", async () => {
+  const { handler } = makeHandler();
+  const sid = await open(handler);
+  const g = await get(handler, sid, V);
+  assert.equal(g.status, 200);
+  assert.equal(g.headers.get("content-type"), "text/event-stream");
+  const s = new SseReader(g);
+  assert.equal((await s.next())!.data, "");
+  const second = await get(handler, sid, V);
+  assert.equal(second.status, 409);
+  // Listening item 2: the GET MUST list text/event-stream in Accept.
+  const noAccept = await handler(new Request(URL_, { headers: { accept: "application/json", "mcp-session-id": sid, "mcp-protocol-version": V } }));
+  assert.equal(noAccept.status, 406);
+  await s.cancel();
+});
+
+test("transports/Listening item 4 and Multiple Connections: unrelated server messages go on the GET stream, once; queued ones arrive when it opens", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  const ep = tools.endpoints[0];
+  ep.notify("notifications/tools/list_changed");
+  const g = new SseReader(await get(handler, sid, V));
+  assert.equal((await g.message()).msg.method, "notifications/tools/list_changed");
+  ep.notify("notifications/tools/list_changed");
+  assert.equal((await g.message()).msg.method, "notifications/tools/list_changed");
+  // A POST stream open at the same time does not get a copy.
+  const r = new SseReader(await post(handler, { jsonrpc: "2.0", id: 9, method: "tools/list" }, sid, V));
+  assert.deepEqual(messages(await r.rest()).map((m) => m.id), [9]);
+  await g.cancel();
+});
+
+test("transports/Sending Messages item 6: related requests and notifications go on the POST's stream before its response; the client's response POST gets 202", async () => {
+  const { handler } = makeHandler();
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
+  const { msg: req } = await s.message();
+  assert.equal(req.method, "sampling/createMessage");
+  const answer = await post(handler, { jsonrpc: "2.0", id: req.id, result: { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" } }, sid, V);
+  assert.equal(answer.status, 202);
+  const { msg } = await s.message();
+  assert.equal(msg.id, 5);
+  assert.equal(msg.result.content[0].text, "sampled");
+  assert.equal(await s.next(), undefined);
+});
+
+test("basic/cancellation over Streamable HTTP: a cancelled request's stream ends without a response", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(7, "wait"), sid, V));
+  assert.equal((await s.message()).msg.params.data, "one");
+  const c = await post(handler, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "user" } }, sid, V);
+  assert.equal(c.status, 202);
+  assert.equal(await s.next(), undefined);
+  assert.equal(tools.contexts.at(-1)!.signal.aborted, true);
+});
+
+test("transports: methods other than GET, POST and DELETE get 405 with Allow", async () => {
+  const { handler } = makeHandler();
+  const r = await handler(new Request(URL_, { method: "PUT", body: "{}" }));
+  assert.equal(r.status, 405);
+  assert.equal(r.headers.get("allow"), "GET, POST, DELETE");
+});
+
+test("transports/Security Warning: an Origin that is present and invalid MUST get 403; loopback origins and no Origin are allowed", async () => {
+  const { handler } = makeHandler();
+  for (const origin of ["https://evil.example", "null", "http://localhost.evil.example", "ftp://localhost"]) {
+    const r = await post(handler, initializeMessage(), undefined, undefined, { origin });
+    assert.equal(r.status, 403, origin);
+    assert.equal((await r.json()).id, null);
+  }
+  for (const origin of ["http://localhost:3000", "https://127.0.0.1", "http://[::1]:8080"]) {
+    const r = await post(handler, initializeMessage(), undefined, undefined, { origin });
+    assert.equal(r.status, 200, origin);
+    await r.text();
+  }
+  const custom = makeHandler(new Tools(), { allowedOrigins: ["https://app.example"] }).handler;
+  assert.equal((await post(custom, initializeMessage(), undefined, undefined, { origin: "https://APP.example" })).status, 200);
+  assert.equal((await post(custom, initializeMessage(), undefined, undefined, { origin: "http://localhost" })).status, 403);
+  const fn = makeHandler(new Tools(), { allowedOrigins: (o) => o.endsWith(".trusted") }).handler;
+  assert.equal((await post(fn, initializeMessage(), undefined, undefined, { origin: "https://a.trusted" })).status, 200);
+});
+
+test("transports/Security Warning (DNS rebinding): a Host outside the allowed hosts gets 403; loopback hosts pass; the check can be delegated", async () => {
+  const { handler } = makeHandler();
+  const rebind = await handler(new Request("http://evil.example/mcp", { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage()) }));
+  assert.equal(rebind.status, 403);
+  for (const host of ["localhost:8080", "127.0.0.1", "[::1]:3000", "LOCALHOST"]) {
+    const r = await handler(new Request(URL_, { method: "POST", headers: postHeaders(undefined, undefined, { host }), body: JSON.stringify(initializeMessage()) }));
+    assert.equal(r.status, 200, host);
+    await r.text();
+  }
+  for (const host of ["evil.example", "127.0.0.1:99999x", "a@localhost", "[::1", "", "[::1]x", "localhost:1234567"]) {
+    const r = await handler(new Request(URL_, { method: "POST", headers: postHeaders(undefined, undefined, { host }), body: "{}" }));
+    assert.equal(r.status, 403, JSON.stringify(host));
+  }
+  const open_ = makeHandler(new Tools(), { allowedHosts: false }).handler;
+  const r = await open_(new Request("http://mcp.example.com/mcp", { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage()) }));
+  assert.equal(r.status, 200);
+  const listed = makeHandler(new Tools(), { allowedHosts: ["mcp.example.com"] }).handler;
+  assert.equal((await listed(new Request("http://mcp.example.com:8443/mcp", { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage()) }))).status, 200);
+});
+
+test("transports: the endpoint path option serves one path only", async () => {
+  const { handler } = makeHandler(new Tools(), { path: "/mcp" });
+  assert.equal((await handler(new Request("http://127.0.0.1/other", { method: "POST", headers: postHeaders(), body: "{}" }))).status, 404);
+  assert.equal((await post(handler, initializeMessage())).status, 200);
+});
+
+test("bounded bodies: a body over maxBodyBytes gets 413, by Content-Length or while streaming", async () => {
+  const { handler } = makeHandler(new Tools(), { maxBodyBytes: 64 });
+  const big = JSON.stringify({ ...initializeMessage(), pad: "x".repeat(100) });
+  const r = await post(handler, big);
+  assert.equal(r.status, 413);
+  const chunked = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let i = 0; i < 10; i++) c.enqueue(new TextEncoder().encode("x".repeat(20)));
+      c.close();
+    },
+  });
+  const s = await handler(new Request(URL_, { method: "POST", headers: postHeaders(), body: chunked, duplex: "half" } as RequestInit));
+  assert.equal(s.status, 413);
+  const lying = await handler(new Request(URL_, { method: "POST", headers: postHeaders(undefined, undefined, { "content-length": "abc" }), body: "{}" }));
+  assert.equal(lying.status, 400);
+  // A body in several chunks, within the bound, is joined and served.
+  const roomy = makeHandler(new Tools(), { maxBodyBytes: 4096 }).handler;
+  const text = JSON.stringify(initializeMessage());
+  const parts = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let i = 0; i < text.length; i += 10) c.enqueue(new TextEncoder().encode(text.slice(i, i + 10)));
+      c.close();
+    },
+  });
+  const joined = await roomy(new Request(URL_, { method: "POST", headers: postHeaders(), body: parts, duplex: "half" } as RequestInit));
+  assert.equal(joined.status, 200);
+  assert.equal((await joined.json()).result.protocolVersion, V);
+  const broken = new ReadableStream<Uint8Array>({
+    pull(c) {
+      c.error(new Error("boom"));
+    },
+  });
+  const b = await handler(new Request(URL_, { method: "POST", headers: postHeaders(), body: broken, duplex: "half" } as RequestInit));
+  assert.equal(b.status, 400);
+});
+
+test("enableJsonResponse: a request gets one application/json body; related messages fall back to the GET stream", async () => {
+  const { handler, tools } = makeHandler(new Tools(), { enableJsonResponse: true });
+  const sid = await open(handler);
+  const g = new SseReader(await get(handler, sid, V));
+  const pending = post(handler, call(3, "wait"), sid, V);
+  // The handler's first log line went to the GET stream.
+  assert.equal((await g.message()).msg.params.data, "one");
+  tools.release();
+  const r = await pending;
+  assert.equal(r.headers.get("content-type"), "application/json");
+  const body = await r.json();
+  assert.equal(body.id, 3);
+  assert.equal(body.result.content[0].text, "waited");
+  assert.equal((await g.message()).msg.params.data, "two");
+  await g.cancel();
+});
+
+test("enableJsonResponse: a cancelled request gets 202; a request cut off by session end gets 404", async () => {
+  const { handler } = makeHandler(new Tools(), { enableJsonResponse: true });
+  const sid = await open(handler);
+  const cancelled = post(handler, call(1, "wait"), sid, V);
+  await post(handler, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, sid, V);
+  assert.equal((await cancelled).status, 202);
+  const cut = post(handler, call(2, "wait"), sid, V);
+  handler.terminate(sid);
+  assert.equal((await cut).status, 404);
+});
+
+test("transports (2025-03-26): batches are accepted on 2025-03-26 sessions only; every response comes back on the one stream", async () => {
+  const { handler } = makeHandler();
+  const sid = await open(handler, "2025-03-26");
+  const batch = [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, call(2, "echo", { text: "hi" }), { jsonrpc: "2.0", method: "notifications/roots/list_changed" }];
+  const r = await post(handler, batch, sid, "2025-03-26");
+  assert.equal(r.status, 200);
+  const got = messages(await new SseReader(r).rest());
+  assert.deepEqual(got.map((m) => m.id).sort(), [1, 2]);
+  // Notifications only: 202.
+  const n = await post(handler, [{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }], sid, "2025-03-26");
+  assert.equal(n.status, 202);
+  // An invalid member: the whole body is refused with 400.
+  const bad = await post(handler, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { nope: true }], sid, "2025-03-26");
+  assert.equal(bad.status, 400);
+  // 2025-06-18 removed batches.
+  const later = await open(handler, V);
+  const refused = await post(handler, batch, later, V);
+  assert.equal(refused.status, 400);
+  assert.equal((await refused.json()).error.code, ErrorCode.InvalidRequest);
+  // JSON mode answers a batch with an array.
+  const json = makeHandler(new Tools(), { enableJsonResponse: true }).handler;
+  const js = await open(json, "2025-03-26");
+  const jr = await post(json, batch.slice(0, 2), js, "2025-03-26");
+  const arr = await jr.json();
+  assert.ok(Array.isArray(arr));
+  assert.equal(arr.length, 2);
+});
+
+test("basic/index duplicate ids over HTTP: the kernel's duplicate-id error goes to the POST that carried the duplicate", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  const first = new SseReader(await post(handler, call(4, "wait"), sid, V));
+  await first.message();
+  const dup = new SseReader(await post(handler, call(4, "echo"), sid, V));
+  const { msg } = await dup.message();
+  assert.equal(msg.id, 4);
+  assert.equal(msg.error.code, ErrorCode.InvalidRequest);
+  assert.equal(await dup.next(), undefined);
+  tools.release();
+  assert.equal((await first.message()).msg.params.data, "two");
+  assert.equal((await first.message()).msg.result.content[0].text, "waited");
+});
+
+test("lifecycle over HTTP: an initialize the kernel refuses creates no session and sends no MCP-Session-Id", async () => {
+  const { handler, tools } = makeHandler();
+  const r = await post(handler, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: V } });
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get("mcp-session-id"), null);
+  assert.equal((await r.json()).error.code, ErrorCode.InvalidParams);
+  assert.equal(handler.sessionCount, 0);
+  assert.deepEqual(tools.closed, ["initialize failed"]);
+  // A second initialize on a live session is the kernel's to refuse.
+  const sid = await open(handler);
+  const again = new SseReader(await post(handler, initializeMessage(), sid, V));
+  assert.equal((await again.message()).msg.error.code, ErrorCode.InvalidRequest);
+});
+
+test("lifecycle over HTTP: a body the session's kernel cannot read answers the whole POST (null id) and creates no session", async () => {
+  const tools = new Tools();
+  const events: string[] = [];
+  const base = setupWith(tools, { onEvent: (e) => events.push(e.type) });
+  const handler = createHttpHandler({
+    createSession: () => {
+      const s = base();
+      return { ...s, options: { ...s.options, maxMessageBytes: 4 } };
+    },
+  });
+  const r = await post(handler, initializeMessage());
+  const body = await r.json();
+  assert.equal(body.id, null);
+  assert.equal(body.error.code, ErrorCode.InvalidRequest);
+  assert.equal(r.headers.get("mcp-session-id"), null);
+  assert.equal(handler.sessionCount, 0);
+  assert.ok(events.includes("diagnostic"));
+});
+
+test("limits: an open session's own maxMessageBytes and maxDepth apply to its POST bodies (400 before the kernel)", async () => {
+  const tools = new Tools();
+  const base = setupWith(tools);
+  const handler = createHttpHandler({ createSession: () => ({ ...base(), options: { ...base().options, maxDepth: 4 } }), sessionIdleMs: 0 });
+  const sid = await open(handler);
+  const deep = await post(handler, call(1, "echo", { a: { b: { c: {} } } }), sid, V);
+  assert.equal(deep.status, 400);
+  assert.equal((await deep.json()).id, 1);
+});
+
+test("sessions are bounded: maxSessions (503), an unusable generated id (500), a throwing factory (500)", async () => {
+  const { handler } = makeHandler(new Tools(), { maxSessions: 1 });
+  await open(handler);
+  assert.equal((await post(handler, initializeMessage())).status, 503);
+  const badId = makeHandler(new Tools(), { sessionIdGenerator: () => "has space" }).handler;
+  assert.equal((await post(badId, initializeMessage())).status, 500);
+  const seen: string[] = [];
+  const throwing = createHttpHandler({
+    createSession: () => {
+      throw "no";
+    },
+    onDiagnostic: (d) => seen.push(d.code + ": " + d.message),
+  });
+  assert.equal((await post(throwing, initializeMessage())).status, 500);
+  assert.deepEqual(seen, ["handler-error: no"]);
+  const throwsError = createHttpHandler({
+    createSession: () => {
+      throw new Error("factory failed");
+    },
+    onDiagnostic: (d) => seen.push(d.message),
+  });
+  assert.equal((await post(throwsError, initializeMessage())).status, 500);
+  assert.equal(seen.at(-1), "factory failed");
+  let n = 0;
+  const custom = makeHandler(new Tools(), { sessionIdGenerator: () => "sess-" + ++n }).handler;
+  const r = await post(custom, initializeMessage());
+  assert.equal(r.headers.get("mcp-session-id"), "sess-1");
+  assert.throws(() => createHttpHandler({ createSession: setupWith(new Tools()), retryMs: -1 }), RangeError);
+});
+
+test("sessions end after sessionIdleMs without requests or open connections", async () => {
+  const clock = new ManualClock();
+  const { handler, tools } = makeHandler(new Tools(), { clock, sessionIdleMs: 1000 });
+  const sid = await open(handler);
+  clock.advance(600);
+  (await post(handler, { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, sid, V)).body?.cancel();
+  clock.advance(600);
+  assert.equal(handler.sessionCount, 1, "activity at 600 ms pushed the deadline to 1600 ms");
+  // An open GET stream keeps it alive.
+  const g = new SseReader(await get(handler, sid, V));
+  clock.advance(5000);
+  assert.equal(handler.sessionCount, 1);
+  await g.cancel();
+  clock.advance(1000);
+  assert.equal(handler.sessionCount, 0);
+  assert.deepEqual(tools.closed, ["session idle timeout"]);
+  assert.equal((await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, sid, V)).status, 404);
+  // A session DELETEd before its idle deadline disarms its timer.
+  const other = await open(handler);
+  await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": other, "mcp-protocol-version": V } }));
+  clock.advance(5000);
+  assert.deepEqual(tools.closed, ["session idle timeout", "session terminated by the client (HTTP DELETE)"]);
+});
+
+test("modern era seam: a modern MCP-Protocol-Version goes to the modern hook; by default 400 without a modern error code (dual-era clients fall back)", async () => {
+  const { handler } = makeHandler();
+  const r = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, undefined, "2026-07-28");
+  assert.equal(r.status, 400);
+  const body = await r.json();
+  assert.equal(body.error.code, ErrorCode.InvalidRequest);
+  assert.ok(body.error.data.supported.includes("2025-11-25"));
+  const seen: string[] = [];
+  const hooked = makeHandler(new Tools(), {
+    modern: async (req) => {
+      seen.push(req.method);
+      return new Response("modern", { status: 200 });
+    },
+  }).handler;
+  const m = await hooked(new Request(URL_, { method: "GET", headers: { "mcp-protocol-version": "2026-07-28" } }));
+  assert.equal(await m.text(), "modern");
+  assert.deepEqual(seen, ["GET"]);
+});

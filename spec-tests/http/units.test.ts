@@ -1,0 +1,144 @@
+// Spec: 2025-11-25 basic/transports ("Resumability and Redelivery": event ids identify
+// the stream; "Session Management": session ids are visible ASCII; "Sending Messages":
+// Accept). Unit tests of the pure helpers behind the HTTP transport.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { EventStore, formatEventId, parseEventId } from "../../src/transports/http/event-log.js";
+import { SseConnection } from "../../src/transports/http/connection.js";
+import { accepts, hostnameOf, isHeaderName, isJsonContentType, isLoopbackOrigin, isSafeHeaderValue, isVisibleAscii, mediaTypeOf, randomSessionId, allowPredicate } from "../../src/transports/http/headers.js";
+
+test("event ids encode the stream and the sequence, and read back; anything else is refused", () => {
+  assert.equal(formatEventId(3, 17), "3-17");
+  assert.deepEqual(parseEventId("3-17"), { stream: 3, seq: 17 });
+  assert.deepEqual(parseEventId("0-0"), { stream: 0, seq: 0 });
+  for (const bad of ["", "-", "3", "3-", "-17", "a-1", "1-b", "1-2-3", " 1-2", "1-2 ", "1234567890123456-1"]) assert.equal(parseEventId(bad), undefined, bad);
+});
+
+test("replay store: each stream keeps at most maxEventsPerStream, oldest evicted first; undelivered evictions are reported", () => {
+  const lost: number[] = [];
+  const store = new EventStore({ maxEventsPerStream: 2 }, (_log, seq) => lost.push(seq));
+  const log = store.createLog(1);
+  assert.equal(log.firstSeq, 1);
+  store.append(log, "a", true);
+  store.append(log, "b", false);
+  store.append(log, "c", false);
+  assert.deepEqual(log.after(0).map((e) => e.data), ["b", "c"]);
+  assert.equal(log.firstSeq, 2);
+  assert.deepEqual(lost, [], "a was written before it was evicted");
+  store.append(log, "d", false);
+  assert.deepEqual(lost, [2]);
+  assert.deepEqual(log.after(3).map((e) => e.seq), [4]);
+  assert.equal(store.count, 2);
+  assert.equal(store.size, 2);
+});
+
+test("replay store: the total size bound evicts the globally oldest event, across streams", () => {
+  const store = new EventStore({ maxTotalSize: 10 });
+  const a = store.createLog(1);
+  const b = store.createLog(2);
+  store.append(a, "aaaa", true);
+  store.append(b, "bbbb", true);
+  store.append(a, "cccc", true);
+  assert.deepEqual(a.after(0).map((e) => e.data), ["cccc"]);
+  assert.deepEqual(b.after(0).map((e) => e.data), ["bbbb"]);
+  assert.equal(store.size, 8);
+  // One event bigger than the whole store evicts everything, itself included; written, it is not lost.
+  store.append(b, "x".repeat(11), true);
+  assert.equal(store.count, 0);
+  assert.equal(b.size, 0);
+  assert.equal(b.firstSeq, b.lastSeq + 1);
+  store.drop(a);
+  assert.equal(store.size, 0);
+});
+
+test("replay store: the global eviction skips events a per-stream eviction already removed", () => {
+  const store = new EventStore({ maxEventsPerStream: 1, maxTotalSize: 7 });
+  const a = store.createLog(1);
+  const b = store.createLog(2);
+  store.append(a, "aaaa", true);
+  store.append(a, "bbbb", true); // per stream: "aaaa" goes
+  store.append(b, "cccc", true); // in total: the oldest live one, "bbbb", goes
+  assert.deepEqual(a.after(0).map((e) => e.data), []);
+  assert.deepEqual(b.after(0).map((e) => e.data), ["cccc"]);
+  assert.equal(store.size, 4);
+  assert.equal(store.count, 1);
+});
+
+test("SSE connection: the server closing first means a later cancel by the reader is not reported; a write after close is refused", async () => {
+  let cancels = 0;
+  const conn = new SseConnection(() => cancels++, 1000);
+  assert.equal(conn.write("data: x\n\n"), true);
+  conn.close();
+  conn.close();
+  assert.equal(conn.isOpen, false);
+  assert.equal(conn.write("data: y\n\n"), false);
+  await conn.body.getReader().cancel();
+  assert.equal(cancels, 0);
+  const live = new SseConnection(() => cancels++, 1000);
+  await live.body.cancel();
+  assert.equal(cancels, 1);
+});
+
+test("replay store: stays bounded and compacts under long runs", () => {
+  const store = new EventStore({ maxEventsPerStream: 3, maxTotalSize: 5000 });
+  const logs = [store.createLog(1), store.createLog(2)];
+  for (let i = 0; i < 20_000; i++) store.append(logs[i % 2], "0123456789", true);
+  assert.ok(store.count <= 6);
+  assert.deepEqual(logs[0].after(0).length, 3);
+  const big = new EventStore({ maxTotalSize: 100 });
+  const l = big.createLog(1);
+  for (let i = 0; i < 10_000; i++) big.append(l, "0123456789", true);
+  assert.equal(big.count, 10);
+  assert.equal(l.after(0)[0].seq, 9991);
+  big.drop(l);
+  assert.equal(big.count, 0);
+});
+
+test("Accept negotiation: exact types, wildcards, q=0 refusals, case and spacing", () => {
+  assert.equal(accepts("application/json, text/event-stream", "text/event-stream"), true);
+  assert.equal(accepts("Application/JSON", "application/json"), true);
+  assert.equal(accepts("text/*", "text/event-stream"), true);
+  assert.equal(accepts("*/*;q=0.1", "application/json"), true);
+  assert.equal(accepts("application/json;q=0", "application/json"), false);
+  assert.equal(accepts("application/json; charset=utf-8; q=0.000", "application/json"), false);
+  assert.equal(accepts("application/json;level=1", "application/json"), true);
+  assert.equal(accepts("text/html", "application/json"), false);
+  assert.equal(accepts(null, "application/json"), false);
+  assert.equal(accepts("", "application/json"), false);
+});
+
+test("header helpers: content types, visible ASCII session ids, safe header values and names", () => {
+  assert.equal(isJsonContentType("application/json; charset=utf-8"), true);
+  assert.equal(isJsonContentType("text/json"), false);
+  assert.equal(isJsonContentType(null), false);
+  assert.equal(mediaTypeOf(null), "");
+  assert.equal(mediaTypeOf("Text/Event-Stream; charset=utf-8"), "text/event-stream");
+  assert.equal(isVisibleAscii("abc~!"), true);
+  assert.equal(isVisibleAscii(""), false);
+  assert.equal(isVisibleAscii("a b"), false);
+  assert.equal(isVisibleAscii("é"), false);
+  assert.equal(isSafeHeaderValue(""), true);
+  assert.equal(isSafeHeaderValue("a b\tc"), true);
+  for (const bad of ["a\r\nb", "a\nb", "a\0b", " lead", "trail ", "\tx", "x\t", "é"]) assert.equal(isSafeHeaderValue(bad), false, JSON.stringify(bad));
+  assert.equal(isHeaderName("Mcp-Param-Region"), true);
+  for (const bad of ["", "a b", "a:b", "é"]) assert.equal(isHeaderName(bad), false, bad);
+  const id = randomSessionId();
+  assert.match(id, /^[0-9a-f]{32}$/);
+  assert.equal(isVisibleAscii(id), true);
+});
+
+test("DNS-rebinding helpers: Host authorities and loopback origins", () => {
+  assert.equal(hostnameOf("LocalHost:8080"), "localhost");
+  assert.equal(hostnameOf("[::1]:1"), "[::1]");
+  assert.equal(hostnameOf("[::1]"), "[::1]");
+  assert.equal(hostnameOf("example.com"), "example.com");
+  for (const bad of ["", ":80", "a@b", "a/b", "[::1", "[::1]80", "host:8o", "host:1234567", "h o"]) assert.equal(hostnameOf(bad), undefined, bad);
+  assert.equal(isLoopbackOrigin("http://localhost:5173"), true);
+  assert.equal(isLoopbackOrigin("https://[::1]"), true);
+  assert.equal(isLoopbackOrigin("null"), false);
+  assert.equal(isLoopbackOrigin("http://127.0.0.2"), false);
+  assert.equal(isLoopbackOrigin("file://localhost"), false);
+  const list = allowPredicate(["A.example"], () => false);
+  assert.equal(list("a.EXAMPLE"), true);
+  assert.equal(allowPredicate(undefined, () => true)("x"), true);
+});

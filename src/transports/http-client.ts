@@ -1,0 +1,494 @@
+/**
+ * The Streamable HTTP client: a {@link Transport} over `fetch`.
+ *
+ * Spec: 2025-11-25 `basic/transports` ("Streamable HTTP"), the same page of 2025-06-18
+ * and 2025-03-26; SEP-1699 (the server may close a stream at will; the client honours
+ * `retry` and resumes with `Last-Event-ID`). The draft's
+ * `basic/transports/streamable-http` for the modern-era seam.
+ *
+ * Theory of operation. Every `send` is one POST with `Accept: application/json,
+ * text/event-stream` and `Content-Type: application/json`. The answer is 202 (nothing to
+ * read), one JSON body, or an SSE stream; the messages in either are handed to the
+ * receiver as text, unchanged. The transport watches only what HTTP mechanics need:
+ *
+ * - the `MCP-Session-Id` of the response that carries the initialize result, sent on
+ *   every later request (sends made while `initialize` is in flight wait for it);
+ * - the negotiated version, read from that initialize result as it passes through, sent
+ *   as `MCP-Protocol-Version` on every later request;
+ * - after `notifications/initialized` is accepted, a GET opens the standalone stream
+ *   (405 means the server offers none, which is fine);
+ * - for a POST stream, the id of the request it answers: a stream that ends before that
+ *   response arrived lost its connection, not its stream, so the client reconnects with
+ *   GET and `Last-Event-ID`, after the server's `retry` (spec: the client MUST respect
+ *   it) or an exponential backoff, and gives up after `maxRetries` failures in a row by
+ *   answering the request itself with a -32000 "connection closed" error;
+ * - a 404 to a request that carried a session id: the session is gone. The transport
+ *   closes with a reason starting {@link SESSION_EXPIRED}; the API layer re-initializes
+ *   (spec: the client MUST start a new session). The transport does not re-initialize
+ *   by itself: the handshake belongs to the kernel above it, whose state would no longer
+ *   match the server's.
+ *
+ * `close()` aborts every fetch, sends DELETE for the session (a 405 is fine), and calls
+ * the close listener once. Delays go through an injectable `sleep`, so tests never wait.
+ */
+import type { Transport } from "../api/transport.js";
+import { createSseDecoder, feedSse } from "../framing/sse.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import { peekRequestId } from "../jsonrpc/safe-json.js";
+import type { RequestId } from "../jsonrpc/types.js";
+import { isProtocolVersion } from "../model/versions.js";
+import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
+
+/** How lost SSE connections are re-established. */
+export interface ReconnectOptions {
+  /** First delay when the server sent no `retry`, in ms. Default 1000. */
+  initialDelayMs?: number;
+  /** Longest delay, in ms. Default 30 000. */
+  maxDelayMs?: number;
+  /** Growth of the delay per failed attempt. Default 1.5. */
+  factor?: number;
+  /** Failed attempts in a row before giving up on a stream. Default 5. */
+  maxRetries?: number;
+}
+
+/** Options of {@link httpClientTransport}. */
+export interface HttpClientOptions {
+  /** The fetch to use. Default: `globalThis.fetch`. */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Headers sent on every request (e.g. `Authorization`). Names must be tokens and values header-safe. */
+  headers?: Record<string, string>;
+  reconnect?: ReconnectOptions;
+  /** Waits `ms` (resolves early, or rejects, when `signal` aborts). Default: a timer. Tests inject their own. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Open the standalone GET stream after initialization. Default true. */
+  openGetStream?: boolean;
+  /** Transport problems that need no action (a failed notification POST, a stream given up). */
+  onError?(message: string): void;
+  /**
+   * MODERN ERA HOOK (2026-07-28, draft `basic/transports/streamable-http` "Request
+   * Metadata"): extra headers for one outgoing message, e.g. `Mcp-Method` and `Mcp-Name`
+   * (values Base64-sentinel-encoded where unsafe). Unsafe names or values are dropped
+   * with an `onError`. The lead also fills in the re-issue of a broken modern stream
+   * (modern streams are not resumable: see `reconnect` below).
+   */
+  requestHeaders?(message: string): Record<string, string> | undefined;
+}
+
+/** The transport, plus what it learned about the session. */
+export interface HttpClientTransport extends Transport {
+  /** The server's `MCP-Session-Id`, once initialized. */
+  readonly sessionId: string | undefined;
+  /** The negotiated version sent as `MCP-Protocol-Version`, once initialized. */
+  readonly protocolVersion: string | undefined;
+}
+
+/** The start of the close reason when the server no longer knows the session (HTTP 404). */
+export const SESSION_EXPIRED = "session expired";
+
+/** One SSE stream the client follows: a POST's, or the standalone GET stream. */
+interface StreamCtx {
+  kind: "post" | "get";
+  /** Keys (`JSON.stringify(id)`) of requests whose response has not arrived. */
+  pending: Set<string>;
+  /** The ids themselves, to answer them if the stream is given up. */
+  ids: Map<string, RequestId>;
+  lastEventId: string;
+  retryMs: number | undefined;
+}
+
+const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+
+/** A Streamable HTTP client transport for the MCP endpoint at `url`. */
+export function httpClientTransport(url: string | URL, options: HttpClientOptions = {}): HttpClientTransport {
+  return new HttpClient(String(url), options);
+}
+
+class HttpClient implements HttpClientTransport {
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+  private readonly fetch: NonNullable<HttpClientOptions["fetch"]>;
+  private readonly base: Record<string, string>;
+  private readonly sleep: NonNullable<HttpClientOptions["sleep"]>;
+  private readonly initialDelay: number;
+  private readonly maxDelay: number;
+  private readonly factor: number;
+  private readonly maxRetries: number;
+  private readonly abort = new AbortController();
+  private closed = false;
+  private receiver: ((text: string) => void) | undefined;
+  private buffered: string[] = [];
+  private closeListener: ((reason: string) => void) | undefined;
+  private closeReason: string | undefined;
+  /** Until the GET stream is started, outgoing messages are parsed to spot the handshake. */
+  private handshaking = true;
+  /** Key of the initialize request in flight. */
+  private initKey: string | undefined;
+  /** Sends wait on this while `initialize` has not answered with its headers. */
+  private gate: Promise<void> | undefined;
+  private getStarted = false;
+  /** Readers of the SSE bodies being followed, cancelled on close. */
+  private readonly readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
+
+  constructor(
+    private readonly url: string,
+    private readonly options: HttpClientOptions,
+  ) {
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.sleep = options.sleep ?? defaultSleep;
+    const r = options.reconnect ?? {};
+    this.initialDelay = r.initialDelayMs ?? 1000;
+    this.maxDelay = r.maxDelayMs ?? 30_000;
+    this.factor = r.factor ?? 1.5;
+    this.maxRetries = r.maxRetries ?? 5;
+    this.base = {};
+    for (const [k, v] of Object.entries(options.headers ?? {})) {
+      if (!isHeaderName(k) || !isSafeHeaderValue(v)) throw new TypeError(`header ${JSON.stringify(k)} is not a valid HTTP header`);
+      this.base[k] = v;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Transport
+
+  send(text: string): void {
+    if (this.closed) return;
+    void this.post(text);
+  }
+
+  onMessage(fn: (text: string) => void): void {
+    this.receiver = fn;
+    const early = this.buffered;
+    this.buffered = [];
+    for (const t of early) fn(t);
+  }
+
+  onClose(fn: (reason: string) => void): void {
+    this.closeListener = fn;
+    if (this.closeReason !== undefined) fn(this.closeReason);
+  }
+
+  close(): void {
+    this.shut("transport closed", true);
+  }
+
+  // -------------------------------------------------------------------------------------
+  // POST
+
+  private async post(text: string): Promise<void> {
+    const ctx: StreamCtx = { kind: "post", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined };
+    let method: string | undefined;
+    if (this.handshaking || text.charCodeAt(0) === 0x5b /* [ */) method = this.inspect(text, ctx);
+    else {
+      const id = peekRequestId(text);
+      if (id !== null) track(ctx, id);
+    }
+    let release: (() => void) | undefined;
+    if (method === "initialize" && this.sessionId === undefined) {
+      const previous = this.gate;
+      this.gate = new Promise<void>((resolve) => (release = resolve));
+      await previous;
+    } else if (this.gate !== undefined) await this.gate;
+    const withSession = this.sessionId !== undefined;
+    let res: Response;
+    try {
+      res = await this.fetch(this.url, { method: "POST", headers: this.headersFor(text, true), body: text, signal: this.abort.signal });
+    } catch (e) {
+      release?.();
+      return this.failed(ctx, `POST failed: ${errorText(e)}`);
+    }
+    if (release !== undefined) {
+      this.adoptSession(res);
+      release();
+    }
+    if (this.closed) return discard(res);
+    if (res.status === 404 && withSession) {
+      discard(res);
+      return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${this.sessionId}`, false);
+    }
+    if (res.status === 202 || res.status === 204) {
+      discard(res);
+      if (method === "notifications/initialized") this.startGet();
+      return;
+    }
+    const type = mediaTypeOf(res.headers.get(H.contentType));
+    if (!res.ok) return this.httpFailure(ctx, res, type);
+    if (type === SSE_TYPE) return this.follow(ctx, res);
+    if (type === JSON_TYPE) {
+      const body = await readText(res);
+      if (body === undefined) return this.failed(ctx, "the JSON response body could not be read");
+      if (body.length > 0) this.deliver(body, ctx);
+      if (ctx.pending.size > 0) this.failed(ctx, "the JSON response did not answer the request");
+      return;
+    }
+    discard(res);
+    this.failed(ctx, `unexpected response Content-Type ${JSON.stringify(type)}`);
+  }
+
+  /** Parses an outgoing message (during the handshake, or a batch) for its request ids and method. */
+  private inspect(text: string, ctx: StreamCtx): string | undefined {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    let method: string | undefined;
+    for (const m of Array.isArray(value) ? value : [value]) {
+      if (typeof m !== "object" || m === null) continue;
+      const { id, method: mm } = m as { id?: unknown; method?: unknown };
+      if (typeof mm !== "string") continue;
+      method = mm;
+      if (typeof id === "string" || typeof id === "number") {
+        track(ctx, id);
+        if (mm === "initialize") this.initKey = JSON.stringify(id);
+      }
+    }
+    return method;
+  }
+
+  private adoptSession(res: Response): void {
+    const sid = res.headers.get(H.sessionId);
+    if (sid === null) return;
+    if (isVisibleAscii(sid)) this.sessionId = sid;
+    else this.report("ignored an MCP-Session-Id that is not visible ASCII");
+  }
+
+  /** A non-2xx answer: a JSON-RPC error with an id goes to the receiver; otherwise the request is answered here. */
+  private async httpFailure(ctx: StreamCtx, res: Response, type: string): Promise<void> {
+    const body = type === JSON_TYPE ? await readText(res) : (discard(res), undefined);
+    let detail = `HTTP ${res.status}`;
+    if (body !== undefined && body.length > 0) {
+      const reply = parse(body) as { id?: unknown; error?: { message?: unknown } } | undefined;
+      if (reply !== undefined && typeof reply === "object" && reply !== null && !Array.isArray(reply)) {
+        if ((typeof reply.id === "string" || typeof reply.id === "number") && ctx.pending.has(JSON.stringify(reply.id))) {
+          this.deliver(body, ctx);
+          return;
+        }
+        if (typeof reply.error?.message === "string") detail += `: ${reply.error.message}`;
+      }
+    }
+    this.failed(ctx, detail);
+  }
+
+  // -------------------------------------------------------------------------------------
+  // SSE streams
+
+  /** Reads `first` (a POST's SSE answer) and, while its requests are unanswered, resumes it. */
+  private async follow(ctx: StreamCtx, first: Response): Promise<void> {
+    let res: Response | undefined = first;
+    let failures = 0;
+    for (;;) {
+      if (res !== undefined) {
+        failures = 0;
+        await this.consume(ctx, res);
+        res = undefined;
+      }
+      if (this.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
+      // MODERN ERA HOOK (2026-07-28): modern streams are not resumable ("Resumable SSE
+      // streams via Last-Event-ID are not supported"), and closing one cancels its request;
+      // a broken modern POST stream is re-issued as a new request instead of resumed here.
+      if (ctx.kind === "post" && ctx.lastEventId === "") return this.failed(ctx, "the response stream ended before the response and carried no event id to resume from");
+      if (failures >= this.maxRetries) {
+        if (ctx.kind === "post") return this.failed(ctx, `gave up resuming the response stream after ${failures} attempts`);
+        return this.report(`gave up on the GET stream after ${failures} attempts`);
+      }
+      await this.sleep(this.delay(ctx, failures), this.abort.signal);
+      if (this.closed) return;
+      const headers = this.headersFor(undefined, false);
+      if (ctx.lastEventId !== "") headers[H.lastEventId] = ctx.lastEventId;
+      let r: Response;
+      try {
+        r = await this.fetch(this.url, { method: "GET", headers, signal: this.abort.signal });
+      } catch {
+        failures++;
+        continue;
+      }
+      if (this.closed) return discard(r);
+      if (r.ok && mediaTypeOf(r.headers.get(H.contentType)) === SSE_TYPE) {
+        res = r;
+        continue;
+      }
+      discard(r);
+      failures++;
+      if (r.status === 404 && this.sessionId !== undefined) return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${this.sessionId}`, false);
+      if (r.status === 405 || r.status === 409) {
+        // 405: no GET streams here; 409: another GET stream of this session is open.
+        if (ctx.kind === "post") return this.failed(ctx, `the server refused to resume the response stream (HTTP ${r.status})`);
+        return this.report(`the server refused to reopen the GET stream (HTTP ${r.status})`);
+      }
+      if (r.status === 400 && ctx.lastEventId !== "") {
+        // The server cannot resume from there.
+        if (ctx.kind === "post") return this.failed(ctx, "the server cannot resume the response stream (HTTP 400)");
+        ctx.lastEventId = "";
+      }
+    }
+  }
+
+  /** Reads one SSE response to its end, handing messages over and remembering the cursor. */
+  private async consume(ctx: StreamCtx, res: Response): Promise<void> {
+    const decoder = createSseDecoder(undefined, ctx.lastEventId);
+    const reader = res.body!.getReader();
+    this.readers.add(reader);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        for (const o of feedSse(decoder, value)) {
+          if (o.type === "retry") ctx.retryMs = o.ms;
+          else if (o.type === "error") this.report(`dropped an SSE event: ${o.reason}`);
+          // Empty data: the priming event, which only moves the cursor.
+          else if (o.data !== "" && o.event === "message") this.deliver(o.data, ctx);
+        }
+        ctx.lastEventId = decoder.lastEventId;
+      }
+    } catch {
+      // The connection broke; the caller decides whether to resume.
+    } finally {
+      this.readers.delete(reader);
+    }
+  }
+
+  /** Backoff: the server's `retry` first, then exponential, never below `retry`. */
+  private delay(ctx: StreamCtx, failures: number): number {
+    const backoff = Math.min(this.maxDelay, this.initialDelay * Math.pow(this.factor, failures));
+    if (ctx.retryMs === undefined) return backoff;
+    return failures === 0 ? ctx.retryMs : Math.max(ctx.retryMs, backoff);
+  }
+
+  private startGet(): void {
+    this.handshaking = false;
+    if (this.getStarted || this.options.openGetStream === false) return;
+    this.getStarted = true;
+    const ctx: StreamCtx = { kind: "get", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined };
+    void this.openGet(ctx);
+  }
+
+  private async openGet(ctx: StreamCtx): Promise<void> {
+    let r: Response;
+    try {
+      r = await this.fetch(this.url, { method: "GET", headers: this.headersFor(undefined, false), signal: this.abort.signal });
+    } catch (e) {
+      if (!this.closed) this.report(`GET stream failed: ${errorText(e)}`);
+      return;
+    }
+    if (r.ok && mediaTypeOf(r.headers.get(H.contentType)) === SSE_TYPE) return this.follow(ctx, r);
+    discard(r);
+    // 405: the server offers no standalone stream, which the spec allows.
+    if (r.status !== 405) this.report(`GET stream refused: HTTP ${r.status}`);
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Messages in
+
+  private deliver(text: string, ctx: StreamCtx): void {
+    if (ctx.pending.size > 0 || this.initKey !== undefined) this.noteResponse(text, ctx);
+    if (this.receiver !== undefined) this.receiver(text);
+    else this.buffered.push(text);
+  }
+
+  /** Marks the responses in `text` as arrived; learns the negotiated version from the initialize result. */
+  private noteResponse(text: string, ctx: StreamCtx): void {
+    // Only responses carry "result" or "error"; anything else is not parsed here.
+    if (text.indexOf('"result"') === -1 && text.indexOf('"error"') === -1) return;
+    const value = parse(text);
+    for (const m of Array.isArray(value) ? value : [value]) {
+      if (typeof m !== "object" || m === null || "method" in m) continue;
+      const { id, result } = m as { id?: unknown; result?: { protocolVersion?: unknown } };
+      const key = JSON.stringify(id);
+      ctx.pending.delete(key);
+      if (key === this.initKey) {
+        this.initKey = undefined;
+        const v = result?.protocolVersion;
+        if (isProtocolVersion(v)) this.protocolVersion = v;
+      }
+    }
+  }
+
+  /** Answers the requests of `ctx` that got no response, so the caller does not wait for a timeout. */
+  private failed(ctx: StreamCtx, why: string): void {
+    if (this.closed) return;
+    if (ctx.pending.size === 0) return this.report(why);
+    for (const key of [...ctx.pending]) {
+      const id = ctx.ids.get(key)!;
+      ctx.pending.delete(key);
+      this.deliver(JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.ConnectionClosed, message: `connection closed: ${why}` } }), ctx);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Headers, closing
+
+  private headersFor(text: string | undefined, post: boolean): Record<string, string> {
+    const h: Record<string, string> = { ...this.base };
+    h[H.accept] = post ? `${JSON_TYPE}, ${SSE_TYPE}` : SSE_TYPE;
+    if (post) h[H.contentType] = JSON_TYPE;
+    if (this.sessionId !== undefined) h[H.sessionId] = this.sessionId;
+    if (this.protocolVersion !== undefined) h[H.protocolVersion] = this.protocolVersion;
+    const extra = text === undefined ? undefined : this.options.requestHeaders?.(text);
+    if (extra !== undefined) {
+      for (const k in extra) {
+        if (isHeaderName(k) && isSafeHeaderValue(extra[k])) h[k] = extra[k];
+        else this.report(`dropped unsafe header ${JSON.stringify(k)}`);
+      }
+    }
+    return h;
+  }
+
+  private shut(reason: string, deleteSession: boolean): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort.abort();
+    for (const r of this.readers) r.cancel().catch(() => {});
+    const sid = this.sessionId;
+    if (deleteSession && sid !== undefined) {
+      // Spec: clients that no longer need a session SHOULD DELETE it; 405 means the server keeps it.
+      this.fetch(this.url, { method: "DELETE", headers: this.headersFor(undefined, false) }).then(discard, () => {});
+    }
+    this.closeReason = reason;
+    this.closeListener?.(reason);
+  }
+
+  private report(message: string): void {
+    this.options.onError?.(message);
+  }
+}
+
+function track(ctx: StreamCtx, id: RequestId): void {
+  const key = JSON.stringify(id);
+  ctx.pending.add(key);
+  ctx.ids.set(key, id);
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+async function readText(res: Response): Promise<string | undefined> {
+  try {
+    return await res.text();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Releases a response body we will not read. */
+function discard(res: Response): void {
+  res.body?.cancel().catch(() => {});
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

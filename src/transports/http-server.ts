@@ -1,0 +1,438 @@
+/**
+ * The Streamable HTTP server: a fetch-style handler, `(Request) => Promise<Response>`,
+ * that runs one session kernel per MCP session.
+ *
+ * Spec: 2025-11-25 `basic/transports` ("Streamable HTTP"), the same page of 2025-06-18
+ * and 2025-03-26 (batches), SEP-1699 (polling by server-side disconnect); the draft's
+ * `basic/transports/streamable-http` for the modern era's seam.
+ *
+ * Theory of operation. The handler owns HTTP mechanics only. Per request, in order:
+ * endpoint path, DNS-rebinding checks (`Host`, then `Origin`: 403), the era (a modern
+ * `MCP-Protocol-Version` goes to the modern hook before any legacy rule applies), then
+ * the method: POST carries messages, GET opens or resumes an SSE stream, DELETE ends the
+ * session, anything else is 405. A POST is checked outside in: `Accept` (406),
+ * `Content-Type` (415), session id (400 missing, 404 unknown), protocol version (400),
+ * body size (413), then the codec (400 with the JSON-RPC error: -32700 for bad JSON,
+ * -32600 for a bad message or a batch outside 2025-03-26). Only then does the kernel see
+ * the body. Notifications and responses alone get 202; requests get an SSE stream (or,
+ * with `enableJsonResponse`, one JSON body) that {@link HttpSession} routes messages to.
+ *
+ * Every JSON-RPC decision (what to answer, in which phase, with which error) is the
+ * kernel's, run by an {@link Endpoint} built from the application's `createSession`
+ * factory. Sessions are created by a POSTed `initialize` and kept only if the kernel
+ * accepted it; they end by DELETE, by idle timeout, by a fatal kernel error, or by
+ * {@link HttpHandler.terminate}. Time comes from a {@link Clock}, so tests drive polling
+ * and idle timeouts on virtual time.
+ *
+ * Header choices the spec leaves open, and why:
+ * - a `Host` outside `allowedHosts` gets 403, like a bad `Origin`: both checks are the
+ *   spec's DNS-rebinding defence ("MUST respond with HTTP 403 Forbidden"), and a
+ *   rebinding page sends its own host name, so one status keeps clients' handling
+ *   uniform (421 Misdirected Request would claim a routing error, which it is not);
+ * - an absent `MCP-Protocol-Version` means 2025-03-26 (spec: the server SHOULD assume
+ *   it), which a session that negotiated 2025-06-18 or later does not speak, so such a
+ *   session answers 400 (`strictProtocolVersionHeader: false` relaxes this to "assume
+ *   the negotiated version"); a header naming another version than the session's is
+ *   "unsupported" for that session: 400;
+ * - a second GET stream while one is connected gets 409; a GET with `Last-Event-ID`
+ *   replaces whatever connection that stream had (the client has evidently lost it).
+ */
+import { Endpoint, type RequestHandler } from "../driver/endpoint.js";
+import { systemClock, type Clock } from "../driver/clock.js";
+import { decode, type Decoded } from "../jsonrpc/codec.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS } from "../model/versions.js";
+import { negotiatedVersion } from "../session/session.js";
+import type { SessionOptions, SessionOutput } from "../session/types.js";
+import { httpError, jsonResponse, readBody } from "./http/body.js";
+import { EventStore, parseEventId, type EventStoreLimits } from "./http/event-log.js";
+import { accepts, allowPredicate, H, hostnameOf, isJsonContentType, isLoopbackHostname, isLoopbackOrigin, isVisibleAscii, JSON_TYPE, randomSessionId, SSE_TYPE, type AllowList } from "./http/headers.js";
+import { HttpSession, type JsonExchange, type SessionConfig } from "./http/server-session.js";
+import type { SseConnection } from "./http/connection.js";
+
+/** What the session factory is told. */
+export interface HttpSessionContext {
+  /** The id this session will have if `initialize` succeeds. */
+  sessionId: string;
+  /** The HTTP request that carried `initialize` (headers for authentication, say). */
+  request: Request;
+}
+
+/** What the session factory returns: the kernel's options and the application's handlers. */
+export interface HttpSessionSetup {
+  /** Server session options (role `server`). */
+  options: SessionOptions;
+  /** Serves the client's requests (default: every request is method-not-found). */
+  onRequest?: RequestHandler;
+  /** The client's notifications. */
+  onNotification?(method: string, params: JsonObject | undefined): void;
+  /** Every other kernel output (diagnostics, `initialized`, ...). */
+  onEvent?(event: SessionOutput): void;
+  /** The session's endpoint exists (use it for server-initiated messages, e.g. list_changed). */
+  onOpen?(endpoint: Endpoint, sessionId: string): void;
+  /** The session ended, with why. */
+  onClose?(reason: string): void;
+}
+
+/** A transport-level event worth telling the operator about, that needs no action. */
+export interface HttpDiagnostic {
+  code: string;
+  message: string;
+  sessionId?: string;
+  detail?: unknown;
+}
+
+/** Options of {@link createHttpHandler}. */
+export interface HttpHandlerOptions {
+  /** Builds a session when a client initializes. May throw (the client gets 500). */
+  createSession(ctx: HttpSessionContext): HttpSessionSetup;
+  /** Serve only this path (e.g. `/mcp`); other paths get 404. Default: every path. */
+  path?: string;
+  /** Origins allowed to call (list or predicate). Default: http(s) on localhost, 127.0.0.1, [::1], any port. Requests without `Origin` are allowed. */
+  allowedOrigins?: AllowList;
+  /** Host names (no port) allowed in `Host`. Default: localhost, 127.0.0.1, [::1]. `false` disables the check (behind a proxy that does it). */
+  allowedHosts?: AllowList | false;
+  /** Answer requests with one JSON body instead of an SSE stream. Default false. */
+  enableJsonResponse?: boolean;
+  /** Session ids: visible ASCII, unguessable. Default: 128 bits from `crypto.getRandomValues`, as hex. */
+  sessionIdGenerator?: () => string;
+  /** Most sessions at once; an `initialize` past it gets 503. Default 1000. */
+  maxSessions?: number;
+  /** Replay log bounds, and how many finished POST streams a session keeps for replay (default 64). */
+  eventStore?: EventStoreLimits & { maxRetainedStreams?: number };
+  /** The `retry` field of priming events and of server-side closes, in ms. Default 1000. */
+  retryMs?: number;
+  /** SEP-1699 polling: close each SSE connection this long after it opens (the stream lives on). Default 0: never. */
+  pollingCloseAfterMs?: number;
+  /** End a session after this long without requests and without open connections, in ms. Default 30 min; 0 disables. */
+  sessionIdleMs?: number;
+  /** Largest request body, in bytes (413 past it). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Most bytes queued on one SSE connection for a slow reader before it is closed (the client resumes). Default 8 MiB. */
+  maxQueuedBytes?: number;
+  /** Treat an absent `MCP-Protocol-Version` as 2025-03-26 (spec default) rather than the session's version. Default true. */
+  strictProtocolVersionHeader?: boolean;
+  /** Time source for polling and idle timeouts. Default: {@link systemClock}. */
+  clock?: Clock;
+  /** Transport diagnostics (lost or unroutable messages, replay gaps). */
+  onDiagnostic?(d: HttpDiagnostic): void;
+  /**
+   * MODERN ERA HOOK (2026-07-28): requests whose `MCP-Protocol-Version` is a modern
+   * version come here, untouched (body unread), after the path, Host and Origin checks.
+   * Default: 400 with a plain -32600 error, which is not a recognized modern error, so a
+   * dual-era client falls back to `initialize` (draft `basic/versioning`).
+   */
+  modern?(req: Request): Promise<Response>;
+}
+
+/** The handler, plus operations on its sessions. */
+export interface HttpHandler {
+  /** Serves one HTTP request. Never rejects. */
+  (req: Request): Promise<Response>;
+  /** The endpoint of a live session. */
+  session(sessionId: string): Endpoint | undefined;
+  /** Live sessions. */
+  readonly sessionCount: number;
+  /** Server-side close of every live SSE connection (of one session, or all); streams stay resumable (SEP-1699). Returns how many closed. */
+  closeConnections(sessionId?: string): number;
+  /** Ends a session (later requests with its id get 404). Returns false if there was none. */
+  terminate(sessionId: string, reason?: string): boolean;
+  /** Ends every session. */
+  close(): void;
+}
+
+const SSE_HEADERS: Record<string, string> = { "Content-Type": SSE_TYPE, "Cache-Control": "no-cache", "X-Accel-Buffering": "no" };
+const ALLOW = "GET, POST, DELETE";
+
+/** Builds a Streamable HTTP handler. See the module comment. */
+export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
+  const clock = options.clock ?? systemClock;
+  const retryMs = options.retryMs ?? 1000;
+  if (!Number.isSafeInteger(retryMs) || retryMs < 0) throw new RangeError("retryMs must be a non-negative integer");
+  const maxSessions = options.maxSessions ?? 1000;
+  const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const jsonMode = options.enableJsonResponse === true;
+  const strictVersion = options.strictProtocolVersionHeader !== false;
+  const generate = options.sessionIdGenerator ?? randomSessionId;
+  const originOk = allowPredicate(options.allowedOrigins, isLoopbackOrigin);
+  const hostOk = options.allowedHosts === false ? undefined : allowPredicate(options.allowedHosts, isLoopbackHostname);
+  const modern = options.modern ?? legacyOnly;
+  const sessions = new Map<string, HttpSession>();
+
+  const diagnose = (code: string, message: string, sessionId?: string, detail?: unknown): void => {
+    options.onDiagnostic?.(sessionId === undefined ? { code, message, detail } : { code, message, sessionId, detail });
+  };
+  const store = new EventStore(options.eventStore, (log, seq) => diagnose("message-lost", "a message was evicted from the replay log before any connection carried it", undefined, { stream: log.stream, seq }));
+
+  function configFor(sessionId: string, setup: HttpSessionSetup): SessionConfig {
+    return {
+      store,
+      clock,
+      retryMs,
+      pollingCloseAfterMs: options.pollingCloseAfterMs ?? 0,
+      maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
+      maxRetainedStreams: Math.max(1, options.eventStore?.maxRetainedStreams ?? 64),
+      diagnose: (code, message, detail) => diagnose(code, message, sessionId, detail),
+      onTerminate: (session, reason) => {
+        if (sessions.get(session.id) === session) sessions.delete(session.id);
+        if (session.idleTimer !== undefined) clock.cancel(session.idleTimer);
+        session.idleTimer = undefined;
+        setup.onClose?.(reason);
+      },
+    };
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Sessions
+
+  /** A session for an `initialize` POST; not in the table until the kernel accepts it. */
+  function newSession(req: Request): { session: HttpSession; setup: HttpSessionSetup } | Response {
+    if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, "too many sessions");
+    const id = generate();
+    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
+      return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
+    }
+    const setup = options.createSession({ sessionId: id, request: req });
+    const session = new HttpSession(id, configFor(id, setup));
+    session.endpoint = new Endpoint(
+      setup.options,
+      {
+        send: (message, related) => session.route(message, related),
+        onRequest: setup.onRequest,
+        onNotification: setup.onNotification,
+        onEvent: (e) => {
+          if (e.type === "cancelled") session.cancelled(e.id);
+          setup.onEvent?.(e);
+        },
+        onClose: (reason) => session.terminate(reason),
+      },
+      clock,
+    );
+    return { session, setup };
+  }
+
+  /** After `initialize` was fed: keep the session if the kernel accepted it; the headers that announce it. */
+  function admit(session: HttpSession, setup: HttpSessionSetup): Record<string, string> | undefined {
+    if (negotiatedVersion(session.endpoint.state) === undefined) {
+      // The kernel refused initialize (its error is the body): there is no session.
+      session.terminate("initialize failed");
+      return undefined;
+    }
+    sessions.set(session.id, session);
+    touch(session);
+    setup.onOpen?.(session.endpoint, session.id);
+    return { [H.sessionId]: session.id };
+  }
+
+  function touch(session: HttpSession): void {
+    session.lastActivity = clock.now();
+    if (idleMs > 0 && session.idleTimer === undefined) arm(session, session.lastActivity + idleMs);
+  }
+
+  function arm(session: HttpSession, at: number): void {
+    session.idleTimer = clock.schedule(at, () => {
+      session.idleTimer = undefined;
+      const now = clock.now();
+      const due = session.lastActivity + idleMs;
+      // An open connection is a client that is still there.
+      if (session.liveConnections > 0) arm(session, now + idleMs);
+      else if (now < due) arm(session, due);
+      else session.terminate("session idle timeout");
+    });
+  }
+
+  /** The session a request names: 400 without the header, 404 when unknown or ended, 400 for a bad protocol version. */
+  function sessionOf(req: Request): HttpSession | Response {
+    const sid = req.headers.get(H.sessionId);
+    if (sid === null) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required`);
+    const session = sessions.get(sid);
+    if (session === undefined) return httpError(404, ErrorCode.InvalidRequest, "session not found");
+    const bad = versionError(session, req.headers.get(H.protocolVersion));
+    if (bad !== undefined) return bad;
+    touch(session);
+    return session;
+  }
+
+  function versionError(session: HttpSession, header: string | null): Response | undefined {
+    const negotiated = negotiatedVersion(session.endpoint.state);
+    if (header === null) {
+      // Versions before 2025-06-18 had no header; for the others the spec's 2025-03-26 default does not fit.
+      if (!strictVersion || negotiated === "2025-03-26" || negotiated === "2024-11-05") return undefined;
+      return httpError(400, ErrorCode.InvalidRequest, `the ${H.protocolVersion} header is required (this session speaks ${negotiated})`);
+    }
+    const claimed = header.trim();
+    if (isLegacyVersion(claimed) && claimed === negotiated) return undefined;
+    return httpError(400, ErrorCode.InvalidRequest, `unsupported ${H.protocolVersion}; this session speaks ${negotiated}`, { data: { supported: [negotiated] } });
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Methods
+
+  async function post(req: Request): Promise<Response> {
+    const accept = req.headers.get(H.accept);
+    if (!accepts(accept, JSON_TYPE) || !accepts(accept, SSE_TYPE)) {
+      return httpError(406, ErrorCode.InvalidRequest, `the client must accept both ${JSON_TYPE} and ${SSE_TYPE}`);
+    }
+    const ct = req.headers.get(H.contentType);
+    if (!isJsonContentType(ct)) return httpError(415, ErrorCode.InvalidRequest, `Content-Type must be ${JSON_TYPE}`);
+    let session: HttpSession | undefined;
+    if (req.headers.get(H.sessionId) !== null) {
+      const s = sessionOf(req);
+      if (s instanceof Response) return s;
+      session = s;
+    }
+    const body = await readBody(req, maxBodyBytes);
+    if (!body.ok) return httpError(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.reason);
+    if (session?.closed) return httpError(404, ErrorCode.InvalidRequest, "session not found");
+    const state = session?.endpoint.state;
+    // Batches only where the kernel takes them: an operating 2025-03-26 session.
+    const allowBatch = state !== undefined && state.phase.name === "operating" && allowsBatches(state.phase.version);
+    // The session's own limits where it has them, so the kernel never refuses what passed here.
+    const d = decode(body.bytes, state === undefined ? { allowBatch, maxBytes: maxBodyBytes } : { allowBatch, maxBytes: Math.min(maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
+    if (d.kind === "invalid") return jsonResponse(400, JSON.stringify(d.reply));
+    const items = d.kind === "batch" ? d.items : [d];
+    const ids: RequestId[] = [];
+    const messages: unknown[] = [];
+    let initialize = false;
+    for (const each of items) {
+      if (each.kind === "invalid") return jsonResponse(400, JSON.stringify(each.reply));
+      // Batch members are single messages: the codec classifies a nested array as invalid.
+      const item = each as Exclude<Decoded, { kind: "batch" | "invalid" }>;
+      messages.push(item.message);
+      if (item.kind === "request") {
+        ids.push(item.message.id);
+        if (item.message.method === "initialize") initialize = true;
+      }
+    }
+    const value = d.kind === "batch" ? messages : messages[0];
+    if (session === undefined) {
+      if (!initialize) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required (except for initialize)`);
+      const created = newSession(req);
+      if (created instanceof Response) return created;
+      return exchange(created.session, ids, value, false, created.setup);
+    }
+    return exchange(session, ids, value, d.kind === "batch", undefined);
+  }
+
+  /**
+   * Feeds a POST body and answers it: 202 when it holds no request; else an SSE stream,
+   * or one JSON body in JSON mode. `initialize` is always answered with JSON: the kernel
+   * answers it at once, and whether a session exists (so whether `MCP-Session-Id` is
+   * sent) is known only after that answer.
+   */
+  function exchange(session: HttpSession, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined): Response | Promise<Response> {
+    if (ids.length === 0) {
+      session.receive(null, value);
+      return new Response(null, { status: 202 });
+    }
+    if (jsonMode || setup !== undefined) {
+      let e!: JsonExchange;
+      const answer = new Promise<Response>((resolve) => {
+        e = session.openJsonExchange(ids, batch, (x) => resolve(jsonBody(session, x)));
+      });
+      session.receive(e, value);
+      const headers = setup === undefined ? undefined : admit(session, setup);
+      return headers === undefined ? answer : answer.then((r) => withHeaders(r, headers));
+    }
+    const s = session.openPostStream(ids);
+    session.receive(s, value);
+    return new Response(session.connectPost(s).body, { status: 200, headers: SSE_HEADERS });
+  }
+
+  async function get(req: Request): Promise<Response> {
+    if (!accepts(req.headers.get(H.accept), SSE_TYPE)) return httpError(406, ErrorCode.InvalidRequest, `the client must accept ${SSE_TYPE}`);
+    const session = sessionOf(req);
+    if (session instanceof Response) return session;
+    const last = req.headers.get(H.lastEventId);
+    let conn: SseConnection | undefined;
+    if (last !== null) {
+      const at = parseEventId(last.trim());
+      conn = at === undefined ? undefined : session.resume(at.stream, at.seq);
+      if (conn === undefined) return httpError(400, ErrorCode.InvalidRequest, "Last-Event-ID names no stream of this session that can be resumed");
+    } else {
+      conn = session.connectStandalone();
+      if (conn === undefined) return httpError(409, ErrorCode.InvalidRequest, "only one GET stream per session may be open");
+    }
+    return new Response(conn.body, { status: 200, headers: SSE_HEADERS });
+  }
+
+  async function del(req: Request): Promise<Response> {
+    const session = sessionOf(req);
+    if (session instanceof Response) return session;
+    session.terminate("session terminated by the client (HTTP DELETE)");
+    return new Response(null, { status: 204 });
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    try {
+      let url: URL | undefined;
+      if (options.path !== undefined) {
+        url = new URL(req.url);
+        if (url.pathname !== options.path) return httpError(404, ErrorCode.InvalidRequest, "not an MCP endpoint");
+      }
+      if (hostOk !== undefined) {
+        const host = req.headers.get(H.host) ?? (url ?? new URL(req.url)).host;
+        const name = hostnameOf(host);
+        if (name === undefined || !hostOk(name)) return httpError(403, ErrorCode.InvalidRequest, "Host not allowed");
+      }
+      const origin = req.headers.get(H.origin);
+      if (origin !== null && !originOk(origin)) return httpError(403, ErrorCode.InvalidRequest, "Origin not allowed");
+      const pv = req.headers.get(H.protocolVersion);
+      if (pv !== null && isModernVersion(pv.trim())) return await modern(req);
+      switch (req.method) {
+        case "POST":
+          return await post(req);
+        case "GET":
+          return await get(req);
+        case "DELETE":
+          return await del(req);
+        default:
+          return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported`, { headers: { Allow: ALLOW } });
+      }
+    } catch (e) {
+      diagnose("handler-error", e instanceof Error ? e.message : String(e));
+      return httpError(500, ErrorCode.InternalError, "the request could not be handled");
+    }
+  }
+
+  const handler = handle as HttpHandler;
+  Object.defineProperty(handler, "sessionCount", { get: () => sessions.size });
+  handler.session = (id) => sessions.get(id)?.endpoint;
+  handler.closeConnections = (id) => {
+    if (id !== undefined) return sessions.get(id)?.disconnectAll() ?? 0;
+    let n = 0;
+    for (const s of sessions.values()) n += s.disconnectAll();
+    return n;
+  };
+  handler.terminate = (id, reason = "session terminated by the server") => {
+    const s = sessions.get(id);
+    if (s === undefined) return false;
+    s.terminate(reason);
+    return true;
+  };
+  handler.close = () => {
+    for (const s of [...sessions.values()]) s.terminate("server closed");
+  };
+  return handler;
+}
+
+/** The body of a finished JSON exchange: one response, or the batch's responses; 202 when every request was cancelled, 404 when the session ended. */
+function jsonBody(session: HttpSession, e: JsonExchange): Response {
+  if (e.responses.length === 0) return session.closed ? httpError(404, ErrorCode.InvalidRequest, "session terminated") : new Response(null, { status: 202 });
+  return jsonResponse(200, e.batch ? "[" + e.responses.join(",") + "]" : e.responses[0]);
+}
+
+function withHeaders(r: Response, headers: Record<string, string>): Response {
+  for (const k in headers) r.headers.set(k, headers[k]);
+  return r;
+}
+
+/** The default modern-era answer of a legacy-only server. */
+async function legacyOnly(req: Request): Promise<Response> {
+  const pv = req.headers.get(H.protocolVersion);
+  return httpError(400, ErrorCode.InvalidRequest, `unsupported ${H.protocolVersion} ${JSON.stringify(pv?.trim())}; this server speaks ${LEGACY_VERSIONS.join(", ")} (initialize first)`, {
+    data: { supported: [...LEGACY_VERSIONS] },
+  });
+}

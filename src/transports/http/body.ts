@@ -1,0 +1,88 @@
+/**
+ * Request bodies in, HTTP error responses out: the two halves of a POST that carry no
+ * protocol meaning.
+ *
+ * Spec: 2025-11-25 `basic/transports` ("Sending Messages to the Server": a server that
+ * cannot accept the input MUST answer an HTTP error status, whose body MAY be a JSON-RPC
+ * error response that has no id) and the same rule in draft
+ * `basic/transports/streamable-http`.
+ *
+ * Theory of operation. {@link readBody} reads at most `maxBytes`: a `Content-Length`
+ * over the bound is refused before a byte is read, and a body without one (chunked) is
+ * cancelled the moment it passes the bound, so a client cannot make the server buffer
+ * more than that. {@link httpError} builds the error responses; their JSON-RPC body
+ * carries `id: null` (JSON-RPC 2.0's "id could not be determined", which every legacy
+ * version's readers accept) unless the caller has the request's id.
+ */
+import { rpcError } from "../../jsonrpc/errors.js";
+import type { JsonRpcErrorResponse, RequestId } from "../../jsonrpc/types.js";
+
+/** What {@link readBody} returns. */
+export type BodyResult = { ok: true; bytes: Uint8Array } | { ok: false; status: 400 | 413; reason: string };
+
+/** Reads a request body of at most `maxBytes` bytes. Never throws. */
+export async function readBody(req: Request, maxBytes: number): Promise<BodyResult> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null) {
+    const n = Number(declared);
+    if (!Number.isSafeInteger(n) || n < 0) return { ok: false, status: 400, reason: "invalid Content-Length" };
+    if (n > maxBytes) return { ok: false, status: 413, reason: `request body exceeds ${maxBytes} bytes` };
+  }
+  const body = req.body;
+  if (body === null) return { ok: true, bytes: new Uint8Array(0) };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        reader.cancel().catch(() => {});
+        return { ok: false, status: 413, reason: `request body exceeds ${maxBytes} bytes` };
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return { ok: false, status: 400, reason: "the request body could not be read" };
+  }
+  if (chunks.length === 1) return { ok: true, bytes: chunks[0] };
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return { ok: true, bytes };
+}
+
+/** Reason phrases of the statuses this transport answers with. */
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  406: "Not Acceptable",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/**
+ * An HTTP error with a JSON-RPC error body. `headers` are added as given (the caller
+ * passes only constant or validated values).
+ */
+export function httpError(status: number, code: number, message: string, options: { id?: RequestId | null; data?: unknown; headers?: Record<string, string> } = {}): Response {
+  const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id: options.id ?? null, error: rpcError(code, `${STATUS_TEXT[status] ?? "Error"}: ${message}`, options.data) };
+  return jsonResponse(status, JSON.stringify(reply), options.headers);
+}
+
+/** A JSON response with the given text and status. */
+export function jsonResponse(status: number, text: string, headers?: Record<string, string>): Response {
+  const h = new Headers(headers);
+  h.set("Content-Type", "application/json");
+  return new Response(text, { status, headers: h });
+}

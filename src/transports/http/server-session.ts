@@ -1,0 +1,406 @@
+/**
+ * One Streamable HTTP session on the server: which HTTP response each outgoing message
+ * goes to, and the SSE streams that carry them.
+ *
+ * Spec: 2025-11-25 `basic/transports` ("Sending Messages to the Server" items 5-6,
+ * "Listening for Messages from the Server", "Multiple Connections", "Resumability and
+ * Redelivery") and SEP-1699 (polling by server-side disconnect).
+ *
+ * Theory of operation. The session kernel runs in an {@link Endpoint}; every `send` it
+ * makes arrives here with `related`, the client request it belongs to. Routing is
+ * mechanical and never looks inside a message beyond "is it a response, and to what id":
+ *
+ * - a response goes to the *exchange* (the POST) that carried the request with its id;
+ * - a request or notification with `related` goes to that request's exchange while it is
+ *   still open and streams SSE;
+ * - anything else goes to the *standalone* stream (the GET stream). Spec: messages are
+ *   sent on one stream only, never broadcast.
+ *
+ * While a POST body is being fed to the kernel (synchronously), that exchange is
+ * `receiving`: an answer the kernel makes at once (an error, a ping) goes to it even when
+ * an older exchange holds a request of the same id (the kernel's duplicate-id error).
+ *
+ * A *stream* is logical: a number, a {@link StreamLog} of every message it carried, and
+ * at most one live {@link SseConnection}. Messages are appended to the log and written
+ * to the connection if there is one; a connection that breaks leaves the stream intact,
+ * and a GET with `Last-Event-ID` attaches a new connection that first replays what came
+ * after that event (each message exactly once per connection, in order). A POST stream
+ * is done when each of its requests has been answered (or cancelled, which ends it with
+ * no answer); its connection closes once everything is written. A GET without
+ * `Last-Event-ID` opens a fresh standalone stream; messages that waited on the old one
+ * for a connection move to it, and the old one is forgotten. Unrelated messages that
+ * arrive before any GET wait on a standalone stream that has never been connected:
+ * queued, bounded by the per-stream log limit; the oldest are dropped with an `onLost`
+ * diagnostic.
+ *
+ * Disconnection is not cancellation in the legacy era (spec: "Disconnection SHOULD NOT
+ * be interpreted as the client cancelling its request"), so a broken connection changes
+ * nothing but where messages are written: the response still lands in the log. See
+ * {@link HttpSession.connectionLost} for the modern-era hook.
+ */
+import type { Endpoint } from "../../driver/endpoint.js";
+import { encode } from "../../jsonrpc/codec.js";
+import type { JsonRpcMessage, RequestId } from "../../jsonrpc/types.js";
+import { encodeSseEvent, encodeSsePrimingEvent, encodeSseRetry, type SseEncoded } from "../../framing/sse.js";
+import { idKey } from "../../session/types.js";
+import type { Clock } from "../../driver/clock.js";
+import { SseConnection } from "./connection.js";
+import { formatEventId, type EventStore, type StreamLog } from "./event-log.js";
+
+/** What a session needs from its handler. */
+export interface SessionConfig {
+  store: EventStore;
+  clock: Clock;
+  /** `retry` sent in priming events and before a server-side close, in ms. */
+  retryMs: number;
+  /** Close each live connection this long after it opens (SEP-1699 polling); 0: never. */
+  pollingCloseAfterMs: number;
+  /** Most bytes queued on one connection for a slow reader. */
+  maxQueuedBytes: number;
+  /** Most finished POST streams kept for replay per session. */
+  maxRetainedStreams: number;
+  /** Reports a routing problem that needs no action. */
+  diagnose(code: string, message: string, detail?: unknown): void;
+  /** Called once when a session ends, whatever ended it. */
+  onTerminate(session: HttpSession, reason: string): void;
+}
+
+/** An SSE stream: a log, and at most one connection. */
+export interface Stream {
+  readonly kind: "sse";
+  readonly no: number;
+  readonly standalone: boolean;
+  readonly log: StreamLog;
+  conn: SseConnection | null;
+  everConnected: boolean;
+  /** POST streams: requests not yet answered or cancelled. */
+  outstanding: number;
+  /** POST streams: keys of the requests this POST carried. */
+  readonly ids: Set<string>;
+  done: boolean;
+}
+
+/** A POST answered with JSON (enableJsonResponse): responses collect until all are in. */
+export interface JsonExchange {
+  readonly kind: "json";
+  outstanding: number;
+  readonly ids: Set<string>;
+  readonly batch: boolean;
+  readonly responses: string[];
+  done: boolean;
+  /** Called once, when every request has been answered or cancelled. */
+  finish(exchange: JsonExchange): void;
+}
+
+/** Where the requests of one POST are answered. */
+export type Exchange = Stream | JsonExchange;
+
+/** True for a JSON-RPC response (result or error), as opposed to a request or notification. */
+function isResponse(m: JsonRpcMessage): m is Extract<JsonRpcMessage, { id: RequestId | null }> & ({ result: unknown } | { error: unknown }) {
+  return !("method" in m);
+}
+
+/** The routing state of one session. */
+export class HttpSession {
+  /** The kernel's driver; set by the handler right after construction. */
+  endpoint!: Endpoint;
+  /** True once {@link HttpSession.terminate} ran: later requests with this id get 404. */
+  closed = false;
+  /** When a request last touched this session (the clock's time). */
+  lastActivity: number;
+  /** The idle timer, when armed. */
+  idleTimer: unknown = undefined;
+  private readonly streams = new Map<number, Stream>();
+  private nextStream = 1;
+  private standalone: Stream | null = null;
+  private readonly routes = new Map<string, Exchange>();
+  private receiving: Exchange | null = null;
+  private finishedStreams = 0;
+
+  constructor(
+    /** The `MCP-Session-Id`. */
+    readonly id: string,
+    private readonly config: SessionConfig,
+  ) {
+    this.lastActivity = config.clock.now();
+  }
+
+  /** Live SSE connections of this session. */
+  get liveConnections(): number {
+    let n = 0;
+    for (const s of this.streams.values()) if (s.conn !== null) n++;
+    return n;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Exchanges: one per POST that carries requests
+
+  /** A new POST stream for requests with the given ids (keys from {@link idKey}). */
+  openPostStream(ids: RequestId[]): Stream {
+    const s = this.newStream(false);
+    this.register(s, ids);
+    return s;
+  }
+
+  /** A new JSON exchange; `finish` is called once every request is answered or cancelled. */
+  openJsonExchange(ids: RequestId[], batch: boolean, finish: (e: JsonExchange) => void): JsonExchange {
+    const e: JsonExchange = { kind: "json", outstanding: 0, ids: new Set(), batch, responses: [], done: false, finish };
+    this.register(e, ids);
+    return e;
+  }
+
+  private register(e: Exchange, ids: RequestId[]): void {
+    for (const id of ids) {
+      const key = idKey(id);
+      e.ids.add(key);
+      e.outstanding++;
+      // A duplicate id keeps the older route; the kernel's error for it goes to `receiving`.
+      if (!this.routes.has(key)) this.routes.set(key, e);
+    }
+  }
+
+  /** Feeds a POST body (a parsed message or batch) with `e` as the exchange being received. */
+  receive(e: Exchange | null, value: unknown): void {
+    this.receiving = e;
+    try {
+      this.endpoint.receive(value);
+    } finally {
+      this.receiving = null;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Routing what the kernel sends
+
+  /** The endpoint's `send` hook. */
+  route(message: JsonRpcMessage, related: RequestId | undefined): void {
+    if (isResponse(message)) return this.routeResponse(message, message.id);
+    const target = related === undefined ? undefined : this.routes.get(idKey(related));
+    // JSON exchanges carry only their responses; the rest falls back to the GET stream.
+    if (target === undefined || target.kind === "json" || target.done) this.toStandalone(encode(message));
+    else this.write(target, encode(message));
+  }
+
+  private routeResponse(message: JsonRpcMessage, id: RequestId | null): void {
+    const text = encode(message);
+    const r = this.receiving;
+    if (id === null) {
+      // The kernel could not read the body being fed (a limit of this session's, say): this
+      // one error answers the whole POST, and none of its requests will get another.
+      if (r === null) return this.config.diagnose("response-unrouted", "an error response with a null id outside any POST was dropped");
+      this.deliver(r, text);
+      for (const key of r.ids) if (this.routes.get(key) === r) this.routes.delete(key);
+      r.ids.clear();
+      r.outstanding = 1;
+      return this.settle(r, "");
+    }
+    const key = idKey(id);
+    const target = r !== null && r.ids.has(key) ? r : this.routes.get(key);
+    if (target === undefined) return this.config.diagnose("response-unrouted", "a response to no open POST was dropped", { id });
+    this.deliver(target, text);
+    this.settle(target, key);
+  }
+
+  /** The kernel cancelled an inbound request (the client's `notifications/cancelled`, or closing): it will get no response. */
+  cancelled(id: RequestId): void {
+    const key = idKey(id);
+    const target = this.routes.get(key);
+    if (target !== undefined) this.settle(target, key);
+  }
+
+  private deliver(e: Exchange, text: string): void {
+    if (e.kind === "json") e.responses.push(text);
+    else this.write(e, text);
+  }
+
+  /** One request of `e` is answered or cancelled. */
+  private settle(e: Exchange, key: string): void {
+    e.ids.delete(key);
+    if (this.routes.get(key) === e) this.routes.delete(key);
+    if (--e.outstanding > 0 || e.done) return;
+    e.done = true;
+    if (e.kind === "json") return e.finish(e);
+    const conn = e.conn;
+    if (conn !== null && e.log.written === e.log.lastSeq) {
+      // Spec: after the response has been sent the server SHOULD terminate the SSE stream.
+      e.conn = null;
+      conn.close();
+    }
+    this.retain();
+  }
+
+  private toStandalone(text: string): void {
+    let s = this.standalone;
+    if (s === null) s = this.standalone = this.newStream(true);
+    this.write(s, text);
+  }
+
+  private write(s: Stream, text: string): void {
+    const conn = s.conn;
+    const seq = this.config.store.append(s.log, text, conn !== null);
+    if (conn !== null) conn.write(eventText(s.no, seq, text));
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Connections
+
+  /**
+   * Attaches a new connection to a POST stream just opened (the POST's response body):
+   * the priming event, then whatever the kernel already sent.
+   */
+  connectPost(s: Stream): SseConnection {
+    return this.attach(s, 0, true);
+  }
+
+  /** A GET without `Last-Event-ID`: the standalone stream, or `undefined` when one is already connected (409). */
+  connectStandalone(): SseConnection | undefined {
+    const old = this.standalone;
+    if (old !== null && old.conn !== null) return undefined;
+    if (old !== null && !old.everConnected) return this.attach(old, 0, true);
+    const s = (this.standalone = this.newStream(true));
+    if (old !== null) {
+      // Messages that never reached a connection move to the new stream; the rest is forgotten.
+      for (const e of old.log.after(old.log.written)) this.config.store.append(s.log, e.data, false);
+      this.forget(old);
+    }
+    return this.attach(s, 0, true);
+  }
+
+  /**
+   * A GET with `Last-Event-ID` naming event `seq` of stream `no`: a connection that
+   * replays what came after it, or `undefined` when this session has no such stream or
+   * position. A connection still attached to the stream is closed: the client has
+   * evidently lost it, and two connections on one stream would broadcast.
+   */
+  resume(no: number, seq: number): SseConnection | undefined {
+    const s = this.streams.get(no);
+    if (s === undefined || seq > s.log.lastSeq) return undefined;
+    const first = s.log.firstSeq;
+    if (seq + 1 < first) this.config.diagnose("replay-gap", "events after Last-Event-ID were evicted from the replay log; the client misses them", { stream: no, from: seq + 1, to: first - 1 });
+    return this.attach(s, seq, false);
+  }
+
+  private attach(s: Stream, after: number, priming: boolean): SseConnection {
+    const old = s.conn;
+    if (old !== null) {
+      s.conn = null;
+      old.close();
+    }
+    const conn = new SseConnection((c) => this.connectionLost(s, c), this.config.maxQueuedBytes);
+    s.conn = conn;
+    s.everConnected = true;
+    const retry = this.config.retryMs;
+    // Spec (SEP-1699): a new stream opens with an event id and empty data, to prime resumption.
+    conn.write(priming ? textOf(encodeSsePrimingEvent(formatEventId(s.no, 0), retry)) : textOf(encodeSseRetry(retry)));
+    const log = s.log;
+    for (const e of log.after(after)) {
+      if (!conn.write(eventText(s.no, e.seq, e.data))) break;
+      if (e.seq > log.written) log.written = e.seq;
+    }
+    if (s.done) {
+      if (s.conn === conn) s.conn = null;
+      conn.close();
+    } else if (this.config.pollingCloseAfterMs > 0) {
+      const clock = this.config.clock;
+      clock.schedule(clock.now() + this.config.pollingCloseAfterMs, () => this.disconnect(s, conn));
+    }
+    return conn;
+  }
+
+  /**
+   * The client went away from `conn` (it cancelled the response body), or the connection
+   * overflowed. Legacy era: nothing is cancelled; messages keep landing in the log for
+   * resumption.
+   *
+   * MODERN ERA HOOK (2026-07-28, draft `basic/transports/streamable-http` "Cancellation"):
+   * closing a request's SSE stream MUST be treated as cancellation of that request. The
+   * modern handler should, for a POST stream of a modern request, feed the kernel the
+   * cancellation of each id in `s.ids` here and forget the stream (no replay exists).
+   */
+  private connectionLost(s: Stream, conn: SseConnection): void {
+    if (s.conn === conn) s.conn = null;
+  }
+
+  /** Server-side close of the live connection of `s` (SEP-1699): `retry`, then end of body; the stream lives on. */
+  private disconnect(s: Stream, conn: SseConnection): void {
+    if (s.conn !== conn) return;
+    s.conn = null;
+    conn.write(textOf(encodeSseRetry(this.config.retryMs)));
+    conn.close();
+  }
+
+  /** Closes every live connection without ending its stream; returns how many. */
+  disconnectAll(): number {
+    let n = 0;
+    for (const s of this.streams.values()) {
+      if (s.conn !== null) {
+        this.disconnect(s, s.conn);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Streams
+
+  private newStream(standalone: boolean): Stream {
+    const no = this.nextStream++;
+    const s: Stream = { kind: "sse", no, standalone, log: this.config.store.createLog(no), conn: null, everConnected: false, outstanding: 0, ids: new Set(), done: false };
+    this.streams.set(no, s);
+    return s;
+  }
+
+  private forget(s: Stream): void {
+    this.streams.delete(s.no);
+    this.config.store.drop(s.log);
+  }
+
+  /** Keeps at most `maxRetainedStreams` finished POST streams; the oldest goes first. */
+  private retain(): void {
+    if (++this.finishedStreams <= this.config.maxRetainedStreams) return;
+    // A finished stream's connection closed when its last event went out.
+    for (const s of this.streams.values()) {
+      if (s.done) {
+        this.forget(s);
+        this.finishedStreams--;
+        return;
+      }
+    }
+  }
+
+  /**
+   * Ends the session: the kernel closes (its requests in progress are cancelled, which
+   * settles their exchanges), then every connection closes and every log is forgotten.
+   * Idempotent.
+   */
+  terminate(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.endpoint.closed(reason);
+    for (const s of this.streams.values()) {
+      const conn = s.conn;
+      s.conn = null;
+      conn?.close();
+      this.config.store.drop(s.log);
+    }
+    this.streams.clear();
+    this.routes.clear();
+    this.standalone = null;
+    this.config.onTerminate(this, reason);
+  }
+}
+
+/** One message event: `id: <stream>-<seq>` and the message as data. */
+function eventText(no: number, seq: number, data: string): string {
+  return textOf(encodeSseEvent({ id: formatEventId(no, seq), data }));
+}
+
+/**
+ * The text of an encoded event. Every event here is well-formed by construction (ids are
+ * digits and a dash, `retryMs` is checked when the handler is created, data is codec
+ * output with no raw line break), so the encoder's refusal cannot occur.
+ */
+function textOf(e: SseEncoded): string {
+  return (e as { text: string }).text;
+}
