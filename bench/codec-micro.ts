@@ -4,10 +4,10 @@
  * typical messages (a `tools/call` request, a text `CallToolResult`, a progress
  * notification), plus a large `tools/list` result for the depth walk's cost.
  *
- * Run: `npx tsc -p tsconfig.json && node .build/bench/codec-micro.js`. Standalone: it
- * prints a table and asserts nothing (timings are machine-dependent).
+ * Run: `npm run bench -- --filter codec-micro`; rows of the bench harness (bench/README.md).
  */
 import { decode, encode } from "../src/jsonrpc/codec.js";
+import { defineBench } from "./harness.js";
 
 const request = JSON.stringify({
   jsonrpc: "2.0",
@@ -34,40 +34,39 @@ for (let i = 0; i < 100; i++) {
 }
 const toolsList = JSON.stringify({ jsonrpc: "2.0", id: 7, result: { tools } });
 
-let sink = 0;
-
-function floor(text: string): void {
-  sink += JSON.stringify(JSON.parse(text)).length;
-}
-
-function codec(text: string): void {
-  const d = decode(text);
-  if (d.kind === "invalid" || d.kind === "batch") throw new Error("bench message did not decode");
-  sink += encode(d.message).length;
-}
-
-/** Nanoseconds per call: the best of several rounds, each long enough to be measurable. */
-function time(fn: (text: string) => void, text: string, iterations: number): number {
-  for (let i = 0; i < iterations / 10; i++) fn(text);
-  let best = Infinity;
-  for (let round = 0; round < 7; round++) {
-    const start = performance.now();
-    for (let i = 0; i < iterations; i++) fn(text);
-    best = Math.min(best, ((performance.now() - start) * 1e6) / iterations);
-  }
-  return best;
-}
-
-const rows: Array<[string, string, number]> = [
-  ["tools/call request", request, 200_000],
-  ["CallToolResult (text)", result, 200_000],
-  ["progress notification", progress, 200_000],
-  ["tools/list, 100 tools", toolsList, 2_000],
+/** Rows: the floor and the codec for each message, so the ratio is per message shape. */
+const MESSAGES: Array<[name: string, text: string, target: number | undefined]> = [
+  ["tools/call request", request, 1.5],
+  ["CallToolResult (text)", result, 1.5],
+  ["progress notification", progress, 1.5],
+  ["tools/list, 100 tools", toolsList, undefined],
 ];
-console.log("message                  bytes   floor ns   codec ns   ratio");
-for (const [name, text, iterations] of rows) {
-  const base = time(floor, text, iterations);
-  const ours = time(codec, text, iterations);
-  console.log(`${name.padEnd(24)} ${String(text.length).padStart(5)} ${base.toFixed(0).padStart(10)} ${ours.toFixed(0).padStart(10)} ${(ours / base).toFixed(2).padStart(7)}`);
+
+for (const [name, text, target] of MESSAGES) {
+  const floor = `codec-micro/${name}: JSON.parse+stringify`;
+  defineBench({
+    name: floor,
+    run(n) {
+      let bytes = 0;
+      for (let i = 0; i < n; i++) bytes += JSON.stringify(JSON.parse(text)).length;
+      return bytes;
+    },
+  });
+  defineBench({
+    name: `codec-micro/${name}: decode+encode`,
+    baseline: floor,
+    ...(target === undefined ? {} : { target }),
+    setup() {
+      const d = decode(text);
+      if (d.kind === "invalid" || d.kind === "batch") throw new Error("bench message did not decode");
+    },
+    run(n) {
+      let bytes = 0;
+      for (let i = 0; i < n; i++) {
+        const d = decode(text);
+        if (d.kind !== "invalid" && d.kind !== "batch") bytes += encode(d.message).length;
+      }
+      return bytes;
+    },
+  });
 }
-if (sink === 0) console.log("unreachable");

@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick] [-- --filter TEXT]`: runs every bench file, prints the
  * table, writes `bench/results.json`.
  *
- * Every `.js` file next to this one (the compiled `bench/*.ts`) other than the harness
+ * `--out FILE` writes the results elsewhere. Every `.js` file next to this one (the compiled `bench/*.ts`) other than the harness
  * and this runner is a bench file: importing it registers its rows. Rows whose name
  * contains a `--filter` text run, together with the baselines they name. The process
  * re-spawns itself with `--expose-gc` once so the harness can collect between repeats.
@@ -10,13 +10,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { FULL, QUICK, formatTable, registeredBenches, runBenches } from "./harness.js";
 import type { BenchDef } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resultsPath = join(here, "..", "..", "bench", "results.json");
 
 if (typeof (globalThis as { gc?: unknown }).gc !== "function" && process.env.MCP_KERNEL_BENCH_CHILD === undefined) {
   const child = spawnSync(process.execPath, ["--expose-gc", ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
@@ -29,11 +28,14 @@ if (typeof (globalThis as { gc?: unknown }).gc !== "function" && process.env.MCP
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const filters: string[] = [];
+// npm runs scripts from the package root, so the default lands in the source tree's bench/.
+let resultsPath = resolve("bench", "results.json");
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--filter" && i + 1 < args.length) filters.push(args[++i]);
   else if (args[i].startsWith("--filter=")) filters.push(args[i].slice("--filter=".length));
+  else if (args[i] === "--out" && i + 1 < args.length) resultsPath = resolve(args[++i]);
   else if (args[i] !== "--quick") {
-    process.stderr.write("usage: npm run bench -- [--quick] [--filter TEXT]...\n");
+    process.stderr.write("usage: npm run bench -- [--quick] [--filter TEXT]... [--out FILE]\n");
     process.exit(2);
   }
 }
@@ -56,5 +58,5 @@ process.stderr.write(`${chosen.length} rows, ${opts.repeats} repeats${quick ? " 
 const results = runBenches(chosen, opts, (line) => process.stderr.write(`  ${line}\n`));
 process.stdout.write(formatTable(results));
 writeFileSync(resultsPath, JSON.stringify(results, null, 2) + "\n");
-process.stdout.write(`wrote ${join(basename(dirname(resultsPath)), basename(resultsPath))}\n`);
+process.stdout.write(`wrote ${relative(process.cwd(), resultsPath)}\n`);
 process.exitCode = results.some((r) => r.pass === false || r.error !== undefined) ? 1 : 0;

@@ -3,10 +3,10 @@
  * the same messages. Target: validating a typical 2026-07-28 `tools/call` request's params
  * and its `CallToolResult` costs well under parsing the two messages.
  *
- * Run: `npx tsc -p tsconfig.json && node .build/bench/schema-validate.js`. Standalone: it
- * prints a table and asserts nothing (timings are machine-dependent).
+ * Run: `npm run bench -- --filter schema/`; rows of the bench harness (bench/README.md).
  */
 import { methodSpec } from "../src/model/methods.js";
+import { defineBench } from "./harness.js";
 
 const request = {
   jsonrpc: "2.0",
@@ -39,33 +39,28 @@ const response = {
 const texts = [JSON.stringify(request), JSON.stringify(response)];
 const spec = methodSpec("2026-07-28", "tools/call")!;
 
-let sink = 0;
+const FLOOR = "schema/floor: JSON.parse of request + response";
 
-function parse(): void {
-  sink += (JSON.parse(texts[0]) as { id: number }).id + (JSON.parse(texts[1]) as { id: number }).id;
-}
+defineBench({
+  name: FLOOR,
+  run(n) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += (JSON.parse(texts[0]) as { id: number }).id + (JSON.parse(texts[1]) as { id: number }).id;
+    return sum;
+  },
+});
 
-function validate(): void {
-  if (spec.validateParams(request.params) !== null || spec.validateResult!(response.result) !== null) throw new Error("bench message is invalid");
-  sink++;
-}
-
-/** Nanoseconds per call: the best of several rounds. */
-function time(fn: () => void, iterations: number): number {
-  let best = Infinity;
-  for (let round = 0; round < 5; round++) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < iterations; i++) fn();
-    best = Math.min(best, Number(process.hrtime.bigint() - t0) / iterations);
-  }
-  return best;
-}
-
-const n = 200_000;
-time(parse, n);
-time(validate, n);
-const p = time(parse, n);
-const v = time(validate, n);
-console.log(`JSON.parse of request + response   ${p.toFixed(0).padStart(6)} ns`);
-console.log(`validate params + result           ${v.toFixed(0).padStart(6)} ns   (${((v / p) * 100).toFixed(0)}% of the parse)`);
-if (sink === 0) console.log("");
+defineBench({
+  name: "schema/validate tools/call params + CallToolResult",
+  baseline: FLOOR,
+  // "Well under" the parse: at most half of it.
+  target: 0.5,
+  setup() {
+    if (spec.validateParams(request.params) !== null || spec.validateResult!(response.result) !== null) throw new Error("bench message is invalid");
+  },
+  run(n) {
+    let valid = 0;
+    for (let i = 0; i < n; i++) if (spec.validateParams(request.params) === null && spec.validateResult!(response.result) === null) valid++;
+    return valid;
+  },
+});

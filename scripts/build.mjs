@@ -13,7 +13,8 @@
 //      types/ (a temporary tsconfig extends the project's, so the options stay in one place);
 //   3. the CLI, src/cli/bin.ts → cli.js, platform "node", with a #! line. It imports the
 //      kernel only through src/index.ts, which is rewritten to the sibling ./index.js, so
-//      the CLI adds a few kilobytes rather than a second copy of the kernel.
+//      the CLI adds a few kilobytes rather than a second copy of the kernel (importing a
+//      kernel module any other way from src/cli/ fails the build, naming the import).
 // Output is deterministic: esbuild names chunks by content hash, and the outdir is
 // emptied first so no stale chunk survives.
 import { build } from "esbuild";
@@ -99,8 +100,9 @@ async function declarations(entries, outdir) {
   }
 }
 
+/** Builds the kernel bundles; resolves to the set of source files they contain. */
 async function kernel(entries, outdir) {
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(entries.map((e) => [e.name, e.entry])),
     outdir,
@@ -111,20 +113,35 @@ async function kernel(entries, outdir) {
     target: TARGET,
     minify: true,
     chunkNames: "chunks/[name]-[hash]",
+    metafile: true,
     logLevel: "warning",
   });
+  return new Set(Object.keys(metafile.inputs));
 }
 
-/** Sends the CLI's `../index.js` (the package root) to the sibling bundle instead of bundling it again. */
-const rootAsSibling = {
-  name: "root-as-sibling",
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
-      dirname(args.importer) === join(root, "src", "cli") ? { path: "./index.js", external: true } : undefined);
-  },
-};
+/**
+ * Sends the CLI's `../index.js` (the package root) to the sibling bundle instead of
+ * bundling it again, and refuses any other import from src/cli/ of a module that is in
+ * the kernel bundles: it would put a second copy of that code in cli.js. Modules the
+ * kernel does not contain (Node-only adapters, say) are bundled into cli.js as usual.
+ */
+function rootAsSibling(kernelInputs) {
+  const cliDir = join(root, "src", "cli");
+  return {
+    name: "root-as-sibling",
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (!args.importer.startsWith(cliDir + sep)) return undefined;
+        if (dirname(args.importer) === cliDir && args.path === "../index.js") return { path: "./index.js", external: true };
+        const target = relative(root, resolve(dirname(args.importer), args.path)).replace(/\.js$/, ".ts").split(sep).join("/");
+        if (!kernelInputs.has(target)) return undefined;
+        return { errors: [{ text: `${target} is in the kernel bundle: import it through "../index.js" so cli.js shares dist/index.js` }] };
+      });
+    },
+  };
+}
 
-async function cli(outdir) {
+async function cli(outdir, kernelInputs) {
   const outfile = join(outdir, "cli.js");
   await build({
     absWorkingDir: root,
@@ -136,7 +153,7 @@ async function cli(outdir) {
     target: TARGET,
     minify: true,
     banner: { js: "#!/usr/bin/env node" },
-    plugins: [rootAsSibling],
+    plugins: [rootAsSibling(kernelInputs)],
     logLevel: "warning",
   });
   chmodSync(outfile, 0o755);
@@ -167,8 +184,8 @@ export async function buildPackage({ outdir = join(root, "dist"), quiet = false 
     if (!existsSync(join(root, e.entry))) throw new Error(`package.json exports["${e.subpath}"]: ${e.entry} does not exist`);
   }
   cleanOutdir(outdir);
-  await Promise.all([kernel(entries, outdir), declarations(entries, outdir)]);
-  await cli(outdir);
+  const [kernelInputs] = await Promise.all([kernel(entries, outdir), declarations(entries, outdir)]);
+  await cli(outdir, kernelInputs);
   if (!quiet) process.stdout.write(`built ${relative(process.cwd(), outdir) || "."}\n${sizes(outdir)}\n`);
 }
 

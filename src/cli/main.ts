@@ -7,7 +7,10 @@
  * to the exit code; it never calls `process.exit`, so the tests run it in-process and
  * count its coverage. `bin.ts` is the only file that touches `process`. A verb is a row
  * of {@link VERBS}: add `serve`, `replay`, `record` or `call` by writing its module and
- * adding its row; the top-level usage lists the table.
+ * adding its row; the top-level usage lists the table. A verb imports the kernel only
+ * through `../index.js` (the package root): the build points that at the published
+ * `dist/index.js`, so `dist/cli.js` carries no second copy of the kernel, and fails on
+ * any other import of a kernel module from here.
  */
 import { Exit, writeOut } from "./io.js";
 import type { CliIO, Verb } from "./io.js";

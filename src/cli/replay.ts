@@ -6,7 +6,7 @@
  * with the first divergence (step index, what was recorded, what the kernel produced)
  * otherwise, 2 when the file cannot be read.
  */
-import { replay } from "../session/transcript.js";
+import { replay } from "../index.js";
 import { Exit, joinLines, openInput, readLines, writeOut } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 
