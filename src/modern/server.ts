@@ -24,7 +24,7 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcRequest, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { hasCapability, INPUT_REQUESTS, methodSpec } from "../model/methods.js";
-import { missingCapability, paramsCapabilityError } from "../session/capabilities.js";
+import { addCapabilityPath, missingCapability, missingParamsCapability } from "../session/capabilities.js";
 import { passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
 import { addInbound, removeInbound, sendError, sendResult } from "../session/requests.js";
@@ -111,34 +111,13 @@ function inputRequiredProblem(req: InboundRequest, result: JsonObject): { code: 
     const issues = inputSpec.validateParams(input!.params);
     if (issues) return { code: ErrorCode.InternalError, message: `inputRequests.${key}: invalid ${method} params (${issues[0].path} ${issues[0].reason})` };
     const need = inputSpec.capability;
-    if (need !== null && !hasCapability(caps, need.path)) {
-      mergeInto(required, need.path);
-      continue;
-    }
-    const capError = paramsCapabilityError(method, input!.params, caps);
-    if (capError !== null) mergeCapabilities(required, (capError.data as { requiredCapabilities: JsonObject }).requiredCapabilities);
+    const missing = need !== null && !hasCapability(caps, need.path) ? need.path : missingParamsCapability(method, input!.params, caps);
+    if (missing !== null) addCapabilityPath(required, missing);
   }
   if (Object.keys(required).length > 0) {
     return { code: ErrorCode.MissingRequiredClientCapability, message: "this request needs client capabilities it did not declare", data: { requiredCapabilities: required } };
   }
   return null;
-}
-
-function mergeInto(target: JsonObject, path: string): void {
-  let node = target;
-  for (const seg of path.split(".")) {
-    if (!Object.hasOwn(node, seg)) Object.defineProperty(node, seg, { value: {}, enumerable: true, writable: true, configurable: true });
-    node = node[seg] as JsonObject;
-  }
-}
-
-function mergeCapabilities(target: JsonObject, source: JsonObject, prefix = ""): void {
-  for (const key of Object.keys(source)) {
-    const path = prefix === "" ? key : `${prefix}.${key}`;
-    const child = source[key] as JsonObject;
-    if (Object.keys(child).length === 0) mergeInto(target, path);
-    else mergeCapabilities(target, child, path);
-  }
 }
 
 /** Server-side logging for a modern request: only when it asked, at or above its level, on its own stream. */

@@ -35,15 +35,20 @@ export function missingCapability(spec: MethodSpec, self: Side, own: JsonObject,
  * to refuse), or null.
  */
 export function paramsCapabilityError(method: string, params: JsonObject | undefined, clientCapabilities: JsonObject | undefined): JsonRpcErrorObject | null {
+  const missing = missingParamsCapability(method, params, clientCapabilities);
+  if (missing === null) return null;
+  const message = method === "elicitation/create" ? `client did not declare elicitation mode "${missing.slice("elicitation.".length)}"` : `client did not declare ${missing}`;
+  return rpcError(ErrorCode.InvalidParams, message, { requiredCapabilities: addCapabilityPath({}, missing) });
+}
+
+/** The dotted client capability the params need and the client lacks (`elicitation.url`, `sampling.tools`), or null. */
+export function missingParamsCapability(method: string, params: JsonObject | undefined, clientCapabilities: JsonObject | undefined): string | null {
   if (method === "elicitation/create") {
     const mode = params?.mode ?? "form";
-    if (!elicitationModeDeclared(clientCapabilities, mode)) {
-      return rpcError(ErrorCode.InvalidParams, `client did not declare elicitation mode "${String(mode)}"`, { requiredCapabilities: capabilityObject(`elicitation.${String(mode)}`) });
-    }
-  } else if (method === "sampling/createMessage" && params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined)) {
-    if (!hasCapability(clientCapabilities, "sampling.tools")) {
-      return rpcError(ErrorCode.InvalidParams, "client did not declare sampling.tools", { requiredCapabilities: capabilityObject("sampling.tools") });
-    }
+    return elicitationModeDeclared(clientCapabilities, mode) ? null : `elicitation.${String(mode)}`;
+  }
+  if (method === "sampling/createMessage" && params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined)) {
+    return hasCapability(clientCapabilities, "sampling.tools") ? null : "sampling.tools";
   }
   return null;
 }
@@ -64,17 +69,16 @@ export function elicitationModeDeclared(clientCapabilities: JsonObject | undefin
 }
 
 /**
- * A dotted capability path as the capabilities object that declares it, the shape
+ * Adds a dotted capability path to a capabilities object, in the shape
  * `MissingRequiredClientCapabilityError.data.requiredCapabilities` uses: `sampling.tools`
- * becomes `{ sampling: { tools: {} } }`.
+ * becomes `{ sampling: { tools: {} } }`, merged with what `target` already holds.
+ * Returns `target`.
  */
-export function capabilityObject(path: string): JsonObject {
-  const root: JsonObject = {};
-  let node = root;
+export function addCapabilityPath(target: JsonObject, path: string): JsonObject {
+  let node = target;
   for (const segment of path.split(".")) {
-    const child: JsonObject = {};
-    Object.defineProperty(node, segment, { value: child, enumerable: true, writable: true, configurable: true });
-    node = child;
+    if (!Object.hasOwn(node, segment)) Object.defineProperty(node, segment, { value: {}, enumerable: true, writable: true, configurable: true });
+    node = node[segment] as JsonObject;
   }
-  return root;
+  return target;
 }
