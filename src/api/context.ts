@@ -16,6 +16,7 @@
 import type { RequestContext, RequestOptions } from "../driver/endpoint.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel, PeerInfo } from "../session/types.js";
+import type { InputResponses, InputRetry } from "./mrtr.js";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult } from "./types.js";
 
 /** Options of a request a handler sends to the client. */
@@ -23,11 +24,29 @@ export type PeerRequestOptions = Omit<RequestOptions, "related">;
 
 /** The context of one request a server handles. */
 export class ServerContext {
-  /** @param rc the driver's context of the request. @param meta the request's `_meta`, if any. */
+  /**
+   * @param rc the driver's context of the request. @param meta the request's `_meta`, if any.
+   * @param retry the MRTR retry fields, when the handler runs again after `input_required`.
+   */
   constructor(
     private readonly rc: RequestContext,
     readonly meta: JsonObject | undefined,
+    private readonly retry?: InputRetry,
   ) {}
+
+  /**
+   * MRTR (draft `basic/patterns/mrtr`): the client's answers to the input requests of
+   * the handler's last `input_required`, by key; undefined on a first attempt. A key may
+   * be missing (the client need not answer): ask again rather than fail.
+   */
+  get inputResponses(): InputResponses | undefined {
+    return this.retry?.inputResponses;
+  }
+
+  /** MRTR: the `requestState` the handler returned last time, already verified; undefined if none. */
+  get requestState(): string | undefined {
+    return this.retry?.requestState;
+  }
 
   /** Aborted when the client cancels the request or the connection closes: stop work then. */
   get signal(): AbortSignal {

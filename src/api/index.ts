@@ -28,7 +28,18 @@ export {
   type ResourceTemplateConfig,
   type PromptGetter,
   type PromptConfig,
+  type ReadResult,
   type Unregister,
 } from "./server.js";
+export {
+  inputRequired,
+  isInputRequired,
+  type InputRequest,
+  type InputRequests,
+  type InputResponses,
+  type InputRequiredResult,
+  type InputRetry,
+  type RequestStateRejection,
+} from "./mrtr.js";
 export { McpClient, type ClientHandlers, type McpClientOptions, type CallOptions } from "./client.js";
 export { parseUriTemplate, matchUriTemplate, expandUriTemplate, type UriTemplate } from "./uri-template.js";

@@ -37,6 +37,7 @@
  */
 import { systemClock, type Clock } from "../driver/clock.js";
 import { McpError, type Endpoint, type RequestContext, type RequestHandler } from "../driver/endpoint.js";
+import { hmacRequestState, type RequestStateCodec } from "../driver/request-state.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { isModernVersion } from "../model/versions.js";
@@ -45,6 +46,7 @@ import type { Issue } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
 import { attach, callListener, isObject, mergeCapabilities } from "./connection.js";
 import { ServerContext } from "./context.js";
+import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, isInputRequired, wallClockOf, type InputRequiredResult } from "./mrtr.js";
 import { page } from "./pagination.js";
 import type { Transport } from "./transport.js";
 import type {
@@ -103,6 +105,19 @@ export interface McpServerOptions {
   clock?: Clock;
   /** Where a throwing notification listener's error goes (default: rethrown on a microtask). */
   onError?(error: unknown): void;
+  /**
+   * MRTR: seals the `requestState` of `input_required` answers to modern clients and
+   * verifies it on the retry (default: HMAC-SHA256 with a random key per server; use
+   * `hmacRequestState({ secret })` so several instances accept each other's state).
+   */
+  requestState?: RequestStateCodec;
+  /**
+   * MRTR: how long issued `requestState` stays valid, in ms (default 10 minutes; 0: no
+   * expiry), on `Date.now()`, or on `clock` when one is given (tests).
+   */
+  requestStateTtlMs?: number;
+  /** MRTR in a legacy session: most input rounds one call may take (default 8). */
+  maxInputRounds?: number;
 }
 
 /** A connected session the server tells about changes: an {@link Endpoint} is one. */
@@ -125,7 +140,7 @@ export class ProtocolError extends McpError {
 }
 
 /** Runs a tool. Throw a {@link ProtocolError} for a protocol error; anything else thrown becomes an `isError` result. */
-export type ToolHandler = (args: JsonObject, ctx: ServerContext) => CallToolResult | Promise<CallToolResult>;
+export type ToolHandler = (args: JsonObject, ctx: ServerContext) => CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult>;
 
 /** Describes a tool (everything of `Tool` but the name). */
 export interface ToolConfig {
@@ -148,14 +163,17 @@ export type Completer = (
 ) => string[] | Completion | Promise<string[] | Completion>;
 
 /** Reads a static resource; `undefined` means it does not exist (after all). */
-export type ResourceReader = (uri: string, ctx: ServerContext) => ReadResourceResult | undefined | Promise<ReadResourceResult | undefined>;
+export type ResourceReader = (uri: string, ctx: ServerContext) => ReadResult | Promise<ReadResult>;
+
+/** What a resource reader answers: the contents, `undefined` for no such resource, or `input_required`. */
+export type ReadResult = ReadResourceResult | InputRequiredResult | undefined;
 
 /** Reads a resource of a template; `undefined` means no such resource. */
 export type TemplateReader = (
   uri: string,
   variables: Readonly<Record<string, string>>,
   ctx: ServerContext,
-) => ReadResourceResult | undefined | Promise<ReadResourceResult | undefined>;
+) => ReadResult | Promise<ReadResult>;
 
 /** Describes a resource (everything of `Resource` but the URI). */
 export interface ResourceConfig {
@@ -175,7 +193,7 @@ export interface ResourceTemplateConfig extends Omit<ResourceConfig, "size"> {
 }
 
 /** Builds a prompt's messages from its arguments. */
-export type PromptGetter = (args: Record<string, string>, ctx: ServerContext) => GetPromptResult | Promise<GetPromptResult>;
+export type PromptGetter = (args: Record<string, string>, ctx: ServerContext) => GetPromptResult | InputRequiredResult | Promise<GetPromptResult | InputRequiredResult>;
 
 /** Describes a prompt, with completers for its arguments. */
 export interface PromptConfig {
@@ -298,6 +316,7 @@ export class McpServer {
   private readonly schema: JsonSchemaValidator;
   private readonly pageSize: number;
   private readonly clock: Clock;
+  private readonly mrtr: InputRequiredBridge;
 
   constructor(
     readonly info: ServerInfo,
@@ -306,6 +325,12 @@ export class McpServer {
     this.schema = options.jsonSchema ?? builtinJsonSchema;
     this.pageSize = options.pageSize ?? 0;
     this.clock = options.clock ?? systemClock;
+    this.mrtr = new InputRequiredBridge({
+      codec: options.requestState ?? hmacRequestState(),
+      ttlMs: options.requestStateTtlMs ?? DEFAULT_REQUEST_STATE_TTL_MS,
+      now: wallClockOf(options.clock),
+      maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+    });
     if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new RangeError("pageSize must be a non-negative integer");
   }
 
@@ -551,17 +576,17 @@ export class McpServer {
       case "tools/list":
         return this.listTools(p);
       case "tools/call":
-        return this.callTool(p, rc);
+        return this.mrtr.serve(method, p, rc, (q) => this.callTool(q, rc));
       case "resources/list":
         return this.listResources(p);
       case "resources/templates/list":
         return this.listTemplates(p);
       case "resources/read":
-        return this.readResource(p, rc);
+        return this.mrtr.serve(method, p, rc, (q) => this.readResource(q, rc));
       case "prompts/list":
         return this.listPrompts(p);
       case "prompts/get":
-        return this.getPrompt(p, rc);
+        return this.mrtr.serve(method, p, rc, (q) => this.getPrompt(q, rc));
       case "completion/complete":
         return this.complete(p, rc);
     }
@@ -603,14 +628,16 @@ export class McpServer {
         return { content: [{ type: "text", text: message }], isError: true };
       }
     }
-    let result: CallToolResult;
+    let result: CallToolResult | InputRequiredResult;
     try {
-      result = await entry.handler(args, new ServerContext(rc, p._meta as JsonObject | undefined));
+      result = await entry.handler(args, new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p)));
     } catch (e) {
       if (e instanceof ProtocolError || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
       return { content: [{ type: "text", text: errorText(e) }], isError: true };
     }
     if (!isObject(result)) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned no result object` });
+    // Not a result yet: the MRTR layer (api/mrtr.ts) takes it from here.
+    if (isInputRequired(result)) return result;
     if (result.content === undefined && result.structuredContent !== undefined) {
       // tools.mdx "Structured Content": a tool returning structured content SHOULD also
       // return it serialized in a TextContent block, for clients that predate it.
@@ -644,7 +671,7 @@ export class McpServer {
     const uri = p.uri as string;
     const found = this.locate(uri);
     if (found === undefined) throw this.notFound(uri, rc);
-    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined);
+    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p));
     const result = "resource" in found ? await found.resource.reader(uri, ctx) : await found.template.reader(uri, found.variables, ctx);
     // Draft server/resources: never an empty `contents` for a resource that does not exist.
     if (result === undefined || result === null) throw this.notFound(uri, rc);
@@ -658,7 +685,7 @@ export class McpServer {
     if (entry === undefined) throw invalidParams(`Unknown prompt: ${name}`, { name });
     const args = (p.arguments as Record<string, string> | undefined) ?? {};
     for (const a of entry.required) if (!Object.hasOwn(args, a)) throw invalidParams(`Missing required argument: ${a}`, { argument: a });
-    return entry.getter(args, new ServerContext(rc, p._meta as JsonObject | undefined));
+    return entry.getter(args, new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p)));
   }
 
   private async complete(p: JsonObject, rc: RequestContext): Promise<JsonObject> {

@@ -68,7 +68,7 @@ export function respondModern(state: SessionState, req: InboundRequest, result: 
   const o = state.options;
   const modern = req.modern!;
   if (result.resultType === "input_required") {
-    const problem = inputRequiredProblem(req, result);
+    const problem = inputRequiredProblem(methodSpec(modern.version, req.method)?.inputRequired === true, req.method, result, modern.capabilities);
     if (problem !== null) {
       if (problem.code === ErrorCode.MissingRequiredClientCapability) return sendError(out, req.id, problem.code, problem.message, problem.data);
       sendError(out, req.id, ErrorCode.InternalError, `the handler produced an invalid input_required result`);
@@ -88,30 +88,37 @@ export function respondModern(state: SessionState, req: InboundRequest, result: 
   sendResult(out, req.id, stamped);
 }
 
+/** Why an `input_required` answer breaks the MRTR rules, as the error to send instead. */
+export interface InputRequiredProblem {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
 /**
  * MRTR server requirements (draft `basic/patterns/mrtr`): `input_required` only on the
  * methods that support it; at least one of `inputRequests` and `requestState`; each input
- * request one of elicitation/sampling/roots with valid params; none the request's client
- * capabilities did not declare (`-32021`, data.requiredCapabilities).
+ * request one of elicitation/sampling/roots with valid params; none the client's
+ * capabilities did not declare (`-32021`, data.requiredCapabilities). Exported for the
+ * legacy bridge (`api/mrtr.ts`), which holds a handler's answer to the same rules with
+ * the capabilities of the session's handshake.
  */
-function inputRequiredProblem(req: InboundRequest, result: JsonObject): { code: number; message: string; data?: unknown } | null {
-  const spec = methodSpec(req.modern!.version, req.method);
-  if (!spec?.inputRequired) return { code: ErrorCode.InternalError, message: `servers MUST NOT send input_required on ${req.method}` };
+export function inputRequiredProblem(methodAllows: boolean, method: string, result: JsonObject, caps: JsonObject | undefined): InputRequiredProblem | null {
+  if (!methodAllows) return { code: ErrorCode.InternalError, message: `servers MUST NOT send input_required on ${method}` };
   const inputs = result.inputRequests;
   if (inputs === undefined && typeof result.requestState !== "string") return { code: ErrorCode.InternalError, message: "an input_required result MUST include inputRequests or requestState" };
   if (inputs === undefined) return null;
   if (inputs === null || typeof inputs !== "object" || Array.isArray(inputs)) return { code: ErrorCode.InternalError, message: "inputRequests must be an object" };
   const required: JsonObject = {};
-  const caps = req.modern!.capabilities;
   for (const key of Object.keys(inputs)) {
     const input = (inputs as JsonObject)[key] as { method?: unknown; params?: JsonObject } | null;
-    const method = typeof input?.method === "string" ? input.method : "";
-    const inputSpec = Object.hasOwn(INPUT_REQUESTS, method) ? INPUT_REQUESTS[method] : undefined;
-    if (inputSpec === undefined) return { code: ErrorCode.InternalError, message: `inputRequests.${key}: ${JSON.stringify(method)} is not an input request` };
+    const inputMethod = typeof input?.method === "string" ? input.method : "";
+    const inputSpec = Object.hasOwn(INPUT_REQUESTS, inputMethod) ? INPUT_REQUESTS[inputMethod] : undefined;
+    if (inputSpec === undefined) return { code: ErrorCode.InternalError, message: `inputRequests.${key}: ${JSON.stringify(inputMethod)} is not an input request` };
     const issues = inputSpec.validateParams(input!.params);
-    if (issues) return { code: ErrorCode.InternalError, message: `inputRequests.${key}: invalid ${method} params (${issues[0].path} ${issues[0].reason})` };
+    if (issues) return { code: ErrorCode.InternalError, message: `inputRequests.${key}: invalid ${inputMethod} params (${issues[0].path} ${issues[0].reason})` };
     const need = inputSpec.capability;
-    const missing = need !== null && !hasCapability(caps, need.path) ? need.path : missingParamsCapability(method, input!.params, caps);
+    const missing = need !== null && !hasCapability(caps, need.path) ? need.path : missingParamsCapability(inputMethod, input!.params, caps);
     if (missing !== null) addCapabilityPath(required, missing);
   }
   if (Object.keys(required).length > 0) {

@@ -1,0 +1,230 @@
+// Spec: draft basic/patterns/mrtr (InputRequiredResult, Server Requirements, Error
+// Handling), SEP-2322 Backward Compatibility, draft basic/versioning (dual-era server),
+// 2025-11-25 client/{elicitation,sampling,roots}, basic/utilities/{cancellation,progress}.
+// One McpServer handler that answers input_required, served to a modern client (MRTR
+// rounds on the wire) and to a legacy session (real server-to-client requests).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, deferred, rejection } from "./setup.js";
+import { McpServer, type McpServerOptions } from "../../src/api/server.js";
+import { inputRequired } from "../../src/api/mrtr.js";
+import type { ServerContext } from "../../src/api/context.js";
+import type { ElicitResult } from "../../src/api/types.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+
+const DUAL: McpServerOptions = { session: { versions: ["2026-07-28", "2025-11-25"] } };
+const MODERN = { session: { versions: ["2026-07-28" as const] } };
+const LEGACY = { session: { versions: ["2025-11-25" as const] } };
+const NAME_FORM = { message: "GitHub username?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } }, required: ["name"] } };
+
+/** The server's response to the client's request `id` (ids of both directions may coincide). */
+function responseTo(c: { wire: { from: string; message: any }[] }, id: unknown): any {
+  return c.wire.find((w) => w.from === "server" && w.message.id === id && w.message.method === undefined)?.message;
+}
+
+interface Seen {
+  responses: JsonObject | undefined;
+  state: string | undefined;
+}
+
+/**
+ * The one handler both eras run: asks for the user name, keeps the requested service in
+ * its requestState, and re-asks while the answer is not an accept.
+ */
+function greeter(seen: Seen[]) {
+  return (args: JsonObject, ctx: ServerContext) => {
+    seen.push({ responses: ctx.inputResponses, state: ctx.requestState });
+    const answer = ctx.inputResponses?.user as ElicitResult | undefined;
+    if (answer?.action !== "accept") return inputRequired({ user: { method: "elicitation/create", params: NAME_FORM } }, JSON.stringify({ service: args.service }));
+    const { service } = JSON.parse(ctx.requestState!) as { service: string };
+    return { content: [{ type: "text" as const, text: `hello ${answer.content!.name as string} on ${service}` }] };
+  };
+}
+
+function serverWith(seen: Seen[]) {
+  return (s: McpServer) => s.tool("greet", { inputSchema: { type: "object", properties: { service: { type: "string" } } } }, greeter(seen));
+}
+
+test("mrtr + SEP-2322 Backward Compatibility: the same handler serves a modern client with input_required rounds and a legacy client with a real elicitation/create", async () => {
+  const answers = [{ action: "decline" as const }, { action: "accept" as const, content: { name: "octocat" } }];
+  const elicit = () => answers[Math.min(asked++, 1)];
+  let asked = 0;
+
+  const modernSeen: Seen[] = [];
+  const modern = await connect(serverWith(modernSeen), { ...MODERN, handlers: { elicitation: elicit } }, DUAL);
+  const m = await modern.client.callTool("greet", { service: "github" });
+  assert.deepEqual(m.content, [{ type: "text", text: "hello octocat on github" }]);
+  // Modern: no server-to-client request on the wire; three tools/call attempts, each with a new id (MUST).
+  assert.equal(modern.sent("server", "elicitation/create").length, 0);
+  const calls = modern.sent("client", "tools/call");
+  assert.equal(calls.length, 3);
+  assert.equal(new Set(calls.map((c) => c.id)).size, 3);
+  const firstAnswer = responseTo(modern, calls[0].id).result;
+  assert.equal(firstAnswer.resultType, "input_required");
+  // The state went out sealed (not the handler's JSON) and came back as the handler wrote it.
+  assert.notEqual(firstAnswer.requestState, JSON.stringify({ service: "github" }));
+  assert.equal(calls[1].params.requestState, firstAnswer.requestState);
+  assert.deepEqual(modernSeen.map((s) => s.state), [undefined, '{"service":"github"}', '{"service":"github"}']);
+
+  asked = 0;
+  const legacySeen: Seen[] = [];
+  const legacy = await connect(serverWith(legacySeen), { ...LEGACY, handlers: { elicitation: elicit } }, DUAL);
+  const l = await legacy.client.callTool("greet", { service: "github" });
+  assert.deepEqual(l.content, m.content);
+  // Legacy: one tools/call, answered once, with no resultType; the handler's inputs became real requests.
+  assert.equal(legacy.sent("client", "tools/call").length, 1);
+  const elicitations = legacy.sent("server", "elicitation/create");
+  assert.equal(elicitations.length, 2);
+  assert.deepEqual(elicitations[0].params, NAME_FORM);
+  const final = responseTo(legacy, legacy.sent("client", "tools/call")[0].id).result;
+  assert.equal(final.resultType, undefined);
+  // The handler saw the same inputs in both eras.
+  assert.deepEqual(legacySeen, modernSeen);
+});
+
+test("mrtr: servers MUST NOT send inputRequests the client did not declare — a legacy session without elicitation gets -32021 like a modern client, no request goes out, and the session carries on", async () => {
+  for (const era of [LEGACY, MODERN]) {
+    const seen: Seen[] = [];
+    const c = await connect((s) => {
+      serverWith(seen)(s);
+      s.tool("plain", {}, () => ({ content: [{ type: "text", text: "still here" }] }));
+    }, era, DUAL);
+    const e = await rejection(c.client.callTool("greet", { service: "x" }));
+    assert.equal(e.code, ErrorCode.MissingRequiredClientCapability);
+    assert.deepEqual(e.data, { requiredCapabilities: { elicitation: {} } });
+    assert.equal(c.sent("server", "elicitation/create").length, 0);
+    assert.equal(seen.length, 1);
+    assert.deepEqual((await c.client.callTool("plain")).content, [{ type: "text", text: "still here" }]);
+  }
+  // A mode the handshake did not declare counts too (elicitation.url; 2025-11-25 client/elicitation).
+  const url = await connect(
+    (s) => s.tool("open", {}, () => inputRequired({ go: { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com/a", elicitationId: "e1" } } })),
+    { ...LEGACY, handlers: { elicitation: () => ({ action: "accept" }) } },
+    DUAL,
+  );
+  const e = await rejection(url.client.callTool("open"));
+  assert.equal(e.code, ErrorCode.MissingRequiredClientCapability);
+  assert.deepEqual(e.data, { requiredCapabilities: { elicitation: { url: {} } } });
+});
+
+test("cancellation: cancelling a legacy call mid-bridge cancels the pending elicitation/create, the handler never runs again, and the call gets no response", async () => {
+  const asked = deferred();
+  const innerAborted = deferred<unknown>();
+  const seen: Seen[] = [];
+  const c = await connect(serverWith(seen), {
+    ...LEGACY,
+    handlers: {
+      elicitation: (_p, ctx) => {
+        ctx.signal.addEventListener("abort", () => innerAborted.resolve(ctx.signal.reason));
+        asked.resolve();
+        return new Promise<ElicitResult>(() => {});
+      },
+    },
+  }, DUAL);
+  const ac = new AbortController();
+  const call = c.client.callTool("greet", { service: "x" }, { signal: ac.signal });
+  await asked.promise;
+  ac.abort("user gave up");
+  assert.equal((await rejection(call)).code, ErrorCode.RequestCancelled);
+  await innerAborted.promise;
+  const [elicitation] = c.sent("server", "elicitation/create");
+  const cancels = c.sent("server", "notifications/cancelled");
+  assert.equal(cancels.length, 1);
+  assert.equal(cancels[0].params.requestId, elicitation.id);
+  await c.client.ping();
+  assert.equal(seen.length, 1);
+  assert.equal(responseTo(c, c.sent("client", "tools/call")[0].id), undefined);
+});
+
+test("progress: a bridged legacy call keeps reporting progress across input rounds on its own token", async () => {
+  const c = await connect(
+    (s) =>
+      s.tool("steps", {}, (_a, ctx) => {
+        const round = ctx.requestState === undefined ? 1 : Number(ctx.requestState) + 1;
+        ctx.progress(round, 3);
+        if (round < 3) return inputRequired({ ok: { method: "elicitation/create", params: NAME_FORM } }, String(round));
+        return { content: [{ type: "text", text: `done after ${round}` }] };
+      }),
+    { ...LEGACY, handlers: { elicitation: () => ({ action: "accept", content: { name: "n" } }) } },
+    DUAL,
+  );
+  const progress: number[] = [];
+  const r = await c.client.callTool("steps", {}, { onProgress: (p) => progress.push(p.progress) });
+  assert.deepEqual(r.content, [{ type: "text", text: "done after 3" }]);
+  assert.deepEqual(progress, [1, 2, 3]);
+  const token = c.sent("client", "tools/call")[0].params._meta.progressToken;
+  assert.ok(c.sent("server", "notifications/progress").every((n) => n.params.progressToken === token));
+});
+
+test("mrtr Supported Requests: prompts/get and resources/read handlers bridge sampling and roots in a legacy session, and go through MRTR rounds for a modern client", async () => {
+  const setup = (s: McpServer) => {
+    s.prompt("capital", {}, (_a, ctx) => {
+      const answer = ctx.inputResponses?.model as { content: { text: string } } | undefined;
+      if (answer === undefined) return inputRequired({ model: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Capital of France?" } }], maxTokens: 10 } } });
+      return { messages: [{ role: "user", content: { type: "text", text: `It is ${answer.content.text}` } }] };
+    });
+    s.resource("file:///roots", { name: "roots" }, (uri, ctx) => {
+      const answer = ctx.inputResponses?.roots as { roots: { uri: string }[] } | undefined;
+      if (answer === undefined) return inputRequired({ roots: { method: "roots/list" } });
+      return { contents: [{ uri, text: answer.roots.map((r) => r.uri).join(",") }] };
+    });
+  };
+  const handlers = { sampling: () => ({ role: "assistant" as const, content: { type: "text", text: "Paris" }, model: "m" }), roots: () => [{ uri: "file:///home" }] };
+  for (const era of [LEGACY, MODERN]) {
+    const c = await connect(setup, { ...era, handlers }, DUAL);
+    assert.deepEqual((await c.client.getPrompt("capital")).messages, [{ role: "user", content: { type: "text", text: "It is Paris" } }]);
+    assert.equal((await c.client.readResource("file:///roots")).contents[0].text, "file:///home");
+    const bridged = era === LEGACY ? 1 : 0;
+    assert.equal(c.sent("server", "sampling/createMessage").length, bridged);
+    assert.equal(c.sent("server", "roots/list").length, bridged);
+    assert.equal(c.sent("client", "prompts/get").length, 2 - bridged);
+  }
+});
+
+test("mrtr: a handler that keeps answering input_required is bounded in a legacy session (-32603 naming the bound); a failed input request is left out of inputResponses", async () => {
+  const seen: Seen[] = [];
+  const c = await connect(serverWith(seen), {
+    ...LEGACY,
+    handlers: {
+      elicitation: () => {
+        throw new Error("no user here");
+      },
+    },
+  }, { ...DUAL, maxInputRounds: 2 });
+  const e = await rejection(c.client.callTool("greet", { service: "x" }));
+  assert.equal(e.code, ErrorCode.InternalError);
+  assert.match(e.message, /still needed input after 2 rounds.*no user here/);
+  assert.equal(c.sent("server", "elicitation/create").length, 2);
+  // Error Handling: missing information is asked for again; the handler saw empty responses.
+  assert.deepEqual(seen.map((s) => s.responses), [undefined, {}, {}]);
+  await c.client.ping();
+});
+
+test("mrtr: an input_required without inputRequests or requestState is refused in a legacy session too; a state-only answer is retried at once", async () => {
+  let runs = 0;
+  const c = await connect((s) => {
+    s.tool("empty", {}, () => ({ resultType: "input_required" }));
+    s.tool("shed", {}, (_a, ctx) => (runs++, ctx.requestState === undefined ? inputRequired(undefined, "half-done") : { resultType: "complete", content: [{ type: "text", text: `resumed ${ctx.requestState}` }] }));
+  }, LEGACY, DUAL);
+  const e = await rejection(c.client.callTool("empty"));
+  assert.equal(e.code, ErrorCode.InternalError);
+  assert.match(e.message, /MUST include inputRequests or requestState/);
+  assert.deepEqual((await c.client.callTool("shed")).content, [{ type: "text", text: "resumed half-done" }]);
+  assert.equal(runs, 2);
+  // 2025-11-25 results carry no resultType.
+  assert.equal(responseTo(c, c.sent("client", "tools/call")[1].id).result.resultType, undefined);
+});
+
+test("mrtr: retry fields sent by a legacy client are not the era's; the handler never sees them", async () => {
+  const seen: Seen[] = [];
+  const c = await connect(serverWith(seen), { ...LEGACY, handlers: { elicitation: () => ({ action: "decline" }) } }, { ...DUAL, maxInputRounds: 1 });
+  await rejection(c.client.request("tools/call", { name: "greet", arguments: {}, requestState: '{"service":"forged"}', inputResponses: { user: { action: "accept", content: { name: "mallory" } } } }));
+  assert.deepEqual(seen[0], { responses: undefined, state: undefined });
+});
+
+test("mrtr options: the input round bound and the requestState lifetime are checked when the server is made", () => {
+  assert.throws(() => new McpServer({ name: "s", version: "1" }, { maxInputRounds: 0 }), RangeError);
+  assert.throws(() => new McpServer({ name: "s", version: "1" }, { requestStateTtlMs: -1 }), RangeError);
+  assert.throws(() => new McpServer({ name: "s", version: "1" }, { requestStateTtlMs: Number.NaN }), RangeError);
+});

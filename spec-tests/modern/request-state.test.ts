@@ -1,0 +1,163 @@
+// Spec: draft basic/patterns/mrtr, Server Requirements ("servers MUST treat requestState as
+// an attacker-controlled input ... MUST protect its integrity (e.g. HMAC or AEAD) and MUST
+// reject state that fails verification"; replay: expiry and the originating request) and
+// Security Considerations; SEP-2322 (any server instance can handle any round).
+import { test } from "node:test";
+import { createHmac } from "node:crypto";
+import assert from "node:assert/strict";
+import { connect, rejection, type Connected } from "../api/setup.js";
+import { McpServer, type McpServerOptions } from "../../src/api/server.js";
+import { inputRequired } from "../../src/api/mrtr.js";
+import { hmacRequestState } from "../../src/driver/request-state.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+
+const MODERN = { session: { versions: ["2026-07-28" as const] } };
+const SECRET = "a shared secret of at least thirty-two bytes!";
+const FORM = { message: "Name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+
+/** A server whose tool `greet` asks for a name and keeps `{ step }` in its state; `runs` counts handler runs. */
+function greetServer(runs: { n: number }, states: (string | undefined)[] = []) {
+  return (s: McpServer) => {
+    const handler = (_a: JsonObject, ctx: { inputResponses?: JsonObject; requestState?: string }) => {
+      runs.n++;
+      states.push(ctx.requestState);
+      if (ctx.requestState === undefined) return inputRequired({ user: { method: "elicitation/create", params: FORM } }, '{"step":1}');
+      return { content: [{ type: "text" as const, text: `state ${ctx.requestState}` }] };
+    };
+    s.tool("greet", {}, handler);
+    s.tool("other", {}, handler);
+  };
+}
+
+/** Sends a modern retry carrying `requestState` (the client kernel adds `_meta`). */
+function retry(c: Connected, token: string, tool = "greet"): Promise<JsonObject> {
+  return c.client.request("tools/call", { name: tool, arguments: {}, inputResponses: { user: { action: "accept", content: { name: "n" } } }, requestState: token });
+}
+
+/** A modern client that answers elicitations; returns the token of the first round, read off the wire. */
+async function issued(options: McpServerOptions = {}, runs = { n: 0 }): Promise<{ c: Connected; token: string; runs: { n: number } }> {
+  const c = await connect(greetServer(runs), { ...MODERN, handlers: { elicitation: () => ({ action: "accept", content: { name: "n" } }) } }, { ...MODERN, ...options });
+  // The client completes the rounds itself (its retry may be refused, by a throwing verifier say).
+  await c.client.callTool("greet").catch(() => undefined);
+  const answer = c.wire.find((w) => w.from === "server" && w.message.result?.resultType === "input_required")!;
+  return { c, token: answer.message.result.requestState, runs };
+}
+
+/** One character changed at `i` (to another base64url character). */
+function flip(token: string, i: number): string {
+  const ch = token[i] === "A" ? "B" : "A";
+  return token.slice(0, i) + ch + token.slice(i + 1);
+}
+
+test("mrtr Server Requirements: the default HMAC-SHA256 codec round-trips state and rejects every tampered, truncated or foreign token", async () => {
+  const codec = hmacRequestState();
+  for (const state of ["", "plain", '{"step":2,"user":"ünïcødé ✓"}', "x".repeat(100_000)]) {
+    assert.equal(await codec.verify(await codec.sign(state)), state);
+  }
+  const token = await codec.sign('{"role":"admin"}');
+  assert.notEqual(token.indexOf("admin"), 0);
+  const dot = token.indexOf(".");
+  const forged = [
+    flip(token, 0), // the state
+    flip(token, dot + 1), // the MAC
+    token.slice(0, -1), // truncated
+    token.slice(0, dot), // MAC dropped
+    token + "A", // extended
+    `${token}.x`, // an extra part
+    "", // empty
+    "not-a-token",
+    `${Buffer.from('{"role":"root"}').toString("base64url")}${token.slice(dot)}`, // state swapped under the old MAC
+    `${token.slice(0, dot)}.${"A".repeat(43)}`, // a MAC of the right length, made up
+    `${token.slice(0, dot)}=${token.slice(dot)}`, // padding/odd characters
+    `_w${token.slice(dot)}`, // a state that is not UTF-8 (0xff)
+    `${token.slice(0, dot - 1)}${token[dot - 1] === "Q" ? "R" : "Q"}${token.slice(dot)}`, // non-canonical last character
+  ];
+  for (const t of forged) assert.equal(await codec.verify(t), undefined, `accepted ${JSON.stringify(t.slice(0, 40))}`);
+  assert.equal(await codec.verify(42 as never), undefined);
+  // Foreign: made by another instance with its own random key.
+  assert.equal(await hmacRequestState().verify(token), undefined);
+});
+
+test("mrtr Server Requirements (HMAC): the token is base64url(state).base64url(HMAC-SHA256(label + state)), checked against node:crypto as an independent oracle", async () => {
+  const state = '{"x":"ü"}';
+  const token = await hmacRequestState({ secret: SECRET }).sign(state);
+  const mac = createHmac("sha256", SECRET).update(`io.modelcontextprotocol/requestState.v1\n${state}`).digest("base64url");
+  assert.equal(token, `${Buffer.from(state).toString("base64url")}.${mac}`);
+  // The same vector holds on Deno, Bun and Chromium (checked by hand; the module uses only globalThis.crypto).
+  assert.equal(token, "eyJ4Ijoiw7wifQ.k5ffsXzmdg9mfAnFFe2c7ntKl7Ma3xIJM4biSyul4-4");
+});
+
+test("SEP-2322 (any instance may handle any round): two codecs with one shared secret accept each other's tokens; rotation keeps old tokens valid", async () => {
+  const a = hmacRequestState({ secret: SECRET });
+  const b = hmacRequestState({ secret: new TextEncoder().encode(SECRET) });
+  assert.equal(await b.verify(await a.sign("resume here")), "resume here");
+  const rotated = hmacRequestState({ secret: ["a brand new secret, also thirty-two bytes+", SECRET] });
+  assert.equal(await rotated.verify(await a.sign("old")), "old");
+  assert.equal(await a.verify(await rotated.sign("new")), undefined);
+  assert.throws(() => hmacRequestState({ secret: "short" }), RangeError);
+  assert.throws(() => hmacRequestState({ secret: [] }), RangeError);
+  assert.throws(() => hmacRequestState({ secret: 7 as never }), TypeError);
+});
+
+test("mrtr Server Requirements: a modern retry with tampered, truncated or foreign requestState is rejected with -32602 before the handler runs; the next requests still work", async () => {
+  const { c, token, runs } = await issued();
+  // The state left sealed: the client never sees the handler's own text.
+  assert.doesNotMatch(token, /step/);
+  const ran = runs.n;
+  const foreign = await (await issued()).token;
+  for (const bad of [flip(token, 2), token.slice(0, token.length - 3), foreign, '{"step":1}']) {
+    const e = await rejection(retry(c, bad));
+    assert.equal(e.code, ErrorCode.InvalidParams);
+    assert.equal(e.message, "Invalid params: requestState failed its integrity check");
+    assert.deepEqual(e.data, { field: "requestState", reason: "integrity" });
+  }
+  assert.equal(runs.n, ran, "the handler never saw forged state");
+  // The genuine token still works, and so does a fresh call.
+  assert.deepEqual((await retry(c, token)).content, [{ type: "text", text: 'state {"step":1}' }]);
+  assert.equal((await c.client.callTool("greet")).content[0].type, "text");
+});
+
+test("SEP-2322: with a shared secret, the state one server instance issued completes on another; an instance with its own key rejects it", async () => {
+  const shared = { requestState: hmacRequestState({ secret: SECRET }) };
+  const { token } = await issued(shared);
+  const states: (string | undefined)[] = [];
+  const other = await connect(greetServer({ n: 0 }, states), MODERN, { ...MODERN, requestState: hmacRequestState({ secret: SECRET }) });
+  assert.deepEqual((await retry(other, token)).content, [{ type: "text", text: 'state {"step":1}' }]);
+  assert.deepEqual(states, ['{"step":1}']);
+  const stranger = await connect(greetServer({ n: 0 }), MODERN, MODERN);
+  assert.equal((await rejection(retry(stranger, token))).data.reason, "integrity");
+});
+
+test("mrtr replay: state issued for one request is refused on another (method and target bound), and after its expiry", async () => {
+  const { c, token } = await issued({ requestStateTtlMs: 1000 });
+  const e = await rejection(retry(c, token, "other"));
+  assert.equal(e.code, ErrorCode.InvalidParams);
+  assert.equal(e.message, "Invalid params: requestState was issued for a different request");
+  assert.equal(e.data.reason, "mismatch");
+  c.clock.advance(1000);
+  assert.equal((await retry(c, token)).resultType, "complete");
+  c.clock.advance(1);
+  const late = await rejection(retry(c, token));
+  assert.equal(late.message, "Invalid params: requestState has expired");
+  assert.equal(late.data.reason, "expired");
+  // TTL 0: no expiry.
+  const forever = await issued({ requestStateTtlMs: 0 });
+  forever.c.clock.advance(10 * 365 * 86_400_000);
+  assert.equal((await retry(forever.c, forever.token)).resultType, "complete");
+});
+
+test("mrtr: the sign and verify functions are injected (sync ones too); a verifier that throws verifies nothing", async () => {
+  const codec = { sign: (s: string) => `signed:${s}`, verify: (t: string) => (t.startsWith("signed:") ? t.slice(7) : undefined) };
+  const { c, token } = await issued({ requestState: codec });
+  assert.match(token, /^signed:\[1,"tools\/call","greet",\d+,"\{\\"step\\":1\}"\]$/);
+  assert.equal((await retry(c, token)).resultType, "complete");
+  assert.equal((await rejection(retry(c, "forged"))).data.reason, "integrity");
+  const throwing = await issued({ requestState: { sign: (s) => s, verify: () => { throw new Error("hsm down"); } } });
+  assert.equal((await rejection(retry(throwing.c, throwing.token))).data.reason, "integrity");
+  // An envelope that verifies but is not ours (wrong shape) is not accepted either.
+  const loose = await issued({ requestState: { sign: (s) => s, verify: (t) => t } });
+  for (const bad of ["[2,\"tools/call\",\"greet\",0,\"x\"]", "[1,\"tools/call\",\"greet\",0]", "{", "null"]) {
+    assert.equal((await rejection(retry(loose.c, bad))).data.reason, "integrity");
+  }
+});

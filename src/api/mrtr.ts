@@ -1,0 +1,251 @@
+/**
+ * Multi round-trip requests in the product API: one handler, both eras.
+ *
+ * Spec: draft `basic/patterns/mrtr` (InputRequiredResult, Server Requirements, Error
+ * Handling, Security Considerations), SEP-2322 "Backward Compatibility", draft
+ * `basic/versioning` (a dual-era server serves both eras).
+ *
+ * Theory of operation. A `tools/call`, `prompts/get` or `resources/read` handler may
+ * answer {@link inputRequired}: it needs elicitation, sampling or roots first, and hands
+ * back an opaque `requestState` to resume from. It then runs again with
+ * `ctx.inputResponses` and `ctx.requestState`. What happens between the two runs depends
+ * on the era of the request, and the handler never knows which:
+ *
+ * - Modern request (`_meta` names a protocol version): the answer goes to the client,
+ *   which gathers the input and retries under a new id. The state passes through an
+ *   untrusted client, so it leaves sealed and comes back verified: the handler's state is
+ *   wrapped in an envelope naming the method, its target (tool or prompt name, resource
+ *   URI) and an expiry, and signed by the injected {@link RequestStateCodec}
+ *   (`driver/request-state.ts` by default). A retry whose state fails verification, was
+ *   issued for another request or has expired is refused with `-32602` before any
+ *   handler runs; the session and every other request carry on.
+ * - Legacy session (2025-11-25 and older, no MRTR on the wire): this module is the client.
+ *   Each input request becomes a real server-to-client request on behalf of the call
+ *   (only when the handshake declared the capability it needs, else `-32021` with the
+ *   missing capabilities, the same answer a modern client gets), the answers become
+ *   `inputResponses`, and the handler runs again with them and its state, unsealed
+ *   because it never left the process, up to a bound of rounds. The original call is
+ *   answered with the handler's complete result. A failed input request is left out, as
+ *   a modern client may leave it out (the handler re-asks if it must). The requests go
+ *   out with the call's signal, so cancelling the call cancels them; progress is the
+ *   call's own and keeps flowing across rounds.
+ *
+ * Verification is async (WebCrypto), so it lives here and not in the pure kernel, which
+ * still checks the rules of every modern `input_required` answer (`modern/server.ts`).
+ */
+import type { Clock } from "../driver/clock.js";
+import { McpError, type RequestContext } from "../driver/endpoint.js";
+import type { RequestStateCodec } from "../driver/request-state.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import { isModernRequest } from "../modern/request-meta.js";
+import { inputRequiredProblem } from "../modern/server.js";
+import type { CreateMessageParams, ElicitParams, Meta } from "./types.js";
+
+/** One request a handler needs the client to answer first (draft schema `InputRequest`). */
+export type InputRequest =
+  | { method: "elicitation/create"; params: ElicitParams }
+  | { method: "sampling/createMessage"; params: CreateMessageParams }
+  | { method: "roots/list"; params?: { _meta?: Meta; [key: string]: unknown } };
+
+/** Input requests by server-assigned key, unique within the request (schema `InputRequests`). */
+export type InputRequests = Record<string, InputRequest>;
+
+/** The client's results by the keys of the {@link InputRequests} (schema `InputResponses`). */
+export type InputResponses = Record<string, JsonObject>;
+
+/** A handler's "not yet": what it needs, and the state to resume from (schema `InputRequiredResult`). */
+export interface InputRequiredResult {
+  resultType: "input_required";
+  inputRequests?: InputRequests;
+  /** Opaque to the client; sealed before it leaves and verified when it returns. */
+  requestState?: string;
+  _meta?: Meta;
+  [key: string]: unknown;
+}
+
+/** What a handler is given on a retry: the answers of the last round and its own state. */
+export interface InputRetry {
+  inputResponses?: InputResponses;
+  requestState?: string;
+}
+
+/** An `input_required` answer. Give at least one of the two (the spec's MUST). */
+export function inputRequired(inputRequests?: InputRequests, requestState?: string): InputRequiredResult {
+  const result: InputRequiredResult = { resultType: "input_required" };
+  if (inputRequests !== undefined) result.inputRequests = inputRequests;
+  if (requestState !== undefined) result.requestState = requestState;
+  return result;
+}
+
+/** Whether a handler's answer is `input_required`. */
+export function isInputRequired(result: unknown): result is InputRequiredResult {
+  return result !== null && typeof result === "object" && (result as JsonObject).resultType === "input_required";
+}
+
+/** The retry fields of request params, for the handler's context (undefined on a first attempt). */
+export function inputRetryOf(params: JsonObject): InputRetry | undefined {
+  const responses = params.inputResponses;
+  const state = params.requestState;
+  if (responses === undefined && state === undefined) return undefined;
+  const retry: InputRetry = {};
+  if (responses !== null && typeof responses === "object" && !Array.isArray(responses)) retry.inputResponses = responses as InputResponses;
+  if (typeof state === "string") retry.requestState = state;
+  return retry;
+}
+
+/** Settings of an {@link InputRequiredBridge}. */
+export interface InputBridgeOptions {
+  /** Seals outgoing and verifies incoming `requestState`. */
+  codec: RequestStateCodec;
+  /** How long issued state stays valid, in ms; 0 for no expiry. */
+  ttlMs: number;
+  /** Wall-clock milliseconds, comparable across the instances that share a secret. */
+  now(): number;
+  /** Most rounds a legacy session's call runs before it fails. */
+  maxRounds: number;
+}
+
+/** Default lifetime of issued `requestState`: long enough for a person to fill a form. */
+export const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
+
+/** Default bound of input rounds for one call in a legacy session (the client kernel's default too). */
+export const DEFAULT_MAX_INPUT_ROUNDS = 8;
+
+/** Why a returned `requestState` was refused (the `reason` in the `-32602` error's data). */
+export type RequestStateRejection = "integrity" | "mismatch" | "expired";
+
+const REJECTION_MESSAGES: Record<RequestStateRejection, string> = {
+  integrity: "Invalid params: requestState failed its integrity check",
+  mismatch: "Invalid params: requestState was issued for a different request",
+  expired: "Invalid params: requestState has expired",
+};
+
+/** The envelope's version tag: a future layout gets a new one, and old tokens stop verifying. */
+const ENVELOPE_V1 = 1;
+
+/** Runs the MRTR-capable methods for both eras (see the module comment). */
+export class InputRequiredBridge {
+  constructor(private readonly options: InputBridgeOptions) {
+    if (!(options.ttlMs >= 0) || !Number.isFinite(options.ttlMs)) throw new RangeError("requestStateTtlMs must be a finite number >= 0");
+    if (!Number.isInteger(options.maxRounds) || options.maxRounds < 1) throw new RangeError("maxInputRounds must be a positive integer");
+  }
+
+  /**
+   * Serves one request of `method` through `invoke`, which runs the handler with the
+   * params it is given (retry fields included) and returns its answer.
+   */
+  serve(method: string, params: JsonObject, rc: RequestContext, invoke: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
+    if (isModernRequest(params)) {
+      if (params.requestState !== undefined) return this.serveVerified(method, params, invoke);
+      return invoke(params).then((result) => this.seal(method, params, result));
+    }
+    // Legacy: the retry fields are not part of the era; only this bridge supplies them.
+    const first = withoutRetry(params);
+    return invoke(first).then((result) => (isInputRequired(result) ? this.bridge(method, first, result, rc, invoke) : result));
+  }
+
+  private async serveVerified(method: string, params: JsonObject, invoke: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
+    const state = await this.open(method, params);
+    const result = await invoke({ ...params, requestState: state });
+    return this.seal(method, params, result);
+  }
+
+  /** The handler's state inside a signed envelope bound to this request and an expiry. */
+  private async seal(method: string, params: JsonObject, result: JsonObject): Promise<JsonObject> {
+    if (!isInputRequired(result) || typeof result.requestState !== "string") return result;
+    const { ttlMs, now } = this.options;
+    const envelope = JSON.stringify([ENVELOPE_V1, method, targetOf(method, params), ttlMs > 0 ? now() + ttlMs : 0, result.requestState]);
+    return { ...result, requestState: await this.options.codec.sign(envelope) };
+  }
+
+  /** The handler's state from a returned token, or the `-32602` that refuses it. */
+  private async open(method: string, params: JsonObject): Promise<string> {
+    const token = params.requestState;
+    let envelope: string | undefined;
+    try {
+      envelope = typeof token === "string" ? await this.options.codec.verify(token) : undefined;
+    } catch {
+      envelope = undefined; // a verifier that throws has not verified anything
+    }
+    const fields = envelope === undefined ? undefined : parseEnvelope(envelope);
+    if (fields === undefined) throw rejection("integrity");
+    if (fields.method !== method || fields.target !== targetOf(method, params)) throw rejection("mismatch");
+    if (fields.expiresAt !== 0 && this.options.now() > fields.expiresAt) throw rejection("expired");
+    return fields.state;
+  }
+
+  /** Legacy session: answers the handler's input requests with real requests until it completes. */
+  private async bridge(method: string, first: JsonObject, answer: JsonObject, rc: RequestContext, invoke: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
+    let result = answer;
+    let lastFailure: string | undefined;
+    for (let round = 1; isInputRequired(result); round++) {
+      if (round > this.options.maxRounds) {
+        const why = lastFailure === undefined ? "" : ` (last input request failure: ${lastFailure})`;
+        throw new McpError({ code: ErrorCode.InternalError, message: `${method} still needed input after ${this.options.maxRounds} rounds${why}` });
+      }
+      const problem = inputRequiredProblem(true, method, result, rc.peer?.capabilities);
+      if (problem !== null) throw new McpError(problem);
+      const gathered = await gather(result.inputRequests ?? {}, rc);
+      lastFailure = gathered.failure ?? lastFailure;
+      const retry: JsonObject = { ...first, inputResponses: gathered.responses };
+      if (typeof result.requestState === "string") retry.requestState = result.requestState;
+      result = await invoke(retry);
+    }
+    // 2025-11-25 results have no resultType; a complete one is the plain result.
+    if (result.resultType === "complete") {
+      const { resultType: _, ...plain } = result;
+      return plain;
+    }
+    return result;
+  }
+}
+
+/** Sends every input request to the client at once, on behalf of the call; failed ones are left out. */
+async function gather(inputs: InputRequests, rc: RequestContext): Promise<{ responses: InputResponses; failure?: string }> {
+  const keys = Object.keys(inputs);
+  const settled = await Promise.allSettled(keys.map((key) => rc.request(inputs[key].method, inputs[key].params as JsonObject | undefined, { signal: rc.signal })));
+  // Cancelled (or the connection closed): the call is over, the handler does not run again.
+  if (rc.signal.aborted) throw new McpError({ code: ErrorCode.RequestCancelled, message: "the request was cancelled while waiting for input" });
+  const responses: InputResponses = {};
+  let failure: string | undefined;
+  settled.forEach((s, i) => {
+    if (s.status === "fulfilled") Object.defineProperty(responses, keys[i], { value: s.value, enumerable: true, writable: true, configurable: true });
+    else failure = `${inputs[keys[i]].method}: ${s.reason instanceof Error ? s.reason.message : String(s.reason)}`;
+  });
+  return failure === undefined ? { responses } : { responses, failure };
+}
+
+/** What a state is bound to besides its method: the tool or prompt name, or the resource URI. */
+function targetOf(method: string, params: JsonObject): string {
+  const target = method === "resources/read" ? params.uri : params.name;
+  return typeof target === "string" ? target : "";
+}
+
+function parseEnvelope(text: string): { method: string; target: string; expiresAt: number; state: string } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value) || value.length !== 5 || value[0] !== ENVELOPE_V1) return undefined;
+  const [, method, target, expiresAt, state] = value;
+  if (typeof method !== "string" || typeof target !== "string" || typeof expiresAt !== "number" || typeof state !== "string") return undefined;
+  return { method, target, expiresAt, state };
+}
+
+function rejection(reason: RequestStateRejection): McpError {
+  return new McpError({ code: ErrorCode.InvalidParams, message: REJECTION_MESSAGES[reason], data: { field: "requestState", reason } });
+}
+
+function withoutRetry(params: JsonObject): JsonObject {
+  if (!Object.hasOwn(params, "inputResponses") && !Object.hasOwn(params, "requestState")) return params;
+  const { inputResponses: _r, requestState: _s, ...rest } = params;
+  return rest;
+}
+
+/** The bridge's wall clock for an McpServer: `Date.now()`, or the injected clock when one is given (tests). */
+export function wallClockOf(clock: Clock | undefined): () => number {
+  return clock === undefined ? Date.now : () => clock.now();
+}
