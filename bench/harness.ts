@@ -14,7 +14,13 @@
  * one short sample, so the growth is what the op allocates.
  *
  * `ratio` is this row's time per op divided by its baseline's, so 1.20 means 20% slower
- * than the floor; a row with a `target` passes when `ratio <= target`.
+ * than the floor; a row with a `target` passes when `ratio <= target`, one with a
+ * `minOpsPerSec` when its median ops/s reaches it (an absolute figure, so it only holds
+ * on the machine it was set for; the ratio is the portable reading).
+ *
+ * Memory rows ({@link defineMemoryBench}) are not timed: each repeat calls `measure`,
+ * which builds what it measures between forced collections and reports the retained heap
+ * per item; the median over repeats is quoted and compared with `maxBytes`.
  */
 
 /** One benchmark row. `S` is whatever `setup` builds (inputs, untimed). */
@@ -25,15 +31,37 @@ export interface BenchDef<S = unknown> {
   baseline?: string;
   /** Highest acceptable `ratio` (time per op / baseline's); needs `baseline`. */
   target?: number;
+  /** Lowest acceptable median ops/s, when the requirement is an absolute rate. */
+  minOpsPerSec?: number;
   /** Builds the inputs; may throw to report the row as broken (e.g. invalid fixtures). */
   setup?: () => S;
   /** Performs `n` operations; the return value is kept so the work cannot be optimized away. */
   run: (n: number, state: S) => unknown;
 }
 
+/**
+ * One memory row: `measure` builds `ops` items (sessions, requests in flight, round
+ * trips...) and returns the growth of the used heap per item, measured after forced
+ * collections (see {@link usedHeapAfterGc}). Needs `--expose-gc`; without it the row is
+ * reported as an error rather than as a misleading number.
+ */
+export interface MemoryBenchDef {
+  /** Unique row name, e.g. `memory/idle session`. */
+  name: string;
+  /** Highest acceptable heap bytes per item. */
+  maxBytes: number;
+  /** Items per repeat in a full run, and in `--quick` mode. */
+  ops: number;
+  quickOps?: number;
+  /** Builds `ops` items and returns retained heap bytes per item; may throw to report the row as broken. */
+  measure: (ops: number) => number;
+}
+
 /** One row of results, as printed and as written to `bench/results.json`. */
 export interface BenchResult {
   name: string;
+  /** `time` for timed rows, `memory` for {@link defineMemoryBench} rows (no timing fields then: they are 0). */
+  kind: "time" | "memory";
   /** Operations timed in each repeat. */
   ops: number;
   /** Median over repeats of operations per second. */
@@ -41,15 +69,17 @@ export interface BenchResult {
   /** Median over repeats of the per-op time at the 50th / 99th percentile of samples, in µs. */
   p50us: number;
   p99us: number;
-  /** Median over repeats of used-heap growth per op, in bytes (≈ allocation per op). */
+  /** Median over repeats of used-heap growth per op, in bytes: ≈ allocation per op for timed rows, retained bytes per item for memory rows. */
   heapBytes: number;
   /** The row compared to, or null. */
   baseline: string | null;
   /** Time per op / baseline's time per op (medians); null without a baseline. */
   ratio: number | null;
-  /** Declared target for `ratio`, or null. */
+  /** Declared target: highest `ratio` for timed rows, highest `heapBytes` for memory rows; or null. */
   target: number | null;
-  /** `ratio <= target`, or null without a target. */
+  /** Declared lowest ops/s, or null. */
+  minOpsPerSec: number | null;
+  /** Every declared target met, or null without any. */
   pass: boolean | null;
   /** Fastest repeat's ops/s / slowest repeat's. */
   spread: number;
@@ -69,13 +99,15 @@ export interface BenchOptions {
   sampleMs: number;
   /** Warm-up time per row before calibration. */
   warmupMs: number;
+  /** Memory rows use their `quickOps`. */
+  quick: boolean;
 }
 
 /** Full run: 5 repeats of 200 samples of ≈1 ms. */
-export const FULL: BenchOptions = { repeats: 5, samples: 200, sampleMs: 1, warmupMs: 200 };
+export const FULL: BenchOptions = { repeats: 5, samples: 200, sampleMs: 1, warmupMs: 200, quick: false };
 
 /** `--quick`: 3 repeats of 100 samples of ≈0.5 ms. */
-export const QUICK: BenchOptions = { repeats: 3, samples: 100, sampleMs: 0.5, warmupMs: 50 };
+export const QUICK: BenchOptions = { repeats: 3, samples: 100, sampleMs: 0.5, warmupMs: 50, quick: true };
 
 /** A spread above this is flagged as noisy. */
 export const NOISY_SPREAD = 1.3;
@@ -92,6 +124,36 @@ export function defineBench<S>(def: BenchDef<S>): BenchDef<S> {
 /** Every row registered so far, in definition order. */
 export function registeredBenches(): readonly BenchDef<any>[] {
   return registry;
+}
+
+const memoryRegistry: MemoryBenchDef[] = [];
+
+/** Registers a memory row (call at a bench file's top level); returns it for convenience. */
+export function defineMemoryBench(def: MemoryBenchDef): MemoryBenchDef {
+  if (registry.some((r) => r.name === def.name) || memoryRegistry.some((r) => r.name === def.name)) throw new Error(`bench row ${def.name} defined twice`);
+  memoryRegistry.push(def);
+  return def;
+}
+
+/** Every memory row registered so far, in definition order. */
+export function registeredMemoryBenches(): readonly MemoryBenchDef[] {
+  return memoryRegistry;
+}
+
+/**
+ * The used heap after collecting until it stops shrinking (one `gc()` can leave garbage
+ * that only a second pass frees: weak references, finalized code). Throws without `gc`.
+ */
+export function usedHeapAfterGc(): number {
+  if (gc === undefined) throw new Error("memory rows need node --expose-gc (npm run bench re-spawns with it)");
+  let used = Infinity;
+  for (let i = 0; i < 5; i++) {
+    gc();
+    const now = process.memoryUsage().heapUsed;
+    if (now >= used) return now;
+    used = now;
+  }
+  return used;
 }
 
 /** Keeps results reachable so the optimizer cannot drop the work. */
@@ -211,8 +273,13 @@ export function runBenches(defs: readonly BenchDef<any>[], opts: BenchOptions, p
       ratio = median(base.opsPerSec) / opsPerSec;
     }
     const target = def.target ?? null;
+    const minOpsPerSec = def.minOpsPerSec ?? null;
+    const checks: boolean[] = [];
+    if (target !== null) checks.push(ratio !== null && ratio <= target);
+    if (minOpsPerSec !== null) checks.push(measured && opsPerSec >= minOpsPerSec);
     const result: BenchResult = {
       name: def.name,
+      kind: "time",
       ops: measured ? live.batch * opts.samples : 0,
       opsPerSec,
       p50us: measured ? median(live.p50) : 0,
@@ -221,7 +288,8 @@ export function runBenches(defs: readonly BenchDef<any>[], opts: BenchOptions, p
       baseline: def.baseline ?? null,
       ratio,
       target,
-      pass: target === null ? null : ratio !== null && ratio <= target,
+      minOpsPerSec,
+      pass: checks.length === 0 ? null : checks.every(Boolean),
       spread: measured ? Math.max(...live.opsPerSec) / Math.min(...live.opsPerSec) : 0,
       repeats: live.opsPerSec.length,
     };
@@ -232,15 +300,82 @@ export function runBenches(defs: readonly BenchDef<any>[], opts: BenchOptions, p
   });
 }
 
+/** Measures memory rows, `opts.repeats` times each (median quoted), and returns one result per row. */
+export function runMemoryBenches(defs: readonly MemoryBenchDef[], opts: BenchOptions, progress?: (line: string) => void): BenchResult[] {
+  return defs.map((def): BenchResult => {
+    const ops = opts.quick ? (def.quickOps ?? def.ops) : def.ops;
+    const samples: number[] = [];
+    let error: string | undefined;
+    progress?.(`memory: ${def.name}`);
+    for (let r = 0; r < opts.repeats && error === undefined; r++) {
+      try {
+        samples.push(def.measure(ops));
+      } catch (e) {
+        error = describe(e);
+      }
+    }
+    const measured = error === undefined && samples.length > 0;
+    const heapBytes = measured ? median(samples) : 0;
+    const result: BenchResult = {
+      name: def.name,
+      kind: "memory",
+      ops: measured ? ops : 0,
+      opsPerSec: 0,
+      p50us: 0,
+      p99us: 0,
+      heapBytes,
+      baseline: null,
+      ratio: null,
+      target: def.maxBytes,
+      minOpsPerSec: null,
+      pass: measured && heapBytes <= def.maxBytes,
+      // Largest repeat over smallest, floored at one byte so an empty row reads 1.
+      spread: measured ? Math.max(1, ...samples) / Math.max(1, Math.min(...samples)) : 0,
+      repeats: samples.length,
+    };
+    if (error !== undefined) result.error = error;
+    return result;
+  });
+}
+
 function fmt(x: number, digits: number): string {
   return x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
 /** The results as an aligned text table, with a legend. */
 export function formatTable(results: readonly BenchResult[]): string {
+  const timedRows = results.filter((r) => r.kind === "time");
+  const memoryRows = results.filter((r) => r.kind === "memory");
+  let out = timedRows.length > 0 ? formatTimed(timedRows) : "";
+  if (memoryRows.length > 0) out += (out === "" ? "" : "\n") + formatMemory(memoryRows);
+  for (const r of results) if (r.error !== undefined) out += `ERROR ${r.name}: ${r.error}\n`;
+  if (timedRows.some((r) => r.spread > NOISY_SPREAD)) out += `! spread (fastest repeat ÷ slowest) above ${NOISY_SPREAD}: noisy, rerun before trusting the row\n`;
+  return out;
+}
+
+/** Pads cells into aligned columns, the first left-aligned. */
+function align(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  let out = `${line(head)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n`;
+  for (const row of rows) out += `${line(row)}\n`;
+  return out;
+}
+
+function verdict(r: BenchResult): string {
+  return r.pass === null ? "-" : r.pass ? "PASS" : "FAIL";
+}
+
+function formatTimed(results: readonly BenchResult[]): string {
   const head = ["row", "ops/s", "p50 µs", "p99 µs", "heap B/op", "time/op ÷ baseline", "target", "verdict", "spread"];
+  const targetOf = (r: BenchResult): string => {
+    const parts: string[] = [];
+    if (r.target !== null) parts.push(`≤ ${fmt(r.target, 2)}×`);
+    if (r.minOpsPerSec !== null) parts.push(`≥ ${fmt(r.minOpsPerSec, 0)}/s`);
+    return parts.length === 0 ? "-" : parts.join(", ");
+  };
   const rows = results.map((r) => {
-    if (r.error !== undefined && r.repeats === 0) return [r.name, "-", "-", "-", "-", "-", r.target === null ? "-" : `≤ ${fmt(r.target, 2)}`, "ERROR", "-"];
+    if (r.error !== undefined && r.repeats === 0) return [r.name, "-", "-", "-", "-", "-", targetOf(r), "ERROR", "-"];
     return [
       r.name,
       fmt(r.opsPerSec, 0),
@@ -248,16 +383,20 @@ export function formatTable(results: readonly BenchResult[]): string {
       fmt(r.p99us, 3),
       fmt(r.heapBytes, 0),
       r.ratio === null ? (r.baseline === null ? "(floor)" : "-") : `${fmt(r.ratio, 2)}×`,
-      r.target === null ? "-" : `≤ ${fmt(r.target, 2)}`,
-      r.pass === null ? "-" : r.pass ? "PASS" : "FAIL",
+      targetOf(r),
+      verdict(r),
       `${fmt(r.spread, 2)}${r.spread > NOISY_SPREAD ? " !" : ""}`,
     ];
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
-  let out = `${line(head)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n`;
-  for (const row of rows) out += `${line(row)}\n`;
-  for (const r of results) if (r.error !== undefined) out += `ERROR ${r.name}: ${r.error}\n`;
-  if (results.some((r) => r.spread > NOISY_SPREAD)) out += `! spread (fastest repeat ÷ slowest) above ${NOISY_SPREAD}: noisy, rerun before trusting the row\n`;
-  return out;
+  return align(head, rows);
+}
+
+function formatMemory(results: readonly BenchResult[]): string {
+  const head = ["memory row", "items", "heap B/item", "limit B/item", "verdict"];
+  const rows = results.map((r) =>
+    r.error !== undefined && r.repeats === 0
+      ? [r.name, "-", "-", `≤ ${fmt(r.target ?? 0, 0)}`, "ERROR"]
+      : [r.name, fmt(r.ops, 0), fmt(r.heapBytes, r.heapBytes < 10 ? 3 : 0), `≤ ${fmt(r.target ?? 0, r.target !== null && r.target < 10 ? 3 : 0)}`, verdict(r)],
+  );
+  return align(head, rows);
 }

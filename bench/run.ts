@@ -12,8 +12,8 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { FULL, QUICK, formatTable, registeredBenches, runBenches } from "./harness.js";
-import type { BenchDef } from "./harness.js";
+import { FULL, QUICK, formatTable, registeredBenches, registeredMemoryBenches, runBenches, runMemoryBenches } from "./harness.js";
+import type { BenchDef, MemoryBenchDef } from "./harness.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -52,10 +52,15 @@ if (filters.length > 0) {
   for (const d of all) if (wanted.has(d.name) && d.baseline !== undefined) wanted.add(d.baseline);
   chosen = all.filter((d) => wanted.has(d.name));
 }
+const memory: readonly MemoryBenchDef[] = registeredMemoryBenches().filter((d) => filters.length === 0 || filters.some((f) => d.name.includes(f)));
 
 const opts = quick ? QUICK : FULL;
-process.stderr.write(`${chosen.length} rows, ${opts.repeats} repeats${quick ? " (quick)" : ""}, gc ${typeof (globalThis as { gc?: unknown }).gc === "function" ? "exposed" : "not exposed"}, node ${process.version}\n`);
-const results = runBenches(chosen, opts, (line) => process.stderr.write(`  ${line}\n`));
+process.stderr.write(`${chosen.length + memory.length} rows, ${opts.repeats} repeats${quick ? " (quick)" : ""}, gc ${typeof (globalThis as { gc?: unknown }).gc === "function" ? "exposed" : "not exposed"}, node ${process.version}\n`);
+const progress = (line: string) => process.stderr.write(`  ${line}\n`);
+// Memory rows first: they build their own sessions between collections, before the timed
+// rows have left garbage and optimized code around.
+const memoryResults = runMemoryBenches(memory, opts, progress);
+const results = [...(chosen.length > 0 ? runBenches(chosen, opts, progress) : []), ...memoryResults];
 process.stdout.write(formatTable(results));
 writeFileSync(resultsPath, JSON.stringify(results, null, 2) + "\n");
 process.stdout.write(`wrote ${relative(process.cwd(), resultsPath)}\n`);

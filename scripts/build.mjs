@@ -5,16 +5,21 @@
 // is all it takes: an export { "types": "./dist/types/<p>.d.ts", "import": "./dist/<n>.js" }
 // bundles src/<p>.ts into <n>.js and declares it in types/<p>.d.ts. Three steps, the
 // first two concurrent:
-//   1. kernel bundles: every export, one esbuild run, ESM, minified, platform "neutral"
-//      (no Node built-ins, so the same files run in Node, Deno, Bun and browsers), with
-//      code splitting so the root and the subpaths share chunks instead of each carrying
-//      a copy (one copy of every table in memory when both are imported);
+//   1. kernel bundles: every export, one esbuild run, ESM, minified, platform "neutral",
+//      with code splitting so the root and the subpaths share chunks instead of each
+//      carrying a copy (one copy of every table in memory when both are imported).
+//      `node:*` stays external; only the entries listed in NODE_ENTRIES ("./node") may
+//      reach it, so every other entry runs in Node, Deno, Bun and browsers alike. The
+//      build fails, naming the path, when a neutral entry's import graph reaches `node:`;
 //   2. declarations: tsc --declaration --emitDeclarationOnly over the entry points, into
 //      types/ (a temporary tsconfig extends the project's, so the options stay in one place);
-//   3. the CLI, src/cli/bin.ts → cli.js, platform "node", with a #! line. It imports the
-//      kernel only through src/index.ts, which is rewritten to the sibling ./index.js, so
-//      the CLI adds a few kilobytes rather than a second copy of the kernel (importing a
-//      kernel module any other way from src/cli/ fails the build, naming the import).
+//   3. the CLI, src/cli/bin.ts → cli.js, platform "node", with a #! line. It shares the
+//      kernel bundles rather than carrying a second copy: src/index.ts and the other entry
+//      modules resolve to their sibling bundles (./index.js, ./node.js), and any other
+//      kernel module that the CLI side (src/cli/, the demo server) imports resolves to
+//      the public names of those bundles. Afterwards every name cli.js imports from a
+//      sibling is checked against what that sibling exports, so importing an internal
+//      name fails the build instead of the first run.
 // Output is deterministic: esbuild names chunks by content hash, and the outdir is
 // emptied first so no stale chunk survives.
 import { build } from "esbuild";
@@ -27,6 +32,8 @@ import { gzipSync } from "node:zlib";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const TARGET = "es2022";
+/** Subpaths whose bundles may import Node's built-ins. */
+const NODE_ENTRIES = new Set(["./node"]);
 
 /** package.json exports → [{ name, entry, types }] (paths relative to the outdir / root). */
 export function entryPoints(pkg) {
@@ -100,7 +107,10 @@ async function declarations(entries, outdir) {
   }
 }
 
-/** Builds the kernel bundles; resolves to the set of source files they contain. */
+/**
+ * Builds the kernel bundles; resolves to the source files they contain and, per entry
+ * module (source path), its bundle's file name and exported names.
+ */
 async function kernel(entries, outdir) {
   const { metafile } = await build({
     absWorkingDir: root,
@@ -110,38 +120,104 @@ async function kernel(entries, outdir) {
     splitting: true,
     format: "esm",
     platform: "neutral",
+    external: ["node:*"],
     target: TARGET,
     minify: true,
     chunkNames: "chunks/[name]-[hash]",
     metafile: true,
     logLevel: "warning",
   });
-  return new Set(Object.keys(metafile.inputs));
+  const errors = neutralityErrors(metafile, entries);
+  if (errors.length > 0) throw new Error(errors.join("\n"));
+  const bundles = new Map();
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (output.entryPoint === undefined) continue;
+    bundles.set(output.entryPoint, { file: "./" + relative(outdir, resolve(root, file)).split(sep).join("/"), exports: new Set(output.exports) });
+  }
+  return { inputs: new Set(Object.keys(metafile.inputs)), bundles };
 }
 
 /**
- * Sends the CLI's `../index.js` (the package root) to the sibling bundle instead of
- * bundling it again, and refuses any other import from src/cli/ of a module that is in
- * the kernel bundles: it would put a second copy of that code in cli.js. Modules the
- * kernel does not contain (Node-only adapters, say) are bundled into cli.js as usual.
+ * For every entry not in {@link NODE_ENTRIES}: the chain of bundle files by which it
+ * reaches a `node:` import, if it does (static and dynamic imports both count).
  */
-function rootAsSibling(kernelInputs) {
-  const cliDir = join(root, "src", "cli");
+export function neutralityErrors(metafile, entries) {
+  const errors = [];
+  const outputOf = new Map(Object.entries(metafile.outputs).filter(([, o]) => o.entryPoint !== undefined).map(([f, o]) => [o.entryPoint, f]));
+  for (const e of entries) {
+    if (NODE_ENTRIES.has(e.subpath)) continue;
+    const start = outputOf.get(e.entry.split(sep).join("/"));
+    const seen = new Set([start]);
+    const queue = [[start]];
+    while (queue.length > 0) {
+      const chain = queue.shift();
+      for (const imp of metafile.outputs[chain.at(-1)]?.imports ?? []) {
+        if (imp.path.startsWith("node:")) errors.push(`exports["${e.subpath}"] must not reach Node built-ins: ${[...chain, imp.path].join(" -> ")}`);
+        else if (!imp.external && !seen.has(imp.path)) {
+          seen.add(imp.path);
+          queue.push([...chain, imp.path]);
+        }
+      }
+    }
+  }
+  return errors;
+}
+
+/**
+ * Keeps the kernel out of cli.js. From the CLI side (every module the CLI bundle pulls in
+ * that is not itself in the kernel bundles: src/cli/, the demo server), an import of an
+ * entry module (src/index.ts, src/node.ts) becomes an import of its sibling bundle, and
+ * an import of any other kernel module becomes a virtual module re-exporting the public
+ * names of the siblings: the CLI side then uses the one copy of each class the package
+ * ships (an `instanceof` across the two still holds). Modules the kernel does not
+ * contain are bundled into cli.js as usual.
+ */
+function kernelAsSiblings(kernelInputs, bundles) {
+  const siblings = [...bundles.values()].map((b) => b.file);
   return {
-    name: "root-as-sibling",
+    name: "kernel-as-siblings",
     setup(b) {
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
-        if (!args.importer.startsWith(cliDir + sep)) return undefined;
-        if (dirname(args.importer) === cliDir && args.path === "../index.js") return { path: "./index.js", external: true };
+        // A verb module loaded on demand that is not written yet: left for a clear run-time error.
+        if (args.kind === "dynamic-import" && !existsSync(resolve(dirname(args.importer), args.path).replace(/\.js$/, ".ts"))) {
+          return { path: args.path, external: true, warnings: [{ text: `${args.path} does not exist: the verb that loads it fails when run` }] };
+        }
+        const importer = relative(root, args.importer).split(sep).join("/");
+        if (args.importer === "" || kernelInputs.has(importer) || importer.startsWith("..")) return undefined;
         const target = relative(root, resolve(dirname(args.importer), args.path)).replace(/\.js$/, ".ts").split(sep).join("/");
         if (!kernelInputs.has(target)) return undefined;
-        return { errors: [{ text: `${target} is in the kernel bundle: import it through "../index.js" so cli.js shares dist/index.js` }] };
+        const entry = bundles.get(target);
+        if (entry !== undefined) return { path: entry.file, external: true };
+        return { path: target, namespace: "kernel-public" };
       });
+      b.onLoad({ filter: /.*/, namespace: "kernel-public" }, () => ({
+        contents: siblings.map((f) => `export * from ${JSON.stringify(f)};`).join("\n"),
+        loader: "js",
+      }));
+      b.onResolve({ filter: /^\.\//, namespace: "kernel-public" }, (args) => ({ path: args.path, external: true }));
     },
   };
 }
 
-async function cli(outdir, kernelInputs) {
+/**
+ * The names cli.js imports from each sibling bundle that the sibling does not export
+ * (a link error at start-up otherwise). Reads esbuild's minified ESM import clauses.
+ */
+export function missingSiblingImports(cliText, bundles) {
+  const exportsOf = new Map([...bundles.values()].map((b) => [b.file, b.exports]));
+  const missing = [];
+  for (const m of cliText.matchAll(/import\s*\{([^}]*)\}\s*from\s*"(\.\/[^"]+)"/g)) {
+    const names = exportsOf.get(m[2]);
+    if (names === undefined) continue;
+    for (const clause of m[1].split(",")) {
+      const name = clause.trim().split(/\s+as\s+/)[0];
+      if (name !== "" && !names.has(name)) missing.push(`${m[2]} does not export ${name}`);
+    }
+  }
+  return missing;
+}
+
+async function cli(outdir, { inputs, bundles }) {
   const outfile = join(outdir, "cli.js");
   await build({
     absWorkingDir: root,
@@ -153,9 +229,11 @@ async function cli(outdir, kernelInputs) {
     target: TARGET,
     minify: true,
     banner: { js: "#!/usr/bin/env node" },
-    plugins: [rootAsSibling(kernelInputs)],
+    plugins: [kernelAsSiblings(inputs, bundles)],
     logLevel: "warning",
   });
+  const missing = missingSiblingImports(readFileSync(outfile, "utf8"), bundles);
+  if (missing.length > 0) throw new Error(`cli.js imports names the package does not export (export them, or bundle the module):\n  ${missing.join("\n  ")}`);
   chmodSync(outfile, 0o755);
 }
 
@@ -184,8 +262,8 @@ export async function buildPackage({ outdir = join(root, "dist"), quiet = false 
     if (!existsSync(join(root, e.entry))) throw new Error(`package.json exports["${e.subpath}"]: ${e.entry} does not exist`);
   }
   cleanOutdir(outdir);
-  const [kernelInputs] = await Promise.all([kernel(entries, outdir), declarations(entries, outdir)]);
-  await cli(outdir, kernelInputs);
+  const [kernelBuild] = await Promise.all([kernel(entries, outdir), declarations(entries, outdir)]);
+  await cli(outdir, kernelBuild);
   if (!quiet) process.stdout.write(`built ${relative(process.cwd(), outdir) || "."}\n${sizes(outdir)}\n`);
 }
 

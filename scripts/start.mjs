@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm start [-- args]`: runs the CLI from the compiled tree, no bundle needed.
+// `npm start [-- args]`: `mcp-kernel serve ...args` from the compiled tree, no bundle needed.
 //
-// Compiles first when .build/ is missing or older than any source under src/ (tsc is
-// fast; type errors are reported but do not stop a development run as long as the
-// output exists), then runs `serve ...args`. Until a `serve` verb exists it runs
-// `validate ...args` on standard input instead and says so on stderr.
+// Works from a clean clone after `npm ci`: compiles first when .build/ is missing or older
+// than any source under src/ (tsc takes a few seconds; type errors are reported but do
+// not stop a development run as long as the output exists). Ctrl-C or SIGTERM stops the
+// server cleanly (exit 0).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -32,12 +32,13 @@ if (!existsSync(mainJs) || statSync(mainJs).mtimeMs < newest(join(root, "src")))
   if (tsc.status !== 0) process.stderr.write("mcp-kernel: type errors above; running the compiled output anyway\n");
 }
 
-const { main, VERBS } = await import(pathToFileURL(mainJs).href);
-const args = process.argv.slice(2);
-const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
-if (Object.hasOwn(VERBS, "serve")) {
-  process.exitCode = await main(["serve", ...args], io);
-} else {
-  process.stderr.write("mcp-kernel: no serve verb yet; running `validate` on standard input\n");
-  process.exitCode = await main(["validate", ...args], io);
-}
+const { main } = await import(pathToFileURL(mainJs).href);
+process.exitCode = await main(["serve", ...process.argv.slice(2)], {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  onStop(fn) {
+    process.once("SIGINT", fn);
+    process.once("SIGTERM", fn);
+  },
+});

@@ -35,7 +35,7 @@ after(() => rmSync(out, { recursive: true, force: true }));
 test("build: every export of package.json is built, bundle and declaration, and the bundle exports what the source does", async () => {
   execFileSync(process.execPath, [join(root, "scripts", "build.mjs"), "--outdir", out, "--quiet"], { cwd: root, stdio: "pipe" });
 
-  assert.deepEqual(subpaths.map(([s]) => s), [".", "./codec", "./schema", "./model"]);
+  assert.deepEqual(subpaths.map(([s]) => s), [".", "./codec", "./schema", "./model", "./node"]);
   const loaded: Record<string, Record<string, unknown>> = {};
   for (const [subpath, { types, import: js }] of subpaths) {
     assert.ok(existsSync(built(types)), `${subpath}: ${types} was emitted`);
@@ -54,24 +54,58 @@ test("build: every export of package.json is built, bundle and declaration, and 
   // Code splitting: the root and a subpath share one copy of each module.
   assert.equal(loaded["."].decode, loaded["./codec"].decode);
   assert.equal(loaded["."].methodSpec, loaded["./model"].methodSpec);
+  // The product API and the transports are at the root; the Node adapters in ./node.
+  for (const name of ["McpServer", "McpClient", "createMemoryPair", "webStreamsTransport", "createHttpHandler", "httpClientTransport", "Endpoint", "createTaskTable"]) {
+    assert.equal(typeof loaded["."][name], "function", name);
+  }
+  for (const name of ["stdioServerTransport", "spawnStdioServer", "serveNode", "nodeServerTransport"]) assert.equal(typeof loaded["./node"][name], "function", name);
   // The bundles work, not just load.
   const decode = loaded["./codec"].decode as (text: string) => { kind: string };
   assert.equal(decode('{"jsonrpc":"2.0","id":1,"method":"ping"}').kind, "request");
   assert.equal((loaded["./model"].isProtocolVersion as (v: string) => boolean)("2026-07-28"), true);
 });
 
-test("build: the kernel bundles are platform-neutral (no node: imports), so they run in Deno, Bun and browsers", () => {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith(".js") && path !== join(out, "cli.js")) files.push(path);
+test("build: every entry but ./node is platform-neutral: its whole import graph has no node: import, so it runs in Deno, Bun and browsers", () => {
+  const importsOf = (file: string): string[] =>
+    [...readFileSync(file, "utf8").matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((m) => m[1]);
+  const reached = (entry: string): Set<string> => {
+    const seen = new Set<string>([entry]);
+    const queue = [entry];
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      for (const spec of importsOf(file)) {
+        const target = spec.startsWith(".") ? join(dirname(file), spec) : spec;
+        if (!seen.has(target)) {
+          seen.add(target);
+          if (spec.startsWith(".")) queue.push(target);
+        }
+      }
     }
+    return seen;
   };
-  walk(out);
-  assert.ok(files.length >= subpaths.length);
-  for (const file of files) assert.doesNotMatch(readFileSync(file, "utf8"), /\bfrom\s*["']node:|\bimport\(\s*["']node:|\brequire\(/, file);
+  for (const [subpath, { import: js }] of subpaths) {
+    const graph = [...reached(built(js))];
+    assert.ok(graph.every((f) => !f.startsWith("/") || existsSync(f)), `${subpath}: every relative import resolves`);
+    const builtins = graph.filter((f) => f.startsWith("node:"));
+    if (subpath === "./node") assert.ok(builtins.includes("node:http"), "the node entry does use node:http (the walk sees imports)");
+    else assert.deepEqual(builtins, [], `${subpath} reaches no Node built-in`);
+    for (const f of graph) if (f.endsWith(".js") && subpath !== "./node") assert.doesNotMatch(readFileSync(f, "utf8"), /\brequire\(/, f);
+  }
+});
+
+test("build: a neutral entry that reaches node: fails the build, naming the chain", async () => {
+  const { neutralityErrors } = (await import(pathToFileURL(join(root, "scripts", "build.mjs")).href)) as {
+    neutralityErrors(m: unknown, e: { subpath: string; entry: string }[]): string[];
+  };
+  const metafile = {
+    outputs: {
+      "dist/index.js": { entryPoint: "src/index.ts", imports: [{ path: "dist/chunks/a.js", kind: "import-statement" }] },
+      "dist/chunks/a.js": { imports: [{ path: "node:fs", kind: "import-statement", external: true }] },
+      "dist/node.js": { entryPoint: "src/node.ts", imports: [{ path: "node:http", kind: "import-statement", external: true }] },
+    },
+  };
+  const entries = [{ subpath: ".", entry: "src/index.ts" }, { subpath: "./node", entry: "src/node.ts" }];
+  assert.deepEqual(neutralityErrors(metafile, entries), ['exports["."] must not reach Node built-ins: dist/index.js -> dist/chunks/a.js -> node:fs']);
 });
 
 test("build: the bin is an executable #! script that imports the sibling root bundle and validates a spec example", () => {
@@ -82,6 +116,13 @@ test("build: the bin is an executable #! script that imports the sibling root bu
   assert.equal(statSync(bin).mode & 0o111, 0o111);
   const example = join(root, "spec-tests", "fixtures", "examples", "CallToolRequest", "call-tool-request.json");
   assert.equal(execFileSync(process.execPath, [bin, "validate", example], { encoding: "utf8" }), "ok request tools/call\n");
+  // serve and call from the bundle: the demo server and the client share dist/index.js.
+  assert.ok(!text.includes("class McpServer"), "no second copy of McpServer in cli.js");
+  const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  const reply = JSON.parse(execFileSync(process.execPath, [bin, "serve", "--stdio"], { input: init + "\n", encoding: "utf8" }).trim());
+  assert.equal(reply.result.serverInfo.name, "mcp-kernel-demo");
+  const result = JSON.parse(execFileSync(process.execPath, [bin, "call", "--stdio", process.execPath, bin, "serve", "--stdio", "tools/call", '{"name":"echo","arguments":{"text":"bundled"}}'], { encoding: "utf8" }));
+  assert.deepEqual(result, { content: [{ type: "text", text: "bundled" }] });
 });
 
 test("package.json: ships dist, README and LICENSE, built by npm pack; no install-time build (npm ci must not build)", () => {

@@ -27,7 +27,9 @@ test("main: --help, -h and help print the usage, listing every verb of the table
     assert.equal(r.out, usage());
     assert.equal(r.err, "");
   }
-  for (const name of Object.keys(VERBS)) assert.match(usage(), new RegExp(`^  ${name} +${VERBS[name].summary}$`, "m"));
+  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  for (const name of Object.keys(VERBS)) assert.match(usage(), new RegExp(`^  ${escape(name)} +${escape(VERBS[name].summary)}$`, "m"));
+  for (const name of ["serve", "call", "record", "replay", "validate", "demo-client"]) assert.ok(Object.hasOwn(VERBS, name), name);
 });
 
 test("main: no verb, or an unknown one, prints the usage to stderr and exits 2", async () => {
@@ -119,7 +121,7 @@ test("joinLines, concat and isBlank", () => {
 });
 
 test("writeOut: writes nothing for empty text; waits for drain only when write returns false and the stream can say when", async () => {
-  const calls: string[] = [];
+  const calls: (string | Uint8Array)[] = [];
   await writeOut({ write: (c) => void calls.push(c) }, "");
   assert.equal(calls.length, 0);
   await writeOut({ write: (c) => (calls.push(c), false) }, "no once");

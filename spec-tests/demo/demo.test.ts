@@ -31,7 +31,7 @@ const textOf = (r: { content: any[] }) => r.content[0].text as string;
 
 test("server-initialize / tools-list / prompts-list: capabilities, and every tool and prompt has a description", async () => {
   const { client } = await demo();
-  assert.deepEqual(Object.keys(client.serverCapabilities!).sort(), ["completions", "logging", "prompts", "resources", "tools"]);
+  assert.deepEqual(Object.keys(client.serverCapabilities!).sort(), ["completions", "extensions", "logging", "prompts", "resources", "tasks", "tools"]);
   assert.equal(client.serverInfo!.name, "mcp-kernel-demo");
   const tools = [];
   for await (const t of client.iterateTools()) tools.push(t);
@@ -47,7 +47,7 @@ test("server-initialize / tools-list / prompts-list: capabilities, and every too
 
 test("createDemoServer() with no options: the system clock, the full surface", () => {
   const server = createDemoServer();
-  assert.deepEqual(Object.keys(server.capabilities).sort(), ["completions", "logging", "prompts", "resources", "tools"]);
+  assert.deepEqual(Object.keys(server.capabilities).sort(), ["completions", "extensions", "logging", "prompts", "resources", "tasks", "tools"]);
 });
 
 test("echo: returns its text", async () => {

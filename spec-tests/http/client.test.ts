@@ -204,12 +204,33 @@ test("client: a stream that ends before the response with no event id cannot be 
   t.close();
 });
 
-test("client: Session Management item 4: a 404 for a known session closes the transport with a 'session expired' reason", async () => {
+test("client: Session Management item 4: a 404 for a known session starts a new session (the same initialize, then initialized) and sends the request again", async () => {
   const { handler } = makeHandler();
-  const t = httpClientTransport(URL_, { fetch: inProcess(handler), openGetStream: false });
+  const seen: Seen[] = [];
+  const t = httpClientTransport(URL_, { fetch: inProcess(handler, seen), openGetStream: false });
+  const { ep } = client(t);
+  await ep.open();
+  const first = t.sessionId!;
+  handler.terminate(first);
+  const r = await ep.request("tools/list");
+  assert.deepEqual((r.tools as JsonObject[]).map((x) => x.name), ["echo"]);
+  assert.ok(t.sessionId !== undefined && t.sessionId !== first);
+  const methods = seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body!).method);
+  assert.deepEqual(methods, ["initialize", "notifications/initialized", "tools/list", "initialize", "notifications/initialized", "tools/list"]);
+  const reinit = seen.filter((s) => s.body?.includes('"initialize"'))[1];
+  assert.equal(reinit.headers.get("mcp-session-id"), null, "the new initialize goes without a session id");
+  assert.equal(handler.sessionCount, 1);
+  t.close();
+});
+
+test("client: Session Management item 4: when the new initialize fails too, the transport closes with a 'session expired' reason", async () => {
+  const { handler } = makeHandler();
+  let refuse = false;
+  const t = httpClientTransport(URL_, { fetch: inProcess(handler, [], (req, next) => (refuse && !req.headers.has("mcp-session-id") ? Promise.resolve(new Response(null, { status: 503 })) : next())), openGetStream: false });
   const { ep, closed } = client(t);
   await ep.open();
   handler.terminate(t.sessionId!);
+  refuse = true;
   const p = ep.request("tools/list");
   const reason = await closed;
   assert.ok(reason.startsWith(SESSION_EXPIRED), reason);

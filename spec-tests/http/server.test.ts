@@ -477,22 +477,3 @@ test("sessions end after sessionIdleMs without requests or open connections", as
   clock.advance(5000);
   assert.deepEqual(tools.closed, ["session idle timeout", "session terminated by the client (HTTP DELETE)"]);
 });
-
-test("modern era seam: a modern MCP-Protocol-Version goes to the modern hook; by default 400 without a modern error code (dual-era clients fall back)", async () => {
-  const { handler } = makeHandler();
-  const r = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, undefined, "2026-07-28");
-  assert.equal(r.status, 400);
-  const body = await r.json();
-  assert.equal(body.error.code, ErrorCode.InvalidRequest);
-  assert.ok(body.error.data.supported.includes("2025-11-25"));
-  const seen: string[] = [];
-  const hooked = makeHandler(new Tools(), {
-    modern: async (req) => {
-      seen.push(req.method);
-      return new Response("modern", { status: 200 });
-    },
-  }).handler;
-  const m = await hooked(new Request(URL_, { method: "GET", headers: { "mcp-protocol-version": "2026-07-28" } }));
-  assert.equal(await m.text(), "modern");
-  assert.deepEqual(seen, ["GET"]);
-});

@@ -41,6 +41,6 @@ stdio("legacy", LEGACY);
 stdio("modern", MODERN, { todo: { elicitation: NO_MRTR, sampling: NO_MRTR } });
 stdio("auto", MODERN, { todo: { elicitation: NO_MRTR, sampling: NO_MRTR } });
 http("legacy", LEGACY);
-http("modern", MODERN, { todoAll: "src/transports/http-server.ts serves the legacy era only: its MODERN ERA HOOK defaults to 400, so a pinned 2026-07-28 client cannot connect over HTTP" });
-// draft basic/versioning: a dual-era client falls back to initialize when the probe gets no modern answer.
-http("auto", LEGACY);
+http("modern", MODERN, { todo: { elicitation: NO_MRTR, sampling: NO_MRTR } });
+// draft basic/versioning: our HTTP server is dual-era, so the probe gets a modern answer and the client stays modern.
+http("auto", MODERN, { todo: { elicitation: NO_MRTR, sampling: NO_MRTR } });

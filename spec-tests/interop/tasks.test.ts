@@ -1,7 +1,7 @@
 // Interop: tasks (2025-11-25 basic/utilities/tasks), the one peer that has them being the
 // official SDK 1.x (its experimental task store; SDK 2.x has no task runtime). Our client
 // drives a task-augmented tools/call on the SDK 1.x server over stdio and Streamable
-// HTTP; the SDK 1.x client sends one to our server, which declares no tasks capability.
+// HTTP; the SDK 1.x client sends one to our server, whose demo tools run as tasks.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Client as Sdk1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -95,16 +95,17 @@ describe("SDK 1.x client → our server, stdio, 2025-11-25: tasks", () => {
     await client.close();
   });
 
-  test("basic/utilities/tasks: a receiver that does not declare tasks for a request type MUST process it normally, ignoring the task metadata", { timeout: 8_000 }, async () => {
-    assert.equal(client.getServerCapabilities()?.tasks, undefined);
-    // The client breaks its own MUST NOT (no task augmentation without the capability) on purpose, to check the receiver's rule.
-    const r = await client.request({ method: "tools/call", params: { name: "greet", arguments: { name: "task" }, task: { ttl: 60_000 } } }, CallToolResultSchema);
+  test("basic/utilities/tasks: a task-augmented call of a tool whose taskSupport is forbidden (absent) is -32601; called plainly it runs normally", { timeout: 8_000 }, async () => {
+    // The client breaks its own MUST NOT (no task augmentation of a forbidden tool) on purpose, to check the receiver's rule.
+    const refused = client.request({ method: "tools/call", params: { name: "greet", arguments: { name: "task" }, task: { ttl: 60_000 } } }, CallToolResultSchema);
+    assert.equal(await rejectionCode(refused), -32601);
+    const r = await client.request({ method: "tools/call", params: { name: "greet", arguments: { name: "task" } } }, CallToolResultSchema);
     assert.deepEqual(r.content, [{ type: "text", text: "Hello, task!" }]);
   });
 
   test(
     "basic/utilities/tasks: a tool with execution.taskSupport \"optional\" runs as a task when asked (our server declaring tasks.requests.tools.call)",
-    { todo: "src/tasks is not wired into the session or McpServer yet: the demo's slow_compute says taskSupport \"optional\" but our server declares no tasks capability and never answers with a CreateTaskResult", timeout: 8_000 },
+    { timeout: 8_000 },
     async () => {
       const caps = client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: object } } } };
       assert.ok(caps.tasks?.requests?.tools?.call, "tasks.requests.tools.call declared");

@@ -19,7 +19,9 @@
  * Results come back as the server sent them, schema-checked by the kernel against the
  * negotiated version; nothing here copies or rewrites them.
  */
-import type { Clock } from "../driver/clock.js";
+import { systemClock, type Clock } from "../driver/clock.js";
+import { TASKS_EXTENSION } from "../model/meta.js";
+import { isModernVersion } from "../model/versions.js";
 import { McpError, type Endpoint, type RequestContext, type RequestOptions } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
@@ -29,6 +31,9 @@ import type { Transport } from "./transport.js";
 import type {
   CallToolResult,
   CompleteResult,
+  CreateTaskResult,
+  ListTasksResult,
+  Task,
   CompletionReference,
   CreateMessageParams,
   CreateMessageResult,
@@ -69,6 +74,12 @@ export interface McpClientOptions {
   clock?: Clock;
   /** Where a throwing listener's error goes (default: rethrown on a microtask). */
   onError?(error: unknown): void;
+  /**
+   * Declare the `io.modelcontextprotocol/tasks` extension (SEP-2663), so a 2026-07-28
+   * server may answer a tool call with a task (default false). 2025-11-25 tasks need no
+   * declaration here: the client asks per call ({@link McpClient.callToolAsTask}).
+   */
+  tasks?: boolean;
 }
 
 /** Per-call options: cancellation, timeout, progress. */
@@ -101,6 +112,7 @@ export class McpClient {
     if (h.sampling !== undefined) caps.sampling = {};
     if (h.elicitation !== undefined) caps.elicitation = {};
     if (h.roots !== undefined) caps.roots = { listChanged: true };
+    if (this.options.tasks === true) caps.extensions = { [TASKS_EXTENSION]: {} };
     return mergeCapabilities(caps, this.options.capabilities);
   }
 
@@ -183,6 +195,86 @@ export class McpClient {
   /** Calls a tool. A tool that failed resolves with `isError: true`; a protocol error rejects. */
   callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
     return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options) as Promise<CallToolResult>;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Tasks (2025-11-25 basic/utilities/tasks; the io.modelcontextprotocol/tasks extension)
+
+  /**
+   * Calls a tool as a task. In a 2025-11-25 session the call carries `task` (with `ttl`
+   * when given), which the server's `tasks.requests.tools.call` and the tool's
+   * `execution.taskSupport` must admit; it resolves with the `CreateTaskResult`. Under
+   * 2026-07-28 the server decides: with {@link McpClientOptions.tasks} declared it may
+   * answer a task (`resultType: "task"`) or the plain result, and this resolves with
+   * whichever came. {@link McpClient.taskIdOf} tells them apart.
+   */
+  callToolAsTask(name: string, args?: JsonObject, task: { ttl?: number } = {}, options?: CallOptions): Promise<CreateTaskResult | CallToolResult> {
+    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    if (!isModernVersion(this.version)) params.task = task.ttl === undefined ? {} : { ttl: task.ttl };
+    return this.request("tools/call", params, options) as Promise<CreateTaskResult | CallToolResult>;
+  }
+
+  /** The task id of a `CreateTaskResult` of either era, or undefined for a plain result. */
+  taskIdOf(result: JsonObject): string | undefined {
+    const task = result.task as JsonObject | undefined;
+    if (typeof task === "object" && task !== null && typeof task.taskId === "string") return task.taskId;
+    return result.resultType === "task" && typeof result.taskId === "string" ? result.taskId : undefined;
+  }
+
+  /** `tasks/get`: the task's status now (extension: with its result, error or input requests inlined). */
+  getTask(taskId: string, options?: CallOptions): Promise<Task> {
+    return this.request("tasks/get", { taskId }, options) as Promise<Task>;
+  }
+
+  /** `tasks/result` (2025-11-25): blocks until the task is terminal, then resolves with the request's result, or rejects with its error. */
+  getTaskResult(taskId: string, options?: CallOptions): Promise<JsonObject> {
+    return this.request("tasks/result", { taskId }, options);
+  }
+
+  /** One page of `tasks/list` (2025-11-25): this session's tasks. */
+  listTasks(cursor?: string, options?: CallOptions): Promise<ListTasksResult> {
+    return this.request("tasks/list", cursor === undefined ? undefined : { cursor }, options) as Promise<ListTasksResult>;
+  }
+
+  /** `tasks/cancel`: 2025-11-25 answers the cancelled task; the extension an empty acknowledgement. */
+  cancelTask(taskId: string, options?: CallOptions): Promise<JsonObject> {
+    return this.request("tasks/cancel", { taskId }, options);
+  }
+
+  /** `tasks/update` (extension): answers to the task's `inputRequests`, by key. */
+  async updateTask(taskId: string, inputResponses: JsonObject, options?: CallOptions): Promise<void> {
+    await this.request("tasks/update", { taskId, inputResponses }, options);
+  }
+
+  /**
+   * The final result of a task, however the era delivers it: 2025-11-25 `tasks/result`;
+   * under the extension, `tasks/get` every `pollIntervalMs` (default `intervalMs`, 1 s)
+   * on the client's clock until the task is terminal. Rejects with the task's JSON-RPC
+   * error when it failed, and with `-32800` when it was cancelled (extension).
+   */
+  async waitForTask(taskId: string, options: CallOptions & { intervalMs?: number } = {}): Promise<JsonObject> {
+    if (!isModernVersion(this.version)) return this.getTaskResult(taskId, options);
+    const clock = this.options.clock ?? systemClock;
+    for (;;) {
+      const task = await this.getTask(taskId, options);
+      if (task.status === "completed") return (task.result ?? {}) as JsonObject;
+      if (task.status === "failed") throw new McpError(task.error ?? { code: ErrorCode.InternalError, message: task.statusMessage ?? "task failed" });
+      if (task.status === "cancelled") throw new McpError({ code: ErrorCode.RequestCancelled, message: task.statusMessage ?? "task cancelled" });
+      const wait = typeof task.pollIntervalMs === "number" ? task.pollIntervalMs : (options.intervalMs ?? 1000);
+      await new Promise<void>((resolve, reject) => {
+        const signal = options.signal;
+        if (signal?.aborted) return reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" }));
+        const handle = clock.schedule(clock.now() + wait, () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        });
+        const onAbort = (): void => {
+          clock.cancel(handle);
+          reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" }));
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+      });
+    }
   }
 
   /** One page of `resources/list`. */

@@ -42,4 +42,6 @@ export {
   type RequestStateRejection,
 } from "./mrtr.js";
 export { McpClient, type ClientHandlers, type McpClientOptions, type CallOptions } from "./client.js";
+export { TaskRuntime, type TaskRuntimeOptions, type TaskWork } from "./tasks.js";
+export { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 export { parseUriTemplate, matchUriTemplate, expandUriTemplate, type UriTemplate } from "./uri-template.js";

@@ -65,6 +65,10 @@ import type {
   ToolAnnotations,
 } from "./types.js";
 import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "./uri-template.js";
+import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
+import { randomSessionKey, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
+import { taskSupportOf } from "../tasks/capabilities.js";
+import type { TaskOwner } from "../tasks/types.js";
 
 export { ServerContext } from "./context.js";
 
@@ -118,6 +122,12 @@ export interface McpServerOptions {
   requestStateTtlMs?: number;
   /** MRTR in a legacy session: most input rounds one call may take (default 8). */
   maxInputRounds?: number;
+  /**
+   * Tasks (2025-11-25 `basic/utilities/tasks` and the `io.modelcontextprotocol/tasks`
+   * extension): the runtime's settings, or a runtime to share. Tools registered with
+   * `execution.taskSupport` "optional" or "required" run as tasks through it.
+   */
+  tasks?: TaskRuntimeOptions | TaskRuntime;
 }
 
 /** A connected session the server tells about changes: an {@link Endpoint} is one. */
@@ -317,6 +327,8 @@ export class McpServer {
   private readonly pageSize: number;
   private readonly clock: Clock;
   private readonly mrtr: InputRequiredBridge;
+  /** The server's tasks: created by task-augmented tool calls, read by `tasks/*` requests. */
+  readonly tasks: TaskRuntime;
 
   constructor(
     readonly info: ServerInfo,
@@ -332,6 +344,7 @@ export class McpServer {
       maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
     });
     if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new RangeError("pageSize must be a non-negative integer");
+    this.tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime({ clock: options.clock, ...options.tasks });
   }
 
   // -------------------------------------------------------------------------------------
@@ -460,6 +473,7 @@ export class McpServer {
       caps.resources = r;
     }
     if (this.tools.size > 0) caps.tools = listChanged ? { listChanged: true } : {};
+    if (this.hasTaskTools()) mergeCapabilities(caps, taskCapabilities());
     return mergeCapabilities(caps, o.capabilities);
   }
 
@@ -505,8 +519,9 @@ export class McpServer {
    * {@link McpServer.sessionOptions}. Give the endpoint to {@link McpServer.attach} so it
    * hears about changes.
    */
-  handler(): RequestHandler {
-    return (method, params, ctx) => this.dispatch(method, params, ctx);
+  handler(taskOwner: TaskOwner = { session: randomSessionKey() }): RequestHandler {
+    // One handler per session: the tasks its requests create belong to `taskOwner`.
+    return (method, params, ctx) => this.dispatch(method, params, ctx, taskOwner);
   }
 
   /** Tells `peer` (an endpoint made outside {@link McpServer.connect}) about changes until {@link McpServer.detach}. */
@@ -570,13 +585,20 @@ export class McpServer {
   // -------------------------------------------------------------------------------------
   // Requests
 
-  private dispatch(method: string, params: JsonObject | undefined, rc: RequestContext): Promise<JsonObject> | JsonObject {
+  private dispatch(method: string, params: JsonObject | undefined, rc: RequestContext, session: TaskOwner): Promise<JsonObject> | JsonObject {
     const p = params ?? {};
     switch (method) {
       case "tools/list":
         return this.listTools(p);
       case "tools/call":
-        return this.mrtr.serve(method, p, rc, (q) => this.callTool(q, rc));
+        return this.callAsTask(p, rc, session) ?? this.mrtr.serve(method, p, rc, (q) => this.callTool(q, rc));
+      case "tasks/get":
+      case "tasks/result":
+      case "tasks/list":
+      case "tasks/cancel":
+      case "tasks/update":
+        if (!this.hasTaskTools()) break;
+        return this.taskRequest(method, params, rc, session);
       case "resources/list":
         return this.listResources(p);
       case "resources/templates/list":
@@ -592,6 +614,29 @@ export class McpServer {
     }
     if (this.options.fallback !== undefined) return this.options.fallback(method, params, rc);
     throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+  }
+
+  private hasTaskTools(): boolean {
+    for (const t of this.tools.values()) if (taskSupportOf(t.def) !== "forbidden") return true;
+    return false;
+  }
+
+  /** A `tools/call` that runs as a task (tasks-server.ts decides), as its `CreateTaskResult`; undefined to run it normally. */
+  private callAsTask(p: JsonObject, rc: RequestContext, session: TaskOwner): Promise<JsonObject> | undefined {
+    const entry = this.tools.get(p.name as string);
+    if (entry === undefined) return undefined;
+    const decision = toolTaskDecision(p, taskSupportOf(entry.def), this.capabilities);
+    if (decision.kind === "normal") return undefined;
+    if (decision.kind === "error") return Promise.reject(new McpError(decision.error));
+    const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };
+    const work = (q: JsonObject, r: RequestContext) => this.callTool(q, r);
+    return this.tasks.create(rc, taskOwnerOf(p, session), decision.era, withoutTaskField(p), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
+  }
+
+  private taskRequest(method: string, params: JsonObject | undefined, rc: RequestContext, session: TaskOwner): Promise<JsonObject> {
+    const refused = taskRequestGate(method, params);
+    if (refused !== null) return Promise.reject(new McpError(refused));
+    return this.tasks.request(method, params, rc, taskOwnerOf(params, session), taskEraOfRequest(params));
   }
 
   private listTools(p: JsonObject): JsonObject {

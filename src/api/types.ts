@@ -8,6 +8,7 @@
  * validates every message against the negotiated version's schema on the way out and on
  * the way in, so these types only help the compiler; they are not the source of truth.
  */
+import type { TaskStatus } from "../tasks/status.js";
 
 /** `_meta` of any MCP object: reserved keys plus whatever an application adds. */
 export type Meta = { [key: string]: unknown };
@@ -308,4 +309,48 @@ export interface ListResourceTemplatesResult extends Page {
 /** A page of `prompts/list`. */
 export interface ListPromptsResult extends Page {
   prompts: Prompt[];
+}
+
+/** A task's status (2025-11-25 `basic/utilities/tasks`, and the tasks extension). */
+export type { TaskStatus };
+
+/**
+ * A task as `tasks/get`, `tasks/list` and `CreateTaskResult` show it. 2025-11-25 names
+ * the lifetime `ttl` / `pollInterval`; the extension `ttlMs` / `pollIntervalMs` and
+ * inlines `result`, `error` or `inputRequests` in `tasks/get`.
+ */
+export interface Task {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601. */
+  lastUpdatedAt: string;
+  ttl?: number | null;
+  ttlMs?: number | null;
+  pollInterval?: number;
+  pollIntervalMs?: number;
+  /** Extension, `completed`: the request's result. */
+  result?: { [key: string]: unknown };
+  /** Extension, `failed`: the request's JSON-RPC error. */
+  error?: { code: number; message: string; data?: unknown };
+  /** Extension, `input_required`: what the server needs, by key (answer with `tasks/update`). */
+  inputRequests?: { [key: string]: { method: string; params?: { [key: string]: unknown } } };
+  _meta?: Meta;
+  [key: string]: unknown;
+}
+
+/** The answer to a task-augmented request: `{ task }` (2025-11-25) or the task itself with `resultType: "task"` (extension). */
+export interface CreateTaskResult {
+  task?: Task;
+  resultType?: string;
+  taskId?: string;
+  _meta?: Meta;
+  [key: string]: unknown;
+}
+
+/** A page of `tasks/list` (2025-11-25). */
+export interface ListTasksResult extends Page {
+  tasks: Task[];
 }

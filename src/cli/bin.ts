@@ -1,3 +1,11 @@
 // The `mcp-kernel` executable: all of the command line is in main.ts, tested in-process.
 import { main } from "./main.js";
-process.exitCode = await main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+process.exitCode = await main(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  onStop(fn) {
+    process.once("SIGINT", fn);
+    process.once("SIGTERM", fn);
+  },
+});

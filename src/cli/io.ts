@@ -40,8 +40,8 @@ export interface Verb {
 
 /** Where a verb writes: `process.stdout` and `process.stderr` fit, and so does a test's string sink. */
 export interface CliOutput {
-  /** Writes text; `false` asks the caller to wait for `drain` before writing more. */
-  write(chunk: string): boolean | void;
+  /** Writes text (or bytes, for verbs that pass a stream through untouched); `false` asks the caller to wait for `drain` before writing more. */
+  write(chunk: string | Uint8Array): boolean | void;
   /** Present on Node streams: lets {@link writeOut} wait for `drain`. */
   once?(event: "drain", listener: () => void): unknown;
 }
@@ -54,6 +54,12 @@ export interface CliIO {
   stdout: CliOutput;
   /** Standard error: usage and diagnostics. */
   stderr: CliOutput;
+  /**
+   * Registers `fn` to run once when the user asks the process to stop (SIGINT, SIGTERM).
+   * Only long-running verbs (`serve`) register; absent in tests, which stop a verb through
+   * its own means. Registering replaces the default (the process dies at once).
+   */
+  onStop?(fn: () => void): void;
 }
 
 const LF = 0x0a;
@@ -72,24 +78,25 @@ function stripCr(line: Uint8Array): Uint8Array {
 }
 
 /**
- * Splits a stream of chunks into lines, yielding the complete lines of each chunk as one
- * batch (possibly empty). A line split across chunks is joined; the final line is
- * yielded even without a trailing newline. Blank lines are kept: skipping them is the
- * verb's decision.
+ * A push-style line splitter: {@link LineSplitter.push} returns the lines a chunk
+ * completes (a line split across chunks is joined), {@link LineSplitter.end} the last
+ * line if it had no newline. `\r` before `\n` is dropped; blank lines are kept.
  */
-export async function* readLines(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array[]> {
+export class LineSplitter {
   // Bytes of the line begun in an earlier chunk and not yet ended.
-  let carry: Uint8Array | null = null;
-  for await (const chunk of source) {
+  private carry: Uint8Array | null = null;
+
+  /** The complete lines of `chunk`, in order (possibly none). */
+  push(chunk: Uint8Array | string): Uint8Array[] {
     const bytes = bytesOf(chunk);
     const batch: Uint8Array[] = [];
     let start = 0;
     let nl = bytes.indexOf(LF, 0);
     while (nl !== -1) {
       let line = bytes.subarray(start, nl);
-      if (carry !== null) {
-        line = concat(carry, line);
-        carry = null;
+      if (this.carry !== null) {
+        line = concat(this.carry, line);
+        this.carry = null;
       }
       batch.push(stripCr(line));
       start = nl + 1;
@@ -98,11 +105,30 @@ export async function* readLines(source: AsyncIterable<Uint8Array | string>): As
     if (start < bytes.length) {
       const rest = bytes.subarray(start);
       // Copy: the stream may reuse the chunk's buffer once we return to it.
-      carry = carry === null ? rest.slice() : concat(carry, rest);
+      this.carry = this.carry === null ? rest.slice() : concat(this.carry, rest);
     }
-    yield batch;
+    return batch;
   }
-  if (carry !== null) yield [stripCr(carry)];
+
+  /** The unterminated last line, if any. */
+  end(): Uint8Array[] {
+    const last = this.carry;
+    this.carry = null;
+    return last === null ? [] : [stripCr(last)];
+  }
+}
+
+/**
+ * Splits a stream of chunks into lines, yielding the complete lines of each chunk as one
+ * batch (possibly empty). A line split across chunks is joined; the final line is
+ * yielded even without a trailing newline. Blank lines are kept: skipping them is the
+ * verb's decision.
+ */
+export async function* readLines(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array[]> {
+  const splitter = new LineSplitter();
+  for await (const chunk of source) yield splitter.push(chunk);
+  const last = splitter.end();
+  if (last.length > 0) yield last;
 }
 
 /** `a` followed by `b`, in a new buffer. */
@@ -142,7 +168,7 @@ export function openInput(path: string, io: CliIO): AsyncIterable<Uint8Array | s
 }
 
 /** Writes `text`, then waits for `drain` when the stream asks for it, so a long run does not buffer all its output. */
-export async function writeOut(out: CliOutput, text: string): Promise<void> {
+export async function writeOut(out: CliOutput, text: string | Uint8Array): Promise<void> {
   if (text.length === 0) return;
   if (out.write(text) === false && out.once !== undefined) {
     await new Promise<void>((resolve) => out.once!("drain", resolve));

@@ -5,25 +5,68 @@
  *
  * Theory of operation. {@link main} takes the arguments and a {@link CliIO} and resolves
  * to the exit code; it never calls `process.exit`, so the tests run it in-process and
- * count its coverage. `bin.ts` is the only file that touches `process`. A verb is a row
- * of {@link VERBS}: add `serve`, `replay`, `record` or `call` by writing its module and
- * adding its row; the top-level usage lists the table. A verb imports the kernel only
- * through `../index.js` (the package root): the build points that at the published
- * `dist/index.js`, so `dist/cli.js` carries no second copy of the kernel, and fails on
- * any other import of a kernel module from here.
+ * count its coverage. `bin.ts` is the only file that touches `process` (the stdio
+ * adapters of `--stdio` child processes aside). A verb is a row of {@link VERBS}: add one
+ * by writing its module and adding its row; the top-level usage lists the table. A verb
+ * imports the kernel through `../index.js` (the package root) and `../node.js`: the build
+ * points those at the published `dist/index.js` and `dist/node.js`, so `dist/cli.js`
+ * carries no second copy of the kernel (see `scripts/build.mjs`).
  */
 import { Exit, writeOut } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
+import { callVerb } from "./call.js";
+import { recordVerb } from "./record.js";
 import { replayVerb } from "./replay.js";
+import { serveVerb } from "./serve.js";
 import { validateVerb } from "./validate.js";
 
 export { Exit } from "./io.js";
 export type { CliIO, CliOutput, Verb } from "./io.js";
 
+/** The verb a module exports, under any of the names a verb module may use. */
+function verbOf(mod: Record<string, unknown>): Verb | undefined {
+  for (const name of ["demoClientVerb", "default"]) {
+    const v = mod[name] as Partial<Verb> | undefined;
+    if (v !== undefined && typeof v.run === "function") return v as Verb;
+  }
+  const run = mod.run ?? mod.main;
+  return typeof run === "function" ? { summary: "", usage: "", run: run as Verb["run"] } : undefined;
+}
+
+/**
+ * `demo-client URL`: the client the conformance suite drives (it reads
+ * `MCP_CONFORMANCE_SCENARIO`). Its module is loaded when the verb runs, so the other
+ * verbs start without it.
+ */
+const demoClientVerb: Verb = {
+  summary: "the conformance suite's client: acts out $MCP_CONFORMANCE_SCENARIO against URL",
+  usage: "usage: mcp-kernel demo-client URL\n",
+  async run(args, io) {
+    let mod: Record<string, unknown>;
+    try {
+      // @ts-ignore -- demo-client.ts is its own module; this line must compile before it exists.
+      mod = (await import("./demo-client.js")) as Record<string, unknown>;
+    } catch (e) {
+      await writeOut(io.stderr, `mcp-kernel demo-client: not available in this build: ${e instanceof Error ? e.message : String(e)}\n`);
+      return Exit.Internal;
+    }
+    const verb = verbOf(mod);
+    if (verb === undefined) {
+      await writeOut(io.stderr, "mcp-kernel demo-client: src/cli/demo-client.ts exports no verb (demoClientVerb, default or run)\n");
+      return Exit.Internal;
+    }
+    return verb.run(args, io);
+  },
+};
+
 /** Every verb, by name. */
 export const VERBS: Readonly<Record<string, Verb>> = {
-  validate: validateVerb,
+  serve: serveVerb,
+  call: callVerb,
+  record: recordVerb,
   replay: replayVerb,
+  validate: validateVerb,
+  "demo-client": demoClientVerb,
 };
 
 /** The top-level usage text, listing {@link VERBS}. */

@@ -1,20 +1,26 @@
 /**
- * `mcp-kernel replay FILE`: re-runs a kernel transcript and reports the first divergence.
+ * `mcp-kernel replay FILE`: re-runs a transcript and reports the first divergence.
  *
- * Spec: none of its own; the transcript format and the comparison are
- * `src/session/transcript.ts`. Exit 0 when every step's outputs match the recording, 1
- * with the first divergence (step index, what was recorded, what the kernel produced)
- * otherwise, 2 when the file cannot be read.
+ * Spec: none of its own. Two formats, told apart by the header: a kernel transcript
+ * (`mcp-kernel/1`, `src/session/transcript.ts`: session inputs and outputs), and a stdio
+ * transcript (`mcp-kernel/stdio-1`, `stdio-transcript.ts`: what `record` wrote), which is
+ * re-run through the kernel and the demo server's handlers. Exit 0 when every output
+ * matches the recording, 1 with the first divergence (where, what was recorded, what was
+ * produced) otherwise, 2 when the file cannot be read.
  */
-import { replay } from "../index.js";
+import { replay, type ReplayResult } from "../index.js";
 import { Exit, joinLines, openInput, readLines, writeOut } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
+import { parseStdioTranscript, replayStdio, STDIO_TRANSCRIPT } from "./stdio-transcript.js";
 
 const USAGE = `usage: mcp-kernel replay FILE|-
 
-Replays a transcript recorded from the kernel (JSON Lines: a header with the session
-options, then one {input, outputs} line per step) and exits 0 only when every step
-produces exactly the recorded outputs; otherwise prints the first divergence.
+Replays a transcript and exits 0 only when every output matches the recording;
+otherwise prints the first divergence. Two formats (JSON Lines, told apart by the header):
+  mcp-kernel/1        kernel steps: a header with the session options, then one
+                      {input, outputs} line per step
+  mcp-kernel/stdio-1  stdio traffic written by \`mcp-kernel record\` around
+                      \`mcp-kernel serve --stdio\`, re-run against the demo server
 `;
 
 async function run(args: string[], io: CliIO): Promise<number> {
@@ -31,7 +37,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     await writeOut(io.stderr, `mcp-kernel replay: cannot read ${args[0]}: ${e instanceof Error ? e.message : String(e)}\n`);
     return Exit.Usage;
   }
-  const result = replay(text);
+  const result = await replayText(text);
   if (result.ok) {
     await writeOut(io.stdout, `ok ${result.steps} steps replayed identically\n`);
     return Exit.Ok;
@@ -40,5 +46,20 @@ async function run(args: string[], io: CliIO): Promise<number> {
   return Exit.Invalid;
 }
 
+/** Replays `text` in the format its header names. */
+async function replayText(text: string): Promise<ReplayResult> {
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  let format: unknown;
+  try {
+    format = (JSON.parse(lines[0] ?? "null") as { transcript?: unknown } | null)?.transcript;
+  } catch {
+    format = undefined;
+  }
+  if (format !== STDIO_TRANSCRIPT) return replay(text);
+  const parsed = parseStdioTranscript(lines);
+  if ("error" in parsed) return { ok: false, index: parsed.line - 1, expected: "a stdio transcript event", actual: lines[parsed.line], reason: parsed.error };
+  return replayStdio(parsed.events);
+}
+
 /** The `replay` verb. */
-export const replayVerb: Verb = { summary: "re-run a kernel transcript; exit 0 when it replays identically", usage: USAGE, run };
+export const replayVerb: Verb = { summary: "re-run a transcript (kernel steps, or stdio from record); exit 0 when it replays identically", usage: USAGE, run };

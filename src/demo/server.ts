@@ -257,7 +257,8 @@ export function createDemoServer(options: DemoOptions = {}): McpServer {
     { description: "Says hello (synchronous)", inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
     (args) => text(`Hello, ${args.name as string}!`),
   );
-  // TASKS: integrate when the tasks machine lands
+  // Runs as a task when asked (2025-11-25 `task` param) or when the client declares the
+  // tasks extension (2026-07-28): McpServer's task runtime (api/tasks.ts) takes it from there.
   server.tool(
     "slow_compute",
     {
@@ -275,12 +276,12 @@ export function createDemoServer(options: DemoOptions = {}): McpServer {
       return text(`${label}: done after ${seconds}s`);
     },
   );
-  // TASKS: integrate when the tasks machine lands
+  // As a task: failed under 2025-11-25 (isError), completed with the isError result under the extension.
   server.tool("failing_job", { description: "Fails as a tool (isError: true)", execution: { taskSupport: "optional" } }, () => ({
     content: [{ type: "text", text: "failing_job failed, as it always does" }],
     isError: true,
   }));
-  // TASKS: integrate when the tasks machine lands
+  // As a task: failed with this JSON-RPC error in both eras.
   server.tool("protocol_error_job", { description: "Fails with a JSON-RPC error (-32603)", execution: { taskSupport: "optional" } }, () => {
     // A ProtocolError is a protocol error: the client gets a JSON-RPC error, not a result.
     throw new ProtocolError({ code: ErrorCode.InternalError, message: "protocol_error_job failed with a protocol error" });

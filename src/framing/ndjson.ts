@@ -219,7 +219,9 @@ function feedBytes(state: NdjsonDecoder, chunk: Uint8Array, out: NdjsonEvent[]):
     // cheaper than one per line; a range with invalid UTF-8 (or one so large that
     // decoding it whole would be wasteful if it is oversized) goes line by line.
     const text = last - start < BULK_DECODE ? decodeUtf8(chunk.subarray(start, last + 1)) : undefined;
-    if (text !== undefined) feedText(state, text, out);
+    // The decoder drops a BOM opening the range and feedText drops one opening each line:
+    // give the first back, so a line loses exactly one BOM however the stream was cut.
+    if (text !== undefined) feedText(state, chunk[start] === 0xef && chunk[start + 1] === 0xbb && chunk[start + 2] === 0xbf ? "\ufeff" + text : text, out);
     else {
       for (lf = chunk.indexOf(LF, start); lf !== -1 && lf <= last; lf = chunk.indexOf(LF, start)) {
         emitBytes(state, chunk, start, lf, out);
@@ -248,6 +250,8 @@ function emitBytes(state: NdjsonDecoder, bytes: Uint8Array, start: number, end: 
   }
   if (end === start) return;
   const text = decodeUtf8(bytes.subarray(start, end));
+  // A line that was only a BOM is empty once decoded: skipped, as in text mode.
+  if (text === "") return;
   out.push(text === undefined ? { kind: "invalid-utf8" } : { kind: "line", text });
 }
 

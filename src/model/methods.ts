@@ -195,6 +195,41 @@ function buildTable(version: SchemaVersion, rows: readonly MethodRow[]): Readonl
   return Object.freeze(table);
 }
 
+/** `params` is an object holding a string `taskId` (and, for `tasks/update`, an object `inputResponses`). */
+function taskParamsValidator(method: string): Validator {
+  return (params) => {
+    if (typeof params !== "object" || params === null || Array.isArray(params)) return [{ ...PARAMS_REQUIRED }];
+    const p = params as Record<string, unknown>;
+    if (typeof p.taskId !== "string") return [{ path: "/taskId", reason: "must be a string" }];
+    if (method === "tasks/update") {
+      const r = p.inputResponses;
+      if (typeof r !== "object" || r === null || Array.isArray(r)) return [{ path: "/inputResponses", reason: "must be an object" }];
+    }
+    return null;
+  };
+}
+
+/** Any object (the extension's results, held to the common `Result` fields by the base schema's own check). */
+const anyObject: Validator = (v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? null : [{ path: "", reason: "must be an object" }]);
+
+/**
+ * The `io.modelcontextprotocol/tasks` extension (SEP-2663, `docs/extensions/tasks/overview`)
+ * adds `tasks/get`, `tasks/update` and `tasks/cancel` (client to server) and the
+ * `notifications/tasks` status push to 2026-07-28; none is in the vendored schema. They
+ * carry no capability here: the extension is declared per request, and the task runtime
+ * answers a non-declaring client `-32021` (`tasks/modern.ts`, `gateExtensionRequest`).
+ * `tasks/result` and `tasks/list` stay absent, so the kernel answers them `-32601`.
+ */
+function tasksExtensionTable(): Readonly<Record<string, MethodSpec>> {
+  const out: Record<string, MethodSpec> = Object.create(null);
+  const base = { paramsType: null, capability: null, taskAugmentable: false, inputRequired: false } as const;
+  for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
+    out[method] = Object.freeze({ ...base, method, kind: "request", from: "client", resultType: "Result", validateParams: taskParamsValidator(method), validateResult: anyObject });
+  }
+  out["notifications/tasks"] = Object.freeze({ ...base, method: "notifications/tasks", kind: "notification", from: "server", resultType: null, validateParams: anyObject, validateResult: null });
+  return Object.freeze(out);
+}
+
 /** The method tables, one per schema version, keyed by method name. */
 export const METHODS: Record<SchemaVersion, Readonly<Record<string, MethodSpec>>> = Object.freeze({
   "2026-07-28": buildTable("2026-07-28", ROWS["2026-07-28"]),
@@ -213,11 +248,23 @@ export const METHODS: Record<SchemaVersion, Readonly<Record<string, MethodSpec>>
  */
 export const INPUT_REQUESTS: Readonly<Record<string, MethodSpec>> = buildTable("2026-07-28", INPUT_ROWS);
 
-/** The spec of `method` in `version`, or undefined when that version has no such method. */
+/**
+ * Methods extensions add to a schema version, outside its message unions (so
+ * {@link METHODS} stays exactly the schema): 2026-07-28 gains the tasks extension's.
+ */
+export const EXTENSION_METHODS: Readonly<Partial<Record<SchemaVersion, Readonly<Record<string, MethodSpec>>>>> = Object.freeze({
+  "2026-07-28": tasksExtensionTable(),
+});
+
+/** The spec of `method` in `version` (its schema's, else an extension's), or undefined when that version has no such method. */
 export function methodSpec(version: ProtocolVersion, method: string): MethodSpec | undefined {
   if (typeof version !== "string" || !(SCHEMA_VERSIONS as readonly string[]).includes(schemaVersionOf(version))) return undefined;
-  const table = METHODS[schemaVersionOf(version)];
-  return typeof method === "string" && Object.hasOwn(table, method) ? table[method] : undefined;
+  const v = schemaVersionOf(version);
+  const table = METHODS[v];
+  if (typeof method !== "string") return undefined;
+  if (Object.hasOwn(table, method)) return table[method];
+  const ext = EXTENSION_METHODS[v];
+  return ext !== undefined && Object.hasOwn(ext, method) ? ext[method] : undefined;
 }
 
 const flipped = new Map<MethodSpec, CapabilityRef>();

@@ -22,7 +22,7 @@ import { decode, decodeValue, type Decoded } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
-import { allowsBatches, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
+import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { MetaKey } from "../model/meta.js";
 import { isModernRequest, withRequestMeta } from "../modern/request-meta.js";
 import { applyChange, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
@@ -393,7 +393,7 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, o
   const o = state.options;
   // Dual-era: a request that names its version in _meta is served statelessly, whatever the
   // legacy phase; so is every request to a server that speaks no legacy version.
-  if (o.role === "server" && (isModernRequest(msg.params) || (method !== "initialize" && legacyVersionsOf(o.versions).length === 0))) return receiveModernRequest(state, msg, out);
+  if (o.role === "server" && (isModernRequest(msg.params) || (method !== "initialize" && !o.versions.some(isLegacyVersion)))) return receiveModernRequest(state, msg, out);
   const phase = state.phase;
   if (!gateAdmits(INBOUND_GATE[o.role][phase.name].requests, method)) {
     const why = phase.name === "closed" ? "the session is closed" : `"${method}" is not allowed before initialization completes`;
@@ -518,7 +518,8 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     const kind = result.resultType;
     if (kind === undefined) result = { ...result, resultType: "complete" };
     else if (kind === "input_required") return receiveInputRequired(state, req, result, now, out);
-    else if (kind !== "complete") {
+    // The tasks extension: a supported request may be answered with a task (SEP-2663 "Polymorphic Results").
+    else if (kind !== "complete" && !(kind === "task" && methodSpec(versionOf(state), req.method)?.taskAugmentable === true)) {
       out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `unrecognized resultType ${JSON.stringify(kind)} from the peer` } });
       return;
     }
@@ -624,30 +625,29 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   const o = state.options;
   const { method, now } = input;
   const id = state.nextId++;
-  const refuse = (code: number, message: string, data?: unknown): void => {
-    out.push({ type: "error", id: retry?.origin ?? id, method, error: data === undefined ? { code, message } : { code, message, data } });
-  };
+  // Refusals name the request the application knows (the original one of an MRTR retry).
+  const eventId = retry?.origin ?? id;
   const phase = state.phase;
-  if (phase.name === "closed") return refuse(ErrorCode.ConnectionClosed, `the session is closed: ${phase.reason}`);
-  if (method === "initialize") return refuse(ErrorCode.InvalidRequest, "the kernel sends initialize itself (input `open`)");
-  if (!gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) return refuse(ErrorCode.InvalidRequest, `"${method}" may not be sent before initialization completes`);
+  if (phase.name === "closed") return refuseRequest(out, eventId, method, ErrorCode.ConnectionClosed, `the session is closed: ${phase.reason}`);
+  if (method === "initialize") return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, "the kernel sends initialize itself (input `open`)");
+  if (!gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `"${method}" may not be sent before initialization completes`);
   const spec = methodSpec(versionOf(state), method);
-  if (spec === undefined || spec.kind !== "request" || !sentBy(spec, o.role)) return refuse(ErrorCode.MethodNotFound, `${method} is not a ${o.role} request in ${versionOf(state)}`);
+  if (spec === undefined || spec.kind !== "request" || !sentBy(spec, o.role)) return refuseRequest(out, eventId, method, ErrorCode.MethodNotFound, `${method} is not a ${o.role} request in ${versionOf(state)}`);
   const peer = peerOfPhase(phase);
   const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities, o.role);
-  if (missing !== null) return refuse(ErrorCode.MethodNotFound, `cannot send ${method}: capability ${missing} was not declared`);
+  if (missing !== null) return refuseRequest(out, eventId, method, ErrorCode.MethodNotFound, `cannot send ${method}: capability ${missing} was not declared`);
   let params = input.params;
-  if (!isParamsObject(params)) return refuse(ErrorCode.InvalidParams, `${method} params must be an object`);
+  if (!isParamsObject(params)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `${method} params must be an object`);
   const capError = paramsCapabilityError(method, params, o.role === "client" ? o.capabilities : peer?.capabilities);
-  if (capError !== null) return refuse(capError.code, `cannot send ${method}: ${capError.message}`, capError.data);
+  if (capError !== null) return refuseRequest(out, eventId, method, capError.code, `cannot send ${method}: ${capError.message}`, capError.data);
   const original = params;
   // Modern era: every request carries its version, capabilities and identity (draft basic/index, _meta).
   if (phase.name === "modern") params = withRequestMeta(params, phase.version, o.capabilities, o.info, input.logLevel);
   if (o.validateOutgoing) {
     const issues = spec.validateParams(params);
-    if (issues) return refuse(ErrorCode.InvalidParams, `invalid ${method} params`, { issues });
+    if (issues) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `invalid ${method} params`, { issues });
   }
-  if (state.outboundCount >= o.maxOutboundRequests) return refuse(ErrorCode.InvalidRequest, `too many requests awaiting a response (limit ${o.maxOutboundRequests})`);
+  if (state.outboundCount >= o.maxOutboundRequests) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `too many requests awaiting a response (limit ${o.maxOutboundRequests})`);
   const timeoutMs = input.timeoutMs ?? o.requestTimeoutMs;
   const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
   const req: OutboundRequest = { id, method, deadline: deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
@@ -665,6 +665,11 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   addOutbound(state, req);
   wakeNoLaterThan(state, req.deadline);
   pushSend(out, params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }, input.related);
+}
+
+/** Fails a request the application asked to send: an `error` event, nothing on the wire. */
+function refuseRequest(out: SessionOutput[], id: RequestId, method: string, code: number, message: string, data?: unknown): void {
+  out.push({ type: "error", id, method, error: data === undefined ? { code, message } : { code, message, data } });
 }
 
 /** Notifications the kernel sends itself; the application uses the `cancel` and `progress` inputs instead. */

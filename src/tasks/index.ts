@@ -15,6 +15,7 @@ export {
   resultStreams,
   snapshotTasks,
   stepTasks,
+  tableFromRecords,
 } from "./table.js";
 export { INITIAL_TASK_STATUS, TASK_STATUSES, TASK_TRANSITIONS, TERMINAL_STATUSES, canTransition, isTaskStatus, isTerminalStatus, outcomeStatus } from "./status.js";
 export type { TaskEra, TaskStatus } from "./status.js";

@@ -374,6 +374,32 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
   return { ok: true, state };
 }
 
+/**
+ * A table rebuilt from task records (a {@link TaskStore}'s, say, in `api/tasks-store.ts`),
+ * with `options`. Blocked `tasks/result` requests do not survive: their streams belonged
+ * to the old process, and the requestor asks again. Malformed records are skipped, and
+ * reported by task id in `skipped`.
+ */
+export function tableFromRecords(records: readonly TaskRecord[], options?: TaskTableOptions): { state: TaskTableState; skipped: string[] } {
+  const state = createTaskTable(options);
+  const skipped: string[] = [];
+  const sorted = [...records].sort((a, b) => (a?.seq ?? 0) - (b?.seq ?? 0));
+  for (const r of sorted) {
+    const ok = isObject(r) && typeof r.taskId === "string" && count(r.seq, 1) && isTaskStatus(r.status) && taskOwnerKey(r.owner) === r.ownerKey && !Object.hasOwn(state.tasks, r.taskId);
+    if (!ok) {
+      skipped.push(String((r as { taskId?: unknown } | null)?.taskId));
+      continue;
+    }
+    const rec: TaskRecord = { ...r };
+    delete rec.waiters;
+    delete rec.deliveredOn;
+    if (isTerminalStatus(rec.status)) delete rec.progressToken;
+    insertTask(state, rec);
+    if (rec.seq > state.seq) state.seq = rec.seq;
+  }
+  return { state, skipped };
+}
+
 /** A task by id, for the application (no owner check: the receiver's own view). */
 export function findTask(state: TaskTableState, taskId: string): TaskRecord | undefined {
   return own(state.tasks, taskId);

@@ -4,7 +4,7 @@
  * Spec: 2025-11-25 `basic/transports` ("Streamable HTTP"), the same page of 2025-06-18
  * and 2025-03-26; SEP-1699 (the server may close a stream at will; the client honours
  * `retry` and resumes with `Last-Event-ID`). The draft's
- * `basic/transports/streamable-http` for the modern-era seam.
+ * `basic/transports/streamable-http` for the modern era.
  *
  * Theory of operation. Every `send` is one POST with `Accept: application/json,
  * text/event-stream` and `Content-Type: application/json`. The answer is 202 (nothing to
@@ -28,6 +28,18 @@
  *   by itself: the handshake belongs to the kernel above it, whose state would no longer
  *   match the server's.
  *
+ * Modern era (draft `basic/transports/streamable-http`). A message whose `_meta` names
+ * its protocol version is modern: it goes without session id, with the request metadata
+ * headers built from its body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, and
+ * `Mcp-Param-*` for the `x-mcp-header` arguments the last modern `tools/list` declared;
+ * a tool with invalid declarations is removed from that result). Each modern request has
+ * its own fetch: the kernel's `notifications/cancelled` for it is not POSTed but aborts
+ * that fetch, closing its stream, which is the cancellation on HTTP. A modern stream
+ * that breaks before its response is not resumed (no `Last-Event-ID`); the request gets
+ * a -32000 error. Era detection is the kernel's: its `server/discover` probe is a modern
+ * request, and a 4xx whose body is not a modern JSON-RPC error reaches it as -32000, so
+ * it falls back to `initialize`.
+ *
  * `close()` aborts every fetch, sends DELETE for the session (a 405 is fine), and calls
  * the close listener once. Delays go through an injectable `sleep`, so tests never wait.
  */
@@ -35,9 +47,11 @@ import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
-import type { RequestId } from "../jsonrpc/types.js";
+import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import { MetaKey } from "../model/meta.js";
 import { isProtocolVersion } from "../model/versions.js";
 import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
+import { modernRequestHeaders, paramHeadersOf, type ParamHeader } from "./http/request-metadata.js";
 
 /** How lost SSE connections are re-established. */
 export interface ReconnectOptions {
@@ -65,11 +79,9 @@ export interface HttpClientOptions {
   /** Transport problems that need no action (a failed notification POST, a stream given up). */
   onError?(message: string): void;
   /**
-   * MODERN ERA HOOK (2026-07-28, draft `basic/transports/streamable-http` "Request
-   * Metadata"): extra headers for one outgoing message, e.g. `Mcp-Method` and `Mcp-Name`
-   * (values Base64-sentinel-encoded where unsafe). Unsafe names or values are dropped
-   * with an `onError`. The lead also fills in the re-issue of a broken modern stream
-   * (modern streams are not resumable: see `reconnect` below).
+   * Extra headers for one outgoing message. The transport sends the request metadata
+   * headers of modern requests itself; this adds or overrides headers per message.
+   * Unsafe names or values are dropped with an `onError`.
    */
   requestHeaders?(message: string): Record<string, string> | undefined;
 }
@@ -88,6 +100,8 @@ export const SESSION_EXPIRED = "session expired";
 /** One SSE stream the client follows: a POST's, or the standalone GET stream. */
 interface StreamCtx {
   kind: "post" | "get";
+  /** A modern (2026-07-28) request: its protocol version, method and the fetch it can be cancelled by. */
+  modern?: { version: string; method: string; abort: AbortController; cancelled: boolean };
   /** Keys (`JSON.stringify(id)`) of requests whose response has not arrived. */
   pending: Set<string>;
   /** The ids themselves, to answer them if the stream is given up. */
@@ -137,6 +151,14 @@ class HttpClient implements HttpClientTransport {
   private getStarted = false;
   /** Readers of the SSE bodies being followed, cancelled on close. */
   private readonly readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
+  /** Modern requests in flight, by id key: cancelling one closes its stream. */
+  private readonly inflight = new Map<string, StreamCtx>();
+  /** The kernel's `initialize` and `notifications/initialized`, replayed to renew an expired session. */
+  private initText: string | undefined;
+  private initializedText: string | undefined;
+  private renewing: Promise<boolean> | undefined;
+  /** `x-mcp-header` declarations of the tools the last modern `tools/list` pages showed. */
+  private readonly paramHeaders = new Map<string, ParamHeader[]>();
 
   constructor(
     private readonly url: string,
@@ -183,8 +205,12 @@ class HttpClient implements HttpClientTransport {
   // -------------------------------------------------------------------------------------
   // POST
 
-  private async post(text: string): Promise<void> {
+  private async post(text: string, retried = false): Promise<void> {
     const ctx: StreamCtx = { kind: "post", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined };
+    // Modern messages name their version in _meta; only they are parsed for their headers.
+    const modern = text.indexOf(META_VERSION) === -1 ? undefined : modernMessage(text);
+    if (modern !== undefined) return this.postModern(text, modern, ctx);
+    if (text.indexOf('"notifications/cancelled"') !== -1 && this.cancelModern(text)) return;
     let method: string | undefined;
     if (this.handshaking || text.charCodeAt(0) === 0x5b /* [ */) method = this.inspect(text, ctx);
     else {
@@ -197,7 +223,9 @@ class HttpClient implements HttpClientTransport {
       this.gate = new Promise<void>((resolve) => (release = resolve));
       await previous;
     } else if (this.gate !== undefined) await this.gate;
-    const withSession = this.sessionId !== undefined;
+    if (method === "initialize" && this.initText === undefined) this.initText = text;
+    if (method === "notifications/initialized") this.initializedText = text;
+    const sid = this.sessionId;
     let res: Response;
     try {
       res = await this.fetch(this.url, { method: "POST", headers: this.headersFor(text, true), body: text, signal: this.abort.signal });
@@ -210,15 +238,112 @@ class HttpClient implements HttpClientTransport {
       release();
     }
     if (this.closed) return discard(res);
-    if (res.status === 404 && withSession) {
+    if (res.status === 404 && sid !== undefined) {
       discard(res);
-      return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${this.sessionId}`, false);
+      // Session Management item 4: a new session, then this message again (once).
+      // (The renewal itself sends notifications/initialized.)
+      if (!retried && (await this.renewSession(sid))) return method === "notifications/initialized" ? undefined : this.post(text, true);
+      return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${sid}`, false);
     }
     if (res.status === 202 || res.status === 204) {
       discard(res);
       if (method === "notifications/initialized") this.startGet();
       return;
     }
+    return this.answer(ctx, res);
+  }
+
+  /**
+   * Session Management item 4 (2025-11-25 `basic/transports`): after a 404 for session
+   * `old`, the client MUST start a new session with a new `initialize`. The one the
+   * kernel sent is replayed, its answer is checked (same version) and kept from the
+   * kernel, whose session goes on unchanged, and `notifications/initialized` follows.
+   * Sends wait meanwhile. Resolves false when that fails (the caller then closes).
+   */
+  private renewSession(old: string): Promise<boolean> {
+    if (this.renewing !== undefined) return this.renewing;
+    // Another request already renewed it.
+    if (this.sessionId !== old) return Promise.resolve(this.sessionId !== undefined);
+    const renewing = (this.renewing = this.reinitialize().finally(() => (this.renewing = undefined)));
+    this.gate = renewing.then(() => {});
+    return renewing;
+  }
+
+  private async reinitialize(): Promise<boolean> {
+    const init = this.initText;
+    const done = this.initializedText;
+    if (init === undefined || done === undefined || this.closed) return false;
+    this.sessionId = undefined;
+    try {
+      const headers = this.headersFor(init, true);
+      delete headers[H.protocolVersion];
+      const res = await this.fetch(this.url, { method: "POST", headers, body: init, signal: this.abort.signal });
+      this.adoptSession(res);
+      const reply = res.ok ? parse((await firstMessage(res)) ?? "") : (discard(res), undefined);
+      if (this.sessionId === undefined || (reply as { result?: { protocolVersion?: unknown } } | undefined)?.result?.protocolVersion !== this.protocolVersion) return false;
+      const n = await this.fetch(this.url, { method: "POST", headers: this.headersFor(done, true), body: done, signal: this.abort.signal });
+      discard(n);
+      if (!n.ok) return false;
+    } catch {
+      return false;
+    }
+    if (this.getStarted) {
+      this.getStarted = false;
+      this.startGet();
+    }
+    return true;
+  }
+
+  /**
+   * A modern request or notification: no session, its own headers (draft
+   * `streamable-http`, "Request Metadata"), and its own fetch, aborted to cancel it.
+   */
+  private async postModern(text: string, message: ModernMessage, ctx: StreamCtx): Promise<void> {
+    const abort = new AbortController();
+    ctx.modern = { version: message.version, method: message.method, abort, cancelled: false };
+    const key = message.id === undefined ? undefined : JSON.stringify(message.id);
+    if (message.id !== undefined) {
+      track(ctx, message.id);
+      this.inflight.set(key!, ctx);
+    }
+    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+    const headers = this.headersFor(text, true, modernRequestHeaders(message, tool === undefined ? undefined : this.paramHeaders.get(tool)));
+    try {
+      let res: Response;
+      try {
+        res = await this.fetch(this.url, { method: "POST", headers, body: text, signal: abort.signal });
+      } catch (e) {
+        return this.failed(ctx, `POST failed: ${errorText(e)}`);
+      }
+      if (this.closed || ctx.modern.cancelled) return discard(res);
+      if (res.status === 202 || res.status === 204) return discard(res);
+      await this.answer(ctx, res);
+    } finally {
+      if (key !== undefined && this.inflight.get(key) === ctx) this.inflight.delete(key);
+    }
+  }
+
+  /**
+   * Draft `streamable-http` (Cancellation): on HTTP, closing a modern request's response
+   * stream is the cancellation, and no `notifications/cancelled` is sent. True when
+   * `text` cancelled a modern request in flight that way.
+   */
+  private cancelModern(text: string): boolean {
+    const m = parse(text) as { method?: unknown; params?: { requestId?: unknown } } | undefined;
+    if (m?.method !== "notifications/cancelled") return false;
+    const id = m.params?.requestId;
+    const ctx = typeof id === "string" || typeof id === "number" ? this.inflight.get(JSON.stringify(id)) : undefined;
+    if (ctx?.modern === undefined) return false;
+    this.inflight.delete(JSON.stringify(id));
+    ctx.modern.cancelled = true;
+    // The kernel expects no answer now; nothing more is delivered for it.
+    ctx.pending.clear();
+    ctx.modern.abort.abort("cancelled");
+    return true;
+  }
+
+  /** A POST's non-202 answer: an HTTP error, one JSON body, or an SSE stream. */
+  private async answer(ctx: StreamCtx, res: Response): Promise<void> {
     const type = mediaTypeOf(res.headers.get(H.contentType));
     if (!res.ok) return this.httpFailure(ctx, res, type);
     if (type === SSE_TYPE) return this.follow(ctx, res);
@@ -293,9 +418,9 @@ class HttpClient implements HttpClientTransport {
         res = undefined;
       }
       if (this.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
-      // MODERN ERA HOOK (2026-07-28): modern streams are not resumable ("Resumable SSE
-      // streams via Last-Event-ID are not supported"), and closing one cancels its request;
-      // a broken modern POST stream is re-issued as a new request instead of resumed here.
+      // Draft streamable-http: modern streams are not resumable ("Resumable SSE streams via
+      // Last-Event-ID are not supported"); the request is answered with a connection error.
+      if (ctx.modern !== undefined) return this.failed(ctx, "the response stream ended before the response (modern streams are not resumable)");
       if (ctx.kind === "post" && ctx.lastEventId === "") return this.failed(ctx, "the response stream ended before the response and carried no event id to resume from");
       if (failures >= this.maxRetries) {
         if (ctx.kind === "post") return this.failed(ctx, `gave up resuming the response stream after ${failures} attempts`);
@@ -319,7 +444,12 @@ class HttpClient implements HttpClientTransport {
       }
       discard(r);
       failures++;
-      if (r.status === 404 && this.sessionId !== undefined) return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${this.sessionId}`, false);
+      const sid = headers[H.sessionId];
+      if (r.status === 404 && sid !== undefined) {
+        if (!(await this.renewSession(sid))) return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${sid}`, false);
+        // The old session's stream is gone with it; a renewed session opens its own GET stream.
+        return ctx.kind === "post" ? this.failed(ctx, `${SESSION_EXPIRED}: the request was lost with session ${sid}`) : undefined;
+      }
       if (r.status === 405 || r.status === 409) {
         // 405: no GET streams here; 409: another GET stream of this session is open.
         if (ctx.kind === "post") return this.failed(ctx, `the server refused to resume the response stream (HTTP ${r.status})`);
@@ -390,6 +520,8 @@ class HttpClient implements HttpClientTransport {
   // Messages in
 
   private deliver(text: string, ctx: StreamCtx): void {
+    if (ctx.modern?.cancelled) return;
+    if (ctx.modern?.method === "tools/list" && ctx.pending.size > 0) text = this.screenTools(text);
     if (ctx.pending.size > 0 || this.initKey !== undefined) this.noteResponse(text, ctx);
     if (this.receiver !== undefined) this.receiver(text);
     else this.buffered.push(text);
@@ -405,6 +537,7 @@ class HttpClient implements HttpClientTransport {
       const { id, result } = m as { id?: unknown; result?: { protocolVersion?: unknown } };
       const key = JSON.stringify(id);
       ctx.pending.delete(key);
+      if (ctx.modern !== undefined && result !== undefined) this.protocolVersion = ctx.modern.version;
       if (key === this.initKey) {
         this.initKey = undefined;
         const v = result?.protocolVersion;
@@ -415,7 +548,7 @@ class HttpClient implements HttpClientTransport {
 
   /** Answers the requests of `ctx` that got no response, so the caller does not wait for a timeout. */
   private failed(ctx: StreamCtx, why: string): void {
-    if (this.closed) return;
+    if (this.closed || ctx.modern?.cancelled) return;
     if (ctx.pending.size === 0) return this.report(why);
     for (const key of [...ctx.pending]) {
       const id = ctx.ids.get(key)!;
@@ -427,12 +560,44 @@ class HttpClient implements HttpClientTransport {
   // -------------------------------------------------------------------------------------
   // Headers, closing
 
-  private headersFor(text: string | undefined, post: boolean): Record<string, string> {
+  /**
+   * `x-mcp-header` (draft `streamable-http`, "Custom Headers from Tool Parameters"): a
+   * modern `tools/list` result teaches the client which arguments of each tool it mirrors
+   * into `Mcp-Param-*` headers, and a tool whose declarations break the rules MUST be
+   * excluded from the result (with a warning through `onError`).
+   */
+  private screenTools(text: string): string {
+    const m = parse(text) as { result?: { tools?: unknown } } | undefined;
+    const tools = m?.result?.tools;
+    if (!Array.isArray(tools)) return text;
+    const kept: unknown[] = [];
+    for (const t of tools) {
+      const name = (t as { name?: unknown } | null)?.name;
+      const scan = paramHeadersOf((t as { inputSchema?: unknown } | null)?.inputSchema);
+      if (!scan.ok) {
+        this.report(`excluded tool ${JSON.stringify(name)} from tools/list: invalid x-mcp-header (${scan.reason})`);
+        continue;
+      }
+      if (typeof name === "string") {
+        if (scan.headers.length > 0) this.paramHeaders.set(name, scan.headers);
+        else this.paramHeaders.delete(name);
+      }
+      kept.push(t);
+    }
+    if (kept.length === tools.length) return text;
+    m!.result!.tools = kept;
+    return JSON.stringify(m);
+  }
+
+  private headersFor(text: string | undefined, post: boolean, modern?: Record<string, string>): Record<string, string> {
     const h: Record<string, string> = { ...this.base };
     h[H.accept] = post ? `${JSON_TYPE}, ${SSE_TYPE}` : SSE_TYPE;
     if (post) h[H.contentType] = JSON_TYPE;
-    if (this.sessionId !== undefined) h[H.sessionId] = this.sessionId;
-    if (this.protocolVersion !== undefined) h[H.protocolVersion] = this.protocolVersion;
+    if (modern !== undefined) Object.assign(h, modern);
+    else {
+      if (this.sessionId !== undefined) h[H.sessionId] = this.sessionId;
+      if (this.protocolVersion !== undefined) h[H.protocolVersion] = this.protocolVersion;
+    }
     const extra = text === undefined ? undefined : this.options.requestHeaders?.(text);
     if (extra !== undefined) {
       for (const k in extra) {
@@ -447,6 +612,8 @@ class HttpClient implements HttpClientTransport {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
+    for (const ctx of this.inflight.values()) ctx.modern?.abort.abort("transport closed");
+    this.inflight.clear();
     for (const r of this.readers) r.cancel().catch(() => {});
     const sid = this.sessionId;
     if (deleteSession && sid !== undefined) {
@@ -462,6 +629,28 @@ class HttpClient implements HttpClientTransport {
   }
 }
 
+/** The `_meta` key whose presence marks a modern message. */
+const META_VERSION = `"${MetaKey.protocolVersion}"`;
+
+/** A modern request or notification, as far as its headers need it. */
+interface ModernMessage {
+  id?: RequestId;
+  method: string;
+  params?: JsonObject;
+  version: string;
+}
+
+/** The message in `text` when it is a single request or notification carrying `_meta` protocolVersion. */
+function modernMessage(text: string): ModernMessage | undefined {
+  const m = parse(text) as { id?: unknown; method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined;
+  if (m === null || typeof m !== "object" || Array.isArray(m) || typeof m.method !== "string") return undefined;
+  const version = m.params?._meta?.[MetaKey.protocolVersion];
+  if (typeof version !== "string") return undefined;
+  const out: ModernMessage = { method: m.method, params: m.params as JsonObject, version };
+  if (typeof m.id === "string" || typeof m.id === "number") out.id = m.id;
+  return out;
+}
+
 function track(ctx: StreamCtx, id: RequestId): void {
   const key = JSON.stringify(id);
   ctx.pending.add(key);
@@ -473,6 +662,24 @@ function parse(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
+  }
+}
+
+/** The first message of a JSON or SSE response body (the rest is discarded). */
+async function firstMessage(res: Response): Promise<string | undefined> {
+  if (mediaTypeOf(res.headers.get(H.contentType)) !== SSE_TYPE) return readText(res);
+  const reader = res.body!.getReader();
+  const decoder = createSseDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return undefined;
+      for (const o of feedSse(decoder, value)) if (o.type === "event" && o.data !== "") return o.data;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    reader.cancel().catch(() => {});
   }
 }
 

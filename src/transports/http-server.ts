@@ -4,13 +4,17 @@
  *
  * Spec: 2025-11-25 `basic/transports` ("Streamable HTTP"), the same page of 2025-06-18
  * and 2025-03-26 (batches), SEP-1699 (polling by server-side disconnect); the draft's
- * `basic/transports/streamable-http` for the modern era's seam.
+ * `basic/transports/streamable-http` and `basic/versioning` for the modern era.
  *
  * Theory of operation. The handler owns HTTP mechanics only. Per request, in order:
- * endpoint path, DNS-rebinding checks (`Host`, then `Origin`: 403), the era (a modern
- * `MCP-Protocol-Version` goes to the modern hook before any legacy rule applies), then
- * the method: POST carries messages, GET opens or resumes an SSE stream, DELETE ends the
- * session, anything else is 405. A POST is checked outside in: `Accept` (406),
+ * endpoint path, DNS-rebinding checks (`Host`, then `Origin`: 403, both eras), the era
+ * (a modern `MCP-Protocol-Version` skips every session rule; GET and DELETE are then 405),
+ * then the method: POST carries messages, GET opens or resumes an SSE stream, DELETE ends
+ * the session, anything else is 405. A POST without a session whose body names its
+ * protocol version in `_meta` is modern as well (draft `basic/versioning`: the server
+ * chooses per request), and is served statelessly by {@link serveModern}: one kernel per
+ * request, the request metadata headers checked against the body, cancellation by
+ * closing the response stream (see `http/modern-request.ts`). A POST is checked outside in: `Accept` (406),
  * `Content-Type` (415), session id (400 missing, 404 unknown), protocol version (400),
  * body size (413), then the codec (400 with the JSON-RPC error: -32700 for bad JSON,
  * -32600 for a bad message or a batch outside 2025-03-26). Only then does the kernel see
@@ -42,7 +46,7 @@ import { systemClock, type Clock } from "../driver/clock.js";
 import { decode, type Decoded } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
-import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS } from "../model/versions.js";
+import { allowsBatches, isLegacyVersion, isModernVersion } from "../model/versions.js";
 import { negotiatedVersion } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
 import { httpError, jsonResponse, readBody } from "./http/body.js";
@@ -50,16 +54,24 @@ import { EventStore, parseEventId, type EventStoreLimits } from "./http/event-lo
 import { accepts, allowPredicate, H, hostnameOf, isJsonContentType, isLoopbackHostname, isLoopbackOrigin, isVisibleAscii, JSON_TYPE, randomSessionId, SSE_TYPE, type AllowList } from "./http/headers.js";
 import { HttpSession, type JsonExchange, type SessionConfig } from "./http/server-session.js";
 import type { SseConnection } from "./http/connection.js";
+import { modernVersionOf, serveModern, type ModernConfig } from "./http/modern-request.js";
+import { paramHeadersOf } from "./http/request-metadata.js";
 
 /** What the session factory is told. */
 export interface HttpSessionContext {
-  /** The id this session will have if `initialize` succeeds. */
+  /** The id this session will have if `initialize` succeeds; `""` for a modern request (no session). */
   sessionId: string;
-  /** The HTTP request that carried `initialize` (headers for authentication, say). */
+  /** The HTTP request that carried `initialize`, or the modern request (headers for authentication, say). */
   request: Request;
+  /** `legacy`: a session for `initialize`; `modern`: one stateless 2026-07-28 request, ended with its response. */
+  era: "legacy" | "modern";
 }
 
-/** What the session factory returns: the kernel's options and the application's handlers. */
+/**
+ * What the session factory returns: the kernel's options and the application's handlers.
+ * For a modern request the same hooks run for that one request: `onOpen` before it is
+ * fed, `onClose` once it is answered or cancelled.
+ */
 export interface HttpSessionSetup {
   /** Server session options (role `server`). */
   options: SessionOptions;
@@ -118,10 +130,16 @@ export interface HttpHandlerOptions {
   /** Transport diagnostics (lost or unroutable messages, replay gaps). */
   onDiagnostic?(d: HttpDiagnostic): void;
   /**
-   * MODERN ERA HOOK (2026-07-28): requests whose `MCP-Protocol-Version` is a modern
-   * version come here, untouched (body unread), after the path, Host and Origin checks.
-   * Default: 400 with a plain -32600 error, which is not a recognized modern error, so a
-   * dual-era client falls back to `initialize` (draft `basic/versioning`).
+   * The `inputSchema` of a tool, so the `Mcp-Param-*` headers of its `x-mcp-header`
+   * parameters are validated against a `tools/call` body (draft `streamable-http`,
+   * "Custom Headers from Tool Parameters"). Without it no `Mcp-Param-*` header is
+   * recognized (and so none is checked).
+   */
+  toolInputSchema?(name: string): unknown;
+  /**
+   * Replaces the built-in modern-era path: requests whose `MCP-Protocol-Version` is a
+   * modern version come here, untouched (body unread), after the path, Host and Origin
+   * checks. Default: {@link serveModern}, one stateless request per POST.
    */
   modern?(req: Request): Promise<Response>;
 }
@@ -158,11 +176,25 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const generate = options.sessionIdGenerator ?? randomSessionId;
   const originOk = allowPredicate(options.allowedOrigins, isLoopbackOrigin);
   const hostOk = options.allowedHosts === false ? undefined : allowPredicate(options.allowedHosts, isLoopbackHostname);
-  const modern = options.modern ?? legacyOnly;
   const sessions = new Map<string, HttpSession>();
 
   const diagnose = (code: string, message: string, sessionId?: string, detail?: unknown): void => {
     options.onDiagnostic?.(sessionId === undefined ? { code, message, detail } : { code, message, sessionId, detail });
+  };
+  const schemaOf = options.toolInputSchema;
+  const modernConfig: ModernConfig = {
+    setup: (request) => options.createSession({ sessionId: "", request, era: "modern" }),
+    clock,
+    jsonMode,
+    maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
+    paramHeaders:
+      schemaOf === undefined
+        ? undefined
+        : (tool) => {
+            const scan = paramHeadersOf(schemaOf(tool));
+            return scan.ok ? scan.headers : undefined;
+          },
+    diagnose: (code, message, detail) => diagnose(code, message, undefined, detail),
   };
   const store = new EventStore(options.eventStore, (log, seq) => diagnose("message-lost", "a message was evicted from the replay log before any connection carried it", undefined, { stream: log.stream, seq }));
 
@@ -194,7 +226,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
       return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
     }
-    const setup = options.createSession({ sessionId: id, request: req });
+    const setup = options.createSession({ sessionId: id, request: req, era: "legacy" });
     const session = new HttpSession(id, configFor(id, setup));
     session.endpoint = new Endpoint(
       setup.options,
@@ -270,7 +302,13 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   // -------------------------------------------------------------------------------------
   // Methods
 
-  async function post(req: Request): Promise<Response> {
+  /**
+   * A POST. `modern`: its `MCP-Protocol-Version` names a modern version, so no session
+   * rule applies (a stray `MCP-Session-Id` is ignored, draft `streamable-http`, Backward
+   * Compatibility). Without a session, a body whose `_meta` names a protocol version is
+   * modern too, whatever the header says (its header check then reports the mismatch).
+   */
+  async function post(req: Request, modern: boolean): Promise<Response> {
     const accept = req.headers.get(H.accept);
     if (!accepts(accept, JSON_TYPE) || !accepts(accept, SSE_TYPE)) {
       return httpError(406, ErrorCode.InvalidRequest, `the client must accept both ${JSON_TYPE} and ${SSE_TYPE}`);
@@ -278,7 +316,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const ct = req.headers.get(H.contentType);
     if (!isJsonContentType(ct)) return httpError(415, ErrorCode.InvalidRequest, `Content-Type must be ${JSON_TYPE}`);
     let session: HttpSession | undefined;
-    if (req.headers.get(H.sessionId) !== null) {
+    if (!modern && req.headers.get(H.sessionId) !== null) {
       const s = sessionOf(req);
       if (s instanceof Response) return s;
       session = s;
@@ -292,6 +330,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     // The session's own limits where it has them, so the kernel never refuses what passed here.
     const d = decode(body.bytes, state === undefined ? { allowBatch, maxBytes: maxBodyBytes } : { allowBatch, maxBytes: Math.min(maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
     if (d.kind === "invalid") return jsonResponse(400, JSON.stringify(d.reply));
+    if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
+      return serveModern(req, d.message, modernConfig);
+    }
+    if (modern) return httpError(400, ErrorCode.InvalidRequest, "the body of a POST MUST be a single JSON-RPC request or notification (clients MUST NOT send responses)");
     const items = d.kind === "batch" ? d.items : [d];
     const ids: RequestId[] = [];
     const messages: unknown[] = [];
@@ -380,10 +422,13 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       const origin = req.headers.get(H.origin);
       if (origin !== null && !originOk(origin)) return httpError(403, ErrorCode.InvalidRequest, "Origin not allowed");
       const pv = req.headers.get(H.protocolVersion);
-      if (pv !== null && isModernVersion(pv.trim())) return await modern(req);
+      const modern = pv !== null && isModernVersion(pv.trim());
+      if (modern && options.modern !== undefined) return await options.modern(req);
+      // Modern era: no GET stream, no DELETE (no sessions): 405 (draft streamable-http, Backward Compatibility).
+      if (modern && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported for ${pv.trim()} (POST only)`, { headers: { Allow: "POST" } });
       switch (req.method) {
         case "POST":
-          return await post(req);
+          return await post(req, modern);
         case "GET":
           return await get(req);
         case "DELETE":
@@ -427,12 +472,4 @@ function jsonBody(session: HttpSession, e: JsonExchange): Response {
 function withHeaders(r: Response, headers: Record<string, string>): Response {
   for (const k in headers) r.headers.set(k, headers[k]);
   return r;
-}
-
-/** The default modern-era answer of a legacy-only server. */
-async function legacyOnly(req: Request): Promise<Response> {
-  const pv = req.headers.get(H.protocolVersion);
-  return httpError(400, ErrorCode.InvalidRequest, `unsupported ${H.protocolVersion} ${JSON.stringify(pv?.trim())}; this server speaks ${LEGACY_VERSIONS.join(", ")} (initialize first)`, {
-    data: { supported: [...LEGACY_VERSIONS] },
-  });
 }

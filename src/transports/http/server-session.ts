@@ -35,8 +35,7 @@
  *
  * Disconnection is not cancellation in the legacy era (spec: "Disconnection SHOULD NOT
  * be interpreted as the client cancelling its request"), so a broken connection changes
- * nothing but where messages are written: the response still lands in the log. See
- * {@link HttpSession.connectionLost} for the modern-era hook.
+ * nothing but where messages are written: the response still lands in the log.
  */
 import type { Endpoint } from "../../driver/endpoint.js";
 import { encode } from "../../jsonrpc/codec.js";
@@ -310,12 +309,8 @@ export class HttpSession {
   /**
    * The client went away from `conn` (it cancelled the response body), or the connection
    * overflowed. Legacy era: nothing is cancelled; messages keep landing in the log for
-   * resumption.
-   *
-   * MODERN ERA HOOK (2026-07-28, draft `basic/transports/streamable-http` "Cancellation"):
-   * closing a request's SSE stream MUST be treated as cancellation of that request. The
-   * modern handler should, for a POST stream of a modern request, feed the kernel the
-   * cancellation of each id in `s.ids` here and forget the stream (no replay exists).
+   * resumption. (Modern requests never reach a session: closing their stream cancels
+   * them, in `modern-request.ts`.)
    */
   private connectionLost(s: Stream, conn: SseConnection): void {
     if (s.conn === conn) s.conn = null;

@@ -1,0 +1,363 @@
+/**
+ * An async benchmark harness, for rows whose operation awaits: round trips through a
+ * transport, a spawned process, a socket. (bench/harness.ts times synchronous loops; this
+ * one times promises.)
+ *
+ * Theory of operation. A timed row's `run(state)` performs one *sample* — one round trip,
+ * or a burst of k concurrent ones — and resolves with how many ops it did. The harness
+ * sets every row up, warms each for `warmupMs`, then measures `repeats` repeats, rows
+ * interleaved (A, B, C, A, B, C…) so a slow phase of this shared machine hits a row and
+ * its baseline alike. One repeat of a row: a heap probe, then samples until `budgetMs` is
+ * spent or `maxSamples` are taken. Each sample is timed alone with `hrtime`, so p50/p99
+ * are over per-op times of single samples (per-op = sample time ÷ ops in it). The heap
+ * probe runs right after a forced GC (`--expose-gc`; compare.ts re-spawns itself with it):
+ * used-heap growth over a few untimed samples ÷ their ops ≈ what one op allocates (a minor
+ * GC inside the probe makes it an underestimate, never an overestimate). Figures quoted
+ * are medians over repeats; `spread` is the fastest repeat's ops/s ÷ the slowest's.
+ *
+ * A static row measures one thing once (a bundle size, the heap of N idle sessions) and
+ * returns it as its `cost`. Either way `ratio` is this row's cost ÷ its baseline's, both
+ * measured in this run: time per op for timed rows, the row's `metric` for static ones.
+ */
+
+/** Bounds on `ratio`: `max` for "at most", `min` for "at least". */
+export interface Target {
+  max?: number;
+  min?: number;
+}
+
+/** A row timed by samples. `S` is what `setup` builds (untimed). */
+export interface TimedRow<S = any> {
+  name: string;
+  /** The row this one is divided by (measured in the same run). */
+  baseline?: string;
+  target?: Target;
+  /** One line of context printed under the table (e.g. what is not like for like). */
+  note?: string;
+  setup?: () => S | Promise<S>;
+  /** One sample: some ops; resolves with how many. */
+  run: (state: S) => Promise<number>;
+  teardown?: (state: S) => unknown;
+}
+
+/** What a static row measured. `cost` is what `ratio` compares. */
+export interface Measured {
+  cost: number;
+  heapBytes?: number;
+  opsPerSec?: number;
+  p50us?: number;
+  p99us?: number;
+  ops?: number;
+  minBytes?: number;
+  gzipBytes?: number;
+  brotliBytes?: number;
+  /** An absolute bound on `cost` (e.g. a bundle budget), checked besides `target`. */
+  limit?: number;
+}
+
+/** A row measured once. */
+export interface StaticRow {
+  name: string;
+  baseline?: string;
+  target?: Target;
+  note?: string;
+  /** What `cost` is: `time` (µs), `heap` (bytes), `gzip` (bytes). */
+  metric: "time" | "heap" | "gzip";
+  measure: () => Promise<Measured>;
+}
+
+export type Row = TimedRow | StaticRow;
+
+/** One row of results, as printed and as written to `bench/results-compare.json`. */
+export interface CompareResult {
+  name: string;
+  /** Ops timed (all repeats). */
+  ops: number;
+  opsPerSec: number;
+  p50us: number;
+  p99us: number;
+  /** Timed rows: heap growth per op. Memory rows: retained bytes per session / request. */
+  heapBytes: number;
+  baseline: string | null;
+  /** This row's cost ÷ the baseline's (see `metric`); null without a baseline. */
+  ratio: number | null;
+  metric: "time" | "heap" | "gzip";
+  /** The target as text (`≤ 1.25`, `≥ 10`, `≤ 15360 B`), or null. */
+  target: string | null;
+  pass: boolean | null;
+  spread: number;
+  repeats: number;
+  minBytes?: number;
+  gzipBytes?: number;
+  brotliBytes?: number;
+  note?: string;
+  error?: string;
+}
+
+/** Knobs for {@link runRows}. */
+export interface AsyncOptions {
+  repeats: number;
+  warmupMs: number;
+  /** Time spent sampling one row in one repeat. */
+  budgetMs: number;
+  /** Most samples per row per repeat (tiny in smoke tests). */
+  maxSamples: number;
+  /** Fewest samples per row per repeat, even past the budget. */
+  minSamples: number;
+}
+
+/** `npm run bench:compare`: 3 repeats of ≈250 ms per row. */
+export const FULL_ASYNC: AsyncOptions = { repeats: 3, warmupMs: 150, budgetMs: 250, maxSamples: 100_000, minSamples: 5 };
+/** `--quick`. */
+export const QUICK_ASYNC: AsyncOptions = { repeats: 2, warmupMs: 40, budgetMs: 60, maxSamples: 100_000, minSamples: 3 };
+/** The smoke test: a couple of samples per row, no warm-up worth the name. */
+export const SMOKE_ASYNC: AsyncOptions = { repeats: 1, warmupMs: 0, budgetMs: 0, maxSamples: 2, minSamples: 1 };
+
+/** A spread above this is flagged as noisy. */
+export const NOISY = 1.3;
+
+const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc;
+
+/** Collects garbage (twice: weak references and finalizers settle) when exposed; no-op otherwise. */
+export function collect(): void {
+  gc?.();
+  gc?.();
+}
+
+/** Whether `--expose-gc` is on (heap figures are meaningless without it). */
+export const gcExposed = gc !== undefined;
+
+/** Median of a non-empty list. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** The `p`-th percentile (0..100), nearest rank. */
+export function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length, Math.max(1, Math.ceil((p / 100) * s.length))) - 1];
+}
+
+function isTimed(row: Row): row is TimedRow {
+  return "run" in row;
+}
+
+interface Live {
+  row: TimedRow;
+  state: unknown;
+  ops: number;
+  opsPerSec: number[];
+  p50: number[];
+  p99: number[];
+  heap: number[];
+  error?: string;
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+async function sample(live: Live): Promise<{ ns: number; ops: number }> {
+  const t0 = process.hrtime.bigint();
+  const ops = await live.row.run(live.state);
+  const ns = Number(process.hrtime.bigint() - t0);
+  if (!(ops > 0)) throw new Error(`run() did ${ops} ops`);
+  return { ns, ops };
+}
+
+async function repeat(live: Live, opts: AsyncOptions): Promise<void> {
+  // Heap probe: a few untimed samples right after a full collection.
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  let probed = 0;
+  for (let i = 0; i < 8 && probed < 64; i++) probed += (await sample(live)).ops;
+  live.heap.push(Math.max(0, process.memoryUsage().heapUsed - before) / probed);
+
+  const perOpUs: number[] = [];
+  let totalNs = 0;
+  let totalOps = 0;
+  const budgetNs = opts.budgetMs * 1e6;
+  while (perOpUs.length < opts.maxSamples && (totalNs < budgetNs || perOpUs.length < opts.minSamples)) {
+    const { ns, ops } = await sample(live);
+    perOpUs.push(ns / ops / 1e3);
+    totalNs += ns;
+    totalOps += ops;
+  }
+  live.ops += totalOps;
+  live.opsPerSec.push(totalOps / (totalNs / 1e9));
+  live.p50.push(percentile(perOpUs, 50));
+  live.p99.push(percentile(perOpUs, 99));
+}
+
+function targetText(t: Target | undefined, limit: number | undefined): string | null {
+  const parts: string[] = [];
+  if (t?.max !== undefined) parts.push(`≤ ${t.max}`);
+  if (t?.min !== undefined) parts.push(`≥ ${t.min}`);
+  if (limit !== undefined) parts.push(`≤ ${limit} B`);
+  return parts.length === 0 ? null : parts.join(", ");
+}
+
+function verdict(ratio: number | null, t: Target | undefined, cost: number, limit: number | undefined): boolean | null {
+  if (t === undefined && limit === undefined) return null;
+  let ok = true;
+  if (t?.max !== undefined || t?.min !== undefined) {
+    if (ratio === null) return false;
+    if (t.max !== undefined && ratio > t.max) ok = false;
+    if (t.min !== undefined && ratio < t.min) ok = false;
+  }
+  if (limit !== undefined && cost > limit) ok = false;
+  return ok;
+}
+
+/**
+ * Measures `rows`: timed rows set up, warmed and sampled with repeats interleaved, then
+ * torn down; then static rows one by one (after the teardown, so a memory row does not
+ * see the timed rows' peers). Returns one result per row, in the order given. A row that
+ * throws is reported with `error`; the others still run.
+ */
+export async function runRows(rows: readonly Row[], opts: AsyncOptions, progress?: (line: string) => void): Promise<CompareResult[]> {
+  const lives: Live[] = [];
+  for (const row of rows) {
+    if (!isTimed(row)) continue;
+    const live: Live = { row, state: undefined, ops: 0, opsPerSec: [], p50: [], p99: [], heap: [] };
+    lives.push(live);
+    try {
+      progress?.(`setup ${row.name}`);
+      live.state = await row.setup?.();
+      const until = performance.now() + opts.warmupMs;
+      do await sample(live);
+      while (performance.now() < until);
+    } catch (e) {
+      live.error = describe(e);
+    }
+  }
+  for (let r = 0; r < opts.repeats; r++) {
+    progress?.(`repeat ${r + 1}/${opts.repeats}`);
+    for (const live of lives) {
+      if (live.error !== undefined) continue;
+      try {
+        await repeat(live, opts);
+      } catch (e) {
+        live.error = describe(e);
+      }
+    }
+  }
+  for (const live of lives) {
+    try {
+      await live.row.teardown?.(live.state);
+    } catch (e) {
+      live.error ??= `teardown: ${describe(e)}`;
+    }
+  }
+
+  const costs = new Map<string, number>();
+  const out = new Map<string, CompareResult>();
+  for (const live of lives) {
+    const measured = live.error === undefined && live.opsPerSec.length > 0;
+    const opsPerSec = measured ? median(live.opsPerSec) : 0;
+    if (measured) costs.set(live.row.name, 1e6 / opsPerSec);
+    out.set(live.row.name, {
+      name: live.row.name,
+      ops: live.ops,
+      opsPerSec,
+      p50us: measured ? median(live.p50) : 0,
+      p99us: measured ? median(live.p99) : 0,
+      heapBytes: measured ? median(live.heap) : 0,
+      baseline: live.row.baseline ?? null,
+      ratio: null,
+      metric: "time",
+      target: targetText(live.row.target, undefined),
+      pass: null,
+      spread: measured ? Math.max(...live.opsPerSec) / Math.min(...live.opsPerSec) : 0,
+      repeats: live.opsPerSec.length,
+      ...(live.row.note !== undefined ? { note: live.row.note } : {}),
+      ...(live.error !== undefined ? { error: live.error } : {}),
+    });
+  }
+  const limits = new Map<string, number>();
+  for (const row of rows) {
+    if (isTimed(row)) continue;
+    progress?.(`measure ${row.name}`);
+    let m: Measured | undefined;
+    let error: string | undefined;
+    try {
+      m = await row.measure();
+      costs.set(row.name, m.cost);
+      if (m.limit !== undefined) limits.set(row.name, m.limit);
+    } catch (e) {
+      error = describe(e);
+    }
+    const result: CompareResult = {
+      name: row.name,
+      ops: m?.ops ?? 0,
+      opsPerSec: m?.opsPerSec ?? 0,
+      p50us: m?.p50us ?? 0,
+      p99us: m?.p99us ?? 0,
+      heapBytes: m?.heapBytes ?? 0,
+      baseline: row.baseline ?? null,
+      ratio: null,
+      metric: row.metric,
+      target: targetText(row.target, m?.limit),
+      pass: null,
+      spread: 1,
+      repeats: m === undefined ? 0 : 1,
+    };
+    if (m?.minBytes !== undefined) Object.assign(result, { minBytes: m.minBytes, gzipBytes: m.gzipBytes, brotliBytes: m.brotliBytes });
+    if (row.note !== undefined) result.note = row.note;
+    if (error !== undefined) result.error = error;
+    out.set(row.name, result);
+  }
+
+  return rows.map((row) => {
+    const result = out.get(row.name)!;
+    const cost = costs.get(row.name);
+    const base = row.baseline === undefined ? undefined : costs.get(row.baseline);
+    if (cost !== undefined && base !== undefined && base > 0) result.ratio = cost / base;
+    // A heap baseline can read 0 at tiny sizes (GC slack is the whole signal): no ratio, but no failure.
+    else if (base === 0) result.note = `${result.note ? `${result.note}; ` : ""}baseline ${row.baseline} measured 0: no ratio`;
+    else if (row.baseline !== undefined && result.error === undefined) result.error = `baseline ${row.baseline} was not measured`;
+    if (result.error === undefined) result.pass = verdict(result.ratio, row.target, cost ?? Infinity, limits.get(row.name));
+    else if (result.target !== null) result.pass = false;
+    return result;
+  });
+}
+
+function fmt(x: number, digits: number): string {
+  return x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function size(r: CompareResult): string {
+  if (r.gzipBytes === undefined) return "-";
+  const kb = (b: number | undefined) => fmt((b ?? 0) / 1024, 1);
+  return `${kb(r.minBytes)}/${kb(r.gzipBytes)}/${kb(r.brotliBytes)}`;
+}
+
+/** The results as an aligned table, then errors, notes and a noise warning. */
+export function formatCompareTable(results: readonly CompareResult[]): string {
+  const head = ["row", "ops/s", "p50 µs", "p99 µs", "heap B", "KB min/gz/br", "÷ baseline", "target", "verdict", "spread"];
+  const rows = results.map((r) => {
+    const timed = r.opsPerSec > 0;
+    return [
+      r.name,
+      timed ? fmt(r.opsPerSec, 0) : "-",
+      r.p50us > 0 ? fmt(r.p50us, 1) : "-",
+      r.p99us > 0 ? fmt(r.p99us, 1) : "-",
+      r.heapBytes > 0 ? fmt(r.heapBytes, 0) : "-",
+      size(r),
+      r.ratio === null ? (r.baseline === null ? "(base)" : "-") : `${fmt(r.ratio, 2)}×${r.metric === "time" ? "" : ` ${r.metric}`}`,
+      r.target ?? "-",
+      r.error !== undefined ? "ERROR" : r.pass === null ? "-" : r.pass ? "PASS" : "FAIL",
+      r.repeats > 1 ? `${fmt(r.spread, 2)}${r.spread > NOISY ? " !" : ""}` : "-",
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  let out = `${line(head)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n`;
+  for (const row of rows) out += `${line(row)}\n`;
+  for (const r of results) if (r.error !== undefined) out += `ERROR ${r.name}: ${r.error}\n`;
+  for (const r of results) if (r.note !== undefined) out += `note ${r.name}: ${r.note}\n`;
+  if (results.some((r) => r.repeats > 1 && r.spread > NOISY)) out += `! spread (fastest repeat ÷ slowest) above ${NOISY}: noisy, rerun before trusting the row\n`;
+  return out;
+}

@@ -1,0 +1,76 @@
+/**
+ * Cold-start rows: from spawning `node` on a server to its answer to the first
+ * `initialize` on stdio (issue 10), for each implementation's server bundle (built by
+ * footprint.ts, one file each, so module loading is compared like for like), above the
+ * floor: the same for a bare JSON-lines echo (node's own start-up plus one line).
+ *
+ * Each row spawns its server `runs` times, one at a time, and quotes the median (p50) and
+ * the slowest run (p99 with so few runs). Target: ours at most half the SDKs' time, i.e.
+ * the SDK rows' ratio (their time ÷ ours) at least 2.
+ */
+import { spawn } from "node:child_process";
+import type { Row } from "./async-harness.js";
+import { median } from "./async-harness.js";
+import { bundle } from "./footprint.js";
+import type { Impl } from "./vs-sdk.js";
+import { LABEL } from "./vs-sdk.js";
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "cold-start", version: "1.0.0" } },
+});
+
+/** Spawns `node file`, sends `initialize`, resolves with the µs until the answer's line. */
+export function timeToFirstAnswer(file: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [file], { stdio: ["pipe", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      out += chunk;
+      const nl = out.indexOf("\n");
+      if (nl < 0) return;
+      const us = (performance.now() - t0) * 1e3;
+      const answer = JSON.parse(out.slice(0, nl)) as { id?: unknown; result?: unknown };
+      child.stdin.end();
+      child.once("exit", () => (answer.id === 0 && answer.result !== undefined ? resolve(us) : reject(new Error(`unexpected first line ${out.slice(0, nl)}`))));
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      if (out.indexOf("\n") < 0) reject(new Error(`${file} exited with ${code} before answering`));
+    });
+    child.stdin.write(INITIALIZE + "\n");
+  });
+}
+
+/** Cold-start rows; `runs` spawns per row. */
+export function coldStartRows(runs: number): Row[] {
+  const floor = "cold start stdio initialize: floor node + ndjson echo";
+  const ours = "cold start stdio initialize: ours";
+  const rows: Row[] = [];
+  const entries: [string, string, Impl | null][] = [
+    [floor, "echo-stdio", null],
+    [ours, "ours-stdio", "ours"],
+    [`cold start stdio initialize: ${LABEL.sdk1}`, "sdk1-stdio", "sdk1"],
+    [`cold start stdio initialize: ${LABEL.sdk2}`, "sdk2-stdio", "sdk2"],
+  ];
+  for (const [name, entry, impl] of entries) {
+    rows.push({
+      name,
+      metric: "time",
+      ...(impl === null ? {} : impl === "ours" ? { baseline: floor } : { baseline: ours, target: { min: 2 } }),
+      measure: async () => {
+        const { file } = await bundle(entry);
+        await timeToFirstAnswer(file); // warm the OS file cache
+        const times: number[] = [];
+        for (let i = 0; i < runs; i++) times.push(await timeToFirstAnswer(file));
+        const p50 = median(times);
+        return { cost: p50, p50us: p50, p99us: Math.max(...times), ops: runs, opsPerSec: 1e6 / p50 };
+      },
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,103 @@
+/**
+ * Footprint rows: the size of a minimal server and a minimal client, bundled the same way
+ * for us and for each SDK, minified, then gzip and brotli (node:zlib, best levels).
+ *
+ * The entries are bench/peers/<impl>-stdio.ts (a server with one tool, on stdio) and
+ * bench/peers/<impl>-client.ts (spawn a stdio server, call the tool once), each importing
+ * only its own implementation plus the shared workload constants. One esbuild run per
+ * entry: bundle, minify, ESM, platform node (built-ins external, everything else inlined:
+ * zod, ajv, cross-spawn… for the SDKs), es2022. Targets (issue 10): our server ≤ 15 KB and
+ * client ≤ 12 KB gzip; the SDK rows' ratio is their gzip size ÷ ours.
+ *
+ * The bundles are also written to disk: cold-start.ts spawns the server bundles, so cold
+ * start compares one file per implementation, not our unbundled compiled tree against the
+ * SDKs' prebuilt dist.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import type { Row } from "./async-harness.js";
+import type { Impl } from "./vs-sdk.js";
+import { LABEL } from "./vs-sdk.js";
+
+/** The repository root: the first ancestor of this file holding bench/peers/workload.ts (works from .build/ and from an out-of-tree build run in the repo). */
+export function sourceRoot(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, "bench", "peers", "workload.ts"))) return dir;
+  }
+  if (existsSync(join(process.cwd(), "bench", "peers", "workload.ts"))) return process.cwd();
+  throw new Error("cannot find the source tree (bench/peers/workload.ts)");
+}
+
+/** Sizes of one bundle, in bytes. */
+export interface BundleSize {
+  file: string;
+  min: number;
+  gzip: number;
+  brotli: number;
+}
+
+/** CommonJS dependencies of the SDKs (cross-spawn) call `require`; an ESM bundle needs one. Same banner for every bundle. */
+const BANNER = 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);';
+
+const cache = new Map<string, BundleSize>();
+
+/** Bundles `bench/peers/<entry>.ts` into a temp dir (once per process) and measures it. */
+export async function bundle(entry: string): Promise<BundleSize> {
+  const hit = cache.get(entry);
+  if (hit !== undefined) return hit;
+  const { build } = await import("esbuild");
+  const outdir = join(tmpdir(), `mcp-kernel-bench-${process.pid}`);
+  mkdirSync(outdir, { recursive: true });
+  const file = join(outdir, `${entry}.mjs`);
+  const result = await build({
+    entryPoints: [join(sourceRoot(), "bench", "peers", `${entry}.ts`)],
+    outfile: file,
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "node",
+    target: "es2022",
+    banner: { js: BANNER },
+    write: true,
+    metafile: false,
+    logLevel: "silent",
+    legalComments: "none",
+  });
+  if (result.errors.length > 0) throw new Error(`esbuild ${entry}: ${result.errors[0].text}`);
+  const { readFileSync } = await import("node:fs");
+  const bytes = readFileSync(file);
+  const size: BundleSize = {
+    file,
+    min: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).length,
+  };
+  cache.set(entry, size);
+  return size;
+}
+
+const IMPLS: Impl[] = ["ours", "sdk1", "sdk2"];
+const LIMIT = { server: 15 * 1024, client: 12 * 1024 };
+
+/** Footprint rows: server and client bundle of each implementation. */
+export function footprintRows(): Row[] {
+  const rows: Row[] = [];
+  for (const role of ["server", "client"] as const) {
+    const ours = `footprint ${role} bundle: ours`;
+    for (const impl of IMPLS) {
+      rows.push({
+        name: `footprint ${role} bundle: ${LABEL[impl]}`,
+        metric: "gzip",
+        ...(impl === "ours" ? {} : { baseline: ours }),
+        measure: async () => {
+          const s = await bundle(`${impl}-${role === "server" ? "stdio" : "client"}`);
+          return { cost: s.gzip, minBytes: s.min, gzipBytes: s.gzip, brotliBytes: s.brotli, ...(impl === "ours" ? { limit: LIMIT[role] } : {}) };
+        },
+      });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,15 @@
+/** Our workload server alone (what the footprint and cold-start bundles contain). */
+import { McpServer } from "../../src/api/server.js";
+import { PROTOCOL_VERSIONS } from "../../src/model/versions.js";
+import { Gate, HOLD, RESULT, TOOL, TOOL_DESCRIPTION, TOOL_SCHEMA } from "./workload.js";
+
+/** Our server, dual-era, with the workload's tools. */
+export function ourServer(gate = new Gate()): McpServer {
+  const server = new McpServer({ name: "bench", version: "1.0.0" }, { session: { versions: [...PROTOCOL_VERSIONS] } });
+  server.tool(TOOL, { description: TOOL_DESCRIPTION, inputSchema: TOOL_SCHEMA as never }, () => RESULT);
+  server.tool(HOLD, { description: "Answers when the bench releases it" }, async () => {
+    await gate.wait();
+    return RESULT;
+  });
+  return server;
+}

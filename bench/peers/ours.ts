@@ -1,0 +1,74 @@
+/**
+ * The workload on mcp-kernel: {@link McpServer} with `get_weather` and `hold`, and
+ * {@link McpClient} connected to it in memory, over stdio (a spawned peer) or over
+ * Streamable HTTP (our fetch-style handler behind our node:http bridge).
+ */
+import { McpClient } from "../../src/api/client.js";
+import type { Transport } from "../../src/api/transport.js";
+import type { Endpoint } from "../../src/driver/endpoint.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../../src/model/versions.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
+import { serveNode } from "../../src/transports/http-node.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
+import { spawnStdioServer } from "../../src/transports/stdio.js";
+import { ourServer } from "./ours-tools.js";
+import { ARGS, Gate, HOLD, TOOL, type Era, type HttpServerHandle, type Peer } from "./workload.js";
+
+const INFO = { name: "bench", version: "1.0.0" };
+
+async function client(transport: Transport, era: Era): Promise<Peer> {
+  const c = new McpClient(INFO, { session: { versions: era === "legacy" ? [...LEGACY_VERSIONS] : [...MODERN_VERSIONS] } });
+  await c.connect(transport);
+  return {
+    call: () => c.callTool(TOOL, ARGS),
+    hold: () => c.callTool(HOLD, {}),
+    close: async () => c.close(),
+  };
+}
+
+/** Client and server in this process, over our in-memory pair. */
+export async function ourMemoryPeer(era: Era, gate?: Gate): Promise<Peer> {
+  const server = ourServer(gate);
+  const [s, c] = createMemoryPair();
+  server.connect(s);
+  const peer = await client(c, era);
+  return { ...peer, close: async () => (await peer.close(), server.close()) };
+}
+
+/** Our client over stdio to `node script` (a peer built on whichever implementation). */
+export function ourStdioPeer(script: string, era: Era): Promise<Peer> {
+  return client(spawnStdioServer(process.execPath, [script], { stderr: "inherit" }), era);
+}
+
+/** Our Streamable HTTP server (legacy era; one JSON body per answer or an SSE stream). */
+export async function ourHttpServer(json: boolean): Promise<HttpServerHandle> {
+  const server = ourServer();
+  const handler = createHttpHandler({
+    path: "/mcp",
+    enableJsonResponse: json,
+    sessionIdleMs: 0,
+    createSession: () => {
+      let endpoint: Endpoint | undefined;
+      return {
+        options: server.sessionOptions(),
+        onRequest: server.handler(),
+        onNotification: (method, params) => server.emit(method, params, endpoint),
+        onOpen: (e) => {
+          endpoint = e;
+          server.attach(e);
+        },
+        onClose: () => {
+          if (endpoint !== undefined) server.detach(endpoint);
+        },
+      };
+    },
+  });
+  const node = await serveNode(handler, { port: 0, host: "127.0.0.1" });
+  return { url: `${node.url}/mcp`, close: () => node.close() };
+}
+
+/** Our client over Streamable HTTP (legacy era: our HTTP transport has no modern era yet). */
+export function ourHttpPeer(url: string): Promise<Peer> {
+  return client(httpClientTransport(url), "legacy");
+}

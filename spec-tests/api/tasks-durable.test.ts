@@ -1,0 +1,109 @@
+// Spec: 2025-11-25 basic/utilities/tasks ("Task Isolation and Access Control",
+// "TTL and Resource Management") and SEP-2663 "Task Creation" (durably created before
+// CreateTaskResult); issue 6 "Durable by design": a server restarted from a snapshot of
+// its task table, or from its store's records, carries the task on.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, deferred, CLIENT } from "./setup.js";
+import { McpServer } from "../../src/api/server.js";
+import { McpClient } from "../../src/api/client.js";
+import { attach } from "../../src/api/connection.js";
+import { MemoryTaskStore, type TaskStore } from "../../src/api/tasks-store.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
+import type { CallToolResult, CreateTaskResult } from "../../src/api/types.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+import type { TaskRecord } from "../../src/tasks/types.js";
+import { taskOwnerKey } from "../../src/tasks/records.js";
+
+const MODERN = { session: { versions: ["2026-07-28" as const] } };
+const LEGACY = { session: { versions: ["2025-11-25" as const] } };
+const text = (t: string): CallToolResult => ({ content: [{ type: "text", text: t }] });
+
+function slowServer(clock: ManualClock, extra: object = {}): McpServer {
+  const s = new McpServer({ name: "s", version: "1" }, { clock, ...MODERN, session: { versions: ["2026-07-28", "2025-11-25"] }, ...extra });
+  s.tool("slow", { execution: { taskSupport: "optional" } }, () => new Promise<CallToolResult>(() => {}));
+  return s;
+}
+
+async function client(server: McpServer, clock: ManualClock, options: object, owner?: { session: string }): Promise<McpClient> {
+  const [a, b] = createMemoryPair();
+  if (owner === undefined) server.connect(a);
+  else attach(a, server.sessionOptions(), { onRequest: server.handler(owner) }, clock);
+  const c = new McpClient(CLIENT, { clock, ...options });
+  await c.connect(b);
+  return c;
+}
+
+test("durable: a task snapshotted mid-run continues in a server restored from the snapshot; the requestor sees one task (extension)", async () => {
+  const clock = new ManualClock();
+  const a = slowServer(clock);
+  const ca = await client(a, clock, { ...MODERN, tasks: true });
+  const id = ca.taskIdOf((await ca.callToolAsTask("slow")) as JsonObject)!;
+  const snapshot = a.tasks.snapshot();
+  assert.equal(typeof JSON.parse(snapshot), "object", "plain JSON");
+  a.close();
+  const b = slowServer(clock, { tasks: { restore: snapshot } });
+  const cb = await client(b, clock, { ...MODERN, tasks: true });
+  const before = await cb.getTask(id);
+  assert.equal(before.status, "working");
+  assert.equal(b.tasks.isRunning(id), false, "the work is the application's to finish");
+  assert.equal(b.tasks.settle(id, { result: text("finished after restart") }), true);
+  const after = await cb.getTask(id);
+  assert.equal(after.status, "completed");
+  assert.equal(after.createdAt, before.createdAt, "the same task, not a new one");
+  assert.deepEqual((after.result as JsonObject).content, [{ type: "text", text: "finished after restart" }]);
+});
+
+test("durable: 2025-11-25 tasks restored from a store's records stay bound to their session; tasks/result answers once finished", async () => {
+  const clock = new ManualClock();
+  const store = new MemoryTaskStore();
+  const a = slowServer(clock, { tasks: { store } });
+  const ca = await client(a, clock, LEGACY, { session: "http-session-1" });
+  const { task } = (await ca.callToolAsTask("slow", {}, { ttl: 10_000 })) as CreateTaskResult;
+  assert.equal(store.size, 1, "written through before CreateTaskResult");
+  assert.equal(store.list(taskOwnerKey({ session: "http-session-1" })!)[0]?.taskId, task!.taskId);
+  const b = slowServer(clock, { tasks: { restore: store.records() } });
+  const same = await client(b, clock, LEGACY, { session: "http-session-1" });
+  const other = await client(b, clock, LEGACY, { session: "http-session-2" });
+  assert.equal((await same.getTask(task!.taskId)).status, "working");
+  await assert.rejects(other.getTask(task!.taskId), (e: any) => e.code === -32602);
+  const result = same.getTaskResult(task!.taskId);
+  b.tasks.settle(task!.taskId, { result: text("done") });
+  assert.deepEqual(((await result) as CallToolResult).content, [{ type: "text", text: "done" }]);
+  clock.advance(10_000);
+  assert.equal(b.tasks.size, 0, "expired tasks are reclaimed");
+});
+
+test("durable: CreateTaskResult waits until the store's put resolved (SEP-2663 Task Creation)", async () => {
+  const clock = new ManualClock();
+  const gate = deferred();
+  const memory = new MemoryTaskStore();
+  let puts = 0;
+  const store: TaskStore = {
+    get: (o, id) => memory.get(o, id),
+    list: (o) => memory.list(o),
+    delete: (o, id) => memory.delete(o, id),
+    async put(o, r: TaskRecord) {
+      puts++;
+      await gate.promise;
+      memory.put(o, r);
+    },
+  };
+  const s = slowServer(clock, { tasks: { store } });
+  const c = await client(s, clock, { ...MODERN, tasks: true });
+  let answered = false;
+  const created = c.callToolAsTask("slow").then((r) => ((answered = true), r));
+  for (let i = 0; i < 30; i++) await Promise.resolve();
+  assert.equal(puts, 1);
+  assert.equal(answered, false, "not before the record is stored");
+  gate.resolve();
+  assert.equal(((await created) as JsonObject).resultType, "task");
+});
+
+test("durable: a per-owner limit refuses the next task with a clear error", async () => {
+  const c = await connect((s) => s.tool("slow", { execution: { taskSupport: "optional" } }, () => new Promise<CallToolResult>(() => {})), LEGACY, { ...LEGACY, tasks: { maxTasksPerOwner: 2 } });
+  await c.client.callToolAsTask("slow");
+  await c.client.callToolAsTask("slow");
+  await assert.rejects(c.client.callToolAsTask("slow"), (e: any) => e.code === -32600 && e.data.limit === 2);
+});

@@ -1,0 +1,223 @@
+// Spec: 2025-11-25 basic/utilities/tasks ("Capabilities", "Tool-Level Negotiation",
+// "Creating Tasks", "Getting Tasks", "Retrieving Task Results", "Listing Tasks",
+// "Cancelling Tasks", "Task Notifications", "TTL and Resource Management",
+// "Task Isolation and Access Control", "Protocol Errors", "Input Required Status").
+// McpServer tools run as tasks for an McpClient, over the memory pair on a ManualClock.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, deferred, rejection } from "./setup.js";
+import { McpServer } from "../../src/api/server.js";
+import { inputRequired } from "../../src/api/mrtr.js";
+import type { ServerContext } from "../../src/api/context.js";
+import type { CallToolResult, CreateTaskResult, ElicitResult } from "../../src/api/types.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+
+const LEGACY = { session: { versions: ["2025-11-25" as const] } };
+const RELATED = "io.modelcontextprotocol/related-task";
+
+const text = (t: string): CallToolResult => ({ content: [{ type: "text", text: t }] });
+
+/** A server with a task tool whose completion the test controls, plus a forbidden and a required one. */
+function jobs(s: McpServer, gate: { promise: Promise<void> }, seen: ServerContext[] = []): void {
+  s.tool("job", { execution: { taskSupport: "optional" } }, async (args, ctx) => {
+    seen.push(ctx);
+    await gate.promise;
+    return text(`job ${String(args.n ?? "")} done`);
+  });
+  s.tool("plain", {}, () => text("plain"));
+  s.tool("must", { execution: { taskSupport: "required" } }, () => text("must"));
+}
+
+async function flush(n = 20): Promise<void> {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+}
+
+test("tasks: a server with a task-capable tool MUST declare tasks.requests.tools.call (and tasks.list, tasks.cancel)", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), LEGACY, LEGACY);
+  const caps = c.client.serverCapabilities as any;
+  assert.deepEqual(caps.tasks, { list: {}, cancel: {}, requests: { tools: { call: {} } } });
+  const only = await connect((s) => s.tool("plain", {}, () => text("plain")), LEGACY, LEGACY);
+  assert.equal((only.client.serverCapabilities as any).tasks, undefined, "no task tool, no tasks capability");
+});
+
+test("tasks: a task-augmented tools/call MUST be answered with a CreateTaskResult in working status, then tasks/get, tasks/result carry the outcome", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), LEGACY, LEGACY);
+  const created = (await c.client.callToolAsTask("job", { n: 1 }, { ttl: 60_000 })) as CreateTaskResult;
+  const task = created.task!;
+  assert.equal(task.status, "working", "Tasks MUST begin in the working status");
+  assert.equal(task.ttl, 60_000, "the actual ttl is reported");
+  assert.equal(typeof task.taskId, "string");
+  assert.ok(task.taskId.length >= 32, "an unguessable id");
+  const got = await c.client.getTask(task.taskId);
+  assert.equal(got.status, "working");
+  const result = c.client.getTaskResult(task.taskId);
+  let done = false;
+  void result.then(() => (done = true));
+  await flush();
+  assert.equal(done, false, "tasks/result MUST block until the task is terminal");
+  gate.resolve();
+  const r = (await result) as JsonObject;
+  assert.deepEqual(r.content, [{ type: "text", text: "job 1 done" }]);
+  assert.deepEqual((r._meta as JsonObject)[RELATED], { taskId: task.taskId }, "tasks/result MUST carry related-task _meta");
+  assert.equal((await c.client.getTask(task.taskId)).status, "completed");
+});
+
+test("tasks: forbidden taskSupport asked for a task, and required taskSupport called plainly, are -32601", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), LEGACY, LEGACY);
+  assert.equal((await rejection(c.client.callToolAsTask("plain"))).code, -32601);
+  assert.equal((await rejection(c.client.callTool("must"))).code, -32601);
+  const ok = (await c.client.callToolAsTask("must")) as CreateTaskResult;
+  assert.equal(ok.task?.status, "working");
+  // Without `task`, an optional tool runs normally.
+  gate.resolve();
+  assert.deepEqual((await c.client.callTool("job", { n: 2 })).content, [{ type: "text", text: "job 2 done" }]);
+});
+
+test("tasks: a receiver that did not declare tasks MUST process a task-augmented request normally", async () => {
+  const c = await connect((s) => s.tool("plain", {}, () => text("plain")), LEGACY, LEGACY);
+  const r = (await c.client.request("tools/call", { name: "plain", task: { ttl: 5 } })) as CallToolResult;
+  assert.deepEqual(r.content, [{ type: "text", text: "plain" }]);
+});
+
+test("tasks: unknown task ids are -32602 for tasks/get, tasks/result and tasks/cancel", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), LEGACY, LEGACY);
+  for (const p of [c.client.getTask("nope"), c.client.getTaskResult("nope"), c.client.cancelTask("nope")]) assert.equal((await rejection(p)).code, -32602);
+});
+
+test("tasks: tasks/cancel MUST move the task to cancelled before answering; cancelling a terminal task is -32602; the work's signal aborts", async () => {
+  const gate = deferred();
+  const seen: ServerContext[] = [];
+  const c = await connect((s) => jobs(s, gate, seen), LEGACY, LEGACY);
+  const { task } = (await c.client.callToolAsTask("job")) as CreateTaskResult;
+  await flush();
+  const cancelled = (await c.client.cancelTask(task!.taskId)) as JsonObject;
+  assert.equal(cancelled.status, "cancelled");
+  assert.equal(seen[0].signal.aborted, true, "the work is told to stop");
+  assert.equal((await rejection(c.client.cancelTask(task!.taskId))).code, -32602);
+  gate.resolve();
+  await flush();
+  assert.equal((await c.client.getTask(task!.taskId)).status, "cancelled", "a cancelled task MUST remain cancelled");
+});
+
+test("tasks: tasks/list MUST paginate with nextCursor; an invalid cursor is -32602", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), LEGACY, { ...LEGACY, tasks: { pageSize: 2 } });
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) ids.push(((await c.client.callToolAsTask("job")) as CreateTaskResult).task!.taskId);
+  const listed: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await c.client.listTasks(cursor);
+    listed.push(...page.tasks.map((t) => t.taskId));
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor !== undefined);
+  assert.deepEqual(listed, ids);
+  assert.equal(pages, 3);
+  assert.equal((await rejection(c.client.listTasks("bogus"))).code, -32602);
+});
+
+test("tasks: isolation: another session can neither get, list, read nor cancel a task", async () => {
+  const gate = deferred();
+  const server = new McpServer({ name: "s", version: "1" }, LEGACY);
+  jobs(server, gate);
+  const a = await connect(server, LEGACY);
+  const b = await connect(server, LEGACY);
+  const { task } = (await a.client.callToolAsTask("job")) as CreateTaskResult;
+  for (const p of [b.client.getTask(task!.taskId), b.client.getTaskResult(task!.taskId), b.client.cancelTask(task!.taskId)]) assert.equal((await rejection(p)).code, -32602);
+  assert.deepEqual((await b.client.listTasks()).tasks, []);
+  assert.equal((await a.client.listTasks()).tasks.length, 1);
+});
+
+test("tasks: after the TTL the task is gone: lookups fail with -32602, and the table does not grow", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), LEGACY, LEGACY);
+  const { task } = (await c.client.callToolAsTask("job", {}, { ttl: 1000 })) as CreateTaskResult;
+  c.clock.advance(999);
+  assert.equal((await c.client.getTask(task!.taskId)).status, "working", "still there 1 ms before its deadline");
+  c.clock.advance(1);
+  assert.equal(c.server.tasks.size, 0, "deleted at the deadline exactly");
+  assert.equal((await rejection(c.client.getTask(task!.taskId))).code, -32602);
+});
+
+test("tasks: a tool that fails (isError) makes the task failed; tasks/result still returns the tool result", async () => {
+  const c = await connect((s) => s.tool("bad", { execution: { taskSupport: "optional" } }, () => ({ ...text("broken"), isError: true })), LEGACY, LEGACY);
+  const { task } = (await c.client.callToolAsTask("bad")) as CreateTaskResult;
+  const r = (await c.client.getTaskResult(task!.taskId)) as CallToolResult;
+  assert.equal(r.isError, true);
+  assert.equal((await c.client.getTask(task!.taskId)).status, "failed");
+});
+
+test("tasks: input_required: a task handler's input requests go out on the tasks/result stream with related-task, and it resumes with the answers", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  const asked: JsonObject[] = [];
+  const c = await connect(
+    (s) =>
+      s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => {
+        const answer = ctx.inputResponses?.user as ElicitResult | undefined;
+        if (answer === undefined) return inputRequired({ user: { method: "elicitation/create", params: form } }, "st");
+        return text(`hi ${String(answer.content?.name)} (${ctx.requestState})`);
+      }),
+    { ...LEGACY, handlers: { elicitation: (p) => (asked.push(p as JsonObject), { action: "accept", content: { name: "ada" } }) } },
+    LEGACY,
+  );
+  const { task } = (await c.client.callToolAsTask("ask")) as CreateTaskResult;
+  await flush();
+  assert.equal((await c.client.getTask(task!.taskId)).status, "input_required");
+  const r = (await c.client.getTaskResult(task!.taskId)) as CallToolResult;
+  assert.deepEqual(r.content, [{ type: "text", text: "hi ada (st)" }]);
+  assert.deepEqual((asked[0]._meta as JsonObject)[RELATED], { taskId: task!.taskId });
+});
+
+test("tasks: status notifications (notifications/tasks/status) when enabled", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), LEGACY, { ...LEGACY, tasks: { notifications: "all" } });
+  const seen: JsonObject[] = [];
+  c.client.onNotification("notifications/tasks/status", (p) => seen.push(p!));
+  const { task } = (await c.client.callToolAsTask("job")) as CreateTaskResult;
+  gate.resolve();
+  await c.client.getTaskResult(task!.taskId);
+  await flush();
+  assert.ok(seen.some((p) => p.taskId === task!.taskId && p.status === "completed"));
+});
+
+test("tasks: a task handler that asks the client directly (ctx.elicit) shows input_required meanwhile, and the request carries related-task", async () => {
+  const answer = deferred<ElicitResult>();
+  const asked: JsonObject[] = [];
+  const c = await connect(
+    (s) =>
+      s.tool("direct", { execution: { taskSupport: "optional" } }, async (_a, ctx) => {
+        const r = await ctx.elicit({ message: "ok?", requestedSchema: { type: "object", properties: {} } });
+        return text(r.action);
+      }),
+    { ...LEGACY, handlers: { elicitation: (p) => (asked.push(p as JsonObject), answer.promise) } },
+    LEGACY,
+  );
+  const { task } = (await c.client.callToolAsTask("direct")) as CreateTaskResult;
+  await flush(40);
+  assert.equal((await c.client.getTask(task!.taskId)).status, "input_required");
+  assert.deepEqual((asked[0]._meta as JsonObject)[RELATED], { taskId: task!.taskId });
+  answer.resolve({ action: "accept", content: {} });
+  assert.deepEqual(((await c.client.getTaskResult(task!.taskId)) as CallToolResult).content, [{ type: "text", text: "accept" }]);
+});
+
+test("tasks: the application's side: setStatus refuses illegal transitions, settle refuses a terminal task, restore refuses a malformed snapshot", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), LEGACY, LEGACY);
+  const { task } = (await c.client.callToolAsTask("job")) as CreateTaskResult;
+  const id = task!.taskId;
+  assert.equal(c.server.tasks.setStatus(id, "working", "halfway"), true);
+  assert.equal((await c.client.getTask(id)).statusMessage, "halfway");
+  assert.equal(c.server.tasks.settle(id, { error: { code: -32603, message: "boom" } }), true);
+  assert.equal(c.server.tasks.get(id)?.status, "failed");
+  assert.equal(c.server.tasks.setStatus(id, "working"), false, "a terminal task MUST NOT transition");
+  assert.equal(c.server.tasks.settle(id, { result: text("late") }), false);
+  assert.equal(c.server.tasks.settle("unknown", { result: text("x") }), false);
+  await assert.rejects(c.client.getTaskResult(id), (e: any) => e.code === -32603 && e.message === "boom");
+  assert.throws(() => new McpServer({ name: "s", version: "1" }, { tasks: { restore: "{not json" } }), TypeError);
+});

@@ -1,0 +1,122 @@
+// Spec: SEP-2663 / docs/extensions/tasks/overview (the io.modelcontextprotocol/tasks
+// extension of 2026-07-28): "Capability Negotiation", "Polymorphic Results", "Task
+// Polling", "Task Update Requests", "Task Cancellation", "Error Handling", "Backward
+// Compatibility"; composition with draft basic/patterns/mrtr.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, deferred, rejection } from "./setup.js";
+import type { McpServer } from "../../src/api/server.js";
+import { inputRequired } from "../../src/api/mrtr.js";
+import type { CallToolResult, ElicitResult } from "../../src/api/types.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+
+const MODERN = { session: { versions: ["2026-07-28" as const] } };
+const DUAL = { session: { versions: ["2026-07-28" as const, "2025-11-25" as const] } };
+const EXT = "io.modelcontextprotocol/tasks";
+const text = (t: string): CallToolResult => ({ content: [{ type: "text", text: t }] });
+
+function jobs(s: McpServer, gate: { promise: Promise<void> }): void {
+  s.tool("job", { execution: { taskSupport: "optional" } }, async () => {
+    await gate.promise;
+    return text("done");
+  });
+  s.tool("must", { execution: { taskSupport: "required" } }, () => text("must"));
+  s.tool("bad", { execution: { taskSupport: "optional" } }, () => ({ ...text("oops"), isError: true }));
+}
+
+async function flush(n = 20): Promise<void> {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+}
+
+test("tasks extension: the server advertises io.modelcontextprotocol/tasks in server/discover capabilities", async () => {
+  const c = await connect((s) => jobs(s, deferred()), { ...MODERN, tasks: true }, DUAL);
+  assert.ok((c.client.serverCapabilities as any).extensions?.[EXT]);
+});
+
+test("tasks extension: to a declaring client the server MAY answer a CreateTaskResult with resultType task; tasks/get MUST stamp resultType complete and inline the result", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), { ...MODERN, tasks: true }, DUAL);
+  const created = (await c.client.callToolAsTask("job")) as JsonObject;
+  assert.equal(created.resultType, "task");
+  assert.equal(created.status, "working");
+  assert.equal(typeof created.ttlMs, "number");
+  assert.equal(created.task, undefined, "not the 2025-11-25 nested shape");
+  const id = c.client.taskIdOf(created)!;
+  const working = (await c.client.getTask(id)) as JsonObject;
+  assert.equal(working.resultType, "complete");
+  assert.equal(working.status, "working");
+  gate.resolve();
+  await flush();
+  const done = await c.client.getTask(id);
+  assert.equal(done.status, "completed");
+  assert.deepEqual((done.result as JsonObject).content, [{ type: "text", text: "done" }]);
+  assert.deepEqual((await c.client.waitForTask(id)).content, [{ type: "text", text: "done" }]);
+});
+
+test("tasks extension: a server MUST NOT return CreateTaskResult to a client that did not declare the extension; a required tool is -32021 naming it", async () => {
+  const gate = deferred();
+  gate.resolve();
+  const c = await connect((s) => jobs(s, gate), MODERN, DUAL);
+  const r = (await c.client.callTool("job")) as JsonObject;
+  assert.notEqual(r.resultType, "task");
+  assert.deepEqual(r.content, [{ type: "text", text: "done" }]);
+  const e = await rejection(c.client.callTool("must"));
+  assert.equal(e.code, -32021);
+  assert.deepEqual(e.data.requiredCapabilities, { extensions: { [EXT]: {} } });
+});
+
+test("tasks extension: non-declaring clients issuing tasks/get, tasks/update, tasks/cancel MUST get -32021; tasks/result and tasks/list are -32601", async () => {
+  const c = await connect((s) => jobs(s, deferred()), MODERN, DUAL);
+  for (const m of ["tasks/get", "tasks/cancel"]) assert.equal((await rejection(c.client.request(m, { taskId: "x" }))).code, -32021, m);
+  assert.equal((await rejection(c.client.request("tasks/update", { taskId: "x", inputResponses: {} }))).code, -32021);
+  const d = await connect((s) => jobs(s, deferred()), { ...MODERN, tasks: true }, DUAL);
+  assert.equal((await rejection(d.client.request("tasks/result", { taskId: "x" }))).code, -32601);
+  assert.equal((await rejection(d.client.request("tasks/list", {}))).code, -32601);
+  assert.equal((await rejection(d.client.getTask("unknown"))).code, -32602, "an unknown task id is -32602");
+});
+
+test("tasks extension: failed is only for JSON-RPC errors: a tool result with isError completes the task", async () => {
+  const c = await connect((s) => jobs(s, deferred()), { ...MODERN, tasks: true }, DUAL);
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("bad")) as JsonObject)!;
+  await flush();
+  const t = await c.client.getTask(id);
+  assert.equal(t.status, "completed");
+  assert.equal((t.result as JsonObject).isError, true);
+});
+
+test("tasks extension: tasks/cancel MUST be acknowledged with an empty result (also for a terminal task)", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), { ...MODERN, tasks: true }, DUAL);
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("job")) as JsonObject)!;
+  const ack = await c.client.cancelTask(id);
+  assert.equal(ack.resultType, "complete");
+  assert.equal(ack.taskId, undefined);
+  assert.equal((await c.client.getTask(id)).status, "cancelled");
+  assert.equal((await c.client.cancelTask(id)).resultType, "complete");
+});
+
+test("tasks extension + MRTR: input_required surfaces in tasks/get inputRequests; tasks/update answers it and the handler resumes with its requestState", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  const c = await connect(
+    (s) =>
+      s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => {
+        const answer = ctx.inputResponses?.user as ElicitResult | undefined;
+        if (answer === undefined) return inputRequired({ user: { method: "elicitation/create", params: form } }, "kept");
+        return text(`hi ${String(answer.content?.name)} (${ctx.requestState})`);
+      }),
+    { ...MODERN, tasks: true, handlers: { elicitation: () => ({ action: "accept" }) } },
+    DUAL,
+  );
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+  await flush();
+  const t = await c.client.getTask(id);
+  assert.equal(t.status, "input_required");
+  const keys = Object.keys(t.inputRequests!);
+  assert.equal(keys.length, 1);
+  assert.equal(t.inputRequests![keys[0]].method, "elicitation/create");
+  await c.client.updateTask(id, { [keys[0]]: { action: "accept", content: { name: "ada" } } });
+  await flush();
+  const done = await c.client.getTask(id);
+  assert.equal(done.status, "completed");
+  assert.deepEqual((done.result as JsonObject).content, [{ type: "text", text: "hi ada (kept)" }]);
+});

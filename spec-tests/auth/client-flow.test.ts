@@ -1,0 +1,298 @@
+// Spec: draft basic/authorization (index: "Authorization Flow Steps", "Authorization
+// Response Validation", "Resource Parameter Implementation", "Scope Selection Strategy",
+// "Step-Up Authorization Flow", "Refresh Tokens"), authorization-server-discovery and
+// client-registration; 2025-03-26 basic/authorization for the fallbacks. The client is
+// the real reducer run by its fetch adapter, against the test authorization server and
+// the real resource-server wrapper, routed in-process.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { followAuthorizationRedirect, OAuthError, oauthFetch, type OAuthFetchOptions } from "../../src/auth/oauth-fetch.js";
+import { protectedResource } from "../../src/auth/resource-server.js";
+import { TestAuthServer, routeFetch, type AuthServerOptions } from "./fixtures/auth-server.js";
+
+const MCP = "http://mcp.test/mcp";
+const REDIRECT = "http://127.0.0.1:9999/callback";
+const WRITE = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "write" } };
+
+interface World {
+  as: TestAuthServer;
+  client: ReturnType<typeof oauthFetch>;
+  post: (body?: unknown) => Promise<Response>;
+  mcpAuth: (string | null)[];
+}
+
+function world(asOptions: Partial<AuthServerOptions> = {}, clientOptions: Partial<OAuthFetchOptions> = {}, rs: { scopes?: string[]; writeScopes?: string[] } = {}): World {
+  const as = new TestAuthServer({ issuer: "http://as.test", ...asOptions });
+  const mcpAuth: (string | null)[] = [];
+  const resource = protectedResource(
+    async (req) => {
+      mcpAuth.push(req.headers.get("authorization"));
+      return Response.json({ jsonrpc: "2.0", id: 1, result: {} });
+    },
+    {
+      resource: MCP,
+      authorizationServers: [as.options.issuer],
+      scopesSupported: rs.scopes ?? ["mcp"],
+      verifyToken: as.verifyToken,
+      requiredScopes: (body) => ((body as { params?: { name?: string } })?.params?.name === "write" ? [...(rs.scopes ?? ["mcp"]), ...(rs.writeScopes ?? ["files:write"])] : rs.scopes ?? ["mcp"]),
+      now: () => as.now,
+    },
+  );
+  const routes: Record<string, (r: Request) => Promise<Response>> = { "http://mcp.test": resource };
+  routes[new URL(as.options.issuer).origin] = as.handle;
+  const f = routeFetch(routes);
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "test client", fetch: f, openAuthorization: followAuthorizationRedirect(f), now: () => as.now, ...clientOptions });
+  const post = (body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }) => client(MCP, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return { as, client, post, mcpAuth };
+}
+
+const paths = (as: TestAuthServer) => as.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
+
+test("authorization flow: 401 → PRM from WWW-Authenticate → AS metadata → DCR → PKCE S256 authorization with resource → token → the request is retried with the token", async () => {
+  const w = world();
+  const res = await w.post();
+  assert.equal(res.status, 200);
+  assert.deepEqual(paths(w.as), ["GET /.well-known/oauth-authorization-server", "POST /register", "GET /authorize", "POST /token"]);
+  const reg = w.as.registrations[0];
+  // client-registration: MUST specify application_type; native for a loopback redirect.
+  assert.equal(reg.application_type, "native");
+  assert.deepEqual(reg.redirect_uris, [REDIRECT]);
+  assert.deepEqual(reg.grant_types, ["authorization_code", "refresh_token"], "SHOULD include refresh_token in grant_types");
+  const q = w.as.authorizations[0];
+  assert.equal(q.get("code_challenge_method"), "S256");
+  assert.match(q.get("code_challenge")!, /^[A-Za-z0-9_-]{43}$/);
+  // RFC 8707: resource MUST be in both the authorization and the token request, canonical.
+  assert.equal(q.get("resource"), MCP);
+  assert.equal(w.as.tokenRequests[0].form.get("resource"), MCP);
+  assert.equal(q.get("scope"), "mcp", "the challenge's scope");
+  assert.match(q.get("state")!, /^[A-Za-z0-9_-]{22}$/);
+  assert.equal(w.as.tokenRequests[0].form.get("grant_type"), "authorization_code");
+  assert.ok(w.as.tokenRequests[0].form.get("code_verifier")!.length >= 43);
+  // Authorization MUST be included in every HTTP request to the server.
+  assert.match(w.mcpAuth[0]!, /^Bearer at-/);
+  assert.equal((await w.post()).status, 200);
+  assert.equal(w.as.tokenRequests.length, 1, "the token is reused");
+  assert.equal(w.client.state.phase, "authorized");
+});
+
+test("client-registration: Client ID Metadata Documents are used when the AS advertises them (no registration)", async () => {
+  const w = world({ cimd: true }, { clientMetadataUrl: "https://client.example/metadata.json" });
+  assert.equal((await w.post()).status, 200);
+  assert.equal(w.as.registrations.length, 0);
+  assert.equal(w.as.authorizations[0].get("client_id"), "https://client.example/metadata.json");
+  assert.equal(w.as.tokenRequests[0].form.get("client_id"), "https://client.example/metadata.json");
+});
+
+test("client-registration: pre-registered credentials come first; client_secret_basic and client_secret_post as the AS supports", async () => {
+  const basic = world({ dcr: false, authMethods: ["client_secret_basic"], preRegistered: { clientId: "pre id", clientSecret: "s3cr:t", method: "client_secret_basic" } }, { preRegistered: { clientId: "pre id", clientSecret: "s3cr:t" } });
+  assert.equal((await basic.post()).status, 200);
+  const tr = basic.as.tokenRequests[0];
+  assert.match(tr.authorization!, /^Basic /);
+  assert.equal(tr.form.get("client_secret"), null);
+  assert.equal(Buffer.from(tr.authorization!.slice(6), "base64").toString(), "pre+id:s3cr%3At", "RFC 6749 §2.3.1 form-encodes both halves");
+
+  const post = world({ dcr: false, authMethods: ["client_secret_post"], preRegistered: { clientId: "pre", clientSecret: "sec", method: "client_secret_post" } }, { preRegistered: { clientId: "pre", clientSecret: "sec" } });
+  assert.equal((await post.post()).status, 200);
+  assert.equal(post.as.tokenRequests[0].form.get("client_secret"), "sec");
+  assert.equal(post.as.tokenRequests[0].authorization, undefined);
+});
+
+test("client-registration: DCR asks for the auth method the AS supports and uses the secret it is given", async () => {
+  const w = world({ authMethods: ["client_secret_post"] });
+  assert.equal((await w.post()).status, 200);
+  assert.equal(w.as.registrations[0].token_endpoint_auth_method, "client_secret_post");
+  assert.equal(w.as.tokenRequests[0].form.get("client_secret"), "secret-1");
+  const none = world({ authMethods: ["none", "client_secret_basic"] });
+  assert.equal((await none.post()).status, 200);
+  assert.equal(none.as.registrations[0].token_endpoint_auth_method, "none");
+  assert.equal(none.as.tokenRequests[0].form.get("client_id"), "dyn-1");
+});
+
+test("client-registration Authorization Server Binding: pre-registered credentials for another issuer are an error, never sent", async () => {
+  const w = world({ preRegistered: { clientId: "pre", method: "none" } }, { preRegistered: { clientId: "pre", issuer: "http://old-as.test" } });
+  await assert.rejects(w.post(), (e: Error) => e instanceof OAuthError && /pre-registered client belongs to http:\/\/old-as.test/.test(e.message));
+  assert.equal(w.as.authorizations.length, 0);
+});
+
+test("client-registration Authorization Server Binding: when PRM moves to a new AS the client MUST re-register there, keeping credentials per issuer", async () => {
+  const as1 = new TestAuthServer({ issuer: "http://as1.test" });
+  const as2 = new TestAuthServer({ issuer: "http://as2.test" });
+  let current = as1;
+  const resource = (req: Request) =>
+    protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [current.options.issuer], verifyToken: current.verifyToken })(req);
+  const f = routeFetch({ "http://mcp.test": resource, "http://as1.test": as1.handle, "http://as2.test": as2.handle });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  current = as2;
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.equal(as2.registrations.length, 1, "registered anew with the new AS");
+  assert.equal(as2.authorizations[0].get("client_id"), "dyn-1");
+  assert.deepEqual(Object.keys(client.state.credentials).sort(), ["http://as1.test", "http://as2.test"]);
+  assert.equal(client.state.tokens!.issuer, "http://as2.test");
+});
+
+test("Scope Selection Strategy: without a challenge scope use PRM scopes_supported; omit scope when neither exists", async () => {
+  const as = new TestAuthServer({ issuer: "http://as.test" });
+  const make = (prmScopes: string[] | undefined) => {
+    const mcp = async (req: Request) => {
+      const url = new URL(req.url);
+      if (url.pathname.startsWith("/.well-known/oauth-protected-resource")) return Response.json({ resource: MCP, authorization_servers: ["http://as.test"], ...(prmScopes ? { scopes_supported: prmScopes } : {}) });
+      if (req.headers.get("authorization")) return Response.json({ ok: true });
+      return new Response(null, { status: 401, headers: { "www-authenticate": "Bearer" } });
+    };
+    const f = routeFetch({ "http://mcp.test": mcp, "http://as.test": as.handle });
+    return { f, client: oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) }) };
+  };
+  const withScopes = make(["a", "b"]);
+  assert.equal((await withScopes.client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.equal(as.authorizations[0].get("scope"), "a b");
+  const without = make(undefined);
+  assert.equal((await without.client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.equal(as.authorizations[1].has("scope"), false);
+  // No resource_metadata in the challenge: the well-known URIs, path-inserted first.
+  assert.ok(as.requests.every((r) => !r.url.includes("oauth-protected-resource")));
+});
+
+test("Step-Up Authorization Flow: a 403 insufficient_scope re-authorizes with the union of scopes and retries the request once", async () => {
+  const w = world();
+  assert.equal((await w.post()).status, 200);
+  const res = await w.post(WRITE);
+  assert.equal(res.status, 200);
+  assert.equal(w.as.authorizations.length, 2);
+  assert.equal(w.as.authorizations[1].get("scope"), "mcp files:write");
+  assert.equal(w.as.registrations.length, 1, "the registration is reused");
+});
+
+test("Step-Up Authorization Flow: retries are limited; a scope the AS never grants ends in a clear error", async () => {
+  const w = world({ withhold: ["files:write"] }, { maxStepUps: 2 });
+  assert.equal((await w.post()).status, 200);
+  await assert.rejects(w.post(WRITE), (e: Error) => e instanceof OAuthError && /insufficient_scope after 2 step-up attempts/.test(e.message));
+  assert.equal(w.as.authorizations.length, 3, "the first authorization plus two step-ups");
+  // The budget is per operation: a request that succeeds resets it.
+  assert.equal((await w.post()).status, 200);
+  assert.equal(w.client.state.stepUps, 0);
+});
+
+test("Refresh Tokens: offline_access is added only when the AS lists it", async () => {
+  const w = world({ scopesSupported: ["mcp", "offline_access"] });
+  await w.post();
+  assert.equal(w.as.authorizations[0].get("scope"), "mcp offline_access");
+  const n = world({ scopesSupported: ["mcp"] });
+  await n.post();
+  assert.equal(n.as.authorizations[0].get("scope"), "mcp");
+});
+
+test("Refresh Tokens: an expired access token is refreshed (with resource) before the request, and a 401 with a refresh token refreshes first", async () => {
+  const w = world({ expiresIn: 60, refresh: true });
+  assert.equal((await w.post()).status, 200);
+  w.as.now += 61_000;
+  assert.equal((await w.post()).status, 200);
+  assert.equal(w.as.authorizations.length, 1, "no new authorization");
+  const refresh = w.as.tokenRequests[1].form;
+  assert.equal(refresh.get("grant_type"), "refresh_token");
+  assert.equal(refresh.get("resource"), MCP);
+  // The server revokes the token early: 401 → refresh → retry.
+  w.as.expireAll();
+  assert.equal((await w.post()).status, 200);
+  assert.equal(w.as.tokenRequests.length, 3);
+  assert.equal(w.as.tokenRequests[2].form.get("grant_type"), "refresh_token");
+});
+
+for (const [name, opts, ok] of [
+  ["iss supported and present and equal: proceed", { issSupported: true, issInRedirect: "correct" }, true],
+  ["iss supported but absent: reject", { issSupported: true, issInRedirect: "omit" }, false],
+  ["iss not advertised but present and wrong: reject", { issInRedirect: "wrong" }, false],
+  ["iss not advertised and absent: proceed", { issInRedirect: "omit" }, true],
+  ["iss differing only by a trailing slash: reject (no normalisation)", { issSupported: true, issInRedirect: "normalized" }, false],
+] as const) {
+  test(`Authorization Response Validation (RFC 9207): ${name}`, async () => {
+    const w = world(opts);
+    if (ok) assert.equal((await w.post()).status, 200);
+    else {
+      await assert.rejects(w.post(), OAuthError);
+      // The code MUST NOT be transmitted to any token endpoint.
+      assert.equal(w.as.tokenRequests.length, 0);
+    }
+  });
+}
+
+test("authorization-server-discovery: OIDC discovery by path insertion and by path appending for an issuer with a path", async () => {
+  const order = ["/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1", "/tenant1/.well-known/openid-configuration"];
+  for (const [metadata, tried] of [["oidc-insert", 2], ["oidc-append", 3]] as const) {
+    const w = world({ issuer: "http://as.test/tenant1", metadata });
+    assert.equal((await w.post()).status, 200, metadata);
+    const probes = w.as.requests.filter((r) => r.method === "GET" && r.url.includes("well-known")).map((r) => new URL(r.url).pathname);
+    assert.deepEqual(probes, order.slice(0, tried), "tried in the page's priority order, stopping at the first usable one");
+    assert.equal(w.as.tokenRequests.length, 1);
+  }
+});
+
+test("authorization-server-discovery: metadata whose issuer is not the expected one is not used; without other metadata the client stops", async () => {
+  const w = world({ metadataIssuer: "http://honest.test" });
+  await assert.rejects(w.post(), /no usable authorization server metadata/);
+  assert.equal(w.as.authorizations.length, 0);
+});
+
+test("2025-11-25 security considerations: without code_challenge_methods_supported (S256) the client MUST refuse to proceed", async () => {
+  const w = world({ pkce: false });
+  await assert.rejects(w.post(), /PKCE S256/);
+  assert.equal(w.as.authorizations.length, 0);
+  assert.equal(w.as.registrations.length, 0);
+});
+
+test("RFC 9728 §3.3: PRM naming another resource is not used; the client never contacts the AS", async () => {
+  const as = new TestAuthServer({ issuer: "http://as.test" });
+  const mcp = async (req: Request) =>
+    new URL(req.url).pathname.includes("well-known")
+      ? Response.json({ resource: "http://other.test/mcp", authorization_servers: ["http://as.test"] })
+      : new Response(null, { status: 401, headers: { "www-authenticate": 'Bearer resource_metadata="http://mcp.test/.well-known/oauth-protected-resource"' } });
+  const f = routeFetch({ "http://mcp.test": mcp, "http://as.test": as.handle });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+  await assert.rejects(client(MCP, { method: "POST", body: "{}" }), /names the resource http:\/\/other.test\/mcp/);
+  assert.equal(as.requests.length, 0);
+});
+
+test("2025-03-26 authorization: no PRM → the server's origin is the AS (its metadata, else the default /authorize /token /register)", async () => {
+  for (const metadata of ["oauth", "none"] as const) {
+    const as = new TestAuthServer({ issuer: "http://mcp.test", metadata });
+    const mcp = async (req: Request) => {
+      const url = new URL(req.url);
+      if (url.pathname === "/mcp") return req.headers.get("authorization") ? Response.json({ ok: true }) : new Response(null, { status: 401 });
+      return as.handle(req);
+    };
+    const f = routeFetch({ "http://mcp.test": mcp });
+    const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+    assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200, metadata);
+    assert.deepEqual(paths(as).slice(-3), ["POST /register", "GET /authorize", "POST /token"]);
+  }
+});
+
+test("basic/authorization: tokens go to the MCP server only, never to another origin", async () => {
+  const w = world();
+  await w.post();
+  let sent: string | null = "unset";
+  const other = oauthFetch({
+    serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", saved: { tokens: w.client.state.tokens! },
+    fetch: async (_url, init) => {
+      sent = new Headers(init?.headers).get("authorization");
+      return new Response("ok");
+    },
+    openAuthorization: async () => "",
+  });
+  await other("http://elsewhere.test/x", {});
+  assert.equal(sent, null);
+  await other(MCP, {});
+  assert.match(sent!, /^Bearer at-/);
+});
+
+test("client-registration: a refused registration is surfaced with the server's error, and secrets never appear in error messages", async () => {
+  const as = new TestAuthServer({ issuer: "http://as.test" });
+  const refuse = async (req: Request) => (new URL(req.url).pathname === "/register" ? Response.json({ error: "invalid_redirect_uri", error_description: "native only" }, { status: 400 }) : as.handle(req));
+  const rs = protectedResource(async () => new Response("ok"), { resource: MCP, authorizationServers: ["http://as.test"], verifyToken: as.verifyToken });
+  const f = routeFetch({ "http://mcp.test": rs, "http://as.test": refuse });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+  await assert.rejects(client(MCP, { method: "POST", body: "{}" }), /registration was refused \(invalid_redirect_uri: native only\)/);
+  // A token endpoint that refuses the client: the error names the OAuth error, not the secret sent.
+  const pre = world({ dcr: false, authMethods: ["client_secret_post"], preRegistered: { clientId: "p", clientSecret: "right", method: "client_secret_post" } }, { preRegistered: { clientId: "p", clientSecret: "wrong-secret-value" } });
+  await assert.rejects(pre.post(), (e: Error) => /invalid_client/.test(e.message) && !e.message.includes("wrong-secret-value"));
+});

@@ -1,0 +1,98 @@
+// Spec: draft basic/authorization/authorization-server-discovery and basic/authorization
+// ("Canonical Server URI", "Scope Challenge Handling"); RFC 6750 §3 and RFC 9728 §5.1 for
+// the WWW-Authenticate syntax.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { bearerChallenge, formatBearerChallenge, parseWwwAuthenticate } from "../../src/auth/www-authenticate.js";
+import {
+  authorizationServerMetadataProblem,
+  authorizationServerMetadataUrls,
+  canonicalResourceUri,
+  protectedResourceMetadataProblem,
+  protectedResourceMetadataUrls,
+  resourceMatchesServer,
+} from "../../src/auth/metadata.js";
+
+test("authorization-server-discovery: clients MUST be able to parse WWW-Authenticate (quoted, unquoted, several challenges)", () => {
+  const h = 'Basic realm="x", Bearer error="insufficient_scope", scope="files:read files:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", error_description="needs \\"write\\""';
+  const all = parseWwwAuthenticate(h);
+  assert.deepEqual(all.map((c) => c.scheme), ["basic", "bearer"]);
+  const b = bearerChallenge(h)!;
+  assert.equal(b.params.scope, "files:read files:write");
+  assert.equal(b.params.error, "insufficient_scope");
+  assert.equal(b.params.resource_metadata, "https://mcp.example.com/.well-known/oauth-protected-resource");
+  assert.equal(b.params.error_description, 'needs "write"');
+  assert.equal(bearerChallenge("bearer realm=mcp")!.params.realm, "mcp");
+  assert.equal(bearerChallenge("Basic realm=x"), undefined);
+  assert.deepEqual(parseWwwAuthenticate(""), []);
+  assert.deepEqual(parseWwwAuthenticate(null), []);
+});
+
+test("security: a __proto__ auth-param is an ordinary key, never the prototype", () => {
+  const c = bearerChallenge('Bearer __proto__="x", scope="a"')!;
+  assert.equal(Object.getPrototypeOf(c.params), null);
+  assert.equal(c.params.__proto__, "x");
+  assert.equal(c.params.scope, "a");
+});
+
+test("security: CR or LF never reaches a header: such values are dropped from a challenge", () => {
+  const v = formatBearerChallenge({ scope: "a\r\nSet-Cookie: x", error: "invalid_token", resource_metadata: 'https://h/"q"' });
+  assert.doesNotMatch(v, /[\r\n]/);
+  assert.equal(v, 'Bearer error="invalid_token", resource_metadata="https://h/\\"q\\""');
+  assert.equal(bearerChallenge(v)!.params.resource_metadata, 'https://h/"q"');
+  assert.equal(formatBearerChallenge({}), "Bearer");
+});
+
+test("authorization-server-discovery: PRM well-known URIs are tried path-inserted first, then at the root", () => {
+  assert.deepEqual(protectedResourceMetadataUrls("https://example.com/public/mcp"), [
+    "https://example.com/.well-known/oauth-protected-resource/public/mcp",
+    "https://example.com/.well-known/oauth-protected-resource",
+  ]);
+  assert.deepEqual(protectedResourceMetadataUrls("https://example.com/"), ["https://example.com/.well-known/oauth-protected-resource"]);
+});
+
+test("authorization-server-discovery: issuers with a path MUST try OAuth insertion, OIDC insertion, OIDC appending, in that order", () => {
+  assert.deepEqual(authorizationServerMetadataUrls("https://auth.example.com/tenant1"), [
+    "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
+    "https://auth.example.com/.well-known/openid-configuration/tenant1",
+    "https://auth.example.com/tenant1/.well-known/openid-configuration",
+  ]);
+  assert.deepEqual(authorizationServerMetadataUrls("https://auth.example.com"), [
+    "https://auth.example.com/.well-known/oauth-authorization-server",
+    "https://auth.example.com/.well-known/openid-configuration",
+  ]);
+});
+
+test("authorization-server-discovery: metadata whose issuer differs from the one used to build the URL MUST NOT be used", () => {
+  const good = { issuer: "https://honest.example", authorization_endpoint: "https://honest.example/a", token_endpoint: "https://honest.example/t" };
+  assert.equal(authorizationServerMetadataProblem(good, "https://honest.example"), undefined);
+  assert.match(authorizationServerMetadataProblem(good, "https://attacker.example")!, /issuer/);
+  // Simple string comparison: a trailing slash is a different issuer.
+  assert.match(authorizationServerMetadataProblem(good, "https://honest.example/")!, /issuer/);
+  assert.match(authorizationServerMetadataProblem({ ...good, token_endpoint: "ftp://x" }, good.issuer)!, /token_endpoint/);
+  assert.match(authorizationServerMetadataProblem({ ...good, authorization_endpoint: 3 }, good.issuer)!, /authorization_endpoint/);
+  assert.match(authorizationServerMetadataProblem({ ...good, registration_endpoint: "nope" }, good.issuer)!, /registration_endpoint/);
+  assert.match(authorizationServerMetadataProblem([], good.issuer)!, /object/);
+});
+
+test("authorization-server-discovery: the PRM document MUST include authorization_servers with at least one server", () => {
+  const ok = { resource: "https://mcp.example.com/mcp", authorization_servers: ["https://as.example.com"] };
+  assert.equal(protectedResourceMetadataProblem(ok), undefined);
+  assert.match(protectedResourceMetadataProblem({ ...ok, authorization_servers: [] })!, /authorization_servers/);
+  assert.match(protectedResourceMetadataProblem({ ...ok, authorization_servers: ["javascript:alert(1)"] })!, /http/);
+  assert.match(protectedResourceMetadataProblem({ ...ok, resource: undefined })!, /resource/);
+  assert.match(protectedResourceMetadataProblem({ ...ok, scopes_supported: "a b" })!, /scopes_supported/);
+  assert.match(protectedResourceMetadataProblem(null)!, /object/);
+});
+
+test("basic/authorization Canonical Server URI: lower-case scheme and host, no fragment, no trailing slash", () => {
+  assert.equal(canonicalResourceUri("HTTPS://MCP.Example.com/mcp/#frag"), "https://mcp.example.com/mcp");
+  assert.equal(canonicalResourceUri("https://mcp.example.com/"), "https://mcp.example.com");
+  assert.equal(canonicalResourceUri("https://mcp.example.com:8443"), "https://mcp.example.com:8443");
+  assert.equal(resourceMatchesServer("https://mcp.example.com", "https://mcp.example.com/mcp"), true);
+  assert.equal(resourceMatchesServer("https://mcp.example.com/mcp", "https://mcp.example.com/mcp"), true);
+  assert.equal(resourceMatchesServer("https://mcp.example.com/other", "https://mcp.example.com/mcp"), false);
+  assert.equal(resourceMatchesServer("https://mcp.example.com/m", "https://mcp.example.com/mcp"), false);
+  assert.equal(resourceMatchesServer("https://evil.example.com/mcp", "https://mcp.example.com/mcp"), false);
+  assert.equal(resourceMatchesServer("not a url", "https://mcp.example.com/mcp"), false);
+});

@@ -1,0 +1,55 @@
+// Spec: draft basic/authorization end to end, as a user wires it: McpServer behind the
+// Streamable HTTP handler wrapped by protectedResource, McpClient over the fetch client
+// whose fetch is oauthFetch. "Authorization MUST be included in every HTTP request from
+// client to server" — including the session's later POSTs, GET stream and DELETE.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient } from "../../src/api/client.js";
+import { McpServer } from "../../src/api/server.js";
+import type { Endpoint } from "../../src/driver/endpoint.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
+import { authInfo, protectedResource } from "../../src/auth/resource-server.js";
+import { followAuthorizationRedirect, oauthFetch } from "../../src/auth/oauth-fetch.js";
+import { TestAuthServer, routeFetch } from "./fixtures/auth-server.js";
+
+test("basic/authorization end to end: an unauthenticated McpClient authorizes through OAuth and then calls a tool; every HTTP request carried the token", async () => {
+  const as = new TestAuthServer({ issuer: "http://127.0.0.1:7001" });
+  const server = new McpServer({ name: "protected", version: "1.0.0" });
+  server.tool("whoami", { description: "the caller" }, () => ({ content: [{ type: "text", text: "ok" }] }));
+  const mcp = createHttpHandler({
+    sessionIdleMs: 0,
+    createSession: () => {
+      let endpoint: Endpoint | undefined;
+      return {
+        options: server.sessionOptions(),
+        onRequest: server.handler(),
+        onNotification: (method, params) => server.emit(method, params, endpoint),
+        onOpen: (e) => { endpoint = e; server.attach(e); },
+        onClose: () => { if (endpoint) server.detach(endpoint); },
+      };
+    },
+  });
+  const subjects = new Set<string | undefined>();
+  let unauthenticated = 0;
+  const guarded = protectedResource(
+    async (req) => {
+      subjects.add(authInfo(req)?.token.subject);
+      return mcp(req);
+    },
+    { resource: "http://127.0.0.1:7000/mcp", authorizationServers: [as.options.issuer], scopesSupported: ["mcp"], verifyToken: as.verifyToken },
+  );
+  const counting = async (req: Request) => {
+    if (!req.headers.get("authorization") && !new URL(req.url).pathname.startsWith("/.well-known")) unauthenticated++;
+    return guarded(req);
+  };
+  const f = routeFetch({ "http://127.0.0.1:7000": counting, "http://127.0.0.1:7001": as.handle });
+  const authFetch = oauthFetch({ serverUrl: "http://127.0.0.1:7000/mcp", redirectUri: "http://127.0.0.1:7002/cb", clientName: "e2e", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+  const client = new McpClient({ name: "e2e", version: "1.0.0" });
+  await client.connect(httpClientTransport("http://127.0.0.1:7000/mcp", { fetch: authFetch }));
+  const r = await client.callTool("whoami", {});
+  assert.equal((r.content[0] as { text: string }).text, "ok");
+  assert.deepEqual([...subjects], ["dyn-1"], "the handler saw the principal");
+  assert.equal(unauthenticated, 1, "only the very first request went without a token");
+  await client.close();
+});

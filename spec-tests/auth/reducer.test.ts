@@ -1,0 +1,106 @@
+// Spec: the design card's kernel rules applied to draft basic/authorization's client: the
+// OAuth flow is a pure reducer (requests and the redirect are outputs, responses and the
+// callback are inputs), its state is plain JSON that continues exactly after a round
+// trip, and an input that does not fit the phase is a diagnostic, never a throw.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createOAuthState, stepOAuth, type OAuthInput, type OAuthOutput, type OAuthState } from "../../src/auth/client-flow.js";
+
+const MCP = "http://mcp.test/mcp";
+const config = { serverUrl: MCP, redirectUri: "http://127.0.0.1:1/cb", clientName: "c" };
+const PKCE = { verifier: "v".repeat(43), challenge: "c".repeat(43) };
+const asMeta = { issuer: "http://as.test", authorization_endpoint: "http://as.test/authorize", token_endpoint: "http://as.test/token", registration_endpoint: "http://as.test/register", code_challenge_methods_supported: ["S256"] };
+
+/** Plays a scripted authorization server: answers each http output by URL. */
+function play(
+  state: OAuthState,
+  first: OAuthInput,
+  answers: (url: string, body?: string) => { status: number; body: unknown },
+  callback: (sentState: string) => Record<string, string> = (st) => ({ code: "the-code", state: st, iss: "http://as.test" }),
+): { state: OAuthState; outputs: OAuthOutput[] } {
+  const all: OAuthOutput[] = [];
+  const queue = [first];
+  while (queue.length) {
+    const step = stepOAuth(state, queue.shift()!);
+    state = step.state;
+    for (const o of step.outputs) {
+      all.push(o);
+      if (o.type === "http") {
+        const a = answers(o.request.url, o.request.body);
+        queue.push({ type: "response", now: 5, requestId: o.request.requestId, status: a.status, body: JSON.stringify(a.body) });
+      }
+      if (o.type === "redirect") queue.push({ type: "callback", now: 6, params: callback(new URL(o.url).searchParams.get("state")!) });
+    }
+  }
+  return { state, outputs: all };
+}
+
+const server = (url: string) => {
+  if (url.includes("oauth-protected-resource")) return { status: 200, body: { resource: MCP, authorization_servers: ["http://as.test"] } };
+  if (url.endsWith("/.well-known/oauth-authorization-server")) return { status: 200, body: asMeta };
+  if (url.endsWith("/register")) return { status: 201, body: { client_id: "id-1" } };
+  if (url.endsWith("/token")) return { status: 200, body: { access_token: "AT", token_type: "bearer", expires_in: 10, refresh_token: "RT" } };
+  return { status: 404, body: {} };
+};
+const start: OAuthInput = { type: "authorize", now: 1, challenge: 'Bearer resource_metadata="http://mcp.test/.well-known/oauth-protected-resource/mcp", scope="mcp"', pkce: PKCE, state: "st" };
+
+test("design card: the OAuth flow is deterministic: the same inputs give the same outputs and state", () => {
+  const a = play(createOAuthState(config), start, server);
+  const b = play(createOAuthState(config), start, server);
+  assert.deepEqual(a, b);
+  const last = a.outputs.at(-1)!;
+  assert.equal(last.type, "authorized");
+  assert.deepEqual((last as Extract<OAuthOutput, { type: "authorized" }>).tokens, { accessToken: "AT", tokenType: "Bearer", issuer: "http://as.test", refreshToken: "RT", expiresAt: 10_005, scope: "mcp" });
+  assert.deepEqual(a.outputs.filter((o) => o.type === "http").map((o) => (o as { request: { method: string; url: string } }).request.method + " " + new URL((o as { request: { url: string } }).request.url).pathname), [
+    "GET /.well-known/oauth-protected-resource/mcp",
+    "GET /.well-known/oauth-authorization-server",
+    "POST /register",
+    "POST /token",
+  ]);
+});
+
+test("design card: state is plain JSON; a round-tripped state continues exactly like the original (mid-flow, at the redirect)", () => {
+  let state = createOAuthState(config);
+  const outs: OAuthOutput[] = [];
+  let step = stepOAuth(state, start);
+  // Walk to the redirect.
+  while (!step.outputs.some((o) => o.type === "redirect")) {
+    const http = step.outputs.find((o) => o.type === "http") as Extract<OAuthOutput, { type: "http" }>;
+    const a = server(http.request.url);
+    step = stepOAuth(step.state, { type: "response", now: 2, requestId: http.request.requestId, status: a.status, body: JSON.stringify(a.body) });
+  }
+  state = step.state;
+  const copy = JSON.parse(JSON.stringify(state)) as OAuthState;
+  const cb: OAuthInput = { type: "callback", now: 3, params: { code: "c", state: "st", iss: "http://as.test" } };
+  assert.deepEqual(stepOAuth(copy, cb), stepOAuth(state, cb));
+  outs.push(...stepOAuth(state, cb).outputs);
+  assert.equal(outs[0].type, "http");
+});
+
+test("design card: inputs that do not fit the phase are diagnostics; network errors fail the flow with a reason", () => {
+  const s0 = createOAuthState(config);
+  assert.equal(stepOAuth(s0, { type: "callback", now: 1, params: { code: "x" } }).outputs[0].type, "diagnostic");
+  assert.equal(stepOAuth(s0, { type: "response", now: 1, requestId: 42, status: 200, body: "{}" }).outputs[0].type, "diagnostic");
+  const s1 = stepOAuth(s0, start);
+  const id = (s1.outputs[0] as Extract<OAuthOutput, { type: "http" }>).request.requestId;
+  const failed = stepOAuth(s1.state, { type: "network-error", now: 2, requestId: id, message: "ECONNREFUSED" });
+  assert.deepEqual(failed.outputs, [{ type: "failed", reason: "network error: ECONNREFUSED" }]);
+  assert.equal(failed.state.phase, "failed");
+  // Refresh without a refresh token asks for a new authorization.
+  assert.deepEqual(stepOAuth(s0, { type: "refresh", now: 1 }).outputs, [{ type: "failed", reason: "no refresh token", reauthorize: true }]);
+});
+
+test("basic/authorization: a callback whose state does not match, an error response, or a missing code fail without a token request", () => {
+  const tokenRequests = (o: OAuthOutput[]) => o.filter((x) => x.type === "http" && x.request.url.endsWith("/token")).length;
+  const walk = (params: (st: string) => Record<string, string>) => play(createOAuthState(config), start, server, params).outputs;
+  const reasons = (o: OAuthOutput[]) => o.filter((x) => x.type === "failed").map((x) => (x as { reason: string }).reason);
+  const wrongState = walk(() => ({ code: "c", state: "other", iss: "http://as.test" }));
+  assert.match(reasons(wrongState)[0], /state does not match/);
+  assert.equal(tokenRequests(wrongState), 0);
+  assert.match(reasons(walk((st) => ({ error: "access_denied", error_description: "user said no", state: st, iss: "http://as.test" })))[0], /access_denied \(user said no\)/);
+  assert.match(reasons(walk((st) => ({ state: st, iss: "http://as.test" })))[0], /no code/);
+  // On an iss mismatch the error fields MUST NOT be acted on or displayed.
+  const mismatch = reasons(walk((st) => ({ error: "evil_text", state: st, iss: "http://evil.test" })))[0];
+  assert.match(mismatch, /another issuer/);
+  assert.doesNotMatch(mismatch, /evil_text/);
+});

@@ -1,0 +1,119 @@
+// Spec: draft basic/authorization ("Access Token Usage", "Token Handling", "Error
+// Handling", "Scope Challenge Handling") and authorization-server-discovery ("Protected
+// Resource Metadata Discovery Requirements"); RFC 9728 §3, §5.1; RFC 6750 §3.1.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { authInfo, protectedResource, type VerifiedToken } from "../../src/auth/resource-server.js";
+import { bearerChallenge } from "../../src/auth/www-authenticate.js";
+
+const MCP = "http://mcp.test/mcp";
+const PRM = "http://mcp.test/.well-known/oauth-protected-resource/mcp";
+const tokens: Record<string, VerifiedToken> = {
+  good: { scopes: ["mcp"], audience: MCP, subject: "alice", issuer: "http://as.test" },
+  writer: { scopes: ["mcp", "files"], audience: [MCP, "http://other.test"], subject: "bob" },
+  elsewhere: { scopes: ["mcp"], audience: "http://other.test/mcp" },
+  expired: { scopes: ["mcp"], audience: MCP, expiresAt: 999 },
+  foreign: { scopes: ["mcp"], audience: MCP, issuer: "http://rogue-as.test" },
+};
+const seen: (string | undefined)[] = [];
+const diagnostics: string[] = [];
+const handler = protectedResource(
+  async (req) => {
+    seen.push(authInfo(req)?.token.subject);
+    return Response.json({ jsonrpc: "2.0", id: 1, result: {} });
+  },
+  {
+    resource: MCP,
+    authorizationServers: ["http://as.test"],
+    scopesSupported: ["mcp"],
+    metadata: { resource_name: "test server" },
+    verifyToken: async (t) => {
+      if (t === "explode") throw new Error("verifier down");
+      return tokens[t];
+    },
+    requiredScopes: (body) => ((body as { params?: { name?: string } })?.params?.name === "write_file" ? ["mcp", "files:write", "audit"] : ["mcp"]),
+    now: () => 1000,
+    onDiagnostic: (d) => diagnostics.push(JSON.stringify(d)),
+  },
+);
+const call = (token: string | undefined, body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }, url = MCP) =>
+  handler(new Request(url, { method: "POST", headers: { "content-type": "application/json", ...(token !== undefined ? { authorization: token } : {}) }, body: JSON.stringify(body) }));
+
+test("RFC 9728 / authorization-server-discovery: MCP servers MUST serve Protected Resource Metadata with authorization_servers, at both well-known URIs", async () => {
+  for (const url of [PRM, "http://mcp.test/.well-known/oauth-protected-resource"]) {
+    const res = await handler(new Request(url));
+    assert.equal(res.status, 200);
+    const doc = await res.json();
+    assert.equal(doc.resource, MCP);
+    assert.deepEqual(doc.authorization_servers, ["http://as.test"]);
+    assert.deepEqual(doc.scopes_supported, ["mcp"]);
+    assert.equal(doc.resource_name, "test server");
+  }
+  assert.equal((await handler(new Request(PRM, { method: "POST", body: "{}" }))).status, 405);
+  assert.equal((await handler(new Request(PRM, { method: "OPTIONS" }))).status, 204);
+  assert.equal(await (await handler(new Request(PRM, { method: "HEAD" }))).text(), "");
+});
+
+test("authorization-server-discovery: a request without a token gets 401 with WWW-Authenticate naming resource_metadata and scope", async () => {
+  const res = await call(undefined);
+  assert.equal(res.status, 401);
+  const c = bearerChallenge(res.headers.get("www-authenticate"))!;
+  assert.equal(c.params.resource_metadata, PRM);
+  assert.equal(c.params.scope, "mcp");
+  assert.equal(c.params.error, undefined, "no error code when no credentials were sent (RFC 6750 §3.1)");
+});
+
+test("basic/authorization Token Handling: invalid, expired, wrongly-addressed and foreign tokens MUST receive HTTP 401", async () => {
+  for (const [token, why] of [["Bearer nope", /invalid/], ["Bearer expired", /expired/], ["Bearer elsewhere", /not issued for this resource/], ["Bearer foreign", /does not trust/], ["Bearer explode", /invalid/], ["Basic Zm9vOmJhcg==", /Bearer/]] as const) {
+    const res = await call(token);
+    assert.equal(res.status, 401, token);
+    const c = bearerChallenge(res.headers.get("www-authenticate"))!;
+    assert.equal(c.params.error, "invalid_token");
+    assert.match(c.params.error_description, why);
+    assert.equal((await res.json()).error, "invalid_token");
+  }
+  // The tokens themselves appear in no diagnostic.
+  for (const d of diagnostics) assert.doesNotMatch(d, /nope|elsewhere|foreign|explode/);
+});
+
+test("basic/authorization Access Token Usage: access tokens MUST NOT be in the query string; such a request is refused with 400", async () => {
+  const res = await call("Bearer good", undefined, `${MCP}?access_token=good`);
+  assert.equal(res.status, 400);
+  assert.equal(bearerChallenge(res.headers.get("www-authenticate"))!.params.error, "invalid_request");
+});
+
+test("basic/authorization Runtime Insufficient Scope Errors: 403 insufficient_scope naming every scope the operation needs, with resource_metadata", async () => {
+  const body = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "write_file" } };
+  const res = await call("Bearer good", body);
+  assert.equal(res.status, 403);
+  const c = bearerChallenge(res.headers.get("www-authenticate"))!;
+  assert.equal(c.params.error, "insufficient_scope");
+  assert.equal(c.params.scope, "mcp files:write audit", "all required scopes in one challenge");
+  assert.equal(c.params.resource_metadata, PRM);
+  // Servers MUST account for scope hierarchies: `files` covers `files:write` (but not `audit`).
+  const res2 = await call("Bearer writer", body);
+  assert.equal(res2.status, 403);
+  assert.match(bearerChallenge(res2.headers.get("www-authenticate"))!.params.error_description, /audit$/);
+});
+
+test("basic/authorization: a valid token for this resource reaches the handler, which sees the principal; the server keeps serving after rejections", async () => {
+  seen.length = 0;
+  assert.equal((await call("Bearer good")).status, 200);
+  assert.equal((await call("Bearer nope")).status, 401);
+  assert.equal((await call("Bearer writer")).status, 200, "any of several audiences may name this resource");
+  assert.deepEqual(seen, ["alice", "bob"]);
+  // An unparseable body still reaches the handler (it answers the JSON-RPC parse error itself).
+  const res = await handler(new Request(MCP, { method: "POST", headers: { authorization: "Bearer good" }, body: "{" }));
+  assert.equal(res.status, 200);
+});
+
+test("basic/authorization: without requiredScopes, scopesSupported is what every request needs", async () => {
+  const h = protectedResource(async () => new Response("ok"), { resource: "http://mcp.test/", authorizationServers: ["http://as.test"], verifyToken: async () => ({ scopes: [], audience: "http://mcp.test" }) });
+  const ok = await h(new Request("http://mcp.test/", { headers: { authorization: "Bearer x" } }));
+  assert.equal(ok.status, 200);
+  const meta = await (await h(new Request("http://mcp.test/.well-known/oauth-protected-resource"))).json();
+  assert.equal(meta.resource, "http://mcp.test");
+  assert.equal(meta.scopes_supported, undefined);
+  const h2 = protectedResource(async () => new Response("ok"), { resource: "http://mcp.test/", authorizationServers: ["http://as.test"], scopesSupported: ["s"], verifyToken: async () => ({ scopes: [], audience: "::bad::" }) });
+  assert.equal((await h2(new Request("http://mcp.test/", { headers: { authorization: "Bearer x" } }))).status, 401);
+});

@@ -1,0 +1,211 @@
+// Every verb end to end, as a user runs it: the compiled CLI in a child process, HTTP on
+// 127.0.0.1 port 0. Each test waits for what the process prints (no sleeps).
+// Spec: 2025-11-25 basic/transports ("stdio", "Streamable HTTP"), basic/lifecycle.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The compiled bin of the build these tests belong to. */
+const BIN = fileURLToPath(new URL("../../src/cli/bin.js", import.meta.url));
+/** The checkout (the nearest folder above the working directory holding mcp-kernel's package.json): start.mjs is not compiled. */
+function projectRoot(): string {
+  for (let dir = process.cwd(); ; dir = dirname(dir)) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "mcp-kernel") return dir;
+    if (dirname(dir) === dir) throw new Error("run the tests from inside the mcp-kernel checkout");
+  }
+}
+const START = join(projectRoot(), "scripts", "start.mjs");
+
+interface Run {
+  child: ChildProcess;
+  code: Promise<number | null>;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with stderr once it matches `re`. */
+  waitErr(re: RegExp): Promise<RegExpMatchArray>;
+  /** Resolves with stdout once it holds `n` lines. */
+  waitLines(n: number): Promise<string[]>;
+}
+
+/** Every child still running when the tests end (a failed assertion) is killed, so the run ends. */
+const running = new Set<ChildProcess>();
+after(() => running.forEach((c) => c.kill("SIGKILL")));
+
+function cli(args: string[], options: { script?: string; input?: string | Buffer } = {}): Run {
+  const child = spawn(process.execPath, [options.script ?? BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  const waiters: (() => void)[] = [];
+  const poke = () => waiters.splice(0).forEach((w) => w());
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => ((out += c), poke()));
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => ((err += c), poke()));
+  running.add(child);
+  const code = new Promise<number | null>((resolve) => child.on("close", (c) => (running.delete(child), poke(), resolve(c))));
+  if (options.input !== undefined) child.stdin!.end(options.input);
+  const until = <T>(get: () => T | undefined): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const v = get();
+        if (v !== undefined) return resolve(v);
+        if (child.exitCode !== null) return reject(new Error(`exited ${child.exitCode}; stdout ${out}; stderr ${err}`));
+        waiters.push(check);
+      };
+      check();
+    });
+  return {
+    child,
+    code,
+    stdout: () => out,
+    stderr: () => err,
+    waitErr: (re) => until(() => err.match(re) ?? undefined),
+    waitLines: (n) => until(() => (out.split("\n").length > n ? out.split("\n").slice(0, n) : undefined)),
+  };
+}
+
+const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+
+test("serve: HTTP on 127.0.0.1 port 0 prints `listening on http://127.0.0.1:PORT/mcp` to stderr; call prints results as JSON; a JSON-RPC error exits 1 with the error on stderr; SIGTERM exits 0", async () => {
+  const serve = cli(["serve", "--port", "0"]);
+  const [, url, port] = await serve.waitErr(/^listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n/);
+  assert.notEqual(Number(port), 0);
+
+  const echo = cli(["call", url, "tools/call", JSON.stringify({ name: "echo", arguments: { text: "hello over HTTP" } })]);
+  assert.equal(await echo.code, 0, echo.stderr());
+  assert.deepEqual(JSON.parse(echo.stdout()), { content: [{ type: "text", text: "hello over HTTP" }] });
+
+  const list = cli(["call", url, "tools/list"]);
+  assert.equal(await list.code, 0, list.stderr());
+  const names = (JSON.parse(list.stdout()) as { tools: { name: string }[] }).tools.map((t) => t.name);
+  assert.ok(names.includes("echo") && names.includes("test_simple_text"), names.join());
+
+  // server/tools "Error Handling": an unknown tool is a protocol error (-32602).
+  const bad = cli(["call", url, "tools/call", '{"name":"no_such_tool"}']);
+  assert.equal(await bad.code, 1);
+  assert.equal(bad.stdout(), "");
+  const error = JSON.parse(bad.stderr()) as { code: number; message: string };
+  assert.equal(error.code, -32602);
+  assert.equal(typeof error.message, "string");
+
+  // The modern era on the same URL: a stateless server/discover POST (draft basic/versioning).
+  const discover = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } } }),
+  });
+  const body = await discover.text();
+  assert.equal(discover.status, 200, body);
+  assert.match(body, /"id":7,"result":\{/, `modern server/discover answered: ${body}`);
+
+  serve.child.kill("SIGTERM");
+  assert.equal(await serve.code, 0);
+});
+
+test("serve: a bad --port is a usage error (exit 2); --help prints the usage", async () => {
+  const bad = cli(["serve", "--port", "99999"]);
+  assert.equal(await bad.code, 2);
+  assert.match(bad.stderr(), /--port needs a number from 0 to 65535/);
+  const help = cli(["serve", "--help"]);
+  assert.equal(await help.code, 0);
+  assert.match(help.stdout(), /^usage: mcp-kernel serve/);
+});
+
+test("serve --stdio: one message per line on stdout, nothing else; exits 0 when stdin ends (basic/transports stdio)", async () => {
+  const serve = cli(["serve", "--stdio"]);
+  serve.child.stdin!.write(INIT + "\n");
+  const [line] = await serve.waitLines(1);
+  const reply = JSON.parse(line) as { id: number; result: { serverInfo: { name: string }; protocolVersion: string } };
+  assert.equal(reply.id, 1);
+  assert.equal(reply.result.serverInfo.name, "mcp-kernel-demo");
+  assert.equal(reply.result.protocolVersion, "2025-11-25");
+  serve.child.stdin!.end();
+  assert.equal(await serve.code, 0);
+  assert.equal(serve.stdout(), line + "\n");
+});
+
+test("call --stdio CMD ARGS... initialize: launches the server, prints the handshake's result", async () => {
+  const call = cli(["call", "--stdio", process.execPath, BIN, "serve", "--stdio", "initialize"]);
+  assert.equal(await call.code, 0, call.stderr());
+  const result = JSON.parse(call.stdout()) as { serverInfo: { name: string }; capabilities: Record<string, unknown> };
+  assert.equal(result.serverInfo.name, "mcp-kernel-demo");
+  assert.ok("tools" in result.capabilities);
+  const noMethod = cli(["call", "--stdio"]);
+  assert.equal(await noMethod.code, 2);
+});
+
+test("record -- serve --stdio, driven by call, then replay: exit 0; a tampered transcript prints the first divergence and exits 1", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
+  try {
+    const file = join(dir, "t.jsonl");
+    const call = cli(["call", "--stdio", process.execPath, BIN, "record", "--out", file, "--", process.execPath, BIN, "serve", "--stdio", "tools/call", '{"name":"test_tool_with_logging"}']);
+    assert.equal(await call.code, 0, call.stderr());
+    assert.equal(JSON.parse(call.stdout()).content[0].text, "Tool with logging executed successfully");
+    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(lines[0].transcript, "mcp-kernel/stdio-1");
+    assert.equal(lines.filter((l) => l.from === "server").length, 5, "initialize result, three logs, the call's result");
+    assert.deepEqual(lines.at(-1)!.exit, { code: 0, signal: null });
+
+    const replay = cli(["replay", file]);
+    assert.equal(await replay.code, 0, replay.stdout() + replay.stderr());
+    assert.equal(replay.stdout(), "ok 3 steps replayed identically\n");
+
+    const tampered = join(dir, "tampered.jsonl");
+    writeFileSync(tampered, readFileSync(file, "utf8").replace("Tool processing data", "Tool processing dada"));
+    const diverged = cli(["replay", tampered]);
+    assert.equal(await diverged.code, 1);
+    assert.match(diverged.stdout(), /^divergence at step 2: server line 3 differs/);
+    assert.match(diverged.stdout(), /expected .*Tool processing dada/);
+    assert.match(diverged.stdout(), /actual .*Tool processing data/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("record: passes stdin and stdout through byte for byte (not-UTF-8 bytes too), logs them, and exits with the command's exit code", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
+  try {
+    const file = join(dir, "t.jsonl");
+    const input = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"x"}\n'), Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from("tail without newline")]);
+    // A "server" that copies its input to its output, then exits 3.
+    const script = "process.stdin.pipe(process.stdout); process.stdin.on('end', () => { process.exitCode = 3; });";
+    const child = spawn(process.execPath, [BIN, "record", "--out", file, "--", process.execPath, "-e", script], { stdio: ["pipe", "pipe", "inherit"] });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => chunks.push(c));
+    child.stdin.end(input);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    assert.equal(code, 3);
+    assert.deepEqual(Buffer.concat(chunks), input);
+    const events = readFileSync(file, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const client = events.filter((e) => e.from === "client");
+    assert.deepEqual(client.map((e) => e.line ?? e.bytes ?? (e.end === true ? "END" : "?")), ['{"jsonrpc":"2.0","method":"x"}', Buffer.from([0xff, 0xfe]).toString("base64"), "tail without newline", "END"]);
+    assert.equal(events.filter((e) => e.from === "server").length, 3);
+    assert.deepEqual(events.at(-1)!.exit, { code: 3, signal: null });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("record: no command, or one that cannot start, is a usage error (exit 2)", async () => {
+  const none = cli(["record", "--out", join(tmpdir(), "never.jsonl")]);
+  assert.equal(await none.code, 2);
+  assert.match(none.stderr(), /no command/);
+  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
+  try {
+    const missing = cli(["record", "--out", join(dir, "t.jsonl"), "--", join(dir, "no-such-command")], { input: "" });
+    assert.equal(await missing.code, 2);
+    assert.match(missing.stderr(), /cannot run/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("npm start (scripts/start.mjs): runs serve with its arguments; --port 0 listens and SIGTERM exits 0", async () => {
+  const start = cli(["--port", "0"], { script: START });
+  await start.waitErr(/listening on http:\/\/127\.0\.0\.1:\d+\/mcp\n/);
+  start.child.kill("SIGTERM");
+  assert.equal(await start.code, 0);
+});

@@ -1,0 +1,10 @@
+/** Every fuzz target, by name: what `fuzz.test.ts` runs on fixed seeds and `scripts/fuzz.mjs` runs long. */
+import { codecBytes, codecText, validators } from "./codec-targets.js";
+import { ndjson, sse } from "./framing-targets.js";
+import { session } from "./session-target.js";
+import { http } from "./http-target.js";
+import type { FuzzTarget } from "./target.js";
+
+export const TARGETS: FuzzTarget<any>[] = [codecText, codecBytes, validators, ndjson, sse, session, http];
+
+export { runTarget, type FuzzFailure, type FuzzTarget } from "./target.js";

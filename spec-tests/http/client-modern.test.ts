@@ -1,0 +1,154 @@
+// Spec: draft basic/transports/streamable-http on the client ("Request Metadata": the
+// MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* headers; "Cancellation":
+// closing the stream, no notifications/cancelled; "Backward Compatibility": a modern
+// request first, fallback on a 4xx without a modern error) and basic/versioning (era
+// detection), with McpClient over httpClientTransport against our handler in process.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient } from "../../src/api/client.js";
+import { McpError } from "../../src/driver/endpoint.js";
+import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { Tools, URL_ } from "./helpers.js";
+import { legacyHandler, modernHandler, MV } from "./modern-helpers.js";
+
+interface Seen {
+  headers: Headers;
+  body: any;
+}
+
+function recording(handler: HttpHandler, seen: Seen[]): (url: string, init: RequestInit) => Promise<Response> {
+  return async (url, init) => {
+    const req = new Request(url, init);
+    if (req.method === "POST") seen.push({ headers: req.headers, body: JSON.parse(init.body as string) });
+    return handler(req);
+  };
+}
+
+const info = { name: "modern-client", version: "1.0.0" };
+
+test("streamable-http (draft) Request Metadata: a 2026-07-28 client sends MCP-Protocol-Version, Mcp-Method and Mcp-Name on every request, and no session id", async () => {
+  const { handler } = modernHandler();
+  const seen: Seen[] = [];
+  const t = httpClientTransport(URL_, { fetch: recording(handler, seen) });
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(t);
+  assert.equal(client.protocolVersion, MV);
+  const r = await client.callTool("echo", { text: "hello" });
+  assert.deepEqual(r.content, [{ type: "text", text: "hello" }]);
+  assert.deepEqual(seen.map((s) => s.body.method), ["server/discover", "tools/call"]);
+  for (const s of seen) {
+    assert.equal(s.headers.get("mcp-protocol-version"), MV);
+    assert.equal(s.headers.get("mcp-method"), s.body.method);
+    assert.equal(s.headers.get("mcp-session-id"), null);
+  }
+  assert.equal(seen[0].headers.get("mcp-name"), null, "server/discover has no Mcp-Name");
+  assert.equal(seen[1].headers.get("mcp-name"), "echo");
+  assert.equal(t.sessionId, undefined);
+  assert.equal(t.protocolVersion, MV);
+  client.close();
+});
+
+test("basic/versioning + streamable-http Backward Compatibility: a dual-era client stays modern with a dual-era server and falls back to initialize with a legacy-only one", async () => {
+  const dual = new McpClient(info, { session: { versions: [MV, "2025-11-25"] } });
+  await dual.connect(httpClientTransport(URL_, { fetch: recording(modernHandler().handler, []) }));
+  assert.equal(dual.protocolVersion, MV);
+  dual.close();
+  const seen: Seen[] = [];
+  const fallback = new McpClient(info, { session: { versions: [MV, "2025-11-25"] } });
+  const t = httpClientTransport(URL_, { fetch: recording(legacyHandler(), seen), openGetStream: false });
+  await fallback.connect(t);
+  assert.equal(fallback.protocolVersion, "2025-11-25");
+  assert.deepEqual(seen.slice(0, 2).map((s) => s.body.method), ["server/discover", "initialize"]);
+  assert.equal(seen[1].headers.get("mcp-protocol-version"), null, "the fallback initialize carries no modern header");
+  assert.ok(t.sessionId !== undefined);
+  const r = await fallback.callTool("echo", { text: "legacy" });
+  assert.deepEqual(r.content, [{ type: "text", text: "legacy" }]);
+  fallback.close();
+});
+
+test("streamable-http (draft) Cancellation: cancelling a modern request closes its stream; no notifications/cancelled is POSTed; the server's handler is aborted", async () => {
+  const tools = new Tools();
+  const { handler } = modernHandler(tools);
+  const seen: Seen[] = [];
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: recording(handler, seen) }));
+  const ac = new AbortController();
+  const call = client.callTool("wait", {}, { signal: ac.signal });
+  await tools.waiting();
+  const ctx = tools.contexts.at(-1)!;
+  ac.abort("user cancelled");
+  await assert.rejects(call, (e: unknown) => e instanceof McpError);
+  assert.equal(ctx.signal.aborted, true);
+  assert.ok(!seen.some((s) => s.body.method === "notifications/cancelled"));
+  tools.release();
+  const r = await client.callTool("echo", { text: "after" });
+  assert.deepEqual(r.content, [{ type: "text", text: "after" }]);
+  client.close();
+});
+
+/** A server whose tools declare x-mcp-header parameters (one tool's declaration is invalid). */
+function paramServer(calls: JsonObject[]): HttpHandler {
+  const tools: Record<string, JsonObject> = {
+    query: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, limit: { type: "integer", "x-mcp-header": "Limit" }, q: { type: "string" } } },
+    broken: { type: "object", properties: { list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } } },
+  };
+  return createHttpHandler({
+    sessionIdleMs: 0,
+    toolInputSchema: (name) => tools[name]?.valueOf(),
+    createSession: () => ({
+      options: { role: "server", info: { name: "p", version: "1" }, capabilities: { tools: {} }, versions: [MV] },
+      onRequest: async (method, params) => {
+        if (method === "tools/list") return { tools: Object.keys(tools).map((name) => ({ name, inputSchema: tools[name] })) };
+        calls.push(params!);
+        return { content: [{ type: "text", text: "ok" }] };
+      },
+    }),
+  });
+}
+
+test("streamable-http (draft) Custom Headers from Tool Parameters: the client mirrors x-mcp-header arguments as Mcp-Param-* (Base64 where unsafe), excludes an invalid tool; the server validates them", async () => {
+  const calls: JsonObject[] = [];
+  const handler = paramServer(calls);
+  const seen: Seen[] = [];
+  const errors: string[] = [];
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: recording(handler, seen), onError: (e) => errors.push(e) }));
+  const listed = await client.listTools();
+  assert.deepEqual(listed.tools.map((t) => t.name), ["query"], "the tool with an invalid x-mcp-header is excluded");
+  assert.ok(errors.some((e) => e.includes("broken")));
+  await client.callTool("query", { region: "Zürich", limit: 42, q: "x" });
+  const h = seen.at(-1)!.headers;
+  assert.equal(h.get("mcp-param-region"), "=?base64?" + Buffer.from("Zürich").toString("base64") + "?=");
+  assert.equal(h.get("mcp-param-limit"), "42");
+  await client.callTool("query", { q: "no region" });
+  assert.equal(seen.at(-1)!.headers.get("mcp-param-region"), null, "an absent argument sends no header");
+  assert.equal(calls.length, 2);
+  client.close();
+});
+
+test("streamable-http (draft) Server Behavior for Custom Headers: a missing, mismatched, unexpected or invalid Mcp-Param-* → 400 -32020; integers compare numerically", async () => {
+  const calls: JsonObject[] = [];
+  const handler = paramServer(calls);
+  const body = (args: JsonObject) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "query", arguments: args, _meta: { "io.modelcontextprotocol/protocolVersion": MV, "io.modelcontextprotocol/clientCapabilities": {} } } });
+  const send = (args: JsonObject, extra: Record<string, string>) =>
+    handler(new Request(URL_, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MV, "mcp-method": "tools/call", "mcp-name": "query", ...extra }, body: JSON.stringify(body(args)) }));
+  const cases: Array<[JsonObject, Record<string, string>]> = [
+    [{ region: "eu" }, {}],
+    [{ region: "eu" }, { "mcp-param-region": "us" }],
+    [{}, { "mcp-param-region": "eu" }],
+    [{ region: "eu" }, { "mcp-param-region": "e\x01u" }],
+    [{ limit: 42 }, { "mcp-param-limit": "forty-two" }],
+  ];
+  for (const [args, extra] of cases) {
+    const r = await send(args, extra);
+    assert.equal(r.status, 400, JSON.stringify([args, extra]));
+    assert.equal((await r.json()).error.code, -32020);
+  }
+  assert.equal(calls.length, 0);
+  const ok = await send({ limit: 42, region: "eu" }, { "mcp-param-limit": "42.0", "mcp-param-region": "eu" });
+  assert.equal(ok.status, 200);
+  await ok.text();
+  assert.equal(calls.length, 1, "the endpoint serves on after every rejection");
+});

@@ -1,0 +1,255 @@
+// Spec: draft basic/transports/streamable-http (2026-07-28) on the server: stateless
+// requests, the request metadata headers checked against the body (Server Validation,
+// -32020 HeaderMismatch with HTTP 400), JSON or SSE answers, cancellation by closing the
+// response stream, subscriptions/listen, no GET / DELETE / Last-Event-ID; and
+// basic/versioning: both eras on one endpoint, chosen per request.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { call, initializeMessage, open, post, SseReader, Tools, until, URL_ } from "./helpers.js";
+import { bodyOf, legacyHandler, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
+import type { HttpHandler } from "../../src/transports/http-server.js";
+
+/** The endpoint still serves: a fresh modern tools/call answers. */
+async function stillServes(handler: HttpHandler): Promise<void> {
+  const msg = modernRequest(99, "tools/call", { name: "echo", arguments: { text: "alive" } });
+  const r = await postModern(handler, msg);
+  assert.equal(r.status, 200);
+  const m = r.headers.get("content-type") === "text/event-stream" ? (await new SseReader(r).message()).msg : await bodyOf(r);
+  assert.equal(m.result.content[0].text, "alive");
+}
+
+test("streamable-http (draft) Sending Messages: a modern tools/call is answered on its own SSE stream, with no MCP-Session-Id (no sessions), events carry no id", async () => {
+  const { handler } = modernHandler();
+  const msg = modernRequest(1, "tools/call", { name: "echo", arguments: { text: "hi" } });
+  const r = await postModern(handler, msg);
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get("content-type"), "text/event-stream");
+  assert.equal(r.headers.get("x-accel-buffering"), "no");
+  assert.equal(r.headers.get("mcp-session-id"), null);
+  const events = await new SseReader(r).rest();
+  assert.equal(events.length, 1);
+  assert.equal(events[0].id, "", "modern streams are not resumable: no event ids");
+  const m = JSON.parse(events[0].data);
+  assert.equal(m.id, 1);
+  assert.equal(m.result.content[0].text, "hi");
+  assert.equal(m.result.resultType, "complete");
+  assert.equal(handler.sessionCount, 0);
+});
+
+test("streamable-http (draft): server/discover, answered at once, is one JSON body; enableJsonResponse answers a handler's result as JSON too", async () => {
+  const { handler } = modernHandler();
+  const r = await postModern(handler, modernRequest("d", "server/discover"));
+  assert.equal(r.status, 200);
+  const b = await bodyOf(r);
+  assert.deepEqual(b.result.supportedVersions, [MV, "2025-11-25"]);
+  assert.equal(r.headers.get("mcp-session-id"), null);
+  const json = modernHandler(new Tools(), { enableJsonResponse: true }).handler;
+  const j = await postModern(json, modernRequest(2, "tools/call", { name: "echo", arguments: { text: "j" } }));
+  assert.equal((await bodyOf(j)).result.content[0].text, "j");
+});
+
+test("streamable-http (draft) Request Metadata: the same JSON-RPC id from two clients at once is two independent requests (no shared state)", async () => {
+  const tools = new Tools();
+  const { handler } = modernHandler(tools);
+  const a = await postModern(handler, modernRequest(7, "tools/call", { name: "wait" }));
+  await tools.waiting();
+  const b = await postModern(handler, modernRequest(7, "tools/call", { name: "echo", arguments: { text: "b" } }));
+  assert.equal((await new SseReader(b).message()).msg.result.content[0].text, "b");
+  tools.release();
+  assert.equal((await new SseReader(a).message()).msg.result.content[0].text, "waited");
+});
+
+// Server Validation: each failure is 400 with -32020 and the request's id; the endpoint serves on.
+const mismatches: Array<[string, Record<string, unknown>, Record<string, string | null>]> = [
+  ["MCP-Protocol-Version missing", { method: "tools/call", params: { name: "echo" } }, { "mcp-protocol-version": null }],
+  ["MCP-Protocol-Version names a legacy version while the body is 2026-07-28", { method: "tools/call", params: { name: "echo" } }, { "mcp-protocol-version": "2025-11-25" }],
+  ["Mcp-Method missing", { method: "tools/list", params: {} }, { "mcp-method": null }],
+  ["Mcp-Method differs from the body (values are case-sensitive)", { method: "tools/list", params: {} }, { "mcp-method": "Tools/List" }],
+  ["Mcp-Name missing on tools/call", { method: "tools/call", params: { name: "echo" } }, { "mcp-name": null }],
+  ["Mcp-Name differs from params.name", { method: "tools/call", params: { name: "echo" } }, { "mcp-name": "other" }],
+  ["Mcp-Name missing on resources/read", { method: "resources/read", params: { uri: "file:///a" } }, { "mcp-name": null }],
+  ["Mcp-Name differs from params.uri", { method: "resources/read", params: { uri: "file:///a" } }, { "mcp-name": "file:///b" }],
+  ["Mcp-Name missing on prompts/get", { method: "prompts/get", params: { name: "p" } }, { "mcp-name": null }],
+  ["Mcp-Name with a control character", { method: "tools/call", params: { name: "echo" } }, { "mcp-name": "ec\x01ho" }],
+  ["Mcp-Name with DEL", { method: "tools/call", params: { name: "echo" } }, { "mcp-name": "echo\x7f" }],
+  ["Mcp-Name with a non-ASCII byte (not Base64-encoded)", { method: "tools/call", params: { name: "é" } }, { "mcp-name": "é" }],
+  ["Mcp-Name sentinel whose payload is not Base64 of UTF-8", { method: "tools/call", params: { name: "echo" } }, { "mcp-name": "=?base64?/w==?=" }],
+  ["Mcp-Name on tasks/get missing (tasks extension: it carries params.taskId)", { method: "tasks/get", params: { taskId: "t1" } }, {}],
+];
+
+for (const [what, shape, extra] of mismatches) {
+  test(`streamable-http (draft) Server Validation: ${what} → HTTP 400, -32020 HeaderMismatch; the endpoint serves on`, async () => {
+    const { handler } = modernHandler();
+    const msg = modernRequest(5, shape.method as string, shape.params as Record<string, unknown>);
+    const r = await postModern(handler, msg, extra);
+    assert.equal(r.status, 400);
+    const b = await bodyOf(r);
+    assert.equal(b.id, 5);
+    assert.equal(b.error.code, ErrorCode.HeaderMismatch);
+    await stillServes(handler);
+  });
+}
+
+test("streamable-http (draft) Value Encoding: a Base64-sentinel Mcp-Name is decoded before the comparison (non-ASCII tool name)", async () => {
+  const { handler } = modernHandler();
+  const name = "Hello, 世界";
+  const msg = modernRequest(3, "tools/call", { name, arguments: {} });
+  const encoded = "=?base64?" + Buffer.from(name, "utf8").toString("base64") + "?=";
+  const r = await postModern(handler, msg, { "mcp-name": encoded });
+  assert.equal(r.status, 200);
+  // The header check passed; the tool itself does not exist, which the handler reports.
+  const m = await new SseReader(r).message();
+  assert.equal(m.msg.id, 3);
+  assert.ok(m.msg.error !== undefined || m.msg.result !== undefined);
+});
+
+test("streamable-http (draft) Protocol Version Header: a version the server does not implement → 400 with -32022 listing supported and requested", async () => {
+  const { handler } = modernHandler();
+  const msg = modernRequest(4, "tools/list", {}, { "io.modelcontextprotocol/protocolVersion": "2099-01-01" });
+  const r = await postModern(handler, msg, { "mcp-protocol-version": "2099-01-01" });
+  assert.equal(r.status, 400);
+  const b = await bodyOf(r);
+  assert.equal(b.error.code, ErrorCode.UnsupportedProtocolVersion);
+  assert.deepEqual(b.error.data, { supported: [MV, "2025-11-25"], requested: "2099-01-01" });
+  await stillServes(handler);
+});
+
+test("streamable-http (draft) Protocol Version Header: an RPC method the server does not implement → 404 with -32601", async () => {
+  const { handler } = modernHandler();
+  const r = await postModern(handler, modernRequest(6, "nope/nothing"));
+  assert.equal(r.status, 404);
+  assert.equal((await bodyOf(r)).error.code, ErrorCode.MethodNotFound);
+  await stillServes(handler);
+});
+
+test("streamable-http (draft) Backward Compatibility: GET and DELETE with a modern version → 405; Mcp-Session-Id and Last-Event-ID are ignored", async () => {
+  const { handler } = modernHandler();
+  for (const method of ["GET", "DELETE"]) {
+    const r = await handler(new Request(URL_, { method, headers: { accept: "text/event-stream", "mcp-protocol-version": MV } }));
+    assert.equal(r.status, 405, method);
+    assert.equal(r.headers.get("allow"), "POST");
+  }
+  const msg = modernRequest(8, "tools/call", { name: "echo", arguments: { text: "x" } });
+  const r = await postModern(handler, msg, { "mcp-session-id": "no-such-session", "last-event-id": "1-5" });
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get("mcp-session-id"), null);
+  assert.equal((await new SseReader(r).message()).msg.result.content[0].text, "x");
+});
+
+test("streamable-http (draft) Sending Messages: a notification POST gets 202; a response POSTed by the client gets 400; bad JSON gets 400 -32700", async () => {
+  const { handler } = modernHandler();
+  const note = { jsonrpc: "2.0", method: "notifications/roots/list_changed", params: { _meta: { "io.modelcontextprotocol/protocolVersion": MV } } };
+  assert.equal((await postModern(handler, note)).status, 202);
+  const resp = await handler(new Request(URL_, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MV }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }) }));
+  assert.equal(resp.status, 400);
+  assert.equal((await bodyOf(resp)).error.code, ErrorCode.InvalidRequest);
+  const bad = await handler(new Request(URL_, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MV }, body: "{" }));
+  assert.equal(bad.status, 400);
+  assert.equal((await bodyOf(bad)).error.code, ErrorCode.ParseError);
+  const batch = await handler(new Request(URL_, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MV }, body: JSON.stringify([modernRequest(1, "tools/list")]) }));
+  assert.equal(batch.status, 400);
+  const notAccepting = await postModern(handler, modernRequest(1, "tools/list"), { accept: "application/json" });
+  assert.equal(notAccepting.status, 406);
+  await stillServes(handler);
+});
+
+test("streamable-http (draft) Security: Origin and Host checks apply to modern requests too (403)", async () => {
+  const { handler } = modernHandler();
+  const msg = modernRequest(1, "tools/list");
+  assert.equal((await postModern(handler, msg, { origin: "https://evil.example" })).status, 403);
+  const r = await handler(new Request("http://evil.example/mcp", { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MV, "mcp-method": "tools/list" }, body: JSON.stringify(msg) }));
+  assert.equal(r.status, 403);
+  await stillServes(handler);
+});
+
+test("streamable-http (draft) Cancellation: closing the SSE response stream cancels the request: the handler's signal aborts, nothing more is sent, the endpoint serves on", async () => {
+  const tools = new Tools();
+  const { handler } = modernHandler(tools);
+  const r = await postModern(handler, modernRequest(1, "tools/call", { name: "wait" }, { "io.modelcontextprotocol/logLevel": "info" }));
+  const reader = new SseReader(r);
+  await tools.waiting();
+  const log = await reader.message();
+  assert.equal(log.msg.method, "notifications/message", "request-scoped notifications precede the response");
+  const ctx = tools.contexts.at(-1)!;
+  assert.equal(ctx.signal.aborted, false);
+  await reader.cancel();
+  assert.equal(ctx.signal.aborted, true);
+  tools.release();
+  await stillServes(handler);
+});
+
+test("streamable-http (draft) Cancellation: with JSON responses, aborting the HTTP request cancels it the same way", async () => {
+  const tools = new Tools();
+  const { handler } = modernHandler(tools, { enableJsonResponse: true });
+  const ac = new AbortController();
+  const pending = postModern(handler, modernRequest(1, "tools/call", { name: "wait" }), {}, ac.signal);
+  await tools.waiting();
+  const ctx = tools.contexts.at(-1)!;
+  ac.abort();
+  await pending;
+  assert.equal(ctx.signal.aborted, true);
+  tools.release();
+  const j = await postModern(handler, modernRequest(2, "tools/call", { name: "echo", arguments: { text: "ok" } }));
+  assert.equal((await bodyOf(j)).result.content[0].text, "ok");
+});
+
+test("streamable-http (draft) Receiving Messages: subscriptions/listen is a long-lived POST stream: acknowledgment first, then the notifications it asked for, tagged; closing it ends it", async () => {
+  const tools = new Tools();
+  const { handler } = modernHandler(tools, { enableJsonResponse: true });
+  const r = await postModern(handler, modernRequest("L", "subscriptions/listen", { notifications: { toolsListChanged: true } }));
+  assert.equal(r.headers.get("content-type"), "text/event-stream", "listen streams even in JSON mode");
+  const reader = new SseReader(r);
+  const ack = await reader.message();
+  assert.equal(ack.msg.method, "notifications/subscriptions/acknowledged");
+  assert.equal(ack.msg.params._meta["io.modelcontextprotocol/subscriptionId"], "L");
+  const endpoint = tools.endpoints.at(-1)!;
+  endpoint.feed({ type: "changed", now: 0, what: "prompts" });
+  endpoint.feed({ type: "changed", now: 0, what: "tools" });
+  const n = await reader.message();
+  assert.equal(n.msg.method, "notifications/tools/list_changed");
+  assert.equal(n.msg.params._meta["io.modelcontextprotocol/subscriptionId"], "L");
+  await reader.cancel();
+  assert.equal(endpoint.state.phase.name, "closed", "the listen request's kernel ended with its stream");
+  await stillServes(handler);
+});
+
+test("basic/versioning: a dual-era server serves a legacy session and modern requests on one endpoint, chosen per request", async () => {
+  const { handler } = modernHandler();
+  const sid = await open(handler);
+  const modern = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: { text: "m" } }));
+  assert.equal((await new SseReader(modern).message()).msg.result.content[0].text, "m");
+  const legacy = await post(handler, call(2, "echo", { text: "l" }), sid, "2025-11-25");
+  const lm = await new SseReader(legacy).message();
+  assert.equal(lm.msg.result.content[0].text, "l");
+  assert.equal(lm.msg.result.resultType, undefined, "legacy results carry no resultType");
+  assert.equal(handler.sessionCount, 1);
+  // A modern body without its headers is judged modern, and rejected for the missing header.
+  const bare = await post(handler, modernRequest(3, "tools/list"));
+  assert.equal(bare.status, 400);
+  assert.equal((await bodyOf(bare)).error.code, ErrorCode.HeaderMismatch);
+});
+
+test("basic/versioning: a legacy-only server answers a modern request with 400 -32022 naming its versions (so a dual-era client falls back to initialize)", async () => {
+  const handler = legacyHandler();
+  const r = await postModern(handler, modernRequest(1, "server/discover"));
+  assert.equal(r.status, 400);
+  const b = await bodyOf(r);
+  assert.equal(b.error.code, ErrorCode.UnsupportedProtocolVersion);
+  assert.ok(b.error.data.supported.includes("2025-11-25"));
+  assert.equal((await post(handler, initializeMessage())).status, 200);
+});
+
+test("streamable-http (draft): the modern seam can be replaced by the application (options.modern)", async () => {
+  const seen: string[] = [];
+  const { handler } = modernHandler(new Tools(), {
+    modern: async (req) => {
+      seen.push(req.method);
+      return new Response("mine", { status: 200 });
+    },
+  });
+  const r = await handler(new Request(URL_, { method: "GET", headers: { "mcp-protocol-version": MV } }));
+  assert.equal(await r.text(), "mine");
+  assert.deepEqual(seen, ["GET"]);
+  await until(() => true);
+});

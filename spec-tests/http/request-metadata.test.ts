@@ -1,0 +1,61 @@
+// Spec: draft basic/transports/streamable-http, "Value Encoding" (the page's table of
+// encoding examples as golden cases), "Schema Extension" (x-mcp-header constraints) and
+// "Server Validation" (CR/LF and other invalid characters), on the pure functions of
+// src/transports/http/request-metadata.ts.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { decodeHeaderValue, encodeHeaderValue, headerMismatch, modernRequestHeaders, paramHeadersOf } from "../../src/transports/http/request-metadata.js";
+
+test("streamable-http (draft) Value Encoding: the page's encoding examples, both ways", () => {
+  const table: Array<[string, string]> = [
+    ["us-west1", "us-west1"],
+    ["Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?="],
+    [" padded ", "=?base64?IHBhZGRlZCA=?="],
+    ["line1\nline2", "=?base64?bGluZTEKbGluZTI=?="],
+    ["=?base64?literal?=", "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="],
+  ];
+  for (const [value, encoded] of table) {
+    assert.equal(encodeHeaderValue(value), encoded, value);
+    assert.equal(decodeHeaderValue(encoded), value, encoded);
+  }
+});
+
+test("streamable-http (draft) Server Validation: a received value with CR, LF, NUL or non-ASCII is invalid (undefined), as is a sentinel that is not Base64 of UTF-8", () => {
+  for (const raw of ["a\rb", "a\nb", "a\r\nX-Injected: 1", "a\0b", "\x7f", "é", "=?base64?not base64!?=", "=?base64?/w==?="]) assert.equal(decodeHeaderValue(raw), undefined, JSON.stringify(raw));
+  assert.equal(decodeHeaderValue("tab\there"), "tab\there");
+});
+
+test("streamable-http (draft) Schema Extension: x-mcp-header declarations are read through properties only; every constraint violation invalidates the tool", () => {
+  const ok = paramHeadersOf({ type: "object", properties: { a: { type: "string", "x-mcp-header": "A" }, n: { type: "object", properties: { b: { type: "integer", "x-mcp-header": "B" } } }, c: { type: "boolean", "x-mcp-header": "C" } } });
+  assert.deepEqual(ok, { ok: true, headers: [{ name: "A", path: ["a"] }, { name: "B", path: ["n", "b"] }, { name: "C", path: ["c"] }] });
+  const bad: Array<[string, unknown]> = [
+    ["empty", { properties: { a: { type: "string", "x-mcp-header": "" } } }],
+    ["not a token", { properties: { a: { type: "string", "x-mcp-header": "Bad Name" } } }],
+    ["CR/LF", { properties: { a: { type: "string", "x-mcp-header": "A\r\n" } } }],
+    ["duplicate, case-insensitively", { properties: { a: { type: "string", "x-mcp-header": "Dup" }, b: { type: "string", "x-mcp-header": "dup" } } }],
+    ["type number", { properties: { a: { type: "number", "x-mcp-header": "A" } } }],
+    ["under items", { properties: { a: { type: "array", items: { type: "string", "x-mcp-header": "A" } } } }],
+    ["under anyOf", { properties: { a: { anyOf: [{ type: "string", "x-mcp-header": "A" }] } } }],
+    ["at the root", { type: "string", "x-mcp-header": "A" }],
+  ];
+  for (const [what, schema] of bad) assert.equal(paramHeadersOf(schema).ok, false, what);
+});
+
+test("streamable-http (draft) Client Behavior: headers from the body; absent or null arguments send none; integers and booleans as text", () => {
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const decl = [
+    { name: "Region", path: ["region"] },
+    { name: "N", path: ["n"] },
+    { name: "Flag", path: ["flag"] },
+    { name: "Gone", path: ["gone"] },
+  ];
+  const h = modernRequestHeaders({ method: "tools/call", params: { name: "q", arguments: { region: "eu", n: -7, flag: false, gone: null }, _meta: meta } }, decl);
+  assert.deepEqual(h, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "q", "Mcp-Param-Region": "eu", "Mcp-Param-N": "-7", "Mcp-Param-Flag": "false" });
+  const task = modernRequestHeaders({ method: "tasks/get", params: { taskId: "t-1", _meta: meta } }, undefined);
+  assert.equal(task["Mcp-Name"], "t-1", "tasks extension: Mcp-Name carries params.taskId");
+  // The server side accepts exactly what the client side produced.
+  const sent = new Headers(h);
+  const get = (n: string) => sent.get(n);
+  assert.equal(headerMismatch(get, { method: "tools/call", params: { name: "q", arguments: { region: "eu", n: -7, flag: false, gone: null } } }, "2026-07-28", decl), null);
+  assert.match(headerMismatch(get, { method: "tools/call", params: { name: "q", arguments: { region: "eu", n: -7, flag: true } } }, "2026-07-28", decl)!, /Mcp-Param-Flag/);
+});

@@ -1,0 +1,139 @@
+// Limits: each reached on purpose, each answered with its spec-shaped error, and the
+// connection goes on serving afterwards (issue 11: "each configurable and each with a
+// clear error when reached"). Spec: basic/index (JSON-RPC errors: -32600 Invalid Request
+// for a message the server will not take), basic/transports (Streamable HTTP statuses).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { createSession, step } from "../../src/session/session.js";
+import type { SessionOptions, SessionOutput, SessionState } from "../../src/session/types.js";
+import { createNdjsonDecoder, feedNdjson } from "../../src/framing/ndjson.js";
+import { createSseDecoder, feedSse } from "../../src/framing/sse.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import { ManualClock } from "../../src/driver/clock.js";
+
+const INIT = { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+
+function operatingServer(extra: Partial<SessionOptions>): SessionState {
+  const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} }, ...extra });
+  step(s, { type: "receive", now: 0, data: JSON.stringify(INIT) });
+  step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+  assert.equal(s.phase.name, "operating");
+  return s;
+}
+
+const sent = (outs: SessionOutput[]) => outs.flatMap((o) => (o.type === "send" ? [o.message as any] : []));
+
+/** The session still answers: a ping gets its empty result. */
+function assertAlive(s: SessionState): void {
+  const out = sent(step(s, { type: "receive", now: 1, data: '{"jsonrpc":"2.0","id":"alive","method":"ping"}' }).outputs);
+  assert.deepEqual(out, [{ jsonrpc: "2.0", id: "alive", result: {} }]);
+}
+
+test("limits: a message over maxMessageBytes is -32600 naming the limit, its id echoed; the session goes on", () => {
+  const s = operatingServer({ maxMessageBytes: 200 });
+  const big = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "x", arguments: { pad: "y".repeat(400) } } });
+  const [reply] = sent(step(s, { type: "receive", now: 1, data: big }).outputs);
+  assert.equal(reply.id, 9);
+  assert.equal(reply.error.code, ErrorCode.InvalidRequest);
+  assert.match(reply.error.message, /maxBytes \(200\)/);
+  assertAlive(s);
+});
+
+test("limits: a message nested past maxDepth is -32600 naming the limit; the session goes on", () => {
+  const s = operatingServer({ maxDepth: 5 });
+  const deep = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "x", arguments: { a: { b: { c: { d: {} } } } } } });
+  const [reply] = sent(step(s, { type: "receive", now: 1, data: deep }).outputs);
+  assert.deepEqual([reply.id, reply.error.code], [3, ErrorCode.InvalidRequest]);
+  assert.match(reply.error.message, /maxDepth \(5\)/);
+  assertAlive(s);
+});
+
+test("limits: past maxInboundRequests a request is -32600 'too many requests in progress'; answering one frees a slot", () => {
+  const s = operatingServer({ maxInboundRequests: 2 });
+  const call = (id: number) => step(s, { type: "receive", now: 1, data: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t" } }) }).outputs;
+  assert.equal(call(1)[0].type, "request");
+  assert.equal(call(2)[0].type, "request");
+  const [refused] = sent(call(3));
+  assert.deepEqual([refused.id, refused.error.code], [3, ErrorCode.InvalidRequest]);
+  assert.match(refused.error.message, /limit 2/);
+  assert.equal(s.inboundCount, 2, "the refused request holds no slot");
+  step(s, { type: "respond", now: 2, id: 1, result: { content: [] } });
+  assert.equal(call(4)[0].type, "request", "a freed slot is usable again");
+});
+
+test("limits: past maxOutboundRequests the application's request fails at once as an error output; nothing goes on the wire", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, maxOutboundRequests: 1, requestTimeoutMs: 0 });
+  step(c, { type: "open", now: 0 });
+  const initId = 0; // ids count from 0, and initialize is the first request
+  step(c, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: initId, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }) });
+  assert.equal(c.phase.name, "operating");
+  const first = step(c, { type: "request", now: 1, method: "tools/list" }).outputs;
+  assert.equal(first[0].type, "send");
+  const second = step(c, { type: "request", now: 1, method: "tools/list" }).outputs;
+  assert.deepEqual(second.map((o) => o.type), ["error"]);
+  assert.match((second[0] as any).error.message, /limit 1/);
+});
+
+test("limits: an ndjson line over maxLineBytes is one 'oversized' event, memory stays bounded, and the next line decodes", () => {
+  const d = createNdjsonDecoder({ maxLineBytes: 64 });
+  const events = [];
+  for (let i = 0; i < 1000; i++) events.push(...feedNdjson(d, new TextEncoder().encode("x".repeat(100))));
+  assert.ok(d.buffer.length <= 256 && d.length === 0, "the oversized line is not buffered");
+  events.push(...feedNdjson(d, new TextEncoder().encode('\n{"jsonrpc":"2.0","method":"ping","id":1}\n')));
+  assert.deepEqual(events.map((e) => e.kind), ["oversized", "line"]);
+});
+
+test("limits: an SSE event over maxEventSize is one error output, dropped, and the next event is delivered", () => {
+  const d = createSseDecoder({ maxEventSize: 50 });
+  const out = [...feedSse(d, "data: " + "x".repeat(40) + "\ndata: " + "y".repeat(40) + "\n\n"), ...feedSse(d, "data: ok\n\n")];
+  assert.deepEqual(out.map((o) => o.type), ["error", "event"]);
+  assert.equal((out[1] as any).data, "ok");
+  assert.ok(d.data.length + d.line.length <= 50);
+});
+
+async function httpSetup(extra: Record<string, unknown> = {}) {
+  const h = createHttpHandler({
+    clock: new ManualClock(),
+    createSession: () => ({ options: { role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } }, onRequest: () => ({ tools: [] }) }),
+    ...extra,
+  });
+  const post = (body: unknown, sid?: string, raw?: string) =>
+    h(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2025-11-25", ...(sid ? { "mcp-session-id": sid } : {}) }, body: raw ?? JSON.stringify(body) }));
+  const open = async () => {
+    const res = await post(INIT);
+    await res.body?.cancel();
+    const sid = res.headers.get("mcp-session-id");
+    if (sid !== null) await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sid)).body?.cancel();
+    return { status: res.status, sid, res };
+  };
+  return { h, post, open };
+}
+
+test("limits (Streamable HTTP): a body over maxBodyBytes is 413 with a JSON-RPC error; the session still answers", async () => {
+  const { h, post, open } = await httpSetup({ maxBodyBytes: 256, enableJsonResponse: true });
+  const { sid } = await open();
+  const res = await post(undefined, sid!, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad: "z".repeat(500) } }));
+  assert.equal(res.status, 413);
+  const body = await res.json();
+  assert.equal(body.jsonrpc, "2.0");
+  assert.equal(typeof body.error.code, "number");
+  const ping = await post({ jsonrpc: "2.0", id: 2, method: "ping" }, sid!);
+  assert.equal(ping.status, 200);
+  assert.deepEqual(await ping.json(), { jsonrpc: "2.0", id: 2, result: {} });
+  h.close();
+});
+
+test("limits (Streamable HTTP): past maxSessions an initialize is 503 with a JSON-RPC error; ending one session makes room", async () => {
+  const { h, open } = await httpSetup({ maxSessions: 2, enableJsonResponse: true });
+  const a = await open();
+  await open();
+  const third = await open();
+  assert.equal(third.status, 503);
+  assert.equal(third.sid, null);
+  assert.equal(h.sessionCount, 2);
+  assert.ok(h.terminate(a.sid!));
+  assert.equal((await open()).status, 200);
+  h.close();
+  assert.equal(h.sessionCount, 0, "close ends every session");
+});

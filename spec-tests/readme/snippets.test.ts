@@ -1,0 +1,103 @@
+// README.md stays true: its Node snippets (each marked `<!-- snippet: FILE -->` before a
+// ```js block) are written to a folder where `mcp-kernel` resolves to the package as
+// `npm run build` makes it, and run as a user would run them: the stdio client launches
+// the stdio server; the HTTP client talks to the HTTP server on a free port.
+// Spec: 2025-11-25 basic/transports (stdio, Streamable HTTP), server/tools.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+/** The project root: the nearest folder above the working directory holding mcp-kernel's package.json. */
+function projectRoot(): string {
+  for (let dir = process.cwd(); ; dir = dirname(dir)) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "mcp-kernel") return dir;
+    if (dirname(dir) === dir) throw new Error("run the tests from inside the mcp-kernel checkout");
+  }
+}
+
+const root = projectRoot();
+
+/** The marked snippets of README.md, by file name. */
+export function readmeSnippets(markdown: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const m of markdown.matchAll(/<!-- snippet: ([\w.-]+) -->\n```js\n([\s\S]*?)```/g)) found.set(m[1], m[2]);
+  return found;
+}
+
+const snippets = readmeSnippets(readFileSync(join(root, "README.md"), "utf8"));
+const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-readme-"));
+const running = new Set<ChildProcess>();
+
+before(() => {
+  const pkgDir = join(dir, "node_modules", "mcp-kernel");
+  mkdirSync(pkgDir, { recursive: true });
+  execFileSync(process.execPath, [join(root, "scripts", "build.mjs"), "--outdir", join(pkgDir, "dist"), "--quiet"], { cwd: root, stdio: "pipe" });
+  copyFileSync(join(root, "package.json"), join(pkgDir, "package.json"));
+  for (const [name, code] of snippets) writeFileSync(join(dir, name), code);
+});
+after(() => {
+  running.forEach((c) => c.kill("SIGKILL"));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `node FILE` in the snippet folder; resolves with its exit code and output. */
+function node(file: string, env: Record<string, string> = {}): { child: ChildProcess; done: Promise<{ code: number | null; out: string; err: string }> } {
+  const child = spawn(process.execPath, [file], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  let out = "";
+  let err = "";
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => (out += c));
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c));
+  const done = new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
+    child.on("close", (code) => {
+      running.delete(child);
+      resolve({ code, out, err });
+    }),
+  );
+  return { child, done };
+}
+
+test("README: the four Node snippets are there, each a complete program under 20 lines", () => {
+  assert.deepEqual([...snippets.keys()].sort(), ["client-http.mjs", "client-stdio.mjs", "server-http.mjs", "server-stdio.mjs"]);
+  for (const [name, code] of snippets) assert.ok(code.trimEnd().split("\n").length < 20, `${name} has ${code.trimEnd().split("\n").length} lines`);
+});
+
+test("README: the stdio client launches the stdio server, lists its tool and calls it", async () => {
+  const { done } = node("client-stdio.mjs");
+  const r = await done;
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, "greet\nHello, stdio!\n");
+});
+
+test("README: the HTTP server prints where it listens; the HTTP client calls it; the modern era is served on the same URL", async () => {
+  const server = node("server-http.mjs", { PORT: "0" });
+  let err = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    server.child.stderr!.on("data", (c: string) => {
+      err += c;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err);
+      if (m !== null) resolve(m[1]);
+    });
+    server.child.on("close", (code) => reject(new Error(`server-http.mjs exited ${code}: ${err}`)));
+  });
+  const r = await node("client-http.mjs", { MCP_URL: url }).done;
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, "Hello, HTTP!\n");
+
+  const modern = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } } }),
+  });
+  const body = await modern.text();
+  assert.equal(modern.status, 200, body);
+  const result = (JSON.parse(body) as { result: { supportedVersions: string[]; _meta: Record<string, { name: string }> } }).result;
+  assert.ok(result.supportedVersions.includes("2026-07-28"));
+  assert.equal(result._meta["io.modelcontextprotocol/serverInfo"].name, "hello");
+  server.child.kill("SIGTERM");
+  await server.done;
+});

@@ -1,0 +1,105 @@
+/**
+ * How McpServer decides, per request, whether a tool call runs as a task, and what it
+ * declares for tasks.
+ *
+ * Spec: 2025-11-25 `basic/utilities/tasks` ("Capabilities", "Tool-Level Negotiation",
+ * "Protocol Errors"); SEP-2663 ("Capability Negotiation", "Backward Compatibility").
+ *
+ * Theory of operation. The era of the request decides the rules, never the tool:
+ *
+ * - 2025-11-25 (a legacy session): the requestor asks with `params.task`; the receiver
+ *   follows its declared `tasks.requests.tools.call` and the tool's
+ *   `execution.taskSupport` (`checkTaskAugmentation` of `tasks/capabilities.ts`): a
+ *   `forbidden` tool asked for a task, or a `required` one called plainly, is `-32601`.
+ * - 2026-07-28 with the extension: the server decides. A tool that supports tasks runs
+ *   as one whenever the client declared `io.modelcontextprotocol/tasks` on this very
+ *   request; `params.task` is ignored. A `required` tool called by a client that did not
+ *   declare it is `-32021` naming the extension; an `optional` one runs normally.
+ *
+ * Tasks of a legacy session belong to that session; modern requests are sessionless, so
+ * their tasks belong to no session (and the unguessable id protects them, which is why
+ * the extension has no `tasks/list`).
+ */
+import type { JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import { MetaKey, TASKS_EXTENSION } from "../model/meta.js";
+import { isModernRequest } from "../modern/request-meta.js";
+import { checkTaskAugmentation, type ToolTaskSupport } from "../tasks/capabilities.js";
+import { declaresTasksExtension, gateExtensionRequest } from "../tasks/modern.js";
+import type { TaskEra } from "../tasks/status.js";
+import type { TaskOwner } from "../tasks/types.js";
+import { progressTokenOf } from "../session/progress.js";
+
+/** What a server that runs tools as tasks declares: the 2025-11-25 capability and the extension. */
+export function taskCapabilities(): JsonObject {
+  return {
+    tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+    extensions: { [TASKS_EXTENSION]: {} },
+  };
+}
+
+/** How to serve one `tools/call`. */
+export type ToolTaskDecision = { kind: "task"; era: TaskEra; ttl?: number; progressToken?: string | number } | { kind: "normal" } | { kind: "error"; error: JsonRpcErrorObject };
+
+/** The client capabilities a modern request declares in its `_meta`. */
+export function requestCapabilities(params: JsonObject | undefined): unknown {
+  const meta = params?._meta;
+  return typeof meta === "object" && meta !== null ? (meta as JsonObject)[MetaKey.clientCapabilities] : undefined;
+}
+
+/** Decides how `tools/call` with `params` to a tool with `support` is served, given the server's capabilities. */
+export function toolTaskDecision(params: JsonObject, support: ToolTaskSupport, serverCapabilities: JsonObject): ToolTaskDecision {
+  if (isModernRequest(params)) {
+    if (support === "forbidden") return NORMAL;
+    if (declaresTasksExtension(requestCapabilities(params))) return { kind: "task", era: "extension" };
+    if (support === "required") return { kind: "error", error: gateMissing() };
+    return NORMAL;
+  }
+  const check = checkTaskAugmentation({ method: "tools/call", params, capabilities: serverCapabilities, taskSupport: support });
+  if (check.kind !== "task") return check;
+  const d: ToolTaskDecision = { kind: "task", era: "legacy" };
+  if (check.requestedTtl !== undefined) d.ttl = check.requestedTtl;
+  const token = progressTokenOf(params);
+  if (token !== undefined) d.progressToken = token;
+  return d;
+}
+
+function gateMissing(): JsonRpcErrorObject {
+  // The -32021 of gateExtensionRequest, for a tool call rather than a tasks/* request.
+  return gateExtensionRequest("tasks/get", undefined)!;
+}
+
+/** Who owns the tasks a request creates or reads: the legacy session, or, for a modern request, no session. */
+export function taskOwnerOf(params: JsonObject | undefined, session: TaskOwner): TaskOwner {
+  if (!isModernRequest(params)) return session;
+  return session.principal === undefined ? {} : { principal: session.principal };
+}
+
+/** The `-32021` (or `-32601`) a modern `tasks/*` request gets when the client lacks the extension; null when it may proceed. */
+export function taskRequestGate(method: string, params: JsonObject | undefined): JsonRpcErrorObject | null {
+  if (!isModernRequest(params)) return null;
+  return gateExtensionRequest(method, requestCapabilities(params));
+}
+
+/** The era a `tasks/*` request is read in. */
+export function taskEraOfRequest(params: JsonObject | undefined): TaskEra {
+  return isModernRequest(params) ? "extension" : "legacy";
+}
+
+/** Params without the 2025-11-25 `task` field: the work runs as the plain request would. */
+export function withoutTaskField(params: JsonObject): JsonObject {
+  if (!Object.hasOwn(params, "task")) return params;
+  const { task: _, ...rest } = params;
+  return rest;
+}
+
+const NORMAL: ToolTaskDecision = Object.freeze({ kind: "normal" });
+
+/** A random session key for a handler that was given no owner: tasks stay with the session that made them. */
+export function randomSessionKey(): string {
+  const b = new Uint8Array(12);
+  crypto.getRandomValues(b);
+  let s = "session-";
+  for (const x of b) s += (x < 16 ? "0" : "") + x.toString(16);
+  return s;
+}

@@ -1,0 +1,511 @@
+/**
+ * The task runtime of a server: the kernel's task table driven with a clock, its outputs
+ * carried out, and each task's work run in the background.
+ *
+ * Spec: 2025-11-25 `basic/utilities/tasks` (task-augmented requests, `tasks/get`,
+ * `tasks/result`, `tasks/list`, `tasks/cancel`, "Input Required Status", "Task
+ * Notifications", "TTL and Resource Management", "Task Isolation and Access Control")
+ * and the `io.modelcontextprotocol/tasks` extension (SEP-2663: `tasks/get`,
+ * `tasks/update`, `tasks/cancel`, composition with multi round-trip requests).
+ *
+ * Theory of operation. All protocol decisions are the pure table's (`src/tasks/`); this
+ * adapter only feeds it inputs stamped with the wall clock and does what its outputs say.
+ * A request for the table (`tasks/*`, or the creation of a task) registers a pending
+ * answer under its owner and request id, steps the table, and the table's `reply` /
+ * `reply-error` outputs settle it, at once or, for a blocked `tasks/result`, when the
+ * task ends. A created task's work is the request's ordinary handler run with a context
+ * of its own: its signal aborts when the task is cancelled or expires, and what it
+ * answers settles the task. A handler that answers `input_required` (the MRTR shape of
+ * `api/mrtr.ts`) moves the task to `input_required` with those input requests; the
+ * answers come back (2025-11-25: as responses to requests this runtime sends on the
+ * requestor's `tasks/result` stream; extension: through `tasks/update`) and the handler
+ * runs again with them and its `requestState`, which never leaves the server, so it is
+ * not sealed. A handler that asks the client directly (`ctx.elicit`, 2025-11-25 only)
+ * puts the task in `input_required` for the duration of that request.
+ *
+ * Every step that changed a task is written through to the {@link TaskStore}; the
+ * creating `put` is awaited before the `CreateTaskResult` is answered. One timer is armed
+ * for the table's next expiry. Times are wall-clock milliseconds (tasks outlive a
+ * process), from the injected clock when one is given.
+ */
+import type { Clock } from "../driver/clock.js";
+import { McpError, type RequestContext } from "../driver/endpoint.js";
+import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import { systemClock } from "../driver/clock.js";
+import { createTaskTable, findTask, nextTaskDeadline, progressAllowed, resolveTaskOptions, restoreTasks, snapshotTasks, stepTasks, tableFromRecords } from "../tasks/table.js";
+import { taskOwnerKey } from "../tasks/records.js";
+import { isTerminalStatus, type TaskEra, type TaskStatus } from "../tasks/status.js";
+import type { TaskInput, TaskInputRequest, TaskOutput, TaskOwner, TaskRecord, TaskTableOptions, TaskTableState } from "../tasks/types.js";
+import { withRelatedTask } from "../tasks/wire.js";
+import { isInputRequired } from "./mrtr.js";
+import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
+
+/** Options of a {@link TaskRuntime}: the table's, plus how to run it. */
+export interface TaskRuntimeOptions extends TaskTableOptions {
+  /** Timers, and (when given) the wall clock too, so tests run on a `ManualClock` (default: the system clock and `Date.now()`). */
+  clock?: Clock;
+  /** Where records are written through (default: a {@link MemoryTaskStore}). */
+  store?: TaskStore;
+  /** New task ids (default: 128 random bits, hex). They MUST be unguessable. */
+  generateTaskId?: () => string;
+  /** Start from a table snapshot (`snapshot()` output) or from a store's records, instead of empty. */
+  restore?: string | TaskTableState | readonly TaskRecord[];
+  /** Where errors of the store and of diagnostics go (default: ignored). */
+  onError?(error: unknown): void;
+}
+
+/**
+ * The work of one task: the request's handler, run with the params it is given (retry
+ * fields included) under the task's context. It answers the request's result, an
+ * `input_required` result, or throws (an {@link McpError} is the request's JSON-RPC error).
+ */
+export type TaskWork = (params: JsonObject, rc: RequestContext) => Promise<JsonObject>;
+
+interface Pending {
+  resolve(result: JsonObject): void;
+  reject(error: Error): void;
+}
+
+interface Run {
+  taskId: string;
+  owner: TaskOwner;
+  controller: AbortController;
+  /** The request's params, without retry fields. */
+  params: JsonObject;
+  /** The creating request's context: the session to send on. */
+  rc: RequestContext;
+  work: TaskWork;
+  requestState?: string;
+  /** Answers gathered since the last `input_required`. */
+  responses?: JsonObject;
+  /** The handler is between an `input_required` and its next run. */
+  awaitingInput: boolean;
+}
+
+/** Most times one task's handler may answer `input_required` before the task fails. */
+const MAX_TASK_INPUT_ROUNDS = 32;
+
+function randomTaskId(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  let s = "";
+  for (const b of bytes) s += (b < 16 ? "0" : "") + b.toString(16);
+  return s;
+}
+
+function requestKey(ownerKey: string, id: RequestId): string {
+  return ownerKey + "#" + (typeof id === "number" ? "n" + id : "s" + id);
+}
+
+function errorOf(e: unknown): JsonRpcErrorObject {
+  if (e instanceof McpError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
+  return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) };
+}
+
+/** A server's tasks (see the module comment). One per server, shared by all its sessions; isolation is by owner. */
+export class TaskRuntime {
+  private table: TaskTableState;
+  private readonly store: TaskStore;
+  private readonly clock: Clock;
+  private readonly wall: () => number;
+  private readonly generateTaskId: () => string;
+  private readonly pending = new Map<string, Pending>();
+  private readonly runs = new Map<string, Run>();
+  /** Blocked `tasks/result` requests by owner key + request id: the streams input requests go on. */
+  private readonly streams = new Map<string, RequestContext>();
+  /** The latest request context of each owner: where its status notifications go. */
+  private readonly notifiers = new Map<string, RequestContext>();
+  private writes: Promise<unknown>[] = [];
+  private timer: unknown = undefined;
+  private timerAt: number | null = null;
+  private readonly rounds = new Map<string, number>();
+
+  constructor(private readonly options: TaskRuntimeOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    // The system clock is monotonic (performance.now), not epoch time: task times are wall-clock.
+    this.wall = options.clock === undefined || options.clock === systemClock ? Date.now : () => options.clock!.now();
+    this.store = options.store ?? new MemoryTaskStore();
+    this.generateTaskId = options.generateTaskId ?? randomTaskId;
+    this.table = this.initialTable();
+    this.arm();
+  }
+
+  private initialTable(): TaskTableState {
+    const r = this.options.restore;
+    if (r === undefined) return createTaskTable(this.options);
+    if (Array.isArray(r)) {
+      const { state, skipped } = tableFromRecords(r, this.options);
+      if (skipped.length > 0) this.options.onError?.(new Error(`task records skipped on restore: ${skipped.join(", ")}`));
+      return state;
+    }
+    const restored = restoreTasks(typeof r === "string" ? r : structuredClone(r));
+    if (!restored.ok) throw new TypeError(`cannot restore tasks: ${restored.error}`);
+    // The snapshot's waiters belonged to the old process's streams; their requestors ask again.
+    for (const rec of Object.values(restored.state.tasks)) {
+      delete rec.waiters;
+      delete rec.deliveredOn;
+    }
+    restored.state.waiting = {};
+    restored.state.options = resolveTaskOptions({ ...restored.state.options, ...pickTableOptions(this.options) });
+    return restored.state;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // The application's side
+
+  /** The table as plain JSON: give it to `restore` of a new runtime to carry on. */
+  snapshot(): string {
+    return snapshotTasks(this.table);
+  }
+
+  /** A task by id (the receiver's own view: no owner check), or undefined. */
+  get(taskId: string): TaskRecord | undefined {
+    const rec = findTask(this.table, taskId);
+    return rec === undefined ? undefined : structuredClone(rec);
+  }
+
+  /** How many tasks the table holds (terminal ones included, until their TTL). */
+  get size(): number {
+    return this.table.count;
+  }
+
+  /** True when this process runs the task's work (false for a task restored from a snapshot, which the application finishes). */
+  isRunning(taskId: string): boolean {
+    return this.runs.has(taskId);
+  }
+
+  /**
+   * Finishes a task with the request's result or JSON-RPC error: what a server restored
+   * from a snapshot does for work it took over. Returns false when the task is unknown or
+   * already terminal.
+   */
+  settle(taskId: string, outcome: { result: JsonObject } | { error: JsonRpcErrorObject }, statusMessage?: string): boolean {
+    const before = findTask(this.table, taskId);
+    if (before === undefined || isTerminalStatus(before.status)) return false;
+    const input: TaskInput = { type: "settle", now: this.wall(), taskId, ...outcome };
+    if (statusMessage !== undefined) input.statusMessage = statusMessage;
+    this.step(input);
+    return isTerminalStatus(findTask(this.table, taskId)?.status ?? "working");
+  }
+
+  /** Moves a task to a non-terminal status (a new status message, say). Returns false when refused. */
+  setStatus(taskId: string, status: TaskStatus, statusMessage?: string, inputRequests?: Record<string, TaskInputRequest>): boolean {
+    const input: TaskInput = { type: "update-status", now: this.wall(), taskId, status };
+    if (statusMessage !== undefined) input.statusMessage = statusMessage;
+    if (inputRequests !== undefined) input.inputRequests = inputRequests;
+    const outputs = this.step(input);
+    return !outputs.some((o) => o.type === "diagnostic" && o.code !== "input-response-ignored");
+  }
+
+  /** Stops the timer and the work of every running task (the server is shutting down; the table stays as it is). */
+  close(): void {
+    if (this.timer !== undefined) this.clock.cancel(this.timer);
+    this.timer = undefined;
+    this.timerAt = null;
+    for (const run of this.runs.values()) run.controller.abort("server closed");
+    this.runs.clear();
+  }
+
+  // -------------------------------------------------------------------------------------
+  // The requestor's side
+
+  /**
+   * Accepts request `rc` as a task and starts `work` for it. Resolves with the
+   * `CreateTaskResult` once the task is stored; rejects with the table's error (a limit).
+   */
+  async create(
+    rc: RequestContext,
+    owner: TaskOwner,
+    era: TaskEra,
+    params: JsonObject,
+    work: TaskWork,
+    extra: { ttl?: number; progressToken?: string | number; modelImmediateResponse?: string } = {},
+  ): Promise<JsonObject> {
+    const taskId = this.generateTaskId();
+    const answer = this.expect(owner, rc.id);
+    const input: TaskInput = { type: "create", now: this.wall(), id: rc.id, owner, era, taskId, method: rc.method };
+    if (extra.ttl !== undefined) input.ttl = extra.ttl;
+    if (extra.progressToken !== undefined) input.progressToken = extra.progressToken;
+    if (extra.modelImmediateResponse !== undefined) input.modelImmediateResponse = extra.modelImmediateResponse;
+    this.remember(owner, rc);
+    this.step(input);
+    const result = await answer;
+    // SEP-2663: "MUST NOT return CreateTaskResult until the task is durably created".
+    await this.flushWrites();
+    const run: Run = { taskId, owner, controller: new AbortController(), params, rc, work, awaitingInput: false };
+    this.runs.set(taskId, run);
+    queueMicrotask(() => this.execute(run, params));
+    return result;
+  }
+
+  /** Serves a `tasks/*` request through the table; the answer may come later (a blocked `tasks/result`). */
+  request(method: string, params: JsonObject | undefined, rc: RequestContext, owner: TaskOwner, era: TaskEra): Promise<JsonObject> {
+    const answer = this.expect(owner, rc.id);
+    this.remember(owner, rc);
+    const input: TaskInput = { type: "request", now: this.wall(), id: rc.id, owner, era, method };
+    if (params !== undefined) input.params = params;
+    const key = requestKey(taskOwnerKey(owner) ?? "?", rc.id);
+    // Set before the step: input requests may go out on this stream in the very step that blocks it.
+    if (method === "tasks/result") this.streams.set(key, rc);
+    const outputs = this.step(input);
+    if (!outputs.some((o) => o.type === "waiting" && o.id === rc.id)) {
+      this.streams.delete(key);
+      return answer;
+    }
+    // The requestor gave up (cancelled, or the connection closed): forget the waiter.
+    const abandon = (): void => {
+      if (!this.pending.has(key)) return;
+      this.streams.delete(key);
+      this.pending.delete(key);
+      this.step({ type: "abandon", now: this.wall(), owner, id: rc.id });
+    };
+    rc.signal.addEventListener("abort", abandon, { once: true });
+    return answer;
+  }
+
+  /** True when a 2025-11-25 task of `owner` holds progress token `token` and is not terminal. */
+  progressAllowed(owner: TaskOwner, token: string | number): boolean {
+    return progressAllowed(this.table, owner, token);
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Driving the table
+
+  private expect(owner: TaskOwner, id: RequestId): Promise<JsonObject> {
+    const key = requestKey(taskOwnerKey(owner) ?? "?", id);
+    return new Promise<JsonObject>((resolve, reject) => this.pending.set(key, { resolve, reject }));
+  }
+
+  private remember(owner: TaskOwner, rc: RequestContext): void {
+    const key = taskOwnerKey(owner);
+    if (key !== undefined) this.notifiers.set(key, rc);
+  }
+
+  private step(input: TaskInput): TaskOutput[] {
+    const { outputs } = stepTasks(this.table, input);
+    const touched = new Set<string>();
+    if ("taskId" in input && typeof input.taskId === "string") touched.add(input.taskId);
+    if (input.type === "request" && typeof input.params?.taskId === "string") touched.add(input.params.taskId);
+    for (const o of outputs) {
+      if ("taskId" in o && typeof o.taskId === "string") touched.add(o.taskId);
+      this.carryOut(o);
+    }
+    this.persist(touched);
+    this.arm();
+    this.resumeAnswered(touched);
+    return outputs;
+  }
+
+  private carryOut(o: TaskOutput): void {
+    switch (o.type) {
+      case "reply":
+      case "reply-error": {
+        const key = requestKey(taskOwnerKey(o.owner) ?? "?", o.id);
+        const p = this.pending.get(key);
+        this.pending.delete(key);
+        this.streams.delete(key);
+        if (o.type === "reply") p?.resolve(o.result);
+        else p?.reject(new McpError(o.error));
+        return;
+      }
+      case "notify": {
+        const rc = this.notifiers.get(taskOwnerKey(o.owner) ?? "?");
+        // The extension's status pushes travel on subscriptions/listen streams only.
+        if (rc !== undefined && o.method === "notifications/tasks/status") rc.notify(o.method, o.params);
+        return;
+      }
+      case "input-requests":
+        return this.sendInputRequests(o.taskId, o.owner, o.stream, o.requests);
+      case "input-responses": {
+        const run = this.runs.get(o.taskId);
+        if (run !== undefined) run.responses = { ...run.responses, ...o.responses };
+        return;
+      }
+      case "expired":
+      case "cancel-requested": {
+        if (o.type === "expired") this.ownerOfDeleted.set(o.taskId, taskOwnerKey(o.owner) ?? "?");
+        // An expired task's work stops like a cancelled one's.
+        const run = this.runs.get(o.taskId);
+        this.runs.delete(o.taskId);
+        this.rounds.delete(o.taskId);
+        run?.controller.abort(o.type === "expired" ? "task expired" : "task cancelled");
+        return;
+      }
+      case "diagnostic":
+        if (o.code === "internal") this.options.onError?.(new Error(o.message));
+        return;
+      case "waiting":
+        return;
+    }
+  }
+
+  private persist(taskIds: Set<string>): void {
+    for (const taskId of taskIds) {
+      const rec = findTask(this.table, taskId);
+      const write = rec === undefined ? this.deleteFromStore(taskId) : this.store.put(rec.ownerKey, structuredClone(rec));
+      if (write instanceof Promise) this.writes.push(write.catch((e: unknown) => this.options.onError?.(e)));
+    }
+  }
+
+  private deleteFromStore(taskId: string): void | Promise<void> {
+    // Gone from the table: its owner key is in the store's record; a memory store can look it up.
+    const owner = this.ownerOfDeleted.get(taskId);
+    this.ownerOfDeleted.delete(taskId);
+    return owner === undefined ? undefined : this.store.delete(owner, taskId);
+  }
+
+  private readonly ownerOfDeleted = new Map<string, string>();
+
+  private async flushWrites(): Promise<void> {
+    while (this.writes.length > 0) {
+      const batch = this.writes;
+      this.writes = [];
+      await Promise.all(batch);
+    }
+  }
+
+  private arm(): void {
+    const at = nextTaskDeadline(this.table);
+    if (at === this.timerAt) return;
+    if (this.timer !== undefined) this.clock.cancel(this.timer);
+    this.timer = undefined;
+    this.timerAt = at;
+    if (at === null) return;
+    // Deadlines are wall-clock; the timer runs on the clock's own scale.
+    this.timer = this.clock.schedule(this.clock.now() + Math.max(0, at - this.wall()), () => {
+      this.timer = undefined;
+      this.timerAt = null;
+      this.tick();
+    });
+  }
+
+  /** Time passed: expire what is due (the table does it at the start of every step). */
+  tick(): void {
+    this.step({ type: "tick", now: this.wall() });
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Running the work
+
+  private execute(run: Run, params: JsonObject): void {
+    if (this.runs.get(run.taskId) !== run) return;
+    let settled: Promise<JsonObject>;
+    try {
+      settled = run.work(params, this.contextOf(run));
+    } catch (e) {
+      settled = Promise.reject(e);
+    }
+    settled.then(
+      (result) => this.finishRun(run, result),
+      (e: unknown) => this.finishRun(run, undefined, errorOf(e)),
+    );
+  }
+
+  private finishRun(run: Run, result: JsonObject | undefined, error?: JsonRpcErrorObject): void {
+    if (this.runs.get(run.taskId) !== run) return; // cancelled or expired meanwhile: the task is already final
+    if (result !== undefined && isInputRequired(result)) return this.needInput(run, result);
+    this.runs.delete(run.taskId);
+    this.rounds.delete(run.taskId);
+    if (error !== undefined) this.step({ type: "settle", now: this.wall(), taskId: run.taskId, error });
+    else this.step({ type: "settle", now: this.wall(), taskId: run.taskId, result: stripResultType(result!) });
+  }
+
+  /** The handler answered `input_required`: the task waits for the answers, then runs it again. */
+  private needInput(run: Run, result: JsonObject): void {
+    const round = (this.rounds.get(run.taskId) ?? 0) + 1;
+    this.rounds.set(run.taskId, round);
+    if (round > MAX_TASK_INPUT_ROUNDS) return this.finishRun(run, undefined, { code: ErrorCode.InternalError, message: `the task still needed input after ${MAX_TASK_INPUT_ROUNDS} rounds` });
+    run.requestState = typeof result.requestState === "string" ? result.requestState : undefined;
+    run.responses = undefined;
+    run.awaitingInput = true;
+    const inputs = (result.inputRequests ?? {}) as Record<string, TaskInputRequest>;
+    if (Object.keys(inputs).length === 0) return this.rerun(run);
+    // Keys the handler reuses across rounds are scoped by round: keys MUST be unique over the task's lifetime.
+    const scoped: Record<string, TaskInputRequest> = {};
+    for (const k of Object.keys(inputs)) scoped[`r${round}:${k}`] = inputs[k];
+    this.step({ type: "update-status", now: this.wall(), taskId: run.taskId, status: "input_required", inputRequests: scoped });
+  }
+
+  /** After a step: a task whose input is all answered runs its handler again. */
+  private resumeAnswered(taskIds: Set<string>): void {
+    for (const taskId of taskIds) {
+      const run = this.runs.get(taskId);
+      if (run === undefined || !run.awaitingInput) continue;
+      const rec = findTask(this.table, taskId);
+      if (rec === undefined || rec.status === "input_required" || isTerminalStatus(rec.status)) continue;
+      this.rerun(run);
+    }
+  }
+
+  private rerun(run: Run): void {
+    run.awaitingInput = false;
+    const round = this.rounds.get(run.taskId) ?? 0;
+    const prefix = `r${round}:`;
+    const responses: JsonObject = {};
+    for (const [k, v] of Object.entries(run.responses ?? {})) if (k.startsWith(prefix)) responses[k.slice(prefix.length)] = v;
+    const params: JsonObject = { ...run.params, inputResponses: responses };
+    if (run.requestState !== undefined) params.requestState = run.requestState;
+    run.responses = undefined;
+    queueMicrotask(() => this.execute(run, params));
+  }
+
+  /** 2025-11-25: input requests go to the requestor on its blocked `tasks/result` stream; answers come back as `input-response`. */
+  private sendInputRequests(taskId: string, owner: TaskOwner, stream: RequestId, requests: Record<string, TaskInputRequest>): void {
+    const rc = this.streams.get(requestKey(taskOwnerKey(owner) ?? "?", stream));
+    if (rc === undefined) return;
+    for (const key of Object.keys(requests)) {
+      const r = requests[key];
+      rc.request(r.method, r.params as JsonObject | undefined).then(
+        (response) => this.step({ type: "input-response", now: this.wall(), taskId, responses: { [key]: response } }),
+        // A failed input request is answered with nothing, as a modern client may leave a key out: the handler re-asks if it must.
+        () => this.step({ type: "input-response", now: this.wall(), taskId, responses: { [key]: {} } }),
+      );
+    }
+  }
+
+  /** The context a task's handler runs under: the task's signal, related-task metadata on what it sends. */
+  private contextOf(run: Run): RequestContext {
+    const { rc, taskId, owner } = run;
+    const signal = run.controller.signal;
+    return {
+      id: rc.id,
+      method: rc.method,
+      signal,
+      progress: (progress, total, message) => {
+        const token = (run.params._meta as JsonObject | undefined)?.progressToken;
+        // "The progressToken ... remains valid throughout the task lifetime"; none after it is terminal.
+        if ((typeof token === "string" || typeof token === "number") && this.progressAllowed(owner, token)) rc.progress(progress, total, message);
+      },
+      request: async (method, params, options) => {
+        // 2025-11-25 "Input Required Status": the task shows input_required while it waits for the requestor.
+        const moved = this.setStatus(taskId, "input_required");
+        try {
+          return await rc.request(method, withRelatedTask(params ?? {}, taskId), { ...options, signal: options?.signal ?? signal });
+        } finally {
+          const rec = findTask(this.table, taskId);
+          if (moved && rec?.status === "input_required" && rec.inputRequests === undefined) this.setStatus(taskId, "working");
+        }
+      },
+      notify: (method, params) => rc.notify(method, withRelatedTask(params ?? {}, taskId)),
+      log: (level, data, logger) => rc.log(level, data, logger),
+      protocolVersion: rc.protocolVersion,
+      peer: rc.peer,
+    };
+  }
+}
+
+/** A complete result without the modern `resultType` stamp (the task's stored result is the request's plain result). */
+function stripResultType(result: JsonObject): JsonObject {
+  if (result.resultType !== "complete") return result;
+  const { resultType: _, ...rest } = result;
+  return rest;
+}
+
+/** The table options among runtime options (a restored table takes the new process's settings). */
+function pickTableOptions(o: TaskRuntimeOptions): TaskTableOptions {
+  const keys = ["era", "defaultTtlMs", "maxTtlMs", "pollIntervalMs", "maxTasks", "maxTasksPerOwner", "pageSize", "notifications", "cooperativeCancel", "resumeWhenAnswered"] as const;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out as TaskTableOptions;
+}

@@ -1,0 +1,465 @@
+/**
+ * The OAuth 2.1 client of draft `basic/authorization`, as a pure reducer.
+ *
+ * `stepOAuth(state, input) -> { state, outputs }`: HTTP requests to make and the browser
+ * redirect to open are outputs; HTTP responses and the redirect callback are inputs.
+ * Randomness (PKCE verifier, `state`) and the S256 digest come in with the `authorize`
+ * input, time with every input, so the flow replays exactly. The order of the flow is the
+ * page's: Protected Resource Metadata (from `WWW-Authenticate`, then the well-known URIs),
+ * Authorization Server Metadata (RFC 8414, then OpenID Connect), registration
+ * (pre-registered, then Client ID Metadata Document, then Dynamic Client Registration),
+ * PKCE S256 with the resource indicator (RFC 8707), `iss` validation of the response
+ * (RFC 9207), the token request, and refresh.
+ *
+ * Secrets live in state (it is the client's credential store) but never in a `failed` or
+ * `diagnostic` output, so logging outputs cannot leak them.
+ */
+import {
+  authorizationServerMetadataProblem,
+  authorizationServerMetadataUrls,
+  canonicalResourceUri,
+  protectedResourceMetadataProblem,
+  protectedResourceMetadataUrls,
+  resourceMatchesServer,
+  type AuthorizationServerMetadata,
+  type ProtectedResourceMetadata,
+} from "./metadata.js";
+import { bearerChallenge } from "./www-authenticate.js";
+import { tokenRequest, type ClientAuthMethod } from "./token-request.js";
+
+export type { ClientAuthMethod } from "./token-request.js";
+
+/** How the client identifies itself. */
+export interface OAuthClientConfig {
+  /** The MCP endpoint. */
+  serverUrl: string;
+  /** Where the authorization server sends the browser back. */
+  redirectUri: string;
+  /** Shown on consent screens; sent in registration. */
+  clientName: string;
+  /** A Client ID Metadata Document URL (https, with a path) used as `client_id`. */
+  clientMetadataUrl?: string;
+  /** Pre-registered credentials, optionally bound to the issuer that issued them. */
+  preRegistered?: { clientId: string; clientSecret?: string; issuer?: string; authMethod?: ClientAuthMethod };
+  /** `native` for loopback redirect URIs unless set (client-registration, application_type). */
+  applicationType?: "native" | "web";
+  /** Step-up attempts for one operation before giving up (default 2). */
+  maxStepUps?: number;
+}
+
+/** Client credentials, keyed by the issuer that issued them (Authorization Server Binding). */
+export interface OAuthCredentials {
+  clientId: string;
+  clientSecret?: string;
+  authMethod: ClientAuthMethod;
+  /** How they were obtained; pre-registered ones are never re-registered silently. */
+  via: "pre-registered" | "metadata-document" | "dynamic";
+}
+
+/** The tokens of one authorization server. */
+export interface OAuthTokens {
+  accessToken: string;
+  tokenType: string;
+  refreshToken?: string;
+  /** Milliseconds since the epoch, from `expires_in` and the input's `now`. */
+  expiresAt?: number;
+  scope?: string;
+  issuer: string;
+}
+
+/** An HTTP request the adapter makes; the answer comes back as a `response` input. */
+export interface OAuthHttpRequest {
+  requestId: number;
+  url: string;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export type OAuthInput =
+  /** Start (or restart after a 401/403) the flow. `challenge` is the `WWW-Authenticate` value. */
+  | { type: "authorize"; now: number; challenge?: string | null; pkce: { verifier: string; challenge: string }; state: string }
+  | { type: "response"; now: number; requestId: number; status: number; body: string }
+  | { type: "network-error"; now: number; requestId: number; message: string }
+  /** The query parameters of the redirect back to `redirectUri`. */
+  | { type: "callback"; now: number; params: Record<string, string> }
+  /** Use the refresh token; answered by `authorized`, or `failed` with `reauthorize: true`. */
+  | { type: "refresh"; now: number };
+
+export type OAuthOutput =
+  | { type: "http"; request: OAuthHttpRequest }
+  | { type: "redirect"; url: string }
+  | { type: "authorized"; tokens: OAuthTokens }
+  | { type: "failed"; reason: string; reauthorize?: boolean }
+  | { type: "diagnostic"; message: string };
+
+type Phase = "idle" | "resource-metadata" | "server-metadata" | "registering" | "authorizing" | "exchanging" | "refreshing" | "authorized" | "failed";
+
+export interface OAuthState {
+  config: OAuthClientConfig;
+  phase: Phase;
+  nextRequestId: number;
+  /** The request the flow waits on. */
+  waitingOn?: number;
+  /** Discovery URLs still to try in this phase. */
+  candidates: string[];
+  /** Scopes from the current challenge (authoritative for the operation). */
+  challengeScopes?: string[];
+  /** Every scope asked for so far: step-up requests the union (draft Step-Up). */
+  requestedScopes: string[];
+  /** Consecutive step-ups without an operation succeeding. */
+  stepUps: number;
+  resourceMetadata?: ProtectedResourceMetadata;
+  /** The `resource` parameter sent in authorization and token requests. */
+  resource: string;
+  issuer?: string;
+  serverMetadata?: AuthorizationServerMetadata;
+  /** True when the server has no PRM: the 2025-03-26 rules (server origin as issuer). */
+  legacyDiscovery: boolean;
+  credentials: Record<string, OAuthCredentials>;
+  /** The per-request record of draft "Authorization Response Validation". */
+  pending?: { verifier: string; challenge: string; state: string; issuer: string; scope?: string; issSupported: boolean };
+  tokens?: OAuthTokens;
+}
+
+export interface OAuthStep {
+  state: OAuthState;
+  outputs: OAuthOutput[];
+}
+
+/** A fresh flow for `config`. Credentials from an earlier run may be passed in. */
+export function createOAuthState(config: OAuthClientConfig, saved?: { credentials?: Record<string, OAuthCredentials>; tokens?: OAuthTokens }): OAuthState {
+  return {
+    config,
+    phase: saved?.tokens ? "authorized" : "idle",
+    nextRequestId: 1,
+    candidates: [],
+    requestedScopes: [],
+    stepUps: 0,
+    resource: canonicalResourceUri(config.serverUrl),
+    legacyDiscovery: false,
+    credentials: { ...saved?.credentials },
+    ...(saved?.tokens ? { tokens: saved.tokens } : {}),
+  };
+}
+
+/** Marks that an operation succeeded with the current token: resets the step-up budget. */
+export function operationSucceeded(state: OAuthState): OAuthState {
+  return state.stepUps === 0 ? state : { ...state, stepUps: 0 };
+}
+
+const splitScopes = (s: string | undefined): string[] => (s ? s.split(" ").filter(Boolean) : []);
+const union = (a: readonly string[], b: readonly string[]): string[] => [...new Set([...a, ...b])];
+
+/** The reducer. Never throws: an input that does not fit the phase is a diagnostic. */
+export function stepOAuth(state: OAuthState, input: OAuthInput): OAuthStep {
+  switch (input.type) {
+    case "authorize":
+      return begin(state, input);
+    case "refresh":
+      return refresh(state);
+    case "callback":
+      return callback(state, input.params);
+    case "response":
+    case "network-error":
+      if (input.requestId !== state.waitingOn) return { state, outputs: [{ type: "diagnostic", message: `response to request ${input.requestId} that the flow is not waiting on` }] };
+      return input.type === "network-error" ? failed(state, `network error: ${input.message}`) : answered(state, input.status, input.body, input.now);
+  }
+}
+
+/** `state` without `keys`: absent, not `undefined`, so the state stays exact JSON. */
+function omit(state: OAuthState, ...keys: (keyof OAuthState)[]): OAuthState {
+  const copy = { ...state };
+  for (const k of keys) delete copy[k];
+  return copy;
+}
+
+function failed(state: OAuthState, reason: string, reauthorize?: boolean): OAuthStep {
+  return { state: { ...omit(state, "pending", "waitingOn"), phase: "failed" }, outputs: [{ type: "failed", reason, ...(reauthorize ? { reauthorize } : {}) }] };
+}
+
+function request(state: OAuthState, phase: Phase, req: Omit<OAuthHttpRequest, "requestId">, extra: Partial<OAuthState> = {}): OAuthStep {
+  const requestId = state.nextRequestId;
+  return {
+    state: { ...state, ...extra, phase, nextRequestId: requestId + 1, waitingOn: requestId },
+    outputs: [{ type: "http", request: { requestId, ...req } }],
+  };
+}
+
+const getJson = (url: string) => ({ url, method: "GET" as const, headers: { accept: "application/json" } });
+
+function begin(state: OAuthState, input: Extract<OAuthInput, { type: "authorize" }>): OAuthStep {
+  const challenge = bearerChallenge(input.challenge);
+  const challengeScopes = challenge?.params.scope !== undefined ? splitScopes(challenge.params.scope) : undefined;
+  const stepUp = challenge?.params.error === "insufficient_scope";
+  const stepUps = stepUp ? state.stepUps + 1 : 0;
+  if (stepUp && stepUps > (state.config.maxStepUps ?? 2)) {
+    return failed({ ...state, stepUps }, `the server still answers insufficient_scope after ${stepUps - 1} step-up attempts`);
+  }
+  const candidates: string[] = [];
+  const hinted = challenge?.params.resource_metadata;
+  if (hinted && isHttpUrl(hinted)) candidates.push(hinted);
+  else candidates.push(...protectedResourceMetadataUrls(state.config.serverUrl));
+  const pkce = { verifier: input.pkce.verifier, challenge: input.pkce.challenge, state: input.state, issuer: "", issSupported: false };
+  const next: Partial<OAuthState> = { candidates: candidates.slice(1), stepUps, pending: pkce, legacyDiscovery: false, ...(challengeScopes ? { challengeScopes } : {}) };
+  return request(omit(state, "challengeScopes"), "resource-metadata", getJson(candidates[0]), next);
+}
+
+function isHttpUrl(v: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+function answered(state: OAuthState, status: number, body: string, now: number): OAuthStep {
+  const ok = status >= 200 && status < 300;
+  switch (state.phase) {
+    case "resource-metadata":
+      return resourceMetadataAnswer(state, ok ? parseJson(body) : undefined, status);
+    case "server-metadata":
+      return serverMetadataAnswer(state, ok ? parseJson(body) : undefined);
+    case "registering":
+      return registrationAnswer(state, status, parseJson(body));
+    case "exchanging":
+    case "refreshing":
+      return tokenAnswer(state, status, parseJson(body), now);
+    default:
+      return { state, outputs: [{ type: "diagnostic", message: `unexpected HTTP response in phase ${state.phase}` }] };
+  }
+}
+
+function resourceMetadataAnswer(state: OAuthState, doc: unknown, status: number): OAuthStep {
+  if (doc === undefined) {
+    if (state.candidates.length) return request(state, "resource-metadata", getJson(state.candidates[0]), { candidates: state.candidates.slice(1) });
+    // No Protected Resource Metadata anywhere: a 2025-03-26 server, whose origin is the
+    // authorization server (2025-03-26 authorization, "Server Metadata Discovery").
+    const origin = new URL(state.config.serverUrl).origin;
+    return discoverServer({ ...omit(state, "resourceMetadata"), legacyDiscovery: true }, origin, [`${origin}/.well-known/oauth-authorization-server`], `no protected resource metadata (last status ${status}); using the 2025-03-26 rules`);
+  }
+  const problem = protectedResourceMetadataProblem(doc);
+  if (problem) return failed(state, `protected resource metadata is unusable: ${problem}`);
+  const prm = doc as ProtectedResourceMetadata;
+  // RFC 9728 §3.3: metadata for another resource MUST NOT be used.
+  if (!resourceMatchesServer(prm.resource, state.config.serverUrl)) {
+    return failed(state, `protected resource metadata names the resource ${prm.resource}, not ${canonicalResourceUri(state.config.serverUrl)}`);
+  }
+  const issuer = prm.authorization_servers[0];
+  const resource = canonicalResourceUri(prm.resource);
+  const pre = state.config.preRegistered;
+  // client-registration, Authorization Server Binding: pre-registered credentials for
+  // another server are an error to surface, not something to try.
+  if (pre?.issuer !== undefined && pre.issuer !== issuer) {
+    return failed(state, `the server now uses the authorization server ${issuer}, but the pre-registered client belongs to ${pre.issuer}`);
+  }
+  const moved = state.issuer !== undefined && state.issuer !== issuer;
+  // Tokens belong to the server that issued them: a moved server means new ones.
+  return discoverServer({ ...(moved ? omit(state, "tokens") : state), resourceMetadata: prm, resource }, issuer, authorizationServerMetadataUrls(issuer), moved ? `authorization server changed from ${state.issuer} to ${issuer}` : undefined);
+}
+
+function discoverServer(state: OAuthState, issuer: string, urls: string[], note: string | undefined): OAuthStep {
+  const step = request(state, "server-metadata", getJson(urls[0]), { issuer, candidates: urls.slice(1) });
+  if (note) step.outputs.unshift({ type: "diagnostic", message: note });
+  return step;
+}
+
+function serverMetadataAnswer(state: OAuthState, doc: unknown): OAuthStep {
+  const issuer = state.issuer as string;
+  const problem = doc === undefined ? "not found" : authorizationServerMetadataProblem(doc, issuer);
+  if (problem) {
+    const notes: OAuthOutput[] = doc === undefined ? [] : [{ type: "diagnostic", message: `authorization server metadata rejected: ${problem}` }];
+    if (state.candidates.length) {
+      const step = request(state, "server-metadata", getJson(state.candidates[0]), { candidates: state.candidates.slice(1) });
+      step.outputs.unshift(...notes);
+      return step;
+    }
+    if (!state.legacyDiscovery) return failed(state, `no usable authorization server metadata for ${issuer} (${problem})`);
+    // 2025-03-26 "Fallbacks for Servers without Metadata Discovery": the default endpoints.
+    return withServer(state, {
+      issuer,
+      authorization_endpoint: `${issuer}/authorize`,
+      token_endpoint: `${issuer}/token`,
+      registration_endpoint: `${issuer}/register`,
+      code_challenge_methods_supported: ["S256"],
+    });
+  }
+  const meta = doc as AuthorizationServerMetadata;
+  // 2025-11-25 security-considerations: without advertised S256 support the client MUST refuse.
+  if (!Array.isArray(meta.code_challenge_methods_supported) || !meta.code_challenge_methods_supported.includes("S256")) {
+    return failed(state, "the authorization server does not advertise PKCE S256 (code_challenge_methods_supported); refusing to proceed");
+  }
+  return withServer(state, meta);
+}
+
+const isLoopback = (uri: string): boolean => {
+  try {
+    const h = new URL(uri).hostname;
+    return h === "localhost" || h === "127.0.0.1" || h === "[::1]";
+  } catch {
+    return false;
+  }
+};
+
+/** Picks the first method the server supports, preferring what needs no secret. */
+function chooseAuthMethod(meta: AuthorizationServerMetadata, hasSecret: boolean): ClientAuthMethod {
+  // RFC 8414 §2: absent means client_secret_basic.
+  const supported = meta.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
+  const order: ClientAuthMethod[] = hasSecret ? ["client_secret_basic", "client_secret_post", "none"] : ["none", "client_secret_basic", "client_secret_post"];
+  return order.find((m) => supported.includes(m)) ?? (hasSecret ? "client_secret_basic" : "none");
+}
+
+function preRegisteredCredentials(pre: NonNullable<OAuthClientConfig["preRegistered"]>, meta: AuthorizationServerMetadata): OAuthCredentials {
+  const hasSecret = pre.clientSecret !== undefined;
+  return { clientId: pre.clientId, ...(hasSecret ? { clientSecret: pre.clientSecret } : {}), authMethod: pre.authMethod ?? chooseAuthMethod(meta, hasSecret), via: "pre-registered" };
+}
+
+function withServer(state: OAuthState, meta: AuthorizationServerMetadata): OAuthStep {
+  const issuer = meta.issuer;
+  const next: OAuthState = { ...state, serverMetadata: meta };
+  const pre = state.config.preRegistered;
+  // client-registration priority: pre-registered, then CIMD, then DCR.
+  if (pre) {
+    return startAuthorization(next, preRegisteredCredentials(pre, meta));
+  }
+  const saved = state.credentials[issuer];
+  if (saved) return startAuthorization(next, saved);
+  if (meta.client_id_metadata_document_supported === true && state.config.clientMetadataUrl) {
+    return startAuthorization(next, { clientId: state.config.clientMetadataUrl, authMethod: "none", via: "metadata-document" });
+  }
+  if (!meta.registration_endpoint) {
+    return failed(next, `the authorization server ${issuer} supports neither Client ID Metadata Documents nor Dynamic Client Registration, and no pre-registered client is configured`);
+  }
+  const authMethod = chooseAuthMethod(meta, false);
+  const wantsRefresh = meta.grant_types_supported === undefined || meta.grant_types_supported.includes("refresh_token");
+  const registration = {
+    client_name: state.config.clientName,
+    redirect_uris: [state.config.redirectUri],
+    grant_types: wantsRefresh ? ["authorization_code", "refresh_token"] : ["authorization_code"],
+    response_types: ["code"],
+    token_endpoint_auth_method: authMethod,
+    // client-registration: MUST specify application_type; native for loopback redirects.
+    application_type: state.config.applicationType ?? (isLoopback(state.config.redirectUri) ? "native" : "web"),
+    ...(scopesFor(next).length ? { scope: scopesFor(next).join(" ") } : {}),
+  };
+  return request(next, "registering", {
+    url: meta.registration_endpoint,
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(registration),
+  });
+}
+
+function registrationAnswer(state: OAuthState, status: number, doc: unknown): OAuthStep {
+  const d = (typeof doc === "object" && doc !== null ? doc : {}) as Record<string, unknown>;
+  if (status < 200 || status >= 300 || typeof d.client_id !== "string") {
+    const why = typeof d.error === "string" ? `${d.error}${typeof d.error_description === "string" ? `: ${d.error_description}` : ""}` : `HTTP ${status}`;
+    return failed(state, `dynamic client registration was refused (${why})`);
+  }
+  const secret = typeof d.client_secret === "string" ? d.client_secret : undefined;
+  const declared = d.token_endpoint_auth_method;
+  const authMethod: ClientAuthMethod =
+    declared === "none" || declared === "client_secret_basic" || declared === "client_secret_post" ? declared : chooseAuthMethod(state.serverMetadata as AuthorizationServerMetadata, secret !== undefined);
+  const creds: OAuthCredentials = { clientId: d.client_id, ...(secret !== undefined ? { clientSecret: secret } : {}), authMethod, via: "dynamic" };
+  return startAuthorization({ ...state, credentials: { ...state.credentials, [state.serverMetadata!.issuer]: creds } }, creds);
+}
+
+/** The scope set of draft "Scope Selection Strategy" and "Step-Up Authorization Flow". */
+function scopesFor(state: OAuthState): string[] {
+  let scopes: string[];
+  if (state.challengeScopes) scopes = union(state.stepUps > 0 ? state.requestedScopes : [], state.challengeScopes);
+  else scopes = state.resourceMetadata?.scopes_supported ? [...state.resourceMetadata.scopes_supported] : [...state.requestedScopes];
+  // Refresh tokens: MAY add offline_access when the authorization server lists it.
+  if (scopes.length && state.serverMetadata?.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
+  return scopes;
+}
+
+function startAuthorization(state: OAuthState, creds: OAuthCredentials): OAuthStep {
+  const meta = state.serverMetadata as AuthorizationServerMetadata;
+  const pending = state.pending;
+  if (!pending) return failed(state, "no authorization in progress");
+  const scopes = scopesFor(state);
+  const scope = scopes.length ? scopes.join(" ") : undefined;
+  const url = new URL(meta.authorization_endpoint);
+  const q = url.searchParams;
+  q.set("response_type", "code");
+  q.set("client_id", creds.clientId);
+  q.set("redirect_uri", state.config.redirectUri);
+  q.set("code_challenge", pending.challenge);
+  q.set("code_challenge_method", "S256");
+  q.set("state", pending.state);
+  // RFC 8707: the resource parameter MUST be sent, whether or not the server supports it.
+  q.set("resource", state.resource);
+  if (scope) q.set("scope", scope);
+  const credentials = creds.via === "pre-registered" ? state.credentials : { ...state.credentials, [meta.issuer]: creds };
+  return {
+    state: {
+      ...omit(state, "waitingOn"),
+      phase: "authorizing",
+      credentials,
+      requestedScopes: union(state.requestedScopes, scopes),
+      // Record the issuer with the verifier before redirecting (Authorization Response Validation).
+      pending: { ...pending, issuer: meta.issuer, issSupported: meta.authorization_response_iss_parameter_supported === true, ...(scope ? { scope } : {}) },
+    },
+    outputs: [{ type: "redirect", url: url.toString() }],
+  };
+}
+
+function currentCredentials(state: OAuthState): OAuthCredentials | undefined {
+  const pre = state.config.preRegistered;
+  const meta = state.serverMetadata;
+  if (!meta) return undefined;
+  if (pre) return preRegisteredCredentials(pre, meta);
+  return state.credentials[meta.issuer];
+}
+
+function callback(state: OAuthState, params: Record<string, string>): OAuthStep {
+  const pending = state.pending;
+  if (state.phase !== "authorizing" || !pending) return { state, outputs: [{ type: "diagnostic", message: "authorization callback with no authorization in progress" }] };
+  if (params.state !== pending.state) return failed(state, "the authorization response's state does not match the request");
+  // RFC 9207 §2.4 with the draft's table: simple string comparison, no normalisation.
+  const iss = params.iss;
+  if (iss !== undefined && iss !== pending.issuer) return failed(state, "the authorization response comes from another issuer (iss mismatch); its contents were not used");
+  if (iss === undefined && pending.issSupported) return failed(state, "the authorization server advertises iss but its response has none; rejected");
+  if (params.error !== undefined) return failed(state, `authorization was refused: ${params.error}${params.error_description ? ` (${params.error_description})` : ""}`);
+  if (!params.code) return failed(state, "the authorization response carries no code");
+  const creds = currentCredentials(state);
+  if (!creds) return failed(state, "no client credentials for the authorization server");
+  const meta = state.serverMetadata as AuthorizationServerMetadata;
+  const fields = { grant_type: "authorization_code", code: params.code, redirect_uri: state.config.redirectUri, code_verifier: pending.verifier, resource: state.resource };
+  return request(state, "exchanging", tokenRequest(meta.token_endpoint, fields, creds));
+}
+
+function refresh(state: OAuthState): OAuthStep {
+  const creds = currentCredentials(state);
+  if (!state.tokens?.refreshToken || !creds || !state.serverMetadata) return failed(state, "no refresh token", true);
+  const fields = { grant_type: "refresh_token", refresh_token: state.tokens.refreshToken, resource: state.resource, ...(state.tokens.scope ? { scope: state.tokens.scope } : {}) };
+  return request(state, "refreshing", tokenRequest(state.serverMetadata.token_endpoint, fields, creds));
+}
+
+function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: number): OAuthStep {
+  const d = (typeof doc === "object" && doc !== null ? doc : {}) as Record<string, unknown>;
+  const refreshing = state.phase === "refreshing";
+  if (status < 200 || status >= 300 || typeof d.access_token !== "string") {
+    const why = typeof d.error === "string" ? d.error : `HTTP ${status}`;
+    return failed(state, `the token request was refused (${why})`, refreshing);
+  }
+  if (typeof d.token_type === "string" && d.token_type.toLowerCase() !== "bearer") return failed(state, `unsupported token type ${d.token_type}`);
+  const tokens: OAuthTokens = {
+    accessToken: d.access_token,
+    tokenType: "Bearer",
+    issuer: state.serverMetadata!.issuer,
+    ...(typeof d.refresh_token === "string" ? { refreshToken: d.refresh_token } : refreshing && state.tokens?.refreshToken ? { refreshToken: state.tokens.refreshToken } : {}),
+    ...(typeof d.expires_in === "number" ? { expiresAt: now + d.expires_in * 1000 } : {}),
+    ...(typeof d.scope === "string" ? { scope: d.scope } : state.pending?.scope ? { scope: state.pending.scope } : {}),
+  };
+  return { state: { ...omit(state, "pending", "waitingOn"), phase: "authorized", tokens }, outputs: [{ type: "authorized", tokens }] };
+}

@@ -1,0 +1,119 @@
+/**
+ * Discovery documents of draft `basic/authorization/authorization-server-discovery`:
+ * OAuth 2.0 Protected Resource Metadata (RFC 9728) and Authorization Server Metadata
+ * (RFC 8414 / OpenID Connect Discovery 1.0). Pure: URL construction and validation only.
+ */
+
+/** RFC 9728 §2, the fields MCP uses. */
+export interface ProtectedResourceMetadata {
+  resource: string;
+  authorization_servers: string[];
+  scopes_supported?: string[];
+  bearer_methods_supported?: string[];
+  resource_name?: string;
+  [field: string]: unknown;
+}
+
+/** RFC 8414 §2, the fields MCP uses. */
+export interface AuthorizationServerMetadata {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  registration_endpoint?: string;
+  scopes_supported?: string[];
+  response_types_supported?: string[];
+  grant_types_supported?: string[];
+  code_challenge_methods_supported?: string[];
+  token_endpoint_auth_methods_supported?: string[];
+  client_id_metadata_document_supported?: boolean;
+  authorization_response_iss_parameter_supported?: boolean;
+  [field: string]: unknown;
+}
+
+export const PROTECTED_RESOURCE_WELL_KNOWN = "/.well-known/oauth-protected-resource";
+
+/** `https://h/a/b/` → `/a/b`; the root → "". */
+const trimmedPath = (url: URL): string => url.pathname.replace(/\/+$/, "");
+
+/**
+ * The canonical URI of an MCP server (draft authorization, "Canonical Server URI"):
+ * lower-case scheme and host (URL does that), no fragment, no query, and no trailing
+ * slash unless the path is only "/".
+ */
+export function canonicalResourceUri(serverUrl: string | URL): string {
+  const url = new URL(String(serverUrl));
+  return `${url.protocol}//${url.host}${trimmedPath(url)}`;
+}
+
+/**
+ * Where a client looks for the Protected Resource Metadata of `serverUrl`, in the order
+ * the page gives: path-inserted well-known URI, then the root (the root alone when the
+ * endpoint is at the root).
+ */
+export function protectedResourceMetadataUrls(serverUrl: string | URL): string[] {
+  const url = new URL(String(serverUrl));
+  const root = `${url.origin}${PROTECTED_RESOURCE_WELL_KNOWN}`;
+  const path = trimmedPath(url);
+  return path ? [`${root}${path}`, root] : [root];
+}
+
+/**
+ * Where a client looks for the metadata of `issuer` (draft authorization-server-discovery,
+ * "Authorization Server Metadata Discovery"): with a path, OAuth path insertion, OIDC path
+ * insertion, OIDC path appending; without, OAuth then OIDC.
+ */
+export function authorizationServerMetadataUrls(issuer: string): string[] {
+  const url = new URL(issuer);
+  const path = trimmedPath(url);
+  const oauth = `${url.origin}/.well-known/oauth-authorization-server`;
+  const oidc = `${url.origin}/.well-known/openid-configuration`;
+  return path ? [`${oauth}${path}`, `${oidc}${path}`, `${url.origin}${path}/.well-known/openid-configuration`] : [oauth, oidc];
+}
+
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+const isHttpUrl = (v: unknown): boolean => {
+  if (typeof v !== "string") return false;
+  try { return /^https?:$/.test(new URL(v).protocol); } catch { return false; }
+};
+
+/** Validates a Protected Resource Metadata document; returns why it is unusable, if it is. */
+export function protectedResourceMetadataProblem(doc: unknown): string | undefined {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return "not a JSON object";
+  const d = doc as Record<string, unknown>;
+  if (!isHttpUrl(d.resource)) return "resource is missing or not an http(s) URL";
+  // draft authorization-server-discovery: the document MUST list at least one server.
+  if (!isStringArray(d.authorization_servers) || d.authorization_servers.length === 0) return "authorization_servers is missing or empty";
+  if (!d.authorization_servers.every(isHttpUrl)) return "authorization_servers holds a value that is not an http(s) URL";
+  if (d.scopes_supported !== undefined && !isStringArray(d.scopes_supported)) return "scopes_supported is not an array of strings";
+  return undefined;
+}
+
+/**
+ * True when the metadata's `resource` names the server the client is talking to: the same
+ * origin, and a path equal to or a parent of the server's (RFC 9728 §3.3 with the
+ * draft's "most specific URI" guidance).
+ */
+export function resourceMatchesServer(resource: string, serverUrl: string | URL): boolean {
+  let r: URL;
+  try { r = new URL(resource); } catch { return false; }
+  const s = new URL(String(serverUrl));
+  if (r.origin !== s.origin) return false;
+  const rp = trimmedPath(r);
+  const sp = trimmedPath(s);
+  return rp === "" || sp === rp || sp.startsWith(`${rp}/`);
+}
+
+/**
+ * Validates Authorization Server Metadata fetched for `issuer`. The `issuer` in the
+ * document MUST be identical (simple string comparison) to the one used to build the
+ * well-known URL (RFC 8414 §3.3), else the metadata MUST NOT be used.
+ */
+export function authorizationServerMetadataProblem(doc: unknown, issuer: string): string | undefined {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return "not a JSON object";
+  const d = doc as Record<string, unknown>;
+  if (d.issuer !== issuer) return `issuer ${JSON.stringify(d.issuer)} is not the expected ${JSON.stringify(issuer)}`;
+  if (!isHttpUrl(d.authorization_endpoint)) return "authorization_endpoint is missing or not an http(s) URL";
+  if (!isHttpUrl(d.token_endpoint)) return "token_endpoint is missing or not an http(s) URL";
+  if (d.registration_endpoint !== undefined && !isHttpUrl(d.registration_endpoint)) return "registration_endpoint is not an http(s) URL";
+  return undefined;
+}

@@ -1,0 +1,182 @@
+/**
+ * The effect adapter of the OAuth client: runs {@link stepOAuth} with `fetch`, WebCrypto
+ * and a clock, and wraps a `fetch` so that every request to the MCP server carries the
+ * access token, a 401 starts (or refreshes) authorization, and a 403 `insufficient_scope`
+ * steps up, each followed by one retry of the original request. Pass the result as the
+ * `fetch` option of `httpClientTransport`.
+ */
+import { createOAuthState, operationSucceeded, stepOAuth, type OAuthClientConfig, type OAuthCredentials, type OAuthInput, type OAuthState, type OAuthTokens } from "./client-flow.js";
+import { bearerChallenge } from "./www-authenticate.js";
+
+type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Raised when authorization cannot complete; `message` never contains a secret. */
+export class OAuthError extends Error {
+  override name = "OAuthError";
+}
+
+/** What an application persists between runs (keep it as secret as the tokens are). */
+export interface OAuthSaved {
+  credentials?: Record<string, OAuthCredentials>;
+  tokens?: OAuthTokens;
+}
+
+export interface OAuthFetchOptions extends OAuthClientConfig {
+  /**
+   * Shows `url` to the user (opens a browser) and resolves with the URL the authorization
+   * server redirected back to, or its query string.
+   */
+  openAuthorization: (url: string) => Promise<string | URL | URLSearchParams>;
+  /** The fetch underneath. Default `globalThis.fetch`. */
+  fetch?: Fetch;
+  /** Credentials and tokens from an earlier run. */
+  saved?: OAuthSaved;
+  /** Called whenever credentials or tokens change. */
+  save?: (saved: OAuthSaved) => void | Promise<void>;
+  /** Milliseconds since the epoch. Default `Date.now`. */
+  now?: () => number;
+}
+
+export interface OAuthFetch {
+  (input: string, init?: RequestInit): Promise<Response>;
+  /** The flow's current state (plain JSON: credentials and tokens included). */
+  readonly state: OAuthState;
+}
+
+const base64url = (bytes: Uint8Array): string => {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+};
+
+/** A PKCE verifier of 256 random bits and its S256 challenge (RFC 7636 §4.1-4.2). */
+export async function createPkce(): Promise<{ verifier: string; challenge: string }> {
+  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
+  return { verifier, challenge: base64url(new Uint8Array(digest)) };
+}
+
+function callbackParams(answer: string | URL | URLSearchParams): Record<string, string> {
+  let params: URLSearchParams;
+  if (answer instanceof URLSearchParams) params = answer;
+  else if (answer instanceof URL) params = answer.searchParams;
+  else if (/^[a-z][a-z0-9+.-]*:/i.test(answer)) params = new URL(answer).searchParams;
+  else params = new URLSearchParams(answer.replace(/^\?/, ""));
+  return Object.fromEntries(params);
+}
+
+/**
+ * For clients with no user to ask (tests, the conformance suite, machine flows against
+ * an authorization server that approves without interaction): requests the authorization
+ * URL without following redirects and returns the redirect's `Location`.
+ */
+export function followAuthorizationRedirect(fetchImpl: Fetch = (i, init) => globalThis.fetch(i, init)): (url: string) => Promise<string> {
+  return async (url) => {
+    const res = await fetchImpl(url, { redirect: "manual" });
+    await res.body?.cancel();
+    const location = res.headers.get("location");
+    if (!location) throw new OAuthError(`the authorization endpoint answered ${res.status} without a redirect`);
+    return location;
+  };
+}
+
+/** Builds an OAuth-aware `fetch` for one MCP server. */
+export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
+  const base: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const now = options.now ?? Date.now;
+  const serverOrigin = new URL(options.serverUrl).origin;
+  let state = createOAuthState(options, options.saved);
+  let running: Promise<void> | undefined;
+
+  const persist = async () => {
+    await options.save?.({ credentials: state.credentials, ...(state.tokens ? { tokens: state.tokens } : {}) });
+  };
+
+  /** Feeds one input and carries out its outputs until the flow settles. */
+  const drive = async (first: OAuthInput): Promise<void> => {
+    const queue: OAuthInput[] = [first];
+    while (queue.length) {
+      const step = stepOAuth(state, queue.shift() as OAuthInput);
+      state = step.state;
+      for (const out of step.outputs) {
+        if (out.type === "http") {
+          const { requestId, url, method, headers, body } = out.request;
+          try {
+            const res = await base(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+            queue.push({ type: "response", now: now(), requestId, status: res.status, body: await res.text() });
+          } catch (e) {
+            queue.push({ type: "network-error", now: now(), requestId, message: e instanceof Error ? e.message : String(e) });
+          }
+        } else if (out.type === "redirect") {
+          const answer = await options.openAuthorization(out.url);
+          queue.push({ type: "callback", now: now(), params: callbackParams(answer) });
+        } else if (out.type === "authorized") {
+          await persist();
+        } else if (out.type === "failed") {
+          throw Object.assign(new OAuthError(out.reason), { reauthorize: out.reauthorize === true });
+        }
+      }
+    }
+  };
+
+  /** One flow at a time: concurrent 401s wait for the same authorization. */
+  const exclusive = async (work: () => Promise<void>): Promise<void> => {
+    while (running) await running.catch(() => {});
+    running = work();
+    try {
+      await running;
+    } finally {
+      running = undefined;
+    }
+  };
+
+  const authorize = (challenge: string | null) =>
+    exclusive(async () => {
+      const pkce = await createPkce();
+      await drive({ type: "authorize", now: now(), challenge, pkce, state: base64url(crypto.getRandomValues(new Uint8Array(16))) });
+    });
+
+  const refreshOrAuthorize = (challenge: string | null) =>
+    exclusive(async () => {
+      try {
+        await drive({ type: "refresh", now: now() });
+        return;
+      } catch (e) {
+        if (!(e instanceof OAuthError) || !(e as OAuthError & { reauthorize?: boolean }).reauthorize) throw e;
+      }
+      const pkce = await createPkce();
+      await drive({ type: "authorize", now: now(), challenge, pkce, state: base64url(crypto.getRandomValues(new Uint8Array(16))) });
+    });
+
+  const send = (input: string, init: RequestInit | undefined): Promise<Response> => {
+    const headers = new Headers(init?.headers);
+    // Tokens go to the MCP server only, never to any other origin.
+    if (state.tokens && new URL(input).origin === serverOrigin) headers.set("authorization", `Bearer ${state.tokens.accessToken}`);
+    return base(input, { ...init, headers });
+  };
+
+  const wrapped = async (input: string, init?: RequestInit): Promise<Response> => {
+    if (running) await running.catch(() => {});
+    if (state.tokens?.expiresAt !== undefined && state.tokens.expiresAt <= now() && state.tokens.refreshToken) {
+      await refreshOrAuthorize(null).catch(() => {});
+    }
+    let reauthorized = false;
+    for (;;) {
+      const res = await send(input, init);
+      if (res.status !== 401 && res.status !== 403) {
+        if (res.ok) state = operationSucceeded(state);
+        return res;
+      }
+      const header = res.headers.get("www-authenticate");
+      const challenge = bearerChallenge(header);
+      if (res.status === 403 && challenge?.params.error !== "insufficient_scope") return res;
+      // A fresh token that is refused at once will be refused again: give the 401 back.
+      if (res.status === 401 && reauthorized) return res;
+      await res.body?.cancel();
+      if (res.status === 401) reauthorized = true;
+      if (res.status === 401 && state.tokens?.refreshToken) await refreshOrAuthorize(header);
+      else await authorize(header); // a step-up past its limit rejects here
+    }
+  };
+  return Object.defineProperty(wrapped, "state", { get: () => state }) as OAuthFetch;
+}

@@ -1,0 +1,178 @@
+/**
+ * The resource-server side of draft `basic/authorization`: a wrapper around any
+ * fetch-style MCP handler that serves Protected Resource Metadata (RFC 9728), answers
+ * requests without a valid token with 401 and a `WWW-Authenticate` challenge, answers a
+ * token lacking a scope with 403 `insufficient_scope` (step-up), and enforces that the
+ * token was issued for this resource (RFC 8707 audience binding).
+ *
+ * Token validity is the application's call (a JWT check, introspection, a lookup): the
+ * wrapper enforces what the spec requires on top of it. Tokens never reach a log: the
+ * diagnostics this module emits name the failure, never the credential.
+ */
+import { canonicalResourceUri, PROTECTED_RESOURCE_WELL_KNOWN, type ProtectedResourceMetadata } from "./metadata.js";
+import { formatBearerChallenge } from "./www-authenticate.js";
+
+/** What the application's verifier says about a token. */
+export interface VerifiedToken {
+  /** The scopes granted to the token. */
+  scopes: string[];
+  /**
+   * The resources the token was issued for (`aud` of a JWT, `aud`/`resource` of an
+   * introspection answer). The wrapper rejects a token not issued for this server.
+   */
+  audience: string | string[];
+  /** Expiry, in milliseconds since the epoch; checked against the injected clock. */
+  expiresAt?: number;
+  /** Who the token speaks for; handed to the inner handler through {@link authInfo}. */
+  subject?: string;
+  /** The issuer of the token, checked against `authorizationServers` when present. */
+  issuer?: string;
+  /** Anything else the application wants the handler to see. */
+  extra?: Record<string, unknown>;
+}
+
+export interface ProtectedResourceOptions {
+  /** The MCP endpoint's public URL; its canonical form is the resource identifier. */
+  resource: string;
+  /** Issuer URLs of the authorization servers that issue tokens for this resource. */
+  authorizationServers: string[];
+  /** Scopes a client needs for basic use; advertised in metadata and the 401 challenge. */
+  scopesSupported?: string[];
+  /** Decides whether a token is valid; undefined (or a rejection) means it is not. */
+  verifyToken: (token: string) => Promise<VerifiedToken | undefined>;
+  /**
+   * The scopes a request needs, given its parsed JSON-RPC body (a batch is not possible
+   * in the versions MCP supports). Default: `scopesSupported`.
+   */
+  requiredScopes?: (body: unknown, request: Request) => string[] | Promise<string[]>;
+  /**
+   * Whether the granted scopes satisfy a required one. Default: exact match, or a granted
+   * scope that is a `:`-separated prefix of the required one (`files` covers
+   * `files:read`), because servers MUST account for scope hierarchies.
+   */
+  scopeSatisfies?: (granted: readonly string[], required: string) => boolean;
+  /** Extra fields of the metadata document (`resource_name`, `resource_documentation`...). */
+  metadata?: Record<string, unknown>;
+  /** The clock for `expiresAt` (ms since the epoch). Default `Date.now`. */
+  now?: () => number;
+  /** Told about each rejection, without the token. */
+  onDiagnostic?: (d: { status: number; error: string; description: string }) => void;
+}
+
+/** The principal of a request that passed the checks, for the inner handler. */
+export interface AuthInfo {
+  token: VerifiedToken;
+  /** The request's scopes as granted. */
+  scopes: string[];
+}
+
+const authInfos = new WeakMap<Request, AuthInfo>();
+
+/** The verified principal of `request`, when it came through {@link protectedResource}. */
+export function authInfo(request: Request): AuthInfo | undefined {
+  return authInfos.get(request);
+}
+
+/** Default scope hierarchy: `a` covers `a:b` and `a:b:c`. */
+export function hierarchicalScopeSatisfies(granted: readonly string[], required: string): boolean {
+  return granted.some((g) => g === required || required.startsWith(`${g}:`));
+}
+
+/**
+ * Wraps `handler` so that it only sees requests carrying a valid token for this resource.
+ * The metadata document is served (GET, unauthenticated, CORS-readable) at both
+ * well-known locations a client may probe.
+ */
+export function protectedResource(
+  handler: (request: Request) => Promise<Response>,
+  options: ProtectedResourceOptions,
+): (request: Request) => Promise<Response> {
+  const resource = canonicalResourceUri(options.resource);
+  const resourceUrl = new URL(resource);
+  const metadataPaths = new Set([`${PROTECTED_RESOURCE_WELL_KNOWN}${resourceUrl.pathname === "/" ? "" : resourceUrl.pathname}`, PROTECTED_RESOURCE_WELL_KNOWN]);
+  const metadataUrl = `${resourceUrl.origin}${PROTECTED_RESOURCE_WELL_KNOWN}${resourceUrl.pathname === "/" ? "" : resourceUrl.pathname}`;
+  const document: ProtectedResourceMetadata = {
+    ...options.metadata,
+    resource,
+    authorization_servers: [...options.authorizationServers],
+    ...(options.scopesSupported ? { scopes_supported: [...options.scopesSupported] } : {}),
+    bearer_methods_supported: ["header"],
+  };
+  const documentText = JSON.stringify(document);
+  const satisfies = options.scopeSatisfies ?? hierarchicalScopeSatisfies;
+  const now = options.now ?? Date.now;
+  const scopeParam = (scopes: readonly string[] | undefined) => (scopes && scopes.length ? scopes.join(" ") : undefined);
+
+  const reject = (status: 400 | 401 | 403, error: string | undefined, description: string, scopes?: readonly string[]): Response => {
+    options.onDiagnostic?.({ status, error: error ?? "missing_token", description });
+    const challenge = formatBearerChallenge({
+      ...(error ? { error, error_description: description } : {}),
+      scope: scopeParam(scopes),
+      resource_metadata: metadataUrl,
+    });
+    const body = error ? JSON.stringify({ error, error_description: description }) : undefined;
+    return new Response(body ?? null, {
+      status,
+      headers: { "www-authenticate": challenge, ...(body ? { "content-type": "application/json" } : {}) },
+    });
+  };
+
+  return async (request) => {
+    const url = new URL(request.url);
+    if (metadataPaths.has(url.pathname)) {
+      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
+      if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
+      return new Response(request.method === "HEAD" ? null : documentText, { status: 200, headers: { "content-type": "application/json", ...corsHeaders } });
+    }
+    // OAuth 2.1 §5.1: tokens MUST NOT travel in the query string; refuse rather than accept one.
+    if (url.searchParams.has("access_token")) return reject(400, "invalid_request", "access tokens are not accepted in the query string");
+    const header = request.headers.get("authorization") ?? "";
+    const match = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    if (!header) return reject(401, undefined, "no access token", options.scopesSupported);
+    if (!match) return reject(401, "invalid_token", "the Authorization header is not a Bearer token", options.scopesSupported);
+    let verified: VerifiedToken | undefined;
+    try {
+      verified = await options.verifyToken(match[1]);
+    } catch {
+      verified = undefined;
+    }
+    if (!verified) return reject(401, "invalid_token", "the access token is invalid", options.scopesSupported);
+    if (verified.expiresAt !== undefined && verified.expiresAt <= now()) return reject(401, "invalid_token", "the access token has expired", options.scopesSupported);
+    // RFC 8707 §2 / draft "Token Handling": the token MUST have been issued for this server.
+    const audiences = (Array.isArray(verified.audience) ? verified.audience : [verified.audience]).map(safeCanonical);
+    if (!audiences.includes(resource)) return reject(401, "invalid_token", "the access token was not issued for this resource", options.scopesSupported);
+    if (verified.issuer !== undefined && !options.authorizationServers.includes(verified.issuer)) {
+      return reject(401, "invalid_token", "the access token comes from an authorization server this resource does not trust", options.scopesSupported);
+    }
+    const required = await requiredScopesOf(request, options);
+    const missing = required.filter((s) => !satisfies(verified.scopes, s));
+    // draft "Runtime Insufficient Scope Errors": every scope the operation needs, in one challenge.
+    if (missing.length) return reject(403, "insufficient_scope", `this operation needs the scope ${missing.join(" ")}`, required);
+    authInfos.set(request, { token: verified, scopes: verified.scopes });
+    return handler(request);
+  };
+}
+
+const corsHeaders = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, HEAD, OPTIONS" };
+
+function safeCanonical(value: string): string {
+  try {
+    return canonicalResourceUri(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Reads the body once (on a clone, so the inner handler still can) to ask for scopes. */
+async function requiredScopesOf(request: Request, options: ProtectedResourceOptions): Promise<string[]> {
+  if (!options.requiredScopes) return options.scopesSupported ?? [];
+  let body: unknown;
+  if (request.method === "POST") {
+    try {
+      body = JSON.parse(await request.clone().text());
+    } catch {
+      body = undefined; // the MCP handler answers the parse error itself
+    }
+  }
+  return options.requiredScopes(body, request);
+}

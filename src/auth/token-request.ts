@@ -1,0 +1,39 @@
+/**
+ * Token endpoint requests (OAuth 2.1 §3.2 / §4.1.3 / §4.3) with the three client
+ * authentication methods MCP clients use: `none` (public client, `client_id` in the body),
+ * `client_secret_basic` (RFC 6749 §2.3.1: form-urlencoded id and secret in HTTP Basic) and
+ * `client_secret_post` (both in the body).
+ */
+
+export type ClientAuthMethod = "none" | "client_secret_basic" | "client_secret_post";
+
+/** `application/x-www-form-urlencoded` of `fields`, in their order. */
+export function form(fields: Record<string, string>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+/** RFC 6749 Appendix B: each half is form-urlencoded before base64. */
+const basicCredentials = (id: string, secret: string): string => {
+  const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
+  const bytes = new TextEncoder().encode(`${enc(id)}:${enc(secret)}`);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return `Basic ${btoa(binary)}`;
+};
+
+/** The request description for a token endpoint call. */
+export function tokenRequest(
+  url: string,
+  fields: Record<string, string>,
+  creds: { clientId: string; clientSecret?: string; authMethod: ClientAuthMethod },
+): { url: string; method: "POST"; headers: Record<string, string>; body: string } {
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+  const body: Record<string, string> = { ...fields };
+  if (creds.authMethod === "client_secret_basic" && creds.clientSecret !== undefined) {
+    headers.authorization = basicCredentials(creds.clientId, creds.clientSecret);
+  } else {
+    body.client_id = creds.clientId;
+    if (creds.authMethod === "client_secret_post" && creds.clientSecret !== undefined) body.client_secret = creds.clientSecret;
+  }
+  return { url, method: "POST", headers, body: form(body) };
+}

@@ -1,0 +1,105 @@
+/**
+ * `mcp-kernel call (URL | --stdio CMD [ARGS...]) METHOD [PARAMS]`: a one-shot client.
+ *
+ * Spec: 2025-11-25 `basic/lifecycle` (the client initializes, then sends its request;
+ * for `initialize` itself the handshake is the call and its result is what is printed),
+ * `basic/transports` (Streamable HTTP for a URL; stdio for a command: the client launches
+ * the server as a subprocess and shuts it down by closing its input) and
+ * `basic/index` (a JSON-RPC error has `code`, `message` and optional `data`).
+ *
+ * The result is printed to stdout as JSON (two-space indented) and the exit code is 0. A
+ * JSON-RPC error is printed to stderr as the error object, exit code 1; so is a failure
+ * to connect, with code -32000 ("connection closed") and the reason. The command's own
+ * stderr passes through.
+ */
+import { httpClientTransport, McpClient, McpError, type JsonObject, type Transport } from "../index.js";
+import { spawnStdioServer } from "../node.js";
+import { Exit, writeOut } from "./io.js";
+import type { CliIO, Verb } from "./io.js";
+
+const USAGE = `usage: mcp-kernel call URL METHOD [PARAMS]
+       mcp-kernel call --stdio CMD [ARGS...] METHOD [PARAMS]
+
+Connects to the server at URL (Streamable HTTP) or launched by CMD (stdio), initializes,
+sends one request and prints its result as JSON. PARAMS is a JSON object; METHOD is the
+last argument that is not one. METHOD "initialize" prints what the handshake returned.
+A JSON-RPC error goes to stderr as JSON, with exit code 1.
+`;
+
+/** Where to connect and what to send. */
+export type CallTarget = { url: string } | { command: string; args: string[] };
+type CallArgs = { target: CallTarget; method: string; params: JsonObject | undefined } | { help: true } | { error: string };
+
+/** Parses the verb's arguments (see the usage text for the grammar). */
+export function parseCallArgs(args: readonly string[]): CallArgs {
+  if (args[0] === "--help" || args[0] === "-h") return { help: true };
+  let rest = [...args];
+  let params: JsonObject | undefined;
+  const last = rest.at(-1);
+  if (last !== undefined && last.trimStart().startsWith("{")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(last);
+    } catch (e) {
+      return { error: `PARAMS is not JSON: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { error: "PARAMS must be a JSON object" };
+    params = parsed as JsonObject;
+    rest = rest.slice(0, -1);
+  }
+  const method = rest.pop();
+  if (rest[0] === "--stdio") {
+    if (rest.length < 2 || method === undefined) return { error: "--stdio needs a command and a METHOD" };
+    return { target: { command: rest[1], args: rest.slice(2) }, method, params };
+  }
+  if (rest.length !== 1 || method === undefined) return { error: "expected URL METHOD [PARAMS], or --stdio CMD [ARGS...] METHOD [PARAMS]" };
+  if (!/^https?:\/\//.test(rest[0])) return { error: `not an http(s) URL: ${JSON.stringify(rest[0])}` };
+  return { target: { url: rest[0] }, method, params };
+}
+
+/** A JSON-RPC error object for what went wrong. */
+function errorObject(e: unknown): { code: number; message: string; data?: unknown } {
+  if (e instanceof McpError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
+  return { code: -32000, message: e instanceof Error ? e.message : String(e) };
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseCallArgs(args);
+  if ("help" in parsed) {
+    await writeOut(io.stdout, USAGE);
+    return Exit.Ok;
+  }
+  if ("error" in parsed) {
+    await writeOut(io.stderr, `mcp-kernel call: ${parsed.error}\n\n${USAGE}`);
+    return Exit.Usage;
+  }
+  const { target, method, params } = parsed;
+  let transport: Transport;
+  let exited: Promise<unknown> = Promise.resolve();
+  if ("url" in target) transport = httpClientTransport(target.url);
+  else {
+    const child = spawnStdioServer(target.command, target.args, { stderr: "inherit" });
+    exited = child.exited;
+    transport = child;
+  }
+  const client = new McpClient({ name: "mcp-kernel-call", version: "0.1.0" });
+  try {
+    await client.connect(transport);
+    const result: unknown =
+      method === "initialize"
+        ? { protocolVersion: client.protocolVersion, capabilities: client.serverCapabilities, serverInfo: client.serverInfo, instructions: client.instructions }
+        : await client.request(method, params);
+    await writeOut(io.stdout, JSON.stringify(result, null, 2) + "\n");
+    return Exit.Ok;
+  } catch (e) {
+    await writeOut(io.stderr, JSON.stringify(errorObject(e)) + "\n");
+    return Exit.Invalid;
+  } finally {
+    client.close();
+    transport.close();
+    await exited;
+  }
+}
+
+/** The `call` verb. */
+export const callVerb: Verb = { summary: "send one request to a server (URL or --stdio CMD) and print the result", usage: USAGE, run };

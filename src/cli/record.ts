@@ -1,0 +1,134 @@
+/**
+ * `mcp-kernel record [--out FILE] -- CMD [ARGS...]`: a stdio proxy that writes a transcript.
+ *
+ * Spec: 2025-11-25 `basic/transports` ("stdio"). The proxy sits where the server would:
+ * a client launches `mcp-kernel record -- CMD ...` instead of `CMD ...`. It runs CMD with
+ * its standard input and output on pipes, copies this process's stdin to CMD's stdin and
+ * CMD's stdout to this process's stdout byte for byte (CMD's stderr is inherited), and
+ * logs every line each way with its time in the format of `stdio-transcript.ts`, which
+ * `replay` reads. When our stdin ends, CMD's stdin is closed; when CMD exits, the
+ * transcript is completed and the proxy exits with CMD's exit code (128 + signal number
+ * when it was killed, as a shell reports it).
+ */
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { constants } from "node:os";
+import { Exit, LineSplitter, writeOut } from "./io.js";
+import type { CliIO, Verb } from "./io.js";
+import { lineEvent, STDIO_TRANSCRIPT, type StdioEvent, type StdioTranscriptHeader } from "./stdio-transcript.js";
+
+/** Where the transcript goes without `--out`. */
+export const DEFAULT_TRANSCRIPT = "transcript.jsonl";
+
+const USAGE = `usage: mcp-kernel record [--out FILE] -- CMD [ARGS...]
+
+Runs the stdio server CMD, passes this process's stdin and stdout through to it byte for
+byte, and writes every line of the traffic, each way, to FILE (default ${DEFAULT_TRANSCRIPT}).
+\`mcp-kernel replay FILE\` re-runs a transcript recorded from \`mcp-kernel serve --stdio\`.
+`;
+
+type RecordArgs = { out: string; command: string; args: string[] } | { help: true } | { error: string };
+
+/** Parses the verb's arguments. */
+export function parseRecordArgs(args: readonly string[]): RecordArgs {
+  let out = DEFAULT_TRANSCRIPT;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      if (i + 1 >= args.length) return { error: "no command after --" };
+      return { out, command: args[i + 1], args: args.slice(i + 2) };
+    }
+    if (a === "--help" || a === "-h") return { help: true };
+    if (a === "--out" || a.startsWith("--out=")) {
+      const value = a === "--out" ? args[++i] : a.slice("--out=".length);
+      if (value === undefined || value === "") return { error: "--out needs a file name" };
+      out = value;
+    } else return { error: `unknown argument ${JSON.stringify(a)} (the command goes after --)` };
+  }
+  return { error: "no command: put it after --" };
+}
+
+/** The exit code a shell reports for `status`. */
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  const n = signal === null ? undefined : (constants.signals as Record<string, number>)[signal];
+  return n === undefined ? 1 : 128 + n;
+}
+
+async function run(argv: string[], io: CliIO): Promise<number> {
+  const parsed = parseRecordArgs(argv);
+  if ("help" in parsed) {
+    await writeOut(io.stdout, USAGE);
+    return Exit.Ok;
+  }
+  if ("error" in parsed) {
+    await writeOut(io.stderr, `mcp-kernel record: ${parsed.error}\n\n${USAGE}`);
+    return Exit.Usage;
+  }
+  const file = createWriteStream(parsed.out);
+  const opened = await new Promise<Error | undefined>((resolve) => {
+    file.once("open", () => resolve(undefined));
+    file.once("error", resolve);
+  });
+  if (opened !== undefined) {
+    await writeOut(io.stderr, `mcp-kernel record: cannot write ${parsed.out}: ${opened.message}\n`);
+    return Exit.Usage;
+  }
+  const start = performance.now();
+  const t = () => Math.round(performance.now() - start);
+  const log = (event: StdioEvent | StdioTranscriptHeader) => void file.write(JSON.stringify(event) + "\n");
+  log({ transcript: STDIO_TRANSCRIPT, command: [parsed.command, ...parsed.args] });
+
+  const child = spawn(parsed.command, parsed.args, { stdio: ["pipe", "pipe", "inherit"], windowsHide: true });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.once("error", (error) => resolve({ code: null, signal: null, error }));
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  // EPIPE once the child is gone: its exit is what we report.
+  child.stdin.on("error", () => {});
+
+  const fromServer = new LineSplitter();
+  const stdoutDone = (async () => {
+    for await (const chunk of child.stdout as AsyncIterable<Uint8Array>) {
+      await writeOut(io.stdout, chunk);
+      for (const line of fromServer.push(chunk)) log(lineEvent(t(), "server", line));
+    }
+    for (const line of fromServer.end()) log(lineEvent(t(), "server", line));
+  })();
+
+  const input = io.stdin[Symbol.asyncIterator]();
+  let serverGone = false;
+  const stdinDone = (async () => {
+    const fromClient = new LineSplitter();
+    for (;;) {
+      const next = await input.next();
+      if (next.done || serverGone) break;
+      // One time per chunk: replay feeds lines of equal time in one push, as they came.
+      const now = t();
+      for (const line of fromClient.push(next.value)) log(lineEvent(now, "client", line));
+      if (!child.stdin.write(next.value)) await new Promise((resolve) => child.stdin.once("drain", resolve));
+    }
+    if (serverGone) return;
+    for (const line of fromClient.end()) log(lineEvent(t(), "client", line));
+    log({ t: t(), from: "client", end: true });
+    child.stdin.end();
+  })();
+
+  const status = await exited;
+  serverGone = true;
+  // Stop reading our stdin: nothing more can be delivered, and it must not keep us alive.
+  void input.return?.();
+  if (status.error !== undefined) {
+    file.end();
+    await writeOut(io.stderr, `mcp-kernel record: cannot run ${parsed.command}: ${status.error.message}\n`);
+    return Exit.Usage;
+  }
+  await stdoutDone;
+  log({ t: t(), exit: { code: status.code, signal: status.signal } });
+  await new Promise<void>((resolve) => file.end(resolve));
+  void stdinDone;
+  return exitCodeOf(status.code, status.signal);
+}
+
+/** The `record` verb. */
+export const recordVerb: Verb = { summary: "run a stdio server CMD as a proxy and write a transcript of the traffic", usage: USAGE, run };

@@ -1,0 +1,87 @@
+/**
+ * `mcp-kernel serve [--port N] [--stdio]`: the demo server, over Streamable HTTP or stdio.
+ *
+ * Spec: 2025-11-25 `basic/transports` ("stdio": nothing but messages on stdout, so the
+ * address line goes to stderr; "Streamable HTTP": bind to localhost only when running
+ * locally) and the draft's `basic/transports/streamable-http` for the modern era.
+ *
+ * HTTP listens on 127.0.0.1 only (port 3000 unless `--port`; 0 picks a free port) at
+ * `/mcp`, prints `listening on http://127.0.0.1:PORT/mcp` to stderr, and runs until the
+ * process is asked to stop (SIGINT, SIGTERM), then closes its sessions and exits 0. With
+ * `--stdio` it serves standard input and output and exits 0 when the input ends.
+ */
+import { serveNode } from "../node.js";
+import { cliDemoServer, serverHttpHandler } from "./demo.js";
+import { Exit, writeOut } from "./io.js";
+import type { CliIO, Verb } from "./io.js";
+import { cliStdioTransport } from "./io-transport.js";
+
+/** The port `serve` listens on without `--port`. */
+export const DEFAULT_PORT = 3000;
+
+const USAGE = `usage: mcp-kernel serve [--port N] [--stdio]
+
+Runs the demo server (both protocol eras: 2025-03-26 to 2026-07-28).
+  --port N   listen on http://127.0.0.1:N/mcp (default ${DEFAULT_PORT}; 0 picks a free port)
+  --stdio    serve standard input and output instead of HTTP
+`;
+
+type ServeArgs = { stdio: boolean; port: number } | { help: true } | { error: string };
+
+/** Parses the verb's arguments. */
+export function parseServeArgs(args: readonly string[]): ServeArgs {
+  let stdio = false;
+  let port = DEFAULT_PORT;
+  let portGiven = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--help" || a === "-h") return { help: true };
+    if (a === "--stdio") stdio = true;
+    else if (a === "--port" || a.startsWith("--port=")) {
+      const value = a === "--port" ? args[++i] : a.slice("--port=".length);
+      if (value === undefined || !/^\d{1,5}$/.test(value) || Number(value) > 65535) return { error: `--port needs a number from 0 to 65535, got ${JSON.stringify(value ?? "")}` };
+      port = Number(value);
+      portGiven = true;
+    } else return { error: `unknown argument ${JSON.stringify(a)}` };
+  }
+  if (stdio && portGiven) return { error: "--port and --stdio exclude each other" };
+  return { stdio, port };
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseServeArgs(args);
+  if ("help" in parsed) {
+    await writeOut(io.stdout, USAGE);
+    return Exit.Ok;
+  }
+  if ("error" in parsed) {
+    await writeOut(io.stderr, `mcp-kernel serve: ${parsed.error}\n\n${USAGE}`);
+    return Exit.Usage;
+  }
+  const server = cliDemoServer();
+  if (parsed.stdio) {
+    const { transport, closed } = cliStdioTransport(io);
+    server.connect(transport);
+    await closed;
+    server.close();
+    return Exit.Ok;
+  }
+  const handler = serverHttpHandler(server);
+  let http;
+  try {
+    http = await serveNode(handler, { port: parsed.port, host: "127.0.0.1" });
+  } catch (e) {
+    await writeOut(io.stderr, `mcp-kernel serve: cannot listen on 127.0.0.1:${parsed.port}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return Exit.Invalid;
+  }
+  const stopped = new Promise<void>((resolve) => io.onStop?.(resolve));
+  await writeOut(io.stderr, `listening on ${http.url}/mcp\n`);
+  await stopped;
+  handler.close();
+  server.close();
+  await http.close();
+  return Exit.Ok;
+}
+
+/** The `serve` verb. */
+export const serveVerb: Verb = { summary: "run the demo server (HTTP on 127.0.0.1:3000/mcp, or --stdio)", usage: USAGE, run };

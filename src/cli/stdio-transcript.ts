@@ -1,0 +1,265 @@
+/**
+ * Stdio transcripts: what `record` writes and `replay` re-runs against the demo server.
+ *
+ * Spec: 2025-11-25 `basic/transports` ("stdio": one JSON-RPC message per line, each
+ * way). A transcript is JSON Lines:
+ *
+ *     {"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}
+ *     {"t":0,"from":"client","line":"{\"jsonrpc\":\"2.0\",\"id\":1,...}"}
+ *     {"t":3,"from":"server","line":"{...}"}
+ *     {"t":9,"from":"client","end":true}
+ *     {"t":11,"exit":{"code":0,"signal":null}}
+ *
+ * `t` is milliseconds since the recording started. A line that is not UTF-8 is stored as
+ * `bytes` (base64) instead of `line`, so the transcript holds exactly what crossed the
+ * pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
+ *
+ * Replay (theory of operation). The demo server is rebuilt as `serve` builds it, on a
+ * clock that moves only when the replay moves it, behind a real ndjson channel (so framing
+ * faults replay too). Client lines are fed at their recorded times (lines of one chunk in
+ * one push); the clock is advanced through every timer due before each one, letting the
+ * server run between timers, so the demo's pauses and the kernel's timeouts fire as they
+ * did. Each produced line must equal (as canonical JSON) its recorded counterpart: the
+ * recorded response with the same id for a response (answers to concurrent requests may
+ * come in either order), the next recorded line for anything else. Before each client
+ * line, every server line recorded before it must have been produced: the replayed
+ * server may be earlier than the recorded one, never different. After the last event,
+ * what was produced must be exactly what was recorded. The first difference is the
+ * divergence reported. The recorded times are when the proxy saw the lines, so a client
+ * that writes ahead of a slow-starting server records a schedule the server never saw;
+ * a client that waits for each answer (as MCP clients do) replays exactly.
+ * Recordings whose server output depends on randomness (a modern `requestState`, task
+ * ids) do not replay; those are named in the divergence.
+ */
+import { canonicalJson, StreamChannel, type Clock, type ReplayResult } from "../index.js";
+import { cliDemoServer } from "./demo.js";
+import { concat, LineSplitter } from "./io.js";
+
+const NEWLINE = new Uint8Array([0x0a]);
+
+/** The first line of a stdio transcript. */
+export interface StdioTranscriptHeader {
+  transcript: "mcp-kernel/stdio-1";
+  /** The recorded server's command line. */
+  command: string[];
+}
+
+/** One line that crossed the pipe, or the client closing its side, or the server exiting. */
+export type StdioEvent =
+  | { t: number; from: "client" | "server"; line: string }
+  | { t: number; from: "client" | "server"; bytes: string }
+  | { t: number; from: "client"; end: true }
+  | { t: number; exit: { code: number | null; signal: string | null } };
+
+/** The transcript format's name, in the header. */
+export const STDIO_TRANSCRIPT = "mcp-kernel/stdio-1";
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The event for one line of bytes (without its newline). */
+export function lineEvent(t: number, from: "client" | "server", bytes: Uint8Array): StdioEvent {
+  try {
+    return { t, from, line: strictUtf8.decode(bytes) };
+  } catch {
+    return { t, from, bytes: Buffer.from(bytes).toString("base64") };
+  }
+}
+
+/** The bytes of a line event. */
+function bytesOf(event: { line: string } | { bytes: string }): Uint8Array {
+  return "line" in event ? new TextEncoder().encode(event.line) : new Uint8Array(Buffer.from(event.bytes, "base64"));
+}
+
+/** Text for comparison and display: the line, or its base64 when it is not UTF-8. */
+function shown(event: { line: string } | { bytes: string }): string {
+  return "line" in event ? event.line : `(not UTF-8, base64) ${event.bytes}`;
+}
+
+/** A line compared as canonical JSON when it is JSON, else as text. */
+function comparable(text: string): string {
+  try {
+    return canonicalJson(JSON.parse(text));
+  } catch {
+    return `text:${text}`;
+  }
+}
+
+/** `response:<id>` for a JSON-RPC response line, else undefined. */
+function responseKey(text: string): string | undefined {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (m === null || typeof m !== "object" || Array.isArray(m)) return undefined;
+  const r = m as Record<string, unknown>;
+  if ("method" in r || !("id" in r) || r.id === null || !("result" in r || "error" in r)) return undefined;
+  return `response:${JSON.stringify(r.id)}`;
+}
+
+/** A clock for replay: time moves only through {@link ReplayClock.runUntil}. */
+class ReplayClock implements Clock {
+  private t = 0;
+  private seq = 0;
+  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+  now(): number {
+    return this.t;
+  }
+  schedule(at: number, fn: () => void): unknown {
+    this.timers.set(++this.seq, { at, fn });
+    return this.seq;
+  }
+  cancel(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  /** Fires the timers due by `until` one at a time, letting the server run (`settle`) after each. */
+  async runUntil(until: number, settle: () => Promise<void>): Promise<void> {
+    for (;;) {
+      let next: [number, { at: number; fn: () => void }] | undefined;
+      for (const e of this.timers) if (e[1].at <= until && (next === undefined || e[1].at < next[1].at)) next = e;
+      if (next === undefined) break;
+      this.timers.delete(next[0]);
+      this.t = Math.max(this.t, next[1].at);
+      next[1].fn();
+      await settle();
+    }
+    this.t = Math.max(this.t, until);
+  }
+}
+
+/** Lets every pending promise and microtask run: two macrotask turns without new output. */
+async function settleWhile(progress: () => number): Promise<void> {
+  let quiet = 0;
+  for (let turns = 0; quiet < 2 && turns < 10_000; turns++) {
+    const before = progress();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    quiet = progress() === before ? quiet + 1 : 0;
+  }
+}
+
+/** Parses a stdio transcript's text into its header and events; an error names the bad line. */
+export function parseStdioTranscript(lines: readonly string[]): { header: StdioTranscriptHeader; events: StdioEvent[] } | { error: string; line: number } {
+  const header = JSON.parse(lines[0]) as StdioTranscriptHeader;
+  const events: StdioEvent[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    let e: unknown;
+    try {
+      e = JSON.parse(lines[i]);
+    } catch {
+      return { error: `line ${i + 1} is not JSON`, line: i };
+    }
+    const ev = e as Record<string, unknown>;
+    const ok =
+      ev !== null &&
+      typeof ev === "object" &&
+      typeof ev.t === "number" &&
+      (((ev.from === "client" || ev.from === "server") && (typeof ev.line === "string" || typeof ev.bytes === "string")) ||
+        (ev.from === "client" && ev.end === true) ||
+        (typeof ev.exit === "object" && ev.exit !== null));
+    if (!ok) return { error: `line ${i + 1} is not a stdio transcript event`, line: i };
+    events.push(e as StdioEvent);
+  }
+  return { header, events };
+}
+
+/** Re-runs `events` against the demo server; see the module comment. Never throws. */
+export async function replayStdio(events: readonly StdioEvent[]): Promise<ReplayResult> {
+  const clock = new ReplayClock();
+  const server = cliDemoServer({ clock });
+  const produced: string[] = [];
+  const splitter = new LineSplitter();
+  const decoder = new TextDecoder();
+  const sink = {
+    write(chunk: string): boolean {
+      for (const line of splitter.push(chunk)) produced.push(decoder.decode(line));
+      return true;
+    },
+    waitDrain: (fn: () => void) => queueMicrotask(fn),
+    end: () => {},
+  };
+  const channel = new StreamChannel(sink, { framing: "ndjson" });
+  server.connect(channel);
+  const settle = () => settleWhile(() => produced.length);
+
+  // Every server line of the recording, in order.
+  const expected: ({ line: string } | { bytes: string })[] = [];
+  for (const e of events) {
+    if (!("from" in e) || e.from !== "server") continue;
+    if ("line" in e) expected.push({ line: e.line });
+    else if ("bytes" in e) expected.push({ bytes: e.bytes });
+  }
+  // How many server lines were recorded before each event.
+  let recordedSoFar = 0;
+  let clientLines = 0;
+  // Matching: a response is paired with the recorded response of the same id (when two
+  // requests are in flight their answers may come in either order); every other line
+  // (notifications, the server's own requests) with the next recorded one, in order.
+  const responseAt = new Map<string, number>();
+  const ordered: number[] = [];
+  expected.forEach((e, i) => {
+    const key = responseKey(shown(e));
+    if (key !== undefined && !responseAt.has(key)) responseAt.set(key, i);
+    else ordered.push(i);
+  });
+  const matched = new Set<number>();
+  let consumed = 0;
+  let nextOrdered = 0;
+  /** Matches the lines produced since the last check; then the first `atLeast` recorded lines must all be matched. */
+  const check = (atLeast: number, at: string): ReplayResult | undefined => {
+    for (; consumed < produced.length; consumed++) {
+      const line = produced[consumed];
+      const key = responseKey(line);
+      let index = key === undefined ? undefined : responseAt.get(key);
+      if (index === undefined || matched.has(index)) index = ordered[nextOrdered++];
+      if (index === undefined) return { ok: false, index: expected.length, expected: "nothing more", actual: line, reason: `the server wrote a line the recording does not have (${at})` };
+      matched.add(index);
+      if (comparable(line) !== comparable(shown(expected[index]))) {
+        return { ok: false, index, expected: shown(expected[index]), actual: line, reason: `server line ${index + 1} differs (${at})` };
+      }
+    }
+    for (let i = 0; i < atLeast; i++) {
+      if (!matched.has(i)) return { ok: false, index: i, expected: shown(expected[i]), actual: "nothing", reason: `server line ${i + 1} was not produced (${at})` };
+    }
+    return undefined;
+  };
+
+  try {
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i];
+      if ("exit" in event) continue;
+      if (event.from === "server") {
+        recordedSoFar++;
+        continue;
+      }
+      await clock.runUntil(event.t, settle);
+      await settle();
+      const at = "end" in event ? "before the client closed the input" : `before client line ${clientLines + 1}`;
+      const divergence = check(recordedSoFar, at);
+      if (divergence !== undefined) return divergence;
+      if ("end" in event) {
+        channel.endInput();
+        channel.closeWith("the peer closed the stream");
+        continue;
+      }
+      // Client lines of one time, with no server line between, came in one chunk (record
+      // times each chunk once): the server saw them together, so it gets them together.
+      const batch: Uint8Array[] = [];
+      for (let j = i; j < events.length; j++) {
+        const e = events[j];
+        if (!("from" in e) || e.from !== "client" || "end" in e || e.t !== event.t) break;
+        batch.push(bytesOf(e), NEWLINE);
+        i = j;
+      }
+      clientLines += batch.length / 2;
+      channel.push(batch.reduce(concat));
+    }
+    const last = events.length === 0 ? 0 : events[events.length - 1].t;
+    await clock.runUntil(last, settle);
+    await settle();
+    return check(expected.length, "at the end of the recording") ?? { ok: true, steps: clientLines };
+  } finally {
+    server.close();
+    channel.close();
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * One modern-era (2026-07-28) POST on the server: a stateless request, its own kernel,
+ * its own response.
+ *
+ * Spec: draft `basic/transports/streamable-http` ("Sending Messages", "Receiving
+ * Messages", "Cancellation", "Request Metadata", "Server Validation") and
+ * `basic/versioning` (a request carrying modern `_meta` is served statelessly).
+ *
+ * Theory of operation. There are no sessions, so each request gets a fresh server
+ * {@link Endpoint} built from the application's setup: its state lives exactly as long as
+ * the request, two clients can use the same JSON-RPC id, and nothing can leak from one
+ * request into another. The request metadata headers are checked against the body first
+ * ({@link headerMismatch}: `-32020`, HTTP 400). Then the body is fed to the kernel, which
+ * makes every JSON-RPC decision (per-request `_meta`, version, capabilities, params,
+ * `server/discover`, `subscriptions/listen`). What the kernel sends comes back through
+ * `send` with `related`, the id of this request:
+ *
+ * - an answer the kernel makes while the body is fed (an error, `server/discover`, a
+ *   handler that answers synchronously) becomes one JSON body, with HTTP 400 for the
+ *   errors the page ties to 400 and 404 for an unknown method;
+ * - otherwise the response is an SSE stream (or, with `enableJsonResponse`, one JSON body
+ *   once the response is in; `subscriptions/listen` always streams): notifications for
+ *   this request, then the response, then the end of the stream.
+ *
+ * The client closing the stream (its reader cancels, or the `Request`'s signal aborts)
+ * is the cancellation of the request: the endpoint is closed, the kernel cancels the
+ * request, the handler's `AbortSignal` fires, and nothing more is written. Events carry
+ * no `id`: modern streams are not resumable.
+ */
+import { Endpoint } from "../../driver/endpoint.js";
+import type { Clock } from "../../driver/clock.js";
+import { encode } from "../../jsonrpc/codec.js";
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../jsonrpc/types.js";
+import { idKey } from "../../session/types.js";
+import { MetaKey } from "../../model/meta.js";
+import { encodeSseEvent } from "../../framing/sse.js";
+import type { HttpSessionSetup } from "../http-server.js";
+import { httpError, jsonResponse } from "./body.js";
+import { SseConnection } from "./connection.js";
+import { SSE_TYPE } from "./headers.js";
+import { headerMismatch, type ParamHeader } from "./request-metadata.js";
+
+/** What a modern request needs from the handler. */
+export interface ModernConfig {
+  /** The application's setup for this request (its `createSession`, told `era: "modern"`). */
+  setup(req: Request): HttpSessionSetup;
+  clock: Clock;
+  /** Answer with one JSON body instead of an SSE stream. */
+  jsonMode: boolean;
+  /** Most bytes queued for a slow reader before the stream is closed (which cancels the request). */
+  maxQueuedBytes: number;
+  /** The `x-mcp-header` declarations of a tool, for `Mcp-Param-*` validation. */
+  paramHeaders?(tool: string): readonly ParamHeader[] | undefined;
+  diagnose(code: string, message: string, detail?: unknown): void;
+}
+
+const SSE_HEADERS: Record<string, string> = { "Content-Type": SSE_TYPE, "Cache-Control": "no-cache", "X-Accel-Buffering": "no" };
+
+/** HTTP statuses the page ties to JSON-RPC errors of a modern request; others ride on 200. */
+const ERROR_STATUS: Record<number, number> = {
+  [ErrorCode.MethodNotFound]: 404,
+  [ErrorCode.HeaderMismatch]: 400,
+  [ErrorCode.MissingRequiredClientCapability]: 400,
+  [ErrorCode.UnsupportedProtocolVersion]: 400,
+  [ErrorCode.InvalidRequest]: 400,
+};
+
+/** True when a decoded request (or notification) declares its protocol version in `_meta`. */
+export function modernVersionOf(message: JsonRpcRequest | JsonRpcNotification): unknown {
+  const meta = message.params?._meta;
+  return meta !== null && typeof meta === "object" && !Array.isArray(meta) ? (meta as JsonObject)[MetaKey.protocolVersion] : undefined;
+}
+
+/** Serves one modern request or notification POST (already decoded, a single message). */
+export function serveModern(req: Request, message: JsonRpcRequest | JsonRpcNotification, cfg: ModernConfig): Response | Promise<Response> {
+  const isRequest = "id" in message;
+  if (isRequest) {
+    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+    const why = headerMismatch((n) => req.headers.get(n), message, modernVersionOf(message), tool === undefined ? undefined : cfg.paramHeaders?.(tool));
+    if (why !== null) return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${why}`, { id: message.id });
+  }
+  return new ModernRequest(req, message, cfg).run();
+}
+
+/** The life of one modern POST: feed, route, answer, end. */
+class ModernRequest {
+  private readonly endpoint: Endpoint;
+  private readonly setup: HttpSessionSetup;
+  /** The answer, once the kernel made it. */
+  private response: JsonRpcMessage | undefined;
+  /** Messages for this request sent before there is a stream to carry them. */
+  private early: string[] = [];
+  private conn: SseConnection | undefined;
+  private answered: ((r: Response) => void) | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly req: Request,
+    private readonly message: JsonRpcRequest | JsonRpcNotification,
+    private readonly cfg: ModernConfig,
+  ) {
+    this.setup = cfg.setup(req);
+    this.endpoint = new Endpoint(
+      this.setup.options,
+      {
+        send: (m, related) => this.route(m, related),
+        onRequest: this.setup.onRequest,
+        onNotification: this.setup.onNotification,
+        onEvent: this.setup.onEvent,
+        onClose: (reason) => this.end(reason),
+      },
+      cfg.clock,
+    );
+    this.setup.onOpen?.(this.endpoint, "");
+  }
+
+  run(): Response | Promise<Response> {
+    this.endpoint.receive(this.message);
+    if (!("id" in this.message)) {
+      this.end("notification delivered");
+      return new Response(null, { status: 202 });
+    }
+    const r = this.response;
+    if (r !== undefined) {
+      this.end("request answered");
+      const code = "error" in r ? r.error.code : 0;
+      return jsonResponse(ERROR_STATUS[code] ?? 200, encode(r));
+    }
+    if (this.ended) return httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: this.message.id });
+    const signal = this.req.signal;
+    signal.addEventListener("abort", () => this.cancel("the client aborted the request"), { once: true });
+    if (this.cfg.jsonMode && this.message.method !== "subscriptions/listen") return new Promise<Response>((resolve) => (this.answered = resolve));
+    const conn = (this.conn = new SseConnection(() => this.cancel("the client closed the response stream"), this.cfg.maxQueuedBytes));
+    for (const text of this.early) conn.write(text);
+    this.early = [];
+    return new Response(conn.body, { status: 200, headers: SSE_HEADERS });
+  }
+
+  /** The kernel's `send`: this request's notifications and its response; anything else has nowhere to go. */
+  private route(m: JsonRpcMessage, related: RequestId | undefined): void {
+    if (this.ended) return;
+    const isAnswer = !("method" in m);
+    if (!isAnswer && ((m as { id?: unknown }).id !== undefined || related === undefined || idKey(related) !== idKey((this.message as JsonRpcRequest).id))) {
+      // Notifications on a response stream MUST relate to its request, and servers MUST
+      // NOT send requests there (MRTR replaces them); there is no other stream.
+      this.cfg.diagnose("message-dropped", "a message unrelated to the modern request, or a server-to-client request, was dropped", { method: m.method });
+      return;
+    }
+    if (isAnswer) this.response = m;
+    if (this.answered !== undefined) {
+      if (isAnswer) {
+        this.answered(jsonResponse(200, encode(m)));
+        this.end("request answered");
+      }
+      return;
+    }
+    const text = eventText(encode(m));
+    if (this.conn === undefined) {
+      if (!isAnswer) this.early.push(text);
+      return;
+    }
+    this.conn.write(text);
+    if (isAnswer) {
+      // The final response SHOULD terminate the stream.
+      this.conn.close();
+      this.end("request answered");
+    }
+  }
+
+  /** Stream closed or request aborted before the answer: the request is cancelled. */
+  private cancel(reason: string): void {
+    if (this.ended) return;
+    this.end(reason);
+    this.answered?.(new Response(null, { status: 499 }));
+  }
+
+  /** Ends this request's kernel once (cancelling what is still running) and tells the application. */
+  private end(reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.conn?.close();
+    this.endpoint.closed(reason);
+    this.setup.onClose?.(reason);
+  }
+}
+
+/** One SSE event with the message as data (no id: modern streams are not resumable). */
+function eventText(data: string): string {
+  // Codec output has no raw line break, so the encoder cannot refuse it.
+  return (encodeSseEvent({ data }) as { text: string }).text;
+}

@@ -1,0 +1,231 @@
+/**
+ * Request metadata headers of the modern era: the JSON-RPC body fields Streamable HTTP
+ * mirrors into HTTP headers, built by the client and checked by the server.
+ *
+ * Spec: draft `basic/transports/streamable-http` ("Request Metadata": Protocol Version
+ * Header, Standard Request Headers, Custom Headers from Tool Parameters, Value Encoding,
+ * Server Validation), draft `server/tools` (`x-mcp-header`), and the tasks extension
+ * (SEP-2663, "Streamable HTTP: Routing Headers": `Mcp-Name` carries `params.taskId` on
+ * `tasks/get`, `tasks/update`, `tasks/cancel`).
+ *
+ * Theory of operation. Everything here is a pure function of a parsed message, a
+ * header lookup and, for `Mcp-Param-*`, the tool's `inputSchema`. The client side
+ * ({@link modernRequestHeaders}) extracts and encodes; the server side
+ * ({@link headerMismatch}) decodes and compares, and returns the reason for a
+ * `-32020` HeaderMismatch, or null. A value that is not plain visible ASCII (or would
+ * be mistaken for the sentinel) travels as `=?base64?<UTF-8 as Base64>?=`; a received
+ * value with a character outside RFC 9110 field values (CR, LF, other controls,
+ * non-ASCII) is a mismatch before any comparison.
+ */
+import type { JsonObject } from "../../jsonrpc/types.js";
+import { MetaKey } from "../../model/meta.js";
+import { isHeaderName, isSafeHeaderValue } from "./headers.js";
+
+/** Header names of the request metadata (HTTP compares names case-insensitively). */
+export const MH = {
+  method: "Mcp-Method",
+  name: "Mcp-Name",
+  paramPrefix: "Mcp-Param-",
+} as const;
+
+const SENTINEL_START = "=?base64?";
+const SENTINEL_END = "?=";
+
+/** Where `Mcp-Name` comes from, per method; methods not listed send no `Mcp-Name`. */
+const NAME_SOURCE: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
+/** The body value `Mcp-Name` mirrors for `method`, or undefined when the method has none. */
+export function nameSourceOf(method: string, params: JsonObject | undefined): { field: string; value: unknown } | undefined {
+  const field = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
+  return field === undefined ? undefined : { field, value: params?.[field] };
+}
+
+/** True when `value` goes on the wire as is (else it is Base64-encoded). */
+function isPlainHeaderValue(value: string): boolean {
+  return isSafeHeaderValue(value) && !(value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END));
+}
+
+/** A string as a header value, Base64-sentinel-encoded where the spec requires it. */
+export function encodeHeaderValue(value: string): string {
+  if (isPlainHeaderValue(value)) return value;
+  const bytes = new TextEncoder().encode(value);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
+  return SENTINEL_START + btoa(binary) + SENTINEL_END;
+}
+
+/**
+ * A received header value, decoded: the Base64 sentinel is undone (UTF-8, fatal on bad
+ * bytes). Undefined when the value holds characters a field value may not (RFC 9110
+ * §5.5), or a sentinel whose payload is not Base64 of UTF-8.
+ */
+export function decodeHeaderValue(raw: string): string | undefined {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09) || c > 0x7e) return undefined;
+  }
+  if (!(raw.startsWith(SENTINEL_START) && raw.endsWith(SENTINEL_END) && raw.length >= SENTINEL_START.length + SENTINEL_END.length)) return raw;
+  const payload = raw.slice(SENTINEL_START.length, raw.length - SENTINEL_END.length);
+  try {
+    const binary = atob(payload);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// x-mcp-header
+
+/** One `x-mcp-header` declaration: the header's name part and the `properties` path to its value. */
+export interface ParamHeader {
+  name: string;
+  path: string[];
+}
+
+/** Keywords under which an annotation is not statically reachable (spec: Schema Extension). */
+const NESTED_SCHEMA_KEYS = ["items", "prefixItems", "additionalProperties", "patternProperties", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref", "$defs", "definitions", "dependentSchemas", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"];
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The `x-mcp-header` declarations of a tool's `inputSchema`, or the reason the tool
+ * definition is invalid (a client MUST then exclude the tool from `tools/list`): an
+ * empty or non-token name, a duplicate (case-insensitively), a type other than string,
+ * integer or boolean, or an annotation not reachable through `properties` alone.
+ */
+export function paramHeadersOf(inputSchema: unknown): { ok: true; headers: ParamHeader[] } | { ok: false; reason: string } {
+  const headers: ParamHeader[] = [];
+  const seen = new Set<string>();
+  let problem: string | undefined;
+  const visit = (schema: unknown, path: string[], reachable: boolean): void => {
+    if (problem !== undefined || schema === null || typeof schema !== "object") return;
+    if (Array.isArray(schema)) {
+      for (const s of schema) visit(s, path, false);
+      return;
+    }
+    const s = schema as JsonObject;
+    if (Object.hasOwn(s, "x-mcp-header")) {
+      const name = s["x-mcp-header"];
+      const where = path.length === 0 ? "the schema root" : path.join(".");
+      if (!reachable || path.length === 0) problem = `${where}: x-mcp-header is only allowed on properties reachable through "properties" keys`;
+      else if (typeof name !== "string" || !isHeaderName(name)) problem = `${where}: x-mcp-header must be a non-empty HTTP token`;
+      else if (s.type !== "string" && s.type !== "integer" && s.type !== "boolean") problem = `${where}: x-mcp-header needs type string, integer or boolean`;
+      else if (seen.has(name.toLowerCase())) problem = `x-mcp-header ${JSON.stringify(name)} is declared twice`;
+      else {
+        seen.add(name.toLowerCase());
+        headers.push({ name, path });
+      }
+    }
+    const props = s.properties;
+    if (props !== null && typeof props === "object" && !Array.isArray(props)) {
+      for (const key of Object.keys(props)) visit((props as JsonObject)[key], [...path, key], reachable);
+    }
+    for (const key of NESTED_SCHEMA_KEYS) if (Object.hasOwn(s, key)) visit(s[key], path, false);
+  };
+  visit(inputSchema, [], true);
+  return problem === undefined ? { ok: true, headers } : { ok: false, reason: problem };
+}
+
+/** The argument value at `path`, or undefined when absent (or null: the header is omitted). */
+function valueAt(args: unknown, path: string[]): unknown {
+  let v: unknown = args;
+  for (const key of path) {
+    if (v === null || typeof v !== "object" || Array.isArray(v) || !Object.hasOwn(v, key)) return undefined;
+    v = (v as JsonObject)[key];
+  }
+  return v === null ? undefined : v;
+}
+
+/** A primitive argument as header text (spec: Type conversion), or undefined when it cannot be one. */
+function paramText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number" && Number.isInteger(value) && Math.abs(value) <= MAX_SAFE) return String(value);
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------
+// Client
+
+/**
+ * The request metadata headers of one modern request: `MCP-Protocol-Version` from
+ * `_meta`, `Mcp-Method`, `Mcp-Name` where the method has one, and `Mcp-Param-*` for the
+ * tool's `x-mcp-header` declarations whose argument is present.
+ */
+export function modernRequestHeaders(message: { method: string; params?: JsonObject }, paramHeaders: readonly ParamHeader[] | undefined): Record<string, string> {
+  const h: Record<string, string> = {};
+  const version = (message.params?._meta as JsonObject | undefined)?.[MetaKey.protocolVersion];
+  if (typeof version === "string" && isSafeHeaderValue(version)) h["MCP-Protocol-Version"] = version;
+  h[MH.method] = encodeHeaderValue(message.method);
+  const source = nameSourceOf(message.method, message.params);
+  if (source !== undefined && typeof source.value === "string") h[MH.name] = encodeHeaderValue(source.value);
+  if (paramHeaders !== undefined && message.method === "tools/call") {
+    const args = message.params?.arguments;
+    for (const p of paramHeaders) {
+      const text = paramText(valueAt(args, p.path));
+      if (text !== undefined) h[MH.paramPrefix + p.name] = encodeHeaderValue(text);
+    }
+  }
+  return h;
+}
+
+// ---------------------------------------------------------------------------------------
+// Server
+
+/** A header lookup (e.g. `Headers.prototype.get`, bound). */
+export type HeaderLookup = (name: string) => string | null;
+
+/**
+ * Server Validation: why the headers of a modern request do not match its body, or null
+ * when they do. `version` is the body's `_meta` protocol version; `paramHeaders` the
+ * called tool's declarations (undefined: the tool is unknown here, so no `Mcp-Param-*`
+ * header is recognized).
+ */
+export function headerMismatch(get: HeaderLookup, message: { method: string; params?: JsonObject }, version: unknown, paramHeaders: readonly ParamHeader[] | undefined): string | null {
+  const pv = get("MCP-Protocol-Version");
+  if (pv === null) return "the MCP-Protocol-Version header is required";
+  if (pv.trim() !== version) return `MCP-Protocol-Version header value ${JSON.stringify(pv)} does not match body value ${JSON.stringify(version)}`;
+  const bad = compare(get, MH.method, message.method);
+  if (bad !== null) return bad;
+  const source = nameSourceOf(message.method, message.params);
+  if (source !== undefined) {
+    const e = compare(get, MH.name, source.value);
+    if (e !== null) return e;
+  }
+  if (paramHeaders === undefined || message.method !== "tools/call") return null;
+  const args = message.params?.arguments;
+  for (const p of paramHeaders) {
+    const header = MH.paramPrefix + p.name;
+    const value = valueAt(args, p.path);
+    if (value === undefined) {
+      if (get(header) !== null) return `${header} header is present but the body has no value at ${p.path.join(".")}`;
+      continue;
+    }
+    const e = compare(get, header, value);
+    if (e !== null) return e;
+  }
+  return null;
+}
+
+/** Compares one header with its body value: present, valid characters, equal after decoding (integers numerically). */
+function compare(get: HeaderLookup, header: string, body: unknown): string | null {
+  const raw = get(header);
+  if (raw === null) return `the ${header} header is required`;
+  const value = decodeHeaderValue(raw);
+  if (value === undefined) return `the ${header} header contains invalid characters`;
+  if (typeof body === "number") {
+    // Server Validation note: integers compare numerically (42.0 and 42 are equal).
+    if (value.trim() !== "" && Number(value) === body) return null;
+  } else if (value === paramText(body)) return null;
+  return `${header} header value ${JSON.stringify(raw)} does not match body value ${JSON.stringify(body)}`;
+}
