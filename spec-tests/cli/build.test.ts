@@ -35,7 +35,7 @@ after(() => rmSync(out, { recursive: true, force: true }));
 test("build: every export of package.json is built, bundle and declaration, and the bundle exports what the source does", async () => {
   execFileSync(process.execPath, [join(root, "scripts", "build.mjs"), "--outdir", out, "--quiet"], { cwd: root, stdio: "pipe" });
 
-  assert.deepEqual(subpaths.map(([s]) => s), [".", "./codec", "./schema", "./model", "./node"]);
+  assert.deepEqual(subpaths.map(([s]) => s), [".", "./codec", "./schema", "./model", "./auth", "./node"]);
   const loaded: Record<string, Record<string, unknown>> = {};
   for (const [subpath, { types, import: js }] of subpaths) {
     assert.ok(existsSync(built(types)), `${subpath}: ${types} was emitted`);
@@ -54,6 +54,8 @@ test("build: every export of package.json is built, bundle and declaration, and 
   // Code splitting: the root and a subpath share one copy of each module.
   assert.equal(loaded["."].decode, loaded["./codec"].decode);
   assert.equal(loaded["."].methodSpec, loaded["./model"].methodSpec);
+  // The auth entry is the same code as the root's, not a second copy.
+  assert.equal(loaded["."].stepOAuth, loaded["./auth"].stepOAuth);
   // The product API and the transports are at the root; the Node adapters in ./node.
   for (const name of ["McpServer", "McpClient", "createMemoryPair", "webStreamsTransport", "createHttpHandler", "httpClientTransport", "Endpoint", "createTaskTable"]) {
     assert.equal(typeof loaded["."][name], "function", name);
