@@ -11,9 +11,6 @@ const serverName = "mcp-kernel-demo";
 const LEGACY = { era: "legacy" as const, version: "2025-11-25", serverName };
 const MODERN = { era: "modern" as const, version: "2026-07-28", serverName };
 
-/** Our McpServer has no way yet for a handler to answer input_required (draft basic/patterns/mrtr). */
-const NO_MRTR = "McpServer/ServerContext cannot answer input_required yet: ctx.elicit/ctx.sample on a 2026-07-28 request fail (no server-to-client requests in the modern era)";
-
 function stdio(mode: Sdk2Mode, expect: Pairing["expect"], extra: Partial<Pairing> = {}): void {
   runPairing({
     title: `SDK 2.x client (${mode}) → our server, stdio, ${expect.version}`,
@@ -38,9 +35,9 @@ function http(mode: Sdk2Mode, expect: Pairing["expect"], extra: Partial<Pairing>
 }
 
 stdio("legacy", LEGACY);
-stdio("modern", MODERN, { todo: { elicitation: NO_MRTR, sampling: NO_MRTR } });
-stdio("auto", MODERN, { todo: { elicitation: NO_MRTR, sampling: NO_MRTR } });
+stdio("modern", MODERN);
+stdio("auto", MODERN);
 http("legacy", LEGACY);
-http("modern", MODERN, { todo: { elicitation: NO_MRTR, sampling: NO_MRTR } });
+http("modern", MODERN);
 // draft basic/versioning: our HTTP server is dual-era, so the probe gets a modern answer and the client stays modern.
-http("auto", MODERN, { todo: { elicitation: NO_MRTR, sampling: NO_MRTR } });
+http("auto", MODERN);

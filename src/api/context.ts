@@ -12,18 +12,46 @@
  * that request's stream. Requests made from here are cancelled with the request they
  * serve, unless the caller passes a signal of its own. It is a class, not an object of
  * closures, so one allocation per request is all it costs.
+ *
+ * In the modern era (2026-07-28) there are no server-to-client requests: the same
+ * `elicit` / `sample` / `listRoots` calls become multi round-trip input (draft
+ * `basic/patterns/mrtr`). The handler runs again on each retry; its k-th ask is answered
+ * from the client's `inputResponses` (or from earlier rounds' answers, carried in the
+ * sealed `requestState`), and an ask with no answer yet ends the attempt with
+ * `input_required` naming every open ask. So a handler written once serves both eras,
+ * provided what it does before an ask is safe to repeat.
  */
 import type { RequestContext, RequestOptions } from "../driver/endpoint.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel, PeerInfo } from "../session/types.js";
-import type { InputResponses, InputRetry } from "./mrtr.js";
+import { isModernRequest } from "../modern/request-meta.js";
+import { inputRequired, type InputRequest, type InputRequests, type InputRequiredResult, type InputResponses, type InputRetry } from "./mrtr.js";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult } from "./types.js";
 
 /** Options of a request a handler sends to the client. */
 export type PeerRequestOptions = Omit<RequestOptions, "related">;
 
+/** Methods a modern request turns into input requests instead of sending. */
+const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
+/** Where earlier rounds' answers travel inside this layer's own `requestState`. */
+const ANSWERS = "mcp-kernel/answers";
+
+/** The rejection of a modern-era ask that has no answer yet; the attempt ends in `input_required`. */
+export class InputPending extends Error {
+  override name = "InputPending";
+  constructor(readonly key: string) {
+    super(`input ${key} is requested from the client (input_required)`);
+  }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
 /** The context of one request a server handles. */
 export class ServerContext {
+  private asks = 0;
+  private open: InputRequests | undefined;
+  private answered: InputResponses | undefined;
+
   /**
    * @param rc the driver's context of the request. @param meta the request's `_meta`, if any.
    * @param retry the MRTR retry fields, when the handler runs again after `input_required`.
@@ -93,15 +121,64 @@ export class ServerContext {
     return this.request("roots/list", undefined, options) as Promise<ListRootsResult>;
   }
 
-  /** Sends any request to the client on behalf of this one. */
+  /** Sends any request to the client on behalf of this one (modern era: see the class comment). */
   request(method: string, params?: JsonObject, options?: PeerRequestOptions): Promise<JsonObject> {
+    if (INPUT_METHODS.has(method) && this.meta !== undefined && isModernRequest({ _meta: this.meta })) return this.ask(method, params);
     // Tie the peer request's lifetime to this one: cancelling the tool call cancels it.
     const o: PeerRequestOptions = options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };
     return this.rc.request(method, params, o);
   }
 
+  /** The k-th ask of this attempt: answered from this round or an earlier one, else pending. */
+  private ask(method: string, params: JsonObject | undefined): Promise<JsonObject> {
+    const key = `ask-${this.asks++}`;
+    const answer = this.answers()[key];
+    if (answer !== undefined) return Promise.resolve(answer);
+    (this.open ??= {})[key] = (params === undefined ? { method } : { method, params }) as InputRequest;
+    return Promise.reject(new InputPending(key));
+  }
+
+  private answers(): InputResponses {
+    if (this.answered === undefined) {
+      let earlier: InputResponses = {};
+      try {
+        const state: unknown = this.retry?.requestState === undefined ? undefined : JSON.parse(this.retry.requestState);
+        if (isPlainObject(state) && isPlainObject(state[ANSWERS])) earlier = state[ANSWERS] as InputResponses;
+      } catch {
+        // Not ours: a handler's own requestState.
+      }
+      this.answered = { ...earlier, ...this.retry?.inputResponses };
+    }
+    return this.answered;
+  }
+
+  /**
+   * When this attempt asked for input it has no answer to: the `input_required` answer
+   * naming every open ask, carrying the answers so far. Whatever the handler did with the
+   * rejection, an open ask means the request is not finished.
+   */
+  pendingInput(): InputRequiredResult | undefined {
+    if (this.open === undefined) return undefined;
+    return inputRequired(this.open, JSON.stringify({ [ANSWERS]: this.answers() }));
+  }
+
   /** Sends a notification tied to this request. */
   notify(method: string, params?: JsonObject): void {
     this.rc.notify(method, params);
+  }
+}
+
+/**
+ * Runs a handler with `ctx`; an attempt that left an ask open answers `input_required`
+ * (modern era), whether the handler returned or threw.
+ */
+export async function withPendingInput<T>(ctx: ServerContext, run: () => T | Promise<T>): Promise<T | InputRequiredResult> {
+  try {
+    const result = await run();
+    return ctx.pendingInput() ?? result;
+  } catch (e) {
+    const pending = ctx.pendingInput();
+    if (pending !== undefined) return pending;
+    throw e;
   }
 }

@@ -45,7 +45,7 @@ import { builtinJsonSchema, type JsonSchemaValidator } from "../schema/json-sche
 import type { Issue } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
 import { attach, callListener, isObject, mergeCapabilities } from "./connection.js";
-import { ServerContext } from "./context.js";
+import { ServerContext, withPendingInput } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, isInputRequired, wallClockOf, type InputRequiredResult } from "./mrtr.js";
 import { page } from "./pagination.js";
 import type { Transport } from "./transport.js";
@@ -675,7 +675,8 @@ export class McpServer {
     }
     let result: CallToolResult | InputRequiredResult;
     try {
-      result = await entry.handler(args, new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p)));
+      const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p));
+      result = await withPendingInput(ctx, () => entry.handler(args, ctx));
     } catch (e) {
       if (e instanceof ProtocolError || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
       return { content: [{ type: "text", text: errorText(e) }], isError: true };
@@ -717,7 +718,7 @@ export class McpServer {
     const found = this.locate(uri);
     if (found === undefined) throw this.notFound(uri, rc);
     const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p));
-    const result = "resource" in found ? await found.resource.reader(uri, ctx) : await found.template.reader(uri, found.variables, ctx);
+    const result = await withPendingInput(ctx, () => ("resource" in found ? found.resource.reader(uri, ctx) : found.template.reader(uri, found.variables, ctx)));
     // Draft server/resources: never an empty `contents` for a resource that does not exist.
     if (result === undefined || result === null) throw this.notFound(uri, rc);
     return result;
@@ -730,7 +731,8 @@ export class McpServer {
     if (entry === undefined) throw invalidParams(`Unknown prompt: ${name}`, { name });
     const args = (p.arguments as Record<string, string> | undefined) ?? {};
     for (const a of entry.required) if (!Object.hasOwn(args, a)) throw invalidParams(`Missing required argument: ${a}`, { argument: a });
-    return entry.getter(args, new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p)));
+    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p));
+    return withPendingInput(ctx, () => entry.getter(args, ctx));
   }
 
   private async complete(p: JsonObject, rc: RequestContext): Promise<JsonObject> {

@@ -1,0 +1,103 @@
+// Spec: draft basic/patterns/mrtr (InputRequiredResult, "Server Requirements": input only
+// through input_required, requestState integrity), draft basic/versioning (one handler,
+// both eras), 2025-11-25 client/{elicitation,sampling,roots}. ctx.elicit / ctx.sample /
+// ctx.listRoots written once: real server-to-client requests in a legacy session,
+// input_required rounds for a modern request, with answers replayed on each retry.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect } from "./setup.js";
+import type { McpServer, McpServerOptions } from "../../src/api/server.js";
+import type { ServerContext } from "../../src/api/context.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+
+const DUAL: McpServerOptions = { session: { versions: ["2026-07-28", "2025-11-25"] } };
+const MODERN = { session: { versions: ["2026-07-28" as const] } };
+const LEGACY = { session: { versions: ["2025-11-25" as const] } };
+const FORM = (message: string) => ({ message, requestedSchema: { type: "object" as const, properties: { v: { type: "string" } }, required: ["v"] } });
+
+/** Asks twice in sequence, then twice at once, then for the roots; counts its runs. */
+function surveyor(runs: { n: number }) {
+  return (s: McpServer) =>
+    s.tool("survey", {}, async (_args: JsonObject, ctx: ServerContext) => {
+      runs.n++;
+      const first = await ctx.elicit(FORM("first?"));
+      const second = await ctx.elicit(FORM("second?"));
+      const [a, b] = await Promise.all([ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "a" } }], maxTokens: 5 }), ctx.elicit(FORM("third?"))]);
+      const roots = await ctx.listRoots();
+      const text = [first.content?.v, second.content?.v, (a.content as { text: string }).text, b.content?.v, roots.roots.length].join(",");
+      return { content: [{ type: "text" as const, text }] };
+    });
+}
+
+const clientHandlers = () => {
+  let n = 0;
+  return {
+    elicitation: (p: JsonObject) => ({ action: "accept" as const, content: { v: `${String(p.message).replace("?", "")}#${++n}` } }),
+    sampling: () => ({ role: "assistant" as const, content: { type: "text" as const, text: "model" }, model: "m" }),
+    roots: () => [{ uri: "file:///r" }],
+  };
+};
+
+test("mrtr: in a modern request, ctx.elicit/sample/listRoots become input_required rounds; the handler re-runs and earlier answers are replayed", async () => {
+  const runs = { n: 0 };
+  const c = await connect(surveyor(runs), { ...MODERN, handlers: clientHandlers() }, DUAL);
+  const r = await c.client.callTool("survey", {});
+  assert.deepEqual(r.content, [{ type: "text", text: "first#1,second#2,model,third#3,1" }]);
+  // No server-to-client request on the wire in the modern era.
+  assert.equal(c.sent("server", "elicitation/create").length, 0);
+  assert.equal(c.sent("server", "sampling/createMessage").length, 0);
+  // Rounds: first, second, the two concurrent asks together, roots, then the result.
+  assert.equal(runs.n, 5);
+  const rounds = c.wire.filter((w) => w.from === "server" && (w.message as any).result?.resultType === "input_required").map((w) => Object.keys((w.message as any).result.inputRequests));
+  assert.deepEqual(rounds, [["ask-0"], ["ask-1"], ["ask-2", "ask-3"], ["ask-4"]]);
+  // The state is sealed: what travels is not the plain answers.
+  const state = c.wire.map((w) => (w.message as any).result?.requestState).find((s) => typeof s === "string") as string;
+  assert.doesNotMatch(state, /first#1/);
+});
+
+test("draft basic/versioning: the same handler in a legacy session sends real server-to-client requests and runs once", async () => {
+  const runs = { n: 0 };
+  const c = await connect(surveyor(runs), { ...LEGACY, handlers: clientHandlers() }, DUAL);
+  const r = await c.client.callTool("survey", {});
+  assert.deepEqual(r.content, [{ type: "text", text: "first#1,second#2,model,third#3,1" }]);
+  assert.equal(runs.n, 1);
+  assert.equal(c.sent("server", "elicitation/create").length, 3);
+});
+
+test("mrtr: a handler that swallows the pending ask still answers input_required (the request is not finished)", async () => {
+  const c = await connect(
+    (s) =>
+      s.tool("stubborn", {}, async (_a: JsonObject, ctx: ServerContext) => {
+        try {
+          const r = await ctx.elicit(FORM("v?"));
+          return { content: [{ type: "text" as const, text: String(r.content?.v) }] };
+        } catch {
+          return { content: [{ type: "text" as const, text: "gave up" }], isError: true };
+        }
+      }),
+    { ...MODERN, handlers: clientHandlers() },
+    DUAL,
+  );
+  const r = await c.client.callTool("stubborn", {});
+  assert.deepEqual(r.content, [{ type: "text", text: "v#1" }]);
+});
+
+test("mrtr: prompts/get and resources/read may ask too; a client without elicitation gets the spec's error, not a hang", async () => {
+  const setup = (s: McpServer) => {
+    s.prompt("ask", {}, async (_a, ctx) => {
+      const r = await ctx.elicit(FORM("topic?"));
+      return { messages: [{ role: "user" as const, content: { type: "text" as const, text: String(r.content?.v) } }] };
+    });
+    s.resource("mem://x", { name: "x" }, async (uri, ctx) => {
+      const r = await ctx.elicit(FORM("which?"));
+      return { contents: [{ uri, text: String(r.content?.v) }] };
+    });
+  };
+  const c = await connect(setup, { ...MODERN, handlers: clientHandlers() }, DUAL);
+  const p = await c.client.getPrompt("ask", {});
+  assert.equal((p.messages[0].content as { text: string }).text, "topic#1");
+  const res = await c.client.readResource("mem://x");
+  assert.equal((res.contents[0] as { text: string }).text, "which#2");
+  const bare = await connect(setup, { ...MODERN }, DUAL);
+  await assert.rejects(bare.client.getPrompt("ask", {}), (e: { code?: number }) => e.code === -32021);
+});
