@@ -30,19 +30,7 @@ server.tool('chatty', { inputSchema: { type: 'object' } }, (_a, ctx) => {
 
 const handler = createHttpHandler({
   sessionIdleMs: 0,
-  createSession: () => {
-    let endpoint;
-    return {
-      options: server.sessionOptions(),
-      onRequest: server.handler(),
-      onNotification: (method, params) => server.emit(method, params, endpoint),
-      onOpen: (e) => {
-        endpoint = e;
-        server.attach(e);
-      },
-      onClose: () => endpoint && server.detach(endpoint),
-    };
-  },
+  createSession: server.httpSession(),
 });
 const http = await serveNode(handler, { port: 0, host: '127.0.0.1' });
 

@@ -5,7 +5,6 @@
  */
 import { McpClient } from "../../src/api/client.js";
 import type { Transport } from "../../src/api/transport.js";
-import type { Endpoint } from "../../src/driver/endpoint.js";
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from "../../src/model/versions.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
@@ -48,21 +47,7 @@ export async function ourHttpServer(json: boolean): Promise<HttpServerHandle> {
     path: "/mcp",
     enableJsonResponse: json,
     sessionIdleMs: 0,
-    createSession: () => {
-      let endpoint: Endpoint | undefined;
-      return {
-        options: server.sessionOptions(),
-        onRequest: server.handler(),
-        onNotification: (method, params) => server.emit(method, params, endpoint),
-        onOpen: (e) => {
-          endpoint = e;
-          server.attach(e);
-        },
-        onClose: () => {
-          if (endpoint !== undefined) server.detach(endpoint);
-        },
-      };
-    },
+    createSession: server.httpSession(),
   });
   const node = await serveNode(handler, { port: 0, host: "127.0.0.1" });
   return { url: `${node.url}/mcp`, close: () => node.close() };

@@ -6,7 +6,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/api/client.js";
 import { McpServer } from "../../src/api/server.js";
-import type { Endpoint } from "../../src/driver/endpoint.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import { authInfo, protectedResource } from "../../src/auth/resource-server.js";
@@ -19,16 +18,7 @@ test("basic/authorization end to end: an unauthenticated McpClient authorizes th
   server.tool("whoami", { description: "the caller" }, () => ({ content: [{ type: "text", text: "ok" }] }));
   const mcp = createHttpHandler({
     sessionIdleMs: 0,
-    createSession: () => {
-      let endpoint: Endpoint | undefined;
-      return {
-        options: server.sessionOptions(),
-        onRequest: server.handler(),
-        onNotification: (method, params) => server.emit(method, params, endpoint),
-        onOpen: (e) => { endpoint = e; server.attach(e); },
-        onClose: () => { if (endpoint) server.detach(endpoint); },
-      };
-    },
+    createSession: server.httpSession({ principalOf: (req) => authInfo(req)?.token.subject }),
   });
   const subjects = new Set<string | undefined>();
   let unauthenticated = 0;

@@ -19,21 +19,9 @@ test("api over Streamable HTTP: McpServer sessions per MCP-Session-Id, McpClient
   const opened = deferred<Endpoint>();
   const handler = createHttpHandler({
     sessionIdleMs: 0,
-    createSession: () => {
-      let endpoint: Endpoint | undefined;
-      return {
-        options: server.sessionOptions(),
-        onRequest: server.handler(),
-        onNotification: (method, params) => server.emit(method, params, endpoint),
-        onOpen: (e) => {
-          endpoint = e;
-          server.attach(e);
-          opened.resolve(e);
-        },
-        onClose: () => {
-          if (endpoint !== undefined) server.detach(endpoint);
-        },
-      };
+    createSession: (ctx) => {
+      const setup = server.httpSession()(ctx);
+      return { ...setup, onOpen: (e, id) => (setup.onOpen?.(e, id), opened.resolve(e)) };
     },
   });
   const getOpen = deferred();

@@ -49,6 +49,7 @@ import { ServerContext, withPendingInput } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, isInputRequired, wallClockOf, type InputRequiredResult } from "./mrtr.js";
 import { page } from "./pagination.js";
 import type { Transport } from "./transport.js";
+import type { HttpSessionContext, HttpSessionSetup } from "../transports/http-server.js";
 import type {
   CallToolResult,
   Completion,
@@ -522,6 +523,33 @@ export class McpServer {
   handler(taskOwner: TaskOwner = { session: randomSessionKey() }): RequestHandler {
     // One handler per session: the tasks its requests create belong to `taskOwner`.
     return (method, params, ctx) => this.dispatch(method, params, ctx, taskOwner);
+  }
+
+  /**
+   * The `createSession` of `createHttpHandler` for this server: each legacy session (and
+   * each modern request) gets an endpoint that hears about this server's changes while it
+   * lives. Its tasks belong to the HTTP session id, and to the principal when
+   * `principalOf` names one (with authorization: `(req) => authInfo(req)?.token.subject`),
+   * so another session or user can neither see nor touch them.
+   */
+  httpSession(options: { principalOf?: (request: Request) => string | undefined } = {}): (ctx: HttpSessionContext) => HttpSessionSetup {
+    return (ctx) => {
+      let endpoint: Endpoint | undefined;
+      const principal = options.principalOf?.(ctx.request);
+      const owner: TaskOwner = { session: ctx.sessionId || randomSessionKey(), ...(principal !== undefined ? { principal } : {}) };
+      return {
+        options: this.sessionOptions(),
+        onRequest: this.handler(owner),
+        onNotification: (method, params) => this.emit(method, params, endpoint),
+        onOpen: (e) => {
+          endpoint = e;
+          this.attach(e);
+        },
+        onClose: () => {
+          if (endpoint !== undefined) this.detach(endpoint);
+        },
+      };
+    };
   }
 
   /** Tells `peer` (an endpoint made outside {@link McpServer.connect}) about changes until {@link McpServer.detach}. */
