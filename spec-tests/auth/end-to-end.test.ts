@@ -43,3 +43,37 @@ test("basic/authorization end to end: an unauthenticated McpClient authorizes th
   assert.equal(unauthenticated, 1, "only the very first request went without a token");
   await client.close();
 });
+
+test("basic/utilities/tasks Isolation + extensions/tasks: with authorization a task is bound to its principal; another user's client cannot read or cancel it", async () => {
+  const server = new McpServer({ name: "tasks", version: "1.0.0" }, { session: { versions: ["2026-07-28", "2025-11-25"] } });
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  server.tool("job", { execution: { taskSupport: "optional" } }, async () => {
+    await gate;
+    return { content: [{ type: "text" as const, text: "done" }] };
+  });
+  const users: Record<string, string> = { "token-alice": "alice", "token-bob": "bob" };
+  const guarded = protectedResource(createHttpHandler({ createSession: server.httpSession({ principalOf: (req) => authInfo(req)?.token.subject }) }), {
+    resource: "http://127.0.0.1:7000/mcp",
+    authorizationServers: ["http://127.0.0.1:7001"],
+    verifyToken: async (t) => (users[t] ? { scopes: [], audience: "http://127.0.0.1:7000/mcp", subject: users[t] } : undefined),
+  });
+  const clientAs = async (token: string) => {
+    const client = new McpClient({ name: token, version: "1.0.0" }, { tasks: true, session: { versions: ["2026-07-28"] } });
+    const fetch = (url: string, init?: RequestInit) => guarded(new Request(url, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${token}` } }));
+    await client.connect(httpClientTransport("http://127.0.0.1:7000/mcp", { fetch }));
+    return client;
+  };
+  const alice = await clientAs("token-alice");
+  const bob = await clientAs("token-bob");
+  const id = alice.taskIdOf(await alice.callToolAsTask("job", {}))!;
+  assert.ok(id, "a task was created");
+  assert.equal((await alice.getTask(id)).status, "working");
+  await assert.rejects(bob.getTask(id), (e: { code?: number }) => e.code === -32602, "bob cannot see alice's task");
+  await assert.rejects(bob.cancelTask(id), (e: { code?: number }) => e.code === -32602);
+  release();
+  const result = await alice.waitForTask(id, { intervalMs: 0 });
+  assert.deepEqual((result as { content: unknown }).content, [{ type: "text", text: "done" }]);
+  await alice.close();
+  await bob.close();
+});
