@@ -6,8 +6,8 @@
  * Spec: draft `basic/versioning` (a server may speak both eras: it lists every version it
  * supports, legacy and modern) and 2025-11-25 `basic/transports` ("Streamable HTTP").
  */
-import { createDemoServer, type DemoOptions } from "../demo/server.js";
-import { createHttpHandler, PROTOCOL_VERSIONS, type Endpoint, type HttpHandler, type McpServer } from "../index.js";
+import { createDemoServer, DemoServer, type DemoOptions } from "../demo/server.js";
+import { createHttpHandler, PROTOCOL_VERSIONS, type HttpHandler, type McpServer } from "../index.js";
 
 /** The demo server speaking every protocol version the kernel knows (both eras). */
 export function cliDemoServer(options: DemoOptions = {}): McpServer {
@@ -22,20 +22,8 @@ export function cliDemoServer(options: DemoOptions = {}): McpServer {
 export function serverHttpHandler(server: McpServer, path = "/mcp"): HttpHandler {
   return createHttpHandler({
     path,
-    createSession: () => {
-      let endpoint: Endpoint | undefined;
-      return {
-        options: server.sessionOptions(),
-        onRequest: server.handler(),
-        onNotification: (method, params) => server.emit(method, params, endpoint),
-        onOpen: (e) => {
-          endpoint = e;
-          server.attach(e);
-        },
-        onClose: () => {
-          if (endpoint !== undefined) server.detach(endpoint);
-        },
-      };
-    },
+    // Mcp-Param-* headers are checked against the demo's x-mcp-header tool parameters.
+    ...(server instanceof DemoServer ? { toolInputSchema: (name: string) => server.inputSchemaOf(name) } : {}),
+    createSession: server.httpSession(),
   });
 }

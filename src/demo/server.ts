@@ -17,8 +17,10 @@
  */
 import { systemClock, type Clock } from "../driver/clock.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
-import { McpServer, ProtocolError, type McpServerOptions, type ServerContext } from "../api/server.js";
+import { McpServer, ProtocolError, type McpServerOptions, type ServerContext, type ToolConfig, type ToolHandler } from "../api/server.js";
 import type { CallToolResult, ElicitParams, ElicitResult, Unregister } from "../api/index.js";
+import { addHeaderFixtures, addMrtrFixtures, addStatelessFixtures } from "./draft-fixtures.js";
+import { addTaskInputFixtures } from "./task-fixtures.js";
 
 /** A 1×1 red PNG. */
 export const DEMO_PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
@@ -57,6 +59,32 @@ export interface DemoOptions {
   server?: McpServerOptions;
 }
 
+/**
+ * The demo's {@link McpServer}: the same server, and it remembers each tool's
+ * `inputSchema`, so the HTTP handler can check the `Mcp-Param-*` headers of the tool's
+ * `x-mcp-header` parameters against a `tools/call` body (draft `streamable-http`,
+ * "Custom Headers from Tool Parameters").
+ */
+export class DemoServer extends McpServer {
+  private readonly inputSchemas = new Map<string, { schema: unknown }>();
+
+  override tool(name: string, config: ToolConfig, handler: ToolHandler): Unregister {
+    const unregister = super.tool(name, config, handler);
+    const entry = { schema: config.inputSchema };
+    this.inputSchemas.set(name, entry);
+    return () => {
+      // Only this registration's entry: a later tool of the same name keeps its own.
+      if (this.inputSchemas.get(name) === entry) this.inputSchemas.delete(name);
+      unregister();
+    };
+  }
+
+  /** The `inputSchema` the tool `name` was registered with; undefined for none or no such tool. */
+  inputSchemaOf(name: string): unknown {
+    return this.inputSchemas.get(name)?.schema;
+  }
+}
+
 /** Text content, the demo's most common result. */
 function text(t: string): CallToolResult {
   return { content: [{ type: "text", text: t }] };
@@ -91,10 +119,10 @@ function startingWith(values: readonly string[], typed: string): string[] {
 }
 
 /** Builds the demo server. Connect it with `server.connect(transport)`. */
-export function createDemoServer(options: DemoOptions = {}): McpServer {
+export function createDemoServer(options: DemoOptions = {}): DemoServer {
   const clock = options.clock ?? systemClock;
   const delay = options.delay ?? clockDelay(clock);
-  const server = new McpServer(
+  const server = new DemoServer(
     { name: "mcp-kernel-demo", version: "0.1.0", title: "mcp-kernel demo server", instructions: "A demonstration server: every tool, resource and prompt exists to exercise one protocol feature." },
     { clock, ...options.server },
   );
@@ -375,6 +403,13 @@ export function createDemoServer(options: DemoOptions = {}): McpServer {
       { role: "user", content: { type: "text", text: "Please analyze the image above." } },
     ],
   }));
+
+  // ----- The 2026-07-28 scenarios' fixtures (draft-fixtures.ts) and the tasks that ask for input (task-fixtures.ts)
+
+  addMrtrFixtures(server);
+  addStatelessFixtures(server);
+  addHeaderFixtures(server);
+  addTaskInputFixtures(server);
 
   return server;
 }
