@@ -31,7 +31,7 @@
  * Recordings whose server output depends on randomness (a modern `requestState`, task
  * ids) do not replay; those are named in the divergence.
  */
-import { canonicalJson, StreamChannel, type Clock, type ReplayResult } from "../index.js";
+import { canonicalJson, ManualClock, StreamChannel, type ReplayResult } from "../index.js";
 import { cliDemoServer } from "./demo.js";
 import { concat, LineSplitter } from "./io.js";
 
@@ -98,36 +98,6 @@ function responseKey(text: string): string | undefined {
   return `response:${JSON.stringify(r.id)}`;
 }
 
-/** A clock for replay: time moves only through {@link ReplayClock.runUntil}. */
-class ReplayClock implements Clock {
-  private t = 0;
-  private seq = 0;
-  private readonly timers = new Map<number, { at: number; fn: () => void }>();
-  now(): number {
-    return this.t;
-  }
-  schedule(at: number, fn: () => void): unknown {
-    this.timers.set(++this.seq, { at, fn });
-    return this.seq;
-  }
-  cancel(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-  /** Fires the timers due by `until` one at a time, letting the server run (`settle`) after each. */
-  async runUntil(until: number, settle: () => Promise<void>): Promise<void> {
-    for (;;) {
-      let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const e of this.timers) if (e[1].at <= until && (next === undefined || e[1].at < next[1].at)) next = e;
-      if (next === undefined) break;
-      this.timers.delete(next[0]);
-      this.t = Math.max(this.t, next[1].at);
-      next[1].fn();
-      await settle();
-    }
-    this.t = Math.max(this.t, until);
-  }
-}
-
 /** Lets every pending promise and microtask run: two macrotask turns without new output. */
 async function settleWhile(progress: () => number): Promise<void> {
   let quiet = 0;
@@ -165,7 +135,7 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
 
 /** Re-runs `events` against the demo server; see the module comment. Never throws. */
 export async function replayStdio(events: readonly StdioEvent[]): Promise<ReplayResult> {
-  const clock = new ReplayClock();
+  const clock = new ManualClock();
   const server = cliDemoServer({ clock });
   const produced: string[] = [];
   const splitter = new LineSplitter();

@@ -43,14 +43,24 @@ export class ManualClock implements Clock {
   /** Moves time forward by `ms`, firing due timers in order. */
   advance(ms: number): void {
     const until = this.t + ms;
-    for (;;) {
-      let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const e of this.timers) if (e[1].at <= until && (next === undefined || e[1].at < next[1].at)) next = e;
-      if (next === undefined) break;
-      this.timers.delete(next[0]);
-      this.t = Math.max(this.t, next[1].at);
-      next[1].fn();
-    }
+    while (this.fireNext(until));
     this.t = until;
+  }
+
+  /** Like {@link advance} to the instant `until`, letting async work run (`settle`) after each timer. */
+  async runUntil(until: number, settle: () => Promise<void>): Promise<void> {
+    while (this.fireNext(until)) await settle();
+    this.t = Math.max(this.t, until);
+  }
+
+  /** Fires the earliest timer due by `until`; false when none is. */
+  private fireNext(until: number): boolean {
+    let next: [number, { at: number; fn: () => void }] | undefined;
+    for (const e of this.timers) if (e[1].at <= until && (next === undefined || e[1].at < next[1].at)) next = e;
+    if (next === undefined) return false;
+    this.timers.delete(next[0]);
+    this.t = Math.max(this.t, next[1].at);
+    next[1].fn();
+    return true;
   }
 }
