@@ -28,9 +28,13 @@ async function flush(n = 20): Promise<void> {
   for (let i = 0; i < n; i++) await Promise.resolve();
 }
 
-test("tasks extension: the server advertises io.modelcontextprotocol/tasks in server/discover capabilities", async () => {
+test("tasks extension: the server advertises io.modelcontextprotocol/tasks in server/discover capabilities, and never the v1 tasks slot there (SEP-2663)", async () => {
   const c = await connect((s) => jobs(s, deferred()), { ...MODERN, tasks: true }, DUAL);
   assert.ok((c.client.serverCapabilities as any).extensions?.[EXT]);
+  assert.equal((c.client.serverCapabilities as any).tasks, undefined);
+  // The same dual-era server still declares 2025-11-25 tasks to a legacy session.
+  const legacy = await connect((s) => jobs(s, deferred()), { session: { versions: ["2025-11-25" as const] }, tasks: true }, DUAL);
+  assert.ok((legacy.client.serverCapabilities as any).tasks?.requests?.tools?.call !== undefined);
 });
 
 test("tasks extension: to a declaring client the server MAY answer a CreateTaskResult with resultType task; tasks/get MUST stamp resultType complete and inline the result", async () => {

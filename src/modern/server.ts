@@ -58,7 +58,11 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
 /** The `server/discover` answer: supported versions, capabilities, identity, caching hints. */
 function discoverResult(state: SessionState): JsonObject {
   const o = state.options;
-  const result: JsonObject = { supportedVersions: [...o.versions], capabilities: o.capabilities };
+  // The 2026-07-28 ServerCapabilities has no `tasks` slot: tasks are the extension there
+  // (SEP-2663: the extension MUST NOT use the v1 slot), so a dual-era server's legacy
+  // declaration stays out of discovery.
+  const { tasks: _v1Tasks, ...capabilities } = o.capabilities;
+  const result: JsonObject = { supportedVersions: [...o.versions], capabilities };
   if (o.instructions !== undefined) result.instructions = o.instructions;
   return stampResult("server/discover", result, o.info, { ttlMs: o.cacheTtlMs, scope: o.cacheScope });
 }
