@@ -73,6 +73,9 @@ export function decodeHeaderValue(raw: string): string | undefined {
   }
   if (!(raw.startsWith(SENTINEL_START) && raw.endsWith(SENTINEL_END) && raw.length >= SENTINEL_START.length + SENTINEL_END.length)) return raw;
   const payload = raw.slice(SENTINEL_START.length, raw.length - SENTINEL_END.length);
+  // Strict RFC 4648 §4 Base64 with its padding: `atob` is forgiving (it accepts missing
+  // padding and spaces), and SEP-2243's test table rejects such values.
+  if (!isPaddedBase64(payload)) return undefined;
   try {
     const binary = atob(payload);
     const bytes = new Uint8Array(binary.length);
@@ -81,6 +84,18 @@ export function decodeHeaderValue(raw: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Base64 alphabet only, length a multiple of 4, `=` only as the last one or two characters. */
+function isPaddedBase64(s: string): boolean {
+  if (s.length % 4 !== 0) return false;
+  const pad = s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0;
+  for (let i = 0; i < s.length - pad; i++) {
+    const c = s.charCodeAt(i);
+    const ok = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f;
+    if (!ok) return false;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------
