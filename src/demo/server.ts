@@ -305,7 +305,7 @@ export function createDemoServer(options: DemoOptions = {}): DemoServer {
     },
   );
   // As a task: failed under 2025-11-25 (isError), completed with the isError result under the extension.
-  server.tool("failing_job", { description: "Fails as a tool (isError: true)", execution: { taskSupport: "optional" } }, () => ({
+  server.tool("failing_job", { description: "Fails as a tool (isError: true); runs only as a task", execution: { taskSupport: "required" } }, () => ({
     content: [{ type: "text", text: "failing_job failed, as it always does" }],
     isError: true,
   }));
