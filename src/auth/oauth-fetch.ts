@@ -7,6 +7,7 @@
  */
 import { createOAuthState, operationSucceeded, stepOAuth, type OAuthClientConfig, type OAuthCredentials, type OAuthInput, type OAuthState, type OAuthTokens } from "./client-flow.js";
 import { bearerChallenge } from "./www-authenticate.js";
+import { base64url } from "../driver/request-state.js";
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -42,12 +43,6 @@ export interface OAuthFetch {
   /** The flow's current state (plain JSON: credentials and tokens included). */
   readonly state: OAuthState;
 }
-
-const base64url = (bytes: Uint8Array): string => {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-};
 
 /** A PKCE verifier of 256 random bits and its S256 challenge (RFC 7636 §4.1-4.2). */
 export async function createPkce(): Promise<{ verifier: string; challenge: string }> {
@@ -130,11 +125,11 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
     }
   };
 
-  const authorize = (challenge: string | null) =>
-    exclusive(async () => {
-      const pkce = await createPkce();
-      await drive({ type: "authorize", now: now(), challenge, pkce, state: base64url(crypto.getRandomValues(new Uint8Array(16))) });
-    });
+  /** A fresh authorization: new PKCE pair and `state` (the randomness the reducer is given). */
+  const runAuthorization = async (challenge: string | null) =>
+    drive({ type: "authorize", now: now(), challenge, pkce: await createPkce(), state: base64url(crypto.getRandomValues(new Uint8Array(16))) });
+
+  const authorize = (challenge: string | null) => exclusive(() => runAuthorization(challenge));
 
   const refreshOrAuthorize = (challenge: string | null) =>
     exclusive(async () => {
@@ -144,8 +139,7 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
       } catch (e) {
         if (!(e instanceof OAuthError) || !(e as OAuthError & { reauthorize?: boolean }).reauthorize) throw e;
       }
-      const pkce = await createPkce();
-      await drive({ type: "authorize", now: now(), challenge, pkce, state: base64url(crypto.getRandomValues(new Uint8Array(16))) });
+      await runAuthorization(challenge);
     });
 
   const send = (input: string, init: RequestInit | undefined): Promise<Response> => {

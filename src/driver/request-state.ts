@@ -100,7 +100,7 @@ function macInput(state: string): Uint8Array<ArrayBuffer> {
 }
 
 /** RFC 4648 §5 base64url, no padding. */
-function base64url(bytes: Uint8Array): string {
+export function base64url(bytes: Uint8Array): string {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
