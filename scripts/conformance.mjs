@@ -2,7 +2,7 @@
 // `npm run conformance`: the official conformance suite (@modelcontextprotocol/conformance,
 // pinned in package.json) against our demo server and our demo client, offline, on 127.0.0.1.
 //
-//   1. compiles the tree into .build-conformance/ when it is missing or older than src/;
+//   1. compiles the tree into .build-conformance/ (or `--build <dir>`) when it is missing or older than src/;
 //   2. starts `mcp-kernel serve --port 0` (both eras, HTTP) and reads its address;
 //   3. server side: `conformance server --requirements R` for R = 2025-11-25 and 2026-07-28
 //      (the 2026-07-28 set includes the tasks-* extension scenarios; any tasks-* scenario it
@@ -29,7 +29,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const outDir = join(root, ".build-conformance");
+// `--build <dir>`: compile into (and run from) another directory, so concurrent runs of
+// different trees do not share one output (it needs node_modules, so keep it under the repo).
+const buildFlag = process.argv.indexOf("--build");
+const outDir = buildFlag >= 0 && process.argv[buildFlag + 1] ? resolve(process.argv[buildFlag + 1]) : join(root, ".build-conformance");
 const binJs = join(outDir, "src", "cli", "bin.js");
 const suiteJs = join(root, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const expectedPath = join(root, "conformance", "expected-failures.json");

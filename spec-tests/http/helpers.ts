@@ -5,7 +5,7 @@
  */
 import { createHttpHandler, type HttpHandler, type HttpHandlerOptions, type HttpSessionSetup } from "../../src/transports/http-server.js";
 import { createSseDecoder, feedSse, type SseOutput } from "../../src/framing/sse.js";
-import type { Endpoint, RequestContext } from "../../src/driver/endpoint.js";
+import { McpError, type Endpoint, type RequestContext } from "../../src/driver/endpoint.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 
 export const URL_ = "http://127.0.0.1/mcp";
@@ -41,7 +41,7 @@ export class Tools {
   }
 }
 
-/** Server session setup with tools: echo, wait (logs, waits for a gate, logs, answers), sample (asks the client). */
+/** Server session setup with tools: echo, wait (logs, waits for a gate, logs, answers), needs-sampling (fails with -32021 after an await), sample (asks the client). */
 export function setupWith(tools: Tools, extra: Partial<HttpSessionSetup> = {}): () => HttpSessionSetup {
   return () => ({
     options: { role: "server", info: { name: "http-test", version: "1.0.0" }, capabilities: { tools: { listChanged: true }, logging: {} } },
@@ -62,6 +62,11 @@ export function setupWith(tools: Tools, extra: Partial<HttpSessionSetup> = {}): 
       if (name === "burst") {
         for (let i = 1; i <= Number(args.count); i++) ctx.log("info", "line " + i);
         return { content: [{ type: "text", text: "burst" }] };
+      }
+      if (name === "needs-sampling") {
+        // Decides after an await, as a handler that looks something up first would.
+        await Promise.resolve();
+        throw new McpError({ code: -32021, message: "sampling is required", data: { requiredCapabilities: { sampling: {} } } });
       }
       if (name === "sample") {
         const r = await ctx.request("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });

@@ -5,7 +5,7 @@
  */
 import type { HttpHandler, HttpHandlerOptions } from "../../src/transports/http-server.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
-import { ACCEPT_BOTH, makeHandler, setupWith, Tools, URL_ } from "./helpers.js";
+import { ACCEPT_BOTH, makeHandler, setupWith, SseReader, Tools, URL_ } from "./helpers.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 
 export const MV = "2026-07-28";
@@ -57,4 +57,14 @@ export async function bodyOf(r: Response): Promise<any> {
 
 function assert(cond: unknown, message: string): void {
   if (!cond) throw new Error(message);
+}
+
+/** The final response of a modern POST, whether it came as one JSON body or on an SSE stream. */
+export async function answerOf(r: Response): Promise<any> {
+  if (r.headers.get("content-type") !== "text/event-stream") return bodyOf(r);
+  const reader = new SseReader(r);
+  for (;;) {
+    const { msg } = await reader.message();
+    if ("id" in msg) return msg;
+  }
 }

@@ -7,34 +7,44 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { call, initializeMessage, open, post, SseReader, Tools, until, URL_ } from "./helpers.js";
-import { bodyOf, legacyHandler, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
+import { answerOf, bodyOf, legacyHandler, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
+import { ManualClock } from "../../src/driver/clock.js";
 
 /** The endpoint still serves: a fresh modern tools/call answers. */
 async function stillServes(handler: HttpHandler): Promise<void> {
   const msg = modernRequest(99, "tools/call", { name: "echo", arguments: { text: "alive" } });
   const r = await postModern(handler, msg);
   assert.equal(r.status, 200);
-  const m = r.headers.get("content-type") === "text/event-stream" ? (await new SseReader(r).message()).msg : await bodyOf(r);
-  assert.equal(m.result.content[0].text, "alive");
+  assert.equal((await answerOf(r)).result.content[0].text, "alive");
 }
 
-test("streamable-http (draft) Sending Messages: a modern tools/call is answered on its own SSE stream, with no MCP-Session-Id (no sessions), events carry no id", async () => {
+test("streamable-http (draft) Sending Messages: a request whose handler sends notifications first is answered on its own SSE stream, with no MCP-Session-Id (no sessions), events carry no id", async () => {
   const { handler } = modernHandler();
-  const msg = modernRequest(1, "tools/call", { name: "echo", arguments: { text: "hi" } });
+  const msg = modernRequest(1, "tools/call", { name: "burst", arguments: { count: 2 } }, { "io.modelcontextprotocol/logLevel": "info" });
   const r = await postModern(handler, msg);
   assert.equal(r.status, 200);
   assert.equal(r.headers.get("content-type"), "text/event-stream");
   assert.equal(r.headers.get("x-accel-buffering"), "no");
   assert.equal(r.headers.get("mcp-session-id"), null);
   const events = await new SseReader(r).rest();
-  assert.equal(events.length, 1);
-  assert.equal(events[0].id, "", "modern streams are not resumable: no event ids");
-  const m = JSON.parse(events[0].data);
+  assert.deepEqual(events.map((e) => e.id), ["", "", ""], "modern streams are not resumable: no event ids");
+  const [one, two, last] = events.map((e) => JSON.parse(e.data));
+  assert.deepEqual([one.params.data, two.params.data], ["line 1", "line 2"]);
+  assert.equal(last.id, 1);
+  assert.equal(last.result.content[0].text, "burst");
+  assert.equal(last.result.resultType, "complete");
+  assert.equal(handler.sessionCount, 0);
+});
+
+test("streamable-http (draft) Sending Messages: a request whose only output is its response gets one JSON body (the server MAY answer with JSON)", async () => {
+  const { handler } = modernHandler();
+  const r = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: { text: "hi" } }));
+  assert.equal(r.status, 200);
+  const m = await bodyOf(r);
   assert.equal(m.id, 1);
   assert.equal(m.result.content[0].text, "hi");
-  assert.equal(m.result.resultType, "complete");
-  assert.equal(handler.sessionCount, 0);
+  assert.equal(r.headers.get("mcp-session-id"), null);
 });
 
 test("streamable-http (draft): server/discover, answered at once, is one JSON body; enableJsonResponse answers a handler's result as JSON too", async () => {
@@ -52,12 +62,12 @@ test("streamable-http (draft): server/discover, answered at once, is one JSON bo
 test("streamable-http (draft) Request Metadata: the same JSON-RPC id from two clients at once is two independent requests (no shared state)", async () => {
   const tools = new Tools();
   const { handler } = modernHandler(tools);
-  const a = await postModern(handler, modernRequest(7, "tools/call", { name: "wait" }));
+  const a = postModern(handler, modernRequest(7, "tools/call", { name: "wait" }));
   await tools.waiting();
   const b = await postModern(handler, modernRequest(7, "tools/call", { name: "echo", arguments: { text: "b" } }));
-  assert.equal((await new SseReader(b).message()).msg.result.content[0].text, "b");
+  assert.equal((await answerOf(b)).result.content[0].text, "b");
   tools.release();
-  assert.equal((await new SseReader(a).message()).msg.result.content[0].text, "waited");
+  assert.equal((await answerOf(await a)).result.content[0].text, "waited");
 });
 
 // Server Validation: each failure is 400 with -32020 and the request's id; the endpoint serves on.
@@ -99,9 +109,9 @@ test("streamable-http (draft) Value Encoding: a Base64-sentinel Mcp-Name is deco
   const r = await postModern(handler, msg, { "mcp-name": encoded });
   assert.equal(r.status, 200);
   // The header check passed; the tool itself does not exist, which the handler reports.
-  const m = await new SseReader(r).message();
-  assert.equal(m.msg.id, 3);
-  assert.ok(m.msg.error !== undefined || m.msg.result !== undefined);
+  const m = await answerOf(r);
+  assert.equal(m.id, 3);
+  assert.ok(m.error !== undefined || m.result !== undefined);
 });
 
 test("streamable-http (draft) Protocol Version Header: a version the server does not implement → 400 with -32022 listing supported and requested", async () => {
@@ -134,7 +144,7 @@ test("streamable-http (draft) Backward Compatibility: GET and DELETE with a mode
   const r = await postModern(handler, msg, { "mcp-session-id": "no-such-session", "last-event-id": "1-5" });
   assert.equal(r.status, 200);
   assert.equal(r.headers.get("mcp-session-id"), null);
-  assert.equal((await new SseReader(r).message()).msg.result.content[0].text, "x");
+  assert.equal((await answerOf(r)).result.content[0].text, "x");
 });
 
 test("streamable-http (draft) Sending Messages: a notification POST gets 202; a response POSTed by the client gets 400; bad JSON gets 400 -32700", async () => {
@@ -218,7 +228,7 @@ test("basic/versioning: a dual-era server serves a legacy session and modern req
   const { handler } = modernHandler();
   const sid = await open(handler);
   const modern = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: { text: "m" } }));
-  assert.equal((await new SseReader(modern).message()).msg.result.content[0].text, "m");
+  assert.equal((await answerOf(modern)).result.content[0].text, "m");
   const legacy = await post(handler, call(2, "echo", { text: "l" }), sid, "2025-11-25");
   const lm = await new SseReader(legacy).message();
   assert.equal(lm.msg.result.content[0].text, "l");
@@ -252,4 +262,50 @@ test("streamable-http (draft): the modern seam can be replaced by the applicatio
   assert.equal(await r.text(), "mine");
   assert.deepEqual(seen, ["GET"]);
   await until(() => true);
+});
+
+test("SEP-2575 / draft basic/index Request Metadata: a request without `_meta` protocol version is -32602 with HTTP 400, even when the MCP-Protocol-Version header is present (the body error wins over -32020)", async () => {
+  const { handler } = modernHandler();
+  const noMeta = { jsonrpc: "2.0", id: 11, method: "tools/list", params: {} };
+  const r = await postModern(handler, noMeta);
+  assert.equal(r.status, 400);
+  const b = await bodyOf(r);
+  assert.equal(b.id, 11);
+  assert.equal(b.error.code, ErrorCode.InvalidParams);
+  const noCaps = { jsonrpc: "2.0", id: 12, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": MV } } };
+  const c = await postModern(handler, noCaps);
+  assert.equal(c.status, 400, "invalid request _meta (no clientCapabilities) is tied to HTTP 400");
+  assert.equal((await bodyOf(c)).error.code, ErrorCode.InvalidParams);
+  await stillServes(handler);
+});
+
+test("SEP-2575 / draft streamable-http: -32021 MissingRequiredClientCapability made after an await is still one JSON body with HTTP 400", async () => {
+  const { handler } = modernHandler();
+  const r = await postModern(handler, modernRequest(13, "tools/call", { name: "needs-sampling" }));
+  assert.equal(r.status, 400);
+  const b = await bodyOf(r);
+  assert.equal(b.id, 13);
+  assert.equal(b.error.code, ErrorCode.MissingRequiredClientCapability);
+  assert.ok(b.error.data.requiredCapabilities.sampling !== undefined);
+  await stillServes(handler);
+});
+
+test("streamable-http (draft): a handler silent for modernStreamAfterMs (injected clock) gets its SSE stream then, and its answer rides on it", async () => {
+  const clock = new ManualClock();
+  const tools = new Tools();
+  const { handler } = modernHandler(tools, { clock, modernStreamAfterMs: 500 });
+  let response: Response | undefined;
+  const pending = postModern(handler, modernRequest(14, "tools/call", { name: "wait" })).then((r) => (response = r));
+  await tools.waiting();
+  clock.advance(499);
+  await new Promise(setImmediate);
+  assert.equal(response, undefined, "not committed before the deadline");
+  clock.advance(1);
+  await pending;
+  assert.equal(response!.status, 200);
+  assert.equal(response!.headers.get("content-type"), "text/event-stream");
+  tools.release();
+  const m = await answerOf(response!);
+  assert.equal(m.id, 14);
+  assert.equal(m.result.content[0].text, "waited");
 });

@@ -39,22 +39,42 @@ export function isModernRequest(params: unknown): boolean {
   return meta !== undefined && Object.hasOwn(meta, MetaKey.protocolVersion);
 }
 
+/** The `-32602` for a request whose `_meta` has no protocol version string (SEP-2575: such a request is malformed). */
+export function missingVersionError(params: unknown): JsonRpcErrorObject | null {
+  return typeof metaOf(params)?.[MetaKey.protocolVersion] === "string" ? null : rpcError(ErrorCode.InvalidParams, `missing required _meta field ${MetaKey.protocolVersion}`);
+}
+
+/**
+ * True when the request's `_meta` is malformed: a required per-request field is missing or
+ * a field is invalid (the `-32602` cases of {@link readRequestMeta}). SEP-2575 ties these
+ * to `400 Bad Request` on HTTP, unlike a `-32602` about the method's own params.
+ */
+export function isMalformedRequestMeta(params: unknown): boolean {
+  const meta = metaOf(params);
+  if (meta === undefined || typeof meta[MetaKey.protocolVersion] !== "string") return true;
+  const capabilities = meta[MetaKey.clientCapabilities];
+  if (capabilities === null || typeof capabilities !== "object" || Array.isArray(capabilities)) return true;
+  const level = meta[MetaKey.logLevel];
+  return level !== undefined && levelRank(level) < 0;
+}
+
 /** Reads and checks the per-request fields; the error is exactly the one the spec names. */
 export function readRequestMeta(params: unknown, supported: readonly ProtocolVersion[]): { ok: true; meta: RequestMeta } | { ok: false; error: JsonRpcErrorObject } {
-  const meta = metaOf(params);
-  const version = meta?.[MetaKey.protocolVersion];
-  if (typeof version !== "string") return { ok: false, error: rpcError(ErrorCode.InvalidParams, `missing required _meta field ${MetaKey.protocolVersion}`) };
+  const missing = missingVersionError(params);
+  if (missing !== null) return { ok: false, error: missing };
+  const meta = metaOf(params)!;
+  const version = meta[MetaKey.protocolVersion] as string;
   if (!isModernVersion(version) || !supported.includes(version)) {
     return { ok: false, error: rpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: [...supported], requested: version }) };
   }
-  const capabilities = meta![MetaKey.clientCapabilities];
+  const capabilities = meta[MetaKey.clientCapabilities];
   if (capabilities === null || typeof capabilities !== "object" || Array.isArray(capabilities)) {
     return { ok: false, error: rpcError(ErrorCode.InvalidParams, `missing required _meta field ${MetaKey.clientCapabilities}`) };
   }
   const result: RequestMeta = { version, capabilities: capabilities as JsonObject };
-  const info = meta![MetaKey.clientInfo];
+  const info = meta[MetaKey.clientInfo];
   if (info !== undefined) result.clientInfo = info as Implementation;
-  const level = meta![MetaKey.logLevel];
+  const level = meta[MetaKey.logLevel];
   if (level !== undefined) {
     if (levelRank(level) < 0) return { ok: false, error: rpcError(ErrorCode.InvalidParams, `invalid ${MetaKey.logLevel}: ${JSON.stringify(level)}`) };
     result.logLevel = level as LoggingLevel;

@@ -123,6 +123,12 @@ export interface HttpHandlerOptions {
   maxBodyBytes?: number;
   /** Most bytes queued on one SSE connection for a slow reader before it is closed (the client resumes). Default 8 MiB. */
   maxQueuedBytes?: number;
+  /**
+   * Modern era: how long a request that has sent nothing waits before its response becomes
+   * an SSE stream, in ms. Until then an answer is one JSON body with the status the draft
+   * ties to it (400 for -32021 / -32602 `_meta` errors). Default 1000.
+   */
+  modernStreamAfterMs?: number;
   /** Treat an absent `MCP-Protocol-Version` as 2025-03-26 (spec default) rather than the session's version. Default true. */
   strictProtocolVersionHeader?: boolean;
   /** Time source for polling and idle timeouts. Default: {@link systemClock}. */
@@ -187,6 +193,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     clock,
     jsonMode,
     maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
+    streamAfterMs: options.modernStreamAfterMs ?? 1000,
     paramHeaders:
       schemaOf === undefined
         ? undefined

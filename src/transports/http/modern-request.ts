@@ -40,6 +40,7 @@ import { httpError, jsonResponse } from "./body.js";
 import { SseConnection } from "./connection.js";
 import { SSE_TYPE } from "./headers.js";
 import { headerMismatch, type ParamHeader } from "./request-metadata.js";
+import { isMalformedRequestMeta, missingVersionError } from "../../modern/request-meta.js";
 
 /** What a modern request needs from the handler. */
 export interface ModernConfig {
@@ -50,6 +51,12 @@ export interface ModernConfig {
   jsonMode: boolean;
   /** Most bytes queued for a slow reader before the stream is closed (which cancels the request). */
   maxQueuedBytes: number;
+  /**
+   * How long a request that has sent nothing may hold its response uncommitted. Until then
+   * its final answer is one JSON body whose HTTP status fits it (400 for -32021 made after an
+   * `await`); after it the response is an SSE stream with status 200.
+   */
+  streamAfterMs: number;
   /** The `x-mcp-header` declarations of a tool, for `Mcp-Param-*` validation. */
   paramHeaders?(tool: string): readonly ParamHeader[] | undefined;
   diagnose(code: string, message: string, detail?: unknown): void;
@@ -74,8 +81,13 @@ export function modernVersionOf(message: JsonRpcRequest | JsonRpcNotification): 
 
 /** Serves one modern request or notification POST (already decoded, a single message). */
 export function serveModern(req: Request, message: JsonRpcRequest | JsonRpcNotification, cfg: ModernConfig): Response | Promise<Response> {
-  const isRequest = "id" in message;
-  if (isRequest) {
+  if ("id" in message) {
+    // A body without a protocol version string is malformed (SEP-2575: -32602, HTTP 400),
+    // and there is no body value for the header to mismatch: its `_meta` error wins over
+    // -32020. A body that names a version is checked against the headers first (a version
+    // that differs from the header is a mismatch even when neither is supported).
+    const missing = missingVersionError(message.params);
+    if (missing !== null) return httpError(400, missing.code, missing.message, { id: message.id });
     const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
     const why = headerMismatch((n) => req.headers.get(n), message, modernVersionOf(message), tool === undefined ? undefined : cfg.paramHeaders?.(tool));
     if (why !== null) return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${why}`, { id: message.id });
@@ -83,7 +95,26 @@ export function serveModern(req: Request, message: JsonRpcRequest | JsonRpcNotif
   return new ModernRequest(req, message, cfg).run();
 }
 
-/** The life of one modern POST: feed, route, answer, end. */
+/** The HTTP status of a modern request's final response. */
+function statusOf(answer: JsonRpcMessage, params: JsonObject | undefined): number {
+  if (!("error" in answer)) return 200;
+  const code = answer.error.code;
+  if (Object.hasOwn(ERROR_STATUS, code)) return ERROR_STATUS[code];
+  // -32602 is 400 when it is about the request's `_meta` (SEP-2575), not the method's params.
+  return code === ErrorCode.InvalidParams && isMalformedRequestMeta(params) ? 400 : 200;
+}
+
+/**
+ * The life of one modern POST: feed, route, answer, end.
+ *
+ * The HTTP response is committed as late as possible: while the request has produced
+ * nothing, or only its final response, the answer is one JSON body whose status fits the
+ * response (an error the page ties to 400 stays 400 even when the handler makes it
+ * asynchronously). The first message that is not the final response (a notification for
+ * this request) commits an SSE stream with status 200; `subscriptions/listen` does so at
+ * once with its acknowledgment. With `enableJsonResponse` there is never a stream except
+ * for `subscriptions/listen`.
+ */
 class ModernRequest {
   private readonly endpoint: Endpoint;
   private readonly setup: HttpSessionSetup;
@@ -92,7 +123,12 @@ class ModernRequest {
   /** Messages for this request sent before there is a stream to carry them. */
   private early: string[] = [];
   private conn: SseConnection | undefined;
-  private answered: ((r: Response) => void) | undefined;
+  /** Resolves the HTTP response while it is not committed yet (after `run` returned a promise). */
+  private commit: ((r: Response) => void) | undefined;
+  /** Commits to a stream after `streamAfterMs` of silence, so slow handlers still get headers early. */
+  private streamTimer: unknown;
+  /** No SSE stream for this request: `enableJsonResponse`, except for `subscriptions/listen`. */
+  private readonly jsonOnly: boolean;
   private ended = false;
 
   constructor(
@@ -100,6 +136,7 @@ class ModernRequest {
     private readonly message: JsonRpcRequest | JsonRpcNotification,
     private readonly cfg: ModernConfig,
   ) {
+    this.jsonOnly = cfg.jsonMode && message.method !== "subscriptions/listen";
     this.setup = cfg.setup(req);
     this.endpoint = new Endpoint(
       this.setup.options,
@@ -124,13 +161,34 @@ class ModernRequest {
     const r = this.response;
     if (r !== undefined) {
       this.end("request answered");
-      const code = "error" in r ? r.error.code : 0;
-      return jsonResponse(ERROR_STATUS[code] ?? 200, encode(r));
+      return jsonResponse(statusOf(r, this.message.params), encode(r));
     }
     if (this.ended) return httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: this.message.id });
-    const signal = this.req.signal;
-    signal.addEventListener("abort", () => this.cancel("the client aborted the request"), { once: true });
-    if (this.cfg.jsonMode && this.message.method !== "subscriptions/listen") return new Promise<Response>((resolve) => (this.answered = resolve));
+    this.req.signal.addEventListener("abort", () => this.cancel("the client aborted the request"), { once: true });
+    if (!this.jsonOnly && this.early.length > 0) return this.openStream();
+    return new Promise<Response>((resolve) => {
+      this.commit = resolve;
+      // A client waits for the response headers only so long (undici: 300 s by default) and
+      // proxies drop idle requests: a handler still silent after `streamAfterMs` gets its
+      // stream (status 200) now, and its answer, whatever it is, rides on it.
+      if (!this.jsonOnly) {
+        const clock = this.cfg.clock;
+        this.streamTimer = clock.schedule(clock.now() + this.cfg.streamAfterMs, () => this.take()?.(this.openStream()));
+      }
+    });
+  }
+
+  /** The pending response resolver, taken once (and its stream timer cancelled). */
+  private take(): ((r: Response) => void) | undefined {
+    const commit = this.commit;
+    this.commit = undefined;
+    if (this.streamTimer !== undefined) this.cfg.clock.cancel(this.streamTimer);
+    this.streamTimer = undefined;
+    return commit;
+  }
+
+  /** Commits the response to an SSE stream, writing what waited for it. */
+  private openStream(): Response {
     const conn = (this.conn = new SseConnection(() => this.cancel("the client closed the response stream"), this.cfg.maxQueuedBytes));
     for (const text of this.early) conn.write(text);
     this.early = [];
@@ -148,37 +206,44 @@ class ModernRequest {
       return;
     }
     if (isAnswer) this.response = m;
-    if (this.answered !== undefined) {
+    if (this.conn !== undefined) {
+      this.conn.write(eventText(encode(m)));
       if (isAnswer) {
-        this.answered(jsonResponse(200, encode(m)));
+        // The final response SHOULD terminate the stream.
+        this.conn.close();
         this.end("request answered");
       }
       return;
     }
-    const text = eventText(encode(m));
-    if (this.conn === undefined) {
-      if (!isAnswer) this.early.push(text);
+    // Still inside `run`'s receive: `run` answers (or streams what waited) itself.
+    if (this.commit === undefined) {
+      if (!isAnswer && !this.jsonOnly) this.early.push(eventText(encode(m)));
       return;
     }
-    this.conn.write(text);
     if (isAnswer) {
-      // The final response SHOULD terminate the stream.
-      this.conn.close();
+      this.take()!(jsonResponse(statusOf(m, this.message.params), encode(m)));
       this.end("request answered");
+      return;
     }
+    // With JSON responses a notification has no stream to ride on.
+    if (this.jsonOnly) return;
+    this.early.push(eventText(encode(m)));
+    this.take()!(this.openStream());
   }
 
   /** Stream closed or request aborted before the answer: the request is cancelled. */
   private cancel(reason: string): void {
     if (this.ended) return;
+    this.take()?.(new Response(null, { status: 499 }));
     this.end(reason);
-    this.answered?.(new Response(null, { status: 499 }));
   }
 
   /** Ends this request's kernel once (cancelling what is still running) and tells the application. */
   private end(reason: string): void {
     if (this.ended) return;
     this.ended = true;
+    // A kernel that closed before answering: the client still gets an answer, not a hang.
+    this.take()?.(httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: (this.message as JsonRpcRequest).id }));
     this.conn?.close();
     this.endpoint.closed(reason);
     this.setup.onClose?.(reason);
