@@ -320,6 +320,8 @@ export class McpServer {
   private readonly completers = new Map<string, Completer>();
   /** Connected sessions, with how to close the transport of those {@link McpServer.connect} opened. */
   private readonly connections = new Map<Notifier, (() => void) | undefined>();
+  /** The authenticated principal of each HTTP connection that has one: task pushes stay with their owner. */
+  private readonly principals = new WeakMap<Notifier, string>();
   private readonly listeners = new Map<string, Set<(params: JsonObject | undefined, peer: Notifier | undefined) => void>>();
   private seq = 0;
   private changed = 0;
@@ -346,6 +348,7 @@ export class McpServer {
     });
     if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new RangeError("pageSize must be a non-negative integer");
     this.tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime({ clock: options.clock, ...options.tasks });
+    this.tasks.watchStatus((taskId, owner, task) => this.taskChanged(taskId, owner, task));
   }
 
   // -------------------------------------------------------------------------------------
@@ -544,6 +547,7 @@ export class McpServer {
         onOpen: (e) => {
           endpoint = e;
           this.attach(e);
+          if (principal !== undefined) this.principals.set(e, principal);
         },
         onClose: () => {
           if (endpoint !== undefined) this.detach(endpoint);
@@ -586,6 +590,17 @@ export class McpServer {
   notifyResourceUpdated(uri: string): void {
     const now = this.clock.now();
     for (const peer of this.connections.keys()) peer.feed({ type: "changed", now, what: "resource", uri });
+  }
+
+  /**
+   * An extension task changed status: every listener that named it hears, if it is the
+   * task's principal (modern tasks belong to no session; with authorization, to a user).
+   */
+  private taskChanged(taskId: string, owner: TaskOwner, task: JsonObject): void {
+    const now = this.clock.now();
+    for (const peer of this.connections.keys()) {
+      if (this.principals.get(peer) === owner.principal) peer.feed({ type: "changed", now, what: "task", taskId, task });
+    }
   }
 
   /** Sends a log message to every client (each filters by the level it set). */

@@ -116,6 +116,7 @@ export class TaskRuntime {
   private readonly streams = new Map<string, RequestContext>();
   /** The latest request context of each owner: where its status notifications go. */
   private readonly notifiers = new Map<string, RequestContext>();
+  private readonly statusWatchers: Array<(taskId: string, owner: TaskOwner, task: JsonObject) => void> = [];
   private writes: Promise<unknown>[] = [];
   private timer: unknown = undefined;
   private timerAt: number | null = null;
@@ -153,6 +154,14 @@ export class TaskRuntime {
 
   // -------------------------------------------------------------------------------------
   // The application's side
+
+  /**
+   * Calls `watch` with each status change of an extension task (its `tasks/get` view), for
+   * delivery to the `subscriptions/listen` streams that named it.
+   */
+  watchStatus(watch: (taskId: string, owner: TaskOwner, task: JsonObject) => void): void {
+    this.statusWatchers.push(watch);
+  }
 
   /** The table as plain JSON: give it to `restore` of a new runtime to carry on. */
   snapshot(): string {
@@ -310,9 +319,13 @@ export class TaskRuntime {
         return;
       }
       case "notify": {
-        const rc = this.notifiers.get(taskOwnerKey(o.owner) ?? "?");
-        // The extension's status pushes travel on subscriptions/listen streams only.
-        if (rc !== undefined && o.method === "notifications/tasks/status") rc.notify(o.method, o.params);
+        // The extension's status pushes travel on subscriptions/listen streams only: the
+        // server fans them out to the listeners that named the task.
+        if (o.method !== "notifications/tasks/status") {
+          for (const watch of this.statusWatchers) watch(o.taskId, o.owner, o.params);
+          return;
+        }
+        this.notifiers.get(taskOwnerKey(o.owner) ?? "?")?.notify(o.method, o.params);
         return;
       }
       case "input-requests":

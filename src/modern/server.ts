@@ -28,8 +28,9 @@ import { addCapabilityPath, missingCapability, missingParamsCapability } from ".
 import { passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
 import { addInbound, removeInbound, sendError, sendResult } from "../session/requests.js";
-import { idKey, type InboundRequest, type LoggingLevel, type SessionOutput, type SessionState } from "../session/types.js";
+import { idKey, type InboundRequest, type LoggingLevel, type SessionInput, type SessionOutput, type SessionState } from "../session/types.js";
 import { readRequestMeta, stampResult } from "./request-meta.js";
+import { declaresTasksExtension, missingTasksExtension } from "../tasks/modern.js";
 import { agreedFilter, legacyFilter, notificationFor, tagged, type Change, type SubscriptionFilter } from "./subscriptions.js";
 
 /** Handles a request that declared a protocol version in `_meta` (duplicate ids already checked). */
@@ -144,6 +145,11 @@ export function logForRequest(req: InboundRequest, level: LoggingLevel, params: 
 function openSubscription(state: SessionState, req: InboundRequest, requested: SubscriptionFilter, out: SessionOutput[]): void {
   const o = state.options;
   if (state.subscriptionCount >= o.maxSubscriptions) return sendError(out, req.id, ErrorCode.InvalidRequest, `too many open subscriptions (limit ${o.maxSubscriptions})`);
+  // SEP-2663: asking for task status without declaring the extension MUST be -32021.
+  if (Array.isArray(requested?.taskIds) && !declaresTasksExtension(req.modern?.capabilities)) {
+    const e = missingTasksExtension();
+    return sendError(out, req.id, e.code, e.message, e.data);
+  }
   req.subscription = agreedFilter(requested ?? {}, o.capabilities, 1024);
   addInbound(state, req);
   state.subscriptions[idKey(req.id)] = true;
@@ -162,6 +168,18 @@ export function endSubscription(state: SessionState, id: RequestId, out: Session
   }
   removeInbound(state, key);
   sendResult(out, id, { resultType: "complete", _meta: { [MetaKey.subscriptionId]: id } });
+}
+
+/** The change a `changed` input reports (the input without its envelope). */
+export function changeOf(input: Extract<SessionInput, { type: "changed" }>): Change {
+  switch (input.what) {
+    case "resource":
+      return { what: "resource", uri: input.uri };
+    case "task":
+      return { what: "task", taskId: input.taskId, task: input.task };
+    default:
+      return { what: input.what };
+  }
 }
 
 /**

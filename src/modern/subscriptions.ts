@@ -11,11 +11,16 @@
  * by the server's graceful completion result. Legacy: 2025-11-25 `server/resources`
  * (`resources/subscribe`, `notifications/resources/updated`, list_changed notifications).
  *
+ * The tasks extension (SEP-2663 "Task Status Notifications") adds `taskIds` to the
+ * filter: the listener hears `notifications/tasks`, the full task as `tasks/get` would
+ * show it, for each task it named. The server agrees to it only when it runs the
+ * extension, and a client that asks without declaring the extension gets `-32021`.
+ *
  * The application reports what changed with one `changed` input; this module decides,
  * per subscriber and per era, who hears about it.
  */
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
-import { MetaKey } from "../model/meta.js";
+import { MetaKey, TASKS_EXTENSION } from "../model/meta.js";
 import { hasCapability } from "../model/methods.js";
 
 /** What a subscriber asked for (schema `SubscriptionFilter`). */
@@ -24,10 +29,19 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks extension: the tasks whose status the subscriber wants pushed. */
+  taskIds?: string[];
 }
 
 /** A change the application reports. */
-export type Change = { what: "tools" | "prompts" | "resources" } | { what: "resource"; uri: string };
+export type Change = { what: "tools" | "prompts" | "resources" } | { what: "resource"; uri: string } | TaskChange;
+
+/** A task of the extension changed status: `task` is its detailed view (the `notifications/tasks` params). */
+export interface TaskChange {
+  what: "task";
+  taskId: string;
+  task: JsonObject;
+}
 
 /** The part of `requested` this server honours, given its own capabilities. */
 export function agreedFilter(requested: SubscriptionFilter, capabilities: JsonObject, maxUris: number): SubscriptionFilter {
@@ -36,9 +50,14 @@ export function agreedFilter(requested: SubscriptionFilter, capabilities: JsonOb
   if (requested.promptsListChanged === true && hasCapability(capabilities, "prompts.listChanged")) agreed.promptsListChanged = true;
   if (requested.resourcesListChanged === true && hasCapability(capabilities, "resources.listChanged")) agreed.resourcesListChanged = true;
   if (Array.isArray(requested.resourceSubscriptions) && hasCapability(capabilities, "resources.subscribe")) {
-    agreed.resourceSubscriptions = [...new Set(requested.resourceSubscriptions.filter((u) => typeof u === "string"))].slice(0, maxUris);
+    agreed.resourceSubscriptions = distinctStrings(requested.resourceSubscriptions, maxUris);
   }
+  if (Array.isArray(requested.taskIds) && hasCapability(capabilities, "extensions." + TASKS_EXTENSION)) agreed.taskIds = distinctStrings(requested.taskIds, maxUris);
   return agreed;
+}
+
+function distinctStrings(values: unknown[], max: number): string[] {
+  return [...new Set(values.filter((v): v is string => typeof v === "string"))].slice(0, max);
 }
 
 /** The notification a change becomes, or null when `filter` did not ask for it. */
@@ -52,6 +71,8 @@ export function notificationFor(change: Change, filter: SubscriptionFilter): { m
       return filter.resourcesListChanged ? { method: "notifications/resources/list_changed" } : null;
     case "resource":
       return filter.resourceSubscriptions?.includes(change.uri) ? { method: "notifications/resources/updated", params: { uri: change.uri } } : null;
+    case "task":
+      return filter.taskIds?.includes(change.taskId) ? { method: "notifications/tasks", params: change.task } : null;
   }
 }
 

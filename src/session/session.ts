@@ -25,7 +25,7 @@ import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
 import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { MetaKey } from "../model/meta.js";
 import { isModernRequest, withRequestMeta } from "../modern/request-meta.js";
-import { applyChange, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
+import { applyChange, changeOf, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { cancelOutbound, receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
@@ -144,7 +144,7 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     case "log":
       return log(state, input.level, input.logger, input.data, out, input.related);
     case "changed":
-      return applyChange(state, input.what === "resource" ? { what: "resource", uri: input.uri } : { what: input.what }, state.phase.name === "operating", out);
+      return applyChange(state, changeOf(input), state.phase.name === "operating", out);
     case "end-subscription":
       return endSubscription(state, input.id, out);
     case "tick":

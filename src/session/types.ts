@@ -214,6 +214,8 @@ export type SessionInput =
   /** Server application: something changed; subscribers of either era that asked are told. */
   | { type: "changed"; now: number; what: "tools" | "prompts" | "resources" }
   | { type: "changed"; now: number; what: "resource"; uri: string }
+  /** Tasks extension: a task changed status; listeners that named it get `notifications/tasks` with `task`. */
+  | { type: "changed"; now: number; what: "task"; taskId: string; task: JsonObject }
   /** Server application: end a `subscriptions/listen` stream gracefully (its completion result is sent). */
   | { type: "end-subscription"; now: number; id: RequestId }
   /** Time has passed; due timers fire. */

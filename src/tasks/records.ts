@@ -161,9 +161,11 @@ function dropProgress(state: TaskTableState, rec: TaskRecord): void {
 
 /** Emits the status notification for the task's current state, if the options ask for one. */
 export function notifyStatus(state: TaskTableState, rec: TaskRecord, out: TaskOutput[]): void {
-  const mode = state.options.notifications;
-  if (mode === "none" || (mode === "terminal" && !isTerminalStatus(rec.status))) return;
   const d = TASK_DIALECTS[rec.era];
+  // The extension's pushes go only to listeners that named the task (`subscriptions/listen`
+  // with `taskIds`), so they are always made; the option governs the unsolicited 2025-11-25 ones.
+  const mode = rec.era === "extension" ? "all" : state.options.notifications;
+  if (mode === "none" || (mode === "terminal" && !isTerminalStatus(rec.status))) return;
   // No related-task `_meta`: "the task ID is already present in the notification parameters".
   out.push({ type: "notify", owner: rec.owner, taskId: rec.taskId, method: d.statusNotification, params: detailedView(rec, d) });
 }
