@@ -81,6 +81,8 @@ interface Run {
   responses?: JsonObject;
   /** The handler is between an `input_required` and its next run. */
   awaitingInput: boolean;
+  /** The last progress sent under the task's token. */
+  progress?: number;
 }
 
 /** Most times one task's handler may answer `input_required` before the task fails. */
@@ -487,8 +489,14 @@ export class TaskRuntime {
       signal,
       progress: (progress, total, message) => {
         const token = (run.params._meta as JsonObject | undefined)?.progressToken;
-        // "The progressToken ... remains valid throughout the task lifetime"; none after it is terminal.
-        if ((typeof token === "string" || typeof token === "number") && this.progressAllowed(owner, token)) rc.progress(progress, total, message);
+        // "The progressToken ... remains valid throughout the task lifetime"; none after it is
+        // terminal. The creating request is answered by now, so the token is named outright,
+        // and the rule that progress MUST increase is kept here, where the task lives.
+        if (typeof token !== "string" && typeof token !== "number") return;
+        if (!this.progressAllowed(owner, token) || !(progress > (run.progress ?? -Infinity))) return;
+        run.progress = progress;
+        if (rc.progressFor !== undefined) rc.progressFor(token, progress, total, message);
+        else rc.progress(progress, total, message);
       },
       request: async (method, params, options) => {
         // 2025-11-25 "Input Required Status": the task shows input_required while it waits for the requestor.

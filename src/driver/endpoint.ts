@@ -38,6 +38,11 @@ export interface RequestContext {
   signal: AbortSignal;
   /** Reports progress, if the peer asked for it (otherwise a no-op). */
   progress(progress: number, total?: number, message?: string): void;
+  /**
+   * Reports progress under `token` after this request was answered: a 2025-11-25 task's
+   * token outlives the request that created it. The caller vouches the task is not terminal.
+   */
+  progressFor?(token: string | number, progress: number, total?: number, message?: string): void;
   /** Sends a request to the peer on behalf of this one (e.g. sampling while a tool runs). */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   /** Sends a notification tied to this request. */
@@ -91,6 +96,8 @@ interface Pending {
 export class Endpoint {
   readonly state: SessionState;
   private readonly pending = new Map<string, Pending>();
+  /** `onProgress` of requests answered with a task: its progress goes on until the kernel says it ended. */
+  private readonly taskProgress = new Map<string, NonNullable<RequestOptions["onProgress"]>>();
   private readonly handling = new Map<string, AbortController>();
   private timer: unknown = undefined;
   private timerAt: number | null = null;
@@ -178,9 +185,19 @@ export class Endpoint {
         else p.reject(new McpError(o.error));
         return;
       }
-      case "progress":
-        this.pending.get(idKey(o.id))?.onProgress?.({ progress: o.progress, total: o.total, message: o.message });
+      case "progress": {
+        const key = idKey(o.id);
+        (this.pending.get(key)?.onProgress ?? this.taskProgress.get(key))?.({ progress: o.progress, total: o.total, message: o.message });
         return;
+      }
+      case "progress-kept": {
+        const onProgress = this.pending.get(idKey(o.id))?.onProgress;
+        if (onProgress !== undefined) this.taskProgress.set(idKey(o.id), onProgress);
+        break;
+      }
+      case "progress-ended":
+        this.taskProgress.delete(idKey(o.id));
+        break;
       case "request":
         this.serve(o.id, o.method, o.params);
         return;
@@ -198,6 +215,7 @@ export class Endpoint {
       case "close":
         this.ready?.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: o.reason }));
         this.ready = undefined;
+        this.taskProgress.clear();
         this.disarm();
         this.hooks.onClose?.(o.reason);
         break;
@@ -216,6 +234,7 @@ export class Endpoint {
       progress: (progress, total, message) => {
         if (!controller.signal.aborted) this.feed({ type: "progress", now: this.clock.now(), id, progress, total, message });
       },
+      progressFor: (token, progress, total, message) => this.feed({ type: "task-progress", now: this.clock.now(), token, progress, total, message }),
       request: (m, p, o = {}) => this.request(m, p, { ...o, related: id }),
       notify: (m, p) => this.notify(m, p, id),
       log: (level, data, logger) => this.log(level, data, logger, id),

@@ -12,6 +12,7 @@
  */
 import type { JsonObject } from "../jsonrpc/types.js";
 import { wakeNoLaterThan, deadlineFrom } from "./timeouts.js";
+import { receiveTaskProgress } from "./task-progress.js";
 import { idKey, type InboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Reads a progress token from request params, if it is a valid one (string or integer). */
@@ -33,6 +34,7 @@ export function receiveProgress(state: SessionState, params: JsonObject, now: nu
   const reqKey = state.progressTokens[idKey(token)];
   const req = reqKey === undefined ? undefined : state.outbound[reqKey];
   if (req === undefined || !Object.hasOwn(state.progressTokens, idKey(token))) {
+    if (receiveTaskProgress(state, params, out)) return;
     out.push({ type: "diagnostic", code: "unknown-progress-token", message: "progress for a token of no active request was dropped", detail: { progressToken: token } });
     return;
   }

@@ -31,6 +31,7 @@ import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
 import { passesLevel } from "./logging.js";
 import { flushProgress, progressTokenOf, receiveProgress, sendProgress, withProgressToken } from "./progress.js";
+import { observeAnswer, observeStatus, sendTaskProgress } from "./task-progress.js";
 import { addInbound, addOutbound, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
 import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
 import {
@@ -89,6 +90,7 @@ export function createSession(options: SessionOptions): SessionState {
     inbound: {},
     inboundCount: 0,
     progressTokens: {},
+    taskProgress: {},
     logLevel: null,
     urlElicitations: {},
     keepAlive: { dueAt: null, missed: 0 },
@@ -141,6 +143,8 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       }
       return sendProgress(state, req, input, now, out);
     }
+    case "task-progress":
+      return sendTaskProgress(input.token, input, out);
     case "log":
       return log(state, input.level, input.logger, input.data, out, input.related);
     case "changed":
@@ -487,6 +491,7 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
     }
     delete state.urlElicitations[eid];
   }
+  if (method === "notifications/tasks/status") observeStatus(state, params!, out);
   out.push({ type: "notification", method, params });
 }
 
@@ -529,6 +534,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `invalid ${req.method} result from the peer`, data: { issues } } });
     return;
   }
+  observeAnswer(state, req, result, out);
   out.push({ type: "response", id: eventId, method: req.method, result });
 }
 
@@ -810,6 +816,7 @@ function closeSession(state: SessionState, reason: string, out: SessionOutput[],
   state.inbound = {};
   state.inboundCount = 0;
   state.progressTokens = {};
+  state.taskProgress = {};
   state.subscriptions = {};
   state.subscriptionCount = 0;
   state.keepAlive.dueAt = null;

@@ -16,6 +16,7 @@
  */
 import type { JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
+import type { TaskProgressToken } from "./task-progress.js";
 import type { Side } from "../model/methods.js";
 import type { LegacyVersion, ModernVersion, ProtocolVersion } from "../model/versions.js";
 import type { SubscriptionFilter } from "../modern/subscriptions.js";
@@ -176,6 +177,8 @@ export interface SessionState {
   inboundCount: number;
   /** Progress token key → outbound request key. */
   progressTokens: Record<string, string>;
+  /** Requestor: progress tokens of 2025-11-25 tasks, alive after their request was answered (`task-progress.ts`). */
+  taskProgress: Record<string, TaskProgressToken>;
   /** Server: the minimum level the client asked for, or null to send every level. */
   logLevel: LoggingLevel | null;
   /** Client: URL elicitations announced to us and not yet completed (id → true). */
@@ -214,6 +217,8 @@ export type SessionInput =
   /** Server application: something changed; subscribers of either era that asked are told. */
   | { type: "changed"; now: number; what: "tools" | "prompts" | "resources" }
   | { type: "changed"; now: number; what: "resource"; uri: string }
+  /** Receiver: progress under a task's token after its request was answered (the task runtime vouches the task is live). */
+  | { type: "task-progress"; now: number; token: string | number; progress: number; total?: number; message?: string }
   /** Tasks extension: a task changed status; listeners that named it get `notifications/tasks` with `task`. */
   | { type: "changed"; now: number; what: "task"; taskId: string; task: JsonObject }
   /** Server application: end a `subscriptions/listen` stream gracefully (its completion result is sent). */
@@ -253,6 +258,10 @@ export type SessionOutput =
   | { type: "error"; id: RequestId; method: string; error: JsonRpcErrorObject }
   /** Progress on a request the application sent. */
   | { type: "progress"; id: RequestId; progress: number; total?: number; message?: string }
+  /** Requestor: request `id` was answered with a task; its `progress` events go on until `progress-ended`. */
+  | { type: "progress-kept"; id: RequestId }
+  /** Requestor: the task of request `id` ended (or its token was evicted): no more `progress` for it. */
+  | { type: "progress-ended"; id: RequestId }
   /** The peer cancelled (or the connection lost) a request the application is handling: stop work, do not answer. */
   | { type: "cancelled"; id: RequestId; reason?: string }
   /** Keep-alive pings went unanswered. */

@@ -1,0 +1,39 @@
+// Spec: 2025-11-25 basic/utilities/tasks "Task-Augmented Requests" / progress: "The
+// progressToken provided in the initial request remains valid throughout the task
+// lifetime", and no progress for it once the task is terminal.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, deferred } from "./setup.js";
+
+async function flush(n = 30): Promise<void> {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+}
+
+test("basic/utilities/tasks: progress for the task's token still reaches the requestor after CreateTaskResult, until the task is terminal; none after", async () => {
+  const gate = deferred();
+  const seen: number[] = [];
+  let late: (() => void) | undefined;
+  const c = await connect(
+    (s) =>
+      s.tool("job", { execution: { taskSupport: "optional" } }, async (_args, ctx) => {
+        ctx.progress(1, 3);
+        await gate.promise;
+        ctx.progress(2, 3);
+        late = () => ctx.progress(3, 3);
+        return { content: [{ type: "text", text: "done" }] };
+      }),
+    { tasks: true },
+    { session: { versions: ["2025-11-25"] }, tasks: {} },
+  );
+  const created = await c.client.callToolAsTask("job", {}, {}, { onProgress: (p) => seen.push(p.progress) });
+  const id = c.client.taskIdOf(created)!;
+  assert.ok(id !== undefined, "a CreateTaskResult");
+  gate.resolve();
+  await flush();
+  assert.deepEqual((await c.client.waitForTask(id)).content, [{ type: "text", text: "done" }]);
+  late!();
+  await flush();
+  const tokens = c.sent("server", "notifications/progress").map((m) => m.params.progress);
+  assert.deepEqual(tokens, [1, 2], "progress while the task works; none after it completed");
+  assert.deepEqual(seen, [1, 2], "the requestor's onProgress hears the task's progress after CreateTaskResult");
+});
