@@ -18,6 +18,14 @@
  *
  * Results come back as the server sent them, schema-checked by the kernel against the
  * negotiated version; nothing here copies or rewrites them.
+ *
+ * With {@link McpClientOptions.receiveTasks} the client is also a 2025-11-25 task
+ * receiver (`basic/utilities/tasks`): it declares `tasks.requests.sampling.createMessage`
+ * / `tasks.requests.elicitation.create` (for the handlers it has), `tasks.list` and
+ * `tasks.cancel`; a task-augmented request gets a `CreateTaskResult` at once while its
+ * handler runs in the background, and the server's `tasks/get`, `tasks/result`,
+ * `tasks/list`, `tasks/cancel` are served from the same task runtime a server uses
+ * (`api/tasks.ts` over the `src/tasks/` reducer). The tasks belong to this one session.
  */
 import { systemClock, type Clock } from "../driver/clock.js";
 import { TASKS_EXTENSION } from "../model/meta.js";
@@ -27,6 +35,11 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionOptions } from "../session/types.js";
 import { attach, callListener, mergeCapabilities } from "./connection.js";
+import { checkTaskAugmentation } from "../tasks/capabilities.js";
+import type { TaskOwner } from "../tasks/types.js";
+import { progressTokenOf } from "../session/progress.js";
+import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
+import { randomSessionKey, withoutTaskField } from "./tasks-server.js";
 import type { Transport } from "./transport.js";
 import type {
   CallToolResult,
@@ -80,6 +93,11 @@ export interface McpClientOptions {
    * declaration here: the client asks per call ({@link McpClient.callToolAsTask}).
    */
   tasks?: boolean;
+  /**
+   * Be a 2025-11-25 task receiver for `sampling/createMessage` and `elicitation/create`
+   * (see the class comment): `true`, or the task runtime's options (limits, TTL, clock, store).
+   */
+  receiveTasks?: boolean | TaskRuntimeOptions;
 }
 
 /** Per-call options: cancellation, timeout, progress. */
@@ -99,11 +117,18 @@ export class McpClient {
   private version: string | undefined;
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly closeListeners = new Set<(reason: string) => void>();
+  /** The tasks this client runs for the server, when it receives tasks. */
+  private readonly tasksReceived: TaskRuntime | undefined;
+  /** This session's tasks: the only owner there is on a client. */
+  private readonly taskOwner: TaskOwner = { session: randomSessionKey() };
 
   constructor(
     readonly info: Implementation,
     private readonly options: McpClientOptions = {},
-  ) {}
+  ) {
+    const r = options.receiveTasks;
+    if (r !== undefined && r !== false) this.tasksReceived = new TaskRuntime({ clock: options.clock, ...(r === true ? {} : r) });
+  }
 
   /** The capabilities this client declares. */
   get capabilities(): JsonObject {
@@ -113,6 +138,12 @@ export class McpClient {
     if (h.elicitation !== undefined) caps.elicitation = {};
     if (h.roots !== undefined) caps.roots = { listChanged: true };
     if (this.options.tasks === true) caps.extensions = { [TASKS_EXTENSION]: {} };
+    if (this.tasksReceived !== undefined) {
+      const requests: JsonObject = {};
+      if (h.sampling !== undefined) requests.sampling = { createMessage: {} };
+      if (h.elicitation !== undefined) requests.elicitation = { create: {} };
+      caps.tasks = { list: {}, cancel: {}, requests };
+    }
     return mergeCapabilities(caps, this.options.capabilities);
   }
 
@@ -135,6 +166,7 @@ export class McpClient {
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
         onTransportClose: (reason) => {
+          this.tasksReceived?.close();
           const why = fatal ?? reason;
           for (const fn of this.closeListeners) callListener(fn, why, undefined, this.options.onError);
         },
@@ -396,15 +428,37 @@ export class McpClient {
     const h = this.options.handlers ?? {};
     switch (method) {
       case "sampling/createMessage":
-        if (h.sampling !== undefined) return h.sampling(params as CreateMessageParams, ctx);
+        if (h.sampling !== undefined) return this.maybeAsTask(method, params, ctx, (p, c) => h.sampling!(p as CreateMessageParams, c));
         break;
       case "elicitation/create":
-        if (h.elicitation !== undefined) return h.elicitation(params as ElicitParams, ctx);
+        if (h.elicitation !== undefined) return this.maybeAsTask(method, params, ctx, (p, c) => h.elicitation!(p as ElicitParams, c));
+        break;
+      case "tasks/get":
+      case "tasks/result":
+      case "tasks/list":
+      case "tasks/cancel":
+        if (this.tasksReceived !== undefined) return this.tasksReceived.request(method, params, ctx, this.taskOwner, "legacy");
         break;
       case "roots/list":
         if (h.roots !== undefined) return { roots: await h.roots(ctx) };
         break;
     }
     throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+  }
+
+  /**
+   * Runs `handler` as a task when the request is task-augmented and this client declared
+   * task support for it; otherwise at once ("MUST process requests of that type normally,
+   * ignoring any task-augmentation metadata").
+   */
+  private async maybeAsTask(method: string, params: JsonObject, ctx: RequestContext, handler: (params: JsonObject, ctx: RequestContext) => JsonObject | Promise<JsonObject>): Promise<JsonObject> {
+    const tasks = this.tasksReceived;
+    const check = tasks === undefined ? undefined : checkTaskAugmentation({ method, params, capabilities: this.capabilities });
+    if (tasks === undefined || check?.kind !== "task") return handler(withoutTaskField(params), ctx);
+    const extra: { ttl?: number; progressToken?: string | number } = {};
+    if (check.requestedTtl !== undefined) extra.ttl = check.requestedTtl;
+    const token = progressTokenOf(params);
+    if (token !== undefined) extra.progressToken = token;
+    return tasks.create(ctx, this.taskOwner, "legacy", withoutTaskField(params), async (p, c) => handler(p, c), extra);
   }
 }

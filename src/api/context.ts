@@ -25,6 +25,7 @@ import type { RequestContext, RequestOptions } from "../driver/endpoint.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel, PeerInfo } from "../session/types.js";
 import { isModernRequest } from "../modern/request-meta.js";
+import { acceptsTaskAugmented } from "../tasks/capabilities.js";
 import { inputRequired, type InputRequest, type InputRequests, type InputRequiredResult, type InputResponses, type InputRetry } from "./mrtr.js";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult } from "./types.js";
 
@@ -127,6 +128,35 @@ export class ServerContext {
     // Tie the peer request's lifetime to this one: cancelling the tool call cancels it.
     const o: PeerRequestOptions = options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };
     return this.rc.request(method, params, o);
+  }
+
+  /**
+   * Sends a request to the client as a 2025-11-25 task when the client declared task
+   * support for `method` (`tasks.requests.sampling.createMessage`,
+   * `tasks.requests.elicitation.create`): the client answers a `CreateTaskResult`, and this
+   * then waits on `tasks/result` (which the receiver holds until the task is terminal) and
+   * resolves with the request's own result. Aborting (`options.signal`, or this request's
+   * cancellation) sends `tasks/cancel`. A client without that support, and the modern era
+   * (where input is gathered with `input_required`), get the plain request instead.
+   * `options.timeoutMs` applies to each request, the wait on `tasks/result` included.
+   */
+  async requestAsTask(method: string, params: JsonObject = {}, options: PeerRequestOptions & { ttl?: number } = {}): Promise<JsonObject> {
+    const { ttl, ...o } = options;
+    const modern = this.meta !== undefined && isModernRequest({ _meta: this.meta });
+    if (modern || !acceptsTaskAugmented(this.rc.peer?.capabilities, method)) return this.request(method, params, o);
+    const signal = o.signal ?? this.rc.signal;
+    const created = await this.rc.request(method, { ...params, task: ttl === undefined ? {} : { ttl } }, { ...o, signal });
+    const task = created.task as JsonObject | undefined;
+    // A receiver may still answer plainly (it need not make every request a task).
+    if (typeof task?.taskId !== "string") return created;
+    const taskId = task.taskId;
+    const cancel = (): void => void this.rc.request("tasks/cancel", { taskId }).catch(() => {});
+    signal.addEventListener("abort", cancel, { once: true });
+    try {
+      return await this.rc.request("tasks/result", { taskId }, { ...o, signal });
+    } finally {
+      signal.removeEventListener("abort", cancel);
+    }
   }
 
   /** The k-th ask of this attempt: answered from this round or an earlier one, else pending. */

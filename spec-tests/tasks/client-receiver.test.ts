@@ -1,0 +1,101 @@
+// Spec: 2025-11-25 basic/utilities/tasks with the client as receiver and the server as
+// requestor: "Capabilities" (tasks.requests.sampling.createMessage,
+// tasks.requests.elicitation.create, tasks.list, tasks.cancel on the client),
+// "Creating Tasks" (CreateTaskResult at once), "Getting Task Results" (tasks/result held
+// until terminal, with related-task metadata), "Task Support and Handling" (a receiver
+// that did not declare the capability processes the request normally).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, deferred, rejection } from "../api/setup.js";
+import type { McpServer } from "../../src/api/server.js";
+import type { CreateMessageParams, CreateMessageResult } from "../../src/api/types.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { MetaKey } from "../../src/model/meta.js";
+
+const LEGACY = { session: { versions: ["2025-11-25" as const] } };
+const ASK: CreateMessageParams = { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 };
+const answer = (text: string): CreateMessageResult => ({ role: "assistant", content: { type: "text", text }, model: "m" });
+
+async function flush(n = 30): Promise<void> {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+}
+
+/** A server whose `ask` tool samples the client as a task and returns the model's text. */
+function asker(s: McpServer, seen: JsonObject[] = []): void {
+  s.tool("ask", {}, async (_args, ctx) => {
+    const r = (await ctx.requestAsTask("sampling/createMessage", ASK as unknown as JsonObject, { ttl: 60000 })) as JsonObject;
+    seen.push(r);
+    return { content: [{ type: "text", text: String((r.content as JsonObject).text) }] };
+  });
+}
+
+test("basic/utilities/tasks Capabilities: a task-receiving client declares tasks.requests for the handlers it has, plus tasks.list and tasks.cancel", async () => {
+  const c = await connect(() => {}, { receiveTasks: true, handlers: { sampling: () => answer("x") } }, LEGACY);
+  assert.deepEqual(c.client.capabilities.tasks, { list: {}, cancel: {}, requests: { sampling: { createMessage: {} } } });
+  const plain = await connect(() => {}, { handlers: { sampling: () => answer("x") } }, LEGACY);
+  assert.equal(plain.client.capabilities.tasks, undefined, "no receiveTasks, no tasks capability");
+});
+
+test("basic/utilities/tasks: a task-augmented sampling/createMessage gets a CreateTaskResult at once; tasks/result waits for the handler, then answers its result with related-task metadata", async () => {
+  const gate = deferred();
+  const seen: JsonObject[] = [];
+  const c = await connect((s) => asker(s, seen), {
+    receiveTasks: true,
+    handlers: {
+      sampling: async () => {
+        await gate.promise;
+        return answer("from a task");
+      },
+    },
+  }, LEGACY);
+  const call = c.client.callTool("ask");
+  await flush();
+  const [created] = c.wire.filter((w) => w.from === "client" && w.message.result?.task !== undefined).map((w) => w.message.result.task);
+  assert.equal(created.status, "working", "the task begins working, before the handler answered");
+  assert.equal(created.ttl, 60000);
+  assert.equal(c.sent("server", "tasks/result").length, 1, "the requestor waits on tasks/result");
+  gate.resolve();
+  const r = await call;
+  assert.deepEqual(r.content, [{ type: "text", text: "from a task" }]);
+  assert.equal((seen[0]._meta as JsonObject)[MetaKey.relatedTask] !== undefined, true, "tasks/result carries io.modelcontextprotocol/related-task");
+  assert.equal(((seen[0]._meta as JsonObject)[MetaKey.relatedTask] as JsonObject).taskId, created.taskId);
+});
+
+test("basic/utilities/tasks: the server can tasks/get, tasks/list and tasks/cancel the client's task; a cancelled task stays cancelled", async () => {
+  const gate = deferred();
+  let taskId = "";
+  const c = await connect((s) => {
+    s.tool("start", {}, async (_a, ctx) => {
+      const created = await ctx.request("sampling/createMessage", { ...(ASK as unknown as JsonObject), task: {} });
+      taskId = (created.task as JsonObject).taskId as string;
+      const got = await ctx.request("tasks/get", { taskId });
+      const listed = await ctx.request("tasks/list", {});
+      const cancelled = await ctx.request("tasks/cancel", { taskId });
+      const after = await ctx.request("tasks/get", { taskId });
+      return { content: [{ type: "text", text: [got.status, (listed.tasks as JsonObject[]).length, cancelled.status, after.status].join(",") }] };
+    });
+  }, { receiveTasks: true, handlers: { sampling: async () => (await gate.promise, answer("late")) } }, LEGACY);
+  const r = await c.client.callTool("start");
+  assert.deepEqual(r.content, [{ type: "text", text: "working,1,cancelled,cancelled" }]);
+  gate.resolve();
+  await flush();
+  const e = await rejection(c.endpoint.request("tasks/get", { taskId: "nope" }));
+  assert.ok(e.code !== undefined);
+});
+
+test("basic/utilities/tasks Task Support and Handling: a client that did not declare task support processes a task-augmented request normally (its plain result), and requestAsTask falls back to the plain request", async () => {
+  const seen: JsonObject[] = [];
+  const c = await connect((s) => asker(s, seen), { handlers: { sampling: () => answer("plain") } }, LEGACY);
+  const r = await c.client.callTool("ask");
+  assert.deepEqual(r.content, [{ type: "text", text: "plain" }]);
+  assert.equal(c.sent("server", "tasks/result").length, 0);
+  const sampling = c.sent("server", "sampling/createMessage")[0];
+  assert.equal(sampling.params.task, undefined, "no task field to a client that cannot take it");
+  const d = await connect((s) => {
+    s.tool("raw", {}, async (_a, ctx) => {
+      const res = await ctx.request("sampling/createMessage", { ...(ASK as unknown as JsonObject), task: {} });
+      return { content: [{ type: "text", text: res.task === undefined ? "normal" : "task" }] };
+    });
+  }, { handlers: { sampling: () => answer("n") } }, LEGACY);
+  assert.deepEqual((await d.client.callTool("raw")).content, [{ type: "text", text: "normal" }]);
+});
