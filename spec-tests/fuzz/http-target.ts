@@ -21,7 +21,7 @@ import { int, messageText, randomString, type Rng } from "./generate.js";
 import type { FuzzTarget } from "./target.js";
 
 const URL_ = "http://127.0.0.1/mcp";
-const STATUSES = new Set([200, 202, 204, 400, 403, 404, 405, 406, 409, 413, 415, 503]);
+export const STATUSES = new Set([200, 202, 204, 400, 403, 404, 405, 406, 409, 413, 415, 503]);
 const HEADER_NAMES = ["accept", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id", "origin", "host", "content-length", "mcp-method", "mcp-name", "x-other"];
 const HEADER_VALUES = ["application/json, text/event-stream", "application/json", "text/event-stream", "*/*", "", "2025-11-25", "2025-03-26", "2026-07-28", "1999-01-01", "http://evil.example", "http://localhost:3000", "0", "-1", "99999999999", "stream-0/1", "x/9007199254740993", "tools/call", "ping"];
 
@@ -49,7 +49,7 @@ async function post(h: HttpHandler, body: unknown, session?: string): Promise<Re
 }
 
 /** Reads an SSE or JSON body and checks every message in it; gives up on a stream that stays open after a few event-loop turns. */
-async function checkBody(res: Response, where: string): Promise<void> {
+export async function checkBody(res: Response, where: string): Promise<void> {
   const type = res.headers.get("content-type") ?? "";
   if (res.body === null) return;
   if (type.startsWith("application/json")) {
