@@ -153,7 +153,7 @@ export const sseClient: FuzzTarget<SseInput> = {
     const t = httpClientTransport(URL_, {
       openGetStream: false,
       sleep: async () => {},
-      reconnect: { maxRetries: 2, maxReissues: 1 },
+      reconnect: { maxRetries: 2 },
       onError: () => {},
       fetch: async (url, init) => {
         const req = new Request(url, init);
