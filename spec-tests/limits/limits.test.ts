@@ -137,3 +137,19 @@ test("limits (Streamable HTTP): past maxSessions an initialize is 503 with a JSO
   h.close();
   assert.equal(h.sessionCount, 0, "close ends every session");
 });
+
+test("limits: past maxProgressPerSecond inbound progress for one request is dropped for the rest of that second, with one diagnostic; the next second delivers again", () => {
+  const client = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, maxProgressPerSecond: 3 });
+  step(client, { type: "open", now: 0 });
+  const initReq = Object.values(client.outbound)[0];
+  step(client, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: initReq.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }) });
+  assert.equal(client.phase.name, "operating");
+  step(client, { type: "request", now: 0, method: "tools/call", params: { name: "x" }, progress: true });
+  const req = Object.values(client.outbound).find((r) => r.method === "tools/call")!;
+  const progressAt = (now: number, progress: number) => step(client, { type: "receive", now, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: req.progressToken, progress } }) }).outputs;
+  const outs = [1, 2, 3, 4, 5, 6].flatMap((p) => progressAt(100 + p, p));
+  assert.deepEqual(outs.filter((o) => o.type === "progress").map((o: any) => o.progress), [1, 2, 3]);
+  assert.equal(outs.filter((o) => o.type === "diagnostic" && o.code === "progress-rate-limited").length, 1, "one diagnostic per window");
+  const later = progressAt(1101, 7);
+  assert.deepEqual(later.filter((o) => o.type === "progress").map((o: any) => o.progress), [7], "a new window delivers again");
+});

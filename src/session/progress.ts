@@ -34,10 +34,11 @@ export function receiveProgress(state: SessionState, params: JsonObject, now: nu
   const reqKey = state.progressTokens[idKey(token)];
   const req = reqKey === undefined ? undefined : state.outbound[reqKey];
   if (req === undefined || !Object.hasOwn(state.progressTokens, idKey(token))) {
-    if (receiveTaskProgress(state, params, out)) return;
+    if (receiveTaskProgress(state, params, now, out)) return;
     out.push({ type: "diagnostic", code: "unknown-progress-token", message: "progress for a token of no active request was dropped", detail: { progressToken: token } });
     return;
   }
+  if (!withinProgressRate(state, req, now, token, out)) return;
   const value = params.progress as number;
   if (req.progress !== undefined && !(value > req.progress)) {
     out.push({ type: "diagnostic", code: "progress-not-increasing", message: "progress that did not increase was dropped", detail: { progressToken: token, progress: value, previous: req.progress } });
@@ -52,6 +53,28 @@ export function receiveProgress(state: SessionState, params: JsonObject, now: nu
   if (params.total !== undefined) event.total = params.total as number;
   if (params.message !== undefined) event.message = params.message as string;
   out.push(event);
+}
+
+/**
+ * The inbound progress rate limit: true when one more notification for `holder` (a request
+ * or a task token) fits in the current one-second window.
+ */
+export function withinProgressRate(state: SessionState, holder: { progressWindow?: [number, number] }, now: number, token: string | number, out: SessionOutput[]): boolean {
+  const max = state.options.maxProgressPerSecond;
+  if (!(max > 0)) return true;
+  const w = holder.progressWindow;
+  if (w === undefined || now >= w[0] + 1000) {
+    holder.progressWindow = [now, 1];
+    return true;
+  }
+  if (w[1] >= max) {
+    // One diagnostic per window, not one per dropped notification.
+    if (w[1] === max) out.push({ type: "diagnostic", code: "progress-rate-limited", message: `more than ${max} progress notifications in a second for one request; the rest of this second's are dropped`, detail: { progressToken: token } });
+    w[1] = max + 1;
+    return false;
+  }
+  w[1]++;
+  return true;
 }
 
 /** Handles the application's progress report for a request it is handling. */

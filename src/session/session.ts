@@ -73,6 +73,7 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     cacheScope: options.cacheScope ?? "private",
     maxSubscriptions: options.maxSubscriptions ?? 64,
     maxInputRounds: options.maxInputRounds ?? 8,
+    maxProgressPerSecond: options.maxProgressPerSecond ?? 100,
   };
   if (options.era !== undefined) resolved.era = options.era;
   if (options.instructions !== undefined) resolved.instructions = options.instructions;

@@ -21,6 +21,7 @@
  */
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
+import { withinProgressRate } from "./progress.js";
 import { idKey, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Most task progress tokens a requestor keeps at once. */
@@ -33,6 +34,8 @@ export interface TaskProgressToken {
   taskId: string;
   /** Highest progress seen; progress must increase. */
   progress?: number;
+  /** Inbound progress rate window (see `withinProgressRate`). */
+  progressWindow?: [number, number];
 }
 
 const TERMINAL = ["completed", "failed", "cancelled"];
@@ -74,10 +77,11 @@ export function observeStatus(state: SessionState, task: JsonObject, out: Sessio
 }
 
 /** Requestor: progress for a token of no request in flight; true when it was a task's (and handled). */
-export function receiveTaskProgress(state: SessionState, params: JsonObject, out: SessionOutput[]): boolean {
+export function receiveTaskProgress(state: SessionState, params: JsonObject, now: number, out: SessionOutput[]): boolean {
   const key = idKey(params.progressToken as string | number);
   if (!Object.hasOwn(state.taskProgress, key)) return false;
   const entry = state.taskProgress[key];
+  if (!withinProgressRate(state, entry, now, params.progressToken as string | number, out)) return true;
   const value = params.progress as number;
   if (entry.progress !== undefined && !(value > entry.progress)) {
     out.push({ type: "diagnostic", code: "progress-not-increasing", message: "progress that did not increase was dropped", detail: { progressToken: params.progressToken, progress: value, previous: entry.progress } });

@@ -77,6 +77,12 @@ export interface SessionOptions {
   era?: "legacy" | "modern";
   /** Client: most `input_required` rounds for one request before it fails (default 8). */
   maxInputRounds?: number;
+  /**
+   * Most `notifications/progress` delivered per request (or task token) per second; the
+   * rest of that second's are dropped with a `progress-rate-limited` diagnostic, so a
+   * flooding peer cannot flood the application (default 100; 0: no limit).
+   */
+  maxProgressPerSecond?: number;
 }
 
 /** Options with every default filled in: what the state actually holds. */
@@ -120,6 +126,8 @@ export interface OutboundRequest {
   progressToken?: string | number;
   /** Highest progress seen; progress must increase. */
   progress?: number;
+  /** Inbound progress rate: [start of the current one-second window, notifications in it]. */
+  progressWindow?: [number, number];
   /** When it times out (ms), or null for never. */
   deadline: number | null;
   /** Hard cap that progress cannot push `deadline` past, or null. */
