@@ -6,20 +6,29 @@
  * Floors. stdio: a bare JSON-lines echo child (bench/peers/echo-stdio.ts) and a client
  * that writes one line per request and parses one line per answer. HTTP: a bare
  * `node:http` server that parses the body and answers `JSON.stringify`ed, driven by
- * `fetch`, the same client API our HTTP transport and the SDKs' use. Targets (issue 10):
- * ours at least 0.8× the floor's speed (time ratio ≤ 1.25) and at least 2× the SDKs'.
+ * `fetch`, the same client API our HTTP transport and the SDKs' use. Targets (issues 7
+ * and 10): ours at least 0.8× the floor's speed (time ratio ≤ 1.25) and at least 2× the
+ * SDKs', sequential and 64 in flight.
  *
- * Our HTTP transport serves the legacy era only for now (its MODERN ERA HOOK is not yet
- * wired), so HTTP rows are legacy; stdio has a modern group (ours vs SDK 2.x).
+ * Groups: stdio legacy and modern; HTTP legacy with JSON and with SSE answers, and HTTP
+ * modern (2026-07-28, no session). A modern answer is one JSON body unless the handler
+ * sends something before it (the server commits to a stream only then, or after its
+ * `modernStreamAfterMs`): the workload's tool sends nothing, so the modern group is JSON.
  */
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { Row, TimedRow } from "./async-harness.js";
+import { McpClient } from "../src/api/client.js";
+import { MODERN_VERSIONS } from "../src/model/versions.js";
+import { createHttpHandler } from "../src/transports/http-server.js";
+import { httpClientTransport } from "../src/transports/http-client.js";
+import { serveNode } from "../src/transports/http-node.js";
 import { ourHttpPeer, ourHttpServer, ourStdioPeer } from "./peers/ours.js";
+import { ourServer } from "./peers/ours-tools.js";
 import { sdk1HttpPeer, sdk1HttpServer, sdk1StdioPeer } from "./peers/sdk1.js";
 import { sdk2HttpPeer, sdk2HttpServer, sdk2StdioPeer } from "./peers/sdk2.js";
-import { ARGS, RESULT, TOOL, type Era, type HttpServerHandle, type Peer } from "./peers/workload.js";
+import { ARGS, HOLD, RESULT, TOOL, type Era, type HttpServerHandle, type Peer } from "./peers/workload.js";
 import { LABEL } from "./vs-sdk.js";
 
 /** Absolute path of a compiled peer script next to this file. */
@@ -88,6 +97,21 @@ export function rawHttpPeer(url: string): Peer {
   return { call, hold: call, close: async () => {} };
 }
 
+/** Our dual-era server behind our node:http bridge, for modern clients (no sessions: one kernel per request). */
+export async function ourModernHttpServer(): Promise<HttpServerHandle> {
+  const server = ourServer();
+  const handler = createHttpHandler({ path: "/mcp", sessionIdleMs: 0, createSession: server.httpSession() });
+  const node = await serveNode(handler, { port: 0, host: "127.0.0.1" });
+  return { url: `${node.url}/mcp`, close: () => node.close() };
+}
+
+/** Our client in the modern era over Streamable HTTP: every call one POST with its own `_meta`. */
+export async function ourModernHttpPeer(url: string): Promise<Peer> {
+  const c = new McpClient({ name: "bench", version: "1.0.0" }, { session: { versions: [...MODERN_VERSIONS] } });
+  await c.connect(httpClientTransport(url));
+  return { call: () => c.callTool(TOOL, ARGS), hold: () => c.callTool(HOLD, {}), close: async () => c.close() };
+}
+
 async function burst(peer: Peer, k: number): Promise<number> {
   const calls: Promise<unknown>[] = new Array(k);
   for (let i = 0; i < k; i++) calls[i] = peer.call();
@@ -134,8 +158,9 @@ async function served(server: Promise<HttpServerHandle>, client: (url: string) =
 
 function httpRows(k: number): TimedRow<Live>[] {
   const rows: TimedRow<Live>[] = [];
+  const load = k === 1 ? "seq" : `${k} in flight`;
   for (const json of [true, false]) {
-    const group = `http legacy ${json ? "json" : "sse"} ${k === 1 ? "seq" : `${k} in flight`}`;
+    const group = `http legacy ${json ? "json" : "sse"} ${load}`;
     const floor = `${group}: floor raw node:http echo`;
     const ours = `${group}: ours`;
     rows.push(
@@ -147,15 +172,21 @@ function httpRows(k: number): TimedRow<Live>[] {
       rows.push(
         row(`${group}: ${LABEL.sdk2}`, k, () => served(sdk2HttpServer(), (url) => sdk2HttpPeer(url, "legacy")), { baseline: ours, min: 2 },
           "SDK 2.x createMcpHandler serves 2025-era clients through its stateless legacy fallback (a server per request); it picks JSON or SSE itself"),
-        row(`http modern ${k === 1 ? "seq" : `${k} in flight`}: ${LABEL.sdk2}`, k, () => served(sdk2HttpServer(), (url) => sdk2HttpPeer(url, "modern")), { baseline: ours },
-          "no modern-era HTTP of ours yet: divided by our legacy JSON row"),
       );
     }
   }
+  const group = `http modern json ${load}`;
+  const floor = `${group}: floor raw node:http echo`;
+  const ours = `${group}: ours`;
+  rows.push(
+    row(floor, k, () => served(rawHttpServer(), rawHttpPeer)),
+    row(ours, k, () => served(ourModernHttpServer(), ourModernHttpPeer), { baseline: floor, max: 1.25 }),
+    row(`${group}: ${LABEL.sdk2}`, k, () => served(sdk2HttpServer(), (url) => sdk2HttpPeer(url, "modern")), { baseline: ours, min: 2 }),
+  );
   return rows;
 }
 
 /** Every transport row. */
 export function transportRows(): Row[] {
-  return [...stdioRows(1, "legacy"), ...stdioRows(64, "legacy"), ...stdioRows(1, "modern"), ...httpRows(1), ...httpRows(16)];
+  return [...stdioRows(1, "legacy"), ...stdioRows(64, "legacy"), ...stdioRows(1, "modern"), ...stdioRows(64, "modern"), ...httpRows(1), ...httpRows(64)];
 }

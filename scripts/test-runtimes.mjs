@@ -4,9 +4,10 @@
 // Exits non-zero when any case fails or a runtime is missing.
 //
 // The scenarios live in spec-tests/runtimes/fixtures/ (cases.ts, shared by all). Steps:
-//   1. esbuild bundles them into a fresh temporary folder: runtime-main.js and
-//      stdio-server.js for platform "neutral" (node:* left external: Deno and Bun resolve
-//      those themselves), browser-main.js for the browser, browser-host.js for Node;
+//   1. esbuild bundles them into a fresh temporary folder: runtime-main.js,
+//      stdio-server.js and stubborn-server.js for platform "neutral" (node:* left
+//      external: Deno and Bun resolve those themselves), browser-main.js for the
+//      browser, browser-host.js for Node;
 //   2. Node, Deno and Bun each run runtime-main.js, which prints `PLAN [...]` and one
 //      `RESULT {...}` line per case (see that file);
 //   3. Chromium opens index.html from browser-host.js's server (127.0.0.1, port 0), and
@@ -49,7 +50,7 @@ export async function prepare() {
   const common = { absWorkingDir: root, bundle: true, format: "esm", target: "es2022", outdir: dir, logLevel: "error" };
   try {
     await Promise.all([
-      build({ ...common, platform: "neutral", external: ["node:*"], entryPoints: [join(FIXTURES, "runtime-main.ts"), join(FIXTURES, "stdio-server.ts")] }),
+      build({ ...common, platform: "neutral", external: ["node:*"], entryPoints: [join(FIXTURES, "runtime-main.ts"), join(FIXTURES, "stdio-server.ts"), join(FIXTURES, "stubborn-server.ts")] }),
       build({ ...common, platform: "browser", entryPoints: [join(FIXTURES, "browser-main.ts")] }),
       build({ ...common, platform: "node", entryPoints: [join(FIXTURES, "browser-host.ts")] }),
     ]);

@@ -38,7 +38,8 @@ const script = (await import(pathToFileURL(join(projectRoot(), "scripts", "test-
 const inCi = process.env.CI === "true";
 
 /** What each runtime runs, for the test names (fixtures/runtime-main.ts and browser-main.ts). */
-const SERVER_SIDE = "memory pair and Web Streams in both eras, HTTP handler on the native server with the fetch client, stdio client spawning a server with the native API";
+const SERVER_SIDE =
+  "memory pair and Web Streams in both eras, HTTP handler on the native server with the fetch client, stdio client spawning a server with the native API, the stdio shutdown sequence (stdin, SIGTERM, SIGKILL on an injected clock) and an unexpected exit";
 const SCOPE: Record<string, string> = {
   node: `${SERVER_SIDE} (node:http, child_process)`,
   deno: `${SERVER_SIDE} (Deno.serve, Deno.Command)`,

@@ -22,6 +22,12 @@
  *   the original (`-32700` and `-32600`, id `null`: the framer has dropped the bytes that
  *   could have named a request id). The stream goes on with the next line. The true cause
  *   is reported to `onFault`, for logs.
+ * - Write batching (`batchWrites`, ndjson only). A message sent while the sink is idle is
+ *   written at once; the ones sent after it in the same turn of the event loop (the
+ *   answers to a chunk of requests, a burst of calls) are joined and written together
+ *   when the turn ends (`setImmediate` where the runtime has it, else a microtask). One
+ *   write, one syscall, for a burst instead of one per message; no delay for a lone
+ *   message.
  * - Backpressure. A message is written straight through while the sink accepts more;
  *   once it reports full, messages wait in a queue bounded by `maxQueuedChars`, and on
  *   the sink's drain the whole queue goes out as one write (one syscall for a burst). A
@@ -72,6 +78,12 @@ export interface ChannelOptions {
   maxQueuedChars?: number;
   /** Told about every line replaced by {@link INVALID_UTF8_MESSAGE} or {@link OVERSIZED_MESSAGE}, e.g. to log it to stderr. */
   onFault?(fault: FramingFault): void;
+  /**
+   * Join the lines sent in one turn of the event loop into one write (ndjson only; see
+   * the module comment). Default false here; the stdio and Web Streams adapters turn it
+   * on unless told otherwise.
+   */
+  batchWrites?: boolean;
 }
 
 /** Where a channel writes; one small implementation per runtime and stream kind. Must not throw. */
@@ -96,6 +108,15 @@ export const INPUT_ENDED_REASON = "the peer closed the stream";
 /** Raw line breaks, which valid JSON text can hold only as whitespace. */
 const LINE_BREAKS = /[\r\n]/g;
 
+/** A batch holding this many characters is written at once, without waiting for the end of the turn. */
+const MAX_BATCH_CHARS = 64 * 1024;
+
+/** Runs `fn` when the current turn of the event loop is over (after its I/O callbacks and microtasks, where possible). */
+const afterTurn: (fn: () => void) => void =
+  typeof (globalThis as { setImmediate?: unknown }).setImmediate === "function"
+    ? (fn) => void (globalThis as unknown as { setImmediate(fn: () => void): unknown }).setImmediate(fn)
+    : (fn) => queueMicrotask(fn);
+
 /**
  * A {@link Transport} over a {@link Sink} and the chunks an adapter pushes in. Adapters
  * construct it, wire their streams to {@link StreamChannel.push} / {@link StreamChannel.endInput}
@@ -116,8 +137,15 @@ export class StreamChannel implements Transport {
   private head = 0;
   private queuedChars = 0;
   private blocked = false;
+  private readonly batchWrites: boolean;
+  /** A batch is open: a line went out this turn, later ones queue until {@link StreamChannel.batchDone}. */
+  private batching = false;
   /** Bound once, so waiting for a drain allocates nothing per write. */
   private readonly drained = () => this.flush();
+  private readonly batchDone = () => {
+    this.batching = false;
+    if (!this.blocked) this.flush();
+  };
 
   /**
    * @param sink where outgoing messages are written
@@ -134,6 +162,7 @@ export class StreamChannel implements Transport {
     this.ndjson = (options.framing ?? "ndjson") === "ndjson" ? createNdjsonDecoder({ maxLineBytes: options.maxLineBytes }) : undefined;
     this.maxQueued = options.maxQueuedChars ?? DEFAULT_MAX_QUEUED_CHARS;
     this.onFault = options.onFault;
+    this.batchWrites = this.ndjson !== undefined && options.batchWrites === true;
   }
 
   /** True once the channel closed, from either side. */
@@ -151,13 +180,20 @@ export class StreamChannel implements Transport {
       // it must be escaped), so a space means the same and keeps the message on one line.
       chunk = framed.ok ? framed.line : text.replace(LINE_BREAKS, " ") + "\n";
     }
-    if (this.blocked) {
+    if (this.blocked || this.batching) {
       this.queue.push(chunk);
       this.queuedChars += chunk.length;
-      if (this.queuedChars > this.maxQueued) {
-        this.closeWith(`outgoing queue over ${this.maxQueued} characters: the peer is not reading`, false);
+      if (this.blocked) {
+        if (this.queuedChars > this.maxQueued) this.closeWith(`outgoing queue over ${this.maxQueued} characters: the peer is not reading`, false);
+      } else if (this.queuedChars >= MAX_BATCH_CHARS) {
+        // A big batch goes out now: batching saves syscalls, it must not hold large output back.
+        if (!this.sink.write(this.takeQueued())) this.block();
       }
       return;
+    }
+    if (this.batchWrites) {
+      this.batching = true;
+      afterTurn(this.batchDone);
     }
     if (!this.sink.write(chunk)) this.block();
   }
@@ -251,11 +287,12 @@ export class StreamChannel implements Transport {
     this.sink.waitDrain(this.drained);
   }
 
-  /** The sink drained: writes the queue, joined into one chunk when it holds lines. */
+  /** The sink drained (or a batch ended): writes the queue, joined into one chunk when it holds lines. */
   private flush(): void {
     this.blocked = false;
     if (this.ndjson !== undefined) {
-      if (this.reason !== undefined || this.queue.length === 0) return;
+      // While a batch is open, its end writes the queue (a drain mid-batch would split it).
+      if (this.reason !== undefined || this.queue.length === 0 || this.batching) return;
       if (!this.sink.write(this.takeQueued())) this.block();
       return;
     }

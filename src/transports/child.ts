@@ -14,8 +14,8 @@
  * runtime:
  *
  * - `close()` closes the transport at once (`onClose` fires), ends the child's stdin,
- *   then escalates on timers: SIGTERM after `shutdownTimeoutMs`, SIGKILL after a further
- *   `killTimeoutMs`. The exit cancels whatever is pending; `exited` resolves with it.
+ *   then escalates on the clock's timers (injectable: `clock`): SIGTERM after
+ *   `shutdownTimeoutMs`, SIGKILL after a further `killTimeoutMs`. The exit cancels whatever is pending; `exited` resolves with it.
  * - The server ending its stdout is the server shutting down ("The server MAY initiate
  *   shutdown by closing its output stream to the client and exiting"): the client closes
  *   stdin and runs the same escalation, so a server that closed stdout but hangs is still
@@ -31,6 +31,7 @@
  * dead child) are ignored: the exit that follows is the event that carries the cause.
  */
 import type { Transport } from "../api/transport.js";
+import type { Clock } from "../driver/clock.js";
 import { StreamChannel, type ChannelOptions, type Sink } from "./channel.js";
 
 /** How a child process ended. */
@@ -62,6 +63,11 @@ export interface SpawnOptions extends Omit<ChannelOptions, "framing"> {
   shutdownTimeoutMs?: number;
   /** After SIGTERM, how long to wait before SIGKILL. Default 2000 ms. */
   killTimeoutMs?: number;
+  /**
+   * The timers of the shutdown sequence. Default: {@link SHUTDOWN_CLOCK}. Tests pass a
+   * `ManualClock` to step through the sequence without waiting.
+   */
+  clock?: Clock;
 }
 
 /** A running server process: a transport to it, plus the process. */
@@ -107,6 +113,18 @@ export function describeExit(status: ExitStatus): string {
   return `server process exited with code ${status.code}`;
 }
 
+/**
+ * The default clock of the shutdown sequence: `performance.now()` and plain `setTimeout`.
+ * Unlike the driver's `systemClock`, its timers keep the process alive: a client that
+ * closes the transport and has nothing else to do must still stay to send the signals,
+ * or a server that ignores its stdin would be left running.
+ */
+export const SHUTDOWN_CLOCK: Clock = {
+  now: () => performance.now(),
+  schedule: (at, fn) => setTimeout(fn, Math.max(0, at - performance.now())),
+  cancel: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 const noop = (): void => {};
 /** Stands for a child that could not be started: the channel is closed at once, so only `end` is ever called. */
 const NO_CHILD: SpawnedChild = { pid: undefined, stdin: { write: () => true, waitDrain: noop, end: noop }, stderr: undefined, kill: noop };
@@ -123,20 +141,22 @@ class ChildTransport implements StdioChild {
   private stdoutEnded = false;
   private stdinEnded = false;
   private shuttingDown = false;
-  private timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  private timer: unknown = undefined;
   private readonly shutdownMs: number;
   private readonly killMs: number;
+  private readonly clock: Clock;
 
   constructor(spawn: SpawnFunction, command: string, args: readonly string[], options: SpawnOptions) {
     this.shutdownMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     this.killMs = options.killTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    this.clock = options.clock ?? SHUTDOWN_CLOCK;
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     const stdin: Sink = {
       write: (chunk) => this.stdinEnded || this.child.stdin.write(chunk),
       waitDrain: (fn) => this.child.stdin.waitDrain(fn),
       end: () => this.endStdin(),
     };
-    this.channel = new StreamChannel(stdin, { ...options, framing: "ndjson" }, () => this.shutdown());
+    this.channel = new StreamChannel(stdin, { batchWrites: true, ...options, framing: "ndjson" }, () => this.shutdown());
     const events: ChildEvents = {
       stdout: (chunk) => this.channel.push(chunk),
       stdoutEnd: () => this.onStdoutEnd(),
@@ -176,14 +196,14 @@ class ChildTransport implements StdioChild {
     if (this.shuttingDown || this.status !== undefined) return;
     this.shuttingDown = true;
     this.endStdin();
-    this.timer = setTimeout(() => this.escalate("SIGTERM"), this.shutdownMs);
+    this.timer = this.clock.schedule(this.clock.now() + this.shutdownMs, () => this.escalate("SIGTERM"));
   }
 
   /** Runs on a timer, which the exit cancels: the process is still running. */
   private escalate(signal: "SIGTERM" | "SIGKILL"): void {
     this.timer = undefined;
     this.child.kill(signal);
-    if (signal === "SIGTERM") this.timer = setTimeout(() => this.escalate("SIGKILL"), this.killMs);
+    if (signal === "SIGTERM") this.timer = this.clock.schedule(this.clock.now() + this.killMs, () => this.escalate("SIGKILL"));
   }
 
   private onStdoutEnd(): void {
@@ -197,7 +217,7 @@ class ChildTransport implements StdioChild {
   private onExit(status: ExitStatus): void {
     if (this.status !== undefined) return;
     this.status = status;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.clock.cancel(this.timer);
     this.timer = undefined;
     this.resolveExited(status);
     // Messages still in the stdout pipe are delivered before the close, except when there is no pipe at all.

@@ -35,8 +35,20 @@
  * a tool with invalid declarations is removed from that result). Each modern request has
  * its own fetch: the kernel's `notifications/cancelled` for it is not POSTed but aborts
  * that fetch, closing its stream, which is the cancellation on HTTP. A modern stream
- * that breaks before its response is not resumed (no `Last-Event-ID`); the request gets
- * a -32000 error. Era detection is the kernel's: its `server/discover` probe is a modern
+ * that breaks before its response (a network error, or the stream ending without it)
+ * cannot be resumed: the draft has no `Last-Event-ID` ("Resumable SSE streams via
+ * Last-Event-ID are not supported"), and its stream state is "scoped to the request: if
+ * the underlying channel is lost, the client re-issues the request" (`basic/patterns`).
+ * The transport re-issues it, after the backoff, under a new id of its own (`basic/index`:
+ * an id MUST NOT match any other request the sender issued; the kernel's ids are numbers,
+ * these are strings), at most `maxReissues` times, and maps the answer back to the
+ * kernel's id, so the caller sees one result; a progress notification of the new attempt
+ * that does not go past what was already delivered is dropped (progress MUST increase, so
+ * it can only be a repeat). Other notifications cannot be told apart from new ones and are
+ * delivered. `subscriptions/listen` is not re-issued: its subscription id is its request
+ * id and what changed while it was down is lost, so its owner gets the -32000 error and
+ * re-subscribes (`basic/patterns/subscriptions`: a drop "MAY" trigger a reconnect).
+ * Era detection is the kernel's: its `server/discover` probe is a modern
  * request, and a 4xx whose body is not a modern JSON-RPC error reaches it as -32000, so
  * it falls back to `initialize`.
  *
@@ -63,6 +75,8 @@ export interface ReconnectOptions {
   factor?: number;
   /** Failed attempts in a row before giving up on a stream. Default 5. */
   maxRetries?: number;
+  /** Times a modern request whose response stream broke is re-issued under a new id (0: never). Default 2. */
+  maxReissues?: number;
 }
 
 /** Options of {@link httpClientTransport}. */
@@ -101,7 +115,7 @@ export const SESSION_EXPIRED = "session expired";
 interface StreamCtx {
   kind: "post" | "get";
   /** A modern (2026-07-28) request: its protocol version, method and the fetch it can be cancelled by. */
-  modern?: { version: string; method: string; abort: AbortController; cancelled: boolean };
+  modern?: ModernCtx;
   /** Keys (`JSON.stringify(id)`) of requests whose response has not arrived. */
   pending: Set<string>;
   /** The ids themselves, to answer them if the stream is given up. */
@@ -109,6 +123,24 @@ interface StreamCtx {
   lastEventId: string;
   retryMs: number | undefined;
 }
+
+/** A modern request's state across its attempts. */
+interface ModernCtx {
+  version: string;
+  method: string;
+  /** Aborts the current attempt's fetch. */
+  abort: AbortController;
+  cancelled: boolean;
+  /** The kernel's id of the request (undefined for a notification). */
+  id?: RequestId;
+  /** The id the current attempt went out under, when it is a re-issue. */
+  wireId?: string;
+  /** The highest `notifications/progress` value delivered for it. */
+  progress?: number;
+}
+
+/** The start of the ids re-issued modern requests carry: strings, never equal to the kernel's numeric ids. */
+export const REISSUE_ID_PREFIX = "mcp-kernel-reissue-";
 
 const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
@@ -136,7 +168,13 @@ class HttpClient implements HttpClientTransport {
   private readonly maxDelay: number;
   private readonly factor: number;
   private readonly maxRetries: number;
+  private readonly maxReissues: number;
+  /** Re-issues so far, numbering their ids. */
+  private reissues = 0;
+  /** Aborted on close: ends the backoff waits. */
   private readonly abort = new AbortController();
+  /** The legacy fetches waiting for their response headers, aborted on close. */
+  private readonly fetches = new Set<AbortController>();
   private closed = false;
   private receiver: ((text: string) => void) | undefined;
   private buffered: string[] = [];
@@ -171,6 +209,7 @@ class HttpClient implements HttpClientTransport {
     this.maxDelay = r.maxDelayMs ?? 30_000;
     this.factor = r.factor ?? 1.5;
     this.maxRetries = r.maxRetries ?? 5;
+    this.maxReissues = r.maxReissues ?? 2;
     this.base = {};
     for (const [k, v] of Object.entries(options.headers ?? {})) {
       if (!isHeaderName(k) || !isSafeHeaderValue(v)) throw new TypeError(`header ${JSON.stringify(k)} is not a valid HTTP header`);
@@ -202,6 +241,22 @@ class HttpClient implements HttpClientTransport {
     this.shut("transport closed", true);
   }
 
+  /**
+   * One fetch of the legacy era, aborted if the transport closes before it answers. Each
+   * gets its own signal: undici adds an abort listener to the signal of every request
+   * and removes it only when the `Request` is garbage-collected, so one shared signal
+   * would gather a listener per request (a leak, and the cost of adding to a long list).
+   */
+  private async request(init: RequestInit): Promise<Response> {
+    const abort = new AbortController();
+    this.fetches.add(abort);
+    try {
+      return await this.fetch(this.url, { ...init, signal: abort.signal });
+    } finally {
+      this.fetches.delete(abort);
+    }
+  }
+
   // -------------------------------------------------------------------------------------
   // POST
 
@@ -228,7 +283,7 @@ class HttpClient implements HttpClientTransport {
     const sid = this.sessionId;
     let res: Response;
     try {
-      res = await this.fetch(this.url, { method: "POST", headers: this.headersFor(text, true), body: text, signal: this.abort.signal });
+      res = await this.request({ method: "POST", headers: this.headersFor(text, true), body: text });
     } catch (e) {
       release?.();
       return this.failed(ctx, `POST failed: ${errorText(e)}`);
@@ -250,7 +305,8 @@ class HttpClient implements HttpClientTransport {
       if (method === "notifications/initialized") this.startGet();
       return;
     }
-    return this.answer(ctx, res);
+    // Only a modern request's answer can come back as lost, and this one is legacy.
+    await this.answer(ctx, res);
   }
 
   /**
@@ -277,11 +333,11 @@ class HttpClient implements HttpClientTransport {
     try {
       const headers = this.headersFor(init, true);
       delete headers[H.protocolVersion];
-      const res = await this.fetch(this.url, { method: "POST", headers, body: init, signal: this.abort.signal });
+      const res = await this.request({ method: "POST", headers, body: init });
       this.adoptSession(res);
       const reply = res.ok ? parse((await firstMessage(res)) ?? "") : (discard(res), undefined);
       if (this.sessionId === undefined || (reply as { result?: { protocolVersion?: unknown } } | undefined)?.result?.protocolVersion !== this.protocolVersion) return false;
-      const n = await this.fetch(this.url, { method: "POST", headers: this.headersFor(done, true), body: done, signal: this.abort.signal });
+      const n = await this.request({ method: "POST", headers: this.headersFor(done, true), body: done });
       discard(n);
       if (!n.ok) return false;
     } catch {
@@ -299,8 +355,7 @@ class HttpClient implements HttpClientTransport {
    * `streamable-http`, "Request Metadata"), and its own fetch, aborted to cancel it.
    */
   private async postModern(text: string, message: ModernMessage, ctx: StreamCtx): Promise<void> {
-    const abort = new AbortController();
-    ctx.modern = { version: message.version, method: message.method, abort, cancelled: false };
+    const modern: ModernCtx = (ctx.modern = { version: message.version, method: message.method, abort: new AbortController(), cancelled: false, id: message.id });
     const key = message.id === undefined ? undefined : JSON.stringify(message.id);
     if (message.id !== undefined) {
       track(ctx, message.id);
@@ -309,18 +364,43 @@ class HttpClient implements HttpClientTransport {
     const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
     const headers = this.headersFor(text, true, modernRequestHeaders(message, tool === undefined ? undefined : this.paramHeaders.get(tool)));
     try {
-      let res: Response;
-      try {
-        res = await this.fetch(this.url, { method: "POST", headers, body: text, signal: abort.signal });
-      } catch (e) {
-        return this.failed(ctx, `POST failed: ${errorText(e)}`);
+      let body = text;
+      for (let attempt = 0; ; attempt++) {
+        const broke = await this.attemptModern(ctx, headers, body);
+        if (typeof broke !== "string" || this.closed || modern.cancelled) return;
+        if (message.id === undefined || message.method === LISTEN || attempt >= this.maxReissues) return this.failed(ctx, broke);
+        this.report(`re-issuing ${message.method} ${JSON.stringify(message.id)} under a new id: ${broke}`);
+        // What is left of the broken attempt is closed, which the server takes as its cancellation.
+        modern.abort.abort("re-issued");
+        modern.abort = new AbortController();
+        // Cancelling the request or closing the transport aborts this controller, ending the wait.
+        await this.sleep(this.delay(ctx, attempt), modern.abort.signal);
+        if (this.closed || modern.cancelled) return;
+        modern.wireId = `${REISSUE_ID_PREFIX}${++this.reissues}`;
+        body = withId(text, modern.wireId);
       }
-      if (this.closed || ctx.modern.cancelled) return discard(res);
-      if (res.status === 202 || res.status === 204) return discard(res);
-      await this.answer(ctx, res);
     } finally {
       if (key !== undefined && this.inflight.get(key) === ctx) this.inflight.delete(key);
     }
+  }
+
+  /**
+   * One POST of a modern message. Resolves to why the request's response was lost to a
+   * broken connection (the caller may re-issue it), or undefined when it was answered
+   * (or answered here with an error, or cancelled).
+   */
+  private async attemptModern(ctx: StreamCtx, headers: Record<string, string>, body: string): Promise<string | void> {
+    const modern = ctx.modern!;
+    let res: Response;
+    try {
+      res = await this.fetch(this.url, { method: "POST", headers, body, signal: modern.abort.signal });
+    } catch (e) {
+      if (ctx.pending.size > 0) return `POST failed: ${errorText(e)}`;
+      return void this.failed(ctx, `POST failed: ${errorText(e)}`);
+    }
+    if (this.closed || modern.cancelled) return void discard(res);
+    if (res.status === 202 || res.status === 204) return void discard(res);
+    return this.answer(ctx, res);
   }
 
   /**
@@ -342,13 +422,18 @@ class HttpClient implements HttpClientTransport {
     return true;
   }
 
-  /** A POST's non-202 answer: an HTTP error, one JSON body, or an SSE stream. */
-  private async answer(ctx: StreamCtx, res: Response): Promise<void> {
+  /**
+   * A POST's non-202 answer: an HTTP error, one JSON body, or an SSE stream. Resolves to
+   * why the response was lost, for a modern request whose connection broke (see
+   * {@link HttpClient.attemptModern}); otherwise every request of `ctx` is answered.
+   */
+  private async answer(ctx: StreamCtx, res: Response): Promise<string | void> {
     const type = mediaTypeOf(res.headers.get(H.contentType));
     if (!res.ok) return this.httpFailure(ctx, res, type);
     if (type === SSE_TYPE) return this.follow(ctx, res);
     if (type === JSON_TYPE) {
       const body = await readText(res);
+      if (body === undefined && ctx.modern !== undefined) return "the JSON response body could not be read";
       if (body === undefined) return this.failed(ctx, "the JSON response body could not be read");
       if (body.length > 0) this.deliver(body, ctx);
       if (ctx.pending.size > 0) this.failed(ctx, "the JSON response did not answer the request");
@@ -407,8 +492,11 @@ class HttpClient implements HttpClientTransport {
   // -------------------------------------------------------------------------------------
   // SSE streams
 
-  /** Reads `first` (a POST's SSE answer) and, while its requests are unanswered, resumes it. */
-  private async follow(ctx: StreamCtx, first: Response): Promise<void> {
+  /**
+   * Reads `first` (a POST's SSE answer) and, while its requests are unanswered, resumes
+   * it. A modern stream is not resumable: when it ends unanswered, resolves to why.
+   */
+  private async follow(ctx: StreamCtx, first: Response): Promise<string | void> {
     let res: Response | undefined = first;
     let failures = 0;
     for (;;) {
@@ -419,8 +507,8 @@ class HttpClient implements HttpClientTransport {
       }
       if (this.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
       // Draft streamable-http: modern streams are not resumable ("Resumable SSE streams via
-      // Last-Event-ID are not supported"); the request is answered with a connection error.
-      if (ctx.modern !== undefined) return this.failed(ctx, "the response stream ended before the response (modern streams are not resumable)");
+      // Last-Event-ID are not supported"); the caller re-issues the request or answers it.
+      if (ctx.modern !== undefined) return "the response stream ended before the response (modern streams are not resumable)";
       if (ctx.kind === "post" && ctx.lastEventId === "") return this.failed(ctx, "the response stream ended before the response and carried no event id to resume from");
       if (failures >= this.maxRetries) {
         if (ctx.kind === "post") return this.failed(ctx, `gave up resuming the response stream after ${failures} attempts`);
@@ -432,7 +520,7 @@ class HttpClient implements HttpClientTransport {
       if (ctx.lastEventId !== "") headers[H.lastEventId] = ctx.lastEventId;
       let r: Response;
       try {
-        r = await this.fetch(this.url, { method: "GET", headers, signal: this.abort.signal });
+        r = await this.request({ method: "GET", headers });
       } catch {
         failures++;
         continue;
@@ -505,12 +593,12 @@ class HttpClient implements HttpClientTransport {
   private async openGet(ctx: StreamCtx): Promise<void> {
     let r: Response;
     try {
-      r = await this.fetch(this.url, { method: "GET", headers: this.headersFor(undefined, false), signal: this.abort.signal });
+      r = await this.request({ method: "GET", headers: this.headersFor(undefined, false) });
     } catch (e) {
       if (!this.closed) this.report(`GET stream failed: ${errorText(e)}`);
       return;
     }
-    if (r.ok && mediaTypeOf(r.headers.get(H.contentType)) === SSE_TYPE) return this.follow(ctx, r);
+    if (r.ok && mediaTypeOf(r.headers.get(H.contentType)) === SSE_TYPE) return void (await this.follow(ctx, r));
     discard(r);
     // 405: the server offers no standalone stream, which the spec allows.
     if (r.status !== 405) this.report(`GET stream refused: HTTP ${r.status}`);
@@ -520,7 +608,16 @@ class HttpClient implements HttpClientTransport {
   // Messages in
 
   private deliver(text: string, ctx: StreamCtx): void {
-    if (ctx.modern?.cancelled) return;
+    const modern = ctx.modern;
+    if (modern !== undefined) {
+      if (modern.cancelled) return;
+      if (modern.wireId !== undefined) {
+        const restored = restoreReissued(text, modern);
+        if (restored === undefined) return;
+        text = restored;
+      }
+      if (text.indexOf(PROGRESS) !== -1) noteProgress(text, modern);
+    }
     if (ctx.modern?.method === "tools/list" && ctx.pending.size > 0) text = this.screenTools(text);
     if (ctx.pending.size > 0 || this.initKey !== undefined) this.noteResponse(text, ctx);
     if (this.receiver !== undefined) this.receiver(text);
@@ -612,6 +709,8 @@ class HttpClient implements HttpClientTransport {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
+    for (const f of this.fetches) f.abort();
+    this.fetches.clear();
     for (const ctx of this.inflight.values()) ctx.modern?.abort.abort("transport closed");
     this.inflight.clear();
     for (const r of this.readers) r.cancel().catch(() => {});
@@ -649,6 +748,45 @@ function modernMessage(text: string): ModernMessage | undefined {
   const out: ModernMessage = { method: m.method, params: m.params as JsonObject, version };
   if (typeof m.id === "string" || typeof m.id === "number") out.id = m.id;
   return out;
+}
+
+const LISTEN = "subscriptions/listen";
+const PROGRESS = '"notifications/progress"';
+
+/** `text` (a modern request) with its id replaced by `id`. */
+function withId(text: string, id: string): string {
+  const m = JSON.parse(text) as { id?: unknown };
+  m.id = id;
+  return JSON.stringify(m);
+}
+
+/** The `progress` of a progress notification in `text`, or undefined. */
+function progressOf(text: string): number | undefined {
+  const m = parse(text) as { method?: unknown; params?: { progress?: unknown } } | undefined;
+  const p = m?.method === "notifications/progress" ? m.params?.progress : undefined;
+  return typeof p === "number" ? p : undefined;
+}
+
+function noteProgress(text: string, modern: ModernCtx): void {
+  const p = progressOf(text);
+  if (p !== undefined && (modern.progress === undefined || p > modern.progress)) modern.progress = p;
+}
+
+/**
+ * A message on a re-issued request's stream, as the kernel must see it: the response to
+ * the new id carries the kernel's id again; a progress notification not past what was
+ * delivered already is a repeat of the lost attempt's, and is dropped (undefined).
+ */
+function restoreReissued(text: string, modern: ModernCtx): string | undefined {
+  if (text.indexOf(PROGRESS) !== -1) {
+    const p = progressOf(text);
+    return p !== undefined && modern.progress !== undefined && p <= modern.progress ? undefined : text;
+  }
+  if (text.indexOf(modern.wireId!) === -1) return text;
+  const m = parse(text) as { id?: unknown; method?: unknown } | undefined;
+  if (m === undefined || m === null || typeof m !== "object" || Array.isArray(m) || "method" in m || m.id !== modern.wireId) return text;
+  m.id = modern.id;
+  return JSON.stringify(m);
 }
 
 function track(ctx: StreamCtx, id: RequestId): void {

@@ -48,7 +48,7 @@ export function nodeServerTransport(options: Omit<ChannelOptions, "framing"> = {
     channel.closeWith(INPUT_ENDED_REASON);
   };
   const onError = (e: Error) => channel.closeWith(`stdio failed: ${e.message}`);
-  const channel = new StreamChannel(nodeSink(stdout), { ...options, framing: "ndjson" }, () => {
+  const channel = new StreamChannel(nodeSink(stdout), { batchWrites: true, ...options, framing: "ndjson" }, () => {
     stdin.off("data", onData);
     stdin.off("end", onEnd);
     stdin.off("error", onError);

@@ -127,7 +127,7 @@ export function webStreamsTransport(
   const writer = writable.getWriter();
   const bytes = (options.encoding ?? (framing === "ndjson" ? "bytes" : "text")) === "bytes";
   const sink = new WriterSink(writer, bytes, (e) => channel.closeWith(`write failed: ${errorText(e)}`, false));
-  const channel = new StreamChannel(sink, options, () => {
+  const channel = new StreamChannel(sink, { batchWrites: true, ...options }, () => {
     // Stops the read loop (its pending read resolves as done) and tells the peer.
     reader.cancel().then(ignore, ignore);
   });
