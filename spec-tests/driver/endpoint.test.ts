@@ -62,6 +62,25 @@ test("endpoint: aborting a request sends notifications/cancelled and the handler
   await assert.rejects(client.request("ping", undefined, { signal: ac.signal }), McpError);
 });
 
+test("basic/utilities/cancellation: a handler that first reads ctx.signal after the cancellation arrived sees it aborted, with the reason (the signal is made on demand)", async () => {
+  let ctxOf: { signal: AbortSignal } | undefined;
+  const { client } = connect({}, {}, {
+    onRequest: (_m, _p, ctx) =>
+      new Promise(() => {
+        ctxOf = ctx;
+      }),
+  });
+  await client.open();
+  const ac = new AbortController();
+  const pending = client.request("tools/call", { name: "slow" }, { signal: ac.signal });
+  await flush();
+  ac.abort("user");
+  await assert.rejects(pending, (e: McpError) => e.code === ErrorCode.RequestCancelled);
+  await flush();
+  assert.equal(ctxOf!.signal.aborted, true);
+  assert.equal(ctxOf!.signal.reason, "user");
+});
+
 test("endpoint: progress reaches onProgress; a timer fires the timeout on the manual clock", async () => {
   const clock = new ManualClock();
   const { client } = connect({ requestTimeoutMs: 1000 }, {}, {

@@ -92,13 +92,39 @@ interface Pending {
   cleanup?: () => void;
 }
 
+/**
+ * A request being handled. Its `AbortController` is made only when the handler reads
+ * `signal`: most handlers never do, and one per request is a measurable share of a
+ * server's time.
+ */
+class Handling {
+  aborted = false;
+  private controller: AbortController | undefined;
+  private reason: unknown;
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+}
+
 /** A session reducer driven by a real (or manual) clock. */
 export class Endpoint {
   readonly state: SessionState;
   private readonly pending = new Map<string, Pending>();
   /** `onProgress` of requests answered with a task: its progress goes on until the kernel says it ended. */
   private readonly taskProgress = new Map<string, NonNullable<RequestOptions["onProgress"]>>();
-  private readonly handling = new Map<string, AbortController>();
+  private readonly handling = new Map<string, Handling>();
   private timer: unknown = undefined;
   private timerAt: number | null = null;
   private ready: { resolve(v: { version: string; peer: PeerInfo }): void; reject(e: Error): void } | undefined;
@@ -225,14 +251,16 @@ export class Endpoint {
 
   private serve(id: RequestId, method: string, params: JsonObject | undefined): void {
     const key = idKey(id);
-    const controller = new AbortController();
+    const controller = new Handling();
     this.handling.set(key, controller);
     const ctx: RequestContext = {
       id,
       method,
-      signal: controller.signal,
+      get signal() {
+        return controller.signal;
+      },
       progress: (progress, total, message) => {
-        if (!controller.signal.aborted) this.feed({ type: "progress", now: this.clock.now(), id, progress, total, message });
+        if (!controller.aborted) this.feed({ type: "progress", now: this.clock.now(), id, progress, total, message });
       },
       progressFor: (token, progress, total, message) => this.feed({ type: "task-progress", now: this.clock.now(), token, progress, total, message }),
       request: (m, p, o = {}) => this.request(m, p, { ...o, related: id }),
@@ -243,7 +271,7 @@ export class Endpoint {
     };
     const handler = this.hooks.onRequest;
     const settle = (result: JsonObject | undefined, error: JsonRpcErrorObject | undefined) => {
-      if (controller.signal.aborted) return; // cancelled: receivers SHOULD NOT respond
+      if (controller.aborted) return; // cancelled: receivers SHOULD NOT respond
       this.handling.delete(key);
       this.feed(error ? { type: "respond", now: this.clock.now(), id, error } : { type: "respond", now: this.clock.now(), id, result });
     };
