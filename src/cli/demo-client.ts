@@ -228,8 +228,10 @@ export const SCENARIOS: Readonly<Record<string, Script>> = {
     await callAndLog(run, "json_schema_echo", { schema: focal.inputSchema as unknown as JsonObject });
   },
   "request-metadata": async ({ client }) => {
-    // connect() already discovered (modern era); one more stateless request.
-    await allTools(client);
+    // connect() already discovered (modern era, after the mock's -32022 and our retry);
+    // one more stateless request when there is one to make. The mock declares no
+    // capabilities, and tools/list to a server without `tools` is refused before sending.
+    if (client.serverCapabilities?.tools !== undefined) await allTools(client);
   },
   "elicitation-sep1034-client-defaults": async (run) => {
     await allTools(run.client);

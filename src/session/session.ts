@@ -34,6 +34,7 @@ import { flushProgress, progressTokenOf, receiveProgress, sendProgress, withProg
 import { observeAnswer, observeStatus, sendTaskProgress } from "./task-progress.js";
 import { addInbound, addOutbound, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
 import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
+import { decideVersionRetry } from "./version-retry.js";
 import {
   idKey,
   type LoggingLevel,
@@ -240,10 +241,11 @@ function startInitialize(state: SessionState, now: number, out: SessionOutput[],
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: o.capabilities, clientInfo: o.info } } });
 }
 
-function probe(state: SessionState, version: ModernVersion, now: number, out: SessionOutput[]): void {
+/** Sends the `server/discover` probe; `retries` counts the -32022 retries so far (bounded by version-retry.ts). */
+function probe(state: SessionState, version: ModernVersion, now: number, out: SessionOutput[], retries = 0): void {
   const o = state.options;
   const id = internalRequest(state, now, "server/discover", "discover");
-  moveTo(state, "probe", { name: "probing", requestKey: idKey(id), version });
+  moveTo(state, "probe", { name: "probing", requestKey: idKey(id), version, retries });
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "server/discover", params: withRequestMeta(undefined, version, o.capabilities, o.info, undefined) } });
 }
 
@@ -261,12 +263,15 @@ function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse
   const phase = state.phase as Extract<Phase, { name: "probing" }>;
   if ("error" in msg) {
     if (!MODERN_ERRORS.includes(msg.error.code)) return startInitialize(state, now, out, "fallback");
-    const supported = (msg.error.data as { supported?: unknown } | undefined)?.supported;
-    const list = Array.isArray(supported) ? supported : [];
-    const modern = o.versions.find((v): v is ModernVersion => isModernVersion(v) && v !== phase.version && list.includes(v));
-    if (msg.error.code === ErrorCode.UnsupportedProtocolVersion && modern !== undefined) return probe(state, modern, now, out);
-    if (msg.error.code === ErrorCode.UnsupportedProtocolVersion && o.versions.some((v) => !isModernVersion(v) && list.includes(v))) return startInitialize(state, now, out, "fallback");
-    fail(state, `the modern server refused discovery: ${msg.error.code} ${msg.error.message}`, out);
+    if (msg.error.code !== ErrorCode.UnsupportedProtocolVersion) {
+      fail(state, `the modern server refused discovery: ${msg.error.code} ${msg.error.message}`, out);
+      return;
+    }
+    const retries = phase.retries ?? 0;
+    const decision = decideVersionRetry(o.versions, phase.version, (msg.error.data as { supported?: unknown } | undefined)?.supported, retries);
+    if (decision.kind === "retry") return probe(state, decision.version, now, out, retries + 1);
+    if (decision.kind === "fallback") return startInitialize(state, now, out, "fallback");
+    fail(state, decision.reason, out);
     return;
   }
   const result = msg.result;

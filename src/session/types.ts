@@ -104,7 +104,8 @@ export type Phase =
   | { name: "new" }
   | { name: "initializing"; requestKey: string }
   /** Client, modern or dual-era: the `server/discover` probe is out (draft `basic/versioning`). */
-  | { name: "probing"; requestKey: string; version: ModernVersion }
+  /** `retries`: re-sent probes after -32022 so far (absent in states saved before it existed: 0). */
+  | { name: "probing"; requestKey: string; version: ModernVersion; retries?: number }
   /** Client: talking to a modern server; every request carries its own `_meta`. */
   | { name: "modern"; version: ModernVersion; peer: PeerInfo }
   | { name: "awaiting-initialized"; version: LegacyVersion; peer: PeerInfo }
