@@ -124,3 +124,17 @@ test("tasks extension + MRTR: input_required surfaces in tasks/get inputRequests
   assert.equal(done.status, "completed");
   assert.deepEqual((done.result as JsonObject).content, [{ type: "text", text: "hi ada (kept)" }]);
 });
+
+test("tasks extension + basic/patterns/mrtr: an inputBeforeTask tool's retry with a tampered requestState is refused with -32602 and creates no task; the option is not in tools/list", async () => {
+  const c = await connect((s) => {
+    s.tool("greet", { execution: { taskSupport: "optional" }, inputBeforeTask: true }, (_a, ctx) => {
+      if (ctx.inputResponses === undefined) return inputRequired({ who: { method: "elicitation/create", params: { message: "Who?", requestedSchema: { type: "object", properties: {} } } } }, "mine");
+      return text("hi");
+    });
+  }, { ...MODERN, tasks: true }, DUAL);
+  const listed = (await c.client.listTools()).tools.find((t) => t.name === "greet")!;
+  assert.equal((listed as JsonObject).inputBeforeTask, undefined);
+  const e = await rejection(c.client.request("tools/call", { name: "greet", inputResponses: { who: { action: "accept", content: {} } }, requestState: "forged" }));
+  assert.equal(e.code, -32602);
+  assert.deepEqual(Object.keys(JSON.parse(c.server.tasks.snapshot()).tasks), [], "no task was created");
+});

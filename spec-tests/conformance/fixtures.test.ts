@@ -30,11 +30,12 @@ const answering: McpClientOptions["handlers"] = {
 async function pair(era: Era, options: { handlers?: McpClientOptions["handlers"]; tasks?: boolean } = {}) {
   const clock = new ManualClock();
   const server = createDemoServer({ clock, delay: async () => {}, server: { session: { versions: ["2026-07-28", "2025-11-25"] } } });
-  const [s, c] = createMemoryPair();
+  const wire: { from: "server" | "client"; message: any }[] = [];
+  const [s, c] = createMemoryPair({ onSend: (i, text) => wire.push({ from: i === 0 ? "server" : "client", message: JSON.parse(text) }) });
   server.connect(s);
   const client = new McpClient({ name: "fixtures-test", version: "1" }, { clock, handlers: options.handlers ?? answering, tasks: options.tasks ?? false, session: { versions: [era] } });
   await client.connect(c);
-  return { client, server, clock };
+  return { client, server, clock, wire };
 }
 
 const textOf = (r: JsonObject) => (r.content as { text: string }[])[0].text;
@@ -145,11 +146,22 @@ test("confirm_delete and test_tool_with_task called plainly: ordinary MRTR tools
   assert.equal(textOf(await client.callTool("confirm_delete")), "Kept file.txt (decline)");
   // test_tool_with_task requires a task: without the extension it is -32021.
   await assert.rejects(client.callTool("test_tool_with_task"), (e: any) => e.code === -32021);
-  const withTasks = await pair("2026-07-28", { tasks: true });
-  const id = withTasks.client.taskIdOf((await withTasks.client.callToolAsTask("test_tool_with_task")) as JsonObject)!;
+});
+
+test("SEP-2663 composition with MRTR: test_tool_with_task answers round 1 synchronously with input_required (no task yet); the retry with the answer becomes the task, which completes with it", async () => {
+  const asked: string[] = [];
+  const naming: McpClientOptions["handlers"] = { elicitation: (p) => (asked.push(String(p.message)), { action: "accept", content: { name: "Alice" } }) };
+  const { client, wire } = await pair("2026-07-28", { tasks: true, handlers: naming });
+  const created = (await client.callToolAsTask("test_tool_with_task")) as JsonObject;
+  assert.deepEqual(asked, ["What is your name?"], "the elicitation came in round 1, before any task");
+  const rounds = wire.filter((w) => w.from === "server" && w.message.result !== undefined && w.message.result.resultType !== undefined).map((w) => w.message.result.resultType);
+  assert.deepEqual(rounds.slice(-2), ["input_required", "task"]);
+  assert.equal(created.resultType, "task");
+  assert.equal(created.requestState, undefined);
+  assert.equal(created.inputRequests, undefined);
+  const id = client.taskIdOf(created)!;
   await flush();
-  const [key] = Object.keys(((await withTasks.client.getTask(id)) as JsonObject).inputRequests as object);
-  await withTasks.client.updateTask(id, { [key]: { action: "accept", content: { name: "Alice" } } });
-  await flush();
-  assert.equal(textOf(((await withTasks.client.getTask(id)) as JsonObject).result as JsonObject), "Hello from the task, Alice!");
+  const done = (await client.getTask(id)) as JsonObject;
+  assert.equal(done.status, "completed");
+  assert.equal(textOf(done.result as JsonObject), "Hello from the task, Alice!");
 });

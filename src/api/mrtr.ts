@@ -145,6 +145,16 @@ export class InputRequiredBridge {
     return invoke(first).then((result) => (isInputRequired(result) ? this.bridge(method, first, result, rc, invoke) : result));
   }
 
+  /**
+   * `params` with its `requestState` verified and opened (modern retries only): for a
+   * retry that continues as a task instead of through {@link InputRequiredBridge.serve}.
+   * Rejects with the `-32602` of a tampered, mismatched or expired state.
+   */
+  async opened(method: string, params: JsonObject): Promise<JsonObject> {
+    if (!isModernRequest(params) || params.requestState === undefined) return params;
+    return { ...params, requestState: await this.open(method, params) };
+  }
+
   private async serveVerified(method: string, params: JsonObject, invoke: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
     const state = await this.open(method, params);
     const result = await invoke({ ...params, requestState: state });

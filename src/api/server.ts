@@ -165,6 +165,14 @@ export interface ToolConfig {
   execution?: Tool["execution"];
   icons?: Icon[];
   _meta?: Meta;
+  /**
+   * Tasks extension (SEP-2663, composition with multi round-trip requests): gather input
+   * first. A call without `inputResponses` runs synchronously, so the handler's
+   * `input_required` is the answer to round 1; the retry that brings the answers becomes
+   * the task. Not sent in `tools/list`. Default false: a task-capable tool called by a
+   * declaring client is a task from the first round.
+   */
+  inputBeforeTask?: boolean;
 }
 
 /** Completes one argument: the values for the text typed so far. */
@@ -244,6 +252,7 @@ interface ToolEntry {
   validateInput: ((value: unknown) => Issue[] | null) | null;
   validateOutput: ((value: unknown) => Issue[] | null) | null;
   handler: ToolHandler;
+  inputBeforeTask: boolean;
 }
 
 interface ResourceEntry {
@@ -362,8 +371,10 @@ export class McpServer {
     if (!validToolName(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ - .`);
     if (this.tools.has(name)) throw new TypeError(`tool ${JSON.stringify(name)} is already registered`);
     const def: Tool = { name, inputSchema: { type: "object", properties: {} } };
-    assignDefined(def, config);
+    const { inputBeforeTask, ...wire } = config;
+    assignDefined(def, wire);
     const entry: ToolEntry = {
+      inputBeforeTask: inputBeforeTask === true,
       seq: this.seq++,
       def,
       validateInput: config.inputSchema === undefined ? null : this.compile(`tool ${name} inputSchema`, config.inputSchema),
@@ -673,7 +684,11 @@ export class McpServer {
     if (decision.kind === "error") return Promise.reject(new McpError(decision.error));
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };
     const work = (q: JsonObject, r: RequestContext) => this.callTool(q, r);
-    return this.tasks.create(rc, taskOwnerOf(p, session), decision.era, withoutTaskField(p), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
+    const create = (q: JsonObject) => this.tasks.create(rc, taskOwnerOf(q, session), decision.era, withoutTaskField(q), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
+    if (!entry.inputBeforeTask || decision.era !== "extension") return create(p);
+    // Round 1 is answered synchronously (its input_required); the retry with answers is the task.
+    if (inputRetryOf(p)?.inputResponses === undefined) return undefined;
+    return this.mrtr.opened("tools/call", p).then(create);
   }
 
   private taskRequest(method: string, params: JsonObject | undefined, rc: RequestContext, session: TaskOwner): Promise<JsonObject> {

@@ -71,8 +71,9 @@ export function addTaskInputFixtures(server: McpServer): void {
   server.tool(
     "test_tool_with_task",
     {
-      description: "Asks for user_name, then works as a task and reports it (task support required)",
+      description: "Asks for user_name in a synchronous round, then works as a task and reports it (task support required)",
       execution: { taskSupport: "required" },
+      inputBeforeTask: true,
     },
     (_args, ctx) => {
       const answer = answerOf(ctx.inputResponses, "user_name");

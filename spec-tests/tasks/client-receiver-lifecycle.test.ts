@@ -1,0 +1,145 @@
+// Spec: 2025-11-25 basic/utilities/tasks with the client as receiver, driven from the
+// server's side of the session: "Getting Tasks" (tasks/get status transitions),
+// "Task Status Notification" (notifications/tasks/status), "Task Support and Handling"
+// (a request type the receiver did not declare is processed normally), "Isolation"
+// (a task belongs to the session that created it).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, deferred, rejection } from "../api/setup.js";
+import type { CreateMessageParams, CreateMessageResult } from "../../src/api/types.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { MetaKey } from "../../src/model/meta.js";
+
+const LEGACY = { session: { versions: ["2025-11-25" as const] } };
+const ASK = { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 } as CreateMessageParams as unknown as JsonObject;
+const answer = (text: string): CreateMessageResult => ({ role: "assistant", content: { type: "text", text }, model: "m" });
+
+async function flush(n = 30): Promise<void> {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+}
+
+test("basic/utilities/tasks Getting Tasks: tasks/get on the client's task reports working while the handler runs, then completed; tasks/result then answers at once with related-task metadata", async () => {
+  const gate = deferred();
+  const c = await connect(() => {}, { receiveTasks: true, handlers: { sampling: async () => (await gate.promise, answer("done")) } }, LEGACY);
+  const created = await c.endpoint.request("sampling/createMessage", { ...ASK, task: { ttl: 30000 } });
+  const taskId = (created.task as JsonObject).taskId as string;
+  assert.equal(typeof taskId, "string");
+  assert.equal((await c.endpoint.request("tasks/get", { taskId })).status, "working");
+  gate.resolve();
+  await flush();
+  const after = await c.endpoint.request("tasks/get", { taskId });
+  assert.equal(after.status, "completed", "a finished handler moves the task to completed");
+  const result = await c.endpoint.request("tasks/result", { taskId });
+  assert.deepEqual(result.content, { type: "text", text: "done" });
+  assert.equal(((result._meta as JsonObject)[MetaKey.relatedTask] as JsonObject).taskId, taskId, "tasks/result MUST carry io.modelcontextprotocol/related-task");
+});
+
+test("basic/utilities/tasks: a handler that throws moves the client's task to failed; tasks/result answers the handler's error", async () => {
+  const c = await connect(() => {}, { receiveTasks: true, handlers: { sampling: async () => { throw new Error("model offline"); } } }, LEGACY);
+  const created = await c.endpoint.request("sampling/createMessage", { ...ASK, task: {} });
+  const taskId = (created.task as JsonObject).taskId as string;
+  await flush();
+  assert.equal((await c.endpoint.request("tasks/get", { taskId })).status, "failed");
+  const e = await rejection(c.endpoint.request("tasks/result", { taskId }));
+  assert.equal(typeof e.code, "number", "the failure arrives as a JSON-RPC error");
+});
+
+test("basic/utilities/tasks Task Status Notification: a client receiver configured to (receivers MAY) sends notifications/tasks/status when its task becomes terminal; none by default", async () => {
+  const quiet = await connect(() => {}, { receiveTasks: true, handlers: { sampling: () => answer("q") } }, LEGACY);
+  await quiet.endpoint.request("sampling/createMessage", { ...ASK, task: {} });
+  await flush();
+  assert.equal(quiet.sent("client", "notifications/tasks/status").length, 0, "the default is no unsolicited status notifications");
+  const c = await connect(() => {}, { receiveTasks: { notifications: "terminal" }, handlers: { sampling: () => answer("n") } }, LEGACY);
+  const created = await c.endpoint.request("sampling/createMessage", { ...ASK, task: {} });
+  const taskId = (created.task as JsonObject).taskId as string;
+  await flush();
+  const notes = c.sent("client", "notifications/tasks/status").filter((n) => n.params.taskId === taskId);
+  assert.ok(notes.length >= 1, "a status notification for the task");
+  assert.equal(notes.at(-1).params.status, "completed");
+});
+
+test("basic/utilities/tasks Task Support and Handling: a client that did not declare tasks.requests.elicitation.create MUST process a task-augmented elicitation/create normally, ignoring the task metadata", async () => {
+  const schema = { type: "object", properties: {} };
+  const seen: JsonObject[] = [];
+  const plain = await connect(() => {}, { handlers: { elicitation: (p) => (seen.push(p as unknown as JsonObject), { action: "decline" }) } }, LEGACY);
+  assert.equal(plain.client.capabilities.tasks, undefined);
+  const r = await plain.endpoint.request("elicitation/create", { message: "?", requestedSchema: schema, task: {} });
+  assert.equal(r.task, undefined, "no CreateTaskResult from a client that did not declare it");
+  assert.equal(r.action, "decline", "the handler's own result");
+  assert.equal(seen[0].task, undefined, "the handler sees the request without the task metadata");
+  // Control: the same request to a client that declared it becomes a task.
+  const d = await connect(() => {}, { receiveTasks: true, handlers: { elicitation: () => ({ action: "decline" }) } }, LEGACY);
+  assert.deepEqual((d.client.capabilities.tasks as JsonObject).requests, { elicitation: { create: {} } });
+  const asTask = await d.endpoint.request("elicitation/create", { message: "?", requestedSchema: schema, task: {} });
+  assert.equal(typeof (asTask.task as JsonObject).taskId, "string");
+});
+
+test("basic/utilities/tasks Isolation: a task created in one client session cannot be read, listed or cancelled from another session", async () => {
+  const gate = deferred();
+  const handlers = { sampling: async () => (await gate.promise, answer("x")) };
+  const a = await connect(() => {}, { receiveTasks: true, handlers }, LEGACY);
+  const b = await connect(() => {}, { receiveTasks: true, handlers }, LEGACY);
+  const created = await a.endpoint.request("sampling/createMessage", { ...ASK, task: {} });
+  const taskId = (created.task as JsonObject).taskId as string;
+  assert.equal(((await a.endpoint.request("tasks/list", {})).tasks as JsonObject[]).length, 1);
+  assert.deepEqual((await b.endpoint.request("tasks/list", {})).tasks as JsonObject[], [], "the other session lists none");
+  const got = await rejection(b.endpoint.request("tasks/get", { taskId }));
+  assert.equal(got.code, -32602, "an unknown task id is Invalid params");
+  await rejection(b.endpoint.request("tasks/cancel", { taskId }));
+  assert.equal((await a.endpoint.request("tasks/get", { taskId })).status, "working", "the owner's task is untouched");
+  gate.resolve();
+});
+
+test("basic/utilities/tasks Progress: the progress token of a task-augmented sampling request stays valid after the CreateTaskResult until the client's task is terminal, and no progress after it", async () => {
+  const gate = deferred();
+  let report: ((n: number) => void) | undefined;
+  const c = await connect(() => {}, {
+    receiveTasks: true,
+    handlers: {
+      sampling: async (_p, ctx) => {
+        report = (n) => ctx.progress(n);
+        await gate.promise;
+        return answer("p");
+      },
+    },
+  }, LEGACY);
+  const created = await c.endpoint.request("sampling/createMessage", { ...ASK, _meta: { progressToken: "tok" }, task: {} });
+  const taskId = (created.task as JsonObject).taskId as string;
+  await flush();
+  report!(1);
+  await flush();
+  const progress = (): any[] => c.sent("client", "notifications/progress").filter((n) => n.params.progressToken === "tok");
+  assert.deepEqual(progress().map((n) => n.params.progress), [1], "progress after the CreateTaskResult, under the request's token");
+  gate.resolve();
+  await flush();
+  assert.equal((await c.endpoint.request("tasks/get", { taskId })).status, "completed");
+  report!(2);
+  await flush();
+  assert.deepEqual(progress().map((n) => n.params.progress), [1], "no progress once the task is terminal");
+});
+
+test("basic/utilities/tasks Cancelling Tasks: when the tool call that awaits ctx.requestAsTask is cancelled, the server sends tasks/cancel for the client's task, which ends cancelled", async () => {
+  const gate = deferred();
+  let taskId = "";
+  const c = await connect((s) => {
+    s.tool("ask", {}, async (_a, ctx) => {
+      await ctx.requestAsTask("elicitation/create", { message: "?", requestedSchema: { type: "object", properties: {} } });
+      return { content: [] };
+    });
+  }, { receiveTasks: true, handlers: { elicitation: async () => (await gate.promise, { action: "decline" as const }) } }, LEGACY);
+  const abort = new AbortController();
+  const call = c.client.callTool("ask", {}, { signal: abort.signal });
+  call.catch(() => {});
+  await flush();
+  const created = c.wire.find((w) => w.from === "client" && w.message.result?.task !== undefined);
+  taskId = created!.message.result.task.taskId;
+  assert.equal(c.sent("server", "tasks/cancel").length, 0, "no cancel before the abort");
+  abort.abort();
+  await rejection(call);
+  await flush();
+  assert.deepEqual(c.sent("server", "tasks/cancel").map((m) => m.params.taskId), [taskId], "tasks/cancel names the client's task");
+  assert.equal((await c.endpoint.request("tasks/get", { taskId })).status, "cancelled");
+  gate.resolve();
+  await flush();
+  assert.equal((await c.endpoint.request("tasks/get", { taskId })).status, "cancelled", "terminal states are final: a late handler result does not revive it");
+});
