@@ -43,6 +43,18 @@ test("endpoint: a handler's McpError keeps its code; any other throw is -32603; 
   assert.deepEqual(toRpcError("plain"), { code: ErrorCode.InternalError, message: "plain" });
 });
 
+/** Opens `client`, starts a tools/call, aborts it with reason "user", and waits until the cancellation has reached the server. */
+async function cancelSlowCall(client: Endpoint): Promise<AbortController> {
+  await client.open();
+  const ac = new AbortController();
+  const pending = client.request("tools/call", { name: "slow" }, { signal: ac.signal });
+  await flush();
+  ac.abort("user");
+  await assert.rejects(pending, (e: McpError) => e.code === ErrorCode.RequestCancelled);
+  await flush();
+  return ac;
+}
+
 test("endpoint: aborting a request sends notifications/cancelled and the handler's signal fires", async () => {
   let aborted = false;
   const { client } = connect({}, {}, {
@@ -51,13 +63,7 @@ test("endpoint: aborting a request sends notifications/cancelled and the handler
         ctx.signal.addEventListener("abort", () => (aborted = true));
       }),
   });
-  await client.open();
-  const ac = new AbortController();
-  const pending = client.request("tools/call", { name: "slow" }, { signal: ac.signal });
-  await flush();
-  ac.abort("user");
-  await assert.rejects(pending, (e: McpError) => e.code === ErrorCode.RequestCancelled);
-  await flush();
+  const ac = await cancelSlowCall(client);
   assert.equal(aborted, true);
   await assert.rejects(client.request("ping", undefined, { signal: ac.signal }), McpError);
 });
@@ -70,13 +76,7 @@ test("basic/utilities/cancellation: a handler that first reads ctx.signal after 
         ctxOf = ctx;
       }),
   });
-  await client.open();
-  const ac = new AbortController();
-  const pending = client.request("tools/call", { name: "slow" }, { signal: ac.signal });
-  await flush();
-  ac.abort("user");
-  await assert.rejects(pending, (e: McpError) => e.code === ErrorCode.RequestCancelled);
-  await flush();
+  await cancelSlowCall(client);
   assert.equal(ctxOf!.signal.aborted, true);
   assert.equal(ctxOf!.signal.reason, "user");
 });
