@@ -2,7 +2,7 @@
  * In-process comparison rows against the official SDKs: in-memory `tools/call` round trips
  * (sequential and 64 in flight, legacy and modern era), the codec against raw JSON and the
  * SDKs' own message parsing, heap per idle session and per in-flight request, and how
- * latency and heap grow from 1 to 1000 concurrent requests.
+ * latency and heap grow from 1 to 10,000 concurrent requests.
  *
  * How each side is wired (bench/peers/): ours is McpServer + McpClient over
  * `createMemoryPair`, which moves *text* (every message is encoded and decoded, as on a
@@ -142,7 +142,7 @@ export interface MemorySizes {
   /** Ops timed per growth level (at least 5 bursts of the level's size). */
   growthOps: number;
 }
-export const FULL_SIZES: MemorySizes = { sessions: 200, inFlight: 1000, levels: [1, 10, 100, 1000], growthOps: 3000 };
+export const FULL_SIZES: MemorySizes = { sessions: 200, inFlight: 1000, levels: [1, 10, 100, 1000, 10_000], growthOps: 3000 };
 export const SMOKE_SIZES: MemorySizes = { sessions: 3, inFlight: 5, levels: [1, 4], growthOps: 2 };
 
 function heapUsed(): number {
@@ -213,7 +213,8 @@ function growthRows(sizes: MemorySizes): StaticRow[] {
       rows.push({
         name: `growth ${era} ×${level}: ${LABEL[impl]}`,
         metric: "time",
-        ...(level === sizes.levels[0] ? {} : { baseline: base }),
+        // Ours must stay flat: per-op cost at any level at most 3× its cost at concurrency 1 (O(1) per message).
+        ...(level === sizes.levels[0] ? {} : { baseline: base, ...(impl === "ours" ? { target: { max: 3 } } : {}) }),
         measure: async () => {
           const gate = new Gate();
           const peer = await memoryPeer(impl, era, gate)!;

@@ -5,7 +5,8 @@ import { Gate, HOLD, RESULT, TOOL, TOOL_DESCRIPTION, TOOL_SCHEMA } from "./workl
 
 /** Our server, dual-era, with the workload's tools. */
 export function ourServer(gate = new Gate()): McpServer {
-  const server = new McpServer({ name: "bench", version: "1.0.0" }, { session: { versions: [...PROTOCOL_VERSIONS] } });
+  // The growth rows hold up to 10,000 calls at once: above the default 1024 in flight per session.
+  const server = new McpServer({ name: "bench", version: "1.0.0" }, { session: { versions: [...PROTOCOL_VERSIONS], maxInboundRequests: 16_384 } });
   server.tool(TOOL, { description: TOOL_DESCRIPTION, inputSchema: TOOL_SCHEMA as never }, () => RESULT);
   server.tool(HOLD, { description: "Answers when the bench releases it" }, async () => {
     await gate.wait();

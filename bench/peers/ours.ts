@@ -17,7 +17,7 @@ import { ARGS, Gate, HOLD, TOOL, type Era, type HttpServerHandle, type Peer } fr
 const INFO = { name: "bench", version: "1.0.0" };
 
 async function client(transport: Transport, era: Era): Promise<Peer> {
-  const c = new McpClient(INFO, { session: { versions: era === "legacy" ? [...LEGACY_VERSIONS] : [...MODERN_VERSIONS] } });
+  const c = new McpClient(INFO, { session: { versions: era === "legacy" ? [...LEGACY_VERSIONS] : [...MODERN_VERSIONS], maxOutboundRequests: 16_384 } });
   await c.connect(transport);
   return {
     call: () => c.callTool(TOOL, ARGS),
