@@ -51,8 +51,13 @@ export interface Measured {
   minBytes?: number;
   gzipBytes?: number;
   brotliBytes?: number;
+  /** Installed footprint: package directories under node_modules, and their bytes. */
+  packages?: number;
+  installedBytes?: number;
   /** An absolute bound on `cost` (e.g. a bundle budget), checked besides `target`. */
   limit?: number;
+  /** What `limit` counts, as printed (default `B`). */
+  limitUnit?: string;
 }
 
 /** A row measured once. */
@@ -61,8 +66,8 @@ export interface StaticRow {
   baseline?: string;
   target?: Target;
   note?: string;
-  /** What `cost` is: `time` (µs), `heap` (bytes), `gzip` (bytes). */
-  metric: "time" | "heap" | "gzip";
+  /** What `cost` is: `time` (µs), `heap` (bytes), `gzip` (bytes), `installed` (bytes on disk, or a package count). */
+  metric: "time" | "heap" | "gzip" | "installed";
   measure: () => Promise<Measured>;
 }
 
@@ -81,7 +86,7 @@ export interface CompareResult {
   baseline: string | null;
   /** This row's cost ÷ the baseline's (see `metric`); null without a baseline. */
   ratio: number | null;
-  metric: "time" | "heap" | "gzip";
+  metric: "time" | "heap" | "gzip" | "installed";
   /** The target as text (`≤ 1.25`, `≥ 10`, `≤ 15360 B`), or null. */
   target: string | null;
   pass: boolean | null;
@@ -90,6 +95,8 @@ export interface CompareResult {
   minBytes?: number;
   gzipBytes?: number;
   brotliBytes?: number;
+  packages?: number;
+  installedBytes?: number;
   note?: string;
   error?: string;
 }
@@ -191,11 +198,11 @@ async function repeat(live: Live, opts: AsyncOptions): Promise<void> {
   live.p99.push(percentile(perOpUs, 99));
 }
 
-function targetText(t: Target | undefined, limit: number | undefined): string | null {
+function targetText(t: Target | undefined, limit: number | undefined, unit = "B"): string | null {
   const parts: string[] = [];
   if (t?.max !== undefined) parts.push(`≤ ${t.max}`);
   if (t?.min !== undefined) parts.push(`≥ ${t.min}`);
-  if (limit !== undefined) parts.push(`≤ ${limit} B`);
+  if (limit !== undefined) parts.push(`≤ ${limit} ${unit}`);
   return parts.length === 0 ? null : parts.join(", ");
 }
 
@@ -299,12 +306,13 @@ export async function runRows(rows: readonly Row[], opts: AsyncOptions, progress
       baseline: row.baseline ?? null,
       ratio: null,
       metric: row.metric,
-      target: targetText(row.target, m?.limit),
+      target: targetText(row.target, m?.limit, m?.limitUnit),
       pass: null,
       spread: 1,
       repeats: m === undefined ? 0 : 1,
     };
     if (m?.minBytes !== undefined) Object.assign(result, { minBytes: m.minBytes, gzipBytes: m.gzipBytes, brotliBytes: m.brotliBytes });
+    if (m?.packages !== undefined) Object.assign(result, { packages: m.packages, installedBytes: m.installedBytes });
     if (row.note !== undefined) result.note = row.note;
     if (error !== undefined) result.error = error;
     out.set(row.name, result);
@@ -329,6 +337,7 @@ function fmt(x: number, digits: number): string {
 }
 
 function size(r: CompareResult): string {
+  if (r.packages !== undefined) return `${fmt((r.installedBytes ?? 0) / 1024, 0)} KB, ${r.packages} pkg`;
   if (r.gzipBytes === undefined) return "-";
   const kb = (b: number | undefined) => fmt((b ?? 0) / 1024, 1);
   return `${kb(r.minBytes)}/${kb(r.gzipBytes)}/${kb(r.brotliBytes)}`;
@@ -336,7 +345,7 @@ function size(r: CompareResult): string {
 
 /** The results as an aligned table, then errors, notes and a noise warning. */
 export function formatCompareTable(results: readonly CompareResult[]): string {
-  const head = ["row", "ops/s", "p50 µs", "p99 µs", "heap B", "KB min/gz/br", "÷ baseline", "target", "verdict", "spread"];
+  const head = ["row", "ops/s", "p50 µs", "p99 µs", "heap B", "KB min/gz/br | installed", "÷ baseline", "target", "verdict", "spread"];
   const rows = results.map((r) => {
     const timed = r.opsPerSec > 0;
     return [

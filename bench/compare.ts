@@ -1,6 +1,6 @@
 /**
  * `npm run bench:compare [-- --quick] [-- --filter TEXT]... [-- --out FILE]`: every
- * comparison row against the official SDKs (vs-sdk.ts, transports.ts, footprint.ts,
+ * comparison row against the official SDKs (vs-sdk.ts, transports.ts, footprint.ts with its install rows,
  * cold-start.ts) through the async harness; prints the table and writes
  * `bench/results-compare.json`. Re-spawns itself once with `--expose-gc` so heap figures
  * mean something. Exit status 1 when a row misses its target or cannot be measured.
@@ -14,7 +14,7 @@ import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FULL_ASYNC, QUICK_ASYNC, SMOKE_ASYNC, formatCompareTable, gcExposed, runRows, type AsyncOptions, type CompareResult, type Row } from "./async-harness.js";
 import { coldStartRows } from "./cold-start.js";
-import { footprintRows } from "./footprint.js";
+import { footprintRows, installRows } from "./footprint.js";
 import { transportRows } from "./transports.js";
 import { FULL_SIZES, SMOKE_SIZES, inProcessRows, type MemorySizes } from "./vs-sdk.js";
 
@@ -23,16 +23,18 @@ export interface CompareMode {
   harness: AsyncOptions;
   sizes: MemorySizes;
   coldRuns: number;
+  /** Run the install rows (npm pack + three `npm install`s, ≈ 15 s; the smoke test leaves them out: they need npm's cache or registry). */
+  install: boolean;
 }
 
-export const FULL_MODE: CompareMode = { harness: FULL_ASYNC, sizes: FULL_SIZES, coldRuns: 9 };
-export const QUICK_MODE: CompareMode = { harness: QUICK_ASYNC, sizes: { ...FULL_SIZES, sessions: 50, growthOps: 1000 }, coldRuns: 3 };
+export const FULL_MODE: CompareMode = { harness: FULL_ASYNC, sizes: FULL_SIZES, coldRuns: 9, install: true };
+export const QUICK_MODE: CompareMode = { harness: QUICK_ASYNC, sizes: { ...FULL_SIZES, sessions: 50, growthOps: 1000 }, coldRuns: 3, install: true };
 /** The smoke test's: every row, a sample or two each (checks the wiring, measures nothing). */
-export const SMOKE_MODE: CompareMode = { harness: SMOKE_ASYNC, sizes: SMOKE_SIZES, coldRuns: 1 };
+export const SMOKE_MODE: CompareMode = { harness: SMOKE_ASYNC, sizes: SMOKE_SIZES, coldRuns: 1, install: false };
 
 /** Every comparison row, in table order. */
 export function compareRows(mode: CompareMode): Row[] {
-  return [...inProcessRows(mode.sizes), ...transportRows(), ...coldStartRows(mode.coldRuns), ...footprintRows()];
+  return [...inProcessRows(mode.sizes), ...transportRows(), ...coldStartRows(mode.coldRuns), ...footprintRows(), ...(mode.install ? installRows() : [])];
 }
 
 /** Rows whose name contains one of `filters`, with the baselines they name (transitively). */

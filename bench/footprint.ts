@@ -9,16 +9,23 @@
  * zod, ajv, cross-spawn… for the SDKs), es2022. Targets (issue 10): our server ≤ 15 KB and
  * client ≤ 12 KB gzip; the SDK rows' ratio is their gzip size ÷ ours.
  *
+ * Install rows (install-footprint.ts): bytes and packages `npm install` leaves in an empty
+ * project for our packed tarball, for `@modelcontextprotocol/sdk` 1.32.2 and for
+ * `@modelcontextprotocol/server` + `client` 2.4.0; the SDK rows' ratio is their bytes ÷
+ * ours. A row of its own counts our installed dependencies (packages besides mcp-kernel):
+ * it passes at 0, the issue's "zero installed dependencies".
+ *
  * The bundles are also written to disk: cold-start.ts spawns the server bundles, so cold
  * start compares one file per implementation, not our unbundled compiled tree against the
  * SDKs' prebuilt dist.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Row } from "./async-harness.js";
+import { installFootprint, packOurs, type Installed } from "./install-footprint.js";
 import type { Impl } from "./vs-sdk.js";
 import { LABEL } from "./vs-sdk.js";
 
@@ -98,6 +105,64 @@ export function footprintRows(): Row[] {
         },
       });
     }
+  }
+  return rows;
+}
+
+/** The packages each install row asks npm for (ours: the packed tarball, resolved at run time). */
+export const INSTALL_SPECS: Record<Exclude<Impl, "ours">, string[]> = {
+  sdk1: ["@modelcontextprotocol/sdk@1.32.2"],
+  sdk2: ["@modelcontextprotocol/server@2.4.0", "@modelcontextprotocol/client@2.4.0"],
+};
+
+let ours: Promise<Installed> | undefined;
+
+/** Our tarball installed (packed and installed once per process; the pack directory removed afterwards). */
+function oursInstalled(): Promise<Installed> {
+  ours ??= (async () => {
+    const tarball = await packOurs(sourceRoot());
+    try {
+      return await installFootprint([tarball]);
+    } finally {
+      rmSync(dirname(tarball), { recursive: true, force: true });
+    }
+  })();
+  return ours;
+}
+
+/** Install rows: bytes on disk of each implementation's install, and our dependency count. */
+export function installRows(): Row[] {
+  const base = "footprint install: ours";
+  const rows: Row[] = [
+    {
+      name: base,
+      metric: "installed",
+      measure: async () => {
+        const i = await oursInstalled();
+        return { cost: i.bytes, packages: i.packages, installedBytes: i.bytes };
+      },
+    },
+    {
+      name: "footprint install dependencies: ours",
+      metric: "installed",
+      note: "packages npm installs besides mcp-kernel itself; limit 0",
+      measure: async () => {
+        const i = await oursInstalled();
+        const deps = i.names.filter((n) => n !== "mcp-kernel").length;
+        return { cost: deps, packages: i.packages, installedBytes: i.bytes, limit: 0, limitUnit: "packages" };
+      },
+    },
+  ];
+  for (const impl of ["sdk1", "sdk2"] as const) {
+    rows.push({
+      name: `footprint install: ${impl === "sdk1" ? LABEL.sdk1 : `${LABEL.sdk2} (server + client)`}`,
+      metric: "installed",
+      baseline: base,
+      measure: async () => {
+        const i = await installFootprint(INSTALL_SPECS[impl]);
+        return { cost: i.bytes, packages: i.packages, installedBytes: i.bytes };
+      },
+    });
   }
   return rows;
 }

@@ -20,7 +20,16 @@
  *
  * Memory rows ({@link defineMemoryBench}) are not timed: each repeat calls `measure`,
  * which builds what it measures between forced collections and reports the retained heap
- * per item; the median over repeats is quoted and compared with `maxBytes`.
+ * per item; the median over repeats is quoted and compared with `maxBytes`. `measure` may
+ * be async (rows that drive McpServer and McpClient over a memory pair).
+ *
+ * A row whose op is indivisible (a burst of `unit` concurrent round trips) gets batches
+ * that are multiples of `unit`; a row whose batch takes longer than `sampleMs` is sampled
+ * fewer times, so one repeat costs about `samples × sampleMs` whatever the row (never
+ * fewer than `minSamples`). Rows that declare `messagesPerOp` / `bytesPerOp` also report
+ * the cost per message (µs) and per byte (ns). Sweep rows ({@link defineSweep}) measure
+ * nothing themselves: they read one of those figures off their points and pass when the
+ * largest is at most `maxRatio` times the smallest (a flat curve).
  */
 
 /** One benchmark row. `S` is whatever `setup` builds (inputs, untimed). */
@@ -37,6 +46,27 @@ export interface BenchDef<S = unknown> {
   setup?: () => S;
   /** Performs `n` operations; the return value is kept so the work cannot be optimized away. */
   run: (n: number, state: S) => unknown;
+  /** Ops that only run together (a burst of this many concurrent requests): `n` is always a multiple of it. Default 1. */
+  unit?: number;
+  /** Messages one op puts on the wire (a round trip: 2): the result then has `perMessageUs`. */
+  messagesPerOp?: number;
+  /** Bytes one op moves, from the setup state: the result then has `perByteNs`. */
+  bytesPerOp?: (state: S) => number;
+}
+
+/**
+ * A sweep row: one figure read off each of its points (timed rows of the same run) must
+ * stay flat, the largest at most `maxRatio` × the smallest.
+ */
+export interface SweepDef {
+  /** Unique row name, e.g. `growth/in-flight sweep`. */
+  name: string;
+  /** The rows of the sweep, smallest first. */
+  points: readonly string[];
+  /** The figure that must stay flat. */
+  metric: "perMessageUs" | "perByteNs";
+  /** Highest acceptable largest ÷ smallest. */
+  maxRatio: number;
 }
 
 /**
@@ -53,15 +83,15 @@ export interface MemoryBenchDef {
   /** Items per repeat in a full run, and in `--quick` mode. */
   ops: number;
   quickOps?: number;
-  /** Builds `ops` items and returns retained heap bytes per item; may throw to report the row as broken. */
-  measure: (ops: number) => number;
+  /** Builds `ops` items and returns retained heap bytes per item; may throw (or reject) to report the row as broken. */
+  measure: (ops: number) => number | Promise<number>;
 }
 
 /** One row of results, as printed and as written to `bench/results.json`. */
 export interface BenchResult {
   name: string;
-  /** `time` for timed rows, `memory` for {@link defineMemoryBench} rows (no timing fields then: they are 0). */
-  kind: "time" | "memory";
+  /** `time` for timed rows, `memory` for {@link defineMemoryBench} rows, `sweep` for {@link defineSweep} rows (no timing fields for the last two: they are 0). */
+  kind: "time" | "memory" | "sweep";
   /** Operations timed in each repeat. */
   ops: number;
   /** Median over repeats of operations per second. */
@@ -73,9 +103,9 @@ export interface BenchResult {
   heapBytes: number;
   /** The row compared to, or null. */
   baseline: string | null;
-  /** Time per op / baseline's time per op (medians); null without a baseline. */
+  /** Time per op / baseline's time per op (medians); for a sweep row, its points' largest figure ÷ smallest; null without a baseline. */
   ratio: number | null;
-  /** Declared target: highest `ratio` for timed rows, highest `heapBytes` for memory rows; or null. */
+  /** Declared target: highest `ratio` for timed rows, highest `heapBytes` for memory rows, highest largest ÷ smallest for sweep rows; or null. */
   target: number | null;
   /** Declared lowest ops/s, or null. */
   minOpsPerSec: number | null;
@@ -85,6 +115,10 @@ export interface BenchResult {
   spread: number;
   /** Repeats measured. */
   repeats: number;
+  /** Time rows declaring `messagesPerOp`: µs per message (median time per op ÷ messages per op). */
+  perMessageUs?: number;
+  /** Time rows declaring `bytesPerOp`: ns per byte moved. */
+  perByteNs?: number;
   /** Set when the row could not be measured (setup or run threw). */
   error?: string;
 }
@@ -101,13 +135,15 @@ export interface BenchOptions {
   warmupMs: number;
   /** Memory rows use their `quickOps`. */
   quick: boolean;
+  /** Fewest timed samples per repeat of a row whose batch outlasts `sampleMs` (default 5). */
+  minSamples?: number;
 }
 
 /** Full run: 5 repeats of 200 samples of ≈1 ms. */
 export const FULL: BenchOptions = { repeats: 5, samples: 200, sampleMs: 1, warmupMs: 200, quick: false };
 
 /** `--quick`: 3 repeats of 100 samples of ≈0.5 ms. */
-export const QUICK: BenchOptions = { repeats: 3, samples: 100, sampleMs: 0.5, warmupMs: 50, quick: true };
+export const QUICK: BenchOptions = { repeats: 3, samples: 100, sampleMs: 0.5, warmupMs: 50, quick: true, minSamples: 3 };
 
 /** A spread above this is flagged as noisy. */
 export const NOISY_SPREAD = 1.3;
@@ -138,6 +174,20 @@ export function defineMemoryBench(def: MemoryBenchDef): MemoryBenchDef {
 /** Every memory row registered so far, in definition order. */
 export function registeredMemoryBenches(): readonly MemoryBenchDef[] {
   return memoryRegistry;
+}
+
+const sweepRegistry: SweepDef[] = [];
+
+/** Registers a sweep row (call at a bench file's top level, after its points); returns it. */
+export function defineSweep(def: SweepDef): SweepDef {
+  if (registry.some((r) => r.name === def.name) || memoryRegistry.some((r) => r.name === def.name) || sweepRegistry.some((r) => r.name === def.name)) throw new Error(`bench row ${def.name} defined twice`);
+  sweepRegistry.push(def);
+  return def;
+}
+
+/** Every sweep row registered so far, in definition order. */
+export function registeredSweeps(): readonly SweepDef[] {
+  return sweepRegistry;
 }
 
 /**
@@ -187,6 +237,10 @@ interface Live {
   p50: number[];
   p99: number[];
   heap: number[];
+  /** Estimated ns of one batch, from calibration. */
+  batchNs: number;
+  /** Timed samples per repeat (see {@link samplesOf}). */
+  samples: number;
   error?: string;
 }
 
@@ -197,10 +251,11 @@ function timed(live: Live, n: number): number {
   return Number(now() - t0);
 }
 
-/** Warms up, then picks the ops per sample so that one sample takes about `sampleMs`. */
+/** Warms up, then picks the ops per sample (a multiple of the row's `unit`) so that one sample takes about `sampleMs`. */
 function calibrate(live: Live, opts: BenchOptions): void {
   const warmupNs = opts.warmupMs * 1e6;
-  let n = 1;
+  const unit = live.def.unit ?? 1;
+  let n = unit;
   let spent = 0;
   // Doubling until a batch is long enough to time, and the warm-up budget is spent.
   for (;;) {
@@ -208,11 +263,19 @@ function calibrate(live: Live, opts: BenchOptions): void {
     spent += ns;
     if (ns >= opts.sampleMs * 1e6 || spent >= warmupNs) {
       const perOp = Math.max(ns / n, 1);
-      live.batch = Math.max(1, Math.round((opts.sampleMs * 1e6) / perOp));
+      live.batch = unit * Math.max(1, Math.round((opts.sampleMs * 1e6) / perOp / unit));
+      live.batchNs = perOp * live.batch;
       if (spent >= warmupNs) return;
     }
     if (ns < opts.sampleMs * 1e6) n *= 2;
   }
+}
+
+/** Samples per repeat: `opts.samples`, fewer when one batch outlasts `sampleMs` (so a repeat costs about the same for every row). */
+function samplesOf(live: Live, opts: BenchOptions): number {
+  const budgetNs = opts.samples * opts.sampleMs * 1e6;
+  const fit = Math.floor(budgetNs / Math.max(live.batchNs, 1));
+  return Math.min(opts.samples, Math.max(opts.minSamples ?? 5, fit));
 }
 
 /** One repeat of one row: heap probe, then the timed samples. */
@@ -223,14 +286,16 @@ function repeat(live: Live, opts: BenchOptions): void {
   const grown = process.memoryUsage().heapUsed - before;
   live.heap.push(Math.max(0, grown) / live.batch);
 
-  const perOpUs: number[] = new Array(opts.samples);
+  const samples = samplesOf(live, opts);
+  const perOpUs: number[] = new Array(samples);
   let total = 0;
-  for (let i = 0; i < opts.samples; i++) {
+  for (let i = 0; i < samples; i++) {
     const ns = timed(live, live.batch);
     total += ns;
     perOpUs[i] = ns / live.batch / 1e3;
   }
-  live.opsPerSec.push((opts.samples * live.batch) / (total / 1e9));
+  live.samples = samples;
+  live.opsPerSec.push((samples * live.batch) / (total / 1e9));
   live.p50.push(percentile(perOpUs, 50));
   live.p99.push(percentile(perOpUs, 99));
 }
@@ -241,7 +306,7 @@ function describe(e: unknown): string {
 
 /** Measures `defs` (rows and their baselines interleaved, repeat by repeat) and returns one result per row. */
 export function runBenches(defs: readonly BenchDef<any>[], opts: BenchOptions, progress?: (line: string) => void): BenchResult[] {
-  const lives: Live[] = defs.map((def) => ({ def, state: undefined, batch: 1, opsPerSec: [], p50: [], p99: [], heap: [] }));
+  const lives: Live[] = defs.map((def) => ({ def, state: undefined, batch: 1, batchNs: 0, samples: opts.samples, opsPerSec: [], p50: [], p99: [], heap: [] }));
   for (const live of lives) {
     try {
       live.state = live.def.setup?.();
@@ -280,7 +345,7 @@ export function runBenches(defs: readonly BenchDef<any>[], opts: BenchOptions, p
     const result: BenchResult = {
       name: def.name,
       kind: "time",
-      ops: measured ? live.batch * opts.samples : 0,
+      ops: measured ? live.batch * live.samples : 0,
       opsPerSec,
       p50us: measured ? median(live.p50) : 0,
       p99us: measured ? median(live.p99) : 0,
@@ -293,6 +358,14 @@ export function runBenches(defs: readonly BenchDef<any>[], opts: BenchOptions, p
       spread: measured ? Math.max(...live.opsPerSec) / Math.min(...live.opsPerSec) : 0,
       repeats: live.opsPerSec.length,
     };
+    if (measured && def.messagesPerOp !== undefined) result.perMessageUs = 1e6 / opsPerSec / def.messagesPerOp;
+    if (measured && def.bytesPerOp !== undefined) {
+      try {
+        result.perByteNs = 1e9 / opsPerSec / def.bytesPerOp(live.state);
+      } catch (e) {
+        live.error ??= describe(e);
+      }
+    }
     if (live.error !== undefined) result.error = live.error;
     else if (def.baseline !== undefined && base === undefined) result.error = `baseline ${def.baseline} is not a row of this run`;
     else if (def.baseline !== undefined && ratio === null) result.error = `baseline ${def.baseline} could not be measured`;
@@ -301,15 +374,16 @@ export function runBenches(defs: readonly BenchDef<any>[], opts: BenchOptions, p
 }
 
 /** Measures memory rows, `opts.repeats` times each (median quoted), and returns one result per row. */
-export function runMemoryBenches(defs: readonly MemoryBenchDef[], opts: BenchOptions, progress?: (line: string) => void): BenchResult[] {
-  return defs.map((def): BenchResult => {
+export async function runMemoryBenches(defs: readonly MemoryBenchDef[], opts: BenchOptions, progress?: (line: string) => void): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  for (const def of defs) {
     const ops = opts.quick ? (def.quickOps ?? def.ops) : def.ops;
     const samples: number[] = [];
     let error: string | undefined;
     progress?.(`memory: ${def.name}`);
     for (let r = 0; r < opts.repeats && error === undefined; r++) {
       try {
-        samples.push(def.measure(ops));
+        samples.push(await def.measure(ops));
       } catch (e) {
         error = describe(e);
       }
@@ -334,6 +408,38 @@ export function runMemoryBenches(defs: readonly MemoryBenchDef[], opts: BenchOpt
       repeats: samples.length,
     };
     if (error !== undefined) result.error = error;
+    results.push(result);
+  }
+  return results;
+}
+
+/** Evaluates sweep rows over the results of their points (measured in the same run). */
+export function evaluateSweeps(defs: readonly SweepDef[], results: readonly BenchResult[]): BenchResult[] {
+  const byName = new Map(results.map((r) => [r.name, r]));
+  return defs.map((def): BenchResult => {
+    const points = def.points.map((name) => byName.get(name));
+    const values = points.map((p) => p?.[def.metric]);
+    const missing = def.points.filter((_, i) => values[i] === undefined || !(values[i]! > 0) || points[i]!.error !== undefined);
+    const ok = missing.length === 0 && values.length > 0;
+    const ratio = ok ? Math.max(...(values as number[])) / Math.min(...(values as number[])) : null;
+    const result: BenchResult = {
+      name: def.name,
+      kind: "sweep",
+      ops: ok ? points.reduce((sum, p) => sum + p!.ops, 0) : 0,
+      opsPerSec: 0,
+      p50us: 0,
+      p99us: 0,
+      heapBytes: 0,
+      baseline: null,
+      ratio,
+      target: def.maxRatio,
+      minOpsPerSec: null,
+      pass: ratio !== null && ratio <= def.maxRatio,
+      // The noisiest point's spread: the sweep is no more trustworthy than that.
+      spread: ok ? Math.max(...points.map((p) => p!.spread)) : 0,
+      repeats: ok ? Math.min(...points.map((p) => p!.repeats)) : 0,
+    };
+    if (!ok) result.error = `no ${def.metric} for ${missing.join(", ")}`;
     return result;
   });
 }
@@ -346,8 +452,10 @@ function fmt(x: number, digits: number): string {
 export function formatTable(results: readonly BenchResult[]): string {
   const timedRows = results.filter((r) => r.kind === "time");
   const memoryRows = results.filter((r) => r.kind === "memory");
+  const sweepRows = results.filter((r) => r.kind === "sweep");
   let out = timedRows.length > 0 ? formatTimed(timedRows) : "";
   if (memoryRows.length > 0) out += (out === "" ? "" : "\n") + formatMemory(memoryRows);
+  if (sweepRows.length > 0) out += (out === "" ? "" : "\n") + formatSweeps(sweepRows);
   for (const r of results) if (r.error !== undefined) out += `ERROR ${r.name}: ${r.error}\n`;
   if (timedRows.some((r) => r.spread > NOISY_SPREAD)) out += `! spread (fastest repeat ÷ slowest) above ${NOISY_SPREAD}: noisy, rerun before trusting the row\n`;
   return out;
@@ -367,7 +475,7 @@ function verdict(r: BenchResult): string {
 }
 
 function formatTimed(results: readonly BenchResult[]): string {
-  const head = ["row", "ops/s", "p50 µs", "p99 µs", "heap B/op", "time/op ÷ baseline", "target", "verdict", "spread"];
+  const head = ["row", "ops/s", "p50 µs", "p99 µs", "heap B/op", "µs/msg", "ns/B", "time/op ÷ baseline", "target", "verdict", "spread"];
   const targetOf = (r: BenchResult): string => {
     const parts: string[] = [];
     if (r.target !== null) parts.push(`≤ ${fmt(r.target, 2)}×`);
@@ -375,13 +483,15 @@ function formatTimed(results: readonly BenchResult[]): string {
     return parts.length === 0 ? "-" : parts.join(", ");
   };
   const rows = results.map((r) => {
-    if (r.error !== undefined && r.repeats === 0) return [r.name, "-", "-", "-", "-", "-", targetOf(r), "ERROR", "-"];
+    if (r.error !== undefined && r.repeats === 0) return [r.name, "-", "-", "-", "-", "-", "-", "-", targetOf(r), "ERROR", "-"];
     return [
       r.name,
       fmt(r.opsPerSec, 0),
       fmt(r.p50us, 3),
       fmt(r.p99us, 3),
       fmt(r.heapBytes, 0),
+      r.perMessageUs === undefined ? "-" : fmt(r.perMessageUs, 3),
+      r.perByteNs === undefined ? "-" : fmt(r.perByteNs, r.perByteNs < 10 ? 3 : 1),
       r.ratio === null ? (r.baseline === null ? "(floor)" : "-") : `${fmt(r.ratio, 2)}×`,
       targetOf(r),
       verdict(r),
@@ -397,6 +507,16 @@ function formatMemory(results: readonly BenchResult[]): string {
     r.error !== undefined && r.repeats === 0
       ? [r.name, "-", "-", `≤ ${fmt(r.target ?? 0, 0)}`, "ERROR"]
       : [r.name, fmt(r.ops, 0), fmt(r.heapBytes, r.heapBytes < 10 ? 3 : 0), `≤ ${fmt(r.target ?? 0, r.target !== null && r.target < 10 ? 3 : 0)}`, verdict(r)],
+  );
+  return align(head, rows);
+}
+
+function formatSweeps(results: readonly BenchResult[]): string {
+  const head = ["sweep row", "largest ÷ smallest", "limit", "verdict", "worst spread"];
+  const rows = results.map((r) =>
+    r.ratio === null
+      ? [r.name, "-", `≤ ${fmt(r.target ?? 0, 2)}×`, "ERROR", "-"]
+      : [r.name, `${fmt(r.ratio, 2)}×`, `≤ ${fmt(r.target ?? 0, 2)}×`, verdict(r), `${fmt(r.spread, 2)}${r.spread > NOISY_SPREAD ? " !" : ""}`],
   );
   return align(head, rows);
 }

@@ -26,8 +26,9 @@ import { createSession, step } from "../src/session/session.js";
 import type { SessionOptions, SessionOutput, SessionState } from "../src/session/types.js";
 import type { ProtocolVersion } from "../src/model/versions.js";
 
-const RESULT = { content: [{ type: "text", text: "The weather in San Francisco is 18°C and sunny." }] };
-const ARGS = { name: "get_weather", arguments: { location: "San Francisco, CA", units: "metric" } };
+/** The `tools/call` result and params every round trip of these rows carries. */
+export const RESULT = { content: [{ type: "text", text: "The weather in San Francisco is 18°C and sunny." }] };
+export const ARGS = { name: "get_weather", arguments: { location: "San Francisco, CA", units: "metric" } };
 
 /** A handshaken client and server. */
 export interface Pair {
@@ -35,9 +36,9 @@ export interface Pair {
   server: SessionState;
 }
 
-/** A client and a server session that completed the handshake in `versions`' era. */
-export function pair(versions: ProtocolVersion[]): Pair {
-  const base = { info: { name: "bench", version: "1" }, versions } as const;
+/** A client and a server session that completed the handshake in `versions`' era; `limits` go to both (e.g. more requests in flight). */
+export function pair(versions: ProtocolVersion[], limits: Partial<SessionOptions> = {}): Pair {
+  const base = { info: { name: "bench", version: "1" }, versions, ...limits } as const;
   const client = createSession({ ...base, role: "client", capabilities: {} } as SessionOptions);
   const server = createSession({ ...base, role: "server", capabilities: { tools: {} } } as SessionOptions);
   let toServer: string[] = [];
