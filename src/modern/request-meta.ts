@@ -39,9 +39,23 @@ export function isModernRequest(params: unknown): boolean {
   return meta !== undefined && Object.hasOwn(meta, MetaKey.protocolVersion);
 }
 
+/** The `-32602` message when `_meta` has no protocol version string, else null. */
+function missingVersion(meta: JsonObject | undefined): string | null {
+  return typeof meta?.[MetaKey.protocolVersion] === "string" ? null : `missing required _meta field ${MetaKey.protocolVersion}`;
+}
+
+/** The `-32602` message for the other per-request fields (capabilities, log level), else null. */
+function invalidFields(meta: JsonObject): string | null {
+  const capabilities = meta[MetaKey.clientCapabilities];
+  if (capabilities === null || typeof capabilities !== "object" || Array.isArray(capabilities)) return `missing required _meta field ${MetaKey.clientCapabilities}`;
+  const level = meta[MetaKey.logLevel];
+  return level !== undefined && levelRank(level) < 0 ? `invalid ${MetaKey.logLevel}: ${JSON.stringify(level)}` : null;
+}
+
 /** The `-32602` for a request whose `_meta` has no protocol version string (SEP-2575: such a request is malformed). */
 export function missingVersionError(params: unknown): JsonRpcErrorObject | null {
-  return typeof metaOf(params)?.[MetaKey.protocolVersion] === "string" ? null : rpcError(ErrorCode.InvalidParams, `missing required _meta field ${MetaKey.protocolVersion}`);
+  const why = missingVersion(metaOf(params));
+  return why === null ? null : rpcError(ErrorCode.InvalidParams, why);
 }
 
 /**
@@ -51,34 +65,25 @@ export function missingVersionError(params: unknown): JsonRpcErrorObject | null 
  */
 export function isMalformedRequestMeta(params: unknown): boolean {
   const meta = metaOf(params);
-  if (meta === undefined || typeof meta[MetaKey.protocolVersion] !== "string") return true;
-  const capabilities = meta[MetaKey.clientCapabilities];
-  if (capabilities === null || typeof capabilities !== "object" || Array.isArray(capabilities)) return true;
-  const level = meta[MetaKey.logLevel];
-  return level !== undefined && levelRank(level) < 0;
+  return missingVersion(meta) !== null || invalidFields(meta!) !== null;
 }
 
 /** Reads and checks the per-request fields; the error is exactly the one the spec names. */
 export function readRequestMeta(params: unknown, supported: readonly ProtocolVersion[]): { ok: true; meta: RequestMeta } | { ok: false; error: JsonRpcErrorObject } {
-  const missing = missingVersionError(params);
-  if (missing !== null) return { ok: false, error: missing };
-  const meta = metaOf(params)!;
-  const version = meta[MetaKey.protocolVersion] as string;
+  const meta = metaOf(params);
+  const missing = missingVersion(meta);
+  if (missing !== null) return { ok: false, error: rpcError(ErrorCode.InvalidParams, missing) };
+  const version = meta![MetaKey.protocolVersion] as string;
   if (!isModernVersion(version) || !supported.includes(version)) {
     return { ok: false, error: rpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: [...supported], requested: version }) };
   }
-  const capabilities = meta[MetaKey.clientCapabilities];
-  if (capabilities === null || typeof capabilities !== "object" || Array.isArray(capabilities)) {
-    return { ok: false, error: rpcError(ErrorCode.InvalidParams, `missing required _meta field ${MetaKey.clientCapabilities}`) };
-  }
-  const result: RequestMeta = { version, capabilities: capabilities as JsonObject };
-  const info = meta[MetaKey.clientInfo];
+  const invalid = invalidFields(meta!);
+  if (invalid !== null) return { ok: false, error: rpcError(ErrorCode.InvalidParams, invalid) };
+  const result: RequestMeta = { version, capabilities: meta![MetaKey.clientCapabilities] as JsonObject };
+  const info = meta![MetaKey.clientInfo];
   if (info !== undefined) result.clientInfo = info as Implementation;
-  const level = meta[MetaKey.logLevel];
-  if (level !== undefined) {
-    if (levelRank(level) < 0) return { ok: false, error: rpcError(ErrorCode.InvalidParams, `invalid ${MetaKey.logLevel}: ${JSON.stringify(level)}`) };
-    result.logLevel = level as LoggingLevel;
-  }
+  const level = meta![MetaKey.logLevel];
+  if (level !== undefined) result.logLevel = level as LoggingLevel;
   return { ok: true, meta: result };
 }
 
