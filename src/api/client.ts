@@ -36,6 +36,7 @@ import type { JsonObject } from "../jsonrpc/types.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionOptions } from "../session/types.js";
 import { attach, callListener, mergeCapabilities } from "./connection.js";
 import { checkTaskAugmentation } from "../tasks/capabilities.js";
+import { createdTaskIdOf } from "../tasks/wire.js";
 import type { TaskOwner } from "../tasks/types.js";
 import { progressTokenOf } from "../session/progress.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
@@ -248,8 +249,8 @@ export class McpClient {
 
   /** The task id of a `CreateTaskResult` of either era, or undefined for a plain result. */
   taskIdOf(result: JsonObject): string | undefined {
-    const task = result.task as JsonObject | undefined;
-    if (typeof task === "object" && task !== null && typeof task.taskId === "string") return task.taskId;
+    const legacy = createdTaskIdOf(result);
+    if (legacy !== undefined) return legacy;
     return result.resultType === "task" && typeof result.taskId === "string" ? result.taskId : undefined;
   }
 

@@ -26,6 +26,7 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel, PeerInfo } from "../session/types.js";
 import { isModernRequest } from "../modern/request-meta.js";
 import { acceptsTaskAugmented } from "../tasks/capabilities.js";
+import { createdTaskIdOf } from "../tasks/wire.js";
 import { inputRequired, type InputRequest, type InputRequests, type InputRequiredResult, type InputResponses, type InputRetry } from "./mrtr.js";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult } from "./types.js";
 
@@ -146,10 +147,9 @@ export class ServerContext {
     if (modern || !acceptsTaskAugmented(this.rc.peer?.capabilities, method)) return this.request(method, params, o);
     const signal = o.signal ?? this.rc.signal;
     const created = await this.rc.request(method, { ...params, task: ttl === undefined ? {} : { ttl } }, { ...o, signal });
-    const task = created.task as JsonObject | undefined;
+    const taskId = createdTaskIdOf(created);
     // A receiver may still answer plainly (it need not make every request a task).
-    if (typeof task?.taskId !== "string") return created;
-    const taskId = task.taskId;
+    if (taskId === undefined) return created;
     const cancel = (): void => void this.rc.request("tasks/cancel", { taskId }).catch(() => {});
     signal.addEventListener("abort", cancel, { once: true });
     try {

@@ -172,14 +172,8 @@ export function endSubscription(state: SessionState, id: RequestId, out: Session
 
 /** The change a `changed` input reports (the input without its envelope). */
 export function changeOf(input: Extract<SessionInput, { type: "changed" }>): Change {
-  switch (input.what) {
-    case "resource":
-      return { what: "resource", uri: input.uri };
-    case "task":
-      return { what: "task", taskId: input.taskId, task: input.task };
-    default:
-      return { what: input.what };
-  }
+  const { type: _type, now: _now, ...change } = input;
+  return change;
 }
 
 /**

@@ -10,9 +10,8 @@
  * peer. Inbound progress for an unknown or finished token, or one that does not increase,
  * is dropped with a diagnostic.
  */
-import type { JsonObject } from "../jsonrpc/types.js";
+import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
 import { wakeNoLaterThan, deadlineFrom } from "./timeouts.js";
-import { receiveTaskProgress } from "./task-progress.js";
 import { idKey, type InboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Reads a progress token from request params, if it is a valid one (string or integer). */
@@ -28,28 +27,32 @@ export function withProgressToken(params: JsonObject | undefined, token: string 
   return { ...params, _meta: { ...meta, progressToken: token } };
 }
 
-/** Handles an inbound `notifications/progress` (params already schema-validated). */
+/**
+ * Handles an inbound `notifications/progress` (params already schema-validated). The token
+ * names a request in flight, or a task whose creating request was answered
+ * (`state.taskProgress`, see task-progress.ts); either way the same rules apply.
+ */
 export function receiveProgress(state: SessionState, params: JsonObject, now: number, out: SessionOutput[]): void {
   const token = params.progressToken as string | number;
-  const reqKey = state.progressTokens[idKey(token)];
-  const req = reqKey === undefined ? undefined : state.outbound[reqKey];
-  if (req === undefined || !Object.hasOwn(state.progressTokens, idKey(token))) {
-    if (receiveTaskProgress(state, params, now, out)) return;
+  const key = idKey(token);
+  const req = Object.hasOwn(state.progressTokens, key) ? state.outbound[state.progressTokens[key]] : undefined;
+  const holder = req ?? (Object.hasOwn(state.taskProgress, key) ? state.taskProgress[key] : undefined);
+  if (holder === undefined) {
     out.push({ type: "diagnostic", code: "unknown-progress-token", message: "progress for a token of no active request was dropped", detail: { progressToken: token } });
     return;
   }
-  if (!withinProgressRate(state, req, now, token, out)) return;
+  if (!withinProgressRate(state, holder, now, token, out)) return;
   const value = params.progress as number;
-  if (req.progress !== undefined && !(value > req.progress)) {
-    out.push({ type: "diagnostic", code: "progress-not-increasing", message: "progress that did not increase was dropped", detail: { progressToken: token, progress: value, previous: req.progress } });
+  if (holder.progress !== undefined && !(value > holder.progress)) {
+    out.push({ type: "diagnostic", code: "progress-not-increasing", message: "progress that did not increase was dropped", detail: { progressToken: token, progress: value, previous: holder.progress } });
     return;
   }
-  req.progress = value;
-  if (state.options.resetTimeoutOnProgress && req.timeoutMs > 0) {
+  holder.progress = value;
+  if (req !== undefined && state.options.resetTimeoutOnProgress && req.timeoutMs > 0) {
     req.deadline = deadlineFrom(now, req.timeoutMs, req.hardDeadline);
     wakeNoLaterThan(state, req.deadline);
   }
-  const event: SessionOutput = { type: "progress", id: req.origin ?? req.id, progress: value };
+  const event: SessionOutput = { type: "progress", id: req === undefined ? holder.id : (req.origin ?? req.id), progress: value };
   if (params.total !== undefined) event.total = params.total as number;
   if (params.message !== undefined) event.message = params.message as string;
   out.push(event);
@@ -59,7 +62,7 @@ export function receiveProgress(state: SessionState, params: JsonObject, now: nu
  * The inbound progress rate limit: true when one more notification for `holder` (a request
  * or a task token) fits in the current one-second window.
  */
-export function withinProgressRate(state: SessionState, holder: { progressWindow?: [number, number] }, now: number, token: string | number, out: SessionOutput[]): boolean {
+function withinProgressRate(state: SessionState, holder: { progressWindow?: [number, number] }, now: number, token: string | number, out: SessionOutput[]): boolean {
   const max = state.options.maxProgressPerSecond;
   if (!(max > 0)) return true;
   const w = holder.progressWindow;
@@ -113,9 +116,14 @@ export function flushProgress(req: InboundRequest, now: number, out: SessionOutp
 }
 
 function emitProgress(req: InboundRequest, update: { progress: number; total?: number; message?: string }, now: number, out: SessionOutput[]): void {
-  const params: JsonObject = { progressToken: req.progressToken, progress: update.progress };
+  req.progressSentAt = now;
+  out.push({ type: "send", message: progressNotification(req.progressToken!, update), related: req.id });
+}
+
+/** The `notifications/progress` message for `update` under `token`. */
+export function progressNotification(token: string | number, update: { progress: number; total?: number; message?: string }): JsonRpcNotification {
+  const params: JsonObject = { progressToken: token, progress: update.progress };
   if (update.total !== undefined) params.total = update.total;
   if (update.message !== undefined) params.message = update.message;
-  req.progressSentAt = now;
-  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/progress", params }, related: req.id });
+  return { jsonrpc: "2.0", method: "notifications/progress", params };
 }

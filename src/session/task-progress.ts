@@ -20,8 +20,9 @@
  * request is answered; the kernel only frames it.
  */
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
-import { MetaKey } from "../model/meta.js";
-import { withinProgressRate } from "./progress.js";
+import { isTaskStatus, isTerminalStatus } from "../tasks/status.js";
+import { createdTaskIdOf, relatedTaskOf } from "../tasks/wire.js";
+import { progressNotification } from "./progress.js";
 import { idKey, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Most task progress tokens a requestor keeps at once. */
@@ -38,21 +39,13 @@ export interface TaskProgressToken {
   progressWindow?: [number, number];
 }
 
-const TERMINAL = ["completed", "failed", "cancelled"];
-
-/** The task id of a 2025-11-25 `CreateTaskResult` (`{ task: { taskId } }`), if `result` is one. */
-function createdTaskId(result: JsonObject): string | undefined {
-  const task = result.task as JsonObject | undefined;
-  return typeof task === "object" && task !== null && !Array.isArray(task) && typeof task.taskId === "string" ? task.taskId : undefined;
-}
-
 /**
  * Requestor: a successful answer to `req` arrived. A task creation keeps its progress token
  * alive (announced with `progress-kept`, before the response); the end of a task ends its token.
  */
 export function observeAnswer(state: SessionState, req: OutboundRequest, result: JsonObject, out: SessionOutput[]): void {
   const eventId = req.origin ?? req.id;
-  const created = req.progressToken !== undefined ? createdTaskId(result) : undefined;
+  const created = req.progressToken !== undefined ? createdTaskIdOf(result) : undefined;
   if (created !== undefined) {
     const table = state.taskProgress;
     const keys = Object.keys(table);
@@ -64,8 +57,8 @@ export function observeAnswer(state: SessionState, req: OutboundRequest, result:
     return;
   }
   if (req.method === "tasks/result") {
-    const related = (result._meta as JsonObject | undefined)?.[MetaKey.relatedTask] as JsonObject | undefined;
-    if (typeof related?.taskId === "string") endTask(state, related.taskId, out);
+    const related = relatedTaskOf(result);
+    if (related !== undefined) endTask(state, related, out);
   } else if ((req.method === "tasks/get" || req.method === "tasks/cancel") && typeof result.taskId === "string") {
     observeStatus(state, result, out);
   }
@@ -73,26 +66,7 @@ export function observeAnswer(state: SessionState, req: OutboundRequest, result:
 
 /** Requestor: a task status (`tasks/get` result, `notifications/tasks/status` params) was seen. */
 export function observeStatus(state: SessionState, task: JsonObject, out: SessionOutput[]): void {
-  if (typeof task.taskId === "string" && TERMINAL.includes(task.status as string)) endTask(state, task.taskId, out);
-}
-
-/** Requestor: progress for a token of no request in flight; true when it was a task's (and handled). */
-export function receiveTaskProgress(state: SessionState, params: JsonObject, now: number, out: SessionOutput[]): boolean {
-  const key = idKey(params.progressToken as string | number);
-  if (!Object.hasOwn(state.taskProgress, key)) return false;
-  const entry = state.taskProgress[key];
-  if (!withinProgressRate(state, entry, now, params.progressToken as string | number, out)) return true;
-  const value = params.progress as number;
-  if (entry.progress !== undefined && !(value > entry.progress)) {
-    out.push({ type: "diagnostic", code: "progress-not-increasing", message: "progress that did not increase was dropped", detail: { progressToken: params.progressToken, progress: value, previous: entry.progress } });
-    return true;
-  }
-  entry.progress = value;
-  const event: SessionOutput = { type: "progress", id: entry.id, progress: value };
-  if (params.total !== undefined) event.total = params.total as number;
-  if (params.message !== undefined) event.message = params.message as string;
-  out.push(event);
-  return true;
+  if (typeof task.taskId === "string" && isTaskStatus(task.status) && isTerminalStatus(task.status)) endTask(state, task.taskId, out);
 }
 
 /** Receiver: the task runtime reports progress under a task's token (it vouches the task is not terminal). */
@@ -101,10 +75,7 @@ export function sendTaskProgress(token: unknown, update: { progress: number; tot
     out.push({ type: "diagnostic", code: "task-progress-invalid", message: "task progress needs a string or integer token and a finite progress; dropped", detail: { token } });
     return;
   }
-  const params: JsonObject = { progressToken: token as string | number, progress: update.progress };
-  if (update.total !== undefined) params.total = update.total;
-  if (update.message !== undefined) params.message = update.message;
-  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/progress", params } });
+  out.push({ type: "send", message: progressNotification(token as string | number, update) });
 }
 
 function endTask(state: SessionState, taskId: string, out: SessionOutput[]): void {

@@ -102,6 +102,12 @@ export function withRelatedTask<T extends JsonObject>(obj: T, taskId: string): T
   return { ...obj, _meta: { ...base, [MetaKey.relatedTask]: { taskId } } };
 }
 
+/** The task id of a 2025-11-25 `CreateTaskResult` (`{ task: { taskId } }`), if `result` is one. */
+export function createdTaskIdOf(result: JsonObject): string | undefined {
+  const task = result.task;
+  return typeof task === "object" && task !== null && !Array.isArray(task) && typeof (task as JsonObject).taskId === "string" ? ((task as JsonObject).taskId as string) : undefined;
+}
+
 /** The task id in `_meta["io.modelcontextprotocol/related-task"]` of params or a result, if well-formed. */
 export function relatedTaskOf(obj: JsonObject | undefined): string | undefined {
   const meta = obj?._meta;
