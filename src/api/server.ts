@@ -68,7 +68,7 @@ import type {
 import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "./uri-template.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
 import { randomSessionKey, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
-import { taskSupportOf } from "../tasks/capabilities.js";
+import { taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
 import type { TaskOwner } from "../tasks/types.js";
 
 export { ServerContext } from "./context.js";
@@ -253,6 +253,8 @@ interface ToolEntry {
   validateOutput: ((value: unknown) => Issue[] | null) | null;
   handler: ToolHandler;
   inputBeforeTask: boolean;
+  /** `execution.taskSupport` of the definition, read once (the definition is fixed at registration). */
+  taskSupport: ToolTaskSupport;
 }
 
 interface ResourceEntry {
@@ -375,6 +377,7 @@ export class McpServer {
     assignDefined(def, wire);
     const entry: ToolEntry = {
       inputBeforeTask: inputBeforeTask === true,
+      taskSupport: taskSupportOf(def),
       seq: this.seq++,
       def,
       validateInput: config.inputSchema === undefined ? null : this.compile(`tool ${name} inputSchema`, config.inputSchema),
@@ -671,7 +674,7 @@ export class McpServer {
   }
 
   private hasTaskTools(): boolean {
-    for (const t of this.tools.values()) if (taskSupportOf(t.def) !== "forbidden") return true;
+    for (const t of this.tools.values()) if (t.taskSupport !== "forbidden") return true;
     return false;
   }
 
@@ -679,7 +682,10 @@ export class McpServer {
   private callAsTask(p: JsonObject, rc: RequestContext, session: TaskOwner): Promise<JsonObject> | undefined {
     const entry = this.tools.get(p.name as string);
     if (entry === undefined) return undefined;
-    const decision = toolTaskDecision(p, taskSupportOf(entry.def), this.capabilities);
+    // The common call: a tool that never runs as a task, not asked to. Either era serves it
+    // normally, so the capabilities (built afresh on each read) are not needed.
+    if (entry.taskSupport === "forbidden" && p.task === undefined) return undefined;
+    const decision = toolTaskDecision(p, entry.taskSupport, this.capabilities);
     if (decision.kind === "normal") return undefined;
     if (decision.kind === "error") return Promise.reject(new McpError(decision.error));
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };

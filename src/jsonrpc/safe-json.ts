@@ -26,7 +26,7 @@
  * decoded object key by key with assignment (`target[key] = value`, `Object.assign`, a
  * hand-written deep merge), because `[[Set]]` of `__proto__` replaces the target's
  * prototype. Read with {@link hasOwn}; copy with spread (`{ ...value }`, which defines
- * own properties) or into a `Map` / `Object.create(null)`.
+ * own properties), with {@link merged}, or into a `Map` / `Object.create(null)`.
  */
 
 /** `Object.prototype.hasOwnProperty`, held so a hostile own `hasOwnProperty` key cannot shadow it. */
@@ -39,6 +39,30 @@ const hasOwnProperty = Object.prototype.hasOwnProperty;
  */
 export function hasOwn(obj: object, key: string): boolean {
   return hasOwnProperty.call(obj, key);
+}
+
+/**
+ * `{ ...base, ...extra }`, for paths taken once a message: the same object (own
+ * enumerable string keys in order, each defined, so an own `__proto__` stays data) at a
+ * fraction of the cost. On Node 20's V8 a spread followed by more properties, or a
+ * spread copy that is then extended, leaves the fast path: ~1 µs against ~60 ns for this
+ * loop (newer engines are fast either way).
+ */
+export function merged(base: object | undefined, extra: object): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  if (base !== undefined) copyOwn(out, base);
+  copyOwn(out, extra);
+  return out;
+}
+
+function copyOwn(out: { [key: string]: unknown }, from: object): void {
+  const keys = Object.keys(from);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const v = (from as { [key: string]: unknown })[k];
+    if (k === "__proto__") Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
+import { merged } from "../jsonrpc/safe-json.js";
 import { MetaKey } from "../model/meta.js";
 import { isModernVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { levelRank } from "../session/logging.js";
@@ -89,10 +90,10 @@ export function readRequestMeta(params: unknown, supported: readonly ProtocolVer
 
 /** Params with the client's per-request fields added to `_meta` (the caller's object is untouched). */
 export function withRequestMeta(params: JsonObject | undefined, version: ModernVersion, capabilities: JsonObject, clientInfo: Implementation | undefined, logLevel: LoggingLevel | undefined): JsonObject {
-  const meta: JsonObject = { ...(metaOf(params) ?? {}), [MetaKey.protocolVersion]: version, [MetaKey.clientCapabilities]: capabilities };
-  if (clientInfo !== undefined) meta[MetaKey.clientInfo] = clientInfo;
-  if (logLevel !== undefined) meta[MetaKey.logLevel] = logLevel;
-  return { ...params, _meta: meta };
+  const fields: JsonObject = { [MetaKey.protocolVersion]: version, [MetaKey.clientCapabilities]: capabilities };
+  if (clientInfo !== undefined) fields[MetaKey.clientInfo] = clientInfo;
+  if (logLevel !== undefined) fields[MetaKey.logLevel] = logLevel;
+  return merged(params, { _meta: merged(metaOf(params), fields) }) as JsonObject;
 }
 
 /** Methods whose complete results MUST carry caching hints (draft `server/utilities/caching`). */
@@ -104,11 +105,10 @@ export const CACHEABLE_METHODS: readonly string[] = ["server/discover", "tools/l
  * cacheable methods (MUST) when the handler gave none.
  */
 export function stampResult(method: string, result: JsonObject, serverInfo: Implementation, cache: { ttlMs: number; scope: "public" | "private" }): JsonObject {
-  const out: JsonObject = { ...result };
+  const out = merged(result, {}) as JsonObject;
   if (out.resultType === undefined) out.resultType = "complete";
-  const meta = out._meta !== null && typeof out._meta === "object" && !Array.isArray(out._meta) ? { ...(out._meta as JsonObject) } : {};
-  if (!Object.hasOwn(meta, MetaKey.serverInfo)) meta[MetaKey.serverInfo] = serverInfo;
-  out._meta = meta;
+  const given = out._meta !== null && typeof out._meta === "object" && !Array.isArray(out._meta) ? (out._meta as JsonObject) : undefined;
+  out._meta = given !== undefined && Object.hasOwn(given, MetaKey.serverInfo) ? merged(given, {}) : merged(given, { [MetaKey.serverInfo]: serverInfo });
   if (out.resultType === "complete" && CACHEABLE_METHODS.includes(method)) {
     if (out.ttlMs === undefined) out.ttlMs = cache.ttlMs;
     if (out.cacheScope === undefined) out.cacheScope = cache.scope;

@@ -20,6 +20,7 @@
  * per subscriber and per era, who hears about it.
  */
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import { merged } from "../jsonrpc/safe-json.js";
 import { MetaKey, TASKS_EXTENSION } from "../model/meta.js";
 import { hasCapability } from "../model/methods.js";
 
@@ -78,7 +79,7 @@ export function notificationFor(change: Change, filter: SubscriptionFilter): { m
 
 /** Params tagged with the subscription id, as every message on a subscription must be. */
 export function tagged(params: JsonObject | undefined, subscriptionId: RequestId): JsonObject {
-  return { ...params, _meta: { ...((params?._meta as JsonObject | undefined) ?? {}), [MetaKey.subscriptionId]: subscriptionId } };
+  return merged(params, { _meta: merged(params?._meta as JsonObject | undefined, { [MetaKey.subscriptionId]: subscriptionId }) }) as JsonObject;
 }
 
 /** The legacy session's view: list_changed for each declared listChanged, updated for subscribed URIs. */

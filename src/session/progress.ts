@@ -11,6 +11,7 @@
  * is dropped with a diagnostic.
  */
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
+import { merged } from "../jsonrpc/safe-json.js";
 import { wakeNoLaterThan, deadlineFrom } from "./timeouts.js";
 import { idKey, type InboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
@@ -24,7 +25,7 @@ export function progressTokenOf(params: JsonObject | undefined): string | number
 /** Params with `_meta.progressToken` set, leaving the caller's object untouched. */
 export function withProgressToken(params: JsonObject | undefined, token: string | number): JsonObject {
   const meta = (params?._meta as JsonObject | undefined) ?? {};
-  return { ...params, _meta: { ...meta, progressToken: token } };
+  return merged(params, { _meta: merged(meta, { progressToken: token }) }) as JsonObject;
 }
 
 /**

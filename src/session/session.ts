@@ -19,6 +19,7 @@
  * halves of the handshake.
  */
 import { decode, decodeValue, type Decoded } from "../jsonrpc/codec.js";
+import { merged } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
@@ -527,7 +528,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
   if (state.phase.name === "modern") {
     // draft basic/index: an absent resultType MUST be treated as "complete"; an unrecognized one MUST be considered invalid.
     const kind = result.resultType;
-    if (kind === undefined) result = { ...result, resultType: "complete" };
+    if (kind === undefined) result = merged(result, { resultType: "complete" }) as JsonObject;
     else if (kind === "input_required") return receiveInputRequired(state, req, result, now, out);
     // The tasks extension: a supported request may be answered with a task (SEP-2663 "Polymorphic Results").
     else if (kind !== "complete" && !(kind === "task" && methodSpec(versionOf(state), req.method)?.taskAugmentable === true)) {
