@@ -3,7 +3,7 @@
 // without parsing) measured against the platform's own encoder.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, mayExceedDepth, peekRequestId, utf8Length } from "../../src/jsonrpc/safe-json.js";
+import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, mayExceedDepth, merged, peekRequestId, utf8Length } from "../../src/jsonrpc/safe-json.js";
 
 const SAMPLES = ["", "a", "é", "日本語", "🎉", "a🎉b", "\u007f\u0080\u07ff\u0800\uffff", "\ud800\udc00", "x".repeat(100) + "€".repeat(50)];
 
@@ -68,4 +68,21 @@ test("hasOwn sees own keys only, whatever the object calls its own", () => {
   assert.equal(hasOwn(parsed, "hasOwnProperty"), true);
   assert.equal(hasOwn(parsed, "toString"), false);
   assert.equal(hasOwn({}, "constructor"), false);
+});
+
+test("merged is the spread { ...base, ...extra }: own keys in order, later wins, a decoded __proto__ stays data", () => {
+  const base = JSON.parse('{"a":1,"__proto__":{"polluted":true},"b":2}') as object;
+  const out = merged(base, { b: 3, c: 4 });
+  assert.deepEqual(Object.keys(out), Object.keys({ ...base, ...{ b: 3, c: 4 } }));
+  assert.deepEqual(Object.keys(out), ["a", "__proto__", "b", "c"]);
+  assert.equal(out.b, 3);
+  assert.equal(Object.getPrototypeOf(out), Object.prototype, "the copy's prototype is not replaced");
+  assert.equal((out as { polluted?: unknown }).polluted, undefined);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(out, "__proto__")?.value, { polluted: true });
+  // Inherited keys are not copied, and the inputs are left alone.
+  const proto = { inherited: 1 };
+  const child = Object.assign(Object.create(proto) as object, { own: 2 });
+  assert.deepEqual(merged(child, {}), { own: 2 });
+  assert.deepEqual(merged(undefined, { x: 1 }), { x: 1 });
+  assert.deepEqual(Object.keys(base), ["a", "__proto__", "b"]);
 });
