@@ -5,11 +5,12 @@
  * latency and heap grow from 1 to 10,000 concurrent requests.
  *
  * How each side is wired (bench/peers/): ours is McpServer + McpClient over
- * `createMemoryPair`, which moves *text* (every message is encoded and decoded, as on a
- * pipe). The SDKs' `InMemoryTransport.createLinkedPair()` hands the message *object* to
- * the peer's `onmessage` synchronously — no serialization at all — so the SDK rows are
- * spared the JSON work ours does. SDK 2.x serves the modern era in memory through
- * `serveStdio(factory, { transport })`; 1.x has only the legacy era.
+ * `createMemoryPair({ values: true })`, which hands the message *object* to the peer (no
+ * serialization; the receiving kernel still checks its nesting, shape and schema), as the
+ * SDKs' `InMemoryTransport.createLinkedPair()` does: those are the like-for-like rows the
+ * targets apply to. The `ours (text)` rows move JSON text instead (every message encoded
+ * and decoded, as on a pipe), to show what the JSON costs. SDK 2.x serves the modern era
+ * in memory through `serveStdio(factory, { transport })`; 1.x has only the legacy era.
  *
  * Nothing runs at import: {@link inProcessRows} builds the rows (compare.ts calls it).
  */
@@ -67,6 +68,14 @@ function roundTripRows(): TimedRow<Peer>[] {
           teardown: (peer) => peer.close(),
         });
       }
+      rows.push({
+        name: `${group}: ours (text)`,
+        baseline: base,
+        note: "the same pair moving JSON text, each message encoded and decoded; its ratio is its cost over the object-passing row",
+        setup: () => ourMemoryPeer(era, undefined, true),
+        run: (peer) => burst(peer, k),
+        teardown: (peer) => peer.close(),
+      });
     }
   }
   return rows;

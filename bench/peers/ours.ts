@@ -26,10 +26,14 @@ async function client(transport: Transport, era: Era): Promise<Peer> {
   };
 }
 
-/** Client and server in this process, over our in-memory pair. */
-export async function ourMemoryPeer(era: Era, gate?: Gate): Promise<Peer> {
+/**
+ * Client and server in this process, over our in-memory pair: carrying message objects
+ * like the SDKs' in-memory transports (the like-for-like rows), or JSON text (`text`: every
+ * message encoded and decoded, as on a pipe).
+ */
+export async function ourMemoryPeer(era: Era, gate?: Gate, text = false): Promise<Peer> {
   const server = ourServer(gate);
-  const [s, c] = createMemoryPair();
+  const [s, c] = createMemoryPair({ values: !text });
   server.connect(s);
   const peer = await client(c, era);
   return { ...peer, close: async () => (await peer.close(), server.close()) };

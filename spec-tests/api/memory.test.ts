@@ -82,3 +82,63 @@ test("connectMemory: a server and a client in one call", async () => {
     assert.equal(JSON.parse(text).jsonrpc, "2.0");
   }
 });
+
+// values: true — the pair hands message objects over (as the official SDKs' in-memory
+// transport does); the receiving kernel must still check them as it checks parsed text
+// (basic/index: a request id "MUST be a string or integer"; an invalid message gets the
+// JSON-RPC -32600 error).
+
+test("memory pair (values): objects cross as themselves, in order with text; the observer sees their text", async () => {
+  const sent: string[] = [];
+  const [a, b] = createMemoryPair({ values: true, onSend: (_from, text) => sent.push(text) });
+  const got: unknown[] = [];
+  b.onMessage((t) => got.push(`text ${t}`));
+  b.onValue?.((v) => got.push(v));
+  const message = { jsonrpc: "2.0" as const, method: "notifications/initialized" };
+  a.send("first");
+  a.sendValue!(message);
+  a.send("last");
+  await tick();
+  assert.deepEqual(got, ["text first", message, "text last"]);
+  assert.equal(got[1], message, "the very object, not a copy");
+  assert.deepEqual(sent, ["first", JSON.stringify(message), "last"]);
+});
+
+test("memory pair (values): a receiver without onValue gets an object as its encoded text", async () => {
+  const [a, b] = createMemoryPair({ values: true });
+  const got: string[] = [];
+  b.onMessage((t) => got.push(t));
+  a.sendValue!({ jsonrpc: "2.0", id: 1, result: {} });
+  await tick();
+  assert.deepEqual(got, ['{"jsonrpc":"2.0","id":1,"result":{}}']);
+  assert.equal(createMemoryPair()[0].sendValue, undefined, "text pairs have no sendValue: attach encodes");
+});
+
+test("memory pair (values): McpServer and McpClient talk in objects, and malformed objects get the text path's errors", async () => {
+  const clock = new ManualClock();
+  const server = new McpServer({ name: "s", version: "1" }, { clock });
+  server.tool("echo", { inputSchema: { type: "object", properties: { text: { type: "string" } } } }, (args) => ({ content: [{ type: "text", text: String(args.text) }] }));
+  const client = new McpClient({ name: "c", version: "1" }, { clock });
+  const { client: ready } = connectMemory((t) => server.connect(t), (t) => client.connect(t), { values: true });
+  await ready;
+  assert.deepEqual(await client.callTool("echo", { text: "hi" }), { content: [{ type: "text", text: "hi" }] });
+  // tools.mdx (2025-11-25): invalid arguments are a tool execution error, isError true.
+  assert.equal((await client.callTool("echo", { text: 7 as unknown as string })).isError, true);
+
+  // A raw end speaking objects to the server: the kernel's decodeValue and schema checks answer.
+  const [s, raw] = createMemoryPair({ values: true });
+  server.connect(s);
+  const replies: any[] = [];
+  raw.onValue!((v) => replies.push(v));
+  raw.sendValue!({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  raw.sendValue!({ jsonrpc: "1.0", id: 2, method: "ping" } as never);
+  raw.sendValue!({ jsonrpc: "2.0", id: 2.5, method: "ping" } as never);
+  const cyclic: any = { jsonrpc: "2.0", id: 3, method: "ping", params: {} };
+  cyclic.params.self = cyclic.params;
+  raw.sendValue!(cyclic);
+  await tick();
+  await tick();
+  assert.equal(replies[0].id, 1);
+  assert.equal(replies[0].result.protocolVersion, "2025-11-25");
+  assert.deepEqual(replies.slice(1).map((r) => [r.id, r.error?.code]), [[2, -32600], [null, -32600], [3, -32600]]);
+});

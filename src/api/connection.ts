@@ -9,7 +9,8 @@
  * Theory of operation. Outgoing messages go through the codec's `encode` (compact JSON,
  * never a raw newline, an unencodable result replaced by a `-32603` answer to the same
  * request) and the text goes to `transport.send`. Incoming text goes to
- * `endpoint.receive`, which decodes it. When the transport closes the endpoint is told,
+ * `endpoint.receive`, which decodes it. A transport that carries objects (an in-process
+ * pair with `values: true`) gets and delivers the message objects themselves. When the transport closes the endpoint is told,
  * which fails what is pending and aborts what is being handled; when the kernel decides
  * the connection is over (a fatal protocol error) the transport is closed. Both paths are
  * idempotent, so either may come first.
@@ -33,7 +34,7 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
   const endpoint = new Endpoint(
     options,
     {
-      send: (message) => transport.send(encode(message)),
+      send: transport.sendValue !== undefined ? (message) => transport.sendValue!(message) : (message) => transport.send(encode(message)),
       onRequest: hooks.onRequest,
       onNotification: hooks.onNotification,
       onEvent: hooks.onEvent,
@@ -45,6 +46,7 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
     clock,
   );
   transport.onMessage((text) => endpoint.receive(text));
+  transport.onValue?.((value) => endpoint.receive(value));
   transport.onClose((reason) => {
     endpoint.closed(reason);
     hooks.onTransportClose?.(reason);

@@ -19,9 +19,16 @@
  *   with a human-readable reason, whether the close came from this side or the peer.
  * - `close()` shuts the transport; idempotent.
  *
+ * An in-process transport may also carry message *objects* (`sendValue` / `onValue`):
+ * no JSON text at all, as the official SDKs' in-memory transport does. {@link attach}
+ * uses them when the transport has them; the receiving kernel checks an object exactly
+ * as it checks parsed text (`decodeValue`: nesting bounds, shape, then the schema).
+ *
  * Implementations: src/transports/memory.ts (in-process pair), plus the stdio and
  * Web Streams adapters.
  */
+
+import type { JsonRpcMessage } from "../jsonrpc/types.js";
 
 /** A bidirectional carrier of JSON-RPC message text. See the module comment for the contract. */
 export interface Transport {
@@ -33,4 +40,8 @@ export interface Transport {
   onClose(fn: (reason: string) => void): void;
   /** Close the transport. Idempotent. */
   close(): void;
+  /** Optional (in-process only): send the message object itself. The peer shares it: neither side may mutate it afterwards. */
+  sendValue?(message: JsonRpcMessage): void;
+  /** Optional (in-process only): register the receiver of message objects the peer sent with `sendValue` (unchecked values). */
+  onValue?(fn: (value: unknown) => void): void;
 }

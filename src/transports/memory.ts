@@ -13,17 +13,30 @@
  * one array push per message plus one microtask per burst. The text is what the API's
  * codec produced, so a message crosses the pair exactly as it would cross a pipe.
  *
+ * With `values: true` the ends carry message objects instead (`sendValue` / `onValue`,
+ * which {@link attach} uses): no encoding and no parsing, the cost the official SDKs'
+ * in-memory transport has. The receiving kernel still checks each object as it checks
+ * parsed text (nesting bounds, JSON-RPC shape, schema), so a malformed message gets the
+ * same answer. What is given up is isolation: both sides share the objects, so neither
+ * may mutate a message it sent or received, and only JSON values travel faithfully (a
+ * `Date` arrives as a `Date`, not as its string). Text sent with `send` still works, and
+ * an object reaches a receiver that registered no `onValue` as its encoded text.
+ *
  * Closing one end closes it at once (its own `onClose` fires synchronously, with the
  * reason given) and queues the close behind the messages already sent to the peer, which
  * are still delivered; the peer then closes with reason "peer closed". After closing,
  * `send` is a no-op and nothing more is delivered to that end.
  */
 import type { Transport } from "../api/transport.js";
+import { encode } from "../jsonrpc/codec.js";
+import type { JsonRpcMessage } from "../jsonrpc/types.js";
 
 /** Options of {@link createMemoryPair}. */
 export interface MemoryPairOptions {
   /** Observes every message sent, with the index (0 or 1) of the end that sent it; for tests and tracing. */
   onSend?(from: 0 | 1, text: string): void;
+  /** Carry message objects, not text (see the module comment). Default false: every message crosses as JSON text, as on a pipe. */
+  values?: boolean;
 }
 
 /** Marks the end of an inbox: the peer closed. */
@@ -31,9 +44,13 @@ const CLOSE: unique symbol = Symbol("close");
 
 class MemoryEnd implements Transport {
   peer!: MemoryEnd;
-  private inbox: (string | typeof CLOSE)[] = [];
+  /** Texts, message objects (`values` mode) and the close mark, in the order sent. */
+  private inbox: (string | JsonRpcMessage | typeof CLOSE)[] = [];
   private draining = false;
   private receiver: ((text: string) => void) | undefined;
+  private valueReceiver: ((value: unknown) => void) | undefined;
+  /** Present in `values` mode only: {@link attach} sends objects when a transport has it. */
+  readonly sendValue?: (message: JsonRpcMessage) => void;
   private closeListener: ((reason: string) => void) | undefined;
   private isClosed = false;
   // Bound once: scheduling a drain allocates no closure per message.
@@ -42,7 +59,16 @@ class MemoryEnd implements Transport {
   constructor(
     private readonly index: 0 | 1,
     private readonly options: MemoryPairOptions,
-  ) {}
+  ) {
+    if (options.values === true) {
+      this.sendValue = (message) => {
+        if (this.isClosed) return;
+        // The observer sees text either way; encoding happens only when someone watches.
+        if (this.options.onSend !== undefined) this.options.onSend(this.index, encode(message));
+        this.peer.enqueue(message);
+      };
+    }
+  }
 
   send(text: string): void {
     if (this.isClosed) return;
@@ -52,6 +78,11 @@ class MemoryEnd implements Transport {
 
   onMessage(fn: (text: string) => void): void {
     this.receiver = fn;
+    if (this.inbox.length > 0) this.schedule();
+  }
+
+  onValue(fn: (value: unknown) => void): void {
+    this.valueReceiver = fn;
     if (this.inbox.length > 0) this.schedule();
   }
 
@@ -68,7 +99,7 @@ class MemoryEnd implements Transport {
     return this.isClosed;
   }
 
-  enqueue(item: string | typeof CLOSE): void {
+  enqueue(item: string | JsonRpcMessage | typeof CLOSE): void {
     if (this.isClosed) return;
     this.inbox.push(item);
     this.schedule();
@@ -91,8 +122,12 @@ class MemoryEnd implements Transport {
         this.shut("peer closed");
         break;
       }
-      if (this.receiver === undefined) break;
-      this.receiver(item);
+      if (typeof item === "string") {
+        if (this.receiver === undefined) break;
+        this.receiver(item);
+      } else if (this.valueReceiver !== undefined) this.valueReceiver(item);
+      else if (this.receiver !== undefined) this.receiver(encode(item));
+      else break;
     }
     inbox.splice(0, i);
   }
