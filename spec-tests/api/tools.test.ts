@@ -55,6 +55,18 @@ test("tools.mdx Calling Tools: arguments reach the handler and its result goes b
   assert.deepEqual(seen, { a: 2, b: 3 });
 });
 
+test("tools.mdx Calling Tools: a handler may answer synchronously, with a promise or with any thenable, and each result goes back as sent", async () => {
+  const { client } = await connect((s) => {
+    s.tool("sync", {}, () => ok("sync"));
+    s.tool("promise", {}, async () => ok("promise"));
+    // What `await` accepts is a result too: an object with a `then`, not a Promise.
+    s.tool("thenable", {}, () => ({ then: (resolve: (v: unknown) => void) => resolve(ok("thenable")) }) as never);
+    s.tool("thenable-fails", {}, () => ({ then: (_: unknown, reject: (e: unknown) => void) => reject(new Error("nope")) }) as never);
+  });
+  const answers = await Promise.all([client.callTool("sync"), client.callTool("promise"), client.callTool("thenable"), client.callTool("thenable-fails")]);
+  assert.deepEqual(answers, [ok("sync"), ok("promise"), ok("thenable"), { content: [{ type: "text", text: "nope" }], isError: true }]);
+});
+
 test("tools.mdx Error Handling: an unknown tool is a protocol error, -32602", async () => {
   const { client } = await connect((s) => s.tool("a", {}, () => ok("a")));
   const e = await rejection(client.callTool("invalid_tool_name"));

@@ -40,7 +40,7 @@ import { createdTaskIdOf } from "../tasks/wire.js";
 import type { TaskOwner } from "../tasks/types.js";
 import { progressTokenOf } from "../session/progress.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
-import { randomSessionKey, withoutTaskField } from "./tasks-server.js";
+import { sessionOwner, withoutTaskField } from "./tasks-server.js";
 import type { Transport } from "./transport.js";
 import type {
   CallToolResult,
@@ -121,7 +121,7 @@ export class McpClient {
   /** The tasks this client runs for the server, when it receives tasks. */
   private readonly tasksReceived: TaskRuntime | undefined;
   /** This session's tasks: the only owner there is on a client. */
-  private readonly taskOwner: TaskOwner = { session: randomSessionKey() };
+  private readonly taskOwner: TaskOwner = sessionOwner();
 
   constructor(
     readonly info: Implementation,

@@ -94,6 +94,14 @@ export function inputRetryOf(params: JsonObject): InputRetry | undefined {
   return retry;
 }
 
+/** Runs the handler with the params it is given; a synchronous handler may answer synchronously. */
+type Invoke = (params: JsonObject) => JsonObject | Promise<JsonObject>;
+
+/** `next(value)` now for a value, after it for a promise: a synchronous answer stays synchronous. */
+function after(value: JsonObject | Promise<JsonObject>, next: (result: JsonObject) => JsonObject | Promise<JsonObject>): JsonObject | Promise<JsonObject> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
 /** Settings of an {@link InputRequiredBridge}. */
 export interface InputBridgeOptions {
   /** Seals outgoing and verifies incoming `requestState`. */
@@ -135,14 +143,14 @@ export class InputRequiredBridge {
    * Serves one request of `method` through `invoke`, which runs the handler with the
    * params it is given (retry fields included) and returns its answer.
    */
-  serve(method: string, params: JsonObject, rc: RequestContext, invoke: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
+  serve(method: string, params: JsonObject, rc: RequestContext, invoke: Invoke): JsonObject | Promise<JsonObject> {
     if (isModernRequest(params)) {
       if (params.requestState !== undefined) return this.serveVerified(method, params, invoke);
-      return invoke(params).then((result) => this.seal(method, params, result));
+      return after(invoke(params), (result) => (isInputRequired(result) ? this.seal(method, params, result) : result));
     }
     // Legacy: the retry fields are not part of the era; only this bridge supplies them.
     const first = withoutRetry(params);
-    return invoke(first).then((result) => (isInputRequired(result) ? this.bridge(method, first, result, rc, invoke) : result));
+    return after(invoke(first), (result) => (isInputRequired(result) ? this.bridge(method, first, result, rc, invoke) : result));
   }
 
   /**
@@ -155,7 +163,7 @@ export class InputRequiredBridge {
     return { ...params, requestState: await this.open(method, params) };
   }
 
-  private async serveVerified(method: string, params: JsonObject, invoke: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
+  private async serveVerified(method: string, params: JsonObject, invoke: Invoke): Promise<JsonObject> {
     const state = await this.open(method, params);
     const result = await invoke({ ...params, requestState: state });
     return this.seal(method, params, result);
@@ -186,7 +194,7 @@ export class InputRequiredBridge {
   }
 
   /** Legacy session: answers the handler's input requests with real requests until it completes. */
-  private async bridge(method: string, first: JsonObject, answer: JsonObject, rc: RequestContext, invoke: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
+  private async bridge(method: string, first: JsonObject, answer: JsonObject, rc: RequestContext, invoke: Invoke): Promise<JsonObject> {
     let result = answer;
     let lastFailure: string | undefined;
     for (let round = 1; isInputRequired(result); round++) {

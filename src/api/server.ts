@@ -67,7 +67,7 @@ import type {
 } from "./types.js";
 import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "./uri-template.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
-import { randomSessionKey, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
+import { randomSessionKey, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
 import type { TaskOwner } from "../tasks/types.js";
 
@@ -305,6 +305,42 @@ function validToolName(name: string): boolean {
   return true;
 }
 
+/**
+ * What a tool's handler threw, as its answer: the `input_required` of an ask left open;
+ * a protocol error as itself; anything else an `isError` result (tools.mdx "Error Handling").
+ */
+function toolFailure(ctx: ServerContext, e: unknown): JsonObject {
+  const pending = ctx.pendingInput();
+  if (pending !== undefined) return pending;
+  if (e instanceof ProtocolError || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
+  return { content: [{ type: "text", text: errorText(e) }], isError: true };
+}
+
+/** A handler's answer checked against the tool's contract (`outputSchema`, structured content). */
+function checkedToolResult(entry: ToolEntry, name: string, answer: CallToolResult | InputRequiredResult): JsonObject {
+  let result = answer;
+  if (!isObject(result)) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned no result object` });
+  // Not a result yet: the MRTR layer (api/mrtr.ts) takes it from here.
+  if (isInputRequired(result)) return result;
+  if (result.content === undefined && result.structuredContent !== undefined) {
+    // tools.mdx "Structured Content": a tool returning structured content SHOULD also
+    // return it serialized in a TextContent block, for clients that predate it.
+    result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
+  }
+  if (entry.validateOutput !== null && result.isError !== true) {
+    // tools.mdx "Output Schema": servers MUST provide structured results that conform to it.
+    if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but returned no structuredContent` });
+    const issues = entry.validateOutput(result.structuredContent);
+    if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema: ${issuesText(issues)}`, data: { issues } });
+  }
+  return result;
+}
+
+/** A promise, or any object with a `then` (what `await` would wait for). */
+function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
+  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
+}
+
 /** Copies the defined fields of `from` onto `to` (list entries carry no `undefined` members). */
 function assignDefined(to: Record<string, unknown>, from: object): void {
   for (const [k, v] of Object.entries(from)) if (v !== undefined && k !== "complete") to[k] = v;
@@ -537,7 +573,7 @@ export class McpServer {
    * {@link McpServer.sessionOptions}. Give the endpoint to {@link McpServer.attach} so it
    * hears about changes.
    */
-  handler(taskOwner: TaskOwner = { session: randomSessionKey() }): RequestHandler {
+  handler(taskOwner: TaskOwner = sessionOwner()): RequestHandler {
     // One handler per session: the tasks its requests create belong to `taskOwner`.
     return (method, params, ctx) => this.dispatch(method, params, ctx, taskOwner);
   }
@@ -689,7 +725,7 @@ export class McpServer {
     if (decision.kind === "normal") return undefined;
     if (decision.kind === "error") return Promise.reject(new McpError(decision.error));
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };
-    const work = (q: JsonObject, r: RequestContext) => this.callTool(q, r);
+    const work = async (q: JsonObject, r: RequestContext) => this.callTool(q, r);
     const create = (q: JsonObject) => this.tasks.create(rc, taskOwnerOf(q, session), decision.era, withoutTaskField(q), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
     if (!entry.inputBeforeTask || decision.era !== "extension") return create(p);
     // Round 1 is answered synchronously (its input_required); the retry with answers is the task.
@@ -723,7 +759,11 @@ export class McpServer {
     return r.nextCursor === undefined ? { prompts: r.items } : { prompts: r.items, nextCursor: r.nextCursor };
   }
 
-  private async callTool(p: JsonObject, rc: RequestContext): Promise<JsonObject> {
+  /**
+   * Runs a tool. A handler that answers synchronously is answered synchronously, with no
+   * promise in between: four promise hops a call were a measurable share of a round trip.
+   */
+  private callTool(p: JsonObject, rc: RequestContext): JsonObject | Promise<JsonObject> {
     const name = p.name as string;
     const entry = this.tools.get(name);
     // tools.mdx "Error Handling": unknown tools are a protocol error, -32602.
@@ -737,29 +777,18 @@ export class McpServer {
         return { content: [{ type: "text", text: message }], isError: true };
       }
     }
-    let result: CallToolResult | InputRequiredResult;
+    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p));
+    let value: ReturnType<ToolHandler>;
     try {
-      const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p));
-      result = await withPendingInput(ctx, () => entry.handler(args, ctx));
+      value = entry.handler(args, ctx);
     } catch (e) {
-      if (e instanceof ProtocolError || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
-      return { content: [{ type: "text", text: errorText(e) }], isError: true };
+      return toolFailure(ctx, e);
     }
-    if (!isObject(result)) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned no result object` });
-    // Not a result yet: the MRTR layer (api/mrtr.ts) takes it from here.
-    if (isInputRequired(result)) return result;
-    if (result.content === undefined && result.structuredContent !== undefined) {
-      // tools.mdx "Structured Content": a tool returning structured content SHOULD also
-      // return it serialized in a TextContent block, for clients that predate it.
-      result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
-    }
-    if (entry.validateOutput !== null && result.isError !== true) {
-      // tools.mdx "Output Schema": servers MUST provide structured results that conform to it.
-      if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but returned no structuredContent` });
-      const issues = entry.validateOutput(result.structuredContent);
-      if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema: ${issuesText(issues)}`, data: { issues } });
-    }
-    return result;
+    if (!isThenable(value)) return checkedToolResult(entry, name, ctx.pendingInput() ?? value);
+    return Promise.resolve(value).then(
+      (r) => checkedToolResult(entry, name, ctx.pendingInput() ?? r),
+      (e) => toolFailure(ctx, e),
+    );
   }
 
   /** Finds what `uri` names: a static resource, else the first template (in registration order) that matches. */

@@ -95,6 +95,20 @@ export function withoutTaskField(params: JsonObject): JsonObject {
 
 const NORMAL: ToolTaskDecision = Object.freeze({ kind: "normal" });
 
+/**
+ * The owner of a session's tasks when none was given: a random session key, drawn on
+ * first read. A session that never makes a task never touches the random source (on
+ * Node its first use loads WebCrypto, ~15 ms of a server's cold start).
+ */
+export function sessionOwner(): TaskOwner {
+  let key: string | undefined;
+  return {
+    get session(): string {
+      return (key ??= randomSessionKey());
+    },
+  };
+}
+
 /** A random session key for a handler that was given no owner: tasks stay with the session that made them. */
 export function randomSessionKey(): string {
   const b = new Uint8Array(12);

@@ -48,17 +48,24 @@ const LABEL = "io.modelcontextprotocol/requestState.v1\n";
 const encoder = new TextEncoder();
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 
-/** The default codec: HMAC-SHA256 with the given secret(s) or a fresh random key. */
-export function hmacRequestState(options: HmacRequestStateOptions = {}): RequestStateCodec {
+/** HMAC keys of `secrets` (default: one fresh random key); rejects without WebCrypto. */
+async function importKeys(secrets: Uint8Array[] | undefined): Promise<CryptoKey[]> {
   const crypto = globalThis.crypto;
   if (crypto?.subtle === undefined) throw new TypeError("hmacRequestState needs WebCrypto (globalThis.crypto.subtle)");
+  const raws = secrets ?? [crypto.getRandomValues(new Uint8Array(MIN_SECRET_BYTES))];
+  return Promise.all(raws.map((raw) => crypto.subtle.importKey("raw", raw as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"])));
+}
+
+/** The default codec: HMAC-SHA256 with the given secret(s) or a fresh random key. */
+export function hmacRequestState(options: HmacRequestStateOptions = {}): RequestStateCodec {
   const given = options.secret;
-  const secrets = given === undefined ? [crypto.getRandomValues(new Uint8Array(MIN_SECRET_BYTES))] : (Array.isArray(given) ? given : [given]).map(secretBytes);
-  if (secrets.length === 0) throw new RangeError("hmacRequestState needs at least one secret");
-  // Imported once, on first use: construction stays synchronous.
+  const secrets = given === undefined ? undefined : (Array.isArray(given) ? given : [given]).map(secretBytes);
+  if (secrets?.length === 0) throw new RangeError("hmacRequestState needs at least one secret");
+  // WebCrypto is reached, the random key drawn and the keys imported on first use, never
+  // at construction: on Node, the first read of `globalThis.crypto` loads the WebCrypto
+  // module, ~15 ms of a server's cold start that a server never signing state need not pay.
   let keys: Promise<CryptoKey[]> | undefined;
-  const keyList = (): Promise<CryptoKey[]> =>
-    (keys ??= Promise.all(secrets.map((raw) => crypto.subtle.importKey("raw", raw as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]))));
+  const keyList = (): Promise<CryptoKey[]> => (keys ??= importKeys(secrets));
   return {
     async sign(state: string): Promise<string> {
       const [key] = await keyList();
