@@ -6,7 +6,10 @@
  * Floors. stdio: a bare JSON-lines echo child (bench/peers/echo-stdio.ts) and a client
  * that writes one line per request and parses one line per answer. HTTP: a bare
  * `node:http` server that parses the body and answers `JSON.stringify`ed, driven by
- * `fetch`, the same client API our HTTP transport and the SDKs' use. Targets (issues 7
+ * `fetch`, the same client API our HTTP transport and the SDKs' use. Each floor moves the
+ * bytes our client and server put on the wire in its era (workload.ts `floorRequest`,
+ * `floorResult`): a 2026-07-28 call is about twice the JSON of a 2025-era one, and its HTTP
+ * request names method, tool and version in headers. Targets (issues 7
  * and 10): ours at least 0.8× the floor's speed (time ratio ≤ 1.25) and at least 2× the
  * SDKs', sequential and 64 in flight.
  *
@@ -28,7 +31,7 @@ import { ourHttpPeer, ourHttpServer, ourStdioPeer } from "./peers/ours.js";
 import { ourServer } from "./peers/ours-tools.js";
 import { sdk1HttpPeer, sdk1HttpServer, sdk1StdioPeer } from "./peers/sdk1.js";
 import { sdk2HttpPeer, sdk2HttpServer, sdk2StdioPeer } from "./peers/sdk2.js";
-import { ARGS, HOLD, RESULT, TOOL, type Era, type HttpServerHandle, type Peer } from "./peers/workload.js";
+import { ARGS, floorRequest, floorResult, HOLD, TOOL, type Era, type HttpServerHandle, type Peer } from "./peers/workload.js";
 import { LABEL } from "./vs-sdk.js";
 
 /** Absolute path of a compiled peer script next to this file. */
@@ -37,7 +40,7 @@ export function peerScript(name: string): string {
 }
 
 /** The stdio floor's client: raw lines to and from `node echo-stdio.js`. */
-export async function rawStdioPeer(): Promise<Peer> {
+export async function rawStdioPeer(era: Era = "legacy"): Promise<Peer> {
   const child = spawn(process.execPath, [peerScript("echo-stdio")], { stdio: ["pipe", "pipe", "inherit"] });
   const pending = new Map<number, (v: unknown) => void>();
   let next = 0;
@@ -56,7 +59,7 @@ export async function rawStdioPeer(): Promise<Peer> {
     new Promise((resolve) => {
       const id = next++;
       pending.set(id, resolve);
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: TOOL, arguments: ARGS } }) + "\n");
+      child.stdin.write(JSON.stringify(floorRequest(era, id)) + "\n");
     });
   await call(); // the child is up
   const exited = new Promise((r) => child.once("exit", r));
@@ -69,8 +72,8 @@ export async function rawHttpServer(): Promise<HttpServerHandle> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const msg = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown };
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: RESULT }));
+      const msg = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown; params?: { _meta?: object } };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: floorResult(msg) }));
     });
   });
   await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
@@ -84,14 +87,15 @@ export async function rawHttpServer(): Promise<HttpServerHandle> {
 }
 
 /** The HTTP floor's client: one `fetch` POST per request. */
-export function rawHttpPeer(url: string): Peer {
+export function rawHttpPeer(url: string, era: Era = "legacy"): Peer {
   let next = 0;
+  // A modern request also names its method, tool and version in headers (draft streamable-http).
+  const headers: Record<string, string> =
+    era === "legacy"
+      ? { "content-type": "application/json", accept: "application/json" }
+      : { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": TOOL };
   const call = async () => {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: next++, method: "tools/call", params: { name: TOOL, arguments: ARGS } }),
-    });
+    const res = await fetch(url, { method: "POST", headers, body: JSON.stringify(floorRequest(era, next++)) });
     return ((await res.json()) as { result: unknown }).result;
   };
   return { call, hold: call, close: async () => {} };
@@ -143,7 +147,7 @@ function stdioRows(k: number, era: Era): TimedRow<Live>[] {
   const floor = `${group}: floor raw ndjson echo`;
   const ours = `${group}: ours`;
   const rows = [
-    row(floor, k, async () => ({ peer: await rawStdioPeer() })),
+    row(floor, k, async () => ({ peer: await rawStdioPeer(era) })),
     row(ours, k, async () => ({ peer: await ourStdioPeer(peerScript("ours-stdio"), era) }), { baseline: floor, max: 1.25 }),
   ];
   if (era === "legacy") rows.push(row(`${group}: ${LABEL.sdk1}`, k, async () => ({ peer: await sdk1StdioPeer(peerScript("sdk1-stdio")) }), { baseline: ours, min: 2 }));
@@ -179,7 +183,7 @@ function httpRows(k: number): TimedRow<Live>[] {
   const floor = `${group}: floor raw node:http echo`;
   const ours = `${group}: ours`;
   rows.push(
-    row(floor, k, () => served(rawHttpServer(), rawHttpPeer)),
+    row(floor, k, () => served(rawHttpServer(), (url) => rawHttpPeer(url, "modern"))),
     row(ours, k, () => served(ourModernHttpServer(), ourModernHttpPeer), { baseline: floor, max: 1.25 }),
     row(`${group}: ${LABEL.sdk2}`, k, () => served(sdk2HttpServer(), (url) => sdk2HttpPeer(url, "modern")), { baseline: ours, min: 2 }),
   );

@@ -21,6 +21,30 @@ export const RESULT = { content: [{ type: "text" as const, text: "The weather in
 
 export const HOLD = "hold";
 
+/**
+ * The floors' messages: the bytes our client and server put on the wire for one call in
+ * each era, so a floor spends its JSON work on the same text. A 2026-07-28 request carries
+ * the version, capabilities and identity in `_meta` (draft basic/index) and its result
+ * `resultType` and `serverInfo`: roughly twice the bytes of the 2025-era pair.
+ */
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+};
+const MODERN_RESULT = { ...RESULT, resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "bench", version: "1.0.0" } } };
+
+/** The `tools/call` request of one call in `era`, as our client sends it. */
+export function floorRequest(era: Era, id: number): object {
+  const params = era === "legacy" ? { name: TOOL, arguments: ARGS } : { name: TOOL, arguments: ARGS, _meta: MODERN_META };
+  return { jsonrpc: "2.0", id, method: "tools/call", params };
+}
+
+/** The result a floor echoes: the modern shape when the request named a version in `_meta`. */
+export function floorResult(request: { params?: { _meta?: object } }): object {
+  return request.params?._meta !== undefined ? MODERN_RESULT : RESULT;
+}
+
 /** Which protocol era a client asks for: 2025-11-25 `initialize`, or 2026-07-28 per-request. */
 export type Era = "legacy" | "modern";
 
