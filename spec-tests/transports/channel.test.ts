@@ -260,3 +260,44 @@ test("a peer that does not read overflows the bounded queue: the channel closes,
   assert.deepEqual(sink.writes, ["first\n"]);
   assert.equal(sink.ended, 1);
 });
+
+// Write batching (stdio's newline-delimited framing; `basic/transports` "stdio": messages
+// are delimited by newlines, so joined lines are the same messages): fewer writes, never a
+// later one.
+const turnEnd = () => new Promise<void>((r) => setImmediate(r));
+const microtasks = () => new Promise<void>((r) => queueMicrotask(r));
+
+test("batching: a burst in one turn is the first line at once and the rest joined in one write when the turn ends", async () => {
+  const sink = new ScriptedSink();
+  const ch = new StreamChannel(sink, { batchWrites: true });
+  ch.send('{"a":1}');
+  ch.send('{"b":2}');
+  await microtasks();
+  ch.send('{"c":3}'); // later in the same turn, after a microtask: still the same batch
+  assert.deepEqual(sink.writes, ['{"a":1}\n'], "nothing but the first line before the turn ends");
+  await turnEnd();
+  assert.deepEqual(sink.writes, ['{"a":1}\n', '{"b":2}\n{"c":3}\n']);
+});
+
+test("batching: a lone message does not hold the next one back: after its microtasks, a send writes at once", async () => {
+  const sink = new ScriptedSink();
+  const ch = new StreamChannel(sink, { batchWrites: true });
+  ch.send('{"a":1}');
+  await microtasks();
+  await microtasks();
+  ch.send('{"b":2}'); // a sequential caller's next message, in the same turn
+  assert.deepEqual(sink.writes, ['{"a":1}\n', '{"b":2}\n'], "written without waiting for the event loop");
+});
+
+test("batching: a batch that reaches 64 KiB is written at once, and the rest still joins the turn's write", async () => {
+  const sink = new ScriptedSink();
+  const ch = new StreamChannel(sink, { batchWrites: true });
+  const big = `"${"x".repeat(40 * 1024)}"`;
+  ch.send("1");
+  ch.send(big);
+  ch.send(big);
+  assert.equal(sink.writes.length, 2, "the first line, then the two big ones as soon as they pass 64 KiB");
+  ch.send("2");
+  await turnEnd();
+  assert.deepEqual(sink.writes.map((w) => w.length), [2, 2 * (big.length + 1), 2]);
+});

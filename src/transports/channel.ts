@@ -27,7 +27,9 @@
  *   answers to a chunk of requests, a burst of calls) are joined and written together
  *   when the turn ends (`setImmediate` where the runtime has it, else a microtask). One
  *   write, one syscall, for a burst instead of one per message; no delay for a lone
- *   message.
+ *   message. The end of the turn is only waited for once a second message comes: a
+ *   lone message costs one microtask (did anything follow it?), not a pass of the event
+ *   loop, which a sequential caller would pay on every round trip.
  * - Backpressure. A message is written straight through while the sink accepts more;
  *   once it reports full, messages wait in a queue bounded by `maxQueuedChars`, and on
  *   the sink's drain the whole queue goes out as one write (one syscall for a burst). A
@@ -140,11 +142,19 @@ export class StreamChannel implements Transport {
   private readonly batchWrites: boolean;
   /** A batch is open: a line went out this turn, later ones queue until {@link StreamChannel.batchDone}. */
   private batching = false;
+  /** The batch outlived its first message's microtasks: it ends with the turn. */
+  private turnScheduled = false;
   /** Bound once, so waiting for a drain allocates nothing per write. */
   private readonly drained = () => this.flush();
   private readonly batchDone = () => {
     this.batching = false;
+    this.turnScheduled = false;
     if (!this.blocked) this.flush();
+  };
+  /** After the first message's microtasks: nothing else was sent, so the batch ends here. */
+  private readonly firstSettled = () => {
+    if (this.turnScheduled) return;
+    this.batching = false;
   };
 
   /**
@@ -183,6 +193,10 @@ export class StreamChannel implements Transport {
     if (this.blocked || this.batching) {
       this.queue.push(chunk);
       this.queuedChars += chunk.length;
+      if (this.batching && !this.turnScheduled) {
+        this.turnScheduled = true;
+        afterTurn(this.batchDone);
+      }
       if (this.blocked) {
         if (this.queuedChars > this.maxQueued) this.closeWith(`outgoing queue over ${this.maxQueued} characters: the peer is not reading`, false);
       } else if (this.queuedChars >= MAX_BATCH_CHARS) {
@@ -193,7 +207,7 @@ export class StreamChannel implements Transport {
     }
     if (this.batchWrites) {
       this.batching = true;
-      afterTurn(this.batchDone);
+      queueMicrotask(this.firstSettled);
     }
     if (!this.sink.write(chunk)) this.block();
   }

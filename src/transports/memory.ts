@@ -129,7 +129,9 @@ class MemoryEnd implements Transport {
       else if (this.receiver !== undefined) this.receiver(encode(item));
       else break;
     }
-    inbox.splice(0, i);
+    // Emptied whole in the common case: `splice` would allocate the array of what it removed.
+    if (i === inbox.length) inbox.length = 0;
+    else inbox.splice(0, i);
   }
 
   private shut(reason: string): void {
