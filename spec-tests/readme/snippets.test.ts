@@ -61,8 +61,8 @@ function node(file: string, env: Record<string, string> = {}): { child: ChildPro
   return { child, done };
 }
 
-test("README: the four Node snippets are there, each a complete program under 20 lines", () => {
-  assert.deepEqual([...snippets.keys()].sort(), ["client-http.mjs", "client-stdio.mjs", "server-http.mjs", "server-stdio.mjs"]);
+test("README: the five Node snippets are there, each a complete program under 20 lines", () => {
+  assert.deepEqual([...snippets.keys()].sort(), ["client-http.mjs", "client-stdio.mjs", "in-process.mjs", "server-http.mjs", "server-stdio.mjs"]);
   for (const [name, code] of snippets) assert.ok(code.trimEnd().split("\n").length < 20, `${name} has ${code.trimEnd().split("\n").length} lines`);
 });
 
@@ -71,6 +71,12 @@ test("README: the stdio client launches the stdio server, lists its tool and cal
   const r = await done;
   assert.equal(r.code, 0, r.err);
   assert.equal(r.out, "greet\nHello, stdio!\n");
+});
+
+test("README: the in-process snippet connects a client and a server in memory and calls the tool", async () => {
+  const r = await node("in-process.mjs").done;
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, "Hello, in process!\n");
 });
 
 test("README: the HTTP server prints where it listens; the HTTP client calls it; the modern era is served on the same URL", async () => {
