@@ -67,7 +67,7 @@ import type {
 } from "./types.js";
 import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "./uri-template.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
-import { randomSessionKey, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
+import { sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
 import type { TaskOwner } from "../tasks/types.js";
 
@@ -543,7 +543,9 @@ export class McpServer {
     const { name, version, title, description, websiteUrl, icons, instructions } = this.info;
     const info: SessionOptions["info"] = { name, version };
     assignDefined(info, { title, description, websiteUrl, icons });
-    const options: SessionOptions = { ...this.options.session, role: "server", info, capabilities: this.capabilities };
+    // Not a spread: Node 20's V8 leaves its fast path for a spread followed by more fields,
+    // and this runs for every modern HTTP request.
+    const options: SessionOptions = Object.assign({}, this.options.session, { role: "server" as const, info, capabilities: this.capabilities });
     if (instructions !== undefined) options.instructions = instructions;
     return options;
   }
@@ -589,7 +591,9 @@ export class McpServer {
     return (ctx) => {
       let endpoint: Endpoint | undefined;
       const principal = options.principalOf?.(ctx.request);
-      const owner: TaskOwner = { session: ctx.sessionId || randomSessionKey(), ...(principal !== undefined ? { principal } : {}) };
+      // A modern request's tasks belong to no session: its random key is drawn only if read.
+      const owner: TaskOwner = ctx.sessionId ? { session: ctx.sessionId } : sessionOwner();
+      if (principal !== undefined) owner.principal = principal;
       return {
         options: this.sessionOptions(),
         onRequest: this.handler(owner),
