@@ -470,3 +470,16 @@ test("examples: every draft example error object decodes inside an error respons
   }
   assert.ok(seen >= 5, `only ${seen} error examples found`);
 });
+
+test("ids past 2^53: basic/index requires a string or integer id echoed in the response; a JSON number that no longer names one integer is -32600 (id null), the largest safe ones pass", () => {
+  // 9007199254740993 parses as 9007199254740992: answering it would carry another id.
+  assertInvalid(decode('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}'), INVALID, null, "2^53");
+  assertInvalid(decode('{"jsonrpc":"2.0","id":-9007199254740993,"method":"ping"}'), INVALID, null, "2^53");
+  assertInvalid(decode('{"jsonrpc":"2.0","id":1e300,"method":"ping"}'), INVALID, null, "2^53");
+  for (const id of [Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 0]) {
+    const d = decode(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`);
+    assert.equal(d.kind, "request");
+    assert.equal(d.kind === "request" && d.message.id, id);
+  }
+  assert.equal(decode('{"jsonrpc":"2.0","id":"9007199254740993","method":"ping"}').kind, "request", "as a string it is exact");
+});

@@ -155,6 +155,7 @@ function classifyMessage(value: unknown): Decoded {
     }
     if (id === undefined) return { kind: "notification", message: m as unknown as JsonRpcNotification };
     if (id === null) return invalid(ErrorCode.InvalidRequest, null, "a request id must not be null");
+    if (typeof id === "number" && Number.isInteger(id) && replyId === null) return invalid(ErrorCode.InvalidRequest, null, "a request id beyond ±2^53 cannot be echoed exactly; use a smaller integer or a string");
     if (replyId === null) return invalid(ErrorCode.InvalidRequest, null, "a request id must be a string or an integer");
     return { kind: "request", message: m as unknown as JsonRpcRequest };
   }
@@ -182,9 +183,13 @@ function classifyMessage(value: unknown): Decoded {
   return { kind: "error", message: m as unknown as JsonRpcErrorResponse };
 }
 
-/** A JSON-RPC id MCP accepts: a string or an integer (never `null`, a fraction or a boolean). */
+/**
+ * A JSON-RPC id MCP accepts: a string or an integer (never `null`, a fraction or a
+ * boolean). Past 2^53 a JSON number no longer names one integer (9007199254740993 parses
+ * as ...992), and echoing it would answer a different id, so only safe integers count.
+ */
 function isRequestId(id: unknown): id is RequestId {
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+  return typeof id === "string" || Number.isSafeInteger(id);
 }
 
 /** A JSON object: not `null`, not an array. */
