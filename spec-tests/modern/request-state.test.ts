@@ -161,3 +161,14 @@ test("mrtr: the sign and verify functions are injected (sync ones too); a verifi
     assert.equal((await rejection(retry(loose.c, bad))).data.reason, "integrity");
   }
 });
+
+test("draft basic/patterns/mrtr requestState: expiry is wall-clock time, even when the system clock is passed explicitly (two instances sharing a secret agree on it)", async () => {
+  const { wallClockOf } = await import("../../src/api/mrtr.js");
+  const { systemClock, ManualClock } = await import("../../src/driver/clock.js");
+  assert.equal(wallClockOf(undefined), Date.now);
+  // systemClock counts from this process's start: an expiry stamped with it is meaningless elsewhere.
+  assert.equal(wallClockOf(systemClock), Date.now);
+  const manual = new ManualClock();
+  manual.advance(1234);
+  assert.equal(wallClockOf(manual)(), manual.now(), "an injected test clock is used as it is");
+});

@@ -33,7 +33,7 @@
  * Verification is async (WebCrypto), so it lives here and not in the pure kernel, which
  * still checks the rules of every modern `input_required` answer (`modern/server.ts`).
  */
-import type { Clock } from "../driver/clock.js";
+import { systemClock, type Clock } from "../driver/clock.js";
 import { McpError, type RequestContext } from "../driver/endpoint.js";
 import type { RequestStateCodec } from "../driver/request-state.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
@@ -263,7 +263,12 @@ function withoutRetry(params: JsonObject): JsonObject {
   return rest;
 }
 
-/** The bridge's wall clock for an McpServer: `Date.now()`, or the injected clock when one is given (tests). */
+/**
+ * The bridge's wall clock for an McpServer: `Date.now()`, or the injected clock when one
+ * is given (tests). The system clock counts from this process's start (monotonic), so an
+ * expiry it stamped would mean nothing to another instance sharing the secret: given
+ * explicitly, it is replaced by `Date.now()` too.
+ */
 export function wallClockOf(clock: Clock | undefined): () => number {
-  return clock === undefined ? Date.now : () => clock.now();
+  return clock === undefined || clock === systemClock ? Date.now : () => clock.now();
 }
