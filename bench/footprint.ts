@@ -4,7 +4,9 @@
  *
  * The entries are bench/peers/<impl>-stdio.ts (a server with one tool, on stdio) and
  * bench/peers/<impl>-client.ts (spawn a stdio server, call the tool once), each importing
- * only its own implementation plus the shared workload constants. One esbuild run per
+ * only its own implementation plus the shared workload constants. Ours are the classes
+ * without the task runtime (`McpServerCore`, `McpClientCore`: a minimal server has no
+ * task tools); the `McpServer` / `McpClient` rows (ours-*-full.ts) bundle the ones with it. One esbuild run per
  * entry: bundle, minify, ESM, platform node (built-ins external, everything else inlined:
  * zod, ajv, cross-spawn… for the SDKs), es2022. Targets (issue 10): our server ≤ 15 KB and
  * client ≤ 12 KB gzip; the SDK rows' ratio is their gzip size ÷ ours.
@@ -105,6 +107,15 @@ export function footprintRows(): Row[] {
         },
       });
     }
+    rows.push({
+      name: `footprint ${role} bundle: ours (${role === "server" ? "McpServer" : "McpClient"}, task runtime included)`,
+      metric: "gzip",
+      baseline: ours,
+      measure: async () => {
+        const s = await bundle(role === "server" ? "ours-stdio-full" : "ours-client-full");
+        return { cost: s.gzip, minBytes: s.min, gzipBytes: s.gzip, brotliBytes: s.brotli };
+      },
+    });
   }
   return rows;
 }

@@ -98,7 +98,13 @@ export interface McpClientOptions {
    * Be a 2025-11-25 task receiver for `sampling/createMessage` and `elicitation/create`
    * (see the class comment): `true`, or the task runtime's options (limits, TTL, clock, store).
    */
-  receiveTasks?: boolean | TaskRuntimeOptions;
+  receiveTasks?: boolean | TaskRuntimeOptions | TaskRuntime;
+}
+
+/** Options of {@link McpClientCore}: those of {@link McpClient}, where receiving tasks needs a runtime given. */
+export interface McpClientCoreOptions extends Omit<McpClientOptions, "receiveTasks"> {
+  /** Be a 2025-11-25 task receiver through this runtime (`new TaskRuntime({ clock })`). */
+  receiveTasks?: TaskRuntime;
 }
 
 /** Per-call options: cancellation, timeout, progress. */
@@ -110,8 +116,12 @@ function notConnected(): Promise<never> {
   return Promise.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: "not connected" }));
 }
 
-/** An MCP client. */
-export class McpClient {
+/**
+ * An MCP client without the task runtime built in: everything of {@link McpClient}; it
+ * receives 2025-11-25 tasks only with a {@link TaskRuntime} given in `options.receiveTasks`.
+ * A bundle that never names {@link McpClient} leaves the runtime out.
+ */
+export class McpClientCore {
   private endpoint: Endpoint | undefined;
   private transport: Transport | undefined;
   private peer: PeerInfo | undefined;
@@ -125,10 +135,9 @@ export class McpClient {
 
   constructor(
     readonly info: Implementation,
-    private readonly options: McpClientOptions = {},
+    private readonly options: McpClientCoreOptions = {},
   ) {
-    const r = options.receiveTasks;
-    if (r !== undefined && r !== false) this.tasksReceived = new TaskRuntime({ clock: options.clock, ...(r === true ? {} : r) });
+    this.tasksReceived = options.receiveTasks;
   }
 
   /** The capabilities this client declares. */
@@ -461,5 +470,18 @@ export class McpClient {
     const token = progressTokenOf(params);
     if (token !== undefined) extra.progressToken = token;
     return tasks.create(ctx, this.taskOwner, "legacy", withoutTaskField(params), async (p, c) => handler(p, c), extra);
+  }
+}
+
+/**
+ * An MCP client. With {@link McpClientOptions.receiveTasks} it runs the server's
+ * task-augmented requests through its own {@link TaskRuntime}; {@link McpClientCore} is the
+ * same client with the runtime left out.
+ */
+export class McpClient extends McpClientCore {
+  constructor(info: Implementation, options: McpClientOptions = {}) {
+    const r = options.receiveTasks;
+    const receiveTasks = r === undefined || r === false ? undefined : r instanceof TaskRuntime ? r : new TaskRuntime({ clock: options.clock, ...(r === true ? {} : r) });
+    super(info, { ...options, receiveTasks });
   }
 }

@@ -13,11 +13,13 @@ export { attach, type AttachHooks } from "./connection.js";
 export { ServerContext, type PeerRequestOptions } from "./context.js";
 export {
   McpServer,
+  McpServerCore,
   ProtocolError,
   resourceNotFoundCode,
   argumentErrorsAreResults,
   type ServerInfo,
   type McpServerOptions,
+  type McpServerCoreOptions,
   type Notifier,
   type ToolHandler,
   type ToolConfig,
@@ -41,7 +43,7 @@ export {
   type InputRetry,
   type RequestStateRejection,
 } from "./mrtr.js";
-export { McpClient, type ClientHandlers, type McpClientOptions, type CallOptions } from "./client.js";
+export { McpClient, McpClientCore, type ClientHandlers, type McpClientOptions, type McpClientCoreOptions, type CallOptions } from "./client.js";
 export { TaskRuntime, type TaskRuntimeOptions, type TaskWork } from "./tasks.js";
 export { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 export { parseUriTemplate, matchUriTemplate, expandUriTemplate, type UriTemplate } from "./uri-template.js";

@@ -131,6 +131,12 @@ export interface McpServerOptions {
   tasks?: TaskRuntimeOptions | TaskRuntime;
 }
 
+/** Options of {@link McpServerCore}: those of {@link McpServer}, where tasks need a runtime given. */
+export interface McpServerCoreOptions extends Omit<McpServerOptions, "tasks"> {
+  /** The task runtime (`new TaskRuntime({ clock })`); without one, a tool with `execution.taskSupport` cannot be registered. */
+  tasks?: TaskRuntime;
+}
+
 /** A connected session the server tells about changes: an {@link Endpoint} is one. */
 export interface Notifier {
   /** Takes a kernel input (the server feeds `changed`). */
@@ -358,8 +364,13 @@ function invalidParams(message: string, data: unknown): McpError {
   return new McpError({ code: ErrorCode.InvalidParams, message, data });
 }
 
-/** An MCP server: register tools, resources, prompts and completions, then connect it. */
-export class McpServer {
+/**
+ * An MCP server without the task runtime built in: everything of {@link McpServer} (tools,
+ * resources, prompts, completions, MRTR, both eras), tasks only with a {@link TaskRuntime}
+ * given in `options.tasks`. A bundle that never names {@link McpServer} leaves the runtime
+ * out, about 9 KB gzip of a minimal server.
+ */
+export class McpServerCore {
   private readonly tools = new Map<string, ToolEntry>();
   private readonly resources = new Map<string, ResourceEntry>();
   private readonly templates = new Map<string, TemplateEntry>();
@@ -377,12 +388,12 @@ export class McpServer {
   private readonly pageSize: number;
   private readonly clock: Clock;
   private readonly mrtr: InputRequiredBridge;
-  /** The server's tasks: created by task-augmented tool calls, read by `tasks/*` requests. */
-  readonly tasks: TaskRuntime;
+  /** The server's tasks: created by task-augmented tool calls, read by `tasks/*` requests (none without a runtime). */
+  readonly tasks: TaskRuntime | undefined;
 
   constructor(
     readonly info: ServerInfo,
-    private readonly options: McpServerOptions = {},
+    private readonly options: McpServerCoreOptions = {},
   ) {
     this.schema = options.jsonSchema ?? builtinJsonSchema;
     this.pageSize = options.pageSize ?? 0;
@@ -394,8 +405,8 @@ export class McpServer {
       maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
     });
     if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new RangeError("pageSize must be a non-negative integer");
-    this.tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime({ clock: options.clock, ...options.tasks });
-    this.tasks.watchStatus((taskId, owner, task) => this.taskChanged(taskId, owner, task));
+    this.tasks = options.tasks;
+    this.tasks?.watchStatus((taskId, owner, task) => this.taskChanged(taskId, owner, task));
   }
 
   // -------------------------------------------------------------------------------------
@@ -411,6 +422,9 @@ export class McpServer {
     const def: Tool = { name, inputSchema: { type: "object", properties: {} } };
     const { inputBeforeTask, ...wire } = config;
     assignDefined(def, wire);
+    if (this.tasks === undefined && taskSupportOf(def) !== "forbidden") {
+      throw new TypeError(`tool ${JSON.stringify(name)} declares execution.taskSupport: use McpServer, or give McpServerCore a task runtime (options.tasks)`);
+    }
     const entry: ToolEntry = {
       inputBeforeTask: inputBeforeTask === true,
       taskSupport: taskSupportOf(def),
@@ -730,7 +744,8 @@ export class McpServer {
     if (decision.kind === "error") return Promise.reject(new McpError(decision.error));
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };
     const work = async (q: JsonObject, r: RequestContext) => this.callTool(q, r);
-    const create = (q: JsonObject) => this.tasks.create(rc, taskOwnerOf(q, session), decision.era, withoutTaskField(q), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
+    const tasks = this.tasks!; // a tool that may run as a task was registered with a runtime
+    const create = (q: JsonObject) => tasks.create(rc, taskOwnerOf(q, session), decision.era, withoutTaskField(q), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
     if (!entry.inputBeforeTask || decision.era !== "extension") return create(p);
     // Round 1 is answered synchronously (its input_required); the retry with answers is the task.
     if (inputRetryOf(p)?.inputResponses === undefined) return undefined;
@@ -740,7 +755,7 @@ export class McpServer {
   private taskRequest(method: string, params: JsonObject | undefined, rc: RequestContext, session: TaskOwner): Promise<JsonObject> {
     const refused = taskRequestGate(method, params);
     if (refused !== null) return Promise.reject(new McpError(refused));
-    return this.tasks.request(method, params, rc, taskOwnerOf(params, session), taskEraOfRequest(params));
+    return this.tasks!.request(method, params, rc, taskOwnerOf(params, session), taskEraOfRequest(params));
   }
 
   private listTools(p: JsonObject): JsonObject {
@@ -862,3 +877,17 @@ function capValues(values: string[]): Completion {
   return { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: true };
 }
 
+/**
+ * An MCP server: register tools, resources, prompts and completions, then connect it.
+ * Tasks work out of the box: a tool registered with `execution.taskSupport` runs as a task
+ * through the server's own {@link TaskRuntime} (`options.tasks`: its settings, or a runtime
+ * to share). {@link McpServerCore} is the same server with the runtime left out.
+ */
+export class McpServer extends McpServerCore {
+  declare readonly tasks: TaskRuntime;
+
+  constructor(info: ServerInfo, options: McpServerOptions = {}) {
+    const tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime({ clock: options.clock, ...options.tasks });
+    super(info, { ...options, tasks });
+  }
+}
