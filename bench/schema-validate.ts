@@ -1,11 +1,14 @@
 /**
  * Micro-benchmark of schema validation against the floor it is held to: `JSON.parse` of
  * the same messages. Target: validating a typical 2026-07-28 `tools/call` request's params
- * and its `CallToolResult` costs well under parsing the two messages.
+ * and its `CallToolResult` costs well under parsing the two messages. A second row holds
+ * the built-in JSON Schema validator, running a tool's `inputSchema` on its arguments (as
+ * McpServer does for every call), to the same kind of floor: parsing the arguments.
  *
  * Run: `npm run bench -- --filter schema/`; rows of the bench harness (bench/README.md).
  */
 import { methodSpec } from "../src/model/methods.js";
+import { builtinJsonSchema } from "../src/schema/json-schema.js";
 import { defineBench } from "./harness.js";
 
 const request = {
@@ -61,6 +64,40 @@ defineBench({
   run(n) {
     let valid = 0;
     for (let i = 0; i < n; i++) if (spec.validateParams(request.params) === null && spec.validateResult!(response.result) === null) valid++;
+    return valid;
+  },
+});
+
+// The bench workload's tool (bench/peers/workload.ts): two required string arguments.
+const inputSchema = {
+  type: "object",
+  properties: { location: { type: "string" }, units: { type: "string" } },
+  required: ["location", "units"],
+};
+const args = { location: "San Francisco, CA", units: "metric" };
+const argsText = JSON.stringify(args);
+const ARGS_FLOOR = "schema/floor: JSON.parse of tool arguments";
+
+defineBench({
+  name: ARGS_FLOOR,
+  run(n) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += (JSON.parse(argsText) as { units: string }).units.length;
+    return sum;
+  },
+});
+
+defineBench({
+  name: "schema/json-schema tool arguments (built-in validator)",
+  baseline: ARGS_FLOOR,
+  setup() {
+    const compiled = builtinJsonSchema.compile(inputSchema);
+    if (!compiled.ok || compiled.validate(args) !== null) throw new Error("bench schema or arguments are invalid");
+    return compiled.validate;
+  },
+  run(n, validate) {
+    let valid = 0;
+    for (let i = 0; i < n; i++) if (validate(args) === null) valid++;
     return valid;
   },
 });

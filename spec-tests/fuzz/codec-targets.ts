@@ -15,7 +15,7 @@
 import assert from "node:assert/strict";
 import { decode, encode, type Decoded } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { MAX_ISSUES, typeNames, validate } from "../../src/schema/validate.js";
+import { MAX_ISSUES, typeNames, validate } from "../../src/schema/index.js";
 import { SCHEMA_VERSIONS } from "../../src/model/versions.js";
 import { pick } from "../harness/random.js";
 import { exampleValues, int, messageText, mutateValue, randomBytes, randomJson, type Rng } from "./generate.js";

@@ -4,7 +4,7 @@
 // JSON pointer (RFC 6901) to the offending value.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { validate, type Issue } from "../../src/schema/validate.js";
+import { validate, type Issue } from "../../src/schema/index.js";
 import { definitions, deref, examples, type Schema } from "./repo.js";
 
 const VERSION = "2026-07-28";

@@ -3,7 +3,7 @@
 // never throws across its boundary (STYLE.md); a bad value is an issue, not a crash.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MAX_DEPTH, validate, validatorFor } from "../../src/schema/validate.js";
+import { MAX_DEPTH, validate, validatorFor } from "../../src/schema/index.js";
 import { hasCapability, methodSpec } from "../../src/model/methods.js";
 
 const caps = validatorFor("2026-07-28", "ClientCapabilities")!;

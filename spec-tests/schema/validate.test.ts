@@ -3,7 +3,7 @@
 // const, anyOf, allOf, minimum/maximum, maxItems, format) and how issues are reported.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MAX_ISSUES, typeNames, validate, validatorFor, type Issue } from "../../src/schema/validate.js";
+import { MAX_ISSUES, typeNames, validate, validatorFor, type Issue } from "../../src/schema/index.js";
 import { SCHEMA_VERSIONS } from "../../src/model/versions.js";
 import { definitions } from "./repo.js";
 

@@ -8,14 +8,15 @@
  * checks the dialect, checks that the keywords the interpreter relies on have values of the
  * right shape ("Schemas MUST be valid according to their declared or default dialect"),
  * compiles `pattern`s, resolves every `$ref` to a node, and copies what it keeps into
- * null-prototype nodes. Because a node has no prototype, the interpreter may read
- * `node.properties[key]` for any key, `__proto__` and `constructor` included, without
- * reaching Object.prototype; instance data, which keeps its prototype, is only read
- * through own keys. Unknown keywords are dropped, which is the 2020-12 rule that they
- * are ignored.
+ * nodes of one class with every keyword slot present, so the interpreter's reads stay
+ * monomorphic. Keyed tables (`properties`, `$defs`) are `Map`s, so any key,
+ * `__proto__` and `constructor` included, is looked up without reaching
+ * Object.prototype; instance data, which keeps its prototype, is only read through own
+ * keys. Unknown keywords are dropped, which is the 2020-12 rule that they are ignored.
  *
  * `validate` then interprets the node graph. It runs a fast pass that stops at the first
- * failure and builds no paths; only when that fails does it run again to collect every
+ * failure, builds no paths and allocates nothing but the key list of each object it walks;
+ * only when that fails does it run again to collect every
  * issue with a JSON pointer into the instance. Resource use is bounded as the spec
  * advises for composition keywords: schema depth and subschema count at compile time, a
  * step budget and a recursion depth per validation, so a `$ref` cycle that never
@@ -80,8 +81,8 @@ const MAX_RECURSION = 1000;
 // value, format only as a key); R string array, T type, E array, s schema, a non-empty
 // schema array, m schema map, i items (a schema, or a schema array meaning prefixItems),
 // r $ref, p pattern, q patternProperties, x refused.
-// Otherwise the slot is the one-letter key the compiled node keeps the value under;
-// nodes hold nothing else, so the short names cost no safety and save bytes.
+// Otherwise the slot is the one-letter field of Schema that keeps the value; the short
+// names save bytes.
 // Built by a pure call so that a bundle importing only isSupportedDialect drops it.
 const KW: Record<string, string> = /* @__PURE__ */ (() => {
   const kw: Record<string, string> = Object.create(null);
@@ -104,7 +105,81 @@ export function isSupportedDialect(uri: unknown): boolean {
   return isStr(uri) && /^https?:\/\/json-schema\.org\/(draft\/2020-12|draft\/2019-09|draft-07)\/schema#?$/.test(uri);
 }
 
-type Node = boolean | { [slot: string]: any };
+/** A compiled subschema: a boolean schema, or a {@link Schema}. */
+type Node = boolean | Schema;
+
+/** A bound keyword: [instance kind, comparison, limit, keyword name] (see KW). */
+type Bound = [kind: string, op: number, limit: number, name: string];
+
+/** Marks an absent `const` (any JSON value, `null` included, may be a const). */
+const NONE: unknown = Symbol();
+
+/** A key of an object schema: its `properties` schema (null: none), and whether `required` names it. */
+class Prop {
+  s: Node | null = null;
+  r = false;
+}
+
+/**
+ * A compiled schema object. Every keyword slot exists from the start (null, or NONE for
+ * `const`, when absent), so every node has one hidden class and the interpreter's reads
+ * stay monomorphic; slot names are KW's. Maps from keys are `Map`s, so a key such as
+ * `__proto__` or `constructor` is only ever data.
+ */
+class Schema {
+  R: Node | null = null;
+  t: string[] | null = null;
+  /** `t` as a mask of JSON type bits (see `typeBit`). */
+  m = 0;
+  c: unknown = NONE;
+  e: unknown[] | null = null;
+  l: Bound[] | null = null;
+  P: RegExp | null = null;
+  f: unknown = null;
+  u: unknown = null;
+  x: Node[] | null = null;
+  i: Node | null = null;
+  z: Node | null = null;
+  r: string[] | null = null;
+  p: Map<string, Node> | null = null;
+  /** `p` and `r` joined: each key's property schema and whether it is required (null: neither). */
+  k: Map<string, Prop> | null = null;
+  /** How many distinct keys `r` requires. */
+  rn = 0;
+  d: Map<string, Node> | null = null;
+  q: [RegExp, Node][] | null = null;
+  a: Node | null = null;
+  A: Node[] | null = null;
+  Y: Node[] | null = null;
+  O: Node[] | null = null;
+  n: Node | null = null;
+  I: Node | null = null;
+  T: Node | null = null;
+  E: Node | null = null;
+}
+
+// JSON type bits of an instance (the same encoding as validate.ts's; each module keeps its
+// own copy of the function so that its type feedback stays its own).
+const T_STRING = 1, T_FRACTION = 2, T_INTEGER = 4, T_BOOLEAN = 8, T_NULL = 16, T_OBJECT = 32, T_ARRAY = 64;
+
+/** The JSON type bit of `x` (0 for what JSON cannot hold: NaN, undefined, functions...). */
+function typeBit(x: unknown): number {
+  switch (typeof x) {
+    case "string":
+      return T_STRING;
+    case "number":
+      return Number.isInteger(x) ? T_INTEGER : Number.isFinite(x) ? T_FRACTION : 0;
+    case "boolean":
+      return T_BOOLEAN;
+    case "object":
+      return x === null ? T_NULL : Array.isArray(x) ? T_ARRAY : T_OBJECT;
+    default:
+      return 0;
+  }
+}
+
+/** The type bits each name in TYPES accepts: "number" takes integers too. */
+const TYPE_BITS = [T_STRING, T_FRACTION | T_INTEGER, T_INTEGER, T_BOOLEAN, T_OBJECT, T_ARRAY, T_NULL];
 
 const isObj = (x: unknown): x is Record<string, any> => typeof x === "object" && x !== null && !Array.isArray(x);
 const isStr = (x: unknown): x is string => typeof x === "string";
@@ -116,7 +191,7 @@ const fail = (path: string, reason: string): never => {
 };
 
 // Compile state: compile is synchronous and calls no user code, so one set suffices.
-let memo: Map<object, Node> | undefined;
+let memo: Map<object, Schema> | undefined;
 let pending: [Record<string, any>, string, string][];
 let count: number;
 let limitDepth: number;
@@ -125,10 +200,13 @@ let limitCount: number;
 function node(s: unknown, p: string, d: number): Node {
   if (typeof s === "boolean") return s;
   if (!isObj(s)) return fail(p, "invalid schema");
-  let n = memo!.get(s) as Record<string, any> | undefined;
-  if (n) return n;
+  const known = memo!.get(s);
+  if (known) return known;
   if (d > limitDepth || ++count > limitCount) fail(p, "schema too large");
-  memo!.set(s, (n = Object.create(null) as Record<string, any>));
+  const schema = new Schema();
+  memo!.set(s, schema);
+  // Slots are written by the names KW gives them, all declared on Schema.
+  const n = schema as unknown as Record<string, any>;
   let tuple = false;
   for (const k of Object.keys(s)) {
     if (!KW[k]) continue; // unknown keyword: ignored, as 2020-12 says
@@ -150,12 +228,16 @@ function node(s: unknown, p: string, d: number): Node {
     )
       fail(q, (c === "x" ? "unsupported " : "invalid ") + k);
     if (bound) (n.l ||= []).push([c, +o, v, k]);
-    else if (c === "T") n.t = Array.isArray(v) ? v : [v];
+    else if (c === "T") {
+      n.t = Array.isArray(v) ? v : [v];
+      n.m = 0;
+      for (const name of n.t) n.m |= TYPE_BITS[TYPES.indexOf(name)];
+    }
     else if (c === "s" || (c === "i" && !Array.isArray(v))) n[o] = node(v, q, d + 1);
     else if (c === "a" || c === "i") n[c === "i" ? ((tuple = true), "x") : o] = v.map(sub);
     else if (c === "m") {
-      const m = (n[o] ||= Object.create(null));
-      for (const j of Object.keys(v)) m[j] = sub(v[j], j);
+      const m: Map<string, Node> = (n[o] ||= new Map());
+      for (const j of Object.keys(v)) m.set(j, sub(v[j], j));
     } else if (c === "q") n[o] = Object.keys(v).map((j) => [re(j, q), sub(v[j], j)]);
     else if (c === "p") n[o] = re(v, q);
     else if (c === "r") {
@@ -165,7 +247,26 @@ function node(s: unknown, p: string, d: number): Node {
   }
   // Draft-07/2019-09 tuple form: `items: [...]` became prefixItems; the rest is additionalItems.
   if (tuple) n.i = n.z;
-  return n;
+  if (schema.p !== null || schema.r !== null) keyTable(schema);
+  return schema;
+}
+
+/** Builds `k` and `rn` from `p` and `r`. */
+function keyTable(n: Schema): void {
+  const k = new Map<string, Prop>();
+  const at = (key: string) => {
+    let e = k.get(key);
+    if (e === undefined) k.set(key, (e = new Prop()));
+    return e;
+  };
+  if (n.p !== null) for (const [key, s] of n.p) at(key).s = s;
+  if (n.r !== null)
+    for (const key of n.r) {
+      const e = at(key);
+      if (!e.r) n.rn++;
+      e.r = true;
+    }
+  n.k = k;
 }
 
 function re(src: string, p: string): RegExp {
@@ -207,15 +308,6 @@ function bad(out: Issue[] | null, path: string, reason: string): boolean {
   return !out;
 }
 
-function is(t: string, x: unknown): boolean {
-  return t === "integer" ? Number.isInteger(x)
-    : t === "number" ? typeof x === "number" && isFinite(x)
-    : t === "array" ? Array.isArray(x)
-    : t === "object" ? isObj(x)
-    : t === "null" ? x === null
-    : typeof x === t;
-}
-
 /** JSON equality: own keys only; an array never equals an object. */
 function eq(a: any, b: any, d: number): boolean {
   if (a === b) return true;
@@ -244,32 +336,20 @@ function v(n: Node, x: any, out: Issue[] | null, p: string, d: number): boolean 
   if (typeof n === "boolean") return n || (bad(out, p, "is not allowed"), false);
   const st = out ? out.length : 0;
   const d1 = d + 1;
-  const arr = Array.isArray(x);
-  const obj = isObj(x);
-  let t: any = n.t;
+  const bits = typeBit(x);
   let i = 0;
   let m: any;
-  if ("R" in n && !v(n.R, x, out, p, d1) && !out) return false;
-  if (t) {
-    while (i < t.length && !is(t[i], x)) i++;
-    if (i === t.length && bad(out, p, MS + "type " + t)) return false;
-  }
-  if ("c" in n && !eq(x, n.c, d) && bad(out, p, MS + "const")) return false;
-  if ((m = n.e)) {
+  let t: any;
+  if (n.R !== null && !v(n.R, x, out, p, d1) && !out) return false;
+  if (n.t !== null && !(n.m & bits) && bad(out, p, MS + "type " + n.t)) return false;
+  if (n.c !== NONE && !eq(x, n.c, d) && bad(out, p, MS + "const")) return false;
+  if ((m = n.e) !== null) {
     for (i = 0; i < m.length && !eq(x, m[i], d); i++);
     if (i === m.length && bad(out, p, MS + "enum")) return false;
   }
-  if (n.l) {
-    const kind = typeof x === "number" ? "n" : isStr(x) ? "g" : arr ? "y" : obj ? "o" : "";
-    m = kind === "n" ? x : arr ? x.length : obj ? Object.keys(x).length : 0;
-    if (kind === "g") for (const _ of x) m++; // code points, not UTF-16 units
-    for (const [k, op, c, name] of n.l) {
-      // multipleOf: binary fractions (0.3 / 0.1 = 2.9999999999999996) get a small tolerance.
-      if (k === kind && (op < 1 ? m < c : op < 2 ? m > c : op < 3 ? m <= c : op < 4 ? m >= c : Math.abs((t = m / c) - Math.round(t)) > 1e-9) && bad(out, p, MS + name + " " + c)) return false;
-    }
-  }
-  if (isStr(x) && ((n.P && !n.P.test(x) && bad(out, p, MS + "pattern")) || (formats && n.f && Object.hasOwn(formats, n.f) && !formats[n.f](x) && bad(out, p, MS + "format " + n.f)))) return false;
-  if (arr) {
+  if (n.l !== null && bound(n.l, x, bits, out, p)) return false;
+  if (bits === T_STRING && ((n.P !== null && !n.P.test(x) && bad(out, p, MS + "pattern")) || (formats && n.f && Object.hasOwn(formats, n.f as string) && !formats[n.f as string](x) && bad(out, p, MS + "format " + n.f)))) return false;
+  if (bits === T_ARRAY) {
     if (n.u && !(x.every(isPrim) && new Set(x).size === x.length)) {
       for (i = 1; i < x.length; i++)
         for (t = 0; t < i; t++)
@@ -278,34 +358,67 @@ function v(n: Node, x: any, out: Issue[] | null, p: string, d: number): boolean 
             break;
           }
     }
-    if (n.x || "i" in n) {
+    const xs = n.x;
+    if (xs !== null || n.i !== null) {
       for (i = 0; i < x.length; i++) {
-        t = n.x && i < n.x.length ? n.x[i] : n.i;
-        if (t !== undefined && !v(t, x[i], out, out ? p + "/" + i : p, d1) && !out) return false;
+        t = xs !== null && i < xs.length ? xs[i] : n.i;
+        if (t !== null && !v(t, x[i], out, out ? p + "/" + i : p, d1) && !out) return false;
       }
     }
   }
-  if (obj) {
-    if (n.r) for (const k of n.r) if (!Object.hasOwn(x, k) && bad(out, p + "/" + esc(k), "is required")) return false;
-    const ps = n.p;
-    const pp: [RegExp, Node][] | undefined = n.q;
-    const ap = n.a;
-    if (ps || pp || ap !== undefined) {
+  if (bits === T_OBJECT) {
+    const kt = n.k, pp = n.q, ap = n.a;
+    const each = n.p !== null || pp !== null || ap !== null;
+    // When the keys are walked anyway, fast mode counts the required ones it meets instead
+    // of probing for each, and probes only if some are missing (the answer is the same).
+    if (n.r !== null && (out || !each)) for (const k of n.r) if (!Object.hasOwn(x, k) && bad(out, p + "/" + esc(k), "is required")) return false;
+    if (each) {
+      let hits = 0;
       for (const k of Object.keys(x)) {
         const q = out ? p + "/" + esc(k) : p;
-        m = ps && k in ps; // a null-prototype map: `in` sees own keys only
-        if (m && !v(ps[k], x[k], out, q, d1) && !out) return false;
-        if (pp) for (const [r, s] of pp) if (r.test(k) && ((m = true), !v(s, x[k], out, q, d1)) && !out) return false;
-        if (!m && ap !== undefined && !v(ap, x[k], out, q, d1) && !out) return false;
+        const e = kt !== null ? kt.get(k) : undefined;
+        let s: Node | null = null;
+        if (e !== undefined) {
+          if (e.r) hits++;
+          s = e.s;
+        }
+        m = s !== null;
+        if (m && !v(s!, x[k], out, q, d1) && !out) return false;
+        if (pp !== null) for (const [r, s] of pp) if (r.test(k) && ((m = true), !v(s, x[k], out, q, d1)) && !out) return false;
+        if (!m && ap !== null && !v(ap, x[k], out, q, d1) && !out) return false;
       }
+      if (!out && hits < n.rn) for (const k of n.r!) if (!Object.hasOwn(x, k)) return false;
     }
   }
-  if (n.A) for (const s of n.A) if (!v(s, x, out, p, d1) && !out) return false;
-  if (n.Y && !matches(n.Y, x, d1, 1) && bad(out, p, MS + "anyOf")) return false;
-  if (n.O && matches(n.O, x, d1, 2) !== 1 && bad(out, p, MS + "oneOf")) return false;
-  if ("n" in n && v(n.n, x, null, p, d1) && bad(out, p, MS + "not")) return false;
-  if ("I" in n && (t = v(n.I, x, null, p, d1) ? n.T : n.E) !== undefined && !v(t, x, out, p, d1) && !out) return false;
+  if (n.A !== null) for (const s of n.A) if (!v(s, x, out, p, d1) && !out) return false;
+  if (n.Y !== null && !matches(n.Y, x, d1, 1) && bad(out, p, MS + "anyOf")) return false;
+  if (n.O !== null && matches(n.O, x, d1, 2) !== 1 && bad(out, p, MS + "oneOf")) return false;
+  if (n.n !== null && v(n.n, x, null, p, d1) && bad(out, p, MS + "not")) return false;
+  if (n.I !== null && (t = v(n.I, x, null, p, d1) ? n.T : n.E) !== null && !v(t, x, out, p, d1) && !out) return false;
   return out ? out.length === st : true;
+}
+
+/**
+ * The bound keywords `l` of a node against `x` (of JSON type `bits`): true when the
+ * caller should stop (fast mode and a bound fails).
+ */
+function bound(l: Bound[], x: any, bits: number, out: Issue[] | null, p: string): boolean {
+  // Numeric bounds apply to every number, NaN and the infinities included (typeBit gives those no type).
+  const kind = typeof x === "number" ? "n" : bits === T_STRING ? "g" : bits === T_ARRAY ? "y" : bits === T_OBJECT ? "o" : "";
+  let m = kind === "n" ? x : kind === "y" ? x.length : kind === "o" ? Object.keys(x).length : 0;
+  let counted = false;
+  for (const [k, op, c, name] of l) {
+    if (k !== kind) continue;
+    // Code points, not UTF-16 units; counted once, and only for a string bound.
+    if (kind === "g" && !counted) {
+      counted = true;
+      for (const _ of x) m++;
+    }
+    let t;
+    // multipleOf: binary fractions (0.3 / 0.1 = 2.9999999999999996) get a small tolerance.
+    if ((op < 1 ? m < c : op < 2 ? m > c : op < 3 ? m <= c : op < 4 ? m >= c : Math.abs((t = m / c) - Math.round(t)) > 1e-9) && bad(out, p, MS + name + " " + c)) return true;
+  }
+  return false;
 }
 
 /**
@@ -331,7 +444,7 @@ export function createJsonSchemaValidator(options: JsonSchemaOptions = {}): Json
           ok: true,
           validate(value) {
             // A format function is user code and may itself validate: keep the caller's state.
-            const saved = [steps, over, maxSteps, formats] as const;
+            const savedSteps = steps, savedOver = over, savedMax = maxSteps, savedFormats = formats;
             steps = 0;
             over = false;
             maxSteps = budget;
@@ -344,7 +457,10 @@ export function createJsonSchemaValidator(options: JsonSchemaOptions = {}): Json
               }
               return over ? [{ path: "", reason: "validation budget exceeded" }] : out;
             } finally {
-              [steps, over, maxSteps, formats] = saved;
+              steps = savedSteps;
+              over = savedOver;
+              maxSteps = savedMax;
+              formats = savedFormats;
             }
           },
         };

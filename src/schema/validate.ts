@@ -9,8 +9,13 @@
  * (its ERRATA), everything else is checked as schema.json states it.
  *
  * Theory of operation. `scripts/gen-validators.mjs` compiles the four JSON Schemas into
- * one table of small array-encoded nodes (`generated/nodes.ts`; identical definitions
- * of different versions share nodes), and this module interprets it. `check(node, x)`
+ * one table of small array-encoded nodes (identical definitions of different versions
+ * share nodes), and this module interprets it. The table comes in two parts: the nodes
+ * the method tables validate (params and results, `generated/nodes.ts`), which this
+ * module's own lookups use, and the rest (`generated/full.ts`), which types.ts appends
+ * for the schema entry point, so the kernel alone does not carry the message envelopes
+ * and unions. At load, each node is decoded into a `Node` object of one shape, so the
+ * interpreter's reads stay monomorphic. `check(node, x)`
  * returns `null` when `x` is valid and otherwise a fresh array of issues whose paths are
  * relative to `x`; each object or array level prefixes its key on the way out, so a
  * JSON pointer is only ever built for a failure and the success path allocates nothing.
@@ -160,30 +165,71 @@ function concat(acc: Issue[] | null, found: Issue[]): Issue[] {
   return acc;
 }
 
-/** A linked node: as in generated/nodes.ts, with every reference replaced by the node. */
-type Node = readonly unknown[];
+/**
+ * A linked node: a generated node (see generated/nodes.ts) decoded into one shape shared
+ * by every kind, every field present, and every reference replaced by the node. One
+ * hidden class keeps the interpreter's field reads monomorphic; the generated arrays
+ * mix element kinds and lengths, which made each read polymorphic.
+ */
+class Node {
+  /** Kind (ANY...ALL). */
+  k = ANY;
+  /** TYPE and NUM: accepted JSON type bits; FMT: the format code. */
+  bits = 0;
+  /** NUM: inclusive bounds (null: unbounded). */
+  min: number | null = null;
+  max: number | null = null;
+  /** CONST: the value. */
+  value: unknown = null;
+  /** ENUM: the values; UNION: the dispatch key's values. */
+  values: readonly unknown[] = NO_VALUES;
+  /** OBJ: how many of the first keys are required, the keys and the kid checking each. */
+  required = 0;
+  keys: readonly string[] = NO_KEYS;
+  /** OBJ: the kid of each key; UNION: the alternatives; ALL: the parts. */
+  kids: Node[] = [];
+  /** OBJ: the declared keys as a set, when other keys are checked (extra) and there are keys. */
+  known: ReadonlySet<string> | null = null;
+  /** OBJ: the node checking undeclared keys (null: open); ARR: the item node. */
+  extra: Node | null = null;
+  /** ARR: maxItems (-1: unbounded). */
+  maxItems = -1;
+  /** UNION: JSON type bits of each alternative, and of all of them. */
+  types: readonly number[] = NO_NUMBERS;
+  all = 0;
+  /** UNION: per JSON type (bit position), the one alternative taking it, or -1 (none or several). */
+  only: readonly number[] = NO_NUMBERS;
+  /** UNION: the dispatch key (null: none), the alternative of each value, the one taking objects without it. */
+  key: string | null = null;
+  at: readonly number[] = NO_NUMBERS;
+  absent = -1;
+}
+const NO_VALUES: readonly unknown[] = [], NO_KEYS: readonly string[] = [], NO_NUMBERS: readonly number[] = [];
+
+/** The bit position of a single JSON type bit, for `Node.only`. */
+const bitIndex = (bit: number): number => 31 - Math.clz32(bit);
 
 /** Checks `x` against node `n`: null when valid, else issues relative to `x`. */
 function check(n: Node, x: unknown): Issue[] | null {
-  switch (n[0] as number) {
+  switch (n.k) {
     case ANY:
       return null;
     case TYPE:
-      return typeBit(x) & (n[1] as number) ? null : fail(E_TYPE, n[1]);
+      return typeBit(x) & n.bits ? null : fail(E_TYPE, n.bits);
     case NUM: {
-      if (!(typeBit(x) & (n[1] as number))) return fail(E_TYPE, n[1]);
-      const min = n[2] as number | null, max = n[3] as number | null;
+      if (!(typeBit(x) & n.bits)) return fail(E_TYPE, n.bits);
+      const min = n.min, max = n.max;
       if (min !== null && (x as number) < min) return fail(E_MIN, min);
       return max !== null && (x as number) > max ? fail(E_MAX, max) : null;
     }
     case FMT:
       if (typeof x !== "string") return fail(E_TYPE, T_STRING);
-      if (n[1] === FMT_BYTE) return BASE64.test(x) ? null : fail(E_BYTE);
+      if (n.bits === FMT_BYTE) return BASE64.test(x) ? null : fail(E_BYTE);
       return URI_SCHEME.test(x) ? null : fail(E_URI);
     case CONST:
-      return x === n[1] ? null : fail(E_CONST, n[1]);
+      return x === n.value ? null : fail(E_CONST, n.value);
     case ENUM:
-      return (n[1] as unknown[]).includes(x) ? null : fail(E_ENUM, n[1]);
+      return n.values.includes(x) ? null : fail(E_ENUM, n.values);
     case OBJ:
       return checkObject(n, x);
     case ARR:
@@ -195,19 +241,24 @@ function check(n: Node, x: unknown): Issue[] | null {
   }
 }
 
-/** `[6, required, keys, kids, extra]`: see generated/nodes.ts. */
+/** Object: declared keys (the first `required` of them required), then undeclared ones. */
 function checkObject(n: Node, x: unknown): Issue[] | null {
   if (typeBit(x) !== T_OBJECT) return fail(E_TYPE, T_OBJECT);
   if (depth >= MAX_DEPTH) return fail(E_DEPTH);
   const o = x as Record<string, unknown>;
-  const required = n[1] as number, keys = n[2] as readonly string[], kids = n[3] as readonly Node[], extra = n[4] as Node | number;
+  const required = n.required, keys = n.keys, kids = n.kids, extra = n.extra;
   let acc: Issue[] | null = null;
   depth++;
   for (let j = 0; j < keys.length; j++) {
     const key = keys[j];
     // Own keys only: `in` or a plain read would find Object.prototype members.
     const present = Object.hasOwn(o, key);
-    const r = present ? check(kids[j], o[key]) : j < required ? fail(E_MISSING, key) : null;
+    let r: Issue[] | null = null;
+    if (present) {
+      // Plain type checks, most kids, are done here rather than through a call.
+      const kid = kids[j], value = o[key];
+      r = kid.k !== TYPE ? check(kid, value) : typeBit(value) & kid.bits ? null : fail(E_TYPE, kid.bits);
+    } else if (j < required) r = fail(E_MISSING, key);
     if (r === null) continue;
     if (quiet) {
       depth--;
@@ -216,28 +267,29 @@ function checkObject(n: Node, x: unknown): Issue[] | null {
     acc = present ? merge(acc, r, key) : concat(acc, r);
     if (acc.length >= MAX_ISSUES) break;
   }
-  if (extra !== AP_OPEN) {
-    for (const key in o) {
-      if (!Object.hasOwn(o, key) || keys.includes(key)) continue;
-      const r = check(extra as Node, o[key]);
-      if (r === null) continue;
-      if (quiet) {
-        depth--;
-        return FAIL;
-      }
-      acc = merge(acc, r, key);
-      if (acc.length >= MAX_ISSUES) break;
-    }
-  }
+  if (extra !== null) acc = checkExtra(n.known, extra, o, acc);
   depth--;
   return acc;
 }
 
-/** `[7, item, maxItems]`. */
+/** The undeclared own keys of `o` (those not in `known`) against `extra`, added to `acc`. */
+function checkExtra(known: ReadonlySet<string> | null, extra: Node, o: Record<string, unknown>, acc: Issue[] | null): Issue[] | null {
+  for (const key in o) {
+    if (!Object.hasOwn(o, key) || (known !== null && known.has(key))) continue;
+    const r = check(extra, o[key]);
+    if (r === null) continue;
+    if (quiet) return FAIL;
+    acc = merge(acc, r, key);
+    if (acc.length >= MAX_ISSUES) break;
+  }
+  return acc;
+}
+
+/** Array: every item against the item node, then maxItems. */
 function checkArray(n: Node, x: unknown): Issue[] | null {
   if (!Array.isArray(x)) return fail(E_TYPE, T_ARRAY);
   if (depth >= MAX_DEPTH) return fail(E_DEPTH);
-  const item = n[1] as Node, max = n[2] as number;
+  const item = n.extra!, max = n.maxItems;
   let acc: Issue[] | null = null;
   depth++;
   for (let j = 0; j < x.length; j++) {
@@ -255,35 +307,29 @@ function checkArray(n: Node, x: unknown): Issue[] | null {
   return max >= 0 && x.length > max ? concat(acc, fail(E_ITEMS, max)) : acc;
 }
 
-/** `[8, alts, types, key, values, at, absent]`. */
+/** anyOf: by JSON type, then by the dispatch key, else each alternative in turn. */
 function checkUnion(n: Node, x: unknown): Issue[] | null {
-  const alts = n[1] as readonly Node[], types = n[2] as readonly number[];
   const bit = typeBit(x);
-  let first = -1, count = 0, all = 0;
-  for (let j = 0; j < alts.length; j++) {
-    all |= types[j];
-    if (types[j] & bit) {
-      if (first < 0) first = j;
-      count++;
-    }
-  }
-  if (count === 0) return fail(E_TYPE, all);
-  if (count === 1) return check(alts[first], x);
-  const key = n[3] as string | null;
+  if (!(bit & n.all)) return fail(E_TYPE, n.all);
+  const alts = n.kids;
+  const only = n.only[bitIndex(bit)];
+  if (only >= 0) return check(alts[only], x);
+  const key = n.key;
   if (key !== null && bit === T_OBJECT) {
     const o = x as Record<string, unknown>;
     let alt: number;
     if (Object.hasOwn(o, key)) {
-      const at = (n[4] as readonly unknown[]).indexOf(o[key]);
-      if (at < 0) return merge(null, fail(E_ENUM, n[4]), key); // merge leaves the empty sentinel as it is
-      alt = (n[5] as readonly number[])[at];
+      const at = n.values.indexOf(o[key]);
+      if (at < 0) return merge(null, fail(E_ENUM, n.values), key); // merge leaves the empty sentinel as it is
+      alt = n.at[at];
     } else {
-      alt = n[6] as number;
+      alt = n.absent;
       if (alt < 0) return fail(E_MISSING, key);
     }
     return check(alts[alt], x);
   }
   // No way to tell the alternatives apart up front: try each quietly.
+  const types = n.types;
   quiet++;
   let ok = false;
   for (let j = 0; j < alts.length && !ok; j++) if (types[j] & bit) ok = check(alts[j], x) === null;
@@ -320,13 +366,13 @@ function explainUnion(alts: readonly Node[], types: readonly number[], bit: numb
 
 /** How far `x` is from node `n`, looking at its top level only (lower is closer). */
 function distance(n: Node, x: unknown): number {
-  if (n[0] !== OBJ) return 0;
+  if (n.k !== OBJ) return 0;
   const o = x as Record<string, unknown>;
-  const required = n[1] as number, keys = n[2] as readonly string[], kids = n[3] as readonly Node[];
+  const required = n.required, keys = n.keys, kids = n.kids;
   let misses = 0, hits = 0;
   for (let j = 0; j < keys.length; j++) {
     if (Object.hasOwn(o, keys[j])) {
-      const kind = kids[j][0] as number;
+      const kind = kids[j].k;
       if (kind >= TYPE && kind <= ENUM && check(kids[j], o[keys[j]]) !== null) misses++;
       else hits++;
     } else if (j < required) misses++;
@@ -334,9 +380,9 @@ function distance(n: Node, x: unknown): number {
   return misses * 1024 - hits;
 }
 
-/** `[9, parts]`: every part must hold. */
+/** allOf: every part must hold. */
 function checkAll(n: Node, x: unknown): Issue[] | null {
-  const parts = n[1] as readonly Node[];
+  const parts = n.kids;
   let acc: Issue[] | null = null;
   for (let j = 0; j < parts.length; j++) {
     const r = check(parts[j], x);
@@ -361,40 +407,108 @@ function run(node: Node, value: unknown): Issue[] | null {
   }
 }
 
-/** Replaces the node indices inside `n` (and inside its inline children) by the nodes. */
-function link(n: unknown[]): void {
-  const resolve = (r: unknown): unknown => {
-    if (typeof r === "number") return NODES[r];
-    link(r as unknown[]);
-    return r;
-  };
-  const each = (list: unknown[]) => {
-    for (let j = 0; j < list.length; j++) list[j] = resolve(list[j]);
-  };
-  switch (n[0]) {
+/** Every generated node, decoded (filled below, so that references may run ahead; addNodes appends). */
+const LINKED: Node[] = NODES.map(() => new Node());
+
+/** The node a generated reference stands for: an index into NODES, or an inline node. */
+function linked(r: unknown): Node {
+  return typeof r === "number" ? LINKED[r] : decode(new Node(), r as readonly unknown[]);
+}
+
+/** Fills `n` from generated node `g` (encoding: generated/nodes.ts). */
+function decode(n: Node, g: readonly unknown[]): Node {
+  n.k = g[0] as number;
+  switch (n.k) {
+    case TYPE:
+    case FMT:
+      n.bits = g[1] as number;
+      break;
+    case NUM:
+      n.bits = g[1] as number;
+      n.min = g[2] as number | null;
+      n.max = g[3] as number | null;
+      break;
+    case CONST:
+      n.value = g[1];
+      break;
+    case ENUM:
+      n.values = g[1] as unknown[];
+      break;
     case OBJ:
-      each(n[3] as unknown[]);
-      if (n[4] !== AP_OPEN) n[4] = resolve(n[4]);
+      n.required = g[1] as number;
+      n.keys = g[2] as string[];
+      n.kids = (g[3] as unknown[]).map(linked);
+      n.extra = g[4] === AP_OPEN ? null : linked(g[4]);
+      n.known = n.extra !== null && n.keys.length > 0 ? new Set(n.keys) : null;
       break;
     case ARR:
-      n[1] = resolve(n[1]);
+      n.extra = linked(g[1]);
+      n.maxItems = g[2] as number;
       break;
     case UNION:
+      decodeUnion(n, g);
+      break;
     case ALL:
-      each(n[1] as unknown[]);
+      n.kids = (g[1] as unknown[]).map(linked);
   }
+  return n;
 }
-for (const n of NODES) link(n as unknown[]);
 
-const TYPES: Record<SchemaVersion, readonly number[]> = {
+/** `[8, alts, types, key, values, at, absent]`, with the per-type dispatch precomputed. */
+function decodeUnion(n: Node, g: readonly unknown[]): void {
+  n.kids = (g[1] as unknown[]).map(linked);
+  n.types = g[2] as number[];
+  n.key = g[3] as string | null;
+  n.values = g[4] as unknown[];
+  n.at = g[5] as number[];
+  n.absent = g[6] as number;
+  const only: number[] = [];
+  for (let b = 0; b < 7; b++) {
+    const takers = n.types.flatMap((t, j) => (t & (1 << b) ? [j] : []));
+    only.push(takers.length === 1 ? takers[0] : -1);
+  }
+  n.only = only;
+  n.all = n.types.reduce((m, t) => m | t, 0);
+}
+for (let i = 0; i < NODES.length; i++) decode(LINKED[i], NODES[i]);
+
+/**
+ * Appends generated nodes numbered from the current end of the table on (generated/full.ts
+ * for src/schema/types.ts, once).
+ * @internal
+ */
+export function addNodes(extra: readonly (readonly unknown[])[]): void {
+  const base = LINKED.length;
+  for (let i = 0; i < extra.length; i++) LINKED.push(new Node());
+  for (let i = 0; i < extra.length; i++) decode(LINKED[base + i], extra[i]);
+}
+
+/**
+ * A set of type names with, per schema version, the node of each (-1: not defined).
+ * @internal
+ */
+export interface TypeTable {
+  names: readonly string[];
+  /** Name to its position in `names` (a Map: names come from callers). */
+  index: ReadonlyMap<string, number>;
+  types: Readonly<Record<SchemaVersion, readonly number[]>>;
+}
+
+/**
+ * The {@link TypeTable} of `names`.
+ * @internal
+ */
+export function typeTable(names: readonly string[], types: Readonly<Record<SchemaVersion, readonly number[]>>): TypeTable {
+  return { names, index: new Map(names.map((name, i) => [name, i])), types };
+}
+
+/** The types the method tables (src/model/methods.ts) look up; src/schema/types.ts knows them all. */
+const KERNEL: TypeTable = typeTable(TYPE_NAMES, {
   "2025-03-26": TYPES_2025_03_26,
   "2025-06-18": TYPES_2025_06_18,
   "2025-11-25": TYPES_2025_11_25,
   "2026-07-28": TYPES_2026_07_28,
-};
-
-/** Type name to its position in TYPE_NAMES (a Map: names come from callers). */
-const NAME_INDEX = new Map<string, number>(TYPE_NAMES.map((name, i) => [name, i]));
+});
 
 /** One validator function per node, made on first use; shared by all versions using the node. */
 const validators: (Validator | undefined)[] = [];
@@ -407,44 +521,71 @@ const validators: (Validator | undefined)[] = [];
 export function nodeValidator(node: number): Validator {
   let v = validators[node];
   if (v === undefined) {
-    const n = NODES[node];
+    const n = LINKED[node];
     v = (value: unknown) => run(n, value);
     validators[node] = v;
   }
   return v;
 }
 
-/** The type table of `version` (2024-11-05 reads 2025-03-26's), or undefined for an unknown version. */
-function tableOf(version: ProtocolVersion): readonly number[] | undefined {
-  return typeof version === "string" && (Object.hasOwn(TYPES, version) || version === "2024-11-05") ? TYPES[schemaVersionOf(version)] : undefined;
+/** The node list of `version` in `t` (2024-11-05 reads 2025-03-26's), or undefined for an unknown version. */
+function versionTypes(t: TypeTable, version: ProtocolVersion): readonly number[] | undefined {
+  return typeof version === "string" && (Object.hasOwn(t.types, version) || version === "2024-11-05") ? t.types[schemaVersionOf(version)] : undefined;
 }
 
 /** The node of `typeName` in `version`, or -1. */
-function nodeOf(version: ProtocolVersion, typeName: string): number {
-  const at = NAME_INDEX.get(typeName);
-  const table = tableOf(version);
-  return at === undefined || table === undefined ? -1 : table[at];
+function nodeOf(t: TypeTable, version: ProtocolVersion, typeName: string): number {
+  const at = t.index.get(typeName);
+  const list = versionTypes(t, version);
+  return at === undefined || list === undefined ? -1 : list[at];
 }
 
-/** The validator of schema type `typeName` (e.g. "CallToolResult") in `version`, if it exists. */
-export function validatorFor(version: ProtocolVersion, typeName: string): Validator | undefined {
-  const node = nodeOf(version, typeName);
+/**
+ * {@link validatorFor} over table `t`.
+ * @internal
+ */
+export function validatorIn(t: TypeTable, version: ProtocolVersion, typeName: string): Validator | undefined {
+  const node = nodeOf(t, version, typeName);
   return node < 0 ? undefined : nodeValidator(node);
 }
 
-/** Validates `value` as `typeName` of `version`; an unknown type name is an issue at "". */
-export function validate<T = unknown>(version: ProtocolVersion, typeName: string, value: unknown): ValidationResult<T> {
-  const node = nodeOf(version, typeName);
+/**
+ * {@link validate} over table `t`.
+ * @internal
+ */
+export function validateIn<T>(t: TypeTable, version: ProtocolVersion, typeName: string, value: unknown): ValidationResult<T> {
+  const node = nodeOf(t, version, typeName);
   if (node < 0) return { ok: false, issues: [{ path: "", reason: `unknown type ${JSON.stringify(typeName)} in schema ${String(version)}` }] };
-  const issues = run(NODES[node], value);
+  const issues = run(LINKED[node], value);
   return issues === null ? { ok: true, value: value as T } : { ok: false, issues };
 }
 
-/** Every type name the schema of `version` defines. */
-export function typeNames(version: ProtocolVersion): string[] {
-  const table = tableOf(version);
-  if (table === undefined) return [];
+/**
+ * {@link typeNames} over table `t`.
+ * @internal
+ */
+export function typeNamesIn(t: TypeTable, version: ProtocolVersion): string[] {
+  const list = versionTypes(t, version);
+  if (list === undefined) return [];
   const out: string[] = [];
-  for (let i = 0; i < table.length; i++) if (table[i] >= 0) out.push(TYPE_NAMES[i]);
+  for (let i = 0; i < list.length; i++) if (list[i] >= 0) out.push(t.names[i]);
   return out;
+}
+
+// The kernel's lookups. The schema entry point (index.ts) exports src/schema/types.ts's
+// functions of the same names instead, which know every type.
+
+/** The validator of schema type `typeName` (e.g. "CallToolResult") in `version`, if it is one the method tables use. */
+export function validatorFor(version: ProtocolVersion, typeName: string): Validator | undefined {
+  return validatorIn(KERNEL, version, typeName);
+}
+
+/** Validates `value` as `typeName` of `version` (a type the method tables use); an unknown type name is an issue at "". */
+export function validate<T = unknown>(version: ProtocolVersion, typeName: string, value: unknown): ValidationResult<T> {
+  return validateIn<T>(KERNEL, version, typeName, value);
+}
+
+/** The type names of `version` that the method tables use. */
+export function typeNames(version: ProtocolVersion): string[] {
+  return typeNamesIn(KERNEL, version);
 }

@@ -3,35 +3,35 @@
 // Schema 2025-03-26: type name to node, and the methods its message unions define.
 import type { MethodRow } from "./rows.js";
 
-/** Node of each name in TYPE_NAMES (-1: not defined in 2025-03-26). */
-export const TYPES: readonly number[] = [26,89,-1,189,-1,-1,91,-1,191,-1,-1,-1,99,-1,195,376,377,378,203,-1,65,-1,-1,209,-1,206,-1,0,-1,-1,-1,-1,-1,-1,-1,-1,-1,192,6,-1,-1,113,-1,213,-1,-1,-1,-1,-1,-1,-1,-1,95,103,199,-1,215,196,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,216,217,69,-1,379,68,67,34,-1,-1,-1,112,218,-1,106,221,-1,105,223,-1,122,207,-1,-1,114,225,-1,29,227,-1,-1,-1,-1,212,47,-1,380,-1,-1,-1,381,-1,382,-1,40,-1,101,-1,3,219,220,229,214,205,107,-1,230,-1,-1,383,3,-1,-1,224,384,-1,231,118,-1,222,-1,232,-1,6,-1,-1,12,208,198,211,-1,120,385,386,387,115,-1,-1,-1,108,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,93,193,-1,-1,226,48,-1,-1,233,-1,-1,-1,110,-1,-1,-1,-1];
+/** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2025-03-26). */
+export const TYPES: readonly number[] = [-1,137,-1,-1,-1,50,-1,148,-1,-1,-1,-1,5,-1,154,-1,-1,-1,156,-1,157,160,162,149,-1,164,-1,-1,-1,-1,-1,167,-1,-1,5,-1,-1,-1,-1,-1,-1,-1];
 
 /** Requests and notifications of 2025-03-26's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
 export const METHOD_ROWS: readonly MethodRow[] = [
-  ["initialize","request","client",null,200,1,"InitializeResult"],
-  ["ping","request","both",null,28,0,"EmptyResult"],
-  ["resources/list","request","client",null,33,0,"ListResourcesResult"],
-  ["resources/templates/list","request","client",null,33,0,"ListResourceTemplatesResult"],
-  ["resources/read","request","client",null,41,1,"ReadResourceResult"],
-  ["resources/subscribe","request","client",null,41,1,"EmptyResult"],
-  ["resources/unsubscribe","request","client",null,41,1,"EmptyResult"],
-  ["prompts/list","request","client",null,33,0,"ListPromptsResult"],
-  ["prompts/get","request","client",null,201,1,"GetPromptResult"],
-  ["tools/list","request","client",null,33,0,"ListToolsResult"],
-  ["tools/call","request","client",null,190,1,"CallToolResult"],
-  ["logging/setLevel","request","client",null,202,1,"EmptyResult"],
-  ["completion/complete","request","client",null,204,1,"CompleteResult"],
-  ["sampling/createMessage","request","server",null,210,1,"CreateMessageResult"],
-  ["roots/list","request","server",null,28,0,"ListRootsResult"],
-  ["notifications/cancelled","notification","both",null,194,1,null],
-  ["notifications/initialized","notification","client",null,6,0,null],
-  ["notifications/progress","notification","both",null,197,1,null],
-  ["notifications/roots/list_changed","notification","client",null,6,0,null],
-  ["notifications/resources/list_changed","notification","server",null,6,0,null],
-  ["notifications/resources/updated","notification","server",null,41,1,null],
-  ["notifications/prompts/list_changed","notification","server",null,6,0,null],
-  ["notifications/tools/list_changed","notification","server",null,6,0,null],
-  ["notifications/message","notification","server",null,228,1,null],
+  ["initialize","request","client",null,143,1,"InitializeResult"],
+  ["ping","request","both",null,27,0,"EmptyResult"],
+  ["resources/list","request","client",null,32,0,"ListResourcesResult"],
+  ["resources/templates/list","request","client",null,32,0,"ListResourceTemplatesResult"],
+  ["resources/read","request","client",null,38,1,"ReadResourceResult"],
+  ["resources/subscribe","request","client",null,38,1,"EmptyResult"],
+  ["resources/unsubscribe","request","client",null,38,1,"EmptyResult"],
+  ["prompts/list","request","client",null,32,0,"ListPromptsResult"],
+  ["prompts/get","request","client",null,144,1,"GetPromptResult"],
+  ["tools/list","request","client",null,32,0,"ListToolsResult"],
+  ["tools/call","request","client",null,136,1,"CallToolResult"],
+  ["logging/setLevel","request","client",null,145,1,"EmptyResult"],
+  ["completion/complete","request","client",null,146,1,"CompleteResult"],
+  ["sampling/createMessage","request","server",null,151,1,"CreateMessageResult"],
+  ["roots/list","request","server",null,27,0,"ListRootsResult"],
+  ["notifications/cancelled","notification","both",null,140,1,null],
+  ["notifications/initialized","notification","client",null,5,0,null],
+  ["notifications/progress","notification","both",null,142,1,null],
+  ["notifications/roots/list_changed","notification","client",null,5,0,null],
+  ["notifications/resources/list_changed","notification","server",null,5,0,null],
+  ["notifications/resources/updated","notification","server",null,38,1,null],
+  ["notifications/prompts/list_changed","notification","server",null,5,0,null],
+  ["notifications/tools/list_changed","notification","server",null,5,0,null],
+  ["notifications/message","notification","server",null,166,1,null],
 ];
 
 /** Server-to-client requests carried inside an InputRequiredResult (2026-07-28 InputRequest union). */

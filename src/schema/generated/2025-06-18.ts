@@ -3,36 +3,36 @@
 // Schema 2025-06-18: type name to node, and the methods its message unions define.
 import type { MethodRow } from "./rows.js";
 
-/** Node of each name in TYPE_NAMES (-1: not defined in 2025-06-18). */
-export const TYPES: readonly number[] = [14,20,388,234,123,-1,91,-1,235,-1,-1,-1,99,-1,238,376,389,390,241,-1,65,-1,124,247,-1,244,-1,0,-1,-1,-1,250,-1,-1,-1,246,-1,126,6,255,-1,113,-1,256,-1,-1,-1,-1,-1,-1,-1,-1,22,128,239,-1,258,196,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,69,-1,391,68,67,34,-1,-1,-1,112,259,-1,106,262,-1,105,264,-1,122,130,-1,-1,114,266,-1,29,227,-1,-1,-1,-1,212,47,-1,380,-1,-1,254,381,-1,382,-1,40,252,101,-1,3,260,261,229,257,243,107,-1,136,-1,-1,383,3,-1,-1,265,392,236,231,-1,-1,263,118,232,-1,6,-1,-1,12,245,198,249,-1,120,385,393,394,115,-1,-1,253,108,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,21,237,-1,-1,267,48,-1,-1,233,-1,-1,-1,110,-1,-1,-1,-1];
+/** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2025-06-18). */
+export const TYPES: readonly number[] = [-1,169,-1,-1,-1,50,-1,176,-1,-1,-1,178,5,-1,186,-1,-1,-1,188,-1,189,192,194,87,-1,196,-1,-1,-1,-1,-1,93,-1,-1,5,-1,-1,-1,-1,-1,-1,-1];
 
 /** Requests and notifications of 2025-06-18's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
 export const METHOD_ROWS: readonly MethodRow[] = [
-  ["initialize","request","client",null,240,1,"InitializeResult"],
-  ["ping","request","both",null,28,0,"EmptyResult"],
-  ["resources/list","request","client",null,33,0,"ListResourcesResult"],
-  ["resources/templates/list","request","client",null,33,0,"ListResourceTemplatesResult"],
-  ["resources/read","request","client",null,41,1,"ReadResourceResult"],
-  ["resources/subscribe","request","client",null,41,1,"EmptyResult"],
-  ["resources/unsubscribe","request","client",null,41,1,"EmptyResult"],
-  ["prompts/list","request","client",null,33,0,"ListPromptsResult"],
-  ["prompts/get","request","client",null,201,1,"GetPromptResult"],
-  ["tools/list","request","client",null,33,0,"ListToolsResult"],
-  ["tools/call","request","client",null,190,1,"CallToolResult"],
-  ["logging/setLevel","request","client",null,202,1,"EmptyResult"],
-  ["completion/complete","request","client",null,242,1,"CompleteResult"],
-  ["sampling/createMessage","request","server",null,248,1,"CreateMessageResult"],
-  ["roots/list","request","server",null,28,0,"ListRootsResult"],
-  ["elicitation/create","request","server",null,251,1,"ElicitResult"],
-  ["notifications/cancelled","notification","both",null,194,1,null],
-  ["notifications/initialized","notification","client",null,6,0,null],
-  ["notifications/progress","notification","both",null,197,1,null],
-  ["notifications/roots/list_changed","notification","client",null,6,0,null],
-  ["notifications/resources/list_changed","notification","server",null,6,0,null],
-  ["notifications/resources/updated","notification","server",null,41,1,null],
-  ["notifications/prompts/list_changed","notification","server",null,6,0,null],
-  ["notifications/tools/list_changed","notification","server",null,6,0,null],
-  ["notifications/message","notification","server",null,228,1,null],
+  ["initialize","request","client",null,173,1,"InitializeResult"],
+  ["ping","request","both",null,27,0,"EmptyResult"],
+  ["resources/list","request","client",null,32,0,"ListResourcesResult"],
+  ["resources/templates/list","request","client",null,32,0,"ListResourceTemplatesResult"],
+  ["resources/read","request","client",null,38,1,"ReadResourceResult"],
+  ["resources/subscribe","request","client",null,38,1,"EmptyResult"],
+  ["resources/unsubscribe","request","client",null,38,1,"EmptyResult"],
+  ["prompts/list","request","client",null,32,0,"ListPromptsResult"],
+  ["prompts/get","request","client",null,144,1,"GetPromptResult"],
+  ["tools/list","request","client",null,32,0,"ListToolsResult"],
+  ["tools/call","request","client",null,136,1,"CallToolResult"],
+  ["logging/setLevel","request","client",null,145,1,"EmptyResult"],
+  ["completion/complete","request","client",null,174,1,"CompleteResult"],
+  ["sampling/createMessage","request","server",null,179,1,"CreateMessageResult"],
+  ["roots/list","request","server",null,27,0,"ListRootsResult"],
+  ["elicitation/create","request","server",null,181,1,"ElicitResult"],
+  ["notifications/cancelled","notification","both",null,140,1,null],
+  ["notifications/initialized","notification","client",null,5,0,null],
+  ["notifications/progress","notification","both",null,142,1,null],
+  ["notifications/roots/list_changed","notification","client",null,5,0,null],
+  ["notifications/resources/list_changed","notification","server",null,5,0,null],
+  ["notifications/resources/updated","notification","server",null,38,1,null],
+  ["notifications/prompts/list_changed","notification","server",null,5,0,null],
+  ["notifications/tools/list_changed","notification","server",null,5,0,null],
+  ["notifications/message","notification","server",null,166,1,null],
 ];
 
 /** Server-to-client requests carried inside an InputRequiredResult (2026-07-28 InputRequest union). */

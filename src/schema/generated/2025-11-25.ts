@@ -3,8 +3,8 @@
 // Schema 2025-11-25: type name to node, and the methods its message unions define.
 import type { MethodRow } from "./rows.js";
 
-/** Node of each name in TYPE_NAMES (-1: not defined in 2025-11-25). */
-export const TYPES: readonly number[] = [14,20,388,234,123,-1,268,269,270,-1,139,37,142,273,274,395,396,397,291,292,65,-1,138,296,297,293,398,0,-1,-1,-1,301,303,302,158,295,307,126,6,399,121,286,287,309,-1,147,6,146,37,-1,272,400,22,38,278,279,311,275,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,51,401,167,166,402,34,-1,164,285,313,-1,281,315,-1,280,317,-1,319,130,148,149,288,320,-1,29,321,322,-1,-1,-1,212,47,403,404,-1,6,306,405,30,382,-1,145,304,143,276,3,314,261,323,310,243,282,82,136,-1,81,404,3,-1,28,318,392,271,324,-1,82,316,118,325,326,6,-1,-1,12,245,277,298,294,312,406,407,408,289,290,409,305,283,82,-1,-1,-1,-1,-1,-1,-1,-1,150,410,36,140,144,37,21,237,86,84,299,48,155,300,327,152,50,411,284,82,-1,85,83];
+/** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2025-11-25). */
+export const TYPES: readonly number[] = [198,199,35,202,208,50,212,209,265,-1,216,211,5,206,222,5,35,205,224,-1,226,228,230,87,98,232,233,5,29,204,59,93,27,234,5,207,59,-1,-1,-1,35,59];
 
 /** Requests and notifications of 2025-11-25's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
 export const METHOD_ROWS: readonly MethodRow[] = [
@@ -19,9 +19,9 @@ export const METHOD_ROWS: readonly MethodRow[] = [
   ["prompts/get","request","client","GetPromptRequestParams",-1,1,"GetPromptResult"],
   ["tools/list","request","client","PaginatedRequestParams",-1,0,"ListToolsResult"],
   ["tools/call","request","client","CallToolRequestParams",-1,1,"CallToolResult"],
-  ["tasks/get","request","both",null,81,1,"GetTaskResult"],
-  ["tasks/result","request","both",null,81,1,"GetTaskPayloadResult"],
-  ["tasks/cancel","request","both",null,81,1,"CancelTaskResult"],
+  ["tasks/get","request","both",null,58,1,"GetTaskResult"],
+  ["tasks/result","request","both",null,58,1,"GetTaskPayloadResult"],
+  ["tasks/cancel","request","both",null,58,1,"CancelTaskResult"],
   ["tasks/list","request","both","PaginatedRequestParams",-1,0,"ListTasksResult"],
   ["logging/setLevel","request","client","SetLevelRequestParams",-1,1,"EmptyResult"],
   ["completion/complete","request","client","CompleteRequestParams",-1,1,"CompleteResult"],
@@ -38,7 +38,7 @@ export const METHOD_ROWS: readonly MethodRow[] = [
   ["notifications/prompts/list_changed","notification","server","NotificationParams",-1,0,null],
   ["notifications/tools/list_changed","notification","server","NotificationParams",-1,0,null],
   ["notifications/message","notification","server","LoggingMessageNotificationParams",-1,1,null],
-  ["notifications/elicitation/complete","notification","server",null,308,1,null],
+  ["notifications/elicitation/complete","notification","server",null,221,1,null],
 ];
 
 /** Server-to-client requests carried inside an InputRequiredResult (2026-07-28 InputRequest union). */

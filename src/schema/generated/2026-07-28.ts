@@ -3,8 +3,8 @@
 // Schema 2026-07-28: type name to node, and the methods its message unions define.
 import type { MethodRow } from "./rows.js";
 
-/** Node of each name in TYPE_NAMES (-1: not defined in 2026-07-28). */
-export const TYPES: readonly number[] = [14,20,388,234,123,412,328,329,175,413,-1,-1,347,348,171,347,414,178,361,362,179,415,138,338,339,332,-1,0,349,180,416,343,345,344,346,335,-1,126,178,399,121,358,359,181,417,-1,-1,-1,-1,418,272,400,22,38,-1,-1,-1,-1,337,336,54,331,419,53,420,421,422,330,17,-1,-1,-1,51,423,167,166,424,182,172,164,357,183,425,352,184,426,351,185,427,342,334,-1,-1,360,186,428,29,364,365,1,429,430,212,47,403,404,31,87,306,431,39,432,433,-1,304,366,367,3,314,261,368,310,243,353,354,187,434,-1,404,3,16,350,318,392,271,369,-1,435,316,118,370,371,178,11,0,12,245,-1,340,333,363,436,-1,437,-1,-1,409,305,-1,-1,177,372,373,355,356,188,375,438,-1,-1,-1,-1,-1,-1,21,237,86,84,341,48,155,-1,374,174,50,-1,-1,-1,439,85,83];
+/** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2026-07-28). */
+export const TYPES: readonly number[] = [235,122,-1,253,258,126,245,238,-1,127,250,241,125,257,128,-1,-1,-1,-1,49,129,130,131,240,-1,132,260,64,37,261,255,133,254,262,125,-1,-1,263,256,134,-1,-1];
 
 /** Requests and notifications of 2026-07-28's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
 export const METHOD_ROWS: readonly MethodRow[] = [
@@ -31,6 +31,6 @@ export const METHOD_ROWS: readonly MethodRow[] = [
 /** Server-to-client requests carried inside an InputRequiredResult (2026-07-28 InputRequest union). */
 export const INPUT_ROWS: readonly MethodRow[] = [
   ["sampling/createMessage","request","server","CreateMessageRequestParams",-1,1,"CreateMessageResult"],
-  ["roots/list","request","server",null,6,0,"ListRootsResult"],
+  ["roots/list","request","server",null,5,0,"ListRootsResult"],
   ["elicitation/create","request","server","ElicitRequestParams",-1,1,"ElicitResult"],
 ];
