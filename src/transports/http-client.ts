@@ -275,7 +275,13 @@ class HttpClient implements HttpClientTransport {
     let release: (() => void) | undefined;
     if (method === "initialize" && this.sessionId === undefined) {
       const previous = this.gate;
-      this.gate = new Promise<void>((resolve) => (release = resolve));
+      let open!: () => void;
+      const gate = (this.gate = new Promise<void>((resolve) => (open = resolve)));
+      release = () => {
+        // Once open, later sends need not wait on it (the ones waiting already resume first).
+        if (this.gate === gate) this.gate = undefined;
+        open();
+      };
       await previous;
     } else if (this.gate !== undefined) await this.gate;
     if (method === "initialize" && this.initText === undefined) this.initText = text;

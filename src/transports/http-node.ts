@@ -9,16 +9,24 @@
  * Theory of operation. Pure plumbing, both ways streaming. In: the `IncomingMessage`
  * becomes a `Request` whose body is the message itself as a Web stream (never buffered
  * here; the handler bounds it) and whose `signal` aborts when the client goes away
- * before the response is finished. Out: a JSON body (finite by its nature: one JSON
- * text) is read whole and written with the status and headers in one write; any other
- * body has its status and headers written at once (an SSE response must reach the
- * client before its first event), then its chunks as they come, the chunks ready in one
- * turn of the event loop corked into one write, waiting for `drain` when the socket
- * pushes back. A client that disconnects mid-body cancels the body's reader, which is
- * how the handler learns that a stream lost its connection. Nothing else here knows
- * what the bodies are.
+ * before the response is finished. A handler made by `createHttpHandler` is reached
+ * through its fast entry instead (`http-view.ts`): the same core on a view of the message
+ * (headers looked up in `rawHeaders`, the body read on demand within the handler's bound,
+ * the signal made only if asked for), whose replies (status, header record, text or
+ * stream) are written as they are; a `Request` is made only if the application asks for
+ * one. Out: a JSON body (finite by its nature: one JSON text) is read whole, or taken as
+ * the reply's text, and written with the status and headers in one write. Any other body
+ * is written a turn of the event loop at a time: the chunks ready in one turn are gathered
+ * into one write at its end, the first turn's with the status and headers (which go out
+ * alone when no chunk is ready yet: an SSE response must reach the client before its
+ * first event), so a body complete in its first turn is a single write with a
+ * Content-Length; writing waits for `drain` when the socket pushes back. A client that
+ * disconnects mid-body cancels the body's reader, which is how the handler learns that a
+ * stream lost its connection. Nothing else here knows what the bodies are.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { BodyResult } from "./http/body.js";
+import { fastEntryOf, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** A fetch-style handler. */
 export type FetchHandler = (req: Request) => Promise<Response>;
@@ -44,45 +52,129 @@ export interface NodeServer {
 
 /** Adapts a fetch-style handler to a node:http request listener. */
 export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  const fast = fastEntryOf(handler);
   return (req, res) => {
-    void serve(handler, req, res);
+    void (fast === undefined ? serve(handler, req, res) : serveFast(fast, handler, req, res));
   };
 }
 
+/**
+ * Whether the client went away before the response was finished (`close` first), and
+ * what that stops: the request's signal, made only if someone asks for it, and the body
+ * being written.
+ */
+class Departure {
+  left = false;
+  private controller: AbortController | undefined;
+  private listeners: (() => void)[] | undefined;
+  /** Cancels the response body being written, while there is one. */
+  stopBody: (() => void) | undefined = undefined;
+
+  constructor(res: ServerResponse) {
+    res.on("close", () => {
+      if (!res.writableFinished) this.leave();
+    });
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.left) this.controller.abort(new Error("client disconnected"));
+    }
+    return this.controller.signal;
+  }
+
+  /** Runs `fn` if the client leaves later (like an `abort` listener added to {@link Departure.signal} now). */
+  onLeave(fn: () => void): void {
+    if (this.left) return;
+    (this.listeners ??= []).push(fn);
+  }
+
+  private leave(): void {
+    this.left = true;
+    this.controller?.abort(new Error("client disconnected"));
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners !== undefined) for (const fn of listeners) fn();
+    this.stopBody?.();
+  }
+}
+
 async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const abort = new AbortController();
-  // `close` before the response finished: the client went away.
-  res.on("close", () => {
-    if (!res.writableFinished) abort.abort(new Error("client disconnected"));
-  });
+  const departure = new Departure(res);
   let request: Request;
   try {
-    request = toRequest(req, abort.signal);
+    request = toRequest(req, urlOf(req), departure.signal, undefined);
   } catch {
-    res.writeHead(400, { "Content-Type": "text/plain" }).end("Bad Request");
-    return;
+    return badRequest(res);
   }
   let response: Response;
   try {
     response = await handler(request);
   } catch {
-    if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
-    res.end("Internal Server Error");
-    return;
+    return internalError(res);
   }
-  await writeResponse(response, res, abort.signal);
+  await writeResponse(response, res, departure);
 }
 
-/** The `Request` for an `IncomingMessage`; throws on a request URL or header the Fetch API refuses. */
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const host = req.headers.host ?? "localhost";
-  const url = new URL(req.url ?? "/", "http://" + host);
+/** Like {@link serve}, through the handler's core: no `Request` unless the application asks for one, and replies written as they are. */
+async function serveFast(fast: FastEntry, handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let url: URL;
+  try {
+    url = urlOf(req);
+  } catch {
+    return badRequest(res);
+  }
+  // What the Fetch API refuses to make a `Request` of takes the general path, which answers 400.
+  if (FORBIDDEN_METHODS.has(req.method ?? "GET") || url.username !== "" || url.password !== "") return serve(handler, req, res);
+  const view = new NodeRequestView(req, url, new Departure(res));
+  let answer: Response | HttpReply;
+  try {
+    answer = await fast(view);
+  } catch {
+    return internalError(res);
+  }
+  await (answer instanceof Response ? writeResponse(answer, res, view.departure) : writeReply(answer, res, view.departure));
+}
+
+/** A reply of the handler's core, as {@link writeResponse} writes a `Response` with the same parts. */
+async function writeReply(reply: HttpReply, res: ServerResponse, departure: Departure): Promise<void> {
+  const body = reply.body;
+  if (body === null) res.writeHead(reply.status, reply.headers).end();
+  else if (typeof body !== "string") await writeStream(body.getReader(), res, reply.status, reply.headers, departure);
+  else if (!departure.left) {
+    // Status, headers and body in one write (and a Content-Length instead of chunks).
+    res.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(body)) }).end(body);
+  }
+}
+
+/** The request URL, as the Fetch API will see it; throws when the parser refuses it. */
+function urlOf(req: IncomingMessage): URL {
+  return new URL(req.url ?? "/", "http://" + (req.headers.host ?? "localhost"));
+}
+
+/** Methods `new Request` refuses (Fetch: forbidden methods). */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+function badRequest(res: ServerResponse): void {
+  res.writeHead(400, { "Content-Type": "text/plain" }).end("Bad Request");
+}
+
+function internalError(res: ServerResponse): void {
+  if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
+  res.end("Internal Server Error");
+}
+
+/** The `Request` for an `IncomingMessage`; throws on a request URL or method the Fetch API refuses. */
+function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Uint8Array | undefined): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
-  if (method !== "GET" && method !== "HEAD") {
+  // (The body already read: a `BufferSource`, which the DOM typings spell with `ArrayBuffer`.)
+  if (body !== undefined) init.body = body as Uint8Array<ArrayBuffer>;
+  else if (method !== "GET" && method !== "HEAD") {
     init.body = bodyStream(req);
     // Required by the Fetch API for a streamed request body.
     init.duplex = "half";
@@ -129,13 +221,102 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
+/**
+ * An `IncomingMessage` as the handler's core reads it. Headers are looked up in
+ * `rawHeaders` with the semantics of `Headers` (names compared case-insensitively, repeated
+ * fields joined with `, `; node:http has already refused names and values `Headers` would
+ * refuse, and trimmed the values). The body is read on demand, bounded.
+ */
+class NodeRequestView implements HttpRequestView {
+  readonly method: string;
+  private bytes: Uint8Array | undefined;
+  private request: Request | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly parsed: URL,
+    readonly departure: Departure,
+  ) {
+    this.method = req.method ?? "GET";
+  }
+
+  get signal(): AbortSignal {
+    return this.departure.signal;
+  }
+
+  onAbort(fn: () => void): void {
+    this.departure.onLeave(fn);
+  }
+
+  url(): URL {
+    return this.parsed;
+  }
+
+  header(name: string): string | null {
+    const raw = this.req.rawHeaders;
+    const wanted = name.toLowerCase();
+    let value: string | null = null;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const n = raw[i];
+      if (n.length !== wanted.length || n.toLowerCase() !== wanted) continue;
+      value = value === null ? raw[i + 1] : value + ", " + raw[i + 1];
+    }
+    return value;
+  }
+
+  readBody(maxBytes: number): Promise<BodyResult> {
+    const declared = this.header("content-length");
+    if (declared !== null) {
+      const n = Number(declared);
+      if (!Number.isSafeInteger(n) || n < 0) return Promise.resolve({ ok: false, status: 400, reason: "invalid Content-Length" });
+      if (n > maxBytes) return Promise.resolve(tooLarge(maxBytes));
+    }
+    return new Promise((resolve) => {
+      const req = this.req;
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const finish = (result: BodyResult): void => {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.off("error", onError);
+        resolve(result);
+      };
+      const onData = (chunk: Buffer): void => {
+        total += chunk.byteLength;
+        if (total <= maxBytes) return void chunks.push(chunk);
+        // The rest is read and dropped, as node:http does with a body nobody consumed, so
+        // the connection stays able to carry the answer (a 413).
+        finish(tooLarge(maxBytes));
+        req.resume();
+      };
+      const onEnd = (): void => {
+        const whole = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+        this.bytes = new Uint8Array(whole.buffer, whole.byteOffset, whole.byteLength);
+        finish({ ok: true, bytes: this.bytes });
+      };
+      const onError = (): void => finish({ ok: false, status: 400, reason: "the request body could not be read" });
+      req.on("data", onData);
+      req.once("end", onEnd);
+      req.once("error", onError);
+    });
+  }
+
+  toRequest(): Request {
+    return (this.request ??= toRequest(this.req, this.parsed, this.departure.signal, this.bytes));
+  }
+}
+
+function tooLarge(maxBytes: number): BodyResult {
+  return { ok: false, status: 413, reason: `request body exceeds ${maxBytes} bytes` };
+}
+
 /** A body read whole before anything is written: JSON, one text. */
 function isWholeBody(response: Response): boolean {
   const type = response.headers.get("content-type");
   return type !== null && /^application\/json\s*(;|$)/i.test(type);
 }
 
-async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+async function writeResponse(response: Response, res: ServerResponse, departure: Departure): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     headers[key] = value;
@@ -148,69 +329,140 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
     return;
   }
   const reader = body.getReader();
-  const stop = (): void => {
-    reader.cancel().catch(() => {});
-  };
-  if (signal.aborted) return stop();
-  signal.addEventListener("abort", stop, { once: true });
-  if (isWholeBody(response)) {
-    try {
-      const bytes = await readWhole(reader);
-      if (signal.aborted) return;
-      // Status, headers and body in one write (and a Content-Length instead of chunks).
-      headers["content-length"] = String(bytes.byteLength);
-      res.writeHead(response.status, headers).end(bytes);
-    } catch {
-      // The body failed, or was cancelled because the client left.
-      if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
-      res.end("Internal Server Error");
-    } finally {
-      signal.removeEventListener("abort", stop);
-    }
-    return;
+  if (!isWholeBody(response)) return writeStream(reader, res, response.status, headers, departure);
+  if (departure.left) return cancel(reader);
+  departure.stopBody = () => cancel(reader);
+  try {
+    const bytes = await readWhole(reader);
+    if (departure.left) return;
+    // Status, headers and body in one write (and a Content-Length instead of chunks).
+    headers["content-length"] = String(bytes.byteLength);
+    res.writeHead(response.status, headers).end(bytes);
+  } catch {
+    // The body failed, or was cancelled because the client left.
+    internalError(res);
+  } finally {
+    departure.stopBody = undefined;
   }
-  res.writeHead(response.status, headers);
-  // Headers go out now: an SSE client waits for them before its first event.
-  res.flushHeaders();
-  let corked = false;
-  const uncork = (): void => {
-    corked = false;
-    res.uncork();
-  };
+}
+
+function cancel(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  reader.cancel().catch(() => {});
+}
+
+/**
+ * A body of unknown length. The chunks that are ready in one turn of the event loop are
+ * gathered and written as one chunk at its end (or sooner, past {@link FLUSH_BYTES}); the
+ * first turn's go with the status and headers, which go out alone at that turn's end when
+ * no chunk is ready (an SSE client waits for them before its first event). A body that
+ * ends within its first turn (an SSE answer complete at once) is one write, with a
+ * Content-Length instead of chunks.
+ */
+async function writeStream(reader: ReadableStreamDefaultReader<Uint8Array>, res: ServerResponse, status: number, headers: Readonly<Record<string, string | string[]>>, departure: Departure): Promise<void> {
+  if (departure.left) return cancel(reader);
+  departure.stopBody = () => cancel(reader);
+  const out = new Gather(res, status, headers);
   try {
     for (;;) {
+      if (res.writableNeedDrain) await drained(res);
+      if (departure.left) return;
       const { done, value } = await reader.read();
       if (done) break;
-      // Chunks already queued (an event and the response after it) reach the socket together:
-      // the tick runs once the reads that resolve at once have been written.
-      if (!corked) {
-        corked = true;
-        res.cork();
-        process.nextTick(uncork);
-      }
-      if (!res.write(value)) await drained(res);
-      if (signal.aborted) return;
+      out.add(value);
     }
-    res.end();
+    // (A body cancelled because the client left ends too: nothing is written then.)
+    if (!departure.left) out.end();
   } catch {
-    // The body failed or was cancelled: end the response where it stands.
-    res.destroy();
+    // The body failed or was cancelled: end the response where it stands. What was gathered
+    // (the head at least) goes out first: node:http holds a write until the next tick.
+    out.flush();
+    process.nextTick(() => res.destroy());
   } finally {
-    signal.removeEventListener("abort", stop);
+    departure.stopBody = undefined;
+  }
+}
+
+/** Gathered bytes past which a turn's chunks are written at once (so a fast source cannot make them pile up). */
+const FLUSH_BYTES = 64 * 1024;
+
+/** The response side of {@link writeStream}: the head, then the gathered chunks, one write per turn. */
+class Gather {
+  private chunks: Uint8Array[] = [];
+  private bytes = 0;
+  private headSent = false;
+  private scheduled = false;
+  private readonly tick = (): void => {
+    this.scheduled = false;
+    this.flush();
+  };
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly status: number,
+    private readonly headers: Readonly<Record<string, string | string[]>>,
+  ) {
+    this.schedule();
+  }
+
+  add(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    this.bytes += chunk.byteLength;
+    if (this.bytes >= FLUSH_BYTES) this.flush();
+    else this.schedule();
+  }
+
+  /** Writes the head if it is still due, and what was gathered. */
+  flush(): void {
+    if (this.res.destroyed) return;
+    if (!this.headSent) {
+      this.headSent = true;
+      this.res.writeHead(this.status, this.headers);
+      if (this.chunks.length === 0) return void this.res.flushHeaders();
+    }
+    if (this.chunks.length > 0) this.res.write(this.take());
+  }
+
+  /** The body is complete (a tick still due finds nothing left to write). */
+  end(): void {
+    if (this.headSent) {
+      if (this.chunks.length > 0) this.res.write(this.take());
+      this.res.end();
+      return;
+    }
+    this.headSent = true;
+    const body = this.take();
+    this.res.writeHead(this.status, { ...this.headers, "content-length": String(body.byteLength) }).end(body);
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    process.nextTick(this.tick);
+  }
+
+  private take(): Uint8Array {
+    const chunks = this.chunks;
+    this.chunks = [];
+    this.bytes = 0;
+    return chunks.length === 1 ? chunks[0] : concat(chunks);
   }
 }
 
 /** Every chunk of `reader`, as one array. */
 async function readWhole(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  let length = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
-    length += value.byteLength;
   }
-  if (chunks.length === 1) return chunks[0];
+  return chunks.length === 1 ? chunks[0] : concat(chunks);
+}
+
+/** The chunks, end to end, in one array. */
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const c of chunks) length += c.byteLength;
   const whole = new Uint8Array(length);
   let at = 0;
   for (const c of chunks) {

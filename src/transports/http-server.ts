@@ -21,6 +21,11 @@
  * the body. Notifications and responses alone get 202; requests get an SSE stream (or,
  * with `enableJsonResponse`, one JSON body) that {@link HttpSession} routes messages to.
  *
+ * The checks run on an {@link HttpRequestView} and answer a `Response` or an
+ * {@link HttpReply} (`http-view.ts`): the public `(Request) => Promise<Response>` entry
+ * wraps the `Request` and turns replies into `Response`s, and the node:http bridge reaches
+ * the same core through the handler's fast entry, without Fetch objects.
+ *
  * Every JSON-RPC decision (what to answer, in which phase, with which error) is the
  * kernel's, run by an {@link Endpoint} built from the application's `createSession`
  * factory. Sessions are created by a POSTed `initialize` and kept only if the kernel
@@ -49,13 +54,14 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { allowsBatches, isLegacyVersion, isModernVersion } from "../model/versions.js";
 import { negotiatedVersion } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
-import { httpError, jsonResponse, readBody } from "./http/body.js";
+import { httpError, jsonResponse } from "./http/body.js";
 import { EventStore, parseEventId, type EventStoreLimits } from "./http/event-log.js";
 import { accepts, allowPredicate, H, hostnameOf, isJsonContentType, isLoopbackHostname, isLoopbackOrigin, isVisibleAscii, JSON_TYPE, randomSessionId, SSE_TYPE, type AllowList } from "./http/headers.js";
 import { HttpSession, type JsonExchange, type SessionConfig } from "./http/server-session.js";
 import type { SseConnection } from "./http/connection.js";
 import { modernVersionOf, serveModern, type ModernConfig } from "./http/modern-request.js";
 import { paramHeadersOf } from "./http/request-metadata.js";
+import { emptyReply, FAST_ENTRY, jsonReply, RequestView, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** What the session factory is told. */
 export interface HttpSessionContext {
@@ -166,7 +172,8 @@ export interface HttpHandler {
   close(): void;
 }
 
-const SSE_HEADERS: Record<string, string> = { "Content-Type": SSE_TYPE, "Cache-Control": "no-cache", "X-Accel-Buffering": "no" };
+// Sorted, as `Headers` lists them: the bridge writes the same bytes whichever entry served the request.
+const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "cache-control": "no-cache", "content-type": SSE_TYPE, "x-accel-buffering": "no" });
 const ALLOW = "GET, POST, DELETE";
 
 /** Builds a Streamable HTTP handler. See the module comment. */
@@ -189,7 +196,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   };
   const schemaOf = options.toolInputSchema;
   const modernConfig: ModernConfig = {
-    setup: (request) => options.createSession({ sessionId: "", request, era: "modern" }),
+    setup: (request) => options.createSession(contextOf(viewOfModern(request), "", "modern")),
     clock,
     jsonMode,
     maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
@@ -227,13 +234,13 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   // Sessions
 
   /** A session for an `initialize` POST; not in the table until the kernel accepts it. */
-  function newSession(req: Request): { session: HttpSession; setup: HttpSessionSetup } | Response {
+  function newSession(req: HttpRequestView): { session: HttpSession; setup: HttpSessionSetup } | Response {
     if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, "too many sessions");
     const id = generate();
     if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
       return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
     }
-    const setup = options.createSession({ sessionId: id, request: req, era: "legacy" });
+    const setup = options.createSession(contextOf(req, id, "legacy"));
     const session = new HttpSession(id, configFor(id, setup));
     session.endpoint = new Endpoint(
       setup.options,
@@ -262,7 +269,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     sessions.set(session.id, session);
     touch(session);
     setup.onOpen?.(session.endpoint, session.id);
-    return { [H.sessionId]: session.id };
+    return { [SESSION_ID_FIELD]: session.id };
   }
 
   function touch(session: HttpSession): void {
@@ -283,12 +290,12 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   }
 
   /** The session a request names: 400 without the header, 404 when unknown or ended, 400 for a bad protocol version. */
-  function sessionOf(req: Request): HttpSession | Response {
-    const sid = req.headers.get(H.sessionId);
+  function sessionOf(req: HttpRequestView): HttpSession | Response {
+    const sid = req.header(H.sessionId);
     if (sid === null) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required`);
     const session = sessions.get(sid);
     if (session === undefined) return httpError(404, ErrorCode.InvalidRequest, "session not found");
-    const bad = versionError(session, req.headers.get(H.protocolVersion));
+    const bad = versionError(session, req.header(H.protocolVersion));
     if (bad !== undefined) return bad;
     touch(session);
     return session;
@@ -315,20 +322,20 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
    * Compatibility). Without a session, a body whose `_meta` names a protocol version is
    * modern too, whatever the header says (its header check then reports the mismatch).
    */
-  async function post(req: Request, modern: boolean): Promise<Response> {
-    const accept = req.headers.get(H.accept);
+  async function post(req: HttpRequestView, modern: boolean): Promise<Response | HttpReply> {
+    const accept = req.header(H.accept);
     if (!accepts(accept, JSON_TYPE) || !accepts(accept, SSE_TYPE)) {
       return httpError(406, ErrorCode.InvalidRequest, `the client must accept both ${JSON_TYPE} and ${SSE_TYPE}`);
     }
-    const ct = req.headers.get(H.contentType);
+    const ct = req.header(H.contentType);
     if (!isJsonContentType(ct)) return httpError(415, ErrorCode.InvalidRequest, `Content-Type must be ${JSON_TYPE}`);
     let session: HttpSession | undefined;
-    if (!modern && req.headers.get(H.sessionId) !== null) {
+    if (!modern && req.header(H.sessionId) !== null) {
       const s = sessionOf(req);
       if (s instanceof Response) return s;
       session = s;
     }
-    const body = await readBody(req, maxBodyBytes);
+    const body = await req.readBody(maxBodyBytes);
     if (!body.ok) return httpError(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.reason);
     if (session?.closed) return httpError(404, ErrorCode.InvalidRequest, "session not found");
     const state = session?.endpoint.state;
@@ -338,7 +345,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const d = decode(body.bytes, state === undefined ? { allowBatch, maxBytes: maxBodyBytes } : { allowBatch, maxBytes: Math.min(maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
     if (d.kind === "invalid") return jsonResponse(400, JSON.stringify(d.reply));
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
-      return serveModern(req, d.message, modernConfig);
+      return serveModern(modernRequestOf(req), d.message, modernConfig);
     }
     if (modern) return httpError(400, ErrorCode.InvalidRequest, "the body of a POST MUST be a single JSON-RPC request or notification (clients MUST NOT send responses)");
     const items = d.kind === "batch" ? d.items : [d];
@@ -371,14 +378,14 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
    * answers it at once, and whether a session exists (so whether `MCP-Session-Id` is
    * sent) is known only after that answer.
    */
-  function exchange(session: HttpSession, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined): Response | Promise<Response> {
+  function exchange(session: HttpSession, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined): Response | HttpReply | Promise<Response | HttpReply> {
     if (ids.length === 0) {
       session.receive(null, value);
-      return new Response(null, { status: 202 });
+      return ACCEPTED;
     }
     if (jsonMode || setup !== undefined) {
       let e!: JsonExchange;
-      const answer = new Promise<Response>((resolve) => {
+      const answer = new Promise<Response | HttpReply>((resolve) => {
         e = session.openJsonExchange(ids, batch, (x) => resolve(jsonBody(session, x)));
       });
       session.receive(e, value);
@@ -387,14 +394,14 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const s = session.openPostStream(ids);
     session.receive(s, value);
-    return new Response(session.connectPost(s).body, { status: 200, headers: SSE_HEADERS });
+    return sseReply(session.connectPost(s).body);
   }
 
-  async function get(req: Request): Promise<Response> {
-    if (!accepts(req.headers.get(H.accept), SSE_TYPE)) return httpError(406, ErrorCode.InvalidRequest, `the client must accept ${SSE_TYPE}`);
+  async function get(req: HttpRequestView): Promise<Response | HttpReply> {
+    if (!accepts(req.header(H.accept), SSE_TYPE)) return httpError(406, ErrorCode.InvalidRequest, `the client must accept ${SSE_TYPE}`);
     const session = sessionOf(req);
     if (session instanceof Response) return session;
-    const last = req.headers.get(H.lastEventId);
+    const last = req.header(H.lastEventId);
     let conn: SseConnection | undefined;
     if (last !== null) {
       const at = parseEventId(last.trim());
@@ -404,33 +411,30 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       conn = session.connectStandalone();
       if (conn === undefined) return httpError(409, ErrorCode.InvalidRequest, "only one GET stream per session may be open");
     }
-    return new Response(conn.body, { status: 200, headers: SSE_HEADERS });
+    return sseReply(conn.body);
   }
 
-  async function del(req: Request): Promise<Response> {
+  async function del(req: HttpRequestView): Promise<Response | HttpReply> {
     const session = sessionOf(req);
     if (session instanceof Response) return session;
     session.terminate("session terminated by the client (HTTP DELETE)");
-    return new Response(null, { status: 204 });
+    return emptyReply(204);
   }
 
-  async function handle(req: Request): Promise<Response> {
+  /** Serves one request, from either entry. Never rejects. */
+  async function core(req: HttpRequestView): Promise<Response | HttpReply> {
     try {
-      let url: URL | undefined;
-      if (options.path !== undefined) {
-        url = new URL(req.url);
-        if (url.pathname !== options.path) return httpError(404, ErrorCode.InvalidRequest, "not an MCP endpoint");
-      }
+      if (options.path !== undefined && req.url().pathname !== options.path) return httpError(404, ErrorCode.InvalidRequest, "not an MCP endpoint");
       if (hostOk !== undefined) {
-        const host = req.headers.get(H.host) ?? (url ?? new URL(req.url)).host;
+        const host = req.header(H.host) ?? req.url().host;
         const name = hostnameOf(host);
         if (name === undefined || !hostOk(name)) return httpError(403, ErrorCode.InvalidRequest, "Host not allowed");
       }
-      const origin = req.headers.get(H.origin);
+      const origin = req.header(H.origin);
       if (origin !== null && !originOk(origin)) return httpError(403, ErrorCode.InvalidRequest, "Origin not allowed");
-      const pv = req.headers.get(H.protocolVersion);
+      const pv = req.header(H.protocolVersion);
       const modern = pv !== null && isModernVersion(pv.trim());
-      if (modern && options.modern !== undefined) return await options.modern(req);
+      if (modern && options.modern !== undefined) return await options.modern(req.toRequest());
       // Modern era: no GET stream, no DELETE (no sessions): 405 (draft streamable-http, Backward Compatibility).
       if (modern && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported for ${pv.trim()} (POST only)`, { headers: { Allow: "POST" } });
       switch (req.method) {
@@ -449,7 +453,11 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
   }
 
+  const handle = async (req: Request): Promise<Response> => toResponse(await core(new RequestView(req)));
   const handler = handle as HttpHandler;
+  // The node:http bridge's way in: the same core, without Fetch objects (see http-view.ts).
+  const fast: FastEntry = core;
+  Object.defineProperty(handler, FAST_ENTRY, { value: fast });
   Object.defineProperty(handler, "sessionCount", { get: () => sessions.size });
   handler.session = (id) => sessions.get(id)?.endpoint;
   handler.closeConnections = (id) => {
@@ -470,13 +478,74 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   return handler;
 }
 
+/** `MCP-Session-Id` as a reply header field (lower case, as `Headers` writes names). */
+const SESSION_ID_FIELD = H.sessionId.toLowerCase();
+
+const ACCEPTED: HttpReply = emptyReply(202);
+
 /** The body of a finished JSON exchange: one response, or the batch's responses; 202 when every request was cancelled, 404 when the session ended. */
-function jsonBody(session: HttpSession, e: JsonExchange): Response {
-  if (e.responses.length === 0) return session.closed ? httpError(404, ErrorCode.InvalidRequest, "session terminated") : new Response(null, { status: 202 });
-  return jsonResponse(200, e.batch ? "[" + e.responses.join(",") + "]" : e.responses[0]);
+function jsonBody(session: HttpSession, e: JsonExchange): Response | HttpReply {
+  if (e.responses.length === 0) return session.closed ? httpError(404, ErrorCode.InvalidRequest, "session terminated") : ACCEPTED;
+  return jsonReply(200, e.batch ? "[" + e.responses.join(",") + "]" : e.responses[0]);
 }
 
-function withHeaders(r: Response, headers: Record<string, string>): Response {
+function sseReply(body: ReadableStream<Uint8Array>): HttpReply {
+  return { status: 200, headers: SSE_HEADERS, body };
+}
+
+/** `r` with `headers` (lower-case names) added. */
+function withHeaders(r: Response | HttpReply, headers: Record<string, string>): Response | HttpReply {
+  if (!(r instanceof Response)) return { status: r.status, headers: { ...r.headers, ...headers }, body: r.body };
   for (const k in headers) r.headers.set(k, headers[k]);
   return r;
+}
+
+/** The factory's context; the `Request` is made only if the application reads it (and stays a plain, writable property to it). */
+function contextOf(req: HttpRequestView, sessionId: string, era: "legacy" | "modern"): HttpSessionContext {
+  let request: Request | undefined;
+  return {
+    sessionId,
+    era,
+    get request(): Request {
+      return (request ??= req.toRequest());
+    },
+    set request(value: Request) {
+      request = value;
+    },
+  };
+}
+
+/**
+ * What {@link serveModern} reads of a request: `headers.get`, and an `abort` listener on
+ * `signal`. From the public entry that is the `Request` itself; from the bridge, the view
+ * answers for both, so neither a `Request` nor an `AbortSignal` is made unless someone asks
+ * for one ({@link viewOfModern}: the application's context).
+ */
+class ModernRequestFacade {
+  readonly headers: { get(name: string): string | null };
+  /** The signal's part serveModern uses: an `abort` listener runs through the view, made no `AbortSignal`; anything else goes to the real one. */
+  readonly signal: Pick<AbortSignal, "aborted" | "addEventListener">;
+
+  constructor(readonly view: HttpRequestView) {
+    this.headers = { get: (name) => view.header(name) };
+    this.signal = {
+      get aborted() {
+        return view.signal.aborted;
+      },
+      addEventListener(type: string, fn: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean) {
+        if (type === "abort" && typeof fn === "function") view.onAbort(() => fn(new Event("abort")));
+        else if (fn !== null) view.signal.addEventListener(type, fn, options);
+      },
+    };
+  }
+}
+
+function modernRequestOf(req: HttpRequestView): Request {
+  // serveModern takes a `Request` and reads only what the facade has.
+  return req instanceof RequestView ? req.request : (new ModernRequestFacade(req) as unknown as Request);
+}
+
+/** The view behind what {@link modernRequestOf} gave serveModern. */
+function viewOfModern(request: Request): HttpRequestView {
+  return request instanceof ModernRequestFacade ? request.view : new RequestView(request);
 }

@@ -1,0 +1,113 @@
+/**
+ * What the Streamable HTTP handler reads of a request and what it answers, without the
+ * Fetch API's objects where nobody needs them.
+ *
+ * Spec: none of its own; it carries the requests of 2025-11-25 `basic/transports`
+ * ("Streamable HTTP") and of the draft's `basic/transports/streamable-http` between the
+ * node:http bridge and the handler.
+ *
+ * Theory of operation. The public handler takes a `Request` and returns a `Response`.
+ * Between node:http and the handler those objects cost more than serving an MCP message
+ * does (a `Request` with a streamed body and a signal of its own, a `Response` whose body
+ * is a stream, read back by the bridge), and the bridge would build them only for the
+ * handler to take them apart. So the handler's core reads an {@link HttpRequestView}
+ * (method, URL, header lookup, bounded body, signal) and answers a `Response` or an
+ * {@link HttpReply} (status, header record, body text or stream). Its public entry wraps
+ * the `Request` in a {@link RequestView} and turns replies into `Response`s; the bridge
+ * reaches the same core through {@link FAST_ENTRY} with a view over the `IncomingMessage`
+ * and writes replies as they are. Both entries run the same checks in the same order: only
+ * the carriers differ. Where the application is handed the request (the session factory's
+ * context), the view makes a real `Request` on demand.
+ */
+import { readBody, type BodyResult } from "./http/body.js";
+
+/** One HTTP request, as the handler's core reads it. */
+export interface HttpRequestView {
+  readonly method: string;
+  /** The request URL. */
+  url(): URL;
+  /** A header's value as `Headers.get` gives it (repeated fields joined with `, `), or null. */
+  header(name: string): string | null;
+  /** Aborts when the client goes away before the response is finished. */
+  readonly signal: AbortSignal;
+  /** Runs `fn` once if the client goes away later, before the response is finished (as an `abort` listener of `signal` would, without making the signal). */
+  onAbort(fn: () => void): void;
+  /** Reads the body, at most `maxBytes` (413 past it). Call at most once. */
+  readBody(maxBytes: number): Promise<BodyResult>;
+  /** The request as a Fetch `Request` (the same one each time). */
+  toRequest(): Request;
+}
+
+/** A response as the core makes it: written as is by the bridge, or turned into a `Response`. */
+export interface HttpReply {
+  readonly status: number;
+  /** Header names in lower case, as `Headers` writes them. Shared records: never mutated. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** One text (a JSON body), a stream (SSE), or nothing. */
+  readonly body: string | ReadableStream<Uint8Array> | null;
+}
+
+/** The core of a handler, on views: what the node:http bridge calls instead of the handler. */
+export type FastEntry = (view: HttpRequestView) => Promise<Response | HttpReply>;
+
+/** The property of a handler function that holds its {@link FastEntry}. */
+export const FAST_ENTRY: unique symbol = Symbol("mcp-kernel.http.fastEntry");
+
+/** The fast entry of `handler`, when it has one (handlers made by `createHttpHandler` do). */
+export function fastEntryOf(handler: (req: Request) => Promise<Response>): FastEntry | undefined {
+  return (handler as { [FAST_ENTRY]?: FastEntry })[FAST_ENTRY];
+}
+
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
+
+/** A JSON body with `status`; `headers` (lower-case names) are added to its content type. */
+export function jsonReply(status: number, text: string, headers?: Record<string, string>): HttpReply {
+  return { status, headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }, body: text };
+}
+
+/** A response without a body (202, 204). */
+export function emptyReply(status: number): HttpReply {
+  return { status, headers: EMPTY_HEADERS, body: null };
+}
+
+const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The `Response` for what the core answered. */
+export function toResponse(r: Response | HttpReply): Response {
+  return r instanceof Response ? r : new Response(r.body, { status: r.status, headers: r.headers });
+}
+
+/** The view of a Fetch `Request` (the handler's public entry). */
+export class RequestView implements HttpRequestView {
+  private parsed: URL | undefined;
+
+  constructor(readonly request: Request) {}
+
+  get method(): string {
+    return this.request.method;
+  }
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  url(): URL {
+    return (this.parsed ??= new URL(this.request.url));
+  }
+
+  header(name: string): string | null {
+    return this.request.headers.get(name);
+  }
+
+  onAbort(fn: () => void): void {
+    this.request.signal.addEventListener("abort", fn, { once: true });
+  }
+
+  readBody(maxBytes: number): Promise<BodyResult> {
+    return readBody(this.request, maxBytes);
+  }
+
+  toRequest(): Request {
+    return this.request;
+  }
+}
