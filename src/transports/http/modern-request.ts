@@ -36,7 +36,8 @@ import { idKey } from "../../session/types.js";
 import { MetaKey } from "../../model/meta.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import type { HttpSessionSetup } from "../http-server.js";
-import { httpError, jsonResponse } from "./body.js";
+import { httpError } from "./body.js";
+import { emptyReply, jsonReply, type HttpReply } from "../http-view.js";
 import { SseConnection } from "./connection.js";
 import { SSE_TYPE } from "./headers.js";
 import { headerMismatch, type ParamHeader } from "./request-metadata.js";
@@ -80,7 +81,7 @@ export function modernVersionOf(message: JsonRpcRequest | JsonRpcNotification): 
 }
 
 /** Serves one modern request or notification POST (already decoded, a single message). */
-export function serveModern(req: Request, message: JsonRpcRequest | JsonRpcNotification, cfg: ModernConfig): Response | Promise<Response> {
+export function serveModern(req: Request, message: JsonRpcRequest | JsonRpcNotification, cfg: ModernConfig): Response | HttpReply | Promise<Response | HttpReply> {
   if ("id" in message) {
     // A body without a protocol version string is malformed (SEP-2575: -32602, HTTP 400),
     // and there is no body value for the header to mismatch: its `_meta` error wins over
@@ -124,7 +125,7 @@ class ModernRequest {
   private early: string[] = [];
   private conn: SseConnection | undefined;
   /** Resolves the HTTP response while it is not committed yet (after `run` returned a promise). */
-  private commit: ((r: Response) => void) | undefined;
+  private commit: ((r: Response | HttpReply) => void) | undefined;
   /** Commits to a stream after `streamAfterMs` of silence, so slow handlers still get headers early. */
   private streamTimer: unknown;
   /** No SSE stream for this request: `enableJsonResponse`, except for `subscriptions/listen`. */
@@ -152,21 +153,23 @@ class ModernRequest {
     this.setup.onOpen?.(this.endpoint, "");
   }
 
-  run(): Response | Promise<Response> {
+  run(): Response | HttpReply | Promise<Response | HttpReply> {
     this.endpoint.receive(this.message);
     if (!("id" in this.message)) {
       this.end("notification delivered");
-      return new Response(null, { status: 202 });
+      return emptyReply(202);
     }
     const r = this.response;
     if (r !== undefined) {
       this.end("request answered");
-      return jsonResponse(statusOf(r, this.message.params), encode(r));
+      // A light reply, not a `Response`: the node bridge writes it as it is (no `Headers`
+      // built and read back), and the public entry turns it into a `Response`.
+      return jsonReply(statusOf(r, this.message.params), encode(r));
     }
     if (this.ended) return httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: this.message.id });
     this.req.signal.addEventListener("abort", () => this.cancel("the client aborted the request"), { once: true });
     if (!this.jsonOnly && this.early.length > 0) return this.openStream();
-    return new Promise<Response>((resolve) => {
+    return new Promise<Response | HttpReply>((resolve) => {
       this.commit = resolve;
       // A client waits for the response headers only so long (undici: 300 s by default) and
       // proxies drop idle requests: a handler still silent after `streamAfterMs` gets its
@@ -179,7 +182,7 @@ class ModernRequest {
   }
 
   /** The pending response resolver, taken once (and its stream timer cancelled). */
-  private take(): ((r: Response) => void) | undefined {
+  private take(): ((r: Response | HttpReply) => void) | undefined {
     const commit = this.commit;
     this.commit = undefined;
     if (this.streamTimer !== undefined) this.cfg.clock.cancel(this.streamTimer);
@@ -221,7 +224,7 @@ class ModernRequest {
       return;
     }
     if (isAnswer) {
-      this.take()!(jsonResponse(statusOf(m, this.message.params), encode(m)));
+      this.take()!(jsonReply(statusOf(m, this.message.params), encode(m)));
       this.end("request answered");
       return;
     }
