@@ -38,6 +38,7 @@
  * assertion functions.
  */
 import type { Issue } from "./validate.js";
+import { T_ARRAY, T_BOOLEAN, T_FRACTION, T_INTEGER, T_NULL, T_OBJECT, T_STRING, typeBit } from "./json-type.js";
 
 /**
  * A JSON Schema engine the kernel can use to validate tool arguments and results.
@@ -158,25 +159,6 @@ class Schema {
   E: Node | null = null;
 }
 
-// JSON type bits of an instance (the same encoding as validate.ts's; each module keeps its
-// own copy of the function so that its type feedback stays its own).
-const T_STRING = 1, T_FRACTION = 2, T_INTEGER = 4, T_BOOLEAN = 8, T_NULL = 16, T_OBJECT = 32, T_ARRAY = 64;
-
-/** The JSON type bit of `x` (0 for what JSON cannot hold: NaN, undefined, functions...). */
-function typeBit(x: unknown): number {
-  switch (typeof x) {
-    case "string":
-      return T_STRING;
-    case "number":
-      return Number.isInteger(x) ? T_INTEGER : Number.isFinite(x) ? T_FRACTION : 0;
-    case "boolean":
-      return T_BOOLEAN;
-    case "object":
-      return x === null ? T_NULL : Array.isArray(x) ? T_ARRAY : T_OBJECT;
-    default:
-      return 0;
-  }
-}
 
 /** The type bits each name in TYPES accepts: "number" takes integers too. */
 const TYPE_BITS = [T_STRING, T_FRACTION | T_INTEGER, T_INTEGER, T_BOOLEAN, T_OBJECT, T_ARRAY, T_NULL];

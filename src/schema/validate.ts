@@ -38,6 +38,7 @@
 import type { ProtocolVersion, SchemaVersion } from "../model/versions.js";
 import { schemaVersionOf } from "../model/versions.js";
 import { NODES, TYPE_NAMES } from "./generated/nodes.js";
+import { T_ARRAY, T_BOOLEAN, T_FRACTION, T_INTEGER, T_NULL, T_OBJECT, T_STRING, typeBit } from "./json-type.js";
 import { TYPES as TYPES_2025_03_26 } from "./generated/2025-03-26.js";
 import { TYPES as TYPES_2025_06_18 } from "./generated/2025-06-18.js";
 import { TYPES as TYPES_2025_11_25 } from "./generated/2025-11-25.js";
@@ -61,9 +62,8 @@ export const MAX_ISSUES = 16;
 /** Deepest nesting of objects and arrays a validator descends into. */
 export const MAX_DEPTH = 256;
 
-// Node kinds and JSON type bits, as written by scripts/gen-validators.mjs.
+// Node kinds, as written by scripts/gen-validators.mjs (the JSON type bits are json-type.ts's).
 const ANY = 0, TYPE = 1, NUM = 2, FMT = 3, CONST = 4, ENUM = 5, OBJ = 6, ARR = 7, UNION = 8, ALL = 9;
-const T_STRING = 1, T_FRACTION = 2, T_INTEGER = 4, T_BOOLEAN = 8, T_NULL = 16, T_OBJECT = 32, T_ARRAY = 64;
 const AP_OPEN = -1;
 const FMT_BYTE = 1;
 
@@ -80,21 +80,6 @@ let quiet = 0;
 /** Containers entered so far on the current path. */
 let depth = 0;
 
-/** The JSON type bit of `x` (0 for what JSON cannot hold: NaN, undefined, functions...). */
-function typeBit(x: unknown): number {
-  switch (typeof x) {
-    case "string":
-      return T_STRING;
-    case "number":
-      return Number.isInteger(x) ? T_INTEGER : Number.isFinite(x) ? T_FRACTION : 0;
-    case "boolean":
-      return T_BOOLEAN;
-    case "object":
-      return x === null ? T_NULL : Array.isArray(x) ? T_ARRAY : T_OBJECT;
-    default:
-      return 0;
-  }
-}
 
 /** "string or integer" for a type mask. */
 function typeNamesOf(mask: number): string {

@@ -1,0 +1,23 @@
+/**
+ * JSON type bits of a value, shared by the message validators (validate.ts, whose
+ * generated tables use the same encoding, see scripts/gen-validators.mjs) and the JSON
+ * Schema validator (json-schema.ts). A module of its own so that the JSON Schema validator
+ * does not load the message tables.
+ */
+export const T_STRING = 1, T_FRACTION = 2, T_INTEGER = 4, T_BOOLEAN = 8, T_NULL = 16, T_OBJECT = 32, T_ARRAY = 64;
+
+/** The JSON type bit of `x` (0 for what JSON cannot hold: NaN, undefined, functions...). */
+export function typeBit(x: unknown): number {
+  switch (typeof x) {
+    case "string":
+      return T_STRING;
+    case "number":
+      return Number.isInteger(x) ? T_INTEGER : Number.isFinite(x) ? T_FRACTION : 0;
+    case "boolean":
+      return T_BOOLEAN;
+    case "object":
+      return x === null ? T_NULL : Array.isArray(x) ? T_ARRAY : T_OBJECT;
+    default:
+      return 0;
+  }
+}
