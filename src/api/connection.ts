@@ -10,7 +10,8 @@
  * never a raw newline, an unencodable result replaced by a `-32603` answer to the same
  * request) and the text goes to `transport.send`. Incoming text goes to
  * `endpoint.receive`, which decodes it. A transport that carries objects (an in-process
- * pair with `values: true`) gets and delivers the message objects themselves. When the transport closes the endpoint is told,
+ * pair with `values: true`) gets and delivers the message objects themselves, so the
+ * receiver's `decodeValue` is what checks them. When the transport closes the endpoint is told,
  * which fails what is pending and aborts what is being handled; when the kernel decides
  * the connection is over (a fatal protocol error) the transport is closed. Both paths are
  * idempotent, so either may come first.

@@ -308,14 +308,14 @@ export class Endpoint {
     else served.succeed(value);
   }
 
-  /** A served request was answered (not called once it was cancelled). */
+  /** @internal A served request was answered (not called once it was cancelled): for {@link Served} only. */
   answered(served: Served, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): void {
     this.handling.delete(served.key);
     const now = this.clock.now();
     this.feed(error ? { type: "respond", now, id: served.id, error } : { type: "respond", now, id: served.id, result });
   }
 
-  /** The clock's reading, for inputs built outside this class (a served request's progress). */
+  /** @internal The clock's reading, for inputs built outside this class (a served request's progress). */
   now(): number {
     return this.clock.now();
   }

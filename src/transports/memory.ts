@@ -19,7 +19,9 @@
  * parsed text (nesting bounds, JSON-RPC shape, schema), so a malformed message gets the
  * same answer. What is given up is isolation: both sides share the objects, so neither
  * may mutate a message it sent or received, and only JSON values travel faithfully (a
- * `Date` arrives as a `Date`, not as its string). Text sent with `send` still works, and
+ * `Date` arrives as a `Date`, not as its string; a value JSON cannot hold, a cycle or a
+ * BigInt, is refused by the receiver as an invalid message, where over text the sender
+ * would have answered the request with `-32603` instead). Text sent with `send` still works, and
  * an object reaches a receiver that registered no `onValue` as its encoded text.
  *
  * Closing one end closes it at once (its own `onClose` fires synchronously, with the
