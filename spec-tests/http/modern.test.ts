@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { call, initializeMessage, open, post, SseReader, Tools, until, URL_ } from "./helpers.js";
 import { answerOf, bodyOf, legacyHandler, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
-import type { HttpHandler } from "../../src/transports/http-server.js";
+import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
 import { ManualClock } from "../../src/driver/clock.js";
 
 /** The endpoint still serves: a fresh modern tools/call answers. */
@@ -308,4 +308,20 @@ test("streamable-http (draft): a handler silent for modernStreamAfterMs (injecte
   const m = await answerOf(response!);
   assert.equal(m.id, 14);
   assert.equal(m.result.content[0].text, "waited");
+});
+
+test("streamable-http (draft) Backward Compatibility: a server that supports only this revision SHOULD answer an older client's GET or DELETE with 405 (legacy: false); a dual-era one keeps the 2025-era session rules", async () => {
+  const only = createHttpHandler({ sessionIdleMs: 0, legacy: false, createSession: () => ({ options: { role: "server", info: { name: "m", version: "1" }, capabilities: {}, versions: [MV] } }) });
+  for (const method of ["GET", "DELETE"]) {
+    // No MCP-Protocol-Version (an older client), with or without a session id it was never given.
+    for (const headers of [{ accept: "text/event-stream" }, { accept: "text/event-stream", "mcp-session-id": "abc" }] as Record<string, string>[]) {
+      const r = await only(new Request(URL_, { method, headers }));
+      assert.equal(r.status, 405, `${method} ${JSON.stringify(headers)}`);
+      assert.equal(r.headers.get("allow"), "POST");
+      assert.equal((await r.json()).error.code, ErrorCode.InvalidRequest);
+    }
+  }
+  const { handler: dual } = modernHandler();
+  const r = await dual(new Request(URL_, { method: "GET", headers: { accept: "text/event-stream" } }));
+  assert.equal(r.status, 400, "a dual-era server: GET without a session id is the 2025-era 400");
 });

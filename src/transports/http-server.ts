@@ -113,6 +113,13 @@ export interface HttpHandlerOptions {
   allowedHosts?: AllowList | false;
   /** Answer requests with one JSON body instead of an SSE stream. Default false. */
   enableJsonResponse?: boolean;
+  /**
+   * `false` for a server that speaks only 2026-07-28 (its sessions' `versions` hold no
+   * 2025-era version): a GET or DELETE from an older client is then 405 with `Allow: POST`
+   * (draft streamable-http, Backward Compatibility: SHOULD) instead of the 2025-era
+   * session rules' 400. Default true.
+   */
+  legacy?: boolean;
   /** Session ids: visible ASCII, unguessable. Default: 128 bits from `crypto.getRandomValues`, as hex. */
   sessionIdGenerator?: () => string;
   /** Most sessions at once; an `initialize` past it gets 503. Default 1000. */
@@ -437,6 +444,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       if (modern && options.modern !== undefined) return await options.modern(req.toRequest());
       // Modern era: no GET stream, no DELETE (no sessions): 405 (draft streamable-http, Backward Compatibility).
       if (modern && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported for ${pv.trim()} (POST only)`, { headers: { Allow: "POST" } });
+      // A server of that revision only: an older client's GET stream or DELETE has nothing to reach.
+      if (options.legacy === false && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported: this server speaks only 2026-07-28 (POST only)`, { headers: { Allow: "POST" } });
       switch (req.method) {
         case "POST":
           return await post(req, modern);
