@@ -200,15 +200,32 @@ export class ServerContext {
 
 /**
  * Runs a handler with `ctx`; an attempt that left an ask open answers `input_required`
- * (modern era), whether the handler returned or threw.
+ * (modern era), whether the handler returned or threw. A handler that answers
+ * synchronously is answered synchronously (no promise in between: a tool call's round
+ * trip is a few microseconds); a promise, or any thenable, is waited for.
  */
-export async function withPendingInput<T>(ctx: ServerContext, run: () => T | Promise<T>): Promise<T | InputRequiredResult> {
+export function withPendingInput<T>(ctx: ServerContext, run: () => T | PromiseLike<T>): T | InputRequiredResult | Promise<T | InputRequiredResult> {
+  let value: T | PromiseLike<T>;
   try {
-    const result = await run();
-    return ctx.pendingInput() ?? result;
+    value = run();
   } catch (e) {
-    const pending = ctx.pendingInput();
-    if (pending !== undefined) return pending;
-    throw e;
+    return pendingOrThrow(ctx, e);
   }
+  if (!isThenable(value)) return ctx.pendingInput() ?? value;
+  return Promise.resolve(value).then(
+    (result) => ctx.pendingInput() ?? result,
+    (e: unknown) => pendingOrThrow(ctx, e),
+  );
+}
+
+/** What the handler threw: the `input_required` of an ask it left open, else the error itself. */
+function pendingOrThrow(ctx: ServerContext, e: unknown): InputRequiredResult {
+  const pending = ctx.pendingInput();
+  if (pending !== undefined) return pending;
+  throw e;
+}
+
+/** A promise, or any object with a `then` (what `await` would wait for). */
+export function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
+  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
 }

@@ -45,7 +45,7 @@ import { builtinJsonSchema, type JsonSchemaValidator } from "../schema/json-sche
 import type { Issue } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
 import { attach, callListener, isObject, mergeCapabilities } from "./connection.js";
-import { ServerContext, withPendingInput } from "./context.js";
+import { isThenable, ServerContext, withPendingInput } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, isInputRequired, wallClockOf, type InputRequiredResult } from "./mrtr.js";
 import { page } from "./pagination.js";
 import type { Transport } from "./transport.js";
@@ -312,12 +312,10 @@ function validToolName(name: string): boolean {
 }
 
 /**
- * What a tool's handler threw, as its answer: the `input_required` of an ask left open;
- * a protocol error as itself; anything else an `isError` result (tools.mdx "Error Handling").
+ * What a tool's handler threw (no ask left open), as its answer: a protocol error as
+ * itself; anything else an `isError` result (tools.mdx "Error Handling").
  */
-function toolFailure(ctx: ServerContext, e: unknown): JsonObject {
-  const pending = ctx.pendingInput();
-  if (pending !== undefined) return pending;
+function toolFailure(e: unknown): JsonObject {
   if (e instanceof ProtocolError || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
   return { content: [{ type: "text", text: errorText(e) }], isError: true };
 }
@@ -340,11 +338,6 @@ function checkedToolResult(entry: ToolEntry, name: string, answer: CallToolResul
     if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema: ${issuesText(issues)}`, data: { issues } });
   }
   return result;
-}
-
-/** A promise, or any object with a `then` (what `await` would wait for). */
-function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
-  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
 }
 
 /** Copies the defined fields of `from` onto `to` (list entries carry no `undefined` members). */
@@ -797,17 +790,14 @@ export class McpServerCore {
       }
     }
     const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p));
-    let value: ReturnType<ToolHandler>;
+    let answer: ReturnType<typeof withPendingInput<CallToolResult | InputRequiredResult>>;
     try {
-      value = entry.handler(args, ctx);
+      answer = withPendingInput(ctx, () => entry.handler(args, ctx));
     } catch (e) {
-      return toolFailure(ctx, e);
+      return toolFailure(e);
     }
-    if (!isThenable(value)) return checkedToolResult(entry, name, ctx.pendingInput() ?? value);
-    return Promise.resolve(value).then(
-      (r) => checkedToolResult(entry, name, ctx.pendingInput() ?? r),
-      (e) => toolFailure(ctx, e),
-    );
+    if (!isThenable(answer)) return checkedToolResult(entry, name, answer);
+    return answer.then((r) => checkedToolResult(entry, name, r), toolFailure);
   }
 
   /** Finds what `uri` names: a static resource, else the first template (in registration order) that matches. */
