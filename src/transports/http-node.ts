@@ -25,7 +25,7 @@
  * stream lost its connection. Nothing else here knows what the bodies are.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { BodyResult } from "./http/body.js";
+import { bodyTooLarge, declaredLengthRefusal, UNREADABLE_BODY, type BodyResult } from "./http/body.js";
 import { fastEntryOf, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** A fetch-style handler. */
@@ -265,12 +265,8 @@ class NodeRequestView implements HttpRequestView {
   }
 
   readBody(maxBytes: number): Promise<BodyResult> {
-    const declared = this.header("content-length");
-    if (declared !== null) {
-      const n = Number(declared);
-      if (!Number.isSafeInteger(n) || n < 0) return Promise.resolve({ ok: false, status: 400, reason: "invalid Content-Length" });
-      if (n > maxBytes) return Promise.resolve(tooLarge(maxBytes));
-    }
+    const refused = declaredLengthRefusal(this.header("content-length"), maxBytes);
+    if (refused !== undefined) return Promise.resolve(refused);
     return new Promise((resolve) => {
       const req = this.req;
       const chunks: Buffer[] = [];
@@ -286,7 +282,7 @@ class NodeRequestView implements HttpRequestView {
         if (total <= maxBytes) return void chunks.push(chunk);
         // The rest is read and dropped, as node:http does with a body nobody consumed, so
         // the connection stays able to carry the answer (a 413).
-        finish(tooLarge(maxBytes));
+        finish(bodyTooLarge(maxBytes));
         req.resume();
       };
       const onEnd = (): void => {
@@ -294,7 +290,7 @@ class NodeRequestView implements HttpRequestView {
         this.bytes = new Uint8Array(whole.buffer, whole.byteOffset, whole.byteLength);
         finish({ ok: true, bytes: this.bytes });
       };
-      const onError = (): void => finish({ ok: false, status: 400, reason: "the request body could not be read" });
+      const onError = (): void => finish(UNREADABLE_BODY);
       req.on("data", onData);
       req.once("end", onEnd);
       req.once("error", onError);
@@ -304,10 +300,6 @@ class NodeRequestView implements HttpRequestView {
   toRequest(): Request {
     return (this.request ??= toRequest(this.req, this.parsed, this.departure.signal, this.bytes));
   }
-}
-
-function tooLarge(maxBytes: number): BodyResult {
-  return { ok: false, status: 413, reason: `request body exceeds ${maxBytes} bytes` };
 }
 
 /** A body read whole before anything is written: JSON, one text. */

@@ -20,14 +20,29 @@ import type { JsonRpcErrorResponse, RequestId } from "../../jsonrpc/types.js";
 /** What {@link readBody} returns. */
 export type BodyResult = { ok: true; bytes: Uint8Array } | { ok: false; status: 400 | 413; reason: string };
 
+/**
+ * The refusal a body's declared `Content-Length` earns before a byte is read (invalid, or
+ * over `maxBytes`); undefined when there is none to give. Shared by every body reader.
+ */
+export function declaredLengthRefusal(declared: string | null, maxBytes: number): BodyResult | undefined {
+  if (declared === null) return undefined;
+  const n = Number(declared);
+  if (!Number.isSafeInteger(n) || n < 0) return { ok: false, status: 400, reason: "invalid Content-Length" };
+  return n > maxBytes ? bodyTooLarge(maxBytes) : undefined;
+}
+
+/** The refusal of a body that passed `maxBytes` while being read. */
+export function bodyTooLarge(maxBytes: number): BodyResult {
+  return { ok: false, status: 413, reason: `request body exceeds ${maxBytes} bytes` };
+}
+
+/** The refusal of a body whose stream failed. */
+export const UNREADABLE_BODY: BodyResult = Object.freeze({ ok: false, status: 400, reason: "the request body could not be read" });
+
 /** Reads a request body of at most `maxBytes` bytes. Never throws. */
 export async function readBody(req: Request, maxBytes: number): Promise<BodyResult> {
-  const declared = req.headers.get("content-length");
-  if (declared !== null) {
-    const n = Number(declared);
-    if (!Number.isSafeInteger(n) || n < 0) return { ok: false, status: 400, reason: "invalid Content-Length" };
-    if (n > maxBytes) return { ok: false, status: 413, reason: `request body exceeds ${maxBytes} bytes` };
-  }
+  const refused = declaredLengthRefusal(req.headers.get("content-length"), maxBytes);
+  if (refused !== undefined) return refused;
   const body = req.body;
   if (body === null) return { ok: true, bytes: new Uint8Array(0) };
   const reader = body.getReader();
@@ -40,12 +55,12 @@ export async function readBody(req: Request, maxBytes: number): Promise<BodyResu
       total += value.byteLength;
       if (total > maxBytes) {
         reader.cancel().catch(() => {});
-        return { ok: false, status: 413, reason: `request body exceeds ${maxBytes} bytes` };
+        return bodyTooLarge(maxBytes);
       }
       chunks.push(value);
     }
   } catch {
-    return { ok: false, status: 400, reason: "the request body could not be read" };
+    return UNREADABLE_BODY;
   }
   if (chunks.length === 1) return { ok: true, bytes: chunks[0] };
   const bytes = new Uint8Array(total);
