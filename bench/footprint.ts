@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import type { Row } from "./async-harness.js";
+import type { Measured, Row } from "./async-harness.js";
 import { installFootprint, packOurs, type Installed } from "./install-footprint.js";
 import type { Impl } from "./vs-sdk.js";
 import { LABEL } from "./vs-sdk.js";
@@ -91,6 +91,11 @@ export async function bundle(entry: string): Promise<BundleSize> {
 const IMPLS: Impl[] = ["ours", "sdk1", "sdk2"];
 const LIMIT = { server: 15 * 1024, client: 12 * 1024 };
 
+/** A bundle's row figures: its gzip size is what the ratio divides. */
+function sizes(s: BundleSize): Measured {
+  return { cost: s.gzip, minBytes: s.min, gzipBytes: s.gzip, brotliBytes: s.brotli };
+}
+
 /** Footprint rows: server and client bundle of each implementation. */
 export function footprintRows(): Row[] {
   const rows: Row[] = [];
@@ -102,8 +107,8 @@ export function footprintRows(): Row[] {
         metric: "gzip",
         ...(impl === "ours" ? {} : { baseline: ours }),
         measure: async () => {
-          const s = await bundle(`${impl}-${role === "server" ? "stdio" : "client"}`);
-          return { cost: s.gzip, minBytes: s.min, gzipBytes: s.gzip, brotliBytes: s.brotli, ...(impl === "ours" ? { limit: LIMIT[role] } : {}) };
+          const s = sizes(await bundle(`${impl}-${role === "server" ? "stdio" : "client"}`));
+          return impl === "ours" ? { ...s, limit: LIMIT[role] } : s;
         },
       });
     }
@@ -111,10 +116,7 @@ export function footprintRows(): Row[] {
       name: `footprint ${role} bundle: ours (${role === "server" ? "McpServer" : "McpClient"}, task runtime included)`,
       metric: "gzip",
       baseline: ours,
-      measure: async () => {
-        const s = await bundle(role === "server" ? "ours-stdio-full" : "ours-client-full");
-        return { cost: s.gzip, minBytes: s.min, gzipBytes: s.gzip, brotliBytes: s.brotli };
-      },
+      measure: async () => sizes(await bundle(role === "server" ? "ours-stdio-full" : "ours-client-full")),
     });
   }
   return rows;

@@ -69,6 +69,19 @@ async function taskPair(capacity: number) {
   };
 }
 
+/**
+ * Heap each of `ops` more items retains: `open(n)` adds n items to `pair` (50 first, to
+ * warm the path up), between two readings after a full collection, `pair` kept alive.
+ */
+async function heapPerItem(pair: unknown, ops: number, open: (n: number) => Promise<void>): Promise<number> {
+  await open(50);
+  const before = usedHeapAfterGc();
+  await open(ops);
+  const after = usedHeapAfterGc();
+  keep = pair;
+  return (after - before) / ops;
+}
+
 /** Creates `n` tasks, 100 calls at a time, and waits until every handler is parked. */
 async function createTasks(p: Awaited<ReturnType<typeof taskPair>>, n: number): Promise<void> {
   const target = p.started() + n;
@@ -88,12 +101,7 @@ defineMemoryBench({
   async measure(ops) {
     const p = await taskPair(ops + 200);
     try {
-      await createTasks(p, 50); // warms the path up
-      const before = usedHeapAfterGc();
-      await createTasks(p, ops);
-      const after = usedHeapAfterGc();
-      keep = p;
-      return (after - before) / ops;
+      return await heapPerItem(p, ops, (n) => createTasks(p, n));
     } finally {
       p.close();
     }
@@ -142,12 +150,7 @@ defineMemoryBench({
   async measure(ops) {
     const p = await listenPair(ops + 200);
     try {
-      await p.listen(50); // warms the path up
-      const before = usedHeapAfterGc();
-      await p.listen(ops);
-      const after = usedHeapAfterGc();
-      keep = p;
-      return (after - before) / ops;
+      return await heapPerItem(p, ops, (n) => p.listen(n));
     } finally {
       await p.close();
     }
