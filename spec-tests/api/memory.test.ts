@@ -142,3 +142,45 @@ test("memory pair (values): McpServer and McpClient talk in objects, and malform
   assert.equal(replies[0].result.protocolVersion, "2025-11-25");
   assert.deepEqual(replies.slice(1).map((r) => [r.id, r.error?.code]), [[2, -32600], [null, -32600], [3, -32600]]);
 });
+
+// Values with no JSON form, in either mode: the pair must behave as a pipe would. Spec:
+// 2025-11-25 basic/index "Responses" (a response MUST be sent for every request: a result
+// that cannot be encoded is answered -32603) and basic/transports (messages are JSON
+// text: what crosses is what JSON can carry, a Date as its string).
+for (const values of [false, true]) {
+  const mode = values ? "values" : "text";
+
+  test(`memory pair (${mode}): a tool result with no JSON form is answered -32603 at once; a Date crosses as its string; the connection goes on`, async () => {
+    const clock = new ManualClock(); // never advanced: an answer that waited for a timeout would never come
+    const server = new McpServer({ name: "s", version: "1" }, { clock });
+    const cyclic: any = { type: "text", text: "loop" };
+    cyclic.self = cyclic;
+    server.tool("bigint", {}, () => ({ content: [{ type: "text", text: "n" }], structuredContent: { n: 1n as never } }));
+    server.tool("cycle", {}, () => ({ content: [cyclic] }));
+    server.tool("date", {}, () => ({ content: [{ type: "text", text: "d" }], structuredContent: { at: new Date(0) as never } }));
+    const client = new McpClient({ name: "c", version: "1" }, { clock });
+    const { client: ready } = connectMemory((t) => server.connect(t), (t) => client.connect(t), { values });
+    await ready;
+    for (const name of ["bigint", "cycle"]) {
+      await assert.rejects(client.callTool(name, {}), (e: any) => e.code === -32603 && /could not be encoded/.test(e.message), name);
+    }
+    const dated = await client.callTool("date", {});
+    assert.deepEqual(dated.structuredContent, { at: "1970-01-01T00:00:00.000Z" }, "as JSON.stringify gives it, not a Date");
+    client.close();
+  });
+
+  test(`memory pair (${mode}): a request whose arguments have no JSON form fails at once with -32603, and never reaches the server`, async () => {
+    const clock = new ManualClock();
+    const server = new McpServer({ name: "s", version: "1" }, { clock });
+    let calls = 0;
+    server.tool("echo", {}, () => (calls++, { content: [{ type: "text", text: "ok" }] }));
+    const client = new McpClient({ name: "c", version: "1" }, { clock });
+    const { client: ready } = connectMemory((t) => server.connect(t), (t) => client.connect(t), { values });
+    await ready;
+    await assert.rejects(client.callTool("echo", { n: 1n as never }), (e: any) => e.code === -32603 && /tools\/call request was not sent/.test(e.message));
+    assert.equal(calls, 0);
+    assert.equal((await client.callTool("echo", {})).content[0].text, "ok", "the connection goes on");
+    assert.equal(calls, 1);
+    client.close();
+  });
+}

@@ -3,7 +3,7 @@
 // without parsing) measured against the platform's own encoder.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, mayExceedDepth, merged, peekRequestId, utf8Length } from "../../src/jsonrpc/safe-json.js";
+import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, isJsonShaped, mayExceedDepth, merged, peekRequestId, utf8Length } from "../../src/jsonrpc/safe-json.js";
 
 const SAMPLES = ["", "a", "é", "日本語", "🎉", "a🎉b", "\u007f\u0080\u07ff\u0800\uffff", "\ud800\udc00", "x".repeat(100) + "€".repeat(50)];
 
@@ -85,4 +85,31 @@ test("merged is the spread { ...base, ...extra }: own keys in order, later wins,
   assert.deepEqual(merged(child, {}), { own: 2 });
   assert.deepEqual(merged(undefined, { x: 1 }), { x: 1 });
   assert.deepEqual(Object.keys(base), ["a", "__proto__", "b"]);
+});
+
+// isJsonShaped: whether a value may cross an in-process transport as an object, i.e. is
+// exactly what the peer would parse from its JSON text (basic/transports: messages are
+// JSON text; anything else must take the encoder's path).
+test("isJsonShaped: true exactly when JSON.parse(JSON.stringify(v)) gives v back", () => {
+  const shaped: unknown[] = [null, true, "s", 0, 1.5, -2, [], {}, { a: [1, { b: "c" }], d: null }, Object.assign(Object.create(null), { x: 1 }), ["\ud800"]];
+  for (const v of shaped) {
+    assert.equal(isJsonShaped(v, 64, 1000), true, JSON.stringify(v));
+    // (A null-prototype object parses back with Object.prototype: the same JSON value.)
+    if (typeof v !== "object" || v === null || Object.getPrototypeOf(v) !== null) assert.deepEqual(JSON.parse(JSON.stringify(v)), v);
+  }
+  const cyclic: any = { a: {} };
+  cyclic.a.self = cyclic;
+  const notShaped: unknown[] = [undefined, 1n, -0, NaN, Infinity, () => 1, Symbol("s"), new Date(0), new Map(), { a: undefined }, [1, undefined], { n: 1n }, [new Date(0)], { toJSON: () => 1 }, cyclic];
+  for (const v of notShaped) assert.equal(isJsonShaped(v, 64, 1000), false, String(typeof v === "object" ? Object.prototype.toString.call(v) : typeof v));
+});
+
+test("isJsonShaped: bounded by depth and by the number of containers, without recursion", () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  assert.equal(isJsonShaped(deep, 64, 1e9), false, "deeper than maxDepth");
+  assert.equal(isJsonShaped([[[1]]], 3, 10), true, "exactly maxDepth");
+  assert.equal(isJsonShaped([[[1]]], 2, 10), false);
+  const wide = Array.from({ length: 20 }, () => ({}));
+  assert.equal(isJsonShaped(wide, 64, 21), true, "21 containers");
+  assert.equal(isJsonShaped(wide, 64, 20), false, "over maxNodes");
 });

@@ -211,6 +211,16 @@ test("transports/Sending Messages item 6: related requests and notifications go 
   assert.equal(await s.next(), undefined);
 });
 
+test("basic/index Responses over Streamable HTTP: a server-to-client request with no JSON form fails in the handler at once (-32603), nothing reaches the stream but the tool's answer", async () => {
+  const { handler } = makeHandler();
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(6, "sample-unencodable"), sid, V));
+  const { msg } = await s.message();
+  assert.equal(msg.id, 6, "the first message is the tool's response: no broken request went out");
+  assert.match(msg.result.content[0].text, /^-32603 Internal error: the sampling\/createMessage request was not sent: message could not be encoded/);
+  assert.equal(await s.next(), undefined);
+});
+
 test("basic/cancellation over Streamable HTTP: a cancelled request's stream ends without a response", async () => {
   const { handler, tools } = makeHandler();
   const sid = await open(handler);

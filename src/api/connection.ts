@@ -6,19 +6,23 @@
  * `basic/lifecycle` ("Shutdown": either side ends the connection by closing the
  * transport).
  *
- * Theory of operation. Outgoing messages go through the codec's `encode` (compact JSON,
- * never a raw newline, an unencodable result replaced by a `-32603` answer to the same
- * request) and the text goes to `transport.send`. Incoming text goes to
- * `endpoint.receive`, which decodes it. A transport that carries objects (an in-process
- * pair with `values: true`) gets and delivers the message objects themselves, so the
- * receiver's `decodeValue` is what checks them. When the transport closes the endpoint is told,
+ * Theory of operation. Outgoing messages are encoded (compact JSON, never a raw newline)
+ * and the text goes to `transport.send`; a message with no JSON form goes back to the
+ * kernel as `unsendable`, which answers it (a request of ours fails at once with
+ * `-32603`, a result becomes a `-32603` answer to the same request). Incoming text goes
+ * to `endpoint.receive`, which decodes it. A transport that carries objects (an
+ * in-process pair with `values: true`) gets the message objects themselves when they are
+ * already JSON-shaped (what the peer would have parsed from their text), and the
+ * receiver's `decodeValue` checks them; any other message takes the text path, so the
+ * peer sees exactly what a pipe would have carried. When the transport closes the endpoint is told,
  * which fails what is pending and aborts what is being handled; when the kernel decides
  * the connection is over (a fatal protocol error) the transport is closed. Both paths are
  * idempotent, so either may come first.
  */
 import { Endpoint, type EndpointHooks } from "../driver/endpoint.js";
 import type { Clock } from "../driver/clock.js";
-import { encode } from "../jsonrpc/codec.js";
+import { DEFAULT_LIMITS, tryEncode } from "../jsonrpc/codec.js";
+import { isJsonShaped } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import type { SessionOptions } from "../session/types.js";
 import type { Transport } from "./transport.js";
@@ -29,13 +33,22 @@ export interface AttachHooks extends Omit<EndpointHooks, "send"> {
   onTransportClose?(reason: string): void;
 }
 
+/** A message object with more arrays and objects than this crosses a values transport as text (walking it would cost what encoding does). */
+const MAX_SHAPED_NODES = 10_000;
+
 /** Creates an endpoint that writes to `transport` and is fed by it. */
 export function attach(transport: Transport, options: SessionOptions, hooks: AttachHooks, clock?: Clock): Endpoint {
   const onKernelClose = hooks.onClose;
+  const sendValue = transport.sendValue?.bind(transport);
   const endpoint = new Endpoint(
     options,
     {
-      send: transport.sendValue !== undefined ? (message) => transport.sendValue!(message) : (message) => transport.send(encode(message)),
+      send: (message) => {
+        if (sendValue !== undefined && isJsonShaped(message, DEFAULT_LIMITS.maxDepth, MAX_SHAPED_NODES)) return sendValue(message);
+        const encoded = tryEncode(message);
+        if (encoded.ok) transport.send(encoded.text);
+        else endpoint.unsendable(message, encoded.reason);
+      },
       onRequest: hooks.onRequest,
       onNotification: hooks.onNotification,
       onEvent: hooks.onEvent,

@@ -21,8 +21,10 @@
  *
  * An in-process transport may also carry message *objects* (`sendValue` / `onValue`):
  * no JSON text at all, as the official SDKs' in-memory transport does. {@link attach}
- * uses them when the transport has them; the receiving kernel checks an object exactly
- * as it checks parsed text (`decodeValue`: nesting bounds, shape, then the schema).
+ * uses them when the transport has them, for messages that are already JSON-shaped
+ * (others, a `Date` or a BigInt in application data, go as text, so the peer sees what a
+ * pipe would carry); the receiving kernel checks an object exactly as it checks parsed
+ * text (`decodeValue`: nesting bounds, shape, then the schema).
  *
  * Implementations: src/transports/memory.ts (in-process pair), plus the stdio and
  * Web Streams adapters.

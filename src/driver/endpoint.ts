@@ -223,6 +223,11 @@ export class Endpoint {
     this.feed({ type: "log", now: this.clock.now(), level, data, logger, related });
   }
 
+  /** The driver could not encode `message`, one the kernel gave it to send (see the `unsendable` input). */
+  unsendable(message: JsonRpcMessage, reason: string): void {
+    this.feed({ type: "unsendable", now: this.clock.now(), message, reason });
+  }
+
   /** The transport closed. */
   closed(reason = "transport closed"): void {
     this.feed({ type: "closed", now: this.clock.now(), reason });

@@ -164,6 +164,62 @@ export function checkNesting(root: unknown, maxDepth: number, maxNodes: number):
   return "ok";
 }
 
+/**
+ * True when `value` is already what `JSON.parse(JSON.stringify(value))` would give back:
+ * `null`, booleans, strings, finite numbers (not `-0`), arrays and plain objects
+ * (prototype `Object.prototype` or `null`) holding only such values, at most `maxDepth`
+ * deep and `maxNodes` containers in all. Such a value can cross to an in-process peer
+ * as it is: the peer sees exactly what it would have parsed from the text. Anything
+ * else (`undefined`, a BigInt, a function, a `Date` or other class instance, a cycle,
+ * which the depth bound cuts short) must go through the encoder, which gives it its JSON
+ * form or reports that it has none. Never throws for a value without getters (a getter
+ * that throws is the caller's to catch).
+ */
+export function isJsonShaped(value: unknown, maxDepth: number, maxNodes: number): boolean {
+  return isJsonLeaf(value) || (typeof value === "object" && shapedWalk(value as object, maxDepth, maxNodes) >= 0);
+}
+
+/**
+ * {@link isJsonShaped} of a container: the node budget left after it, or -1. Recursive,
+ * but never deeper than `depthLeft` (the caller's `maxDepth`, tens of frames), which is
+ * what makes a cycle end.
+ */
+function shapedWalk(node: object, depthLeft: number, budget: number): number {
+  if (depthLeft < 1 || budget < 1) return -1;
+  budget--;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const v: unknown = node[i];
+      if (isJsonLeaf(v)) continue;
+      if (typeof v !== "object" || (budget = shapedWalk(v as object, depthLeft - 1, budget)) < 0) return -1;
+    }
+    return budget;
+  }
+  const proto: unknown = Object.getPrototypeOf(node);
+  if (proto !== Object.prototype && proto !== null) return -1;
+  for (const key in node) {
+    const v: unknown = (node as { [key: string]: unknown })[key];
+    if (isJsonLeaf(v)) continue;
+    if (typeof v !== "object" || (budget = shapedWalk(v as object, depthLeft - 1, budget)) < 0) return -1;
+  }
+  return budget;
+}
+
+/** A JSON scalar that survives a text round trip unchanged. */
+function isJsonLeaf(v: unknown): boolean {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(v) && !Object.is(v, -0);
+    case "object":
+      return v === null;
+    default:
+      return false;
+  }
+}
+
 /** Rejects invalid UTF-8; keeps a leading BOM stripped, as the Encoding standard's default does. */
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 /** Replaces invalid UTF-8 with U+FFFD: only for peeking at a prefix that may end mid-character. */

@@ -156,6 +156,8 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       return endSubscription(state, input.id, out);
     case "tick":
       return tick(state, now, out);
+    case "unsendable":
+      return unsendable(state, input.message, input.reason, out);
     case "closed":
       return closeSession(state, input.reason ?? "transport closed", out, false);
     default:
@@ -804,6 +806,34 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
 
 // ---------------------------------------------------------------------------------------
 // Closing
+
+/**
+ * A message the driver could not encode: application data in it has no JSON form (a
+ * BigInt, a cycle, a `toJSON` that throws). Nothing reached the peer, so nothing is
+ * waited for: a request we sent fails now with `-32603` (not after its timeout; the
+ * peer never saw it, so no cancellation goes out), and a response still answers its
+ * request, with `-32603` (basic/index: every request MUST get a response). A
+ * notification is dropped and reported. The handshake's own requests carry the
+ * application's info and capabilities: failing those ends the session.
+ */
+function unsendable(state: SessionState, message: JsonRpcMessage, reason: string, out: SessionOutput[]): void {
+  const m = message as { id?: RequestId | null; method?: unknown };
+  const detail = { reason };
+  if (typeof m.method !== "string") {
+    if (m.id !== undefined && m.id !== null) sendError(out, m.id, ErrorCode.InternalError, "Internal error: message could not be encoded");
+    out.push({ type: "diagnostic", code: "unsendable-response", message: "a response could not be encoded; the peer got -32603", detail });
+    return;
+  }
+  const req = m.id !== undefined && m.id !== null ? removeOutbound(state, idKey(m.id)) : undefined;
+  if (req === undefined) {
+    out.push({ type: "diagnostic", code: "unsendable-notification", message: `${m.method} could not be encoded and was not sent`, detail });
+    return;
+  }
+  if (req.internal === "initialize" || req.internal === "discover") return fail(state, `${req.method} could not be encoded: ${reason}`, out);
+  if (req.internal === undefined) {
+    out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.InternalError, message: `Internal error: the ${req.method} request was not sent: ${reason}` } });
+  }
+}
 
 function closeSession(state: SessionState, reason: string, out: SessionOutput[], fatal: boolean): void {
   const phase = state.phase;

@@ -234,6 +234,8 @@ export type SessionInput =
   | { type: "end-subscription"; now: number; id: RequestId }
   /** Time has passed; due timers fire. */
   | { type: "tick"; now: number }
+  /** The driver could not put a message the kernel gave it on the wire (it has no JSON form): `reason` says why. */
+  | { type: "unsendable"; now: number; message: JsonRpcMessage; reason: string }
   /** The transport closed. */
   | { type: "closed"; now: number; reason?: string };
 

@@ -17,12 +17,14 @@
  * which {@link attach} uses): no encoding and no parsing, the cost the official SDKs'
  * in-memory transport has. The receiving kernel still checks each object as it checks
  * parsed text (nesting bounds, JSON-RPC shape, schema), so a malformed message gets the
- * same answer. What is given up is isolation: both sides share the objects, so neither
- * may mutate a message it sent or received, and only JSON values travel faithfully (a
- * `Date` arrives as a `Date`, not as its string; a value JSON cannot hold, a cycle or a
- * BigInt, is refused by the receiver as an invalid message, where over text the sender
- * would have answered the request with `-32603` instead). Text sent with `send` still works, and
- * an object reaches a receiver that registered no `onValue` as its encoded text.
+ * same answer. {@link attach} hands over only messages that are already JSON-shaped
+ * (`isJsonShaped`: what the peer would have parsed from their text); any other, a `Date`
+ * or a BigInt in application data, goes through the encoder and crosses as text, so it
+ * arrives exactly as over a pipe (the `Date` as its string; a value with no JSON form is
+ * answered by the sender's kernel with `-32603`). What is given up is isolation: both
+ * sides share the objects, so neither may mutate a message it sent or received. Text
+ * sent with `send` still works, and an object reaches a receiver that registered no
+ * `onValue` as its encoded text.
  *
  * Closing one end closes it at once (its own `onClose` fires synchronously, with the
  * reason given) and queues the close behind the messages already sent to the peer, which

@@ -38,7 +38,7 @@
  * nothing but where messages are written: the response still lands in the log.
  */
 import type { Endpoint } from "../../driver/endpoint.js";
-import { encode } from "../../jsonrpc/codec.js";
+import { encode, tryEncode } from "../../jsonrpc/codec.js";
 import type { JsonRpcMessage, RequestId } from "../../jsonrpc/types.js";
 import { encodeSseEvent, encodeSsePrimingEvent, encodeSseRetry, type SseEncoded } from "../../framing/sse.js";
 import { idKey } from "../../session/types.js";
@@ -174,10 +174,13 @@ export class HttpSession {
   /** The endpoint's `send` hook. */
   route(message: JsonRpcMessage, related: RequestId | undefined): void {
     if (isResponse(message)) return this.routeResponse(message, message.id);
+    const encoded = tryEncode(message);
+    // No JSON form (application data in a request or notification): the kernel fails it.
+    if (!encoded.ok) return this.endpoint.unsendable(message, encoded.reason);
     const target = related === undefined ? undefined : this.routes.get(idKey(related));
     // JSON exchanges carry only their responses; the rest falls back to the GET stream.
-    if (target === undefined || target.kind === "json" || target.done) this.toStandalone(encode(message));
-    else this.write(target, encode(message));
+    if (target === undefined || target.kind === "json" || target.done) this.toStandalone(encoded.text);
+    else this.write(target, encoded.text);
   }
 
   private routeResponse(message: JsonRpcMessage, id: RequestId | null): void {
