@@ -5,7 +5,7 @@
  *
  * Theory of operation. A timed row's `run(state)` performs one *sample* — one round trip,
  * or a burst of k concurrent ones — and resolves with how many ops it did. The harness
- * sets every row up, warms each for `warmupMs`, then measures `repeats` repeats, rows
+ * sets every row up and warms each (below), then measures `repeats` repeats, rows
  * interleaved (A, B, C, A, B, C…) so a slow phase of this shared machine hits a row and
  * its baseline alike. One repeat of a row: a heap probe, then samples until `budgetMs` is
  * spent or `maxSamples` are taken. Each sample is timed alone with `hrtime`, so p50/p99
@@ -14,6 +14,15 @@
  * used-heap growth over a few untimed samples ÷ their ops ≈ what one op allocates (a minor
  * GC inside the probe makes it an underestimate, never an overestimate). Figures quoted
  * are medians over repeats; `spread` is the fastest repeat's ops/s ÷ the slowest's.
+ *
+ * Warm-up is counted in ops, not only in time: V8 tiers a function up after enough calls,
+ * so a fixed time warms a slow implementation less than a fast one, and a spawned peer's
+ * code (client and server, each JIT-compiling on this 2-core machine) takes thousands of
+ * round trips to reach steady state. Measured here: our stdio round trip ran ~3× slower
+ * over its first 3,000 calls than afterwards, the SDKs' and the floors' ~1.5×. So a row
+ * warms for at least `warmupMs` *and* `warmupOps` ops, whichever comes later, bounded
+ * by `maxWarmupMs`; every row, ours, the SDKs' and the floors', gets the same rule, and
+ * the results say how many ops each warmed for.
  *
  * A static row measures one thing once (a bundle size, the heap of N idle sessions) and
  * returns it as its `cost`. Either way `ratio` is this row's cost ÷ its baseline's, both
@@ -78,6 +87,8 @@ export interface CompareResult {
   name: string;
   /** Ops timed (all repeats). */
   ops: number;
+  /** Timed rows: ops done warming up, before the first timed sample. */
+  warmupOps?: number;
   opsPerSec: number;
   p50us: number;
   p99us: number;
@@ -104,7 +115,12 @@ export interface CompareResult {
 /** Knobs for {@link runRows}. */
 export interface AsyncOptions {
   repeats: number;
+  /** Least warm-up per row, in time… */
   warmupMs: number;
+  /** …and in ops: warm-up lasts until both are reached… */
+  warmupOps: number;
+  /** …or until this much time has passed, whichever comes first. */
+  maxWarmupMs: number;
   /** Time spent sampling one row in one repeat. */
   budgetMs: number;
   /** Most samples per row per repeat (tiny in smoke tests). */
@@ -114,11 +130,11 @@ export interface AsyncOptions {
 }
 
 /** `npm run bench:compare`: 3 repeats of ≈250 ms per row. */
-export const FULL_ASYNC: AsyncOptions = { repeats: 3, warmupMs: 150, budgetMs: 250, maxSamples: 100_000, minSamples: 5 };
-/** `--quick`. */
-export const QUICK_ASYNC: AsyncOptions = { repeats: 2, warmupMs: 40, budgetMs: 60, maxSamples: 100_000, minSamples: 3 };
+export const FULL_ASYNC: AsyncOptions = { repeats: 3, warmupMs: 150, warmupOps: 10_000, maxWarmupMs: 3_000, budgetMs: 250, maxSamples: 100_000, minSamples: 5 };
+/** `--quick`: a smoke check of the figures, not steady state. */
+export const QUICK_ASYNC: AsyncOptions = { repeats: 2, warmupMs: 40, warmupOps: 1_000, maxWarmupMs: 300, budgetMs: 60, maxSamples: 100_000, minSamples: 3 };
 /** The smoke test: a couple of samples per row, no warm-up worth the name. */
-export const SMOKE_ASYNC: AsyncOptions = { repeats: 1, warmupMs: 0, budgetMs: 0, maxSamples: 2, minSamples: 1 };
+export const SMOKE_ASYNC: AsyncOptions = { repeats: 1, warmupMs: 0, warmupOps: 0, maxWarmupMs: 0, budgetMs: 0, maxSamples: 2, minSamples: 1 };
 
 /** A spread above this is flagged as noisy. */
 export const NOISY = 1.3;
@@ -155,6 +171,7 @@ interface Live {
   row: TimedRow;
   state: unknown;
   ops: number;
+  warmupOps: number;
   opsPerSec: number[];
   p50: number[];
   p99: number[];
@@ -166,12 +183,23 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-async function sample(live: Live): Promise<{ ns: number; ops: number }> {
+async function sample(live: Pick<Live, "row" | "state">): Promise<{ ns: number; ops: number }> {
   const t0 = process.hrtime.bigint();
   const ops = await live.row.run(live.state);
   const ns = Number(process.hrtime.bigint() - t0);
   if (!(ops > 0)) throw new Error(`run() did ${ops} ops`);
   return { ns, ops };
+}
+
+/** Warms a row (see the header): at least `warmupMs` and `warmupOps`, at most `maxWarmupMs`; at least one sample. Resolves with the ops done. */
+export async function warm(live: Pick<Live, "row" | "state">, opts: Pick<AsyncOptions, "warmupMs" | "warmupOps" | "maxWarmupMs">): Promise<number> {
+  const start = performance.now();
+  let ops = 0;
+  for (;;) {
+    ops += (await sample(live)).ops;
+    const spent = performance.now() - start;
+    if (spent >= opts.maxWarmupMs || (spent >= opts.warmupMs && ops >= opts.warmupOps)) return ops;
+  }
 }
 
 async function repeat(live: Live, opts: AsyncOptions): Promise<void> {
@@ -228,14 +256,12 @@ export async function runRows(rows: readonly Row[], opts: AsyncOptions, progress
   const lives: Live[] = [];
   for (const row of rows) {
     if (!isTimed(row)) continue;
-    const live: Live = { row, state: undefined, ops: 0, opsPerSec: [], p50: [], p99: [], heap: [] };
+    const live: Live = { row, state: undefined, ops: 0, warmupOps: 0, opsPerSec: [], p50: [], p99: [], heap: [] };
     lives.push(live);
     try {
       progress?.(`setup ${row.name}`);
       live.state = await row.setup?.();
-      const until = performance.now() + opts.warmupMs;
-      do await sample(live);
-      while (performance.now() < until);
+      live.warmupOps = await warm(live, opts);
     } catch (e) {
       live.error = describe(e);
     }
@@ -268,6 +294,7 @@ export async function runRows(rows: readonly Row[], opts: AsyncOptions, progress
     out.set(live.row.name, {
       name: live.row.name,
       ops: live.ops,
+      warmupOps: live.warmupOps,
       opsPerSec,
       p50us: measured ? median(live.p50) : 0,
       p99us: measured ? median(live.p99) : 0,

@@ -78,12 +78,35 @@ async function main(): Promise<void> {
   const mode = quick ? QUICK_MODE : FULL_MODE;
   const t0 = performance.now();
   process.stderr.write(`compare: ${quick ? "quick, " : ""}${mode.harness.repeats} repeats, gc ${gcExposed ? "exposed" : "not exposed"}, node ${process.version}\n`);
-  const results = await runCompare(mode, filters, (line) => process.stderr.write(`  ${line}\n`));
+  const leaks = countListenerWarnings();
+  const results = await runCompare(mode, filters, (line) => {
+    leaks.step = line;
+    process.stderr.write(`  ${line}\n`);
+  });
   process.stdout.write(formatCompareTable(results));
+  if (leaks.count > 0) {
+    process.stdout.write(`warning: ${leaks.count} MaxListenersExceededWarning, the first during "${leaks.first}": a peer piles listeners onto one EventTarget (e.g. an abort listener per request on a shared AbortSignal)\n`);
+  }
   writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
   process.stdout.write(`wrote ${relative(process.cwd(), out)} in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   // Peers' sockets and timers (the SDKs' among them) may keep the loop alive: exit explicitly.
   process.exit(results.some((r) => r.pass === false || r.error !== undefined) ? 1 : 0);
+}
+
+/**
+ * Node prints a MaxListenersExceededWarning each time a listener is added past the limit:
+ * the SDK 1.x HTTP client, whose fetches share one AbortSignal, floods the output with
+ * thousands during its rows. They are counted instead and summed up once under the table
+ * (the step running when the first came, as a pointer); other warnings print as usual.
+ */
+function countListenerWarnings(): { count: number; first: string; step: string } {
+  const seen = { count: 0, first: "", step: "start" };
+  process.removeAllListeners("warning");
+  process.on("warning", (w) => {
+    if (w.name !== "MaxListenersExceededWarning") return void process.stderr.write(`${w.name}: ${w.message}\n`);
+    if (seen.count++ === 0) seen.first = seen.step;
+  });
+  return seen;
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -1,0 +1,37 @@
+// bench/async-harness.ts warm-up: a row warms until it has done `warmupOps` ops (and spent
+// `warmupMs`), bounded by `maxWarmupMs`, and the results say how many ops that was. Issue
+// 10 ("each row is repeated and the median quoted"): a figure is only comparable across
+// implementations when each was measured warm, so warm-up is counted in calls (what V8
+// tiers code up on), not in time alone. No timing assertions: the bounds here are chosen
+// so that the answer does not depend on how fast the machine is.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { runRows, warm, type TimedRow } from "../../bench/async-harness.js";
+
+/** A row whose every sample does `per` ops, counting the samples taken. */
+function counting(per: number): TimedRow<{ samples: number }> & { state: { samples: number } } {
+  const state = { samples: 0 };
+  return { name: `counting ${per}`, state, setup: () => state, run: async (s) => (s.samples++, per) };
+}
+
+test("bench/async-harness: warm-up runs until warmupOps ops are done, in whole samples", async () => {
+  const row = counting(7);
+  const ops = await warm({ row, state: row.state }, { warmupMs: 0, warmupOps: 50, maxWarmupMs: 1e9 });
+  assert.equal(ops, 56, "8 samples of 7: the first to reach 50");
+  assert.equal(row.state.samples, 8);
+});
+
+test("bench/async-harness: maxWarmupMs bounds the warm-up, which still takes one sample", async () => {
+  const row = counting(7);
+  assert.equal(await warm({ row, state: row.state }, { warmupMs: 0, warmupOps: 1e12, maxWarmupMs: 0 }), 7);
+  assert.equal(row.state.samples, 1);
+});
+
+test("bench/async-harness: the results report each timed row's warm-up ops, separately from the timed ops", async () => {
+  const row = counting(5);
+  const [result] = await runRows([row], { repeats: 1, warmupMs: 0, warmupOps: 40, maxWarmupMs: 1e9, budgetMs: 0, maxSamples: 2, minSamples: 1 });
+  assert.equal(result.error, undefined);
+  assert.equal(result.warmupOps, 40);
+  // Timed: the heap probe's untimed samples (up to 64 ops) are not counted; one timed sample of 5.
+  assert.equal(result.ops, 5);
+});
