@@ -5,10 +5,13 @@
  *
  * Theory of operation. A timed row's `run(state)` performs one *sample* — one round trip,
  * or a burst of k concurrent ones — and resolves with how many ops it did. The harness
- * sets every row up and warms each (below), then measures `repeats` repeats, rows
- * interleaved (A, B, C, A, B, C…) so a slow phase of this shared machine hits a row and
- * its baseline alike. One repeat of a row: a heap probe, then samples until `budgetMs` is
- * spent or `maxSamples` are taken. Each sample is timed alone with `hrtime`, so p50/p99
+ * measures the rows group by group, a row with the rows it is compared with
+ * ({@link comparedGroups}): it sets the group up and warms each row (below), then
+ * measures `repeats` repeats, rows interleaved (A, B, C, A, B, C…) so a slow phase of
+ * this shared machine hits a row and its baseline alike, then tears the group down
+ * (measured: with every row's peers alive at once, our stdio row read 1.5–1.9× its
+ * floor; with only its group's, 1.28×). One repeat of a row: a heap probe, then
+ * samples until `budgetMs` is spent or `maxSamples` are taken. Each sample is timed alone with `hrtime`, so p50/p99
  * are over per-op times of single samples (per-op = sample time ÷ ops in it). The heap
  * probe runs right after a forced GC (`--expose-gc`; compare.ts re-spawns itself with it):
  * used-heap growth over a few untimed samples ÷ their ops ≈ what one op allocates (a minor
@@ -247,20 +250,38 @@ function verdict(ratio: number | null, t: Target | undefined, cost: number, limi
 }
 
 /**
- * Measures `rows`: timed rows set up, warmed and sampled with repeats interleaved, then
- * torn down; then static rows one by one (after the teardown, so a memory row does not
- * see the timed rows' peers). Returns one result per row, in the order given. A row that
- * throws is reported with `error`; the others still run.
+ * The timed rows split into the groups that are compared with each other: a row, its
+ * baseline, that one's baseline, and every row dividing by any of them. Each group is
+ * set up, measured and torn down on its own, so a row shares the process only with the
+ * rows its ratio involves: another group's peers (spawned servers, in-process HTTP
+ * servers and their clients, thousands of held calls) and their garbage cannot land in
+ * its samples. Groups keep the order of their first row; rows keep theirs within a group.
  */
-export async function runRows(rows: readonly Row[], opts: AsyncOptions, progress?: (line: string) => void): Promise<CompareResult[]> {
-  const lives: Live[] = [];
-  for (const row of rows) {
-    if (!isTimed(row)) continue;
-    const live: Live = { row, state: undefined, ops: 0, warmupOps: 0, opsPerSec: [], p50: [], p99: [], heap: [] };
-    lives.push(live);
+export function comparedGroups(rows: readonly TimedRow[]): TimedRow[][] {
+  const root = new Map<string, string>(rows.map((r) => [r.name, r.name]));
+  const find = (n: string): string => {
+    let r = n;
+    while (root.get(r) !== r) r = root.get(r)!;
+    root.set(n, r);
+    return r;
+  };
+  for (const r of rows) if (r.baseline !== undefined && root.has(r.baseline)) root.set(find(r.name), find(r.baseline));
+  const groups = new Map<string, TimedRow[]>();
+  for (const r of rows) {
+    const key = find(r.name);
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, [r]);
+    else g.push(r);
+  }
+  return [...groups.values()];
+}
+
+/** One group: every row set up and warmed, then `repeats` repeats with the rows interleaved, then torn down. */
+async function measureGroup(lives: Live[], opts: AsyncOptions, progress?: (line: string) => void): Promise<void> {
+  for (const live of lives) {
     try {
-      progress?.(`setup ${row.name}`);
-      live.state = await row.setup?.();
+      progress?.(`setup ${live.row.name}`);
+      live.state = await live.row.setup?.();
       live.warmupOps = await warm(live, opts);
     } catch (e) {
       live.error = describe(e);
@@ -283,6 +304,21 @@ export async function runRows(rows: readonly Row[], opts: AsyncOptions, progress
     } catch (e) {
       live.error ??= `teardown: ${describe(e)}`;
     }
+  }
+}
+
+/**
+ * Measures `rows`: timed rows group by group ({@link comparedGroups}), each set up, warmed
+ * and sampled with repeats interleaved, then torn down; then static rows one by one (after the teardown, so a memory row does not
+ * see the timed rows' peers). Returns one result per row, in the order given. A row that
+ * throws is reported with `error`; the others still run.
+ */
+export async function runRows(rows: readonly Row[], opts: AsyncOptions, progress?: (line: string) => void): Promise<CompareResult[]> {
+  const lives: Live[] = [];
+  for (const group of comparedGroups(rows.filter(isTimed))) {
+    const members = group.map((row): Live => ({ row, state: undefined, ops: 0, warmupOps: 0, opsPerSec: [], p50: [], p99: [], heap: [] }));
+    lives.push(...members);
+    await measureGroup(members, opts, progress);
   }
 
   const costs = new Map<string, number>();

@@ -6,7 +6,7 @@
 // so that the answer does not depend on how fast the machine is.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runRows, warm, type TimedRow } from "../../bench/async-harness.js";
+import { comparedGroups, runRows, warm, type TimedRow } from "../../bench/async-harness.js";
 
 /** A row whose every sample does `per` ops, counting the samples taken. */
 function counting(per: number): TimedRow<{ samples: number }> & { state: { samples: number } } {
@@ -34,4 +34,29 @@ test("bench/async-harness: the results report each timed row's warm-up ops, sepa
   assert.equal(result.warmupOps, 40);
   // Timed: the heap probe's untimed samples (up to 64 ops) are not counted; one timed sample of 5.
   assert.equal(result.ops, 5);
+});
+
+test("bench/async-harness: rows are grouped with the rows they are compared with, in order", () => {
+  const r = (name: string, baseline?: string) => ({ name, baseline, run: async () => 1 });
+  const rows = [r("a floor"), r("b floor"), r("a ours", "a floor"), r("a sdk", "a ours"), r("b ours", "b floor"), r("alone"), r("dangling", "not a row")];
+  assert.deepEqual(
+    comparedGroups(rows).map((g) => g.map((x) => x.name)),
+    [["a floor", "a ours", "a sdk"], ["b floor", "b ours"], ["alone"], ["dangling"]],
+  );
+});
+
+test("bench/async-harness: each group is set up, measured and torn down before the next group is set up", async () => {
+  const log: string[] = [];
+  const row = (name: string, baseline?: string) => ({
+    name,
+    baseline,
+    setup: () => void log.push(`setup ${name}`),
+    run: async () => (log.push(`run ${name}`), 1),
+    teardown: () => void log.push(`teardown ${name}`),
+  });
+  const opts = { repeats: 1, warmupMs: 0, warmupOps: 0, maxWarmupMs: 0, budgetMs: 0, maxSamples: 1, minSamples: 1 };
+  const results = await runRows([row("x floor"), row("y floor"), row("x ours", "x floor")], opts);
+  assert.deepEqual(results.map((r) => r.name), ["x floor", "y floor", "x ours"], "results keep the order given");
+  const firstY = log.indexOf("setup y floor");
+  assert.ok(log.lastIndexOf("teardown x ours") < firstY && log.lastIndexOf("run x floor") < firstY, log.join(", "));
 });
