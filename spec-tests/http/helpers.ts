@@ -41,7 +41,7 @@ export class Tools {
   }
 }
 
-/** Server session setup with tools: echo, wait (logs, waits for a gate, logs, answers), needs-sampling (fails with -32021 after an await), sample (asks the client), sample-unencodable (asks the client with a BigInt in the params). */
+/** Server session setup with tools: echo, wait (logs, waits for a gate, logs, answers), needs-sampling (fails with -32021 after an await), sample (asks the client), sample-unencodable (asks the client with a BigInt in the params), log-unencodable (logs a BigInt, then a string). */
 export function setupWith(tools: Tools, extra: Partial<HttpSessionSetup> = {}): () => HttpSessionSetup {
   return () => ({
     options: { role: "server", info: { name: "http-test", version: "1.0.0" }, capabilities: { tools: { listChanged: true }, logging: {} } },
@@ -71,6 +71,12 @@ export function setupWith(tools: Tools, extra: Partial<HttpSessionSetup> = {}): 
       if (name === "sample") {
         const r = await ctx.request("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });
         return { content: [{ type: "text", text: String((r.content as JsonObject).text) }] };
+      }
+      if (name === "log-unencodable") {
+        // A log whose data has no JSON form is dropped (and reported); the next one and the answer go out.
+        ctx.log("info", { n: 1n as never });
+        ctx.log("info", "fine");
+        return { content: [{ type: "text", text: "logged" }] };
       }
       if (name === "sample-unencodable") {
         // Application data with no JSON form in a request to the client: the handler must hear at once.

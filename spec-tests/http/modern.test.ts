@@ -37,6 +37,25 @@ test("streamable-http (draft) Sending Messages: a request whose handler sends no
   assert.equal(handler.sessionCount, 0);
 });
 
+test("streamable-http (draft) Sending Messages: a notification whose data has no JSON form is dropped, not turned into a stray error; the stream carries the next log and the response", async () => {
+  for (const [label, send] of [
+    ["modern", async (handler: HttpHandler) => postModern(handler, modernRequest(1, "tools/call", { name: "log-unencodable" }, { "io.modelcontextprotocol/logLevel": "info" }))],
+    ["legacy", async (handler: HttpHandler) => {
+      const sid = await open(handler);
+      await post(handler, { jsonrpc: "2.0", id: 9, method: "logging/setLevel", params: { level: "info" } }, sid, "2025-11-25").then((r) => r.text());
+      return post(handler, call(1, "log-unencodable"), sid, "2025-11-25");
+    }],
+  ] as const) {
+    const { handler } = modernHandler();
+    const r = await send(handler);
+    assert.equal(r.headers.get("content-type"), "text/event-stream", label);
+    const messages = (await new SseReader(r).rest()).filter((e) => e.data !== "").map((e) => JSON.parse(e.data));
+    assert.deepEqual(messages.map((m) => m.method ?? m.id), ["notifications/message", 1], `${label}: ${JSON.stringify(messages)}`);
+    assert.equal(messages[0].params.data, "fine");
+    assert.equal(messages[1].result.content[0].text, "logged");
+  }
+});
+
 test("streamable-http (draft) Sending Messages: a request whose only output is its response gets one JSON body (the server MAY answer with JSON)", async () => {
   const { handler } = modernHandler();
   const r = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: { text: "hi" } }));

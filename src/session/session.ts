@@ -805,7 +805,7 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
 }
 
 // ---------------------------------------------------------------------------------------
-// Closing
+// Messages the driver could not send
 
 /**
  * A message the driver could not encode: application data in it has no JSON form (a
@@ -834,6 +834,9 @@ function unsendable(state: SessionState, message: JsonRpcMessage, reason: string
     out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.InternalError, message: `Internal error: the ${req.method} request was not sent: ${reason}` } });
   }
 }
+
+// ---------------------------------------------------------------------------------------
+// Closing
 
 function closeSession(state: SessionState, reason: string, out: SessionOutput[], fatal: boolean): void {
   const phase = state.phase;

@@ -29,7 +29,7 @@
  */
 import { Endpoint } from "../../driver/endpoint.js";
 import type { Clock } from "../../driver/clock.js";
-import { encode } from "../../jsonrpc/codec.js";
+import { encode, tryEncode } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../jsonrpc/types.js";
 import { idKey } from "../../session/types.js";
@@ -208,9 +208,15 @@ class ModernRequest {
       this.cfg.diagnose("message-dropped", "a message unrelated to the modern request, or a server-to-client request, was dropped", { method: m.method });
       return;
     }
-    if (isAnswer) this.response = m;
+    let note: string | undefined;
+    if (!isAnswer) {
+      const encoded = tryEncode(m);
+      // No JSON form (application data in a log or progress message): the kernel drops and reports it.
+      if (!encoded.ok) return this.endpoint.unsendable(m, encoded.reason);
+      note = eventText(encoded.text);
+    } else this.response = m;
     if (this.conn !== undefined) {
-      this.conn.write(eventText(encode(m)));
+      this.conn.write(note ?? eventText(encode(m)));
       if (isAnswer) {
         // The final response SHOULD terminate the stream.
         this.conn.close();
@@ -220,7 +226,7 @@ class ModernRequest {
     }
     // Still inside `run`'s receive: `run` answers (or streams what waited) itself.
     if (this.commit === undefined) {
-      if (!isAnswer && !this.jsonOnly) this.early.push(eventText(encode(m)));
+      if (note !== undefined && !this.jsonOnly) this.early.push(note);
       return;
     }
     if (isAnswer) {
@@ -230,7 +236,7 @@ class ModernRequest {
     }
     // With JSON responses a notification has no stream to ride on.
     if (this.jsonOnly) return;
-    this.early.push(eventText(encode(m)));
+    this.early.push(note!);
     this.take()!(this.openStream());
   }
 
