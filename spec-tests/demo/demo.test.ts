@@ -150,7 +150,9 @@ test("tools-call-elicitation: asks for username and email and reports the answer
 
 test("elicitation-sep1034-defaults and elicitation-sep1330-enums: the requested schemas", async () => {
   const asked: any[] = [];
-  const { client } = await demo({ handlers: { elicitation: (p) => (asked.push(p), { action: "accept", content: { name: "Jane Smith" } }) } });
+  // Each form answered within its own schema (client/elicitation: content must match it).
+  const answer = (p: any): Record<string, string | string[]> => ("name" in p.requestedSchema.properties ? { name: "Jane Smith" } : { untitledSingle: "option2", untitledMulti: ["option1"] });
+  const { client } = await demo({ handlers: { elicitation: (p) => (asked.push(p), { action: "accept", content: answer(p) }) } });
   assert.equal(textOf(await client.callTool("test_elicitation_sep1034_defaults")), 'Elicitation completed: action=accept, content={"name":"Jane Smith"}');
   const d = asked[0].requestedSchema.properties;
   assert.deepEqual([d.name.default, d.age.default, d.score.default, d.status.default, d.verified.default], ["John Doe", 30, 95.5, "active", true]);

@@ -133,6 +133,37 @@ test("mrtr: multi-round — the client gathers inputs, retries with a new id, ec
   assert.equal(p.client.inboundCount, 0);
 });
 
+test("mrtr: the retry's inputResponses come in the order the server asked, whichever the application answered first", () => {
+  const p = new Pair({ versions: ERAS.modern, capabilities: { elicitation: {}, sampling: {}, roots: {} } }, { versions: ERAS.modern });
+  const seen: any[] = [];
+  p.handlers.server = (req, pair) => {
+    seen.push((req.params as any).inputResponses);
+    if (seen.length > 1) return pair.respond("server", req.id, { content: [] });
+    pair.respond("server", req.id, {
+      resultType: "input_required",
+      inputRequests: {
+        a: { method: "elicitation/create", params: { mode: "form", message: "a", requestedSchema: { type: "object", properties: {} } } },
+        b: { method: "roots/list" },
+        c: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "q" } }], maxTokens: 1 } },
+      },
+    });
+  };
+  const asked: { id: any; method: string }[] = [];
+  p.handlers.client = (req) => void asked.push({ id: req.id, method: req.method });
+  p.handshake();
+  p.request("client", "tools/call", { name: "x" });
+  p.run();
+  assert.deepEqual(p.of("client", "error"), []);
+  assert.deepEqual(asked.map((a) => a.method), ["elicitation/create", "roots/list", "sampling/createMessage"]);
+  // Answered last to first.
+  const byMethod = (m: string) => asked.find((a) => a.method === m)!.id;
+  p.respond("client", byMethod("sampling/createMessage"), { role: "assistant", content: { type: "text", text: "s" }, model: "m" });
+  p.respond("client", byMethod("roots/list"), { roots: [] });
+  p.respond("client", byMethod("elicitation/create"), { action: "cancel" });
+  p.run();
+  assert.deepEqual(Object.keys(seen[1]), ["a", "b", "c"]);
+});
+
 test("mrtr: an input_required with only requestState is retried at once; rounds are bounded", () => {
   const p = new Pair({ versions: ERAS.modern, maxInputRounds: 3 }, { versions: ERAS.modern });
   let n = 0;

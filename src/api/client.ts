@@ -35,6 +35,7 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionOptions } from "../session/types.js";
 import { attach, callListener, mergeCapabilities } from "./connection.js";
+import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
 import { checkTaskAugmentation } from "../tasks/capabilities.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
 import type { TaskOwner } from "../tasks/types.js";
@@ -440,9 +441,13 @@ export class McpClientCore {
       case "sampling/createMessage":
         if (h.sampling !== undefined) return this.maybeAsTask(method, params, ctx, (p, c) => h.sampling!(p as CreateMessageParams, c));
         break;
-      case "elicitation/create":
-        if (h.elicitation !== undefined) return this.maybeAsTask(method, params, ctx, (p, c) => h.elicitation!(p as ElicitParams, c));
-        break;
+      case "elicitation/create": {
+        const elicit = h.elicitation;
+        if (elicit === undefined) break;
+        // client/elicitation: the form's schema is checked on receipt, the handler's content before it goes out.
+        assertElicitParams(params);
+        return this.maybeAsTask(method, params, ctx, async (p, c) => checkedElicitResult(p, await elicit(p as ElicitParams, c), "the elicitation handler's content"));
+      }
       case "tasks/get":
       case "tasks/result":
       case "tasks/list":

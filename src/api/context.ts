@@ -25,6 +25,7 @@ import type { RequestContext, RequestOptions } from "../driver/endpoint.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel, PeerInfo } from "../session/types.js";
 import { isModernRequest } from "../modern/request-meta.js";
+import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
 import { acceptsTaskAugmented } from "../tasks/capabilities.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
 import { inputRequired, type InputRequest, type InputRequests, type InputRequiredResult, type InputResponses, type InputRetry } from "./mrtr.js";
@@ -123,8 +124,22 @@ export class ServerContext {
     return this.request("roots/list", undefined, options) as Promise<ListRootsResult>;
   }
 
-  /** Sends any request to the client on behalf of this one (modern era: see the class comment). */
+  /**
+   * Sends any request to the client on behalf of this one (modern era: see the class
+   * comment). An `elicitation/create` form is checked both ways (`elicitation.ts`): its
+   * schema before it goes out, the client's content when it comes back.
+   */
   request(method: string, params?: JsonObject, options?: PeerRequestOptions): Promise<JsonObject> {
+    if (method !== "elicitation/create") return this.send(method, params, options);
+    try {
+      assertElicitParams(params);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.send(method, params, options).then((r) => checkedElicitResult(params, r, "the client's elicitation content"));
+  }
+
+  private send(method: string, params: JsonObject | undefined, options: PeerRequestOptions | undefined): Promise<JsonObject> {
     if (INPUT_METHODS.has(method) && this.meta !== undefined && isModernRequest({ _meta: this.meta })) return this.ask(method, params);
     // Tie the peer request's lifetime to this one: cancelling the tool call cancels it.
     const o: PeerRequestOptions = options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };

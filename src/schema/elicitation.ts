@@ -8,7 +8,7 @@
  * Theory of operation. A form-mode `elicitation/create` carries a schema that is a flat
  * object whose properties are primitive schemas only, "to simplify client user
  * experience". {@link checkRequestedSchema} decides whether a schema stays inside that
- * subset: the server runs it before sending, the client on receipt. Each property is
+ * subset: the server runs it before sending, the client on receipt ({@link elicitParamsIssues}). Each property is
  * classified by `type` (and `enum` / `oneOf` / `items`) into one of the schema kinds,
  * and only that kind's keywords may appear. "Advanced JSON Schema features are
  * intentionally not supported", so any other JSON Schema assertion or applicator keyword
@@ -18,7 +18,9 @@
  *
  * {@link validateElicitationContent} checks the `content` of an accepted `ElicitResult`
  * against such a schema ("Clients SHOULD validate all responses against the provided
- * schema"; "Servers SHOULD validate received data matches the requested schema"). The
+ * schema"; "Servers SHOULD validate received data matches the requested schema"): the
+ * client before it sends its handler's answer, the server on receipt
+ * ({@link elicitResultIssues}). The
  * four string formats are checked by small hand-written scanners, never by a regular
  * expression, and `pattern` (which the 2025-11-25 page shows in an example but neither
  * schema defines) is accepted as an annotation and not enforced, because the schema
@@ -263,6 +265,35 @@ export function validateElicitationContent(schema: unknown, content: unknown): I
     }
   }
   return out.length ? out : null;
+}
+
+/** A form-mode request's `requestedSchema` (a request without `mode` is a form, as in 2025-06-18), or undefined for URL mode. */
+function formSchemaOf(params: Obj): { schema: unknown } | undefined {
+  const mode = own(params, "mode");
+  return mode === undefined || mode === "form" ? { schema: own(params, "requestedSchema") } : undefined;
+}
+
+/**
+ * Issues of the params of an `elicitation/create` (`null` when fine): a form's
+ * `requestedSchema` outside the restricted subset ({@link checkRequestedSchema}). What
+ * the server checks before sending and the client on receipt.
+ */
+export function elicitParamsIssues(params: unknown): Issue[] | null {
+  const form = isObj(params) ? formSchemaOf(params) : undefined;
+  return form === undefined ? null : checkRequestedSchema(form.schema);
+}
+
+/**
+ * Issues of an `ElicitResult` against the request it answers (`null` when fine): in form
+ * mode an accepted result's `content` (absent counts as empty) must match the requested
+ * schema ({@link validateElicitationContent}); a declined or cancelled one carries none to
+ * check, and URL mode has no content. What the client checks before sending its
+ * handler's answer and the server on receipt.
+ */
+export function elicitResultIssues(params: unknown, result: unknown): Issue[] | null {
+  if (!isObj(params) || !isObj(result) || own(result, "action") !== "accept") return null;
+  const form = formSchemaOf(params);
+  return form === undefined ? null : validateElicitationContent(form.schema, own(result, "content") ?? {});
 }
 
 /**

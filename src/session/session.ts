@@ -588,7 +588,7 @@ function receiveInputRequired(state: SessionState, req: OutboundRequest, result:
   if (round > state.options.maxInputRounds) return invalid(`gave up after ${state.options.maxInputRounds} input_required rounds`);
   const inputs = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
   const originKey = idKey(origin);
-  const entry: MrtrRound = { origin, method: req.method, timeoutMs: req.timeoutMs, progress: req.progressToken !== undefined, round, waiting: Object.keys(inputs), responses: {} };
+  const entry: MrtrRound = { origin, method: req.method, timeoutMs: req.timeoutMs, progress: req.progressToken !== undefined, round, keys: Object.keys(inputs), waiting: Object.keys(inputs), responses: {} };
   if (req.params !== undefined) entry.params = req.params;
   if (typeof result.requestState === "string") entry.requestState = result.requestState;
   state.mrtr[originKey] = entry;
@@ -612,7 +612,12 @@ function answerInput(state: SessionState, ref: { origin: string; key: string }, 
 function retryInput(state: SessionState, originKey: string, now: number, out: SessionOutput[]): void {
   const entry = state.mrtr[originKey];
   delete state.mrtr[originKey];
-  const params: JsonObject = { ...entry.params, inputResponses: entry.responses };
+  // In the order asked, whichever handler answered first: the retry is the same bytes on every run.
+  const inputResponses: JsonObject = {};
+  for (const key of entry.keys) {
+    if (Object.hasOwn(entry.responses, key)) Object.defineProperty(inputResponses, key, { value: entry.responses[key], enumerable: true, writable: true, configurable: true });
+  }
+  const params: JsonObject = { ...entry.params, inputResponses };
   if (entry.requestState !== undefined) params.requestState = entry.requestState;
   sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress }, out, { origin: entry.origin, round: entry.round, params: entry.params });
 }

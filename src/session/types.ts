@@ -167,6 +167,8 @@ export interface MrtrRound {
   progress: boolean;
   round: number;
   requestState?: string;
+  /** The input keys in the order the server asked for them: the order of `inputResponses` on the retry. */
+  keys: string[];
   /** Input keys not answered yet. */
   waiting: string[];
   responses: JsonObject;

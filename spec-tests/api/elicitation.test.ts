@@ -1,0 +1,98 @@
+// Spec: 2025-11-25 client/elicitation. "Form Mode Security": "Clients SHOULD validate all
+// responses against the provided schema" and "Servers SHOULD validate received data
+// matches the requested schema"; "Requested Schema": a form's schema is the restricted
+// subset (flat, primitive properties, no advanced JSON Schema). Both ends enforce both.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient, McpServer } from "../../src/api/index.js";
+import type { ServerContext } from "../../src/api/context.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
+import { connect, CLIENT, SERVER } from "./setup.js";
+
+const FORM = { message: "Who are you?", requestedSchema: { type: "object" as const, properties: { name: { type: "string", minLength: 1 } }, required: ["name"] } };
+
+/** A tool that elicits `params` and reports what came back, or the error's code, message and issues. */
+function asking(params: object) {
+  return async (_args: unknown, ctx: ServerContext) => {
+    try {
+      return { content: [{ type: "text" as const, text: JSON.stringify(await ctx.elicit(params as never)) }] };
+    } catch (e: any) {
+      return { content: [{ type: "text" as const, text: JSON.stringify({ code: e.code, message: e.message, issues: e.data?.issues }) }] };
+    }
+  };
+}
+
+const textOf = (r: { content: { type: string; text?: string }[] }) => JSON.parse(r.content[0].text!);
+
+test("elicitation: content from the client's handler that does not match the form is not sent; the server gets -32603 with the issues", async () => {
+  const c = await connect((s) => s.tool("ask", {}, asking(FORM)), { handlers: { elicitation: () => ({ action: "accept", content: { name: 42 as never } }) } });
+  const got = textOf(await c.client.callTool("ask", {}));
+  assert.equal(got.code, -32603);
+  assert.equal(got.message, "the elicitation handler's content does not match the requested schema");
+  assert.equal(got.issues[0].path, "/name");
+  const answer = c.wire.find((w) => w.from === "client" && w.message.id !== undefined && w.message.error !== undefined)!.message;
+  assert.equal(answer.error.code, -32603, "the client answered with the error, not the content");
+});
+
+test("elicitation: matching content, a decline and a cancel pass both checks", async () => {
+  for (const result of [{ action: "accept", content: { name: "Ada" } }, { action: "decline" }, { action: "cancel" }] as const) {
+    const c = await connect((s) => s.tool("ask", {}, asking(FORM)), { handlers: { elicitation: () => result } });
+    assert.deepEqual(textOf(await c.client.callTool("ask", {})), result);
+  }
+});
+
+test("elicitation: a server checks what a client sends: content that does not match the form rejects ctx.elicit with -32603", async () => {
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock });
+  server.tool("ask", {}, asking(FORM));
+  const [s, raw] = createMemoryPair();
+  server.connect(s);
+  const replies: any[] = [];
+  // A client that skips its own check (another implementation): it answers the form with a number.
+  raw.onMessage((text) => {
+    const m = JSON.parse(text);
+    if (m.method === "elicitation/create") raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { action: "accept", content: { name: 7 } } }));
+    else replies.push(m);
+  });
+  const settled = () => new Promise<void>((r) => setImmediate(r));
+  raw.send(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: CLIENT } }));
+  await settled();
+  raw.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  raw.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: {} } }));
+  for (let i = 0; i < 5 && replies.length < 2; i++) await settled();
+  const got = JSON.parse(replies.find((r) => r.id === 1).result.content[0].text);
+  assert.equal(got.code, -32603);
+  assert.equal(got.message, "the client's elicitation content does not match the requested schema");
+  assert.deepEqual(got.issues.map((i: any) => i.path), ["/name"]);
+});
+
+test("elicitation: a form schema outside the restricted subset is refused before it is sent (-32602), and by a client on receipt", async () => {
+  // exclusiveMinimum passes the schema's own types (extra keys are allowed there) but is not in the subset.
+  const outside = { message: "How many?", requestedSchema: { type: "object", properties: { n: { type: "number", exclusiveMinimum: 0 } } } };
+  let asked = 0;
+  const c = await connect((s) => s.tool("ask", {}, asking(outside)), { handlers: { elicitation: () => (asked++, { action: "accept", content: { n: 1 } }) } });
+  const got = textOf(await c.client.callTool("ask", {}));
+  assert.equal(got.code, -32602);
+  assert.equal(got.issues[0].path, "/properties/n/exclusiveMinimum");
+  assert.equal(c.sent("server", "elicitation/create").length, 0, "nothing went out");
+
+  // A server that sends it anyway (another implementation): the client answers -32602 and never asks its user.
+  const clock = new ManualClock();
+  const client = new McpClient(CLIENT, { clock, handlers: { elicitation: () => (asked++, { action: "accept", content: { n: 1 } }) } });
+  const [s, raw] = createMemoryPair();
+  const replies: any[] = [];
+  raw.onMessage((text) => {
+    const m = JSON.parse(text);
+    if (m.method === "initialize") raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: SERVER } }));
+    else if (m.id !== undefined && m.method === undefined) replies.push(m);
+  });
+  await client.connect(s);
+  raw.send(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "elicitation/create", params: outside }));
+  for (let i = 0; i < 5 && replies.length === 0; i++) await new Promise<void>((r) => setImmediate(r));
+  assert.equal(replies[0].id, 5);
+  assert.equal(replies[0].error.code, -32602);
+  assert.match(replies[0].error.message, /outside the restricted elicitation schema/);
+  assert.equal(asked, 0, "the handler never ran");
+  client.close();
+});

@@ -1,0 +1,30 @@
+/**
+ * Elicitation forms checked at both ends, for the server and client APIs.
+ *
+ * Spec: 2025-11-25 `client/elicitation` ("Form Mode Security"): "Clients SHOULD validate
+ * all responses against the provided schema"; "Servers SHOULD validate received data
+ * matches the requested schema"; and "Requested Schema": a form's schema is the
+ * restricted subset. The checks themselves are `src/schema/elicitation.ts`; this says
+ * what an API answers when one fails. A schema outside the subset is the sender's
+ * invalid params (`-32602`, before it goes out on the server, on receipt on the client).
+ * Content that does not match is the answering side's fault: the client's handler
+ * produced it (the server gets `-32603` instead of the content), or the client sent it
+ * (the server's `elicit` rejects with `-32603`, as for any invalid result from the peer).
+ */
+import { McpError } from "../driver/endpoint.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import { elicitParamsIssues, elicitResultIssues } from "../schema/elicitation.js";
+
+/** Throws `-32602` when a form's `requestedSchema` is outside the restricted elicitation subset. */
+export function assertElicitParams(params: JsonObject | undefined): void {
+  const issues = elicitParamsIssues(params);
+  if (issues !== null) throw new McpError({ code: ErrorCode.InvalidParams, message: "elicitation/create: requestedSchema is outside the restricted elicitation schema", data: { issues } });
+}
+
+/** `result` when an accepted form's content matches the requested schema; else throws `-32603` naming whose content it was. */
+export function checkedElicitResult<R extends JsonObject>(params: JsonObject | undefined, result: R, who: string): R {
+  const issues = elicitResultIssues(params, result);
+  if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `${who} does not match the requested schema`, data: { issues } });
+  return result;
+}
