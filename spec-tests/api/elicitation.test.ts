@@ -4,7 +4,8 @@
 // subset (flat, primitive properties, no advanced JSON Schema). Both ends enforce both.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { McpClient, McpServer } from "../../src/api/index.js";
+import { McpClient, McpClientCore, McpServer, McpServerCore } from "../../src/api/index.js";
+import { elicitationChecks } from "../../src/schema/elicitation.js";
 import type { ServerContext } from "../../src/api/context.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
@@ -95,4 +96,23 @@ test("elicitation: a form schema outside the restricted subset is refused before
   assert.match(replies[0].error.message, /outside the restricted elicitation schema/);
   assert.equal(asked, 0, "the handler never ran");
   client.close();
+});
+
+test("elicitation: McpServer and McpClient check forms by default (elicitationForms: false turns it off); the core classes only with the checks given", async () => {
+  const bad = () => ({ action: "accept" as const, content: { name: 42 as never } });
+  const run = async (server: McpServerCore, client: McpClientCore) => {
+    server.tool("ask", {}, asking(FORM));
+    const [s, c] = createMemoryPair();
+    server.connect(s);
+    await client.connect(c);
+    const got = textOf(await client.callTool("ask", {}));
+    client.close();
+    return got.code ?? "content passed";
+  };
+  const opts = { clock: new ManualClock() };
+  assert.equal(await run(new McpServer(SERVER, opts), new McpClient(CLIENT, { ...opts, handlers: { elicitation: bad } })), -32603);
+  assert.equal(await run(new McpServer(SERVER, { ...opts, elicitationForms: false }), new McpClient(CLIENT, { ...opts, elicitationForms: false, handlers: { elicitation: bad } })), "content passed");
+  assert.equal(await run(new McpServerCore(SERVER, opts), new McpClientCore(CLIENT, { ...opts, handlers: { elicitation: bad } })), "content passed");
+  // Only the server checking: it rejects what the client sent.
+  assert.equal(await run(new McpServerCore(SERVER, { ...opts, elicitationForms: elicitationChecks }), new McpClientCore(CLIENT, { ...opts, handlers: { elicitation: bad } })), -32603);
 });

@@ -36,6 +36,9 @@ import type { JsonObject } from "../jsonrpc/types.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionOptions } from "../session/types.js";
 import { attach, callListener, mergeCapabilities } from "./connection.js";
 import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
+import { ToolOutputs } from "./tool-outputs.js";
+import { builtinJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
+import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import { checkTaskAugmentation } from "../tasks/capabilities.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
 import type { TaskOwner } from "../tasks/types.js";
@@ -100,6 +103,20 @@ export interface McpClientOptions {
    * (see the class comment): `true`, or the task runtime's options (limits, TTL, clock, store).
    */
   receiveTasks?: boolean | TaskRuntimeOptions | TaskRuntime;
+  /**
+   * Checks a tool's `structuredContent` against the `outputSchema` that `tools/list` gave
+   * for it (`server/tools`: "Clients SHOULD validate structured results against this
+   * schema"); a result that breaks it rejects with `-32603` and the issues. {@link McpClient}:
+   * the built-in 2020-12 validator unless `false`; {@link McpClientCore}: only with one given.
+   */
+  jsonSchema?: JsonSchemaValidator | false;
+  /**
+   * Checks of elicitation forms (`client/elicitation`): a `requestedSchema` outside the
+   * restricted subset is answered `-32602` without running the handler, and content from
+   * the handler that does not match the form is not sent (the server gets `-32603`).
+   * {@link McpClient}: the built-in checks unless `false`; {@link McpClientCore}: only when given.
+   */
+  elicitationForms?: ElicitationChecks | false;
 }
 
 /** Options of {@link McpClientCore}: those of {@link McpClient}, where receiving tasks needs a runtime given. */
@@ -134,11 +151,15 @@ export class McpClientCore {
   /** This session's tasks: the only owner there is on a client. */
   private readonly taskOwner: TaskOwner = sessionOwner();
 
+  /** The tools' output schemas, when this client checks structured results. */
+  private readonly outputs: ToolOutputs | undefined;
+
   constructor(
     readonly info: Implementation,
     private readonly options: McpClientCoreOptions = {},
   ) {
     this.tasksReceived = options.receiveTasks;
+    this.outputs = options.jsonSchema ? new ToolOutputs(options.jsonSchema) : undefined;
   }
 
   /** The capabilities this client declares. */
@@ -219,7 +240,11 @@ export class McpClientCore {
   /** Sends any request; resolves with its result. */
   request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
     if (this.endpoint === undefined) return notConnected();
-    return this.endpoint.request(method, params, options);
+    const sent = this.endpoint.request(method, params, options);
+    if (this.outputs === undefined) return sent;
+    if (method === "tools/list") return sent.then((r) => (this.outputs!.learn(r), r));
+    if (method === "tools/call") return sent.then((r) => this.outputs!.check(params?.name, r));
+    return sent;
   }
 
   // -------------------------------------------------------------------------------------
@@ -444,9 +469,11 @@ export class McpClientCore {
       case "elicitation/create": {
         const elicit = h.elicitation;
         if (elicit === undefined) break;
+        const forms = this.options.elicitationForms;
+        if (!forms) return this.maybeAsTask(method, params, ctx, (p, c) => elicit(p as ElicitParams, c));
         // client/elicitation: the form's schema is checked on receipt, the handler's content before it goes out.
-        assertElicitParams(params);
-        return this.maybeAsTask(method, params, ctx, async (p, c) => checkedElicitResult(p, await elicit(p as ElicitParams, c), "the elicitation handler's content"));
+        assertElicitParams(forms, params);
+        return this.maybeAsTask(method, params, ctx, async (p, c) => checkedElicitResult(forms, p, await elicit(p as ElicitParams, c), "the elicitation handler's content"));
       }
       case "tasks/get":
       case "tasks/result":
@@ -487,6 +514,6 @@ export class McpClient extends McpClientCore {
   constructor(info: Implementation, options: McpClientOptions = {}) {
     const r = options.receiveTasks;
     const receiveTasks = r === undefined || r === false ? undefined : r instanceof TaskRuntime ? r : new TaskRuntime({ clock: options.clock, ...(r === true ? {} : r) });
-    super(info, { ...options, receiveTasks });
+    super(info, { ...options, receiveTasks, jsonSchema: options.jsonSchema ?? builtinJsonSchema, elicitationForms: options.elicitationForms ?? elicitationChecks });
   }
 }

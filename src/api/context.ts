@@ -26,6 +26,7 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel, PeerInfo } from "../session/types.js";
 import { isModernRequest } from "../modern/request-meta.js";
 import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
+import type { ElicitationChecks } from "../schema/elicitation.js";
 import { acceptsTaskAugmented } from "../tasks/capabilities.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
 import { inputRequired, type InputRequest, type InputRequests, type InputRequiredResult, type InputResponses, type InputRetry } from "./mrtr.js";
@@ -63,6 +64,8 @@ export class ServerContext {
     private readonly rc: RequestContext,
     readonly meta: JsonObject | undefined,
     private readonly retry?: InputRetry,
+    /** Checks of elicitation forms both ways (`elicitation.ts`), when the server has them. */
+    private readonly forms?: ElicitationChecks,
   ) {}
 
   /**
@@ -126,17 +129,19 @@ export class ServerContext {
 
   /**
    * Sends any request to the client on behalf of this one (modern era: see the class
-   * comment). An `elicitation/create` form is checked both ways (`elicitation.ts`): its
-   * schema before it goes out, the client's content when it comes back.
+   * comment). With the server's form checks, an `elicitation/create` form is checked both
+   * ways (`elicitation.ts`): its schema before it goes out, the client's content when it
+   * comes back.
    */
   request(method: string, params?: JsonObject, options?: PeerRequestOptions): Promise<JsonObject> {
-    if (method !== "elicitation/create") return this.send(method, params, options);
+    const forms = this.forms;
+    if (method !== "elicitation/create" || forms === undefined) return this.send(method, params, options);
     try {
-      assertElicitParams(params);
+      assertElicitParams(forms, params);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.send(method, params, options).then((r) => checkedElicitResult(params, r, "the client's elicitation content"));
+    return this.send(method, params, options).then((r) => checkedElicitResult(forms, params, r, "the client's elicitation content"));
   }
 
   private send(method: string, params: JsonObject | undefined, options: PeerRequestOptions | undefined): Promise<JsonObject> {

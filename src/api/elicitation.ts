@@ -10,21 +10,24 @@
  * Content that does not match is the answering side's fault: the client's handler
  * produced it (the server gets `-32603` instead of the content), or the client sent it
  * (the server's `elicit` rejects with `-32603`, as for any invalid result from the peer).
+ * The APIs take the checks as an option (`elicitationForms`), which `McpServer` and
+ * `McpClient` fill with the built-in ones: a bundle of the core classes alone leaves the
+ * 9 KB of form grammar and format scanners out.
  */
 import { McpError } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { elicitParamsIssues, elicitResultIssues } from "../schema/elicitation.js";
+import type { ElicitationChecks } from "../schema/elicitation.js";
 
 /** Throws `-32602` when a form's `requestedSchema` is outside the restricted elicitation subset. */
-export function assertElicitParams(params: JsonObject | undefined): void {
-  const issues = elicitParamsIssues(params);
+export function assertElicitParams(checks: ElicitationChecks, params: JsonObject | undefined): void {
+  const issues = checks.params(params);
   if (issues !== null) throw new McpError({ code: ErrorCode.InvalidParams, message: "elicitation/create: requestedSchema is outside the restricted elicitation schema", data: { issues } });
 }
 
 /** `result` when an accepted form's content matches the requested schema; else throws `-32603` naming whose content it was. */
-export function checkedElicitResult<R extends JsonObject>(params: JsonObject | undefined, result: R, who: string): R {
-  const issues = elicitResultIssues(params, result);
+export function checkedElicitResult<R extends JsonObject>(checks: ElicitationChecks, params: JsonObject | undefined, result: R, who: string): R {
+  const issues = checks.result(params, result);
   if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `${who} does not match the requested schema`, data: { issues } });
   return result;
 }

@@ -42,6 +42,7 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { isModernVersion } from "../model/versions.js";
 import { builtinJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
+import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import type { Issue } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
 import { attach, callListener, isObject, mergeCapabilities } from "./connection.js";
@@ -91,6 +92,13 @@ export interface McpServerOptions {
   pageSize?: number;
   /** Validates tool arguments and structured results (default: the built-in 2020-12 validator). */
   jsonSchema?: JsonSchemaValidator;
+  /**
+   * Checks of elicitation forms (`client/elicitation`): a `requestedSchema` outside the
+   * restricted subset rejects `ctx.elicit` with `-32602` before anything is sent, and
+   * accepted content that does not match the form rejects it with `-32603`.
+   * {@link McpServer}: the built-in checks unless `false`; {@link McpServerCore}: only when given.
+   */
+  elicitationForms?: ElicitationChecks | false;
   /** Announce list changes (`listChanged` on tools, resources, prompts; default true). */
   listChanged?: boolean;
   /** Offer `resources/subscribe` (default true). */
@@ -378,6 +386,7 @@ export class McpServerCore {
   private changed = 0;
   private readonly flush = (): void => this.flushListChanged();
   private readonly schema: JsonSchemaValidator;
+  private readonly forms: ElicitationChecks | undefined;
   private readonly pageSize: number;
   private readonly clock: Clock;
   private readonly mrtr: InputRequiredBridge;
@@ -389,6 +398,7 @@ export class McpServerCore {
     private readonly options: McpServerCoreOptions = {},
   ) {
     this.schema = options.jsonSchema ?? builtinJsonSchema;
+    this.forms = options.elicitationForms || undefined;
     this.pageSize = options.pageSize ?? 0;
     this.clock = options.clock ?? systemClock;
     this.mrtr = new InputRequiredBridge({
@@ -789,7 +799,7 @@ export class McpServerCore {
         return { content: [{ type: "text", text: message }], isError: true };
       }
     }
-    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p));
+    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), this.forms);
     let answer: ReturnType<typeof withPendingInput<CallToolResult | InputRequiredResult>>;
     try {
       answer = withPendingInput(ctx, () => entry.handler(args, ctx));
@@ -819,7 +829,7 @@ export class McpServerCore {
     const uri = p.uri as string;
     const found = this.locate(uri);
     if (found === undefined) throw this.notFound(uri, rc);
-    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p));
+    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), this.forms);
     const result = await withPendingInput(ctx, () => ("resource" in found ? found.resource.reader(uri, ctx) : found.template.reader(uri, found.variables, ctx)));
     // Draft server/resources: never an empty `contents` for a resource that does not exist.
     if (result === undefined || result === null) throw this.notFound(uri, rc);
@@ -833,7 +843,7 @@ export class McpServerCore {
     if (entry === undefined) throw invalidParams(`Unknown prompt: ${name}`, { name });
     const args = (p.arguments as Record<string, string> | undefined) ?? {};
     for (const a of entry.required) if (!Object.hasOwn(args, a)) throw invalidParams(`Missing required argument: ${a}`, { argument: a });
-    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p));
+    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), this.forms);
     return withPendingInput(ctx, () => entry.getter(args, ctx));
   }
 
@@ -856,7 +866,7 @@ export class McpServerCore {
     }
     if (completer === undefined) return { completion: { values: [] } };
     const context = p.context as { arguments?: Record<string, string> } | undefined;
-    const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined) });
+    const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, this.forms) });
     return { completion: Array.isArray(answer) ? capValues(answer) : answer.values.length > MAX_COMPLETIONS ? { ...answer, ...capValues(answer.values) } : answer };
   }
 }
@@ -878,6 +888,6 @@ export class McpServer extends McpServerCore {
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
     const tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime({ clock: options.clock, ...options.tasks });
-    super(info, { ...options, tasks });
+    super(info, { ...options, tasks, elicitationForms: options.elicitationForms ?? elicitationChecks });
   }
 }

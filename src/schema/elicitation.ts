@@ -296,6 +296,17 @@ export function elicitResultIssues(params: unknown, result: unknown): Issue[] | 
   return form === undefined ? null : validateElicitationContent(form.schema, own(result, "content") ?? {});
 }
 
+/** The two checks of an elicitation form, as one value an API can be given (and a bundle that never names it leaves out). */
+export interface ElicitationChecks {
+  /** {@link elicitParamsIssues}. */
+  params(params: unknown): Issue[] | null;
+  /** {@link elicitResultIssues}. */
+  result(params: unknown, result: unknown): Issue[] | null;
+}
+
+/** The built-in checks: the restricted subset and the content that answers it. */
+export const elicitationChecks: ElicitationChecks = { params: elicitParamsIssues, result: elicitResultIssues };
+
 /**
  * A copy of `content` with each absent optional property that has a `default` filled
  * in; `content` that is not an object counts as empty (e.g. a form before any input).
