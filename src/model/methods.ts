@@ -26,6 +26,7 @@ import { SCHEMA_VERSIONS, schemaVersionOf } from "./versions.js";
 import type { Issue, Validator } from "../schema/validate.js";
 import { nodeValidator, validatorFor } from "../schema/validate.js";
 import type { MethodRow } from "../schema/generated/rows.js";
+import { paramsRule, resultRule, withRule } from "./constraints.js";
 import { METHOD_ROWS as ROWS_2025_03_26 } from "../schema/generated/2025-03-26.js";
 import { METHOD_ROWS as ROWS_2025_06_18 } from "../schema/generated/2025-06-18.js";
 import { METHOD_ROWS as ROWS_2025_11_25 } from "../schema/generated/2025-11-25.js";
@@ -185,8 +186,8 @@ function buildTable(version: SchemaVersion, rows: readonly MethodRow[]): Readonl
       from,
       paramsType,
       resultType,
-      validateParams: paramsValidator(version, row),
-      validateResult: resultType === null ? null : resultValidator(version, resultType, taskAugmentable, inputRequired),
+      validateParams: withRule(paramsValidator(version, row), paramsRule(version, method)),
+      validateResult: resultType === null ? null : withRule(resultValidator(version, resultType, taskAugmentable, inputRequired), resultRule(version, method)),
       capability: cap === null ? null : Object.freeze({ side: cap[0], path: cap[1] }),
       taskAugmentable,
       inputRequired,

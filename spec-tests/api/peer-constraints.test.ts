@@ -1,0 +1,45 @@
+// The rules of src/model/constraints.ts through the API, both ends. Spec 2025-11-25:
+// client/roots ("uri ... MUST be a file:// URI"); client/sampling "Message Content
+// Constraints" (a user message with tool results MUST contain only tool results).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { ServerContext } from "../../src/api/context.js";
+import { connect } from "./setup.js";
+
+/** A tool that runs `ask` and reports the answer, or the error's code and message. */
+function reporting(ask: (ctx: ServerContext) => Promise<unknown>) {
+  return async (_args: unknown, ctx: ServerContext) => {
+    try {
+      return { content: [{ type: "text" as const, text: JSON.stringify(await ask(ctx)) }] };
+    } catch (e: any) {
+      return { content: [{ type: "text" as const, text: JSON.stringify({ code: e.code, message: e.message }) }] };
+    }
+  };
+}
+const textOf = (r: { content: { type: string; text?: string }[] }) => JSON.parse(r.content[0].text!);
+
+test("roots: a client handler's root that is not a file:// URI is not sent; the server's listRoots gets -32603", async () => {
+  const c = await connect((s) => s.tool("roots", {}, reporting((ctx) => ctx.listRoots())), { handlers: { roots: () => [{ uri: "https://example.com/repo" }] } });
+  const got = textOf(await c.client.callTool("roots", {}));
+  assert.equal(got.code, -32603);
+  assert.match(got.message, /invalid roots\/list result/);
+  const ok = await connect((s) => s.tool("roots", {}, reporting((ctx) => ctx.listRoots())), { handlers: { roots: () => [{ uri: "file:///home/project" }] } });
+  assert.deepEqual(textOf(await ok.client.callTool("roots", {})), { roots: [{ uri: "file:///home/project" }] });
+});
+
+test("sampling: a request mixing a tool result with text in one user message is refused before it is sent", async () => {
+  let sampled = 0;
+  const messages = [
+    { role: "assistant", content: { type: "tool_use", id: "a", name: "w", input: {} } },
+    { role: "user", content: [{ type: "tool_result", toolUseId: "a", content: [] }, { type: "text", text: "and" }] },
+  ];
+  const c = await connect((s) => s.tool("sample", {}, reporting((ctx) => ctx.sample({ messages, maxTokens: 5 } as never))), {
+    capabilities: { sampling: { tools: {} } },
+    handlers: { sampling: () => (sampled++, { role: "assistant", content: { type: "text", text: "x" }, model: "m" }) },
+  });
+  const got = textOf(await c.client.callTool("sample", {}));
+  assert.equal(got.code, -32602, JSON.stringify(got));
+  assert.match(got.message, /sampling\/createMessage/);
+  assert.equal(sampled, 0);
+  assert.equal(c.sent("server", "sampling/createMessage").length, 0, "nothing went out");
+});

@@ -1,0 +1,80 @@
+/**
+ * Rules of a method's params or result that the schema's types cannot express, checked
+ * wherever its validators run: by a sender before it sends (`validateOutgoing`) and by
+ * the receiver on arrival (`-32602` for a request's params, `-32603` for a result).
+ *
+ * Spec (2025-11-25 and draft):
+ * - `client/sampling` ("Message Content Constraints"): "When a user message contains tool
+ *   results (type: "tool_result"), it MUST contain ONLY tool results", and "every
+ *   assistant message containing ToolUseContent blocks MUST be followed by a user message
+ *   that consists entirely of ToolResultContent blocks, with each tool use (e.g. with
+ *   id: $id) matched by a corresponding tool result (with toolUseId: $id), before any
+ *   other message".
+ * - `client/roots` ("Root"): a root's `uri` "MUST be a `file://` URI in the current
+ *   specification".
+ */
+import type { Issue, Validator } from "../schema/validate.js";
+import type { SchemaVersion } from "./versions.js";
+
+type Block = { type?: unknown; id?: unknown; toolUseId?: unknown };
+
+/** A message's content as a list of blocks (it may be one block or an array). */
+function blocksOf(message: unknown): Block[] {
+  const content = (message as { content?: unknown } | null)?.content;
+  return (Array.isArray(content) ? content : [content]).filter((b): b is Block => typeof b === "object" && b !== null);
+}
+
+/** `sampling/createMessage` params: tool results alone in their message, every tool use answered by the next message. */
+function samplingMessages(params: unknown): Issue[] | null {
+  const messages = (params as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages)) return null;
+  const issues: Issue[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const role = (messages[i] as { role?: unknown } | null)?.role;
+    const blocks = blocksOf(messages[i]);
+    const results = blocks.filter((b) => b.type === "tool_result");
+    if (role === "user" && results.length > 0 && results.length < blocks.length) {
+      issues.push({ path: `/messages/${i}/content`, reason: "a user message with tool results must contain only tool results" });
+    }
+    const uses = role === "assistant" ? blocks.filter((b) => b.type === "tool_use") : [];
+    if (uses.length === 0) continue;
+    const next = messages[i + 1] as { role?: unknown } | undefined;
+    const answers = next === undefined ? [] : blocksOf(next);
+    if (next?.role !== "user" || answers.length === 0 || answers.some((b) => b.type !== "tool_result")) {
+      issues.push({ path: `/messages/${i + 1}`, reason: "a tool use must be followed by a user message of tool results only" });
+      continue;
+    }
+    const answered = new Set(answers.map((b) => b.toolUseId));
+    for (const use of uses) if (!answered.has(use.id)) issues.push({ path: `/messages/${i + 1}`, reason: `no tool result for tool use ${JSON.stringify(use.id)}` });
+  }
+  return issues.length > 0 ? issues : null;
+}
+
+/** `roots/list` result: every root a `file://` URI. */
+function fileRoots(result: unknown): Issue[] | null {
+  const roots = (result as { roots?: unknown } | null)?.roots;
+  if (!Array.isArray(roots)) return null;
+  const issues: Issue[] = [];
+  roots.forEach((r, i) => {
+    const uri = (r as { uri?: unknown } | null)?.uri;
+    if (typeof uri === "string" && !uri.startsWith("file://")) issues.push({ path: `/roots/${i}/uri`, reason: "must be a file:// URI" });
+  });
+  return issues.length > 0 ? issues : null;
+}
+
+const SINCE_2025_11_25: readonly SchemaVersion[] = ["2025-11-25", "2026-07-28"];
+
+/** Extra checks of params, by method, for the versions whose pages state them. */
+export function paramsRule(version: SchemaVersion, method: string): Validator | undefined {
+  return method === "sampling/createMessage" && SINCE_2025_11_25.includes(version) ? samplingMessages : undefined;
+}
+
+/** Extra checks of results, by method, for the versions whose pages state them. */
+export function resultRule(version: SchemaVersion, method: string): Validator | undefined {
+  return method === "roots/list" && SINCE_2025_11_25.includes(version) ? fileRoots : undefined;
+}
+
+/** `validate`, then `rule` on what passed it. */
+export function withRule(validate: Validator, rule: Validator | undefined): Validator {
+  return rule === undefined ? validate : (value) => validate(value) ?? rule(value);
+}
