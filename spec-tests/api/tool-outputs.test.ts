@@ -9,6 +9,8 @@ import { McpClient, McpClientCore } from "../../src/api/client.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
 import { CLIENT, SERVER } from "./setup.js";
+import { ToolOutputs } from "../../src/api/tool-outputs.js";
+import { builtinJsonSchema } from "../../src/schema/json-schema.js";
 
 const OUTPUT = { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] };
 const TOOLS = [
@@ -61,4 +63,15 @@ test("tools (Output Schema): nothing is checked for a tool the client never list
     assert.deepEqual((await client.callTool("weather", {})).structuredContent, { temperature: "hot" });
     client.close();
   }
+});
+
+test("tools (Output Schema): the client keeps at most 10,000 tools' schemas; later ones go unchecked", () => {
+  const outputs = new ToolOutputs(builtinJsonSchema);
+  const schema = { type: "object", required: ["n"] };
+  outputs.learn({ tools: Array.from({ length: 10_001 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: "object" }, outputSchema: schema })) });
+  assert.throws(() => outputs.check("t9999", { content: [] }), /no structuredContent/);
+  assert.deepEqual(outputs.check("t10000", { content: [] }), { content: [] }, "past the bound: not kept, not checked");
+  // A tool listed again without a schema is forgotten.
+  outputs.learn({ tools: [{ name: "t0", inputSchema: { type: "object" } }] });
+  assert.deepEqual(outputs.check("t0", { content: [] }), { content: [] });
 });

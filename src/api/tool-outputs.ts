@@ -11,13 +11,17 @@
  * carry `structuredContent` that validates, unless it is a tool execution error
  * (`isError: true`, which describes the failure instead). A schema the validator cannot
  * compile leaves that tool unchecked rather than failing every call. A tool the client
- * never listed is not checked: there is nothing to check it against.
+ * never listed is not checked: there is nothing to check it against. At most
+ * {@link MAX_TOOLS} schemas are kept.
  */
 import { McpError } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import type { JsonSchemaValidator } from "../schema/json-schema.js";
 import type { Issue } from "../schema/validate.js";
+
+/** Most tools whose schemas are kept: a server listing more (hostile, or huge) leaves the rest unchecked rather than growing the client without end. */
+const MAX_TOOLS = 10_000;
 
 export class ToolOutputs {
   private readonly checks = new Map<string, (value: unknown) => Issue[] | null>();
@@ -29,7 +33,7 @@ export class ToolOutputs {
     const tools = result.tools;
     if (!Array.isArray(tools)) return;
     for (const tool of tools as { name?: unknown; outputSchema?: unknown }[]) {
-      if (typeof tool?.name !== "string") continue;
+      if (typeof tool?.name !== "string" || (this.checks.size >= MAX_TOOLS && !this.checks.has(tool.name))) continue;
       const compiled = tool.outputSchema === undefined ? undefined : this.validator.compile(tool.outputSchema);
       if (compiled?.ok) this.checks.set(tool.name, compiled.validate);
       else this.checks.delete(tool.name);
