@@ -8,7 +8,7 @@ import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
-import { httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
+import { GET_WAIT_MS, httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
 import { deferred, makeHandler, Tools, until, URL_ } from "./helpers.js";
 
@@ -396,5 +396,45 @@ test("client: messages that arrive before a receiver is registered are buffered"
   });
   await done.promise;
   assert.equal(t.protocolVersion, "2025-06-18");
+  t.close();
+});
+
+test("client: requests after the handshake wait until the server has answered the standalone GET, so none races it (a server may route a response to a GET stream it sees open)", async () => {
+  const { handler } = makeHandler();
+  const seen: Seen[] = [];
+  const getHeld = deferred<void>();
+  let gets = 0;
+  const t = httpClientTransport(URL_, {
+    fetch: inProcess(handler, seen, async (req, next) => {
+      if (req.method !== "GET") return next();
+      gets++;
+      await getHeld.promise;
+      return next();
+    }),
+    sleep: () => new Promise(() => {}), // the bound never runs out here
+  });
+  const { ep } = client(t);
+  await ep.open();
+  const listed = ep.request("tools/list");
+  await until(() => gets === 1);
+  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+  assert.deepEqual(seen.map((s) => s.method), ["POST", "POST", "GET"], "initialize, initialized, then the GET; tools/list waits");
+  getHeld.resolve();
+  assert.equal(((await listed).tools as JsonObject[])[0].name, "echo");
+  assert.deepEqual(seen.map((s) => s.method), ["POST", "POST", "GET", "POST"]);
+  t.close();
+});
+
+test("client: a GET the server does not answer holds requests only for the bound (GET_WAIT_MS), then they go out", async () => {
+  const { handler } = makeHandler();
+  const waits: number[] = [];
+  const t = httpClientTransport(URL_, {
+    fetch: inProcess(handler, [], async (req, next) => (req.method === "GET" ? new Promise<Response>(() => {}) : next())),
+    sleep: noSleep(waits),
+  });
+  const { ep } = client(t);
+  await ep.open();
+  assert.equal(((await ep.request("tools/list")).tools as JsonObject[])[0].name, "echo");
+  assert.deepEqual(waits, [GET_WAIT_MS]);
   t.close();
 });

@@ -139,6 +139,12 @@ interface ModernCtx {
   progress?: number;
 }
 
+/**
+ * How long requests after the handshake wait for the server to answer the standalone GET
+ * (see {@link HttpClient.holdForGet}) before going out anyway.
+ */
+export const GET_WAIT_MS = 1000;
+
 /** The start of the ids re-issued modern requests carry: strings, never equal to the kernel's numeric ids. */
 export const REISSUE_ID_PREFIX = "mcp-kernel-reissue-";
 
@@ -187,6 +193,8 @@ class HttpClient implements HttpClientTransport {
   /** Sends wait on this while `initialize` has not answered with its headers. */
   private gate: Promise<void> | undefined;
   private getStarted = false;
+  /** Releases the requests held while the standalone GET is being opened. */
+  private getOpened: (() => void) | undefined;
   /** Readers of the SSE bodies being followed, cancelled on close. */
   private readonly readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
   /** Modern requests in flight, by id key: cancelling one closes its stream. */
@@ -285,7 +293,10 @@ class HttpClient implements HttpClientTransport {
       await previous;
     } else if (this.gate !== undefined) await this.gate;
     if (method === "initialize" && this.initText === undefined) this.initText = text;
-    if (method === "notifications/initialized") this.initializedText = text;
+    if (method === "notifications/initialized") {
+      this.initializedText = text;
+      if (!this.getStarted && this.options.openGetStream !== false) this.holdForGet();
+    }
     const sid = this.sessionId;
     let res: Response;
     try {
@@ -311,6 +322,8 @@ class HttpClient implements HttpClientTransport {
       if (method === "notifications/initialized") this.startGet();
       return;
     }
+    // No GET stream follows a refused notifications/initialized: nothing to wait for.
+    if (method === "notifications/initialized") this.getOpened?.();
     // Only a modern request's answer can come back as lost, and this one is legacy.
     await this.answer(ctx, res);
   }
@@ -588,6 +601,25 @@ class HttpClient implements HttpClientTransport {
     return failures === 0 ? ctx.retryMs : Math.max(ctx.retryMs, backoff);
   }
 
+  /**
+   * Holds the requests sent after `notifications/initialized` until the server has
+   * answered the standalone GET that follows it (or refused it, or {@link GET_WAIT_MS}
+   * passed): otherwise the first request races the GET, and a server may put the
+   * request's messages, its response even, on a GET stream it sees open only afterwards,
+   * or take the late GET for a reconnection. The session's first requests wait one GET
+   * round trip at most; later ones not at all.
+   */
+  private holdForGet(): void {
+    const bound = new AbortController();
+    const opened = new Promise<void>((resolve) => (this.getOpened = resolve));
+    const gate: Promise<void> = Promise.race([opened, this.sleep(GET_WAIT_MS, bound.signal)]).then(() => {
+      bound.abort();
+      this.getOpened = undefined;
+      if (this.gate === gate) this.gate = undefined;
+    });
+    this.gate = gate;
+  }
+
   private startGet(): void {
     this.handshaking = false;
     if (this.getStarted || this.options.openGetStream === false) return;
@@ -603,6 +635,8 @@ class HttpClient implements HttpClientTransport {
     } catch (e) {
       if (!this.closed) this.report(`GET stream failed: ${errorText(e)}`);
       return;
+    } finally {
+      this.getOpened?.();
     }
     if (r.ok && mediaTypeOf(r.headers.get(H.contentType)) === SSE_TYPE) return void (await this.follow(ctx, r));
     discard(r);
@@ -715,6 +749,7 @@ class HttpClient implements HttpClientTransport {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
+    this.getOpened?.();
     for (const f of this.fetches) f.abort();
     this.fetches.clear();
     for (const ctx of this.inflight.values()) ctx.modern?.abort.abort("transport closed");
