@@ -243,7 +243,8 @@ export class McpClientCore {
     const sent = this.endpoint.request(method, params, options);
     if (this.outputs === undefined) return sent;
     if (method === "tools/list") return sent.then((r) => (this.outputs!.learn(r), r));
-    if (method === "tools/call") return sent.then((r) => this.outputs!.check(params?.name, r));
+    // Only a tool with a known output schema pays for the check (a promise more per call).
+    if (method === "tools/call" && this.outputs.has(params?.name)) return sent.then((r) => this.outputs!.check(params?.name, r));
     return sent;
   }
 

@@ -40,6 +40,11 @@ export class ToolOutputs {
     }
   }
 
+  /** Whether tool `name` has an output schema to check its results against. */
+  has(name: unknown): boolean {
+    return typeof name === "string" && this.checks.has(name);
+  }
+
   /** `result` of calling tool `name` when it keeps the tool's output schema; else throws `-32603` with the issues. */
   check(name: unknown, result: JsonObject): JsonObject {
     const validate = typeof name === "string" ? this.checks.get(name) : undefined;
