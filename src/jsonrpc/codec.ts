@@ -239,6 +239,9 @@ export function tryEncode(message: JsonRpcMessage | JsonRpcMessage[]): EncodeRes
   }
 }
 
+/** The error message of the `-32603` that stands in for a response with no JSON form (here and in the session's `unsendable`). */
+export const UNENCODABLE_RESPONSE = "Internal error: message could not be encoded";
+
 /**
  * Encodes one message (or a batch) as compact JSON with no raw newline. Never throws on kernel-built messages.
  *
@@ -260,5 +263,5 @@ export function encode(message: JsonRpcMessage | JsonRpcMessage[]): string {
   } catch {
     // An id behind a throwing getter: the substitute carries null.
   }
-  return JSON.stringify({ jsonrpc: "2.0", id, error: rpcError(ErrorCode.InternalError, "Internal error: message could not be encoded") });
+  return JSON.stringify({ jsonrpc: "2.0", id, error: rpcError(ErrorCode.InternalError, UNENCODABLE_RESPONSE) });
 }

@@ -18,7 +18,7 @@
  * The role is data (`options.role`): client and server share every line except the two
  * halves of the handshake.
  */
-import { decode, decodeValue, type Decoded } from "../jsonrpc/codec.js";
+import { decode, decodeValue, UNENCODABLE_RESPONSE, type Decoded } from "../jsonrpc/codec.js";
 import { merged } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
@@ -825,7 +825,7 @@ function unsendable(state: SessionState, message: JsonRpcMessage, reason: string
   const m = message as { id?: RequestId | null; method?: unknown };
   const detail = { reason };
   if (typeof m.method !== "string") {
-    if (m.id !== undefined && m.id !== null) sendError(out, m.id, ErrorCode.InternalError, "Internal error: message could not be encoded");
+    if (m.id !== undefined && m.id !== null) sendError(out, m.id, ErrorCode.InternalError, UNENCODABLE_RESPONSE);
     out.push({ type: "diagnostic", code: "unsendable-response", message: "a response could not be encoded; the peer got -32603", detail });
     return;
   }
