@@ -51,8 +51,13 @@ export function timeToFirstAnswer(file: string): Promise<number> {
   });
 }
 
-/** The bundle entries the cold-start rows spawn: the floor's first. */
-const ENTRIES = ["echo-stdio", "ours-stdio", "sdk1-stdio", "sdk2-stdio"] as const;
+/** The bundles the cold-start rows spawn, the floor's first: each entry (bench/peers/<entry>.ts) and whose server it is. */
+const BUNDLES: readonly (readonly [entry: string, impl: Impl | null])[] = [
+  ["echo-stdio", null],
+  ["ours-stdio", "ours"],
+  ["sdk1-stdio", "sdk1"],
+  ["sdk2-stdio", "sdk2"],
+];
 
 /** Spawn times of every entry, measured once per process (the "above the floor" rows reuse them). */
 let spawnTimes: Promise<Map<string, number[]>> | undefined;
@@ -64,13 +69,13 @@ let spawnTimes: Promise<Map<string, number[]>> | undefined;
 function timesOf(entry: string, runs: number): Promise<number[]> {
   spawnTimes ??= (async () => {
     const files: string[] = [];
-    for (const e of ENTRIES) {
+    for (const [e] of BUNDLES) {
       const { file } = await bundle(e);
       await timeToFirstAnswer(file); // warm the OS file cache
       files.push(file);
     }
-    const times = new Map<string, number[]>(ENTRIES.map((e) => [e, []]));
-    for (let i = 0; i < runs; i++) for (let k = 0; k < ENTRIES.length; k++) times.get(ENTRIES[k])!.push(await timeToFirstAnswer(files[k]));
+    const times = new Map<string, number[]>(BUNDLES.map(([e]) => [e, []]));
+    for (let i = 0; i < runs; i++) for (let k = 0; k < BUNDLES.length; k++) times.get(BUNDLES[k][0])!.push(await timeToFirstAnswer(files[k]));
     return times;
   })();
   return spawnTimes.then((t) => t.get(entry)!);
@@ -81,15 +86,9 @@ export function coldStartRows(runs: number): Row[] {
   const floor = "cold start stdio initialize: floor node + ndjson echo";
   const ours = "cold start stdio initialize: ours";
   const rows: Row[] = [];
-  const entries: [string, string, Impl | null][] = [
-    [floor, "echo-stdio", null],
-    [ours, "ours-stdio", "ours"],
-    [`cold start stdio initialize: ${LABEL.sdk1}`, "sdk1-stdio", "sdk1"],
-    [`cold start stdio initialize: ${LABEL.sdk2}`, "sdk2-stdio", "sdk2"],
-  ];
-  for (const [name, entry, impl] of entries) {
+  for (const [entry, impl] of BUNDLES) {
     rows.push({
-      name,
+      name: impl === null ? floor : `cold start stdio initialize: ${LABEL[impl]}`,
       metric: "time",
       ...(impl === null ? {} : impl === "ours" ? { baseline: floor } : { baseline: ours, target: { min: 2 } }),
       measure: async () => {
@@ -100,7 +99,7 @@ export function coldStartRows(runs: number): Row[] {
     });
   }
   const above = "cold start above the floor: ours";
-  for (const [, entry, impl] of entries) {
+  for (const [entry, impl] of BUNDLES) {
     if (impl === null) continue;
     rows.push({
       name: `cold start above the floor: ${LABEL[impl]}`,
