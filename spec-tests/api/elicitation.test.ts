@@ -116,3 +116,33 @@ test("elicitation: McpServer and McpClient check forms by default (elicitationFo
   // Only the server checking: it rejects what the client sent.
   assert.equal(await run(new McpServerCore(SERVER, { ...opts, elicitationForms: elicitationChecks }), new McpClientCore(CLIENT, { ...opts, handlers: { elicitation: bad } })), -32603);
 });
+
+test("elicitation as a task (2025-11-25 basic/utilities/tasks): the server checks the form before it goes out and the tasks/result content when it comes", async () => {
+  const LEGACY = { session: { versions: ["2025-11-25" as const] } };
+  const asTask = (params: object) => async (_args: unknown, ctx: ServerContext) => {
+    try {
+      return { content: [{ type: "text" as const, text: JSON.stringify(await ctx.requestAsTask("elicitation/create", params as never)) }] };
+    } catch (e: any) {
+      return { content: [{ type: "text" as const, text: JSON.stringify({ code: e.code, issues: e.data?.issues }) }] };
+    }
+  };
+  let content: object = { name: 7 };
+  // A client that skips its own check (elicitationForms: false), answering as a task.
+  const c = await connect(
+    (s) => {
+      s.tool("ask", {}, asTask(FORM));
+      s.tool("outside", {}, asTask({ ...FORM, requestedSchema: { type: "object", properties: { n: { type: "number", exclusiveMinimum: 0 } } } }));
+    },
+    { ...LEGACY, receiveTasks: true, elicitationForms: false, handlers: { elicitation: () => ({ action: "accept", content: content as never }) } },
+    LEGACY,
+  );
+  const bad = textOf(await c.client.callTool("ask", {}));
+  assert.equal(bad.code, -32603);
+  assert.deepEqual(bad.issues.map((i: any) => i.path), ["/name"]);
+  assert.ok(c.wire.some((w) => w.from === "client" && w.message.result?.task !== undefined), "the client did answer with a task");
+  content = { name: "Ada" };
+  assert.deepEqual(textOf(await c.client.callTool("ask", {})).content, { name: "Ada" });
+  const before = c.sent("server", "elicitation/create").length;
+  assert.equal(textOf(await c.client.callTool("outside", {})).code, -32602);
+  assert.equal(c.sent("server", "elicitation/create").length, before, "an out-of-subset form never went out");
+});

@@ -8,7 +8,9 @@ import assert from "node:assert/strict";
 import { McpClient, McpClientCore } from "../../src/api/client.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
-import { CLIENT, SERVER } from "./setup.js";
+import { CLIENT, SERVER, connect } from "./setup.js";
+import type { McpServer } from "../../src/api/server.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { ToolOutputs } from "../../src/api/tool-outputs.js";
 import { builtinJsonSchema } from "../../src/schema/json-schema.js";
 
@@ -74,4 +76,61 @@ test("tools (Output Schema): the client keeps at most 10,000 tools' schemas; lat
   // A tool listed again without a schema is forgotten.
   outputs.learn({ tools: [{ name: "t0", inputSchema: { type: "object" } }] });
   assert.deepEqual(outputs.check("t0", { content: [] }), { content: [] });
+});
+
+// A task's result is the tool's result too: 2025-11-25 basic/utilities/tasks ("Retrieving
+// Task Results": tasks/result returns what the request would have returned) and the
+// tasks extension ("Task Polling": a completed tasks/get inlines the result). The server
+// here does not check its own output (a permissive validator), so the client's check is
+// the only one.
+const UNCHECKED = { compile: () => ({ ok: true as const, validate: () => null }) };
+
+/** A server whose task tool `weather` answers `structured`, once the returned gate opens. */
+function taskServer(structured: () => object): (s: McpServer) => void {
+  return (s) => {
+    s.tool("weather", { outputSchema: OUTPUT as never, execution: { taskSupport: "optional" } }, () => ({ content: [{ type: "text" as const, text: "hot" }], structuredContent: structured() as JsonObject }));
+  };
+}
+
+test("tools (Output Schema) with tasks (2025-11-25): the tasks/result of a checked tool's task is checked; a good one resolves", async () => {
+  const LEGACY = { session: { versions: ["2025-11-25" as const] } };
+  let structured: object = { temperature: "hot" };
+  const c = await connect(taskServer(() => structured), LEGACY, { ...LEGACY, jsonSchema: UNCHECKED });
+  await c.client.listTools();
+  const bad = c.client.taskIdOf((await c.client.callToolAsTask("weather", {})) as JsonObject)!;
+  assert.ok(bad, "answered with a CreateTaskResult, which is not checked itself");
+  await assert.rejects(c.client.getTaskResult(bad), (e: any) => e.code === -32603 && e.data.issues[0].path === "/temperature");
+  structured = { temperature: 31 };
+  const good = c.client.taskIdOf((await c.client.callToolAsTask("weather", {})) as JsonObject)!;
+  // Polling tasks/get (no result in this era) neither checks nor forgets the task.
+  assert.equal((await c.client.getTask(good)).status, "completed");
+  assert.deepEqual((await c.client.waitForTask(good)).structuredContent, { temperature: 31 });
+});
+
+test("tools (Output Schema) with the tasks extension (2026-07-28): a completed task's inlined result is checked by tasks/get and waitForTask", async () => {
+  const MODERN = { session: { versions: ["2026-07-28" as const] } };
+  let structured: object = { temperature: "hot" };
+  const c = await connect(taskServer(() => structured), { ...MODERN, tasks: true }, { ...MODERN, jsonSchema: UNCHECKED });
+  await c.client.listTools();
+  const created = (await c.client.callToolAsTask("weather", {})) as JsonObject;
+  assert.equal(created.resultType, "task");
+  await assert.rejects(c.client.waitForTask(c.client.taskIdOf(created)!), (e: any) => e.code === -32603 && /does not match its outputSchema/.test(e.message));
+  structured = { temperature: 31 };
+  const good = c.client.taskIdOf((await c.client.callToolAsTask("weather", {})) as JsonObject)!;
+  assert.deepEqual((await c.client.waitForTask(good)).structuredContent, { temperature: 31 });
+});
+
+test("tools (Output Schema): the client remembers at most 10,000 tasks of checked tools; the oldest then go unchecked", () => {
+  const outputs = new ToolOutputs(builtinJsonSchema);
+  outputs.learn({ tools: [{ name: "w", inputSchema: { type: "object" }, outputSchema: OUTPUT }] });
+  for (let i = 0; i <= 10_000; i++) outputs.check("w", { task: { taskId: `t${i}`, status: "working" } });
+  assert.equal(outputs.hasTask("t0"), false, "evicted");
+  assert.equal(outputs.hasTask("t1"), true);
+  assert.throws(() => outputs.checkTask("tasks/result", "t1", { content: [] }), /no structuredContent/);
+  assert.equal(outputs.hasTask("t1"), false, "a delivered result forgets its task");
+  // Extension polling: a task still working keeps it; a terminal one without a result forgets it.
+  assert.deepEqual(outputs.checkTask("tasks/get", "t2", { status: "working" }), { status: "working" });
+  assert.equal(outputs.hasTask("t2"), true);
+  outputs.checkTask("tasks/get", "t2", { status: "cancelled" });
+  assert.equal(outputs.hasTask("t2"), false);
 });

@@ -245,6 +245,10 @@ export class McpClientCore {
     if (method === "tools/list") return sent.then((r) => (this.outputs!.learn(r), r));
     // Only a tool with a known output schema pays for the check (a promise more per call).
     if (method === "tools/call" && this.outputs.has(params?.name)) return sent.then((r) => this.outputs!.check(params?.name, r));
+    // The result of a checked tool's task, where the era delivers it (see ToolOutputs).
+    if (method === (isModernVersion(this.version) ? "tasks/get" : "tasks/result") && this.outputs.hasTask(params?.taskId)) {
+      return sent.then((r) => this.outputs!.checkTask(method, params!.taskId as string, r));
+    }
     return sent;
   }
 

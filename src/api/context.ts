@@ -40,6 +40,9 @@ const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "
 /** Where earlier rounds' answers travel inside this layer's own `requestState`. */
 const ANSWERS = "mcp-kernel/answers";
 
+/** Who is to blame in the error when the client's elicitation answer breaks the form. */
+const CLIENT_CONTENT = "the client's elicitation content";
+
 /** The rejection of a modern-era ask that has no answer yet; the attempt ends in `input_required`. */
 export class InputPending extends Error {
   override name = "InputPending";
@@ -141,7 +144,7 @@ export class ServerContext {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.send(method, params, options).then((r) => checkedElicitResult(forms, params, r, "the client's elicitation content"));
+    return this.send(method, params, options).then((r) => checkedElicitResult(forms, params, r, CLIENT_CONTENT));
   }
 
   private send(method: string, params: JsonObject | undefined, options: PeerRequestOptions | undefined): Promise<JsonObject> {
@@ -160,20 +163,25 @@ export class ServerContext {
    * cancellation) sends `tasks/cancel`. A client without that support, and the modern era
    * (where input is gathered with `input_required`), get the plain request instead.
    * `options.timeoutMs` applies to each request, the wait on `tasks/result` included.
+   * An `elicitation/create` form is checked as {@link ServerContext.request} checks it.
    */
   async requestAsTask(method: string, params: JsonObject = {}, options: PeerRequestOptions & { ttl?: number } = {}): Promise<JsonObject> {
     const { ttl, ...o } = options;
     const modern = this.meta !== undefined && isModernRequest({ _meta: this.meta });
     if (modern || !acceptsTaskAugmented(this.rc.peer?.capabilities, method)) return this.request(method, params, o);
+    // A form elicited as a task is checked like one elicited plainly, its result when it comes.
+    const forms = method === "elicitation/create" ? this.forms : undefined;
+    if (forms !== undefined) assertElicitParams(forms, params);
+    const checked = (r: JsonObject): JsonObject => (forms === undefined ? r : checkedElicitResult(forms, params, r, CLIENT_CONTENT));
     const signal = o.signal ?? this.rc.signal;
     const created = await this.rc.request(method, { ...params, task: ttl === undefined ? {} : { ttl } }, { ...o, signal });
     const taskId = createdTaskIdOf(created);
     // A receiver may still answer plainly (it need not make every request a task).
-    if (taskId === undefined) return created;
+    if (taskId === undefined) return checked(created);
     const cancel = (): void => void this.rc.request("tasks/cancel", { taskId }).catch(() => {});
     signal.addEventListener("abort", cancel, { once: true });
     try {
-      return await this.rc.request("tasks/result", { taskId }, { ...o, signal });
+      return checked(await this.rc.request("tasks/result", { taskId }, { ...o, signal }));
     } finally {
       signal.removeEventListener("abort", cancel);
     }

@@ -13,18 +13,33 @@
  * compile leaves that tool unchecked rather than failing every call. A tool the client
  * never listed is not checked: there is nothing to check it against. At most
  * {@link MAX_TOOLS} schemas are kept.
+ *
+ * A call answered with a task (2025-11-25 `CreateTaskResult`, or the extension's
+ * `resultType: "task"`) has no result yet: its task id is remembered with the tool's name,
+ * and the result is checked when it comes: the `tasks/result` answer (2025-11-25) or the
+ * inlined `result` of a completed `tasks/get` (extension). A terminal task is forgotten;
+ * at most {@link MAX_TASKS} are remembered (the oldest go unchecked past that).
  */
 import { McpError } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import type { JsonSchemaValidator } from "../schema/json-schema.js";
 import type { Issue } from "../schema/validate.js";
+import { createdTaskIdOf } from "../tasks/wire.js";
 
 /** Most tools whose schemas are kept: a server listing more (hostile, or huge) leaves the rest unchecked rather than growing the client without end. */
 const MAX_TOOLS = 10_000;
 
+/** Most task ids of checked tools remembered until their result comes. */
+const MAX_TASKS = 10_000;
+
+/** Task states after which no result will follow (both eras). */
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
 export class ToolOutputs {
   private readonly checks = new Map<string, (value: unknown) => Issue[] | null>();
+  /** Task id → the checked tool whose call it runs. */
+  private readonly tasks = new Map<string, string>();
 
   constructor(private readonly validator: JsonSchemaValidator) {}
 
@@ -45,13 +60,47 @@ export class ToolOutputs {
     return typeof name === "string" && this.checks.has(name);
   }
 
-  /** `result` of calling tool `name` when it keeps the tool's output schema; else throws `-32603` with the issues. */
+  /** Whether `taskId` runs a call of a checked tool, whose result is still to come. */
+  hasTask(taskId: unknown): boolean {
+    return typeof taskId === "string" && this.tasks.has(taskId);
+  }
+
+  /**
+   * `result` of calling tool `name` when it keeps the tool's output schema; else throws
+   * `-32603` with the issues. A task answer is remembered, its result checked later.
+   */
   check(name: unknown, result: JsonObject): JsonObject {
     const validate = typeof name === "string" ? this.checks.get(name) : undefined;
-    if (validate === undefined || result.isError === true || result.resultType === "task" || result.task !== undefined) return result;
+    if (validate === undefined || result.isError === true) return result;
+    const taskId = createdTaskIdOf(result) ?? (result.resultType === "task" ? result.taskId : undefined);
+    if (typeof taskId === "string") {
+      if (this.tasks.size >= MAX_TASKS) this.tasks.delete(this.tasks.keys().next().value as string);
+      this.tasks.set(taskId, name as string);
+      return result;
+    }
+    if (result.resultType === "task" || result.task !== undefined) return result;
     if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but its result has no structuredContent` });
     const issues = validate(result.structuredContent);
     if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema`, data: { issues } });
     return result;
+  }
+
+  /**
+   * A `tasks/result` (2025-11-25) or `tasks/get` (extension; the client passes only the
+   * era's own method: a 2025-11-25 `tasks/get` carries no result) answer about a remembered
+   * task: the tool result it carries checked like {@link ToolOutputs.check}'s.
+   */
+  checkTask(method: string, taskId: string, answer: JsonObject): JsonObject {
+    const name = this.tasks.get(taskId);
+    if (name === undefined) return answer;
+    if (method === "tasks/result") {
+      this.tasks.delete(taskId);
+      return this.check(name, answer);
+    }
+    if (typeof answer.status !== "string" || !TERMINAL.has(answer.status)) return answer;
+    this.tasks.delete(taskId);
+    const result = answer.result;
+    if (answer.status === "completed" && typeof result === "object" && result !== null && !Array.isArray(result)) this.check(name, result as JsonObject);
+    return answer;
   }
 }
