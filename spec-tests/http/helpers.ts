@@ -24,6 +24,8 @@ export class Tools {
   contexts: RequestContext[] = [];
   endpoints: Endpoint[] = [];
   closed: string[] = [];
+  /** The codes of the kernel's diagnostics, in order. */
+  diagnostics: string[] = [];
   private started: Array<() => void> = [];
   /** The next gate `wait` uses; release it with `release()`. */
   gate(): { promise: Promise<void>; resolve(): void } {
@@ -41,7 +43,7 @@ export class Tools {
   }
 }
 
-/** Server session setup with tools: echo, wait (logs, waits for a gate, logs, answers), needs-sampling (fails with -32021 after an await), sample (asks the client), sample-unencodable (asks the client with a BigInt in the params), log-unencodable (logs a BigInt, then a string). */
+/** Server session setup with tools: echo, wait (logs, waits for a gate, logs, answers), needs-sampling (fails with -32021 after an await), sample (asks the client), sample-unencodable (asks the client with a BigInt in the params), log-unencodable (logs a BigInt, then a string), result-unencodable (answers a BigInt; logs first with `log: true`). */
 export function setupWith(tools: Tools, extra: Partial<HttpSessionSetup> = {}): () => HttpSessionSetup {
   return () => ({
     options: { role: "server", info: { name: "http-test", version: "1.0.0" }, capabilities: { tools: { listChanged: true }, logging: {} } },
@@ -78,6 +80,10 @@ export function setupWith(tools: Tools, extra: Partial<HttpSessionSetup> = {}): 
         ctx.log("info", "fine");
         return { content: [{ type: "text", text: "logged" }] };
       }
+      if (name === "result-unencodable") {
+        if (args.log === true) ctx.log("info", "streamed first");
+        return { content: [{ type: "text", text: "n" }], structuredContent: { n: 1n as never } };
+      }
       if (name === "sample-unencodable") {
         // Application data with no JSON form in a request to the client: the handler must hear at once.
         try {
@@ -94,6 +100,9 @@ export function setupWith(tools: Tools, extra: Partial<HttpSessionSetup> = {}): 
     },
     onClose: (reason) => {
       tools.closed.push(reason);
+    },
+    onEvent: (o) => {
+      if (o.type === "diagnostic") tools.diagnostics.push(o.code);
     },
     ...extra,
   });

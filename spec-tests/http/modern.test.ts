@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { UNENCODABLE_RESPONSE } from "../../src/jsonrpc/codec.js";
 import { call, initializeMessage, open, post, SseReader, Tools, until, URL_ } from "./helpers.js";
 import { answerOf, bodyOf, legacyHandler, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
 import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
@@ -53,6 +54,22 @@ test("streamable-http (draft) Sending Messages: a notification whose data has no
     assert.deepEqual(messages.map((m) => m.method ?? m.id), ["notifications/message", 1], `${label}: ${JSON.stringify(messages)}`);
     assert.equal(messages[0].params.data, "fine");
     assert.equal(messages[1].result.content[0].text, "logged");
+  }
+});
+
+test("basic (Responses: every request MUST get one): a result with no JSON form is answered -32603 on both eras' HTTP paths, JSON body or stream, and reported as a diagnostic", async () => {
+  for (const [label, send] of [
+    ["modern json", async (handler: HttpHandler) => postModern(handler, modernRequest(1, "tools/call", { name: "result-unencodable" }))],
+    ["modern stream", async (handler: HttpHandler) => postModern(handler, modernRequest(1, "tools/call", { name: "result-unencodable", arguments: { log: true } }, { "io.modelcontextprotocol/logLevel": "info" }))],
+    ["legacy stream", async (handler: HttpHandler) => post(handler, call(1, "result-unencodable"), await open(handler), "2025-11-25")],
+  ] as const) {
+    const { handler, tools } = modernHandler();
+    const r = await send(handler);
+    const messages = r.headers.get("content-type") === "text/event-stream" ? (await new SseReader(r).rest()).filter((e) => e.data !== "").map((e) => JSON.parse(e.data)) : [await bodyOf(r)];
+    const answer = messages.at(-1);
+    assert.equal(answer.id, 1, label);
+    assert.deepEqual(answer.error, { code: -32603, message: UNENCODABLE_RESPONSE }, label);
+    assert.ok(tools.diagnostics.includes("unsendable-response"), `${label}: ${tools.diagnostics.join()}`);
   }
 });
 

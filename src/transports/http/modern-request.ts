@@ -29,7 +29,7 @@
  */
 import { Endpoint } from "../../driver/endpoint.js";
 import type { Clock } from "../../driver/clock.js";
-import { encode, tryEncode } from "../../jsonrpc/codec.js";
+import { tryEncode } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../jsonrpc/types.js";
 import { idKey } from "../../session/types.js";
@@ -119,8 +119,8 @@ function statusOf(answer: JsonRpcMessage, params: JsonObject | undefined): numbe
 class ModernRequest {
   private readonly endpoint: Endpoint;
   private readonly setup: HttpSessionSetup;
-  /** The answer, once the kernel made it. */
-  private response: JsonRpcMessage | undefined;
+  /** The answer and its JSON text, once the kernel made it. */
+  private response: { message: JsonRpcMessage; text: string } | undefined;
   /** Messages for this request sent before there is a stream to carry them. */
   private early: string[] = [];
   private conn: SseConnection | undefined;
@@ -164,7 +164,7 @@ class ModernRequest {
       this.end("request answered");
       // A light reply, not a `Response`: the node bridge writes it as it is (no `Headers`
       // built and read back), and the public entry turns it into a `Response`.
-      return jsonReply(statusOf(r, this.message.params), encode(r));
+      return jsonReply(statusOf(r.message, this.message.params), r.text);
     }
     if (this.ended) return httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: this.message.id });
     this.req.signal.addEventListener("abort", () => this.cancel("the client aborted the request"), { once: true });
@@ -208,15 +208,14 @@ class ModernRequest {
       this.cfg.diagnose("message-dropped", "a message unrelated to the modern request, or a server-to-client request, was dropped", { method: m.method });
       return;
     }
-    let note: string | undefined;
-    if (!isAnswer) {
-      const encoded = tryEncode(m);
-      // No JSON form (application data in a log or progress message): the kernel drops and reports it.
-      if (!encoded.ok) return this.endpoint.unsendable(m, encoded.reason);
-      note = eventText(encoded.text);
-    } else this.response = m;
+    const encoded = tryEncode(m);
+    // No JSON form (application data in a result, log or progress message): the kernel
+    // answers -32603 instead of the result, or drops and reports the notification.
+    if (!encoded.ok) return this.endpoint.unsendable(m, encoded.reason);
+    const note = isAnswer ? undefined : eventText(encoded.text);
+    if (isAnswer) this.response = { message: m, text: encoded.text };
     if (this.conn !== undefined) {
-      this.conn.write(note ?? eventText(encode(m)));
+      this.conn.write(note ?? eventText(encoded.text));
       if (isAnswer) {
         // The final response SHOULD terminate the stream.
         this.conn.close();
@@ -230,7 +229,7 @@ class ModernRequest {
       return;
     }
     if (isAnswer) {
-      this.take()!(jsonReply(statusOf(m, this.message.params), encode(m)));
+      this.take()!(jsonReply(statusOf(m, this.message.params), encoded.text));
       this.end("request answered");
       return;
     }

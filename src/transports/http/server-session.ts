@@ -38,7 +38,7 @@
  * nothing but where messages are written: the response still lands in the log.
  */
 import type { Endpoint } from "../../driver/endpoint.js";
-import { encode, tryEncode } from "../../jsonrpc/codec.js";
+import { tryEncode } from "../../jsonrpc/codec.js";
 import type { JsonRpcMessage, RequestId } from "../../jsonrpc/types.js";
 import { encodeSseEvent, encodeSsePrimingEvent, encodeSseRetry, type SseEncoded } from "../../framing/sse.js";
 import { idKey } from "../../session/types.js";
@@ -173,18 +173,18 @@ export class HttpSession {
 
   /** The endpoint's `send` hook. */
   route(message: JsonRpcMessage, related: RequestId | undefined): void {
-    if (isResponse(message)) return this.routeResponse(message, message.id);
     const encoded = tryEncode(message);
-    // No JSON form (application data in a request or notification): the kernel fails it.
+    // No JSON form (application data in a result, request or notification): the kernel
+    // answers the request with -32603 instead, fails ours, or drops the notification.
     if (!encoded.ok) return this.endpoint.unsendable(message, encoded.reason);
+    if (isResponse(message)) return this.routeResponse(encoded.text, message.id);
     const target = related === undefined ? undefined : this.routes.get(idKey(related));
     // JSON exchanges carry only their responses; the rest falls back to the GET stream.
     if (target === undefined || target.kind === "json" || target.done) this.toStandalone(encoded.text);
     else this.write(target, encoded.text);
   }
 
-  private routeResponse(message: JsonRpcMessage, id: RequestId | null): void {
-    const text = encode(message);
+  private routeResponse(text: string, id: RequestId | null): void {
     const r = this.receiving;
     if (id === null) {
       // The kernel could not read the body being fed (a limit of this session's, say): this
