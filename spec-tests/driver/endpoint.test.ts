@@ -170,3 +170,50 @@ test("endpoint: a transport closing during the handshake rejects open()", async 
   client.closed("server died");
   await assert.rejects(opening, (e: McpError) => e.code === ErrorCode.ConnectionClosed && e.message === "server died");
 });
+
+test("endpoint: while a caller awaits a request its timeout timer holds the clock; an idle endpoint's timers do not", async () => {
+  // basic/lifecycle "Timeouts": the sender SHOULD issue a cancellation and stop waiting when the
+  // timeout elapses, which it can only do if the process is still alive when it does.
+  const holds: boolean[] = [];
+  class RecordingClock extends ManualClock {
+    override schedule(at: number, fn: () => void, hold?: boolean): unknown {
+      holds.push(hold === true);
+      return super.schedule(at, fn);
+    }
+  }
+  const clock = new RecordingClock();
+  const { client } = connect({ requestTimeoutMs: 100, keepAliveMs: 1000 }, {}, { onRequest: () => new Promise(() => {}) }, clock);
+  await client.open();
+  await flush();
+  assert.equal(holds.at(-1), false, "the idle keep-alive timer does not hold");
+  holds.length = 0;
+  const pending = client.request("tools/call", { name: "never" });
+  await flush();
+  assert.deepEqual(holds, [true]);
+  clock.advance(100);
+  await assert.rejects(pending, (e: McpError) => e.code === ErrorCode.RequestTimeout);
+  await flush();
+  assert.equal(holds.at(-1), false, "once nothing is awaited, the keep-alive timer is re-armed without the hold");
+});
+
+test("endpoint: in a real process, a request to a peer that never answers ends in its timeout, not in the process exiting with the promise unsettled", async () => {
+  const { execFile } = await import("node:child_process");
+  const url = (p: string) => JSON.stringify(new URL(p, import.meta.url).href);
+  // Nothing but the endpoint's own timer is left on the event loop once the call is sent.
+  const script = `
+    const { Endpoint } = await import(${url("../../src/driver/endpoint.js")});
+    const { encode } = await import(${url("../../src/jsonrpc/codec.js")});
+    let client;
+    const server = new Endpoint({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } },
+      { send: (m) => queueMicrotask(() => client.receive(encode(m))), onRequest: () => new Promise(() => {}) });
+    client = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {} },
+      { send: (m) => queueMicrotask(() => server.receive(encode(m))) });
+    await client.open();
+    try { await client.request("tools/call", { name: "never" }, { timeoutMs: 30 }); }
+    catch (e) { console.log("rejected " + e.code); }`;
+  const out = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    const child = execFile(process.execPath, ["--input-type=module", "-e", script], (err, stdout) => resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout }));
+    child.stdin?.end();
+  });
+  assert.deepEqual(out, { code: 0, stdout: `rejected ${ErrorCode.RequestTimeout}\n` });
+});

@@ -7,18 +7,23 @@
 export interface Clock {
   /** Milliseconds on a monotonic scale. */
   now(): number;
-  /** Calls `fn` at (or soon after) time `at`; returns a handle for {@link Clock.cancel}. */
-  schedule(at: number, fn: () => void): unknown;
+  /**
+   * Calls `fn` at (or soon after) time `at`; returns a handle for {@link Clock.cancel}.
+   * `hold`: someone awaits what the timer settles (a request's timeout), so where the
+   * runtime can tell, the timer keeps the process alive; otherwise it does not.
+   */
+  schedule(at: number, fn: () => void, hold?: boolean): unknown;
   cancel(handle: unknown): void;
 }
 
 /** The runtime's clock: `performance.now()` and `setTimeout`, in Node, Deno, Bun and browsers. */
 export const systemClock: Clock = {
   now: () => performance.now(),
-  schedule(at, fn) {
+  schedule(at, fn, hold) {
     const t = setTimeout(fn, Math.max(0, at - performance.now()));
-    // A pending protocol timer must not keep a Node process alive on its own.
-    (t as { unref?: () => void }).unref?.();
+    // A protocol timer (keep-alive, a task's poll) must not keep a Node process alive on
+    // its own; one a caller awaits must, or the process could exit with the call unsettled.
+    if (hold !== true) (t as { unref?: () => void }).unref?.();
     return t;
   },
   cancel: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),

@@ -171,6 +171,8 @@ export class Endpoint {
   private readonly handling = new Map<string, Served>();
   private timer: unknown = undefined;
   private timerAt: number | null = null;
+  /** The timer was armed holding the process (see {@link Endpoint.arm}). */
+  private timerHolds = false;
   private ready: { resolve(v: { version: string; peer: PeerInfo }): void; reject(e: Error): void } | undefined;
 
   constructor(
@@ -325,17 +327,28 @@ export class Endpoint {
     return this.clock.now();
   }
 
+  /**
+   * Arms the one timer for the kernel's next deadline. While a caller awaits a request or
+   * the handshake, the timer holds the process: an in-memory peer that never answers then
+   * ends in the request's timeout, not in a process exiting with the promise unsettled.
+   */
   private arm(): void {
     const at = nextDeadline(this.state);
-    if (at === this.timerAt) return;
+    const hold = this.pending.size > 0 || this.ready !== undefined;
+    if (at === this.timerAt && hold === this.timerHolds) return;
     this.disarm();
     if (at === null) return;
     this.timerAt = at;
-    this.timer = this.clock.schedule(at, () => {
-      this.timer = undefined;
-      this.timerAt = null;
-      this.feed({ type: "tick", now: this.clock.now() });
-    });
+    this.timerHolds = hold;
+    this.timer = this.clock.schedule(
+      at,
+      () => {
+        this.timer = undefined;
+        this.timerAt = null;
+        this.feed({ type: "tick", now: this.clock.now() });
+      },
+      hold,
+    );
   }
 
   private disarm(): void {
