@@ -117,3 +117,28 @@ test("basic/authorization: without requiredScopes, scopesSupported is what every
   const h2 = protectedResource(async () => new Response("ok"), { resource: "http://mcp.test/", authorizationServers: ["http://as.test"], scopesSupported: ["s"], verifyToken: async () => ({ scopes: [], audience: "::bad::" }) });
   assert.equal((await h2(new Request("http://mcp.test/", { headers: { authorization: "Bearer x" } }))).status, 401);
 });
+
+test("basic/authorization + CORS: a preflight (which never carries a token) reaches the inner handler; a cross-origin 401 is readable, challenge included", async () => {
+  let inner = 0;
+  const wrapped = protectedResource(
+    async (req) => {
+      inner++;
+      return new Response(null, { status: 204, headers: { "access-control-allow-origin": req.headers.get("origin")! } });
+    },
+    { resource: MCP, authorizationServers: ["http://as.test"], verifyToken: async () => undefined },
+  );
+  const origin = "http://localhost:5173";
+  const pre = await wrapped(new Request(MCP, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } }));
+  assert.equal(pre.status, 204);
+  assert.equal(inner, 1);
+  // OPTIONS that is not a preflight is an ordinary request: it needs a token.
+  assert.equal((await wrapped(new Request(MCP, { method: "OPTIONS" }))).status, 401);
+  const denied = await wrapped(new Request(MCP, { method: "POST", headers: { origin, "content-type": "application/json" }, body: "{}" }));
+  assert.equal(denied.status, 401);
+  assert.equal(denied.headers.get("access-control-allow-origin"), origin);
+  assert.match(denied.headers.get("access-control-expose-headers")!, /www-authenticate/);
+  assert.ok(bearerChallenge(denied.headers.get("www-authenticate")!)?.params.resource_metadata);
+  assert.equal(inner, 1);
+  const noOrigin = await wrapped(new Request(MCP, { method: "POST", body: "{}" }));
+  assert.equal(noOrigin.headers.get("access-control-allow-origin"), null);
+});

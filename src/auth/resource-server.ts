@@ -11,6 +11,7 @@
  */
 import { canonicalResourceUri, PROTECTED_RESOURCE_WELL_KNOWN, type ProtectedResourceMetadata } from "./metadata.js";
 import { formatBearerChallenge } from "./www-authenticate.js";
+import { corsHeaders, isPreflight, PREFLIGHT } from "../transports/http/cors.js";
 
 /** What the application's verifier says about a token. */
 export interface VerifiedToken {
@@ -103,7 +104,9 @@ export function protectedResource(
   const now = options.now ?? Date.now;
   const scopeParam = (scopes: readonly string[] | undefined) => (scopes && scopes.length ? scopes.join(" ") : undefined);
 
-  const reject = (status: 400 | 401 | 403, error: string | undefined, description: string, scopes?: readonly string[]): Response => {
+  // A cross-origin page must be able to read the challenge to start the flow: the 401 / 403
+  // carries CORS for the request's origin (it tells no more than the public metadata does).
+  const reject = (origin: string | null, status: 400 | 401 | 403, error: string | undefined, description: string, scopes?: readonly string[]): Response => {
     options.onDiagnostic?.({ status, error: error ?? "missing_token", description });
     const challenge = formatBearerChallenge({
       ...(error ? { error, error_description: description } : {}),
@@ -113,47 +116,51 @@ export function protectedResource(
     const body = error ? JSON.stringify({ error, error_description: description }) : undefined;
     return new Response(body ?? null, {
       status,
-      headers: { "www-authenticate": challenge, ...(body ? { "content-type": "application/json" } : {}) },
+      headers: { "www-authenticate": challenge, ...(body ? { "content-type": "application/json" } : {}), ...(origin !== null ? corsHeaders(origin) : {}) },
     });
   };
 
   return async (request) => {
     const url = new URL(request.url);
     if (metadataPaths.has(url.pathname)) {
-      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
+      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: METADATA_CORS });
       if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
-      return new Response(request.method === "HEAD" ? null : documentText, { status: 200, headers: { "content-type": "application/json", ...corsHeaders } });
+      return new Response(request.method === "HEAD" ? null : documentText, { status: 200, headers: { "content-type": "application/json", ...METADATA_CORS } });
     }
+    const origin = request.headers.get("origin");
+    // A CORS preflight never carries credentials (Fetch standard): the inner handler answers
+    // it, with its own Origin policy, and the request that follows is checked here as usual.
+    if (origin !== null && isPreflight(request.method, request.headers.get(PREFLIGHT.method))) return handler(request);
     // OAuth 2.1 §5.1: tokens MUST NOT travel in the query string; refuse rather than accept one.
-    if (url.searchParams.has("access_token")) return reject(400, "invalid_request", "access tokens are not accepted in the query string");
+    if (url.searchParams.has("access_token")) return reject(origin, 400, "invalid_request", "access tokens are not accepted in the query string");
     const header = request.headers.get("authorization") ?? "";
     const match = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-    if (!header) return reject(401, undefined, "no access token", options.scopesSupported);
-    if (!match) return reject(401, "invalid_token", "the Authorization header is not a Bearer token", options.scopesSupported);
+    if (!header) return reject(origin, 401, undefined, "no access token", options.scopesSupported);
+    if (!match) return reject(origin, 401, "invalid_token", "the Authorization header is not a Bearer token", options.scopesSupported);
     let verified: VerifiedToken | undefined;
     try {
       verified = await options.verifyToken(match[1]);
     } catch {
       verified = undefined;
     }
-    if (!verified) return reject(401, "invalid_token", "the access token is invalid", options.scopesSupported);
-    if (verified.expiresAt !== undefined && verified.expiresAt <= now()) return reject(401, "invalid_token", "the access token has expired", options.scopesSupported);
+    if (!verified) return reject(origin, 401, "invalid_token", "the access token is invalid", options.scopesSupported);
+    if (verified.expiresAt !== undefined && verified.expiresAt <= now()) return reject(origin, 401, "invalid_token", "the access token has expired", options.scopesSupported);
     // RFC 8707 §2 / draft "Token Handling": the token MUST have been issued for this server.
     const audiences = (Array.isArray(verified.audience) ? verified.audience : [verified.audience]).map(safeCanonical);
-    if (!audiences.includes(resource)) return reject(401, "invalid_token", "the access token was not issued for this resource", options.scopesSupported);
+    if (!audiences.includes(resource)) return reject(origin, 401, "invalid_token", "the access token was not issued for this resource", options.scopesSupported);
     if (verified.issuer !== undefined && !options.authorizationServers.includes(verified.issuer)) {
-      return reject(401, "invalid_token", "the access token comes from an authorization server this resource does not trust", options.scopesSupported);
+      return reject(origin, 401, "invalid_token", "the access token comes from an authorization server this resource does not trust", options.scopesSupported);
     }
     const required = await requiredScopesOf(request, options);
     const missing = required.filter((s) => !satisfies(verified.scopes, s));
     // draft "Runtime Insufficient Scope Errors": every scope the operation needs, in one challenge.
-    if (missing.length) return reject(403, "insufficient_scope", `this operation needs the scope ${missing.join(" ")}`, required);
+    if (missing.length) return reject(origin, 403, "insufficient_scope", `this operation needs the scope ${missing.join(" ")}`, required);
     authInfos.set(request, { token: verified, scopes: verified.scopes });
     return handler(request);
   };
 }
 
-const corsHeaders = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, HEAD, OPTIONS" };
+const METADATA_CORS = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, HEAD, OPTIONS" };
 
 function safeCanonical(value: string): string {
   try {

@@ -7,7 +7,9 @@
  * `basic/transports/streamable-http` and `basic/versioning` for the modern era.
  *
  * Theory of operation. The handler owns HTTP mechanics only. Per request, in order:
- * endpoint path, DNS-rebinding checks (`Host`, then `Origin`: 403, both eras), the era
+ * endpoint path, DNS-rebinding checks (`Host`, then `Origin`: 403, both eras), CORS for
+ * an admitted `Origin` (`http/cors.ts`: a preflight is answered there and then; every other
+ * answer gets the origin's headers), the era
  * (a modern `MCP-Protocol-Version` skips every session rule; GET and DELETE are then 405),
  * then the method: POST carries messages, GET opens or resumes an SSE stream, DELETE ends
  * the session, anything else is 405. A POST without a session whose body names its
@@ -55,6 +57,7 @@ import { allowsBatches, isLegacyVersion, isModernVersion } from "../model/versio
 import { negotiatedVersion } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
 import { httpError, jsonResponse } from "./http/body.js";
+import { corsHeaders, isPreflight, PREFLIGHT, preflightHeaders } from "./http/cors.js";
 import { EventStore, parseEventId, type EventStoreLimits } from "./http/event-log.js";
 import { accepts, allowPredicate, H, hostnameOf, isJsonContentType, isLoopbackHostname, isLoopbackOrigin, isVisibleAscii, JSON_TYPE, randomSessionId, SSE_TYPE, type AllowList } from "./http/headers.js";
 import { HttpSession, type JsonExchange, type SessionConfig } from "./http/server-session.js";
@@ -109,6 +112,12 @@ export interface HttpHandlerOptions {
   path?: string;
   /** Origins allowed to call (list or predicate). Default: http(s) on localhost, 127.0.0.1, [::1], any port. Requests without `Origin` are allowed. */
   allowedOrigins?: AllowList;
+  /**
+   * CORS for the allowed origins (`http/cors.ts`): a browser page on another origin that
+   * `allowedOrigins` accepts gets its preflight answered and can read `MCP-Session-Id`.
+   * Only allowed origins are echoed, never `*`. Default true; `false` answers no CORS.
+   */
+  cors?: boolean;
   /** Host names (no port) allowed in `Host`. Default: localhost, 127.0.0.1, [::1]. `false` disables the check (behind a proxy that does it). */
   allowedHosts?: AllowList | false;
   /** Answer requests with one JSON body instead of an SSE stream. Default false. */
@@ -195,6 +204,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const strictVersion = options.strictProtocolVersionHeader !== false;
   const generate = options.sessionIdGenerator ?? randomSessionId;
   const originOk = allowPredicate(options.allowedOrigins, isLoopbackOrigin);
+  const cors = options.cors !== false;
   const hostOk = options.allowedHosts === false ? undefined : allowPredicate(options.allowedHosts, isLoopbackHostname);
   const sessions = new Map<string, HttpSession>();
 
@@ -438,27 +448,37 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
         if (name === undefined || !hostOk(name)) return httpError(403, ErrorCode.InvalidRequest, "Host not allowed");
       }
       const origin = req.header(H.origin);
-      if (origin !== null && !originOk(origin)) return httpError(403, ErrorCode.InvalidRequest, "Origin not allowed");
-      const pv = req.header(H.protocolVersion);
-      const modern = pv !== null && isModernVersion(pv.trim());
-      if (modern && options.modern !== undefined) return await options.modern(req.toRequest());
-      // Modern era: no GET stream, no DELETE (no sessions): 405 (draft streamable-http, Backward Compatibility).
-      if (modern && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported for ${pv.trim()} (POST only)`, { headers: { Allow: "POST" } });
-      // A server of that revision only: an older client's GET stream or DELETE has nothing to reach.
-      if (options.legacy === false && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported: this server speaks only 2026-07-28 (POST only)`, { headers: { Allow: "POST" } });
-      switch (req.method) {
-        case "POST":
-          return await post(req, modern);
-        case "GET":
-          return await get(req);
-        case "DELETE":
-          return await del(req);
-        default:
-          return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported`, { headers: { Allow: ALLOW } });
+      if (origin === null) return await route(req);
+      if (!originOk(origin)) return httpError(403, ErrorCode.InvalidRequest, "Origin not allowed");
+      if (!cors) return await route(req);
+      if (isPreflight(req.method, req.header(PREFLIGHT.method))) {
+        return { status: 204, headers: preflightHeaders(origin, options.legacy === false ? "POST" : ALLOW, req.header(PREFLIGHT.headers)), body: null };
       }
+      return withHeaders(await route(req), corsHeaders(origin));
     } catch (e) {
       diagnose("handler-error", e instanceof Error ? e.message : String(e));
       return httpError(500, ErrorCode.InternalError, "the request could not be handled");
+    }
+  }
+
+  /** A request past the path, Host and Origin checks: the era, then the method. */
+  async function route(req: HttpRequestView): Promise<Response | HttpReply> {
+    const pv = req.header(H.protocolVersion);
+    const modern = pv !== null && isModernVersion(pv.trim());
+    if (modern && options.modern !== undefined) return await options.modern(req.toRequest());
+    // Modern era: no GET stream, no DELETE (no sessions): 405 (draft streamable-http, Backward Compatibility).
+    if (modern && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported for ${pv.trim()} (POST only)`, { headers: { Allow: "POST" } });
+    // A server of that revision only: an older client's GET stream or DELETE has nothing to reach.
+    if (options.legacy === false && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported: this server speaks only 2026-07-28 (POST only)`, { headers: { Allow: "POST" } });
+    switch (req.method) {
+      case "POST":
+        return await post(req, modern);
+      case "GET":
+        return await get(req);
+      case "DELETE":
+        return await del(req);
+      default:
+        return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported`, { headers: { Allow: ALLOW } });
     }
   }
 
@@ -505,8 +525,15 @@ function sseReply(body: ReadableStream<Uint8Array>): HttpReply {
 /** `r` with `headers` (lower-case names) added. */
 function withHeaders(r: Response | HttpReply, headers: Record<string, string>): Response | HttpReply {
   if (!(r instanceof Response)) return { status: r.status, headers: { ...r.headers, ...headers }, body: r.body };
-  for (const k in headers) r.headers.set(k, headers[k]);
-  return r;
+  try {
+    for (const k in headers) r.headers.set(k, headers[k]);
+    return r;
+  } catch {
+    // Immutable headers (a `fetch` response that a custom `modern` path passed on): copy it.
+    const copy = new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers });
+    for (const k in headers) copy.headers.set(k, headers[k]);
+    return copy;
+  }
 }
 
 /** The factory's context; the `Request` is made only if the application reads it (and stays a plain, writable property to it). */
