@@ -65,6 +65,24 @@ test("resources.mdx Error Handling (2025-11-25): resource not found is -32002, w
   }
 });
 
+test("draft resources.mdx Error Handling: end to end, a modern request for a missing resource gets -32602 (basic/index: -32002 MUST NOT be emitted), and a handler reads the request's own version", async () => {
+  let seen: string | undefined;
+  const { client } = await connect(
+    (s) => {
+      library(s);
+      s.tool("version", {}, (_args, ctx) => ((seen = ctx.protocolVersion), { content: [] }));
+    },
+    { session: { versions: ["2026-07-28"] } },
+    { session: { versions: ["2026-07-28", "2025-11-25"] } },
+  );
+  assert.equal(client.protocolVersion, "2026-07-28");
+  const e = await rejection(client.readResource("file:///nope"));
+  assert.equal(e.code, ErrorCode.InvalidParams);
+  assert.deepEqual(e.data, { uri: "file:///nope" });
+  await client.callTool("version");
+  assert.equal(seen, "2026-07-28");
+});
+
 test("draft resources.mdx Error Handling: servers MUST return -32602 for a resource that does not exist (from 2026-07-28)", () => {
   assert.equal(resourceNotFoundCode("2026-07-28"), ErrorCode.InvalidParams);
   assert.equal(resourceNotFoundCode("2025-11-25"), ErrorCode.ResourceNotFound);

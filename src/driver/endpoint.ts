@@ -301,7 +301,9 @@ export class Endpoint {
   }
 
   private serve(id: RequestId, method: string, params: JsonObject | undefined): void {
-    const served = new Served(this, id, method, negotiatedVersion(this.state), peerOf(this.state));
+    // A modern request names its own version (there is no negotiated one); a legacy one is read under the session's.
+    const version = this.state.inbound[idKey(id)]?.modern?.version ?? negotiatedVersion(this.state);
+    const served = new Served(this, id, method, version, peerOf(this.state));
     this.handling.set(served.key, served);
     const handler = this.hooks.onRequest;
     if (handler === undefined) return served.fail({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
