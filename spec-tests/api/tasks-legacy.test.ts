@@ -221,3 +221,12 @@ test("tasks: the application's side: setStatus refuses illegal transitions, sett
   await assert.rejects(c.client.getTaskResult(id), (e: any) => e.code === -32603 && e.message === "boom");
   assert.throws(() => new McpServer({ name: "s", version: "1" }, { tasks: { restore: "{not json" } }), TypeError);
 });
+
+test("tasks Capabilities: a session of 2025-06-18 has no tasks, so a task field is ignored (receivers without the capability MUST process the request normally); a required-task tool runs normally too", async () => {
+  const gate = deferred();
+  gate.resolve();
+  const c = await connect((s) => jobs(s, gate), { session: { versions: ["2025-06-18" as const] } }, { session: { versions: ["2025-11-25", "2025-06-18"] } });
+  assert.equal(c.client.protocolVersion, "2025-06-18");
+  assert.deepEqual(await c.client.request("tools/call", { name: "job", arguments: { n: 2 }, task: { ttl: 1000 } }), text("job 2 done"));
+  assert.deepEqual(await c.client.callTool("must"), text("must"));
+});

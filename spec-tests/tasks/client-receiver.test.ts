@@ -99,3 +99,19 @@ test("basic/utilities/tasks Task Support and Handling: a client that did not dec
   }, { handlers: { sampling: () => answer("n") } }, LEGACY);
   assert.deepEqual((await d.client.callTool("raw")).content, [{ type: "text", text: "normal" }]);
 });
+
+test("basic/utilities/tasks Capabilities: in a 2025-06-18 session (no tasks) a task-receiving client answers a task-augmented request normally, ignoring the task field", async () => {
+  let answered: JsonObject | undefined;
+  const c = await connect(
+    (s) =>
+      s.tool("start", {}, async (_a, ctx) => {
+        answered = await ctx.request("sampling/createMessage", { ...(ASK as unknown as JsonObject), task: { ttl: 1000 } });
+        return { content: [] };
+      }),
+    { receiveTasks: true, handlers: { sampling: () => answer("plain") }, session: { versions: ["2025-06-18"] } },
+    { session: { versions: ["2025-11-25", "2025-06-18"] } },
+  );
+  assert.equal(c.client.protocolVersion, "2025-06-18");
+  await c.client.callTool("start");
+  assert.deepEqual(answered, answer("plain"));
+});

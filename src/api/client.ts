@@ -500,7 +500,7 @@ export class McpClientCore {
    */
   private async maybeAsTask(method: string, params: JsonObject, ctx: RequestContext, handler: (params: JsonObject, ctx: RequestContext) => JsonObject | Promise<JsonObject>): Promise<JsonObject> {
     const tasks = this.tasksReceived;
-    const check = tasks === undefined ? undefined : checkTaskAugmentation({ method, params, capabilities: this.capabilities });
+    const check = tasks === undefined ? undefined : checkTaskAugmentation({ method, params, capabilities: this.capabilities, version: ctx.protocolVersion });
     if (tasks === undefined || check?.kind !== "task") return handler(withoutTaskField(params), ctx);
     const extra: { ttl?: number; progressToken?: string | number } = {};
     if (check.requestedTtl !== undefined) extra.ttl = check.requestedTtl;

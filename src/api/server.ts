@@ -742,7 +742,7 @@ export class McpServerCore {
     // The common call: a tool that never runs as a task, not asked to. Either era serves it
     // normally, so the capabilities (built afresh on each read) are not needed.
     if (entry.taskSupport === "forbidden" && p.task === undefined) return undefined;
-    const decision = toolTaskDecision(p, entry.taskSupport, this.capabilities);
+    const decision = toolTaskDecision(p, entry.taskSupport, this.capabilities, rc.protocolVersion);
     if (decision.kind === "normal") return undefined;
     if (decision.kind === "error") return Promise.reject(new McpError(decision.error));
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };

@@ -47,15 +47,15 @@ export function requestCapabilities(params: JsonObject | undefined): unknown {
   return typeof meta === "object" && meta !== null ? (meta as JsonObject)[MetaKey.clientCapabilities] : undefined;
 }
 
-/** Decides how `tools/call` with `params` to a tool with `support` is served, given the server's capabilities. */
-export function toolTaskDecision(params: JsonObject, support: ToolTaskSupport, serverCapabilities: JsonObject): ToolTaskDecision {
+/** Decides how `tools/call` with `params` to a tool with `support` is served, given the server's capabilities and the session's version. */
+export function toolTaskDecision(params: JsonObject, support: ToolTaskSupport, serverCapabilities: JsonObject, version?: string): ToolTaskDecision {
   if (isModernRequest(params)) {
     if (support === "forbidden") return NORMAL;
     if (declaresTasksExtension(requestCapabilities(params))) return { kind: "task", era: "extension" };
     if (support === "required") return { kind: "error", error: gateMissing() };
     return NORMAL;
   }
-  const check = checkTaskAugmentation({ method: "tools/call", params, capabilities: serverCapabilities, taskSupport: support });
+  const check = checkTaskAugmentation({ method: "tools/call", params, capabilities: serverCapabilities, taskSupport: support, version });
   if (check.kind !== "task") return check;
   const d: ToolTaskDecision = { kind: "task", era: "legacy" };
   if (check.requestedTtl !== undefined) d.ttl = check.requestedTtl;

@@ -94,13 +94,22 @@ export interface AugmentationCheck {
   taskSupport?: ToolTaskSupport;
   /** For other request types: answer plain requests with `-32600` (the page's MAY). */
   requireTask?: boolean;
+  /** The session's negotiated version, when known: one before 2025-11-25 has no tasks at all. */
+  version?: string;
+}
+
+/** True when `version` is known and predates tasks (2025-11-25 introduced them). */
+function predatesTasks(version: string | undefined): boolean {
+  return version !== undefined && version < "2025-11-25";
 }
 
 /** Receiver side: decides how to handle an incoming request per the rules above. */
 export function checkTaskAugmentation(check: AugmentationCheck): TaskAugmentation {
   const task = taskMetadataOf(check.params);
-  // Not declared: "MUST process requests of that type normally, ignoring any task-augmentation metadata".
-  if (!acceptsTaskAugmented(check.capabilities, check.method)) return NORMAL;
+  // Not declared: "MUST process requests of that type normally, ignoring any task-augmentation
+  // metadata". A session of an older version cannot have declared it, whatever the receiver
+  // lists for newer ones (its result would be a CreateTaskResult that version has no type for).
+  if (predatesTasks(check.version) || !acceptsTaskAugmented(check.capabilities, check.method)) return NORMAL;
   if (check.method === "tools/call") {
     const support = check.taskSupport ?? "forbidden";
     const name = typeof check.params?.name === "string" ? check.params.name : "";
