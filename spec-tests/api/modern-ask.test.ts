@@ -101,3 +101,24 @@ test("mrtr: prompts/get and resources/read may ask too; a client without elicita
   const bare = await connect(setup, { ...MODERN }, DUAL);
   await assert.rejects(bare.client.getPrompt("ask", {}), (e: { code?: number }) => e.code === -32021);
 });
+
+test("draft mrtr Client Requirements: the client MUST construct the requested inputs before retrying; when its handler cannot, the call fails at once with that error instead of retrying without it (and being asked again, round after round)", async () => {
+  const runs = { n: 0 };
+  let asked = 0;
+  const c = await connect(surveyor(runs), {
+    ...MODERN,
+    handlers: {
+      ...clientHandlers(),
+      elicitation: (p: JsonObject) => {
+        if (++asked === 1) throw new Error("UI unavailable");
+        return { action: "accept" as const, content: { v: String(p.message) } };
+      },
+    },
+  }, DUAL);
+  const e = await c.client.callTool("survey").then(() => assert.fail("resolved"), (err) => err);
+  assert.match(e.message, /elicitation\/create input could not be provided: UI unavailable/);
+  assert.deepEqual({ asked, runs: runs.n }, { asked: 1, runs: 1 });
+  assert.equal(c.sent("client", "tools/call").length, 1, "no retry went out");
+  // The client serves on: the next call gathers its inputs and completes.
+  assert.equal(((await c.client.callTool("survey")).content[0] as { text: string }).text, "first?,second?,model,third?,1");
+});

@@ -600,13 +600,27 @@ function receiveInputRequired(state: SessionState, req: OutboundRequest, result:
   if (entry.waiting.length === 0) retryInput(state, originKey, now, out);
 }
 
-/** The application answered one input request; a failed one is left out (the server re-asks if it must). */
-function answerInput(state: SessionState, ref: { origin: string; key: string }, result: JsonObject | undefined, now: number, out: SessionOutput[]): void {
+/** The application answered one input request; once all are in, the original request is retried with them. */
+function answerInput(state: SessionState, ref: { origin: string; key: string }, result: JsonObject, now: number, out: SessionOutput[]): void {
   const entry = Object.hasOwn(state.mrtr, ref.origin) ? state.mrtr[ref.origin] : undefined;
   if (entry === undefined) return;
-  if (result !== undefined) Object.defineProperty(entry.responses, ref.key, { value: result, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(entry.responses, ref.key, { value: result, enumerable: true, writable: true, configurable: true });
   entry.waiting = entry.waiting.filter((k) => k !== ref.key);
   if (entry.waiting.length === 0) retryInput(state, ref.origin, now, out);
+}
+
+/**
+ * The application could not construct one input (its handler failed): the original request
+ * fails with that error. A retry without it breaks "the client MUST construct the requested
+ * inputs before retrying" (draft `basic/patterns/mrtr`), and the server would only ask
+ * again, round after round, until the bound; answers still coming for the round are dropped.
+ */
+function failInput(state: SessionState, ref: { origin: string; key: string }, method: string, error: { code: number; message: string; data?: unknown }, out: SessionOutput[]): void {
+  const entry = dropInputRound(state, ref.origin);
+  if (entry === undefined) return;
+  const code = Number.isInteger(error.code) ? error.code : ErrorCode.InternalError;
+  const message = `the ${method} input could not be provided: ${typeof error.message === "string" ? error.message : "the handler failed"}`;
+  out.push({ type: "error", id: entry.origin, method: entry.method, error: error.data === undefined ? { code, message } : { code, message, data: error.data } });
 }
 
 function retryInput(state: SessionState, originKey: string, now: number, out: SessionOutput[]): void {
@@ -721,7 +735,7 @@ function respond(state: SessionState, id: RequestId, result: JsonObject | undefi
     out.push({ type: "diagnostic", code: "respond-unknown", message: "no request in progress with this id; answer not sent", detail: { id } });
     return;
   }
-  if (req.mrtr !== undefined) return answerInput(state, req.mrtr, error === undefined ? (result ?? {}) : undefined, now, out);
+  if (req.mrtr !== undefined) return error === undefined ? answerInput(state, req.mrtr, result ?? {}, now, out) : failInput(state, req.mrtr, req.method, error, out);
   if (error !== undefined) {
     if (!Number.isInteger(error.code) || typeof error.message !== "string") {
       sendError(out, id, ErrorCode.InternalError, "the handler failed with a malformed error");
