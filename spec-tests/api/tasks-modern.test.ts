@@ -138,3 +138,37 @@ test("tasks extension + basic/patterns/mrtr: an inputBeforeTask tool's retry wit
   assert.equal(e.code, -32602);
   assert.deepEqual(Object.keys(JSON.parse(c.server.tasks.snapshot()).tasks), [], "no task was created");
 });
+
+test("tasks extension, input_required: the client MUST inspect inputRequests; waitForTask answers them once with the client's own handlers (tasks/update), then resolves with the result; a failing handler rejects the wait", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  const asker = (s: McpServer) =>
+    s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => {
+      const answer = ctx.inputResponses?.user as ElicitResult | undefined;
+      if (answer === undefined) return inputRequired({ user: { method: "elicitation/create", params: form } });
+      return text(`hi ${String(answer.content?.name)}`);
+    });
+  /** Settles `p`, advancing the manual clock through any poll waits. */
+  const settle = async <T>(p: Promise<T>, clock: { advance(ms: number): void }): Promise<T> => {
+    let done = false;
+    const out = p.finally(() => (done = true));
+    for (let i = 0; i < 50 && !done; i++) {
+      await flush();
+      clock.advance(10);
+    }
+    return out;
+  };
+  const asked: JsonObject[] = [];
+  const c = await connect(asker, { ...MODERN, tasks: true, handlers: { elicitation: (p) => (asked.push(p as JsonObject), { action: "accept", content: { name: "ada" } }) } }, DUAL);
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+  const result = await settle(c.client.waitForTask(id, { intervalMs: 10 }), c.clock);
+  assert.deepEqual(result.content, [{ type: "text", text: "hi ada" }]);
+  assert.equal(asked.length, 1, "each input request is answered once");
+  assert.equal(asked[0].message, "name?");
+  assert.equal(c.sent("client", "tasks/update").length, 1);
+
+  const failing = await connect(asker, { ...MODERN, tasks: true, handlers: { elicitation: () => Promise.reject(new Error("no UI")) } }, DUAL);
+  const id2 = failing.client.taskIdOf((await failing.client.callToolAsTask("ask")) as JsonObject)!;
+  const e = await rejection(settle(failing.client.waitForTask(id2, { intervalMs: 10 }), failing.clock));
+  assert.match(e.message, /elicitation\/create input of task .* could not be provided: no UI/);
+  assert.equal(failing.sent("client", "tasks/update").length, 0);
+});

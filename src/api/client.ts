@@ -30,7 +30,7 @@
 import { systemClock, type Clock } from "../driver/clock.js";
 import { TASKS_EXTENSION } from "../model/meta.js";
 import { isModernVersion } from "../model/versions.js";
-import { McpError, type Endpoint, type RequestContext, type RequestOptions } from "../driver/endpoint.js";
+import { McpError, toRpcError, type Endpoint, type RequestContext, type RequestOptions } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionOptions } from "../session/types.js";
@@ -328,19 +328,27 @@ export class McpClientCore {
   async waitForTask(taskId: string, options: CallOptions & { intervalMs?: number } = {}): Promise<JsonObject> {
     if (!isModernVersion(this.version)) return this.getTaskResult(taskId, options);
     const clock = this.options.clock ?? systemClock;
+    const answered = new Set<string>();
     for (;;) {
       const task = await this.getTask(taskId, options);
       if (task.status === "completed") return (task.result ?? {}) as JsonObject;
       if (task.status === "failed") throw new McpError(task.error ?? { code: ErrorCode.InternalError, message: task.statusMessage ?? "task failed" });
       if (task.status === "cancelled") throw new McpError({ code: ErrorCode.RequestCancelled, message: task.statusMessage ?? "task cancelled" });
+      // Tasks extension: "the client MUST inspect" inputRequests; it answers them with its own handlers, as in an input_required round.
+      if (task.status === "input_required" && task.inputRequests !== undefined && (await this.answerTaskInput(taskId, task.inputRequests, answered, options))) continue;
       const wait = typeof task.pollIntervalMs === "number" ? task.pollIntervalMs : (options.intervalMs ?? 1000);
       await new Promise<void>((resolve, reject) => {
         const signal = options.signal;
         if (signal?.aborted) return reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" }));
-        const handle = clock.schedule(clock.now() + wait, () => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve();
-        });
+        // Held: the caller awaits this wait (see Clock.schedule).
+        const handle = clock.schedule(
+          clock.now() + wait,
+          () => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          },
+          true,
+        );
         const onAbort = (): void => {
           clock.cancel(handle);
           reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" }));
@@ -348,6 +356,41 @@ export class McpClientCore {
         signal?.addEventListener("abort", onAbort, { once: true });
       });
     }
+  }
+
+  /**
+   * Runs this client's handlers on the task's input requests not answered yet and sends
+   * the answers with `tasks/update`; false when there was nothing new to answer. A handler
+   * that fails rejects the wait with its error (the task is left to the caller to cancel).
+   */
+  private async answerTaskInput(taskId: string, requests: NonNullable<Task["inputRequests"]>, answered: Set<string>, options: CallOptions): Promise<boolean> {
+    const keys = Object.keys(requests).filter((k) => !answered.has(k));
+    if (keys.length === 0) return false;
+    const responses: JsonObject = {};
+    const signal = options.signal ?? new AbortController().signal;
+    await Promise.all(
+      keys.map(async (key) => {
+        const { method, params } = requests[key];
+        const ctx: RequestContext = {
+          id: `task:${taskId}:${key}`,
+          method,
+          signal,
+          progress: () => {},
+          request: () => Promise.reject(new McpError({ code: ErrorCode.InvalidRequest, message: "a task's input request cannot send requests of its own" })),
+          notify: () => {},
+          log: () => {},
+          protocolVersion: this.version,
+        };
+        const result = await this.serve(method, (params ?? {}) as JsonObject, ctx).catch((e: unknown) => {
+          const error = toRpcError(e);
+          throw new McpError({ ...error, message: `the ${method} input of task ${taskId} could not be provided: ${error.message}` });
+        });
+        Object.defineProperty(responses, key, { value: result, enumerable: true, writable: true, configurable: true });
+      }),
+    );
+    for (const key of keys) answered.add(key);
+    await this.updateTask(taskId, responses, options);
+    return true;
   }
 
   /** One page of `resources/list`. */
