@@ -128,7 +128,7 @@ test("streamable-http (draft) Custom Headers from Tool Parameters: the client mi
   client.close();
 });
 
-test("streamable-http (draft) Server Behavior for Custom Headers: a missing, mismatched, unexpected or invalid Mcp-Param-* → 400 -32020; integers compare numerically", async () => {
+test("streamable-http (draft) Server Behavior for Custom Headers: a missing, mismatched, unexpected or invalid Mcp-Param-* → 400 -32020; integers compare numerically, in decimal only", async () => {
   const calls: JsonObject[] = [];
   const handler = paramServer(calls);
   const body = (args: JsonObject) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "query", arguments: args, _meta: { "io.modelcontextprotocol/protocolVersion": MV, "io.modelcontextprotocol/clientCapabilities": {} } } });
@@ -140,6 +140,8 @@ test("streamable-http (draft) Server Behavior for Custom Headers: a missing, mis
     [{}, { "mcp-param-region": "eu" }],
     [{ region: "eu" }, { "mcp-param-region": "e\x01u" }],
     [{ limit: 42 }, { "mcp-param-limit": "forty-two" }],
+    // "integer: Convert to decimal string representation": other notations that Number() reads as 42 are a mismatch.
+    ...["0x2a", "0b101010", "0o52", "+42", "4.2e1", "42.", ".42e2"].map((v): [JsonObject, Record<string, string>] => [{ limit: 42 }, { "mcp-param-limit": v }]),
   ];
   for (const [args, extra] of cases) {
     const r = await send(args, extra);

@@ -337,12 +337,16 @@ test("enableJsonResponse: a request gets one application/json body; related mess
   await g.cancel();
 });
 
-test("enableJsonResponse: a cancelled request gets 202; a request cut off by session end gets 404", async () => {
+test("enableJsonResponse (Sending Messages item 5: a POST of requests MUST get text/event-stream or application/json): a cancelled request gets an empty event stream, not 202; a request cut off by session end gets 404", async () => {
   const { handler } = makeHandler(new Tools(), { enableJsonResponse: true });
   const sid = await open(handler);
   const cancelled = post(handler, call(1, "wait"), sid, V);
-  await post(handler, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, sid, V);
-  assert.equal((await cancelled).status, 202);
+  const c = await post(handler, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, sid, V);
+  assert.equal(c.status, 202, "the notification itself is accepted");
+  const r = await cancelled;
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get("content-type"), "text/event-stream");
+  assert.equal(await r.text(), "");
   const cut = post(handler, call(2, "wait"), sid, V);
   handler.terminate(sid);
   assert.equal((await cut).status, 404);
@@ -486,4 +490,26 @@ test("sessions end after sessionIdleMs without requests or open connections", as
   await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": other, "mcp-protocol-version": V } }));
   clock.advance(5000);
   assert.deepEqual(tools.closed, ["session idle timeout", "session terminated by the client (HTTP DELETE)"]);
+});
+
+test("transports/Sending Messages item 6 (the stream SHOULD include the response): what a tool writes at once, more events than the replay log keeps, reaches the POST's stream in full", async () => {
+  const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxEventsPerStream: 10 } });
+  const sid = await open(handler);
+  const got = messages(await new SseReader(await post(handler, call(3, "burst", { count: 25 }), sid, V)).rest());
+  assert.equal(got.filter((m) => m.method === "notifications/message").length, 25);
+  assert.equal(got.at(-1).id, 3);
+  assert.deepEqual(tools.diagnostics, [], "no message-lost");
+});
+
+test("basic/index duplicate ids in one 2025-03-26 batch: the duplicate gets -32600 and the first request still gets its response on the same stream, which then ends (SSE and JSON)", async () => {
+  for (const enableJsonResponse of [false, true]) {
+    const { handler, tools } = makeHandler(new Tools(), { enableJsonResponse });
+    const sid = await open(handler, "2025-03-26");
+    const answer = post(handler, [call(6, "wait"), { jsonrpc: "2.0", id: 6, method: "tools/list" }], sid, "2025-03-26");
+    await tools.waiting();
+    tools.release();
+    const r = await answer;
+    const got = enableJsonResponse ? await r.json() : messages(await new SseReader(r).rest());
+    assert.deepEqual(got.filter((m: any) => m.id === 6).map((m: any) => m.error?.code ?? m.result.content[0].text), [ErrorCode.InvalidRequest, "waited"], `json: ${enableJsonResponse}`);
+  }
 });

@@ -410,8 +410,11 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return headers === undefined ? answer : answer.then((r) => withHeaders(r, headers));
     }
     const s = session.openPostStream(ids);
+    // Connected before the kernel sees the body: what it answers at once is written, not
+    // queued where the bounded replay log could evict it before any connection carried it.
+    const conn = session.connectPost(s);
     session.receive(s, value);
-    return sseReply(session.connectPost(s).body);
+    return sseReply(conn.body);
   }
 
   async function get(req: HttpRequestView): Promise<Response | HttpReply> {
@@ -514,7 +517,10 @@ const ACCEPTED: HttpReply = emptyReply(202);
 
 /** The body of a finished JSON exchange: one response, or the batch's responses; 202 when every request was cancelled, 404 when the session ended. */
 function jsonBody(session: HttpSession, e: JsonExchange): Response | HttpReply {
-  if (e.responses.length === 0) return session.closed ? httpError(404, ErrorCode.InvalidRequest, "session terminated") : ACCEPTED;
+  // Every request was cancelled, so none gets a response; a POST of requests still MUST be
+  // answered with one of the two content types (202 is for notifications and responses):
+  // an SSE stream that carries nothing.
+  if (e.responses.length === 0) return session.closed ? httpError(404, ErrorCode.InvalidRequest, "session terminated") : { status: 200, headers: SSE_HEADERS, body: null };
   return jsonReply(200, e.batch ? "[" + e.responses.join(",") + "]" : e.responses[0]);
 }
 

@@ -232,6 +232,9 @@ export function headerMismatch(get: HeaderLookup, message: { method: string; par
   return null;
 }
 
+/** A decimal number: optional minus, digits, optional fraction. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
 /** Compares one header with its body value: present, valid characters, equal after decoding (integers numerically). */
 function compare(get: HeaderLookup, header: string, body: unknown): string | null {
   const raw = get(header);
@@ -239,8 +242,11 @@ function compare(get: HeaderLookup, header: string, body: unknown): string | nul
   const value = decodeHeaderValue(raw);
   if (value === undefined) return `the ${header} header contains invalid characters`;
   if (typeof body === "number") {
-    // Server Validation note: integers compare numerically (42.0 and 42 are equal).
-    if (value.trim() !== "" && Number(value) === body) return null;
+    // Server Validation note: integers compare numerically (42.0 and 42 are equal), but only
+    // in decimal notation, what a client sends ("Convert to decimal string representation"):
+    // `Number` would also take 0x10, 1.6e1 or +16, which a proxy routing on the header
+    // reads differently from the body the server runs with.
+    if (DECIMAL.test(value) && Number(value) === body) return null;
   } else if (value === paramText(body)) return null;
   return `${header} header value ${JSON.stringify(raw)} does not match body value ${JSON.stringify(body)}`;
 }

@@ -74,8 +74,8 @@ export interface Stream {
   everConnected: boolean;
   /** POST streams: requests not yet answered or cancelled. */
   outstanding: number;
-  /** POST streams: keys of the requests this POST carried. */
-  readonly ids: Set<string>;
+  /** POST streams: keys of the requests this POST carried, each with how many answers it still awaits (a batch may repeat an id). */
+  readonly ids: Map<string, number>;
   done: boolean;
 }
 
@@ -83,7 +83,8 @@ export interface Stream {
 export interface JsonExchange {
   readonly kind: "json";
   outstanding: number;
-  readonly ids: Set<string>;
+  /** As {@link Stream.ids}. */
+  readonly ids: Map<string, number>;
   readonly batch: boolean;
   readonly responses: string[];
   done: boolean;
@@ -143,7 +144,7 @@ export class HttpSession {
 
   /** A new JSON exchange; `finish` is called once every request is answered or cancelled. */
   openJsonExchange(ids: RequestId[], batch: boolean, finish: (e: JsonExchange) => void): JsonExchange {
-    const e: JsonExchange = { kind: "json", outstanding: 0, ids: new Set(), batch, responses: [], done: false, finish };
+    const e: JsonExchange = { kind: "json", outstanding: 0, ids: new Map(), batch, responses: [], done: false, finish };
     this.register(e, ids);
     return e;
   }
@@ -151,7 +152,9 @@ export class HttpSession {
   private register(e: Exchange, ids: RequestId[]): void {
     for (const id of ids) {
       const key = idKey(id);
-      e.ids.add(key);
+      // A repeated id (in a batch, or of a request still in flight) gets the kernel's -32600
+      // as one answer, and its first request's response as the other.
+      e.ids.set(key, (e.ids.get(key) ?? 0) + 1);
       e.outstanding++;
       // A duplicate id keeps the older route; the kernel's error for it goes to `receiving`.
       if (!this.routes.has(key)) this.routes.set(key, e);
@@ -191,7 +194,7 @@ export class HttpSession {
       // one error answers the whole POST, and none of its requests will get another.
       if (r === null) return this.config.diagnose("response-unrouted", "an error response with a null id outside any POST was dropped");
       this.deliver(r, text);
-      for (const key of r.ids) if (this.routes.get(key) === r) this.routes.delete(key);
+      for (const key of r.ids.keys()) if (this.routes.get(key) === r) this.routes.delete(key);
       r.ids.clear();
       r.outstanding = 1;
       return this.settle(r, "");
@@ -217,8 +220,12 @@ export class HttpSession {
 
   /** One request of `e` is answered or cancelled. */
   private settle(e: Exchange, key: string): void {
-    e.ids.delete(key);
-    if (this.routes.get(key) === e) this.routes.delete(key);
+    const left = (e.ids.get(key) ?? 1) - 1;
+    if (left > 0) e.ids.set(key, left);
+    else {
+      e.ids.delete(key);
+      if (this.routes.get(key) === e) this.routes.delete(key);
+    }
     if (--e.outstanding > 0 || e.done) return;
     e.done = true;
     if (e.kind === "json") return e.finish(e);
@@ -344,7 +351,7 @@ export class HttpSession {
 
   private newStream(standalone: boolean): Stream {
     const no = this.nextStream++;
-    const s: Stream = { kind: "sse", no, standalone, log: this.config.store.createLog(no), conn: null, everConnected: false, outstanding: 0, ids: new Set(), done: false };
+    const s: Stream = { kind: "sse", no, standalone, log: this.config.store.createLog(no), conn: null, everConnected: false, outstanding: 0, ids: new Map(), done: false };
     this.streams.set(no, s);
     return s;
   }
