@@ -21,8 +21,8 @@ export const systemClock: Clock = {
   now: () => performance.now(),
   schedule(at, fn, hold) {
     const t = setTimeout(fn, Math.max(0, at - performance.now()));
-    // A protocol timer (keep-alive, a task's poll) must not keep a Node process alive on
-    // its own; one a caller awaits must, or the process could exit with the call unsettled.
+    // A protocol timer nobody awaits (keep-alive, idle expiry) must not keep a Node process
+    // alive on its own; one a caller awaits must, or the process could exit with the call unsettled.
     if (hold !== true) (t as { unref?: () => void }).unref?.();
     return t;
   },
