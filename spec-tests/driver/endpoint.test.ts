@@ -217,3 +217,12 @@ test("endpoint: in a real process, a request to a peer that never answers ends i
   });
   assert.deepEqual(out, { code: 0, stdout: `rejected ${ErrorCode.RequestTimeout}\n` });
 });
+
+test("clock: a wait past setTimeout's range (2^31 - 1 ms) does not fire at once, as a runtime's overflowed timer would (a peer's huge retry or pollIntervalMs stays a wait, not a tight loop)", async () => {
+  let fired = false;
+  const handle = systemClock.schedule(systemClock.now() + 3_000_000_000, () => (fired = true), true);
+  // An overflowed timer fires after 1 ms, before this one.
+  await new Promise<void>((resolve) => setTimeout(resolve, 5));
+  assert.equal(fired, false);
+  systemClock.cancel(handle);
+});

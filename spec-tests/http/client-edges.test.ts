@@ -307,3 +307,51 @@ test("client edges: without an injected sleep, reconnects wait on a real timer (
   assert.equal((r.content as { text: string }[])[0].text, "waited");
   t.close();
 });
+
+test("client edges (2025-11-25 basic/transports, cancellation): a request the client cancelled is no longer resumed: its POST stream gets no more Last-Event-ID GETs", async () => {
+  const { handler } = makeHandler();
+  let resumes = 0;
+  let cancelledPosted = false;
+  const sleeps: Array<() => void> = [];
+  const t = transport(
+    handler,
+    async (req, next, body) => {
+      if (req.method === "GET" && req.headers.has("last-event-id")) return resumes++, primedOnly();
+      if (body.includes('"tools/call"')) return primedOnly();
+      if (body.includes('"notifications/cancelled"')) cancelledPosted = true;
+      return next();
+    },
+    { sleep: () => new Promise<void>((resolve) => sleeps.push(resolve)) },
+  );
+  const { ep } = connect(t);
+  await ep.open();
+  const ac = new AbortController();
+  const call = ep.request("tools/call", { name: "echo", arguments: {} }, { signal: ac.signal });
+  await until(() => sleeps.length > 0);
+  ac.abort("user");
+  await assert.rejects(call, (e: McpError) => e.code === ErrorCode.RequestCancelled);
+  await until(() => cancelledPosted);
+  sleeps.shift()!();
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(resumes, 0);
+  assert.equal(sleeps.length, 0, "no further reconnection wait");
+  t.close();
+});
+
+test("client edges (draft basic/versioning, dual-era client → legacy server): after the modern probe falls back, initialize carries no MCP-Protocol-Version of the probe", async () => {
+  const { handler } = makeHandler();
+  const initHeaders: (string | null)[] = [];
+  const t = transport(handler, async (req, next, body) => {
+    // A server whose discover answer the client cannot use (no ttlMs / cacheScope): it falls back.
+    if (body.includes('"server/discover"')) return Response.json({ jsonrpc: "2.0", id: JSON.parse(body).id, result: { supportedVersions: ["2025-11-25"], capabilities: {}, serverInfo: { name: "s", version: "1" } } });
+    if (body.includes('"initialize"')) initHeaders.push(req.headers.get("mcp-protocol-version"));
+    return next();
+  });
+  const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2026-07-28", "2025-11-25"] }, { send: (m) => t.send(encode(m)) });
+  t.onMessage((x) => ep.receive(x));
+  const ready = await ep.open();
+  assert.equal(ready.version, "2025-11-25");
+  assert.deepEqual(initHeaders, [null]);
+  assert.equal(t.protocolVersion, "2025-11-25");
+  t.close();
+});

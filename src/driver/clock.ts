@@ -16,18 +16,42 @@ export interface Clock {
   cancel(handle: unknown): void;
 }
 
+/**
+ * The longest delay `setTimeout` takes (2^31 − 1 ms, about 24.8 days). Runtimes fire a
+ * longer one after 1 ms, so a peer's huge `retry` or `pollIntervalMs` would become a
+ * tight loop: such a wait is made of timers of at most this length, each re-armed.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A wait longer than {@link MAX_TIMER_MS}: the current leg's timer, replaced as each leg ends. */
+class LongTimer {
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
 /** The runtime's clock: `performance.now()` and `setTimeout`, in Node, Deno, Bun and browsers. */
 export const systemClock: Clock = {
   now: () => performance.now(),
   schedule(at, fn, hold) {
-    const t = setTimeout(fn, Math.max(0, at - performance.now()));
-    // A protocol timer nobody awaits (keep-alive, idle expiry) must not keep a Node process
-    // alive on its own; one a caller awaits must, or the process could exit with the call unsettled.
-    if (hold !== true) (t as { unref?: () => void }).unref?.();
-    return t;
+    const delay = at - performance.now();
+    if (delay <= MAX_TIMER_MS) return startTimer(fn, delay, hold);
+    const long = new LongTimer();
+    const leg = (): void => {
+      const left = at - performance.now();
+      long.timer = left > MAX_TIMER_MS ? startTimer(leg, MAX_TIMER_MS, hold) : startTimer(fn, left, hold);
+    };
+    leg();
+    return long;
   },
-  cancel: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  cancel: (handle) => clearTimeout(handle instanceof LongTimer ? handle.timer : (handle as ReturnType<typeof setTimeout>)),
 };
+
+function startTimer(fn: () => void, ms: number, hold: boolean | undefined): ReturnType<typeof setTimeout> {
+  const t = setTimeout(fn, Math.max(0, ms));
+  // A protocol timer nobody awaits (keep-alive, idle expiry) must not keep a Node process
+  // alive on its own; one a caller awaits must, or the process could exit with the call unsettled.
+  if (hold !== true) (t as { unref?: () => void }).unref?.();
+  return t;
+}
 
 /** A clock that moves only when told: for tests and deterministic simulations. */
 export class ManualClock implements Clock {

@@ -55,6 +55,7 @@
  * `close()` aborts every fetch, sends DELETE for the session (a 405 is fine), and calls
  * the close listener once. Delays go through an injectable `sleep`, so tests never wait.
  */
+import { systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
@@ -150,9 +151,10 @@ export const REISSUE_ID_PREFIX = "mcp-kernel-reissue-";
 
 const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
-    const t = setTimeout(done, ms);
+    // The system clock's timer: a `retry` past setTimeout's range still waits that long.
+    const t = systemClock.schedule(systemClock.now() + ms, done, true);
     function done(): void {
-      clearTimeout(t);
+      systemClock.cancel(t);
       signal.removeEventListener("abort", done);
       resolve();
     }
@@ -197,7 +199,7 @@ class HttpClient implements HttpClientTransport {
   private getOpened: (() => void) | undefined;
   /** Readers of the SSE bodies being followed, cancelled on close. */
   private readonly readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
-  /** Modern requests in flight, by id key: cancelling one closes its stream. */
+  /** Requests in flight, by id key: cancelling a modern one closes its stream, a legacy one stops its resumption. */
   private readonly inflight = new Map<string, StreamCtx>();
   /** The kernel's `initialize` and `notifications/initialized`, replayed to renew an expired session. */
   private initText: string | undefined;
@@ -273,13 +275,24 @@ class HttpClient implements HttpClientTransport {
     // Modern messages name their version in _meta; only they are parsed for their headers.
     const modern = text.indexOf(META_VERSION) === -1 ? undefined : modernMessage(text);
     if (modern !== undefined) return this.postModern(text, modern, ctx);
-    if (text.indexOf('"notifications/cancelled"') !== -1 && this.cancelModern(text)) return;
+    if (text.indexOf('"notifications/cancelled"') !== -1 && this.cancelInflight(text)) return;
     let method: string | undefined;
     if (this.handshaking || text.charCodeAt(0) === 0x5b /* [ */) method = this.inspect(text, ctx);
     else {
       const id = peekRequestId(text);
       if (id !== null) track(ctx, id);
     }
+    // In flight by id, so a later notifications/cancelled can stop this POST's stream.
+    for (const key of ctx.pending) this.inflight.set(key, ctx);
+    try {
+      return await this.postLegacy(text, retried, ctx, method);
+    } finally {
+      for (const key of ctx.ids.keys()) if (this.inflight.get(key) === ctx) this.inflight.delete(key);
+    }
+  }
+
+  /** A 2025-era POST (after {@link HttpClient.post} noted its requests in `ctx`): session gates, the answer. */
+  private async postLegacy(text: string, retried: boolean, ctx: StreamCtx, method: string | undefined): Promise<void> {
     let release: (() => void) | undefined;
     if (method === "initialize" && this.sessionId === undefined) {
       const previous = this.gate;
@@ -293,6 +306,9 @@ class HttpClient implements HttpClientTransport {
       await previous;
     } else if (this.gate !== undefined) await this.gate;
     if (method === "initialize" && this.initText === undefined) this.initText = text;
+    // A dual-era client falls back to initialize after a modern probe: the probe's version
+    // is not this session's, and a legacy server answers 400 to a version it does not speak.
+    if (method === "initialize" && this.sessionId === undefined) this.protocolVersion = undefined;
     if (method === "notifications/initialized") {
       this.initializedText = text;
       if (!this.getStarted && this.options.openGetStream !== false) this.holdForGet();
@@ -423,16 +439,22 @@ class HttpClient implements HttpClientTransport {
   }
 
   /**
-   * Draft `streamable-http` (Cancellation): on HTTP, closing a modern request's response
-   * stream is the cancellation, and no `notifications/cancelled` is sent. True when
-   * `text` cancelled a modern request in flight that way.
+   * `text` is a `notifications/cancelled`: the request it names is no longer awaited. Draft
+   * `streamable-http` (Cancellation): closing a modern request's response stream is the
+   * cancellation, and no notification is sent (true). A 2025-era request's notification
+   * is sent (false), and its POST stream is no longer resumed for it: the server may never
+   * answer it again, and a resumption loop would go on until the transport closed.
    */
-  private cancelModern(text: string): boolean {
+  private cancelInflight(text: string): boolean {
     const m = parse(text) as { method?: unknown; params?: { requestId?: unknown } } | undefined;
     if (m?.method !== "notifications/cancelled") return false;
     const id = m.params?.requestId;
     const ctx = typeof id === "string" || typeof id === "number" ? this.inflight.get(JSON.stringify(id)) : undefined;
-    if (ctx?.modern === undefined) return false;
+    if (ctx === undefined) return false;
+    if (ctx.modern === undefined) {
+      ctx.pending.delete(JSON.stringify(id));
+      return false;
+    }
     this.inflight.delete(JSON.stringify(id));
     ctx.modern.cancelled = true;
     // The kernel expects no answer now; nothing more is delivered for it.
@@ -534,7 +556,7 @@ class HttpClient implements HttpClientTransport {
         return this.report(`gave up on the GET stream after ${failures} attempts`);
       }
       await this.sleep(this.delay(ctx, failures), this.abort.signal);
-      if (this.closed) return;
+      if (this.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
       const headers = this.headersFor(undefined, false);
       if (ctx.lastEventId !== "") headers[H.lastEventId] = ctx.lastEventId;
       let r: Response;
