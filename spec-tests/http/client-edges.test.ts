@@ -355,3 +355,22 @@ test("client edges (draft basic/versioning, dual-era client → legacy server): 
   assert.equal(t.protocolVersion, "2025-11-25");
   t.close();
 });
+
+test("client edges (2025-11-25 basic/transports, Sending Messages: a request MUST get an event stream or a JSON body): a 202, an array answering one request, or a response with both result and error fail the request at once, not at its timeout", async () => {
+  const { handler } = makeHandler();
+  let mode = "";
+  const t = transport(handler, async (_req, next, body) => {
+    if (!body.includes('"tools/list"')) return next();
+    const id = JSON.parse(body).id;
+    if (mode === "202") return new Response(null, { status: 202 });
+    if (mode === "array") return Response.json([{ jsonrpc: "2.0", id, result: { tools: [] } }]);
+    return Response.json({ jsonrpc: "2.0", id, result: { tools: [] }, error: { code: 1, message: "both" } });
+  });
+  const { ep } = connect(t);
+  await ep.open();
+  for (mode of ["202", "array", "both"]) {
+    // No timeout could fire here (the endpoint's clock is the system clock, 60 s): the transport answers.
+    await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.ConnectionClosed && /HTTP 202|did not answer/.test(e.message), mode);
+  }
+  t.close();
+});

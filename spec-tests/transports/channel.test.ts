@@ -82,6 +82,19 @@ test("stdio framing: chunks split anywhere, several lines per chunk, CRLF, text 
   assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}', '{"jsonrpc":"2.0","method":"c"}']);
 });
 
+test("a chunk that is neither text nor bytes (an object a peer enqueued) is one undecodable fault and the stream serves on; other byte views are read as bytes", () => {
+  const faults: FramingFault[] = [];
+  const { ch, got, closes, listen } = channel({ onFault: (f) => faults.push(f) });
+  listen();
+  ch.push({ not: "bytes" } as unknown as string);
+  ch.push(42 as unknown as string);
+  ch.push(utf8.encode('{"jsonrpc":"2.0","method":"a"}\n').buffer as unknown as Uint8Array);
+  ch.push(new DataView(utf8.encode('{"jsonrpc":"2.0","method":"b"}\n').buffer) as unknown as Uint8Array);
+  assert.deepEqual(got, [INVALID_UTF8_MESSAGE, INVALID_UTF8_MESSAGE, '{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}']);
+  assert.deepEqual(faults, [{ kind: "invalid-utf8" }, { kind: "invalid-utf8" }]);
+  assert.deepEqual(closes, []);
+});
+
 test("endInput delivers a last line that has no newline; later input is ignored once closed", () => {
   const { ch, got, listen } = channel();
   listen();

@@ -232,9 +232,18 @@ export class StreamChannel implements Transport {
     this.closeWith(LOCAL_CLOSE_REASON);
   }
 
-  /** Adapter side: one chunk read from the stream. Ignored once closed. */
+  /**
+   * Adapter side: one chunk read from the stream. Ignored once closed. A chunk that is
+   * neither text nor bytes (a peer enqueuing objects into a byte stream) is reported as
+   * undecodable, like invalid UTF-8, and the stream serves on.
+   */
   push(chunk: string | Uint8Array): void {
     if (this.reason !== undefined) return;
+    if (typeof chunk !== "string" && !(chunk instanceof Uint8Array)) {
+      const bytes = bytesOf(chunk);
+      if (bytes === undefined) return this.fault({ kind: "invalid-utf8" });
+      chunk = bytes;
+    }
     if (this.ndjson === undefined) {
       const text = typeof chunk === "string" ? chunk : decodeUtf8(chunk);
       if (text !== undefined) this.deliver(text);
@@ -328,4 +337,11 @@ export class StreamChannel implements Transport {
     this.queuedChars = 0;
     return q.length === 1 ? q[0] : q.join("");
   }
+}
+
+/** The bytes of an `ArrayBuffer` or any typed-array view; undefined for anything else. */
+function bytesOf(chunk: unknown): Uint8Array | undefined {
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return undefined;
 }

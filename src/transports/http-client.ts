@@ -123,6 +123,8 @@ interface StreamCtx {
   ids: Map<string, RequestId>;
   lastEventId: string;
   retryMs: number | undefined;
+  /** The POST carried a batch (2025-03-26): only then may its answer be an array. */
+  batch?: boolean;
 }
 
 /** A modern request's state across its attempts. */
@@ -277,7 +279,8 @@ class HttpClient implements HttpClientTransport {
     if (modern !== undefined) return this.postModern(text, modern, ctx);
     if (text.indexOf('"notifications/cancelled"') !== -1 && this.cancelInflight(text)) return;
     let method: string | undefined;
-    if (this.handshaking || text.charCodeAt(0) === 0x5b /* [ */) method = this.inspect(text, ctx);
+    if (text.charCodeAt(0) === 0x5b /* [ */) ctx.batch = true;
+    if (this.handshaking || ctx.batch === true) method = this.inspect(text, ctx);
     else {
       const id = peekRequestId(text);
       if (id !== null) track(ctx, id);
@@ -336,6 +339,8 @@ class HttpClient implements HttpClientTransport {
     if (res.status === 202 || res.status === 204) {
       discard(res);
       if (method === "notifications/initialized") this.startGet();
+      // A request MUST get an event stream or a JSON body: no answer will come for it.
+      if (ctx.pending.size > 0) this.failed(ctx, `the server answered a request with HTTP ${res.status} and no response`);
       return;
     }
     // No GET stream follows a refused notifications/initialized: nothing to wait for.
@@ -434,7 +439,12 @@ class HttpClient implements HttpClientTransport {
       return void this.failed(ctx, `POST failed: ${errorText(e)}`);
     }
     if (this.closed || modern.cancelled) return void discard(res);
-    if (res.status === 202 || res.status === 204) return void discard(res);
+    if (res.status === 202 || res.status === 204) {
+      discard(res);
+      // A request MUST get an event stream or a JSON body (a notification gets 202): not lost, refused.
+      if (ctx.pending.size > 0) this.failed(ctx, `the server answered a request with HTTP ${res.status} and no response`);
+      return;
+    }
     return this.answer(ctx, res);
   }
 
@@ -691,8 +701,11 @@ class HttpClient implements HttpClientTransport {
     // Only responses carry "result" or "error"; anything else is not parsed here.
     if (text.indexOf('"result"') === -1 && text.indexOf('"error"') === -1) return;
     const value = parse(text);
+    // An array answers only a batch; the kernel refuses any other (and the request is still unanswered).
+    if (Array.isArray(value) && ctx.batch !== true) return;
     for (const m of Array.isArray(value) ? value : [value]) {
-      if (typeof m !== "object" || m === null || "method" in m) continue;
+      // Only a well-formed response answers: exactly one of result and error.
+      if (typeof m !== "object" || m === null || "method" in m || ("result" in m) === ("error" in m)) continue;
       const { id, result } = m as { id?: unknown; result?: { protocolVersion?: unknown } };
       const key = JSON.stringify(id);
       ctx.pending.delete(key);
