@@ -438,3 +438,32 @@ test("client: a GET the server does not answer holds requests only for the bound
   assert.deepEqual(waits, [GET_WAIT_MS]);
   t.close();
 });
+
+test("client: Session Management items 4 and 5: a renewal the client cannot use (the new initialize answers another version) DELETEs the session it opened before closing", async () => {
+  const { handler } = makeHandler();
+  const seen: Seen[] = [];
+  let renewing = false;
+  const t = httpClientTransport(URL_, {
+    fetch: inProcess(handler, seen, async (req, next) => {
+      const isInit = renewing && req.method === "POST" && seen.at(-1)!.body!.includes('"initialize"');
+      const r = await next();
+      if (!isInit) return r;
+      // The server's fresh session speaks another version than the one the kernel negotiated.
+      const body = (await r.text()).replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-06-18"');
+      return new Response(body, { status: r.status, headers: r.headers });
+    }),
+    openGetStream: false,
+  });
+  const { ep, closed } = client(t);
+  await ep.open();
+  handler.terminate(t.sessionId!);
+  renewing = true;
+  const p = ep.request("tools/list");
+  assert.ok((await closed).startsWith(SESSION_EXPIRED));
+  await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+  for (let i = 0; i < 20 && handler.sessionCount > 0; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(seen.filter((s) => s.method === "DELETE").length, 1);
+  const renewed = seen.filter((s) => s.body?.includes('"initialize"')).length;
+  assert.equal(renewed, 2, "the renewal was attempted");
+  assert.equal(handler.sessionCount, 0, "the session the renewal opened was ended");
+});

@@ -370,18 +370,20 @@ class HttpClient implements HttpClientTransport {
     const done = this.initializedText;
     if (init === undefined || done === undefined || this.closed) return false;
     this.sessionId = undefined;
+    // A session the server opened for a renewal that then failed is not needed: it is ended.
+    const abandon = (): false => (this.deleteSession(), (this.sessionId = undefined), false);
     try {
       const headers = this.headersFor(init, true);
       delete headers[H.protocolVersion];
       const res = await this.request({ method: "POST", headers, body: init });
       this.adoptSession(res);
       const reply = res.ok ? parse((await firstMessage(res)) ?? "") : (discard(res), undefined);
-      if (this.sessionId === undefined || (reply as { result?: { protocolVersion?: unknown } } | undefined)?.result?.protocolVersion !== this.protocolVersion) return false;
+      if (this.sessionId === undefined || (reply as { result?: { protocolVersion?: unknown } } | undefined)?.result?.protocolVersion !== this.protocolVersion) return abandon();
       const n = await this.request({ method: "POST", headers: this.headersFor(done, true), body: done });
       discard(n);
-      if (!n.ok) return false;
+      if (!n.ok) return abandon();
     } catch {
-      return false;
+      return abandon();
     }
     if (this.getStarted) {
       this.getStarted = false;
@@ -790,13 +792,15 @@ class HttpClient implements HttpClientTransport {
     for (const ctx of this.inflight.values()) ctx.modern?.abort.abort("transport closed");
     this.inflight.clear();
     for (const r of this.readers) r.cancel().catch(() => {});
-    const sid = this.sessionId;
-    if (deleteSession && sid !== undefined) {
-      // Spec: clients that no longer need a session SHOULD DELETE it; 405 means the server keeps it.
-      this.fetch(this.url, { method: "DELETE", headers: this.headersFor(undefined, false) }).then(discard, () => {});
-    }
+    if (deleteSession) this.deleteSession();
     this.closeReason = reason;
     this.closeListener?.(reason);
+  }
+
+  /** Spec: clients that no longer need a session SHOULD DELETE it (405 means the server keeps it). */
+  private deleteSession(): void {
+    if (this.sessionId === undefined) return;
+    this.fetch(this.url, { method: "DELETE", headers: this.headersFor(undefined, false) }).then(discard, () => {});
   }
 
   private report(message: string): void {
