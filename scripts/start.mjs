@@ -26,7 +26,8 @@ function newest(dir) {
 if (!existsSync(mainJs) || statSync(mainJs).mtimeMs < newest(join(root, "src"))) {
   const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.json")], {
     cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
+    // stdout may be the protocol stream (`--stdio`): the compiler's output goes to stderr.
+    stdio: ["ignore", 2, "inherit"],
   });
   if (!existsSync(mainJs)) process.exit(tsc.status || 1);
   if (tsc.status !== 0) process.stderr.write("mcp-kernel: type errors above; running the compiled output anyway\n");
