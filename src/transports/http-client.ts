@@ -339,9 +339,7 @@ class HttpClient implements HttpClientTransport {
     if (res.status === 202 || res.status === 204) {
       discard(res);
       if (method === "notifications/initialized") this.startGet();
-      // A request MUST get an event stream or a JSON body: no answer will come for it.
-      if (ctx.pending.size > 0) this.failed(ctx, `the server answered a request with HTTP ${res.status} and no response`);
-      return;
+      return this.bodiless(ctx, res.status);
     }
     // No GET stream follows a refused notifications/initialized: nothing to wait for.
     if (method === "notifications/initialized") this.getOpened?.();
@@ -443,11 +441,14 @@ class HttpClient implements HttpClientTransport {
     if (this.closed || modern.cancelled) return void discard(res);
     if (res.status === 202 || res.status === 204) {
       discard(res);
-      // A request MUST get an event stream or a JSON body (a notification gets 202): not lost, refused.
-      if (ctx.pending.size > 0) this.failed(ctx, `the server answered a request with HTTP ${res.status} and no response`);
-      return;
+      return this.bodiless(ctx, res.status);
     }
     return this.answer(ctx, res);
+  }
+
+  /** A 202 / 204 answer: fine for notifications and responses; a request MUST get an event stream or a JSON body, so no answer will come for it. */
+  private bodiless(ctx: StreamCtx, status: number): void {
+    if (ctx.pending.size > 0) this.failed(ctx, `the server answered a request with HTTP ${status} and no response`);
   }
 
   /**
@@ -461,13 +462,14 @@ class HttpClient implements HttpClientTransport {
     const m = parse(text) as { method?: unknown; params?: { requestId?: unknown } } | undefined;
     if (m?.method !== "notifications/cancelled") return false;
     const id = m.params?.requestId;
-    const ctx = typeof id === "string" || typeof id === "number" ? this.inflight.get(JSON.stringify(id)) : undefined;
+    const key = typeof id === "string" || typeof id === "number" ? JSON.stringify(id) : undefined;
+    const ctx = key === undefined ? undefined : this.inflight.get(key);
     if (ctx === undefined) return false;
     if (ctx.modern === undefined) {
-      ctx.pending.delete(JSON.stringify(id));
+      ctx.pending.delete(key!);
       return false;
     }
-    this.inflight.delete(JSON.stringify(id));
+    this.inflight.delete(key!);
     ctx.modern.cancelled = true;
     // The kernel expects no answer now; nothing more is delivered for it.
     ctx.pending.clear();
