@@ -211,6 +211,22 @@ test("transports/Sending Messages item 6: related requests and notifications go 
   assert.equal(await s.next(), undefined);
 });
 
+test("basic/index over Streamable HTTP: a response has exactly one of result (an object) and error — a malformed answer to a server-to-client request gets 400 and fails that request at once", async () => {
+  const { handler } = makeHandler();
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
+  const { msg: req } = await s.message();
+  assert.equal(req.method, "sampling/createMessage");
+  const answer = await post(handler, { jsonrpc: "2.0", id: req.id, result: 5 }, sid, V);
+  assert.equal(answer.status, 400);
+  assert.equal((await answer.json()).error.code, ErrorCode.InvalidRequest);
+  // The tool's sampling call failed now (not at the 60 s timeout), so the tool's answer closes the stream.
+  const { msg } = await s.message();
+  assert.equal(msg.id, 5);
+  assert.match(JSON.stringify(msg), /malformed response from the peer: result must be an object/);
+  assert.equal(await s.next(), undefined);
+});
+
 test("basic/index Responses over Streamable HTTP: a server-to-client request with no JSON form fails in the handler at once (-32603), nothing reaches the stream but the tool's answer", async () => {
   const { handler } = makeHandler();
   const sid = await open(handler);

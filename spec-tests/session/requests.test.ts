@@ -92,6 +92,38 @@ test("basic/index: an invalid result from the peer is an error for the applicati
   assert.equal(err.error.code, ErrorCode.InternalError);
 });
 
+test("basic/index: a response has exactly one of result (an object) and error — a malformed one fails the request it names at once and gets no reply", () => {
+  const p = ready();
+  p.handlers.server = () => {};
+  const malformed = [
+    (id: unknown) => ({ jsonrpc: "2.0", id, result: 5 }),
+    (id: unknown) => ({ jsonrpc: "2.0", id, result: [] }),
+    (id: unknown) => ({ jsonrpc: "2.0", id, result: {}, error: { code: 1, message: "both" } }),
+    (id: unknown) => ({ jsonrpc: "2.0", id, error: { code: "x", message: "m" } }),
+    (id: unknown) => ({ jsonrpc: "1.0", id, result: {} }),
+  ];
+  for (const shape of malformed) {
+    const id = p.request("client", "tools/list");
+    p.run();
+    const out = p.inject("client", JSON.stringify(shape(id)));
+    // No reply: a response is never answered, and an error with id null would read as a message of its own.
+    assert.deepEqual(sendsOf(out), [], JSON.stringify(shape(id)));
+    const err = out.find((o) => o.type === "error") as any;
+    assert.equal(err?.id, id, JSON.stringify(shape(id)));
+    assert.equal(err.error.code, ErrorCode.InternalError);
+    assert.match(err.error.message, /^malformed response from the peer: /);
+    assert.equal(p.client.outboundCount, 0);
+  }
+  // Without a readable id nothing names a request: dropped with a diagnostic, still no reply.
+  const out = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: null, result: 5 }));
+  assert.deepEqual(out.map((o) => o.type), ["diagnostic"]);
+  // The session serves on.
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [] });
+  p.request("client", "tools/list");
+  p.run();
+  assert.equal(p.of("client", "response").length, 1);
+});
+
 test("basic/index: an application result that breaks the schema is not sent; the peer gets -32603", () => {
   const p = ready();
   p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [{ noName: true }] });

@@ -25,6 +25,11 @@
  * of *our* requests, and an error carrying it would read as the answer to the peer's own
  * request of that id.
  *
+ * A malformed response is not a request, so a session sends it no reply (`reply` is
+ * still there for an HTTP server's 400 body). Its `invalid` value carries `answers`: the id of the request it claims to answer when that id is readable
+ * (else `null`), so a session fails that request at once instead of at its timeout, and
+ * sends no reply that a peer of the same kind would answer in turn.
+ *
  * Nothing here throws to its caller; an inspecting getter that throws (a caller-built
  * value given to {@link decodeValue}) is caught and reported as `-32600`.
  */
@@ -58,7 +63,7 @@ export type Decoded =
   | { kind: "result"; message: JsonRpcResultResponse }
   | { kind: "error"; message: JsonRpcErrorResponse }
   | { kind: "batch"; items: Decoded[] }
-  | { kind: "invalid"; reply: JsonRpcErrorResponse; reason: string };
+  | { kind: "invalid"; reply: JsonRpcErrorResponse; reason: string; answers?: RequestId | null };
 
 /** A message as `JSON.parse` hands it over: members still unchecked. */
 type Unchecked = { [key: string]: unknown };
@@ -164,21 +169,22 @@ function classifyMessage(value: unknown): Decoded {
     return invalid(ErrorCode.InvalidRequest, isRequestId(id) ? id : null, m.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : "a message needs a method, a result or an error");
   }
   // Shaped like a response: replies carry id null (see the theory of operation).
-  if (m.jsonrpc !== "2.0") return invalid(ErrorCode.InvalidRequest, null, 'jsonrpc must be "2.0"');
+  const answers = isRequestId(id) ? id : null;
+  if (m.jsonrpc !== "2.0") return malformedResponse(answers, 'jsonrpc must be "2.0"');
   if (result !== undefined) {
-    if (error !== undefined) return invalid(ErrorCode.InvalidRequest, null, "a response must not have both result and error");
-    if (!isRequestId(id)) return invalid(ErrorCode.InvalidRequest, null, "a result response needs a string or integer id");
-    if (!isObject(result)) return invalid(ErrorCode.InvalidRequest, null, "result must be an object");
+    if (error !== undefined) return malformedResponse(answers, "a response must not have both result and error");
+    if (answers === null) return malformedResponse(null, "a result response needs a string or integer id");
+    if (!isObject(result)) return malformedResponse(answers, "result must be an object");
     return { kind: "result", message: m as unknown as JsonRpcResultResponse };
   }
   if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
-    return invalid(ErrorCode.InvalidRequest, null, "error must be an object with an integer code and a string message");
+    return malformedResponse(answers, "error must be an object with an integer code and a string message");
   }
   if (id === undefined) {
     return { kind: "error", message: { jsonrpc: "2.0", id: null, error: error as unknown as JsonRpcErrorResponse["error"] } };
   }
-  if (id !== null && !isRequestId(id)) {
-    return invalid(ErrorCode.InvalidRequest, null, "an error response id must be a string, an integer or null");
+  if (id !== null && answers === null) {
+    return malformedResponse(null, "an error response id must be a string, an integer or null");
   }
   return { kind: "error", message: m as unknown as JsonRpcErrorResponse };
 }
@@ -201,6 +207,13 @@ function isObject(v: unknown): v is Unchecked {
 function invalid(code: number, id: RequestId | null, reason: string): Decoded {
   const title = code === ErrorCode.ParseError ? "Parse error" : "Invalid Request";
   return { kind: "invalid", reply: { jsonrpc: "2.0", id, error: rpcError(code, `${title}: ${reason}`) }, reason };
+}
+
+/** A message shaped like a response that is not a valid one; `answers` names the request it claims to answer. */
+function malformedResponse(answers: RequestId | null, reason: string): Decoded {
+  const d = invalid(ErrorCode.InvalidRequest, null, reason) as Extract<Decoded, { kind: "invalid" }>;
+  d.answers = answers;
+  return d;
 }
 
 /** Over `maxBytes`: not parsed at all; the id comes from a bounded peek at the start. */

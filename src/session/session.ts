@@ -389,8 +389,10 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       for (const item of d.items) handleDecoded(state, item, now, out);
       return;
     case "invalid":
-      out.push({ type: "send", message: d.reply });
+      if (d.answers === undefined) out.push({ type: "send", message: d.reply });
       out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
+      // A malformed response gets no reply; the request it names fails now, as if answered with an error.
+      if (d.answers !== undefined && d.answers !== null) receiveResponse(state, { jsonrpc: "2.0", id: d.answers, error: { code: ErrorCode.InternalError, message: `malformed response from the peer: ${d.reason}` } }, now, out);
   }
 }
 

@@ -708,8 +708,8 @@ class HttpClient implements HttpClientTransport {
     // An array answers only a batch; the kernel refuses any other (and the request is still unanswered).
     if (Array.isArray(value) && ctx.batch !== true) return;
     for (const m of Array.isArray(value) ? value : [value]) {
-      // Only a well-formed response answers: exactly one of result and error.
-      if (typeof m !== "object" || m === null || "method" in m || ("result" in m) === ("error" in m)) continue;
+      // A response with both result and error still answers: the kernel fails its request as malformed.
+      if (typeof m !== "object" || m === null || "method" in m) continue;
       const { id, result } = m as { id?: unknown; result?: { protocolVersion?: unknown } };
       const key = JSON.stringify(id);
       ctx.pending.delete(key);

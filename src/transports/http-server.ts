@@ -51,6 +51,7 @@
 import { Endpoint, type RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
 import { decode, type Decoded } from "../jsonrpc/codec.js";
+import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { allowsBatches, isLegacyVersion, isModernVersion } from "../model/versions.js";
@@ -360,7 +361,11 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const allowBatch = state !== undefined && state.phase.name === "operating" && allowsBatches(state.phase.version);
     // The session's own limits where it has them, so the kernel never refuses what passed here.
     const d = decode(body.bytes, state === undefined ? { allowBatch, maxBytes: maxBodyBytes } : { allowBatch, maxBytes: Math.min(maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
-    if (d.kind === "invalid") return jsonResponse(400, JSON.stringify(d.reply));
+    if (d.kind === "invalid") {
+      // A malformed answer to one of the session's requests fails that request now, not at its timeout.
+      if (session !== undefined && d.answers != null) session.receive(null, decodeUtf8(body.bytes));
+      return jsonResponse(400, JSON.stringify(d.reply));
+    }
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
       return serveModern(modernRequestOf(req), d.message, modernConfig);
     }
