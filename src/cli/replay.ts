@@ -6,7 +6,8 @@
  * transcript (`mcp-kernel/stdio-1`, `stdio-transcript.ts`: what `record` wrote), which is
  * re-run through the kernel and the demo server's handlers. Exit 0 when every output
  * matches the recording, 1 with the first divergence (where, what was recorded, what was
- * produced) otherwise, 2 when the file cannot be read.
+ * produced) otherwise, 2 when the file cannot be read or is not a transcript (no header,
+ * a header without options, a line that is not a step): nothing was compared.
  */
 import { replay, type ReplayResult } from "../index.js";
 import { Exit, joinLines, openInput, readLines, writeOut } from "./io.js";
@@ -42,6 +43,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
     await writeOut(io.stdout, `ok ${result.steps} steps replayed identically\n`);
     return Exit.Ok;
   }
+  if (result.malformed === true) {
+    // Nothing was replayed: the file is unreadable as a transcript, not a divergence.
+    await writeOut(io.stderr, `mcp-kernel replay: ${args[0]} is not a transcript: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  found    ${JSON.stringify(result.actual)}\n`);
+    return Exit.Usage;
+  }
   await writeOut(io.stdout, `divergence at step ${result.index}: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  actual   ${JSON.stringify(result.actual)}\n`);
   return Exit.Invalid;
 }
@@ -57,7 +63,7 @@ async function replayText(text: string): Promise<ReplayResult> {
   }
   if (format !== STDIO_TRANSCRIPT) return replay(text);
   const parsed = parseStdioTranscript(lines);
-  if ("error" in parsed) return { ok: false, index: parsed.line - 1, expected: "a stdio transcript event", actual: lines[parsed.line], reason: parsed.error };
+  if ("error" in parsed) return { ok: false, malformed: true, index: parsed.line - 1, expected: "a stdio transcript event", actual: lines[parsed.line], reason: parsed.error };
   return replayStdio(parsed.events);
 }
 

@@ -27,10 +27,15 @@ export interface TranscriptStep {
   outputs: SessionOutput[];
 }
 
-/** Outcome of a replay. */
+/**
+ * Outcome of a replay. A failure is either a divergence (the kernel produced other outputs
+ * at step `index`) or, with `malformed`, a text that is no transcript at all (no header, a
+ * line that is not a step): nothing was compared there, so tools report it as unreadable
+ * input rather than as a divergence.
+ */
 export type ReplayResult =
   | { ok: true; steps: number }
-  | { ok: false; index: number; expected: unknown; actual: unknown; reason: string };
+  | { ok: false; index: number; expected: unknown; actual: unknown; reason: string; malformed?: true };
 
 /** The header line for a session with `options`. */
 export function transcriptHeader(options: SessionOptions): string {
@@ -68,10 +73,13 @@ export function replay(text: string): ReplayResult {
   try {
     header = JSON.parse(lines[0] ?? "null") as TranscriptHeader;
   } catch {
-    return { ok: false, index: -1, expected: "a transcript header", actual: lines[0] ?? "", reason: "the first line is not JSON" };
+    return { ok: false, malformed: true, index: -1, expected: "a transcript header", actual: lines[0] ?? "", reason: "the first line is not JSON" };
   }
-  if (header === null || typeof header !== "object" || header.transcript !== "mcp-kernel/1" || typeof header.options !== "object" || header.options === null) {
-    return { ok: false, index: -1, expected: { transcript: "mcp-kernel/1" }, actual: header, reason: "the first line is not an mcp-kernel/1 transcript header" };
+  if (header === null || typeof header !== "object" || header.transcript !== "mcp-kernel/1") {
+    return { ok: false, malformed: true, index: -1, expected: { transcript: "mcp-kernel/1" }, actual: header, reason: "the first line is not an mcp-kernel/1 transcript header" };
+  }
+  if (typeof header.options !== "object" || header.options === null || Array.isArray(header.options)) {
+    return { ok: false, malformed: true, index: -1, expected: { transcript: "mcp-kernel/1", options: "the session options (an object)" }, actual: header, reason: "the transcript header has no options object" };
   }
   const state = createSession(header.options);
   for (let i = 1; i < lines.length; i++) {
@@ -79,10 +87,10 @@ export function replay(text: string): ReplayResult {
     try {
       recorded = JSON.parse(lines[i]) as TranscriptStep;
     } catch {
-      return { ok: false, index: i - 1, expected: "a JSON step", actual: lines[i], reason: `line ${i + 1} is not JSON` };
+      return { ok: false, malformed: true, index: i - 1, expected: "a JSON step", actual: lines[i], reason: `line ${i + 1} is not JSON` };
     }
     if (recorded === null || typeof recorded !== "object" || typeof recorded.input !== "object" || !Array.isArray(recorded.outputs)) {
-      return { ok: false, index: i - 1, expected: "{input, outputs}", actual: recorded, reason: `line ${i + 1} is not a step` };
+      return { ok: false, malformed: true, index: i - 1, expected: "{input, outputs}", actual: recorded, reason: `line ${i + 1} is not a step` };
     }
     const { outputs } = step(state, recorded.input);
     const want = canonicalJson(recorded.outputs);
