@@ -182,23 +182,55 @@ test("mrtr Supported Requests: prompts/get and resources/read handlers bridge sa
   }
 });
 
-test("mrtr: a handler that keeps answering input_required is bounded in a legacy session (-32603 naming the bound); a failed input request is left out of inputResponses", async () => {
+test("mrtr: a handler that keeps answering input_required is bounded in a legacy session (-32603 naming the bound)", async () => {
+  let runs = 0;
+  const c = await connect((s) => s.tool("never", {}, () => (runs++, inputRequired({ user: { method: "elicitation/create", params: NAME_FORM } }))), { ...LEGACY, handlers: { elicitation: () => ({ action: "accept", content: { name: "x" } }) } }, { ...DUAL, maxInputRounds: 2 });
+  const e = await rejection(c.client.callTool("never"));
+  assert.equal(e.code, ErrorCode.InternalError);
+  assert.match(e.message, /still needed input after 2 rounds/);
+  assert.equal(c.sent("server", "elicitation/create").length, 2);
+  assert.equal(runs, 3);
+  await c.client.ping();
+});
+
+test("mrtr Error Handling, legacy bridge: a failed input request is left out of inputResponses (the handler re-asks); a round in which every input request failed ends the call with that error at once, not after the round bound", async () => {
+  // Two inputs, one of which the client cannot answer: the handler sees the other alone and asks again for the missing one.
   const seen: Seen[] = [];
-  const c = await connect(serverWith(seen), {
+  let asked = 0;
+  const c = await connect((s) =>
+    s.tool("two", {}, (_a, ctx) => {
+      seen.push({ responses: ctx.inputResponses, state: ctx.requestState });
+      if (ctx.inputResponses?.user !== undefined) return { content: [{ type: "text" as const, text: "got the user" }] };
+      return inputRequired({ user: { method: "elicitation/create", params: NAME_FORM }, where: { method: "roots/list" } });
+    }), {
+    ...LEGACY,
+    handlers: {
+      roots: () => [{ uri: "file:///r" }],
+      elicitation: () => {
+        if (asked++ === 0) throw new Error("no user yet");
+        return { action: "accept", content: { name: "octocat" } };
+      },
+    },
+  }, DUAL);
+  assert.deepEqual((await c.client.callTool("two")).content, [{ type: "text", text: "got the user" }]);
+  assert.deepEqual(seen.map((s) => Object.keys(s.responses ?? {})), [[], ["where"], ["user", "where"]]);
+
+  // Every input failing: one round, then the call fails with the error (the client's handler threw: -32603 from the client).
+  const seen2: Seen[] = [];
+  const d = await connect(serverWith(seen2), {
     ...LEGACY,
     handlers: {
       elicitation: () => {
         throw new Error("no user here");
       },
     },
-  }, { ...DUAL, maxInputRounds: 2 });
-  const e = await rejection(c.client.callTool("greet", { service: "x" }));
+  }, DUAL);
+  const e = await rejection(d.client.callTool("greet", { service: "x" }));
   assert.equal(e.code, ErrorCode.InternalError);
-  assert.match(e.message, /still needed input after 2 rounds.*no user here/);
-  assert.equal(c.sent("server", "elicitation/create").length, 2);
-  // Error Handling: missing information is asked for again; the handler saw empty responses.
-  assert.deepEqual(seen.map((s) => s.responses), [undefined, {}, {}]);
-  await c.client.ping();
+  assert.match(e.message, /tools\/call could not get the input it needs \(elicitation\/create: .*no user here\)/);
+  assert.equal(d.sent("server", "elicitation/create").length, 1);
+  assert.deepEqual(seen2.map((s) => s.responses), [undefined]);
+  await d.client.ping();
 });
 
 test("mrtr: an input_required without inputRequests or requestState is refused in a legacy session too; a state-only answer is retried at once", async () => {

@@ -7,8 +7,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { runDemoClient, SCENARIOS, versionsFor } from "../../src/cli/demo-client.js";
-import { serverHttpHandler } from "../../src/cli/demo.js";
+import { cliDemoServer, serverHttpHandler } from "../../src/cli/demo.js";
 import { DemoServer } from "../../src/demo/server.js";
+import { McpClient } from "../../src/api/client.js";
+import { McpError } from "../../src/driver/endpoint.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { inputRequired } from "../../src/api/mrtr.js";
 import { serveNode } from "../../src/transports/http-node.js";
 import { PROTOCOL_VERSIONS } from "../../src/model/versions.js";
@@ -157,4 +161,40 @@ test("versionsFor: the requested version alone when the kernel knows it, else ev
   assert.deepEqual(versionsFor("2025-11-25"), ["2025-11-25"]);
   assert.deepEqual(versionsFor(undefined), [...PROTOCOL_VERSIONS]);
   assert.deepEqual(versionsFor("1999-01-01"), [...PROTOCOL_VERSIONS]);
+});
+
+test("demo-client against mcp-kernel's own demo server, every era: the exerciser walks every tool (task-only ones as tasks), resource and prompt and exits 0; the server's deliberate JSON-RPC errors are logged, not fatal", async () => {
+  const instant = () => Promise.resolve();
+  for (const version of PROTOCOL_VERSIONS) {
+    await withServer(async (url) => {
+      const r = await run(url, "", version);
+      assert.equal(r.code, 0, `${version}: ${r.err}`);
+      assert.match(r.err, new RegExp(`connected: ${version}`));
+      // A tool that runs only as a task: called as one where the version has tasks, declined (plain) before.
+      const hasTasks = version === "2025-11-25" || version === "2026-07-28";
+      assert.match(r.err, hasTasks ? /tools\/call failing_job: isError \(task\)/ : /tools\/call failing_job: isError\n/, version);
+      assert.match(r.err, /tools\/call protocol_error_job: error -32603 protocol_error_job failed with a protocol error/, version);
+      // A prompt argument named like a URI gets a URI (the demo refuses anything else with -32602).
+      assert.match(r.err, /prompts\/get test_prompt_with_embedded_resource: ok/, version);
+      assert.match(r.err, /tools\/call json_schema_2020_12_tool: ok/, version);
+      assert.match(r.err, /resources\/read test:\/\/static-text: ok/, version);
+      assert.doesNotMatch(r.err, /failed:/, version);
+    }, () => cliDemoServer({ delay: instant }) as DemoServer);
+  }
+});
+
+test("demo server: test_prompt_with_embedded_resource refuses an argument that is no URI with -32602 (a result carrying it would break the schema: -32603)", async () => {
+  await withServer(async (url) => {
+    const client = new McpClient({ name: "t", version: "1" });
+    await client.connect(httpClientTransport(url));
+    try {
+      const e = await client.getPrompt("test_prompt_with_embedded_resource", { resourceUri: "not a uri" }).then(() => undefined, (x: McpError) => x);
+      assert.equal(e?.code, ErrorCode.InvalidParams);
+      assert.match(e!.message, /resourceUri must be a URI/);
+      const ok = await client.getPrompt("test_prompt_with_embedded_resource", { resourceUri: "test://x" });
+      assert.equal((ok.messages[0].content as { resource: { uri: string } }).resource.uri, "test://x");
+    } finally {
+      client.close();
+    }
+  }, () => cliDemoServer() as DemoServer);
 });

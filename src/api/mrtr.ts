@@ -26,7 +26,10 @@
  *   `inputResponses`, and the handler runs again with them and its state, unsealed
  *   because it never left the process, up to a bound of rounds. The original call is
  *   answered with the handler's complete result. A failed input request is left out, as
- *   a modern client may leave it out (the handler re-asks if it must). The requests go
+ *   a modern client may leave it out (the handler re-asks if it must); a round in which
+ *   every input request failed ends the call with that error at once, since the handler
+ *   would run on the same inputs again and ask the same (a client that declared
+ *   elicitation in a version without it, a user who cannot answer). The requests go
  *   out with the call's signal, so cancelling the call cancels them; progress is the
  *   call's own and keeps flowing across rounds.
  *
@@ -206,6 +209,8 @@ export class InputRequiredBridge {
       if (problem !== null) throw new McpError(problem);
       const gathered = await gather(result.inputRequests ?? {}, rc);
       lastFailure = gathered.failure ?? lastFailure;
+      // Nothing gathered: the handler would run on exactly what it ran on and ask again, round after round.
+      if (gathered.failed !== undefined && Object.keys(gathered.responses).length === 0) throw inputFailure(method, gathered.failed, gathered.failure);
       const retry: JsonObject = { ...first, inputResponses: gathered.responses };
       if (typeof result.requestState === "string") retry.requestState = result.requestState;
       result = await invoke(retry);
@@ -219,19 +224,29 @@ export class InputRequiredBridge {
   }
 }
 
-/** Sends every input request to the client at once, on behalf of the call; failed ones are left out. */
-async function gather(inputs: InputRequests, rc: RequestContext): Promise<{ responses: InputResponses; failure?: string }> {
+/** The call's error when none of a round's input requests could be answered: the request's own code where it has one. */
+function inputFailure(method: string, error: unknown, failure: string | undefined): McpError {
+  const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
+  return new McpError({ code, message: `${method} could not get the input it needs (${failure ?? "no answer"})` });
+}
+
+/** Sends every input request to the client at once, on behalf of the call; failed ones are left out (the last failure is reported). */
+async function gather(inputs: InputRequests, rc: RequestContext): Promise<{ responses: InputResponses; failure?: string; failed?: unknown }> {
   const keys = Object.keys(inputs);
   const settled = await Promise.allSettled(keys.map((key) => rc.request(inputs[key].method, inputs[key].params as JsonObject | undefined, { signal: rc.signal })));
   // Cancelled (or the connection closed): the call is over, the handler does not run again.
   if (rc.signal.aborted) throw new McpError({ code: ErrorCode.RequestCancelled, message: "the request was cancelled while waiting for input" });
   const responses: InputResponses = {};
   let failure: string | undefined;
+  let failed: unknown;
   settled.forEach((s, i) => {
     if (s.status === "fulfilled") Object.defineProperty(responses, keys[i], { value: s.value, enumerable: true, writable: true, configurable: true });
-    else failure = `${inputs[keys[i]].method}: ${s.reason instanceof Error ? s.reason.message : String(s.reason)}`;
+    else {
+      failed = s.reason;
+      failure = `${inputs[keys[i]].method}: ${s.reason instanceof Error ? s.reason.message : String(s.reason)}`;
+    }
   });
-  return failure === undefined ? { responses } : { responses, failure };
+  return failure === undefined ? { responses } : { responses, failure, failed };
 }
 
 /** What a state is bound to besides its method: the tool or prompt name, or the resource URI. */

@@ -17,10 +17,11 @@
  * probe, headers, MRTR retries, SSE reconnection, dropping tools with invalid
  * `x-mcp-header` declarations) is the kernel's and the transport's, which is the point:
  * the suite grades them, not this file. An unknown scenario runs {@link exercise}, which
- * touches every tool, resource and prompt the server lists. Exit code 0 when the script
- * ran, 1 when a call failed (the error goes to stderr).
+ * touches every tool (task-only ones as tasks), resource and prompt the server lists, so
+ * `mcp-kernel demo-client URL` against `mcp-kernel serve` walks the whole demo. Exit code 0
+ * when the script ran, 1 when a call failed (the error goes to stderr).
  */
-import { httpClientTransport, isModernVersion, McpClient, McpError, PROTOCOL_VERSIONS, type HttpClientOptions, type JsonObject, type ProtocolVersion, type Tool } from "../index.js";
+import { ErrorCode, httpClientTransport, isModernVersion, McpClient, McpError, PROTOCOL_VERSIONS, type HttpClientOptions, type JsonObject, type ProtocolVersion, type Tool } from "../index.js";
 import type { ClientHandlers } from "../api/client.js";
 import type { ElicitResult } from "../api/types.js";
 import { conformanceAuthFetch } from "./demo-client-auth.js";
@@ -111,9 +112,22 @@ const HEADER_SAMPLES: Record<string, unknown> = {
   tab_val: "\ttabbed",
 };
 
+/** `schema`, or what its local `$ref` (`#/$defs/name`, `#/definitions/name`) names in `root`. */
+function resolved(schema: PropertySchema & { $ref?: unknown }, root: unknown): PropertySchema {
+  const ref = schema.$ref;
+  if (typeof ref !== "string") return schema;
+  const m = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
+  const target = m === null ? undefined : (root as Record<string, Record<string, unknown> | undefined>)[m[1]]?.[m[2]];
+  return target !== null && typeof target === "object" ? (target as PropertySchema) : schema;
+}
+
 /** A value that satisfies `schema`: its default, its first choice, or a plain sample of its type. */
 function sampleValue(name: string, schema: PropertySchema): unknown {
   if (schema.default !== undefined) return schema.default;
+  // URI-named strings (a prompt's resourceUri, a tool's uri) get a URI.
+  if (schema.type === undefined || schema.type === "string") {
+    if (/uri$/i.test(name)) return "test://mcp-kernel-demo-client";
+  }
   if (Object.hasOwn(HEADER_SAMPLES, name)) return HEADER_SAMPLES[name];
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if (Array.isArray(schema.oneOf) && schema.oneOf[0]?.const !== undefined) return schema.oneOf[0].const;
@@ -141,7 +155,7 @@ function sampleArguments(tool: Tool, requiredOnly = false): JsonObject {
   const props = propertiesOf(tool.inputSchema);
   const names = requiredOnly ? requiredOf(tool.inputSchema) : Object.keys(props);
   const args: JsonObject = {};
-  for (const name of names) args[name] = sampleValue(name, props[name] ?? {}) as JsonObject[string];
+  for (const name of names) args[name] = sampleValue(name, resolved(props[name] ?? {}, tool.inputSchema)) as JsonObject[string];
   return args;
 }
 
@@ -181,28 +195,60 @@ async function callAndLog(run: ScenarioRun, name: string, args: JsonObject): Pro
   await run.log(`tools/call ${name}: ${r.isError === true ? "isError" : "ok"}`);
 }
 
-/** The server's tools, resources and prompts, each touched once (what the header scenarios watch). */
+/** Errors of the client or the connection, not answers of the server: they end the run. */
+const LOCAL_FAILURES: readonly number[] = [ErrorCode.ConnectionClosed, ErrorCode.RequestTimeout];
+
+/** Runs one call of the exerciser: its outcome is logged; a JSON-RPC error the server answered is an outcome too. */
+async function touch(run: ScenarioRun, what: string, call: () => Promise<string>): Promise<void> {
+  let outcome: string;
+  try {
+    outcome = await call();
+  } catch (e) {
+    if (!(e instanceof McpError) || LOCAL_FAILURES.includes(e.code)) throw e;
+    outcome = `error ${describe(e)}`;
+  }
+  await run.log(`${what}: ${outcome}`);
+}
+
+/**
+ * One tool call of the exerciser. A tool that runs only as a task (`execution.taskSupport:
+ * "required"`) is called as one; whenever the server answers with a task (that, or an
+ * optional one under the extension) the result is waited for (`tasks/result`, or
+ * `tasks/get` polls under the extension).
+ */
+async function callTool(client: McpClient, tool: Tool, args: JsonObject): Promise<string> {
+  const first = tool.execution?.taskSupport === "required" ? await client.callToolAsTask(tool.name, args) : await client.callTool(tool.name, args);
+  const taskId = client.taskIdOf(first);
+  const r = (taskId === undefined ? first : await client.waitForTask(taskId)) as { isError?: boolean };
+  return `${r.isError === true ? "isError" : "ok"}${taskId === undefined ? "" : " (task)"}`;
+}
+
+/**
+ * The server's tools, resources and prompts, each touched once (what the header scenarios
+ * watch; against `mcp-kernel serve`, the whole demo). A JSON-RPC error the server answers
+ * is its answer (a demo tool may fail on purpose): logged, and the run goes on; a closed
+ * connection or a timeout ends it.
+ */
 async function exercise(run: ScenarioRun): Promise<void> {
   const { client } = run;
   const caps = client.serverCapabilities ?? {};
   if (caps.tools !== undefined) {
     for (const tool of await allTools(client)) {
       // A tool named *_null tests that absent optional parameters send no header: give only what it requires.
-      await callAndLog(run, tool.name, sampleArguments(tool, tool.name.endsWith("_null")));
+      const args = sampleArguments(tool, tool.name.endsWith("_null"));
+      await touch(run, `tools/call ${tool.name}`, () => callTool(client, tool, args));
     }
   }
   if (caps.resources !== undefined) {
     for await (const r of client.iterateResources()) {
-      await client.readResource(r.uri);
-      await run.log(`resources/read ${r.uri}: ok`);
+      await touch(run, `resources/read ${r.uri}`, async () => (await client.readResource(r.uri), "ok"));
     }
   }
   if (caps.prompts !== undefined) {
     for await (const p of client.iteratePrompts()) {
       const args: Record<string, string> = {};
-      for (const a of p.arguments ?? []) args[a.name] = "demo";
-      await client.getPrompt(p.name, args);
-      await run.log(`prompts/get ${p.name}: ok`);
+      for (const a of p.arguments ?? []) args[a.name] = sampleValue(a.name, {}) as string;
+      await touch(run, `prompts/get ${p.name}`, async () => (await client.getPrompt(p.name, args), "ok"));
     }
   }
 }
@@ -288,7 +334,8 @@ export async function runDemoClient(argv: string[], io?: CliIO, env: Record<stri
   const authFetch = conformanceAuthFetch(url, scenario, env.MCP_CONFORMANCE_CONTEXT);
   const watched = watchGetStream(authFetch === undefined ? (input, init) => globalThis.fetch(input, init) : (authFetch as Fetch));
   const transport = httpClientTransport(url, { fetch: watched.fetch });
-  const client = new McpClient({ name: "mcp-kernel-demo-client", version: "0.1.0" }, { handlers: HANDLERS, session: { versions: versionsFor(env.MCP_CONFORMANCE_PROTOCOL_VERSION) } });
+  // The exerciser declares the tasks extension, so a 2026-07-28 server runs its task-only tools for it; the scenario scripts speak as the suite expects.
+  const client = new McpClient({ name: "mcp-kernel-demo-client", version: "0.1.0" }, { handlers: HANDLERS, tasks: script === exercise, session: { versions: versionsFor(env.MCP_CONFORMANCE_PROTOCOL_VERSION) } });
   const log = (line: string): Promise<void> => err(`demo-client [${scenario || "exercise"}] ${line}\n`);
   try {
     await client.connect(transport);

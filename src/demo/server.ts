@@ -390,12 +390,16 @@ export function createDemoServer(options: DemoOptions = {}): DemoServer {
   server.prompt(
     "test_prompt_with_embedded_resource",
     { description: "A prompt that includes an embedded resource", arguments: [{ name: "resourceUri", description: "URI of the resource to embed", required: true }] },
-    (args) => ({
+    (args) => {
+      // An argument that is no URI would make a result that breaks the schema (-32603); it is the caller's mistake: -32602.
+      if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(args.resourceUri)) throw new ProtocolError({ code: ErrorCode.InvalidParams, message: `resourceUri must be a URI, got ${JSON.stringify(args.resourceUri)}` });
+      return {
       messages: [
         { role: "user", content: { type: "resource", resource: { uri: args.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
         { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
       ],
-    }),
+      };
+    },
   );
   server.prompt("test_prompt_with_image", { description: "A prompt that includes image content" }, () => ({
     messages: [
