@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { decode, decodeValue, encode, DEFAULT_LIMITS, type Decoded } from "../../src/jsonrpc/codec.js";
+import { decode, decodeValue, encode, oversizedStandIn, DEFAULT_LIMITS, type Decoded } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 
 const PARSE = ErrorCode.ParseError;
@@ -251,6 +251,18 @@ test("depth: 64 levels (the default maxDepth) are accepted, 65 are -32600 naming
   assertInvalid(decodeValue(JSON.parse(requestOfDepth(65))), INVALID, 9, "maxDepth");
 });
 
+test("basic/index Responses, depth: a response nested past maxDepth names the request it answers (so that request fails at once) and is never answered", () => {
+  const deep = `{"result":{"content":${"[".repeat(70)}${"]".repeat(70)}},"jsonrpc":"2.0","id":"r9"}`;
+  for (const d of [decode(deep), decodeValue(JSON.parse(deep))]) {
+    assert.ok(d.kind === "invalid");
+    assert.equal(d.answers, "r9");
+    assert.equal(d.reply.id, null);
+    assert.match(d.reason, /exceeds maxDepth \(64\)/);
+  }
+  const deepError = decode(`{"jsonrpc":"2.0","id":3,"error":{"code":1,"message":"m","data":${"[".repeat(70)}${"]".repeat(70)}}}`);
+  assert.ok(deepError.kind === "invalid" && deepError.answers === 3);
+});
+
 test("depth: arrays count like objects; a custom maxDepth applies", () => {
   const text = '{"jsonrpc":"2.0","method":"x","params":{"a":[[[1]]]}}'; // depth 5
   assert.equal(decode(text, { maxDepth: 5 }).kind, "notification");
@@ -329,7 +341,13 @@ test("maxBytes: a request's id is read from the start of an oversized message wh
     // An id that is not a valid request id, or that is never found within the window.
     [`{"jsonrpc":"2.0","id":1.5,"method":"x","params":{"p":"${pad}"}}`, null],
     [`{"jsonrpc":"2.0","id":null,"method":"x","params":{"p":"${pad}"}}`, null],
-    [`{"jsonrpc":"2.0","method":"x","params":{"p":"${pad}"},"id":17}`, null],
+    // An id at the very end (the last member of the top-level object) is read from the message's tail.
+    [`{"jsonrpc":"2.0","method":"x","params":{"p":"${pad}"},"id":17}`, 17],
+    [`{"jsonrpc":"2.0","method":"x","params":{"p":"${pad}"}, "id" : "a\\"b" }\n`, 'a"b'],
+    // …but only as the top level's last member: inside params, or after a key that merely ends in "id", it names nothing.
+    [`{"jsonrpc":"2.0","method":"x","params":{"p":"${pad}","id":17}}`, null],
+    [`{"jsonrpc":"2.0","method":"x","params":{"p":"${pad}"},"xid":17}`, null],
+    [`{"jsonrpc":"2.0","method":"x","params":{"p":"${pad}"},"p":"\\",\\"id\\":17}"}`, null],
     [`{"jsonrpc":"2.0","id":17,"params":{"p":"${pad}"},"method":"x"}`, null],
     [`[{"jsonrpc":"2.0","id":17,"method":"x","params":{"p":"${pad}"}}]`, null],
     [`{"jsonrpc" "2.0","id":17,"method":"x","params":{"p":"${pad}"}}`, null],
@@ -343,6 +361,54 @@ test("maxBytes: a request's id is read from the start of an oversized message wh
     assertInvalid(decode(text, { maxBytes: 4096 }), INVALID, id, "maxBytes");
     assertInvalid(decode(new TextEncoder().encode(text), { maxBytes: 4096 }), INVALID, id, "maxBytes");
   }
+});
+
+test("basic/index Responses, maxBytes: an oversized response names the request it answers (from its start, or its end as SDK 1.x writes {result, jsonrpc, id}), so that request can fail at once; it is never answered", () => {
+  const pad = "a".repeat(5000);
+  const cases: Array<[string, string | number | null]> = [
+    [`{"jsonrpc":"2.0","id":17,"result":{"p":"${pad}"}}`, 17],
+    [`{"jsonrpc":"2.0","id":"r-1","error":{"code":1,"message":"${pad}"}}`, "r-1"],
+    [`{"result":{"content":[{"type":"text","text":"${pad}"}]},"jsonrpc":"2.0","id":9}`, 9],
+    [`{"result":{"p":"${pad}"},"jsonrpc":"2.0","id":"s\\"}"}\r\n`, 's"}'],
+    // The end shows no id of the top level: the response names nothing readable.
+    [`{"result":{"p":"${pad}","id":9}}`, null],
+    [`{"result":{"p":"${pad}"},"id":1.5}`, null],
+    [`{"result":{"p":"${pad}"}`, null],
+  ];
+  for (const [text, answers] of cases) {
+    for (const input of [text, new TextEncoder().encode(text)]) {
+      const d = decode(input, { maxBytes: 4096 });
+      assert.equal(d.kind, "invalid", text.slice(-40));
+      assert.ok(d.kind === "invalid");
+      assert.equal(d.answers, answers, text.slice(-40));
+      // The reply (for an HTTP 400 body) never carries the id of one of our requests.
+      assert.equal(d.reply.id, null);
+      assert.match(d.reason, /message exceeds maxBytes \(4096\)/);
+    }
+  }
+  // A request-shaped message never claims to answer anything.
+  const req = decode(`{"jsonrpc":"2.0","id":3,"method":"x","params":{"p":"${pad}"}}`, { maxBytes: 4096 });
+  assert.ok(req.kind === "invalid" && req.answers === undefined && req.reply.id === 3);
+});
+
+test("oversizedStandIn: what a framer delivers for a line it dropped is classified as the whole line would be", () => {
+  const pad = "b".repeat(9000);
+  const lines = [
+    `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"p":"${pad}"}}`,
+    `{"jsonrpc":"2.0","method":"tools/call","params":{"p":"${pad}"},"id":"end"}`,
+    `{"result":{"p":"${pad}"},"jsonrpc":"2.0","id":11}`,
+    `{"jsonrpc":"2.0","id":12,"error":{"code":-1,"message":"${pad}"}}`,
+    `not json at all ${pad}`,
+  ];
+  for (const line of lines) {
+    const whole = decode(line, { maxBytes: 8192 });
+    const standIn = decode(oversizedStandIn(line.slice(0, 1024), line.slice(-256), 8192));
+    assert.deepEqual(standIn, whole, line.slice(-30));
+  }
+  // A stand-in that is not well formed is an ordinary invalid message.
+  const bad = decode('{"jsonrpc":"2.0","id":null,"mcp-kernel/oversized":{"limit":"x"}}');
+  assert.ok(bad.kind === "invalid" && bad.answers === undefined && bad.reply.id === null);
+  assert.match(bad.reason, /needs a method, a result or an error/);
 });
 
 // --- never throws -----------------------------------------------------------------

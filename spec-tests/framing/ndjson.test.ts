@@ -19,6 +19,9 @@ function run(chunks: Array<string | Uint8Array>, state: NdjsonDecoder = createNd
 
 const lines = (...texts: string[]): NdjsonEvent[] => texts.map((text) => ({ kind: "line", text }));
 
+/** The event for an ASCII line over the limit, short enough that both excerpts are the whole line. */
+const big = (text: string): NdjsonEvent => ({ kind: "oversized", bytes: text.length, head: text, tail: text });
+
 const SAMPLE = '{"jsonrpc":"2.0","id":1,"method":"a"}\n{"jsonrpc":"2.0","method":"é日🎉"}\r\n\n\r\n{"x":"y\rz"}\n';
 const SAMPLE_LINES = lines('{"jsonrpc":"2.0","id":1,"method":"a"}', '{"jsonrpc":"2.0","method":"é日🎉"}', '{"x":"y\rz"}');
 
@@ -82,15 +85,15 @@ for (const mode of ["text", "bytes"] as const) {
     assert.deepEqual(run([chunk(at + "\n")], createNdjsonDecoder(opts)), lines(at));
     assert.deepEqual(run([chunk(at + "\r\n")], createNdjsonDecoder(opts)), lines(at));
     assert.deepEqual(run([chunk(at.slice(0, 5)), chunk(at.slice(5) + "\r"), chunk("\n")], createNdjsonDecoder(opts)), lines(at));
-    assert.deepEqual(run([chunk(over + "\n")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 1 }]);
-    assert.deepEqual(run([chunk(over.slice(0, 10)), chunk(over.slice(10) + "\n")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 1 }]);
-    assert.deepEqual(run([chunk(over.slice(0, 10)), chunk(over.slice(10))], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 1 }]);
-    assert.deepEqual(run([chunk(over + "\r")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 1 }]);
+    assert.deepEqual(run([chunk(over + "\n")], createNdjsonDecoder(opts)), [big(over)]);
+    assert.deepEqual(run([chunk(over.slice(0, 10)), chunk(over.slice(10) + "\n")], createNdjsonDecoder(opts)), [big(over)]);
+    assert.deepEqual(run([chunk(over.slice(0, 10)), chunk(over.slice(10))], createNdjsonDecoder(opts)), [big(over)]);
+    assert.deepEqual(run([chunk(over + "\r")], createNdjsonDecoder(opts)), [big(over)]);
     // Pending bytes plus the rest of the line pass the limit only when the newline comes.
     const far = "x".repeat(max + 5);
-    assert.deepEqual(run([chunk(far.slice(0, 10)), chunk(far.slice(10) + "\r\n")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 5 }]);
-    assert.deepEqual(run([chunk(far.slice(0, 10)), chunk(far.slice(10) + "\n")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 5 }]);
-    assert.deepEqual(run([chunk(far.slice(0, 10)), chunk(far.slice(10) + "\r"), chunk("\n")], createNdjsonDecoder(opts)), [{ kind: "oversized", bytes: max + 5 }]);
+    assert.deepEqual(run([chunk(far.slice(0, 10)), chunk(far.slice(10) + "\r\n")], createNdjsonDecoder(opts)), [big(far)]);
+    assert.deepEqual(run([chunk(far.slice(0, 10)), chunk(far.slice(10) + "\n")], createNdjsonDecoder(opts)), [big(far)]);
+    assert.deepEqual(run([chunk(far.slice(0, 10)), chunk(far.slice(10) + "\r"), chunk("\n")], createNdjsonDecoder(opts)), [big(far)]);
     // Measured in UTF-8 bytes: 10 × "é" is 20 bytes, 7 × "日" is 21.
     assert.deepEqual(run([chunk("é".repeat(10) + "\n")], createNdjsonDecoder(opts)), lines("é".repeat(10)));
     assert.equal(run([chunk("日".repeat(7) + "\n")], createNdjsonDecoder(opts))[0].kind, "oversized");
@@ -119,11 +122,26 @@ for (const mode of ["text", "bytes"] as const) {
 
   test(`maxLineBytes (${mode}): an oversized line inside one chunk, between good ones`, () => {
     const out = run([chunk(`{"a":1}\n${"z".repeat(50)}\n{"b":2}\n`)], createNdjsonDecoder({ maxLineBytes: 10 }));
-    assert.deepEqual(out, [...lines('{"a":1}'), { kind: "oversized", bytes: 50 }, ...lines('{"b":2}')]);
+    assert.deepEqual(out, [...lines('{"a":1}'), big("z".repeat(50)), ...lines('{"b":2}')]);
   });
 
-  test(`maxLineBytes (${mode}): a stream that ends while an oversized line is dropped reports nothing more`, () => {
-    assert.deepEqual(run([chunk("q".repeat(30)), chunk("q")], createNdjsonDecoder({ maxLineBytes: 10 })), [{ kind: "oversized", bytes: 30 }]);
+  test(`maxLineBytes (${mode}): a stream that ends while an oversized line is dropped reports it once, at the end, whole`, () => {
+    assert.deepEqual(run([chunk("q".repeat(30)), chunk("q")], createNdjsonDecoder({ maxLineBytes: 10 })), [big("q".repeat(31))]);
+  });
+
+  test(`maxLineBytes (${mode}): an oversized line is reported at its newline with its exact size, its first 1024 and last 256 bytes, however it was cut`, () => {
+    // A response whose id comes last (SDK 1.x writes {result, jsonrpc, id}): the tail is what names the request.
+    const line = `\uFEFF{"result":{"text":"${"é".repeat(3000)}日"},"jsonrpc":"2.0","id":"x-7"}`;
+    const whole = run([chunk(line + "\r\n")], createNdjsonDecoder({ maxLineBytes: 100 }));
+    const bytes = enc.encode(line.slice(1));
+    assert.deepEqual(whole, [{ kind: "oversized", bytes: bytes.length + 3, head: new TextDecoder().decode(bytes.subarray(0, 1024)), tail: new TextDecoder().decode(bytes.subarray(bytes.length - 256)) }]);
+    assert.match((whole[0] as { tail: string }).tail, /"jsonrpc":"2.0","id":"x-7"}$/);
+    for (const size of [1, 7, 99, 1000]) {
+      const pieces: (string | Uint8Array)[] = [];
+      const full = mode === "text" ? line + "\r\n" : enc.encode(line + "\r\n");
+      for (let i = 0; i < full.length; i += size) pieces.push(full.slice(i, i + size));
+      assert.deepEqual(run(pieces, createNdjsonDecoder({ maxLineBytes: 100 })), whole, `pieces of ${size}`);
+    }
   });
 }
 
@@ -139,7 +157,7 @@ test("a chunk holding more than a megabyte of complete lines gives the same line
   const bytes = enc.encode(many.join("\n") + "\n" + "o".repeat(3000) + "\n");
   assert.ok(bytes.length > 1024 * 1024);
   const out = run([bytes], createNdjsonDecoder({ maxLineBytes: 2000 }));
-  assert.deepEqual(out, [...lines(...many), { kind: "oversized", bytes: 3000 }]);
+  assert.deepEqual(out, [...lines(...many), { kind: "oversized", bytes: 3000, head: "o".repeat(1024), tail: "o".repeat(256) }]);
 });
 
 test("a long line in many small chunks grows the buffer and delivers the whole line", () => {

@@ -10,7 +10,6 @@ import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import {
   INVALID_UTF8_MESSAGE,
   LOCAL_CLOSE_REASON,
-  OVERSIZED_MESSAGE,
   StreamChannel,
   type ChannelOptions,
   type FramingFault,
@@ -122,20 +121,34 @@ test("a line that is not UTF-8 is delivered as a marker the codec answers -32700
   assert.deepEqual(d.kind === "invalid" && { id: d.reply.id, code: d.reply.error.code }, { id: null, code: ErrorCode.ParseError });
 });
 
-// The codec answers a message over a size limit -32600 ("Invalid Request"); the framer has dropped the bytes, so id null.
-test("a line over maxLineBytes is delivered as a marker the codec answers -32600 with id null, and the stream goes on", () => {
+// The codec answers a message over a size limit -32600 ("Invalid Request"); the framer dropped the line but kept its ends.
+test("a line over maxLineBytes is delivered as a stand-in the codec classifies as the whole line: -32600 (id null when neither end names one), and the stream goes on", () => {
   const faults: FramingFault[] = [];
   const { ch, got, listen } = channel({ maxLineBytes: 64, onFault: (f) => faults.push(f) });
   listen();
   ch.push("x".repeat(50));
   ch.push("y".repeat(50));
   ch.push('z\n{"jsonrpc":"2.0","method":"ok"}\n');
-  assert.deepEqual(got, [OVERSIZED_MESSAGE, '{"jsonrpc":"2.0","method":"ok"}']);
-  assert.equal(faults.length, 1);
-  assert.equal(faults[0].kind, "oversized");
-  const d = decode(OVERSIZED_MESSAGE);
+  assert.equal(got.length, 2);
+  assert.equal(got[1], '{"jsonrpc":"2.0","method":"ok"}');
+  // The fault reports the size only: the excerpts are the peer's data.
+  assert.deepEqual(faults, [{ kind: "oversized", bytes: 101 }]);
+  const d = decode(got[0]);
   assert.equal(d.kind, "invalid");
-  assert.deepEqual(d.kind === "invalid" && { id: d.reply.id, code: d.reply.error.code }, { id: null, code: ErrorCode.InvalidRequest });
+  assert.deepEqual(d.kind === "invalid" && { id: d.reply.id, code: d.reply.error.code, answers: d.answers }, { id: null, code: ErrorCode.InvalidRequest, answers: undefined });
+});
+
+test("basic/index Responses: an oversized response line, id last as SDK 1.x writes it, is delivered as a stand-in naming the request it answers", () => {
+  const { ch, got, listen } = channel({ maxLineBytes: 64 });
+  listen();
+  ch.push(`{"result":{"content":[{"type":"text","text":"${"r".repeat(500)}"}]},`);
+  ch.push('"jsonrpc":"2.0","id":41}\r\n');
+  assert.equal(got.length, 1);
+  const d = decode(got[0]);
+  assert.ok(d.kind === "invalid");
+  assert.equal(d.answers, 41);
+  assert.equal(d.reply.id, null);
+  assert.match(d.reason, /exceeds maxBytes \(64\)/);
 });
 
 test("messages framing: each chunk is one message; bytes are decoded, invalid UTF-8 becomes the marker", () => {

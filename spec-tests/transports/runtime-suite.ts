@@ -19,7 +19,7 @@ import { Endpoint } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import type { SessionOutput } from "../../src/session/types.js";
-import { INVALID_UTF8_MESSAGE, LOCAL_CLOSE_REASON, OVERSIZED_MESSAGE } from "../../src/transports/channel.js";
+import { INVALID_UTF8_MESSAGE, LOCAL_CLOSE_REASON } from "../../src/transports/channel.js";
 import { detectRuntime, spawnStdioServer, type SpawnOptions, type StdioChild } from "../../src/transports/stdio.js";
 import { webStreamsTransport } from "../../src/transports/web-streams.js";
 import { EXIT_CODE, EXPECTED } from "../fixtures/stdio/raw-writer.js";
@@ -226,15 +226,34 @@ export const CASES: Case[] = [
   },
   {
     // transports (stdio): "Messages are delimited by newlines"; the codec answers a line it cannot take, and the stream goes on.
-    name: "stdio: an oversized line is answered -32600 with id null and the connection survives",
+    // basic/index: the error names the request's id when it can be read (here from the start of the dropped line).
+    name: "stdio: an oversized request is answered -32600 with its id and the connection survives",
     async run() {
       const child = spawnFixture("echo-server", ["--max-line=1024"]);
       const c = wire(child, "client");
       await c.endpoint.open();
       child.send(JSON.stringify({ jsonrpc: "2.0", id: 999, method: "ping", params: { pad: "x".repeat(4000) } }));
       await c.endpoint.request("ping");
-      const replies = c.raw.map((t) => JSON.parse(t) as JsonObject).filter((m) => m.id === null);
-      equal(replies.map((m) => (m.error as JsonObject).code), [-32600], "error replies with id null");
+      const replies = c.raw.map((t) => JSON.parse(t) as JsonObject).filter((m) => m.id === 999);
+      equal(replies.map((m) => (m.error as JsonObject).code), [-32600], "error replies naming the request");
+      child.close();
+      await child.exited;
+    },
+  },
+  {
+    // basic/index Responses: a response the client cannot take (over its maxLineBytes) fails the request it answers at
+    // once, not at the request's timeout; nothing is sent back; the next request goes through.
+    name: "stdio: a response over the client's line limit fails its request at once (-32603) and the connection survives",
+    async run() {
+      const child = spawnFixture("echo-server", [], { maxLineBytes: 1024 });
+      const c = wire(child, "client");
+      await c.endpoint.open();
+      const failed = await c.endpoint.request("tools/call", { name: "big", arguments: { size: 5000 } }, { timeoutMs: 600_000 }).then(
+        () => "answered",
+        (e: { code?: number; message?: string }) => `${e.code} ${e.message}`,
+      );
+      ok(/^-32603 malformed response from the peer: message exceeds maxBytes \(1024\)/.test(failed), failed);
+      equal(resultText(await c.endpoint.request("tools/call", { name: "big", arguments: { size: 10 } })), "x".repeat(10), "the next call");
       child.close();
       await child.exited;
     },
@@ -265,7 +284,7 @@ export const CASES: Case[] = [
       const got: string[] = [];
       let resolveClosed!: (r: string) => void;
       const closed = new Promise<string>((r) => (resolveClosed = r));
-      child.onMessage((t) => got.push(t === INVALID_UTF8_MESSAGE ? "INVALID_UTF8" : t === OVERSIZED_MESSAGE ? "OVERSIZED" : t));
+      child.onMessage((t) => got.push(t === INVALID_UTF8_MESSAGE ? "INVALID_UTF8" : t.includes('"mcp-kernel/oversized"') ? "OVERSIZED" : t));
       child.onClose(resolveClosed);
       ok((await closed).includes(`exited with code ${EXIT_CODE}`), "close reason names the exit code");
       equal(got, EXPECTED, "messages");

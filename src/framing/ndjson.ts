@@ -20,22 +20,25 @@
  *   decoder call), so a character split across chunks waits in the pending bytes and is
  *   never cut; a line that is not valid UTF-8 becomes one `invalid-utf8` event and the
  *   stream goes on.
- * - A line longer than `maxLineBytes` (not counting its terminator) is reported once, as
- *   soon as the limit is crossed, as an `oversized` event; its bytes are dropped up to
- *   the next newline, where decoding resumes. Memory stays at `maxLineBytes` (+1 for a
- *   pending CR) however long the line is.
+ * - A line longer than `maxLineBytes` (not counting its terminator) is reported once, at
+ *   its newline (or at the end of the stream), as an `oversized` event with its size and
+ *   its first {@link PEEK_WINDOW} and last {@link TAIL_WINDOW} characters: its bytes are
+ *   dropped from the moment the limit is crossed, and decoding resumes after the newline.
+ *   The two excerpts are what lets the codec still name the request the line carried or
+ *   the request it answered (a response's id often comes last). Memory stays at
+ *   `maxLineBytes` (+1 for a pending CR) plus the excerpts, however long the line is.
  *
  * The state is JSON-serializable except for the byte buffer (a `Uint8Array`).
  */
 import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
-import { decodeUtf8, utf8Length } from "../jsonrpc/safe-json.js";
+import { decodeUtf8, PEEK_WINDOW, TAIL_WINDOW, utf8Length } from "../jsonrpc/safe-json.js";
 
 /** What the decoder hands out, one per line. */
 export type NdjsonEvent =
   /** A complete line, terminator removed: the text of one message. */
   | { kind: "line"; text: string }
-  /** A line over `maxLineBytes`; `bytes` is how many had arrived when the limit was crossed (a lower bound of its size). */
-  | { kind: "oversized"; bytes: number }
+  /** A line over `maxLineBytes`: its size in UTF-8 bytes (terminator excluded), its first and last characters (bytes decoded leniently). */
+  | { kind: "oversized"; bytes: number; head: string; tail: string }
   /** A line whose bytes are not valid UTF-8. */
   | { kind: "invalid-utf8" };
 
@@ -59,6 +62,12 @@ export interface NdjsonDecoder {
   length: number;
   /** True while the rest of an oversized line is dropped, up to its newline. */
   discarding: boolean;
+  /** While discarding: the line's size so far, in UTF-8 bytes (a CR at its end included). */
+  overBytes: number;
+  /** While discarding: the line's start, as its chunks came (text: its first characters; bytes: its first {@link PEEK_WINDOW} + 3 bytes). */
+  overHead: string | Uint8Array;
+  /** While discarding: the line's end so far, as its chunks came (text: its last characters; bytes: its last {@link TAIL_WINDOW} bytes). */
+  overTail: string | Uint8Array;
 }
 
 const LF = 0x0a;
@@ -80,6 +89,9 @@ export function createNdjsonDecoder(options?: NdjsonOptions): NdjsonDecoder {
     buffer: EMPTY,
     length: 0,
     discarding: false,
+    overBytes: 0,
+    overHead: "",
+    overTail: EMPTY,
   };
 }
 
@@ -111,14 +123,12 @@ export function feedNdjson(state: NdjsonDecoder, chunk: string | Uint8Array): Nd
  */
 export function endNdjson(state: NdjsonDecoder): NdjsonEvent[] {
   const out: NdjsonEvent[] = [];
-  if (!state.discarding) {
-    if (state.text !== "") emitText(state, state.text, state.textBytes, out);
-    else if (state.length > 0) emitBytes(state, state.buffer, 0, state.length, out);
-  }
+  if (state.discarding) endDiscard(state, out);
+  else if (state.text !== "") emitText(state, state.text, state.textBytes, out);
+  else if (state.length > 0) emitBytes(state, state.buffer, 0, state.length, out);
   state.text = "";
   state.textBytes = 0;
   state.length = 0;
-  state.discarding = false;
   return out;
 }
 
@@ -139,8 +149,12 @@ function feedText(state: NdjsonDecoder, chunk: string, out: NdjsonEvent[]): void
   let start = 0;
   let lf = chunk.indexOf("\n");
   if (state.discarding) {
+    const upTo = lf === -1 ? chunk.length : lf;
+    state.overBytes += utf8Length(upTo === chunk.length ? chunk : chunk.slice(0, upTo));
+    state.overHead = growHead(state.overHead, chunk.slice(0, Math.min(upTo, HEAD_CHARS + 1)));
+    state.overTail = lastChars((typeof state.overTail === "string" ? state.overTail : lenientUtf8.decode(state.overTail)) + chunk.slice(Math.max(0, upTo - TAIL_CHARS), upTo));
     if (lf === -1) return;
-    state.discarding = false;
+    endDiscard(state, out);
     start = lf + 1;
     lf = chunk.indexOf("\n", start);
   }
@@ -166,10 +180,12 @@ function feedText(state: NdjsonDecoder, chunk: string, out: NdjsonEvent[]): void
     // A CR at the end may be the first half of a CRLF, so it does not count (yet).
     const content = rest.charCodeAt(rest.length - 1) === CR ? bytes - 1 : bytes;
     if (content > max) {
-      out.push({ kind: "oversized", bytes: content });
+      const pending = state.text;
+      const tail = lastChars(rest.length >= TAIL_CHARS ? rest : pending.slice(-TAIL_CHARS) + rest);
+      // The size the event reports is exact, not the bound that decided the comparison.
+      startDiscard(state, growHead(pending.length > HEAD_CHARS ? pending.slice(0, HEAD_CHARS + 1) : pending, rest), tail, state.textBytes + utf8Length(rest));
       state.text = "";
       state.textBytes = 0;
-      state.discarding = true;
     } else {
       state.text += rest;
       state.textBytes = bytes;
@@ -183,10 +199,11 @@ function emitText(state: NdjsonDecoder, line: string, bytes: number, out: Ndjson
     line = line.slice(0, -1);
     bytes--;
   }
+  // The size an oversized event reports is exact (BOM included, as on the byte path), not the bound that decided the comparison.
+  if (bytes > state.maxLineBytes) return void out.push({ kind: "oversized", bytes: utf8Length(line), head: headText(line), tail: tailText(lastChars(line)) });
   // A leading BOM is dropped, as the UTF-8 decoder does for byte lines.
   if (line.charCodeAt(0) === BOM) line = line.slice(1);
-  if (bytes > state.maxLineBytes) out.push({ kind: "oversized", bytes });
-  else if (line !== "") out.push({ kind: "line", text: line });
+  if (line !== "") out.push({ kind: "line", text: line });
 }
 
 function feedBytes(state: NdjsonDecoder, chunk: Uint8Array, out: NdjsonEvent[]): void {
@@ -195,8 +212,12 @@ function feedBytes(state: NdjsonDecoder, chunk: Uint8Array, out: NdjsonEvent[]):
   let start = 0;
   let lf = chunk.indexOf(LF);
   if (state.discarding) {
+    const upTo = lf === -1 ? n : lf;
+    state.overBytes += upTo;
+    state.overHead = growHead(state.overHead, chunk.subarray(0, upTo));
+    state.overTail = lastBytes(typeof state.overTail === "string" ? utf8Encoder.encode(state.overTail) : state.overTail, chunk.subarray(Math.max(0, upTo - TAIL_BYTES), upTo));
     if (lf === -1) return;
-    state.discarding = false;
+    endDiscard(state, out);
     start = lf + 1;
     lf = chunk.indexOf(LF, start);
   }
@@ -204,7 +225,8 @@ function feedBytes(state: NdjsonDecoder, chunk: Uint8Array, out: NdjsonEvent[]):
     // The pending line ends here.
     if (state.length + (lf - start) > max + 1) {
       // Pending bytes never pass the limit + 1, so this line has bytes in this chunk: lf > start.
-      out.push({ kind: "oversized", bytes: state.length + (lf - start) - (chunk[lf - 1] === CR ? 1 : 0) });
+      const end = chunk[lf - 1] === CR ? lf - 1 : lf;
+      out.push({ kind: "oversized", bytes: state.length + (end - start), head: headText(growHead(state.buffer.subarray(0, Math.min(state.length, HEAD_BYTES)), chunk.subarray(start, end))), tail: tailText(lastBytes(state.buffer.subarray(0, state.length), chunk.subarray(start, end))) });
     } else {
       appendBytes(state, chunk, start, lf);
       emitBytes(state, state.buffer, 0, state.length, out);
@@ -234,9 +256,8 @@ function feedBytes(state: NdjsonDecoder, chunk: Uint8Array, out: NdjsonEvent[]):
     // A CR at the end may be the first half of a CRLF, so it does not count (yet).
     const content = state.length + (n - start) - (chunk[n - 1] === CR ? 1 : 0);
     if (content > max) {
-      out.push({ kind: "oversized", bytes: content });
+      startDiscard(state, growHead(state.buffer.slice(0, Math.min(state.length, HEAD_BYTES)), chunk.subarray(start, n)), lastBytes(state.buffer.subarray(0, state.length), chunk.subarray(start, n)), state.length + (n - start));
       state.length = 0;
-      state.discarding = true;
     } else appendBytes(state, chunk, start, n);
   }
 }
@@ -245,7 +266,7 @@ function feedBytes(state: NdjsonDecoder, chunk: Uint8Array, out: NdjsonEvent[]):
 function emitBytes(state: NdjsonDecoder, bytes: Uint8Array, start: number, end: number, out: NdjsonEvent[]): void {
   if (end > start && bytes[end - 1] === CR) end--;
   if (end - start > state.maxLineBytes) {
-    out.push({ kind: "oversized", bytes: end - start });
+    out.push({ kind: "oversized", bytes: end - start, head: headText(bytes.subarray(start, Math.min(end, start + HEAD_BYTES))), tail: tailText(bytes.subarray(Math.max(start, end - TAIL_WINDOW), end)) });
     return;
   }
   if (end === start) return;
@@ -266,4 +287,103 @@ function appendBytes(state: NdjsonDecoder, src: Uint8Array, start: number, end: 
   }
   state.buffer.set(src.subarray(start, end), state.length);
   state.length = need;
+}
+
+/**
+ * Lenient UTF-8 (U+FFFD for what is not), BOMs kept: only for the excerpts of a dropped
+ * line, which may be cut mid-character. The excerpts are defined on the line's UTF-8
+ * bytes (its first {@link PEEK_WINDOW} and last {@link TAIL_WINDOW}), so they come out the
+ * same whether the line arrived as text or bytes, whole or in pieces.
+ */
+const lenientUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * Characters kept of a text line's ends: one more than the bytes wanted (each character is
+ * at least one byte, so the wanted bytes come from the last ones) and one for a surrogate
+ * pair cut by the slice, whose lone half then falls outside the wanted bytes.
+ */
+const TAIL_CHARS = TAIL_WINDOW + 3; // and one for the CR of a CRLF, dropped at the end
+const HEAD_CHARS = PEEK_WINDOW + 2;
+
+/** The last {@link TAIL_CHARS} characters of `text`. */
+function lastChars(text: string): string {
+  return text.length > TAIL_CHARS ? text.slice(-TAIL_CHARS) : text;
+}
+
+/** Bytes kept of a byte line's end: the tail excerpt's, and one for the CR of a CRLF, dropped at the end. */
+const TAIL_BYTES = TAIL_WINDOW + 1;
+
+/** The last {@link TAIL_BYTES} bytes of `a` then `b` (a new array: only for the excerpts of a dropped line). */
+function lastBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (b.length >= TAIL_BYTES) return b.slice(b.length - TAIL_BYTES);
+  const keep = Math.min(a.length, TAIL_BYTES - b.length);
+  const joined = new Uint8Array(keep + b.length);
+  joined.set(a.subarray(a.length - keep));
+  joined.set(b, keep);
+  return joined;
+}
+
+/** A dropped line's tail excerpt: the last {@link TAIL_WINDOW} bytes of what was kept of its end. */
+function tailText(end: string | Uint8Array): string {
+  const bytes = typeof end === "string" ? utf8Encoder.encode(end) : end;
+  return lenientUtf8.decode(bytes.subarray(Math.max(0, bytes.length - TAIL_WINDOW)));
+}
+
+/** Bytes kept of a byte line's start: the head excerpt's, and room for a BOM. */
+const HEAD_BYTES = PEEK_WINDOW + 3;
+
+/**
+ * A line's start kept so far, grown by the next piece of it until it holds what the head
+ * excerpt needs ({@link HEAD_CHARS} + 1 characters of text, {@link HEAD_BYTES} bytes).
+ * Text meeting bytes becomes bytes. A new array when it grows (excerpts only).
+ */
+function growHead(head: string | Uint8Array, piece: string | Uint8Array): string | Uint8Array {
+  if (typeof head === "string") {
+    if (typeof piece === "string") return head.length > HEAD_CHARS ? head : head + piece.slice(0, HEAD_CHARS + 1 - head.length);
+    head = utf8Encoder.encode(head);
+  }
+  if (head.length >= HEAD_BYTES) return head;
+  const more = typeof piece === "string" ? utf8Encoder.encode(piece.slice(0, HEAD_BYTES)) : piece;
+  const joined = new Uint8Array(Math.min(HEAD_BYTES, head.length + more.length));
+  joined.set(head.subarray(0, joined.length));
+  joined.set(more.subarray(0, joined.length - Math.min(head.length, joined.length)), Math.min(head.length, joined.length));
+  return joined;
+}
+
+/** The head excerpt of what was kept of a line's start: a BOM dropped, then its first {@link PEEK_WINDOW} UTF-8 bytes. */
+function headText(start: string | Uint8Array): string {
+  if (typeof start === "string") start = utf8Encoder.encode(withoutBom(start.slice(0, HEAD_CHARS + 1)).slice(0, HEAD_CHARS));
+  else if (start[0] === 0xef && start[1] === 0xbb && start[2] === 0xbf) start = start.subarray(3);
+  return lenientUtf8.decode(start.subarray(0, PEEK_WINDOW));
+}
+
+/** A line's text without the BOM that may open it, as for delivered lines. */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+}
+
+/** The line over the limit is dropped from here to its newline; what is kept of it is its size and two excerpts. */
+function startDiscard(state: NdjsonDecoder, head: string | Uint8Array, tail: string | Uint8Array, bytes: number): void {
+  state.discarding = true;
+  state.overBytes = bytes;
+  state.overHead = head;
+  state.overTail = tail;
+}
+
+/** The dropped line ended (its newline, or the end of the stream): reported once; a CR just before its end is its terminator's. */
+function endDiscard(state: NdjsonDecoder, out: NdjsonEvent[]): void {
+  let end = state.overTail;
+  let start = state.overHead;
+  let bytes = state.overBytes;
+  if (typeof end === "string" ? end.charCodeAt(end.length - 1) === CR : end[end.length - 1] === CR) {
+    end = end.slice(0, -1);
+    // A line shorter than what the head keeps holds that CR in its start too.
+    if ((typeof start === "string" ? utf8Length(start) : start.length) >= bytes) start = start.slice(0, -1);
+    bytes--;
+  }
+  out.push({ kind: "oversized", bytes, head: headText(start), tail: tailText(end) });
+  state.discarding = false;
+  state.overBytes = 0;
+  state.overHead = "";
+  state.overTail = EMPTY;
 }

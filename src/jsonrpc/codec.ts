@@ -26,16 +26,21 @@
  * request of that id.
  *
  * A malformed response is not a request, so a session sends it no reply (`reply` is
- * still there for an HTTP server's 400 body). Its `invalid` value carries `answers`: the id of the request it claims to answer when that id is readable
- * (else `null`), so a session fails that request at once instead of at its timeout, and
- * sends no reply that a peer of the same kind would answer in turn.
+ * still there for an HTTP server's 400 body). Its `invalid` value carries `answers`: the
+ * id of the request it claims to answer when that id is readable (else `null`), so a
+ * session fails that request at once instead of at its timeout, and sends no reply that
+ * a peer of the same kind would answer in turn. That holds for a response over a limit
+ * too: too deep, its id is read from the parsed value; too large to parse, from a bounded
+ * look at its first and last characters (SDK 1.x writes `{result, jsonrpc, id}`, id last).
+ * A framer that had to drop such a line delivers {@link oversizedStandIn} of its two ends
+ * instead, which is classified exactly as the whole line would be.
  *
  * Nothing here throws to its caller; an inspecting getter that throws (a caller-built
  * value given to {@link decodeValue}) is caught and reported as `-32600`.
  */
 import { ErrorCode, rpcError } from "./errors.js";
 import type { JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "./types.js";
-import { checkNesting, decodeUtf8, exceedsBytes, mayExceedDepth, peekRequestId } from "./safe-json.js";
+import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, mayExceedDepth, PEEK_WINDOW, peekHead, peekLastId, TAIL_WINDOW } from "./safe-json.js";
 
 export { hasOwn } from "./safe-json.js";
 
@@ -165,6 +170,7 @@ function classifyMessage(value: unknown): Decoded {
     return { kind: "request", message: m as unknown as JsonRpcRequest };
   }
   if (result === undefined && error === undefined) {
+    if (id === null && hasOwn(m, OVERSIZED_MEMBER)) return standInOf(m) ?? invalid(ErrorCode.InvalidRequest, null, "a message needs a method, a result or an error");
     // Neither shape: most likely a request that lost its method, so its id is echoed.
     return invalid(ErrorCode.InvalidRequest, isRequestId(id) ? id : null, m.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : "a message needs a method, a result or an error");
   }
@@ -216,16 +222,56 @@ function malformedResponse(answers: RequestId | null, reason: string): Decoded {
   return d;
 }
 
-/** Over `maxBytes`: not parsed at all; the id comes from a bounded peek at the start. */
+/** Over `maxBytes`: not parsed at all; what it is comes from a bounded peek at its start and end. */
 function tooLarge(input: string | Uint8Array, maxBytes: number): Decoded {
-  return invalid(ErrorCode.InvalidRequest, peekRequestId(input), `message exceeds maxBytes (${maxBytes})`);
+  const tail = typeof input === "string" ? input.slice(-TAIL_WINDOW) : input.subarray(Math.max(0, input.length - TAIL_WINDOW));
+  return classifyOversized(input, tail, maxBytes);
 }
 
-/** Over `maxDepth`: parsed, so a request's id can be read from the value. */
+/**
+ * A message over `limit` from its first and last characters: a request gets `-32600`
+ * with its id when the start shows a `method` and either end shows its `id`; a response
+ * is malformed, answering the request whose id either end shows (so that request fails at
+ * once, instead of waiting for its timeout); anything else is `-32600` with id `null`.
+ */
+function classifyOversized(head: string | Uint8Array, tail: string | Uint8Array, limit: number): Decoded {
+  const reason = `message exceeds maxBytes (${limit})`;
+  const seen = peekHead(head);
+  if (seen.response) return malformedResponse(seen.id ?? peekLastId(tail), reason);
+  return invalid(ErrorCode.InvalidRequest, seen.method ? (seen.id ?? peekLastId(tail)) : null, reason);
+}
+
+/**
+ * The member naming a line a framer could not keep (see {@link oversizedStandIn}). Only
+ * {@link oversizedStandIn} writes it; a peer sending it gains nothing it could not get
+ * with a real oversized message.
+ */
+const OVERSIZED_MEMBER = "mcp-kernel/oversized";
+
+/**
+ * What a framer delivers in place of a line over its limit that it dropped (stdio keeps
+ * only the line's first {@link PEEK_WINDOW} and last {@link TAIL_WINDOW} characters):
+ * a small JSON text that this codec classifies exactly as it would the whole line, by
+ * the same peek at both ends: `-32600` naming the request's id where it shows, a
+ * malformed response answering the request it names, else `-32600` with id `null`.
+ */
+export function oversizedStandIn(head: string, tail: string, limit: number): string {
+  return JSON.stringify({ jsonrpc: "2.0", id: null, [OVERSIZED_MEMBER]: { limit, head: head.slice(0, PEEK_WINDOW), tail: tail.slice(-TAIL_WINDOW) } });
+}
+
+/** The classification of an {@link oversizedStandIn} text, or undefined when `m` is none. */
+function standInOf(m: Unchecked): Decoded | undefined {
+  const o = m[OVERSIZED_MEMBER] as { limit?: unknown; head?: unknown; tail?: unknown } | undefined;
+  if (typeof o !== "object" || o === null || typeof o.limit !== "number" || typeof o.head !== "string" || typeof o.tail !== "string") return undefined;
+  return classifyOversized(o.head, o.tail, o.limit);
+}
+
+/** Over `maxDepth`: parsed, so a request's id, or the id a response answers, can be read from the value. */
 function tooDeep(value: unknown, maxDepth: number): Decoded {
   const m = value as Unchecked;
-  const id = m.method !== undefined && isRequestId(m.id) ? m.id : null;
-  return invalid(ErrorCode.InvalidRequest, id, `message exceeds maxDepth (${maxDepth})`);
+  const reason = `message exceeds maxDepth (${maxDepth})`;
+  if (m.method === undefined && (m.result !== undefined || m.error !== undefined)) return malformedResponse(isRequestId(m.id) ? m.id : null, reason);
+  return invalid(ErrorCode.InvalidRequest, m.method !== undefined && isRequestId(m.id) ? m.id : null, reason);
 }
 
 /** A caller-built value whose inspection threw. */

@@ -234,43 +234,112 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** How much of an unparsed message {@link peekRequestId} looks at. */
+/** How much of the start of an unparsed message {@link peekHead} looks at. */
 export const PEEK_WINDOW = 1024;
 
+/** How much of the end of an unparsed message {@link peekLastId} looks at. */
+export const TAIL_WINDOW = 256;
+
+/** What the start of a message too large to parse shows of its top-level object. */
+export interface PeekedHead {
+  /** A valid `id` (string or integer) seen before the scan stopped, else null. */
+  id: string | number | null;
+  /** A `method` member was seen: shaped like a request. */
+  method: boolean;
+  /** A `result` or `error` member was seen: shaped like a response. */
+  response: boolean;
+}
+
 /**
- * Reads a request's id from the first {@link PEEK_WINDOW} characters of a message too
- * large to parse, so the error reply can still name it. Returns the id only when, within
- * the window, the top-level object shows a valid `id` (string or integer) and a `method`
- * and no `result` or `error` (a response's id names one of *our* requests, so echoing it
- * would answer the wrong thing). Anything else, a syntax error included, gives `null`.
+ * Scans the top-level members in the first {@link PEEK_WINDOW} characters of a message
+ * too large to parse. Stops at the first `result` or `error` (a response), once both an
+ * `id` and a `method` were seen (a request), at the end of the window, or at anything
+ * that is not a well-formed member; what was seen until then is the answer.
  */
-export function peekRequestId(input: string | Uint8Array): string | number | null {
+export function peekHead(input: string | Uint8Array): PeekedHead {
+  const seen: PeekedHead = { id: null, method: false, response: false };
   const text = typeof input === "string" ? input : lenientUtf8.decode(input.subarray(0, PEEK_WINDOW));
   const end = Math.min(text.length, PEEK_WINDOW);
   let i = skipSpace(text, 0, end);
-  if (text.charCodeAt(i) !== 0x7b /* { */) return null;
-  let id: string | number | null = null;
-  let method = false;
+  if (text.charCodeAt(i) !== 0x7b /* { */) return seen;
   for (i = skipSpace(text, i + 1, end); i < end; i = skipSpace(text, i + 1, end)) {
-    if (text.charCodeAt(i) !== 0x22 /* " */) return null;
+    if (text.charCodeAt(i) !== 0x22 /* " */) return seen;
     const keyEnd = skipString(text, i, end);
-    if (keyEnd < 0) return null;
+    if (keyEnd < 0) return seen;
     const key = text.slice(i, keyEnd);
     i = skipSpace(text, keyEnd, end);
-    if (text.charCodeAt(i) !== 0x3a /* : */) return null;
+    if (text.charCodeAt(i) !== 0x3a /* : */) return seen;
     const valueStart = skipSpace(text, i + 1, end);
+    if (key === '"result"' || key === '"error"') {
+      seen.response = true;
+      return seen;
+    }
     const valueEnd = skipValue(text, valueStart, end);
-    if (valueEnd < 0) return null;
+    if (valueEnd < 0) return seen;
     if (key === '"id"') {
-      id = parseId(text.slice(valueStart, valueEnd));
-      if (id === null) return null;
-    } else if (key === '"method"') method = true;
-    else if (key === '"result"' || key === '"error"') return null;
-    if (id !== null && method) return id;
+      seen.id = parseId(text.slice(valueStart, valueEnd));
+      if (seen.id === null) return seen;
+    } else if (key === '"method"') seen.method = true;
+    if (seen.id !== null && seen.method) return seen;
     i = skipSpace(text, valueEnd, end);
-    if (text.charCodeAt(i) !== 0x2c /* , */) return null;
+    if (text.charCodeAt(i) !== 0x2c /* , */) return seen;
   }
-  return null;
+  return seen;
+}
+
+/**
+ * Reads a request's id from the start of a message too large to parse, so the error
+ * reply can still name it: the id only when, within {@link PEEK_WINDOW}, the top-level
+ * object shows a valid `id` and a `method` and no `result` or `error` before them (a
+ * response's id names one of *our* requests, so echoing it would answer the wrong
+ * thing). Anything else, a syntax error included, gives `null`.
+ */
+export function peekRequestId(input: string | Uint8Array): string | number | null {
+  const seen = peekHead(input);
+  return seen.method && !seen.response ? seen.id : null;
+}
+
+/**
+ * The `id` of a message too large to parse when it is the last member of its top-level
+ * object (the official TypeScript SDK 1.x writes responses as `{result, jsonrpc, id}`),
+ * read from the message's last characters: `"id": <string or integer> }` at the very end,
+ * after a `,` or `{`. The final `}` of a well-formed object closes the top level, so the
+ * scalar just before it is a top-level member's value; quotes inside strings are escaped,
+ * so `"id"` there cannot be part of a string. Anything else gives `null`.
+ */
+export function peekLastId(tail: string | Uint8Array): string | number | null {
+  const text = typeof tail === "string" ? tail : lenientUtf8.decode(tail.subarray(Math.max(0, tail.length - TAIL_WINDOW)));
+  let i = text.length - 1;
+  const stop = Math.max(0, text.length - TAIL_WINDOW);
+  const back = (j: number): number => {
+    while (j >= stop && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d || text.charCodeAt(j) === 0x09)) j--;
+    return j;
+  };
+  i = back(i);
+  if (i < stop || text.charCodeAt(i) !== 0x7d /* } */) return null;
+  const valueEnd = back(i - 1) + 1;
+  let valueStart = valueEnd - 1;
+  if (valueStart < stop) return null;
+  if (text.charCodeAt(valueStart) === 0x22) {
+    // A string: back to its opening quote, the first one not escaped by an odd run of backslashes.
+    for (valueStart--; valueStart >= stop; valueStart--) {
+      if (text.charCodeAt(valueStart) !== 0x22) continue;
+      let slashes = 0;
+      while (valueStart - 1 - slashes >= stop && text.charCodeAt(valueStart - 1 - slashes) === 0x5c) slashes++;
+      if (slashes % 2 === 0) break;
+    }
+  } else {
+    while (valueStart >= stop && /[0-9-]/.test(text[valueStart])) valueStart--;
+    valueStart++;
+  }
+  if (valueStart < stop || valueStart >= valueEnd) return null;
+  const colon = back(valueStart - 1);
+  if (colon < stop || text.charCodeAt(colon) !== 0x3a) return null;
+  const keyEnd = back(colon - 1);
+  if (keyEnd - 3 < stop || text.slice(keyEnd - 3, keyEnd + 1) !== '"id"') return null;
+  const before = back(keyEnd - 4);
+  if (before < stop || (text.charCodeAt(before) !== 0x2c && text.charCodeAt(before) !== 0x7b)) return null;
+  return parseId(text.slice(valueStart, valueEnd));
 }
 
 /** Parses a JSON literal as a request id, or `null` when it is not a string or integer. */

@@ -17,11 +17,13 @@
  *   (a MessagePort or WebSocket bridge) and is passed through.
  * - Lines that cannot be delivered as text are still answered, by the kernel rather than
  *   here (the channel holds no protocol logic): a line that is not UTF-8 is delivered as
- *   {@link INVALID_UTF8_MESSAGE} and a line over `maxLineBytes` as
- *   {@link OVERSIZED_MESSAGE}, two fixed texts the codec classifies exactly as it would
- *   the original (`-32700` and `-32600`, id `null`: the framer has dropped the bytes that
- *   could have named a request id). The stream goes on with the next line. The true cause
- *   is reported to `onFault`, for logs.
+ *   {@link INVALID_UTF8_MESSAGE}, a fixed text the codec classifies as it would the
+ *   original (`-32700`, id `null`), and a line over `maxLineBytes` as the codec's
+ *   `oversizedStandIn` of what the framer kept of it (its size, its first and last
+ *   characters), which the codec classifies as it would the whole line: `-32600` naming
+ *   the request's id where either end shows it, or, for a response, the request it
+ *   answers, which then fails at once instead of waiting for its timeout. The stream goes
+ *   on with the next line. The true cause is reported to `onFault`, for logs.
  * - Write batching (`batchWrites`, ndjson only). A message sent while the sink is idle is
  *   written at once; the ones sent after it in the same turn of the event loop (the
  *   answers to a chunk of requests, a burst of calls) are joined and written together
@@ -44,6 +46,7 @@
  */
 import type { Transport } from "../api/transport.js";
 import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, type NdjsonDecoder, type NdjsonEvent } from "../framing/ndjson.js";
+import { oversizedStandIn } from "../jsonrpc/codec.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 
 /**
@@ -53,19 +56,12 @@ import { decodeUtf8 } from "../jsonrpc/safe-json.js";
  */
 export const INVALID_UTF8_MESSAGE = "\uFFFD";
 
-/**
- * What a line over `maxLineBytes` is delivered as: JSON that is no JSON-RPC message, so
- * the codec answers `-32600` (Invalid Request) with id `null`, the code the codec uses
- * for a message over a size limit.
- */
-export const OVERSIZED_MESSAGE = '{"jsonrpc":"2.0","id":null}';
-
 /** How a stream carries messages: as NDJSON lines in a byte or text stream, or one message per chunk. */
 export type Framing = "ndjson" | "messages";
 
 /** A line the channel could not deliver as it came, as reported to {@link ChannelOptions.onFault}. */
 export type FramingFault =
-  /** A line over `maxLineBytes`; `bytes` is how many had arrived when the limit was crossed. */
+  /** A line over `maxLineBytes`, of `bytes` UTF-8 bytes (terminator excluded). */
   | { kind: "oversized"; bytes: number }
   /** A line (or message chunk) whose bytes are not UTF-8. */
   | { kind: "invalid-utf8" };
@@ -293,9 +289,10 @@ export class StreamChannel implements Transport {
     else this.fault(e);
   }
 
-  private fault(fault: FramingFault): void {
-    this.onFault?.(fault);
-    this.deliver(fault.kind === "oversized" ? OVERSIZED_MESSAGE : INVALID_UTF8_MESSAGE);
+  private fault(fault: Exclude<NdjsonEvent, { kind: "line" }>): void {
+    // The excerpts are the peer's data: logs get the size only.
+    this.onFault?.(fault.kind === "oversized" ? { kind: "oversized", bytes: fault.bytes } : { kind: "invalid-utf8" });
+    this.deliver(fault.kind === "oversized" ? oversizedStandIn(fault.head, fault.tail, this.ndjson!.maxLineBytes) : INVALID_UTF8_MESSAGE);
   }
 
   private deliver(text: string): void {
