@@ -189,6 +189,83 @@ test("record: passes stdin and stdout through byte for byte (not-UTF-8 bytes too
   }
 });
 
+/** Resolves once `stream` has delivered a chunk containing `text`. */
+function seen(stream: NodeJS.ReadableStream, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    let got = "";
+    const on = (c: Buffer) => {
+      got += c.toString();
+      if (got.includes(text)) {
+        stream.off("data", on);
+        resolve();
+      }
+    };
+    stream.on("data", on);
+  });
+}
+
+// transports (stdio): a client that stops reading the server's stdout (EPIPE) is a client gone, not a crash.
+test("serve --stdio: a client that stops reading stdout (EPIPE) ends the session; the server exits 0 instead of crashing", async () => {
+  const child = spawn(process.execPath, [BIN, "serve", "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+  running.add(child);
+  child.stdin.on("error", () => {});
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const answered = seen(child.stdout, '"id":0');
+  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }) + "\n");
+  await answered;
+  child.stdout.destroy();
+  // Answers to these can no longer be written: the first write fails with EPIPE.
+  for (let i = 1; i <= 20; i++) child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: i, method: "ping" }) + "\n");
+  assert.equal(await code, 0, stderr);
+  assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
+});
+
+test("record: a client that stops reading (EPIPE) closes the server's stdin; record exits with the server's code, the transcript has what the server said", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
+  try {
+    const file = join(dir, "t.jsonl");
+    // Echoes its input, exits 5 when its stdin ends.
+    const script = "process.stdin.pipe(process.stdout); process.stdin.on('end', () => { process.exitCode = 5; });";
+    const child = spawn(process.execPath, [BIN, "record", "--out", file, "--", process.execPath, "-e", script], { stdio: ["pipe", "pipe", "pipe"] });
+    running.add(child);
+    child.stdin.on("error", () => {});
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const echoed = seen(child.stdout, "first");
+    child.stdin.write('{"n":"first"}\n');
+    await echoed;
+    child.stdout.destroy();
+    for (let i = 0; i < 20; i++) child.stdin.write(`{"n":"after ${i}"}\n`);
+    // Our stdin stays open: the client's end is the EPIPE, not an end of input.
+    assert.equal(await code, 5, stderr);
+    assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
+    const events = readFileSync(file, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.ok(events.some((e) => e.from === "client" && e.end === true), "the client's end is recorded");
+    assert.deepEqual(events.at(-1)!.exit, { code: 5, signal: null });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("record: a server that exits while the client keeps its input open ends record with the server's code at once", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
+  try {
+    const file = join(dir, "t.jsonl");
+    const script = "process.stdin.once('data', () => process.exit(4));";
+    const child = spawn(process.execPath, [BIN, "record", "--out", file, "--", process.execPath, "-e", script], { stdio: ["pipe", "pipe", "inherit"] });
+    running.add(child);
+    const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.write('{"n":1}\n');
+    assert.equal(await code, 4);
+    child.stdin.destroy();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("record: no command, or one that cannot start, is a usage error (exit 2)", async () => {
   const none = cli(["record", "--out", join(tmpdir(), "never.jsonl")]);
   assert.equal(await none.code, 2);

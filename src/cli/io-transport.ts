@@ -35,6 +35,8 @@ export function cliStdioTransport(io: CliIO): { transport: Transport; closed: Pr
   const channel = new StreamChannel(outputSink(io.stdout), { framing: "ndjson" }, () => {
     stopped = true;
   });
+  // A client that stops reading (EPIPE) ends the session, as it does for stdioServerTransport; it must not crash the process.
+  io.stdout.on?.("error", (e) => channel.closeWith(`stdout failed: ${e.message}`));
   let done!: (reason: string) => void;
   const closed = new Promise<string>((resolve) => (done = resolve));
   void (async () => {

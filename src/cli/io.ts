@@ -44,6 +44,8 @@ export interface CliOutput {
   write(chunk: string | Uint8Array): boolean | void;
   /** Present on Node streams: lets {@link writeOut} wait for `drain`. */
   once?(event: "drain", listener: () => void): unknown;
+  /** Present on Node streams: a reader that went away (EPIPE) is an `error` event, which must be listened to or it ends the process. */
+  on?(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /** Everything a verb may touch. */
@@ -167,10 +169,14 @@ export function openInput(path: string, io: CliIO): AsyncIterable<Uint8Array | s
   return path === "-" ? io.stdin : createReadStream(path);
 }
 
-/** Writes `text`, then waits for `drain` when the stream asks for it, so a long run does not buffer all its output. */
-export async function writeOut(out: CliOutput, text: string | Uint8Array): Promise<void> {
+/**
+ * Writes `text`, then waits for `drain` when the stream asks for it, so a long run does not
+ * buffer all its output; or until `gone` settles (the reader went away: no drain will come).
+ */
+export async function writeOut(out: CliOutput, text: string | Uint8Array, gone?: Promise<void>): Promise<void> {
   if (text.length === 0) return;
   if (out.write(text) === false && out.once !== undefined) {
-    await new Promise<void>((resolve) => out.once!("drain", resolve));
+    const drained = new Promise<void>((resolve) => out.once!("drain", resolve));
+    await (gone === undefined ? drained : Promise.race([drained, gone]));
   }
 }

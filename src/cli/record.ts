@@ -87,10 +87,28 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   // EPIPE once the child is gone: its exit is what we report.
   child.stdin.on("error", () => {});
 
+  // Ends the server's input once: when ours ends, or when our client is gone (it stopped reading: EPIPE on our
+  // stdout), so the server exits as a stdio server should when its stdin closes, and we with its exit code.
+  let clientGone = false;
+  let leave!: () => void;
+  const left = new Promise<void>((resolve) => (leave = resolve));
+  const endClientInput = (fromClient?: LineSplitter): void => {
+    if (child.stdin.writableEnded) return;
+    for (const line of fromClient?.end() ?? []) log(lineEvent(t(), "client", line));
+    log({ t: t(), from: "client", end: true });
+    child.stdin.end();
+  };
+  io.stdout.on?.("error", () => {
+    clientGone = true;
+    leave();
+    endClientInput();
+  });
+
   const fromServer = new LineSplitter();
   const stdoutDone = (async () => {
     for await (const chunk of child.stdout as AsyncIterable<Uint8Array>) {
-      await writeOut(io.stdout, chunk);
+      // Still recorded when the client is gone: the transcript shows what the server said.
+      if (!clientGone) await writeOut(io.stdout, chunk, left);
       for (const line of fromServer.push(chunk)) log(lineEvent(t(), "server", line));
     }
     for (const line of fromServer.end()) log(lineEvent(t(), "server", line));
@@ -101,23 +119,25 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   const stdinDone = (async () => {
     const fromClient = new LineSplitter();
     for (;;) {
-      const next = await input.next();
-      if (next.done || serverGone) break;
+      // A read that fails (our stdin destroyed once the server is gone, or broken) ends the input.
+      const next = await input.next().catch(() => ({ done: true as const, value: undefined }));
+      if (next.done === true || serverGone || child.stdin.writableEnded) break;
       // One time per chunk: replay feeds lines of equal time in one push, as they came.
       const now = t();
       for (const line of fromClient.push(next.value)) log(lineEvent(now, "client", line));
       if (!child.stdin.write(next.value)) await new Promise((resolve) => child.stdin.once("drain", resolve));
     }
     if (serverGone) return;
-    for (const line of fromClient.end()) log(lineEvent(t(), "client", line));
-    log({ t: t(), from: "client", end: true });
-    child.stdin.end();
+    endClientInput(fromClient);
   })();
 
   const status = await exited;
   serverGone = true;
-  // Stop reading our stdin: nothing more can be delivered, and it must not keep us alive.
+  // Stop reading our stdin: nothing more can be delivered, and it must not keep us alive. An iterator's
+  // return() waits for the read in progress (our client may write nothing more, yet not close), so a
+  // stream is destroyed too.
   void input.return?.();
+  (io.stdin as { destroy?: () => void }).destroy?.();
   if (status.error !== undefined) {
     file.end();
     await writeOut(io.stderr, `mcp-kernel record: cannot run ${parsed.command}: ${status.error.message}\n`);
