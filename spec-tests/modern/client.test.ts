@@ -106,6 +106,28 @@ test("basic/index: an absent resultType is treated as complete; an unrecognized 
   assert.equal(p.of("client", "error")[0].id, b);
 });
 
+test("tasks extension (SEP-2663): a task in place of a result is accepted only when the client declared the extension; otherwise it is invalid, never handed to an application that cannot read it", () => {
+  const task = { resultType: "task", taskId: "t1", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: 1000 };
+  for (const declared of [false, true]) {
+    const caps = declared ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {};
+    const p = new Pair({ versions: ERAS.modern, capabilities: caps }, { versions: ERAS.modern });
+    p.handlers.server = () => {};
+    p.handshake();
+    const id = p.request("client", "tools/call", { name: "x" });
+    p.run();
+    p.dropQueued();
+    p.inject("client", JSON.stringify({ jsonrpc: "2.0", id, result: task }));
+    if (declared) assert.equal(p.of("client", "response")[0].result.taskId, "t1");
+    else {
+      assert.equal(p.of("client", "response").length, 0);
+      const err = p.of("client", "error")[0];
+      assert.equal(err.id, id);
+      assert.equal(err.error.code, ErrorCode.InternalError);
+      assert.match(err.error.message, /a task answer to tools\/call, which did not declare the tasks extension/);
+    }
+  }
+});
+
 test("mrtr: multi-round — the client gathers inputs, retries with a new id, echoes requestState exactly, and the app sees one request", () => {
   const p = new Pair({ versions: ERAS.modern, capabilities: { elicitation: {} } }, { versions: ERAS.modern });
   const seen: any[] = [];

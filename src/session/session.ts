@@ -25,6 +25,7 @@ import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotificat
 import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
 import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { MetaKey } from "../model/meta.js";
+import { declaresTasksExtension } from "../tasks/modern.js";
 import { isModernRequest, withRequestMeta } from "../modern/request-meta.js";
 import { applyChange, changeOf, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { cancelOutbound, receiveCancelled } from "./cancellation.js";
@@ -534,9 +535,12 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     const kind = result.resultType;
     if (kind === undefined) result = merged(result, { resultType: "complete" }) as JsonObject;
     else if (kind === "input_required") return receiveInputRequired(state, req, result, now, out);
-    // The tasks extension: a supported request may be answered with a task (SEP-2663 "Polymorphic Results").
-    else if (kind !== "complete" && !(kind === "task" && methodSpec(versionOf(state), req.method)?.taskAugmentable === true)) {
-      out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `unrecognized resultType ${JSON.stringify(kind)} from the peer` } });
+    // The tasks extension: a supported request may be answered with a task (SEP-2663 "Polymorphic Results"),
+    // and only when the request declared the extension (the server MUST NOT otherwise), so an
+    // application that never asked for tasks never receives one in place of its result.
+    else if (kind !== "complete" && !(kind === "task" && methodSpec(versionOf(state), req.method)?.taskAugmentable === true && declaresTasksExtension(state.options.capabilities))) {
+      const why = kind === "task" ? `a task answer to ${req.method}, which did not declare the tasks extension` : `unrecognized resultType ${JSON.stringify(kind)}`;
+      out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `${why} from the peer` } });
       return;
     }
   }
