@@ -106,6 +106,22 @@ test("basic/index: an absent resultType is treated as complete; an unrecognized 
   assert.equal(p.of("client", "error")[0].id, b);
 });
 
+test("mrtr Server Requirements: an input_required with neither inputRequests nor requestState (a server MUST include one) fails the call at once, not after the round bound", () => {
+  const p = new Pair({ versions: ERAS.modern }, { versions: ERAS.modern });
+  p.handlers.server = () => {};
+  p.handshake();
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  p.dropQueued();
+  // Our own server kernel refuses to send this (-32603); a peer that does is injected.
+  const out = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "input_required" } }));
+  assert.deepEqual(out.filter((o) => o.type === "send"), [], "no retry");
+  const err = p.of("client", "error")[0];
+  assert.equal(err.id, id);
+  assert.equal(err.error.code, ErrorCode.InternalError);
+  assert.match(err.error.message, /neither inputRequests nor requestState/);
+});
+
 test("tasks extension (SEP-2663): a task in place of a result is accepted only when the client declared the extension; otherwise it is invalid, never handed to an application that cannot read it", () => {
   const task = { resultType: "task", taskId: "t1", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: 1000 };
   for (const declared of [false, true]) {

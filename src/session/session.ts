@@ -590,6 +590,8 @@ function receiveInputRequired(state: SessionState, req: OutboundRequest, result:
   if (!spec?.inputRequired) return invalid(`the server answered ${req.method} with input_required, which it MUST NOT`);
   const issues = spec.validateResult!(result);
   if (issues) return invalid("invalid input_required result from the peer", { issues });
+  // draft basic/patterns/mrtr: servers MUST include at least one; a retry of the same request would only get the same answer.
+  if (result.inputRequests === undefined && typeof result.requestState !== "string") return invalid("an input_required result from the peer with neither inputRequests nor requestState, which it MUST include");
   const round = (req.round ?? 0) + 1;
   if (round > state.options.maxInputRounds) return invalid(`gave up after ${state.options.maxInputRounds} input_required rounds`);
   const inputs = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
