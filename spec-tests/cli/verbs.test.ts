@@ -3,7 +3,8 @@
 // Spec: 2025-11-25 basic/transports ("stdio", "Streamable HTTP"), basic/lifecycle.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -165,28 +166,36 @@ test("record -- serve --stdio, driven by call, then replay: exit 0; a tampered t
   }
 });
 
-test("record: passes stdin and stdout through byte for byte (not-UTF-8 bytes too), logs them, and exits with the command's exit code", async () => {
+/** Runs `record` around the "server" `node -e script` in a fresh folder (removed afterwards); `fn` drives it. */
+async function withRecord(script: string, fn: (child: ChildProcessByStdio<Writable, Readable, Readable>, code: Promise<number | null>, transcript: () => Record<string, unknown>[]) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
   try {
     const file = join(dir, "t.jsonl");
-    const input = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"x"}\n'), Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from("tail without newline")]);
-    // A "server" that copies its input to its output, then exits 3.
-    const script = "process.stdin.pipe(process.stdout); process.stdin.on('end', () => { process.exitCode = 3; });";
-    const child = spawn(process.execPath, [BIN, "record", "--out", file, "--", process.execPath, "-e", script], { stdio: ["pipe", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [BIN, "record", "--out", file, "--", process.execPath, "-e", script], { stdio: ["pipe", "pipe", "pipe"] });
+    running.add(child);
+    child.stdin.on("error", () => {});
+    const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await fn(child, code, () => readFileSync(file, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("record: passes stdin and stdout through byte for byte (not-UTF-8 bytes too), logs them, and exits with the command's exit code", async () => {
+  const input = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"x"}\n'), Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from("tail without newline")]);
+  // A "server" that copies its input to its output, then exits 3.
+  await withRecord("process.stdin.pipe(process.stdout); process.stdin.on('end', () => { process.exitCode = 3; });", async (child, exit, transcript) => {
     const chunks: Buffer[] = [];
     child.stdout.on("data", (c: Buffer) => chunks.push(c));
     child.stdin.end(input);
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    assert.equal(code, 3);
+    assert.equal(await exit, 3);
     assert.deepEqual(Buffer.concat(chunks), input);
-    const events = readFileSync(file, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = transcript();
     const client = events.filter((e) => e.from === "client");
     assert.deepEqual(client.map((e) => e.line ?? e.bytes ?? (e.end === true ? "END" : "?")), ['{"jsonrpc":"2.0","method":"x"}', Buffer.from([0xff, 0xfe]).toString("base64"), "tail without newline", "END"]);
     assert.equal(events.filter((e) => e.from === "server").length, 3);
     assert.deepEqual(events.at(-1)!.exit, { code: 3, signal: null });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 /** Resolves once `stream` has delivered a chunk containing `text`. */
@@ -223,17 +232,10 @@ test("serve --stdio: a client that stops reading stdout (EPIPE) ends the session
 });
 
 test("record: a client that stops reading (EPIPE) closes the server's stdin; record exits with the server's code, the transcript has what the server said", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
-  try {
-    const file = join(dir, "t.jsonl");
-    // Echoes its input, exits 5 when its stdin ends.
-    const script = "process.stdin.pipe(process.stdout); process.stdin.on('end', () => { process.exitCode = 5; });";
-    const child = spawn(process.execPath, [BIN, "record", "--out", file, "--", process.execPath, "-e", script], { stdio: ["pipe", "pipe", "pipe"] });
-    running.add(child);
-    child.stdin.on("error", () => {});
+  // Echoes its input, exits 5 when its stdin ends.
+  await withRecord("process.stdin.pipe(process.stdout); process.stdin.on('end', () => { process.exitCode = 5; });", async (child, code, transcript) => {
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const code = new Promise<number | null>((resolve) => child.on("close", resolve));
     const echoed = seen(child.stdout, "first");
     child.stdin.write('{"n":"first"}\n');
     await echoed;
@@ -242,28 +244,18 @@ test("record: a client that stops reading (EPIPE) closes the server's stdin; rec
     // Our stdin stays open: the client's end is the EPIPE, not an end of input.
     assert.equal(await code, 5, stderr);
     assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
-    const events = readFileSync(file, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = transcript();
     assert.ok(events.some((e) => e.from === "client" && e.end === true), "the client's end is recorded");
     assert.deepEqual(events.at(-1)!.exit, { code: 5, signal: null });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("record: a server that exits while the client keeps its input open ends record with the server's code at once", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
-  try {
-    const file = join(dir, "t.jsonl");
-    const script = "process.stdin.once('data', () => process.exit(4));";
-    const child = spawn(process.execPath, [BIN, "record", "--out", file, "--", process.execPath, "-e", script], { stdio: ["pipe", "pipe", "inherit"] });
-    running.add(child);
-    const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+  await withRecord("process.stdin.once('data', () => process.exit(4));", async (child, code) => {
     child.stdin.write('{"n":1}\n');
     assert.equal(await code, 4);
     child.stdin.destroy();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("record: no command, or one that cannot start, is a usage error (exit 2)", async () => {
