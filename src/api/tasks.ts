@@ -240,12 +240,21 @@ export class TaskRuntime {
     if (extra.progressToken !== undefined) input.progressToken = extra.progressToken;
     if (extra.modelImmediateResponse !== undefined) input.modelImmediateResponse = extra.modelImmediateResponse;
     this.remember(owner, rc);
-    this.step(input);
-    const result = await answer;
-    // SEP-2663: "MUST NOT return CreateTaskResult until the task is durably created".
-    await this.flushWrites();
+    // Registered before the step: the task may expire in it (ttl 0) or while its record is
+    // written, and an expired (or cancelled) task's run must be found to be stopped.
     const run: Run = { taskId, owner, controller: new AbortController(), params, rc, work, awaitingInput: false };
     this.runs.set(taskId, run);
+    this.step(input);
+    let result: JsonObject;
+    try {
+      result = await answer;
+    } catch (e) {
+      if (this.runs.get(taskId) === run) this.runs.delete(taskId); // refused (a limit): no task, no work
+      throw e;
+    }
+    // SEP-2663: "MUST NOT return CreateTaskResult until the task is durably created".
+    await this.flushWrites();
+    // Its work starts only now, and not at all if the task ended meanwhile (execute checks).
     queueMicrotask(() => this.execute(run, params));
     return result;
   }
@@ -358,19 +367,39 @@ export class TaskRuntime {
   private persist(taskIds: Set<string>): void {
     for (const taskId of taskIds) {
       const rec = findTask(this.table, taskId);
-      const write = rec === undefined ? this.deleteFromStore(taskId) : this.store.put(rec.ownerKey, structuredClone(rec));
-      if (write instanceof Promise) this.writes.push(write.catch((e: unknown) => this.options.onError?.(e)));
+      if (rec !== undefined) {
+        const copy = structuredClone(rec);
+        this.write(taskId, () => this.store.put(copy.ownerKey, copy));
+        continue;
+      }
+      // Gone from the table: its owner key is in the store's record; a memory store can look it up.
+      const owner = this.ownerOfDeleted.get(taskId);
+      this.ownerOfDeleted.delete(taskId);
+      if (owner !== undefined) this.write(taskId, () => this.store.delete(owner, taskId));
     }
   }
 
-  private deleteFromStore(taskId: string): void | Promise<void> {
-    // Gone from the table: its owner key is in the store's record; a memory store can look it up.
-    const owner = this.ownerOfDeleted.get(taskId);
-    this.ownerOfDeleted.delete(taskId);
-    return owner === undefined ? undefined : this.store.delete(owner, taskId);
-  }
-
   private readonly ownerOfDeleted = new Map<string, string>();
+  /** The last unfinished write of each task: a task's writes land in the order of its steps. */
+  private readonly writing = new Map<string, Promise<unknown>>();
+
+  /**
+   * Writes one task's change through. A write waits for the task's previous async one, so
+   * a slow `put` cannot land after the `delete` that followed it and bring the record back;
+   * with a synchronous store nothing waits.
+   */
+  private write(taskId: string, op: () => void | Promise<void>): void {
+    const before = this.writing.get(taskId);
+    const done = before === undefined ? op() : before.then(op);
+    if (!(done instanceof Promise)) return;
+    const tail: Promise<unknown> = done
+      .catch((e: unknown) => this.options.onError?.(e))
+      .finally(() => {
+        if (this.writing.get(taskId) === tail) this.writing.delete(taskId);
+      });
+    this.writing.set(taskId, tail);
+    this.writes.push(tail);
+  }
 
   private async flushWrites(): Promise<void> {
     while (this.writes.length > 0) {
