@@ -230,3 +230,30 @@ test("tasks Capabilities: a session of 2025-06-18 has no tasks, so a task field 
   assert.deepEqual(await c.client.request("tools/call", { name: "job", arguments: { n: 2 }, task: { ttl: 1000 } }), text("job 2 done"));
   assert.deepEqual(await c.client.callTool("must"), text("must"));
 });
+
+test("tasks Task Notifications + README Limits (every table is bounded): the session a 2025-11-25 owner's status notifications go to is forgotten when it closes, and never held for modern requests", async () => {
+  const gate = deferred();
+  const server = new McpServer({ name: "s", version: "1" }, { session: { versions: ["2026-07-28", "2025-11-25"] }, tasks: { notifications: "all" } });
+  jobs(server, gate);
+  const notifiers = (server.tasks as any).notifiers as Map<string, unknown>;
+  const a = await connect(server, LEGACY);
+  const b = await connect(server, LEGACY);
+  await a.client.listTasks();
+  const { task } = (await b.client.callToolAsTask("job")) as CreateTaskResult;
+  assert.equal(notifiers.size, 2);
+  a.client.close();
+  await flush();
+  assert.equal(notifiers.size, 1, "a closed session is not held");
+  const seen: JsonObject[] = [];
+  b.client.onNotification("notifications/tasks/status", (p) => seen.push(p!));
+  gate.resolve();
+  await b.client.getTaskResult(task!.taskId);
+  await flush();
+  assert.ok(seen.some((p) => p.status === "completed"), "an open session still hears");
+  b.client.close();
+  await flush();
+  assert.equal(notifiers.size, 0);
+  const m = await connect(server, { session: { versions: ["2026-07-28"] } });
+  await rejection(m.client.getTask("nope"));
+  assert.equal(notifiers.size, 0, "extension status goes to listen streams, not to a remembered request");
+});

@@ -116,7 +116,7 @@ export class TaskRuntime {
   private readonly runs = new Map<string, Run>();
   /** Blocked `tasks/result` requests by owner key + request id: the streams input requests go on. */
   private readonly streams = new Map<string, RequestContext>();
-  /** The latest request context of each owner: where its status notifications go. */
+  /** The latest request context of each 2025-11-25 owner (a session): where its status notifications go, until {@link TaskRuntime.release}. */
   private readonly notifiers = new Map<string, RequestContext>();
   private readonly statusWatchers: Array<(taskId: string, owner: TaskOwner, task: JsonObject) => void> = [];
   private writes: Promise<unknown>[] = [];
@@ -218,6 +218,17 @@ export class TaskRuntime {
     this.runs.clear();
   }
 
+  /**
+   * The session of `owner` closed: forget the request context its status notifications
+   * went on (it holds the session). Its tasks stay until their TTL; a new session of the
+   * same owner is remembered again at its first task request.
+   */
+  release(owner: TaskOwner): void {
+    if (this.notifiers.size === 0) return; // nothing to forget (and a lazy owner key is not drawn)
+    const key = taskOwnerKey(owner);
+    if (key !== undefined) this.notifiers.delete(key);
+  }
+
   // -------------------------------------------------------------------------------------
   // The requestor's side
 
@@ -239,7 +250,7 @@ export class TaskRuntime {
     if (extra.ttl !== undefined) input.ttl = extra.ttl;
     if (extra.progressToken !== undefined) input.progressToken = extra.progressToken;
     if (extra.modelImmediateResponse !== undefined) input.modelImmediateResponse = extra.modelImmediateResponse;
-    this.remember(owner, rc);
+    this.remember(owner, era, rc);
     // Registered before the step: the task may expire in it (ttl 0) or while its record is
     // written, and an expired (or cancelled) task's run must be found to be stopped.
     const run: Run = { taskId, owner, controller: new AbortController(), params, rc, work, awaitingInput: false };
@@ -262,7 +273,7 @@ export class TaskRuntime {
   /** Serves a `tasks/*` request through the table; the answer may come later (a blocked `tasks/result`). */
   request(method: string, params: JsonObject | undefined, rc: RequestContext, owner: TaskOwner, era: TaskEra): Promise<JsonObject> {
     const answer = this.expect(owner, rc.id);
-    this.remember(owner, rc);
+    this.remember(owner, era, rc);
     const input: TaskInput = { type: "request", now: this.wall(), id: rc.id, owner, era, method };
     if (params !== undefined) input.params = params;
     const key = requestKey(taskOwnerKey(owner) ?? "?", rc.id);
@@ -297,7 +308,9 @@ export class TaskRuntime {
     return new Promise<JsonObject>((resolve, reject) => this.pending.set(key, { resolve, reject }));
   }
 
-  private remember(owner: TaskOwner, rc: RequestContext): void {
+  private remember(owner: TaskOwner, era: TaskEra, rc: RequestContext): void {
+    // Only 2025-11-25 status notifications go to the owner's session; the extension's go to listen streams.
+    if (era !== "legacy") return;
     const key = taskOwnerKey(owner);
     if (key !== undefined) this.notifiers.set(key, rc);
   }
