@@ -257,3 +257,22 @@ test("tasks Task Notifications + README Limits (every table is bounded): the ses
   await rejection(m.client.getTask("nope"));
   assert.equal(notifiers.size, 0, "extension status goes to listen streams, not to a remembered request");
 });
+
+test("tasks Result Retrieval: tasks/result MUST return exactly what the underlying request would have: a result the plain call refuses as invalid (-32603) fails the task with that error", async () => {
+  const c = await connect(
+    (s) => {
+      s.tool("bogus", { execution: { taskSupport: "optional" } }, () => ({ content: [{ type: "bogus" }] }) as unknown as CallToolResult);
+      s.tool("empty", { execution: { taskSupport: "optional" } }, () => ({}) as CallToolResult);
+    },
+    LEGACY,
+    LEGACY,
+  );
+  for (const name of ["bogus", "empty"]) {
+    const plain = await rejection(c.client.callTool(name));
+    assert.equal(plain.code, -32603);
+    const { task } = (await c.client.callToolAsTask(name)) as CreateTaskResult;
+    const failed = await rejection(c.client.getTaskResult(task!.taskId));
+    assert.deepEqual([failed.code, failed.message], [plain.code, plain.message], `${name}: the same error as the plain call`);
+    assert.equal((await c.client.getTask(task!.taskId)).status, "failed");
+  }
+});

@@ -172,3 +172,13 @@ test("tasks extension, input_required: the client MUST inspect inputRequests; wa
   assert.match(e.message, /elicitation\/create input of task .* could not be provided: no UI/);
   assert.equal(failing.sent("client", "tasks/update").length, 0);
 });
+
+test("tasks extension Task Polling: a completed task's result is the request's result, so one the plain call refuses as invalid (-32603) fails the task with that error instead", async () => {
+  const c = await connect((s) => s.tool("bogus", { execution: { taskSupport: "optional" } }, () => ({ content: [{ type: "bogus" }] }) as unknown as CallToolResult), { ...MODERN, tasks: true }, DUAL);
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("bogus")) as JsonObject)!;
+  await flush();
+  const t = await c.client.getTask(id);
+  assert.equal(t.status, "failed");
+  assert.equal(t.result, undefined);
+  assert.deepEqual(t.error, { code: -32603, message: "the handler produced an invalid tools/call result" });
+});

@@ -38,6 +38,8 @@ import { taskOwnerKey } from "../tasks/records.js";
 import { isTerminalStatus, type TaskEra, type TaskStatus } from "../tasks/status.js";
 import type { TaskInput, TaskInputRequest, TaskOutput, TaskOwner, TaskRecord, TaskTableOptions, TaskTableState } from "../tasks/types.js";
 import { withRelatedTask } from "../tasks/wire.js";
+import { methodSpec } from "../model/methods.js";
+import { isModernVersion, isProtocolVersion } from "../model/versions.js";
 import { isInputRequired } from "./mrtr.js";
 import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 
@@ -464,8 +466,28 @@ export class TaskRuntime {
     if (result !== undefined && isInputRequired(result)) return this.needInput(run, result);
     this.runs.delete(run.taskId);
     this.rounds.delete(run.taskId);
-    if (error !== undefined) this.step({ type: "settle", now: this.wall(), taskId: run.taskId, error });
+    const failure = error ?? this.invalidResult(run.rc, result);
+    if (failure !== undefined) this.step({ type: "settle", now: this.wall(), taskId: run.taskId, error: failure });
     else this.step({ type: "settle", now: this.wall(), taskId: run.taskId, result: stripResultType(result!) });
+  }
+
+  /**
+   * The check the session makes of a plain request's result before sending it (schema of
+   * the request's method and version): a task's result is what `tasks/result` or
+   * `tasks/get` delivers for that request, so one the request itself could not have been
+   * answered with fails the task with the same `-32603`.
+   */
+  private invalidResult(rc: RequestContext, result: unknown): JsonRpcErrorObject | undefined {
+    const invalid = { code: ErrorCode.InternalError, message: `the handler produced an invalid ${rc.method} result` };
+    if (result === null || typeof result !== "object" || Array.isArray(result)) return invalid;
+    const version = rc.protocolVersion;
+    const validate = isProtocolVersion(version) ? methodSpec(version, rc.method)?.validateResult : undefined;
+    if (validate == null) return undefined;
+    // The modern schema's complete result carries the resultType the session stamps on a plain answer.
+    const issues = validate(isModernVersion(version) && (result as JsonObject).resultType === undefined ? { ...result, resultType: "complete" } : result);
+    if (issues === null) return undefined;
+    this.options.onError?.(new Error(`${invalid.message}: ${issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ")}`));
+    return invalid;
   }
 
   /** The handler answered `input_required`: the task waits for the answers, then runs it again. */
