@@ -276,3 +276,13 @@ test("tasks Result Retrieval: tasks/result MUST return exactly what the underlyi
     assert.equal((await c.client.getTask(task!.taskId)).status, "failed");
   }
 });
+
+test("tasks Input Required Status + basic/patterns/mrtr: input a client did not declare (no elicitation capability) is never asked for: the task fails with the plain call's -32021", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
+  const c = await connect((s) => s.tool("ask", { execution: { taskSupport: "optional" } }, () => inputRequired({ user: { method: "elicitation/create", params: form } })), LEGACY, LEGACY);
+  const plain = await rejection(c.client.callTool("ask"));
+  const { task } = (await c.client.callToolAsTask("ask")) as CreateTaskResult;
+  const failed = await rejection(c.client.getTaskResult(task!.taskId));
+  assert.deepEqual([failed.code, failed.message, failed.data], [-32021, plain.message, { requiredCapabilities: { elicitation: {} } }]);
+  assert.equal(c.sent("server", "elicitation/create").length, 0);
+});

@@ -182,3 +182,24 @@ test("tasks extension Task Polling: a completed task's result is the request's r
   assert.equal(t.result, undefined);
   assert.deepEqual(t.error, { code: -32603, message: "the handler produced an invalid tools/call result" });
 });
+
+test("tasks extension + basic/patterns/mrtr: servers MUST NOT send inputRequests the client has not declared support for: the task fails with the -32021 a plain call gets, naming the capability", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  const c = await connect(
+    (s) => {
+      const ask = () => inputRequired({ user: { method: "elicitation/create", params: form } });
+      s.tool("ask", { execution: { taskSupport: "optional" } }, ask);
+      s.tool("askPlain", {}, ask);
+    },
+    { ...MODERN, tasks: true }, // no elicitation handler: elicitation not declared
+    DUAL,
+  );
+  const plain = await rejection(c.client.request("tools/call", { name: "askPlain" }));
+  assert.equal(plain.code, -32021);
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+  await flush();
+  const t = await c.client.getTask(id);
+  assert.equal(t.status, "failed", "not input_required until the TTL");
+  assert.equal(t.inputRequests, undefined);
+  assert.deepEqual(t.error, { code: -32021, message: plain.message, data: { requiredCapabilities: { elicitation: {} } } });
+});

@@ -41,6 +41,9 @@ import { withRelatedTask } from "../tasks/wire.js";
 import { methodSpec } from "../model/methods.js";
 import { isModernVersion, isProtocolVersion } from "../model/versions.js";
 import { isInputRequired } from "./mrtr.js";
+import { requestCapabilities } from "./tasks-server.js";
+import { isModernRequest } from "../modern/request-meta.js";
+import { inputRequiredProblem } from "../modern/server.js";
 import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 
 /** Options of a {@link TaskRuntime}: the table's, plus how to run it. */
@@ -495,6 +498,10 @@ export class TaskRuntime {
     const round = (this.rounds.get(run.taskId) ?? 0) + 1;
     this.rounds.set(run.taskId, round);
     if (round > MAX_TASK_INPUT_ROUNDS) return this.finishRun(run, undefined, { code: ErrorCode.InternalError, message: `the task still needed input after ${MAX_TASK_INPUT_ROUNDS} rounds` });
+    // MRTR: "Servers MUST NOT send an inputRequests that the client has not declared support
+    // for": the task fails with the answer a plain call gets (-32021 naming what is missing).
+    const problem = inputRequiredProblem(true, run.rc.method, result, capabilitiesOf(run));
+    if (problem !== null) return this.finishRun(run, undefined, problem);
     run.requestState = typeof result.requestState === "string" ? result.requestState : undefined;
     run.responses = undefined;
     run.awaitingInput = true;
@@ -578,6 +585,12 @@ export class TaskRuntime {
       peer: rc.peer,
     };
   }
+}
+
+/** What the requestor declared: a modern request's own `_meta`, else the session's handshake. */
+function capabilitiesOf(run: Run): JsonObject | undefined {
+  if (isModernRequest(run.params)) return requestCapabilities(run.params) as JsonObject | undefined;
+  return run.rc.peer?.capabilities as JsonObject | undefined;
 }
 
 /** A complete result without the modern `resultType` stamp (the task's stored result is the request's plain result). */
