@@ -203,3 +203,30 @@ test("tasks extension + basic/patterns/mrtr: servers MUST NOT send inputRequests
   assert.equal(t.inputRequests, undefined);
   assert.deepEqual(t.error, { code: -32021, message: plain.message, data: { requiredCapabilities: { elicitation: {} } } });
 });
+
+test("tasks extension Task Update Requests + basic/patterns/mrtr: an answer that is not a result of the request it answers is refused -32602 with the schema's issues, as a plain retry's is; the task keeps waiting", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  let runs = 0;
+  const c = await connect(
+    (s) =>
+      s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => {
+        runs++;
+        const answer = ctx.inputResponses?.user as ElicitResult | undefined;
+        return answer === undefined ? inputRequired({ user: { method: "elicitation/create", params: form } }) : text(answer.action);
+      }),
+    { ...MODERN, tasks: true, handlers: { elicitation: () => ({ action: "accept" }) } },
+    DUAL,
+  );
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+  await flush();
+  const [key] = Object.keys((await c.client.getTask(id)).inputRequests!);
+  const refused = await rejection(c.client.updateTask(id, { [key]: { nonsense: true } }));
+  assert.equal(refused.code, -32602);
+  assert.deepEqual(refused.data.issues, [{ path: `/inputResponses/${key}`, reason: 'missing required property "action"' }]);
+  await flush();
+  assert.equal((await c.client.getTask(id)).status, "input_required", "still waiting for a real answer");
+  assert.equal(runs, 1, "the handler did not run on it");
+  await c.client.updateTask(id, { [key]: { action: "decline" } });
+  await flush();
+  assert.deepEqual(((await c.client.getTask(id)).result as JsonObject).content, [{ type: "text", text: "decline" }]);
+});
