@@ -286,3 +286,36 @@ test("tasks Input Required Status + basic/patterns/mrtr: input a client did not 
   assert.deepEqual([failed.code, failed.message, failed.data], [-32021, plain.message, { requiredCapabilities: { elicitation: {} } }]);
   assert.equal(c.sent("server", "elicitation/create").length, 0);
 });
+
+test("tasks Input Required Status: a failed input request is left out of the re-run handler's inputResponses, and a round in which every one failed fails the task at once with that error, as a plain call's are", async () => {
+  const form = (m: string) => ({ message: m, requestedSchema: { type: "object" as const, properties: {} } });
+  const given: JsonObject[] = [];
+  const c = await connect(
+    (s) =>
+      s.tool("ask", { execution: { taskSupport: "optional" } }, (args, ctx) => {
+        if (ctx.inputResponses !== undefined) return given.push(ctx.inputResponses), text("done");
+        const inputs: Record<string, any> = { bad: { method: "elicitation/create", params: form("bad") } };
+        if (args.both === true) inputs.good = { method: "elicitation/create", params: form("good") };
+        return inputRequired(inputs);
+      }),
+    {
+      ...LEGACY,
+      handlers: {
+        elicitation: (p) => {
+          if ((p as JsonObject).message === "bad") throw new Error("the user closed the dialog");
+          return { action: "accept", content: {} };
+        },
+      },
+    },
+    LEGACY,
+  );
+  const { task } = (await c.client.callToolAsTask("ask", { both: true })) as CreateTaskResult;
+  assert.deepEqual(((await c.client.getTaskResult(task!.taskId)) as CallToolResult).content, text("done").content);
+  assert.deepEqual(given, [{ good: { action: "accept", content: {} } }], "the failed key is left out, not {}");
+  const plain = await rejection(c.client.callTool("ask"));
+  const { task: alone } = (await c.client.callToolAsTask("ask")) as CreateTaskResult;
+  const failed = await rejection(c.client.getTaskResult(alone!.taskId));
+  assert.deepEqual([failed.code, failed.message], [plain.code, plain.message]);
+  assert.match(failed.message, /could not get the input it needs \(elicitation\/create: the user closed the dialog\)/);
+  assert.equal(c.sent("server", "elicitation/create").length, 2 + 1 + 1, "asked once each, not again round after round");
+});

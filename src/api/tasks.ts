@@ -40,7 +40,7 @@ import type { TaskInput, TaskInputRequest, TaskOutput, TaskOwner, TaskRecord, Ta
 import { withRelatedTask } from "../tasks/wire.js";
 import { methodSpec } from "../model/methods.js";
 import { isModernVersion, isProtocolVersion } from "../model/versions.js";
-import { isInputRequired } from "./mrtr.js";
+import { gather, inputFailure, isInputRequired, type Gathered, type InputRequests } from "./mrtr.js";
 import { requestCapabilities } from "./tasks-server.js";
 import { isModernRequest } from "../modern/request-meta.js";
 import { inputRequiredProblem } from "../modern/server.js";
@@ -84,6 +84,8 @@ interface Run {
   requestState?: string;
   /** Answers gathered since the last `input_required`. */
   responses?: JsonObject;
+  /** Keys of this round whose input request failed: cleared in the table, left out of the handler's `inputResponses`. */
+  failedInputs?: Set<string>;
   /** The handler is between an `input_required` and its next run. */
   awaitingInput: boolean;
   /** The last progress sent under the task's token. */
@@ -504,6 +506,7 @@ export class TaskRuntime {
     if (problem !== null) return this.finishRun(run, undefined, problem);
     run.requestState = typeof result.requestState === "string" ? result.requestState : undefined;
     run.responses = undefined;
+    run.failedInputs = undefined;
     run.awaitingInput = true;
     const inputs = (result.inputRequests ?? {}) as Record<string, TaskInputRequest>;
     if (Object.keys(inputs).length === 0) return this.rerun(run);
@@ -529,7 +532,7 @@ export class TaskRuntime {
     const round = this.rounds.get(run.taskId) ?? 0;
     const prefix = `r${round}:`;
     const responses: JsonObject = {};
-    for (const [k, v] of Object.entries(run.responses ?? {})) if (k.startsWith(prefix)) responses[k.slice(prefix.length)] = v;
+    for (const [k, v] of Object.entries(run.responses ?? {})) if (k.startsWith(prefix) && run.failedInputs?.has(k) !== true) responses[k.slice(prefix.length)] = v;
     const params: JsonObject = { ...run.params, inputResponses: responses };
     if (run.requestState !== undefined) params.requestState = run.requestState;
     run.responses = undefined;
@@ -540,14 +543,32 @@ export class TaskRuntime {
   private sendInputRequests(taskId: string, owner: TaskOwner, stream: RequestId, requests: Record<string, TaskInputRequest>): void {
     const rc = this.streams.get(requestKey(taskOwnerKey(owner) ?? "?", stream));
     if (rc === undefined) return;
+    // Gathered as the plain call's legacy bridge gathers (api/mrtr.ts). A cancelled stream
+    // answers nothing: the table hands the requests to the requestor's next waiter.
+    gather(requests as InputRequests, rc).then(
+      (gathered) => this.inputGathered(taskId, requests, gathered),
+      () => undefined,
+    );
+  }
+
+  /**
+   * Answers of one delivery of input requests. As in the plain call's bridge, a failed input
+   * is left out (the handler re-asks if it must), and when every input failed with nothing
+   * answered this round the task ends with that error at once: its handler would run on the
+   * same inputs and ask the same again.
+   */
+  private inputGathered(taskId: string, requests: Record<string, TaskInputRequest>, { responses, failure, failed }: Gathered): void {
+    const run = this.runs.get(taskId);
+    const answered = Object.keys(responses).length > 0 || Object.keys(run?.responses ?? {}).length > 0;
+    if (failed !== undefined && !answered && run !== undefined) return this.finishRun(run, undefined, errorOf(inputFailure(run.rc.method, failed, failure)));
+    const all: JsonObject = { ...responses };
     for (const key of Object.keys(requests)) {
-      const r = requests[key];
-      rc.request(r.method, r.params as JsonObject | undefined).then(
-        (response) => this.step({ type: "input-response", now: this.wall(), taskId, responses: { [key]: response } }),
-        // A failed input request is answered with nothing, as a modern client may leave a key out: the handler re-asks if it must.
-        () => this.step({ type: "input-response", now: this.wall(), taskId, responses: { [key]: {} } }),
-      );
+      if (Object.hasOwn(responses, key)) continue;
+      // Still cleared in the table (it waits for every key), but not handed to the handler.
+      if (run !== undefined) (run.failedInputs ??= new Set()).add(key);
+      all[key] = {};
     }
+    this.step({ type: "input-response", now: this.wall(), taskId, responses: all });
   }
 
   /** The context a task's handler runs under: the task's signal, related-task metadata on what it sends. */
