@@ -575,6 +575,7 @@ export class TaskRuntime {
   private contextOf(run: Run): RequestContext {
     const { rc, taskId, owner } = run;
     const signal = run.controller.signal;
+    const related = withRelatedTask({} as JsonObject, taskId)._meta as JsonObject;
     return {
       id: rc.id,
       method: rc.method,
@@ -587,7 +588,7 @@ export class TaskRuntime {
         if (typeof token !== "string" && typeof token !== "number") return;
         if (!this.progressAllowed(owner, token) || !(progress > (run.progress ?? -Infinity))) return;
         run.progress = progress;
-        if (rc.progressFor !== undefined) rc.progressFor(token, progress, total, message);
+        if (rc.progressFor !== undefined) rc.progressFor(token, progress, total, message, related);
         else rc.progress(progress, total, message);
       },
       request: async (method, params, options) => {
@@ -601,7 +602,8 @@ export class TaskRuntime {
         }
       },
       notify: (method, params) => rc.notify(method, withRelatedTask(params ?? {}, taskId)),
-      log: (level, data, logger) => rc.log(level, data, logger),
+      // 2025-11-25: "All requests, notifications, and responses related to a task MUST include" related-task.
+      log: (level, data, logger) => rc.log(level, data, logger, related),
       protocolVersion: rc.protocolVersion,
       peer: rc.peer,
     };
