@@ -150,7 +150,9 @@ test("tasks: a tool that fails (isError) makes the task failed; tasks/result sti
   const { task } = (await c.client.callToolAsTask("bad")) as CreateTaskResult;
   const r = (await c.client.getTaskResult(task!.taskId)) as CallToolResult;
   assert.equal(r.isError, true);
-  assert.equal((await c.client.getTask(task!.taskId)).status, "failed");
+  const failed = await c.client.getTask(task!.taskId);
+  assert.equal(failed.status, "failed");
+  assert.equal(failed.statusMessage, "Tool execution failed: broken", "the tasks/get response SHOULD include a statusMessage with diagnostic information about the failure");
 });
 
 test("tasks: input_required: a task handler's input requests go out on the tasks/result stream with related-task, and it resumes with the answers", async () => {
