@@ -107,3 +107,39 @@ test("durable: a per-owner limit refuses the next task with a clear error", asyn
   await c.client.callToolAsTask("slow");
   await assert.rejects(c.client.callToolAsTask("slow"), (e: any) => e.code === -32600 && e.data.limit === 2);
 });
+
+test("2025-11-25 TTL and Resource Management: a task that expires while its record is still being written never runs its work, and the store ends without it (its writes land in order)", async () => {
+  const clock = new ManualClock();
+  const gate = deferred();
+  const memory = new MemoryTaskStore();
+  const store: TaskStore = {
+    get: (o, id) => memory.get(o, id),
+    list: (o) => memory.list(o),
+    delete: (o, id) => memory.delete(o, id),
+    async put(o, r: TaskRecord) {
+      await gate.promise;
+      memory.put(o, r);
+    },
+  };
+  let started = 0;
+  const s = new McpServer({ name: "s", version: "1" }, { clock, ...LEGACY, tasks: { store, maxTasksPerOwner: 1 } });
+  s.tool("work", { execution: { taskSupport: "optional" } }, (_a, ctx) => {
+    started++;
+    return new Promise<CallToolResult>((_r, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("stopped"))));
+  });
+  const c = await client(s, clock, LEGACY);
+  const created = c.callToolAsTask("work", {}, { ttl: 1000 });
+  for (let i = 0; i < 30; i++) await Promise.resolve();
+  clock.advance(1000); // expired before its put resolved
+  gate.resolve();
+  const { task } = (await created) as CreateTaskResult;
+  for (let i = 0; i < 30; i++) await Promise.resolve();
+  assert.equal(started, 0, "the work of an expired task does not start");
+  assert.equal(s.tasks.isRunning(task!.taskId), false);
+  assert.equal(memory.size, 0, "the delete ran after the put, not before");
+  // The limit holds for what runs: the expired task left room for exactly one more.
+  await c.callToolAsTask("work", {}, { ttl: 60_000 });
+  await assert.rejects(c.callToolAsTask("work", {}, { ttl: 60_000 }), (e: any) => e.code === -32600);
+  for (let i = 0; i < 30; i++) await Promise.resolve();
+  assert.equal(started, 1);
+});

@@ -150,7 +150,9 @@ test("tasks: a tool that fails (isError) makes the task failed; tasks/result sti
   const { task } = (await c.client.callToolAsTask("bad")) as CreateTaskResult;
   const r = (await c.client.getTaskResult(task!.taskId)) as CallToolResult;
   assert.equal(r.isError, true);
-  assert.equal((await c.client.getTask(task!.taskId)).status, "failed");
+  const failed = await c.client.getTask(task!.taskId);
+  assert.equal(failed.status, "failed");
+  assert.equal(failed.statusMessage, "Tool execution failed: broken", "the tasks/get response SHOULD include a statusMessage with diagnostic information about the failure");
 });
 
 test("tasks: input_required: a task handler's input requests go out on the tasks/result stream with related-task, and it resumes with the answers", async () => {
@@ -229,4 +231,93 @@ test("tasks Capabilities: a session of 2025-06-18 has no tasks, so a task field 
   assert.equal(c.client.protocolVersion, "2025-06-18");
   assert.deepEqual(await c.client.request("tools/call", { name: "job", arguments: { n: 2 }, task: { ttl: 1000 } }), text("job 2 done"));
   assert.deepEqual(await c.client.callTool("must"), text("must"));
+});
+
+test("tasks Task Notifications + README Limits (every table is bounded): the session a 2025-11-25 owner's status notifications go to is forgotten when it closes, and never held for modern requests", async () => {
+  const gate = deferred();
+  const server = new McpServer({ name: "s", version: "1" }, { session: { versions: ["2026-07-28", "2025-11-25"] }, tasks: { notifications: "all" } });
+  jobs(server, gate);
+  const notifiers = (server.tasks as any).notifiers as Map<string, unknown>;
+  const a = await connect(server, LEGACY);
+  const b = await connect(server, LEGACY);
+  await a.client.listTasks();
+  const { task } = (await b.client.callToolAsTask("job")) as CreateTaskResult;
+  assert.equal(notifiers.size, 2);
+  a.client.close();
+  await flush();
+  assert.equal(notifiers.size, 1, "a closed session is not held");
+  const seen: JsonObject[] = [];
+  b.client.onNotification("notifications/tasks/status", (p) => seen.push(p!));
+  gate.resolve();
+  await b.client.getTaskResult(task!.taskId);
+  await flush();
+  assert.ok(seen.some((p) => p.status === "completed"), "an open session still hears");
+  b.client.close();
+  await flush();
+  assert.equal(notifiers.size, 0);
+  const m = await connect(server, { session: { versions: ["2026-07-28"] } });
+  await rejection(m.client.getTask("nope"));
+  assert.equal(notifiers.size, 0, "extension status goes to listen streams, not to a remembered request");
+});
+
+test("tasks Result Retrieval: tasks/result MUST return exactly what the underlying request would have: a result the plain call refuses as invalid (-32603) fails the task with that error", async () => {
+  const c = await connect(
+    (s) => {
+      s.tool("bogus", { execution: { taskSupport: "optional" } }, () => ({ content: [{ type: "bogus" }] }) as unknown as CallToolResult);
+      s.tool("empty", { execution: { taskSupport: "optional" } }, () => ({}) as CallToolResult);
+    },
+    LEGACY,
+    LEGACY,
+  );
+  for (const name of ["bogus", "empty"]) {
+    const plain = await rejection(c.client.callTool(name));
+    assert.equal(plain.code, -32603);
+    const { task } = (await c.client.callToolAsTask(name)) as CreateTaskResult;
+    const failed = await rejection(c.client.getTaskResult(task!.taskId));
+    assert.deepEqual([failed.code, failed.message], [plain.code, plain.message], `${name}: the same error as the plain call`);
+    assert.equal((await c.client.getTask(task!.taskId)).status, "failed");
+  }
+});
+
+test("tasks Input Required Status + basic/patterns/mrtr: input a client did not declare (no elicitation capability) is never asked for: the task fails with the plain call's -32021", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
+  const c = await connect((s) => s.tool("ask", { execution: { taskSupport: "optional" } }, () => inputRequired({ user: { method: "elicitation/create", params: form } })), LEGACY, LEGACY);
+  const plain = await rejection(c.client.callTool("ask"));
+  const { task } = (await c.client.callToolAsTask("ask")) as CreateTaskResult;
+  const failed = await rejection(c.client.getTaskResult(task!.taskId));
+  assert.deepEqual([failed.code, failed.message, failed.data], [-32021, plain.message, { requiredCapabilities: { elicitation: {} } }]);
+  assert.equal(c.sent("server", "elicitation/create").length, 0);
+});
+
+test("tasks Input Required Status: a failed input request is left out of the re-run handler's inputResponses, and a round in which every one failed fails the task at once with that error, as a plain call's are", async () => {
+  const form = (m: string) => ({ message: m, requestedSchema: { type: "object" as const, properties: {} } });
+  const given: JsonObject[] = [];
+  const c = await connect(
+    (s) =>
+      s.tool("ask", { execution: { taskSupport: "optional" } }, (args, ctx) => {
+        if (ctx.inputResponses !== undefined) return given.push(ctx.inputResponses), text("done");
+        const inputs: Record<string, any> = { bad: { method: "elicitation/create", params: form("bad") } };
+        if (args.both === true) inputs.good = { method: "elicitation/create", params: form("good") };
+        return inputRequired(inputs);
+      }),
+    {
+      ...LEGACY,
+      handlers: {
+        elicitation: (p) => {
+          if ((p as JsonObject).message === "bad") throw new Error("the user closed the dialog");
+          return { action: "accept", content: {} };
+        },
+      },
+    },
+    LEGACY,
+  );
+  const { task } = (await c.client.callToolAsTask("ask", { both: true })) as CreateTaskResult;
+  assert.deepEqual(((await c.client.getTaskResult(task!.taskId)) as CallToolResult).content, text("done").content);
+  assert.deepEqual(given, [{ good: { action: "accept", content: {} } }], "the failed key is left out, not {}");
+  const plain = await rejection(c.client.callTool("ask"));
+  const { task: alone } = (await c.client.callToolAsTask("ask")) as CreateTaskResult;
+  const failed = await rejection(c.client.getTaskResult(alone!.taskId));
+  assert.deepEqual([failed.code, failed.message], [plain.code, plain.message]);
+  assert.match(failed.message, /could not get the input it needs \(elicitation\/create: the user closed the dialog\)/);
+  assert.equal(c.sent("server", "elicitation/create").length, 2 + 1 + 1, "asked once each, not again round after round");
 });

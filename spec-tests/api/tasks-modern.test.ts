@@ -172,3 +172,61 @@ test("tasks extension, input_required: the client MUST inspect inputRequests; wa
   assert.match(e.message, /elicitation\/create input of task .* could not be provided: no UI/);
   assert.equal(failing.sent("client", "tasks/update").length, 0);
 });
+
+test("tasks extension Task Polling: a completed task's result is the request's result, so one the plain call refuses as invalid (-32603) fails the task with that error instead", async () => {
+  const c = await connect((s) => s.tool("bogus", { execution: { taskSupport: "optional" } }, () => ({ content: [{ type: "bogus" }] }) as unknown as CallToolResult), { ...MODERN, tasks: true }, DUAL);
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("bogus")) as JsonObject)!;
+  await flush();
+  const t = await c.client.getTask(id);
+  assert.equal(t.status, "failed");
+  assert.equal(t.result, undefined);
+  assert.deepEqual(t.error, { code: -32603, message: "the handler produced an invalid tools/call result" });
+});
+
+test("tasks extension + basic/patterns/mrtr: servers MUST NOT send inputRequests the client has not declared support for: the task fails with the -32021 a plain call gets, naming the capability", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  const c = await connect(
+    (s) => {
+      const ask = () => inputRequired({ user: { method: "elicitation/create", params: form } });
+      s.tool("ask", { execution: { taskSupport: "optional" } }, ask);
+      s.tool("askPlain", {}, ask);
+    },
+    { ...MODERN, tasks: true }, // no elicitation handler: elicitation not declared
+    DUAL,
+  );
+  const plain = await rejection(c.client.request("tools/call", { name: "askPlain" }));
+  assert.equal(plain.code, -32021);
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+  await flush();
+  const t = await c.client.getTask(id);
+  assert.equal(t.status, "failed", "not input_required until the TTL");
+  assert.equal(t.inputRequests, undefined);
+  assert.deepEqual(t.error, { code: -32021, message: plain.message, data: { requiredCapabilities: { elicitation: {} } } });
+});
+
+test("tasks extension Task Update Requests + basic/patterns/mrtr: an answer that is not a result of the request it answers is refused -32602 with the schema's issues, as a plain retry's is; the task keeps waiting", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  let runs = 0;
+  const c = await connect(
+    (s) =>
+      s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => {
+        runs++;
+        const answer = ctx.inputResponses?.user as ElicitResult | undefined;
+        return answer === undefined ? inputRequired({ user: { method: "elicitation/create", params: form } }) : text(answer.action);
+      }),
+    { ...MODERN, tasks: true, handlers: { elicitation: () => ({ action: "accept" }) } },
+    DUAL,
+  );
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+  await flush();
+  const [key] = Object.keys((await c.client.getTask(id)).inputRequests!);
+  const refused = await rejection(c.client.updateTask(id, { [key]: { nonsense: true } }));
+  assert.equal(refused.code, -32602);
+  assert.deepEqual(refused.data.issues, [{ path: `/inputResponses/${key}`, reason: 'missing required property "action"' }]);
+  await flush();
+  assert.equal((await c.client.getTask(id)).status, "input_required", "still waiting for a real answer");
+  assert.equal(runs, 1, "the handler did not run on it");
+  await c.client.updateTask(id, { [key]: { action: "decline" } });
+  await flush();
+  assert.deepEqual(((await c.client.getTask(id)).result as JsonObject).content, [{ type: "text", text: "decline" }]);
+});

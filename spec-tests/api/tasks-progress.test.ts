@@ -37,3 +37,26 @@ test("basic/utilities/tasks: progress for the task's token still reaches the req
   assert.deepEqual(tokens, [1, 2], "progress while the task works; none after it completed");
   assert.deepEqual(seen, [1, 2], "the requestor's onProgress hears the task's progress after CreateTaskResult");
 });
+
+test("basic/utilities/tasks Associating Task-Related Messages: all notifications related to a task MUST include io.modelcontextprotocol/related-task: the log messages and progress its handler sends", async () => {
+  const gate = deferred();
+  const c = await connect(
+    (s) =>
+      s.tool("job", { execution: { taskSupport: "optional" } }, async (_args, ctx) => {
+        await gate.promise;
+        ctx.progress(1, 2);
+        ctx.log("info", "halfway");
+        return { content: [{ type: "text", text: "done" }] };
+      }),
+    { tasks: true },
+    { session: { versions: ["2025-11-25"] }, tasks: {}, capabilities: { logging: {} } },
+  );
+  await c.client.setLoggingLevel("debug");
+  const id = c.client.taskIdOf(await c.client.callToolAsTask("job", {}, {}, { onProgress: () => {} }))!;
+  gate.resolve();
+  await c.client.waitForTask(id);
+  await flush();
+  const sent = [...c.sent("server", "notifications/progress"), ...c.sent("server", "notifications/message")];
+  assert.equal(sent.length, 2);
+  for (const m of sent) assert.deepEqual(m.params._meta?.["io.modelcontextprotocol/related-task"], { taskId: id }, m.method);
+});

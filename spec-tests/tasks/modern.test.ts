@@ -159,7 +159,7 @@ describe("tasks extension § Task Update Requests", () => {
     const h = new Harness({ era: "extension" });
     h.create("t");
     h.feed({ type: "update-status", taskId: "t", status: "input_required", inputRequests: { k: { method: "roots/list" } } });
-    h.request("tasks/update", { taskId: "t", inputResponses: { k: {} } });
+    h.request("tasks/update", { taskId: "t", inputResponses: { k: { roots: [] } } });
     const out = h.feed({ type: "update-status", taskId: "t", status: "input_required", inputRequests: { k: { method: "roots/list" } } });
     assert.equal(ofType(out, "diagnostic")[0].code, "input-key-reused");
     assert.deepEqual(h.get("t").inputRequests, {});

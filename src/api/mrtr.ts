@@ -224,14 +224,28 @@ export class InputRequiredBridge {
   }
 }
 
-/** The call's error when none of a round's input requests could be answered: the request's own code where it has one. */
-function inputFailure(method: string, error: unknown, failure: string | undefined): McpError {
+/** The call's error when none of a round's input requests could be answered: the request's own code where it has one. Shared with 2025-11-25 tasks (`api/tasks.ts`). */
+export function inputFailure(method: string, error: unknown, failure: string | undefined): McpError {
   const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
   return new McpError({ code, message: `${method} could not get the input it needs (${failure ?? "no answer"})` });
 }
 
-/** Sends every input request to the client at once, on behalf of the call; failed ones are left out (the last failure is reported). */
-async function gather(inputs: InputRequests, rc: RequestContext): Promise<{ responses: InputResponses; failure?: string; failed?: unknown }> {
+/** What {@link gather} brings back: the answers, and the last failure when an input request failed. */
+export interface Gathered {
+  responses: InputResponses;
+  /** The last failure, as `method: message`. */
+  failure?: string;
+  /** What the last failed request rejected with. */
+  failed?: unknown;
+}
+
+/**
+ * Sends every input request to the client at once, on behalf of the call (`rc`, whose
+ * signal they go out with); failed ones are left out (the last failure is reported).
+ * Rejects (`-32800`) when `rc` is cancelled meanwhile. Shared with 2025-11-25 tasks,
+ * whose input goes out on the requestor's `tasks/result` stream.
+ */
+export async function gather(inputs: InputRequests, rc: RequestContext): Promise<Gathered> {
   const keys = Object.keys(inputs);
   const settled = await Promise.allSettled(keys.map((key) => rc.request(inputs[key].method, inputs[key].params as JsonObject | undefined, { signal: rc.signal })));
   // Cancelled (or the connection closed): the call is over, the handler does not run again.

@@ -573,13 +573,17 @@ export class McpServerCore {
    * handler (e.g. `roots/list` after `notifications/roots/list_changed`).
    */
   connect(transport: Transport): Endpoint {
+    const owner = sessionOwner();
     const endpoint = attach(
       transport,
       this.sessionOptions(),
       {
-        onRequest: this.handler(),
+        onRequest: this.handler(owner),
         onNotification: (method, params) => this.emit(method, params, endpoint),
-        onTransportClose: () => this.detach(endpoint),
+        onTransportClose: () => {
+          this.detach(endpoint);
+          this.tasks?.release(owner);
+        },
       },
       this.clock,
     );
@@ -622,6 +626,8 @@ export class McpServerCore {
         },
         onClose: () => {
           if (endpoint !== undefined) this.detach(endpoint);
+          // A legacy session's status notifications went to it; a modern request has no session.
+          if (ctx.sessionId) this.tasks?.release(owner);
         },
       };
     };

@@ -38,7 +38,12 @@ import { taskOwnerKey } from "../tasks/records.js";
 import { isTerminalStatus, type TaskEra, type TaskStatus } from "../tasks/status.js";
 import type { TaskInput, TaskInputRequest, TaskOutput, TaskOwner, TaskRecord, TaskTableOptions, TaskTableState } from "../tasks/types.js";
 import { withRelatedTask } from "../tasks/wire.js";
-import { isInputRequired } from "./mrtr.js";
+import { methodSpec } from "../model/methods.js";
+import { isModernVersion, isProtocolVersion } from "../model/versions.js";
+import { gather, inputFailure, isInputRequired, type Gathered, type InputRequests } from "./mrtr.js";
+import { requestCapabilities } from "./tasks-server.js";
+import { isModernRequest } from "../modern/request-meta.js";
+import { inputRequiredProblem } from "../modern/server.js";
 import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 
 /** Options of a {@link TaskRuntime}: the table's, plus how to run it. */
@@ -79,6 +84,8 @@ interface Run {
   requestState?: string;
   /** Answers gathered since the last `input_required`. */
   responses?: JsonObject;
+  /** Keys of this round whose input request failed: cleared in the table, left out of the handler's `inputResponses`. */
+  failedInputs?: Set<string>;
   /** The handler is between an `input_required` and its next run. */
   awaitingInput: boolean;
   /** The last progress sent under the task's token. */
@@ -116,7 +123,7 @@ export class TaskRuntime {
   private readonly runs = new Map<string, Run>();
   /** Blocked `tasks/result` requests by owner key + request id: the streams input requests go on. */
   private readonly streams = new Map<string, RequestContext>();
-  /** The latest request context of each owner: where its status notifications go. */
+  /** The latest request context of each 2025-11-25 owner (a session): where its status notifications go, until {@link TaskRuntime.release}. */
   private readonly notifiers = new Map<string, RequestContext>();
   private readonly statusWatchers: Array<(taskId: string, owner: TaskOwner, task: JsonObject) => void> = [];
   private writes: Promise<unknown>[] = [];
@@ -218,6 +225,17 @@ export class TaskRuntime {
     this.runs.clear();
   }
 
+  /**
+   * The session of `owner` closed: forget the request context its status notifications
+   * went on (it holds the session). Its tasks stay until their TTL; a new session of the
+   * same owner is remembered again at its first task request.
+   */
+  release(owner: TaskOwner): void {
+    if (this.notifiers.size === 0) return; // nothing to forget (and a lazy owner key is not drawn)
+    const key = taskOwnerKey(owner);
+    if (key !== undefined) this.notifiers.delete(key);
+  }
+
   // -------------------------------------------------------------------------------------
   // The requestor's side
 
@@ -239,13 +257,22 @@ export class TaskRuntime {
     if (extra.ttl !== undefined) input.ttl = extra.ttl;
     if (extra.progressToken !== undefined) input.progressToken = extra.progressToken;
     if (extra.modelImmediateResponse !== undefined) input.modelImmediateResponse = extra.modelImmediateResponse;
-    this.remember(owner, rc);
-    this.step(input);
-    const result = await answer;
-    // SEP-2663: "MUST NOT return CreateTaskResult until the task is durably created".
-    await this.flushWrites();
+    this.remember(owner, era, rc);
+    // Registered before the step: the task may expire in it (ttl 0) or while its record is
+    // written, and an expired (or cancelled) task's run must be found to be stopped.
     const run: Run = { taskId, owner, controller: new AbortController(), params, rc, work, awaitingInput: false };
     this.runs.set(taskId, run);
+    this.step(input);
+    let result: JsonObject;
+    try {
+      result = await answer;
+    } catch (e) {
+      if (this.runs.get(taskId) === run) this.runs.delete(taskId); // refused (a limit): no task, no work
+      throw e;
+    }
+    // SEP-2663: "MUST NOT return CreateTaskResult until the task is durably created".
+    await this.flushWrites();
+    // Its work starts only now, and not at all if the task ended meanwhile (execute checks).
     queueMicrotask(() => this.execute(run, params));
     return result;
   }
@@ -253,7 +280,7 @@ export class TaskRuntime {
   /** Serves a `tasks/*` request through the table; the answer may come later (a blocked `tasks/result`). */
   request(method: string, params: JsonObject | undefined, rc: RequestContext, owner: TaskOwner, era: TaskEra): Promise<JsonObject> {
     const answer = this.expect(owner, rc.id);
-    this.remember(owner, rc);
+    this.remember(owner, era, rc);
     const input: TaskInput = { type: "request", now: this.wall(), id: rc.id, owner, era, method };
     if (params !== undefined) input.params = params;
     const key = requestKey(taskOwnerKey(owner) ?? "?", rc.id);
@@ -288,7 +315,9 @@ export class TaskRuntime {
     return new Promise<JsonObject>((resolve, reject) => this.pending.set(key, { resolve, reject }));
   }
 
-  private remember(owner: TaskOwner, rc: RequestContext): void {
+  private remember(owner: TaskOwner, era: TaskEra, rc: RequestContext): void {
+    // Only 2025-11-25 status notifications go to the owner's session; the extension's go to listen streams.
+    if (era !== "legacy") return;
     const key = taskOwnerKey(owner);
     if (key !== undefined) this.notifiers.set(key, rc);
   }
@@ -358,19 +387,39 @@ export class TaskRuntime {
   private persist(taskIds: Set<string>): void {
     for (const taskId of taskIds) {
       const rec = findTask(this.table, taskId);
-      const write = rec === undefined ? this.deleteFromStore(taskId) : this.store.put(rec.ownerKey, structuredClone(rec));
-      if (write instanceof Promise) this.writes.push(write.catch((e: unknown) => this.options.onError?.(e)));
+      if (rec !== undefined) {
+        const copy = structuredClone(rec);
+        this.write(taskId, () => this.store.put(copy.ownerKey, copy));
+        continue;
+      }
+      // Gone from the table: its owner key is in the store's record; a memory store can look it up.
+      const owner = this.ownerOfDeleted.get(taskId);
+      this.ownerOfDeleted.delete(taskId);
+      if (owner !== undefined) this.write(taskId, () => this.store.delete(owner, taskId));
     }
   }
 
-  private deleteFromStore(taskId: string): void | Promise<void> {
-    // Gone from the table: its owner key is in the store's record; a memory store can look it up.
-    const owner = this.ownerOfDeleted.get(taskId);
-    this.ownerOfDeleted.delete(taskId);
-    return owner === undefined ? undefined : this.store.delete(owner, taskId);
-  }
-
   private readonly ownerOfDeleted = new Map<string, string>();
+  /** The last unfinished write of each task: a task's writes land in the order of its steps. */
+  private readonly writing = new Map<string, Promise<unknown>>();
+
+  /**
+   * Writes one task's change through. A write waits for the task's previous async one, so
+   * a slow `put` cannot land after the `delete` that followed it and bring the record back;
+   * with a synchronous store nothing waits.
+   */
+  private write(taskId: string, op: () => void | Promise<void>): void {
+    const before = this.writing.get(taskId);
+    const done = before === undefined ? op() : before.then(op);
+    if (!(done instanceof Promise)) return;
+    const tail: Promise<unknown> = done
+      .catch((e: unknown) => this.options.onError?.(e))
+      .finally(() => {
+        if (this.writing.get(taskId) === tail) this.writing.delete(taskId);
+      });
+    this.writing.set(taskId, tail);
+    this.writes.push(tail);
+  }
 
   private async flushWrites(): Promise<void> {
     while (this.writes.length > 0) {
@@ -422,8 +471,28 @@ export class TaskRuntime {
     if (result !== undefined && isInputRequired(result)) return this.needInput(run, result);
     this.runs.delete(run.taskId);
     this.rounds.delete(run.taskId);
-    if (error !== undefined) this.step({ type: "settle", now: this.wall(), taskId: run.taskId, error });
+    const failure = error ?? this.invalidResult(run.rc, result);
+    if (failure !== undefined) this.step({ type: "settle", now: this.wall(), taskId: run.taskId, error: failure });
     else this.step({ type: "settle", now: this.wall(), taskId: run.taskId, result: stripResultType(result!) });
+  }
+
+  /**
+   * The check the session makes of a plain request's result before sending it (schema of
+   * the request's method and version): a task's result is what `tasks/result` or
+   * `tasks/get` delivers for that request, so one the request itself could not have been
+   * answered with fails the task with the same `-32603`.
+   */
+  private invalidResult(rc: RequestContext, result: unknown): JsonRpcErrorObject | undefined {
+    const invalid = { code: ErrorCode.InternalError, message: `the handler produced an invalid ${rc.method} result` };
+    if (result === null || typeof result !== "object" || Array.isArray(result)) return invalid;
+    const version = rc.protocolVersion;
+    const validate = isProtocolVersion(version) ? methodSpec(version, rc.method)?.validateResult : undefined;
+    if (validate == null) return undefined;
+    // The modern schema's complete result carries the resultType the session stamps on a plain answer.
+    const issues = validate(isModernVersion(version) && (result as JsonObject).resultType === undefined ? { ...result, resultType: "complete" } : result);
+    if (issues === null) return undefined;
+    this.options.onError?.(new Error(`${invalid.message}: ${issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ")}`));
+    return invalid;
   }
 
   /** The handler answered `input_required`: the task waits for the answers, then runs it again. */
@@ -431,8 +500,13 @@ export class TaskRuntime {
     const round = (this.rounds.get(run.taskId) ?? 0) + 1;
     this.rounds.set(run.taskId, round);
     if (round > MAX_TASK_INPUT_ROUNDS) return this.finishRun(run, undefined, { code: ErrorCode.InternalError, message: `the task still needed input after ${MAX_TASK_INPUT_ROUNDS} rounds` });
+    // MRTR: "Servers MUST NOT send an inputRequests that the client has not declared support
+    // for": the task fails with the answer a plain call gets (-32021 naming what is missing).
+    const problem = inputRequiredProblem(true, run.rc.method, result, capabilitiesOf(run));
+    if (problem !== null) return this.finishRun(run, undefined, problem);
     run.requestState = typeof result.requestState === "string" ? result.requestState : undefined;
     run.responses = undefined;
+    run.failedInputs = undefined;
     run.awaitingInput = true;
     const inputs = (result.inputRequests ?? {}) as Record<string, TaskInputRequest>;
     if (Object.keys(inputs).length === 0) return this.rerun(run);
@@ -458,7 +532,7 @@ export class TaskRuntime {
     const round = this.rounds.get(run.taskId) ?? 0;
     const prefix = `r${round}:`;
     const responses: JsonObject = {};
-    for (const [k, v] of Object.entries(run.responses ?? {})) if (k.startsWith(prefix)) responses[k.slice(prefix.length)] = v;
+    for (const [k, v] of Object.entries(run.responses ?? {})) if (k.startsWith(prefix) && run.failedInputs?.has(k) !== true) responses[k.slice(prefix.length)] = v;
     const params: JsonObject = { ...run.params, inputResponses: responses };
     if (run.requestState !== undefined) params.requestState = run.requestState;
     run.responses = undefined;
@@ -469,20 +543,39 @@ export class TaskRuntime {
   private sendInputRequests(taskId: string, owner: TaskOwner, stream: RequestId, requests: Record<string, TaskInputRequest>): void {
     const rc = this.streams.get(requestKey(taskOwnerKey(owner) ?? "?", stream));
     if (rc === undefined) return;
+    // Gathered as the plain call's legacy bridge gathers (api/mrtr.ts). A cancelled stream
+    // answers nothing: the table hands the requests to the requestor's next waiter.
+    gather(requests as InputRequests, rc).then(
+      (gathered) => this.inputGathered(taskId, requests, gathered),
+      () => undefined,
+    );
+  }
+
+  /**
+   * Answers of one delivery of input requests. As in the plain call's bridge, a failed input
+   * is left out (the handler re-asks if it must), and when every input failed with nothing
+   * answered this round the task ends with that error at once: its handler would run on the
+   * same inputs and ask the same again.
+   */
+  private inputGathered(taskId: string, requests: Record<string, TaskInputRequest>, { responses, failure, failed }: Gathered): void {
+    const run = this.runs.get(taskId);
+    const answered = Object.keys(responses).length > 0 || Object.keys(run?.responses ?? {}).length > 0;
+    if (failed !== undefined && !answered && run !== undefined) return this.finishRun(run, undefined, errorOf(inputFailure(run.rc.method, failed, failure)));
+    const all: JsonObject = { ...responses };
     for (const key of Object.keys(requests)) {
-      const r = requests[key];
-      rc.request(r.method, r.params as JsonObject | undefined).then(
-        (response) => this.step({ type: "input-response", now: this.wall(), taskId, responses: { [key]: response } }),
-        // A failed input request is answered with nothing, as a modern client may leave a key out: the handler re-asks if it must.
-        () => this.step({ type: "input-response", now: this.wall(), taskId, responses: { [key]: {} } }),
-      );
+      if (Object.hasOwn(responses, key)) continue;
+      // Still cleared in the table (it waits for every key), but not handed to the handler.
+      if (run !== undefined) (run.failedInputs ??= new Set()).add(key);
+      all[key] = {};
     }
+    this.step({ type: "input-response", now: this.wall(), taskId, responses: all });
   }
 
   /** The context a task's handler runs under: the task's signal, related-task metadata on what it sends. */
   private contextOf(run: Run): RequestContext {
     const { rc, taskId, owner } = run;
     const signal = run.controller.signal;
+    const related = withRelatedTask({} as JsonObject, taskId)._meta as JsonObject;
     return {
       id: rc.id,
       method: rc.method,
@@ -495,7 +588,7 @@ export class TaskRuntime {
         if (typeof token !== "string" && typeof token !== "number") return;
         if (!this.progressAllowed(owner, token) || !(progress > (run.progress ?? -Infinity))) return;
         run.progress = progress;
-        if (rc.progressFor !== undefined) rc.progressFor(token, progress, total, message);
+        if (rc.progressFor !== undefined) rc.progressFor(token, progress, total, message, related);
         else rc.progress(progress, total, message);
       },
       request: async (method, params, options) => {
@@ -509,11 +602,18 @@ export class TaskRuntime {
         }
       },
       notify: (method, params) => rc.notify(method, withRelatedTask(params ?? {}, taskId)),
-      log: (level, data, logger) => rc.log(level, data, logger),
+      // 2025-11-25: "All requests, notifications, and responses related to a task MUST include" related-task.
+      log: (level, data, logger) => rc.log(level, data, logger, related),
       protocolVersion: rc.protocolVersion,
       peer: rc.peer,
     };
   }
+}
+
+/** What the requestor declared: a modern request's own `_meta`, else the session's handshake. */
+function capabilitiesOf(run: Run): JsonObject | undefined {
+  if (isModernRequest(run.params)) return requestCapabilities(run.params) as JsonObject | undefined;
+  return run.rc.peer?.capabilities as JsonObject | undefined;
 }
 
 /** A complete result without the modern `resultType` stamp (the task's stored result is the request's plain result). */

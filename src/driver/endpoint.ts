@@ -41,14 +41,15 @@ export interface RequestContext {
   /**
    * Reports progress under `token` after this request was answered: a 2025-11-25 task's
    * token outlives the request that created it. The caller vouches the task is not terminal.
+   * `meta` is the notification's `_meta` (the task's related-task key).
    */
-  progressFor?(token: string | number, progress: number, total?: number, message?: string): void;
+  progressFor?(token: string | number, progress: number, total?: number, message?: string, meta?: JsonObject): void;
   /** Sends a request to the peer on behalf of this one (e.g. sampling while a tool runs). */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   /** Sends a notification tied to this request. */
   notify(method: string, params?: JsonObject): void;
-  /** Server: logs a message tied to this request. */
-  log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /** Server: logs a message tied to this request; `meta` is the notification's `_meta` (a task's related-task key). */
+  log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void;
   /** The protocol version this request is read under (the negotiated one in the legacy era), when known. */
   protocolVersion?: string;
   /** What the peer declared about itself (info, capabilities), when known. */
@@ -133,8 +134,8 @@ class Served implements RequestContext {
     if (!this.aborted) this.endpoint.feed({ type: "progress", now: this.endpoint.now(), id: this.id, progress, total, message });
   }
 
-  progressFor(token: string | number, progress: number, total?: number, message?: string): void {
-    this.endpoint.feed({ type: "task-progress", now: this.endpoint.now(), token, progress, total, message });
+  progressFor(token: string | number, progress: number, total?: number, message?: string, meta?: JsonObject): void {
+    this.endpoint.feed({ type: "task-progress", now: this.endpoint.now(), token, progress, total, message, meta });
   }
 
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
@@ -145,8 +146,8 @@ class Served implements RequestContext {
     this.endpoint.notify(method, params, this.id);
   }
 
-  log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.endpoint.log(level, data, logger, this.id);
+  log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void {
+    this.endpoint.log(level, data, logger, this.id, meta);
   }
 
   /** Settles with the handler's result; bound, as a promise callback. Cancelled: receivers SHOULD NOT respond. */
@@ -220,9 +221,9 @@ export class Endpoint {
     this.feed({ type: "notify", now: this.clock.now(), method, params, related });
   }
 
-  /** Server: emits a log message (filtered by the client's level). */
-  log(level: LoggingLevel, data: unknown, logger?: string, related?: RequestId): void {
-    this.feed({ type: "log", now: this.clock.now(), level, data, logger, related });
+  /** Server: emits a log message (filtered by the client's level); `meta` is its `_meta`. */
+  log(level: LoggingLevel, data: unknown, logger?: string, related?: RequestId, meta?: JsonObject): void {
+    this.feed({ type: "log", now: this.clock.now(), level, data, logger, related, meta });
   }
 
   /** The driver could not encode `message`, one the kernel gave it to send (see the `unsendable` input). */

@@ -129,8 +129,8 @@ function reasonOf(kind: number, arg: unknown): string {
   }
 }
 
-/** RFC 6901: `~` is written `~0` and `/` is written `~1`. */
-function escapeSegment(key: string): string {
+/** A key as a JSON Pointer segment (RFC 6901: `~` is written `~0` and `/` is written `~1`). */
+export function escapeSegment(key: string): string {
   return key.indexOf("~") < 0 && key.indexOf("/") < 0 ? key : key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 

@@ -122,9 +122,10 @@ function emitProgress(req: InboundRequest, update: { progress: number; total?: n
 }
 
 /** The `notifications/progress` message for `update` under `token`. */
-export function progressNotification(token: string | number, update: { progress: number; total?: number; message?: string }): JsonRpcNotification {
+export function progressNotification(token: string | number, update: { progress: number; total?: number; message?: string; meta?: JsonObject }): JsonRpcNotification {
   const params: JsonObject = { progressToken: token, progress: update.progress };
   if (update.total !== undefined) params.total = update.total;
   if (update.message !== undefined) params.message = update.message;
+  if (update.meta !== undefined) params._meta = update.meta;
   return { jsonrpc: "2.0", method: "notifications/progress", params };
 }

@@ -150,7 +150,7 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     case "task-progress":
       return sendTaskProgress(input.token, input, out);
     case "log":
-      return log(state, input.level, input.logger, input.data, out, input.related);
+      return log(state, input.level, input.logger, input.data, out, input.related, input.meta);
     case "changed":
       return applyChange(state, changeOf(input), state.phase.name === "operating", out);
     case "end-subscription":
@@ -771,13 +771,14 @@ function respond(state: SessionState, id: RequestId, result: JsonObject | undefi
   sendResult(out, id, value);
 }
 
-function log(state: SessionState, level: LoggingLevel, logger: string | undefined, data: unknown, out: SessionOutput[], related?: RequestId): void {
+function log(state: SessionState, level: LoggingLevel, logger: string | undefined, data: unknown, out: SessionOutput[], related?: RequestId, meta?: JsonObject): void {
   if (state.options.role !== "server") {
     out.push({ type: "diagnostic", code: "notification-refused", message: "only a server sends log messages" });
     return;
   }
   const params: JsonObject = { level, data };
   if (logger !== undefined) params.logger = logger;
+  if (meta !== undefined) params._meta = meta;
   const req = related === undefined ? undefined : state.inbound[idKey(related)];
   if (req?.modern !== undefined && Object.hasOwn(state.inbound, idKey(related!))) return logForRequest(req, level, params, out);
   if (!passesLevel(level, state.logLevel)) return;

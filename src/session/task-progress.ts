@@ -70,7 +70,7 @@ export function observeStatus(state: SessionState, task: JsonObject, out: Sessio
 }
 
 /** Receiver: the task runtime reports progress under a task's token (it vouches the task is not terminal). */
-export function sendTaskProgress(token: unknown, update: { progress: number; total?: number; message?: string }, out: SessionOutput[]): void {
+export function sendTaskProgress(token: unknown, update: { progress: number; total?: number; message?: string; meta?: JsonObject }, out: SessionOutput[]): void {
   if (!(typeof token === "string" || Number.isSafeInteger(token)) || typeof update.progress !== "number" || !Number.isFinite(update.progress)) {
     out.push({ type: "diagnostic", code: "task-progress-invalid", message: "task progress needs a string or integer token and a finite progress; dropped", detail: { token } });
     return;

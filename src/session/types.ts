@@ -224,12 +224,12 @@ export type SessionInput =
   /** The application reports progress on a request it is handling. */
   | { type: "progress"; now: number; id: RequestId; progress: number; total?: number; message?: string }
   /** Server application: emit a log message (filtered by the client's level). */
-  | { type: "log"; now: number; level: LoggingLevel; logger?: string; data: unknown; related?: RequestId }
+  | { type: "log"; now: number; level: LoggingLevel; logger?: string; data: unknown; related?: RequestId; meta?: JsonObject }
   /** Server application: something changed; subscribers of either era that asked are told. */
   | { type: "changed"; now: number; what: "tools" | "prompts" | "resources" }
   | { type: "changed"; now: number; what: "resource"; uri: string }
   /** Receiver: progress under a task's token after its request was answered (the task runtime vouches the task is live). */
-  | { type: "task-progress"; now: number; token: string | number; progress: number; total?: number; message?: string }
+  | { type: "task-progress"; now: number; token: string | number; progress: number; total?: number; message?: string; meta?: JsonObject }
   /** Tasks extension: a task changed status; listeners that named it get `notifications/tasks` with `task`. */
   | { type: "changed"; now: number; what: "task"; taskId: string; task: JsonObject }
   /** Server application: end a `subscriptions/listen` stream gracefully (its completion result is sent). */

@@ -197,6 +197,14 @@ export function terminalReply(rec: TaskRecord, id: RequestId, owner: TaskOwner, 
   return o;
 }
 
+/** What went wrong, for a failed task's `statusMessage`: the error's message, or (2025-11-25) the text an `isError` tool result gives. */
+function failureMessage(rec: TaskRecord): string | undefined {
+  if (rec.error !== undefined) return rec.error.message;
+  const content = rec.result?.content;
+  const first = Array.isArray(content) ? content.find((c) => isObject(c) && c.type === "text" && typeof c.text === "string") : undefined;
+  return first === undefined ? "Tool execution failed" : `Tool execution failed: ${(first as JsonObject).text as string}`;
+}
+
 /** The single way into a terminal status. */
 export function finishTask(
   state: TaskTableState,
@@ -212,7 +220,7 @@ export function finishTask(
   if (outcome.result !== undefined) rec.result = outcome.result;
   if (outcome.error !== undefined) rec.error = outcome.error;
   // "The tasks/get response SHOULD include a statusMessage field with diagnostic information about the failure."
-  const message = statusMessage ?? (status === "failed" && rec.error !== undefined ? rec.error.message : undefined);
+  const message = statusMessage ?? (status === "failed" ? failureMessage(rec) : undefined);
   if (message !== undefined) rec.statusMessage = message;
   delete rec.cancelRequested;
   clearInput(rec);

@@ -27,6 +27,8 @@
  */
 import { ErrorCode, rpcError } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import { INPUT_REQUESTS } from "../model/methods.js";
+import { escapeSegment, type Issue } from "../schema/validate.js";
 import { methodNotInDialect, TASK_DIALECTS, type TaskDialect } from "./modern.js";
 import {
   acceptResponses,
@@ -90,8 +92,8 @@ function requestContext(state: TaskTableState, input: RequestInput, method: stri
   return { id, owner, key, dialect };
 }
 
-function fail(out: TaskOutput[], ctx: Context, code: number, message: string): void {
-  out.push({ type: "reply-error", id: ctx.id, owner: ctx.owner, error: rpcError(code, message) });
+function fail(out: TaskOutput[], ctx: Context, code: number, message: string, data?: unknown): void {
+  out.push({ type: "reply-error", id: ctx.id, owner: ctx.owner, error: rpcError(code, message, data) });
 }
 
 function reply(out: TaskOutput[], ctx: Context, result: JsonObject): void {
@@ -223,9 +225,27 @@ export function updateTask(state: TaskTableState, input: Extract<TaskInput, { ty
   if (!isObject(input.inputResponses)) return fail(out, ctx, ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
   const rec = visibleTask(state, input.taskId, ctx, expired, out);
   if (rec === undefined) return;
+  // MRTR: a retry's inputResponses are refused -32602 with the schema's issues. The task knows
+  // what each key asked for, so each answer is held to that request's result schema.
+  const issues = inputResponseIssues(rec, input.inputResponses);
+  if (issues !== null) return fail(out, ctx, ErrorCode.InvalidParams, "Invalid params", { issues });
   acceptResponses(state, rec, input.inputResponses, now, out);
   // "On success, the server MUST acknowledge the request with an empty result."
   reply(out, ctx, ack());
+}
+
+/** Issues of the answers to outstanding input requests, against the result schema of the request each answers (`INPUT_REQUESTS`); null when all are valid. */
+function inputResponseIssues(rec: TaskRecord, responses: JsonObject): Issue[] | null {
+  const pending = rec.inputRequests;
+  if (pending === undefined) return null;
+  let issues: Issue[] | null = null;
+  for (const key of Object.keys(responses)) {
+    if (!Object.hasOwn(pending, key)) continue; // not outstanding: ignored, as acceptResponses reports
+    const method = pending[key].method;
+    const found = Object.hasOwn(INPUT_REQUESTS, method) ? INPUT_REQUESTS[method].validateResult?.(responses[key]) : null;
+    if (found) (issues ??= []).push(...found.map((i) => ({ ...i, path: `/inputResponses/${escapeSegment(key)}${i.path}` })));
+  }
+  return issues;
 }
 
 const BY_METHOD: Readonly<Record<string, "get" | "result" | "list" | "cancel" | "update">> = {
