@@ -41,7 +41,7 @@ import { McpError, type RequestContext } from "../driver/endpoint.js";
 import type { RequestStateCodec } from "../driver/request-state.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { isModernRequest } from "../modern/request-meta.js";
+import { servedModern } from "./tasks-server.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import type { CreateMessageParams, ElicitParams, Meta } from "./types.js";
 
@@ -147,7 +147,7 @@ export class InputRequiredBridge {
    * params it is given (retry fields included) and returns its answer.
    */
   serve(method: string, params: JsonObject, rc: RequestContext, invoke: Invoke): JsonObject | Promise<JsonObject> {
-    if (isModernRequest(params)) {
+    if (servedModern(rc.protocolVersion)) {
       if (params.requestState !== undefined) return this.serveVerified(method, params, invoke);
       return after(invoke(params), (result) => (isInputRequired(result) ? this.seal(method, params, result) : result));
     }
@@ -161,8 +161,8 @@ export class InputRequiredBridge {
    * retry that continues as a task instead of through {@link InputRequiredBridge.serve}.
    * Rejects with the `-32602` of a tampered, mismatched or expired state.
    */
-  async opened(method: string, params: JsonObject): Promise<JsonObject> {
-    if (!isModernRequest(params) || params.requestState === undefined) return params;
+  async opened(method: string, params: JsonObject, rc: RequestContext): Promise<JsonObject> {
+    if (!servedModern(rc.protocolVersion) || params.requestState === undefined) return params;
     return { ...params, requestState: await this.open(method, params) };
   }
 

@@ -754,17 +754,17 @@ export class McpServerCore {
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };
     const work = async (q: JsonObject, r: RequestContext) => this.callTool(q, r);
     const tasks = this.tasks!; // a tool that may run as a task was registered with a runtime
-    const create = (q: JsonObject) => tasks.create(rc, taskOwnerOf(q, session), decision.era, withoutTaskField(q), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
+    const create = (q: JsonObject) => tasks.create(rc, taskOwnerOf(rc.protocolVersion, session), decision.era, withoutTaskField(q), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
     if (!entry.inputBeforeTask || decision.era !== "extension") return create(p);
     // Round 1 is answered synchronously (its input_required); the retry with answers is the task.
     if (inputRetryOf(p)?.inputResponses === undefined) return undefined;
-    return this.mrtr.opened("tools/call", p).then(create);
+    return this.mrtr.opened("tools/call", p, rc).then(create);
   }
 
   private taskRequest(method: string, params: JsonObject | undefined, rc: RequestContext, session: TaskOwner): Promise<JsonObject> {
-    const refused = taskRequestGate(method, params);
+    const refused = taskRequestGate(method, params, rc.protocolVersion);
     if (refused !== null) return Promise.reject(new McpError(refused));
-    return this.tasks!.request(method, params, rc, taskOwnerOf(params, session), taskEraOfRequest(params));
+    return this.tasks!.request(method, params, rc, taskOwnerOf(rc.protocolVersion, session), taskEraOfRequest(rc.protocolVersion));
   }
 
   private listTools(p: JsonObject): JsonObject {
