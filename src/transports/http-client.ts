@@ -234,7 +234,10 @@ class HttpClient implements HttpClientTransport {
 
   send(text: string): void {
     if (this.closed) return;
-    void this.post(text);
+    // post() answers its own requests whatever goes wrong; what could still escape it (a
+    // listener of the caller's that throws) must not become an unhandled rejection, which
+    // ends a Node process: the kernel never throws across its boundary.
+    this.post(text).catch(() => {});
   }
 
   onMessage(fn: (text: string) => void): void {
@@ -276,19 +279,24 @@ class HttpClient implements HttpClientTransport {
     const ctx: StreamCtx = { kind: "post", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined };
     // Modern messages name their version in _meta; only they are parsed for their headers.
     const modern = text.indexOf(META_VERSION) === -1 ? undefined : modernMessage(text);
-    if (modern !== undefined) return this.postModern(text, modern, ctx);
-    if (text.indexOf('"notifications/cancelled"') !== -1 && this.cancelInflight(text)) return;
-    let method: string | undefined;
-    if (text.charCodeAt(0) === 0x5b /* [ */) ctx.batch = true;
-    if (this.handshaking || ctx.batch === true) method = this.inspect(text, ctx);
-    else {
-      const id = peekRequestId(text);
-      if (id !== null) track(ctx, id);
-    }
-    // In flight by id, so a later notifications/cancelled can stop this POST's stream.
-    for (const key of ctx.pending) this.inflight.set(key, ctx);
     try {
+      if (modern !== undefined) return await this.postModern(text, modern, ctx);
+      if (text.indexOf('"notifications/cancelled"') !== -1 && this.cancelInflight(text)) return;
+      let method: string | undefined;
+      if (text.charCodeAt(0) === 0x5b /* [ */) ctx.batch = true;
+      if (this.handshaking || ctx.batch === true) method = this.inspect(text, ctx);
+      else {
+        const id = peekRequestId(text);
+        if (id !== null) track(ctx, id);
+      }
+      // In flight by id, so a later notifications/cancelled can stop this POST's stream.
+      for (const key of ctx.pending) this.inflight.set(key, ctx);
       return await this.postLegacy(text, retried, ctx, method);
+    } catch (e) {
+      // Not a network failure (those are handled where they occur) but a callback of the
+      // caller's that threw, or an injected sleep that rejected: the requests still get
+      // their answer now, not at their timeout.
+      this.failed(ctx, `the transport failed: ${errorText(e)}`);
     } finally {
       for (const key of ctx.ids.keys()) if (this.inflight.get(key) === ctx) this.inflight.delete(key);
     }
@@ -396,31 +404,27 @@ class HttpClient implements HttpClientTransport {
    */
   private async postModern(text: string, message: ModernMessage, ctx: StreamCtx): Promise<void> {
     const modern: ModernCtx = (ctx.modern = { version: message.version, method: message.method, abort: new AbortController(), cancelled: false, id: message.id });
-    const key = message.id === undefined ? undefined : JSON.stringify(message.id);
     if (message.id !== undefined) {
       track(ctx, message.id);
-      this.inflight.set(key!, ctx);
+      // post() removes it when this request is done.
+      this.inflight.set(JSON.stringify(message.id), ctx);
     }
     const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
     const headers = this.headersFor(text, true, modernRequestHeaders(message, tool === undefined ? undefined : this.paramHeaders.get(tool)));
-    try {
-      let body = text;
-      for (let attempt = 0; ; attempt++) {
-        const broke = await this.attemptModern(ctx, headers, body);
-        if (typeof broke !== "string" || this.closed || modern.cancelled) return;
-        if (message.id === undefined || message.method === LISTEN || attempt >= this.maxReissues) return this.failed(ctx, broke);
-        this.report(`re-issuing ${message.method} ${JSON.stringify(message.id)} under a new id: ${broke}`);
-        // What is left of the broken attempt is closed, which the server takes as its cancellation.
-        modern.abort.abort("re-issued");
-        modern.abort = new AbortController();
-        // Cancelling the request or closing the transport aborts this controller, ending the wait.
-        await this.sleep(this.delay(ctx, attempt), modern.abort.signal);
-        if (this.closed || modern.cancelled) return;
-        modern.wireId = `${REISSUE_ID_PREFIX}${++this.reissues}`;
-        body = withId(text, modern.wireId);
-      }
-    } finally {
-      if (key !== undefined && this.inflight.get(key) === ctx) this.inflight.delete(key);
+    let body = text;
+    for (let attempt = 0; ; attempt++) {
+      const broke = await this.attemptModern(ctx, headers, body);
+      if (typeof broke !== "string" || this.closed || modern.cancelled) return;
+      if (message.id === undefined || message.method === LISTEN || attempt >= this.maxReissues) return this.failed(ctx, broke);
+      this.report(`re-issuing ${message.method} ${JSON.stringify(message.id)} under a new id: ${broke}`);
+      // What is left of the broken attempt is closed, which the server takes as its cancellation.
+      modern.abort.abort("re-issued");
+      modern.abort = new AbortController();
+      // Cancelling the request or closing the transport aborts this controller, ending the wait.
+      await this.sleep(this.delay(ctx, attempt), modern.abort.signal);
+      if (this.closed || modern.cancelled) return;
+      modern.wireId = `${REISSUE_ID_PREFIX}${++this.reissues}`;
+      body = withId(text, modern.wireId);
     }
   }
 
@@ -485,7 +489,9 @@ class HttpClient implements HttpClientTransport {
   private async answer(ctx: StreamCtx, res: Response): Promise<string | void> {
     const type = mediaTypeOf(res.headers.get(H.contentType));
     if (!res.ok) return this.httpFailure(ctx, res, type);
-    if (type === SSE_TYPE) return this.follow(ctx, res);
+    // A null-body status (205) or a fetch that gives no body: an event stream with nothing
+    // in it, so no answer will come, as for a 202.
+    if (type === SSE_TYPE) return res.body === null ? this.bodiless(ctx, res.status) : this.follow(ctx, res);
     if (type === JSON_TYPE) {
       const body = await readText(res);
       if (body === undefined && ctx.modern !== undefined) return "the JSON response body could not be read";
@@ -608,8 +614,10 @@ class HttpClient implements HttpClientTransport {
 
   /** Reads one SSE response to its end, handing messages over and remembering the cursor. */
   private async consume(ctx: StreamCtx, res: Response): Promise<void> {
+    // A resumption or GET answered with a null-body status: a stream that ended at once.
+    if (res.body === null) return;
     const decoder = createSseDecoder(undefined, ctx.lastEventId);
-    const reader = res.body!.getReader();
+    const reader = res.body.getReader();
     this.readers.add(reader);
     try {
       for (;;) {
@@ -648,11 +656,13 @@ class HttpClient implements HttpClientTransport {
   private holdForGet(): void {
     const bound = new AbortController();
     const opened = new Promise<void>((resolve) => (this.getOpened = resolve));
-    const gate: Promise<void> = Promise.race([opened, this.sleep(GET_WAIT_MS, bound.signal)]).then(() => {
+    const release = (): void => {
       bound.abort();
       this.getOpened = undefined;
       if (this.gate === gate) this.gate = undefined;
-    });
+    };
+    // An injected sleep that rejects opens the gate as well: the held sends go out.
+    const gate: Promise<void> = Promise.race([opened, this.sleep(GET_WAIT_MS, bound.signal)]).then(release, release);
     this.gate = gate;
   }
 
@@ -661,7 +671,10 @@ class HttpClient implements HttpClientTransport {
     if (this.getStarted || this.options.openGetStream === false) return;
     this.getStarted = true;
     const ctx: StreamCtx = { kind: "get", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined };
-    void this.openGet(ctx);
+    // As in send(): an injected sleep that rejects, or a throwing listener, is reported, never an unhandled rejection.
+    this.openGet(ctx)
+      .catch((e) => this.closed || this.report(`GET stream failed: ${errorText(e)}`))
+      .catch(() => {});
   }
 
   private async openGet(ctx: StreamCtx): Promise<void> {
@@ -888,7 +901,8 @@ function parse(text: string): unknown {
 /** The first message of a JSON or SSE response body (the rest is discarded). */
 async function firstMessage(res: Response): Promise<string | undefined> {
   if (mediaTypeOf(res.headers.get(H.contentType)) !== SSE_TYPE) return readText(res);
-  const reader = res.body!.getReader();
+  if (res.body === null) return undefined;
+  const reader = res.body.getReader();
   const decoder = createSseDecoder();
   try {
     for (;;) {

@@ -1,0 +1,157 @@
+// Spec: 2025-11-25 basic/transports ("Streamable HTTP": Sending Messages items 5 and 6,
+// Resumability and Redelivery) and draft basic/transports/streamable-http, on the client:
+// answers with no body to read, resumptions that bring nothing, streams the server does
+// not close, event ids that cannot go back as a header. A wrapping fetch plays the odd
+// server; the client's sleep is injected, so nothing waits on a real timer.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient } from "../../src/api/client.js";
+import { Endpoint, McpError } from "../../src/driver/endpoint.js";
+import { encode } from "../../src/jsonrpc/codec.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { httpClientTransport, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
+import type { HttpHandler } from "../../src/transports/http-server.js";
+import { makeHandler, URL_ } from "./helpers.js";
+import { modernHandler, MV } from "./modern-helpers.js";
+
+type Wrap = (req: Request, next: () => Promise<Response>, body: string) => Promise<Response>;
+
+function transport(handler: HttpHandler, wrap: Wrap, options: Partial<HttpClientOptions> = {}): HttpClientTransport {
+  return httpClientTransport(URL_, {
+    openGetStream: false,
+    sleep: async () => {},
+    ...options,
+    fetch: async (url, init) => {
+      const req = new Request(url, init);
+      const body = typeof init.body === "string" ? init.body : "";
+      return wrap(req, () => handler(req), body);
+    },
+  });
+}
+
+function connect(t: HttpClientTransport): Endpoint {
+  const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-11-25"] }, { send: (m) => t.send(encode(m)) });
+  t.onMessage((x) => ep.receive(x));
+  t.onClose((r) => ep.closed(r));
+  return ep;
+}
+
+const SSE = { "content-type": "text/event-stream" };
+const sse = (text: string) => new Response(text, { status: 200, headers: SSE });
+const turns = async (n = 10) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+
+/** Collects unhandled rejections while `fn` runs (and a few turns after it). */
+async function noUnhandled(fn: () => Promise<void>): Promise<void> {
+  const seen: unknown[] = [];
+  const listener = (e: unknown) => void seen.push(e);
+  process.on("unhandledRejection", listener);
+  try {
+    await fn();
+    await turns();
+  } finally {
+    process.off("unhandledRejection", listener);
+  }
+  assert.deepEqual(seen, [], "no unhandled rejection");
+}
+
+const connectionClosed = (pattern: RegExp) => (e: McpError) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed && pattern.test(e.message);
+
+test("streamable-http client (2025-11-25 basic/transports, Sending Messages item 5; README: fails at once a request the server answers with 202): a 205, or any answer with a null body, labelled text/event-stream fails the request at once with -32000, in both eras, and never crashes the process", { timeout: 20_000 }, async () => {
+  await noUnhandled(async () => {
+    const { handler } = makeHandler();
+    let mode: "205" | "200" = "205";
+    const t = transport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      // new Response(null, { status: 200 }): what a custom fetch may hand back.
+      return new Response(null, { status: mode === "205" ? 205 : 200, headers: SSE });
+    });
+    const ep = connect(t);
+    await ep.open();
+    for (mode of ["205", "200"] as const) {
+      // No timeout can fire here (the endpoint's clock is the system clock, 60 s): the transport answers.
+      await assert.rejects(ep.request("tools/list"), connectionClosed(new RegExp(`HTTP ${mode} and no response`)), mode);
+    }
+    t.close();
+  });
+
+  // Modern era: not re-issued either (nothing broke; the server gave no stream).
+  await noUnhandled(async () => {
+    const { handler } = modernHandler();
+    let posts = 0;
+    const t = transport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      posts++;
+      return new Response(null, { status: 205, headers: SSE });
+    });
+    const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [MV] } });
+    await client.connect(t);
+    await assert.rejects(client.listTools(), connectionClosed(/HTTP 205 and no response/));
+    assert.equal(posts, 1);
+    client.close();
+  });
+});
+
+test("streamable-http client (STYLE: errors never throw across the boundary): a requestHeaders callback that throws, or an injected sleep that rejects on close, fails the request or stops quietly, and leaves no unhandled rejection", { timeout: 20_000 }, async () => {
+  await noUnhandled(async () => {
+    const { handler } = makeHandler();
+    let boom = false;
+    const t = transport(handler, async (_req, next) => next(), {
+      requestHeaders: () => {
+        if (boom) throw new Error("no headers today");
+        return undefined;
+      },
+    });
+    const ep = connect(t);
+    await ep.open();
+    boom = true;
+    await assert.rejects(ep.request("tools/list"), connectionClosed(/no headers today/));
+    t.close();
+  });
+
+  await noUnhandled(async () => {
+    const { handler } = modernHandler();
+    let boom = false;
+    const t = transport(handler, async (_req, next) => next(), {
+      requestHeaders: () => {
+        if (boom) throw new Error("no headers today");
+        return undefined;
+      },
+    });
+    const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [MV] } });
+    await client.connect(t);
+    boom = true;
+    await assert.rejects(client.listTools(), connectionClosed(/the transport failed: no headers today/));
+    client.close();
+  });
+
+  await noUnhandled(async () => {
+    const { handler } = makeHandler();
+    let waiting!: () => void;
+    const asleep = new Promise<void>((r) => (waiting = r));
+    const t = transport(
+      handler,
+      async (_req, next, body) => {
+        if (!body.includes('"tools/list"')) return next();
+        // The priming event only: the client waits to resume.
+        (await next()).body?.cancel();
+        return sse("id: 1-0\ndata:\n\n");
+      },
+      {
+        // Rejects when the transport closes, as the option's contract allows.
+        sleep: (_ms, signal) =>
+          new Promise((_resolve, reject) => {
+            waiting();
+            signal.addEventListener("abort", () => reject(new Error("aborted")));
+          }),
+      },
+    );
+    const ep = connect(t);
+    await ep.open();
+    const p = ep.request("tools/list").catch((e: McpError) => e);
+    await asleep;
+    t.close();
+    assert.ok((await p) instanceof McpError);
+  });
+});
