@@ -9,7 +9,7 @@ import { McpClient } from "../../src/api/client.js";
 import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { httpClientTransport, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
+import { httpClientTransport, MIN_RECONNECT_DELAY_MS, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
 import { makeHandler, URL_ } from "./helpers.js";
 import { modernHandler, MV } from "./modern-helpers.js";
@@ -154,4 +154,78 @@ test("streamable-http client (STYLE: errors never throw across the boundary): a 
     t.close();
     assert.ok((await p) instanceof McpError);
   });
+});
+
+test("streamable-http client (2025-11-25 basic/transports, Resumability, and item 6: the client MUST respect retry; http-client: gives up after maxRetries failures in a row): a resumption the server accepts with 200 but ends without sending anything is a failure; after maxRetries the request fails with -32000; a server's retry: 0 is waited at least MIN_RECONNECT_DELAY_MS", async () => {
+  const { handler } = makeHandler();
+  let gets = 0;
+  const waits: number[] = [];
+  const t = transport(
+    handler,
+    async (req, next, body) => {
+      if (req.method === "GET") {
+        // A bound on a client that never gives up, so this test fails instead of looping.
+        if (++gets > 20) return new Response(null, { status: 405 });
+        // Accepted, then nothing: an empty body, or none at all.
+        return gets % 2 === 1 ? sse("") : new Response(null, { status: 200, headers: SSE });
+      }
+      if (!body.includes('"tools/list"')) return next();
+      (await next()).body?.cancel();
+      return sse("id: 1-0\nretry: 0\ndata:\n\n");
+    },
+    { reconnect: { maxRetries: 3 }, sleep: async (ms) => void waits.push(ms) },
+  );
+  const ep = connect(t);
+  await ep.open();
+  await assert.rejects(ep.request("tools/list"), connectionClosed(/gave up resuming the response stream after 3 attempts/));
+  assert.equal(gets, 3);
+  assert.equal(waits.length, 3);
+  assert.ok(
+    waits.every((ms) => ms >= MIN_RECONNECT_DELAY_MS),
+    `waits ${waits}`,
+  );
+  t.close();
+});
+
+test("streamable-http client (2025-11-25 basic/transports, Listening for Messages item 4): the standalone GET stream gives up after maxRetries reconnections that bring nothing; one that brings only retry (a polling close) is no failure", async () => {
+  for (const mode of ["empty", "polling"] as const) {
+    const { handler } = makeHandler();
+    let gets = 0;
+    const errors: string[] = [];
+    const waits: number[] = [];
+    let gaveUp!: () => void;
+    const done = new Promise<void>((r) => (gaveUp = r));
+    const t = transport(
+      handler,
+      async (req, next) => {
+        if (req.method !== "GET") return next();
+        // A bound on a client that never gives up, so this test fails instead of looping.
+        if (++gets > 20) return new Response(null, { status: 409 });
+        if (gets === 1) return sse("id: g-0\nretry: 0\ndata:\n\n");
+        // Polling: the server closes each connection after its retry, six times, then has nothing more to offer.
+        if (mode === "polling" && gets <= 7) return sse("retry: 0\n\n");
+        return sse("");
+      },
+      {
+        openGetStream: true,
+        reconnect: { maxRetries: 3 },
+        sleep: async (ms) => void waits.push(ms),
+        onError: (e) => {
+          errors.push(e);
+          gaveUp();
+        },
+      },
+    );
+    const ep = connect(t);
+    await ep.open();
+    await done;
+    assert.deepEqual(errors, ["gave up on the GET stream after 3 attempts"]);
+    // The first GET, the polls that brought a retry, then three empty ones.
+    assert.equal(gets, mode === "polling" ? 1 + 6 + 3 : 1 + 3, mode);
+    assert.ok(
+      waits.every((ms) => ms >= MIN_RECONNECT_DELAY_MS),
+      `waits ${waits}`,
+    );
+    t.close();
+  }
 });

@@ -20,8 +20,11 @@
  * - for a POST stream, the id of the request it answers: a stream that ends before that
  *   response arrived lost its connection, not its stream, so the client reconnects with
  *   GET and `Last-Event-ID`, after the server's `retry` (spec: the client MUST respect
- *   it) or an exponential backoff, and gives up after `maxRetries` failures in a row by
- *   answering the request itself with a -32000 "connection closed" error;
+ *   it; one below {@link MIN_RECONNECT_DELAY_MS} is taken as that) or an exponential
+ *   backoff, and gives up after `maxRetries` failures in a row by answering the request
+ *   itself with a -32000 "connection closed" error (a reconnection the server accepts
+ *   but ends without sending anything, not even the `retry` of a polling close, is a
+ *   failure);
  * - a 404 to a request that carried a session id: the session is gone. The transport
  *   closes with a reason starting {@link SESSION_EXPIRED}; the API layer re-initializes
  *   (spec: the client MUST start a new session). The transport does not re-initialize
@@ -74,7 +77,10 @@ export interface ReconnectOptions {
   maxDelayMs?: number;
   /** Growth of the delay per failed attempt. Default 1.5. */
   factor?: number;
-  /** Failed attempts in a row before giving up on a stream. Default 5. */
+  /**
+   * Failed attempts in a row before giving up on a stream. Default 5. A reconnection the
+   * server accepts but ends without sending anything (no event, no `retry`) is a failure.
+   */
   maxRetries?: number;
   /** Times a modern request whose response stream broke is re-issued under a new id (0: never). Default 2. */
   maxReissues?: number;
@@ -147,6 +153,14 @@ interface ModernCtx {
  * (see {@link HttpClient.holdForGet}) before going out anyway.
  */
 export const GET_WAIT_MS = 1000;
+
+/**
+ * The shortest wait a server's `retry` can ask for before a reconnection, in ms: a server
+ * that sends `retry: 0` and closes at once would otherwise get a tight loop of GETs (a
+ * thousand a second). The delays of {@link ReconnectOptions} are the caller's, and are
+ * taken as they are.
+ */
+export const MIN_RECONNECT_DELAY_MS = 100;
 
 /** The start of the ids re-issued modern requests carry: strings, never equal to the kernel's numeric ids. */
 export const REISSUE_ID_PREFIX = "mcp-kernel-reissue-";
@@ -562,8 +576,11 @@ class HttpClient implements HttpClientTransport {
     let failures = 0;
     for (;;) {
       if (res !== undefined) {
-        failures = 0;
-        await this.consume(ctx, res);
+        // A connection counts as a success only if the server sent something on it: an
+        // event, or the `retry` the spec asks of a server that closes a connection to be
+        // polled. One accepted with 200 and ended empty is a failure like a refusal;
+        // counted as a success, it would be retried for as long as the server does that.
+        failures = (await this.consume(ctx, res)) ? 0 : failures + 1;
         res = undefined;
       }
       if (this.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
@@ -612,10 +629,14 @@ class HttpClient implements HttpClientTransport {
     }
   }
 
-  /** Reads one SSE response to its end, handing messages over and remembering the cursor. */
-  private async consume(ctx: StreamCtx, res: Response): Promise<void> {
+  /**
+   * Reads one SSE response to its end, handing messages over and remembering the cursor.
+   * Resolves to whether the server sent anything on it (an event, a `retry`).
+   */
+  private async consume(ctx: StreamCtx, res: Response): Promise<boolean> {
     // A resumption or GET answered with a null-body status: a stream that ended at once.
-    if (res.body === null) return;
+    if (res.body === null) return false;
+    let heard = false;
     const decoder = createSseDecoder(undefined, ctx.lastEventId);
     const reader = res.body.getReader();
     this.readers.add(reader);
@@ -624,6 +645,7 @@ class HttpClient implements HttpClientTransport {
         const { done, value } = await reader.read();
         if (done) break;
         for (const o of feedSse(decoder, value)) {
+          heard = true;
           if (o.type === "retry") ctx.retryMs = o.ms;
           else if (o.type === "error") this.report(`dropped an SSE event: ${o.reason}`);
           // Empty data: the priming event, which only moves the cursor.
@@ -636,13 +658,15 @@ class HttpClient implements HttpClientTransport {
     } finally {
       this.readers.delete(reader);
     }
+    return heard;
   }
 
-  /** Backoff: the server's `retry` first, then exponential, never below `retry`. */
+  /** Backoff: the server's `retry` (at least {@link MIN_RECONNECT_DELAY_MS}) first, then exponential, never below it. */
   private delay(ctx: StreamCtx, failures: number): number {
     const backoff = Math.min(this.maxDelay, this.initialDelay * Math.pow(this.factor, failures));
     if (ctx.retryMs === undefined) return backoff;
-    return failures === 0 ? ctx.retryMs : Math.max(ctx.retryMs, backoff);
+    const retry = Math.max(MIN_RECONNECT_DELAY_MS, ctx.retryMs);
+    return failures === 0 ? retry : Math.max(retry, backoff);
   }
 
   /**
