@@ -229,3 +229,45 @@ test("streamable-http client (2025-11-25 basic/transports, Listening for Message
     t.close();
   }
 });
+
+/** An SSE response that sends `text` and never ends (a server that ignores the SHOULD); counts its cancels. */
+function endless(text: string, onCancel: () => void): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => c.enqueue(new TextEncoder().encode(text)),
+    cancel: onCancel,
+  });
+  return new Response(body, { status: 200, headers: SSE });
+}
+
+test("streamable-http client (draft basic/transports/streamable-http: the final response SHOULD terminate the stream; 2025-11-25 basic/transports, Sending Messages item 6): a request's POST stream the server leaves open is closed by the client once its response arrived, in both eras", async () => {
+  // Modern: the handler's JSON answer, served on a stream that never ends.
+  {
+    const { handler } = modernHandler();
+    let cancels = 0;
+    const t = transport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      return endless(`data: ${await (await next()).text()}\n\n`, () => void cancels++);
+    });
+    const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [MV] } });
+    await client.connect(t);
+    for (let i = 0; i < 20; i++) await client.listTools();
+    await turns();
+    assert.equal(cancels, 20);
+    client.close();
+  }
+  // Legacy: the handler's own stream (priming event, response), left open.
+  {
+    const { handler } = makeHandler();
+    let cancels = 0;
+    const t = transport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      return endless(await (await next()).text(), () => void cancels++);
+    });
+    const ep = connect(t);
+    await ep.open();
+    for (let i = 0; i < 5; i++) await ep.request("tools/list");
+    await turns();
+    assert.equal(cancels, 5);
+    t.close();
+  }
+});

@@ -24,7 +24,9 @@
  *   backoff, and gives up after `maxRetries` failures in a row by answering the request
  *   itself with a -32000 "connection closed" error (a reconnection the server accepts
  *   but ends without sending anything, not even the `retry` of a polling close, is a
- *   failure);
+ *   failure); once every request of a POST stream is answered, the client closes it
+ *   (the server SHOULD have ended it; one that does not would hold a connection per
+ *   answered request);
  * - a 404 to a request that carried a session id: the session is gone. The transport
  *   closes with a reason starting {@link SESSION_EXPIRED}; the API layer re-initializes
  *   (spec: the client MUST start a new session). The transport does not re-initialize
@@ -652,6 +654,12 @@ class HttpClient implements HttpClientTransport {
           else if (o.data !== "" && o.event === "message") this.deliver(o.data, ctx);
         }
         ctx.lastEventId = decoder.lastEventId;
+        if (answered(ctx)) {
+          // The server SHOULD end the stream after the response (both eras); one that does
+          // not would hold a connection per answered request until close().
+          reader.cancel().catch(() => {});
+          break;
+        }
       }
     } catch {
       // The connection broke; the caller decides whether to resume.
@@ -906,6 +914,15 @@ function restoreReissued(text: string, modern: ModernCtx): string | undefined {
   if (m === undefined || m === null || typeof m !== "object" || Array.isArray(m) || "method" in m || m.id !== modern.wireId) return text;
   m.id = modern.id;
   return JSON.stringify(m);
+}
+
+/**
+ * Whether `ctx` is a request's POST stream with nothing left to wait for on it: every
+ * request it carried is answered (or cancelled). Never the standalone GET stream, nor a
+ * `subscriptions/listen` stream, whose notifications are what it is for.
+ */
+function answered(ctx: StreamCtx): boolean {
+  return ctx.kind === "post" && ctx.pending.size === 0 && ctx.ids.size > 0 && ctx.modern?.method !== LISTEN;
 }
 
 function track(ctx: StreamCtx, id: RequestId): void {
