@@ -271,3 +271,41 @@ test("streamable-http client (draft basic/transports/streamable-http: the final 
     t.close();
   }
 });
+
+test("streamable-http client (2025-11-25 basic/transports, Resumability item 2: resume with the Last-Event-ID header): an event id that cannot be a header value (an emoji) fails the request at once instead of resumption attempts that all throw; the GET stream reopens without it", async () => {
+  const { handler } = makeHandler();
+  const gets: (string | null)[] = [];
+  const errors: string[] = [];
+  let gaveUp!: () => void;
+  const ended = new Promise<void>((r) => (gaveUp = r));
+  const t = httpClientTransport(URL_, {
+    sleep: async () => {},
+    onError: (e) => {
+      errors.push(e);
+      if (/HTTP 409|gave up/.test(e)) gaveUp();
+    },
+    fetch: async (url, init) => {
+      if (init.method === "GET") {
+        const h = new Headers(init.headers as Record<string, string>);
+        gets.push(h.get("last-event-id"));
+        if (gets.length === 1) return sse("id: g\u{1F600}\ndata:\n\n");
+        if (gets.length === 2) return sse("retry: 5000\n\n");
+        return new Response(null, { status: 409 });
+      }
+      const req = new Request(url, init);
+      const r = await handler(req);
+      if (!String(init.body).includes('"tools/list"')) return r;
+      await r.body?.cancel();
+      return sse("id: a\u{1F600}\nretry: 10\ndata:\n\n");
+    },
+  });
+  const ep = connect(t);
+  await ep.open();
+  await ended;
+  // The GET stream: opened, then reopened without the id it could not send back (the server then refused it).
+  assert.deepEqual(gets, [null, null, null]);
+  assert.match(errors[0], /the event id "g\u{1F600}" cannot be sent as a Last-Event-ID header; reopening the GET stream without it/u);
+  await assert.rejects(ep.request("tools/list"), connectionClosed(/the event id "a\u{1F600}" cannot be sent as a Last-Event-ID header/u));
+  assert.equal(gets.length, 3, "no resumption GET for the POST stream");
+  t.close();
+});

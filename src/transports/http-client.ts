@@ -590,6 +590,15 @@ class HttpClient implements HttpClientTransport {
       // Last-Event-ID are not supported"); the caller re-issues the request or answers it.
       if (ctx.modern !== undefined) return "the response stream ended before the response (modern streams are not resumable)";
       if (ctx.kind === "post" && ctx.lastEventId === "") return this.failed(ctx, "the response stream ended before the response and carried no event id to resume from");
+      if (!isByteString(ctx.lastEventId)) {
+        // fetch refuses a header value with a character above U+00FF (an emoji): every
+        // resumption with this id would throw. A POST stream cannot be resumed without it;
+        // the GET stream is opened afresh, as after a 400.
+        const why = `the event id ${JSON.stringify(ctx.lastEventId)} cannot be sent as a Last-Event-ID header`;
+        if (ctx.kind === "post") return this.failed(ctx, why);
+        this.report(`${why}; reopening the GET stream without it`);
+        ctx.lastEventId = "";
+      }
       if (failures >= this.maxRetries) {
         if (ctx.kind === "post") return this.failed(ctx, `gave up resuming the response stream after ${failures} attempts`);
         return this.report(`gave up on the GET stream after ${failures} attempts`);
@@ -929,6 +938,11 @@ function track(ctx: StreamCtx, id: RequestId): void {
   const key = JSON.stringify(id);
   ctx.pending.add(key);
   ctx.ids.set(key, id);
+}
+
+/** Whether `s` can be a header value for fetch as far as its characters go: none above U+00FF. */
+function isByteString(s: string): boolean {
+  return !/[^\u0000-\u00ff]/.test(s);
 }
 
 function parse(text: string): unknown {
