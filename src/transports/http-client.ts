@@ -20,8 +20,13 @@
  * - for a POST stream, the id of the request it answers: a stream that ends before that
  *   response arrived lost its connection, not its stream, so the client reconnects with
  *   GET and `Last-Event-ID`, after the server's `retry` (spec: the client MUST respect
- *   it) or an exponential backoff, and gives up after `maxRetries` failures in a row by
- *   answering the request itself with a -32000 "connection closed" error;
+ *   it; one below {@link MIN_RECONNECT_DELAY_MS} is taken as that) or an exponential
+ *   backoff, and gives up after `maxRetries` failures in a row by answering the request
+ *   itself with a -32000 "connection closed" error (a reconnection the server accepts
+ *   but ends without sending anything, not even the `retry` of a polling close, is a
+ *   failure); once every request of a POST stream is answered, the client closes it
+ *   (the server SHOULD have ended it; one that does not would hold a connection per
+ *   answered request);
  * - a 404 to a request that carried a session id: the session is gone. The transport
  *   closes with a reason starting {@link SESSION_EXPIRED}; the API layer re-initializes
  *   (spec: the client MUST start a new session). The transport does not re-initialize
@@ -74,7 +79,10 @@ export interface ReconnectOptions {
   maxDelayMs?: number;
   /** Growth of the delay per failed attempt. Default 1.5. */
   factor?: number;
-  /** Failed attempts in a row before giving up on a stream. Default 5. */
+  /**
+   * Failed attempts in a row before giving up on a stream. Default 5. A reconnection the
+   * server accepts but ends without sending anything (no event, no `retry`) is a failure.
+   */
   maxRetries?: number;
   /** Times a modern request whose response stream broke is re-issued under a new id (0: never). Default 2. */
   maxReissues?: number;
@@ -147,6 +155,14 @@ interface ModernCtx {
  * (see {@link HttpClient.holdForGet}) before going out anyway.
  */
 export const GET_WAIT_MS = 1000;
+
+/**
+ * The shortest wait a server's `retry` can ask for before a reconnection, in ms: a server
+ * that sends `retry: 0` and closes at once would otherwise get a tight loop of GETs (a
+ * thousand a second). The delays of {@link ReconnectOptions} are the caller's, and are
+ * taken as they are.
+ */
+export const MIN_RECONNECT_DELAY_MS = 100;
 
 /** The start of the ids re-issued modern requests carry: strings, never equal to the kernel's numeric ids. */
 export const REISSUE_ID_PREFIX = "mcp-kernel-reissue-";
@@ -234,7 +250,10 @@ class HttpClient implements HttpClientTransport {
 
   send(text: string): void {
     if (this.closed) return;
-    void this.post(text);
+    // post() answers its own requests whatever goes wrong; what could still escape it (a
+    // listener of the caller's that throws) must not become an unhandled rejection, which
+    // ends a Node process: the kernel never throws across its boundary.
+    this.post(text).catch(() => {});
   }
 
   onMessage(fn: (text: string) => void): void {
@@ -276,19 +295,24 @@ class HttpClient implements HttpClientTransport {
     const ctx: StreamCtx = { kind: "post", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined };
     // Modern messages name their version in _meta; only they are parsed for their headers.
     const modern = text.indexOf(META_VERSION) === -1 ? undefined : modernMessage(text);
-    if (modern !== undefined) return this.postModern(text, modern, ctx);
-    if (text.indexOf('"notifications/cancelled"') !== -1 && this.cancelInflight(text)) return;
-    let method: string | undefined;
-    if (text.charCodeAt(0) === 0x5b /* [ */) ctx.batch = true;
-    if (this.handshaking || ctx.batch === true) method = this.inspect(text, ctx);
-    else {
-      const id = peekRequestId(text);
-      if (id !== null) track(ctx, id);
-    }
-    // In flight by id, so a later notifications/cancelled can stop this POST's stream.
-    for (const key of ctx.pending) this.inflight.set(key, ctx);
     try {
+      if (modern !== undefined) return await this.postModern(text, modern, ctx);
+      if (text.indexOf('"notifications/cancelled"') !== -1 && this.cancelInflight(text)) return;
+      let method: string | undefined;
+      if (text.charCodeAt(0) === 0x5b /* [ */) ctx.batch = true;
+      if (this.handshaking || ctx.batch === true) method = this.inspect(text, ctx);
+      else {
+        const id = peekRequestId(text);
+        if (id !== null) track(ctx, id);
+      }
+      // In flight by id, so a later notifications/cancelled can stop this POST's stream.
+      for (const key of ctx.pending) this.inflight.set(key, ctx);
       return await this.postLegacy(text, retried, ctx, method);
+    } catch (e) {
+      // Not a network failure (those are handled where they occur) but a callback of the
+      // caller's that threw, or an injected sleep that rejected: the requests still get
+      // their answer now, not at their timeout.
+      this.failed(ctx, `the transport failed: ${errorText(e)}`);
     } finally {
       for (const key of ctx.ids.keys()) if (this.inflight.get(key) === ctx) this.inflight.delete(key);
     }
@@ -396,31 +420,27 @@ class HttpClient implements HttpClientTransport {
    */
   private async postModern(text: string, message: ModernMessage, ctx: StreamCtx): Promise<void> {
     const modern: ModernCtx = (ctx.modern = { version: message.version, method: message.method, abort: new AbortController(), cancelled: false, id: message.id });
-    const key = message.id === undefined ? undefined : JSON.stringify(message.id);
     if (message.id !== undefined) {
       track(ctx, message.id);
-      this.inflight.set(key!, ctx);
+      // post() removes it when this request is done.
+      this.inflight.set(JSON.stringify(message.id), ctx);
     }
     const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
     const headers = this.headersFor(text, true, modernRequestHeaders(message, tool === undefined ? undefined : this.paramHeaders.get(tool)));
-    try {
-      let body = text;
-      for (let attempt = 0; ; attempt++) {
-        const broke = await this.attemptModern(ctx, headers, body);
-        if (typeof broke !== "string" || this.closed || modern.cancelled) return;
-        if (message.id === undefined || message.method === LISTEN || attempt >= this.maxReissues) return this.failed(ctx, broke);
-        this.report(`re-issuing ${message.method} ${JSON.stringify(message.id)} under a new id: ${broke}`);
-        // What is left of the broken attempt is closed, which the server takes as its cancellation.
-        modern.abort.abort("re-issued");
-        modern.abort = new AbortController();
-        // Cancelling the request or closing the transport aborts this controller, ending the wait.
-        await this.sleep(this.delay(ctx, attempt), modern.abort.signal);
-        if (this.closed || modern.cancelled) return;
-        modern.wireId = `${REISSUE_ID_PREFIX}${++this.reissues}`;
-        body = withId(text, modern.wireId);
-      }
-    } finally {
-      if (key !== undefined && this.inflight.get(key) === ctx) this.inflight.delete(key);
+    let body = text;
+    for (let attempt = 0; ; attempt++) {
+      const broke = await this.attemptModern(ctx, headers, body);
+      if (typeof broke !== "string" || this.closed || modern.cancelled) return;
+      if (message.id === undefined || message.method === LISTEN || attempt >= this.maxReissues) return this.failed(ctx, broke);
+      this.report(`re-issuing ${message.method} ${JSON.stringify(message.id)} under a new id: ${broke}`);
+      // What is left of the broken attempt is closed, which the server takes as its cancellation.
+      modern.abort.abort("re-issued");
+      modern.abort = new AbortController();
+      // Cancelling the request or closing the transport aborts this controller, ending the wait.
+      await this.sleep(this.delay(ctx, attempt), modern.abort.signal);
+      if (this.closed || modern.cancelled) return;
+      modern.wireId = `${REISSUE_ID_PREFIX}${++this.reissues}`;
+      body = withId(text, modern.wireId);
     }
   }
 
@@ -485,7 +505,9 @@ class HttpClient implements HttpClientTransport {
   private async answer(ctx: StreamCtx, res: Response): Promise<string | void> {
     const type = mediaTypeOf(res.headers.get(H.contentType));
     if (!res.ok) return this.httpFailure(ctx, res, type);
-    if (type === SSE_TYPE) return this.follow(ctx, res);
+    // A null-body status (205) or a fetch that gives no body: an event stream with nothing
+    // in it, so no answer will come, as for a 202.
+    if (type === SSE_TYPE) return res.body === null ? this.bodiless(ctx, res.status) : this.follow(ctx, res);
     if (type === JSON_TYPE) {
       const body = await readText(res);
       if (body === undefined && ctx.modern !== undefined) return "the JSON response body could not be read";
@@ -556,8 +578,11 @@ class HttpClient implements HttpClientTransport {
     let failures = 0;
     for (;;) {
       if (res !== undefined) {
-        failures = 0;
-        await this.consume(ctx, res);
+        // A connection counts as a success only if the server sent something on it: an
+        // event, or the `retry` the spec asks of a server that closes a connection to be
+        // polled. One accepted with 200 and ended empty is a failure like a refusal;
+        // counted as a success, it would be retried for as long as the server does that.
+        failures = (await this.consume(ctx, res)) ? 0 : failures + 1;
         res = undefined;
       }
       if (this.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
@@ -565,6 +590,15 @@ class HttpClient implements HttpClientTransport {
       // Last-Event-ID are not supported"); the caller re-issues the request or answers it.
       if (ctx.modern !== undefined) return "the response stream ended before the response (modern streams are not resumable)";
       if (ctx.kind === "post" && ctx.lastEventId === "") return this.failed(ctx, "the response stream ended before the response and carried no event id to resume from");
+      if (!isByteString(ctx.lastEventId)) {
+        // fetch refuses a header value with a character above U+00FF (an emoji): every
+        // resumption with this id would throw. A POST stream cannot be resumed without it;
+        // the GET stream is opened afresh, as after a 400.
+        const why = `the event id ${JSON.stringify(ctx.lastEventId)} cannot be sent as a Last-Event-ID header`;
+        if (ctx.kind === "post") return this.failed(ctx, why);
+        this.report(`${why}; reopening the GET stream without it`);
+        ctx.lastEventId = "";
+      }
       if (failures >= this.maxRetries) {
         if (ctx.kind === "post") return this.failed(ctx, `gave up resuming the response stream after ${failures} attempts`);
         return this.report(`gave up on the GET stream after ${failures} attempts`);
@@ -606,35 +640,50 @@ class HttpClient implements HttpClientTransport {
     }
   }
 
-  /** Reads one SSE response to its end, handing messages over and remembering the cursor. */
-  private async consume(ctx: StreamCtx, res: Response): Promise<void> {
+  /**
+   * Reads one SSE response to its end, handing messages over and remembering the cursor.
+   * Resolves to whether the server sent anything on it (an event, a `retry`).
+   */
+  private async consume(ctx: StreamCtx, res: Response): Promise<boolean> {
+    // A resumption or GET answered with a null-body status: a stream that ended at once.
+    if (res.body === null) return false;
+    let heard = false;
     const decoder = createSseDecoder(undefined, ctx.lastEventId);
-    const reader = res.body!.getReader();
+    const reader = res.body.getReader();
     this.readers.add(reader);
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         for (const o of feedSse(decoder, value)) {
+          heard = true;
           if (o.type === "retry") ctx.retryMs = o.ms;
           else if (o.type === "error") this.report(`dropped an SSE event: ${o.reason}`);
           // Empty data: the priming event, which only moves the cursor.
           else if (o.data !== "" && o.event === "message") this.deliver(o.data, ctx);
         }
         ctx.lastEventId = decoder.lastEventId;
+        if (answered(ctx)) {
+          // The server SHOULD end the stream after the response (both eras); one that does
+          // not would hold a connection per answered request until close().
+          reader.cancel().catch(() => {});
+          break;
+        }
       }
     } catch {
       // The connection broke; the caller decides whether to resume.
     } finally {
       this.readers.delete(reader);
     }
+    return heard;
   }
 
-  /** Backoff: the server's `retry` first, then exponential, never below `retry`. */
+  /** Backoff: the server's `retry` (at least {@link MIN_RECONNECT_DELAY_MS}) first, then exponential, never below it. */
   private delay(ctx: StreamCtx, failures: number): number {
     const backoff = Math.min(this.maxDelay, this.initialDelay * Math.pow(this.factor, failures));
     if (ctx.retryMs === undefined) return backoff;
-    return failures === 0 ? ctx.retryMs : Math.max(ctx.retryMs, backoff);
+    const retry = Math.max(MIN_RECONNECT_DELAY_MS, ctx.retryMs);
+    return failures === 0 ? retry : Math.max(retry, backoff);
   }
 
   /**
@@ -648,11 +697,13 @@ class HttpClient implements HttpClientTransport {
   private holdForGet(): void {
     const bound = new AbortController();
     const opened = new Promise<void>((resolve) => (this.getOpened = resolve));
-    const gate: Promise<void> = Promise.race([opened, this.sleep(GET_WAIT_MS, bound.signal)]).then(() => {
+    const release = (): void => {
       bound.abort();
       this.getOpened = undefined;
       if (this.gate === gate) this.gate = undefined;
-    });
+    };
+    // An injected sleep that rejects opens the gate as well: the held sends go out.
+    const gate: Promise<void> = Promise.race([opened, this.sleep(GET_WAIT_MS, bound.signal)]).then(release, release);
     this.gate = gate;
   }
 
@@ -661,7 +712,10 @@ class HttpClient implements HttpClientTransport {
     if (this.getStarted || this.options.openGetStream === false) return;
     this.getStarted = true;
     const ctx: StreamCtx = { kind: "get", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined };
-    void this.openGet(ctx);
+    // As in send(): an injected sleep that rejects, or a throwing listener, is reported, never an unhandled rejection.
+    this.openGet(ctx)
+      .catch((e) => this.closed || this.report(`GET stream failed: ${errorText(e)}`))
+      .catch(() => {});
   }
 
   private async openGet(ctx: StreamCtx): Promise<void> {
@@ -871,10 +925,24 @@ function restoreReissued(text: string, modern: ModernCtx): string | undefined {
   return JSON.stringify(m);
 }
 
+/**
+ * Whether `ctx` is a request's POST stream with nothing left to wait for on it: every
+ * request it carried is answered (or cancelled). Never the standalone GET stream, nor a
+ * `subscriptions/listen` stream, whose notifications are what it is for.
+ */
+function answered(ctx: StreamCtx): boolean {
+  return ctx.kind === "post" && ctx.pending.size === 0 && ctx.ids.size > 0 && ctx.modern?.method !== LISTEN;
+}
+
 function track(ctx: StreamCtx, id: RequestId): void {
   const key = JSON.stringify(id);
   ctx.pending.add(key);
   ctx.ids.set(key, id);
+}
+
+/** Whether `s` can be a header value for fetch as far as its characters go: none above U+00FF. */
+function isByteString(s: string): boolean {
+  return !/[^\u0000-\u00ff]/.test(s);
 }
 
 function parse(text: string): unknown {
@@ -888,7 +956,8 @@ function parse(text: string): unknown {
 /** The first message of a JSON or SSE response body (the rest is discarded). */
 async function firstMessage(res: Response): Promise<string | undefined> {
   if (mediaTypeOf(res.headers.get(H.contentType)) !== SSE_TYPE) return readText(res);
-  const reader = res.body!.getReader();
+  if (res.body === null) return undefined;
+  const reader = res.body.getReader();
   const decoder = createSseDecoder();
   try {
     for (;;) {

@@ -1,0 +1,311 @@
+// Spec: 2025-11-25 basic/transports ("Streamable HTTP": Sending Messages items 5 and 6,
+// Resumability and Redelivery) and draft basic/transports/streamable-http, on the client:
+// answers with no body to read, resumptions that bring nothing, streams the server does
+// not close, event ids that cannot go back as a header. A wrapping fetch plays the odd
+// server; the client's sleep is injected, so nothing waits on a real timer.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient } from "../../src/api/client.js";
+import { Endpoint, McpError } from "../../src/driver/endpoint.js";
+import { encode } from "../../src/jsonrpc/codec.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { httpClientTransport, MIN_RECONNECT_DELAY_MS, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
+import type { HttpHandler } from "../../src/transports/http-server.js";
+import { makeHandler, URL_ } from "./helpers.js";
+import { modernHandler, MV } from "./modern-helpers.js";
+
+type Wrap = (req: Request, next: () => Promise<Response>, body: string) => Promise<Response>;
+
+function transport(handler: HttpHandler, wrap: Wrap, options: Partial<HttpClientOptions> = {}): HttpClientTransport {
+  return httpClientTransport(URL_, {
+    openGetStream: false,
+    sleep: async () => {},
+    ...options,
+    fetch: async (url, init) => {
+      const req = new Request(url, init);
+      const body = typeof init.body === "string" ? init.body : "";
+      return wrap(req, () => handler(req), body);
+    },
+  });
+}
+
+function connect(t: HttpClientTransport): Endpoint {
+  const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-11-25"] }, { send: (m) => t.send(encode(m)) });
+  t.onMessage((x) => ep.receive(x));
+  t.onClose((r) => ep.closed(r));
+  return ep;
+}
+
+const SSE = { "content-type": "text/event-stream" };
+const sse = (text: string) => new Response(text, { status: 200, headers: SSE });
+const turns = async (n = 10) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+
+/** Collects unhandled rejections while `fn` runs (and a few turns after it). */
+async function noUnhandled(fn: () => Promise<void>): Promise<void> {
+  const seen: unknown[] = [];
+  const listener = (e: unknown) => void seen.push(e);
+  process.on("unhandledRejection", listener);
+  try {
+    await fn();
+    await turns();
+  } finally {
+    process.off("unhandledRejection", listener);
+  }
+  assert.deepEqual(seen, [], "no unhandled rejection");
+}
+
+const connectionClosed = (pattern: RegExp) => (e: McpError) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed && pattern.test(e.message);
+
+test("streamable-http client (2025-11-25 basic/transports, Sending Messages item 5; README: fails at once a request the server answers with 202): a 205, or any answer with a null body, labelled text/event-stream fails the request at once with -32000, in both eras, and never crashes the process", { timeout: 20_000 }, async () => {
+  await noUnhandled(async () => {
+    const { handler } = makeHandler();
+    let mode: "205" | "200" = "205";
+    const t = transport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      // new Response(null, { status: 200 }): what a custom fetch may hand back.
+      return new Response(null, { status: mode === "205" ? 205 : 200, headers: SSE });
+    });
+    const ep = connect(t);
+    await ep.open();
+    for (mode of ["205", "200"] as const) {
+      // No timeout can fire here (the endpoint's clock is the system clock, 60 s): the transport answers.
+      await assert.rejects(ep.request("tools/list"), connectionClosed(new RegExp(`HTTP ${mode} and no response`)), mode);
+    }
+    t.close();
+  });
+
+  // Modern era: not re-issued either (nothing broke; the server gave no stream).
+  await noUnhandled(async () => {
+    const { handler } = modernHandler();
+    let posts = 0;
+    const t = transport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      posts++;
+      return new Response(null, { status: 205, headers: SSE });
+    });
+    const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [MV] } });
+    await client.connect(t);
+    await assert.rejects(client.listTools(), connectionClosed(/HTTP 205 and no response/));
+    assert.equal(posts, 1);
+    client.close();
+  });
+});
+
+test("streamable-http client (STYLE: errors never throw across the boundary): a requestHeaders callback that throws, or an injected sleep that rejects on close, fails the request or stops quietly, and leaves no unhandled rejection", { timeout: 20_000 }, async () => {
+  await noUnhandled(async () => {
+    const { handler } = makeHandler();
+    let boom = false;
+    const t = transport(handler, async (_req, next) => next(), {
+      requestHeaders: () => {
+        if (boom) throw new Error("no headers today");
+        return undefined;
+      },
+    });
+    const ep = connect(t);
+    await ep.open();
+    boom = true;
+    await assert.rejects(ep.request("tools/list"), connectionClosed(/no headers today/));
+    t.close();
+  });
+
+  await noUnhandled(async () => {
+    const { handler } = modernHandler();
+    let boom = false;
+    const t = transport(handler, async (_req, next) => next(), {
+      requestHeaders: () => {
+        if (boom) throw new Error("no headers today");
+        return undefined;
+      },
+    });
+    const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [MV] } });
+    await client.connect(t);
+    boom = true;
+    await assert.rejects(client.listTools(), connectionClosed(/the transport failed: no headers today/));
+    client.close();
+  });
+
+  await noUnhandled(async () => {
+    const { handler } = makeHandler();
+    let waiting!: () => void;
+    const asleep = new Promise<void>((r) => (waiting = r));
+    const t = transport(
+      handler,
+      async (_req, next, body) => {
+        if (!body.includes('"tools/list"')) return next();
+        // The priming event only: the client waits to resume.
+        (await next()).body?.cancel();
+        return sse("id: 1-0\ndata:\n\n");
+      },
+      {
+        // Rejects when the transport closes, as the option's contract allows.
+        sleep: (_ms, signal) =>
+          new Promise((_resolve, reject) => {
+            waiting();
+            signal.addEventListener("abort", () => reject(new Error("aborted")));
+          }),
+      },
+    );
+    const ep = connect(t);
+    await ep.open();
+    const p = ep.request("tools/list").catch((e: McpError) => e);
+    await asleep;
+    t.close();
+    assert.ok((await p) instanceof McpError);
+  });
+});
+
+test("streamable-http client (2025-11-25 basic/transports, Resumability, and item 6: the client MUST respect retry; http-client: gives up after maxRetries failures in a row): a resumption the server accepts with 200 but ends without sending anything is a failure; after maxRetries the request fails with -32000; a server's retry: 0 is waited at least MIN_RECONNECT_DELAY_MS", async () => {
+  const { handler } = makeHandler();
+  let gets = 0;
+  const waits: number[] = [];
+  const t = transport(
+    handler,
+    async (req, next, body) => {
+      if (req.method === "GET") {
+        // A bound on a client that never gives up, so this test fails instead of looping.
+        if (++gets > 20) return new Response(null, { status: 405 });
+        // Accepted, then nothing: an empty body, or none at all.
+        return gets % 2 === 1 ? sse("") : new Response(null, { status: 200, headers: SSE });
+      }
+      if (!body.includes('"tools/list"')) return next();
+      (await next()).body?.cancel();
+      return sse("id: 1-0\nretry: 0\ndata:\n\n");
+    },
+    { reconnect: { maxRetries: 3 }, sleep: async (ms) => void waits.push(ms) },
+  );
+  const ep = connect(t);
+  await ep.open();
+  await assert.rejects(ep.request("tools/list"), connectionClosed(/gave up resuming the response stream after 3 attempts/));
+  assert.equal(gets, 3);
+  assert.equal(waits.length, 3);
+  assert.ok(
+    waits.every((ms) => ms >= MIN_RECONNECT_DELAY_MS),
+    `waits ${waits}`,
+  );
+  t.close();
+});
+
+test("streamable-http client (2025-11-25 basic/transports, Listening for Messages item 4): the standalone GET stream gives up after maxRetries reconnections that bring nothing; one that brings only retry (a polling close) is no failure", async () => {
+  for (const mode of ["empty", "polling"] as const) {
+    const { handler } = makeHandler();
+    let gets = 0;
+    const errors: string[] = [];
+    const waits: number[] = [];
+    let gaveUp!: () => void;
+    const done = new Promise<void>((r) => (gaveUp = r));
+    const t = transport(
+      handler,
+      async (req, next) => {
+        if (req.method !== "GET") return next();
+        // A bound on a client that never gives up, so this test fails instead of looping.
+        if (++gets > 20) return new Response(null, { status: 409 });
+        if (gets === 1) return sse("id: g-0\nretry: 0\ndata:\n\n");
+        // Polling: the server closes each connection after its retry, six times, then has nothing more to offer.
+        if (mode === "polling" && gets <= 7) return sse("retry: 0\n\n");
+        return sse("");
+      },
+      {
+        openGetStream: true,
+        reconnect: { maxRetries: 3 },
+        sleep: async (ms) => void waits.push(ms),
+        onError: (e) => {
+          errors.push(e);
+          gaveUp();
+        },
+      },
+    );
+    const ep = connect(t);
+    await ep.open();
+    await done;
+    assert.deepEqual(errors, ["gave up on the GET stream after 3 attempts"]);
+    // The first GET, the polls that brought a retry, then three empty ones.
+    assert.equal(gets, mode === "polling" ? 1 + 6 + 3 : 1 + 3, mode);
+    assert.ok(
+      waits.every((ms) => ms >= MIN_RECONNECT_DELAY_MS),
+      `waits ${waits}`,
+    );
+    t.close();
+  }
+});
+
+/** An SSE response that sends `text` and never ends (a server that ignores the SHOULD); counts its cancels. */
+function endless(text: string, onCancel: () => void): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => c.enqueue(new TextEncoder().encode(text)),
+    cancel: onCancel,
+  });
+  return new Response(body, { status: 200, headers: SSE });
+}
+
+test("streamable-http client (draft basic/transports/streamable-http: the final response SHOULD terminate the stream; 2025-11-25 basic/transports, Sending Messages item 6): a request's POST stream the server leaves open is closed by the client once its response arrived, in both eras", async () => {
+  // Modern: the handler's JSON answer, served on a stream that never ends.
+  {
+    const { handler } = modernHandler();
+    let cancels = 0;
+    const t = transport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      return endless(`data: ${await (await next()).text()}\n\n`, () => void cancels++);
+    });
+    const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [MV] } });
+    await client.connect(t);
+    for (let i = 0; i < 20; i++) await client.listTools();
+    await turns();
+    assert.equal(cancels, 20);
+    client.close();
+  }
+  // Legacy: the handler's own stream (priming event, response), left open.
+  {
+    const { handler } = makeHandler();
+    let cancels = 0;
+    const t = transport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      return endless(await (await next()).text(), () => void cancels++);
+    });
+    const ep = connect(t);
+    await ep.open();
+    for (let i = 0; i < 5; i++) await ep.request("tools/list");
+    await turns();
+    assert.equal(cancels, 5);
+    t.close();
+  }
+});
+
+test("streamable-http client (2025-11-25 basic/transports, Resumability item 2: resume with the Last-Event-ID header): an event id that cannot be a header value (an emoji) fails the request at once instead of resumption attempts that all throw; the GET stream reopens without it", async () => {
+  const { handler } = makeHandler();
+  const gets: (string | null)[] = [];
+  const errors: string[] = [];
+  let gaveUp!: () => void;
+  const ended = new Promise<void>((r) => (gaveUp = r));
+  const t = httpClientTransport(URL_, {
+    sleep: async () => {},
+    onError: (e) => {
+      errors.push(e);
+      if (/HTTP 409|gave up/.test(e)) gaveUp();
+    },
+    fetch: async (url, init) => {
+      if (init.method === "GET") {
+        const h = new Headers(init.headers as Record<string, string>);
+        gets.push(h.get("last-event-id"));
+        if (gets.length === 1) return sse("id: g\u{1F600}\ndata:\n\n");
+        if (gets.length === 2) return sse("retry: 5000\n\n");
+        return new Response(null, { status: 409 });
+      }
+      const req = new Request(url, init);
+      const r = await handler(req);
+      if (!String(init.body).includes('"tools/list"')) return r;
+      await r.body?.cancel();
+      return sse("id: a\u{1F600}\nretry: 10\ndata:\n\n");
+    },
+  });
+  const ep = connect(t);
+  await ep.open();
+  await ended;
+  // The GET stream: opened, then reopened without the id it could not send back (the server then refused it).
+  assert.deepEqual(gets, [null, null, null]);
+  assert.match(errors[0], /the event id "g\u{1F600}" cannot be sent as a Last-Event-ID header; reopening the GET stream without it/u);
+  await assert.rejects(ep.request("tools/list"), connectionClosed(/the event id "a\u{1F600}" cannot be sent as a Last-Event-ID header/u));
+  assert.equal(gets.length, 3, "no resumption GET for the POST stream");
+  t.close();
+});
