@@ -10,6 +10,8 @@ import { McpServer, type McpServerOptions } from "../../src/api/server.js";
 import { inputRequired } from "../../src/api/mrtr.js";
 import { hmacRequestState } from "../../src/driver/request-state.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import { answerOf, modernRequest, postModern } from "../http/modern-helpers.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 
 const MODERN = { session: { versions: ["2026-07-28" as const] } };
@@ -171,4 +173,31 @@ test("draft basic/patterns/mrtr requestState: expiry is wall-clock time, even wh
   const manual = new ManualClock();
   manual.advance(1234);
   assert.equal(wallClockOf(manual)(), manual.now(), "an injected test clock is used as it is");
+});
+
+test("mrtr Server Requirements (replay): requestState issued to one authenticated principal is refused for another (-32602, reason principal) and completes for its own", async () => {
+  const server = new McpServer({ name: "s", version: "1" }, { session: { versions: ["2026-07-28"] } });
+  greetServer({ n: 0 })(server);
+  // The principal of each request: here a header, in a deployment authInfo(req)?.token.subject.
+  const handler = createHttpHandler({ createSession: server.httpSession({ principalOf: (req) => req.headers.get("x-user") ?? undefined }) });
+  const caps = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+  const send = async (id: number, user: string | null, params: JsonObject) => answerOf(await postModern(handler, modernRequest(id, "tools/call", { name: "greet", arguments: {}, ...params }, caps), user === null ? {} : { "x-user": user }));
+  const first = await send(1, "alice", {});
+  assert.equal(first.result.resultType, "input_required");
+  const token = first.result.requestState as string;
+  const answer = { inputResponses: { user: { action: "accept", content: { name: "n" } } }, requestState: token };
+  for (const [id, user] of [[2, "bob"], [3, null]] as const) {
+    const refused = await send(id, user, answer);
+    assert.equal(refused.error.code, ErrorCode.InvalidParams, String(user));
+    assert.equal(refused.error.message, "Invalid params: requestState was issued to a different principal");
+    assert.equal(refused.error.data.reason, "principal");
+  }
+  assert.deepEqual((await send(4, "alice", answer)).result.content, [{ type: "text", text: 'state {"step":1}' }]);
+  // State issued with no principal is refused to an authenticated one, and completes without.
+  const anonymous = await send(5, null, {});
+  const open = { ...answer, requestState: anonymous.result.requestState };
+  assert.equal((await send(6, "alice", open)).error.data.reason, "principal");
+  assert.equal((await send(7, null, open)).result.resultType, "complete");
+  handler.close();
+  server.close();
 });

@@ -124,12 +124,13 @@ export const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 export const DEFAULT_MAX_INPUT_ROUNDS = 8;
 
 /** Why a returned `requestState` was refused (the `reason` in the `-32602` error's data). */
-export type RequestStateRejection = "integrity" | "mismatch" | "expired";
+export type RequestStateRejection = "integrity" | "mismatch" | "expired" | "principal";
 
 const REJECTION_MESSAGES: Record<RequestStateRejection, string> = {
   integrity: "Invalid params: requestState failed its integrity check",
   mismatch: "Invalid params: requestState was issued for a different request",
   expired: "Invalid params: requestState has expired",
+  principal: "Invalid params: requestState was issued to a different principal",
 };
 
 /** The envelope's version tag: a future layout gets a new one, and old tokens stop verifying. */
@@ -146,10 +147,10 @@ export class InputRequiredBridge {
    * Serves one request of `method` through `invoke`, which runs the handler with the
    * params it is given (retry fields included) and returns its answer.
    */
-  serve(method: string, params: JsonObject, rc: RequestContext, invoke: Invoke): JsonObject | Promise<JsonObject> {
+  serve(method: string, params: JsonObject, rc: RequestContext, invoke: Invoke, principal?: string): JsonObject | Promise<JsonObject> {
     if (servedModern(rc.protocolVersion)) {
-      if (params.requestState !== undefined) return this.serveVerified(method, params, invoke);
-      return after(invoke(params), (result) => (isInputRequired(result) ? this.seal(method, params, result) : result));
+      if (params.requestState !== undefined) return this.serveVerified(method, params, invoke, principal);
+      return after(invoke(params), (result) => (isInputRequired(result) ? this.seal(method, params, result, principal) : result));
     }
     // Legacy: the retry fields are not part of the era; only this bridge supplies them.
     const first = withoutRetry(params);
@@ -161,27 +162,33 @@ export class InputRequiredBridge {
    * retry that continues as a task instead of through {@link InputRequiredBridge.serve}.
    * Rejects with the `-32602` of a tampered, mismatched or expired state.
    */
-  async opened(method: string, params: JsonObject, rc: RequestContext): Promise<JsonObject> {
+  async opened(method: string, params: JsonObject, rc: RequestContext, principal?: string): Promise<JsonObject> {
     if (!servedModern(rc.protocolVersion) || params.requestState === undefined) return params;
-    return { ...params, requestState: await this.open(method, params) };
+    return { ...params, requestState: await this.open(method, params, principal) };
   }
 
-  private async serveVerified(method: string, params: JsonObject, invoke: Invoke): Promise<JsonObject> {
-    const state = await this.open(method, params);
+  private async serveVerified(method: string, params: JsonObject, invoke: Invoke, principal: string | undefined): Promise<JsonObject> {
+    const state = await this.open(method, params, principal);
     const result = await invoke({ ...params, requestState: state });
-    return this.seal(method, params, result);
+    return this.seal(method, params, result, principal);
   }
 
-  /** The handler's state inside a signed envelope bound to this request and an expiry. */
-  private async seal(method: string, params: JsonObject, result: JsonObject): Promise<JsonObject> {
+  /**
+   * The handler's state inside a signed envelope bound to this request, an expiry and the
+   * authenticated principal when there is one (draft mrtr: servers SHOULD include "the
+   * authenticated principal, rejecting state presented by a different principal").
+   */
+  private async seal(method: string, params: JsonObject, result: JsonObject, principal: string | undefined): Promise<JsonObject> {
     if (!isInputRequired(result) || typeof result.requestState !== "string") return result;
     const { ttlMs, now } = this.options;
-    const envelope = JSON.stringify([ENVELOPE_V1, method, targetOf(method, params), ttlMs > 0 ? now() + ttlMs : 0, result.requestState]);
-    return { ...result, requestState: await this.options.codec.sign(envelope) };
+    const fields = [ENVELOPE_V1, method, targetOf(method, params), ttlMs > 0 ? now() + ttlMs : 0, result.requestState];
+    // Appended only when bound: state issued without a principal keeps the five-field layout.
+    if (principal !== undefined) fields.push(principal);
+    return { ...result, requestState: await this.options.codec.sign(JSON.stringify(fields)) };
   }
 
   /** The handler's state from a returned token, or the `-32602` that refuses it. */
-  private async open(method: string, params: JsonObject): Promise<string> {
+  private async open(method: string, params: JsonObject, principal: string | undefined): Promise<string> {
     const token = params.requestState;
     let envelope: string | undefined;
     try {
@@ -193,6 +200,7 @@ export class InputRequiredBridge {
     if (fields === undefined) throw rejection("integrity");
     if (fields.method !== method || fields.target !== targetOf(method, params)) throw rejection("mismatch");
     if (fields.expiresAt !== 0 && this.options.now() > fields.expiresAt) throw rejection("expired");
+    if (fields.principal !== principal) throw rejection("principal");
     return fields.state;
   }
 
@@ -269,17 +277,18 @@ function targetOf(method: string, params: JsonObject): string {
   return typeof target === "string" ? target : "";
 }
 
-function parseEnvelope(text: string): { method: string; target: string; expiresAt: number; state: string } | undefined {
+function parseEnvelope(text: string): { method: string; target: string; expiresAt: number; state: string; principal?: string } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (!Array.isArray(value) || value.length !== 5 || value[0] !== ENVELOPE_V1) return undefined;
-  const [, method, target, expiresAt, state] = value;
+  if (!Array.isArray(value) || (value.length !== 5 && value.length !== 6) || value[0] !== ENVELOPE_V1) return undefined;
+  const [, method, target, expiresAt, state, principal] = value as unknown[];
   if (typeof method !== "string" || typeof target !== "string" || typeof expiresAt !== "number" || typeof state !== "string") return undefined;
-  return { method, target, expiresAt, state };
+  if (value.length === 6 && typeof principal !== "string") return undefined;
+  return principal === undefined ? { method, target, expiresAt, state } : { method, target, expiresAt, state, principal: principal as string };
 }
 
 function rejection(reason: RequestStateRejection): McpError {

@@ -711,7 +711,7 @@ export class McpServerCore {
       case "tools/list":
         return this.listTools(p);
       case "tools/call":
-        return this.callAsTask(p, rc, session) ?? this.mrtr.serve(method, p, rc, (q) => this.callTool(q, rc));
+        return this.callAsTask(p, rc, session) ?? this.mrtr.serve(method, p, rc, (q) => this.callTool(q, rc), session.principal);
       case "tasks/get":
       case "tasks/result":
       case "tasks/list":
@@ -724,11 +724,11 @@ export class McpServerCore {
       case "resources/templates/list":
         return this.listTemplates(p);
       case "resources/read":
-        return this.mrtr.serve(method, p, rc, (q) => this.readResource(q, rc));
+        return this.mrtr.serve(method, p, rc, (q) => this.readResource(q, rc), session.principal);
       case "prompts/list":
         return this.listPrompts(p);
       case "prompts/get":
-        return this.mrtr.serve(method, p, rc, (q) => this.getPrompt(q, rc));
+        return this.mrtr.serve(method, p, rc, (q) => this.getPrompt(q, rc), session.principal);
       case "completion/complete":
         return this.complete(p, rc);
     }
@@ -758,7 +758,7 @@ export class McpServerCore {
     if (!entry.inputBeforeTask || decision.era !== "extension") return create(p);
     // Round 1 is answered synchronously (its input_required); the retry with answers is the task.
     if (inputRetryOf(p)?.inputResponses === undefined) return undefined;
-    return this.mrtr.opened("tools/call", p, rc).then(create);
+    return this.mrtr.opened("tools/call", p, rc, session.principal).then(create);
   }
 
   private taskRequest(method: string, params: JsonObject | undefined, rc: RequestContext, session: TaskOwner): Promise<JsonObject> {
