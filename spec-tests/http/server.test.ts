@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
+import { McpServer } from "../../src/api/server.js";
 import { call, get, initializeMessage, makeHandler, messages, open, post, postHeaders, SseReader, setupWith, Tools, URL_ } from "./helpers.js";
 
 const V = "2025-11-25";
@@ -528,4 +529,26 @@ test("basic/index duplicate ids in one 2025-03-26 batch: the duplicate gets -326
     const got = enableJsonResponse ? await r.json() : messages(await new SseReader(r).rest());
     assert.deepEqual(got.filter((m: any) => m.id === 6).map((m: any) => m.error?.code ?? m.result.content[0].text), [ErrorCode.InvalidRequest, "waited"], `json: ${enableJsonResponse}`);
   }
+});
+
+test("2025-11-25 tasks over Streamable HTTP: tasks/get is answered with one JSON body, never an SSE stream ('servers SHOULD NOT upgrade to an SSE stream in response to a tasks/get'); other requests still get their stream", async () => {
+  const server = new McpServer({ name: "s", version: "1" });
+  server.tool("job", { execution: { taskSupport: "optional" } }, () => ({ content: [{ type: "text" as const, text: "done" }] }));
+  const handler = createHttpHandler({ createSession: server.httpSession() });
+  const sid = await open(handler);
+  const created = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "job", arguments: {}, task: {} } }, sid, V);
+  assert.equal(created.headers.get("content-type"), "text/event-stream");
+  const { msg } = await new SseReader(created).message();
+  const taskId = msg.result.task.taskId as string;
+  const polled = await post(handler, { jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId } }, sid, V);
+  assert.equal(polled.status, 200);
+  assert.equal(polled.headers.get("content-type"), "application/json");
+  const body = await polled.json();
+  assert.equal(body.id, 2);
+  assert.equal(body.result.taskId, taskId);
+  // An unknown task is a JSON error body too.
+  const unknown = await (await post(handler, { jsonrpc: "2.0", id: 3, method: "tasks/get", params: { taskId: "nope" } }, sid, V)).json();
+  assert.equal(unknown.error.code, ErrorCode.InvalidParams);
+  handler.close();
+  server.close();
 });

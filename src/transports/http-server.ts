@@ -398,14 +398,18 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
    * Feeds a POST body and answers it: 202 when it holds no request; else an SSE stream,
    * or one JSON body in JSON mode. `initialize` is always answered with JSON: the kernel
    * answers it at once, and whether a session exists (so whether `MCP-Session-Id` is
-   * sent) is known only after that answer.
+   * sent) is known only after that answer. So is `tasks/get` (a poll, see below).
    */
   function exchange(session: HttpSession, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined): Response | HttpReply | Promise<Response | HttpReply> {
     if (ids.length === 0) {
       session.receive(null, value);
       return ACCEPTED;
     }
-    if (jsonMode || setup !== undefined) {
+    // 2025-11-25 tasks: "Where possible, servers SHOULD NOT upgrade to an SSE stream in
+    // response to a tasks/get request, as the client has indicated it wishes to poll": the
+    // task table answers it at once, so one JSON body always serves it.
+    const poll = !batch && (value as { method?: unknown }).method === "tasks/get";
+    if (jsonMode || setup !== undefined || poll) {
       let e!: JsonExchange;
       const answer = new Promise<Response | HttpReply>((resolve) => {
         e = session.openJsonExchange(ids, batch, (x) => resolve(jsonBody(session, x)));
