@@ -264,6 +264,26 @@ test("client: close() sends DELETE with the session id (Session Management item 
   assert.deepEqual(late, ["transport closed"]);
 });
 
+test("client: close() never throws, even when a custom fetch throws synchronously for the session DELETE (the DELETE is a courtesy: clients SHOULD send it)", async () => {
+  const { handler } = makeHandler();
+  const through = inProcess(handler, []);
+  let deletes = 0;
+  const t = httpClientTransport(URL_, {
+    fetch: (input, init) => {
+      if (init.method === "DELETE") {
+        deletes++;
+        throw new Error("sync boom");
+      }
+      return through(input, init);
+    },
+  });
+  const { ep, closed } = client(t);
+  await ep.open();
+  assert.doesNotThrow(() => t.close());
+  assert.equal(await closed, "transport closed");
+  assert.equal(deletes, 1);
+});
+
 test("client: Listening item 3: a server that answers GET with 405 offers no stream, which the client tolerates", async () => {
   const { handler } = makeHandler();
   const errors: string[] = [];

@@ -856,7 +856,12 @@ class HttpClient implements HttpClientTransport {
   /** Spec: clients that no longer need a session SHOULD DELETE it (405 means the server keeps it). */
   private deleteSession(): void {
     if (this.sessionId === undefined) return;
-    this.fetch(this.url, { method: "DELETE", headers: this.headersFor(undefined, false) }).then(discard, () => {});
+    // A courtesy (SHOULD): a custom fetch or header callback that throws at once must not make close() throw.
+    try {
+      Promise.resolve(this.fetch(this.url, { method: "DELETE", headers: this.headersFor(undefined, false) })).then(discard, () => {});
+    } catch {
+      // nothing to undo: the session is left to the server's idle timeout
+    }
   }
 
   private report(message: string): void {
