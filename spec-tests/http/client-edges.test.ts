@@ -6,24 +6,9 @@ import assert from "node:assert/strict";
 import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
-import type { HttpHandler } from "../../src/transports/http-server.js";
-import { deferred, makeHandler, Tools, until, URL_ } from "./helpers.js";
+import { httpClientTransport, SESSION_EXPIRED, type HttpClientTransport } from "../../src/transports/http-client.js";
+import { deferred, makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
 
-type Wrap = (req: Request, next: () => Promise<Response>, body: string) => Promise<Response>;
-
-function transport(handler: HttpHandler, wrap: Wrap, options: Partial<HttpClientOptions> = {}): HttpClientTransport {
-  return httpClientTransport(URL_, {
-    openGetStream: false,
-    sleep: async () => {},
-    ...options,
-    fetch: async (url, init) => {
-      const req = new Request(url, init);
-      const body = typeof init.body === "string" ? init.body : "";
-      return wrap(req, () => handler(req), body);
-    },
-  });
-}
 
 function connect(t: HttpClientTransport, version = "2025-11-25") {
   const closed = deferred<string>();
@@ -42,7 +27,7 @@ const primedOnly = () => sse("id: 1-0\ndata:\n\n");
 
 test("client edges: a failed initialize POST (a thrown non-Error) fails the handshake", async () => {
   const { handler } = makeHandler();
-  const t = transport(handler, async () => {
+  const t = wrappedTransport(handler, async () => {
     throw "offline";
   });
   const { ep } = connect(t);
@@ -53,7 +38,7 @@ test("client edges: a failed initialize POST (a thrown non-Error) fails the hand
 test("client edges: a JSON body that cannot be read, or that does not answer the request, fails the request", async () => {
   const { handler } = makeHandler();
   let mode = "broken";
-  const t = transport(handler, async (req, next, body) => {
+  const t = wrappedTransport(handler, async (req, next, body) => {
     if (!body.includes("tools/list")) return next();
     if (mode === "broken") {
       const failing = new ReadableStream({ pull: (c) => c.error(new Error("reset")) });
@@ -72,7 +57,7 @@ test("client edges: a JSON body that cannot be read, or that does not answer the
 test("client edges: text that is not JSON, and raw batches (2025-03-26), go out as they are", async () => {
   const { handler } = makeHandler(new Tools(), { enableJsonResponse: true });
   const errors: string[] = [];
-  const t = transport(handler, async (_req, next) => next(), { onError: (e) => errors.push(e) });
+  const t = wrappedTransport(handler, async (_req, next) => next(), { onError: (e) => errors.push(e) });
   const got: string[] = [];
   const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-03-26"] }, { send: (m) => t.send(encode(m)) });
   t.onMessage((x) => {
@@ -93,7 +78,7 @@ test("client edges: a server that sends no session id, or one that is not visibl
   const { handler } = makeHandler();
   const errors: string[] = [];
   let mangle = true;
-  const t = transport(
+  const t = wrappedTransport(
     handler,
     async (_req, next, body) => {
       const r = await next();
@@ -112,7 +97,7 @@ test("client edges: a server that sends no session id, or one that is not visibl
   t.close();
   await closed;
   mangle = false;
-  const t2 = transport(handler, async (_req, next, body) => {
+  const t2 = wrappedTransport(handler, async (_req, next, body) => {
     const r = await next();
     if (!body.includes('"initialize"')) return r;
     const h = new Headers(r.headers);
@@ -132,7 +117,7 @@ test("client edges: resuming a POST stream: 404 renews the session (the request 
     [400, (reason: string) => /cannot resume/.test(reason)],
   ] as const) {
     const { handler } = makeHandler();
-    const t = transport(handler, async (req, next, body) => {
+    const t = wrappedTransport(handler, async (req, next, body) => {
       if (req.method === "GET") return new Response(null, { status });
       if (body.includes("tools/list")) {
         (await next()).body?.cancel();
@@ -159,7 +144,7 @@ test("client edges: closing while waiting to reconnect, or while the reconnect i
     const { handler } = makeHandler();
     let t!: HttpClientTransport;
     const stopped = deferred();
-    t = transport(
+    t = wrappedTransport(
       handler,
       async (req, next, body) => {
         if (req.method === "GET") {
@@ -227,7 +212,7 @@ test("client edges: the GET stream: a network failure or a refusal is reported; 
     const errors: string[] = [];
     let gets = 0;
     const done = deferred();
-    const t = transport(
+    const t = wrappedTransport(
       handler,
       async (req, next) => {
         if (req.method !== "GET") return next();
@@ -261,7 +246,7 @@ test("client edges: the GET stream: a network failure or a refusal is reported; 
 test("client edges: an SSE event over the size limit is dropped and reported", async () => {
   const { handler } = makeHandler();
   const errors: string[] = [];
-  const t = transport(
+  const t = wrappedTransport(
     handler,
     async (req, next, body) => {
       if (!body.includes("tools/list")) return next();
@@ -313,7 +298,7 @@ test("client edges (2025-11-25 basic/transports, cancellation): a request the cl
   let resumes = 0;
   let cancelledPosted = false;
   const sleeps: Array<() => void> = [];
-  const t = transport(
+  const t = wrappedTransport(
     handler,
     async (req, next, body) => {
       if (req.method === "GET" && req.headers.has("last-event-id")) return resumes++, primedOnly();
@@ -341,7 +326,7 @@ test("client edges (2025-11-25 basic/transports, cancellation): a request the cl
 test("client edges (draft basic/versioning, dual-era client → legacy server): after the modern probe falls back, initialize carries no MCP-Protocol-Version of the probe", async () => {
   const { handler } = makeHandler();
   const initHeaders: (string | null)[] = [];
-  const t = transport(handler, async (req, next, body) => {
+  const t = wrappedTransport(handler, async (req, next, body) => {
     // A server whose discover answer the client cannot use (no ttlMs / cacheScope): it falls back.
     if (body.includes('"server/discover"')) return Response.json({ jsonrpc: "2.0", id: JSON.parse(body).id, result: { supportedVersions: ["2025-11-25"], capabilities: {}, serverInfo: { name: "s", version: "1" } } });
     if (body.includes('"initialize"')) initHeaders.push(req.headers.get("mcp-protocol-version"));
@@ -359,7 +344,7 @@ test("client edges (draft basic/versioning, dual-era client → legacy server): 
 test("client edges (2025-11-25 basic/transports, Sending Messages: a request MUST get an event stream or a JSON body): a 202, an array answering one request, or a response with both result and error fail the request at once, not at its timeout", async () => {
   const { handler } = makeHandler();
   let mode = "";
-  const t = transport(handler, async (_req, next, body) => {
+  const t = wrappedTransport(handler, async (_req, next, body) => {
     if (!body.includes('"tools/list"')) return next();
     const id = JSON.parse(body).id;
     if (mode === "202") return new Response(null, { status: 202 });

@@ -9,25 +9,10 @@ import { McpClient } from "../../src/api/client.js";
 import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { httpClientTransport, MIN_RECONNECT_DELAY_MS, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
-import type { HttpHandler } from "../../src/transports/http-server.js";
-import { makeHandler, URL_ } from "./helpers.js";
+import { httpClientTransport, MIN_RECONNECT_DELAY_MS, type HttpClientTransport } from "../../src/transports/http-client.js";
+import { makeHandler, URL_, wrappedTransport } from "./helpers.js";
 import { modernHandler, MV } from "./modern-helpers.js";
 
-type Wrap = (req: Request, next: () => Promise<Response>, body: string) => Promise<Response>;
-
-function transport(handler: HttpHandler, wrap: Wrap, options: Partial<HttpClientOptions> = {}): HttpClientTransport {
-  return httpClientTransport(URL_, {
-    openGetStream: false,
-    sleep: async () => {},
-    ...options,
-    fetch: async (url, init) => {
-      const req = new Request(url, init);
-      const body = typeof init.body === "string" ? init.body : "";
-      return wrap(req, () => handler(req), body);
-    },
-  });
-}
 
 function connect(t: HttpClientTransport): Endpoint {
   const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-11-25"] }, { send: (m) => t.send(encode(m)) });
@@ -62,7 +47,7 @@ test("streamable-http client (2025-11-25 basic/transports, Sending Messages item
   await noUnhandled(async () => {
     const { handler } = makeHandler();
     let mode: "205" | "200" = "205";
-    const t = transport(handler, async (_req, next, body) => {
+    const t = wrappedTransport(handler, async (_req, next, body) => {
       if (!body.includes('"tools/list"')) return next();
       // new Response(null, { status: 200 }): what a custom fetch may hand back.
       return new Response(null, { status: mode === "205" ? 205 : 200, headers: SSE });
@@ -80,7 +65,7 @@ test("streamable-http client (2025-11-25 basic/transports, Sending Messages item
   await noUnhandled(async () => {
     const { handler } = modernHandler();
     let posts = 0;
-    const t = transport(handler, async (_req, next, body) => {
+    const t = wrappedTransport(handler, async (_req, next, body) => {
       if (!body.includes('"tools/list"')) return next();
       posts++;
       return new Response(null, { status: 205, headers: SSE });
@@ -97,7 +82,7 @@ test("streamable-http client (STYLE: errors never throw across the boundary): a 
   await noUnhandled(async () => {
     const { handler } = makeHandler();
     let boom = false;
-    const t = transport(handler, async (_req, next) => next(), {
+    const t = wrappedTransport(handler, async (_req, next) => next(), {
       requestHeaders: () => {
         if (boom) throw new Error("no headers today");
         return undefined;
@@ -113,7 +98,7 @@ test("streamable-http client (STYLE: errors never throw across the boundary): a 
   await noUnhandled(async () => {
     const { handler } = modernHandler();
     let boom = false;
-    const t = transport(handler, async (_req, next) => next(), {
+    const t = wrappedTransport(handler, async (_req, next) => next(), {
       requestHeaders: () => {
         if (boom) throw new Error("no headers today");
         return undefined;
@@ -130,7 +115,7 @@ test("streamable-http client (STYLE: errors never throw across the boundary): a 
     const { handler } = makeHandler();
     let waiting!: () => void;
     const asleep = new Promise<void>((r) => (waiting = r));
-    const t = transport(
+    const t = wrappedTransport(
       handler,
       async (_req, next, body) => {
         if (!body.includes('"tools/list"')) return next();
@@ -160,7 +145,7 @@ test("streamable-http client (2025-11-25 basic/transports, Resumability, and ite
   const { handler } = makeHandler();
   let gets = 0;
   const waits: number[] = [];
-  const t = transport(
+  const t = wrappedTransport(
     handler,
     async (req, next, body) => {
       if (req.method === "GET") {
@@ -195,7 +180,7 @@ test("streamable-http client (2025-11-25 basic/transports, Listening for Message
     const waits: number[] = [];
     let gaveUp!: () => void;
     const done = new Promise<void>((r) => (gaveUp = r));
-    const t = transport(
+    const t = wrappedTransport(
       handler,
       async (req, next) => {
         if (req.method !== "GET") return next();
@@ -244,7 +229,7 @@ test("streamable-http client (draft basic/transports/streamable-http: the final 
   {
     const { handler } = modernHandler();
     let cancels = 0;
-    const t = transport(handler, async (_req, next, body) => {
+    const t = wrappedTransport(handler, async (_req, next, body) => {
       if (!body.includes('"tools/list"')) return next();
       return endless(`data: ${await (await next()).text()}\n\n`, () => void cancels++);
     });
@@ -259,7 +244,7 @@ test("streamable-http client (draft basic/transports/streamable-http: the final 
   {
     const { handler } = makeHandler();
     let cancels = 0;
-    const t = transport(handler, async (_req, next, body) => {
+    const t = wrappedTransport(handler, async (_req, next, body) => {
       if (!body.includes('"tools/list"')) return next();
       return endless(await (await next()).text(), () => void cancels++);
     });

@@ -7,6 +7,7 @@ import { createHttpHandler, type HttpHandler, type HttpHandlerOptions, type Http
 import { createSseDecoder, feedSse, type SseOutput } from "../../src/framing/sse.js";
 import { McpError, type Endpoint, type RequestContext } from "../../src/driver/endpoint.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { httpClientTransport, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
 
 export const URL_ = "http://127.0.0.1/mcp";
 export const ACCEPT_BOTH = "application/json, text/event-stream";
@@ -214,4 +215,21 @@ export async function until(cond: () => boolean): Promise<void> {
 /** The messages in a list of events (priming skipped). */
 export function messages(events: { data: string }[]): any[] {
   return events.filter((e) => e.data !== "").map((e) => JSON.parse(e.data));
+}
+
+/** How a test's fetch plays an odd server: it sees each request (and its body), and may call the real handler. */
+export type Wrap = (req: Request, next: () => Promise<Response>, body: string) => Promise<Response>;
+
+/** A client transport whose fetch goes through `wrap` to `handler`; no GET stream unless asked, and sleeps return at once. */
+export function wrappedTransport(handler: HttpHandler, wrap: Wrap, options: Partial<HttpClientOptions> = {}): HttpClientTransport {
+  return httpClientTransport(URL_, {
+    openGetStream: false,
+    sleep: async () => {},
+    ...options,
+    fetch: async (url, init) => {
+      const req = new Request(url, init);
+      const body = typeof init.body === "string" ? init.body : "";
+      return wrap(req, () => handler(req), body);
+    },
+  });
 }
