@@ -132,6 +132,8 @@ test("completion.mdx Completion Results: at most 100 items per response, with to
   const q = await client.complete({ type: "ref/prompt", name: "q" }, { name: "a", value: "" });
   assert.equal(q.completion.values.length, 100);
   assert.equal(q.completion.hasMore, true);
+  // "total: Optional total matches": a completer that knows of more than it returned keeps its own count.
+  assert.equal(q.completion.total, 9999);
 });
 
 test("completion.mdx Error Handling: invalid prompt name (or template) is -32602", async () => {

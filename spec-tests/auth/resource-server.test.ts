@@ -118,6 +118,15 @@ test("basic/authorization: without requiredScopes, scopesSupported is what every
   assert.equal((await h2(new Request("http://mcp.test/", { headers: { authorization: "Bearer x" } }))).status, 401);
 });
 
+test("basic/authorization Token Handling: a verifier answer of the wrong shape (no scopes list, no audience, scopes not strings) is an invalid token, 401 with the challenge, never a 500", async () => {
+  for (const answer of [{ audience: "http://mcp.test" }, { scopes: ["s"] }, { scopes: "s", audience: "http://mcp.test" }, { scopes: [1], audience: "http://mcp.test" }, { scopes: [], audience: "http://mcp.test", expiresAt: "soon" }, 42]) {
+    const h = protectedResource(async () => new Response("ok"), { resource: "http://mcp.test/", authorizationServers: ["http://as.test"], verifyToken: async () => answer as never });
+    const res = await h(new Request("http://mcp.test/", { headers: { authorization: "Bearer x" } }));
+    assert.equal(res.status, 401, JSON.stringify(answer));
+    assert.match(res.headers.get("www-authenticate") ?? "", /error="invalid_token"/, JSON.stringify(answer));
+  }
+});
+
 test("basic/authorization + CORS: a preflight (which never carries a token) reaches the inner handler; a cross-origin 401 is readable, challenge included", async () => {
   let inner = 0;
   const wrapped = protectedResource(

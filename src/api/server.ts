@@ -873,14 +873,18 @@ export class McpServerCore {
     if (completer === undefined) return { completion: { values: [] } };
     const context = p.context as { arguments?: Record<string, string> } | undefined;
     const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, this.forms) });
-    return { completion: Array.isArray(answer) ? capValues(answer) : answer.values.length > MAX_COMPLETIONS ? { ...answer, ...capValues(answer.values) } : answer };
+    return { completion: Array.isArray(answer) ? capValues(answer) : answer.values.length > MAX_COMPLETIONS ? { ...answer, ...capValues(answer.values, answer.total) } : answer };
   }
 }
 
-/** At most 100 values, saying how many there were and that there are more when cut. */
-function capValues(values: string[]): Completion {
+/**
+ * At most 100 values, saying there are more when cut, and how many matches there are:
+ * the completer's own `total` when it gave one (it may know of more than it returned),
+ * else the number of values it returned.
+ */
+function capValues(values: string[], total?: number): Completion {
   if (values.length <= MAX_COMPLETIONS) return { values };
-  return { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: true };
+  return { values: values.slice(0, MAX_COMPLETIONS), total: total ?? values.length, hasMore: true };
 }
 
 /**

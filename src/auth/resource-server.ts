@@ -143,7 +143,8 @@ export function protectedResource(
     } catch {
       verified = undefined;
     }
-    if (!verified) return reject(origin, 401, "invalid_token", "the access token is invalid", options.scopesSupported);
+    // A verifier's answer of the wrong shape (no scopes list, no audience) verifies nothing either.
+    if (!isVerifiedToken(verified)) return reject(origin, 401, "invalid_token", "the access token is invalid", options.scopesSupported);
     if (verified.expiresAt !== undefined && verified.expiresAt <= now()) return reject(origin, 401, "invalid_token", "the access token has expired", options.scopesSupported);
     // RFC 8707 §2 / draft "Token Handling": the token MUST have been issued for this server.
     const audiences = (Array.isArray(verified.audience) ? verified.audience : [verified.audience]).map(safeCanonical);
@@ -158,6 +159,15 @@ export function protectedResource(
     authInfos.set(request, { token: verified, scopes: verified.scopes });
     return handler(request);
   };
+}
+
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+/** A verifier's answer the wrapper can check: scopes a list of strings, audience a string or a list of them. */
+function isVerifiedToken(v: unknown): v is VerifiedToken {
+  if (typeof v !== "object" || v === null) return false;
+  const t = v as { scopes?: unknown; audience?: unknown; expiresAt?: unknown };
+  return isStrings(t.scopes) && (typeof t.audience === "string" || isStrings(t.audience)) && (t.expiresAt === undefined || typeof t.expiresAt === "number");
 }
 
 const METADATA_CORS = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, HEAD, OPTIONS" };
