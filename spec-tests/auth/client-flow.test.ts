@@ -34,7 +34,11 @@ function world(asOptions: Partial<AuthServerOptions> = {}, clientOptions: Partia
       authorizationServers: [as.options.issuer],
       scopesSupported: rs.scopes ?? ["mcp"],
       verifyToken: as.verifyToken,
-      requiredScopes: (body) => ((body as { params?: { name?: string } })?.params?.name === "write" ? [...(rs.scopes ?? ["mcp"]), ...(rs.writeScopes ?? ["files:write"])] : rs.scopes ?? ["mcp"]),
+      requiredScopes: (body) => {
+        const name = (body as { params?: { name?: string } })?.params?.name;
+        const base = rs.scopes ?? ["mcp"];
+        return name === "write" ? [...base, ...(rs.writeScopes ?? ["files:write"])] : name === "admin" ? [...base, "admin"] : base;
+      },
       now: () => as.now,
     },
   );
@@ -168,9 +172,34 @@ test("Step-Up Authorization Flow: retries are limited; a scope the AS never gran
   assert.equal((await w.post()).status, 200);
   await assert.rejects(w.post(WRITE), (e: Error) => e instanceof OAuthError && /insufficient_scope after 2 step-up attempts/.test(e.message));
   assert.equal(w.as.authorizations.length, 3, "the first authorization plus two step-ups");
-  // The budget is per operation: a request that succeeds resets it.
+  // A request that succeeds resets the budgets.
   assert.equal((await w.post()).status, 200);
-  assert.equal(w.client.state.stepUps, 0);
+  assert.deepEqual(w.client.state.stepUps, {});
+});
+
+test("Step-Up Authorization Flow: attempts are tracked per operation (the scope set it is challenged for): one that can never get its scope leaves another its own step-up", async () => {
+  const w = world({ withhold: ["files:write"] }, { maxStepUps: 2 });
+  assert.equal((await w.post()).status, 200);
+  await assert.rejects(w.post(WRITE), (e: Error) => e instanceof OAuthError && /after 2 step-up attempts/.test(e.message));
+  // Right away, with no success in between: "admin" is another operation and gets its step-up.
+  const admin = await w.post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "admin" } });
+  assert.equal(admin.status, 200);
+  assert.equal(w.as.authorizations.length, 4, "the first authorization, two failed step-ups for write, one for admin");
+  assert.match(w.as.authorizations[3].get("scope") ?? "", /\badmin\b/);
+});
+
+test("Scope Selection Strategy: a re-authorization after a 401 keeps the scopes granted before ('When re-authorizing, clients SHOULD include these scopes alongside any previously granted scopes')", async () => {
+  const w = world();
+  assert.equal((await w.post(WRITE)).status, 200);
+  assert.equal(w.as.authorizations.at(-1)!.get("scope"), "mcp files:write");
+  // The token is revoked and there is no refresh token: 401 → authorize again, files:write included.
+  w.as.expireAll();
+  assert.equal((await w.post()).status, 200);
+  assert.equal(w.as.authorizations.at(-1)!.get("scope"), "mcp files:write");
+  // So the write operation needs no further authorization.
+  const before = w.as.authorizations.length;
+  assert.equal((await w.post(WRITE)).status, 200);
+  assert.equal(w.as.authorizations.length, before);
 });
 
 test("Refresh Tokens: offline_access is added only when the AS lists it", async () => {

@@ -107,8 +107,14 @@ export interface OAuthState {
   challengeScopes?: string[];
   /** Every scope asked for so far: step-up requests the union (draft Step-Up). */
   requestedScopes: string[];
-  /** Consecutive step-ups without an operation succeeding. */
-  stepUps: number;
+  /**
+   * Step-ups without an operation succeeding, by the scope set the challenge asked for
+   * (its scopes, sorted, space-separated): draft "Step-Up Authorization Flow" asks to
+   * "track scope upgrade attempts to avoid repeated failures for the same resource and
+   * operation combination", so one operation that can never get its scope does not use
+   * up the budget of another.
+   */
+  stepUps: Record<string, number>;
   resourceMetadata?: ProtectedResourceMetadata;
   /** The `resource` parameter sent in authorization and token requests. */
   resource: string;
@@ -135,7 +141,7 @@ export function createOAuthState(config: OAuthClientConfig, saved?: { credential
     nextRequestId: 1,
     candidates: [],
     requestedScopes: [],
-    stepUps: 0,
+    stepUps: {},
     resource: canonicalResourceUri(config.serverUrl),
     legacyDiscovery: false,
     credentials: { ...saved?.credentials },
@@ -143,9 +149,10 @@ export function createOAuthState(config: OAuthClientConfig, saved?: { credential
   };
 }
 
-/** Marks that an operation succeeded with the current token: resets the step-up budget. */
+/** Marks that an operation succeeded with the current token: resets the step-up budgets. */
 export function operationSucceeded(state: OAuthState): OAuthState {
-  return state.stepUps === 0 ? state : { ...state, stepUps: 0 };
+  for (const _ in state.stepUps) return { ...state, stepUps: {} };
+  return state;
 }
 
 const splitScopes = (s: string | undefined): string[] => (s ? s.split(" ").filter(Boolean) : []);
@@ -192,9 +199,12 @@ function begin(state: OAuthState, input: Extract<OAuthInput, { type: "authorize"
   const challenge = bearerChallenge(input.challenge);
   const challengeScopes = challenge?.params.scope !== undefined ? splitScopes(challenge.params.scope) : undefined;
   const stepUp = challenge?.params.error === "insufficient_scope";
-  const stepUps = stepUp ? state.stepUps + 1 : 0;
-  if (stepUp && stepUps > (state.config.maxStepUps ?? 2)) {
-    return failed({ ...state, stepUps }, `the server still answers insufficient_scope after ${stepUps - 1} step-up attempts`);
+  let stepUps = state.stepUps;
+  if (stepUp) {
+    const operation = [...(challengeScopes ?? [])].sort().join(" ");
+    const attempts = (stepUps[operation] ?? 0) + 1;
+    stepUps = { ...stepUps, [operation]: attempts };
+    if (attempts > (state.config.maxStepUps ?? 2)) return failed({ ...state, stepUps }, `the server still answers insufficient_scope after ${attempts - 1} step-up attempts`);
   }
   const candidates: string[] = [];
   const hinted = challenge?.params.resource_metadata;
@@ -372,11 +382,15 @@ function registrationAnswer(state: OAuthState, status: number, doc: unknown): OA
   return startAuthorization({ ...state, credentials: { ...state.credentials, [state.serverMetadata!.issuer]: creds } }, creds);
 }
 
-/** The scope set of draft "Scope Selection Strategy" and "Step-Up Authorization Flow". */
+/**
+ * The scope set of draft "Scope Selection Strategy" and "Step-Up Authorization Flow": the
+ * challenge's scopes (else the resource's `scopes_supported`), with every scope asked for
+ * before ("When re-authorizing, clients SHOULD include these scopes alongside any
+ * previously granted scopes": after a 401 as after a 403, a re-authorization keeps them).
+ */
 function scopesFor(state: OAuthState): string[] {
-  let scopes: string[];
-  if (state.challengeScopes) scopes = union(state.stepUps > 0 ? state.requestedScopes : [], state.challengeScopes);
-  else scopes = state.resourceMetadata?.scopes_supported ? [...state.resourceMetadata.scopes_supported] : [...state.requestedScopes];
+  const base = state.challengeScopes ?? state.resourceMetadata?.scopes_supported ?? [];
+  let scopes = union(state.requestedScopes, base);
   // Refresh tokens: MAY add offline_access when the authorization server lists it.
   if (scopes.length && state.serverMetadata?.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
   return scopes;
