@@ -170,7 +170,8 @@ test("Step-Up Authorization Flow: a 403 insufficient_scope re-authorizes with th
 test("Step-Up Authorization Flow: retries are limited; a scope the AS never grants ends in a clear error", async () => {
   const w = world({ withhold: ["files:write"] }, { maxStepUps: 2 });
   assert.equal((await w.post()).status, 200);
-  await assert.rejects(w.post(WRITE), (e: Error) => e instanceof OAuthError && /insufficient_scope after 2 step-up attempts/.test(e.message));
+  // Marked final (retryable: false): httpClientTransport then fails that request instead of re-sending it.
+  await assert.rejects(w.post(WRITE), (e: Error) => e instanceof OAuthError && e.retryable === false && /insufficient_scope after 2 step-up attempts/.test(e.message));
   assert.equal(w.as.authorizations.length, 3, "the first authorization plus two step-ups");
   // A request that succeeds resets the budgets.
   assert.equal((await w.post()).status, 200);

@@ -294,3 +294,39 @@ test("streamable-http client (2025-11-25 basic/transports, Resumability item 2: 
   assert.equal(gets.length, 3, "no resumption GET for the POST stream");
   t.close();
 });
+
+test("streamable-http client (README httpClientTransport fetch option): a fetch that refuses a request (an error with retryable: false, as oauthFetch's OAuthError when it cannot authorize) fails that request once with -32603 and its reason: no re-issue, no 'connection closed', and the next request goes through, in both eras", async () => {
+  const refusal = Object.assign(new Error("the server still answers insufficient_scope after 2 step-up attempts"), { retryable: false });
+  // Modern: without the mark, a rejected fetch is a broken stream and the request is re-issued.
+  {
+    const { handler } = modernHandler();
+    let posts = 0;
+    const t = wrappedTransport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      posts++;
+      if (posts === 1) throw refusal;
+      return next();
+    });
+    const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [MV] } });
+    await client.connect(t);
+    await assert.rejects(client.listTools(), (e: McpError) => e.code === ErrorCode.InternalError && /^the request was not sent: the server still answers insufficient_scope/.test(e.message));
+    assert.equal(posts, 1, "not re-issued");
+    assert.ok(Array.isArray((await client.listTools()).tools));
+    client.close();
+  }
+  // Legacy.
+  {
+    const { handler } = makeHandler();
+    let posts = 0;
+    const t = wrappedTransport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      if (++posts === 1) throw refusal;
+      return next();
+    });
+    const ep = connect(t);
+    await ep.open();
+    await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && /not sent/.test(e.message));
+    assert.ok(Array.isArray((await ep.request("tools/list")).tools));
+    t.close();
+  }
+});

@@ -14,6 +14,8 @@ type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 /** Raised when authorization cannot complete; `message` never contains a secret. */
 export class OAuthError extends Error {
   override name = "OAuthError";
+  /** Final for the request it refused: a transport fails that request instead of retrying it as after a network failure. */
+  readonly retryable = false;
 }
 
 /** What an application persists between runs (keep it as secret as the tokens are). */

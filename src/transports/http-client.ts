@@ -90,7 +90,12 @@ export interface ReconnectOptions {
 
 /** Options of {@link httpClientTransport}. */
 export interface HttpClientOptions {
-  /** The fetch to use. Default: `globalThis.fetch`. */
+  /**
+   * The fetch to use. Default: `globalThis.fetch`. A rejection is a network failure (a
+   * stream is resumed, a modern request re-issued), except one whose error has
+   * `retryable: false`: a wrapper's own refusal (`oauthFetch` that could not authorize),
+   * which fails the request at once with `-32603` and its message.
+   */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Headers sent on every request (e.g. `Authorization`). Names must be tokens and values header-safe. */
   headers?: Record<string, string>;
@@ -346,7 +351,7 @@ class HttpClient implements HttpClientTransport {
       res = await this.request({ method: "POST", headers: this.headersFor(text, true), body: text });
     } catch (e) {
       release?.();
-      return this.failed(ctx, `POST failed: ${errorText(e)}`);
+      return this.fetchFailed(ctx, e);
     }
     if (release !== undefined) {
       this.adoptSession(res);
@@ -455,8 +460,8 @@ class HttpClient implements HttpClientTransport {
     try {
       res = await this.fetch(this.url, { method: "POST", headers, body, signal: modern.abort.signal });
     } catch (e) {
-      if (ctx.pending.size > 0) return `POST failed: ${errorText(e)}`;
-      return void this.failed(ctx, `POST failed: ${errorText(e)}`);
+      if (ctx.pending.size > 0 && !isRefusal(e)) return `POST failed: ${errorText(e)}`;
+      return void this.fetchFailed(ctx, e);
     }
     if (this.closed || modern.cancelled) return void discard(res);
     if (res.status === 202 || res.status === 204) {
@@ -777,14 +782,21 @@ class HttpClient implements HttpClientTransport {
   }
 
   /** Answers the requests of `ctx` that got no response, so the caller does not wait for a timeout. */
-  private failed(ctx: StreamCtx, why: string): void {
+  private failed(ctx: StreamCtx, why: string, code: number = ErrorCode.ConnectionClosed): void {
     if (this.closed || ctx.modern?.cancelled) return;
     if (ctx.pending.size === 0) return this.report(why);
+    const message = code === ErrorCode.ConnectionClosed ? `connection closed: ${why}` : why;
     for (const key of [...ctx.pending]) {
       const id = ctx.ids.get(key)!;
       ctx.pending.delete(key);
-      this.deliver(JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.ConnectionClosed, message: `connection closed: ${why}` } }), ctx);
+      this.deliver(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }), ctx);
     }
+  }
+
+  /** A POST's fetch rejected: a network failure closes what it carried; a fetch wrapper's refusal ({@link isRefusal}) is only that request's failure. */
+  private fetchFailed(ctx: StreamCtx, e: unknown): void {
+    if (isRefusal(e)) return this.failed(ctx, `the request was not sent: ${errorText(e)}`, ErrorCode.InternalError);
+    this.failed(ctx, `POST failed: ${errorText(e)}`);
   }
 
   // -------------------------------------------------------------------------------------
@@ -992,4 +1004,9 @@ function discard(res: Response): void {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** An error a fetch wrapper marks as final (`retryable: false`): the connection is fine, the request cannot be sent as it is. */
+function isRefusal(e: unknown): boolean {
+  return typeof e === "object" && e !== null && (e as { retryable?: unknown }).retryable === false;
 }
