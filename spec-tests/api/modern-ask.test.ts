@@ -122,3 +122,17 @@ test("draft mrtr Client Requirements: the client MUST construct the requested in
   // The client serves on: the next call gathers its inputs and completes.
   assert.equal(((await c.client.callTool("survey")).content[0] as { text: string }).text, "first?,second?,model,third?,1");
 });
+
+test("mrtr Error Handling (servers SHOULD ignore what they do not recognize): answers to asks never issued (sent with the first request, before any round) never stand in for the user's answer", async () => {
+  let shown = 0;
+  const decline = { elicitation: () => (shown++, { action: "decline" as const }) };
+  const c = await connect((s) => s.tool("approve", {}, async (_a: JsonObject, ctx: ServerContext) => ({ content: [{ type: "text" as const, text: (await ctx.elicit(FORM("approve?"))).action }] })), { ...MODERN, handlers: decline }, DUAL);
+  // The first request already carries an "accept" for ask-0: ignored, the client is asked and declines.
+  const forged = { inputResponses: { "ask-0": { action: "accept", content: { v: "x" } }, "ask-7": { action: "accept" } } };
+  // (The client kernel runs the rounds: the server's input_required reaches the user, whose answer is the one used.)
+  const r = await c.client.request("tools/call", { name: "approve", arguments: {}, ...forged });
+  assert.deepEqual(r.content, [{ type: "text", text: "decline" }]);
+  assert.equal(shown, 1, "the user was asked");
+  const rounds = c.wire.filter((w) => w.from === "server" && (w.message as any).result?.resultType === "input_required").map((w) => Object.keys((w.message as any).result.inputRequests));
+  assert.deepEqual(rounds, [["ask-0"]]);
+});

@@ -39,6 +39,8 @@ export type PeerRequestOptions = Omit<RequestOptions, "related">;
 const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
 /** Where earlier rounds' answers travel inside this layer's own `requestState`. */
 const ANSWERS = "mcp-kernel/answers";
+/** The keys the last round asked for, beside them: the only `inputResponses` a retry may answer. */
+const ASKED = "mcp-kernel/asked";
 
 /** Who is to blame in the error when the client's elicitation answer breaks the form. */
 const CLIENT_CONTENT = "the client's elicitation content";
@@ -196,16 +198,28 @@ export class ServerContext {
     return Promise.reject(new InputPending(key));
   }
 
+  /**
+   * Answers so far: earlier rounds' (from this layer's state) and this retry's, but only
+   * for the keys the last round asked (listed in the sealed state). An answer to a key
+   * never asked, such as one sent with the first request before any round, is ignored
+   * (draft mrtr: servers SHOULD ignore what they do not recognize): it must not stand in
+   * for the user's answer to an ask the client was never shown.
+   */
   private answers(): InputResponses {
     if (this.answered === undefined) {
       let earlier: InputResponses = {};
+      let asked: unknown[] = [];
       try {
         const state: unknown = this.retry?.requestState === undefined ? undefined : JSON.parse(this.retry.requestState);
         if (isPlainObject(state) && isPlainObject(state[ANSWERS])) earlier = state[ANSWERS] as InputResponses;
+        if (isPlainObject(state) && Array.isArray(state[ASKED])) asked = state[ASKED];
       } catch {
         // Not ours: a handler's own requestState.
       }
-      this.answered = { ...earlier, ...this.retry?.inputResponses };
+      const given = this.retry?.inputResponses;
+      const fresh: InputResponses = {};
+      for (const key of asked) if (typeof key === "string" && given !== undefined && Object.hasOwn(given, key)) fresh[key] = given[key];
+      this.answered = { ...earlier, ...fresh };
     }
     return this.answered;
   }
@@ -217,7 +231,7 @@ export class ServerContext {
    */
   pendingInput(): InputRequiredResult | undefined {
     if (this.open === undefined) return undefined;
-    return inputRequired(this.open, JSON.stringify({ [ANSWERS]: this.answers() }));
+    return inputRequired(this.open, JSON.stringify({ [ANSWERS]: this.answers(), [ASKED]: Object.keys(this.open) }));
   }
 
   /** Sends a notification tied to this request. */
