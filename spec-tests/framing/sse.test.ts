@@ -123,8 +123,22 @@ test("bounded: an event over maxEventSize is reported once and skipped; the next
   assert.deepEqual(out.map((o) => o.type), ["error", "event"]);
   const error = out[0];
   assert.ok(error.type === "error" && error.size > 100 && error.reason.includes("maxEventSize"));
-  // Fields other than data still apply while the event is dropped.
+  // Reported at the event's end with both ends of its data (every data line, joined by LF, as the event would have had).
+  const data = "a".repeat(60) + "\n" + "b".repeat(60) + "\nmore";
+  assert.equal(error.head, data);
+  assert.equal(error.tail, data);
   assert.deepEqual(out[1], ev("ok", "2"));
+});
+
+test("bounded: a dropped event's excerpts are the first 1024 and last 256 characters of its data, whatever the chunking", () => {
+  const data = "<" + "m".repeat(5000) + ">";
+  const text = `data: ${data}\n\n`;
+  const whole = feedSse(createSseDecoder({ maxEventSize: 2000 }), text);
+  assert.deepEqual(whole.map((o) => o.type === "error" && [o.head, o.tail]), [[data.slice(0, 1024), data.slice(-256)]]);
+  const state = createSseDecoder({ maxEventSize: 2000 });
+  const cut: SseOutput[] = [];
+  for (let i = 0; i < text.length; i += 13) cut.push(...feedSse(state, text.slice(i, i + 13)));
+  assert.deepEqual(cut.map((o) => o.type === "error" && [o.head, o.tail]), [[data.slice(0, 1024), data.slice(-256)]]);
 });
 
 test("bounded: one endless line in small chunks keeps memory within the limit and is reported once", () => {

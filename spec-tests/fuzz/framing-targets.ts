@@ -144,6 +144,17 @@ export const sse: FuzzTarget<SseInput> = {
       const noise = randomBytes(r, int(r, 120));
       return { noise, cuts: cuts(r, noise.length), maxEventSize: r() < 0.5 ? 8 + int(r, 40) : undefined };
     }
+    if (r() < 0.15) {
+      // Real messages, some over a small limit: a dropped event's excerpts must not depend on the cutting either.
+      let text = "";
+      for (let i = int(r, 4); i >= 0; i--) {
+        const data = encode(pick(r, exampleMessages()) as never) + (r() < 0.3 ? "\n" + randomString(r, 1100) : "");
+        const enc = encodeSseEvent({ data, ...(r() < 0.5 ? { id: String(i) } : {}) });
+        if (enc.ok) text += enc.text;
+      }
+      const noise = Array.from(utf8.encode(text));
+      return { noise, cuts: cuts(r, noise.length), maxEventSize: 40 + int(r, 400) };
+    }
     const events: SseEventInit[] = [];
     for (let i = int(r, 5); i >= 0; i--) {
       const e: SseEventInit = { data: r() < 0.5 ? encode(pick(r, exampleMessages()) as never) : randomString(r, int(r, 30)) + pick(r, ["", "\n", "\r\n", "\r", "\n\nx"]) };

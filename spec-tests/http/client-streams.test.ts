@@ -330,3 +330,24 @@ test("streamable-http client (README httpClientTransport fetch option): a fetch 
     t.close();
   }
 });
+
+test("streamable-http client (basic/index Responses; README Limits, SSE event): a response event over the client's limit fails its request at once with -32603, read from the event's ends (id last, as SDK 1.x writes it), instead of resuming after it until the timeout", async () => {
+  const { handler } = makeHandler();
+  const gets: string[] = [];
+  const t = wrappedTransport(handler, async (req, next, body) => {
+    if (req.method === "GET") gets.push(req.headers.get("last-event-id") ?? "");
+    if (!body.includes('"tools/list"')) return next();
+    const id = (JSON.parse(body) as { id: number }).id;
+    const huge = JSON.stringify({ result: { tools: [], pad: "p".repeat(4_300_000) }, jsonrpc: "2.0", id });
+    // A priming event, then the response in one event, then the server ends the stream.
+    return sse(`id: 1-0\ndata:\n\nid: 1-1\ndata: ${huge}\n\n`);
+  }, { openGetStream: false });
+  const ep = connect(t);
+  await ep.open();
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && /^malformed response from the peer: message exceeds maxBytes/.test(e.message));
+  await turns();
+  assert.deepEqual(gets, [], "no resumption: the response was the dropped event");
+  // The session serves on.
+  assert.equal((await ep.request("ping")).constructor, Object);
+  t.close();
+});

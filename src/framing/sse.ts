@@ -28,12 +28,16 @@
  *   the last event id unless the value holds NUL, `retry` (ASCII digits only) is emitted
  *   at once; other fields are ignored.
  *
- * Bounded: when the data of one event plus its pending raw line passes `maxEventSize`, one
- * `error` output is emitted, the event's data is dropped as it arrives, and the event is
- * not dispatched; the next blank line starts afresh. End of stream needs no call: an
- * event not closed by a blank line is discarded, as WHATWG says.
+ * Bounded: when the data of one event plus its pending raw line passes `maxEventSize`, the
+ * event's data is dropped as it arrives and the event is not dispatched: at the blank line
+ * that ends it, one `error` output takes its place, with the first {@link PEEK_WINDOW}
+ * characters of its data and the last {@link TAIL_WINDOW} (however the stream was cut),
+ * so a client can still tell which request a dropped response
+ * answered (its id may come last). The next blank line starts afresh. End of stream needs
+ * no call: an event not closed by a blank line is discarded, as WHATWG says.
  */
 import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
+import { PEEK_WINDOW, TAIL_WINDOW } from "../jsonrpc/safe-json.js";
 
 /** What {@link feedSse} hands out. */
 export type SseOutput =
@@ -41,8 +45,12 @@ export type SseOutput =
   | { type: "event"; event: string; data: string; id: string }
   /** A valid `retry` field: the reconnection delay, in milliseconds. */
   | { type: "retry"; ms: number }
-  /** An event over `maxEventSize`; it was dropped. `size` is its size, in UTF-16 code units, when the limit was crossed. */
-  | { type: "error"; reason: string; size: number };
+  /**
+   * An event over `maxEventSize`, reported when it ends; it was dropped. `size` is its size,
+   * in UTF-16 code units, when the limit was crossed; `head` and `tail` are the first and
+   * last characters of its data (see the module comment).
+   */
+  | { type: "error"; reason: string; size: number; head: string; tail: string };
 
 /** Options for {@link createSseDecoder}. */
 export interface SseOptions {
@@ -78,6 +86,12 @@ export interface SseDecoder {
   lastEventId: string;
   /** The current event passed the limit: its data is dropped and it is not dispatched. */
   dropping: boolean;
+  /** While dropping: the event's size when the limit was crossed, and the first and last characters of its data. */
+  dropSize: number;
+  dropHead: string;
+  dropTail: string;
+  /** The dropped pending line is a `data` line: the rest of it still goes to {@link SseDecoder.dropTail}. */
+  dropLineIsData: boolean;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -99,6 +113,10 @@ export function createSseDecoder(options?: SseOptions, lastEventId = ""): SseDec
     eventType: "",
     lastEventId,
     dropping: false,
+    dropSize: 0,
+    dropHead: "",
+    dropTail: "",
+    dropLineIsData: false,
   };
 }
 
@@ -168,7 +186,8 @@ function feedText(state: SseDecoder, text: string, out: SseOutput[]): void {
   let cr = text.indexOf("\r", pos);
   while (lf !== -1 || cr !== -1) {
     const end = lf === -1 ? cr : cr === -1 ? lf : lf < cr ? lf : cr;
-    if (!state.lineDropped && !grow(state, end - pos, out)) {
+    if (state.lineDropped) keepTail(state, text, pos, end);
+    else if (!grow(state, text, pos, end)) {
       const piece = text.slice(pos, end);
       const line = state.line === "" ? piece : state.line + piece;
       state.line = "";
@@ -185,34 +204,71 @@ function feedText(state: SseDecoder, text: string, out: SseOutput[]): void {
     if (lf !== -1 && lf < pos) lf = text.indexOf("\n", pos);
     if (cr !== -1 && cr < pos) cr = text.indexOf("\r", pos);
   }
-  if (pos < n && !state.lineDropped && !grow(state, n - pos, out)) state.line += pos === 0 ? text : text.slice(pos);
+  if (pos >= n) return;
+  if (state.lineDropped) keepTail(state, text, pos, n);
+  else if (!grow(state, text, pos, n)) state.line += pos === 0 ? text : text.slice(pos);
+}
+
+/** The rest of a dropped data line is still the event's data: it completes the head excerpt, and its last characters are the tail. */
+function keepTail(state: SseDecoder, text: string, from: number, to: number): void {
+  if (!state.dropLineIsData || to <= from) return;
+  if (state.dropHead.length < PEEK_WINDOW) state.dropHead += text.slice(from, Math.min(to, from + PEEK_WINDOW - state.dropHead.length));
+  state.dropTail = lastChars(state.dropTail + text.slice(Math.max(from, to - TAIL_WINDOW), to));
+}
+
+/** More of a dropped event's data (`piece`, in order): the head excerpt takes it until full, so the head does not depend on where the chunks were cut. */
+function growHead(state: SseDecoder, piece: string): void {
+  if (state.dropHead.length < PEEK_WINDOW) state.dropHead += piece.slice(0, PEEK_WINDOW - state.dropHead.length);
+}
+
+function lastChars(text: string): string {
+  return text.length > TAIL_WINDOW ? text.slice(-TAIL_WINDOW) : text;
+}
+
+/** The value of a raw `data` line, or undefined for another line. */
+function dataValue(line: string): string | undefined {
+  if (!line.startsWith("data")) return undefined;
+  if (line.length === 4) return "";
+  if (line.charCodeAt(4) !== 0x3a /* : */) return undefined;
+  return line.charCodeAt(5) === 0x20 ? line.slice(6) : line.slice(5);
 }
 
 /**
- * Checks that the pending line may grow by `more` characters; if not, reports the event
- * (once) and drops the line. Returns true when the line was dropped.
+ * Checks that the pending line may grow by `text[from .. to)`; if not, the event is over
+ * the limit and the line is dropped (its start kept for the excerpts). Returns true when
+ * the line was dropped.
  */
-function grow(state: SseDecoder, more: number, out: SseOutput[]): boolean {
-  const size = state.data.length + state.line.length + more;
+function grow(state: SseDecoder, text: string, from: number, to: number): boolean {
+  const size = state.data.length + state.line.length + (to - from);
   if (size <= state.maxEventSize) return false;
-  overflow(state, size, out);
-  state.line = "";
-  state.lineDropped = true;
-  return true;
-}
-
-/** The current event is over the limit: report it once, drop its data, stop it from dispatching. */
-function overflow(state: SseDecoder, size: number, out: SseOutput[]): void {
-  if (!state.dropping) out.push({ type: "error", reason: `event exceeds maxEventSize (${state.maxEventSize})`, size });
+  const raw = state.line + text.slice(from, Math.min(to, from + PEEK_WINDOW + 8));
+  const value = dataValue(raw);
+  state.dropLineIsData = value !== undefined;
+  if (!state.dropping) {
+    // The event's data so far, then this line's: what the head excerpt is taken from.
+    const start = value === undefined ? state.data : state.dataLines > 0 ? state.data + "\n" + value : value;
+    state.dropSize = size;
+    state.dropHead = start.slice(0, PEEK_WINDOW);
+    state.dropTail = lastChars(start);
+  } else if (value !== undefined) {
+    growHead(state, "\n" + value);
+    state.dropTail = lastChars(state.dropTail + "\n" + value);
+  }
   state.dropping = true;
   state.data = "";
   state.dataLines = 0;
+  state.line = "";
+  state.lineDropped = true;
+  // The line's own end (past what was kept above) is its data's end: kept as the tail.
+  if (state.dropLineIsData && to - from > PEEK_WINDOW + 8) state.dropTail = lastChars(text.slice(Math.max(from, to - TAIL_WINDOW), to));
+  return true;
 }
 
 /** One complete line, per WHATWG "Interpreting an event stream". */
 function processLine(state: SseDecoder, line: string, out: SseOutput[]): void {
   if (line === "") {
-    if (state.dataLines > 0 && !state.dropping) {
+    if (state.dropping) out.push({ type: "error", reason: `event exceeds maxEventSize (${state.maxEventSize})`, size: state.dropSize, head: state.dropHead, tail: state.dropTail });
+    else if (state.dataLines > 0) {
       out.push({ type: "event", event: state.eventType === "" ? "message" : state.eventType, data: state.data, id: state.lastEventId });
     }
     state.data = "";
@@ -232,7 +288,11 @@ function processLine(state: SseDecoder, line: string, out: SseOutput[]): void {
   switch (field) {
     case "data":
       // No size check needed: the whole line (longer than LF + value) already passed `grow`.
-      if (state.dropping) return;
+      if (state.dropping) {
+        growHead(state, "\n" + value);
+        state.dropTail = lastChars(state.dropTail + "\n" + value);
+        return;
+      }
       state.data = state.dataLines === 0 ? value : state.data + "\n" + value;
       state.dataLines++;
       return;

@@ -63,6 +63,7 @@
 import { systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
+import { decode, oversizedStandIn } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -663,7 +664,7 @@ class HttpClient implements HttpClientTransport {
         for (const o of feedSse(decoder, value)) {
           heard = true;
           if (o.type === "retry") ctx.retryMs = o.ms;
-          else if (o.type === "error") this.report(`dropped an SSE event: ${o.reason}`);
+          else if (o.type === "error") this.dropped(o, decoder.maxEventSize, ctx);
           // Empty data: the priming event, which only moves the cursor.
           else if (o.data !== "" && o.event === "message") this.deliver(o.data, ctx);
         }
@@ -757,6 +758,21 @@ class HttpClient implements HttpClientTransport {
     if (ctx.pending.size > 0 || this.initKey !== undefined) this.noteResponse(text, ctx);
     if (this.receiver !== undefined) this.receiver(text);
     else this.buffered.push(text);
+  }
+
+  /**
+   * An event too large to keep: the kernel gets the codec's stand-in for it, so a response
+   * it was fails the request it answers at once (`-32603`), read from the event's two ends,
+   * instead of waiting on a resumption that can only replay it; that request is no longer
+   * pending here.
+   */
+  private dropped(e: { reason: string; head: string; tail: string }, limit: number, ctx: StreamCtx): void {
+    this.report(`dropped an SSE event: ${e.reason}`);
+    const standIn = oversizedStandIn(e.head, e.tail, limit);
+    const d = decode(standIn);
+    if (d.kind === "invalid" && d.answers !== undefined && d.answers !== null) ctx.pending.delete(JSON.stringify(d.answers));
+    if (this.receiver !== undefined) this.receiver(standIn);
+    else this.buffered.push(standIn);
   }
 
   /** Marks the responses in `text` as arrived; learns the negotiated version from the initialize result. */
