@@ -34,7 +34,7 @@ test("cli replay: a recorded transcript replays identically (exit 0); a tampered
   assert.equal(await main(["replay", "--help"], { stdin: empty(), stdout: sink(), stderr: sink() }), 0);
 });
 
-test("cli replay: a file that is no transcript (no header, a header without options, a line that is not a step, a broken stdio transcript) exits 2 on stderr, not as a divergence", async () => {
+test("cli replay: a file that is no transcript (no header, a header without options, a line that is not a step, a broken stdio transcript) or a transcript of another server exits 2 on stderr, not as a divergence", async () => {
   const dir = mkdtempSync(join(tmpdir(), "replay-"));
   const cases: [string, string, RegExp][] = [
     ["not-json", "{oops\n", /the first line is not JSON/],
@@ -43,7 +43,9 @@ test("cli replay: a file that is no transcript (no header, a header without opti
     ["array-options", '{"transcript":"mcp-kernel/1","options":[]}\n', /header has no options object/],
     ["bad-step", '{"transcript":"mcp-kernel/1","options":{"role":"server","info":{"name":"s","version":"1"}}}\n{"input":1}\n', /line 2 is not a step/],
     ["bad-step-json", '{"transcript":"mcp-kernel/1","options":{"role":"server","info":{"name":"s","version":"1"}}}\n{nope\n', /line 2 is not JSON/],
-    ["stdio-broken", '{"transcript":"mcp-kernel/stdio-1"}\n[1,2,3]\n', /is not a transcript/],
+    ["stdio-broken", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n[1,2,3]\n', /line 2 is not a stdio transcript event/],
+    // Only the demo server can be rebuilt: another server's transcript is refused, not reported as a divergence.
+    ["other-server", '{"transcript":"mcp-kernel/stdio-1","command":["node","sdk-server.mjs"]}\n{"t":0,"from":"client","line":"{}"}\n', /serve --stdio only/],
   ];
   for (const [name, text, reason] of cases) {
     const file = join(dir, `${name}.jsonl`);
@@ -52,7 +54,7 @@ test("cli replay: a file that is no transcript (no header, a header without opti
     const err = sink();
     assert.equal(await main(["replay", file], { stdin: empty(), stdout: out, stderr: err }), 2, name);
     assert.equal(out.text, "", name);
-    assert.match(err.text, /is not a transcript/, name);
+    assert.match(err.text, /cannot replay /, name);
     assert.match(err.text, reason, name);
     // What was expected and what was found differ, so the message says what is missing.
     const [expected, found] = err.text.split("\n").slice(1, 3).map((l) => l.replace(/^\s+(expected|found)\s+/, ""));

@@ -22,6 +22,7 @@ otherwise prints the first divergence. Two formats (JSON Lines, told apart by th
                       {input, outputs} line per step
   mcp-kernel/stdio-1  stdio traffic written by \`mcp-kernel record\` around
                       \`mcp-kernel serve --stdio\`, re-run against the demo server
+                      (a transcript of another server is refused: exit 2)
 `;
 
 async function run(args: string[], io: CliIO): Promise<number> {
@@ -45,7 +46,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
   if (result.malformed === true) {
     // Nothing was replayed: the file is unreadable as a transcript, not a divergence.
-    await writeOut(io.stderr, `mcp-kernel replay: ${args[0]} is not a transcript: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  found    ${JSON.stringify(result.actual)}\n`);
+    await writeOut(io.stderr, `mcp-kernel replay: cannot replay ${args[0]}: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  found    ${JSON.stringify(result.actual)}\n`);
     return Exit.Usage;
   }
   await writeOut(io.stdout, `divergence at step ${result.index}: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  actual   ${JSON.stringify(result.actual)}\n`);
@@ -64,6 +65,11 @@ async function replayText(text: string): Promise<ReplayResult> {
   if (format !== STDIO_TRANSCRIPT) return replay(text);
   const parsed = parseStdioTranscript(lines);
   if ("error" in parsed) return { ok: false, malformed: true, index: parsed.line - 1, expected: "a stdio transcript event", actual: lines[parsed.line], reason: parsed.error };
+  // Only the demo server can be rebuilt here: another server's transcript would "diverge" at its first answer.
+  const command = Array.isArray(parsed.header.command) ? parsed.header.command : [];
+  if (!(command.includes("serve") && command.includes("--stdio"))) {
+    return { ok: false, malformed: true, index: -1, expected: { command: ["mcp-kernel", "serve", "--stdio"] }, actual: { command }, reason: "replay re-runs stdio transcripts of mcp-kernel serve --stdio only (the demo server it can rebuild); this one recorded another server" };
+  }
   return replayStdio(parsed.events);
 }
 
