@@ -278,3 +278,23 @@ test("validate: output waits for `drain` when stdout asks for it, and nothing is
   assert.equal(text, "ok request tools/call\nok request tools/call\n");
   assert.equal(waits, 2);
 });
+
+test("validate without --version follows a recorded session's own version (initialize, its result, a modern request's _meta); --version pins one", async () => {
+  const legacy = [
+    line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+    line({ jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }),
+    line({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    line({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    // A 2025-06-18 result: no execution field, no icons; valid there.
+    line({ jsonrpc: "2.0", id: 2, result: { tools: [{ name: "t", inputSchema: { type: "object" } }] } }),
+  ].join("\n") + "\n";
+  const followed = await cli(["validate"], legacy);
+  assert.equal(followed.code, 0, followed.out);
+  assert.deepEqual(followed.lines, ["ok request initialize", "ok result initialize", "ok notification notifications/initialized", "ok request tools/list", "ok result tools/list"]);
+  const pinned = await cli(["validate", "--version", "2026-07-28"], legacy);
+  assert.equal(pinned.code, 1);
+  assert.match(pinned.lines[0], /^error \/method unknown method initialize in 2026-07-28/);
+  // A modern request names its version: checked under it.
+  const modern = await cli(["validate"], line({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: META } }) + "\n");
+  assert.deepEqual(modern.lines, ["ok request tools/list"]);
+});

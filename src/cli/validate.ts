@@ -40,7 +40,9 @@ import { parseArgs } from "node:util";
 const USAGE = `usage: mcp-kernel validate [--version V] [--type T] [FILE|-]
 
 Checks MCP messages against the schema of protocol version V (default ${PROTOCOL_VERSIONS[0]};
-known: ${PROTOCOL_VERSIONS.join(", ")}). Reads FILE, or standard input for - or no FILE:
+known: ${PROTOCOL_VERSIONS.join(", ")}); without --version, a recorded session's own
+version is followed: an initialize selects the version it asks for (its result, the one
+the server chose), a modern request the one its _meta names. Reads FILE, or standard input for - or no FILE:
 one JSON message (it may span lines) or JSON Lines (one per line, blank lines skipped).
 
 Without --type, each line is decoded as JSON-RPC (batches only for 2025-03-26) and a
@@ -76,16 +78,35 @@ class Checker {
   /** Lines checked, and how many of them were invalid. */
   messages = 0;
   failures = 0;
-  private readonly allowBatch: boolean;
+  private allowBatch: boolean;
   /** Requests seen and not yet answered: id → method, or null when two share the id. */
   private readonly pending = new Map<RequestId, string | null>();
 
   constructor(
-    private readonly version: ProtocolVersion,
+    private version: ProtocolVersion,
     /** `--type`: the validator, its name, and the kind word printed for it. */
     private readonly bare: { validator: Validator; name: string; kind: string } | null,
+    /** No `--version` given: a recorded session's own version is followed (see {@link Checker.follow}). */
+    private readonly following = false,
   ) {
     this.allowBatch = allowsBatches(version);
+  }
+
+  /**
+   * Without `--version`, the input's own version decides, as it would for its peers: an
+   * `initialize` request selects the version it asks for, its result the one the server
+   * chose; a modern request names its version in `_meta`. Messages after that are checked
+   * under it (a recorded legacy session is not checked against 2026-07-28).
+   */
+  private follow(message: { method?: unknown; params?: unknown; result?: unknown }): void {
+    if (!this.following) return;
+    let named: unknown;
+    if (message.method === "initialize") named = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    else if (message.method === undefined) named = (message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    else named = ((message.params as { _meta?: Record<string, unknown> } | undefined)?._meta ?? {})["io.modelcontextprotocol/protocolVersion"];
+    if (typeof named !== "string" || !isProtocolVersion(named) || named === this.version) return;
+    this.version = named;
+    this.allowBatch = allowsBatches(named);
   }
 
   /** Checks one non-blank line (or whole document) and returns its output lines. */
@@ -120,6 +141,7 @@ class Checker {
         return fail(at, d.reason);
       case "request":
       case "notification": {
+        this.follow(d.message);
         const { method, params } = d.message;
         const spec = methodSpec(this.version, method);
         if (spec === undefined) return fail(`${at}/method`, `unknown method ${method} in ${this.version}`);
@@ -132,6 +154,7 @@ class Checker {
       }
       case "result": {
         const method = this.answered(d.message.id);
+        if (method === "initialize") this.follow(d.message);
         if (method === null) return { ok: true, what: "result" };
         // Only requests are remembered, and every request has a result validator.
         const issues = methodSpec(this.version, method)!.validateResult!(d.message.result);
@@ -242,7 +265,7 @@ async function runValidate(args: string[], io: CliIO): Promise<number> {
     bare = { validator, name: values.type, kind: kindOfType(version, values.type) };
   }
   const file = positionals[0] ?? "-";
-  const checker = new Checker(version, bare);
+  const checker = new Checker(version, bare, values.version === undefined && bare === null);
 
   // "first": nothing seen yet; "lines": JSON Lines; "document": buffering one document.
   let mode: "first" | "lines" | "document" = "first";
