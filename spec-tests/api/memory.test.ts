@@ -1,6 +1,7 @@
 // Spec: 2025-11-25 basic/transports: a transport carries JSON-RPC messages as text, in
 // order; either side may close it. The in-memory pair keeps that contract in-process.
 import { test } from "node:test";
+import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
 import { connectMemory, createMemoryPair } from "../../src/transports/memory.js";
 import { McpClient, McpServer } from "../../src/api/index.js";
@@ -184,3 +185,37 @@ for (const values of [false, true]) {
     client.close();
   });
 }
+
+test("memory pair (values): a message whose data has a throwing getter gets the text path's answer (-32603 at once, nothing uncaught) and the pair serves on", async () => {
+  for (const values of [true, false]) {
+    const server = new McpServer({ name: "s", version: "1" });
+    let runs = 0;
+    server.tool("bad", {}, () => (runs++, { content: [], structuredContent: { get g(): never { throw new Error("getter"); } } }));
+    server.tool("ok", {}, () => ({ content: [{ type: "text", text: "fine" }] }));
+    const client = new McpClient({ name: "c", version: "1" });
+    const { client: ready } = connectMemory((t) => server.connect(t), (t) => client.connect(t), { values });
+    await ready;
+    // Client side: arguments with a throwing getter are refused before sending.
+    await assert.rejects(client.callTool("ok", { get x(): never { throw new Error("arg getter"); } }), (e: { code?: number }) => e.code === -32603);
+    // Server side: the result cannot be sent; the caller gets -32603 now, the handler ran once.
+    await assert.rejects(client.callTool("bad"), (e: { code?: number; message?: string }) => e.code === -32603 && /could not be encoded/.test(e.message ?? ""));
+    assert.equal(runs, 1, `values ${values}`);
+    assert.equal((await client.callTool("ok")).content[0].text, "fine");
+    client.close();
+  }
+});
+
+test("memory pair: a receiver that throws gets each message once, and the rest still arrive (the throw is the receiver's own, uncaught: run in a child process)", () => {
+  const memory = new URL("../../src/transports/memory.js", import.meta.url).href;
+  const script = `
+    const { createMemoryPair } = await import(${JSON.stringify(memory)});
+    const [a, b] = createMemoryPair();
+    const got = [];
+    let thrown = 0;
+    process.on("uncaughtException", () => thrown++);
+    b.onMessage((t) => { got.push(t); if (t === "boom") throw new Error("receiver bug"); });
+    a.send("one"); a.send("boom"); a.send("three");
+    setTimeout(() => console.log(JSON.stringify({ got, thrown })), 20);`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+  assert.deepEqual(JSON.parse(out), { got: ["one", "boom", "three"], thrown: 1 });
+});

@@ -176,7 +176,13 @@ export function checkNesting(root: unknown, maxDepth: number, maxNodes: number):
  * that throws is the caller's to catch).
  */
 export function isJsonShaped(value: unknown, maxDepth: number, maxNodes: number): boolean {
-  return isJsonLeaf(value) || (typeof value === "object" && shapedWalk(value as object, maxDepth, maxNodes) >= 0);
+  if (isJsonLeaf(value)) return true;
+  try {
+    return typeof value === "object" && shapedWalk(value as object, maxDepth, maxNodes) >= 0;
+  } catch {
+    // A getter that throws (or a proxy trap): not plain data, so the caller takes the encoder's path, which reports it.
+    return false;
+  }
 }
 
 /**

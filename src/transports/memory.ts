@@ -119,23 +119,35 @@ class MemoryEnd implements Transport {
     this.draining = false;
     const inbox = this.inbox;
     let i = 0;
-    // A receiver may register late: then the messages wait, in order, for it.
-    for (; i < inbox.length && !this.isClosed; i++) {
-      const item = inbox[i];
-      if (item === CLOSE) {
-        this.shut("peer closed");
-        break;
+    try {
+      // A receiver may register late: then the messages wait, in order, for it. An item
+      // counts as delivered before its receiver runs: one that throws is not handed over
+      // again with every later message.
+      while (i < inbox.length && !this.isClosed) {
+        const item = inbox[i];
+        if (item === CLOSE) {
+          this.shut("peer closed");
+          break;
+        }
+        if (typeof item === "string") {
+          if (this.receiver === undefined) break;
+          i++;
+          this.receiver(item);
+        } else if (this.valueReceiver !== undefined) {
+          i++;
+          this.valueReceiver(item);
+        } else if (this.receiver !== undefined) {
+          i++;
+          this.receiver(encode(item));
+        } else break;
       }
-      if (typeof item === "string") {
-        if (this.receiver === undefined) break;
-        this.receiver(item);
-      } else if (this.valueReceiver !== undefined) this.valueReceiver(item);
-      else if (this.receiver !== undefined) this.receiver(encode(item));
-      else break;
+    } finally {
+      // Emptied whole in the common case: `splice` would allocate the array of what it removed.
+      if (i >= inbox.length) inbox.length = 0;
+      else inbox.splice(0, i);
+      // A receiver threw: what is left still goes, on the next microtask.
+      if (inbox.length > 0 && !this.isClosed && (this.receiver !== undefined || this.valueReceiver !== undefined)) this.schedule();
     }
-    // Emptied whole in the common case: `splice` would allocate the array of what it removed.
-    if (i === inbox.length) inbox.length = 0;
-    else inbox.splice(0, i);
   }
 
   private shut(reason: string): void {
