@@ -132,6 +132,23 @@ test("a failing writable closes the transport, naming the failure", async () => 
   t.send("{}"); // a no-op now
 });
 
+test("a writable that errors while the transport waits for room (no write in flight) closes the transport, naming the failure", async () => {
+  let controller!: WritableStreamDefaultController;
+  let release: (() => void) | undefined;
+  // highWaterMark 1 and a write that hangs: the second message finds the writer full and waits on writer.ready.
+  const writable = new WritableStream<Chunk>({ start: (c) => void (controller = c), write: () => new Promise<void>((r) => (release = r)) }, { highWaterMark: 1 });
+  const t = webStreamsTransport(new ReadableStream<Chunk>(), writable, { framing: "messages" });
+  const { closed } = collect(t);
+  t.send("{}");
+  t.send("{}");
+  while (release === undefined) await new Promise((r) => setImmediate(r));
+  // The write in flight completes; then the peer goes away while the channel still waits.
+  release();
+  await new Promise((r) => setImmediate(r));
+  controller.error(new Error("peer went away"));
+  assert.equal(await closed, "write failed: peer went away");
+});
+
 test("closing this side closes the writable (the peer sees the end) and cancels the readable", async () => {
   let cancelled: unknown = "not cancelled";
   const readable = new ReadableStream<Chunk>({ cancel: (r) => void (cancelled = r) });

@@ -63,8 +63,10 @@ export class WriterSink implements Sink {
 
   /** Calls `fn` when the writer has room again (`writer.ready`). */
   waitDrain(fn: () => void): void {
-    // A writer that errors instead rejects `ready`; the failed write has reported it.
-    this.writer.ready.then(fn, ignore);
+    // A writer that errors instead rejects `ready`, and it may do so with no write in
+    // flight to report it (the peer went away while the channel waited): that is the
+    // error. Reported twice (a failed write too), the first report is the one kept.
+    this.writer.ready.then(fn, this.onError);
   }
 
   /** Closes the writable once the queued writes are done. */
