@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Pair, sendsOf } from "../harness/pair.js";
 import { createSession, step } from "../../src/session/session.js";
+import { nextDeadline } from "../../src/session/timeouts.js";
 import { nextPhase, TRANSITIONS } from "../../src/session/lifecycle.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { LEGACY_VERSIONS, type LegacyVersion } from "../../src/model/versions.js";
@@ -170,6 +171,18 @@ test("lifecycle: initialize MUST NOT be cancelled; a timed-out initialize fails 
   assert.equal(sendsOf(out).length, 0);
   assert.equal(c.phase.name, "closed");
   assert.ok(out.some((o) => o.type === "close"));
+});
+
+test("versioning (stdio probe): the kernel's own server/discover probe cannot be cancelled by the application; the handshake still ends (here: falls back to initialize at its timeout)", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2026-07-28", "2025-11-25"], requestTimeoutMs: 1000 });
+  step(c, { type: "open", now: 0 });
+  assert.equal(c.phase.name, "probing");
+  const cancel = step(c, { type: "cancel", now: 0, id: 0 }).outputs;
+  assert.deepEqual(cancel.map((o) => o.type), ["diagnostic"]);
+  assert.equal(nextDeadline(c), 1000);
+  const out = step(c, { type: "tick", now: 1000 }).outputs;
+  assert.equal(c.phase.name, "initializing");
+  assert.equal((sendsOf(out)[0] as { method?: string }).method, "initialize");
 });
 
 test("lifecycle: the transport closing fails every request in flight and cancels every request being handled", () => {

@@ -64,13 +64,17 @@ export function cancelOutbound(state: SessionState, id: string | number, reason:
     out.push({ type: "diagnostic", code: "cancel-refused", message: "the initialize request MUST NOT be cancelled", detail: { id } });
     return;
   }
+  // The kernel's own requests (the server/discover probe, a keep-alive ping) end on their
+  // own: the handshake waits on the probe, so cancelling it would leave the session probing.
+  if (req.internal !== undefined) {
+    out.push({ type: "diagnostic", code: "cancel-refused", message: `the kernel's own ${req.method} request is not the application's to cancel`, detail: { id } });
+    return;
+  }
   removeOutbound(state, key);
   if (!req.task) {
     const params: JsonObject = { requestId: req.id };
     if (reason !== undefined) params.reason = reason;
     out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params } });
   }
-  if (req.internal === undefined) {
-    out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.RequestCancelled, message: reason ?? "request cancelled" } });
-  }
+  out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.RequestCancelled, message: reason ?? "request cancelled" } });
 }
