@@ -72,3 +72,24 @@ test("replay: recordingSession records as it runs; key order does not matter", (
   assert.deepEqual(replay(rec.text()), { ok: true, steps: 1 });
   assert.equal(canonicalJson({ b: 1, a: { d: 2, c: 3 } }), canonicalJson({ a: { c: 3, d: 2 }, b: 1 }));
 });
+
+test("STYLE (never throws across the boundary): step on a session made from options no application would pass (a restored header without a role) closes it with a close output, and replay reports transcripts it cannot run as malformed", () => {
+  for (const options of [{}, { role: "bogus", info: { name: "x", version: "1" }, capabilities: {} }]) {
+    const s = createSession(options as unknown as SessionOptions);
+    for (const input of [{ type: "receive", now: 0, data: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }, { type: "tick", now: 0 }, { type: "closed", now: 0 }] as const) {
+      assert.doesNotThrow(() => step(s, input), `${JSON.stringify(options)} ${input.type}`);
+    }
+    assert.equal(s.phase.name, "closed");
+  }
+  const header = transcriptHeader({ role: "server", info: { name: "s", version: "1" }, capabilities: {} });
+  const odd = [
+    JSON.stringify({ transcript: "mcp-kernel/1", options: {} }) + '\n{"input":{"type":"closed","now":0},"outputs":[]}\n',
+    header + '\n{"input":null,"outputs":[]}\n',
+    header + '\n{"input":{"type":"tick","now":0},"outputs":' + "[".repeat(20_000) + "]".repeat(20_000) + "}\n",
+  ];
+  for (const text of odd) {
+    let r: ReturnType<typeof replay> | undefined;
+    assert.doesNotThrow(() => (r = replay(text)), text.slice(0, 60));
+    assert.equal(r!.ok, false, text.slice(0, 60));
+  }
+});

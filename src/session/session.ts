@@ -113,7 +113,14 @@ export function step(state: SessionState, input: SessionInput): StepResult {
     dispatch(state, input, out);
   } catch (e) {
     // A bug, not a protocol event: make it fatal and visible rather than corrupting state.
-    fail(state, `internal error: ${e instanceof Error ? e.message : String(e)}`, out);
+    const reason = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    try {
+      fail(state, reason, out);
+    } catch {
+      // The state itself is unusable (options no createSession would make): closed, still without a throw.
+      state.phase = { name: "closed", reason };
+      out.push({ type: "close", reason });
+    }
   }
   return { state, outputs: out };
 }

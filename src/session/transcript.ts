@@ -68,6 +68,15 @@ export function recordingSession(options: SessionOptions): { state: ReturnType<t
 
 /** Re-runs a transcript through a fresh kernel and reports the first divergence. Never throws. */
 export function replay(text: string): ReplayResult {
+  try {
+    return replayLines(text);
+  } catch (e) {
+    // Options no session can be made from, outputs nested past the stack: no transcript this kernel can replay.
+    return { ok: false, malformed: true, index: -1, expected: "a transcript this kernel can replay", actual: e instanceof Error ? e.message : String(e), reason: `the transcript could not be replayed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+function replayLines(text: string): ReplayResult {
   const lines = text.split("\n").filter((l) => l.trim() !== "");
   let header: TranscriptHeader;
   try {
@@ -89,7 +98,7 @@ export function replay(text: string): ReplayResult {
     } catch {
       return { ok: false, malformed: true, index: i - 1, expected: "a JSON step", actual: lines[i], reason: `line ${i + 1} is not JSON` };
     }
-    if (recorded === null || typeof recorded !== "object" || typeof recorded.input !== "object" || !Array.isArray(recorded.outputs)) {
+    if (recorded === null || typeof recorded !== "object" || typeof recorded.input !== "object" || recorded.input === null || !Array.isArray(recorded.outputs)) {
       return { ok: false, malformed: true, index: i - 1, expected: "{input, outputs}", actual: recorded, reason: `line ${i + 1} is not a step` };
     }
     const { outputs } = step(state, recorded.input);
