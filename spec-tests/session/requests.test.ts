@@ -3,6 +3,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Pair, sendsOf } from "../harness/pair.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { RequestId } from "../../src/jsonrpc/types.js";
+import type { SessionInput } from "../../src/session/types.js";
 
 function ready(server: Record<string, unknown> = {}) {
   const p = new Pair({}, { capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, completions: {} }, ...server });
@@ -252,4 +254,41 @@ test("routing: progress, and requests, notifications and logs issued while handl
   p.run();
   const sends = seen.filter((o) => o.type === "send") as { related?: unknown }[];
   assert.deepEqual(sends.map((s) => s.related), [id, id, id, undefined]);
+});
+
+test("STYLE (errors are values; a fatal error is the kernel's own): application inputs with fields the kernel cannot use are refused with a diagnostic and the session serves on", () => {
+  const p = ready();
+  let answered: RequestId | undefined;
+  p.handlers.server = (req) => void (answered = req.id);
+  const id = p.request("client", "tools/list");
+  p.run();
+  assert.equal(answered, id);
+  const refused: [string, unknown][] = [
+    ["null input", null],
+    ["NaN clock", { type: "tick", now: Number.NaN }],
+    ["progress total not a number", { type: "progress", now: 0, id, progress: 1, total: "lots" }],
+    ["progress message not a string", { type: "progress", now: 0, id, progress: 1, message: 5 }],
+    ["log without data", { type: "log", now: 0, level: "error" }],
+    ["changed of an unknown kind", { type: "changed", now: 0, what: "bogus" }],
+    ["unsendable without a message", { type: "unsendable", now: 0, reason: "x" }],
+  ];
+  for (const [name, input] of refused) {
+    const out = p.feed("server", input as SessionInput);
+    assert.deepEqual(out.map((o) => o.type), ["diagnostic"], name);
+    assert.equal((out[0] as { code: string }).code, "input-refused", name);
+    assert.equal(p.server.phase.name, "operating", name);
+  }
+  // A respond whose error is null is a plain answer: the peer's request is answered.
+  const answer = p.feed("server", { type: "respond", now: 0, id, result: { tools: [] }, error: null as never });
+  assert.equal(sendsOf(answer).length, 1);
+  p.run();
+  assert.equal(p.of("client", "response").length, 1);
+  // A request with a timeout the state cannot hold fails for its caller at once.
+  const out = p.feed("client", { type: "request", now: 0, method: "tools/list", timeoutMs: Number.POSITIVE_INFINITY });
+  const err = out.find((o) => o.type === "error") as { error: { code: number; message: string } } | undefined;
+  assert.equal(err?.error.code, ErrorCode.InvalidParams);
+  assert.match(err!.error.message, /timeoutMs must be a finite number/);
+  assert.equal(sendsOf(out).length, 0);
+  // The state stays plain JSON: a snapshot continues as the original.
+  assert.deepEqual(JSON.parse(JSON.stringify(p.server)), p.server);
 });

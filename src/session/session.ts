@@ -125,7 +125,45 @@ export function step(state: SessionState, input: SessionInput): StepResult {
   return { state, outputs: out };
 }
 
+/**
+ * What is wrong with an application input whose fields are not what the kernel can use,
+ * or null. Such an input is refused with a diagnostic and changes nothing: a clock reading
+ * that is not a finite number would put NaN into every deadline (and out of a JSON
+ * snapshot), and a progress, log or change with fields of the wrong type would go out as
+ * a message the schema forbids, or fail in the middle of a step.
+ */
+function malformedInput(input: SessionInput): string | null {
+  if (input === null || typeof input !== "object") return "an input must be an object";
+  // A request is refused by sendRequest, as an error for the caller that awaits it.
+  if (input.type === "request") return null;
+  if (typeof input.now === "number" && !Number.isFinite(input.now)) return "now must be a finite number";
+  const finite = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
+  switch (input.type) {
+    case "progress":
+    case "task-progress":
+      if (!finite(input.progress) || (input.total !== undefined && !finite(input.total)) || (input.message !== undefined && typeof input.message !== "string")) {
+        return "progress and total must be finite numbers, message a string";
+      }
+      return null;
+    case "log":
+      return input.data === undefined ? "a log message needs data" : null;
+    case "changed":
+      return CHANGES.includes(input.what) ? null : `changed needs what: one of ${CHANGES.join(", ")}`;
+    case "unsendable":
+      return input.message !== null && typeof input.message === "object" ? null : "unsendable needs the message";
+  }
+  return null;
+}
+
+/** The `what` of a `changed` input. */
+const CHANGES: readonly unknown[] = ["tools", "prompts", "resources", "resource", "task"];
+
 function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]): void {
+  const problem = malformedInput(input);
+  if (problem !== null) {
+    out.push({ type: "diagnostic", code: "input-refused", message: problem, detail: { type: (input as { type?: unknown } | null)?.type } });
+    return;
+  }
   const now = input.now;
   switch (input.type) {
     case "open":
@@ -697,6 +735,9 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
     if (issues) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `invalid ${method} params`, { issues });
   }
   if (state.outboundCount >= o.maxOutboundRequests) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `too many requests awaiting a response (limit ${o.maxOutboundRequests})`);
+  // Non-finite times would put NaN or Infinity into the state (gone in a JSON snapshot, fired at once by a NaN tick).
+  if (!Number.isFinite(now)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "now must be a finite number");
+  if (input.timeoutMs !== undefined && !(Number.isFinite(input.timeoutMs) && input.timeoutMs >= 0)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "timeoutMs must be a finite number of milliseconds (0 for none)");
   const timeoutMs = input.timeoutMs ?? o.requestTimeoutMs;
   const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
   const req: OutboundRequest = { id, method, deadline: deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
@@ -750,6 +791,8 @@ function respond(state: SessionState, id: RequestId, result: JsonObject | undefi
     out.push({ type: "diagnostic", code: "respond-unknown", message: "no request in progress with this id; answer not sent", detail: { id } });
     return;
   }
+  // An error of null is no error (as a caller writing `error: null` for "none" means).
+  if (error === null) error = undefined;
   if (req.mrtr !== undefined) return error === undefined ? answerInput(state, req.mrtr, result ?? {}, now, out) : failInput(state, req.mrtr, req.method, error, out);
   if (error !== undefined) {
     if (!Number.isInteger(error.code) || typeof error.message !== "string") {
