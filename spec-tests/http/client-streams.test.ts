@@ -351,3 +351,41 @@ test("streamable-http client (basic/index Responses; README Limits, SSE event): 
   assert.equal((await ep.request("ping")).constructor, Object);
   t.close();
 });
+
+test("streamable-http client (draft: a broken modern stream is re-issued under a new id): when the re-issued request's response is the event over the limit, the call fails at once with -32603 under the id the application knows", async () => {
+  const { handler } = modernHandler();
+  let attempts = 0;
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    if (!body.includes('"tools/list"')) return next();
+    attempts++;
+    // First attempt: the stream ends before the response (re-issued). Second: the response is too large.
+    if (attempts === 1) return sse(": nothing yet\n\n");
+    const wireId = (JSON.parse(body) as { id: unknown }).id;
+    return sse(`data: ${JSON.stringify({ result: { tools: [], pad: "p".repeat(4_300_000) }, jsonrpc: "2.0", id: wireId })}\n\n`);
+  });
+  const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [MV] } });
+  await client.connect(t);
+  await assert.rejects(client.listTools(), (e: McpError) => e.code === ErrorCode.InternalError && /malformed response from the peer: message exceeds maxBytes/.test(e.message));
+  assert.equal(attempts, 2);
+  client.close();
+});
+
+test("streamable-http client (basic/index: the error names the request's id when it can be read): a server request event over the limit is answered -32600 with its id, and the stream carries on to the response", async () => {
+  const { handler } = makeHandler();
+  const posted: string[] = [];
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    posted.push(body);
+    if (!body.includes('"tools/list"')) return next();
+    const id = (JSON.parse(body) as { id: number }).id;
+    const huge = JSON.stringify({ jsonrpc: "2.0", id: "s1", method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "q".repeat(4_300_000) } }], maxTokens: 5 } });
+    return sse(`id: 1-0\ndata:\n\nid: 1-1\ndata: ${huge}\n\nid: 1-2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { tools: [] } })}\n\n`);
+  });
+  const ep = connect(t);
+  await ep.open();
+  assert.deepEqual(await ep.request("tools/list"), { tools: [] });
+  await turns();
+  const reply = posted.map((b) => (b.includes('"s1"') ? JSON.parse(b) : undefined)).find((m) => m !== undefined);
+  assert.equal(reply?.error?.code, ErrorCode.InvalidRequest);
+  assert.match(reply.error.message, /message exceeds maxBytes/);
+  t.close();
+});

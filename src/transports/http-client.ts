@@ -756,8 +756,7 @@ class HttpClient implements HttpClientTransport {
     }
     if (ctx.modern?.method === "tools/list" && ctx.pending.size > 0) text = this.screenTools(text);
     if (ctx.pending.size > 0 || this.initKey !== undefined) this.noteResponse(text, ctx);
-    if (this.receiver !== undefined) this.receiver(text);
-    else this.buffered.push(text);
+    this.hand(text);
   }
 
   /**
@@ -770,9 +769,25 @@ class HttpClient implements HttpClientTransport {
     this.report(`dropped an SSE event: ${e.reason}`);
     const standIn = oversizedStandIn(e.head, e.tail, limit);
     const d = decode(standIn);
-    if (d.kind === "invalid" && d.answers !== undefined && d.answers !== null) ctx.pending.delete(JSON.stringify(d.answers));
-    if (this.receiver !== undefined) this.receiver(standIn);
-    else this.buffered.push(standIn);
+    if (d.kind === "invalid" && d.answers !== undefined && d.answers !== null) {
+      // A response: answered here as the kernel would answer it, under the id the kernel
+      // knows (a re-issued modern request's wire id is mapped back), so this stream stops
+      // waiting for it too.
+      const modern = ctx.modern;
+      const key = JSON.stringify(modern?.wireId !== undefined && d.answers === modern.wireId ? modern.id : d.answers);
+      const id = ctx.ids.get(key);
+      if (id === undefined || !ctx.pending.has(key)) return;
+      ctx.pending.delete(key);
+      return this.hand(JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: `malformed response from the peer: ${d.reason}` } }));
+    }
+    // Anything else (a request too large: the kernel answers it -32600 with its id) goes to the kernel as the stand-in.
+    this.hand(standIn);
+  }
+
+  /** Hands text to the receiver, or keeps it until one registers. */
+  private hand(text: string): void {
+    if (this.receiver !== undefined) this.receiver(text);
+    else this.buffered.push(text);
   }
 
   /** Marks the responses in `text` as arrived; learns the negotiated version from the initialize result. */
