@@ -24,7 +24,7 @@
 import type { RequestContext, RequestOptions } from "../driver/endpoint.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel, PeerInfo } from "../session/types.js";
-import { servedModern } from "./tasks-server.js";
+import { isModernVersion } from "../model/versions.js";
 import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
 import type { ElicitationChecks } from "../schema/elicitation.js";
 import { acceptsTaskAugmented } from "../tasks/capabilities.js";
@@ -150,7 +150,7 @@ export class ServerContext {
   }
 
   private send(method: string, params: JsonObject | undefined, options: PeerRequestOptions | undefined): Promise<JsonObject> {
-    if (INPUT_METHODS.has(method) && servedModern(this.rc.protocolVersion)) return this.ask(method, params);
+    if (INPUT_METHODS.has(method) && isModernVersion(this.rc.protocolVersion)) return this.ask(method, params);
     // Tie the peer request's lifetime to this one: cancelling the tool call cancels it.
     const o: PeerRequestOptions = options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };
     return this.rc.request(method, params, o);
@@ -169,7 +169,7 @@ export class ServerContext {
    */
   async requestAsTask(method: string, params: JsonObject = {}, options: PeerRequestOptions & { ttl?: number } = {}): Promise<JsonObject> {
     const { ttl, ...o } = options;
-    const modern = servedModern(this.rc.protocolVersion);
+    const modern = isModernVersion(this.rc.protocolVersion);
     if (modern || !acceptsTaskAugmented(this.rc.peer?.capabilities, method)) return this.request(method, params, o);
     // A form elicited as a task is checked like one elicited plainly, its result when it comes.
     const forms = method === "elicitation/create" ? this.forms : undefined;

@@ -41,7 +41,7 @@ import { McpError, type RequestContext } from "../driver/endpoint.js";
 import type { RequestStateCodec } from "../driver/request-state.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { servedModern } from "./tasks-server.js";
+import { isModernVersion } from "../model/versions.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import type { CreateMessageParams, ElicitParams, Meta } from "./types.js";
 
@@ -148,7 +148,7 @@ export class InputRequiredBridge {
    * params it is given (retry fields included) and returns its answer.
    */
   serve(method: string, params: JsonObject, rc: RequestContext, invoke: Invoke, principal?: string): JsonObject | Promise<JsonObject> {
-    if (servedModern(rc.protocolVersion)) {
+    if (isModernVersion(rc.protocolVersion)) {
       if (params.requestState !== undefined) return this.serveVerified(method, params, invoke, principal);
       return after(invoke(params), (result) => (isInputRequired(result) ? this.seal(method, params, result, principal) : result));
     }
@@ -163,7 +163,7 @@ export class InputRequiredBridge {
    * Rejects with the `-32602` of a tampered, mismatched or expired state.
    */
   async opened(method: string, params: JsonObject, rc: RequestContext, principal?: string): Promise<JsonObject> {
-    if (!servedModern(rc.protocolVersion) || params.requestState === undefined) return params;
+    if (!isModernVersion(rc.protocolVersion) || params.requestState === undefined) return params;
     return { ...params, requestState: await this.open(method, params, principal) };
   }
 

@@ -49,10 +49,13 @@ export function requestCapabilities(params: JsonObject | undefined): unknown {
 
 /**
  * Decides how `tools/call` with `params` to a tool with `support` is served, given the
- * server's capabilities and the version the request is served under ({@link servedModern}).
+ * server's capabilities and the version the request is served under
+ * (`RequestContext.protocolVersion`: a modern request's own, a legacy one's negotiated).
+ * The session decides a request's era once; the API layer reads it from that version
+ * rather than from `_meta` again, so the two cannot disagree.
  */
 export function toolTaskDecision(params: JsonObject, support: ToolTaskSupport, serverCapabilities: JsonObject, version: string | undefined): ToolTaskDecision {
-  if (servedModern(version)) {
+  if (isModernVersion(version)) {
     if (support === "forbidden") return NORMAL;
     if (declaresTasksExtension(requestCapabilities(params))) return { kind: "task", era: "extension" };
     if (support === "required") return { kind: "error", error: gateMissing() };
@@ -72,31 +75,21 @@ function gateMissing(): JsonRpcErrorObject {
   return gateExtensionRequest("tasks/get", undefined)!;
 }
 
-/**
- * True when a request is served under the modern era, read from the version the session
- * served it under (`RequestContext.protocolVersion`: a modern request's own, a legacy
- * one's negotiated). The session decides a request's era once; the API layer follows it
- * rather than reading `_meta` again, so the two cannot disagree.
- */
-export function servedModern(version: string | undefined): boolean {
-  return version !== undefined && isModernVersion(version);
-}
-
 /** Who owns the tasks a request creates or reads: the legacy session, or, for a modern request, no session. */
 export function taskOwnerOf(version: string | undefined, session: TaskOwner): TaskOwner {
-  if (!servedModern(version)) return session;
+  if (!isModernVersion(version)) return session;
   return session.principal === undefined ? {} : { principal: session.principal };
 }
 
 /** The `-32021` (or `-32601`) a modern `tasks/*` request gets when the client lacks the extension; null when it may proceed. */
 export function taskRequestGate(method: string, params: JsonObject | undefined, version: string | undefined): JsonRpcErrorObject | null {
-  if (!servedModern(version)) return null;
+  if (!isModernVersion(version)) return null;
   return gateExtensionRequest(method, requestCapabilities(params));
 }
 
 /** The era a `tasks/*` request is read in. */
 export function taskEraOfRequest(version: string | undefined): TaskEra {
-  return servedModern(version) ? "extension" : "legacy";
+  return isModernVersion(version) ? "extension" : "legacy";
 }
 
 /** Params without the 2025-11-25 `task` field: the work runs as the plain request would. */

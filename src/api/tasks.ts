@@ -41,7 +41,7 @@ import { withRelatedTask } from "../tasks/wire.js";
 import { methodSpec } from "../model/methods.js";
 import { isModernVersion, isProtocolVersion } from "../model/versions.js";
 import { gather, inputFailure, isInputRequired, type Gathered, type InputRequests } from "./mrtr.js";
-import { requestCapabilities, servedModern } from "./tasks-server.js";
+import { requestCapabilities } from "./tasks-server.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 
@@ -611,7 +611,7 @@ export class TaskRuntime {
 
 /** What the requestor declared: a modern request's own `_meta`, else the session's handshake. */
 function capabilitiesOf(run: Run): JsonObject | undefined {
-  if (servedModern(run.rc.protocolVersion)) return requestCapabilities(run.params) as JsonObject | undefined;
+  if (isModernVersion(run.rc.protocolVersion)) return requestCapabilities(run.params) as JsonObject | undefined;
   return run.rc.peer?.capabilities as JsonObject | undefined;
 }
 
