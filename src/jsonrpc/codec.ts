@@ -222,10 +222,18 @@ function malformedResponse(answers: RequestId | null, reason: string): Decoded {
   return d;
 }
 
+/**
+ * The error a malformed response stands for: what the request `id` it answers fails with,
+ * in place of the answer that could not be read (`reason` is the `invalid` value's).
+ */
+export function malformedResponseAnswer(id: RequestId, reason: string): JsonRpcErrorResponse {
+  return { jsonrpc: "2.0", id, error: rpcError(ErrorCode.InternalError, `malformed response from the peer: ${reason}`) };
+}
+
 /** Over `maxBytes`: not parsed at all; what it is comes from a bounded peek at its start and end. */
 function tooLarge(input: string | Uint8Array, maxBytes: number): Decoded {
   const tail = typeof input === "string" ? input.slice(-TAIL_WINDOW) : input.subarray(Math.max(0, input.length - TAIL_WINDOW));
-  return classifyOversized(input, tail, maxBytes);
+  return decodeOversized(input, tail, maxBytes);
 }
 
 /**
@@ -234,7 +242,7 @@ function tooLarge(input: string | Uint8Array, maxBytes: number): Decoded {
  * is malformed, answering the request whose id either end shows (so that request fails at
  * once, instead of waiting for its timeout); anything else is `-32600` with id `null`.
  */
-function classifyOversized(head: string | Uint8Array, tail: string | Uint8Array, limit: number): Decoded {
+export function decodeOversized(head: string | Uint8Array, tail: string | Uint8Array, limit: number): Decoded {
   const reason = `message exceeds maxBytes (${limit})`;
   const seen = peekHead(head);
   if (seen.response) return malformedResponse(seen.id ?? peekLastId(tail), reason);
@@ -263,7 +271,7 @@ export function oversizedStandIn(head: string, tail: string, limit: number): str
 function standInOf(m: Unchecked): Decoded | undefined {
   const o = m[OVERSIZED_MEMBER] as { limit?: unknown; head?: unknown; tail?: unknown } | undefined;
   if (typeof o !== "object" || o === null || typeof o.limit !== "number" || typeof o.head !== "string" || typeof o.tail !== "string") return undefined;
-  return classifyOversized(o.head, o.tail, o.limit);
+  return decodeOversized(o.head, o.tail, o.limit);
 }
 
 /** Over `maxDepth`: parsed, so a request's id, or the id a response answers, can be read from the value. */

@@ -18,7 +18,7 @@
  * The role is data (`options.role`): client and server share every line except the two
  * halves of the handshake.
  */
-import { decode, decodeValue, UNENCODABLE_RESPONSE, type Decoded } from "../jsonrpc/codec.js";
+import { decode, decodeValue, malformedResponseAnswer, UNENCODABLE_RESPONSE, type Decoded } from "../jsonrpc/codec.js";
 import { merged } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
@@ -438,7 +438,7 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       if (d.answers === undefined) out.push({ type: "send", message: d.reply });
       out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
       // A malformed response gets no reply; the request it names fails now, as if answered with an error.
-      if (d.answers !== undefined && d.answers !== null) receiveResponse(state, { jsonrpc: "2.0", id: d.answers, error: { code: ErrorCode.InternalError, message: `malformed response from the peer: ${d.reason}` } }, now, out);
+      if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
   }
 }
 

@@ -63,7 +63,7 @@
 import { systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
-import { decode, oversizedStandIn } from "../jsonrpc/codec.js";
+import { decodeOversized, malformedResponseAnswer, oversizedStandIn } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -760,28 +760,23 @@ class HttpClient implements HttpClientTransport {
   }
 
   /**
-   * An event too large to keep: the kernel gets the codec's stand-in for it, so a response
-   * it was fails the request it answers at once (`-32603`), read from the event's two ends,
-   * instead of waiting on a resumption that can only replay it; that request is no longer
-   * pending here.
+   * An event too large to keep, classified by the codec from its two ends. A response
+   * fails the request it answers at once (`-32603`), under the id the kernel knows (a
+   * re-issued modern request's wire id is mapped back), instead of waiting on a resumption
+   * that can only replay it; this stream stops waiting for it too. Anything else (a request
+   * too large, which the kernel answers `-32600` with its id) goes to the kernel as the
+   * codec's stand-in.
    */
   private dropped(e: { reason: string; head: string; tail: string }, limit: number, ctx: StreamCtx): void {
     this.report(`dropped an SSE event: ${e.reason}`);
-    const standIn = oversizedStandIn(e.head, e.tail, limit);
-    const d = decode(standIn);
-    if (d.kind === "invalid" && d.answers !== undefined && d.answers !== null) {
-      // A response: answered here as the kernel would answer it, under the id the kernel
-      // knows (a re-issued modern request's wire id is mapped back), so this stream stops
-      // waiting for it too.
-      const modern = ctx.modern;
-      const key = JSON.stringify(modern?.wireId !== undefined && d.answers === modern.wireId ? modern.id : d.answers);
-      const id = ctx.ids.get(key);
-      if (id === undefined || !ctx.pending.has(key)) return;
-      ctx.pending.delete(key);
-      return this.hand(JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: `malformed response from the peer: ${d.reason}` } }));
-    }
-    // Anything else (a request too large: the kernel answers it -32600 with its id) goes to the kernel as the stand-in.
-    this.hand(standIn);
+    const d = decodeOversized(e.head, e.tail, limit);
+    if (d.kind !== "invalid" || d.answers === undefined || d.answers === null) return this.hand(oversizedStandIn(e.head, e.tail, limit));
+    const modern = ctx.modern;
+    const key = JSON.stringify(modern?.wireId !== undefined && d.answers === modern.wireId ? modern.id : d.answers);
+    const id = ctx.ids.get(key);
+    if (id === undefined || !ctx.pending.has(key)) return;
+    ctx.pending.delete(key);
+    this.hand(JSON.stringify(malformedResponseAnswer(id, d.reason)));
   }
 
   /** Hands text to the receiver, or keeps it until one registers. */
