@@ -23,7 +23,7 @@ import { merged } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
-import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
+import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { MetaKey } from "../model/meta.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
 import { isModernRequest, withRequestMeta } from "../modern/request-meta.js";
