@@ -315,15 +315,27 @@ test("batching: a lone message does not hold the next one back: after its microt
   assert.deepEqual(sink.writes, ['{"a":1}\n', '{"b":2}\n'], "written without waiting for the event loop");
 });
 
-test("batching: a batch that reaches 64 KiB is written at once, and the rest still joins the turn's write", async () => {
+test("batching: a batch that reaches 2 KiB is written at once, and the rest still joins the turn's write", async () => {
   const sink = new ScriptedSink();
   const ch = new StreamChannel(sink, { batchWrites: true });
-  const big = `"${"x".repeat(40 * 1024)}"`;
+  const big = `"${"x".repeat(1200)}"`;
   ch.send("1");
   ch.send(big);
   ch.send(big);
-  assert.equal(sink.writes.length, 2, "the first line, then the two big ones as soon as they pass 64 KiB");
+  assert.equal(sink.writes.length, 2, "the first line, then the two big ones as soon as they pass 2 KiB");
   ch.send("2");
   await turnEnd();
   assert.deepEqual(sink.writes.map((w) => w.length), [2, 2 * (big.length + 1), 2]);
+});
+
+test("batching: a burst of 64 calls reaches the peer in pieces of about a dozen, so it starts on the first while the rest are encoded", async () => {
+  const sink = new ScriptedSink();
+  const ch = new StreamChannel(sink, { batchWrites: true });
+  const call = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_weather", arguments: { location: "San Francisco, CA", units: "metric" } } });
+  for (let id = 0; id < 64; id++) ch.send(call(id));
+  const beforeTurnEnd = sink.writes.length;
+  await turnEnd();
+  assert.ok(beforeTurnEnd >= 4, `${beforeTurnEnd} writes before the turn ended: the burst waited for it`);
+  assert.ok(sink.writes.length <= 8, `${sink.writes.length} writes: batching no longer saves syscalls`);
+  assert.equal(sink.writes.join(""), Array.from({ length: 64 }, (_, id) => call(id) + "\n").join(""), "every line, in order");
 });
