@@ -226,3 +226,50 @@ test("clock: a wait past setTimeout's range (2^31 - 1 ms) does not fire at once,
   assert.equal(fired, false);
   systemClock.cancel(handle);
 });
+
+/** A manual clock that counts what the endpoint asks of it, and can change a timer's hold in place (as the system clock can). */
+class CountingClock extends ManualClock {
+  scheduled = 0;
+  cancelled = 0;
+  readonly holding = new Map<unknown, boolean>();
+  override schedule(at: number, fn: () => void, hold?: boolean): unknown {
+    this.scheduled++;
+    const handle = super.schedule(at, fn);
+    this.holding.set(handle, hold === true);
+    return handle;
+  }
+  override cancel(handle: unknown): void {
+    this.cancelled++;
+    this.holding.delete(handle);
+    super.cancel(handle);
+  }
+  rehold(handle: unknown, hold: boolean): boolean {
+    this.holding.set(handle, hold);
+    return true;
+  }
+}
+
+test("endpoint: a sequential caller's requests share one timer (each deadline is later than the armed one), and each timeout still fires at its own deadline", async () => {
+  // basic/lifecycle "Timeouts": the sender SHOULD issue a cancellation when a request's timeout elapses.
+  const clock = new CountingClock();
+  let answer = true;
+  const { client } = connect({ requestTimeoutMs: 1000 }, {}, { onRequest: () => (answer ? { content: [] } : new Promise(() => {})) }, clock);
+  await client.open();
+  const before = { scheduled: clock.scheduled, cancelled: clock.cancelled };
+  for (let i = 0; i < 50; i++) await client.request("tools/call", { name: "quick" });
+  assert.ok(clock.scheduled - before.scheduled <= 1, `${clock.scheduled - before.scheduled} timers started for 50 sequential requests`);
+  assert.equal(clock.cancelled, before.cancelled, "none cancelled");
+  assert.deepEqual([...clock.holding.values()], [false], "with nothing awaited, the kept timer no longer holds the process");
+  // The kept timer is due at the first request's deadline (1000): a later request's timeout is still its own.
+  clock.advance(500);
+  answer = false;
+  let settled = false;
+  const pending = client.request("tools/call", { name: "never" }).finally(() => (settled = true));
+  await flush();
+  assert.deepEqual([...clock.holding.values()], [true], "while a caller awaits, the timer holds the process");
+  clock.advance(500); // t = 1000: the kept timer fires early, finds nothing due, arms for 1500
+  await flush();
+  assert.equal(settled, false, "not timed out before its own deadline");
+  clock.advance(500);
+  await assert.rejects(pending, (e: McpError) => e.code === ErrorCode.RequestTimeout);
+});

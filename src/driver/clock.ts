@@ -14,6 +14,12 @@ export interface Clock {
    */
   schedule(at: number, fn: () => void, hold?: boolean): unknown;
   cancel(handle: unknown): void;
+  /**
+   * Optional: changes whether a scheduled timer holds the process (see `hold` of
+   * {@link Clock.schedule}) without rescheduling it. Returns false when it cannot; the
+   * caller then cancels and schedules anew.
+   */
+  rehold?(handle: unknown, hold: boolean): boolean;
 }
 
 /**
@@ -43,6 +49,14 @@ export const systemClock: Clock = {
     return long;
   },
   cancel: (handle) => clearTimeout(handle instanceof LongTimer ? handle.timer : (handle as ReturnType<typeof setTimeout>)),
+  rehold(handle, hold) {
+    // A long wait's later legs are started with the hold it was scheduled with.
+    if (handle instanceof LongTimer) return false;
+    const t = handle as { ref?: () => void; unref?: () => void };
+    if (hold) t.ref?.();
+    else t.unref?.();
+    return true;
+  },
 };
 
 function startTimer(fn: () => void, ms: number, hold: boolean | undefined): ReturnType<typeof setTimeout> {

@@ -338,7 +338,17 @@ export class Endpoint {
   private arm(): void {
     const at = nextDeadline(this.state);
     const hold = this.pending.size > 0 || this.ready !== undefined;
-    if (at === this.timerAt && hold === this.timerHolds) return;
+    // A timer due no later than the next deadline (or with nothing due) is kept: when it
+    // fires early, its tick finds nothing due and arms the timer anew. Without this, every
+    // request of a sequential caller cost a timer started and one cancelled (its deadline
+    // is later than the one before, and its answer leaves nothing due).
+    if (this.timerAt !== null && (at === null || this.timerAt <= at)) {
+      if (hold === this.timerHolds) return;
+      if (this.clock.rehold?.(this.timer, hold) === true) {
+        this.timerHolds = hold;
+        return;
+      }
+    }
     this.disarm();
     if (at === null) return;
     this.timerAt = at;
