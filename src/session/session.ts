@@ -571,6 +571,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
   }
   const eventId = req.origin ?? req.id;
   if ("error" in msg) {
+    if (msg.error.code === ErrorCode.UrlElicitationRequired && state.options.role === "client") rememberRequiredElicitations(state, msg.error.data);
     out.push({ type: "error", id: eventId, method: req.method, error: msg.error });
     return;
   }
@@ -700,9 +701,28 @@ function dropInputRound(state: SessionState, originKey: string): MrtrRound | und
 
 function rememberUrlElicitation(state: SessionState, elicitationId: string): void {
   const table = state.urlElicitations;
+  if (Object.hasOwn(table, elicitationId)) return;
   const keys = Object.keys(table);
   if (keys.length >= MAX_URL_ELICITATIONS) delete table[keys[0]];
-  table[elicitationId] = true;
+  // defineProperty: an id such as "__proto__" stays an own key (assignment would hit the prototype setter and be lost).
+  Object.defineProperty(table, elicitationId, { value: true, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * A URLElicitationRequiredError (-32042) announces URL elicitations the client may wait on:
+ * 2025-11-25 `client/elicitation` lets it "wait for this notification to automatically retry
+ * requests that received a URLElicitationRequiredError", and the error's elicitations MUST be
+ * URL mode with an `elicitationId`. Those ids are remembered like an `elicitation/create`'s,
+ * so their `notifications/elicitation/complete` reaches the application; entries of any
+ * other shape are skipped, and at most the table's bound is taken from one error.
+ */
+function rememberRequiredElicitations(state: SessionState, data: unknown): void {
+  const list = (data as { elicitations?: unknown } | null | undefined)?.elicitations;
+  if (!Array.isArray(list)) return;
+  for (const e of list.slice(0, MAX_URL_ELICITATIONS)) {
+    const { mode, elicitationId } = (e ?? {}) as { mode?: unknown; elicitationId?: unknown };
+    if (mode === "url" && typeof elicitationId === "string") rememberUrlElicitation(state, elicitationId);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
