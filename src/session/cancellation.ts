@@ -7,6 +7,10 @@
  * free resources and not respond; it MAY ignore unknown or finished requests, and invalid
  * cancellations SHOULD be ignored. The sender SHOULD ignore a response that arrives after.
  *
+ * Draft `basic/patterns/cancellation` adds one server-sent use: a server MUST send
+ * `notifications/cancelled` naming a `subscriptions/listen` request when it tears that
+ * subscription down, so a client takes it as the end of its listen request.
+ *
  * Theory of operation. Cancelling removes the request from the table at once, on both
  * sides, so every race resolves the same way: a response that crosses our cancellation
  * finds no entry and is dropped with a diagnostic; a cancellation that crosses our
@@ -26,8 +30,10 @@ export function receiveCancelled(state: SessionState, params: JsonObject, out: S
     return;
   }
   const key = idKey(requestId);
-  const req = Object.hasOwn(state.inbound, key) ? state.inbound[key] : undefined;
+  // An MRTR input request is the client's own, answered locally: no peer can cancel it.
+  const req = Object.hasOwn(state.inbound, key) && state.inbound[key].mrtr === undefined ? state.inbound[key] : undefined;
   if (req === undefined) {
+    if (state.options.role === "client" && endListen(state, key, params.reason, out)) return;
     // Unknown, or already answered: the race the page describes. Ignore.
     out.push({ type: "diagnostic", code: "cancel-ignored", message: "cancellation of a request not in progress ignored", detail: { requestId } });
     return;
@@ -40,6 +46,22 @@ export function receiveCancelled(state: SessionState, params: JsonObject, out: S
   const event: SessionOutput = { type: "cancelled", id: req.id };
   if (typeof params.reason === "string") event.reason = params.reason;
   out.push(event);
+}
+
+/**
+ * Client: the server tore down the subscription of our `subscriptions/listen` request
+ * `key` (draft `basic/patterns/cancellation`). The request ends with a -32800 error naming
+ * the server as the one who ended it; nothing is sent back, since a cancellation references
+ * only a request "believed to still be in-progress". False when `key` is no listen request
+ * of ours (servers MUST NOT send notifications/cancelled for anything else).
+ */
+function endListen(state: SessionState, key: string, reason: unknown, out: SessionOutput[]): boolean {
+  const req = Object.hasOwn(state.outbound, key) ? state.outbound[key] : undefined;
+  if (req?.method !== "subscriptions/listen" || req.internal !== undefined) return false;
+  removeOutbound(state, key);
+  const why = typeof reason === "string" ? `: ${reason}` : "";
+  out.push({ type: "error", id: req.id, method: req.method, error: { code: ErrorCode.RequestCancelled, message: `the server ended the subscription${why}` } });
+  return true;
 }
 
 /** The application cancels a request it sent: tell the peer, fail the request locally. */

@@ -758,8 +758,11 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   // Non-finite times would put NaN or Infinity into the state (gone in a JSON snapshot, fired at once by a NaN tick).
   if (!Number.isFinite(now)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "now must be a finite number");
   if (input.timeoutMs !== undefined && !(Number.isFinite(input.timeoutMs) && input.timeoutMs >= 0)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "timeoutMs must be a finite number of milliseconds (0 for none)");
-  const timeoutMs = input.timeoutMs ?? o.requestTimeoutMs;
-  const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
+  // A subscription is meant to stay open until one side ends it (draft
+  // basic/patterns/subscriptions): no default timeout or cap, only one the caller asks for.
+  const untimed = method === "subscriptions/listen" && input.timeoutMs === undefined;
+  const timeoutMs = input.timeoutMs ?? (untimed ? 0 : o.requestTimeoutMs);
+  const hard = o.maxRequestTimeoutMs > 0 && !untimed ? now + o.maxRequestTimeoutMs : null;
   const req: OutboundRequest = { id, method, deadline: deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
   // Kept for an MRTR retry: the application's own params, never a previous round's inputs.
   const appParams = retry !== undefined ? retry.params : original;
