@@ -103,6 +103,23 @@ test("tasks: tasks/cancel MUST move the task to cancelled before answering; canc
   assert.equal((await c.client.getTask(task!.taskId)).status, "cancelled", "a cancelled task MUST remain cancelled");
 });
 
+test("cancellation: aborting a task-augmented call before its CreateTaskResult rejects at once, sends no notifications/cancelled (tasks/cancel MUST be used), and the task it created is cancelled with tasks/cancel", async () => {
+  const gate = deferred();
+  const seen: ServerContext[] = [];
+  const c = await connect((s) => jobs(s, gate, seen), LEGACY, LEGACY);
+  const abort = new AbortController();
+  const call = c.client.callToolAsTask("job", {}, {}, { signal: abort.signal });
+  abort.abort("user");
+  assert.equal((await rejection(call)).code, -32800);
+  await flush(100);
+  assert.deepEqual(c.sent("client", "notifications/cancelled"), []);
+  const taskId = (c.wire.find((w) => w.from === "server" && w.message.result?.task)!.message.result.task as JsonObject).taskId;
+  assert.deepEqual(c.sent("client", "tasks/cancel").map((m) => m.params), [{ taskId }]);
+  assert.equal(seen[0].signal.aborted, true, "the work is told to stop");
+  assert.equal((await c.client.getTask(taskId as string)).status, "cancelled");
+  gate.resolve();
+});
+
 test("tasks: tasks/list MUST paginate with nextCursor; an invalid cursor is -32602", async () => {
   const gate = deferred();
   const c = await connect((s) => jobs(s, gate), LEGACY, { ...LEGACY, tasks: { pageSize: 2 } });

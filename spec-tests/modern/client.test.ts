@@ -251,3 +251,42 @@ test("mrtr: a server that answers input_required on a method that does not allow
   p.inject("client", JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "input_required", requestState: "x" } }));
   assert.equal(p.of("client", "error")[0].id, id);
 });
+
+test("cancellation (draft basic/patterns/cancellation): a server MUST send notifications/cancelled for a subscriptions/listen request it tears down; the client ends that request and sends nothing back; cancellations naming any other request are ignored", () => {
+  const p = new Pair({ versions: ERAS.modern, capabilities: { roots: {} } }, { versions: ERAS.modern, capabilities: { tools: { listChanged: true } } });
+  p.handlers.server = () => {};
+  p.handshake();
+  const listen = p.request("client", "subscriptions/listen", { notifications: { toolsListChanged: true } });
+  const call = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const wireBefore = p.wire.length;
+  const cancelled = (requestId: unknown, reason?: string) => p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: reason === undefined ? { requestId } : { requestId, reason } }));
+  assert.deepEqual(cancelled(call).map((o) => o.type === "diagnostic" && o.code), ["cancel-ignored"], "servers MUST NOT send it for any other purpose");
+  const out = cancelled(listen, "server shutting down");
+  assert.deepEqual(out, [{ type: "error", id: listen, method: "subscriptions/listen", error: { code: ErrorCode.RequestCancelled, message: "the server ended the subscription: server shutting down" } }]);
+  assert.equal(p.wire.length, wireBefore, "no notifications/cancelled back: the request is no longer in progress");
+  assert.equal(p.client.outboundCount, 1, "only the tools/call is still awaited");
+  assert.deepEqual(cancelled(listen).map((o) => o.type === "diagnostic" && o.code), ["cancel-ignored"], "a repeat names nothing in progress");
+  // An MRTR input request is answered locally: no server can cancel it.
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { resultType: "input_required", inputRequests: { r: { method: "roots/list" } } });
+  p.request("client", "tools/call", { name: "y" });
+  p.run();
+  const input = p.of("client", "request")[0];
+  assert.deepEqual(cancelled(input.id).map((o) => o.type === "diagnostic" && o.code), ["cancel-ignored"]);
+  assert.equal(p.of("client", "cancelled").length, 0);
+});
+
+test("subscriptions (draft basic/patterns/subscriptions): a subscriptions/listen request lives until one side ends it, so the default request timeout and cap do not apply; a timeout the caller asks for does", () => {
+  const p = new Pair({ versions: ERAS.modern, requestTimeoutMs: 1000, maxRequestTimeoutMs: 5000 }, { versions: ERAS.modern, capabilities: { tools: { listChanged: true } } });
+  p.handshake();
+  const open = p.request("client", "subscriptions/listen", { notifications: { toolsListChanged: true } });
+  const timed = p.request("client", "subscriptions/listen", { notifications: { toolsListChanged: true } }, { timeoutMs: 2000 });
+  p.run();
+  p.advance(2000);
+  assert.deepEqual(p.of("client", "error").map((e) => [e.id, e.error.code]), [[timed, ErrorCode.RequestTimeout]]);
+  p.advance(1_000_000);
+  assert.equal(p.of("client", "error").length, 1);
+  p.feed("server", { type: "changed", now: p.now, what: "tools" });
+  p.run();
+  assert.deepEqual(p.of("client", "notification").filter((n) => n.method === "notifications/tools/list_changed").map((n) => (n.params as any)._meta["io.modelcontextprotocol/subscriptionId"]), [open]);
+});

@@ -86,6 +86,25 @@ test("mrtr: servers MUST NOT send input_required on other methods, and MUST incl
   assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 4, result: { resultType: "input_required", requestState: "only-state" } }))[0].result.requestState, "only-state");
 });
 
+test("tasks extension (SEP-2663): a server MUST NOT return CreateTaskResult to a client that did not declare the extension on its request (-32021 instead); only a supported request of a server that declared it gets one", () => {
+  const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+  const task = { resultType: "task", taskId: "t", status: "working", ttlMs: 1000, createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z" };
+  const { rpc, feed } = server({ capabilities: { tools: {}, ...EXT } });
+  rpc(1, "tools/call", { _meta: meta(), name: "x" });
+  const refused = feed({ type: "respond", now: 0, id: 1, result: task });
+  assert.deepEqual(sendsOf(refused)[0].error, { code: ErrorCode.MissingRequiredClientCapability, message: "Missing required client capability", data: { requiredCapabilities: EXT } });
+  assert.ok(refused.some((o) => o.type === "diagnostic" && o.code === "invalid-result"), "the application hears why its task went nowhere");
+  rpc(2, "tools/call", { _meta: meta({}, EXT), name: "x" });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 2, result: task }))[0].result.taskId, "t");
+  rpc(3, "tools/list", { _meta: meta({}, EXT) });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 3, result: task }))[0].error.code, ErrorCode.InternalError, "tools/list is not task-augmentable");
+  const undeclared = server();
+  undeclared.rpc(4, "tools/call", { _meta: meta({}, EXT), name: "x" });
+  const out = undeclared.feed({ type: "respond", now: 0, id: 4, result: task });
+  assert.equal(sendsOf(out)[0].error.code, ErrorCode.InternalError, "a server that did not declare the extension has not negotiated it");
+  assert.match((out.find((o) => o.type === "diagnostic") as { message: string }).message, /did not declare the tasks extension/);
+});
+
 test("logging: the server MUST NOT emit notifications/message for a request without logLevel; with it, only at or above it, on that request's stream", () => {
   const { rpc, feed } = server();
   rpc(1, "tools/call", { _meta: meta(), name: "x" });

@@ -74,3 +74,100 @@ test("cancellation: cancelling a request that is not in flight is a diagnostic, 
   const out = p.feed("client", { type: "cancel", now: 0, id: 4242 });
   assert.deepEqual(out.map((o) => o.type), ["diagnostic"]);
 });
+
+// 2025-11-25 basic/utilities/cancellation: "For task-augmented requests, the tasks/cancel
+// request MUST be used instead of the notifications/cancelled notification."
+const TASKS = { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+const created = (taskId: string) => ({ task: { taskId, status: "working", createdAt: "2025-11-25T10:30:00Z", lastUpdatedAt: "2025-11-25T10:30:00Z", ttl: 60000 } });
+
+function taskPair(serverCaps: Record<string, unknown> = TASKS, client: Record<string, unknown> = {}) {
+  const p = new Pair(client, { capabilities: serverCaps });
+  p.handshake();
+  p.handlers.server = () => {};
+  return p;
+}
+
+const sentMethods = (p: Pair) => p.sent("client").map((m) => (m as { method?: string }).method ?? "response");
+
+test("cancellation: a task-augmented request is never cancelled with notifications/cancelled; cancelled before its CreateTaskResult, it fails at once and its task is cancelled with tasks/cancel", () => {
+  const p = taskPair();
+  const id = p.request("client", "tools/call", { name: "job", task: { ttl: 1000 } }, { progress: true });
+  p.run();
+  const out = p.feed("client", { type: "cancel", now: 0, id, reason: "user" });
+  assert.deepEqual(sendsOf(out), [], "no notifications/cancelled");
+  assert.deepEqual(p.of("client", "error").map((e) => [e.id, e.error.code]), [[id, ErrorCode.RequestCancelled]], "the application's request fails now");
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: id, progress: 1 } }));
+  assert.equal(p.of("client", "progress").length, 0, "no progress for a request the application gave up");
+  assert.equal(p.feed("client", { type: "cancel", now: 0, id }).find((o) => o.type === "diagnostic")?.code, "cancel-unknown");
+  // The server still answers with its task; the client cancels that task the way the spec requires.
+  p.respond("server", id, created("t1"));
+  p.run();
+  const cancel = p.sent("client").find((m) => (m as { method?: string }).method === "tasks/cancel") as any;
+  assert.deepEqual(cancel.params, { taskId: "t1" });
+  assert.equal(p.of("server", "request").at(-1)!.method, "tasks/cancel");
+  p.respond("server", cancel.id, { taskId: "t1", status: "cancelled", createdAt: "2025-11-25T10:30:00Z", lastUpdatedAt: "2025-11-25T10:31:00Z", ttl: 60000 });
+  p.run();
+  assert.ok(!sentMethods(p).includes("notifications/cancelled"));
+  assert.equal(p.of("client", "response").length, 0, "the kernel's own tasks/cancel never reaches the application");
+  assert.equal(p.of("client", "error").length, 1);
+  assert.equal(p.client.outboundCount, 0);
+  JSON.parse(JSON.stringify(p.client));
+});
+
+test("cancellation: a timed-out task-augmented request sends no notifications/cancelled; its late task is cancelled with tasks/cancel until the hard deadline, then forgotten", () => {
+  const p = taskPair(TASKS, { maxRequestTimeoutMs: 1000 });
+  const late = p.request("client", "tools/call", { name: "job", task: {} }, { timeoutMs: 100 });
+  const never = p.request("client", "tools/call", { name: "job", task: {} }, { timeoutMs: 100 });
+  p.run();
+  p.advance(100);
+  assert.deepEqual(p.of("client", "error").map((e) => [e.id, e.error.code]), [[late, ErrorCode.RequestTimeout], [never, ErrorCode.RequestTimeout]]);
+  assert.ok(!sentMethods(p).includes("notifications/cancelled"));
+  p.respond("server", late, created("t-late"));
+  p.run();
+  const cancel = p.lastSent("client") as any;
+  assert.deepEqual([cancel.method, cancel.params], ["tasks/cancel", { taskId: "t-late" }]);
+  p.feed("server", { type: "respond", now: p.now, id: cancel.id, error: { code: ErrorCode.InvalidParams, message: "Cannot cancel task: already in terminal status 'completed'" } });
+  p.run();
+  assert.ok(p.of("client", "diagnostic").some((d) => d.code === "task-cancel-failed"), "a refused tasks/cancel is reported, not surfaced as an application error");
+  p.advance(900);
+  assert.ok(p.of("client", "diagnostic").some((d) => d.code === "task-cancel-abandoned" && (d.detail as any).id === never));
+  assert.equal(p.client.outboundCount, 0);
+  assert.equal(p.of("client", "error").length, 2, "the application hears of each request once");
+  p.respond("server", never, created("t-never"));
+  p.run();
+  assert.ok(p.of("client", "diagnostic").some((d) => d.code === "unknown-response-id"));
+});
+
+test("cancellation: the task of a cancelled task-augmented request is left to its ttl when the peer did not declare tasks.cancel; a plain answer is dropped", () => {
+  const p = taskPair({ tools: {}, tasks: { requests: { tools: { call: {} } } } });
+  const a = p.request("client", "tools/call", { name: "job", task: {} });
+  const b = p.request("client", "tools/call", { name: "job", task: {} });
+  p.run();
+  p.feed("client", { type: "cancel", now: 0, id: a });
+  p.feed("client", { type: "cancel", now: 0, id: b });
+  p.respond("server", a, created("t1"));
+  p.respond("server", b, { content: [] });
+  p.run();
+  assert.ok(!sentMethods(p).some((m) => m === "tasks/cancel" || m === "notifications/cancelled"));
+  assert.ok(p.of("client", "diagnostic").some((d) => d.code === "task-not-cancellable" && (d.detail as any).taskId === "t1"));
+  assert.equal(p.client.outboundCount, 0);
+  // Closing while one is still awaited reports nothing more to the application.
+  const c = p.request("client", "tools/call", { name: "job", task: {} });
+  p.feed("client", { type: "cancel", now: 0, id: c });
+  p.feed("client", { type: "closed", now: 0 });
+  assert.equal(p.of("client", "error").length, 3);
+});
+
+test("cancellation: a receiver ignores notifications/cancelled for a task-augmented request (it MUST be cancelled with tasks/cancel) and still answers it with its CreateTaskResult", () => {
+  const p = taskPair();
+  p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "job", task: {} } }));
+  const out = p.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } }));
+  assert.deepEqual(out.map((o) => o.type === "diagnostic" && o.code), ["cancel-ignored"]);
+  assert.equal(p.of("server", "cancelled").length, 0);
+  const answer = sendsOf(p.feed("server", { type: "respond", now: 0, id: 9, result: created("t9") }));
+  assert.deepEqual(answer, [{ jsonrpc: "2.0", id: 9, result: created("t9") }]);
+  // A plain request of the same session is still cancellable.
+  p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "job" } }));
+  p.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 10 } }));
+  assert.deepEqual(p.of("server", "cancelled").map((c) => c.id), [10]);
+});

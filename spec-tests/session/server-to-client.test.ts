@@ -81,6 +81,27 @@ test("client/elicitation: the URL-elicitation-required error -32042 reaches the 
   assert.equal((err.error.data as any).elicitations[0].elicitationId, "e-1");
 });
 
+test("client/elicitation: an elicitation id learned from a -32042 error is known, so its notifications/elicitation/complete reaches the application (clients MAY wait for it to retry; only unknown or completed ids MUST be ignored)", () => {
+  const p = ready({ elicitation: { url: {} } });
+  const required = [url, { ...url, elicitationId: "e-2" }, { ...url, mode: "form", elicitationId: "not-url" }, { ...url, elicitationId: 7 }, null];
+  p.handlers.server = (req, pair) =>
+    pair.feed("server", { type: "respond", now: 0, id: req.id, error: { code: ErrorCode.UrlElicitationRequired, message: "auth needed", data: { elicitations: required } } });
+  p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const complete = (elicitationId: unknown) => p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } }));
+  complete("e-2");
+  complete("e-1");
+  complete("e-1");
+  complete("not-url");
+  assert.deepEqual(p.of("client", "notification").map((n) => n.params?.elicitationId), ["e-2", "e-1"]);
+  assert.equal(p.of("client", "diagnostic").filter((d) => d.code === "unknown-elicitation").length, 2, "a completed id and one from an entry that is not a URL elicitation are ignored");
+  // A -32042 whose data is not the schema's shape teaches nothing and fails nothing.
+  p.handlers.server = (req, pair) => pair.feed("server", { type: "respond", now: 0, id: req.id, error: { code: ErrorCode.UrlElicitationRequired, message: "x", data: "nonsense" } });
+  p.request("client", "tools/call", { name: "x" });
+  p.run();
+  assert.equal(p.of("client", "error").length, 2);
+});
+
 test("client/roots: roots/list needs the roots capability (-32601 otherwise); list_changed needs roots.listChanged", () => {
   const p = ready({ roots: { listChanged: true } });
   p.handlers.client = (req, pair) => pair.respond("client", req.id, { roots: [{ uri: "file:///home/user/project", name: "project" }] });

@@ -8,7 +8,8 @@
  *
  * Theory of operation. One client, one {@link Endpoint}, one transport. `connect` runs
  * the handshake and keeps what the server declared. Every method is one request through
- * the endpoint, with the caller's `signal` (cancelling sends `notifications/cancelled`),
+ * the endpoint, with the caller's `signal` (cancelling sends `notifications/cancelled`;
+ * for a 2025-11-25 task-augmented call, `tasks/cancel` once the task is named),
  * `timeoutMs` and `onProgress` (which asks the server for progress). The kernel checks
  * capabilities in both directions, so calling a feature the server did not declare
  * rejects at once with `-32601` without a round trip. The capabilities the client
@@ -279,7 +280,11 @@ export class McpClientCore {
    * `execution.taskSupport` must admit; it resolves with the `CreateTaskResult`. Under
    * 2026-07-28 the server decides: with {@link McpClientOptions.tasks} declared it may
    * answer a task (`resultType: "task"`) or the plain result, and this resolves with
-   * whichever came. {@link McpClient.taskIdOf} tells them apart.
+   * whichever came. {@link McpClient.taskIdOf} tells them apart. Aborting a 2025-11-25
+   * call before its `CreateTaskResult` rejects at once with `-32800` and sends no
+   * `notifications/cancelled` (a task-augmented request MUST be cancelled with
+   * `tasks/cancel`): the kernel sends `tasks/cancel` for the task once that result names
+   * it. After it came, cancel with {@link McpClient.cancelTask}.
    */
   callToolAsTask(name: string, args?: JsonObject, task: { ttl?: number } = {}, options?: CallOptions): Promise<CreateTaskResult | CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };

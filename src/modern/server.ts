@@ -14,7 +14,9 @@
  * `resultType`, `serverInfo` and caching hints, and an `input_required` answer is checked
  * against the MRTR rules: only for the methods that allow it, with at least one of
  * `inputRequests` and `requestState`, and only asking for what the request's client
- * capabilities declared (else `-32021`).
+ * capabilities declared (else `-32021`). A task answer (SEP-2663 `resultType: "task"`) is
+ * held to the extension's rules the same way: only on a task-augmentable method of a
+ * server that declared the extension, and only to a request that declared it (else `-32021`).
  *
  * A dual-era server reaches this module per request, so legacy sessions and modern
  * requests share one endpoint or process (`basic/versioning`, "MAY serve both eras
@@ -78,6 +80,24 @@ export function respondModern(state: SessionState, req: InboundRequest, result: 
       if (problem.code === ErrorCode.MissingRequiredClientCapability) return sendError(out, req.id, problem.code, problem.message, problem.data);
       sendError(out, req.id, ErrorCode.InternalError, `the handler produced an invalid input_required result`);
       out.push({ type: "diagnostic", code: "invalid-result", message: problem.message, detail: { id: req.id } });
+      return;
+    }
+  }
+  if (result.resultType === "task") {
+    // SEP-2663: a server that negotiated the extension MAY answer a supported request with a
+    // task; it MUST NOT return one to a client that did not declare the extension on this
+    // request, and a server that can only answer with a task MUST then return -32021.
+    const augmentable = methodSpec(modern.version, req.method)?.taskAugmentable === true;
+    if (!augmentable || !declaresTasksExtension(o.capabilities)) {
+      sendError(out, req.id, ErrorCode.InternalError, "the handler produced an invalid task result");
+      const why = augmentable ? "this server did not declare the tasks extension" : `${req.method} cannot be answered with a task`;
+      out.push({ type: "diagnostic", code: "invalid-result", message: `a task result, but ${why}`, detail: { id: req.id } });
+      return;
+    }
+    if (!declaresTasksExtension(modern.capabilities)) {
+      const e = missingTasksExtension();
+      sendError(out, req.id, e.code, e.message, e.data);
+      out.push({ type: "diagnostic", code: "invalid-result", message: "a task result for a request that did not declare the tasks extension; the client got -32021", detail: { id: req.id } });
       return;
     }
   }

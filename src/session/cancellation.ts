@@ -7,16 +7,24 @@
  * free resources and not respond; it MAY ignore unknown or finished requests, and invalid
  * cancellations SHOULD be ignored. The sender SHOULD ignore a response that arrives after.
  *
+ * Draft `basic/patterns/cancellation` adds one server-sent use: a server MUST send
+ * `notifications/cancelled` naming a `subscriptions/listen` request when it tears that
+ * subscription down, so a client takes it as the end of its listen request.
+ *
  * Theory of operation. Cancelling removes the request from the table at once, on both
  * sides, so every race resolves the same way: a response that crosses our cancellation
  * finds no entry and is dropped with a diagnostic; a cancellation that crosses our
  * response finds no entry and is ignored; an application answer to a request the peer
- * cancelled finds no entry and is not sent.
+ * cancelled finds no entry and is not sent. A 2025-11-25 task-augmented request is the
+ * exception: it fails for the application at once, but the kernel keeps waiting for its
+ * `CreateTaskResult`, the only message that names the task `tasks/cancel` needs (see
+ * {@link abandonTaskRequest}).
  */
-import { ErrorCode } from "../jsonrpc/errors.js";
+import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { removeInbound, removeOutbound } from "./requests.js";
-import { idKey, type SessionOutput, type SessionState } from "./types.js";
+import { wakeNoLaterThan } from "./timeouts.js";
+import { idKey, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Handles an inbound `notifications/cancelled` (params already schema-validated). */
 export function receiveCancelled(state: SessionState, params: JsonObject, out: SessionOutput[]): void {
@@ -26,8 +34,10 @@ export function receiveCancelled(state: SessionState, params: JsonObject, out: S
     return;
   }
   const key = idKey(requestId);
-  const req = Object.hasOwn(state.inbound, key) ? state.inbound[key] : undefined;
+  // An MRTR input request is the client's own, answered locally: no peer can cancel it.
+  const req = Object.hasOwn(state.inbound, key) && state.inbound[key].mrtr === undefined ? state.inbound[key] : undefined;
   if (req === undefined) {
+    if (state.options.role === "client" && endListen(state, key, params.reason, out)) return;
     // Unknown, or already answered: the race the page describes. Ignore.
     out.push({ type: "diagnostic", code: "cancel-ignored", message: "cancellation of a request not in progress ignored", detail: { requestId } });
     return;
@@ -42,8 +52,24 @@ export function receiveCancelled(state: SessionState, params: JsonObject, out: S
   out.push(event);
 }
 
+/**
+ * Client: the server tore down the subscription of our `subscriptions/listen` request
+ * `key` (draft `basic/patterns/cancellation`). The request ends with a -32800 error naming
+ * the server as the one who ended it; nothing is sent back, since a cancellation references
+ * only a request "believed to still be in-progress". False when `key` is no listen request
+ * of ours (servers MUST NOT send notifications/cancelled for anything else).
+ */
+function endListen(state: SessionState, key: string, reason: unknown, out: SessionOutput[]): boolean {
+  const req = Object.hasOwn(state.outbound, key) ? state.outbound[key] : undefined;
+  if (req?.method !== "subscriptions/listen" || req.internal !== undefined) return false;
+  removeOutbound(state, key);
+  const why = typeof reason === "string" ? `: ${reason}` : "";
+  out.push({ type: "error", id: req.id, method: req.method, error: { code: ErrorCode.RequestCancelled, message: `the server ended the subscription${why}` } });
+  return true;
+}
+
 /** The application cancels a request it sent: tell the peer, fail the request locally. */
-export function cancelOutbound(state: SessionState, id: string | number, reason: string | undefined, out: SessionOutput[]): void {
+export function cancelOutbound(state: SessionState, id: string | number, reason: string | undefined, now: number, out: SessionOutput[]): void {
   let key = idKey(id);
   let req = Object.hasOwn(state.outbound, key) ? state.outbound[key] : undefined;
   if (req === undefined) {
@@ -56,7 +82,8 @@ export function cancelOutbound(state: SessionState, id: string | number, reason:
       }
     }
   }
-  if (req === undefined) {
+  // An abandoned task request already failed for the application.
+  if (req === undefined || req.internal === "abandoned-task") {
     out.push({ type: "diagnostic", code: "cancel-unknown", message: "no request in flight with this id", detail: { id } });
     return;
   }
@@ -70,11 +97,37 @@ export function cancelOutbound(state: SessionState, id: string | number, reason:
     out.push({ type: "diagnostic", code: "cancel-refused", message: `the kernel's own ${req.method} request is not the application's to cancel`, detail: { id } });
     return;
   }
+  const error = { code: ErrorCode.RequestCancelled, message: reason ?? "request cancelled" };
+  if (req.task) return abandonTaskRequest(state, key, req, now, error, out);
   removeOutbound(state, key);
-  if (!req.task) {
-    const params: JsonObject = { requestId: req.id };
-    if (reason !== undefined) params.reason = reason;
-    out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params } });
+  const params: JsonObject = { requestId: req.id };
+  if (reason !== undefined) params.reason = reason;
+  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params } });
+  out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error });
+}
+
+/**
+ * The application gives up on a 2025-11-25 task-augmented request (cancel or timeout)
+ * before its `CreateTaskResult` came. Such a request "MUST" be cancelled with
+ * `tasks/cancel`, not `notifications/cancelled`, and `tasks/cancel` needs the task id,
+ * which only that result carries. So the request fails for the application now, its
+ * progress stops, and the kernel keeps it as `abandoned-task` until its hard deadline: the
+ * result, if it comes, has its task cancelled by the kernel (session.ts). A request whose
+ * hard deadline has passed too is forgotten; its task, if any, ends with its ttl.
+ */
+export function abandonTaskRequest(state: SessionState, key: string, req: OutboundRequest, now: number, error: JsonRpcErrorObject, out: SessionOutput[]): void {
+  out.push({ type: "error", id: req.id, method: req.method, error });
+  const until = req.hardDeadline ?? req.deadline;
+  if (until !== null && until <= now) {
+    removeOutbound(state, key);
+    return;
   }
-  out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.RequestCancelled, message: reason ?? "request cancelled" } });
+  if (req.progressToken !== undefined) {
+    delete state.progressTokens[idKey(req.progressToken)];
+    delete req.progressToken;
+  }
+  req.internal = "abandoned-task";
+  req.deadline = until;
+  wakeNoLaterThan(state, until);
+  out.push({ type: "diagnostic", code: "task-cancel-pending", message: "a task-augmented request is cancelled with tasks/cancel, once its CreateTaskResult names the task", detail: { id: req.id } });
 }

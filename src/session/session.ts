@@ -26,9 +26,10 @@ import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
 import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { MetaKey } from "../model/meta.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
+import { createdTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, withRequestMeta } from "../modern/request-meta.js";
 import { applyChange, changeOf, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
-import { cancelOutbound, receiveCancelled } from "./cancellation.js";
+import { abandonTaskRequest, cancelOutbound, receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
 import { passesLevel } from "./logging.js";
@@ -39,6 +40,7 @@ import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
 import { decideVersionRetry } from "./version-retry.js";
 import {
   idKey,
+  type InboundRequest,
   type LoggingLevel,
   type MrtrRound,
   type OutboundRequest,
@@ -178,7 +180,7 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       return respond(state, input.id, input.result, input.error, now, out);
     case "cancel": {
       const waiting = dropInputRound(state, idKey(input.id));
-      if (waiting === undefined) return cancelOutbound(state, input.id, input.reason, out);
+      if (waiting === undefined) return cancelOutbound(state, input.id, input.reason, now, out);
       // Still gathering input: nothing is on the wire to cancel.
       out.push({ type: "error", id: waiting.origin, method: waiting.method, error: { code: ErrorCode.RequestCancelled, message: input.reason ?? "request cancelled" } });
       return;
@@ -245,6 +247,17 @@ function isParamsObject(params: unknown): params is JsonObject | undefined {
 
 function sentBy(spec: MethodSpec, side: Side): boolean {
   return spec.from === side || spec.from === "both";
+}
+
+/**
+ * A 2025-11-25 task-augmented request (`basic/utilities/tasks`): `params.task` on a method
+ * that may carry it. Such a request is cancelled with `tasks/cancel`, never with
+ * `notifications/cancelled` (`basic/utilities/cancellation`). The extension of the modern
+ * era has no such field: there the server decides, and the caller checks the era.
+ */
+function isTaskAugmented(spec: MethodSpec, params: JsonObject | undefined): boolean {
+  const task = params?.task;
+  return spec.taskAugmentable && typeof task === "object" && task !== null && !Array.isArray(task);
 }
 
 /** A fatal protocol error: close the session and ask the driver to close the transport. */
@@ -500,7 +513,9 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, o
   }
   if (method === "elicitation/create" && params?.mode === "url" && typeof params.elicitationId === "string") rememberUrlElicitation(state, params.elicitationId);
   const token = progressTokenOf(params);
-  addInbound(state, token === undefined ? { id, method } : { id, method, progressToken: token });
+  const req: InboundRequest = token === undefined ? { id, method } : { id, method, progressToken: token };
+  if (isTaskAugmented(spec, params)) req.task = true;
+  addInbound(state, req);
   out.push({ type: "request", id, method, params });
 }
 
@@ -569,8 +584,14 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     state.keepAlive.missed = 0;
     return;
   }
+  if (req.internal === "abandoned-task") return cancelAbandonedTask(state, req, msg, now, out);
+  if (req.internal === "task-cancel") {
+    if ("error" in msg) out.push({ type: "diagnostic", code: "task-cancel-failed", message: "the peer refused the kernel's tasks/cancel for a cancelled request's task", detail: msg.error });
+    return;
+  }
   const eventId = req.origin ?? req.id;
   if ("error" in msg) {
+    if (msg.error.code === ErrorCode.UrlElicitationRequired && state.options.role === "client") rememberRequiredElicitations(state, msg.error.data);
     out.push({ type: "error", id: eventId, method: req.method, error: msg.error });
     return;
   }
@@ -596,6 +617,28 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
   }
   observeAnswer(state, req, result, out);
   out.push({ type: "response", id: eventId, method: req.method, result });
+}
+
+/**
+ * The answer to a task-augmented request the application gave up on (cancellation.ts
+ * `abandonTaskRequest`). A `CreateTaskResult` names the task, now cancelled the way the
+ * spec requires, with `tasks/cancel` (when the peer declared `tasks.cancel`; otherwise the
+ * task runs until its ttl). Any other answer is dropped like every late answer.
+ */
+function cancelAbandonedTask(state: SessionState, req: OutboundRequest, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
+  const taskId = "result" in msg ? createdTaskIdOf(msg.result) : undefined;
+  if (taskId === undefined) {
+    out.push({ type: "diagnostic", code: "unknown-response-id", message: "answer to a cancelled request dropped", detail: { id: req.id } });
+    return;
+  }
+  const o = state.options;
+  const spec = methodSpec(versionOf(state), "tasks/cancel");
+  if (spec === undefined || missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, o.role) !== null) {
+    out.push({ type: "diagnostic", code: "task-not-cancellable", message: "the task of a cancelled request cannot be cancelled: the peer did not declare tasks.cancel; it runs until its ttl", detail: { id: req.id, taskId } });
+    return;
+  }
+  const id = internalRequest(state, now, "tasks/cancel", "task-cancel");
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "tasks/cancel", params: { taskId } } });
 }
 
 /** Most URIs a legacy client may hold subscriptions to. */
@@ -700,9 +743,28 @@ function dropInputRound(state: SessionState, originKey: string): MrtrRound | und
 
 function rememberUrlElicitation(state: SessionState, elicitationId: string): void {
   const table = state.urlElicitations;
+  if (Object.hasOwn(table, elicitationId)) return;
   const keys = Object.keys(table);
   if (keys.length >= MAX_URL_ELICITATIONS) delete table[keys[0]];
-  table[elicitationId] = true;
+  // defineProperty: an id such as "__proto__" stays an own key (assignment would hit the prototype setter and be lost).
+  Object.defineProperty(table, elicitationId, { value: true, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * A URLElicitationRequiredError (-32042) announces URL elicitations the client may wait on:
+ * 2025-11-25 `client/elicitation` lets it "wait for this notification to automatically retry
+ * requests that received a URLElicitationRequiredError", and the error's elicitations MUST be
+ * URL mode with an `elicitationId`. Those ids are remembered like an `elicitation/create`'s,
+ * so their `notifications/elicitation/complete` reaches the application; entries of any
+ * other shape are skipped, and at most the table's bound is taken from one error.
+ */
+function rememberRequiredElicitations(state: SessionState, data: unknown): void {
+  const list = (data as { elicitations?: unknown } | null | undefined)?.elicitations;
+  if (!Array.isArray(list)) return;
+  for (const e of list.slice(0, MAX_URL_ELICITATIONS)) {
+    const { mode, elicitationId } = (e ?? {}) as { mode?: unknown; elicitationId?: unknown };
+    if (mode === "url" && typeof elicitationId === "string") rememberUrlElicitation(state, elicitationId);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -738,9 +800,13 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   // Non-finite times would put NaN or Infinity into the state (gone in a JSON snapshot, fired at once by a NaN tick).
   if (!Number.isFinite(now)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "now must be a finite number");
   if (input.timeoutMs !== undefined && !(Number.isFinite(input.timeoutMs) && input.timeoutMs >= 0)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "timeoutMs must be a finite number of milliseconds (0 for none)");
-  const timeoutMs = input.timeoutMs ?? o.requestTimeoutMs;
-  const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
+  // A subscription is meant to stay open until one side ends it (draft
+  // basic/patterns/subscriptions): no default timeout or cap, only one the caller asks for.
+  const untimed = method === "subscriptions/listen" && input.timeoutMs === undefined;
+  const timeoutMs = input.timeoutMs ?? (untimed ? 0 : o.requestTimeoutMs);
+  const hard = o.maxRequestTimeoutMs > 0 && !untimed ? now + o.maxRequestTimeoutMs : null;
   const req: OutboundRequest = { id, method, deadline: deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
+  if (phase.name !== "modern" && isTaskAugmented(spec, params)) req.task = true;
   // Kept for an MRTR retry: the application's own params, never a previous round's inputs.
   const appParams = retry !== undefined ? retry.params : original;
   if (phase.name === "modern" && spec.inputRequired && appParams !== undefined) req.params = appParams;
@@ -851,6 +917,11 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
   for (const key of Object.keys(state.outbound)) {
     const req = state.outbound[key];
     if (req.deadline === null || req.deadline > now) continue;
+    if (req.task && req.internal === undefined) {
+      // No notifications/cancelled for a task-augmented request: see abandonTaskRequest.
+      abandonTaskRequest(state, key, req, now, { code: ErrorCode.RequestTimeout, message: `request timed out after ${req.timeoutMs} ms` }, out);
+      continue;
+    }
     removeOutbound(state, key);
     if (req.internal === "initialize") {
       // initialize MUST NOT be cancelled: no notification, the handshake simply failed.
@@ -862,11 +933,15 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
       startInitialize(state, now, out, "fallback");
       continue;
     }
-    if (!req.task) out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: req.id, reason: "timeout" } } });
+    if (req.internal === "abandoned-task") {
+      out.push({ type: "diagnostic", code: "task-cancel-abandoned", message: "no CreateTaskResult came for a cancelled task-augmented request; its task, if any, ends with its ttl", detail: { id: req.id } });
+      continue;
+    }
+    out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: req.id, reason: "timeout" } } });
     if (req.internal === "keepalive") {
       state.keepAlive.missed++;
       out.push({ type: "stale", missed: state.keepAlive.missed });
-    } else {
+    } else if (req.internal === undefined) {
       out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.RequestTimeout, message: `request timed out after ${req.timeoutMs} ms` } });
     }
   }

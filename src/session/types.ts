@@ -47,9 +47,9 @@ export interface SessionOptions {
   instructions?: string;
   /** Versions this side speaks, in preference order (default: every legacy version). */
   versions?: ProtocolVersion[];
-  /** Default timeout of an outgoing request in ms (default 60 000; 0 disables). */
+  /** Default timeout of an outgoing request in ms (default 60 000; 0 disables). Not for `subscriptions/listen`, which is meant to stay open. */
   requestTimeoutMs?: number;
-  /** Upper bound on a request's lifetime even when progress keeps resetting its timeout (default 600 000; 0 disables). */
+  /** Upper bound on a request's lifetime even when progress keeps resetting its timeout (default 600 000; 0 disables; a `subscriptions/listen` has it only with its own `timeoutMs`). */
   maxRequestTimeoutMs?: number;
   /** Whether progress for an outgoing request resets its timeout (default true). */
   resetTimeoutOnProgress?: boolean;
@@ -116,8 +116,12 @@ export type Phase =
 export interface OutboundRequest {
   id: RequestId;
   method: string;
-  /** Kernel-internal requests (initialize, keep-alive ping) never surface as app events. */
-  internal?: "initialize" | "keepalive" | "discover";
+  /**
+   * Kernel-internal requests (initialize, keep-alive ping) never surface as app events.
+   * `abandoned-task`: a task-augmented request the application cancelled or timed out,
+   * awaited only to cancel its task; `task-cancel`: the `tasks/cancel` sent for that task.
+   */
+  internal?: "initialize" | "keepalive" | "discover" | "abandoned-task" | "task-cancel";
   /** MRTR retry: the id of the application's original request, which every event names. */
   origin?: RequestId;
   /** Modern client: the application's params, kept for an MRTR retry. */
@@ -134,7 +138,7 @@ export interface OutboundRequest {
   /** Hard cap that progress cannot push `deadline` past, or null. */
   hardDeadline: number | null;
   timeoutMs: number;
-  /** Task-augmented requests are cancelled with `tasks/cancel`, not `notifications/cancelled`. */
+  /** 2025-11-25 task-augmented (`params.task`): cancelled with `tasks/cancel`, not `notifications/cancelled`. */
   task?: boolean;
 }
 
@@ -155,6 +159,7 @@ export interface InboundRequest {
   progressSentAt?: number;
   /** Coalesced progress waiting for its slot. */
   pendingProgress?: { progress: number; total?: number; message?: string; at: number };
+  /** 2025-11-25 task-augmented (`params.task`): a `notifications/cancelled` for it is ignored (it MUST be `tasks/cancel`). */
   task?: boolean;
 }
 
