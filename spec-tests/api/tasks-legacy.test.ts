@@ -32,6 +32,15 @@ async function flush(n = 20): Promise<void> {
   for (let i = 0; i < n; i++) await Promise.resolve();
 }
 
+test("tasks: a task's createdAt and lastUpdatedAt come from McpServerOptions.wallClock when one is given (a recorded process's readings, replayed)", async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), LEGACY, { ...LEGACY, wallClock: () => Date.UTC(2030, 0, 1) });
+  const { task } = (await c.client.callToolAsTask("job")) as CreateTaskResult;
+  assert.equal(task!.createdAt, "2030-01-01T00:00:00.000Z");
+  assert.equal(task!.lastUpdatedAt, "2030-01-01T00:00:00.000Z");
+  gate.resolve();
+});
+
 test("tasks: a server with a task-capable tool MUST declare tasks.requests.tools.call (and tasks.list, tasks.cancel)", async () => {
   const gate = deferred();
   const c = await connect((s) => jobs(s, gate), LEGACY, LEGACY);

@@ -44,6 +44,7 @@ test("cli replay: a file that is no transcript (no header, a header without opti
     ["bad-step", '{"transcript":"mcp-kernel/1","options":{"role":"server","info":{"name":"s","version":"1"}}}\n{"input":1}\n', /line 2 is not a step/],
     ["bad-step-json", '{"transcript":"mcp-kernel/1","options":{"role":"server","info":{"name":"s","version":"1"}}}\n{nope\n', /line 2 is not JSON/],
     ["stdio-broken", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n[1,2,3]\n', /line 2 is not a stdio transcript event/],
+    ["stdio-bad-draw", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":0,"draw":"clock","value":"soon"}\n', /line 2 is not a stdio transcript event/],
     // Only the demo server can be rebuilt: another server's transcript is refused, not reported as a divergence.
     ["other-server", '{"transcript":"mcp-kernel/stdio-1","command":["node","sdk-server.mjs"]}\n{"t":0,"from":"client","line":"{}"}\n', /serve --stdio only/],
   ];

@@ -1,17 +1,15 @@
 // Every verb end to end, as a user runs it: the compiled CLI in a child process, HTTP on
 // 127.0.0.1 port 0. Each test waits for what the process prints (no sleeps).
 // Spec: 2025-11-25 basic/transports ("stdio", "Streamable HTTP"), basic/lifecycle.
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess, type ChildProcessByStdio } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { BIN, cli, running } from "./spawn.js";
 
-/** The compiled bin of the build these tests belong to. */
-const BIN = fileURLToPath(new URL("../../src/cli/bin.js", import.meta.url));
 /** The checkout (the nearest folder above the working directory holding mcp-kernel's package.json): start.mjs is not compiled. */
 function projectRoot(): string {
   for (let dir = process.cwd(); ; dir = dirname(dir)) {
@@ -21,52 +19,6 @@ function projectRoot(): string {
   }
 }
 const START = join(projectRoot(), "scripts", "start.mjs");
-
-interface Run {
-  child: ChildProcess;
-  code: Promise<number | null>;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves with stderr once it matches `re`. */
-  waitErr(re: RegExp): Promise<RegExpMatchArray>;
-  /** Resolves with stdout once it holds `n` lines. */
-  waitLines(n: number): Promise<string[]>;
-}
-
-/** Every child still running when the tests end (a failed assertion) is killed, so the run ends. */
-const running = new Set<ChildProcess>();
-after(() => running.forEach((c) => c.kill("SIGKILL")));
-
-function cli(args: string[], options: { script?: string; input?: string | Buffer } = {}): Run {
-  const child = spawn(process.execPath, [options.script ?? BIN, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  const waiters: (() => void)[] = [];
-  const poke = () => waiters.splice(0).forEach((w) => w());
-  child.stdout!.setEncoding("utf8").on("data", (c: string) => ((out += c), poke()));
-  child.stderr!.setEncoding("utf8").on("data", (c: string) => ((err += c), poke()));
-  running.add(child);
-  const code = new Promise<number | null>((resolve) => child.on("close", (c) => (running.delete(child), poke(), resolve(c))));
-  if (options.input !== undefined) child.stdin!.end(options.input);
-  const until = <T>(get: () => T | undefined): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const check = () => {
-        const v = get();
-        if (v !== undefined) return resolve(v);
-        if (child.exitCode !== null) return reject(new Error(`exited ${child.exitCode}; stdout ${out}; stderr ${err}`));
-        waiters.push(check);
-      };
-      check();
-    });
-  return {
-    child,
-    code,
-    stdout: () => out,
-    stderr: () => err,
-    waitErr: (re) => until(() => err.match(re) ?? undefined),
-    waitLines: (n) => until(() => (out.split("\n").length > n ? out.split("\n").slice(0, n) : undefined)),
-  };
-}
 
 const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
 

@@ -7,7 +7,8 @@ import { createHmac } from "node:crypto";
 import assert from "node:assert/strict";
 import { connect, rejection, type Connected } from "../api/setup.js";
 import { McpServer, type McpServerOptions } from "../../src/api/server.js";
-import { inputRequired } from "../../src/api/mrtr.js";
+import { inputRequired, wallClockOf } from "../../src/api/mrtr.js";
+import { ManualClock } from "../../src/driver/clock.js";
 import { hmacRequestState } from "../../src/driver/request-state.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
@@ -173,6 +174,17 @@ test("draft basic/patterns/mrtr requestState: expiry is wall-clock time, even wh
   const manual = new ManualClock();
   manual.advance(1234);
   assert.equal(wallClockOf(manual)(), manual.now(), "an injected test clock is used as it is");
+});
+
+test("draft basic/patterns/mrtr requestState: a wallClock given in the options sets the expiry and checks it (a recorded process's readings, replayed), whatever the clock", async () => {
+  const wall = () => 1_700_000_000_000;
+  assert.equal(wallClockOf(new ManualClock(), wall), wall);
+  let now = 1_700_000_000_000;
+  const codec = { sign: (s: string) => `signed:${s}`, verify: (t: string) => (t.startsWith("signed:") ? t.slice(7) : undefined) };
+  const { c, token } = await issued({ requestState: codec, wallClock: () => now, requestStateTtlMs: 1000 });
+  assert.equal(JSON.parse(token.slice("signed:".length))[3], 1_700_000_001_000, "expiresAt: the wall clock's reading + ttl");
+  now += 1001;
+  assert.equal((await rejection(retry(c, token))).data.reason, "expired");
 });
 
 test("mrtr Server Requirements (replay): requestState issued to one authenticated principal is refused for another (-32602, reason principal) and completes for its own", async () => {

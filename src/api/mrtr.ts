@@ -302,11 +302,13 @@ function withoutRetry(params: JsonObject): JsonObject {
 }
 
 /**
- * The bridge's wall clock for an McpServer: `Date.now()`, or the injected clock when one
- * is given (tests). The system clock counts from this process's start (monotonic), so an
- * expiry it stamped would mean nothing to another instance sharing the secret: given
- * explicitly, it is replaced by `Date.now()` too.
+ * The wall clock of an McpServer and its task runtime: `wallClock` when given (a recorded
+ * process's readings, replayed), else `Date.now()`, or the injected clock when one is given
+ * (tests). The system clock counts from this process's start (monotonic), so an expiry it
+ * stamped would mean nothing to another instance sharing the secret: given explicitly, it
+ * is replaced by `Date.now()` too.
  */
-export function wallClockOf(clock: Clock | undefined): () => number {
+export function wallClockOf(clock: Clock | undefined, wallClock?: () => number): () => number {
+  if (wallClock !== undefined) return wallClock;
   return clock === undefined || clock === systemClock ? Date.now : () => clock.now();
 }

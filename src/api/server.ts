@@ -126,9 +126,15 @@ export interface McpServerOptions {
   requestState?: RequestStateCodec;
   /**
    * MRTR: how long issued `requestState` stays valid, in ms (default 10 minutes; 0: no
-   * expiry), on `Date.now()`, or on `clock` when one is given (tests).
+   * expiry), on {@link McpServerOptions.wallClock}.
    */
   requestStateTtlMs?: number;
+  /**
+   * The wall clock (ms since the epoch) of `requestState` expiry and of task times
+   * (default `Date.now()`, or `clock` when one is given: tests). Given, every reading goes
+   * through it: `mcp-kernel record` records them, and replay hands them back.
+   */
+  wallClock?: () => number;
   /** MRTR in a legacy session: most input rounds one call may take (default 8). */
   maxInputRounds?: number;
   /**
@@ -404,7 +410,7 @@ export class McpServerCore {
     this.mrtr = new InputRequiredBridge({
       codec: options.requestState ?? hmacRequestState(),
       ttlMs: options.requestStateTtlMs ?? DEFAULT_REQUEST_STATE_TTL_MS,
-      now: wallClockOf(options.clock),
+      now: wallClockOf(options.clock, options.wallClock),
       maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
     });
     if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new RangeError("pageSize must be a non-negative integer");
@@ -897,7 +903,7 @@ export class McpServer extends McpServerCore {
   declare readonly tasks: TaskRuntime;
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
-    const tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime({ clock: options.clock, ...options.tasks });
+    const tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime({ clock: options.clock, wallClock: options.wallClock, ...options.tasks });
     super(info, { ...options, tasks, elicitationForms: options.elicitationForms ?? elicitationChecks });
   }
 }

@@ -40,7 +40,7 @@ import type { TaskInput, TaskInputRequest, TaskOutput, TaskOwner, TaskRecord, Ta
 import { withRelatedTask } from "../tasks/wire.js";
 import { methodSpec } from "../model/methods.js";
 import { isModernVersion, isProtocolVersion } from "../model/versions.js";
-import { gather, inputFailure, isInputRequired, type Gathered, type InputRequests } from "./mrtr.js";
+import { gather, inputFailure, isInputRequired, wallClockOf, type Gathered, type InputRequests } from "./mrtr.js";
 import { requestCapabilities } from "./tasks-server.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
@@ -49,6 +49,8 @@ import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 export interface TaskRuntimeOptions extends TaskTableOptions {
   /** Timers, and (when given) the wall clock too, so tests run on a `ManualClock` (default: the system clock and `Date.now()`). */
   clock?: Clock;
+  /** The wall clock of task times, when it is not `clock` (ms since the epoch; see `McpServerOptions.wallClock`). */
+  wallClock?: () => number;
   /** Where records are written through (default: a {@link MemoryTaskStore}). */
   store?: TaskStore;
   /** New task ids (default: 128 random bits, hex). They MUST be unguessable. */
@@ -94,12 +96,18 @@ interface Run {
 /** Most times one task's handler may answer `input_required` before the task fails. */
 const MAX_TASK_INPUT_ROUNDS = 32;
 
-function randomTaskId(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
+/** Random bytes in a default task id: 128 bits. */
+export const TASK_ID_BYTES = 16;
+
+/** A task id made of `bytes` (random ones: ids MUST be unguessable), as lowercase hex. */
+export function taskIdFrom(bytes: Uint8Array): string {
   let s = "";
   for (const b of bytes) s += (b < 16 ? "0" : "") + b.toString(16);
   return s;
+}
+
+function randomTaskId(): string {
+  return taskIdFrom(crypto.getRandomValues(new Uint8Array(TASK_ID_BYTES)));
 }
 
 function requestKey(ownerKey: string, id: RequestId): string {
@@ -133,7 +141,7 @@ export class TaskRuntime {
   constructor(private readonly options: TaskRuntimeOptions = {}) {
     this.clock = options.clock ?? systemClock;
     // The system clock is monotonic (performance.now), not epoch time: task times are wall-clock.
-    this.wall = options.clock === undefined || options.clock === systemClock ? Date.now : () => options.clock!.now();
+    this.wall = wallClockOf(options.clock, options.wallClock);
     this.store = options.store ?? new MemoryTaskStore();
     this.generateTaskId = options.generateTaskId ?? randomTaskId;
     this.table = this.initialTable();

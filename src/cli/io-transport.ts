@@ -34,6 +34,9 @@ export function cliStdioTransport(io: CliIO): { transport: Transport; closed: Pr
   let stopped = false;
   const channel = new StreamChannel(outputSink(io.stdout), { framing: "ndjson" }, () => {
     stopped = true;
+    // A session closed for another reason than the input's end (EPIPE on stdout) stops reading
+    // too: a pending read of a stream would keep the process alive until the client wrote again.
+    (io.stdin as { destroy?: () => void }).destroy?.();
   });
   // A client that stops reading (EPIPE) ends the session, as it does for stdioServerTransport; it must not crash the process.
   io.stdout.on?.("error", (e) => channel.closeWith(`stdout failed: ${e.message}`));

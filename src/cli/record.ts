@@ -6,15 +6,17 @@
  * its standard input and output on pipes, copies this process's stdin to CMD's stdin and
  * CMD's stdout to this process's stdout byte for byte (CMD's stderr is inherited), and
  * logs every line each way with its time in the format of `stdio-transcript.ts`, which
- * `replay` reads. When our stdin ends, CMD's stdin is closed; when CMD exits, the
- * transcript is completed and the proxy exits with CMD's exit code (128 + signal number
- * when it was killed, as a shell reports it).
+ * `replay` reads, then what the server drew from the clock and the random source when it
+ * is `mcp-kernel serve --stdio` (`draws.ts`). When our stdin ends, CMD's stdin is closed;
+ * when CMD exits, the transcript is completed and the proxy exits with CMD's exit code
+ * (128 + signal number when it was killed, as a shell reports it).
  */
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { constants } from "node:os";
 import { Exit, LineSplitter, writeOut } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
+import { DRAWS_ENV, drawFile } from "./draws.js";
 import { lineEvent, STDIO_TRANSCRIPT, type StdioEvent, type StdioTranscriptHeader } from "./stdio-transcript.js";
 
 /** Where the transcript goes without `--out`. */
@@ -24,7 +26,9 @@ const USAGE = `usage: mcp-kernel record [--out FILE] -- CMD [ARGS...]
 
 Runs the stdio server CMD, passes this process's stdin and stdout through to it byte for
 byte, and writes every line of the traffic, each way, to FILE (default ${DEFAULT_TRANSCRIPT}).
-\`mcp-kernel replay FILE\` re-runs a transcript recorded from \`mcp-kernel serve --stdio\`.
+\`mcp-kernel replay FILE\` re-runs a transcript recorded from \`mcp-kernel serve --stdio\`,
+which reports its clock readings and random bytes to FILE too, so that tasks and
+requestState replay identically.
 `;
 
 type RecordArgs = { out: string; command: string; args: string[] } | { help: true } | { error: string };
@@ -79,7 +83,10 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   const log = (event: StdioEvent | StdioTranscriptHeader) => void file.write(JSON.stringify(event) + "\n");
   log({ transcript: STDIO_TRANSCRIPT, command: [parsed.command, ...parsed.args] });
 
-  const child = spawn(parsed.command, parsed.args, { stdio: ["pipe", "pipe", "inherit"], windowsHide: true });
+  // `serve --stdio` reports what it draws (clock readings, random bytes) to this file; other servers ignore the variable.
+  const draws = drawFile();
+  const env = draws.path === undefined ? process.env : { ...process.env, [DRAWS_ENV]: draws.path };
+  const child = spawn(parsed.command, parsed.args, { stdio: ["pipe", "pipe", "inherit"], windowsHide: true, env });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
     child.once("error", (error) => resolve({ code: null, signal: null, error }));
     child.once("exit", (code, signal) => resolve({ code, signal }));
@@ -139,11 +146,15 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   void input.return?.();
   (io.stdin as { destroy?: () => void }).destroy?.();
   if (status.error !== undefined) {
+    draws.take();
     file.end();
     await writeOut(io.stderr, `mcp-kernel record: cannot run ${parsed.command}: ${status.error.message}\n`);
     return Exit.Usage;
   }
   await stdoutDone;
+  // After the traffic: replay takes the draws in their order, whenever they were drawn.
+  const end = t();
+  for (const draw of draws.take()) log({ t: end, ...draw });
   log({ t: t(), exit: { code: status.code, signal: status.signal } });
   await new Promise<void>((resolve) => file.end(resolve));
   void stdinDone;

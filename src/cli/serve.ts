@@ -8,10 +8,14 @@
  * HTTP listens on 127.0.0.1 only (port 3000 unless `--port`; 0 picks a free port) at
  * `/mcp`, prints `listening on http://127.0.0.1:PORT/mcp` to stderr, and runs until the
  * process is asked to stop (SIGINT, SIGTERM), then closes its sessions and exits 0. With
- * `--stdio` it serves standard input and output and exits 0 when the input ends.
+ * `--stdio` it serves standard input and output and exits 0 when the input ends; run
+ * under `mcp-kernel record`, it also reports what it draws from the clock and the random
+ * source (`draws.ts`), for the transcript.
  */
 import { serveNode } from "../node.js";
+import type { DemoOptions } from "../demo/server.js";
 import { cliDemoServer, serverHttpHandler } from "./demo.js";
+import { DRAWS_ENV, drawLog, drawnServer, systemDraws } from "./draws.js";
 import { Exit, writeOut } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { cliStdioTransport } from "./io-transport.js";
@@ -48,7 +52,23 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   return { stdio, port };
 }
 
-async function run(args: string[], io: CliIO): Promise<number> {
+/**
+ * The demo's options for `serve --stdio`: under `record` (which names a file in
+ * {@link DRAWS_ENV}) the server's draws go to that file, so the transcript replays
+ * identically; a file that cannot be written is said on stderr, and serving goes on.
+ */
+async function stdioOptions(env: Readonly<Record<string, string | undefined>>, io: CliIO): Promise<DemoOptions> {
+  const file = env[DRAWS_ENV];
+  if (file === undefined || file === "") return {};
+  try {
+    return { server: drawnServer(systemDraws(drawLog(file))).options };
+  } catch (e) {
+    await writeOut(io.stderr, `mcp-kernel serve: cannot write draws to ${file} (${e instanceof Error ? e.message : String(e)}): task ids and requestState in the transcript will not replay identically\n`);
+    return {};
+  }
+}
+
+async function run(args: string[], io: CliIO, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   const parsed = parseServeArgs(args);
   if ("help" in parsed) {
     await writeOut(io.stdout, USAGE);
@@ -58,14 +78,15 @@ async function run(args: string[], io: CliIO): Promise<number> {
     await writeOut(io.stderr, `mcp-kernel serve: ${parsed.error}\n\n${USAGE}`);
     return Exit.Usage;
   }
-  const server = cliDemoServer();
   if (parsed.stdio) {
+    const server = cliDemoServer(await stdioOptions(env, io));
     const { transport, closed } = cliStdioTransport(io);
     server.connect(transport);
     await closed;
     server.close();
     return Exit.Ok;
   }
+  const server = cliDemoServer();
   const handler = serverHttpHandler(server);
   let http;
   try {

@@ -8,11 +8,16 @@
  *     {"t":0,"from":"client","line":"{\"jsonrpc\":\"2.0\",\"id\":1,...}"}
  *     {"t":3,"from":"server","line":"{...}"}
  *     {"t":9,"from":"client","end":true}
+ *     {"t":11,"draw":"clock","value":1767225600123}
+ *     {"t":11,"draw":"random","value":"3q2+7w..."}
  *     {"t":11,"exit":{"code":0,"signal":null}}
  *
  * `t` is milliseconds since the recording started. A line that is not UTF-8 is stored as
  * `bytes` (base64) instead of `line`, so the transcript holds exactly what crossed the
  * pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
+ * `draw` events, after the traffic, are what `serve --stdio` drew from the wall clock and
+ * the random source, in the order it drew them (`draws.ts`); a transcript of another
+ * server, or an older one, has none.
  *
  * Replay (theory of operation). The demo server is rebuilt as `serve` builds it, on a
  * clock that moves only when the replay moves it, behind a real ndjson channel (so framing
@@ -28,11 +33,15 @@
  * divergence reported. The recorded times are when the proxy saw the lines, so a client
  * that writes ahead of a slow-starting server records a schedule the server never saw;
  * a client that waits for each answer (as MCP clients do) replays exactly.
- * Recordings whose server output depends on randomness (a modern `requestState`, task
- * ids) do not replay; those are named in the divergence.
+ * When the transcript has draws, the server takes its clock readings and random bytes
+ * from them (task ids and times, the key and expiry of a modern `requestState`), and
+ * waits for its `requestState` signing, which WebCrypto does off the event loop; drawing
+ * more than was recorded is a divergence. Without draws it draws its own, so a recording
+ * that depends on them diverges there.
  */
 import { canonicalJson, ManualClock, StreamChannel, type ReplayResult } from "../index.js";
 import { cliDemoServer } from "./demo.js";
+import { drawnServer, isDraw, replayedDraws, type Draw } from "./draws.js";
 import { concat, LineSplitter } from "./io.js";
 
 const NEWLINE = new Uint8Array([0x0a]);
@@ -49,6 +58,7 @@ export type StdioEvent =
   | { t: number; from: "client" | "server"; line: string }
   | { t: number; from: "client" | "server"; bytes: string }
   | { t: number; from: "client"; end: true }
+  | ({ t: number } & Draw)
   | { t: number; exit: { code: number | null; signal: string | null } };
 
 /** The transcript format's name, in the header. */
@@ -98,11 +108,12 @@ function responseKey(text: string): string | undefined {
   return `response:${JSON.stringify(r.id)}`;
 }
 
-/** Lets every pending promise and microtask run: two macrotask turns without new output. */
-async function settleWhile(progress: () => number): Promise<void> {
+/** Lets every pending promise and microtask run, and what `busy` waits for (work off the event loop): two macrotask turns without new output. */
+async function settleWhile(progress: () => number, busy?: () => Promise<unknown>): Promise<void> {
   let quiet = 0;
   for (let turns = 0; quiet < 2 && turns < 10_000; turns++) {
     const before = progress();
+    await busy?.();
     await new Promise<void>((resolve) => setImmediate(resolve));
     quiet = progress() === before ? quiet + 1 : 0;
   }
@@ -126,6 +137,7 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
       typeof ev.t === "number" &&
       (((ev.from === "client" || ev.from === "server") && (typeof ev.line === "string" || typeof ev.bytes === "string")) ||
         (ev.from === "client" && ev.end === true) ||
+        isDraw(ev) ||
         (typeof ev.exit === "object" && ev.exit !== null));
     if (!ok) return { error: `line ${i + 1} is not a stdio transcript event`, line: i };
     events.push(e as StdioEvent);
@@ -136,7 +148,10 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
 /** Re-runs `events` against the demo server; see the module comment. Never throws. */
 export async function replayStdio(events: readonly StdioEvent[]): Promise<ReplayResult> {
   const clock = new ManualClock();
-  const server = cliDemoServer({ clock });
+  const recorded = events.filter((e): e is StdioEvent & Draw => isDraw(e));
+  const draws = recorded.length === 0 ? undefined : replayedDraws(recorded);
+  const drawn = draws === undefined ? undefined : drawnServer(draws);
+  const server = cliDemoServer(drawn === undefined ? { clock } : { clock, server: drawn.options });
   const produced: string[] = [];
   const splitter = new LineSplitter();
   const decoder = new TextDecoder();
@@ -150,7 +165,7 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   };
   const channel = new StreamChannel(sink, { framing: "ndjson" });
   server.connect(channel);
-  const settle = () => settleWhile(() => produced.length);
+  const settle = () => settleWhile(() => produced.length, drawn?.settled);
 
   // Every server line of the recording, in order.
   const expected: ({ line: string } | { bytes: string })[] = [];
@@ -177,6 +192,9 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   let nextOrdered = 0;
   /** Matches the lines produced since the last check; then the first `atLeast` recorded lines must all be matched. */
   const check = (atLeast: number, at: string): ReplayResult | undefined => {
+    // What the server said after a draw the recording could not give is not worth comparing.
+    const problem = draws?.problem();
+    if (problem !== undefined) return { ok: false, index: matched.size, expected: `the ${recorded.length} draws recorded`, actual: problem, reason: `the server drew what the recording does not hold (${at})` };
     for (; consumed < produced.length; consumed++) {
       const line = produced[consumed];
       const key = responseKey(line);
@@ -197,7 +215,7 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   try {
     for (let i = 0; i < events.length; i++) {
       const event = events[i];
-      if ("exit" in event) continue;
+      if (!("from" in event)) continue;
       if (event.from === "server") {
         recordedSoFar++;
         continue;

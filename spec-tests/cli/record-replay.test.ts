@@ -1,0 +1,137 @@
+// `record -- serve --stdio`, then `replay`: sessions whose answers depend on what the server
+// drew (a task's random id and its times, the random key and the expiry sealed into a modern
+// requestState) replay identically, because serve reports its draws and record keeps them.
+// Spec: 2025-11-25 basic/utilities/tasks (task-augmented tools/call, tasks/result,
+// tasks/get), draft basic/patterns/mrtr (input_required, requestState), basic/transports (stdio).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BIN, cli } from "./spawn.js";
+
+type Message = { id?: number; result?: any; error?: any };
+type Request = (method: string, params?: object) => Promise<Message>;
+
+/**
+ * Runs a client session through `record -- serve --stdio` in a fresh folder (removed
+ * afterwards): `drive` sends requests, each awaiting its response, as MCP clients do.
+ * Then `check` gets the transcript, and writes variants of it with `write`.
+ */
+async function recordSession(drive: (request: Request, notify: (method: string) => void) => Promise<void>, check: (transcript: string, write: (name: string, text: string) => string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-replay-"));
+  try {
+    const file = join(dir, "t.jsonl");
+    const rec = cli(["record", "--out", file, "--", process.execPath, BIN, "serve", "--stdio"]);
+    let id = 0;
+    const send = (message: object) => rec.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
+    const request: Request = async (method, params) => {
+      const n = ++id;
+      send({ id: n, method, ...(params === undefined ? {} : { params }) });
+      const [, line] = await rec.waitOut(new RegExp(`^(\\{"jsonrpc":"2\\.0","id":${n},"(?:result|error)".*)\\n`, "m"));
+      return JSON.parse(line) as Message;
+    };
+    await drive(request, (method) => send({ method }));
+    rec.child.stdin!.end();
+    assert.equal(await rec.code, 0, rec.stderr());
+    await check(readFileSync(file, "utf8"), (name, text) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `replay FILE`: its exit code and stdout. */
+async function replay(file: string): Promise<{ code: number | null; out: string }> {
+  const run = cli(["replay", file]);
+  const code = await run.code;
+  return { code, out: run.stdout() + run.stderr() };
+}
+
+/** The transcript's draw events. */
+function drawsOf(transcript: string): { draw: string; value: unknown }[] {
+  return transcript.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => "draw" in e);
+}
+
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+};
+
+test("record + replay: a task-augmented tools/call (2025-11-25: tasks/result, then tasks/get) replays identically, its random id and its times taken from the transcript's draws; a tampered draw, a missing one or none at all diverge", async () => {
+  let taskId = "";
+  await recordSession(
+    async (request, notify) => {
+      await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+      notify("notifications/initialized");
+      const created = await request("tools/call", { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: 60_000 } });
+      taskId = created.result.task.taskId;
+      assert.match(taskId, /^[0-9a-f]{32}$/);
+      const result = await request("tasks/result", { taskId });
+      assert.equal(result.result.content[0].text, "slow_compute: done after 0s");
+      const got = await request("tasks/get", { taskId });
+      assert.equal(got.result.status, "completed");
+    },
+    async (transcript, write) => {
+      const same = await replay(write("t.jsonl", transcript));
+      assert.equal(same.code, 0, same.out);
+      assert.equal(same.out, "ok 5 steps replayed identically\n");
+      const draws = drawsOf(transcript);
+      assert.deepEqual(draws.filter((d) => d.draw === "random").map((d) => Buffer.from(d.value as string, "base64").toString("hex")), [taskId], "the task id's bytes");
+      assert.ok(draws.some((d) => d.draw === "clock"), "the task's times");
+
+      // Another id drawn: the replayed server answers with it, where the recording has the real one.
+      const otherId = Buffer.alloc(16, 7).toString("base64");
+      const tampered = await replay(write("tampered.jsonl", transcript.replace(/("draw":"random","value":)"[^"]*"/, `$1"${otherId}"`)));
+      assert.equal(tampered.code, 1, tampered.out);
+      assert.match(tampered.out, /^divergence at step 1: server line 2 differs/);
+      assert.match(tampered.out, /actual .*07070707070707070707070707070707/);
+
+      const lines = transcript.trimEnd().split("\n");
+      const lastClock = lines.map((l) => l.includes('"draw":"clock"')).lastIndexOf(true);
+      const short = await replay(write("short.jsonl", lines.filter((_, i) => i !== lastClock).join("\n") + "\n"));
+      assert.equal(short.code, 1, short.out);
+      assert.match(short.out, /: the server drew what the recording does not hold /);
+      assert.match(short.out, /actual +"the server read the clock \d+ times; the recording holds \d+ readings"/);
+
+      // A transcript without draws (as record wrote before it kept them) replays as it did: the server draws its own.
+      const none = await replay(write("none.jsonl", lines.filter((l) => !l.includes('"draw":')).join("\n") + "\n"));
+      assert.equal(none.code, 1, none.out);
+      assert.match(none.out, /^divergence at step 1: server line 2 differs/);
+    },
+  );
+});
+
+test("record + replay: a modern (2026-07-28) tools/call answered input_required, retried with inputResponses and the sealed requestState, replays identically; a tampered answer or clock reading diverges", async () => {
+  await recordSession(
+    async (request) => {
+      const call = { name: "test_input_required_result_request_state", arguments: {}, _meta: MODERN_META };
+      const first = await request("tools/call", call);
+      assert.equal(first.result.resultType, "input_required");
+      assert.equal(typeof first.result.requestState, "string");
+      const retry = await request("tools/call", { ...call, inputResponses: { confirm: { action: "accept", content: { ok: true } } }, requestState: first.result.requestState });
+      assert.equal(retry.result.content[0].text, "state-ok: confirmed=true");
+    },
+    async (transcript, write) => {
+      const same = await replay(write("t.jsonl", transcript));
+      assert.equal(same.code, 0, same.out);
+      assert.equal(same.out, "ok 2 steps replayed identically\n");
+      const draws = drawsOf(transcript);
+      assert.equal(draws.filter((d) => d.draw === "random").length, 1, "the key, drawn once");
+      assert.equal(draws.filter((d) => d.draw === "clock").length, 2, "the expiry set, then checked");
+
+      const answer = await replay(write("answer.jsonl", transcript.replace("state-ok: confirmed=true", "state-ok: confirmed=false")));
+      assert.equal(answer.code, 1, answer.out);
+      assert.match(answer.out, /^divergence at step 1: server line 2 differs/);
+
+      // Another first reading: another expiry is sealed into the requestState the server answers with.
+      const clock = await replay(write("clock.jsonl", transcript.replace(/("draw":"clock","value":)(\d+)/, (_, head: string, ms: string) => head + String(Number(ms) + 1))));
+      assert.equal(clock.code, 1, clock.out);
+      assert.match(clock.out, /^divergence at step 0: server line 1 differs/);
+    },
+  );
+});

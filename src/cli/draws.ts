@@ -1,0 +1,171 @@
+/**
+ * Draws: what the demo server takes from outside its input that shows in what it says, so
+ * `record` can keep it and `replay` can give it back.
+ *
+ * Spec: none of its own (deterministic replay of stdio transcripts, `stdio-transcript.ts`).
+ * Two kinds: wall-clock readings (task `createdAt` / `lastUpdatedAt`, the expiry sealed into
+ * a modern `requestState` and checked on its return) and random bytes (task ids, the key
+ * `requestState` is sealed with). Everything else follows from the input and the timers,
+ * which replay drives on its own clock.
+ *
+ * Theory of operation. The server takes every draw from a {@link DrawSource} (the kernel
+ * stays pure: these come in through `McpServerOptions`). `record` names a fresh file in the
+ * environment variable {@link DRAWS_ENV}; `serve --stdio` run under it draws from the
+ * system and appends each draw to that file as it is taken (synchronously: the process may
+ * exit at any moment), and `record` adds the draws to the transcript once the server has
+ * exited. A file, not a pipe: the variable may reach a process that was handed no such
+ * pipe, and a file name cannot land on a descriptor that means something else there.
+ * `replay` hands the recorded values back in the order they were drawn, one sequence per
+ * kind: fed the same input, the server draws in the same order. Drawing more than the
+ * recording holds is a divergence ({@link ReplayedDraws.problem}).
+ */
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { McpServerOptions } from "../api/server.js";
+import { taskIdFrom, TASK_ID_BYTES } from "../api/tasks.js";
+import { hmacRequestState, MIN_SECRET_BYTES, type RequestStateCodec } from "../driver/request-state.js";
+
+/** The environment variable naming the file `serve --stdio` appends its draws to. */
+export const DRAWS_ENV = "MCP_KERNEL_RECORD_DRAWS";
+
+/** One draw: a wall-clock reading (ms since the epoch), or random bytes (base64). */
+export type Draw = { draw: "clock"; value: number } | { draw: "random"; value: string };
+
+/** Where the server's draws come from. */
+export interface DrawSource {
+  clock(): number;
+  random(length: number): Uint8Array;
+}
+
+/** Whether `v` is a {@link Draw} (extra fields, such as a transcript event's `t`, allowed). */
+export function isDraw(v: unknown): v is Draw {
+  const d = v as Record<string, unknown> | null;
+  return d !== null && typeof d === "object" && ((d.draw === "clock" && Number.isFinite(d.value)) || (d.draw === "random" && typeof d.value === "string"));
+}
+
+/**
+ * The server options that take every draw from `source`, and a promise that settles once
+ * the `requestState` signing and verifying under way is done (WebCrypto works off the event
+ * loop: replay waits for it before it decides the server is quiet).
+ */
+export function drawnServer(source: DrawSource): { options: McpServerOptions; settled(): Promise<unknown> } {
+  // The key is drawn on first use, as hmacRequestState draws its own: a session that seals nothing draws nothing.
+  let codec: RequestStateCodec | undefined;
+  const sealer = (): RequestStateCodec => (codec ??= hmacRequestState({ secret: source.random(MIN_SECRET_BYTES) }));
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(value: Promise<T> | T): Promise<T> => {
+    const p = Promise.resolve(value);
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p)).catch(() => {});
+    return p;
+  };
+  return {
+    options: {
+      wallClock: () => source.clock(),
+      requestState: { sign: (state) => track(sealer().sign(state)), verify: (token) => track(sealer().verify(token)) },
+      tasks: { generateTaskId: () => taskIdFrom(source.random(TASK_ID_BYTES)) },
+    },
+    settled: () => Promise.allSettled(inFlight),
+  };
+}
+
+/** Draws from the system (`Date.now()`, `crypto.getRandomValues`), each passed to `report` as it is taken. */
+export function systemDraws(report: (draw: Draw) => void): DrawSource {
+  return {
+    clock() {
+      const value = Date.now();
+      report({ draw: "clock", value });
+      return value;
+    },
+    random(length) {
+      const bytes = crypto.getRandomValues(new Uint8Array(length));
+      report({ draw: "random", value: Buffer.from(bytes).toString("base64") });
+      return bytes;
+    },
+  };
+}
+
+/** Appends draws to `file`, one JSON line each; throws at once when the file cannot be written. */
+export function drawLog(file: string): (draw: Draw) => void {
+  appendFileSync(file, "");
+  return (draw) => {
+    try {
+      appendFileSync(file, JSON.stringify(draw) + "\n");
+    } catch {
+      // The server goes on: the transcript lacks the draw, and its replay reports the divergence.
+    }
+  };
+}
+
+/**
+ * A fresh file for a recorded server's draws: `take` reads what was appended and removes
+ * the file. No path when no temporary folder can be made: the traffic is recorded all the
+ * same, without draws.
+ */
+export function drawFile(): { path?: string; take(): Draw[] } {
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(tmpdir(), "mcp-kernel-draws-"));
+  } catch {
+    return { take: () => [] };
+  }
+  const path = join(dir, "draws.jsonl");
+  return {
+    path,
+    take() {
+      let text = "";
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        // No file: the server drew nothing, or is not one that reports its draws.
+      }
+      rmSync(dir, { recursive: true, force: true });
+      const draws: Draw[] = [];
+      for (const line of text.split("\n")) {
+        let d: unknown;
+        try {
+          d = JSON.parse(line);
+        } catch {
+          continue; // the empty line after the last, or one cut short by a killed server
+        }
+        if (isDraw(d)) draws.push({ draw: d.draw, value: d.value } as Draw);
+      }
+      return draws;
+    },
+  };
+}
+
+/** A {@link DrawSource} that gives back recorded draws, and what went wrong doing so. */
+export interface ReplayedDraws extends DrawSource {
+  /** The first draw the recording could not give (undefined while every one matched). */
+  problem(): string | undefined;
+}
+
+/** Gives back `draws` in order, each kind on its own; a draw past the end, or of another length, is a {@link ReplayedDraws.problem}. */
+export function replayedDraws(draws: readonly Draw[]): ReplayedDraws {
+  const clock = draws.flatMap((d) => (d.draw === "clock" ? [d.value] : []));
+  const random = draws.flatMap((d) => (d.draw === "random" ? [d.value] : []));
+  let readings = 0;
+  let randoms = 0;
+  let problem: string | undefined;
+  return {
+    clock() {
+      if (readings < clock.length) return clock[readings++];
+      problem ??= `the server read the clock ${++readings} times; the recording holds ${clock.length} readings`;
+      return clock.at(-1) ?? 0;
+    },
+    random(length) {
+      const recorded = randoms < random.length ? new Uint8Array(Buffer.from(random[randoms], "base64")) : undefined;
+      randoms++;
+      if (recorded?.length === length) return recorded;
+      problem ??=
+        recorded === undefined
+          ? `the server drew random bytes ${randoms} times; the recording holds ${random.length} draws`
+          : `the server drew ${length} random bytes; the recording's draw ${randoms} has ${recorded.length}`;
+      // Zeros: the replay goes on to report the problem, with what the server then says.
+      return new Uint8Array(length);
+    },
+    problem: () => problem,
+  };
+}
