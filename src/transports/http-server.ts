@@ -136,9 +136,9 @@ export interface HttpHandlerOptions {
   maxSessions?: number;
   /** Replay log bounds, and how many finished POST streams a session keeps for replay (default 64). */
   eventStore?: EventStoreLimits & { maxRetainedStreams?: number };
-  /** The `retry` field of priming events and of server-side closes, in ms. Default 1000. */
+  /** The `retry` field of priming events and of server-side closes, in ms. Default 1000. Sessions before 2025-11-25 get no priming event (SEP-1699 is 2025-11-25). */
   retryMs?: number;
-  /** SEP-1699 polling: close each SSE connection this long after it opens (the stream lives on). Default 0: never. */
+  /** SEP-1699 polling: close each SSE connection this long after it opens (the stream lives on). Default 0: never. Only sessions at 2025-11-25: earlier versions' servers SHOULD NOT close a stream before its response. */
   pollingCloseAfterMs?: number;
   /** End a session after this long without requests and without open connections, in ms. Default 30 min; 0 disables. */
   sessionIdleMs?: number;
