@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { runDemoClient, SCENARIOS, versionsFor } from "../../src/cli/demo-client.js";
 import { cliDemoServer, serverHttpHandler } from "../../src/cli/demo.js";
-import { DemoServer } from "../../src/demo/server.js";
+import { McpServer } from "../../src/api/server.js";
 import { McpClient } from "../../src/api/client.js";
 import { McpError } from "../../src/driver/endpoint.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
@@ -22,8 +22,8 @@ import type { JsonObject } from "../../src/jsonrpc/types.js";
 /** What the client sent to each tool, by name. */
 type Calls = Map<string, JsonObject[]>;
 
-function scenarioServer(calls: Calls): DemoServer {
-  const server = new DemoServer({ name: "scenario-server", version: "1" }, { session: { versions: ["2026-07-28", "2025-11-25"] } });
+function scenarioServer(calls: Calls): McpServer {
+  const server = new McpServer({ name: "scenario-server", version: "1" }, { session: { versions: ["2026-07-28", "2025-11-25"] } });
   const record = (name: string, args: JsonObject) => {
     calls.set(name, [...(calls.get(name) ?? []), args]);
     return { content: [{ type: "text" as const, text: `${name} ok` }] };
@@ -63,7 +63,7 @@ function sink(): { io: CliIO; err: () => string } {
   return { io, err: () => err };
 }
 
-async function withServer(fn: (url: string, calls: Calls) => Promise<void>, make: (calls: Calls) => DemoServer = scenarioServer): Promise<void> {
+async function withServer(fn: (url: string, calls: Calls) => Promise<void>, make: (calls: Calls) => McpServer = scenarioServer): Promise<void> {
   const calls: Calls = new Map();
   const server = make(calls);
   const handler = serverHttpHandler(server);
@@ -123,7 +123,7 @@ test("demo-client: an unknown scenario exercises every tool, resource and prompt
 
 test("demo-client: a failing call exits 1 with the error; bad arguments exit 2; --help exits 0", async () => {
   const noTools = () => {
-    const server = new DemoServer({ name: "no-tools", version: "1" });
+    const server = new McpServer({ name: "no-tools", version: "1" });
     server.resource("test://only", { name: "only" }, (uri) => ({ contents: [{ uri, text: "" }] }));
     return server;
   };
@@ -140,7 +140,7 @@ test("demo-client: a failing call exits 1 with the error; bad arguments exit 2; 
     assert.match(all.err, /resources\/read test:\/\/only: ok/);
   }, noTools);
   const onlyAdd = () => {
-    const server = new DemoServer({ name: "only-add", version: "1" }, { session: { versions: ["2026-07-28"] } });
+    const server = new McpServer({ name: "only-add", version: "1" }, { session: { versions: ["2026-07-28"] } });
     server.tool("add_numbers", {}, () => ({ content: [] }));
     return server;
   };
@@ -179,7 +179,7 @@ test("demo-client against mcp-kernel's own demo server, every era: the exerciser
       assert.match(r.err, /tools\/call json_schema_2020_12_tool: ok/, version);
       assert.match(r.err, /resources\/read test:\/\/static-text: ok/, version);
       assert.doesNotMatch(r.err, /failed:/, version);
-    }, () => cliDemoServer({ delay: instant }) as DemoServer);
+    }, () => cliDemoServer({ delay: instant }));
   }
 });
 
@@ -196,5 +196,5 @@ test("demo server: test_prompt_with_embedded_resource refuses an argument that i
     } finally {
       client.close();
     }
-  }, () => cliDemoServer() as DemoServer);
+  }, () => cliDemoServer());
 });

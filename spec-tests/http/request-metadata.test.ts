@@ -59,3 +59,18 @@ test("streamable-http (draft) Client Behavior: headers from the body; absent or 
   assert.equal(headerMismatch(get, { method: "tools/call", params: { name: "q", arguments: { region: "eu", n: -7, flag: false, gone: null } } }, "2026-07-28", decl), null);
   assert.match(headerMismatch(get, { method: "tools/call", params: { name: "q", arguments: { region: "eu", n: -7, flag: true } } }, "2026-07-28", decl)!, /Mcp-Param-Flag/);
 });
+
+test("streamable-http (draft) Server Validation: only Mcp-Name and Mcp-Param-* permit the Base64 sentinel; Mcp-Method is compared as sent (case-sensitive)", () => {
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28" };
+  const msg = { method: "tools/list", params: { _meta: meta } };
+  const headers = (method: string) => (n: string) => (n === "MCP-Protocol-Version" ? "2026-07-28" : n === "Mcp-Method" ? method : null);
+  assert.equal(headerMismatch(headers("tools/list"), msg, "2026-07-28", undefined), null);
+  assert.equal(decodeHeaderValue("=?base64?dG9vbHMvbGlzdA==?="), "tools/list");
+  assert.match(headerMismatch(headers("=?base64?dG9vbHMvbGlzdA==?="), msg, "2026-07-28", undefined)!, /Mcp-Method/);
+  assert.match(headerMismatch(headers("TOOLS/LIST"), msg, "2026-07-28", undefined)!, /Mcp-Method/);
+  assert.match(headerMismatch(headers("tools/list\x01"), msg, "2026-07-28", undefined)!, /invalid characters/);
+  // Mcp-Name still decodes the sentinel.
+  const call = { method: "tools/call", params: { name: "q", _meta: meta } };
+  const named = (n: string) => (n === "MCP-Protocol-Version" ? "2026-07-28" : n === "Mcp-Method" ? "tools/call" : n === "Mcp-Name" ? "=?base64?cQ==?=" : null);
+  assert.equal(headerMismatch(named, call, "2026-07-28", undefined), null);
+});

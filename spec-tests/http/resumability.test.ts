@@ -200,3 +200,34 @@ test("a slow reader: a connection past maxQueuedBytes is closed (the reader stil
     [...Array.from({ length: 10 }, (_, i) => "line " + (i + 1)), 1],
   );
 });
+
+test("SEP-1699 is 2025-11-25 (changelog item 6): sessions at 2025-06-18 and 2025-03-26 get no priming event (no empty data event, no retry) on POST or GET streams, and no polling close before the response; event ids stay", async () => {
+  for (const version of ["2025-06-18", "2025-03-26"]) {
+    const clock = new ManualClock();
+    const { handler, tools } = makeHandler(new Tools(), { clock, pollingCloseAfterMs: 100, retryMs: 2000 });
+    const sid = await open(handler, version);
+    const s = new SseReader(await post(handler, call(1, "wait"), sid, version));
+    const first = await s.next();
+    assert.equal(JSON.parse(first!.data).params.data, "one", `${version}: the first event is a message`);
+    assert.match(first!.id, /^\d+-\d+$/, "event ids stay, for resumption");
+    // "The server SHOULD NOT close the SSE stream before sending the JSON-RPC response" (2025-06-18).
+    clock.advance(1000);
+    tools.release();
+    assert.deepEqual(messages(await s.rest()).map((m) => m.id ?? m.params.data), ["two", 1], `${version}: the stream carries the response, then ends`);
+    assert.deepEqual(s.retries, [], `${version}: no retry field`);
+    // The GET stream: its first event is the first message.
+    const g = new SseReader(await get(handler, sid, version));
+    tools.endpoints[0].feed({ type: "changed", now: 0, what: "tools" });
+    const e = await g.next();
+    assert.equal(JSON.parse(e!.data).method, "notifications/tools/list_changed", version);
+    clock.advance(1000);
+    tools.endpoints[0].feed({ type: "changed", now: 0, what: "tools" });
+    assert.equal(JSON.parse((await g.next())!.data).method, "notifications/tools/list_changed", `${version}: the GET stream is not closed for polling`);
+    assert.deepEqual(g.retries, []);
+    // Resuming replays without a retry field either.
+    const resumed = new SseReader(await get(handler, sid, version, first!.id));
+    assert.deepEqual(messages(await resumed.rest()).map((m) => m.id ?? m.params.data), ["two", 1]);
+    assert.deepEqual(resumed.retries, []);
+    await g.cancel();
+  }
+});

@@ -391,6 +391,8 @@ export class McpServerCore {
   private seq = 0;
   private changed = 0;
   private readonly flush = (): void => this.flushListChanged();
+  /** The `inputSchema` a tool is listed with, undefined for no such tool (one function per server: each HTTP request's setup carries it). */
+  readonly inputSchemaOf = (name: string): JsonSchemaObject | undefined => this.tools.get(name)?.def.inputSchema;
   private readonly schema: JsonSchemaValidator;
   private readonly forms: ElicitationChecks | undefined;
   private readonly pageSize: number;
@@ -612,7 +614,9 @@ export class McpServerCore {
    * each modern request) gets an endpoint that hears about this server's changes while it
    * lives. Its tasks belong to the HTTP session id, and to the principal when
    * `principalOf` names one (with authorization: `(req) => authInfo(req)?.token.subject`),
-   * so another session or user can neither see nor touch them.
+   * so another session or user can neither see nor touch them. A modern `tools/call` has
+   * the `Mcp-Param-*` headers of the tool's `x-mcp-header` parameters checked against its
+   * arguments (`toolInputSchema` of the setup, read from the registry at the call).
    */
   httpSession(options: { principalOf?: (request: Request) => string | undefined } = {}): (ctx: HttpSessionContext) => HttpSessionSetup {
     return (ctx) => {
@@ -635,6 +639,8 @@ export class McpServerCore {
           // A legacy session's status notifications went to it; a modern request has no session.
           if (ctx.sessionId) this.tasks?.release(owner);
         },
+        // Mcp-Param-* headers are checked against the tools registered at the time of the call.
+        toolInputSchema: this.inputSchemaOf,
       };
     };
   }

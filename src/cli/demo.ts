@@ -6,7 +6,7 @@
  * Spec: draft `basic/versioning` (a server may speak both eras: it lists every version it
  * supports, legacy and modern) and 2025-11-25 `basic/transports` ("Streamable HTTP").
  */
-import { createDemoServer, DemoServer, type DemoOptions } from "../demo/server.js";
+import { createDemoServer, type DemoOptions } from "../demo/server.js";
 import { createHttpHandler, PROTOCOL_VERSIONS, type HttpHandler, type McpServer } from "../index.js";
 
 /** The demo server speaking every protocol version the kernel knows (both eras). */
@@ -22,8 +22,7 @@ export function cliDemoServer(options: DemoOptions = {}): McpServer {
 export function serverHttpHandler(server: McpServer, path = "/mcp"): HttpHandler {
   return createHttpHandler({
     path,
-    // Mcp-Param-* headers are checked against the demo's x-mcp-header tool parameters.
-    ...(server instanceof DemoServer ? { toolInputSchema: (name: string) => server.inputSchemaOf(name) } : {}),
+    // Its setups carry the registry's tool schemas: Mcp-Param-* headers are checked against them.
     createSession: server.httpSession(),
   });
 }

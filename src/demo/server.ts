@@ -17,7 +17,7 @@
  */
 import { systemClock, type Clock } from "../driver/clock.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
-import { McpServer, ProtocolError, type McpServerOptions, type ServerContext, type ToolConfig, type ToolHandler } from "../api/server.js";
+import { McpServer, ProtocolError, type McpServerOptions, type ServerContext } from "../api/server.js";
 import type { CallToolResult, ElicitParams, ElicitResult, Unregister } from "../api/index.js";
 import { addHeaderFixtures, addMrtrFixtures, addStatelessFixtures } from "./draft-fixtures.js";
 import { addTaskInputFixtures } from "./task-fixtures.js";
@@ -59,32 +59,6 @@ export interface DemoOptions {
   server?: McpServerOptions;
 }
 
-/**
- * The demo's {@link McpServer}: the same server, and it remembers each tool's
- * `inputSchema`, so the HTTP handler can check the `Mcp-Param-*` headers of the tool's
- * `x-mcp-header` parameters against a `tools/call` body (draft `streamable-http`,
- * "Custom Headers from Tool Parameters").
- */
-export class DemoServer extends McpServer {
-  private readonly inputSchemas = new Map<string, { schema: unknown }>();
-
-  override tool(name: string, config: ToolConfig, handler: ToolHandler): Unregister {
-    const unregister = super.tool(name, config, handler);
-    const entry = { schema: config.inputSchema };
-    this.inputSchemas.set(name, entry);
-    return () => {
-      // Only this registration's entry: a later tool of the same name keeps its own.
-      if (this.inputSchemas.get(name) === entry) this.inputSchemas.delete(name);
-      unregister();
-    };
-  }
-
-  /** The `inputSchema` the tool `name` was registered with; undefined for none or no such tool. */
-  inputSchemaOf(name: string): unknown {
-    return this.inputSchemas.get(name)?.schema;
-  }
-}
-
 /** Text content, the demo's most common result. */
 function text(t: string): CallToolResult {
   return { content: [{ type: "text", text: t }] };
@@ -119,10 +93,10 @@ function startingWith(values: readonly string[], typed: string): string[] {
 }
 
 /** Builds the demo server. Connect it with `server.connect(transport)`. */
-export function createDemoServer(options: DemoOptions = {}): DemoServer {
+export function createDemoServer(options: DemoOptions = {}): McpServer {
   const clock = options.clock ?? systemClock;
   const delay = options.delay ?? clockDelay(clock);
-  const server = new DemoServer(
+  const server = new McpServer(
     { name: "mcp-kernel-demo", version: "0.1.0", title: "mcp-kernel demo server", instructions: "A demonstration server: every tool, resource and prompt exists to exercise one protocol feature." },
     { clock, ...options.server },
   );

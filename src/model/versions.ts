@@ -69,3 +69,13 @@ export function schemaVersionOf(v: ProtocolVersion): SchemaVersion {
 export function allowsBatches(v: ProtocolVersion | undefined): boolean {
   return v === "2025-03-26";
 }
+
+/**
+ * SEP-1699 (2025-11-25): SSE streams open with a priming event (an id and empty data), and
+ * a server may close a connection before the response (polling). Earlier versions had
+ * neither: their server "SHOULD NOT close the SSE stream before sending the JSON-RPC
+ * response", and their clients may hand an empty data event to `JSON.parse`.
+ */
+export function hasSsePolling(v: ProtocolVersion | undefined): boolean {
+  return v === "2025-11-25";
+}

@@ -54,7 +54,7 @@ import { decode, type Decoded } from "../jsonrpc/codec.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
-import { allowsBatches, isLegacyVersion, isModernVersion } from "../model/versions.js";
+import { allowsBatches, isLegacyVersion, isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
 import { negotiatedVersion } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
 import { httpError, jsonResponse } from "./http/body.js";
@@ -64,7 +64,7 @@ import { accepts, allowPredicate, H, hostnameOf, isJsonContentType, isLoopbackHo
 import { HttpSession, type JsonExchange, type SessionConfig } from "./http/server-session.js";
 import type { SseConnection } from "./http/connection.js";
 import { modernVersionOf, serveModern, type ModernConfig } from "./http/modern-request.js";
-import { paramHeadersOf } from "./http/request-metadata.js";
+import { paramHeadersOf, type ParamHeader } from "./http/request-metadata.js";
 import { emptyReply, FAST_ENTRY, jsonReply, RequestView, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** What the session factory is told. */
@@ -95,6 +95,13 @@ export interface HttpSessionSetup {
   onOpen?(endpoint: Endpoint, sessionId: string): void;
   /** The session ended, with why. */
   onClose?(reason: string): void;
+  /**
+   * The `inputSchema` of the tool `name` as registered now (undefined: no such tool), so
+   * a modern `tools/call` has the `Mcp-Param-*` headers of its `x-mcp-header` parameters
+   * checked against its body (draft `streamable-http`, "Server Behavior for Custom
+   * Headers"). `McpServer.httpSession()` supplies it from the server's registry.
+   */
+  toolInputSchema?(name: string): unknown;
 }
 
 /** A transport-level event worth telling the operator about, that needs no action. */
@@ -136,9 +143,9 @@ export interface HttpHandlerOptions {
   maxSessions?: number;
   /** Replay log bounds, and how many finished POST streams a session keeps for replay (default 64). */
   eventStore?: EventStoreLimits & { maxRetainedStreams?: number };
-  /** The `retry` field of priming events and of server-side closes, in ms. Default 1000. */
+  /** The `retry` field of priming events and of server-side closes, in ms. Default 1000. Sessions before 2025-11-25 get no priming event (SEP-1699 is 2025-11-25). */
   retryMs?: number;
-  /** SEP-1699 polling: close each SSE connection this long after it opens (the stream lives on). Default 0: never. */
+  /** SEP-1699 polling: close each SSE connection this long after it opens (the stream lives on). Default 0: never. Only sessions at 2025-11-25: earlier versions' servers SHOULD NOT close a stream before its response. */
   pollingCloseAfterMs?: number;
   /** End a session after this long without requests and without open connections, in ms. Default 30 min; 0 disables. */
   sessionIdleMs?: number;
@@ -161,8 +168,9 @@ export interface HttpHandlerOptions {
   /**
    * The `inputSchema` of a tool, so the `Mcp-Param-*` headers of its `x-mcp-header`
    * parameters are validated against a `tools/call` body (draft `streamable-http`,
-   * "Custom Headers from Tool Parameters"). Without it no `Mcp-Param-*` header is
-   * recognized (and so none is checked).
+   * "Custom Headers from Tool Parameters"). When given it takes the place of the
+   * setup's {@link HttpSessionSetup.toolInputSchema}; with neither, no `Mcp-Param-*`
+   * header is recognized (and so none is checked).
    */
   toolInputSchema?(name: string): unknown;
   /**
@@ -185,7 +193,7 @@ export interface HttpHandler {
   closeConnections(sessionId?: string): number;
   /** Ends a session (later requests with its id get 404). Returns false if there was none. */
   terminate(sessionId: string, reason?: string): boolean;
-  /** Ends every session. */
+  /** Ends every session, and every open modern `subscriptions/listen` stream (its completion result, then the end of the stream). */
   close(): void;
 }
 
@@ -212,21 +220,27 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const diagnose = (code: string, message: string, sessionId?: string, detail?: unknown): void => {
     options.onDiagnostic?.(sessionId === undefined ? { code, message, detail } : { code, message, sessionId, detail });
   };
-  const schemaOf = options.toolInputSchema;
+  const listens = new Set<{ shutdown(reason: string): void }>();
+  // Each schema object is scanned once: a registry hands out the same object per registration.
+  const scanned = new WeakMap<object, readonly ParamHeader[] | undefined>();
   const modernConfig: ModernConfig = {
     setup: (request) => options.createSession(contextOf(viewOfModern(request), "", "modern")),
     clock,
     jsonMode,
     maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
     streamAfterMs: options.modernStreamAfterMs ?? 1000,
-    paramHeaders:
-      schemaOf === undefined
-        ? undefined
-        : (tool) => {
-            const scan = paramHeadersOf(schemaOf(tool));
-            return scan.ok ? scan.headers : undefined;
-          },
+    paramHeaders: (tool, setup) => {
+      const schema = options.toolInputSchema !== undefined ? options.toolInputSchema(tool) : setup.toolInputSchema?.(tool);
+      if (schema === null || typeof schema !== "object") return undefined;
+      if (scanned.has(schema)) return scanned.get(schema);
+      const scan = paramHeadersOf(schema);
+      // An invalid declaration: clients exclude the tool, so no header of it is recognized.
+      const headers = scan.ok ? scan.headers : undefined;
+      scanned.set(schema, headers);
+      return headers;
+    },
     diagnose: (code, message, detail) => diagnose(code, message, undefined, detail),
+    listens,
   };
   const store = new EventStore(options.eventStore, (log, seq) => diagnose("message-lost", "a message was evicted from the replay log before any connection carried it", undefined, { stream: log.stream, seq }));
 
@@ -348,7 +362,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const ct = req.header(H.contentType);
     if (!isJsonContentType(ct)) return httpError(415, ErrorCode.InvalidRequest, `Content-Type must be ${JSON_TYPE}`);
     let session: HttpSession | undefined;
-    if (!modern && req.header(H.sessionId) !== null) {
+    // A modern-only server ignores `MCP-Session-Id` (draft streamable-http, Backward Compatibility).
+    if (!modern && options.legacy !== false && req.header(H.sessionId) !== null) {
       const s = sessionOf(req);
       if (s instanceof Response) return s;
       session = s;
@@ -386,7 +401,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const value = d.kind === "batch" ? messages : messages[0];
     if (session === undefined) {
-      if (!initialize) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required (except for initialize)`);
+      if (!initialize) return options.legacy === false ? modernOnlyRefusal(req.header(H.protocolVersion), ids[0] ?? null) : httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required (except for initialize)`);
       const created = newSession(req);
       if (created instanceof Response) return created;
       return exchange(created.session, ids, value, false, created.setup);
@@ -415,8 +430,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
         e = session.openJsonExchange(ids, batch, (x) => resolve(jsonBody(session, x)));
       });
       session.receive(e, value);
-      const headers = setup === undefined ? undefined : admit(session, setup);
-      return headers === undefined ? answer : answer.then((r) => withHeaders(r, headers));
+      if (setup === undefined) return answer;
+      const headers = admit(session, setup);
+      return headers === undefined ? answer.then(refusedInitialize) : answer.then((r) => withHeaders(r, headers));
     }
     const s = session.openPostStream(ids);
     // Connected before the kernel sees the body: what it answers at once is written, not
@@ -515,6 +531,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   };
   handler.close = () => {
     for (const s of [...sessions.values()]) s.terminate("server closed");
+    for (const l of [...listens]) l.shutdown("server closed");
   };
   return handler;
 }
@@ -531,6 +548,34 @@ function jsonBody(session: HttpSession, e: JsonExchange): Response | HttpReply {
   // an SSE stream that carries nothing.
   if (e.responses.length === 0) return session.closed ? httpError(404, ErrorCode.InvalidRequest, "session terminated") : { status: 200, headers: SSE_HEADERS, body: null };
   return jsonReply(200, e.batch ? "[" + e.responses.join(",") + "]" : e.responses[0]);
+}
+
+/**
+ * The answer to an `initialize` the kernel refused. A server with no legacy version
+ * refuses it with -32022 naming its versions (draft `basic/versioning`: SHOULD), and
+ * "For HTTP, the response status code MUST be 400" (draft schema,
+ * `UnsupportedProtocolVersionError`; `streamable-http`: a version the server does not
+ * implement "MUST respond with 400 Bad Request"). Other refusals keep their status.
+ */
+function refusedInitialize(r: Response | HttpReply): Response | HttpReply {
+  if (r instanceof Response || typeof r.body !== "string") return r;
+  const code = (JSON.parse(r.body) as { error?: { code?: unknown } }).error?.code;
+  return code === ErrorCode.UnsupportedProtocolVersion ? { ...r, status: 400 } : r;
+}
+
+/**
+ * A modern-only server (`legacy: false`) and a POST that is neither modern nor
+ * `initialize`. Draft `streamable-http`: a server that does not support clients older
+ * than 2025-06-18 "MUST reject a request without the header per Server Validation"
+ * (-32020, a required header is missing); a header naming a version it does not
+ * implement gets 400 with `UnsupportedProtocolVersionError` listing what it speaks.
+ */
+function modernOnlyRefusal(header: string | null, id: RequestId | null): Response {
+  if (header === null) return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: the ${H.protocolVersion} header is required`, { id });
+  return httpError(400, ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: this server speaks only ${MODERN_VERSIONS.join(", ")}`, {
+    id,
+    data: { supported: [...MODERN_VERSIONS], requested: header.trim() },
+  });
 }
 
 function sseReply(body: ReadableStream<Uint8Array>): HttpReply {

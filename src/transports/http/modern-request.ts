@@ -58,9 +58,11 @@ export interface ModernConfig {
    * `await`); after it the response is an SSE stream with status 200.
    */
   streamAfterMs: number;
-  /** The `x-mcp-header` declarations of a tool, for `Mcp-Param-*` validation. */
-  paramHeaders?(tool: string): readonly ParamHeader[] | undefined;
+  /** The `x-mcp-header` declarations of a tool, for `Mcp-Param-*` validation (undefined: none recognized). */
+  paramHeaders(tool: string, setup: HttpSessionSetup): readonly ParamHeader[] | undefined;
   diagnose(code: string, message: string, detail?: unknown): void;
+  /** The open `subscriptions/listen` requests, which the handler's `close` ends. */
+  listens: Set<{ shutdown(reason: string): void }>;
 }
 
 const SSE_HEADERS: Record<string, string> = { "Content-Type": SSE_TYPE, "Cache-Control": "no-cache", "X-Accel-Buffering": "no" };
@@ -82,6 +84,7 @@ export function modernVersionOf(message: JsonRpcRequest | JsonRpcNotification): 
 
 /** Serves one modern request or notification POST (already decoded, a single message). */
 export function serveModern(req: Request, message: JsonRpcRequest | JsonRpcNotification, cfg: ModernConfig): Response | HttpReply | Promise<Response | HttpReply> {
+  let setup: HttpSessionSetup | undefined;
   if ("id" in message) {
     // A body without a protocol version string is malformed (SEP-2575: -32602, HTTP 400),
     // and there is no body value for the header to mismatch: its `_meta` error wins over
@@ -89,11 +92,16 @@ export function serveModern(req: Request, message: JsonRpcRequest | JsonRpcNotif
     // that differs from the header is a mismatch even when neither is supported).
     const missing = missingVersionError(message.params);
     if (missing !== null) return httpError(400, missing.code, missing.message, { id: message.id });
-    const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
-    const why = headerMismatch((n) => req.headers.get(n), message, modernVersionOf(message), tool === undefined ? undefined : cfg.paramHeaders?.(tool));
+    let params: readonly ParamHeader[] | undefined;
+    if (message.method === "tools/call" && typeof message.params?.name === "string") {
+      // The application's setup knows its tools (McpServer's reads its registry), so it is made first.
+      setup = cfg.setup(req);
+      params = cfg.paramHeaders(message.params.name, setup);
+    }
+    const why = headerMismatch((n) => req.headers.get(n), message, modernVersionOf(message), params);
     if (why !== null) return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${why}`, { id: message.id });
   }
-  return new ModernRequest(req, message, cfg).run();
+  return new ModernRequest(req, message, cfg, setup ?? cfg.setup(req)).run();
 }
 
 /** The HTTP status of a modern request's final response. */
@@ -136,9 +144,10 @@ class ModernRequest {
     private readonly req: Request,
     private readonly message: JsonRpcRequest | JsonRpcNotification,
     private readonly cfg: ModernConfig,
+    setup: HttpSessionSetup,
   ) {
     this.jsonOnly = cfg.jsonMode && message.method !== "subscriptions/listen";
-    this.setup = cfg.setup(req);
+    this.setup = setup;
     this.endpoint = new Endpoint(
       this.setup.options,
       {
@@ -151,6 +160,21 @@ class ModernRequest {
       cfg.clock,
     );
     this.setup.onOpen?.(this.endpoint, "");
+    if (message.method === "subscriptions/listen" && "id" in message) cfg.listens.add(this);
+  }
+
+  /**
+   * The server ends this listen stream (the handler closes): its completion result, then
+   * the end of the stream. Draft `basic/patterns/subscriptions`, Graceful Closure: the
+   * server tearing a subscription down SHOULD answer the listen request with a result
+   * before closing; `notifications/cancelled` from a server is for stdio only (draft
+   * schema, `CancelledNotification`), where there is no stream to end.
+   */
+  shutdown(reason: string): void {
+    if (this.ended) return;
+    this.endpoint.feed({ type: "end-subscription", now: this.cfg.clock.now(), id: (this.message as JsonRpcRequest).id });
+    // Answered and ended by now, unless the kernel holds no such subscription: end it anyway.
+    this.end(reason);
   }
 
   run(): Response | HttpReply | Promise<Response | HttpReply> {
@@ -250,6 +274,7 @@ class ModernRequest {
   private end(reason: string): void {
     if (this.ended) return;
     this.ended = true;
+    this.cfg.listens.delete(this);
     // A kernel that closed before answering: the client still gets an answer, not a hang.
     this.take()?.(httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: (this.message as JsonRpcRequest).id }));
     this.conn?.close();

@@ -67,10 +67,7 @@ export function encodeHeaderValue(value: string): string {
  * §5.5), or a sentinel whose payload is not Base64 of UTF-8.
  */
 export function decodeHeaderValue(raw: string): string | undefined {
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09) || c > 0x7e) return undefined;
-  }
+  if (plainFieldValue(raw) === undefined) return undefined;
   if (!(raw.startsWith(SENTINEL_START) && raw.endsWith(SENTINEL_END) && raw.length >= SENTINEL_START.length + SENTINEL_END.length)) return raw;
   const payload = raw.slice(SENTINEL_START.length, raw.length - SENTINEL_END.length);
   // Strict RFC 4648 §4 Base64 with its padding: `atob` is forgiving (it accepts missing
@@ -84,6 +81,15 @@ export function decodeHeaderValue(raw: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A received header value taken as it is (no sentinel decoding), or undefined when it holds characters a field value may not. */
+function plainFieldValue(raw: string): string | undefined {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09) || c > 0x7e) return undefined;
+  }
+  return raw;
 }
 
 /** Base64 alphabet only, length a multiple of 4, `=` only as the last one or two characters. */
@@ -210,7 +216,9 @@ export function headerMismatch(get: HeaderLookup, message: { method: string; par
   const pv = get("MCP-Protocol-Version");
   if (pv === null) return "the MCP-Protocol-Version header is required";
   if (pv.trim() !== version) return `MCP-Protocol-Version header value ${JSON.stringify(pv)} does not match body value ${JSON.stringify(version)}`;
-  const bad = compare(get, MH.method, message.method);
+  // Only Mcp-Name and Mcp-Param-* "permit the Base64 sentinel encoding" (Server
+  // Validation); values are case-sensitive, so Mcp-Method is compared as sent.
+  const bad = compare(get, MH.method, message.method, plainFieldValue);
   if (bad !== null) return bad;
   const source = nameSourceOf(message.method, message.params);
   if (source !== undefined) {
@@ -235,11 +243,11 @@ export function headerMismatch(get: HeaderLookup, message: { method: string; par
 /** A decimal number: optional minus, digits, optional fraction. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-/** Compares one header with its body value: present, valid characters, equal after decoding (integers numerically). */
-function compare(get: HeaderLookup, header: string, body: unknown): string | null {
+/** Compares one header with its body value: present, valid characters, equal after `decode` (integers numerically). */
+function compare(get: HeaderLookup, header: string, body: unknown, decode: (raw: string) => string | undefined = decodeHeaderValue): string | null {
   const raw = get(header);
   if (raw === null) return `the ${header} header is required`;
-  const value = decodeHeaderValue(raw);
+  const value = decode(raw);
   if (value === undefined) return `the ${header} header contains invalid characters`;
   if (typeof body === "number") {
     // Server Validation note: integers compare numerically (42.0 and 42 are equal), but only

@@ -33,6 +33,9 @@
  * queued, bounded by the per-stream log limit; the oldest are dropped with an `onLost`
  * diagnostic.
  *
+ * Priming events and polling closes (SEP-1699) are for sessions at 2025-11-25; older
+ * sessions get neither, only event ids on their messages for resumption.
+ *
  * Disconnection is not cancellation in the legacy era (spec: "Disconnection SHOULD NOT
  * be interpreted as the client cancelling its request"), so a broken connection changes
  * nothing but where messages are written: the response still lands in the log.
@@ -42,6 +45,8 @@ import { tryEncode } from "../../jsonrpc/codec.js";
 import type { JsonRpcMessage, RequestId } from "../../jsonrpc/types.js";
 import { encodeSseEvent, encodeSsePrimingEvent, encodeSseRetry, type SseEncoded } from "../../framing/sse.js";
 import { idKey } from "../../session/types.js";
+import { negotiatedVersion } from "../../session/session.js";
+import { hasSsePolling } from "../../model/versions.js";
 import type { Clock } from "../../driver/clock.js";
 import { SseConnection } from "./connection.js";
 import { formatEventId, type EventStore, type StreamLog } from "./event-log.js";
@@ -50,9 +55,9 @@ import { formatEventId, type EventStore, type StreamLog } from "./event-log.js";
 export interface SessionConfig {
   store: EventStore;
   clock: Clock;
-  /** `retry` sent in priming events and before a server-side close, in ms. */
+  /** `retry` sent in priming events and before a server-side close, in ms (sessions at 2025-11-25). */
   retryMs: number;
-  /** Close each live connection this long after it opens (SEP-1699 polling); 0: never. */
+  /** Close each live connection this long after it opens (SEP-1699 polling, sessions at 2025-11-25); 0: never. */
   pollingCloseAfterMs: number;
   /** Most bytes queued on one connection for a slow reader. */
   maxQueuedBytes: number;
@@ -299,8 +304,9 @@ export class HttpSession {
     s.conn = conn;
     s.everConnected = true;
     const retry = this.config.retryMs;
+    const polls = hasSsePolling(negotiatedVersion(this.endpoint.state));
     // Spec (SEP-1699): a new stream opens with an event id and empty data, to prime resumption.
-    conn.write(priming ? textOf(encodeSsePrimingEvent(formatEventId(s.no, 0), retry)) : textOf(encodeSseRetry(retry)));
+    if (polls) conn.write(priming ? textOf(encodeSsePrimingEvent(formatEventId(s.no, 0), retry)) : textOf(encodeSseRetry(retry)));
     const log = s.log;
     for (const e of log.after(after)) {
       if (!conn.write(eventText(s.no, e.seq, e.data))) break;
@@ -309,7 +315,7 @@ export class HttpSession {
     if (s.done) {
       if (s.conn === conn) s.conn = null;
       conn.close();
-    } else if (this.config.pollingCloseAfterMs > 0) {
+    } else if (polls && this.config.pollingCloseAfterMs > 0) {
       const clock = this.config.clock;
       clock.schedule(clock.now() + this.config.pollingCloseAfterMs, () => this.disconnect(s, conn));
     }

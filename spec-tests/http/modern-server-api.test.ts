@@ -1,0 +1,167 @@
+// Spec: draft basic/transports/streamable-http on the server as the README wires it
+// (McpServer.httpSession() behind createHttpHandler): "Server Behavior for Custom Headers"
+// (Mcp-Param-* checked against the registry's x-mcp-header declarations), "Server
+// Validation" and "Case Sensitivity" (only Mcp-Name and Mcp-Param-* permit the Base64
+// sentinel), "Protocol Version Header" (an unimplemented version MUST get 400 with
+// UnsupportedProtocolVersionError) and basic/versioning's compatibility matrix (legacy
+// client × modern server); draft basic/patterns/subscriptions, Graceful Closure (a server
+// that tears a listen stream down answers it, then ends the stream).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpServer } from "../../src/api/server.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { ProtocolVersion } from "../../src/model/versions.js";
+import { createHttpHandler, type HttpHandlerOptions } from "../../src/transports/http-server.js";
+import { initializeMessage, post, SseReader, URL_ } from "./helpers.js";
+import { answerOf, bodyOf, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
+
+/** An McpServer with a tool whose `region` is mirrored as Mcp-Param-Region, served as the README shows. */
+function regionServer(versions: ProtocolVersion[] = [MV, "2025-11-25"], options: Partial<HttpHandlerOptions> = {}) {
+  const server = new McpServer({ name: "region", version: "1" }, { session: { versions } });
+  const ran: unknown[] = [];
+  const unregister = server.tool("where", { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } }, (args) => {
+    ran.push(args);
+    return { content: [{ type: "text", text: "ok" }] };
+  });
+  const handler = createHttpHandler({ path: "/mcp", sessionIdleMs: 0, createSession: server.httpSession(), ...options });
+  return { server, handler, ran, unregister };
+}
+
+const where = (id: number, args: Record<string, unknown>) => modernRequest(id, "tools/call", { name: "where", arguments: args });
+
+test("streamable-http (draft) Server Behavior for Custom Headers: with McpServer.httpSession() alone, a missing or mismatched Mcp-Param-* MUST be rejected with 400 -32020 (the tool does not run)", async () => {
+  const { handler, ran } = regionServer();
+  // "Client omits header but value is in body: Server MUST reject the request".
+  const omitted = await postModern(handler, where(1, { region: "us" }));
+  assert.equal(omitted.status, 400);
+  const b = await bodyOf(omitted);
+  assert.equal(b.error.code, ErrorCode.HeaderMismatch);
+  assert.equal(b.id, 1);
+  assert.match(b.error.message, /Mcp-Param-Region/);
+  // "validate that encoded header values ... match the corresponding values in the request body".
+  const mismatched = await postModern(handler, where(2, { region: "us" }), { "mcp-param-region": "eu" });
+  assert.equal(mismatched.status, 400);
+  assert.equal((await bodyOf(mismatched)).error.code, ErrorCode.HeaderMismatch);
+  assert.equal(ran.length, 0);
+  const ok = await postModern(handler, where(3, { region: "us" }), { "mcp-param-region": "us" });
+  assert.equal(ok.status, 200);
+  assert.equal((await answerOf(ok)).result.content[0].text, "ok");
+  assert.deepEqual(ran, [{ region: "us" }]);
+});
+
+test("streamable-http (draft) Server Behavior for Custom Headers: the declarations are the registry's at the time of the call, and survive a createSession that wraps the setup", async () => {
+  const { server, ran, unregister } = regionServer();
+  const handler = createHttpHandler({
+    sessionIdleMs: 0,
+    createSession: (ctx) => {
+      const setup = server.httpSession()(ctx);
+      return { ...setup, onClose: (reason) => setup.onClose?.(reason) };
+    },
+  });
+  assert.equal((await postModern(handler, where(1, { region: "us" }))).status, 400, "wrapped setup: still checked");
+  // Unregistered: no x-mcp-header is declared any more, so no Mcp-Param-* is recognized (the call fails as an unknown tool).
+  server.tool("other", {}, () => ({ content: [] }));
+  unregister();
+  const gone = await postModern(handler, where(2, { region: "us" }), { "mcp-param-region": "eu" });
+  assert.equal(gone.status, 200);
+  assert.equal((await answerOf(gone)).error.code, ErrorCode.InvalidParams);
+  // Registered again under the same name with another header: that one is now required.
+  server.tool("where", { inputSchema: { type: "object", properties: { zone: { type: "string", "x-mcp-header": "Zone" } } } }, () => ({ content: [] }));
+  const r = await postModern(handler, where(3, { zone: "z1" }));
+  assert.equal(r.status, 400);
+  assert.match((await bodyOf(r)).error.message, /Mcp-Param-Zone/);
+  assert.equal((await postModern(handler, where(4, { zone: "z1" }), { "mcp-param-zone": "z1" })).status, 200);
+  assert.equal(ran.length, 0);
+});
+
+test("streamable-http (draft) Server Validation / Case Sensitivity: Mcp-Method does not permit the Base64 sentinel (only Mcp-Name and Mcp-Param-* do): an encoded method is a mismatch, 400 -32020", async () => {
+  const { handler } = modernHandler();
+  const msg = modernRequest(1, "tools/list");
+  const encoded = "=?base64?" + Buffer.from("tools/list").toString("base64") + "?=";
+  const r = await postModern(handler, msg, { "mcp-method": encoded });
+  assert.equal(r.status, 400);
+  const b = await bodyOf(r);
+  assert.equal(b.error.code, ErrorCode.HeaderMismatch);
+  assert.match(b.error.message, /Mcp-Method/);
+  // Values are case-sensitive.
+  assert.equal((await postModern(handler, msg, { "mcp-method": "Tools/List" })).status, 400);
+  assert.equal((await postModern(handler, msg)).status, 200);
+});
+
+test("streamable-http (draft) Protocol Version Header + basic/versioning matrix (legacy client × modern server): a modern-only server answers initialize with 400 and UnsupportedProtocolVersionError naming its versions, and keeps no session", async () => {
+  for (const legacy of [undefined, false]) {
+    const { handler } = regionServer([MV], legacy === undefined ? {} : { legacy });
+    for (const header of ["2025-11-25", undefined]) {
+      const r = await handler(
+        new Request(URL_, {
+          method: "POST",
+          headers: { accept: "application/json, text/event-stream", "content-type": "application/json", ...(header === undefined ? {} : { "mcp-protocol-version": header }) },
+          body: JSON.stringify(initializeMessage("2025-11-25", 7)),
+        }),
+      );
+      const what = `legacy ${legacy}, header ${header}`;
+      assert.equal(r.status, 400, what);
+      assert.equal(r.headers.get("mcp-session-id"), null, what);
+      const b = await bodyOf(r);
+      assert.equal(b.id, 7);
+      assert.equal(b.error.code, ErrorCode.UnsupportedProtocolVersion, what);
+      assert.deepEqual(b.error.data.supported, [MV], what);
+    }
+    assert.equal(handler.sessionCount, 0);
+  }
+  // A dual-era server still answers it (200, a session).
+  const { handler: dual } = regionServer();
+  const ok = await post(dual, initializeMessage());
+  assert.equal(ok.status, 200);
+  assert.ok(ok.headers.get("mcp-session-id"));
+});
+
+test("streamable-http (draft) Protocol Version Header: a server without pre-2025-06-18 clients (legacy: false) MUST reject a request without MCP-Protocol-Version per Server Validation (400 -32020); a legacy version header gets 400 -32022; Mcp-Session-Id is ignored", async () => {
+  const { handler } = regionServer([MV], { legacy: false });
+  const list = { jsonrpc: "2.0", id: 5, method: "tools/list" };
+  for (const sid of [undefined, "abc"]) {
+    const bare = await post(handler, list, sid);
+    assert.equal(bare.status, 400);
+    const b = await bodyOf(bare);
+    assert.equal(b.error.code, ErrorCode.HeaderMismatch, `session id ${sid}`);
+    assert.equal(b.id, 5);
+    assert.match(b.error.message, /MCP-Protocol-Version header is required/);
+  }
+  const old = await post(handler, list, undefined, "2025-11-25");
+  assert.equal(old.status, 400);
+  const o = await bodyOf(old);
+  assert.equal(o.error.code, ErrorCode.UnsupportedProtocolVersion);
+  assert.deepEqual(o.error.data, { supported: [MV], requested: "2025-11-25" });
+  // A dual-era handler keeps the 2025-era session rule for the same request.
+  const { handler: dual } = regionServer();
+  const d = await post(dual, list);
+  assert.equal(d.status, 400);
+  assert.equal((await bodyOf(d)).error.code, ErrorCode.InvalidRequest);
+});
+
+test("subscriptions (draft) Graceful Closure: closing the handler answers each open subscriptions/listen with its completion result (tagged with the subscription id), then ends the stream; nothing stays attached", async () => {
+  const { server, handler } = regionServer();
+  const listen = async (id: string) => {
+    const reader = new SseReader(await postModern(handler, modernRequest(id, "subscriptions/listen", { notifications: { toolsListChanged: true } })));
+    assert.equal((await reader.message()).msg.method, "notifications/subscriptions/acknowledged");
+    return reader;
+  };
+  const a = await listen("A");
+  const b = await listen("B");
+  assert.equal(server.connectionCount, 2);
+  handler.close();
+  for (const [id, reader] of [["A", a], ["B", b]] as const) {
+    const end = (await reader.message()).msg;
+    assert.deepEqual(end, { jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": id } } });
+    assert.equal(await reader.next(), undefined, "the stream ends after the result");
+  }
+  assert.equal(server.connectionCount, 0, "the listen endpoints are detached");
+  handler.close();
+  // A stream the client already closed is not touched; the handler serves on.
+  const c = await listen("C");
+  await c.cancel();
+  handler.close();
+  const r = await postModern(handler, modernRequest(9, "tools/list"));
+  assert.equal(r.status, 200);
+  assert.equal(server.connectionCount, 0);
+});
