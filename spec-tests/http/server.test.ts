@@ -151,20 +151,26 @@ test("transports/Protocol Version Header: an invalid or unsupported MCP-Protocol
   await ok.text();
 });
 
-test("transports/Protocol Version Header: without the header the server SHOULD assume 2025-03-26, so a 2025-11-25 session answers 400 and a 2025-03-26 session is served", async () => {
+test("transports/Protocol Version Header: without the header a session is served at its negotiated version (the server assumes 2025-03-26 only with 'no other way to identify the version'); strict mode assumes 2025-03-26", async () => {
   const { handler } = makeHandler();
-  const modern = await open(handler, V);
-  assert.equal((await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, modern)).status, 400);
-  const old = await open(handler, "2025-03-26");
-  const r = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, old);
+  const current = await open(handler, V);
+  const r = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, current);
   assert.equal(r.status, 200);
   assert.equal(messages(await new SseReader(r).rest())[0].id, 1);
-  // Relaxed: the negotiated version is assumed.
-  const lax = makeHandler(new Tools(), { strictProtocolVersionHeader: false }).handler;
-  const s = await open(lax, V);
-  const l = await post(lax, { jsonrpc: "2.0", id: 1, method: "tools/list" }, s);
-  assert.equal(l.status, 200);
-  await l.text();
+  const old = await open(handler, "2025-03-26");
+  const o = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, old);
+  assert.equal(o.status, 200);
+  await o.text();
+  // Strict: 2025-03-26 is assumed, which a 2025-11-25 session does not speak.
+  const strict = makeHandler(new Tools(), { strictProtocolVersionHeader: true }).handler;
+  const s = await open(strict, V);
+  const refused = await post(strict, { jsonrpc: "2.0", id: 1, method: "tools/list" }, s);
+  assert.equal(refused.status, 400);
+  assert.match(((await refused.json()) as { error: { message: string } }).error.message, /MCP-Protocol-Version header is required/);
+  const s2 = await open(strict, "2025-03-26");
+  const served = await post(strict, { jsonrpc: "2.0", id: 1, method: "tools/list" }, s2);
+  assert.equal(served.status, 200);
+  await served.text();
 });
 
 test("transports/Listening item 3: GET returns text/event-stream (priming first); only one GET stream per session (409 for a second)", async () => {

@@ -40,11 +40,12 @@
  *   spec's DNS-rebinding defence ("MUST respond with HTTP 403 Forbidden"), and a
  *   rebinding page sends its own host name, so one status keeps clients' handling
  *   uniform (421 Misdirected Request would claim a routing error, which it is not);
- * - an absent `MCP-Protocol-Version` means 2025-03-26 (spec: the server SHOULD assume
- *   it), which a session that negotiated 2025-06-18 or later does not speak, so such a
- *   session answers 400 (`strictProtocolVersionHeader: false` relaxes this to "assume
- *   the negotiated version"); a header naming another version than the session's is
- *   "unsupported" for that session: 400;
+ * - an absent `MCP-Protocol-Version` in a session means the version the session
+ *   negotiated: the spec has the server assume 2025-03-26 only when it has "no other way
+ *   to identify the version", and names "relying on the protocol version negotiated
+ *   during initialization" as such a way (`strictProtocolVersionHeader: true` assumes
+ *   2025-03-26 instead, so a session at a later version answers 400); a header naming
+ *   another version than the session's is "unsupported" for that session: 400;
  * - a second GET stream while one is connected gets 409; a GET with `Last-Event-ID`
  *   replaces whatever connection that stream had (the client has evidently lost it).
  */
@@ -159,7 +160,7 @@ export interface HttpHandlerOptions {
    * ties to it (400 for -32021 / -32602 `_meta` errors). Default 1000.
    */
   modernStreamAfterMs?: number;
-  /** Treat an absent `MCP-Protocol-Version` as 2025-03-26 (spec default) rather than the session's version. Default true. */
+  /** Treat an absent `MCP-Protocol-Version` in a session as 2025-03-26 rather than as the session's negotiated version (see the module comment). Default false. */
   strictProtocolVersionHeader?: boolean;
   /** Time source for polling and idle timeouts. Default: {@link systemClock}. */
   clock?: Clock;
@@ -210,7 +211,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const jsonMode = options.enableJsonResponse === true;
-  const strictVersion = options.strictProtocolVersionHeader !== false;
+  const strictVersion = options.strictProtocolVersionHeader === true;
   const generate = options.sessionIdGenerator ?? randomSessionId;
   const originOk = allowPredicate(options.allowedOrigins, isLoopbackOrigin);
   const cors = options.cors !== false;
