@@ -68,7 +68,7 @@ import type {
 } from "./types.js";
 import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "./uri-template.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
-import { sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
+import { declaresTaskSupport, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
 import type { TaskOwner } from "../tasks/types.js";
 
@@ -717,7 +717,7 @@ export class McpServerCore {
       case "tasks/list":
       case "tasks/cancel":
       case "tasks/update":
-        if (!this.hasTaskTools()) break;
+        if (!this.servesTasks(rc)) break;
         return this.taskRequest(method, params, rc, session);
       case "resources/list":
         return this.listResources(p);
@@ -741,14 +741,30 @@ export class McpServerCore {
     return false;
   }
 
+  /**
+   * Whether `tasks/*` go to the task runtime: when the session declared tasks (what it
+   * negotiated, not what is registered now), or the runtime still holds tasks, which
+   * outlive the registration that made them (2025-11-25 `basic/utilities/tasks`:
+   * `tasks/result` for a terminal task MUST return its final result). A legacy request
+   * got here only if the session declared `tasks` (the kernel checks); a modern one
+   * declares the extension on the endpoint that serves it.
+   */
+  private servesTasks(rc: RequestContext): boolean {
+    const tasks = this.tasks;
+    return tasks !== undefined && (declaresTaskSupport(rc.declared ?? this.capabilities, rc.protocolVersion) || tasks.size > 0);
+  }
+
   /** A `tools/call` that runs as a task (tasks-server.ts decides), as its `CreateTaskResult`; undefined to run it normally. */
   private callAsTask(p: JsonObject, rc: RequestContext, session: TaskOwner): Promise<JsonObject> | undefined {
     const entry = this.tools.get(p.name as string);
     if (entry === undefined) return undefined;
     // The common call: a tool that never runs as a task, not asked to. Either era serves it
-    // normally, so the capabilities (built afresh on each read) are not needed.
+    // normally, so the capabilities are not needed.
     if (entry.taskSupport === "forbidden" && p.task === undefined) return undefined;
-    const decision = toolTaskDecision(p, entry.taskSupport, this.capabilities, rc.protocolVersion);
+    // What the session declared, not what is registered now: a task tool registered after
+    // the handshake runs normally there (the session declared no tasks, and a receiver that
+    // did not "MUST process requests of that type normally, ignoring any task-augmentation metadata").
+    const decision = toolTaskDecision(p, entry.taskSupport, rc.declared ?? this.capabilities, rc.protocolVersion);
     if (decision.kind === "normal") return undefined;
     if (decision.kind === "error") return Promise.reject(new McpError(decision.error));
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };

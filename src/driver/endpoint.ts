@@ -54,6 +54,11 @@ export interface RequestContext {
   protocolVersion?: string;
   /** What the peer declared about itself (info, capabilities), when known. */
   peer?: PeerInfo;
+  /**
+   * What this side declared to the peer: the capabilities of the session's handshake, or,
+   * for a modern request, those of this endpoint (its `server/discover` answer).
+   */
+  declared?: JsonObject;
 }
 
 /** Handles a request from the peer: resolve with the result, or throw (an {@link McpError} keeps its code). */
@@ -113,6 +118,10 @@ class Served implements RequestContext {
     readonly peer: PeerInfo | undefined,
   ) {
     this.key = idKey(id);
+  }
+
+  get declared(): JsonObject {
+    return this.endpoint.state.options.capabilities;
   }
 
   get signal(): AbortSignal {
