@@ -94,12 +94,12 @@ test("tools.mdx Error Handling: a tool throwing a ProtocolError answers with tha
       throw new ProtocolError({ code: ErrorCode.InternalError, message: "server fault", data: { why: 1 } });
     });
     s.tool("url", {}, () => {
-      throw new McpError({ code: ErrorCode.UrlElicitationRequired, message: "visit the URL first" });
+      throw new McpError({ code: ErrorCode.UrlElicitationRequired, message: "visit the URL first", data: { elicitations: [{ mode: "url", elicitationId: "e1", url: "https://example.com/auth", message: "Sign in" }] } });
     });
     s.tool("plain", {}, () => {
       throw new McpError({ code: ErrorCode.InvalidParams, message: "from a nested request" });
     });
-  });
+  }, { capabilities: { elicitation: { url: {} } } });
   const e = await rejection(client.callTool("strict"));
   assert.ok(e instanceof McpError);
   assert.equal(e.code, ErrorCode.InternalError);

@@ -32,7 +32,8 @@
  * did not. A tool answers with a protocol
  * error only by throwing a {@link ProtocolError}, or an `McpError` with code `-32042`
  * (URL elicitation required, which 2025-11-25 defines as the answer to the request that
- * needs it). Arguments that fail the tool's `inputSchema` are a tool execution error from
+ * needs it; the driver sends it only where the spec allows, `model/error-codes.ts`, and
+ * `-32603` otherwise). Arguments that fail the tool's `inputSchema` are a tool execution error from
  * 2025-11-25 (SEP-1303) and a `-32602` protocol error before it.
  */
 import { systemClock, type Clock } from "../driver/clock.js";

@@ -8,7 +8,9 @@
  * responses settle the promise of the request they answer, `request` events go to the
  * application's handler, whose answer (or failure) is fed back as a `respond` input.
  * After each step the single timer is re-armed for `nextDeadline`. There is no protocol
- * logic here; if some appears, it belongs in the kernel.
+ * logic here; if some appears, it belongs in the kernel. (A handler's thrown error is
+ * turned into a JSON-RPC error here, so the rule of which codes a server may send is
+ * applied here too, from the pure `model/error-codes.ts`.)
  */
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
@@ -17,6 +19,7 @@ import { nextDeadline } from "../session/timeouts.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionInput, SessionOptions, SessionOutput, SessionState } from "../session/types.js";
 import { idKey } from "../session/types.js";
 import { MetaKey } from "../model/meta.js";
+import { answerableError } from "../model/error-codes.js";
 import { systemClock, type Clock } from "./clock.js";
 
 /** An error from the peer or the kernel, as a JavaScript Error carrying the JSON-RPC error. */
@@ -176,7 +179,10 @@ class Served implements RequestContext {
   readonly failWith = (e: unknown): void => this.fail(toRpcError(e));
 
   fail(error: JsonRpcErrorObject): void {
-    if (!this.aborted) this.endpoint.answered(this, undefined, error);
+    if (this.aborted) return;
+    // A server's error is held to what the era and the client allow (model/error-codes.ts).
+    const server = this.endpoint.state.options.role === "server";
+    this.endpoint.answered(this, undefined, server ? answerableError(error, this.protocolVersion, this.peer?.capabilities) : error);
   }
 }
 
