@@ -52,6 +52,7 @@ import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBr
 import { page } from "./pagination.js";
 import type { Transport } from "./transport.js";
 import type { HttpSessionContext, HttpSessionSetup } from "../transports/http-server.js";
+import { paramHeadersOf } from "../transports/http/request-metadata.js";
 import type {
   CallToolResult,
   Completion,
@@ -418,11 +419,15 @@ export class McpServerCore {
 
   /**
    * Registers a tool. Throws (a programming error, not a protocol event) when the name is
-   * taken or invalid, or a schema does not compile or is not `type: "object"`.
+   * taken or invalid, a schema does not compile or is not `type: "object"`, or the
+   * `inputSchema` has an invalid `x-mcp-header` annotation (draft `server/tools`: a
+   * conforming HTTP client MUST drop such a tool from `tools/list`).
    */
   tool(name: string, config: ToolConfig, handler: ToolHandler): Unregister {
     if (!validToolName(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ - .`);
     if (this.tools.has(name)) throw new TypeError(`tool ${JSON.stringify(name)} is already registered`);
+    const headers = config.inputSchema === undefined ? undefined : paramHeadersOf(config.inputSchema);
+    if (headers?.ok === false) throw new TypeError(`tool ${JSON.stringify(name)} inputSchema has an invalid x-mcp-header: ${headers.reason}`);
     const def: Tool = { name, inputSchema: { type: "object", properties: {} } };
     const { inputBeforeTask, ...wire } = config;
     assignDefined(def, wire);
