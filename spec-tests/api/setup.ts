@@ -63,3 +63,46 @@ export async function rejection(p: Promise<unknown>): Promise<any> {
   }
   throw new Error("expected a rejection");
 }
+
+/** A client that writes raw JSON-RPC to a server: for what {@link McpClient} never sends. */
+export interface RawClient {
+  /** Every message the server sent, parsed. */
+  inbox: any[];
+  send(message: object): void;
+  /** Sends a request and resolves with its answer (the response or error message). */
+  request(id: number | string, method: string, params?: object): Promise<any>;
+  /** The 2025 handshake: `initialize` with `version` and `capabilities`, then `notifications/initialized`. */
+  initialize(version: string, capabilities?: object, clientInfo?: object): Promise<any>;
+}
+
+/** Connects a {@link RawClient} to `server` over the memory pair. */
+export function rawClient(server: McpServer): RawClient {
+  const [s, c] = createMemoryPair();
+  server.connect(s);
+  const inbox: any[] = [];
+  c.onMessage((text) => inbox.push(JSON.parse(text)));
+  const send = (message: object): void => c.send(JSON.stringify(message));
+  // The memory pair delivers on microtasks and handlers may await more: wait turns of the event loop, never time.
+  const answer = async (id: number | string): Promise<any> => {
+    for (let turn = 0; turn < 100; turn++) {
+      const m = inbox.find((x) => x.id === id && x.method === undefined);
+      if (m !== undefined) return m;
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    throw new Error(`no answer to request ${JSON.stringify(id)}`);
+  };
+  const request = (id: number | string, method: string, params?: object): Promise<any> => {
+    send(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+    return answer(id);
+  };
+  return {
+    inbox,
+    send,
+    request,
+    async initialize(version, capabilities = {}, clientInfo = CLIENT) {
+      const r = await request("init", "initialize", { protocolVersion: version, capabilities, clientInfo });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      return r;
+    },
+  };
+}

@@ -5,7 +5,8 @@
 // McpServer tools run as tasks for an McpClient, over the memory pair on a ManualClock.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { connect, deferred, rejection } from "./setup.js";
+import { connect, deferred, rawClient, rejection, SERVER } from "./setup.js";
+import { ManualClock } from "../../src/driver/clock.js";
 import { McpServer } from "../../src/api/server.js";
 import { inputRequired } from "../../src/api/mrtr.js";
 import type { ServerContext } from "../../src/api/context.js";
@@ -346,4 +347,43 @@ test("tasks Input Required Status: a failed input request is left out of the re-
   assert.deepEqual([failed.code, failed.message], [plain.code, plain.message]);
   assert.match(failed.message, /could not get the input it needs \(elicitation\/create: the user closed the dialog\)/);
   assert.equal(c.sent("server", "elicitation/create").length, 2 + 1 + 1, "asked once each, not again round after round");
+});
+
+test("tasks Capabilities: a task tool registered after the handshake runs normally in that session, which declared no tasks (receivers that did not declare the capability MUST process requests normally, ignoring task metadata)", async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock() });
+  server.tool("plain", {}, () => text("plain"));
+  const raw = rawClient(server);
+  const init = await raw.initialize("2025-11-25");
+  assert.equal(init.result.capabilities.tasks, undefined, "no task tool yet: no tasks declared");
+  server.tool("late", { execution: { taskSupport: "optional" } }, () => text("late result"));
+  server.tool("lateReq", { execution: { taskSupport: "required" } }, () => text("late required result"));
+  const augmented = await raw.request(1, "tools/call", { name: "late", arguments: {}, task: {} });
+  assert.deepEqual(augmented.result, text("late result"), "the task field is ignored: the plain result, not a CreateTaskResult whose tasks/result would be -32601");
+  // The client MUST NOT augment without the capability, so "required" cannot be honoured: the call is served normally.
+  const plainCall = await raw.request(2, "tools/call", { name: "lateReq", arguments: {} });
+  assert.deepEqual(plainCall.result, text("late required result"));
+  assert.equal((await raw.request(3, "tasks/list")).error.code, -32601, "the session still has no tasks");
+  // A session opened now declares tasks and gets them.
+  const fresh = rawClient(server);
+  assert.ok((await fresh.initialize("2025-11-25")).result.capabilities.tasks);
+  assert.equal(typeof (await fresh.request(1, "tools/call", { name: "late", arguments: {}, task: {} })).result.task.taskId, "string");
+});
+
+test("tasks Result Retrieval: tasks/get, tasks/result and tasks/list keep working after the last task tool is unregistered (the session declared tasks; tasks/result for a terminal task MUST return the final result)", async () => {
+  const gate = deferred();
+  const server = new McpServer(SERVER, { clock: new ManualClock() });
+  server.tool("plain", {}, () => text("plain"));
+  const unregister = server.tool("t", { execution: { taskSupport: "optional" } }, async () => {
+    await gate.promise;
+    return text("task result");
+  });
+  const raw = rawClient(server);
+  await raw.initialize("2025-11-25");
+  const created = await raw.request(1, "tools/call", { name: "t", arguments: {}, task: {} });
+  const taskId = created.result.task.taskId;
+  unregister();
+  assert.equal((await raw.request(2, "tasks/get", { taskId })).result.status, "working");
+  gate.resolve();
+  assert.deepEqual((await raw.request(3, "tasks/result", { taskId })).result.content, text("task result").content);
+  assert.deepEqual((await raw.request(4, "tasks/list")).result.tasks.map((t: JsonObject) => [t.taskId, t.status]), [[taskId, "completed"]]);
 });

@@ -230,3 +230,22 @@ test("tasks extension Task Update Requests + basic/patterns/mrtr: an answer that
   await flush();
   assert.deepEqual(((await c.client.getTask(id)).result as JsonObject).content, [{ type: "text", text: "decline" }]);
 });
+
+test("tasks extension Task Polling: tasks/get keeps answering for a live task after the last task tool is unregistered (the task outlives the registration)", async () => {
+  const gate = deferred();
+  const unregister: Array<() => void> = [];
+  const c = await connect(
+    (s) => {
+      unregister.push(s.tool("job", { execution: { taskSupport: "optional" } }, async () => (await gate.promise, text("done"))));
+      s.tool("plain", {}, () => text("plain"));
+    },
+    { ...MODERN, tasks: true },
+    DUAL,
+  );
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("job")) as JsonObject)!;
+  for (const u of unregister) u();
+  assert.equal((await c.client.getTask(id)).status, "working");
+  gate.resolve();
+  await flush();
+  assert.deepEqual((await c.client.waitForTask(id)).content, [{ type: "text", text: "done" }]);
+});

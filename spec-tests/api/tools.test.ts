@@ -94,12 +94,12 @@ test("tools.mdx Error Handling: a tool throwing a ProtocolError answers with tha
       throw new ProtocolError({ code: ErrorCode.InternalError, message: "server fault", data: { why: 1 } });
     });
     s.tool("url", {}, () => {
-      throw new McpError({ code: ErrorCode.UrlElicitationRequired, message: "visit the URL first" });
+      throw new McpError({ code: ErrorCode.UrlElicitationRequired, message: "visit the URL first", data: { elicitations: [{ mode: "url", elicitationId: "e1", url: "https://example.com/auth", message: "Sign in" }] } });
     });
     s.tool("plain", {}, () => {
       throw new McpError({ code: ErrorCode.InvalidParams, message: "from a nested request" });
     });
-  });
+  }, { capabilities: { elicitation: { url: {} } } });
   const e = await rejection(client.callTool("strict"));
   assert.ok(e instanceof McpError);
   assert.equal(e.code, ErrorCode.InternalError);
@@ -174,6 +174,23 @@ test("tools.mdx Tool Names: registration refuses invalid and duplicate names and
   assert.throws(() => s.tool("t", { inputSchema: { type: "array" } as any }, () => ok("")), /type "object"/);
   assert.throws(() => s.tool("t", { outputSchema: { type: "object", properties: { a: { type: 5 } } } }, () => ok("")), /does not compile/);
   assert.throws(() => new McpServer(SERVER, { pageSize: -1 }), RangeError);
+});
+
+test("server/tools x-mcp-header (draft): registration refuses a non-token name, a case-insensitive duplicate, a number parameter, one not reachable through properties; valid ones register", () => {
+  const s = new McpServer(SERVER);
+  const schema = (properties: object) => ({ type: "object" as const, properties: properties as never });
+  const refused: Array<[object, RegExp]> = [
+    [{ a: { type: "string", "x-mcp-header": "Bad Name!" } }, /a: x-mcp-header must be a non-empty HTTP token/],
+    [{ a: { type: "string", "x-mcp-header": "" } }, /non-empty HTTP token/],
+    [{ a: { type: "string", "x-mcp-header": "Region" }, b: { type: "string", "x-mcp-header": "region" } }, /x-mcp-header "region" is declared twice/],
+    [{ a: { type: "number", "x-mcp-header": "A" } }, /a: x-mcp-header needs type string, integer or boolean/],
+    [{ c: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } }, /only allowed on properties reachable through "properties" keys/],
+    [{ d: { anyOf: [{ type: "string", "x-mcp-header": "D" }] } }, /reachable through "properties" keys/],
+  ];
+  for (const [properties, why] of refused) {
+    assert.throws(() => s.tool("bad", { inputSchema: schema(properties) }, () => ok("")), (e: Error) => e instanceof TypeError && /^tool "bad" inputSchema has an invalid x-mcp-header: /.test(e.message) && why.test(e.message), JSON.stringify(properties));
+  }
+  s.tool("good", { inputSchema: schema({ region: { type: "string", "x-mcp-header": "Region" }, nested: { type: "object", properties: { n: { type: "integer", "x-mcp-header": "N" }, b: { type: "boolean", "x-mcp-header": "B" } } } }) }, () => ok(""));
 });
 
 test("progress.mdx: a tool's progress reaches the caller's onProgress, in order", async () => {

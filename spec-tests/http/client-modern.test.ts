@@ -154,3 +154,39 @@ test("streamable-http (draft) Server Behavior for Custom Headers: a missing, mis
   await ok.text();
   assert.equal(calls.length, 1, "the endpoint serves on after every rejection");
 });
+
+test("streamable-http (draft) Client Behavior: after a -32020 HeaderMismatch to a tools/call made before any tools/list, the client calls tools/list, then retries once with the Mcp-Param-* headers", async () => {
+  const calls: JsonObject[] = [];
+  const seen: Seen[] = [];
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: recording(paramServer(calls), seen) }));
+  const r = await client.callTool("query", { region: "eu", q: "x" });
+  assert.deepEqual(r.content, [{ type: "text", text: "ok" }]);
+  assert.deepEqual(seen.map((s) => s.body.method), ["server/discover", "tools/call", "tools/list", "tools/call"]);
+  assert.equal(seen[1].headers.get("mcp-param-region"), null, "the first attempt knew no x-mcp-header");
+  assert.equal(seen[3].headers.get("mcp-param-region"), "eu", "the retry mirrors the argument the list declared");
+  assert.equal(calls.length, 1);
+  client.close();
+});
+
+test("streamable-http (draft) Client Behavior: the re-list and retry after -32020 happen once: a second HeaderMismatch rejects the call, with no loop", async () => {
+  const seen: Seen[] = [];
+  // The server checks a header its tools/list never declares: the client cannot learn it.
+  const handler = createHttpHandler({
+    sessionIdleMs: 0,
+    toolInputSchema: () => ({ type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } }),
+    createSession: () => ({
+      options: { role: "server", info: { name: "p", version: "1" }, capabilities: { tools: {} }, versions: [MV] },
+      onRequest: async (method) => (method === "tools/list" ? { tools: [{ name: "query", inputSchema: { type: "object" } }] } : { content: [] }),
+    }),
+  });
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: recording(handler, seen) }));
+  const e = await client.callTool("query", { region: "eu" }).then(
+    () => assert.fail("expected -32020"),
+    (err: unknown) => err,
+  );
+  assert.ok(e instanceof McpError && e.code === -32020);
+  assert.deepEqual(seen.map((s) => s.body.method), ["server/discover", "tools/call", "tools/list", "tools/call"]);
+  client.close();
+});

@@ -241,7 +241,8 @@ export class McpClientCore {
   /** Sends any request; resolves with its result. */
   request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
     if (this.endpoint === undefined) return notConnected();
-    const sent = this.endpoint.request(method, params, options);
+    let sent = this.endpoint.request(method, params, options);
+    if (method === "tools/call" && isModernVersion(this.version)) sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, params, options));
     if (this.outputs === undefined) return sent;
     if (method === "tools/list") return sent.then((r) => (this.outputs!.learn(r), r));
     // Only a tool with a known output schema pays for the check (a promise more per call).
@@ -496,6 +497,25 @@ export class McpClientCore {
     const set = this.listeners.get(method);
     if (set === undefined) return;
     for (const fn of set) callListener(fn, params, undefined, this.options.onError);
+  }
+
+  /**
+   * Draft `basic/transports/streamable-http` ("Client Behavior"): after a `-32020`
+   * HeaderMismatch to a `tools/call` (its `Mcp-Param-*` headers missing, say, because no
+   * `tools/list` had shown the tool's `x-mcp-header` declarations) the client SHOULD call
+   * `tools/list` and retry with the right headers. The HTTP transport learns them from
+   * the list as it passes through. One list and one retry, whose failure is final.
+   */
+  private async afterHeaderMismatch(e: unknown, params: JsonObject | undefined, options: CallOptions | undefined): Promise<JsonObject> {
+    if (!(e instanceof McpError) || e.code !== ErrorCode.HeaderMismatch) throw e;
+    const listing = options === undefined ? undefined : { signal: options.signal, timeoutMs: options.timeoutMs };
+    try {
+      for await (const tool of this.iterateTools(listing)) if (tool.name === params?.name) break;
+    } catch {
+      // No list, no better headers: the call's own error is the one to report.
+      throw e;
+    }
+    return this.endpoint!.request("tools/call", params, options);
   }
 
   private async *paginate<T>(method: string, key: string, options?: CallOptions): AsyncGenerator<T> {

@@ -21,9 +21,9 @@
  * `input_required` naming every open ask. So a handler written once serves both eras,
  * provided what it does before an ask is safe to repeat.
  */
-import type { RequestContext, RequestOptions } from "../driver/endpoint.js";
+import type { RequestContext, RequestOptions, RequestPeer } from "../driver/endpoint.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
-import type { LoggingLevel, PeerInfo } from "../session/types.js";
+import type { LoggingLevel } from "../session/types.js";
 import { isModernVersion } from "../model/versions.js";
 import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
 import type { ElicitationChecks } from "../schema/elicitation.js";
@@ -102,8 +102,12 @@ export class ServerContext {
     return this.rc.protocolVersion;
   }
 
-  /** What the client declared in the handshake (info, capabilities), when known. */
-  get client(): PeerInfo | undefined {
+  /**
+   * What the client declared (info, capabilities), when known: in a legacy session its
+   * handshake; for a modern request, the request's own `_meta` (`info` absent when it
+   * carries no `clientInfo`).
+   */
+  get client(): RequestPeer | undefined {
     return this.rc.peer;
   }
 

@@ -32,7 +32,8 @@
  * did not. A tool answers with a protocol
  * error only by throwing a {@link ProtocolError}, or an `McpError` with code `-32042`
  * (URL elicitation required, which 2025-11-25 defines as the answer to the request that
- * needs it). Arguments that fail the tool's `inputSchema` are a tool execution error from
+ * needs it; the driver sends it only where the spec allows, `model/error-codes.ts`, and
+ * `-32603` otherwise). Arguments that fail the tool's `inputSchema` are a tool execution error from
  * 2025-11-25 (SEP-1303) and a `-32602` protocol error before it.
  */
 import { systemClock, type Clock } from "../driver/clock.js";
@@ -51,6 +52,7 @@ import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBr
 import { page } from "./pagination.js";
 import type { Transport } from "./transport.js";
 import type { HttpSessionContext, HttpSessionSetup } from "../transports/http-server.js";
+import { paramHeadersOf } from "../transports/http/request-metadata.js";
 import type {
   CallToolResult,
   Completion,
@@ -68,7 +70,7 @@ import type {
 } from "./types.js";
 import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "./uri-template.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
-import { sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
+import { declaresTaskSupport, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
 import type { TaskOwner } from "../tasks/types.js";
 
@@ -425,11 +427,15 @@ export class McpServerCore {
 
   /**
    * Registers a tool. Throws (a programming error, not a protocol event) when the name is
-   * taken or invalid, or a schema does not compile or is not `type: "object"`.
+   * taken or invalid, a schema does not compile or is not `type: "object"`, or the
+   * `inputSchema` has an invalid `x-mcp-header` annotation (draft `server/tools`: a
+   * conforming HTTP client MUST drop such a tool from `tools/list`).
    */
   tool(name: string, config: ToolConfig, handler: ToolHandler): Unregister {
     if (!validToolName(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ - .`);
     if (this.tools.has(name)) throw new TypeError(`tool ${JSON.stringify(name)} is already registered`);
+    const headers = config.inputSchema === undefined ? undefined : paramHeadersOf(config.inputSchema);
+    if (headers?.ok === false) throw new TypeError(`tool ${JSON.stringify(name)} inputSchema has an invalid x-mcp-header: ${headers.reason}`);
     const def: Tool = { name, inputSchema: { type: "object", properties: {} } };
     const { inputBeforeTask, ...wire } = config;
     assignDefined(def, wire);
@@ -729,7 +735,7 @@ export class McpServerCore {
       case "tasks/list":
       case "tasks/cancel":
       case "tasks/update":
-        if (!this.hasTaskTools()) break;
+        if (!this.servesTasks(rc)) break;
         return this.taskRequest(method, params, rc, session);
       case "resources/list":
         return this.listResources(p);
@@ -753,14 +759,30 @@ export class McpServerCore {
     return false;
   }
 
+  /**
+   * Whether `tasks/*` go to the task runtime: when the session declared tasks (what it
+   * negotiated, not what is registered now), or the runtime still holds tasks, which
+   * outlive the registration that made them (2025-11-25 `basic/utilities/tasks`:
+   * `tasks/result` for a terminal task MUST return its final result). A legacy request
+   * got here only if the session declared `tasks` (the kernel checks); a modern one
+   * declares the extension on the endpoint that serves it.
+   */
+  private servesTasks(rc: RequestContext): boolean {
+    const tasks = this.tasks;
+    return tasks !== undefined && (declaresTaskSupport(rc.declared ?? this.capabilities, rc.protocolVersion) || tasks.size > 0);
+  }
+
   /** A `tools/call` that runs as a task (tasks-server.ts decides), as its `CreateTaskResult`; undefined to run it normally. */
   private callAsTask(p: JsonObject, rc: RequestContext, session: TaskOwner): Promise<JsonObject> | undefined {
     const entry = this.tools.get(p.name as string);
     if (entry === undefined) return undefined;
     // The common call: a tool that never runs as a task, not asked to. Either era serves it
-    // normally, so the capabilities (built afresh on each read) are not needed.
+    // normally, so the capabilities are not needed.
     if (entry.taskSupport === "forbidden" && p.task === undefined) return undefined;
-    const decision = toolTaskDecision(p, entry.taskSupport, this.capabilities, rc.protocolVersion);
+    // What the session declared, not what is registered now: a task tool registered after
+    // the handshake runs normally there (the session declared no tasks, and a receiver that
+    // did not "MUST process requests of that type normally, ignoring any task-augmentation metadata").
+    const decision = toolTaskDecision(p, entry.taskSupport, rc.declared ?? this.capabilities, rc.protocolVersion);
     if (decision.kind === "normal") return undefined;
     if (decision.kind === "error") return Promise.reject(new McpError(decision.error));
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };

@@ -23,6 +23,7 @@
 import type { JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { MetaKey, TASKS_EXTENSION } from "../model/meta.js";
+import { hasCapability } from "../model/methods.js";
 import { isModernVersion } from "../model/versions.js";
 import { checkTaskAugmentation, type ToolTaskSupport } from "../tasks/capabilities.js";
 import { declaresTasksExtension, gateExtensionRequest } from "../tasks/modern.js";
@@ -36,6 +37,14 @@ export function taskCapabilities(): JsonObject {
     tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     extensions: { [TASKS_EXTENSION]: {} },
   };
+}
+
+/**
+ * True when `declared` (a server's own capabilities) offer tasks to a request read under
+ * `version`: the 2025-11-25 `tasks` capability, or the extension in the modern era.
+ */
+export function declaresTaskSupport(declared: JsonObject, version: string | undefined): boolean {
+  return isModernVersion(version) ? declaresTasksExtension(declared) : hasCapability(declared, "tasks");
 }
 
 /** How to serve one `tools/call`. */

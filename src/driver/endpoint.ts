@@ -8,14 +8,18 @@
  * responses settle the promise of the request they answer, `request` events go to the
  * application's handler, whose answer (or failure) is fed back as a `respond` input.
  * After each step the single timer is re-armed for `nextDeadline`. There is no protocol
- * logic here; if some appears, it belongs in the kernel.
+ * logic here; if some appears, it belongs in the kernel. (A handler's thrown error is
+ * turned into a JSON-RPC error here, so the rule of which codes a server may send is
+ * applied here too, from the pure `model/error-codes.ts`.)
  */
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import { createSession, negotiatedVersion, step } from "../session/session.js";
 import { nextDeadline } from "../session/timeouts.js";
-import type { LoggingLevel, PeerInfo, SessionInput, SessionOptions, SessionOutput, SessionState } from "../session/types.js";
+import type { Implementation, LoggingLevel, PeerInfo, SessionInput, SessionOptions, SessionOutput, SessionState } from "../session/types.js";
 import { idKey } from "../session/types.js";
+import { MetaKey } from "../model/meta.js";
+import { answerableError } from "../model/error-codes.js";
 import { systemClock, type Clock } from "./clock.js";
 
 /** An error from the peer or the kernel, as a JavaScript Error carrying the JSON-RPC error. */
@@ -52,9 +56,21 @@ export interface RequestContext {
   log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void;
   /** The protocol version this request is read under (the negotiated one in the legacy era), when known. */
   protocolVersion?: string;
-  /** What the peer declared about itself (info, capabilities), when known. */
-  peer?: PeerInfo;
+  /**
+   * What the peer declared about itself, when known: in a legacy session its handshake; a
+   * modern request's own `_meta` (draft `basic/index`, Statelessness: nothing is taken
+   * from earlier requests), whose `clientInfo` is optional, hence `info` may be absent.
+   */
+  peer?: RequestPeer;
+  /**
+   * What this side declared to the peer: the capabilities of the session's handshake, or,
+   * for a modern request, those of this endpoint (its `server/discover` answer).
+   */
+  declared?: JsonObject;
 }
+
+/** Who sent a request: {@link PeerInfo}, whose `info` a modern request may leave out. */
+export type RequestPeer = Omit<PeerInfo, "info"> & { info?: Implementation };
 
 /** Handles a request from the peer: resolve with the result, or throw (an {@link McpError} keeps its code). */
 export type RequestHandler = (method: string, params: JsonObject | undefined, ctx: RequestContext) => Promise<JsonObject> | JsonObject;
@@ -110,9 +126,13 @@ class Served implements RequestContext {
     readonly id: RequestId,
     readonly method: string,
     readonly protocolVersion: string | undefined,
-    readonly peer: PeerInfo | undefined,
+    readonly peer: RequestPeer | undefined,
   ) {
     this.key = idKey(id);
+  }
+
+  get declared(): JsonObject {
+    return this.endpoint.state.options.capabilities;
   }
 
   get signal(): AbortSignal {
@@ -159,7 +179,10 @@ class Served implements RequestContext {
   readonly failWith = (e: unknown): void => this.fail(toRpcError(e));
 
   fail(error: JsonRpcErrorObject): void {
-    if (!this.aborted) this.endpoint.answered(this, undefined, error);
+    if (this.aborted) return;
+    // A server's error is held to what the era and the client allow (model/error-codes.ts).
+    const server = this.endpoint.state.options.role === "server";
+    this.endpoint.answered(this, undefined, server ? answerableError(error, this.protocolVersion, this.peer?.capabilities) : error);
   }
 }
 
@@ -302,9 +325,11 @@ export class Endpoint {
   }
 
   private serve(id: RequestId, method: string, params: JsonObject | undefined): void {
-    // A modern request names its own version (there is no negotiated one); a legacy one is read under the session's.
-    const version = this.state.inbound[idKey(id)]?.modern?.version ?? negotiatedVersion(this.state);
-    const served = new Served(this, id, method, version, peerOf(this.state));
+    // A modern request names its own version and declares its own client (there is no
+    // negotiated one, and an earlier legacy handshake on the connection is not its); a
+    // legacy one is read under the session's.
+    const modern = this.state.inbound[idKey(id)]?.modern;
+    const served = modern === undefined ? new Served(this, id, method, negotiatedVersion(this.state), peerOf(this.state)) : new Served(this, id, method, modern.version, requestPeerOf(modern.capabilities, params));
     this.handling.set(served.key, served);
     const handler = this.hooks.onRequest;
     if (handler === undefined) return served.fail({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
@@ -375,6 +400,12 @@ export class Endpoint {
 export function toRpcError(e: unknown): JsonRpcErrorObject {
   if (e instanceof McpError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
   return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) };
+}
+
+/** What a modern request declares about its client: the capabilities the kernel read, and `clientInfo` when given. */
+function requestPeerOf(capabilities: JsonObject, params: JsonObject | undefined): RequestPeer {
+  const info = (params?._meta as JsonObject | undefined)?.[MetaKey.clientInfo];
+  return typeof info === "object" && info !== null && !Array.isArray(info) ? { info: info as unknown as Implementation, capabilities } : { capabilities };
 }
 
 /** The peer's declared info and capabilities, once the handshake got that far. */

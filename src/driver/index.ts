@@ -1,6 +1,6 @@
 /** `mcp-kernel/driver`: runs a session with a clock, promises and handlers. */
 export { Endpoint, McpError, toRpcError } from "./endpoint.js";
-export type { EndpointHooks, RequestContext, RequestHandler, RequestOptions } from "./endpoint.js";
+export type { EndpointHooks, RequestContext, RequestHandler, RequestOptions, RequestPeer } from "./endpoint.js";
 export { ManualClock, systemClock } from "./clock.js";
 export type { Clock } from "./clock.js";
 export { hmacRequestState } from "./request-state.js";

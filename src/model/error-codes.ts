@@ -1,0 +1,63 @@
+/**
+ * Which error codes a server may answer a request with, by era and by what the client
+ * declared: the application's error is checked as it leaves, and one the spec forbids
+ * becomes the code the spec names instead.
+ *
+ * Spec:
+ * - 2025-11-25 `client/elicitation` ("URL Elicitation Required Error"): `-32042` is new
+ *   in 2025-11-25, with URL mode. "Any elicitations returned in the error MUST be URL
+ *   mode elicitations and have an `elicitationId` property", and "Servers MUST NOT send
+ *   elicitation requests with modes that are not supported by the client": a session
+ *   whose client did not declare `elicitation.url` cannot be sent one, in an error or not.
+ * - draft `basic/index` ("Error Codes"): implementations of 2026-07-28 "MUST NOT emit"
+ *   `-32002` (resource not found, "replaced by `-32602`") or `-32042`, nor any code of
+ *   `-32020` to `-32099` the specification does not define (it defines `-32020`,
+ *   `-32021`, `-32022`).
+ *
+ * A refused code becomes `-32603` (the server failed to produce an answer it may send),
+ * its message saying which code was refused and why, except `-32002` in the modern era,
+ * whose meaning survives as `-32602`.
+ */
+import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { hasCapability } from "./methods.js";
+import { isModernVersion } from "./versions.js";
+
+/** The codes of the range the draft reserves for the specification that it defines. */
+const MODERN_DEFINED: readonly number[] = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion];
+
+/**
+ * The error to send for the application's `error` to a request read under `version`,
+ * from a client that declared `clientCapabilities`: `error` itself when the spec allows it.
+ */
+export function answerableError(error: JsonRpcErrorObject, version: string | undefined, clientCapabilities: unknown): JsonRpcErrorObject {
+  const code = error.code;
+  // Every code outside -32099..-32002 is allowed in both eras (the common case: one comparison).
+  if (code > ErrorCode.ResourceNotFound || code < -32099) return error;
+  if (isModernVersion(version)) {
+    if (code === ErrorCode.ResourceNotFound) return { ...error, code: ErrorCode.InvalidParams };
+    if (code === ErrorCode.UrlElicitationRequired) return refused(error, "2026-07-28 has no such code (ask with input_required instead)");
+    if (code <= ErrorCode.HeaderMismatch && !MODERN_DEFINED.includes(code)) return refused(error, "the code is reserved for the MCP specification, which does not define it");
+    return error;
+  }
+  if (code !== ErrorCode.UrlElicitationRequired) return error;
+  const why = urlElicitationProblem(error.data, version, clientCapabilities);
+  return why === null ? error : refused(error, why);
+}
+
+/** Why a `-32042` may not go to this client, or null when it may. */
+function urlElicitationProblem(data: unknown, version: string | undefined, clientCapabilities: unknown): string | null {
+  if (version === undefined || version < "2025-11-25") return `protocol version ${version ?? "(none)"} has no URL elicitation (2025-11-25 introduced it)`;
+  if (!hasCapability(clientCapabilities, "elicitation.url")) return "the client did not declare elicitation.url";
+  const list = typeof data === "object" && data !== null ? (data as { elicitations?: unknown }).elicitations : undefined;
+  if (!Array.isArray(list)) return "its data has no elicitations list";
+  for (const e of list) {
+    const el = typeof e === "object" && e !== null ? (e as Record<string, unknown>) : {};
+    if (el.mode !== "url") return "every elicitation in it must be URL mode";
+    if (typeof el.elicitationId !== "string" || typeof el.url !== "string" || typeof el.message !== "string") return "a URL elicitation needs string elicitationId, url and message";
+  }
+  return null;
+}
+
+function refused(error: JsonRpcErrorObject, why: string): JsonRpcErrorObject {
+  return { code: ErrorCode.InternalError, message: `${error.message} (error code ${error.code} not sent: ${why})` };
+}
