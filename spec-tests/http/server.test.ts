@@ -99,6 +99,8 @@ test("transports/Session Management item 2: servers that require a session id SH
   await open(handler);
   const r = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" });
   assert.equal(r.status, 400);
+  // basic/index: an error response carries the id of the request it answers, when it can be read.
+  assert.equal(((await r.json()) as { id: unknown }).id, 1);
   const n = await post(handler, { jsonrpc: "2.0", method: "notifications/initialized" });
   assert.equal(n.status, 400);
   const g = await handler(new Request(URL_, { headers: { accept: "text/event-stream" } }));

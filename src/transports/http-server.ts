@@ -402,7 +402,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const value = d.kind === "batch" ? messages : messages[0];
     if (session === undefined) {
-      if (!initialize) return options.legacy === false ? modernOnlyRefusal(req.header(H.protocolVersion), ids[0] ?? null) : httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required (except for initialize)`);
+      if (!initialize) return options.legacy === false ? modernOnlyRefusal(req.header(H.protocolVersion), ids[0] ?? null) : httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required (except for initialize)`, { id: d.kind === "request" ? d.message.id : null });
       const created = newSession(req);
       if (created instanceof Response) return created;
       return exchange(created.session, ids, value, false, created.setup);
