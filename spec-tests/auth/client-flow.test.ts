@@ -135,6 +135,40 @@ test("client-registration Authorization Server Binding: when PRM moves to a new 
   assert.equal(client.state.tokens!.issuer, "https://as2.test");
 });
 
+test("index Token Handling (MUST NOT send tokens other than ones issued by the server's AS; MUST respond appropriately to 401): a refreshed token refused with 401 leads to discovery, which finds the new AS", async () => {
+  const as1 = new TestAuthServer({ issuer: "https://as1.test", refresh: true });
+  const as2 = new TestAuthServer({ issuer: "https://as2.test", refresh: true });
+  let current = as1;
+  const sent: (string | null)[] = [];
+  const resource = (req: Request) => {
+    if (new URL(req.url).pathname === "/mcp") sent.push(req.headers.get("authorization"));
+    return protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [current.options.issuer], verifyToken: current.verifyToken })(req);
+  };
+  const f = routeFetch({ "https://mcp.test": resource, "https://as1.test": as1.handle, "https://as2.test": as2.handle });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  // The server moves to as2; as1 still refreshes its tokens, which the server no longer accepts.
+  current = as2;
+  sent.length = 0;
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.deepEqual(as1.tokenRequests.map((t) => t.form.get("grant_type")), ["authorization_code", "refresh_token"], "one refresh at the old AS, then no more");
+  assert.equal(as2.authorizations.length, 1, "full authorization with the new AS");
+  assert.equal(client.state.tokens!.issuer, "https://as2.test");
+  assert.equal(sent.length, 3, "the old token, the refreshed one, then the new AS's");
+  sent.length = 0;
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.equal(sent.length, 1);
+  assert.equal(as1.tokenRequests.length, 2, "as1 is not contacted again");
+
+  // Bounded: a server that refuses every token gets one refresh and one authorization per call, then its 401 back.
+  current = new TestAuthServer({ issuer: "https://as2.test", refresh: true }); // same issuer, knows none of the tokens
+  sent.length = 0;
+  const before = as2.authorizations.length;
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 401);
+  assert.equal(sent.length, 3);
+  assert.equal(as2.authorizations.length, before + 1);
+});
+
 test("Scope Selection Strategy: without a challenge scope use PRM scopes_supported; omit scope when neither exists", async () => {
   const as = new TestAuthServer({ issuer: "https://as.test" });
   const make = (prmScopes: string[] | undefined) => {
