@@ -10,7 +10,7 @@ import { followAuthorizationRedirect, OAuthError, oauthFetch, type OAuthFetchOpt
 import { protectedResource } from "../../src/auth/resource-server.js";
 import { TestAuthServer, routeFetch, type AuthServerOptions } from "./fixtures/auth-server.js";
 
-const MCP = "http://mcp.test/mcp";
+const MCP = "https://mcp.test/mcp";
 const REDIRECT = "http://127.0.0.1:9999/callback";
 const WRITE = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "write" } };
 
@@ -22,7 +22,7 @@ interface World {
 }
 
 function world(asOptions: Partial<AuthServerOptions> = {}, clientOptions: Partial<OAuthFetchOptions> = {}, rs: { scopes?: string[]; writeScopes?: string[] } = {}): World {
-  const as = new TestAuthServer({ issuer: "http://as.test", ...asOptions });
+  const as = new TestAuthServer({ issuer: "https://as.test", ...asOptions });
   const mcpAuth: (string | null)[] = [];
   const resource = protectedResource(
     async (req) => {
@@ -42,7 +42,7 @@ function world(asOptions: Partial<AuthServerOptions> = {}, clientOptions: Partia
       now: () => as.now,
     },
   );
-  const routes: Record<string, (r: Request) => Promise<Response>> = { "http://mcp.test": resource };
+  const routes: Record<string, (r: Request) => Promise<Response>> = { "https://mcp.test": resource };
   routes[new URL(as.options.issuer).origin] = as.handle;
   const f = routeFetch(routes);
   const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "test client", fetch: f, openAuthorization: followAuthorizationRedirect(f), now: () => as.now, ...clientOptions });
@@ -113,38 +113,72 @@ test("client-registration: DCR asks for the auth method the AS supports and uses
 });
 
 test("client-registration Authorization Server Binding: pre-registered credentials for another issuer are an error, never sent", async () => {
-  const w = world({ preRegistered: { clientId: "pre", method: "none" } }, { preRegistered: { clientId: "pre", issuer: "http://old-as.test" } });
-  await assert.rejects(w.post(), (e: Error) => e instanceof OAuthError && /pre-registered client belongs to http:\/\/old-as.test/.test(e.message));
+  const w = world({ preRegistered: { clientId: "pre", method: "none" } }, { preRegistered: { clientId: "pre", issuer: "https://old-as.test" } });
+  await assert.rejects(w.post(), (e: Error) => e instanceof OAuthError && /pre-registered client belongs to https:\/\/old-as.test/.test(e.message));
   assert.equal(w.as.authorizations.length, 0);
 });
 
 test("client-registration Authorization Server Binding: when PRM moves to a new AS the client MUST re-register there, keeping credentials per issuer", async () => {
-  const as1 = new TestAuthServer({ issuer: "http://as1.test" });
-  const as2 = new TestAuthServer({ issuer: "http://as2.test" });
+  const as1 = new TestAuthServer({ issuer: "https://as1.test" });
+  const as2 = new TestAuthServer({ issuer: "https://as2.test" });
   let current = as1;
   const resource = (req: Request) =>
     protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [current.options.issuer], verifyToken: current.verifyToken })(req);
-  const f = routeFetch({ "http://mcp.test": resource, "http://as1.test": as1.handle, "http://as2.test": as2.handle });
+  const f = routeFetch({ "https://mcp.test": resource, "https://as1.test": as1.handle, "https://as2.test": as2.handle });
   const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
   assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
   current = as2;
   assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
   assert.equal(as2.registrations.length, 1, "registered anew with the new AS");
   assert.equal(as2.authorizations[0].get("client_id"), "dyn-1");
-  assert.deepEqual(Object.keys(client.state.credentials).sort(), ["http://as1.test", "http://as2.test"]);
-  assert.equal(client.state.tokens!.issuer, "http://as2.test");
+  assert.deepEqual(Object.keys(client.state.credentials).sort(), ["https://as1.test", "https://as2.test"]);
+  assert.equal(client.state.tokens!.issuer, "https://as2.test");
+});
+
+test("index Token Handling (MUST NOT send tokens other than ones issued by the server's AS; MUST respond appropriately to 401): a refreshed token refused with 401 leads to discovery, which finds the new AS", async () => {
+  const as1 = new TestAuthServer({ issuer: "https://as1.test", refresh: true });
+  const as2 = new TestAuthServer({ issuer: "https://as2.test", refresh: true });
+  let current = as1;
+  const sent: (string | null)[] = [];
+  const resource = (req: Request) => {
+    if (new URL(req.url).pathname === "/mcp") sent.push(req.headers.get("authorization"));
+    return protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [current.options.issuer], verifyToken: current.verifyToken })(req);
+  };
+  const f = routeFetch({ "https://mcp.test": resource, "https://as1.test": as1.handle, "https://as2.test": as2.handle });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  // The server moves to as2; as1 still refreshes its tokens, which the server no longer accepts.
+  current = as2;
+  sent.length = 0;
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.deepEqual(as1.tokenRequests.map((t) => t.form.get("grant_type")), ["authorization_code", "refresh_token"], "one refresh at the old AS, then no more");
+  assert.equal(as2.authorizations.length, 1, "full authorization with the new AS");
+  assert.equal(client.state.tokens!.issuer, "https://as2.test");
+  assert.equal(sent.length, 3, "the old token, the refreshed one, then the new AS's");
+  sent.length = 0;
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.equal(sent.length, 1);
+  assert.equal(as1.tokenRequests.length, 2, "as1 is not contacted again");
+
+  // Bounded: a server that refuses every token gets one refresh and one authorization per call, then its 401 back.
+  current = new TestAuthServer({ issuer: "https://as2.test", refresh: true }); // same issuer, knows none of the tokens
+  sent.length = 0;
+  const before = as2.authorizations.length;
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 401);
+  assert.equal(sent.length, 3);
+  assert.equal(as2.authorizations.length, before + 1);
 });
 
 test("Scope Selection Strategy: without a challenge scope use PRM scopes_supported; omit scope when neither exists", async () => {
-  const as = new TestAuthServer({ issuer: "http://as.test" });
+  const as = new TestAuthServer({ issuer: "https://as.test" });
   const make = (prmScopes: string[] | undefined) => {
     const mcp = async (req: Request) => {
       const url = new URL(req.url);
-      if (url.pathname.startsWith("/.well-known/oauth-protected-resource")) return Response.json({ resource: MCP, authorization_servers: ["http://as.test"], ...(prmScopes ? { scopes_supported: prmScopes } : {}) });
+      if (url.pathname.startsWith("/.well-known/oauth-protected-resource")) return Response.json({ resource: MCP, authorization_servers: ["https://as.test"], ...(prmScopes ? { scopes_supported: prmScopes } : {}) });
       if (req.headers.get("authorization")) return Response.json({ ok: true });
       return new Response(null, { status: 401, headers: { "www-authenticate": "Bearer" } });
     };
-    const f = routeFetch({ "http://mcp.test": mcp, "http://as.test": as.handle });
+    const f = routeFetch({ "https://mcp.test": mcp, "https://as.test": as.handle });
     return { f, client: oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) }) };
   };
   const withScopes = make(["a", "b"]);
@@ -249,7 +283,7 @@ for (const [name, opts, ok] of [
 test("authorization-server-discovery: OIDC discovery by path insertion and by path appending for an issuer with a path", async () => {
   const order = ["/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1", "/tenant1/.well-known/openid-configuration"];
   for (const [metadata, tried] of [["oidc-insert", 2], ["oidc-append", 3]] as const) {
-    const w = world({ issuer: "http://as.test/tenant1", metadata });
+    const w = world({ issuer: "https://as.test/tenant1", metadata });
     assert.equal((await w.post()).status, 200, metadata);
     const probes = w.as.requests.filter((r) => r.method === "GET" && r.url.includes("well-known")).map((r) => new URL(r.url).pathname);
     assert.deepEqual(probes, order.slice(0, tried), "tried in the page's priority order, stopping at the first usable one");
@@ -258,7 +292,7 @@ test("authorization-server-discovery: OIDC discovery by path insertion and by pa
 });
 
 test("authorization-server-discovery: metadata whose issuer is not the expected one is not used; without other metadata the client stops", async () => {
-  const w = world({ metadataIssuer: "http://honest.test" });
+  const w = world({ metadataIssuer: "https://honest.test" });
   await assert.rejects(w.post(), /no usable authorization server metadata/);
   assert.equal(w.as.authorizations.length, 0);
 });
@@ -271,27 +305,27 @@ test("2025-11-25 security considerations: without code_challenge_methods_support
 });
 
 test("RFC 9728 §3.3: PRM naming another resource is not used; the client never contacts the AS", async () => {
-  const as = new TestAuthServer({ issuer: "http://as.test" });
+  const as = new TestAuthServer({ issuer: "https://as.test" });
   const mcp = async (req: Request) =>
     new URL(req.url).pathname.includes("well-known")
-      ? Response.json({ resource: "http://other.test/mcp", authorization_servers: ["http://as.test"] })
-      : new Response(null, { status: 401, headers: { "www-authenticate": 'Bearer resource_metadata="http://mcp.test/.well-known/oauth-protected-resource"' } });
-  const f = routeFetch({ "http://mcp.test": mcp, "http://as.test": as.handle });
+      ? Response.json({ resource: "https://other.test/mcp", authorization_servers: ["https://as.test"] })
+      : new Response(null, { status: 401, headers: { "www-authenticate": 'Bearer resource_metadata="https://mcp.test/.well-known/oauth-protected-resource"' } });
+  const f = routeFetch({ "https://mcp.test": mcp, "https://as.test": as.handle });
   const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
-  await assert.rejects(client(MCP, { method: "POST", body: "{}" }), /names the resource http:\/\/other.test\/mcp/);
+  await assert.rejects(client(MCP, { method: "POST", body: "{}" }), /names the resource https:\/\/other.test\/mcp/);
   assert.equal(as.requests.length, 0);
 });
 
-test("2025-03-26 authorization: no PRM → the server's origin is the AS (its metadata, else the default /authorize /token /register)", async () => {
+test("2025-03-26 authorization (protocolVersion \"2025-03-26\"): no PRM → the server's origin is the AS (its metadata, else the default /authorize /token /register)", async () => {
   for (const metadata of ["oauth", "none"] as const) {
-    const as = new TestAuthServer({ issuer: "http://mcp.test", metadata });
+    const as = new TestAuthServer({ issuer: "https://mcp.test", metadata });
     const mcp = async (req: Request) => {
       const url = new URL(req.url);
       if (url.pathname === "/mcp") return req.headers.get("authorization") ? Response.json({ ok: true }) : new Response(null, { status: 401 });
       return as.handle(req);
     };
-    const f = routeFetch({ "http://mcp.test": mcp });
-    const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+    const f = routeFetch({ "https://mcp.test": mcp });
+    const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f), protocolVersion: "2025-03-26" });
     assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200, metadata);
     assert.deepEqual(paths(as).slice(-3), ["POST /register", "GET /authorize", "POST /token"]);
   }
@@ -309,17 +343,17 @@ test("basic/authorization: tokens go to the MCP server only, never to another or
     },
     openAuthorization: async () => "",
   });
-  await other("http://elsewhere.test/x", {});
+  await other("https://elsewhere.test/x", {});
   assert.equal(sent, null);
   await other(MCP, {});
   assert.match(sent!, /^Bearer at-/);
 });
 
 test("client-registration: a refused registration is surfaced with the server's error, and secrets never appear in error messages", async () => {
-  const as = new TestAuthServer({ issuer: "http://as.test" });
+  const as = new TestAuthServer({ issuer: "https://as.test" });
   const refuse = async (req: Request) => (new URL(req.url).pathname === "/register" ? Response.json({ error: "invalid_redirect_uri", error_description: "native only" }, { status: 400 }) : as.handle(req));
-  const rs = protectedResource(async () => new Response("ok"), { resource: MCP, authorizationServers: ["http://as.test"], verifyToken: as.verifyToken });
-  const f = routeFetch({ "http://mcp.test": rs, "http://as.test": refuse });
+  const rs = protectedResource(async () => new Response("ok"), { resource: MCP, authorizationServers: ["https://as.test"], verifyToken: as.verifyToken });
+  const f = routeFetch({ "https://mcp.test": rs, "https://as.test": refuse });
   const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
   await assert.rejects(client(MCP, { method: "POST", body: "{}" }), /registration was refused \(invalid_redirect_uri: native only\)/);
   // A token endpoint that refuses the client: the error names the OAuth error, not the secret sent.

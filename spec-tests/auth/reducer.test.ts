@@ -6,17 +6,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createOAuthState, stepOAuth, type OAuthInput, type OAuthOutput, type OAuthState } from "../../src/auth/client-flow.js";
 
-const MCP = "http://mcp.test/mcp";
+const MCP = "https://mcp.test/mcp";
 const config = { serverUrl: MCP, redirectUri: "http://127.0.0.1:1/cb", clientName: "c" };
 const PKCE = { verifier: "v".repeat(43), challenge: "c".repeat(43) };
-const asMeta = { issuer: "http://as.test", authorization_endpoint: "http://as.test/authorize", token_endpoint: "http://as.test/token", registration_endpoint: "http://as.test/register", code_challenge_methods_supported: ["S256"] };
+const asMeta = { issuer: "https://as.test", authorization_endpoint: "https://as.test/authorize", token_endpoint: "https://as.test/token", registration_endpoint: "https://as.test/register", code_challenge_methods_supported: ["S256"] };
 
 /** Plays a scripted authorization server: answers each http output by URL. */
 function play(
   state: OAuthState,
   first: OAuthInput,
   answers: (url: string, body?: string) => { status: number; body: unknown },
-  callback: (sentState: string) => Record<string, string> = (st) => ({ code: "the-code", state: st, iss: "http://as.test" }),
+  callback: (sentState: string) => Record<string, string> = (st) => ({ code: "the-code", state: st, iss: "https://as.test" }),
 ): { state: OAuthState; outputs: OAuthOutput[] } {
   const all: OAuthOutput[] = [];
   const queue = [first];
@@ -36,13 +36,13 @@ function play(
 }
 
 const server = (url: string) => {
-  if (url.includes("oauth-protected-resource")) return { status: 200, body: { resource: MCP, authorization_servers: ["http://as.test"] } };
+  if (url.includes("oauth-protected-resource")) return { status: 200, body: { resource: MCP, authorization_servers: ["https://as.test"] } };
   if (url.endsWith("/.well-known/oauth-authorization-server")) return { status: 200, body: asMeta };
   if (url.endsWith("/register")) return { status: 201, body: { client_id: "id-1" } };
   if (url.endsWith("/token")) return { status: 200, body: { access_token: "AT", token_type: "bearer", expires_in: 10, refresh_token: "RT" } };
   return { status: 404, body: {} };
 };
-const start: OAuthInput = { type: "authorize", now: 1, challenge: 'Bearer resource_metadata="http://mcp.test/.well-known/oauth-protected-resource/mcp", scope="mcp"', pkce: PKCE, state: "st" };
+const start: OAuthInput = { type: "authorize", now: 1, challenge: 'Bearer resource_metadata="https://mcp.test/.well-known/oauth-protected-resource/mcp", scope="mcp"', pkce: PKCE, state: "st" };
 
 test("design card: the OAuth flow is deterministic: the same inputs give the same outputs and state", () => {
   const a = play(createOAuthState(config), start, server);
@@ -50,7 +50,7 @@ test("design card: the OAuth flow is deterministic: the same inputs give the sam
   assert.deepEqual(a, b);
   const last = a.outputs.at(-1)!;
   assert.equal(last.type, "authorized");
-  assert.deepEqual((last as Extract<OAuthOutput, { type: "authorized" }>).tokens, { accessToken: "AT", tokenType: "Bearer", issuer: "http://as.test", refreshToken: "RT", expiresAt: 10_005, scope: "mcp" });
+  assert.deepEqual((last as Extract<OAuthOutput, { type: "authorized" }>).tokens, { accessToken: "AT", tokenType: "Bearer", issuer: "https://as.test", refreshToken: "RT", expiresAt: 10_005, scope: "mcp" });
   assert.deepEqual(a.outputs.filter((o) => o.type === "http").map((o) => (o as { request: { method: string; url: string } }).request.method + " " + new URL((o as { request: { url: string } }).request.url).pathname), [
     "GET /.well-known/oauth-protected-resource/mcp",
     "GET /.well-known/oauth-authorization-server",
@@ -71,7 +71,7 @@ test("design card: state is plain JSON; a round-tripped state continues exactly 
   }
   state = step.state;
   const copy = JSON.parse(JSON.stringify(state)) as OAuthState;
-  const cb: OAuthInput = { type: "callback", now: 3, params: { code: "c", state: "st", iss: "http://as.test" } };
+  const cb: OAuthInput = { type: "callback", now: 3, params: { code: "c", state: "st", iss: "https://as.test" } };
   assert.deepEqual(stepOAuth(copy, cb), stepOAuth(state, cb));
   outs.push(...stepOAuth(state, cb).outputs);
   assert.equal(outs[0].type, "http");
@@ -94,13 +94,13 @@ test("basic/authorization: a callback whose state does not match, an error respo
   const tokenRequests = (o: OAuthOutput[]) => o.filter((x) => x.type === "http" && x.request.url.endsWith("/token")).length;
   const walk = (params: (st: string) => Record<string, string>) => play(createOAuthState(config), start, server, params).outputs;
   const reasons = (o: OAuthOutput[]) => o.filter((x) => x.type === "failed").map((x) => (x as { reason: string }).reason);
-  const wrongState = walk(() => ({ code: "c", state: "other", iss: "http://as.test" }));
+  const wrongState = walk(() => ({ code: "c", state: "other", iss: "https://as.test" }));
   assert.match(reasons(wrongState)[0], /state does not match/);
   assert.equal(tokenRequests(wrongState), 0);
-  assert.match(reasons(walk((st) => ({ error: "access_denied", error_description: "user said no", state: st, iss: "http://as.test" })))[0], /access_denied \(user said no\)/);
-  assert.match(reasons(walk((st) => ({ state: st, iss: "http://as.test" })))[0], /no code/);
+  assert.match(reasons(walk((st) => ({ error: "access_denied", error_description: "user said no", state: st, iss: "https://as.test" })))[0], /access_denied \(user said no\)/);
+  assert.match(reasons(walk((st) => ({ state: st, iss: "https://as.test" })))[0], /no code/);
   // On an iss mismatch the error fields MUST NOT be acted on or displayed.
-  const mismatch = reasons(walk((st) => ({ error: "evil_text", state: st, iss: "http://evil.test" })))[0];
+  const mismatch = reasons(walk((st) => ({ error: "evil_text", state: st, iss: "https://evil.test" })))[0];
   assert.match(mismatch, /another issuer/);
   assert.doesNotMatch(mismatch, /evil_text/);
 });

@@ -64,7 +64,7 @@ test("authorization-server-discovery: a request without a token gets 401 with WW
 });
 
 test("basic/authorization Token Handling: invalid, expired, wrongly-addressed and foreign tokens MUST receive HTTP 401", async () => {
-  for (const [token, why] of [["Bearer nope", /invalid/], ["Bearer expired", /expired/], ["Bearer elsewhere", /not issued for this resource/], ["Bearer foreign", /does not trust/], ["Bearer explode", /invalid/], ["Basic Zm9vOmJhcg==", /Bearer/]] as const) {
+  for (const [token, why] of [["Bearer nope", /invalid/], ["Bearer expired", /expired/], ["Bearer elsewhere", /not issued for this resource/], ["Bearer foreign", /does not trust/], ["Bearer explode", /invalid/]] as const) {
     const res = await call(token);
     assert.equal(res.status, 401, token);
     const c = bearerChallenge(res.headers.get("www-authenticate"))!;
@@ -150,4 +150,40 @@ test("basic/authorization + CORS: a preflight (which never carries a token) reac
   assert.equal(inner, 1);
   const noOrigin = await wrapped(new Request(MCP, { method: "POST", body: "{}" }));
   assert.equal(noOrigin.headers.get("access-control-allow-origin"), null);
+});
+
+test("basic/authorization Token Handling (MUST validate that access tokens were issued specifically for them) + RFC 8707 §2: an audience with another query is another resource, one with a fragment is no resource identifier: 401", async () => {
+  const audiences: Record<string, string> = {
+    query: "https://mcp.example.com/mcp?tenant=other",
+    emptyQuery: "https://mcp.example.com/mcp?",
+    fragment: "https://mcp.example.com/mcp#x",
+    // Lenient where the canonical form is: case of scheme and host, default port, trailing slash.
+    upper: "HTTPS://MCP.EXAMPLE.COM/mcp",
+    port: "https://mcp.example.com:443/mcp",
+    slash: "https://mcp.example.com/mcp/",
+  };
+  const h = protectedResource(async () => new Response("ok"), {
+    resource: "https://mcp.example.com/mcp",
+    authorizationServers: ["https://as.example.com"],
+    verifyToken: async (t) => ({ scopes: [], audience: audiences[t] }),
+  });
+  const status = async (t: string) => (await h(new Request("https://mcp.example.com/mcp", { method: "POST", headers: { authorization: `Bearer ${t}` }, body: "{}" }))).status;
+  for (const t of ["query", "emptyQuery", "fragment"]) assert.equal(await status(t), 401, t);
+  for (const t of ["upper", "port", "slash"]) assert.equal(await status(t), 200, t);
+});
+
+test("RFC 6750 §3.1: another authentication scheme gets 401 without an error code; a malformed Bearer header is 400 invalid_request (the MCP error table's 'Malformed authorization request')", async () => {
+  const basic = await call("Basic Zm9vOmJhcg==");
+  assert.equal(basic.status, 401);
+  const c = bearerChallenge(basic.headers.get("www-authenticate"))!;
+  assert.equal(c.params.error, undefined, "an unsupported method is treated like no credentials");
+  assert.equal(c.params.resource_metadata, PRM);
+  for (const header of ["Bearer a b", "Bearer ", "Bearer", "bearer tok en"]) {
+    const res = await call(header);
+    assert.equal(res.status, 400, header);
+    assert.equal(bearerChallenge(res.headers.get("www-authenticate"))!.params.error, "invalid_request", header);
+    assert.equal((await res.json()).error, "invalid_request");
+  }
+  // The server keeps serving.
+  assert.equal((await call("Bearer good")).status, 200);
 });

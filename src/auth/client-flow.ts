@@ -9,7 +9,9 @@
  * Authorization Server Metadata (RFC 8414, then OpenID Connect), registration
  * (pre-registered, then Client ID Metadata Document, then Dynamic Client Registration),
  * PKCE S256 with the resource indicator (RFC 8707), `iss` validation of the response
- * (RFC 9207), the token request, and refresh.
+ * (RFC 9207), the token request, and refresh. Authorization server endpoints must be https
+ * and redirect URIs https or loopback (security-considerations, "Communication Security");
+ * without Protected Resource Metadata the flow refuses unless it is for a 2025-03-26 server.
  *
  * Secrets live in state (it is the client's credential store) but never in a `failed` or
  * `diagnostic` output, so logging outputs cannot leak them.
@@ -18,6 +20,9 @@ import {
   authorizationServerMetadataProblem,
   authorizationServerMetadataUrls,
   canonicalResourceUri,
+  isClientIdMetadataUrl,
+  isHttpsOrLoopback,
+  isLoopbackUrl,
   protectedResourceMetadataProblem,
   protectedResourceMetadataUrls,
   resourceMatchesServer,
@@ -33,18 +38,30 @@ export type { ClientAuthMethod } from "./token-request.js";
 export interface OAuthClientConfig {
   /** The MCP endpoint. */
   serverUrl: string;
-  /** Where the authorization server sends the browser back. */
+  /** Where the authorization server sends the browser back: https, or http on a loopback host. */
   redirectUri: string;
   /** Shown on consent screens; sent in registration. */
   clientName: string;
   /** A Client ID Metadata Document URL (https, with a path) used as `client_id`. */
   clientMetadataUrl?: string;
-  /** Pre-registered credentials, optionally bound to the issuer that issued them. */
+  /**
+   * Pre-registered credentials and the issuer that issued them. Without `issuer` they are
+   * bound to the first authorization server they are used with (recorded in `credentials`,
+   * without the secret) and never sent to another.
+   */
   preRegistered?: { clientId: string; clientSecret?: string; issuer?: string; authMethod?: ClientAuthMethod };
   /** `native` for loopback redirect URIs unless set (client-registration, application_type). */
   applicationType?: "native" | "web";
   /** Step-up attempts for one operation before giving up (default 2). */
   maxStepUps?: number;
+  /**
+   * The MCP server's protocol version, when the application knows it. Only "2025-03-26"
+   * changes the flow: that revision's fallbacks apply (no Protected Resource Metadata: the
+   * server's origin is the authorization server; no metadata either: the default
+   * `/authorize`, `/token`, `/register`). Later revisions require PRM and advertised PKCE,
+   * so otherwise the flow refuses to proceed without them.
+   */
+  protocolVersion?: string;
 }
 
 /** Client credentials, keyed by the issuer that issued them (Authorization Server Binding). */
@@ -120,7 +137,7 @@ export interface OAuthState {
   resource: string;
   issuer?: string;
   serverMetadata?: AuthorizationServerMetadata;
-  /** True when the server has no PRM: the 2025-03-26 rules (server origin as issuer). */
+  /** True when the server has no PRM and the flow is for 2025-03-26: that revision's rules (server origin as issuer). */
   legacyDiscovery: boolean;
   credentials: Record<string, OAuthCredentials>;
   /** The per-request record of draft "Authorization Response Validation". */
@@ -195,7 +212,22 @@ function request(state: OAuthState, phase: Phase, req: Omit<OAuthHttpRequest, "r
 
 const getJson = (url: string) => ({ url, method: "GET" as const, headers: { accept: "application/json" } });
 
+/** Why `config` cannot be used for an authorization, if it cannot. */
+function configProblem(config: OAuthClientConfig): string | undefined {
+  // draft security-considerations, Communication Security.
+  if (!isHttpsOrLoopback(config.redirectUri)) return `the redirect URI ${config.redirectUri} is neither https nor on a loopback host (redirect URIs MUST be localhost or use HTTPS)`;
+  // client-registration, Client ID Metadata Documents. A bad URL is a configuration error to
+  // surface at once, not a reason to fall back to registration silently.
+  const cimd = config.clientMetadataUrl;
+  if (cimd !== undefined && !isClientIdMetadataUrl(cimd)) {
+    return `the client metadata URL ${cimd} is not an https URL with a path (the client_id URL MUST use the "https" scheme and contain a path component)`;
+  }
+  return undefined;
+}
+
 function begin(state: OAuthState, input: Extract<OAuthInput, { type: "authorize" }>): OAuthStep {
+  const problem = configProblem(state.config);
+  if (problem) return failed(state, problem);
   const challenge = bearerChallenge(input.challenge);
   const challengeScopes = challenge?.params.scope !== undefined ? splitScopes(challenge.params.scope) : undefined;
   const stepUp = challenge?.params.error === "insufficient_scope";
@@ -206,10 +238,11 @@ function begin(state: OAuthState, input: Extract<OAuthInput, { type: "authorize"
     stepUps = { ...stepUps, [operation]: attempts };
     if (attempts > (state.config.maxStepUps ?? 2)) return failed({ ...state, stepUps }, `the server still answers insufficient_scope after ${attempts - 1} step-up attempts`);
   }
-  const candidates: string[] = [];
+  // The challenge's resource_metadata first; should it not answer, the well-known URIs in
+  // their order (authorization-server-discovery) before giving up.
   const hinted = challenge?.params.resource_metadata;
-  if (hinted && isHttpUrl(hinted)) candidates.push(hinted);
-  else candidates.push(...protectedResourceMetadataUrls(state.config.serverUrl));
+  const wellKnown = protectedResourceMetadataUrls(state.config.serverUrl);
+  const candidates = hinted && isHttpUrl(hinted) ? [hinted, ...wellKnown.filter((u) => u !== hinted)] : wellKnown;
   const pkce = { verifier: input.pkce.verifier, challenge: input.pkce.challenge, state: input.state, issuer: "", issSupported: false };
   const next: Partial<OAuthState> = { candidates: candidates.slice(1), stepUps, pending: pkce, legacyDiscovery: false, ...(challengeScopes ? { challengeScopes } : {}) };
   return request(omit(state, "challengeScopes"), "resource-metadata", getJson(candidates[0]), next);
@@ -251,8 +284,12 @@ function answered(state: OAuthState, status: number, body: string, now: number):
 function resourceMetadataAnswer(state: OAuthState, doc: unknown, status: number): OAuthStep {
   if (doc === undefined) {
     if (state.candidates.length) return request(state, "resource-metadata", getJson(state.candidates[0]), { candidates: state.candidates.slice(1) });
-    // No Protected Resource Metadata anywhere: a 2025-03-26 server, whose origin is the
-    // authorization server (2025-03-26 authorization, "Server Metadata Discovery").
+    // draft index: "MCP clients MUST use OAuth 2.0 Protected Resource Metadata for
+    // authorization server discovery". Only a 2025-03-26 server may lack it: its origin is
+    // the authorization server (2025-03-26 authorization, "Server Metadata Discovery").
+    if (state.config.protocolVersion !== "2025-03-26") {
+      return failed(state, `no protected resource metadata for ${state.config.serverUrl} (last status ${status}); refusing to guess the authorization server (set protocolVersion "2025-03-26" for a server of that revision)`);
+    }
     const origin = new URL(state.config.serverUrl).origin;
     return discoverServer({ ...omit(state, "resourceMetadata"), legacyDiscovery: true }, origin, [`${origin}/.well-known/oauth-authorization-server`], `no protected resource metadata (last status ${status}); using the 2025-03-26 rules`);
   }
@@ -265,18 +302,30 @@ function resourceMetadataAnswer(state: OAuthState, doc: unknown, status: number)
   }
   const issuer = prm.authorization_servers[0];
   const resource = canonicalResourceUri(prm.resource);
-  const pre = state.config.preRegistered;
-  // client-registration, Authorization Server Binding: pre-registered credentials for
-  // another server are an error to surface, not something to try.
-  if (pre?.issuer !== undefined && pre.issuer !== issuer) {
-    return failed(state, `the server now uses the authorization server ${issuer}, but the pre-registered client belongs to ${pre.issuer}`);
-  }
   const moved = state.issuer !== undefined && state.issuer !== issuer;
   // Tokens belong to the server that issued them: a moved server means new ones.
   return discoverServer({ ...(moved ? omit(state, "tokens") : state), resourceMetadata: prm, resource }, issuer, authorizationServerMetadataUrls(issuer), moved ? `authorization server changed from ${state.issuer} to ${issuer}` : undefined);
 }
 
+/** The issuer pre-registered credentials belong to: the configured one, else the one they were first used with. */
+function preRegisteredIssuer(state: OAuthState): string | undefined {
+  const pre = state.config.preRegistered;
+  if (!pre) return undefined;
+  if (pre.issuer !== undefined) return pre.issuer;
+  for (const [issuer, c] of Object.entries(state.credentials)) if (c.via === "pre-registered" && c.clientId === pre.clientId) return issuer;
+  return undefined;
+}
+
 function discoverServer(state: OAuthState, issuer: string, urls: string[], note: string | undefined): OAuthStep {
+  // Communication Security: all authorization server endpoints MUST be served over HTTPS
+  // (the 2025-03-26 fallback's issuer, the server origin, included).
+  if (!isHttpsOrLoopback(issuer)) return failed(state, `the authorization server ${issuer} is not served over https; refusing to use it`);
+  // client-registration, Authorization Server Binding: pre-registered credentials for
+  // another server are an error to surface, never something to try.
+  const bound = preRegisteredIssuer(state);
+  if (bound !== undefined && bound !== issuer) {
+    return failed(state, `the server now uses the authorization server ${issuer}, but the pre-registered client belongs to ${bound}`);
+  }
   const step = request(state, "server-metadata", getJson(urls[0]), { issuer, candidates: urls.slice(1) });
   if (note) step.outputs.unshift({ type: "diagnostic", message: note });
   return step;
@@ -310,15 +359,6 @@ function serverMetadataAnswer(state: OAuthState, doc: unknown): OAuthStep {
   return withServer(state, meta);
 }
 
-const isLoopback = (uri: string): boolean => {
-  try {
-    const h = new URL(uri).hostname;
-    return h === "localhost" || h === "127.0.0.1" || h === "[::1]";
-  } catch {
-    return false;
-  }
-};
-
 /** Picks the first method the server supports, preferring what needs no secret. */
 function chooseAuthMethod(meta: AuthorizationServerMetadata, hasSecret: boolean): ClientAuthMethod {
   // RFC 8414 §2: absent means client_secret_basic.
@@ -341,7 +381,8 @@ function withServer(state: OAuthState, meta: AuthorizationServerMetadata): OAuth
     return startAuthorization(next, preRegisteredCredentials(pre, meta));
   }
   const saved = state.credentials[issuer];
-  if (saved) return startAuthorization(next, saved);
+  // A pre-registered entry is only the binding record (no secret): not credentials to use.
+  if (saved && saved.via !== "pre-registered") return startAuthorization(next, saved);
   if (meta.client_id_metadata_document_supported === true && state.config.clientMetadataUrl) {
     return startAuthorization(next, { clientId: state.config.clientMetadataUrl, authMethod: "none", via: "metadata-document" });
   }
@@ -357,7 +398,7 @@ function withServer(state: OAuthState, meta: AuthorizationServerMetadata): OAuth
     response_types: ["code"],
     token_endpoint_auth_method: authMethod,
     // client-registration: MUST specify application_type; native for loopback redirects.
-    application_type: state.config.applicationType ?? (isLoopback(state.config.redirectUri) ? "native" : "web"),
+    application_type: state.config.applicationType ?? (isLoopbackUrl(state.config.redirectUri) ? "native" : "web"),
     ...(scopesFor(next).length ? { scope: scopesFor(next).join(" ") } : {}),
   };
   return request(next, "registering", {
@@ -413,7 +454,10 @@ function startAuthorization(state: OAuthState, creds: OAuthCredentials): OAuthSt
   // RFC 8707: the resource parameter MUST be sent, whether or not the server supports it.
   q.set("resource", state.resource);
   if (scope) q.set("scope", scope);
-  const credentials = creds.via === "pre-registered" ? state.credentials : { ...state.credentials, [meta.issuer]: creds };
+  // Pre-registered credentials are recorded without their secret (it stays in the config):
+  // the entry binds them to this issuer, so they are never sent to another.
+  const record = creds.via === "pre-registered" ? { clientId: creds.clientId, authMethod: creds.authMethod, via: creds.via } : creds;
+  const credentials = { ...state.credentials, [meta.issuer]: record };
   return {
     state: {
       ...omit(state, "waitingOn"),

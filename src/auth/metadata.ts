@@ -71,10 +71,33 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
 }
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
-const isHttpUrl = (v: unknown): boolean => {
-  if (typeof v !== "string") return false;
-  try { return /^https?:$/.test(new URL(v).protocol); } catch { return false; }
+const parseUrl = (v: unknown): URL | undefined => {
+  if (typeof v !== "string") return undefined;
+  try { return new URL(v); } catch { return undefined; }
 };
+const isHttpUrl = (v: unknown): boolean => /^https?:$/.test(parseUrl(v)?.protocol ?? "");
+
+/** An http(s) URL on a loopback host: `localhost`, 127.0.0.0/8 or `[::1]` (URL has normalised the address). */
+export function isLoopbackUrl(value: unknown): boolean {
+  const url = parseUrl(value);
+  if (!url || !/^https?:$/.test(url.protocol)) return false;
+  return url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+}
+
+/**
+ * draft security-considerations, "Communication Security": authorization server endpoints
+ * MUST be served over HTTPS and redirect URIs MUST be `localhost` or HTTPS. http is let
+ * through on a loopback host only, where nothing crosses a network (local development).
+ */
+export function isHttpsOrLoopback(value: unknown): boolean {
+  return parseUrl(value)?.protocol === "https:" || isLoopbackUrl(value);
+}
+
+/** client-registration, Client ID Metadata Documents: the `client_id` URL MUST use the "https" scheme and contain a path component. */
+export function isClientIdMetadataUrl(value: unknown): boolean {
+  const url = parseUrl(value);
+  return url?.protocol === "https:" && url.pathname !== "/";
+}
 
 /** Validates a Protected Resource Metadata document; returns why it is unusable, if it is. */
 export function protectedResourceMetadataProblem(doc: unknown): string | undefined {
@@ -83,7 +106,7 @@ export function protectedResourceMetadataProblem(doc: unknown): string | undefin
   if (!isHttpUrl(d.resource)) return "resource is missing or not an http(s) URL";
   // draft authorization-server-discovery: the document MUST list at least one server.
   if (!isStringArray(d.authorization_servers) || d.authorization_servers.length === 0) return "authorization_servers is missing or empty";
-  if (!d.authorization_servers.every(isHttpUrl)) return "authorization_servers holds a value that is not an http(s) URL";
+  if (!d.authorization_servers.every(isHttpsOrLoopback)) return "authorization_servers holds a value that is not an https URL (authorization servers MUST be served over HTTPS)";
   if (d.scopes_supported !== undefined && !isStringArray(d.scopes_supported)) return "scopes_supported is not an array of strings";
   return undefined;
 }
@@ -112,8 +135,9 @@ export function authorizationServerMetadataProblem(doc: unknown, issuer: string)
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return "not a JSON object";
   const d = doc as Record<string, unknown>;
   if (d.issuer !== issuer) return `issuer ${JSON.stringify(d.issuer)} is not the expected ${JSON.stringify(issuer)}`;
-  if (!isHttpUrl(d.authorization_endpoint)) return "authorization_endpoint is missing or not an http(s) URL";
-  if (!isHttpUrl(d.token_endpoint)) return "token_endpoint is missing or not an http(s) URL";
-  if (d.registration_endpoint !== undefined && !isHttpUrl(d.registration_endpoint)) return "registration_endpoint is not an http(s) URL";
+  // Communication Security: every endpoint the client sends a code, verifier or secret to MUST be HTTPS.
+  if (!isHttpsOrLoopback(d.authorization_endpoint)) return "authorization_endpoint is missing or not an https URL";
+  if (!isHttpsOrLoopback(d.token_endpoint)) return "token_endpoint is missing or not an https URL";
+  if (d.registration_endpoint !== undefined && !isHttpsOrLoopback(d.registration_endpoint)) return "registration_endpoint is not an https URL";
   return undefined;
 }

@@ -10,6 +10,8 @@ import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+/** How the token a call sends was obtained within that call. */
+type Fresh = "no" | "refreshed" | "authorized";
 
 /** Raised when authorization cannot complete; `message` never contains a secret. */
 export class OAuthError extends Error {
@@ -133,16 +135,21 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
 
   const authorize = (challenge: string | null) => exclusive(() => runAuthorization(challenge));
 
-  const refreshOrAuthorize = (challenge: string | null) =>
-    exclusive(async () => {
+  /** Refreshes, or authorizes anew when the refresh is refused; says which it did. */
+  const refreshOrAuthorize = async (challenge: string | null): Promise<Fresh> => {
+    let how: Fresh = "refreshed";
+    await exclusive(async () => {
       try {
         await drive({ type: "refresh", now: now() });
         return;
       } catch (e) {
         if (!(e instanceof OAuthError) || !(e as OAuthError & { reauthorize?: boolean }).reauthorize) throw e;
       }
+      how = "authorized";
       await runAuthorization(challenge);
     });
+    return how;
+  };
 
   const send = (input: string, init: RequestInit | undefined): Promise<Response> => {
     const headers = new Headers(init?.headers);
@@ -153,10 +160,15 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
 
   const wrapped = async (input: string, init?: RequestInit): Promise<Response> => {
     if (running) await running.catch(() => {});
+    // How this call obtained the token it sends. A 401 to a refreshed token does not end
+    // the call: the server may have moved to another authorization server while the old one
+    // still refreshes, and only discovery finds that out (draft Token Handling: tokens of
+    // another authorization server MUST NOT be sent). A 401 to a token from a full
+    // authorization is given back: a fresh token refused at once will be refused again.
+    let fresh: Fresh = "no";
     if (state.tokens?.expiresAt !== undefined && state.tokens.expiresAt <= now() && state.tokens.refreshToken) {
-      await refreshOrAuthorize(null).catch(() => {});
+      fresh = await refreshOrAuthorize(null).catch((): Fresh => "no");
     }
-    let reauthorized = false;
     for (;;) {
       const res = await send(input, init);
       if (res.status !== 401 && res.status !== 403) {
@@ -166,12 +178,13 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
       const header = res.headers.get("www-authenticate");
       const challenge = bearerChallenge(header);
       if (res.status === 403 && challenge?.params.error !== "insufficient_scope") return res;
-      // A fresh token that is refused at once will be refused again: give the 401 back.
-      if (res.status === 401 && reauthorized) return res;
+      if (res.status === 401 && fresh === "authorized") return res;
       await res.body?.cancel();
-      if (res.status === 401) reauthorized = true;
-      if (res.status === 401 && state.tokens?.refreshToken) await refreshOrAuthorize(header);
-      else await authorize(header); // a step-up past its limit rejects here
+      if (res.status === 401 && fresh === "no" && state.tokens?.refreshToken) fresh = await refreshOrAuthorize(header);
+      else {
+        await authorize(header); // a step-up past its limit rejects here
+        if (res.status === 401) fresh = "authorized";
+      }
     }
   };
   return Object.defineProperty(wrapped, "state", { get: () => state }) as OAuthFetch;

@@ -134,9 +134,11 @@ export function protectedResource(
     // OAuth 2.1 §5.1: tokens MUST NOT travel in the query string; refuse rather than accept one.
     if (url.searchParams.has("access_token")) return reject(origin, 400, "invalid_request", "access tokens are not accepted in the query string");
     const header = request.headers.get("authorization") ?? "";
+    // RFC 6750 §3.1: no credentials, or another scheme (an unsupported method), get a
+    // challenge without an error code; a malformed Bearer header is invalid_request, 400.
+    if (!/^bearer(?: |$)/i.test(header)) return reject(origin, 401, undefined, header ? "the Authorization header is not a Bearer token" : "no access token", options.scopesSupported);
     const match = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-    if (!header) return reject(origin, 401, undefined, "no access token", options.scopesSupported);
-    if (!match) return reject(origin, 401, "invalid_token", "the Authorization header is not a Bearer token", options.scopesSupported);
+    if (!match) return reject(origin, 400, "invalid_request", "the Authorization header is a malformed Bearer token");
     let verified: VerifiedToken | undefined;
     try {
       verified = await options.verifyToken(match[1]);
@@ -147,8 +149,8 @@ export function protectedResource(
     if (!isVerifiedToken(verified)) return reject(origin, 401, "invalid_token", "the access token is invalid", options.scopesSupported);
     if (verified.expiresAt !== undefined && verified.expiresAt <= now()) return reject(origin, 401, "invalid_token", "the access token has expired", options.scopesSupported);
     // RFC 8707 §2 / draft "Token Handling": the token MUST have been issued for this server.
-    const audiences = (Array.isArray(verified.audience) ? verified.audience : [verified.audience]).map(safeCanonical);
-    if (!audiences.includes(resource)) return reject(origin, 401, "invalid_token", "the access token was not issued for this resource", options.scopesSupported);
+    const audiences = Array.isArray(verified.audience) ? verified.audience : [verified.audience];
+    if (!audiences.some((aud) => namesResource(aud, resource))) return reject(origin, 401, "invalid_token", "the access token was not issued for this resource", options.scopesSupported);
     if (verified.issuer !== undefined && !options.authorizationServers.includes(verified.issuer)) {
       return reject(origin, 401, "invalid_token", "the access token comes from an authorization server this resource does not trust", options.scopesSupported);
     }
@@ -172,11 +174,17 @@ function isVerifiedToken(v: unknown): v is VerifiedToken {
 
 const METADATA_CORS = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, HEAD, OPTIONS" };
 
-function safeCanonical(value: string): string {
+/**
+ * Whether a token audience is this resource. Case of scheme and host, a default port and a
+ * trailing slash are forgiven (the canonical form); a query is not, since it names another
+ * resource, nor a fragment, which RFC 8707 §2 forbids in a resource identifier.
+ */
+function namesResource(audience: string, resource: string): boolean {
+  if (/[?#]/.test(audience)) return false;
   try {
-    return canonicalResourceUri(value);
+    return canonicalResourceUri(audience) === resource;
   } catch {
-    return value;
+    return false;
   }
 }
 

@@ -11,9 +11,10 @@ export const CONFORMANCE_CLIENT_METADATA_URL = "https://conformance-test.local/c
 /**
  * An OAuth-aware fetch for `serverUrl` when `scenario` is an authorization scenario,
  * else undefined. `context` is the suite's `MCP_CONFORMANCE_CONTEXT` (pre-registered
- * credentials arrive there).
+ * credentials arrive there); `protocolVersion` its `MCP_CONFORMANCE_PROTOCOL_VERSION` (the
+ * 2025-03-26 scenarios need that revision's discovery fallbacks).
  */
-export function conformanceAuthFetch(serverUrl: string, scenario: string | undefined, context: string | undefined): OAuthFetch | undefined {
+export function conformanceAuthFetch(serverUrl: string, scenario: string | undefined, context: string | undefined, protocolVersion?: string): OAuthFetch | undefined {
   if (!scenario?.startsWith("auth/")) return undefined;
   let ctx: Record<string, unknown> = {};
   try {
@@ -28,6 +29,7 @@ export function conformanceAuthFetch(serverUrl: string, scenario: string | undef
     redirectUri: "http://localhost:3000/callback",
     clientName: "mcp-kernel demo-client",
     clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
+    ...(protocolVersion ? { protocolVersion } : {}),
     ...(clientId ? { preRegistered: { clientId, ...(clientSecret ? { clientSecret } : {}) } } : {}),
     openAuthorization: followAuthorizationRedirect(),
   });

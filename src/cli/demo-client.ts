@@ -331,7 +331,7 @@ export async function runDemoClient(argv: string[], io?: CliIO, env: Record<stri
   }
   const scenario = env.MCP_CONFORMANCE_SCENARIO ?? "";
   const script = SCENARIOS[scenario] ?? exercise;
-  const authFetch = conformanceAuthFetch(url, scenario, env.MCP_CONFORMANCE_CONTEXT);
+  const authFetch = conformanceAuthFetch(url, scenario, env.MCP_CONFORMANCE_CONTEXT, env.MCP_CONFORMANCE_PROTOCOL_VERSION);
   const watched = watchGetStream(authFetch === undefined ? (input, init) => globalThis.fetch(input, init) : (authFetch as Fetch));
   const transport = httpClientTransport(url, { fetch: watched.fetch });
   // The exerciser declares the tasks extension, so a 2026-07-28 server runs its task-only tools for it; the scenario scripts speak as the suite expects.
