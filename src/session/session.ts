@@ -27,7 +27,7 @@ import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, type 
 import { MetaKey } from "../model/meta.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
-import { isModernRequest, withRequestMeta } from "../modern/request-meta.js";
+import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
 import { applyChange, changeOf, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { abandonTaskRequest, cancelOutbound, receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
@@ -336,7 +336,8 @@ function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse
     fail(state, decision.reason, out);
     return;
   }
-  const result = msg.result;
+  // Hints a client reads leniently (caching page) do not make a DiscoverResult legacy.
+  const result = readCacheHints("server/discover", msg.result);
   const issues = methodSpec(phase.version, "server/discover")!.validateResult!(result.resultType === undefined ? { ...result, resultType: "complete" } : result);
   if (issues) return startInitialize(state, now, out, "fallback");
   const versions = result.supportedVersions as string[];
@@ -609,6 +610,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
       out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `${why} from the peer` } });
       return;
     }
+    result = readCacheHints(req.method, result);
   }
   const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(result);
   if (issues) {
