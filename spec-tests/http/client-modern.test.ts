@@ -233,3 +233,25 @@ test("streamable-http (draft) Schema Extension: an x-mcp-header integer argument
   assert.equal(calls.length, 1);
   client.close();
 });
+
+test("streamable-http (draft) Sending Messages: The client MUST NOT send JSON-RPC responses: a request a server puts on a tools/call stream is dropped, never POSTed back", async () => {
+  const posted: any[] = [];
+  const meta = { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } };
+  const fetch = async (_url: string, init: RequestInit): Promise<Response> => {
+    if (init.method !== "POST") return new Response(null, { status: 405 });
+    const m = JSON.parse(init.body as string);
+    posted.push(m);
+    if (m.method === "server/discover") return Response.json({ jsonrpc: "2.0", id: m.id, result: { resultType: "complete", supportedVersions: [MV], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "private", _meta: meta } });
+    if (m.method === "tools/call") {
+      const events = [{ jsonrpc: "2.0", id: 500, method: "ping" }, { jsonrpc: "2.0", id: m.id, result: { resultType: "complete", content: [] } }];
+      return new Response(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
+    }
+    return new Response(null, { status: 202 });
+  };
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch }));
+  await client.callTool("t", {});
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(posted.map((m) => m.method), ["server/discover", "tools/call"]);
+  client.close();
+});

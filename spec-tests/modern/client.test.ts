@@ -1,6 +1,6 @@
 // Spec: draft basic/versioning (compatibility matrix, backward compatibility), basic/index
-// (resultType), basic/patterns/mrtr (client requirements), basic/transports/stdio (probe),
-// server/utilities/caching (hints a client reads).
+// (resultType), basic/patterns/mrtr (client requirements), basic/transports/stdio (probe;
+// the client writes no responses), server/utilities/caching (hints a client reads).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Pair } from "../harness/pair.js";
@@ -354,6 +354,47 @@ test("caching: Servers MUST provide a ttlMs >= 0: our server refuses its own han
   p.run();
   assert.equal(p.of("client", "error").find((e) => e.id === id)?.error.code, ErrorCode.InternalError);
   assert.ok(p.of("server", "diagnostic").some((d) => d.code === "invalid-result"));
+});
+
+// ---------------------------------------------------------------------------------------
+// No responses from a modern client (draft basic/transports/stdio, streamable-http)
+
+test("stdio: The client MUST NOT write JSON-RPC responses: a modern client drops a server's request (ping, roots/list) and a malformed message unanswered, with a diagnostic", () => {
+  const p = new Pair({ versions: ERAS.modern, capabilities: { roots: {} } }, { versions: ERAS.modern });
+  p.handshake();
+  const before = p.sent("client").length;
+  const dropped = [
+    p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 77, method: "ping" })),
+    p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 78, method: "roots/list", params: {} })),
+    p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: "mrtr:0:1:k", method: "ping" })),
+  ];
+  for (const out of dropped) assert.deepEqual(out.map((o) => o.type === "diagnostic" && o.code), ["server-request-dropped"]);
+  assert.deepEqual(p.inject("client", "{not json").filter((o) => o.type === "send"), [], "not even a parse error");
+  assert.equal(p.sent("client").length, before, "nothing written");
+  assert.equal(p.of("client", "request").length, 0, "the application is not asked");
+  assert.equal(p.client.phase.name, "modern", "the connection survives");
+  // The session goes on.
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [] });
+  p.request("client", "tools/list");
+  p.run();
+  assert.equal(p.of("client", "response").length, 1);
+});
+
+test("stdio Backward Compatibility: while the probe is in flight a dual-era client answers nothing (the server may be modern); after falling back to a legacy session it answers the server's requests as before", () => {
+  const p = new Pair({ versions: ERAS.dual, capabilities: { roots: {} } }, { versions: ERAS.legacy });
+  p.feed("client", { type: "open", now: 0 });
+  p.dropQueued();
+  const out = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" }));
+  assert.deepEqual(out.map((o) => o.type === "diagnostic" && o.code), ["server-request-dropped"]);
+  assert.equal(p.client.phase.name, "probing");
+  // The legacy server's answer to the probe: fall back, then run the handshake.
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: ErrorCode.MethodNotFound, message: "Method not found" } }));
+  p.run();
+  assert.equal(p.client.phase.name, "operating");
+  const ping = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 6, method: "ping" }));
+  assert.deepEqual(ping.filter((o) => o.type === "send").map((o: any) => o.message), [{ jsonrpc: "2.0", id: 6, result: {} }]);
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 7, method: "roots/list" }));
+  assert.equal(p.of("client", "request").at(-1)!.method, "roots/list", "the application serves it");
 });
 
 test("draft ClientCapabilities: roots is {} (no roots/list_changed in the modern era): a modern request's clientCapabilities drop roots.listChanged; a legacy initialize keeps it", () => {

@@ -449,15 +449,30 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       for (const item of d.items) handleDecoded(state, item, now, out);
       return;
     case "invalid":
-      if (d.answers === undefined) out.push({ type: "send", message: d.reply });
+      if (d.answers === undefined && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });
       out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
       // A malformed response gets no reply; the request it names fails now, as if answered with an error.
       if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
   }
 }
 
+/**
+ * A client probing or in the modern era writes no JSON-RPC response at all, not even an
+ * error: draft stdio, "The client MUST NOT write JSON-RPC responses"; streamable-http, it
+ * "MUST NOT send JSON-RPC responses" (a modern server asks through input_required
+ * instead). While probing the server may yet prove legacy, but one that has seen no
+ * initialize has nothing to ask, and a modern one must get no answer.
+ */
+function writesNoResponses(state: SessionState): boolean {
+  return state.options.role === "client" && (state.phase.name === "modern" || state.phase.name === "probing");
+}
+
 function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, out: SessionOutput[]): void {
   const { id, method } = msg;
+  if (writesNoResponses(state)) {
+    out.push({ type: "diagnostic", code: "server-request-dropped", message: `the server sent a "${method}" request, which a modern server does not send; dropped without an answer`, detail: { id, method } });
+    return;
+  }
   const key = idKey(id);
   if (Object.hasOwn(state.inbound, key)) {
     // basic/index: "The request ID MUST NOT match the ID of any other request the sender has issued and not yet received a response for."
