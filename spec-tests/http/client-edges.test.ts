@@ -327,7 +327,7 @@ test("client edges (draft basic/versioning, dual-era client → legacy server): 
   const { handler } = makeHandler();
   const initHeaders: (string | null)[] = [];
   const t = wrappedTransport(handler, async (req, next, body) => {
-    // A server whose discover answer the client cannot use (no ttlMs / cacheScope): it falls back.
+    // A server whose discover answer offers only a legacy version: it falls back.
     if (body.includes('"server/discover"')) return Response.json({ jsonrpc: "2.0", id: JSON.parse(body).id, result: { supportedVersions: ["2025-11-25"], capabilities: {}, serverInfo: { name: "s", version: "1" } } });
     if (body.includes('"initialize"')) initHeaders.push(req.headers.get("mcp-protocol-version"));
     return next();

@@ -190,3 +190,68 @@ test("streamable-http (draft) Client Behavior: the re-list and retry after -3202
   assert.deepEqual(seen.map((s) => s.body.method), ["server/discover", "tools/call", "tools/list", "tools/call"]);
   client.close();
 });
+
+test("streamable-http (draft) Value Encoding: an argument with an inner tab (a control character) is sent Base64-encoded; the server decodes it, and also accepts a plain tab (a valid RFC 9110 field-value character) from a client that did not encode it", async () => {
+  const calls: JsonObject[] = [];
+  const handler = paramServer(calls);
+  const seen: Seen[] = [];
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: recording(handler, seen) }));
+  await client.listTools();
+  await client.callTool("query", { region: "tab\tinside" });
+  assert.equal(seen.at(-1)!.headers.get("mcp-param-region"), "=?base64?dGFiCWluc2lkZQ==?=");
+  assert.equal(calls.length, 1);
+  client.close();
+  const raw = await handler(
+    new Request(URL_, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": MV, "mcp-method": "tools/call", "mcp-name": "query", "mcp-param-region": "tab\tinside" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "query", arguments: { region: "tab\tinside" }, _meta: { "io.modelcontextprotocol/protocolVersion": MV, "io.modelcontextprotocol/clientCapabilities": {} } } }),
+    }),
+  );
+  assert.equal(raw.status, 200);
+  await raw.text();
+  assert.equal(calls.length, 2);
+});
+
+test("streamable-http (draft) Schema Extension: an x-mcp-header integer argument outside ±(2^53−1) cannot be mirrored; the call is refused with -32602 before any POST, not sent without its header (a non-conforming client)", async () => {
+  const calls: JsonObject[] = [];
+  const seen: Seen[] = [];
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: recording(paramServer(calls), seen) }));
+  await client.listTools();
+  const posts = seen.length;
+  const e = await client.callTool("query", { limit: 2 ** 60 }).then(
+    () => assert.fail("expected -32602"),
+    (err: unknown) => err,
+  );
+  assert.ok(e instanceof McpError && e.code === -32602 && /Mcp-Param-Limit/.test(e.message), String(e));
+  assert.equal(seen.length, posts, "nothing was POSTed");
+  // The transport serves on.
+  await client.callTool("query", { limit: 2 ** 53 - 1 });
+  assert.equal(seen.at(-1)!.headers.get("mcp-param-limit"), String(2 ** 53 - 1));
+  assert.equal(calls.length, 1);
+  client.close();
+});
+
+test("streamable-http (draft) Sending Messages: The client MUST NOT send JSON-RPC responses: a request a server puts on a tools/call stream is dropped, never POSTed back", async () => {
+  const posted: any[] = [];
+  const meta = { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } };
+  const fetch = async (_url: string, init: RequestInit): Promise<Response> => {
+    if (init.method !== "POST") return new Response(null, { status: 405 });
+    const m = JSON.parse(init.body as string);
+    posted.push(m);
+    if (m.method === "server/discover") return Response.json({ jsonrpc: "2.0", id: m.id, result: { resultType: "complete", supportedVersions: [MV], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "private", _meta: meta } });
+    if (m.method === "tools/call") {
+      const events = [{ jsonrpc: "2.0", id: 500, method: "ping" }, { jsonrpc: "2.0", id: m.id, result: { resultType: "complete", content: [] } }];
+      return new Response(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
+    }
+    return new Response(null, { status: 202 });
+  };
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch }));
+  await client.callTool("t", {});
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(posted.map((m) => m.method), ["server/discover", "tools/call"]);
+  client.close();
+});

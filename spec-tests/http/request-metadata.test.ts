@@ -4,7 +4,7 @@
 // src/transports/http/request-metadata.ts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { decodeHeaderValue, encodeHeaderValue, headerMismatch, modernRequestHeaders, paramHeadersOf } from "../../src/transports/http/request-metadata.js";
+import { decodeHeaderValue, encodeHeaderValue, headerMismatch, modernRequestHeaders, paramHeadersOf, unmirrorableArgument } from "../../src/transports/http/request-metadata.js";
 
 test("streamable-http (draft) Value Encoding: the page's encoding examples, both ways", () => {
   const table: Array<[string, string]> = [
@@ -73,4 +73,23 @@ test("streamable-http (draft) Server Validation: only Mcp-Name and Mcp-Param-* p
   const call = { method: "tools/call", params: { name: "q", _meta: meta } };
   const named = (n: string) => (n === "MCP-Protocol-Version" ? "2026-07-28" : n === "Mcp-Method" ? "tools/call" : n === "Mcp-Name" ? "=?base64?cQ==?=" : null);
   assert.equal(headerMismatch(named, call, "2026-07-28", undefined), null);
+});
+
+test("streamable-http (draft) Value Encoding: a value with control characters MUST be Base64-encoded, an inner tab included (SEP-2243 step 4: any of 0x00-0x1F or 0x7F); inner spaces stay plain", () => {
+  assert.equal(encodeHeaderValue("tab\tinside"), "=?base64?dGFiCWluc2lkZQ==?=");
+  assert.equal(encodeHeaderValue("\tindented"), "=?base64?CWluZGVudGVk?=", "SEP-2243 edge case: leading tab");
+  assert.equal(encodeHeaderValue("a\x7fb"), "=?base64?YX9i?=");
+  assert.equal(encodeHeaderValue("us west 1"), "us west 1", "SEP-2243 edge case: internal spaces only");
+  // Server Validation: a tab is a valid field-value character (RFC 9110), so a plain one
+  // from a client that did not encode it still decodes, and matches its body value.
+  assert.equal(decodeHeaderValue("tab\tinside"), "tab\tinside");
+});
+
+test("streamable-http (draft) Schema Extension (integers MUST be within ±(2^53−1)) + Server Behavior (\"Client omits header but value is in body: non-conforming client\"): an annotated argument with no header text is named, so the call is refused, never sent without its header", () => {
+  const decl = [{ name: "N", path: ["n"] }, { name: "Deep", path: ["o", "d"] }];
+  const call = (args: unknown) => ({ method: "tools/call", params: { name: "t", arguments: args as never } });
+  for (const ok of [{}, { n: 42, o: { d: "x" } }, { n: null }, { n: -(2 ** 53 - 1) }, { n: "text" }, { n: true }]) assert.equal(unmirrorableArgument(call(ok), decl), null, JSON.stringify(ok));
+  for (const bad of [{ n: 2 ** 53 }, { n: -(2 ** 60) }, { n: 1.5 }, { o: { d: [1] } }, { o: { d: { x: 1 } } }]) assert.match(unmirrorableArgument(call(bad), decl)!, /cannot be mirrored into Mcp-Param-(N|Deep)/, JSON.stringify(bad));
+  assert.equal(unmirrorableArgument(call({ n: 2 ** 60 }), undefined), null, "no declarations known: nothing to mirror");
+  assert.equal(unmirrorableArgument({ method: "prompts/get", params: { arguments: { n: 2 ** 60 } } }, decl), null, "only tools/call mirrors arguments");
 });

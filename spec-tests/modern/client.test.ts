@@ -1,10 +1,12 @@
 // Spec: draft basic/versioning (compatibility matrix, backward compatibility), basic/index
-// (resultType), basic/patterns/mrtr (client requirements), basic/transports/stdio (probe).
+// (resultType), basic/patterns/mrtr (client requirements), basic/transports/stdio (probe;
+// the client writes no responses), server/utilities/caching (hints a client reads).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Pair } from "../harness/pair.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { ProtocolVersion } from "../../src/model/versions.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
 
 const ERAS: Record<string, ProtocolVersion[]> = {
   modern: ["2026-07-28"],
@@ -289,4 +291,122 @@ test("subscriptions (draft basic/patterns/subscriptions): a subscriptions/listen
   p.feed("server", { type: "changed", now: p.now, what: "tools" });
   p.run();
   assert.deepEqual(p.of("client", "notification").filter((n) => n.method === "notifications/tools/list_changed").map((n) => (n.params as any)._meta["io.modelcontextprotocol/subscriptionId"]), [open]);
+});
+
+// ---------------------------------------------------------------------------------------
+// Caching hints, as a client reads them (draft server/utilities/caching)
+
+const SERVER_INFO_META = { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } };
+/** Hints a server gets wrong or leaves out, and what the client makes of them. */
+const LAX_HINTS: Array<[string, JsonObject, JsonObject]> = [
+  ["ttlMs negative", { ttlMs: -5, cacheScope: "public" }, { ttlMs: 0, cacheScope: "public" }],
+  ["ttlMs absent", { cacheScope: "public" }, { ttlMs: 0, cacheScope: "public" }],
+  ["ttlMs not an integer", { ttlMs: 1.5, cacheScope: "public" }, { ttlMs: 0, cacheScope: "public" }],
+  ["cacheScope absent", { ttlMs: 600 }, { ttlMs: 600, cacheScope: "private" }],
+  ["both absent", {}, { ttlMs: 0, cacheScope: "private" }],
+];
+
+test("caching + stdio Backward Compatibility: a DiscoverResult whose hints are absent, negative or not an integer is still a DiscoverResult: the dual-era client stays modern, never falls back to initialize", () => {
+  for (const [what, hints] of LAX_HINTS) {
+    const p = new Pair({ versions: ERAS.dual });
+    p.feed("client", { type: "open", now: 0 });
+    p.dropQueued();
+    p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 0, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ...hints, _meta: SERVER_INFO_META } }));
+    assert.equal(p.client.phase.name, "modern", what);
+    assert.deepEqual(p.sent("client").map((m: any) => m.method), ["server/discover"], `${what}: no initialize`);
+    assert.equal(p.of("client", "initialized")[0].version, "2026-07-28", what);
+  }
+  // A result that is no DiscoverResult at all is still a legacy server's answer.
+  const p = new Pair({ versions: ERAS.dual });
+  p.feed("client", { type: "open", now: 0 });
+  p.dropQueued();
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 0, result: { capabilities: {} } }));
+  assert.equal(p.client.phase.name, "initializing");
+});
+
+test("caching: an absent ttlMs is assumed 0 and a negative one treated as 0 (clients SHOULD); the application gets the result with hints it can use, for every cacheable method; valid hints pass untouched", () => {
+  const p = new Pair({ versions: ERAS.modern }, { versions: ERAS.modern, capabilities: { tools: {}, resources: {} } });
+  p.handlers.server = () => {};
+  p.handshake();
+  const bodies: Record<string, JsonObject> = { "tools/list": { tools: [] }, "resources/read": { contents: [{ uri: "file:///a", text: "x" }] } };
+  for (const [method, body] of Object.entries(bodies)) {
+    for (const [what, hints, expected] of [...LAX_HINTS, ["valid", { ttlMs: 60000, cacheScope: "public" }, { ttlMs: 60000, cacheScope: "public" }] as [string, JsonObject, JsonObject]]) {
+      const id = p.request("client", method, method === "resources/read" ? { uri: "file:///a" } : undefined);
+      p.dropQueued();
+      p.inject("client", JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "complete", ...body, ...hints } }));
+      assert.deepEqual(p.of("client", "error").filter((e) => e.id === id), [], `${method}, ${what}: not rejected`);
+      const res = p.of("client", "response").find((r) => r.id === id)!;
+      assert.deepEqual({ ttlMs: res.result.ttlMs, cacheScope: res.result.cacheScope }, expected, `${method}, ${what}`);
+    }
+  }
+  // A result that is not cacheable gets no hints.
+  const call = p.request("client", "tools/call", { name: "x" });
+  p.dropQueued();
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: call, result: { resultType: "complete", content: [] } }));
+  assert.equal(p.of("client", "response").find((r) => r.id === call)!.result.ttlMs, undefined);
+});
+
+test("caching: Servers MUST provide a ttlMs >= 0: our server refuses its own handler's negative ttlMs (-32603), while the client tolerates one from a peer", () => {
+  const p = new Pair({ versions: ERAS.modern }, { versions: ERAS.modern });
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [], ttlMs: -1, cacheScope: "public" });
+  p.handshake();
+  const id = p.request("client", "tools/list");
+  p.run();
+  assert.equal(p.of("client", "error").find((e) => e.id === id)?.error.code, ErrorCode.InternalError);
+  assert.ok(p.of("server", "diagnostic").some((d) => d.code === "invalid-result"));
+});
+
+// ---------------------------------------------------------------------------------------
+// No responses from a modern client (draft basic/transports/stdio, streamable-http)
+
+test("stdio: The client MUST NOT write JSON-RPC responses: a modern client drops a server's request (ping, roots/list) and a malformed message unanswered, with a diagnostic", () => {
+  const p = new Pair({ versions: ERAS.modern, capabilities: { roots: {} } }, { versions: ERAS.modern });
+  p.handshake();
+  const before = p.sent("client").length;
+  const dropped = [
+    p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 77, method: "ping" })),
+    p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 78, method: "roots/list", params: {} })),
+    p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: "mrtr:0:1:k", method: "ping" })),
+  ];
+  for (const out of dropped) assert.deepEqual(out.map((o) => o.type === "diagnostic" && o.code), ["server-request-dropped"]);
+  assert.deepEqual(p.inject("client", "{not json").filter((o) => o.type === "send"), [], "not even a parse error");
+  assert.equal(p.sent("client").length, before, "nothing written");
+  assert.equal(p.of("client", "request").length, 0, "the application is not asked");
+  assert.equal(p.client.phase.name, "modern", "the connection survives");
+  // The session goes on.
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [] });
+  p.request("client", "tools/list");
+  p.run();
+  assert.equal(p.of("client", "response").length, 1);
+});
+
+test("stdio Backward Compatibility: while the probe is in flight a dual-era client answers nothing (the server may be modern); after falling back to a legacy session it answers the server's requests as before", () => {
+  const p = new Pair({ versions: ERAS.dual, capabilities: { roots: {} } }, { versions: ERAS.legacy });
+  p.feed("client", { type: "open", now: 0 });
+  p.dropQueued();
+  const out = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" }));
+  assert.deepEqual(out.map((o) => o.type === "diagnostic" && o.code), ["server-request-dropped"]);
+  assert.equal(p.client.phase.name, "probing");
+  // The legacy server's answer to the probe: fall back, then run the handshake.
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: ErrorCode.MethodNotFound, message: "Method not found" } }));
+  p.run();
+  assert.equal(p.client.phase.name, "operating");
+  const ping = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 6, method: "ping" }));
+  assert.deepEqual(ping.filter((o) => o.type === "send").map((o: any) => o.message), [{ jsonrpc: "2.0", id: 6, result: {} }]);
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 7, method: "roots/list" }));
+  assert.equal(p.of("client", "request").at(-1)!.method, "roots/list", "the application serves it");
+});
+
+test("draft ClientCapabilities: roots is {} (no roots/list_changed in the modern era): a modern request's clientCapabilities drop roots.listChanged; a legacy initialize keeps it", () => {
+  const caps = { roots: { listChanged: true }, elicitation: {} };
+  const p = new Pair({ versions: ERAS.dual, capabilities: caps }, { versions: ERAS.modern });
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [] });
+  p.handshake();
+  p.request("client", "tools/list");
+  p.run();
+  for (const m of p.sent("client") as any[]) assert.deepEqual(m.params._meta["io.modelcontextprotocol/clientCapabilities"], { roots: {}, elicitation: {} }, m.method);
+  assert.deepEqual(caps.roots, { listChanged: true }, "the application's object is untouched");
+  const legacy = new Pair({ versions: ERAS.legacy, capabilities: caps }, { versions: ERAS.legacy });
+  legacy.handshake();
+  assert.deepEqual((legacy.sent("client")[0] as any).params.capabilities.roots, { listChanged: true });
 });

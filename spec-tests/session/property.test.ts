@@ -1,6 +1,7 @@
 // Property tests over every phase and every kind of inbound message, both roles
 // (STYLE: "no pair may crash, an illegal one closes cleanly"; basic/index: every invalid
-// request gets a JSON-RPC error response).
+// request gets a JSON-RPC error response, except from a probing or modern client, which
+// draft basic/transports/stdio forbids to write any response).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decode } from "../../src/jsonrpc/codec.js";
@@ -103,7 +104,7 @@ function randomInput(r: () => number, now: number): SessionInput {
   return { type: "closed", now };
 }
 
-function checkOutputs(label: string, input: SessionInput, outputs: SessionOutput[], wasClosed: boolean): void {
+function checkOutputs(label: string, input: SessionInput, outputs: SessionOutput[], wasClosed: boolean, writesResponses: boolean): void {
   for (const o of outputs) {
     if (o.type === "close") assert.doesNotMatch(o.reason, /internal error/, `${label}: the kernel hit a bug on ${JSON.stringify(input)}`);
     if (o.type !== "send") continue;
@@ -120,6 +121,8 @@ function checkOutputs(label: string, input: SessionInput, outputs: SessionOutput
       // A response is never answered: a reply would read as a message of its own to a peer that answers errors.
       // (Failing the request it names may send others: a failed discover probe falls back to initialize.)
       if (d.answers !== undefined) return assert.equal(replies.filter((o) => !("method" in (o as any).message)).length, 0, `${label}: replied to the malformed response ${input.data}`);
+      // Draft stdio: a probing or modern client "MUST NOT write JSON-RPC responses", errors included.
+      if (!writesResponses) return assert.equal(replies.length, 0, `${label}: a modern client answered ${input.data}`);
       // Every invalid request gets a spec-shaped error response.
       assert.equal(replies.length, 1, `${label}: no reply to invalid ${input.data}`);
       const err = (replies[0] as any).message.error;
@@ -138,8 +141,9 @@ test("property: no (phase, input) pair throws or emits an invalid message, in ei
         now += Math.floor(r() * 200);
         const input = randomInput(r, now);
         const wasClosed = state.phase.name === "closed";
+        const writesResponses = !(state.options.role === "client" && (state.phase.name === "probing" || state.phase.name === "modern"));
         const { outputs } = step(state, input);
-        checkOutputs(label, input, outputs, wasClosed);
+        checkOutputs(label, input, outputs, wasClosed, writesResponses);
         steps++;
       }
       assert.deepEqual(JSON.parse(JSON.stringify(state)), state, `${label}: state is not plain JSON`);

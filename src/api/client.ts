@@ -18,7 +18,9 @@
  * `roots` with `listChanged` with a roots handler.
  *
  * Results come back as the server sent them, schema-checked by the kernel against the
- * negotiated version; nothing here copies or rewrites them.
+ * negotiated version; nothing here copies or rewrites them (the kernel only reads a
+ * modern result's caching hints leniently, filling in the ones a server left out or got
+ * wrong, draft `server/utilities/caching`).
  *
  * With {@link McpClientOptions.receiveTasks} the client is also a 2025-11-25 task
  * receiver (`basic/utilities/tasks`): it declares `tasks.requests.sampling.createMessage`

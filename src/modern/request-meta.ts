@@ -88,9 +88,22 @@ export function readRequestMeta(params: unknown, supported: readonly ProtocolVer
   return { ok: true, meta: result };
 }
 
+/**
+ * The client's capabilities as a modern request declares them: draft `ClientCapabilities`
+ * has `roots: {}` (the era has no `notifications/roots/list_changed`), so a `listChanged`
+ * a legacy declaration carries is left out.
+ */
+function modernCapabilities(capabilities: JsonObject): JsonObject {
+  const roots = capabilities.roots;
+  if (roots === null || typeof roots !== "object" || Array.isArray(roots) || !Object.hasOwn(roots, "listChanged")) return capabilities;
+  const rest = merged(roots, {});
+  delete rest.listChanged;
+  return merged(capabilities, { roots: rest }) as JsonObject;
+}
+
 /** Params with the client's per-request fields added to `_meta` (the caller's object is untouched). */
 export function withRequestMeta(params: JsonObject | undefined, version: ModernVersion, capabilities: JsonObject, clientInfo: Implementation | undefined, logLevel: LoggingLevel | undefined): JsonObject {
-  const fields: JsonObject = { [MetaKey.protocolVersion]: version, [MetaKey.clientCapabilities]: capabilities };
+  const fields: JsonObject = { [MetaKey.protocolVersion]: version, [MetaKey.clientCapabilities]: modernCapabilities(capabilities) };
   if (clientInfo !== undefined) fields[MetaKey.clientInfo] = clientInfo;
   if (logLevel !== undefined) fields[MetaKey.logLevel] = logLevel;
   return merged(params, { _meta: merged(metaOf(params), fields) }) as JsonObject;
@@ -98,6 +111,28 @@ export function withRequestMeta(params: JsonObject | undefined, version: ModernV
 
 /** Methods whose complete results MUST carry caching hints (draft `server/utilities/caching`). */
 export const CACHEABLE_METHODS: readonly string[] = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"];
+
+/**
+ * A cacheable complete result as a client reads it (draft `server/utilities/caching`): an
+ * absent `ttlMs` is 0 ("clients SHOULD assume a default of 0"), a negative one is ignored
+ * and treated as 0, and so is any other value that is not the integer the schema asks for;
+ * an absent or unknown `cacheScope` is "private", the scope that shares nothing (the page
+ * names no default, and SEP-2549 keeps the field required because no default is safe).
+ * Hints are advice: a server that gets them wrong is still understood, and the application
+ * gets the result with the hints it may rely on. Our own server stays strict
+ * ({@link stampResult} and the outgoing schema check).
+ */
+export function readCacheHints(method: string, result: JsonObject): JsonObject {
+  if (!CACHEABLE_METHODS.includes(method) || (result.resultType ?? "complete") !== "complete") return result;
+  const ttl = result.ttlMs;
+  const ttlOk = typeof ttl === "number" && Number.isSafeInteger(ttl) && ttl >= 0;
+  const scopeOk = result.cacheScope === "public" || result.cacheScope === "private";
+  if (ttlOk && scopeOk) return result;
+  const fixed: JsonObject = {};
+  if (!ttlOk) fixed.ttlMs = 0;
+  if (!scopeOk) fixed.cacheScope = "private";
+  return merged(result, fixed) as JsonObject;
+}
 
 /**
  * A modern result as it goes on the wire: `resultType` (MUST; `complete` when the handler

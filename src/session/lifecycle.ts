@@ -78,8 +78,9 @@ export const INBOUND_GATE: Readonly<Record<Side, Readonly<Record<PhaseName, { re
     // The server SHOULD NOT send requests other than pings and logging before initialized.
     initializing: { requests: ["ping"], notifications: ["notifications/message", "notifications/progress", "notifications/cancelled"] },
     operating: { requests: "*", notifications: "*" },
+    // MRTR replaced server-to-client requests: a modern server sends none. A client that
+    // probes or is modern drops them unanswered (session.ts, writesNoResponses).
     probing: { requests: [], notifications: [] },
-    // MRTR replaced server-to-client requests: a modern server sends none.
     modern: { requests: [], notifications: "*" },
     "awaiting-initialized": { requests: [], notifications: [] },
     closed: { requests: [], notifications: [] },

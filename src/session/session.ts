@@ -27,7 +27,7 @@ import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, type 
 import { MetaKey } from "../model/meta.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
-import { isModernRequest, withRequestMeta } from "../modern/request-meta.js";
+import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
 import { applyChange, changeOf, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { abandonTaskRequest, cancelOutbound, receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
@@ -336,7 +336,8 @@ function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse
     fail(state, decision.reason, out);
     return;
   }
-  const result = msg.result;
+  // Hints a client reads leniently (caching page) do not make a DiscoverResult legacy.
+  const result = readCacheHints("server/discover", msg.result);
   const issues = methodSpec(phase.version, "server/discover")!.validateResult!(result.resultType === undefined ? { ...result, resultType: "complete" } : result);
   if (issues) return startInitialize(state, now, out, "fallback");
   const versions = result.supportedVersions as string[];
@@ -448,15 +449,30 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       for (const item of d.items) handleDecoded(state, item, now, out);
       return;
     case "invalid":
-      if (d.answers === undefined) out.push({ type: "send", message: d.reply });
+      if (d.answers === undefined && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });
       out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
       // A malformed response gets no reply; the request it names fails now, as if answered with an error.
       if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
   }
 }
 
+/**
+ * A client probing or in the modern era writes no JSON-RPC response at all, not even an
+ * error: draft stdio, "The client MUST NOT write JSON-RPC responses"; streamable-http, it
+ * "MUST NOT send JSON-RPC responses" (a modern server asks through input_required
+ * instead). While probing the server may yet prove legacy, but one that has seen no
+ * initialize has nothing to ask, and a modern one must get no answer.
+ */
+function writesNoResponses(state: SessionState): boolean {
+  return state.options.role === "client" && (state.phase.name === "modern" || state.phase.name === "probing");
+}
+
 function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, out: SessionOutput[]): void {
   const { id, method } = msg;
+  if (writesNoResponses(state)) {
+    out.push({ type: "diagnostic", code: "server-request-dropped", message: `the server sent a "${method}" request, which a modern server does not send; dropped without an answer`, detail: { id, method } });
+    return;
+  }
   const key = idKey(id);
   if (Object.hasOwn(state.inbound, key)) {
     // basic/index: "The request ID MUST NOT match the ID of any other request the sender has issued and not yet received a response for."
@@ -609,6 +625,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
       out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `${why} from the peer` } });
       return;
     }
+    result = readCacheHints(req.method, result);
   }
   const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(result);
   if (issues) {

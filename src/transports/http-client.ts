@@ -70,7 +70,7 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { isProtocolVersion } from "../model/versions.js";
 import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
-import { modernRequestHeaders, paramHeadersOf, type ParamHeader } from "./http/request-metadata.js";
+import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument, type ParamHeader } from "./http/request-metadata.js";
 
 /** How lost SSE connections are re-established. */
 export interface ReconnectOptions {
@@ -432,7 +432,10 @@ class HttpClient implements HttpClientTransport {
       this.inflight.set(JSON.stringify(message.id), ctx);
     }
     const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
-    const headers = this.headersFor(text, true, modernRequestHeaders(message, tool === undefined ? undefined : this.paramHeaders.get(tool)));
+    const declared = tool === undefined ? undefined : this.paramHeaders.get(tool);
+    const unmirrorable = unmirrorableArgument(message, declared);
+    if (unmirrorable !== null) return this.failed(ctx, unmirrorable, ErrorCode.InvalidParams);
+    const headers = this.headersFor(text, true, modernRequestHeaders(message, declared));
     let body = text;
     for (let attempt = 0; ; attempt++) {
       const broke = await this.attemptModern(ctx, headers, body);

@@ -47,9 +47,14 @@ export function nameSourceOf(method: string, params: JsonObject | undefined): { 
   return field === undefined ? undefined : { field, value: params?.[field] };
 }
 
-/** True when `value` goes on the wire as is (else it is Base64-encoded). */
+/**
+ * True when `value` goes on the wire as is (else it is Base64-encoded): visible ASCII and
+ * inner spaces only. A tab is a valid field-value character, but Value Encoding (and
+ * SEP-2243 step 4, "any control characters (0x00-0x1F or 0x7F)") makes the client encode
+ * every control character, the tab included.
+ */
 function isPlainHeaderValue(value: string): boolean {
-  return isSafeHeaderValue(value) && !(value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END));
+  return isSafeHeaderValue(value) && !value.includes("\t") && !(value.startsWith(SENTINEL_START) && value.endsWith(SENTINEL_END));
 }
 
 /** A string as a header value, Base64-sentinel-encoded where the spec requires it. */
@@ -198,6 +203,26 @@ export function modernRequestHeaders(message: { method: string; params?: JsonObj
     }
   }
   return h;
+}
+
+/**
+ * Why a `tools/call` cannot carry its `Mcp-Param-*` headers, or null: an annotated
+ * argument is present but has no header text (an integer beyond the safe range
+ * ±(2^53−1), which Schema Extension forbids, a fraction, an object or an array). Leaving
+ * its header out while the value stays in the body is what Server Behavior for Custom
+ * Headers calls a non-conforming client (the server MUST reject it), so such a call is
+ * refused before it is sent.
+ */
+export function unmirrorableArgument(message: { method: string; params?: JsonObject }, paramHeaders: readonly ParamHeader[] | undefined): string | null {
+  if (paramHeaders === undefined || message.method !== "tools/call") return null;
+  const args = message.params?.arguments;
+  for (const p of paramHeaders) {
+    const value = valueAt(args, p.path);
+    if (value !== undefined && paramText(value) === undefined) {
+      return `argument ${p.path.join(".")} cannot be mirrored into ${MH.paramPrefix}${p.name}: it must be a string, a boolean or an integer within ±(2^53−1)`;
+    }
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------
