@@ -78,10 +78,10 @@ test("tools (Output Schema): the default client applies 2020-12 unevaluatedPrope
 // Keyword Resource Use": bounds "to prevent a malicious schema from acting as a Denial-of-
 // Service vector against the validator". An outputSchema the client cannot use leaves the
 // tool listed but none of its results is accepted (only a tool execution error comes through).
-test("tools (Output Schema): a result of a tool whose outputSchema cannot be used (external $ref, unsafe pattern, unsupported dialect) rejects with -32603 naming why", async () => {
+test("tools (Output Schema): a result of a tool whose outputSchema cannot be used (external $ref, unsafe patternProperties, unsupported dialect) rejects with -32603 naming why", async () => {
   const unusable: [string, object, RegExp][] = [
     ["extref", { type: "object", properties: { a: { $ref: "https://example.com/schemas/n.json" } }, required: ["a"] }, /\/properties\/a\/\$ref: network \$ref not dereferenced/],
-    ["redos", { type: "object", properties: { a: { type: "string", pattern: "^(a+)+$" } } }, /\/properties\/a\/pattern: unsafe pattern/],
+    ["redos", { type: "object", patternProperties: { "^(a+)+$": { type: "string" } } }, /\/patternProperties: unsafe pattern/],
     ["draft4", { $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, /\/\$schema: unsupported dialect/],
   ];
   const tools = unusable.map(([name, outputSchema]) => ({ name, inputSchema: { type: "object" }, outputSchema }));

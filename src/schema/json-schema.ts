@@ -54,7 +54,8 @@
  * checking a server's `outputSchema`: {@link peerJsonSchema}, option `untrusted`) may aim a
  * pattern at the validator, so there a pattern whose backtracking can grow exponentially
  * (a backreference, or a repeated group that holds a quantifier or an alternation:
- * `^(a+)+$`) is a compile error "unsafe pattern", and every test of a remaining one is
+ * `^(a+)+$`) is not asserted in `pattern` (see `re`) and is a compile error "unsafe
+ * pattern" in `patternProperties`, and every test of a remaining one is
  * charged its worst case (polynomial: string length to the power of its unbounded
  * quantifiers) against the step budget. `format` is an annotation unless `formats` supplies
  * assertion functions (which are application code, a `regex` format included).
@@ -309,8 +310,8 @@ function node(s: unknown, p: string, d: number, pb: string): Node {
     else if (c === "m") {
       const m: Map<string, Node> = (n[o] ||= new Map());
       for (const j of Object.keys(v)) m.set(j, sub(v[j], j));
-    } else if (c === "q") n[o] = Object.keys(v).map((j) => [re(j, q), sub(v[j], j)]);
-    else if (c === "p") n[o] = re(v, q);
+    } else if (c === "q") n[o] = Object.keys(v).map((j) => [re(j, q, false), sub(v[j], j)]);
+    else if (c === "p") n[o] = re(v, q, true);
     else if (c === "r") pending.push([n, uri(v, b, q), q]);
     else if (c === "#") {
       if (k !== "$id") ids.set(b + "#" + v, [s, b]);
@@ -346,7 +347,16 @@ function keyTable(n: Schema): void {
   n.k = k;
 }
 
-function re(src: string, p: string): Pat {
+/**
+ * Compiles pattern `src` (at schema pointer `p`). A peer's pattern that could backtrack
+ * exponentially is refused where it selects keys (`patternProperties`: without it the
+ * schema would mean something else), and not asserted where it only constrains a string
+ * (`pattern`, `assertOnly`): the peer that wrote the schema also writes the value, so an
+ * unchecked pattern gives it nothing it could not have by leaving the pattern out, while
+ * refusing it would reject every result of a tool whose schema has a common, safe-in-
+ * practice pattern the shape check cannot tell from `^(a+)+$` (`^[a-z]+(\.[a-z]+)*$`).
+ */
+function re(src: string, p: string, assertOnly: boolean): Pat {
   let r: RegExp;
   try {
     r = new RegExp(src, "u");
@@ -355,8 +365,12 @@ function re(src: string, p: string): Pat {
   }
   if (!peer) return [r, 0, 0, 0];
   const sh = shape(src);
-  return sh ? [r, ...sh] : fail(p, "unsafe pattern");
+  if (sh) return [r, ...sh];
+  return assertOnly ? UNASSERTED : fail(p, "unsafe pattern");
 }
+
+/** A pattern that is not asserted: matches every string, never charged. */
+const UNASSERTED: Pat = [/(?:)/u, 0, 0, 0];
 
 /**
  * The worst-case shape of a valid `u`-mode pattern's backtracking, or null when it can grow
