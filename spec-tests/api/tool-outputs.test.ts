@@ -12,7 +12,7 @@ import { CLIENT, SERVER, connect } from "./setup.js";
 import type { McpServer } from "../../src/api/server.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { ToolOutputs } from "../../src/api/tool-outputs.js";
-import { builtinJsonSchema } from "../../src/schema/json-schema.js";
+import { builtinJsonSchema, peerJsonSchema } from "../../src/schema/json-schema.js";
 
 const OUTPUT = { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] };
 const TOOLS = [
@@ -20,14 +20,14 @@ const TOOLS = [
   { name: "plain", inputSchema: { type: "object" } },
 ];
 
-/** A raw server that lists TOOLS and answers each call with `results[name]`. */
-async function against(client: McpClientCore, results: Record<string, object>): Promise<void> {
+/** A raw server that lists `tools` and answers each call with `results[name]`. */
+async function against(client: McpClientCore, results: Record<string, object>, tools: object[] = TOOLS): Promise<void> {
   const [s, raw] = createMemoryPair();
   raw.onMessage((text) => {
     const m = JSON.parse(text);
     const reply = (result: object) => raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
     if (m.method === "initialize") reply({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER });
-    else if (m.method === "tools/list") reply({ tools: TOOLS });
+    else if (m.method === "tools/list") reply({ tools });
     else if (m.method === "tools/call") reply(results[m.params.name]);
   });
   await client.connect(s);
@@ -51,6 +51,57 @@ test("tools (Output Schema): a structured result that breaks the listed outputSc
   // A tool without a schema is not checked.
   assert.equal((await client.callTool("plain", {})).content[0].text, "free-form");
   client.close();
+});
+
+// basic/index "JSON Schema Usage": "Clients and servers MUST validate schemas according to
+// their declared or default dialect" (2020-12): unevaluatedProperties is an assertion, and a
+// $ref written with the root's absolute $id is a reference within the same document.
+test("tools (Output Schema): the default client applies 2020-12 unevaluatedProperties and resolves a $ref by the root's $id", async () => {
+  const tools = [
+    { name: "closed", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { a: { type: "string" } }, unevaluatedProperties: false } },
+    { name: "byId", inputSchema: { type: "object" }, outputSchema: { $id: "https://x/s", type: "object", properties: { a: { $ref: "https://x/s#/$defs/q" } }, $defs: { q: { type: "string" } } } },
+  ];
+  const client = new McpClient(CLIENT, { clock: new ManualClock() });
+  let structured: object = { a: "x", z: 1 };
+  await against(client, { get closed() { return { content: [], structuredContent: structured }; }, byId: { content: [], structuredContent: { a: 5 } } }, tools);
+  await client.listTools();
+  await assert.rejects(client.callTool("closed", {}), (e: any) => e.code === -32603 && e.data.issues[0].path === "/z");
+  structured = { a: "x" };
+  assert.deepEqual((await client.callTool("closed", {})).structuredContent, { a: "x" });
+  await assert.rejects(client.callTool("byId", {}), (e: any) => e.code === -32603 && /does not match/.test(e.message) && e.data.issues[0].path === "/a");
+  client.close();
+});
+
+// basic/index "$ref Resolution": implementations "MUST NOT automatically dereference $ref
+// values that resolve to a network URI"; "Schemas that fail to validate due to an unresolved
+// external $ref SHOULD be rejected rather than silently treated as permissive". "Composition-
+// Keyword Resource Use": bounds "to prevent a malicious schema from acting as a Denial-of-
+// Service vector against the validator". An outputSchema the client cannot use leaves the
+// tool listed but none of its results is accepted (only a tool execution error comes through).
+test("tools (Output Schema): a result of a tool whose outputSchema cannot be used (external $ref, unsafe patternProperties, unsupported dialect) rejects with -32603 naming why", async () => {
+  const unusable: [string, object, RegExp][] = [
+    ["extref", { type: "object", properties: { a: { $ref: "https://example.com/schemas/n.json" } }, required: ["a"] }, /\/properties\/a\/\$ref: network \$ref not dereferenced/],
+    ["redos", { type: "object", patternProperties: { "^(a+)+$": { type: "string" } } }, /\/patternProperties: unsafe pattern/],
+    ["draft4", { $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, /\/\$schema: unsupported dialect/],
+  ];
+  const tools = unusable.map(([name, outputSchema]) => ({ name, inputSchema: { type: "object" }, outputSchema }));
+  const client = new McpClient(CLIENT, { clock: new ManualClock() });
+  let result: object = { content: [], structuredContent: { a: "a".repeat(27) + "!" } };
+  await against(client, new Proxy({}, { get: () => result }), tools); // every tool answers `result`
+  const listed = await client.listTools();
+  assert.deepEqual(listed.tools.map((t) => t.name), ["extref", "redos", "draft4"], "still listed");
+  for (const [name, , why] of unusable) {
+    await assert.rejects(client.callTool(name, {}), (e: any) => e.code === -32603 && /has an outputSchema the client cannot use/.test(e.message) && why.test(e.message) && e.data.issues.length === 1, name);
+  }
+  result = { content: [{ type: "text", text: "failed" }], isError: true };
+  for (const [name] of unusable) assert.equal((await client.callTool(name, {})).isError, true, name);
+  client.close();
+  // The same schemas through ToolOutputs: listing a usable schema later replaces the refusal.
+  const outputs = new ToolOutputs(peerJsonSchema);
+  outputs.learn({ tools });
+  assert.throws(() => outputs.check("extref", { content: [], structuredContent: {} }), /cannot use/);
+  outputs.learn({ tools: [{ name: "extref", inputSchema: { type: "object" }, outputSchema: { type: "object" } }] });
+  assert.deepEqual(outputs.check("extref", { content: [], structuredContent: {} }), { content: [], structuredContent: {} });
 });
 
 test("tools (Output Schema): nothing is checked for a tool the client never listed, with jsonSchema: false, or on McpClientCore without a validator", async () => {

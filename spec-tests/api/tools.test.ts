@@ -176,6 +176,17 @@ test("tools.mdx Tool Names: registration refuses invalid and duplicate names and
   assert.throws(() => new McpServer(SERVER, { pageSize: -1 }), RangeError);
 });
 
+// basic/index "$ref Resolution": "MUST NOT automatically dereference $ref values that resolve to
+// a network URI"; such schemas "SHOULD be rejected rather than silently treated as permissive".
+// The server's own schemas are trusted: their patterns are compiled as written.
+test("basic/index $ref Resolution: a tool schema with an external $ref is refused at registration; the server's own patterns are trusted", () => {
+  const s = new McpServer(SERVER);
+  const external = { type: "object" as const, properties: { a: { $ref: "https://example.com/schemas/n.json" } } };
+  assert.throws(() => s.tool("in", { inputSchema: external }, () => ok("")), /inputSchema does not compile: \/properties\/a\/\$ref: network \$ref not dereferenced/);
+  assert.throws(() => s.tool("out", { outputSchema: external }, () => ok("")), /outputSchema does not compile/);
+  s.tool("own", { inputSchema: { type: "object", properties: { a: { type: "string", pattern: "^(a+)+$" } } } }, () => ok(""));
+});
+
 test("server/tools x-mcp-header (draft): registration refuses a non-token name, a case-insensitive duplicate, a number parameter, one not reachable through properties; valid ones register", () => {
   const s = new McpServer(SERVER);
   const schema = (properties: object) => ({ type: "object" as const, properties: properties as never });

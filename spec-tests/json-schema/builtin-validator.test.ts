@@ -70,6 +70,19 @@ const TABLE: Row[] = [
   ["boolean schema true", true, [1, "a", null, {}], []],
   ["boolean schema false", false, [], [[1, ""], [null, ""]]],
   ["empty schema", {}, [1, "a", null, {}, []], []],
+  ["multipleOf overflowing quotient", { multipleOf: 0.123456789 }, [0.246913578], [[1e308, ""]]],
+  ["contains", { contains: { type: "number" } }, [[1], ["a", 2], {}], [[[], ""], [["a"], ""]]],
+  ["minContains", { contains: { const: 1 }, minContains: 2 }, [[1, 1], [1, 2, 1]], [[[1, 2], ""]]],
+  ["minContains 0", { contains: { const: 1 }, minContains: 0 }, [[], [2]], []],
+  ["maxContains", { contains: { const: 1 }, maxContains: 1 }, [[1, 2]], [[[1, 1], ""], [[2], ""]]],
+  ["min/maxContains without contains", { minContains: 2, maxContains: 0 }, [[], [1]], []],
+  ["propertyNames", { propertyNames: { maxLength: 2 } }, [{ ab: 1 }, {}, "abc"], [[{ abc: 1 }, "/abc"]]],
+  ["dependentRequired", { dependentRequired: { card: ["address"] } }, [{}, { address: 1 }, { card: 1, address: 2 }], [[{ card: 1 }, "/address"]]],
+  ["dependentSchemas", { dependentSchemas: { card: { required: ["address"] } } }, [{}, { card: 1, address: 2 }], [[{ card: 1 }, "/address"]]],
+  ["unevaluatedProperties", { properties: { a: {} }, unevaluatedProperties: false }, [{ a: 1 }, {}], [[{ a: 1, z: 1 }, "/z"]]],
+  ["unevaluatedProperties schema", { patternProperties: { "^x": {} }, unevaluatedProperties: { type: "number" } }, [{ xa: "s", b: 1 }], [[{ b: "s" }, "/b"]]],
+  ["unevaluatedItems", { prefixItems: [{}], unevaluatedItems: false }, [[1], []], [[[1, 2], "/1"]]],
+  ["unevaluatedItems after contains", { contains: { type: "string" }, unevaluatedItems: { type: "number" } }, [["a", 1, "b"]], [[["a", null], "/1"]]],
   ["format is an annotation", { format: "email" }, ["not an email"], []],
   ["unknown keywords are ignored", { frobnicate: { type: "string" }, "x-vendor": 1, $comment: "c", title: "t" }, [1], []],
 ];
@@ -137,6 +150,119 @@ test("json schema: local $ref — #, #/$defs/x, #/definitions/x, any JSON pointe
   assert.equal(compile({ properties: { a: { $ref: "#/$defs/no" } }, $defs: { no: false } })({ a: 1 })?.[0].path, "/a");
 });
 
+// "MUST validate schemas according to their declared or default dialect": in 2020-12 a $ref
+// is a URI reference resolved against the base URI of its schema resource ($id), so a local
+// reference may be written absolute, and $anchor names a subschema (Core §8.2, §8.2.2).
+test("json schema: $ref by absolute $id URI, embedded $id resources, $anchor and $dynamicAnchor resolve in the document", () => {
+  // The audit's case: the root's $id in the reference, so {a: 5} must fail.
+  const byId = compile({ $id: "https://x/s", type: "object", properties: { a: { $ref: "https://x/s#/$defs/q" } }, $defs: { q: { type: "string" } } });
+  assert.equal(byId({ a: "s" }), null);
+  assert.deepEqual(byId({ a: 5 }), [{ path: "/a", reason: "must satisfy type string" }]);
+  const self = compile({ $id: "https://x/s", type: "object", properties: { n: { $ref: "s" } } });
+  assert.equal(self({ n: { n: {} } }), null);
+  assert.deepEqual(self({ n: { n: 1 } })?.map((i) => i.path), ["/n/n"], "a relative reference to the resource itself");
+  // An embedded resource: its own relative references resolve against its $id.
+  const embedded = compile({
+    $id: "https://x/root.json",
+    properties: { a: { $ref: "item.json" }, b: { $ref: "https://x/item.json#/$defs/n" } },
+    $defs: { item: { $id: "item.json", type: "object", properties: { n: { $ref: "#/$defs/n" } }, $defs: { n: { type: "number" } } } },
+  });
+  assert.equal(embedded({ a: { n: 1 }, b: 2 }), null);
+  assert.deepEqual(embedded({ a: { n: "x" }, b: "y" })?.map((i) => i.path), ["/a/n", "/b"]);
+  // $anchor in the root and in an embedded resource; $dynamicAnchor is a plain anchor to $ref.
+  const anchors = compile({
+    $id: "https://x/a",
+    properties: { s: { $ref: "#str" }, n: { $ref: "https://x/b#num" }, d: { $ref: "#dyn" } },
+    $defs: { s: { $anchor: "str", type: "string" }, b: { $id: "b", $defs: { n: { $anchor: "num", type: "number" } } }, d: { $dynamicAnchor: "dyn", type: "boolean" } },
+  });
+  assert.equal(anchors({ s: "a", n: 1, d: true }), null);
+  assert.deepEqual(anchors({ s: 1, n: "a", d: 0 })?.map((i) => i.path), ["/s", "/n", "/d"]);
+  // Without a root $id, anchors and relative $ids work against a private base.
+  assert.equal(compile({ $ref: "#x", $defs: { x: { $anchor: "x", type: "string" } } })(1)?.length, 1);
+  assert.equal(compile({ $ref: "t.json", $defs: { t: { $id: "t.json", type: "string" } } })(1)?.length, 1);
+  // draft-07 names an anchor with a fragment-only $id.
+  assert.equal(compile({ $schema: "http://json-schema.org/draft-07/schema#", $ref: "#s", definitions: { s: { $id: "#s", type: "string" } } })(1)?.length, 1);
+  // An anchor named in another resource is not this one's; an unknown anchor is unresolved.
+  assert.deepEqual(compileError({ $id: "https://x/a", $ref: "#num", $defs: { b: { $id: "b", $anchor: "num" } } }), [{ path: "/$ref", reason: "unresolved $ref" }]);
+  assert.deepEqual(compileError({ $id: 5 }), [{ path: "/$id", reason: "invalid $id" }]);
+  assert.deepEqual(compileError({ $anchor: [] }), [{ path: "/$anchor", reason: "invalid $anchor" }]);
+  // The empty reference is the current document (RFC 3986 §4.4).
+  assert.deepEqual(compile({ properties: { a: { $ref: "" } }, type: "object" })({ a: 1 }), [{ path: "/a", reason: "must satisfy type object" }]);
+});
+
+// draft-07 (Validation §8.3): "All other properties in a "$ref" object MUST be ignored."
+test("json schema: draft-07 ignores the keywords beside $ref, 2020-12 applies them", () => {
+  const schema = { $defs: { a: { type: "array" } }, $ref: "#/$defs/a", maxItems: 1 };
+  assert.equal(compile({ $schema: "http://json-schema.org/draft-07/schema#", ...schema })([1, 2]), null);
+  assert.equal(compile(schema)([1, 2])?.length, 1);
+});
+
+// 2020-12 Core §11 (unevaluatedItems, unevaluatedProperties): they apply to what the adjacent
+// keywords and the in-place subschemas that passed did not evaluate.
+test("json schema: unevaluatedProperties sees properties evaluated through allOf, anyOf, oneOf, if/then/else, $ref and dependentSchemas", () => {
+  const closed = (extra: object) => compile({ type: "object", properties: { a: {} }, ...extra, unevaluatedProperties: false });
+  const cases: [object, object[], [object, string[]][]][] = [
+    [{ allOf: [{ properties: { b: {} } }] }, [{ a: 1, b: 1 }], [[{ b: 1, c: 1 }, ["/c"]]]],
+    [{ anyOf: [{ properties: { b: { type: "string" } } }, { properties: { c: {} } }] }, [{ b: "s", c: 1 }], [[{ b: 1, c: 1 }, ["/b"]]]],
+    [{ oneOf: [{ properties: { b: {} }, required: ["b"] }, { properties: { c: {} }, required: ["c"] }] }, [{ b: 1 }, { c: 1 }], [[{ b: 1, c: 1 }, [""]], [{ b: 1, d: 1 }, ["/d"]]]],
+    [{ if: { properties: { k: { const: 1 } }, required: ["k"] }, then: { properties: { t: {} } }, else: { properties: { e: {} } } }, [{ k: 1, t: 1 }], [[{ k: 1, e: 1 }, ["/e"]], [{ k: 2, t: 1 }, ["/k", "/t"]], [{ k: 2, e: 1 }, ["/k"]]]],
+    [{ $defs: { b: { properties: { b: {} } } }, $ref: "#/$defs/b" }, [{ b: 1 }], [[{ c: 1 }, ["/c"]]]],
+    [{ dependentSchemas: { a: { properties: { b: {} } } } }, [{ a: 1, b: 1 }], [[{ b: 1 }, ["/b"]]]],
+    [{ patternProperties: { "^x-": {} } }, [{ "x-y": 1 }], [[{ y: 1 }, ["/y"]]]],
+    [{ additionalProperties: { type: "number" } }, [{ z: 1 }], [[{ z: "s" }, ["/z"]]]],
+    // A nested unevaluatedProperties evaluates everything of the subschema that passed...
+    [{ allOf: [{ unevaluatedProperties: true }] }, [{ z: 1 }], []],
+    // ...but not: it evaluates nothing; nor does a branch that fails.
+    [{ not: { not: { properties: { b: {} } } } }, [{ a: 1 }], [[{ b: 1 }, ["/b"]]]],
+  ];
+  for (const [extra, valid, invalid] of cases) {
+    const validate = closed(extra);
+    for (const x of valid) assert.equal(validate(x), null, JSON.stringify([extra, x]));
+    for (const [x, paths] of invalid) assert.deepEqual(validate(x)?.map((i) => i.path), paths, JSON.stringify([extra, x]));
+  }
+  // Properties of a nested object are that object's: they do not count for the outer one.
+  const nested = compile({ properties: { o: { properties: { a: {} } } }, unevaluatedProperties: false });
+  assert.deepEqual(nested({ o: { a: 1 }, a: 1 })?.map((i) => i.path), ["/a"]);
+  // Recursive schemas: each level closes its own object.
+  const tree = compile({ $defs: { t: { properties: { kids: { items: { $ref: "#/$defs/t" } } }, unevaluatedProperties: false } }, $ref: "#/$defs/t" });
+  assert.equal(tree({ kids: [{ kids: [] }] }), null);
+  assert.deepEqual(tree({ kids: [{ kids: [], x: 1 }] })?.map((i) => i.path), ["/kids/0/x"]);
+});
+
+test("json schema: unevaluatedItems sees items evaluated by prefixItems, items, contains and in-place subschemas", () => {
+  const cases: [object, unknown[][], [unknown[], string[]][]][] = [
+    [{ prefixItems: [{}], allOf: [{ prefixItems: [{}, {}] }] }, [[1, 2]], [[[1, 2, 3], ["/2"]]]],
+    [{ allOf: [{ items: { type: "number" } }] }, [[1, 2, 3]], []],
+    [{ anyOf: [{ prefixItems: [{ const: 1 }, {}] }, { prefixItems: [{}] }] }, [[1, 2], [2]], [[[2, 3], ["/1"]]]],
+    [{ if: { prefixItems: [{ const: 1 }] }, then: { prefixItems: [{}, {}] }, else: { prefixItems: [{}] } }, [[1, 2], [2]], [[[1, 2, 3], ["/2"]], [[2, 3], ["/1"]]]],
+    [{ if: { prefixItems: [{ const: 1 }] } }, [[1], []], [[[2], ["/0"]]]],
+    [{ contains: { type: "string" } }, [["a", "b"]], [[["a", 1, "b", 2], ["/1", "/3"]]]],
+    [{ $defs: { p: { prefixItems: [{}] } }, $ref: "#/$defs/p" }, [[1]], [[[1, 2], ["/1"]]]],
+  ];
+  for (const [extra, valid, invalid] of cases) {
+    const validate = compile({ ...extra, unevaluatedItems: false });
+    for (const x of valid) assert.equal(validate(x), null, JSON.stringify([extra, x]));
+    for (const [x, paths] of invalid) assert.deepEqual(validate(x)?.map((i) => i.path), paths, JSON.stringify([extra, x]));
+  }
+  // draft-07's additionalItems (after an items array) evaluates the rest too.
+  assert.equal(compile({ items: [{}], additionalItems: { type: "number" }, unevaluatedItems: false })([1, 2]), null);
+});
+
+// The annotation pass runs inside the step budget as well.
+test("json schema: budget — unevaluatedProperties over a $ref cycle ends with 'validation budget exceeded'", () => {
+  assert.deepEqual(compile({ $defs: { a: { anyOf: [{ $ref: "#/$defs/a" }] } }, $ref: "#/$defs/a", unevaluatedProperties: false })({ x: 1 }), [{ path: "", reason: "validation budget exceeded" }]);
+});
+
+test("json schema: dependencies (draft-07) is dependentRequired for arrays and dependentSchemas for schemas", () => {
+  const validate = compile({ $schema: "http://json-schema.org/draft-07/schema#", dependencies: { a: ["b"], c: { required: ["d"] } } });
+  assert.equal(validate({ a: 1, b: 1, c: 1, d: 1 }), null);
+  assert.deepEqual(validate({ a: 1, c: 1 })?.map((i) => i.path), ["/b", "/d"]);
+  assert.equal(compileError({ dependentRequired: { a: [1] } })[0].path, "/dependentRequired");
+  assert.equal(compileError({ dependencies: { a: 5 } })[0].path, "/dependencies/a");
+  assert.equal(compileError({ minContains: -1 })[0].path, "/minContains");
+  assert.equal(compileError({ maxContains: 1.5 })[0].path, "/maxContains");
+});
+
 // "Schemas that fail to validate due to an unresolved external $ref SHOULD be rejected".
 test("json schema: an unresolved local $ref is a compile error, not a permissive schema", () => {
   assert.deepEqual(compileError({ $ref: "#/$defs/missing" }), [{ path: "/$ref", reason: "unresolved $ref" }]);
@@ -148,10 +274,17 @@ test("json schema: an unresolved local $ref is a compile error, not a permissive
 });
 
 // "Implementations MUST NOT automatically dereference $ref values that resolve to a network URI."
+// "Schemas that fail to validate due to an unresolved external $ref SHOULD be rejected rather
+// than silently treated as permissive."
 test("json schema: a non-local $ref is refused at compile time and never fetched", () => {
-  for (const ref of ["https://example.com/schema.json", "http://127.0.0.1/s#/x", "other.json#/$defs/x", "//host/s", "urn:x:y", ""]) {
+  for (const ref of ["https://example.com/schema.json", "http://127.0.0.1/s#/x", "other.json#/$defs/x", "//host/s", "urn:x:y", "https://x/t#/$defs/q"]) {
     assert.deepEqual(compileError({ properties: { a: { $ref: ref } } }), [{ path: "/properties/a/$ref", reason: "network $ref not dereferenced" }], ref);
+    // Also when the document has an $id of its own, elsewhere.
+    assert.deepEqual(compileError({ $id: "https://x/s", properties: { a: { $ref: ref } } })[0].reason, "network $ref not dereferenced", ref);
   }
+  // The example of the audit (basic/index "$ref Resolution"): refused, not permissive.
+  assert.deepEqual(compileError({ type: "object", properties: { a: { $ref: "https://example.com/schemas/n.json" } }, required: ["a"] }), [{ path: "/properties/a/$ref", reason: "network $ref not dereferenced" }]);
+  assert.deepEqual(compileError({ $ref: "http://[" }), [{ path: "/$ref", reason: "invalid URI" }]);
   assert.deepEqual(compileError({ $dynamicRef: "#meta" }), [{ path: "/$dynamicRef", reason: "unsupported $dynamicRef" }]);
   assert.deepEqual(compileError({ $recursiveRef: "#" }), [{ path: "/$recursiveRef", reason: "unsupported $recursiveRef" }]);
 });

@@ -40,7 +40,7 @@ import type { Implementation, LoggingLevel, PeerInfo, SessionOptions } from "../
 import { attach, callListener, mergeCapabilities } from "./connection.js";
 import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
 import { ToolOutputs } from "./tool-outputs.js";
-import { builtinJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
+import { peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import { checkTaskAugmentation } from "../tasks/capabilities.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
@@ -109,8 +109,10 @@ export interface McpClientOptions {
   /**
    * Checks a tool's `structuredContent` against the `outputSchema` that `tools/list` gave
    * for it (`server/tools`: "Clients SHOULD validate structured results against this
-   * schema"); a result that breaks it rejects with `-32603` and the issues. {@link McpClient}:
-   * the built-in 2020-12 validator unless `false`; {@link McpClientCore}: only with one given.
+   * schema"); a result that breaks it, or of a tool whose schema does not compile, rejects
+   * with `-32603` and the issues. {@link McpClient}: the built-in 2020-12 validator for
+   * peer schemas (`peerJsonSchema`: unsafe patterns refused) unless `false`;
+   * {@link McpClientCore}: only with one given.
    */
   jsonSchema?: JsonSchemaValidator | false;
   /**
@@ -589,6 +591,6 @@ export class McpClient extends McpClientCore {
   constructor(info: Implementation, options: McpClientOptions = {}) {
     const r = options.receiveTasks;
     const receiveTasks = r === undefined || r === false ? undefined : r instanceof TaskRuntime ? r : new TaskRuntime({ clock: options.clock, ...(r === true ? {} : r) });
-    super(info, { ...options, receiveTasks, jsonSchema: options.jsonSchema ?? builtinJsonSchema, elicitationForms: options.elicitationForms ?? elicitationChecks });
+    super(info, { ...options, receiveTasks, jsonSchema: options.jsonSchema ?? peerJsonSchema, elicitationForms: options.elicitationForms ?? elicitationChecks });
   }
 }

@@ -42,7 +42,7 @@ import { hmacRequestState, type RequestStateCodec } from "../driver/request-stat
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { isModernVersion } from "../model/versions.js";
-import { builtinJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
+import { builtinJsonSchema, issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import type { Issue } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
@@ -359,10 +359,6 @@ function checkedToolResult(entry: ToolEntry, name: string, answer: CallToolResul
 /** Copies the defined fields of `from` onto `to` (list entries carry no `undefined` members). */
 function assignDefined(to: Record<string, unknown>, from: object): void {
   for (const [k, v] of Object.entries(from)) if (v !== undefined && k !== "complete") to[k] = v;
-}
-
-function issuesText(issues: Issue[]): string {
-  return issues.map((i) => `${i.path || "/"}: ${i.reason}`).join("; ");
 }
 
 function errorText(e: unknown): string {

@@ -9,10 +9,19 @@
  * it fetches (a tool listed again without one is forgotten) and compiles it once with
  * the validator it was given. A `tools/call` result for a tool with a schema must then
  * carry `structuredContent` that validates, unless it is a tool execution error
- * (`isError: true`, which describes the failure instead). A schema the validator cannot
- * compile leaves that tool unchecked rather than failing every call. A tool the client
- * never listed is not checked: there is nothing to check it against. At most
- * {@link MAX_TOOLS} schemas are kept.
+ * (`isError: true`, which describes the failure instead). A tool the client never listed
+ * is not checked: there is nothing to check it against. At most {@link MAX_TOOLS} schemas
+ * are kept.
+ *
+ * A schema the validator cannot compile (an external `$ref`, which is never fetched; an
+ * unsupported dialect; a pattern refused as unsafe; a malformed keyword) is not treated as
+ * permissive: basic/index, "Schemas that fail to validate due to an unresolved external
+ * `$ref` SHOULD be rejected rather than silently treated as permissive", and "MUST handle
+ * unsupported dialects gracefully by returning an appropriate error". The tool stays
+ * listed (the spec drops a tool from `tools/list` only for an invalid `x-mcp-header`, and
+ * its other fields are still good to show), but each of its results, which cannot be
+ * validated, fails with `-32603` naming the schema's issues; a tool execution error
+ * (`isError: true`) still comes through.
  *
  * A call answered with a task (2025-11-25 `CreateTaskResult`, or the extension's
  * `resultType: "task"`) has no result yet: its task id is remembered with the tool's name,
@@ -23,7 +32,7 @@
 import { McpError } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import type { JsonSchemaValidator } from "../schema/json-schema.js";
+import { issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
 import type { Issue } from "../schema/validate.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
 
@@ -37,7 +46,8 @@ const MAX_TASKS = 10_000;
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
 export class ToolOutputs {
-  private readonly checks = new Map<string, (value: unknown) => Issue[] | null>();
+  /** Tool name → its compiled output schema, or the issues of one that did not compile. */
+  private readonly checks = new Map<string, ((value: unknown) => Issue[] | null) | Issue[]>();
   /** Task id → the checked tool whose call it runs. */
   private readonly tasks = new Map<string, string>();
 
@@ -50,8 +60,8 @@ export class ToolOutputs {
     for (const tool of tools as { name?: unknown; outputSchema?: unknown }[]) {
       if (typeof tool?.name !== "string" || (this.checks.size >= MAX_TOOLS && !this.checks.has(tool.name))) continue;
       const compiled = tool.outputSchema === undefined ? undefined : this.validator.compile(tool.outputSchema);
-      if (compiled?.ok) this.checks.set(tool.name, compiled.validate);
-      else this.checks.delete(tool.name);
+      if (compiled === undefined) this.checks.delete(tool.name);
+      else this.checks.set(tool.name, compiled.ok ? compiled.validate : compiled.issues);
     }
   }
 
@@ -79,6 +89,7 @@ export class ToolOutputs {
       return result;
     }
     if (result.resultType === "task" || result.task !== undefined) return result;
+    if (typeof validate !== "function") throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema the client cannot use (${issuesText(validate)}), so its result is not accepted`, data: { issues: validate } });
     if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but its result has no structuredContent` });
     const issues = validate(result.structuredContent);
     if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema`, data: { issues } });
