@@ -56,6 +56,16 @@ for (const [how, end] of [
     p.run();
     p.respond("server", r, { content: [], _meta: { "io.modelcontextprotocol/related-task": { taskId: "t1" } } });
   }],
+  ["the answer to tasks/result without related-task (read from the request's taskId)", (p: Pair) => {
+    const r = p.request("client", "tasks/result", { taskId: "t1" });
+    p.run();
+    p.respond("server", r, { content: [] });
+  }],
+  ["an error answer to tasks/result (the task failed with that error)", (p: Pair) => {
+    const r = p.request("client", "tasks/result", { taskId: "t1" });
+    p.run();
+    p.feed("server", { type: "respond", now: 0, id: r, error: { code: -32603, message: "the tool failed" } });
+  }],
 ] as const) {
   test(`basic/utilities/progress: progress MUST stop when the task ends — the token dies on ${how}, and later progress is dropped`, () => {
     const p = ready();

@@ -34,7 +34,7 @@ import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
 import { passesLevel } from "./logging.js";
 import { flushProgress, progressTokenOf, receiveProgress, sendProgress, withProgressToken } from "./progress.js";
-import { observeAnswer, observeStatus, sendTaskProgress } from "./task-progress.js";
+import { endTaskProgress, observeAnswer, observeStatus, sendTaskProgress } from "./task-progress.js";
 import { addInbound, addOutbound, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
 import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
 import { decideVersionRetry } from "./version-retry.js";
@@ -608,6 +608,8 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
   const eventId = req.origin ?? req.id;
   if ("error" in msg) {
     if (msg.error.code === ErrorCode.UrlElicitationRequired && state.options.role === "client") rememberRequiredElicitations(state, msg.error.data);
+    // tasks/result answers with the task's own error once it failed (or -32602 for a task unknown): either way it is over.
+    if (req.resultOf !== undefined) endTaskProgress(state, req.resultOf, out);
     out.push({ type: "error", id: eventId, method: req.method, error: msg.error });
     return;
   }
@@ -824,6 +826,7 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   const hard = o.maxRequestTimeoutMs > 0 && !untimed ? now + o.maxRequestTimeoutMs : null;
   const req: OutboundRequest = { id, method, deadline: deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
   if (phase.name !== "modern" && isTaskAugmented(spec, params)) req.task = true;
+  if (method === "tasks/result" && typeof params?.taskId === "string") req.resultOf = params.taskId;
   // Kept for an MRTR retry: the application's own params, never a previous round's inputs.
   const appParams = retry !== undefined ? retry.params : original;
   if (phase.name === "modern" && spec.inputRequired && appParams !== undefined) req.params = appParams;

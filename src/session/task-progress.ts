@@ -11,7 +11,7 @@
  * request, and later `notifications/progress` for it still reach the application (output
  * `progress` under the original request id, still required to increase). The token dies
  * when the kernel sees the task end: a terminal status in a `tasks/get` or `tasks/cancel`
- * result or in `notifications/tasks/status`, or any `tasks/result` answer for it. The table
+ * result or in `notifications/tasks/status`, or any `tasks/result` answer for it (an error too: the task failed, or is unknown). The table
  * is bounded: past {@link MAX_TASK_PROGRESS_TOKENS} the oldest token is dropped, so a
  * requestor that never polls cannot grow it.
  *
@@ -57,8 +57,8 @@ export function observeAnswer(state: SessionState, req: OutboundRequest, result:
     return;
   }
   if (req.method === "tasks/result") {
-    const related = relatedTaskOf(result);
-    if (related !== undefined) endTask(state, related, out);
+    const related = relatedTaskOf(result) ?? req.resultOf;
+    if (related !== undefined) endTaskProgress(state, related, out);
   } else if ((req.method === "tasks/get" || req.method === "tasks/cancel") && typeof result.taskId === "string") {
     observeStatus(state, result, out);
   }
@@ -66,7 +66,7 @@ export function observeAnswer(state: SessionState, req: OutboundRequest, result:
 
 /** Requestor: a task status (`tasks/get` result, `notifications/tasks/status` params) was seen. */
 export function observeStatus(state: SessionState, task: JsonObject, out: SessionOutput[]): void {
-  if (typeof task.taskId === "string" && isTaskStatus(task.status) && isTerminalStatus(task.status)) endTask(state, task.taskId, out);
+  if (typeof task.taskId === "string" && isTaskStatus(task.status) && isTerminalStatus(task.status)) endTaskProgress(state, task.taskId, out);
 }
 
 /** Receiver: the task runtime reports progress under a task's token (it vouches the task is not terminal). */
@@ -78,7 +78,8 @@ export function sendTaskProgress(token: unknown, update: { progress: number; tot
   out.push({ type: "send", message: progressNotification(token as string | number, update) });
 }
 
-function endTask(state: SessionState, taskId: string, out: SessionOutput[]): void {
+/** Requestor: task `taskId` is over; its progress token, if kept, ends. */
+export function endTaskProgress(state: SessionState, taskId: string, out: SessionOutput[]): void {
   for (const key in state.taskProgress) if (state.taskProgress[key].taskId === taskId) endToken(state, key, out);
 }
 

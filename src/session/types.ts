@@ -140,6 +140,8 @@ export interface OutboundRequest {
   timeoutMs: number;
   /** 2025-11-25 task-augmented (`params.task`): cancelled with `tasks/cancel`, not `notifications/cancelled`. */
   task?: boolean;
+  /** A `tasks/result` request's task: any answer to it, an error too, ends that task's progress token (task-progress.ts). */
+  resultOf?: string;
 }
 
 /** A request the peer sent that the application is handling. */
