@@ -135,6 +135,41 @@ export type CallOptions = Omit<RequestOptions, "related">;
 
 type Listener = (params: JsonObject | undefined) => void;
 
+/**
+ * Bounds on the server's `pollIntervalMs` (SEP-2663 "Task Polling": "Clients SHOULD
+ * respect"): below the floor a server (by mistake: 0, 1) would have the client poll in a
+ * tight loop; past the ceiling one task would wait for days between polls. The floor is
+ * the one the HTTP client keeps for an SSE `retry` (MIN_RECONNECT_DELAY_MS, not imported
+ * so that a client bundle without HTTP does not carry that transport).
+ */
+const MIN_POLL_INTERVAL_MS = 100;
+const MAX_POLL_INTERVAL_MS = 60_000;
+
+/** The wait before the next `tasks/get`: the server's suggestion when it is a non-negative integer ("integer milliseconds"), else `fallback` (default 1 s); within the bounds. */
+function pollInterval(suggested: unknown, fallback = 1000): number {
+  const ms = Number.isInteger(suggested) && (suggested as number) >= 0 ? (suggested as number) : fallback;
+  return Math.min(MAX_POLL_INTERVAL_MS, Math.max(MIN_POLL_INTERVAL_MS, ms));
+}
+
+const TASK_STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
+
+/**
+ * Why a `tasks/get` answer about `taskId` cannot be acted on, or undefined (SEP-2663 "Task
+ * Polling": the answer is the task asked for, with a known status; "If the status is
+ * completed, the server MUST return … a result field containing the final result").
+ */
+function invalidTaskAnswer(taskId: string, task: Task): string | undefined {
+  if (task.taskId !== taskId) return `asked for task ${JSON.stringify(taskId)}, it answered about ${JSON.stringify(task.taskId)}`;
+  if (!TASK_STATUSES.has(task.status)) return `task ${JSON.stringify(taskId)} has status ${JSON.stringify(task.status)}, which is none of ${[...TASK_STATUSES].join(", ")}`;
+  const r = task.result;
+  if (task.status === "completed" && (typeof r !== "object" || r === null || Array.isArray(r))) return `task ${JSON.stringify(taskId)} is completed but carries no result object`;
+  return undefined;
+}
+
+function closedError(reason: string): McpError {
+  return new McpError({ code: ErrorCode.ConnectionClosed, message: `connection closed: ${reason}` });
+}
+
 function notConnected(): Promise<never> {
   return Promise.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: "not connected" }));
 }
@@ -155,6 +190,11 @@ export class McpClientCore {
   private readonly tasksReceived: TaskRuntime | undefined;
   /** This session's tasks: the only owner there is on a client. */
   private readonly taskOwner: TaskOwner = sessionOwner();
+
+  /** The {@link McpClient.waitForTask} waits between polls, each stopped with the error that ends it. */
+  private readonly waits = new Set<(e: McpError) => void>();
+  /** Why the connection closed, once it has. */
+  private closedReason: string | undefined;
 
   /** The tools' output schemas, when this client checks structured results. */
   private readonly outputs: ToolOutputs | undefined;
@@ -205,6 +245,7 @@ export class McpClientCore {
         onTransportClose: (reason) => {
           this.tasksReceived?.close();
           const why = fatal ?? reason;
+          this.endWaits(why);
           for (const fn of this.closeListeners) callListener(fn, why, undefined, this.options.onError);
         },
       },
@@ -330,10 +371,16 @@ export class McpClientCore {
   }
 
   /**
-   * The final result of a task, however the era delivers it: 2025-11-25 `tasks/result`;
-   * under the extension, `tasks/get` every `pollIntervalMs` (default `intervalMs`, 1 s)
-   * on the client's clock until the task is terminal. Rejects with the task's JSON-RPC
-   * error when it failed, and with `-32800` when it was cancelled (extension).
+   * The final result of a task, however the era delivers it: 2025-11-25 `tasks/result`
+   * (which blocks until the task is terminal, so it has no default timeout: only the
+   * caller's `timeoutMs`); under the extension, `tasks/get` every `pollIntervalMs` on the
+   * client's clock until the task is terminal. The server's `pollIntervalMs` ("Clients
+   * SHOULD respect") is honoured within {@link MIN_POLL_INTERVAL_MS} and
+   * {@link MAX_POLL_INTERVAL_MS}; one that is not a non-negative integer is ignored for
+   * `intervalMs` (default 1 s). Rejects with the task's JSON-RPC error when it failed,
+   * with `-32800` when it was cancelled (extension), with `-32603` on a `tasks/get` answer
+   * that breaks the extension's rules (another task, an unknown status, a completed task
+   * without its `result` object), and with `-32000` at once when the connection closes.
    */
   async waitForTask(taskId: string, options: CallOptions & { intervalMs?: number } = {}): Promise<JsonObject> {
     if (!isModernVersion(this.version)) return this.getTaskResult(taskId, options);
@@ -341,31 +388,41 @@ export class McpClientCore {
     const answered = new Set<string>();
     for (;;) {
       const task = await this.getTask(taskId, options);
-      if (task.status === "completed") return (task.result ?? {}) as JsonObject;
+      const invalid = invalidTaskAnswer(taskId, task);
+      if (invalid !== undefined) throw new McpError({ code: ErrorCode.InternalError, message: `invalid tasks/get answer from the server: ${invalid}` });
+      if (task.status === "completed") return task.result as JsonObject;
       if (task.status === "failed") throw new McpError(task.error ?? { code: ErrorCode.InternalError, message: task.statusMessage ?? "task failed" });
       if (task.status === "cancelled") throw new McpError({ code: ErrorCode.RequestCancelled, message: task.statusMessage ?? "task cancelled" });
       // Tasks extension: "the client MUST inspect" inputRequests; it answers them with its own handlers, as in an input_required round.
       if (task.status === "input_required" && task.inputRequests !== undefined && (await this.answerTaskInput(taskId, task.inputRequests, answered, options))) continue;
-      const wait = typeof task.pollIntervalMs === "number" ? task.pollIntervalMs : (options.intervalMs ?? 1000);
-      await new Promise<void>((resolve, reject) => {
-        const signal = options.signal;
-        if (signal?.aborted) return reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" }));
-        // Held: the caller awaits this wait (see Clock.schedule).
-        const handle = clock.schedule(
-          clock.now() + wait,
-          () => {
-            signal?.removeEventListener("abort", onAbort);
-            resolve();
-          },
-          true,
-        );
-        const onAbort = (): void => {
-          clock.cancel(handle);
-          reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" }));
-        };
-        signal?.addEventListener("abort", onAbort, { once: true });
-      });
+      await this.sleep(clock, pollInterval(task.pollIntervalMs, options.intervalMs), options.signal);
     }
+  }
+
+  /** Waits `ms` on `clock` between polls; rejects when `signal` aborts or the connection closes (see {@link McpClientCore.endWaits}). */
+  private sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" }));
+      if (this.closedReason !== undefined) return reject(closedError(this.closedReason));
+      const stop = (e: McpError | undefined): void => {
+        this.waits.delete(stop);
+        signal?.removeEventListener("abort", onAbort);
+        if (e === undefined) return resolve();
+        clock.cancel(handle);
+        reject(e);
+      };
+      const onAbort = (): void => stop(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" }));
+      // Held: the caller awaits this wait (see Clock.schedule); closing cancels it, so it keeps no process alive.
+      const handle = clock.schedule(clock.now() + ms, () => stop(undefined), true);
+      this.waits.add(stop);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** The connection closed: waits between polls reject as pending requests do (`-32000`), and their timers go. */
+  private endWaits(reason: string): void {
+    this.closedReason ??= reason;
+    for (const stop of [...this.waits]) stop(closedError(reason));
   }
 
   /**
@@ -491,9 +548,10 @@ export class McpClientCore {
     return () => void this.closeListeners.delete(fn);
   }
 
-  /** Closes the connection: pending requests reject with `-32000`. */
+  /** Closes the connection: pending requests, and {@link McpClient.waitForTask} waits between polls, reject with `-32000`. */
   close(): void {
     this.endpoint?.closed("client closed");
+    this.endWaits("client closed");
     this.transport?.close();
   }
 

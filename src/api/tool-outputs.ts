@@ -89,6 +89,17 @@ export class ToolOutputs {
       return result;
     }
     if (result.resultType === "task" || result.task !== undefined) return result;
+    return this.checkFinal(name as string, result);
+  }
+
+  /**
+   * A final result of tool `name` (a plain call's, or its task's) checked against the
+   * schema. No task shape exempts it: a task's result is never another task, so a
+   * `task` field or `resultType: "task"` on it is just more of a result that must conform.
+   */
+  private checkFinal(name: string, result: JsonObject): JsonObject {
+    const validate = this.checks.get(name);
+    if (validate === undefined || result.isError === true) return result;
     if (typeof validate !== "function") throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema the client cannot use (${issuesText(validate)}), so its result is not accepted`, data: { issues: validate } });
     if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but its result has no structuredContent` });
     const issues = validate(result.structuredContent);
@@ -106,12 +117,12 @@ export class ToolOutputs {
     if (name === undefined) return answer;
     if (method === "tasks/result") {
       this.tasks.delete(taskId);
-      return this.check(name, answer);
+      return this.checkFinal(name, answer);
     }
     if (typeof answer.status !== "string" || !TERMINAL.has(answer.status)) return answer;
     this.tasks.delete(taskId);
     const result = answer.result;
-    if (answer.status === "completed" && typeof result === "object" && result !== null && !Array.isArray(result)) this.check(name, result as JsonObject);
+    if (answer.status === "completed" && typeof result === "object" && result !== null && !Array.isArray(result)) this.checkFinal(name, result as JsonObject);
     return answer;
   }
 }

@@ -820,8 +820,10 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   if (!Number.isFinite(now)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "now must be a finite number");
   if (input.timeoutMs !== undefined && !(Number.isFinite(input.timeoutMs) && input.timeoutMs >= 0)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "timeoutMs must be a finite number of milliseconds (0 for none)");
   // A subscription is meant to stay open until one side ends it (draft
-  // basic/patterns/subscriptions): no default timeout or cap, only one the caller asks for.
-  const untimed = method === "subscriptions/listen" && input.timeoutMs === undefined;
+  // basic/patterns/subscriptions), and a 2025-11-25 tasks/result "MUST block the response
+  // until the task reaches a terminal status" (basic/utilities/tasks): no default timeout
+  // or cap, only a timeout the caller asks for (0: none).
+  const untimed = (method === "subscriptions/listen" || method === "tasks/result") && !(input.timeoutMs! > 0);
   const timeoutMs = input.timeoutMs ?? (untimed ? 0 : o.requestTimeoutMs);
   const hard = o.maxRequestTimeoutMs > 0 && !untimed ? now + o.maxRequestTimeoutMs : null;
   const req: OutboundRequest = { id, method, deadline: deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
@@ -931,6 +933,12 @@ function startKeepAlive(state: SessionState, now: number): void {
   wakeNoLaterThan(state, state.keepAlive.dueAt);
 }
 
+/** Which limit ended `req`: its own timeout, or the cap on every request's lifetime (which also ends one with no timeout, or one progress kept alive). */
+function timeoutMessage(state: SessionState, req: OutboundRequest): string {
+  if (req.deadline !== null && req.deadline === req.hardDeadline) return `request timed out: it reached maxRequestTimeoutMs (${state.options.maxRequestTimeoutMs} ms), the longest any request may wait`;
+  return `request timed out after ${req.timeoutMs} ms`;
+}
+
 function tick(state: SessionState, now: number, out: SessionOutput[]): void {
   if (state.wakeAt === null || now < state.wakeAt) return;
   const o = state.options;
@@ -939,7 +947,7 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
     if (req.deadline === null || req.deadline > now) continue;
     if (req.task && req.internal === undefined) {
       // No notifications/cancelled for a task-augmented request: see abandonTaskRequest.
-      abandonTaskRequest(state, key, req, now, { code: ErrorCode.RequestTimeout, message: `request timed out after ${req.timeoutMs} ms` }, out);
+      abandonTaskRequest(state, key, req, now, { code: ErrorCode.RequestTimeout, message: timeoutMessage(state, req) }, out);
       continue;
     }
     removeOutbound(state, key);
@@ -962,7 +970,7 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
       state.keepAlive.missed++;
       out.push({ type: "stale", missed: state.keepAlive.missed });
     } else if (req.internal === undefined) {
-      out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.RequestTimeout, message: `request timed out after ${req.timeoutMs} ms` } });
+      out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.RequestTimeout, message: timeoutMessage(state, req) } });
     }
   }
   for (const key in state.inbound) flushProgress(state.inbound[key], now, out);

@@ -47,9 +47,9 @@ export interface SessionOptions {
   instructions?: string;
   /** Versions this side speaks, in preference order (default: every legacy version). */
   versions?: ProtocolVersion[];
-  /** Default timeout of an outgoing request in ms (default 60 000; 0 disables). Not for `subscriptions/listen`, which is meant to stay open. */
+  /** Default timeout of an outgoing request in ms (default 60 000; 0 disables). Not for `subscriptions/listen`, which is meant to stay open, nor `tasks/result`, which blocks until the task is terminal. */
   requestTimeoutMs?: number;
-  /** Upper bound on a request's lifetime even when progress keeps resetting its timeout (default 600 000; 0 disables; a `subscriptions/listen` has it only with its own `timeoutMs`). */
+  /** Upper bound on a request's lifetime even when progress keeps resetting its timeout (default 600 000; 0 disables; a `subscriptions/listen` or `tasks/result` has it only with its own positive `timeoutMs`). */
   maxRequestTimeoutMs?: number;
   /** Whether progress for an outgoing request resets its timeout (default true). */
   resetTimeoutOnProgress?: boolean;

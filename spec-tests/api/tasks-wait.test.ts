@@ -1,0 +1,160 @@
+// Spec: McpClient.waitForTask against servers that misbehave. SEP-2663 (the
+// io.modelcontextprotocol/tasks extension) "Task Polling": pollIntervalMs is "Suggested
+// polling interval in integer milliseconds. Clients SHOULD honor"; "If the status is
+// completed, the server MUST return a Task object with status completed and a result field
+// containing the final result of the task". 2025-11-25 basic/utilities/tasks: tasks/result
+// "MUST block the response until the task reaches a terminal status". 2025-11-25
+// server/tools "Output Schema": "Clients SHOULD validate structured results". The server
+// is a raw end over the memory pair; time is a manual clock.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient } from "../../src/api/client.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
+import { CLIENT, SERVER, rejection } from "./setup.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+
+const EXT = "io.modelcontextprotocol/tasks";
+const OUTPUT = { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] };
+
+/** A clock that knows which held timers (the ones a caller awaits) are still scheduled. */
+class CountingClock extends ManualClock {
+  readonly held = new Set<unknown>();
+  override schedule(at: number, fn: () => void, held?: boolean): unknown {
+    const h = super.schedule(at, () => (this.held.delete(h), fn()));
+    if (held === true) this.held.add(h);
+    return h;
+  }
+  override cancel(handle: unknown): void {
+    this.held.delete(handle);
+    super.cancel(handle);
+  }
+}
+
+async function turns(n = 5): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+/** A raw server of `era`: `answer(message)` gives the result of each request after the handshake (undefined: never answered). */
+async function against(era: "legacy" | "modern", answer: (m: any) => object | undefined, session: object = {}) {
+  const clock = new CountingClock();
+  const [s, raw] = createMemoryPair();
+  const seen: any[] = [];
+  raw.onMessage((text) => {
+    const m = JSON.parse(text);
+    seen.push(m);
+    const reply = (result: object) => raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+    if (m.method === "initialize") return reply({ protocolVersion: "2025-11-25", capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, serverInfo: SERVER });
+    if (m.method === "server/discover") return reply({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {}, extensions: { [EXT]: {} } }, serverInfo: SERVER });
+    if (m.method === "tools/list") return reply({ tools: [{ name: "weather", inputSchema: { type: "object" }, outputSchema: OUTPUT, execution: { taskSupport: "optional" } }] });
+    if (m.id === undefined || m.method === undefined) return;
+    const r = answer(m);
+    if (r !== undefined) reply(r);
+  });
+  const client = new McpClient(CLIENT, { clock, tasks: true, session: { versions: [era === "modern" ? "2026-07-28" : "2025-11-25"], ...session } });
+  await client.connect(s);
+  return { client, clock, sent: (method: string) => seen.filter((m) => m.method === method) };
+}
+
+const legacyTask = (o: object = {}): JsonObject => ({ taskId: "t1", status: "working", createdAt: "2025-01-01T00:00:00Z", lastUpdatedAt: "2025-01-01T00:00:00Z", ttl: null, ...o });
+const task = (o: object = {}): JsonObject => ({ resultType: "complete", taskId: "t1", status: "working", createdAt: "2025-01-01T00:00:00Z", lastUpdatedAt: "2025-01-01T00:00:00Z", ttlMs: null, ...o });
+
+test("tasks extension Task Polling: pollIntervalMs is honoured within [100 ms, 60 s]; one that is not a non-negative integer is ignored for intervalMs", async () => {
+  // [server's pollIntervalMs, the wait the client keeps between polls]
+  const cases: [unknown, number][] = [[0, 100], [1, 100], [-1000, 1000], [1.5, 1000], ["5", 1000], [250, 250], [3e9, 60_000], [1e300, 60_000]];
+  for (const [suggested, expected] of cases) {
+    const c = await against("modern", (m) => (m.method === "tasks/get" ? task({ pollIntervalMs: suggested }) : {}));
+    const wait = c.client.waitForTask("t1");
+    wait.catch(() => {});
+    await turns();
+    assert.equal(c.sent("tasks/get").length, 1);
+    await c.clock.runUntil(expected - 1, turns);
+    assert.equal(c.sent("tasks/get").length, 1, `no poll before ${expected} ms (pollIntervalMs ${String(suggested)})`);
+    await c.clock.runUntil(expected, turns);
+    assert.equal(c.sent("tasks/get").length, 2, `the next poll at ${expected} ms (pollIntervalMs ${String(suggested)})`);
+    c.client.close();
+  }
+});
+
+test("waitForTask: closing the client rejects a wait between polls at once with -32000, as pending requests are, and cancels its timer", async () => {
+  const c = await against("modern", (m) => (m.method === "tasks/get" ? task({ pollIntervalMs: 5000 }) : {}));
+  const wait = c.client.waitForTask("t1");
+  await turns();
+  assert.equal(c.clock.held.size, 1, "sleeping until the next poll");
+  c.client.close();
+  const e = await rejection(wait);
+  assert.equal(e.code, -32000);
+  assert.match(e.message, /connection closed: client closed/);
+  assert.equal(c.clock.held.size, 0, "no timer keeps the process alive");
+  assert.equal(c.clock.now(), 0, "without waiting for the timer");
+});
+
+test("tasks extension Task Polling: a tasks/get answer about another task, with an unknown or missing status, or completed without a result object rejects waitForTask with -32603", async () => {
+  const answers: [string, JsonObject][] = [
+    ["another task", task({ taskId: "other", status: "completed", result: { content: [] } })],
+    ["completed without result", task({ status: "completed" })],
+    ["completed with a string result", task({ status: "completed", result: "hello" })],
+    ["unknown status", task({ status: "bogus" })],
+    ["missing status", { resultType: "complete", taskId: "t1" }],
+  ];
+  for (const [label, answer] of answers) {
+    const c = await against("modern", (m) => (m.method === "tasks/get" ? answer : {}));
+    const e = await rejection(c.client.waitForTask("t1"));
+    assert.equal(e.code, -32603, label);
+    assert.match(e.message, /^invalid tasks\/get answer from the server: /, label);
+    assert.equal(c.sent("tasks/get").length, 1, `${label}: not polled again`);
+    c.client.close();
+  }
+});
+
+test("2025-11-25 tasks/result MUST block until the task is terminal: waitForTask has no default timeout or cap (no notifications/cancelled), only the caller's timeoutMs", async () => {
+  const c = await against("legacy", () => undefined);
+  let settled = false;
+  const wait = c.client.waitForTask("t1").finally(() => (settled = true));
+  wait.catch(() => {});
+  await c.clock.runUntil(3_600_000, turns);
+  assert.equal(settled, false, "still waiting after an hour");
+  assert.equal(c.sent("notifications/cancelled").length, 0);
+  const none = c.client.waitForTask("t1", { timeoutMs: 0 });
+  none.catch(() => {});
+  await c.clock.runUntil(c.clock.now() + 3_600_000, turns);
+  assert.equal(c.sent("notifications/cancelled").length, 0, "timeoutMs 0 is no timeout");
+  const timed = rejection(c.client.waitForTask("t1", { timeoutMs: 1000 }));
+  await c.clock.runUntil(c.clock.now() + 1000, turns);
+  const e = await timed;
+  assert.equal(e.code, -32001);
+  assert.match(e.message, /after 1000 ms/);
+  c.client.close();
+});
+
+test("basic/utilities/cancellation (timeouts): a request ended by maxRequestTimeoutMs says so, not 'timed out after 0 ms'", async () => {
+  const c = await against("legacy", () => undefined, { maxRequestTimeoutMs: 5000 });
+  const listing = rejection(c.client.request("tools/list", undefined, { timeoutMs: 0 }));
+  const ping = rejection(c.client.request("ping", undefined, { timeoutMs: 0 }));
+  await c.clock.runUntil(5000, turns);
+  for (const p of [listing, ping]) {
+    const e = await p;
+    assert.equal(e.code, -32001);
+    assert.match(e.message, /maxRequestTimeoutMs \(5000 ms\)/);
+  }
+  c.client.close();
+});
+
+test("server/tools Output Schema with tasks: a final result is always checked, even one carrying a task field (tasks/result) or resultType task (completed tasks/get)", async () => {
+  const bad = { content: [{ type: "text", text: "hot" }], structuredContent: { temperature: "hot" } };
+  const legacy = await against("legacy", (m) => (m.method === "tools/call" ? { task: legacyTask() } : m.method === "tasks/result" ? { ...bad, task: legacyTask({ status: "completed" }) } : {}));
+  await legacy.client.listTools();
+  await legacy.client.callToolAsTask("weather", {});
+  const e1 = await rejection(legacy.client.waitForTask("t1"));
+  assert.equal(e1.code, -32603);
+  assert.match(e1.message, /does not match its outputSchema/);
+  legacy.client.close();
+
+  const modern = await against("modern", (m) => (m.method === "tools/call" ? task({ resultType: "task" }) : m.method === "tasks/get" ? task({ status: "completed", result: { ...bad, resultType: "task" } }) : {}));
+  await modern.client.listTools();
+  await modern.client.callToolAsTask("weather", {});
+  const e2 = await rejection(modern.client.waitForTask("t1"));
+  assert.equal(e2.code, -32603);
+  assert.match(e2.message, /does not match its outputSchema/);
+  modern.client.close();
+});
