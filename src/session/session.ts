@@ -823,7 +823,7 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   // basic/patterns/subscriptions), and a 2025-11-25 tasks/result "MUST block the response
   // until the task reaches a terminal status" (basic/utilities/tasks): no default timeout
   // or cap, only a timeout the caller asks for (0: none).
-  const untimed = (method === "subscriptions/listen" || method === "tasks/result") && !(input.timeoutMs! > 0);
+  const untimed = (method === "subscriptions/listen" || method === "tasks/result") && !((input.timeoutMs ?? 0) > 0);
   const timeoutMs = input.timeoutMs ?? (untimed ? 0 : o.requestTimeoutMs);
   const hard = o.maxRequestTimeoutMs > 0 && !untimed ? now + o.maxRequestTimeoutMs : null;
   const req: OutboundRequest = { id, method, deadline: deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
