@@ -10,7 +10,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { LOCAL_CLOSE_REASON } from "../../src/transports/channel.js";
-import { describeExit, superviseChild, type ChildEvents, type SpawnedChild, type SpawnFunction, type SpawnOptions } from "../../src/transports/child.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, describeExit, EXIT_GRACE_MS, OUTPUT_CLOSED_REASON, superviseChild, type ChildEvents, type SpawnedChild, type SpawnFunction, type SpawnOptions } from "../../src/transports/child.js";
 
 /** A process that exists only as the events the test fires and the calls it records. */
 class FakeProcess {
@@ -118,6 +119,33 @@ test("the server closing stdout: the client closes stdin and reaps the server if
   await p.signalled(1);
   p.events.exit({ code: null, signal: "SIGTERM" });
   assert.deepEqual(closes, ["server process was killed by SIGTERM"]);
+});
+
+test("the server closing stdout but not exiting: the transport closes after EXIT_GRACE_MS (pending calls fail then, not after the escalation), and the process is still reaped", () => {
+  // lifecycle (Shutdown, stdio): once the output stream is closed nothing can answer a request.
+  const clock = new ManualClock();
+  const { p, child, closes } = start({ clock });
+  p.events.stdoutEnd();
+  assert.equal(p.stdinEnded, 1);
+  clock.advance(EXIT_GRACE_MS - 1);
+  assert.deepEqual(closes, [], "an exiting process gets its grace, so the reason can carry its status");
+  clock.advance(1);
+  assert.deepEqual(closes, [OUTPUT_CLOSED_REASON]);
+  clock.advance(DEFAULT_SHUTDOWN_TIMEOUT_MS);
+  assert.deepEqual(p.signals, ["SIGTERM"], "the shutdown sequence goes on");
+  p.events.exit({ code: null, signal: "SIGTERM" });
+  assert.deepEqual(closes, [OUTPUT_CLOSED_REASON], "closed once");
+  return child.exited.then((status) => assert.deepEqual(status, { code: null, signal: "SIGTERM" }));
+});
+
+test("the server closing stdout and exiting within the grace: the close carries the exit status", () => {
+  const clock = new ManualClock();
+  const { p, closes } = start({ clock });
+  p.events.stdoutEnd();
+  clock.advance(EXIT_GRACE_MS / 2);
+  p.events.exit({ code: 0, signal: null });
+  clock.advance(EXIT_GRACE_MS);
+  assert.deepEqual(closes, ["server process exited with code 0"]);
 });
 
 test("a process that cannot be started: the transport closes with the error, nothing throws", async () => {

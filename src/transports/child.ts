@@ -19,7 +19,9 @@
  * - The server ending its stdout is the server shutting down ("The server MAY initiate
  *   shutdown by closing its output stream to the client and exiting"): the client closes
  *   stdin and runs the same escalation, so a server that closed stdout but hangs is still
- *   reaped.
+ *   reaped. Nothing can answer a request after that, so the transport closes when the
+ *   exit comes (its status in the reason) or {@link EXIT_GRACE_MS} later, whichever is
+ *   first: pending calls do not wait out the escalation.
  * - An exit the client did not ask for closes the transport with the exit code or signal
  *   in the reason, once stdout has ended too, so every message the server wrote before
  *   dying is delivered first. (A grandchild that inherited stdout and keeps it open
@@ -106,6 +108,16 @@ export type SpawnFunction = (command: string, args: readonly string[], options: 
 /** Default of {@link SpawnOptions.shutdownTimeoutMs} and {@link SpawnOptions.killTimeoutMs}. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
 
+/**
+ * After the server's stdout ends, how long the transport waits for the exit before it
+ * closes without the exit status: enough for an exiting process to be reaped, short
+ * enough that calls the server can no longer answer fail at once.
+ */
+export const EXIT_GRACE_MS = 100;
+
+/** The close reason when the server closed stdout but has not exited within {@link EXIT_GRACE_MS}. */
+export const OUTPUT_CLOSED_REASON = "the server closed its output (stdout) and has not exited";
+
 /** The close reason for an exit status. */
 export function describeExit(status: ExitStatus): string {
   if (status.error !== undefined) return `server process failed: ${status.error}`;
@@ -142,6 +154,8 @@ class ChildTransport implements StdioChild {
   private stdinEnded = false;
   private shuttingDown = false;
   private timer: unknown = undefined;
+  /** The {@link EXIT_GRACE_MS} wait after stdout ended. */
+  private grace: unknown = undefined;
   private readonly shutdownMs: number;
   private readonly killMs: number;
   private readonly clock: Clock;
@@ -210,15 +224,20 @@ class ChildTransport implements StdioChild {
     if (this.stdoutEnded) return;
     this.stdoutEnded = true;
     this.channel.endInput();
-    if (this.status !== undefined) this.channel.closeWith(describeExit(this.status));
-    else this.shutdown();
+    if (this.status !== undefined) return this.channel.closeWith(describeExit(this.status));
+    this.shutdown();
+    this.grace = this.clock.schedule(this.clock.now() + EXIT_GRACE_MS, () => {
+      this.grace = undefined;
+      this.channel.closeWith(OUTPUT_CLOSED_REASON);
+    });
   }
 
   private onExit(status: ExitStatus): void {
     if (this.status !== undefined) return;
     this.status = status;
     if (this.timer !== undefined) this.clock.cancel(this.timer);
-    this.timer = undefined;
+    if (this.grace !== undefined) this.clock.cancel(this.grace);
+    this.timer = this.grace = undefined;
     this.resolveExited(status);
     // Messages still in the stdout pipe are delivered before the close, except when there is no pipe at all.
     if (this.stdoutEnded || status.error !== undefined) this.channel.closeWith(describeExit(status));
