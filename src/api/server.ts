@@ -155,7 +155,7 @@ export interface McpServerCoreOptions extends Omit<McpServerOptions, "tasks"> {
 
 /** A connected session the server tells about changes: an {@link Endpoint} is one. */
 export interface Notifier {
-  /** Takes a kernel input (the server feeds `changed`). */
+  /** Takes a kernel input (the server feeds `changed` and `declare`). */
   feed(input: SessionInput): void;
   /** Server-wide log messages (see {@link McpServer.log}). */
   log?(level: LoggingLevel, data: unknown, logger?: string): void;
@@ -389,6 +389,8 @@ export class McpServerCore {
   private seq = 0;
   private changed = 0;
   private readonly flush = (): void => this.flushListChanged();
+  /** The capabilities connections were last given, as JSON (see {@link McpServerCore.flushListChanged}). */
+  private declared: string | undefined;
   /** The `inputSchema` a tool is listed with, undefined for no such tool (one function per server: each HTTP request's setup carries it). */
   readonly inputSchemaOf = (name: string): JsonSchemaObject | undefined => this.tools.get(name)?.def.inputSchema;
   private readonly schema: JsonSchemaValidator;
@@ -709,6 +711,15 @@ export class McpServerCore {
     const changed = this.changed;
     this.changed = 0;
     const now = this.clock.now();
+    // A registration may change what the server declares (its first prompt adds `prompts`):
+    // every connection is told; one without a legacy handshake (modern requests,
+    // server/discover) takes it, a legacy session keeps what it negotiated (the kernel says so).
+    const capabilities = this.capabilities;
+    const declared = JSON.stringify(capabilities);
+    if (declared !== this.declared) {
+      this.declared = declared;
+      for (const peer of this.connections.keys()) peer.feed({ type: "declare", now, capabilities });
+    }
     for (const [kind, what] of LISTS) {
       if ((changed & kind) === 0) continue;
       // The session knows whether its client is to be told (declared listChanged, or a listen stream asking).

@@ -153,6 +153,8 @@ function malformedInput(input: SessionInput): string | null {
       return CHANGES.includes(input.what) ? null : `changed needs what: one of ${CHANGES.join(", ")}`;
     case "unsendable":
       return input.message !== null && typeof input.message === "object" ? null : "unsendable needs the message";
+    case "declare":
+      return input.capabilities !== undefined && isParamsObject(input.capabilities) ? null : "declare needs capabilities (an object)";
   }
   return null;
 }
@@ -200,6 +202,8 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       return log(state, input.level, input.logger, input.data, out, input.related, input.meta);
     case "changed":
       return applyChange(state, changeOf(input), state.phase.name === "operating", out);
+    case "declare":
+      return declare(state, input.capabilities, out);
     case "end-subscription":
       return endSubscription(state, input.id, out);
     case "tick":
@@ -258,6 +262,23 @@ function sentBy(spec: MethodSpec, side: Side): boolean {
 function isTaskAugmented(spec: MethodSpec, params: JsonObject | undefined): boolean {
   const task = params?.task;
   return spec.taskAugmentable && typeof task === "object" && task !== null && !Array.isArray(task);
+}
+
+/**
+ * New capabilities from the application. Before a legacy handshake they are what this side
+ * declares: in `server/discover` and each modern request's checks (draft `basic/index`:
+ * every modern request stands alone, so it sees the capabilities of now) and in the
+ * `initialize` still to come. A legacy handshake fixed what its session declared
+ * (2025-11-25 `basic/lifecycle`: capabilities are negotiated at initialization), so it keeps
+ * them, and a closed session has none to change.
+ */
+function declare(state: SessionState, capabilities: JsonObject, out: SessionOutput[]): void {
+  const phase = state.phase.name;
+  if (phase !== "new" && phase !== "probing" && phase !== "modern") {
+    out.push({ type: "diagnostic", code: "declare-refused", message: `capabilities are fixed for this session (${phase}): a legacy handshake declared them`, detail: { phase } });
+    return;
+  }
+  state.options.capabilities = { ...capabilities };
 }
 
 /** A fatal protocol error: close the session and ask the driver to close the transport. */

@@ -239,6 +239,13 @@ export type SessionInput =
   | { type: "task-progress"; now: number; token: string | number; progress: number; total?: number; message?: string; meta?: JsonObject }
   /** Tasks extension: a task changed status; listeners that named it get `notifications/tasks` with `task`. */
   | { type: "changed"; now: number; what: "task"; taskId: string; task: JsonObject }
+  /**
+   * The application's capabilities from now on (a server that registered its first prompt,
+   * say): what `server/discover` answers and modern requests are checked against, and what a
+   * handshake still to come declares. A legacy session keeps what its handshake declared
+   * (refused with a `declare-refused` diagnostic).
+   */
+  | { type: "declare"; now: number; capabilities: JsonObject }
   /** Server application: end a `subscriptions/listen` stream gracefully (its completion result is sent). */
   | { type: "end-subscription"; now: number; id: RequestId }
   /** Time has passed; due timers fire. */

@@ -1,0 +1,55 @@
+// Spec: draft basic/index ("Statelessness": each modern request stands alone, so it is served
+// with what the server declares now) and draft server/discover (the capabilities the server
+// supports); 2025-11-25 basic/lifecycle (capabilities are negotiated at initialization, so a
+// legacy session keeps what its handshake declared). On a long-lived dual-era connection (stdio)
+// a server that registers its first prompt after connecting declares `prompts` from then on to
+// server/discover and modern requests, and not to the legacy session that negotiated without it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpServer } from "../../src/api/server.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { createSession, step } from "../../src/session/session.js";
+import { rawClient, SERVER } from "./setup.js";
+
+const MV = "2026-07-28";
+const META = { "io.modelcontextprotocol/protocolVersion": MV, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } };
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
+test("server/discover (draft): a prompt registered after connect is declared to server/discover and served to modern requests on the same connection", async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV, "2025-11-25"] } });
+  server.tool("t", {}, () => ({ content: [] }));
+  const raw = rawClient(server);
+  const before = await raw.request(1, "server/discover", { _meta: META });
+  assert.equal(before.result.capabilities.prompts, undefined);
+  assert.equal((await raw.request(2, "prompts/list", { _meta: META })).error?.code, -32601, "not declared yet");
+  server.prompt("greet", {}, () => ({ messages: [] }));
+  await turn();
+  const after = await raw.request(3, "server/discover", { _meta: META });
+  assert.ok(after.result.capabilities.prompts, "declared from now on");
+  assert.deepEqual((await raw.request(4, "prompts/list", { _meta: META })).result.prompts.map((p: { name: string }) => p.name), ["greet"]);
+});
+
+test("basic/lifecycle: a legacy session keeps the capabilities its handshake declared when the server registers more", async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV, "2025-11-25"] } });
+  server.tool("t", {}, () => ({ content: [] }));
+  const raw = rawClient(server);
+  const init = await raw.initialize("2025-11-25");
+  assert.equal(init.result.capabilities.prompts, undefined);
+  server.prompt("greet", {}, () => ({ messages: [] }));
+  await turn();
+  assert.equal((await raw.request(5, "prompts/list")).error?.code, -32601, "the session negotiated no prompts");
+  assert.ok(!raw.inbox.some((m) => m.method === "notifications/prompts/list_changed"), "nor is it told of a list it never had");
+});
+
+test("session (kernel): declare takes new capabilities before a legacy handshake and refuses them after it; a malformed one is refused", () => {
+  const s = createSession({ role: "server", info: SERVER, capabilities: { tools: {} }, versions: [MV, "2025-11-25"] });
+  step(s, { type: "declare", now: 0, capabilities: { tools: {}, prompts: {} } });
+  const init = step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
+  const sent = init.outputs.find((o) => o.type === "send") as unknown as { message: { result: { capabilities: object } } };
+  assert.deepEqual(sent.message.result.capabilities, { tools: {}, prompts: {} }, "the handshake declares what was declared before it");
+  const refused = step(s, { type: "declare", now: 0, capabilities: {} });
+  assert.deepEqual(refused.outputs.map((o) => o.type === "diagnostic" && o.code), ["declare-refused"]);
+  assert.deepEqual(s.options.capabilities, { tools: {}, prompts: {} });
+  const bad = step(createSession({ role: "server", info: SERVER, capabilities: { tools: {} } }), { type: "declare", now: 0 } as never);
+  assert.deepEqual(bad.outputs.map((o) => o.type === "diagnostic" && o.code), ["input-refused"]);
+});
