@@ -30,7 +30,7 @@
  * `tasks/list`, `tasks/cancel` are served from the same task runtime a server uses
  * (`api/tasks.ts` over the `src/tasks/` reducer). The tasks belong to this one session.
  */
-import { systemClock, type Clock } from "../driver/clock.js";
+import { MIN_PEER_DELAY_MS, systemClock, type Clock } from "../driver/clock.js";
 import { TASKS_EXTENSION } from "../model/meta.js";
 import { isModernVersion } from "../model/versions.js";
 import { McpError, toRpcError, type Endpoint, type RequestContext, type RequestOptions } from "../driver/endpoint.js";
@@ -43,6 +43,7 @@ import { ToolOutputs } from "./tool-outputs.js";
 import { peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import { checkTaskAugmentation } from "../tasks/capabilities.js";
+import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
 import type { TaskOwner } from "../tasks/types.js";
 import { progressTokenOf } from "../session/progress.js";
@@ -139,10 +140,9 @@ type Listener = (params: JsonObject | undefined) => void;
  * Bounds on the server's `pollIntervalMs` (SEP-2663 "Task Polling": "Clients SHOULD
  * respect"): below the floor a server (by mistake: 0, 1) would have the client poll in a
  * tight loop; past the ceiling one task would wait for days between polls. The floor is
- * the one the HTTP client keeps for an SSE `retry` (MIN_RECONNECT_DELAY_MS, not imported
- * so that a client bundle without HTTP does not carry that transport).
+ * the one every wait a peer suggests is held to (an SSE `retry` too).
  */
-const MIN_POLL_INTERVAL_MS = 100;
+const MIN_POLL_INTERVAL_MS = MIN_PEER_DELAY_MS;
 const MAX_POLL_INTERVAL_MS = 60_000;
 
 /** The wait before the next `tasks/get`: the server's suggestion when it is a non-negative integer ("integer milliseconds"), else `fallback` (default 1 s); within the bounds. */
@@ -151,8 +151,6 @@ function pollInterval(suggested: unknown, fallback = 1000): number {
   return Math.min(MAX_POLL_INTERVAL_MS, Math.max(MIN_POLL_INTERVAL_MS, ms));
 }
 
-const TASK_STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
-
 /**
  * Why a `tasks/get` answer about `taskId` cannot be acted on, or undefined (SEP-2663 "Task
  * Polling": the answer is the task asked for, with a known status; "If the status is
@@ -160,7 +158,7 @@ const TASK_STATUSES = new Set(["working", "input_required", "completed", "failed
  */
 function invalidTaskAnswer(taskId: string, task: Task): string | undefined {
   if (task.taskId !== taskId) return `asked for task ${JSON.stringify(taskId)}, it answered about ${JSON.stringify(task.taskId)}`;
-  if (!TASK_STATUSES.has(task.status)) return `task ${JSON.stringify(taskId)} has status ${JSON.stringify(task.status)}, which is none of ${[...TASK_STATUSES].join(", ")}`;
+  if (!isTaskStatus(task.status)) return `task ${JSON.stringify(taskId)} has status ${JSON.stringify(task.status)}, which is none of ${TASK_STATUSES.join(", ")}`;
   const r = task.result;
   if (task.status === "completed" && (typeof r !== "object" || r === null || Array.isArray(r))) return `task ${JSON.stringify(taskId)} is completed but carries no result object`;
   return undefined;

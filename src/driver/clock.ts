@@ -23,6 +23,13 @@ export interface Clock {
 }
 
 /**
+ * The shortest wait a peer's suggestion can impose, in ms: an SSE `retry`, a task's
+ * `pollIntervalMs`. A peer that asks for 0 (by mistake or not) would otherwise get a
+ * tight loop of requests, a thousand a second.
+ */
+export const MIN_PEER_DELAY_MS = 100;
+
+/**
  * The longest delay `setTimeout` takes (2^31 − 1 ms, about 24.8 days). Runtimes fire a
  * longer one after 1 ms, so a peer's huge `retry` or `pollIntervalMs` would become a
  * tight loop: such a wait is made of timers of at most this length, each re-armed.

@@ -25,6 +25,7 @@ import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotificat
 import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
 import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { MetaKey } from "../model/meta.js";
+import { taskMetadataOf } from "../tasks/capabilities.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
@@ -260,8 +261,7 @@ function sentBy(spec: MethodSpec, side: Side): boolean {
  * era has no such field: there the server decides, and the caller checks the era.
  */
 function isTaskAugmented(spec: MethodSpec, params: JsonObject | undefined): boolean {
-  const task = params?.task;
-  return spec.taskAugmentable && typeof task === "object" && task !== null && !Array.isArray(task);
+  return spec.taskAugmentable && taskMetadataOf(params) !== undefined;
 }
 
 /**

@@ -60,7 +60,7 @@
  * `close()` aborts every fetch, sends DELETE for the session (a 405 is fine), and calls
  * the close listener once. Delays go through an injectable `sleep`, so tests never wait.
  */
-import { systemClock } from "../driver/clock.js";
+import { MIN_PEER_DELAY_MS, systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
 import { decodeOversized, malformedResponseAnswer, oversizedStandIn } from "../jsonrpc/codec.js";
@@ -163,12 +163,12 @@ interface ModernCtx {
 export const GET_WAIT_MS = 1000;
 
 /**
- * The shortest wait a server's `retry` can ask for before a reconnection, in ms: a server
- * that sends `retry: 0` and closes at once would otherwise get a tight loop of GETs (a
- * thousand a second). The delays of {@link ReconnectOptions} are the caller's, and are
- * taken as they are.
+ * The shortest wait a server's `retry` can ask for before a reconnection, in ms
+ * ({@link MIN_PEER_DELAY_MS}): a server that sends `retry: 0` and closes at once would
+ * otherwise get a tight loop of GETs. The delays of {@link ReconnectOptions} are the
+ * caller's, and are taken as they are.
  */
-export const MIN_RECONNECT_DELAY_MS = 100;
+export const MIN_RECONNECT_DELAY_MS = MIN_PEER_DELAY_MS;
 
 /** The start of the ids re-issued modern requests carry: strings, never equal to the kernel's numeric ids. */
 export const REISSUE_ID_PREFIX = "mcp-kernel-reissue-";

@@ -96,13 +96,19 @@ export function isVisibleAscii(value: string): boolean {
 export function isSafeHeaderValue(value: string): boolean {
   const n = value.length;
   if (n === 0) return true;
-  for (let i = 0; i < n; i++) {
-    const c = value.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09) || c > 0x7e) return false;
-  }
+  if (!isFieldValueText(value)) return false;
   const first = value.charCodeAt(0);
   const last = value.charCodeAt(n - 1);
   return first !== 0x20 && first !== 0x09 && last !== 0x20 && last !== 0x09;
+}
+
+/** Only the characters a field value may hold (RFC 9110 §5.5, obs-text aside): visible ASCII, space and tab. */
+export function isFieldValueText(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09) || c > 0x7e) return false;
+  }
+  return true;
 }
 
 /** A header name token (RFC 9110 `1*tchar`). */

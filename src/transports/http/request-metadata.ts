@@ -19,7 +19,7 @@
  */
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { MetaKey } from "../../model/meta.js";
-import { isHeaderName, isSafeHeaderValue } from "./headers.js";
+import { isFieldValueText, isHeaderName, isSafeHeaderValue } from "./headers.js";
 
 /** Header names of the request metadata (HTTP compares names case-insensitively). */
 export const MH = {
@@ -72,7 +72,7 @@ export function encodeHeaderValue(value: string): string {
  * §5.5), or a sentinel whose payload is not Base64 of UTF-8.
  */
 export function decodeHeaderValue(raw: string): string | undefined {
-  if (plainFieldValue(raw) === undefined) return undefined;
+  if (!isFieldValueText(raw)) return undefined;
   if (!(raw.startsWith(SENTINEL_START) && raw.endsWith(SENTINEL_END) && raw.length >= SENTINEL_START.length + SENTINEL_END.length)) return raw;
   const payload = raw.slice(SENTINEL_START.length, raw.length - SENTINEL_END.length);
   // Strict RFC 4648 §4 Base64 with its padding: `atob` is forgiving (it accepts missing
@@ -90,11 +90,7 @@ export function decodeHeaderValue(raw: string): string | undefined {
 
 /** A received header value taken as it is (no sentinel decoding), or undefined when it holds characters a field value may not. */
 function plainFieldValue(raw: string): string | undefined {
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09) || c > 0x7e) return undefined;
-  }
-  return raw;
+  return isFieldValueText(raw) ? raw : undefined;
 }
 
 /** Base64 alphabet only, length a multiple of 4, `=` only as the last one or two characters. */
