@@ -142,19 +142,17 @@ test("basic/utilities/cancellation (timeouts): a request ended by maxRequestTime
 
 test("server/tools Output Schema with tasks: a final result is always checked, even one carrying a task field (tasks/result) or resultType task (completed tasks/get)", async () => {
   const bad = { content: [{ type: "text", text: "hot" }], structuredContent: { temperature: "hot" } };
-  const legacy = await against("legacy", (m) => (m.method === "tools/call" ? { task: legacyTask() } : m.method === "tasks/result" ? { ...bad, task: legacyTask({ status: "completed" }) } : {}));
-  await legacy.client.listTools();
-  await legacy.client.callToolAsTask("weather", {});
-  const e1 = await rejection(legacy.client.waitForTask("t1"));
-  assert.equal(e1.code, -32603);
-  assert.match(e1.message, /does not match its outputSchema/);
-  legacy.client.close();
-
-  const modern = await against("modern", (m) => (m.method === "tools/call" ? task({ resultType: "task" }) : m.method === "tasks/get" ? task({ status: "completed", result: { ...bad, resultType: "task" } }) : {}));
-  await modern.client.listTools();
-  await modern.client.callToolAsTask("weather", {});
-  const e2 = await rejection(modern.client.waitForTask("t1"));
-  assert.equal(e2.code, -32603);
-  assert.match(e2.message, /does not match its outputSchema/);
-  modern.client.close();
+  const eras = [
+    ["legacy", (m: any) => (m.method === "tools/call" ? { task: legacyTask() } : m.method === "tasks/result" ? { ...bad, task: legacyTask({ status: "completed" }) } : {})],
+    ["modern", (m: any) => (m.method === "tools/call" ? task({ resultType: "task" }) : m.method === "tasks/get" ? task({ status: "completed", result: { ...bad, resultType: "task" } }) : {})],
+  ] as const;
+  for (const [era, answer] of eras) {
+    const c = await against(era, answer);
+    await c.client.listTools();
+    await c.client.callToolAsTask("weather", {});
+    const e = await rejection(c.client.waitForTask("t1"));
+    assert.equal(e.code, -32603, era);
+    assert.match(e.message, /does not match its outputSchema/, era);
+    c.client.close();
+  }
 });
