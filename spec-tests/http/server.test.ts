@@ -175,7 +175,7 @@ test("transports/Protocol Version Header: without the header a session is served
   await served.text();
 });
 
-test("transports/Listening item 3: GET returns text/event-stream (priming first); only one GET stream per session (409 for a second)", async () => {
+test("transports/Listening item 3: GET returns text/event-stream (priming first), or 405: a second GET gets a stream of its own (Multiple Connections: the client MAY remain connected to several)", async () => {
   const { handler } = makeHandler();
   const sid = await open(handler);
   const g = await get(handler, sid, V);
@@ -184,11 +184,66 @@ test("transports/Listening item 3: GET returns text/event-stream (priming first)
   const s = new SseReader(g);
   assert.equal((await s.next())!.data, "");
   const second = await get(handler, sid, V);
-  assert.equal(second.status, 409);
+  assert.equal(second.status, 200);
+  const s2 = new SseReader(second);
+  const priming = await s2.next();
+  assert.equal(priming!.data, "");
+  assert.notEqual(priming!.id.split("-")[0], "", "a stream of its own, resumable by its event ids");
   // Listening item 2: the GET MUST list text/event-stream in Accept.
   const noAccept = await handler(new Request(URL_, { headers: { accept: "application/json", "mcp-session-id": sid, "mcp-protocol-version": V } }));
   assert.equal(noAccept.status, 406);
   await s.cancel();
+  await s2.cancel();
+});
+
+test("transports/Multiple Connections: with several GET streams each message goes on one only (MUST NOT broadcast): the one connected last, then the one before when it goes away; at most 8 stay connected", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  const ep = tools.endpoints[0];
+  const first = new SseReader(await get(handler, sid, V));
+  const firstPriming = (await first.next())!;
+  const second = new SseReader(await get(handler, sid, V));
+  await second.next();
+  ep.notify("notifications/tools/list_changed");
+  assert.equal((await second.message()).msg.method, "notifications/tools/list_changed");
+  await second.cancel();
+  ep.notify("notifications/tools/list_changed");
+  const { msg, id } = await first.message();
+  assert.equal(msg.method, "notifications/tools/list_changed", "the earlier stream, and only after the later one went away");
+  assert.equal(id.split("-")[0], firstPriming.id.split("-")[0]);
+  // Seven more GETs: eight connected in all; the ninth closes the oldest (server-side, with retry).
+  const more: SseReader[] = [];
+  for (let i = 0; i < 8; i++) {
+    const r = new SseReader(await get(handler, sid, V));
+    await r.next();
+    more.push(r);
+  }
+  assert.equal(await first.next(), undefined, "the oldest connection was closed");
+  assert.equal(first.retries.length > 0, true, "closed with a retry, as a polling close");
+  // Still resumable: its Last-Event-ID reattaches it, and it is the one connected last now.
+  const resumed = await handler(new Request(URL_, { headers: { accept: "text/event-stream", "mcp-session-id": sid, "mcp-protocol-version": V, "last-event-id": id } }));
+  assert.equal(resumed.status, 200);
+  const again = new SseReader(resumed);
+  ep.notify("notifications/tools/list_changed");
+  const last = await again.message();
+  assert.equal(last.msg.method, "notifications/tools/list_changed");
+  assert.equal(last.id.split("-")[0], firstPriming.id.split("-")[0]);
+  for (const r of [...more, again]) await r.cancel();
+});
+
+test("transports/Multiple Connections: messages that reached no connection move to the next GET's stream, once", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  const ep = tools.endpoints[0];
+  const first = new SseReader(await get(handler, sid, V));
+  await first.next();
+  await first.cancel();
+  ep.notify("notifications/tools/list_changed");
+  const next = new SseReader(await get(handler, sid, V));
+  assert.equal((await next.message()).msg.method, "notifications/tools/list_changed");
+  ep.notify("notifications/tools/list_changed");
+  assert.equal((await next.message()).msg.method, "notifications/tools/list_changed");
+  await next.cancel();
 });
 
 test("transports/Listening item 4 and Multiple Connections: unrelated server messages go on the GET stream, once; queued ones arrive when it opens", async () => {

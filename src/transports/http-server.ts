@@ -46,8 +46,9 @@
  *   during initialization" as such a way (`strictProtocolVersionHeader: true` assumes
  *   2025-03-26 instead, so a session at a later version answers 400); a header naming
  *   another version than the session's is "unsupported" for that session: 400;
- * - a second GET stream while one is connected gets 409; a GET with `Last-Event-ID`
- *   replaces whatever connection that stream had (the client has evidently lost it).
+ * - each GET without `Last-Event-ID` gets a stream of its own (see server-session.ts); a
+ *   GET with `Last-Event-ID` replaces whatever connection that stream had (the client
+ *   has evidently lost it).
  */
 import { Endpoint, type RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
@@ -455,7 +456,6 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       if (conn === undefined) return httpError(400, ErrorCode.InvalidRequest, "Last-Event-ID names no stream of this session that can be resumed");
     } else {
       conn = session.connectStandalone();
-      if (conn === undefined) return httpError(409, ErrorCode.InvalidRequest, "only one GET stream per session may be open");
     }
     return sseReply(conn.body);
   }

@@ -26,12 +26,19 @@
  * and a GET with `Last-Event-ID` attaches a new connection that first replays what came
  * after that event (each message exactly once per connection, in order). A POST stream
  * is done when each of its requests has been answered (or cancelled, which ends it with
- * no answer); its connection closes once everything is written. A GET without
- * `Last-Event-ID` opens a fresh standalone stream; messages that waited on the old one
- * for a connection move to it, and the old one is forgotten. Unrelated messages that
- * arrive before any GET wait on a standalone stream that has never been connected:
- * queued, bounded by the per-stream log limit; the oldest are dropped with an `onLost`
- * diagnostic.
+ * no answer); its connection closes once everything is written.
+ *
+ * Each GET without `Last-Event-ID` opens a standalone stream of its own (spec: the
+ * client "MAY remain connected to multiple SSE streams simultaneously", and a GET is
+ * answered with an event stream or 405, so a second one is not refused: a client whose
+ * first connection died unnoticed by the server must be able to listen again). An
+ * unrelated message goes to the standalone stream connected last that still has its
+ * connection. Standalone streams without a connection are forgotten when a new GET
+ * comes, after their messages that never reached a connection move to it; at most
+ * {@link MAX_LIVE_GET_STREAMS} stay connected, the oldest closed first (a server-side
+ * close: resumable until the next GET). Unrelated messages that arrive before any GET
+ * wait on a standalone stream that has never been connected: queued, bounded by the
+ * per-stream log limit; the oldest are dropped with an `onLost` diagnostic.
  *
  * Priming events and polling closes (SEP-1699) are for sessions at 2025-11-25; older
  * sessions get neither, only event ids on their messages for resumption.
@@ -50,6 +57,9 @@ import { hasSsePolling } from "../../model/versions.js";
 import type { Clock } from "../../driver/clock.js";
 import { SseConnection } from "./connection.js";
 import { formatEventId, type EventStore, type StreamLog } from "./event-log.js";
+
+/** Most standalone (GET) streams of one session connected at once; a GET past it closes the oldest. */
+export const MAX_LIVE_GET_STREAMS = 8;
 
 /** What a session needs from its handler. */
 export interface SessionConfig {
@@ -117,7 +127,8 @@ export class HttpSession {
   idleTimer: unknown = undefined;
   private readonly streams = new Map<number, Stream>();
   private nextStream = 1;
-  private standalone: Stream | null = null;
+  /** Standalone streams, in the order they were last connected (the last is where unrelated messages go when none is connected). */
+  private readonly standalone: Stream[] = [];
   private readonly routes = new Map<string, Exchange>();
   private receiving: Exchange | null = null;
   private finishedStreams = 0;
@@ -244,8 +255,15 @@ export class HttpSession {
   }
 
   private toStandalone(text: string): void {
-    let s = this.standalone;
-    if (s === null) s = this.standalone = this.newStream(true);
+    const all = this.standalone;
+    let s = all.at(-1);
+    for (let i = all.length - 1; i >= 0; i--) {
+      if (all[i].conn !== null) {
+        s = all[i];
+        break;
+      }
+    }
+    if (s === undefined) all.push((s = this.newStream(true)));
     this.write(s, text);
   }
 
@@ -266,17 +284,26 @@ export class HttpSession {
     return this.attach(s, 0, true);
   }
 
-  /** A GET without `Last-Event-ID`: the standalone stream, or `undefined` when one is already connected (409). */
-  connectStandalone(): SseConnection | undefined {
-    const old = this.standalone;
-    if (old !== null && old.conn !== null) return undefined;
-    if (old !== null && !old.everConnected) return this.attach(old, 0, true);
-    const s = (this.standalone = this.newStream(true));
-    if (old !== null) {
+  /** A GET without `Last-Event-ID`: a standalone stream of its own (the queue of one never connected, if that is the newest). */
+  connectStandalone(): SseConnection {
+    const all = this.standalone;
+    const newest = all.at(-1);
+    if (newest !== undefined && !newest.everConnected) return this.attach(newest, 0, true);
+    const s = this.newStream(true);
+    let live = 0;
+    for (let i = all.length - 1; i >= 0; i--) {
+      const old = all[i];
+      if (old.conn !== null) {
+        // Past the limit: a server-side close (with `retry`); the stream stays resumable until the next GET.
+        if (++live >= MAX_LIVE_GET_STREAMS) this.disconnect(old, old.conn);
+        continue;
+      }
       // Messages that never reached a connection move to the new stream; the rest is forgotten.
       for (const e of old.log.after(old.log.written)) this.config.store.append(s.log, e.data, false);
       this.forget(old);
+      all.splice(i, 1);
     }
+    all.push(s);
     return this.attach(s, 0, true);
   }
 
@@ -303,6 +330,7 @@ export class HttpSession {
     const conn = new SseConnection((c) => this.connectionLost(s, c), this.config.maxQueuedBytes);
     s.conn = conn;
     s.everConnected = true;
+    if (s.standalone) this.lastConnected(s);
     const retry = this.config.retryMs;
     const polls = hasSsePolling(negotiatedVersion(this.endpoint.state));
     // Spec (SEP-1699): a new stream opens with an event id and empty data, to prime resumption.
@@ -320,6 +348,13 @@ export class HttpSession {
       clock.schedule(clock.now() + this.config.pollingCloseAfterMs, () => this.disconnect(s, conn));
     }
     return conn;
+  }
+
+  /** Makes `s` the standalone stream unrelated messages go to while it is connected. */
+  private lastConnected(s: Stream): void {
+    const all = this.standalone;
+    const i = all.indexOf(s);
+    if (i >= 0 && i !== all.length - 1) all.push(...all.splice(i, 1));
   }
 
   /**
@@ -397,7 +432,7 @@ export class HttpSession {
     }
     this.streams.clear();
     this.routes.clear();
-    this.standalone = null;
+    this.standalone.length = 0;
     this.config.onTerminate(this, reason);
   }
 }
