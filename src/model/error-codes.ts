@@ -22,8 +22,12 @@ import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { hasCapability } from "./methods.js";
 import { isModernVersion } from "./versions.js";
 
-/** The codes of the range the draft reserves for the specification that it defines. */
-const MODERN_DEFINED: readonly number[] = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion];
+/**
+ * The codes of the range the draft reserves for the specification that it defines. Only a
+ * modern server sends them, so they also identify one (draft `basic/versioning`, Backward
+ * Compatibility).
+ */
+export const MODERN_ERROR_CODES: readonly number[] = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion];
 
 /**
  * The error to send for the application's `error` to a request read under `version`,
@@ -36,7 +40,7 @@ export function answerableError(error: JsonRpcErrorObject, version: string | und
   if (isModernVersion(version)) {
     if (code === ErrorCode.ResourceNotFound) return { ...error, code: ErrorCode.InvalidParams };
     if (code === ErrorCode.UrlElicitationRequired) return refused(error, "2026-07-28 has no such code (ask with input_required instead)");
-    if (code <= ErrorCode.HeaderMismatch && !MODERN_DEFINED.includes(code)) return refused(error, "the code is reserved for the MCP specification, which does not define it");
+    if (code <= ErrorCode.HeaderMismatch && !MODERN_ERROR_CODES.includes(code)) return refused(error, "the code is reserved for the MCP specification, which does not define it");
     return error;
   }
   if (code !== ErrorCode.UrlElicitationRequired) return error;

@@ -23,6 +23,7 @@ import { merged } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
+import { MODERN_ERROR_CODES } from "../model/error-codes.js";
 import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { MetaKey } from "../model/meta.js";
 import { taskMetadataOf } from "../tasks/capabilities.js";
@@ -332,9 +333,6 @@ function probe(state: SessionState, version: ModernVersion, now: number, out: Se
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "server/discover", params: withRequestMeta(undefined, version, o.capabilities, o.info, undefined) } });
 }
 
-/** Modern JSON-RPC errors identify a modern server (draft `basic/versioning`, Backward Compatibility). */
-const MODERN_ERRORS: readonly number[] = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion];
-
 /**
  * The probe's verdict. A DiscoverResult, or a recognized modern error, means a modern
  * server: stay modern (retrying with a mutually supported version after -32022). Any
@@ -345,7 +343,7 @@ function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse
   const o = state.options;
   const phase = state.phase as Extract<Phase, { name: "probing" }>;
   if ("error" in msg) {
-    if (!MODERN_ERRORS.includes(msg.error.code)) return startInitialize(state, now, out, "fallback");
+    if (!MODERN_ERROR_CODES.includes(msg.error.code)) return startInitialize(state, now, out, "fallback");
     if (msg.error.code !== ErrorCode.UnsupportedProtocolVersion) {
       fail(state, `the modern server refused discovery: ${msg.error.code} ${msg.error.message}`, out);
       return;
