@@ -273,3 +273,35 @@ test("endpoint: a sequential caller's requests share one timer (each deadline is
   clock.advance(500);
   await assert.rejects(pending, (e: McpError) => e.code === ErrorCode.RequestTimeout);
 });
+
+test("draft basic/patterns/mrtr with basic/patterns/cancellation (Timeouts): a modern call's timeout runs while the client's handler answers an input request; when it fires, or the caller aborts, the call settles and the handler's signal aborts (RequestContext.signal: aborted when the request is cancelled)", async () => {
+  const modern = { versions: ["2026-07-28"] as SessionOptions["versions"] };
+  const signals: AbortSignal[] = [];
+  const { client, clock } = connect(
+    { ...modern, capabilities: { roots: {} } },
+    modern,
+    { onRequest: () => ({ resultType: "input_required", inputRequests: { r: { method: "roots/list" } } }) },
+    new ManualClock(),
+    { onRequest: (_m, _p, ctx) => new Promise(() => void signals.push(ctx.signal)) },
+  );
+  await client.open();
+  const handling = (client as unknown as { handling: Map<string, unknown> }).handling;
+  const timed = client.request("tools/call", { name: "ask" }, { timeoutMs: 200 });
+  await flush();
+  assert.equal(signals.length, 1, "the handler is asking");
+  clock.advance(200);
+  await assert.rejects(timed, (e: McpError) => e.code === ErrorCode.RequestTimeout);
+  assert.equal(signals[0].aborted, true);
+  const ac = new AbortController();
+  const aborted = client.request("tools/call", { name: "ask" }, { signal: ac.signal });
+  await flush();
+  ac.abort("user gave up");
+  await assert.rejects(aborted, (e: McpError) => e.code === ErrorCode.RequestCancelled);
+  assert.equal(signals[1].aborted, true);
+  const closing = client.request("tools/call", { name: "ask" });
+  await flush();
+  client.closed("bye");
+  await assert.rejects(closing, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+  assert.equal(signals[2].aborted, true);
+  assert.equal(handling.size, 0, "the driver holds no handler of a dropped round");
+});

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Pair } from "../harness/pair.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { ProtocolVersion } from "../../src/model/versions.js";
-import type { JsonObject } from "../../src/jsonrpc/types.js";
+import type { JsonObject, RequestId } from "../../src/jsonrpc/types.js";
 
 const ERAS: Record<string, ProtocolVersion[]> = {
   modern: ["2026-07-28"],
@@ -242,6 +242,89 @@ test("mrtr: cancelling while inputs are being gathered ends the request locally;
   assert.equal(cancel.method, "notifications/cancelled");
   assert.notEqual(cancel.params.requestId, id2, "the cancellation names the retry's wire id");
   assert.equal(p.of("client", "error")[1].id, id2);
+});
+
+/** A server that answers every attempt of a call with input_required asking for roots (keys `a` and `b`), and never completes. */
+function askingPair(client: Record<string, unknown> = {}, keys = ["a"]): Pair {
+  const p = new Pair({ versions: ERAS.modern, capabilities: { roots: {} }, ...client }, { versions: ERAS.modern });
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { resultType: "input_required", inputRequests: Object.fromEntries(keys.map((k) => [k, { method: "roots/list" }])) });
+  p.handshake();
+  return p;
+}
+
+test("mrtr timeouts (draft basic/patterns/cancellation, Timeouts: implementations SHOULD establish timeouts for all sent requests): the call's timeout covers the time the application spends answering input requests; when it runs out the call fails with -32001 and the input requests are cancelled", () => {
+  const p = askingPair({ requestTimeoutMs: 1000 });
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const input = p.of("client", "request")[0];
+  const wire = p.wire.length;
+  p.advance(999);
+  assert.deepEqual(p.of("client", "error"), []);
+  p.advance(1);
+  const err = p.of("client", "error");
+  assert.deepEqual(err.map((e) => [e.id, e.error.code]), [[id, ErrorCode.RequestTimeout]]);
+  assert.match(err[0].error.message, /timed out after 1000 ms/);
+  assert.deepEqual(p.of("client", "cancelled"), [{ type: "cancelled", id: input.id, reason: err[0].error.message }], "the handler asking for the input learns it is no longer wanted");
+  assert.equal(p.wire.length, wire, "nothing was in flight: nothing to cancel on the wire");
+  assert.equal(p.client.inboundCount, 0);
+  assert.deepEqual(p.client.mrtr, {});
+  assert.equal(p.client.wakeAt, null);
+  // A late answer to the cancelled input changes nothing.
+  p.respond("client", input.id, { roots: [] });
+  assert.equal(p.wire.length, wire);
+});
+
+test("mrtr timeouts: as in the legacy era (where the call's timeout runs while the client answers the server's elicitation), a round and its retry go on with the call's deadline instead of starting a fresh one; maxRequestTimeoutMs bounds the whole call", () => {
+  // The retry of a call answered after 600 ms of its 1000 is cancelled at 1000, not 1600.
+  const soft = askingPair({ requestTimeoutMs: 1000 });
+  const id = soft.request("client", "tools/call", { name: "x" });
+  soft.run();
+  soft.handlers.server = () => {};
+  soft.advance(600);
+  soft.respond("client", soft.of("client", "request")[0].id, { roots: [] });
+  soft.run();
+  const retry = soft.lastSent("client") as any;
+  assert.ok(retry.params.inputResponses, "the retry went out");
+  soft.advance(399);
+  assert.deepEqual(soft.of("client", "error"), []);
+  soft.advance(1);
+  assert.deepEqual(soft.of("client", "error").map((e) => [e.id, e.error.code]), [[id, ErrorCode.RequestTimeout]]);
+  assert.deepEqual(soft.lastSent("client"), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: retry.id, reason: "timeout" } });
+  // No soft timeout (0): the cap, fixed when the call was sent, ends it in its second round.
+  const hard = askingPair({ maxRequestTimeoutMs: 3000 });
+  const call = hard.request("client", "tools/call", { name: "x" }, { timeoutMs: 0 });
+  hard.run();
+  hard.advance(2000);
+  hard.respond("client", hard.of("client", "request")[0].id, { roots: [] });
+  hard.run();
+  assert.equal(hard.of("client", "request").length, 2, "round two is asking");
+  hard.advance(999);
+  assert.deepEqual(hard.of("client", "error"), []);
+  hard.advance(1);
+  const err = hard.of("client", "error");
+  assert.deepEqual(err.map((e) => [e.id, e.error.code]), [[call, ErrorCode.RequestTimeout]]);
+  assert.match(err[0].error.message, /maxRequestTimeoutMs \(3000 ms\)/);
+  assert.deepEqual(hard.of("client", "cancelled").map((c) => c.id), [hard.of("client", "request")[1].id]);
+});
+
+test("mrtr: a round dropped because the application cancelled the call, one of its inputs failed, or the session closed cancels every input request still waiting (RequestContext.signal: aborted when the request is cancelled or the connection closes)", () => {
+  const cases: [string, (p: Pair, id: RequestId, inputs: RequestId[]) => void, number][] = [
+    ["cancel", (p, id) => p.feed("client", { type: "cancel", now: p.now, id, reason: "user gave up" }), 2],
+    ["input failed", (p, _id, inputs) => p.feed("client", { type: "respond", now: p.now, id: inputs[0], error: { code: ErrorCode.InternalError, message: "no roots" } }), 1],
+    ["closed", (p) => p.feed("client", { type: "closed", now: p.now, reason: "bye" }), 2],
+  ];
+  for (const [how, drop, n] of cases) {
+    const p = askingPair({}, ["a", "b"]);
+    const id = p.request("client", "tools/call", { name: "x" });
+    p.run();
+    const inputs = p.of("client", "request").map((r) => r.id);
+    assert.equal(inputs.length, 2);
+    drop(p, id, inputs);
+    assert.deepEqual(p.of("client", "cancelled").map((c) => c.id), inputs.slice(2 - n), how);
+    assert.equal(p.of("client", "error")[0].id, id, how);
+    assert.equal(p.client.inboundCount, 0, how);
+    assert.deepEqual(p.client.mrtr, {}, how);
+  }
 });
 
 test("mrtr: a server that answers input_required on a method that does not allow it is an error", () => {

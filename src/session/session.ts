@@ -183,10 +183,11 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     case "respond":
       return respond(state, input.id, input.result, input.error, now, out);
     case "cancel": {
-      const waiting = dropInputRound(state, idKey(input.id));
+      const reason = input.reason ?? "request cancelled";
+      const waiting = dropInputRound(state, idKey(input.id), reason, out);
       if (waiting === undefined) return cancelOutbound(state, input.id, input.reason, now, out);
       // Still gathering input: nothing is on the wire to cancel.
-      out.push({ type: "error", id: waiting.origin, method: waiting.method, error: { code: ErrorCode.RequestCancelled, message: input.reason ?? "request cancelled" } });
+      out.push({ type: "error", id: waiting.origin, method: waiting.method, error: { code: ErrorCode.RequestCancelled, message: reason } });
       return;
     }
     case "progress": {
@@ -705,6 +706,16 @@ function legacySubscribe(state: SessionState, id: RequestId, method: string, uri
  * event (ids `mrtr:<origin>:<round>:<key>`, answered locally, never on the wire); when all
  * are answered the original request is retried under a new id with `inputResponses` and
  * the exact `requestState` (none if none was given). Events keep naming the original id.
+ *
+ * The call's timeout covers every round, the time the application takes to answer
+ * included: the round keeps the deadline of the attempt it ends and the retry inherits it.
+ * This is the legacy era's wait: there a server asks (`elicitation/create`) while its
+ * `tools/call` is in flight, and the call's timeout keeps running while the user answers;
+ * only the server's progress resets it, never past `maxRequestTimeoutMs` (2025-11-25
+ * `basic/lifecycle`, Timeouts). A modern server sends no progress while the round is with
+ * the client (no request of it is in flight), so none resets it here either; progress on
+ * an attempt does, as on any request. Starting afresh each round would let a server (or an
+ * unanswered input) keep a call waiting without any bound the caller set.
  */
 function receiveInputRequired(state: SessionState, req: OutboundRequest, result: JsonObject, now: number, out: SessionOutput[]): void {
   const origin = req.origin ?? req.id;
@@ -722,12 +733,13 @@ function receiveInputRequired(state: SessionState, req: OutboundRequest, result:
   if (round > state.options.maxInputRounds) return invalid(`gave up after ${state.options.maxInputRounds} input_required rounds`);
   const inputs = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
   const originKey = idKey(origin);
-  const entry: MrtrRound = { origin, method: req.method, timeoutMs: req.timeoutMs, progress: req.progressToken !== undefined, round, keys: Object.keys(inputs), waiting: Object.keys(inputs), responses: {} };
+  const entry: MrtrRound = { origin, method: req.method, timeoutMs: req.timeoutMs, deadline: req.deadline, hardDeadline: req.hardDeadline, progress: req.progressToken !== undefined, round, keys: Object.keys(inputs), waiting: Object.keys(inputs), responses: {} };
   if (req.params !== undefined) entry.params = req.params;
   if (typeof result.requestState === "string") entry.requestState = result.requestState;
   state.mrtr[originKey] = entry;
+  wakeNoLaterThan(state, entry.deadline);
   for (const key of entry.waiting) {
-    const id = `mrtr:${originKey}:${round}:${key}`;
+    const id = inputRequestId(originKey, round, key);
     addInbound(state, { id, method: inputs[key].method, mrtr: { origin: originKey, key } });
     out.push({ type: "request", id, method: inputs[key].method, params: inputs[key].params });
   }
@@ -750,15 +762,17 @@ function answerInput(state: SessionState, ref: { origin: string; key: string }, 
  * again, round after round, until the bound; answers still coming for the round are dropped.
  */
 function failInput(state: SessionState, ref: { origin: string; key: string }, method: string, error: { code: number; message: string; data?: unknown }, out: SessionOutput[]): void {
-  const entry = dropInputRound(state, ref.origin);
-  if (entry === undefined) return;
   const code = Number.isInteger(error.code) ? error.code : ErrorCode.InternalError;
   const message = `the ${method} input could not be provided: ${typeof error.message === "string" ? error.message : "the handler failed"}`;
+  const entry = dropInputRound(state, ref.origin, message, out);
+  if (entry === undefined) return;
   out.push({ type: "error", id: entry.origin, method: entry.method, error: error.data === undefined ? { code, message } : { code, message, data: error.data } });
 }
 
 function retryInput(state: SessionState, originKey: string, now: number, out: SessionOutput[]): void {
   const entry = state.mrtr[originKey];
+  // The call's time ran out before the tick that would have said so: no retry to send and cancel at once.
+  if (entry.deadline !== null && entry.deadline <= now) return timeOutInputRound(state, originKey, out);
   delete state.mrtr[originKey];
   // In the order asked, whichever handler answered first: the retry is the same bytes on every run.
   const inputResponses: JsonObject = {};
@@ -767,16 +781,36 @@ function retryInput(state: SessionState, originKey: string, now: number, out: Se
   }
   const params: JsonObject = { ...entry.params, inputResponses };
   if (entry.requestState !== undefined) params.requestState = entry.requestState;
-  sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress }, out, { origin: entry.origin, round: entry.round, params: entry.params });
+  sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress }, out, { origin: entry.origin, round: entry.round, params: entry.params, deadline: entry.deadline, hardDeadline: entry.hardDeadline });
 }
 
-/** Drops a round that is still gathering input (cancelled, or the session closed). */
-function dropInputRound(state: SessionState, originKey: string): MrtrRound | undefined {
+/** The id of an input request the application is handed: unique per call, round and key, and never a wire id. */
+function inputRequestId(originKey: string, round: number, key: string): string {
+  return `mrtr:${originKey}:${round}:${key}`;
+}
+
+/**
+ * Drops a round that is still gathering input (cancelled, timed out, or an input failed).
+ * Each input request still unanswered is `cancelled`, so the handler asking the user learns
+ * the answer is no longer wanted (its signal aborts) and the driver forgets it.
+ */
+function dropInputRound(state: SessionState, originKey: string, reason: string, out: SessionOutput[]): MrtrRound | undefined {
   if (!Object.hasOwn(state.mrtr, originKey)) return undefined;
   const entry = state.mrtr[originKey];
   delete state.mrtr[originKey];
-  for (const key of entry.waiting) removeInbound(state, idKey(`mrtr:${originKey}:${entry.round}:${key}`));
+  for (const key of entry.waiting) {
+    const id = inputRequestId(originKey, entry.round, key);
+    if (removeInbound(state, idKey(id)) !== undefined) out.push({ type: "cancelled", id, reason });
+  }
   return entry;
+}
+
+/** The call's deadline passed while its inputs were gathered: it fails with -32001, as a request timing out on the wire does. Nothing is in flight, so nothing is sent. */
+function timeOutInputRound(state: SessionState, originKey: string, out: SessionOutput[]): void {
+  const entry = state.mrtr[originKey];
+  const message = timeoutMessage(state, entry);
+  dropInputRound(state, originKey, message, out);
+  out.push({ type: "error", id: entry.origin, method: entry.method, error: { code: ErrorCode.RequestTimeout, message } });
 }
 
 function rememberUrlElicitation(state: SessionState, elicitationId: string): void {
@@ -808,7 +842,12 @@ function rememberRequiredElicitations(state: SessionState, data: unknown): void 
 // ---------------------------------------------------------------------------------------
 // Sending
 
-function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "request" }>, out: SessionOutput[], retry?: { origin: RequestId; round: number; params?: JsonObject }): void {
+function sendRequest(
+  state: SessionState,
+  input: Extract<SessionInput, { type: "request" }>,
+  out: SessionOutput[],
+  retry?: { origin: RequestId; round: number; params?: JsonObject; deadline: number | null; hardDeadline: number | null },
+): void {
   const o = state.options;
   const { method, now } = input;
   const id = state.nextId++;
@@ -844,8 +883,10 @@ function sendRequest(state: SessionState, input: Extract<SessionInput, { type: "
   // or cap, only a timeout the caller asks for (0: none).
   const untimed = (method === "subscriptions/listen" || method === "tasks/result") && !((input.timeoutMs ?? 0) > 0);
   const timeoutMs = input.timeoutMs ?? (untimed ? 0 : o.requestTimeoutMs);
-  const hard = o.maxRequestTimeoutMs > 0 && !untimed ? now + o.maxRequestTimeoutMs : null;
-  const req: OutboundRequest = { id, method, deadline: deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
+  // An MRTR retry goes on with the call's deadlines (see receiveInputRequired).
+  const hard = retry !== undefined ? retry.hardDeadline : o.maxRequestTimeoutMs > 0 && !untimed ? now + o.maxRequestTimeoutMs : null;
+  const deadline = retry !== undefined ? retry.deadline : deadlineFrom(now, timeoutMs, hard);
+  const req: OutboundRequest = { id, method, deadline, hardDeadline: hard, timeoutMs };
   if (phase.name !== "modern" && isTaskAugmented(spec, params)) req.task = true;
   if (method === "tasks/result" && typeof params?.taskId === "string") req.resultOf = params.taskId;
   // Kept for an MRTR retry: the application's own params, never a previous round's inputs.
@@ -952,8 +993,8 @@ function startKeepAlive(state: SessionState, now: number): void {
   wakeNoLaterThan(state, state.keepAlive.dueAt);
 }
 
-/** Which limit ended `req`: its own timeout, or the cap on every request's lifetime (which also ends one with no timeout, or one progress kept alive). */
-function timeoutMessage(state: SessionState, req: OutboundRequest): string {
+/** Which limit ended `req` (or an input round): its own timeout, or the cap on every request's lifetime (which also ends one with no timeout, or one progress kept alive). */
+function timeoutMessage(state: SessionState, req: Pick<OutboundRequest, "deadline" | "hardDeadline" | "timeoutMs">): string {
   if (req.deadline !== null && req.deadline === req.hardDeadline) return `request timed out: it reached maxRequestTimeoutMs (${state.options.maxRequestTimeoutMs} ms), the longest any request may wait`;
   return `request timed out after ${req.timeoutMs} ms`;
 }
@@ -991,6 +1032,10 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
     } else if (req.internal === undefined) {
       out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.RequestTimeout, message: timeoutMessage(state, req) } });
     }
+  }
+  for (const key of Object.keys(state.mrtr)) {
+    const d = state.mrtr[key].deadline;
+    if (d !== null && d <= now) timeOutInputRound(state, key, out);
   }
   for (const key in state.inbound) flushProgress(state.inbound[key], now, out);
   const ka = state.keepAlive;
@@ -1050,7 +1095,8 @@ function closeSession(state: SessionState, reason: string, out: SessionOutput[],
     out.push({ type: "error", id: entry.origin, method: entry.method, error: { code: ErrorCode.ConnectionClosed, message: `connection closed: ${reason}` } });
   }
   state.mrtr = {};
-  for (const key of Object.keys(state.inbound)) if (state.inbound[key].mrtr === undefined) out.push({ type: "cancelled", id: state.inbound[key].id, reason: `connection closed: ${reason}` });
+  // The input requests of those rounds too: their handlers are asking for a call that is over.
+  for (const key of Object.keys(state.inbound)) out.push({ type: "cancelled", id: state.inbound[key].id, reason: `connection closed: ${reason}` });
   state.outbound = {};
   state.outboundCount = 0;
   state.inbound = {};

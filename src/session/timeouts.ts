@@ -6,7 +6,8 @@
  * the clock on progress but SHOULD enforce a maximum regardless.
  *
  * Theory of operation. The kernel owns no timer. Each outbound request carries a
- * `deadline` (reset by progress, never beyond its `hardDeadline`); keep-alive and progress
+ * `deadline` (reset by progress, never beyond its `hardDeadline`), and so does a modern
+ * call while the client gathers the inputs of an `input_required` round; keep-alive and progress
  * coalescing add their own due times. `state.wakeAt` is a lower bound on the earliest of
  * them, kept in O(1) as things are added; the driver arms one timer for it (see
  * {@link nextDeadline}) and feeds a `tick`. A tick at or after `wakeAt` scans once, fires
@@ -37,6 +38,10 @@ export function recomputeWake(state: SessionState): void {
   let at: number | null = state.keepAlive.dueAt;
   for (const key in state.outbound) {
     const d = state.outbound[key].deadline;
+    if (d !== null && (at === null || d < at)) at = d;
+  }
+  for (const key in state.mrtr) {
+    const d = state.mrtr[key].deadline;
     if (d !== null && (at === null || d < at)) at = d;
   }
   for (const key in state.inbound) {

@@ -171,6 +171,14 @@ export interface MrtrRound {
   method: string;
   params?: JsonObject;
   timeoutMs: number;
+  /**
+   * The call's deadline, carried over from the attempt that got `input_required` and on to
+   * the retry: the call's timeout runs while the application gathers the inputs (session.ts
+   * `receiveInputRequired` says why). Null for never.
+   */
+  deadline: number | null;
+  /** The call's `maxRequestTimeoutMs` cap, fixed when the application sent it, or null. */
+  hardDeadline: number | null;
   progress: boolean;
   round: number;
   requestState?: string;
