@@ -305,3 +305,15 @@ test("draft basic/patterns/mrtr with basic/patterns/cancellation (Timeouts): a m
   assert.equal(signals[2].aborted, true);
   assert.equal(handling.size, 0, "the driver holds no handler of a dropped round");
 });
+
+test("basic/utilities/tasks: a task's onProgress kept past its request's answer is let go when the transport closes (no progress can come any more)", async () => {
+  const TASKS = { tools: {}, tasks: { requests: { tools: { call: {} } } } };
+  const task = { task: { taskId: "t1", status: "working", createdAt: "2025-11-25T10:30:00Z", lastUpdatedAt: "2025-11-25T10:30:00Z", ttl: 60000 } };
+  const { client } = connect({}, { capabilities: TASKS }, { onRequest: () => task });
+  await client.open();
+  await client.request("tools/call", { name: "job", task: {} }, { onProgress: () => {} });
+  const kept = (client as unknown as { taskProgress: Map<string, unknown> }).taskProgress;
+  assert.equal(kept.size, 1, "kept while the task may report progress");
+  client.closed("bye");
+  assert.equal(kept.size, 0);
+});

@@ -260,6 +260,8 @@ export class Endpoint {
     // A transport that closes during the handshake must not leave open() pending forever.
     this.ready?.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: reason }));
     this.ready = undefined;
+    // No task's progress can arrive any more: let go of the callers' callbacks (and what they hold).
+    this.taskProgress.clear();
     this.disarm();
   }
 
