@@ -772,7 +772,8 @@ function failInput(state: SessionState, ref: { origin: string; key: string }, me
 function retryInput(state: SessionState, originKey: string, now: number, out: SessionOutput[]): void {
   const entry = state.mrtr[originKey];
   // The call's time ran out before the tick that would have said so: no retry to send and cancel at once.
-  if (entry.deadline !== null && entry.deadline <= now) return timeOutInputRound(state, originKey, out);
+  const deadline = entry.deadline ?? null;
+  if (deadline !== null && deadline <= now) return timeOutInputRound(state, originKey, out);
   delete state.mrtr[originKey];
   // In the order asked, whichever handler answered first: the retry is the same bytes on every run.
   const inputResponses: JsonObject = {};
@@ -781,7 +782,7 @@ function retryInput(state: SessionState, originKey: string, now: number, out: Se
   }
   const params: JsonObject = { ...entry.params, inputResponses };
   if (entry.requestState !== undefined) params.requestState = entry.requestState;
-  sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress }, out, { origin: entry.origin, round: entry.round, params: entry.params, deadline: entry.deadline, hardDeadline: entry.hardDeadline });
+  sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress }, out, { origin: entry.origin, round: entry.round, params: entry.params, deadline, hardDeadline: entry.hardDeadline ?? null });
 }
 
 /** The id of an input request the application is handed: unique per call, round and key, and never a wire id. */
@@ -1034,7 +1035,7 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
     }
   }
   for (const key of Object.keys(state.mrtr)) {
-    const d = state.mrtr[key].deadline;
+    const d = state.mrtr[key].deadline ?? null;
     if (d !== null && d <= now) timeOutInputRound(state, key, out);
   }
   for (const key in state.inbound) flushProgress(state.inbound[key], now, out);

@@ -41,7 +41,7 @@ export function recomputeWake(state: SessionState): void {
     if (d !== null && (at === null || d < at)) at = d;
   }
   for (const key in state.mrtr) {
-    const d = state.mrtr[key].deadline;
+    const d = state.mrtr[key].deadline ?? null;
     if (d !== null && (at === null || d < at)) at = d;
   }
   for (const key in state.inbound) {

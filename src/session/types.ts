@@ -174,7 +174,8 @@ export interface MrtrRound {
   /**
    * The call's deadline, carried over from the attempt that got `input_required` and on to
    * the retry: the call's timeout runs while the application gathers the inputs (session.ts
-   * `receiveInputRequired` says why). Null for never.
+   * `receiveInputRequired` says why). Null for never (also when absent, in a state saved
+   * before it existed: read with `?? null`).
    */
   deadline: number | null;
   /** The call's `maxRequestTimeoutMs` cap, fixed when the application sent it, or null. */
