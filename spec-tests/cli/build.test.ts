@@ -3,7 +3,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -199,6 +199,42 @@ test("build: the CLI side imports an internal kernel module's names only if the 
     assert.doesNotMatch(e.message, /import "TaskRuntime"/);
     return true;
   });
+});
+
+test("build: the emitted declarations type-check in a strict consumer (exactOptionalPropertyTypes, skipLibCheck false) that imports every export", () => {
+  // A consumer folder where `mcp-kernel` is this build: package.json, and dist/ as built.
+  const consumer = mkdtempSync(join(tmpdir(), "mcp-kernel-consumer-"));
+  try {
+    const pkgDir = join(consumer, "node_modules", "mcp-kernel");
+    mkdirSync(pkgDir, { recursive: true });
+    writeFileSync(join(pkgDir, "package.json"), JSON.stringify(pkg));
+    symlinkSync(out, join(pkgDir, "dist"), "dir");
+    const specifiers = subpaths.map(([s]) => s.replace(/^\./, "mcp-kernel"));
+    writeFileSync(join(consumer, "consumer.mts"), specifiers.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};\n`).join("") + `export const all = [${specifiers.map((_, i) => `m${i}`).join(", ")}];\n`);
+    writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: false,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        lib: ["es2022", "dom", "dom.iterable"],
+        types: ["node"],
+        typeRoots: [join(root, "node_modules", "@types")],
+        noEmit: true,
+      },
+      files: ["consumer.mts"],
+    }));
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    try {
+      execFileSync(process.execPath, [tsc, "-p", join(consumer, "tsconfig.json")], { cwd: consumer, encoding: "utf8", stdio: "pipe" });
+    } catch (e) {
+      assert.fail(`the declarations do not type-check:\n${(e as { stdout?: string }).stdout ?? e}`);
+    }
+  } finally {
+    rmSync(consumer, { recursive: true, force: true });
+  }
 });
 
 test("package.json: ships dist, README and LICENSE, built by npm pack; no install-time build (npm ci must not build)", () => {
