@@ -19,7 +19,8 @@
 //      kernel module that the CLI side (src/cli/, the demo server) imports resolves to
 //      the public names of those bundles. Afterwards every name cli.js imports from a
 //      sibling is checked against what that sibling exports, so importing an internal
-//      name fails the build instead of the first run.
+//      name fails the build instead of the first run (for the kernel modules besides the
+//      entries, esbuild itself fails it: see publicReexports).
 // Output is deterministic: esbuild names chunks by content hash, and the outdir is
 // emptied first so no stale chunk survives.
 import { build } from "esbuild";
@@ -172,8 +173,9 @@ export function neutralityErrors(metafile, entries) {
  * ships (an `instanceof` across the two still holds). Modules the kernel does not
  * contain are bundled into cli.js as usual.
  */
-function kernelAsSiblings(kernelInputs, bundles) {
-  const siblings = [...bundles.values()].map((b) => b.file);
+export function kernelAsSiblings(kernelInputs, bundles) {
+  const PUBLIC = "(the package's public names)";
+  const publicNames = publicReexports(bundles);
   return {
     name: "kernel-as-siblings",
     setup(b) {
@@ -190,13 +192,35 @@ function kernelAsSiblings(kernelInputs, bundles) {
         if (entry !== undefined) return { path: entry.file, external: true };
         return { path: target, namespace: "kernel-public" };
       });
-      b.onLoad({ filter: /.*/, namespace: "kernel-public" }, () => ({
-        contents: siblings.map((f) => `export * from ${JSON.stringify(f)};`).join("\n"),
+      // Each module stands for one kernel module (so esbuild's errors name it), all
+      // through one list, so cli.js holds one import clause per sibling and not one per module.
+      b.onLoad({ filter: /.*/, namespace: "kernel-public" }, (args) => ({
+        contents: args.path === PUBLIC ? publicNames : `export * from ${JSON.stringify(PUBLIC)};`,
         loader: "js",
       }));
-      b.onResolve({ filter: /^\.\//, namespace: "kernel-public" }, (args) => ({ path: args.path, external: true }));
+      b.onResolve({ filter: /.*/, namespace: "kernel-public" }, (args) =>
+        args.path === PUBLIC ? { path: PUBLIC, namespace: "kernel-public" } : { path: args.path, external: true },
+      );
     },
   };
+}
+
+/**
+ * The "kernel-public" module: every name the sibling bundles export, each re-exported by
+ * name from the first sibling that has it (the same binding in all of them: they share
+ * chunks). By name, not `export *`: esbuild cannot see through `export *` from an external
+ * module, so it compiles an import of a name no sibling exports into a property read that
+ * is undefined at run time; against an explicit list, that import fails the build.
+ */
+export function publicReexports(bundles) {
+  const taken = new Set();
+  const lines = [];
+  for (const { file, exports } of bundles.values()) {
+    const names = [...exports].filter((name) => !taken.has(name)).sort();
+    for (const name of names) taken.add(name);
+    if (names.length > 0) lines.push(`export { ${names.join(", ")} } from ${JSON.stringify(file)};`);
+  }
+  return lines.join("\n");
 }
 
 /**
@@ -231,6 +255,9 @@ async function cli(outdir, { inputs, bundles }) {
     banner: { js: "#!/usr/bin/env node" },
     plugins: [kernelAsSiblings(inputs, bundles)],
     logLevel: "warning",
+  }).catch((e) => {
+    if (!/No matching export in "kernel-public:/.test(e.message)) throw e;
+    throw new Error(`${e.message}\ncli.js imports kernel modules through the package's public names: export the name from the package, or import it otherwise`);
   });
   const missing = missingSiblingImports(readFileSync(outfile, "utf8"), bundles);
   if (missing.length > 0) throw new Error(`cli.js imports names the package does not export (export them, or bundle the module):\n  ${missing.join("\n  ")}`);

@@ -3,10 +3,12 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { cli } from "./spawn.js";
 
 /** The project root: the nearest folder above the working directory holding mcp-kernel's package.json. */
 function projectRoot(): string {
@@ -125,6 +127,114 @@ test("build: the bin is an executable #! script that imports the sibling root bu
   assert.equal(reply.result.serverInfo.name, "mcp-kernel-demo");
   const result = JSON.parse(execFileSync(process.execPath, [bin, "call", "--stdio", process.execPath, bin, "serve", "--stdio", "tools/call", '{"name":"echo","arguments":{"text":"bundled"}}'], { encoding: "utf8" }));
   assert.deepEqual(result, { content: [{ type: "text", text: "bundled" }] });
+});
+
+test("build: the bin records and replays a task-augmented tools/call (2025-11-25) and a modern input_required round (2026-07-28) identically: the server's draws reach the kernel through the bundles' public names", async () => {
+  // Spec: 2025-11-25 basic/utilities/tasks (task ids, createdAt), draft basic/patterns/mrtr
+  // (requestState): what the server draws (random ids and keys, clock readings) is recorded.
+  const bin = built(pkg.bin["mcp-kernel"].replace(/^(\.\/)?/, "./"));
+  const modernMeta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+  };
+  /** Records one session through the built bin, sending each request once the last is answered, then replays it. */
+  const recordAndReplay = async (name: string, drive: (request: (method: string, params: object) => Promise<any>) => Promise<void>) => {
+    const file = join(out, name);
+    const rec = cli(["record", "--out", file, "--", process.execPath, bin, "serve", "--stdio"], { script: bin });
+    let id = 0;
+    await drive(async (method, params) => {
+      const n = ++id;
+      rec.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id: n, method, params }) + "\n");
+      const [line] = await rec.waitOut(new RegExp(`^\\{"jsonrpc":"2\\.0","id":${n},.*$`, "m"));
+      return JSON.parse(line);
+    });
+    rec.child.stdin!.end();
+    assert.equal(await rec.code, 0, rec.stderr());
+    const replayed = cli(["replay", file], { script: bin });
+    assert.equal(await replayed.code, 0, replayed.stdout() + replayed.stderr());
+    assert.match(replayed.stdout(), /^ok \d+ steps replayed identically\n$/);
+  };
+  await recordAndReplay("task.jsonl", async (request) => {
+    await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+    const created = await request("tools/call", { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: 60_000 } });
+    assert.match(created.result?.task?.taskId, /^[0-9a-f]{32}$/, JSON.stringify(created));
+    const result = await request("tasks/result", { taskId: created.result.task.taskId });
+    assert.equal(result.result?.content[0].text, "slow_compute: done after 0s", JSON.stringify(result));
+  });
+  await recordAndReplay("mrtr.jsonl", async (request) => {
+    const call = { name: "test_input_required_result_request_state", arguments: {}, _meta: modernMeta };
+    const first = await request("tools/call", call);
+    assert.equal(first.result?.resultType, "input_required", JSON.stringify(first));
+    const retry = await request("tools/call", { ...call, inputResponses: { confirm: { action: "accept", content: { ok: true } } }, requestState: first.result.requestState });
+    assert.equal(retry.result?.content[0].text, "state-ok: confirmed=true", JSON.stringify(retry));
+  });
+});
+
+test("build: the CLI side imports an internal kernel module's names only if the package exports them, or the build fails naming the module and the name (not an undefined read at run time)", async () => {
+  const { kernelAsSiblings } = (await import(pathToFileURL(join(root, "scripts", "build.mjs")).href)) as {
+    kernelAsSiblings(inputs: Set<string>, bundles: Map<string, { file: string; exports: Set<string> }>): import("esbuild").Plugin;
+  };
+  const kernelInputs = new Set(["src/index.ts", "src/node.ts", "src/api/tasks.ts"]);
+  const bundles = new Map([
+    ["src/index.ts", { file: "./index.js", exports: new Set(["TaskRuntime", "McpServer"]) }],
+    ["src/node.ts", { file: "./node.js", exports: new Set(["serveNode"]) }],
+  ]);
+  /** Bundles `code` as if it were a module in src/cli/. */
+  const bundleCli = (code: string) =>
+    build({
+      absWorkingDir: root,
+      stdin: { contents: code, resolveDir: join(root, "src", "cli"), sourcefile: join(root, "src", "cli", "probe.ts"), loader: "ts" },
+      bundle: true,
+      write: false,
+      format: "esm",
+      platform: "node",
+      logLevel: "silent",
+      plugins: [kernelAsSiblings(kernelInputs, bundles)],
+    });
+  const ok = await bundleCli('import { TaskRuntime } from "../api/tasks.js"; console.log(TaskRuntime);');
+  assert.match(ok.outputFiles[0].text, /import\s*\{[^}]*\bTaskRuntime\b[^}]*\}\s*from\s*"\.\/index\.js"/);
+  await assert.rejects(bundleCli('import { TaskRuntime, taskIdFrom } from "../api/tasks.js"; console.log(TaskRuntime, taskIdFrom);'), (e: Error) => {
+    assert.match(e.message, /No matching export in "kernel-public:src\/api\/tasks\.ts" for import "taskIdFrom"/);
+    assert.doesNotMatch(e.message, /import "TaskRuntime"/);
+    return true;
+  });
+});
+
+test("build: the emitted declarations type-check in a strict consumer (exactOptionalPropertyTypes, skipLibCheck false) that imports every export", () => {
+  // A consumer folder where `mcp-kernel` is this build: package.json, and dist/ as built.
+  const consumer = mkdtempSync(join(tmpdir(), "mcp-kernel-consumer-"));
+  try {
+    const pkgDir = join(consumer, "node_modules", "mcp-kernel");
+    mkdirSync(pkgDir, { recursive: true });
+    writeFileSync(join(pkgDir, "package.json"), JSON.stringify(pkg));
+    symlinkSync(out, join(pkgDir, "dist"), "dir");
+    const specifiers = subpaths.map(([s]) => s.replace(/^\./, "mcp-kernel"));
+    writeFileSync(join(consumer, "consumer.mts"), specifiers.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};\n`).join("") + `export const all = [${specifiers.map((_, i) => `m${i}`).join(", ")}];\n`);
+    writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: false,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        lib: ["es2022", "dom", "dom.iterable"],
+        types: ["node"],
+        typeRoots: [join(root, "node_modules", "@types")],
+        noEmit: true,
+      },
+      files: ["consumer.mts"],
+    }));
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    try {
+      execFileSync(process.execPath, [tsc, "-p", join(consumer, "tsconfig.json")], { cwd: consumer, encoding: "utf8", stdio: "pipe" });
+    } catch (e) {
+      assert.fail(`the declarations do not type-check:\n${(e as { stdout?: string }).stdout ?? e}`);
+    }
+  } finally {
+    rmSync(consumer, { recursive: true, force: true });
+  }
 });
 
 test("package.json: ships dist, README and LICENSE, built by npm pack; no install-time build (npm ci must not build)", () => {

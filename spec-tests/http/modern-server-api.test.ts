@@ -139,6 +139,29 @@ test("streamable-http (draft) Protocol Version Header: a server without pre-2025
   assert.equal((await bodyOf(d)).error.code, ErrorCode.InvalidRequest);
 });
 
+test("basic/versioning + streamable-http (draft) Backward Compatibility: with legacy: false every initialize gets 400 -32022 naming the versions and opens no session, even when the sessions' versions still list 2025-11-25 (the handler would refuse every request in it)", async () => {
+  // Draft basic/versioning: a server SHOULD name its supported versions in an error to
+  // initialize; draft schema UnsupportedProtocolVersionError: "For HTTP, the response status code MUST be 400".
+  const refusals: unknown[] = [];
+  for (const versions of [[MV], [MV, "2025-11-25"]] as ProtocolVersion[][]) {
+    const { server, handler } = regionServer(versions, { legacy: false });
+    const r = await post(handler, initializeMessage("2025-11-25", 7));
+    assert.equal(r.status, 400, `versions ${versions}`);
+    assert.equal(r.headers.get("mcp-session-id"), null, "no session");
+    const b = await bodyOf(r);
+    assert.equal(b.id, 7);
+    assert.equal(b.error.code, ErrorCode.UnsupportedProtocolVersion);
+    assert.deepEqual(b.error.data, { supported: [MV], requested: "2025-11-25" });
+    assert.equal(server.connectionCount, 0, "nothing attached to the server");
+    refusals.push(b);
+    // The modern era is served as ever.
+    const modern = await postModern(handler, modernRequest(8, "tools/list"));
+    assert.equal(modern.status, 200);
+    assert.equal((await answerOf(modern)).result.tools[0].name, "where");
+  }
+  assert.deepEqual(refusals[1], refusals[0], "the same refusal whatever the sessions' versions");
+});
+
 test("subscriptions (draft) Graceful Closure: closing the handler answers each open subscriptions/listen with its completion result (tagged with the subscription id), then ends the stream; nothing stays attached", async () => {
   const { server, handler } = regionServer();
   const listen = async (id: string) => {

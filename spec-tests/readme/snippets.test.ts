@@ -6,6 +6,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { request } from "node:http";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -61,8 +62,8 @@ function node(file: string, env: Record<string, string> = {}): { child: ChildPro
   return { child, done };
 }
 
-test("README: the five Node snippets are there, each a complete program under 20 lines", () => {
-  assert.deepEqual([...snippets.keys()].sort(), ["client-http.mjs", "client-stdio.mjs", "in-process.mjs", "server-http.mjs", "server-stdio.mjs"]);
+test("README: the six Node snippets are there, each a complete program under 20 lines", () => {
+  assert.deepEqual([...snippets.keys()].sort(), ["client-http.mjs", "client-stdio.mjs", "in-process.mjs", "server-auth.mjs", "server-http.mjs", "server-stdio.mjs"]);
   for (const [name, code] of snippets) assert.ok(code.trimEnd().split("\n").length < 20, `${name} has ${code.trimEnd().split("\n").length} lines`);
 });
 
@@ -79,17 +80,50 @@ test("README: the in-process snippet connects a client and a server in memory an
   assert.equal(r.out, "Hello, in process!\n");
 });
 
-test("README: the HTTP server prints where it listens; the HTTP client calls it; the modern era is served on the same URL", async () => {
-  const server = node("server-http.mjs", { PORT: "0" });
+/** Resolves with the URL a server snippet prints once it listens. */
+function listening(server: ReturnType<typeof node>): Promise<string> {
   let err = "";
-  const url = await new Promise<string>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     server.child.stderr!.on("data", (c: string) => {
       err += c;
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err);
       if (m !== null) resolve(m[1]);
     });
-    server.child.on("close", (code) => reject(new Error(`server-http.mjs exited ${code}: ${err}`)));
+    server.child.on("close", (code) => reject(new Error(`the server exited ${code}: ${err}`)));
   });
+}
+
+test("README: the protected server behind its deployed host name (allowedHosts) answers an authenticated initialize; no token is 401, another Host 403", async () => {
+  // Spec: draft basic/authorization (401 + WWW-Authenticate without a token), 2025-11-25
+  // basic/transports ("Servers MUST validate the Origin header": 403; the Host check is the same DNS-rebinding defence).
+  const server = node("server-auth.mjs", { PORT: "0", TOKEN: "t0k3n" });
+  const url = new URL(await listening(server));
+  const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  /** POSTs `initialize` with a chosen Host (fetch may not set it); resolves with the status and body. */
+  const post = (headers: Record<string, string>) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on("error", reject);
+      req.end(initialize);
+    });
+  const ok = await post({ host: "mcp.example.com", authorization: "Bearer t0k3n" });
+  assert.equal(ok.status, 200, ok.body);
+  assert.match(ok.body, /"serverInfo":\{"name":"hello"/);
+  assert.equal((await post({ host: "mcp.example.com" })).status, 401);
+  const local = await post({ host: url.host, authorization: "Bearer t0k3n" });
+  assert.equal(local.status, 403);
+  assert.match(local.body, /Host not allowed/);
+  server.child.kill("SIGTERM");
+  await server.done;
+});
+
+test("README: the HTTP server prints where it listens; the HTTP client calls it; the modern era is served on the same URL", async () => {
+  const server = node("server-http.mjs", { PORT: "0" });
+  const url = await listening(server);
   const r = await node("client-http.mjs", { MCP_URL: url }).done;
   assert.equal(r.code, 0, r.err);
   assert.equal(r.out, "Hello, HTTP!\n");

@@ -44,6 +44,6 @@ export {
   type RequestStateRejection,
 } from "./mrtr.js";
 export { McpClient, McpClientCore, type ClientHandlers, type McpClientOptions, type McpClientCoreOptions, type CallOptions } from "./client.js";
-export { TaskRuntime, type TaskRuntimeOptions, type TaskWork } from "./tasks.js";
+export { TaskRuntime, taskIdFrom, TASK_ID_BYTES, type TaskRuntimeOptions, type TaskWork } from "./tasks.js";
 export { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 export { parseUriTemplate, matchUriTemplate, expandUriTemplate, type UriTemplate } from "./uri-template.js";

@@ -54,14 +54,18 @@ export interface RequestContext {
   notify(method: string, params?: JsonObject): void;
   /** Server: logs a message tied to this request; `meta` is the notification's `_meta` (a task's related-task key). */
   log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void;
-  /** The protocol version this request is read under (the negotiated one in the legacy era), when known. */
-  protocolVersion?: string;
+  /**
+   * The protocol version this request is read under (the negotiated one in the legacy era),
+   * when known. `| undefined` here and on `peer`: the context always has the property, set to
+   * undefined when unknown, which a consumer with `exactOptionalPropertyTypes` must be told.
+   */
+  protocolVersion?: string | undefined;
   /**
    * What the peer declared about itself, when known: in a legacy session its handshake; a
    * modern request's own `_meta` (draft `basic/index`, Statelessness: nothing is taken
    * from earlier requests), whose `clientInfo` is optional, hence `info` may be absent.
    */
-  peer?: RequestPeer;
+  peer?: RequestPeer | undefined;
   /**
    * What this side declared to the peer: the capabilities of the session's handshake, or,
    * for a modern request, those of this endpoint (its `server/discover` answer).

@@ -133,10 +133,11 @@ export interface HttpHandlerOptions {
   /** Answer requests with one JSON body instead of an SSE stream. Default false. */
   enableJsonResponse?: boolean;
   /**
-   * `false` for a server that speaks only 2026-07-28 (its sessions' `versions` hold no
-   * 2025-era version): a GET or DELETE from an older client is then 405 with `Allow: POST`
+   * `false` for a server that speaks only 2026-07-28 (its sessions' `versions` should hold
+   * no 2025-era version): a GET or DELETE from an older client is then 405 with `Allow: POST`
    * (draft streamable-http, Backward Compatibility: SHOULD) instead of the 2025-era
-   * session rules' 400. Default true.
+   * session rules' 400, and every `initialize` gets 400 -32022 naming the versions, no
+   * session (even if the sessions' `versions` list a 2025-era one). Default true.
    */
   legacy?: boolean;
   /** Session ids: visible ASCII, unguessable. Default: 128 bits from `crypto.getRandomValues`, as hex. */
@@ -403,7 +404,13 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const value = d.kind === "batch" ? messages : messages[0];
     if (session === undefined) {
-      if (!initialize) return options.legacy === false ? modernOnlyRefusal(req.header(H.protocolVersion), ids[0] ?? null) : httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required (except for initialize)`, { id: d.kind === "request" ? d.message.id : null });
+      if (options.legacy === false) {
+        // No session even when the sessions' versions still list a 2025-era one: it would be
+        // one whose every later request this handler refuses (it reads no MCP-Session-Id).
+        if (!initialize) return modernOnlyRefusal(req.header(H.protocolVersion), ids[0] ?? null);
+        return unsupportedByModernOnly(ids[0] ?? null, d.kind === "request" ? (d.message.params as JsonObject | undefined)?.protocolVersion : undefined);
+      }
+      if (!initialize) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required (except for initialize)`, { id: d.kind === "request" ? d.message.id : null });
       const created = newSession(req);
       if (created instanceof Response) return created;
       return exchange(created.session, ids, value, false, created.setup);
@@ -573,9 +580,19 @@ function refusedInitialize(r: Response | HttpReply): Response | HttpReply {
  */
 function modernOnlyRefusal(header: string | null, id: RequestId | null): Response {
   if (header === null) return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: the ${H.protocolVersion} header is required`, { id });
+  return unsupportedByModernOnly(id, header.trim());
+}
+
+/**
+ * 400 `UnsupportedProtocolVersionError` from a modern-only server: for a 2025-era version
+ * header, and for every `initialize` (the `requested` of its params), as the kernel of a
+ * session without a legacy version answers it (draft `basic/versioning`: SHOULD name the
+ * supported versions; the draft schema: "For HTTP, the response status code MUST be 400").
+ */
+function unsupportedByModernOnly(id: RequestId | null, requested: unknown): Response {
   return httpError(400, ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: this server speaks only ${MODERN_VERSIONS.join(", ")}`, {
     id,
-    data: { supported: [...MODERN_VERSIONS], requested: header.trim() },
+    data: { supported: [...MODERN_VERSIONS], requested },
   });
 }
 
