@@ -63,8 +63,8 @@ export interface SweepDef {
   name: string;
   /** The rows of the sweep, smallest first. */
   points: readonly string[];
-  /** The figure that must stay flat. */
-  metric: "perMessageUs" | "perByteNs";
+  /** The figure that must stay flat (`ratio`: each point's time ÷ its own baseline's, which takes out what the baselines themselves grow by). */
+  metric: "perMessageUs" | "perByteNs" | "ratio";
   /** Highest acceptable largest ÷ smallest. */
   maxRatio: number;
 }
@@ -418,7 +418,7 @@ export function evaluateSweeps(defs: readonly SweepDef[], results: readonly Benc
   const byName = new Map(results.map((r) => [r.name, r]));
   return defs.map((def): BenchResult => {
     const points = def.points.map((name) => byName.get(name));
-    const values = points.map((p) => p?.[def.metric]);
+    const values = points.map((p) => p?.[def.metric] ?? undefined);
     const missing = def.points.filter((_, i) => values[i] === undefined || !(values[i]! > 0) || points[i]!.error !== undefined);
     const ok = missing.length === 0 && values.length > 0;
     const ratio = ok ? Math.max(...(values as number[])) / Math.min(...(values as number[])) : null;
