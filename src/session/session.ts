@@ -449,7 +449,7 @@ function receive(state: SessionState, input: { now: number; data?: string; value
     return;
   }
   const o = state.options;
-  const opts = { maxBytes: o.maxMessageBytes, maxDepth: o.maxDepth, allowBatch: state.phase.name === "operating" && allowsBatches(state.phase.version) };
+  const opts = { maxBytes: o.maxMessageBytes, maxDepth: o.maxDepth, allowBatch: acceptsBatches(state) };
   const decoded = input.data !== undefined ? decode(input.data, opts) : decodeValue(input.value, opts);
   handleDecoded(state, decoded, input.now, out);
 }
@@ -1068,6 +1068,17 @@ function closeSession(state: SessionState, reason: string, out: SessionOutput[],
   const event: LifecycleEvent = (phase.name === "initializing" || phase.name === "probing") && fatal ? "initialize-failed" : "close";
   moveTo(state, event, closed);
   if (fatal) out.push({ type: "close", reason });
+}
+
+/**
+ * Whether a JSON-RPC batch is read now: once `2025-03-26` is negotiated, including before
+ * `notifications/initialized`, which a batch may itself carry (2025-03-26 basic/index:
+ * implementations "MUST support receiving JSON-RPC batches"; lifecycle forbids only the
+ * initialize request in one). Refused in phase "new", which keeps `initialize` out.
+ */
+export function acceptsBatches(state: SessionState): boolean {
+  const p = state.phase;
+  return (p.name === "awaiting-initialized" || p.name === "operating") && allowsBatches(p.version);
 }
 
 /** The protocol version in force, once negotiated. */
