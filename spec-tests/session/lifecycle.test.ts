@@ -162,6 +162,19 @@ test("lifecycle: only successfully negotiated capabilities may be used — undec
   assert.equal(p.of("server", "request").length, 0);
 });
 
+test("lifecycle: only negotiated capabilities may be used — but 2024-11-05 has no completions capability (2025-03-26 changelog: \"Added `completions` capability\"), so completion/complete is not gated there, either way", () => {
+  const complete = { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "x" } };
+  for (const [version, gated] of [["2024-11-05", false], ["2025-03-26", true]] as const) {
+    const p = new Pair({ versions: [version] }, { capabilities: { prompts: {} } });
+    p.handshake();
+    const sent = p.feed("client", { type: "request", now: 0, method: "completion/complete", params: complete });
+    assert.equal(sent[0].type, gated ? "error" : "send", version);
+    const r = p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 51, method: "completion/complete", params: complete }));
+    if (gated) assert.equal(sendsOf(r)[0].error.code, ErrorCode.MethodNotFound, version);
+    else assert.deepEqual(r.map((o) => o.type), ["request"], version);
+  }
+});
+
 test("lifecycle: the transition table is closed — every pair not listed is refused", () => {
   for (const role of ["client", "server"] as const) {
     for (const phase of ["new", "initializing", "awaiting-initialized", "operating", "closed"] as const) {
