@@ -67,6 +67,7 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     capabilities: options.capabilities,
     versions: options.versions ?? [...LEGACY_VERSIONS],
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    discoverTimeoutMs: options.discoverTimeoutMs ?? 10_000,
     maxRequestTimeoutMs: options.maxRequestTimeoutMs ?? 600_000,
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
     keepAliveMs: options.keepAliveMs ?? 0,
@@ -303,11 +304,12 @@ function open(state: SessionState, now: number, out: SessionOutput[]): void {
   startInitialize(state, now, out, "open");
 }
 
-function internalRequest(state: SessionState, now: number, method: string, internal: OutboundRequest["internal"]): number {
+/** `deadline`, when given, replaces the one `timeoutMs` would set (a re-sent probe keeps the first one's). */
+function internalRequest(state: SessionState, now: number, method: string, internal: OutboundRequest["internal"], timeoutMs = state.options.requestTimeoutMs, deadline?: number | null): number {
   const o = state.options;
   const id = state.nextId++;
   const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
-  const req: OutboundRequest = { id, method, internal, deadline: deadlineFrom(now, o.requestTimeoutMs, hard), hardDeadline: hard, timeoutMs: o.requestTimeoutMs };
+  const req: OutboundRequest = { id, method, internal, deadline: deadline !== undefined ? deadline : deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
   addOutbound(state, req);
   wakeNoLaterThan(state, req.deadline);
   return id;
@@ -325,10 +327,21 @@ function startInitialize(state: SessionState, now: number, out: SessionOutput[],
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: o.capabilities, clientInfo: o.info } } });
 }
 
-/** Sends the `server/discover` probe; `retries` counts the -32022 retries so far (bounded by version-retry.ts). */
-function probe(state: SessionState, version: ModernVersion, now: number, out: SessionOutput[], retries = 0): void {
+/** The shorter of two timeouts, where 0 is none. */
+function shorterTimeout(a: number, b: number): number {
+  return a > 0 && b > 0 ? Math.min(a, b) : Math.max(a, b);
+}
+
+/**
+ * Sends the `server/discover` probe; `retries` counts the -32022 retries so far (bounded by
+ * version-retry.ts). A legacy server may answer it "not at all" (draft stdio, Backward
+ * Compatibility), so `discoverTimeoutMs`, not the general request timeout, bounds the
+ * wait before the fallback to initialize: for the first probe and its retries together
+ * (`until`, the first probe's deadline).
+ */
+function probe(state: SessionState, version: ModernVersion, now: number, out: SessionOutput[], retries = 0, until?: number | null): void {
   const o = state.options;
-  const id = internalRequest(state, now, "server/discover", "discover");
+  const id = internalRequest(state, now, "server/discover", "discover", shorterTimeout(o.discoverTimeoutMs, o.requestTimeoutMs), until);
   moveTo(state, "probe", { name: "probing", requestKey: idKey(id), version, retries });
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "server/discover", params: withRequestMeta(undefined, version, o.capabilities, o.info, undefined) } });
 }
@@ -339,7 +352,7 @@ function probe(state: SessionState, version: ModernVersion, now: number, out: Se
  * other answer, or none before the timeout, means a legacy server: fall back to
  * initialize.
  */
-function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
+function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[], deadline: number | null): void {
   const o = state.options;
   const phase = state.phase as Extract<Phase, { name: "probing" }>;
   if ("error" in msg) {
@@ -350,7 +363,7 @@ function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse
     }
     const retries = phase.retries ?? 0;
     const decision = decideVersionRetry(o.versions, phase.version, (msg.error.data as { supported?: unknown } | undefined)?.supported, retries);
-    if (decision.kind === "retry") return probe(state, decision.version, now, out, retries + 1);
+    if (decision.kind === "retry") return probe(state, decision.version, now, out, retries + 1, deadline);
     if (decision.kind === "fallback") return startInitialize(state, now, out, "fallback");
     fail(state, decision.reason, out);
     return;
@@ -614,7 +627,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     return;
   }
   if (req.internal === "initialize") return receiveInitializeResponse(state, msg, now, out);
-  if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out);
+  if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out, req.deadline);
   if (req.internal === "keepalive") {
     state.keepAlive.missed = 0;
     return;
