@@ -79,6 +79,50 @@ test("lifecycle.mdx Version Negotiation: a client that does not support the serv
   assert.equal(s.closed, true);
 });
 
+test("draft basic/transports/stdio Backward Compatibility: a legacy server may answer the server/discover probe not at all; the client falls back to initialize after discoverTimeoutMs (default 10 s, its -32022 retries included), not after the 60 s request timeout", async () => {
+  const turns = async () => {
+    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+  };
+  for (const [options, bound, retried] of [[{}, 10_000, false], [{ discoverTimeoutMs: 2_000 }, 2_000, false], [{}, 10_000, true]] as const) {
+    const label = JSON.stringify({ options, retried });
+    const clock = new ManualClock();
+    const [s, c] = createMemoryPair();
+    const seen: string[] = [];
+    let probe: any;
+    s.onMessage((text) => {
+      const m = JSON.parse(text);
+      seen.push(m.method);
+      if (m.method === "server/discover") probe ??= m;
+      if (m.method === "initialize") s.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: SERVER } }));
+    });
+    const client = new McpClient(CLIENT, { clock, session: { versions: ["2026-07-28", "2025-11-25"], ...options } });
+    const ready = client.connect(c);
+    try {
+      await turns();
+      let waited = 0;
+      if (retried) {
+        // A -32022 naming the version sent: the client probes once more, within the same bound.
+        clock.advance((waited = 4_000));
+        s.send(JSON.stringify({ jsonrpc: "2.0", id: probe.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } }));
+        await turns();
+      }
+      const probes = retried ? ["server/discover", "server/discover"] : ["server/discover"];
+      assert.deepEqual(seen, probes, label);
+      clock.advance(bound - waited - 1);
+      await turns();
+      assert.deepEqual(seen, probes, label);
+      clock.advance(1);
+      await turns();
+      assert.deepEqual(seen, [...probes, "initialize", "notifications/initialized"], label);
+      await ready;
+      assert.equal(client.protocolVersion, "2025-11-25");
+    } finally {
+      client.close();
+      await ready.catch(() => {});
+    }
+  }
+});
+
 test("ping.mdx: the receiver MUST respond promptly with an empty response", async () => {
   const c = await connect();
   await c.client.ping();

@@ -260,6 +260,17 @@ test("tasks Capabilities: a session of 2025-06-18 has no tasks, so a task field 
   assert.deepEqual(await c.client.callTool("must"), text("must"));
 });
 
+test("tasks Capabilities (requestor side): in a session negotiated before 2025-11-25 callToolAsTask sends no task field (that version has no tasks) and resolves with the plain result", async () => {
+  for (const v of ["2025-06-18", "2025-03-26", "2024-11-05"] as const) {
+    const gate = deferred();
+    gate.resolve();
+    const c = await connect((s) => jobs(s, gate), { session: { versions: ["2025-11-25", v] } }, { session: { versions: [v] } });
+    assert.equal(c.client.protocolVersion, v);
+    assert.deepEqual(await c.client.callToolAsTask("job", { n: 3 }, { ttl: 1000 }), text("job 3 done"), v);
+    assert.deepEqual(c.sent("client", "tools/call")[0].params, { name: "job", arguments: { n: 3 } }, v);
+  }
+});
+
 test("tasks Task Notifications + README Limits (every table is bounded): the session a 2025-11-25 owner's status notifications go to is forgotten when it closes, and never held for modern requests", async () => {
   const gate = deferred();
   const server = new McpServer({ name: "s", version: "1" }, { session: { versions: ["2026-07-28", "2025-11-25"] }, tasks: { notifications: "all" } });

@@ -135,7 +135,7 @@ export function runConversation({ setup, steps }: SessionFuzzInput): void {
     let owes = wasClosed ? [] : owedBy(input, state);
     if (input.type === "request") requestsSent++;
     const { outputs } = step(state, input);
-    // A batch the session does not accept (outside an operating 2025-03-26 session) is one invalid message, answered once with id null.
+    // A batch the session does not accept (outside a 2025-03-26 session past initialize) is one invalid message, answered once with id null.
     if (outputs.some((o) => o.type === "send" && !Array.isArray(o.message) && "error" in o.message && o.message.id === null && /batch/.test(o.message.error.message))) owes = [];
     for (const key of owes) owed.set(key, (owed.get(key) ?? 0) + 1);
     for (const m of responsesIn(outputs)) {

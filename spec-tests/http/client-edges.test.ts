@@ -323,6 +323,27 @@ test("client edges (2025-11-25 basic/transports, cancellation): a request the cl
   t.close();
 });
 
+test("client edges (2025-03-26 basic/transports, Sending Messages item 6: the SSE stream's responses MAY be batched): one event holding an array answers the request, so the stream is not resumed", async () => {
+  const { handler } = makeHandler();
+  const resumes: string[] = [];
+  const t = wrappedTransport(handler, async (req, next, body) => {
+    if (req.method === "GET") return resumes.push(req.headers.get("last-event-id") ?? ""), new Response(null, { status: 405 });
+    if (!body.includes('"tools/list"')) return next();
+    const batch = [{ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } }, { jsonrpc: "2.0", id: JSON.parse(body).id, result: { tools: [] } }];
+    return sse(`id: e1\ndata: ${JSON.stringify(batch)}\n\n`);
+  });
+  const { ep } = connect(t, "2025-03-26");
+  try {
+    await ep.open();
+    assert.deepEqual(await ep.request("tools/list"), { tools: [] });
+    // The stream has ended; a request it left unanswered would be resumed within a few turns.
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(resumes, []);
+  } finally {
+    t.close();
+  }
+});
+
 test("client edges (draft basic/versioning, dual-era client → legacy server): after the modern probe falls back, initialize carries no MCP-Protocol-Version of the probe", async () => {
   const { handler } = makeHandler();
   const initHeaders: (string | null)[] = [];

@@ -460,6 +460,23 @@ test("transports (2025-03-26): batches are accepted on 2025-03-26 sessions only;
   assert.equal(arr.length, 2);
 });
 
+test("2025-03-26 basic/index: implementations MUST support receiving JSON-RPC batches — a POST of [notifications/initialized, ping] initializes the session, then answers the ping (SSE and JSON)", async () => {
+  for (const enableJsonResponse of [false, true]) {
+    const tools = new Tools();
+    const { handler } = makeHandler(tools, { enableJsonResponse });
+    const r = await post(handler, initializeMessage("2025-03-26"));
+    const sid = r.headers.get("mcp-session-id")!;
+    await r.text();
+    assert.equal(tools.endpoints[0].state.phase.name, "awaiting-initialized");
+    const b = await post(handler, [{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 1, method: "ping" }], sid, "2025-03-26");
+    assert.equal(b.status, 200, `json=${enableJsonResponse}`);
+    const got = enableJsonResponse ? await b.json() : messages(await new SseReader(b).rest());
+    assert.deepEqual(got, [{ jsonrpc: "2.0", id: 1, result: {} }]);
+    assert.equal(tools.endpoints[0].state.phase.name, "operating");
+    assert.ok(!tools.diagnostics.includes("unexpected-initialized"));
+  }
+});
+
 test("basic/index duplicate ids over HTTP: the kernel's duplicate-id error goes to the POST that carried the duplicate", async () => {
   const { handler, tools } = makeHandler();
   const sid = await open(handler);

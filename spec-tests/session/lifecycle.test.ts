@@ -127,6 +127,28 @@ test("lifecycle: the server SHOULD NOT send requests other than pings and loggin
   assert.equal(step(s, { type: "log", now: 0, level: "info", data: "hello" }).outputs[0].type, "send");
 });
 
+test("2025-03-26 basic/index: implementations MUST support receiving JSON-RPC batches — also one that carries notifications/initialized (only initialize MUST NOT be in a batch)", () => {
+  const s = freshServer(["2025-03-26"]);
+  step(s, { type: "receive", now: 0, data: init("2025-03-26") });
+  assert.equal(s.phase.name, "awaiting-initialized");
+  const batch = [{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 2, method: "ping" }];
+  const out = step(s, { type: "receive", now: 0, data: JSON.stringify(batch) }).outputs;
+  // In order: the session is initialized first, then the ping is answered.
+  assert.deepEqual(out.map((o) => o.type), ["initialized", "send"]);
+  assert.deepEqual(sendsOf(out), [{ jsonrpc: "2.0", id: 2, result: {} }]);
+  assert.equal(s.phase.name, "operating");
+  // A batch is still refused before initialize (so initialize never arrives in one), and under 2025-06-18.
+  const fresh = freshServer(["2025-03-26"]);
+  const refused = sendsOf(step(fresh, { type: "receive", now: 0, data: `[${init("2025-03-26")}]` }).outputs);
+  assert.equal(refused[0].id, null);
+  assert.equal(refused[0].error.code, ErrorCode.InvalidRequest);
+  assert.equal(fresh.phase.name, "new");
+  const later = freshServer(["2025-06-18"]);
+  step(later, { type: "receive", now: 0, data: init("2025-06-18") });
+  assert.equal(sendsOf(step(later, { type: "receive", now: 0, data: JSON.stringify(batch) }).outputs)[0].error.code, ErrorCode.InvalidRequest);
+  assert.equal(later.phase.name, "awaiting-initialized");
+});
+
 test("lifecycle: only successfully negotiated capabilities may be used — undeclared server capability refused both ways", () => {
   const p = new Pair({}, { capabilities: { tools: {} } });
   p.handshake();
@@ -138,6 +160,19 @@ test("lifecycle: only successfully negotiated capabilities may be used — undec
   const r = sendsOf(p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 50, method: "prompts/list" })));
   assert.equal(r[0].error.code, ErrorCode.MethodNotFound);
   assert.equal(p.of("server", "request").length, 0);
+});
+
+test("lifecycle: only negotiated capabilities may be used — but 2024-11-05 has no completions capability (2025-03-26 changelog: \"Added `completions` capability\"), so completion/complete is not gated there, either way", () => {
+  const complete = { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "x" } };
+  for (const [version, gated] of [["2024-11-05", false], ["2025-03-26", true]] as const) {
+    const p = new Pair({ versions: [version] }, { capabilities: { prompts: {} } });
+    p.handshake();
+    const sent = p.feed("client", { type: "request", now: 0, method: "completion/complete", params: complete });
+    assert.equal(sent[0].type, gated ? "error" : "send", version);
+    const r = p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 51, method: "completion/complete", params: complete }));
+    if (gated) assert.equal(sendsOf(r)[0].error.code, ErrorCode.MethodNotFound, version);
+    else assert.deepEqual(r.map((o) => o.type), ["request"], version);
+  }
 });
 
 test("lifecycle: the transition table is closed — every pair not listed is refused", () => {

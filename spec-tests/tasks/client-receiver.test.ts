@@ -100,6 +100,18 @@ test("basic/utilities/tasks Task Support and Handling: a client that did not dec
   assert.deepEqual((await d.client.callTool("raw")).content, [{ type: "text", text: "normal" }]);
 });
 
+test("basic/utilities/tasks Capabilities (requestor side): in a session negotiated before 2025-11-25 requestAsTask sends the plain request, though the client declared tasks.requests (that version has no tasks)", async () => {
+  for (const v of ["2025-06-18", "2025-03-26"] as const) {
+    const seen: JsonObject[] = [];
+    const c = await connect((s) => asker(s, seen), { receiveTasks: true, handlers: { sampling: () => answer("plain") }, session: { versions: ["2025-11-25", v] } }, { session: { versions: [v] } });
+    assert.equal(c.client.protocolVersion, v);
+    assert.ok(c.client.capabilities.tasks !== undefined, "declared at the handshake, before the version was known");
+    assert.deepEqual((await c.client.callTool("ask")).content, [{ type: "text", text: "plain" }], v);
+    assert.equal(c.sent("server", "sampling/createMessage")[0].params.task, undefined, v);
+    assert.equal(c.sent("server", "tasks/result").length, 0, v);
+  }
+});
+
 test("basic/utilities/tasks Capabilities: in a 2025-06-18 session (no tasks) a task-receiving client answers a task-augmented request normally, ignoring the task field", async () => {
   let answered: JsonObject | undefined;
   const c = await connect(

@@ -27,7 +27,7 @@ import type { LoggingLevel } from "../session/types.js";
 import { isModernVersion } from "../model/versions.js";
 import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
 import type { ElicitationChecks } from "../schema/elicitation.js";
-import { acceptsTaskAugmented } from "../tasks/capabilities.js";
+import { acceptsTaskAugmented, predatesTasks } from "../tasks/capabilities.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
 import { inputRequired, type InputRequest, type InputRequests, type InputRequiredResult, type InputResponses, type InputRetry } from "./mrtr.js";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult } from "./types.js";
@@ -166,15 +166,17 @@ export class ServerContext {
    * `tasks.requests.elicitation.create`): the client answers a `CreateTaskResult`, and this
    * then waits on `tasks/result` (which the receiver holds until the task is terminal) and
    * resolves with the request's own result. Aborting (`options.signal`, or this request's
-   * cancellation) sends `tasks/cancel`. A client without that support, and the modern era
-   * (where input is gathered with `input_required`), get the plain request instead.
+   * cancellation) sends `tasks/cancel`. A client without that support, a session
+   * negotiated before 2025-11-25 (which has no tasks, whatever the client declared), and
+   * the modern era (where input is gathered with `input_required`) get the plain request
+   * instead.
    * `options.timeoutMs` applies to each request, the wait on `tasks/result` included.
    * An `elicitation/create` form is checked as {@link ServerContext.request} checks it.
    */
   async requestAsTask(method: string, params: JsonObject = {}, options: PeerRequestOptions & { ttl?: number } = {}): Promise<JsonObject> {
     const { ttl, ...o } = options;
-    const modern = isModernVersion(this.rc.protocolVersion);
-    if (modern || !acceptsTaskAugmented(this.rc.peer?.capabilities, method)) return this.request(method, params, o);
+    const v = this.rc.protocolVersion;
+    if (isModernVersion(v) || predatesTasks(v) || !acceptsTaskAugmented(this.rc.peer?.capabilities, method)) return this.request(method, params, o);
     // A form elicited as a task is checked like one elicited plainly, its result when it comes.
     const forms = method === "elicitation/create" ? this.forms : undefined;
     if (forms !== undefined) assertElicitParams(forms, params);

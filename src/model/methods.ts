@@ -257,9 +257,20 @@ export const EXTENSION_METHODS: Readonly<Partial<Record<SchemaVersion, Readonly<
   "2026-07-28": tasksExtensionTable(),
 });
 
+/**
+ * Where `2024-11-05` differs from the `2025-03-26` table it is checked with: the
+ * `completions` capability arrived in 2025-03-26 (changelog: "Added `completions`
+ * capability"), so a 2024-11-05 server, whose `ServerCapabilities` has no such field,
+ * cannot declare it, and `completion/complete` is not gated there.
+ */
+const V2024_11_05: Readonly<Record<string, MethodSpec>> = Object.freeze({
+  "completion/complete": Object.freeze({ ...METHODS["2025-03-26"]["completion/complete"], capability: null }),
+});
+
 /** The spec of `method` in `version` (its schema's, else an extension's), or undefined when that version has no such method. */
 export function methodSpec(version: ProtocolVersion, method: string): MethodSpec | undefined {
   if (typeof version !== "string" || !(SCHEMA_VERSIONS as readonly string[]).includes(schemaVersionOf(version))) return undefined;
+  if (version === "2024-11-05" && Object.hasOwn(V2024_11_05, method)) return V2024_11_05[method];
   const v = schemaVersionOf(version);
   const table = METHODS[v];
   if (typeof method !== "string") return undefined;

@@ -63,10 +63,10 @@ export function schemaVersionOf(v: ProtocolVersion): SchemaVersion {
 }
 
 /**
- * JSON-RPC batches: allowed only under `2025-03-26` (and tolerated for `2024-11-05`,
- * which reads the same JSON-RPC rules); `2025-06-18` removed them.
+ * JSON-RPC batches: allowed only under `2025-03-26`, whose changelog "Added support for
+ * JSON-RPC batching" (so a `2024-11-05` session refuses them too); `2025-06-18` removed them.
  */
-export function allowsBatches(v: ProtocolVersion | undefined): boolean {
+export function allowsBatches(v: string | undefined): boolean {
   return v === "2025-03-26";
 }
 

@@ -67,6 +67,7 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     capabilities: options.capabilities,
     versions: options.versions ?? [...LEGACY_VERSIONS],
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    discoverTimeoutMs: options.discoverTimeoutMs ?? 10_000,
     maxRequestTimeoutMs: options.maxRequestTimeoutMs ?? 600_000,
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
     keepAliveMs: options.keepAliveMs ?? 0,
@@ -304,11 +305,12 @@ function open(state: SessionState, now: number, out: SessionOutput[]): void {
   startInitialize(state, now, out, "open");
 }
 
-function internalRequest(state: SessionState, now: number, method: string, internal: OutboundRequest["internal"]): number {
+/** `deadline`, when given, replaces the one `timeoutMs` would set (a re-sent probe keeps the first one's). */
+function internalRequest(state: SessionState, now: number, method: string, internal: OutboundRequest["internal"], timeoutMs = state.options.requestTimeoutMs, deadline?: number | null): number {
   const o = state.options;
   const id = state.nextId++;
   const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
-  const req: OutboundRequest = { id, method, internal, deadline: deadlineFrom(now, o.requestTimeoutMs, hard), hardDeadline: hard, timeoutMs: o.requestTimeoutMs };
+  const req: OutboundRequest = { id, method, internal, deadline: deadline !== undefined ? deadline : deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
   addOutbound(state, req);
   wakeNoLaterThan(state, req.deadline);
   return id;
@@ -326,10 +328,21 @@ function startInitialize(state: SessionState, now: number, out: SessionOutput[],
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: o.capabilities, clientInfo: o.info } } });
 }
 
-/** Sends the `server/discover` probe; `retries` counts the -32022 retries so far (bounded by version-retry.ts). */
-function probe(state: SessionState, version: ModernVersion, now: number, out: SessionOutput[], retries = 0): void {
+/** The shorter of two timeouts, where 0 is none. */
+function shorterTimeout(a: number, b: number): number {
+  return a > 0 && b > 0 ? Math.min(a, b) : Math.max(a, b);
+}
+
+/**
+ * Sends the `server/discover` probe; `retries` counts the -32022 retries so far (bounded by
+ * version-retry.ts). A legacy server may answer it "not at all" (draft stdio, Backward
+ * Compatibility), so `discoverTimeoutMs`, not the general request timeout, bounds the
+ * wait before the fallback to initialize: for the first probe and its retries together
+ * (`until`, the first probe's deadline).
+ */
+function probe(state: SessionState, version: ModernVersion, now: number, out: SessionOutput[], retries = 0, until?: number | null): void {
   const o = state.options;
-  const id = internalRequest(state, now, "server/discover", "discover");
+  const id = internalRequest(state, now, "server/discover", "discover", shorterTimeout(o.discoverTimeoutMs, o.requestTimeoutMs), until);
   moveTo(state, "probe", { name: "probing", requestKey: idKey(id), version, retries });
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "server/discover", params: withRequestMeta(undefined, version, o.capabilities, o.info, undefined) } });
 }
@@ -340,7 +353,7 @@ function probe(state: SessionState, version: ModernVersion, now: number, out: Se
  * other answer, or none before the timeout, means a legacy server: fall back to
  * initialize.
  */
-function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
+function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[], deadline: number | null): void {
   const o = state.options;
   const phase = state.phase as Extract<Phase, { name: "probing" }>;
   if ("error" in msg) {
@@ -351,7 +364,7 @@ function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse
     }
     const retries = phase.retries ?? 0;
     const decision = decideVersionRetry(o.versions, phase.version, (msg.error.data as { supported?: unknown } | undefined)?.supported, retries);
-    if (decision.kind === "retry") return probe(state, decision.version, now, out, retries + 1);
+    if (decision.kind === "retry") return probe(state, decision.version, now, out, retries + 1, deadline);
     if (decision.kind === "fallback") return startInitialize(state, now, out, "fallback");
     fail(state, decision.reason, out);
     return;
@@ -450,7 +463,7 @@ function receive(state: SessionState, input: { now: number; data?: string; value
     return;
   }
   const o = state.options;
-  const opts = { maxBytes: o.maxMessageBytes, maxDepth: o.maxDepth, allowBatch: state.phase.name === "operating" && allowsBatches(state.phase.version) };
+  const opts = { maxBytes: o.maxMessageBytes, maxDepth: o.maxDepth, allowBatch: acceptsBatches(state) };
   const decoded = input.data !== undefined ? decode(input.data, opts) : decodeValue(input.value, opts);
   handleDecoded(state, decoded, input.now, out);
 }
@@ -615,7 +628,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     return;
   }
   if (req.internal === "initialize") return receiveInitializeResponse(state, msg, now, out);
-  if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out);
+  if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out, req.deadline);
   if (req.internal === "keepalive") {
     state.keepAlive.missed = 0;
     return;
@@ -1115,6 +1128,17 @@ function closeSession(state: SessionState, reason: string, out: SessionOutput[],
   const event: LifecycleEvent = (phase.name === "initializing" || phase.name === "probing") && fatal ? "initialize-failed" : "close";
   moveTo(state, event, closed);
   if (fatal) out.push({ type: "close", reason });
+}
+
+/**
+ * Whether a JSON-RPC batch is read now: once `2025-03-26` is negotiated, including before
+ * `notifications/initialized`, which a batch may itself carry (2025-03-26 basic/index:
+ * implementations "MUST support receiving JSON-RPC batches"; lifecycle forbids only the
+ * initialize request in one). Refused in phase "new", which keeps `initialize` out.
+ */
+export function acceptsBatches(state: SessionState): boolean {
+  const p = state.phase;
+  return (p.name === "awaiting-initialized" || p.name === "operating") && allowsBatches(p.version);
 }
 
 /** The protocol version in force, once negotiated. */

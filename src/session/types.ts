@@ -49,6 +49,13 @@ export interface SessionOptions {
   versions?: ProtocolVersion[];
   /** Default timeout of an outgoing request in ms (default 60 000; 0 disables). Not for `subscriptions/listen`, which is meant to stay open, nor `tasks/result`, which blocks until the task is terminal. */
   requestTimeoutMs?: number;
+  /**
+   * Client: how long the `server/discover` probe, with its `-32022` retries, waits for an
+   * answer before falling back to `initialize` (default 10 000; never longer than a
+   * positive `requestTimeoutMs`; 0: only `requestTimeoutMs`). A
+   * legacy server may never answer it (draft `basic/transports/stdio`, Backward Compatibility).
+   */
+  discoverTimeoutMs?: number;
   /** Upper bound on a request's lifetime even when progress keeps resetting its timeout (default 600 000; 0 disables; a `subscriptions/listen` or `tasks/result` has it only with its own positive `timeoutMs`). */
   maxRequestTimeoutMs?: number;
   /** Whether progress for an outgoing request resets its timeout (default true). */

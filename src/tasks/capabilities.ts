@@ -98,8 +98,8 @@ export interface AugmentationCheck {
   version?: string;
 }
 
-/** True when `version` is known and predates tasks (2025-11-25 introduced them). */
-function predatesTasks(version: string | undefined): boolean {
+/** True when `version` is known and predates tasks (2025-11-25 introduced them): no `task` field goes out or is honoured there. */
+export function predatesTasks(version: string | undefined): boolean {
   return version !== undefined && version < "2025-11-25";
 }
 

@@ -68,7 +68,7 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
-import { isProtocolVersion } from "../model/versions.js";
+import { allowsBatches, isProtocolVersion } from "../model/versions.js";
 import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument, type ParamHeader } from "./http/request-metadata.js";
 
@@ -793,8 +793,10 @@ class HttpClient implements HttpClientTransport {
     // Only responses carry "result" or "error"; anything else is not parsed here.
     if (text.indexOf('"result"') === -1 && text.indexOf('"error"') === -1) return;
     const value = parse(text);
-    // An array answers only a batch; the kernel refuses any other (and the request is still unanswered).
-    if (Array.isArray(value) && ctx.batch !== true) return;
+    // An array answers a batch, or is a 2025-03-26 server batching its messages on a stream
+    // (2025-03-26 transports: "These responses MAY be batched"), which the kernel reads as
+    // well; in any other session the kernel refuses it, and the request is still unanswered.
+    if (Array.isArray(value) && ctx.batch !== true && !allowsBatches(this.protocolVersion)) return;
     for (const m of Array.isArray(value) ? value : [value]) {
       // A response with both result and error still answers: the kernel fails its request as malformed.
       if (typeof m !== "object" || m === null || "method" in m) continue;

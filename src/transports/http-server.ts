@@ -56,8 +56,8 @@ import { decode, type Decoded } from "../jsonrpc/codec.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
-import { allowsBatches, isLegacyVersion, isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
-import { negotiatedVersion } from "../session/session.js";
+import { isLegacyVersion, isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
+import { acceptsBatches, negotiatedVersion } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
 import { httpError, jsonResponse } from "./http/body.js";
 import { corsHeaders, isPreflight, PREFLIGHT, preflightHeaders } from "./http/cors.js";
@@ -375,8 +375,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     if (!body.ok) return httpError(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.reason);
     if (session?.closed) return httpError(404, ErrorCode.InvalidRequest, "session not found");
     const state = session?.endpoint.state;
-    // Batches only where the kernel takes them: an operating 2025-03-26 session.
-    const allowBatch = state !== undefined && state.phase.name === "operating" && allowsBatches(state.phase.version);
+    // Batches only where the kernel takes them: a 2025-03-26 session past initialize.
+    const allowBatch = state !== undefined && acceptsBatches(state);
     // The session's own limits where it has them, so the kernel never refuses what passed here.
     const d = decode(body.bytes, state === undefined ? { allowBatch, maxBytes: maxBodyBytes } : { allowBatch, maxBytes: Math.min(maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
     if (d.kind === "invalid") {
