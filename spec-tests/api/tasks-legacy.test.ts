@@ -271,6 +271,14 @@ test("tasks Capabilities (requestor side): in a session negotiated before 2025-1
   }
 });
 
+test("tasks Tool-Level Negotiation item 1: a 2025-11-25 server without tasks.requests.tools.call gets no task augmentation from callToolAsTask (clients MUST NOT attempt it); the call goes out plain", async () => {
+  const c = await connect((s) => s.tool("plain", {}, () => text("plain")), LEGACY, LEGACY);
+  assert.equal(c.client.protocolVersion, "2025-11-25");
+  assert.equal((c.client.serverCapabilities?.tasks as JsonObject | undefined)?.requests, undefined);
+  assert.deepEqual(await c.client.callToolAsTask("plain", undefined, { ttl: 1000 }), text("plain"));
+  assert.deepEqual(c.sent("client", "tools/call")[0].params, { name: "plain" });
+});
+
 test("tasks Task Notifications + README Limits (every table is bounded): the session a 2025-11-25 owner's status notifications go to is forgotten when it closes, and never held for modern requests", async () => {
   const gate = deferred();
   const server = new McpServer({ name: "s", version: "1" }, { session: { versions: ["2026-07-28", "2025-11-25"] }, tasks: { notifications: "all" } });

@@ -42,7 +42,7 @@ import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
 import { ToolOutputs } from "./tool-outputs.js";
 import { peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
-import { checkTaskAugmentation, predatesTasks } from "../tasks/capabilities.js";
+import { acceptsTaskAugmented, checkTaskAugmentation, predatesTasks } from "../tasks/capabilities.js";
 import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
 import type { TaskOwner } from "../tasks/types.js";
@@ -329,11 +329,16 @@ export class McpClientCore {
    * `notifications/cancelled` (a task-augmented request MUST be cancelled with
    * `tasks/cancel`): the kernel sends `tasks/cancel` for the task once that result names
    * it. After it came, cancel with {@link McpClient.cancelTask}. A session negotiated
-   * before 2025-11-25 has no tasks: the call goes out plain and resolves with its result.
+   * before 2025-11-25 has no tasks, and a 2025-11-25 server that does not declare
+   * `tasks.requests.tools.call` MUST NOT be sent one: the call goes out plain and resolves
+   * with its result.
    */
   callToolAsTask(name: string, args?: JsonObject, task: { ttl?: number } = {}, options?: CallOptions): Promise<CreateTaskResult | CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    if (!isModernVersion(this.version) && !predatesTasks(this.version)) params.task = task.ttl === undefined ? {} : { ttl: task.ttl };
+    // 2025-11-25 tasks: without tasks.requests.tools.call clients "MUST NOT attempt to use task augmentation".
+    if (!isModernVersion(this.version) && !predatesTasks(this.version) && acceptsTaskAugmented(this.peer?.capabilities, "tools/call")) {
+      params.task = task.ttl === undefined ? {} : { ttl: task.ttl };
+    }
     return this.request("tools/call", params, options) as Promise<CreateTaskResult | CallToolResult>;
   }
 
