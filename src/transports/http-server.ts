@@ -226,7 +226,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   // Each schema object is scanned once: a registry hands out the same object per registration.
   const scanned = new WeakMap<object, readonly ParamHeader[] | undefined>();
   const modernConfig: ModernConfig = {
-    setup: (request) => options.createSession(contextOf(viewOfModern(request), "", "modern")),
+    setup: (req) => options.createSession(contextOf(req, "", "modern")),
     clock,
     jsonMode,
     maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
@@ -384,7 +384,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return jsonResponse(400, JSON.stringify(d.reply));
     }
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
-      return serveModern(modernRequestOf(req), d.message, modernConfig);
+      return serveModern(req, d.message, modernConfig);
     }
     if (modern) return httpError(400, ErrorCode.InvalidRequest, "the body of a POST MUST be a single JSON-RPC request or notification (clients MUST NOT send responses)");
     const items = d.kind === "batch" ? d.items : [d];
@@ -610,39 +610,4 @@ function contextOf(req: HttpRequestView, sessionId: string, era: "legacy" | "mod
       request = value;
     },
   };
-}
-
-/**
- * What {@link serveModern} reads of a request: `headers.get`, and an `abort` listener on
- * `signal`. From the public entry that is the `Request` itself; from the bridge, the view
- * answers for both, so neither a `Request` nor an `AbortSignal` is made unless someone asks
- * for one ({@link viewOfModern}: the application's context).
- */
-class ModernRequestFacade {
-  readonly headers: { get(name: string): string | null };
-  /** The signal's part serveModern uses: an `abort` listener runs through the view, made no `AbortSignal`; anything else goes to the real one. */
-  readonly signal: Pick<AbortSignal, "aborted" | "addEventListener">;
-
-  constructor(readonly view: HttpRequestView) {
-    this.headers = { get: (name) => view.header(name) };
-    this.signal = {
-      get aborted() {
-        return view.signal.aborted;
-      },
-      addEventListener(type: string, fn: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean) {
-        if (type === "abort" && typeof fn === "function") view.onAbort(() => fn(new Event("abort")));
-        else if (fn !== null) view.signal.addEventListener(type, fn, options);
-      },
-    };
-  }
-}
-
-function modernRequestOf(req: HttpRequestView): Request {
-  // serveModern takes a `Request` and reads only what the facade has.
-  return req instanceof RequestView ? req.request : (new ModernRequestFacade(req) as unknown as Request);
-}
-
-/** The view behind what {@link modernRequestOf} gave serveModern. */
-function viewOfModern(request: Request): HttpRequestView {
-  return request instanceof ModernRequestFacade ? request.view : new RequestView(request);
 }
