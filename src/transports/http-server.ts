@@ -195,7 +195,12 @@ export interface HttpHandler {
   closeConnections(sessionId?: string): number;
   /** Ends a session (later requests with its id get 404). Returns false if there was none. */
   terminate(sessionId: string, reason?: string): boolean;
-  /** Ends every session, and every open modern `subscriptions/listen` stream (its completion result, then the end of the stream). */
+  /**
+   * Ends every session, and every open modern `subscriptions/listen` stream (its completion
+   * result, then the end of the stream). The handler then takes no more work: a later
+   * request gets 503 with a JSON-RPC error body (an `initialize`, a modern request), or 404
+   * when it names one of the ended sessions.
+   */
   close(): void;
 }
 
@@ -223,6 +228,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     options.onDiagnostic?.(sessionId === undefined ? { code, message, detail } : { code, message, sessionId, detail });
   };
   const listens = new Set<{ shutdown(reason: string): void }>();
+  /** Set by `close()`: the handler takes no more work (503). */
+  let closed = false;
+  const refuseClosed = (): Response => httpError(503, ErrorCode.InvalidRequest, "the server is closed");
   // Each schema object is scanned once: a registry hands out the same object per registration.
   const scanned = new WeakMap<object, readonly ParamHeader[] | undefined>();
   const modernConfig: ModernConfig = {
@@ -372,6 +380,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const body = await req.readBody(maxBodyBytes);
     if (!body.ok) return httpError(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.reason);
+    // Closed while the body was read: no session or modern request starts after close().
+    if (closed && session === undefined) return refuseClosed();
     if (session?.closed) return httpError(404, ErrorCode.InvalidRequest, "session not found");
     const state = session?.endpoint.state;
     // Batches only where the kernel takes them: an operating 2025-03-26 session.
@@ -494,6 +504,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   async function route(req: HttpRequestView): Promise<Response | HttpReply> {
     const pv = req.header(H.protocolVersion);
     const modern = pv !== null && isModernVersion(pv.trim());
+    // After close(), no new work (here, past the Host and Origin checks, so a browser can
+    // read the 503). A request naming a session still gets the 404 of a terminated session
+    // (Session Management item 3: the server MUST answer its id with 404).
+    if (closed && (modern || req.header(H.sessionId) === null)) return refuseClosed();
     if (modern && options.modern !== undefined) return await options.modern(req.toRequest());
     // Modern era: no GET stream, no DELETE (no sessions): 405 (draft streamable-http, Backward Compatibility).
     if (modern && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported for ${pv.trim()} (POST only)`, { headers: { Allow: "POST" } });
@@ -531,6 +545,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     return true;
   };
   handler.close = () => {
+    closed = true;
     for (const s of [...sessions.values()]) s.terminate("server closed");
     for (const l of [...listens]) l.shutdown("server closed");
   };
