@@ -10,7 +10,7 @@ import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { GET_WAIT_MS, httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
-import { deferred, makeHandler, Tools, until, URL_ } from "./helpers.js";
+import { deferred, makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
 
 type Fetch = NonNullable<HttpClientOptions["fetch"]>;
 
@@ -237,6 +237,114 @@ test("client: Session Management item 4: when the new initialize fails too, the 
   await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
   // Sends after close are no-ops.
   t.send("{}");
+});
+
+/** A sleep the test releases: each call waits until `release()` (or the transport closes). */
+function heldSleep() {
+  const waiting: Array<() => void> = [];
+  return {
+    calls: () => waiting.length,
+    sleep: (_ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        signal.addEventListener("abort", () => resolve(), { once: true });
+      }),
+    release: () => waiting.forEach((r) => r()),
+  };
+}
+
+const turns = async (n = 20) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+
+test("client: after a renewal (Session Management item 4) the old session's GET stream is not resumed under the new one (Resumability: event ids are per stream, a server MUST NOT replay another stream's messages): one GET stream per live session, each notification heard once", async () => {
+  const { handler, tools } = makeHandler();
+  const seen: Seen[] = [];
+  const w = watchGets(handler);
+  const held = heldSleep();
+  let opened = w.next();
+  const t = httpClientTransport(URL_, { fetch: inProcess(w.handler, seen), sleep: held.sleep });
+  let heard = 0;
+  const { ep } = client(t, undefined, () => heard++);
+  await ep.open();
+  await opened;
+  const first = t.sessionId!;
+  tools.endpoints[0].notify("notifications/tools/list_changed");
+  await until(() => heard === 1);
+  // The server ends the session (and its GET stream): the client waits to resume it...
+  handler.terminate(first);
+  await until(() => held.calls() === 1);
+  // ...while a request meets the 404 and renews the session, which opens its own GET stream.
+  opened = w.next();
+  await ep.request("tools/list");
+  await opened;
+  held.release();
+  await turns();
+  const gets = seen.filter((s) => s.method === "GET").map((s) => [s.headers.get("mcp-session-id") === first ? "old" : "new", s.headers.get("last-event-id")]);
+  assert.deepEqual(gets, [["old", null], ["new", null]], "no GET of the old stream under the new session");
+  tools.endpoints[1].notify("notifications/tools/list_changed");
+  await until(() => heard === 2);
+  await turns();
+  assert.equal(heard, 2);
+  t.close();
+});
+
+test("client: a renewal cancels the old session's GET stream when the server left it open, so only the new session's stream is read", async () => {
+  const { handler } = makeHandler();
+  let cancelled = false;
+  let gets = 0;
+  const t = wrappedTransport(
+    handler,
+    async (req, next) => {
+      if (req.method !== "GET" || gets++ > 0) return next();
+      // A connection that outlives its session (a proxy that holds it, say).
+      (await next()).body?.cancel();
+      const body = new ReadableStream<Uint8Array>({
+        start: (c) => c.enqueue(new TextEncoder().encode("id: 1-0\ndata:\n\n")),
+        cancel: () => void (cancelled = true),
+      });
+      return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+    },
+    { openGetStream: true },
+  );
+  const { ep } = client(t);
+  await ep.open();
+  await until(() => gets === 1);
+  handler.terminate(t.sessionId!);
+  await ep.request("tools/list");
+  await until(() => gets === 2);
+  await turns();
+  assert.ok(cancelled, "the old session's GET stream was closed");
+  assert.equal(gets, 2);
+  t.close();
+});
+
+test("client: a request whose POST stream belongs to a session that is renewed fails at once with the session-expired error (its stream is not resumed under the new session, where its event id names another stream)", async () => {
+  const { handler, tools } = makeHandler();
+  const seen: Seen[] = [];
+  const held = heldSleep();
+  const t = httpClientTransport(URL_, { fetch: inProcess(handler, seen), sleep: held.sleep, openGetStream: false });
+  const { ep } = client(t);
+  await ep.open();
+  const first = t.sessionId!;
+  const waiting = ep.request("tools/call", { name: "wait", arguments: {} }).then(
+    () => "answered",
+    (e: McpError) => e,
+  );
+  await tools.waiting();
+  // The session ends with the request's stream: the client waits to resume it...
+  handler.terminate(first);
+  await until(() => held.calls() === 1);
+  // ...and another request renews the session meanwhile.
+  await ep.request("tools/list");
+  const outcome = await Promise.race([waiting, turns().then(() => "still waiting")]);
+  assert.ok(outcome instanceof McpError, String(outcome));
+  assert.equal(outcome.code, ErrorCode.ConnectionClosed);
+  assert.ok(outcome.message.includes(`${SESSION_EXPIRED}: the request was lost with session ${first}`), outcome.message);
+  held.release();
+  await turns();
+  assert.deepEqual(seen.filter((s) => s.method === "GET"), [], "the old stream is not resumed");
+  t.close();
 });
 
 test("client: close() sends DELETE with the session id (Session Management item 5) and reports the close once", async () => {

@@ -162,7 +162,7 @@ test("basic/versioning + streamable-http (draft) Backward Compatibility: with le
   assert.deepEqual(refusals[1], refusals[0], "the same refusal whatever the sessions' versions");
 });
 
-test("subscriptions (draft) Graceful Closure: closing the handler answers each open subscriptions/listen with its completion result (tagged with the subscription id), then ends the stream; nothing stays attached", async () => {
+test("subscriptions (draft) Graceful Closure: closing the handler answers each open subscriptions/listen with its completion result (tagged with the subscription id), then ends the stream; nothing stays attached, and the closed handler takes no new work (503)", async () => {
   const { server, handler } = regionServer();
   const listen = async (id: string) => {
     const reader = new SseReader(await postModern(handler, modernRequest(id, "subscriptions/listen", { notifications: { toolsListChanged: true } })));
@@ -171,6 +171,9 @@ test("subscriptions (draft) Graceful Closure: closing the handler answers each o
   };
   const a = await listen("A");
   const b = await listen("B");
+  // A stream the client already closed is not touched.
+  const c = await listen("C");
+  await c.cancel();
   assert.equal(server.connectionCount, 2);
   handler.close();
   for (const [id, reader] of [["A", a], ["B", b]] as const) {
@@ -180,11 +183,7 @@ test("subscriptions (draft) Graceful Closure: closing the handler answers each o
   }
   assert.equal(server.connectionCount, 0, "the listen endpoints are detached");
   handler.close();
-  // A stream the client already closed is not touched; the handler serves on.
-  const c = await listen("C");
-  await c.cancel();
-  handler.close();
   const r = await postModern(handler, modernRequest(9, "tools/list"));
-  assert.equal(r.status, 200);
+  assert.equal(r.status, 503);
   assert.equal(server.connectionCount, 0);
 });

@@ -12,6 +12,10 @@ import { answerOf, bodyOf, legacyHandler, modernHandler, modernRequest, MV, post
 import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
 import { ManualClock } from "../../src/driver/clock.js";
 
+const turns = async (n = 20) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+
 /** The endpoint still serves: a fresh modern tools/call answers. */
 async function stillServes(handler: HttpHandler): Promise<void> {
   const msg = modernRequest(99, "tools/call", { name: "echo", arguments: { text: "alive" } });
@@ -238,6 +242,22 @@ test("streamable-http (draft) Cancellation: with JSON responses, aborting the HT
   tools.release();
   const j = await postModern(handler, modernRequest(2, "tools/call", { name: "echo", arguments: { text: "ok" } }));
   assert.equal((await bodyOf(j)).result.content[0].text, "ok");
+});
+
+test("streamable-http (draft) Cancellation (the server MUST treat a client disconnect as cancellation): a request whose client left before it was served (its Request's signal already aborted) is cancelled all the same, with SSE or JSON responses: the handler's signal aborts, its endpoint closes", async () => {
+  for (const enableJsonResponse of [false, true]) {
+    const tools = new Tools();
+    // No timer runs: an uncancelled request would wait here for ever.
+    const { handler } = modernHandler(tools, { enableJsonResponse, clock: new ManualClock() });
+    const ac = new AbortController();
+    ac.abort();
+    const pending = postModern(handler, modernRequest(1, "tools/call", { name: "wait" }), {}, ac.signal);
+    const outcome = await Promise.race([pending, turns().then(() => "no answer")]);
+    assert.ok(outcome instanceof Response, `${outcome} (json: ${enableJsonResponse})`);
+    assert.equal(tools.contexts.at(-1)!.signal.aborted, true);
+    assert.deepEqual(tools.closed, ["the client aborted the request"]);
+    tools.release();
+  }
 });
 
 test("streamable-http (draft) Receiving Messages: subscriptions/listen is a long-lived POST stream: acknowledgment first, then the notifications it asked for, tagged; closing it ends it", async () => {

@@ -8,8 +8,12 @@ import { Endpoint } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
-import { serveNode } from "../../src/transports/http-node.js";
-import { call, deferred, initializeMessage, makeHandler, messages, postHeaders, SseReader } from "./helpers.js";
+import { connect, type Socket } from "node:net";
+import { ManualClock } from "../../src/driver/clock.js";
+import { serveNode, type FetchHandler } from "../../src/transports/http-node.js";
+import { FAST_ENTRY, fastEntryOf, type HttpRequestView } from "../../src/transports/http-view.js";
+import { call, deferred, initializeMessage, makeHandler, messages, postHeaders, SseReader, Tools, until } from "./helpers.js";
+import { modernHandler, modernHeaders, modernRequest } from "./modern-helpers.js";
 
 const V = "2025-11-25";
 
@@ -177,7 +181,6 @@ test("node bridge: large bodies wait for drain (backpressure); a body that fails
     const broken = await fetch(srv.url + "/fail");
     await assert.rejects(broken.text());
     // A Host the URL parser refuses: the bridge answers 400 itself.
-    const { connect } = await import("node:net");
     const reply = await new Promise<string>((resolve, reject) => {
       const sock = connect(srv.port, "127.0.0.1", () => sock.write("GET / HTTP/1.1\r\nHost: [bad\r\nConnection: close\r\n\r\n"));
       let text = "";
@@ -188,5 +191,61 @@ test("node bridge: large bodies wait for drain (backpressure); a body that fails
     assert.match(reply, /^HTTP\/1\.1 400/);
   } finally {
     await srv.close();
+  }
+});
+
+test("node bridge (draft streamable-http, Cancellation: the server MUST treat a client disconnect as cancellation): a modern request whose client left before it was served (while a token was verified, say) is cancelled: the handler's signal aborts and its endpoint closes, through the general path and the fast entry", async () => {
+  for (const path of ["general", "fast"] as const) {
+    const tools = new Tools();
+    const { handler } = modernHandler(tools, { clock: new ManualClock(), enableJsonResponse: true });
+    const entered = deferred();
+    const verified = deferred();
+    // A slow step before the MCP handler, as protectedResource's verifyToken is.
+    const slow = async () => {
+      entered.resolve();
+      await verified.promise;
+    };
+    const fast = fastEntryOf(handler)!;
+    // The general path: before the handler (protectedResource's place). The fast entry reads
+    // the body itself (a client gone before that gets 400): the step comes after it.
+    const slowBody = (view: HttpRequestView): HttpRequestView =>
+      Object.assign(Object.create(view) as HttpRequestView, {
+        readBody: async (max: number) => {
+          const body = await view.readBody(max);
+          await slow();
+          return body;
+        },
+      });
+    const served: FetchHandler =
+      path === "general"
+        ? async (req) => (await slow(), handler(req))
+        : Object.assign(async (req: Request) => handler(req), { [FAST_ENTRY]: (view: HttpRequestView) => fast(slowBody(view)) });
+    const srv = await serveNode(served);
+    // The connection is cut on the server's side (a reset, say): a client whose FIN leaves the
+    // socket half-open is noticed only once its unread body is read.
+    const left = deferred();
+    let socket: Socket | undefined;
+    srv.server.on("connection", (s) => {
+      socket = s;
+      s.on("close", () => left.resolve());
+    });
+    try {
+      const msg = modernRequest(1, "tools/call", { name: "wait" });
+      const body = JSON.stringify(msg);
+      const head = Object.entries({ ...modernHeaders(msg), host: "127.0.0.1", "content-length": String(Buffer.byteLength(body)) }).map(([k, v]) => `${k}: ${v}\r\n`);
+      const sock = connect(srv.port, "127.0.0.1", () => sock.write(`POST /mcp HTTP/1.1\r\n${head.join("")}\r\n${body}`));
+      sock.on("error", () => {});
+      await entered.promise;
+      socket!.destroy();
+      await left.promise;
+      verified.resolve();
+      await until(() => tools.contexts.length === 1);
+      for (let i = 0; i < 10 && tools.closed.length === 0; i++) await new Promise((r) => setImmediate(r));
+      assert.equal(tools.contexts[0].signal.aborted, true, path);
+      assert.deepEqual(tools.closed, ["the client aborted the request"], path);
+    } finally {
+      tools.release();
+      await srv.close();
+    }
   }
 });

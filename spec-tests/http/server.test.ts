@@ -7,6 +7,7 @@ import { ManualClock } from "../../src/driver/clock.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { McpServer } from "../../src/api/server.js";
 import { call, get, initializeMessage, makeHandler, messages, open, post, postHeaders, SseReader, setupWith, Tools, URL_ } from "./helpers.js";
+import { modernHandler, modernRequest, postModern } from "./modern-helpers.js";
 
 const V = "2025-11-25";
 
@@ -138,6 +139,28 @@ test("transports/Session Management item 3: the server MAY terminate a session a
   handler.close();
   assert.equal(handler.session(b), undefined);
   assert.equal((await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, b, V)).status, 404);
+});
+
+test("handler.close(): the handler takes no new work: an initialize (one whose body was still arriving at close() too), a modern request and a GET without a session get 503 with a JSON-RPC error body; an ended session's id still gets the 404 Session Management item 3 requires", async () => {
+  const { handler } = modernHandler();
+  const sid = await open(handler);
+  let feed!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (feed = c) });
+  const late = handler(new Request(URL_, { method: "POST", headers: postHeaders(), body, duplex: "half" } as RequestInit));
+  handler.close();
+  feed.enqueue(new TextEncoder().encode(JSON.stringify(initializeMessage())));
+  feed.close();
+  const answers = [await late, await post(handler, initializeMessage()), await postModern(handler, modernRequest(1, "tools/list")), await handler(new Request(URL_, { headers: { accept: "text/event-stream" } }))];
+  for (const r of answers) {
+    assert.equal(r.status, 503);
+    const reply = await r.json();
+    assert.equal(reply.jsonrpc, "2.0");
+    assert.equal(reply.error.code, ErrorCode.InvalidRequest);
+    assert.match(reply.error.message, /closed/);
+  }
+  assert.equal(handler.sessionCount, 0);
+  assert.equal((await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, sid, V)).status, 404);
+  assert.equal((await get(handler, sid, V)).status, 404);
 });
 
 test("transports/Protocol Version Header: an invalid or unsupported MCP-Protocol-Version MUST get 400", async () => {

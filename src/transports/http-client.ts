@@ -27,11 +27,13 @@
  *   failure); once every request of a POST stream is answered, the client closes it
  *   (the server SHOULD have ended it; one that does not would hold a connection per
  *   answered request);
- * - a 404 to a request that carried a session id: the session is gone. The transport
- *   closes with a reason starting {@link SESSION_EXPIRED}; the API layer re-initializes
- *   (spec: the client MUST start a new session). The transport does not re-initialize
- *   by itself: the handshake belongs to the kernel above it, whose state would no longer
- *   match the server's.
+ * - a 404 to a request that carried a session id: the session is gone (spec: the client
+ *   MUST start a new session). The transport replays the kernel's `initialize` and
+ *   `notifications/initialized` (see {@link HttpClient.renewSession}) and sends the
+ *   request again; when that fails it closes with a reason starting
+ *   {@link SESSION_EXPIRED}. The old session's streams end with it: their event ids are
+ *   that session's, so none is resumed under the new one, and the requests still waiting
+ *   on them fail at once with that error.
  *
  * Modern era (draft `basic/transports/streamable-http`). A message whose `_meta` names
  * its protocol version is modern: it goes without session id, with the request metadata
@@ -137,6 +139,14 @@ interface StreamCtx {
   ids: Map<string, RequestId>;
   lastEventId: string;
   retryMs: number | undefined;
+  /**
+   * The `MCP-Session-Id` the stream was opened under. Event ids are per session (the
+   * server numbers a new session's streams afresh), so the stream is resumed only under
+   * that session: see {@link HttpClient.endStreams}.
+   */
+  session?: string;
+  /** The reader of the connection being read, cancelled when the session ends. */
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
   /** The POST carried a batch (2025-03-26): only then may its answer be an array. */
   batch?: boolean;
 }
@@ -223,6 +233,8 @@ class HttpClient implements HttpClientTransport {
   private getOpened: (() => void) | undefined;
   /** Readers of the SSE bodies being followed, cancelled on close. */
   private readonly readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
+  /** The SSE streams being read or waiting to be resumed. */
+  private readonly followed = new Set<StreamCtx>();
   /** Requests in flight, by id key: cancelling a modern one closes its stream, a legacy one stops its resumption. */
   private readonly inflight = new Map<string, StreamCtx>();
   /** The kernel's `initialize` and `notifications/initialized`, replayed to renew an expired session. */
@@ -358,6 +370,8 @@ class HttpClient implements HttpClientTransport {
       this.adoptSession(res);
       release();
     }
+    // An initialize's stream belongs to the session it opened.
+    ctx.session = sid ?? this.sessionId;
     if (this.closed) return discard(res);
     if (res.status === 404 && sid !== undefined) {
       discard(res);
@@ -388,15 +402,16 @@ class HttpClient implements HttpClientTransport {
     if (this.renewing !== undefined) return this.renewing;
     // Another request already renewed it.
     if (this.sessionId !== old) return Promise.resolve(this.sessionId !== undefined);
-    const renewing = (this.renewing = this.reinitialize().finally(() => (this.renewing = undefined)));
+    const renewing = (this.renewing = this.reinitialize(old).finally(() => (this.renewing = undefined)));
     this.gate = renewing.then(() => {});
     return renewing;
   }
 
-  private async reinitialize(): Promise<boolean> {
+  private async reinitialize(old: string): Promise<boolean> {
     const init = this.initText;
     const done = this.initializedText;
     if (init === undefined || done === undefined || this.closed) return false;
+    this.endStreams(old);
     this.sessionId = undefined;
     // A session the server opened for a renewal that then failed is not needed: it is ended.
     const abandon = (): false => (this.deleteSession(), (this.sessionId = undefined), false);
@@ -583,6 +598,15 @@ class HttpClient implements HttpClientTransport {
    * it. A modern stream is not resumable: when it ends unanswered, resolves to why.
    */
   private async follow(ctx: StreamCtx, first: Response): Promise<string | void> {
+    this.followed.add(ctx);
+    try {
+      return await this.followStream(ctx, first);
+    } finally {
+      this.followed.delete(ctx);
+    }
+  }
+
+  private async followStream(ctx: StreamCtx, first: Response): Promise<string | void> {
     let res: Response | undefined = first;
     let failures = 0;
     for (;;) {
@@ -598,6 +622,7 @@ class HttpClient implements HttpClientTransport {
       // Draft streamable-http: modern streams are not resumable ("Resumable SSE streams via
       // Last-Event-ID are not supported"); the caller re-issues the request or answers it.
       if (ctx.modern !== undefined) return "the response stream ended before the response (modern streams are not resumable)";
+      if (ctx.session !== this.sessionId) return this.lost(ctx);
       if (ctx.kind === "post" && ctx.lastEventId === "") return this.failed(ctx, "the response stream ended before the response and carried no event id to resume from");
       if (!isByteString(ctx.lastEventId)) {
         // fetch refuses a header value with a character above U+00FF (an emoji): every
@@ -614,6 +639,7 @@ class HttpClient implements HttpClientTransport {
       }
       await this.sleep(this.delay(ctx, failures), this.abort.signal);
       if (this.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
+      if (ctx.session !== this.sessionId) return this.lost(ctx);
       const headers = this.headersFor(undefined, false);
       if (ctx.lastEventId !== "") headers[H.lastEventId] = ctx.lastEventId;
       let r: Response;
@@ -633,8 +659,8 @@ class HttpClient implements HttpClientTransport {
       const sid = headers[H.sessionId];
       if (r.status === 404 && sid !== undefined) {
         if (!(await this.renewSession(sid))) return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${sid}`, false);
-        // The old session's stream is gone with it; a renewed session opens its own GET stream.
-        return ctx.kind === "post" ? this.failed(ctx, `${SESSION_EXPIRED}: the request was lost with session ${sid}`) : undefined;
+        // The renewal ended this stream with its session (endStreams).
+        return;
       }
       if (r.status === 405 || r.status === 409) {
         // 405: no GET streams here; 409: another GET stream of this session is open.
@@ -660,6 +686,7 @@ class HttpClient implements HttpClientTransport {
     const decoder = createSseDecoder(undefined, ctx.lastEventId);
     const reader = res.body.getReader();
     this.readers.add(reader);
+    ctx.reader = reader;
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -683,8 +710,31 @@ class HttpClient implements HttpClientTransport {
       // The connection broke; the caller decides whether to resume.
     } finally {
       this.readers.delete(reader);
+      ctx.reader = undefined;
     }
     return heard;
+  }
+
+  /**
+   * Session `old` is gone (a 404): its streams end with it, and none is resumed under the
+   * next session. Their event ids are the old session's, and the new one numbers its
+   * streams afresh: a resumption would replay another stream of the new session (2025-11-25
+   * `basic/transports`, Resumability: the client resumes with the last event id it
+   * received on that stream; the server MUST NOT replay messages of a different stream).
+   * The old GET stream stops (the renewal opens the new session's own); the requests of a
+   * POST stream were lost with the session and fail now, not at their timeout.
+   */
+  private endStreams(old: string): void {
+    for (const ctx of this.followed) {
+      if (ctx.session !== old) continue;
+      ctx.reader?.cancel().catch(() => {});
+      this.lost(ctx);
+    }
+  }
+
+  /** A stream whose session ended: its unanswered requests fail with the session-expired error. */
+  private lost(ctx: StreamCtx): void {
+    if (ctx.kind === "post" && ctx.pending.size > 0) this.failed(ctx, `${SESSION_EXPIRED}: the request was lost with session ${ctx.session}`);
   }
 
   /** Backoff: the server's `retry` (at least {@link MIN_RECONNECT_DELAY_MS}) first, then exponential, never below it. */
@@ -720,7 +770,7 @@ class HttpClient implements HttpClientTransport {
     this.handshaking = false;
     if (this.getStarted || this.options.openGetStream === false) return;
     this.getStarted = true;
-    const ctx: StreamCtx = { kind: "get", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined };
+    const ctx: StreamCtx = { kind: "get", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined, session: this.sessionId };
     // As in send(): an injected sleep that rejects, or a throwing listener, is reported, never an unhandled rejection.
     this.openGet(ctx)
       .catch((e) => this.closed || this.report(`GET stream failed: ${errorText(e)}`))

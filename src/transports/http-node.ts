@@ -84,10 +84,10 @@ class Departure {
     return this.controller.signal;
   }
 
-  /** Runs `fn` if the client leaves later (like an `abort` listener added to {@link Departure.signal} now). */
+  /** Runs `fn` when the client leaves (like an `abort` listener added to {@link Departure.signal} now), on a microtask if it has left already (see HttpRequestView.onAbort). */
   onLeave(fn: () => void): void {
-    if (this.left) return;
-    (this.listeners ??= []).push(fn);
+    if (this.left) queueMicrotask(fn);
+    else (this.listeners ??= []).push(fn);
   }
 
   private leave(): void {

@@ -196,7 +196,12 @@ export interface HttpHandler {
   closeConnections(sessionId?: string): number;
   /** Ends a session (later requests with its id get 404). Returns false if there was none. */
   terminate(sessionId: string, reason?: string): boolean;
-  /** Ends every session, and every open modern `subscriptions/listen` stream (its completion result, then the end of the stream). */
+  /**
+   * Ends every session, and every open modern `subscriptions/listen` stream (its completion
+   * result, then the end of the stream). The handler then takes no more work: a later
+   * request gets 503 with a JSON-RPC error body (an `initialize`, a modern request), or 404
+   * when it names one of the ended sessions.
+   */
   close(): void;
 }
 
@@ -224,10 +229,13 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     options.onDiagnostic?.(sessionId === undefined ? { code, message, detail } : { code, message, sessionId, detail });
   };
   const listens = new Set<{ shutdown(reason: string): void }>();
+  /** Set by `close()`: the handler takes no more work (503). */
+  let closed = false;
+  const refuseClosed = (): Response => httpError(503, ErrorCode.InvalidRequest, "the server is closed");
   // Each schema object is scanned once: a registry hands out the same object per registration.
   const scanned = new WeakMap<object, readonly ParamHeader[] | undefined>();
   const modernConfig: ModernConfig = {
-    setup: (request) => options.createSession(contextOf(viewOfModern(request), "", "modern")),
+    setup: (req) => options.createSession(contextOf(req, "", "modern")),
     clock,
     jsonMode,
     maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
@@ -373,6 +381,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const body = await req.readBody(maxBodyBytes);
     if (!body.ok) return httpError(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.reason);
+    // Closed while the body was read: no session or modern request starts after close().
+    if (closed && session === undefined) return refuseClosed();
     if (session?.closed) return httpError(404, ErrorCode.InvalidRequest, "session not found");
     const state = session?.endpoint.state;
     // Batches only where the kernel takes them: a 2025-03-26 session past initialize.
@@ -385,7 +395,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return jsonResponse(400, JSON.stringify(d.reply));
     }
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
-      return serveModern(modernRequestOf(req), d.message, modernConfig);
+      return serveModern(req, d.message, modernConfig);
     }
     if (modern) return httpError(400, ErrorCode.InvalidRequest, "the body of a POST MUST be a single JSON-RPC request or notification (clients MUST NOT send responses)");
     const items = d.kind === "batch" ? d.items : [d];
@@ -501,6 +511,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   async function route(req: HttpRequestView): Promise<Response | HttpReply> {
     const pv = req.header(H.protocolVersion);
     const modern = pv !== null && isModernVersion(pv.trim());
+    // After close(), no new work (here, past the Host and Origin checks, so a browser can
+    // read the 503). A request naming a session still gets the 404 of a terminated session
+    // (Session Management item 3: the server MUST answer its id with 404).
+    if (closed && (modern || req.header(H.sessionId) === null)) return refuseClosed();
     if (modern && options.modern !== undefined) return await options.modern(req.toRequest());
     // Modern era: no GET stream, no DELETE (no sessions): 405 (draft streamable-http, Backward Compatibility).
     if (modern && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported for ${pv.trim()} (POST only)`, { headers: { Allow: "POST" } });
@@ -538,6 +552,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     return true;
   };
   handler.close = () => {
+    closed = true;
     for (const s of [...sessions.values()]) s.terminate("server closed");
     for (const l of [...listens]) l.shutdown("server closed");
   };
@@ -627,39 +642,4 @@ function contextOf(req: HttpRequestView, sessionId: string, era: "legacy" | "mod
       request = value;
     },
   };
-}
-
-/**
- * What {@link serveModern} reads of a request: `headers.get`, and an `abort` listener on
- * `signal`. From the public entry that is the `Request` itself; from the bridge, the view
- * answers for both, so neither a `Request` nor an `AbortSignal` is made unless someone asks
- * for one ({@link viewOfModern}: the application's context).
- */
-class ModernRequestFacade {
-  readonly headers: { get(name: string): string | null };
-  /** The signal's part serveModern uses: an `abort` listener runs through the view, made no `AbortSignal`; anything else goes to the real one. */
-  readonly signal: Pick<AbortSignal, "aborted" | "addEventListener">;
-
-  constructor(readonly view: HttpRequestView) {
-    this.headers = { get: (name) => view.header(name) };
-    this.signal = {
-      get aborted() {
-        return view.signal.aborted;
-      },
-      addEventListener(type: string, fn: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean) {
-        if (type === "abort" && typeof fn === "function") view.onAbort(() => fn(new Event("abort")));
-        else if (fn !== null) view.signal.addEventListener(type, fn, options);
-      },
-    };
-  }
-}
-
-function modernRequestOf(req: HttpRequestView): Request {
-  // serveModern takes a `Request` and reads only what the facade has.
-  return req instanceof RequestView ? req.request : (new ModernRequestFacade(req) as unknown as Request);
-}
-
-/** The view behind what {@link modernRequestOf} gave serveModern. */
-function viewOfModern(request: Request): HttpRequestView {
-  return request instanceof ModernRequestFacade ? request.view : new RequestView(request);
 }

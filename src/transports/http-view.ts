@@ -30,7 +30,12 @@ export interface HttpRequestView {
   header(name: string): string | null;
   /** Aborts when the client goes away before the response is finished. */
   readonly signal: AbortSignal;
-  /** Runs `fn` once if the client goes away later, before the response is finished (as an `abort` listener of `signal` would, without making the signal). */
+  /**
+   * Runs `fn` once when the client goes away before the response is finished (as an
+   * `abort` listener of `signal` would, without making the signal); if it is gone
+   * already, on a microtask (an `abort` listener added then would never run, and a client
+   * that left while its body was read must still cancel what it asked for).
+   */
   onAbort(fn: () => void): void;
   /** Reads the body, at most `maxBytes` (413 past it). Call at most once. */
   readBody(maxBytes: number): Promise<BodyResult>;
@@ -100,7 +105,8 @@ export class RequestView implements HttpRequestView {
   }
 
   onAbort(fn: () => void): void {
-    this.request.signal.addEventListener("abort", fn, { once: true });
+    if (this.request.signal.aborted) queueMicrotask(fn);
+    else this.request.signal.addEventListener("abort", fn, { once: true });
   }
 
   readBody(maxBytes: number): Promise<BodyResult> {

@@ -22,10 +22,13 @@
  *   once the response is in; `subscriptions/listen` always streams): notifications for
  *   this request, then the response, then the end of the stream.
  *
- * The client closing the stream (its reader cancels, or the `Request`'s signal aborts)
- * is the cancellation of the request: the endpoint is closed, the kernel cancels the
- * request, the handler's `AbortSignal` fires, and nothing more is written. Events carry
- * no `id`: modern streams are not resumable.
+ * The client closing the stream (its reader cancels) or going away (the view's
+ * `onAbort`, which fires too for a client that left while its body was read or its token
+ * verified) is the cancellation of the request: the endpoint is closed, the kernel
+ * cancels the request, the handler's `AbortSignal` fires, and nothing more is written.
+ * Events carry no `id`: modern streams are not resumable. The request is read through
+ * its view, so the node bridge makes neither a `Request` nor an `AbortSignal` for it
+ * unless the application asks for one.
  */
 import { Endpoint } from "../../driver/endpoint.js";
 import type { Clock } from "../../driver/clock.js";
@@ -37,7 +40,7 @@ import { MetaKey } from "../../model/meta.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import type { HttpSessionSetup } from "../http-server.js";
 import { httpError } from "./body.js";
-import { emptyReply, jsonReply, type HttpReply } from "../http-view.js";
+import { emptyReply, jsonReply, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { SseConnection } from "./connection.js";
 import { SSE_TYPE } from "./headers.js";
 import { headerMismatch, type ParamHeader } from "./request-metadata.js";
@@ -46,7 +49,7 @@ import { isMalformedRequestMeta, missingVersionError } from "../../modern/reques
 /** What a modern request needs from the handler. */
 export interface ModernConfig {
   /** The application's setup for this request (its `createSession`, told `era: "modern"`). */
-  setup(req: Request): HttpSessionSetup;
+  setup(req: HttpRequestView): HttpSessionSetup;
   clock: Clock;
   /** Answer with one JSON body instead of an SSE stream. */
   jsonMode: boolean;
@@ -83,7 +86,7 @@ export function modernVersionOf(message: JsonRpcRequest | JsonRpcNotification): 
 }
 
 /** Serves one modern request or notification POST (already decoded, a single message). */
-export function serveModern(req: Request, message: JsonRpcRequest | JsonRpcNotification, cfg: ModernConfig): Response | HttpReply | Promise<Response | HttpReply> {
+export function serveModern(req: HttpRequestView, message: JsonRpcRequest | JsonRpcNotification, cfg: ModernConfig): Response | HttpReply | Promise<Response | HttpReply> {
   let setup: HttpSessionSetup | undefined;
   if ("id" in message) {
     // A body without a protocol version string is malformed (SEP-2575: -32602, HTTP 400),
@@ -98,7 +101,7 @@ export function serveModern(req: Request, message: JsonRpcRequest | JsonRpcNotif
       setup = cfg.setup(req);
       params = cfg.paramHeaders(message.params.name, setup);
     }
-    const why = headerMismatch((n) => req.headers.get(n), message, modernVersionOf(message), params);
+    const why = headerMismatch((n) => req.header(n), message, modernVersionOf(message), params);
     if (why !== null) return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${why}`, { id: message.id });
   }
   return new ModernRequest(req, message, cfg, setup ?? cfg.setup(req)).run();
@@ -141,7 +144,7 @@ class ModernRequest {
   private ended = false;
 
   constructor(
-    private readonly req: Request,
+    private readonly req: HttpRequestView,
     private readonly message: JsonRpcRequest | JsonRpcNotification,
     private readonly cfg: ModernConfig,
     setup: HttpSessionSetup,
@@ -191,7 +194,9 @@ class ModernRequest {
       return jsonReply(statusOf(r.message, this.message.params), r.text);
     }
     if (this.ended) return httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: this.message.id });
-    this.req.signal.addEventListener("abort", () => this.cancel("the client aborted the request"), { once: true });
+    // Also when the client left before now (while its body was read, or its token verified):
+    // the draft's "MUST treat a client disconnect as cancellation" has no window.
+    this.req.onAbort(() => this.cancel("the client aborted the request"));
     if (!this.jsonOnly && this.early.length > 0) return this.openStream();
     return new Promise<Response | HttpReply>((resolve) => {
       this.commit = resolve;
