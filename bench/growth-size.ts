@@ -7,7 +7,7 @@
  *   reducers, carried as text, whose request line is that size and whose result echoes the
  *   argument back (so both messages are about that size); its floor is the platform's
  *   JSON doing the same work without the kernel: the request stringified and parsed, the
- *   echo stringified and parsed.
+ *   echo stringified and parsed (ratio ≤ 3× at each size, as the codec).
  *
  * Every row reports µs per message and ns per byte (the bytes of the messages it moves).
  * Flatness criterion (one sweep row each): per-byte cost from 10 KB to 1 MB stays within
@@ -145,6 +145,7 @@ for (const [label, size] of SIZES) {
   defineBench<Echo>({
     name: sizeRoundTripRow(label),
     baseline: roundTripFloorRow(label),
+    target: 3,
     messagesPerOp: 2,
     bytesPerOp: (e) => e.bytes,
     setup: () => echoSetup(size),

@@ -59,13 +59,15 @@ test("bench/growth-inflight: one row per level from 1 to 10,000 in flight, each 
   assertSweepRow(sweep, 5);
 });
 
-test("bench/growth-size: an in-memory tools/call round trip per size, per-byte figures on every size row, and two sweep rows from 10 KB to 1 MB", () => {
+test("bench/growth-size: an in-memory tools/call round trip per size, per-byte figures on every size row, and three sweep rows from 10 KB to 1 MB (per byte: codec, round trip; the round trip's ratio to its JSON floor)", () => {
   const defs = registeredBenches().filter((d) => d.name.startsWith("growth/size "));
-  assert.equal(defs.length, 15, "5 sizes × (floor, codec, round trip)");
+  assert.equal(defs.length, 20, "5 sizes × (JSON floor, codec, round trip's JSON floor, round trip)");
+  for (const d of defs.filter((x) => x.name.endsWith("round trip (echo)"))) assert.match(d.baseline ?? "", /floor JSON round trip/, d.name);
   const results = runBenches(defs, TINY);
   for (const r of results) assertTimedRow(r);
   const sweeps = registeredSweeps().filter((s) => s.name.startsWith("growth/size sweep"));
-  assert.equal(sweeps.length, 2);
+  assert.equal(sweeps.length, 3);
+  assert.deepEqual(sweeps.map((s) => s.metric), ["perByteNs", "perByteNs", "ratio"]);
   for (const r of evaluateSweeps(sweeps, results)) assertSweepRow(r, 3);
 });
 

@@ -8,9 +8,9 @@ import { registeredBenches, runBenches, type BenchOptions } from "../../bench/ha
 
 const TINY: BenchOptions = { repeats: 1, samples: 2, sampleMs: 0.05, warmupMs: 0, quick: true };
 
-test("bench/growth-size: every size from 100 B to 1 MB has a floor row, a decode+validate+encode row and a round-trip row that run", () => {
+test("bench/growth-size: every size from 100 B to 1 MB has a floor row, a decode+validate+encode row, and a round-trip row with its own JSON floor, that run", () => {
   const defs = registeredBenches().filter((d) => d.name.startsWith("growth/size "));
-  assert.equal(defs.length, 15, "5 sizes × (floor, codec, round trip)");
+  assert.equal(defs.length, 20, "5 sizes × (JSON floor, codec, round trip's JSON floor, round trip)");
   const results = runBenches(defs, TINY);
   const names = new Set(results.map((r) => r.name));
   for (const r of results) {
