@@ -33,9 +33,9 @@ function greetServer(runs: { n: number }, states: (string | undefined)[] = []) {
   };
 }
 
-/** Sends a modern retry carrying `requestState` (the client kernel adds `_meta`). */
+/** Sends a modern retry of `callTool(tool)` carrying `requestState` (the client kernel adds `_meta`). */
 function retry(c: Connected, token: string, tool = "greet"): Promise<JsonObject> {
-  return c.client.request("tools/call", { name: tool, arguments: {}, inputResponses: { user: { action: "accept", content: { name: "n" } } }, requestState: token });
+  return c.client.request("tools/call", { name: tool, inputResponses: { user: { action: "accept", content: { name: "n" } } }, requestState: token });
 }
 
 /** A modern client that answers elicitations; returns the token of the first round, read off the wire. */
@@ -150,17 +150,67 @@ test("mrtr replay: state issued for one request is refused on another (method an
   assert.equal((await retry(forever.c, forever.token)).resultType, "complete");
 });
 
+/** A server whose tool `transfer` asks for approval of its amount; `runs` records what each run saw. */
+function transferServer(runs: { amount: unknown; state: string | undefined }[]) {
+  return (s: McpServer) => {
+    s.tool("transfer", { inputSchema: { type: "object", properties: { amount: { type: "number" }, to: { type: "string" } } } }, (args: JsonObject, ctx: { requestState?: string }) => {
+      runs.push({ amount: args.amount, state: ctx.requestState });
+      if (ctx.requestState === undefined) return inputRequired({ ok: { method: "elicitation/create", params: { message: `Transfer ${args.amount}?`, requestedSchema: { type: "object", properties: {} } } } }, "approved");
+      return { content: [{ type: "text" as const, text: `transferred ${args.amount}` }] };
+    });
+  };
+}
+
+test("draft mrtr (requestState SHOULD identify the originating request by \"the method name and a digest of its salient parameters\"): state approved for one call's arguments is refused (-32602 mismatch) on a retry with others; the same arguments in another key order complete", async () => {
+  const runs: { amount: unknown; state: string | undefined }[] = [];
+  const c = await connect(transferServer(runs), { ...MODERN, handlers: { elicitation: () => ({ action: "accept", content: {} }) } }, MODERN);
+  // The kernel's client completes the approved call itself.
+  assert.deepEqual((await c.client.callTool("transfer", { amount: 1, to: "bob" })).content, [{ type: "text", text: "transferred 1" }]);
+  const token = c.wire.find((w) => w.from === "server" && w.message.result?.resultType === "input_required")!.message.result.requestState as string;
+  const replay = (args: JsonObject) => c.client.request("tools/call", { name: "transfer", arguments: args, inputResponses: { ok: { action: "accept", content: {} } }, requestState: token });
+  const ran = runs.length;
+  for (const args of [{ amount: 1_000_000, to: "bob" }, { amount: 1, to: "mallory" }, { amount: 1 }, { amount: 1, to: "bob", memo: "x" }]) {
+    const e = await rejection(replay(args));
+    assert.equal(e.code, ErrorCode.InvalidParams, JSON.stringify(args));
+    assert.equal(e.message, "Invalid params: requestState was issued for a different request");
+    assert.deepEqual(e.data, { field: "requestState", reason: "mismatch" });
+  }
+  assert.equal(runs.length, ran, "the handler never ran on arguments the state was not issued for");
+  // The salient params, not their spelling: keys reordered (and _meta, which the kernel adds anyway) do not matter.
+  assert.deepEqual((await replay({ to: "bob", amount: 1 })).content, [{ type: "text", text: "transferred 1" }]);
+  c.client.close();
+});
+
+test("draft mrtr: without WebCrypto (an injected codec on a page served over http) the params binding still holds, by their canonical text", async () => {
+  const original = Object.getOwnPropertyDescriptor(globalThis, "crypto")!;
+  Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true, writable: true });
+  try {
+    const codec = { sign: (s: string) => `signed:${s}`, verify: (t: string) => (t.startsWith("signed:") ? t.slice(7) : undefined) };
+    const runs: { amount: unknown; state: string | undefined }[] = [];
+    const c = await connect(transferServer(runs), { ...MODERN, handlers: { elicitation: () => ({ action: "accept", content: {} }) } }, { ...MODERN, requestState: codec });
+    assert.deepEqual((await c.client.callTool("transfer", { to: "bob", amount: 1 })).content, [{ type: "text", text: "transferred 1" }]);
+    const token = c.wire.find((w) => w.from === "server" && w.message.result?.resultType === "input_required")!.message.result.requestState as string;
+    assert.equal(JSON.parse(token.slice("signed:".length))[3], '{"arguments":{"amount":1,"to":"bob"},"name":"transfer"}');
+    const e = await rejection(c.client.request("tools/call", { name: "transfer", arguments: { amount: 2, to: "bob" }, inputResponses: { ok: { action: "accept", content: {} } }, requestState: token }));
+    assert.equal(e.data.reason, "mismatch");
+    c.client.close();
+  } finally {
+    Object.defineProperty(globalThis, "crypto", original);
+  }
+});
+
 test("mrtr: the sign and verify functions are injected (sync ones too); a verifier that throws verifies nothing", async () => {
   const codec = { sign: (s: string) => `signed:${s}`, verify: (t: string) => (t.startsWith("signed:") ? t.slice(7) : undefined) };
   const { c, token } = await issued({ requestState: codec });
-  assert.match(token, /^signed:\[1,"tools\/call","greet",\d+,"\{\\"step\\":1\}"\]$/);
+  assert.match(token, /^signed:\[2,"tools\/call","greet","[\w-]{43}",\d+,"\{\\"step\\":1\}"\]$/);
   assert.equal((await retry(c, token)).resultType, "complete");
   assert.equal((await rejection(retry(c, "forged"))).data.reason, "integrity");
   const throwing = await issued({ requestState: { sign: (s) => s, verify: () => { throw new Error("hsm down"); } } });
   assert.equal((await rejection(retry(throwing.c, throwing.token))).data.reason, "integrity");
   // An envelope that verifies but is not ours (wrong shape) is not accepted either.
   const loose = await issued({ requestState: { sign: (s) => s, verify: (t) => t } });
-  for (const bad of ["[2,\"tools/call\",\"greet\",0,\"x\"]", "[1,\"tools/call\",\"greet\",0]", "{", "null"]) {
+  // A version-1 envelope (bound to no params) among them: state sealed before the params digest no longer opens.
+  for (const bad of ["[1,\"tools/call\",\"greet\",0,\"x\"]", "[3,\"tools/call\",\"greet\",\"d\",0,\"x\"]", "[2,\"tools/call\",\"greet\",0,\"x\"]", "{", "null"]) {
     assert.equal((await rejection(retry(loose.c, bad))).data.reason, "integrity");
   }
 });
@@ -182,7 +232,7 @@ test("draft basic/patterns/mrtr requestState: a wallClock given in the options s
   let now = 1_700_000_000_000;
   const codec = { sign: (s: string) => `signed:${s}`, verify: (t: string) => (t.startsWith("signed:") ? t.slice(7) : undefined) };
   const { c, token } = await issued({ requestState: codec, wallClock: () => now, requestStateTtlMs: 1000 });
-  assert.equal(JSON.parse(token.slice("signed:".length))[3], 1_700_000_001_000, "expiresAt: the wall clock's reading + ttl");
+  assert.equal(JSON.parse(token.slice("signed:".length))[4], 1_700_000_001_000, "expiresAt: the wall clock's reading + ttl");
   now += 1001;
   assert.equal((await rejection(retry(c, token))).data.reason, "expired");
 });

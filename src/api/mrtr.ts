@@ -15,7 +15,10 @@
  *   which gathers the input and retries under a new id. The state passes through an
  *   untrusted client, so it leaves sealed and comes back verified: the handler's state is
  *   wrapped in an envelope naming the method, its target (tool or prompt name, resource
- *   URI) and an expiry, and signed by the injected {@link RequestStateCodec}
+ *   URI), a digest of the request's params (the tool's arguments, say: draft mrtr, state
+ *   SHOULD identify "the method name and a digest of its salient parameters", so state a
+ *   user approved for one call is not accepted on a call with other arguments) and an
+ *   expiry, and signed by the injected {@link RequestStateCodec}
  *   (`driver/request-state.ts` by default). A retry whose state fails verification, was
  *   issued for another request or has expired is refused with `-32602` before any
  *   handler runs; the session and every other request carry on.
@@ -38,11 +41,12 @@
  */
 import { systemClock, type Clock } from "../driver/clock.js";
 import { McpError, type RequestContext } from "../driver/endpoint.js";
-import type { RequestStateCodec } from "../driver/request-state.js";
+import { base64url, type RequestStateCodec } from "../driver/request-state.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { isModernVersion } from "../model/versions.js";
 import { inputRequiredProblem } from "../modern/server.js";
+import { canonicalJson } from "../session/transcript.js";
 import type { CreateMessageParams, ElicitParams, Meta } from "./types.js";
 
 /** One request a handler needs the client to answer first (draft schema `InputRequest`). */
@@ -133,8 +137,11 @@ const REJECTION_MESSAGES: Record<RequestStateRejection, string> = {
   principal: "Invalid params: requestState was issued to a different principal",
 };
 
-/** The envelope's version tag: a future layout gets a new one, and old tokens stop verifying. */
-const ENVELOPE_V1 = 1;
+/**
+ * The envelope's version tag: a future layout gets a new one, and old tokens stop verifying.
+ * 2 added the params digest; a version-1 token (bound to no arguments) is refused.
+ */
+const ENVELOPE_V2 = 2;
 
 /** Runs the MRTR-capable methods for both eras (see the module comment). */
 export class InputRequiredBridge {
@@ -181,8 +188,8 @@ export class InputRequiredBridge {
   private async seal(method: string, params: JsonObject, result: JsonObject, principal: string | undefined): Promise<JsonObject> {
     if (!isInputRequired(result) || typeof result.requestState !== "string") return result;
     const { ttlMs, now } = this.options;
-    const fields = [ENVELOPE_V1, method, targetOf(method, params), ttlMs > 0 ? now() + ttlMs : 0, result.requestState];
-    // Appended only when bound: state issued without a principal keeps the five-field layout.
+    const fields = [ENVELOPE_V2, method, targetOf(method, params), await paramsDigest(params), ttlMs > 0 ? now() + ttlMs : 0, result.requestState];
+    // Appended only when bound: state issued without a principal keeps the six-field layout.
     if (principal !== undefined) fields.push(principal);
     return { ...result, requestState: await this.options.codec.sign(JSON.stringify(fields)) };
   }
@@ -198,7 +205,7 @@ export class InputRequiredBridge {
     }
     const fields = envelope === undefined ? undefined : parseEnvelope(envelope);
     if (fields === undefined) throw rejection("integrity");
-    if (fields.method !== method || fields.target !== targetOf(method, params)) throw rejection("mismatch");
+    if (fields.method !== method || fields.target !== targetOf(method, params) || fields.params !== (await paramsDigest(params))) throw rejection("mismatch");
     if (fields.expiresAt !== 0 && this.options.now() > fields.expiresAt) throw rejection("expired");
     if (fields.principal !== principal) throw rejection("principal");
     return fields.state;
@@ -277,18 +284,36 @@ function targetOf(method: string, params: JsonObject): string {
   return typeof target === "string" ? target : "";
 }
 
-function parseEnvelope(text: string): { method: string; target: string; expiresAt: number; state: string; principal?: string } | undefined {
+/**
+ * What a state is bound to of the request's params: all of them but the retry fields and
+ * `_meta` (which carries the per-request protocol fields), as canonical JSON (sorted keys,
+ * so a client that orders them differently on the retry still matches), SHA-256-hashed so
+ * the token stays small whatever the arguments. Sealing and opening are async anyway (a
+ * codec may be), so WebCrypto's `digest` fits; without WebCrypto (a browser page served
+ * over http, with an injected codec) the canonical text itself is bound, exact but as
+ * large as the params.
+ */
+async function paramsDigest(params: JsonObject): Promise<string> {
+  const { inputResponses: _r, requestState: _s, _meta: _m, ...salient } = params;
+  const text = canonicalJson(salient);
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle === undefined) return text;
+  return base64url(new Uint8Array(await subtle.digest("SHA-256", new TextEncoder().encode(text))));
+}
+
+function parseEnvelope(text: string): { method: string; target: string; params: string; expiresAt: number; state: string; principal?: string } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (!Array.isArray(value) || (value.length !== 5 && value.length !== 6) || value[0] !== ENVELOPE_V1) return undefined;
-  const [, method, target, expiresAt, state, principal] = value as unknown[];
-  if (typeof method !== "string" || typeof target !== "string" || typeof expiresAt !== "number" || typeof state !== "string") return undefined;
-  if (value.length === 6 && typeof principal !== "string") return undefined;
-  return principal === undefined ? { method, target, expiresAt, state } : { method, target, expiresAt, state, principal: principal as string };
+  if (!Array.isArray(value) || (value.length !== 6 && value.length !== 7) || value[0] !== ENVELOPE_V2) return undefined;
+  const [, method, target, params, expiresAt, state, principal] = value as unknown[];
+  if (typeof method !== "string" || typeof target !== "string" || typeof params !== "string" || typeof expiresAt !== "number" || typeof state !== "string") return undefined;
+  if (value.length === 7 && typeof principal !== "string") return undefined;
+  const fields = { method, target, params, expiresAt, state };
+  return principal === undefined ? fields : { ...fields, principal: principal as string };
 }
 
 function rejection(reason: RequestStateRejection): McpError {

@@ -20,10 +20,10 @@
  *   "Parse error" would misdescribe it.
  *
  * Which id a reply carries. JSON-RPC asks for the request's id when it can be read. A
- * message shaped like a request (it has `method`) gets its id echoed when that id is a
- * string or an integer. A message shaped like a response gets `null`: its id names one
- * of *our* requests, and an error carrying it would read as the answer to the peer's own
- * request of that id.
+ * message shaped like a request (it has `method`) gets its id echoed when that id is an
+ * integer or a string of at most {@link MAX_REQUEST_ID_LENGTH} characters. A message
+ * shaped like a response gets `null`: its id names one of *our* requests, and an error
+ * carrying it would read as the answer to the peer's own request of that id.
  *
  * A malformed response is not a request, so a session sends it no reply (`reply` is
  * still there for an HTTP server's 400 body). Its `invalid` value carries `answers`: the
@@ -54,6 +54,15 @@ export interface DecodeLimits {
 
 /** Defaults: 4 MiB and 64 levels. */
 export const DEFAULT_LIMITS: DecodeLimits = { maxBytes: 4 * 1024 * 1024, maxDepth: 64 };
+
+/**
+ * Longest string request id accepted, in characters. JSON-RPC sets no bound, but a request's
+ * id is kept for as long as the request is (a 2025-11-25 task keeps its creating request's id
+ * for its whole TTL), so without one a peer could park up to `maxBytes` in every entry of
+ * every table keyed by ids. Real ids are counters or UUIDs; a longer one is `-32600` with id
+ * `null`, since echoing it would hand the same bytes back.
+ */
+export const MAX_REQUEST_ID_LENGTH = 1024;
 
 /** Options for {@link decode}. */
 export interface DecodeOptions extends Partial<DecodeLimits> {
@@ -155,7 +164,7 @@ function classifyMessage(value: unknown): Decoded {
   const result = m.result;
   const error = m.error;
   if (method !== undefined) {
-    const replyId = isRequestId(id) ? id : null;
+    const replyId = echoableId(id);
     if (m.jsonrpc !== "2.0") return invalid(ErrorCode.InvalidRequest, replyId, 'jsonrpc must be "2.0"');
     if (typeof method !== "string") return invalid(ErrorCode.InvalidRequest, replyId, "method must be a string");
     const params = m.params;
@@ -166,13 +175,14 @@ function classifyMessage(value: unknown): Decoded {
     if (id === undefined) return { kind: "notification", message: m as unknown as JsonRpcNotification };
     if (id === null) return invalid(ErrorCode.InvalidRequest, null, "a request id must not be null");
     if (typeof id === "number" && Number.isInteger(id) && replyId === null) return invalid(ErrorCode.InvalidRequest, null, "a request id beyond ±2^53 cannot be echoed exactly; use a smaller integer or a string");
+    if (typeof id === "string" && replyId === null) return invalid(ErrorCode.InvalidRequest, null, `a request id longer than ${MAX_REQUEST_ID_LENGTH} characters is not accepted; use a shorter one`);
     if (replyId === null) return invalid(ErrorCode.InvalidRequest, null, "a request id must be a string or an integer");
     return { kind: "request", message: m as unknown as JsonRpcRequest };
   }
   if (result === undefined && error === undefined) {
     if (id === null && hasOwn(m, OVERSIZED_MEMBER)) return standInOf(m) ?? invalid(ErrorCode.InvalidRequest, null, "a message needs a method, a result or an error");
     // Neither shape: most likely a request that lost its method, so its id is echoed.
-    return invalid(ErrorCode.InvalidRequest, isRequestId(id) ? id : null, m.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : "a message needs a method, a result or an error");
+    return invalid(ErrorCode.InvalidRequest, echoableId(id), m.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : "a message needs a method, a result or an error");
   }
   // Shaped like a response: replies carry id null (see the theory of operation).
   const answers = isRequestId(id) ? id : null;
@@ -202,6 +212,11 @@ function classifyMessage(value: unknown): Decoded {
  */
 function isRequestId(id: unknown): id is RequestId {
   return typeof id === "string" || Number.isSafeInteger(id);
+}
+
+/** The id a reply to a request-shaped message names: its own when readable and within {@link MAX_REQUEST_ID_LENGTH}, else `null`. */
+function echoableId(id: unknown): RequestId | null {
+  return isRequestId(id) && !(typeof id === "string" && id.length > MAX_REQUEST_ID_LENGTH) ? id : null;
 }
 
 /** A JSON object: not `null`, not an array. */
@@ -279,7 +294,7 @@ function tooDeep(value: unknown, maxDepth: number): Decoded {
   const m = value as Unchecked;
   const reason = `message exceeds maxDepth (${maxDepth})`;
   if (m.method === undefined && (m.result !== undefined || m.error !== undefined)) return malformedResponse(isRequestId(m.id) ? m.id : null, reason);
-  return invalid(ErrorCode.InvalidRequest, m.method !== undefined && isRequestId(m.id) ? m.id : null, reason);
+  return invalid(ErrorCode.InvalidRequest, m.method !== undefined ? echoableId(m.id) : null, reason);
 }
 
 /** A caller-built value whose inspection threw. */

@@ -29,6 +29,7 @@ import { hasCapability, INPUT_REQUESTS, methodSpec } from "../model/methods.js";
 import { addCapabilityPath, missingCapability, missingParamsCapability } from "../session/capabilities.js";
 import { passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
+import { retainedStringIssues } from "../session/retained.js";
 import { addInbound, removeInbound, sendError, sendResult } from "../session/requests.js";
 import { idKey, type InboundRequest, type LoggingLevel, type SessionInput, type SessionOutput, type SessionState } from "../session/types.js";
 import { readRequestMeta, stampResult } from "./request-meta.js";
@@ -46,7 +47,7 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   if (spec === undefined || spec.kind !== "request" || spec.from === "server") return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
   const missing = missingCapability(spec, "server", o.capabilities, capabilities, "client");
   if (missing !== null) return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method} (capability ${missing} not declared)`);
-  const issues = spec.validateParams(params);
+  const issues = spec.validateParams(params) ?? retainedStringIssues(method, params);
   if (issues) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues });
   if (method === "server/discover") return sendResult(out, id, discoverResult(state));
   if (state.inboundCount >= o.maxInboundRequests) return sendError(out, id, ErrorCode.InvalidRequest, `too many requests in progress (limit ${o.maxInboundRequests})`);

@@ -38,6 +38,7 @@ import { passesLevel } from "./logging.js";
 import { flushProgress, progressTokenOf, receiveProgress, sendProgress, withProgressToken } from "./progress.js";
 import { endTaskProgress, observeAnswer, observeStatus, sendTaskProgress } from "./task-progress.js";
 import { addInbound, addOutbound, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
+import { MAX_KEPT_ID_LENGTH, notKept, retainedStringIssues, tooLong } from "./retained.js";
 import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
 import { decideVersionRetry } from "./version-retry.js";
 import {
@@ -537,7 +538,7 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, o
     return;
   }
   const params = msg.params;
-  const issues = spec.validateParams(params);
+  const issues = spec.validateParams(params) ?? retainedStringIssues(method, params);
   if (issues) {
     sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues });
     return;
@@ -640,7 +641,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
   }
   const eventId = req.origin ?? req.id;
   if ("error" in msg) {
-    if (msg.error.code === ErrorCode.UrlElicitationRequired && state.options.role === "client") rememberRequiredElicitations(state, msg.error.data);
+    if (msg.error.code === ErrorCode.UrlElicitationRequired && state.options.role === "client") rememberRequiredElicitations(state, msg.error.data, out);
     // tasks/result answers with the task's own error once it failed (or -32602 for a task unknown): either way it is over.
     if (req.resultOf !== undefined) endTaskProgress(state, req.resultOf, out);
     out.push({ type: "error", id: eventId, method: req.method, error: msg.error });
@@ -698,7 +699,8 @@ const MAX_RESOURCE_SUBSCRIPTIONS = 1024;
 
 /**
  * Legacy `resources/subscribe` / `unsubscribe` (2025-11-25 `server/resources`): the kernel
- * keeps the URI set, so one `changed` input serves both eras.
+ * keeps the URI set, so one `changed` input serves both eras. Each URI is of bounded length
+ * (checked with the params, retained.ts), so the set is bounded in bytes, not only entries.
  */
 function legacySubscribe(state: SessionState, id: RequestId, method: string, uri: string, out: SessionOutput[]): void {
   const subs = state.resourceSubscriptions;
@@ -842,14 +844,18 @@ function rememberUrlElicitation(state: SessionState, elicitationId: string): voi
  * requests that received a URLElicitationRequiredError", and the error's elicitations MUST be
  * URL mode with an `elicitationId`. Those ids are remembered like an `elicitation/create`'s,
  * so their `notifications/elicitation/complete` reaches the application; entries of any
- * other shape are skipped, and at most the table's bound is taken from one error.
+ * other shape are skipped, and at most the table's bound is taken from one error. An id
+ * longer than an `elicitation/create` may carry (retained.ts) is skipped too, with a
+ * diagnostic: the error cannot be refused, and the table would hold it until completion.
  */
-function rememberRequiredElicitations(state: SessionState, data: unknown): void {
+function rememberRequiredElicitations(state: SessionState, data: unknown, out: SessionOutput[]): void {
   const list = (data as { elicitations?: unknown } | null | undefined)?.elicitations;
   if (!Array.isArray(list)) return;
   for (const e of list.slice(0, MAX_URL_ELICITATIONS)) {
     const { mode, elicitationId } = (e ?? {}) as { mode?: unknown; elicitationId?: unknown };
-    if (mode === "url" && typeof elicitationId === "string") rememberUrlElicitation(state, elicitationId);
+    if (mode !== "url" || typeof elicitationId !== "string") continue;
+    if (tooLong(elicitationId, MAX_KEPT_ID_LENGTH)) notKept(out, "an elicitationId of a -32042 error", MAX_KEPT_ID_LENGTH, elicitationId.length);
+    else rememberUrlElicitation(state, elicitationId);
   }
 }
 

@@ -23,6 +23,7 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isTaskStatus, isTerminalStatus } from "../tasks/status.js";
 import { createdTaskIdOf, relatedTaskOf } from "../tasks/wire.js";
 import { progressNotification } from "./progress.js";
+import { MAX_KEPT_ID_LENGTH, notKept, tooLong } from "./retained.js";
 import { idKey, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Most task progress tokens a requestor keeps at once. */
@@ -47,6 +48,8 @@ export function observeAnswer(state: SessionState, req: OutboundRequest, result:
   const eventId = req.origin ?? req.id;
   const created = req.progressToken !== undefined ? createdTaskIdOf(result) : undefined;
   if (created !== undefined) {
+    // A task id longer than the kernel keeps (retained.ts): the token ends with its request, like one of no task.
+    if (tooLong(created, MAX_KEPT_ID_LENGTH)) return notKept(out, "the task id of a CreateTaskResult", MAX_KEPT_ID_LENGTH, created.length);
     const table = state.taskProgress;
     const keys = Object.keys(table);
     if (keys.length >= MAX_TASK_PROGRESS_TOKENS) endToken(state, keys[0], out);

@@ -1,0 +1,68 @@
+/**
+ * Bounds on the peer's strings the kernel keeps after the message that carried them.
+ *
+ * The kernel's tables are capped by entry count (requests in flight, subscriptions, URL
+ * elicitations, task progress tokens), but an entry's key may be any string the peer
+ * chose, up to `maxMessageBytes` (4 MiB) each: 1024 legacy subscriptions of 4 MiB URIs
+ * would hold 4 GiB for one session. So each kept string has a length bound too. The spec
+ * sets none; these are far above any real identifier or URI.
+ *
+ * - Request ids: the codec (`MAX_REQUEST_ID_LENGTH`, `-32600` with id `null`).
+ * - Identifiers kept beyond their request, held to the same bound: a request's
+ *   `_meta.progressToken` (a 2025-11-25 task keeps it for its TTL), a URL-mode
+ *   `elicitation/create`'s `elicitationId` (kept until its completion notification), the
+ *   `taskIds` of a `subscriptions/listen` filter (kept while the stream is open).
+ * - URIs: `resources/subscribe`'s `uri` and a listen filter's `resourceSubscriptions`
+ *   ({@link MAX_URI_LENGTH}).
+ *
+ * A request carrying a longer one is `-32602`, with an issue like a schema failure's, before
+ * the application sees it. What a peer hands back in a response cannot be refused: an
+ * over-long elicitation id of a `-32042` error or task id of a `CreateTaskResult` is just
+ * not remembered (a `too-long-to-keep` diagnostic), the response itself still delivered.
+ *
+ * Not kept, so not bounded here: cursors (decoded per request), the ids named by
+ * `tasks/*` and `notifications/*` (looked up, never stored).
+ */
+import { MAX_REQUEST_ID_LENGTH } from "../jsonrpc/codec.js";
+import type { JsonObject } from "../jsonrpc/types.js";
+import type { Issue } from "../schema/validate.js";
+import type { SessionOutput } from "./types.js";
+
+/** Longest progress token, elicitation id or task id kept: as long as a request id may be. */
+export const MAX_KEPT_ID_LENGTH = MAX_REQUEST_ID_LENGTH;
+
+/** Longest URI kept for a subscription, in characters (browsers and servers commonly stop near 8 KiB too). */
+export const MAX_URI_LENGTH = 8192;
+
+/** Whether `s` is a string longer than `max` characters. */
+export function tooLong(s: unknown, max: number): boolean {
+  return typeof s === "string" && s.length > max;
+}
+
+/**
+ * The issue of a request (params already schema-valid) that carries a string the kernel
+ * would keep beyond its bound, or null. Only the first is named: a reply listing every
+ * one would hand most of the request back.
+ */
+export function retainedStringIssues(method: string, params: JsonObject | undefined): Issue[] | null {
+  const found = (value: unknown, path: string, max: number): Issue[] | null => (tooLong(value, max) ? [{ path, reason: `longer than ${max} characters, more than this receiver keeps` }] : null);
+  const inList = (list: unknown, path: string, max: number): Issue[] | null => {
+    const i = Array.isArray(list) ? list.findIndex((v) => tooLong(v, max)) : -1;
+    return i < 0 ? null : found((list as unknown[])[i], `${path}/${i}`, max);
+  };
+  const meta = params?._meta;
+  const token = typeof meta === "object" && meta !== null ? (meta as JsonObject).progressToken : undefined;
+  const filter = method === "subscriptions/listen" ? (params?.notifications as { resourceSubscriptions?: unknown; taskIds?: unknown } | undefined) : undefined;
+  return (
+    found(token, "/_meta/progressToken", MAX_KEPT_ID_LENGTH) ??
+    (method === "resources/subscribe" ? found(params?.uri, "/uri", MAX_URI_LENGTH) : null) ??
+    (method === "elicitation/create" && params?.mode === "url" ? found(params.elicitationId, "/elicitationId", MAX_KEPT_ID_LENGTH) : null) ??
+    inList(filter?.resourceSubscriptions, "/notifications/resourceSubscriptions", MAX_URI_LENGTH) ??
+    inList(filter?.taskIds, "/notifications/taskIds", MAX_KEPT_ID_LENGTH)
+  );
+}
+
+/** The diagnostic for a peer's string in a response that is not remembered because of its length. */
+export function notKept(out: SessionOutput[], what: string, max: number, length: number): void {
+  out.push({ type: "diagnostic", code: "too-long-to-keep", message: `${what} longer than ${max} characters is not remembered`, detail: { length } });
+}
