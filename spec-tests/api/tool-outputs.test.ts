@@ -53,6 +53,19 @@ test("tools (Output Schema): a structured result that breaks the listed outputSc
   client.close();
 });
 
+// basic/index "JSON Schema Usage": composition keywords SHOULD have "reasonable bounds ... to
+// prevent a malicious schema from acting as a Denial-of-Service vector". A server's schema
+// that repeats a keyword scanning a large structuredContent (audit: 300 × uniqueItems over
+// 200,000 items blocked the client's event loop for 32 s) runs out of the step budget.
+test("tools (Output Schema): a peer outputSchema repeating a scanning keyword over a large result ends with 'validation budget exceeded'", async () => {
+  const outputSchema = { type: "object", properties: { a: { allOf: Array.from({ length: 300 }, () => ({ uniqueItems: true })) } } };
+  const client = new McpClient(CLIENT, { clock: new ManualClock() });
+  await against(client, { t: { content: [], structuredContent: { a: Array.from({ length: 20_000 }, (_, i) => i) } } }, [{ name: "t", inputSchema: { type: "object" }, outputSchema }]);
+  await client.listTools();
+  await assert.rejects(client.callTool("t", {}), (e: any) => e.code === -32603 && e.data.issues[0].reason === "validation budget exceeded");
+  client.close();
+});
+
 // basic/index "JSON Schema Usage": "Clients and servers MUST validate schemas according to
 // their declared or default dialect" (2020-12): unevaluatedProperties is an assertion, and a
 // $ref written with the root's absolute $id is a reference within the same document.

@@ -6,6 +6,8 @@ import { connect, deferred, rejection, SERVER } from "./setup.js";
 import { McpServer, ProtocolError, argumentErrorsAreResults } from "../../src/api/server.js";
 import { McpError } from "../../src/driver/endpoint.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { JsonSchemaValidator } from "../../src/schema/json-schema.js";
+import { MAX_ISSUES } from "../../src/schema/validate.js";
 
 const ok = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 
@@ -133,6 +135,32 @@ test("tools (2025-06-18 and earlier): invalid arguments are a protocol error, -3
   assert.equal(argumentErrorsAreResults("2024-11-05"), false);
   assert.equal(argumentErrorsAreResults("2026-07-28"), true);
   assert.equal(argumentErrorsAreResults(undefined), true);
+});
+
+// An invalid request gets a reply of bounded size: a list of issues as long as the value is
+// invalid, written twice (message and data), made a 270 KB request an error reply of 23 MB.
+test("tools: the error for invalid arguments lists at most MAX_ISSUES issues, once in data and clipped in the message", async () => {
+  const schema = { type: "object" as const, properties: { people: { type: "array", items: { type: "object", required: ["name", "email", "age"] } } } };
+  const { client } = await connect((s) => s.tool("import", { inputSchema: schema }, () => ok("ran")), { session: { versions: ["2025-06-18"] } });
+  const e = await rejection(client.callTool("import", { people: Array(1000).fill({}) }));
+  assert.equal(e.code, ErrorCode.InvalidParams);
+  assert.equal(e.data.issues.length, MAX_ISSUES + 1);
+  assert.deepEqual(e.data.issues[0], { path: "/people/0/name", reason: "is required" });
+  assert.deepEqual(e.data.issues[MAX_ISSUES], { path: "", reason: "more issues not listed" });
+  assert.equal(e.message.split("; ").length, MAX_ISSUES + 1);
+  // An application's own validator may list every issue: the reply still holds MAX_ISSUES,
+  // and one more counting the rest; the message clips each entry (a path can be long).
+  const every: JsonSchemaValidator = { compile: () => ({ ok: true, validate: () => Array.from({ length: 1000 }, (_, i) => ({ path: "/" + "k".repeat(1000) + i, reason: "bad" })) }) };
+  const own = await connect((s) => s.tool("t", { inputSchema: { type: "object" } }, () => ok("ran")), { session: { versions: ["2025-06-18"] } }, { jsonSchema: every });
+  const f = await rejection(own.client.callTool("t", {}));
+  assert.equal(f.data.issues.length, MAX_ISSUES + 1);
+  assert.deepEqual(f.data.issues[MAX_ISSUES], { path: "", reason: `${1000 - MAX_ISSUES} more issues not listed` });
+  assert.ok(f.message.length < (MAX_ISSUES + 1) * 210, String(f.message.length));
+  // From 2025-11-25 on, the same bounded text is the isError result.
+  const modern = await connect((s) => s.tool("t", { inputSchema: { type: "object" } }, () => ok("ran")), {}, { jsonSchema: every });
+  const r = await modern.client.callTool("t", {});
+  assert.equal(r.isError, true);
+  assert.ok((r.content[0] as any).text.length < (MAX_ISSUES + 1) * 210);
 });
 
 test("tools.mdx Output Schema: servers MUST provide structured results that conform to the outputSchema", async () => {

@@ -8,7 +8,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Issue } from "../../src/schema/validate.js";
-import { builtinJsonSchema, createJsonSchemaValidator, isSupportedDialect, type JsonSchemaValidator } from "../../src/schema/json-schema.js";
+import { builtinJsonSchema, createJsonSchemaValidator, isSupportedDialect, peerJsonSchema, type JsonSchemaValidator } from "../../src/schema/json-schema.js";
+import { MAX_ISSUES } from "../../src/schema/validate.js";
 import { elicitationFormats } from "../../src/schema/elicitation.js";
 
 function compile(schema: unknown, engine: JsonSchemaValidator = builtinJsonSchema) {
@@ -397,8 +398,69 @@ test("json schema: budget — deep instances and pairwise uniqueItems are bounde
   assert.deepEqual(compile({ $defs: { t: { items: { $ref: "#/$defs/t" } } }, $ref: "#/$defs/t" })(nested), [{ path: "", reason: "validation budget exceeded" }]);
   assert.deepEqual(compile({ uniqueItems: true })([nested, twin]), [{ path: "", reason: "validation budget exceeded" }]);
   assert.deepEqual(compile({ const: nested })(nested), null);
-  // Many distinct primitives take the fast path and do not burn the budget.
+  // Many distinct primitives take the fast path: a step each, no pairwise comparisons.
   assert.equal(compile({ uniqueItems: true })(Array.from({ length: 50_000 }, (_, i) => i)), null);
+});
+
+// The budget bounds the work, not only the nodes visited: a keyword that scans the instance
+// (counts its characters or keys, looks up names, compares items) is charged for what it
+// scans. Otherwise one node visit costs the instance's size, and a peer's outputSchema that
+// repeats the keyword (300 × uniqueItems over 200,000 items) blocks the thread for seconds.
+test("json schema: budget — a step per key, item, required name and 64 characters a keyword scans", () => {
+  /** The fewest steps that validate `value` against `schema`. */
+  const steps = (schema: unknown, value: unknown) => {
+    for (let n = 1; n <= 100; n++) if (compile(schema, createJsonSchemaValidator({ maxSteps: n }))(value) === null) return n;
+    return Infinity;
+  };
+  const long = "x".repeat(128);
+  assert.equal(steps({}, 1), 1);
+  assert.equal(steps({ minLength: 1 }, long), 1 + 2);
+  assert.equal(steps({ maxProperties: 5 }, { a: 1, b: 2, c: 3 }), 1 + 3);
+  assert.equal(steps({ required: ["a", "b", "c"] }, { a: 1, b: 2, c: 3 }), 1 + 3);
+  assert.equal(steps({ properties: { a: {} } }, { a: 1, b: 2, c: 3 }), 1 + 3 + 1);
+  assert.equal(steps({ uniqueItems: true }, [1, 2, 3]), 1 + 3);
+  assert.equal(steps({ dependentRequired: { a: ["b", "c"] } }, { a: 1, b: 2, c: 3 }), 1 + 1 + 2);
+  assert.equal(steps({ const: long }, "x".repeat(128)), 1 + 1 + 2);
+  assert.equal(steps({ enum: [1, 2, long] }, long), 1 + 1 + 1 + 3);
+  assert.equal(steps({ pattern: "^x" }, long), 1 + 1 + 2);
+  // prefixItems alone leaves the other items unvisited, and unpaid.
+  assert.equal(steps({ prefixItems: [{}] }, Array.from({ length: 1000 }, (_, i) => i)), 2);
+});
+
+test("json schema: budget — a keyword repeated over a large instance exhausts the budget (peer outputSchema)", () => {
+  const budget = [{ path: "", reason: "validation budget exceeded" }];
+  const many = (s: unknown) => ({ allOf: Array.from({ length: 50 }, () => s) });
+  const items = Array.from({ length: 10_000 }, (_, i) => i);
+  assert.deepEqual(compile(many({ uniqueItems: true }), peerJsonSchema)(items), budget);
+  assert.deepEqual(compile(many({ minLength: 1 }), peerJsonSchema)("x".repeat(200_000)), budget);
+  assert.deepEqual(compile(many({ minProperties: 1 }), peerJsonSchema)(Object.fromEntries(items.map((i) => ["k" + i, i]))), budget);
+  // Equal strings, not the same one: compared character by character.
+  assert.deepEqual(compile(many({ const: "x".repeat(200_000) }), peerJsonSchema)("x".repeat(199_999) + "x"), budget);
+  const names = items.map((i) => "k" + i);
+  assert.deepEqual(compile({ $defs: { d: { dependentRequired: { k0: names } } }, ...many({ $ref: "#/$defs/d" }) }, peerJsonSchema)(Object.fromEntries(names.map((k) => [k, 1]))), budget);
+  // Once is within budget.
+  assert.equal(compile({ uniqueItems: true }, peerJsonSchema)(items), null);
+});
+
+// A failed validation lists a bounded number of issues, whatever the schema and the value:
+// without a cap a 169 KB schema (20,000 required names) and a 301-byte value made 2,000,000.
+test("json schema: issues — at most MAX_ISSUES, then one saying that more were not listed", () => {
+  const names = (n: number) => Array.from({ length: n }, (_, i) => "r" + i);
+  const issues = compile({ type: "array", items: { required: names(20_000) } }, peerJsonSchema)(Array.from({ length: 100 }, () => ({})))!;
+  assert.equal(issues.length, MAX_ISSUES + 1);
+  assert.deepEqual(issues[0], { path: "/0/r0", reason: "is required" });
+  assert.deepEqual(issues[MAX_ISSUES - 1], { path: "/0/r" + (MAX_ISSUES - 1), reason: "is required" });
+  assert.deepEqual(issues[MAX_ISSUES], { path: "", reason: "more issues not listed" });
+  // Exactly MAX_ISSUES issues are all listed, with no note.
+  const exact = compile({ required: names(MAX_ISSUES) })({})!;
+  assert.equal(exact.length, MAX_ISSUES);
+  assert.ok(exact.every((i) => i.reason === "is required"));
+  // The collecting pass may spend the budget where the first pass stopped early: the issues
+  // it found stay, and the last says why the list ends there.
+  assert.deepEqual(compile({ $defs: { loop: { $ref: "#/$defs/loop" } }, prefixItems: [{ type: "string" }], items: { $ref: "#/$defs/loop" } })([1, 2]), [
+    { path: "/0", reason: "must satisfy type string" },
+    { path: "", reason: "validation budget exceeded" },
+  ]);
 });
 
 // Keys like __proto__ and constructor must be treated as plain data, in schemas and instances.

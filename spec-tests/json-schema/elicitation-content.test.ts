@@ -7,7 +7,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyElicitationDefaults, elicitationFormats, validateElicitationContent } from "../../src/schema/elicitation.js";
-import { example } from "./examples.js";
+import { counted, example } from "./examples.js";
+import { MAX_ISSUES } from "../../src/schema/validate.js";
 
 const one = (ps: unknown, required = false) => ({ type: "object", properties: { f: ps }, ...(required ? { required: ["f"] } : {}) });
 /** The issue paths for content `{ f: value }` against the one-property schema `ps`. */
@@ -155,6 +156,25 @@ test("elicitation: multi-select answers — an array of member strings within mi
   assert.deepEqual(at(titled, ["Red"]), ["/f/0"]);
   assert.deepEqual(at({ ...multi, uniqueItems: true }, ["Red", "Red"]), ["/f/1"]);
   assert.deepEqual(at(multi, ["Red", "Red"]), []);
+});
+
+// The server checks a client's content: its selections are read a bounded number of times
+// each (no search per selection), and at most MAX_ISSUES issues are listed.
+test("elicitation: multi-select answers are checked in one pass, and at most MAX_ISSUES issues are listed", () => {
+  const options = Array.from({ length: 500 }, (_, i) => "o" + i);
+  const ps = { type: "array", uniqueItems: true, items: { type: "string", enum: options } };
+  const { list, reads } = counted(options.slice());
+  assert.equal(validateElicitationContent(one(ps), { f: list }), null);
+  assert.ok(reads() <= 2 * options.length, String(reads()));
+  const issues = validateElicitationContent(one(ps), { f: Array(500).fill("o1") })!;
+  assert.equal(issues.length, MAX_ISSUES + 1);
+  assert.deepEqual(issues[0], { path: "/f/1", reason: "must not repeat a selection" });
+  assert.deepEqual(issues[MAX_ISSUES], { path: "", reason: "more issues not listed" });
+  // Defaults read `required` once, not once per property.
+  const names = Array.from({ length: 500 }, (_, i) => "p" + i);
+  const req = counted(names.slice());
+  applyElicitationDefaults({ type: "object", properties: Object.fromEntries(names.map((n) => [n, { type: "string", default: "d" }])), required: req.list }, {});
+  assert.ok(req.reads() <= 2 * names.length, String(req.reads()));
 });
 
 test("elicitation: content keys such as __proto__ and constructor are plain data", () => {

@@ -24,3 +24,18 @@ export function examples(type: string): Record<string, any> {
 export function example(type: string, file: string): any {
   return JSON.parse(readFileSync(join(root, type, file), "utf8"));
 }
+
+/**
+ * `items` behind a proxy that counts the reads of its elements: a check that searches the
+ * list once per entry reads it quadratically often, one that uses a set linearly.
+ */
+export function counted<T>(items: T[]): { list: T[]; reads: () => number } {
+  let n = 0;
+  const list = new Proxy(items, {
+    get(t, k, r) {
+      if (typeof k === "string" && /^\d+$/.test(k)) n++;
+      return Reflect.get(t, k, r);
+    },
+  });
+  return { list, reads: () => n };
+}

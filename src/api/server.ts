@@ -42,7 +42,7 @@ import { hmacRequestState, type RequestStateCodec } from "../driver/request-stat
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { isModernVersion } from "../model/versions.js";
-import { builtinJsonSchema, issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
+import { builtinJsonSchema, capIssues, issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import type { Issue } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
@@ -351,7 +351,10 @@ function checkedToolResult(entry: ToolEntry, name: string, answer: CallToolResul
     // tools.mdx "Output Schema": servers MUST provide structured results that conform to it.
     if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but returned no structuredContent` });
     const issues = entry.validateOutput(result.structuredContent);
-    if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema: ${issuesText(issues)}`, data: { issues } });
+    if (issues !== null) {
+      const shown = capIssues(issues);
+      throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema: ${issuesText(shown)}`, data: { issues: shown } });
+    }
   }
   return result;
 }
@@ -841,8 +844,11 @@ export class McpServerCore {
     if (entry.validateInput !== null) {
       const issues = entry.validateInput(args);
       if (issues !== null) {
-        const message = `Invalid arguments for tool ${name}: ${issuesText(issues)}`;
-        if (!argumentErrorsAreResults(rc.protocolVersion)) throw invalidParams(message, { issues });
+        // A bounded list, each entry clipped in the message: the reply to a large invalid
+        // request stays small, whichever validator (`jsonSchema`) listed the issues.
+        const shown = capIssues(issues);
+        const message = `Invalid arguments for tool ${name}: ${issuesText(shown)}`;
+        if (!argumentErrorsAreResults(rc.protocolVersion)) throw invalidParams(message, { issues: shown });
         return { content: [{ type: "text", text: message }], isError: true };
       }
     }

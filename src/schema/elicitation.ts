@@ -30,10 +30,13 @@
  *
  * Issue paths are RFC 6901 pointers: into the schema for `checkRequestedSchema`, into the
  * content otherwise. Every lookup by a peer-chosen name goes through own-property checks,
- * so names such as `__proto__` and `constructor` are plain data.
+ * so names such as `__proto__` and `constructor` are plain data. The checks take time
+ * linear in what the peer sent (sets, not list searches) and list at most `MAX_ISSUES`
+ * issues, then one saying that more were not listed.
  */
 import type { Issue } from "./validate.js";
 import { isSupportedDialect } from "./json-schema.js";
+import { MAX_ISSUES } from "./json-type.js";
 
 type Obj = Record<string, unknown>;
 
@@ -76,6 +79,12 @@ const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
 const isCount = (x: unknown) => Number.isInteger(x) && (x as number) >= 0;
 const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
 
+/** Adds an issue to `out` unless it is full: MAX_ISSUES, and then one saying that more were not listed. */
+function issue(out: Issue[], path: string, reason: string): void {
+  if (out.length < MAX_ISSUES) out.push({ path, reason });
+  else if (out.length === MAX_ISSUES) out.push({ path: "", reason: "more issues not listed" });
+}
+
 /** The kind of a property schema, or undefined when it is none of them. */
 function kindOf(ps: Obj): Kind | undefined {
   const t = own(ps, "type");
@@ -98,7 +107,7 @@ function kindOf(ps: Obj): Kind | undefined {
 export function checkRequestedSchema(schema: unknown): Issue[] | null {
   if (!isObj(schema)) return [{ path: "", reason: "requestedSchema must be an object" }];
   const out: Issue[] = [];
-  const add = (path: string, reason: string) => out.push({ path, reason });
+  const add = (path: string, reason: string) => issue(out, path, reason);
   unsupported(schema, "root", "", out);
   if (own(schema, "type") !== "object") add("/type", 'must be "object"');
   if (Object.hasOwn(schema, "$schema") && !isSupportedDialect(schema.$schema)) add("/$schema", "unsupported dialect");
@@ -112,10 +121,13 @@ export function checkRequestedSchema(schema: unknown): Issue[] | null {
     const req = schema.required;
     if (!Array.isArray(req)) add("/required", "must be an array of property names");
     else {
+      // A set, not indexOf: a peer's list of any length is checked in linear time.
+      const seen = new Set<string>();
       req.forEach((name, i) => {
         if (typeof name !== "string") add("/required/" + i, "must be a string");
         else if (!isObj(props) || !Object.hasOwn(props, name)) add("/required/" + i, "names no property");
-        else if (req.indexOf(name) !== i) add("/required/" + i, "duplicates a name");
+        else if (seen.has(name)) add("/required/" + i, "duplicates a name");
+        else seen.add(name);
       });
     }
   }
@@ -126,13 +138,13 @@ export function checkRequestedSchema(schema: unknown): Issue[] | null {
 function unsupported(s: Obj, kind: Kind | "root" | "items" | "option", at: string, out: Issue[]): void {
   const allowed = kind === "items" ? ["type", "enum", "anyOf"] : kind === "option" ? ["const"] : ALLOWED[kind];
   for (const k of Object.keys(s)) {
-    if (ASSERTIONS.has(k) && !allowed.includes(k)) out.push({ path: at + "/" + esc(k), reason: "not supported in a restricted elicitation schema" });
+    if (ASSERTIONS.has(k) && !allowed.includes(k)) issue(out, at + "/" + esc(k), "not supported in a restricted elicitation schema");
   }
 }
 
 function checkProperty(ps: unknown, at: string, out: Issue[]): void {
   const before = out.length;
-  const add = (k: string, reason: string) => out.push({ path: at + k, reason });
+  const add = (k: string, reason: string) => issue(out, at + k, reason);
   if (!isObj(ps)) return void add("", "must be a primitive schema object");
   const kind = kindOf(ps);
   if (!kind) {
@@ -173,13 +185,13 @@ function checkProperty(ps: unknown, at: string, out: Issue[]): void {
 
 /** Titled options: `[{ const, title }]`, each const a string. */
 function checkOptions(list: unknown, at: string, out: Issue[]): void {
-  if (!Array.isArray(list)) return void out.push({ path: at, reason: "must be an array of { const, title }" });
+  if (!Array.isArray(list)) return issue(out, at, "must be an array of { const, title }");
   list.forEach((o, i) => {
     const p = at + "/" + i;
-    if (!isObj(o)) return void out.push({ path: p, reason: "must be an object { const, title }" });
+    if (!isObj(o)) return issue(out, p, "must be an object { const, title }");
     unsupported(o, "option", p, out);
-    if (typeof own(o, "const") !== "string") out.push({ path: p + "/const", reason: "must be a string" });
-    if (typeof own(o, "title") !== "string") out.push({ path: p + "/title", reason: "must be a string" });
+    if (typeof own(o, "const") !== "string") issue(out, p + "/const", "must be a string");
+    if (typeof own(o, "title") !== "string") issue(out, p + "/title", "must be a string");
   });
 }
 
@@ -199,7 +211,7 @@ function codePoints(s: string): number {
 
 /** Issues of one value against one property schema; `at` is the value's pointer. */
 function checkValue(ps: Obj, value: unknown, at: string, out: Issue[]): void {
-  const add = (reason: string, path = at) => out.push({ path, reason });
+  const add = (reason: string, path = at) => issue(out, path, reason);
   const kind = kindOf(ps);
   const min = own(ps, "minimum");
   const max = own(ps, "maximum");
@@ -227,10 +239,14 @@ function checkValue(ps: Obj, value: unknown, at: string, out: Issue[]): void {
     if (!Array.isArray(value)) return void add("must be an array of strings");
     const items = own(ps, "items");
     const c = isObj(items) ? choices(items) : undefined;
+    // Sets, not includes/indexOf: the selections and the choices come from the peers.
+    const offered = c && new Set(c);
+    const seen = new Set<string>();
     value.forEach((x, i) => {
       if (typeof x !== "string") add("must be a string", at + "/" + i);
-      else if (c && !c.includes(x)) add("must be one of the offered values", at + "/" + i);
-      else if (ps.uniqueItems === true && value.indexOf(x) !== i) add("must not repeat a selection", at + "/" + i);
+      else if (offered && !offered.has(x)) add("must be one of the offered values", at + "/" + i);
+      else if (ps.uniqueItems === true && seen.has(x)) add("must not repeat a selection", at + "/" + i);
+      else seen.add(x);
     });
     if (value.length < (own(ps, "minItems") as number)) add("must select at least " + ps.minItems);
     if (value.length > (own(ps, "maxItems") as number)) add("must select at most " + ps.maxItems);
@@ -254,14 +270,14 @@ export function validateElicitationContent(schema: unknown, content: unknown): I
   for (const name of Object.keys(content)) {
     const at = "/" + esc(name);
     const ps = own(props, name);
-    if (!Object.hasOwn(props, name)) out.push({ path: at, reason: "is not a property of the requested schema" });
-    else if (!isObj(ps)) out.push({ path: at, reason: "has no valid schema" });
+    if (!Object.hasOwn(props, name)) issue(out, at, "is not a property of the requested schema");
+    else if (!isObj(ps)) issue(out, at, "has no valid schema");
     else checkValue(ps, content[name], at, out);
   }
   const req = own(schema as Obj, "required");
   if (Array.isArray(req)) {
     for (const name of req) {
-      if (typeof name === "string" && !Object.hasOwn(content, name)) out.push({ path: "/" + esc(name), reason: "is required" });
+      if (typeof name === "string" && !Object.hasOwn(content, name)) issue(out, "/" + esc(name), "is required");
     }
   }
   return out.length ? out : null;
@@ -321,10 +337,11 @@ export function applyElicitationDefaults(schema: unknown, content: unknown): Rec
   const props = isObj(schema) ? own(schema, "properties") : undefined;
   if (!isObj(props)) return result;
   const req = own(schema as Obj, "required");
+  const required = new Set(Array.isArray(req) ? req : []);
   for (const name of Object.keys(props)) {
     const ps = props[name];
     if (Object.hasOwn(src, name) || !isObj(ps) || !Object.hasOwn(ps, "default")) continue;
-    if (Array.isArray(req) && req.includes(name)) continue;
+    if (required.has(name)) continue;
     put(result, name, Array.isArray(ps.default) ? ps.default.slice() : ps.default);
   }
   return result;

@@ -16,12 +16,17 @@
  *
  * `validate` then interprets the node graph. It runs a fast pass that stops at the first
  * failure, builds no paths and allocates nothing but the key list of each object it walks;
- * only when that fails does it run again to collect every
- * issue with a JSON pointer into the instance. Resource use is bounded as the spec
+ * only when that fails does it run again to collect the
+ * issues with a JSON pointer into the instance, at most {@link MAX_ISSUES} of them and one
+ * more saying that the rest were not listed. Resource use is bounded as the spec
  * advises for composition keywords: schema depth and subschema count at compile time, a
  * step budget and a recursion depth per validation, so a `$ref` cycle that never
  * consumes the instance ends with "validation budget exceeded" instead of hanging or
- * overflowing the stack.
+ * overflowing the stack. A step is a node visited or a unit of the work a keyword does
+ * on the instance: a key or an item walked or compared, a name of `required` or
+ * `dependentRequired` looked up, a pattern test, or a block of 64 characters
+ * counted or compared. So the whole validation, whatever the schema and the instance,
+ * costs a bounded amount of work, not a step per node times the instance's size.
  *
  * Dialects: 2020-12 (the default when `$schema` is absent), and leniently 2019-09 and
  * draft-07, read with 2020-12 semantics except that an array-valued `items` means
@@ -61,7 +66,7 @@
  * assertion functions (which are application code, a `regex` format included).
  */
 import type { Issue } from "./validate.js";
-import { T_ARRAY, T_BOOLEAN, T_FRACTION, T_INTEGER, T_NULL, T_OBJECT, T_STRING, typeBit } from "./json-type.js";
+import { MAX_ISSUES, T_ARRAY, T_BOOLEAN, T_FRACTION, T_INTEGER, T_NULL, T_OBJECT, T_STRING, typeBit } from "./json-type.js";
 
 /**
  * A JSON Schema engine the kernel can use to validate tool arguments and results.
@@ -83,9 +88,27 @@ export interface JsonSchemaValidator {
   compile(schema: unknown): { ok: true; validate: (value: unknown) => Issue[] | null } | { ok: false; issues: Issue[] };
 }
 
-/** Issues as one line of text, for an error message: "/a: is required; /b: ...". */
+/** Longest entry {@link issuesText} writes (a path holds the instance's keys, which may be long). */
+const TEXT_ENTRY = 200;
+
+/** Issues as one line of text, for an error message: "/a: is required; /b: ...", each entry clipped. */
 export function issuesText(issues: Issue[]): string {
-  return issues.map((i) => `${i.path || "/"}: ${i.reason}`).join("; ");
+  return issues
+    .map((i) => {
+      const t = `${i.path || "/"}: ${i.reason}`;
+      return t.length > TEXT_ENTRY ? t.slice(0, TEXT_ENTRY) + "…" : t;
+    })
+    .join("; ");
+}
+
+/**
+ * At most {@link MAX_ISSUES} of `issues` and one saying how many more there were, for an
+ * error reply: whatever validator made them (an application's own may list every one),
+ * the reply then stays small.
+ */
+export function capIssues(issues: Issue[]): Issue[] {
+  if (issues.length <= MAX_ISSUES + 1) return issues;
+  return [...issues.slice(0, MAX_ISSUES), { path: "", reason: `${issues.length - MAX_ISSUES} more issues not listed` }];
 }
 
 /** Limits and format assertions for {@link createJsonSchemaValidator}. */
@@ -94,7 +117,10 @@ export interface JsonSchemaOptions {
   maxDepth?: number;
   /** Most subschemas one schema may hold (default 10,000). */
   maxSubschemas?: number;
-  /** Most interpreter steps one validation may take (default 100,000). */
+  /**
+   * Most interpreter steps one validation may take (default 100,000): a step per subschema
+   * visited and per key, item, `required` name or 64 characters a keyword scans.
+   */
   maxSteps?: number;
   /** `format` name → assertion; formats not listed stay annotations (default: none). */
   formats?: Readonly<Record<string, (value: string) => boolean>>;
@@ -110,6 +136,9 @@ const MAX_RECURSION = 1000;
 
 /** Regular-expression backtracking steps charged as one interpreter step (a peer pattern's test). */
 const RE_STEP = 1000;
+
+/** Characters counted or compared as one interpreter step, as a power of two: 64. */
+const BLOCK = 6;
 
 /** The base URI of a root schema without `$id`: private, so no real URI resolves into it by accident. */
 const ROOT = "mcp-kernel:/";
@@ -461,25 +490,45 @@ function resolve(ref: string, p: string): Node {
 // Validation state: validate is synchronous; a re-entrant call (from a format function)
 // saves and restores it.
 let steps: number;
+/**
+ * The validation is over: the budget is spent, or (collecting) the issue list is full, in
+ * which case `maxSteps` is set to -1 so that every further step fails at once.
+ */
 let over: boolean;
 let maxSteps: number;
 let formats: JsonSchemaOptions["formats"];
 
 const MS = "must satisfy ";
 
-/** Records an issue when collecting; returns true when the caller should stop (fast mode). */
+/** Charges `k` steps of work on the instance; true when that spends the budget. */
+function cost(k: number): boolean {
+  return (steps += k) > maxSteps && (over = true);
+}
+
+/**
+ * Records an issue when collecting; returns true when the caller should stop: fast mode,
+ * or the validation is over. An issue found once it is over is not recorded (a subschema
+ * cut short by the budget may seem to fail), and one past MAX_ISSUES ends it.
+ */
 function bad(out: Issue[] | null, path: string, reason: string): boolean {
-  if (out) out.push({ path, reason });
-  return !out;
+  if (out === null || over) return true;
+  if (out.length < MAX_ISSUES) {
+    out.push({ path, reason });
+    return false;
+  }
+  maxSteps = -1;
+  return (over = true);
 }
 
 /** JSON equality: own keys only; an array never equals an object. */
 function eq(a: any, b: any, d: number): boolean {
+  // Strings of the same length are compared character by character.
+  if (typeof a === "string") return !cost(typeof b === "string" && a.length === b.length ? 1 + (a.length >> BLOCK) : 1) && a === b;
   if (a === b) return true;
   if (++steps > maxSteps || d > MAX_RECURSION) return !(over = true);
   if (isPrim(a) || isPrim(b) || Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
+  const ka = Object.keys(a), kb = Object.keys(b);
+  if (cost(ka.length + kb.length) || ka.length !== kb.length) return false;
   for (const k of ka) if (!Object.hasOwn(b, k) || !eq(a[k], b[k], d + 1)) return false;
   return true;
 }
@@ -488,25 +537,26 @@ function eq(a: any, b: any, d: number): boolean {
  * Tests string `s` against pattern `t`. A peer's pattern is first charged its worst case:
  * (positions tried) × (length + 1)^degree × choices backtracking steps, RE_STEP to a step
  * of the budget, so a string too long for the pattern's shape ends the validation with
- * "validation budget exceeded" instead of blocking the thread.
+ * "validation budget exceeded" instead of blocking the thread. A trusted one is charged
+ * a step and the string's length, the least any test costs.
  */
 function rx(t: Pat, s: string): boolean {
   const n = s.length + 1;
-  if (t[2] && (steps += Math.ceil(((t[3] ? 1 : n) * n ** t[1] * t[2]) / RE_STEP)) > maxSteps) return !(over = true);
-  return t[0].test(s);
+  return !cost(t[2] ? Math.ceil(((t[3] ? 1 : n) * n ** t[1] * t[2]) / RE_STEP) : 1 + (s.length >> BLOCK)) && t[0].test(s);
 }
 
-/** How many schemas of `ss` accept `x` (fast mode), counting no further than `stop`. */
-function matches(ss: Node[], x: unknown, d: number, stop: number): number {
+/** How many schemas of `ss` accept `x` (fast mode), counting no further than `most`. */
+function matches(ss: Node[], x: unknown, d: number, most: number): number {
   let m = 0;
-  for (const s of ss) if (v(s, x, null, "", d) && ++m === stop) break;
+  for (const s of ss) if (v(s, x, null, "", d) && ++m === most) break;
   return m;
 }
 
 /**
  * Validates `x` against node `n`. Fast mode (`out` null): returns at the first failure
- * and builds no path. Collecting mode: records every issue in `out` and goes on; the
- * result is whether `out` stayed as it was.
+ * and builds no path. Collecting mode: records every issue in `out` and goes on until the
+ * validation is over; the result is whether `out` stayed as it was. `stop(out)` after a
+ * failed subschema: whether to return at once.
  */
 function v(n: Node, x: any, out: Issue[] | null, p: string, d: number): boolean {
   if (++steps > maxSteps || d > MAX_RECURSION) return !(over = true);
@@ -517,7 +567,7 @@ function v(n: Node, x: any, out: Issue[] | null, p: string, d: number): boolean 
   let i = 0;
   let m: any;
   let t: any;
-  if (n.R !== null && !v(n.R, x, out, p, d1) && !out) return false;
+  if (n.R !== null && !v(n.R, x, out, p, d1) && stop(out)) return false;
   if (n.t !== null && !(n.m & bits) && bad(out, p, MS + "type " + n.t)) return false;
   if (n.c !== NONE && !eq(x, n.c, d) && bad(out, p, MS + "const")) return false;
   if ((m = n.e) !== null) {
@@ -527,20 +577,21 @@ function v(n: Node, x: any, out: Issue[] | null, p: string, d: number): boolean 
   if (n.l !== null && bound(n.l, x, bits, out, p)) return false;
   if (bits === T_STRING && ((n.P !== null && !rx(n.P, x) && bad(out, p, MS + "pattern")) || (formats && n.f && Object.hasOwn(formats, n.f as string) && !formats[n.f as string](x) && bad(out, p, MS + "format " + n.f)))) return false;
   if (bits === T_ARRAY) {
-    if (n.u && !(x.every(isPrim) && new Set(x).size === x.length)) {
-      for (i = 1; i < x.length; i++)
-        for (t = 0; t < i; t++)
+    // A step per item for the pass over primitives; each pairwise comparison is charged by eq.
+    if (n.u && (cost(x.length) || !(x.every(isPrim) && new Set(x).size === x.length))) {
+      for (i = 1; i < x.length && !over; i++)
+        for (t = 0; t < i && !over; t++)
           if (eq(x[i], x[t], d)) {
             if (bad(out, p + "/" + i, MS + "uniqueItems")) return false;
             break;
           }
+      if (over) return false;
     }
-    const xs = n.x;
-    if (xs !== null || n.i !== null) {
-      for (i = 0; i < x.length; i++) {
-        t = xs !== null && i < xs.length ? xs[i] : n.i;
-        if (t !== null && !v(t, x[i], out, out ? p + "/" + i : p, d1) && !out) return false;
-      }
+    const xs = n.x, it = n.i;
+    if (xs !== null || it !== null) {
+      // Only the items a schema applies to: `prefixItems` alone leaves the rest unvisited.
+      const end = it !== null ? x.length : Math.min(x.length, xs!.length);
+      for (i = 0; i < end; i++) if (!v(xs !== null && i < xs.length ? xs[i] : it!, x[i], out, out ? p + "/" + i : p, d1) && stop(out)) return false;
     }
   }
   if (bits === T_OBJECT) {
@@ -548,10 +599,15 @@ function v(n: Node, x: any, out: Issue[] | null, p: string, d: number): boolean 
     const each = n.p !== null || pp !== null || ap !== null;
     // When the keys are walked anyway, fast mode counts the required ones it meets instead
     // of probing for each, and probes only if some are missing (the answer is the same).
-    if (n.r !== null && (out || !each)) for (const k of n.r) if (!Object.hasOwn(x, k) && bad(out, p + "/" + esc(k), "is required")) return false;
+    if (n.r !== null && (out || !each)) {
+      if (cost(n.r.length)) return false;
+      for (const k of n.r) if (!Object.hasOwn(x, k) && bad(out, p + "/" + esc(k), "is required")) return false;
+    }
     if (each) {
       let hits = 0;
-      for (const k of Object.keys(x)) {
+      const keys = Object.keys(x);
+      if (cost(keys.length)) return false;
+      for (const k of keys) {
         const q = out ? p + "/" + esc(k) : p;
         const e = kt !== null ? kt.get(k) : undefined;
         let s: Node | null = null;
@@ -560,27 +616,41 @@ function v(n: Node, x: any, out: Issue[] | null, p: string, d: number): boolean 
           s = e.s;
         }
         m = s !== null;
-        if (m && !v(s!, x[k], out, q, d1) && !out) return false;
-        if (pp !== null) for (const [r, s] of pp) if (rx(r, k) && ((m = true), !v(s, x[k], out, q, d1)) && !out) return false;
-        if (!m && ap !== null && !v(ap, x[k], out, q, d1) && !out) return false;
+        if (m && !v(s!, x[k], out, q, d1) && stop(out)) return false;
+        if (pp !== null)
+          for (const [r, s] of pp) {
+            if (rx(r, k)) {
+              m = true;
+              if (!v(s, x[k], out, q, d1) && stop(out)) return false;
+            } else if (over) return false;
+          }
+        if (!m && ap !== null && !v(ap, x[k], out, q, d1) && stop(out)) return false;
       }
-      if (!out && hits < n.rn) for (const k of n.r!) if (!Object.hasOwn(x, k)) return false;
+      if (!out && hits < n.rn) {
+        if (cost(n.r!.length)) return false;
+        for (const k of n.r!) if (!Object.hasOwn(x, k)) return false;
+      }
     }
   }
-  if (n.A !== null) for (const s of n.A) if (!v(s, x, out, p, d1) && !out) return false;
+  if (n.A !== null) for (const s of n.A) if (!v(s, x, out, p, d1) && stop(out)) return false;
   if (n.Y !== null && !matches(n.Y, x, d1, 1) && bad(out, p, MS + "anyOf")) return false;
   if (n.O !== null && matches(n.O, x, d1, 2) !== 1 && bad(out, p, MS + "oneOf")) return false;
   if (n.n !== null && v(n.n, x, null, p, d1) && bad(out, p, MS + "not")) return false;
-  if (n.I !== null && (t = v(n.I, x, null, p, d1) ? n.T : n.E) !== null && !v(t, x, out, p, d1) && !out) return false;
+  if (n.I !== null && (t = v(n.I, x, null, p, d1) ? n.T : n.E) !== null && !v(t, x, out, p, d1) && stop(out)) return false;
   if (n.g && more(n, x, bits, out, p, d1)) return false;
   return out ? out.length === st : true;
+}
+
+/** After a failed subschema: whether to stop (fast mode, or the validation is over). */
+function stop(out: Issue[] | null): boolean {
+  return out === null || over;
 }
 
 /**
  * The keywords that schemas seldom use, kept out of {@link v} so that its common path
  * stays short: `contains`, `propertyNames`, `dependentRequired`, `dependentSchemas`, and
  * last, as they depend on what all the others evaluated, `unevaluated*`. True when the
- * caller should stop (fast mode and a keyword fails).
+ * caller should stop (fast mode and a keyword fails, or the validation is over).
  */
 function more(n: Schema, x: any, bits: number, out: Issue[] | null, p: string, d1: number): boolean {
   let t = 0;
@@ -590,16 +660,26 @@ function more(n: Schema, x: any, bits: number, out: Issue[] | null, p: string, d
   }
   if (bits === T_OBJECT) {
     if (n.N !== null) for (const k of Object.keys(x)) if (!v(n.N, k, null, p, d1) && bad(out, p + "/" + esc(k), MS + "propertyNames")) return true;
-    if (n.Q !== null)
-      for (const [k, r] of n.Q) if (Object.hasOwn(x, k)) for (const j of r) if (!Object.hasOwn(x, j) && bad(out, p + "/" + esc(j), "is required")) return true;
-    if (n.D !== null) for (const [k, s] of n.D) if (Object.hasOwn(x, k) && !v(s, x, out, p, d1) && !out) return true;
+    if (n.Q !== null) {
+      if (cost(n.Q.size)) return true;
+      for (const [k, r] of n.Q)
+        if (Object.hasOwn(x, k)) {
+          if (cost(r.length)) return true;
+          for (const j of r) if (!Object.hasOwn(x, j) && bad(out, p + "/" + esc(j), "is required")) return true;
+        }
+    }
+    if (n.D !== null) {
+      if (cost(n.D.size)) return true;
+      for (const [k, s] of n.D) if (Object.hasOwn(x, k) && !v(s, x, out, p, d1) && stop(out)) return true;
+    }
   }
   const un = bits === T_OBJECT ? n.U : bits === T_ARRAY ? n.W : null;
   if (un !== null) {
     const seen = new Set<unknown>();
+    const keys: (string | number)[] = bits === T_OBJECT ? Object.keys(x) : [...x.keys()];
+    if (cost(keys.length)) return true;
     if (!ev(n, x, bits, d1, seen, true))
-      for (const k of bits === T_OBJECT ? Object.keys(x) : x.keys())
-        if (!seen.has(k) && !v(un, x[k], out, out ? p + "/" + esc(k) : p, d1) && !out) return true;
+      for (const k of keys) if (!seen.has(k) && !v(un, x[k], out, out ? p + "/" + esc(k) : p, d1) && stop(out)) return true;
   }
   return false;
 }
@@ -619,10 +699,16 @@ function ev(n: Node, x: any, bits: number, d: number, seen: Set<unknown>, self: 
   const pass = (s: Node) => v(s, x, null, "", d1) && sub(s);
   if (bits === T_OBJECT) {
     if (n.a !== null || (!self && n.U !== null)) return true;
-    for (const k of Object.keys(x)) if (n.p?.has(k) || n.q?.some(([r]) => rx(r, k))) seen.add(k);
+    const keys = Object.keys(x);
+    if (cost(keys.length + (n.D?.size ?? 0))) return true;
+    for (const k of keys) {
+      if (n.p?.has(k) || n.q?.some(([r]) => rx(r, k))) seen.add(k);
+      else if (over) return true;
+    }
     if (n.D !== null) for (const [k, s] of n.D) if (Object.hasOwn(x, k) && sub(s)) return true;
   } else {
     if (n.i !== null || (!self && n.W !== null)) return true;
+    if (cost(x.length)) return true;
     for (let i = 0; i < x.length; i++) if ((n.x !== null && i < n.x.length) || (n.C !== null && v(n.C, x[i], null, "", d1))) seen.add(i);
   }
   if (sub(n.R) || n.A?.some(sub) || n.Y?.some(pass) || n.O?.some(pass)) return true;
@@ -632,17 +718,19 @@ function ev(n: Node, x: any, bits: number, d: number, seen: Set<unknown>, self: 
 
 /**
  * The bound keywords `l` of a node against `x` (of JSON type `bits`): true when the
- * caller should stop (fast mode and a bound fails).
+ * caller should stop (fast mode and a bound fails, or the validation is over).
  */
 function bound(l: Bound[], x: any, bits: number, out: Issue[] | null, p: string): boolean {
   // Numeric bounds apply to every number, NaN and the infinities included (typeBit gives those no type).
   const kind = typeof x === "number" ? "n" : bits === T_STRING ? "g" : bits === T_ARRAY ? "y" : bits === T_OBJECT ? "o" : "";
   let m = kind === "n" ? x : kind === "y" ? x.length : kind === "o" ? Object.keys(x).length : 0;
+  if (kind === "o" && cost(m)) return true;
   let counted = false;
   for (const [k, op, c, name] of l) {
     if (k !== kind) continue;
     // Code points, not UTF-16 units; counted once, and only for a string bound.
     if (kind === "g" && !counted) {
+      if (cost(x.length >> BLOCK)) return true;
       counted = true;
       for (const _ of x) m++;
     }
@@ -686,12 +774,14 @@ export function createJsonSchemaValidator(options: JsonSchemaOptions = {}): Json
             maxSteps = budget;
             formats = fm;
             try {
-              let out: Issue[] | null = null;
-              if (!v(root, value, null, "", 0) && !over) {
-                steps = 0;
-                v(root, value, (out = []), "", 0);
-              }
-              return over ? [{ path: "", reason: "validation budget exceeded" }] : out;
+              if (v(root, value, null, "", 0) && !over) return null;
+              if (over) return [{ path: "", reason: "validation budget exceeded" }];
+              // Invalid: again, collecting. Issues found before it is over are real ones.
+              steps = 0;
+              const out: Issue[] = [];
+              v(root, value, out, "", 0);
+              if (over) out.push({ path: "", reason: maxSteps < 0 ? "more issues not listed" : "validation budget exceeded" });
+              return out;
             } finally {
               steps = savedSteps;
               over = savedOver;

@@ -1,9 +1,16 @@
 /**
  * JSON type bits of a value, shared by the message validators (validate.ts, whose
  * generated tables use the same encoding, see scripts/gen-validators.mjs) and the JSON
- * Schema validator (json-schema.ts). A module of its own so that the JSON Schema validator
- * does not load the message tables.
+ * Schema validator (json-schema.ts), and the cap on the issues any validator reports. A
+ * module of its own so that the JSON Schema validator does not load the message tables.
  */
+/**
+ * Most issues one validation reports, in every validator of src/schema (the JSON Schema
+ * and elicitation ones add one more saying that more were not listed): a list as long as
+ * the value is invalid would make an error reply many times the size of the request.
+ */
+export const MAX_ISSUES = 16;
+
 export const T_STRING = 1, T_FRACTION = 2, T_INTEGER = 4, T_BOOLEAN = 8, T_NULL = 16, T_OBJECT = 32, T_ARRAY = 64;
 
 /** The JSON type bit of `x` (0 for what JSON cannot hold: NaN, undefined, functions...). */

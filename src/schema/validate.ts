@@ -38,7 +38,7 @@
 import type { ProtocolVersion, SchemaVersion } from "../model/versions.js";
 import { schemaVersionOf } from "../model/versions.js";
 import { NODES, TYPE_NAMES } from "./generated/nodes.js";
-import { T_ARRAY, T_BOOLEAN, T_FRACTION, T_INTEGER, T_NULL, T_OBJECT, T_STRING, typeBit } from "./json-type.js";
+import { MAX_ISSUES, T_ARRAY, T_BOOLEAN, T_FRACTION, T_INTEGER, T_NULL, T_OBJECT, T_STRING, typeBit } from "./json-type.js";
 import { TYPES as TYPES_2025_03_26 } from "./generated/2025-03-26.js";
 import { TYPES as TYPES_2025_06_18 } from "./generated/2025-06-18.js";
 import { TYPES as TYPES_2025_11_25 } from "./generated/2025-11-25.js";
@@ -57,7 +57,7 @@ export type Validator = (value: unknown) => Issue[] | null;
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
 /** Most issues one validation reports; the rest are dropped. */
-export const MAX_ISSUES = 16;
+export { MAX_ISSUES };
 
 /** Deepest nesting of objects and arrays a validator descends into. */
 export const MAX_DEPTH = 256;
