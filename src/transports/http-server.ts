@@ -98,6 +98,16 @@ export interface HttpSessionSetup {
   /** The session ended, with why. */
   onClose?(reason: string): void;
   /**
+   * Who a request speaks for (with `protectedResource`: `(req) => authInfo(req)?.token.subject`).
+   * A legacy session is bound to the principal of its `initialize`: a later POST, GET or
+   * DELETE naming the session whose principal differs is answered 404 exactly as an
+   * unknown session is (2025-11-25 Security Best Practices, "Session Hijacking": servers
+   * MUST NOT use sessions for authentication and SHOULD bind session ids to user-specific
+   * information). A session whose `initialize` had no principal is bound to none.
+   * `McpServer.httpSession({ principalOf })` supplies it.
+   */
+  principalOf?(request: Request): string | undefined;
+  /**
    * The `inputSchema` of the tool `name` as registered now (undefined: no such tool), so
    * a modern `tools/call` has the `Mcp-Param-*` headers of its `x-mcp-header` parameters
    * checked against its body (draft `streamable-http`, "Server Behavior for Custom
@@ -277,6 +287,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const setup = options.createSession(contextOf(req, id, "legacy"));
     const session = new HttpSession(id, configFor(id, setup));
+    const principal = setup.principalOf?.(req.toRequest());
+    if (typeof principal === "string") session.owner = { principal, of: setup.principalOf! };
     session.endpoint = new Endpoint(
       setup.options,
       {
@@ -324,12 +336,17 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     });
   }
 
-  /** The session a request names: 400 without the header, 404 when unknown or ended, 400 for a bad protocol version. */
+  /**
+   * The session a request names: 400 without the header, 404 when unknown, ended, or bound
+   * to another principal (the same answer, so another user's session cannot be told from
+   * a missing one), 400 for a bad protocol version.
+   */
   function sessionOf(req: HttpRequestView): HttpSession | Response {
     const sid = req.header(H.sessionId);
     if (sid === null) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required`);
     const session = sessions.get(sid);
-    if (session === undefined) return httpError(404, ErrorCode.InvalidRequest, "session not found");
+    const owner = session?.owner;
+    if (session === undefined || (owner !== undefined && owner.of(req.headRequest()) !== owner.principal)) return httpError(404, ErrorCode.InvalidRequest, "session not found");
     const bad = versionError(session, req.header(H.protocolVersion));
     if (bad !== undefined) return bad;
     touch(session);

@@ -125,6 +125,8 @@ export class HttpSession {
   lastActivity: number;
   /** The idle timer, when armed. */
   idleTimer: unknown = undefined;
+  /** The principal the session was created for, and how the handler reads a request's (set by the handler; none: unbound). */
+  owner: { principal: string; of(request: Request): string | undefined } | undefined = undefined;
   private readonly streams = new Map<number, Stream>();
   private nextStream = 1;
   /** Standalone streams, in the order they were last connected (the last is where unrelated messages go when none is connected). */
