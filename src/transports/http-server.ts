@@ -59,7 +59,7 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isLegacyVersion, isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
 import { acceptsBatches, negotiatedVersion } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
-import { httpError, jsonResponse } from "./http/body.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse } from "./http/body.js";
 import { corsHeaders, isPreflight, PREFLIGHT, preflightHeaders } from "./http/cors.js";
 import { EventStore, parseEventId, type EventStoreLimits } from "./http/event-log.js";
 import { accepts, allowPredicate, H, hostnameOf, isJsonContentType, isLoopbackHostname, isLoopbackOrigin, isVisibleAscii, JSON_TYPE, randomSessionId, SSE_TYPE, type AllowList } from "./http/headers.js";
@@ -221,7 +221,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   if (!Number.isSafeInteger(retryMs) || retryMs < 0) throw new RangeError("retryMs must be a non-negative integer");
   const maxSessions = options.maxSessions ?? 1000;
   const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
-  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const jsonMode = options.enableJsonResponse === true;
   const strictVersion = options.strictProtocolVersionHeader === true;
   const generate = options.sessionIdGenerator ?? randomSessionId;
