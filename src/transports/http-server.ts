@@ -255,7 +255,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     diagnose: (code, message, detail) => diagnose(code, message, undefined, detail),
     listens,
   };
-  const store = new EventStore(options.eventStore, (log, seq) => diagnose("message-lost", "a message was evicted from the replay log before any connection carried it", undefined, { stream: log.stream, seq }));
+  const store = new EventStore(options.eventStore, (log, seq) => diagnose("message-lost", "a message was evicted from the replay log before any connection carried it", log.session.sessionId, { stream: log.stream, seq }));
 
   function configFor(sessionId: string, setup: HttpSessionSetup): SessionConfig {
     return {
