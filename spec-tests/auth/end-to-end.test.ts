@@ -77,3 +77,67 @@ test("basic/utilities/tasks Isolation + extensions/tasks: with authorization a t
   await alice.close();
   await bob.close();
 });
+
+test("2025-11-25 basic/transports Session Management → security_best_practices#session-hijacking: a legacy session is bound to the principal that opened it; another user's valid token with its MCP-Session-Id gets the 404 of an unknown session (POST, GET, DELETE)", async () => {
+  const server = new McpServer({ name: "bound", version: "1.0.0" });
+  const callers: string[] = [];
+  server.tool("whoami", { description: "the caller" }, () => ({ content: [{ type: "text", text: "served" }] }));
+  const users: Record<string, string> = { "token-alice": "alice", "token-bob": "bob" };
+  const mcp = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession({ principalOf: (req) => authInfo(req)?.token.subject }) });
+  const guarded = protectedResource(
+    async (req) => {
+      callers.push(authInfo(req)!.token.subject!);
+      return mcp(req);
+    },
+    {
+      resource: "http://127.0.0.1:7000/mcp",
+      authorizationServers: ["http://127.0.0.1:7001"],
+      verifyToken: async (t) => (users[t] ? { scopes: [], audience: "http://127.0.0.1:7000/mcp", subject: users[t] } : undefined),
+    },
+  );
+  const send = (method: string, token: string, sid: string | undefined, body?: unknown) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: method === "GET" ? "text/event-stream" : "application/json, text/event-stream" };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (sid !== undefined) Object.assign(headers, { "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" });
+    return guarded(new Request("http://127.0.0.1/mcp", { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }));
+  };
+  const init = await send("POST", "token-alice", undefined, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "alice", version: "1" } } });
+  const sid = init.headers.get("mcp-session-id")!;
+  await init.text();
+  assert.equal((await send("POST", "token-alice", sid, { jsonrpc: "2.0", method: "notifications/initialized" })).status, 202);
+  const unknown = await (await send("POST", "token-bob", "no-such-session", { jsonrpc: "2.0", id: 2, method: "ping" })).text();
+  const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami", arguments: {} } };
+  const hijack = await send("POST", "token-bob", sid, call);
+  assert.equal(hijack.status, 404);
+  assert.equal(await hijack.text(), unknown, "the same answer as for a session that does not exist");
+  const stream = await send("GET", "token-bob", sid);
+  assert.equal(stream.status, 404);
+  assert.equal(await stream.text(), unknown);
+  const del = await send("DELETE", "token-bob", sid);
+  assert.equal(del.status, 404);
+  assert.equal(await del.text(), unknown);
+  assert.equal(mcp.sessionCount, 1, "bob's DELETE ended nothing");
+  // Alice's session serves on.
+  const mine = await send("POST", "token-alice", sid, call);
+  assert.equal(mine.status, 200);
+  assert.match(await mine.text(), /served/);
+  assert.equal((await send("DELETE", "token-alice", sid)).status, 204);
+  assert.equal(mcp.sessionCount, 0);
+});
+
+test("Session Hijacking: a session opened without a principal (no authorization) is bound to none, as before", async () => {
+  const server = new McpServer({ name: "open", version: "1.0.0" });
+  const mcp = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession({ principalOf: (req) => req.headers.get("x-user") ?? undefined }) });
+  const post = (body: unknown, sid?: string, user?: string) =>
+    mcp(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { accept: "application/json, text/event-stream", "content-type": "application/json", ...(sid ? { "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" } : {}), ...(user ? { "x-user": user } : {}) },
+        body: JSON.stringify(body),
+      }),
+    );
+  const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+  const sid = init.headers.get("mcp-session-id")!;
+  assert.equal((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sid)).status, 202);
+  assert.equal((await post({ jsonrpc: "2.0", id: 2, method: "ping" }, sid, "carol")).status, 200);
+});

@@ -187,3 +187,41 @@ test("RFC 6750 §3.1: another authentication scheme gets 401 without an error co
   // The server keeps serving.
   assert.equal((await call("Bearer good")).status, 200);
 });
+
+test("basic/authorization + basic/transports (HTTP error status for input the server cannot accept): with requiredScopes, a POST body past maxBodyBytes is answered 413 after reading at most that much, and never reaches the handler", async () => {
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  let pulled = 0;
+  let cancelled = false;
+  const endless = new ReadableStream<Uint8Array>({
+    pull(c) {
+      // Finite, so that a reader without a bound ends too (and the test fails, not hangs).
+      if (pulled >= 16 << 20) return c.close();
+      pulled += chunk.length;
+      c.enqueue(chunk);
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  seen.length = 0;
+  const res = await handler(new Request(MCP, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer good", origin: "http://page.test" }, body: endless, duplex: "half" } as RequestInit));
+  assert.equal(res.status, 413);
+  const body = (await res.json()) as { error: { code: number; message: string } };
+  assert.equal(body.error.code, -32600);
+  assert.match(body.error.message, /request body exceeds 4194304 bytes/);
+  assert.equal(res.headers.get("access-control-allow-origin"), "http://page.test");
+  assert.ok(pulled <= (4 << 20) + 4 * chunk.length, `read ${pulled} bytes`);
+  assert.ok(cancelled, "the body stream was cancelled");
+  assert.deepEqual(seen, []);
+  // The option, and a body within it, which the handler still gets whole.
+  const small = protectedResource(async (req) => Response.json({ length: (await req.text()).length }), {
+    resource: MCP,
+    authorizationServers: ["http://as.test"],
+    verifyToken: async (t) => tokens[t],
+    requiredScopes: () => ["mcp"],
+    maxBodyBytes: 100,
+  });
+  const post = (text: string) => small(new Request(MCP, { method: "POST", headers: { authorization: "Bearer good" }, body: text }));
+  assert.equal((await post("x".repeat(101))).status, 413);
+  assert.deepEqual(await (await post("x".repeat(100))).json(), { length: 100 });
+});

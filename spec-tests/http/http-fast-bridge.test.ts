@@ -192,3 +192,28 @@ test("http fast entry: the session factory's context still carries the request a
     reading.close();
   }
 });
+
+test("http fast entry (2025-11-25 security_best_practices#session-hijacking): a session bound by principalOf answers another principal 404 and its own 200, reading the principal before the body without taking the body from the bridge's reader", async () => {
+  const tools = new Tools();
+  const setup = setupWith(tools);
+  const bound = createHttpHandler({ path: "/mcp", sessionIdleMs: 0, createSession: () => ({ ...setup(), principalOf: (req) => req.headers.get("x-user") ?? undefined }) });
+  const srv = await serveNode(bound);
+  try {
+    const h = (user: string, sid?: string) => ({ accept: "application/json, text/event-stream", "content-type": "application/json", "x-user": user, ...(sid ? { "mcp-session-id": sid, "mcp-protocol-version": V } : {}) });
+    const init = await fetch(srv.url + "/mcp", { method: "POST", headers: h("alice"), body: JSON.stringify(initializeMessage(V)) });
+    const sid = init.headers.get("mcp-session-id")!;
+    await init.text();
+    assert.equal((await fetch(srv.url + "/mcp", { method: "POST", headers: h("alice", sid), body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).status, 202);
+    // A body of many chunks: the principal is read before it, and the handler still gets all of it.
+    const big = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "x".repeat(300_000) } } };
+    const mine = await fetch(srv.url + "/mcp", { method: "POST", headers: h("alice", sid), body: JSON.stringify(big) });
+    assert.equal(mine.status, 200);
+    assert.match(await mine.text(), /"result"/);
+    const theirs = await fetch(srv.url + "/mcp", { method: "POST", headers: h("bob", sid), body: JSON.stringify(big) });
+    assert.equal(theirs.status, 404);
+    await theirs.text();
+  } finally {
+    await srv.close();
+    bound.close();
+  }
+});

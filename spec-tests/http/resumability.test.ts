@@ -231,3 +231,29 @@ test("SEP-1699 is 2025-11-25 (changelog item 6): sessions at 2025-06-18 and 2025
     await g.cancel();
   }
 });
+
+test("bounded replay log, per session (Resumability and Redelivery: the server replays the messages missed on that stream): another session's traffic cannot evict a response waiting for its client's reconnection; each session evicts its own oldest first", async () => {
+  const diagnostics: { code: string; sessionId?: string }[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxTotalSize: 64 * 1024 }, onDiagnostic: (d) => diagnostics.push({ code: d.code, sessionId: d.sessionId }) });
+  const victim = await open(handler);
+  const attacker = await open(handler);
+  // The victim's call: primed, then its connection is closed by the server (SEP-1699 polling).
+  const s = new SseReader(await post(handler, call(1, "wait"), victim, V));
+  const priming = await s.next();
+  await tools.waiting();
+  assert.equal(handler.closeConnections(victim), 1);
+  await s.rest();
+  tools.release();
+  // The answer lands in the replay log, unwritten (every microtask runs before the next turn).
+  await new Promise((r) => setImmediate(r));
+  // The other session: answers of 20 000 characters each, past the whole store in total.
+  for (let i = 0; i < 5; i++) await new SseReader(await post(handler, call(10 + i, "echo", { text: "x".repeat(20_000) }), attacker, V)).rest();
+  const resumed = messages(await new SseReader(await get(handler, victim, V, priming!.id)).rest());
+  assert.deepEqual(resumed.map((m) => m.params?.data ?? m.result?.content[0].text), ["one", "two", "waited"]);
+  assert.deepEqual(diagnostics.filter((d) => d.code === "message-lost"), []);
+  // A session past its own share (half the store) loses its own oldest undelivered messages, reported with its id.
+  const ep = tools.endpoints[0];
+  for (let n = 0; n < 5; n++) ep.notify("notifications/message", { level: "info", data: "y".repeat(10_000) });
+  assert.ok(diagnostics.some((d) => d.code === "message-lost"));
+  assert.deepEqual([...new Set(diagnostics.filter((d) => d.code === "message-lost").map((d) => d.sessionId))], [victim]);
+});

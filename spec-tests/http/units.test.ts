@@ -17,7 +17,7 @@ test("event ids encode the stream and the sequence, and read back; anything else
 test("replay store: each stream keeps at most maxEventsPerStream, oldest evicted first; undelivered evictions are reported", () => {
   const lost: number[] = [];
   const store = new EventStore({ maxEventsPerStream: 2 }, (_log, seq) => lost.push(seq));
-  const log = store.createLog(1);
+  const log = store.createLog(1, store.createSession("s"));
   assert.equal(log.firstSeq, 1);
   store.append(log, "a", true);
   store.append(log, "b", false);
@@ -33,9 +33,10 @@ test("replay store: each stream keeps at most maxEventsPerStream, oldest evicted
 });
 
 test("replay store: the total size bound evicts the globally oldest event, across streams", () => {
-  const store = new EventStore({ maxTotalSize: 10 });
-  const a = store.createLog(1);
-  const b = store.createLog(2);
+  const store = new EventStore({ maxTotalSize: 10, maxSessionSize: 10 });
+  const session = store.createSession("s");
+  const a = store.createLog(1, session);
+  const b = store.createLog(2, session);
   store.append(a, "aaaa", true);
   store.append(b, "bbbb", true);
   store.append(a, "cccc", true);
@@ -52,9 +53,10 @@ test("replay store: the total size bound evicts the globally oldest event, acros
 });
 
 test("replay store: the global eviction skips events a per-stream eviction already removed", () => {
-  const store = new EventStore({ maxEventsPerStream: 1, maxTotalSize: 7 });
-  const a = store.createLog(1);
-  const b = store.createLog(2);
+  const store = new EventStore({ maxEventsPerStream: 1, maxTotalSize: 7, maxSessionSize: 7 });
+  const session = store.createSession("s");
+  const a = store.createLog(1, session);
+  const b = store.createLog(2, session);
   store.append(a, "aaaa", true);
   store.append(a, "bbbb", true); // per stream: "aaaa" goes
   store.append(b, "cccc", true); // in total: the oldest live one, "bbbb", goes
@@ -62,6 +64,34 @@ test("replay store: the global eviction skips events a per-stream eviction alrea
   assert.deepEqual(b.after(0).map((e) => e.data), ["cccc"]);
   assert.equal(store.size, 4);
   assert.equal(store.count, 1);
+});
+
+test("replay store: a session past its share (default half the store) evicts its own oldest events, never another session's; removed events release their text at once", () => {
+  const lost: string[] = [];
+  const store = new EventStore({ maxTotalSize: 20 }, (log, seq) => lost.push(`${log.session.sessionId}:${seq}`));
+  assert.equal(store.maxSessionSize, 10);
+  const victim = store.createLog(1, store.createSession("victim"));
+  const noisy = store.createSession("noisy");
+  const a = store.createLog(1, noisy);
+  const b = store.createLog(2, noisy);
+  store.append(victim, "vvvv", false);
+  store.append(a, "aaaa", true);
+  const [old] = a.after(0);
+  store.append(b, "bbbb", false);
+  store.append(a, "cccc", true); // noisy holds 12 > 10: its own oldest, "aaaa", goes
+  assert.equal(old.log, null);
+  assert.equal(old.data, "", "a removed event keeps no text");
+  assert.equal(noisy.size, 8);
+  store.append(b, "dddd", false); // "bbbb" (of another stream of the same session) goes, unwritten: lost
+  assert.deepEqual(lost, ["noisy:1"]);
+  for (let i = 0; i < 100; i++) store.append(a, "eeeeeeeeee", true);
+  assert.deepEqual(victim.after(0).map((e) => e.data), ["vvvv"], "the other session's undelivered event stays");
+  assert.ok(noisy.size <= 10 && store.size <= 20);
+  assert.equal(store.size, victim.session.size + noisy.size);
+  store.drop(a);
+  store.drop(b);
+  assert.equal(noisy.size, 0);
+  assert.equal(store.size, 4);
 });
 
 test("SSE connection: the server closing first means a later cancel by the reader is not reported; a write after close is refused", async () => {
@@ -81,12 +111,12 @@ test("SSE connection: the server closing first means a later cancel by the reade
 
 test("replay store: stays bounded and compacts under long runs", () => {
   const store = new EventStore({ maxEventsPerStream: 3, maxTotalSize: 5000 });
-  const logs = [store.createLog(1), store.createLog(2)];
+  const logs = [store.createLog(1, store.createSession("a")), store.createLog(2, store.createSession("b"))];
   for (let i = 0; i < 20_000; i++) store.append(logs[i % 2], "0123456789", true);
   assert.ok(store.count <= 6);
   assert.deepEqual(logs[0].after(0).length, 3);
-  const big = new EventStore({ maxTotalSize: 100 });
-  const l = big.createLog(1);
+  const big = new EventStore({ maxTotalSize: 100, maxSessionSize: 100 });
+  const l = big.createLog(1, big.createSession("s"));
   for (let i = 0; i < 10_000; i++) big.append(l, "0123456789", true);
   assert.equal(big.count, 10);
   assert.equal(l.after(0)[0].seq, 9991);

@@ -621,7 +621,9 @@ export class McpServerCore {
    * each modern request) gets an endpoint that hears about this server's changes while it
    * lives. Its tasks belong to the HTTP session id, and to the principal when
    * `principalOf` names one (with authorization: `(req) => authInfo(req)?.token.subject`),
-   * so another session or user can neither see nor touch them. A modern `tools/call` has
+   * so another session or user can neither see nor touch them; the legacy session itself is
+   * bound to that principal too (another user's requests naming it get 404, see
+   * {@link HttpSessionSetup.principalOf}). A modern `tools/call` has
    * the `Mcp-Param-*` headers of the tool's `x-mcp-header` parameters checked against its
    * arguments (`toolInputSchema` of the setup, read from the registry at the call).
    */
@@ -648,6 +650,8 @@ export class McpServerCore {
         },
         // Mcp-Param-* headers are checked against the tools registered at the time of the call.
         toolInputSchema: this.inputSchemaOf,
+        // The handler binds a legacy session to this principal: another user's requests naming it get 404.
+        ...(options.principalOf !== undefined ? { principalOf: options.principalOf } : {}),
       };
     };
   }

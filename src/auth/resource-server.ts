@@ -12,6 +12,8 @@
 import { canonicalResourceUri, PROTECTED_RESOURCE_WELL_KNOWN, type ProtectedResourceMetadata } from "./metadata.js";
 import { formatBearerChallenge } from "./www-authenticate.js";
 import { corsHeaders, isPreflight, PREFLIGHT } from "../transports/http/cors.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, readBody } from "../transports/http/body.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
 
 /** What the application's verifier says about a token. */
 export interface VerifiedToken {
@@ -52,6 +54,12 @@ export interface ProtectedResourceOptions {
    * `files:read`), because servers MUST account for scope hierarchies.
    */
   scopeSatisfies?: (granted: readonly string[], required: string) => boolean;
+  /**
+   * Largest POST body read for {@link ProtectedResourceOptions.requiredScopes}, in bytes:
+   * a larger one is answered 413 unread (as the MCP handler would). Default 4 MiB, the
+   * handler's default `maxBodyBytes`; give the handler's value if it has another.
+   */
+  maxBodyBytes?: number;
   /** Extra fields of the metadata document (`resource_name`, `resource_documentation`...). */
   metadata?: Record<string, unknown>;
   /** The clock for `expiresAt` (ms since the epoch). Default `Date.now`. */
@@ -155,6 +163,10 @@ export function protectedResource(
       return reject(origin, 401, "invalid_token", "the access token comes from an authorization server this resource does not trust", options.scopesSupported);
     }
     const required = await requiredScopesOf(request, options);
+    if (required === TOO_LARGE) {
+      const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      return httpError(413, ErrorCode.InvalidRequest, `request body exceeds ${max} bytes`, origin !== null ? { headers: corsHeaders(origin) } : {});
+    }
     const missing = required.filter((s) => !satisfies(verified.scopes, s));
     // draft "Runtime Insufficient Scope Errors": every scope the operation needs, in one challenge.
     if (missing.length) return reject(origin, 403, "insufficient_scope", `this operation needs the scope ${missing.join(" ")}`, required);
@@ -188,16 +200,32 @@ function namesResource(audience: string, resource: string): boolean {
   }
 }
 
-/** Reads the body once (on a clone, so the inner handler still can) to ask for scopes. */
-async function requiredScopesOf(request: Request, options: ProtectedResourceOptions): Promise<string[]> {
+const TOO_LARGE = Symbol("body too large");
+
+/**
+ * Reads the body once (on a clone, so the inner handler still can) to ask for scopes, at
+ * most `maxBodyBytes` of it: past that, {@link TOO_LARGE}, and the request is not passed on.
+ */
+async function requiredScopesOf(request: Request, options: ProtectedResourceOptions): Promise<string[] | typeof TOO_LARGE> {
   if (!options.requiredScopes) return options.scopesSupported ?? [];
   let body: unknown;
   if (request.method === "POST") {
+    const copy = request.clone();
+    const read = await readBody(copy, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    if (!read.ok && read.status === 413) {
+      // Both branches of the clone's tee are cancelled, which cancels the stream itself (the
+      // original's branch would otherwise keep what the clone read).
+      copy.body?.cancel().catch(() => {});
+      request.body?.cancel().catch(() => {});
+      return TOO_LARGE;
+    }
     try {
-      body = JSON.parse(await request.clone().text());
+      body = read.ok ? JSON.parse(utf8.decode(read.bytes)) : undefined;
     } catch {
       body = undefined; // the MCP handler answers the parse error itself
     }
   }
   return options.requiredScopes(body, request);
 }
+
+const utf8 = new TextDecoder();

@@ -65,12 +65,13 @@
 import { MIN_PEER_DELAY_MS, systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
-import { decodeOversized, malformedResponseAnswer, oversizedStandIn } from "../jsonrpc/codec.js";
+import { DEFAULT_LIMITS, decodeOversized, malformedResponseAnswer, oversizedStandIn } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { allowsBatches, isProtocolVersion } from "../model/versions.js";
+import { readBody, type BodyResult } from "./http/body.js";
 import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument, type ParamHeader } from "./http/request-metadata.js";
 
@@ -534,8 +535,10 @@ class HttpClient implements HttpClientTransport {
     if (type === SSE_TYPE) return res.body === null ? this.bodiless(ctx, res.status) : this.follow(ctx, res);
     if (type === JSON_TYPE) {
       const body = await readText(res);
-      if (body === undefined && ctx.modern !== undefined) return "the JSON response body could not be read";
-      if (body === undefined) return this.failed(ctx, "the JSON response body could not be read");
+      // Past the message limit: no attempt can do better, so the request fails (not re-issued).
+      if (typeof body !== "string" && body.status === 413) return this.failed(ctx, `the JSON response body exceeds ${MAX_JSON_BODY_BYTES} bytes`, ErrorCode.InternalError);
+      if (typeof body !== "string" && ctx.modern !== undefined) return "the JSON response body could not be read";
+      if (typeof body !== "string") return this.failed(ctx, "the JSON response body could not be read");
       if (body.length > 0) this.deliver(body, ctx);
       if (ctx.pending.size > 0) this.failed(ctx, "the JSON response did not answer the request");
       return;
@@ -575,7 +578,8 @@ class HttpClient implements HttpClientTransport {
 
   /** A non-2xx answer: a JSON-RPC error with an id goes to the receiver; otherwise the request is answered here. */
   private async httpFailure(ctx: StreamCtx, res: Response, type: string): Promise<void> {
-    const body = type === JSON_TYPE ? await readText(res) : (discard(res), undefined);
+    const read = type === JSON_TYPE ? await readText(res) : (discard(res), undefined);
+    const body = typeof read === "string" ? read : undefined;
     let detail = `HTTP ${res.status}`;
     if (body !== undefined && body.length > 0) {
       const reply = parse(body) as { id?: unknown; error?: { message?: unknown } } | undefined;
@@ -1053,7 +1057,10 @@ function parse(text: string): unknown {
 
 /** The first message of a JSON or SSE response body (the rest is discarded). */
 async function firstMessage(res: Response): Promise<string | undefined> {
-  if (mediaTypeOf(res.headers.get(H.contentType)) !== SSE_TYPE) return readText(res);
+  if (mediaTypeOf(res.headers.get(H.contentType)) !== SSE_TYPE) {
+    const body = await readText(res);
+    return typeof body === "string" ? body : undefined;
+  }
   if (res.body === null) return undefined;
   const reader = res.body.getReader();
   const decoder = createSseDecoder();
@@ -1070,12 +1077,20 @@ async function firstMessage(res: Response): Promise<string | undefined> {
   }
 }
 
-async function readText(res: Response): Promise<string | undefined> {
-  try {
-    return await res.text();
-  } catch {
-    return undefined;
-  }
+/**
+ * The largest JSON response body read: the codec's message limit (SSE events have the same
+ * bound, in the SSE decoder). A server's endless body is cancelled there, not buffered.
+ */
+const MAX_JSON_BODY_BYTES = DEFAULT_LIMITS.maxBytes;
+
+const utf8 = new TextDecoder();
+
+/** A JSON response body as text, or why it was not read (413: past {@link MAX_JSON_BODY_BYTES}). */
+async function readText(res: Response): Promise<string | Extract<BodyResult, { ok: false }>> {
+  const body = await readBody(res, MAX_JSON_BODY_BYTES);
+  if (body.ok) return utf8.decode(body.bytes);
+  discard(res);
+  return body;
 }
 
 /** Releases a response body we will not read. */

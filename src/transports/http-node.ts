@@ -165,8 +165,11 @@ function internalError(res: ServerResponse): void {
   res.end("Internal Server Error");
 }
 
-/** The `Request` for an `IncomingMessage`; throws on a request URL or method the Fetch API refuses. */
-function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Uint8Array | undefined): Request {
+/**
+ * The `Request` for an `IncomingMessage`; throws on a request URL or method the Fetch API
+ * refuses. `body`: the bytes already read, `undefined` to stream the message, `null` for none.
+ */
+function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Uint8Array | undefined | null): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
@@ -174,7 +177,7 @@ function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Ui
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
   // (The body already read: a `BufferSource`, which the DOM typings spell with `ArrayBuffer`.)
   if (body !== undefined) init.body = body as Uint8Array<ArrayBuffer>;
-  else if (method !== "GET" && method !== "HEAD") {
+  else if (body === undefined && method !== "GET" && method !== "HEAD") {
     init.body = bodyStream(req);
     // Required by the Fetch API for a streamed request body.
     init.duplex = "half";
@@ -231,6 +234,7 @@ class NodeRequestView implements HttpRequestView {
   readonly method: string;
   private bytes: Uint8Array | undefined;
   private request: Request | undefined;
+  private head: Request | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -299,6 +303,11 @@ class NodeRequestView implements HttpRequestView {
 
   toRequest(): Request {
     return (this.request ??= toRequest(this.req, this.parsed, this.departure.signal, this.bytes));
+  }
+
+  headRequest(): Request {
+    // A body stream on the message now would take its data from readBody's listener.
+    return this.request ?? (this.head ??= toRequest(this.req, this.parsed, this.departure.signal, null));
   }
 }
 

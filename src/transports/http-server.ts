@@ -59,7 +59,7 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isLegacyVersion, isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
 import { acceptsBatches, negotiatedVersion } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
-import { httpError, jsonResponse } from "./http/body.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse } from "./http/body.js";
 import { corsHeaders, isPreflight, PREFLIGHT, preflightHeaders } from "./http/cors.js";
 import { EventStore, parseEventId, type EventStoreLimits } from "./http/event-log.js";
 import { accepts, allowPredicate, H, hostnameOf, isJsonContentType, isLoopbackHostname, isLoopbackOrigin, isVisibleAscii, JSON_TYPE, randomSessionId, SSE_TYPE, type AllowList } from "./http/headers.js";
@@ -97,6 +97,16 @@ export interface HttpSessionSetup {
   onOpen?(endpoint: Endpoint, sessionId: string): void;
   /** The session ended, with why. */
   onClose?(reason: string): void;
+  /**
+   * Who a request speaks for (with `protectedResource`: `(req) => authInfo(req)?.token.subject`).
+   * A legacy session is bound to the principal of its `initialize`: a later POST, GET or
+   * DELETE naming the session whose principal differs is answered 404 exactly as an
+   * unknown session is (2025-11-25 Security Best Practices, "Session Hijacking": servers
+   * MUST NOT use sessions for authentication and SHOULD bind session ids to user-specific
+   * information). A session whose `initialize` had no principal is bound to none.
+   * `McpServer.httpSession({ principalOf })` supplies it.
+   */
+  principalOf?(request: Request): string | undefined;
   /**
    * The `inputSchema` of the tool `name` as registered now (undefined: no such tool), so
    * a modern `tools/call` has the `Mcp-Param-*` headers of its `x-mcp-header` parameters
@@ -216,7 +226,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   if (!Number.isSafeInteger(retryMs) || retryMs < 0) throw new RangeError("retryMs must be a non-negative integer");
   const maxSessions = options.maxSessions ?? 1000;
   const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
-  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const jsonMode = options.enableJsonResponse === true;
   const strictVersion = options.strictProtocolVersionHeader === true;
   const generate = options.sessionIdGenerator ?? randomSessionId;
@@ -253,7 +263,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     diagnose: (code, message, detail) => diagnose(code, message, undefined, detail),
     listens,
   };
-  const store = new EventStore(options.eventStore, (log, seq) => diagnose("message-lost", "a message was evicted from the replay log before any connection carried it", undefined, { stream: log.stream, seq }));
+  const store = new EventStore(options.eventStore, (log, seq) => diagnose("message-lost", "a message was evicted from the replay log before any connection carried it", log.session.sessionId, { stream: log.stream, seq }));
 
   function configFor(sessionId: string, setup: HttpSessionSetup): SessionConfig {
     return {
@@ -285,6 +295,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const setup = options.createSession(contextOf(req, id, "legacy"));
     const session = new HttpSession(id, configFor(id, setup));
+    const principal = setup.principalOf?.(req.toRequest());
+    if (typeof principal === "string") session.owner = { principal, of: setup.principalOf! };
     session.endpoint = new Endpoint(
       setup.options,
       {
@@ -332,12 +344,17 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     });
   }
 
-  /** The session a request names: 400 without the header, 404 when unknown or ended, 400 for a bad protocol version. */
+  /**
+   * The session a request names: 400 without the header, 404 when unknown, ended, or bound
+   * to another principal (the same answer, so another user's session cannot be told from
+   * a missing one), 400 for a bad protocol version.
+   */
   function sessionOf(req: HttpRequestView): HttpSession | Response {
     const sid = req.header(H.sessionId);
     if (sid === null) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required`);
     const session = sessions.get(sid);
-    if (session === undefined) return httpError(404, ErrorCode.InvalidRequest, "session not found");
+    const owner = session?.owner;
+    if (session === undefined || (owner !== undefined && owner.of(req.headRequest()) !== owner.principal)) return httpError(404, ErrorCode.InvalidRequest, "session not found");
     const bad = versionError(session, req.header(H.protocolVersion));
     if (bad !== undefined) return bad;
     touch(session);

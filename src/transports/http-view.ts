@@ -41,6 +41,12 @@ export interface HttpRequestView {
   readBody(maxBytes: number): Promise<BodyResult>;
   /** The request as a Fetch `Request` (the same one each time). */
   toRequest(): Request;
+  /**
+   * The request's method, URL and headers as a Fetch `Request`, for checks made before
+   * the body is read: {@link toRequest}'s where that leaves the body to `readBody`, else
+   * one without a body (the node:http bridge: its stream would take the body from `readBody`).
+   */
+  headRequest(): Request;
 }
 
 /** A response as the core makes it: written as is by the bridge, or turned into a `Response`. */
@@ -114,6 +120,10 @@ export class RequestView implements HttpRequestView {
   }
 
   toRequest(): Request {
+    return this.request;
+  }
+
+  headRequest(): Request {
     return this.request;
   }
 }

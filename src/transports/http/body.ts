@@ -1,6 +1,7 @@
 /**
  * Request bodies in, HTTP error responses out: the two halves of a POST that carry no
- * protocol meaning.
+ * protocol meaning. (The bounded reader serves response bodies from a peer too: the HTTP
+ * client's JSON answers, the OAuth client's metadata and token responses.)
  *
  * Spec: 2025-11-25 `basic/transports` ("Sending Messages to the Server": a server that
  * cannot accept the input MUST answer an HTTP error status, whose body MAY be a JSON-RPC
@@ -39,11 +40,17 @@ export function bodyTooLarge(maxBytes: number): BodyResult {
 /** The refusal of a body whose stream failed. */
 export const UNREADABLE_BODY: BodyResult = Object.freeze({ ok: false, status: 400, reason: "the request body could not be read" });
 
-/** Reads a request body of at most `maxBytes` bytes. Never throws. */
-export async function readBody(req: Request, maxBytes: number): Promise<BodyResult> {
-  const refused = declaredLengthRefusal(req.headers.get("content-length"), maxBytes);
+/** The largest request body the HTTP handler reads by default (its `maxBodyBytes`): the codec's message limit. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads a body of at most `maxBytes` bytes: a request's, or a response's (a refusal then
+ * means the response was not read; the status is only the kind of failure). Never throws.
+ */
+export async function readBody(message: { readonly headers: Headers; readonly body: ReadableStream<Uint8Array> | null }, maxBytes: number): Promise<BodyResult> {
+  const refused = declaredLengthRefusal(message.headers.get("content-length"), maxBytes);
   if (refused !== undefined) return refused;
-  const body = req.body;
+  const body = message.body;
   if (body === null) return { ok: true, bytes: new Uint8Array(0) };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

@@ -14,13 +14,22 @@
  *
  * Each stream owns a {@link StreamLog}: its events in order, oldest first, and `written`,
  * the highest sequence number handed to a connection. One {@link EventStore} per handler
- * bounds every log twice: per stream by count and across all streams of all sessions by
- * size (UTF-16 code units of the message text, a close proxy for bytes). Evictions take
- * the oldest event first; the store keeps one queue of every live event in append order,
- * so the globally oldest event is always at the head of its own stream's log and
- * eviction is O(1). Removed events stay in the queue as tombstones until the head passes
- * them, or until tombstones outnumber live events and the queue is compacted. An event
- * evicted before it was ever written is reported through `onLost`: that message is gone.
+ * bounds every log three times: per stream by count, per session by size (its
+ * {@link SessionLogs}), and across all streams of all sessions by size (UTF-16 code units
+ * of the message text, a close proxy for bytes). The session bound comes first: a session
+ * past its share evicts its own oldest events, so one session's traffic (a client that
+ * makes calls with huge error answers, say) cannot push another session's undelivered
+ * response out of the store; by default a share is half the store, so it takes more than
+ * one session filling theirs before the global bound evicts anyone else's. Evictions take
+ * the oldest event first; the store, and each session, keep a queue of their live events
+ * in append order, so the oldest event of either is always at the head of its own
+ * stream's log and eviction is O(1). Removed events stay in the queues as tombstones
+ * (their text released at once) until the head passes them, or until tombstones outnumber
+ * live events and the queue is compacted. An event evicted before it was ever written is
+ * reported through `onLost`: that message is gone.
+ *
+ * The store is internal to `createHttpHandler` (its `eventStore` option sets the limits);
+ * it is not a replaceable interface.
  */
 
 /** Bounds of the replay store. */
@@ -29,14 +38,16 @@ export interface EventStoreLimits {
   maxEventsPerStream?: number;
   /** Most message text kept across all streams, in UTF-16 code units (default 16 MiB). */
   maxTotalSize?: number;
+  /** Most message text kept for the streams of one session, in UTF-16 code units (default half of `maxTotalSize`). */
+  maxSessionSize?: number;
 }
 
 /** One stored message of one stream. */
 export interface LoggedEvent {
   /** Sequence number in its stream, from 1. */
   readonly seq: number;
-  /** The JSON-RPC message text. */
-  readonly data: string;
+  /** The JSON-RPC message text; `""` once removed (a tombstone holds no text). */
+  data: string;
   /** The log holding it; `null` once removed. */
   log: StreamLog | null;
 }
@@ -54,6 +65,8 @@ export class StreamLog {
   constructor(
     /** The stream's number in its session, the first half of its event ids. */
     readonly stream: number,
+    /** The session whose share of the store it draws on. */
+    readonly session: SessionLogs,
   ) {}
 
   /** Live events held. */
@@ -90,6 +103,57 @@ export class StreamLog {
   }
 }
 
+/**
+ * Events in append order, removed ones (`log === null`) left as tombstones until the
+ * head passes them or they outnumber the live ones.
+ */
+class AppendOrder {
+  private items: LoggedEvent[] = [];
+  private head = 0;
+  /** Removed events at or after `head`. */
+  tombstones = 0;
+
+  push(e: LoggedEvent): void {
+    this.items.push(e);
+  }
+
+  /** The oldest live event, passing the tombstones before it. */
+  oldest(): LoggedEvent | undefined {
+    while (this.head < this.items.length) {
+      const e = this.items[this.head];
+      if (e.log !== null) return e;
+      this.head++;
+      this.tombstones--;
+    }
+    return undefined;
+  }
+
+  compact(): void {
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    if (this.tombstones > 1024 && this.tombstones * 2 > this.items.length - this.head) {
+      this.items = this.items.slice(this.head).filter((e) => e.log !== null);
+      this.head = 0;
+      this.tombstones = 0;
+    }
+  }
+}
+
+/** The logs of one session: its share of the store. Created by {@link EventStore.createSession}. */
+export class SessionLogs {
+  /** Text held by this session's logs, in UTF-16 code units. */
+  size = 0;
+  /** @internal This session's events, in append order. */
+  readonly order = new AppendOrder();
+
+  constructor(
+    /** The session's id, for diagnostics. */
+    readonly sessionId: string,
+  ) {}
+}
+
 /** Formats the id of event `seq` of stream `stream`. */
 export function formatEventId(stream: number, seq: number): string {
   return stream + "-" + seq;
@@ -122,10 +186,10 @@ export class EventStore {
   readonly maxEventsPerStream: number;
   /** Most message text kept across all streams, in UTF-16 code units. */
   readonly maxTotalSize: number;
-  /** Every appended event not yet passed by `head`, tombstones included, in append order. */
-  private queue: LoggedEvent[] = [];
-  private head = 0;
-  private tombstones = 0;
+  /** Most message text kept for one session's streams, in UTF-16 code units. */
+  readonly maxSessionSize: number;
+  /** Every live event (and tombstones), in append order. */
+  private readonly order = new AppendOrder();
   /** Text held, in UTF-16 code units. */
   size = 0;
   /** Live events held. */
@@ -138,11 +202,17 @@ export class EventStore {
   ) {
     this.maxEventsPerStream = Math.max(1, limits.maxEventsPerStream ?? 1000);
     this.maxTotalSize = Math.max(1, limits.maxTotalSize ?? 16 * 1024 * 1024);
+    this.maxSessionSize = Math.max(1, limits.maxSessionSize ?? Math.floor(this.maxTotalSize / 2));
   }
 
-  /** A new, empty log for stream number `stream`. */
-  createLog(stream: number): StreamLog {
-    return new StreamLog(stream);
+  /** The share of a new session, whose logs are then created with it. */
+  createSession(sessionId: string): SessionLogs {
+    return new SessionLogs(sessionId);
+  }
+
+  /** A new, empty log for stream number `stream` of `session`. */
+  createLog(stream: number, session: SessionLogs): StreamLog {
+    return new StreamLog(stream, session);
   }
 
   /**
@@ -153,54 +223,45 @@ export class EventStore {
   append(log: StreamLog, data: string, written: boolean): number {
     const event: LoggedEvent = { seq: ++log.lastSeq, data, log };
     if (written) log.written = event.seq;
+    const session = log.session;
     log.push(event);
-    this.queue.push(event);
+    this.order.push(event);
+    session.order.push(event);
     this.size += data.length;
+    session.size += data.length;
     this.count++;
     while (log.size > this.maxEventsPerStream) this.remove(log.shift()!);
-    while (this.size > this.maxTotalSize && this.count > 0) this.evictOldest();
-    this.compact();
+    // The session's own share first: its traffic evicts its own events, not another session's.
+    while (session.size > this.maxSessionSize) this.evictOldest(session.order);
+    while (this.size > this.maxTotalSize && this.count > 0) this.evictOldest(this.order);
+    this.order.compact();
+    session.order.compact();
     return event.seq;
   }
 
   /** Forgets every event of `log` (its stream is gone). */
   drop(log: StreamLog): void {
     for (let e = log.shift(); e !== undefined; e = log.shift()) this.remove(e);
-    this.compact();
+    this.order.compact();
+    log.session.order.compact();
   }
 
-  private evictOldest(): void {
-    while (this.head < this.queue.length) {
-      const e = this.queue[this.head++];
-      if (e.log !== null) {
-        // The globally oldest live event is the oldest of its own log.
-        this.remove(e.log.shift()!);
-        this.tombstones--;
-        return;
-      }
-      this.tombstones--;
-    }
+  /** Evicts the oldest live event of `order`, which is the oldest of its own log. */
+  private evictOldest(order: AppendOrder): void {
+    const e = order.oldest();
+    if (e !== undefined) this.remove(e.log!.shift()!);
   }
 
-  /** Takes an event out of its log's accounting; it stays in the queue as a tombstone. */
+  /** Takes an event out of its log's accounting; it stays in the queues as a tombstone, without its text. */
   private remove(e: LoggedEvent): void {
     const log = e.log!;
     e.log = null;
     this.size -= e.data.length;
+    log.session.size -= e.data.length;
     this.count--;
-    this.tombstones++;
+    this.order.tombstones++;
+    log.session.order.tombstones++;
     if (e.seq > log.written) this.onLost?.(log, e.seq);
-  }
-
-  private compact(): void {
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
-    if (this.tombstones > 1024 && this.tombstones * 2 > this.queue.length - this.head) {
-      this.queue = this.queue.slice(this.head).filter((e) => e.log !== null);
-      this.head = 0;
-      this.tombstones = 0;
-    }
+    e.data = "";
   }
 }

@@ -56,7 +56,7 @@ import { negotiatedVersion } from "../../session/session.js";
 import { hasSsePolling } from "../../model/versions.js";
 import type { Clock } from "../../driver/clock.js";
 import { SseConnection } from "./connection.js";
-import { formatEventId, type EventStore, type StreamLog } from "./event-log.js";
+import { formatEventId, type EventStore, type SessionLogs, type StreamLog } from "./event-log.js";
 
 /** Most standalone (GET) streams of one session connected at once; a GET past it closes the oldest. */
 export const MAX_LIVE_GET_STREAMS = 8;
@@ -125,6 +125,8 @@ export class HttpSession {
   lastActivity: number;
   /** The idle timer, when armed. */
   idleTimer: unknown = undefined;
+  /** The principal the session was created for, and how the handler reads a request's (set by the handler; none: unbound). */
+  owner: { principal: string; of(request: Request): string | undefined } | undefined = undefined;
   private readonly streams = new Map<number, Stream>();
   private nextStream = 1;
   /** Standalone streams, in the order they were last connected (the last is where unrelated messages go when none is connected). */
@@ -132,6 +134,8 @@ export class HttpSession {
   private readonly routes = new Map<string, Exchange>();
   private receiving: Exchange | null = null;
   private finishedStreams = 0;
+  /** This session's share of the replay store. */
+  private readonly logs: SessionLogs;
 
   constructor(
     /** The `MCP-Session-Id`. */
@@ -139,6 +143,7 @@ export class HttpSession {
     private readonly config: SessionConfig,
   ) {
     this.lastActivity = config.clock.now();
+    this.logs = config.store.createSession(id);
   }
 
   /** Live SSE connections of this session. */
@@ -299,7 +304,8 @@ export class HttpSession {
         continue;
       }
       // Messages that never reached a connection move to the new stream; the rest is forgotten.
-      for (const e of old.log.after(old.log.written)) this.config.store.append(s.log, e.data, false);
+      // (Skipping any that this very move evicts from the session's share: their text is gone.)
+      for (const e of old.log.after(old.log.written)) if (e.log !== null) this.config.store.append(s.log, e.data, false);
       this.forget(old);
       all.splice(i, 1);
     }
@@ -392,7 +398,7 @@ export class HttpSession {
 
   private newStream(standalone: boolean): Stream {
     const no = this.nextStream++;
-    const s: Stream = { kind: "sse", no, standalone, log: this.config.store.createLog(no), conn: null, everConnected: false, outstanding: 0, ids: new Map(), done: false };
+    const s: Stream = { kind: "sse", no, standalone, log: this.config.store.createLog(no, this.logs), conn: null, everConnected: false, outstanding: 0, ids: new Map(), done: false };
     this.streams.set(no, s);
     return s;
   }
