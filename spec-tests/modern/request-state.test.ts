@@ -3,7 +3,7 @@
 // reject state that fails verification"; replay: expiry and the originating request) and
 // Security Considerations; SEP-2322 (any server instance can handle any round).
 import { test } from "node:test";
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import assert from "node:assert/strict";
 import { connect, rejection, type Connected } from "../api/setup.js";
 import { McpServer, type McpServerOptions } from "../../src/api/server.js";
@@ -89,6 +89,8 @@ test("mrtr Server Requirements (HMAC): the token is base64url(state).base64url(H
   assert.equal(token, `${Buffer.from(state).toString("base64url")}.${mac}`);
   // The same vector holds on Deno, Bun and Chromium (checked by hand; the module uses only globalThis.crypto).
   assert.equal(token, "eyJ4Ijoiw7wifQ.k5ffsXzmdg9mfAnFFe2c7ntKl7Ma3xIJM4biSyul4-4");
+  // The params digest is SHA-256, base64url (what the envelope binds a state's request to).
+  assert.equal(await hmacRequestState({ secret: SECRET }).digest!(state), createHash("sha256").update(state).digest("base64url"));
 });
 
 test("SEP-2322 (any instance may handle any round): two codecs with one shared secret accept each other's tokens; rotation keeps old tokens valid", async () => {
@@ -181,7 +183,7 @@ test("draft mrtr (requestState SHOULD identify the originating request by \"the 
   c.client.close();
 });
 
-test("draft mrtr: without WebCrypto (an injected codec on a page served over http) the params binding still holds, by their canonical text", async () => {
+test("draft mrtr: an injected codec without digest (on a page served over http: no WebCrypto) still binds the params, by their canonical text", async () => {
   const original = Object.getOwnPropertyDescriptor(globalThis, "crypto")!;
   Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true, writable: true });
   try {
@@ -199,10 +201,10 @@ test("draft mrtr: without WebCrypto (an injected codec on a page served over htt
   }
 });
 
-test("mrtr: the sign and verify functions are injected (sync ones too); a verifier that throws verifies nothing", async () => {
-  const codec = { sign: (s: string) => `signed:${s}`, verify: (t: string) => (t.startsWith("signed:") ? t.slice(7) : undefined) };
+test("mrtr: the sign, verify and digest functions are injected (sync ones too); a verifier that throws verifies nothing", async () => {
+  const codec = { sign: (s: string) => `signed:${s}`, verify: (t: string) => (t.startsWith("signed:") ? t.slice(7) : undefined), digest: (t: string) => `d(${t.length})` };
   const { c, token } = await issued({ requestState: codec });
-  assert.match(token, /^signed:\[2,"tools\/call","greet","[\w-]{43}",\d+,"\{\\"step\\":1\}"\]$/);
+  assert.match(token, /^signed:\[2,"tools\/call","greet","d\(16\)",\d+,"\{\\"step\\":1\}"\]$/);
   assert.equal((await retry(c, token)).resultType, "complete");
   assert.equal((await rejection(retry(c, "forged"))).data.reason, "integrity");
   const throwing = await issued({ requestState: { sign: (s) => s, verify: () => { throw new Error("hsm down"); } } });

@@ -41,7 +41,7 @@
  */
 import { systemClock, type Clock } from "../driver/clock.js";
 import { McpError, type RequestContext } from "../driver/endpoint.js";
-import { base64url, type RequestStateCodec } from "../driver/request-state.js";
+import type { RequestStateCodec } from "../driver/request-state.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { isModernVersion } from "../model/versions.js";
@@ -188,7 +188,7 @@ export class InputRequiredBridge {
   private async seal(method: string, params: JsonObject, result: JsonObject, principal: string | undefined): Promise<JsonObject> {
     if (!isInputRequired(result) || typeof result.requestState !== "string") return result;
     const { ttlMs, now } = this.options;
-    const fields = [ENVELOPE_V2, method, targetOf(method, params), await paramsDigest(params), ttlMs > 0 ? now() + ttlMs : 0, result.requestState];
+    const fields = [ENVELOPE_V2, method, targetOf(method, params), await paramsDigest(this.options.codec, params), ttlMs > 0 ? now() + ttlMs : 0, result.requestState];
     // Appended only when bound: state issued without a principal keeps the six-field layout.
     if (principal !== undefined) fields.push(principal);
     return { ...result, requestState: await this.options.codec.sign(JSON.stringify(fields)) };
@@ -205,7 +205,7 @@ export class InputRequiredBridge {
     }
     const fields = envelope === undefined ? undefined : parseEnvelope(envelope);
     if (fields === undefined) throw rejection("integrity");
-    if (fields.method !== method || fields.target !== targetOf(method, params) || fields.params !== (await paramsDigest(params))) throw rejection("mismatch");
+    if (fields.method !== method || fields.target !== targetOf(method, params) || fields.params !== (await paramsDigest(this.options.codec, params))) throw rejection("mismatch");
     if (fields.expiresAt !== 0 && this.options.now() > fields.expiresAt) throw rejection("expired");
     if (fields.principal !== principal) throw rejection("principal");
     return fields.state;
@@ -287,18 +287,14 @@ function targetOf(method: string, params: JsonObject): string {
 /**
  * What a state is bound to of the request's params: all of them but the retry fields and
  * `_meta` (which carries the per-request protocol fields), as canonical JSON (sorted keys,
- * so a client that orders them differently on the retry still matches), SHA-256-hashed so
- * the token stays small whatever the arguments. Sealing and opening are async anyway (a
- * codec may be), so WebCrypto's `digest` fits; without WebCrypto (a browser page served
- * over http, with an injected codec) the canonical text itself is bound, exact but as
- * large as the params.
+ * so a client that orders them differently on the retry still matches), through the
+ * codec's `digest` (SHA-256 for the default codec) so the token stays small whatever the
+ * arguments; a codec without one binds the canonical text itself.
  */
-async function paramsDigest(params: JsonObject): Promise<string> {
+async function paramsDigest(codec: RequestStateCodec, params: JsonObject): Promise<string> {
   const { inputResponses: _r, requestState: _s, _meta: _m, ...salient } = params;
   const text = canonicalJson(salient);
-  const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) return text;
-  return base64url(new Uint8Array(await subtle.digest("SHA-256", new TextEncoder().encode(text))));
+  return codec.digest === undefined ? text : codec.digest(text);
 }
 
 function parseEnvelope(text: string): { method: string; target: string; params: string; expiresAt: number; state: string; principal?: string } | undefined {

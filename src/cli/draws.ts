@@ -46,8 +46,8 @@ export function isDraw(v: unknown): v is Draw {
 
 /**
  * The server options that take every draw from `source`, and a promise that settles once
- * the `requestState` signing and verifying under way is done (WebCrypto works off the event
- * loop: replay waits for it before it decides the server is quiet).
+ * the `requestState` signing, verifying and digesting under way is done (WebCrypto works off
+ * the event loop: replay waits for it before it decides the server is quiet).
  */
 export function drawnServer(source: DrawSource): { options: McpServerOptions; settled(): Promise<unknown> } {
   // The key is drawn on first use, as hmacRequestState draws its own: a session that seals nothing draws nothing.
@@ -63,7 +63,11 @@ export function drawnServer(source: DrawSource): { options: McpServerOptions; se
   return {
     options: {
       wallClock: () => source.clock(),
-      requestState: { sign: (state) => track(sealer().sign(state)), verify: (token) => track(sealer().verify(token)) },
+      requestState: {
+        sign: (state) => track(sealer().sign(state)),
+        verify: (token) => track(sealer().verify(token)),
+        digest: (text) => track(sealer().digest!(text)),
+      },
       tasks: { generateTaskId: () => taskIdFrom(source.random(TASK_ID_BYTES)) },
     },
     settled: () => Promise.allSettled(inFlight),

@@ -25,6 +25,12 @@ export interface RequestStateCodec {
   sign(state: string): Promise<string> | string;
   /** The state `token` was made from, or `undefined` when it fails verification. */
   verify(token: string): Promise<string | undefined> | string | undefined;
+  /**
+   * A collision-resistant digest of `text` (the request's params a state is bound to), short
+   * whatever the text's length. Optional: without it the text itself is bound, exact but as
+   * large as the params.
+   */
+  digest?(text: string): Promise<string> | string;
 }
 
 /** A key: raw bytes, or a string taken as its UTF-8 bytes. */
@@ -91,6 +97,9 @@ export function hmacRequestState(options: HmacRequestStateOptions = {}): Request
         if (await crypto.subtle.verify("HMAC", key, mac as Uint8Array<ArrayBuffer>, data)) return state;
       }
       return undefined;
+    },
+    async digest(text: string): Promise<string> {
+      return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
     },
   };
 }
