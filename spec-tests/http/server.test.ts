@@ -269,6 +269,25 @@ test("transports/Multiple Connections: messages that reached no connection move 
   await next.cancel();
 });
 
+test("transports/Multiple Connections + Resumability: messages that waited while no GET stream was connected reach the next GET in the order sent, each once, none reported lost, even with a session share that holds them only once", async () => {
+  for (const eventStore of [undefined, { maxSessionSize: 250 }]) {
+    const tools = new Tools();
+    const lost: unknown[] = [];
+    const { handler } = makeHandler(tools, { eventStore, onDiagnostic: (d) => void (d.code === "message-lost" && lost.push(d)) });
+    const sid = await open(handler);
+    const ep = tools.endpoints[0];
+    await get(handler, sid, V); // stream 1
+    await get(handler, sid, V); // stream 2
+    await get(handler, sid, V, "1-0"); // stream 1 again: the one connected last
+    handler.closeConnections(sid);
+    for (const data of ["m1", "m2"]) ep.notify("notifications/message", { level: "info", data });
+    const next = new SseReader(await get(handler, sid, V));
+    assert.deepEqual([(await next.message()).msg.params.data, (await next.message()).msg.params.data], ["m1", "m2"], JSON.stringify(eventStore));
+    assert.deepEqual(lost, [], JSON.stringify(eventStore));
+    handler.close();
+  }
+});
+
 test("transports/Listening item 4 and Multiple Connections: unrelated server messages go on the GET stream, once; queued ones arrive when it opens", async () => {
   const { handler, tools } = makeHandler();
   const sid = await open(handler);

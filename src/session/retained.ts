@@ -45,21 +45,27 @@ export function tooLong(s: unknown, max: number): boolean {
  * one would hand most of the request back.
  */
 export function retainedStringIssues(method: string, params: JsonObject | undefined): Issue[] | null {
-  const found = (value: unknown, path: string, max: number): Issue[] | null => (tooLong(value, max) ? [{ path, reason: `longer than ${max} characters, more than this receiver keeps` }] : null);
-  const inList = (list: unknown, path: string, max: number): Issue[] | null => {
-    const i = Array.isArray(list) ? list.findIndex((v) => tooLong(v, max)) : -1;
-    return i < 0 ? null : found((list as unknown[])[i], `${path}/${i}`, max);
-  };
   const meta = params?._meta;
   const token = typeof meta === "object" && meta !== null ? (meta as JsonObject).progressToken : undefined;
   const filter = method === "subscriptions/listen" ? (params?.notifications as { resourceSubscriptions?: unknown; taskIds?: unknown } | undefined) : undefined;
   return (
-    found(token, "/_meta/progressToken", MAX_KEPT_ID_LENGTH) ??
-    (method === "resources/subscribe" ? found(params?.uri, "/uri", MAX_URI_LENGTH) : null) ??
-    (method === "elicitation/create" && params?.mode === "url" ? found(params.elicitationId, "/elicitationId", MAX_KEPT_ID_LENGTH) : null) ??
-    inList(filter?.resourceSubscriptions, "/notifications/resourceSubscriptions", MAX_URI_LENGTH) ??
-    inList(filter?.taskIds, "/notifications/taskIds", MAX_KEPT_ID_LENGTH)
+    longString(token, "/_meta/progressToken", MAX_KEPT_ID_LENGTH) ??
+    (method === "resources/subscribe" ? longString(params?.uri, "/uri", MAX_URI_LENGTH) : null) ??
+    (method === "elicitation/create" && params?.mode === "url" ? longString(params.elicitationId, "/elicitationId", MAX_KEPT_ID_LENGTH) : null) ??
+    longStringIn(filter?.resourceSubscriptions, "/notifications/resourceSubscriptions", MAX_URI_LENGTH) ??
+    longStringIn(filter?.taskIds, "/notifications/taskIds", MAX_KEPT_ID_LENGTH)
   );
+}
+
+/** The issue of `value` at `path` when it is a string longer than `max`, or null. */
+function longString(value: unknown, path: string, max: number): Issue[] | null {
+  return tooLong(value, max) ? [{ path, reason: `longer than ${max} characters, more than this receiver keeps` }] : null;
+}
+
+/** The issue of the first string of `list` longer than `max`, or null. */
+function longStringIn(list: unknown, path: string, max: number): Issue[] | null {
+  const i = Array.isArray(list) ? list.findIndex((v) => tooLong(v, max)) : -1;
+  return i < 0 ? null : longString((list as unknown[])[i], `${path}/${i}`, max);
 }
 
 /** The diagnostic for a peer's string in a response that is not remembered because of its length. */

@@ -667,7 +667,7 @@ class HttpClient implements HttpClientTransport {
         return;
       }
       if (r.status === 405 || r.status === 409) {
-        // 405: no GET streams here; 409: another GET stream of this session is open.
+        // 405: no GET streams here; 409: a server that keeps one GET stream per session (this kernel's keeps several).
         if (ctx.kind === "post") return this.failed(ctx, `the server refused to resume the response stream (HTTP ${r.status})`);
         return this.report(`the server refused to reopen the GET stream (HTTP ${r.status})`);
       }

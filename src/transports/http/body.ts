@@ -15,6 +15,7 @@
  * carries `id: null` (JSON-RPC 2.0's "id could not be determined", which every legacy
  * version's readers accept) unless the caller has the request's id.
  */
+import { DEFAULT_LIMITS } from "../../jsonrpc/codec.js";
 import { rpcError } from "../../jsonrpc/errors.js";
 import type { JsonRpcErrorResponse, RequestId } from "../../jsonrpc/types.js";
 
@@ -41,7 +42,7 @@ export function bodyTooLarge(maxBytes: number): BodyResult {
 export const UNREADABLE_BODY: BodyResult = Object.freeze({ ok: false, status: 400, reason: "the request body could not be read" });
 
 /** The largest request body the HTTP handler reads by default (its `maxBodyBytes`): the codec's message limit. */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBytes;
 
 /**
  * Reads a body of at most `maxBytes` bytes: a request's, or a response's (a refusal then

@@ -261,15 +261,19 @@ export class HttpSession {
 
   private toStandalone(text: string): void {
     const all = this.standalone;
-    let s = all.at(-1);
-    for (let i = all.length - 1; i >= 0; i--) {
-      if (all[i].conn !== null) {
-        s = all[i];
-        break;
-      }
-    }
+    let s: Stream | undefined;
+    for (let i = all.length - 1; i >= 0 && s === undefined; i--) if (all[i].conn !== null) s = all[i];
+    // None connected: the newest stream holds it, so messages waiting for a connection are on one stream, in order.
+    s ??= this.newestStandalone();
     if (s === undefined) all.push((s = this.newStream(true)));
     this.write(s, text);
+  }
+
+  /** The standalone stream created last (streams are numbered as they are created). */
+  private newestStandalone(): Stream | undefined {
+    let newest: Stream | undefined;
+    for (const s of this.standalone) if (newest === undefined || s.no > newest.no) newest = s;
+    return newest;
   }
 
   private write(s: Stream, text: string): void {
@@ -292,23 +296,28 @@ export class HttpSession {
   /** A GET without `Last-Event-ID`: a standalone stream of its own (the queue of one never connected, if that is the newest). */
   connectStandalone(): SseConnection {
     const all = this.standalone;
-    const newest = all.at(-1);
+    const newest = this.newestStandalone();
     if (newest !== undefined && !newest.everConnected) return this.attach(newest, 0, true);
-    const s = this.newStream(true);
+    // Streams without a connection are forgotten; what never reached one is handed on, oldest
+    // stream first, and counted as delivered there (not lost) before the new stream takes it,
+    // so moving it evicts nothing of this session's share.
+    const waiting: string[] = [];
     let live = 0;
-    for (let i = all.length - 1; i >= 0; i--) {
-      const old = all[i];
+    for (const old of [...all].sort((a, b) => b.no - a.no)) {
       if (old.conn !== null) {
         // Past the limit: a server-side close (with `retry`); the stream stays resumable until the next GET.
         if (++live >= MAX_LIVE_GET_STREAMS) this.disconnect(old, old.conn);
         continue;
       }
-      // Messages that never reached a connection move to the new stream; the rest is forgotten.
-      // (Skipping any that this very move evicts from the session's share: their text is gone.)
-      for (const e of old.log.after(old.log.written)) if (e.log !== null) this.config.store.append(s.log, e.data, false);
+      const texts: string[] = [];
+      for (const e of old.log.after(old.log.written)) texts.push(e.data);
+      waiting.unshift(...texts);
+      old.log.written = old.log.lastSeq;
       this.forget(old);
-      all.splice(i, 1);
+      all.splice(all.indexOf(old), 1);
     }
+    const s = this.newStream(true);
+    for (const data of waiting) this.config.store.append(s.log, data, false);
     all.push(s);
     return this.attach(s, 0, true);
   }
