@@ -5,6 +5,7 @@
 // the real reducer run by its fetch adapter, against the test authorization server and
 // the real resource-server wrapper, routed in-process.
 import { test } from "node:test";
+import { LongBody } from "../harness/long-body.js";
 import assert from "node:assert/strict";
 import { followAuthorizationRedirect, OAuthError, oauthFetch, type OAuthFetchOptions } from "../../src/auth/oauth-fetch.js";
 import { protectedResource } from "../../src/auth/resource-server.js";
@@ -364,29 +365,13 @@ test("client-registration: a refused registration is surfaced with the server's 
 test("authorization-server-discovery + Token Handling, hostile servers: a metadata or token response past 1 MiB fails the flow with a clear OAuthError and is cancelled, not buffered", async () => {
   for (const hostile of ["/.well-known/oauth-authorization-server", "/token"]) {
     const as = new TestAuthServer({ issuer: "https://as.test" });
-    const chunk = new Uint8Array(64 * 1024).fill(0x20);
-    let pulled = 0;
-    let cancelled = false;
-    const endless = () =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          pull(c) {
-            // Finite, so that a reader without a bound ends too (and the test fails, not hangs).
-            if (pulled >= 8 << 20) return c.close();
-            pulled += chunk.length;
-            c.enqueue(chunk);
-          },
-          cancel() {
-            cancelled = true;
-          },
-        }),
-        { headers: { "content-type": "application/json" } },
-      );
+    const body = new LongBody(8 << 20);
+    const endless = () => new Response(body.stream(), { headers: { "content-type": "application/json" } });
     const resource = protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [as.options.issuer], verifyToken: as.verifyToken });
     const f = routeFetch({ "https://mcp.test": resource, "https://as.test": async (req) => (new URL(req.url).pathname === hostile ? endless() : as.handle(req)) });
     const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
     await assert.rejects(client(MCP, { method: "POST", body: "{}" }), (e: Error) => e instanceof OAuthError && /response body exceeds 1048576 bytes/.test(e.message), hostile);
-    assert.ok(pulled <= (1 << 20) + 4 * chunk.length, `${hostile}: read ${pulled} bytes`);
-    assert.ok(cancelled, hostile);
+    assert.ok(body.pulled <= (1 << 20) + 4 * LongBody.CHUNK_BYTES, `${hostile}: read ${body.pulled} bytes`);
+    assert.equal(body.cancelled, 1, hostile);
   }
 });

@@ -2,6 +2,7 @@
 // Handling", "Scope Challenge Handling") and authorization-server-discovery ("Protected
 // Resource Metadata Discovery Requirements"); RFC 9728 §3, §5.1; RFC 6750 §3.1.
 import { test } from "node:test";
+import { LongBody } from "../harness/long-body.js";
 import assert from "node:assert/strict";
 import { authInfo, protectedResource, type VerifiedToken } from "../../src/auth/resource-server.js";
 import { bearerChallenge } from "../../src/auth/www-authenticate.js";
@@ -189,20 +190,8 @@ test("RFC 6750 §3.1: another authentication scheme gets 401 without an error co
 });
 
 test("basic/authorization + basic/transports (HTTP error status for input the server cannot accept): with requiredScopes, a POST body past maxBodyBytes is answered 413 after reading at most that much, and never reaches the handler", async () => {
-  const chunk = new Uint8Array(64 * 1024).fill(0x20);
-  let pulled = 0;
-  let cancelled = false;
-  const endless = new ReadableStream<Uint8Array>({
-    pull(c) {
-      // Finite, so that a reader without a bound ends too (and the test fails, not hangs).
-      if (pulled >= 16 << 20) return c.close();
-      pulled += chunk.length;
-      c.enqueue(chunk);
-    },
-    cancel() {
-      cancelled = true;
-    },
-  });
+  const long = new LongBody(16 << 20);
+  const endless = long.stream();
   seen.length = 0;
   const res = await handler(new Request(MCP, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer good", origin: "http://page.test" }, body: endless, duplex: "half" } as RequestInit));
   assert.equal(res.status, 413);
@@ -210,8 +199,8 @@ test("basic/authorization + basic/transports (HTTP error status for input the se
   assert.equal(body.error.code, -32600);
   assert.match(body.error.message, /request body exceeds 4194304 bytes/);
   assert.equal(res.headers.get("access-control-allow-origin"), "http://page.test");
-  assert.ok(pulled <= (4 << 20) + 4 * chunk.length, `read ${pulled} bytes`);
-  assert.ok(cancelled, "the body stream was cancelled");
+  assert.ok(long.pulled <= (4 << 20) + 4 * LongBody.CHUNK_BYTES, `read ${long.pulled} bytes`);
+  assert.ok(long.cancelled > 0, "the body stream was cancelled");
   assert.deepEqual(seen, []);
   // The option, and a body within it, which the handler still gets whole.
   const small = protectedResource(async (req) => Response.json({ length: (await req.text()).length }), {

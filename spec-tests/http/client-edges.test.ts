@@ -2,6 +2,7 @@
 // copes when the network or the server misbehaves. The real handler serves each test;
 // a wrapping fetch injects the failure.
 import { test } from "node:test";
+import { LongBody } from "../harness/long-body.js";
 import assert from "node:assert/strict";
 import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
@@ -56,22 +57,9 @@ test("client edges: a JSON body that cannot be read, or that does not answer the
 
 test("client edges: a JSON body past the message limit (4 MiB) fails its request with -32603 and is cancelled, not buffered; an error body past it is not read either; the connection serves on", async () => {
   const { handler } = makeHandler();
-  const chunk = new Uint8Array(64 * 1024).fill(0x20);
-  let pulled = 0;
-  let cancelled = 0;
+  const long = new LongBody(16 << 20);
   let mode: "endless" | "declared" | "error" | "fine" = "endless";
-  const endless = () =>
-    new ReadableStream<Uint8Array>({
-      pull(c) {
-        // Finite, so that a reader without a bound ends too (and the test fails, not hangs).
-        if (pulled >= 16 << 20) return c.close();
-        pulled += chunk.length;
-        c.enqueue(chunk);
-      },
-      cancel() {
-        cancelled++;
-      },
-    });
+  const endless = () => long.stream();
   const t = wrappedTransport(handler, async (_req, next, body) => {
     if (!body.includes("tools/list") || mode === "fine") return next();
     if (mode === "declared") return new Response(endless(), { headers: { "content-type": "application/json", "content-length": String(5 << 20) } });
@@ -80,19 +68,19 @@ test("client edges: a JSON body past the message limit (4 MiB) fails its request
   const { ep } = connect(t);
   await ep.open();
   await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && /JSON response body exceeds 4194304 bytes/.test(e.message));
-  assert.ok(pulled <= (4 << 20) + 4 * chunk.length, `read ${pulled} bytes`);
-  assert.equal(cancelled, 1);
+  assert.ok(long.pulled <= (4 << 20) + 4 * LongBody.CHUNK_BYTES, `read ${long.pulled} bytes`);
+  assert.equal(long.cancelled, 1);
   // A declared Content-Length over the limit: refused before a byte is read.
   mode = "declared";
-  pulled = 0;
+  long.pulled = 0;
   await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && /exceeds/.test(e.message));
-  assert.ok(pulled <= 2 * chunk.length, `read ${pulled} bytes`);
-  assert.equal(cancelled, 2);
+  assert.ok(long.pulled <= 2 * LongBody.CHUNK_BYTES, `read ${long.pulled} bytes`);
+  assert.equal(long.cancelled, 2);
   // An HTTP error's JSON body is read to the same bound: the request fails with the status.
   mode = "error";
-  pulled = 0;
+  long.pulled = 0;
   await assert.rejects(ep.request("tools/list"), (e: McpError) => /HTTP 500/.test(e.message));
-  assert.ok(pulled <= (4 << 20) + 4 * chunk.length, `read ${pulled} bytes`);
+  assert.ok(long.pulled <= (4 << 20) + 4 * LongBody.CHUNK_BYTES, `read ${long.pulled} bytes`);
   mode = "fine";
   assert.ok(Array.isArray((await ep.request("tools/list")).tools));
   t.close();
