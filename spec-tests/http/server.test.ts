@@ -219,7 +219,7 @@ test("transports/Listening item 3: GET returns text/event-stream (priming first)
   await s2.cancel();
 });
 
-test("transports/Multiple Connections: with several GET streams each message goes on one only (MUST NOT broadcast): the one connected last, then the one before when it goes away; at most 8 stay connected", async () => {
+test("transports/Multiple Connections: with several GET streams each message goes on one only (MUST NOT broadcast): the one connected last, then the one before when it goes away; at most 8 stay connected, resumptions included", async () => {
   const { handler, tools } = makeHandler();
   const sid = await open(handler);
   const ep = tools.endpoints[0];
@@ -247,6 +247,8 @@ test("transports/Multiple Connections: with several GET streams each message goe
   const resumed = await handler(new Request(URL_, { headers: { accept: "text/event-stream", "mcp-session-id": sid, "mcp-protocol-version": V, "last-event-id": id } }));
   assert.equal(resumed.status, 200);
   const again = new SseReader(resumed);
+  // A resumption counts toward the eight too: the one connected longest ago is closed now.
+  assert.equal(await more[0].next(), undefined, "the limit holds for resumptions");
   ep.notify("notifications/tools/list_changed");
   const last = await again.message();
   assert.equal(last.msg.method, "notifications/tools/list_changed");

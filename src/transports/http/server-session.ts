@@ -302,13 +302,8 @@ export class HttpSession {
     // stream first, and counted as delivered there (not lost) before the new stream takes it,
     // so moving it evicts nothing of this session's share.
     const waiting: string[] = [];
-    let live = 0;
     for (const old of [...all].sort((a, b) => b.no - a.no)) {
-      if (old.conn !== null) {
-        // Past the limit: a server-side close (with `retry`); the stream stays resumable until the next GET.
-        if (++live >= MAX_LIVE_GET_STREAMS) this.disconnect(old, old.conn);
-        continue;
-      }
+      if (old.conn !== null) continue;
       const texts: string[] = [];
       for (const e of old.log.after(old.log.written)) texts.push(e.data);
       waiting.unshift(...texts);
@@ -365,11 +360,21 @@ export class HttpSession {
     return conn;
   }
 
-  /** Makes `s` the standalone stream unrelated messages go to while it is connected. */
+  /**
+   * Makes `s` the standalone stream unrelated messages go to while it is connected, and
+   * keeps at most {@link MAX_LIVE_GET_STREAMS} connected, by a GET or a resumption alike:
+   * past it the one connected longest ago gets a server-side close (with `retry`), its
+   * stream resumable until the next GET.
+   */
   private lastConnected(s: Stream): void {
     const all = this.standalone;
     const i = all.indexOf(s);
     if (i >= 0 && i !== all.length - 1) all.push(...all.splice(i, 1));
+    let live = 0;
+    for (let j = all.length - 1; j >= 0; j--) {
+      const conn = all[j].conn;
+      if (conn !== null && ++live > MAX_LIVE_GET_STREAMS) this.disconnect(all[j], conn);
+    }
   }
 
   /**
