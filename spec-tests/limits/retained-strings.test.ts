@@ -12,6 +12,7 @@ import { createSession, step } from "../../src/session/session.js";
 import type { SessionOptions, SessionOutput, SessionState } from "../../src/session/types.js";
 import { McpServer } from "../../src/api/server.js";
 import { rawClient, SERVER } from "../api/setup.js";
+import { Pair } from "../harness/pair.js";
 
 // The bounds README "Limits" documents (codec.ts MAX_REQUEST_ID_LENGTH, retained.ts MAX_KEPT_ID_LENGTH and MAX_URI_LENGTH).
 const MAX_REQUEST_ID_LENGTH = 1024;
@@ -160,4 +161,20 @@ test("basic/utilities/tasks: a CreateTaskResult whose taskId is longer than MAX_
   step(c, { type: "request", now: 1, method: "tools/call", params: { name: "job", task: {} }, progress: true });
   assert.ok(receive(c, { jsonrpc: "2.0", id: 2, result: created(long(MAX_KEPT_ID_LENGTH)) }).some((o) => o.type === "progress-kept"));
   assert.equal(Object.keys(c.taskProgress).length, 1);
+});
+
+test("draft basic/patterns/mrtr: an input_required whose inputRequests key is longer than MAX_KEPT_ID_LENGTH fails the call (-32603; the key would be kept until the application answers); one of exactly the bound is asked", () => {
+  for (const [length, asked] of [[MAX_KEPT_ID_LENGTH + 1, false], [MAX_KEPT_ID_LENGTH, true]] as const) {
+    const p = new Pair({ versions: ["2026-07-28"] }, { versions: ["2026-07-28"] });
+    p.handlers.server = () => {};
+    p.handshake();
+    const id = p.request("client", "tools/call", { name: "x" });
+    p.run();
+    p.dropQueued();
+    const out = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "input_required", inputRequests: { [long(length)]: { method: "roots/list" } } } }));
+    assert.equal(out.some((o) => o.type === "request" && o.method === "roots/list"), asked, String(length));
+    const errors = p.of("client", "error");
+    assert.equal(errors.length, asked ? 0 : 1, String(length));
+    if (!asked) assert.match(errors[0].error.message, /inputRequests key longer than 1024 characters/);
+  }
 });

@@ -14,6 +14,8 @@
  *   `taskIds` of a `subscriptions/listen` filter (kept while the stream is open).
  * - URIs: `resources/subscribe`'s `uri` and a listen filter's `resourceSubscriptions`
  *   ({@link MAX_URI_LENGTH}).
+ * - The keys of a modern `input_required` result's `inputRequests` (kept until the
+ *   application answers): a longer one fails the call with `-32603` (session.ts).
  *
  * A request carrying a longer one is `-32602`, with an issue like a schema failure's, before
  * the application sees it. What a peer hands back in a response cannot be refused: an
