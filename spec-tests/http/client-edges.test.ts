@@ -2,18 +2,17 @@
 // copes when the network or the server misbehaves. The real handler serves each test;
 // a wrapping fetch injects the failure.
 import { test } from "node:test";
-import { LongBody } from "../harness/long-body.js";
 import assert from "node:assert/strict";
 import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { httpClientTransport, SESSION_EXPIRED, type HttpClientTransport } from "../../src/transports/http-client.js";
 import { deferred, makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
+import { LongBody } from "../harness/long-body.js";
 
-
-function connect(t: HttpClientTransport, version = "2025-11-25") {
+function connect(t: HttpClientTransport, version = "2025-11-25", maxMessageBytes?: number) {
   const closed = deferred<string>();
-  const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [version as "2025-11-25"] }, { send: (m) => t.send(encode(m)) });
+  const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [version as "2025-11-25"], ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }) }, { send: (m) => t.send(encode(m)) });
   t.onMessage((x) => ep.receive(x));
   t.onClose((r) => {
     ep.closed(r);
@@ -323,6 +322,26 @@ test("client edges: without an injected sleep, reconnects wait on a real timer (
   const r = await p;
   assert.equal((r.content as { text: string }[])[0].text, "waited");
   t.close();
+});
+
+test("client edges: maxMessageBytes sets the client's bound on what it reads, as the session's does on what it takes (a 5 MiB JSON answer: refused at the default 4 MiB, delivered at 8 MiB)", async () => {
+  const { handler } = makeHandler();
+  const big = "x".repeat(5 << 20);
+  for (const limit of [undefined, 8 << 20]) {
+    const t = wrappedTransport(
+      handler,
+      async (_req, next, body) => {
+        if (!body.includes("tools/list")) return next();
+        return Response.json({ jsonrpc: "2.0", id: JSON.parse(body).id, result: { tools: [{ name: "big", description: big, inputSchema: { type: "object" } }] } });
+      },
+      limit === undefined ? {} : { maxMessageBytes: limit },
+    );
+    const { ep } = connect(t, "2025-11-25", 8 << 20);
+    await ep.open();
+    if (limit === undefined) await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && /exceeds 4194304 bytes/.test(e.message));
+    else assert.equal(((await ep.request("tools/list")) as { tools: { description: string }[] }).tools[0].description.length, 5 << 20);
+    t.close();
+  }
 });
 
 test("client edges (2025-11-25 basic/transports, cancellation): a request the client cancelled is no longer resumed: its POST stream gets no more Last-Event-ID GETs", async () => {

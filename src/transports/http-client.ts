@@ -103,6 +103,13 @@ export interface HttpClientOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Headers sent on every request (e.g. `Authorization`). Names must be tokens and values header-safe. */
   headers?: Record<string, string>;
+  /**
+   * Largest message read from the server, in bytes: a JSON response body, or one SSE event
+   * (with 1 KiB for its field names). Past it a JSON body is cancelled and its request fails
+   * with `-32603`; an SSE event is dropped. Default: the codec's 4 MiB; raise it with the
+   * session's `maxMessageBytes`.
+   */
+  maxMessageBytes?: number;
   reconnect?: ReconnectOptions;
   /** Waits `ms` (resolves early, or rejects, when `signal` aborts). Default: a timer. Tests inject their own. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -209,6 +216,8 @@ class HttpClient implements HttpClientTransport {
   private readonly sleep: NonNullable<HttpClientOptions["sleep"]>;
   private readonly initialDelay: number;
   private readonly maxDelay: number;
+  /** {@link HttpClientOptions.maxMessageBytes}. */
+  private readonly maxBytes: number;
   private readonly factor: number;
   private readonly maxRetries: number;
   private readonly maxReissues: number;
@@ -254,6 +263,7 @@ class HttpClient implements HttpClientTransport {
     const r = options.reconnect ?? {};
     this.initialDelay = r.initialDelayMs ?? 1000;
     this.maxDelay = r.maxDelayMs ?? 30_000;
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_LIMITS.maxBytes;
     this.factor = r.factor ?? 1.5;
     this.maxRetries = r.maxRetries ?? 5;
     this.maxReissues = r.maxReissues ?? 2;
@@ -421,7 +431,7 @@ class HttpClient implements HttpClientTransport {
       delete headers[H.protocolVersion];
       const res = await this.request({ method: "POST", headers, body: init });
       this.adoptSession(res);
-      const reply = res.ok ? parse((await firstMessage(res)) ?? "") : (discard(res), undefined);
+      const reply = res.ok ? parse((await firstMessage(res, this.maxBytes)) ?? "") : (discard(res), undefined);
       if (this.sessionId === undefined || (reply as { result?: { protocolVersion?: unknown } } | undefined)?.result?.protocolVersion !== this.protocolVersion) return abandon();
       const n = await this.request({ method: "POST", headers: this.headersFor(done, true), body: done });
       discard(n);
@@ -534,9 +544,9 @@ class HttpClient implements HttpClientTransport {
     // in it, so no answer will come, as for a 202.
     if (type === SSE_TYPE) return res.body === null ? this.bodiless(ctx, res.status) : this.follow(ctx, res);
     if (type === JSON_TYPE) {
-      const body = await readText(res);
+      const body = await readText(res, this.maxBytes);
       // Past the message limit: no attempt can do better, so the request fails (not re-issued).
-      if (typeof body !== "string" && body.status === 413) return this.failed(ctx, `the JSON response body exceeds ${MAX_JSON_BODY_BYTES} bytes`, ErrorCode.InternalError);
+      if (typeof body !== "string" && body.status === 413) return this.failed(ctx, `the JSON response body exceeds ${this.maxBytes} bytes`, ErrorCode.InternalError);
       if (typeof body !== "string" && ctx.modern !== undefined) return "the JSON response body could not be read";
       if (typeof body !== "string") return this.failed(ctx, "the JSON response body could not be read");
       if (body.length > 0) this.deliver(body, ctx);
@@ -578,7 +588,7 @@ class HttpClient implements HttpClientTransport {
 
   /** A non-2xx answer: a JSON-RPC error with an id goes to the receiver; otherwise the request is answered here. */
   private async httpFailure(ctx: StreamCtx, res: Response, type: string): Promise<void> {
-    const read = type === JSON_TYPE ? await readText(res) : (discard(res), undefined);
+    const read = type === JSON_TYPE ? await readText(res, this.maxBytes) : (discard(res), undefined);
     const body = typeof read === "string" ? read : undefined;
     let detail = `HTTP ${res.status}`;
     if (body !== undefined && body.length > 0) {
@@ -687,7 +697,7 @@ class HttpClient implements HttpClientTransport {
     // A resumption or GET answered with a null-body status: a stream that ended at once.
     if (res.body === null) return false;
     let heard = false;
-    const decoder = createSseDecoder(undefined, ctx.lastEventId);
+    const decoder = createSseDecoder(sseLimits(this.maxBytes), ctx.lastEventId);
     const reader = res.body.getReader();
     this.readers.add(reader);
     ctx.reader = reader;
@@ -1055,15 +1065,15 @@ function parse(text: string): unknown {
   }
 }
 
-/** The first message of a JSON or SSE response body (the rest is discarded). */
-async function firstMessage(res: Response): Promise<string | undefined> {
+/** The first message of a JSON or SSE response body, of at most `maxBytes` (the rest is discarded). */
+async function firstMessage(res: Response, maxBytes: number): Promise<string | undefined> {
   if (mediaTypeOf(res.headers.get(H.contentType)) !== SSE_TYPE) {
-    const body = await readText(res);
+    const body = await readText(res, maxBytes);
     return typeof body === "string" ? body : undefined;
   }
   if (res.body === null) return undefined;
   const reader = res.body.getReader();
-  const decoder = createSseDecoder();
+  const decoder = createSseDecoder(sseLimits(maxBytes));
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -1077,17 +1087,19 @@ async function firstMessage(res: Response): Promise<string | undefined> {
   }
 }
 
-/**
- * The largest JSON response body read: the codec's message limit (SSE events have the same
- * bound, in the SSE decoder). A server's endless body is cancelled there, not buffered.
- */
-const MAX_JSON_BODY_BYTES = DEFAULT_LIMITS.maxBytes;
+/** An SSE event may hold a message of `maxBytes` and its field names. */
+function sseLimits(maxBytes: number): { maxEventSize: number } {
+  return { maxEventSize: maxBytes + 1024 };
+}
 
 const utf8 = new TextDecoder();
 
-/** A JSON response body as text, or why it was not read (413: past {@link MAX_JSON_BODY_BYTES}). */
-async function readText(res: Response): Promise<string | Extract<BodyResult, { ok: false }>> {
-  const body = await readBody(res, MAX_JSON_BODY_BYTES);
+/**
+ * A JSON response body as text, or why it was not read (413: past `maxBytes`, the client's
+ * message limit: a server's endless body is cancelled there, not buffered).
+ */
+async function readText(res: Response, maxBytes: number): Promise<string | Extract<BodyResult, { ok: false }>> {
+  const body = await readBody(res, maxBytes);
   if (body.ok) return utf8.decode(body.bytes);
   discard(res);
   return body;
