@@ -609,6 +609,23 @@ test("sessions are bounded: maxSessions (503), an unusable generated id (500), a
   assert.throws(() => createHttpHandler({ createSession: setupWith(new Tools()), retryMs: -1 }), RangeError);
 });
 
+test("sessions are bounded: a principalOf that throws answers 500, opens no session, and the application hears onClose for the setup its factory made", async () => {
+  const closes: string[] = [];
+  const handler = createHttpHandler({
+    createSession: setupWith(new Tools(), {
+      principalOf: () => {
+        throw new Error("no principal");
+      },
+      onClose: (reason: string) => void closes.push(reason),
+    }),
+  });
+  const r = await post(handler, initializeMessage());
+  assert.equal(r.status, 500);
+  assert.equal(r.headers.get("mcp-session-id"), null);
+  assert.equal(handler.sessionCount, 0);
+  assert.deepEqual(closes, ["principalOf failed: the session was not opened"]);
+});
+
 test("sessions end after sessionIdleMs without requests or open connections", async () => {
   const clock = new ManualClock();
   const { handler, tools } = makeHandler(new Tools(), { clock, sessionIdleMs: 1000 });

@@ -295,7 +295,14 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const setup = options.createSession(contextOf(req, id, "legacy"));
     const session = new HttpSession(id, configFor(id, setup));
-    const principal = setup.principalOf?.(req.toRequest());
+    let principal: string | undefined;
+    try {
+      principal = setup.principalOf?.(req.toRequest());
+    } catch (e) {
+      // The factory has run: the application hears that its session ends before it opened.
+      setup.onClose?.("principalOf failed: the session was not opened");
+      throw e;
+    }
     if (typeof principal === "string") session.owner = { principal, of: setup.principalOf! };
     session.endpoint = new Endpoint(
       setup.options,
