@@ -153,7 +153,7 @@ interface StreamCtx {
    * that session: see {@link HttpClient.endStreams}.
    */
   session?: string;
-  /** The reader of the connection being read, cancelled when the session ends. */
+  /** The reader of the connection being read, cancelled when the session ends or the transport closes. */
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   /** The POST carried a batch (2025-03-26): only then may its answer be an array. */
   batch?: boolean;
@@ -241,9 +241,7 @@ class HttpClient implements HttpClientTransport {
   private getStarted = false;
   /** Releases the requests held while the standalone GET is being opened. */
   private getOpened: (() => void) | undefined;
-  /** Readers of the SSE bodies being followed, cancelled on close. */
-  private readonly readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
-  /** The SSE streams being read or waiting to be resumed. */
+  /** The SSE streams being read or waiting to be resumed (their readers are cancelled on close). */
   private readonly followed = new Set<StreamCtx>();
   /** Requests in flight, by id key: cancelling a modern one closes its stream, a legacy one stops its resumption. */
   private readonly inflight = new Map<string, StreamCtx>();
@@ -699,7 +697,6 @@ class HttpClient implements HttpClientTransport {
     let heard = false;
     const decoder = createSseDecoder(sseLimits(this.maxBytes), ctx.lastEventId);
     const reader = res.body.getReader();
-    this.readers.add(reader);
     ctx.reader = reader;
     try {
       for (;;) {
@@ -723,7 +720,6 @@ class HttpClient implements HttpClientTransport {
     } catch {
       // The connection broke; the caller decides whether to resume.
     } finally {
-      this.readers.delete(reader);
       ctx.reader = undefined;
     }
     return heard;
@@ -954,7 +950,7 @@ class HttpClient implements HttpClientTransport {
     this.fetches.clear();
     for (const ctx of this.inflight.values()) ctx.modern?.abort.abort("transport closed");
     this.inflight.clear();
-    for (const r of this.readers) r.cancel().catch(() => {});
+    for (const ctx of this.followed) ctx.reader?.cancel().catch(() => {});
     if (deleteSession) this.deleteSession();
     this.closeReason = reason;
     this.closeListener?.(reason);

@@ -33,12 +33,14 @@
  * answered with an event stream or 405, so a second one is not refused: a client whose
  * first connection died unnoticed by the server must be able to listen again). An
  * unrelated message goes to the standalone stream connected last that still has its
- * connection. Standalone streams without a connection are forgotten when a new GET
- * comes, after their messages that never reached a connection move to it; at most
- * {@link MAX_LIVE_GET_STREAMS} stay connected, the oldest closed first (a server-side
- * close: resumable until the next GET). Unrelated messages that arrive before any GET
- * wait on a standalone stream that has never been connected: queued, bounded by the
- * per-stream log limit; the oldest are dropped with an `onLost` diagnostic.
+ * connection; with none connected, to the newest standalone stream, so the messages
+ * waiting for a connection are on one stream, in order. Standalone streams without a
+ * connection are forgotten when a new GET comes, after their messages that never reached
+ * a connection move to it; at most {@link MAX_LIVE_GET_STREAMS} stay connected, GETs and
+ * resumptions alike, the one connected longest ago closed first (a server-side close:
+ * resumable until the next GET). Unrelated messages that arrive before any GET wait on a
+ * standalone stream that has never been connected: queued, bounded by the per-stream log
+ * limit; the oldest are dropped with an `onLost` diagnostic.
  *
  * Priming events and polling closes (SEP-1699) are for sessions at 2025-11-25; older
  * sessions get neither, only event ids on their messages for resumption.
@@ -58,7 +60,7 @@ import type { Clock } from "../../driver/clock.js";
 import { SseConnection } from "./connection.js";
 import { formatEventId, type EventStore, type SessionLogs, type StreamLog } from "./event-log.js";
 
-/** Most standalone (GET) streams of one session connected at once; a GET past it closes the oldest. */
+/** Most standalone (GET) streams of one session connected at once; a GET or resumption past it closes the one connected longest ago. */
 export const MAX_LIVE_GET_STREAMS = 8;
 
 /** What a session needs from its handler. */
@@ -129,7 +131,7 @@ export class HttpSession {
   owner: { principal: string; of(request: Request): string | undefined } | undefined = undefined;
   private readonly streams = new Map<number, Stream>();
   private nextStream = 1;
-  /** Standalone streams, in the order they were last connected (the last is where unrelated messages go when none is connected). */
+  /** Standalone streams, in the order they were last connected (unrelated messages go to the last one still connected). */
   private readonly standalone: Stream[] = [];
   private readonly routes = new Map<string, Exchange>();
   private receiving: Exchange | null = null;
@@ -302,11 +304,9 @@ export class HttpSession {
     // stream first, and counted as delivered there (not lost) before the new stream takes it,
     // so moving it evicts nothing of this session's share.
     const waiting: string[] = [];
-    for (const old of [...all].sort((a, b) => b.no - a.no)) {
+    for (const old of [...all].sort((a, b) => a.no - b.no)) {
       if (old.conn !== null) continue;
-      const texts: string[] = [];
-      for (const e of old.log.after(old.log.written)) texts.push(e.data);
-      waiting.unshift(...texts);
+      for (const e of old.log.after(old.log.written)) waiting.push(e.data);
       old.log.written = old.log.lastSeq;
       this.forget(old);
       all.splice(all.indexOf(old), 1);
