@@ -36,7 +36,7 @@
  */
 import type { Issue } from "./validate.js";
 import { isSupportedDialect } from "./json-schema.js";
-import { MAX_ISSUES } from "./json-type.js";
+import { MAX_ISSUES, moreIssues } from "./json-type.js";
 
 type Obj = Record<string, unknown>;
 
@@ -82,7 +82,7 @@ const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s)
 /** Adds an issue to `out` unless it is full: MAX_ISSUES, and then one saying that more were not listed. */
 function issue(out: Issue[], path: string, reason: string): void {
   if (out.length < MAX_ISSUES) out.push({ path, reason });
-  else if (out.length === MAX_ISSUES) out.push({ path: "", reason: "more issues not listed" });
+  else if (out.length === MAX_ISSUES) out.push(moreIssues());
 }
 
 /** The kind of a property schema, or undefined when it is none of them. */

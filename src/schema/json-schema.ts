@@ -66,7 +66,7 @@
  * assertion functions (which are application code, a `regex` format included).
  */
 import type { Issue } from "./validate.js";
-import { MAX_ISSUES, T_ARRAY, T_BOOLEAN, T_FRACTION, T_INTEGER, T_NULL, T_OBJECT, T_STRING, typeBit } from "./json-type.js";
+import { MAX_ISSUES, moreIssues, T_ARRAY, T_BOOLEAN, T_FRACTION, T_INTEGER, T_NULL, T_OBJECT, T_STRING, typeBit } from "./json-type.js";
 
 /**
  * A JSON Schema engine the kernel can use to validate tool arguments and results.
@@ -108,7 +108,7 @@ export function issuesText(issues: Issue[]): string {
  */
 export function capIssues(issues: Issue[]): Issue[] {
   if (issues.length <= MAX_ISSUES + 1) return issues;
-  return [...issues.slice(0, MAX_ISSUES), { path: "", reason: `${issues.length - MAX_ISSUES} more issues not listed` }];
+  return [...issues.slice(0, MAX_ISSUES), moreIssues(issues.length - MAX_ISSUES)];
 }
 
 /** Limits and format assertions for {@link createJsonSchemaValidator}. */
@@ -780,7 +780,7 @@ export function createJsonSchemaValidator(options: JsonSchemaOptions = {}): Json
               steps = 0;
               const out: Issue[] = [];
               v(root, value, out, "", 0);
-              if (over) out.push({ path: "", reason: maxSteps < 0 ? "more issues not listed" : "validation budget exceeded" });
+              if (over) out.push(maxSteps < 0 ? moreIssues() : { path: "", reason: "validation budget exceeded" });
               return out;
             } finally {
               steps = savedSteps;

@@ -4,12 +4,19 @@
  * Schema validator (json-schema.ts), and the cap on the issues any validator reports. A
  * module of its own so that the JSON Schema validator does not load the message tables.
  */
+import type { Issue } from "./validate.js";
+
 /**
  * Most issues one validation reports, in every validator of src/schema (the JSON Schema
  * and elicitation ones add one more saying that more were not listed): a list as long as
  * the value is invalid would make an error reply many times the size of the request.
  */
 export const MAX_ISSUES = 16;
+
+/** The issue that ends a list cut at {@link MAX_ISSUES}: how many more there were, when the validator knows. */
+export function moreIssues(count?: number): Issue {
+  return { path: "", reason: count === undefined ? "more issues not listed" : `${count} more issues not listed` };
+}
 
 export const T_STRING = 1, T_FRACTION = 2, T_INTEGER = 4, T_BOOLEAN = 8, T_NULL = 16, T_OBJECT = 32, T_ARRAY = 64;
 

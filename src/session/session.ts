@@ -747,11 +747,11 @@ function receiveInputRequired(state: SessionState, req: OutboundRequest, result:
   const round = (req.round ?? 0) + 1;
   if (round > state.options.maxInputRounds) return invalid(`gave up after ${state.options.maxInputRounds} input_required rounds`);
   const inputs = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
+  const keys = Object.keys(inputs);
   // The keys are kept until the application answers (retained.ts): a longer one is no real key.
-  const long = Object.keys(inputs).find((key) => tooLong(key, MAX_KEPT_ID_LENGTH));
-  if (long !== undefined) return invalid(`an input_required result from the peer with an inputRequests key longer than ${MAX_KEPT_ID_LENGTH} characters`);
+  if (keys.some((key) => tooLong(key, MAX_KEPT_ID_LENGTH))) return invalid(`an input_required result from the peer with an inputRequests key longer than ${MAX_KEPT_ID_LENGTH} characters`);
   const originKey = idKey(origin);
-  const entry: MrtrRound = { origin, method: req.method, timeoutMs: req.timeoutMs, deadline: req.deadline, hardDeadline: req.hardDeadline, progress: req.progressToken !== undefined, round, keys: Object.keys(inputs), waiting: Object.keys(inputs), responses: {} };
+  const entry: MrtrRound = { origin, method: req.method, timeoutMs: req.timeoutMs, deadline: req.deadline, hardDeadline: req.hardDeadline, progress: req.progressToken !== undefined, round, keys, waiting: [...keys], responses: {} };
   if (req.params !== undefined) entry.params = req.params;
   if (typeof result.requestState === "string") entry.requestState = result.requestState;
   state.mrtr[originKey] = entry;
