@@ -8,7 +8,7 @@
 import { createOAuthState, operationSucceeded, stepOAuth, type OAuthClientConfig, type OAuthCredentials, type OAuthInput, type OAuthState, type OAuthTokens } from "./client-flow.js";
 import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
-import { readBody } from "../transports/http/body.js";
+import { readBodyText } from "../transports/http/body.js";
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -17,8 +17,6 @@ type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
  * responses are a few KiB); a bigger one fails the flow instead of being buffered.
  */
 const MAX_OAUTH_RESPONSE_BYTES = 1024 * 1024;
-
-const utf8 = new TextDecoder();
 
 /** How the token a call sends was obtained within that call. */
 type Fresh = "no" | "refreshed" | "authorized";
@@ -113,10 +111,9 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
           try {
             const res = await base(url, { method, headers, ...(body !== undefined ? { body } : {}) });
             // Metadata and token responses come from servers that may be hostile: read to a bound.
-            const read = await readBody(res, MAX_OAUTH_RESPONSE_BYTES);
-            if (read.ok) queue.push({ type: "response", now: now(), requestId, status: res.status, body: utf8.decode(read.bytes) });
+            const read = await readBodyText(res, MAX_OAUTH_RESPONSE_BYTES);
+            if (read.ok) queue.push({ type: "response", now: now(), requestId, status: res.status, body: read.text });
             else {
-              res.body?.cancel().catch(() => {});
               const why = read.status === 413 ? `the response body exceeds ${MAX_OAUTH_RESPONSE_BYTES} bytes` : "the response body could not be read";
               queue.push({ type: "network-error", now: now(), requestId, message: why });
             }

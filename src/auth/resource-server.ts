@@ -12,7 +12,7 @@
 import { canonicalResourceUri, PROTECTED_RESOURCE_WELL_KNOWN, type ProtectedResourceMetadata } from "./metadata.js";
 import { formatBearerChallenge } from "./www-authenticate.js";
 import { corsHeaders, isPreflight, PREFLIGHT } from "../transports/http/cors.js";
-import { DEFAULT_MAX_BODY_BYTES, httpError, readBody } from "../transports/http/body.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, readBodyText } from "../transports/http/body.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 
 /** What the application's verifier says about a token. */
@@ -211,16 +211,15 @@ async function requiredScopesOf(request: Request, options: ProtectedResourceOpti
   let body: unknown;
   if (request.method === "POST") {
     const copy = request.clone();
-    const read = await readBody(copy, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    const read = await readBodyText(copy, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     if (!read.ok && read.status === 413) {
-      // Both branches of the clone's tee are cancelled, which cancels the stream itself (the
-      // original's branch would otherwise keep what the clone read).
-      copy.body?.cancel().catch(() => {});
+      // Both branches of the clone's tee are cancelled (the clone's by the read), which
+      // cancels the stream itself (the original's branch would otherwise keep what the clone read).
       request.body?.cancel().catch(() => {});
       return TOO_LARGE;
     }
     try {
-      body = read.ok ? JSON.parse(utf8.decode(read.bytes)) : undefined;
+      body = read.ok ? JSON.parse(read.text) : undefined;
     } catch {
       body = undefined; // the MCP handler answers the parse error itself
     }
@@ -228,4 +227,3 @@ async function requiredScopesOf(request: Request, options: ProtectedResourceOpti
   return options.requiredScopes(body, request);
 }
 
-const utf8 = new TextDecoder();

@@ -71,7 +71,7 @@ import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { allowsBatches, isProtocolVersion } from "../model/versions.js";
-import { readBody, type BodyResult } from "./http/body.js";
+import { readBodyText, type BodyResult } from "./http/body.js";
 import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument, type ParamHeader } from "./http/request-metadata.js";
 
@@ -1088,17 +1088,13 @@ function sseLimits(maxBytes: number): { maxEventSize: number } {
   return { maxEventSize: maxBytes + 1024 };
 }
 
-const utf8 = new TextDecoder();
-
 /**
  * A JSON response body as text, or why it was not read (413: past `maxBytes`, the client's
  * message limit: a server's endless body is cancelled there, not buffered).
  */
 async function readText(res: Response, maxBytes: number): Promise<string | Extract<BodyResult, { ok: false }>> {
-  const body = await readBody(res, maxBytes);
-  if (body.ok) return utf8.decode(body.bytes);
-  discard(res);
-  return body;
+  const read = await readBodyText(res, maxBytes);
+  return read.ok ? read.text : read;
 }
 
 /** Releases a response body we will not read. */

@@ -80,6 +80,19 @@ export async function readBody(message: { readonly headers: Headers; readonly bo
   return { ok: true, bytes };
 }
 
+const utf8 = new TextDecoder();
+
+/**
+ * {@link readBody} as text (UTF-8, a malformed sequence replaced: the caller parses it as
+ * JSON, which then fails), the body cancelled when it is refused.
+ */
+export async function readBodyText(message: Parameters<typeof readBody>[0], maxBytes: number): Promise<{ ok: true; text: string } | Extract<BodyResult, { ok: false }>> {
+  const read = await readBody(message, maxBytes);
+  if (read.ok) return { ok: true, text: utf8.decode(read.bytes) };
+  message.body?.cancel().catch(() => {});
+  return read;
+}
+
 /** Reason phrases of the statuses this transport answers with. */
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
