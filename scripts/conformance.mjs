@@ -22,11 +22,12 @@
 //
 // The suite's CLI needs Node >= 22; under an older node it runs on bun (a devDependency),
 // or on the binary named by $CONFORMANCE_RUNTIME.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compileIfStale } from "./compile-if-stale.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 // `--build <dir>`: compile into (and run from) another directory, so concurrent runs of
@@ -43,26 +44,6 @@ export const REVISIONS = ["2025-11-25", "2026-07-28"];
 const SUITE_TIMEOUT_MS = 240_000;
 /** Client scenarios run at once. */
 const CLIENT_CONCURRENCY = 4;
-
-/** Newest modification time under `dir`. */
-function newest(dir) {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return t;
-}
-
-function build() {
-  if (existsSync(binJs) && statSync(binJs).mtimeMs >= newest(join(root, "src"))) return;
-  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.json"), "--outDir", outDir], {
-    cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  if (!existsSync(binJs)) throw new Error(`tsc produced no ${binJs} (exit ${tsc.status})`);
-  if (tsc.status !== 0) process.stderr.write("conformance: type errors above; running the compiled output anyway\n");
-}
 
 /** The command that runs the suite's CLI: node itself when new enough, else bun. */
 function suiteRuntime() {
@@ -261,7 +242,7 @@ function judge(r, expected) {
 }
 
 async function main() {
-  build();
+  compileIfStale(binJs, { outDir, who: "conformance" });
   const expected = loadExpected();
   const scenarios = await listScenarios();
   if (scenarios.server.length === 0) throw new Error("`conformance list` listed no scenarios (is node_modules/@modelcontextprotocol/conformance installed?)");

@@ -9,15 +9,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { cli } from "./spawn.js";
+import { projectRoot } from "../harness/project-root.js";
 
-/** The project root: the nearest folder above the working directory holding mcp-kernel's package.json. */
-function projectRoot(): string {
-  for (let dir = process.cwd(); ; dir = dirname(dir)) {
-    const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "mcp-kernel") return dir;
-    if (dirname(dir) === dir) throw new Error("run the tests from inside the mcp-kernel checkout");
-  }
-}
 
 const root = projectRoot();
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));

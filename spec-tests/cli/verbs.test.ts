@@ -5,19 +5,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { BIN, cli, running } from "./spawn.js";
+import { projectRoot } from "../harness/project-root.js";
 
-/** The checkout (the nearest folder above the working directory holding mcp-kernel's package.json): start.mjs is not compiled. */
-function projectRoot(): string {
-  for (let dir = process.cwd(); ; dir = dirname(dir)) {
-    const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "mcp-kernel") return dir;
-    if (dirname(dir) === dir) throw new Error("run the tests from inside the mcp-kernel checkout");
-  }
-}
 const START = join(projectRoot(), "scripts", "start.mjs");
 
 const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });

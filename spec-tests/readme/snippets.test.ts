@@ -7,18 +7,11 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { projectRoot } from "../harness/project-root.js";
 
-/** The project root: the nearest folder above the working directory holding mcp-kernel's package.json. */
-function projectRoot(): string {
-  for (let dir = process.cwd(); ; dir = dirname(dir)) {
-    const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "mcp-kernel") return dir;
-    if (dirname(dir) === dir) throw new Error("run the tests from inside the mcp-kernel checkout");
-  }
-}
 
 const root = projectRoot();
 

@@ -6,9 +6,9 @@
 // looked for.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { projectRoot } from "../harness/project-root.js";
 
 interface RuntimeResult {
   runtime: string;
@@ -25,14 +25,6 @@ interface RuntimesScript {
   summaryLine(result: RuntimeResult): string;
 }
 
-/** The project root: the nearest folder above the working directory holding mcp-kernel's package.json. */
-function projectRoot(): string {
-  for (let dir = process.cwd(); ; dir = dirname(dir)) {
-    const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "mcp-kernel") return dir;
-    if (dirname(dir) === dir) throw new Error("run the tests from inside the mcp-kernel checkout");
-  }
-}
 
 const script = (await import(pathToFileURL(join(projectRoot(), "scripts", "test-runtimes.mjs")).href)) as RuntimesScript;
 const inCi = process.env.CI === "true";
