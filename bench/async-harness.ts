@@ -31,6 +31,7 @@
  * returns it as its `cost`. Either way `ratio` is this row's cost ÷ its baseline's, both
  * measured in this run: time per op for timed rows, the row's `metric` for static ones.
  */
+import { median, percentile } from "./harness.js";
 
 /** Bounds on `ratio`: `max` for "at most", `min` for "at least". */
 export interface Target {
@@ -152,19 +153,6 @@ export function collect(): void {
 
 /** Whether `--expose-gc` is on (heap figures are meaningless without it). */
 export const gcExposed = gc !== undefined;
-
-/** Median of a non-empty list. */
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-/** The `p`-th percentile (0..100), nearest rank. */
-export function percentile(xs: readonly number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length, Math.max(1, Math.ceil((p / 100) * s.length))) - 1];
-}
 
 function isTimed(row: Row): row is TimedRow {
   return "run" in row;

@@ -15,7 +15,7 @@
  */
 import { spawn } from "node:child_process";
 import type { Row } from "./async-harness.js";
-import { median } from "./async-harness.js";
+import { median } from "./harness.js";
 import { bundle } from "./footprint.js";
 import type { Impl } from "./vs-sdk.js";
 import { LABEL } from "./vs-sdk.js";

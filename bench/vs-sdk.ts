@@ -15,7 +15,8 @@
  * Nothing runs at import: {@link inProcessRows} builds the rows (compare.ts calls it).
  */
 import type { Row, TimedRow, StaticRow } from "./async-harness.js";
-import { collect, median } from "./async-harness.js";
+import { collect } from "./async-harness.js";
+import { median } from "./harness.js";
 import { ourMemoryPeer } from "./peers/ours.js";
 import { sdk1MemoryPeer } from "./peers/sdk1.js";
 import { sdk2MemoryPeer } from "./peers/sdk2.js";
