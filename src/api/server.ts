@@ -741,7 +741,7 @@ export class McpServerCore {
     const p = params ?? {};
     switch (method) {
       case "tools/list":
-        return this.listTools(p);
+        return this.list("tools", "tools", this.tools, p);
       case "tools/call":
         return this.callAsTask(p, rc, session) ?? this.mrtr.serve(method, p, rc, (q) => this.callTool(q, rc), session.principal);
       case "tasks/get":
@@ -752,13 +752,13 @@ export class McpServerCore {
         if (!this.servesTasks(rc)) break;
         return this.taskRequest(method, params, rc, session);
       case "resources/list":
-        return this.listResources(p);
+        return this.list("resources", "resources", this.resources, p);
       case "resources/templates/list":
-        return this.listTemplates(p);
+        return this.list("resourceTemplates", "templates", this.templates, p);
       case "resources/read":
         return this.mrtr.serve(method, p, rc, (q) => this.readResource(q, rc), session.principal);
       case "prompts/list":
-        return this.listPrompts(p);
+        return this.list("prompts", "prompts", this.prompts, p);
       case "prompts/get":
         return this.mrtr.serve(method, p, rc, (q) => this.getPrompt(q, rc), session.principal);
       case "completion/complete":
@@ -815,24 +815,10 @@ export class McpServerCore {
     return this.tasks!.request(method, params, rc, taskOwnerOf(rc.protocolVersion, session), taskEraOfRequest(rc.protocolVersion));
   }
 
-  private listTools(p: JsonObject): JsonObject {
-    const r = page("tools", this.tools.values(), p.cursor, this.pageSize, defOf);
-    return r.nextCursor === undefined ? { tools: r.items } : { tools: r.items, nextCursor: r.nextCursor };
-  }
-
-  private listResources(p: JsonObject): JsonObject {
-    const r = page("resources", this.resources.values(), p.cursor, this.pageSize, defOf);
-    return r.nextCursor === undefined ? { resources: r.items } : { resources: r.items, nextCursor: r.nextCursor };
-  }
-
-  private listTemplates(p: JsonObject): JsonObject {
-    const r = page("templates", this.templates.values(), p.cursor, this.pageSize, defOf);
-    return r.nextCursor === undefined ? { resourceTemplates: r.items } : { resourceTemplates: r.items, nextCursor: r.nextCursor };
-  }
-
-  private listPrompts(p: JsonObject): JsonObject {
-    const r = page("prompts", this.prompts.values(), p.cursor, this.pageSize, defOf);
-    return r.nextCursor === undefined ? { prompts: r.items } : { prompts: r.items, nextCursor: r.nextCursor };
+  /** One page of a registry, as the `field` of a list result (`kind` names the list in its cursors). */
+  private list<T extends { seq: number; def: JsonObject }>(field: string, kind: string, registry: Map<string, T>, p: JsonObject): JsonObject {
+    const r = page(kind, registry.values(), p.cursor, this.pageSize, defOf);
+    return r.nextCursor === undefined ? { [field]: r.items } : { [field]: r.items, nextCursor: r.nextCursor };
   }
 
   /**
