@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { McpClient } from "../../src/api/client.js";
 import type { Transport } from "../../src/api/transport.js";
 import { INPUT_ENDED_REASON, LOCAL_CLOSE_REASON } from "../../src/transports/channel.js";
 import { errorText, forwardText, webStreamsTransport } from "../../src/transports/web-streams.js";
@@ -148,6 +149,56 @@ test("a writable that errors while the transport waits for room (no write in fli
   controller.error(new Error("peer went away"));
   assert.equal(await closed, "write failed: peer went away");
 });
+
+test("a writable that fails with nothing being written closes the transport at once: a request in flight fails then, not at its timeout", async () => {
+  let controller!: WritableStreamDefaultController;
+  const writable = new WritableStream<Chunk>({ start: (c) => void (controller = c) });
+  const fromServer = new TransformStream<Chunk, Chunk>();
+  const client = new McpClient({ name: "c", version: "1" }, { session: { versions: ["2025-11-25"], requestTimeoutMs: 600_000 } });
+  const t = webStreamsTransport(fromServer.readable, writable);
+  const connecting = client.connect(t);
+  // The initialize request was written; the socket behind the writable dies while the client waits.
+  await new Promise((r) => setImmediate(r));
+  controller.error(new Error("socket closed"));
+  let outcome: unknown = "still pending";
+  connecting.then(() => (outcome = "connected"), (e: Error) => (outcome = e.message));
+  for (let turn = 0; turn < 50 && outcome === "still pending"; turn++) await new Promise((r) => setImmediate(r));
+  assert.match(String(outcome), /write failed: socket closed/);
+  await unlockedSoon(fromServer.readable, new WritableStream());
+});
+
+test("the peer cancelling the other end of our writable (a pipe's reader going away) closes this side, naming the failure", async () => {
+  const down = new TransformStream<Chunk, Chunk>();
+  const up = new TransformStream<Chunk, Chunk>();
+  const t = webStreamsTransport(down.readable, up.writable);
+  const { closed } = collect(t);
+  await up.readable.cancel(new Error("peer gone"));
+  assert.equal(await closed, "write failed: peer gone");
+});
+
+test("once closed, from either side, both streams are unlocked again for the caller's own clean-up", async () => {
+  const down = new TransformStream<Chunk, Chunk>();
+  const up = new TransformStream<Chunk, Chunk>();
+  const t = webStreamsTransport(down.readable, up.writable);
+  assert.equal(down.readable.locked && up.writable.locked, true, "locked while open");
+  const { closed } = collect(t);
+  t.close();
+  await closed;
+  await unlockedSoon(down.readable, up.writable);
+  await up.writable.abort(); // would throw while locked
+  const down2 = new TransformStream<Chunk, Chunk>();
+  const up2 = new TransformStream<Chunk, Chunk>();
+  const peerEnded = collect(webStreamsTransport(down2.readable, up2.writable));
+  await down2.writable.close();
+  assert.equal(await peerEnded.closed, INPUT_ENDED_REASON);
+  await unlockedSoon(down2.readable, up2.writable);
+});
+
+/** Waits a few turns (the close settles through promises) for both streams to be unlocked; fails if they stay locked. */
+async function unlockedSoon(readable: ReadableStream<Chunk>, writable: WritableStream<Chunk>): Promise<void> {
+  for (let turn = 0; turn < 50 && (readable.locked || writable.locked); turn++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual({ readable: readable.locked, writable: writable.locked }, { readable: false, writable: false });
+}
 
 test("closing this side closes the writable (the peer sees the end) and cancels the readable", async () => {
   let cancelled: unknown = "not cancelled";

@@ -17,7 +17,11 @@
  * and bounded: the sink reports full as soon as the writer's `desiredSize` is spent, the
  * channel then queues (bounded) and waits for `writer.ready`. Closing this side closes
  * the writer (the peer reads end-of-stream) and cancels the reader; the peer closing or
- * erroring either stream closes this side, once.
+ * erroring either stream closes this side, once: the writable is watched through
+ * `writer.closed`, since it can fail with nothing being written (a socket that died, a
+ * peer that cancelled the other end of a pipe), and the requests in flight must fail then,
+ * not at their timeout. Once closed, both streams are unlocked again, for the caller's
+ * own clean-up.
  *
  * The read loop and the writer sink are exported for the runtime adapters that sit on
  * Web Streams too (Deno's stdio and child processes, Bun's child stdout).
@@ -69,15 +73,17 @@ export class WriterSink implements Sink {
     this.writer.ready.then(fn, this.onError);
   }
 
-  /** Closes the writable once the queued writes are done. */
+  /** Closes the writable once the queued writes are done, then gives the stream back (unlocked). */
   end(): void {
-    this.writer.close().then(ignore, ignore);
+    const release = () => this.writer.releaseLock();
+    this.writer.close().then(release, release);
   }
 }
 
 /**
- * Reads `reader` to its end, handing every chunk to `onChunk`; then calls `onEnd`, or
- * `onError` if the stream failed. Resolves when the loop stops; never rejects.
+ * Reads `reader` to its end, handing every chunk to `onChunk`; then releases the reader's
+ * lock and calls `onEnd`, or `onError` if the stream failed. Resolves when the loop stops;
+ * never rejects.
  */
 export async function pumpReader<T>(
   reader: ReadableStreamDefaultReader<T>,
@@ -92,8 +98,10 @@ export async function pumpReader<T>(
       onChunk(r.value);
     }
   } catch (e) {
+    reader.releaseLock();
     return onError(e);
   }
+  reader.releaseLock();
   onEnd();
 }
 
@@ -117,7 +125,8 @@ export async function forwardText(stream: ReadableStream<Uint8Array>, fn: (text:
 
 /**
  * A transport over a pair of Web Streams. `readable` carries the peer's messages,
- * `writable` takes ours. The streams are locked for the transport's lifetime.
+ * `writable` takes ours. The streams are locked while the transport is open, and
+ * released once it has closed.
  */
 export function webStreamsTransport(
   readable: ReadableStream<Uint8Array | string>,
@@ -128,7 +137,8 @@ export function webStreamsTransport(
   const reader = readable.getReader();
   const writer = writable.getWriter();
   const bytes = (options.encoding ?? (framing === "ndjson" ? "bytes" : "text")) === "bytes";
-  const sink = new WriterSink(writer, bytes, (e) => channel.closeWith(`write failed: ${errorText(e)}`, false));
+  const writeFailed = (e: unknown) => channel.closeWith(`write failed: ${errorText(e)}`, false);
+  const sink = new WriterSink(writer, bytes, writeFailed);
   const channel = new StreamChannel(sink, { batchWrites: true, ...options }, () => {
     // Stops the read loop (its pending read resolves as done) and tells the peer.
     reader.cancel().then(ignore, ignore);
@@ -142,5 +152,7 @@ export function webStreamsTransport(
     },
     (e) => channel.closeWith(`read failed: ${errorText(e)}`),
   );
+  // The writable failing with no write in flight (after this side closed: a no-op).
+  writer.closed.then(undefined, writeFailed);
   return channel;
 }
