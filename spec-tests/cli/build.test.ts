@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { gzipSync } from "node:zlib";
 import { cli } from "./spawn.js";
 import { projectRoot } from "../harness/project-root.js";
-
 
 const root = projectRoot();
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -103,6 +103,29 @@ test("build: a neutral entry that reaches node: fails the build, naming the chai
   };
   const entries = [{ subpath: ".", entry: "src/index.ts" }, { subpath: "./node", entry: "src/node.ts" }];
   assert.deepEqual(neutralityErrors(metafile, entries), ['exports["."] must not reach Node built-ins: dist/index.js -> dist/chunks/a.js -> node:fs']);
+});
+
+test("build: a consumer's bundle of the package is no bigger than the same bundle of the sources, and a bare import keeps nothing (sideEffects false; the dist is not whitespace-minified, which drops the pure annotations bundlers shake with)", async () => {
+  const consumer = mkdtempSync(join(tmpdir(), "mcp-kernel-consumer-"));
+  try {
+    const installed = join(consumer, "node_modules", "mcp-kernel");
+    mkdirSync(installed, { recursive: true });
+    writeFileSync(join(installed, "package.json"), JSON.stringify(pkg));
+    symlinkSync(out, join(installed, "dist"), "dir");
+    const client = (from: string, fromNode: string) =>
+      `import { McpClientCore } from ${JSON.stringify(from)};\nimport { spawnStdioServer } from ${JSON.stringify(fromNode)};\n` +
+      `const c = new McpClientCore({ name: "c", version: "1" });\nawait c.connect(spawnStdioServer(process.execPath, ["server.js"]));\nconsole.log(await c.callTool("t", {}));\n`;
+    const gzipped = async (contents: string): Promise<number> => {
+      const r = await build({ stdin: { contents, resolveDir: consumer, loader: "js" }, preserveSymlinks: true, bundle: true, minify: true, format: "esm", platform: "node", target: "es2022", write: false, logLevel: "silent", legalComments: "none" });
+      return gzipSync(r.outputFiles[0].contents, { level: 9 }).length;
+    };
+    const fromPackage = await gzipped(client("mcp-kernel", "mcp-kernel/node"));
+    const fromSources = await gzipped(client(join(root, "src", "index.ts"), join(root, "src", "node.ts")));
+    assert.ok(fromPackage <= fromSources * 1.05, `a client from the package is ${fromPackage} B gzip, from the sources ${fromSources} B`);
+    assert.ok((await gzipped('import "mcp-kernel";\nimport "mcp-kernel/node";\n')) < 100, "a bare import keeps no code");
+  } finally {
+    rmSync(consumer, { recursive: true, force: true });
+  }
 });
 
 test("build: the bin is an executable #! script that imports the sibling root bundle and validates a spec example", () => {

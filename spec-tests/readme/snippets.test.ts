@@ -12,7 +12,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { projectRoot } from "../harness/project-root.js";
 
-
 const root = projectRoot();
 
 /** The marked snippets of README.md, by file name. */
