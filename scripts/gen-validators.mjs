@@ -610,7 +610,7 @@ export function generate() {
     table.slice(coreCount).map((n, i) => `  ${JSON.stringify(encode(n))}, // ${coreCount + i}\n`).join("") +
     `];\n\n` +
     `/** Every type name any version defines, sorted. */\n` +
-    `export const ALL_TYPE_NAMES: readonly string[] = ${JSON.stringify(names.join(" "))}.split(" ");\n\n` +
+    `export const ALL_TYPE_NAMES: readonly string[] = /* @__PURE__ */ ${JSON.stringify(names.join(" "))}.split(" ");\n\n` +
     `/** Per version, the node of each name in ALL_TYPE_NAMES (-1: not defined in that version). */\n` +
     `export const ALL_TYPES: Readonly<Record<${VERSIONS.map((v) => JSON.stringify(v)).join(" | ")}, readonly number[]>> = {\n` +
     perVersion.map((p) => `  ${JSON.stringify(p.version)}: ${JSON.stringify(typesOf(p, names))},\n`).join("") +

@@ -108,7 +108,7 @@ export function withoutTaskField(params: JsonObject): JsonObject {
   return rest;
 }
 
-const NORMAL: ToolTaskDecision = Object.freeze({ kind: "normal" });
+const NORMAL: ToolTaskDecision = /* @__PURE__ */ Object.freeze({ kind: "normal" });
 
 /**
  * The owner of a session's tasks when none was given: a random session key, drawn on

@@ -51,8 +51,8 @@ export const MIN_SECRET_BYTES = 32;
 /** Domain separation: what is MACed is this label, then the state. */
 const LABEL = "io.modelcontextprotocol/requestState.v1\n";
 
-const encoder = new TextEncoder();
-const strictDecoder = new TextDecoder("utf-8", { fatal: true });
+const encoder = /* @__PURE__ */ new TextEncoder();
+const strictDecoder = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 
 /** HMAC keys of `secrets` (default: one fresh random key); rejects without WebCrypto. */
 async function importKeys(secrets: Uint8Array[] | undefined): Promise<CryptoKey[]> {

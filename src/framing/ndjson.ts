@@ -78,7 +78,7 @@ const KEEP_BUFFER = 64 * 1024;
 /** Complete lines of a byte chunk up to this size are decoded in one call. */
 const BULK_DECODE = 1024 * 1024;
 const EMPTY = new Uint8Array(0);
-const utf8Encoder = new TextEncoder();
+const utf8Encoder = /* @__PURE__ */ new TextEncoder();
 
 /** A fresh decoder for one stream. */
 export function createNdjsonDecoder(options?: NdjsonOptions): NdjsonDecoder {
@@ -295,7 +295,7 @@ function appendBytes(state: NdjsonDecoder, src: Uint8Array, start: number, end: 
  * bytes (its first {@link PEEK_WINDOW} and last {@link TAIL_WINDOW}), so they come out the
  * same whether the line arrived as text or bytes, whole or in pieces.
  */
-const lenientUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const lenientUtf8 = /* @__PURE__ */ new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Characters kept of a text line's ends: one more than the bytes wanted (each character is

@@ -96,7 +96,7 @@ export interface SseDecoder {
 
 const EMPTY = new Uint8Array(0);
 /** Replacement decoding, as WHATWG requires; BOM kept, so only the stream's first one is dropped (by hand). */
-const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const utf8 = /* @__PURE__ */ new TextDecoder("utf-8", { ignoreBOM: true });
 const DIGITS = /^[0-9]+$/;
 
 /** A fresh decoder for one stream; `lastEventId` can seed it (e.g. when resuming). */

@@ -227,9 +227,9 @@ function isJsonLeaf(v: unknown): boolean {
 }
 
 /** Rejects invalid UTF-8; keeps a leading BOM stripped, as the Encoding standard's default does. */
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+const strictUtf8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 /** Replaces invalid UTF-8 with U+FFFD: only for peeking at a prefix that may end mid-character. */
-const lenientUtf8 = new TextDecoder("utf-8");
+const lenientUtf8 = /* @__PURE__ */ new TextDecoder("utf-8");
 
 /** Decodes UTF-8 bytes, or returns `undefined` when they are not valid UTF-8. Never throws. */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {

@@ -232,7 +232,7 @@ function tasksExtensionTable(): Readonly<Record<string, MethodSpec>> {
 }
 
 /** The method tables, one per schema version, keyed by method name. */
-export const METHODS: Record<SchemaVersion, Readonly<Record<string, MethodSpec>>> = Object.freeze({
+export const METHODS: Record<SchemaVersion, Readonly<Record<string, MethodSpec>>> = /* @__PURE__ */ Object.freeze({
   "2026-07-28": buildTable("2026-07-28", ROWS["2026-07-28"]),
   "2025-11-25": buildTable("2025-11-25", ROWS["2025-11-25"]),
   "2025-06-18": buildTable("2025-06-18", ROWS["2025-06-18"]),
@@ -247,13 +247,13 @@ export const METHODS: Record<SchemaVersion, Readonly<Record<string, MethodSpec>>
  * `capability` is the client capability a server must see declared before asking (mrtr:
  * "Servers MUST NOT send an inputRequests that the client has not declared support for").
  */
-export const INPUT_REQUESTS: Readonly<Record<string, MethodSpec>> = buildTable("2026-07-28", INPUT_ROWS);
+export const INPUT_REQUESTS: Readonly<Record<string, MethodSpec>> = /* @__PURE__ */ buildTable("2026-07-28", INPUT_ROWS);
 
 /**
  * Methods extensions add to a schema version, outside its message unions (so
  * {@link METHODS} stays exactly the schema): 2026-07-28 gains the tasks extension's.
  */
-export const EXTENSION_METHODS: Readonly<Partial<Record<SchemaVersion, Readonly<Record<string, MethodSpec>>>>> = Object.freeze({
+export const EXTENSION_METHODS: Readonly<Partial<Record<SchemaVersion, Readonly<Record<string, MethodSpec>>>>> = /* @__PURE__ */ Object.freeze({
   "2026-07-28": tasksExtensionTable(),
 });
 
@@ -263,7 +263,7 @@ export const EXTENSION_METHODS: Readonly<Partial<Record<SchemaVersion, Readonly<
  * capability"), so a 2024-11-05 server, whose `ServerCapabilities` has no such field,
  * cannot declare it, and `completion/complete` is not gated there.
  */
-const V2024_11_05: Readonly<Record<string, MethodSpec>> = Object.freeze({
+const V2024_11_05: Readonly<Record<string, MethodSpec>> = /* @__PURE__ */ Object.freeze({
   "completion/complete": Object.freeze({ ...METHODS["2025-03-26"]["completion/complete"], capability: null }),
 });
 

@@ -27,7 +27,7 @@ import type { JsonObject } from "../jsonrpc/types.js";
 import { hasCapability } from "../model/methods.js";
 
 /** The receiver capability that admits each task-augmentable request type. */
-export const TASK_REQUEST_CAPABILITIES: Readonly<Record<string, string>> = Object.freeze({
+export const TASK_REQUEST_CAPABILITIES: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   "tools/call": "tasks.requests.tools.call",
   "sampling/createMessage": "tasks.requests.sampling.createMessage",
   "elicitation/create": "tasks.requests.elicitation.create",
@@ -126,4 +126,4 @@ export function checkTaskAugmentation(check: AugmentationCheck): TaskAugmentatio
   return typeof task.ttl === "number" ? { kind: "task", requestedTtl: task.ttl } : { kind: "task" };
 }
 
-const NORMAL: TaskAugmentation = Object.freeze({ kind: "normal" });
+const NORMAL: TaskAugmentation = /* @__PURE__ */ Object.freeze({ kind: "normal" });

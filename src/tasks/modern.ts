@@ -66,7 +66,7 @@ export interface TaskDialect {
 }
 
 /** The two dialects. */
-export const TASK_DIALECTS: Readonly<Record<TaskEra, TaskDialect>> = Object.freeze({
+export const TASK_DIALECTS: Readonly<Record<TaskEra, TaskDialect>> = /* @__PURE__ */ Object.freeze({
   legacy: Object.freeze({
     era: "legacy",
     methods: Object.freeze(["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]),
@@ -145,7 +145,7 @@ export function methodNotInDialect(method: string, era: TaskEra): JsonRpcErrorOb
 }
 
 /** Names of the Streamable HTTP headers a task request carries (SEP-2663 "Routing Headers", SEP-2243). */
-export const TASK_ROUTING_HEADERS = Object.freeze({ method: "Mcp-Method", name: "Mcp-Name" } as const);
+export const TASK_ROUTING_HEADERS = /* @__PURE__ */ Object.freeze({ method: "Mcp-Method", name: "Mcp-Name" } as const);
 
 /**
  * The routing headers of an extension `tasks/get` / `tasks/update` / `tasks/cancel`

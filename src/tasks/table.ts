@@ -67,7 +67,7 @@ import type {
 import { createTaskResult } from "./wire.js";
 
 /** The defaults of {@link TaskTableOptions}. */
-export const TASK_TABLE_DEFAULTS: Readonly<ResolvedTaskTableOptions> = Object.freeze({
+export const TASK_TABLE_DEFAULTS: Readonly<ResolvedTaskTableOptions> = /* @__PURE__ */ Object.freeze({
   era: "legacy",
   defaultTtlMs: 3_600_000,
   maxTtlMs: 86_400_000,

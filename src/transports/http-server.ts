@@ -216,7 +216,7 @@ export interface HttpHandler {
 }
 
 // Sorted, as `Headers` lists them: the bridge writes the same bytes whichever entry served the request.
-const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "cache-control": "no-cache", "content-type": SSE_TYPE, "x-accel-buffering": "no" });
+const SSE_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({ "cache-control": "no-cache", "content-type": SSE_TYPE, "x-accel-buffering": "no" });
 const ALLOW = "GET, POST, DELETE";
 
 /** Builds a Streamable HTTP handler. See the module comment. */

@@ -69,7 +69,7 @@ export function fastEntryOf(handler: (req: Request) => Promise<Response>): FastE
   return (handler as { [FAST_ENTRY]?: FastEntry })[FAST_ENTRY];
 }
 
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
+const JSON_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({ "content-type": "application/json" });
 
 /** A JSON body with `status`; `headers` (lower-case names) are added to its content type. */
 export function jsonReply(status: number, text: string, headers?: Record<string, string>): HttpReply {
@@ -81,7 +81,7 @@ export function emptyReply(status: number): HttpReply {
   return { status, headers: EMPTY_HEADERS, body: null };
 }
 
-const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const EMPTY_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({});
 
 /** The `Response` for what the core answered. */
 export function toResponse(r: Response | HttpReply): Response {

@@ -38,7 +38,7 @@ export interface WebStreamsOptions extends ChannelOptions {
   encoding?: "bytes" | "text";
 }
 
-const utf8 = new TextEncoder();
+const utf8 = /* @__PURE__ */ new TextEncoder();
 const ignore = (): void => {};
 
 /** The text of a thrown value, for close reasons. */

@@ -39,7 +39,7 @@ export function bodyTooLarge(maxBytes: number): BodyResult {
 }
 
 /** The refusal of a body whose stream failed. */
-export const UNREADABLE_BODY: BodyResult = Object.freeze({ ok: false, status: 400, reason: "the request body could not be read" });
+export const UNREADABLE_BODY: BodyResult = /* @__PURE__ */ Object.freeze({ ok: false, status: 400, reason: "the request body could not be read" });
 
 /** The largest request body the HTTP handler reads by default (its `maxBodyBytes`): the codec's message limit. */
 export const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBytes;
@@ -80,7 +80,7 @@ export async function readBody(message: { readonly headers: Headers; readonly bo
   return { ok: true, bytes };
 }
 
-const utf8 = new TextDecoder();
+const utf8 = /* @__PURE__ */ new TextDecoder();
 
 /**
  * {@link readBody} as text (UTF-8, a malformed sequence replaced: the caller parses it as

@@ -15,7 +15,7 @@
  * fires once and later writes are ignored. Nothing here knows about messages.
  */
 
-const utf8 = new TextEncoder();
+const utf8 = /* @__PURE__ */ new TextEncoder();
 
 /** A live SSE response body. */
 export class SseConnection {
