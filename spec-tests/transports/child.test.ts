@@ -138,6 +138,16 @@ test("the server closing stdout but not exiting: the transport closes after EXIT
   return child.exited.then((status) => assert.deepEqual(status, { code: null, signal: "SIGTERM" }));
 });
 
+test("exitGraceMs lengthens the grace: a process reaped late still closes with its exit status", () => {
+  const clock = new ManualClock();
+  const { p, closes } = start({ clock, exitGraceMs: 5000 });
+  p.events.stdoutEnd();
+  clock.advance(4999);
+  assert.deepEqual(closes, []);
+  p.events.exit({ code: 0, signal: null });
+  assert.deepEqual(closes, ["server process exited with code 0"]);
+});
+
 test("the server closing stdout and exiting within the grace: the close carries the exit status", () => {
   const clock = new ManualClock();
   const { p, closes } = start({ clock });

@@ -310,7 +310,9 @@ export const CASES: Case[] = [
     // lifecycle (Shutdown, stdio): "The server MAY initiate shutdown by closing its output stream to the client and exiting."
     name: "stdio: a server that closes its output and exits ends the transport after its last answer",
     async run() {
-      const child = spawnFixture("echo-server", [], { shutdownTimeoutMs: 60_000 });
+      // A loaded machine may take more than the default 100 ms grace to reap an exiting
+      // process; the close must carry the exit status however long that takes.
+      const child = spawnFixture("echo-server", [], { shutdownTimeoutMs: 60_000, exitGraceMs: 60_000 });
       const c = wire(child, "client");
       await c.endpoint.open();
       equal(resultText(await c.endpoint.request("tools/call", { name: "shutdown", arguments: {} })), "bye", "last answer");

@@ -66,6 +66,12 @@ export interface SpawnOptions extends Omit<ChannelOptions, "framing"> {
   /** After SIGTERM, how long to wait before SIGKILL. Default 2000 ms. */
   killTimeoutMs?: number;
   /**
+   * After the server's stdout ends, how long to wait for its exit status before closing
+   * without it. Default {@link EXIT_GRACE_MS} (100 ms); longer on a machine so loaded that
+   * an exiting process takes longer to be reaped.
+   */
+  exitGraceMs?: number;
+  /**
    * The timers of the shutdown sequence. Default: {@link SHUTDOWN_CLOCK}. Tests pass a
    * `ManualClock` to step through the sequence without waiting.
    */
@@ -156,6 +162,7 @@ class ChildTransport implements StdioChild {
   private timer: unknown = undefined;
   /** The {@link EXIT_GRACE_MS} wait after stdout ended. */
   private grace: unknown = undefined;
+  private readonly graceMs: number;
   private readonly shutdownMs: number;
   private readonly killMs: number;
   private readonly clock: Clock;
@@ -163,6 +170,7 @@ class ChildTransport implements StdioChild {
   constructor(spawn: SpawnFunction, command: string, args: readonly string[], options: SpawnOptions) {
     this.shutdownMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     this.killMs = options.killTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    this.graceMs = options.exitGraceMs ?? EXIT_GRACE_MS;
     this.clock = options.clock ?? SHUTDOWN_CLOCK;
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     const stdin: Sink = {
@@ -226,7 +234,7 @@ class ChildTransport implements StdioChild {
     this.channel.endInput();
     if (this.status !== undefined) return this.channel.closeWith(describeExit(this.status));
     this.shutdown();
-    this.grace = this.clock.schedule(this.clock.now() + EXIT_GRACE_MS, () => {
+    this.grace = this.clock.schedule(this.clock.now() + this.graceMs, () => {
       this.grace = undefined;
       this.channel.closeWith(OUTPUT_CLOSED_REASON);
     });
