@@ -5,13 +5,16 @@
 // sentinel), "Protocol Version Header" (an unimplemented version MUST get 400 with
 // UnsupportedProtocolVersionError) and basic/versioning's compatibility matrix (legacy
 // client × modern server); draft basic/patterns/subscriptions, Graceful Closure (a server
-// that tears a listen stream down answers it, then ends the stream).
+// that tears a listen stream down answers it, then ends the stream); "Receiving Messages"
+// (notifications a handler sends before a synchronous answer precede it on a stream).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { McpClient } from "../../src/api/client.js";
 import { McpServer } from "../../src/api/server.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { ProtocolVersion } from "../../src/model/versions.js";
 import { createHttpHandler, type HttpHandlerOptions } from "../../src/transports/http-server.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
 import { initializeMessage, post, SseReader, URL_ } from "./helpers.js";
 import { answerOf, bodyOf, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
 
@@ -186,4 +189,38 @@ test("subscriptions (draft) Graceful Closure: closing the handler answers each o
   const r = await postModern(handler, modernRequest(9, "tools/list"));
   assert.equal(r.status, 503);
   assert.equal(server.connectionCount, 0);
+});
+
+test("streamable-http (draft) Receiving Messages: the server MAY send notifications/progress and notifications/message before the final response: a tool that logs and reports progress, then answers without awaiting, gets them to McpClient ahead of its result, on an SSE stream; with enableJsonResponse they are dropped (a JSON body holds one message)", async () => {
+  for (const enableJsonResponse of [false, true]) {
+    const server = new McpServer({ name: "sync", version: "1" }, { session: { versions: [MV, "2025-11-25"] } });
+    server.tool("sync_notes", {}, (_args, ctx) => {
+      ctx.log("warning", "sync log");
+      ctx.progress(1, 2, "half");
+      ctx.progress(2, 2, "all");
+      return { content: [{ type: "text", text: "ok" }] };
+    });
+    const handler = createHttpHandler({ path: "/mcp", sessionIdleMs: 0, createSession: server.httpSession(), enableJsonResponse });
+    const types: (string | null)[] = [];
+    const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [MV] } });
+    await client.connect(httpClientTransport("http://localhost/mcp", { fetch: async (url, init) => {
+      const r = await handler(new Request(url, init));
+      types.push(r.headers.get("content-type"));
+      return r;
+    } }));
+    const logs: unknown[] = [];
+    client.onNotification("notifications/message", (p) => void logs.push(p?.data));
+    const progress: unknown[] = [];
+    const r = await client.request("tools/call", { name: "sync_notes", _meta: { "io.modelcontextprotocol/logLevel": "debug" } }, { onProgress: (p) => void progress.push(p.message) });
+    assert.deepEqual((r as { content: unknown }).content, [{ type: "text", text: "ok" }]);
+    const label = `enableJsonResponse: ${enableJsonResponse}`;
+    if (enableJsonResponse) {
+      assert.deepEqual([logs, progress], [[], []], label);
+      assert.equal(types.at(-1), "application/json", label);
+    } else {
+      assert.deepEqual([logs, progress], [["sync log"], ["half", "all"]], label);
+      assert.equal(types.at(-1), "text/event-stream", label);
+    }
+    client.close();
+  }
 });

@@ -131,7 +131,7 @@ export interface McpClientCoreOptions extends Omit<McpClientOptions, "receiveTas
   receiveTasks?: TaskRuntime;
 }
 
-/** Per-call options: cancellation, timeout, progress. */
+/** Per-call options: cancellation, timeout, progress, and (2026-07-28) the log level the call asks for. */
 export type CallOptions = Omit<RequestOptions, "related">;
 
 type Listener = (params: JsonObject | undefined) => void;
@@ -520,7 +520,7 @@ export class McpClientCore {
     return this.request("completion/complete", params, options) as Promise<CompleteResult>;
   }
 
-  /** Sets the lowest level of log message the server sends. */
+  /** Sets the lowest level of log message the server sends (a legacy session; a 2026-07-28 call asks with its `logLevel` option). */
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
     await this.request("logging/setLevel", { level }, options);
   }

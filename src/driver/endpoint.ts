@@ -86,6 +86,13 @@ export interface RequestOptions {
   related?: RequestId;
   signal?: AbortSignal;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * 2026-07-28 client: the lowest level of `notifications/message` the server may send for
+   * this request (its `io.modelcontextprotocol/logLevel`); without it the server MUST NOT
+   * send any (draft `server/utilities/logging`). Ignored in a legacy session, whose level
+   * `logging/setLevel` sets.
+   */
+  logLevel?: LoggingLevel;
 }
 
 /** Callbacks an endpoint is wired to. */
@@ -239,7 +246,7 @@ export class Endpoint {
         signal.addEventListener("abort", abort, { once: true });
         p.cleanup = () => signal.removeEventListener("abort", abort);
       }
-      this.feed({ type: "request", now: this.clock.now(), method, params, timeoutMs: options.timeoutMs, progress: options.onProgress !== undefined, related: options.related });
+      this.feed({ type: "request", now: this.clock.now(), method, params, timeoutMs: options.timeoutMs, progress: options.onProgress !== undefined, related: options.related, logLevel: options.logLevel });
     });
   }
 

@@ -753,6 +753,7 @@ function receiveInputRequired(state: SessionState, req: OutboundRequest, result:
   const originKey = idKey(origin);
   const entry: MrtrRound = { origin, method: req.method, timeoutMs: req.timeoutMs, deadline: req.deadline, hardDeadline: req.hardDeadline, progress: req.progressToken !== undefined, round, keys, waiting: [...keys], responses: {} };
   if (req.params !== undefined) entry.params = req.params;
+  if (req.logLevel !== undefined) entry.logLevel = req.logLevel;
   if (typeof result.requestState === "string") entry.requestState = result.requestState;
   state.mrtr[originKey] = entry;
   wakeNoLaterThan(state, entry.deadline);
@@ -800,7 +801,7 @@ function retryInput(state: SessionState, originKey: string, now: number, out: Se
   }
   const params: JsonObject = { ...entry.params, inputResponses };
   if (entry.requestState !== undefined) params.requestState = entry.requestState;
-  sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress }, out, { origin: entry.origin, round: entry.round, params: entry.params, deadline, hardDeadline: entry.hardDeadline ?? null });
+  sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress, logLevel: entry.logLevel }, out, { origin: entry.origin, round: entry.round, params: entry.params, deadline, hardDeadline: entry.hardDeadline ?? null });
 }
 
 /** The id of an input request the application is handed: unique per call, round and key, and never a wire id. */
@@ -915,6 +916,7 @@ function sendRequest(
   // Kept for an MRTR retry: the application's own params, never a previous round's inputs.
   const appParams = retry !== undefined ? retry.params : original;
   if (phase.name === "modern" && spec.inputRequired && appParams !== undefined) req.params = appParams;
+  if (phase.name === "modern" && spec.inputRequired && input.logLevel !== undefined) req.logLevel = input.logLevel;
   if (retry !== undefined) {
     req.origin = retry.origin;
     req.round = retry.round;

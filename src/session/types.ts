@@ -135,6 +135,8 @@ export interface OutboundRequest {
   params?: JsonObject;
   /** Modern client: which `input_required` round this attempt is (0 for the first). */
   round?: number;
+  /** Modern client: the `logLevel` the application asked for, kept for an MRTR retry. */
+  logLevel?: LoggingLevel;
   progressToken?: string | number;
   /** Highest progress seen; progress must increase. */
   progress?: number;
@@ -189,6 +191,7 @@ export interface MrtrRound {
   hardDeadline: number | null;
   progress: boolean;
   round: number;
+  logLevel?: LoggingLevel;
   requestState?: string;
   /** The input keys in the order the server asked for them: the order of `inputResponses` on the retry. */
   keys: string[];

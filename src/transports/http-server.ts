@@ -140,7 +140,11 @@ export interface HttpHandlerOptions {
   cors?: boolean;
   /** Host names (no port) allowed in `Host`. Default: localhost, 127.0.0.1, [::1]. `false` disables the check (behind a proxy that does it). */
   allowedHosts?: AllowList | false;
-  /** Answer requests with one JSON body instead of an SSE stream. Default false. */
+  /**
+   * Answer requests with one JSON body instead of an SSE stream. Default false. A legacy
+   * request's notifications then go to the session's GET stream; a modern (2026-07-28)
+   * request has no other stream, so its notifications (log messages, progress) are dropped.
+   */
   enableJsonResponse?: boolean;
   /**
    * `false` for a server that speaks only 2026-07-28 (its sessions' `versions` should hold

@@ -9,7 +9,8 @@
  *
  * Theory of operation. An event id is `<stream>-<seq>`: the stream's number in its
  * session and the event's sequence number in the stream, both decimal. Sequence 0 is
- * the priming event, which is never stored; messages count from 1. {@link parseEventId}
+ * the start of the stream (a new stream's priming event), never stored; messages count
+ * from 1. A resumed connection's priming event carries the id the client resumed from. {@link parseEventId}
  * reads an id back by hand (no regular expression sees request data).
  *
  * Each stream owns a {@link StreamLog}: its events in order, oldest first, and `written`,

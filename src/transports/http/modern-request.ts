@@ -16,11 +16,13 @@
  * `send` with `related`, the id of this request:
  *
  * - an answer the kernel makes while the body is fed (an error, `server/discover`, a
- *   handler that answers synchronously) becomes one JSON body, with HTTP 400 for the
- *   errors the page ties to 400 and 404 for an unknown method;
+ *   handler that answers synchronously) with nothing sent before it becomes one JSON
+ *   body, with HTTP 400 for the errors the page ties to 400 and 404 for an unknown method;
  * - otherwise the response is an SSE stream (or, with `enableJsonResponse`, one JSON body
  *   once the response is in; `subscriptions/listen` always streams): notifications for
- *   this request, then the response, then the end of the stream.
+ *   this request, then the response, then the end of the stream. With
+ *   `enableJsonResponse` a request's notifications are dropped: a JSON body holds one
+ *   message, and a modern request has no other stream to carry them.
  *
  * The client closing the stream (its reader cancels) or going away (the view's
  * `onAbort`, which fires too for a client that left while its body was read or its token
@@ -123,9 +125,10 @@ function statusOf(answer: JsonRpcMessage, params: JsonObject | undefined): numbe
  * nothing, or only its final response, the answer is one JSON body whose status fits the
  * response (an error the page ties to 400 stays 400 even when the handler makes it
  * asynchronously). The first message that is not the final response (a notification for
- * this request) commits an SSE stream with status 200; `subscriptions/listen` does so at
- * once with its acknowledgment. With `enableJsonResponse` there is never a stream except
- * for `subscriptions/listen`.
+ * this request, also one sent before a synchronous answer) commits an SSE stream with
+ * status 200; `subscriptions/listen` does so at once with its acknowledgment. With
+ * `enableJsonResponse` there is never a stream except for `subscriptions/listen`, so a
+ * request's notifications are dropped.
  */
 class ModernRequest {
   private readonly endpoint: Endpoint;
@@ -188,6 +191,15 @@ class ModernRequest {
     }
     const r = this.response;
     if (r !== undefined) {
+      // A handler that logged or reported progress before answering synchronously: its
+      // notifications precede the response on a stream (draft streamable-http, Receiving
+      // Messages), as they would had it answered after an `await`.
+      if (this.early.length > 0) {
+        const stream = this.openStream();
+        this.conn!.write(eventText(r.text));
+        this.end("request answered");
+        return stream;
+      }
       this.end("request answered");
       // A light reply, not a `Response`: the node bridge writes it as it is (no `Headers`
       // built and read back), and the public entry turns it into a `Response`.
