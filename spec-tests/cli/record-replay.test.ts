@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { main } from "../../src/cli/main.js";
 import { BIN, cli } from "./spawn.js";
 
 type Message = { id?: number; result?: any; error?: any };
@@ -49,6 +50,39 @@ async function replay(file: string): Promise<{ code: number | null; out: string 
   const run = cli(["replay", file]);
   const code = await run.code;
   return { code, out: run.stdout() + run.stderr() };
+}
+
+/** `replay FILE` in this process (where a test can slow down what the server awaits): its exit code and output. */
+async function replayHere(file: string): Promise<{ code: number; out: string }> {
+  let out = "";
+  const sink = { write: (c: string) => void (out += c) };
+  const code = await main(["replay", file], { stdin: (async function* () {})(), stdout: sink, stderr: sink });
+  return { code, out };
+}
+
+/**
+ * Runs `fn` with WebCrypto's HMAC and digest taking a macrotask more on each side of the
+ * real work, as they may on a loaded machine: the requestState codec's chains (digest, then
+ * sign) then span several event-loop turns, deterministically.
+ */
+async function withSlowCrypto<T>(fn: () => Promise<T>): Promise<T> {
+  const subtle = crypto.subtle as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const names = ["digest", "sign", "verify", "importKey"];
+  for (const name of names) {
+    const real = subtle[name];
+    subtle[name] = async (...args) => {
+      await turn();
+      const value = await real.apply(subtle, args);
+      await turn();
+      return value;
+    };
+  }
+  try {
+    return await fn();
+  } finally {
+    for (const name of names) delete subtle[name];
+  }
 }
 
 /** The transcript's draw events. */
@@ -132,6 +166,31 @@ test("record + replay: a modern (2026-07-28) tools/call answered input_required,
       const clock = await replay(write("clock.jsonl", transcript.replace(/("draw":"clock","value":)(\d+)/, (_, head: string, ms: string) => head + String(Number(ms) + 1))));
       assert.equal(clock.code, 1, clock.out);
       assert.match(clock.out, /^divergence at step 0: server line 1 differs/);
+    },
+  );
+});
+
+test("record + replay: a modern (2026-07-28) test_elicitation answered input_required (an elicitation/create input request) and retried with the answer and requestState replays identically, however long WebCrypto takes to digest and then sign", async () => {
+  await recordSession(
+    async (request) => {
+      const call = { name: "test_elicitation", arguments: { message: "who?" }, _meta: MODERN_META };
+      const first = await request("tools/call", call);
+      assert.equal(first.result.resultType, "input_required");
+      const [key] = Object.keys(first.result.inputRequests);
+      assert.equal(first.result.inputRequests[key].method, "elicitation/create");
+      const answer = { action: "accept", content: { username: "ann", email: "a@x.example" } };
+      const retry = await request("tools/call", { ...call, inputResponses: { [key]: answer }, requestState: first.result.requestState });
+      assert.match(retry.result.content[0].text, /^User response: action=accept/);
+    },
+    async (transcript, write) => {
+      const file = write("t.jsonl", transcript);
+      // The server's digest-then-sign chain outlasts a turn of the event loop: replay waits for each link.
+      const slow = await withSlowCrypto(() => replayHere(file));
+      assert.equal(slow.code, 0, slow.out);
+      assert.equal(slow.out, "ok 2 steps replayed identically\n");
+      const same = await replay(file);
+      assert.equal(same.code, 0, same.out);
+      assert.equal(same.out, "ok 2 steps replayed identically\n");
     },
   );
 });

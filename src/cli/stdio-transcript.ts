@@ -35,7 +35,8 @@
  * a client that waits for each answer (as MCP clients do) replays exactly.
  * When the transcript has draws, the server takes its clock readings and random bytes
  * from them (task ids and times, the key and expiry of a modern `requestState`), and
- * waits for its `requestState` signing, which WebCrypto does off the event loop; drawing
+ * waits for its `requestState` signing, which WebCrypto does off the event loop (each link
+ * of a digest-then-sign chain, however long each takes); drawing
  * more than was recorded is a divergence. Without draws it draws its own, so a recording
  * that depends on them diverges there.
  */
@@ -108,14 +109,19 @@ function responseKey(text: string): string | undefined {
   return `response:${JSON.stringify(r.id)}`;
 }
 
-/** Lets every pending promise and microtask run, and what `busy` waits for (work off the event loop): two macrotask turns without new output. */
-async function settleWhile(progress: () => number, busy?: () => Promise<unknown>): Promise<void> {
+/**
+ * Lets every pending promise and microtask run, and what `busy` waits for (work off the
+ * event loop, true when there was some): until two macrotask turns with no new output and
+ * nothing to wait for. A turn that waited is not quiet: what the awaited work resumes (the
+ * next link of a chain) may be off the event loop again.
+ */
+async function settleWhile(progress: () => number, busy?: () => Promise<boolean>): Promise<void> {
   let quiet = 0;
   for (let turns = 0; quiet < 2 && turns < 10_000; turns++) {
     const before = progress();
-    await busy?.();
+    const waited = (await busy?.()) === true;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    quiet = progress() === before ? quiet + 1 : 0;
+    quiet = progress() === before && !waited ? quiet + 1 : 0;
   }
 }
 
