@@ -96,7 +96,8 @@ const MODERN_META = {
   "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
 };
 
-test("record + replay: a task-augmented tools/call (2025-11-25: tasks/result, then tasks/get) replays identically, its random id and its times taken from the transcript's draws; a tampered draw, a missing one or none at all diverge", async () => {
+// The timeout only turns a replay that runs away (a regression) into a failure instead of a hung suite.
+test("record + replay: a task-augmented tools/call (2025-11-25: tasks/result, then tasks/get) replays identically, its random id and its times taken from the transcript's draws; a tampered draw, a missing one, none at all, or a far time that outlasts the readings diverge", { timeout: 120_000 }, async () => {
   let taskId = "";
   await recordSession(
     async (request, notify) => {
@@ -131,6 +132,13 @@ test("record + replay: a task-augmented tools/call (2025-11-25: tasks/result, th
       assert.equal(short.code, 1, short.out);
       assert.match(short.out, /: the server drew what the recording does not hold /);
       assert.match(short.out, /actual +"the server read the clock \d+ times; the recording holds \d+ readings"/);
+
+      // The input closed (and all after it) at a far time: advancing there, the task's expiry timer re-arms on the
+      // last recorded reading; replay stops at the first reading too many and reports it instead of running on.
+      const far = lines.map((l) => (/"end":true|"draw":|"exit":/.test(l) ? l.replace(/^\{"t":\d+/, '{"t":1000000000000000') : l));
+      const runaway = await replay(write("far.jsonl", far.join("\n") + "\n"));
+      assert.equal(runaway.code, 1, runaway.out);
+      assert.match(runaway.out, /^divergence at step \d+: the server drew what the recording does not hold \(before the client closed the input\)/);
 
       // A transcript without draws (as record wrote before it kept them) replays as it did: the server draws its own.
       const none = await replay(write("none.jsonl", lines.filter((l) => !l.includes('"draw":')).join("\n") + "\n"));

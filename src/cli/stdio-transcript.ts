@@ -12,7 +12,7 @@
  *     {"t":11,"draw":"random","value":"3q2+7w..."}
  *     {"t":11,"exit":{"code":0,"signal":null}}
  *
- * `t` is milliseconds since the recording started. A line that is not UTF-8 is stored as
+ * `t` is milliseconds since the recording started, never going back. A line that is not UTF-8 is stored as
  * `bytes` (base64) instead of `line`, so the transcript holds exactly what crossed the
  * pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
  * `draw` events, after the traffic, are what `serve --stdio` drew from the wall clock and
@@ -125,10 +125,15 @@ async function settleWhile(progress: () => number, busy?: () => Promise<boolean>
   }
 }
 
-/** Parses a stdio transcript's text into its header and events; an error names the bad line. */
-export function parseStdioTranscript(lines: readonly string[]): { header: StdioTranscriptHeader; events: StdioEvent[] } | { error: string; line: number } {
+/**
+ * Parses a stdio transcript's text into its header and events; an error names the bad line
+ * (and what was expected there when it is more than an event). Times must be finite, not
+ * negative and never go back, as `record` writes them: replay advances its clock to each.
+ */
+export function parseStdioTranscript(lines: readonly string[]): { header: StdioTranscriptHeader; events: StdioEvent[] } | { error: string; line: number; expected?: string } {
   const header = JSON.parse(lines[0]) as StdioTranscriptHeader;
   const events: StdioEvent[] = [];
+  let time = 0;
   for (let i = 1; i < lines.length; i++) {
     let e: unknown;
     try {
@@ -146,6 +151,10 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
         isDraw(ev) ||
         (typeof ev.exit === "object" && ev.exit !== null));
     if (!ok) return { error: `line ${i + 1} is not a stdio transcript event`, line: i };
+    // 1e999 parses as Infinity; a time far ahead is caught only where it makes time go back.
+    const t = (e as { t: number }).t;
+    if (!Number.isFinite(t) || t < time) return { error: `line ${i + 1} has a time t that is not a finite number of ms at or after the line before's`, line: i, expected: `t from ${time} on` };
+    time = t;
     events.push(e as StdioEvent);
   }
   return { header, events };
@@ -172,6 +181,9 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   const channel = new StreamChannel(sink, { framing: "ndjson" });
   server.connect(channel);
   const settle = () => settleWhile(() => produced.length, drawn?.settled);
+  // The clock stops there: past the recorded readings the server sees time stand still, and a
+  // timer it re-arms (a task's expiry) would fire again and again on the way to a far time.
+  const drewTooMuch = () => draws?.problem() !== undefined;
 
   // Every server line of the recording, in order.
   const expected: ({ line: string } | { bytes: string })[] = [];
@@ -226,7 +238,7 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
         recordedSoFar++;
         continue;
       }
-      await clock.runUntil(event.t, settle);
+      await clock.runUntil(event.t, settle, drewTooMuch);
       await settle();
       const at = "end" in event ? "before the client closed the input" : `before client line ${clientLines + 1}`;
       const divergence = check(recordedSoFar, at);
@@ -249,7 +261,7 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
       channel.push(batch.reduce(concat));
     }
     const last = events.length === 0 ? 0 : events[events.length - 1].t;
-    await clock.runUntil(last, settle);
+    await clock.runUntil(last, settle, drewTooMuch);
     await settle();
     return check(expected.length, "at the end of the recording") ?? { ok: true, steps: clientLines };
   } finally {
