@@ -174,6 +174,18 @@ test("record + replay: a modern (2026-07-28) tools/call answered input_required,
       const clock = await replay(write("clock.jsonl", transcript.replace(/("draw":"clock","value":)(\d+)/, (_, head: string, ms: string) => head + String(Number(ms) + 1))));
       assert.equal(clock.code, 1, clock.out);
       assert.match(clock.out, /^divergence at step 0: server line 1 differs/);
+
+      // The recorded exit is compared too: serve --stdio exits 0 once its input ends, and only then.
+      const exited = await replay(write("exit.jsonl", transcript.replace(/"exit":\{"code":0,/, '"exit":{"code":3,')));
+      assert.equal(exited.code, 1, exited.out);
+      assert.match(exited.out, /^divergence at step 2: the server's exit differs \(at the end of the recording\)\n  expected \{"exit":\{"code":3,"signal":null\}\}\n  actual   \{"exit":\{"code":0,"signal":null\}\}\n$/);
+      const lines = transcript.trimEnd().split("\n");
+      const open = await replay(write("open.jsonl", lines.filter((l) => !l.includes('"end":true')).join("\n") + "\n"));
+      assert.equal(open.code, 1, open.out);
+      assert.match(open.out, /^divergence at step 2: the server's exit differs .*\n.*\n  actual   "no exit: the server still serves, its input was never closed"/);
+      // A transcript that records no exit (record was killed first) has none to compare.
+      const noExit = await replay(write("no-exit.jsonl", lines.filter((l) => !l.includes('"exit":')).join("\n") + "\n"));
+      assert.equal(noExit.code, 0, noExit.out);
     },
   );
 });

@@ -29,7 +29,8 @@
  * come in either order), the next recorded line for anything else. Before each client
  * line, every server line recorded before it must have been produced: the replayed
  * server may be earlier than the recorded one, never different. After the last event,
- * what was produced must be exactly what was recorded. The first difference is the
+ * what was produced must be exactly what was recorded, and the recorded exit, when there is
+ * one, the replayed server's (code 0 once its input has ended). The first difference is the
  * divergence reported. The recorded times are when the proxy saw the lines, so a client
  * that writes ahead of a slow-starting server records a schedule the server never saw;
  * a client that waits for each answer (as MCP clients do) replays exactly.
@@ -263,7 +264,16 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
     const last = events.length === 0 ? 0 : events[events.length - 1].t;
     await clock.runUntil(last, settle, drewTooMuch);
     await settle();
-    return check(expected.length, "at the end of the recording") ?? { ok: true, steps: clientLines };
+    const at = "at the end of the recording";
+    const divergence = check(expected.length, at);
+    if (divergence !== undefined) return divergence;
+    // `serve --stdio` exits 0 once its input has ended (the channel closed), and only then.
+    const exit = events.filter((e): e is Extract<StdioEvent, { exit: unknown }> => "exit" in e).at(-1)?.exit;
+    if (exit !== undefined && !(channel.closed && exit.code === 0 && exit.signal === null)) {
+      const actual = channel.closed ? { exit: { code: 0, signal: null } } : "no exit: the server still serves, its input was never closed";
+      return { ok: false, index: expected.length, expected: { exit }, actual, reason: `the server's exit differs (${at})` };
+    }
+    return { ok: true, steps: clientLines };
   } finally {
     server.close();
     channel.close();
