@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { main } from "../../src/cli/main.js";
 import { BIN, cli } from "./spawn.js";
 
 type Message = { id?: number; result?: any; error?: any };
@@ -51,6 +52,39 @@ async function replay(file: string): Promise<{ code: number | null; out: string 
   return { code, out: run.stdout() + run.stderr() };
 }
 
+/** `replay FILE` in this process (where a test can slow down what the server awaits): its exit code and output. */
+async function replayHere(file: string): Promise<{ code: number; out: string }> {
+  let out = "";
+  const sink = { write: (c: string) => void (out += c) };
+  const code = await main(["replay", file], { stdin: (async function* () {})(), stdout: sink, stderr: sink });
+  return { code, out };
+}
+
+/**
+ * Runs `fn` with WebCrypto's HMAC and digest taking a macrotask more on each side of the
+ * real work, as they may on a loaded machine: the requestState codec's chains (digest, then
+ * sign) then span several event-loop turns, deterministically.
+ */
+async function withSlowCrypto<T>(fn: () => Promise<T>): Promise<T> {
+  const subtle = crypto.subtle as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const names = ["digest", "sign", "verify", "importKey"];
+  for (const name of names) {
+    const real = subtle[name];
+    subtle[name] = async (...args) => {
+      await turn();
+      const value = await real.apply(subtle, args);
+      await turn();
+      return value;
+    };
+  }
+  try {
+    return await fn();
+  } finally {
+    for (const name of names) delete subtle[name];
+  }
+}
+
 /** The transcript's draw events. */
 function drawsOf(transcript: string): { draw: string; value: unknown }[] {
   return transcript.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => "draw" in e);
@@ -62,7 +96,8 @@ const MODERN_META = {
   "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
 };
 
-test("record + replay: a task-augmented tools/call (2025-11-25: tasks/result, then tasks/get) replays identically, its random id and its times taken from the transcript's draws; a tampered draw, a missing one or none at all diverge", async () => {
+// The timeout only turns a replay that runs away (a regression) into a failure instead of a hung suite.
+test("record + replay: a task-augmented tools/call (2025-11-25: tasks/result, then tasks/get) replays identically, its random id and its times taken from the transcript's draws; a tampered draw, a missing one, none at all, or a far time that outlasts the readings diverge", { timeout: 120_000 }, async () => {
   let taskId = "";
   await recordSession(
     async (request, notify) => {
@@ -98,6 +133,13 @@ test("record + replay: a task-augmented tools/call (2025-11-25: tasks/result, th
       assert.match(short.out, /: the server drew what the recording does not hold /);
       assert.match(short.out, /actual +"the server read the clock \d+ times; the recording holds \d+ readings"/);
 
+      // The input closed (and all after it) at a far time: advancing there, the task's expiry timer re-arms on the
+      // last recorded reading; replay stops at the first reading too many and reports it instead of running on.
+      const far = lines.map((l) => (/"end":true|"draw":|"exit":/.test(l) ? l.replace(/^\{"t":\d+/, '{"t":1000000000000000') : l));
+      const runaway = await replay(write("far.jsonl", far.join("\n") + "\n"));
+      assert.equal(runaway.code, 1, runaway.out);
+      assert.match(runaway.out, /^divergence at step \d+: the server drew what the recording does not hold \(before the client closed the input\)/);
+
       // A transcript without draws (as record wrote before it kept them) replays as it did: the server draws its own.
       const none = await replay(write("none.jsonl", lines.filter((l) => !l.includes('"draw":')).join("\n") + "\n"));
       assert.equal(none.code, 1, none.out);
@@ -132,6 +174,43 @@ test("record + replay: a modern (2026-07-28) tools/call answered input_required,
       const clock = await replay(write("clock.jsonl", transcript.replace(/("draw":"clock","value":)(\d+)/, (_, head: string, ms: string) => head + String(Number(ms) + 1))));
       assert.equal(clock.code, 1, clock.out);
       assert.match(clock.out, /^divergence at step 0: server line 1 differs/);
+
+      // The recorded exit is compared too: serve --stdio exits 0 once its input ends, and only then.
+      const exited = await replay(write("exit.jsonl", transcript.replace(/"exit":\{"code":0,/, '"exit":{"code":3,')));
+      assert.equal(exited.code, 1, exited.out);
+      assert.match(exited.out, /^divergence at step 2: the server's exit differs \(at the end of the recording\)\n  expected \{"exit":\{"code":3,"signal":null\}\}\n  actual   \{"exit":\{"code":0,"signal":null\}\}\n$/);
+      const lines = transcript.trimEnd().split("\n");
+      const open = await replay(write("open.jsonl", lines.filter((l) => !l.includes('"end":true')).join("\n") + "\n"));
+      assert.equal(open.code, 1, open.out);
+      assert.match(open.out, /^divergence at step 2: the server's exit differs .*\n.*\n  actual   "no exit: the server still serves, its input was never closed"/);
+      // A transcript that records no exit (record was killed first) has none to compare.
+      const noExit = await replay(write("no-exit.jsonl", lines.filter((l) => !l.includes('"exit":')).join("\n") + "\n"));
+      assert.equal(noExit.code, 0, noExit.out);
+    },
+  );
+});
+
+test("record + replay: a modern (2026-07-28) test_elicitation answered input_required (an elicitation/create input request) and retried with the answer and requestState replays identically, however long WebCrypto takes to digest and then sign", async () => {
+  await recordSession(
+    async (request) => {
+      const call = { name: "test_elicitation", arguments: { message: "who?" }, _meta: MODERN_META };
+      const first = await request("tools/call", call);
+      assert.equal(first.result.resultType, "input_required");
+      const [key] = Object.keys(first.result.inputRequests);
+      assert.equal(first.result.inputRequests[key].method, "elicitation/create");
+      const answer = { action: "accept", content: { username: "ann", email: "a@x.example" } };
+      const retry = await request("tools/call", { ...call, inputResponses: { [key]: answer }, requestState: first.result.requestState });
+      assert.match(retry.result.content[0].text, /^User response: action=accept/);
+    },
+    async (transcript, write) => {
+      const file = write("t.jsonl", transcript);
+      // The server's digest-then-sign chain outlasts a turn of the event loop: replay waits for each link.
+      const slow = await withSlowCrypto(() => replayHere(file));
+      assert.equal(slow.code, 0, slow.out);
+      assert.equal(slow.out, "ok 2 steps replayed identically\n");
+      const same = await replay(file);
+      assert.equal(same.code, 0, same.out);
+      assert.equal(same.out, "ok 2 steps replayed identically\n");
     },
   );
 });

@@ -45,6 +45,10 @@ test("cli replay: a file that is no transcript (no header, a header without opti
     ["bad-step-json", '{"transcript":"mcp-kernel/1","options":{"role":"server","info":{"name":"s","version":"1"}}}\n{nope\n', /line 2 is not JSON/],
     ["stdio-broken", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n[1,2,3]\n', /line 2 is not a stdio transcript event/],
     ["stdio-bad-draw", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":0,"draw":"clock","value":"soon"}\n', /line 2 is not a stdio transcript event/],
+    // Times are finite, not negative, never going back (1e999 parses as Infinity): replay advances its clock to each.
+    ["stdio-time-back", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":5,"from":"client","line":"{}"}\n{"t":4,"from":"server","line":"{}"}\n', /line 3 has a time t that is not a finite number of ms at or after the line before's/],
+    ["stdio-time-negative", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":-5,"from":"client","line":"{}"}\n', /line 2 has a time t that is not a finite/],
+    ["stdio-time-infinite", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":1e999,"from":"client","end":true}\n', /line 2 has a time t that is not a finite/],
     // Only the demo server can be rebuilt: another server's transcript is refused, not reported as a divergence.
     ["other-server", '{"transcript":"mcp-kernel/stdio-1","command":["node","sdk-server.mjs"]}\n{"t":0,"from":"client","line":"{}"}\n', /serve --stdio only/],
   ];

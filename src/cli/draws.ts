@@ -45,11 +45,13 @@ export function isDraw(v: unknown): v is Draw {
 }
 
 /**
- * The server options that take every draw from `source`, and a promise that settles once
- * the `requestState` signing, verifying and digesting under way is done (WebCrypto works off
- * the event loop: replay waits for it before it decides the server is quiet).
+ * The server options that take every draw from `source`, and `settled`: waits for the
+ * `requestState` signing, verifying and digesting under way (WebCrypto works off the event
+ * loop: replay waits for it before it decides the server is quiet), resolving to whether
+ * there was any. A link of a chain (digest, then sign) starts only once the one before has
+ * settled, after this wait: true tells the caller to look again.
  */
-export function drawnServer(source: DrawSource): { options: McpServerOptions; settled(): Promise<unknown> } {
+export function drawnServer(source: DrawSource): { options: McpServerOptions; settled(): Promise<boolean> } {
   // The key is drawn on first use, as hmacRequestState draws its own: a session that seals nothing draws nothing.
   let codec: RequestStateCodec | undefined;
   const sealer = (): RequestStateCodec => (codec ??= hmacRequestState({ secret: source.random(MIN_SECRET_BYTES) }));
@@ -70,7 +72,11 @@ export function drawnServer(source: DrawSource): { options: McpServerOptions; se
       },
       tasks: { generateTaskId: () => taskIdFrom(source.random(TASK_ID_BYTES)) },
     },
-    settled: () => Promise.allSettled(inFlight),
+    async settled() {
+      if (inFlight.size === 0) return false;
+      await Promise.allSettled(inFlight);
+      return true;
+    },
   };
 }
 

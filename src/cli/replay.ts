@@ -7,7 +7,8 @@
  * re-run through the kernel and the demo server's handlers. Exit 0 when every output
  * matches the recording, 1 with the first divergence (where, what was recorded, what was
  * produced) otherwise, 2 when the file cannot be read or is not a transcript (no header,
- * a header without options, a line that is not a step): nothing was compared.
+ * a header without options, a line that is not a step, a stdio time that is not finite or
+ * goes back): nothing was compared.
  */
 import { replay, type ReplayResult } from "../index.js";
 import { Exit, joinLines, openInput, readLines, writeOut } from "./io.js";
@@ -64,7 +65,7 @@ async function replayText(text: string): Promise<ReplayResult> {
   }
   if (format !== STDIO_TRANSCRIPT) return replay(text);
   const parsed = parseStdioTranscript(lines);
-  if ("error" in parsed) return { ok: false, malformed: true, index: parsed.line - 1, expected: "a stdio transcript event", actual: lines[parsed.line], reason: parsed.error };
+  if ("error" in parsed) return { ok: false, malformed: true, index: parsed.line - 1, expected: parsed.expected ?? "a stdio transcript event", actual: lines[parsed.line], reason: parsed.error };
   // Only the demo server can be rebuilt here: another server's transcript would "diverge" at its first answer.
   const command = Array.isArray(parsed.header.command) ? parsed.header.command : [];
   if (!(command.includes("serve") && command.includes("--stdio"))) {

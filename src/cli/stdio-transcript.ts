@@ -12,7 +12,7 @@
  *     {"t":11,"draw":"random","value":"3q2+7w..."}
  *     {"t":11,"exit":{"code":0,"signal":null}}
  *
- * `t` is milliseconds since the recording started. A line that is not UTF-8 is stored as
+ * `t` is milliseconds since the recording started, never going back. A line that is not UTF-8 is stored as
  * `bytes` (base64) instead of `line`, so the transcript holds exactly what crossed the
  * pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
  * `draw` events, after the traffic, are what `serve --stdio` drew from the wall clock and
@@ -29,13 +29,15 @@
  * come in either order), the next recorded line for anything else. Before each client
  * line, every server line recorded before it must have been produced: the replayed
  * server may be earlier than the recorded one, never different. After the last event,
- * what was produced must be exactly what was recorded. The first difference is the
+ * what was produced must be exactly what was recorded, and the recorded exit, when there is
+ * one, the replayed server's (code 0 once its input has ended). The first difference is the
  * divergence reported. The recorded times are when the proxy saw the lines, so a client
  * that writes ahead of a slow-starting server records a schedule the server never saw;
  * a client that waits for each answer (as MCP clients do) replays exactly.
  * When the transcript has draws, the server takes its clock readings and random bytes
  * from them (task ids and times, the key and expiry of a modern `requestState`), and
- * waits for its `requestState` signing, which WebCrypto does off the event loop; drawing
+ * waits for its `requestState` signing, which WebCrypto does off the event loop (each link
+ * of a digest-then-sign chain, however long each takes); drawing
  * more than was recorded is a divergence. Without draws it draws its own, so a recording
  * that depends on them diverges there.
  */
@@ -108,21 +110,31 @@ function responseKey(text: string): string | undefined {
   return `response:${JSON.stringify(r.id)}`;
 }
 
-/** Lets every pending promise and microtask run, and what `busy` waits for (work off the event loop): two macrotask turns without new output. */
-async function settleWhile(progress: () => number, busy?: () => Promise<unknown>): Promise<void> {
+/**
+ * Lets every pending promise and microtask run, and what `busy` waits for (work off the
+ * event loop, true when there was some): until two macrotask turns with no new output and
+ * nothing to wait for. A turn that waited is not quiet: what the awaited work resumes (the
+ * next link of a chain) may be off the event loop again.
+ */
+async function settleWhile(progress: () => number, busy?: () => Promise<boolean>): Promise<void> {
   let quiet = 0;
   for (let turns = 0; quiet < 2 && turns < 10_000; turns++) {
     const before = progress();
-    await busy?.();
+    const waited = (await busy?.()) === true;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    quiet = progress() === before ? quiet + 1 : 0;
+    quiet = progress() === before && !waited ? quiet + 1 : 0;
   }
 }
 
-/** Parses a stdio transcript's text into its header and events; an error names the bad line. */
-export function parseStdioTranscript(lines: readonly string[]): { header: StdioTranscriptHeader; events: StdioEvent[] } | { error: string; line: number } {
+/**
+ * Parses a stdio transcript's text into its header and events; an error names the bad line
+ * (and what was expected there when it is more than an event). Times must be finite, not
+ * negative and never go back, as `record` writes them: replay advances its clock to each.
+ */
+export function parseStdioTranscript(lines: readonly string[]): { header: StdioTranscriptHeader; events: StdioEvent[] } | { error: string; line: number; expected?: string } {
   const header = JSON.parse(lines[0]) as StdioTranscriptHeader;
   const events: StdioEvent[] = [];
+  let time = 0;
   for (let i = 1; i < lines.length; i++) {
     let e: unknown;
     try {
@@ -140,6 +152,10 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
         isDraw(ev) ||
         (typeof ev.exit === "object" && ev.exit !== null));
     if (!ok) return { error: `line ${i + 1} is not a stdio transcript event`, line: i };
+    // 1e999 parses as Infinity; a time far ahead is caught only where it makes time go back.
+    const t = (e as { t: number }).t;
+    if (!Number.isFinite(t) || t < time) return { error: `line ${i + 1} has a time t that is not a finite number of ms at or after the line before's`, line: i, expected: `t from ${time} on` };
+    time = t;
     events.push(e as StdioEvent);
   }
   return { header, events };
@@ -166,6 +182,9 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   const channel = new StreamChannel(sink, { framing: "ndjson" });
   server.connect(channel);
   const settle = () => settleWhile(() => produced.length, drawn?.settled);
+  // The clock stops there: past the recorded readings the server sees time stand still, and a
+  // timer it re-arms (a task's expiry) would fire again and again on the way to a far time.
+  const drewTooMuch = () => draws?.problem() !== undefined;
 
   // Every server line of the recording, in order.
   const expected: ({ line: string } | { bytes: string })[] = [];
@@ -220,7 +239,7 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
         recordedSoFar++;
         continue;
       }
-      await clock.runUntil(event.t, settle);
+      await clock.runUntil(event.t, settle, drewTooMuch);
       await settle();
       const at = "end" in event ? "before the client closed the input" : `before client line ${clientLines + 1}`;
       const divergence = check(recordedSoFar, at);
@@ -243,9 +262,18 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
       channel.push(batch.reduce(concat));
     }
     const last = events.length === 0 ? 0 : events[events.length - 1].t;
-    await clock.runUntil(last, settle);
+    await clock.runUntil(last, settle, drewTooMuch);
     await settle();
-    return check(expected.length, "at the end of the recording") ?? { ok: true, steps: clientLines };
+    const at = "at the end of the recording";
+    const divergence = check(expected.length, at);
+    if (divergence !== undefined) return divergence;
+    // `serve --stdio` exits 0 once its input has ended (the channel closed), and only then.
+    const exit = events.filter((e): e is Extract<StdioEvent, { exit: unknown }> => "exit" in e).at(-1)?.exit;
+    if (exit !== undefined && !(channel.closed && exit.code === 0 && exit.signal === null)) {
+      const actual = channel.closed ? { exit: { code: 0, signal: null } } : "no exit: the server still serves, its input was never closed";
+      return { ok: false, index: expected.length, expected: { exit }, actual, reason: `the server's exit differs (${at})` };
+    }
+    return { ok: true, steps: clientLines };
   } finally {
     server.close();
     channel.close();

@@ -97,9 +97,16 @@ export class ManualClock implements Clock {
     this.t = until;
   }
 
-  /** Like {@link advance} to the instant `until`, letting async work run (`settle`) after each timer. */
-  async runUntil(until: number, settle: () => Promise<void>): Promise<void> {
-    while (this.fireNext(until)) await settle();
+  /**
+   * Like {@link advance} to the instant `until`, letting async work run (`settle`) after each
+   * timer; once `stop` says so, returns where time is (a replay that has found its divergence).
+   */
+  async runUntil(until: number, settle: () => Promise<void>, stop?: () => boolean): Promise<void> {
+    for (;;) {
+      if (stop?.() === true) return;
+      if (!this.fireNext(until)) break;
+      await settle();
+    }
     this.t = Math.max(this.t, until);
   }
 
