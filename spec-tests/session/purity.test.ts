@@ -6,13 +6,16 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Pair, sendsOf } from "../harness/pair.js";
 import { createSession, step } from "../../src/session/session.js";
+import { nextDeadline } from "../../src/session/timeouts.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
+import type { SessionInput, SessionState } from "../../src/session/types.js";
 
 const MODERN = ["2026-07-28" as const];
 const PV = "io.modelcontextprotocol/protocolVersion";
 const CC = "io.modelcontextprotocol/clientCapabilities";
 const FORM = { mode: "form", message: "confirm?", requestedSchema: { type: "object", properties: {} } };
+const snapshot = (s: SessionState): string => JSON.stringify(s);
 
 test("README (state changes only through step) + draft basic/patterns/mrtr: the retry carries the params the call went out with, though the application edited its object after the call", () => {
   const p = new Pair({ versions: MODERN, capabilities: { elicitation: {} } }, { versions: MODERN });
@@ -143,4 +146,26 @@ test("README (nothing throws across the boundary): what the session would keep b
   assert.equal(out[0].type === "diagnostic" && out[0].code, "declare-refused");
   assert.deepEqual(s.options.capabilities, {});
   assert.equal(p.client.phase.name, "modern");
+});
+
+test("README (every input carries now): a missing, null or string now is refused like NaN, and no deadline takes it", () => {
+  for (const now of [undefined, null, "12"]) {
+    const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, keepAliveMs: 1000 });
+    const before = snapshot(c);
+    const out = step(c, { type: "open", now } as unknown as SessionInput).outputs;
+    assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message: "now must be a finite number", detail: { type: "open" } }], `open, now ${JSON.stringify(now)}`);
+    assert.equal(snapshot(c), before);
+    assert.equal(nextDeadline(c), null);
+
+    const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} }, progressIntervalMs: 100 });
+    step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
+    step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+    step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", _meta: { progressToken: "p" } } }) });
+    const held = snapshot(s);
+    for (const input of [{ type: "progress", id: 1, progress: 1 }, { type: "respond", id: 1, result: { content: [] } }, { type: "tick" }]) {
+      const o = step(s, { ...input, now } as unknown as SessionInput).outputs;
+      assert.deepEqual(o, [{ type: "diagnostic", code: "input-refused", message: "now must be a finite number", detail: { type: input.type } }], `${input.type}, now ${JSON.stringify(now)}`);
+      assert.equal(snapshot(s), held);
+    }
+  }
 });

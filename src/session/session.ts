@@ -146,7 +146,8 @@ function malformedInput(input: SessionInput): string | null {
   if (input === null || typeof input !== "object") return "an input must be an object";
   // A request is refused by sendRequest, as an error for the caller that awaits it.
   if (input.type === "request") return null;
-  if (typeof input.now === "number" && !Number.isFinite(input.now)) return "now must be a finite number";
+  // Missing, null or a string is no clock reading either: a string would make every deadline a string.
+  if (typeof input.now !== "number" || !Number.isFinite(input.now)) return "now must be a finite number";
   const finite = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
   switch (input.type) {
     case "progress":
