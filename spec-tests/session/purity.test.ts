@@ -7,9 +7,10 @@ import assert from "node:assert/strict";
 import { Pair, sendsOf } from "../harness/pair.js";
 import { createSession, step } from "../../src/session/session.js";
 import { nextDeadline } from "../../src/session/timeouts.js";
+import { recordingSession, replay } from "../../src/session/transcript.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
-import type { SessionInput, SessionState } from "../../src/session/types.js";
+import type { SessionInput, SessionOutput, SessionState } from "../../src/session/types.js";
 
 const MODERN = ["2026-07-28" as const];
 const PV = "io.modelcontextprotocol/protocolVersion";
@@ -167,5 +168,43 @@ test("README (every input carries now): a missing, null or string now is refused
       assert.deepEqual(o, [{ type: "diagnostic", code: "input-refused", message: "now must be a finite number", detail: { type: input.type } }], `${input.type}, now ${JSON.stringify(now)}`);
       assert.equal(snapshot(s), held);
     }
+  }
+});
+
+/** A server session recording itself, with tools/call id 1 waiting for its answer. */
+function recordedServer() {
+  const rec = recordingSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } });
+  rec.step({ type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
+  rec.step({ type: "receive", now: 1, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+  rec.step({ type: "receive", now: 2, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } }) });
+  return rec;
+}
+
+test("README (nothing throws across the boundary; recorded and replayed bit for bit): recordingSession refuses an input with no JSON form instead of throwing after the step", () => {
+  const cyclic: JsonObject = { content: [] };
+  cyclic.self = cyclic;
+  for (const result of [{ content: [], n: 10n } as unknown as JsonObject, cyclic]) {
+    const rec = recordedServer();
+    const lines = rec.text();
+    let out: SessionOutput[] = [];
+    assert.doesNotThrow(() => (out = rec.step({ type: "respond", now: 3, id: 1, result })));
+    assert.equal(out.length, 1);
+    assert.equal(out[0].type === "diagnostic" && out[0].code, "input-refused");
+    assert.deepEqual(Object.keys(rec.state.inbound), ["1"], "the refused input changed nothing");
+    assert.equal(rec.text(), lines, "and is not recorded");
+    const ok = rec.step({ type: "respond", now: 4, id: 1, result: { content: [] } });
+    assert.equal(sendsOf(ok)[0].id, 1);
+    assert.deepEqual(replay(rec.text()), { ok: true, steps: 4 });
+  }
+});
+
+test("README (recorded and replayed bit for bit): an input refused for its now replays as refused (NaN and Infinity are written as null)", () => {
+  for (const now of [NaN, Infinity]) {
+    const rec = recordedServer();
+    const out = rec.step({ type: "respond", now, id: 1, result: { content: [] } });
+    assert.equal(out[0].type === "diagnostic" && out[0].code, "input-refused");
+    rec.step({ type: "tick", now });
+    rec.step({ type: "respond", now: 5, id: 1, result: { content: [] } });
+    assert.deepEqual(replay(rec.text()), { ok: true, steps: 6 });
   }
 });
