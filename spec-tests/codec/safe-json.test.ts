@@ -3,7 +3,7 @@
 // without parsing) measured against the platform's own encoder.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, isJsonShaped, mayExceedDepth, merged, peekRequestId, utf8Length } from "../../src/jsonrpc/safe-json.js";
+import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, isJsonShaped, jsonCopy, mayExceedDepth, merged, peekRequestId, utf8Length } from "../../src/jsonrpc/safe-json.js";
 
 const SAMPLES = ["", "a", "é", "日本語", "🎉", "a🎉b", "\u007f\u0080\u07ff\u0800\uffff", "\ud800\udc00", "x".repeat(100) + "€".repeat(50)];
 
@@ -113,3 +113,29 @@ test("isJsonShaped: bounded by depth and by the number of containers, without re
   assert.equal(isJsonShaped(wide, 64, 21), true, "21 containers");
   assert.equal(isJsonShaped(wide, 64, 20), false, "over maxNodes");
 });
+
+test("jsonCopy: what JSON.parse(JSON.stringify(v)) gives, sharing no object with v, or undefined when v has no JSON form", () => {
+  const inner = { b: [1, { c: "d" }] };
+  const value = { a: inner, e: null, f: [inner] };
+  const copy = jsonCopy(value)!;
+  assert.deepEqual(copy, value);
+  assert.notEqual(copy.a, inner);
+  assert.notEqual(copy.a.b, inner.b);
+  assert.notEqual(copy.f[0], inner);
+  const hostile = JSON.parse('{"__proto__":{"polluted":1},"x":1}') as object;
+  const safe = jsonCopy(hostile)!;
+  assert.ok(hasOwn(safe, "__proto__"), "an own __proto__ key stays data");
+  assert.equal(Object.getPrototypeOf(safe), Object.prototype);
+  // Not plain data: as its JSON text gives it back.
+  for (const v of [{ a: undefined, b: 1 }, [1, undefined], -0, { d: new Date(0) }, { t: { toJSON: () => "j" } }, Object.assign(Object.create(null), { x: 1 })]) {
+    assert.deepEqual(jsonCopy(v), JSON.parse(JSON.stringify(v)), String(JSON.stringify(v)));
+  }
+  const cyclic: any = { a: {} };
+  cyclic.a.self = cyclic;
+  const throwing = Object.defineProperty({}, "x", { enumerable: true, get: () => { throw new Error("no"); } });
+  for (const v of [undefined, 1n, { n: 1n }, () => 1, cyclic, throwing]) assert.equal(jsonCopy(v), undefined);
+  let deep: unknown = 1;
+  for (let i = 0; i < 1000; i++) deep = [deep];
+  assert.deepEqual(jsonCopy(deep), deep, "deeper than the direct copy goes: through JSON");
+});
+

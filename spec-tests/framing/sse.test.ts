@@ -114,6 +114,18 @@ test("WHATWG: bytes are UTF-8 decoded with replacement, never a failure", () => 
   assert.deepEqual(run([enc.encode("data:"), star.subarray(0, 1), star.subarray(1, 2), star.subarray(2), enc.encode("\n\n")]), [ev("🎉")]);
 });
 
+test("the decoder state is plain data: a JSON round trip between any two chunks, a character cut across them included, decodes alike", () => {
+  const bytes = enc.encode("data: é🎉\n\nid: 7\ndata: x\n\n");
+  const whole = feedSse(createSseDecoder(), bytes);
+  for (let cut = 0; cut <= bytes.length; cut++) {
+    const d = createSseDecoder();
+    const first = feedSse(d, bytes.subarray(0, cut));
+    const restored = JSON.parse(JSON.stringify(d)) as SseDecoder;
+    assert.deepEqual(restored, d, `cut at ${cut}: the snapshot equals the state`);
+    assert.deepEqual([...first, ...feedSse(restored, bytes.subarray(cut))], whole, `cut at ${cut}`);
+  }
+});
+
 test("bounded: an event over maxEventSize is reported once and skipped; the next event is delivered", () => {
   const state = createSseDecoder({ maxEventSize: 100 });
   const out: SseOutput[] = [];

@@ -14,8 +14,9 @@
  * The decoder is a state machine over plain data, updated in place by {@link feedSse}
  * (rebuilding the pending line per chunk would make long lines quadratic). Bytes are
  * decoded as UTF-8 with replacement, as WHATWG requires; the up to three bytes of a
- * character split across chunks wait in `carry`, so the state stays plain data rather
- * than a streaming decoder object. One BOM at the very start is dropped. Lines end at
+ * character split across chunks wait in `carry`, an array of numbers, so the state stays
+ * plain data (a JSON round trip of it decodes the rest of the stream alike) rather than a
+ * streaming decoder object. One BOM at the very start is dropped. Lines end at
  * CRLF, LF or CR; a CR that ends a chunk sets `pendingCR` so that an LF opening the next
  * chunk is not taken for a second, blank line. Per line:
  *
@@ -68,8 +69,8 @@ export interface SseDecoder {
   readonly maxEventSize: number;
   /** False until the first character arrives, which is dropped if it is a BOM. */
   started: boolean;
-  /** The bytes of a UTF-8 character cut by the end of the last byte chunk. */
-  carry: Uint8Array;
+  /** The bytes (at most three) of a UTF-8 character cut by the end of the last byte chunk: numbers, not a `Uint8Array`, so they survive a JSON round trip. */
+  carry: number[];
   /** The last chunk ended in CR: an LF opening the next chunk belongs to that line break. */
   pendingCR: boolean;
   /** The unterminated line so far. Holds no CR or LF. */
@@ -94,7 +95,6 @@ export interface SseDecoder {
   dropLineIsData: boolean;
 }
 
-const EMPTY = new Uint8Array(0);
 /** Replacement decoding, as WHATWG requires; BOM kept, so only the stream's first one is dropped (by hand). */
 const utf8 = /* @__PURE__ */ new TextDecoder("utf-8", { ignoreBOM: true });
 const DIGITS = /^[0-9]+$/;
@@ -104,7 +104,7 @@ export function createSseDecoder(options?: SseOptions, lastEventId = ""): SseDec
   return {
     maxEventSize: options?.maxEventSize ?? DEFAULT_LIMITS.maxBytes + 1024,
     started: false,
-    carry: EMPTY,
+    carry: [],
     pendingCR: false,
     line: "",
     lineDropped: false,
@@ -136,14 +136,14 @@ function decodeChunk(state: SseDecoder, chunk: Uint8Array): string {
     const need = sequenceLength(carry[0]) - carry.length;
     while (start < need && start < chunk.length && (chunk[start] & 0xc0) === 0x80) start++;
     if (start < need && start === chunk.length) {
-      state.carry = concat(carry, chunk);
+      state.carry = carry.concat(Array.from(chunk));
       return "";
     }
-    head = utf8.decode(concat(carry, chunk.subarray(0, start)));
-    state.carry = EMPTY;
+    head = utf8.decode(Uint8Array.from(carry.concat(Array.from(chunk.subarray(0, start)))));
+    state.carry = [];
   }
   const end = completeEnd(chunk, start);
-  if (end < chunk.length) state.carry = chunk.slice(end);
+  if (end < chunk.length) state.carry = Array.from(chunk.subarray(end));
   return end > start ? head + utf8.decode(chunk.subarray(start, end)) : head;
 }
 
@@ -160,13 +160,6 @@ function completeEnd(bytes: Uint8Array, start: number): number {
     if ((b & 0xc0) !== 0x80) return sequenceLength(b) > n - i ? i : n;
   }
   return n;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
 }
 
 /** Splits decoded text into lines (CRLF, LF, CR), searching each terminator kind once per pass. */

@@ -211,6 +211,58 @@ function shapedWalk(node: object, depthLeft: number, budget: number): number {
   return budget;
 }
 
+/**
+ * A deep copy of `value` as plain JSON data sharing no object with it, or `undefined` when
+ * it has no JSON form (a BigInt, a function, a cycle, a `toJSON` that throws). What the
+ * session keeps of an application's input or of a received message goes through this, so
+ * that the application editing its object later, or one an output handed it, cannot change
+ * the state between steps (README: the state changes only through `step`). Plain data (what
+ * {@link isJsonShaped} accepts, up to {@link COPY_DEPTH} deep) is copied member by member;
+ * anything else as its JSON text would give it back (an `undefined` member dropped, a `Date`
+ * as its string), which is what the wire carries of it.
+ */
+export function jsonCopy<T>(value: T): T | undefined {
+  try {
+    const copy = copyShaped(value, COPY_DEPTH);
+    if (copy !== NOT_SHAPED) return copy as T;
+  } catch {
+    // A getter that throws: the JSON path below reports it.
+  }
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  } catch {
+    return undefined;
+  }
+}
+
+/** How deep {@link jsonCopy} copies directly; deeper (or cyclic) values take the JSON path. */
+const COPY_DEPTH = 64;
+
+/** {@link copyShaped}'s answer for a value that is not plain JSON data. */
+const NOT_SHAPED: unique symbol = Symbol("not plain JSON data");
+
+function copyShaped(v: unknown, depthLeft: number): unknown {
+  if (isJsonLeaf(v)) return v;
+  if (typeof v !== "object" || depthLeft < 1) return NOT_SHAPED;
+  if (Array.isArray(v)) {
+    const copy: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) if ((copy[i] = copyShaped(v[i], depthLeft - 1)) === NOT_SHAPED) return NOT_SHAPED;
+    return copy;
+  }
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return NOT_SHAPED;
+  const copy: { [key: string]: unknown } = {};
+  for (const key in v) {
+    const member = copyShaped((v as { [key: string]: unknown })[key], depthLeft - 1);
+    if (member === NOT_SHAPED) return NOT_SHAPED;
+    // Defined, not assigned: an own `__proto__` key stays data (see the header).
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true });
+    else copy[key] = member;
+  }
+  return copy;
+}
+
 /** A JSON scalar that survives a text round trip unchanged. */
 function isJsonLeaf(v: unknown): boolean {
   switch (typeof v) {

@@ -23,13 +23,14 @@
  * concurrently").
  */
 import { ErrorCode } from "../jsonrpc/errors.js";
+import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, JsonRpcRequest, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { hasCapability, INPUT_REQUESTS, methodSpec } from "../model/methods.js";
 import { addCapabilityPath, missingCapability, missingParamsCapability } from "../session/capabilities.js";
 import { passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
-import { retainedStringIssues } from "../session/retained.js";
+import { copyOf, retainedStringIssues } from "../session/retained.js";
 import { addInbound, removeInbound, sendError, sendResult } from "../session/requests.js";
 import { idKey, type InboundRequest, type LoggingLevel, type SessionInput, type SessionOutput, type SessionState } from "../session/types.js";
 import { readRequestMeta, stampResult } from "./request-meta.js";
@@ -51,7 +52,10 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   if (issues) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues });
   if (method === "server/discover") return sendResult(out, id, discoverResult(state));
   if (state.inboundCount >= o.maxInboundRequests) return sendError(out, id, ErrorCode.InvalidRequest, `too many requests in progress (limit ${o.maxInboundRequests})`);
-  const req: InboundRequest = { id, method, modern: logLevel === undefined ? { version, capabilities } : { version, capabilities, logLevel } };
+  // The state keeps a copy of the capabilities: the request's params, _meta included, are the application's.
+  const kept = jsonCopy(capabilities);
+  if (kept === undefined) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params: the client capabilities have no JSON form");
+  const req: InboundRequest = { id, method, modern: logLevel === undefined ? { version, capabilities: kept } : { version, capabilities: kept, logLevel } };
   const token = progressTokenOf(params);
   if (token !== undefined) req.progressToken = token;
   if (method === "subscriptions/listen") return openSubscription(state, req, params!.notifications as SubscriptionFilter, out);
@@ -65,10 +69,11 @@ function discoverResult(state: SessionState): JsonObject {
   // The 2026-07-28 ServerCapabilities has no `tasks` slot: tasks are the extension there
   // (SEP-2663: the extension MUST NOT use the v1 slot), so a dual-era server's legacy
   // declaration stays out of discovery.
-  const { tasks: _v1Tasks, ...capabilities } = o.capabilities;
+  // Copies: the result is the application's to pass on (see retained.ts).
+  const { tasks: _v1Tasks, ...capabilities } = copyOf(o.capabilities);
   const result: JsonObject = { supportedVersions: [...o.versions], capabilities };
   if (o.instructions !== undefined) result.instructions = o.instructions;
-  return stampResult("server/discover", result, o.info, { ttlMs: o.cacheTtlMs, scope: o.cacheScope });
+  return stampResult("server/discover", result, copyOf(o.info), { ttlMs: o.cacheTtlMs, scope: o.cacheScope });
 }
 
 /** Answers a modern request the application handled. */
@@ -175,9 +180,11 @@ function openSubscription(state: SessionState, req: InboundRequest, requested: S
   addInbound(state, req);
   state.subscriptions[idKey(req.id)] = true;
   state.subscriptionCount++;
+  // The outputs get a copy of the filter the state keeps (plain data: strings and booleans).
+  const agreed = copyOf(req.subscription) as JsonObject;
   // The acknowledgment MUST be the subscription's first message.
-  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [MetaKey.subscriptionId]: req.id }, notifications: req.subscription as JsonObject } }, related: req.id });
-  out.push({ type: "diagnostic", code: "subscription-opened", message: "a subscriptions/listen stream opened", detail: { id: req.id, notifications: req.subscription } });
+  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [MetaKey.subscriptionId]: req.id }, notifications: agreed } }, related: req.id });
+  out.push({ type: "diagnostic", code: "subscription-opened", message: "a subscriptions/listen stream opened", detail: { id: req.id, notifications: agreed } });
 }
 
 /** The application ends a subscription: its graceful completion result, tagged with its id. */

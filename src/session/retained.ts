@@ -24,8 +24,17 @@
  *
  * Not kept, so not bounded here: cursors (decoded per request), the ids named by
  * `tasks/*` and `notifications/*` (looked up, never stored).
+ *
+ * What the kernel keeps of an object is a copy ({@link copyOf}, `jsonCopy`), and what it
+ * hands out of its own state is a copy too, so that the state and the application share no
+ * object (README: the state changes only through `step`): a modern request's params kept
+ * for its MRTR retry, input answers waiting for the round's others, the peer's info and
+ * capabilities, a modern request's client capabilities, options and declared capabilities.
+ * Not copied per message, for the hot path's sake: the session's own info and capabilities
+ * that every modern request's `_meta` and every modern result's `serverInfo` carry.
  */
 import { MAX_REQUEST_ID_LENGTH } from "../jsonrpc/codec.js";
+import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import type { Issue } from "../schema/validate.js";
 import type { SessionOutput } from "./types.js";
@@ -73,4 +82,13 @@ function longStringIn(list: unknown, path: string, max: number): Issue[] | null 
 /** The diagnostic for a peer's string in a response that is not remembered because of its length. */
 export function notKept(out: SessionOutput[], what: string, max: number, length: number): void {
   out.push({ type: "diagnostic", code: "too-long-to-keep", message: `${what} longer than ${max} characters is not remembered`, detail: { length } });
+}
+
+/**
+ * A copy of data the session keeps or hands out of its own state. Data with no JSON form
+ * (only options can hold it: inputs and messages carrying it are refused) is kept as given;
+ * no message can carry it anyway.
+ */
+export function copyOf<T>(value: T): T {
+  return jsonCopy(value) ?? value;
 }

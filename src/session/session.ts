@@ -19,7 +19,7 @@
  * halves of the handshake.
  */
 import { decode, decodeValue, malformedResponseAnswer, UNENCODABLE_RESPONSE, type Decoded } from "../jsonrpc/codec.js";
-import { merged } from "../jsonrpc/safe-json.js";
+import { jsonCopy, merged } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
@@ -38,7 +38,7 @@ import { passesLevel } from "./logging.js";
 import { flushProgress, progressTokenOf, receiveProgress, sendProgress, withProgressToken } from "./progress.js";
 import { endTaskProgress, observeAnswer, observeStatus, sendTaskProgress } from "./task-progress.js";
 import { addInbound, addOutbound, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
-import { MAX_KEPT_ID_LENGTH, notKept, retainedStringIssues, tooLong } from "./retained.js";
+import { copyOf, MAX_KEPT_ID_LENGTH, notKept, retainedStringIssues, tooLong } from "./retained.js";
 import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
 import { decideVersionRetry } from "./version-retry.js";
 import {
@@ -60,13 +60,17 @@ import {
 /** Most URL elicitations a client remembers awaiting completion; the oldest is forgotten first. */
 const MAX_URL_ELICITATIONS = 256;
 
-/** Fills in defaults. */
+/**
+ * Fills in defaults. The objects are copies: the application editing its options object
+ * after `createSession` must not change the session (README: the state changes only
+ * through `step`).
+ */
 export function resolveOptions(options: SessionOptions): ResolvedOptions {
   const resolved: ResolvedOptions = {
     role: options.role,
-    info: options.info,
-    capabilities: options.capabilities,
-    versions: options.versions ?? [...LEGACY_VERSIONS],
+    info: copyOf(options.info),
+    capabilities: copyOf(options.capabilities),
+    versions: options.versions === undefined ? [...LEGACY_VERSIONS] : copyOf(options.versions),
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
     discoverTimeoutMs: options.discoverTimeoutMs ?? 10_000,
     maxRequestTimeoutMs: options.maxRequestTimeoutMs ?? 600_000,
@@ -142,7 +146,8 @@ function malformedInput(input: SessionInput): string | null {
   if (input === null || typeof input !== "object") return "an input must be an object";
   // A request is refused by sendRequest, as an error for the caller that awaits it.
   if (input.type === "request") return null;
-  if (typeof input.now === "number" && !Number.isFinite(input.now)) return "now must be a finite number";
+  // Missing, null or a string is no clock reading either: a string would make every deadline a string.
+  if (typeof input.now !== "number" || !Number.isFinite(input.now)) return "now must be a finite number";
   const finite = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
   switch (input.type) {
     case "progress":
@@ -282,7 +287,13 @@ function declare(state: SessionState, capabilities: JsonObject, out: SessionOutp
     out.push({ type: "diagnostic", code: "declare-refused", message: `capabilities are fixed for this session (${phase}): a legacy handshake declared them`, detail: { phase } });
     return;
   }
-  state.options.capabilities = { ...capabilities };
+  // A copy: McpServer gives every connection the same object, and the application may edit it later.
+  const copy = jsonCopy(capabilities);
+  if (copy === undefined) {
+    out.push({ type: "diagnostic", code: "declare-refused", message: "the capabilities have no JSON form", detail: { phase } });
+    return;
+  }
+  state.options.capabilities = copy;
 }
 
 /** A fatal protocol error: close the session and ask the driver to close the transport. */
@@ -326,7 +337,7 @@ function startInitialize(state: SessionState, now: number, out: SessionOutput[],
   }
   const id = internalRequest(state, now, "initialize", "initialize");
   moveTo(state, event, { name: "initializing", requestKey: idKey(id) });
-  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: o.capabilities, clientInfo: o.info } } });
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: copyOf(o.capabilities), clientInfo: copyOf(o.info) } } });
 }
 
 /** The shorter of two timeouts, where 0 is none. */
@@ -385,7 +396,9 @@ function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse
   const info = (meta?.[MetaKey.serverInfo] as PeerInfo["info"] | undefined) ?? { name: "unknown", version: "unknown" };
   const peer: PeerInfo = { info, capabilities: result.capabilities as JsonObject };
   if (typeof result.instructions === "string") peer.instructions = result.instructions;
-  moveTo(state, "discovered", { name: "modern", version, peer });
+  const kept = keptPeer(state, peer, out);
+  if (kept === undefined) return;
+  moveTo(state, "discovered", { name: "modern", version, peer: kept });
   out.push({ type: "initialized", version, peer });
 }
 
@@ -410,10 +423,23 @@ function receiveInitializeResponse(state: SessionState, msg: JsonRpcResultRespon
   }
   const peer: PeerInfo = { info: result.serverInfo as PeerInfo["info"], capabilities: result.capabilities as JsonObject };
   if (typeof result.instructions === "string") peer.instructions = result.instructions;
-  moveTo(state, "initialize-result", { name: "operating", version: v, peer });
+  const kept = keptPeer(state, peer, out);
+  if (kept === undefined) return;
+  moveTo(state, "initialize-result", { name: "operating", version: v, peer: kept });
   out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/initialized" } });
   out.push({ type: "initialized", version: v, peer });
   startKeepAlive(state, now);
+}
+
+/**
+ * What the state keeps of the peer: a copy, so that the `initialized` event's peer (the
+ * application's) and the message's objects stay apart from the session. A value received
+ * in process with no JSON form (a BigInt) ends the handshake: no wire could carry it.
+ */
+function keptPeer(state: SessionState, peer: PeerInfo, out: SessionOutput[]): PeerInfo | undefined {
+  const kept = jsonCopy(peer);
+  if (kept === undefined) fail(state, "the peer's info or capabilities have no JSON form", out);
+  return kept;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -437,9 +463,14 @@ function receiveInitialize(state: SessionState, msg: JsonRpcRequest, out: Sessio
     sendError(out, msg.id, ErrorCode.InvalidParams, "Invalid params", { issues });
     return;
   }
-  const peer: PeerInfo = { info: params!.clientInfo as PeerInfo["info"], capabilities: params!.capabilities as JsonObject };
+  // A copy (see keptPeer); the peer is handed out with notifications/initialized.
+  const peer = jsonCopy<PeerInfo>({ info: params!.clientInfo as PeerInfo["info"], capabilities: params!.capabilities as JsonObject });
+  if (peer === undefined) {
+    sendError(out, msg.id, ErrorCode.InvalidParams, "Invalid params: clientInfo or capabilities have no JSON form");
+    return;
+  }
   moveTo(state, "initialize", { name: "awaiting-initialized", version, peer });
-  const result: JsonObject = { protocolVersion: version, capabilities: o.capabilities, serverInfo: o.info };
+  const result: JsonObject = { protocolVersion: version, capabilities: copyOf(o.capabilities), serverInfo: copyOf(o.info) };
   if (o.instructions !== undefined) result.instructions = o.instructions;
   sendResult(out, msg.id, result);
 }
@@ -451,7 +482,8 @@ function receiveInitialized(state: SessionState, now: number, out: SessionOutput
     return;
   }
   moveTo(state, "initialized", { name: "operating", version: p.version, peer: p.peer });
-  out.push({ type: "initialized", version: p.version, peer: p.peer });
+  // A copy: the application's event must not be the session's own object.
+  out.push({ type: "initialized", version: p.version, peer: copyOf(p.peer) });
   startKeepAlive(state, now);
 }
 
@@ -766,10 +798,13 @@ function receiveInputRequired(state: SessionState, req: OutboundRequest, result:
 }
 
 /** The application answered one input request; once all are in, the original request is retried with them. */
-function answerInput(state: SessionState, ref: { origin: string; key: string }, result: JsonObject, now: number, out: SessionOutput[]): void {
+function answerInput(state: SessionState, ref: { origin: string; key: string }, method: string, result: JsonObject, now: number, out: SessionOutput[]): void {
   const entry = Object.hasOwn(state.mrtr, ref.origin) ? state.mrtr[ref.origin] : undefined;
   if (entry === undefined) return;
-  Object.defineProperty(entry.responses, ref.key, { value: result, enumerable: true, writable: true, configurable: true });
+  // A copy: the answer may wait in the state for the round's other answers.
+  const kept = jsonCopy(result);
+  if (kept === undefined) return failInput(state, ref, method, { code: ErrorCode.InternalError, message: "the result has no JSON form" }, out);
+  Object.defineProperty(entry.responses, ref.key, { value: kept, enumerable: true, writable: true, configurable: true });
   entry.waiting = entry.waiting.filter((k) => k !== ref.key);
   if (entry.waiting.length === 0) retryInput(state, ref.origin, now, out);
 }
@@ -799,7 +834,8 @@ function retryInput(state: SessionState, originKey: string, now: number, out: Se
   for (const key of entry.keys) {
     if (Object.hasOwn(entry.responses, key)) Object.defineProperty(inputResponses, key, { value: entry.responses[key], enumerable: true, writable: true, configurable: true });
   }
-  const params: JsonObject = { ...entry.params, inputResponses };
+  // The params stay in the state for the next round: the message gets a copy of them.
+  const params: JsonObject = { ...copyOf(entry.params), inputResponses };
   if (entry.requestState !== undefined) params.requestState = entry.requestState;
   sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress, logLevel: entry.logLevel }, out, { origin: entry.origin, round: entry.round, params: entry.params, deadline, hardDeadline: entry.hardDeadline ?? null });
 }
@@ -897,6 +933,13 @@ function sendRequest(
     const issues = spec.validateParams(params);
     if (issues) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `invalid ${method} params`, { issues });
   }
+  // Kept for an MRTR retry: the application's own params, never a previous round's inputs, and
+  // a copy, so that the application reusing its object after the call cannot change the retry.
+  let kept = retry?.params;
+  if (retry === undefined && phase.name === "modern" && spec.inputRequired && original !== undefined) {
+    kept = jsonCopy(original);
+    if (kept === undefined) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `${method} params have no JSON form`);
+  }
   if (state.outboundCount >= o.maxOutboundRequests) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `too many requests awaiting a response (limit ${o.maxOutboundRequests})`);
   // Non-finite times would put NaN or Infinity into the state (gone in a JSON snapshot, fired at once by a NaN tick).
   if (!Number.isFinite(now)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "now must be a finite number");
@@ -913,9 +956,7 @@ function sendRequest(
   const req: OutboundRequest = { id, method, deadline, hardDeadline: hard, timeoutMs };
   if (phase.name !== "modern" && isTaskAugmented(spec, params)) req.task = true;
   if (method === "tasks/result" && typeof params?.taskId === "string") req.resultOf = params.taskId;
-  // Kept for an MRTR retry: the application's own params, never a previous round's inputs.
-  const appParams = retry !== undefined ? retry.params : original;
-  if (phase.name === "modern" && spec.inputRequired && appParams !== undefined) req.params = appParams;
+  if (kept !== undefined) req.params = kept;
   if (phase.name === "modern" && spec.inputRequired && input.logLevel !== undefined) req.logLevel = input.logLevel;
   if (retry !== undefined) {
     req.origin = retry.origin;
@@ -966,7 +1007,7 @@ function respond(state: SessionState, id: RequestId, result: JsonObject | undefi
   }
   // An error of null is no error (as a caller writing `error: null` for "none" means).
   if (error === null) error = undefined;
-  if (req.mrtr !== undefined) return error === undefined ? answerInput(state, req.mrtr, result ?? {}, now, out) : failInput(state, req.mrtr, req.method, error, out);
+  if (req.mrtr !== undefined) return error === undefined ? answerInput(state, req.mrtr, req.method, result ?? {}, now, out) : failInput(state, req.mrtr, req.method, error, out);
   if (error !== undefined) {
     if (!Number.isInteger(error.code) || typeof error.message !== "string") {
       sendError(out, id, ErrorCode.InternalError, "the handler failed with a malformed error");

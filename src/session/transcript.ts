@@ -51,6 +51,13 @@ export function transcriptLine(input: SessionInput, outputs: SessionOutput[]): s
 /**
  * A session that records itself: `step` runs the kernel and appends a line; `text()` is the
  * transcript so far.
+ *
+ * The kernel is fed the input as the transcript holds it (its JSON text, parsed back), so a
+ * replay sees exactly what the live run saw: a `now` of NaN, written as `null`, is refused
+ * alike on both runs, and a member the text drops (`undefined`) is missing from both. An
+ * input with no JSON text (a BigInt, a cycle) is refused like any malformed input, with an
+ * `input-refused` diagnostic, before the kernel sees it: it changes nothing and is not
+ * recorded, and nothing throws.
  */
 export function recordingSession(options: SessionOptions): { state: ReturnType<typeof createSession>; step(input: SessionInput): SessionOutput[]; text(): string } {
   const lines = [transcriptHeader(options)];
@@ -58,8 +65,17 @@ export function recordingSession(options: SessionOptions): { state: ReturnType<t
   return {
     state,
     step(input) {
-      const { outputs } = step(state, input);
-      lines.push(transcriptLine(input, outputs));
+      let recorded: SessionInput;
+      try {
+        recorded = JSON.parse(JSON.stringify(input) ?? "null") as SessionInput;
+      } catch (e) {
+        const type = (input as { type?: unknown } | null)?.type;
+        return [{ type: "diagnostic", code: "input-refused", message: `the input has no JSON form, so no transcript can hold it: ${e instanceof Error ? e.message : String(e)}`, detail: { type } }];
+      }
+      // Not an object: step refuses it and nothing changed; a transcript line holds only object inputs.
+      if (recorded === null || typeof recorded !== "object") return step(state, recorded).outputs;
+      const { outputs } = step(state, recorded);
+      lines.push(transcriptLine(recorded, outputs));
       return outputs;
     },
     text: () => lines.join("\n") + "\n",

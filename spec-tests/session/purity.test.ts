@@ -1,0 +1,210 @@
+// The kernel's purity promise (README "What it is": `step(state, input) → { state, outputs }`,
+// every input carries `now`, the state is plain JSON changed only through `step`, nothing
+// throws across the boundary, runs are "recorded and replayed bit for bit"), held against
+// what an application does between steps: edit an object it handed in, or one it was handed.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Pair, sendsOf } from "../harness/pair.js";
+import { createSession, step } from "../../src/session/session.js";
+import { nextDeadline } from "../../src/session/timeouts.js";
+import { recordingSession, replay } from "../../src/session/transcript.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+import type { SessionInput, SessionOutput, SessionState } from "../../src/session/types.js";
+
+const MODERN = ["2026-07-28" as const];
+const PV = "io.modelcontextprotocol/protocolVersion";
+const CC = "io.modelcontextprotocol/clientCapabilities";
+const FORM = { mode: "form", message: "confirm?", requestedSchema: { type: "object", properties: {} } };
+const snapshot = (s: SessionState): string => JSON.stringify(s);
+
+test("README (state changes only through step) + draft basic/patterns/mrtr: the retry carries the params the call went out with, though the application edited its object after the call", () => {
+  const p = new Pair({ versions: MODERN, capabilities: { elicitation: {} } }, { versions: MODERN });
+  const seen: unknown[] = [];
+  p.handlers.server = (req, pair) => {
+    const params = req.params as JsonObject;
+    seen.push(params.arguments);
+    if (seen.length === 1) pair.respond("server", req.id, { resultType: "input_required", inputRequests: { ok: { method: "elicitation/create", params: FORM } }, requestState: "s1" });
+    else pair.respond("server", req.id, { content: [{ type: "text", text: "done" }] });
+  };
+  p.handlers.client = (req, pair) => pair.respond("client", req.id, { action: "accept", content: {} });
+  p.handshake();
+  const args = { amount: 1 };
+  p.request("client", "tools/call", { name: "transfer", arguments: args });
+  args.amount = 1000; // the application reuses its object once the call is made
+  p.run();
+  assert.deepEqual(seen, [{ amount: 1 }, { amount: 1 }], "the retry MUST repeat the original request, as it went out");
+  assert.deepEqual(p.of("client", "error"), []);
+  assert.equal(p.of("client", "response").length, 1);
+});
+
+test("README (state changes only through step) + draft basic/patterns/mrtr: an input answer waiting for the round's other answers is kept as given, though the application edits it", () => {
+  const p = new Pair({ versions: MODERN, capabilities: { elicitation: {}, roots: {} } }, { versions: MODERN });
+  const seen: unknown[] = [];
+  p.handlers.server = (req, pair) => {
+    seen.push((req.params as JsonObject).inputResponses);
+    if (seen.length === 1) pair.respond("server", req.id, { resultType: "input_required", inputRequests: { a: { method: "elicitation/create", params: FORM }, b: { method: "roots/list" } } });
+    else pair.respond("server", req.id, { content: [] });
+  };
+  const asked: { id: string | number; method: string }[] = [];
+  p.handlers.client = (req) => void asked.push({ id: req.id, method: req.method });
+  p.handshake();
+  p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const answer = { action: "accept", content: { v: "yes" } };
+  p.respond("client", asked[0].id, answer);
+  answer.content.v = "edited"; // while b is still unanswered
+  p.respond("client", asked[1].id, { roots: [] });
+  p.run();
+  assert.deepEqual(seen[1], { a: { action: "accept", content: { v: "yes" } }, b: { roots: [] } });
+});
+
+test("README (state changes only through step) + 2025-11-25 basic/lifecycle: the initialized event's peer is the application's; editing it leaves the negotiated capabilities alone", () => {
+  const p = new Pair({ capabilities: { elicitation: {} } });
+  p.handshake();
+  const serverEvent = p.of("server", "initialized")[0];
+  delete (serverEvent.peer.capabilities as JsonObject).elicitation;
+  const out = p.feed("server", { type: "request", now: 0, method: "elicitation/create", params: FORM });
+  assert.equal(sendsOf(out)[0]?.method, "elicitation/create", "the client declared elicitation in initialize");
+  const clientEvent = p.of("client", "initialized")[0];
+  delete (clientEvent.peer.capabilities as JsonObject).tools;
+  const call = p.feed("client", { type: "request", now: 0, method: "tools/call", params: { name: "x" } });
+  assert.equal(sendsOf(call)[0]?.method, "tools/call", "the server declared tools in its initialize result");
+});
+
+test("README (state changes only through step) + draft server/discover: a modern client's initialized peer is the application's; editing it leaves what discovery found alone", () => {
+  const p = new Pair({ versions: MODERN }, { versions: MODERN });
+  p.handshake();
+  const ev = p.of("client", "initialized")[0];
+  delete (ev.peer.capabilities as JsonObject).tools;
+  const call = p.feed("client", { type: "request", now: 0, method: "tools/call", params: { name: "x" } });
+  assert.equal(sendsOf(call)[0]?.method, "tools/call");
+});
+
+test("README (state changes only through step) + draft basic/index (_meta clientCapabilities): the server keeps its own copy of a request's client capabilities; the handler editing its params changes nothing", () => {
+  const p = new Pair({ versions: MODERN, capabilities: { elicitation: {} } }, { versions: MODERN });
+  let calls = 0;
+  p.handlers.server = (req, pair) => {
+    const meta = (req.params as JsonObject)._meta as JsonObject;
+    delete (meta[CC] as JsonObject).elicitation; // the handler tidies "its" params
+    if (++calls === 1) pair.respond("server", req.id, { resultType: "input_required", inputRequests: { ok: { method: "elicitation/create", params: FORM } } });
+    else pair.respond("server", req.id, { content: [] });
+  };
+  p.handlers.client = (req, pair) => pair.respond("client", req.id, { action: "accept", content: {} });
+  p.handshake();
+  p.request("client", "tools/call", { name: "x" });
+  p.run();
+  assert.deepEqual(p.of("client", "error"), [], "the request declared elicitation: no -32021");
+  assert.equal(calls, 2);
+});
+
+test("README (state changes only through step): the session keeps copies of its options and of declared capabilities", () => {
+  const capabilities = { tools: {} as JsonObject };
+  const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities, versions: MODERN });
+  const discover = () => sendsOf(step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { [PV]: "2026-07-28", [CC]: {} } } }) }).outputs)[0].result.capabilities;
+  capabilities.tools.listChanged = true;
+  assert.deepEqual(discover(), { tools: {} }, "an edit of the options object after createSession");
+  const declared = { tools: {} as JsonObject, prompts: {} };
+  step(s, { type: "declare", now: 0, capabilities: declared });
+  declared.tools.listChanged = true;
+  assert.deepEqual(discover(), { tools: {}, prompts: {} }, "an edit of a declare input's object after the step");
+  const first = discover();
+  (first.tools as JsonObject).listChanged = true;
+  assert.deepEqual(discover(), { tools: {}, prompts: {} }, "an edit of a discover result the session sent");
+});
+
+test("README (state changes only through step) + draft basic/patterns/subscriptions: the acknowledgment's filter is a copy of the one the session keeps", () => {
+  const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: { listChanged: true } }, versions: MODERN });
+  const listen = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "subscriptions/listen", params: { _meta: { [PV]: "2026-07-28", [CC]: {} }, notifications: { toolsListChanged: true } } });
+  const ack = sendsOf(step(s, { type: "receive", now: 0, data: listen }).outputs)[0];
+  ack.params.notifications.toolsListChanged = false;
+  const note = sendsOf(step(s, { type: "changed", now: 0, what: "tools" }).outputs)[0];
+  assert.equal(note?.method, "notifications/tools/list_changed");
+});
+
+test("README (nothing throws across the boundary): what the session would keep but has no JSON form is refused with an error, and the session goes on", () => {
+  const p = new Pair({ versions: MODERN, capabilities: { elicitation: {}, roots: {} } }, { versions: MODERN });
+  p.handshake();
+  const id = p.request("client", "tools/call", { name: "x", arguments: { n: 10n } as unknown as JsonObject });
+  const refused = p.of("client", "error").find((e) => e.id === id);
+  assert.equal(refused?.error.code, ErrorCode.InvalidParams, "kept for an MRTR retry: refused before it goes out");
+  assert.equal(p.client.outboundCount, 0);
+
+  p.handlers.server = (req, pair) => {
+    if ((req.params as JsonObject).inputResponses === undefined) pair.respond("server", req.id, { resultType: "input_required", inputRequests: { a: { method: "roots/list" }, b: { method: "roots/list" } } });
+    else pair.respond("server", req.id, { content: [] });
+  };
+  const call = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const asked = p.of("client", "request");
+  p.respond("client", asked[0].id, { roots: [], n: 1n } as unknown as JsonObject);
+  const failed = p.of("client", "error").find((e) => e.id === call);
+  assert.equal(failed?.error.code, ErrorCode.InternalError, "an input answer with no JSON form fails the call");
+  assert.deepEqual(p.client.mrtr, {});
+
+  const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: {}, versions: MODERN });
+  const out = step(s, { type: "declare", now: 0, capabilities: { tools: { n: 1n } } as unknown as JsonObject }).outputs;
+  assert.equal(out[0].type === "diagnostic" && out[0].code, "declare-refused");
+  assert.deepEqual(s.options.capabilities, {});
+  assert.equal(p.client.phase.name, "modern");
+});
+
+test("README (every input carries now): a missing, null or string now is refused like NaN, and no deadline takes it", () => {
+  for (const now of [undefined, null, "12"]) {
+    const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, keepAliveMs: 1000 });
+    const before = snapshot(c);
+    const out = step(c, { type: "open", now } as unknown as SessionInput).outputs;
+    assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message: "now must be a finite number", detail: { type: "open" } }], `open, now ${JSON.stringify(now)}`);
+    assert.equal(snapshot(c), before);
+    assert.equal(nextDeadline(c), null);
+
+    const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} }, progressIntervalMs: 100 });
+    step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
+    step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+    step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", _meta: { progressToken: "p" } } }) });
+    const held = snapshot(s);
+    for (const input of [{ type: "progress", id: 1, progress: 1 }, { type: "respond", id: 1, result: { content: [] } }, { type: "tick" }]) {
+      const o = step(s, { ...input, now } as unknown as SessionInput).outputs;
+      assert.deepEqual(o, [{ type: "diagnostic", code: "input-refused", message: "now must be a finite number", detail: { type: input.type } }], `${input.type}, now ${JSON.stringify(now)}`);
+      assert.equal(snapshot(s), held);
+    }
+  }
+});
+
+/** A server session recording itself, with tools/call id 1 waiting for its answer. */
+function recordedServer() {
+  const rec = recordingSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } });
+  rec.step({ type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
+  rec.step({ type: "receive", now: 1, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+  rec.step({ type: "receive", now: 2, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } }) });
+  return rec;
+}
+
+test("README (nothing throws across the boundary; recorded and replayed bit for bit): recordingSession refuses an input with no JSON form instead of throwing after the step", () => {
+  const cyclic: JsonObject = { content: [] };
+  cyclic.self = cyclic;
+  for (const result of [{ content: [], n: 10n } as unknown as JsonObject, cyclic]) {
+    const rec = recordedServer();
+    const lines = rec.text();
+    let out: SessionOutput[] = [];
+    assert.doesNotThrow(() => (out = rec.step({ type: "respond", now: 3, id: 1, result })));
+    assert.equal(out.length, 1);
+    assert.equal(out[0].type === "diagnostic" && out[0].code, "input-refused");
+    assert.deepEqual(Object.keys(rec.state.inbound), ["1"], "the refused input changed nothing");
+    assert.equal(rec.text(), lines, "and is not recorded");
+    const ok = rec.step({ type: "respond", now: 4, id: 1, result: { content: [] } });
+    assert.equal(sendsOf(ok)[0].id, 1);
+    assert.deepEqual(replay(rec.text()), { ok: true, steps: 4 });
+  }
+});
+
+test("README (recorded and replayed bit for bit): an input refused for its now replays as refused (NaN and Infinity are written as null)", () => {
+  for (const now of [NaN, Infinity]) {
+    const rec = recordedServer();
+    const out = rec.step({ type: "respond", now, id: 1, result: { content: [] } });
+    assert.equal(out[0].type === "diagnostic" && out[0].code, "input-refused");
+    rec.step({ type: "tick", now });
+    rec.step({ type: "respond", now: 5, id: 1, result: { content: [] } });
+    assert.deepEqual(replay(rec.text()), { ok: true, steps: 6 });
+  }
+});
