@@ -27,6 +27,16 @@ const out = mkdtempSync(join(tmpdir(), "mcp-kernel-dist-"));
 const built = (path: string) => join(out, path.replace(/^\.\/dist\//, ""));
 after(() => rmSync(out, { recursive: true, force: true }));
 
+/** A temporary consumer folder where `mcp-kernel` is this build: package.json, and dist/ as built (the caller removes it). */
+function consumerWithPackage(): string {
+  const consumer = mkdtempSync(join(tmpdir(), "mcp-kernel-consumer-"));
+  const installed = join(consumer, "node_modules", "mcp-kernel");
+  mkdirSync(installed, { recursive: true });
+  writeFileSync(join(installed, "package.json"), JSON.stringify(pkg));
+  symlinkSync(out, join(installed, "dist"), "dir");
+  return consumer;
+}
+
 test("build: every export of package.json is built, bundle and declaration, and the bundle exports what the source does", async () => {
   execFileSync(process.execPath, [join(root, "scripts", "build.mjs"), "--outdir", out, "--quiet"], { cwd: root, stdio: "pipe" });
 
@@ -106,12 +116,8 @@ test("build: a neutral entry that reaches node: fails the build, naming the chai
 });
 
 test("build: a consumer's bundle of the package is no bigger than the same bundle of the sources, and a bare import keeps nothing (sideEffects false; the dist is not whitespace-minified, which drops the pure annotations bundlers shake with)", async () => {
-  const consumer = mkdtempSync(join(tmpdir(), "mcp-kernel-consumer-"));
+  const consumer = consumerWithPackage();
   try {
-    const installed = join(consumer, "node_modules", "mcp-kernel");
-    mkdirSync(installed, { recursive: true });
-    writeFileSync(join(installed, "package.json"), JSON.stringify(pkg));
-    symlinkSync(out, join(installed, "dist"), "dir");
     const client = (from: string, fromNode: string) =>
       `import { McpClientCore } from ${JSON.stringify(from)};\nimport { spawnStdioServer } from ${JSON.stringify(fromNode)};\n` +
       `const c = new McpClientCore({ name: "c", version: "1" });\nawait c.connect(spawnStdioServer(process.execPath, ["server.js"]));\nconsole.log(await c.callTool("t", {}));\n`;
@@ -218,13 +224,8 @@ test("build: the CLI side imports an internal kernel module's names only if the 
 });
 
 test("build: the emitted declarations type-check in a strict consumer (exactOptionalPropertyTypes, skipLibCheck false) that imports every export", () => {
-  // A consumer folder where `mcp-kernel` is this build: package.json, and dist/ as built.
-  const consumer = mkdtempSync(join(tmpdir(), "mcp-kernel-consumer-"));
+  const consumer = consumerWithPackage();
   try {
-    const pkgDir = join(consumer, "node_modules", "mcp-kernel");
-    mkdirSync(pkgDir, { recursive: true });
-    writeFileSync(join(pkgDir, "package.json"), JSON.stringify(pkg));
-    symlinkSync(out, join(pkgDir, "dist"), "dir");
     const specifiers = subpaths.map(([s]) => s.replace(/^\./, "mcp-kernel"));
     writeFileSync(join(consumer, "consumer.mts"), specifiers.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};\n`).join("") + `export const all = [${specifiers.map((_, i) => `m${i}`).join(", ")}];\n`);
     writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
