@@ -10,7 +10,8 @@
  * Theory of operation. An event id is `<stream>-<seq>`: the stream's number in its
  * session and the event's sequence number in the stream, both decimal. Sequence 0 is
  * the start of the stream (a new stream's priming event), never stored; messages count
- * from 1. A resumed connection's priming event carries the id the client resumed from. {@link parseEventId}
+ * from 1, and a resumption that replays nothing is primed at a position reserved for it
+ * ({@link StreamLog.reserve}), so no id names two events. {@link parseEventId}
  * reads an id back by hand (no regular expression sees request data).
  *
  * Each stream owns a {@link StreamLog}: its events in order, oldest first, and `written`,
@@ -85,6 +86,15 @@ export class StreamLog {
     const out: LoggedEvent[] = [];
     for (let i = this.head; i < this.entries.length; i++) if (this.entries[i].seq > after) out.push(this.entries[i]);
     return out;
+  }
+
+  /**
+   * A fresh position with no event, handed to a connection now (a resumption's priming
+   * event): later events count on after it, and resuming from it replays what follows.
+   */
+  reserve(): number {
+    this.written = ++this.lastSeq;
+    return this.lastSeq;
   }
 
   /** @internal Appends (the store enforces the bounds). */

@@ -43,8 +43,8 @@
  * limit; the oldest are dropped with an `onLost` diagnostic.
  *
  * Priming events and polling closes (SEP-1699) are for sessions at 2025-11-25; older
- * sessions get neither, only event ids on their messages for resumption. Every connection
- * opens with a priming event, a resumption too: its id is where the connection starts.
+ * sessions get neither, only event ids on their messages for resumption. A resumption that
+ * replays nothing is primed too, at a fresh position of its stream.
  *
  * Disconnection is not cancellation in the legacy era (spec: "Disconnection SHOULD NOT
  * be interpreted as the client cancelling its request"), so a broken connection changes
@@ -293,14 +293,14 @@ export class HttpSession {
    * the priming event, then whatever the kernel already sent.
    */
   connectPost(s: Stream): SseConnection {
-    return this.attach(s, 0);
+    return this.attach(s, 0, false);
   }
 
   /** A GET without `Last-Event-ID`: a standalone stream of its own (the queue of one never connected, if that is the newest). */
   connectStandalone(): SseConnection {
     const all = this.standalone;
     const newest = this.newestStandalone();
-    if (newest !== undefined && !newest.everConnected) return this.attach(newest, 0);
+    if (newest !== undefined && !newest.everConnected) return this.attach(newest, 0, false);
     // Streams without a connection are forgotten; what never reached one is handed on, oldest
     // stream first, and counted as delivered there (not lost) before the new stream takes it,
     // so moving it evicts nothing of this session's share.
@@ -315,7 +315,7 @@ export class HttpSession {
     const s = this.newStream(true);
     for (const data of waiting) this.config.store.append(s.log, data, false);
     all.push(s);
-    return this.attach(s, 0);
+    return this.attach(s, 0, false);
   }
 
   /**
@@ -329,11 +329,11 @@ export class HttpSession {
     if (s === undefined || seq > s.log.lastSeq) return undefined;
     const first = s.log.firstSeq;
     if (seq + 1 < first) this.config.diagnose("replay-gap", "events after Last-Event-ID were evicted from the replay log; the client misses them", { stream: no, from: seq + 1, to: first - 1 });
-    return this.attach(s, seq);
+    return this.attach(s, seq, true);
   }
 
-  /** A new connection on `s` that starts after event `after` (0: from the start). */
-  private attach(s: Stream, after: number): SseConnection {
+  /** A new connection on `s` that starts after event `after` (0: from the start); `resumed`: by `Last-Event-ID`. */
+  private attach(s: Stream, after: number, resumed: boolean): SseConnection {
     const old = s.conn;
     if (old !== null) {
       s.conn = null;
@@ -345,15 +345,19 @@ export class HttpSession {
     if (s.standalone) this.lastConnected(s);
     const retry = this.config.retryMs;
     const polls = hasSsePolling(negotiatedVersion(this.endpoint.state));
-    // Spec (SEP-1699): a connection opens with an event id and empty data, to prime
-    // resumption. The id names where this connection starts: `<stream>-0` for a new stream,
-    // the client's own Last-Event-ID for a resumption, so a resumption that replays nothing
-    // still hands the client a position (both TypeScript SDKs keep only ids seen on the
-    // current connection, and would reconnect without one). Like a replayed event's id, it
-    // names one position of one stream; resuming from it replays exactly what follows.
-    if (polls) conn.write(textOf(encodeSsePrimingEvent(formatEventId(s.no, after), retry)));
     const log = s.log;
-    for (const e of log.after(after)) {
+    const replay = log.after(after);
+    // Spec (SEP-1699): a stream opens with an event id and empty data, to prime resumption
+    // (`<stream>-0`). A resumption's replayed events carry their own ids; one that replays
+    // nothing is primed too, at a fresh position of the stream (event ids MUST be unique in
+    // the session: not the Last-Event-ID again), so a client that keeps only the ids seen on
+    // its current connection (both TypeScript SDKs) still has one to resume from.
+    if (polls) {
+      if (!resumed) conn.write(textOf(encodeSsePrimingEvent(formatEventId(s.no, 0), retry)));
+      else if (replay.length === 0) conn.write(textOf(encodeSsePrimingEvent(formatEventId(s.no, log.reserve()), retry)));
+      else conn.write(textOf(encodeSseRetry(retry)));
+    }
+    for (const e of replay) {
       if (!conn.write(eventText(s.no, e.seq, e.data))) break;
       if (e.seq > log.written) log.written = e.seq;
     }
