@@ -173,6 +173,32 @@ test("tasks extension, input_required: the client MUST inspect inputRequests; wa
   assert.equal(failing.sent("client", "tasks/update").length, 0);
 });
 
+test("tasks extension, input_required: a wait whose handler has not answered yet rejects at once when the client closes (-32000) or the caller aborts (-32800), as waitForTask's doc says, and the handler sees its signal abort", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
+  for (const how of ["close", "abort"] as const) {
+    let handlerSignal: AbortSignal | undefined;
+    const c = await connect(
+      (s) => s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => (ctx.inputResponses === undefined ? inputRequired({ user: { method: "elicitation/create", params: form } }) : text("hi"))),
+      // The user never answers.
+      { ...MODERN, tasks: true, handlers: { elicitation: (_p, ctx) => ((handlerSignal = ctx.signal), new Promise<ElicitResult>(() => {})) } },
+      DUAL,
+    );
+    const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+    const caller = new AbortController();
+    let error: any;
+    c.client.waitForTask(id, { intervalMs: 10, signal: caller.signal }).catch((e) => (error = e));
+    while (handlerSignal === undefined) {
+      await flush();
+      c.clock.advance(10);
+    }
+    if (how === "close") c.client.close();
+    else caller.abort();
+    await flush();
+    assert.equal(error?.code, how === "close" ? -32000 : -32800, `${how}: the wait rejects at once`);
+    assert.equal(handlerSignal.aborted, true, `${how}: the handler is told to stop`);
+  }
+});
+
 test("tasks extension Task Polling: a completed task's result is the request's result, so one the plain call refuses as invalid (-32603) fails the task with that error instead", async () => {
   const c = await connect((s) => s.tool("bogus", { execution: { taskSupport: "optional" } }, () => ({ content: [{ type: "bogus" }] }) as unknown as CallToolResult), { ...MODERN, tasks: true }, DUAL);
   const id = c.client.taskIdOf((await c.client.callToolAsTask("bogus")) as JsonObject)!;
