@@ -4,8 +4,11 @@
 // Compatibility"; composition with draft basic/patterns/mrtr.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { connect, deferred, rejection } from "./setup.js";
-import type { McpServer } from "../../src/api/server.js";
+import { CLIENT, connect, deferred, rejection, SERVER } from "./setup.js";
+import { McpServer } from "../../src/api/server.js";
+import { McpClient } from "../../src/api/client.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
 import { inputRequired } from "../../src/api/mrtr.js";
 import type { CallToolResult, ElicitResult } from "../../src/api/types.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
@@ -274,4 +277,49 @@ test("tasks extension Task Polling: tasks/get keeps answering for a live task af
   gate.resolve();
   await flush();
   assert.deepEqual((await c.client.waitForTask(id)).content, [{ type: "text", text: "done" }]);
+});
+
+test("tasks extension + draft basic/patterns/cancellation (the receiver SHOULD stop processing, free resources): a tools/call cancelled before the server answered it with a task has that task cancelled and forgotten, its work never run", async () => {
+  const started: AbortSignal[] = [];
+  const c = await connect((s) => s.tool("job", { execution: { taskSupport: "optional" } }, (_a, ctx) => (started.push(ctx.signal), new Promise<CallToolResult>(() => {}))), { ...MODERN, tasks: true }, DUAL);
+  const caller = new AbortController();
+  const call = rejection(c.client.callToolAsTask("job", {}, {}, { signal: caller.signal }));
+  caller.abort("user"); // notifications/cancelled reaches the server in the delivery of the request
+  assert.equal((await call).code, -32800);
+  await flush();
+  assert.equal(c.sent("client", "notifications/cancelled").length, 1);
+  assert.equal(c.server.tasks!.size, 0, "no orphan task left until its TTL");
+  assert.equal(started.length, 0, "its work never ran");
+  // The client awaited a task answer that might have crossed its cancellation until the request's deadline only.
+  c.clock.advance(60_000);
+  assert.equal(c.client.connection!.state.outboundCount, 0);
+});
+
+test("tasks extension Task Cancellation + draft basic/patterns/cancellation: a tools/call cancelled after the server answered it with a task (the answers crossed) gets tasks/cancel for that task, declaring the extension, so its work stops", async () => {
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock, ...DUAL });
+  const started: AbortSignal[] = [];
+  server.tool("job", { execution: { taskSupport: "optional" } }, (_a, ctx) => (started.push(ctx.signal), new Promise<CallToolResult>(() => {})));
+  const caller = new AbortController();
+  const sent: JsonObject[] = [];
+  // The caller gives up as the server's CreateTaskResult is on its way, before the client reads it.
+  const [a, b] = createMemoryPair({ onSend: (from, t) => {
+    const m = JSON.parse(t);
+    if (from === 1) sent.push(m);
+    if (from === 0 && m.result?.resultType === "task") queueMicrotask(() => caller.abort("user"));
+  } });
+  server.connect(a);
+  const client = new McpClient(CLIENT, { clock, ...MODERN, tasks: true });
+  await client.connect(b);
+  const e = await rejection(client.callToolAsTask("job", {}, {}, { signal: caller.signal }));
+  assert.equal(e.code, -32800);
+  await flush(50);
+  const [task] = Object.values(JSON.parse(server.tasks!.snapshot()).tasks) as JsonObject[];
+  const cancels = sent.filter((m) => m.method === "tasks/cancel");
+  assert.equal(cancels.length, 1, "tasks/cancel sent for the task the late answer named");
+  assert.equal((cancels[0].params as JsonObject).taskId, task.taskId);
+  assert.deepEqual(((cancels[0].params as any)._meta["io.modelcontextprotocol/clientCapabilities"]).extensions, { [EXT]: {} }, "a modern request declares the extension itself");
+  assert.equal(task.status, "cancelled");
+  assert.equal(started[0]?.aborted, true, "its work is told to stop");
+  client.close();
 });

@@ -44,7 +44,7 @@ import { peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import { acceptsTaskAugmented, checkTaskAugmentation, predatesTasks } from "../tasks/capabilities.js";
 import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
-import { createdTaskIdOf } from "../tasks/wire.js";
+import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import type { TaskOwner } from "../tasks/types.js";
 import { progressTokenOf } from "../session/progress.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
@@ -348,9 +348,7 @@ export class McpClientCore {
 
   /** The task id of a `CreateTaskResult` of either era, or undefined for a plain result. */
   taskIdOf(result: JsonObject): string | undefined {
-    const legacy = createdTaskIdOf(result);
-    if (legacy !== undefined) return legacy;
-    return result.resultType === "task" && typeof result.taskId === "string" ? result.taskId : undefined;
+    return createdTaskIdOf(result) ?? modernTaskIdOf(result);
   }
 
   /** `tasks/get`: the task's status now (extension: with its result, error or input requests inlined). */

@@ -277,11 +277,28 @@ export class TaskRuntime {
       if (this.runs.get(taskId) === run) this.runs.delete(taskId); // refused (a limit): no task, no work
       throw e;
     }
+    // A request cancelled before its CreateTaskResult went out (with the request, or an HTTP
+    // stream closed while the task was stored) has that answer dropped, so nobody learns the
+    // task's id to cancel it: it is cancelled here instead of running until its TTL (draft
+    // basic/patterns/cancellation: the receiver SHOULD stop processing and free resources),
+    // and forgotten at once, as nobody can ask about it. Once answered, the request is no
+    // longer in flight and its signal never aborts.
+    if (rc.signal.aborted) this.cancelUnanswered(run);
+    else rc.signal.addEventListener("abort", () => this.cancelUnanswered(run), { once: true });
     // SEP-2663: "MUST NOT return CreateTaskResult until the task is durably created".
     await this.flushWrites();
     // Its work starts only now, and not at all if the task ended meanwhile (execute checks).
     queueMicrotask(() => this.execute(run, params));
     return result;
+  }
+
+  /** The task's creating request was cancelled before it was answered: see {@link TaskRuntime.create}. */
+  private cancelUnanswered(run: Run): void {
+    if (this.runs.get(run.taskId) !== run) return; // already over
+    this.runs.delete(run.taskId);
+    this.rounds.delete(run.taskId);
+    run.controller.abort("the request that created the task was cancelled");
+    this.step({ type: "update-status", now: this.wall(), taskId: run.taskId, status: "cancelled", statusMessage: "The request that created the task was cancelled before it was answered.", ttl: 0 });
   }
 
   /** Serves a `tasks/*` request through the table; the answer may come later (a blocked `tasks/result`). */
