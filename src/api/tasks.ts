@@ -114,6 +114,22 @@ function requestKey(ownerKey: string, id: RequestId): string {
   return ownerKey + "#" + (typeof id === "number" ? "n" + id : "s" + id);
 }
 
+/** A signal that aborts when `a` or `b` does (`AbortSignal.any` is missing before Node 20.3); `done` detaches it from both. */
+function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; done(): void } {
+  const either = new AbortController();
+  const abort = (): void => either.abort();
+  if (a.aborted || b.aborted) either.abort();
+  a.addEventListener("abort", abort, { once: true });
+  b.addEventListener("abort", abort, { once: true });
+  return {
+    signal: either.signal,
+    done: () => {
+      a.removeEventListener("abort", abort);
+      b.removeEventListener("abort", abort);
+    },
+  };
+}
+
 function errorOf(e: unknown): JsonRpcErrorObject {
   if (e instanceof McpError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
   return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) };
@@ -568,11 +584,18 @@ export class TaskRuntime {
     const rc = this.streams.get(requestKey(taskOwnerKey(owner) ?? "?", stream));
     if (rc === undefined) return;
     // Gathered as the plain call's legacy bridge gathers (api/mrtr.ts). A cancelled stream
-    // answers nothing: the table hands the requests to the requestor's next waiter.
-    gather(requests as InputRequests, rc).then(
-      (gathered) => this.inputGathered(taskId, requests, gathered),
-      () => undefined,
-    );
+    // answers nothing: the table hands the requests to the requestor's next waiter. A task
+    // cancelled or expired meanwhile cancels them too (2025-11-25 basic/utilities/tasks:
+    // receivers SHOULD attempt to stop the task's execution), rather than leave them
+    // outstanding on both sides until the request times out.
+    const run = this.runs.get(taskId);
+    const stop = run === undefined ? undefined : eitherSignal(rc.signal, run.controller.signal);
+    gather(requests as InputRequests, rc, stop?.signal)
+      .finally(() => stop?.done())
+      .then(
+        (gathered) => this.inputGathered(taskId, requests, gathered),
+        () => undefined,
+      );
   }
 
   /**
