@@ -335,6 +335,32 @@ test("tasks Input Required Status + basic/patterns/mrtr: input a client did not 
   assert.equal(c.sent("server", "elicitation/create").length, 0);
 });
 
+test("tasks Cancellation + TTL (receivers SHOULD attempt to stop the task's execution): a task cancelled or expired while its input request is out on the tasks/result stream cancels that request (notifications/cancelled), so neither side keeps it until the request timeout", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
+  for (const how of ["tasks/cancel", "ttl expiry"] as const) {
+    const asked: AbortSignal[] = [];
+    const c = await connect(
+      (s) => s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => (ctx.inputResponses === undefined ? inputRequired({ user: { method: "elicitation/create", params: form } }) : text("hi"))),
+      // The user never answers.
+      { ...LEGACY, handlers: { elicitation: (_p, ctx) => (asked.push(ctx.signal), new Promise<ElicitResult>(() => {})) } },
+      LEGACY,
+    );
+    const { task } = (await c.client.callToolAsTask("ask", {}, { ttl: 5000 })) as CreateTaskResult;
+    const result = rejection(c.client.getTaskResult(task!.taskId));
+    await flush(50);
+    assert.equal(asked.length, 1, `${how}: the input request is out`);
+    if (how === "tasks/cancel") await c.client.cancelTask(task!.taskId);
+    else c.clock.advance(5000);
+    await result;
+    await flush(50);
+    const cancelled = c.sent("server", "notifications/cancelled");
+    assert.deepEqual(cancelled.map((m) => m.params.requestId), [c.sent("server", "elicitation/create")[0].id], `${how}: the elicitation is cancelled`);
+    assert.equal(asked[0].aborted, true, `${how}: the client's handler is told to stop`);
+    assert.equal(c.endpoint.state.outboundCount, 0, `${how}: the server no longer awaits it`);
+    assert.equal(c.clock.now() < 60_000, true, `${how}: before any request timeout`);
+  }
+});
+
 test("tasks Input Required Status: a failed input request is left out of the re-run handler's inputResponses, and a round in which every one failed fails the task at once with that error, as a plain call's are", async () => {
   const form = (m: string) => ({ message: m, requestedSchema: { type: "object" as const, properties: {} } });
   const given: JsonObject[] = [];

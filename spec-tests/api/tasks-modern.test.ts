@@ -4,8 +4,11 @@
 // Compatibility"; composition with draft basic/patterns/mrtr.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { connect, deferred, rejection } from "./setup.js";
-import type { McpServer } from "../../src/api/server.js";
+import { CLIENT, connect, deferred, rejection, SERVER } from "./setup.js";
+import { McpServer } from "../../src/api/server.js";
+import { McpClient } from "../../src/api/client.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
 import { inputRequired } from "../../src/api/mrtr.js";
 import type { CallToolResult, ElicitResult } from "../../src/api/types.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
@@ -173,6 +176,32 @@ test("tasks extension, input_required: the client MUST inspect inputRequests; wa
   assert.equal(failing.sent("client", "tasks/update").length, 0);
 });
 
+test("tasks extension, input_required: a wait whose handler has not answered yet rejects at once when the client closes (-32000) or the caller aborts (-32800), as waitForTask's doc says, and the handler sees its signal abort", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
+  for (const how of ["close", "abort"] as const) {
+    let handlerSignal: AbortSignal | undefined;
+    const c = await connect(
+      (s) => s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => (ctx.inputResponses === undefined ? inputRequired({ user: { method: "elicitation/create", params: form } }) : text("hi"))),
+      // The user never answers.
+      { ...MODERN, tasks: true, handlers: { elicitation: (_p, ctx) => ((handlerSignal = ctx.signal), new Promise<ElicitResult>(() => {})) } },
+      DUAL,
+    );
+    const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+    const caller = new AbortController();
+    let error: any;
+    c.client.waitForTask(id, { intervalMs: 10, signal: caller.signal }).catch((e) => (error = e));
+    while (handlerSignal === undefined) {
+      await flush();
+      c.clock.advance(10);
+    }
+    if (how === "close") c.client.close();
+    else caller.abort();
+    await flush();
+    assert.equal(error?.code, how === "close" ? -32000 : -32800, `${how}: the wait rejects at once`);
+    assert.equal(handlerSignal.aborted, true, `${how}: the handler is told to stop`);
+  }
+});
+
 test("tasks extension Task Polling: a completed task's result is the request's result, so one the plain call refuses as invalid (-32603) fails the task with that error instead", async () => {
   const c = await connect((s) => s.tool("bogus", { execution: { taskSupport: "optional" } }, () => ({ content: [{ type: "bogus" }] }) as unknown as CallToolResult), { ...MODERN, tasks: true }, DUAL);
   const id = c.client.taskIdOf((await c.client.callToolAsTask("bogus")) as JsonObject)!;
@@ -248,4 +277,49 @@ test("tasks extension Task Polling: tasks/get keeps answering for a live task af
   gate.resolve();
   await flush();
   assert.deepEqual((await c.client.waitForTask(id)).content, [{ type: "text", text: "done" }]);
+});
+
+test("tasks extension + draft basic/patterns/cancellation (the receiver SHOULD stop processing, free resources): a tools/call cancelled before the server answered it with a task has that task cancelled and forgotten, its work never run", async () => {
+  const started: AbortSignal[] = [];
+  const c = await connect((s) => s.tool("job", { execution: { taskSupport: "optional" } }, (_a, ctx) => (started.push(ctx.signal), new Promise<CallToolResult>(() => {}))), { ...MODERN, tasks: true }, DUAL);
+  const caller = new AbortController();
+  const call = rejection(c.client.callToolAsTask("job", {}, {}, { signal: caller.signal }));
+  caller.abort("user"); // notifications/cancelled reaches the server in the delivery of the request
+  assert.equal((await call).code, -32800);
+  await flush();
+  assert.equal(c.sent("client", "notifications/cancelled").length, 1);
+  assert.equal(c.server.tasks!.size, 0, "no orphan task left until its TTL");
+  assert.equal(started.length, 0, "its work never ran");
+  // The client awaited a task answer that might have crossed its cancellation until the request's deadline only.
+  c.clock.advance(60_000);
+  assert.equal(c.client.connection!.state.outboundCount, 0);
+});
+
+test("tasks extension Task Cancellation + draft basic/patterns/cancellation: a tools/call cancelled after the server answered it with a task (the answers crossed) gets tasks/cancel for that task, declaring the extension, so its work stops", async () => {
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock, ...DUAL });
+  const started: AbortSignal[] = [];
+  server.tool("job", { execution: { taskSupport: "optional" } }, (_a, ctx) => (started.push(ctx.signal), new Promise<CallToolResult>(() => {})));
+  const caller = new AbortController();
+  const sent: JsonObject[] = [];
+  // The caller gives up as the server's CreateTaskResult is on its way, before the client reads it.
+  const [a, b] = createMemoryPair({ onSend: (from, t) => {
+    const m = JSON.parse(t);
+    if (from === 1) sent.push(m);
+    if (from === 0 && m.result?.resultType === "task") queueMicrotask(() => caller.abort("user"));
+  } });
+  server.connect(a);
+  const client = new McpClient(CLIENT, { clock, ...MODERN, tasks: true });
+  await client.connect(b);
+  const e = await rejection(client.callToolAsTask("job", {}, {}, { signal: caller.signal }));
+  assert.equal(e.code, -32800);
+  await flush(50);
+  const [task] = Object.values(JSON.parse(server.tasks!.snapshot()).tasks) as JsonObject[];
+  const cancels = sent.filter((m) => m.method === "tasks/cancel");
+  assert.equal(cancels.length, 1, "tasks/cancel sent for the task the late answer named");
+  assert.equal((cancels[0].params as JsonObject).taskId, task.taskId);
+  assert.deepEqual(((cancels[0].params as any)._meta["io.modelcontextprotocol/clientCapabilities"]).extensions, { [EXT]: {} }, "a modern request declares the extension itself");
+  assert.equal(task.status, "cancelled");
+  assert.equal(started[0]?.aborted, true, "its work is told to stop");
+  client.close();
 });

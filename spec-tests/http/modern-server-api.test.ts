@@ -15,6 +15,9 @@ import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { ProtocolVersion } from "../../src/model/versions.js";
 import { createHttpHandler, type HttpHandlerOptions } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { MemoryTaskStore } from "../../src/api/tasks-store.js";
+import type { TaskRecord } from "../../src/tasks/types.js";
 import { initializeMessage, post, SseReader, URL_ } from "./helpers.js";
 import { answerOf, bodyOf, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
 
@@ -223,4 +226,37 @@ test("streamable-http (draft) Receiving Messages: the server MAY send notificati
     }
     client.close();
   }
+});
+
+test("streamable-http (draft) Cancellation (the server MUST treat a client disconnect as cancellation) + tasks extension: a client that leaves while the server stores the task its tools/call became never learns the task's id, so the task is cancelled and forgotten: its work never runs, nothing stays stored", async () => {
+  // The task's record is written slowly: the client leaves while the first put is pending.
+  const memory = new MemoryTaskStore();
+  let release!: () => void;
+  const stored = new Promise<void>((r) => (release = r));
+  let puts = 0;
+  const store = {
+    get: (o: string, id: string) => memory.get(o, id),
+    put: async (o: string, r: TaskRecord) => {
+      if (puts++ === 0) await stored;
+      memory.put(o, r);
+    },
+    delete: (o: string, id: string) => memory.delete(o, id),
+    list: (o: string) => memory.list(o),
+  };
+  const server = new McpServer({ name: "s", version: "1" }, { session: { versions: [MV] }, tasks: { store, clock: new ManualClock() } });
+  let ran = 0;
+  server.tool("job", { execution: { taskSupport: "optional" } }, () => (ran++, { content: [] }));
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+  const left = new AbortController();
+  const msg = modernRequest(1, "tools/call", { name: "job" }, { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } });
+  void postModern(handler, msg, {}, left.signal).catch(() => {});
+  for (let i = 0; i < 20 && puts === 0; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(puts, 1, "the task is being stored");
+  assert.equal(server.tasks!.size, 1);
+  left.abort();
+  release();
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(ran, 0, "its work never ran");
+  assert.equal(server.tasks!.size, 0, "no task left running until its TTL");
+  assert.deepEqual(memory.records(), [], "nothing left in the store");
 });

@@ -5,7 +5,12 @@
 // (a task belongs to the session that created it).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { connect, deferred, rejection } from "../api/setup.js";
+import { CLIENT, connect, deferred, rejection, SERVER } from "../api/setup.js";
+import { McpClient } from "../../src/api/client.js";
+import { McpServer } from "../../src/api/server.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
+import type { ElicitResult } from "../../src/api/types.js";
 import type { CreateMessageParams, CreateMessageResult } from "../../src/api/types.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { MetaKey } from "../../src/model/meta.js";
@@ -142,4 +147,45 @@ test("basic/utilities/tasks Cancelling Tasks: when the tool call that awaits ctx
   gate.resolve();
   await flush();
   assert.equal((await c.endpoint.request("tasks/get", { taskId })).status, "cancelled", "terminal states are final: a late handler result does not revive it");
+});
+
+test("basic/utilities/cancellation (for task-augmented requests, the tasks/cancel request MUST be used): ctx.requestAsTask cancels the client's task when the tool call is cancelled in the same read as the CreateTaskResult, and when its timeoutMs expires on the tasks/result wait", async () => {
+  const FORM = { message: "?", requestedSchema: { type: "object", properties: {} } };
+  for (const how of ["cancelled with the CreateTaskResult", "timeoutMs"] as const) {
+    const clock = new ManualClock();
+    const server = new McpServer(SERVER, { clock });
+    let thrown: number | undefined;
+    server.tool("ask", {}, async (_a, ctx) => {
+      await ctx.requestAsTask("elicitation/create", FORM, how === "timeoutMs" ? { timeoutMs: 1000 } : {}).catch((e) => (thrown = e.code));
+      return { content: [] };
+    });
+    const caller = new AbortController();
+    const sent: any[] = [];
+    let taskId: string | undefined;
+    const [a, b] = createMemoryPair({ onSend: (from, t) => {
+      const m = JSON.parse(t);
+      if (from === 0) sent.push(m);
+      // The tool call is cancelled in the delivery that brings the server the client's CreateTaskResult.
+      if (from === 1 && m.result?.task !== undefined) {
+        taskId = m.result.task.taskId;
+        if (how !== "timeoutMs") queueMicrotask(() => caller.abort("user"));
+      }
+    } });
+    server.connect(a);
+    let elicitSignal: AbortSignal | undefined;
+    // The user never answers.
+    const client = new McpClient(CLIENT, { clock, ...LEGACY, receiveTasks: { clock }, handlers: { elicitation: (_p, ctx) => ((elicitSignal = ctx.signal), new Promise<ElicitResult>(() => {})) } });
+    await client.connect(b);
+    const call = client.callTool("ask", {}, { signal: caller.signal, timeoutMs: 0 });
+    call.catch(() => {});
+    await flush(60);
+    if (how === "timeoutMs") {
+      clock.advance(1000);
+      await flush(60);
+      assert.equal(thrown, -32001, "the wait timed out");
+    } else assert.equal(thrown, -32800);
+    assert.deepEqual(sent.filter((m) => m.method === "tasks/cancel").map((m) => m.params.taskId), [taskId], `${how}: tasks/cancel for the client's task`);
+    assert.equal(elicitSignal?.aborted, true, `${how}: the client's task stops`);
+    client.close();
+  }
 });

@@ -44,7 +44,7 @@ import { peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import { acceptsTaskAugmented, checkTaskAugmentation, predatesTasks } from "../tasks/capabilities.js";
 import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
-import { createdTaskIdOf } from "../tasks/wire.js";
+import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import type { TaskOwner } from "../tasks/types.js";
 import { progressTokenOf } from "../session/progress.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
@@ -168,6 +168,10 @@ function closedError(reason: string): McpError {
   return new McpError({ code: ErrorCode.ConnectionClosed, message: `connection closed: ${reason}` });
 }
 
+function abortedError(): McpError {
+  return new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" });
+}
+
 function notConnected(): Promise<never> {
   return Promise.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: "not connected" }));
 }
@@ -189,7 +193,7 @@ export class McpClientCore {
   /** This session's tasks: the only owner there is on a client. */
   private readonly taskOwner: TaskOwner = sessionOwner();
 
-  /** The {@link McpClient.waitForTask} waits between polls, each stopped with the error that ends it. */
+  /** What {@link McpClient.waitForTask} waits on (the time between polls, the handlers answering a task's input), each stopped with the error that ends it. */
   private readonly waits = new Set<(e: McpError) => void>();
   /** Why the connection closed, once it has. */
   private closedReason: string | undefined;
@@ -344,9 +348,7 @@ export class McpClientCore {
 
   /** The task id of a `CreateTaskResult` of either era, or undefined for a plain result. */
   taskIdOf(result: JsonObject): string | undefined {
-    const legacy = createdTaskIdOf(result);
-    if (legacy !== undefined) return legacy;
-    return result.resultType === "task" && typeof result.taskId === "string" ? result.taskId : undefined;
+    return createdTaskIdOf(result) ?? modernTaskIdOf(result);
   }
 
   /** `tasks/get`: the task's status now (extension: with its result, error or input requests inlined). */
@@ -384,7 +386,9 @@ export class McpClientCore {
    * `intervalMs` (default 1 s). Rejects with the task's JSON-RPC error when it failed,
    * with `-32800` when it was cancelled (extension), with `-32603` on a `tasks/get` answer
    * that breaks the extension's rules (another task, an unknown status, a completed task
-   * without its `result` object), and with `-32000` at once when the connection closes.
+   * without its `result` object), with `-32000` at once when the connection closes and
+   * `-32800` when `options.signal` aborts, even while this client's handlers answer the
+   * task's input requests (their signal aborts then).
    */
   async waitForTask(taskId: string, options: CallOptions & { intervalMs?: number } = {}): Promise<JsonObject> {
     if (!isModernVersion(this.version)) return this.getTaskResult(taskId, options);
@@ -403,27 +407,47 @@ export class McpClientCore {
     }
   }
 
-  /** Waits `ms` on `clock` between polls; rejects when `signal` aborts or the connection closes (see {@link McpClientCore.endWaits}). */
+  /** Waits `ms` on `clock` between polls; rejects when `signal` aborts or the connection closes (see {@link McpClientCore.stoppable}). */
   private sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" }));
-      if (this.closedReason !== undefined) return reject(closedError(this.closedReason));
-      const stop = (e: McpError | undefined): void => {
+    return this.stoppable(signal, (stopped) =>
+      new Promise<void>((resolve) => {
+        // Held: the caller awaits this wait (see Clock.schedule); closing cancels it, so it keeps no process alive.
+        const handle = clock.schedule(clock.now() + ms, resolve, true);
+        stopped.addEventListener("abort", () => clock.cancel(handle), { once: true });
+      }),
+    );
+  }
+
+  /**
+   * Runs `work` under a signal of its own that aborts when `signal` does or the connection
+   * closes; the promise then rejects at once, with `-32800` or `-32000` as pending requests
+   * do, whether or not `work` heeds its signal (a user who never answers an elicitation).
+   */
+  private stoppable<T>(signal: AbortSignal | undefined, work: (stopped: AbortSignal) => Promise<T>): Promise<T> {
+    if (signal?.aborted) return Promise.reject(abortedError());
+    if (this.closedReason !== undefined) return Promise.reject(closedError(this.closedReason));
+    const own = new AbortController();
+    return new Promise<T>((resolve, reject) => {
+      const done = (): void => {
         this.waits.delete(stop);
         signal?.removeEventListener("abort", onAbort);
-        if (e === undefined) return resolve();
-        clock.cancel(handle);
+      };
+      const stop = (e: McpError): void => {
+        done();
+        own.abort(e);
         reject(e);
       };
-      const onAbort = (): void => stop(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" }));
-      // Held: the caller awaits this wait (see Clock.schedule); closing cancels it, so it keeps no process alive.
-      const handle = clock.schedule(clock.now() + ms, () => stop(undefined), true);
+      const onAbort = (): void => stop(abortedError());
       this.waits.add(stop);
       signal?.addEventListener("abort", onAbort, { once: true });
+      work(own.signal).then(
+        (v) => (done(), resolve(v)),
+        (e: unknown) => (done(), reject(e)),
+      );
     });
   }
 
-  /** The connection closed: waits between polls reject as pending requests do (`-32000`), and their timers go. */
+  /** The connection closed: waits between polls and on a task's input reject as pending requests do (`-32000`); their timers go, their handlers see their signal abort. */
   private endWaits(reason: string): void {
     this.closedReason ??= reason;
     for (const stop of [...this.waits]) stop(closedError(reason));
@@ -438,27 +462,26 @@ export class McpClientCore {
     const keys = Object.keys(requests).filter((k) => !answered.has(k));
     if (keys.length === 0) return false;
     const responses: JsonObject = {};
-    const signal = options.signal ?? new AbortController().signal;
-    await Promise.all(
-      keys.map(async (key) => {
-        const { method, params } = requests[key];
-        const ctx: RequestContext = {
-          id: `task:${taskId}:${key}`,
-          method,
-          signal,
-          progress: () => {},
-          request: () => Promise.reject(new McpError({ code: ErrorCode.InvalidRequest, message: "a task's input request cannot send requests of its own" })),
-          notify: () => {},
-          log: () => {},
-          protocolVersion: this.version,
-        };
-        const result = await this.serve(method, (params ?? {}) as JsonObject, ctx).catch((e: unknown) => {
-          const error = toRpcError(e);
-          throw new McpError({ ...error, message: `the ${method} input of task ${taskId} could not be provided: ${error.message}` });
-        });
-        Object.defineProperty(responses, key, { value: result, enumerable: true, writable: true, configurable: true });
-      }),
-    );
+    const answer = async (key: string, signal: AbortSignal): Promise<void> => {
+      const { method, params } = requests[key];
+      const ctx: RequestContext = {
+        id: `task:${taskId}:${key}`,
+        method,
+        signal,
+        progress: () => {},
+        request: () => Promise.reject(new McpError({ code: ErrorCode.InvalidRequest, message: "a task's input request cannot send requests of its own" })),
+        notify: () => {},
+        log: () => {},
+        protocolVersion: this.version,
+      };
+      const result = await this.serve(method, (params ?? {}) as JsonObject, ctx).catch((e: unknown) => {
+        const error = toRpcError(e);
+        throw new McpError({ ...error, message: `the ${method} input of task ${taskId} could not be provided: ${error.message}` });
+      });
+      Object.defineProperty(responses, key, { value: result, enumerable: true, writable: true, configurable: true });
+    };
+    // The handlers' signal aborts, and the wait rejects at once, when the caller aborts or the connection closes.
+    await this.stoppable(options.signal, (signal) => Promise.all(keys.map((key) => answer(key, signal))));
     for (const key of keys) answered.add(key);
     await this.updateTask(taskId, responses, options);
     return true;
@@ -552,7 +575,7 @@ export class McpClientCore {
     return () => void this.closeListeners.delete(fn);
   }
 
-  /** Closes the connection: pending requests, and {@link McpClient.waitForTask} waits between polls, reject with `-32000`. */
+  /** Closes the connection: pending requests and {@link McpClient.waitForTask} waits reject with `-32000`. */
   close(): void {
     this.endpoint?.closed("client closed");
     this.endWaits("client closed");

@@ -21,7 +21,8 @@
  * `input_required` naming every open ask. So a handler written once serves both eras,
  * provided what it does before an ask is safe to repeat.
  */
-import type { RequestContext, RequestOptions, RequestPeer } from "../driver/endpoint.js";
+import { McpError, type RequestContext, type RequestOptions, type RequestPeer } from "../driver/endpoint.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel } from "../session/types.js";
 import { isModernVersion } from "../model/versions.js";
@@ -166,10 +167,10 @@ export class ServerContext {
    * `tasks.requests.elicitation.create`): the client answers a `CreateTaskResult`, and this
    * then waits on `tasks/result` (which the receiver holds until the task is terminal) and
    * resolves with the request's own result. Aborting (`options.signal`, or this request's
-   * cancellation) sends `tasks/cancel`. A client without that support, a session
-   * negotiated before 2025-11-25 (which has no tasks, whatever the client declared), and
-   * the modern era (where input is gathered with `input_required`) get the plain request
-   * instead.
+   * cancellation) or a `timeoutMs` that expires on the wait sends `tasks/cancel`. A client
+   * without that support, a session negotiated before 2025-11-25 (which has no tasks,
+   * whatever the client declared), and the modern era (where input is gathered with
+   * `input_required`) get the plain request instead.
    * `options.timeoutMs` applies to each request, the wait on `tasks/result` included.
    * An `elicitation/create` form is checked as {@link ServerContext.request} checks it.
    */
@@ -186,13 +187,18 @@ export class ServerContext {
     const taskId = createdTaskIdOf(created);
     // A receiver may still answer plainly (it need not make every request a task).
     if (taskId === undefined) return checked(created);
-    const cancel = (): void => void this.rc.request("tasks/cancel", { taskId }).catch(() => {});
-    signal.addEventListener("abort", cancel, { once: true });
+    let result: JsonObject;
     try {
-      return checked(await this.rc.request("tasks/result", { taskId }, { ...o, signal }));
-    } finally {
-      signal.removeEventListener("abort", cancel);
+      result = await this.rc.request("tasks/result", { taskId }, { ...o, signal });
+    } catch (e) {
+      // 2025-11-25 basic/utilities/cancellation: "For task-augmented requests, the tasks/cancel
+      // request MUST be used". A wait given up (aborted, even before tasks/result went out, or
+      // timed out) leaves the client's task running: cancel it. A task that ended answered
+      // with its own error and is left alone.
+      if (signal.aborted || (e instanceof McpError && e.code === ErrorCode.RequestTimeout)) void this.rc.request("tasks/cancel", { taskId }).catch(() => {});
+      throw e;
     }
+    return checked(result);
   }
 
   /** The k-th ask of this attempt: answered from this round or an earlier one, else pending. */

@@ -255,16 +255,16 @@ export interface Gathered {
 }
 
 /**
- * Sends every input request to the client at once, on behalf of the call (`rc`, whose
- * signal they go out with); failed ones are left out (the last failure is reported).
- * Rejects (`-32800`) when `rc` is cancelled meanwhile. Shared with 2025-11-25 tasks,
- * whose input goes out on the requestor's `tasks/result` stream.
+ * Sends every input request to the client at once, on behalf of the call (`rc`), under
+ * `signal` (default the call's); failed ones are left out (the last failure is reported).
+ * Rejects (`-32800`) when `signal` aborts meanwhile. Shared with 2025-11-25 tasks, whose
+ * input goes out on the requestor's `tasks/result` stream and stops with the task too.
  */
-export async function gather(inputs: InputRequests, rc: RequestContext): Promise<Gathered> {
+export async function gather(inputs: InputRequests, rc: RequestContext, signal = rc.signal): Promise<Gathered> {
   const keys = Object.keys(inputs);
-  const settled = await Promise.allSettled(keys.map((key) => rc.request(inputs[key].method, inputs[key].params as JsonObject | undefined, { signal: rc.signal })));
+  const settled = await Promise.allSettled(keys.map((key) => rc.request(inputs[key].method, inputs[key].params as JsonObject | undefined, { signal })));
   // Cancelled (or the connection closed): the call is over, the handler does not run again.
-  if (rc.signal.aborted) throw new McpError({ code: ErrorCode.RequestCancelled, message: "the request was cancelled while waiting for input" });
+  if (signal.aborted) throw new McpError({ code: ErrorCode.RequestCancelled, message: "the request was cancelled while waiting for input" });
   const responses: InputResponses = {};
   let failure: string | undefined;
   let failed: unknown;

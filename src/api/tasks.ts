@@ -114,6 +114,22 @@ function requestKey(ownerKey: string, id: RequestId): string {
   return ownerKey + "#" + (typeof id === "number" ? "n" + id : "s" + id);
 }
 
+/** A signal that aborts when `a` or `b` does (`AbortSignal.any` is missing before Node 20.3); `done` detaches it from both. */
+function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; done(): void } {
+  const either = new AbortController();
+  const abort = (): void => either.abort();
+  if (a.aborted || b.aborted) either.abort();
+  a.addEventListener("abort", abort, { once: true });
+  b.addEventListener("abort", abort, { once: true });
+  return {
+    signal: either.signal,
+    done: () => {
+      a.removeEventListener("abort", abort);
+      b.removeEventListener("abort", abort);
+    },
+  };
+}
+
 function errorOf(e: unknown): JsonRpcErrorObject {
   if (e instanceof McpError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
   return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) };
@@ -277,11 +293,28 @@ export class TaskRuntime {
       if (this.runs.get(taskId) === run) this.runs.delete(taskId); // refused (a limit): no task, no work
       throw e;
     }
+    // A request cancelled before its CreateTaskResult went out (with the request, or an HTTP
+    // stream closed while the task was stored) has that answer dropped, so nobody learns the
+    // task's id to cancel it: it is cancelled here instead of running until its TTL (draft
+    // basic/patterns/cancellation: the receiver SHOULD stop processing and free resources),
+    // and forgotten at once, as nobody can ask about it. Once answered, the request is no
+    // longer in flight and its signal never aborts.
+    if (rc.signal.aborted) this.cancelUnanswered(run);
+    else rc.signal.addEventListener("abort", () => this.cancelUnanswered(run), { once: true });
     // SEP-2663: "MUST NOT return CreateTaskResult until the task is durably created".
     await this.flushWrites();
     // Its work starts only now, and not at all if the task ended meanwhile (execute checks).
     queueMicrotask(() => this.execute(run, params));
     return result;
+  }
+
+  /** The task's creating request was cancelled before it was answered: see {@link TaskRuntime.create}. */
+  private cancelUnanswered(run: Run): void {
+    if (this.runs.get(run.taskId) !== run) return; // already over
+    this.runs.delete(run.taskId);
+    this.rounds.delete(run.taskId);
+    run.controller.abort("the request that created the task was cancelled");
+    this.step({ type: "update-status", now: this.wall(), taskId: run.taskId, status: "cancelled", statusMessage: "The request that created the task was cancelled before it was answered.", ttl: 0 });
   }
 
   /** Serves a `tasks/*` request through the table; the answer may come later (a blocked `tasks/result`). */
@@ -551,11 +584,18 @@ export class TaskRuntime {
     const rc = this.streams.get(requestKey(taskOwnerKey(owner) ?? "?", stream));
     if (rc === undefined) return;
     // Gathered as the plain call's legacy bridge gathers (api/mrtr.ts). A cancelled stream
-    // answers nothing: the table hands the requests to the requestor's next waiter.
-    gather(requests as InputRequests, rc).then(
-      (gathered) => this.inputGathered(taskId, requests, gathered),
-      () => undefined,
-    );
+    // answers nothing: the table hands the requests to the requestor's next waiter. A task
+    // cancelled or expired meanwhile cancels them too (2025-11-25 basic/utilities/tasks:
+    // receivers SHOULD attempt to stop the task's execution), rather than leave them
+    // outstanding on both sides until the request times out.
+    const run = this.runs.get(taskId);
+    const stop = run === undefined ? undefined : eitherSignal(rc.signal, run.controller.signal);
+    gather(requests as InputRequests, rc, stop?.signal)
+      .finally(() => stop?.done())
+      .then(
+        (gathered) => this.inputGathered(taskId, requests, gathered),
+        () => undefined,
+      );
   }
 
   /**

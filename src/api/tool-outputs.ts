@@ -34,7 +34,7 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
 import type { Issue } from "../schema/validate.js";
-import { createdTaskIdOf } from "../tasks/wire.js";
+import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 
 /** Most tools whose schemas are kept: a server listing more (hostile, or huge) leaves the rest unchecked rather than growing the client without end. */
 const MAX_TOOLS = 10_000;
@@ -82,8 +82,8 @@ export class ToolOutputs {
   check(name: unknown, result: JsonObject): JsonObject {
     const validate = typeof name === "string" ? this.checks.get(name) : undefined;
     if (validate === undefined || result.isError === true) return result;
-    const taskId = createdTaskIdOf(result) ?? (result.resultType === "task" ? result.taskId : undefined);
-    if (typeof taskId === "string") {
+    const taskId = createdTaskIdOf(result) ?? modernTaskIdOf(result);
+    if (taskId !== undefined) {
       if (this.tasks.size >= MAX_TASKS) this.tasks.delete(this.tasks.keys().next().value as string);
       this.tasks.set(taskId, name as string);
       return result;

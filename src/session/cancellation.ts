@@ -18,10 +18,12 @@
  * cancelled finds no entry and is not sent. A 2025-11-25 task-augmented request is the
  * exception: it fails for the application at once, but the kernel keeps waiting for its
  * `CreateTaskResult`, the only message that names the task `tasks/cancel` needs (see
- * {@link abandonTaskRequest}).
+ * {@link abandonTaskRequest}); so does a cancelled extension request the server may have
+ * answered with a task already.
  */
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
+import { mayReturnTask } from "../tasks/modern.js";
 import { removeInbound, removeOutbound } from "./requests.js";
 import { wakeNoLaterThan } from "./timeouts.js";
 import { idKey, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
@@ -99,10 +101,14 @@ export function cancelOutbound(state: SessionState, id: string | number, reason:
   }
   const error = { code: ErrorCode.RequestCancelled, message: reason ?? "request cancelled" };
   if (req.task) return abandonTaskRequest(state, key, req, now, error, out);
-  removeOutbound(state, key);
   const params: JsonObject = { requestId: req.id };
   if (reason !== undefined) params.reason = reason;
   out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params } });
+  // Tasks extension: the server may have answered with a task before our cancellation
+  // reached it; that answer, if one comes (until the request's own deadline), gets
+  // tasks/cancel, as the task's work SHOULD stop (draft basic/patterns/cancellation).
+  if (state.phase.name === "modern" && req.deadline !== null && mayReturnTask(req.method, state.options.capabilities)) return abandonTaskRequest(state, key, req, now, error, out, req.deadline);
+  removeOutbound(state, key);
   out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error });
 }
 
@@ -111,13 +117,13 @@ export function cancelOutbound(state: SessionState, id: string | number, reason:
  * before its `CreateTaskResult` came. Such a request "MUST" be cancelled with
  * `tasks/cancel`, not `notifications/cancelled`, and `tasks/cancel` needs the task id,
  * which only that result carries. So the request fails for the application now, its
- * progress stops, and the kernel keeps it as `abandoned-task` until its hard deadline: the
- * result, if it comes, has its task cancelled by the kernel (session.ts). A request whose
- * hard deadline has passed too is forgotten; its task, if any, ends with its ttl.
+ * progress stops, and the kernel keeps it as `abandoned-task` until its hard deadline
+ * (`until`): the result, if it comes, has its task cancelled by the kernel (session.ts). A
+ * request whose hard deadline has passed too is forgotten; its task, if any, ends with its
+ * ttl. A cancelled extension request that may be answered with a task is kept the same way.
  */
-export function abandonTaskRequest(state: SessionState, key: string, req: OutboundRequest, now: number, error: JsonRpcErrorObject, out: SessionOutput[]): void {
-  out.push({ type: "error", id: req.id, method: req.method, error });
-  const until = req.hardDeadline ?? req.deadline;
+export function abandonTaskRequest(state: SessionState, key: string, req: OutboundRequest, now: number, error: JsonRpcErrorObject, out: SessionOutput[], until = req.hardDeadline ?? req.deadline): void {
+  out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error });
   if (until !== null && until <= now) {
     removeOutbound(state, key);
     return;

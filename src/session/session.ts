@@ -28,7 +28,7 @@ import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, type 
 import { MetaKey } from "../model/meta.js";
 import { taskMetadataOf } from "../tasks/capabilities.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
-import { createdTaskIdOf } from "../tasks/wire.js";
+import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
 import { applyChange, changeOf, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { abandonTaskRequest, cancelOutbound, receiveCancelled } from "./cancellation.js";
@@ -711,7 +711,8 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
  * task runs until its ttl). Any other answer is dropped like every late answer.
  */
 function cancelAbandonedTask(state: SessionState, req: OutboundRequest, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
-  const taskId = "result" in msg ? createdTaskIdOf(msg.result) : undefined;
+  const modern = state.phase.name === "modern" ? state.phase : undefined;
+  const taskId = !("result" in msg) ? undefined : modern !== undefined ? modernTaskIdOf(msg.result) : createdTaskIdOf(msg.result);
   if (taskId === undefined) {
     out.push({ type: "diagnostic", code: "unknown-response-id", message: "answer to a cancelled request dropped", detail: { id: req.id } });
     return;
@@ -723,7 +724,9 @@ function cancelAbandonedTask(state: SessionState, req: OutboundRequest, msg: Jso
     return;
   }
   const id = internalRequest(state, now, "tasks/cancel", "task-cancel");
-  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "tasks/cancel", params: { taskId } } });
+  // A modern request declares its version and capabilities (the tasks extension) itself.
+  const params = modern === undefined ? { taskId } : withRequestMeta({ taskId }, modern.version, o.capabilities, o.info, undefined);
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "tasks/cancel", params } });
 }
 
 /** Most URIs a legacy client may hold subscriptions to. */

@@ -108,6 +108,11 @@ export function createdTaskIdOf(result: JsonObject): string | undefined {
   return typeof task === "object" && task !== null && !Array.isArray(task) && typeof (task as JsonObject).taskId === "string" ? ((task as JsonObject).taskId as string) : undefined;
 }
 
+/** The task id of an extension `CreateTaskResult` (`resultType: "task"`, `taskId`), if `result` is one. */
+export function modernTaskIdOf(result: JsonObject): string | undefined {
+  return result.resultType === "task" && typeof result.taskId === "string" ? result.taskId : undefined;
+}
+
 /** The task id in `_meta["io.modelcontextprotocol/related-task"]` of params or a result, if well-formed. */
 export function relatedTaskOf(obj: JsonObject | undefined): string | undefined {
   const meta = obj?._meta;
