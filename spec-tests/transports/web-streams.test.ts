@@ -164,7 +164,7 @@ test("a writable that fails with nothing being written closes the transport at o
   connecting.then(() => (outcome = "connected"), (e: Error) => (outcome = e.message));
   for (let turn = 0; turn < 50 && outcome === "still pending"; turn++) await new Promise((r) => setImmediate(r));
   assert.match(String(outcome), /write failed: socket closed/);
-  await unlockedSoon(fromServer.readable, new WritableStream());
+  await unlockedSoon(fromServer.readable, writable);
 });
 
 test("the peer cancelling the other end of our writable (a pipe's reader going away) closes this side, naming the failure", async () => {
@@ -192,6 +192,19 @@ test("once closed, from either side, both streams are unlocked again for the cal
   await down2.writable.close();
   assert.equal(await peerEnded.closed, INPUT_ENDED_REASON);
   await unlockedSoon(down2.readable, up2.writable);
+  // A peer that stopped reading: the close can never settle, and the caller must still be able to abort.
+  const stuck = gatedWritable();
+  const readable3 = new ReadableStream<Chunk>();
+  const t3 = webStreamsTransport(readable3, stuck.writable);
+  const closed3 = collect(t3).closed;
+  t3.send("{}");
+  await stuck.reached(1);
+  t3.close();
+  await closed3;
+  await unlockedSoon(readable3, stuck.writable);
+  const aborted = stuck.writable.abort(new Error("the caller's clean-up")); // rejects while locked
+  stuck.settle(); // the write in flight ends; the abort then completes
+  await aborted;
 });
 
 /** Waits a few turns (the close settles through promises) for both streams to be unlocked; fails if they stay locked. */

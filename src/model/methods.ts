@@ -233,10 +233,10 @@ function tasksExtensionTable(): Readonly<Record<string, MethodSpec>> {
 
 /** The method tables, one per schema version, keyed by method name. */
 export const METHODS: Record<SchemaVersion, Readonly<Record<string, MethodSpec>>> = /* @__PURE__ */ Object.freeze({
-  "2026-07-28": buildTable("2026-07-28", ROWS["2026-07-28"]),
-  "2025-11-25": buildTable("2025-11-25", ROWS["2025-11-25"]),
-  "2025-06-18": buildTable("2025-06-18", ROWS["2025-06-18"]),
-  "2025-03-26": buildTable("2025-03-26", ROWS["2025-03-26"]),
+  "2026-07-28": /* @__PURE__ */ buildTable("2026-07-28", ROWS["2026-07-28"]),
+  "2025-11-25": /* @__PURE__ */ buildTable("2025-11-25", ROWS["2025-11-25"]),
+  "2025-06-18": /* @__PURE__ */ buildTable("2025-06-18", ROWS["2025-06-18"]),
+  "2025-03-26": /* @__PURE__ */ buildTable("2025-03-26", ROWS["2025-03-26"]),
 });
 
 /**
@@ -254,7 +254,7 @@ export const INPUT_REQUESTS: Readonly<Record<string, MethodSpec>> = /* @__PURE__
  * {@link METHODS} stays exactly the schema): 2026-07-28 gains the tasks extension's.
  */
 export const EXTENSION_METHODS: Readonly<Partial<Record<SchemaVersion, Readonly<Record<string, MethodSpec>>>>> = /* @__PURE__ */ Object.freeze({
-  "2026-07-28": tasksExtensionTable(),
+  "2026-07-28": /* @__PURE__ */ tasksExtensionTable(),
 });
 
 /**
@@ -264,7 +264,7 @@ export const EXTENSION_METHODS: Readonly<Partial<Record<SchemaVersion, Readonly<
  * cannot declare it, and `completion/complete` is not gated there.
  */
 const V2024_11_05: Readonly<Record<string, MethodSpec>> = /* @__PURE__ */ Object.freeze({
-  "completion/complete": Object.freeze({ ...METHODS["2025-03-26"]["completion/complete"], capability: null }),
+  "completion/complete": /* @__PURE__ */ Object.freeze({ ...METHODS["2025-03-26"]["completion/complete"], capability: null }),
 });
 
 /** The spec of `method` in `version` (its schema's, else an extension's), or undefined when that version has no such method. */

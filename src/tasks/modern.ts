@@ -67,10 +67,10 @@ export interface TaskDialect {
 
 /** The two dialects. */
 export const TASK_DIALECTS: Readonly<Record<TaskEra, TaskDialect>> = /* @__PURE__ */ Object.freeze({
-  legacy: Object.freeze({
+  legacy: /* @__PURE__ */ Object.freeze({
     era: "legacy",
-    methods: Object.freeze(["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]),
-    augmentable: Object.freeze(["tools/call", "sampling/createMessage", "elicitation/create"]),
+    methods: /* @__PURE__ */ Object.freeze(["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]),
+    augmentable: /* @__PURE__ */ Object.freeze(["tools/call", "sampling/createMessage", "elicitation/create"]),
     statusNotification: "notifications/tasks/status",
     ttlField: "ttl",
     pollIntervalField: "pollInterval",
@@ -82,10 +82,10 @@ export const TASK_DIALECTS: Readonly<Record<TaskEra, TaskDialect>> = /* @__PURE_
     progress: true,
     inputVia: "result-stream",
   }),
-  extension: Object.freeze({
+  extension: /* @__PURE__ */ Object.freeze({
     era: "extension",
-    methods: Object.freeze(["tasks/get", "tasks/update", "tasks/cancel"]),
-    augmentable: Object.freeze(["tools/call"]),
+    methods: /* @__PURE__ */ Object.freeze(["tasks/get", "tasks/update", "tasks/cancel"]),
+    augmentable: /* @__PURE__ */ Object.freeze(["tools/call"]),
     statusNotification: "notifications/tasks",
     ttlField: "ttlMs",
     pollIntervalField: "pollIntervalMs",

@@ -73,10 +73,14 @@ export class WriterSink implements Sink {
     this.writer.ready.then(fn, this.onError);
   }
 
-  /** Closes the writable once the queued writes are done, then gives the stream back (unlocked). */
+  /**
+   * Closes the writable once the queued writes are done, and gives the stream back
+   * (unlocked) at once: the close stays queued in the stream, and a caller whose peer
+   * stopped reading (the close would never settle) can still `abort()` it.
+   */
   end(): void {
-    const release = () => this.writer.releaseLock();
-    this.writer.close().then(release, release);
+    this.writer.close().then(ignore, ignore);
+    this.writer.releaseLock();
   }
 }
 
