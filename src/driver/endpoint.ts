@@ -154,6 +154,16 @@ class Served implements RequestContext {
     return this.controller.signal;
   }
 
+  /**
+   * Answered: nothing can abort the request any more, so the controller, its signal and
+   * their listeners are let go (a task's run keeps its creating request's context for as
+   * long as the task lives; what listened for that request's cancellation would live on
+   * with it). A handler that kept the signal keeps it, never aborted.
+   */
+  answered(): void {
+    this.controller = undefined;
+  }
+
   abort(reason: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
@@ -359,6 +369,7 @@ export class Endpoint {
   /** @internal A served request was answered (not called once it was cancelled): for {@link Served} only. */
   answered(served: Served, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): void {
     this.handling.delete(served.key);
+    served.answered();
     const now = this.clock.now();
     this.feed(error ? { type: "respond", now, id: served.id, error } : { type: "respond", now, id: served.id, result });
   }
