@@ -191,13 +191,15 @@ class Served implements RequestContext {
     this.endpoint.log(level, data, logger, this.id, meta);
   }
 
-  /** Settles with the handler's result; bound, as a promise callback. Cancelled: receivers SHOULD NOT respond. */
-  readonly succeed = (result: JsonObject): void => {
+  /** Settles with the handler's result. Cancelled: receivers SHOULD NOT respond. */
+  succeed(result: JsonObject): void {
     if (!this.aborted) this.endpoint.answered(this, result, undefined);
-  };
+  }
 
-  /** Settles with what the handler threw; bound, as a promise callback. */
-  readonly failWith = (e: unknown): void => this.fail(toRpcError(e));
+  /** Settles with what the handler threw. */
+  failWith(e: unknown): void {
+    this.fail(toRpcError(e));
+  }
 
   fail(error: JsonRpcErrorObject): void {
     if (this.aborted) return;
@@ -362,7 +364,9 @@ export class Endpoint {
     } catch (e) {
       return served.fail(toRpcError(e));
     }
-    if (value instanceof Promise) value.then(served.succeed, served.failWith);
+    // Callbacks made only for a handler that answers later: a synchronous answer (the usual
+    // tool) allocates none.
+    if (value instanceof Promise) value.then((r) => served.succeed(r), (e: unknown) => served.failWith(e));
     else served.succeed(value);
   }
 
