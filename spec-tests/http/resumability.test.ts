@@ -155,6 +155,29 @@ test("SEP-1699 (the server SHOULD immediately send an event ID and an empty data
   assert.ok(events.every((e) => !seen.has(e.id)), "no id repeats one sent before");
 });
 
+test("bounded replay log: a position reserved for a priming event is no evicted event: resuming from before it reports no gap", async () => {
+  const clock = new ManualClock();
+  const seen: string[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { clock, pollingCloseAfterMs: 100, eventStore: { maxEventsPerStream: 1 }, onDiagnostic: (d) => seen.push(d.code) });
+  const sid = await open(handler);
+  const ep = tools.endpoints[0];
+  const g = new SseReader(await get(handler, sid, V));
+  ep.notify("notifications/tools/list_changed", { n: 1 });
+  const first = (await g.message()).id;
+  clock.advance(100);
+  await g.rest();
+  // An idle poll from it: primed at a reserved position, then closed.
+  const poll = new SseReader(await get(handler, sid, V, first));
+  clock.advance(100);
+  assert.equal((await poll.rest()).length, 1);
+  // The next message evicts the first (one event per stream); the client resumes from the first.
+  ep.notify("notifications/tools/list_changed", { n: 2 });
+  const resumed = new SseReader(await get(handler, sid, V, first));
+  clock.advance(100);
+  assert.deepEqual(messages(await resumed.rest()).map((m) => m.params), [{ n: 2 }]);
+  assert.deepEqual(seen, [], "nothing after the first was evicted");
+});
+
 test("SEP-1699: closeConnections() closes live connections without ending their streams", async () => {
   const { handler, tools } = makeHandler();
   const sid = await open(handler);

@@ -63,6 +63,8 @@ export class StreamLog {
   lastSeq = 0;
   /** Highest sequence number handed to a connection (0: only the priming event). */
   written = 0;
+  /** Highest sequence number of an event evicted from this log (0: none): a resumption from below it misses events. */
+  evictedUpTo = 0;
 
   constructor(
     /** The stream's number in its session, the first half of its event ids. */
@@ -273,6 +275,7 @@ export class EventStore {
     this.order.tombstones++;
     log.session.order.tombstones++;
     if (e.seq > log.written) this.onLost?.(log, e.seq);
+    if (e.seq > log.evictedUpTo) log.evictedUpTo = e.seq;
     e.data = "";
   }
 }

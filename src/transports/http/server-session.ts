@@ -327,8 +327,9 @@ export class HttpSession {
   resume(no: number, seq: number): SseConnection | undefined {
     const s = this.streams.get(no);
     if (s === undefined || seq > s.log.lastSeq) return undefined;
-    const first = s.log.firstSeq;
-    if (seq + 1 < first) this.config.diagnose("replay-gap", "events after Last-Event-ID were evicted from the replay log; the client misses them", { stream: no, from: seq + 1, to: first - 1 });
+    // Evicted events, not a gap in the numbers: a position reserved for a priming event held none.
+    const evicted = s.log.evictedUpTo;
+    if (evicted > seq) this.config.diagnose("replay-gap", "events after Last-Event-ID were evicted from the replay log; the client misses them", { stream: no, from: seq + 1, to: evicted });
     return this.attach(s, seq, true);
   }
 
