@@ -501,7 +501,7 @@ class HttpClient implements HttpClientTransport {
 
   /** A 202 / 204 answer: fine for notifications and responses; a request MUST get an event stream or a JSON body, so no answer will come for it. */
   private bodiless(ctx: StreamCtx, status: number): void {
-    if (ctx.pending.size > 0) this.failed(ctx, `the server answered a request with HTTP ${status} and no response`);
+    if (ctx.pending.size > 0) this.failed(ctx, `the server answered a request with HTTP ${status} and no response`, ErrorCode.InternalError);
   }
 
   /**
@@ -548,11 +548,11 @@ class HttpClient implements HttpClientTransport {
       if (typeof body !== "string" && ctx.modern !== undefined) return "the JSON response body could not be read";
       if (typeof body !== "string") return this.failed(ctx, "the JSON response body could not be read");
       if (body.length > 0) this.deliver(body, ctx);
-      if (ctx.pending.size > 0) this.failed(ctx, "the JSON response did not answer the request");
+      if (ctx.pending.size > 0) this.failed(ctx, "the JSON response did not answer the request", ErrorCode.InternalError);
       return;
     }
     discard(res);
-    this.failed(ctx, `unexpected response Content-Type ${JSON.stringify(type)}`);
+    this.failed(ctx, `unexpected response Content-Type ${JSON.stringify(type)}`, ErrorCode.InternalError);
   }
 
   /** Parses an outgoing message (during the handshake, or a batch) for its request ids and method. */
@@ -599,7 +599,7 @@ class HttpClient implements HttpClientTransport {
         if (typeof reply.error?.message === "string") detail += `: ${reply.error.message}`;
       }
     }
-    this.failed(ctx, detail);
+    this.failed(ctx, detail, ErrorCode.InternalError);
   }
 
   // -------------------------------------------------------------------------------------
@@ -872,7 +872,12 @@ class HttpClient implements HttpClientTransport {
     }
   }
 
-  /** Answers the requests of `ctx` that got no response, so the caller does not wait for a timeout. */
+  /**
+   * Answers the requests of `ctx` that got no response, so the caller does not wait for a
+   * timeout: `-32000` "connection closed" when the connection failed (a network error, a
+   * stream that broke), `-32603` when the server answered this request badly (an HTTP error
+   * status, no response in the body, another content type) and the session serves on.
+   */
   private failed(ctx: StreamCtx, why: string, code: number = ErrorCode.ConnectionClosed): void {
     if (this.closed || ctx.modern?.cancelled) return;
     if (ctx.pending.size === 0) return this.report(why);
