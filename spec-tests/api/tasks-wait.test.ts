@@ -36,7 +36,7 @@ async function turns(n = 5): Promise<void> {
 }
 
 /** A raw server of `era`: `answer(message)` gives the result of each request after the handshake (undefined: never answered). */
-async function against(era: "legacy" | "modern", answer: (m: any) => object | undefined, session: object = {}) {
+async function against(era: "legacy" | "modern", answer: (m: any) => object | undefined, session: object = {}, options: object = {}) {
   const clock = new CountingClock();
   const [s, raw] = createMemoryPair();
   const seen: any[] = [];
@@ -51,7 +51,7 @@ async function against(era: "legacy" | "modern", answer: (m: any) => object | un
     const r = answer(m);
     if (r !== undefined) reply(r);
   });
-  const client = new McpClient(CLIENT, { clock, tasks: true, session: { versions: [era === "modern" ? "2026-07-28" : "2025-11-25"], ...session } });
+  const client = new McpClient(CLIENT, { clock, tasks: true, session: { versions: [era === "modern" ? "2026-07-28" : "2025-11-25"], ...session }, ...options });
   await client.connect(s);
   return { client, clock, sent: (method: string) => seen.filter((m) => m.method === method) };
 }
@@ -155,4 +155,95 @@ test("server/tools Output Schema with tasks: a final result is always checked, e
     assert.match(e.message, /does not match its outputSchema/, era);
     c.client.close();
   }
+});
+
+test("SEP-2663 Task Update Requests: \"Clients MUST treat each entry in inputRequests as they would the equivalent standalone server-to-client request\" (draft basic/patterns/mrtr: an ElicitRequest, CreateMessageRequest or ListRootsRequest, the client having declared it); input_required without inputRequests, which the server MUST include, rejects waitForTask -32603 and is not polled again", async () => {
+  const seen: unknown[] = [];
+  const handlers = { sampling: (p: unknown) => (seen.push(p), { role: "assistant", content: { type: "text", text: "ok" }, model: "m" }) };
+  const cases: [string, unknown][] = [
+    ["inputRequests null", null],
+    ["an entry null", { k: null }],
+    ["sampling params that are no CreateMessageRequest params", { k: { method: "sampling/createMessage", params: { messages: "not-an-array", maxTokens: "many" } } }],
+    ["a tasks/list entry (served by the client's own task runtime otherwise)", { k: { method: "tasks/list" } }],
+    ["an elicitation the client did not declare", { k: { method: "elicitation/create", params: { message: "?", requestedSchema: { type: "object", properties: {} } } } }],
+    ["no inputRequests at all", undefined],
+  ];
+  for (const [label, inputRequests] of cases) {
+    const c = await against("modern", (m) => (m.method === "tasks/get" ? task({ status: "input_required", pollIntervalMs: 100, inputRequests }) : {}), {}, { receiveTasks: true, handlers });
+    const wait = rejection(c.client.waitForTask("t1"));
+    await c.clock.runUntil(1000, turns);
+    const e = await wait;
+    assert.equal(e.code, -32603, label);
+    assert.match(e.message, /^invalid tasks\/get answer from the server: /, label);
+    assert.equal(c.sent("tasks/get").length, 1, `${label}: not polled again`);
+    assert.equal(c.sent("tasks/update").length, 0, `${label}: nothing answered`);
+    c.client.close();
+  }
+  assert.deepEqual(seen, [], "the sampling handler never saw the invalid params");
+  // A valid entry still reaches the handler and is answered with tasks/update.
+  const good = { k: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 } } };
+  let polls = 0;
+  const c = await against("modern", (m) => (m.method === "tasks/get" ? (++polls === 1 ? task({ status: "input_required", inputRequests: good }) : task({ status: "completed", result: { content: [] } })) : {}), {}, { handlers });
+  assert.deepEqual(await c.client.waitForTask("t1"), { content: [] });
+  assert.equal(seen.length, 1);
+  assert.equal(c.sent("tasks/update").length, 1);
+  c.client.close();
+});
+
+test("SEP-2663 Task Polling: a failed task carries \"the error that occurred\", a JSON-RPC error (integer code, string message); any other error rejects waitForTask -32603, not an McpError with that code", async () => {
+  const bad = await against("modern", (m) => (m.method === "tasks/get" ? task({ status: "failed", error: { code: "x", message: 5 } }) : {}));
+  const e = await rejection(bad.client.waitForTask("t1"));
+  assert.equal(e.code, -32603);
+  assert.match(e.message, /^invalid tasks\/get answer from the server: .*no JSON-RPC error/);
+  bad.client.close();
+  const good = await against("modern", (m) => (m.method === "tasks/get" ? task({ status: "failed", error: { code: -32050, message: "boom" } }) : {}));
+  const f = await rejection(good.client.waitForTask("t1"));
+  assert.equal(f.code, -32050);
+  assert.equal(f.message, "boom");
+  good.client.close();
+});
+
+test("2025-11-25 basic/utilities/tasks: \"receivers MUST return from tasks/result exactly what the underlying request would have returned\": a task this client created with tools/call whose final result is no CallToolResult rejects -32603 in both eras; a task created elsewhere stays unchecked", async () => {
+  const eras = [
+    ["legacy", (m: any) => (m.method === "tools/call" ? { task: legacyTask() } : m.method === "tasks/result" ? { nope: 1 } : {})],
+    ["modern", (m: any) => (m.method === "tools/call" ? task({ resultType: "task" }) : m.method === "tasks/get" ? task({ status: "completed", result: { nope: 1 } }) : {})],
+  ] as const;
+  for (const [era, answer] of eras) {
+    const c = await against(era, answer);
+    assert.deepEqual(await c.client.waitForTask("t1"), { nope: 1 }, `${era}: a task this client did not create is not checked`);
+    await c.client.callToolAsTask("x", {});
+    const e = await rejection(c.client.waitForTask("t1"));
+    assert.equal(e.code, -32603, era);
+    assert.match(e.message, /is no valid tools\/call result/, era);
+    c.client.close();
+  }
+  // The SEP's own example inlines a CallToolResult without resultType: accepted.
+  const ok = await against("modern", (m) => (m.method === "tools/call" ? task({ resultType: "task" }) : m.method === "tasks/get" ? task({ status: "completed", result: { content: [] } }) : {}));
+  await ok.client.callToolAsTask("x", {});
+  assert.deepEqual(await ok.client.waitForTask("t1"), { content: [] });
+  ok.client.close();
+});
+
+test("waitForTask (extension): the caller's timeoutMs bounds the whole wait, as tasks/result's does in 2025-11-25: -32001 'request timed out after N ms' at the deadline on the client's clock, no poll after it", async () => {
+  const c = await against("modern", (m) => (m.method === "tasks/get" ? task({ pollIntervalMs: 1000 }) : {}));
+  let settled = false;
+  const wait = rejection(c.client.waitForTask("t1", { timeoutMs: 2500 }).finally(() => (settled = true)));
+  await turns();
+  await c.clock.runUntil(2499, turns);
+  assert.equal(settled, false);
+  assert.equal(c.sent("tasks/get").length, 3, "polled at 0, 1000 and 2000 ms");
+  await c.clock.runUntil(2500, turns);
+  const e = await wait;
+  assert.equal(e.code, -32001);
+  assert.equal(e.message, "request timed out after 2500 ms");
+  assert.equal(c.clock.held.size, 0, "no timer left behind");
+  await c.clock.runUntil(10_000, turns);
+  assert.equal(c.sent("tasks/get").length, 3, "no poll after the deadline");
+  let ended = false;
+  c.client.waitForTask("t1", { timeoutMs: 0 }).then(() => (ended = true), () => (ended = true));
+  await turns();
+  await c.clock.runUntil(c.clock.now() + 5000, turns);
+  assert.equal(ended, false, "timeoutMs 0 is no timeout, as for any request");
+  assert.equal(c.sent("tasks/get").length, 9, "it keeps polling");
+  c.client.close();
 });

@@ -32,7 +32,9 @@
  */
 import { MIN_PEER_DELAY_MS, systemClock, type Clock } from "../driver/clock.js";
 import { TASKS_EXTENSION } from "../model/meta.js";
-import { isModernVersion } from "../model/versions.js";
+import { isModernVersion, isProtocolVersion } from "../model/versions.js";
+import { methodSpec } from "../model/methods.js";
+import { inputRequiredProblem } from "../modern/server.js";
 import { McpError, toRpcError, type Endpoint, type RequestContext, type RequestOptions } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
@@ -151,17 +153,32 @@ function pollInterval(suggested: unknown, fallback = 1000): number {
   return Math.min(MAX_POLL_INTERVAL_MS, Math.max(MIN_POLL_INTERVAL_MS, ms));
 }
 
+/** Most task ids remembered with the method whose result their task delivers. */
+const MAX_TASK_METHODS = 10_000;
+
 /**
  * Why a `tasks/get` answer about `taskId` cannot be acted on, or undefined (SEP-2663 "Task
  * Polling": the answer is the task asked for, with a known status; "If the status is
- * completed, the server MUST return … a result field containing the final result").
+ * completed, the server MUST return … a result field containing the final result"; a failed
+ * one "the error that occurred", a JSON-RPC error; an input_required one "an inputRequests
+ * field", each entry an input request the client treats "as they would the equivalent
+ * standalone server-to-client request": one of elicitation, sampling and roots (draft
+ * `basic/patterns/mrtr`), with valid params, that `capabilities` declared, checked as an
+ * `input_required` answer is). Never a `tasks/*` request, which would reach this client's
+ * own task runtime.
  */
-function invalidTaskAnswer(taskId: string, task: Task): string | undefined {
-  if (task.taskId !== taskId) return `asked for task ${JSON.stringify(taskId)}, it answered about ${JSON.stringify(task.taskId)}`;
-  if (!isTaskStatus(task.status)) return `task ${JSON.stringify(taskId)} has status ${JSON.stringify(task.status)}, which is none of ${TASK_STATUSES.join(", ")}`;
+function invalidTaskAnswer(taskId: string, task: Task, capabilities: JsonObject): string | undefined {
+  const id = JSON.stringify(taskId);
+  if (task.taskId !== taskId) return `asked for task ${id}, it answered about ${JSON.stringify(task.taskId)}`;
+  if (!isTaskStatus(task.status)) return `task ${id} has status ${JSON.stringify(task.status)}, which is none of ${TASK_STATUSES.join(", ")}`;
   const r = task.result;
-  if (task.status === "completed" && (typeof r !== "object" || r === null || Array.isArray(r))) return `task ${JSON.stringify(taskId)} is completed but carries no result object`;
-  return undefined;
+  if (task.status === "completed" && (typeof r !== "object" || r === null || Array.isArray(r))) return `task ${id} is completed but carries no result object`;
+  const e = task.error as { code?: unknown; message?: unknown } | undefined;
+  if (task.status === "failed" && e !== undefined && (typeof e !== "object" || e === null || !Number.isInteger(e.code) || typeof e.message !== "string")) return `task ${id} failed with an error that is no JSON-RPC error (an integer code and a string message)`;
+  if (task.status !== "input_required") return undefined;
+  if (task.inputRequests === undefined) return `task ${id} is input_required without the inputRequests it MUST include`;
+  const problem = inputRequiredProblem(true, "tasks/get", { inputRequests: task.inputRequests as JsonObject }, capabilities);
+  return problem === null ? undefined : `task ${id}: ${problem.message}`;
 }
 
 function closedError(reason: string): McpError {
@@ -200,6 +217,8 @@ export class McpClientCore {
 
   /** The tools' output schemas, when this client checks structured results. */
   private readonly outputs: ToolOutputs | undefined;
+  /** Task id → the method whose result its task delivers, for the tasks this client's own requests created (a task created elsewhere goes unchecked). */
+  private readonly taskMethods = new Map<string, string>();
 
   constructor(
     readonly info: Implementation,
@@ -290,6 +309,7 @@ export class McpClientCore {
     if (this.endpoint === undefined) return notConnected();
     let sent = this.endpoint.request(method, params, options);
     if (method === "tools/call" && isModernVersion(this.version)) sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, params, options));
+    if (isProtocolVersion(this.version) && methodSpec(this.version, method)?.taskAugmentable === true) sent = sent.then((r) => (this.rememberTask(method, r), r));
     if (this.outputs === undefined) return sent;
     if (method === "tools/list") return sent.then((r) => (this.outputs!.learn(r), r));
     // Only a tool with a known output schema pays for the check (a promise more per call).
@@ -356,9 +376,13 @@ export class McpClientCore {
     return this.request("tasks/get", { taskId }, options) as Promise<Task>;
   }
 
-  /** `tasks/result` (2025-11-25): blocks until the task is terminal, then resolves with the request's result, or rejects with its error. */
-  getTaskResult(taskId: string, options?: CallOptions): Promise<JsonObject> {
-    return this.request("tasks/result", { taskId }, options);
+  /**
+   * `tasks/result` (2025-11-25): blocks until the task is terminal, then resolves with the
+   * request's result, or rejects with its error. For a task this client created, a result
+   * that is not what the request returns rejects with `-32603` (see {@link McpClient.waitForTask}).
+   */
+  async getTaskResult(taskId: string, options?: CallOptions): Promise<JsonObject> {
+    return this.checkTaskResult(taskId, await this.request("tasks/result", { taskId }, options));
   }
 
   /** One page of `tasks/list` (2025-11-25): this session's tasks. */
@@ -380,31 +404,83 @@ export class McpClientCore {
    * The final result of a task, however the era delivers it: 2025-11-25 `tasks/result`
    * (which blocks until the task is terminal, so it has no default timeout: only the
    * caller's `timeoutMs`); under the extension, `tasks/get` every `pollIntervalMs` on the
-   * client's clock until the task is terminal. The server's `pollIntervalMs` ("Clients
+   * client's clock until the task is terminal, the caller's `timeoutMs` (0: none) bounding
+   * the whole wait (`-32001` at the deadline) as it bounds `tasks/result`. The server's `pollIntervalMs` ("Clients
    * SHOULD respect") is honoured within {@link MIN_POLL_INTERVAL_MS} and
    * {@link MAX_POLL_INTERVAL_MS}; one that is not a non-negative integer is ignored for
    * `intervalMs` (default 1 s). Rejects with the task's JSON-RPC error when it failed,
    * with `-32800` when it was cancelled (extension), with `-32603` on a `tasks/get` answer
    * that breaks the extension's rules (another task, an unknown status, a completed task
-   * without its `result` object), with `-32000` at once when the connection closes and
+   * without its `result` object, a failed one whose error is no JSON-RPC error, input
+   * requests missing or not ones a standalone request could be) and on a final result that
+   * is not the creating method's (a task this client created), with `-32000` at once when the connection closes and
    * `-32800` when `options.signal` aborts, even while this client's handlers answer the
    * task's input requests (their signal aborts then).
    */
   async waitForTask(taskId: string, options: CallOptions & { intervalMs?: number } = {}): Promise<JsonObject> {
     if (!isModernVersion(this.version)) return this.getTaskResult(taskId, options);
     const clock = this.options.clock ?? systemClock;
+    const ms = options.timeoutMs;
+    // 0 is no timeout, as for any request.
+    if (ms === undefined || !(ms > 0)) return this.pollTask(taskId, options, clock);
+    // The caller's timeoutMs bounds the whole wait, as tasks/result's does in 2025-11-25: polls, sleeps and input handlers alike.
+    const limit = new AbortController();
+    const onAbort = (): void => limit.abort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted === true) limit.abort();
+    let expired = false;
+    const timer = clock.schedule(clock.now() + ms, () => ((expired = true), limit.abort()), true);
+    try {
+      return await this.pollTask(taskId, { ...options, signal: limit.signal }, clock);
+    } catch (e) {
+      throw expired ? new McpError({ code: ErrorCode.RequestTimeout, message: `request timed out after ${ms} ms` }) : e;
+    } finally {
+      clock.cancel(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** The extension's wait: `tasks/get` until the task is terminal (see {@link McpClient.waitForTask}). */
+  private async pollTask(taskId: string, options: CallOptions & { intervalMs?: number }, clock: Clock): Promise<JsonObject> {
     const answered = new Set<string>();
     for (;;) {
       const task = await this.getTask(taskId, options);
-      const invalid = invalidTaskAnswer(taskId, task);
+      const invalid = invalidTaskAnswer(taskId, task, this.capabilities);
       if (invalid !== undefined) throw new McpError({ code: ErrorCode.InternalError, message: `invalid tasks/get answer from the server: ${invalid}` });
-      if (task.status === "completed") return task.result as JsonObject;
+      if (task.status === "completed") return this.checkTaskResult(taskId, task.result as JsonObject);
       if (task.status === "failed") throw new McpError(task.error ?? { code: ErrorCode.InternalError, message: task.statusMessage ?? "task failed" });
       if (task.status === "cancelled") throw new McpError({ code: ErrorCode.RequestCancelled, message: task.statusMessage ?? "task cancelled" });
       // Tasks extension: "the client MUST inspect" inputRequests; it answers them with its own handlers, as in an input_required round.
       if (task.status === "input_required" && task.inputRequests !== undefined && (await this.answerTaskInput(taskId, task.inputRequests, answered, options))) continue;
       await this.sleep(clock, pollInterval(task.pollIntervalMs, options.intervalMs), options.signal);
     }
+  }
+
+  /** Remembers which method created the task `result` names, if it names one. */
+  private rememberTask(method: string, result: JsonObject): void {
+    const taskId = this.taskIdOf(result);
+    if (taskId === undefined) return;
+    if (this.taskMethods.size >= MAX_TASK_METHODS) this.taskMethods.delete(this.taskMethods.keys().next().value as string);
+    this.taskMethods.set(taskId, method);
+  }
+
+  /**
+   * The final result of task `taskId`, checked against the result of the method that
+   * created it when this client knows it (2025-11-25 basic/utilities/tasks: "receivers MUST
+   * return from tasks/result exactly what the underlying request would have returned"; the
+   * extension inlines that result). A task's result is never another task nor an
+   * `input_required` round. Throws `-32603` as a direct answer like it would.
+   */
+  private checkTaskResult(taskId: string, result: JsonObject): JsonObject {
+    const method = this.taskMethods.get(taskId);
+    if (method === undefined || !isProtocolVersion(this.version)) return result;
+    this.taskMethods.delete(taskId);
+    const interim = this.taskIdOf(result) !== undefined || result.resultType === "input_required";
+    // The extension inlines the result as a plain JSONObject (SEP-2663's own example has no resultType): it is the complete shape.
+    const final = isModernVersion(this.version) && result.resultType === undefined ? { ...result, resultType: "complete" } : result;
+    const issues = interim ? [{ path: "/resultType", reason: "must be a final result" }] : methodSpec(this.version, method)?.validateResult?.(final);
+    if (issues) throw new McpError({ code: ErrorCode.InternalError, message: `the result of task ${JSON.stringify(taskId)} is no valid ${method} result`, data: { issues } });
+    return result;
   }
 
   /** Waits `ms` on `clock` between polls; rejects when `signal` aborts or the connection closes (see {@link McpClientCore.stoppable}). */
