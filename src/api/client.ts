@@ -309,7 +309,8 @@ export class McpClientCore {
     if (this.endpoint === undefined) return notConnected();
     let sent = this.endpoint.request(method, params, options);
     if (method === "tools/call" && isModernVersion(this.version)) sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, params, options));
-    if (isProtocolVersion(this.version) && methodSpec(this.version, method)?.taskAugmentable === true) sent = sent.then((r) => (this.rememberTask(method, r), r));
+    // Only a request that can be answered with a task pays for remembering it (a promise more).
+    if (this.mayCreateTask(method, params)) sent = sent.then((r) => (this.rememberTask(method, r), r));
     if (this.outputs === undefined) return sent;
     if (method === "tools/list") return sent.then((r) => (this.outputs!.learn(r), r));
     // Only a tool with a known output schema pays for the check (a promise more per call).
@@ -454,6 +455,15 @@ export class McpClientCore {
       if (task.status === "input_required" && task.inputRequests !== undefined && (await this.answerTaskInput(taskId, task.inputRequests, answered, options))) continue;
       await this.sleep(clock, pollInterval(task.pollIntervalMs, options.intervalMs), options.signal);
     }
+  }
+
+  /**
+   * Whether the answer to `method` may be a task: a 2025-11-25 request augmented with `task`,
+   * or, under the extension this client declared, a method it lets become one.
+   */
+  private mayCreateTask(method: string, params: JsonObject | undefined): boolean {
+    if (!isProtocolVersion(this.version) || methodSpec(this.version, method)?.taskAugmentable !== true) return false;
+    return isModernVersion(this.version) ? this.options.tasks === true : params?.task !== undefined;
   }
 
   /** Remembers which method created the task `result` names, if it names one. */
