@@ -71,7 +71,7 @@ import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { allowsBatches, isProtocolVersion } from "../model/versions.js";
-import { readBodyText, type BodyResult } from "./http/body.js";
+import { readBodyText } from "./http/body.js";
 import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument, type ParamHeader } from "./http/request-metadata.js";
 
@@ -542,12 +542,13 @@ class HttpClient implements HttpClientTransport {
     // in it, so no answer will come, as for a 202.
     if (type === SSE_TYPE) return res.body === null ? this.bodiless(ctx, res.status) : this.follow(ctx, res);
     if (type === JSON_TYPE) {
-      const body = await readText(res, this.maxBytes);
+      // Read to the message limit: a server's endless body is cancelled there, not buffered.
+      const read = await readBodyText(res, this.maxBytes);
       // Past the message limit: no attempt can do better, so the request fails (not re-issued).
-      if (typeof body !== "string" && body.status === 413) return this.failed(ctx, `the JSON response body exceeds ${this.maxBytes} bytes`, ErrorCode.InternalError);
-      if (typeof body !== "string" && ctx.modern !== undefined) return "the JSON response body could not be read";
-      if (typeof body !== "string") return this.failed(ctx, "the JSON response body could not be read");
-      if (body.length > 0) this.deliver(body, ctx);
+      if (!read.ok && read.status === 413) return this.failed(ctx, `the JSON response body exceeds ${this.maxBytes} bytes`, ErrorCode.InternalError);
+      if (!read.ok && ctx.modern !== undefined) return "the JSON response body could not be read";
+      if (!read.ok) return this.failed(ctx, "the JSON response body could not be read");
+      if (read.text.length > 0) this.deliver(read.text, ctx);
       if (ctx.pending.size > 0) this.failed(ctx, "the JSON response did not answer the request", ErrorCode.InternalError);
       return;
     }
@@ -586,8 +587,8 @@ class HttpClient implements HttpClientTransport {
 
   /** A non-2xx answer: a JSON-RPC error with an id goes to the receiver; otherwise the request is answered here. */
   private async httpFailure(ctx: StreamCtx, res: Response, type: string): Promise<void> {
-    const read = type === JSON_TYPE ? await readText(res, this.maxBytes) : (discard(res), undefined);
-    const body = typeof read === "string" ? read : undefined;
+    const read = type === JSON_TYPE ? await readBodyText(res, this.maxBytes) : (discard(res), undefined);
+    const body = read?.ok === true ? read.text : undefined;
     let detail = `HTTP ${res.status}`;
     if (body !== undefined && body.length > 0) {
       const reply = parse(body) as { id?: unknown; error?: { message?: unknown } } | undefined;
@@ -1069,8 +1070,8 @@ function parse(text: string): unknown {
 /** The first message of a JSON or SSE response body, of at most `maxBytes` (the rest is discarded). */
 async function firstMessage(res: Response, maxBytes: number): Promise<string | undefined> {
   if (mediaTypeOf(res.headers.get(H.contentType)) !== SSE_TYPE) {
-    const body = await readText(res, maxBytes);
-    return typeof body === "string" ? body : undefined;
+    const read = await readBodyText(res, maxBytes);
+    return read.ok ? read.text : undefined;
   }
   if (res.body === null) return undefined;
   const reader = res.body.getReader();
@@ -1091,15 +1092,6 @@ async function firstMessage(res: Response, maxBytes: number): Promise<string | u
 /** An SSE event may hold a message of `maxBytes` and its field names. */
 function sseLimits(maxBytes: number): { maxEventSize: number } {
   return { maxEventSize: maxBytes + 1024 };
-}
-
-/**
- * A JSON response body as text, or why it was not read (413: past `maxBytes`, the client's
- * message limit: a server's endless body is cancelled there, not buffered).
- */
-async function readText(res: Response, maxBytes: number): Promise<string | Extract<BodyResult, { ok: false }>> {
-  const read = await readBodyText(res, maxBytes);
-  return read.ok ? read.text : read;
 }
 
 /** Releases a response body we will not read. */

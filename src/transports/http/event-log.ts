@@ -78,11 +78,6 @@ export class StreamLog {
     return this.entries.length - this.head;
   }
 
-  /** Lowest sequence number still held, or `lastSeq + 1` when empty. */
-  get firstSeq(): number {
-    return this.head < this.entries.length ? this.entries[this.head].seq : this.lastSeq + 1;
-  }
-
   /** Events with a sequence number above `after`, in order (a fresh array). */
   after(after: number): LoggedEvent[] {
     const out: LoggedEvent[] = [];
