@@ -40,6 +40,26 @@ test("checkNesting counts the outermost container as depth 1 and ignores primiti
   assert.equal(checkNesting([{}, {}, {}], 5, 3), "too-many");
 });
 
+test("checkNesting answers the same by recursion (maxDepth up to 256) and by its explicit stack (deeper bounds)", () => {
+  const nested = (depth: number): unknown => {
+    let v: unknown = 1;
+    for (let i = 0; i < depth; i++) v = i % 2 === 0 ? [0, v] : { k: v, s: "x" };
+    return v;
+  };
+  for (const [depth, bound] of [[200, 200], [256, 256], [300, 300], [1000, 1000]]) {
+    assert.equal(checkNesting(nested(depth), bound, 1e6), "ok", `${depth} deep, bound ${bound}`);
+    assert.equal(checkNesting(nested(depth + 1), bound, 1e6), "too-deep", `${depth + 1} deep, bound ${bound}`);
+    assert.equal(checkNesting(nested(depth), bound, depth - 1), "too-many", `${depth} containers, budget ${depth - 1}`);
+  }
+  // A shared child is counted each time it is reached (a DAG's walk grows exponentially), and a cycle ends at the depth bound.
+  let dag: unknown = {};
+  for (let i = 0; i < 30; i++) dag = [dag, dag];
+  for (const bound of [64, 1000]) assert.equal(checkNesting(dag, bound, 10_000), "too-many", `DAG, bound ${bound}`);
+  const cycle: { self?: unknown } = {};
+  cycle.self = cycle;
+  for (const bound of [64, 1000]) assert.equal(checkNesting(cycle, bound, 1e9), "too-deep", `cycle, bound ${bound}`);
+});
+
 test("decodeUtf8 returns undefined for invalid UTF-8 and drops a leading BOM", () => {
   assert.equal(decodeUtf8(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])), "a");
   assert.equal(decodeUtf8(new Uint8Array([0x61, 0xff])), undefined);
