@@ -518,8 +518,19 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       if (d.answers === undefined && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });
       out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
       // A malformed response gets no reply; the request it names fails now, as if answered with an error.
-      if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
+      if (Array.isArray(d.answers)) failAnswered(state, d.answers, d.reason, now, out);
+      else if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
   }
+}
+
+/**
+ * The requests in flight that the responses of a refused batch answer (a batch after
+ * 2025-03-26, basic/index): each fails now with `-32603`, as a malformed response's does.
+ * Ids naming no request in flight are skipped: a long array of them would otherwise give
+ * a diagnostic each.
+ */
+function failAnswered(state: SessionState, ids: RequestId[], reason: string, now: number, out: SessionOutput[]): void {
+  for (const id of ids) if (Object.hasOwn(state.outbound, idKey(id))) receiveResponse(state, malformedResponseAnswer(id, reason), now, out);
 }
 
 /**
