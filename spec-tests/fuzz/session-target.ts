@@ -117,7 +117,10 @@ function checkState(state: SessionState, where: string): void {
   assert.equal(state.subscriptionCount, Object.keys(state.subscriptions).length, `${where}: subscriptionCount drifted`);
   const o = state.options;
   assert.ok(state.inboundCount <= o.maxInboundRequests + 1, `${where}: ${state.inboundCount} inbound over the cap ${o.maxInboundRequests}`);
-  assert.ok(state.outboundCount <= o.maxOutboundRequests + 2, `${where}: ${state.outboundCount} outbound over the cap ${o.maxOutboundRequests}`);
+  const abandoned = Object.values(state.outbound).filter((r) => r.internal === "abandoned-task").length;
+  assert.equal(state.abandonedCount ?? 0, abandoned, `${where}: abandonedCount drifted`);
+  assert.ok(state.outboundCount - abandoned <= o.maxOutboundRequests + 2, `${where}: ${state.outboundCount - abandoned} outbound over the cap ${o.maxOutboundRequests}`);
+  assert.ok(abandoned <= o.maxOutboundRequests, `${where}: ${abandoned} abandoned requests over the cap ${o.maxOutboundRequests}`);
   assert.ok(state.subscriptionCount <= o.maxSubscriptions, `${where}: subscriptions over the cap`);
   for (const [token, key] of Object.entries(state.progressTokens)) assert.ok(Object.hasOwn(state.outbound, key), `${where}: progress token ${token} outlived its request`);
   for (const key of Object.keys(state.subscriptions)) assert.ok(Object.hasOwn(state.inbound, key), `${where}: subscription ${key} has no request`);

@@ -169,6 +169,24 @@ test("streamable-http (draft) Client Behavior: after a -32020 HeaderMismatch to 
   client.close();
 });
 
+test("streamable-http (draft) Client Behavior: the retry after -32020 sends the arguments the call first sent, even when the application edited its arguments object since", async () => {
+  const calls: JsonObject[] = [];
+  const seen: Seen[] = [];
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: recording(paramServer(calls), seen) }));
+  const args: JsonObject = { region: "eu", q: "x" };
+  const call = client.callTool("query", args);
+  // The application reuses its object while the call is in flight.
+  args.region = "us";
+  args.q = "edited";
+  await call;
+  assert.deepEqual(seen.map((s) => s.body.method), ["server/discover", "tools/call", "tools/list", "tools/call"]);
+  assert.deepEqual(seen[3].body.params.arguments, { region: "eu", q: "x" }, "the retry carries what was first sent");
+  assert.equal(seen[3].headers.get("mcp-param-region"), "eu");
+  assert.deepEqual(calls[0].arguments, { region: "eu", q: "x" });
+  client.close();
+});
+
 test("streamable-http (draft) Client Behavior: the re-list and retry after -32020 happen once: a second HeaderMismatch rejects the call, with no loop", async () => {
   const seen: Seen[] = [];
   // The server checks a header its tools/list never declares: the client cannot learn it.

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Pair, sendsOf } from "../harness/pair.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { RequestId } from "../../src/jsonrpc/types.js";
 
 function ready() {
   const p = new Pair();
@@ -170,4 +171,33 @@ test("cancellation: a receiver ignores notifications/cancelled for a task-augmen
   p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "job" } }));
   p.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 10 } }));
   assert.deepEqual(p.of("server", "cancelled").map((c) => c.id), [10]);
+});
+
+test("tasks extension + draft basic/patterns/cancellation: cancelled calls kept only to cancel a task answer that may cross take no slot of maxOutboundRequests; they are bounded on their own, the oldest forgotten first, and a late task answer to a kept one still gets tasks/cancel", () => {
+  const EXT = "io.modelcontextprotocol/tasks";
+  const p = new Pair({ versions: ["2026-07-28"], capabilities: { extensions: { [EXT]: {} } }, maxOutboundRequests: 2 }, { versions: ["2026-07-28"], capabilities: { tools: {}, extensions: { [EXT]: {} } } });
+  p.handlers.server = () => {};
+  p.handshake();
+  const cancelled: RequestId[] = [];
+  for (let i = 0; i < 5; i++) {
+    const id = p.request("client", "tools/call", { name: "job" });
+    p.run();
+    assert.equal(p.of("client", "error").filter((e) => e.id === id && e.error.code === ErrorCode.InvalidRequest).length, 0, `call ${i} went out`);
+    p.feed("client", { type: "cancel", now: p.now, id });
+    cancelled.push(id);
+  }
+  assert.equal(p.client.abandonedCount, 2, "at most maxOutboundRequests cancelled calls are kept");
+  assert.deepEqual(Object.values(p.client.outbound).map((r) => r.id), cancelled.slice(-2), "the newest are kept");
+  assert.deepEqual(p.of("client", "diagnostic").filter((d) => d.code === "task-cancel-abandoned").map((d) => (d.detail as any).id), cancelled.slice(0, 3));
+  // Live requests still go out up to the limit.
+  const live = [p.request("client", "tools/call", { name: "job" }), p.request("client", "tools/call", { name: "job" })];
+  p.run();
+  assert.deepEqual(p.of("server", "request").slice(-2).map((r) => r.params?.name), ["job", "job"]);
+  assert.equal(p.of("client", "error").filter((e) => live.includes(e.id)).length, 0);
+  // A task answer that crossed the cancellation of a kept call gets its tasks/cancel.
+  const task = { resultType: "task", taskId: "t-late", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: 1000 };
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: cancelled.at(-1), result: task }));
+  const cancel = p.lastSent("client") as any;
+  assert.deepEqual([cancel.method, cancel.params.taskId], ["tasks/cancel", "t-late"]);
+  assert.equal(p.client.abandonedCount, 1);
 });

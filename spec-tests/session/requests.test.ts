@@ -126,6 +126,25 @@ test("basic/index: a response has exactly one of result (an object) and error â€
   assert.equal(p.of("client", "response").length, 1);
 });
 
+test("basic/index (2025-11-25, no JSON-RPC batches since 2025-06-18): responses wrapped in an array fail the requests they name at once with -32603 naming the batch, get no reply, and the session serves on", () => {
+  const p = ready();
+  p.handlers.server = () => {};
+  const a = p.request("client", "tools/list");
+  const b = p.request("client", "tools/list");
+  const c = p.request("client", "tools/list");
+  p.run();
+  const out = p.inject("client", JSON.stringify([{ jsonrpc: "2.0", id: a, result: { tools: [] } }, { jsonrpc: "2.0", id: b, error: { code: 1, message: "x" } }, { jsonrpc: "2.0", id: 999, result: {} }]));
+  assert.deepEqual(sendsOf(out), [], "a response is never answered");
+  const errors = out.filter((o) => o.type === "error") as any[];
+  assert.deepEqual(errors.map((e) => [e.id, e.error.code]), [[a, ErrorCode.InternalError], [b, ErrorCode.InternalError]]);
+  for (const e of errors) assert.match(e.error.message, /^malformed response from the peer: batches are not supported/);
+  assert.ok(!out.some((o) => o.type === "diagnostic" && o.code === "unknown-response-id"), "an id naming no request in flight is skipped quietly");
+  assert.equal(p.client.outboundCount, 1, "only the request the array did not name still waits");
+  // The session serves on: the request left waiting gets its answer.
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: c, result: { tools: [] } }));
+  assert.deepEqual(p.of("client", "response").map((r) => r.id), [c]);
+});
+
 test("basic/index: an application result that breaks the schema is not sent; the peer gets -32603", () => {
   const p = ready();
   p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [{ noName: true }] });

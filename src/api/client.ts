@@ -37,6 +37,7 @@ import { methodSpec } from "../model/methods.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import { McpError, toRpcError, type Endpoint, type RequestContext, type RequestOptions } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
+import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionOptions } from "../session/types.js";
 import { attach, callListener, mergeCapabilities } from "./connection.js";
@@ -308,7 +309,11 @@ export class McpClientCore {
   request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
     if (this.endpoint === undefined) return notConnected();
     let sent = this.endpoint.request(method, params, options);
-    if (method === "tools/call" && isModernVersion(this.version)) sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, params, options));
+    if (method === "tools/call" && isModernVersion(this.version)) {
+      // A retry after -32020 sends what went out now: the application may edit its arguments once the call is made.
+      const first = params === undefined ? undefined : (jsonCopy(params) ?? params);
+      sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, first, options));
+    }
     // Only a request that can be answered with a task pays for remembering it (a promise more).
     if (this.mayCreateTask(method, params)) sent = sent.then((r) => (this.rememberTask(method, r), r));
     if (this.outputs === undefined) return sent;

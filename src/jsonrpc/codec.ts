@@ -33,7 +33,9 @@
  * too: too deep, its id is read from the parsed value; too large to parse, from a bounded
  * look at its first and last characters (SDK 1.x writes `{result, jsonrpc, id}`, id last).
  * A framer that had to drop such a line delivers {@link oversizedStandIn} of its two ends
- * instead, which is classified exactly as the whole line would be.
+ * instead, which is classified exactly as the whole line would be. An array of responses
+ * where batches are not allowed is refused the same way, its `answers` the list of the ids
+ * its responses name.
  *
  * Nothing here throws to its caller; an inspecting getter that throws (a caller-built
  * value given to {@link decodeValue}) is caught and reported as `-32600`.
@@ -77,7 +79,7 @@ export type Decoded =
   | { kind: "result"; message: JsonRpcResultResponse }
   | { kind: "error"; message: JsonRpcErrorResponse }
   | { kind: "batch"; items: Decoded[] }
-  | { kind: "invalid"; reply: JsonRpcErrorResponse; reason: string; answers?: RequestId | null };
+  | { kind: "invalid"; reply: JsonRpcErrorResponse; reason: string; answers?: RequestId | null | RequestId[] };
 
 /** A message as `JSON.parse` hands it over: members still unchecked. */
 type Unchecked = { [key: string]: unknown };
@@ -146,11 +148,29 @@ export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
 /** Top level: a message, or (when allowed) a non-empty batch of them. */
 function classify(value: unknown, allowBatch: boolean): Decoded {
   if (!Array.isArray(value)) return classifyMessage(value);
-  if (!allowBatch) return invalid(ErrorCode.InvalidRequest, null, "batches are not supported by this protocol version");
+  if (!allowBatch) return refusedBatch(value);
   if (value.length === 0) return invalid(ErrorCode.InvalidRequest, null, "a batch must not be empty");
   const items: Decoded[] = new Array(value.length);
   for (let i = 0; i < value.length; i++) items[i] = classifyMessage(value[i]);
   return { kind: "batch", items };
+}
+
+/**
+ * An array where batches are not allowed (every version but `2025-03-26`). One that holds
+ * responses answers nothing, yet its `answers` lists the ids its responses name, so that a
+ * session fails those requests at once (as a malformed response's) instead of at their
+ * timeout, and sends no reply; an array of requests only gets the `-32600` reply, id `null`.
+ */
+function refusedBatch(items: unknown[]): Decoded {
+  const d = invalid(ErrorCode.InvalidRequest, null, "batches are not supported by this protocol version") as Extract<Decoded, { kind: "invalid" }>;
+  let answers: RequestId[] | undefined;
+  for (const m of items) {
+    if (!isObject(m) || m.method !== undefined || (m.result === undefined && m.error === undefined)) continue;
+    answers ??= [];
+    if (isRequestId(m.id)) answers.push(m.id);
+  }
+  if (answers !== undefined) d.answers = answers;
+  return d;
 }
 
 /** One message: reads each member once, checks the shape, returns the parsed object itself. */

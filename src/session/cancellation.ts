@@ -132,8 +132,25 @@ export function abandonTaskRequest(state: SessionState, key: string, req: Outbou
     delete state.progressTokens[idKey(req.progressToken)];
     delete req.progressToken;
   }
+  // Abandoned entries take no slot of maxOutboundRequests (live requests are not refused for
+  // them) and are bounded by it on their own: past it the oldest is forgotten, which loses
+  // only the courtesy tasks/cancel for a task answer that may never come.
+  const abandoned = state.abandonedCount ?? 0;
+  if (abandoned >= state.options.maxOutboundRequests) forgetOldestAbandoned(state, out);
   req.internal = "abandoned-task";
   req.deadline = until;
+  state.abandonedCount = (state.abandonedCount ?? 0) + 1;
   wakeNoLaterThan(state, until);
   out.push({ type: "diagnostic", code: "task-cancel-pending", message: "a task-augmented request is cancelled with tasks/cancel, once its CreateTaskResult names the task", detail: { id: req.id } });
+}
+
+/** Drops the abandoned request sent first (ids are a counter, and integer keys iterate in ascending order). */
+function forgetOldestAbandoned(state: SessionState, out: SessionOutput[]): void {
+  for (const key in state.outbound) {
+    const req = state.outbound[key];
+    if (req.internal !== "abandoned-task") continue;
+    removeOutbound(state, key);
+    out.push({ type: "diagnostic", code: "task-cancel-abandoned", message: "too many cancelled requests await a possible task answer: the oldest is forgotten; its task, if any, ends with its ttl", detail: { id: req.id } });
+    return;
+  }
 }

@@ -25,8 +25,14 @@ export function removeOutbound(state: SessionState, key: string): OutboundReques
   const req = state.outbound[key];
   delete state.outbound[key];
   state.outboundCount--;
+  if (req.internal === "abandoned-task" && (state.abandonedCount ?? 0) > 0) state.abandonedCount!--;
   if (req.progressToken !== undefined) delete state.progressTokens[idKey(req.progressToken)];
   return req;
+}
+
+/** How many requests we sent await a response, not counting those kept only to cancel a task (`abandoned-task`). */
+export function liveOutbound(state: SessionState): number {
+  return state.outboundCount - (state.abandonedCount ?? 0);
 }
 
 /** Records a request the peer sent. */

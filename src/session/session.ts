@@ -37,7 +37,7 @@ import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase
 import { passesLevel } from "./logging.js";
 import { flushProgress, progressTokenOf, receiveProgress, sendProgress, withProgressToken } from "./progress.js";
 import { endTaskProgress, observeAnswer, observeStatus, sendTaskProgress } from "./task-progress.js";
-import { addInbound, addOutbound, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
+import { addInbound, addOutbound, liveOutbound, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
 import { copyOf, MAX_KEPT_ID_LENGTH, notKept, retainedStringIssues, tooLong } from "./retained.js";
 import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
 import { decideVersionRetry } from "./version-retry.js";
@@ -518,8 +518,19 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       if (d.answers === undefined && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });
       out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
       // A malformed response gets no reply; the request it names fails now, as if answered with an error.
-      if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
+      if (Array.isArray(d.answers)) failAnswered(state, d.answers, d.reason, now, out);
+      else if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
   }
+}
+
+/**
+ * The requests in flight that the responses of a refused batch answer (a batch after
+ * 2025-03-26, basic/index): each fails now with `-32603`, as a malformed response's does.
+ * Ids naming no request in flight are skipped: a long array of them would otherwise give
+ * a diagnostic each.
+ */
+function failAnswered(state: SessionState, ids: RequestId[], reason: string, now: number, out: SessionOutput[]): void {
+  for (const id of ids) if (Object.hasOwn(state.outbound, idKey(id))) receiveResponse(state, malformedResponseAnswer(id, reason), now, out);
 }
 
 /**
@@ -943,7 +954,7 @@ function sendRequest(
     kept = jsonCopy(original);
     if (kept === undefined) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `${method} params have no JSON form`);
   }
-  if (state.outboundCount >= o.maxOutboundRequests) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `too many requests awaiting a response (limit ${o.maxOutboundRequests})`);
+  if (liveOutbound(state) >= o.maxOutboundRequests) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `too many requests awaiting a response (limit ${o.maxOutboundRequests})`);
   // Non-finite times would put NaN or Infinity into the state (gone in a JSON snapshot, fired at once by a NaN tick).
   if (!Number.isFinite(now)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "now must be a finite number");
   if (input.timeoutMs !== undefined && !(Number.isFinite(input.timeoutMs) && input.timeoutMs >= 0)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "timeoutMs must be a finite number of milliseconds (0 for none)");
@@ -1073,7 +1084,8 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
   const o = state.options;
   for (const key of Object.keys(state.outbound)) {
     const req = state.outbound[key];
-    if (req.deadline === null || req.deadline > now) continue;
+    // Gone already: an abandonment earlier in this loop forgot it (cancellation.ts).
+    if (req === undefined || req.deadline === null || req.deadline > now) continue;
     if (req.task && req.internal === undefined) {
       // No notifications/cancelled for a task-augmented request: see abandonTaskRequest.
       abandonTaskRequest(state, key, req, now, { code: ErrorCode.RequestTimeout, message: timeoutMessage(state, req) }, out);
@@ -1168,6 +1180,7 @@ function closeSession(state: SessionState, reason: string, out: SessionOutput[],
   for (const key of Object.keys(state.inbound)) out.push({ type: "cancelled", id: state.inbound[key].id, reason: `connection closed: ${reason}` });
   state.outbound = {};
   state.outboundCount = 0;
+  state.abandonedCount = 0;
   state.inbound = {};
   state.inboundCount = 0;
   state.progressTokens = {};

@@ -209,6 +209,11 @@ export interface SessionState {
   /** Requests we sent, by {@link idKey}. */
   outbound: Record<string, OutboundRequest>;
   outboundCount: number;
+  /**
+   * How many of {@link SessionState.outbound} are `abandoned-task`: not counted against
+   * `maxOutboundRequests`, and bounded by it on their own (absent in states saved before it existed: 0).
+   */
+  abandonedCount?: number;
   /** Requests we received and have not answered, by {@link idKey}. */
   inbound: Record<string, InboundRequest>;
   inboundCount: number;

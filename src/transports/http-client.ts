@@ -70,7 +70,7 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
-import { allowsBatches, isProtocolVersion } from "../model/versions.js";
+import { isProtocolVersion } from "../model/versions.js";
 import { readBodyText } from "./http/body.js";
 import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument, type ParamHeader } from "./http/request-metadata.js";
@@ -856,8 +856,8 @@ class HttpClient implements HttpClientTransport {
     const value = parse(text);
     // An array answers a batch, or is a 2025-03-26 server batching its messages on a stream
     // (2025-03-26 transports: "These responses MAY be batched"), which the kernel reads as
-    // well; in any other session the kernel refuses it, and the request is still unanswered.
-    if (Array.isArray(value) && ctx.batch !== true && !allowsBatches(this.protocolVersion)) return;
+    // well; in any other session the kernel refuses it and fails at once the requests its
+    // responses name: answered either way.
     for (const m of Array.isArray(value) ? value : [value]) {
       // A response with both result and error still answers: the kernel fails its request as malformed.
       if (typeof m !== "object" || m === null || "method" in m) continue;
