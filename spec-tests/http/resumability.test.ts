@@ -312,3 +312,23 @@ test("bounded replay log, per session (Resumability and Redelivery: the server r
   assert.ok(diagnostics.some((d) => d.code === "message-lost"));
   assert.deepEqual([...new Set(diagnostics.filter((d) => d.code === "message-lost").map((d) => d.sessionId))], [victim]);
 });
+
+test("bounded replay log, shared (Resumability and Redelivery: the server replays the messages missed on that stream): several sessions, each within its share, that together fill the store push out each other's delivered history, not another session's undelivered response", async () => {
+  const diagnostics: { code: string; sessionId?: string }[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxTotalSize: 64 * 1024 }, onDiagnostic: (d) => diagnostics.push({ code: d.code, sessionId: d.sessionId }) });
+  const victim = await open(handler);
+  const others = [await open(handler), await open(handler), await open(handler), await open(handler)];
+  // The victim's call: primed, its connection closed by the server (SEP-1699 polling), then answered: unwritten.
+  const s = new SseReader(await post(handler, call(1, "wait"), victim, V));
+  const priming = await s.next();
+  await tools.waiting();
+  assert.equal(handler.closeConnections(victim), 1);
+  await s.rest();
+  tools.release();
+  await new Promise((r) => setImmediate(r));
+  // Four sessions read answers of 20 000 characters: each holds at most one (its share is half the store), 80 000 in all.
+  for (let i = 0; i < 2; i++) for (const sid of others) await new SseReader(await post(handler, call(10 + i, "echo", { text: "x".repeat(20_000) }), sid, V)).rest();
+  const resumed = messages(await new SseReader(await get(handler, victim, V, priming!.id)).rest());
+  assert.equal(resumed.at(-1)?.result?.content[0].text, "waited", "the victim's undelivered answer is still replayed");
+  assert.deepEqual(diagnostics.filter((d) => d.code === "message-lost"), []);
+});

@@ -71,7 +71,7 @@ test("replay store: the global eviction skips events a per-stream eviction alrea
   assert.equal(store.count, 1);
 });
 
-test("replay store: a session past its share (default half the store) evicts its own oldest events, never another session's; removed events release their text at once", () => {
+test("replay store: a session past its share (default half the store) evicts its own events, history first, never another session's; removed events release their text at once", () => {
   const lost: string[] = [];
   const store = new EventStore({ maxTotalSize: 20 }, (log, seq) => lost.push(`${log.session.sessionId}:${seq}`));
   assert.equal(store.maxSessionSize, 10);
@@ -87,16 +87,98 @@ test("replay store: a session past its share (default half the store) evicts its
   assert.equal(old.log, null);
   assert.equal(old.data, "", "a removed event keeps no text");
   assert.equal(noisy.size, 8);
-  store.append(b, "dddd", false); // "bbbb" (of another stream of the same session) goes, unwritten: lost
+  store.append(b, "dddd", false); // written "cccc" goes before the older undelivered "bbbb"
+  assert.deepEqual(a.after(0), []);
+  assert.deepEqual(lost, []);
+  store.append(b, "ffff", false); // no history left: the oldest undelivered, "bbbb" (of another stream of the same session), goes: lost
   assert.deepEqual(lost, ["noisy:1"]);
+  assert.deepEqual(b.after(0).map((e) => e.data), ["dddd", "ffff"]);
   for (let i = 0; i < 100; i++) store.append(a, "eeeeeeeeee", true);
   assert.deepEqual(victim.after(0).map((e) => e.data), ["vvvv"], "the other session's undelivered event stays");
+  assert.deepEqual(b.after(0).map((e) => e.data), ["dddd", "ffff"], "written events make way for the session's undelivered ones");
+  assert.deepEqual(lost, ["noisy:1"]);
   assert.ok(noisy.size <= 10 && store.size <= 20);
   assert.equal(store.size, victim.session.size + noisy.size);
   store.drop(a);
   store.drop(b);
   assert.equal(noisy.size, 0);
   assert.equal(store.size, 4);
+});
+
+test("replay store: past the shared bound, written history goes first, across sessions: sessions each within their share cannot push out a small session's undelivered message while history is left", () => {
+  const lost: string[] = [];
+  const store = new EventStore({ maxTotalSize: 40 }, (log, seq) => lost.push(`${log.session.sessionId}:${seq}`));
+  const victim = store.createLog(1, store.createSession("victim"));
+  store.append(victim, "vv", false);
+  const others = ["a", "b", "c"].map((id) => store.createLog(1, store.createSession(id)));
+  for (let i = 0; i < 10; i++) for (const log of others) store.append(log, "x".repeat(10), true);
+  assert.deepEqual(victim.after(0).map((e) => e.data), ["vv"], "the oldest event, but undelivered: it stays");
+  assert.deepEqual(lost, []);
+  assert.ok(store.size <= 40);
+  // Sessions that never read their messages leave no history: then undelivered messages go, oldest first.
+  for (let i = 0; i < 2; i++) for (const log of others) store.append(log, "z".repeat(10), false);
+  assert.deepEqual(lost.slice(0, 2), ["victim:1", "a:11"]);
+  assert.ok(store.size <= 40);
+});
+
+test("replay store: a busy session's newest undelivered answer is not evicted for older written history, its own or any other session's", () => {
+  const lost: string[] = [];
+  const store = new EventStore({ maxTotalSize: 30, maxSessionSize: 20 }, (log, seq) => lost.push(`${log.session.sessionId}:${seq}`));
+  const quiet = store.createLog(1, store.createSession("quiet"));
+  const busy = store.createSession("busy");
+  const post = store.createLog(1, busy);
+  const get = store.createLog(2, busy);
+  store.append(quiet, "q".repeat(10), true);
+  store.append(get, "g".repeat(10), true);
+  store.append(post, "a".repeat(10), false); // the store is full
+  store.append(post, "b".repeat(10), false); // busy is past its share: its own history goes
+  assert.deepEqual(get.after(0), []);
+  assert.deepEqual(post.after(0).map((e) => e.data[0]), ["a", "b"]);
+  store.append(get, "n".repeat(5), false); // past its share again with no history: its oldest undelivered goes
+  assert.deepEqual(lost, ["busy:1"]);
+  store.append(quiet, "r".repeat(10), true); // quiet's own written events make way, then the store's oldest history
+  assert.deepEqual(quiet.after(0).map((e) => e.data[0]), ["r"]);
+  assert.deepEqual(post.after(0).map((e) => e.data[0]), ["b"]);
+  assert.deepEqual(get.after(0).map((e) => e.data[0]), ["n"]);
+  assert.deepEqual(lost, ["busy:1"]);
+});
+
+test("replay store: under a long random mix of sessions, streams, writes and drops, every bound holds after every step, an undelivered message is lost only when its session holds no history, and the queues stay compact", () => {
+  let seed = 12345;
+  let lost = 0;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+  const sessions = ["s0", "s1", "s2", "s3"];
+  const logs: StreamLog[] = [];
+  let dropping = false;
+  const store = new EventStore({ maxTotalSize: 200, maxSessionSize: 80 }, (log) => {
+    if (dropping) return; // a stream forgotten, not an eviction
+    lost++;
+    const held = logs.filter((l) => l.session === log.session).flatMap((l) => l.after(0).filter((e) => e.seq <= l.written));
+    assert.deepEqual(held, [], "no history left in the session of a lost message");
+  });
+  const shares = sessions.map((id) => store.createSession(id));
+  for (const session of shares) for (let no = 1; no <= 2; no++) logs.push(store.createLog(no, session));
+  for (let step = 0; step < 50_000; step++) {
+    const log = logs[rand(logs.length)];
+    const op = rand(20);
+    if (op < 14) store.append(log, "x".repeat(1 + rand(30)), op < 6);
+    else if (op < 18) store.markWritten(log, log.written + rand(3));
+    else if (op < 19) store.reserve(log);
+    else {
+      dropping = true;
+      store.drop(log);
+      dropping = false;
+      logs[logs.indexOf(log)] = store.createLog(log.stream + 2, log.session);
+    }
+    assert.ok(store.size <= 200, `step ${step}: ${store.size} in the store`);
+    for (const session of shares) assert.ok(session.size <= 80);
+    assert.equal(store.size, shares.reduce((n, s) => n + s.size, 0));
+    assert.equal(store.count, logs.reduce((n, l) => n + l.size, 0));
+  }
+  assert.ok(lost > 0, "undelivered messages were evicted too");
+  // Tombstones are compacted away: the queues hold a bounded multiple of the live events.
+  const queues = store as unknown as Record<"history" | "undelivered", { items: unknown[] }>;
+  assert.ok(queues.history.items.length + queues.undelivered.items.length <= 4 * store.count + 4096);
 });
 
 test("SSE connection: the server closing first means a later cancel by the reader is not reported; a write after close is refused", async () => {

@@ -11,24 +11,33 @@
  * session and the event's sequence number in the stream, both decimal. Sequence 0 is
  * the start of the stream (a new stream's priming event), never stored; messages count
  * from 1, and a resumption that replays nothing is primed at a position reserved for it
- * ({@link StreamLog.reserve}), so no id names two events. {@link parseEventId}
+ * ({@link EventStore.reserve}), so no id names two events. {@link parseEventId}
  * reads an id back by hand (no regular expression sees request data).
  *
  * Each stream owns a {@link StreamLog}: its events in order, oldest first, and `written`,
- * the highest sequence number handed to a connection. One {@link EventStore} per handler
- * bounds every log three times: per stream by count, per session by size (its
+ * the highest sequence number handed to a connection (moved only by the store:
+ * {@link EventStore.append}, {@link EventStore.markWritten}, {@link EventStore.reserve}).
+ * An event up to `written` is *history*, kept only in case the client reconnects; one
+ * past it is *undelivered*, and evicting it loses a message. One {@link EventStore} per
+ * handler bounds every log three times: per stream by count, per session by size (its
  * {@link SessionLogs}), and across all streams of all sessions by size (UTF-16 code units
  * of the message text, a close proxy for bytes). The session bound comes first: a session
- * past its share evicts its own oldest events, so one session's traffic (a client that
- * makes calls with huge error answers, say) cannot push another session's undelivered
- * response out of the store; by default a share is half the store, so it takes more than
- * one session filling theirs before the global bound evicts anyone else's. Evictions take
- * the oldest event first; the store, and each session, keep a queue of their live events
- * in append order, so the oldest event of either is always at the head of its own
- * stream's log and eviction is O(1). Removed events stay in the queues as tombstones
- * (their text released at once) until the head passes them, or until tombstones outnumber
- * live events and the queue is compacted. An event evicted before it was ever written is
- * reported through `onLost`: that message is gone.
+ * past its share evicts its own events, so one session's traffic (a client that makes
+ * calls with huge error answers, say) cannot push another session's undelivered response
+ * out of the store; by default a share is half the store. Both size bounds evict history
+ * first, oldest written first, and undelivered messages (oldest first) only when no
+ * history is left in their scope: several sessions within their shares that together fill
+ * the store then push out each other's history, not a small session's undelivered answer,
+ * and a busy session's newest answer never makes way for older history. (Sessions that
+ * never read what they are sent still fill the store with undelivered messages; the
+ * per-session share caps what each one holds.) The store, and each session, keep two
+ * queues: undelivered events in append order, and history in the order it was written.
+ * A stream's events turn into history in sequence order, so the head of either queue is
+ * the oldest event of its own stream's log (for the undelivered queue, once no history is
+ * left), and eviction is O(1). An event leaving a queue (removed, or written) stays in it
+ * as a tombstone (a removed one with its text released at once) until the head passes it,
+ * or until tombstones outnumber live events and the queue is compacted. An event evicted
+ * before it was ever written is reported through `onLost`: that message is gone.
  *
  * The store is internal to `createHttpHandler` (its `eventStore` option sets the limits);
  * it is not a replaceable interface.
@@ -61,8 +70,10 @@ export class StreamLog {
   private head = 0;
   /** Highest sequence number appended (0: none yet). */
   lastSeq = 0;
-  /** Highest sequence number handed to a connection (0: only the priming event). */
+  /** Highest sequence number handed to a connection (0: only the priming event); events up to it are history. Moved only by the store. */
   written = 0;
+  /** Index in `entries` of the oldest live event not yet counted as history. */
+  private pending = 0;
   /** Highest sequence number of an event evicted from this log (0: none): a resumption from below it misses events. */
   evictedUpTo = 0;
 
@@ -85,26 +96,31 @@ export class StreamLog {
     return out;
   }
 
-  /**
-   * A fresh position with no event, handed to a connection now (a resumption's priming
-   * event): later events count on after it, and resuming from it replays what follows.
-   */
-  reserve(): number {
-    this.written = ++this.lastSeq;
-    return this.lastSeq;
+  /** @internal Appends (the store enforces the bounds); `written`: it is history at once, as everything before it already is. */
+  push(event: LoggedEvent, written: boolean): void {
+    this.entries.push(event);
+    if (written) {
+      this.written = event.seq;
+      this.pending = this.entries.length;
+    }
   }
 
-  /** @internal Appends (the store enforces the bounds). */
-  push(event: LoggedEvent): void {
-    this.entries.push(event);
+  /** @internal The oldest event not yet counted as history, if it is written by now (counted from here on); else `undefined`. */
+  nextWritten(): LoggedEvent | undefined {
+    const e = this.entries[this.pending];
+    if (e === undefined || e.seq > this.written) return undefined;
+    this.pending++;
+    return e;
   }
 
   /** @internal Removes and returns the oldest live event (the store marks it removed). */
   shift(): LoggedEvent | undefined {
     if (this.head >= this.entries.length) return undefined;
     const e = this.entries[this.head++];
+    if (this.pending < this.head) this.pending = this.head;
     if (this.head > 64 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
+      this.pending -= this.head;
       this.head = 0;
     }
     return e;
@@ -112,14 +128,25 @@ export class StreamLog {
 }
 
 /**
- * Events in append order, removed ones (`log === null`) left as tombstones until the
- * head passes them or they outnumber the live ones.
+ * Events of one kind, history or undelivered, in the order they became that kind; those
+ * that left it (removed, or written) are left as tombstones until the head passes them or
+ * they outnumber the live ones.
  */
-class AppendOrder {
+class EventQueue {
   private items: LoggedEvent[] = [];
   private head = 0;
-  /** Removed events at or after `head`. */
+  /** Events at or after `head` that left the queue. */
   tombstones = 0;
+
+  constructor(
+    /** True: written events (history); false: undelivered ones. */
+    private readonly history: boolean,
+  ) {}
+
+  /** Still of this queue's kind: not removed, and (undelivered queue) not written since. */
+  private live(e: LoggedEvent): boolean {
+    return e.log !== null && (this.history || e.seq > e.log.written);
+  }
 
   push(e: LoggedEvent): void {
     this.items.push(e);
@@ -129,7 +156,7 @@ class AppendOrder {
   oldest(): LoggedEvent | undefined {
     while (this.head < this.items.length) {
       const e = this.items[this.head];
-      if (e.log !== null) return e;
+      if (this.live(e)) return e;
       this.head++;
       this.tombstones--;
     }
@@ -142,7 +169,7 @@ class AppendOrder {
       this.head = 0;
     }
     if (this.tombstones > 1024 && this.tombstones * 2 > this.items.length - this.head) {
-      this.items = this.items.slice(this.head).filter((e) => e.log !== null);
+      this.items = this.items.slice(this.head).filter((e) => this.live(e));
       this.head = 0;
       this.tombstones = 0;
     }
@@ -153,8 +180,10 @@ class AppendOrder {
 export class SessionLogs {
   /** Text held by this session's logs, in UTF-16 code units. */
   size = 0;
-  /** @internal This session's events, in append order. */
-  readonly order = new AppendOrder();
+  /** @internal This session's written events, oldest written first. */
+  readonly history = new EventQueue(true);
+  /** @internal This session's undelivered events, in append order. */
+  readonly undelivered = new EventQueue(false);
 
   constructor(
     /** The session's id, for diagnostics. */
@@ -196,8 +225,10 @@ export class EventStore {
   readonly maxTotalSize: number;
   /** Most message text kept for one session's streams, in UTF-16 code units. */
   readonly maxSessionSize: number;
-  /** Every live event (and tombstones), in append order. */
-  private readonly order = new AppendOrder();
+  /** Every written event (and tombstones), oldest written first. */
+  private readonly history = new EventQueue(true);
+  /** Every undelivered event (and tombstones), in append order. */
+  private readonly undelivered = new EventQueue(false);
   /** Text held, in UTF-16 code units. */
   size = 0;
   /** Live events held. */
@@ -224,53 +255,99 @@ export class EventStore {
   }
 
   /**
-   * Appends a message to `log`, evicting the oldest events past the bounds; returns its
-   * sequence number. `written`: the caller is writing it to a connection now, so its
-   * eviction (an event bigger than the whole store) loses nothing.
+   * Appends a message to `log`, evicting past the bounds; returns its sequence number.
+   * `written`: the caller is writing it to a connection now, so its eviction (an event
+   * bigger than the whole store) loses nothing.
    */
   append(log: StreamLog, data: string, written: boolean): number {
+    // A connection carries its stream in order: what came before it went out first.
+    if (written) this.toHistory(log, log.lastSeq);
     const event: LoggedEvent = { seq: ++log.lastSeq, data, log };
-    if (written) log.written = event.seq;
     const session = log.session;
-    log.push(event);
-    this.order.push(event);
-    session.order.push(event);
+    log.push(event, written);
+    if (written) {
+      this.history.push(event);
+      session.history.push(event);
+    } else {
+      this.undelivered.push(event);
+      session.undelivered.push(event);
+    }
     this.size += data.length;
     session.size += data.length;
     this.count++;
     while (log.size > this.maxEventsPerStream) this.remove(log.shift()!);
     // The session's own share first: its traffic evicts its own events, not another session's.
-    while (session.size > this.maxSessionSize) this.evictOldest(session.order);
-    while (this.size > this.maxTotalSize && this.count > 0) this.evictOldest(this.order);
-    this.order.compact();
-    session.order.compact();
+    // Within either bound, history goes before any undelivered message.
+    while (session.size > this.maxSessionSize) this.evictOldest(session.history) || this.evictOldest(session.undelivered);
+    while (this.size > this.maxTotalSize && this.count > 0) this.evictOldest(this.history) || this.evictOldest(this.undelivered);
+    this.compact(session);
     return event.seq;
+  }
+
+  /** Events of `log` up to `seq` (at most its last) were handed to a connection: they are history from now on. */
+  markWritten(log: StreamLog, seq: number): void {
+    this.toHistory(log, seq);
+    this.compact(log.session);
+  }
+
+  /**
+   * A fresh position of `log` with no event, handed to a connection now (a resumption's
+   * priming event): later events count on after it, and resuming from it replays what
+   * follows.
+   */
+  reserve(log: StreamLog): number {
+    this.markWritten(log, ++log.lastSeq);
+    return log.lastSeq;
   }
 
   /** Forgets every event of `log` (its stream is gone). */
   drop(log: StreamLog): void {
     for (let e = log.shift(); e !== undefined; e = log.shift()) this.remove(e);
-    this.order.compact();
-    log.session.order.compact();
+    this.compact(log.session);
   }
 
-  /** Evicts the oldest live event of `order`, which is the oldest of its own log. */
-  private evictOldest(order: AppendOrder): void {
-    const e = order.oldest();
+  /**
+   * Evicts the oldest live event of `queue`, which is the oldest of its own log (history
+   * is older than any undelivered event of its log, and the undelivered queue is only
+   * asked once no history is left); false if it holds none.
+   */
+  private evictOldest(queue: EventQueue): boolean {
+    const e = queue.oldest();
     if (e !== undefined) this.remove(e.log!.shift()!);
+    return e !== undefined;
   }
 
-  /** Takes an event out of its log's accounting; it stays in the queues as a tombstone, without its text. */
+  /** Moves `written` up to `seq`, and the events it passes from the undelivered queues to history. */
+  private toHistory(log: StreamLog, seq: number): void {
+    // Never past the last event: one appended later is not written yet.
+    if (seq > log.written) log.written = Math.min(seq, log.lastSeq);
+    for (let e = log.nextWritten(); e !== undefined; e = log.nextWritten()) {
+      this.undelivered.tombstones++;
+      log.session.undelivered.tombstones++;
+      this.history.push(e);
+      log.session.history.push(e);
+    }
+  }
+
+  /** Takes an event out of its log's accounting; it stays in its queues as a tombstone, without its text. */
   private remove(e: LoggedEvent): void {
     const log = e.log!;
+    const written = e.seq <= log.written;
     e.log = null;
     this.size -= e.data.length;
     log.session.size -= e.data.length;
     this.count--;
-    this.order.tombstones++;
-    log.session.order.tombstones++;
-    if (e.seq > log.written) this.onLost?.(log, e.seq);
+    (written ? this.history : this.undelivered).tombstones++;
+    (written ? log.session.history : log.session.undelivered).tombstones++;
+    if (!written) this.onLost?.(log, e.seq);
     if (e.seq > log.evictedUpTo) log.evictedUpTo = e.seq;
     e.data = "";
+  }
+
+  private compact(session: SessionLogs): void {
+    this.history.compact();
+    this.undelivered.compact();
+    session.history.compact();
+    session.undelivered.compact();
   }
 }

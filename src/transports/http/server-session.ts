@@ -308,7 +308,7 @@ export class HttpSession {
     for (const old of [...all].sort((a, b) => a.no - b.no)) {
       if (old.conn !== null) continue;
       for (const e of old.log.after(old.log.written)) waiting.push(e.data);
-      old.log.written = old.log.lastSeq;
+      this.config.store.markWritten(old.log, old.log.lastSeq);
       this.forget(old);
       all.splice(all.indexOf(old), 1);
     }
@@ -355,12 +355,12 @@ export class HttpSession {
     // its current connection (both TypeScript SDKs) still has one to resume from.
     if (polls) {
       if (!resumed) conn.write(textOf(encodeSsePrimingEvent(formatEventId(s.no, 0), retry)));
-      else if (replay.length === 0) conn.write(textOf(encodeSsePrimingEvent(formatEventId(s.no, log.reserve()), retry)));
+      else if (replay.length === 0) conn.write(textOf(encodeSsePrimingEvent(formatEventId(s.no, this.config.store.reserve(log)), retry)));
       else conn.write(textOf(encodeSseRetry(retry)));
     }
     for (const e of replay) {
       if (!conn.write(eventText(s.no, e.seq, e.data))) break;
-      if (e.seq > log.written) log.written = e.seq;
+      this.config.store.markWritten(log, e.seq);
     }
     if (s.done) {
       if (s.conn === conn) s.conn = null;
