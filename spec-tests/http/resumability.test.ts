@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ManualClock } from "../../src/driver/clock.js";
+import type { HttpHandler } from "../../src/transports/http-server.js";
 import { call, get, makeHandler, messages, open, post, SseReader, Tools } from "./helpers.js";
 
 const V = "2025-11-25";
@@ -287,20 +288,28 @@ test("SEP-1699 is 2025-11-25 (changelog item 6): sessions at 2025-06-18 and 2025
   }
 });
 
+/**
+ * A `wait` call of `sessionId` whose SSE connection the server closes (SEP-1699 polling)
+ * before the tool answers: the answer lands in the replay log, unwritten (every microtask
+ * runs before the next turn). Returns the priming event, to resume from.
+ */
+async function answerUnwritten(handler: HttpHandler, tools: Tools, sessionId: string) {
+  const s = new SseReader(await post(handler, call(1, "wait"), sessionId, V));
+  const priming = await s.next();
+  await tools.waiting();
+  assert.equal(handler.closeConnections(sessionId), 1);
+  await s.rest();
+  tools.release();
+  await new Promise((r) => setImmediate(r));
+  return priming;
+}
+
 test("bounded replay log, per session (Resumability and Redelivery: the server replays the messages missed on that stream): another session's traffic cannot evict a response waiting for its client's reconnection; each session evicts its own oldest first", async () => {
   const diagnostics: { code: string; sessionId?: string }[] = [];
   const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxTotalSize: 64 * 1024 }, onDiagnostic: (d) => diagnostics.push({ code: d.code, sessionId: d.sessionId }) });
   const victim = await open(handler);
   const attacker = await open(handler);
-  // The victim's call: primed, then its connection is closed by the server (SEP-1699 polling).
-  const s = new SseReader(await post(handler, call(1, "wait"), victim, V));
-  const priming = await s.next();
-  await tools.waiting();
-  assert.equal(handler.closeConnections(victim), 1);
-  await s.rest();
-  tools.release();
-  // The answer lands in the replay log, unwritten (every microtask runs before the next turn).
-  await new Promise((r) => setImmediate(r));
+  const priming = await answerUnwritten(handler, tools, victim);
   // The other session: answers of 20 000 characters each, past the whole store in total.
   for (let i = 0; i < 5; i++) await new SseReader(await post(handler, call(10 + i, "echo", { text: "x".repeat(20_000) }), attacker, V)).rest();
   const resumed = messages(await new SseReader(await get(handler, victim, V, priming!.id)).rest());
@@ -318,14 +327,7 @@ test("bounded replay log, shared (Resumability and Redelivery: the server replay
   const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxTotalSize: 64 * 1024 }, onDiagnostic: (d) => diagnostics.push({ code: d.code, sessionId: d.sessionId }) });
   const victim = await open(handler);
   const others = [await open(handler), await open(handler), await open(handler), await open(handler)];
-  // The victim's call: primed, its connection closed by the server (SEP-1699 polling), then answered: unwritten.
-  const s = new SseReader(await post(handler, call(1, "wait"), victim, V));
-  const priming = await s.next();
-  await tools.waiting();
-  assert.equal(handler.closeConnections(victim), 1);
-  await s.rest();
-  tools.release();
-  await new Promise((r) => setImmediate(r));
+  const priming = await answerUnwritten(handler, tools, victim);
   // Four sessions read answers of 20 000 characters: each holds at most one (its share is half the store), 80 000 in all.
   for (let i = 0; i < 2; i++) for (const sid of others) await new SseReader(await post(handler, call(10 + i, "echo", { text: "x".repeat(20_000) }), sid, V)).rest();
   const resumed = messages(await new SseReader(await get(handler, victim, V, priming!.id)).rest());
