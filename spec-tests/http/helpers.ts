@@ -207,9 +207,12 @@ export class SseReader {
   }
 }
 
-/** Yields to the event loop until `cond()` holds (no timers: each turn is one setImmediate). */
-export async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setImmediate(r));
+/** Yields to the event loop until `cond()` holds (no timers: each turn is one setImmediate); throws after `maxTurns` turns. */
+export async function until(cond: () => boolean, maxTurns = Infinity): Promise<void> {
+  for (let turn = 0; !cond(); turn++) {
+    if (turn >= maxTurns) throw new Error(`the condition did not hold within ${maxTurns} turns`);
+    await new Promise((r) => setImmediate(r));
+  }
 }
 
 /** The messages in a list of events (priming skipped). */

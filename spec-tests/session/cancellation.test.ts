@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { Pair, sendsOf } from "../harness/pair.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { RequestId } from "../../src/jsonrpc/types.js";
+import { idKey } from "../../src/session/types.js";
 
 function ready() {
   const p = new Pair();
@@ -200,4 +201,43 @@ test("tasks extension + draft basic/patterns/cancellation: cancelled calls kept 
   const cancel = p.lastSent("client") as any;
   assert.deepEqual([cancel.method, cancel.params.taskId], ["tasks/cancel", "t-late"]);
   assert.equal(p.client.abandonedCount, 1);
+});
+
+test("cancellation (2025-11-25 basic/transports item 6: messages on a request's stream SHOULD relate to it): the cancellation of a request sent for a peer's request carries that request as `related`, whether the application cancels it or it times out", () => {
+  const p = new Pair({ capabilities: { elicitation: {} } });
+  p.handshake();
+  let call: RequestId | undefined;
+  p.handlers.server = (o) => void (call = o.id);
+  p.request("client", "tools/call", { name: "ask" });
+  p.run();
+  const FORM = { message: "?", requestedSchema: { type: "object", properties: {} } };
+  const sent = p.feed("server", { type: "request", now: p.now, method: "elicitation/create", params: FORM, related: call, timeoutMs: 1000 });
+  const asked = (sent[0] as { message: { id: RequestId } }).message.id;
+  const cancel = p.feed("server", { type: "cancel", now: p.now, id: asked, reason: "no longer needed" }).find((o) => o.type === "send");
+  assert.deepEqual(cancel, { type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: asked, reason: "no longer needed" } }, related: call });
+  p.feed("server", { type: "request", now: p.now, method: "elicitation/create", params: FORM, related: call, timeoutMs: 1000 });
+  p.now += 1000;
+  const timedOut = p.feed("server", { type: "tick", now: p.now }).find((o) => o.type === "send");
+  assert.equal(timedOut?.type === "send" && timedOut.related, call);
+  // A related id that names no request in progress is not kept (the state holds only the peer's live, bounded ids).
+  const loose = p.feed("server", { type: "request", now: p.now, method: "elicitation/create", params: FORM, related: "x".repeat(5000), timeoutMs: 1000 });
+  const looseId = (loose[0] as { message: { id: RequestId } }).message.id;
+  assert.equal(p.server.outbound[idKey(looseId)].related, undefined);
+});
+
+test("cancellation (basic/utilities/cancellation): a peer's request that is cancelled cancels what was sent on its behalf first (on HTTP, on its stream before it closes), failing those requests for the application", () => {
+  const p = new Pair({ capabilities: { elicitation: {} } });
+  p.handshake();
+  let call: RequestId | undefined;
+  p.handlers.server = (o) => void (call = o.id);
+  const id = p.request("client", "tools/call", { name: "ask" });
+  p.run();
+  const asked = p.feed("server", { type: "request", now: p.now, method: "elicitation/create", params: { message: "?", requestedSchema: { type: "object", properties: {} } }, related: call });
+  const askedId = (asked[0] as { message: { id: RequestId } }).message.id;
+  p.dropQueued();
+  const outputs = p.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "stop" } }));
+  const kinds = outputs.map((o) => (o.type === "send" ? `send ${(o.message as { method?: string }).method} related ${String(o.related)}` : o.type === "error" ? `error ${String(o.id)}` : o.type));
+  assert.deepEqual(kinds, [`send notifications/cancelled related ${String(call)}`, `error ${String(askedId)}`, "cancelled"]);
+  assert.equal(p.server.outboundCount, 0);
+  assert.equal(p.server.inboundCount, 0);
 });

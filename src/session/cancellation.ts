@@ -24,12 +24,12 @@
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { mayReturnTask } from "../tasks/modern.js";
-import { removeInbound, removeOutbound } from "./requests.js";
+import { pushSend, removeInbound, removeOutbound } from "./requests.js";
 import { wakeNoLaterThan } from "./timeouts.js";
 import { idKey, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Handles an inbound `notifications/cancelled` (params already schema-validated). */
-export function receiveCancelled(state: SessionState, params: JsonObject, out: SessionOutput[]): void {
+export function receiveCancelled(state: SessionState, params: JsonObject, now: number, out: SessionOutput[]): void {
   const requestId = params.requestId;
   if (typeof requestId !== "string" && typeof requestId !== "number") {
     out.push({ type: "diagnostic", code: "cancel-ignored", message: "cancellation without a requestId ignored" });
@@ -49,6 +49,14 @@ export function receiveCancelled(state: SessionState, params: JsonObject, out: S
     return;
   }
   removeInbound(state, key);
+  // What we asked the peer on this request's behalf (an elicitation, a sampling request) is
+  // moot now: cancelled first, so that on HTTP the notification still goes on this
+  // request's stream, which closes with it (a client that keeps no GET stream would never
+  // learn of it, and its user would be left with an open prompt).
+  for (const k in state.outbound) {
+    const sent = state.outbound[k];
+    if (sent.related === req.id && sent.internal === undefined) cancelOutbound(state, sent.id, "the request it was sent for was cancelled", now, out);
+  }
   const event: SessionOutput = { type: "cancelled", id: req.id };
   if (typeof params.reason === "string") event.reason = params.reason;
   out.push(event);
@@ -103,7 +111,7 @@ export function cancelOutbound(state: SessionState, id: string | number, reason:
   if (req.task) return abandonTaskRequest(state, key, req, now, error, out);
   const params: JsonObject = { requestId: req.id };
   if (reason !== undefined) params.reason = reason;
-  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params } });
+  pushSend(out, { jsonrpc: "2.0", method: "notifications/cancelled", params }, req.related);
   // Tasks extension: the server may have answered with a task before our cancellation
   // reached it; that answer, if one comes (until the request's own deadline), gets
   // tasks/cancel, as the task's work SHOULD stop (draft basic/patterns/cancellation).

@@ -8,7 +8,7 @@
  * identical on every replay. Each table has a count beside it, so limits cost O(1).
  */
 import { rpcError } from "../jsonrpc/errors.js";
-import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import { idKey, type InboundRequest, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Records a request we sent. */
@@ -52,6 +52,11 @@ export function removeInbound(state: SessionState, key: string): InboundRequest 
     state.subscriptionCount--;
   }
   return req;
+}
+
+/** A send output, with `related` only when there is one (outputs stay minimal and stable for transcripts). */
+export function pushSend(out: SessionOutput[], message: JsonRpcMessage, related: RequestId | undefined): void {
+  out.push(related === undefined ? { type: "send", message } : { type: "send", message, related });
 }
 
 /** Sends a result response. */

@@ -37,7 +37,7 @@ import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase
 import { passesLevel } from "./logging.js";
 import { flushProgress, progressTokenOf, receiveProgress, sendProgress, withProgressToken } from "./progress.js";
 import { endTaskProgress, observeAnswer, observeStatus, sendTaskProgress } from "./task-progress.js";
-import { addInbound, addOutbound, liveOutbound, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
+import { addInbound, addOutbound, liveOutbound, pushSend, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
 import { copyOf, MAX_KEPT_ID_LENGTH, notKept, retainedStringIssues, tooLong } from "./retained.js";
 import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
 import { decideVersionRetry } from "./version-retry.js";
@@ -247,11 +247,6 @@ function moveTo(state: SessionState, event: LifecycleEvent, phase: Phase): void 
   const expected = nextPhase(state.options.role, state.phase.name, event);
   if (expected !== phase.name) throw new Error(`lifecycle: ${state.phase.name} --${event}--> ${phase.name} is not in the table`);
   state.phase = phase;
-}
-
-/** A send output, with `related` only when there is one (outputs stay minimal and stable for transcripts). */
-function pushSend(out: SessionOutput[], message: JsonRpcMessage, related: RequestId | undefined): void {
-  out.push(related === undefined ? { type: "send", message } : { type: "send", message, related });
 }
 
 /** JSON-RPC params, when present, are an object in MCP (never an array, null or a scalar). */
@@ -623,7 +618,7 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
       out.push({ type: "diagnostic", code: "invalid-notification", message: `malformed "${method}" dropped`, detail: { issues } });
       return;
     }
-    return receiveCancelled(state, params!, out);
+    return receiveCancelled(state, params!, now, out);
   }
   if (!gateAdmits(INBOUND_GATE[o.role][state.phase.name].notifications, method)) {
     out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" is not allowed in phase ${state.phase.name}; dropped` });
@@ -640,7 +635,7 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
     out.push({ type: "diagnostic", code: "invalid-notification", message: `malformed "${method}" dropped`, detail: { issues } });
     return;
   }
-  if (method === "notifications/cancelled") return receiveCancelled(state, params!, out);
+  if (method === "notifications/cancelled") return receiveCancelled(state, params!, now, out);
   if (method === "notifications/progress") return receiveProgress(state, params!, now, out);
   const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, peerOf(o.role));
   if (missing !== null) {
@@ -976,6 +971,10 @@ function sendRequest(
     req.origin = retry.origin;
     req.round = retry.round;
   }
+  // Its cancellation goes where it went: on HTTP, that request's stream (2025-11-25
+  // transports: messages on a POST's stream relate to its request), not the GET stream a
+  // client may not have. Kept only while it names a request in progress (a peer's id, bounded).
+  if (input.related !== undefined && Object.hasOwn(state.inbound, idKey(input.related))) req.related = input.related;
   if (input.progress) {
     params = withProgressToken(params, id);
     req.progressToken = id;
@@ -1106,7 +1105,7 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
       out.push({ type: "diagnostic", code: "task-cancel-abandoned", message: "no CreateTaskResult came for a cancelled task-augmented request; its task, if any, ends with its ttl", detail: { id: req.id } });
       continue;
     }
-    out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: req.id, reason: "timeout" } } });
+    pushSend(out, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: req.id, reason: "timeout" } }, req.related);
     if (req.internal === "keepalive") {
       state.keepAlive.missed++;
       out.push({ type: "stale", missed: state.keepAlive.missed });

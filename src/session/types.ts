@@ -131,6 +131,8 @@ export interface OutboundRequest {
   internal?: "initialize" | "keepalive" | "discover" | "abandoned-task" | "task-cancel";
   /** MRTR retry: the id of the application's original request, which every event names. */
   origin?: RequestId;
+  /** The peer's request this one was sent for (`related`): its cancellation is sent for that request too. */
+  related?: RequestId;
   /** Modern client: the application's params, kept for an MRTR retry. */
   params?: JsonObject;
   /** Modern client: which `input_required` round this attempt is (0 for the first). */

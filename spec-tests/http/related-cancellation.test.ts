@@ -1,0 +1,83 @@
+// Spec: 2025-11-25 basic/transports ("Sending Messages to the Server", item 6: the server MAY
+// send requests and notifications before the response, and these messages SHOULD relate to
+// the originating client request; "Listening for Messages": what goes on the GET stream
+// SHOULD be unrelated to any concurrently-running request) and basic/lifecycle (Timeouts:
+// the sender SHOULD issue a cancellation notification). The server's cancellation of a
+// request it sent on a client request's behalf goes on that request's POST stream, so a
+// client that keeps no GET stream still hears it and its handler is aborted.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient } from "../../src/api/client.js";
+import { McpServer } from "../../src/api/server.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { McpError } from "../../src/driver/endpoint.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
+import { until, URL_ } from "./helpers.js";
+
+const FORM = { message: "Which one?", requestedSchema: { type: "object" as const, properties: {} } };
+
+async function setUp() {
+  const clock = new ManualClock();
+  const server = new McpServer({ name: "s", version: "1" }, { clock, session: { versions: ["2025-11-25"] } });
+  let elicited: Promise<unknown> | undefined;
+  let finish!: () => void;
+  const finished = new Promise<void>((r) => (finish = r));
+  server.tool("ask", {}, async (_args, ctx) => {
+    elicited = ctx.elicit(FORM, { timeoutMs: 1000 }).catch((e: unknown) => e);
+    await elicited;
+    // The tool goes on after its question is given up: its POST stream stays open.
+    await finished;
+    return { content: [] };
+  });
+  const handler = createHttpHandler({ clock, createSession: server.httpSession() });
+  const gets: string[] = [];
+  const transport = httpClientTransport(URL_, {
+    openGetStream: false,
+    fetch: (url, init) => {
+      if (init?.method === "GET") gets.push(String(url));
+      return handler(new Request(url, init));
+    },
+  });
+  let handlerSignal: AbortSignal | undefined;
+  const client = new McpClient(
+    { name: "c", version: "1" },
+    { clock, session: { versions: ["2025-11-25"] }, handlers: { elicitation: (_params, ctx) => ((handlerSignal = ctx.signal), new Promise(() => {})) } },
+  );
+  await client.connect(transport);
+  return { clock, client, handler, gets, finish, elicitedBy: () => elicited, handlerSignal: () => handlerSignal };
+}
+
+test("related cancellation (basic/transports item 6, basic/lifecycle Timeouts): a server request that times out while its tool runs is cancelled on the tool call's POST stream; the client, with no GET stream, aborts its handler", async () => {
+  const t = await setUp();
+  const call = t.client.callTool("ask", {});
+  await until(() => t.handlerSignal() !== undefined, 200);
+  assert.equal(t.handlerSignal()!.aborted, false);
+  t.clock.advance(1500);
+  await until(() => t.handlerSignal()!.aborted, 200);
+  const err = await t.elicitedBy();
+  assert.ok(err instanceof McpError && err.code === ErrorCode.RequestTimeout, "the tool's elicit timed out");
+  assert.deepEqual(t.gets, [], "no GET stream was opened");
+  t.finish();
+  assert.deepEqual((await call).content, []);
+  await t.client.close();
+  t.handler.close();
+});
+
+test("related cancellation (basic/utilities/cancellation): the client cancelling a tool call cancels what the server asked on its behalf, on that call's stream before it closes; the client's handler is aborted", async () => {
+  const t = await setUp();
+  const abort = new AbortController();
+  const call = t.client.callTool("ask", {}, { signal: abort.signal }).catch((e: unknown) => e);
+  await until(() => t.handlerSignal() !== undefined, 200);
+  abort.abort("changed my mind");
+  const callErr = await call;
+  assert.ok(callErr instanceof McpError && callErr.code === ErrorCode.RequestCancelled);
+  await until(() => t.handlerSignal()!.aborted, 200);
+  const err = await t.elicitedBy();
+  assert.ok(err instanceof McpError && err.code === ErrorCode.RequestCancelled, "the server's elicit was cancelled with its tool call");
+  assert.deepEqual(t.gets, []);
+  t.finish();
+  await t.client.close();
+  t.handler.close();
+});
