@@ -391,3 +391,49 @@ test("streamable-http client (basic/index: the error names the request's id when
   assert.match(reply.error.message, /message exceeds maxBytes/);
   t.close();
 });
+
+test("streamable-http client (2025-11-25 basic/transports, Resumability: Last-Event-ID names the last event the client received; WHATWG: an event cut before its blank line is not dispatched): a POST stream cut anywhere inside its response event is resumed from the last complete event, so the replay brings the response and the call resolves", async () => {
+  const { handler } = makeHandler();
+  let cutAt = 0;
+  let span = Infinity;
+  let primed = "";
+  const resumedFrom: Array<string | null> = [];
+  const t = wrappedTransport(handler, async (req, next, body) => {
+    if (req.method === "GET") {
+      resumedFrom.push(req.headers.get("last-event-id"));
+      // Without the fix the client resumes after the response and waits forever: stop it.
+      if (resumedFrom.length > 3) return new Response(null, { status: 400 });
+      return next();
+    }
+    if (!body.includes('"cut-')) return next();
+    const text = await (await next()).text();
+    // The stream is the priming event, then the response event; cut inside the latter.
+    const start = text.lastIndexOf("\n\n", text.length - 3) + 2;
+    primed = /^id: (.*)$/m.exec(text)![1];
+    span = text.length - start;
+    const bytes = new TextEncoder().encode(text.slice(0, start + cutAt));
+    let sent = false;
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        // The cut part is read, then the connection fails (an error in the same pull would discard the queued bytes).
+        pull(c) {
+          if (sent) return c.error(new TypeError("network down"));
+          sent = true;
+          c.enqueue(bytes);
+        },
+      }),
+      { status: 200, headers: SSE },
+    );
+  });
+  const ep = connect(t);
+  await ep.open();
+  // Every cut: at the event's start, after its id line, inside its data, before its blank line.
+  for (cutAt = 0; cutAt < span; cutAt++) {
+    resumedFrom.length = 0;
+    const r = await ep.request("tools/call", { name: "echo", arguments: { text: `cut-${cutAt}` } });
+    assert.equal((r.content as Array<{ text: string }>)[0].text, `cut-${cutAt}`);
+    assert.deepEqual(resumedFrom, [primed], `cut ${cutAt} bytes into the response event`);
+  }
+  assert.ok(cutAt > 20, "the response event was cut at every offset");
+  t.close();
+});

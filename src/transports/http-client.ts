@@ -710,7 +710,8 @@ class HttpClient implements HttpClientTransport {
           // Empty data: the priming event, which only moves the cursor.
           else if (o.data !== "" && o.event === "message") this.deliver(o.data, ctx);
         }
-        ctx.lastEventId = decoder.lastEventId;
+        // The id of the last complete event: one cut before its blank line was not received (WHATWG).
+        ctx.lastEventId = decoder.dispatchedId;
         if (answered(ctx)) {
           // The server SHOULD end the stream after the response (both eras); one that does
           // not would hold a connection per answered request until close().
