@@ -51,7 +51,11 @@
  * The transport re-issues it, after the backoff, under a new id of its own (`basic/index`:
  * an id MUST NOT match any other request the sender issued; the kernel's ids are numbers,
  * these are strings), at most `maxReissues` times, and maps the answer back to the
- * kernel's id, so the caller sees one result; a progress notification of the new attempt
+ * kernel's id, so the caller sees one result. A `tools/call` is re-issued only for a tool
+ * the last modern `tools/list` pages annotated `readOnlyHint` or `idempotentHint`: the
+ * server takes the broken stream for a cancellation (`streamable-http`, Cancellation) but
+ * may have run the tool already (created a task even) with only the answer lost, and
+ * running any other tool twice may repeat its effect; such a call gets the -32000 error; a progress notification of the new attempt
  * that does not go past what was already delivered is dropped (progress MUST increase, so
  * it can only be a repeat). Other notifications cannot be told apart from new ones and are
  * delivered. `subscriptions/listen` is not re-issued: its subscription id is its request
@@ -90,7 +94,10 @@ export interface ReconnectOptions {
    * server accepts but ends without sending anything (no event, no `retry`) is a failure.
    */
   maxRetries?: number;
-  /** Times a modern request whose response stream broke is re-issued under a new id (0: never). Default 2. */
+  /**
+   * Times a modern request whose response stream broke is re-issued under a new id (0: never). Default 2.
+   * A `tools/call` only for a tool the modern `tools/list` showed with `readOnlyHint` or `idempotentHint`.
+   */
   maxReissues?: number;
 }
 
@@ -253,6 +260,8 @@ class HttpClient implements HttpClientTransport {
   private renewing: Promise<boolean> | undefined;
   /** `x-mcp-header` declarations of the tools the last modern `tools/list` pages showed. */
   private readonly paramHeaders = new Map<string, ParamHeader[]>();
+  /** Tools those pages annotated `readOnlyHint` or `idempotentHint`: the only calls a re-issue cannot run twice to harm. */
+  private readonly repeatable = new Set<string>();
 
   constructor(
     private readonly url: string,
@@ -468,6 +477,8 @@ class HttpClient implements HttpClientTransport {
       const broke = await this.attemptModern(ctx, headers, body);
       if (typeof broke !== "string" || this.closed || modern.cancelled) return;
       if (message.id === undefined || message.method === LISTEN || attempt >= this.maxReissues) return this.failed(ctx, broke);
+      // The lost attempt may have run (created a task even): only a call the tool's hints say is safe to repeat runs again.
+      if (message.method === "tools/call" && !(tool !== undefined && this.repeatable.has(tool))) return this.failed(ctx, broke);
       this.report(`re-issuing ${message.method} ${JSON.stringify(message.id)} under a new id: ${broke}`);
       // What is left of the broken attempt is closed, which the server takes as its cancellation.
       modern.abort.abort("re-issued");
@@ -925,6 +936,9 @@ class HttpClient implements HttpClientTransport {
       if (typeof name === "string") {
         if (scan.headers.length > 0) this.paramHeaders.set(name, scan.headers);
         else this.paramHeaders.delete(name);
+        const hints = (t as { annotations?: { readOnlyHint?: unknown; idempotentHint?: unknown } }).annotations;
+        if (hints?.readOnlyHint === true || hints?.idempotentHint === true) this.repeatable.add(name);
+        else this.repeatable.delete(name);
       }
       kept.push(t);
     }
