@@ -85,13 +85,18 @@ function recordingSleep(delays: number[]): HttpClientOptions["sleep"] {
   return async (ms) => void delays.push(ms);
 }
 
-/** A dual-era handler whose `count` tool reports progress 1, waits for the test, reports 2 and answers. */
-function progressHandler(gates: Tools): HttpHandler {
+/**
+ * A dual-era handler whose `count` tool reports progress 1, waits for the test, reports 2
+ * and answers. `tools/list` shows it with `annotations` (default: idempotent, so a
+ * client that listed it may re-issue it) or, when null, does not show it.
+ */
+function progressHandler(gates: Tools, annotations: JsonObject | null = { idempotentHint: true }): HttpHandler {
   return createHttpHandler({
     sessionIdleMs: 0,
     createSession: () => ({
       options: { role: "server", info: { name: "progress", version: "1" }, versions: [MV], capabilities: { tools: {} } },
       onRequest: async (method: string, _params: JsonObject | undefined, ctx) => {
+        if (method === "tools/list") return { tools: annotations === null ? [] : [{ name: "count", inputSchema: { type: "object" }, annotations }] };
         if (method !== "tools/call") throw new Error("unexpected " + method);
         ctx.progress(1, 2);
         await gates.gate().promise;
@@ -113,6 +118,8 @@ test("streamable-http (draft) + basic/patterns: a modern response stream cut bef
   const t = httpClientTransport(URL_, { fetch, sleep: recordingSleep(delays), onError: (m) => errors.push(m), reconnect: { initialDelayMs: 7 } });
   const client = new McpClient(info, { session: { versions: [MV] } });
   await client.connect(tap(t, seen));
+  // The client learns that count is idempotent: only such a call is re-issued.
+  await client.listTools();
 
   const call = client.callTool("count", {}, { onProgress: () => {} });
   await secondPost.promise;
@@ -154,6 +161,7 @@ test("basic/patterns/progress + streamable-http (draft): progress the lost attem
   const client = new McpClient(info, { session: { versions: [MV] } });
   const seen: any[] = [];
   await client.connect(tap(httpClientTransport(URL_, { fetch, sleep: recordingSleep([]) }), seen));
+  await client.listTools();
   const progress: number[] = [];
   const call = client.callTool("count", {}, { onProgress: (p) => progress.push(p.progress) });
   await secondPost.promise;
@@ -177,6 +185,7 @@ test("streamable-http (draft): re-issues are bounded (maxReissues) with growing 
   const delays: number[] = [];
   const client = new McpClient(info, { session: { versions: [MV] } });
   await client.connect(httpClientTransport(URL_, { fetch, sleep: recordingSleep(delays), reconnect: { initialDelayMs: 10, factor: 2, maxReissues: 3 } }));
+  await client.listTools();
   const err = await client.callTool("count", {}, { onProgress: () => {} }).then(
     () => assert.fail("the call cannot succeed"),
     (e: unknown) => e,
@@ -263,6 +272,7 @@ test("streamable-http (draft) Cancellation: a request cancelled while its re-iss
   });
   const client = new McpClient(info, { session: { versions: [MV] } });
   await client.connect(tap(t, seen));
+  await client.listTools();
   const ac = new AbortController();
   const call = client.callTool("count", {}, { signal: ac.signal, onProgress: () => {} });
   await waiting.promise;
@@ -273,4 +283,33 @@ test("streamable-http (draft) Cancellation: a request cancelled while its re-iss
   assert.equal(posts.filter((p) => p.body.method === "notifications/cancelled").length, 0);
   assert.ok(!seen.some((m) => !("method" in m) && m.id === posts.find((p) => p.body.method === "tools/call")!.body.id), "no answer for the cancelled request");
   client.close();
+});
+
+test("streamable-http (draft) Cancellation: a broken stream is the request's cancellation, but the tool may have run with only its answer lost; schema ToolAnnotations: only a tool the client's tools/list showed with readOnlyHint or idempotentHint true is called again, any other tools/call fails with the -32000 error after one attempt", async () => {
+  const cases: Array<[string, JsonObject | null, number]> = [
+    ["readOnlyHint", { readOnlyHint: true }, 2],
+    ["idempotentHint", { idempotentHint: true }, 2],
+    ["no hints", {}, 1],
+    ["destructive, not idempotent", { readOnlyHint: false, destructiveHint: true, idempotentHint: false }, 1],
+    ["not listed", null, 1],
+  ];
+  for (const [name, annotations, attempts] of cases) {
+    const tools = new Tools();
+    const posts: Post[] = [];
+    // Every attempt is cut after its first progress notification: the tool has started.
+    const fetch = faultyFetch(progressHandler(tools, annotations), "tools/call", (res) => cutAfter(res, "notifications/progress"), posts);
+    const client = new McpClient(info, { session: { versions: [MV] } });
+    await client.connect(httpClientTransport(URL_, { fetch, sleep: recordingSleep([]), reconnect: { maxReissues: 1 } }));
+    await client.listTools();
+    const err = await client.callTool("count", {}, { onProgress: () => {} }).then(
+      () => assert.fail("the call cannot succeed"),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof McpError, name);
+    assert.equal(err.code, ErrorCode.ConnectionClosed, name);
+    assert.match(err.message, /response stream ended before the response/, name);
+    assert.equal(posts.filter((p) => p.body.method === "tools/call").length, attempts, name);
+    for (let i = 0; i < attempts; i++) tools.release();
+    client.close();
+  }
 });

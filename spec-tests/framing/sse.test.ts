@@ -82,6 +82,23 @@ test("WHATWG: the last event id persists across events and over events that disp
   assert.deepEqual(run(["data: r\n\n"], createSseDecoder(undefined, "41")), [ev("r", "41")]);
 });
 
+test("WHATWG (dispatch sets the last event ID string; an event cut before its blank line is not dispatched) and 2025-11-25 basic/transports, Resumability (Last-Event-ID names the last event received): dispatchedId moves only at a blank line, so a stream cut after an id line resumes from the last complete event", () => {
+  const state = createSseDecoder(undefined, "0");
+  assert.deepEqual(run(["id: 1\ndata:\n\n"], state), [ev("", "1")]);
+  assert.equal(state.dispatchedId, "1");
+  // The next event is cut after its id line, then mid-data, then before its blank line.
+  for (const piece of ["id: 2\n", "data: {\"id\"", ":1}\n"]) {
+    assert.deepEqual(run([piece], state), []);
+    assert.equal(state.lastEventId, "2", "the buffer holds the id as soon as its line ends");
+    assert.equal(state.dispatchedId, "1", `not received yet after ${JSON.stringify(piece)}`);
+  }
+  assert.deepEqual(run(["\n"], state), [ev('{"id":1}', "2")]);
+  assert.equal(state.dispatchedId, "2");
+  // An event with an id and no data dispatches nothing, yet its blank line sets the string (WHATWG dispatch step 1).
+  run(["id: 3\n\n"], state);
+  assert.equal(state.dispatchedId, "3");
+});
+
 test("WHATWG: an id containing NUL is ignored; the event type resets after each dispatch", () => {
   assert.deepEqual(run(["id: 1\ndata: a\n\nid: 2\u0000\nevent: t\ndata: b\n\ndata: c\n\n"]), [ev("a", "1"), ev("b", "1", "t"), ev("c", "1")]);
 });

@@ -9,7 +9,7 @@ import { McpClient } from "../../src/api/client.js";
 import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { httpClientTransport, MIN_RECONNECT_DELAY_MS, type HttpClientTransport } from "../../src/transports/http-client.js";
+import { GET_WAIT_MS, httpClientTransport, MIN_RECONNECT_DELAY_MS, type HttpClientTransport } from "../../src/transports/http-client.js";
 import { makeHandler, URL_, wrappedTransport } from "./helpers.js";
 import { modernHandler, MV } from "./modern-helpers.js";
 
@@ -390,4 +390,154 @@ test("streamable-http client (basic/index: the error names the request's id when
   assert.equal(reply?.error?.code, ErrorCode.InvalidRequest);
   assert.match(reply.error.message, /message exceeds maxBytes/);
   t.close();
+});
+
+test("streamable-http client (2025-11-25 basic/transports, Resumability: Last-Event-ID names the last event the client received; WHATWG: an event cut before its blank line is not dispatched): a POST stream cut anywhere inside its response event is resumed from the last complete event, so the replay brings the response and the call resolves", async () => {
+  const { handler } = makeHandler();
+  let cutAt = 0;
+  let span = Infinity;
+  let primed = "";
+  const resumedFrom: Array<string | null> = [];
+  const t = wrappedTransport(handler, async (req, next, body) => {
+    if (req.method === "GET") {
+      resumedFrom.push(req.headers.get("last-event-id"));
+      // Without the fix the client resumes after the response and waits forever: stop it.
+      if (resumedFrom.length > 3) return new Response(null, { status: 400 });
+      return next();
+    }
+    if (!body.includes('"cut-')) return next();
+    const text = await (await next()).text();
+    // The stream is the priming event, then the response event; cut inside the latter.
+    const start = text.lastIndexOf("\n\n", text.length - 3) + 2;
+    primed = /^id: (.*)$/m.exec(text)![1];
+    span = text.length - start;
+    const bytes = new TextEncoder().encode(text.slice(0, start + cutAt));
+    let sent = false;
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        // The cut part is read, then the connection fails (an error in the same pull would discard the queued bytes).
+        pull(c) {
+          if (sent) return c.error(new TypeError("network down"));
+          sent = true;
+          c.enqueue(bytes);
+        },
+      }),
+      { status: 200, headers: SSE },
+    );
+  });
+  const ep = connect(t);
+  await ep.open();
+  // Every cut: at the event's start, after its id line, inside its data, before its blank line.
+  for (cutAt = 0; cutAt < span; cutAt++) {
+    resumedFrom.length = 0;
+    const r = await ep.request("tools/call", { name: "echo", arguments: { text: `cut-${cutAt}` } });
+    assert.equal((r.content as Array<{ text: string }>)[0].text, `cut-${cutAt}`);
+    assert.deepEqual(resumedFrom, [primed], `cut ${cutAt} bytes into the response event`);
+  }
+  assert.ok(cutAt > 20, "the response event was cut at every offset");
+  t.close();
+});
+
+/** Yields until `cond()` holds, for a bounded number of event-loop turns (a test fails instead of hanging). */
+async function within(cond: () => boolean, n = 500): Promise<void> {
+  for (let i = 0; i < n && !cond(); i++) await turns(1);
+}
+
+/** An endpoint over `t` that hands the server's notifications to `onNotification`. */
+function listening(t: HttpClientTransport, onNotification: (method: string) => void): Endpoint {
+  const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-11-25"] }, { send: (m) => t.send(encode(m)), onNotification });
+  t.onMessage((x) => ep.receive(x));
+  t.onClose((r) => ep.closed(r));
+  return ep;
+}
+
+test("streamable-http client (2025-11-25 basic/transports, Listening for Messages: the standalone GET stream carries the server's unrelated messages; SEP-1699 reconnection with backoff): a first GET that fails or is refused is retried on the reconnect policy, and a notifications/initialized POST that failed after the server took it still opens the stream, so list_changed arrives", async () => {
+  for (const mode of ["throw", "503", "initialized-lost"] as const) {
+    const { handler, tools } = makeHandler();
+    let gets = 0;
+    const errors: string[] = [];
+    const waits: number[] = [];
+    const t = wrappedTransport(
+      handler,
+      async (req, next, body) => {
+        if (req.method === "GET") {
+          gets++;
+          if (mode === "throw" && gets <= 2) throw new TypeError("network down");
+          if (mode === "503" && gets <= 2) return new Response(null, { status: 503 });
+          return next();
+        }
+        if (mode === "initialized-lost" && body.includes("notifications/initialized")) {
+          // The server processed it; its answer is lost.
+          await (await next()).body?.cancel();
+          throw new TypeError("connection reset");
+        }
+        return next();
+      },
+      { openGetStream: true, reconnect: { initialDelayMs: 100, factor: 2 }, sleep: async (ms) => void waits.push(ms), onError: (e) => errors.push(e) },
+    );
+    const heard: string[] = [];
+    const ep = listening(t, (m) => heard.push(m));
+    await ep.open();
+    // Once the server has taken notifications/initialized (no GET goes out before it); bounded, as without the retry no GET may come.
+    await within(() => gets > 0);
+    // Unrelated: the server keeps it for the GET stream, whenever that connects.
+    tools.endpoints[0].notify("notifications/tools/list_changed");
+    await within(() => heard.length > 0);
+    assert.deepEqual(heard, ["notifications/tools/list_changed"], mode);
+    if (mode === "initialized-lost") {
+      assert.equal(gets, 1);
+      assert.deepEqual(errors, ["POST failed: connection reset"]);
+    } else {
+      assert.equal(gets, 3, mode);
+      // The hold of the session's first requests (GET_WAIT_MS), then the backoff of a broken stream: initialDelayMs × factor per failure.
+      assert.deepEqual(waits, [GET_WAIT_MS, 200, 400], mode);
+      const why = mode === "throw" ? "GET stream failed: network down" : "GET stream refused: HTTP 503";
+      assert.deepEqual(errors, [why, why], mode);
+    }
+    t.close();
+  }
+});
+
+test("streamable-http client (2025-11-25 basic/transports, Listening for Messages item 3: 405 means no GET stream; http-client: gives up after maxRetries): a server that keeps refusing the first GET gets maxRetries attempts with growing waits, one that answers 405 exactly one, and close() during the backoff ends the wait with no GET after it", async () => {
+  for (const status of [503, 405]) {
+    const { handler } = makeHandler();
+    let gets = 0;
+    const errors: string[] = [];
+    const waits: number[] = [];
+    const t = wrappedTransport(
+      handler,
+      async (req, next) => (req.method === "GET" ? (gets++, new Response(null, { status })) : next()),
+      { openGetStream: true, reconnect: { initialDelayMs: 100, factor: 2, maxRetries: 3 }, sleep: async (ms) => void waits.push(ms), onError: (e) => errors.push(e) },
+    );
+    const ep = connect(t);
+    await ep.open();
+    await within(() => errors.length === 4 || (status === 405 && gets === 1));
+    await turns();
+    if (status === 405) {
+      assert.equal(gets, 1);
+      assert.deepEqual(errors, []);
+    } else {
+      assert.equal(gets, 3);
+      assert.deepEqual(waits, [GET_WAIT_MS, 200, 400]);
+      assert.equal(errors.at(-1), "gave up on the GET stream after 3 attempts");
+    }
+    t.close();
+  }
+
+  const { handler } = makeHandler();
+  let gets = 0;
+  let waiting: AbortSignal | undefined;
+  const t = wrappedTransport(handler, async (req, next) => (req.method === "GET" ? (gets++, new Response(null, { status: 503 })) : next()), {
+    openGetStream: true,
+    // A backoff that lasts until the transport ends it.
+    sleep: (_ms, signal) => new Promise<void>((resolve) => ((waiting = signal), signal.addEventListener("abort", () => resolve()))),
+  });
+  const ep = connect(t);
+  // open() waits for the session's first GET (or GET_WAIT_MS, here the never-ending sleep).
+  await ep.open();
+  await within(() => waiting !== undefined && gets === 1);
+  t.close();
+  assert.equal(waiting!.aborted, true);
+  await turns();
+  assert.equal(gets, 1, "no GET after close()");
 });

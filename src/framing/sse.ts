@@ -26,7 +26,8 @@
  * - `:` first: a comment, ignored;
  * - otherwise `field:value` (one space after the colon dropped; no colon means an empty
  *   value): `data` appends a line, `event` sets the type (default `message`), `id` sets
- *   the last event id unless the value holds NUL, `retry` (ASCII digits only) is emitted
+ *   the last event id buffer unless the value holds NUL (it becomes `dispatchedId`, the
+ *   id to resume from, only at the blank line), `retry` (ASCII digits only) is emitted
  *   at once; other fields are ignored.
  *
  * Bounded: when the data of one event plus its pending raw line passes `maxEventSize`, the
@@ -83,8 +84,14 @@ export interface SseDecoder {
   dataLines: number;
   /** The current event's `event` field; `""` means `message`. */
   eventType: string;
-  /** The last event id buffer: persists across events until an `id` field changes it. Send it as `Last-Event-ID` on reconnection. */
+  /** The last event id buffer: persists across events until an `id` field changes it. Set by an `id` line, before its event is complete. */
   lastEventId: string;
+  /**
+   * WHATWG's "last event ID string": the buffer as of the last blank line (dispatch). Send
+   * this as `Last-Event-ID` on reconnection: an event cut before its blank line was not
+   * received, so its id, already in the buffer, must not name it.
+   */
+  dispatchedId: string;
   /** The current event passed the limit: its data is dropped and it is not dispatched. */
   dropping: boolean;
   /** While dropping: the event's size when the limit was crossed, and the first and last characters of its data. */
@@ -112,6 +119,7 @@ export function createSseDecoder(options?: SseOptions, lastEventId = ""): SseDec
     dataLines: 0,
     eventType: "",
     lastEventId,
+    dispatchedId: lastEventId,
     dropping: false,
     dropSize: 0,
     dropHead: "",
@@ -260,6 +268,7 @@ function grow(state: SseDecoder, text: string, from: number, to: number): boolea
 /** One complete line, per WHATWG "Interpreting an event stream". */
 function processLine(state: SseDecoder, line: string, out: SseOutput[]): void {
   if (line === "") {
+    state.dispatchedId = state.lastEventId;
     if (state.dropping) out.push({ type: "error", reason: `event exceeds maxEventSize (${state.maxEventSize})`, size: state.dropSize, head: state.dropHead, tail: state.dropTail });
     else if (state.dataLines > 0) {
       out.push({ type: "event", event: state.eventType === "" ? "message" : state.eventType, data: state.data, id: state.lastEventId });

@@ -15,8 +15,10 @@
  *   every later request (sends made while `initialize` is in flight wait for it);
  * - the negotiated version, read from that initialize result as it passes through, sent
  *   as `MCP-Protocol-Version` on every later request;
- * - after `notifications/initialized` is accepted, a GET opens the standalone stream
- *   (405 means the server offers none, which is fine);
+ * - after `notifications/initialized` (accepted or not: the session exists), a GET opens
+ *   the standalone stream (405 means the server offers none, which is fine); a first GET
+ *   that fails or is refused otherwise is retried like a broken stream (below), so one
+ *   transient failure does not lose the server's unrelated messages for the session;
  * - for a POST stream, the id of the request it answers: a stream that ends before that
  *   response arrived lost its connection, not its stream, so the client reconnects with
  *   GET and `Last-Event-ID`, after the server's `retry` (spec: the client MUST respect
@@ -49,7 +51,11 @@
  * The transport re-issues it, after the backoff, under a new id of its own (`basic/index`:
  * an id MUST NOT match any other request the sender issued; the kernel's ids are numbers,
  * these are strings), at most `maxReissues` times, and maps the answer back to the
- * kernel's id, so the caller sees one result; a progress notification of the new attempt
+ * kernel's id, so the caller sees one result. A `tools/call` is re-issued only for a tool
+ * the last modern `tools/list` pages annotated `readOnlyHint` or `idempotentHint`: the
+ * server takes the broken stream for a cancellation (`streamable-http`, Cancellation) but
+ * may have run the tool already (created a task even) with only the answer lost, and
+ * running any other tool twice may repeat its effect; such a call gets the -32000 error; a progress notification of the new attempt
  * that does not go past what was already delivered is dropped (progress MUST increase, so
  * it can only be a repeat). Other notifications cannot be told apart from new ones and are
  * delivered. `subscriptions/listen` is not re-issued: its subscription id is its request
@@ -88,7 +94,10 @@ export interface ReconnectOptions {
    * server accepts but ends without sending anything (no event, no `retry`) is a failure.
    */
   maxRetries?: number;
-  /** Times a modern request whose response stream broke is re-issued under a new id (0: never). Default 2. */
+  /**
+   * Times a modern request whose response stream broke is re-issued under a new id (0: never). Default 2.
+   * A `tools/call` only for a tool the modern `tools/list` showed with `readOnlyHint` or `idempotentHint`.
+   */
   maxReissues?: number;
 }
 
@@ -251,6 +260,8 @@ class HttpClient implements HttpClientTransport {
   private renewing: Promise<boolean> | undefined;
   /** `x-mcp-header` declarations of the tools the last modern `tools/list` pages showed. */
   private readonly paramHeaders = new Map<string, ParamHeader[]>();
+  /** Tools those pages annotated `readOnlyHint` or `idempotentHint`: the only calls a re-issue cannot run twice to harm. */
+  private readonly repeatable = new Set<string>();
 
   constructor(
     private readonly url: string,
@@ -322,10 +333,10 @@ class HttpClient implements HttpClientTransport {
     const ctx: StreamCtx = { kind: "post", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined };
     // Modern messages name their version in _meta; only they are parsed for their headers.
     const modern = text.indexOf(META_VERSION) === -1 ? undefined : modernMessage(text);
+    let method: string | undefined;
     try {
       if (modern !== undefined) return await this.postModern(text, modern, ctx);
       if (text.indexOf('"notifications/cancelled"') !== -1 && this.cancelInflight(text)) return;
-      let method: string | undefined;
       if (text.charCodeAt(0) === 0x5b /* [ */) ctx.batch = true;
       if (this.handshaking || ctx.batch === true) method = this.inspect(text, ctx);
       else {
@@ -342,6 +353,10 @@ class HttpClient implements HttpClientTransport {
       this.failed(ctx, `the transport failed: ${errorText(e)}`);
     } finally {
       for (const key of ctx.ids.keys()) if (this.inflight.get(key) === ctx) this.inflight.delete(key);
+      // The session exists whatever became of this POST (a server may have processed it and
+      // the answer been lost, or refused it): without the standalone stream the session's
+      // list_changed, resource updates, logs and cancellations would be lost to its end.
+      if (method === "notifications/initialized") this.startGet();
     }
   }
 
@@ -391,11 +406,8 @@ class HttpClient implements HttpClientTransport {
     }
     if (res.status === 202 || res.status === 204) {
       discard(res);
-      if (method === "notifications/initialized") this.startGet();
       return this.bodiless(ctx, res.status);
     }
-    // No GET stream follows a refused notifications/initialized: nothing to wait for.
-    if (method === "notifications/initialized") this.getOpened?.();
     // Only a modern request's answer can come back as lost, and this one is legacy.
     await this.answer(ctx, res);
   }
@@ -465,6 +477,8 @@ class HttpClient implements HttpClientTransport {
       const broke = await this.attemptModern(ctx, headers, body);
       if (typeof broke !== "string" || this.closed || modern.cancelled) return;
       if (message.id === undefined || message.method === LISTEN || attempt >= this.maxReissues) return this.failed(ctx, broke);
+      // The lost attempt may have run (created a task even): only a call the tool's hints say is safe to repeat runs again.
+      if (message.method === "tools/call" && !(tool !== undefined && this.repeatable.has(tool))) return this.failed(ctx, broke);
       this.report(`re-issuing ${message.method} ${JSON.stringify(message.id)} under a new id: ${broke}`);
       // What is left of the broken attempt is closed, which the server takes as its cancellation.
       modern.abort.abort("re-issued");
@@ -610,7 +624,7 @@ class HttpClient implements HttpClientTransport {
    * Reads `first` (a POST's SSE answer) and, while its requests are unanswered, resumes
    * it. A modern stream is not resumable: when it ends unanswered, resolves to why.
    */
-  private async follow(ctx: StreamCtx, first: Response): Promise<string | void> {
+  private async follow(ctx: StreamCtx, first: Response | undefined): Promise<string | void> {
     this.followed.add(ctx);
     try {
       return await this.followStream(ctx, first);
@@ -619,9 +633,12 @@ class HttpClient implements HttpClientTransport {
     }
   }
 
-  private async followStream(ctx: StreamCtx, first: Response): Promise<string | void> {
+  private async followStream(ctx: StreamCtx, first: Response | undefined): Promise<string | void> {
     let res: Response | undefined = first;
     let failures = 0;
+    // No `first`: the standalone GET, not opened yet. Its first attempt goes out at once, and
+    // its failures are reported until a connection is made.
+    let opened = first !== undefined;
     for (;;) {
       if (res !== undefined) {
         // A connection counts as a success only if the server sent something on it: an
@@ -650,7 +667,7 @@ class HttpClient implements HttpClientTransport {
         if (ctx.kind === "post") return this.failed(ctx, `gave up resuming the response stream after ${failures} attempts`);
         return this.report(`gave up on the GET stream after ${failures} attempts`);
       }
-      await this.sleep(this.delay(ctx, failures), this.abort.signal);
+      if (opened || failures > 0) await this.sleep(this.delay(ctx, failures), this.abort.signal);
       if (this.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
       if (ctx.session !== this.sessionId) return this.lost(ctx);
       const headers = this.headersFor(undefined, false);
@@ -658,17 +675,25 @@ class HttpClient implements HttpClientTransport {
       let r: Response;
       try {
         r = await this.request({ method: "GET", headers });
-      } catch {
+      } catch (e) {
         failures++;
+        if (!opened && !this.closed) this.report(`GET stream failed: ${errorText(e)}`);
         continue;
+      } finally {
+        // Requests held until the server answered the session's first GET go out (holdForGet).
+        if (ctx.kind === "get") this.getOpened?.();
       }
       if (this.closed) return discard(r);
       if (r.ok && mediaTypeOf(r.headers.get(H.contentType)) === SSE_TYPE) {
         res = r;
+        opened = true;
         continue;
       }
       discard(r);
       failures++;
+      // 405 to the first GET: the server offers no standalone stream, which the spec allows.
+      if (!opened && r.status === 405) return;
+      if (!opened) this.report(`GET stream refused: HTTP ${r.status}`);
       const sid = headers[H.sessionId];
       if (r.status === 404 && sid !== undefined) {
         if (!(await this.renewSession(sid))) return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${sid}`, false);
@@ -678,7 +703,7 @@ class HttpClient implements HttpClientTransport {
       if (r.status === 405 || r.status === 409) {
         // 405: no GET streams here; 409: a server that keeps one GET stream per session (this kernel's keeps several).
         if (ctx.kind === "post") return this.failed(ctx, `the server refused to resume the response stream (HTTP ${r.status})`);
-        return this.report(`the server refused to reopen the GET stream (HTTP ${r.status})`);
+        return opened ? this.report(`the server refused to reopen the GET stream (HTTP ${r.status})`) : undefined;
       }
       if (r.status === 400 && ctx.lastEventId !== "") {
         // The server cannot resume from there.
@@ -710,7 +735,8 @@ class HttpClient implements HttpClientTransport {
           // Empty data: the priming event, which only moves the cursor.
           else if (o.data !== "" && o.event === "message") this.deliver(o.data, ctx);
         }
-        ctx.lastEventId = decoder.lastEventId;
+        // The id of the last complete event: one cut before its blank line was not received (WHATWG).
+        ctx.lastEventId = decoder.dispatchedId;
         if (answered(ctx)) {
           // The server SHOULD end the stream after the response (both eras); one that does
           // not would hold a connection per answered request until close().
@@ -777,31 +803,21 @@ class HttpClient implements HttpClientTransport {
     this.gate = gate;
   }
 
+  /**
+   * Opens the standalone GET stream, through the reconnection loop of {@link
+   * HttpClient.followStream}: a first GET that fails or is refused (but with 405, "no
+   * stream here") is retried on the reconnect policy, as a broken stream is, instead of
+   * leaving the session without it.
+   */
   private startGet(): void {
     this.handshaking = false;
-    if (this.getStarted || this.options.openGetStream === false) return;
+    if (this.getStarted || this.closed || this.options.openGetStream === false) return;
     this.getStarted = true;
     const ctx: StreamCtx = { kind: "get", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined, session: this.sessionId };
     // As in send(): an injected sleep that rejects, or a throwing listener, is reported, never an unhandled rejection.
-    this.openGet(ctx)
+    this.follow(ctx, undefined)
       .catch((e) => this.closed || this.report(`GET stream failed: ${errorText(e)}`))
       .catch(() => {});
-  }
-
-  private async openGet(ctx: StreamCtx): Promise<void> {
-    let r: Response;
-    try {
-      r = await this.request({ method: "GET", headers: this.headersFor(undefined, false) });
-    } catch (e) {
-      if (!this.closed) this.report(`GET stream failed: ${errorText(e)}`);
-      return;
-    } finally {
-      this.getOpened?.();
-    }
-    if (r.ok && mediaTypeOf(r.headers.get(H.contentType)) === SSE_TYPE) return void (await this.follow(ctx, r));
-    discard(r);
-    // 405: the server offers no standalone stream, which the spec allows.
-    if (r.status !== 405) this.report(`GET stream refused: HTTP ${r.status}`);
   }
 
   // -------------------------------------------------------------------------------------
@@ -920,6 +936,9 @@ class HttpClient implements HttpClientTransport {
       if (typeof name === "string") {
         if (scan.headers.length > 0) this.paramHeaders.set(name, scan.headers);
         else this.paramHeaders.delete(name);
+        const hints = (t as { annotations?: { readOnlyHint?: unknown; idempotentHint?: unknown } }).annotations;
+        if (hints?.readOnlyHint === true || hints?.idempotentHint === true) this.repeatable.add(name);
+        else this.repeatable.delete(name);
       }
       kept.push(t);
     }
