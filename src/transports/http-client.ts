@@ -55,9 +55,9 @@
  * the last modern `tools/list` pages annotated `readOnlyHint` or `idempotentHint`: the
  * server takes the broken stream for a cancellation (`streamable-http`, Cancellation) but
  * may have run the tool already (created a task even) with only the answer lost, and
- * running any other tool twice may repeat its effect; such a call gets the -32000 error; a progress notification of the new attempt
- * that does not go past what was already delivered is dropped (progress MUST increase, so
- * it can only be a repeat). Other notifications cannot be told apart from new ones and are
+ * running any other tool twice may repeat its effect; such a call gets the -32000 error.
+ * A progress notification of the new attempt that does not go past what was already
+ * delivered is dropped (progress MUST increase, so it can only be a repeat). Other notifications cannot be told apart from new ones and are
  * delivered. `subscriptions/listen` is not re-issued: its subscription id is its request
  * id and what changed while it was down is lost, so its owner gets the -32000 error and
  * re-subscribes (`basic/patterns/subscriptions`: a drop "MAY" trigger a reconnect).
