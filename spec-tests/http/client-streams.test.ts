@@ -498,29 +498,49 @@ test("streamable-http client (2025-11-25 basic/transports, Listening for Message
   }
 });
 
-test("streamable-http client (2025-11-25 basic/transports, Listening for Messages item 3: 405 means no GET stream; http-client: gives up after maxRetries): a server that keeps refusing the first GET gets maxRetries attempts with growing waits, one that answers 405 exactly one, and close() during the backoff ends the wait with no GET after it", async () => {
-  for (const status of [503, 405]) {
+test("streamable-http client (2025-11-25 basic/transports, Listening for Messages item 3: 405 means no GET stream; http-client: gives up after maxRetries): a server that keeps refusing the first GET gets maxRetries attempts with growing waits, one that answers 405 exactly one, as does a 404 just after the session answered (a POST-only route: no renewal, which would open a session per GET without end), and close() during the backoff ends the wait with no GET after it", async () => {
+  for (const status of [503, 405, 404]) {
     const { handler } = makeHandler();
     let gets = 0;
+    let initializes = 0;
     const errors: string[] = [];
     const waits: number[] = [];
     const t = wrappedTransport(
       handler,
-      async (req, next) => (req.method === "GET" ? (gets++, new Response(null, { status })) : next()),
+      async (req, next, body) => (req.method === "GET" ? (gets++, new Response(null, { status })) : (body.includes('"initialize"') && initializes++, next())),
       { openGetStream: true, reconnect: { initialDelayMs: 100, factor: 2, maxRetries: 3 }, sleep: async (ms) => void waits.push(ms), onError: (e) => errors.push(e) },
     );
     const ep = connect(t);
     await ep.open();
-    await within(() => errors.length === 4 || (status === 405 && gets === 1));
+    await within(() => errors.length === 4 || (status !== 503 && gets === 1));
     await turns();
-    if (status === 405) {
+    assert.equal(initializes, 1, `${status}: one session`);
+    if (status !== 503) {
       assert.equal(gets, 1);
-      assert.deepEqual(errors, []);
+      assert.deepEqual(errors, status === 404 ? ["GET stream refused: HTTP 404"] : []);
     } else {
       assert.equal(gets, 3);
       assert.deepEqual(waits, [GET_WAIT_MS, 200, 400]);
       assert.equal(errors.at(-1), "gave up on the GET stream after 3 attempts");
     }
+    t.close();
+  }
+
+  {
+    // maxRetries: 0 gives up after the first failure; that first GET is still made, and releases the requests held for it.
+    const { handler } = makeHandler();
+    let gets = 0;
+    const errors: string[] = [];
+    const t = wrappedTransport(handler, async (req, next) => (req.method === "GET" ? (gets++, new Response(null, { status: 503 })) : next()), {
+      openGetStream: true,
+      reconnect: { maxRetries: 0 },
+      onError: (e) => errors.push(e),
+    });
+    const ep = connect(t);
+    await ep.open();
+    await within(() => errors.length === 2);
+    assert.equal(gets, 1);
+    assert.deepEqual(errors, ["GET stream refused: HTTP 503", "gave up on the GET stream after 1 attempts"]);
     t.close();
   }
 

@@ -156,16 +156,21 @@ function classify(value: unknown, allowBatch: boolean): Decoded {
 }
 
 /**
- * An array where batches are not allowed (every version but `2025-03-26`). One that holds
- * responses answers nothing, yet its `answers` lists the ids its responses name, so that a
- * session fails those requests at once (as a malformed response's) instead of at their
- * timeout, and sends no reply; an array of requests only gets the `-32600` reply, id `null`.
+ * An array where batches are not allowed (every version but `2025-03-26`). One of responses
+ * answers nothing, yet its `answers` lists the ids its responses name, so that a session
+ * fails those requests at once (as a malformed response's) instead of at their timeout,
+ * and sends no reply. One that holds a request gets the `-32600` reply, id `null`, and no
+ * `answers` (a session sends no reply to a message with `answers`): the peer's requests in
+ * it learn they were refused, ours wait for their timeout.
  */
 function refusedBatch(items: unknown[]): Decoded {
   const d = invalid(ErrorCode.InvalidRequest, null, "batches are not supported by this protocol version") as Extract<Decoded, { kind: "invalid" }>;
   let answers: RequestId[] | undefined;
   for (const m of items) {
-    if (!isObject(m) || m.method !== undefined || (m.result === undefined && m.error === undefined)) continue;
+    if (!isObject(m)) continue;
+    // A request among them: the reply goes out, so the peer learns it was refused.
+    if (m.method !== undefined && m.id !== undefined) return d;
+    if (m.method !== undefined || (m.result === undefined && m.error === undefined)) continue;
     answers ??= [];
     if (isRequestId(m.id)) answers.push(m.id);
   }

@@ -663,7 +663,8 @@ class HttpClient implements HttpClientTransport {
         this.report(`${why}; reopening the GET stream without it`);
         ctx.lastEventId = "";
       }
-      if (failures >= this.maxRetries) {
+      // The first GET is always tried, whatever maxRetries says (it counts failures).
+      if ((opened || failures > 0) && failures >= this.maxRetries) {
         if (ctx.kind === "post") return this.failed(ctx, `gave up resuming the response stream after ${failures} attempts`);
         return this.report(`gave up on the GET stream after ${failures} attempts`);
       }
@@ -694,6 +695,10 @@ class HttpClient implements HttpClientTransport {
       // 405 to the first GET: the server offers no standalone stream, which the spec allows.
       if (!opened && r.status === 405) return;
       if (!opened) this.report(`GET stream refused: HTTP ${r.status}`);
+      // 404 to the first GET, right after the session answered: a server with no GET route
+      // (a framework's POST-only endpoint), not an expired session; renewing would open a
+      // session per GET without end. A session that did expire is renewed by its next POST.
+      if (!opened && r.status === 404) return;
       const sid = headers[H.sessionId];
       if (r.status === 404 && sid !== undefined) {
         if (!(await this.renewSession(sid))) return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${sid}`, false);
