@@ -48,10 +48,10 @@ export function hasOwn(obj: object, key: string): boolean {
  * spread copy that is then extended, leaves the fast path: ~1 µs against ~60 ns for this
  * loop (newer engines are fast either way).
  */
-export function merged(base: object | undefined, extra: object): { [key: string]: unknown } {
+export function merged(base: object | undefined, extra?: object): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
   if (base !== undefined) copyOwn(out, base);
-  copyOwn(out, extra);
+  if (extra !== undefined) copyOwn(out, extra);
   return out;
 }
 

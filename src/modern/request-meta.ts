@@ -96,17 +96,22 @@ export function readRequestMeta(params: unknown, supported: readonly ProtocolVer
 function modernCapabilities(capabilities: JsonObject): JsonObject {
   const roots = capabilities.roots;
   if (roots === null || typeof roots !== "object" || Array.isArray(roots) || !Object.hasOwn(roots, "listChanged")) return capabilities;
-  const rest = merged(roots, {});
+  const rest = merged(roots);
   delete rest.listChanged;
   return merged(capabilities, { roots: rest }) as JsonObject;
 }
 
 /** Params with the client's per-request fields added to `_meta` (the caller's object is untouched). */
 export function withRequestMeta(params: JsonObject | undefined, version: ModernVersion, capabilities: JsonObject, clientInfo: Implementation | undefined, logLevel: LoggingLevel | undefined): JsonObject {
-  const fields: JsonObject = { [MetaKey.protocolVersion]: version, [MetaKey.clientCapabilities]: modernCapabilities(capabilities) };
-  if (clientInfo !== undefined) fields[MetaKey.clientInfo] = clientInfo;
-  if (logLevel !== undefined) fields[MetaKey.logLevel] = logLevel;
-  return merged(params, { _meta: merged(metaOf(params), fields) }) as JsonObject;
+  // Copies extended in place (as merged() with the fields would, without the objects that carry them): once per request.
+  const meta = merged(metaOf(params)) as JsonObject;
+  meta[MetaKey.protocolVersion] = version;
+  meta[MetaKey.clientCapabilities] = modernCapabilities(capabilities);
+  if (clientInfo !== undefined) meta[MetaKey.clientInfo] = clientInfo;
+  if (logLevel !== undefined) meta[MetaKey.logLevel] = logLevel;
+  const out = merged(params) as JsonObject;
+  out._meta = meta;
+  return out;
 }
 
 /** Methods whose complete results MUST carry caching hints (draft `server/utilities/caching`). */
@@ -140,10 +145,12 @@ export function readCacheHints(method: string, result: JsonObject): JsonObject {
  * cacheable methods (MUST) when the handler gave none.
  */
 export function stampResult(method: string, result: JsonObject, serverInfo: Implementation, cache: { ttlMs: number; scope: "public" | "private" }): JsonObject {
-  const out = merged(result, {}) as JsonObject;
+  const out = merged(result) as JsonObject;
   if (out.resultType === undefined) out.resultType = "complete";
   const given = out._meta !== null && typeof out._meta === "object" && !Array.isArray(out._meta) ? (out._meta as JsonObject) : undefined;
-  out._meta = given !== undefined && Object.hasOwn(given, MetaKey.serverInfo) ? merged(given, {}) : merged(given, { [MetaKey.serverInfo]: serverInfo });
+  const meta = merged(given) as JsonObject;
+  if (given === undefined || !Object.hasOwn(given, MetaKey.serverInfo)) meta[MetaKey.serverInfo] = serverInfo;
+  out._meta = meta;
   if (out.resultType === "complete" && CACHEABLE_METHODS.includes(method)) {
     if (out.ttlMs === undefined) out.ttlMs = cache.ttlMs;
     if (out.cacheScope === undefined) out.cacheScope = cache.scope;
