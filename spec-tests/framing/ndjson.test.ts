@@ -63,9 +63,13 @@ test("end of stream: a last line without its newline is still delivered, and the
 test("basic/transports — UTF-8: a line of invalid bytes is reported once and the stream goes on", () => {
   const bad = new Uint8Array([0x7b, 0xff, 0x7d, 0x0a]);
   const out = run([enc.encode('{"a":1}\n'), bad, enc.encode('{"b":2}\n')]);
-  assert.deepEqual(out, [...lines('{"a":1}'), { kind: "invalid-utf8" }, ...lines('{"b":2}')]);
+  assert.deepEqual(out, [...lines('{"a":1}'), { kind: "invalid-utf8", head: "{\uFFFD}", tail: "{\uFFFD}" }, ...lines('{"b":2}')]);
   // A truncated character at the very end of the stream is invalid too.
-  assert.deepEqual(run([new Uint8Array([0x22, 0xe6, 0x97])]), [{ kind: "invalid-utf8" }]);
+  assert.deepEqual(run([new Uint8Array([0x22, 0xe6, 0x97])]), [{ kind: "invalid-utf8", head: '"\uFFFD', tail: '"\uFFFD' }]);
+  // The excerpts, as for an oversized line, keep what names a response's request: its id, often last.
+  const response = [...enc.encode('{"jsonrpc":"2.0","result":{"text":"'), 0xc3, 0x28, ...enc.encode('"},"id":7}\n')];
+  const [event] = run([new Uint8Array(response)]);
+  assert.ok(event.kind === "invalid-utf8" && event.tail.endsWith('"id":7}') && event.head.startsWith('{"jsonrpc":"2.0","result"'));
 });
 
 test("a leading BOM on a line is dropped, in text as in bytes", () => {

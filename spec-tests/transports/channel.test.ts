@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { decode } from "../../src/jsonrpc/codec.js";
+import { Endpoint, McpError } from "../../src/driver/endpoint.js";
+import { decode, encode, invalidUtf8StandIn } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import {
-  INVALID_UTF8_MESSAGE,
   LOCAL_CLOSE_REASON,
   StreamChannel,
   type ChannelOptions,
@@ -89,7 +89,7 @@ test("a chunk that is neither text nor bytes (an object a peer enqueued) is one 
   ch.push(42 as unknown as string);
   ch.push(utf8.encode('{"jsonrpc":"2.0","method":"a"}\n').buffer as unknown as Uint8Array);
   ch.push(new DataView(utf8.encode('{"jsonrpc":"2.0","method":"b"}\n').buffer) as unknown as Uint8Array);
-  assert.deepEqual(got, [INVALID_UTF8_MESSAGE, INVALID_UTF8_MESSAGE, '{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}']);
+  assert.deepEqual(got, [invalidUtf8StandIn("", ""), invalidUtf8StandIn("", ""), '{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}']);
   assert.deepEqual(faults, [{ kind: "invalid-utf8" }, { kind: "invalid-utf8" }]);
   assert.deepEqual(closes, []);
 });
@@ -108,17 +108,23 @@ test("endInput delivers a last line that has no newline; later input is ignored 
 });
 
 // JSON-RPC 2.0 via basic/index: a message that is not valid JSON is answered -32700 with id null.
-test("a line that is not UTF-8 is delivered as a marker the codec answers -32700 with id null", () => {
+test("a line that is not UTF-8 is delivered as a stand-in the codec answers -32700 with id null; a response's stand-in fails the request it names at once (basic/transports: messages MUST be UTF-8)", () => {
   const faults: FramingFault[] = [];
   const { ch, got, listen } = channel({ onFault: (f) => faults.push(f) });
   listen();
   ch.push(new Uint8Array([0x7b, 0xc3, 0x28, 0x7d, 0x0a]));
   ch.push('{"jsonrpc":"2.0","method":"next"}\n');
-  assert.deepEqual(got, [INVALID_UTF8_MESSAGE, '{"jsonrpc":"2.0","method":"next"}']);
+  assert.deepEqual(got, [invalidUtf8StandIn("{\uFFFD(}", "{\uFFFD(}"), '{"jsonrpc":"2.0","method":"next"}']);
   assert.deepEqual(faults, [{ kind: "invalid-utf8" }]);
-  const d = decode(INVALID_UTF8_MESSAGE);
-  assert.equal(d.kind, "invalid");
-  assert.deepEqual(d.kind === "invalid" && { id: d.reply.id, code: d.reply.error.code }, { id: null, code: ErrorCode.ParseError });
+  const d = decode(got[0]);
+  assert.deepEqual(d.kind === "invalid" && { id: d.reply.id, code: d.reply.error.code, answers: d.answers }, { id: null, code: ErrorCode.ParseError, answers: undefined });
+  // A response with a bad byte inside a string: its id shows at the end, so the request it answers fails now.
+  ch.push(new Uint8Array([...utf8.encode('{"jsonrpc":"2.0","result":{"t":"'), 0xc3, 0x28, ...utf8.encode('"},"id":"r1"}\n')]));
+  const r = decode(got[2]);
+  assert.deepEqual(r.kind === "invalid" && { answers: r.answers, reason: r.reason }, { answers: "r1", reason: "message is not valid UTF-8" });
+  // The codec reads bytes the same way (an HTTP body, a message-framed chunk).
+  const bytes = decode(new Uint8Array([...utf8.encode('{"jsonrpc":"2.0","id":5,"result":{"t":"'), 0xff, ...utf8.encode('"}}')]));
+  assert.equal(bytes.kind === "invalid" && bytes.answers, 5);
 });
 
 // The codec answers a message over a size limit -32600 ("Invalid Request"); the framer dropped the line but kept its ends.
@@ -151,14 +157,14 @@ test("basic/index Responses: an oversized response line, id last as SDK 1.x writ
   assert.match(d.reason, /exceeds maxBytes \(64\)/);
 });
 
-test("messages framing: each chunk is one message; bytes are decoded, invalid UTF-8 becomes the marker", () => {
+test("messages framing: each chunk is one message; bytes are decoded, invalid UTF-8 becomes its stand-in", () => {
   const { ch, got, sink, listen } = channel({ framing: "messages" });
   listen();
   ch.push('{"a":"line\nbreak is fine here"}');
   ch.push(utf8.encode('{"b":1}'));
   ch.push(new Uint8Array([0xff]));
   ch.endInput(); // nothing pending in this framing
-  assert.deepEqual(got, ['{"a":"line\nbreak is fine here"}', '{"b":1}', INVALID_UTF8_MESSAGE]);
+  assert.deepEqual(got, ['{"a":"line\nbreak is fine here"}', '{"b":1}', invalidUtf8StandIn("\uFFFD", "\uFFFD")]);
   ch.send('{"c":2}');
   assert.deepEqual(sink.writes, ['{"c":2}']);
 });
@@ -338,4 +344,25 @@ test("batching: a burst of 64 calls reaches the peer in pieces of about a dozen,
   assert.ok(beforeTurnEnd >= 4, `${beforeTurnEnd} writes before the turn ended: the burst waited for it`);
   assert.ok(sink.writes.length <= 8, `${sink.writes.length} writes: batching no longer saves syscalls`);
   assert.equal(sink.writes.join(""), Array.from({ length: 64 }, (_, id) => call(id) + "\n").join(""), "every line, in order");
+});
+
+test("basic/transports (messages MUST be UTF-8; README: a malformed response fails the request it names at once): a client whose peer answers a call with a line that is not UTF-8 fails that call at once with -32603, not at its timeout, and serves on", async () => {
+  const sink = new ScriptedSink();
+  const ch = new StreamChannel(sink, { batchWrites: false });
+  const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-11-25"] }, { send: (m) => ch.send(encode(m)) });
+  ch.onMessage((t) => ep.receive(t));
+  const idOf = (method: string) => sink.writes.map((w) => JSON.parse(w)).find((m) => m.method === method).id;
+  const line = (value: object) => utf8.encode(JSON.stringify(value) + "\n");
+  const opened = ep.open();
+  ch.push(line({ jsonrpc: "2.0", id: idOf("initialize"), result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }));
+  await opened;
+  const call = ep.request("tools/call", { name: "t" });
+  const id = idOf("tools/call");
+  // The bad bytes sit inside a string; the id, last, is still readable.
+  ch.push(new Uint8Array([...utf8.encode('{"jsonrpc":"2.0","result":{"content":[{"type":"text","text":"'), 0xc3, 0x28, ...utf8.encode(`"}]},"id":${id}}\n`)]));
+  await assert.rejects(call, (e: McpError) => e.code === ErrorCode.InternalError && /malformed response from the peer: message is not valid UTF-8/.test(e.message));
+  const next = ep.request("tools/call", { name: "t" });
+  ch.push(line({ jsonrpc: "2.0", id: sink.writes.map((w) => JSON.parse(w)).filter((m) => m.method === "tools/call").at(-1).id, result: { content: [] } }));
+  assert.deepEqual(await next, { content: [] });
+  ep.closed();
 });

@@ -19,7 +19,7 @@ import { Endpoint } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import type { SessionOutput } from "../../src/session/types.js";
-import { INVALID_UTF8_MESSAGE, LOCAL_CLOSE_REASON } from "../../src/transports/channel.js";
+import { LOCAL_CLOSE_REASON } from "../../src/transports/channel.js";
 import { detectRuntime, spawnStdioServer, type SpawnOptions, type StdioChild } from "../../src/transports/stdio.js";
 import { webStreamsTransport } from "../../src/transports/web-streams.js";
 import { EXIT_CODE, EXPECTED } from "../fixtures/stdio/raw-writer.js";
@@ -284,7 +284,7 @@ export const CASES: Case[] = [
       const got: string[] = [];
       let resolveClosed!: (r: string) => void;
       const closed = new Promise<string>((r) => (resolveClosed = r));
-      child.onMessage((t) => got.push(t === INVALID_UTF8_MESSAGE ? "INVALID_UTF8" : t.includes('"mcp-kernel/oversized"') ? "OVERSIZED" : t));
+      child.onMessage((t) => got.push(t.includes('"mcp-kernel/invalid-utf8"') ? "INVALID_UTF8" : t.includes('"mcp-kernel/oversized"') ? "OVERSIZED" : t));
       child.onClose(resolveClosed);
       ok((await closed).includes(`exited with code ${EXIT_CODE}`), "close reason names the exit code");
       equal(got, EXPECTED, "messages");

@@ -18,8 +18,9 @@
  *   at its start. Empty lines are skipped.
  * - Bytes are decoded only as whole lines (all the complete lines of a chunk in one
  *   decoder call), so a character split across chunks waits in the pending bytes and is
- *   never cut; a line that is not valid UTF-8 becomes one `invalid-utf8` event and the
- *   stream goes on.
+ *   never cut; a line that is not valid UTF-8 becomes one `invalid-utf8` event with the
+ *   same two excerpts as an oversized line's (below), so that a response's id can still
+ *   be read, and the stream goes on.
  * - A line longer than `maxLineBytes` (not counting its terminator) is reported once, at
  *   its newline (or at the end of the stream), as an `oversized` event with its size and
  *   its first {@link PEEK_WINDOW} and last {@link TAIL_WINDOW} characters: its bytes are
@@ -39,8 +40,8 @@ export type NdjsonEvent =
   | { kind: "line"; text: string }
   /** A line over `maxLineBytes`: its size in UTF-8 bytes (terminator excluded), its first and last characters (bytes decoded leniently). */
   | { kind: "oversized"; bytes: number; head: string; tail: string }
-  /** A line whose bytes are not valid UTF-8. */
-  | { kind: "invalid-utf8" };
+  /** A line whose bytes are not valid UTF-8: its first and last characters (decoded leniently), as for `oversized`. */
+  | { kind: "invalid-utf8"; head: string; tail: string };
 
 /** Options for {@link createNdjsonDecoder}. */
 export interface NdjsonOptions {
@@ -265,15 +266,17 @@ function feedBytes(state: NdjsonDecoder, chunk: Uint8Array, out: NdjsonEvent[]):
 /** Delivers the line `bytes[start .. end)` (CR included, if any): skipped when empty, reported when too long or not UTF-8. */
 function emitBytes(state: NdjsonDecoder, bytes: Uint8Array, start: number, end: number, out: NdjsonEvent[]): void {
   if (end > start && bytes[end - 1] === CR) end--;
-  if (end - start > state.maxLineBytes) {
-    out.push({ kind: "oversized", bytes: end - start, head: headText(bytes.subarray(start, Math.min(end, start + HEAD_BYTES))), tail: tailText(bytes.subarray(Math.max(start, end - TAIL_WINDOW), end)) });
-    return;
-  }
+  if (end - start > state.maxLineBytes) return void out.push({ kind: "oversized", bytes: end - start, ...lineExcerpts(bytes.subarray(start, end)) });
   if (end === start) return;
   const text = decodeUtf8(bytes.subarray(start, end));
   // A line that was only a BOM is empty once decoded: skipped, as in text mode.
   if (text === "") return;
-  out.push(text === undefined ? { kind: "invalid-utf8" } : { kind: "line", text });
+  out.push(text === undefined ? { kind: "invalid-utf8", ...lineExcerpts(bytes.subarray(start, end)) } : { kind: "line", text });
+}
+
+/** The two excerpts of a whole line (or message) held as bytes: its first and last characters, decoded leniently. */
+export function lineExcerpts(line: Uint8Array): { head: string; tail: string } {
+  return { head: headText(line.subarray(0, HEAD_BYTES)), tail: tailText(line.subarray(Math.max(0, line.length - TAIL_WINDOW))) };
 }
 
 /** Copies `src[start .. end)` onto the end of the pending bytes, growing the buffer by doubling. */

@@ -104,7 +104,7 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
     const bytes = input instanceof Uint8Array ? input : new Uint8Array((input as ArrayBufferView).buffer, (input as ArrayBufferView).byteOffset, (input as ArrayBufferView).byteLength);
     if (bytes.byteLength > maxBytes) return tooLarge(bytes, maxBytes);
     const decoded = decodeUtf8(bytes);
-    if (decoded === undefined) return invalid(ErrorCode.ParseError, null, "message is not valid UTF-8");
+    if (decoded === undefined) return notUtf8(bytes, bytes.subarray(Math.max(0, bytes.length - TAIL_WINDOW)));
     text = decoded;
   }
   let value: unknown;
@@ -205,7 +205,7 @@ function classifyMessage(value: unknown): Decoded {
     return { kind: "request", message: m as unknown as JsonRpcRequest };
   }
   if (result === undefined && error === undefined) {
-    if (id === null && hasOwn(m, OVERSIZED_MEMBER)) return standInOf(m) ?? invalid(ErrorCode.InvalidRequest, null, "a message needs a method, a result or an error");
+    if (id === null && (hasOwn(m, OVERSIZED_MEMBER) || hasOwn(m, INVALID_UTF8_MEMBER))) return standInOf(m) ?? invalid(ErrorCode.InvalidRequest, null, "a message needs a method, a result or an error");
     // Neither shape: most likely a request that lost its method, so its id is echoed.
     return invalid(ErrorCode.InvalidRequest, echoableId(id), m.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : "a message needs a method, a result or an error");
   }
@@ -256,8 +256,8 @@ function invalid(code: number, id: RequestId | null, reason: string): Decoded {
 }
 
 /** A message shaped like a response that is not a valid one; `answers` names the request it claims to answer. */
-function malformedResponse(answers: RequestId | null, reason: string): Decoded {
-  const d = invalid(ErrorCode.InvalidRequest, null, reason) as Extract<Decoded, { kind: "invalid" }>;
+function malformedResponse(answers: RequestId | null, reason: string, code: number = ErrorCode.InvalidRequest): Decoded {
+  const d = invalid(code, null, reason) as Extract<Decoded, { kind: "invalid" }>;
   d.answers = answers;
   return d;
 }
@@ -290,6 +290,19 @@ export function decodeOversized(head: string | Uint8Array, tail: string | Uint8A
 }
 
 /**
+ * A message whose bytes are not UTF-8 (basic/transports: messages MUST be UTF-8), from its
+ * first and last characters: `-32700` with id `null`, as text that cannot be parsed gets;
+ * but a response is malformed, answering the request whose id either end shows, which then
+ * fails at once rather than at its timeout (the bad bytes are most often inside a string).
+ */
+function notUtf8(head: string | Uint8Array, tail: string | Uint8Array): Decoded {
+  const reason = "message is not valid UTF-8";
+  const seen = peekHead(head);
+  if (seen.response) return malformedResponse(seen.id ?? peekLastId(tail), reason, ErrorCode.ParseError);
+  return invalid(ErrorCode.ParseError, null, reason);
+}
+
+/**
  * The member naming a line a framer could not keep (see {@link oversizedStandIn}). Only
  * {@link oversizedStandIn} writes it; a peer sending it gains nothing it could not get
  * with a real oversized message.
@@ -307,11 +320,26 @@ export function oversizedStandIn(head: string, tail: string, limit: number): str
   return JSON.stringify({ jsonrpc: "2.0", id: null, [OVERSIZED_MEMBER]: { limit, head: head.slice(0, PEEK_WINDOW), tail: tail.slice(-TAIL_WINDOW) } });
 }
 
-/** The classification of an {@link oversizedStandIn} text, or undefined when `m` is none. */
+/** The member naming a line a framer could not decode as UTF-8 (see {@link invalidUtf8StandIn}). */
+const INVALID_UTF8_MEMBER = "mcp-kernel/invalid-utf8";
+
+/**
+ * What a framer delivers in place of a line (or message) whose bytes are not UTF-8: its
+ * first {@link PEEK_WINDOW} and last {@link TAIL_WINDOW} characters, decoded leniently, in
+ * a small JSON text that this codec classifies as it would the bytes themselves:
+ * `-32700`, or a malformed response answering the request it names.
+ */
+export function invalidUtf8StandIn(head: string, tail: string): string {
+  return JSON.stringify({ jsonrpc: "2.0", id: null, [INVALID_UTF8_MEMBER]: { head: head.slice(0, PEEK_WINDOW), tail: tail.slice(-TAIL_WINDOW) } });
+}
+
+/** The classification of an {@link oversizedStandIn} or {@link invalidUtf8StandIn} text, or undefined when `m` is neither. */
 function standInOf(m: Unchecked): Decoded | undefined {
-  const o = m[OVERSIZED_MEMBER] as { limit?: unknown; head?: unknown; tail?: unknown } | undefined;
-  if (typeof o !== "object" || o === null || typeof o.limit !== "number" || typeof o.head !== "string" || typeof o.tail !== "string") return undefined;
-  return decodeOversized(o.head, o.tail, o.limit);
+  const utf8 = hasOwn(m, INVALID_UTF8_MEMBER);
+  const o = m[utf8 ? INVALID_UTF8_MEMBER : OVERSIZED_MEMBER] as { limit?: unknown; head?: unknown; tail?: unknown } | undefined;
+  if (typeof o !== "object" || o === null || typeof o.head !== "string" || typeof o.tail !== "string") return undefined;
+  if (utf8) return notUtf8(o.head, o.tail);
+  return typeof o.limit === "number" ? decodeOversized(o.head, o.tail, o.limit) : undefined;
 }
 
 /** Over `maxDepth`: parsed, so a request's id, or the id a response answers, can be read from the value. */

@@ -16,14 +16,14 @@
  *   outgoing messages become lines; in `messages` mode each chunk already is one message
  *   (a MessagePort or WebSocket bridge) and is passed through.
  * - Lines that cannot be delivered as text are still answered, by the kernel rather than
- *   here (the channel holds no protocol logic): a line that is not UTF-8 is delivered as
- *   {@link INVALID_UTF8_MESSAGE}, a fixed text the codec classifies as it would the
- *   original (`-32700`, id `null`), and a line over `maxLineBytes` as the codec's
- *   `oversizedStandIn` of what the framer kept of it (its size, its first and last
- *   characters), which the codec classifies as it would the whole line: `-32600` naming
- *   the request's id where either end shows it, or, for a response, the request it
- *   answers, which then fails at once instead of waiting for its timeout. The stream goes
- *   on with the next line. The true cause is reported to `onFault`, for logs.
+ *   here (the channel holds no protocol logic): each is delivered as a small stand-in text
+ *   of the codec's holding what the framer kept of it (its first and last characters, and
+ *   for a line over `maxLineBytes` its size), which the codec classifies as it would the
+ *   original: a line that is not UTF-8 (`invalidUtf8StandIn`) is `-32700`, id `null`, and
+ *   an oversized one (`oversizedStandIn`) `-32600` naming the request's id where either
+ *   end shows it; either one, when it is a response, fails the request it answers at once
+ *   instead of at its timeout. The stream goes on with the next line. The true cause is
+ *   reported to `onFault`, for logs.
  * - Write batching (`batchWrites`, ndjson only). A message sent while the sink is idle is
  *   written at once; the ones sent after it in the same turn of the event loop (the
  *   answers to a chunk of requests, a burst of calls) are joined and written together
@@ -45,16 +45,9 @@
  * the client), then the sink is ended and the adapter's teardown runs once.
  */
 import type { Transport } from "../api/transport.js";
-import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, type NdjsonDecoder, type NdjsonEvent } from "../framing/ndjson.js";
-import { oversizedStandIn } from "../jsonrpc/codec.js";
+import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, lineExcerpts, type NdjsonDecoder, type NdjsonEvent } from "../framing/ndjson.js";
+import { invalidUtf8StandIn, oversizedStandIn } from "../jsonrpc/codec.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
-
-/**
- * What a line that is not valid UTF-8 is delivered as: the replacement character, which
- * is what a lenient decoder would show and is not JSON, so the codec answers `-32700`
- * (Parse error) with id `null`.
- */
-export const INVALID_UTF8_MESSAGE = "\uFFFD";
 
 /** How a stream carries messages: as NDJSON lines in a byte or text stream, or one message per chunk. */
 export type Framing = "ndjson" | "messages";
@@ -74,7 +67,7 @@ export interface ChannelOptions {
   maxLineBytes?: number;
   /** Most outgoing text (UTF-16 code units, about bytes for ASCII) held while the peer is not reading. Default 16 Mi. */
   maxQueuedChars?: number;
-  /** Told about every line replaced by {@link INVALID_UTF8_MESSAGE} or {@link OVERSIZED_MESSAGE}, e.g. to log it to stderr. */
+  /** Told about every line replaced by a stand-in (not UTF-8, or over `maxLineBytes`), e.g. to log it to stderr. */
   onFault?(fault: FramingFault): void;
   /**
    * Join the lines sent in one turn of the event loop into one write (ndjson only; see
@@ -244,13 +237,13 @@ export class StreamChannel implements Transport {
     if (this.reason !== undefined) return;
     if (typeof chunk !== "string" && !(chunk instanceof Uint8Array)) {
       const bytes = bytesOf(chunk);
-      if (bytes === undefined) return this.fault({ kind: "invalid-utf8" });
+      if (bytes === undefined) return this.fault({ kind: "invalid-utf8", head: "", tail: "" });
       chunk = bytes;
     }
     if (this.ndjson === undefined) {
       const text = typeof chunk === "string" ? chunk : decodeUtf8(chunk);
       if (text !== undefined) this.deliver(text);
-      else this.fault({ kind: "invalid-utf8" });
+      else this.fault({ kind: "invalid-utf8", ...lineExcerpts(chunk as Uint8Array) });
       return;
     }
     const events = feedNdjson(this.ndjson, chunk);
@@ -299,7 +292,7 @@ export class StreamChannel implements Transport {
   private fault(fault: Exclude<NdjsonEvent, { kind: "line" }>): void {
     // The excerpts are the peer's data: logs get the size only.
     this.onFault?.(fault.kind === "oversized" ? { kind: "oversized", bytes: fault.bytes } : { kind: "invalid-utf8" });
-    this.deliver(fault.kind === "oversized" ? oversizedStandIn(fault.head, fault.tail, this.ndjson!.maxLineBytes) : INVALID_UTF8_MESSAGE);
+    this.deliver(fault.kind === "oversized" ? oversizedStandIn(fault.head, fault.tail, this.ndjson!.maxLineBytes) : invalidUtf8StandIn(fault.head, fault.tail));
   }
 
   private deliver(text: string): void {
