@@ -28,6 +28,17 @@ test("authorization-server-discovery: clients MUST be able to parse WWW-Authenti
   assert.deepEqual(parseWwwAuthenticate(null), []);
 });
 
+test("authorization-server-discovery (RFC 9110 §11.6.1, §11.4: a challenge is a scheme then a token68 or auth-params; several per header): a token68 challenge before Bearer does not hide it", () => {
+  for (const first of ["Negotiate abc==", "Negotiate a/b", "Negotiate abc=", "Negotiate a+b/c-d.e_f~g"]) {
+    const h = `${first}, Bearer error="insufficient_scope", scope="a b"`;
+    assert.deepEqual(parseWwwAuthenticate(h).map((c) => c.scheme), ["negotiate", "bearer"], h);
+    assert.deepEqual({ ...bearerChallenge(h)!.params }, { error: "insufficient_scope", scope: "a b" }, h);
+  }
+  // Auth-params are still auth-params, and a token68 last in the header is no param.
+  assert.deepEqual({ ...bearerChallenge('Bearer realm="x", error=invalid_token')!.params }, { realm: "x", error: "invalid_token" });
+  assert.deepEqual({ ...bearerChallenge("Bearer abc==")!.params }, {});
+});
+
 test("security: a __proto__ auth-param is an ordinary key, never the prototype", () => {
   const c = bearerChallenge('Bearer __proto__="x", scope="a"')!;
   assert.equal(Object.getPrototypeOf(c.params), null);

@@ -104,3 +104,19 @@ test("basic/authorization: a callback whose state does not match, an error respo
   assert.match(mismatch, /another issuer/);
   assert.doesNotMatch(mismatch, /evil_text/);
 });
+
+test("RFC 6750 §2.1 (a Bearer credential is a b64token): an access token that could not go in an Authorization header (CR LF, a space, empty) fails the flow with a reason instead of being stored; an expires_in that is not a finite number of seconds ≥ 0 is no lifetime", () => {
+  const answering = (body: object) => (url: string) => (url.endsWith("/token") ? { status: 200, body } : server(url));
+  for (const bad of ["a\r\nX-Injected: 1", "", "a b", "tok=en"]) {
+    const { state, outputs } = play(createOAuthState(config), start, answering({ access_token: bad, token_type: "Bearer" }));
+    assert.equal(state.tokens, undefined, JSON.stringify(bad));
+    const failure = outputs.find((o) => o.type === "failed") as { reason: string } | undefined;
+    assert.match(failure?.reason ?? "", /cannot be sent as a Bearer credential/, JSON.stringify(bad));
+  }
+  for (const [expiresIn, expiresAt] of [[1e308, undefined], [-5, undefined], ["3600", undefined], [Number.NaN, undefined], [10, 10_005]] as const) {
+    const { state } = play(createOAuthState(config), start, answering({ access_token: "AT.x-y_z~+/==", token_type: "Bearer", expires_in: expiresIn }));
+    assert.equal(state.tokens?.accessToken, "AT.x-y_z~+/==");
+    assert.equal(state.tokens?.expiresAt, expiresAt, String(expiresIn));
+    assert.deepEqual(JSON.parse(JSON.stringify(state)), state, "the state survives a JSON round trip");
+  }
+});

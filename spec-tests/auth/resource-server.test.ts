@@ -119,8 +119,8 @@ test("basic/authorization: without requiredScopes, scopesSupported is what every
   assert.equal((await h2(new Request("http://mcp.test/", { headers: { authorization: "Bearer x" } }))).status, 401);
 });
 
-test("basic/authorization Token Handling: a verifier answer of the wrong shape (no scopes list, no audience, scopes not strings) is an invalid token, 401 with the challenge, never a 500", async () => {
-  for (const answer of [{ audience: "http://mcp.test" }, { scopes: ["s"] }, { scopes: "s", audience: "http://mcp.test" }, { scopes: [1], audience: "http://mcp.test" }, { scopes: [], audience: "http://mcp.test", expiresAt: "soon" }, 42]) {
+test("basic/authorization Token Handling: a verifier answer of the wrong shape (no scopes list, no audience, scopes not strings) is an invalid token (an expiresAt of NaN, a `Date.parse` of garbage, too: it would never expire), 401 with the challenge, never a 500", async () => {
+  for (const answer of [{ audience: "http://mcp.test" }, { scopes: ["s"] }, { scopes: "s", audience: "http://mcp.test" }, { scopes: [1], audience: "http://mcp.test" }, { scopes: [], audience: "http://mcp.test", expiresAt: "soon" }, { scopes: [], audience: "http://mcp.test", expiresAt: Number.NaN }, 42]) {
     const h = protectedResource(async () => new Response("ok"), { resource: "http://mcp.test/", authorizationServers: ["http://as.test"], verifyToken: async () => answer as never });
     const res = await h(new Request("http://mcp.test/", { headers: { authorization: "Bearer x" } }));
     assert.equal(res.status, 401, JSON.stringify(answer));

@@ -29,7 +29,7 @@ import {
   type AuthorizationServerMetadata,
   type ProtectedResourceMetadata,
 } from "./metadata.js";
-import { bearerChallenge } from "./www-authenticate.js";
+import { bearerChallenge, isB64Token } from "./www-authenticate.js";
 import { tokenRequest, type ClientAuthMethod } from "./token-request.js";
 
 export type { ClientAuthMethod } from "./token-request.js";
@@ -511,12 +511,17 @@ function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: numbe
     return failed(state, `the token request was refused (${why})`, refreshing);
   }
   if (typeof d.token_type === "string" && d.token_type.toLowerCase() !== "bearer") return failed(state, `unsupported token type ${d.token_type}`);
+  // RFC 6750 §2.1: a Bearer credential is a b64token. Another (empty, CR LF, a space) could
+  // not go in a header: stored, it would fail every request after it, saved state included.
+  if (!isB64Token(d.access_token)) return failed(state, "the access token cannot be sent as a Bearer credential (RFC 6750 §2.1 b64token)", refreshing);
+  // A lifetime that is not a finite number of seconds ≥ 0 is no lifetime (Infinity would save as null).
+  const expiresAt = typeof d.expires_in === "number" && d.expires_in >= 0 ? now + d.expires_in * 1000 : NaN;
   const tokens: OAuthTokens = {
     accessToken: d.access_token,
     tokenType: "Bearer",
     issuer: state.serverMetadata!.issuer,
     ...(typeof d.refresh_token === "string" ? { refreshToken: d.refresh_token } : refreshing && state.tokens?.refreshToken ? { refreshToken: state.tokens.refreshToken } : {}),
-    ...(typeof d.expires_in === "number" ? { expiresAt: now + d.expires_in * 1000 } : {}),
+    ...(Number.isFinite(expiresAt) ? { expiresAt } : {}),
     ...(typeof d.scope === "string" ? { scope: d.scope } : state.pending?.scope ? { scope: state.pending.scope } : {}),
   };
   return { state: { ...omit(state, "pending", "waitingOn"), phase: "authorized", tokens }, outputs: [{ type: "authorized", tokens }] };

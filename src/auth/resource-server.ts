@@ -181,7 +181,8 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x)
 function isVerifiedToken(v: unknown): v is VerifiedToken {
   if (typeof v !== "object" || v === null) return false;
   const t = v as { scopes?: unknown; audience?: unknown; expiresAt?: unknown };
-  return isStrings(t.scopes) && (typeof t.audience === "string" || isStrings(t.audience)) && (t.expiresAt === undefined || typeof t.expiresAt === "number");
+  // NaN (a `Date.parse` of garbage) would compare as never expired.
+  return isStrings(t.scopes) && (typeof t.audience === "string" || isStrings(t.audience)) && (t.expiresAt === undefined || Number.isFinite(t.expiresAt));
 }
 
 const METADATA_CORS = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, HEAD, OPTIONS" };

@@ -15,6 +15,17 @@ export interface AuthChallenge {
 }
 
 const isTokenChar = (c: string): boolean => c > " " && c < "\x7f" && !'"(),/:;<=>?@[\\]{}'.includes(c);
+/** A character of RFC 9110 §11.2 token68 (RFC 6750 §2.1 b64token), `=` padding aside. */
+const isToken68Char = (c: string): boolean => (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || (c >= "0" && c <= "9") || (c.length === 1 && "-._~+/".includes(c));
+
+/** Whether `s` is a b64token (RFC 6750 §2.1): what a Bearer credential may be, so what an access token must be to travel in a header. */
+export function isB64Token(s: string): boolean {
+  let i = 0;
+  while (i < s.length && isToken68Char(s[i])) i++;
+  if (i === 0) return false;
+  while (i < s.length && s[i] === "=") i++;
+  return i === s.length;
+}
 
 /**
  * Parses a `WWW-Authenticate` value into its challenges. Malformed input never throws:
@@ -27,6 +38,16 @@ export function parseWwwAuthenticate(header: string | null | undefined): AuthCha
   let i = 0;
   const skipSpace = () => { while (i < s.length && (s[i] === " " || s[i] === "\t")) i++; };
   const readToken = () => { const start = i; while (i < s.length && isTokenChar(s[i])) i++; return s.slice(start, i); };
+  // A token68 credential after a scheme (`Negotiate abc==`, `Negotiate a/b`) stands alone
+  // before a comma or the end; skipped, so that the challenges after it are still read.
+  const skipToken68 = () => {
+    let j = i;
+    while (j < s.length && isToken68Char(s[j])) j++;
+    if (j === i) return;
+    while (j < s.length && s[j] === "=") j++;
+    while (j < s.length && (s[j] === " " || s[j] === "\t")) j++;
+    if (j === s.length || s[j] === ",") i = j;
+  };
   let current: AuthChallenge | undefined;
   while (i < s.length) {
     skipSpace();
@@ -35,7 +56,7 @@ export function parseWwwAuthenticate(header: string | null | undefined): AuthCha
     if (!word) break;
     skipSpace();
     if (s[i] === "=" && current) {
-      // An auth-param of the current challenge (or token68 padding, which we ignore).
+      // An auth-param of the current challenge.
       i++;
       skipSpace();
       let value = "";
@@ -54,10 +75,10 @@ export function parseWwwAuthenticate(header: string | null | undefined): AuthCha
       if (s[i] === ",") i++;
       continue;
     }
-    // A new challenge begins with its scheme. (A token68 credential after the scheme,
-    // `Bearer abc==`, parses as a harmless empty param: nothing here reads it.)
+    // A new challenge begins with its scheme, perhaps followed by a token68 credential.
     current = { scheme: word.toLowerCase(), params: Object.create(null) as Record<string, string> };
     out.push(current);
+    skipToken68();
   }
   return out;
 }
