@@ -9,6 +9,7 @@ import {
   authorizationServerMetadataUrls,
   canonicalResourceUri,
   protectedResourceMetadataProblem,
+  isClientIdMetadataUrl,
   protectedResourceMetadataUrls,
   resourceMatchesServer,
 } from "../../src/auth/metadata.js";
@@ -106,4 +107,11 @@ test("basic/authorization Canonical Server URI: lower-case scheme and host, no f
   assert.equal(resourceMatchesServer("https://mcp.example.com/m", "https://mcp.example.com/mcp"), false);
   assert.equal(resourceMatchesServer("https://evil.example.com/mcp", "https://mcp.example.com/mcp"), false);
   assert.equal(resourceMatchesServer("not a url", "https://mcp.example.com/mcp"), false);
+});
+
+test("client-registration, Client ID Metadata Documents (the client_id URL MUST use https and contain a path, following RFC requirements: the CIMD draft forbids a fragment, user info and dot segments)", () => {
+  for (const ok of ["https://c.example/c.json", "https://c.example/c.json?v=1", "https://c.example/a.b/c..json"]) assert.equal(isClientIdMetadataUrl(ok), true, ok);
+  for (const bad of ["https://c.example/c.json#x", "https://u:p@c.example/c.json", "https://c.example/a/../c.json", "https://c.example/./c.json", "https://c.example/a/%2E%2e/c.json", "https://c.example/", "http://c.example/c.json", 5]) {
+    assert.equal(isClientIdMetadataUrl(bad), false, String(bad));
+  }
 });

@@ -50,7 +50,7 @@ test("design card: the OAuth flow is deterministic: the same inputs give the sam
   assert.deepEqual(a, b);
   const last = a.outputs.at(-1)!;
   assert.equal(last.type, "authorized");
-  assert.deepEqual((last as Extract<OAuthOutput, { type: "authorized" }>).tokens, { accessToken: "AT", tokenType: "Bearer", issuer: "https://as.test", refreshToken: "RT", expiresAt: 10_005, scope: "mcp" });
+  assert.deepEqual((last as Extract<OAuthOutput, { type: "authorized" }>).tokens, { accessToken: "AT", tokenType: "Bearer", issuer: "https://as.test", resource: "https://mcp.test/mcp", refreshToken: "RT", expiresAt: 10_005, scope: "mcp" });
   assert.deepEqual(a.outputs.filter((o) => o.type === "http").map((o) => (o as { request: { method: string; url: string } }).request.method + " " + new URL((o as { request: { url: string } }).request.url).pathname), [
     "GET /.well-known/oauth-protected-resource/mcp",
     "GET /.well-known/oauth-authorization-server",
@@ -119,4 +119,47 @@ test("RFC 6750 §2.1 (a Bearer credential is a b64token): an access token that c
     assert.equal(state.tokens?.expiresAt, expiresAt, String(expiresIn));
     assert.deepEqual(JSON.parse(JSON.stringify(state)), state, "the state survives a JSON round trip");
   }
+});
+
+test("basic/authorization Token Handling (MUST NOT send tokens other than ones issued for this server) and client-registration Authorization Server Binding (MUST NOT reuse another server's credentials): saved state is checked when loaded, and tokens of another authorization server are neither refreshed nor kept", () => {
+  const tokens = { accessToken: "AT-X", tokenType: "Bearer", issuer: "https://as-x.test", resource: MCP, refreshToken: "RT-X" };
+  const dynamic = { clientId: "id-x", authMethod: "none", via: "dynamic" } as const;
+  // Loaded: kept only when fit to send to this server.
+  assert.equal(createOAuthState(config, { tokens }).phase, "authorized");
+  assert.equal(createOAuthState({ ...config, serverUrl: "https://other.test/mcp" }, { tokens }).tokens, undefined, "issued for another resource");
+  const { resource: _resource, ...unnamed } = tokens;
+  assert.equal(createOAuthState(config, { tokens: unnamed as never }).tokens, undefined, "saved before tokens named their resource");
+  assert.equal(createOAuthState(config, { tokens: { ...tokens, accessToken: "a\r\nX: 1" } }).tokens, undefined, "not a b64token");
+  assert.equal(createOAuthState(config, { tokens: { ...tokens, expiresAt: "soon" as never } }).tokens, undefined);
+  const creds = createOAuthState(config, { credentials: { "https://as-x.test": dynamic, a: "x" as never, b: { ...dynamic, clientId: 5 } as never, c: { ...dynamic, clientId: "" } } }).credentials;
+  assert.deepEqual(Object.keys(creds), ["https://as-x.test"]);
+  // The server now names another authorization server: the old tokens go; the refresh token never reaches the new one.
+  const { state, outputs } = play(createOAuthState(config, { tokens }), start, server);
+  const sent = outputs.filter((o) => o.type === "http").map((o) => (o as { request: { body?: string } }).request.body ?? "");
+  assert.ok(sent.every((b) => !b.includes("RT-X")), "no request carried the other server's refresh token");
+  assert.equal(state.tokens?.accessToken, "AT");
+  assert.equal(state.tokens?.issuer, "https://as.test");
+  // A refresh asked for with another issuer's tokens fails, asking for a full authorization, and sends nothing.
+  const meta = { ...createOAuthState(config), phase: "authorized" as const, serverMetadata: asMeta, credentials: { "https://as.test": dynamic }, tokens };
+  const refreshed = stepOAuth(meta as OAuthState, { type: "refresh", now: 1 });
+  assert.deepEqual(refreshed.outputs.map((o) => o.type), ["failed"]);
+  assert.equal((refreshed.outputs[0] as { reauthorize?: boolean }).reauthorize, true);
+  assert.equal(refreshed.state.tokens, undefined);
+});
+
+test("RFC 6749 §5.2 invalid_client: dynamically registered credentials the token endpoint no longer accepts are forgotten, so the next attempt registers afresh", () => {
+  let registrations = 0;
+  let refuse = true;
+  const answers = (url: string) => {
+    if (url.endsWith("/register")) return { status: 201, body: { client_id: `id-${++registrations}` } };
+    if (url.endsWith("/token") && refuse) return { status: 401, body: { error: "invalid_client" } };
+    return server(url);
+  };
+  const first = play(createOAuthState(config), start, answers);
+  assert.equal(first.state.phase, "failed");
+  assert.equal(first.state.credentials["https://as.test"], undefined, "the refused registration is forgotten");
+  refuse = false;
+  const second = play(first.state, start, answers);
+  assert.equal(registrations, 2);
+  assert.equal(second.state.tokens?.accessToken, "AT");
 });

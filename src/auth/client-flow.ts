@@ -82,6 +82,8 @@ export interface OAuthTokens {
   expiresAt?: number;
   scope?: string;
   issuer: string;
+  /** The resource they were issued for (RFC 8707): saved tokens loaded for another server are not used. */
+  resource?: string;
 }
 
 /** An HTTP request the adapter makes; the answer comes back as a `response` input. */
@@ -152,18 +154,45 @@ export interface OAuthStep {
 
 /** A fresh flow for `config`. Credentials from an earlier run may be passed in. */
 export function createOAuthState(config: OAuthClientConfig, saved?: { credentials?: Record<string, OAuthCredentials>; tokens?: OAuthTokens }): OAuthState {
+  // What was saved is read, not trusted: a file edited, corrupted or saved for another
+  // server. Tokens that could not go in a header, or were issued for another resource
+  // (draft Token Handling: MUST NOT send tokens other than ones issued for this server),
+  // and credentials of the wrong shape are left out: the flow then authorizes afresh.
+  const tokens = usableTokens(saved?.tokens, config.serverUrl);
+  const credentials: Record<string, OAuthCredentials> = {};
+  for (const [issuer, c] of Object.entries(saved?.credentials ?? {})) if (isCredentials(c)) credentials[issuer] = c;
   return {
     config,
-    phase: saved?.tokens ? "authorized" : "idle",
+    phase: tokens ? "authorized" : "idle",
     nextRequestId: 1,
     candidates: [],
     requestedScopes: [],
     stepUps: {},
     resource: canonicalResourceUri(config.serverUrl),
     legacyDiscovery: false,
-    credentials: { ...saved?.credentials },
-    ...(saved?.tokens ? { tokens: saved.tokens } : {}),
+    credentials,
+    ...(tokens ? { tokens } : {}),
   };
+}
+
+const optionalString = (v: unknown): boolean => v === undefined || typeof v === "string";
+
+/** Saved tokens fit to send to `serverUrl`, or undefined. */
+function usableTokens(t: OAuthTokens | undefined, serverUrl: string): OAuthTokens | undefined {
+  if (typeof t !== "object" || t === null) return undefined;
+  if (typeof t.accessToken !== "string" || !isB64Token(t.accessToken) || typeof t.issuer !== "string") return undefined;
+  if (!optionalString(t.refreshToken) || !optionalString(t.scope) || !(t.expiresAt === undefined || Number.isFinite(t.expiresAt))) return undefined;
+  // Saved before tokens named their resource: which server they were for is unknown.
+  if (typeof t.resource !== "string" || !resourceMatchesServer(t.resource, serverUrl)) return undefined;
+  return t;
+}
+
+function isCredentials(c: unknown): c is OAuthCredentials {
+  if (typeof c !== "object" || c === null) return false;
+  const { clientId, clientSecret, authMethod, via } = c as Record<string, unknown>;
+  return typeof clientId === "string" && clientId !== "" && optionalString(clientSecret) &&
+    (authMethod === "none" || authMethod === "client_secret_basic" || authMethod === "client_secret_post") &&
+    (via === "pre-registered" || via === "metadata-document" || via === "dynamic");
 }
 
 /** Marks that an operation succeeded with the current token: resets the step-up budgets. */
@@ -303,8 +332,7 @@ function resourceMetadataAnswer(state: OAuthState, doc: unknown, status: number)
   const issuer = prm.authorization_servers[0];
   const resource = canonicalResourceUri(prm.resource);
   const moved = state.issuer !== undefined && state.issuer !== issuer;
-  // Tokens belong to the server that issued them: a moved server means new ones.
-  return discoverServer({ ...(moved ? omit(state, "tokens") : state), resourceMetadata: prm, resource }, issuer, authorizationServerMetadataUrls(issuer), moved ? `authorization server changed from ${state.issuer} to ${issuer}` : undefined);
+  return discoverServer({ ...state, resourceMetadata: prm, resource }, issuer, authorizationServerMetadataUrls(issuer), moved ? `authorization server changed from ${state.issuer} to ${issuer}` : undefined);
 }
 
 /** The issuer pre-registered credentials belong to: the configured one, else the one they were first used with. */
@@ -326,6 +354,10 @@ function discoverServer(state: OAuthState, issuer: string, urls: string[], note:
   if (bound !== undefined && bound !== issuer) {
     return failed(state, `the server now uses the authorization server ${issuer}, but the pre-registered client belongs to ${bound}`);
   }
+  // Tokens belong to the server that issued them (Token Handling; client-registration,
+  // Authorization Server Binding): another server's, from an earlier run or from before the
+  // server moved, are neither refreshed at this one nor sent on.
+  if (state.tokens !== undefined && state.tokens.issuer !== issuer) state = omit(state, "tokens");
   const step = request(state, "server-metadata", getJson(urls[0]), { issuer, candidates: urls.slice(1) });
   if (note) step.outputs.unshift({ type: "diagnostic", message: note });
   return step;
@@ -499,6 +531,7 @@ function callback(state: OAuthState, params: Record<string, string>): OAuthStep 
 function refresh(state: OAuthState): OAuthStep {
   const creds = currentCredentials(state);
   if (!state.tokens?.refreshToken || !creds || !state.serverMetadata) return failed(state, "no refresh token", true);
+  if (state.tokens.issuer !== state.serverMetadata.issuer) return failed(omit(state, "tokens"), `the tokens were issued by ${state.tokens.issuer}, not ${state.serverMetadata.issuer}`, true);
   const fields = { grant_type: "refresh_token", refresh_token: state.tokens.refreshToken, resource: state.resource, ...(state.tokens.scope ? { scope: state.tokens.scope } : {}) };
   return request(state, "refreshing", tokenRequest(state.serverMetadata.token_endpoint, fields, creds));
 }
@@ -508,6 +541,14 @@ function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: numbe
   const refreshing = state.phase === "refreshing";
   if (status < 200 || status >= 300 || typeof d.access_token !== "string") {
     const why = typeof d.error === "string" ? d.error : `HTTP ${status}`;
+    // RFC 6749 §5.2 invalid_client: registered credentials the server no longer knows
+    // (expired, revoked) are forgotten, so the next attempt registers afresh instead of
+    // failing the same way for good; pre-registered ones are the user's to fix.
+    const issuer = state.serverMetadata?.issuer;
+    if (d.error === "invalid_client" && issuer !== undefined && state.credentials[issuer]?.via === "dynamic") {
+      const { [issuer]: _stale, ...credentials } = state.credentials;
+      state = { ...state, credentials };
+    }
     return failed(state, `the token request was refused (${why})`, refreshing);
   }
   if (typeof d.token_type === "string" && d.token_type.toLowerCase() !== "bearer") return failed(state, `unsupported token type ${d.token_type}`);
@@ -520,6 +561,7 @@ function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: numbe
     accessToken: d.access_token,
     tokenType: "Bearer",
     issuer: state.serverMetadata!.issuer,
+    resource: state.resource,
     ...(typeof d.refresh_token === "string" ? { refreshToken: d.refresh_token } : refreshing && state.tokens?.refreshToken ? { refreshToken: state.tokens.refreshToken } : {}),
     ...(Number.isFinite(expiresAt) ? { expiresAt } : {}),
     ...(typeof d.scope === "string" ? { scope: d.scope } : state.pending?.scope ? { scope: state.pending.scope } : {}),

@@ -93,10 +93,23 @@ export function isHttpsOrLoopback(value: unknown): boolean {
   return parseUrl(value)?.protocol === "https:" || isLoopbackUrl(value);
 }
 
-/** client-registration, Client ID Metadata Documents: the `client_id` URL MUST use the "https" scheme and contain a path component. */
+/**
+ * client-registration, Client ID Metadata Documents: the `client_id` URL MUST use the
+ * "https" scheme and contain a path component, "following RFC requirements": the Client
+ * ID Metadata Document draft (§3) also forbids a fragment, a username or password, and
+ * `.` / `..` path segments (the URL must be the document's exact, canonical name).
+ */
 export function isClientIdMetadataUrl(value: unknown): boolean {
   const url = parseUrl(value);
-  return url?.protocol === "https:" && url.pathname !== "/";
+  if (url?.protocol !== "https:" || url.pathname === "/" || url.username !== "" || url.password !== "") return false;
+  const raw = value as string;
+  if (raw.includes("#")) return false;
+  // Read from the text: parsing has already resolved the dot segments away.
+  const path = raw.slice(raw.indexOf("//") + 2).split("?")[0];
+  return !path.split("/").some((segment) => {
+    const s = segment.toLowerCase().replaceAll("%2e", ".");
+    return s === "." || s === "..";
+  });
 }
 
 /** Validates a Protected Resource Metadata document; returns why it is unusable, if it is. */
