@@ -224,6 +224,46 @@ test("Step-Up Authorization Flow: attempts are tracked per operation (the scope 
   assert.match(w.as.authorizations[3].get("scope") ?? "", /\badmin\b/);
 });
 
+test("Step-Up Authorization Flow step 4 (retry \"no more than a few times\"; Clients SHOULD implement retry limits): a server asking for another scope on every try ends the call after maxStepUps re-authorizations", async () => {
+  const as = new TestAuthServer({ issuer: "https://as.test" });
+  let n = 0;
+  const mcp = async (req: Request) => {
+    if (new URL(req.url).pathname.startsWith("/.well-known/oauth-protected-resource")) return Response.json({ resource: MCP, authorization_servers: ["https://as.test"] });
+    if (++n > 20) throw new Error("test cap: 20 MCP requests for one call");
+    return new Response(null, { status: 403, headers: { "www-authenticate": `Bearer error="insufficient_scope", scope="s${n}"` } });
+  };
+  const f = routeFetch({ "https://mcp.test": mcp, "https://as.test": as.handle });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+  await assert.rejects(client(MCP, { method: "POST", body: "{}" }), (e: Error) => e instanceof OAuthError && e.retryable === false && /insufficient_scope after 2 step-up attempts/.test(e.message));
+  assert.equal(as.authorizations.length, 2, "the default limit of 2 step-ups, each for a new scope set");
+  assert.equal(n, 3, "the request, then one retry per step-up");
+});
+
+test("basic/authorization (MUST respond appropriately to 401) + Step-Up Authorization Flow: concurrent 401s share one authorization, concurrent 403s one step-up", async () => {
+  const w = world();
+  const all = await Promise.all(Array.from({ length: 5 }, () => w.post()));
+  assert.deepEqual(all.map((r) => r.status), [200, 200, 200, 200, 200]);
+  assert.equal(w.as.authorizations.length, 1, "one consent screen for five requests");
+  assert.equal(w.as.tokenRequests.length, 1);
+  const writes = await Promise.all(Array.from({ length: 3 }, () => w.post(WRITE)));
+  assert.deepEqual(writes.map((r) => r.status), [200, 200, 200]);
+  assert.equal(w.as.authorizations.length, 2, "one step-up: the others' challenge is covered by the scopes it was granted");
+});
+
+test("Refresh Tokens: concurrent 401s with a refresh token held make one refresh; so do concurrent requests with an expired token", async () => {
+  const w = world({ expiresIn: 60, refresh: true });
+  assert.equal((await w.post()).status, 200);
+  w.as.expireAll(); // revoked at the server, unexpired for the client: each request gets a 401
+  const all = await Promise.all(Array.from({ length: 5 }, () => w.post()));
+  assert.deepEqual(all.map((r) => r.status), [200, 200, 200, 200, 200]);
+  assert.deepEqual(w.as.tokenRequests.map((t) => t.form.get("grant_type")), ["authorization_code", "refresh_token"]);
+  w.as.now += 61_000;
+  const later = await Promise.all(Array.from({ length: 5 }, () => w.post()));
+  assert.deepEqual(later.map((r) => r.status), [200, 200, 200, 200, 200]);
+  assert.equal(w.as.tokenRequests.length, 3, "one refresh before the requests");
+  assert.equal(w.as.authorizations.length, 1);
+});
+
 test("Scope Selection Strategy: a re-authorization after a 401 keeps the scopes granted before ('When re-authorizing, clients SHOULD include these scopes alongside any previously granted scopes')", async () => {
   const w = world();
   assert.equal((await w.post(WRITE)).status, 200);

@@ -2,8 +2,8 @@
  * The effect adapter of the OAuth client: runs {@link stepOAuth} with `fetch`, WebCrypto
  * and a clock, and wraps a `fetch` so that every request to the MCP server carries the
  * access token, a 401 starts (or refreshes) authorization, and a 403 `insufficient_scope`
- * steps up, each followed by one retry of the original request. Pass the result as the
- * `fetch` option of `httpClientTransport`.
+ * steps up, each followed by one retry of the original request (at most `maxStepUps` step-ups
+ * per request). Pass the result as the `fetch` option of `httpClientTransport`.
  */
 import { createOAuthState, operationSucceeded, stepOAuth, type OAuthClientConfig, type OAuthCredentials, type OAuthInput, type OAuthState, type OAuthTokens } from "./client-flow.js";
 import { bearerChallenge } from "./www-authenticate.js";
@@ -132,27 +132,35 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
     }
   };
 
-  /** One flow at a time: concurrent 401s wait for the same authorization. */
-  const exclusive = async (work: () => Promise<void>): Promise<void> => {
+  /**
+   * One flow at a time. A call that waited asks `needed` again once its turn comes: the
+   * flow before it may already have done its work, and concurrent 401s then share that one
+   * authorization (one consent screen, one token request) instead of each running its own.
+   * Says whether `work` ran.
+   */
+  const exclusive = async (needed: () => boolean, work: () => Promise<void>): Promise<boolean> => {
     while (running) await running.catch(() => {});
+    if (!needed()) return false;
     running = work();
     try {
       await running;
     } finally {
       running = undefined;
     }
+    return true;
   };
 
   /** A fresh authorization: new PKCE pair and `state` (the randomness the reducer is given). */
   const runAuthorization = async (challenge: string | null) =>
     drive({ type: "authorize", now: now(), challenge, pkce: await createPkce(), state: base64url(crypto.getRandomValues(new Uint8Array(16))) });
 
-  const authorize = (challenge: string | null) => exclusive(() => runAuthorization(challenge));
+  /** The access token now held differs from `sent`: another call's flow replaced it. */
+  const replaced = (sent: string | undefined) => state.tokens?.accessToken !== sent;
 
-  /** Refreshes, or authorizes anew when the refresh is refused; says which it did. */
-  const refreshOrAuthorize = async (challenge: string | null): Promise<Fresh> => {
+  /** Refreshes, or authorizes anew when the refresh is refused, unless `sent` was replaced meanwhile; says which it did. */
+  const refreshOrAuthorize = async (challenge: string | null, sent: string | undefined): Promise<Fresh> => {
     let how: Fresh = "refreshed";
-    await exclusive(async () => {
+    const ran = await exclusive(() => !replaced(sent), async () => {
       try {
         await drive({ type: "refresh", now: now() });
         return;
@@ -162,15 +170,22 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
       how = "authorized";
       await runAuthorization(challenge);
     });
-    return how;
+    return ran ? how : "no";
   };
 
-  const send = (input: string, init: RequestInit | undefined): Promise<Response> => {
+  /** Sends with the current token; returns the response and the access token it carried. */
+  const send = async (input: string, init: RequestInit | undefined): Promise<{ res: Response; sent: string | undefined }> => {
     const headers = new Headers(init?.headers);
     // Tokens go to the MCP server only, never to any other origin.
-    if (state.tokens && new URL(input).origin === serverOrigin) headers.set("authorization", `Bearer ${state.tokens.accessToken}`);
-    return base(input, { ...init, headers });
+    const sent = state.tokens && new URL(input).origin === serverOrigin ? state.tokens.accessToken : undefined;
+    if (sent !== undefined) headers.set("authorization", `Bearer ${sent}`);
+    return { res: await base(input, { ...init, headers }), sent };
   };
+
+  // draft Step-Up Authorization Flow: "Retry the original request with the new authorization
+  // no more than a few times"; the reducer's budget is per scope set, so a server asking for
+  // another scope each time needs this bound on the retries of one call.
+  const maxStepUps = options.maxStepUps ?? 2;
 
   const wrapped = async (input: string, init?: RequestInit): Promise<Response> => {
     if (running) await running.catch(() => {});
@@ -181,10 +196,11 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
     // authorization is given back: a fresh token refused at once will be refused again.
     let fresh: Fresh = "no";
     if (state.tokens?.expiresAt !== undefined && state.tokens.expiresAt <= now() && state.tokens.refreshToken) {
-      fresh = await refreshOrAuthorize(null).catch((): Fresh => "no");
+      fresh = await refreshOrAuthorize(null, state.tokens.accessToken).catch((): Fresh => "no");
     }
+    let stepUps = 0;
     for (;;) {
-      const res = await send(input, init);
+      const { res, sent } = await send(input, init);
       if (res.status !== 401 && res.status !== 403) {
         if (res.ok) state = operationSucceeded(state);
         return res;
@@ -194,11 +210,15 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
       if (res.status === 403 && challenge?.params.error !== "insufficient_scope") return res;
       if (res.status === 401 && fresh === "authorized") return res;
       await res.body?.cancel();
-      if (res.status === 401 && fresh === "no" && state.tokens?.refreshToken) fresh = await refreshOrAuthorize(header);
-      else {
-        await authorize(header); // a step-up past its limit rejects here
-        if (res.status === 401) fresh = "authorized";
-      }
+      if (res.status === 403) {
+        if (++stepUps > maxStepUps) throw new OAuthError(`the server still answers insufficient_scope after ${maxStepUps} step-up attempts (the limit for one request)`);
+        // Skipped when another call's step-up meanwhile got a token granting every scope asked
+        // for; that retry still counts, so every path through this loop is bounded.
+        const wanted = challenge?.params.scope?.split(" ").filter(Boolean) ?? [];
+        const covered = () => replaced(sent) && wanted.every((s) => state.tokens?.scope?.split(" ").includes(s));
+        await exclusive(() => !covered(), () => runAuthorization(header)); // a step-up past the reducer's limit rejects here
+      } else if (fresh === "no" && state.tokens?.refreshToken) fresh = await refreshOrAuthorize(header, sent);
+      else if (await exclusive(() => !replaced(sent), () => runAuthorization(header))) fresh = "authorized";
     }
   };
   return Object.defineProperty(wrapped, "state", { get: () => state }) as OAuthFetch;
