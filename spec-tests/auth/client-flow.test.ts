@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import { LongBody } from "../harness/long-body.js";
 import assert from "node:assert/strict";
-import { followAuthorizationRedirect, OAuthError, oauthFetch, type OAuthFetchOptions } from "../../src/auth/oauth-fetch.js";
+import { followAuthorizationRedirect, OAuthError, oauthFetch, type OAuthFetchOptions, type OAuthSaved } from "../../src/auth/oauth-fetch.js";
 import { protectedResource } from "../../src/auth/resource-server.js";
 import { TestAuthServer, routeFetch, type AuthServerOptions } from "./fixtures/auth-server.js";
 
@@ -20,6 +20,8 @@ interface World {
   client: ReturnType<typeof oauthFetch>;
   post: (body?: unknown) => Promise<Response>;
   mcpAuth: (string | null)[];
+  /** Another run of the client (a restart) against the same servers, e.g. with `saved`. */
+  rerun: (clientOptions: Partial<OAuthFetchOptions>) => (body?: unknown) => Promise<Response>;
 }
 
 function world(asOptions: Partial<AuthServerOptions> = {}, clientOptions: Partial<OAuthFetchOptions> = {}, rs: { scopes?: string[]; writeScopes?: string[] } = {}): World {
@@ -47,8 +49,10 @@ function world(asOptions: Partial<AuthServerOptions> = {}, clientOptions: Partia
   routes[new URL(as.options.issuer).origin] = as.handle;
   const f = routeFetch(routes);
   const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "test client", fetch: f, openAuthorization: followAuthorizationRedirect(f), now: () => as.now, ...clientOptions });
-  const post = (body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }) => client(MCP, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { as, client, post, mcpAuth };
+  const poster = (c: ReturnType<typeof oauthFetch>) => (body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }) => c(MCP, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const options = { serverUrl: MCP, redirectUri: REDIRECT, clientName: "test client", fetch: f, openAuthorization: followAuthorizationRedirect(f), now: () => as.now };
+  const rerun = (more: Partial<OAuthFetchOptions>) => poster(oauthFetch({ ...options, ...clientOptions, ...more }));
+  return { as, client, post: poster(client), mcpAuth, rerun };
 }
 
 const paths = (as: TestAuthServer) => as.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`);
@@ -414,4 +418,20 @@ test("authorization-server-discovery + Token Handling, hostile servers: a metada
     assert.ok(body.pulled <= (1 << 20) + 4 * LongBody.CHUNK_BYTES, `${hostile}: read ${body.pulled} bytes`);
     assert.equal(body.cancelled, 1, hostile);
   }
+});
+
+test("Refresh Tokens, across runs: what save() holds (the tokens, their credentials and their authorization server's metadata) lets the next run refresh a token that expired meanwhile, with no new authorization; metadata of another issuer is not taken", async () => {
+  let saved: OAuthSaved | undefined;
+  const w = world({ expiresIn: 60, refresh: true }, { save: (s) => void (saved = JSON.parse(JSON.stringify(s))) });
+  assert.equal((await w.post()).status, 200);
+  assert.equal(saved?.serverMetadata?.issuer, "https://as.test");
+  w.as.now += 61_000;
+  assert.equal((await w.rerun({ saved })()).status, 200);
+  assert.equal(w.as.authorizations.length, 1, "no new authorization after the restart");
+  assert.deepEqual(w.as.tokenRequests.map((t) => t.form.get("grant_type")), ["authorization_code", "refresh_token"]);
+  // Saved metadata that names another issuer than the tokens' is not used: discovery, then a full authorization.
+  w.as.now += 61_000;
+  const foreign = { ...saved!, serverMetadata: { ...saved!.serverMetadata!, issuer: "https://evil.test" } };
+  assert.equal((await w.rerun({ saved: foreign })()).status, 200);
+  assert.equal(w.as.authorizations.length, 2);
 });

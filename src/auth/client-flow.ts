@@ -153,7 +153,7 @@ export interface OAuthStep {
 }
 
 /** A fresh flow for `config`. Credentials from an earlier run may be passed in. */
-export function createOAuthState(config: OAuthClientConfig, saved?: { credentials?: Record<string, OAuthCredentials>; tokens?: OAuthTokens }): OAuthState {
+export function createOAuthState(config: OAuthClientConfig, saved?: { credentials?: Record<string, OAuthCredentials>; tokens?: OAuthTokens; serverMetadata?: AuthorizationServerMetadata }): OAuthState {
   // What was saved is read, not trusted: a file edited, corrupted or saved for another
   // server. Tokens that could not go in a header, or were issued for another resource
   // (draft Token Handling: MUST NOT send tokens other than ones issued for this server),
@@ -161,6 +161,9 @@ export function createOAuthState(config: OAuthClientConfig, saved?: { credential
   const tokens = usableTokens(saved?.tokens, config.serverUrl);
   const credentials: Record<string, OAuthCredentials> = {};
   for (const [issuer, c] of Object.entries(saved?.credentials ?? {})) if (isCredentials(c)) credentials[issuer] = c;
+  // The tokens' issuer's metadata, checked as when it was fetched: what a refresh needs.
+  const meta = saved?.serverMetadata;
+  const serverMetadata = tokens !== undefined && meta !== undefined && authorizationServerMetadataProblem(meta, tokens.issuer) === undefined ? meta : undefined;
   return {
     config,
     phase: tokens ? "authorized" : "idle",
@@ -172,6 +175,7 @@ export function createOAuthState(config: OAuthClientConfig, saved?: { credential
     legacyDiscovery: false,
     credentials,
     ...(tokens ? { tokens } : {}),
+    ...(serverMetadata ? { serverMetadata, issuer: serverMetadata.issuer } : {}),
   };
 }
 

@@ -6,6 +6,7 @@
  * per request). Pass the result as the `fetch` option of `httpClientTransport`.
  */
 import { createOAuthState, operationSucceeded, stepOAuth, type OAuthClientConfig, type OAuthCredentials, type OAuthInput, type OAuthState, type OAuthTokens } from "./client-flow.js";
+import type { AuthorizationServerMetadata } from "./metadata.js";
 import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
 import { readBodyText } from "../transports/http/body.js";
@@ -32,6 +33,8 @@ export class OAuthError extends Error {
 export interface OAuthSaved {
   credentials?: Record<string, OAuthCredentials>;
   tokens?: OAuthTokens;
+  /** The tokens' authorization server's metadata: a token that expired by the next run is refreshed there, with no new authorization. */
+  serverMetadata?: AuthorizationServerMetadata;
 }
 
 export interface OAuthFetchOptions extends OAuthClientConfig {
@@ -96,7 +99,8 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
   let running: Promise<void> | undefined;
 
   const persist = async () => {
-    await options.save?.({ credentials: state.credentials, ...(state.tokens ? { tokens: state.tokens } : {}) });
+    const meta = state.tokens !== undefined && state.serverMetadata?.issuer === state.tokens.issuer ? { serverMetadata: state.serverMetadata } : {};
+    await options.save?.({ credentials: state.credentials, ...(state.tokens ? { tokens: state.tokens } : {}), ...meta });
   };
 
   /** Feeds one input and carries out its outputs until the flow settles. */
