@@ -111,7 +111,7 @@ test("basic/authorization Canonical Server URI: lower-case scheme and host, no f
 
 test("client-registration, Client ID Metadata Documents (the client_id URL MUST use https and contain a path, following RFC requirements: the CIMD draft forbids a fragment, user info and dot segments)", () => {
   for (const ok of ["https://c.example/c.json", "https://c.example/c.json?v=1", "https://c.example/a.b/c..json"]) assert.equal(isClientIdMetadataUrl(ok), true, ok);
-  for (const bad of ["https://c.example/c.json#x", "https://u:p@c.example/c.json", "https://c.example/a/../c.json", "https://c.example/./c.json", "https://c.example/a/%2E%2e/c.json", "https://c.example/", "http://c.example/c.json", 5]) {
+  for (const bad of ["https://c.example/c.json#x", "https://u:p@c.example/c.json", "https://c.example/a/../c.json", "https://c.example/./c.json", "https://c.example/a/%2E%2e/c.json", "https://a.example\\x\\..\\c.json", "https://a.example/x/\t./c.json", "https://C.example/c.json", "https://c.example/", "http://c.example/c.json", 5]) {
     assert.equal(isClientIdMetadataUrl(bad), false, String(bad));
   }
 });

@@ -163,3 +163,19 @@ test("RFC 6749 §5.2 invalid_client: dynamically registered credentials the toke
   assert.equal(registrations, 2);
   assert.equal(second.state.tokens?.accessToken, "AT");
 });
+
+test("client-registration Authorization Server Binding and RFC 8707: saved authorization server metadata is restored only for a server the pre-registered client belongs to, and a refresh after a restart names the resource the grant named", () => {
+  const tokens = { accessToken: "AT-Y", tokenType: "Bearer", issuer: "https://as-y.test", resource: "https://mcp.test", refreshToken: "RT-Y" };
+  const metaY = { ...asMeta, issuer: "https://as-y.test", authorization_endpoint: "https://as-y.test/authorize", token_endpoint: "https://as-y.test/token" };
+  const preX = { ...config, preRegistered: { clientId: "cid-x", clientSecret: "SECRET-OF-X", issuer: "https://as-x.test" } };
+  const bound = createOAuthState(preX, { tokens, serverMetadata: metaY });
+  assert.equal(bound.serverMetadata, undefined, "Y's metadata is not the pre-registered client's server");
+  const refused = stepOAuth(bound, { type: "refresh", now: 1 });
+  assert.deepEqual(refused.outputs.map((o) => o.type), ["failed"], "nothing is sent to Y");
+  // Without pre-registration the metadata is restored, and the refresh goes out for the grant's resource (a prefix of the server URL here).
+  const free = createOAuthState(config, { tokens, serverMetadata: metaY, credentials: { "https://as-y.test": { clientId: "cid-y", authMethod: "none", via: "dynamic" } } });
+  assert.equal(free.resource, "https://mcp.test");
+  const out = stepOAuth(free, { type: "refresh", now: 1 }).outputs[0] as { type: string; request?: { url: string; body?: string } };
+  assert.equal(out.request?.url, "https://as-y.test/token");
+  assert.equal(new URLSearchParams(out.request?.body).get("resource"), "https://mcp.test");
+});

@@ -161,22 +161,25 @@ export function createOAuthState(config: OAuthClientConfig, saved?: { credential
   const tokens = usableTokens(saved?.tokens, config.serverUrl);
   const credentials: Record<string, OAuthCredentials> = {};
   for (const [issuer, c] of Object.entries(saved?.credentials ?? {})) if (isCredentials(c)) credentials[issuer] = c;
-  // The tokens' issuer's metadata, checked as when it was fetched: what a refresh needs.
-  const meta = saved?.serverMetadata;
-  const serverMetadata = tokens !== undefined && meta !== undefined && authorizationServerMetadataProblem(meta, tokens.issuer) === undefined ? meta : undefined;
-  return {
+  const state: OAuthState = {
     config,
     phase: tokens ? "authorized" : "idle",
     nextRequestId: 1,
     candidates: [],
     requestedScopes: [],
     stepUps: {},
-    resource: canonicalResourceUri(config.serverUrl),
+    // A refresh names the resource the grant named (a PRM resource may be a prefix of the server's URL).
+    resource: tokens?.resource ?? canonicalResourceUri(config.serverUrl),
     legacyDiscovery: false,
     credentials,
     ...(tokens ? { tokens } : {}),
-    ...(serverMetadata ? { serverMetadata, issuer: serverMetadata.issuer } : {}),
   };
+  // The tokens' issuer's metadata, checked as when it was fetched, and never that of a
+  // server pre-registered credentials do not belong to: what a refresh needs.
+  const meta = saved?.serverMetadata;
+  if (tokens === undefined || meta === undefined || authorizationServerMetadataProblem(meta, tokens.issuer) !== undefined) return state;
+  const bound = preRegisteredIssuer(state);
+  return bound !== undefined && bound !== meta.issuer ? state : { ...state, serverMetadata: meta, issuer: meta.issuer };
 }
 
 const optionalString = (v: unknown): boolean => v === undefined || typeof v === "string";
@@ -536,6 +539,9 @@ function refresh(state: OAuthState): OAuthStep {
   const creds = currentCredentials(state);
   if (!state.tokens?.refreshToken || !creds || !state.serverMetadata) return failed(state, "no refresh token", true);
   if (state.tokens.issuer !== state.serverMetadata.issuer) return failed(omit(state, "tokens"), `the tokens were issued by ${state.tokens.issuer}, not ${state.serverMetadata.issuer}`, true);
+  // client-registration, Authorization Server Binding: pre-registered credentials go to their own server only.
+  const bound = preRegisteredIssuer(state);
+  if (bound !== undefined && bound !== state.serverMetadata.issuer) return failed(state, `the pre-registered client belongs to ${bound}, not ${state.serverMetadata.issuer}`, true);
   const fields = { grant_type: "refresh_token", refresh_token: state.tokens.refreshToken, resource: state.resource, ...(state.tokens.scope ? { scope: state.tokens.scope } : {}) };
   return request(state, "refreshing", tokenRequest(state.serverMetadata.token_endpoint, fields, creds));
 }

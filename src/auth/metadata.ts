@@ -102,14 +102,11 @@ export function isHttpsOrLoopback(value: unknown): boolean {
 export function isClientIdMetadataUrl(value: unknown): boolean {
   const url = parseUrl(value);
   if (url?.protocol !== "https:" || url.pathname === "/" || url.username !== "" || url.password !== "") return false;
+  // The text must already be the URL's canonical form: parsing would have resolved dot
+  // segments (written with `/`, `\\` or `%2e`) away and dropped tabs, so any of those, or an
+  // empty fragment, makes the two differ.
   const raw = value as string;
-  if (raw.includes("#")) return false;
-  // Read from the text: parsing has already resolved the dot segments away.
-  const path = raw.slice(raw.indexOf("//") + 2).split("?")[0];
-  return !path.split("/").some((segment) => {
-    const s = segment.toLowerCase().replaceAll("%2e", ".");
-    return s === "." || s === "..";
-  });
+  return !raw.includes("#") && url.href === raw;
 }
 
 /** Validates a Protected Resource Metadata document; returns why it is unusable, if it is. */
