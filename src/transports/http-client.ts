@@ -57,8 +57,9 @@
  * may have run the tool already (created a task even) with only the answer lost, and
  * running any other tool twice may repeat its effect; such a call gets the -32000 error.
  * A progress notification of the new attempt that does not go past what was already
- * delivered is dropped (progress MUST increase, so it can only be a repeat). Other notifications cannot be told apart from new ones and are
- * delivered. `subscriptions/listen` is not re-issued: its subscription id is its request
+ * delivered is dropped (progress MUST increase, so it can only be a repeat). Other
+ * notifications cannot be told apart from new ones and are delivered.
+ * `subscriptions/listen` is not re-issued: its subscription id is its request
  * id and what changed while it was down is lost, so its owner gets the -32000 error and
  * re-subscribes (`basic/patterns/subscriptions`: a drop "MAY" trigger a reconnect).
  * Era detection is the kernel's: its `server/discover` probe is a modern
@@ -692,13 +693,15 @@ class HttpClient implements HttpClientTransport {
       }
       discard(r);
       failures++;
-      // 405 to the first GET: the server offers no standalone stream, which the spec allows.
-      if (!opened && r.status === 405) return;
-      if (!opened) this.report(`GET stream refused: HTTP ${r.status}`);
-      // 404 to the first GET, right after the session answered: a server with no GET route
-      // (a framework's POST-only endpoint), not an expired session; renewing would open a
-      // session per GET without end. A session that did expire is renewed by its next POST.
-      if (!opened && r.status === 404) return;
+      if (!opened) {
+        // The first GET. 405: the server offers no standalone stream, which the spec allows.
+        if (r.status === 405) return;
+        this.report(`GET stream refused: HTTP ${r.status}`);
+        // 404 right after the session answered: a server with no GET route (a framework's
+        // POST-only endpoint), not an expired session; renewing would open a session per GET
+        // without end (a session that did expire is renewed by its next POST). 409: see below.
+        if (r.status === 404 || r.status === 409) return;
+      }
       const sid = headers[H.sessionId];
       if (r.status === 404 && sid !== undefined) {
         if (!(await this.renewSession(sid))) return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${sid}`, false);
@@ -708,7 +711,7 @@ class HttpClient implements HttpClientTransport {
       if (r.status === 405 || r.status === 409) {
         // 405: no GET streams here; 409: a server that keeps one GET stream per session (this kernel's keeps several).
         if (ctx.kind === "post") return this.failed(ctx, `the server refused to resume the response stream (HTTP ${r.status})`);
-        return opened ? this.report(`the server refused to reopen the GET stream (HTTP ${r.status})`) : undefined;
+        return this.report(`the server refused to reopen the GET stream (HTTP ${r.status})`);
       }
       if (r.status === 400 && ctx.lastEventId !== "") {
         // The server cannot resume from there.
