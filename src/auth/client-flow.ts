@@ -178,8 +178,7 @@ export function createOAuthState(config: OAuthClientConfig, saved?: { credential
   // server pre-registered credentials do not belong to: what a refresh needs.
   const meta = saved?.serverMetadata;
   if (tokens === undefined || meta === undefined || authorizationServerMetadataProblem(meta, tokens.issuer) !== undefined) return state;
-  const bound = preRegisteredIssuer(state);
-  return bound !== undefined && bound !== meta.issuer ? state : { ...state, serverMetadata: meta, issuer: meta.issuer };
+  return boundElsewhere(state, meta.issuer) !== undefined ? state : { ...state, serverMetadata: meta, issuer: meta.issuer };
 }
 
 const optionalString = (v: unknown): boolean => v === undefined || typeof v === "string";
@@ -351,16 +350,22 @@ function preRegisteredIssuer(state: OAuthState): string | undefined {
   return undefined;
 }
 
+/**
+ * client-registration, Authorization Server Binding: the issuer pre-registered credentials
+ * belong to when it is not `issuer` (they must never go there), else undefined.
+ */
+function boundElsewhere(state: OAuthState, issuer: string): string | undefined {
+  const bound = preRegisteredIssuer(state);
+  return bound !== undefined && bound !== issuer ? bound : undefined;
+}
+
 function discoverServer(state: OAuthState, issuer: string, urls: string[], note: string | undefined): OAuthStep {
   // Communication Security: all authorization server endpoints MUST be served over HTTPS
   // (the 2025-03-26 fallback's issuer, the server origin, included).
   if (!isHttpsOrLoopback(issuer)) return failed(state, `the authorization server ${issuer} is not served over https; refusing to use it`);
-  // client-registration, Authorization Server Binding: pre-registered credentials for
-  // another server are an error to surface, never something to try.
-  const bound = preRegisteredIssuer(state);
-  if (bound !== undefined && bound !== issuer) {
-    return failed(state, `the server now uses the authorization server ${issuer}, but the pre-registered client belongs to ${bound}`);
-  }
+  // Pre-registered credentials for another server are an error to surface, never something to try.
+  const bound = boundElsewhere(state, issuer);
+  if (bound !== undefined) return failed(state, `the server now uses the authorization server ${issuer}, but the pre-registered client belongs to ${bound}`);
   // Tokens belong to the server that issued them (Token Handling; client-registration,
   // Authorization Server Binding): another server's, from an earlier run or from before the
   // server moved, are neither refreshed at this one nor sent on.
@@ -539,9 +544,8 @@ function refresh(state: OAuthState): OAuthStep {
   const creds = currentCredentials(state);
   if (!state.tokens?.refreshToken || !creds || !state.serverMetadata) return failed(state, "no refresh token", true);
   if (state.tokens.issuer !== state.serverMetadata.issuer) return failed(omit(state, "tokens"), `the tokens were issued by ${state.tokens.issuer}, not ${state.serverMetadata.issuer}`, true);
-  // client-registration, Authorization Server Binding: pre-registered credentials go to their own server only.
-  const bound = preRegisteredIssuer(state);
-  if (bound !== undefined && bound !== state.serverMetadata.issuer) return failed(state, `the pre-registered client belongs to ${bound}, not ${state.serverMetadata.issuer}`, true);
+  const bound = boundElsewhere(state, state.serverMetadata.issuer);
+  if (bound !== undefined) return failed(state, `the pre-registered client belongs to ${bound}, not ${state.serverMetadata.issuer}`, true);
   const fields = { grant_type: "refresh_token", refresh_token: state.tokens.refreshToken, resource: state.resource, ...(state.tokens.scope ? { scope: state.tokens.scope } : {}) };
   return request(state, "refreshing", tokenRequest(state.serverMetadata.token_endpoint, fields, creds));
 }

@@ -12,9 +12,9 @@
  *     {"t":11,"draw":"random","value":"3q2+7w..."}
  *     {"t":11,"exit":{"code":0,"signal":null}}
  *
- * `t` is milliseconds since the recording started, never going back. A line that is not UTF-8 is stored as
- * `bytes` (base64) instead of `line`, so the transcript holds exactly what crossed the
- * pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
+ * `t` is milliseconds since the recording started, never going back. A line that is not
+ * UTF-8 is stored as `bytes` (base64) instead of `line`, so the transcript holds exactly
+ * what crossed the pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
  * `draw` events, after the traffic, are what `serve --stdio` drew from the wall clock and
  * the random source, in the order it drew them (`draws.ts`); a transcript of another
  * server, or an older one, has none.
