@@ -510,9 +510,10 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       for (const item of d.items) handleDecoded(state, item, now, out);
       return;
     case "invalid":
-      if (d.answers === undefined && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });
+      // A malformed response gets no reply (a refused array holding a request still does);
+      // the requests it names fail now, as if answered with an error.
+      if ((d.answers === undefined || d.holdsRequest) && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });
       out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
-      // A malformed response gets no reply; the request it names fails now, as if answered with an error.
       if (Array.isArray(d.answers)) failAnswered(state, d.answers, d.reason, now, out);
       else if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
   }
