@@ -612,16 +612,10 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
   const o = state.options;
   const { method, params } = msg;
   if (method === "notifications/initialized" && o.role === "server") return receiveInitialized(state, now, out);
-  if (method === "notifications/cancelled" && o.role === "server" && state.phase.name !== "closed") {
-    // Cancellation is per request, not per phase: a modern request can be cancelled whatever the legacy phase.
-    const issues = methodSpec(versionOf(state), method)!.validateParams(params);
-    if (issues) {
-      out.push({ type: "diagnostic", code: "invalid-notification", message: `malformed "${method}" dropped`, detail: { issues } });
-      return;
-    }
-    return receiveCancelled(state, params!, now, out);
-  }
-  if (!gateAdmits(INBOUND_GATE[o.role][state.phase.name].notifications, method)) {
+  // Cancellation is per request, not per phase: a server takes it whatever the legacy phase
+  // (a modern request can be cancelled before any handshake), until the session closes.
+  const anyPhase = method === "notifications/cancelled" && o.role === "server" && state.phase.name !== "closed";
+  if (!anyPhase && !gateAdmits(INBOUND_GATE[o.role][state.phase.name].notifications, method)) {
     out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" is not allowed in phase ${state.phase.name}; dropped` });
     return;
   }
