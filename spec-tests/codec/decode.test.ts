@@ -200,17 +200,19 @@ test("batches: later versions (no allowBatch) answer an array with -32600 'batch
   assertInvalid(decodeValue([{ jsonrpc: "2.0", method: "a" }]), INVALID, null, "batches are not supported");
 });
 
-test("batches (none after 2025-03-26, basic/index): an array holding responses lists the ids they name in answers, so those requests can fail at once; it gets no reply; one holding a request has none (its reply tells the peer)", () => {
+test("batches (none after 2025-03-26, basic/index): an array holding responses lists the ids they name in answers, so those requests can fail at once; one holding a request is marked holdsRequest (its reply tells the peer), one of responses only is not (no reply)", () => {
   const d = decode('[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":"b","error":{"code":1,"message":"x"}},{"jsonrpc":"2.0","id":null,"error":{"code":2,"message":"y"}},{"jsonrpc":"2.0","method":"n"}]');
   assertInvalid(d, INVALID, null, "batches are not supported");
   assert.deepEqual(d.kind === "invalid" && d.answers, [1, "b"]);
+  assert.ok(d.kind === "invalid" && d.holdsRequest === undefined, "a notification is no request: still no reply");
   const noId = decodeValue([{ jsonrpc: "2.0", result: {} }]);
   assert.deepEqual(noId.kind === "invalid" && noId.answers, [], "response-shaped, so no reply, though it names no request");
   const requests = decode('[{"jsonrpc":"2.0","id":1,"method":"a"}]');
-  assert.ok(requests.kind === "invalid" && requests.answers === undefined);
-  // Mixed: the peer's request must hear it was refused, so the reply (id null) goes out and nothing is listed.
-  const mixed = decode('[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":7,"method":"a"}]');
-  assert.ok(mixed.kind === "invalid" && mixed.answers === undefined);
+  assert.ok(requests.kind === "invalid" && requests.answers === undefined && requests.holdsRequest === true);
+  // Mixed: the peer's request must hear it was refused (the reply, id null, goes out), and ours still fail at once.
+  const mixed = decode('[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":7,"method":"a"},{"jsonrpc":"2.0","id":"c","error":{"code":1,"message":"x"}}]');
+  assert.ok(mixed.kind === "invalid" && mixed.holdsRequest === true);
+  assert.deepEqual(mixed.answers, [1, "c"]);
 });
 
 test("batches: JSON-RPC 2.0 — an empty array is an Invalid Request, batches allowed or not", () => {

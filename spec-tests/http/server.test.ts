@@ -335,6 +335,26 @@ test("basic/index over Streamable HTTP: a response has exactly one of result (an
   assert.equal(await s.next(), undefined);
 });
 
+test("basic/index over Streamable HTTP (no batches after 2025-03-26): an array holding a request and an answer to a server-to-client request gets 400 with the -32600 reply (id null), and that request fails at once", async () => {
+  const diagnostics: string[] = [];
+  const { handler } = makeHandler(undefined, { onDiagnostic: (d) => diagnostics.push(d.code) });
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
+  const { msg: req } = await s.message();
+  assert.equal(req.method, "sampling/createMessage");
+  const answer = await post(handler, [{ jsonrpc: "2.0", id: req.id, result: { role: "assistant", content: { type: "text", text: "x" }, model: "m" } }, { jsonrpc: "2.0", id: 8, method: "ping" }], sid, V);
+  assert.equal(answer.status, 400);
+  const body = await answer.json();
+  assert.equal(body.id, null);
+  assert.equal(body.error.code, ErrorCode.InvalidRequest);
+  // The tool's sampling call failed now (not at the 60 s timeout), so the tool's answer closes the stream.
+  const { msg } = await s.message();
+  assert.equal(msg.id, 5);
+  assert.match(JSON.stringify(msg), /malformed response from the peer: batches are not supported/);
+  assert.equal(await s.next(), undefined);
+  assert.ok(!diagnostics.includes("response-unrouted"), "the kernel's copy of the 400's reply is not routed again");
+});
+
 test("basic/index Responses over Streamable HTTP: a server-to-client request with no JSON form fails in the handler at once (-32603), nothing reaches the stream but the tool's answer", async () => {
   const { handler } = makeHandler();
   const sid = await open(handler);

@@ -145,6 +145,26 @@ test("basic/index (2025-11-25, no JSON-RPC batches since 2025-06-18): responses 
   assert.deepEqual(p.of("client", "response").map((r) => r.id), [c]);
 });
 
+test("basic/index (2025-11-25, no JSON-RPC batches since 2025-06-18): an array holding both a request and responses gets the -32600 reply (id null) for the request, and the requests its responses name fail at once", () => {
+  const p = ready();
+  p.handlers.server = () => {};
+  const a = p.request("client", "tools/list");
+  const b = p.request("client", "tools/list");
+  p.run();
+  const out = p.inject("client", JSON.stringify([{ jsonrpc: "2.0", id: a, result: { tools: [] } }, { jsonrpc: "2.0", id: 7, method: "ping" }]));
+  const sends = sendsOf(out) as any[];
+  assert.equal(sends.length, 1, "the peer's request learns it was refused");
+  assert.equal(sends[0].id, null);
+  assert.equal(sends[0].error.code, ErrorCode.InvalidRequest);
+  assert.match(sends[0].error.message, /batches are not supported/);
+  const errors = out.filter((o) => o.type === "error") as any[];
+  assert.deepEqual(errors.map((e) => [e.id, e.error.code]), [[a, ErrorCode.InternalError]], "ours fail now, not at their timeout");
+  assert.match(errors[0].error.message, /^malformed response from the peer: batches are not supported/);
+  // The session serves on: the request the array did not name still gets its answer.
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: b, result: { tools: [] } }));
+  assert.deepEqual(p.of("client", "response").map((r) => r.id), [b]);
+});
+
 test("basic/index: an application result that breaks the schema is not sent; the peer gets -32603", () => {
   const p = ready();
   p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [{ noName: true }] });

@@ -39,7 +39,7 @@ import { McpError, toRpcError, type Endpoint, type RequestContext, type RequestO
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import type { Implementation, LoggingLevel, PeerInfo, SessionOptions } from "../session/types.js";
+import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { attach, callListener, mergeCapabilities } from "./connection.js";
 import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
 import { ToolOutputs } from "./tool-outputs.js";
@@ -308,10 +308,14 @@ export class McpClientCore {
   /** Sends any request; resolves with its result. */
   request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
     if (this.endpoint === undefined) return notConnected();
+    const state = this.endpoint.state;
+    const id = state.nextId;
     let sent = this.endpoint.request(method, params, options);
     if (method === "tools/call" && isModernVersion(this.version)) {
-      // A retry after -32020 sends what went out now: the application may edit its arguments once the call is made.
-      const first = params === undefined ? undefined : (jsonCopy(params) ?? params);
+      // A retry after -32020 sends what went out now: the application may edit its arguments
+      // once the call is made. The session keeps such a copy for its MRTR retries and never
+      // edits it; that one serves here too, so a call copies its params once.
+      const first = params === undefined ? undefined : (state.outbound[idKey(id)]?.params ?? jsonCopy(params) ?? params);
       sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, first, options));
     }
     // Only a request that can be answered with a task pays for remembering it (a promise more).

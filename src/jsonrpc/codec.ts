@@ -33,9 +33,10 @@
  * too: too deep, its id is read from the parsed value; too large to parse, from a bounded
  * look at its first and last characters (SDK 1.x writes `{result, jsonrpc, id}`, id last).
  * A framer that had to drop such a line delivers {@link oversizedStandIn} of its two ends
- * instead, which is classified exactly as the whole line would be. An array of responses
- * where batches are not allowed is refused the same way, its `answers` the list of the ids
- * its responses name.
+ * instead, which is classified exactly as the whole line would be. An array holding
+ * responses where batches are not allowed is refused the same way, its `answers` the list
+ * of the ids its responses name; when it also holds a request, `holdsRequest` says the
+ * reply goes out all the same.
  *
  * Nothing here throws to its caller; an inspecting getter that throws (a caller-built
  * value given to {@link decodeValue}) is caught and reported as `-32600`.
@@ -79,7 +80,7 @@ export type Decoded =
   | { kind: "result"; message: JsonRpcResultResponse }
   | { kind: "error"; message: JsonRpcErrorResponse }
   | { kind: "batch"; items: Decoded[] }
-  | { kind: "invalid"; reply: JsonRpcErrorResponse; reason: string; answers?: RequestId | null | RequestId[] };
+  | { kind: "invalid"; reply: JsonRpcErrorResponse; reason: string; answers?: RequestId | null | RequestId[]; holdsRequest?: true };
 
 /** A message as `JSON.parse` hands it over: members still unchecked. */
 type Unchecked = { [key: string]: unknown };
@@ -156,21 +157,23 @@ function classify(value: unknown, allowBatch: boolean): Decoded {
 }
 
 /**
- * An array where batches are not allowed (every version but `2025-03-26`). One of responses
- * answers nothing, yet its `answers` lists the ids its responses name, so that a session
- * fails those requests at once (as a malformed response's) instead of at their timeout,
- * and sends no reply. One that holds a request gets the `-32600` reply, id `null`, and no
- * `answers` (a session sends no reply to a message with `answers`): the peer's requests in
- * it learn they were refused, ours wait for their timeout.
+ * An array where batches are not allowed (every version but `2025-03-26`). Its `answers`
+ * lists the ids its responses name, so that a session fails those requests at once (as a
+ * malformed response's) instead of at their timeout. One of responses only gets no reply,
+ * as a response never does; one that also holds a request is marked `holdsRequest`, so
+ * the `-32600` reply (id `null`) goes out all the same and the peer's request learns it
+ * was refused.
  */
 function refusedBatch(items: unknown[]): Decoded {
   const d = invalid(ErrorCode.InvalidRequest, null, "batches are not supported by this protocol version") as Extract<Decoded, { kind: "invalid" }>;
   let answers: RequestId[] | undefined;
   for (const m of items) {
     if (!isObject(m)) continue;
-    // A request among them: the reply goes out, so the peer learns it was refused.
-    if (m.method !== undefined && m.id !== undefined) return d;
-    if (m.method !== undefined || (m.result === undefined && m.error === undefined)) continue;
+    if (m.method !== undefined) {
+      if (m.id !== undefined) d.holdsRequest = true;
+      continue;
+    }
+    if (m.result === undefined && m.error === undefined) continue;
     answers ??= [];
     if (isRequestId(m.id)) answers.push(m.id);
   }

@@ -510,9 +510,10 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       for (const item of d.items) handleDecoded(state, item, now, out);
       return;
     case "invalid":
-      if (d.answers === undefined && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });
+      // A malformed response gets no reply (a refused array holding a request still does);
+      // the requests it names fail now, as if answered with an error.
+      if ((d.answers === undefined || d.holdsRequest) && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });
       out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
-      // A malformed response gets no reply; the request it names fails now, as if answered with an error.
       if (Array.isArray(d.answers)) failAnswered(state, d.answers, d.reason, now, out);
       else if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
   }
@@ -611,16 +612,10 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
   const o = state.options;
   const { method, params } = msg;
   if (method === "notifications/initialized" && o.role === "server") return receiveInitialized(state, now, out);
-  if (method === "notifications/cancelled" && o.role === "server" && state.phase.name !== "closed") {
-    // Cancellation is per request, not per phase: a modern request can be cancelled whatever the legacy phase.
-    const issues = methodSpec(versionOf(state), method)!.validateParams(params);
-    if (issues) {
-      out.push({ type: "diagnostic", code: "invalid-notification", message: `malformed "${method}" dropped`, detail: { issues } });
-      return;
-    }
-    return receiveCancelled(state, params!, now, out);
-  }
-  if (!gateAdmits(INBOUND_GATE[o.role][state.phase.name].notifications, method)) {
+  // Cancellation is per request, not per phase: a server takes it whatever the legacy phase
+  // (a modern request can be cancelled before any handshake), until the session closes.
+  const anyPhase = method === "notifications/cancelled" && o.role === "server" && state.phase.name !== "closed";
+  if (!anyPhase && !gateAdmits(INBOUND_GATE[o.role][state.phase.name].notifications, method)) {
     out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" is not allowed in phase ${state.phase.name}; dropped` });
     return;
   }

@@ -418,8 +418,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     // The session's own limits where it has them, so the kernel never refuses what passed here.
     const d = decode(body.bytes, state === undefined ? { allowBatch, maxBytes: maxBodyBytes } : { allowBatch, maxBytes: Math.min(maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
     if (d.kind === "invalid") {
-      // A malformed answer to one of the session's requests fails that request now, not at its timeout.
-      if (session !== undefined && d.answers != null) session.receive(null, decodeUtf8(body.bytes));
+      // A malformed answer to one of the session's requests (alone, or in a refused array)
+      // fails that request now, not at its timeout.
+      if (session !== undefined && d.answers != null) session.refused(decodeUtf8(body.bytes));
       return jsonResponse(400, JSON.stringify(d.reply));
     }
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {

@@ -136,6 +136,8 @@ export class HttpSession {
   private readonly standalone: Stream[] = [];
   private readonly routes = new Map<string, Exchange>();
   private receiving: Exchange | null = null;
+  /** Set while {@link HttpSession.refused} feeds a body: the kernel's reply to it is dropped. */
+  private refusing = false;
   private finishedStreams = 0;
   /** This session's share of the replay store. */
   private readonly logs: SessionLogs;
@@ -195,6 +197,20 @@ export class HttpSession {
     }
   }
 
+  /**
+   * Feeds a body the handler answers 400 itself (a malformed response, or an array where
+   * batches are not allowed), so that the requests of ours its responses name fail now.
+   * The kernel's reply to it, if any, is that 400's body already: it is not routed again.
+   */
+  refused(value: unknown): void {
+    this.refusing = true;
+    try {
+      this.endpoint.receive(value);
+    } finally {
+      this.refusing = false;
+    }
+  }
+
   // -------------------------------------------------------------------------------------
   // Routing what the kernel sends
 
@@ -214,6 +230,7 @@ export class HttpSession {
   private routeResponse(text: string, id: RequestId | null): void {
     const r = this.receiving;
     if (id === null) {
+      if (this.refusing) return;
       // The kernel could not read the body being fed (a limit of this session's, say): this
       // one error answers the whole POST, and none of its requests will get another.
       if (r === null) return this.config.diagnose("response-unrouted", "an error response with a null id outside any POST was dropped");
