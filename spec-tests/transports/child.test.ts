@@ -11,6 +11,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { LOCAL_CLOSE_REASON } from "../../src/transports/channel.js";
 import { ManualClock } from "../../src/driver/clock.js";
+import { McpClientCore } from "../../src/api/client.js";
+import { McpError } from "../../src/driver/endpoint.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, describeExit, EXIT_GRACE_MS, OUTPUT_CLOSED_REASON, superviseChild, type ChildEvents, type SpawnedChild, type SpawnFunction, type SpawnOptions } from "../../src/transports/child.js";
 
 /** A process that exists only as the events the test fires and the calls it records. */
@@ -174,6 +177,14 @@ test("a process that cannot be started: the transport closes with the error, not
     throw "a string";
   }, "x", []);
   assert.deepEqual(await thrown.exited, { code: null, signal: null, error: "a string" });
+});
+
+test("McpClient.connect over a command that cannot be started rejects at once (Deno and Bun throw at spawn, before the client is attached)", async () => {
+  const child = superviseChild(() => {
+    throw new Error("spawn nope ENOENT");
+  }, "nope", []);
+  const client = new McpClientCore({ name: "c", version: "1" });
+  await assert.rejects(client.connect(child), (e: McpError) => e.code === ErrorCode.ConnectionClosed && /spawn nope ENOENT/.test(e.message));
 });
 
 test("an exit reported with an error (failed to start after all) closes at once, without waiting for stdout", () => {

@@ -234,6 +234,10 @@ export class Endpoint {
   /** Client: runs the handshake; resolves with the negotiated version and the server's info. */
   open(): Promise<{ version: string; peer: PeerInfo }> {
     return new Promise((resolve, reject) => {
+      // A transport can close before open() is called (Deno and Bun report a command that
+      // cannot be started at spawn, synchronously): the session would ignore the open.
+      const phase = this.state.phase;
+      if (phase.name === "closed") return reject(new McpError({ code: ErrorCode.ConnectionClosed, message: phase.reason }));
       this.ready = { resolve, reject };
       this.feed({ type: "open", now: this.clock.now() });
     });
