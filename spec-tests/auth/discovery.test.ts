@@ -61,6 +61,8 @@ test("authorization-server-discovery: PRM well-known URIs are tried path-inserte
     "https://example.com/.well-known/oauth-protected-resource",
   ]);
   assert.deepEqual(protectedResourceMetadataUrls("https://example.com/"), ["https://example.com/.well-known/oauth-protected-resource"]);
+  // RFC 9728 §3.1: inserted "between the host component and the path and/or query components": the query stays.
+  assert.deepEqual(protectedResourceMetadataUrls("https://example.com/?tenant=a"), ["https://example.com/.well-known/oauth-protected-resource?tenant=a", "https://example.com/.well-known/oauth-protected-resource"]);
 });
 
 test("authorization-server-discovery: issuers with a path MUST try OAuth insertion, OIDC insertion, OIDC appending, in that order", () => {

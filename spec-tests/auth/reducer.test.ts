@@ -179,3 +179,86 @@ test("client-registration Authorization Server Binding and RFC 8707: saved autho
   assert.equal(out.request?.url, "https://as-y.test/token");
   assert.equal(new URLSearchParams(out.request?.body).get("resource"), "https://mcp.test");
 });
+
+const redirects = (outputs: OAuthOutput[]) => outputs.filter((o) => o.type === "redirect").map((o) => new URL((o as { url: string }).url));
+const requests = (outputs: OAuthOutput[]) => outputs.filter((o) => o.type === "http").map((o) => (o as Extract<OAuthOutput, { type: "http" }>).request);
+const noIss = (st: string) => ({ code: "the-code", state: st });
+
+test("index Step-Up Authorization Flow (the union of the previously requested scopes and the challenge's: 'previously granted permissions are preserved') across runs, and RFC 6749 §5.1 (an omitted scope is the one requested): the saved grant's scope stays in a step-up and through a refresh", () => {
+  const dynamic = { clientId: "id-1", authMethod: "none", via: "dynamic" } as const;
+  const saved = { tokens: { accessToken: "AT0", tokenType: "Bearer", issuer: "https://as.test", resource: MCP, scope: "a", refreshToken: "RT" }, credentials: { "https://as.test": dynamic } };
+  const stepUp: OAuthInput = { type: "authorize", now: 1, challenge: 'Bearer error="insufficient_scope", scope="b"', pkce: PKCE, state: "st" };
+  const { outputs } = play(createOAuthState(config, saved), stepUp, server);
+  assert.equal(redirects(outputs)[0].searchParams.get("scope"), "a b", "a new run's step-up keeps the saved grant's scope");
+  // A refresh answered without `scope` keeps the tokens' scope (it asked for exactly that).
+  const restored = createOAuthState(config, { ...saved, tokens: { ...saved.tokens, scope: "a b" }, serverMetadata: asMeta });
+  const refreshed = play(restored, { type: "refresh", now: 1 }, (url) => (url.endsWith("/token") ? { status: 200, body: { access_token: "AT2", token_type: "Bearer" } } : server(url)));
+  assert.equal(new URLSearchParams(requests(refreshed.outputs)[0].body).get("scope"), "a b");
+  assert.equal(refreshed.state.tokens?.accessToken, "AT2");
+  assert.equal(refreshed.state.tokens?.scope, "a b");
+});
+
+test("authorization-server-discovery ('The responsibility for selecting which authorization server to use lies with the MCP client') + client-registration priority (pre-registered first): of several listed, the pre-registered client's server, else one whose credentials are saved, else the first", () => {
+  const [A, B] = ["https://as-a.test", "https://as-b.test"];
+  const twoServers = (url: string) => {
+    const origin = new URL(url).origin;
+    if (url.includes("oauth-protected-resource")) return { status: 200, body: { resource: MCP, authorization_servers: [A, B] } };
+    if (url.endsWith("/.well-known/oauth-authorization-server")) return { status: 200, body: { ...asMeta, issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` } };
+    return server(url);
+  };
+  const run = (state: OAuthState) => {
+    const r = play(state, start, twoServers, noIss);
+    return { ...r, sent: requests(r.outputs).map((q) => `${q.method} ${q.url}`), to: redirects(r.outputs).map((u) => `${u.origin} ${u.searchParams.get("client_id")}`) };
+  };
+  const pre = run(createOAuthState({ ...config, preRegistered: { clientId: "pre-b", issuer: B } }));
+  assert.deepEqual(pre.to, [`${B} pre-b`], "the pre-registered client's server, though listed second");
+  assert.ok(pre.sent.every((s) => !s.includes(A)), "nothing goes to A");
+  assert.equal(pre.state.tokens?.issuer, B);
+  const saved = run(createOAuthState(config, { credentials: { [B]: { clientId: "dyn-b", authMethod: "none", via: "dynamic" } } }));
+  assert.deepEqual(saved.to, [`${B} dyn-b`], "the server whose credentials were saved: no second registration");
+  assert.ok(saved.sent.every((s) => !s.includes("/register")));
+  const fresh = run(createOAuthState(config));
+  assert.deepEqual(fresh.to, [`${A} id-1`], "else the first listed");
+  // Pre-registered for a server not listed: still the binding error, nothing sent to an authorization server.
+  const elsewhere = run(createOAuthState({ ...config, preRegistered: { clientId: "pre-c", issuer: "https://as-c.test" } }));
+  assert.match((elsewhere.outputs.at(-1) as { reason: string }).reason, /belongs to https:\/\/as-c.test/);
+  assert.ok(elsewhere.sent.every((s) => s.startsWith("GET https://mcp.test/")));
+});
+
+test("2025-03-26 authorization, Fallbacks for Servers without Metadata Discovery (for servers that do not implement the metadata; its flow: 404 → default endpoints) and Server Metadata Discovery (clients SHOULD send MCP-Protocol-Version): metadata that fails validation, or an error status, fails with its reason", () => {
+  const legacy = { ...config, protocolVersion: "2025-03-26" };
+  const origin = (metadata: { status: number; body: unknown }) => (url: string) =>
+    url.includes("oauth-protected-resource") ? { status: 404, body: {} } : url.endsWith("/.well-known/oauth-authorization-server") ? metadata : server(url);
+  const absent = play(createOAuthState(legacy), start, origin({ status: 404, body: {} }), noIss);
+  assert.deepEqual(redirects(absent.outputs).map((u) => u.origin + u.pathname), ["https://mcp.test/authorize"], "absent metadata: the defaults");
+  const metadataRequest = requests(absent.outputs).find((q) => q.url.endsWith("/oauth-authorization-server"))!;
+  assert.equal(metadataRequest.headers["mcp-protocol-version"], "2025-03-26");
+  const ext = "https://idp.test";
+  const cases: [string, { status: number; body: unknown }, RegExp][] = [
+    ["another issuer", { status: 200, body: { ...asMeta, issuer: ext } }, /issuer "https:\/\/idp.test"/],
+    ["issuer with a trailing slash", { status: 200, body: { ...asMeta, issuer: "https://mcp.test/" } }, /issuer "https:\/\/mcp.test\/"/],
+    ["a server error", { status: 500, body: {} }, /HTTP 500/],
+  ];
+  for (const [label, metadata, why] of cases) {
+    const { outputs } = play(createOAuthState(legacy), start, origin(metadata), noIss);
+    assert.deepEqual(redirects(outputs), [], label);
+    assert.ok(requests(outputs).every((q) => q.url.includes("/.well-known/")), `${label}: nothing is registered or sent to invented endpoints`);
+    assert.match((outputs.at(-1) as { reason: string }).reason, why, label);
+  }
+  // The header belongs to the 2025-03-26 discovery only.
+  assert.ok(requests(play(createOAuthState(config), start, server).outputs).every((q) => q.headers["mcp-protocol-version"] === undefined));
+});
+
+test("RFC 9728 §3.1 (the well-known string goes between the host and the path and/or query) and §3.3 (resource identical to the identifier the URL was built from): a server URL's query stays in the path-inserted URL and in the resource parameter the metadata names", () => {
+  const tenant = "https://mcp.test/mcp?tenant=a";
+  const prm = (resource: string) => (url: string) => (url.includes("oauth-protected-resource") ? { status: 200, body: { resource, authorization_servers: ["https://as.test"] } } : server(url));
+  const first: OAuthInput = { ...start, challenge: "Bearer" };
+  const same = play(createOAuthState({ ...config, serverUrl: tenant }), first, prm(tenant));
+  assert.equal(requests(same.outputs)[0].url, "https://mcp.test/.well-known/oauth-protected-resource/mcp?tenant=a");
+  assert.equal(redirects(same.outputs)[0].searchParams.get("resource"), tenant);
+  assert.equal(new URLSearchParams(requests(same.outputs).at(-1)!.body).get("resource"), tenant);
+  // Metadata for the path without a query names that (wider) resource; one for another query is not this server's.
+  assert.equal(redirects(play(createOAuthState({ ...config, serverUrl: tenant }), first, prm(MCP)).outputs)[0].searchParams.get("resource"), MCP);
+  const other = play(createOAuthState({ ...config, serverUrl: tenant }), first, prm("https://mcp.test/mcp?tenant=b"));
+  assert.match((other.outputs.at(-1) as { reason: string }).reason, /names the resource https:\/\/mcp.test\/mcp\?tenant=b/);
+});

@@ -57,7 +57,7 @@ export interface OAuthClientConfig {
   /**
    * The MCP server's protocol version, when the application knows it. Only "2025-03-26"
    * changes the flow: that revision's fallbacks apply (no Protected Resource Metadata: the
-   * server's origin is the authorization server; no metadata either: the default
+   * server's origin is the authorization server; no metadata there either (404): the default
    * `/authorize`, `/token`, `/register`). Later revisions require PRM and advertised PKCE,
    * so otherwise the flow refuses to proceed without them.
    */
@@ -166,7 +166,9 @@ export function createOAuthState(config: OAuthClientConfig, saved?: { credential
     phase: tokens ? "authorized" : "idle",
     nextRequestId: 1,
     candidates: [],
-    requestedScopes: [],
+    // The saved grant's scopes count as asked for: a step-up in this run asks for them too
+    // (draft Step-Up: the union "ensures previously granted permissions are preserved").
+    requestedScopes: splitScopes(tokens?.scope),
     stepUps: {},
     // A refresh names the resource the grant named (a PRM resource may be a prefix of the server's URL).
     resource: tokens?.resource ?? canonicalResourceUri(config.serverUrl),
@@ -305,7 +307,7 @@ function answered(state: OAuthState, status: number, body: string, now: number):
     case "resource-metadata":
       return resourceMetadataAnswer(state, ok ? parseJson(body) : undefined, status);
     case "server-metadata":
-      return serverMetadataAnswer(state, ok ? parseJson(body) : undefined);
+      return serverMetadataAnswer(state, ok ? parseJson(body) : undefined, status);
     case "registering":
       return registrationAnswer(state, status, parseJson(body));
     case "exchanging":
@@ -335,10 +337,25 @@ function resourceMetadataAnswer(state: OAuthState, doc: unknown, status: number)
   if (!resourceMatchesServer(prm.resource, state.config.serverUrl)) {
     return failed(state, `protected resource metadata names the resource ${prm.resource}, not ${canonicalResourceUri(state.config.serverUrl)}`);
   }
-  const issuer = prm.authorization_servers[0];
-  const resource = canonicalResourceUri(prm.resource);
+  const issuer = chooseAuthorizationServer(state, prm.authorization_servers);
+  // The resource the server's metadata names, its query included (RFC 9728 §3.3: the
+  // identifier the well-known URI was built from).
+  const resource = canonicalResourceUri(prm.resource, true);
   const moved = state.issuer !== undefined && state.issuer !== issuer;
   return discoverServer({ ...state, resourceMetadata: prm, resource }, issuer, authorizationServerMetadataUrls(issuer), moved ? `authorization server changed from ${state.issuer} to ${issuer}` : undefined);
+}
+
+/**
+ * authorization-server-discovery: with several servers listed, "the responsibility for
+ * selecting which authorization server to use lies with the MCP client". The one the
+ * pre-registered client belongs to (client-registration priority 1), else one whose
+ * credentials were saved (no second registration), else the first.
+ */
+function chooseAuthorizationServer(state: OAuthState, listed: string[]): string {
+  const bound = preRegisteredIssuer(state);
+  if (bound !== undefined && listed.includes(bound)) return bound;
+  // A pre-registered entry is only a binding record (no secret), not credentials to reuse.
+  return listed.find((issuer) => state.credentials[issuer] !== undefined && state.credentials[issuer].via !== "pre-registered") ?? listed[0];
 }
 
 /** The issuer pre-registered credentials belong to: the configured one, else the one they were first used with. */
@@ -370,23 +387,34 @@ function discoverServer(state: OAuthState, issuer: string, urls: string[], note:
   // Authorization Server Binding): another server's, from an earlier run or from before the
   // server moved, are neither refreshed at this one nor sent on.
   if (state.tokens !== undefined && state.tokens.issuer !== issuer) state = omit(state, "tokens");
-  const step = request(state, "server-metadata", getJson(urls[0]), { issuer, candidates: urls.slice(1) });
+  const step = request(state, "server-metadata", serverMetadataGet(state, urls[0]), { issuer, candidates: urls.slice(1) });
   if (note) step.outputs.unshift({ type: "diagnostic", message: note });
   return step;
 }
 
-function serverMetadataAnswer(state: OAuthState, doc: unknown): OAuthStep {
+/** 2025-03-26 Server Metadata Discovery: clients SHOULD send MCP-Protocol-Version, so the server can answer for its revision. */
+function serverMetadataGet(state: OAuthState, url: string): Omit<OAuthHttpRequest, "requestId"> {
+  const req = getJson(url);
+  return state.legacyDiscovery ? { ...req, headers: { ...req.headers, "mcp-protocol-version": "2025-03-26" } } : req;
+}
+
+function serverMetadataAnswer(state: OAuthState, doc: unknown, status: number): OAuthStep {
   const issuer = state.issuer as string;
-  const problem = doc === undefined ? "not found" : authorizationServerMetadataProblem(doc, issuer);
+  const problem = doc !== undefined ? authorizationServerMetadataProblem(doc, issuer) : status === 404 ? "not found" : status >= 200 && status < 300 ? "not JSON" : `HTTP ${status}`;
   if (problem) {
     const notes: OAuthOutput[] = doc === undefined ? [] : [{ type: "diagnostic", message: `authorization server metadata rejected: ${problem}` }];
     if (state.candidates.length) {
-      const step = request(state, "server-metadata", getJson(state.candidates[0]), { candidates: state.candidates.slice(1) });
+      const step = request(state, "server-metadata", serverMetadataGet(state, state.candidates[0]), { candidates: state.candidates.slice(1) });
       step.outputs.unshift(...notes);
       return step;
     }
-    if (!state.legacyDiscovery) return failed(state, `no usable authorization server metadata for ${issuer} (${problem})`);
-    // 2025-03-26 "Fallbacks for Servers without Metadata Discovery": the default endpoints.
+    // 2025-03-26 "Fallbacks for Servers without Metadata Discovery" are for servers that do
+    // not implement the metadata (its flow: 404, use the defaults). A document that fails
+    // validation, or an error status, is a server that has metadata: invented endpoints
+    // would send the code and credentials where that server never said.
+    if (!state.legacyDiscovery || status !== 404) return failed(state, `no usable authorization server metadata for ${issuer} (${problem})`);
+    // No metadata to consult for PKCE support here (unlike a document without
+    // code_challenge_methods_supported, refused below): PKCE is mandatory in 2025-03-26, so S256 is assumed.
     return withServer(state, {
       issuer,
       authorization_endpoint: `${issuer}/authorize`,
@@ -571,6 +599,7 @@ function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: numbe
   if (!isB64Token(d.access_token)) return failed(state, "the access token cannot be sent as a Bearer credential (RFC 6750 §2.1 b64token)", refreshing);
   // A lifetime that is not a finite number of seconds ≥ 0 is no lifetime (Infinity would save as null).
   const expiresAt = typeof d.expires_in === "number" && d.expires_in >= 0 ? now + d.expires_in * 1000 : NaN;
+  const requested = refreshing ? state.tokens?.scope : state.pending?.scope;
   const tokens: OAuthTokens = {
     accessToken: d.access_token,
     tokenType: "Bearer",
@@ -578,7 +607,8 @@ function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: numbe
     resource: state.resource,
     ...(typeof d.refresh_token === "string" ? { refreshToken: d.refresh_token } : refreshing && state.tokens?.refreshToken ? { refreshToken: state.tokens.refreshToken } : {}),
     ...(Number.isFinite(expiresAt) ? { expiresAt } : {}),
-    ...(typeof d.scope === "string" ? { scope: d.scope } : state.pending?.scope ? { scope: state.pending.scope } : {}),
+    // RFC 6749 §5.1: an omitted scope is the one requested: a refresh asks for the current tokens' scope.
+    ...(typeof d.scope === "string" ? { scope: d.scope } : requested ? { scope: requested } : {}),
   };
   return { state: { ...omit(state, "pending", "waitingOn"), phase: "authorized", tokens }, outputs: [{ type: "authorized", tokens }] };
 }

@@ -37,24 +37,26 @@ const trimmedPath = (url: URL): string => url.pathname.replace(/\/+$/, "");
 
 /**
  * The canonical URI of an MCP server (draft authorization, "Canonical Server URI"):
- * lower-case scheme and host (URL does that), no fragment, no query, and no trailing
- * slash unless the path is only "/".
+ * lower-case scheme and host (URL does that), no fragment, no trailing slash unless the
+ * path is only "/", and no query unless `keepQuery` (RFC 8707 §2: a resource SHOULD NOT
+ * have one, but may need one to name it; a server's metadata may say so).
  */
-export function canonicalResourceUri(serverUrl: string | URL): string {
+export function canonicalResourceUri(serverUrl: string | URL, keepQuery = false): string {
   const url = new URL(String(serverUrl));
-  return `${url.protocol}//${url.host}${trimmedPath(url)}`;
+  return `${url.protocol}//${url.host}${trimmedPath(url)}${keepQuery ? url.search : ""}`;
 }
 
 /**
  * Where a client looks for the Protected Resource Metadata of `serverUrl`, in the order
  * the page gives: path-inserted well-known URI, then the root (the root alone when the
- * endpoint is at the root).
+ * endpoint is at the root). RFC 9728 §3.1 inserts the well-known string "between the host
+ * component and the path and/or query components": the query stays.
  */
 export function protectedResourceMetadataUrls(serverUrl: string | URL): string[] {
   const url = new URL(String(serverUrl));
   const root = `${url.origin}${PROTECTED_RESOURCE_WELL_KNOWN}`;
-  const path = trimmedPath(url);
-  return path ? [`${root}${path}`, root] : [root];
+  const inserted = `${root}${trimmedPath(url)}${url.search}`;
+  return inserted !== root ? [inserted, root] : [root];
 }
 
 /**
@@ -124,13 +126,14 @@ export function protectedResourceMetadataProblem(doc: unknown): string | undefin
 /**
  * True when the metadata's `resource` names the server the client is talking to: the same
  * origin, and a path equal to or a parent of the server's (RFC 9728 §3.3 with the
- * draft's "most specific URI" guidance).
+ * draft's "most specific URI" guidance). A `resource` with a query names that query's
+ * resource only: the server's query must be the same.
  */
 export function resourceMatchesServer(resource: string, serverUrl: string | URL): boolean {
   let r: URL;
   try { r = new URL(resource); } catch { return false; }
   const s = new URL(String(serverUrl));
-  if (r.origin !== s.origin) return false;
+  if (r.origin !== s.origin || (r.search !== "" && r.search !== s.search)) return false;
   const rp = trimmedPath(r);
   const sp = trimmedPath(s);
   return rp === "" || sp === rp || sp.startsWith(`${rp}/`);
