@@ -108,3 +108,11 @@ test("basic/utilities/tasks (receiver): the task-progress input frames notificat
   const bad = p.feed("server", { type: "task-progress", now: 0, token: 1.5, progress: Number.NaN } as never);
   assert.deepEqual(bad.map((o) => o.type), ["diagnostic"]);
 });
+
+test("closed is final (session lifecycle): task progress reported after the connection closed sends nothing, with a diagnostic (a task can outlive its connection)", () => {
+  const p = ready();
+  p.feed("server", { type: "closed", now: 0, reason: "transport closed" });
+  const out = p.feed("server", { type: "task-progress", now: 0, token: "tok", progress: 1 });
+  assert.deepEqual(out.map((o) => o.type), ["diagnostic"]);
+  assert.equal(out[0].type === "diagnostic" && out[0].code, "task-progress-after-close");
+});

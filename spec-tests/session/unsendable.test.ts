@@ -66,3 +66,17 @@ test("unsendable: an initialize that cannot be encoded (the application's info) 
   assert.equal(p.client.phase.name, "closed");
   assert.match(p.closedBy.client ?? "", /initialize could not be encoded: BigInt in clientInfo/);
 });
+
+test("unsendable: a result that could not be encoded after the session closed sends no stand-in answer (closed is final)", () => {
+  const p = new Pair();
+  p.handshake();
+  p.handlers.server = () => {};
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const response = firstSend(p.feed("server", { type: "respond", now: p.now, id, result: { content: [] } }));
+  p.dropQueued();
+  p.feed("server", { type: "closed", now: p.now, reason: "transport closed" });
+  const after = p.feed("server", { type: "unsendable", now: p.now, message: response, reason: "cycle" });
+  assert.deepEqual(sendsOf(after), []);
+  assert.equal(p.of("server", "diagnostic").at(-1)?.code, "unsendable-response");
+});

@@ -207,6 +207,8 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       return sendProgress(state, req, input, now, out);
     }
     case "task-progress":
+      // Closed is final: nothing more goes on the wire (a task can outlive its connection).
+      if (state.phase.name === "closed") return void out.push({ type: "diagnostic", code: "task-progress-after-close", message: "the session is closed; task progress dropped", detail: { token: input.token } });
       return sendTaskProgress(input.token, input, out);
     case "log":
       return log(state, input.level, input.logger, input.data, out, input.related, input.meta);
@@ -1140,8 +1142,10 @@ function unsendable(state: SessionState, message: JsonRpcMessage, reason: string
   const m = message as { id?: RequestId | null; method?: unknown };
   const detail = { reason };
   if (typeof m.method !== "string") {
-    if (m.id !== undefined && m.id !== null) sendError(out, m.id, ErrorCode.InternalError, UNENCODABLE_RESPONSE);
-    out.push({ type: "diagnostic", code: "unsendable-response", message: "a response could not be encoded; the peer got -32603", detail });
+    // Once closed, no stand-in answer goes out either (closed is final; the peer is gone).
+    const closed = state.phase.name === "closed";
+    if (m.id !== undefined && m.id !== null && !closed) sendError(out, m.id, ErrorCode.InternalError, UNENCODABLE_RESPONSE);
+    out.push({ type: "diagnostic", code: "unsendable-response", message: closed ? "a response could not be encoded; the session is closed" : "a response could not be encoded; the peer got -32603", detail });
     return;
   }
   const req = m.id !== undefined && m.id !== null ? removeOutbound(state, idKey(m.id)) : undefined;
