@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EventStore, formatEventId, parseEventId, type StreamLog } from "../../src/transports/http/event-log.js";
 import { SseConnection } from "../../src/transports/http/connection.js";
+import { ManualClock } from "../../src/driver/clock.js";
 import { accepts, hostnameOf, isHeaderName, isJsonContentType, isLoopbackOrigin, isSafeHeaderValue, isVisibleAscii, mediaTypeOf, randomSessionId, allowPredicate } from "../../src/transports/http/headers.js";
 
 /** The lowest sequence number a log still holds, or `lastSeq + 1` when it holds none. */
@@ -183,7 +184,7 @@ test("replay store: under a long random mix of sessions, streams, writes and dro
 
 test("SSE connection: the server closing first means a later cancel by the reader is not reported; a write after close is refused", async () => {
   let cancels = 0;
-  const conn = new SseConnection(() => cancels++, 1000);
+  const conn = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
   assert.equal(conn.write("data: x\n\n"), true);
   conn.close();
   conn.close();
@@ -191,7 +192,7 @@ test("SSE connection: the server closing first means a later cancel by the reade
   assert.equal(conn.write("data: y\n\n"), false);
   await conn.body.getReader().cancel();
   assert.equal(cancels, 0);
-  const live = new SseConnection(() => cancels++, 1000);
+  const live = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
   await live.body.cancel();
   assert.equal(cancels, 1);
 });

@@ -20,9 +20,11 @@
  * into one write at its end, the first turn's with the status and headers (which go out
  * alone when no chunk is ready yet: an SSE response must reach the client before its
  * first event), so a body complete in its first turn is a single write with a
- * Content-Length; writing waits for `drain` when the socket pushes back. A client that
- * disconnects mid-body cancels the body's reader, which is how the handler learns that a
- * stream lost its connection. Nothing else here knows what the bodies are.
+ * Content-Length; writing waits for `drain` when the socket pushes back, and a body that
+ * errors meanwhile (the handler dropping a slow reader's queue) destroys the socket. A
+ * client that disconnects mid-body cancels the body's reader, which is how the handler
+ * learns that a stream lost its connection. Sockets get TCP keep-alive, so a peer that
+ * vanished without closing is found. Nothing else here knows what the bodies are.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { bodyTooLarge, declaredLengthRefusal, UNREADABLE_BODY, type BodyResult } from "./http/body.js";
@@ -363,9 +365,13 @@ async function writeStream(reader: ReadableStreamDefaultReader<Uint8Array>, res:
   if (departure.left) return cancel(reader);
   departure.stopBody = () => cancel(reader);
   const out = new Gather(res, status, headers);
+  // A body that errors while the socket does not drain (an SSE reader that stopped reading:
+  // the handler drops its queue) must end the response now, or the socket stays open for good.
+  const wait: Waiter = { wake: undefined };
+  reader.closed.catch(() => wait.wake?.());
   try {
     for (;;) {
-      if (res.writableNeedDrain) await drained(res);
+      if (res.writableNeedDrain) await drained(res, wait);
       if (departure.left) return;
       const { done, value } = await reader.read();
       if (done) break;
@@ -473,14 +479,21 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
   return whole;
 }
 
-/** Resolves on `drain`, or on `close` (the client left; the loop then sees the abort). */
-function drained(res: ServerResponse): Promise<void> {
+/** How the wait for `drain` is cut short (a body that errored). */
+interface Waiter {
+  wake: (() => void) | undefined;
+}
+
+/** Resolves on `drain`, on `close` (the client left; the loop then sees the abort), or when `wait.wake` is called (the next read then throws). */
+function drained(res: ServerResponse, wait: Waiter): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
+      wait.wake = undefined;
       res.off("drain", done);
       res.off("close", done);
       resolve();
     };
+    wait.wake = done;
     res.on("drain", done);
     res.on("close", done);
   });
@@ -489,7 +502,9 @@ function drained(res: ServerResponse): Promise<void> {
 /** Serves `handler` on node:http, bound to 127.0.0.1 by default; resolves once listening. */
 export function serveNode(handler: FetchHandler, options: ServeNodeOptions = {}): Promise<NodeServer> {
   const host = options.host ?? "127.0.0.1";
-  const server = createServer(toNodeListener(handler));
+  // TCP keep-alive: a peer that vanished without closing its socket is found even on a
+  // connection with nothing to write (the handler's SSE keep-alive covers open streams).
+  const server = createServer({ keepAlive: true, keepAliveInitialDelay: 30_000 }, toNodeListener(handler));
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {

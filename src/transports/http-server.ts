@@ -168,8 +168,23 @@ export interface HttpHandlerOptions {
   sessionIdleMs?: number;
   /** Largest request body, in bytes (413 past it). Default 4 MiB. */
   maxBodyBytes?: number;
-  /** Most bytes queued on one SSE connection for a slow reader before it is closed (the client resumes). Default 8 MiB. */
+  /**
+   * Most bytes queued on one SSE connection for a slow reader before it is closed (the client
+   * resumes); the reader gets what was queued, but what it has not taken 30 s later is
+   * dropped (the body errors). Default 8 MiB.
+   */
   maxQueuedBytes?: number;
+  /**
+   * An SSE comment line (`: keepalive`) on every open SSE stream (GET and POST streams, modern
+   * streams, `subscriptions/listen`) that wrote nothing for a whole interval, in ms (draft
+   * `streamable-http`: servers are encouraged to emit one during quiet periods). It keeps
+   * proxies from timing out a quiet stream, and a peer that vanished without closing TCP
+   * fails the write, so its connection (and then its idle session) is reclaimed. Default
+   * 15 000; 0 disables.
+   */
+  sseKeepAliveMs?: number;
+  /** Most modern (2026-07-28) requests in progress at once, `subscriptions/listen` streams included; past it a request gets 503 with a JSON-RPC error body. Default 1000. */
+  maxModernRequests?: number;
   /**
    * Modern era: how long a request that has sent nothing waits before its response becomes
    * an SSE stream, in ms. Until then an answer is one JSON body with the status the draft
@@ -231,6 +246,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const maxSessions = options.maxSessions ?? 1000;
   const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
+  const sseKeepAliveMs = options.sseKeepAliveMs ?? 15_000;
+  if (!(sseKeepAliveMs >= 0)) throw new RangeError("sseKeepAliveMs must be a non-negative number");
   const jsonMode = options.enableJsonResponse === true;
   const strictVersion = options.strictProtocolVersionHeader === true;
   const generate = options.sessionIdGenerator ?? randomSessionId;
@@ -252,7 +270,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     setup: (req) => options.createSession(contextOf(req, "", "modern")),
     clock,
     jsonMode,
-    maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
+    maxQueuedBytes,
+    sseKeepAliveMs,
+    maxRequests: options.maxModernRequests ?? 1000,
+    inFlight: 0,
     streamAfterMs: options.modernStreamAfterMs ?? 1000,
     paramHeaders: (tool, setup) => {
       const schema = options.toolInputSchema !== undefined ? options.toolInputSchema(tool) : setup.toolInputSchema?.(tool);
@@ -275,7 +296,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       clock,
       retryMs,
       pollingCloseAfterMs: options.pollingCloseAfterMs ?? 0,
-      maxQueuedBytes: options.maxQueuedBytes ?? 8 * 1024 * 1024,
+      maxQueuedBytes,
+      sseKeepAliveMs,
       maxRetainedStreams: Math.max(1, options.eventStore?.maxRetainedStreams ?? 64),
       diagnose: (code, message, detail) => diagnose(code, message, sessionId, detail),
       onTerminate: (session, reason) => {

@@ -57,6 +57,11 @@ export interface ModernConfig {
   jsonMode: boolean;
   /** Most bytes queued for a slow reader before the stream is closed (which cancels the request). */
   maxQueuedBytes: number;
+  /** A comment line on a stream quiet for this long, in ms; 0: never. */
+  sseKeepAliveMs: number;
+  /** Most requests in progress at once (503 past it), and how many are. */
+  maxRequests: number;
+  inFlight: number;
   /**
    * How long a request that has sent nothing may hold its response uncommitted. Until then
    * its final answer is one JSON body whose HTTP status fits it (400 for -32021 made after an
@@ -91,6 +96,8 @@ export function modernVersionOf(message: JsonRpcRequest | JsonRpcNotification): 
 export function serveModern(req: HttpRequestView, message: JsonRpcRequest | JsonRpcNotification, cfg: ModernConfig): Response | HttpReply | Promise<Response | HttpReply> {
   let setup: HttpSessionSetup | undefined;
   if ("id" in message) {
+    // Each request in progress holds a connection and a kernel; as `maxSessions` bounds sessions, this bounds them.
+    if (cfg.inFlight >= cfg.maxRequests) return httpError(503, ErrorCode.InvalidRequest, "too many requests in progress", { id: message.id });
     // A body without a protocol version string is malformed (SEP-2575: -32602, HTTP 400),
     // and there is no body value for the header to mismatch: its `_meta` error wins over
     // -32020. A body that names a version is checked against the headers first (a version
@@ -154,18 +161,27 @@ class ModernRequest {
   ) {
     this.jsonOnly = cfg.jsonMode && message.method !== "subscriptions/listen";
     this.setup = setup;
-    this.endpoint = new Endpoint(
-      this.setup.options,
-      {
-        send: (m, related) => this.route(m, related),
-        onRequest: this.setup.onRequest,
-        onNotification: this.setup.onNotification,
-        onEvent: this.setup.onEvent,
-        onClose: (reason) => this.end(reason),
-      },
-      cfg.clock,
-    );
-    this.setup.onOpen?.(this.endpoint, "");
+    // Counted until `end`, which may run as early as in `onOpen` (an endpoint closed there).
+    cfg.inFlight++;
+    try {
+      this.endpoint = new Endpoint(
+        this.setup.options,
+        {
+          send: (m, related) => this.route(m, related),
+          onRequest: this.setup.onRequest,
+          onNotification: this.setup.onNotification,
+          onEvent: this.setup.onEvent,
+          onClose: (reason) => this.end(reason),
+        },
+        cfg.clock,
+      );
+      this.setup.onOpen?.(this.endpoint, "");
+    } catch (e) {
+      // The request fails (500); its place is given back.
+      if (!this.ended) cfg.inFlight--;
+      this.ended = true;
+      throw e;
+    }
     if (message.method === "subscriptions/listen" && "id" in message) cfg.listens.add(this);
   }
 
@@ -233,7 +249,7 @@ class ModernRequest {
 
   /** Commits the response to an SSE stream, writing what waited for it. */
   private openStream(): Response {
-    const conn = (this.conn = new SseConnection(() => this.cancel("the client closed the response stream"), this.cfg.maxQueuedBytes));
+    const conn = (this.conn = new SseConnection(() => this.cancel("the client closed the response stream"), this.cfg));
     for (const text of this.early) conn.write(text);
     this.early = [];
     return new Response(conn.body, { status: 200, headers: SSE_HEADERS });
@@ -291,6 +307,7 @@ class ModernRequest {
   private end(reason: string): void {
     if (this.ended) return;
     this.ended = true;
+    this.cfg.inFlight--;
     this.cfg.listens.delete(this);
     // A kernel that closed before answering: the client still gets an answer, not a hang.
     this.take()?.(httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: (this.message as JsonRpcRequest).id }));

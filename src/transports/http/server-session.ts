@@ -74,6 +74,8 @@ export interface SessionConfig {
   pollingCloseAfterMs: number;
   /** Most bytes queued on one connection for a slow reader. */
   maxQueuedBytes: number;
+  /** A comment line on a connection quiet for this long, in ms; 0: never. */
+  sseKeepAliveMs: number;
   /** Most finished POST streams kept for replay per session. */
   maxRetainedStreams: number;
   /** Reports a routing problem that needs no action. */
@@ -357,7 +359,7 @@ export class HttpSession {
       s.conn = null;
       old.close();
     }
-    const conn = new SseConnection((c) => this.connectionLost(s, c), this.config.maxQueuedBytes);
+    const conn = new SseConnection((c) => this.connectionLost(s, c), this.config);
     s.conn = conn;
     s.everConnected = true;
     if (s.standalone) this.lastConnected(s);
@@ -383,8 +385,8 @@ export class HttpSession {
       if (s.conn === conn) s.conn = null;
       conn.close();
     } else if (polls && this.config.pollingCloseAfterMs > 0) {
-      const clock = this.config.clock;
-      clock.schedule(clock.now() + this.config.pollingCloseAfterMs, () => this.disconnect(s, conn));
+      // A timer of the connection's: cancelled when it ends first (terminate, client gone, overflow).
+      conn.after(this.config.pollingCloseAfterMs, () => this.disconnect(s, conn));
     }
     return conn;
   }

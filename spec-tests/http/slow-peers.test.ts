@@ -1,0 +1,209 @@
+// Spec: draft basic/transports/streamable-http (servers are encouraged to emit an SSE comment
+// line as a keep-alive during quiet periods, "in particular the subscriptions/listen response
+// stream"); 2025-11-25 basic/transports (Resumability: a connection that breaks leaves its
+// stream resumable) and SEP-1699 (polling closes). Peers that stop reading, vanish, or hold
+// requests open: every connection, queue and timer they leave behind is reclaimed.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect } from "node:net";
+import { ManualClock } from "../../src/driver/clock.js";
+import { OVERFLOW_GRACE_MS } from "../../src/transports/http/connection.js";
+import { serveNode } from "../../src/transports/http-node.js";
+import { call, get, initializeMessage, makeHandler, open, post, postHeaders, SseReader, Tools, until } from "./helpers.js";
+import { modernHandler, modernRequest, postModern } from "./modern-helpers.js";
+
+const V = "2025-11-25";
+const KEEP_ALIVE = ": keepalive\n";
+
+/** A ManualClock that counts the timers still pending. */
+class CountingClock extends ManualClock {
+  private live = new Set<unknown>();
+  get pending(): number {
+    return this.live.size;
+  }
+  override schedule(at: number, fn: () => void): unknown {
+    const h = super.schedule(at, () => {
+      this.live.delete(h);
+      fn();
+    });
+    this.live.add(h);
+    return h;
+  }
+  override cancel(handle: unknown): void {
+    this.live.delete(handle);
+    super.cancel(handle);
+  }
+}
+
+/** A body read as it comes, as text; `take` returns what arrived since the last call. */
+class Raw {
+  private text = "";
+  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {
+    void this.pump();
+  }
+  private async pump(): Promise<void> {
+    const decoder = new TextDecoder();
+    try {
+      for (let r = await this.reader.read(); !r.done; r = await this.reader.read()) this.text += decoder.decode(r.value);
+    } catch {
+      // Cancelled by the test.
+    }
+  }
+  /** What arrived (a chunk already queued is read within a turn). */
+  async take(): Promise<string> {
+    await new Promise(setImmediate);
+    const t = this.text;
+    this.text = "";
+    return t;
+  }
+  cancel(): Promise<void> {
+    return this.reader.cancel();
+  }
+}
+
+const raw = (r: Response): Raw => new Raw(r.body!.getReader());
+
+test("streamable-http (draft) keep-alive: a legacy GET stream that wrote nothing for sseKeepAliveMs gets an SSE comment line, counted from its last write", async () => {
+  const clock = new ManualClock();
+  const { handler, tools } = makeHandler(new Tools(), { clock, sseKeepAliveMs: 1000 });
+  const sid = await open(handler);
+  const reader = raw(await get(handler, sid, V));
+  assert.match(await reader.take(), /^id: \d+-0\n/, "the priming event");
+  clock.advance(999);
+  assert.equal(await reader.take(), "", "not before the interval");
+  clock.advance(1);
+  assert.equal(await reader.take(), KEEP_ALIVE);
+  clock.advance(500);
+  tools.endpoints[0].feed({ type: "changed", now: 0, what: "tools" });
+  clock.advance(999);
+  assert.match(await reader.take(), /^id: .*\ndata: .*list_changed.*\n\n$/, "a message, then no comment until the stream is quiet for the interval");
+  clock.advance(1);
+  assert.equal(await reader.take(), KEEP_ALIVE);
+  await reader.cancel();
+});
+
+test("streamable-http (draft) keep-alive: POST streams, modern tool streams and subscriptions/listen get it too; the client reads through it; 0 disables it", async () => {
+  const clock = new ManualClock();
+  const tools = new Tools();
+  const { handler } = modernHandler(tools, { clock, sseKeepAliveMs: 1000, modernStreamAfterMs: 500 });
+  const sid = await open(handler);
+  const legacy = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  assert.equal((await legacy.message()).msg.params.data, "one");
+  const listen = raw(await postModern(handler, modernRequest("L", "subscriptions/listen", { notifications: { toolsListChanged: true } })));
+  await listen.take();
+  const modern = postModern(handler, modernRequest(2, "tools/call", { name: "wait" }));
+  await until(() => tools.gates.length === 2);
+  clock.advance(500);
+  const modernReader = raw(await modern);
+  clock.advance(1000);
+  assert.equal(await listen.take(), KEEP_ALIVE, "subscriptions/listen");
+  assert.equal(await modernReader.take(), KEEP_ALIVE, "a modern tools/call stream");
+  await listen.cancel();
+  await modernReader.cancel();
+  // The legacy client's decoder skips the comment: the next thing it sees is a message.
+  tools.release();
+  assert.deepEqual([(await legacy.message()).msg.params.data, (await legacy.message()).msg.id], ["two", 1]);
+
+  const off = makeHandler(new Tools(), { clock, sseKeepAliveMs: 0 }).handler;
+  const reader = raw(await get(off, await open(off), V));
+  await reader.take();
+  clock.advance(60_000);
+  assert.equal(await reader.take(), "", "sseKeepAliveMs: 0");
+  await reader.cancel();
+});
+
+test("every timer of a connection ends with it: polling closes and keep-alives of a session that was DELETEd, or whose client went away, are cancelled", async () => {
+  const clock = new CountingClock();
+  const { handler } = makeHandler(new Tools(), { clock, pollingCloseAfterMs: 60_000, sseKeepAliveMs: 0 });
+  const sid = await open(handler);
+  const gone = await get(handler, sid, V);
+  const stays = await get(handler, sid, V);
+  assert.equal(clock.pending, 2, "one polling close per connection");
+  await gone.body!.cancel();
+  assert.equal(clock.pending, 1, "the client went away: its polling close is cancelled");
+  const del = await handler(new Request("http://127.0.0.1/mcp", { method: "DELETE", headers: { "mcp-session-id": sid, "mcp-protocol-version": V } }));
+  assert.equal(del.status, 204);
+  assert.equal(clock.pending, 0, "terminated: nothing left scheduled");
+  await stays.body!.cancel();
+
+  const withKeepAlive = makeHandler(new Tools(), { clock, pollingCloseAfterMs: 60_000, sseKeepAliveMs: 1000 }).handler;
+  const sid2 = await open(withKeepAlive);
+  await get(withKeepAlive, sid2, V);
+  assert.equal(clock.pending, 2);
+  withKeepAlive.terminate(sid2);
+  assert.equal(clock.pending, 0);
+});
+
+test("a slow reader that takes nothing of its queue: past maxQueuedBytes it has OVERFLOW_GRACE_MS to take what was queued, then the body errors and the queue is dropped (the stream stays resumable)", async () => {
+  const clock = new ManualClock();
+  const { handler, tools } = makeHandler(new Tools(), { clock, maxQueuedBytes: 300, sseKeepAliveMs: 0 });
+  const sid = await open(handler);
+  const reader = (await get(handler, sid, V)).body!.getReader();
+  const priming = /^id: (\S+)/.exec(new TextDecoder().decode((await reader.read()).value))![1];
+  for (let i = 0; i < 10; i++) tools.endpoints[0].feed({ type: "changed", now: 0, what: "tools" });
+  clock.advance(OVERFLOW_GRACE_MS);
+  await assert.rejects(reader.read(), /maxQueuedBytes/);
+  const resumed = new SseReader(await get(handler, sid, V, priming));
+  const first = await resumed.message();
+  assert.equal(first.msg.method, "notifications/tools/list_changed", "replayed from the log");
+  await resumed.cancel();
+});
+
+test("node bridge: a GET whose client stops reading and keeps its socket open is cut after overflow: the socket is destroyed, not left holding the queued bytes", async () => {
+  const clock = new ManualClock();
+  const { handler } = makeHandler(new Tools(), { clock, maxQueuedBytes: 256 * 1024, sseKeepAliveMs: 0 });
+  const srv = await serveNode(handler);
+  try {
+    const init = await fetch(srv.url + "/mcp", { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage()) });
+    const sid = init.headers.get("mcp-session-id")!;
+    await init.text();
+    // The server's end of the client's socket.
+    let serverSide: import("node:net").Socket | undefined;
+    srv.server.on("connection", (s) => (serverSide = s));
+    const sock = connect(srv.port, "127.0.0.1");
+    sock.on("error", () => {});
+    await new Promise((r) => sock.once("connect", r));
+    sock.write(`GET /mcp HTTP/1.1\r\nhost: 127.0.0.1:${srv.port}\r\naccept: text/event-stream\r\nmcp-session-id: ${sid}\r\nmcp-protocol-version: ${V}\r\n\r\n`);
+    sock.pause();
+    await until(() => serverSide !== undefined);
+    const endpoint = handler.session(sid)!;
+    const pad = "x".repeat(64 * 1024);
+    // The socket's buffers fill, then the queue overflows; the grace passes, the socket goes.
+    for (let i = 0; i < 1000 && !serverSide!.destroyed; i++) {
+      endpoint.log("error", pad);
+      for (let t = 0; t < 3; t++) await new Promise(setImmediate);
+      clock.advance(OVERFLOW_GRACE_MS);
+      for (let t = 0; t < 3; t++) await new Promise(setImmediate);
+    }
+    assert.equal(serverSide!.destroyed, true, "the paused client's socket was destroyed");
+    sock.destroy();
+  } finally {
+    await srv.close();
+  }
+});
+
+test("node bridge: sockets get TCP keep-alive, so a peer that vanished is found even on a quiet connection", async () => {
+  const srv = await serveNode(makeHandler().handler);
+  try {
+    assert.equal((srv.server as unknown as { keepAlive?: boolean }).keepAlive, true);
+  } finally {
+    await srv.close();
+  }
+});
+
+test("modern requests in progress are bounded: past maxModernRequests a request gets 503 with a JSON-RPC error body echoing its id; an ended one frees its place", async () => {
+  const tools = new Tools();
+  const { handler } = modernHandler(tools, { maxModernRequests: 1 });
+  const first = postModern(handler, modernRequest(1, "tools/call", { name: "wait" }));
+  await tools.waiting();
+  const refused = await postModern(handler, modernRequest(2, "tools/call", { name: "echo", arguments: { text: "x" } }));
+  assert.equal(refused.status, 503);
+  const body = await refused.json();
+  assert.equal(body.id, 2);
+  assert.match(body.error.message, /too many requests in progress/);
+  tools.release();
+  await (await first).text();
+  const later = await postModern(handler, modernRequest(3, "tools/call", { name: "echo", arguments: { text: "y" } }));
+  assert.equal(later.status, 200);
+  assert.equal((await later.json()).result.content[0].text, "y");
+});
