@@ -82,6 +82,19 @@ test("streamable-http (draft) keep-alive: a legacy GET stream that wrote nothing
   await reader.cancel();
 });
 
+test("streamable-http (draft) keep-alive: by default every 8 s, under Bun.serve's default idleTimeout of 10 s (which otherwise cuts a quiet stream)", async () => {
+  const clock = new ManualClock();
+  const { handler } = makeHandler(new Tools(), { clock });
+  const sid = await open(handler);
+  const reader = raw(await get(handler, sid, V));
+  await reader.take();
+  clock.advance(7_999);
+  assert.equal(await reader.take(), "");
+  clock.advance(1);
+  assert.equal(await reader.take(), KEEP_ALIVE);
+  await reader.cancel();
+});
+
 test("streamable-http (draft) keep-alive: POST streams, modern tool streams and subscriptions/listen get it too; the client reads through it; 0 disables it", async () => {
   const clock = new ManualClock();
   const tools = new Tools();

@@ -180,7 +180,8 @@ export interface HttpHandlerOptions {
    * `streamable-http`: servers are encouraged to emit one during quiet periods). It keeps
    * proxies from timing out a quiet stream, and a peer that vanished without closing TCP
    * fails the write, so its connection (and then its idle session) is reclaimed. Default
-   * 15 000; 0 disables.
+   * 8 000, under Bun.serve's default `idleTimeout` of 10 s, which otherwise cuts a quiet
+   * stream (and, for a modern request, cancels its tool); 0 disables.
    */
   sseKeepAliveMs?: number;
   /** Most modern (2026-07-28) requests in progress at once, `subscriptions/listen` streams included; past it a request gets 503 with a JSON-RPC error body. Default 1000. */
@@ -247,7 +248,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
-  const sseKeepAliveMs = options.sseKeepAliveMs ?? 15_000;
+  const sseKeepAliveMs = options.sseKeepAliveMs ?? 8_000;
   if (!(sseKeepAliveMs >= 0)) throw new RangeError("sseKeepAliveMs must be a non-negative number");
   const jsonMode = options.enableJsonResponse === true;
   const strictVersion = options.strictProtocolVersionHeader === true;
