@@ -219,6 +219,13 @@ test("authorization-server-discovery ('The responsibility for selecting which au
   assert.ok(saved.sent.every((s) => !s.includes("/register")));
   const fresh = run(createOAuthState(config));
   assert.deepEqual(fresh.to, [`${A} id-1`], "else the first listed");
+  // Tokens held from B (a step-up, say): B again, whose grant the union of scopes extends.
+  const both = { [A]: { clientId: "dyn-a", authMethod: "none" as const, via: "dynamic" as const }, [B]: { clientId: "dyn-b", authMethod: "none" as const, via: "dynamic" as const } };
+  const held = run(createOAuthState(config, { credentials: both, tokens: { accessToken: "AT", tokenType: "Bearer", issuer: B, resource: MCP, scope: "a" } }));
+  assert.deepEqual(held.to, [`${B} dyn-b`], "the server that issued the tokens held");
+  // A pre-registered client not bound yet outranks saved dynamic credentials: the first listed.
+  const unbound = run(createOAuthState({ ...config, preRegistered: { clientId: "pre" } }, { credentials: { [B]: both[B] } }));
+  assert.deepEqual(unbound.to, [`${A} pre`], "saved dynamic credentials do not steer a pre-registered client");
   // Pre-registered for a server not listed: still the binding error, nothing sent to an authorization server.
   const elsewhere = run(createOAuthState({ ...config, preRegistered: { clientId: "pre-c", issuer: "https://as-c.test" } }));
   assert.match((elsewhere.outputs.at(-1) as { reason: string }).reason, /belongs to https:\/\/as-c.test/);

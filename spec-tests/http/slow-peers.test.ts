@@ -9,8 +9,10 @@ import { connect } from "node:net";
 import { ManualClock } from "../../src/driver/clock.js";
 import { OVERFLOW_GRACE_MS } from "../../src/transports/http/connection.js";
 import { serveNode } from "../../src/transports/http-node.js";
-import { call, get, initializeMessage, makeHandler, open, post, postHeaders, SseReader, Tools, until } from "./helpers.js";
-import { modernHandler, modernRequest, postModern } from "./modern-helpers.js";
+import { call, get, initializeMessage, makeHandler, open, post, postHeaders, setupWith, SseReader, Tools, until } from "./helpers.js";
+import { modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
 
 const V = "2025-11-25";
 const KEEP_ALIVE = ": keepalive\n";
@@ -219,4 +221,43 @@ test("modern requests in progress are bounded: past maxModernRequests a request 
   const later = await postModern(handler, modernRequest(3, "tools/call", { name: "echo", arguments: { text: "y" } }));
   assert.equal(later.status, 200);
   assert.equal((await later.json()).result.content[0].text, "y");
+});
+
+test("handler.close() ends every modern request in progress, not only subscriptions/listen: a tool's stream ends and its handler is cancelled (else the keep-alive would hold the stream for as long as the tool runs)", async () => {
+  const clock = new ManualClock();
+  const tools = new Tools();
+  const { handler } = modernHandler(tools, { clock, modernStreamAfterMs: 500 });
+  const pending = postModern(handler, modernRequest(1, "tools/call", { name: "wait" }));
+  await tools.waiting();
+  clock.advance(500);
+  const stream = await pending;
+  assert.equal(stream.headers.get("content-type"), "text/event-stream", "committed to a stream");
+  const body = stream.text();
+  handler.close();
+  assert.equal(await body, "", "the stream ends");
+  assert.equal(tools.contexts[0].signal.aborted, true, "the handler is cancelled");
+});
+
+test("maxModernRequests: an application hook that throws while a modern message is delivered fails that POST (500) and gives its place back", async () => {
+  const tools = new Tools();
+  const base = setupWith(tools);
+  const handler = createHttpHandler({
+    maxModernRequests: 1,
+    createSession: () => {
+      const s = base();
+      const broke = (): never => {
+        throw new Error("hook broke");
+      };
+      return { ...s, options: { ...s.options, versions: [MV] }, onNotification: broke, onEvent: (e) => (e.type === "diagnostic" ? broke() : s.onEvent?.(e)) };
+    },
+  });
+  const note = (method: string, params: JsonObject = {}): JsonObject => {
+    const { id: _, ...m } = modernRequest(0, method, params);
+    return m;
+  };
+  for (const n of [note("notifications/roots/list_changed"), note("notifications/cancelled", { requestId: 99 })]) {
+    assert.equal((await postModern(handler, n)).status, 500, n.method as string);
+  }
+  const later = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: { text: "y" } }));
+  assert.equal(later.status, 200, "not 503: the failed deliveries hold no place");
 });

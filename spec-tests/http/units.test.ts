@@ -197,6 +197,17 @@ test("SSE connection: the server closing first means a later cancel by the reade
   assert.equal(cancels, 1);
 });
 
+test("SseConnection.after: a connection that has ended (closed, or past maxQueuedBytes in a replay) schedules nothing, since nothing would cancel it", () => {
+  const clock = new ManualClock();
+  let fired = 0;
+  const conn = new SseConnection(() => {}, { clock, maxQueuedBytes: 10, sseKeepAliveMs: 0 });
+  conn.write("data: more than ten bytes\n\n");
+  assert.equal(conn.isOpen, false, "closed by the overflow");
+  conn.after(1000, () => fired++);
+  clock.advance(1000);
+  assert.equal(fired, 0);
+});
+
 test("replay store: stays bounded and compacts under long runs", () => {
   const store = new EventStore({ maxEventsPerStream: 3, maxTotalSize: 5000 });
   const logs = [store.createLog(1, store.createSession("a")), store.createLog(2, store.createSession("b"))];

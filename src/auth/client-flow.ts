@@ -348,12 +348,18 @@ function resourceMetadataAnswer(state: OAuthState, doc: unknown, status: number)
 /**
  * authorization-server-discovery: with several servers listed, "the responsibility for
  * selecting which authorization server to use lies with the MCP client". The one the
- * pre-registered client belongs to (client-registration priority 1), else one whose
- * credentials were saved (no second registration), else the first.
+ * pre-registered client belongs to (client-registration priority 1), else the one that
+ * issued the tokens held (a step-up keeps the scopes granted there: asking another server
+ * for them would grant nothing preserved), else, with no pre-registered client, one whose
+ * credentials were saved (no second registration), else the first. A pre-registered client
+ * not yet bound goes to the first: saved dynamic credentials do not outrank it.
  */
 function chooseAuthorizationServer(state: OAuthState, listed: string[]): string {
   const bound = preRegisteredIssuer(state);
   if (bound !== undefined && listed.includes(bound)) return bound;
+  const granted = state.tokens?.issuer;
+  if (granted !== undefined && listed.includes(granted)) return granted;
+  if (state.config.preRegistered !== undefined) return listed[0];
   // A pre-registered entry is only a binding record (no secret), not credentials to reuse.
   return listed.find((issuer) => state.credentials[issuer] !== undefined && state.credentials[issuer].via !== "pre-registered") ?? listed[0];
 }

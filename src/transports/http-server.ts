@@ -261,7 +261,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const diagnose = (code: string, message: string, sessionId?: string, detail?: unknown): void => {
     options.onDiagnostic?.(sessionId === undefined ? { code, message, detail } : { code, message, sessionId, detail });
   };
-  const listens = new Set<{ shutdown(reason: string): void }>();
+  const live = new Set<{ shutdown(reason: string): void }>();
   /** Set by `close()`: the handler takes no more work (503). */
   let closed = false;
   const refuseClosed = (): Response => httpError(503, ErrorCode.InvalidRequest, "the server is closed");
@@ -287,7 +287,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return headers;
     },
     diagnose: (code, message, detail) => diagnose(code, message, undefined, detail),
-    listens,
+    live,
   };
   const store = new EventStore(options.eventStore, (log, seq) => diagnose("message-lost", "a message was evicted from the replay log before any connection carried it", log.session.sessionId, { stream: log.stream, seq }));
 
@@ -606,7 +606,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   handler.close = () => {
     closed = true;
     for (const s of [...sessions.values()]) s.terminate("server closed");
-    for (const l of [...listens]) l.shutdown("server closed");
+    for (const r of [...live]) r.shutdown("server closed");
   };
   return handler;
 }

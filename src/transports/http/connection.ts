@@ -103,6 +103,8 @@ export class SseConnection {
 
   /** Calls `fn` in `ms` unless the connection has ended by then (one such timer at a time). */
   after(ms: number, fn: () => void): void {
+    // An ended connection has nothing to wait for (nor anything left to cancel the timer).
+    if (!this.open) return;
     const clock = this.config.clock;
     if (this.deadline !== undefined) clock.cancel(this.deadline);
     this.deadline = clock.schedule(clock.now() + ms, () => {

@@ -72,7 +72,8 @@ export interface ModernConfig {
   paramHeaders(tool: string, setup: HttpSessionSetup): readonly ParamHeader[] | undefined;
   diagnose(code: string, message: string, detail?: unknown): void;
   /** The open `subscriptions/listen` requests, which the handler's `close` ends. */
-  listens: Set<{ shutdown(reason: string): void }>;
+  /** Every request in progress, so that the handler's `close()` ends each one. */
+  live: Set<{ shutdown(reason: string): void }>;
 }
 
 const SSE_HEADERS: Record<string, string> = { "Content-Type": SSE_TYPE, "Cache-Control": "no-cache", "X-Accel-Buffering": "no" };
@@ -182,25 +183,36 @@ class ModernRequest {
       this.ended = true;
       throw e;
     }
-    if (message.method === "subscriptions/listen" && "id" in message) cfg.listens.add(this);
+    // Not once ended (an endpoint closed in onOpen): nothing would take it out again.
+    if ("id" in message && !this.ended) cfg.live.add(this);
   }
 
   /**
-   * The server ends this listen stream (the handler closes): its completion result, then
-   * the end of the stream. Draft `basic/patterns/subscriptions`, Graceful Closure: the
-   * server tearing a subscription down SHOULD answer the listen request with a result
-   * before closing; `notifications/cancelled` from a server is for stdio only (draft
-   * schema, `CancelledNotification`), where there is no stream to end.
+   * The server ends this request (the handler closes): its handler is cancelled and its
+   * stream ends. A listen stream gets its completion result first. Draft
+   * `basic/patterns/subscriptions`, Graceful Closure: the server tearing a subscription
+   * down SHOULD answer the listen request with a result before closing;
+   * `notifications/cancelled` from a server is for stdio only (draft schema,
+   * `CancelledNotification`), where there is no stream to end.
    */
   shutdown(reason: string): void {
     if (this.ended) return;
-    this.endpoint.feed({ type: "end-subscription", now: this.cfg.clock.now(), id: (this.message as JsonRpcRequest).id });
-    // Answered and ended by now, unless the kernel holds no such subscription: end it anyway.
+    if (this.message.method === "subscriptions/listen") {
+      this.endpoint.feed({ type: "end-subscription", now: this.cfg.clock.now(), id: (this.message as JsonRpcRequest).id });
+    }
+    // Answered and ended by now for a listen, unless the kernel holds no such subscription: end it anyway.
     this.end(reason);
   }
 
   run(): Response | HttpReply | Promise<Response | HttpReply> {
-    this.endpoint.receive(this.message);
+    try {
+      this.endpoint.receive(this.message);
+    } catch (e) {
+      // An application hook threw (onEvent, onNotification…): the request fails (500), and
+      // its place among maxModernRequests is given back.
+      this.end("the application's handler threw");
+      throw e;
+    }
     if (!("id" in this.message)) {
       this.end("notification delivered");
       return emptyReply(202);
@@ -308,7 +320,7 @@ class ModernRequest {
     if (this.ended) return;
     this.ended = true;
     this.cfg.inFlight--;
-    this.cfg.listens.delete(this);
+    this.cfg.live.delete(this);
     // A kernel that closed before answering: the client still gets an answer, not a hang.
     this.take()?.(httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: (this.message as JsonRpcRequest).id }));
     this.conn?.close();
