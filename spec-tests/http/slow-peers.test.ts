@@ -162,6 +162,15 @@ test("a slow reader that takes nothing of its queue: past maxQueuedBytes it has 
   const first = await resumed.message();
   assert.equal(first.msg.method, "notifications/tools/list_changed", "replayed from the log");
   await resumed.cancel();
+  // Within the grace, the reader gets all that was queued, then the end of the stream.
+  const late = (await get(handler, sid, V)).body!.getReader();
+  await late.read();
+  for (let i = 0; i < 10; i++) tools.endpoints[0].feed({ type: "changed", now: 0, what: "tools" });
+  clock.advance(OVERFLOW_GRACE_MS - 1);
+  let text = "";
+  for (let r = await late.read(); !r.done; r = await late.read()) text += new TextDecoder().decode(r.value);
+  assert.equal(text.split("list_changed").length - 1, 4, "the events queued up to the overflow (about 80 bytes each past 300)");
+  clock.advance(1);
 });
 
 test("node bridge: a GET whose client stops reading and keeps its socket open is cut after overflow: the socket is destroyed, not left holding the queued bytes", async () => {
