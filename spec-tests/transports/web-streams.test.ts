@@ -84,6 +84,18 @@ test("writes are bounded: a peer that never drains closes the transport with a c
   assert.match(await closed, /outgoing queue over 100 characters: the peer is not reading/);
 });
 
+test("a writable with highWaterMark 0 (never 'ready', yet its sink takes every write) gets every message: the next write follows the last one's completion", async () => {
+  const w = gatedWritable(0, true);
+  const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable, { batchWrites: false });
+  t.send('{"n":1}');
+  t.send('{"n":2}');
+  await w.reached(2);
+  t.send('{"n":3}');
+  await w.reached(3);
+  assert.deepEqual(text(w.chunks), ['{"n":1}\n', '{"n":2}\n', '{"n":3}\n']);
+  t.close();
+});
+
 test("messages framing writes strings, one message per chunk; encoding can be overridden", async () => {
   const w = gatedWritable(16, true);
   const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable, { framing: "messages" });
