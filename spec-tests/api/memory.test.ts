@@ -54,6 +54,35 @@ test("memory pair: closing fires the local onClose at once; the peer closes afte
   assert.equal(log.length, 4);
 });
 
+// transport contract (src/api/transport.ts): onClose "is called exactly once ... whether the close came from this side or the peer".
+test("memory pair: a close listener registered after the end closed is called at once, once, with the reason (either side's close)", async () => {
+  const [a, b] = createMemoryPair();
+  a.close();
+  await tick();
+  const log: string[] = [];
+  a.onClose((r) => log.push(`a: ${r}`));
+  b.onClose((r) => log.push(`b: ${r}`));
+  assert.deepEqual(log, ["a: closed", "b: peer closed"]);
+  a.close();
+  b.close();
+  assert.equal(log.length, 2);
+});
+
+// basic/lifecycle "Shutdown": a closed transport ends the connection; the client must not wait for the initialize timeout.
+for (const values of [false, true]) {
+  test(`memory pair${values ? " (values)" : ""}: connecting to an end closed before connect: the client rejects at once with -32000, the server keeps no connection`, async () => {
+    const clock = new ManualClock(); // never advanced: a connect that waited for its timeout would never settle
+    const [s, c] = createMemoryPair({ values });
+    c.close();
+    s.close();
+    const client = new McpClient({ name: "c", version: "1" }, { clock });
+    await assert.rejects(client.connect(c), { code: -32000 });
+    const server = new McpServer({ name: "s", version: "1" }, { clock });
+    server.connect(s);
+    assert.equal(server.connectionCount, 0);
+  });
+}
+
 test("memory pair: a receiver that closes its end stops delivery of the rest", async () => {
   const [a, b] = createMemoryPair();
   const got: string[] = [];

@@ -81,16 +81,22 @@ test("stdio framing: chunks split anywhere, several lines per chunk, CRLF, text 
   assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}', '{"jsonrpc":"2.0","method":"c"}']);
 });
 
-test("a chunk that is neither text nor bytes (an object a peer enqueued) is one undecodable fault and the stream serves on; other byte views are read as bytes", () => {
+test("a chunk that is neither text nor bytes (an object a peer enqueued, a WebSocket's Blob) is one undecodable fault, reported with its type and what to do, and the stream serves on; other byte views are read as bytes", () => {
   const faults: FramingFault[] = [];
   const { ch, got, closes, listen } = channel({ onFault: (f) => faults.push(f) });
   listen();
   ch.push({ not: "bytes" } as unknown as string);
   ch.push(42 as unknown as string);
+  ch.push(new Blob(['{"jsonrpc":"2.0","id":1,"method":"ping"}\n']) as unknown as Uint8Array);
   ch.push(utf8.encode('{"jsonrpc":"2.0","method":"a"}\n').buffer as unknown as Uint8Array);
   ch.push(new DataView(utf8.encode('{"jsonrpc":"2.0","method":"b"}\n').buffer) as unknown as Uint8Array);
-  assert.deepEqual(got, [invalidUtf8StandIn("", ""), invalidUtf8StandIn("", ""), '{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}']);
-  assert.deepEqual(faults, [{ kind: "invalid-utf8" }, { kind: "invalid-utf8" }]);
+  const standIn = invalidUtf8StandIn("", "");
+  assert.deepEqual(got, [standIn, standIn, standIn, '{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}']);
+  assert.deepEqual(faults, [
+    { kind: "unsupported-chunk", type: "Object", message: "unsupported chunk type Object" },
+    { kind: "unsupported-chunk", type: "Number", message: "unsupported chunk type Number" },
+    { kind: "unsupported-chunk", type: "Blob", message: "unsupported chunk type Blob; set binaryType = 'arraybuffer'" },
+  ]);
   assert.deepEqual(closes, []);
 });
 
@@ -125,6 +131,28 @@ test("a line that is not UTF-8 is delivered as a stand-in the codec answers -327
   // The codec reads bytes the same way (an HTTP body, a message-framed chunk).
   const bytes = decode(new Uint8Array([...utf8.encode('{"jsonrpc":"2.0","id":5,"result":{"t":"'), 0xff, ...utf8.encode('"}}')]));
   assert.equal(bytes.kind === "invalid" && bytes.answers, 5);
+});
+
+test("an onFault hook that throws costs the stream nothing: the rest of the chunk is delivered, and the error is rethrown on a fresh microtask, not swallowed", async () => {
+  const { ch, got, closes, listen } = channel({
+    onFault: () => {
+      throw new Error("logger broke");
+    },
+  });
+  listen();
+  let caught!: (e: unknown) => void;
+  const thrown = new Promise((r) => (caught = r));
+  const prior = process.listeners("uncaughtException");
+  process.removeAllListeners("uncaughtException");
+  process.once("uncaughtException", caught);
+  try {
+    ch.push(new Uint8Array([0xff, 0x0a, ...utf8.encode('{"jsonrpc":"2.0","method":"next"}\n')]));
+    assert.deepEqual(got, [invalidUtf8StandIn("\uFFFD", "\uFFFD"), '{"jsonrpc":"2.0","method":"next"}']);
+    assert.equal(((await thrown) as Error).message, "logger broke");
+  } finally {
+    for (const l of prior) process.on("uncaughtException", l);
+  }
+  assert.deepEqual(closes, []);
 });
 
 // The codec answers a message over a size limit -32600 ("Invalid Request"); the framer dropped the line but kept its ends.

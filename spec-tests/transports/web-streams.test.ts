@@ -8,8 +8,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { McpClient } from "../../src/api/client.js";
+import { McpServer } from "../../src/api/server.js";
+import { ManualClock } from "../../src/driver/clock.js";
 import type { Transport } from "../../src/api/transport.js";
-import { INPUT_ENDED_REASON, LOCAL_CLOSE_REASON } from "../../src/transports/channel.js";
+import { INPUT_ENDED_REASON, LOCAL_CLOSE_REASON, type StreamChannel } from "../../src/transports/channel.js";
 import { errorText, forwardText, webStreamsTransport } from "../../src/transports/web-streams.js";
 
 type Chunk = Uint8Array | string;
@@ -82,6 +84,18 @@ test("writes are bounded: a peer that never drains closes the transport with a c
   assert.match(await closed, /outgoing queue over 100 characters: the peer is not reading/);
 });
 
+test("a writable with highWaterMark 0 (never 'ready', yet its sink takes every write) gets every message: the next write follows the last one's completion", async () => {
+  const w = gatedWritable(0, true);
+  const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable, { batchWrites: false });
+  t.send('{"n":1}');
+  t.send('{"n":2}');
+  await w.reached(2);
+  t.send('{"n":3}');
+  await w.reached(3);
+  assert.deepEqual(text(w.chunks), ['{"n":1}\n', '{"n":2}\n', '{"n":3}\n']);
+  t.close();
+});
+
 test("messages framing writes strings, one message per chunk; encoding can be overridden", async () => {
   const w = gatedWritable(16, true);
   const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable, { framing: "messages" });
@@ -110,6 +124,41 @@ test("the peer ending its stream closes this side; a last line without newline i
   const { got, closed } = collect(t);
   assert.equal(await closed, INPUT_ENDED_REASON);
   assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}']);
+});
+
+// transport contract (src/api/transport.ts): onClose is called "whether the close came from this side or the peer", so also for a close before connect.
+test("McpServer.connect on a transport whose peer hung up before the call returns the endpoint closed, keeping no connection", async () => {
+  const readable = new ReadableStream<Chunk>({ start: (c) => c.close() });
+  const t = webStreamsTransport(readable, new WritableStream<Chunk>()) as StreamChannel;
+  for (let turn = 0; turn < 10 && !t.closed; turn++) await new Promise((r) => setImmediate(r));
+  assert.equal(t.closed, true, "the transport saw the end of input before connect");
+  const server = new McpServer({ name: "s", version: "1" }, { clock: new ManualClock() });
+  const endpoint = server.connect(t);
+  assert.equal(server.connectionCount, 0);
+  await assert.rejects(endpoint.request("ping"), { code: -32000 });
+});
+
+test("McpServer.connect on a transport holding the client's first messages serves them, notifications included, during the call", async () => {
+  const lines = [
+    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { roots: { listChanged: true } }, clientInfo: { name: "c", version: "1" } } },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", method: "notifications/roots/list_changed" },
+  ];
+  const readable = new ReadableStream<Chunk>({ start: (c) => c.enqueue(lines.map((l) => JSON.stringify(l) + "\n").join("")) });
+  const w = gatedWritable(16, true);
+  const t = webStreamsTransport(readable, w.writable) as StreamChannel;
+  // Read into the channel's inbox before anyone listens.
+  for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
+  const server = new McpServer({ name: "s", version: "1" }, { clock: new ManualClock() });
+  const seen: unknown[] = [];
+  server.onNotification("notifications/roots/list_changed", (_params, peer) => seen.push(peer));
+  const endpoint = server.connect(t);
+  assert.equal(seen.length, 1);
+  assert.equal(server.connectionCount, 1);
+  await w.reached(1);
+  assert.match(text(w.chunks)[0], /"id":1,"result":\{"protocolVersion":"2025-11-25"/);
+  assert.deepEqual(await Promise.race([endpoint.request("ping").then(() => "answered", () => "failed"), "pending"]), "pending", "the connection is open");
+  t.close();
 });
 
 test("a failing readable closes the transport, naming the failure", async () => {

@@ -589,20 +589,26 @@ export class McpServerCore {
    */
   connect(transport: Transport): Endpoint {
     const owner = sessionOwner();
-    const endpoint = attach(
+    // Not a const: a transport that closed (or received messages) before this call tells
+    // `attach` so before it returns, and these hooks must not read the binding too early.
+    let endpoint: Endpoint | undefined;
+    let open = true;
+    endpoint = attach(
       transport,
       this.sessionOptions(),
       {
         onRequest: this.handler(owner),
         onNotification: (method, params) => this.emit(method, params, endpoint),
         onTransportClose: () => {
-          this.detach(endpoint);
+          open = false;
+          if (endpoint !== undefined) this.detach(endpoint);
           this.tasks?.release(owner);
         },
       },
       this.clock,
     );
-    this.connections.set(endpoint, () => transport.close());
+    // Closed already: the endpoint is returned closed, and no dead connection is kept.
+    if (open) this.connections.set(endpoint, () => transport.close());
     return endpoint;
   }
 

@@ -57,7 +57,12 @@ export type FramingFault =
   /** A line over `maxLineBytes`, of `bytes` UTF-8 bytes (terminator excluded). */
   | { kind: "oversized"; bytes: number }
   /** A line (or message chunk) whose bytes are not UTF-8. */
-  | { kind: "invalid-utf8" };
+  | { kind: "invalid-utf8" }
+  /**
+   * A chunk that is neither text nor bytes, of type `type` (its constructor's name): a
+   * `Blob` from a WebSocket left at its default `binaryType`, say. `message` says so.
+   */
+  | { kind: "unsupported-chunk"; type: string; message: string };
 
 /** Options shared by every stream transport. */
 export interface ChannelOptions {
@@ -230,14 +235,15 @@ export class StreamChannel implements Transport {
 
   /**
    * Adapter side: one chunk read from the stream. Ignored once closed. A chunk that is
-   * neither text nor bytes (a peer enqueuing objects into a byte stream) is reported as
-   * undecodable, like invalid UTF-8, and the stream serves on.
+   * neither text nor bytes (a peer enqueuing objects into a byte stream, a WebSocket's
+   * `Blob`) is reported to `onFault` as `unsupported-chunk` and answered as undecodable,
+   * like invalid UTF-8; the stream serves on.
    */
   push(chunk: string | Uint8Array): void {
     if (this.reason !== undefined) return;
     if (typeof chunk !== "string" && !(chunk instanceof Uint8Array)) {
       const bytes = bytesOf(chunk);
-      if (bytes === undefined) return this.fault({ kind: "invalid-utf8", head: "", tail: "" });
+      if (bytes === undefined) return this.fault({ kind: "invalid-utf8", head: "", tail: "" }, unsupported(chunk));
       chunk = bytes;
     }
     if (this.ndjson === undefined) {
@@ -289,9 +295,19 @@ export class StreamChannel implements Transport {
     else this.fault(e);
   }
 
-  private fault(fault: Exclude<NdjsonEvent, { kind: "line" }>): void {
+  /** Reports `reported` (by default: what `fault` is, without the peer's data) and delivers the stand-in. */
+  private fault(fault: Exclude<NdjsonEvent, { kind: "line" }>, reported?: FramingFault): void {
     // The excerpts are the peer's data: logs get the size only.
-    this.onFault?.(fault.kind === "oversized" ? { kind: "oversized", bytes: fault.bytes } : { kind: "invalid-utf8" });
+    reported ??= fault.kind === "oversized" ? { kind: "oversized", bytes: fault.bytes } : { kind: "invalid-utf8" };
+    try {
+      this.onFault?.(reported);
+    } catch (e) {
+      // A logging hook that throws must not cost the stream the rest of the chunk, nor be
+      // swallowed: rethrown on a fresh microtask, as the API's `callListener` does.
+      queueMicrotask(() => {
+        throw e;
+      });
+    }
     this.deliver(fault.kind === "oversized" ? oversizedStandIn(fault.head, fault.tail, this.ndjson!.maxLineBytes) : invalidUtf8StandIn(fault.head, fault.tail));
   }
 
@@ -334,6 +350,15 @@ export class StreamChannel implements Transport {
     this.queuedChars = 0;
     return q.length === 1 ? q[0] : q.join("");
   }
+}
+
+/** The fault reported for a chunk that is neither text nor bytes. */
+function unsupported(chunk: unknown): FramingFault {
+  const type = (chunk as { constructor?: { name?: unknown } } | null | undefined)?.constructor?.name;
+  const name = typeof type === "string" && type !== "" ? type : chunk === null ? "null" : typeof chunk;
+  // A Blob's bytes can only be read asynchronously, which would reorder it with later chunks.
+  const hint = name === "Blob" ? "; set binaryType = 'arraybuffer'" : "";
+  return { kind: "unsupported-chunk", type: name, message: `unsupported chunk type ${name}${hint}` };
 }
 
 /** The bytes of an `ArrayBuffer` or any typed-array view; undefined for anything else. */

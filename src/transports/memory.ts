@@ -27,9 +27,10 @@
  * `onValue` as its encoded text.
  *
  * Closing one end closes it at once (its own `onClose` fires synchronously, with the
- * reason given) and queues the close behind the messages already sent to the peer, which
- * are still delivered; the peer then closes with reason "peer closed". After closing,
- * `send` is a no-op and nothing more is delivered to that end.
+ * reason given, or at once when registered later) and queues the close behind the
+ * messages already sent to the peer, which are still delivered; the peer then closes
+ * with reason "peer closed". After closing, `send` is a no-op and nothing more is
+ * delivered to that end.
  */
 import type { Transport } from "../api/transport.js";
 import { encode } from "../jsonrpc/codec.js";
@@ -57,6 +58,9 @@ class MemoryEnd implements Transport {
   readonly sendValue?: (message: JsonRpcMessage) => void;
   private closeListener: ((reason: string) => void) | undefined;
   private isClosed = false;
+  /** Why this end closed; kept for a close listener registered afterwards. */
+  private reason = "";
+  private notified = false;
   // Bound once: scheduling a drain allocates no closure per message.
   private readonly drain = (): void => this.deliver();
 
@@ -90,8 +94,10 @@ class MemoryEnd implements Transport {
     if (this.inbox.length > 0) this.schedule();
   }
 
+  /** Registers the close listener; called at once if this end has already closed (the contract: once, whichever side closed). */
   onClose(fn: (reason: string) => void): void {
     this.closeListener = fn;
+    if (this.isClosed) this.notify();
   }
 
   close(): void {
@@ -154,8 +160,15 @@ class MemoryEnd implements Transport {
     if (this.isClosed) return;
     this.isClosed = true;
     this.inbox.length = 0;
+    this.reason = reason;
     this.peer.enqueue(CLOSE);
-    this.closeListener?.(reason);
+    this.notify();
+  }
+
+  private notify(): void {
+    if (this.notified || this.closeListener === undefined) return;
+    this.notified = true;
+    this.closeListener(this.reason);
   }
 }
 

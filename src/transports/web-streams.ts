@@ -51,6 +51,9 @@ export function errorText(e: unknown): string {
  * is spent; a failed write is reported to `onError` (never thrown).
  */
 export class WriterSink implements Sink {
+  /** The promise of the latest write: settled, everything written before it is done too. */
+  private last: Promise<void> = Promise.resolve();
+
   constructor(
     private readonly writer: WritableStreamDefaultWriter<Uint8Array | string>,
     private readonly bytes: boolean,
@@ -59,18 +62,21 @@ export class WriterSink implements Sink {
 
   /** Queues the chunk on the writer; false once the writer's queue is full. */
   write(chunk: string): boolean {
-    this.writer.write(this.bytes ? utf8.encode(chunk) : chunk).then(undefined, this.onError);
+    this.last = this.writer.write(this.bytes ? utf8.encode(chunk) : chunk);
+    this.last.then(undefined, this.onError);
     const room = this.writer.desiredSize;
     // null: the stream errored; the rejected write reports it, so do not wait for a drain.
     return room === null || room > 0;
   }
 
-  /** Calls `fn` when the writer has room again (`writer.ready`). */
+  /** Calls `fn` when the writer has room again (`writer.ready`) or has written everything. */
   waitDrain(fn: () => void): void {
+    // A stream with highWaterMark 0 is full even when idle, so its `ready` never resolves
+    // though its sink takes every write: the last write being done is room enough.
     // A writer that errors instead rejects `ready`, and it may do so with no write in
     // flight to report it (the peer went away while the channel waited): that is the
     // error. Reported twice (a failed write too), the first report is the one kept.
-    this.writer.ready.then(fn, this.onError);
+    Promise.race([this.writer.ready, this.last]).then(fn, this.onError);
   }
 
   /**
