@@ -71,8 +71,7 @@ export interface ModernConfig {
   /** The `x-mcp-header` declarations of a tool, for `Mcp-Param-*` validation (undefined: none recognized). */
   paramHeaders(tool: string, setup: HttpSessionSetup): readonly ParamHeader[] | undefined;
   diagnose(code: string, message: string, detail?: unknown): void;
-  /** The open `subscriptions/listen` requests, which the handler's `close` ends. */
-  /** Every request in progress, so that the handler's `close()` ends each one. */
+  /** Every request in progress (`subscriptions/listen` among them), so that the handler's `close()` ends each one. */
   live: Set<{ shutdown(reason: string): void }>;
 }
 
