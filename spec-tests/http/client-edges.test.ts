@@ -147,6 +147,35 @@ test("client edges: a server that sends no session id, or one that is not visibl
   t2.close();
 });
 
+test("client edges (2025-11-25 basic/transports, Session Management: the client MUST include the session id on all subsequent requests): a server that refuses notifications/initialized with 400 after an initialize answer without a readable MCP-Session-Id (a cross-origin server that does not expose it) closes the transport with a reason naming Access-Control-Expose-Headers; a server without sessions serves on", async () => {
+  const { handler } = makeHandler();
+  // What fetch gives for a cross-origin server that does not expose the header.
+  const hide = async (next: () => Promise<Response>, body: string) => {
+    const r = await next();
+    const h = new Headers(r.headers);
+    if (body.includes('"initialize"')) h.delete("mcp-session-id");
+    return Object.defineProperty(new Response(r.body, { status: r.status, headers: h }), "type", { value: "cors" });
+  };
+  const t = wrappedTransport(handler, (_req, next, body) => hide(next, body));
+  const { ep, closed } = connect(t);
+  await ep.open();
+  const reason = await closed;
+  assert.match(reason, /HTTP 400/);
+  assert.match(reason, /cross-origin/);
+  assert.match(reason, /Access-Control-Expose-Headers: MCP-Session-Id/);
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+  // A server without sessions: no MCP-Session-Id, and the notification accepted.
+  const sessionless = wrappedTransport(handler, async (_req, next, body) => {
+    if (body.includes('"notifications/initialized"')) return new Response(null, { status: 202 });
+    if (body.includes('"tools/list"')) return Response.json({ jsonrpc: "2.0", id: JSON.parse(body).id, result: { tools: [] } });
+    return hide(next, body);
+  });
+  const c = connect(sessionless);
+  await c.ep.open();
+  assert.deepEqual(await c.ep.request("tools/list"), { tools: [] });
+  sessionless.close();
+});
+
 test("client edges: resuming a POST stream: 404 renews the session (the request is lost with the old one), 405 and 400 fail the request", async () => {
   for (const [status, check] of [
     [404, (reason: string) => reason.startsWith(SESSION_EXPIRED)],

@@ -417,6 +417,10 @@ class HttpClient implements HttpClientTransport {
       discard(res);
       return this.bodiless(ctx, res.status);
     }
+    if (method === "notifications/initialized" && res.status === 400 && this.sessionId === undefined) {
+      discard(res);
+      return this.shut(unreadSession(res), false);
+    }
     // Only a modern request's answer can come back as lost, and this one is legacy.
     await this.answer(ctx, res);
   }
@@ -1145,6 +1149,19 @@ async function firstMessage(res: Response, maxBytes: number): Promise<string | u
 /** An SSE event may hold a message of `maxBytes` and its field names. */
 function sseLimits(maxBytes: number): { maxEventSize: number } {
   return { maxEventSize: maxBytes + 1024 };
+}
+
+/**
+ * Why a session cannot go on whose initialize answer carried no `MCP-Session-Id` the client
+ * could read, while the server refuses the next request (400) as it lacks one: the client
+ * MUST send the id on every later request (2025-11-25 `basic/transports`, Session
+ * Management), so each would fail and the server's session is left behind. A server on
+ * another origin that does not expose the header looks like this: fetch hides it. (A
+ * server without sessions sends none and accepts the notification.)
+ */
+function unreadSession(res: Response): string {
+  const cors = res.type === "cors" ? "the response was cross-origin, and " : "";
+  return `the server answered notifications/initialized with HTTP 400 but sent no MCP-Session-Id the client could read (${cors}a server on another origin must expose it with Access-Control-Expose-Headers: MCP-Session-Id)`;
 }
 
 /** Releases a response body we will not read. */
