@@ -8,6 +8,7 @@ import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { httpClientTransport, SESSION_EXPIRED, type HttpClientTransport } from "../../src/transports/http-client.js";
 import { deferred, makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
+import { ManualClock } from "../../src/driver/clock.js";
 import { LongBody } from "../harness/long-body.js";
 
 function connect(t: HttpClientTransport, version = "2025-11-25", maxMessageBytes?: number) {
@@ -24,6 +25,11 @@ function connect(t: HttpClientTransport, version = "2025-11-25", maxMessageBytes
 const sse = (text: string) => new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } });
 /** A POST stream that ends right after its priming event: resumable, response not yet sent. */
 const primedOnly = () => sse("id: 1-0\ndata:\n\n");
+/** An SSE response that sends `text` and never ends (a tool still running); calls `onCancel` when the client closes it. */
+function endless(text: string, onCancel: () => void): Response {
+  const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode(text)), cancel: onCancel });
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+}
 
 test("client edges: a failed initialize POST (a thrown non-Error) fails the handshake", async () => {
   const { handler } = makeHandler();
@@ -139,6 +145,35 @@ test("client edges: a server that sends no session id, or one that is not visibl
   await c2.ep.open();
   assert.equal(t2.sessionId, undefined);
   t2.close();
+});
+
+test("client edges (2025-11-25 basic/transports, Session Management: the client MUST include the session id on all subsequent requests): a server that refuses notifications/initialized with 400 after an initialize answer without a readable MCP-Session-Id (a cross-origin server that does not expose it) closes the transport with a reason naming Access-Control-Expose-Headers; a server without sessions serves on", async () => {
+  const { handler } = makeHandler();
+  // What fetch gives for a cross-origin server that does not expose the header.
+  const hide = async (next: () => Promise<Response>, body: string) => {
+    const r = await next();
+    const h = new Headers(r.headers);
+    if (body.includes('"initialize"')) h.delete("mcp-session-id");
+    return Object.defineProperty(new Response(r.body, { status: r.status, headers: h }), "type", { value: "cors" });
+  };
+  const t = wrappedTransport(handler, (_req, next, body) => hide(next, body));
+  const { ep, closed } = connect(t);
+  await ep.open();
+  const reason = await closed;
+  assert.match(reason, /HTTP 400/);
+  assert.match(reason, /cross-origin/);
+  assert.match(reason, /Access-Control-Expose-Headers: MCP-Session-Id/);
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+  // A server without sessions: no MCP-Session-Id, and the notification accepted.
+  const sessionless = wrappedTransport(handler, async (_req, next, body) => {
+    if (body.includes('"notifications/initialized"')) return new Response(null, { status: 202 });
+    if (body.includes('"tools/list"')) return Response.json({ jsonrpc: "2.0", id: JSON.parse(body).id, result: { tools: [] } });
+    return hide(next, body);
+  });
+  const c = connect(sessionless);
+  await c.ep.open();
+  assert.deepEqual(await c.ep.request("tools/list"), { tools: [] });
+  sessionless.close();
 });
 
 test("client edges: resuming a POST stream: 404 renews the session (the request is lost with the old one), 405 and 400 fail the request", async () => {
@@ -371,6 +406,72 @@ test("client edges (2025-11-25 basic/transports, cancellation): a request the cl
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
   assert.equal(resumes, 0);
   assert.equal(sleeps.length, 0, "no further reconnection wait");
+  t.close();
+});
+
+test("client edges (2025-11-25 basic/utilities/cancellation: the sender SHOULD ignore a response that arrives afterward): a cancelled or timed-out request's POST stream is closed, or its POST aborted while it waits for headers, before notifications/cancelled is POSTed (a browser's few connections per host are not held); the notification is still sent and the stream not resumed", async () => {
+  const { handler } = makeHandler();
+  for (const how of ["signal", "timeout"] as const) {
+    for (const stage of ["reading", "headers"] as const) {
+      const order: string[] = [];
+      let gets = 0;
+      const t = wrappedTransport(handler, async (req, next, body) => {
+        if (req.method === "GET") return gets++, next();
+        if (body.includes('"notifications/cancelled"')) order.push("cancel posted");
+        if (!body.includes('"tools/call"')) return next();
+        // A tool that runs on: its stream is primed and silent, or its headers have not come.
+        if (stage === "reading") return endless("id: 1-0\ndata:\n\n", () => order.push("stream closed"));
+        return new Promise<Response>((_, reject) => req.signal.addEventListener("abort", () => (order.push("POST aborted"), reject(req.signal.reason))));
+      });
+      const clock = new ManualClock();
+      const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-11-25"] }, { send: (m) => t.send(encode(m)) }, clock);
+      t.onMessage((x) => ep.receive(x));
+      await ep.open();
+      const ac = new AbortController();
+      const call = ep.request("tools/call", { name: "echo", arguments: {} }, how === "signal" ? { signal: ac.signal } : { timeoutMs: 1000 });
+      // Wait until the POST is out (and, for a stream, its priming event read).
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      if (how === "signal") ac.abort("user");
+      else clock.advance(1000);
+      await assert.rejects(call, (e: McpError) => e.code === (how === "signal" ? ErrorCode.RequestCancelled : ErrorCode.RequestTimeout));
+      await until(() => order.includes("cancel posted"));
+      assert.deepEqual(order, [stage === "reading" ? "stream closed" : "POST aborted", "cancel posted"], `${how}, ${stage}`);
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      assert.equal(gets, 0, "not resumed");
+      t.close();
+    }
+  }
+});
+
+test("client edges (2025-03-26 basic/transports: a batch's responses share its POST stream): cancelling one request of a batch leaves the stream open for the other, whose response is delivered", async () => {
+  const { handler } = makeHandler();
+  let closed = false;
+  let resolve!: (text: string) => void;
+  const rest = new Promise<string>((r) => (resolve = r));
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    if (!body.startsWith("[")) return next();
+    const enc = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+      start: async (c) => {
+        c.enqueue(enc.encode("id: 1-0\ndata:\n\n"));
+        c.enqueue(enc.encode(await rest));
+      },
+      cancel: () => void (closed = true),
+    });
+    return new Response(stream, { headers: { "content-type": "text/event-stream" } });
+  });
+  const got: string[] = [];
+  const { ep } = connect(t, "2025-03-26");
+  t.onMessage((x) => (got.push(x), ep.receive(x)));
+  await ep.open();
+  t.send(JSON.stringify([{ jsonrpc: "2.0", id: "a", method: "tools/list" }, { jsonrpc: "2.0", id: "b", method: "tools/list" }]));
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  t.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "a" } }));
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(closed, false, "the stream still owes the response to b");
+  resolve(`id: 1-1\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: "b", result: { tools: [] } })}\n\n`);
+  await until(() => got.some((x) => x.includes('"id":"b"')));
+  await until(() => closed);
   t.close();
 });
 

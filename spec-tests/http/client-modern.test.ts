@@ -273,3 +273,18 @@ test("streamable-http (draft) Sending Messages: The client MUST NOT send JSON-RP
   assert.deepEqual(posted.map((m) => m.method), ["server/discover", "tools/call"]);
   client.close();
 });
+
+test("draft basic/versioning (a modern-only client cannot fall back): when server/discover cannot reach the server (a refused CORS preflight, a network failure), connect fails with that failure's reason, not only 'not a modern server'", async () => {
+  let posts = 0;
+  const t = httpClientTransport(URL_, {
+    sleep: async () => {},
+    fetch: async () => {
+      posts++;
+      throw new TypeError("Failed to fetch");
+    },
+  });
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await assert.rejects(client.connect(t), (e: Error) => /not a modern server/.test(e.message) && /server\/discover: -32000 connection closed: POST failed: Failed to fetch/.test(e.message));
+  assert.equal(posts, 3, "the probe and its two re-issues");
+  client.close();
+});

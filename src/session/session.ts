@@ -325,11 +325,13 @@ function internalRequest(state: SessionState, now: number, method: string, inter
   return id;
 }
 
-function startInitialize(state: SessionState, now: number, out: SessionOutput[], event: "open" | "fallback"): void {
+/** `probed`: what the probe got, for a modern-only client's failure (a transport error reads as "not modern" too). */
+function startInitialize(state: SessionState, now: number, out: SessionOutput[], event: "open" | "fallback", probed?: string): void {
   const o = state.options;
   const version = legacyVersionsOf(o.versions)[0];
   if (version === undefined) {
-    fail(state, event === "open" ? "no legacy protocol version configured" : "the server is not a modern server this client can talk to, and this client speaks no legacy version", out);
+    const why = probed === undefined ? "" : ` (server/discover: ${probed})`;
+    fail(state, event === "open" ? "no legacy protocol version configured" : `the server is not a modern server this client can talk to${why}, and this client speaks no legacy version`, out);
     return;
   }
   const id = internalRequest(state, now, "initialize", "initialize");
@@ -366,7 +368,7 @@ function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse
   const o = state.options;
   const phase = state.phase as Extract<Phase, { name: "probing" }>;
   if ("error" in msg) {
-    if (!MODERN_ERROR_CODES.includes(msg.error.code)) return startInitialize(state, now, out, "fallback");
+    if (!MODERN_ERROR_CODES.includes(msg.error.code)) return startInitialize(state, now, out, "fallback", `${msg.error.code} ${msg.error.message}`);
     if (msg.error.code !== ErrorCode.UnsupportedProtocolVersion) {
       fail(state, `the modern server refused discovery: ${msg.error.code} ${msg.error.message}`, out);
       return;
@@ -381,7 +383,7 @@ function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse
   // Hints a client reads leniently (caching page) do not make a DiscoverResult legacy.
   const result = readCacheHints("server/discover", msg.result);
   const issues = methodSpec(phase.version, "server/discover")!.validateResult!(result.resultType === undefined ? { ...result, resultType: "complete" } : result);
-  if (issues) return startInitialize(state, now, out, "fallback");
+  if (issues) return startInitialize(state, now, out, "fallback", "not a DiscoverResult");
   const versions = result.supportedVersions as string[];
   const version = o.versions.find((v): v is ModernVersion => isModernVersion(v) && versions.includes(v));
   if (version === undefined) {
@@ -1095,7 +1097,7 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
     }
     if (req.internal === "discover") {
       // stdio: "the probe ... times out, and the client falls back to initialize".
-      startInitialize(state, now, out, "fallback");
+      startInitialize(state, now, out, "fallback", "timed out");
       continue;
     }
     if (req.internal === "abandoned-task") {

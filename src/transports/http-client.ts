@@ -167,6 +167,12 @@ interface StreamCtx {
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   /** The POST carried a batch (2025-03-26): only then may its answer be an array. */
   batch?: boolean;
+  /** Aborts the legacy fetch in flight for the stream (its POST, or a resumption GET). */
+  fetching?: AbortController;
+  /** Every request of this legacy POST stream was cancelled: nothing more is read from it. */
+  released?: boolean;
+  /** The server sent a request of its own on this legacy POST stream (an elicitation for the call). */
+  asked?: boolean;
 }
 
 /** A modern request's state across its attempts. */
@@ -317,13 +323,15 @@ class HttpClient implements HttpClientTransport {
    * and removes it only when the `Request` is garbage-collected, so one shared signal
    * would gather a listener per request (a leak, and the cost of adding to a long list).
    */
-  private async request(init: RequestInit): Promise<Response> {
+  private async request(init: RequestInit, ctx?: StreamCtx): Promise<Response> {
     const abort = new AbortController();
     this.fetches.add(abort);
+    if (ctx !== undefined) ctx.fetching = abort;
     try {
       return await this.fetch(this.url, { ...init, signal: abort.signal });
     } finally {
       this.fetches.delete(abort);
+      if (ctx?.fetching === abort) ctx.fetching = undefined;
     }
   }
 
@@ -386,7 +394,7 @@ class HttpClient implements HttpClientTransport {
     const sid = this.sessionId;
     let res: Response;
     try {
-      res = await this.request({ method: "POST", headers: this.headersFor(text, true), body: text });
+      res = await this.request({ method: "POST", headers: this.headersFor(text, true), body: text }, ctx);
     } catch (e) {
       release?.();
       return this.fetchFailed(ctx, e);
@@ -397,7 +405,7 @@ class HttpClient implements HttpClientTransport {
     }
     // An initialize's stream belongs to the session it opened.
     ctx.session = sid ?? this.sessionId;
-    if (this.closed) return discard(res);
+    if (this.closed || ctx.released) return discard(res);
     if (res.status === 404 && sid !== undefined) {
       discard(res);
       // Session Management item 4: a new session, then this message again (once).
@@ -408,6 +416,10 @@ class HttpClient implements HttpClientTransport {
     if (res.status === 202 || res.status === 204) {
       discard(res);
       return this.bodiless(ctx, res.status);
+    }
+    if (method === "notifications/initialized" && res.status === 400 && this.sessionId === undefined) {
+      discard(res);
+      return this.shut(unreadSession(res), false);
     }
     // Only a modern request's answer can come back as lost, and this one is legacy.
     await this.answer(ctx, res);
@@ -535,6 +547,9 @@ class HttpClient implements HttpClientTransport {
     if (ctx === undefined) return false;
     if (ctx.modern === undefined) {
       ctx.pending.delete(key!);
+      // A stream the server asked the client something on stays until its next write: the
+      // server cancels that request there when it learns of this cancellation.
+      if (ctx.pending.size === 0 && ctx.kind === "post" && ctx.asked !== true) this.release(ctx);
       return false;
     }
     this.inflight.delete(key!);
@@ -543,6 +558,21 @@ class HttpClient implements HttpClientTransport {
     ctx.pending.clear();
     ctx.modern.abort.abort("cancelled");
     return true;
+  }
+
+  /**
+   * A legacy POST stream whose requests were all cancelled: its connection is let go now,
+   * before the notification goes out, not when the server next writes to it (a keep-alive,
+   * or the tool's end). The sender SHOULD ignore a response that arrives after the
+   * cancellation (2025-11-25 `basic/utilities/cancellation`), so nothing on it is awaited,
+   * and a browser's few connections per host may all be held by such streams, leaving the
+   * notification queued behind them. The server does not take the closed stream for the
+   * cancellation (`basic/transports`: disconnection SHOULD NOT be), hence the notification.
+   */
+  private release(ctx: StreamCtx): void {
+    ctx.released = true;
+    ctx.fetching?.abort("cancelled");
+    ctx.reader?.cancel().catch(() => {});
   }
 
   /**
@@ -676,7 +706,7 @@ class HttpClient implements HttpClientTransport {
       if (ctx.lastEventId !== "") headers[H.lastEventId] = ctx.lastEventId;
       let r: Response;
       try {
-        r = await this.request({ method: "GET", headers });
+        r = await this.request({ method: "GET", headers }, ctx);
       } catch (e) {
         failures++;
         if (!opened && !this.closed) this.report(`GET stream failed: ${errorText(e)}`);
@@ -685,7 +715,7 @@ class HttpClient implements HttpClientTransport {
         // Requests held until the server answered the session's first GET go out (holdForGet).
         if (ctx.kind === "get") this.getOpened?.();
       }
-      if (this.closed) return discard(r);
+      if (this.closed || ctx.released) return discard(r);
       if (r.ok && mediaTypeOf(r.headers.get(H.contentType)) === SSE_TYPE) {
         res = r;
         opened = true;
@@ -841,7 +871,7 @@ class HttpClient implements HttpClientTransport {
         text = restored;
       }
       if (text.indexOf(PROGRESS) !== -1) noteProgress(text, modern);
-    }
+    } else if (ctx.kind === "post" && ctx.asked !== true && peekRequestId(text) !== null) ctx.asked = true;
     if (ctx.modern?.method === "tools/list" && ctx.pending.size > 0) text = this.screenTools(text);
     if (ctx.pending.size > 0 || this.initKey !== undefined) this.noteResponse(text, ctx);
     this.hand(text);
@@ -904,7 +934,7 @@ class HttpClient implements HttpClientTransport {
    * status, no response in the body, another content type) and the session serves on.
    */
   private failed(ctx: StreamCtx, why: string, code: number = ErrorCode.ConnectionClosed): void {
-    if (this.closed || ctx.modern?.cancelled) return;
+    if (this.closed || ctx.modern?.cancelled || ctx.released) return;
     if (ctx.pending.size === 0) return this.report(why);
     const message = code === ErrorCode.ConnectionClosed ? `connection closed: ${why}` : why;
     for (const key of [...ctx.pending]) {
@@ -1119,6 +1149,19 @@ async function firstMessage(res: Response, maxBytes: number): Promise<string | u
 /** An SSE event may hold a message of `maxBytes` and its field names. */
 function sseLimits(maxBytes: number): { maxEventSize: number } {
   return { maxEventSize: maxBytes + 1024 };
+}
+
+/**
+ * Why a session cannot go on whose initialize answer carried no `MCP-Session-Id` the client
+ * could read, while the server refuses the next request (400) as it lacks one: the client
+ * MUST send the id on every later request (2025-11-25 `basic/transports`, Session
+ * Management), so each would fail and the server's session is left behind. A server on
+ * another origin that does not expose the header looks like this: fetch hides it. (A
+ * server without sessions sends none and accepts the notification.)
+ */
+function unreadSession(res: Response): string {
+  const cors = res.type === "cors" ? "the response was cross-origin, and " : "";
+  return `the server answered notifications/initialized with HTTP 400 but sent no MCP-Session-Id the client could read (${cors}a server on another origin must expose it with Access-Control-Expose-Headers: MCP-Session-Id)`;
 }
 
 /** Releases a response body we will not read. */
