@@ -203,6 +203,19 @@ test("record: a server that exits while the client keeps its input open ends rec
   });
 });
 
+test("record: SIGTERM, SIGINT and SIGHUP are passed on to the server, whose exit completes the transcript and ends record with its code (the server is not orphaned)", async () => {
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    // Exits 7 on the signal, once it has said it listens for it.
+    await withRecord(`process.on(${JSON.stringify(signal)}, () => process.exit(7)); process.stdin.resume(); console.log("ready");`, async (child, code, transcript) => {
+      await seen(child.stdout, "ready");
+      child.kill(signal);
+      assert.equal(await code, 7, signal);
+      assert.deepEqual(transcript().at(-1)!.exit, { code: 7, signal: null }, signal);
+      child.stdin.destroy();
+    });
+  }
+});
+
 test("record: no command, or one that cannot start, is a usage error (exit 2)", async () => {
   const none = cli(["record", "--out", join(tmpdir(), "never.jsonl")]);
   assert.equal(await none.code, 2);

@@ -7,7 +7,7 @@
  *
  * HTTP listens on 127.0.0.1 only (port 3000 unless `--port`; 0 picks a free port) at
  * `/mcp`, prints `listening on http://127.0.0.1:PORT/mcp` to stderr, and runs until the
- * process is asked to stop (SIGINT, SIGTERM), then closes its sessions and exits 0. With
+ * process is asked to stop (SIGINT, SIGTERM, SIGHUP), then closes its sessions and exits 0. With
  * `--stdio` it serves standard input and output and exits 0 when the input ends; run
  * under `mcp-kernel record`, it also reports what it draws from the clock and the random
  * source (`draws.ts`), for the transcript.
@@ -95,7 +95,7 @@ async function run(args: string[], io: CliIO, env: Readonly<Record<string, strin
     await writeOut(io.stderr, `mcp-kernel serve: cannot listen on 127.0.0.1:${parsed.port}: ${e instanceof Error ? e.message : String(e)}\n`);
     return Exit.Invalid;
   }
-  const stopped = new Promise<void>((resolve) => io.onStop?.(resolve));
+  const stopped = new Promise<void>((resolve) => io.onStop?.(() => resolve()));
   await writeOut(io.stderr, `listening on ${http.url}/mcp\n`);
   await stopped;
   handler.close();
