@@ -49,8 +49,9 @@ test("cli replay: a file that is no transcript (no header, a header without opti
     ["stdio-time-back", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":5,"from":"client","line":"{}"}\n{"t":4,"from":"server","line":"{}"}\n', /line 3 has a time t that is not a finite number of ms at or after the line before's/],
     ["stdio-time-negative", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":-5,"from":"client","line":"{}"}\n', /line 2 has a time t that is not a finite/],
     ["stdio-time-infinite", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":1e999,"from":"client","end":true}\n', /line 2 has a time t that is not a finite/],
-    // Only the demo server can be rebuilt: another server's transcript is refused, not reported as a divergence.
-    ["other-server", '{"transcript":"mcp-kernel/stdio-1","command":["node","sdk-server.mjs"]}\n{"t":0,"from":"client","line":"{}"}\n', /serve --stdio only/],
+    // Only the demo server can be rebuilt: another server's transcript (told by its serverInfo, whatever its command line) is refused, not reported as a divergence.
+    ["other-server", '{"transcript":"mcp-kernel/stdio-1","command":["node","sdk-server.mjs","serve","--stdio"]}\n{"t":0,"from":"client","line":"{}"}\n{"t":1,"from":"server","line":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":0,\\"result\\":{\\"protocolVersion\\":\\"2025-11-25\\",\\"capabilities\\":{},\\"serverInfo\\":{\\"name\\":\\"sdk\\",\\"version\\":\\"1\\"}}}"}\n', /serve --stdio only/],
+    ["other-server-modern", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":0,"from":"client","line":"{}"}\n{"t":1,"from":"server","line":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":0,\\"result\\":{\\"_meta\\":{\\"io.modelcontextprotocol/serverInfo\\":{\\"name\\":\\"sdk\\",\\"version\\":\\"1\\"}}}}"}\n', /serve --stdio only/],
   ];
   for (const [name, text, reason] of cases) {
     const file = join(dir, `${name}.jsonl`);

@@ -99,6 +99,18 @@ test("record -- serve --stdio, driven by call, then replay: exit 0; a tampered t
     assert.equal(await replay.code, 0, replay.stdout() + replay.stderr());
     assert.equal(replay.stdout(), "ok 3 steps replayed identically\n");
 
+    // The demo is told by the serverInfo it answered with, not by the command that ran it.
+    const [header, ...rest] = readFileSync(file, "utf8").split("\n");
+    const viaNpm = join(dir, "npm.jsonl");
+    writeFileSync(viaNpm, [JSON.stringify({ ...JSON.parse(header), command: ["npm", "start", "--silent", "--", "--stdio"] }), ...rest].join("\n"));
+    const npm = cli(["replay", viaNpm]);
+    assert.equal(await npm.code, 0, npm.stdout() + npm.stderr());
+    const other = join(dir, "other.jsonl");
+    writeFileSync(other, readFileSync(file, "utf8").replaceAll("mcp-kernel-demo", "other-server"));
+    const refused = cli(["replay", other]);
+    assert.equal(await refused.code, 2, refused.stdout() + refused.stderr());
+    assert.match(refused.stderr(), /this one recorded another server/);
+
     const tampered = join(dir, "tampered.jsonl");
     writeFileSync(tampered, readFileSync(file, "utf8").replace("Tool processing data", "Tool processing dada"));
     const diverged = cli(["replay", tampered]);
