@@ -7,7 +7,7 @@
  * re-run through the kernel and the demo server's handlers. Exit 0 when every output
  * matches the recording, 1 with the first divergence (where, what was recorded, what was
  * produced) otherwise, 2 when the file cannot be read or is not a transcript (no header,
- * a header without options, a line that is not a step, a stdio time that is not finite or
+ * a header without options or with options no session has, a line that is not a step, a stdio time that is not finite or
  * goes back) or is a stdio transcript of another server (told by the `serverInfo` it
  * answered with; the command line does not tell: `npm start -- --stdio` runs the demo):
  * nothing was compared.
