@@ -14,9 +14,10 @@
  *     {"t":11,"draw":"timer"}
  *     {"t":11,"exit":{"code":0,"signal":null}}
  *
- * `t` is milliseconds since the recording started, never going back. A line that is not
- * UTF-8 is stored as `bytes` (base64) instead of `line`, so the transcript holds exactly
- * what crossed the pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
+ * `t` is milliseconds since the recording started, never going back. A line is stored
+ * without its line ending (`\n`, or `\r\n`: the `\r` is dropped too); one that is not
+ * UTF-8 is stored as `bytes` (base64) instead of `line`, so otherwise the transcript holds
+ * exactly what crossed the pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
  * `draw` events, after the traffic, are what `serve --stdio` drew from the wall clock and
  * the random source, in the order it drew them, and how it read its input (`read`: the
  * client inputs, lines and the end, taken once it had read a chunk) and where its timers
@@ -144,11 +145,13 @@ async function settleWhile(progress: () => number, busy?: () => Promise<boolean>
  * Parses a stdio transcript's text into its header and events; an error names the bad line
  * (and what was expected there when it is more than an event). Times must be finite, not
  * negative and never go back, as `record` writes them: replay advances its clock to each.
+ * No client event follows the client's end.
  */
 export function parseStdioTranscript(lines: readonly string[]): { header: StdioTranscriptHeader; events: StdioEvent[] } | { error: string; line: number; expected?: string } {
   const header = JSON.parse(lines[0]) as StdioTranscriptHeader;
   const events: StdioEvent[] = [];
   let time = 0;
+  let ended = false;
   for (let i = 1; i < lines.length; i++) {
     let e: unknown;
     try {
@@ -166,6 +169,10 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
         isDraw(ev) ||
         (typeof ev.exit === "object" && ev.exit !== null));
     if (!ok) return { error: `line ${i + 1} is not a stdio transcript event`, line: i };
+    // Nothing reaches a server after its input closed: record cannot have logged it.
+    const { from, end } = e as { from?: unknown; end?: unknown };
+    if (ended && from === "client") return { error: `line ${i + 1} is client input after the client closed the input`, line: i };
+    ended ||= end === true;
     // 1e999 parses as Infinity; a time far ahead is caught only where it makes time go back.
     const t = (e as { t: number }).t;
     if (!Number.isFinite(t) || t < time) return { error: `line ${i + 1} has a time t that is not a finite number of ms at or after the line before's`, line: i, expected: `t from ${time} on` };
