@@ -7,7 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { connect, deferred, rejection } from "./setup.js";
 import { McpServer, type McpServerOptions } from "../../src/api/server.js";
-import { inputRequired } from "../../src/api/mrtr.js";
+import { InputRequiredBridge, inputRequired } from "../../src/api/mrtr.js";
+import type { RequestContext } from "../../src/driver/endpoint.js";
 import type { ServerContext } from "../../src/api/context.js";
 import type { ElicitResult } from "../../src/api/types.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
@@ -259,4 +260,36 @@ test("mrtr options: the input round bound and the requestState lifetime are chec
   assert.throws(() => new McpServer({ name: "s", version: "1" }, { maxInputRounds: 0 }), RangeError);
   assert.throws(() => new McpServer({ name: "s", version: "1" }, { requestStateTtlMs: -1 }), RangeError);
   assert.throws(() => new McpServer({ name: "s", version: "1" }, { requestStateTtlMs: Number.NaN }), RangeError);
+});
+
+test("mrtr requestState: concurrent requests read the clock in the order they came, whatever order the codec's digests and verifications finish in (record/replay hands readings back in order)", async () => {
+  // The codec's digest and verify finish when the test says (WebCrypto's order varies); sign is the identity, so the envelope shows.
+  const pending: { text: string; done: () => void }[] = [];
+  const later = <T>(text: string, value: T) => new Promise<T>((resolve) => pending.push({ text, done: () => resolve(value) }));
+  const finish = (fragment: string) => pending.splice(pending.findIndex((p) => p.text.includes(fragment)), 1)[0].done();
+  const readings = [1000, 2000, 3000, 4000];
+  const ttlMs = 60_000;
+  const bridge = new InputRequiredBridge({ codec: { sign: (s) => s, verify: (t) => later(t, t), digest: (t) => later(t, `d(${t})`) }, ttlMs, now: () => readings.shift()!, maxRounds: 8 });
+  const rc = { protocolVersion: "2026-07-28" } as RequestContext;
+  const expiryOf = (result: JsonObject) => (JSON.parse(result.requestState as string) as unknown[])[4];
+  const ask = () => inputRequired({ user: { method: "elicitation/create", params: NAME_FORM } }, "s");
+
+  // First calls: a, then b; b's digest finishes first.
+  const a = bridge.serve("tools/call", { name: "a" }, rc, ask);
+  const b = bridge.serve("tools/call", { name: "b" }, rc, ask);
+  await Promise.resolve();
+  finish('"b"');
+  finish('"a"');
+  const [sealedA, sealedB] = (await Promise.all([a, b])) as JsonObject[];
+  assert.deepEqual([expiryOf(sealedA), expiryOf(sealedB)], [1000 + ttlMs, 2000 + ttlMs]);
+
+  // Retries: a, then b; b's verification (then digest) finishes first. One reading each, as it arrives.
+  const retryA = bridge.serve("tools/call", { name: "a", requestState: sealedA.requestState as string }, rc, ask);
+  const retryB = bridge.serve("tools/call", { name: "b", requestState: sealedB.requestState as string }, rc, ask);
+  for (const name of ['"b"', '"a"', '"b"', '"a"', '"b"', '"a"']) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    finish(name);
+  }
+  const [againA, againB] = (await Promise.all([retryA, retryB])) as JsonObject[];
+  assert.deepEqual([expiryOf(againA), expiryOf(againB)], [3000 + ttlMs, 4000 + ttlMs]);
 });

@@ -1,7 +1,7 @@
 // `mcp-kernel replay FILE` (deterministic replay): exit 0 when identical, non-zero with the divergence otherwise.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
@@ -48,9 +48,11 @@ test("cli replay: a file that is no transcript (no header, a header without opti
     // Times are finite, not negative, never going back (1e999 parses as Infinity): replay advances its clock to each.
     ["stdio-time-back", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":5,"from":"client","line":"{}"}\n{"t":4,"from":"server","line":"{}"}\n', /line 3 has a time t that is not a finite number of ms at or after the line before's/],
     ["stdio-time-negative", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":-5,"from":"client","line":"{}"}\n', /line 2 has a time t that is not a finite/],
+    ["stdio-after-end", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":0,"from":"client","end":true}\n{"t":1,"from":"client","line":"{}"}\n', /line 3 is client input after the client closed the input/],
     ["stdio-time-infinite", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":1e999,"from":"client","end":true}\n', /line 2 has a time t that is not a finite/],
-    // Only the demo server can be rebuilt: another server's transcript is refused, not reported as a divergence.
-    ["other-server", '{"transcript":"mcp-kernel/stdio-1","command":["node","sdk-server.mjs"]}\n{"t":0,"from":"client","line":"{}"}\n', /serve --stdio only/],
+    // Only the demo server can be rebuilt: another server's transcript (told by its serverInfo, whatever its command line) is refused, not reported as a divergence.
+    ["other-server", '{"transcript":"mcp-kernel/stdio-1","command":["node","sdk-server.mjs","serve","--stdio"]}\n{"t":0,"from":"client","line":"{}"}\n{"t":1,"from":"server","line":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":0,\\"result\\":{\\"protocolVersion\\":\\"2025-11-25\\",\\"capabilities\\":{},\\"serverInfo\\":{\\"name\\":\\"sdk\\",\\"version\\":\\"1\\"}}}"}\n', /serve --stdio only/],
+    ["other-server-modern", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":0,"from":"client","line":"{}"}\n{"t":1,"from":"server","line":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":0,\\"result\\":{\\"_meta\\":{\\"io.modelcontextprotocol/serverInfo\\":{\\"name\\":\\"sdk\\",\\"version\\":\\"1\\"}}}}"}\n', /serve --stdio only/],
   ];
   for (const [name, text, reason] of cases) {
     const file = join(dir, `${name}.jsonl`);
@@ -65,4 +67,35 @@ test("cli replay: a file that is no transcript (no header, a header without opti
     const [expected, found] = err.text.split("\n").slice(1, 3).map((l) => l.replace(/^\s+(expected|found)\s+/, ""));
     assert.notEqual(expected, found, name);
   }
+});
+
+test("cli replay (stdio): a timer and a client line a few ms apart replay in the order serve --stdio reported (its read and timer draws), not the proxy's times; either order replays, and the draws decide", async () => {
+  // A real recording (slow_compute's 1 s timer due at 1375 on the proxy's clock; the next call's
+  // line logged at 1376 yet read by the server before that timer fired), with the order it reported.
+  const fixture = readFileSync(join(process.cwd(), "spec-tests", "fixtures", "replay", "line-before-timer.jsonl"), "utf8");
+  const lines = fixture.trim().split("\n");
+  const isLine = (l: string, fragment: string) => l.includes('"from":') && l.includes(fragment);
+  const token1 = lines.filter((l) => isLine(l, '\\"progressToken\\":1,\\"progress\\"') || isLine(l, '\\"id\\":1,\\"result'));
+  const call2 = lines.findIndex((l) => isLine(l, '\\"id\\":2,\\"method'));
+  const draw = (d: object) => JSON.stringify({ t: 1490, ...d });
+  // The other order: the timer fired (its lines came) before the server read the line.
+  const timerFirst = (draws: object[]) =>
+    [...lines.slice(0, call2), ...token1.map((l) => l.replace(/"t":\d+/, '"t":1376')), ...lines.filter((l) => !token1.includes(l) && !l.includes('"draw"') && !l.includes('"exit"')).slice(call2), ...draws.map(draw), lines.at(-1)].join("\n") + "\n";
+  const reads = (n: number) => Array.from({ length: n }, (_, i) => ({ draw: "read", inputs: i + 1 }));
+  const dir = mkdtempSync(join(tmpdir(), "replay-"));
+  const run = async (name: string, text: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    const out = sink();
+    const code = await main(["replay", file], { stdin: empty(), stdout: out, stderr: out });
+    return { code, out: out.text };
+  };
+  assert.deepEqual(await run("line-first.jsonl", fixture), { code: 0, out: "ok 4 steps replayed identically\n" });
+  const timerDraws = [...reads(3), { draw: "timer" }, { draw: "read", inputs: 4 }, { draw: "timer" }, { draw: "timer" }, { draw: "read", inputs: 5 }];
+  assert.deepEqual(await run("timer-first.jsonl", timerFirst(timerDraws)), { code: 0, out: "ok 4 steps replayed identically\n" });
+  // The draws of the first order with the lines of the second: the timer has not fired where its lines were recorded.
+  const lineDraws = [...reads(4), { draw: "timer" }, { draw: "timer" }, { draw: "timer" }, { draw: "read", inputs: 5 }];
+  const mixed = await run("mixed.jsonl", timerFirst(lineDraws));
+  assert.equal(mixed.code, 1, mixed.out);
+  assert.match(mixed.out, /was not produced/);
 });

@@ -298,3 +298,30 @@ test("validate without --version follows a recorded session's own version (initi
   const modern = await cli(["validate"], line({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: META } }) + "\n");
   assert.deepEqual(modern.lines, ["ok request tools/list"]);
 });
+
+test("validate: a transcript (record's mcp-kernel/stdio-1, the library's mcp-kernel/1) is checked as the session it holds: each message, in order, not the transcript's own lines", async () => {
+  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+  const initResult = { jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } } };
+  const badCall = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { arguments: {} } };
+  const stdio = [
+    line({ transcript: "mcp-kernel/stdio-1", command: ["mcp-kernel", "serve", "--stdio"] }),
+    line({ t: 0, from: "client", line: line(init) }),
+    line({ t: 1, from: "server", line: line(initResult) }),
+    line({ t: 2, from: "client", line: line(badCall) }),
+    line({ t: 3, from: "client", end: true }),
+    line({ t: 3, draw: "clock", value: 5 }),
+    line({ t: 4, exit: { code: 0, signal: null } }),
+  ].join("\n");
+  const r = await cli(["validate", "-"], stdio + "\n");
+  assert.equal(r.code, 1);
+  assert.deepEqual(r.lines, ["ok request initialize", "ok result initialize", 'error /params missing required property "name"']);
+
+  const kernel = [
+    line({ transcript: "mcp-kernel/1", options: { role: "server", info: { name: "s", version: "1" } } }),
+    line({ input: { type: "receive", now: 1, data: line(init) }, outputs: [{ type: "send", message: initResult }, { type: "wake", at: 5 }] }),
+    line({ input: { type: "tick", now: 2 }, outputs: [] }),
+  ].join("\n");
+  const k = await cli(["validate", "-"], kernel + "\n");
+  assert.equal(k.code, 0, k.out);
+  assert.deepEqual(k.lines, ["ok request initialize", "ok result initialize"]);
+});

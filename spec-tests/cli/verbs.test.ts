@@ -99,6 +99,18 @@ test("record -- serve --stdio, driven by call, then replay: exit 0; a tampered t
     assert.equal(await replay.code, 0, replay.stdout() + replay.stderr());
     assert.equal(replay.stdout(), "ok 3 steps replayed identically\n");
 
+    // The demo is told by the serverInfo it answered with, not by the command that ran it.
+    const [header, ...rest] = readFileSync(file, "utf8").split("\n");
+    const viaNpm = join(dir, "npm.jsonl");
+    writeFileSync(viaNpm, [JSON.stringify({ ...JSON.parse(header), command: ["npm", "start", "--silent", "--", "--stdio"] }), ...rest].join("\n"));
+    const npm = cli(["replay", viaNpm]);
+    assert.equal(await npm.code, 0, npm.stdout() + npm.stderr());
+    const other = join(dir, "other.jsonl");
+    writeFileSync(other, readFileSync(file, "utf8").replaceAll("mcp-kernel-demo", "other-server"));
+    const refused = cli(["replay", other]);
+    assert.equal(await refused.code, 2, refused.stdout() + refused.stderr());
+    assert.match(refused.stderr(), /this one recorded another server/);
+
     const tampered = join(dir, "tampered.jsonl");
     writeFileSync(tampered, readFileSync(file, "utf8").replace("Tool processing data", "Tool processing dada"));
     const diverged = cli(["replay", tampered]);
@@ -201,6 +213,19 @@ test("record: a server that exits while the client keeps its input open ends rec
     assert.equal(await code, 4);
     child.stdin.destroy();
   });
+});
+
+test("record: SIGTERM, SIGINT and SIGHUP are passed on to the server, whose exit completes the transcript and ends record with its code (the server is not orphaned)", async () => {
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    // Exits 7 on the signal, once it has said it listens for it.
+    await withRecord(`process.on(${JSON.stringify(signal)}, () => process.exit(7)); process.stdin.resume(); console.log("ready");`, async (child, code, transcript) => {
+      await seen(child.stdout, "ready");
+      child.kill(signal);
+      assert.equal(await code, 7, signal);
+      assert.deepEqual(transcript().at(-1)!.exit, { code: 7, signal: null }, signal);
+      child.stdin.destroy();
+    });
+  }
 });
 
 test("record: no command, or one that cannot start, is a usage error (exit 2)", async () => {

@@ -93,3 +93,16 @@ test("STYLE (never throws across the boundary): step on a session made from opti
     assert.equal(r!.ok, false, text.slice(0, 60));
   }
 });
+
+test("replay: a header whose options no session could have been recorded with (role \"sever\", versions [\"x\"] or []) is a malformed transcript, not a divergence; known versions replay", () => {
+  const rec = recordingSession({ role: "server", info: { name: "s", version: "1" }, capabilities: {}, versions: ["2025-11-25"] });
+  rec.step({ type: "receive", now: 0, data: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}' });
+  const text = rec.text();
+  assert.deepEqual(replay(text), { ok: true, steps: 1 });
+  for (const [from, to] of [['"role":"server"', '"role":"sever"'], ['"versions":["2025-11-25"]', '"versions":["x"]'], ['"versions":["2025-11-25"]', '"versions":[]']]) {
+    const r = replay(text.replace(from, to));
+    assert.equal(r.ok, false, to);
+    assert.equal(!r.ok && r.malformed, true, to);
+    assert.match(!r.ok ? r.reason : "", /header's options are not a session's/, to);
+  }
+});

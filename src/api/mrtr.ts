@@ -175,9 +175,13 @@ export class InputRequiredBridge {
   }
 
   private async serveVerified(method: string, params: JsonObject, invoke: Invoke, principal: string | undefined): Promise<JsonObject> {
-    const state = await this.open(method, params, principal);
+    // One clock reading, as the retry arrives, for both the expiry check and a new state's
+    // expiry: read after an await, concurrent requests would read the clock in the order
+    // WebCrypto finishes, which varies, so a recording's readings would not replay.
+    const now = this.options.now();
+    const state = await this.open(method, params, principal, now);
     const result = await invoke({ ...params, requestState: state });
-    return this.seal(method, params, result, principal);
+    return this.seal(method, params, result, principal, now);
   }
 
   /**
@@ -185,17 +189,20 @@ export class InputRequiredBridge {
    * authenticated principal when there is one (draft mrtr: servers SHOULD include "the
    * authenticated principal, rejecting state presented by a different principal").
    */
-  private async seal(method: string, params: JsonObject, result: JsonObject, principal: string | undefined): Promise<JsonObject> {
+  private async seal(method: string, params: JsonObject, result: JsonObject, principal: string | undefined, now?: number): Promise<JsonObject> {
     if (!isInputRequired(result) || typeof result.requestState !== "string") return result;
-    const { ttlMs, now } = this.options;
-    const fields = [ENVELOPE_V2, method, targetOf(method, params), await paramsDigest(this.options.codec, params), ttlMs > 0 ? now() + ttlMs : 0, result.requestState];
+    const { ttlMs } = this.options;
+    // Before the first await (see serveVerified): the clock is read in the order requests are answered.
+    const expiresAt = ttlMs > 0 ? (now ?? this.options.now()) + ttlMs : 0;
+    const fields = [ENVELOPE_V2, method, targetOf(method, params), await paramsDigest(this.options.codec, params), expiresAt, result.requestState];
     // Appended only when bound: state issued without a principal keeps the six-field layout.
     if (principal !== undefined) fields.push(principal);
     return { ...result, requestState: await this.options.codec.sign(JSON.stringify(fields)) };
   }
 
   /** The handler's state from a returned token, or the `-32602` that refuses it. */
-  private async open(method: string, params: JsonObject, principal: string | undefined): Promise<string> {
+  private async open(method: string, params: JsonObject, principal: string | undefined, now = this.options.now()): Promise<string> {
+    // `now` is read before the first await (see serveVerified).
     const token = params.requestState;
     let envelope: string | undefined;
     try {
@@ -206,7 +213,7 @@ export class InputRequiredBridge {
     const fields = envelope === undefined ? undefined : parseEnvelope(envelope);
     if (fields === undefined) throw rejection("integrity");
     if (fields.method !== method || fields.target !== targetOf(method, params) || fields.params !== (await paramsDigest(this.options.codec, params))) throw rejection("mismatch");
-    if (fields.expiresAt !== 0 && this.options.now() > fields.expiresAt) throw rejection("expired");
+    if (fields.expiresAt !== 0 && now > fields.expiresAt) throw rejection("expired");
     if (fields.principal !== principal) throw rejection("principal");
     return fields.state;
   }

@@ -5,7 +5,6 @@ process.exitCode = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   onStop(fn) {
-    process.once("SIGINT", fn);
-    process.once("SIGTERM", fn);
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => fn(signal));
   },
 });

@@ -3,10 +3,14 @@
  * `record` can keep it and `replay` can give it back.
  *
  * Spec: none of its own (deterministic replay of stdio transcripts, `stdio-transcript.ts`).
- * Two kinds: wall-clock readings (task `createdAt` / `lastUpdatedAt`, the expiry sealed into
- * a modern `requestState` and checked on its return) and random bytes (task ids, the key
- * `requestState` is sealed with). Everything else follows from the input and the timers,
- * which replay drives on its own clock.
+ * Three kinds of draws: wall-clock readings (task `createdAt` / `lastUpdatedAt`, the expiry sealed
+ * into a modern `requestState` and checked on its return), random bytes (task ids, the key
+ * `requestState` is sealed with), and the order of the input and the timers: the chunks
+ * the server read its input in and its timers' firings between them (the recorded times
+ * are the proxy's, a few ms off the server's, and the proxy's chunks are not the server's:
+ * a timer and a line close together could replay in the other order, and requests read in
+ * one chunk interleave their work differently from requests read in two). Everything else
+ * follows from the input and the timers, which replay drives on its own clock.
  *
  * Theory of operation. The server takes every draw from a {@link DrawSource} (the kernel
  * stays pure: these come in through `McpServerOptions`). `record` names a fresh file in the
@@ -24,13 +28,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { McpServerOptions } from "../api/server.js";
 import { taskIdFrom, TASK_ID_BYTES } from "../api/tasks.js";
+import type { Clock } from "../driver/clock.js";
 import { hmacRequestState, MIN_SECRET_BYTES, type RequestStateCodec } from "../driver/request-state.js";
 
 /** The environment variable naming the file `serve --stdio` appends its draws to. */
 export const DRAWS_ENV = "MCP_KERNEL_RECORD_DRAWS";
 
-/** One draw: a wall-clock reading (ms since the epoch), or random bytes (base64). */
-export type Draw = { draw: "clock"; value: number } | { draw: "random"; value: string };
+/**
+ * One draw: a wall-clock reading (ms since the epoch), random bytes (base64), a chunk of
+ * input read (`inputs`: how many client inputs, lines and the end, taken so far), or a
+ * timer firing. How the input came in chunks and where timers fired among them depend on
+ * real time, so replay follows the record.
+ */
+export type Draw = { draw: "clock"; value: number } | { draw: "random"; value: string } | { draw: "read"; inputs: number } | { draw: "timer" };
 
 /** Where the server's draws come from. */
 export interface DrawSource {
@@ -41,7 +51,52 @@ export interface DrawSource {
 /** Whether `v` is a {@link Draw} (extra fields, such as a transcript event's `t`, allowed). */
 export function isDraw(v: unknown): v is Draw {
   const d = v as Record<string, unknown> | null;
-  return d !== null && typeof d === "object" && ((d.draw === "clock" && Number.isFinite(d.value)) || (d.draw === "random" && typeof d.value === "string"));
+  return (
+    d !== null &&
+    typeof d === "object" &&
+    ((d.draw === "clock" && Number.isFinite(d.value)) || (d.draw === "random" && typeof d.value === "string") || (d.draw === "read" && Number.isSafeInteger(d.inputs) && (d.inputs as number) >= 0) || d.draw === "timer")
+  );
+}
+
+/**
+ * The server's own order of its input and its timers, reported as draws: `took` is told
+ * each chunk it reads (and `undefined` when its input ends) and reports `read` with the
+ * client inputs taken so far (lines, counted as `record` logs them: one per newline, the
+ * unterminated last one at the end; and the end); `clock`'s timers report `timer` as they
+ * fire. Replay feeds the input in the same chunks, and fires the timers between them.
+ */
+export function inputOrder(clock: Clock, report: (draw: Draw) => void): { clock: Clock; took(chunk: Uint8Array | string | undefined): void } {
+  let inputs = 0;
+  let unterminated = false;
+  const timed: Clock = {
+    now: () => clock.now(),
+    schedule: (at, fn, hold) =>
+      clock.schedule(
+        at,
+        () => {
+          report({ draw: "timer" });
+          fn();
+        },
+        hold,
+      ),
+    cancel: (handle) => clock.cancel(handle),
+  };
+  if (clock.rehold !== undefined) timed.rehold = (handle, hold) => clock.rehold!(handle, hold);
+  return {
+    clock: timed,
+    took(chunk) {
+      const before = inputs;
+      if (chunk === undefined) {
+        inputs += unterminated ? 2 : 1;
+        unterminated = false;
+      } else {
+        const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+        for (const byte of bytes) if (byte === 0x0a) inputs++;
+        if (bytes.length > 0) unterminated = bytes[bytes.length - 1] !== 0x0a;
+      }
+      if (inputs > before) report({ draw: "read", inputs });
+    },
+  };
 }
 
 /**
@@ -139,7 +194,7 @@ export function drawFile(): { path?: string; take(): Draw[] } {
         } catch {
           continue; // the empty line after the last, or one cut short by a killed server
         }
-        if (isDraw(d)) draws.push({ draw: d.draw, value: d.value } as Draw);
+        if (isDraw(d)) draws.push(d.draw === "read" ? { draw: "read", inputs: d.inputs } : d.draw === "timer" ? { draw: "timer" } : ({ draw: d.draw, value: d.value } as Draw));
       }
       return draws;
     },
@@ -154,6 +209,7 @@ export interface ReplayedDraws extends DrawSource {
 
 /** Gives back `draws` in order, each kind on its own; a draw past the end, or of another length, is a {@link ReplayedDraws.problem}. */
 export function replayedDraws(draws: readonly Draw[]): ReplayedDraws {
+  // Read and timer draws are not handed back: replay follows them itself (stdio-transcript.ts).
   const clock = draws.flatMap((d) => (d.draw === "clock" ? [d.value] : []));
   const random = draws.flatMap((d) => (d.draw === "random" ? [d.value] : []));
   let readings = 0;

@@ -28,9 +28,10 @@ function outputSink(out: CliOutput): { write(chunk: string): boolean; waitDrain(
 
 /**
  * A transport over `io.stdin` / `io.stdout`, and a promise that settles with the close
- * reason, whichever side closed.
+ * reason, whichever side closed. `took` is told each chunk read before the server gets it,
+ * and `undefined` when the input ends.
  */
-export function cliStdioTransport(io: CliIO): { transport: Transport; closed: Promise<string> } {
+export function cliStdioTransport(io: CliIO, took?: (chunk: Uint8Array | string | undefined) => void): { transport: Transport; closed: Promise<string> } {
   let stopped = false;
   const channel = new StreamChannel(outputSink(io.stdout), { framing: "ndjson" }, () => {
     stopped = true;
@@ -46,8 +47,10 @@ export function cliStdioTransport(io: CliIO): { transport: Transport; closed: Pr
     try {
       for await (const chunk of io.stdin) {
         if (stopped) break;
+        took?.(chunk);
         channel.push(chunk);
       }
+      took?.(undefined);
       channel.endInput();
       channel.closeWith(INPUT_ENDED);
     } catch (e) {

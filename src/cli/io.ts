@@ -57,11 +57,12 @@ export interface CliIO {
   /** Standard error: usage and diagnostics. */
   stderr: CliOutput;
   /**
-   * Registers `fn` to run once when the user asks the process to stop (SIGINT, SIGTERM).
-   * Only long-running verbs (`serve`) register; absent in tests, which stop a verb through
-   * its own means. Registering replaces the default (the process dies at once).
+   * Registers `fn` to run once when the user asks the process to stop (SIGINT, SIGTERM,
+   * SIGHUP), with the signal's name. Only long-running verbs (`serve`, `record`) register;
+   * absent in most tests, which stop a verb through its own means. Registering replaces the
+   * default (the process dies at once).
    */
-  onStop?(fn: () => void): void;
+  onStop?(fn: (signal: NodeJS.Signals) => void): void;
 }
 
 const LF = 0x0a;

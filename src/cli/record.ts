@@ -9,7 +9,8 @@
  * `replay` reads, then what the server drew from the clock and the random source when it
  * is `mcp-kernel serve --stdio` (`draws.ts`). When our stdin ends, CMD's stdin is closed;
  * when CMD exits, the transcript is completed and the proxy exits with CMD's exit code
- * (128 + signal number when it was killed, as a shell reports it).
+ * (128 + signal number when it was killed, as a shell reports it). SIGINT, SIGTERM and
+ * SIGHUP sent to the proxy are passed on to CMD, whose exit then ends the proxy.
  */
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
@@ -93,6 +94,9 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   });
   // EPIPE once the child is gone: its exit is what we report.
   child.stdin.on("error", () => {});
+  // Asked to stop, we pass the signal on rather than die and orphan the server: its exit
+  // (by that signal, or however it handles it) completes the transcript and ends us, as always.
+  io.onStop?.((signal) => child.kill(signal));
 
   // Ends the server's input once: when ours ends, or when our client is gone (it stopped reading: EPIPE on our
   // stdout), so the server exits as a stdio server should when its stdin closes, and we with its exit code.

@@ -7,13 +7,16 @@
  * re-run through the kernel and the demo server's handlers. Exit 0 when every output
  * matches the recording, 1 with the first divergence (where, what was recorded, what was
  * produced) otherwise, 2 when the file cannot be read or is not a transcript (no header,
- * a header without options, a line that is not a step, a stdio time that is not finite or
- * goes back): nothing was compared.
+ * a header without options or with options no session has, a line that is not a step, a stdio time that is not finite or
+ * goes back) or is a stdio transcript of another server (told by the `serverInfo` it
+ * answered with; the command line does not tell: `npm start -- --stdio` runs the demo):
+ * nothing was compared.
  */
-import { replay, type ReplayResult } from "../index.js";
+import { MetaKey, replay, type ReplayResult } from "../index.js";
+import { DEMO_INFO } from "../demo/server.js";
 import { Exit, joinLines, openInput, readLines, writeOut } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
-import { parseStdioTranscript, replayStdio, STDIO_TRANSCRIPT } from "./stdio-transcript.js";
+import { parseStdioTranscript, replayStdio, STDIO_TRANSCRIPT, type StdioEvent } from "./stdio-transcript.js";
 
 const USAGE = `usage: mcp-kernel replay FILE|-
 
@@ -23,7 +26,8 @@ otherwise prints the first divergence. Two formats (JSON Lines, told apart by th
                       {input, outputs} line per step
   mcp-kernel/stdio-1  stdio traffic written by \`mcp-kernel record\` around
                       \`mcp-kernel serve --stdio\`, re-run against the demo server
-                      (a transcript of another server is refused: exit 2)
+                      (a transcript whose serverInfo names another server is
+                      refused: exit 2)
 `;
 
 async function run(args: string[], io: CliIO): Promise<number> {
@@ -67,11 +71,32 @@ async function replayText(text: string): Promise<ReplayResult> {
   const parsed = parseStdioTranscript(lines);
   if ("error" in parsed) return { ok: false, malformed: true, index: parsed.line - 1, expected: parsed.expected ?? "a stdio transcript event", actual: lines[parsed.line], reason: parsed.error };
   // Only the demo server can be rebuilt here: another server's transcript would "diverge" at its first answer.
-  const command = Array.isArray(parsed.header.command) ? parsed.header.command : [];
-  if (!(command.includes("serve") && command.includes("--stdio"))) {
-    return { ok: false, malformed: true, index: -1, expected: { command: ["mcp-kernel", "serve", "--stdio"] }, actual: { command }, reason: "replay re-runs stdio transcripts of mcp-kernel serve --stdio only (the demo server it can rebuild); this one recorded another server" };
+  // Told by the serverInfo it answered with, not the command (`npm start -- --stdio` runs the demo too).
+  const info = recordedServerInfo(parsed.events);
+  if (info !== undefined && !(info.name === DEMO_INFO.name && info.version === DEMO_INFO.version)) {
+    return { ok: false, malformed: true, index: -1, expected: { serverInfo: DEMO_INFO }, actual: { serverInfo: info, command: parsed.header.command }, reason: "replay re-runs stdio transcripts of mcp-kernel serve --stdio only (the demo server it can rebuild); this one recorded another server" };
   }
   return replayStdio(parsed.events);
+}
+
+/**
+ * The `serverInfo` of the first recorded answer that carries one (the legacy `initialize`
+ * result, or a modern result's `_meta`); undefined when none does.
+ */
+function recordedServerInfo(events: readonly StdioEvent[]): { name?: unknown; version?: unknown } | undefined {
+  for (const e of events) {
+    if (!("from" in e) || e.from !== "server" || !("line" in e)) continue;
+    let result: { serverInfo?: unknown; _meta?: Record<string, unknown> } | undefined;
+    try {
+      result = (JSON.parse(e.line) as { result?: typeof result } | null)?.result;
+    } catch {
+      continue;
+    }
+    if (result === null || typeof result !== "object") continue;
+    const info = result.serverInfo ?? result._meta?.[MetaKey.serverInfo];
+    if (info !== null && typeof info === "object") return info;
+  }
+  return undefined;
 }
 
 /** The `replay` verb. */

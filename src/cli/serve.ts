@@ -7,7 +7,7 @@
  *
  * HTTP listens on 127.0.0.1 only (port 3000 unless `--port`; 0 picks a free port) at
  * `/mcp`, prints `listening on http://127.0.0.1:PORT/mcp` to stderr, and runs until the
- * process is asked to stop (SIGINT, SIGTERM), then closes its sessions and exits 0. With
+ * process is asked to stop (SIGINT, SIGTERM, SIGHUP), then closes its sessions and exits 0. With
  * `--stdio` it serves standard input and output and exits 0 when the input ends; run
  * under `mcp-kernel record`, it also reports what it draws from the clock and the random
  * source (`draws.ts`), for the transcript.
@@ -15,7 +15,8 @@
 import { serveNode } from "../node.js";
 import type { DemoOptions } from "../demo/server.js";
 import { cliDemoServer, serverHttpHandler } from "./demo.js";
-import { DRAWS_ENV, drawLog, drawnServer, systemDraws } from "./draws.js";
+import { systemClock } from "../driver/clock.js";
+import { DRAWS_ENV, drawLog, drawnServer, inputOrder, systemDraws } from "./draws.js";
 import { Exit, writeOut } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { cliStdioTransport } from "./io-transport.js";
@@ -54,17 +55,20 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
 
 /**
  * The demo's options for `serve --stdio`: under `record` (which names a file in
- * {@link DRAWS_ENV}) the server's draws go to that file, so the transcript replays
- * identically; a file that cannot be written is said on stderr, and serving goes on.
+ * {@link DRAWS_ENV}) the server's draws, with how it read its input (`took`) and where its
+ * timers fired, go to that file, so the transcript replays identically; a file that
+ * cannot be written is said on stderr, and serving goes on.
  */
-async function stdioOptions(env: Readonly<Record<string, string | undefined>>, io: CliIO): Promise<DemoOptions> {
+async function stdioOptions(env: Readonly<Record<string, string | undefined>>, io: CliIO): Promise<{ options: DemoOptions; took?: (chunk: Uint8Array | string | undefined) => void }> {
   const file = env[DRAWS_ENV];
-  if (file === undefined || file === "") return {};
+  if (file === undefined || file === "") return { options: {} };
   try {
-    return { server: drawnServer(systemDraws(drawLog(file))).options };
+    const report = drawLog(file);
+    const timers = inputOrder(systemClock, report);
+    return { options: { clock: timers.clock, server: drawnServer(systemDraws(report)).options }, took: timers.took };
   } catch (e) {
     await writeOut(io.stderr, `mcp-kernel serve: cannot write draws to ${file} (${e instanceof Error ? e.message : String(e)}): task ids and requestState in the transcript will not replay identically\n`);
-    return {};
+    return { options: {} };
   }
 }
 
@@ -79,8 +83,9 @@ async function run(args: string[], io: CliIO, env: Readonly<Record<string, strin
     return Exit.Usage;
   }
   if (parsed.stdio) {
-    const server = cliDemoServer(await stdioOptions(env, io));
-    const { transport, closed } = cliStdioTransport(io);
+    const { options, took } = await stdioOptions(env, io);
+    const server = cliDemoServer(options);
+    const { transport, closed } = cliStdioTransport(io, took);
     server.connect(transport);
     await closed;
     server.close();
@@ -95,7 +100,7 @@ async function run(args: string[], io: CliIO, env: Readonly<Record<string, strin
     await writeOut(io.stderr, `mcp-kernel serve: cannot listen on 127.0.0.1:${parsed.port}: ${e instanceof Error ? e.message : String(e)}\n`);
     return Exit.Invalid;
   }
-  const stopped = new Promise<void>((resolve) => io.onStop?.(resolve));
+  const stopped = new Promise<void>((resolve) => io.onStop?.(() => resolve()));
   await writeOut(io.stderr, `listening on ${http.url}/mcp\n`);
   await stopped;
   handler.close();

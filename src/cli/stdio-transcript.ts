@@ -10,21 +10,31 @@
  *     {"t":9,"from":"client","end":true}
  *     {"t":11,"draw":"clock","value":1767225600123}
  *     {"t":11,"draw":"random","value":"3q2+7w..."}
+ *     {"t":11,"draw":"read","inputs":1}
+ *     {"t":11,"draw":"timer"}
  *     {"t":11,"exit":{"code":0,"signal":null}}
  *
- * `t` is milliseconds since the recording started, never going back. A line that is not
- * UTF-8 is stored as `bytes` (base64) instead of `line`, so the transcript holds exactly
- * what crossed the pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
+ * `t` is milliseconds since the recording started, never going back. A line is stored
+ * without its line ending (`\n`, or `\r\n`: the `\r` is dropped too); one that is not
+ * UTF-8 is stored as `bytes` (base64) instead of `line`, so otherwise the transcript holds
+ * exactly what crossed the pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
  * `draw` events, after the traffic, are what `serve --stdio` drew from the wall clock and
- * the random source, in the order it drew them (`draws.ts`); a transcript of another
+ * the random source, in the order it drew them, and how it read its input (`read`: the
+ * client inputs, lines and the end, taken once it had read a chunk) and where its timers
+ * fired among those reads (`timer`), in order (`draws.ts`); a transcript of another
  * server, or an older one, has none.
  *
  * Replay (theory of operation). The demo server is rebuilt as `serve` builds it, on a
  * clock that moves only when the replay moves it, behind a real ndjson channel (so framing
- * faults replay too). Client lines are fed at their recorded times (lines of one chunk in
- * one push); the clock is advanced through every timer due before each one, letting the
- * server run between timers, so the demo's pauses and the kernel's timeouts fire as they
- * did. Each produced line must equal (as canonical JSON) its recorded counterpart: the
+ * faults replay too), letting the server run between inputs and between timers, so the
+ * demo's pauses and the kernel's timeouts fire as they did. With `read` and `timer` draws,
+ * the input is fed in the chunks the server read it in, each at the time of its last line,
+ * and exactly the recorded timers fire between them, whenever due on the replay's clock
+ * (the recorded times are the proxy's, a few ms off the server's: a timer due just before
+ * a line may have fired after it, and lines the proxy saw apart may have been read
+ * together, which changes how concurrent requests interleave). Without them (an older
+ * transcript), client lines are fed at their recorded times (lines of one time in one
+ * push), after every timer due by then. Each produced line must equal (as canonical JSON) its recorded counterpart: the
  * recorded response with the same id for a response (answers to concurrent requests may
  * come in either order), the next recorded line for anything else. Before each client
  * line, every server line recorded before it must have been produced: the replayed
@@ -96,6 +106,11 @@ function comparable(text: string): string {
   }
 }
 
+/** Whether `e` is a line the server wrote. */
+function isServerLine(e: StdioEvent): boolean {
+  return "from" in e && e.from === "server" && ("line" in e || "bytes" in e);
+}
+
 /** `response:<id>` for a JSON-RPC response line, else undefined. */
 function responseKey(text: string): string | undefined {
   let m: unknown;
@@ -130,11 +145,13 @@ async function settleWhile(progress: () => number, busy?: () => Promise<boolean>
  * Parses a stdio transcript's text into its header and events; an error names the bad line
  * (and what was expected there when it is more than an event). Times must be finite, not
  * negative and never go back, as `record` writes them: replay advances its clock to each.
+ * No client event follows the client's end.
  */
 export function parseStdioTranscript(lines: readonly string[]): { header: StdioTranscriptHeader; events: StdioEvent[] } | { error: string; line: number; expected?: string } {
   const header = JSON.parse(lines[0]) as StdioTranscriptHeader;
   const events: StdioEvent[] = [];
   let time = 0;
+  let ended = false;
   for (let i = 1; i < lines.length; i++) {
     let e: unknown;
     try {
@@ -152,6 +169,10 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
         isDraw(ev) ||
         (typeof ev.exit === "object" && ev.exit !== null));
     if (!ok) return { error: `line ${i + 1} is not a stdio transcript event`, line: i };
+    // Nothing reaches a server after its input closed: record cannot have logged it.
+    const { from, end } = e as { from?: unknown; end?: unknown };
+    if (ended && from === "client") return { error: `line ${i + 1} is client input after the client closed the input`, line: i };
+    ended ||= end === true;
     // 1e999 parses as Infinity; a time far ahead is caught only where it makes time go back.
     const t = (e as { t: number }).t;
     if (!Number.isFinite(t) || t < time) return { error: `line ${i + 1} has a time t that is not a finite number of ms at or after the line before's`, line: i, expected: `t from ${time} on` };
@@ -185,6 +206,8 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   // The clock stops there: past the recorded readings the server sees time stand still, and a
   // timer it re-arms (a task's expiry) would fire again and again on the way to a far time.
   const drewTooMuch = () => draws?.problem() !== undefined;
+  // The server's own order of its input chunks and timer firings, when recorded (draws.ts).
+  const order = recorded.filter((d): d is StdioEvent & Extract<Draw, { draw: "read" | "timer" }> => d.draw === "read" || d.draw === "timer");
 
   // Every server line of the recording, in order.
   const expected: ({ line: string } | { bytes: string })[] = [];
@@ -193,8 +216,13 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
     if ("line" in e) expected.push({ line: e.line });
     else if ("bytes" in e) expected.push({ bytes: e.bytes });
   }
-  // How many server lines were recorded before each event.
-  let recordedSoFar = 0;
+  // How many server lines were recorded before each event; where the client's inputs (lines, the end) are.
+  const serverBefore: number[] = [];
+  const inputsAt: number[] = [];
+  events.forEach((e, i) => {
+    serverBefore.push(i === 0 ? 0 : serverBefore[i - 1] + (isServerLine(events[i - 1]) ? 1 : 0));
+    if ("from" in e && e.from === "client") inputsAt.push(i);
+  });
   let clientLines = 0;
   // Matching: a response is paired with the recorded response of the same id (when two
   // requests are in flight their answers may come in either order); every other line
@@ -231,38 +259,80 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
     return undefined;
   };
 
-  try {
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i];
-      if (!("from" in event)) continue;
-      if (event.from === "server") {
-        recordedSoFar++;
-        continue;
-      }
+  /** Feeds the client inputs `from` to `to` (indexes into inputsAt) in one push, as one chunk; the end closes the input. */
+  const feed = (from: number, to: number): void => {
+    const batch: Uint8Array[] = [];
+    let ended = false;
+    for (const i of inputsAt.slice(from, to)) {
+      const e = events[i];
+      if ("end" in e) ended = true;
+      else if ("from" in e) batch.push(bytesOf(e as { line: string } | { bytes: string }), NEWLINE);
+    }
+    clientLines += batch.length / 2;
+    if (batch.length > 0) channel.push(batch.reduce(concat));
+    if (ended) {
+      channel.endInput();
+      channel.closeWith("the peer closed the stream");
+    }
+  };
+  const before = (input: number) => ("end" in events[inputsAt[input]] ? "before the client closed the input" : `before client line ${clientLines + 1}`);
+
+  /**
+   * Older transcripts: each input at its recorded time, after every timer due by then; lines
+   * of one time with no server line between came in one chunk (record times each chunk
+   * once), so they are fed together.
+   */
+  const feedByTime = async (): Promise<ReplayResult | undefined> => {
+    for (let input = 0; input < inputsAt.length; ) {
+      const event = events[inputsAt[input]];
       await clock.runUntil(event.t, settle, drewTooMuch);
       await settle();
-      const at = "end" in event ? "before the client closed the input" : `before client line ${clientLines + 1}`;
-      const divergence = check(recordedSoFar, at);
+      const divergence = check(serverBefore[inputsAt[input]], before(input));
       if (divergence !== undefined) return divergence;
-      if ("end" in event) {
-        channel.endInput();
-        channel.closeWith("the peer closed the stream");
+      let to = input + 1;
+      if (!("end" in event)) {
+        while (to < inputsAt.length && inputsAt[to] === inputsAt[to - 1] + 1 && events[inputsAt[to]].t === event.t && !("end" in events[inputsAt[to]])) to++;
+      }
+      feed(input, to);
+      input = to;
+    }
+    return undefined;
+  };
+
+  /**
+   * A recording of `serve --stdio`: its inputs in the chunks it read them in and its timers
+   * where they fired among them (whenever due on the replay's clock), as it reported them.
+   */
+  const feedInRecordedOrder = async (): Promise<ReplayResult | undefined> => {
+    let taken = 0;
+    // Inputs the server never reported reading (it exited first) are fed last, together.
+    for (const op of [...order, { draw: "read" as const, inputs: inputsAt.length }]) {
+      if (drewTooMuch()) break;
+      if (op.draw === "timer") {
+        if (clock.fireEarliest()) await settle();
         continue;
       }
-      // Client lines of one time, with no server line between, came in one chunk (record
-      // times each chunk once): the server saw them together, so it gets them together.
-      const batch: Uint8Array[] = [];
-      for (let j = i; j < events.length; j++) {
-        const e = events[j];
-        if (!("from" in e) || e.from !== "client" || "end" in e || e.t !== event.t) break;
-        batch.push(bytesOf(e), NEWLINE);
-        i = j;
-      }
-      clientLines += batch.length / 2;
-      channel.push(batch.reduce(concat));
+      const to = Math.min(op.inputs, inputsAt.length);
+      if (to <= taken) continue;
+      // The server read them after the last was written: every server line recorded before that one came first.
+      const last = inputsAt[to - 1];
+      clock.jumpTo(events[last].t);
+      await settle();
+      const divergence = check(serverBefore[last], before(taken));
+      if (divergence !== undefined) return divergence;
+      feed(taken, to);
+      taken = to;
+      await settle();
     }
+    return undefined;
+  };
+
+  try {
+    const fed = await (order.length > 0 ? feedInRecordedOrder() : feedByTime());
+    if (fed !== undefined) return fed;
     const last = events.length === 0 ? 0 : events[events.length - 1].t;
-    await clock.runUntil(last, settle, drewTooMuch);
+    if (order.length > 0) clock.jumpTo(last);
+    else await clock.runUntil(last, settle, drewTooMuch);
     await settle();
     const at = "at the end of the recording";
     const divergence = check(expected.length, at);

@@ -30,6 +30,11 @@
  * share (both sides of a session count from 1) is ambiguous and treated as unknown.
  *
  * With `--type T` every value is checked bare against schema type `T` instead.
+ *
+ * A transcript (JSON Lines whose first line is an `mcp-kernel/stdio-1` or `mcp-kernel/1`
+ * header) is checked as the session it recorded: each message it holds, in order (the
+ * `line` of each stdio event; a step's received `data`, then the messages it sent), one
+ * `ok` / `error` line each; the pointer is into that message.
  */
 import { allowsBatches, decode, isProtocolVersion, METHODS, methodSpec, PROTOCOL_VERSIONS, schemaVersionOf, validatorFor } from "../index.js";
 import type { Decoded, Issue, ProtocolVersion, RequestId, Validator } from "../index.js";
@@ -43,7 +48,9 @@ Checks MCP messages against the schema of protocol version V (default ${PROTOCOL
 known: ${PROTOCOL_VERSIONS.join(", ")}); without --version, a recorded session's own
 version is followed: an initialize selects the version it asks for (its result, the one
 the server chose), a modern request the one its _meta names. Reads FILE, or standard input for - or no FILE:
-one JSON message (it may span lines) or JSON Lines (one per line, blank lines skipped).
+one JSON message (it may span lines) or JSON Lines (one per line, blank lines skipped),
+or a transcript written by \`mcp-kernel record\` or recordingSession, whose messages are
+checked in order.
 
 Without --type, each line is decoded as JSON-RPC (batches only for 2025-03-26) and a
 request's or notification's params are checked against its method. A result is checked,
@@ -232,6 +239,40 @@ function kindOfType(version: ProtocolVersion, typeName: string): string {
   return kind;
 }
 
+/** The transcript formats whose messages are checked: `record`'s (stdio) and the library's (kernel steps). */
+type Transcript = "mcp-kernel/stdio-1" | "mcp-kernel/1";
+
+/** The format a transcript's header line names, or undefined for any other line. */
+function transcriptOf(line: Uint8Array): Transcript | undefined {
+  const format = (JSON.parse(lenientUtf8.decode(line)) as { transcript?: unknown } | null)?.transcript;
+  return format === "mcp-kernel/stdio-1" || format === "mcp-kernel/1" ? format : undefined;
+}
+
+/**
+ * The messages one transcript line holds, in order: a stdio event's `line` (or its `bytes`,
+ * not UTF-8), a step's received `data` then the messages it sent. A line that is not JSON
+ * is itself checked (and so reported); events without a message (an end, a draw, an exit)
+ * hold none.
+ */
+function transcriptMessages(format: Transcript, line: Uint8Array): Uint8Array[] {
+  let event: Record<string, unknown>;
+  try {
+    event = JSON.parse(lenientUtf8.decode(line)) as Record<string, unknown>;
+  } catch {
+    return [line];
+  }
+  if (event === null || typeof event !== "object") return [line];
+  const text = (s: unknown) => new TextEncoder().encode(typeof s === "string" ? s : JSON.stringify(s));
+  if (format === "mcp-kernel/stdio-1") {
+    if (typeof event.line === "string") return [text(event.line)];
+    return typeof event.bytes === "string" ? [new Uint8Array(Buffer.from(event.bytes, "base64"))] : [];
+  }
+  const input = event.input as { type?: unknown; data?: unknown } | undefined;
+  const received = input?.type === "receive" && typeof input.data === "string" ? [text(input.data)] : [];
+  const outputs = Array.isArray(event.outputs) ? (event.outputs as { type?: unknown; message?: unknown }[]) : [];
+  return [...received, ...outputs.filter((o) => o?.type === "send" && o.message !== undefined).map((o) => text(o.message))];
+}
+
 /** Prints a usage error and the verb's usage; returns the usage exit code. */
 async function usageError(io: CliIO, message: string): Promise<number> {
   await writeOut(io.stderr, `mcp-kernel validate: ${message}\n\n${USAGE}`);
@@ -267,8 +308,9 @@ async function runValidate(args: string[], io: CliIO): Promise<number> {
   const file = positionals[0] ?? "-";
   const checker = new Checker(version, bare, values.version === undefined && bare === null);
 
-  // "first": nothing seen yet; "lines": JSON Lines; "document": buffering one document.
-  let mode: "first" | "lines" | "document" = "first";
+  // "first": nothing seen yet; "lines": JSON Lines; "document": buffering one document; a
+  // transcript's format: its messages, taken out of each line.
+  let mode: "first" | "lines" | "document" | Transcript = "first";
   const document: Uint8Array[] = [];
   try {
     for await (const batch of readLines(openInput(file, io))) {
@@ -285,9 +327,11 @@ async function runValidate(args: string[], io: CliIO): Promise<number> {
             document.push(line);
             continue;
           }
-          mode = "lines";
+          mode = transcriptOf(line) ?? "lines";
+          if (mode !== "lines") continue;
         }
-        out += checker.line(line);
+        if (mode === "lines") out += checker.line(line);
+        else for (const message of transcriptMessages(mode, line)) out += checker.line(message);
       }
       await writeOut(io.stdout, out);
     }

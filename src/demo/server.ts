@@ -92,12 +92,15 @@ function startingWith(values: readonly string[], typed: string): string[] {
   return values.filter((v) => v.startsWith(typed));
 }
 
+/** The demo's name and version, in every `serverInfo` it sends: `replay` tells its transcripts by them. */
+export const DEMO_INFO = { name: "mcp-kernel-demo", version: "0.1.0" } as const;
+
 /** Builds the demo server. Connect it with `server.connect(transport)`. */
 export function createDemoServer(options: DemoOptions = {}): McpServer {
   const clock = options.clock ?? systemClock;
   const delay = options.delay ?? clockDelay(clock);
   const server = new McpServer(
-    { name: "mcp-kernel-demo", version: "0.1.0", title: "mcp-kernel demo server", instructions: "A demonstration server: every tool, resource and prompt exists to exercise one protocol feature." },
+    { ...DEMO_INFO, title: "mcp-kernel demo server", instructions: "A demonstration server: every tool, resource and prompt exists to exercise one protocol feature." },
     { clock, ...options.server },
   );
 

@@ -110,6 +110,20 @@ export class ManualClock implements Clock {
     this.t = Math.max(this.t, until);
   }
 
+  /** Fires the earliest timer, moving time to when it is due if that is later; false when none is scheduled. */
+  fireEarliest(): boolean {
+    return this.fireNext(Infinity);
+  }
+
+  /**
+   * Moves time forward to `until` without firing the timers due by then (they fire when
+   * {@link fireEarliest} or {@link advance} says): for a replay that follows the order in
+   * which a recorded process's timers fired among its input, not the clock.
+   */
+  jumpTo(until: number): void {
+    this.t = Math.max(this.t, until);
+  }
+
   /** Fires the earliest timer due by `until`; false when none is. */
   private fireNext(until: number): boolean {
     let next: [number, { at: number; fn: () => void }] | undefined;

@@ -12,6 +12,7 @@
  * Comparison is by canonical JSON (keys sorted), so a transcript that went through another
  * tool that reordered keys still replays.
  */
+import { isProtocolVersion } from "../model/versions.js";
 import { createSession, step } from "./session.js";
 import type { SessionInput, SessionOptions, SessionOutput } from "./types.js";
 
@@ -106,6 +107,8 @@ function replayLines(text: string): ReplayResult {
   if (typeof header.options !== "object" || header.options === null || Array.isArray(header.options)) {
     return { ok: false, malformed: true, index: -1, expected: { transcript: "mcp-kernel/1", options: "the session options (an object)" }, actual: header, reason: "the transcript header has no options object" };
   }
+  const problem = optionsProblem(header.options);
+  if (problem !== undefined) return { ok: false, malformed: true, index: -1, expected: { options: problem.expected }, actual: header.options, reason: `the transcript header's options are not a session's: ${problem.reason}` };
   const state = createSession(header.options);
   for (let i = 1; i < lines.length; i++) {
     let recorded: TranscriptStep;
@@ -123,6 +126,20 @@ function replayLines(text: string): ReplayResult {
     if (want !== got) return { ok: false, index: i - 1, expected: recorded.outputs, actual: outputs, reason: `step ${i - 1} (${recorded.input.type}) produced different outputs` };
   }
   return { ok: true, steps: lines.length - 1 };
+}
+
+/**
+ * What makes `options` options no session could have been recorded with (the kernel takes
+ * them as typed, so a replay of, say, role "sever" would fail inside the first step and
+ * look like a divergence): an edited or corrupted header, reported as malformed instead.
+ */
+function optionsProblem(options: SessionOptions): { expected: unknown; reason: string } | undefined {
+  if ((options.role as unknown) !== "client" && (options.role as unknown) !== "server") return { expected: { role: "client or server" }, reason: `role ${JSON.stringify(options.role)}` };
+  const versions = options.versions;
+  if (versions !== undefined && !(Array.isArray(versions) && versions.length > 0 && versions.every((v) => isProtocolVersion(v)))) {
+    return { expected: { versions: "a non-empty array of known protocol versions" }, reason: `versions ${JSON.stringify(versions)}` };
+  }
+  return undefined;
 }
 
 /** JSON with object keys sorted at every level: equal values give equal text. */
