@@ -163,7 +163,28 @@ test("client edges (2025-11-25 basic/transports, Session Management: the client 
   assert.match(reason, /HTTP 400/);
   assert.match(reason, /cross-origin/);
   assert.match(reason, /Access-Control-Expose-Headers: MCP-Session-Id/);
+  assert.match(reason, /header is required/, "the 400's own message");
   await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+  // Same origin, fetch hides no header: a server without sessions refusing the notification
+  // for its own reasons is reported as any 400 is, and the session serves on.
+  const errors: string[] = [];
+  const refusing = wrappedTransport(
+    handler,
+    async (_req, next, body) => {
+      if (body.includes('"notifications/initialized"')) return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "no notifications here" } }, { status: 400 });
+      if (body.includes('"tools/list"')) return Response.json({ jsonrpc: "2.0", id: JSON.parse(body).id, result: { tools: [] } });
+      const r = await next();
+      const h = new Headers(r.headers);
+      h.delete("mcp-session-id");
+      return new Response(r.body, { status: r.status, headers: h });
+    },
+    { onError: (e) => errors.push(e) },
+  );
+  const same = connect(refusing);
+  await same.ep.open();
+  assert.deepEqual(await same.ep.request("tools/list"), { tools: [] });
+  assert.ok(errors.some((e) => /HTTP 400: no notifications here/.test(e)), errors.join());
+  refusing.close();
   // A server without sessions: no MCP-Session-Id, and the notification accepted.
   const sessionless = wrappedTransport(handler, async (_req, next, body) => {
     if (body.includes('"notifications/initialized"')) return new Response(null, { status: 202 });
@@ -441,6 +462,60 @@ test("client edges (2025-11-25 basic/utilities/cancellation: the sender SHOULD i
       t.close();
     }
   }
+});
+
+test("client edges (basic/utilities/cancellation, related requests): a POST stream the server asked the client something on stays open after the call is cancelled (the server cancels its request there), however the request is written: id after 1.5 KB of params, as SDK 1.x writes it, or in a batch", async () => {
+  const { handler } = makeHandler();
+  const params = { message: "x".repeat(1500), requestedSchema: { type: "object", properties: {} } };
+  const forms = {
+    "id last": JSON.stringify({ method: "elicitation/create", params, jsonrpc: "2.0", id: "s1" }),
+    batch: JSON.stringify([{ jsonrpc: "2.0", id: "s1", method: "elicitation/create", params }]),
+  };
+  for (const [form, request] of Object.entries(forms)) {
+    const order: string[] = [];
+    const t = wrappedTransport(handler, async (_req, next, body) => {
+      if (body.includes('"notifications/cancelled"')) order.push("cancel posted");
+      if (!body.includes('"tools/call"')) return next();
+      return endless(`id: 1-0\ndata:\n\nid: 1-1\ndata: ${request}\n\n`, () => order.push("stream closed"));
+    });
+    const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-11-25"] }, { send: (m) => t.send(encode(m)) });
+    t.onMessage((x) => ep.receive(x));
+    await ep.open();
+    const ac = new AbortController();
+    const call = ep.request("tools/call", { name: "echo", arguments: {} }, { signal: ac.signal });
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    ac.abort("user");
+    await assert.rejects(call);
+    await until(() => order.includes("cancel posted"));
+    assert.deepEqual(order, ["cancel posted"], `${form}: the stream is kept for the server's cancellation`);
+    t.close();
+  }
+});
+
+test("client edges (basic/utilities/cancellation): a request cancelled while its 404 renews the session is not POSTed again in the new session", async () => {
+  const { handler } = makeHandler();
+  const sent: string[] = [];
+  let initializes = 0;
+  let renewed!: () => void;
+  const held = new Promise<void>((r) => (renewed = r));
+  const t = wrappedTransport(handler, async (req, next, body) => {
+    if (req.method === "POST") sent.push(JSON.parse(body).method ?? "response");
+    if (body.includes('"initialize"') && ++initializes === 2) await held;
+    if (body.includes('"tools/call"') && initializes === 1) return new Response(null, { status: 404 });
+    return next();
+  });
+  const { ep } = connect(t);
+  await ep.open();
+  const ac = new AbortController();
+  const call = ep.request("tools/call", { name: "echo", arguments: { text: "x" } }, { signal: ac.signal });
+  await until(() => initializes === 2);
+  ac.abort("user");
+  await assert.rejects(call);
+  renewed();
+  await until(() => sent.includes("notifications/cancelled"));
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(sent.filter((m) => m === "tools/call").length, 1, `not sent again: ${sent.join(", ")}`);
+  t.close();
 });
 
 test("client edges (2025-03-26 basic/transports: a batch's responses share its POST stream): cancelling one request of a batch leaves the stream open for the other, whose response is delivered", async () => {

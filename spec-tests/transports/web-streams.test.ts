@@ -138,7 +138,7 @@ test("McpServer.connect on a transport whose peer hung up before the call return
   await assert.rejects(endpoint.request("ping"), { code: -32000 });
 });
 
-test("McpServer.connect on a transport holding the client's first messages serves them, notifications included, during the call", async () => {
+test("McpServer.connect on a transport holding the client's first messages serves them, notifications included, during the call (listeners get the endpoint as peer)", async () => {
   const lines = [
     { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { roots: { listChanged: true } }, clientInfo: { name: "c", version: "1" } } },
     { jsonrpc: "2.0", method: "notifications/initialized" },
@@ -153,7 +153,7 @@ test("McpServer.connect on a transport holding the client's first messages serve
   const seen: unknown[] = [];
   server.onNotification("notifications/roots/list_changed", (_params, peer) => seen.push(peer));
   const endpoint = server.connect(t);
-  assert.equal(seen.length, 1);
+  assert.deepEqual(seen, [endpoint], "delivered during the call, with the endpoint as peer");
   assert.equal(server.connectionCount, 1);
   await w.reached(1);
   assert.match(text(w.chunks)[0], /"id":1,"result":\{"protocolVersion":"2025-11-25"/);

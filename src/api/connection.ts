@@ -31,6 +31,12 @@ import type { Transport } from "./transport.js";
 export interface AttachHooks extends Omit<EndpointHooks, "send"> {
   /** The transport closed (after the endpoint has been told). */
   onTransportClose?(reason: string): void;
+  /**
+   * The endpoint exists; called before the transport delivers anything (a stream transport
+   * hands over what it buffered, and its close, as soon as it is listened to), so the
+   * other hooks can name the endpoint from their first call.
+   */
+  onEndpoint?(endpoint: Endpoint): void;
 }
 
 /** A message object with more arrays and objects than this crosses a values transport as text (walking it would cost what encoding does). */
@@ -59,6 +65,7 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
     },
     clock,
   );
+  hooks.onEndpoint?.(endpoint);
   transport.onMessage((text) => endpoint.receive(text));
   transport.onValue?.((value) => endpoint.receive(value));
   transport.onClose((reason) => {

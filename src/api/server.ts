@@ -589,19 +589,20 @@ export class McpServerCore {
    */
   connect(transport: Transport): Endpoint {
     const owner = sessionOwner();
-    // Not a const: a transport that closed (or received messages) before this call tells
-    // `attach` so before it returns, and these hooks must not read the binding too early.
-    let endpoint: Endpoint | undefined;
+    // Set by `onEndpoint`, before a transport that buffered messages (or closed) before
+    // this call delivers them inside `attach`: the listeners get the endpoint as `peer`.
+    let endpoint!: Endpoint;
     let open = true;
-    endpoint = attach(
+    attach(
       transport,
       this.sessionOptions(),
       {
+        onEndpoint: (e) => (endpoint = e),
         onRequest: this.handler(owner),
         onNotification: (method, params) => this.emit(method, params, endpoint),
         onTransportClose: () => {
           open = false;
-          if (endpoint !== undefined) this.detach(endpoint);
+          this.detach(endpoint);
           this.tasks?.release(owner);
         },
       },

@@ -72,7 +72,12 @@ export interface ChannelOptions {
   maxLineBytes?: number;
   /** Most outgoing text (UTF-16 code units, about bytes for ASCII) held while the peer is not reading. Default 16 Mi. */
   maxQueuedChars?: number;
-  /** Told about every line replaced by a stand-in (not UTF-8, or over `maxLineBytes`), e.g. to log it to stderr. */
+  /**
+   * Told about every line replaced by a stand-in (not UTF-8, or over `maxLineBytes`), e.g.
+   * to log it to stderr. If it throws, the stream still goes on, and the error is rethrown
+   * on a fresh microtask, uncaught, as a throwing event listener's is: a peer decides when
+   * faults happen, so a hook must not throw (Node ends a process on an uncaught error).
+   */
   onFault?(fault: FramingFault): void;
   /**
    * Join the lines sent in one turn of the event loop into one write (ndjson only; see

@@ -410,16 +410,22 @@ class HttpClient implements HttpClientTransport {
       discard(res);
       // Session Management item 4: a new session, then this message again (once).
       // (The renewal itself sends notifications/initialized.)
-      if (!retried && (await this.renewSession(sid))) return method === "notifications/initialized" ? undefined : this.post(text, true);
+      if (!retried && (await this.renewSession(sid))) {
+        // Cancelled while the session was renewed: its notification went out already, so
+        // the request is not sent again (the server would run it for no one).
+        if (ctx.released) return;
+        return method === "notifications/initialized" ? undefined : this.post(text, true);
+      }
       return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${sid}`, false);
     }
     if (res.status === 202 || res.status === 204) {
       discard(res);
       return this.bodiless(ctx, res.status);
     }
-    if (method === "notifications/initialized" && res.status === 400 && this.sessionId === undefined) {
-      discard(res);
-      return this.shut(unreadSession(res), false);
+    // Only a cross-origin response can hide the header: a server without sessions may
+    // refuse the notification for its own reasons, reported as any 400 is.
+    if (method === "notifications/initialized" && res.status === 400 && this.sessionId === undefined && res.type === "cors") {
+      return this.shut(unreadSession(await errorMessageOf(res, this.maxBytes)), false);
     }
     // Only a modern request's answer can come back as lost, and this one is legacy.
     await this.answer(ctx, res);
@@ -871,7 +877,7 @@ class HttpClient implements HttpClientTransport {
         text = restored;
       }
       if (text.indexOf(PROGRESS) !== -1) noteProgress(text, modern);
-    } else if (ctx.kind === "post" && ctx.asked !== true && peekRequestId(text) !== null) ctx.asked = true;
+    } else if (ctx.kind === "post" && ctx.asked !== true && holdsRequest(text)) ctx.asked = true;
     if (ctx.modern?.method === "tools/list" && ctx.pending.size > 0) text = this.screenTools(text);
     if (ctx.pending.size > 0 || this.initKey !== undefined) this.noteResponse(text, ctx);
     this.hand(text);
@@ -1116,6 +1122,19 @@ function isByteString(s: string): boolean {
   return !/[^\u0000-\u00ff]/.test(s);
 }
 
+/**
+ * Whether a message (or a 2025-03-26 batch) holds a request. The peek reads only the start
+ * of one object; SDK 1.x writes a request's `id` after its params, and a batch is an array:
+ * then, when the text names both, it is parsed.
+ */
+function holdsRequest(text: string): boolean {
+  if (peekRequestId(text) !== null) return true;
+  if (text.indexOf('"method"') === -1 || text.indexOf('"id"') === -1) return false;
+  const v = parse(text);
+  const isRequest = (m: unknown): boolean => typeof m === "object" && m !== null && "method" in m && "id" in m;
+  return Array.isArray(v) ? v.some(isRequest) : isRequest(v);
+}
+
 function parse(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -1156,12 +1175,19 @@ function sseLimits(maxBytes: number): { maxEventSize: number } {
  * could read, while the server refuses the next request (400) as it lacks one: the client
  * MUST send the id on every later request (2025-11-25 `basic/transports`, Session
  * Management), so each would fail and the server's session is left behind. A server on
- * another origin that does not expose the header looks like this: fetch hides it. (A
- * server without sessions sends none and accepts the notification.)
+ * another origin that does not expose the header looks like this: fetch hides it.
+ * `refusal` is the 400's own error message, if it had one.
  */
-function unreadSession(res: Response): string {
-  const cors = res.type === "cors" ? "the response was cross-origin, and " : "";
-  return `the server answered notifications/initialized with HTTP 400 but sent no MCP-Session-Id the client could read (${cors}a server on another origin must expose it with Access-Control-Expose-Headers: MCP-Session-Id)`;
+function unreadSession(refusal: string | undefined): string {
+  const said = refusal === undefined ? "" : ` ("${refusal}")`;
+  return `the server answered notifications/initialized with HTTP 400${said} and its initialize answer had no MCP-Session-Id the client could read: the response was cross-origin, and a server on another origin must expose it with Access-Control-Expose-Headers: MCP-Session-Id`;
+}
+
+/** The `error.message` of a response whose body is a JSON-RPC error (read up to `maxBytes`). */
+async function errorMessageOf(res: Response, maxBytes: number): Promise<string | undefined> {
+  const read = await readBodyText(res, maxBytes);
+  const reply = read.ok ? (parse(read.text) as { error?: { message?: unknown } } | null | undefined) : undefined;
+  return typeof reply?.error?.message === "string" ? reply.error.message : undefined;
 }
 
 /** Releases a response body we will not read. */
