@@ -267,7 +267,7 @@ test("mrtr requestState: concurrent requests read the clock in the order they ca
   const pending: { text: string; done: () => void }[] = [];
   const later = <T>(text: string, value: T) => new Promise<T>((resolve) => pending.push({ text, done: () => resolve(value) }));
   const finish = (fragment: string) => pending.splice(pending.findIndex((p) => p.text.includes(fragment)), 1)[0].done();
-  const readings = [1000, 2000, 3000, 4000];
+  const readings = [1000, 2000, 3000, 4000, 5000, 6000];
   const ttlMs = 60_000;
   const bridge = new InputRequiredBridge({ codec: { sign: (s) => s, verify: (t) => later(t, t), digest: (t) => later(t, `d(${t})`) }, ttlMs, now: () => readings.shift()!, maxRounds: 8 });
   const rc = { protocolVersion: "2026-07-28" } as RequestContext;
@@ -283,13 +283,19 @@ test("mrtr requestState: concurrent requests read the clock in the order they ca
   const [sealedA, sealedB] = (await Promise.all([a, b])) as JsonObject[];
   assert.deepEqual([expiryOf(sealedA), expiryOf(sealedB)], [1000 + ttlMs, 2000 + ttlMs]);
 
-  // Retries: a, then b; b's verification (then digest) finishes first. One reading each, as it arrives.
+  // Retries: a, then b; whenever both have codec work pending, b's finishes first. The expiry
+  // check reads the clock as each arrives (3000, 4000); the handlers start in arrival order
+  // (verification is taken in turn), and the new state's expiry counts from when each is
+  // issued (5000, 6000), not from the retry's arrival: a handler slower than the lifetime
+  // must not issue state already expired.
   const retryA = bridge.serve("tools/call", { name: "a", requestState: sealedA.requestState as string }, rc, ask);
   const retryB = bridge.serve("tools/call", { name: "b", requestState: sealedB.requestState as string }, rc, ask);
-  for (const name of ['"b"', '"a"', '"b"', '"a"', '"b"', '"a"']) {
+  let settled = 0;
+  void Promise.all([retryA, retryB]).then(() => (settled = 1));
+  while (settled === 0) {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    finish(name);
+    if (pending.length > 0) finish(pending.some((p) => p.text.includes('"b"')) ? '"b"' : '"a"');
   }
   const [againA, againB] = (await Promise.all([retryA, retryB])) as JsonObject[];
-  assert.deepEqual([expiryOf(againA), expiryOf(againB)], [3000 + ttlMs, 4000 + ttlMs]);
+  assert.deepEqual([expiryOf(againA), expiryOf(againB)], [5000 + ttlMs, 6000 + ttlMs]);
 });

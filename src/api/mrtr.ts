@@ -145,6 +145,9 @@ const ENVELOPE_V2 = 2;
 
 /** Runs the MRTR-capable methods for both eras (see the module comment). */
 export class InputRequiredBridge {
+  /** The verification of the latest retry (see {@link InputRequiredBridge.serveVerified}). */
+  private verifying: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly options: InputBridgeOptions) {
     if (!(options.ttlMs >= 0) || !Number.isFinite(options.ttlMs)) throw new RangeError("requestStateTtlMs must be a finite number >= 0");
     if (!Number.isInteger(options.maxRounds) || options.maxRounds < 1) throw new RangeError("maxInputRounds must be a positive integer");
@@ -175,13 +178,15 @@ export class InputRequiredBridge {
   }
 
   private async serveVerified(method: string, params: JsonObject, invoke: Invoke, principal: string | undefined): Promise<JsonObject> {
-    // One clock reading, as the retry arrives, for both the expiry check and a new state's
-    // expiry: read after an await, concurrent requests would read the clock in the order
-    // WebCrypto finishes, which varies, so a recording's readings would not replay.
+    // The expiry check reads the clock as the retry arrives, and the retries are verified in
+    // turn, so their handlers start in the order they came: WebCrypto finishes in no set
+    // order, and a recording's clock readings and random draws (replay hands them back in
+    // order) must not depend on it. A new state's expiry is read when it is issued (`seal`).
     const now = this.options.now();
-    const state = await this.open(method, params, principal, now);
-    const result = await invoke({ ...params, requestState: state });
-    return this.seal(method, params, result, principal, now);
+    const opened = this.verifying.then(() => this.open(method, params, principal, now));
+    this.verifying = opened.catch(() => undefined);
+    const result = await invoke({ ...params, requestState: await opened });
+    return this.seal(method, params, result, principal);
   }
 
   /**
@@ -189,11 +194,11 @@ export class InputRequiredBridge {
    * authenticated principal when there is one (draft mrtr: servers SHOULD include "the
    * authenticated principal, rejecting state presented by a different principal").
    */
-  private async seal(method: string, params: JsonObject, result: JsonObject, principal: string | undefined, now?: number): Promise<JsonObject> {
+  private async seal(method: string, params: JsonObject, result: JsonObject, principal: string | undefined): Promise<JsonObject> {
     if (!isInputRequired(result) || typeof result.requestState !== "string") return result;
     const { ttlMs } = this.options;
-    // Before the first await (see serveVerified): the clock is read in the order requests are answered.
-    const expiresAt = ttlMs > 0 ? (now ?? this.options.now()) + ttlMs : 0;
+    // Before the first await (see serveVerified): the clock is read in the order the handlers answer.
+    const expiresAt = ttlMs > 0 ? this.options.now() + ttlMs : 0;
     const fields = [ENVELOPE_V2, method, targetOf(method, params), await paramsDigest(this.options.codec, params), expiresAt, result.requestState];
     // Appended only when bound: state issued without a principal keeps the six-field layout.
     if (principal !== undefined) fields.push(principal);
