@@ -13,13 +13,15 @@
  * the connection closes itself rather than buffer without bound. The reader still gets
  * what was queued (so even a replay larger than the bound makes progress), but only for
  * {@link OVERFLOW_GRACE_MS}: a reader that stopped reading (a client that keeps its socket
- * open) would pin it, so the body then errors, which drops what is left of the queue. That is safe because every message is in the stream's replay log, and the
- * client resumes with `Last-Event-ID`. When the reader cancels (the HTTP client went
- * away), `onCancel` fires once and later writes are ignored.
+ * open) would pin it, so the body then errors, which drops what is left of the queue.
+ * That is safe because every message is in the stream's replay log, and the client
+ * resumes with `Last-Event-ID`. When the reader cancels (the HTTP client went away),
+ * `onCancel` fires once and later writes are ignored.
  *
- * A connection that wrote nothing for `sseKeepAliveMs` writes a comment line. That keeps proxies from timing out a quiet stream, and it is what finds a peer
- * that vanished without closing TCP: its writes fail, the runtime cancels the body, and
- * the server's cleanup and idle expiry take over. Every timer of a connection (the
+ * A connection that wrote nothing for `sseKeepAliveMs` writes a comment line. That keeps
+ * proxies from timing out a quiet stream, and it is what finds a peer that vanished
+ * without closing TCP: its writes fail, the runtime cancels the body, and the server's
+ * cleanup and idle expiry take over. Every timer of a connection (the
  * keep-alive, a polling close) is cancelled when it ends. Nothing here knows about messages.
  */
 import type { Clock } from "../../driver/clock.js";
