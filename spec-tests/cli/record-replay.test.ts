@@ -9,6 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
+import { inputOrder, type Draw } from "../../src/cli/draws.js";
+import { ManualClock } from "../../src/driver/clock.js";
 import { BIN, cli } from "./spawn.js";
 
 type Message = { id?: number; result?: any; error?: any };
@@ -217,4 +219,23 @@ test("record + replay: a modern (2026-07-28) test_elicitation answered input_req
       assert.equal(same.out, "ok 2 steps replayed identically\n");
     },
   );
+});
+
+test("serve --stdio's timer draws name which timer fired, by the order it was scheduled: timers fired out of due order are told apart", () => {
+  const clock = new ManualClock();
+  const reported: Draw[] = [];
+  const order = inputOrder(clock, (d) => reported.push(d));
+  const fired: string[] = [];
+  const first = order.clock.schedule(10, () => fired.push("first"));
+  const second = order.clock.schedule(20, () => fired.push("second"));
+  const third = order.clock.schedule(30, () => fired.push("cancelled"));
+  order.clock.cancel(third);
+  // A busy process may run a later-due timer first; ManualClock.fire does so on demand.
+  assert.equal(clock.fire(second), true);
+  assert.equal(clock.fire(second), false, "fired once");
+  assert.equal(clock.fire(third), false, "a cancelled timer does not fire");
+  assert.equal(clock.fire(first), true);
+  assert.deepEqual(fired, ["second", "first"]);
+  assert.deepEqual(reported, [{ draw: "timer", n: 2 }, { draw: "timer", n: 1 }]);
+  assert.equal(clock.now(), 20, "time moves to the latest due, never back");
 });

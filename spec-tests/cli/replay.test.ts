@@ -52,6 +52,9 @@ test("cli replay: a file that is no transcript (no header, a header without opti
     ["stdio-time-infinite", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":1e999,"from":"client","end":true}\n', /line 2 has a time t that is not a finite/],
     // Only the demo server can be rebuilt: another server's transcript (told by its serverInfo, whatever its command line) is refused, not reported as a divergence.
     ["other-server", '{"transcript":"mcp-kernel/stdio-1","command":["node","sdk-server.mjs","serve","--stdio"]}\n{"t":0,"from":"client","line":"{}"}\n{"t":1,"from":"server","line":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":0,\\"result\\":{\\"protocolVersion\\":\\"2025-11-25\\",\\"capabilities\\":{},\\"serverInfo\\":{\\"name\\":\\"sdk\\",\\"version\\":\\"1\\"}}}"}\n', /serve --stdio only/],
+    // No answer carried a serverInfo (`record -- cat` echoes the client): told by the command line, or the draws only the demo reports.
+    ["other-server-no-info", '{"transcript":"mcp-kernel/stdio-1","command":["cat"]}\n{"t":0,"from":"client","line":"{}"}\n{"t":1,"from":"server","line":"{}"}\n', /serve --stdio only.*no answer names it/],
+    ["stdio-bad-timer", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":0,"draw":"timer","n":0}\n', /line 2 is not a stdio transcript event/],
     ["other-server-modern", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":0,"from":"client","line":"{}"}\n{"t":1,"from":"server","line":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":0,\\"result\\":{\\"_meta\\":{\\"io.modelcontextprotocol/serverInfo\\":{\\"name\\":\\"sdk\\",\\"version\\":\\"1\\"}}}}"}\n', /serve --stdio only/],
   ];
   for (const [name, text, reason] of cases) {
@@ -98,4 +101,57 @@ test("cli replay (stdio): a timer and a client line a few ms apart replay in the
   const mixed = await run("mixed.jsonl", timerFirst(lineDraws));
   assert.equal(mixed.code, 1, mixed.out);
   assert.match(mixed.out, /was not produced/);
+});
+
+test("cli replay (stdio): a timer draw names the timer by the order the server scheduled it, so two due close together replay in the order they fired; one the replayed server never set, or no longer has, is a divergence", async () => {
+  // A real recording: slow_compute's second 1 s step (timer 2) fell due just before
+  // test_tool_with_progress's two 50 ms steps (timers 3 and 4), yet the busy server fired it after them.
+  const fixture = readFileSync(join(process.cwd(), "spec-tests", "fixtures", "replay", "timers-out-of-order.jsonl"), "utf8");
+  const dir = mkdtempSync(join(tmpdir(), "replay-"));
+  const run = async (name: string, text: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    const out = sink();
+    const code = await main(["replay", file], { stdin: empty(), stdout: out, stderr: out });
+    return { code, out: out.text };
+  };
+  assert.deepEqual(await run("numbered.jsonl", fixture), { code: 0, out: "ok 4 steps replayed identically\n" });
+  // Without the numbers (an older recording) the earliest due fires: slow's last step first, not as recorded.
+  const unnumbered = await run("unnumbered.jsonl", fixture.replace(/,"n":\d+/g, ""));
+  assert.equal(unnumbered.code, 1, unnumbered.out);
+  assert.match(unnumbered.out, /"progressToken\\":\\"slow\\",\\"progress\\":2/);
+  // A timer the replayed server never scheduled, and one it no longer has pending (fired already).
+  const never = await run("never.jsonl", fixture.replace('"draw":"timer","n":2', '"draw":"timer","n":9'));
+  assert.equal(never.code, 1, never.out);
+  assert.match(never.out, /the recording fired a timer the replayed server does not have pending \(before the client closed the input\)\n {2}expected "timer 9 firing"\n {2}actual {3}"the replayed server scheduled 4 timers"/);
+  const twice = await run("twice.jsonl", fixture.replace('"draw":"timer","n":2', '"draw":"timer","n":1'));
+  assert.equal(twice.code, 1, twice.out);
+  assert.match(twice.out, /actual {3}"timer 1 is not pending/);
+});
+
+test("cli replay (stdio): an older recording's timer draw (no number) fires the earliest due; one when the replayed server has none pending is a divergence, not skipped", async () => {
+  const fixture = readFileSync(join(process.cwd(), "spec-tests", "fixtures", "replay", "line-before-timer.jsonl"), "utf8");
+  const dir = mkdtempSync(join(tmpdir(), "replay-"));
+  const file = join(dir, "early-timer.jsonl");
+  writeFileSync(file, fixture.replace('{"t":1490,"draw":"read","inputs":1}', '{"t":1490,"draw":"timer"}\n{"t":1490,"draw":"read","inputs":1}'));
+  const out = sink();
+  assert.equal(await main(["replay", file], { stdin: empty(), stdout: out, stderr: out }), 1, out.text);
+  assert.match(out.text, /the recording fired a timer the replayed server does not have pending \(before client line 1\)\n {2}expected "a timer firing"\n {2}actual {3}"no timer pending"/);
+});
+
+test("cli replay (stdio): with no serverInfo recorded, a command line running serve --stdio, or draws, say it is the demo: replayed, not refused", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "replay-"));
+  // A line that is not JSON: the demo answers with a parse error, which names no server.
+  const traffic = '{"t":0,"from":"client","line":"nope"}\n{"t":1,"from":"server","line":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":null,\\"error\\":{\\"code\\":-32700,\\"message\\":\\"Parse error\\"}}"}\n';
+  for (const [name, command, draws] of [
+    ["by-command", ["node", "bin.js", "serve", "--stdio"], ""],
+    ["by-draws", ["npm", "start", "--", "--stdio"], '{"t":1,"draw":"read","inputs":1}\n'],
+  ] as const) {
+    const file = join(dir, `${name}.jsonl`);
+    writeFileSync(file, JSON.stringify({ transcript: "mcp-kernel/stdio-1", command }) + "\n" + traffic + draws);
+    const out = sink();
+    const code = await main(["replay", file], { stdin: empty(), stdout: out, stderr: out });
+    assert.notEqual(code, 2, `${name}: ${out.text}`);
+    assert.doesNotMatch(out.text, /cannot replay/, name);
+  }
 });

@@ -324,4 +324,9 @@ test("validate: a transcript (record's mcp-kernel/stdio-1, the library's mcp-ker
   const k = await cli(["validate", "-"], kernel + "\n");
   assert.equal(k.code, 0, k.out);
   assert.deepEqual(k.lines, ["ok request initialize", "ok result initialize"]);
+  // A received message given already parsed (`value`, as SessionInput allows) is checked too.
+  const parsed = kernel + "\n" + line({ input: { type: "receive", now: 3, value: badCall }, outputs: [] });
+  const p = await cli(["validate", "-"], parsed + "\n");
+  assert.equal(p.code, 1, p.out);
+  assert.deepEqual(p.lines, ["ok request initialize", "ok result initialize", 'error /params missing required property "name"']);
 });

@@ -228,6 +228,38 @@ test("record: SIGTERM, SIGINT and SIGHUP are passed on to the server, whose exit
   }
 });
 
+test("record: a terminal's Ctrl-C (SIGINT to record's process group) reaches the server once, through record, which passes on a second one too", { skip: process.platform === "win32" }, async () => {
+  // A server for which a second SIGINT means "force quit" (exit 9); its input ending exits with the count.
+  const script = `let n = 0; process.on("SIGINT", () => { n++; console.log("sigint " + n); if (n === 2) process.exit(9); }); process.stdin.on("end", () => process.exit(n)).resume(); console.log("ready");`;
+  for (const presses of [1, 2]) {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
+    try {
+      const file = join(dir, "t.jsonl");
+      // Its own process group, as a terminal's foreground job: a signal to the group is what Ctrl-C sends.
+      const child = spawn(process.execPath, [BIN, "record", "--out", file, "--", process.execPath, "-e", script], { stdio: ["pipe", "pipe", "pipe"], detached: true });
+      running.add(child);
+      child.stdin.on("error", () => {});
+      const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+      let out = "";
+      child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+      await seen(child.stdout, "ready");
+      for (let press = 1; press <= presses; press++) {
+        const said = seen(child.stdout, `sigint ${press}`);
+        process.kill(-child.pid!, "SIGINT");
+        await said;
+      }
+      child.stdin.end();
+      const expected = presses === 1 ? 1 : 9;
+      assert.equal(await code, expected, `${presses} presses: ${out}`);
+      assert.doesNotMatch(out, new RegExp(`sigint ${presses + 1}`));
+      const last = JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1)!) as { exit?: unknown };
+      assert.deepEqual(last.exit, { code: expected, signal: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
+
 test("record: no command, or one that cannot start, is a usage error (exit 2)", async () => {
   const none = cli(["record", "--out", join(tmpdir(), "never.jsonl")]);
   assert.equal(await none.code, 2);

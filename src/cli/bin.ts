@@ -4,7 +4,7 @@ process.exitCode = await main(process.argv.slice(2), {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
-  onStop(fn) {
-    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => fn(signal));
+  onStop(fn, every) {
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process[every === true ? "on" : "once"](signal, () => fn(signal));
   },
 });

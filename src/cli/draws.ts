@@ -37,10 +37,11 @@ export const DRAWS_ENV = "MCP_KERNEL_RECORD_DRAWS";
 /**
  * One draw: a wall-clock reading (ms since the epoch), random bytes (base64), a chunk of
  * input read (`inputs`: how many client inputs, lines and the end, taken so far), or a
- * timer firing. How the input came in chunks and where timers fired among them depend on
- * real time, so replay follows the record.
+ * timer firing (`n`: which one, numbered by the order the server scheduled them, from 1;
+ * absent in transcripts recorded before it was kept). How the input came in chunks and
+ * which timers fired among them depend on real time, so replay follows the record.
  */
-export type Draw = { draw: "clock"; value: number } | { draw: "random"; value: string } | { draw: "read"; inputs: number } | { draw: "timer" };
+export type Draw = { draw: "clock"; value: number } | { draw: "random"; value: string } | { draw: "read"; inputs: number } | { draw: "timer"; n?: number };
 
 /** Where the server's draws come from. */
 export interface DrawSource {
@@ -54,7 +55,7 @@ export function isDraw(v: unknown): v is Draw {
   return (
     d !== null &&
     typeof d === "object" &&
-    ((d.draw === "clock" && Number.isFinite(d.value)) || (d.draw === "random" && typeof d.value === "string") || (d.draw === "read" && Number.isSafeInteger(d.inputs) && (d.inputs as number) >= 0) || d.draw === "timer")
+    ((d.draw === "clock" && Number.isFinite(d.value)) || (d.draw === "random" && typeof d.value === "string") || (d.draw === "read" && Number.isSafeInteger(d.inputs) && (d.inputs as number) >= 0) || (d.draw === "timer" && (d.n === undefined || (Number.isSafeInteger(d.n) && (d.n as number) >= 1))))
   );
 }
 
@@ -63,22 +64,27 @@ export function isDraw(v: unknown): v is Draw {
  * each chunk it reads (and `undefined` when its input ends) and reports `read` with the
  * client inputs taken so far (lines, counted as `record` logs them: one per newline, the
  * unterminated last one at the end; and the end); `clock`'s timers report `timer` as they
- * fire. Replay feeds the input in the same chunks, and fires the timers between them.
+ * fire, with the number of the `schedule` call that set them (two timers due close
+ * together may fire in either order on a busy server). Replay feeds the input in the same
+ * chunks, numbers its server's `schedule` calls alike, and fires those timers between them.
  */
 export function inputOrder(clock: Clock, report: (draw: Draw) => void): { clock: Clock; took(chunk: Uint8Array | string | undefined): void } {
   let inputs = 0;
   let unterminated = false;
+  let scheduled = 0;
   const timed: Clock = {
     now: () => clock.now(),
-    schedule: (at, fn, hold) =>
-      clock.schedule(
+    schedule: (at, fn, hold) => {
+      const n = ++scheduled;
+      return clock.schedule(
         at,
         () => {
-          report({ draw: "timer" });
+          report({ draw: "timer", n });
           fn();
         },
         hold,
-      ),
+      );
+    },
     cancel: (handle) => clock.cancel(handle),
   };
   if (clock.rehold !== undefined) timed.rehold = (handle, hold) => clock.rehold!(handle, hold);
@@ -194,7 +200,7 @@ export function drawFile(): { path?: string; take(): Draw[] } {
         } catch {
           continue; // the empty line after the last, or one cut short by a killed server
         }
-        if (isDraw(d)) draws.push(d.draw === "read" ? { draw: "read", inputs: d.inputs } : d.draw === "timer" ? { draw: "timer" } : ({ draw: d.draw, value: d.value } as Draw));
+        if (isDraw(d)) draws.push(d.draw === "read" ? { draw: "read", inputs: d.inputs } : d.draw === "timer" ? (d.n === undefined ? { draw: "timer" } : { draw: "timer", n: d.n }) : ({ draw: d.draw, value: d.value } as Draw));
       }
       return draws;
     },

@@ -58,11 +58,12 @@ export interface CliIO {
   stderr: CliOutput;
   /**
    * Registers `fn` to run once when the user asks the process to stop (SIGINT, SIGTERM,
-   * SIGHUP), with the signal's name. Only long-running verbs (`serve`, `record`) register;
-   * absent in most tests, which stop a verb through its own means. Registering replaces the
-   * default (the process dies at once).
+   * SIGHUP), with the signal's name; with `every`, at each such signal (a proxy passing them
+   * on), else a second one gets the default. Only long-running verbs (`serve`, `record`)
+   * register; absent in most tests, which stop a verb through its own means. Registering
+   * replaces the default (the process dies at once).
    */
-  onStop?(fn: (signal: NodeJS.Signals) => void): void;
+  onStop?(fn: (signal: NodeJS.Signals) => void, every?: boolean): void;
 }
 
 const LF = 0x0a;

@@ -10,7 +10,8 @@
  * is `mcp-kernel serve --stdio` (`draws.ts`). When our stdin ends, CMD's stdin is closed;
  * when CMD exits, the transcript is completed and the proxy exits with CMD's exit code
  * (128 + signal number when it was killed, as a shell reports it). SIGINT, SIGTERM and
- * SIGHUP sent to the proxy are passed on to CMD, whose exit then ends the proxy.
+ * SIGHUP sent to the proxy are passed on to CMD, each once, whose exit then ends the proxy:
+ * CMD runs in its own process group, so a terminal's Ctrl-C reaches it only through us.
  */
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
@@ -87,16 +88,21 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   // `serve --stdio` reports what it draws (clock readings, random bytes) to this file; other servers ignore the variable.
   const draws = drawFile();
   const env = draws.path === undefined ? process.env : { ...process.env, [DRAWS_ENV]: draws.path };
-  const child = spawn(parsed.command, parsed.args, { stdio: ["pipe", "pipe", "inherit"], windowsHide: true, env });
+  // In its own process group (POSIX): a terminal's Ctrl-C, sent to the foreground group, reaches
+  // us only, and we pass it on, so CMD gets each signal once, not twice (a second SIGINT may
+  // mean "force quit" to it). Killed hard, we leave CMD outside the terminal's reach: its
+  // input closes with us (a stdio server then exits), else `kill PID` ends it.
+  const child = spawn(parsed.command, parsed.args, { stdio: ["pipe", "pipe", "inherit"], windowsHide: true, env, detached: process.platform !== "win32" });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
     child.once("error", (error) => resolve({ code: null, signal: null, error }));
     child.once("exit", (code, signal) => resolve({ code, signal }));
   });
   // EPIPE once the child is gone: its exit is what we report.
   child.stdin.on("error", () => {});
-  // Asked to stop, we pass the signal on rather than die and orphan the server: its exit
-  // (by that signal, or however it handles it) completes the transcript and ends us, as always.
-  io.onStop?.((signal) => child.kill(signal));
+  // Asked to stop, we pass the signal on (each one: a second Ctrl-C too) rather than die and
+  // orphan the server: its exit (by that signal, or however it handles it) completes the
+  // transcript and ends us, as always.
+  io.onStop?.((signal) => child.kill(signal), true);
 
   // Ends the server's input once: when ours ends, or when our client is gone (it stopped reading: EPIPE on our
   // stdout), so the server exits as a stdio server should when its stdin closes, and we with its exit code.

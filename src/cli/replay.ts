@@ -9,13 +9,15 @@
  * produced) otherwise, 2 when the file cannot be read or is not a transcript (no header,
  * a header without options or with options no session has, a line that is not a step, a stdio time that is not finite or
  * goes back) or is a stdio transcript of another server (told by the `serverInfo` it
- * answered with; the command line does not tell: `npm start -- --stdio` runs the demo):
- * nothing was compared.
+ * answered with; the command line does not tell: `npm start -- --stdio` runs the demo; when
+ * no answer carried one, one whose command line is not `... serve --stdio` and that holds
+ * no draws): nothing was compared.
  */
 import { MetaKey, replay, type ReplayResult } from "../index.js";
 import { DEMO_INFO } from "../demo/server.js";
 import { Exit, joinLines, openInput, readLines, writeOut } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
+import { isDraw } from "./draws.js";
 import { parseStdioTranscript, replayStdio, STDIO_TRANSCRIPT, type StdioEvent } from "./stdio-transcript.js";
 
 const USAGE = `usage: mcp-kernel replay FILE|-
@@ -26,8 +28,8 @@ otherwise prints the first divergence. Two formats (JSON Lines, told apart by th
                       {input, outputs} line per step
   mcp-kernel/stdio-1  stdio traffic written by \`mcp-kernel record\` around
                       \`mcp-kernel serve --stdio\`, re-run against the demo server
-                      (a transcript whose serverInfo names another server is
-                      refused: exit 2)
+                      (a transcript whose serverInfo names another server, or
+                      with none, no draws and another command, is refused: exit 2)
 `;
 
 async function run(args: string[], io: CliIO): Promise<number> {
@@ -72,11 +74,21 @@ async function replayText(text: string): Promise<ReplayResult> {
   if ("error" in parsed) return { ok: false, malformed: true, index: parsed.line - 1, expected: parsed.expected ?? "a stdio transcript event", actual: lines[parsed.line], reason: parsed.error };
   // Only the demo server can be rebuilt here: another server's transcript would "diverge" at its first answer.
   // Told by the serverInfo it answered with, not the command (`npm start -- --stdio` runs the demo too).
+  // With no serverInfo recorded (no answer carried one: `cat`, a server that failed at once), the demo is
+  // told by its command line or by the draws only it reports.
   const info = recordedServerInfo(parsed.events);
-  if (info !== undefined && !(info.name === DEMO_INFO.name && info.version === DEMO_INFO.version)) {
-    return { ok: false, malformed: true, index: -1, expected: { serverInfo: DEMO_INFO }, actual: { serverInfo: info, command: parsed.header.command }, reason: "replay re-runs stdio transcripts of mcp-kernel serve --stdio only (the demo server it can rebuild); this one recorded another server" };
+  const demo = info === undefined ? runsServeStdio(parsed.header.command) || parsed.events.some(isDraw) : info.name === DEMO_INFO.name && info.version === DEMO_INFO.version;
+  if (!demo) {
+    const expected = info === undefined ? { serverInfo: DEMO_INFO, orCommand: ["…", "serve", "--stdio"], orDraws: true } : { serverInfo: DEMO_INFO };
+    const why = info === undefined ? "another server (no answer names it, and neither its command line nor draws are the demo's)" : "another server";
+    return { ok: false, malformed: true, index: -1, expected, actual: { serverInfo: info, command: parsed.header.command }, reason: `replay re-runs stdio transcripts of mcp-kernel serve --stdio only (the demo server it can rebuild); this one recorded ${why}` };
   }
   return replayStdio(parsed.events);
+}
+
+/** Whether a recorded command line runs `serve --stdio` (`mcp-kernel serve --stdio`, `node bin.js serve --stdio`). */
+function runsServeStdio(command: unknown): boolean {
+  return Array.isArray(command) && command.some((arg, i) => arg === "serve" && command[i + 1] === "--stdio");
 }
 
 /**

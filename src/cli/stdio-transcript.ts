@@ -11,7 +11,7 @@
  *     {"t":11,"draw":"clock","value":1767225600123}
  *     {"t":11,"draw":"random","value":"3q2+7w..."}
  *     {"t":11,"draw":"read","inputs":1}
- *     {"t":11,"draw":"timer"}
+ *     {"t":11,"draw":"timer","n":2}
  *     {"t":11,"exit":{"code":0,"signal":null}}
  *
  * `t` is milliseconds since the recording started, never going back. A line is stored
@@ -20,9 +20,10 @@
  * exactly what crossed the pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
  * `draw` events, after the traffic, are what `serve --stdio` drew from the wall clock and
  * the random source, in the order it drew them, and how it read its input (`read`: the
- * client inputs, lines and the end, taken once it had read a chunk) and where its timers
- * fired among those reads (`timer`), in order (`draws.ts`); a transcript of another
- * server, or an older one, has none.
+ * client inputs, lines and the end, taken once it had read a chunk) and which of its timers
+ * fired among those reads (`timer`, `n`: the timer set by its n-th `schedule` call), in
+ * order (`draws.ts`); a transcript of another server, or an older one, has none (or `timer`
+ * without `n`: recorded before it was kept).
  *
  * Replay (theory of operation). The demo server is rebuilt as `serve` builds it, on a
  * clock that moves only when the replay moves it, behind a real ndjson channel (so framing
@@ -31,8 +32,12 @@
  * the input is fed in the chunks the server read it in, each at the time of its last line,
  * and exactly the recorded timers fire between them, whenever due on the replay's clock
  * (the recorded times are the proxy's, a few ms off the server's: a timer due just before
- * a line may have fired after it, and lines the proxy saw apart may have been read
- * together, which changes how concurrent requests interleave). Without them (an older
+ * a line may have fired after it, two timers due close together in either order, and
+ * lines the proxy saw apart may have been read together, which changes how concurrent
+ * requests interleave). Timer n is the one the replayed server set by its n-th `schedule`
+ * call; a recorded timer it never set, or cancelled, is a divergence. A `timer` without
+ * `n` (an older recording) fires whichever is due first, and is a divergence when none is
+ * pending. Without them (an older
  * transcript), client lines are fed at their recorded times (lines of one time in one
  * push), after every timer due by then. Each produced line must equal (as canonical JSON) its recorded counterpart: the
  * recorded response with the same id for a response (answers to concurrent requests may
@@ -51,7 +56,7 @@
  * more than was recorded is a divergence. Without draws it draws its own, so a recording
  * that depends on them diverges there.
  */
-import { canonicalJson, ManualClock, StreamChannel, type ReplayResult } from "../index.js";
+import { canonicalJson, ManualClock, StreamChannel, type Clock, type ReplayResult } from "../index.js";
 import { cliDemoServer } from "./demo.js";
 import { drawnServer, isDraw, replayedDraws, type Draw } from "./draws.js";
 import { concat, LineSplitter } from "./io.js";
@@ -185,10 +190,21 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
 /** Re-runs `events` against the demo server; see the module comment. Never throws. */
 export async function replayStdio(events: readonly StdioEvent[]): Promise<ReplayResult> {
   const clock = new ManualClock();
+  // The server's timers by the order it scheduled them: a recorded `timer` draw names one so (draws.ts).
+  const timers: unknown[] = [];
+  const serverClock: Clock = {
+    now: () => clock.now(),
+    schedule(at, fn) {
+      const handle = clock.schedule(at, fn);
+      timers.push(handle);
+      return handle;
+    },
+    cancel: (handle) => clock.cancel(handle),
+  };
   const recorded = events.filter((e): e is StdioEvent & Draw => isDraw(e));
   const draws = recorded.length === 0 ? undefined : replayedDraws(recorded);
   const drawn = draws === undefined ? undefined : drawnServer(draws);
-  const server = cliDemoServer(drawn === undefined ? { clock } : { clock, server: drawn.options });
+  const server = cliDemoServer(drawn === undefined ? { clock: serverClock } : { clock: serverClock, server: drawn.options });
   const produced: string[] = [];
   const splitter = new LineSplitter();
   const decoder = new TextDecoder();
@@ -309,8 +325,22 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
     for (const op of [...order, { draw: "read" as const, inputs: inputsAt.length }]) {
       if (drewTooMuch()) break;
       if (op.draw === "timer") {
-        if (clock.fireEarliest()) await settle();
-        continue;
+        const { n } = op;
+        if (n === undefined ? clock.fireEarliest() : n <= timers.length && clock.fire(timers[n - 1])) {
+          await settle();
+          continue;
+        }
+        // What it said so far may show why: a differing line comes first.
+        const at = taken < inputsAt.length ? before(taken) : "after the client's last input";
+        const divergence = check(0, at);
+        if (divergence !== undefined) return divergence;
+        const actual =
+          n === undefined
+            ? "no timer pending"
+            : n > timers.length
+              ? `the replayed server scheduled ${timers.length} timers`
+              : `timer ${n} is not pending (the replayed server cancelled it, or the recording fired it before)`;
+        return { ok: false, index: matched.size, expected: n === undefined ? "a timer firing" : `timer ${n} firing`, actual, reason: `the recording fired a timer the replayed server does not have pending (${at})` };
       }
       const to = Math.min(op.inputs, inputsAt.length);
       if (to <= taken) continue;

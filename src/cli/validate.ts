@@ -250,7 +250,7 @@ function transcriptOf(line: Uint8Array): Transcript | undefined {
 
 /**
  * The messages one transcript line holds, in order: a stdio event's `line` (or its `bytes`,
- * not UTF-8), a step's received `data` then the messages it sent. A line that is not JSON
+ * not UTF-8), a step's received `data` (or `value`) then the messages it sent. A line that is not JSON
  * is itself checked (and so reported); events without a message (an end, a draw, an exit)
  * hold none.
  */
@@ -267,8 +267,10 @@ function transcriptMessages(format: Transcript, line: Uint8Array): Uint8Array[] 
     if (typeof event.line === "string") return [text(event.line)];
     return typeof event.bytes === "string" ? [new Uint8Array(Buffer.from(event.bytes, "base64"))] : [];
   }
-  const input = event.input as { type?: unknown; data?: unknown } | undefined;
-  const received = input?.type === "receive" && typeof input.data === "string" ? [text(input.data)] : [];
+  // A received message is raw text in `data`, or (SessionInput allows it) an already-parsed `value`; the session reads `data` first.
+  const input = event.input as { type?: unknown; data?: unknown; value?: unknown } | undefined;
+  const message = input?.type !== "receive" ? undefined : typeof input.data === "string" ? input.data : input.value;
+  const received = message === undefined ? [] : [text(message)];
   const outputs = Array.isArray(event.outputs) ? (event.outputs as { type?: unknown; message?: unknown }[]) : [];
   return [...received, ...outputs.filter((o) => o?.type === "send" && o.message !== undefined).map((o) => text(o.message))];
 }

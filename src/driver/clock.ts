@@ -116,8 +116,22 @@ export class ManualClock implements Clock {
   }
 
   /**
+   * Fires the timer `handle` (from {@link schedule}) now, ahead of any due before it, moving
+   * time to when it is due if that is later; false when it is not scheduled (never, cancelled,
+   * or already fired). For a replay that follows which of a recorded process's timers fired, not the clock.
+   */
+  fire(handle: unknown): boolean {
+    const timer = this.timers.get(handle as number);
+    if (timer === undefined) return false;
+    this.timers.delete(handle as number);
+    this.t = Math.max(this.t, timer.at);
+    timer.fn();
+    return true;
+  }
+
+  /**
    * Moves time forward to `until` without firing the timers due by then (they fire when
-   * {@link fireEarliest} or {@link advance} says): for a replay that follows the order in
+   * {@link fire}, {@link fireEarliest} or {@link advance} says): for a replay that follows the order in
    * which a recorded process's timers fired among its input, not the clock.
    */
   jumpTo(until: number): void {
@@ -128,10 +142,6 @@ export class ManualClock implements Clock {
   private fireNext(until: number): boolean {
     let next: [number, { at: number; fn: () => void }] | undefined;
     for (const e of this.timers) if (e[1].at <= until && (next === undefined || e[1].at < next[1].at)) next = e;
-    if (next === undefined) return false;
-    this.timers.delete(next[0]);
-    this.t = Math.max(this.t, next[1].at);
-    next[1].fn();
-    return true;
+    return next !== undefined && this.fire(next[0]);
   }
 }
