@@ -37,11 +37,11 @@
  * requests interleave). Timer n is the one the replayed server set by its n-th `schedule`
  * call; a recorded timer it never set, or cancelled, is a divergence. A `timer` without
  * `n` (an older recording) fires whichever is due first, and is a divergence when none is
- * pending. Without them (an older
- * transcript), client lines are fed at their recorded times (lines of one time in one
- * push), after every timer due by then. Each produced line must equal (as canonical JSON) its recorded counterpart: the
- * recorded response with the same id for a response (answers to concurrent requests may
- * come in either order), the next recorded line for anything else. Before each client
+ * pending. Without them (an older transcript), client lines are fed at their recorded
+ * times (lines of one time in one push), after every timer due by then. Each produced
+ * line must equal (as canonical JSON) its recorded counterpart: the recorded response
+ * with the same id for a response (answers to concurrent requests may come in either
+ * order), the next recorded line for anything else. Before each client
  * line, every server line recorded before it must have been produced: the replayed
  * server may be earlier than the recorded one, never different. After the last event,
  * what was produced must be exactly what was recorded, and the recorded exit, when there is
