@@ -14,6 +14,15 @@ function sink() {
   return { write: (c: string) => void (text += c), get text() { return text; } };
 }
 
+/** Replays `text`, written to a file of its own: the exit code and what was printed (stdout and stderr together). */
+async function replayText(text: string): Promise<{ code: number; out: string }> {
+  const file = join(mkdtempSync(join(tmpdir(), "replay-")), "transcript.jsonl");
+  writeFileSync(file, text);
+  const out = sink();
+  const code = await main(["replay", file], { stdin: empty(), stdout: out, stderr: out });
+  return { code, out: out.text };
+}
+
 test("cli replay: a recorded transcript replays identically (exit 0); a tampered one exits 1 with the divergence", async () => {
   const rec = recordingSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } });
   rec.step({ type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
@@ -85,20 +94,12 @@ test("cli replay (stdio): a timer and a client line a few ms apart replay in the
   const timerFirst = (draws: object[]) =>
     [...lines.slice(0, call2), ...token1.map((l) => l.replace(/"t":\d+/, '"t":1376')), ...lines.filter((l) => !token1.includes(l) && !l.includes('"draw"') && !l.includes('"exit"')).slice(call2), ...draws.map(draw), lines.at(-1)].join("\n") + "\n";
   const reads = (n: number) => Array.from({ length: n }, (_, i) => ({ draw: "read", inputs: i + 1 }));
-  const dir = mkdtempSync(join(tmpdir(), "replay-"));
-  const run = async (name: string, text: string) => {
-    const file = join(dir, name);
-    writeFileSync(file, text);
-    const out = sink();
-    const code = await main(["replay", file], { stdin: empty(), stdout: out, stderr: out });
-    return { code, out: out.text };
-  };
-  assert.deepEqual(await run("line-first.jsonl", fixture), { code: 0, out: "ok 4 steps replayed identically\n" });
+  assert.deepEqual(await replayText(fixture), { code: 0, out: "ok 4 steps replayed identically\n" });
   const timerDraws = [...reads(3), { draw: "timer" }, { draw: "read", inputs: 4 }, { draw: "timer" }, { draw: "timer" }, { draw: "read", inputs: 5 }];
-  assert.deepEqual(await run("timer-first.jsonl", timerFirst(timerDraws)), { code: 0, out: "ok 4 steps replayed identically\n" });
+  assert.deepEqual(await replayText(timerFirst(timerDraws)), { code: 0, out: "ok 4 steps replayed identically\n" });
   // The draws of the first order with the lines of the second: the timer has not fired where its lines were recorded.
   const lineDraws = [...reads(4), { draw: "timer" }, { draw: "timer" }, { draw: "timer" }, { draw: "read", inputs: 5 }];
-  const mixed = await run("mixed.jsonl", timerFirst(lineDraws));
+  const mixed = await replayText(timerFirst(lineDraws));
   assert.equal(mixed.code, 1, mixed.out);
   assert.match(mixed.out, /was not produced/);
 });
@@ -107,51 +108,36 @@ test("cli replay (stdio): a timer draw names the timer by the order the server s
   // A real recording: slow_compute's second 1 s step (timer 2) fell due just before
   // test_tool_with_progress's two 50 ms steps (timers 3 and 4), yet the busy server fired it after them.
   const fixture = readFileSync(join(process.cwd(), "spec-tests", "fixtures", "replay", "timers-out-of-order.jsonl"), "utf8");
-  const dir = mkdtempSync(join(tmpdir(), "replay-"));
-  const run = async (name: string, text: string) => {
-    const file = join(dir, name);
-    writeFileSync(file, text);
-    const out = sink();
-    const code = await main(["replay", file], { stdin: empty(), stdout: out, stderr: out });
-    return { code, out: out.text };
-  };
-  assert.deepEqual(await run("numbered.jsonl", fixture), { code: 0, out: "ok 4 steps replayed identically\n" });
+  assert.deepEqual(await replayText(fixture), { code: 0, out: "ok 4 steps replayed identically\n" });
   // Without the numbers (an older recording) the earliest due fires: slow's last step first, not as recorded.
-  const unnumbered = await run("unnumbered.jsonl", fixture.replace(/,"n":\d+/g, ""));
+  const unnumbered = await replayText(fixture.replace(/,"n":\d+/g, ""));
   assert.equal(unnumbered.code, 1, unnumbered.out);
   assert.match(unnumbered.out, /"progressToken\\":\\"slow\\",\\"progress\\":2/);
   // A timer the replayed server never scheduled, and one it no longer has pending (fired already).
-  const never = await run("never.jsonl", fixture.replace('"draw":"timer","n":2', '"draw":"timer","n":9'));
+  const never = await replayText(fixture.replace('"draw":"timer","n":2', '"draw":"timer","n":9'));
   assert.equal(never.code, 1, never.out);
   assert.match(never.out, /the recording fired a timer the replayed server does not have pending \(before the client closed the input\)\n {2}expected "timer 9 firing"\n {2}actual {3}"the replayed server scheduled 4 timers"/);
-  const twice = await run("twice.jsonl", fixture.replace('"draw":"timer","n":2', '"draw":"timer","n":1'));
+  const twice = await replayText(fixture.replace('"draw":"timer","n":2', '"draw":"timer","n":1'));
   assert.equal(twice.code, 1, twice.out);
   assert.match(twice.out, /actual {3}"timer 1 is not pending/);
 });
 
 test("cli replay (stdio): an older recording's timer draw (no number) fires the earliest due; one when the replayed server has none pending is a divergence, not skipped", async () => {
   const fixture = readFileSync(join(process.cwd(), "spec-tests", "fixtures", "replay", "line-before-timer.jsonl"), "utf8");
-  const dir = mkdtempSync(join(tmpdir(), "replay-"));
-  const file = join(dir, "early-timer.jsonl");
-  writeFileSync(file, fixture.replace('{"t":1490,"draw":"read","inputs":1}', '{"t":1490,"draw":"timer"}\n{"t":1490,"draw":"read","inputs":1}'));
-  const out = sink();
-  assert.equal(await main(["replay", file], { stdin: empty(), stdout: out, stderr: out }), 1, out.text);
-  assert.match(out.text, /the recording fired a timer the replayed server does not have pending \(before client line 1\)\n {2}expected "a timer firing"\n {2}actual {3}"no timer pending"/);
+  const early = await replayText(fixture.replace('{"t":1490,"draw":"read","inputs":1}', '{"t":1490,"draw":"timer"}\n{"t":1490,"draw":"read","inputs":1}'));
+  assert.equal(early.code, 1, early.out);
+  assert.match(early.out, /the recording fired a timer the replayed server does not have pending \(before client line 1\)\n {2}expected "a timer firing"\n {2}actual {3}"no timer pending"/);
 });
 
 test("cli replay (stdio): with no serverInfo recorded, a command line running serve --stdio, or draws, say it is the demo: replayed, not refused", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "replay-"));
   // A line that is not JSON: the demo answers with a parse error, which names no server.
   const traffic = '{"t":0,"from":"client","line":"nope"}\n{"t":1,"from":"server","line":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":null,\\"error\\":{\\"code\\":-32700,\\"message\\":\\"Parse error\\"}}"}\n';
   for (const [name, command, draws] of [
     ["by-command", ["node", "bin.js", "serve", "--stdio"], ""],
     ["by-draws", ["npm", "start", "--", "--stdio"], '{"t":1,"draw":"read","inputs":1}\n'],
   ] as const) {
-    const file = join(dir, `${name}.jsonl`);
-    writeFileSync(file, JSON.stringify({ transcript: "mcp-kernel/stdio-1", command }) + "\n" + traffic + draws);
-    const out = sink();
-    const code = await main(["replay", file], { stdin: empty(), stdout: out, stderr: out });
-    assert.notEqual(code, 2, `${name}: ${out.text}`);
-    assert.doesNotMatch(out.text, /cannot replay/, name);
+    const { code, out } = await replayText(JSON.stringify({ transcript: "mcp-kernel/stdio-1", command }) + "\n" + traffic + draws);
+    assert.notEqual(code, 2, `${name}: ${out}`);
+    assert.doesNotMatch(out, /cannot replay/, name);
   }
 });
