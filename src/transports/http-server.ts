@@ -274,7 +274,6 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     maxQueuedBytes,
     sseKeepAliveMs,
     maxRequests: options.maxModernRequests ?? 1000,
-    inFlight: 0,
     streamAfterMs: options.modernStreamAfterMs ?? 1000,
     paramHeaders: (tool, setup) => {
       const schema = options.toolInputSchema !== undefined ? options.toolInputSchema(tool) : setup.toolInputSchema?.(tool);

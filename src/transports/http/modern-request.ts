@@ -59,9 +59,8 @@ export interface ModernConfig {
   maxQueuedBytes: number;
   /** A comment line on a stream quiet for this long, in ms; 0: never. */
   sseKeepAliveMs: number;
-  /** Most requests in progress at once (503 past it), and how many are. */
+  /** Most requests in progress at once (503 past it): the size of `live`. */
   maxRequests: number;
-  inFlight: number;
   /**
    * How long a request that has sent nothing may hold its response uncommitted. Until then
    * its final answer is one JSON body whose HTTP status fits it (400 for -32021 made after an
@@ -97,7 +96,7 @@ export function serveModern(req: HttpRequestView, message: JsonRpcRequest | Json
   let setup: HttpSessionSetup | undefined;
   if ("id" in message) {
     // Each request in progress holds a connection and a kernel; as `maxSessions` bounds sessions, this bounds them.
-    if (cfg.inFlight >= cfg.maxRequests) return httpError(503, ErrorCode.InvalidRequest, "too many requests in progress", { id: message.id });
+    if (cfg.live.size >= cfg.maxRequests) return httpError(503, ErrorCode.InvalidRequest, "too many requests in progress", { id: message.id });
     // A body without a protocol version string is malformed (SEP-2575: -32602, HTTP 400),
     // and there is no body value for the header to mismatch: its `_meta` error wins over
     // -32020. A body that names a version is checked against the headers first (a version
@@ -161,8 +160,6 @@ class ModernRequest {
   ) {
     this.jsonOnly = cfg.jsonMode && message.method !== "subscriptions/listen";
     this.setup = setup;
-    // Counted until `end`, which may run as early as in `onOpen` (an endpoint closed there).
-    cfg.inFlight++;
     try {
       this.endpoint = new Endpoint(
         this.setup.options,
@@ -177,12 +174,11 @@ class ModernRequest {
       );
       this.setup.onOpen?.(this.endpoint, "");
     } catch (e) {
-      // The request fails (500); its place is given back.
-      if (!this.ended) cfg.inFlight--;
+      // The request fails (500) and is over: a later close of its endpoint ends nothing.
       this.ended = true;
       throw e;
     }
-    // Not once ended (an endpoint closed in onOpen): nothing would take it out again.
+    // In progress until `end`; not once ended (an endpoint closed in onOpen): nothing would take it out again.
     if ("id" in message && !this.ended) cfg.live.add(this);
   }
 
@@ -208,7 +204,7 @@ class ModernRequest {
       this.endpoint.receive(this.message);
     } catch (e) {
       // An application hook threw (onEvent, onNotification…): the request fails (500), and
-      // its place among maxModernRequests is given back.
+      // its place among maxModernRequests (in `live`) is given back.
       this.end("the application's handler threw");
       throw e;
     }
@@ -318,7 +314,6 @@ class ModernRequest {
   private end(reason: string): void {
     if (this.ended) return;
     this.ended = true;
-    this.cfg.inFlight--;
     this.cfg.live.delete(this);
     // A kernel that closed before answering: the client still gets an answer, not a hang.
     this.take()?.(httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: (this.message as JsonRpcRequest).id }));
