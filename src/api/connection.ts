@@ -75,23 +75,6 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
   return endpoint;
 }
 
-/**
- * Calls `fn(arg)` so that a throwing listener cannot abort the endpoint's output loop:
- * the error goes to `onError`, or is rethrown on a fresh microtask (visible as an
- * uncaught error, as an event emitter's would be, but never swallowed).
- */
-export function callListener<A, B>(fn: (a: A, b: B) => void, a: A, b: B, onError: ((error: unknown) => void) | undefined): void {
-  try {
-    fn(a, b);
-  } catch (e) {
-    if (onError !== undefined) onError(e);
-    else
-      queueMicrotask(() => {
-        throw e;
-      });
-  }
-}
-
 /** True for a plain JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);

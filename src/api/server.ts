@@ -46,7 +46,8 @@ import { builtinJsonSchema, capIssues, issuesText, type JsonSchemaValidator } fr
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import type { Issue } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
-import { attach, callListener, isObject, mergeCapabilities } from "./connection.js";
+import { callListener } from "../driver/listener.js";
+import { attach, isObject, mergeCapabilities } from "./connection.js";
 import { isThenable, ServerContext, withPendingInput } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, isInputRequired, wallClockOf, type InputRequiredResult } from "./mrtr.js";
 import { page } from "./pagination.js";

@@ -45,6 +45,7 @@
  * the client), then the sink is ended and the adapter's teardown runs once.
  */
 import type { Transport } from "../api/transport.js";
+import { callListener } from "../driver/listener.js";
 import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, lineExcerpts, type NdjsonDecoder, type NdjsonEvent } from "../framing/ndjson.js";
 import { invalidUtf8StandIn, oversizedStandIn } from "../jsonrpc/codec.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
@@ -304,15 +305,9 @@ export class StreamChannel implements Transport {
   private fault(fault: Exclude<NdjsonEvent, { kind: "line" }>, reported?: FramingFault): void {
     // The excerpts are the peer's data: logs get the size only.
     reported ??= fault.kind === "oversized" ? { kind: "oversized", bytes: fault.bytes } : { kind: "invalid-utf8" };
-    try {
-      this.onFault?.(reported);
-    } catch (e) {
-      // A logging hook that throws must not cost the stream the rest of the chunk, nor be
-      // swallowed: rethrown on a fresh microtask, as the API's `callListener` does.
-      queueMicrotask(() => {
-        throw e;
-      });
-    }
+    // A logging hook that throws must not cost the stream the rest of the chunk, nor be
+    // swallowed: rethrown on a fresh microtask (channels have no onError).
+    if (this.onFault !== undefined) callListener(this.onFault, reported, undefined, undefined);
     this.deliver(fault.kind === "oversized" ? oversizedStandIn(fault.head, fault.tail, this.ndjson!.maxLineBytes) : invalidUtf8StandIn(fault.head, fault.tail));
   }
 
