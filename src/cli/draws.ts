@@ -71,25 +71,8 @@ export function isDraw(v: unknown): v is Draw {
 export function inputOrder(clock: Clock, report: (draw: Draw) => void): { clock: Clock; took(chunk: Uint8Array | string | undefined): void } {
   let inputs = 0;
   let unterminated = false;
-  let scheduled = 0;
-  const timed: Clock = {
-    now: () => clock.now(),
-    schedule: (at, fn, hold) => {
-      const n = ++scheduled;
-      return clock.schedule(
-        at,
-        () => {
-          report({ draw: "timer", n });
-          fn();
-        },
-        hold,
-      );
-    },
-    cancel: (handle) => clock.cancel(handle),
-  };
-  if (clock.rehold !== undefined) timed.rehold = (handle, hold) => clock.rehold!(handle, hold);
   return {
-    clock: timed,
+    clock: numberedTimers(clock, { fired: (n) => report({ draw: "timer", n }) }),
     took(chunk) {
       const before = inputs;
       if (chunk === undefined) {
@@ -103,6 +86,35 @@ export function inputOrder(clock: Clock, report: (draw: Draw) => void): { clock:
       if (inputs > before) report({ draw: "read", inputs });
     },
   };
+}
+
+/**
+ * `clock` with the server's `schedule` calls numbered from 1, in the order it makes them:
+ * a `timer` draw names a timer so. `record` (through {@link inputOrder}) and replay
+ * (stdio-transcript.ts) both count with this, so the numbers mean the same timers.
+ * `scheduled` hears each call's number and handle; `fired`, a timer's number as it fires.
+ */
+export function numberedTimers(clock: Clock, on: { scheduled?(n: number, handle: unknown): void; fired?(n: number): void }): Clock {
+  let count = 0;
+  const numbered: Clock = {
+    now: () => clock.now(),
+    schedule: (at, fn, hold) => {
+      const n = ++count;
+      const handle = clock.schedule(
+        at,
+        () => {
+          on.fired?.(n);
+          fn();
+        },
+        hold,
+      );
+      on.scheduled?.(n, handle);
+      return handle;
+    },
+    cancel: (handle) => clock.cancel(handle),
+  };
+  if (clock.rehold !== undefined) numbered.rehold = (handle, hold) => clock.rehold!(handle, hold);
+  return numbered;
 }
 
 /**

@@ -56,9 +56,9 @@
  * more than was recorded is a divergence. Without draws it draws its own, so a recording
  * that depends on them diverges there.
  */
-import { canonicalJson, ManualClock, StreamChannel, type Clock, type ReplayResult } from "../index.js";
+import { canonicalJson, ManualClock, StreamChannel, type ReplayResult } from "../index.js";
 import { cliDemoServer } from "./demo.js";
-import { drawnServer, isDraw, replayedDraws, type Draw } from "./draws.js";
+import { drawnServer, isDraw, numberedTimers, replayedDraws, type Draw } from "./draws.js";
 import { concat, LineSplitter } from "./io.js";
 
 const NEWLINE = new Uint8Array([0x0a]);
@@ -192,15 +192,7 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   const clock = new ManualClock();
   // The server's timers by the order it scheduled them: a recorded `timer` draw names one so (draws.ts).
   const timers: unknown[] = [];
-  const serverClock: Clock = {
-    now: () => clock.now(),
-    schedule(at, fn) {
-      const handle = clock.schedule(at, fn);
-      timers.push(handle);
-      return handle;
-    },
-    cancel: (handle) => clock.cancel(handle),
-  };
+  const serverClock = numberedTimers(clock, { scheduled: (_n, handle) => timers.push(handle) });
   const recorded = events.filter((e): e is StdioEvent & Draw => isDraw(e));
   const draws = recorded.length === 0 ? undefined : replayedDraws(recorded);
   const drawn = draws === undefined ? undefined : drawnServer(draws);
