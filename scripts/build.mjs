@@ -2,7 +2,7 @@
 // `npm run build`: the publishable package in dist/ (or --outdir DIR).
 //
 // The entry points are read from package.json's "exports", so adding a subpath there
-// is all it takes: an export { "types": "./dist/types/<p>.d.ts", "import": "./dist/<n>.js" }
+// is all it takes: an export { "types": "./dist/types/<p>.d.ts", "default": "./dist/<n>.js" }
 // bundles src/<p>.ts into <n>.js and declares it in types/<p>.d.ts. Three steps, the
 // first two concurrent:
 //   1. kernel bundles: every export, one esbuild run, ESM, minified but for whitespace, platform "neutral",
@@ -25,7 +25,7 @@
 // emptied first so no stale chunk survives.
 import { build } from "esbuild";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,8 @@ import { gzipSync } from "node:zlib";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const TARGET = "es2022";
+/** The specification's licence, as shipped in the outdir. */
+export const SPEC_LICENSE = "LICENSE-MCP-SPEC";
 /** Subpaths whose bundles may import Node's built-ins. */
 const NODE_ENTRIES = new Set(["./node"]);
 
@@ -42,7 +44,7 @@ export function entryPoints(pkg) {
   for (const [subpath, conditions] of Object.entries(pkg.exports ?? {})) {
     if (typeof conditions === "string") continue; // "./package.json"
     const types = stripPrefix(conditions.types, "./dist/types/", subpath);
-    const js = stripPrefix(conditions.import, "./dist/", subpath);
+    const js = stripPrefix(conditions.default, "./dist/", subpath);
     out.push({
       subpath,
       name: js.replace(/\.js$/, ""),
@@ -130,7 +132,10 @@ async function kernel(entries, outdir) {
     // byte in the consumer's bundle. For the same reason the sources mark their top-level
     // tables (Object.freeze, text codecs, built tables) /* @__PURE__ */.
     minifySyntax: true,
-    minifyIdentifiers: true,
+    // Not minifyIdentifiers either: the public classes would print as one-letter names in
+    // logs and stack traces (an error logged as `b [McpError]`), and a consumer's minifier
+    // renames them in its own bundle anyway (its size is unchanged; the install ~90 KB more).
+    minifyIdentifiers: false,
     chunkNames: "chunks/[name]-[hash]",
     metafile: true,
     logLevel: "warning",
@@ -298,6 +303,9 @@ export async function buildPackage({ outdir = join(root, "dist"), quiet = false 
   cleanOutdir(outdir);
   const [kernelBuild] = await Promise.all([kernel(entries, outdir), declarations(entries, outdir)]);
   await cli(outdir, kernelBuild);
+  // The validators in the bundles are generated from the specification's schema.json:
+  // its licence travels with them (Apache-2.0 §4(a)).
+  copyFileSync(join(root, "scripts", "spec", "LICENSE"), join(outdir, SPEC_LICENSE));
   if (!quiet) process.stdout.write(`built ${relative(process.cwd(), outdir) || "."}\n${sizes(outdir)}\n`);
 }
 

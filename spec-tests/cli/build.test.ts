@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { gzipSync } from "node:zlib";
+import { inspect } from "node:util";
 import { cli } from "./spawn.js";
 import { projectRoot } from "../harness/project-root.js";
 
@@ -17,7 +18,7 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 /** The compiled sources this test was compiled with (…/spec-tests/cli/ → …/src/). */
 const compiledSrc = fileURLToPath(new URL("../../src/", import.meta.url));
 
-type Conditions = { types: string; import: string };
+type Conditions = { types: string; default: string };
 const subpaths = Object.entries(pkg.exports as Record<string, Conditions | string>).filter(
   (e): e is [string, Conditions] => typeof e[1] !== "string",
 );
@@ -42,7 +43,7 @@ test("build: every export of package.json is built, bundle and declaration, and 
 
   assert.deepEqual(subpaths.map(([s]) => s), [".", "./codec", "./schema", "./model", "./auth", "./node"]);
   const loaded: Record<string, Record<string, unknown>> = {};
-  for (const [subpath, { types, import: js }] of subpaths) {
+  for (const [subpath, { types, default: js }] of subpaths) {
     assert.ok(existsSync(built(types)), `${subpath}: ${types} was emitted`);
     const bundle = (await import(pathToFileURL(built(js)).href)) as Record<string, unknown>;
     // The entry's source, as tsc compiled it: the declaration path mirrors src/.
@@ -66,6 +67,15 @@ test("build: every export of package.json is built, bundle and declaration, and 
     assert.equal(typeof loaded["."][name], "function", name);
   }
   for (const name of ["stdioServerTransport", "spawnStdioServer", "serveNode", "nodeServerTransport"]) assert.equal(typeof loaded["./node"][name], "function", name);
+  // Public classes and functions keep their names (logs print `err.constructor.name`, stack
+  // traces name frames): the bundles are not identifier-minified.
+  for (const [subpath, bundle] of Object.entries(loaded)) {
+    for (const [name, value] of Object.entries(bundle)) {
+      if (typeof value === "function") assert.equal(value.name, name, `${subpath}: ${name}.name`);
+    }
+  }
+  const McpError = loaded["."].McpError as new (error: { code: number; message: string }) => Error;
+  assert.match(inspect(new McpError({ code: -32603, message: "bad" })), /^McpError: bad\n/, "logged as its class, not a one-letter name");
   // The bundles work, not just load.
   const decode = loaded["./codec"].decode as (text: string) => { kind: string };
   assert.equal(decode('{"jsonrpc":"2.0","id":1,"method":"ping"}').kind, "request");
@@ -90,7 +100,7 @@ test("build: every entry but ./node is platform-neutral: its whole import graph 
     }
     return seen;
   };
-  for (const [subpath, { import: js }] of subpaths) {
+  for (const [subpath, { default: js }] of subpaths) {
     const graph = [...reached(built(js))];
     assert.ok(graph.every((f) => !f.startsWith("/") || existsSync(f)), `${subpath}: every relative import resolves`);
     const builtins = graph.filter((f) => f.startsWith("node:"));
@@ -129,6 +139,14 @@ test("build: a consumer's bundle of the package is no bigger than the same bundl
     const fromSources = await gzipped(client(join(root, "src", "index.ts"), join(root, "src", "node.ts")));
     assert.ok(fromPackage <= fromSources * 1.03, `a client from the package is ${fromPackage} B gzip, from the sources ${fromSources} B`);
     assert.ok((await gzipped('import "mcp-kernel";\nimport "mcp-kernel/node";\n')) < 100, "a bare import keeps no code");
+    // A name taken from the root costs what it costs from its own entry: no module of the
+    // root runs a top-level statement a bundler must keep (a loop filling a table, a method
+    // call), which would keep everything that statement reads (the schema tables: 3.3 KB
+    // gzip from the codec entry had grown to 11.9 KB from the root).
+    const codec = (from: string) => `import { decode, encode } from ${JSON.stringify(from)};\nconsole.log(encode(decode(process.argv[2])));\n`;
+    const fromRoot = await gzipped(codec("mcp-kernel"));
+    const fromEntry = await gzipped(codec("mcp-kernel/codec"));
+    assert.ok(fromRoot <= fromEntry * 1.1, `decode and encode from the root: ${fromRoot} B gzip, from mcp-kernel/codec: ${fromEntry} B`);
   } finally {
     rmSync(consumer, { recursive: true, force: true });
   }
@@ -254,12 +272,30 @@ test("build: the emitted declarations type-check in a strict consumer (exactOpti
   }
 });
 
+test("build: CommonJS consumers can require() every export (the exports map's condition is `default`, not `import`; Node >= 20.19 loads ES modules from require)", () => {
+  const consumer = consumerWithPackage();
+  try {
+    const names = subpaths.map(([s]) => (s === "." ? "mcp-kernel" : `mcp-kernel/${s.slice(2)}`));
+    const script = `for (const n of ${JSON.stringify(names)}) { const m = require(n); if (Object.keys(m).length === 0) throw new Error(n + " is empty"); }\n` + `process.stdout.write(typeof require("mcp-kernel").McpServer);`;
+    writeFileSync(join(consumer, "probe.cjs"), script);
+    const out = execFileSync(process.execPath, ["--no-warnings", "--preserve-symlinks", join(consumer, "probe.cjs")], { cwd: consumer, stdio: "pipe" }).toString();
+    assert.equal(out, "function");
+  } finally {
+    rmSync(consumer, { recursive: true, force: true });
+  }
+});
+
+test("build: the specification's licence ships in dist beside the validators generated from its schema", () => {
+  assert.equal(readFileSync(join(out, "LICENSE-MCP-SPEC"), "utf8"), readFileSync(join(root, "scripts", "spec", "LICENSE"), "utf8"));
+  assert.match(readFileSync(join(root, "LICENSE"), "utf8"), /dist\/LICENSE-MCP-SPEC/);
+});
+
 test("package.json: ships dist, README and LICENSE, built by npm pack; no install-time build (npm ci must not build)", () => {
   assert.deepEqual(pkg.files, ["dist", "README.md", "LICENSE"]);
   assert.equal(pkg.type, "module");
   for (const hook of ["prepare", "preinstall", "install", "postinstall"]) assert.equal(pkg.scripts[hook], undefined, hook);
   assert.equal(pkg.scripts.prepack, "node scripts/build.mjs");
-  assert.equal(pkg.main, pkg.exports["."].import);
+  assert.equal(pkg.main, pkg.exports["."].default);
   assert.equal(pkg.types, pkg.exports["."].types);
   assert.equal(pkg.bin["mcp-kernel"], "dist/cli.js");
 });

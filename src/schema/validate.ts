@@ -392,12 +392,25 @@ function run(node: Node, value: unknown): Issue[] | null {
   }
 }
 
-/** Every generated node, decoded (filled below, so that references may run ahead; addNodes appends). */
-const LINKED: Node[] = NODES.map(() => new Node());
+/**
+ * Every generated node, decoded on first use (all allocated before any is filled, so
+ * references may run ahead; addNodes appends). On first use, not at load: a top-level loop
+ * is a statement a bundler must keep, and with it every table, in a consumer that imports
+ * only the codec from the package root.
+ */
+let LINKED: Node[] | undefined;
+
+function linkedNodes(): Node[] {
+  if (LINKED === undefined) {
+    LINKED = NODES.map(() => new Node());
+    for (let i = 0; i < NODES.length; i++) decode(LINKED[i], NODES[i]);
+  }
+  return LINKED;
+}
 
 /** The node a generated reference stands for: an index into NODES, or an inline node. */
 function linked(r: unknown): Node {
-  return typeof r === "number" ? LINKED[r] : decode(new Node(), r as readonly unknown[]);
+  return typeof r === "number" ? LINKED![r] : decode(new Node(), r as readonly unknown[]);
 }
 
 /** Fills `n` from generated node `g` (encoding: generated/nodes.ts). */
@@ -455,7 +468,6 @@ function decodeUnion(n: Node, g: readonly unknown[]): void {
   n.only = only;
   n.all = n.types.reduce((m, t) => m | t, 0);
 }
-for (let i = 0; i < NODES.length; i++) decode(LINKED[i], NODES[i]);
 
 /**
  * Appends generated nodes numbered from the current end of the table on (generated/full.ts
@@ -463,9 +475,10 @@ for (let i = 0; i < NODES.length; i++) decode(LINKED[i], NODES[i]);
  * @internal
  */
 export function addNodes(extra: readonly (readonly unknown[])[]): void {
-  const base = LINKED.length;
-  for (let i = 0; i < extra.length; i++) LINKED.push(new Node());
-  for (let i = 0; i < extra.length; i++) decode(LINKED[base + i], extra[i]);
+  const all = linkedNodes();
+  const base = all.length;
+  for (let i = 0; i < extra.length; i++) all.push(new Node());
+  for (let i = 0; i < extra.length; i++) decode(all[base + i], extra[i]);
 }
 
 /**
@@ -488,7 +501,7 @@ export function typeTable(names: readonly string[], types: Readonly<Record<Schem
 }
 
 /** The types the method tables (src/model/methods.ts) look up; src/schema/types.ts knows them all. */
-const KERNEL: TypeTable = typeTable(TYPE_NAMES, {
+const KERNEL: TypeTable = /* @__PURE__ */ typeTable(TYPE_NAMES, {
   "2025-03-26": TYPES_2025_03_26,
   "2025-06-18": TYPES_2025_06_18,
   "2025-11-25": TYPES_2025_11_25,
@@ -506,7 +519,7 @@ const validators: (Validator | undefined)[] = [];
 export function nodeValidator(node: number): Validator {
   let v = validators[node];
   if (v === undefined) {
-    const n = LINKED[node];
+    const n = linkedNodes()[node];
     v = (value: unknown) => run(n, value);
     validators[node] = v;
   }
@@ -541,7 +554,7 @@ export function validatorIn(t: TypeTable, version: ProtocolVersion, typeName: st
 export function validateIn<T>(t: TypeTable, version: ProtocolVersion, typeName: string, value: unknown): ValidationResult<T> {
   const node = nodeOf(t, version, typeName);
   if (node < 0) return { ok: false, issues: [{ path: "", reason: `unknown type ${JSON.stringify(typeName)} in schema ${String(version)}` }] };
-  const issues = run(LINKED[node], value);
+  const issues = run(linkedNodes()[node], value);
   return issues === null ? { ok: true, value: value as T } : { ok: false, issues };
 }
 

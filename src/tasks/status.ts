@@ -45,9 +45,16 @@ export const TASK_TRANSITIONS: readonly (readonly [from: TaskStatus, to: TaskSta
   ["input_required", "cancelled"],
 ];
 
-// from → to → true, built once from the list above so the list stays the only source.
-const LEGAL: Record<string, Record<string, true>> = {};
-for (const [from, to] of TASK_TRANSITIONS) (LEGAL[from] ??= {})[to] = true;
+// from → to → true, built once from the list above so the list stays the only source
+// (in a pure call, not a top-level loop: a bundler keeps a top-level statement, and with
+// it everything it reads, even in a consumer that never touches tasks).
+const LEGAL: Record<string, Record<string, true>> = /* @__PURE__ */ legalTable();
+
+function legalTable(): Record<string, Record<string, true>> {
+  const legal: Record<string, Record<string, true>> = {};
+  for (const [from, to] of TASK_TRANSITIONS) (legal[from] ??= {})[to] = true;
+  return legal;
+}
 
 /** True when `s` is one of the five task statuses. */
 export function isTaskStatus(s: unknown): s is TaskStatus {

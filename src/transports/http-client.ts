@@ -1041,8 +1041,11 @@ class HttpClient implements HttpClientTransport {
   }
 }
 
-/** The `_meta` key whose presence marks a modern message. */
-const META_VERSION = `"${MetaKey.protocolVersion}"`;
+/**
+ * `MetaKey.protocolVersion` quoted, whose presence marks a modern message. Spelled out: a
+ * top-level property read is a statement a bundler keeps, in every consumer's bundle.
+ */
+const META_VERSION = '"io.modelcontextprotocol/protocolVersion"';
 
 /** A modern request or notification, as far as its headers need it. */
 interface ModernMessage {

@@ -610,10 +610,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   return handler;
 }
 
-/** `MCP-Session-Id` as a reply header field (lower case, as `Headers` writes names). */
-const SESSION_ID_FIELD = H.sessionId.toLowerCase();
+/** `MCP-Session-Id` (`H.sessionId`) as a reply header field: lower case, as `Headers` writes names. */
+const SESSION_ID_FIELD = "mcp-session-id";
 
-const ACCEPTED: HttpReply = emptyReply(202);
+const ACCEPTED: HttpReply = /* @__PURE__ */ emptyReply(202);
 
 /** The body of a finished JSON exchange: one response, or the batch's responses; 202 when every request was cancelled, 404 when the session ended. */
 function jsonBody(session: HttpSession, e: JsonExchange): Response | HttpReply {
