@@ -29,6 +29,22 @@ test("server/discover (draft): a prompt registered after connect is declared to 
   assert.deepEqual((await raw.request(4, "prompts/list", { _meta: META })).result.prompts.map((p: { name: string }) => p.name), ["greet"]);
 });
 
+test("completion (draft): servers that support completions MUST declare `completions`; a completer registered after connect is declared to server/discover and served, and its removal withdraws it", async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV] } });
+  server.prompt("p", { arguments: [{ name: "who" }] }, () => ({ messages: [] }));
+  const raw = rawClient(server);
+  await turn();
+  const unregister = server.completion("ref/prompt", "p", "who", () => ["alice", "bob"]);
+  await turn();
+  assert.ok((await raw.request(1, "server/discover", { _meta: META })).result.capabilities.completions, "declared from now on");
+  const complete = { _meta: META, ref: { type: "ref/prompt", name: "p" }, argument: { name: "who", value: "a" } };
+  assert.deepEqual((await raw.request(2, "completion/complete", complete)).result.completion.values, ["alice", "bob"]);
+  unregister();
+  await turn();
+  assert.equal((await raw.request(3, "server/discover", { _meta: META })).result.capabilities.completions, undefined, "no completer left: no longer declared");
+  assert.equal((await raw.request(4, "completion/complete", complete)).error?.code, -32601);
+});
+
 test("basic/lifecycle: a legacy session keeps the capabilities its handshake declared when the server registers more", async () => {
   const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV, "2025-11-25"] } });
   server.tool("t", {}, () => ({ content: [] }));

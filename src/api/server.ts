@@ -305,6 +305,8 @@ interface PromptEntry {
 const TOOLS = 1;
 const RESOURCES = 2;
 const PROMPTS = 4;
+/** A change to no list that may change what the server declares (a completer: `completions`). */
+const CAPABILITIES = 8;
 const LISTS: readonly [number, "tools" | "resources" | "prompts"][] = [
   [TOOLS, "tools"],
   [RESOURCES, "resources"],
@@ -522,8 +524,13 @@ export class McpServerCore {
   completion(refType: "ref/prompt" | "ref/resource", name: string, argName: string, completer: Completer): Unregister {
     const key = `${refType}\u0000${name}\u0000${argName}`;
     this.completers.set(key, completer);
+    // The first completer adds `completions` (draft server/utilities/completion: servers that
+    // support completions MUST declare it), and a removal may take it away.
+    this.listChanged(CAPABILITIES);
     return () => {
-      if (this.completers.get(key) === completer) this.completers.delete(key);
+      if (this.completers.get(key) !== completer) return;
+      this.completers.delete(key);
+      this.listChanged(CAPABILITIES);
     };
   }
 
