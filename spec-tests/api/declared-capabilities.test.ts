@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { McpServer } from "../../src/api/server.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createSession, step } from "../../src/session/session.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
 import { rawClient, SERVER } from "./setup.js";
 
 const MV = "2026-07-28";
@@ -43,6 +44,24 @@ test("completion (draft): servers that support completions MUST declare `complet
   await turn();
   assert.equal((await raw.request(3, "server/discover", { _meta: META })).result.capabilities.completions, undefined, "no completer left: no longer declared");
   assert.equal((await raw.request(4, "completion/complete", complete)).error?.code, -32601);
+});
+
+test("server/discover (draft): a connection opened after the server changed with none open is told what it declares later, even when that equals what an earlier connection was told", async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV] } });
+  server.tool("t", {}, () => ({ content: [] }));
+  const [a, peerOfA] = createMemoryPair();
+  server.connect(a);
+  const unregister = server.prompt("p", {}, () => ({ messages: [] }));
+  await turn(); // connection A is told {tools, prompts}
+  peerOfA.close();
+  await turn();
+  assert.equal(server.connectionCount, 0);
+  unregister(); // nobody to tell
+  const raw = rawClient(server); // opens with {tools}
+  server.prompt("p", {}, () => ({ messages: [] })); // {tools, prompts} again, as A was told
+  await turn();
+  assert.ok((await raw.request(1, "server/discover", { _meta: META })).result.capabilities.prompts);
+  assert.deepEqual((await raw.request(2, "prompts/list", { _meta: META })).result.prompts.map((p: { name: string }) => p.name), ["p"]);
 });
 
 test("basic/lifecycle: a legacy session keeps the capabilities its handshake declared when the server registers more", async () => {

@@ -395,7 +395,7 @@ export class McpServerCore {
   private seq = 0;
   private changed = 0;
   private readonly flush = (): void => this.flushListChanged();
-  /** The capabilities connections were last given, as JSON (see {@link McpServerCore.flushListChanged}). */
+  /** The capabilities connections were last given, as JSON (see {@link McpServerCore.flushListChanged}); undefined when unknown. */
   private declared: string | undefined;
   /** The `inputSchema` a tool is listed with, undefined for no such tool (one function per server: each HTTP request's setup carries it). */
   readonly inputSchemaOf = (name: string): JsonSchemaObject | undefined => this.tools.get(name)?.def.inputSchema;
@@ -724,7 +724,9 @@ export class McpServerCore {
   }
 
   private listChanged(kind: number): void {
-    if (this.connections.size === 0) return;
+    // No connection to tell: the next one opens with the capabilities of its time, which the
+    // cache no longer describes, so the next flush declares whatever it finds.
+    if (this.connections.size === 0) return void (this.declared = undefined);
     if (this.changed === 0) queueMicrotask(this.flush);
     this.changed |= kind;
   }
