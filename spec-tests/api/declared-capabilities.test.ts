@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { McpServer } from "../../src/api/server.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createSession, step } from "../../src/session/session.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
 import { rawClient, SERVER } from "./setup.js";
 
 const MV = "2026-07-28";
@@ -27,6 +28,40 @@ test("server/discover (draft): a prompt registered after connect is declared to 
   const after = await raw.request(3, "server/discover", { _meta: META });
   assert.ok(after.result.capabilities.prompts, "declared from now on");
   assert.deepEqual((await raw.request(4, "prompts/list", { _meta: META })).result.prompts.map((p: { name: string }) => p.name), ["greet"]);
+});
+
+test("completion (draft): servers that support completions MUST declare `completions`; a completer registered after connect is declared to server/discover and served, and its removal withdraws it", async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV] } });
+  server.prompt("p", { arguments: [{ name: "who" }] }, () => ({ messages: [] }));
+  const raw = rawClient(server);
+  await turn();
+  const unregister = server.completion("ref/prompt", "p", "who", () => ["alice", "bob"]);
+  await turn();
+  assert.ok((await raw.request(1, "server/discover", { _meta: META })).result.capabilities.completions, "declared from now on");
+  const complete = { _meta: META, ref: { type: "ref/prompt", name: "p" }, argument: { name: "who", value: "a" } };
+  assert.deepEqual((await raw.request(2, "completion/complete", complete)).result.completion.values, ["alice", "bob"]);
+  unregister();
+  await turn();
+  assert.equal((await raw.request(3, "server/discover", { _meta: META })).result.capabilities.completions, undefined, "no completer left: no longer declared");
+  assert.equal((await raw.request(4, "completion/complete", complete)).error?.code, -32601);
+});
+
+test("server/discover (draft): a connection opened after the server changed with none open is told what it declares later, even when that equals what an earlier connection was told", async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV] } });
+  server.tool("t", {}, () => ({ content: [] }));
+  const [a, peerOfA] = createMemoryPair();
+  server.connect(a);
+  const unregister = server.prompt("p", {}, () => ({ messages: [] }));
+  await turn(); // connection A is told {tools, prompts}
+  peerOfA.close();
+  await turn();
+  assert.equal(server.connectionCount, 0);
+  unregister(); // nobody to tell
+  const raw = rawClient(server); // opens with {tools}
+  server.prompt("p", {}, () => ({ messages: [] })); // {tools, prompts} again, as A was told
+  await turn();
+  assert.ok((await raw.request(1, "server/discover", { _meta: META })).result.capabilities.prompts);
+  assert.deepEqual((await raw.request(2, "prompts/list", { _meta: META })).result.prompts.map((p: { name: string }) => p.name), ["p"]);
 });
 
 test("basic/lifecycle: a legacy session keeps the capabilities its handshake declared when the server registers more", async () => {

@@ -66,6 +66,24 @@ test("matching: a URI of another shape does not match", () => {
   assert.equal(matchUriTemplate(parse("x://fixed"), "x://fixed/more"), null);
 });
 
+test("server/resources Security Considerations (draft): servers MUST validate all resource URIs and MUST sanitize file paths to prevent directory traversal, so a variable never decodes to more than one path segment", () => {
+  const t = parse("file:///notes/{id}");
+  for (const uri of [
+    "file:///notes/..%2F..%2Fetc%2Fpasswd", // encoded "/"
+    "file:///notes/%2e%2e%2fsecret", // encoded dots and "/", lower case
+    "file:///notes/..", // a parent segment
+    "file:///notes/.", // the directory itself
+    "file:///notes/%2E%2E", // a parent segment, encoded
+    "file:///notes/..%5Cwin.ini", // an encoded backslash
+    "file:///notes/a%00b", // NUL
+  ]) {
+    assert.equal(matchUriTemplate(t, uri), null, uri);
+  }
+  // Dots inside a name are fine.
+  assert.deepEqual({ ...matchUriTemplate(t, "file:///notes/a..b.txt") }, { id: "a..b.txt" });
+  assert.deepEqual({ ...matchUriTemplate(t, "file:///notes/...") }, { id: "..." });
+});
+
 test("matching: the variables object has no prototype, so names like __proto__ are plain keys", () => {
   const t = parse("x://{__proto__}");
   const v = matchUriTemplate(t, "x://polluted")!;

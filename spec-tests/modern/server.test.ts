@@ -116,6 +116,16 @@ test("logging: the server MUST NOT emit notifications/message for a request with
   assert.equal(sendsOf(rpc(3, "tools/call", { _meta: meta({ "io.modelcontextprotocol/logLevel": "loud" }), name: "x" }))[0].error.code, ErrorCode.InvalidParams);
 });
 
+test("logging: servers that emit log message notifications MUST declare the logging capability, so a server without it sends none even to a request with logLevel (diagnostic instead)", () => {
+  const { rpc, feed } = server({ capabilities: { tools: {} } });
+  rpc(1, "tools/call", { _meta: meta({ "io.modelcontextprotocol/logLevel": "debug" }), name: "x" });
+  const out = feed({ type: "log", now: 0, level: "error", data: "boom", related: 1 });
+  assert.deepEqual(sendsOf(out), []);
+  assert.match((out.find((o) => o.type === "diagnostic" && o.code === "notification-refused") as { message: string }).message, /capability logging was not declared/);
+  // The request itself is unaffected: its answer still goes out.
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 1, result: { content: [] } }))[0].id, 1);
+});
+
 test("subscriptions: the acknowledgment comes first with the subscription id; only requested and supported types are honoured", () => {
   const { rpc, feed } = server();
   const out = sendsOf(rpc(7, "subscriptions/listen", { _meta: meta(), notifications: { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["file:///a"] } }));

@@ -305,6 +305,8 @@ interface PromptEntry {
 const TOOLS = 1;
 const RESOURCES = 2;
 const PROMPTS = 4;
+/** A change to no list that may change what the server declares (a completer: `completions`). */
+const CAPABILITIES = 8;
 const LISTS: readonly [number, "tools" | "resources" | "prompts"][] = [
   [TOOLS, "tools"],
   [RESOURCES, "resources"],
@@ -393,7 +395,7 @@ export class McpServerCore {
   private seq = 0;
   private changed = 0;
   private readonly flush = (): void => this.flushListChanged();
-  /** The capabilities connections were last given, as JSON (see {@link McpServerCore.flushListChanged}). */
+  /** The capabilities connections were last given, as JSON (see {@link McpServerCore.flushListChanged}); undefined when unknown. */
   private declared: string | undefined;
   /** The `inputSchema` a tool is listed with, undefined for no such tool (one function per server: each HTTP request's setup carries it). */
   readonly inputSchemaOf = (name: string): JsonSchemaObject | undefined => this.tools.get(name)?.def.inputSchema;
@@ -522,8 +524,13 @@ export class McpServerCore {
   completion(refType: "ref/prompt" | "ref/resource", name: string, argName: string, completer: Completer): Unregister {
     const key = `${refType}\u0000${name}\u0000${argName}`;
     this.completers.set(key, completer);
+    // The first completer adds `completions` (draft server/utilities/completion: servers that
+    // support completions MUST declare it), and a removal may take it away.
+    this.listChanged(CAPABILITIES);
     return () => {
-      if (this.completers.get(key) === completer) this.completers.delete(key);
+      if (this.completers.get(key) !== completer) return;
+      this.completers.delete(key);
+      this.listChanged(CAPABILITIES);
     };
   }
 
@@ -717,7 +724,9 @@ export class McpServerCore {
   }
 
   private listChanged(kind: number): void {
-    if (this.connections.size === 0) return;
+    // No connection to tell: the next one opens with the capabilities of its time, which the
+    // cache no longer describes, so the next flush declares whatever it finds.
+    if (this.connections.size === 0) return void (this.declared = undefined);
     if (this.changed === 0) queueMicrotask(this.flush);
     this.changed |= kind;
   }

@@ -16,7 +16,11 @@
  * never contain the URI's structural delimiters. The match therefore refuses a value
  * that is empty or contains `/`, `?` or `#` (which could only have come from a different
  * URI shape, e.g. `a/b/data` against `{id}/data`), and percent-decodes what it accepts;
- * a value whose escapes are malformed is kept as written. Operators of higher levels
+ * a value whose escapes are malformed is kept as written. Applications take a variable for
+ * one path segment (a file name, an id), so a value whose decoded form could step out of it
+ * does not match either: one containing `/`, `\` or NUL, or exactly `.` or `..`
+ * (`server/resources`, "Security Considerations": servers MUST validate all resource URIs;
+ * the draft adds that they MUST sanitize file paths to prevent directory traversal). Operators of higher levels
  * (`{+var}`, `{/var}`, `{?q}` …) and explode/prefix modifiers are rejected at parse time
  * rather than silently treated as literals.
  */
@@ -82,6 +86,16 @@ function plausibleValue(value: string): boolean {
   return true;
 }
 
+/** True when a decoded value stays one path segment (see the module comment). */
+function safeSegment(value: string): boolean {
+  if (value === "." || value === "..") return false;
+  for (let k = 0; k < value.length; k++) {
+    const c = value.charCodeAt(k);
+    if (c === 0x2f || c === 0x5c || c === 0) return false; // "/", "\", NUL
+  }
+  return true;
+}
+
 function decode(value: string): string {
   if (!value.includes("%")) return value;
   try {
@@ -114,7 +128,9 @@ export function matchUriTemplate(template: UriTemplate, uri: string): Record<str
     }
     const value = uri.slice(pos, end);
     if (!plausibleValue(value)) return null;
-    vars[parts[p]] = decode(value);
+    const decoded = decode(value);
+    if (!safeSegment(decoded)) return null;
+    vars[parts[p]] = decoded;
     pos = end + next.length;
   }
   return pos === uri.length ? vars : null;

@@ -22,7 +22,7 @@ import { decode, decodeValue, malformedResponseAnswer, UNENCODABLE_RESPONSE, typ
 import { jsonCopy, merged } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
-import { methodSpec, type MethodSpec, type Side } from "../model/methods.js";
+import { hasCapability, methodSpec, type MethodSpec, type Side } from "../model/methods.js";
 import { MODERN_ERROR_CODES } from "../model/error-codes.js";
 import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { MetaKey } from "../model/meta.js";
@@ -1056,7 +1056,15 @@ function log(state: SessionState, level: LoggingLevel, logger: string | undefine
   if (logger !== undefined) params.logger = logger;
   if (meta !== undefined) params._meta = meta;
   const req = related === undefined ? undefined : state.inbound[idKey(related)];
-  if (req?.modern !== undefined && Object.hasOwn(state.inbound, idKey(related!))) return logForRequest(req, level, params, out);
+  if (req?.modern !== undefined && Object.hasOwn(state.inbound, idKey(related!))) {
+    // draft server/utilities/logging: "Servers that emit log message notifications MUST
+    // declare the `logging` capability" (the legacy path checks it in sendNotification).
+    if (!hasCapability(state.options.capabilities, "logging")) {
+      out.push({ type: "diagnostic", code: "notification-refused", message: "cannot send notifications/message: capability logging was not declared" });
+      return;
+    }
+    return logForRequest(req, level, params, out);
+  }
   if (!passesLevel(level, state.logLevel)) return;
   sendNotification(state, "notifications/message", params, out, related);
 }
