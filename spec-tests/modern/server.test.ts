@@ -33,6 +33,14 @@ test("basic/versioning: an unsupported version MUST get UnsupportedProtocolVersi
   assert.deepEqual(r.error, { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28", "2025-11-25"], requested: "1900-01-01" } });
 });
 
+test("basic/versioning: a 2025-era version the server speaks, named per request, gets -32022 saying it needs the initialize handshake (it is in `supported`, so a bare refusal would read as refusing a version the server lists)", () => {
+  const { rpc } = server();
+  const r = sendsOf(rpc(1, "tools/list", { _meta: meta({ [PV]: "2025-11-25" }) }))[0];
+  assert.equal(r.error.code, ErrorCode.UnsupportedProtocolVersion);
+  assert.deepEqual(r.error.data, { supported: ["2026-07-28", "2025-11-25"], requested: "2025-11-25" });
+  assert.match(r.error.message, /2025-11-25 is spoken after the initialize handshake/);
+});
+
 test("server/discover: servers MUST implement it; the result lists versions, capabilities, identity and caching hints", () => {
   const { rpc } = server({ instructions: "hi", cacheTtlMs: 5000, cacheScope: "public" });
   const r = sendsOf(rpc("d", "server/discover", { _meta: meta() }))[0];

@@ -76,7 +76,11 @@ export function readRequestMeta(params: unknown, supported: readonly ProtocolVer
   if (missing !== null) return { ok: false, error: rpcError(ErrorCode.InvalidParams, missing) };
   const version = meta![MetaKey.protocolVersion] as string;
   if (!isModernVersion(version) || !supported.includes(version)) {
-    return { ok: false, error: rpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: [...supported], requested: version }) };
+    // A 2025-era version this server speaks is in `supported` too, but not per request: say
+    // so, or the error reads as refusing a version it lists (a client retrying with the
+    // "mutually supported" version would loop; draft basic/versioning).
+    const message = supported.includes(version as ProtocolVersion) ? `Unsupported protocol version: ${version} is spoken after the initialize handshake, not per request` : "Unsupported protocol version";
+    return { ok: false, error: rpcError(ErrorCode.UnsupportedProtocolVersion, message, { supported: [...supported], requested: version }) };
   }
   const invalid = invalidFields(meta!);
   if (invalid !== null) return { ok: false, error: rpcError(ErrorCode.InvalidParams, invalid) };
