@@ -30,7 +30,7 @@ import { taskMetadataOf } from "../tasks/capabilities.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
-import { applyChange, changeOf, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
+import { applyChange, changeOf, endSubscription, inputRequiredProblem, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { abandonTaskRequest, cancelOutbound, receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
@@ -784,6 +784,11 @@ function receiveInputRequired(state: SessionState, req: OutboundRequest, result:
   if (issues) return invalid("invalid input_required result from the peer", { issues });
   // draft basic/patterns/mrtr: servers MUST include at least one; a retry of the same request would only get the same answer.
   if (result.inputRequests === undefined && typeof result.requestState !== "string") return invalid("an input_required result from the peer with neither inputRequests nor requestState, which it MUST include");
+  // Servers MUST NOT ask for input this client did not declare (draft mrtr), and each entry
+  // is treated as the standalone request would be (SEP-2663), which gets -32602 (2025-11-25
+  // client/elicitation): the call fails and no handler runs for it.
+  const undeclared = inputRequiredProblem(true, req.method, result, state.options.capabilities);
+  if (undeclared) return invalid(`an input_required result from the peer asking for client capabilities this client did not declare, which it MUST NOT`, undeclared.data);
   const round = (req.round ?? 0) + 1;
   if (round > state.options.maxInputRounds) return invalid(`gave up after ${state.options.maxInputRounds} input_required rounds`);
   const inputs = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
