@@ -202,6 +202,19 @@ test("mrtr: tool-enabled sampling in inputRequests needs sampling.tools; elicita
   assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 3, result: { resultType: "input_required", inputRequests: [] as never } }))[0].error.code, ErrorCode.InternalError);
 });
 
+test("mrtr + client/sampling: includeContext thisServer/allServers in inputRequests needs sampling.context (servers SHOULD NOT use them otherwise): -32021 names it; none is fine", () => {
+  const { rpc, feed } = server();
+  const ask = (includeContext: string) => ({ resultType: "input_required", inputRequests: { s: { method: "sampling/createMessage", params: { messages: [], maxTokens: 5, includeContext } } } });
+  rpc(1, "tools/call", { _meta: meta({}, { sampling: {} }), name: "x" });
+  const r = sendsOf(feed({ type: "respond", now: 0, id: 1, result: ask("allServers") }))[0];
+  assert.equal(r.error.code, ErrorCode.MissingRequiredClientCapability);
+  assert.deepEqual(r.error.data.requiredCapabilities, { sampling: { context: {} } });
+  rpc(2, "tools/call", { _meta: meta({}, { sampling: {} }), name: "x" });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 2, result: ask("none") }))[0].result.resultType, "input_required");
+  rpc(3, "tools/call", { _meta: meta({}, { sampling: { context: {} } }), name: "x" });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 3, result: ask("thisServer") }))[0].result.resultType, "input_required");
+});
+
 test("subscriptions: resources list_changed is honoured only when declared; duplicate and non-string URIs are dropped", () => {
   const { rpc, feed } = server({ capabilities: { resources: { subscribe: true, listChanged: true } } });
   const ack = sendsOf(rpc(1, "subscriptions/listen", { _meta: meta(), notifications: { resourcesListChanged: true, resourceSubscriptions: ["a", "a", "b"] } }))[0];

@@ -937,7 +937,7 @@ function sendRequest(
   if (missing !== null) return refuseRequest(out, eventId, method, ErrorCode.MethodNotFound, `cannot send ${method}: capability ${missing} was not declared`);
   let params = input.params;
   if (!isParamsObject(params)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `${method} params must be an object`);
-  const capError = paramsCapabilityError(method, params, o.role === "client" ? o.capabilities : peer?.capabilities);
+  const capError = paramsCapabilityError(method, params, o.role === "client" ? o.capabilities : peer?.capabilities, versionOf(state));
   if (capError !== null) return refuseRequest(out, eventId, method, capError.code, `cannot send ${method}: ${capError.message}`, capError.data);
   const original = params;
   // Modern era: every request carries its version, capabilities and identity (draft basic/index, _meta).
