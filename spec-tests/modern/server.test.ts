@@ -142,6 +142,18 @@ test("subscriptions: several concurrent subscriptions each get their own tagged 
   assert.equal(s.subscriptionCount, 0);
 });
 
+test("subscriptions Graceful Closure: a server about to close its connection (end-subscriptions) answers every open listen request with its completion result first; other requests are left alone", () => {
+  const { s, rpc, feed } = server();
+  rpc(1, "subscriptions/listen", { _meta: meta(), notifications: { toolsListChanged: true } });
+  rpc("b", "subscriptions/listen", { _meta: meta(), notifications: { resourceSubscriptions: ["file:///x"] } });
+  rpc(3, "tools/call", { _meta: meta(), name: "x" });
+  const done = (id: number | string) => ({ jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { [SUB]: id } } });
+  assert.deepEqual(sendsOf(feed({ type: "end-subscriptions", now: 0 })), [done(1), done("b")]);
+  assert.equal(s.subscriptionCount, 0);
+  assert.equal(s.inboundCount, 1, "the tool call is still the application's");
+  assert.deepEqual(sendsOf(feed({ type: "end-subscriptions", now: 0 })), [], "none left to end");
+});
+
 test("subscriptions: the number of open subscriptions is bounded with a clear error", () => {
   const { rpc } = server({ maxSubscriptions: 1 });
   rpc(1, "subscriptions/listen", { _meta: meta(), notifications: {} });

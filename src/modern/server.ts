@@ -200,6 +200,15 @@ export function endSubscription(state: SessionState, id: RequestId, out: Session
   sendResult(out, id, { resultType: "complete", _meta: { [MetaKey.subscriptionId]: id } });
 }
 
+/**
+ * The server is closing the connection: every open subscription ends as `endSubscription`
+ * ends one. Draft `basic/patterns/subscriptions`, Graceful Closure: the server SHOULD
+ * respond to the listen request with a completion result before closing the stream.
+ */
+export function endSubscriptions(state: SessionState, out: SessionOutput[]): void {
+  for (const key of Object.keys(state.subscriptions)) endSubscription(state, state.inbound[key].id, out);
+}
+
 /** The change a `changed` input reports (the input without its envelope). */
 export function changeOf(input: Extract<SessionInput, { type: "changed" }>): Change {
   const { type: _type, now: _now, ...change } = input;

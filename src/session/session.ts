@@ -30,7 +30,7 @@ import { taskMetadataOf } from "../tasks/capabilities.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
-import { applyChange, changeOf, endSubscription, inputRequiredProblem, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
+import { applyChange, changeOf, endSubscription, endSubscriptions, inputRequiredProblem, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { abandonTaskRequest, cancelOutbound, receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
@@ -218,6 +218,8 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       return declare(state, input.capabilities, out);
     case "end-subscription":
       return endSubscription(state, input.id, out);
+    case "end-subscriptions":
+      return endSubscriptions(state, out);
     case "tick":
       return tick(state, now, out);
     case "unsendable":
