@@ -263,3 +263,18 @@ test("timeouts: a request with timeoutMs fails with -32001 when the clock passes
   assert.equal((await rejection(call)).code, ErrorCode.RequestTimeout);
   assert.equal(c.sent("client", "notifications/cancelled").length, 1);
 });
+
+test("draft basic/patterns/subscriptions, Graceful Closure: McpServer.close() answers each open subscriptions/listen with its completion result before the transport closes; the client's listen resolves with it", async () => {
+  const modern = { session: { versions: ["2026-07-28" as const] } };
+  const c = await connect((s) => s.tool("t", {}, () => ok("t")), modern, modern);
+  const closed = deferred<string>();
+  c.client.onClose((r) => closed.resolve(r));
+  const listens = [c.client.request("subscriptions/listen", { notifications: { toolsListChanged: true } }), c.client.request("subscriptions/listen", { notifications: { toolsListChanged: true } })];
+  await c.client.listTools(); // answered after both listens were opened (the pair delivers in order)
+  c.server.close();
+  const ids = c.wire.filter((w) => w.from === "client" && w.message.method === "subscriptions/listen").map((w) => w.message.id);
+  for (const [i, listen] of listens.entries()) {
+    assert.deepEqual(await listen, { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": ids[i] } });
+  }
+  await closed.promise;
+});

@@ -43,6 +43,18 @@ test("elicitation: matching content, a decline and a cancel pass both checks", a
   }
 });
 
+test("elicitation: For URL mode: The content field is omitted (client/elicitation; schema: content only when accept and mode was form): content a handler returns is dropped, in both eras, with or without form checks", async () => {
+  const URL = { mode: "url", message: "Sign in", url: "https://example.com/auth", elicitationId: "e1" };
+  for (const versions of [["2025-11-25"], ["2026-07-28"]] as const)
+    for (const elicitationForms of [undefined, false] as const) {
+      const c = await connect((s) => s.tool("ask", {}, asking(URL)), { session: { versions: [...versions] }, elicitationForms, capabilities: { elicitation: { url: {} } }, handlers: { elicitation: () => ({ action: "accept", content: { secret: "leak" } }) } }, { session: { versions: [...versions] } });
+      const label = `${versions[0]} elicitationForms ${String(elicitationForms)}`;
+      assert.deepEqual(textOf(await c.client.callTool("ask", {})), { action: "accept" }, label);
+      assert.ok(!JSON.stringify(c.wire.filter((w) => w.from === "client")).includes("leak"), `${label}: no content on the wire`);
+      c.client.close();
+    }
+});
+
 test("elicitation: a server checks what a client sends: content that does not match the form rejects ctx.elicit with -32603", async () => {
   const clock = new ManualClock();
   const server = new McpServer(SERVER, { clock });

@@ -38,10 +38,11 @@ test("client/elicitation (2025-11-25): a -32042 of URL elicitations with elicita
   assert.deepEqual(r.error, { code: -32042, message: "URL elicitation required", data: { elicitations: [URL_ELICITATION] } });
 });
 
-test("client/elicitation (2025-11-25): a -32042 whose elicitations are not all URL mode with an elicitationId MUST NOT go out: -32603 says why", async () => {
+test("client/elicitation (2025-11-25): a -32042 whose elicitations are not all URL mode with an elicitationId, or that lists none (The error MUST include a list of elicitations that are required), MUST NOT go out: -32603 says why", async () => {
   const form = { mode: "form", message: "m", requestedSchema: { type: "object", properties: {} } };
   const noId = { mode: "url", url: "https://example.com", message: "m" };
   for (const [elicitations, why] of [
+    [[], /no elicitations list, or an empty one/],
     [[form], /every elicitation in it must be URL mode/],
     [[URL_ELICITATION, noId], /needs string elicitationId, url and message/],
   ] as const) {

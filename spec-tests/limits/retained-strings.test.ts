@@ -165,7 +165,8 @@ test("basic/utilities/tasks: a CreateTaskResult whose taskId is longer than MAX_
 
 test("draft basic/patterns/mrtr: an input_required whose inputRequests key is longer than MAX_KEPT_ID_LENGTH fails the call (-32603; the key would be kept until the application answers); one of exactly the bound is asked", () => {
   for (const [length, asked] of [[MAX_KEPT_ID_LENGTH + 1, false], [MAX_KEPT_ID_LENGTH, true]] as const) {
-    const p = new Pair({ versions: ["2026-07-28"] }, { versions: ["2026-07-28"] });
+    // The client declares roots: servers MUST NOT ask for input it did not declare.
+    const p = new Pair({ versions: ["2026-07-28"], capabilities: { roots: {} } }, { versions: ["2026-07-28"] });
     p.handlers.server = () => {};
     p.handshake();
     const id = p.request("client", "tools/call", { name: "x" });

@@ -124,6 +124,31 @@ test("mrtr Server Requirements: an input_required with neither inputRequests nor
   assert.match(err.error.message, /neither inputRequests nor requestState/);
 });
 
+test("mrtr Server Requirements: Servers MUST NOT send an inputRequests that the client has not declared support for; each entry is treated as the standalone request (SEP-2663), which 2025-11-25 client/elicitation refuses for an undeclared mode: the call fails, no handler runs", () => {
+  const ask = (input: JsonObject) => ({ resultType: "input_required", inputRequests: { k: input } });
+  const cases: [string, JsonObject, JsonObject][] = [
+    ["url elicitation, form declared", { method: "elicitation/create", params: { mode: "url", message: "go", url: "https://a.example/x", elicitationId: "e1" } }, { elicitation: { url: {} } }],
+    ["tool-enabled sampling, plain sampling declared", { method: "sampling/createMessage", params: { maxTokens: 3, messages: [{ role: "user", content: { type: "text", text: "x" } }], tools: [{ name: "a", inputSchema: { type: "object" } }] } }, { sampling: { tools: {} } }],
+    ["roots, not declared", { method: "roots/list" }, { roots: {} }],
+  ];
+  for (const [label, input, required] of cases) {
+    const p = new Pair({ versions: ERAS.modern, capabilities: { elicitation: { form: {} }, sampling: {} } }, { versions: ERAS.modern });
+    p.handlers.server = () => {};
+    p.handshake();
+    const id = p.request("client", "tools/call", { name: "x" });
+    p.run();
+    p.dropQueued();
+    const out = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id, result: ask(input) }));
+    assert.deepEqual(out.filter((o) => o.type === "send" || o.type === "request"), [], `${label}: no handler, no retry`);
+    const err = p.of("client", "error")[0];
+    assert.equal(err.id, id, label);
+    assert.equal(err.error.code, ErrorCode.InternalError, label);
+    assert.match(err.error.message, /did not declare/, label);
+    assert.deepEqual((err.error.data as JsonObject).requiredCapabilities, required, label);
+    assert.equal(p.client.inboundCount, 0, label);
+  }
+});
+
 test("tasks extension (SEP-2663): a task in place of a result is accepted only when the client declared the extension; otherwise it is invalid, never handed to an application that cannot read it", () => {
   const task = { resultType: "task", taskId: "t1", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: 1000 };
   for (const declared of [false, true]) {

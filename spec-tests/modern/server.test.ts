@@ -160,6 +160,18 @@ test("subscriptions: several concurrent subscriptions each get their own tagged 
   assert.equal(s.subscriptionCount, 0);
 });
 
+test("subscriptions Graceful Closure: a server about to close its connection (end-subscriptions) answers every open listen request with its completion result first; other requests are left alone", () => {
+  const { s, rpc, feed } = server();
+  rpc(1, "subscriptions/listen", { _meta: meta(), notifications: { toolsListChanged: true } });
+  rpc("b", "subscriptions/listen", { _meta: meta(), notifications: { resourceSubscriptions: ["file:///x"] } });
+  rpc(3, "tools/call", { _meta: meta(), name: "x" });
+  const done = (id: number | string) => ({ jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { [SUB]: id } } });
+  assert.deepEqual(sendsOf(feed({ type: "end-subscriptions", now: 0 })), [done(1), done("b")]);
+  assert.equal(s.subscriptionCount, 0);
+  assert.equal(s.inboundCount, 1, "the tool call is still the application's");
+  assert.deepEqual(sendsOf(feed({ type: "end-subscriptions", now: 0 })), [], "none left to end");
+});
+
 test("subscriptions: the number of open subscriptions is bounded with a clear error", () => {
   const { rpc } = server({ maxSubscriptions: 1 });
   rpc(1, "subscriptions/listen", { _meta: meta(), notifications: {} });
@@ -218,6 +230,19 @@ test("mrtr: tool-enabled sampling in inputRequests needs sampling.tools; elicita
   assert.equal(bad.error.code, ErrorCode.InternalError);
   rpc(3, "tools/call", { _meta: meta(), name: "x" });
   assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 3, result: { resultType: "input_required", inputRequests: [] as never } }))[0].error.code, ErrorCode.InternalError);
+});
+
+test("mrtr + client/sampling: includeContext thisServer/allServers in inputRequests needs sampling.context (servers SHOULD NOT use them otherwise): -32021 names it; none is fine", () => {
+  const { rpc, feed } = server();
+  const ask = (includeContext: string) => ({ resultType: "input_required", inputRequests: { s: { method: "sampling/createMessage", params: { messages: [], maxTokens: 5, includeContext } } } });
+  rpc(1, "tools/call", { _meta: meta({}, { sampling: {} }), name: "x" });
+  const r = sendsOf(feed({ type: "respond", now: 0, id: 1, result: ask("allServers") }))[0];
+  assert.equal(r.error.code, ErrorCode.MissingRequiredClientCapability);
+  assert.deepEqual(r.error.data.requiredCapabilities, { sampling: { context: {} } });
+  rpc(2, "tools/call", { _meta: meta({}, { sampling: {} }), name: "x" });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 2, result: ask("none") }))[0].result.resultType, "input_required");
+  rpc(3, "tools/call", { _meta: meta({}, { sampling: { context: {} } }), name: "x" });
+  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 3, result: ask("thisServer") }))[0].result.resultType, "input_required");
 });
 
 test("subscriptions: resources list_changed is honoured only when declared; duplicate and non-string URIs are dropped", () => {

@@ -36,6 +36,25 @@ test("client/sampling: servers MUST NOT send tool-enabled sampling to clients wi
   assert.equal(ok.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: withTools })[0].type, "send");
 });
 
+test("client/sampling (2025-11-25): servers SHOULD NOT use includeContext thisServer/allServers unless the client declares sampling.context: ours refuses to send them (-32602); none or absent is fine; a client receiving one accepts it (it MAY ignore the field); 2025-06-18 had no such capability", () => {
+  const p = ready({ sampling: {} });
+  for (const includeContext of ["thisServer", "allServers"]) {
+    const out = p.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: { ...sampling, includeContext } });
+    assert.equal((out[0] as any).error.code, ErrorCode.InvalidParams, includeContext);
+    assert.deepEqual((out[0] as any).error.data.requiredCapabilities, { sampling: { context: {} } });
+  }
+  assert.equal(p.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: { ...sampling, includeContext: "none" } })[0].type, "send");
+  assert.equal(p.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: sampling })[0].type, "send");
+  p.handlers.client = (req, pair) => pair.respond("client", req.id, { role: "assistant", content: { type: "text", text: "hello" }, model: "m" });
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 5, method: "sampling/createMessage", params: { ...sampling, includeContext: "thisServer" } }));
+  assert.equal(p.of("client", "request").length, 1, "the receiving client's application gets it");
+  const ok = ready({ sampling: { context: {} } });
+  assert.equal(ok.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: { ...sampling, includeContext: "allServers" } })[0].type, "send");
+  const old = new Pair({ versions: ["2025-06-18"], capabilities: { sampling: {} } }, { versions: ["2025-06-18"] });
+  old.handshake();
+  assert.equal(old.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: { ...sampling, includeContext: "thisServer" } })[0].type, "send");
+});
+
 test("client/elicitation: an empty elicitation capability means form mode only", () => {
   const p = ready({ elicitation: {} });
   assert.equal(p.feed("server", { type: "request", now: 0, method: "elicitation/create", params: form })[0].type, "send");

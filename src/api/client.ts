@@ -42,7 +42,7 @@ import type { JsonObject } from "../jsonrpc/types.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { callListener } from "../driver/listener.js";
 import { attach, mergeCapabilities } from "./connection.js";
-import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
+import { assertElicitParams, checkedElicitResult, withoutUrlContent } from "./elicitation.js";
 import { ToolOutputs } from "./tool-outputs.js";
 import { peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
@@ -83,7 +83,7 @@ import type {
 export interface ClientHandlers {
   /** `sampling/createMessage`: run the model (after the user approved, as the spec asks). */
   sampling?(params: CreateMessageParams, ctx: RequestContext): CreateMessageResult | Promise<CreateMessageResult>;
-  /** `elicitation/create`: ask the user. */
+  /** `elicitation/create`: ask the user. For a URL-mode request any `content` it returns is dropped (URL mode has none). */
   elicitation?(params: ElicitParams, ctx: RequestContext): ElicitResult | Promise<ElicitResult>;
   /** `roots/list`: the roots to expose now. */
   roots?(ctx: RequestContext): Root[] | Promise<Root[]>;
@@ -728,10 +728,10 @@ export class McpClientCore {
         const elicit = h.elicitation;
         if (elicit === undefined) break;
         const forms = this.options.elicitationForms;
-        if (!forms) return this.maybeAsTask(method, params, ctx, (p, c) => elicit(p as ElicitParams, c));
+        if (!forms) return this.maybeAsTask(method, params, ctx, async (p, c) => withoutUrlContent(p, await elicit(p as ElicitParams, c)));
         // client/elicitation: the form's schema is checked on receipt, the handler's content before it goes out.
         assertElicitParams(forms, params);
-        return this.maybeAsTask(method, params, ctx, async (p, c) => checkedElicitResult(forms, p, await elicit(p as ElicitParams, c), "the elicitation handler's content"));
+        return this.maybeAsTask(method, params, ctx, async (p, c) => checkedElicitResult(forms, p, withoutUrlContent(p, await elicit(p as ElicitParams, c)), "the elicitation handler's content"));
       }
       case "tasks/get":
       case "tasks/result":

@@ -31,3 +31,16 @@ export function checkedElicitResult<R extends JsonObject>(checks: ElicitationChe
   if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `${who} does not match the requested schema`, data: { issues } });
   return result;
 }
+
+/**
+ * `result` without `content` when it answers a URL-mode request: "For URL mode: The
+ * `content` field is omitted" (2025-11-25 `client/elicitation`; the schema's content is
+ * "only present when action is accept and mode was form"). The user typed nothing into
+ * the client there, so a handler's content would only hand the server data it never
+ * asked for: the client drops it rather than fail the user's answer.
+ */
+export function withoutUrlContent<R extends JsonObject>(params: JsonObject | undefined, result: R): R {
+  if (params?.mode !== "url" || typeof result !== "object" || result === null || !Object.hasOwn(result, "content")) return result;
+  const { content: _, ...rest } = result;
+  return rest as R;
+}

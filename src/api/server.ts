@@ -617,7 +617,13 @@ export class McpServerCore {
       this.clock,
     );
     // Closed already: the endpoint is returned closed, and no dead connection is kept.
-    if (open) this.connections.set(endpoint, () => transport.close());
+    if (open) {
+      this.connections.set(endpoint, () => {
+        // Open subscriptions get their completion result before the stream ends (draft subscriptions, Graceful Closure).
+        endpoint.feed({ type: "end-subscriptions", now: this.clock.now() });
+        transport.close();
+      });
+    }
     return endpoint;
   }
 

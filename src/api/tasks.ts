@@ -542,7 +542,7 @@ export class TaskRuntime {
     if (round > MAX_TASK_INPUT_ROUNDS) return this.finishRun(run, undefined, { code: ErrorCode.InternalError, message: `the task still needed input after ${MAX_TASK_INPUT_ROUNDS} rounds` });
     // MRTR: "Servers MUST NOT send an inputRequests that the client has not declared support
     // for": the task fails with the answer a plain call gets (-32021 naming what is missing).
-    const problem = inputRequiredProblem(true, run.rc.method, result, capabilitiesOf(run));
+    const problem = inputRequiredProblem(true, run.rc.method, result, capabilitiesOf(run), true);
     if (problem !== null) return this.finishRun(run, undefined, problem);
     run.requestState = typeof result.requestState === "string" ? result.requestState : undefined;
     run.responses = undefined;

@@ -53,7 +53,8 @@ function urlElicitationProblem(data: unknown, version: string | undefined, clien
   if (version === undefined || version < "2025-11-25") return `protocol version ${version ?? "(none)"} has no URL elicitation (2025-11-25 introduced it)`;
   if (!hasCapability(clientCapabilities, "elicitation.url")) return "the client did not declare elicitation.url";
   const list = typeof data === "object" && data !== null ? (data as { elicitations?: unknown }).elicitations : undefined;
-  if (!Array.isArray(list)) return "its data has no elicitations list";
+  // "MUST include a list of elicitations that are required": an empty one names none to complete.
+  if (!Array.isArray(list) || list.length === 0) return "its data has no elicitations list, or an empty one";
   for (const e of list) {
     const el = typeof e === "object" && e !== null ? (e as Record<string, unknown>) : {};
     if (el.mode !== "url") return "every elicitation in it must be URL mode";

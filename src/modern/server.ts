@@ -27,7 +27,7 @@ import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, JsonRpcRequest, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { hasCapability, INPUT_REQUESTS, methodSpec } from "../model/methods.js";
-import { addCapabilityPath, missingCapability, missingParamsCapability } from "../session/capabilities.js";
+import { addCapabilityPath, missingCapability, missingParamsCapability, undeclaredContext } from "../session/capabilities.js";
 import { passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
 import { copyOf, retainedStringIssues } from "../session/retained.js";
@@ -81,7 +81,7 @@ export function respondModern(state: SessionState, req: InboundRequest, result: 
   const o = state.options;
   const modern = req.modern!;
   if (result.resultType === "input_required") {
-    const problem = inputRequiredProblem(methodSpec(modern.version, req.method)?.inputRequired === true, req.method, result, modern.capabilities);
+    const problem = inputRequiredProblem(methodSpec(modern.version, req.method)?.inputRequired === true, req.method, result, modern.capabilities, true);
     if (problem !== null) {
       if (problem.code === ErrorCode.MissingRequiredClientCapability) return sendError(out, req.id, problem.code, problem.message, problem.data);
       sendError(out, req.id, ErrorCode.InternalError, `the handler produced an invalid input_required result`);
@@ -132,9 +132,11 @@ export interface InputRequiredProblem {
  * request one of elicitation/sampling/roots with valid params; none the client's
  * capabilities did not declare (`-32021`, data.requiredCapabilities). Exported for the
  * legacy bridge (`api/mrtr.ts`), which holds a handler's answer to the same rules with
- * the capabilities of the session's handshake.
+ * the capabilities of the session's handshake, and for clients checking what a server
+ * asks of them. `sending`: a server about to send these, held to its own `SHOULD NOT`
+ * too (`undeclaredContext`).
  */
-export function inputRequiredProblem(methodAllows: boolean, method: string, result: JsonObject, caps: JsonObject | undefined): InputRequiredProblem | null {
+export function inputRequiredProblem(methodAllows: boolean, method: string, result: JsonObject, caps: JsonObject | undefined, sending = false): InputRequiredProblem | null {
   if (!methodAllows) return { code: ErrorCode.InternalError, message: `servers MUST NOT send input_required on ${method}` };
   const inputs = result.inputRequests;
   if (inputs === undefined && typeof result.requestState !== "string") return { code: ErrorCode.InternalError, message: "an input_required result MUST include inputRequests or requestState" };
@@ -149,7 +151,7 @@ export function inputRequiredProblem(methodAllows: boolean, method: string, resu
     const issues = inputSpec.validateParams(input!.params);
     if (issues) return { code: ErrorCode.InternalError, message: `inputRequests.${key}: invalid ${inputMethod} params (${issues[0].path} ${issues[0].reason})` };
     const need = inputSpec.capability;
-    const missing = need !== null && !hasCapability(caps, need.path) ? need.path : missingParamsCapability(inputMethod, input!.params, caps);
+    const missing = need !== null && !hasCapability(caps, need.path) ? need.path : (missingParamsCapability(inputMethod, input!.params, caps) ?? (sending ? undeclaredContext(inputMethod, input!.params, caps) : null));
     if (missing !== null) addCapabilityPath(required, missing);
   }
   if (Object.keys(required).length > 0) {
@@ -196,6 +198,15 @@ export function endSubscription(state: SessionState, id: RequestId, out: Session
   }
   removeInbound(state, key);
   sendResult(out, id, { resultType: "complete", _meta: { [MetaKey.subscriptionId]: id } });
+}
+
+/**
+ * The server is closing the connection: every open subscription ends as `endSubscription`
+ * ends one. Draft `basic/patterns/subscriptions`, Graceful Closure: the server SHOULD
+ * respond to the listen request with a completion result before closing the stream.
+ */
+export function endSubscriptions(state: SessionState, out: SessionOutput[]): void {
+  for (const key of Object.keys(state.subscriptions)) endSubscription(state, state.inbound[key].id, out);
 }
 
 /** The change a `changed` input reports (the input without its envelope). */

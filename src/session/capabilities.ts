@@ -32,10 +32,11 @@ export function missingCapability(spec: MethodSpec, self: Side, own: JsonObject,
 /**
  * Checks that depend on the params, not only the method: elicitation modes and
  * tool-enabled sampling. Returns the error the receiver answers with (and the sender uses
- * to refuse), or null.
+ * to refuse), or null. `sentIn`, the version of a request this side is about to send,
+ * adds the sender's own check, `undeclaredContext`.
  */
-export function paramsCapabilityError(method: string, params: JsonObject | undefined, clientCapabilities: JsonObject | undefined): JsonRpcErrorObject | null {
-  const missing = missingParamsCapability(method, params, clientCapabilities);
+export function paramsCapabilityError(method: string, params: JsonObject | undefined, clientCapabilities: JsonObject | undefined, sentIn?: string): JsonRpcErrorObject | null {
+  const missing = missingParamsCapability(method, params, clientCapabilities) ?? (sentIn !== undefined && sentIn >= "2025-11-25" ? undeclaredContext(method, params, clientCapabilities) : null);
   if (missing === null) return null;
   const message = method === "elicitation/create" ? `client did not declare elicitation mode "${missing.slice("elicitation.".length)}"` : `client did not declare ${missing}`;
   return rpcError(ErrorCode.InvalidParams, message, { requiredCapabilities: addCapabilityPath({}, missing) });
@@ -51,6 +52,18 @@ export function missingParamsCapability(method: string, params: JsonObject | und
     return hasCapability(clientCapabilities, "sampling.tools") ? null : "sampling.tools";
   }
   return null;
+}
+
+/**
+ * `includeContext: "thisServer"` / `"allServers"` without `sampling.context`: servers
+ * "SHOULD NOT use them unless the client declares sampling.context capability" (2025-11-25
+ * and draft `client/sampling`, which introduced the capability), so ours refuses to send
+ * them. Only the sender checks: a client "MAY modify or ignore this field", so a receiving
+ * client accepts it. `"none"` or no `includeContext` needs nothing.
+ */
+export function undeclaredContext(method: string, params: JsonObject | undefined, clientCapabilities: JsonObject | undefined): string | null {
+  if (method !== "sampling/createMessage" || (params?.includeContext !== "thisServer" && params?.includeContext !== "allServers")) return null;
+  return hasCapability(clientCapabilities, "sampling.context") ? null : "sampling.context";
 }
 
 /**

@@ -30,7 +30,7 @@ import { taskMetadataOf } from "../tasks/capabilities.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
-import { applyChange, changeOf, endSubscription, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
+import { applyChange, changeOf, endSubscription, endSubscriptions, inputRequiredProblem, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { abandonTaskRequest, cancelOutbound, receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
@@ -218,6 +218,8 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       return declare(state, input.capabilities, out);
     case "end-subscription":
       return endSubscription(state, input.id, out);
+    case "end-subscriptions":
+      return endSubscriptions(state, out);
     case "tick":
       return tick(state, now, out);
     case "unsendable":
@@ -784,6 +786,11 @@ function receiveInputRequired(state: SessionState, req: OutboundRequest, result:
   if (issues) return invalid("invalid input_required result from the peer", { issues });
   // draft basic/patterns/mrtr: servers MUST include at least one; a retry of the same request would only get the same answer.
   if (result.inputRequests === undefined && typeof result.requestState !== "string") return invalid("an input_required result from the peer with neither inputRequests nor requestState, which it MUST include");
+  // Servers MUST NOT ask for input this client did not declare (draft mrtr), and each entry
+  // is treated as the standalone request would be (SEP-2663), which gets -32602 (2025-11-25
+  // client/elicitation): the call fails and no handler runs for it.
+  const undeclared = inputRequiredProblem(true, req.method, result, state.options.capabilities);
+  if (undeclared) return invalid(`an input_required result from the peer asking for client capabilities this client did not declare, which it MUST NOT`, undeclared.data);
   const round = (req.round ?? 0) + 1;
   if (round > state.options.maxInputRounds) return invalid(`gave up after ${state.options.maxInputRounds} input_required rounds`);
   const inputs = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
@@ -932,7 +939,7 @@ function sendRequest(
   if (missing !== null) return refuseRequest(out, eventId, method, ErrorCode.MethodNotFound, `cannot send ${method}: capability ${missing} was not declared`);
   let params = input.params;
   if (!isParamsObject(params)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `${method} params must be an object`);
-  const capError = paramsCapabilityError(method, params, o.role === "client" ? o.capabilities : peer?.capabilities);
+  const capError = paramsCapabilityError(method, params, o.role === "client" ? o.capabilities : peer?.capabilities, versionOf(state));
   if (capError !== null) return refuseRequest(out, eventId, method, capError.code, `cannot send ${method}: ${capError.message}`, capError.data);
   const original = params;
   // Modern era: every request carries its version, capabilities and identity (draft basic/index, _meta).

@@ -274,6 +274,8 @@ export type SessionInput =
   | { type: "declare"; now: number; capabilities: JsonObject }
   /** Server application: end a `subscriptions/listen` stream gracefully (its completion result is sent). */
   | { type: "end-subscription"; now: number; id: RequestId }
+  /** Server application, about to close the connection: end every open `subscriptions/listen` stream gracefully first. */
+  | { type: "end-subscriptions"; now: number }
   /** Time has passed; due timers fire. */
   | { type: "tick"; now: number }
   /** The driver could not put a message the kernel gave it on the wire (it has no JSON form): `reason` says why. */
