@@ -475,3 +475,34 @@ test("many connections: list_changed goes to every client; a closed one is forgo
   assert.equal(await closed.promise, "peer closed");
   assert.equal(a.server.connectionCount, 0);
 });
+
+test("server/tools: a definition a 2025-era schema refuses (a boolean subschema, which JSON Schema 2020-12 allows) is refused at registration by a server serving that era, naming the version, instead of failing every tools/list there; a 2026-07-28-only server takes it", async () => {
+  const boolProps = { type: "object" as const, properties: { a: true, b: false } };
+  const dual = new McpServer(SERVER, { session: { versions: ["2026-07-28", "2025-11-25", "2025-06-18"] } });
+  assert.throws(() => dual.tool("bool", { inputSchema: boolProps }, () => ok("")), /tool "bool" cannot be listed to 2025-11-25 clients, which this server serves: \/tools\/0\/inputSchema\/properties\/a/);
+  // The refused tool left nothing behind: the others still list in every era.
+  const { client } = await connect((s) => {
+    assert.throws(() => s.tool("bool", { inputSchema: boolProps }, () => ok("")), /cannot be listed to 2025-11-25 clients/);
+    s.tool("plain", {}, () => ok("p"));
+  });
+  assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ["plain"]);
+  const modern = await connect((s) => s.tool("bool", { inputSchema: boolProps }, () => ok("b")), { session: { versions: ["2026-07-28"] } }, { session: { versions: ["2026-07-28"] } });
+  assert.deepEqual((await modern.client.listTools()).tools.map((t) => t.name), ["bool"]);
+  assert.equal((await modern.client.callTool("bool", { b: 1 })).isError, true, "b: false refuses any value");
+});
+
+test("server/tools (draft): an outputSchema may be any JSON Schema 2020-12 (an array's) on a server serving only 2026-07-28; a server serving a 2025 era, where it is restricted to type object, refuses it", async () => {
+  const arrays = { type: "array", items: { type: "number" } };
+  assert.throws(() => new McpServer(SERVER).tool("arr", { outputSchema: arrays }, () => ok("")), /outputSchema must be a JSON Schema with type "object"/);
+  const modern = await connect(
+    (s) => {
+      s.tool("arr", { outputSchema: arrays }, () => ({ content: [], structuredContent: [1, 2] }));
+      s.tool("bad", { outputSchema: arrays }, () => ({ content: [], structuredContent: ["x"] }));
+    },
+    { session: { versions: ["2026-07-28"] } },
+    { session: { versions: ["2026-07-28"] } },
+  );
+  assert.deepEqual((await modern.client.listTools()).tools[0].outputSchema, arrays);
+  assert.deepEqual((await modern.client.callTool("arr", {})).structuredContent, [1, 2]);
+  assert.match((await rejection(modern.client.callTool("bad", {}))).message, /does not match its outputSchema/);
+});

@@ -41,7 +41,8 @@ import { McpError, type Endpoint, type RequestContext, type RequestHandler } fro
 import { hmacRequestState, type RequestStateCodec } from "../driver/request-state.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { isModernVersion } from "../model/versions.js";
+import { isModernVersion, LEGACY_VERSIONS, type ProtocolVersion } from "../model/versions.js";
+import { methodSpec } from "../model/methods.js";
 import { builtinJsonSchema, capIssues, issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import type { Issue } from "../schema/validate.js";
@@ -60,6 +61,7 @@ import type {
   GetPromptResult,
   Icon,
   JsonSchemaObject,
+  OutputSchema,
   Meta,
   Prompt,
   PromptArgument,
@@ -182,8 +184,11 @@ export interface ToolConfig {
   description?: string;
   /** A JSON Schema with `type: "object"` (default: any object). */
   inputSchema?: JsonSchemaObject;
-  /** When given, results must carry `structuredContent` that matches it. */
-  outputSchema?: JsonSchemaObject;
+  /**
+   * When given, results must carry `structuredContent` that matches it. `type: "object"`
+   * unless the server serves only 2026-07-28, where any JSON Schema 2020-12 is allowed.
+   */
+  outputSchema?: OutputSchema;
   annotations?: ToolAnnotations;
   execution?: Tool["execution"];
   icons?: Icon[];
@@ -431,9 +436,11 @@ export class McpServerCore {
 
   /**
    * Registers a tool. Throws (a programming error, not a protocol event) when the name is
-   * taken or invalid, a schema does not compile or is not `type: "object"`, or the
-   * `inputSchema` has an invalid `x-mcp-header` annotation (draft `server/tools`: a
-   * conforming HTTP client MUST drop such a tool from `tools/list`).
+   * taken or invalid, a schema does not compile or is not `type: "object"` (for the
+   * `outputSchema`, only when a 2025-era version is served), the definition is not a valid
+   * `Tool` of a 2025-era version the server serves, or the `inputSchema` has an invalid
+   * `x-mcp-header` annotation (draft `server/tools`: a conforming HTTP client MUST drop
+   * such a tool from `tools/list`).
    */
   tool(name: string, config: ToolConfig, handler: ToolHandler): Unregister {
     if (!validToolName(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ - .`);
@@ -446,15 +453,25 @@ export class McpServerCore {
     if (this.tasks === undefined && taskSupportOf(def) !== "forbidden") {
       throw new TypeError(`tool ${JSON.stringify(name)} declares execution.taskSupport: use McpServer, or give McpServerCore a task runtime (options.tasks)`);
     }
+    const legacy = this.legacyVersions();
     const entry: ToolEntry = {
       inputBeforeTask: inputBeforeTask === true,
       taskSupport: taskSupportOf(def),
       seq: this.seq++,
       def,
-      validateInput: config.inputSchema === undefined ? null : this.compile(`tool ${name} inputSchema`, config.inputSchema),
-      validateOutput: config.outputSchema === undefined ? null : this.compile(`tool ${name} outputSchema`, config.outputSchema),
+      validateInput: config.inputSchema === undefined ? null : this.compile(`tool ${name} inputSchema`, config.inputSchema, true),
+      // Draft server/tools: an outputSchema "can be any valid JSON Schema 2020-12" (an array's,
+      // say); until 2025-11-25 it is "restricted to type: "object" at the root level".
+      validateOutput: config.outputSchema === undefined ? null : this.compile(`tool ${name} outputSchema`, config.outputSchema, legacy.length > 0),
       handler,
     };
+    // A definition a 2025-era schema refuses (a boolean subschema in `properties`, which
+    // 2020-12 allows and 2025-11-25 does not) would make every tools/list of that era fail:
+    // refused here instead, naming the version.
+    for (const version of legacy) {
+      const issues = methodSpec(version, "tools/list")?.validateResult?.({ tools: [def] });
+      if (issues) throw new TypeError(`tool ${JSON.stringify(name)} cannot be listed to ${version} clients, which this server serves: ${issuesText(issues)}`);
+    }
     this.tools.set(name, entry);
     this.listChanged(TOOLS);
     return () => {
@@ -542,8 +559,14 @@ export class McpServerCore {
     return () => void set.delete(fn);
   }
 
-  private compile(what: string, schema: JsonSchemaObject): (value: unknown) => Issue[] | null {
-    if (typeof schema !== "object" || schema === null || schema.type !== "object") throw new TypeError(`${what} must be a JSON Schema with type "object"`);
+  /** The versions before 2026-07-28 this server's sessions negotiate. */
+  private legacyVersions(): readonly ProtocolVersion[] {
+    return (this.options.session?.versions ?? LEGACY_VERSIONS).filter((v) => !isModernVersion(v));
+  }
+
+  private compile(what: string, schema: OutputSchema, objectOnly: boolean): (value: unknown) => Issue[] | null {
+    if (typeof schema !== "object" || schema === null) throw new TypeError(`${what} must be a JSON Schema object`);
+    if (objectOnly && schema.type !== "object") throw new TypeError(`${what} must be a JSON Schema with type "object"`);
     const compiled = this.schema.compile(schema);
     if (!compiled.ok) throw new TypeError(`${what} does not compile: ${issuesText(compiled.issues)}`);
     return compiled.validate;

@@ -110,13 +110,19 @@ export interface ToolAnnotations {
 /** A JSON Schema object, as `inputSchema` / `outputSchema` carry it. */
 export type JsonSchemaObject = { type?: "object"; [key: string]: unknown };
 
+/**
+ * A tool's `outputSchema`: `type: "object"` at the root until 2025-11-25; from 2026-07-28
+ * "any valid JSON Schema 2020-12" (draft `server/tools`), an array's say.
+ */
+export type OutputSchema = { type?: string; [key: string]: unknown };
+
 /** A tool as `tools/list` describes it (schema `Tool`). */
 export interface Tool {
   name: string;
   title?: string;
   description?: string;
   inputSchema: JsonSchemaObject;
-  outputSchema?: JsonSchemaObject;
+  outputSchema?: OutputSchema;
   annotations?: ToolAnnotations;
   /** 2025-11-25: whether the tool may be run as a task. */
   execution?: { taskSupport?: "forbidden" | "optional" | "required"; [key: string]: unknown };
@@ -128,7 +134,8 @@ export interface Tool {
 /** The result of `tools/call` (schema `CallToolResult`). */
 export interface CallToolResult {
   content: ContentBlock[];
-  structuredContent?: { [key: string]: unknown };
+  /** An object until 2025-11-25; from 2026-07-28 "any JSON value" its `outputSchema` allows (draft `server/tools`). */
+  structuredContent?: { [key: string]: unknown } | unknown[] | string | number | boolean | null;
   isError?: boolean;
   _meta?: Meta;
   [key: string]: unknown;
