@@ -215,7 +215,7 @@ test("tasks: status notifications (notifications/tasks/status) when enabled", as
   assert.ok(seen.some((p) => p.taskId === task!.taskId && p.status === "completed"));
 });
 
-test("tasks: a task handler that asks the client directly (ctx.elicit) shows input_required meanwhile, and the request carries related-task", async () => {
+test("tasks Related Task Metadata: a task handler that asks the client directly (ctx.elicit) shows input_required meanwhile; the request carries related-task, and so MUST the client's response", async () => {
   const answer = deferred<ElicitResult>();
   const asked: JsonObject[] = [];
   const c = await connect(
@@ -233,6 +233,10 @@ test("tasks: a task handler that asks the client directly (ctx.elicit) shows inp
   assert.deepEqual((asked[0]._meta as JsonObject)[RELATED], { taskId: task!.taskId });
   answer.resolve({ action: "accept", content: {} });
   assert.deepEqual(((await c.client.getTaskResult(task!.taskId)) as CallToolResult).content, [{ type: "text", text: "accept" }]);
+  const [request] = c.sent("server", "elicitation/create");
+  const response = c.wire.find((w) => w.from === "client" && w.message.id === request.id && w.message.result !== undefined)!.message;
+  assert.deepEqual(response.result._meta[RELATED], { taskId: task!.taskId }, "an elicitation a task depends on MUST share its related task ID");
+  assert.equal(response.result.action, "accept");
 });
 
 test("tasks: the application's side: setStatus refuses illegal transitions, settle refuses a terminal task, restore refuses a malformed snapshot", async () => {
@@ -385,7 +389,8 @@ test("tasks Input Required Status: a failed input request is left out of the re-
   );
   const { task } = (await c.client.callToolAsTask("ask", { both: true })) as CreateTaskResult;
   assert.deepEqual(((await c.client.getTaskResult(task!.taskId)) as CallToolResult).content, text("done").content);
-  assert.deepEqual(given, [{ good: { action: "accept", content: {} } }], "the failed key is left out, not {}");
+  // The answer as the client sent it, with the task's related-task key (Related Task Metadata).
+  assert.deepEqual(given, [{ good: { action: "accept", content: {}, _meta: { [RELATED]: { taskId: task!.taskId } } } }], "the failed key is left out, not {}");
   const plain = await rejection(c.client.callTool("ask"));
   const { task: alone } = (await c.client.callToolAsTask("ask")) as CreateTaskResult;
   const failed = await rejection(c.client.getTaskResult(alone!.taskId));

@@ -48,7 +48,7 @@ import { peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import { acceptsTaskAugmented, checkTaskAugmentation, predatesTasks } from "../tasks/capabilities.js";
 import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
-import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
+import { createdTaskIdOf, modernTaskIdOf, relatedTaskOf, withRelatedTask } from "../tasks/wire.js";
 import type { TaskOwner } from "../tasks/types.js";
 import { progressTokenOf } from "../session/progress.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
@@ -261,7 +261,7 @@ export class McpClientCore {
       transport,
       options,
       {
-        onRequest: (method, params, ctx) => this.serve(method, params ?? {}, ctx),
+        onRequest: (method, params, ctx) => this.serve(method, params ?? {}, ctx).then((result) => relatedResult(method, params, result)),
         onNotification: (method, params) => this.emit(method, params),
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
@@ -761,6 +761,17 @@ export class McpClientCore {
     if (token !== undefined) extra.progressToken = token;
     return tasks.create(ctx, this.taskOwner, "legacy", withoutTaskField(params), async (p, c) => handler(p, c), extra);
   }
+}
+
+/**
+ * The answer to a request the server sent about one of its tasks (an elicitation a task
+ * needs, say) carries the same related-task key: 2025-11-25 `basic/utilities/tasks`,
+ * "All requests, notifications, and responses related to a task MUST include" it. A
+ * `tasks/*` answer names its task itself (and `tasks/result`'s is the client's own task).
+ */
+function relatedResult(method: string, params: JsonObject | undefined, result: JsonObject): JsonObject {
+  const taskId = method.startsWith("tasks/") ? undefined : relatedTaskOf(params);
+  return taskId === undefined ? result : withRelatedTask(result, taskId);
 }
 
 /**
