@@ -283,6 +283,27 @@ test("tasks Tool-Level Negotiation item 1: a 2025-11-25 server without tasks.req
   assert.deepEqual(c.sent("client", "tools/call")[0].params, { name: "plain" });
 });
 
+test("tasks Tool-Level Negotiation items 2.1 and 2.3: once tools/list showed a tool's taskSupport, callToolAsTask of one without it (clients MUST NOT attempt a task) goes out plain, and callTool of a required one (clients MUST invoke it as a task) is refused locally; an unlisted tool is asked as before", async () => {
+  const gate = deferred();
+  gate.resolve();
+  const c = await connect((s) => jobs(s, gate), LEGACY, LEGACY);
+  // Not listed yet: the client cannot know, so it asks, and the server answers -32601 / -32601.
+  assert.equal((await rejection(c.client.callToolAsTask("plain"))).code, -32601);
+  assert.equal((await rejection(c.client.callTool("must"))).code, -32601);
+  assert.equal(c.sent("client", "tools/call").length, 2);
+  await c.client.listTools();
+  assert.deepEqual(await c.client.callToolAsTask("plain", undefined, { ttl: 1000 }), text("plain"));
+  assert.deepEqual(c.sent("client", "tools/call")[2].params, { name: "plain" });
+  const e = await rejection(c.client.callTool("must"));
+  assert.equal(e.code, -32601);
+  assert.match(e.message, /tool must requires task augmentation .*callToolAsTask/);
+  assert.equal(c.sent("client", "tools/call").length, 3, "the refused call never went out");
+  const { task } = (await c.client.callToolAsTask("must")) as CreateTaskResult;
+  assert.deepEqual(await c.client.getTaskResult(task!.taskId), { ...text("must"), _meta: { [RELATED]: { taskId: task!.taskId } } });
+  assert.ok((c.sent("client", "tools/call")[3].params as JsonObject).task !== undefined);
+  assert.deepEqual(await c.client.callTool("job"), text("job  done"));
+});
+
 test("tasks Task Notifications + README Limits (every table is bounded): the session a 2025-11-25 owner's status notifications go to is forgotten when it closes, and never held for modern requests", async () => {
   const gate = deferred();
   const server = new McpServer({ name: "s", version: "1" }, { session: { versions: ["2026-07-28", "2025-11-25"] }, tasks: { notifications: "all" } });
