@@ -215,7 +215,7 @@ test("tasks: status notifications (notifications/tasks/status) when enabled", as
   assert.ok(seen.some((p) => p.taskId === task!.taskId && p.status === "completed"));
 });
 
-test("tasks: a task handler that asks the client directly (ctx.elicit) shows input_required meanwhile, and the request carries related-task", async () => {
+test("tasks Related Task Metadata: a task handler that asks the client directly (ctx.elicit) shows input_required meanwhile; the request carries related-task, and so MUST the client's response", async () => {
   const answer = deferred<ElicitResult>();
   const asked: JsonObject[] = [];
   const c = await connect(
@@ -233,6 +233,10 @@ test("tasks: a task handler that asks the client directly (ctx.elicit) shows inp
   assert.deepEqual((asked[0]._meta as JsonObject)[RELATED], { taskId: task!.taskId });
   answer.resolve({ action: "accept", content: {} });
   assert.deepEqual(((await c.client.getTaskResult(task!.taskId)) as CallToolResult).content, [{ type: "text", text: "accept" }]);
+  const [request] = c.sent("server", "elicitation/create");
+  const response = c.wire.find((w) => w.from === "client" && w.message.id === request.id && w.message.result !== undefined)!.message;
+  assert.deepEqual(response.result._meta[RELATED], { taskId: task!.taskId }, "an elicitation a task depends on MUST share its related task ID");
+  assert.equal(response.result.action, "accept");
 });
 
 test("tasks: the application's side: setStatus refuses illegal transitions, settle refuses a terminal task, restore refuses a malformed snapshot", async () => {
@@ -277,6 +281,27 @@ test("tasks Tool-Level Negotiation item 1: a 2025-11-25 server without tasks.req
   assert.equal((c.client.serverCapabilities?.tasks as JsonObject | undefined)?.requests, undefined);
   assert.deepEqual(await c.client.callToolAsTask("plain", undefined, { ttl: 1000 }), text("plain"));
   assert.deepEqual(c.sent("client", "tools/call")[0].params, { name: "plain" });
+});
+
+test("tasks Tool-Level Negotiation items 2.1 and 2.3: once tools/list showed a tool's taskSupport, callToolAsTask of one without it (clients MUST NOT attempt a task) goes out plain, and callTool of a required one (clients MUST invoke it as a task) is refused locally; an unlisted tool is asked as before", async () => {
+  const gate = deferred();
+  gate.resolve();
+  const c = await connect((s) => jobs(s, gate), LEGACY, LEGACY);
+  // Not listed yet: the client cannot know, so it asks, and the server answers -32601 / -32601.
+  assert.equal((await rejection(c.client.callToolAsTask("plain"))).code, -32601);
+  assert.equal((await rejection(c.client.callTool("must"))).code, -32601);
+  assert.equal(c.sent("client", "tools/call").length, 2);
+  await c.client.listTools();
+  assert.deepEqual(await c.client.callToolAsTask("plain", undefined, { ttl: 1000 }), text("plain"));
+  assert.deepEqual(c.sent("client", "tools/call")[2].params, { name: "plain" });
+  const e = await rejection(c.client.callTool("must"));
+  assert.equal(e.code, -32601);
+  assert.match(e.message, /tool must requires task augmentation .*callToolAsTask/);
+  assert.equal(c.sent("client", "tools/call").length, 3, "the refused call never went out");
+  const { task } = (await c.client.callToolAsTask("must")) as CreateTaskResult;
+  assert.deepEqual(await c.client.getTaskResult(task!.taskId), { ...text("must"), _meta: { [RELATED]: { taskId: task!.taskId } } });
+  assert.ok((c.sent("client", "tools/call")[3].params as JsonObject).task !== undefined);
+  assert.deepEqual(await c.client.callTool("job"), text("job  done"));
 });
 
 test("tasks Task Notifications + README Limits (every table is bounded): the session a 2025-11-25 owner's status notifications go to is forgotten when it closes, and never held for modern requests", async () => {
@@ -385,7 +410,8 @@ test("tasks Input Required Status: a failed input request is left out of the re-
   );
   const { task } = (await c.client.callToolAsTask("ask", { both: true })) as CreateTaskResult;
   assert.deepEqual(((await c.client.getTaskResult(task!.taskId)) as CallToolResult).content, text("done").content);
-  assert.deepEqual(given, [{ good: { action: "accept", content: {} } }], "the failed key is left out, not {}");
+  // The answer as the client sent it, with the task's related-task key (Related Task Metadata).
+  assert.deepEqual(given, [{ good: { action: "accept", content: {}, _meta: { [RELATED]: { taskId: task!.taskId } } } }], "the failed key is left out, not {}");
   const plain = await rejection(c.client.callTool("ask"));
   const { task: alone } = (await c.client.callToolAsTask("ask")) as CreateTaskResult;
   const failed = await rejection(c.client.getTaskResult(alone!.taskId));

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { taskOwnerKey } from "../../src/tasks/records.js";
+import { restoreTasks, snapshotTasks } from "../../src/tasks/table.js";
 import type { TaskOwner } from "../../src/tasks/types.js";
 import { ALICE, BOB, errorOf, Harness, ofType, replyOf } from "./helpers.js";
 
@@ -155,5 +156,48 @@ describe("tasks § Resource Management: limits on concurrent tasks per requestor
     const e = errorOf(h.feed({ type: "create", id: 9, taskId: "c", owner: { session: "carol" }, method: "tools/call" }));
     assert.deepEqual(e.error.data, { limit: 2, scope: "receiver" });
     assert.match(e.error.message, /Task limit reached/);
+  });
+
+  it("per owner counts concurrent tasks only: a finished task frees its slot at once, not at its TTL", () => {
+    const h = new Harness({ maxTasksPerOwner: 2, maxTasks: 10 });
+    h.create("a");
+    h.create("b");
+    h.feed({ type: "settle", taskId: "a", result: { content: [] } });
+    h.feed({ type: "update-status", taskId: "b", status: "cancelled" });
+    h.create("c");
+    h.create("d");
+    assert.deepEqual(errorOf(h.feed({ type: "create", id: 60, taskId: "e", owner: ALICE, method: "tools/call" })).error.data, { limit: 2, scope: "requestor" });
+    assert.equal(h.state.count, 4, "the finished tasks still hold their results");
+    // A table restored from a snapshot that predates the count (no `active`) recounts it.
+    const snap = JSON.parse(snapshotTasks(h.state));
+    for (const k in snap.owners) delete snap.owners[k].active;
+    const restored = restoreTasks(snap);
+    assert.ok(restored.ok);
+    assert.equal(restored.state.owners[taskOwnerKey(ALICE)!].active, 2);
+  });
+
+  it("the anonymous owner {} is no requestor: only maxTasks bounds it", () => {
+    const h = new Harness({ maxTasksPerOwner: 2, maxTasks: 3 });
+    for (const t of ["a", "b", "c"]) assert.equal(ofType(h.feed({ type: "create", id: t, taskId: t, owner: {}, method: "tools/call" }), "reply").length, 1, t);
+    assert.deepEqual(errorOf(h.feed({ type: "create", id: "d", taskId: "d", owner: {}, method: "tools/call" })).error.data, { limit: 3, scope: "receiver" });
+  });
+
+  it("overall, full of finished tasks: the oldest finished one is forgotten to make room (MAY delete regardless of status)", () => {
+    const h = new Harness({ maxTasksPerOwner: 10, maxTasks: 3 });
+    h.create("a");
+    h.create("b");
+    h.create("c");
+    h.feed({ type: "settle", taskId: "c", result: { content: [] } });
+    h.feed({ type: "settle", taskId: "b", result: { content: [] } });
+    const out = h.feed({ type: "create", id: 70, taskId: "d", owner: BOB, method: "tools/call" });
+    assert.equal(ofType(out, "reply").length, 1);
+    assert.deepEqual(ofType(out, "expired").map((o) => o.taskId), ["b"], "the oldest finished task, not the oldest task");
+    assert.equal(h.state.count, 3);
+    assert.equal(errorOf(h.request("tasks/get", { taskId: "b" }, ALICE).out).error.code, ErrorCode.InvalidParams);
+    assert.equal(h.status("c"), "completed");
+    // With only unfinished tasks left to keep, the limit holds.
+    h.feed({ type: "settle", taskId: "c", result: { content: [] } });
+    h.create("e");
+    assert.deepEqual(errorOf(h.feed({ type: "create", id: 71, taskId: "f", owner: BOB, method: "tools/call" })).error.data, { limit: 3, scope: "receiver" });
   });
 });

@@ -46,9 +46,9 @@ import { assertElicitParams, checkedElicitResult, withoutUrlContent } from "./el
 import { ToolOutputs } from "./tool-outputs.js";
 import { peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
-import { acceptsTaskAugmented, checkTaskAugmentation, predatesTasks } from "../tasks/capabilities.js";
+import { augmentationFor, checkTaskAugmentation, predatesTasks, taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
 import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
-import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
+import { createdTaskIdOf, modernTaskIdOf, relatedTaskOf, withRelatedTask } from "../tasks/wire.js";
 import type { TaskOwner } from "../tasks/types.js";
 import { progressTokenOf } from "../session/progress.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
@@ -158,6 +158,9 @@ function pollInterval(suggested: unknown, fallback = 1000): number {
 /** Most task ids remembered with the method whose result their task delivers. */
 const MAX_TASK_METHODS = 10_000;
 
+/** Most tools whose `execution.taskSupport` is remembered (a server listing more leaves the rest as if never listed). */
+const MAX_TOOL_TASK_SUPPORT = 10_000;
+
 /**
  * Why a `tasks/get` answer about `taskId` cannot be acted on, or undefined (SEP-2663 "Task
  * Polling": the answer is the task asked for, with a known status; "If the status is
@@ -221,6 +224,8 @@ export class McpClientCore {
   private readonly outputs: ToolOutputs | undefined;
   /** Task id → the method whose result its task delivers, for the tasks this client's own requests created (a task created elsewhere goes unchecked). */
   private readonly taskMethods = new Map<string, string>();
+  /** Tool name → its `execution.taskSupport` as `tools/list` last gave it (2025-11-25 Tool-Level Negotiation). */
+  private readonly toolTaskSupport = new Map<string, ToolTaskSupport>();
 
   constructor(
     readonly info: Implementation,
@@ -261,7 +266,7 @@ export class McpClientCore {
       transport,
       options,
       {
-        onRequest: (method, params, ctx) => this.serve(method, params ?? {}, ctx),
+        onRequest: (method, params, ctx) => this.serve(method, params ?? {}, ctx).then((result) => relatedResult(method, params, result)),
         onNotification: (method, params) => this.emit(method, params),
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
@@ -321,6 +326,7 @@ export class McpClientCore {
     }
     // Only a request that can be answered with a task pays for remembering it (a promise more).
     if (this.mayCreateTask(method, params)) sent = sent.then((r) => (this.rememberTask(method, r), r));
+    if (method === "tools/list") sent = sent.then((r) => (this.learnTaskSupport(r), r));
     if (this.outputs === undefined) return sent;
     if (method === "tools/list") return sent.then((r) => (this.outputs!.learn(r), r));
     // Only a tool with a known output schema pays for the check (a promise more per call).
@@ -345,8 +351,17 @@ export class McpClientCore {
     return this.paginate<Tool>("tools/list", "tools", options);
   }
 
-  /** Calls a tool. A tool that failed resolves with `isError: true`; a protocol error rejects. */
+  /**
+   * Calls a tool. A tool that failed resolves with `isError: true`; a protocol error rejects.
+   * In a 2025-11-25 session with a server that takes tasks, a tool `tools/list` showed with
+   * `execution.taskSupport: "required"` is not called: clients "MUST invoke the tool as a
+   * task", so this rejects at once with the `-32601` the server would give, pointing to
+   * {@link McpClient.callToolAsTask}.
+   */
   callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
+    if (this.toolTaskMode(name) === "required") {
+      return Promise.reject(new McpError({ code: ErrorCode.MethodNotFound, message: `tool ${name} requires task augmentation (execution.taskSupport "required"): call it with callToolAsTask` }));
+    }
     return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options) as Promise<CallToolResult>;
   }
 
@@ -365,13 +380,14 @@ export class McpClientCore {
    * `tasks/cancel`): the kernel sends `tasks/cancel` for the task once that result names
    * it. After it came, cancel with {@link McpClient.cancelTask}. A session negotiated
    * before 2025-11-25 has no tasks, and a 2025-11-25 server that does not declare
-   * `tasks.requests.tools.call` MUST NOT be sent one: the call goes out plain and resolves
-   * with its result.
+   * `tasks.requests.tools.call` MUST NOT be sent one, nor one for a tool that `tools/list`
+   * showed without `execution.taskSupport` (or `"forbidden"`): the call goes out plain and
+   * resolves with its result. A tool never listed is asked as a task.
    */
   callToolAsTask(name: string, args?: JsonObject, task: { ttl?: number } = {}, options?: CallOptions): Promise<CreateTaskResult | CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    // 2025-11-25 tasks: without tasks.requests.tools.call clients "MUST NOT attempt to use task augmentation".
-    if (!isModernVersion(this.version) && !predatesTasks(this.version) && acceptsTaskAugmented(this.peer?.capabilities, "tools/call")) {
+    // 2025-11-25 tasks: without tasks.requests.tools.call, or for a tool without taskSupport, clients "MUST NOT attempt" it.
+    if (this.toolTaskMode(name) !== "forbidden") {
       params.task = task.ttl === undefined ? {} : { ttl: task.ttl };
     }
     return this.request("tools/call", params, options) as Promise<CreateTaskResult | CallToolResult>;
@@ -474,6 +490,26 @@ export class McpClientCore {
   private mayCreateTask(method: string, params: JsonObject | undefined): boolean {
     if (!isProtocolVersion(this.version) || methodSpec(this.version, method)?.taskAugmentable !== true) return false;
     return isModernVersion(this.version) ? this.options.tasks === true : params?.task !== undefined;
+  }
+
+  /**
+   * Whether a `tools/call` of `name` may (or must) be task-augmented in this session: never
+   * outside 2025-11-25 tasks or without the server's `tasks.requests.tools.call`, else as
+   * the tool's listed `taskSupport` says; a tool never listed may be tried.
+   */
+  private toolTaskMode(name: string): "required" | "allowed" | "forbidden" {
+    if (isModernVersion(this.version) || predatesTasks(this.version)) return "forbidden";
+    return augmentationFor("tools/call", this.peer?.capabilities, this.toolTaskSupport.get(name) ?? "optional");
+  }
+
+  /** Records the `execution.taskSupport` of the tools of one `tools/list` result. */
+  private learnTaskSupport(result: JsonObject): void {
+    if (!Array.isArray(result.tools)) return;
+    for (const tool of result.tools as { name?: unknown }[]) {
+      const name = tool?.name;
+      if (typeof name !== "string" || (this.toolTaskSupport.size >= MAX_TOOL_TASK_SUPPORT && !this.toolTaskSupport.has(name))) continue;
+      this.toolTaskSupport.set(name, taskSupportOf(tool));
+    }
   }
 
   /** Remembers which method created the task `result` names, if it names one. */
@@ -761,6 +797,17 @@ export class McpClientCore {
     if (token !== undefined) extra.progressToken = token;
     return tasks.create(ctx, this.taskOwner, "legacy", withoutTaskField(params), async (p, c) => handler(p, c), extra);
   }
+}
+
+/**
+ * The answer to a request the server sent about one of its tasks (an elicitation a task
+ * needs, say) carries the same related-task key: 2025-11-25 `basic/utilities/tasks`,
+ * "All requests, notifications, and responses related to a task MUST include" it. A
+ * `tasks/*` answer names its task itself (and `tasks/result`'s is the client's own task).
+ */
+function relatedResult(method: string, params: JsonObject | undefined, result: JsonObject): JsonObject {
+  const taskId = method.startsWith("tasks/") ? undefined : relatedTaskOf(params);
+  return taskId === undefined ? result : withRelatedTask(result, taskId);
 }
 
 /**

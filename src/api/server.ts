@@ -75,6 +75,7 @@ import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "./uri-temp
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
 import { declaresTaskSupport, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
+import { isTaskLimitError } from "../tasks/table.js";
 import type { TaskOwner } from "../tasks/types.js";
 
 export { ServerContext } from "./context.js";
@@ -848,7 +849,13 @@ export class McpServerCore {
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };
     const work = async (q: JsonObject, r: RequestContext) => this.callTool(q, r);
     const tasks = this.tasks!; // a tool that may run as a task was registered with a runtime
-    const create = (q: JsonObject) => tasks.create(rc, taskOwnerOf(rc.protocolVersion, session), decision.era, withoutTaskField(q), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
+    const owner = taskOwnerOf(rc.protocolVersion, session);
+    const asTask = (q: JsonObject) => tasks.create(rc, owner, decision.era, withoutTaskField(q), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
+    // SEP-2663 leaves it to the server whether an `optional` tool's call becomes a task:
+    // past a task limit it runs as the plain call rather than failing.
+    const fallBack = decision.era === "extension" && entry.taskSupport === "optional";
+    const plain = () => this.mrtr.serve("tools/call", p, rc, (q) => this.callTool(q, rc), session.principal);
+    const create = fallBack ? (q: JsonObject) => asTask(q).catch((e: unknown) => (e instanceof McpError && isTaskLimitError(e) ? plain() : Promise.reject(e))) : asTask;
     if (!entry.inputBeforeTask || decision.era !== "extension") return create(p);
     // Round 1 is answered synchronously (its input_required); the retry with answers is the task.
     if (inputRetryOf(p)?.inputResponses === undefined) return undefined;

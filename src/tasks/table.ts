@@ -23,10 +23,17 @@
  * are deleted outright (the page: "MAY delete the task and its results, regardless of
  * the task status"), so memory follows the live tasks, never the tasks ever created.
  *
- * Limits. `maxTasks` and `maxTasksPerOwner` count the tasks held, terminal ones included
- * (they hold results until their TTL); a `create` beyond either is answered `-32600` with
- * `data: { limit, scope }`, the request refused as a matter of receiver policy, like the
- * page's "Task augmentation required" (the page names no code for this case).
+ * Limits. `maxTasksPerOwner` counts an owner's concurrent (non-terminal) tasks, as the
+ * page's "Enforce limits on concurrent tasks per requestor" says; the anonymous owner `{}`
+ * (an extension task of a session with no principal) is nobody in particular, so it has
+ * no such limit, else every anonymous client would share one quota. `maxTasks` bounds
+ * memory and counts every task held, terminal ones included (they hold results until
+ * their TTL); when it is reached, the oldest terminal task is deleted to make room (the
+ * page: the receiver "MAY delete the task and its results, regardless of the task
+ * status"), so finished tasks cannot lock everyone out. A `create` beyond either limit
+ * is answered `-32600` with `data: { limit, scope }` ({@link isTaskLimitError}), the
+ * request refused as a matter of receiver policy, like the page's "Task augmentation
+ * required" (the page names no code for this case).
  */
 import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -79,6 +86,9 @@ export const TASK_TABLE_DEFAULTS: Readonly<ResolvedTaskTableOptions> = /* @__PUR
   cooperativeCancel: false,
   resumeWhenAnswered: true,
 });
+
+// The owner key of `{}`: no session, no principal.
+const ANONYMOUS = /* @__PURE__ */ taskOwnerKey({})!;
 
 // Date's range: a `now` beyond it cannot be rendered as ISO 8601.
 const MAX_TIME = 8.64e15;
@@ -171,8 +181,29 @@ function dispatch(state: TaskTableState, input: TaskInput, now: number, expired:
 }
 
 function limitError(limit: number, scope: "requestor" | "receiver"): JsonRpcErrorObject {
-  const what = scope === "requestor" ? "per requestor" : "in total";
-  return rpcError(ErrorCode.InvalidRequest, `Task limit reached: at most ${limit} tasks ${what}`, { limit, scope });
+  const what = scope === "requestor" ? "concurrent tasks per requestor" : "tasks in total";
+  return rpcError(ErrorCode.InvalidRequest, `Task limit reached: at most ${limit} ${what}`, { limit, scope });
+}
+
+/** True for the error a `create` refused by a task limit is answered with. */
+export function isTaskLimitError(e: { code?: unknown; data?: unknown }): boolean {
+  const scope = isObject(e.data) ? e.data.scope : undefined;
+  return e.code === ErrorCode.InvalidRequest && (scope === "requestor" || scope === "receiver");
+}
+
+/** Deletes the oldest terminal task, if any, to make room under `maxTasks`: a scan, but only of a full table. */
+function evictOldestTerminal(state: TaskTableState, out: TaskOutput[]): boolean {
+  let oldest: TaskRecord | undefined;
+  for (const id in state.tasks) {
+    const rec = state.tasks[id];
+    if (isTerminalStatus(rec.status) && (oldest === undefined || rec.seq < oldest.seq)) oldest = rec;
+  }
+  if (oldest === undefined) return false;
+  // Its deadline stays in the heap, stale; a terminal task has no waiters to answer.
+  if (oldest.expiresAt !== null) state.staleDeadlines++;
+  removeTask(state, oldest, taskNotFound(true), out);
+  out.push({ type: "expired", taskId: oldest.taskId, owner: oldest.owner, status: oldest.status });
+  return true;
 }
 
 /** A `create` the adapter got wrong: the requestor sees -32603, the application a diagnostic. */
@@ -195,9 +226,9 @@ function create(state: TaskTableState, input: Extract<TaskInput, { type: "create
   if (Object.hasOwn(state.tasks, taskId)) return refuse(out, id, owner, "duplicate task id");
   if (typeof input.method !== "string") return refuse(out, id, owner, "the task's request method must be a string");
   const o = state.options;
-  if (state.count >= o.maxTasks) return void out.push({ type: "reply-error", id, owner, error: limitError(o.maxTasks, "receiver") });
-  const held = own(state.owners, key)?.count ?? 0;
-  if (held >= o.maxTasksPerOwner) return void out.push({ type: "reply-error", id, owner, error: limitError(o.maxTasksPerOwner, "requestor") });
+  const active = own(state.owners, key)?.active ?? 0;
+  if (key !== ANONYMOUS && active >= o.maxTasksPerOwner) return void out.push({ type: "reply-error", id, owner, error: limitError(o.maxTasksPerOwner, "requestor") });
+  if (state.count >= o.maxTasks && !evictOldestTerminal(state, out)) return void out.push({ type: "reply-error", id, owner, error: limitError(o.maxTasks, "receiver") });
 
   // "Receivers MAY override the requested ttl duration."
   const ttl = grantTtl(input.ttl, o);
@@ -371,6 +402,13 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
   if (!maps || !nums || !Array.isArray(s.deadlines)) return { ok: false, error: "task table snapshot is malformed" };
   const state = s as unknown as TaskTableState;
   state.options = resolveTaskOptions(s.options as TaskTableOptions);
+  // Recounted rather than trusted: snapshots taken before `active` existed lack it.
+  for (const k in state.owners) state.owners[k].active = 0;
+  for (const id in state.tasks) {
+    const rec = state.tasks[id];
+    const entry = isObject(rec) && typeof rec.ownerKey === "string" ? own(state.owners, rec.ownerKey) : undefined;
+    if (entry !== undefined && !isTerminalStatus(rec.status)) entry.active++;
+  }
   return { ok: true, state };
 }
 
