@@ -17,12 +17,13 @@
  * that is empty or contains `/`, `?` or `#` (which could only have come from a different
  * URI shape, e.g. `a/b/data` against `{id}/data`), and percent-decodes what it accepts;
  * a value whose escapes are malformed is kept as written. Applications take a variable for
- * one path segment (a file name, an id), so a value whose decoded form could step out of it
- * does not match either: one containing `/`, `\` or NUL, or exactly `.` or `..`
- * (`server/resources`, "Security Considerations": servers MUST validate all resource URIs;
- * the draft adds that they MUST sanitize file paths to prevent directory traversal). Operators of higher levels
- * (`{+var}`, `{/var}`, `{?q}` …) and explode/prefix modifiers are rejected at parse time
- * rather than silently treated as literals.
+ * one path segment (a file name, an id), so a value whose decoded form could step out of
+ * it does not match either: one containing `/`, `\` or NUL, or exactly `.` or `..`
+ * (`server/resources`, "Security Considerations": servers MUST validate all resource
+ * URIs; the draft adds that they MUST sanitize file paths to prevent directory
+ * traversal). Operators of higher levels (`{+var}`, `{/var}`, `{?q}` …) and
+ * explode/prefix modifiers are rejected at parse time rather than silently treated as
+ * literals.
  */
 
 /** A parsed template: literals at even indexes, variable names at odd ones. */
