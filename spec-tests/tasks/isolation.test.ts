@@ -6,7 +6,6 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { taskOwnerKey } from "../../src/tasks/records.js";
-import { restoreTasks, snapshotTasks } from "../../src/tasks/table.js";
 import type { TaskOwner } from "../../src/tasks/types.js";
 import { ALICE, BOB, errorOf, Harness, ofType, replyOf } from "./helpers.js";
 
@@ -158,46 +157,38 @@ describe("tasks § Resource Management: limits on concurrent tasks per requestor
     assert.match(e.error.message, /Task limit reached/);
   });
 
-  it("per owner counts concurrent tasks only: a finished task frees its slot at once, not at its TTL", () => {
-    const h = new Harness({ maxTasksPerOwner: 2, maxTasks: 10 });
+  it("per owner: at the limit the owner's task that finished longest ago makes room (MAY delete regardless of status), so only unfinished tasks refuse a new one", () => {
+    const h = new Harness({ maxTasksPerOwner: 3, maxTasks: 10 });
     h.create("a");
     h.create("b");
-    h.feed({ type: "settle", taskId: "a", result: { content: [] } });
-    h.feed({ type: "update-status", taskId: "b", status: "cancelled" });
     h.create("c");
-    h.create("d");
-    assert.deepEqual(errorOf(h.feed({ type: "create", id: 60, taskId: "e", owner: ALICE, method: "tools/call" })).error.data, { limit: 2, scope: "requestor" });
-    assert.equal(h.state.count, 4, "the finished tasks still hold their results");
-    // A table restored from a snapshot that predates the count (no `active`) recounts it.
-    const snap = JSON.parse(snapshotTasks(h.state));
-    for (const k in snap.owners) delete snap.owners[k].active;
-    const restored = restoreTasks(snap);
-    assert.ok(restored.ok);
-    assert.equal(restored.state.owners[taskOwnerKey(ALICE)!].active, 2);
+    h.feed({ type: "settle", taskId: "b", result: { content: [] } });
+    h.now += 1000;
+    h.feed({ type: "settle", taskId: "a", result: { content: [] } });
+    const out = h.feed({ type: "create", id: 60, taskId: "d", owner: ALICE, method: "tools/call" });
+    assert.equal(ofType(out, "reply").length, 1);
+    assert.deepEqual(ofType(out, "expired").map((o) => o.taskId), ["b"], "finished longest ago, not created first");
+    assert.equal(errorOf(h.request("tasks/get", { taskId: "b" }).out).error.code, ErrorCode.InvalidParams);
+    assert.equal(h.status("a"), "completed");
+    h.create("e"); // a makes room
+    assert.deepEqual(errorOf(h.feed({ type: "create", id: 61, taskId: "f", owner: ALICE, method: "tools/call" })).error.data, { limit: 3, scope: "requestor" });
+    assert.equal(h.state.count, 3);
   });
 
-  it("the anonymous owner {} is no requestor: only maxTasks bounds it", () => {
-    const h = new Harness({ maxTasksPerOwner: 2, maxTasks: 3 });
-    for (const t of ["a", "b", "c"]) assert.equal(ofType(h.feed({ type: "create", id: t, taskId: t, owner: {}, method: "tools/call" }), "reply").length, 1, t);
-    assert.deepEqual(errorOf(h.feed({ type: "create", id: "d", taskId: "d", owner: {}, method: "tools/call" })).error.data, { limit: 3, scope: "receiver" });
-  });
-
-  it("overall, full of finished tasks: the oldest finished one is forgotten to make room (MAY delete regardless of status)", () => {
+  it("overall: a full table makes room only from the creating requestor's own finished tasks, never another requestor's unread results", () => {
     const h = new Harness({ maxTasksPerOwner: 10, maxTasks: 3 });
     h.create("a");
     h.create("b");
-    h.create("c");
+    h.create("c", { owner: BOB });
+    h.feed({ type: "settle", taskId: "a", result: { content: [] } });
     h.feed({ type: "settle", taskId: "c", result: { content: [] } });
-    h.feed({ type: "settle", taskId: "b", result: { content: [] } });
-    const out = h.feed({ type: "create", id: 70, taskId: "d", owner: BOB, method: "tools/call" });
-    assert.equal(ofType(out, "reply").length, 1);
-    assert.deepEqual(ofType(out, "expired").map((o) => o.taskId), ["b"], "the oldest finished task, not the oldest task");
+    // Carol has nothing finished: refused, and alice's and bob's results stay.
+    assert.deepEqual(errorOf(h.feed({ type: "create", id: 70, taskId: "d", owner: { session: "carol" }, method: "tools/call" })).error.data, { limit: 3, scope: "receiver" });
     assert.equal(h.state.count, 3);
-    assert.equal(errorOf(h.request("tasks/get", { taskId: "b" }, ALICE).out).error.code, ErrorCode.InvalidParams);
-    assert.equal(h.status("c"), "completed");
-    // With only unfinished tasks left to keep, the limit holds.
-    h.feed({ type: "settle", taskId: "c", result: { content: [] } });
-    h.create("e");
-    assert.deepEqual(errorOf(h.feed({ type: "create", id: 71, taskId: "f", owner: BOB, method: "tools/call" })).error.data, { limit: 3, scope: "receiver" });
+    // Bob gives up his own finished task.
+    const out = h.feed({ type: "create", id: 71, taskId: "e", owner: BOB, method: "tools/call" });
+    assert.equal(ofType(out, "reply").length, 1);
+    assert.deepEqual(ofType(out, "expired").map((o) => o.taskId), ["c"]);
+    assert.equal(h.status("a"), "completed");
   });
 });

@@ -101,11 +101,10 @@ export function insertTask(state: TaskTableState, rec: TaskRecord): void {
   state.count++;
   let entry = own(state.owners, rec.ownerKey);
   if (entry === undefined) {
-    entry = { count: 0, active: 0, order: [], stale: 0 };
+    entry = { count: 0, order: [], stale: 0 };
     state.owners[rec.ownerKey] = entry;
   }
   entry.count++;
-  if (!isTerminalStatus(rec.status)) entry.active++;
   entry.order.push([rec.seq, rec.taskId]);
   if (rec.expiresAt !== null) heapPush(state.deadlines, [rec.expiresAt, rec.seq, rec.taskId]);
   if (rec.progressToken !== undefined) state.progress[progressKey(rec.ownerKey, rec.progressToken)] = rec.taskId;
@@ -126,7 +125,6 @@ export function removeTask(state: TaskTableState, rec: TaskRecord, error: JsonRp
   state.count--;
   const entry = state.owners[rec.ownerKey];
   entry.count--;
-  if (!isTerminalStatus(rec.status)) entry.active--;
   entry.stale++;
   if (entry.count === 0) delete state.owners[rec.ownerKey];
   else if (entry.stale > entry.count && entry.stale > 8) {
@@ -217,8 +215,6 @@ export function finishTask(
   now: number,
   out: TaskOutput[],
 ): void {
-  // Callers refuse terminal → terminal, so the task stops being one of its owner's active ones here.
-  state.owners[rec.ownerKey].active--;
   rec.status = status;
   rec.lastUpdatedAt = now;
   if (outcome.result !== undefined) rec.result = outcome.result;

@@ -23,17 +23,16 @@
  * are deleted outright (the page: "MAY delete the task and its results, regardless of
  * the task status"), so memory follows the live tasks, never the tasks ever created.
  *
- * Limits. `maxTasksPerOwner` counts an owner's concurrent (non-terminal) tasks, as the
- * page's "Enforce limits on concurrent tasks per requestor" says; the anonymous owner `{}`
- * (an extension task of a session with no principal) is nobody in particular, so it has
- * no such limit, else every anonymous client would share one quota. `maxTasks` bounds
- * memory and counts every task held, terminal ones included (they hold results until
- * their TTL); when it is reached, the oldest terminal task is deleted to make room (the
- * page: the receiver "MAY delete the task and its results, regardless of the task
- * status"), so finished tasks cannot lock everyone out. A `create` beyond either limit
- * is answered `-32600` with `data: { limit, scope }` ({@link isTaskLimitError}), the
- * request refused as a matter of receiver policy, like the page's "Task augmentation
- * required" (the page names no code for this case).
+ * Limits. `maxTasksPerOwner` and `maxTasks` count the tasks held, terminal ones included
+ * (they hold results until their TTL). A `create` at either limit first deletes the
+ * creating requestor's own task that finished longest ago (the page: the receiver "MAY
+ * delete the task and its results, regardless of the task status"), so finished tasks
+ * never lock a requestor out, what the page limits is "concurrent tasks per requestor",
+ * and no requestor can push out another's unread results. Only a requestor with nothing
+ * finished to give up is refused: `-32600` with `data: { limit, scope }`
+ * ({@link isTaskLimitError}), the request refused as a matter of receiver policy, like the
+ * page's "Task augmentation required" (the page names no code for this case). Finding the
+ * task scans that requestor's own tasks only (at most `maxTasksPerOwner`).
  */
 import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -86,9 +85,6 @@ export const TASK_TABLE_DEFAULTS: Readonly<ResolvedTaskTableOptions> = /* @__PUR
   cooperativeCancel: false,
   resumeWhenAnswered: true,
 });
-
-// The owner key of `{}`: no session, no principal.
-const ANONYMOUS = /* @__PURE__ */ taskOwnerKey({})!;
 
 // Date's range: a `now` beyond it cannot be rendered as ISO 8601.
 const MAX_TIME = 8.64e15;
@@ -191,12 +187,16 @@ export function isTaskLimitError(e: { code?: unknown; data?: unknown }): boolean
   return e.code === ErrorCode.InvalidRequest && (scope === "requestor" || scope === "receiver");
 }
 
-/** Deletes the oldest terminal task, if any, to make room under `maxTasks`: a scan, but only of a full table. */
-function evictOldestTerminal(state: TaskTableState, out: TaskOutput[]): boolean {
+/**
+ * Deletes the task of owner `key` that finished longest ago, if it has one, to make room
+ * for its new task (see the module comment); its deletion is told as an expiry.
+ */
+function giveUpFinished(state: TaskTableState, key: string, out: TaskOutput[]): boolean {
   let oldest: TaskRecord | undefined;
-  for (const id in state.tasks) {
-    const rec = state.tasks[id];
-    if (isTerminalStatus(rec.status) && (oldest === undefined || rec.seq < oldest.seq)) oldest = rec;
+  for (const [seq, taskId] of own(state.owners, key)?.order ?? []) {
+    const rec = own(state.tasks, taskId);
+    if (rec === undefined || rec.seq !== seq || !isTerminalStatus(rec.status)) continue;
+    if (oldest === undefined || rec.lastUpdatedAt < oldest.lastUpdatedAt) oldest = rec;
   }
   if (oldest === undefined) return false;
   // Its deadline stays in the heap, stale; a terminal task has no waiters to answer.
@@ -226,9 +226,11 @@ function create(state: TaskTableState, input: Extract<TaskInput, { type: "create
   if (Object.hasOwn(state.tasks, taskId)) return refuse(out, id, owner, "duplicate task id");
   if (typeof input.method !== "string") return refuse(out, id, owner, "the task's request method must be a string");
   const o = state.options;
-  const active = own(state.owners, key)?.active ?? 0;
-  if (key !== ANONYMOUS && active >= o.maxTasksPerOwner) return void out.push({ type: "reply-error", id, owner, error: limitError(o.maxTasksPerOwner, "requestor") });
-  if (state.count >= o.maxTasks && !evictOldestTerminal(state, out)) return void out.push({ type: "reply-error", id, owner, error: limitError(o.maxTasks, "receiver") });
+  const perOwner = (own(state.owners, key)?.count ?? 0) >= o.maxTasksPerOwner;
+  if ((perOwner || state.count >= o.maxTasks) && !giveUpFinished(state, key, out)) {
+    const error = perOwner ? limitError(o.maxTasksPerOwner, "requestor") : limitError(o.maxTasks, "receiver");
+    return void out.push({ type: "reply-error", id, owner, error });
+  }
 
   // "Receivers MAY override the requested ttl duration."
   const ttl = grantTtl(input.ttl, o);
@@ -402,13 +404,6 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
   if (!maps || !nums || !Array.isArray(s.deadlines)) return { ok: false, error: "task table snapshot is malformed" };
   const state = s as unknown as TaskTableState;
   state.options = resolveTaskOptions(s.options as TaskTableOptions);
-  // Recounted rather than trusted: snapshots taken before `active` existed lack it.
-  for (const k in state.owners) state.owners[k].active = 0;
-  for (const id in state.tasks) {
-    const rec = state.tasks[id];
-    const entry = isObject(rec) && typeof rec.ownerKey === "string" ? own(state.owners, rec.ownerKey) : undefined;
-    if (entry !== undefined && !isTerminalStatus(rec.status)) entry.active++;
-  }
   return { ok: true, state };
 }
 

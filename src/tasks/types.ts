@@ -95,12 +95,15 @@ export interface TaskTableOptions {
   maxTtlMs?: number | null;
   /** `pollInterval` suggested for new tasks; null to suggest none. Default null. */
   pollIntervalMs?: number | null;
-  /** Most tasks kept at once, all owners together, terminal ones included (the oldest terminal one makes room). Default 10 000. */
+  /**
+   * Most tasks kept at once, all owners together, terminal ones included; at the limit a
+   * new task's owner's own longest-finished task makes room. Default 10 000.
+   */
   maxTasks?: number;
   /**
-   * Most non-terminal tasks of one owner ("limits on concurrent tasks per requestor").
-   * The anonymous owner `{}` (no session, no principal) is no requestor identity and has
-   * no such limit. Default 100.
+   * Most tasks kept at once for one owner ("limits on concurrent tasks per requestor"): at
+   * the limit its longest-finished task makes room, so only unfinished ones refuse a new
+   * task. Default 100.
    */
   maxTasksPerOwner?: number;
   /** `tasks/list` page size. Default 50. */
@@ -119,8 +122,6 @@ export type ResolvedTaskTableOptions = Required<TaskTableOptions>;
 /** Per-owner bookkeeping: how many tasks, and their ids in creation order (lazily pruned). */
 export interface TaskOwnerEntry {
   count: number;
-  /** How many of them are not terminal: what `maxTasksPerOwner` limits. */
-  active: number;
   /** `[seq, taskId]` in creation order; entries whose task is gone are pruned lazily. */
   order: [number, string][];
   /** How many entries of `order` are gone. */
@@ -233,7 +234,7 @@ export type TaskOutput =
   | { type: "input-responses"; taskId: string; owner: TaskOwner; responses: JsonObject }
   /** For the application: the requestor cancelled; stop the work (the task is already `cancelled` unless cancellation is cooperative). */
   | { type: "cancel-requested"; taskId: string; owner: TaskOwner }
-  /** A task was deleted: it reached its TTL, or (terminal) it made room for a new one under `maxTasks`. */
+  /** A task was deleted: it reached its TTL, or (terminal) it made room for a new task of its owner's under a limit. */
   | { type: "expired"; taskId: string; owner: TaskOwner; status: TaskStatus }
   /** Something was ignored or refused; for logs. */
   | { type: "diagnostic"; code: string; message: string; detail?: JsonObject };
