@@ -267,7 +267,11 @@ export class McpClientCore {
       options,
       {
         onRequest: (method, params, ctx) => this.serve(method, params ?? {}, ctx).then((result) => relatedResult(method, params, result)),
-        onNotification: (method, params) => this.emit(method, params),
+        onNotification: (method, params) => {
+          // The listed tools changed: a tool's `taskSupport` is unknown again until the next `tools/list`.
+          if (method === "notifications/tools/list_changed") this.toolTaskSupport.clear();
+          this.emit(method, params);
+        },
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
         onTransportClose: (reason) => {
