@@ -304,6 +304,22 @@ test("tasks Tool-Level Negotiation items 2.1 and 2.3: once tools/list showed a t
   assert.deepEqual(await c.client.callTool("job"), text("job  done"));
 });
 
+test("tasks Tool-Level Negotiation + server/tools List Changed Notification: a tool's listed taskSupport is forgotten when notifications/tools/list_changed arrives, so a tool re-registered without it is called again", async () => {
+  let unregister = (): void => {};
+  const c = await connect((s) => {
+    unregister = s.tool("t", { execution: { taskSupport: "required" } }, () => text("task-only"));
+  }, LEGACY, LEGACY);
+  const changed = deferred();
+  c.client.onNotification("notifications/tools/list_changed", () => changed.resolve());
+  await c.client.listTools();
+  assert.equal((await rejection(c.client.callTool("t"))).code, -32601);
+  assert.equal(c.sent("client", "tools/call").length, 0, "refused locally while listed as required");
+  unregister();
+  c.server.tool("t", {}, () => text("plain now"));
+  await changed.promise;
+  assert.deepEqual(await c.client.callTool("t"), text("plain now"));
+});
+
 test("tasks Task Notifications + README Limits (every table is bounded): the session a 2025-11-25 owner's status notifications go to is forgotten when it closes, and never held for modern requests", async () => {
   const gate = deferred();
   const server = new McpServer({ name: "s", version: "1" }, { session: { versions: ["2026-07-28", "2025-11-25"] }, tasks: { notifications: "all" } });

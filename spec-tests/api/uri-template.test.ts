@@ -66,22 +66,39 @@ test("matching: a URI of another shape does not match", () => {
   assert.equal(matchUriTemplate(parse("x://fixed"), "x://fixed/more"), null);
 });
 
-test("server/resources Security Considerations (draft): servers MUST validate all resource URIs and MUST sanitize file paths to prevent directory traversal, so a variable never decodes to more than one path segment", () => {
+test("server/resources Security Considerations (draft): servers MUST validate all resource URIs and MUST sanitize file paths to prevent directory traversal, so a variable never decodes to a `.` or `..` segment or NUL", () => {
   const t = parse("file:///notes/{id}");
   for (const uri of [
-    "file:///notes/..%2F..%2Fetc%2Fpasswd", // encoded "/"
+    "file:///notes/..%2F..%2Fetc%2Fpasswd", // parent segments behind an encoded "/"
     "file:///notes/%2e%2e%2fsecret", // encoded dots and "/", lower case
     "file:///notes/..", // a parent segment
     "file:///notes/.", // the directory itself
     "file:///notes/%2E%2E", // a parent segment, encoded
-    "file:///notes/..%5Cwin.ini", // an encoded backslash
+    "file:///notes/..%5Cwin.ini", // behind an encoded backslash
+    "file:///notes/a%2F..%2Fb", // in the middle
+    "file:///notes/a%2F.", // at the end
     "file:///notes/a%00b", // NUL
   ]) {
     assert.equal(matchUriTemplate(t, uri), null, uri);
   }
-  // Dots inside a name are fine.
+  // Dots inside a name are fine, and so is an encoded "/" between ordinary segments.
   assert.deepEqual({ ...matchUriTemplate(t, "file:///notes/a..b.txt") }, { id: "a..b.txt" });
   assert.deepEqual({ ...matchUriTemplate(t, "file:///notes/...") }, { id: "..." });
+  assert.deepEqual({ ...matchUriTemplate(t, "file:///notes/reports%2F2024.csv") }, { id: "reports/2024.csv" });
+});
+
+test("RFC 6570 §1.2 level 1: a value containing `/` expands percent-encoded, and that URI matches back to the value", () => {
+  for (const [source, value] of [
+    ["s3://bucket/{key}", "reports/2024.csv"],
+    ["calc://{expr}", "1/2"],
+    ["fetch://{url}", "https://example.com/a"],
+    ["x://{a}/data", "a\\b"],
+  ]) {
+    const t = parse(source);
+    const name = t.names[0];
+    const uri = expandUriTemplate(t, { [name]: value });
+    assert.deepEqual({ ...matchUriTemplate(t, uri) }, { [name]: value }, uri);
+  }
 });
 
 test("matching: the variables object has no prototype, so names like __proto__ are plain keys", () => {

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { McpClient } from "../../src/api/client.js";
 import { McpError } from "../../src/driver/endpoint.js";
 import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
-import { httpClientTransport } from "../../src/transports/http-client.js";
+import { httpClientTransport, META_VERSION } from "../../src/transports/http-client.js";
+import { MetaKey } from "../../src/model/meta.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { Tools, URL_ } from "./helpers.js";
 import { legacyHandler, modernHandler, MV } from "./modern-helpers.js";
@@ -47,6 +48,7 @@ test("streamable-http (draft) Request Metadata: a 2026-07-28 client sends MCP-Pr
   assert.equal(seen[1].headers.get("mcp-name"), "echo");
   assert.equal(t.sessionId, undefined);
   assert.equal(t.protocolVersion, MV);
+  assert.equal(META_VERSION, JSON.stringify(MetaKey.protocolVersion), "the literal that marks a modern message");
   client.close();
 });
 

@@ -4,7 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { ManualClock } from "../../src/driver/clock.js";
-import { createHttpHandler } from "../../src/transports/http-server.js";
+import { createHttpHandler, SESSION_ID_FIELD } from "../../src/transports/http-server.js";
+import { H } from "../../src/transports/http/headers.js";
 import { McpServer } from "../../src/api/server.js";
 import { call, get, initializeMessage, makeHandler, messages, open, post, postHeaders, SseReader, setupWith, Tools, URL_ } from "./helpers.js";
 import { modernHandler, modernRequest, postModern } from "./modern-helpers.js";
@@ -17,6 +18,7 @@ test("transports/Session Management: initialize returns MCP-Session-Id, visible 
   assert.equal(r.status, 200);
   const sid = r.headers.get("mcp-session-id")!;
   assert.match(sid, /^[0-9a-f]{32}$/);
+  assert.equal(SESSION_ID_FIELD, H.sessionId.toLowerCase(), "the literal the server writes the header with");
   const body = await r.json();
   assert.equal(body.id, 0);
   assert.equal(body.result.protocolVersion, V);

@@ -61,6 +61,23 @@ test("basic/utilities/tasks: a task-augmented sampling/createMessage gets a Crea
   assert.equal(((seen[0]._meta as JsonObject)[MetaKey.relatedTask] as JsonObject).taskId, created.taskId);
 });
 
+test("basic/utilities/tasks Related Task Metadata: the CreateTaskResult a client answers to a task-augmented request made inside the server's task names only the client's new task, not the server's (its taskId is the source of truth)", async () => {
+  const c = await connect((s) => {
+    s.tool("job", { execution: { taskSupport: "optional" } }, async (_args, ctx) => {
+      const r = (await ctx.requestAsTask("elicitation/create", { message: "ok?", requestedSchema: { type: "object", properties: {} } }, { ttl: 60000 })) as JsonObject;
+      return { content: [{ type: "text", text: String(r.action) }] };
+    });
+  }, { ...LEGACY, receiveTasks: true, handlers: { elicitation: async () => ({ action: "accept", content: {} }) } }, LEGACY);
+  const { task } = (await c.client.callToolAsTask("job")) as { task: { taskId: string } };
+  const result = await c.client.getTaskResult(task.taskId);
+  assert.deepEqual(result.content, [{ type: "text", text: "accept" }]);
+  const ask = c.sent("server", "elicitation/create")[0];
+  assert.deepEqual(((ask.params as JsonObject)._meta as JsonObject)[MetaKey.relatedTask], { taskId: task.taskId }, "the request names the server's task");
+  const created = c.wire.find((w) => w.from === "client" && w.message.id === ask.id && w.message.result !== undefined)!.message.result as JsonObject;
+  assert.notEqual((created.task as JsonObject).taskId, task.taskId);
+  assert.equal(created._meta, undefined, "no related-task linking the client's task to the server's");
+});
+
 test("basic/utilities/tasks: the server can tasks/get, tasks/list and tasks/cancel the client's task; a cancelled task stays cancelled", async () => {
   const gate = deferred();
   let taskId = "";

@@ -267,7 +267,11 @@ export class McpClientCore {
       options,
       {
         onRequest: (method, params, ctx) => this.serve(method, params ?? {}, ctx).then((result) => relatedResult(method, params, result)),
-        onNotification: (method, params) => this.emit(method, params),
+        onNotification: (method, params) => {
+          // The listed tools changed: a tool's `taskSupport` is unknown again until the next `tools/list`.
+          if (method === "notifications/tools/list_changed") this.toolTaskSupport.clear();
+          this.emit(method, params);
+        },
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
         onTransportClose: (reason) => {
@@ -803,10 +807,12 @@ export class McpClientCore {
  * The answer to a request the server sent about one of its tasks (an elicitation a task
  * needs, say) carries the same related-task key: 2025-11-25 `basic/utilities/tasks`,
  * "All requests, notifications, and responses related to a task MUST include" it. A
- * `tasks/*` answer names its task itself (and `tasks/result`'s is the client's own task).
+ * `tasks/*` answer names its task itself (and `tasks/result`'s is the client's own task),
+ * and so does a `CreateTaskResult`, whose task is this client's, not the server's.
  */
 function relatedResult(method: string, params: JsonObject | undefined, result: JsonObject): JsonObject {
-  const taskId = method.startsWith("tasks/") ? undefined : relatedTaskOf(params);
+  const createsTask = createdTaskIdOf(result) !== undefined || modernTaskIdOf(result) !== undefined;
+  const taskId = method.startsWith("tasks/") || createsTask ? undefined : relatedTaskOf(params);
   return taskId === undefined ? result : withRelatedTask(result, taskId);
 }
 

@@ -16,9 +16,11 @@
  * never contain the URI's structural delimiters. The match therefore refuses a value
  * that is empty or contains `/`, `?` or `#` (which could only have come from a different
  * URI shape, e.g. `a/b/data` against `{id}/data`), and percent-decodes what it accepts;
- * a value whose escapes are malformed is kept as written. Applications take a variable for
- * one path segment (a file name, an id), so a value whose decoded form could step out of
- * it does not match either: one containing `/`, `\` or NUL, or exactly `.` or `..`
+ * a value whose escapes are malformed is kept as written. A decoded value may hold `/`:
+ * level 1 encodes it precisely so one variable can carry a key like `reports/2024.csv` or
+ * a URL, and `expandUriTemplate`'s output must match again. What could step out of the
+ * place the value names does not match: a value containing NUL, or one with a `.` or `..`
+ * segment between `/` or `\` (`..`, `../etc/passwd`, `..\win.ini`, `a/../b`)
  * (`server/resources`, "Security Considerations": servers MUST validate all resource
  * URIs; the draft adds that they MUST sanitize file paths to prevent directory
  * traversal). Operators of higher levels (`{+var}`, `{/var}`, `{?q}` …) and
@@ -87,12 +89,11 @@ function plausibleValue(value: string): boolean {
   return true;
 }
 
-/** True when a decoded value stays one path segment (see the module comment). */
-function safeSegment(value: string): boolean {
-  if (value === "." || value === "..") return false;
-  for (let k = 0; k < value.length; k++) {
-    const c = value.charCodeAt(k);
-    if (c === 0x2f || c === 0x5c || c === 0) return false; // "/", "\", NUL
+/** True when a decoded value has no NUL and no `.` / `..` segment (see the module comment). */
+function safeValue(value: string): boolean {
+  if (value.includes("\0")) return false;
+  for (const segment of value.split(/[/\\]/)) {
+    if (segment === "." || segment === "..") return false;
   }
   return true;
 }
@@ -130,7 +131,7 @@ export function matchUriTemplate(template: UriTemplate, uri: string): Record<str
     const value = uri.slice(pos, end);
     if (!plausibleValue(value)) return null;
     const decoded = decode(value);
-    if (!safeSegment(decoded)) return null;
+    if (!safeValue(decoded)) return null;
     vars[parts[p]] = decoded;
     pos = end + next.length;
   }

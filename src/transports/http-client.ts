@@ -1044,8 +1044,10 @@ class HttpClient implements HttpClientTransport {
 /**
  * `MetaKey.protocolVersion` quoted, whose presence marks a modern message. Spelled out: a
  * top-level property read is a statement a bundler keeps, in every consumer's bundle.
+ * Exported for the test that ties it to `MetaKey.protocolVersion`.
+ * @internal
  */
-const META_VERSION = '"io.modelcontextprotocol/protocolVersion"';
+export const META_VERSION = '"io.modelcontextprotocol/protocolVersion"';
 
 /** A modern request or notification, as far as its headers need it. */
 interface ModernMessage {

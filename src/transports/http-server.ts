@@ -610,8 +610,12 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   return handler;
 }
 
-/** `MCP-Session-Id` (`H.sessionId`) as a reply header field: lower case, as `Headers` writes names. */
-const SESSION_ID_FIELD = "mcp-session-id";
+/**
+ * `MCP-Session-Id` (`H.sessionId`) as a reply header field: lower case, as `Headers` writes
+ * names. Exported for the test that ties it to `H.sessionId`.
+ * @internal
+ */
+export const SESSION_ID_FIELD = "mcp-session-id";
 
 const ACCEPTED: HttpReply = /* @__PURE__ */ emptyReply(202);
 
