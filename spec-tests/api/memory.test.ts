@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { connectMemory, createMemoryPair } from "../../src/transports/memory.js";
 import { McpClient, McpServer } from "../../src/api/index.js";
 import { ManualClock } from "../../src/driver/clock.js";
+import { McpError } from "../../src/driver/endpoint.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
 
 const tick = () => new Promise<void>((r) => queueMicrotask(r));
 
@@ -247,4 +249,57 @@ test("memory pair: a receiver that throws gets each message once, and the rest s
     setTimeout(() => console.log(JSON.stringify({ got, thrown })), 20);`;
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
   assert.deepEqual(JSON.parse(out), { got: ["one", "boom", "three"], thrown: 1 });
+});
+
+// basic/transports: a transport carries one connection. A closed transport given to a new
+// client makes connect fail at once with why it closed (not at the 60 s initialize timeout).
+test("memory pair: connect over an end that already closed rejects at once with its close reason; the end's new close listener is told", async () => {
+  const [s, c] = createMemoryPair();
+  new McpServer({ name: "s", version: "1" }).connect(s);
+  const first = new McpClient({ name: "c", version: "1" }, { clock: new ManualClock() });
+  await first.connect(c);
+  first.close();
+  const second = new McpClient({ name: "c2", version: "1" }, { clock: new ManualClock() });
+  const closes: string[] = [];
+  second.onClose((r) => closes.push(r));
+  // The manual clock never advances: only an immediate rejection settles this.
+  await assert.rejects(second.connect(c), (e: McpError) => e.code === ErrorCode.ConnectionClosed && e.message === "closed");
+  assert.deepEqual(closes, ["closed"]);
+});
+
+test("client: a transport another client is connected over is refused (TypeError), and the first client keeps its connection", async () => {
+  const [s, c] = createMemoryPair();
+  const server = new McpServer({ name: "s", version: "1" });
+  server.tool("t", {}, () => ({ content: [] }));
+  server.connect(s);
+  const first = new McpClient({ name: "c", version: "1" }, { clock: new ManualClock() });
+  await first.connect(c);
+  const second = new McpClient({ name: "c2", version: "1" }, { clock: new ManualClock() });
+  await assert.rejects(second.connect(c), (e: Error) => e instanceof TypeError && /already carries a connection/.test(e.message));
+  assert.deepEqual((await first.listTools()).tools.map((t) => t.name), ["t"]);
+  // The refused client holds nothing of the transport: closing it leaves the first one's open.
+  second.close();
+  assert.deepEqual((await first.callTool("t")).content, []);
+  // Refused on the server's side too.
+  assert.throws(() => server.connect(s), TypeError);
+  first.close();
+});
+
+test("client: connect after the client closed says it is closed and to create a new McpClient", async () => {
+  const { client, server } = await (async () => {
+    const [s, c] = createMemoryPair();
+    const server = new McpServer({ name: "s", version: "1" });
+    server.connect(s);
+    const client = new McpClient({ name: "c", version: "1" }, { clock: new ManualClock() });
+    await client.connect(c);
+    return { client, server };
+  })();
+  client.close();
+  const [s2, c2] = createMemoryPair();
+  server.connect(s2);
+  await assert.rejects(client.connect(c2), (e: McpError) => e.code === ErrorCode.InvalidRequest && /this client is closed.*create a new McpClient/.test(e.message));
+  // A client closed before it ever connected says the same.
+  const unused = new McpClient({ name: "c", version: "1" });
+  unused.close();
+  await assert.rejects(unused.connect(c2), /this client is closed/);
 });

@@ -198,3 +198,33 @@ test("tools (Output Schema): the client remembers at most 10,000 tasks of checke
   outputs.checkTask("tasks/get", "t2", { status: "cancelled" });
   assert.equal(outputs.hasTask("t2"), false);
 });
+
+test("tools (Output Schema, List Changed): after notifications/tools/list_changed the client forgets the listed outputSchemas; a tool's new schema is used once a tools/list shows it", async () => {
+  const client = new McpClient(CLIENT, { clock: new ManualClock() });
+  const [s, raw] = createMemoryPair();
+  let tools: object[] = TOOLS;
+  const results: Record<string, object> = { weather: { content: text("hot"), structuredContent: { temperature: 30 } } };
+  raw.onMessage((t) => {
+    const m = JSON.parse(t);
+    const reply = (result: object) => raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+    if (m.method === "initialize") reply({ protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: SERVER });
+    else if (m.method === "tools/list") reply({ tools });
+    else if (m.method === "tools/call") reply(results[m.params.name]);
+  });
+  await client.connect(s);
+  await client.listTools();
+  // The server now reports the weather in words, under a new schema, and says the list changed.
+  const WORDS = { type: "object", properties: { sky: { type: "string" } }, required: ["sky"] };
+  tools = [{ name: "weather", inputSchema: { type: "object" }, outputSchema: WORDS }];
+  results.weather = { content: text("clear"), structuredContent: { sky: "clear" } };
+  const changed = new Promise<void>((resolve) => client.onNotification("notifications/tools/list_changed", () => resolve()));
+  raw.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }));
+  await changed;
+  // Not checked against the old schema (which it breaks): the tool is unknown until listed again.
+  assert.deepEqual((await client.callTool("weather")).structuredContent, { sky: "clear" });
+  await client.listTools();
+  assert.deepEqual((await client.callTool("weather")).structuredContent, { sky: "clear" });
+  results.weather = { content: text("?"), structuredContent: { temperature: 30 } };
+  await assert.rejects(client.callTool("weather"), /does not match its outputSchema/);
+  client.close();
+});

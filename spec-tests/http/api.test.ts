@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { McpClient } from "../../src/api/client.js";
 import { McpServer } from "../../src/api/server.js";
 import type { Endpoint } from "../../src/driver/endpoint.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import { deferred, URL_ } from "./helpers.js";
@@ -50,4 +51,53 @@ test("api over Streamable HTTP: McpServer sessions per MCP-Session-Id, McpClient
   client.close();
   assert.equal(handler.sessionCount, 0);
   assert.equal(server.connectionCount, 0);
+});
+
+// basic/transports (2025-11-25), Session Management item 4: after a 404 the client "MUST
+// start a new session by sending a new InitializeRequest without a session ID attached".
+// The new session's server may be another one (a restart): the client takes its answer as
+// what the server is now, forgets what the old tools/list taught it, and tells the
+// application, which subscribes again (the old subscriptions died with the old session).
+test("api over Streamable HTTP: a session renewed after a server restart updates serverInfo and capabilities, forgets the old outputSchemas, and fires onSessionRenewed so the application re-subscribes", async () => {
+  const generation = (n: number, outputSchema: { type: "object"; [k: string]: unknown }, structuredContent: JsonObject) => {
+    const server = new McpServer({ name: `gen${n}`, version: String(n) });
+    server.tool("echo", { inputSchema: { type: "object" }, outputSchema }, () => ({ content: [], structuredContent }));
+    server.resource("file:///a", { name: "a" }, () => ({ contents: [{ uri: "file:///a", text: "A" }] }));
+    if (n === 2) server.prompt("p", {}, () => ({ messages: [] }));
+    return { server, handler: createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() }) };
+  };
+  const one = generation(1, { type: "object", properties: { y: { type: "string" } }, required: ["y"] }, { y: "v1" });
+  const two = generation(2, { type: "object", properties: { z: { type: "number" } }, required: ["z"] }, { z: 2 });
+  let live = one;
+  const transport = httpClientTransport(URL_, { fetch: (url, init) => live.handler(new Request(url, init)) });
+  const client = new McpClient({ name: "api-client", version: "1.0.0" });
+  await client.connect(transport);
+  await client.listTools();
+  await client.subscribeResource("file:///a");
+  assert.equal(client.serverInfo?.name, "gen1");
+  assert.equal(client.serverCapabilities?.prompts, undefined);
+  const resubscribed = deferred();
+  let renewals = 0;
+  client.onSessionRenewed(() => {
+    renewals++;
+    // What the application does: subscribe again on the new session.
+    client.subscribeResource("file:///a").then(() => resubscribed.resolve());
+  });
+  // The server restarts: the old session id is unknown to the new process (404).
+  live = two;
+  one.handler.close();
+  const r = await client.callTool("echo");
+  assert.deepEqual(r.structuredContent, { z: 2 }, "not checked against the old server's outputSchema");
+  assert.equal(renewals, 1);
+  assert.equal(client.serverInfo?.name, "gen2");
+  assert.deepEqual(client.serverCapabilities?.prompts, { listChanged: true });
+  // The new capability is usable (the kernel checks requests against what the new server declared).
+  assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ["p"]);
+  await resubscribed.promise;
+  const updated = deferred();
+  client.onNotification("notifications/resources/updated", () => updated.resolve());
+  two.server.notifyResourceUpdated("file:///a");
+  await updated.promise;
+  client.close();
+  two.handler.close();
 });

@@ -276,17 +276,31 @@ test("streamable-http (draft) Sending Messages: The client MUST NOT send JSON-RP
   client.close();
 });
 
-test("draft basic/versioning (a modern-only client cannot fall back): when server/discover cannot reach the server (a refused CORS preflight, a network failure), connect fails with that failure's reason, not only 'not a modern server'", async () => {
+test("draft basic/versioning (a modern-only client cannot fall back): when server/discover cannot reach the server (a refused CORS preflight, a network failure), connect fails saying the server could not be reached, with that failure's reason and its cause (undici's ECONNREFUSED), not 'not a modern server'", async () => {
   let posts = 0;
   const t = httpClientTransport(URL_, {
     sleep: async () => {},
     fetch: async () => {
       posts++;
-      throw new TypeError("Failed to fetch");
+      // What undici throws: the reason is only in the cause.
+      throw new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }) });
     },
   });
   const client = new McpClient(info, { session: { versions: [MV] } });
-  await assert.rejects(client.connect(t), (e: Error) => /not a modern server/.test(e.message) && /server\/discover: -32000 connection closed: POST failed: Failed to fetch/.test(e.message));
+  await assert.rejects(client.connect(t), (e: Error) => {
+    assert.equal(e.message, "the server could not be reached (server/discover: -32000 connection closed: POST failed: fetch failed (connect ECONNREFUSED 127.0.0.1:9))");
+    return true;
+  });
   assert.equal(posts, 3, "the probe and its two re-issues");
   client.close();
+  // An AggregateError cause (every address refused) has no message, only its code.
+  const aggregate = httpClientTransport(URL_, {
+    sleep: async () => {},
+    fetch: async () => {
+      throw new TypeError("fetch failed", { cause: Object.assign(new AggregateError([], ""), { code: "ECONNREFUSED" }) });
+    },
+  });
+  const other = new McpClient(info, { session: { versions: [MV] } });
+  await assert.rejects(other.connect(aggregate), /POST failed: fetch failed \(ECONNREFUSED\)\)$/);
+  other.close();
 });

@@ -237,3 +237,27 @@ test("lifecycle: the transport closing fails every request in flight and cancels
   assert.equal(p.feed("client", { type: "request", now: 0, method: "ping" })[0].type, "error");
   assert.equal(p.inject("client", '{"jsonrpc":"2.0","id":1,"result":{}}')[0].type, "diagnostic");
 });
+
+// basic/transports (2025-11-25), Session Management item 4: the transport's new session
+// (after a 404) is a new InitializeResult; the kernel's session goes on under it.
+test("lifecycle (session renewal): a renewed input updates the server's info and capabilities the client checks requests against; another version or an invalid result ends the session; outside an operating client it is refused", () => {
+  const p = new Pair({}, { capabilities: {} });
+  p.handshake();
+  const renewed = { protocolVersion: "2025-11-25", capabilities: { prompts: {} }, serverInfo: { name: "restarted", version: "2" }, instructions: "new" };
+  const out = step(p.client, { type: "renewed", now: 0, result: renewed }).outputs;
+  assert.deepEqual(out, [{ type: "renewed", peer: { info: { name: "restarted", version: "2" }, capabilities: { prompts: {} }, instructions: "new" } }]);
+  // prompts/list went out: the new server declared prompts, the old one had not.
+  const sent = step(p.client, { type: "request", now: 0, method: "prompts/list" }).outputs;
+  assert.equal(sendsOf(sent)[0]?.method, "prompts/list");
+
+  const other = new Pair();
+  other.handshake();
+  const closed = step(other.client, { type: "renewed", now: 0, result: { ...renewed, protocolVersion: "2025-06-18" } }).outputs;
+  assert.ok(closed.some((o) => o.type === "close" && /protocol version "2025-06-18"/.test(o.reason)));
+  const invalid = new Pair();
+  invalid.handshake();
+  assert.ok(step(invalid.client, { type: "renewed", now: 0, result: { protocolVersion: "2025-11-25" } }).outputs.some((o) => o.type === "close" && /invalid initialize result of the renewed session/.test(o.reason)));
+
+  const server = freshServer();
+  assert.deepEqual(step(server, { type: "renewed", now: 0, result: renewed }).outputs.map((o) => o.type === "diagnostic" && o.code), ["renew-refused"]);
+});

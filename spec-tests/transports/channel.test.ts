@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { attach } from "../../src/api/connection.js";
+import { ManualClock } from "../../src/driver/clock.js";
 import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { decode, encode, invalidUtf8StandIn } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
@@ -236,13 +238,24 @@ test("onClose fires once with the first reason; close is idempotent; send after 
   assert.deepEqual([sink.writes, sink.ended], [[], 1]);
 });
 
-test("an onClose registered after the close is called at once, and only once", () => {
+test("an onClose registered after the close is called at once; one that replaces it is told too (a second connection given a closed channel fails at once), none twice", () => {
   const { ch } = channel();
   ch.closeWith("gone");
   const closes: string[] = [];
-  ch.onClose((r) => closes.push(r));
+  const first = (r: string) => closes.push(r);
+  ch.onClose(first);
   ch.onClose((r) => closes.push("again " + r));
-  assert.deepEqual(closes, ["gone"]);
+  ch.closeWith("later");
+  assert.deepEqual(closes, ["gone", "again gone"]);
+});
+
+test("an endpoint attached to a channel that already closed fails to open at once with the close reason", async () => {
+  const { ch } = channel();
+  ch.onClose(() => {});
+  ch.closeWith("the child exited");
+  // A manual clock never fires the initialize timeout: only an immediate rejection settles this.
+  const ep = attach(ch, { role: "client", info: { name: "c", version: "1" }, capabilities: {} }, {}, new ManualClock());
+  await assert.rejects(ep.open(), (e: McpError) => e.code === ErrorCode.ConnectionClosed && e.message === "the child exited");
 });
 
 test("backpressure: once the sink is full, messages queue and go out as one write on drain", () => {

@@ -210,6 +210,7 @@ export class McpClientCore {
   private version: string | undefined;
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly closeListeners = new Set<(reason: string) => void>();
+  private readonly renewListeners = new Set<() => void>();
   /** The tasks this client runs for the server, when it receives tasks. */
   private readonly tasksReceived: TaskRuntime | undefined;
   /** This session's tasks: the only owner there is on a client. */
@@ -258,8 +259,8 @@ export class McpClientCore {
    * the transport closes first. A client connects once.
    */
   async connect(transport: Transport): Promise<void> {
+    if (this.closedReason !== undefined) throw new McpError({ code: ErrorCode.InvalidRequest, message: `this client is closed (${this.closedReason}): create a new McpClient to connect again` });
     if (this.endpoint !== undefined) throw new McpError({ code: ErrorCode.InvalidRequest, message: "already connected" });
-    this.transport = transport;
     const options: SessionOptions = { ...this.options.session, role: "client", info: this.info, capabilities: this.capabilities };
     let fatal: string | undefined;
     const endpoint = attach(
@@ -269,8 +270,11 @@ export class McpClientCore {
         onRequest: (method, params, ctx) => this.serve(method, params ?? {}, ctx).then((result) => relatedResult(method, params, result)),
         onNotification: (method, params) => {
           // The listed tools changed: a tool's `taskSupport` is unknown again until the next `tools/list`.
-          if (method === "notifications/tools/list_changed") this.toolTaskSupport.clear();
+          if (method === "notifications/tools/list_changed") this.forgetTools();
           this.emit(method, params);
+        },
+        onEvent: (o) => {
+          if (o.type === "renewed") this.renewed(o.peer);
         },
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
@@ -283,11 +287,43 @@ export class McpClientCore {
       },
       this.options.clock,
     );
+    // Only once attach took it: close() must not close a transport another connection holds.
+    this.transport = transport;
     this.endpoint = endpoint;
     // Rejects on a fatal error (with the kernel's reason) and when the transport closes first.
     const { version, peer } = await endpoint.open();
     this.version = version;
     this.peer = peer;
+  }
+
+  /** What the client learned from `tools/list` (output schemas, `taskSupport`) no longer holds: known again from the next list. */
+  private forgetTools(): void {
+    this.toolTaskSupport.clear();
+    this.outputs?.clear();
+  }
+
+  /**
+   * The transport started a new session (HTTP 404, see {@link McpClient.onSessionRenewed}):
+   * the server is the one that answered it, with no tools listed yet to this client.
+   */
+  private renewed(peer: PeerInfo): void {
+    this.peer = peer;
+    this.forgetTools();
+    for (const fn of this.renewListeners) callListener(fn, undefined, undefined, this.options.onError);
+  }
+
+  /**
+   * Listens for the transport starting a new session with the server (Streamable HTTP:
+   * the server answered 404, say after a restart, and the transport re-ran the handshake
+   * and sent the request again; 2025-11-25 `basic/transports`, Session Management).
+   * {@link McpClient.serverInfo}, {@link McpClient.serverCapabilities} and
+   * {@link McpClient.instructions} already describe the new session, whose server knows
+   * nothing of the old one: subscribe to resources and set the log level again, and list
+   * tools again (the client forgot their output schemas and `taskSupport`).
+   */
+  onSessionRenewed(fn: () => void): () => void {
+    this.renewListeners.add(fn);
+    return () => void this.renewListeners.delete(fn);
   }
 
   /** The endpoint, for requests this class has no method for. Undefined before {@link McpClient.connect}. */

@@ -42,8 +42,20 @@ export interface AttachHooks extends Omit<EndpointHooks, "send"> {
 /** A message object with more arrays and objects than this crosses a values transport as text (walking it would cost what encoding does). */
 const MAX_SHAPED_NODES = 10_000;
 
-/** Creates an endpoint that writes to `transport` and is fed by it. */
+/**
+ * The transports an endpoint is attached to, until they close. A transport has one
+ * receiver and one close listener: a second endpoint would take them over, and the
+ * first one's requests would wait for answers that go to the second.
+ */
+const attached = new WeakSet<Transport>();
+
+/**
+ * Creates an endpoint that writes to `transport` and is fed by it. Throws a `TypeError`
+ * for a transport another endpoint is attached to and that has not closed (a closed one
+ * is taken: its close reaches the new endpoint at once, which then fails to open).
+ */
 export function attach(transport: Transport, options: SessionOptions, hooks: AttachHooks, clock?: Clock): Endpoint {
+  if (attached.has(transport)) throw new TypeError("this transport already carries a connection (one transport, one client or server connection): give each connection its own transport");
   const onKernelClose = hooks.onClose;
   const sendValue = transport.sendValue?.bind(transport);
   const endpoint = new Endpoint(
@@ -66,9 +78,12 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
     clock,
   );
   hooks.onEndpoint?.(endpoint);
+  attached.add(transport);
   transport.onMessage((text) => endpoint.receive(text));
   transport.onValue?.((value) => endpoint.receive(value));
+  transport.onSessionRenewed?.((result) => endpoint.renewed(result));
   transport.onClose((reason) => {
+    attached.delete(transport);
     endpoint.closed(reason);
     hooks.onTransportClose?.(reason);
   });

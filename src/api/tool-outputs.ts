@@ -65,6 +65,15 @@ export class ToolOutputs {
     }
   }
 
+  /**
+   * Forgets every schema (the tools changed, or the session was renewed): a tool is
+   * checked again once a `tools/list` shows it. Tasks already running keep their tool's
+   * name, and are checked only if the tool is listed again by then.
+   */
+  clear(): void {
+    this.checks.clear();
+  }
+
   /** Whether tool `name` has an output schema to check its results against. */
   has(name: unknown): boolean {
     return typeof name === "string" && this.checks.has(name);

@@ -16,8 +16,14 @@
  *   are delivered in the order the peer sent them. A later call replaces the
  *   receiver. Messages that arrive before a receiver is registered are buffered.
  * - `onClose(fn)` registers the single close listener; it is called exactly once,
- *   with a human-readable reason, whether the close came from this side or the peer.
+ *   with a human-readable reason, whether the close came from this side or the peer;
+ *   one registered after the close is called at once (a connection made over a closed
+ *   transport learns it is closed). A transport carries one connection: {@link attach}
+ *   refuses one another endpoint is attached to.
  * - `close()` shuts the transport; idempotent.
+ * - A transport with sessions of its own (Streamable HTTP) may start a new one with the
+ *   server when the old one is gone; it then calls its `onSessionRenewed` listener with
+ *   the server's new `InitializeResult`, so the client learns what the server is now.
  *
  * An in-process transport may also carry message *objects* (`sendValue` / `onValue`):
  * no JSON text at all, as the official SDKs' in-memory transport does. {@link attach}
@@ -30,7 +36,7 @@
  * Web Streams adapters.
  */
 
-import type { JsonRpcMessage } from "../jsonrpc/types.js";
+import type { JsonObject, JsonRpcMessage } from "../jsonrpc/types.js";
 
 /** A bidirectional carrier of JSON-RPC message text. See the module comment for the contract. */
 export interface Transport {
@@ -42,6 +48,8 @@ export interface Transport {
   onClose(fn: (reason: string) => void): void;
   /** Close the transport. Idempotent. */
   close(): void;
+  /** Optional: register the single listener told when the transport started a new session with the server, with the server's new `InitializeResult`. */
+  onSessionRenewed?(fn: (result: JsonObject) => void): void;
   /** Optional (in-process only): send the message object itself. The peer shares it: neither side may mutate it afterwards. */
   sendValue?(message: JsonRpcMessage): void;
   /** Optional (in-process only): register the receiver of message objects the peer sent with `sendValue` (unchecked values). */

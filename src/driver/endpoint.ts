@@ -281,6 +281,11 @@ export class Endpoint {
     this.feed({ type: "unsendable", now: this.clock.now(), message, reason });
   }
 
+  /** Client: the transport started a new session; `result` is the server's new `InitializeResult` (see the `renewed` input). */
+  renewed(result: JsonObject): void {
+    this.feed({ type: "renewed", now: this.clock.now(), result });
+  }
+
   /** The transport closed. */
   closed(reason = "transport closed"): void {
     this.feed({ type: "closed", now: this.clock.now(), reason });

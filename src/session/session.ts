@@ -164,6 +164,8 @@ function malformedInput(input: SessionInput): string | null {
       return input.message !== null && typeof input.message === "object" ? null : "unsendable needs the message";
     case "declare":
       return input.capabilities !== undefined && isParamsObject(input.capabilities) ? null : "declare needs capabilities (an object)";
+    case "renewed":
+      return isParamsObject(input.result) ? null : "renewed needs the InitializeResult (an object)";
   }
   return null;
 }
@@ -216,6 +218,8 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       return applyChange(state, changeOf(input), state.phase.name === "operating", out);
     case "declare":
       return declare(state, input.capabilities, out);
+    case "renewed":
+      return renewed(state, input.result, out);
     case "end-subscription":
       return endSubscription(state, input.id, out);
     case "end-subscriptions":
@@ -295,6 +299,35 @@ function declare(state: SessionState, capabilities: JsonObject, out: SessionOutp
   state.options.capabilities = copy;
 }
 
+/**
+ * Client: the transport's new session (see the `renewed` input). Its result is checked as
+ * the first one was; one that is invalid, or of another version, ends the session (the
+ * requests of the old version cannot go on under it). Refused outside a legacy client
+ * session that is operating: only those have an HTTP session to renew.
+ */
+function renewed(state: SessionState, result: JsonObject, out: SessionOutput[]): void {
+  const phase = state.phase;
+  if (state.options.role !== "client" || phase.name !== "operating") {
+    out.push({ type: "diagnostic", code: "renew-refused", message: `only an operating legacy client session is renewed (this is a ${state.options.role} in phase ${phase.name})` });
+    return;
+  }
+  if (result.protocolVersion !== phase.version) {
+    fail(state, `the renewed session has protocol version ${JSON.stringify(result.protocolVersion)}, not this session's ${phase.version}`, out);
+    return;
+  }
+  const issues = methodSpec(phase.version, "initialize")?.validateResult?.(result);
+  if (issues) {
+    fail(state, `invalid initialize result of the renewed session: ${issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ")}`, out);
+    return;
+  }
+  const peer: PeerInfo = { info: result.serverInfo as PeerInfo["info"], capabilities: result.capabilities as JsonObject };
+  if (typeof result.instructions === "string") peer.instructions = result.instructions;
+  const kept = keptPeer(state, peer, out);
+  if (kept === undefined) return;
+  phase.peer = kept;
+  out.push({ type: "renewed", peer });
+}
+
 /** A fatal protocol error: close the session and ask the driver to close the transport. */
 function fail(state: SessionState, reason: string, out: SessionOutput[]): void {
   closeSession(state, reason, out, true);
@@ -333,7 +366,10 @@ function startInitialize(state: SessionState, now: number, out: SessionOutput[],
   const version = legacyVersionsOf(o.versions)[0];
   if (version === undefined) {
     const why = probed === undefined ? "" : ` (server/discover: ${probed})`;
-    fail(state, event === "open" ? "no legacy protocol version configured" : `the server is not a modern server this client can talk to${why}, and this client speaks no legacy version`, out);
+    // A transport's own answer (-32000 "connection closed": the POST failed) says nothing of the server's era.
+    const unreachable = probed?.startsWith(`${ErrorCode.ConnectionClosed} `) === true;
+    const reason = unreachable ? `the server could not be reached${why}` : `the server is not a modern server this client can talk to${why}, and this client speaks no legacy version`;
+    fail(state, event === "open" ? "no legacy protocol version configured" : reason, out);
     return;
   }
   const id = internalRequest(state, now, "initialize", "initialize");

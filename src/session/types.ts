@@ -272,6 +272,12 @@ export type SessionInput =
    * (refused with a `declare-refused` diagnostic).
    */
   | { type: "declare"; now: number; capabilities: JsonObject }
+  /**
+   * Client: the transport started a new session with the server (Streamable HTTP, after a
+   * 404: 2025-11-25 `basic/transports`, Session Management) and this is the server's new
+   * `InitializeResult`. The session goes on (same version) with what the server declares now.
+   */
+  | { type: "renewed"; now: number; result: JsonObject }
   /** Server application: end a `subscriptions/listen` stream gracefully (its completion result is sent). */
   | { type: "end-subscription"; now: number; id: RequestId }
   /** Server application, about to close the connection: end every open `subscriptions/listen` stream gracefully first. */
@@ -303,6 +309,8 @@ export type SessionOutput =
   | { type: "send"; message: JsonRpcMessage; related?: RequestId }
   /** The handshake finished: the negotiated version and what the peer declared. */
   | { type: "initialized"; version: ProtocolVersion; peer: PeerInfo }
+  /** Client: the transport renewed the session (see the `renewed` input); the server as it declares itself now. */
+  | { type: "renewed"; peer: PeerInfo }
   /** The peer sent a request for the application to answer with a `respond` input. */
   | { type: "request"; id: RequestId; method: string; params: JsonObject | undefined }
   /** The peer sent a notification. */

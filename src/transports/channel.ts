@@ -140,7 +140,8 @@ export class StreamChannel implements Transport {
   private inbox: string[] = [];
   private closeListener: ((reason: string) => void) | undefined = undefined;
   private reason: string | undefined = undefined;
-  private notified = false;
+  /** The close listener already told: one registered after the close is told too (at once), none twice. */
+  private notified: ((reason: string) => void) | undefined;
   /** Outgoing chunks waiting for the sink to drain; `queue[head ..]` are pending. */
   private queue: string[] = [];
   private head = 0;
@@ -291,9 +292,10 @@ export class StreamChannel implements Transport {
   }
 
   private notify(): void {
-    if (this.notified) return;
-    this.notified = true;
-    this.closeListener!(this.reason!);
+    const fn = this.closeListener!;
+    if (this.notified === fn) return;
+    this.notified = fn;
+    fn(this.reason!);
   }
 
   private event(e: NdjsonEvent): void {

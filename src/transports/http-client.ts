@@ -247,6 +247,8 @@ class HttpClient implements HttpClientTransport {
   private receiver: ((text: string) => void) | undefined;
   private buffered: string[] = [];
   private closeListener: ((reason: string) => void) | undefined;
+  /** Told the server's new InitializeResult when a session is renewed (the client's view of the server changes with it). */
+  private renewListener: ((result: JsonObject) => void) | undefined;
   private closeReason: string | undefined;
   /** Until the GET stream is started, outgoing messages are parsed to spot the handshake. */
   private handshaking = true;
@@ -315,6 +317,10 @@ class HttpClient implements HttpClientTransport {
 
   close(): void {
     this.shut("transport closed", true);
+  }
+
+  onSessionRenewed(fn: (result: JsonObject) => void): void {
+    this.renewListener = fn;
   }
 
   /**
@@ -434,8 +440,11 @@ class HttpClient implements HttpClientTransport {
   /**
    * Session Management item 4 (2025-11-25 `basic/transports`): after a 404 for session
    * `old`, the client MUST start a new session with a new `initialize`. The one the
-   * kernel sent is replayed, its answer is checked (same version) and kept from the
-   * kernel, whose session goes on unchanged, and `notifications/initialized` follows.
+   * kernel sent is replayed, its answer is checked (same version), and
+   * `notifications/initialized` follows. The answer is not delivered as a message (the
+   * kernel's initialize was answered long ago) but to the `onSessionRenewed` listener,
+   * before any request is sent again: the server may have restarted with other tools,
+   * capabilities, and none of the old session's subscriptions or log level.
    * Sends wait meanwhile. Resolves false when that fails (the caller then closes).
    */
   private renewSession(old: string): Promise<boolean> {
@@ -455,13 +464,15 @@ class HttpClient implements HttpClientTransport {
     this.sessionId = undefined;
     // A session the server opened for a renewal that then failed is not needed: it is ended.
     const abandon = (): false => (this.deleteSession(), (this.sessionId = undefined), false);
+    let result: JsonObject | undefined;
     try {
       const headers = this.headersFor(init, true);
       delete headers[H.protocolVersion];
       const res = await this.request({ method: "POST", headers, body: init });
       this.adoptSession(res);
       const reply = res.ok ? parse((await firstMessage(res, this.maxBytes)) ?? "") : (discard(res), undefined);
-      if (this.sessionId === undefined || (reply as { result?: { protocolVersion?: unknown } } | undefined)?.result?.protocolVersion !== this.protocolVersion) return abandon();
+      result = (reply as { result?: JsonObject } | undefined)?.result;
+      if (this.sessionId === undefined || typeof result !== "object" || result === null || result.protocolVersion !== this.protocolVersion) return abandon();
       const n = await this.request({ method: "POST", headers: this.headersFor(done, true), body: done });
       discard(n);
       if (!n.ok) return abandon();
@@ -472,7 +483,13 @@ class HttpClient implements HttpClientTransport {
       this.getStarted = false;
       this.startGet();
     }
-    return true;
+    try {
+      this.renewListener?.(result);
+    } catch (e) {
+      this.report(`the onSessionRenewed listener failed: ${errorText(e)}`);
+    }
+    // The listener may have closed the transport (a kernel that cannot use the new session): nothing is sent again.
+    return !this.closed;
   }
 
   /**
@@ -1201,7 +1218,14 @@ function discard(res: Response): void {
 }
 
 function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  if (!(e instanceof Error)) return String(e);
+  // undici's "fetch failed" says why only in its cause: ECONNREFUSED, a DNS or TLS failure.
+  const cause = (e as { cause?: unknown }).cause;
+  if (!(cause instanceof Error)) return e.message;
+  const code = (cause as { code?: unknown }).code;
+  // An AggregateError (every address refused) has an empty message and the code alone.
+  const why = [typeof code === "string" && !cause.message.includes(code) ? code : "", cause.message].filter((p) => p !== "").join(": ");
+  return why === "" ? e.message : `${e.message} (${why})`;
 }
 
 /** An error a fetch wrapper marks as final (`retryable: false`): the connection is fine, the request cannot be sent as it is. */

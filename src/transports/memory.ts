@@ -60,7 +60,8 @@ class MemoryEnd implements Transport {
   private isClosed = false;
   /** Why this end closed; kept for a close listener registered afterwards. */
   private reason = "";
-  private notified = false;
+  /** The close listener already told: one registered after the close is told too (at once), none twice. */
+  private notified: ((reason: string) => void) | undefined;
   // Bound once: scheduling a drain allocates no closure per message.
   private readonly drain = (): void => this.deliver();
 
@@ -94,7 +95,12 @@ class MemoryEnd implements Transport {
     if (this.inbox.length > 0) this.schedule();
   }
 
-  /** Registers the close listener; called at once if this end has already closed (the contract: once, whichever side closed). */
+  /**
+   * Registers the close listener; called at once if this end has already closed (the
+   * contract: once, whichever side closed). A listener that replaces one already told is
+   * told too: a second client given a closed end must fail at once, not wait for a close
+   * that happened before it listened.
+   */
   onClose(fn: (reason: string) => void): void {
     this.closeListener = fn;
     if (this.isClosed) this.notify();
@@ -166,9 +172,10 @@ class MemoryEnd implements Transport {
   }
 
   private notify(): void {
-    if (this.notified || this.closeListener === undefined) return;
-    this.notified = true;
-    this.closeListener(this.reason);
+    const fn = this.closeListener;
+    if (fn === undefined || this.notified === fn) return;
+    this.notified = fn;
+    fn(this.reason);
   }
 }
 
