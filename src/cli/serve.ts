@@ -26,7 +26,7 @@ export const DEFAULT_PORT = 3000;
 
 const USAGE = `usage: mcp-kernel serve [--port N] [--stdio]
 
-Runs the demo server (both protocol eras: 2025-03-26 to 2026-07-28).
+Runs the demo server (both protocol eras: 2024-11-05 to 2026-07-28).
   --port N   listen on http://127.0.0.1:N/mcp (default ${DEFAULT_PORT}; 0 picks a free port)
   --stdio    serve standard input and output instead of HTTP
 `;
