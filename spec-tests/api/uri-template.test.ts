@@ -66,7 +66,7 @@ test("matching: a URI of another shape does not match", () => {
   assert.equal(matchUriTemplate(parse("x://fixed"), "x://fixed/more"), null);
 });
 
-test("server/resources Security Considerations (draft): servers MUST validate all resource URIs and MUST sanitize file paths to prevent directory traversal, so a variable never decodes to a `.` or `..` segment or NUL", () => {
+test("server/resources Security Considerations (draft): servers MUST validate all resource URIs and MUST sanitize file paths to prevent directory traversal, so a variable never decodes to a `.` or `..` segment, NUL or an absolute path", () => {
   const t = parse("file:///notes/{id}");
   for (const uri of [
     "file:///notes/..%2F..%2Fetc%2Fpasswd", // parent segments behind an encoded "/"
@@ -78,6 +78,9 @@ test("server/resources Security Considerations (draft): servers MUST validate al
     "file:///notes/a%2F..%2Fb", // in the middle
     "file:///notes/a%2F.", // at the end
     "file:///notes/a%00b", // NUL
+    "file:///notes/%2Fetc%2Fpasswd", // an absolute path
+    "file:///notes/%5C%5Cevil%5Cshare%5Cx", // a Windows network path
+    "file:///notes/C:%5CWindows%5Cwin.ini", // a Windows drive path
   ]) {
     assert.equal(matchUriTemplate(t, uri), null, uri);
   }

@@ -19,8 +19,9 @@
  * a value whose escapes are malformed is kept as written. A decoded value may hold `/`:
  * level 1 encodes it precisely so one variable can carry a key like `reports/2024.csv` or
  * a URL, and `expandUriTemplate`'s output must match again. What could step out of the
- * place the value names does not match: a value containing NUL, or one with a `.` or `..`
- * segment between `/` or `\` (`..`, `../etc/passwd`, `..\win.ini`, `a/../b`)
+ * place the value names does not match: a value containing NUL, one with a `.` or `..`
+ * segment between `/` or `\` (`..`, `../etc/passwd`, `..\win.ini`, `a/../b`), or an
+ * absolute path (starting with `/` or `\`, or a drive like `C:`)
  * (`server/resources`, "Security Considerations": servers MUST validate all resource
  * URIs; the draft adds that they MUST sanitize file paths to prevent directory
  * traversal). Operators of higher levels (`{+var}`, `{/var}`, `{?q}` …) and
@@ -89,9 +90,14 @@ function plausibleValue(value: string): boolean {
   return true;
 }
 
-/** True when a decoded value has no NUL and no `.` / `..` segment (see the module comment). */
+/** A Windows drive path's start (`C:`, `c:`). */
+const DRIVE = /^[A-Za-z]:/;
+
+/** True when a decoded value has no NUL, no `.` / `..` segment, and is not absolute (see the module comment). */
 function safeValue(value: string): boolean {
   if (value.includes("\0")) return false;
+  // An absolute path (`/etc/passwd`, `\\host\share`, `C:\…`) leaves any directory it is joined to.
+  if (value.startsWith("/") || value.startsWith("\\") || DRIVE.test(value)) return false;
   for (const segment of value.split(/[/\\]/)) {
     if (segment === "." || segment === "..") return false;
   }
