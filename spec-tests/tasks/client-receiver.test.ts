@@ -61,7 +61,7 @@ test("basic/utilities/tasks: a task-augmented sampling/createMessage gets a Crea
   assert.equal(((seen[0]._meta as JsonObject)[MetaKey.relatedTask] as JsonObject).taskId, created.taskId);
 });
 
-test("basic/utilities/tasks Related Task Metadata: the CreateTaskResult a client answers to a task-augmented request made inside the server's task names only the client's new task, not the server's (its taskId is the source of truth)", async () => {
+test("basic/utilities/tasks Related Task Metadata: all responses related to a task MUST include related-task, so the CreateTaskResult a client answers to a task-augmented request made inside the server's task names the server's task there, and its own new task in task.taskId", async () => {
   const c = await connect((s) => {
     s.tool("job", { execution: { taskSupport: "optional" } }, async (_args, ctx) => {
       const r = (await ctx.requestAsTask("elicitation/create", { message: "ok?", requestedSchema: { type: "object", properties: {} } }, { ttl: 60000 })) as JsonObject;
@@ -75,7 +75,7 @@ test("basic/utilities/tasks Related Task Metadata: the CreateTaskResult a client
   assert.deepEqual(((ask.params as JsonObject)._meta as JsonObject)[MetaKey.relatedTask], { taskId: task.taskId }, "the request names the server's task");
   const created = c.wire.find((w) => w.from === "client" && w.message.id === ask.id && w.message.result !== undefined)!.message.result as JsonObject;
   assert.notEqual((created.task as JsonObject).taskId, task.taskId);
-  assert.equal(created._meta, undefined, "no related-task linking the client's task to the server's");
+  assert.deepEqual((created._meta as JsonObject)[MetaKey.relatedTask], { taskId: task.taskId }, "the response names the task its request belongs to");
 });
 
 test("basic/utilities/tasks: the server can tasks/get, tasks/list and tasks/cancel the client's task; a cancelled task stays cancelled", async () => {

@@ -842,13 +842,14 @@ export class McpClientCore {
 /**
  * The answer to a request the server sent about one of its tasks (an elicitation a task
  * needs, say) carries the same related-task key: 2025-11-25 `basic/utilities/tasks`,
- * "All requests, notifications, and responses related to a task MUST include" it. A
- * `tasks/*` answer names its task itself (and `tasks/result`'s is the client's own task),
- * and so does a `CreateTaskResult`, whose task is this client's, not the server's.
+ * "All requests, notifications, and responses related to a task MUST include" it, the
+ * `CreateTaskResult` of a task this client runs for such a request included (its own
+ * task is named by its `task.taskId`; the page exempts only the `tasks/get`, `tasks/list`
+ * and `tasks/cancel` results). A `tasks/*` answer names its task itself (and
+ * `tasks/result`'s is the client's own task).
  */
 function relatedResult(method: string, params: JsonObject | undefined, result: JsonObject): JsonObject {
-  const createsTask = createdTaskIdOf(result) !== undefined || modernTaskIdOf(result) !== undefined;
-  const taskId = method.startsWith("tasks/") || createsTask ? undefined : relatedTaskOf(params);
+  const taskId = method.startsWith("tasks/") ? undefined : relatedTaskOf(params);
   return taskId === undefined ? result : withRelatedTask(result, taskId);
 }
 
