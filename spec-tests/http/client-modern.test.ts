@@ -276,6 +276,22 @@ test("streamable-http (draft) Sending Messages: The client MUST NOT send JSON-RP
   client.close();
 });
 
+test("draft basic/versioning: a -32000 the server itself answers server/discover with is the server's answer (it is not modern), not a server that could not be reached", async () => {
+  const t = httpClientTransport(URL_, {
+    sleep: async () => {},
+    fetch: async (_url, init) => {
+      const { id } = JSON.parse(String(init?.body)) as { id: unknown };
+      return new Response(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32000, message: "Bad Request: No valid session ID provided" } }), { status: 200, headers: { "content-type": "application/json" } });
+    },
+  });
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await assert.rejects(client.connect(t), (e: Error) => {
+    assert.match(e.message, /^the server is not a modern server this client can talk to \(server\/discover: -32000 Bad Request/);
+    return true;
+  });
+  client.close();
+});
+
 test("draft basic/versioning (a modern-only client cannot fall back): when server/discover cannot reach the server (a refused CORS preflight, a network failure), connect fails saying the server could not be reached, with that failure's reason and its cause (undici's ECONNREFUSED), not 'not a modern server'", async () => {
   let posts = 0;
   const t = httpClientTransport(URL_, {

@@ -12,7 +12,8 @@ import { McpServer } from "../../src/api/server.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import type { Transport } from "../../src/api/transport.js";
 import { INPUT_ENDED_REASON, LOCAL_CLOSE_REASON, type StreamChannel } from "../../src/transports/channel.js";
-import { errorText, forwardText, webStreamsTransport } from "../../src/transports/web-streams.js";
+import { forwardText, webStreamsTransport } from "../../src/transports/web-streams.js";
+import { errorText } from "../../src/transports/error-text.js";
 
 type Chunk = Uint8Array | string;
 
@@ -299,7 +300,12 @@ test("forwardText decodes a byte stream, characters split across chunks included
   assert.deepEqual(broken, []);
 });
 
-test("errorText reads an Error's message or stringifies anything else", () => {
+test("errorText reads an Error's message or stringifies anything else; a cause tells why (undici's fetch failed), whatever it holds", () => {
   assert.equal(errorText(new Error("m")), "m");
   assert.equal(errorText(42), "42");
+  assert.equal(errorText(new Error("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }) })), "fetch failed (connect ECONNREFUSED 127.0.0.1:1)");
+  assert.equal(errorText(new Error("fetch failed", { cause: Object.assign(new AggregateError([], ""), { code: "ECONNREFUSED" }) })), "fetch failed (ECONNREFUSED)");
+  const odd = Object.assign(new Error("x"), { code: "E1" });
+  Object.defineProperty(odd, "message", { value: undefined });
+  assert.equal(errorText(new Error("fetch failed", { cause: odd })), "fetch failed (E1)");
 });

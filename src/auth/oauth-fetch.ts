@@ -10,6 +10,7 @@ import type { AuthorizationServerMetadata } from "./metadata.js";
 import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
 import { readBodyText } from "../transports/http/body.js";
+import { errorText } from "../transports/error-text.js";
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -122,7 +123,7 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
               queue.push({ type: "network-error", now: now(), requestId, message: why });
             }
           } catch (e) {
-            queue.push({ type: "network-error", now: now(), requestId, message: e instanceof Error ? e.message : String(e) });
+            queue.push({ type: "network-error", now: now(), requestId, message: errorText(e) });
           }
         } else if (out.type === "redirect") {
           const answer = await options.openAuthorization(out.url);

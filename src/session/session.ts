@@ -366,8 +366,9 @@ function startInitialize(state: SessionState, now: number, out: SessionOutput[],
   const version = legacyVersionsOf(o.versions)[0];
   if (version === undefined) {
     const why = probed === undefined ? "" : ` (server/discover: ${probed})`;
-    // A transport's own answer (-32000 "connection closed": the POST failed) says nothing of the server's era.
-    const unreachable = probed?.startsWith(`${ErrorCode.ConnectionClosed} `) === true;
+    // A transport's own answer (-32000 "connection closed: …": the POST failed) says nothing
+    // of the server's era; a -32000 the server sent itself does (it answered, not modern).
+    const unreachable = probed?.startsWith(`${ErrorCode.ConnectionClosed} connection closed: `) === true;
     const reason = unreachable ? `the server could not be reached${why}` : `the server is not a modern server this client can talk to${why}, and this client speaks no legacy version`;
     fail(state, event === "open" ? "no legacy protocol version configured" : reason, out);
     return;

@@ -69,6 +69,7 @@
  * `close()` aborts every fetch, sends DELETE for the session (a 405 is fine), and calls
  * the close listener once. Delays go through an injectable `sleep`, so tests never wait.
  */
+import { errorText } from "./error-text.js";
 import { MIN_PEER_DELAY_MS, systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
@@ -1215,17 +1216,6 @@ async function errorMessageOf(res: Response, maxBytes: number): Promise<string |
 /** Releases a response body we will not read. */
 function discard(res: Response): void {
   res.body?.cancel().catch(() => {});
-}
-
-function errorText(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  // undici's "fetch failed" says why only in its cause: ECONNREFUSED, a DNS or TLS failure.
-  const cause = (e as { cause?: unknown }).cause;
-  if (!(cause instanceof Error)) return e.message;
-  const code = (cause as { code?: unknown }).code;
-  // An AggregateError (every address refused) has an empty message and the code alone.
-  const why = [typeof code === "string" && !cause.message.includes(code) ? code : "", cause.message].filter((p) => p !== "").join(": ");
-  return why === "" ? e.message : `${e.message} (${why})`;
 }
 
 /** An error a fetch wrapper marks as final (`retryable: false`): the connection is fine, the request cannot be sent as it is. */

@@ -15,7 +15,8 @@
  */
 import type { Sink } from "./channel.js";
 import type { ChildEvents, SpawnedChild, SpawnOptions } from "./child.js";
-import { errorText, forwardText, pumpReader } from "./web-streams.js";
+import { errorText } from "./error-text.js";
+import { forwardText, pumpReader } from "./web-streams.js";
 
 /** The members of Bun's `FileSink` used here. */
 interface BunFileSink {

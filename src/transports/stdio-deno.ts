@@ -15,7 +15,8 @@
 import type { Transport } from "../api/transport.js";
 import type { ChannelOptions } from "./channel.js";
 import type { ChildEvents, SpawnedChild, SpawnOptions } from "./child.js";
-import { errorText, forwardText, pumpReader, webStreamsTransport, WriterSink } from "./web-streams.js";
+import { errorText } from "./error-text.js";
+import { forwardText, pumpReader, webStreamsTransport, WriterSink } from "./web-streams.js";
 
 type DenoStdio = "piped" | "inherit" | "null";
 

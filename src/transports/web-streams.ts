@@ -26,6 +26,7 @@
  * The read loop and the writer sink are exported for the runtime adapters that sit on
  * Web Streams too (Deno's stdio and child processes, Bun's child stdout).
  */
+import { errorText } from "./error-text.js";
 import type { Transport } from "../api/transport.js";
 import { INPUT_ENDED_REASON, StreamChannel, type ChannelOptions, type Sink } from "./channel.js";
 
@@ -40,11 +41,6 @@ export interface WebStreamsOptions extends ChannelOptions {
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
 const ignore = (): void => {};
-
-/** The text of a thrown value, for close reasons. */
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 /**
  * A {@link Sink} over a `WritableStream` writer: full once the writer's `desiredSize`

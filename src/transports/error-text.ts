@@ -1,0 +1,16 @@
+/**
+ * The text of a thrown value, for close reasons and request failures: an `Error`'s message,
+ * with its cause when the message alone says nothing. undici's `fetch failed` says why only
+ * in its cause (`ECONNREFUSED`, a DNS or TLS failure); an `AggregateError` cause (every
+ * address refused) has an empty message and its code alone. Never throws, whatever the
+ * cause holds.
+ */
+export function errorText(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause = (e as { cause?: unknown }).cause;
+  if (!(cause instanceof Error)) return e.message;
+  const message = typeof cause.message === "string" ? cause.message : "";
+  const code = (cause as { code?: unknown }).code;
+  const why = [typeof code === "string" && !message.includes(code) ? code : "", message].filter((p) => p !== "").join(": ");
+  return why === "" ? e.message : `${e.message} (${why})`;
+}
