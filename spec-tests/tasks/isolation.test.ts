@@ -175,6 +175,39 @@ describe("tasks § Resource Management: limits on concurrent tasks per requestor
     assert.equal(h.state.count, 3);
   });
 
+  it("at a limit a finished task whose outcome the requestor already retrieved (tasks/result) makes room before an unread one that finished earlier", () => {
+    const h = new Harness({ maxTasksPerOwner: 2, maxTasks: 10 });
+    h.create("a");
+    h.create("b");
+    h.feed({ type: "settle", taskId: "a", result: { content: [] } });
+    h.now += 60_000;
+    h.feed({ type: "settle", taskId: "b", result: { content: [] } });
+    assert.equal(ofType(h.request("tasks/result", { taskId: "b" }).out, "reply").length, 1);
+    const out = h.feed({ type: "create", id: 62, taskId: "c", owner: ALICE, method: "tools/call" });
+    assert.deepEqual(ofType(out, "expired").map((o) => o.taskId), ["b"], "the retrieved one, not the unread a");
+    assert.equal(h.status("a"), "completed");
+    // The extension's tasks/get inlines a finished task's outcome: that retrieves it too.
+    const x = new Harness({ era: "extension", maxTasksPerOwner: 2, maxTasks: 10 });
+    x.create("a");
+    x.create("b");
+    x.feed({ type: "settle", taskId: "a", result: { content: [] } });
+    x.now += 60_000;
+    x.feed({ type: "settle", taskId: "b", result: { content: [] } });
+    assert.equal(x.get("b").status, "completed");
+    assert.deepEqual(ofType(x.feed({ type: "create", id: 63, taskId: "c", owner: ALICE, method: "tools/call" }), "expired").map((o) => o.taskId), ["b"]);
+  });
+
+  it("the anonymous owner {} (clients of a stateless server without authorization) is no one requestor: maxTasksPerOwner does not bind it, maxTasks does, and there its finished tasks make room", () => {
+    const h = new Harness({ maxTasksPerOwner: 2, maxTasks: 3 });
+    const create = (t: string) => h.feed({ type: "create", id: t, taskId: t, owner: {}, method: "tools/call" });
+    for (const t of ["a", "b", "c"]) assert.equal(ofType(create(t), "reply").length, 1, t);
+    assert.deepEqual(errorOf(create("d")).error.data, { limit: 3, scope: "receiver" });
+    h.feed({ type: "settle", taskId: "b", result: { content: [] } });
+    const out = create("e");
+    assert.equal(ofType(out, "reply").length, 1);
+    assert.deepEqual(ofType(out, "expired").map((o) => o.taskId), ["b"]);
+  });
+
   it("overall: a full table makes room only from the creating requestor's own finished tasks, never another requestor's unread results", () => {
     const h = new Harness({ maxTasksPerOwner: 10, maxTasks: 3 });
     h.create("a");

@@ -186,6 +186,7 @@ function clearInput(rec: TaskRecord): void {
 
 /** The answer a terminal task gives `tasks/result`: the stored result (with related-task `_meta`) or error. */
 export function terminalReply(rec: TaskRecord, id: RequestId, owner: TaskOwner, deferred: boolean): Extract<TaskOutput, { type: "reply" | "reply-error" }> {
+  rec.retrieved = true;
   // "MUST return exactly what the underlying request would have returned".
   const o: Extract<TaskOutput, { type: "reply" | "reply-error" }> =
     rec.error !== undefined

@@ -125,6 +125,8 @@ export function getTask(state: TaskTableState, input: Extract<TaskInput, { type:
   const rec = visibleTask(state, input.taskId, ctx, expired, out);
   if (rec === undefined) return;
   const view = detailedView(rec, ctx.dialect);
+  // The extension inlines a finished task's outcome: the requestor has it now.
+  if (ctx.dialect.detailed && isTerminalStatus(rec.status)) rec.retrieved = true;
   reply(out, ctx, ctx.dialect.resultType === null ? view : { resultType: ctx.dialect.resultType, ...view });
 }
 

@@ -24,15 +24,20 @@
  * the task status"), so memory follows the live tasks, never the tasks ever created.
  *
  * Limits. `maxTasksPerOwner` and `maxTasks` count the tasks held, terminal ones included
- * (they hold results until their TTL). A `create` at either limit first deletes the
- * creating requestor's own task that finished longest ago (the page: the receiver "MAY
- * delete the task and its results, regardless of the task status"), so finished tasks
- * never lock a requestor out, what the page limits is "concurrent tasks per requestor",
- * and no requestor can push out another's unread results. Only a requestor with nothing
- * finished to give up is refused: `-32600` with `data: { limit, scope }`
- * ({@link isTaskLimitError}), the request refused as a matter of receiver policy, like the
- * page's "Task augmentation required" (the page names no code for this case). Finding the
- * task scans that requestor's own tasks only (at most `maxTasksPerOwner`).
+ * (they hold results until their TTL). A `create` at either limit first deletes one of
+ * the creating requestor's own finished tasks (the page: the receiver "MAY delete the task
+ * and its results, regardless of the task status"): one whose outcome it already
+ * retrieved, else the one finished longest ago. So finished tasks never lock a requestor
+ * out, what the page limits is "concurrent tasks per requestor", and no requestor can push
+ * out another's unread results. Only a requestor with nothing finished to give up is
+ * refused: `-32600` with `data: { limit, scope }` ({@link isTaskLimitError}), the request
+ * refused as a matter of receiver policy, like the page's "Task augmentation required"
+ * (the page names no code for this case). The anonymous owner `{}` (every client of a
+ * stateless server without authorization) is no one requestor: `maxTasksPerOwner` does
+ * not apply to it, or all such clients would share one quota; its finished tasks, all
+ * alike, make room for its new ones at `maxTasks`. Finding the task scans the creating
+ * requestor's own tasks (at most `maxTasksPerOwner`; the anonymous owner's, only once
+ * the whole table is full).
  */
 import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -85,6 +90,9 @@ export const TASK_TABLE_DEFAULTS: Readonly<ResolvedTaskTableOptions> = /* @__PUR
   cooperativeCancel: false,
   resumeWhenAnswered: true,
 });
+
+// The owner key of `{}`: no session, no principal (see the module comment).
+const ANONYMOUS = /* @__PURE__ */ taskOwnerKey({})!;
 
 // Date's range: a `now` beyond it cannot be rendered as ISO 8601.
 const MAX_TIME = 8.64e15;
@@ -187,16 +195,22 @@ export function isTaskLimitError(e: { code?: unknown; data?: unknown }): boolean
   return e.code === ErrorCode.InvalidRequest && (scope === "requestor" || scope === "receiver");
 }
 
+/** Whether finished task `a` makes room before `b`: one already retrieved first, then the one finished longest ago. */
+function givenUpBefore(a: TaskRecord, b: TaskRecord): boolean {
+  if ((a.retrieved === true) !== (b.retrieved === true)) return a.retrieved === true;
+  return a.lastUpdatedAt < b.lastUpdatedAt;
+}
+
 /**
- * Deletes the task of owner `key` that finished longest ago, if it has one, to make room
- * for its new task (see the module comment); its deletion is told as an expiry.
+ * Deletes one finished task of owner `key`, if it has one, to make room for its new task
+ * (see the module comment); its deletion is told as an expiry.
  */
 function giveUpFinished(state: TaskTableState, key: string, out: TaskOutput[]): boolean {
   let oldest: TaskRecord | undefined;
   for (const [seq, taskId] of own(state.owners, key)?.order ?? []) {
     const rec = own(state.tasks, taskId);
     if (rec === undefined || rec.seq !== seq || !isTerminalStatus(rec.status)) continue;
-    if (oldest === undefined || rec.lastUpdatedAt < oldest.lastUpdatedAt) oldest = rec;
+    if (oldest === undefined || givenUpBefore(rec, oldest)) oldest = rec;
   }
   if (oldest === undefined) return false;
   // Its deadline stays in the heap, stale; a terminal task has no waiters to answer.
@@ -226,7 +240,7 @@ function create(state: TaskTableState, input: Extract<TaskInput, { type: "create
   if (Object.hasOwn(state.tasks, taskId)) return refuse(out, id, owner, "duplicate task id");
   if (typeof input.method !== "string") return refuse(out, id, owner, "the task's request method must be a string");
   const o = state.options;
-  const perOwner = (own(state.owners, key)?.count ?? 0) >= o.maxTasksPerOwner;
+  const perOwner = key !== ANONYMOUS && (own(state.owners, key)?.count ?? 0) >= o.maxTasksPerOwner;
   if ((perOwner || state.count >= o.maxTasks) && !giveUpFinished(state, key, out)) {
     const error = perOwner ? limitError(o.maxTasksPerOwner, "requestor") : limitError(o.maxTasks, "receiver");
     return void out.push({ type: "reply-error", id, owner, error });

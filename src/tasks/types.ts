@@ -62,6 +62,8 @@ export interface TaskRecord {
   statusMessage?: string;
   createdAt: number;
   lastUpdatedAt: number;
+  /** Its final outcome was delivered to the requestor (`tasks/result`, or an extension `tasks/get` inlining it): the first to make room at a limit. */
+  retrieved?: true;
   /** Granted TTL in ms from creation, or null for unlimited. */
   ttl: number | null;
   /** `createdAt + ttl`, or null. */
@@ -97,13 +99,16 @@ export interface TaskTableOptions {
   pollIntervalMs?: number | null;
   /**
    * Most tasks kept at once, all owners together, terminal ones included; at the limit a
-   * new task's owner's own longest-finished task makes room. Default 10 000.
+   * new task's owner's own finished task makes room (one already retrieved first, then the
+   * one finished longest ago). Default 10 000.
    */
   maxTasks?: number;
   /**
    * Most tasks kept at once for one owner ("limits on concurrent tasks per requestor"): at
    * the limit its longest-finished task makes room, so only unfinished ones refuse a new
-   * task. Default 100.
+   * task. The anonymous owner `{}` (no session, no principal: every client of a stateless
+   * server without authorization) is no one requestor and has no such limit; `maxTasks`
+   * bounds it. Default 100.
    */
   maxTasksPerOwner?: number;
   /** `tasks/list` page size. Default 50. */
