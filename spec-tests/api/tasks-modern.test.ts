@@ -327,14 +327,15 @@ test("tasks extension Task Cancellation + draft basic/patterns/cancellation: a t
 test("tasks extension + 2025-11-25 Resource Management (limits on concurrent tasks per requestor): finished tasks make room, so a client is refused only for tasks still running, and past a limit the server (SEP-2663: it decides) runs an optional tool as the plain call", async () => {
   const clock = new ManualClock();
   const gate = deferred();
-  const server = new McpServer(SERVER, { clock, ...MODERN, tasks: { maxTasksPerOwner: 2, maxTasks: 3 } });
+  const server = new McpServer(SERVER, { clock, ...MODERN, tasks: { maxTasksPerOwner: 2, maxTasks: 6 } });
   jobs(server, gate);
   server.tool("quick", { execution: { taskSupport: "optional" } }, () => text("quick"));
   const alice = await connect(server, { ...MODERN, tasks: true });
   const bob = await connect(server, { ...MODERN, tasks: true });
-  // No principal: both are the anonymous owner, which no per-requestor quota binds (else all
-  // such clients would share one); alice's finished tasks do not lock bob out either (they
-  // used to count until their TTL, an hour): at maxTasks they make room.
+  // No principal: both are the anonymous owner, which maxTasksPerOwner does not bind (else
+  // all such clients would share its small quota): it may hold half the table. Alice's
+  // finished tasks do not lock bob out (they used to count until their TTL, an hour): at
+  // that cap they make room.
   for (let i = 0; i < 4; i++) assert.equal(((await alice.client.callToolAsTask("quick")) as JsonObject).resultType, "task", `alice #${i}`);
   await flush();
   assert.equal(server.tasks.size, 3);
@@ -346,6 +347,6 @@ test("tasks extension + 2025-11-25 Resource Management (limits on concurrent tas
   assert.deepEqual((await alice.client.callTool("quick")).content, [{ type: "text", text: "quick" }]);
   const e = await rejection(alice.client.callToolAsTask("must"));
   assert.equal(e.code, -32600);
-  assert.deepEqual(e.data, { limit: 3, scope: "receiver" });
+  assert.deepEqual(e.data, { limit: 3, scope: "requestor" });
   gate.resolve();
 });

@@ -88,6 +88,9 @@ test("server/resources Security Considerations (draft): servers MUST validate al
   assert.deepEqual({ ...matchUriTemplate(t, "file:///notes/a..b.txt") }, { id: "a..b.txt" });
   assert.deepEqual({ ...matchUriTemplate(t, "file:///notes/...") }, { id: "..." });
   assert.deepEqual({ ...matchUriTemplate(t, "file:///notes/reports%2F2024.csv") }, { id: "reports/2024.csv" });
+  // A letter and a colon is no drive path by itself (only before a separator, or alone).
+  assert.deepEqual({ ...matchUriTemplate(t, "file:///notes/x%3A1") }, { id: "x:1" });
+  assert.equal(matchUriTemplate(t, "file:///notes/C%3A"), null);
 });
 
 test("RFC 6570 §1.2 level 1: a value containing `/` expands percent-encoded, and that URI matches back to the value", () => {

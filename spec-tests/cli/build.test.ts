@@ -241,11 +241,19 @@ test("build: the CLI side imports an internal kernel module's names only if the 
   });
 });
 
-test("build: the emitted declarations type-check in a strict consumer (exactOptionalPropertyTypes, skipLibCheck false) that imports every export", () => {
+test("build: the emitted declarations type-check in a strict consumer (exactOptionalPropertyTypes, skipLibCheck false) that imports every export, and 2025-era code reading structuredContent as an object still compiles", () => {
   const consumer = consumerWithPackage();
   try {
     const specifiers = subpaths.map(([s]) => s.replace(/^\./, "mcp-kernel"));
-    writeFileSync(join(consumer, "consumer.mts"), specifiers.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};\n`).join("") + `export const all = [${specifiers.map((_, i) => `m${i}`).join(", ")}];\n`);
+    // Code written for the 2025-era types keeps compiling: a result's structuredContent is an
+    // object unless the caller asks for another shape; a handler may return any JSON value.
+    const usage = [
+      `import { McpClient, McpServer, type CallToolResult } from "mcp-kernel";`,
+      `export async function read(c: McpClient): Promise<unknown> { const r = await c.callTool("t"); const o: { [key: string]: unknown } | undefined = r.structuredContent; return o?.temperature; }`,
+      `export async function list(c: McpClient): Promise<number> { const r: CallToolResult<number[]> = await c.callTool<number[]>("t"); return r.structuredContent?.length ?? 0; }`,
+      `export function register(s: McpServer): void { s.tool("a", {}, () => ({ content: [], structuredContent: [1, 2] })); s.tool("o", {}, () => ({ content: [], structuredContent: { t: 1 } })); }`,
+    ].join("\n");
+    writeFileSync(join(consumer, "consumer.mts"), specifiers.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};\n`).join("") + `export const all = [${specifiers.map((_, i) => `m${i}`).join(", ")}];\n` + usage + "\n");
     writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
       compilerOptions: {
         strict: true,

@@ -197,11 +197,12 @@ describe("tasks § Resource Management: limits on concurrent tasks per requestor
     assert.deepEqual(ofType(x.feed({ type: "create", id: 63, taskId: "c", owner: ALICE, method: "tools/call" }), "expired").map((o) => o.taskId), ["b"]);
   });
 
-  it("the anonymous owner {} (clients of a stateless server without authorization) is no one requestor: maxTasksPerOwner does not bind it, maxTasks does, and there its finished tasks make room", () => {
-    const h = new Harness({ maxTasksPerOwner: 2, maxTasks: 3 });
+  it("the anonymous owner {} (clients of a stateless server without authorization) is no one requestor: maxTasksPerOwner does not bind it; it may hold half of maxTasks, so identified requestors still get in, and its finished tasks make room", () => {
+    const h = new Harness({ maxTasksPerOwner: 2, maxTasks: 6 });
     const create = (t: string) => h.feed({ type: "create", id: t, taskId: t, owner: {}, method: "tools/call" });
     for (const t of ["a", "b", "c"]) assert.equal(ofType(create(t), "reply").length, 1, t);
-    assert.deepEqual(errorOf(create("d")).error.data, { limit: 3, scope: "receiver" });
+    assert.deepEqual(errorOf(create("d")).error.data, { limit: 3, scope: "requestor" });
+    assert.equal(ofType(h.feed({ type: "create", id: "x", taskId: "x", owner: BOB, method: "tools/call" }), "reply").length, 1, "an identified requestor is not locked out");
     h.feed({ type: "settle", taskId: "b", result: { content: [] } });
     const out = create("e");
     assert.equal(ofType(out, "reply").length, 1);

@@ -308,4 +308,7 @@ test("errorText reads an Error's message or stringifies anything else; a cause t
   const odd = Object.assign(new Error("x"), { code: "E1" });
   Object.defineProperty(odd, "message", { value: undefined });
   assert.equal(errorText(new Error("fetch failed", { cause: odd })), "fetch failed (E1)");
+  const hostile = new Error("x");
+  Object.defineProperty(hostile, "cause", { get: () => { throw new Error("cause getter"); } });
+  assert.equal(errorText(hostile), "an error that could not be read");
 });

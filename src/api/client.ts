@@ -56,6 +56,7 @@ import { sessionOwner, withoutTaskField } from "./tasks-server.js";
 import type { Transport } from "./transport.js";
 import type {
   CallToolResult,
+  StructuredContent,
   CompleteResult,
   CreateTaskResult,
   ListTasksResult,
@@ -398,11 +399,11 @@ export class McpClientCore {
    * task", so this rejects at once with the `-32601` the server would give, pointing to
    * {@link McpClient.callToolAsTask}.
    */
-  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
+  callTool<S extends StructuredContent = { [key: string]: unknown }>(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult<S>> {
     if (this.toolTaskMode(name) === "required") {
       return Promise.reject(new McpError({ code: ErrorCode.MethodNotFound, message: `tool ${name} requires task augmentation (execution.taskSupport "required"): call it with callToolAsTask` }));
     }
-    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options) as Promise<CallToolResult>;
+    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options) as Promise<CallToolResult<S>>;
   }
 
   // -------------------------------------------------------------------------------------

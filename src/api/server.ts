@@ -57,6 +57,7 @@ import type { HttpSessionContext, HttpSessionSetup } from "../transports/http-se
 import { paramHeadersOf } from "../transports/http/request-metadata.js";
 import type {
   CallToolResult,
+  StructuredContent,
   Completion,
   GetPromptResult,
   Icon,
@@ -177,7 +178,10 @@ export class ProtocolError extends McpError {
 }
 
 /** Runs a tool. Throw a {@link ProtocolError} for a protocol error; anything else thrown becomes an `isError` result. */
-export type ToolHandler = (args: JsonObject, ctx: ServerContext) => CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult>;
+export type ToolHandler = (args: JsonObject, ctx: ServerContext) => ToolAnswer | Promise<ToolAnswer>;
+
+/** What a tool handler answers: its result (any structured content: a 2026-07-28-only server may return an array), or a request for input. */
+type ToolAnswer = CallToolResult<StructuredContent> | InputRequiredResult;
 
 /** Describes a tool (everything of `Tool` but the name). */
 export interface ToolConfig {
@@ -346,7 +350,7 @@ function toolFailure(e: unknown): JsonObject {
 }
 
 /** A handler's answer checked against the tool's contract (`outputSchema`, structured content). */
-function checkedToolResult(entry: ToolEntry, name: string, answer: CallToolResult | InputRequiredResult): JsonObject {
+function checkedToolResult(entry: ToolEntry, name: string, answer: ToolAnswer): JsonObject {
   let result = answer;
   if (!isObject(result)) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned no result object` });
   // Not a result yet: the MRTR layer (api/mrtr.ts) takes it from here.
@@ -896,7 +900,7 @@ export class McpServerCore {
       }
     }
     const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), this.forms);
-    let answer: ReturnType<typeof withPendingInput<CallToolResult | InputRequiredResult>>;
+    let answer: ReturnType<typeof withPendingInput<ToolAnswer>>;
     try {
       answer = withPendingInput(ctx, () => entry.handler(args, ctx));
     } catch (e) {

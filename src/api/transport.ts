@@ -23,7 +23,9 @@
  * - `close()` shuts the transport; idempotent.
  * - A transport with sessions of its own (Streamable HTTP) may start a new one with the
  *   server when the old one is gone; it then calls its `onSessionRenewed` listener with
- *   the server's new `InitializeResult`, so the client learns what the server is now.
+ *   the server's new `InitializeResult`, so the client learns what the server is now. A
+ *   wrapper around such a transport (logging, auth) must forward `onSessionRenewed` too,
+ *   or the client goes on with its view of the old server.
  *
  * An in-process transport may also carry message *objects* (`sendValue` / `onValue`):
  * no JSON text at all, as the official SDKs' in-memory transport does. {@link attach}

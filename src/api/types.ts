@@ -131,11 +131,17 @@ export interface Tool {
   [key: string]: unknown;
 }
 
-/** The result of `tools/call` (schema `CallToolResult`). */
-export interface CallToolResult {
+/** What a tool's `structuredContent` may be: an object until 2025-11-25; from 2026-07-28 "any JSON value" its `outputSchema` allows (draft `server/tools`). */
+export type StructuredContent = { [key: string]: unknown } | unknown[] | string | number | boolean | null;
+
+/**
+ * The result of `tools/call` (schema `CallToolResult`). `S` is its `structuredContent`: an
+ * object by default, as every 2025-era result has; `CallToolResult<StructuredContent>` (what a
+ * tool handler may return) or a narrower type for a 2026-07-28 tool whose output is not one.
+ */
+export interface CallToolResult<S extends StructuredContent = { [key: string]: unknown }> {
   content: ContentBlock[];
-  /** An object until 2025-11-25; from 2026-07-28 "any JSON value" its `outputSchema` allows (draft `server/tools`). */
-  structuredContent?: { [key: string]: unknown } | unknown[] | string | number | boolean | null;
+  structuredContent?: S;
   isError?: boolean;
   _meta?: Meta;
   [key: string]: unknown;

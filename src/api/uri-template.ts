@@ -21,7 +21,7 @@
  * a URL, and `expandUriTemplate`'s output must match again. What could step out of the
  * place the value names does not match: a value containing NUL, one with a `.` or `..`
  * segment between `/` or `\` (`..`, `../etc/passwd`, `..\win.ini`, `a/../b`), or an
- * absolute path (starting with `/` or `\`, or a drive like `C:`)
+ * absolute path (starting with `/` or `\`, or a drive like `C:\`)
  * (`server/resources`, "Security Considerations": servers MUST validate all resource
  * URIs; the draft adds that they MUST sanitize file paths to prevent directory
  * traversal). Operators of higher levels (`{+var}`, `{/var}`, `{?q}` …) and
@@ -90,8 +90,8 @@ function plausibleValue(value: string): boolean {
   return true;
 }
 
-/** A Windows drive path's start (`C:`, `c:`). */
-const DRIVE = /^[A-Za-z]:/;
+/** A Windows drive path's start (`C:\`, `c:/`, or the drive alone): not any `x:1`, which a value may well be. */
+const DRIVE = /^[A-Za-z]:([/\\]|$)/;
 
 /** True when a decoded value has no NUL, no `.` / `..` segment, and is not absolute (see the module comment). */
 function safeValue(value: string): boolean {

@@ -27,17 +27,19 @@
  * (they hold results until their TTL). A `create` at either limit first deletes one of
  * the creating requestor's own finished tasks (the page: the receiver "MAY delete the task
  * and its results, regardless of the task status"): one whose outcome it already
- * retrieved, else the one finished longest ago. So finished tasks never lock a requestor
- * out, what the page limits is "concurrent tasks per requestor", and no requestor can push
+ * retrieved, else the one finished longest ago. So a requestor's finished tasks never lock
+ * it out, what the page limits is "concurrent tasks per requestor", and no requestor can push
  * out another's unread results. Only a requestor with nothing finished to give up is
  * refused: `-32600` with `data: { limit, scope }` ({@link isTaskLimitError}), the request
  * refused as a matter of receiver policy, like the page's "Task augmentation required"
  * (the page names no code for this case). The anonymous owner `{}` (every client of a
  * stateless server without authorization) is no one requestor: `maxTasksPerOwner` does
- * not apply to it, or all such clients would share one quota; its finished tasks, all
- * alike, make room for its new ones at `maxTasks`. Finding the task scans the creating
- * requestor's own tasks (at most `maxTasksPerOwner`; the anonymous owner's, only once
- * the whole table is full).
+ * not apply to it, or all such clients would share one small quota; it may hold half of
+ * `maxTasks`, so callers without an identity never lock out those with one, and its
+ * finished tasks, all alike, make room for its new ones. Finding the task scans the
+ * creating requestor's own tasks (at most `maxTasksPerOwner`, or the anonymous half).
+ * Another requestor's tasks never make room, even those already retrieved: a requestor
+ * with nothing finished of its own waits for the table to drain (TTLs, its tasks ending).
  */
 import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -93,6 +95,11 @@ export const TASK_TABLE_DEFAULTS: Readonly<ResolvedTaskTableOptions> = /* @__PUR
 
 // The owner key of `{}`: no session, no principal (see the module comment).
 const ANONYMOUS = /* @__PURE__ */ taskOwnerKey({})!;
+
+/** What the anonymous owner may hold: half the table, so callers without an identity never lock out those with one. */
+function anonymousCap(maxTasks: number): number {
+  return Math.ceil(maxTasks / 2);
+}
 
 // Date's range: a `now` beyond it cannot be rendered as ISO 8601.
 const MAX_TIME = 8.64e15;
@@ -240,9 +247,10 @@ function create(state: TaskTableState, input: Extract<TaskInput, { type: "create
   if (Object.hasOwn(state.tasks, taskId)) return refuse(out, id, owner, "duplicate task id");
   if (typeof input.method !== "string") return refuse(out, id, owner, "the task's request method must be a string");
   const o = state.options;
-  const perOwner = key !== ANONYMOUS && (own(state.owners, key)?.count ?? 0) >= o.maxTasksPerOwner;
+  const cap = key === ANONYMOUS ? anonymousCap(o.maxTasks) : o.maxTasksPerOwner;
+  const perOwner = (own(state.owners, key)?.count ?? 0) >= cap;
   if ((perOwner || state.count >= o.maxTasks) && !giveUpFinished(state, key, out)) {
-    const error = perOwner ? limitError(o.maxTasksPerOwner, "requestor") : limitError(o.maxTasks, "receiver");
+    const error = perOwner ? limitError(cap, "requestor") : limitError(o.maxTasks, "receiver");
     return void out.push({ type: "reply-error", id, owner, error });
   }
 

@@ -105,8 +105,8 @@ export interface TaskTableOptions {
   maxTasks?: number;
   /**
    * Most tasks kept at once for one owner ("limits on concurrent tasks per requestor"): at
-   * the limit its longest-finished task makes room, so only unfinished ones refuse a new
-   * task. The anonymous owner `{}` (no session, no principal: every client of a stateless
+   * the limit one of its finished tasks makes room (one already retrieved first, then the
+   * one finished longest ago), so only unfinished ones refuse a new task. The anonymous owner `{}` (no session, no principal: every client of a stateless
    * server without authorization) is no one requestor and has no such limit; `maxTasks`
    * bounds it. Default 100.
    */

@@ -32,6 +32,7 @@
  * Writes to stdin after it was closed are dropped, and stdin write errors (EPIPE from a
  * dead child) are ignored: the exit that follows is the event that carries the cause.
  */
+import { errorText } from "./error-text.js";
 import type { Transport } from "../api/transport.js";
 import type { Clock } from "../driver/clock.js";
 import { StreamChannel, type ChannelOptions, type Sink } from "./channel.js";
@@ -187,7 +188,7 @@ class ChildTransport implements StdioChild {
     try {
       this.child = spawn(command, args, options, events);
     } catch (e) {
-      this.onExit({ code: null, signal: null, error: e instanceof Error ? e.message : String(e) });
+      this.onExit({ code: null, signal: null, error: errorText(e) });
     }
     this.pid = this.child.pid;
     this.stderr = this.child.stderr;

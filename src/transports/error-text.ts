@@ -6,11 +6,16 @@
  * cause holds.
  */
 export function errorText(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  const cause = (e as { cause?: unknown }).cause;
-  if (!(cause instanceof Error)) return e.message;
-  const message = typeof cause.message === "string" ? cause.message : "";
-  const code = (cause as { code?: unknown }).code;
-  const why = [typeof code === "string" && !message.includes(code) ? code : "", message].filter((p) => p !== "").join(": ");
-  return why === "" ? e.message : `${e.message} (${why})`;
+  try {
+    if (!(e instanceof Error)) return String(e);
+    const cause = (e as { cause?: unknown }).cause;
+    if (!(cause instanceof Error)) return String(e.message);
+    const message = typeof cause.message === "string" ? cause.message : "";
+    const code = (cause as { code?: unknown }).code;
+    const why = [typeof code === "string" && !message.includes(code) ? code : "", message].filter((p) => p !== "").join(": ");
+    return why === "" ? String(e.message) : `${e.message} (${why})`;
+  } catch {
+    // A getter that throws, a value with no string form: what was thrown cannot be read.
+    return "an error that could not be read";
+  }
 }

@@ -50,6 +50,7 @@
  *   GET with `Last-Event-ID` replaces whatever connection that stream had (the client
  *   has evidently lost it).
  */
+import { errorText } from "./error-text.js";
 import { Endpoint, type RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
 import { decode, type Decoded } from "../jsonrpc/codec.js";
@@ -553,7 +554,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       }
       return withHeaders(await route(req), corsHeaders(origin));
     } catch (e) {
-      diagnose("handler-error", e instanceof Error ? e.message : String(e));
+      diagnose("handler-error", errorText(e));
       return httpError(500, ErrorCode.InternalError, "the request could not be handled");
     }
   }
