@@ -595,3 +595,72 @@ test("client: Session Management items 4 and 5: a renewal the client cannot use 
   assert.equal(renewed, 2, "the renewal was attempted");
   assert.equal(handler.sessionCount, 0, "the session the renewal opened was ended");
 });
+
+test("client: Session Management item 4: requests queued behind a renewal that fails are not POSTed once the transport closes, and the close reason says why no new session could be started", async () => {
+  const { handler } = makeHandler();
+  const seen: Seen[] = [];
+  let renewing = false;
+  const initSeen = deferred<void>();
+  const hold = deferred<void>();
+  const t = httpClientTransport(URL_, {
+    fetch: inProcess(handler, seen, async (req, next) => {
+      const isInit = renewing && req.method === "POST" && seen.at(-1)!.body!.includes('"initialize"');
+      const r = await next();
+      if (!isInit) return r;
+      initSeen.resolve();
+      await hold.promise;
+      const body = (await r.text()).replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-06-18"');
+      return new Response(body, { status: r.status, headers: r.headers });
+    }),
+    openGetStream: false,
+  });
+  const { ep, closed } = client(t);
+  await ep.open();
+  handler.terminate(t.sessionId!);
+  renewing = true;
+  const p = ep.request("tools/list");
+  await initSeen.promise;
+  // Sent while the renewal is under way: it waits for the new session, which never comes.
+  const q = ep.request("tools/call", { name: "echo", arguments: {} });
+  hold.resolve();
+  const reason = await closed;
+  assert.match(reason, /^session expired: .*; a new session could not be started: the new session's protocol version is "2025-06-18", not this session's 2025-11-25$/);
+  await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+  await assert.rejects(q, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+  await turns();
+  assert.equal(seen.filter((s) => s.body?.includes('"tools/call"')).length, 0, "the queued call never reached the server");
+});
+
+test("client: Session Management item 4: a request sent while a second renewal starts (however many microtasks after the 404) waits for the new session and carries its MCP-Session-Id", async () => {
+  for (let k = 0; k < 12; k++) {
+    const { handler } = makeHandler();
+    const seen: Seen[] = [];
+    let armed = false;
+    let late: Promise<unknown> | undefined;
+    let ep!: Endpoint;
+    const t = httpClientTransport(URL_, {
+      fetch: inProcess(handler, seen, async (_req, next) => {
+        const r = await next();
+        if (armed && r.status === 404) {
+          armed = false;
+          let chain: Promise<void> = Promise.resolve();
+          for (let i = 0; i < k; i++) chain = chain.then(() => {});
+          void chain.then(() => (late = ep.request("tools/list")));
+        }
+        return r;
+      }),
+      openGetStream: false,
+    });
+    ep = client(t).ep;
+    await ep.open();
+    handler.terminate(t.sessionId!); // a first renewal
+    await ep.request("tools/list");
+    handler.terminate(t.sessionId!); // and a second, with a send racing its start
+    armed = true;
+    await ep.request("tools/list");
+    await late;
+    const lists = seen.filter((s) => s.method === "POST" && s.body?.includes('"tools/list"'));
+    assert.ok(lists.every((s) => s.headers.get("mcp-session-id") !== null), `k=${k}: every tools/list carried a session id`);
+    t.close();
+  }
+});

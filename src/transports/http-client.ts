@@ -250,6 +250,8 @@ class HttpClient implements HttpClientTransport {
   private closeListener: ((reason: string) => void) | undefined;
   /** Told the server's new InitializeResult when a session is renewed (the client's view of the server changes with it). */
   private renewListener: ((result: JsonObject) => void) | undefined;
+  /** Why the last session renewal failed, for the close reason. */
+  private renewFailure: string | undefined;
   private closeReason: string | undefined;
   /** Until the GET stream is started, outgoing messages are parsed to spot the handshake. */
   private handshaking = true;
@@ -389,7 +391,13 @@ class HttpClient implements HttpClientTransport {
         open();
       };
       await previous;
-    } else if (this.gate !== undefined) await this.gate;
+    } else {
+      // A renewal may start while this waits on the gate before it: wait for the last one.
+      while (this.gate !== undefined) await this.gate;
+    }
+    // Closed meanwhile (a renewal failed, the application closed): the kernel has failed
+    // this request already, and nothing more goes to the server.
+    if (this.closed) return release?.();
     if (method === "initialize" && this.initText === undefined) this.initText = text;
     // A dual-era client falls back to initialize after a modern probe: the probe's version
     // is not this session's, and a legacy server answers 400 to a version it does not speak.
@@ -423,7 +431,7 @@ class HttpClient implements HttpClientTransport {
         if (ctx.released) return;
         return method === "notifications/initialized" ? undefined : this.post(text, true);
       }
-      return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${sid}`, false);
+      return this.shut(this.expired(sid), false);
     }
     if (res.status === 202 || res.status === 204) {
       discard(res);
@@ -453,8 +461,16 @@ class HttpClient implements HttpClientTransport {
     // Another request already renewed it.
     if (this.sessionId !== old) return Promise.resolve(this.sessionId !== undefined);
     const renewing = (this.renewing = this.reinitialize(old).finally(() => (this.renewing = undefined)));
-    this.gate = renewing.then(() => {});
+    const gate = (this.gate = renewing.then(() => {
+      if (this.gate === gate) this.gate = undefined;
+    }));
     return renewing;
+  }
+
+  /** The close reason after a 404 for session `sid`, with why no new session could be started, when one was tried. */
+  private expired(sid: string): string {
+    const why = this.renewFailure === undefined ? "" : `; a new session could not be started: ${this.renewFailure}`;
+    return `${SESSION_EXPIRED}: the server answered 404 for session ${sid}${why}`;
   }
 
   private async reinitialize(old: string): Promise<boolean> {
@@ -464,21 +480,32 @@ class HttpClient implements HttpClientTransport {
     this.endStreams(old);
     this.sessionId = undefined;
     // A session the server opened for a renewal that then failed is not needed: it is ended.
-    const abandon = (): false => (this.deleteSession(), (this.sessionId = undefined), false);
+    const abandon = (why: string): false => {
+      this.renewFailure = why;
+      this.deleteSession();
+      this.sessionId = undefined;
+      return false;
+    };
     let result: JsonObject | undefined;
     try {
       const headers = this.headersFor(init, true);
       delete headers[H.protocolVersion];
       const res = await this.request({ method: "POST", headers, body: init });
       this.adoptSession(res);
-      const reply = res.ok ? parse((await firstMessage(res, this.maxBytes)) ?? "") : (discard(res), undefined);
-      result = (reply as { result?: JsonObject } | undefined)?.result;
-      if (this.sessionId === undefined || typeof result !== "object" || result === null || result.protocolVersion !== this.protocolVersion) return abandon();
+      const reply = (res.ok ? parse((await firstMessage(res, this.maxBytes)) ?? "") : (discard(res), undefined)) as { result?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
+      const r = reply?.result;
+      if (typeof r !== "object" || r === null) {
+        const refused = reply?.error === undefined ? `HTTP ${res.status}` : `${String(reply.error.code)} ${String(reply.error.message)}`;
+        return abandon(`initialize was not answered with a result (${refused})`);
+      }
+      result = r as JsonObject;
+      if (result.protocolVersion !== this.protocolVersion) return abandon(`the new session's protocol version is ${JSON.stringify(result.protocolVersion)}, not this session's ${this.protocolVersion}`);
+      if (this.sessionId === undefined) return abandon("the server gave the new session no MCP-Session-Id");
       const n = await this.request({ method: "POST", headers: this.headersFor(done, true), body: done });
       discard(n);
-      if (!n.ok) return abandon();
-    } catch {
-      return abandon();
+      if (!n.ok) return abandon(`notifications/initialized was refused with HTTP ${n.status}`);
+    } catch (e) {
+      return abandon(errorText(e));
     }
     if (this.getStarted) {
       this.getStarted = false;
@@ -758,7 +785,7 @@ class HttpClient implements HttpClientTransport {
       }
       const sid = headers[H.sessionId];
       if (r.status === 404 && sid !== undefined) {
-        if (!(await this.renewSession(sid))) return this.shut(`${SESSION_EXPIRED}: the server answered 404 for session ${sid}`, false);
+        if (!(await this.renewSession(sid))) return this.shut(this.expired(sid), false);
         // The renewal ended this stream with its session (endStreams).
         return;
       }
