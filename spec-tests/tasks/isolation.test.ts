@@ -207,6 +207,10 @@ describe("tasks § Resource Management: limits on concurrent tasks per requestor
     const out = create("e");
     assert.equal(ofType(out, "reply").length, 1);
     assert.deepEqual(ofType(out, "expired").map((o) => o.taskId), ["b"]);
+    // Half of a table of one is nothing: callers without an identity cannot hold its only slot.
+    const one = new Harness({ maxTasks: 1 });
+    assert.deepEqual(errorOf(one.feed({ type: "create", id: "y", taskId: "y", owner: {}, method: "tools/call" })).error.data, { limit: 0, scope: "requestor" });
+    assert.equal(ofType(one.feed({ type: "create", id: "z", taskId: "z", owner: BOB, method: "tools/call" }), "reply").length, 1);
   });
 
   it("overall: a full table makes room only from the creating requestor's own finished tasks, never another requestor's unread results", () => {

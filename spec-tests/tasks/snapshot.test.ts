@@ -46,6 +46,42 @@ describe("tasks: snapshot and restore", () => {
     assert.equal(r.state.options.pageSize, 50);
   });
 
+  it("a snapshot whose indexes disagree with its records is refused (a later step would throw or let a limit drift), and the caller's object is never changed, even frozen", () => {
+    const h = new Harness({ maxTasks: 4 });
+    h.create("a");
+    h.create("b");
+    h.feed({ type: "settle", taskId: "a", result: { content: [] } });
+    h.request("tasks/result", { taskId: "b" });
+    const good = () => JSON.parse(snapshotTasks(h.state));
+    const bad: [string, (s: any) => void][] = [
+      ["count above the tasks held (every create refused for ever)", (s) => (s.count = 4)],
+      ["count below them (maxTasks bypassed)", (s) => (s.count = 0)],
+      ["a null record", (s) => (s.tasks.b = null)],
+      ["a record under another id", (s) => (s.tasks.c = s.tasks.b)],
+      ["a record whose time is not a number", (s) => (s.tasks.a.lastUpdatedAt = {})],
+      ["a record of an unknown era", (s) => (s.tasks.a.era = "v9")],
+      ["an owner's order that is no list", (s) => (s.owners[Object.keys(s.owners)[0]].order = 1.5)],
+      ["an owner count that disagrees", (s) => (s.owners[Object.keys(s.owners)[0]].count = 7)],
+      ["a waiter the waiting index does not name", (s) => (s.waiting = {})],
+      ["a progress entry for no task", (s) => (s.progress = { x: "gone" })],
+      ["a deadline that is no triple", (s) => (s.deadlines = [[1, 2]])],
+    ];
+    for (const [what, spoil] of bad) {
+      const snap = good();
+      spoil(snap);
+      const r = restoreTasks(snap);
+      assert.equal(r.ok, false, what);
+    }
+    const frozen = Object.freeze(good());
+    const r = restoreTasks(frozen);
+    assert.ok(r.ok, "a frozen snapshot object restores");
+    assert.notEqual(r.state, frozen, "into a copy");
+    const parsed = good();
+    const options = parsed.options;
+    restoreTasks(parsed);
+    assert.equal(parsed.options, options, "the caller's object keeps its own options");
+  });
+
   it("garbage is refused as a value, not thrown", () => {
     for (const bad of ["{", "null", "[]", JSON.stringify({ v: 2 }), JSON.stringify({ v: 1, tasks: {}, owners: {}, waiting: {}, progress: {}, count: -1, seq: 0, staleDeadlines: 0, deadlines: [] }), JSON.stringify({ v: 1, tasks: {}, owners: {}, waiting: {}, progress: {}, count: 0, seq: 0, staleDeadlines: 0, deadlines: {} }), 42]) {
       const r = restoreTasks(bad);

@@ -96,9 +96,9 @@ export const TASK_TABLE_DEFAULTS: Readonly<ResolvedTaskTableOptions> = /* @__PUR
 // The owner key of `{}`: no session, no principal (see the module comment).
 const ANONYMOUS = /* @__PURE__ */ taskOwnerKey({})!;
 
-/** What the anonymous owner may hold: half the table, so callers without an identity never lock out those with one. */
+/** What the anonymous owner may hold: half the table (rounded down), so callers without an identity never lock out those with one. */
 function anonymousCap(maxTasks: number): number {
-  return Math.ceil(maxTasks / 2);
+  return Math.floor(maxTasks / 2);
 }
 
 // Date's range: a `now` beyond it cannot be rendered as ISO 8601.
@@ -420,13 +420,66 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
       return { ok: false, error: "snapshot is not JSON" };
     }
   }
+  else {
+    // A copy: the caller's object is never changed (nor need it be mutable).
+    try {
+      s = JSON.parse(JSON.stringify(s));
+    } catch {
+      return { ok: false, error: "snapshot has no JSON form" };
+    }
+  }
   if (!isObject(s) || s.v !== 1) return { ok: false, error: "not a task table snapshot (v 1)" };
-  const maps = isObject(s.tasks) && isObject(s.owners) && isObject(s.waiting) && isObject(s.progress);
-  const nums = count(s.count, 0) && count(s.seq, 0) && count(s.staleDeadlines, 0);
-  if (!maps || !nums || !Array.isArray(s.deadlines)) return { ok: false, error: "task table snapshot is malformed" };
+  if (!consistentSnapshot(s)) return { ok: false, error: "task table snapshot is malformed" };
   const state = s as unknown as TaskTableState;
-  state.options = resolveTaskOptions(s.options as TaskTableOptions);
+  try {
+    state.options = resolveTaskOptions(s.options as TaskTableOptions);
+  } catch (e) {
+    return { ok: false, error: `task table snapshot has invalid options: ${e instanceof Error ? e.message : String(e)}` };
+  }
   return { ok: true, state };
+}
+
+/** A record of the shape every step relies on (as {@link tableFromRecords} and a snapshot need it). */
+function wellFormedRecord(r: unknown): r is TaskRecord {
+  if (!isObject(r) || typeof r.taskId !== "string" || !count(r.seq, 1) || !isTaskStatus(r.status) || taskOwnerKey(r.owner as TaskOwner) !== r.ownerKey) return false;
+  const time = (v: unknown) => typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= MAX_TIME;
+  const ttlOk = r.ttl === null || count(r.ttl, 0);
+  const expiryOk = r.expiresAt === null || time(r.expiresAt);
+  return time(r.createdAt) && time(r.lastUpdatedAt) && ttlOk && expiryOk && typeof r.era === "string" && Object.hasOwn(TASK_DIALECTS, r.era);
+}
+
+/**
+ * Whether a parsed snapshot's indexes agree with its records, so that no later step can
+ * throw or break a limit on it: every record well formed under its own id; `count` and each
+ * owner's count what the records say; owner orders, waiters, progress and deadlines naming
+ * live tasks of the right owner.
+ */
+function consistentSnapshot(s: Record<string, unknown>): boolean {
+  if (!isObject(s.tasks) || !isObject(s.owners) || !isObject(s.waiting) || !isObject(s.progress) || !Array.isArray(s.deadlines)) return false;
+  if (!count(s.count, 0) || !count(s.seq, 0) || !count(s.staleDeadlines, 0)) return false;
+  const tasks = s.tasks as Record<string, unknown>;
+  const perOwner: Record<string, number> = {};
+  let n = 0;
+  for (const id in tasks) {
+    const r = tasks[id];
+    if (!wellFormedRecord(r) || r.taskId !== id || r.seq > (s.seq as number)) return false;
+    perOwner[r.ownerKey] = (perOwner[r.ownerKey] ?? 0) + 1;
+    n++;
+    for (const w of r.waiters ?? []) {
+      if (!isObject(w) || !isRequestId(w.id) || (s.waiting as Record<string, unknown>)[waiterKey(r.ownerKey, w.id)] !== id) return false;
+    }
+  }
+  if (n !== s.count) return false;
+  const owners = s.owners as Record<string, unknown>;
+  for (const key in owners) {
+    const e = owners[key];
+    if (!isObject(e) || e.count !== perOwner[key] || !count(e.stale, 0) || !Array.isArray(e.order)) return false;
+    if (!e.order.every((x) => Array.isArray(x) && typeof x[0] === "number" && typeof x[1] === "string")) return false;
+  }
+  if (Object.keys(perOwner).some((key) => !Object.hasOwn(owners, key))) return false;
+  const live = (id: unknown) => typeof id === "string" && Object.hasOwn(tasks, id);
+  if (!Object.values(s.waiting as Record<string, unknown>).every(live) || !Object.values(s.progress as Record<string, unknown>).every(live)) return false;
+  return s.deadlines.every((d) => Array.isArray(d) && typeof d[0] === "number" && typeof d[1] === "number" && typeof d[2] === "string");
 }
 
 /**
@@ -440,8 +493,7 @@ export function tableFromRecords(records: readonly TaskRecord[], options?: TaskT
   const skipped: string[] = [];
   const sorted = [...records].sort((a, b) => (a?.seq ?? 0) - (b?.seq ?? 0));
   for (const r of sorted) {
-    const ok = isObject(r) && typeof r.taskId === "string" && count(r.seq, 1) && isTaskStatus(r.status) && taskOwnerKey(r.owner) === r.ownerKey && !Object.hasOwn(state.tasks, r.taskId);
-    if (!ok) {
+    if (!wellFormedRecord(r) || Object.hasOwn(state.tasks, r.taskId)) {
       skipped.push(String((r as { taskId?: unknown } | null)?.taskId));
       continue;
     }
