@@ -567,25 +567,39 @@ test("client: a GET the server does not answer holds requests only for the bound
   t.close();
 });
 
-test("client: Session Management items 4 and 5: a renewal the client cannot use (the new initialize answers another version) DELETEs the session it opened before closing", async () => {
-  const { handler } = makeHandler();
-  const seen: Seen[] = [];
+/**
+ * A client transport over `handler` whose session, once `renew()` ends it, is renewed
+ * into a server that answers another version (2025-06-18) than the one the kernel
+ * negotiated; with `hold`, that answer waits for it (after telling `arrived`).
+ */
+function renewalToAnotherVersion(handler: HttpHandler, seen: Seen[], hold?: { arrived(): void; until: Promise<void> }) {
   let renewing = false;
   const t = httpClientTransport(URL_, {
     fetch: inProcess(handler, seen, async (req, next) => {
       const isInit = renewing && req.method === "POST" && seen.at(-1)!.body!.includes('"initialize"');
       const r = await next();
       if (!isInit) return r;
-      // The server's fresh session speaks another version than the one the kernel negotiated.
+      hold?.arrived();
+      await hold?.until;
       const body = (await r.text()).replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-06-18"');
       return new Response(body, { status: r.status, headers: r.headers });
     }),
     openGetStream: false,
   });
+  const renew = () => {
+    handler.terminate(t.sessionId!);
+    renewing = true;
+  };
+  return { t, renew };
+}
+
+test("client: Session Management items 4 and 5: a renewal the client cannot use (the new initialize answers another version) DELETEs the session it opened before closing", async () => {
+  const { handler } = makeHandler();
+  const seen: Seen[] = [];
+  const { t, renew } = renewalToAnotherVersion(handler, seen);
   const { ep, closed } = client(t);
   await ep.open();
-  handler.terminate(t.sessionId!);
-  renewing = true;
+  renew();
   const p = ep.request("tools/list");
   assert.ok((await closed).startsWith(SESSION_EXPIRED));
   await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
@@ -599,25 +613,12 @@ test("client: Session Management items 4 and 5: a renewal the client cannot use 
 test("client: Session Management item 4: requests queued behind a renewal that fails are not POSTed once the transport closes, and the close reason says why no new session could be started", async () => {
   const { handler } = makeHandler();
   const seen: Seen[] = [];
-  let renewing = false;
   const initSeen = deferred<void>();
   const hold = deferred<void>();
-  const t = httpClientTransport(URL_, {
-    fetch: inProcess(handler, seen, async (req, next) => {
-      const isInit = renewing && req.method === "POST" && seen.at(-1)!.body!.includes('"initialize"');
-      const r = await next();
-      if (!isInit) return r;
-      initSeen.resolve();
-      await hold.promise;
-      const body = (await r.text()).replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-06-18"');
-      return new Response(body, { status: r.status, headers: r.headers });
-    }),
-    openGetStream: false,
-  });
+  const { t, renew } = renewalToAnotherVersion(handler, seen, { arrived: () => initSeen.resolve(), until: hold.promise });
   const { ep, closed } = client(t);
   await ep.open();
-  handler.terminate(t.sessionId!);
-  renewing = true;
+  renew();
   const p = ep.request("tools/list");
   await initSeen.promise;
   // Sent while the renewal is under way: it waits for the new session, which never comes.
