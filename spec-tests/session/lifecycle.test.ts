@@ -260,4 +260,10 @@ test("lifecycle (session renewal): a renewed input updates the server's info and
 
   const server = freshServer();
   assert.deepEqual(step(server, { type: "renewed", now: 0, result: renewed }).outputs.map((o) => o.type === "diagnostic" && o.code), ["renew-refused"]);
+  // An input without its result is refused as malformed, and the session goes on.
+  const missing = new Pair();
+  missing.handshake();
+  const out2 = step(missing.client, { type: "renewed", now: 0 } as never).outputs;
+  assert.deepEqual(out2.map((o) => o.type === "diagnostic" && o.code), ["input-refused"]);
+  assert.equal(missing.client.phase.name, "operating");
 });

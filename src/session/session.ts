@@ -165,7 +165,7 @@ function malformedInput(input: SessionInput): string | null {
     case "declare":
       return input.capabilities !== undefined && isParamsObject(input.capabilities) ? null : "declare needs capabilities (an object)";
     case "renewed":
-      return isParamsObject(input.result) ? null : "renewed needs the InitializeResult (an object)";
+      return input.result !== undefined && isParamsObject(input.result) ? null : "renewed needs the InitializeResult (an object)";
   }
   return null;
 }
