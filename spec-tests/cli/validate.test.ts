@@ -329,4 +329,11 @@ test("validate: a transcript (record's mcp-kernel/stdio-1, the library's mcp-ker
   const p = await cli(["validate", "-"], parsed + "\n");
   assert.equal(p.code, 1, p.out);
   assert.deepEqual(p.lines, ["ok request initialize", "ok result initialize", 'error /params missing required property "name"']);
+  // A client's renewed session (HTTP 404) brings the server's new InitializeResult as an input: checked as one.
+  const renewedOk = kernel + "\n" + line({ input: { type: "renewed", now: 4, result: initResult.result }, outputs: [] });
+  assert.deepEqual((await cli(["validate", "-"], renewedOk + "\n")).lines, ["ok request initialize", "ok result initialize", "ok result initialize (renewed session)"]);
+  const renewedBad = kernel + "\n" + line({ input: { type: "renewed", now: 4, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: 7 } } }, outputs: [] });
+  const rb = await cli(["validate", "-"], renewedBad + "\n");
+  assert.equal(rb.code, 1, rb.out);
+  assert.match(rb.lines[2], /^error \/serverInfo/);
 });

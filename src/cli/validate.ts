@@ -33,8 +33,9 @@
  *
  * A transcript (JSON Lines whose first line is an `mcp-kernel/stdio-1` or `mcp-kernel/1`
  * header) is checked as the session it recorded: each message it holds, in order (the
- * `line` of each stdio event; a step's received `data`, then the messages it sent), one
- * `ok` / `error` line each; the pointer is into that message.
+ * `line` of each stdio event; a step's received `data`, then the messages it sent; a
+ * `renewed` step's InitializeResult), one `ok` / `error` line each; the pointer is into
+ * that message.
  */
 import { allowsBatches, decode, isProtocolVersion, METHODS, methodSpec, PROTOCOL_VERSIONS, schemaVersionOf, validatorFor } from "../index.js";
 import type { Decoded, Issue, ProtocolVersion, RequestId, Validator } from "../index.js";
@@ -118,8 +119,18 @@ class Checker {
 
   /** Checks one non-blank line (or whole document) and returns its output lines. */
   line(bytes: Uint8Array): string {
+    return this.report(this.bare === null ? this.message(decode(bytes, { allowBatch: this.allowBatch }), "") : this.value(bytes));
+  }
+
+  /** A transcript's `renewed` input: the `InitializeResult` of the client's new session, checked bare under the session's version. */
+  renewal(result: unknown): string {
+    const issues = validatorFor(this.version, "InitializeResult")?.(result) ?? null;
+    return this.report(issues === null ? { ok: true, what: "result initialize (renewed session)" } : { ok: false, issues });
+  }
+
+  /** Counts a verdict and renders its output lines. */
+  private report(verdict: Verdict): string {
     this.messages++;
-    const verdict = this.bare === null ? this.message(decode(bytes, { allowBatch: this.allowBatch }), "") : this.value(bytes);
     if (verdict.ok) return `ok ${verdict.what}\n`;
     this.failures++;
     const issues = verdict.issues;
@@ -254,7 +265,7 @@ function transcriptOf(line: Uint8Array): Transcript | undefined {
  * is itself checked (and so reported); events without a message (an end, a draw, an exit)
  * hold none.
  */
-function transcriptMessages(format: Transcript, line: Uint8Array): Uint8Array[] {
+function transcriptMessages(format: Transcript, line: Uint8Array): (Uint8Array | { renewed: unknown })[] {
   let event: Record<string, unknown>;
   try {
     event = JSON.parse(lenientUtf8.decode(line)) as Record<string, unknown>;
@@ -268,7 +279,9 @@ function transcriptMessages(format: Transcript, line: Uint8Array): Uint8Array[] 
     return typeof event.bytes === "string" ? [new Uint8Array(Buffer.from(event.bytes, "base64"))] : [];
   }
   // A received message is raw text in `data`, or (SessionInput allows it) an already-parsed `value`; the session reads `data` first.
-  const input = event.input as { type?: unknown; data?: unknown; value?: unknown } | undefined;
+  const input = event.input as { type?: unknown; data?: unknown; value?: unknown; result?: unknown } | undefined;
+  // A renewed client session brings the server's new InitializeResult as an input, not a message.
+  if (input?.type === "renewed") return [{ renewed: input.result }];
   const message = input?.type !== "receive" ? undefined : typeof input.data === "string" ? input.data : input.value;
   const received = message === undefined ? [] : [text(message)];
   const outputs = Array.isArray(event.outputs) ? (event.outputs as { type?: unknown; message?: unknown }[]) : [];
@@ -333,7 +346,7 @@ async function runValidate(args: string[], io: CliIO): Promise<number> {
           if (mode !== "lines") continue;
         }
         if (mode === "lines") out += checker.line(line);
-        else for (const message of transcriptMessages(mode, line)) out += checker.line(message);
+        else for (const m of transcriptMessages(mode, line)) out += m instanceof Uint8Array ? checker.line(m) : checker.renewal(m.renewed);
       }
       await writeOut(io.stdout, out);
     }
