@@ -15,6 +15,18 @@ function firstSend(outputs: ReturnType<Pair["feed"]>): JsonRpcMessage {
   return sendsOf(outputs)[0];
 }
 
+/** A session where the server answered a client's tools/call with a response its driver could not write (dropped before it left). */
+function unwrittenResponse(): { p: Pair; id: number | string; response: JsonRpcMessage } {
+  const p = new Pair();
+  p.handshake();
+  p.handlers.server = () => {};
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const response = firstSend(p.feed("server", { type: "respond", now: p.now, id, result: { content: [] } }));
+  p.dropQueued();
+  return { p, id, response };
+}
+
 test("unsendable: a request we could not encode fails at once with -32603; nothing is sent, nothing waits", () => {
   const p = new Pair({ requestTimeoutMs: 1000 });
   p.handshake();
@@ -33,14 +45,7 @@ test("unsendable: a request we could not encode fails at once with -32603; nothi
 });
 
 test("unsendable: a result we could not encode still answers its request, with -32603", () => {
-  const p = new Pair();
-  p.handshake();
-  p.handlers.server = () => {};
-  const id = p.request("client", "tools/call", { name: "x" });
-  p.run();
-  const outputs = p.feed("server", { type: "respond", now: p.now, id, result: { content: [] } });
-  const response = firstSend(outputs);
-  p.dropQueued();
+  const { p, id, response } = unwrittenResponse();
   const after = p.feed("server", { type: "unsendable", now: p.now, message: response, reason: "cycle" });
   assert.deepEqual(sendsOf(after), [{ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: "Internal error: message could not be encoded" } }]);
   assert.equal(p.of("server", "diagnostic").at(-1)?.code, "unsendable-response");
@@ -68,13 +73,7 @@ test("unsendable: an initialize that cannot be encoded (the application's info) 
 });
 
 test("unsendable: a result that could not be encoded after the session closed sends no stand-in answer (closed is final)", () => {
-  const p = new Pair();
-  p.handshake();
-  p.handlers.server = () => {};
-  const id = p.request("client", "tools/call", { name: "x" });
-  p.run();
-  const response = firstSend(p.feed("server", { type: "respond", now: p.now, id, result: { content: [] } }));
-  p.dropQueued();
+  const { p, response } = unwrittenResponse();
   p.feed("server", { type: "closed", now: p.now, reason: "transport closed" });
   const after = p.feed("server", { type: "unsendable", now: p.now, message: response, reason: "cycle" });
   assert.deepEqual(sendsOf(after), []);
