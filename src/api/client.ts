@@ -367,9 +367,8 @@ export class McpClientCore {
     }
     // Only a request that can be answered with a task pays for remembering it (a promise more).
     if (this.mayCreateTask(method, params)) sent = sent.then((r) => (this.rememberTask(method, r), r));
-    if (method === "tools/list") sent = sent.then((r) => (this.learnTaskSupport(r), r));
+    if (method === "tools/list") return sent.then((r) => (this.learnTools(r), r));
     if (this.outputs === undefined) return sent;
-    if (method === "tools/list") return sent.then((r) => (this.outputs!.learn(r), r));
     // Only a tool with a known output schema pays for the check (a promise more per call).
     if (method === "tools/call" && this.outputs.has(params?.name)) return sent.then((r) => this.outputs!.check(params?.name, r));
     // The result of a checked tool's task, where the era delivers it (see ToolOutputs).
@@ -543,8 +542,9 @@ export class McpClientCore {
     return augmentationFor("tools/call", this.peer?.capabilities, this.toolTaskSupport.get(name) ?? "optional");
   }
 
-  /** Records the `execution.taskSupport` of the tools of one `tools/list` result. */
-  private learnTaskSupport(result: JsonObject): void {
+  /** What one `tools/list` result shows of its tools: their `execution.taskSupport` and (when checked) output schemas ({@link McpClientCore.forgetTools} undoes it). */
+  private learnTools(result: JsonObject): void {
+    this.outputs?.learn(result);
     if (!Array.isArray(result.tools)) return;
     for (const tool of result.tools as { name?: unknown }[]) {
       const name = tool?.name;

@@ -104,6 +104,11 @@ function anonymousCap(maxTasks: number): number {
 // Date's range: a `now` beyond it cannot be rendered as ISO 8601.
 const MAX_TIME = 8.64e15;
 
+/** A time the table can hold: a number of ms within Date's range (so not NaN or ±Infinity). */
+function isTime(v: unknown): v is number {
+  return typeof v === "number" && Math.abs(v) <= MAX_TIME;
+}
+
 function count(v: unknown, min: number): v is number {
   return Number.isSafeInteger(v) && (v as number) >= min;
 }
@@ -140,7 +145,7 @@ export function stepTasks(state: TaskTableState, input: TaskInput): TaskStepResu
   const out: TaskOutput[] = [];
   try {
     const now = isObject(input) ? input.now : undefined;
-    if (typeof now !== "number" || !(Math.abs(now) <= MAX_TIME)) {
+    if (!isTime(now)) {
       diagnose(out, "bad-input", "every input needs a finite `now` (epoch ms); ignored");
     } else {
       const expired = expireDue(state, now, out);
@@ -442,10 +447,9 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
 /** A record of the shape every step relies on (as {@link tableFromRecords} and a snapshot need it). */
 function wellFormedRecord(r: unknown): r is TaskRecord {
   if (!isObject(r) || typeof r.taskId !== "string" || !count(r.seq, 1) || !isTaskStatus(r.status) || taskOwnerKey(r.owner as TaskOwner) !== r.ownerKey) return false;
-  const time = (v: unknown) => typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= MAX_TIME;
   const ttlOk = r.ttl === null || count(r.ttl, 0);
-  const expiryOk = r.expiresAt === null || time(r.expiresAt);
-  return time(r.createdAt) && time(r.lastUpdatedAt) && ttlOk && expiryOk && typeof r.era === "string" && Object.hasOwn(TASK_DIALECTS, r.era);
+  const expiryOk = r.expiresAt === null || isTime(r.expiresAt);
+  return isTime(r.createdAt) && isTime(r.lastUpdatedAt) && ttlOk && expiryOk && typeof r.era === "string" && Object.hasOwn(TASK_DIALECTS, r.era);
 }
 
 /**
