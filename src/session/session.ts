@@ -315,17 +315,10 @@ function renewed(state: SessionState, result: JsonObject, out: SessionOutput[]):
     fail(state, `the renewed session has protocol version ${JSON.stringify(result.protocolVersion)}, not this session's ${phase.version}`, out);
     return;
   }
-  const issues = methodSpec(phase.version, "initialize")?.validateResult?.(result);
-  if (issues) {
-    fail(state, `invalid initialize result of the renewed session: ${issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ")}`, out);
-    return;
-  }
-  const peer: PeerInfo = { info: result.serverInfo as PeerInfo["info"], capabilities: result.capabilities as JsonObject };
-  if (typeof result.instructions === "string") peer.instructions = result.instructions;
-  const kept = keptPeer(state, peer, out);
-  if (kept === undefined) return;
-  phase.peer = kept;
-  out.push({ type: "renewed", peer });
+  const server = serverOf(state, phase.version, result, "initialize result of the renewed session", out);
+  if (server === undefined) return;
+  phase.peer = server.kept;
+  out.push({ type: "renewed", peer: server.peer });
 }
 
 /** A fatal protocol error: close the session and ask the driver to close the transport. */
@@ -454,19 +447,29 @@ function receiveInitializeResponse(state: SessionState, msg: JsonRpcResultRespon
     return;
   }
   const v = version as LegacyVersion;
-  const issues = methodSpec(v, "initialize")?.validateResult?.(result);
+  const server = serverOf(state, v, result, "initialize result", out);
+  if (server === undefined) return;
+  moveTo(state, "initialize-result", { name: "operating", version: v, peer: server.kept });
+  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/initialized" } });
+  out.push({ type: "initialized", version: v, peer: server.peer });
+  startKeepAlive(state, now);
+}
+
+/**
+ * The server an `InitializeResult` of `version` describes (`what` names it in the failure):
+ * the peer as the result gives it (for the event) and the copy the state keeps; undefined
+ * when the result is invalid or has no JSON form, and the session then ends.
+ */
+function serverOf(state: SessionState, version: ProtocolVersion, result: JsonObject, what: string, out: SessionOutput[]): { peer: PeerInfo; kept: PeerInfo } | undefined {
+  const issues = methodSpec(version, "initialize")?.validateResult?.(result);
   if (issues) {
-    fail(state, `invalid initialize result: ${issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ")}`, out);
-    return;
+    fail(state, `invalid ${what}: ${issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ")}`, out);
+    return undefined;
   }
   const peer: PeerInfo = { info: result.serverInfo as PeerInfo["info"], capabilities: result.capabilities as JsonObject };
   if (typeof result.instructions === "string") peer.instructions = result.instructions;
   const kept = keptPeer(state, peer, out);
-  if (kept === undefined) return;
-  moveTo(state, "initialize-result", { name: "operating", version: v, peer: kept });
-  out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/initialized" } });
-  out.push({ type: "initialized", version: v, peer });
-  startKeepAlive(state, now);
+  return kept === undefined ? undefined : { peer, kept };
 }
 
 /**
