@@ -8,15 +8,19 @@
  * measures the rows group by group, a row with the rows it is compared with
  * ({@link comparedGroups}): it sets the group up and warms each row (below), then
  * measures `repeats` repeats, rows interleaved (A, B, C, A, B, C…) so a slow phase of
- * this shared machine hits a row and its baseline alike, then tears the group down
- * (measured: with every row's peers alive at once, our stdio row read 1.5–1.9× its
- * floor; with only its group's, 1.28×). One repeat of a row: a heap probe, then
- * samples until `budgetMs` is spent or `maxSamples` are taken. Each sample is timed alone with `hrtime`, so p50/p99
- * are over per-op times of single samples (per-op = sample time ÷ ops in it). The heap
- * probe runs right after a forced GC (`--expose-gc`; compare.ts re-spawns itself with it):
- * used-heap growth over a few untimed samples ÷ their ops ≈ what one op allocates (a minor
- * GC inside the probe makes it an underestimate, never an overestimate). Figures quoted
- * are medians over repeats; `spread` is the fastest repeat's ops/s ÷ the slowest's.
+ * this shared machine hits a row and its baseline alike, then tears the group down. One
+ * repeat of a row: samples until `budgetMs` is spent or `maxSamples` are taken. Each
+ * sample is timed alone with `hrtime`, so p50/p99 are over per-op times of single samples
+ * (per-op = sample time ÷ ops in it). After the last repeat, each row gets one heap probe
+ * per repeat: right after a forced GC (`--expose-gc`; compare.ts re-spawns itself with
+ * it), used-heap growth over a few untimed samples ÷ their ops ≈ what one op allocates (a
+ * minor GC inside the probe makes it an underestimate, never an overestimate). The probes
+ * stay out of the timed repeats because a forced full GC throws away optimized code whose
+ * embedded maps had no live object at that moment (V8's "weak objects" deopts: 124 of them
+ * in one stdio run), so the samples after it timed re-optimization, not the steady state:
+ * measured with a probe before each repeat, our stdio modern row read 1.55–1.94× its
+ * floor; without, 1.26–1.44× (same machine, same hour). Figures quoted are medians over
+ * repeats; `spread` is the fastest repeat's ops/s ÷ the slowest's.
  *
  * Warm-up is counted in ops, not only in time: V8 tiers a function up after enough calls,
  * so a fixed time warms a slow implementation less than a fast one, and a spawned peer's
@@ -143,16 +147,17 @@ export const SMOKE_ASYNC: AsyncOptions = { repeats: 1, warmupMs: 0, warmupOps: 0
 /** A spread above this is flagged as noisy. */
 export const NOISY = 1.3;
 
-const gc: (() => void) | undefined = (globalThis as { gc?: () => void }).gc;
+/** `--expose-gc`'s `gc`, read at each call (a test stands in its own). */
+const gc = (): (() => void) | undefined => (globalThis as { gc?: () => void }).gc;
 
 /** Collects garbage (twice: weak references and finalizers settle) when exposed; no-op otherwise. */
 export function collect(): void {
-  gc?.();
-  gc?.();
+  gc()?.();
+  gc()?.();
 }
 
 /** Whether `--expose-gc` is on (heap figures are meaningless without it). */
-export const gcExposed = gc !== undefined;
+export const gcExposed = gc() !== undefined;
 
 function isTimed(row: Row): row is TimedRow {
   return "run" in row;
@@ -193,14 +198,16 @@ export async function warm(live: Pick<Live, "row" | "state">, opts: Pick<AsyncOp
   }
 }
 
-async function repeat(live: Live, opts: AsyncOptions): Promise<void> {
-  // Heap probe: a few untimed samples right after a full collection.
+/** Heap probe: a few untimed samples right after a full collection. */
+async function probeHeap(live: Live): Promise<void> {
   collect();
   const before = process.memoryUsage().heapUsed;
   let probed = 0;
   for (let i = 0; i < 8 && probed < 64; i++) probed += (await sample(live)).ops;
   live.heap.push(Math.max(0, process.memoryUsage().heapUsed - before) / probed);
+}
 
+async function repeat(live: Live, opts: AsyncOptions): Promise<void> {
   const perOpUs: number[] = [];
   let totalNs = 0;
   let totalOps = 0;
@@ -264,6 +271,16 @@ export function comparedGroups(rows: readonly TimedRow[]): TimedRow[][] {
   return [...groups.values()];
 }
 
+/** Runs one step of a row, unless the row already failed; a throw becomes the row's error. */
+async function guarded(live: Live, step: () => Promise<void>): Promise<void> {
+  if (live.error !== undefined) return;
+  try {
+    await step();
+  } catch (e) {
+    live.error = describe(e);
+  }
+}
+
 /** One group: every row set up and warmed, then `repeats` repeats with the rows interleaved, then torn down. */
 async function measureGroup(lives: Live[], opts: AsyncOptions, progress?: (line: string) => void): Promise<void> {
   for (const live of lives) {
@@ -277,15 +294,10 @@ async function measureGroup(lives: Live[], opts: AsyncOptions, progress?: (line:
   }
   for (let r = 0; r < opts.repeats; r++) {
     progress?.(`repeat ${r + 1}/${opts.repeats}`);
-    for (const live of lives) {
-      if (live.error !== undefined) continue;
-      try {
-        await repeat(live, opts);
-      } catch (e) {
-        live.error = describe(e);
-      }
-    }
+    for (const live of lives) await guarded(live, () => repeat(live, opts));
   }
+  // The heap probes come after every timed repeat, never between them (see the header).
+  for (let r = 0; r < opts.repeats; r++) for (const live of lives) await guarded(live, () => probeHeap(live));
   for (const live of lives) {
     try {
       await live.row.teardown?.(live.state);

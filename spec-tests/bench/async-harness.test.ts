@@ -60,3 +60,22 @@ test("bench/async-harness: each group is set up, measured and torn down before t
   const firstY = log.indexOf("setup y floor");
   assert.ok(log.lastIndexOf("teardown x ours") < firstY && log.lastIndexOf("run x floor") < firstY, log.join(", "));
 });
+
+test("bench/async-harness: no forced GC runs between a group's timed repeats; the heap probes come after them", async (t) => {
+  // A forced full GC deoptimizes code whose maps died, so timing right after one measured
+  // re-optimization (the header's figures). Every sample here is one op of 64 (one probe
+  // sample each); a stand-in gc() marks where collections happen.
+  const log: string[] = [];
+  const g = globalThis as { gc?: () => void };
+  const real = g.gc;
+  g.gc = () => void log.push("gc");
+  t.after(() => (g.gc = real));
+  const row = (name: string, baseline?: string) => ({ name, baseline, run: async () => (log.push(name), 64) });
+  const opts = { repeats: 2, warmupMs: 0, warmupOps: 0, maxWarmupMs: 0, budgetMs: 0, maxSamples: 1, minSamples: 1 };
+  const results = await runRows([row("a"), row("b", "a")], opts);
+  assert.deepEqual(results.map((r) => r.error), [undefined, undefined]);
+  const warmAndTimed = ["a", "b", "a", "b", "a", "b"];
+  assert.deepEqual(log.slice(0, warmAndTimed.length), warmAndTimed, log.join(", "));
+  assert.deepEqual(log.slice(warmAndTimed.length), ["gc", "gc", "a", "gc", "gc", "b", "gc", "gc", "a", "gc", "gc", "b"]);
+  assert.ok(results.every((r) => Number.isFinite(r.heapBytes)), "each row still has its heap figure");
+});
