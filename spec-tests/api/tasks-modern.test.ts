@@ -324,6 +324,36 @@ test("tasks extension Task Cancellation + draft basic/patterns/cancellation: a t
   client.close();
 });
 
+// Draft basic/patterns/cancellation, "Timeouts": "the sender SHOULD cancel the request and
+// stop waiting for a response": a timeout leaves the server as a cancellation does.
+test("tasks extension Task Cancellation + draft basic/patterns/cancellation (Timeouts: the sender SHOULD cancel the request): a tools/call that timed out as the server answered it with a task gets tasks/cancel for that task, so its work stops", async () => {
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock, ...DUAL });
+  const started: AbortSignal[] = [];
+  server.tool("job", { execution: { taskSupport: "optional" } }, (_a, ctx) => (started.push(ctx.signal), new Promise<CallToolResult>(() => {})));
+  const sent: JsonObject[] = [];
+  // The call times out as the server's CreateTaskResult is on its way, before the client reads it.
+  const [a, b] = createMemoryPair({ onSend: (from, t) => {
+    const m = JSON.parse(t);
+    if (from === 1) sent.push(m);
+    if (from === 0 && m.result?.resultType === "task") queueMicrotask(() => clock.advance(100));
+  } });
+  server.connect(a);
+  const client = new McpClient(CLIENT, { clock, ...MODERN, tasks: true });
+  await client.connect(b);
+  const e = await rejection(client.callToolAsTask("job", {}, {}, { timeoutMs: 100 }));
+  assert.equal(e.code, -32001);
+  await flush(50);
+  const [task] = Object.values(JSON.parse(server.tasks!.snapshot()).tasks) as JsonObject[];
+  assert.equal(sent.filter((m) => m.method === "notifications/cancelled").length, 1, "the call is cancelled as it times out");
+  const cancels = sent.filter((m) => m.method === "tasks/cancel");
+  assert.equal(cancels.length, 1, "tasks/cancel sent for the task the late answer named");
+  assert.equal((cancels[0].params as JsonObject).taskId, task.taskId);
+  assert.equal(task.status, "cancelled");
+  assert.equal(started[0]?.aborted, true, "its work is told to stop");
+  client.close();
+});
+
 test("tasks extension + 2025-11-25 Resource Management (limits on concurrent tasks per requestor): finished tasks make room, so a client is refused only for tasks still running, and past a limit the server (SEP-2663: it decides) runs an optional tool as the plain call", async () => {
   const clock = new ManualClock();
   const gate = deferred();

@@ -203,6 +203,34 @@ test("tasks extension + draft basic/patterns/cancellation: cancelled calls kept 
   assert.equal(p.client.abandonedCount, 1);
 });
 
+// Draft basic/patterns/cancellation, "Timeouts": "When the request has not received a success
+// or error response within the timeout period, the sender SHOULD cancel the request and stop
+// waiting for a response." So a timeout leaves the peer as a cancellation does.
+test("tasks extension + draft basic/patterns/cancellation (Timeouts: the sender SHOULD cancel the request): a timed-out call fails once with -32001 and sends notifications/cancelled; a task answer that crossed it gets tasks/cancel until the hard deadline, then the call is forgotten", () => {
+  const EXT = "io.modelcontextprotocol/tasks";
+  const p = new Pair({ versions: ["2026-07-28"], capabilities: { extensions: { [EXT]: {} } }, maxRequestTimeoutMs: 1000 }, { versions: ["2026-07-28"], capabilities: { tools: {}, extensions: { [EXT]: {} } } });
+  p.handlers.server = () => {};
+  p.handshake();
+  const late = p.request("client", "tools/call", { name: "job" }, { timeoutMs: 100 });
+  const never = p.request("client", "tools/call", { name: "job" }, { timeoutMs: 100 });
+  p.run();
+  p.advance(100);
+  assert.deepEqual(p.of("client", "error").map((e) => [e.id, e.error.code]), [[late, ErrorCode.RequestTimeout], [never, ErrorCode.RequestTimeout]], "the caller hears of its timeout at once");
+  assert.deepEqual(p.sent("client").filter((m) => (m as any).method === "notifications/cancelled").map((m) => (m as any).params), [{ requestId: late, reason: "timeout" }, { requestId: never, reason: "timeout" }]);
+  assert.deepEqual(p.of("server", "cancelled").map((c) => c.id), [late, never]);
+  // The server's task answer crossed the cancellation: it names the task, now cancelled.
+  const task = { resultType: "task", taskId: "t-late", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: 1000 };
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: late, result: task }));
+  const cancel = p.lastSent("client") as any;
+  assert.deepEqual([cancel.method, cancel.params.taskId], ["tasks/cancel", "t-late"]);
+  assert.equal(p.of("client", "response").length, 0, "the crossing answer never reaches the application");
+  // Kept no longer than the call's hard deadline (maxRequestTimeoutMs after it was sent).
+  p.advance(900);
+  assert.ok(p.of("client", "diagnostic").some((d) => d.code === "task-cancel-abandoned" && (d.detail as any).id === never));
+  assert.equal(p.client.abandonedCount, 0);
+  assert.equal(p.of("client", "error").length, 2, "the application hears of each call once");
+});
+
 test("cancellation (2025-11-25 basic/transports item 6: messages on a request's stream SHOULD relate to it): the cancellation of a request sent for a peer's request carries that request as `related`, whether the application cancels it or it times out", () => {
   const p = new Pair({ capabilities: { elicitation: {} } });
   p.handshake();

@@ -18,8 +18,8 @@
  * cancelled finds no entry and is not sent. A 2025-11-25 task-augmented request is the
  * exception: it fails for the application at once, but the kernel keeps waiting for its
  * `CreateTaskResult`, the only message that names the task `tasks/cancel` needs (see
- * {@link abandonTaskRequest}); so does a cancelled extension request the server may have
- * answered with a task already.
+ * {@link abandonTaskRequest}); so does a cancelled or timed-out extension request the
+ * server may have answered with a task already ({@link stopWaiting}).
  */
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
@@ -109,13 +109,24 @@ export function cancelOutbound(state: SessionState, id: string | number, reason:
   }
   const error = { code: ErrorCode.RequestCancelled, message: reason ?? "request cancelled" };
   if (req.task) return abandonTaskRequest(state, key, req, now, error, out);
+  // A task answer that crossed the cancellation is awaited until the request's own deadline.
+  stopWaiting(state, key, req, reason, now, error, out, req.deadline);
+}
+
+/**
+ * We give up on the application's request `req` (cancelled, or timed out: draft
+ * `basic/patterns/cancellation`, "Timeouts": the sender SHOULD cancel the request and stop
+ * waiting, so a timeout leaves the peer as a cancellation does). The peer is told with
+ * `notifications/cancelled` and the request fails for the application with `error`. Tasks
+ * extension: the server may have answered with a task before our cancellation reached it;
+ * that answer, if one comes before `until`, gets tasks/cancel, as the task's work SHOULD
+ * stop, so such a request is kept as {@link abandonTaskRequest} keeps one.
+ */
+export function stopWaiting(state: SessionState, key: string, req: OutboundRequest, reason: string | undefined, now: number, error: JsonRpcErrorObject, out: SessionOutput[], until: number | null): void {
   const params: JsonObject = { requestId: req.id };
   if (reason !== undefined) params.reason = reason;
   pushSend(out, { jsonrpc: "2.0", method: "notifications/cancelled", params }, req.related);
-  // Tasks extension: the server may have answered with a task before our cancellation
-  // reached it; that answer, if one comes (until the request's own deadline), gets
-  // tasks/cancel, as the task's work SHOULD stop (draft basic/patterns/cancellation).
-  if (state.phase.name === "modern" && req.deadline !== null && mayReturnTask(req.method, state.options.capabilities)) return abandonTaskRequest(state, key, req, now, error, out, req.deadline);
+  if (state.phase.name === "modern" && until !== null && mayReturnTask(req.method, state.options.capabilities)) return abandonTaskRequest(state, key, req, now, error, out, until);
   removeOutbound(state, key);
   out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error });
 }
@@ -128,7 +139,8 @@ export function cancelOutbound(state: SessionState, id: string | number, reason:
  * progress stops, and the kernel keeps it as `abandoned-task` until its hard deadline
  * (`until`): the result, if it comes, has its task cancelled by the kernel (session.ts). A
  * request whose hard deadline has passed too is forgotten; its task, if any, ends with its
- * ttl. A cancelled extension request that may be answered with a task is kept the same way.
+ * ttl. A cancelled or timed-out extension request that may be answered with a task is kept
+ * the same way.
  */
 export function abandonTaskRequest(state: SessionState, key: string, req: OutboundRequest, now: number, error: JsonRpcErrorObject, out: SessionOutput[], until = req.hardDeadline ?? req.deadline): void {
   out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error });

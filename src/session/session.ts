@@ -31,7 +31,7 @@ import { declaresTasksExtension } from "../tasks/modern.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
 import { applyChange, changeOf, endSubscription, endSubscriptions, inputRequiredProblem, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
-import { abandonTaskRequest, cancelOutbound, receiveCancelled } from "./cancellation.js";
+import { abandonTaskRequest, cancelOutbound, receiveCancelled, stopWaiting } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
 import { passesLevel } from "./logging.js";
@@ -1139,9 +1139,12 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
     const req = state.outbound[key];
     // Gone already: an abandonment earlier in this loop forgot it (cancellation.ts).
     if (req === undefined || req.deadline === null || req.deadline > now) continue;
-    if (req.task && req.internal === undefined) {
+    if (req.internal === undefined) {
+      const error = { code: ErrorCode.RequestTimeout, message: timeoutMessage(state, req) };
       // No notifications/cancelled for a task-augmented request: see abandonTaskRequest.
-      abandonTaskRequest(state, key, req, now, { code: ErrorCode.RequestTimeout, message: timeoutMessage(state, req) }, out);
+      if (req.task) abandonTaskRequest(state, key, req, now, error, out);
+      // Cancelled as the application's cancel does; a crossing task answer is awaited until the hard deadline.
+      else stopWaiting(state, key, req, "timeout", now, error, out, req.hardDeadline);
       continue;
     }
     removeOutbound(state, key);
@@ -1163,8 +1166,6 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
     if (req.internal === "keepalive") {
       state.keepAlive.missed++;
       out.push({ type: "stale", missed: state.keepAlive.missed });
-    } else if (req.internal === undefined) {
-      out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.RequestTimeout, message: timeoutMessage(state, req) } });
     }
   }
   for (const key of Object.keys(state.mrtr)) {
