@@ -1159,7 +1159,7 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
       continue;
     }
     if (req.internal === "abandoned-task") {
-      out.push({ type: "diagnostic", code: "task-cancel-abandoned", message: "no CreateTaskResult came for a cancelled task-augmented request; its task, if any, ends with its ttl", detail: { id: req.id } });
+      out.push({ type: "diagnostic", code: "task-cancel-abandoned", message: "no task answer came for a request that was cancelled or timed out; its task, if any, ends with its ttl", detail: { id: req.id } });
       continue;
     }
     pushSend(out, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: req.id, reason: "timeout" } }, req.related);
