@@ -61,10 +61,10 @@ function cutLine(message: unknown, pieces: number): Uint8Array[] {
   return out;
 }
 
-async function connected(options: { maxQueuedChars?: number } = {}) {
+async function connected(options: { maxQueuedChars?: number; maxStallMs?: number } = {}) {
   const sink = new RecordingSink();
-  const channel = new StreamChannel(sink, options);
   const clock = new CountingClock();
+  const channel = new StreamChannel(sink, { ...options, clock });
   const client = new McpClient({ name: "fault-client", version: "1.0.0" }, { clock, session: { requestTimeoutMs: 30_000 } });
   const connecting = client.connect(channel);
   await flush();
@@ -105,11 +105,15 @@ test("faults (stdio framing): the peer closing mid-message rejects every pending
   assert.ok(closes.length <= 1, "onClose fired more than once");
 });
 
-test("faults (stdio framing): a peer that stops reading is a dead connection once the bounded queue overflows; pending requests fail, memory stays bounded", async () => {
-  const { sink, channel, clock, client } = await connected({ maxQueuedChars: 2_000 });
+test("faults (stdio framing): a peer that stops reading is a dead connection once a queue over maxQueuedChars sees no drain for maxStallMs; pending requests fail, memory stays bounded", async () => {
+  const { sink, channel, clock, client } = await connected({ maxQueuedChars: 2_000, maxStallMs: 10_000 });
   sink.full = true;
   const calls: Promise<unknown>[] = [];
-  for (let i = 0; i < 50; i++) calls.push(client.callTool("echo", { text: "x".repeat(100) }));
+  for (let i = 0; i < 20; i++) calls.push(client.callTool("echo", { text: "x".repeat(100) }));
+  await flush();
+  assert.ok((channel as any).queuedChars > 2_000, "the calls wait in the queue");
+  assert.equal(channel.closed, false, "a queue over the bound is not yet a dead peer");
+  clock.inner.advance(10_000);
   const settled = await Promise.allSettled(calls);
   assert.ok(settled.every((s) => s.status === "rejected"), "a request to a peer that never reads cannot succeed");
   assert.ok(settled.every((s) => (s as PromiseRejectedResult).reason.code === ErrorCode.ConnectionClosed));

@@ -6,17 +6,39 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { attach } from "../../src/api/connection.js";
-import { ManualClock } from "../../src/driver/clock.js";
+import { ManualClock, type Clock } from "../../src/driver/clock.js";
 import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { decode, encode, invalidUtf8StandIn } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import {
+  HARD_QUEUE_FACTOR,
   LOCAL_CLOSE_REASON,
   StreamChannel,
   type ChannelOptions,
   type FramingFault,
   type Sink,
 } from "../../src/transports/channel.js";
+
+/** A manual clock that counts live timers, so a test can show a timer was cancelled. */
+class CountingClock implements Clock {
+  readonly inner = new ManualClock();
+  readonly live = new Set<unknown>();
+  now(): number {
+    return this.inner.now();
+  }
+  schedule(at: number, fn: () => void): unknown {
+    const h = this.inner.schedule(at, () => {
+      this.live.delete(h);
+      fn();
+    });
+    this.live.add(h);
+    return h;
+  }
+  cancel(handle: unknown): void {
+    this.live.delete(handle);
+    this.inner.cancel(handle);
+  }
+}
 
 /** A sink that records writes and reports full while `full` is set; the test releases a drain by hand. */
 class ScriptedSink implements Sink {
@@ -320,18 +342,91 @@ test("close still hands queued output to the sink (joined lines, or separate mes
   }
 });
 
-test("a peer that does not read overflows the bounded queue: the channel closes, saying so, and drops the queue", () => {
-  const { ch, sink, closes, listen } = channel({ maxQueuedChars: 10 });
+// Backpressure (README "Limits": a limit gives a clear answer "while the connection serves
+// on"): the peer is judged not reading by time (`maxStallMs`), not by one burst, and a hard
+// bound of HARD_QUEUE_FACTOR × `maxQueuedChars` keeps memory bounded meanwhile.
+test("backpressure (README Limits: the connection serves on): a burst over maxQueuedChars to a sink that drains later is delivered whole, in order, and the channel stays open", () => {
+  const clock = new ManualClock();
+  const { ch, sink, closes, listen } = channel({ maxQueuedChars: 10, maxStallMs: 1000, clock });
+  listen();
+  sink.full = true;
+  ch.send("first");
+  for (const m of ["12345", "678901", "abcdefghij"]) ch.send(m);
+  clock.advance(999);
+  assert.deepEqual(closes, [], "27 characters queued for a reading peer is not a dead connection");
+  sink.release();
+  assert.deepEqual(sink.writes, ["first\n", "12345\n678901\nabcdefghij\n"]);
+  clock.advance(10_000);
+  assert.deepEqual(closes, []);
+  ch.send("next");
+  assert.deepEqual(sink.writes.at(-1), "next\n");
+  assert.equal(ch.closed, false);
+});
+
+test("backpressure: every drain restarts the maxStallMs wait; a queue still over the bound when the sink fills again waits anew", () => {
+  const clock = new ManualClock();
+  const { ch, sink, closes, listen } = channel({ framing: "messages", maxQueuedChars: 10, maxStallMs: 1000, clock });
+  listen();
+  sink.full = true;
+  for (const m of ["first", "1234567890", "abcdefghij", "ABCDEFGHIJ"]) ch.send(m);
+  clock.advance(900);
+  // One chunk taken, then full again: 20 characters still wait, over the bound.
+  sink.release(true);
+  assert.deepEqual(sink.writes, ["first", "1234567890"]);
+  clock.advance(900);
+  assert.deepEqual(closes, [], "the drain at 900 ms restarted the wait");
+  clock.advance(100);
+  assert.equal(closes.length, 1);
+  assert.match(closes[0], /the peer read nothing for 1000 ms with 20 characters waiting/);
+});
+
+test("backpressure: a sink that never drains closes the channel after maxStallMs, saying the peer read nothing, and drops the queue", () => {
+  const clock = new ManualClock();
+  const { ch, sink, closes, listen } = channel({ maxQueuedChars: 10, maxStallMs: 30_000, clock });
   listen();
   sink.full = true;
   ch.send("first");
   ch.send("12345");
-  assert.deepEqual(closes, []);
   ch.send("678901");
+  clock.advance(29_999);
+  assert.deepEqual(closes, []);
+  clock.advance(1);
   assert.equal(closes.length, 1);
-  assert.match(closes[0], /outgoing queue over 10 characters: the peer is not reading/);
+  assert.match(closes[0], /the peer read nothing for 30000 ms with 13 characters waiting \(over maxQueuedChars 10\): the peer is not reading/);
   assert.deepEqual(sink.writes, ["first\n"]);
   assert.equal(sink.ended, 1);
+});
+
+test("backpressure: a queue over HARD_QUEUE_FACTOR × maxQueuedChars closes the channel at once, with a reason of its own, and drops the queue", () => {
+  const clock = new ManualClock();
+  const { ch, sink, closes, listen } = channel({ maxQueuedChars: 10, clock });
+  listen();
+  sink.full = true;
+  ch.send("first");
+  ch.send("x".repeat(HARD_QUEUE_FACTOR * 10 - 1)); // with its newline, exactly at the bound
+  assert.deepEqual(closes, []);
+  ch.send("y");
+  assert.equal(closes.length, 1);
+  assert.match(closes[0], /outgoing queue over 40 characters \(4 × maxQueuedChars\) with no drain: the peer is not reading/);
+  assert.deepEqual(sink.writes, ["first\n"]);
+  assert.equal(sink.ended, 1);
+});
+
+test("backpressure: the stall timer is cancelled when the channel closes, and when a drain comes; none outlives the channel", () => {
+  const clock = new CountingClock();
+  const { ch, sink, closes, listen } = channel({ maxQueuedChars: 10, clock });
+  listen();
+  sink.full = true;
+  ch.send("first");
+  ch.send("x".repeat(20));
+  assert.equal(clock.live.size, 1, "the stall timer is armed");
+  sink.release(true);
+  assert.equal(clock.live.size, 0, "a drain cancels it");
+  ch.send("y".repeat(20));
+  assert.equal(clock.live.size, 1, "armed anew");
+  ch.close();
+  assert.equal(clock.live.size, 0, "close cancels it");
+  assert.deepEqual(closes, [LOCAL_CLOSE_REASON]);
 });
 
 // Write batching (stdio's newline-delimited framing; `basic/transports` "stdio": messages

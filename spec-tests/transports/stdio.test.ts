@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { ManualClock } from "../../src/driver/clock.js";
 import { detectRuntime, spawnStdioServer } from "../../src/transports/stdio.js";
 import { fixture, spawnFixture, wire } from "./runtime-suite.js";
 
@@ -136,13 +137,31 @@ test("stdio client backpressure: large requests that overrun the pipe all arrive
   await child.exited;
 });
 
-test("stdio client: a server that does not read its stdin overflows the bounded queue; the transport closes saying so", async () => {
+test("stdio (README Limits: a limit answers while the connection serves on): six concurrent calls with 3.5 MiB arguments, and six 3.5 MiB answers, each within the 4 MiB message limit, all arrive at the default queue bound", async () => {
+  // 21 MiB in one burst each way, over the 16 Mi maxQueuedChars: queued before any drain can come, though both peers read.
+  const child = spawnFixture("echo-server");
+  const c = wire(child, "client");
+  await c.endpoint.open();
+  const size = 3.5 * 1024 * 1024;
+  const payloads = "abcdef".split("").map((ch) => ch.repeat(size));
+  const echoed = await Promise.all(payloads.map((p) => c.endpoint.request("tools/call", { name: "echo", arguments: { p } })));
+  assert.ok(echoed.every((r, i) => (JSON.parse((r.content as { text: string }[])[0].text) as { p: string }).p === payloads[i]), "every argument arrived whole");
+  const big = await Promise.all(payloads.map(() => c.endpoint.request("tools/call", { name: "big", arguments: { size } })));
+  assert.ok(big.every((r) => (r.content as { text: string }[])[0].text.length === size), "every answer arrived whole (and the connection served on between the bursts)");
+  child.close();
+  await child.exited;
+});
+
+test("stdio client: a server that does not read its stdin stalls the queue past maxQueuedChars; after maxStallMs the transport closes saying so", async () => {
   // This child never reads stdin: the first write (2 MB) is more than a pipe buffers (64 KiB by default on Linux, 1 MiB at most unprivileged), so the second is queued.
-  const child = spawnStdioServer(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { maxQueuedChars: 1000, shutdownTimeoutMs: 0, killTimeoutMs: 60_000 });
+  const clock = new ManualClock();
+  const child = spawnStdioServer(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { maxQueuedChars: 1000, maxStallMs: 5_000, shutdownTimeoutMs: 0, killTimeoutMs: 60_000, clock });
   const closed = new Promise<string>((r) => child.onClose(r));
   child.send(JSON.stringify({ jsonrpc: "2.0", method: "x", params: { pad: "x".repeat(2_000_000) } }));
   child.send(JSON.stringify({ jsonrpc: "2.0", method: "y", params: { pad: "y".repeat(2000) } }));
-  assert.match(await closed, /outgoing queue over 1000 characters: the peer is not reading/);
+  // The shutdown sequence runs on the same clock: its SIGTERM (shutdownTimeoutMs 0) fires within this advance too.
+  clock.advance(5_000);
+  assert.match(await closed, /the peer read nothing for 5000 ms with \d+ characters waiting \(over maxQueuedChars 1000\): the peer is not reading/);
   assert.deepEqual(await child.exited, { code: null, signal: "SIGTERM" });
 });
 

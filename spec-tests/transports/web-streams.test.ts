@@ -74,15 +74,41 @@ test("writes are serialized: one write in flight, the rest queued and joined, in
   t.close();
 });
 
-test("writes are bounded: a peer that never drains closes the transport with a clear reason", async () => {
+test("writes are bounded: a peer that never drains closes the transport after maxStallMs with a clear reason", async () => {
   const w = gatedWritable();
-  const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable, { maxQueuedChars: 100 });
+  const clock = new ManualClock();
+  const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable, { maxQueuedChars: 100, maxStallMs: 5_000, clock });
   const { closed } = collect(t);
   t.send("x".repeat(60));
   t.send("y".repeat(60));
   await w.reached(1);
   t.send("z".repeat(60));
-  assert.match(await closed, /outgoing queue over 100 characters: the peer is not reading/);
+  clock.advance(5_000);
+  assert.match(await closed, /the peer read nothing for 5000 ms with 122 characters waiting \(over maxQueuedChars 100\): the peer is not reading/);
+});
+
+// README "Limits": a limit gives a clear answer "while the connection serves on". The
+// audit's case scaled down a thousandfold: six concurrent calls whose arguments, then
+// whose answers, together pass maxQueuedChars in one burst, to a peer that reads.
+test("writes are bounded by time, not by one burst: six concurrent calls with 3.5 Ki arguments, and six 3.5 Ki answers, over a 16 Ki maxQueuedChars, all arrive and the connection serves on", async () => {
+  const up = new TransformStream<Chunk, Chunk>();
+  const down = new TransformStream<Chunk, Chunk>();
+  // A clock that never moves: only the burst, never a stall, could close the connection.
+  const options = { maxQueuedChars: 16 * 1024, clock: new ManualClock() };
+  const server = new McpServer({ name: "s", version: "1" }, { clock: new ManualClock() });
+  server.tool("len", { inputSchema: { type: "object" } }, (a) => ({ content: [{ type: "text", text: String((a.s as string).length) }] }));
+  server.tool("big", { inputSchema: { type: "object" } }, (a) => ({ content: [{ type: "text", text: "x".repeat(a.n as number) }] }));
+  server.connect(webStreamsTransport(up.readable, down.writable, options));
+  const client = new McpClient({ name: "c", version: "1" }, { clock: new ManualClock() });
+  const transport = webStreamsTransport(down.readable, up.writable, options);
+  await client.connect(transport);
+  const size = 3.5 * 1024;
+  const lengths = await Promise.all("abcdef".split("").map((ch) => client.callTool("len", { s: ch.repeat(size) })));
+  assert.deepEqual(lengths.map((r) => (r.content[0] as { text: string }).text), Array(6).fill(String(size)));
+  const answers = await Promise.all(Array.from({ length: 6 }, () => client.callTool("big", { n: size })));
+  assert.ok(answers.every((r) => (r.content[0] as { text: string }).text.length === size));
+  assert.equal((transport as StreamChannel).closed, false);
+  await client.close();
 });
 
 test("a writable with highWaterMark 0 (never 'ready', yet its sink takes every write) gets every message: the next write follows the last one's completion", async () => {

@@ -33,10 +33,20 @@
  *   lone message costs one microtask (did anything follow it?), not a pass of the event
  *   loop, which a sequential caller would pay on every round trip.
  * - Backpressure. A message is written straight through while the sink accepts more;
- *   once it reports full, messages wait in a queue bounded by `maxQueuedChars`, and on
- *   the sink's drain the whole queue goes out as one write (one syscall for a burst). A
- *   peer that stops reading for long enough to overflow the bound is a dead connection:
- *   the channel closes with a reason that says so, rather than buffering without end.
+ *   once it reports full, messages wait in a queue, and on the sink's drain the whole
+ *   queue goes out as one write (one syscall for a burst). Whether the peer reads is
+ *   judged by time, not by one burst: a burst sent in one turn (six 3.5 MB answers to
+ *   six concurrent calls) is all queued before any drain can come, though the peer is
+ *   reading. So a queue over `maxQueuedChars` only arms a timer of `maxStallMs` (the
+ *   30 s the HTTP handler gives a slow SSE reader); every drain (the peer took what was
+ *   written) cancels it, and a queue still over the bound when the sink fills again
+ *   re-arms it. A sink that does not drain in that time is a dead peer: the channel
+ *   closes with a reason that says so, rather than buffering without end. Memory stays
+ *   bounded meanwhile: a queue over {@link HARD_QUEUE_FACTOR} × `maxQueuedChars` (this
+ *   side keeps producing, answers to the peer's requests say, while nothing drains)
+ *   closes the channel at once, with a reason of its own. The timer runs on the injected
+ *   `clock` (by default the runtime's, which does not keep a process alive) and is
+ *   cancelled on close.
  * - The {@link Transport} contract: messages that arrive before `onMessage` wait for it;
  *   `onClose` fires exactly once, with the first reason, whichever side closed; `send`
  *   after close is a no-op and nothing here throws.
@@ -45,6 +55,7 @@
  * the client), then the sink is ended and the adapter's teardown runs once.
  */
 import type { Transport } from "../api/transport.js";
+import { systemClock, type Clock } from "../driver/clock.js";
 import { callListener } from "../driver/listener.js";
 import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, lineExcerpts, type NdjsonDecoder, type NdjsonEvent } from "../framing/ndjson.js";
 import { invalidUtf8StandIn, oversizedStandIn } from "../jsonrpc/codec.js";
@@ -71,8 +82,22 @@ export interface ChannelOptions {
   framing?: Framing;
   /** Longest incoming line, in UTF-8 bytes (ndjson only). Default: the codec's 4 MiB. */
   maxLineBytes?: number;
-  /** Most outgoing text (UTF-16 code units, about bytes for ASCII) held while the peer is not reading. Default 16 Mi. */
+  /**
+   * Outgoing text (UTF-16 code units, about bytes for ASCII) that may wait for a full sink
+   * while the peer reads nothing for up to `maxStallMs`; a queue past it that sees no drain
+   * in that time closes the channel, and one past {@link HARD_QUEUE_FACTOR} times it closes
+   * the channel at once. Default 16 Mi: a burst of several messages near the codec's 4 MiB
+   * limit is served. A single message past the hard bound can only go out while the sink
+   * has room: raise this with the peer's limits when messages can be that large.
+   */
   maxQueuedChars?: number;
+  /**
+   * How long a queue past `maxQueuedChars` may wait for the sink to drain, in ms, before the
+   * channel closes: the peer is not reading. Default {@link DEFAULT_MAX_STALL_MS}.
+   */
+  maxStallMs?: number;
+  /** Time source for the `maxStallMs` timer. Default: the driver's `systemClock` (its timer does not keep a process alive). */
+  clock?: Clock;
   /**
    * Told about every line replaced by a stand-in (not UTF-8, or over `maxLineBytes`), e.g.
    * to log it to stderr. If it throws, the stream still goes on, and the error is rethrown
@@ -100,6 +125,15 @@ export interface Sink {
 
 /** Default of {@link ChannelOptions.maxQueuedChars}. */
 export const DEFAULT_MAX_QUEUED_CHARS = 16 * 1024 * 1024;
+
+/** Default of {@link ChannelOptions.maxStallMs}: the grace the HTTP handler gives a slow SSE reader. */
+export const DEFAULT_MAX_STALL_MS = 30_000;
+
+/**
+ * The hard bound on queued output, as a multiple of `maxQueuedChars`: past it the channel
+ * closes at once, whether or not the stall timer has run out (see the module comment).
+ */
+export const HARD_QUEUE_FACTOR = 4;
 
 /** The reason `onClose` gets when this side called `close()`. */
 export const LOCAL_CLOSE_REASON = "transport closed by this side";
@@ -134,6 +168,10 @@ const afterTurn: (fn: () => void) => void =
 export class StreamChannel implements Transport {
   private readonly ndjson: NdjsonDecoder | undefined;
   private readonly maxQueued: number;
+  private readonly maxStallMs: number;
+  private readonly clock: Clock;
+  /** The stall timer's handle while a queue over `maxQueued` waits for a drain. */
+  private stallTimer: unknown = undefined;
   private readonly onFault: ChannelOptions["onFault"];
   private receiver: ((text: string) => void) | undefined = undefined;
   /** Messages that arrived before a receiver was registered. */
@@ -153,7 +191,16 @@ export class StreamChannel implements Transport {
   /** The batch outlived its first message's microtasks: it ends with the turn. */
   private turnScheduled = false;
   /** Bound once, so waiting for a drain allocates nothing per write. */
-  private readonly drained = () => this.flush();
+  private readonly drained = () => {
+    // The peer took what was written: it is reading, however slowly.
+    this.cancelStall();
+    this.flush();
+  };
+  /** The stall timer ran out: nothing drained for `maxStallMs` with a queue over `maxQueued`. */
+  private readonly stalled = () => {
+    this.stallTimer = undefined;
+    this.closeWith(`the peer read nothing for ${this.maxStallMs} ms with ${this.queuedChars} characters waiting (over maxQueuedChars ${this.maxQueued}): the peer is not reading`, false);
+  };
   private readonly batchDone = () => {
     this.batching = false;
     this.turnScheduled = false;
@@ -179,6 +226,8 @@ export class StreamChannel implements Transport {
   ) {
     this.ndjson = (options.framing ?? "ndjson") === "ndjson" ? createNdjsonDecoder({ maxLineBytes: options.maxLineBytes }) : undefined;
     this.maxQueued = options.maxQueuedChars ?? DEFAULT_MAX_QUEUED_CHARS;
+    this.maxStallMs = options.maxStallMs ?? DEFAULT_MAX_STALL_MS;
+    this.clock = options.clock ?? systemClock;
     this.onFault = options.onFault;
     this.batchWrites = this.ndjson !== undefined && options.batchWrites === true;
   }
@@ -205,9 +254,8 @@ export class StreamChannel implements Transport {
         this.turnScheduled = true;
         afterTurn(this.batchDone);
       }
-      if (this.blocked) {
-        if (this.queuedChars > this.maxQueued) this.closeWith(`outgoing queue over ${this.maxQueued} characters: the peer is not reading`, false);
-      } else if (this.queuedChars >= MAX_BATCH_CHARS) {
+      if (this.blocked) this.checkQueue();
+      else if (this.queuedChars >= MAX_BATCH_CHARS) {
         // A big batch goes out now: batching saves syscalls, it must not hold large output back.
         if (!this.sink.write(this.takeQueued())) this.block();
       }
@@ -277,6 +325,7 @@ export class StreamChannel implements Transport {
   closeWith(reason: string, flush = true): void {
     if (this.reason !== undefined) return;
     this.reason = reason;
+    this.cancelStall();
     if (flush) {
       // Past the sink's high-water mark, but the stream buffers it: nothing is lost.
       if (this.ndjson !== undefined) {
@@ -323,6 +372,24 @@ export class StreamChannel implements Transport {
   private block(): void {
     this.blocked = true;
     this.sink.waitDrain(this.drained);
+    // What a drain did not take (messages framing writes one chunk at a time) may still be over the bound.
+    this.checkQueue();
+  }
+
+  /** While blocked: closes at once past the hard bound, or arms the stall timer past `maxQueued`. */
+  private checkQueue(): void {
+    const hard = HARD_QUEUE_FACTOR * this.maxQueued;
+    if (this.queuedChars > hard) {
+      this.closeWith(`outgoing queue over ${hard} characters (${HARD_QUEUE_FACTOR} × maxQueuedChars) with no drain: the peer is not reading`, false);
+    } else if (this.queuedChars > this.maxQueued && this.stallTimer === undefined) {
+      this.stallTimer = this.clock.schedule(this.clock.now() + this.maxStallMs, this.stalled);
+    }
+  }
+
+  private cancelStall(): void {
+    if (this.stallTimer === undefined) return;
+    this.clock.cancel(this.stallTimer);
+    this.stallTimer = undefined;
   }
 
   /** The sink drained (or a batch ended): writes the queue, joined into one chunk when it holds lines. */

@@ -73,8 +73,9 @@ export interface SpawnOptions extends Omit<ChannelOptions, "framing"> {
    */
   exitGraceMs?: number;
   /**
-   * The timers of the shutdown sequence. Default: {@link SHUTDOWN_CLOCK}. Tests pass a
-   * `ManualClock` to step through the sequence without waiting.
+   * The timers of the shutdown sequence, and of the channel's `maxStallMs`. Default:
+   * {@link SHUTDOWN_CLOCK} for the shutdown sequence, the driver's `systemClock` for the
+   * stall. Tests pass a `ManualClock` to step through either without waiting.
    */
   clock?: Clock;
 }
