@@ -15,7 +15,7 @@
  * carries `id: null` (JSON-RPC 2.0's "id could not be determined", which every legacy
  * version's readers accept) unless the caller has the request's id.
  */
-import { DEFAULT_LIMITS } from "../../jsonrpc/codec.js";
+import { decode, DEFAULT_LIMITS } from "../../jsonrpc/codec.js";
 import { rpcError } from "../../jsonrpc/errors.js";
 import type { JsonRpcErrorResponse, RequestId } from "../../jsonrpc/types.js";
 
@@ -114,6 +114,18 @@ const STATUS_TEXT: Record<number, string> = {
 export function httpError(status: number, code: number, message: string, options: { id?: RequestId | null; data?: unknown; headers?: Record<string, string> } = {}): Response {
   const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id: options.id ?? null, error: rpcError(code, `${STATUS_TEXT[status] ?? "Error"}: ${message}`, options.data) };
   return jsonResponse(status, JSON.stringify(reply), options.headers);
+}
+
+/**
+ * The answer to a body over a session's `maxMessageBytes`: HTTP 400 with the codec's own
+ * reply (`-32600` naming the limit, the request's id echoed where the body's ends show
+ * it), exactly what the handler answers a legacy session's body over that limit, and what
+ * the kernel answers on every other transport (README Limits). Undefined within the limit.
+ */
+export function overMessageLimit(bytes: Uint8Array, maxMessageBytes: number): Response | undefined {
+  if (bytes.byteLength <= maxMessageBytes) return undefined;
+  const d = decode(bytes, { maxBytes: maxMessageBytes });
+  return d.kind === "invalid" ? jsonResponse(400, JSON.stringify(d.reply)) : undefined;
 }
 
 /** A JSON response with the given text and status. */
