@@ -354,6 +354,19 @@ test("streamable-http client (basic/index Responses; README Limits, SSE event): 
   t.close();
 });
 
+test("streamable-http client (README Limits, SSE event: the error names the limit): a response event over the client's maxMessageBytes fails its request with the configured limit in the message, not the SSE decoder's event bound (the limit plus room for field names)", async () => {
+  const { handler } = makeHandler();
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    if (!body.includes('"tools/list"')) return next();
+    const id = (JSON.parse(body) as { id: number }).id;
+    return sse(`id: 1-0\ndata:\n\nid: 1-1\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { tools: [], pad: "p".repeat(3000) } })}\n\n`);
+  }, { openGetStream: false, maxMessageBytes: 1000 });
+  const ep = connect(t);
+  await ep.open();
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "malformed response from the peer: message exceeds maxBytes (1000)");
+  t.close();
+});
+
 test("streamable-http client (draft: a broken modern stream is re-issued under a new id): when the re-issued request's response is the event over the limit, the call fails at once with -32603 under the id the application knows", async () => {
   const { handler } = modernHandler();
   let attempts = 0;

@@ -820,7 +820,7 @@ class HttpClient implements HttpClientTransport {
         for (const o of feedSse(decoder, value)) {
           heard = true;
           if (o.type === "retry") ctx.retryMs = o.ms;
-          else if (o.type === "error") this.dropped(o, decoder.maxEventSize, ctx);
+          else if (o.type === "error") this.dropped(o, ctx);
           // Empty data: the priming event, which only moves the cursor.
           else if (o.data !== "" && o.event === "message") this.deliver(o.data, ctx);
         }
@@ -934,12 +934,13 @@ class HttpClient implements HttpClientTransport {
    * re-issued modern request's wire id is mapped back), instead of waiting on a resumption
    * that can only replay it; this stream stops waiting for it too. Anything else (a request
    * too large, which the kernel answers `-32600` with its id) goes to the kernel as the
-   * codec's stand-in.
+   * codec's stand-in. Both name the client's `maxMessageBytes`, not the decoder's event
+   * bound (which leaves room for field names).
    */
-  private dropped(e: { reason: string; head: string; tail: string }, limit: number, ctx: StreamCtx): void {
+  private dropped(e: { reason: string; head: string; tail: string }, ctx: StreamCtx): void {
     this.report(`dropped an SSE event: ${e.reason}`);
-    const d = decodeOversized(e.head, e.tail, limit);
-    if (d.kind !== "invalid" || d.answers === undefined || d.answers === null) return this.hand(oversizedStandIn(e.head, e.tail, limit));
+    const d = decodeOversized(e.head, e.tail, this.maxBytes);
+    if (d.kind !== "invalid" || d.answers === undefined || d.answers === null) return this.hand(oversizedStandIn(e.head, e.tail, this.maxBytes));
     const modern = ctx.modern;
     const key = JSON.stringify(modern?.wireId !== undefined && d.answers === modern.wireId ? modern.id : d.answers);
     const id = ctx.ids.get(key);
