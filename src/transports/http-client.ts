@@ -63,8 +63,9 @@
  * id and what changed while it was down is lost, so its owner gets the -32000 error and
  * re-subscribes (`basic/patterns/subscriptions`: a drop "MAY" trigger a reconnect).
  * Era detection is the kernel's: its `server/discover` probe is a modern
- * request, and a 4xx whose body is not a modern JSON-RPC error reaches it as -32000, so
- * it falls back to `initialize`.
+ * request, and a 4xx whose body is not a modern JSON-RPC error reaches it with another
+ * code (an id-less JSON-RPC error body keeps its own, any other body is -32603), so it
+ * falls back to `initialize`.
  *
  * `close()` aborts every fetch, sends DELETE for the session (a 405 is fine), and calls
  * the close listener once. Delays go through an injectable `sleep`, so tests never wait.
@@ -74,7 +75,7 @@ import { MIN_PEER_DELAY_MS, systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
 import { DEFAULT_LIMITS, decodeOversized, malformedResponseAnswer, oversizedStandIn } from "../jsonrpc/codec.js";
-import { ErrorCode } from "../jsonrpc/errors.js";
+import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
@@ -681,22 +682,34 @@ class HttpClient implements HttpClientTransport {
     else this.report("ignored an MCP-Session-Id that is not visible ASCII");
   }
 
-  /** A non-2xx answer: a JSON-RPC error with an id goes to the receiver; otherwise the request is answered here. */
+  /**
+   * A non-2xx answer: a JSON-RPC error with an id goes to the receiver; otherwise the
+   * requests of the POST are answered here. A JSON-RPC error body without their id (the
+   * server could not read the POST: 413 for a body over its limit, say) keeps its code and
+   * data, its message after the status, so a request too large for the server is `-32600`
+   * as it is on stdio (2025-11-25 `basic/transports`: the body of such an error status MAY
+   * be a JSON-RPC error response that has no id). Any other body is `-32603` with the status.
+   */
   private async httpFailure(ctx: StreamCtx, res: Response, type: string): Promise<void> {
     const read = type === JSON_TYPE ? await readBodyText(res, this.maxBytes) : (discard(res), undefined);
     const body = read?.ok === true ? read.text : undefined;
-    let detail = `HTTP ${res.status}`;
+    const status = `HTTP ${res.status}`;
     if (body !== undefined && body.length > 0) {
-      const reply = parse(body) as { id?: unknown; error?: { message?: unknown } } | undefined;
+      const reply = parse(body) as { jsonrpc?: unknown; id?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined;
       if (reply !== undefined && typeof reply === "object" && reply !== null && !Array.isArray(reply)) {
         if ((typeof reply.id === "string" || typeof reply.id === "number") && ctx.pending.has(JSON.stringify(reply.id))) {
           this.deliver(body, ctx);
           return;
         }
-        if (typeof reply.error?.message === "string") detail += `: ${reply.error.message}`;
+        const e = reply.error;
+        if (typeof e?.message === "string") {
+          const message = `${status}: ${e.message}`;
+          if (reply.jsonrpc !== "2.0" || !Number.isSafeInteger(e.code)) return this.failed(ctx, message, ErrorCode.InternalError);
+          return this.answerWaiting(ctx, message, e.data === undefined ? { code: e.code as number, message } : { code: e.code as number, message, data: e.data });
+        }
       }
     }
-    this.failed(ctx, detail, ErrorCode.InternalError);
+    this.failed(ctx, status, ErrorCode.InternalError);
   }
 
   // -------------------------------------------------------------------------------------
@@ -983,16 +996,24 @@ class HttpClient implements HttpClientTransport {
    * Answers the requests of `ctx` that got no response, so the caller does not wait for a
    * timeout: `-32000` "connection closed" when the connection failed (a network error, a
    * stream that broke), `-32603` when the server answered this request badly (an HTTP error
-   * status, no response in the body, another content type) and the session serves on.
+   * status without a JSON-RPC error, no response in the body, another content type) and
+   * the session serves on.
    */
   private failed(ctx: StreamCtx, why: string, code: number = ErrorCode.ConnectionClosed): void {
+    this.answerWaiting(ctx, why, { code, message: code === ErrorCode.ConnectionClosed ? `connection closed: ${why}` : why });
+  }
+
+  /**
+   * Answers the requests of `ctx` that got no response with `error`, as it is (a server's
+   * own `-32000` gets no "connection closed"); with none waiting, reports `why`.
+   */
+  private answerWaiting(ctx: StreamCtx, why: string, error: JsonRpcErrorObject): void {
     if (this.closed || ctx.modern?.cancelled || ctx.released) return;
     if (ctx.pending.size === 0) return this.report(why);
-    const message = code === ErrorCode.ConnectionClosed ? `connection closed: ${why}` : why;
     for (const key of [...ctx.pending]) {
       const id = ctx.ids.get(key)!;
       ctx.pending.delete(key);
-      this.deliver(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }), ctx);
+      this.deliver(JSON.stringify({ jsonrpc: "2.0", id, error }), ctx);
     }
   }
 
