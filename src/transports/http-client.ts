@@ -74,13 +74,13 @@ import { errorText } from "./error-text.js";
 import { MIN_PEER_DELAY_MS, systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
-import { DEFAULT_LIMITS, decodeOversized, malformedResponseAnswer, oversizedStandIn } from "../jsonrpc/codec.js";
+import { DEFAULT_LIMITS, decodeInvalidUtf8, decodeOversized, invalidUtf8StandIn, malformedResponseAnswer, oversizedStandIn, type Decoded } from "../jsonrpc/codec.js";
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
-import { peekRequestId } from "../jsonrpc/safe-json.js";
+import { PEEK_WINDOW, peekRequestId, TAIL_WINDOW } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { isProtocolVersion } from "../model/versions.js";
-import { readBodyText } from "./http/body.js";
+import { NOT_UTF8_BODY, readBodyText } from "./http/body.js";
 import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument, type ParamHeader } from "./http/request-metadata.js";
 
@@ -643,6 +643,9 @@ class HttpClient implements HttpClientTransport {
       const read = await readBodyText(res, this.maxBytes);
       // Past the message limit: no attempt can do better, so the request fails (not re-issued).
       if (!read.ok && read.status === 413) return this.failed(ctx, `the JSON response body exceeds ${this.maxBytes} bytes`, ErrorCode.InternalError);
+      // Not UTF-8 (2025-11-25 basic/transports: messages MUST be): the body answers this POST
+      // alone, so its requests fail as a malformed response's would (not re-issued: the server answered).
+      if (read === NOT_UTF8_BODY) return this.failed(ctx, "malformed response from the peer: the JSON response body is not valid UTF-8", ErrorCode.InternalError);
       if (!read.ok && ctx.modern !== undefined) return "the JSON response body could not be read";
       if (!read.ok) return this.failed(ctx, "the JSON response body could not be read");
       if (read.text.length > 0) this.deliver(read.text, ctx);
@@ -835,7 +838,10 @@ class HttpClient implements HttpClientTransport {
           if (o.type === "retry") ctx.retryMs = o.ms;
           else if (o.type === "error") this.dropped(o, ctx);
           // Empty data: the priming event, which only moves the cursor.
-          else if (o.data !== "" && o.event === "message") this.deliver(o.data, ctx);
+          else if (o.data !== "" && o.event === "message") {
+            if (o.invalidUtf8 === true) this.notUtf8(o.data, ctx);
+            else this.deliver(o.data, ctx);
+          }
         }
         // The id of the last complete event: one cut before its blank line was not received (WHATWG).
         ctx.lastEventId = decoder.dispatchedId;
@@ -942,18 +948,39 @@ class HttpClient implements HttpClientTransport {
   }
 
   /**
-   * An event too large to keep, classified by the codec from its two ends. A response
-   * fails the request it answers at once (`-32603`), under the id the kernel knows (a
-   * re-issued modern request's wire id is mapped back), instead of waiting on a resumption
-   * that can only replay it; this stream stops waiting for it too. Anything else (a request
-   * too large, which the kernel answers `-32600` with its id) goes to the kernel as the
-   * codec's stand-in. Both name the client's `maxMessageBytes`, not the decoder's event
-   * bound (which leaves room for field names).
+   * An event too large to keep ({@link HttpClient.unreadable}). The error names the
+   * client's `maxMessageBytes`, not the decoder's event bound (which leaves room for field
+   * names).
    */
   private dropped(e: { reason: string; head: string; tail: string }, ctx: StreamCtx): void {
     this.report(`dropped an SSE event: ${e.reason}`);
-    const d = decodeOversized(e.head, e.tail, this.maxBytes);
-    if (d.kind !== "invalid" || d.answers === undefined || d.answers === null) return this.hand(oversizedStandIn(e.head, e.tail, this.maxBytes));
+    this.unreadable(decodeOversized(e.head, e.tail, this.maxBytes), oversizedStandIn(e.head, e.tail, this.maxBytes), ctx);
+  }
+
+  /**
+   * An event whose data held bytes that are not UTF-8 ({@link HttpClient.unreadable}):
+   * "JSON-RPC messages MUST be UTF-8 encoded" (2025-11-25 `basic/transports`), and the
+   * replacement characters WHATWG decoding put in their place would parse, so it is
+   * refused as the stdio channel refuses such a line.
+   */
+  private notUtf8(data: string, ctx: StreamCtx): void {
+    this.report("an SSE event is not valid UTF-8");
+    const head = data.slice(0, PEEK_WINDOW);
+    const tail = data.slice(-TAIL_WINDOW);
+    this.unreadable(decodeInvalidUtf8(head, tail), invalidUtf8StandIn(head, tail), ctx);
+  }
+
+  /**
+   * An event the client cannot read, classified by the codec from its two ends (`d`), as
+   * the stdio channel's lines are. A response fails the request it answers at once
+   * (`-32603` "malformed response from the peer"), under the id the kernel knows (a
+   * re-issued modern request's wire id is mapped back), instead of waiting on a resumption
+   * that can only replay it; this stream stops waiting for it too. Anything else (a server
+   * request, which the kernel refuses as the codec says) goes to the kernel as the codec's
+   * stand-in.
+   */
+  private unreadable(d: Decoded, standIn: string, ctx: StreamCtx): void {
+    if (d.kind !== "invalid" || d.answers === undefined || d.answers === null) return this.hand(standIn);
     const modern = ctx.modern;
     const key = JSON.stringify(modern?.wireId !== undefined && d.answers === modern.wireId ? modern.id : d.answers);
     const id = ctx.ids.get(key);
@@ -1228,7 +1255,7 @@ async function firstMessage(res: Response, maxBytes: number): Promise<string | u
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return undefined;
-      for (const o of feedSse(decoder, value)) if (o.type === "event" && o.data !== "") return o.data;
+      for (const o of feedSse(decoder, value)) if (o.type === "event" && o.data !== "") return o.invalidUtf8 === true ? undefined : o.data;
     }
   } catch {
     return undefined;
