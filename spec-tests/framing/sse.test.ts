@@ -120,15 +120,41 @@ test("WHATWG: CR-only line endings, and a CR ending one chunk with its LF openin
   assert.deepEqual(run(["data: a\r", "", "\n\r\n"]), [ev("a")]);
 });
 
-test("WHATWG: bytes are UTF-8 decoded with replacement, never a failure", () => {
-  assert.deepEqual(run([new Uint8Array([0x64, 0x61, 0x74, 0x61, 0x3a, 0xff, 0x0a, 0x0a])]), [ev("\ufffd")]);
+/** An event whose data held bytes that are not UTF-8. */
+const notUtf8 = (data: string, id = ""): SseOutput => ({ type: "event", event: "message", data, id, invalidUtf8: true });
+
+test("WHATWG: bytes are UTF-8 decoded with replacement, never a failure (the event says its data was not UTF-8)", () => {
+  assert.deepEqual(run([new Uint8Array([0x64, 0x61, 0x74, 0x61, 0x3a, 0xff, 0x0a, 0x0a])]), [notUtf8("\ufffd")]);
   // A lead byte followed by a non-continuation in the next chunk.
-  assert.deepEqual(run([enc.encode("data:"), new Uint8Array([0xe6]), enc.encode("x\n\n")]), [ev("\ufffdx")]);
+  assert.deepEqual(run([enc.encode("data:"), new Uint8Array([0xe6]), enc.encode("x\n\n")]), [notUtf8("\ufffdx")]);
   // A byte that can never start a character, at the end of a chunk, is not held back.
-  assert.deepEqual(run([enc.encode("data:a"), new Uint8Array([0xf8]), enc.encode("\n\n")]), [ev("a\ufffd")]);
+  assert.deepEqual(run([enc.encode("data:a"), new Uint8Array([0xf8]), enc.encode("\n\n")]), [notUtf8("a\ufffd")]);
   // A character cut across three chunks.
   const star = enc.encode("🎉");
   assert.deepEqual(run([enc.encode("data:"), star.subarray(0, 1), star.subarray(1, 2), star.subarray(2), enc.encode("\n\n")]), [ev("🎉")]);
+});
+
+test("basic/transports (JSON-RPC messages MUST be UTF-8 encoded): only the event whose data held bytes that are not UTF-8 is marked invalidUtf8, however the stream is cut; a U+FFFD sent as UTF-8, and bad bytes in a comment or another field, mark nothing", () => {
+  const bytes = (...parts: Array<string | number[]>) => {
+    const chunks = parts.map((p) => (typeof p === "string" ? enc.encode(p) : Uint8Array.from(p)));
+    const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    return all;
+  };
+  // An overlong "/" (C0 AF) inside a JSON string, between two good events; "é" cut anywhere too.
+  const stream = bytes("id: 1\ndata: {\"a\":\"é\"}\n\nid: 2\ndata: {\"b\":\"x", [0xc0, 0xaf], "y\"}\ndata: more\n\n: ", [0xff], "\nevent", [0xff], ": z\nid: 3\ndata: \ufffd ok\n\n");
+  const expected = [ev('{"a":"é"}', "1"), notUtf8('{"b":"x\ufffd\ufffdy"}\nmore', "2"), ev("\ufffd ok", "3")];
+  assert.deepEqual(run([stream]), expected);
+  for (let cut = 0; cut <= stream.length; cut++) {
+    assert.deepEqual(run([stream.subarray(0, cut), stream.subarray(cut)]), expected, `cut at ${cut}`);
+  }
+  const single: Uint8Array[] = [];
+  for (let i = 0; i < stream.length; i++) single.push(stream.subarray(i, i + 1));
+  assert.deepEqual(run(single), expected, "one byte at a time");
 });
 
 test("the decoder state is plain data: a JSON round trip between any two chunks, a character cut across them included, decodes alike", () => {

@@ -354,6 +354,55 @@ test("streamable-http client (basic/index Responses; README Limits, SSE event): 
   t.close();
 });
 
+test("streamable-http client (README Limits, SSE event: the error names the limit): a response event over the client's maxMessageBytes fails its request with the configured limit in the message, not the SSE decoder's event bound (the limit plus room for field names)", async () => {
+  const { handler } = makeHandler();
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    if (!body.includes('"tools/list"')) return next();
+    const id = (JSON.parse(body) as { id: number }).id;
+    return sse(`id: 1-0\ndata:\n\nid: 1-1\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { tools: [], pad: "p".repeat(3000) } })}\n\n`);
+  }, { openGetStream: false, maxMessageBytes: 1000 });
+  const ep = connect(t);
+  await ep.open();
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "malformed response from the peer: message exceeds maxBytes (1000)");
+  t.close();
+});
+
+/** `message` as bytes with an overlong "/" (C0 AF, not UTF-8) in place of the "@@" in it. */
+function withBadBytes(message: object): Uint8Array<ArrayBuffer> {
+  const [pre, post] = JSON.stringify(message).split("@@");
+  const enc = new TextEncoder();
+  return Uint8Array.from([...enc.encode(pre), 0xc0, 0xaf, ...enc.encode(post)]);
+}
+
+test("streamable-http client (2025-11-25 basic/transports: JSON-RPC messages MUST be UTF-8 encoded; README: a response whose bytes are not UTF-8 fails its request): a JSON body or an SSE event that is not UTF-8 fails the request it answers with -32603, as over stdio, not resolved with replacement characters; the call beside it and the session go on, in both eras", async () => {
+  for (const mode of ["json", "sse"] as const) {
+    for (const era of ["2025-11-25", MV] as const) {
+      const { handler } = era === MV ? modernHandler() : makeHandler();
+      let posts = 0;
+      const t = wrappedTransport(handler, async (_req, next, body) => {
+        if (!body.includes('"tools/list"')) return next();
+        posts++;
+        const id = (JSON.parse(body) as { id: number }).id;
+        const bad = withBadBytes({ jsonrpc: "2.0", id, result: { tools: [], note: "a@@b" } });
+        if (mode === "json") return new Response(bad, { status: 200, headers: { "content-type": "application/json" } });
+        const enc = new TextEncoder();
+        return new Response(Uint8Array.from([...enc.encode(era === MV ? "data: " : "id: 1-0\ndata:\n\nid: 1-1\ndata: "), ...bad, ...enc.encode("\n\n")]), { status: 200, headers: SSE });
+      });
+      const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [era] } });
+      await client.connect(t);
+      const [bad, beside] = await Promise.allSettled([client.listTools(), client.callTool("echo", { text: "beside" })]);
+      const e = (bad as PromiseRejectedResult).reason as McpError;
+      assert.equal(bad.status, "rejected", `${mode} ${era}`);
+      assert.equal(e.code, ErrorCode.InternalError, `${mode} ${era}`);
+      assert.match(e.message, /^malformed response from the peer: .*not valid UTF-8/, `${mode} ${era}`);
+      assert.equal(beside.status === "fulfilled" && beside.value.content[0].text, "beside", `${mode} ${era}`);
+      assert.equal(posts, 1, `${mode} ${era}: not re-issued, no resumption`);
+      assert.equal((await client.callTool("echo", { text: "after" })).content[0].text, "after");
+      client.close();
+    }
+  }
+});
+
 test("streamable-http client (draft: a broken modern stream is re-issued under a new id): when the re-issued request's response is the event over the limit, the call fails at once with -32603 under the id the application knows", async () => {
   const { handler } = modernHandler();
   let attempts = 0;

@@ -11,6 +11,8 @@ import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { GET_WAIT_MS, httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
 import { deferred, makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
+import { modernHandler, MV } from "./modern-helpers.js";
+import { McpClient } from "../../src/api/client.js";
 
 type Fetch = NonNullable<HttpClientOptions["fetch"]>;
 
@@ -414,9 +416,9 @@ test("client: Listening item 3: a server that answers GET with 405 offers no str
   t.close();
 });
 
-test("client: an HTTP error whose body is a JSON-RPC error for the request is delivered; other bad answers fail that request alone with -32603 (the session serves on); a network failure is -32000", async () => {
+test("client: an HTTP error whose body is a JSON-RPC error for the request is delivered, one without its id keeps its code (a server's -32000 too, without 'connection closed'); other bad answers fail that request alone with -32603 (the session serves on); a network failure is -32000", async () => {
   const { handler } = makeHandler();
-  let mode: "rpc" | "bare" | "throw" | "text" | "odd" = "rpc";
+  let mode: "rpc" | "bare" | "server-32000" | "not-rpc" | "throw" | "text" | "odd" = "rpc";
   const t = httpClientTransport(URL_, {
     openGetStream: false,
     fetch: inProcess(handler, [], async (req, next) => {
@@ -425,6 +427,9 @@ test("client: an HTTP error whose body is a JSON-RPC error for the request is de
       const id = JSON.parse(body).id;
       if (mode === "rpc") return new Response(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32602, message: "bad" } }), { status: 400, headers: { "content-type": "application/json" } });
       if (mode === "bare") return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "nope" } }), { status: 403, headers: { "content-type": "application/json" } });
+      if (mode === "server-32000") return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: no" } }), { status: 400, headers: { "content-type": "application/json" } });
+      // A framework's error object, not JSON-RPC (no "jsonrpc": "2.0"): its code is not a JSON-RPC code.
+      if (mode === "not-rpc") return new Response(JSON.stringify({ error: { code: 500, message: "boom" } }), { status: 500, headers: { "content-type": "application/json" } });
       if (mode === "text") return new Response("oops", { status: 500, headers: { "content-type": "text/plain" } });
       if (mode === "odd") return new Response("<html>", { status: 200, headers: { "content-type": "text/html" } });
       throw new Error("ECONNREFUSED");
@@ -434,7 +439,11 @@ test("client: an HTTP error whose body is a JSON-RPC error for the request is de
   await ep.open();
   await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === -32602);
   mode = "bare";
-  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && /^HTTP 403: nope/.test(e.message));
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InvalidRequest && e.message === "HTTP 403: nope");
+  mode = "server-32000";
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.ConnectionClosed && e.message === "HTTP 400: Bad Request: no");
+  mode = "not-rpc";
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "HTTP 500: boom");
   mode = "text";
   await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && /^HTTP 500/.test(e.message));
   mode = "odd";
@@ -442,6 +451,23 @@ test("client: an HTTP error whose body is a JSON-RPC error for the request is de
   mode = "throw";
   await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.ConnectionClosed && /ECONNREFUSED/.test(e.message));
   t.close();
+});
+
+test("basic/transports (Sending Messages: an error status's body MAY be a JSON-RPC error response without id; README Limits, maxBodyBytes: 413 with a JSON-RPC error body): a request over the server's body limit fails with that body's -32600, as an oversized request does over memory and stdio, in both eras; the other requests and the session go on", async () => {
+  for (const era of ["2025-11-25", MV] as const) {
+    const { handler } = era === MV ? modernHandler(new Tools(), { maxBodyBytes: 1000 }) : makeHandler(new Tools(), { maxBodyBytes: 1000 });
+    const t = wrappedTransport(handler, (_req, next) => next());
+    const c = new McpClient({ name: "c", version: "1" }, { session: { versions: [era] } });
+    await c.connect(t);
+    const [big, small] = await Promise.allSettled([c.callTool("echo", { text: "y".repeat(5000) }), c.callTool("echo", { text: "ok" })]);
+    assert.equal(big.status, "rejected", era);
+    const e = (big as PromiseRejectedResult).reason as McpError;
+    assert.equal(e.code, ErrorCode.InvalidRequest, era);
+    assert.equal(e.message, "HTTP 413: Content Too Large: request body exceeds 1000 bytes", era);
+    assert.equal(small.status === "fulfilled" && small.value.content[0].text, "ok", era);
+    assert.equal((await c.callTool("echo", { text: "after" })).content[0].text, "after", era);
+    c.close();
+  }
 });
 
 test("client: JSON responses (enableJsonResponse) are handed over as they are", async () => {

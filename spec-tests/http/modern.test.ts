@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { UNENCODABLE_RESPONSE } from "../../src/jsonrpc/codec.js";
-import { call, initializeMessage, open, post, SseReader, Tools, until, URL_ } from "./helpers.js";
+import { call, initializeMessage, open, post, setupWith, SseReader, Tools, until, URL_ } from "./helpers.js";
 import { answerOf, bodyOf, legacyHandler, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
 import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
 import { ManualClock } from "../../src/driver/clock.js";
@@ -304,6 +304,36 @@ test("basic/versioning: a legacy-only server answers a modern request with 400 -
   assert.equal(b.error.code, ErrorCode.UnsupportedProtocolVersion);
   assert.ok(b.error.data.supported.includes("2025-11-25"));
   assert.equal((await post(handler, initializeMessage())).status, 200);
+});
+
+test("README Limits (maxMessageBytes: -32600 naming the limit, id echoed): a modern request over the setup's maxMessageBytes is refused before its kernel sees it, with the reply and HTTP 400 a legacy session's body gets; within the limit it is served", async () => {
+  const tools = new Tools();
+  const base = setupWith(tools);
+  const handler = createHttpHandler({
+    sessionIdleMs: 0,
+    createSession: () => {
+      const s = base();
+      return { ...s, options: { ...s.options, versions: [MV, "2025-11-25"], maxMessageBytes: 1000 } };
+    },
+  });
+  const refusal = { jsonrpc: "2.0", id: 1, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: message exceeds maxBytes (1000)" } };
+  const big = { text: "y".repeat(5000) };
+  const modern = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: big }));
+  assert.equal(modern.status, 400);
+  assert.deepEqual(await bodyOf(modern), refusal);
+  assert.equal(tools.contexts.length, 0, "the tool did not run");
+  const sid = await open(handler);
+  const legacy = await post(handler, call(1, "echo", big), sid, "2025-11-25");
+  assert.equal(legacy.status, 400);
+  assert.deepEqual(await bodyOf(legacy), refusal);
+  // A notification has no id to echo.
+  const note = { jsonrpc: "2.0", method: "notifications/message", params: { ...big, _meta: { "io.modelcontextprotocol/protocolVersion": MV } } };
+  const n = await postModern(handler, note);
+  assert.equal(n.status, 400);
+  assert.equal((await bodyOf(n)).id, null);
+  const small = await postModern(handler, modernRequest(2, "tools/call", { name: "echo", arguments: { text: "y".repeat(500) } }));
+  assert.equal(small.status, 200);
+  assert.equal((await answerOf(small)).result.content[0].text.length, 500);
 });
 
 test("streamable-http (draft): the modern seam can be replaced by the application (options.modern)", async () => {

@@ -16,9 +16,16 @@
  * decoded as UTF-8 with replacement, as WHATWG requires; the up to three bytes of a
  * character split across chunks wait in `carry`, an array of numbers, so the state stays
  * plain data (a JSON round trip of it decodes the rest of the stream alike) rather than a
- * streaming decoder object. One BOM at the very start is dropped. Lines end at
- * CRLF, LF or CR; a CR that ends a chunk sets `pendingCR` so that an LF opening the next
- * chunk is not taken for a second, blank line. Per line:
+ * streaming decoder object. MCP asks more of its messages than WHATWG of its events
+ * ("JSON-RPC messages MUST be UTF-8 encoded", 2025-11-25 `basic/transports`), and data
+ * in which a replacement character stands for bad bytes still parses as JSON: so an
+ * event whose data lines held bytes that are not UTF-8 is dispatched with `invalidUtf8`,
+ * for its reader to refuse (the HTTP client fails the request it answers, as the stdio
+ * channel does). Finding them costs nothing on a valid chunk: it is decoded strictly, and
+ * only a chunk that fails is decoded again line by line (CR and LF are single bytes that
+ * no UTF-8 sequence contains), marking the lines that held bad bytes. One BOM at the very
+ * start is dropped. Lines end at CRLF, LF or CR; a CR that ends a chunk sets `pendingCR`
+ * so that an LF opening the next chunk is not taken for a second, blank line. Per line:
  *
  * - blank: dispatch. An event is emitted only if at least one `data` line arrived (a
  *   `data:` line with an empty value counts, so the priming event is emitted with data
@@ -43,8 +50,12 @@ import { PEEK_WINDOW, TAIL_WINDOW } from "../jsonrpc/safe-json.js";
 
 /** What {@link feedSse} hands out. */
 export type SseOutput =
-  /** A dispatched event; `id` is the last event id (persisting across events), `""` when none was ever set. */
-  | { type: "event"; event: string; data: string; id: string }
+  /**
+   * A dispatched event; `id` is the last event id (persisting across events), `""` when
+   * none was ever set. `invalidUtf8`: some of its data lines held bytes that are not UTF-8
+   * (replaced by U+FFFD in `data`, as WHATWG decodes them).
+   */
+  | { type: "event"; event: string; data: string; id: string; invalidUtf8?: true }
   /** A valid `retry` field: the reconnection delay, in milliseconds. */
   | { type: "retry"; ms: number }
   /**
@@ -100,10 +111,22 @@ export interface SseDecoder {
   dropTail: string;
   /** The dropped pending line is a `data` line: the rest of it still goes to {@link SseDecoder.dropTail}. */
   dropLineIsData: boolean;
+  /** The pending line so far held bytes that are not UTF-8. */
+  lineInvalid: boolean;
+  /** A data line of the current event held bytes that are not UTF-8: it is dispatched with `invalidUtf8`. */
+  dataInvalid: boolean;
 }
 
 /** Replacement decoding, as WHATWG requires; BOM kept, so only the stream's first one is dropped (by hand). */
 const utf8 = /* @__PURE__ */ new TextDecoder("utf-8", { ignoreBOM: true });
+/** The same, throwing on bytes that are not UTF-8: how a chunk that holds some is told. */
+const strictUtf8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/**
+ * The text ranges (`[start, end)` pairs of offsets into the text of the chunk being fed)
+ * of the lines that held bytes that are not UTF-8. Filled by {@link decodeChunk}, read by
+ * {@link feedText}, emptied per chunk; almost always empty.
+ */
+const invalidRanges: number[] = [];
 const DIGITS = /^[0-9]+$/;
 
 /** A fresh decoder for one stream; `lastEventId` can seed it (e.g. when resuming). */
@@ -125,12 +148,15 @@ export function createSseDecoder(options?: SseOptions, lastEventId = ""): SseDec
     dropHead: "",
     dropTail: "",
     dropLineIsData: false,
+    lineInvalid: false,
+    dataInvalid: false,
   };
 }
 
 /** Feeds one chunk (text or UTF-8 bytes) and returns what it completes, in order. Updates `state` in place. Never throws. */
 export function feedSse(state: SseDecoder, chunk: string | Uint8Array): SseOutput[] {
   const out: SseOutput[] = [];
+  invalidRanges.length = 0;
   feedText(state, typeof chunk === "string" ? chunk : decodeChunk(state, chunk), out);
   return out;
 }
@@ -147,12 +173,48 @@ function decodeChunk(state: SseDecoder, chunk: Uint8Array): string {
       state.carry = carry.concat(Array.from(chunk));
       return "";
     }
-    head = utf8.decode(Uint8Array.from(carry.concat(Array.from(chunk.subarray(0, start)))));
+    head = decodeMarking(Uint8Array.from(carry.concat(Array.from(chunk.subarray(0, start)))), 0);
     state.carry = [];
   }
   const end = completeEnd(chunk, start);
   if (end < chunk.length) state.carry = Array.from(chunk.subarray(end));
-  return end > start ? head + utf8.decode(chunk.subarray(start, end)) : head;
+  return end > start ? head + decodeMarking(chunk.subarray(start, end), head.length) : head;
+}
+
+/**
+ * `bytes` decoded with replacement; when some are not UTF-8, the ranges of the lines that
+ * held them go to {@link invalidRanges} (offsets from `at`, where this text starts in the
+ * chunk's). Line by line, the text is the same as in one piece: a malformed sequence is
+ * cut short by a CR or LF byte, which decodes as itself.
+ */
+function decodeMarking(bytes: Uint8Array, at: number): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    // Not UTF-8: found line by line below.
+  }
+  let text = "";
+  let from = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i < bytes.length && bytes[i] !== 0x0a && bytes[i] !== 0x0d) continue;
+    const line = bytes.subarray(from, i);
+    let piece: string;
+    try {
+      piece = strictUtf8.decode(line);
+    } catch {
+      piece = utf8.decode(line);
+      invalidRanges.push(at + text.length, at + text.length + piece.length);
+    }
+    text += i < bytes.length ? piece + String.fromCharCode(bytes[i]) : piece;
+    from = i + 1;
+  }
+  return text;
+}
+
+/** Whether `text[from .. to)` of the chunk being fed touches a line that held bytes that are not UTF-8. */
+function touchesInvalid(from: number, to: number): boolean {
+  for (let i = 0; i < invalidRanges.length; i += 2) if (invalidRanges[i] < to && invalidRanges[i + 1] > from) return true;
+  return false;
 }
 
 /** Bytes a UTF-8 sequence starting with `lead` has (1 for anything that is not a multi-byte lead). */
@@ -192,11 +254,12 @@ function feedText(state: SseDecoder, text: string, out: SseOutput[]): void {
       const piece = text.slice(pos, end);
       const line = state.line === "" ? piece : state.line + piece;
       state.line = "";
-      processLine(state, line, out);
+      processLine(state, line, out, state.lineInvalid || (invalidRanges.length > 0 && touchesInvalid(pos, end)));
     }
     // The line has ended, dropped or not: the next one starts clean.
     state.line = "";
     state.lineDropped = false;
+    state.lineInvalid = false;
     pos = end + 1;
     if (end === cr) {
       if (pos === n) state.pendingCR = true;
@@ -207,7 +270,10 @@ function feedText(state: SseDecoder, text: string, out: SseOutput[]): void {
   }
   if (pos >= n) return;
   if (state.lineDropped) keepTail(state, text, pos, n);
-  else if (!grow(state, text, pos, n)) state.line += pos === 0 ? text : text.slice(pos);
+  else if (!grow(state, text, pos, n)) {
+    state.line += pos === 0 ? text : text.slice(pos);
+    if (invalidRanges.length > 0 && touchesInvalid(pos, n)) state.lineInvalid = true;
+  }
 }
 
 /** The rest of a dropped data line is still the event's data: it completes the head excerpt, and its last characters are the tail. */
@@ -265,18 +331,20 @@ function grow(state: SseDecoder, text: string, from: number, to: number): boolea
   return true;
 }
 
-/** One complete line, per WHATWG "Interpreting an event stream". */
-function processLine(state: SseDecoder, line: string, out: SseOutput[]): void {
+/** One complete line, per WHATWG "Interpreting an event stream"; `invalid`: it held bytes that are not UTF-8. */
+function processLine(state: SseDecoder, line: string, out: SseOutput[], invalid: boolean): void {
   if (line === "") {
     state.dispatchedId = state.lastEventId;
     if (state.dropping) out.push({ type: "error", reason: `event exceeds maxEventSize (${state.maxEventSize})`, size: state.dropSize, head: state.dropHead, tail: state.dropTail });
     else if (state.dataLines > 0) {
-      out.push({ type: "event", event: state.eventType === "" ? "message" : state.eventType, data: state.data, id: state.lastEventId });
+      const event = state.eventType === "" ? "message" : state.eventType;
+      out.push(state.dataInvalid ? { type: "event", event, data: state.data, id: state.lastEventId, invalidUtf8: true } : { type: "event", event, data: state.data, id: state.lastEventId });
     }
     state.data = "";
     state.dataLines = 0;
     state.eventType = "";
     state.dropping = false;
+    state.dataInvalid = false;
     return;
   }
   const colon = line.indexOf(":");
@@ -297,6 +365,7 @@ function processLine(state: SseDecoder, line: string, out: SseOutput[]): void {
       }
       state.data = state.dataLines === 0 ? value : state.data + "\n" + value;
       state.dataLines++;
+      if (invalid) state.dataInvalid = true;
       return;
     case "event":
       state.eventType = value;

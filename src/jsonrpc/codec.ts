@@ -105,7 +105,7 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
     const bytes = input instanceof Uint8Array ? input : new Uint8Array((input as ArrayBufferView).buffer, (input as ArrayBufferView).byteOffset, (input as ArrayBufferView).byteLength);
     if (bytes.byteLength > maxBytes) return tooLarge(bytes, maxBytes);
     const decoded = decodeUtf8(bytes);
-    if (decoded === undefined) return notUtf8(bytes, bytes.subarray(Math.max(0, bytes.length - TAIL_WINDOW)));
+    if (decoded === undefined) return decodeInvalidUtf8(bytes, bytes.subarray(Math.max(0, bytes.length - TAIL_WINDOW)));
     text = decoded;
   }
   let value: unknown;
@@ -297,8 +297,9 @@ export function decodeOversized(head: string | Uint8Array, tail: string | Uint8A
  * first and last characters: `-32700` with id `null`, as text that cannot be parsed gets;
  * but a response is malformed, answering the request whose id either end shows, which then
  * fails at once rather than at its timeout (the bad bytes are most often inside a string).
+ * The twin of {@link decodeOversized}, for a transport that classifies such a message itself.
  */
-function notUtf8(head: string | Uint8Array, tail: string | Uint8Array): Decoded {
+export function decodeInvalidUtf8(head: string | Uint8Array, tail: string | Uint8Array): Decoded {
   const reason = "message is not valid UTF-8";
   const seen = peekHead(head);
   if (seen.response) return malformedResponse(seen.id ?? peekLastId(tail), reason, ErrorCode.ParseError);
@@ -341,7 +342,7 @@ function standInOf(m: Unchecked): Decoded | undefined {
   const utf8 = hasOwn(m, INVALID_UTF8_MEMBER);
   const o = m[utf8 ? INVALID_UTF8_MEMBER : OVERSIZED_MEMBER] as { limit?: unknown; head?: unknown; tail?: unknown } | undefined;
   if (typeof o !== "object" || o === null || typeof o.head !== "string" || typeof o.tail !== "string") return undefined;
-  if (utf8) return notUtf8(o.head, o.tail);
+  if (utf8) return decodeInvalidUtf8(o.head, o.tail);
   return typeof o.limit === "number" ? decodeOversized(o.head, o.tail, o.limit) : undefined;
 }
 

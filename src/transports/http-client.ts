@@ -63,8 +63,9 @@
  * id and what changed while it was down is lost, so its owner gets the -32000 error and
  * re-subscribes (`basic/patterns/subscriptions`: a drop "MAY" trigger a reconnect).
  * Era detection is the kernel's: its `server/discover` probe is a modern
- * request, and a 4xx whose body is not a modern JSON-RPC error reaches it as -32000, so
- * it falls back to `initialize`.
+ * request, and a 4xx whose body is not a modern JSON-RPC error reaches it with another
+ * code (an id-less JSON-RPC error body keeps its own, any other body is -32603), so it
+ * falls back to `initialize`.
  *
  * `close()` aborts every fetch, sends DELETE for the session (a 405 is fine), and calls
  * the close listener once. Delays go through an injectable `sleep`, so tests never wait.
@@ -73,13 +74,13 @@ import { errorText } from "./error-text.js";
 import { MIN_PEER_DELAY_MS, systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
-import { DEFAULT_LIMITS, decodeOversized, malformedResponseAnswer, oversizedStandIn } from "../jsonrpc/codec.js";
-import { ErrorCode } from "../jsonrpc/errors.js";
-import { peekRequestId } from "../jsonrpc/safe-json.js";
+import { DEFAULT_LIMITS, decodeInvalidUtf8, decodeOversized, invalidUtf8StandIn, malformedResponseAnswer, oversizedStandIn, type Decoded } from "../jsonrpc/codec.js";
+import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { PEEK_WINDOW, peekRequestId, TAIL_WINDOW } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { isProtocolVersion } from "../model/versions.js";
-import { readBodyText } from "./http/body.js";
+import { NOT_UTF8_BODY, readBodyText } from "./http/body.js";
 import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument, type ParamHeader } from "./http/request-metadata.js";
 
@@ -642,6 +643,9 @@ class HttpClient implements HttpClientTransport {
       const read = await readBodyText(res, this.maxBytes);
       // Past the message limit: no attempt can do better, so the request fails (not re-issued).
       if (!read.ok && read.status === 413) return this.failed(ctx, `the JSON response body exceeds ${this.maxBytes} bytes`, ErrorCode.InternalError);
+      // Not UTF-8 (2025-11-25 basic/transports: messages MUST be): the body answers this POST
+      // alone, so its requests fail as a malformed response's would (not re-issued: the server answered).
+      if (read === NOT_UTF8_BODY) return this.failed(ctx, "malformed response from the peer: the JSON response body is not valid UTF-8", ErrorCode.InternalError);
       if (!read.ok && ctx.modern !== undefined) return "the JSON response body could not be read";
       if (!read.ok) return this.failed(ctx, "the JSON response body could not be read");
       if (read.text.length > 0) this.deliver(read.text, ctx);
@@ -681,22 +685,34 @@ class HttpClient implements HttpClientTransport {
     else this.report("ignored an MCP-Session-Id that is not visible ASCII");
   }
 
-  /** A non-2xx answer: a JSON-RPC error with an id goes to the receiver; otherwise the request is answered here. */
+  /**
+   * A non-2xx answer: a JSON-RPC error with an id goes to the receiver; otherwise the
+   * requests of the POST are answered here. A JSON-RPC error body without their id (the
+   * server could not read the POST: 413 for a body over its limit, say) keeps its code and
+   * data, its message after the status, so a request too large for the server is `-32600`
+   * as it is on stdio (2025-11-25 `basic/transports`: the body of such an error status MAY
+   * be a JSON-RPC error response that has no id). Any other body is `-32603` with the status.
+   */
   private async httpFailure(ctx: StreamCtx, res: Response, type: string): Promise<void> {
     const read = type === JSON_TYPE ? await readBodyText(res, this.maxBytes) : (discard(res), undefined);
     const body = read?.ok === true ? read.text : undefined;
-    let detail = `HTTP ${res.status}`;
+    const status = `HTTP ${res.status}`;
     if (body !== undefined && body.length > 0) {
-      const reply = parse(body) as { id?: unknown; error?: { message?: unknown } } | undefined;
+      const reply = parse(body) as { jsonrpc?: unknown; id?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined;
       if (reply !== undefined && typeof reply === "object" && reply !== null && !Array.isArray(reply)) {
         if ((typeof reply.id === "string" || typeof reply.id === "number") && ctx.pending.has(JSON.stringify(reply.id))) {
           this.deliver(body, ctx);
           return;
         }
-        if (typeof reply.error?.message === "string") detail += `: ${reply.error.message}`;
+        const e = reply.error;
+        if (typeof e?.message === "string") {
+          const message = `${status}: ${e.message}`;
+          if (reply.jsonrpc !== "2.0" || !Number.isSafeInteger(e.code)) return this.failed(ctx, message, ErrorCode.InternalError);
+          return this.answerWaiting(ctx, message, e.data === undefined ? { code: e.code as number, message } : { code: e.code as number, message, data: e.data });
+        }
       }
     }
-    this.failed(ctx, detail, ErrorCode.InternalError);
+    this.failed(ctx, status, ErrorCode.InternalError);
   }
 
   // -------------------------------------------------------------------------------------
@@ -820,9 +836,12 @@ class HttpClient implements HttpClientTransport {
         for (const o of feedSse(decoder, value)) {
           heard = true;
           if (o.type === "retry") ctx.retryMs = o.ms;
-          else if (o.type === "error") this.dropped(o, decoder.maxEventSize, ctx);
+          else if (o.type === "error") this.dropped(o, ctx);
           // Empty data: the priming event, which only moves the cursor.
-          else if (o.data !== "" && o.event === "message") this.deliver(o.data, ctx);
+          else if (o.data !== "" && o.event === "message") {
+            if (o.invalidUtf8 === true) this.notUtf8(o.data, ctx);
+            else this.deliver(o.data, ctx);
+          }
         }
         // The id of the last complete event: one cut before its blank line was not received (WHATWG).
         ctx.lastEventId = decoder.dispatchedId;
@@ -929,17 +948,39 @@ class HttpClient implements HttpClientTransport {
   }
 
   /**
-   * An event too large to keep, classified by the codec from its two ends. A response
-   * fails the request it answers at once (`-32603`), under the id the kernel knows (a
-   * re-issued modern request's wire id is mapped back), instead of waiting on a resumption
-   * that can only replay it; this stream stops waiting for it too. Anything else (a request
-   * too large, which the kernel answers `-32600` with its id) goes to the kernel as the
-   * codec's stand-in.
+   * An event too large to keep ({@link HttpClient.unreadable}). The error names the
+   * client's `maxMessageBytes`, not the decoder's event bound (which leaves room for field
+   * names).
    */
-  private dropped(e: { reason: string; head: string; tail: string }, limit: number, ctx: StreamCtx): void {
+  private dropped(e: { reason: string; head: string; tail: string }, ctx: StreamCtx): void {
     this.report(`dropped an SSE event: ${e.reason}`);
-    const d = decodeOversized(e.head, e.tail, limit);
-    if (d.kind !== "invalid" || d.answers === undefined || d.answers === null) return this.hand(oversizedStandIn(e.head, e.tail, limit));
+    this.unreadable(decodeOversized(e.head, e.tail, this.maxBytes), oversizedStandIn(e.head, e.tail, this.maxBytes), ctx);
+  }
+
+  /**
+   * An event whose data held bytes that are not UTF-8 ({@link HttpClient.unreadable}):
+   * "JSON-RPC messages MUST be UTF-8 encoded" (2025-11-25 `basic/transports`), and the
+   * replacement characters WHATWG decoding put in their place would parse, so it is
+   * refused as the stdio channel refuses such a line.
+   */
+  private notUtf8(data: string, ctx: StreamCtx): void {
+    this.report("an SSE event is not valid UTF-8");
+    const head = data.slice(0, PEEK_WINDOW);
+    const tail = data.slice(-TAIL_WINDOW);
+    this.unreadable(decodeInvalidUtf8(head, tail), invalidUtf8StandIn(head, tail), ctx);
+  }
+
+  /**
+   * An event the client cannot read, classified by the codec from its two ends (`d`), as
+   * the stdio channel's lines are. A response fails the request it answers at once
+   * (`-32603` "malformed response from the peer"), under the id the kernel knows (a
+   * re-issued modern request's wire id is mapped back), instead of waiting on a resumption
+   * that can only replay it; this stream stops waiting for it too. Anything else (a server
+   * request, which the kernel refuses as the codec says) goes to the kernel as the codec's
+   * stand-in.
+   */
+  private unreadable(d: Decoded, standIn: string, ctx: StreamCtx): void {
+    if (d.kind !== "invalid" || d.answers === undefined || d.answers === null) return this.hand(standIn);
     const modern = ctx.modern;
     const key = JSON.stringify(modern?.wireId !== undefined && d.answers === modern.wireId ? modern.id : d.answers);
     const id = ctx.ids.get(key);
@@ -982,16 +1023,24 @@ class HttpClient implements HttpClientTransport {
    * Answers the requests of `ctx` that got no response, so the caller does not wait for a
    * timeout: `-32000` "connection closed" when the connection failed (a network error, a
    * stream that broke), `-32603` when the server answered this request badly (an HTTP error
-   * status, no response in the body, another content type) and the session serves on.
+   * status without a JSON-RPC error, no response in the body, another content type) and
+   * the session serves on.
    */
   private failed(ctx: StreamCtx, why: string, code: number = ErrorCode.ConnectionClosed): void {
+    this.answerWaiting(ctx, why, { code, message: code === ErrorCode.ConnectionClosed ? `connection closed: ${why}` : why });
+  }
+
+  /**
+   * Answers the requests of `ctx` that got no response with `error`, as it is (a server's
+   * own `-32000` gets no "connection closed"); with none waiting, reports `why`.
+   */
+  private answerWaiting(ctx: StreamCtx, why: string, error: JsonRpcErrorObject): void {
     if (this.closed || ctx.modern?.cancelled || ctx.released) return;
     if (ctx.pending.size === 0) return this.report(why);
-    const message = code === ErrorCode.ConnectionClosed ? `connection closed: ${why}` : why;
     for (const key of [...ctx.pending]) {
       const id = ctx.ids.get(key)!;
       ctx.pending.delete(key);
-      this.deliver(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }), ctx);
+      this.deliver(JSON.stringify({ jsonrpc: "2.0", id, error }), ctx);
     }
   }
 
@@ -1206,7 +1255,7 @@ async function firstMessage(res: Response, maxBytes: number): Promise<string | u
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return undefined;
-      for (const o of feedSse(decoder, value)) if (o.type === "event" && o.data !== "") return o.data;
+      for (const o of feedSse(decoder, value)) if (o.type === "event" && o.data !== "") return o.invalidUtf8 === true ? undefined : o.data;
     }
   } catch {
     return undefined;

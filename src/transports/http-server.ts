@@ -447,7 +447,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return jsonResponse(400, JSON.stringify(d.reply));
     }
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
-      return serveModern(req, d.message, modernConfig);
+      return serveModern(req, d.message, body.bytes, modernConfig);
     }
     if (modern) return httpError(400, ErrorCode.InvalidRequest, "the body of a POST MUST be a single JSON-RPC request or notification (clients MUST NOT send responses)");
     const items = d.kind === "batch" ? d.items : [d];

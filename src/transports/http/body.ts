@@ -15,8 +15,9 @@
  * carries `id: null` (JSON-RPC 2.0's "id could not be determined", which every legacy
  * version's readers accept) unless the caller has the request's id.
  */
-import { DEFAULT_LIMITS } from "../../jsonrpc/codec.js";
+import { decode, DEFAULT_LIMITS } from "../../jsonrpc/codec.js";
 import { rpcError } from "../../jsonrpc/errors.js";
+import { decodeUtf8 } from "../../jsonrpc/safe-json.js";
 import type { JsonRpcErrorResponse, RequestId } from "../../jsonrpc/types.js";
 
 /** What {@link readBody} returns. */
@@ -80,17 +81,26 @@ export async function readBody(message: { readonly headers: Headers; readonly bo
   return { ok: true, bytes };
 }
 
-const utf8 = /* @__PURE__ */ new TextDecoder();
+/**
+ * The refusal of a body that is not UTF-8, by {@link readBodyText}: a replacement
+ * character in its place would still parse as JSON (inside a string), and JSON exchanged
+ * between systems, MCP's messages with it, MUST be UTF-8 (RFC 8259 section 8.1, 2025-11-25
+ * `basic/transports`).
+ */
+export const NOT_UTF8_BODY: Extract<BodyResult, { ok: false }> = /* @__PURE__ */ Object.freeze({ ok: false, status: 400, reason: "the body is not valid UTF-8" });
 
 /**
- * {@link readBody} as text (UTF-8, a malformed sequence replaced: the caller parses it as
- * JSON, which then fails), the body cancelled when it is refused.
+ * {@link readBody} as text, strictly UTF-8 (else {@link NOT_UTF8_BODY}), the body
+ * cancelled when it is refused.
  */
 export async function readBodyText(message: Parameters<typeof readBody>[0], maxBytes: number): Promise<{ ok: true; text: string } | Extract<BodyResult, { ok: false }>> {
   const read = await readBody(message, maxBytes);
-  if (read.ok) return { ok: true, text: utf8.decode(read.bytes) };
-  message.body?.cancel().catch(() => {});
-  return read;
+  if (!read.ok) {
+    message.body?.cancel().catch(() => {});
+    return read;
+  }
+  const text = decodeUtf8(read.bytes);
+  return text === undefined ? NOT_UTF8_BODY : { ok: true, text };
 }
 
 /** Reason phrases of the statuses this transport answers with. */
@@ -114,6 +124,18 @@ const STATUS_TEXT: Record<number, string> = {
 export function httpError(status: number, code: number, message: string, options: { id?: RequestId | null; data?: unknown; headers?: Record<string, string> } = {}): Response {
   const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id: options.id ?? null, error: rpcError(code, `${STATUS_TEXT[status] ?? "Error"}: ${message}`, options.data) };
   return jsonResponse(status, JSON.stringify(reply), options.headers);
+}
+
+/**
+ * The answer to a body over a session's `maxMessageBytes`: HTTP 400 with the codec's own
+ * reply (`-32600` naming the limit, the request's id echoed where the body's ends show
+ * it), exactly what the handler answers a legacy session's body over that limit, and what
+ * the kernel answers on every other transport (README Limits). Undefined within the limit.
+ */
+export function overMessageLimit(bytes: Uint8Array, maxMessageBytes: number): Response | undefined {
+  if (bytes.byteLength <= maxMessageBytes) return undefined;
+  const d = decode(bytes, { maxBytes: maxMessageBytes });
+  return d.kind === "invalid" ? jsonResponse(400, JSON.stringify(d.reply)) : undefined;
 }
 
 /** A JSON response with the given text and status. */

@@ -10,10 +10,11 @@
  * {@link Endpoint} built from the application's setup: its state lives exactly as long as
  * the request, two clients can use the same JSON-RPC id, and nothing can leak from one
  * request into another. The request metadata headers are checked against the body first
- * ({@link headerMismatch}: `-32020`, HTTP 400). Then the body is fed to the kernel, which
- * makes every JSON-RPC decision (per-request `_meta`, version, capabilities, params,
- * `server/discover`, `subscriptions/listen`). What the kernel sends comes back through
- * `send` with `related`, the id of this request:
+ * ({@link headerMismatch}: `-32020`, HTTP 400), then the body's size against the setup's
+ * `maxMessageBytes` (`-32600`, HTTP 400, as for a legacy session's body). Then the body
+ * is fed to the kernel, which makes every JSON-RPC decision (per-request `_meta`,
+ * version, capabilities, params, `server/discover`, `subscriptions/listen`). What the
+ * kernel sends comes back through `send` with `related`, the id of this request:
  *
  * - an answer the kernel makes while the body is fed (an error, `server/discover`, a
  *   handler that answers synchronously) with nothing sent before it becomes one JSON
@@ -34,14 +35,14 @@
  */
 import { Endpoint } from "../../driver/endpoint.js";
 import type { Clock } from "../../driver/clock.js";
-import { tryEncode } from "../../jsonrpc/codec.js";
+import { DEFAULT_LIMITS, tryEncode } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../jsonrpc/types.js";
 import { idKey } from "../../session/types.js";
 import { MetaKey } from "../../model/meta.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import type { HttpSessionSetup } from "../http-server.js";
-import { httpError } from "./body.js";
+import { httpError, overMessageLimit } from "./body.js";
 import { emptyReply, jsonReply, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { SseConnection } from "./connection.js";
 import { SSE_TYPE } from "./headers.js";
@@ -91,8 +92,13 @@ export function modernVersionOf(message: JsonRpcRequest | JsonRpcNotification): 
   return meta !== null && typeof meta === "object" && !Array.isArray(meta) ? (meta as JsonObject)[MetaKey.protocolVersion] : undefined;
 }
 
-/** Serves one modern request or notification POST (already decoded, a single message). */
-export function serveModern(req: HttpRequestView, message: JsonRpcRequest | JsonRpcNotification, cfg: ModernConfig): Response | HttpReply | Promise<Response | HttpReply> {
+/**
+ * Serves one modern request or notification POST (already decoded, a single message, from
+ * `body`). The body was read to the handler's `maxBodyBytes`; the setup's `maxMessageBytes`
+ * is checked here, once the setup is known, since the kernel is handed the decoded value
+ * and cannot measure it (a legacy session's limit is applied when its body is decoded).
+ */
+export function serveModern(req: HttpRequestView, message: JsonRpcRequest | JsonRpcNotification, body: Uint8Array, cfg: ModernConfig): Response | HttpReply | Promise<Response | HttpReply> {
   let setup: HttpSessionSetup | undefined;
   if ("id" in message) {
     // Each request in progress holds a connection and a kernel; as `maxSessions` bounds sessions, this bounds them.
@@ -112,7 +118,10 @@ export function serveModern(req: HttpRequestView, message: JsonRpcRequest | Json
     const why = headerMismatch((n) => req.header(n), message, modernVersionOf(message), params);
     if (why !== null) return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${why}`, { id: message.id });
   }
-  return new ModernRequest(req, message, cfg, setup ?? cfg.setup(req)).run();
+  setup ??= cfg.setup(req);
+  const oversized = overMessageLimit(body, setup.options.maxMessageBytes ?? DEFAULT_LIMITS.maxBytes);
+  if (oversized !== undefined) return oversized;
+  return new ModernRequest(req, message, cfg, setup).run();
 }
 
 /** The HTTP status of a modern request's final response. */
