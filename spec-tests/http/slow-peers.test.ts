@@ -13,29 +13,10 @@ import { call, get, initializeMessage, makeHandler, open, post, postHeaders, set
 import { modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { LiveTimersClock } from "../harness/live-timers.js";
 
 const V = "2025-11-25";
 const KEEP_ALIVE = ": keepalive\n";
-
-/** A ManualClock that counts the timers still pending. */
-class CountingClock extends ManualClock {
-  private live = new Set<unknown>();
-  get pending(): number {
-    return this.live.size;
-  }
-  override schedule(at: number, fn: () => void): unknown {
-    const h = super.schedule(at, () => {
-      this.live.delete(h);
-      fn();
-    });
-    this.live.add(h);
-    return h;
-  }
-  override cancel(handle: unknown): void {
-    this.live.delete(handle);
-    super.cancel(handle);
-  }
-}
 
 /** A body read as it comes, as text; `take` returns what arrived since the last call. */
 class Raw {
@@ -128,25 +109,25 @@ test("streamable-http (draft) keep-alive: POST streams, modern tool streams and 
 });
 
 test("every timer of a connection ends with it: polling closes and keep-alives of a session that was DELETEd, or whose client went away, are cancelled", async () => {
-  const clock = new CountingClock();
+  const clock = new LiveTimersClock();
   const { handler } = makeHandler(new Tools(), { clock, pollingCloseAfterMs: 60_000, sseKeepAliveMs: 0 });
   const sid = await open(handler);
   const gone = await get(handler, sid, V);
   const stays = await get(handler, sid, V);
-  assert.equal(clock.pending, 2, "one polling close per connection");
+  assert.equal(clock.live.size, 2, "one polling close per connection");
   await gone.body!.cancel();
-  assert.equal(clock.pending, 1, "the client went away: its polling close is cancelled");
+  assert.equal(clock.live.size, 1, "the client went away: its polling close is cancelled");
   const del = await handler(new Request("http://127.0.0.1/mcp", { method: "DELETE", headers: { "mcp-session-id": sid, "mcp-protocol-version": V } }));
   assert.equal(del.status, 204);
-  assert.equal(clock.pending, 0, "terminated: nothing left scheduled");
+  assert.equal(clock.live.size, 0, "terminated: nothing left scheduled");
   await stays.body!.cancel();
 
   const withKeepAlive = makeHandler(new Tools(), { clock, pollingCloseAfterMs: 60_000, sseKeepAliveMs: 1000 }).handler;
   const sid2 = await open(withKeepAlive);
   await get(withKeepAlive, sid2, V);
-  assert.equal(clock.pending, 2);
+  assert.equal(clock.live.size, 2);
   withKeepAlive.terminate(sid2);
-  assert.equal(clock.pending, 0);
+  assert.equal(clock.live.size, 0);
 });
 
 test("a slow reader that takes nothing of its queue: past maxQueuedBytes it has OVERFLOW_GRACE_MS to take what was queued, then the body errors and the queue is dropped (the stream stays resumable)", async () => {

@@ -44,7 +44,8 @@
  *   closes with a reason that says so, rather than buffering without end. Memory stays
  *   bounded meanwhile: a queue over {@link HARD_QUEUE_FACTOR} × `maxQueuedChars` (this
  *   side keeps producing, answers to the peer's requests say, while nothing drains)
- *   closes the channel at once, with a reason of its own. The timer runs on the injected
+ *   closes the channel at once, with a reason of its own (a burst that large closes it
+ *   even while the peer reads: the price of the bound). The timer runs on the injected
  *   `clock` (by default the runtime's, which does not keep a process alive) and is
  *   cancelled on close.
  * - The {@link Transport} contract: messages that arrive before `onMessage` wait for it;
@@ -380,7 +381,7 @@ export class StreamChannel implements Transport {
   private checkQueue(): void {
     const hard = HARD_QUEUE_FACTOR * this.maxQueued;
     if (this.queuedChars > hard) {
-      this.closeWith(`outgoing queue over ${hard} characters (${HARD_QUEUE_FACTOR} × maxQueuedChars) with no drain: the peer is not reading`, false);
+      this.closeWith(`outgoing queue over ${hard} characters (${HARD_QUEUE_FACTOR} × maxQueuedChars) before the peer took any of it: a burst this large, or a peer that is not reading`, false);
     } else if (this.queuedChars > this.maxQueued && this.stallTimer === undefined) {
       this.stallTimer = this.clock.schedule(this.clock.now() + this.maxStallMs, this.stalled);
     }
