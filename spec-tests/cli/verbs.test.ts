@@ -1,9 +1,10 @@
 // Every verb end to end, as a user runs it: the compiled CLI in a child process, HTTP on
 // 127.0.0.1 port 0. Each test waits for what the process prints (no sleeps).
 // Spec: 2025-11-25 basic/transports ("stdio", "Streamable HTTP"), basic/lifecycle.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { execFileSync, spawn, type ChildProcessByStdio } from "node:child_process";
+import { createServer } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -279,4 +280,34 @@ test("npm start (scripts/start.mjs): runs serve with its arguments; --port 0 lis
   await start.waitErr(/listening on http:\/\/127\.0\.0\.1:\d+\/mcp\n/);
   start.child.kill("SIGTERM");
   assert.equal(await start.code, 0);
+});
+
+test("npm start (scripts/start.mjs) as npm runs it, through `sh -c`: SIGTERM to the shell, which dies without passing it on, still stops the server and frees its port", { skip: process.platform === "win32" ? "POSIX shells and reparenting" : false, timeout: 20_000 }, async () => {
+  // As npm runs a script: `sh -c "node scripts/start.mjs --port 0"`, with npm_lifecycle_event set.
+  const sh = spawn("sh", ["-c", '"$0" "$@"', process.execPath, START, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_lifecycle_event: "start" } });
+  running.add(sh);
+  // The server holds the shell's stdout and stderr too: they close when it exits, not when the shell does.
+  let closed = false;
+  const close = new Promise<void>((resolve) => sh.on("close", () => ((closed = true), resolve())));
+  let stderr = "";
+  const port = await new Promise<number>((resolve) =>
+    sh.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp\n/.exec(stderr);
+      if (m !== null) resolve(Number(m[1]));
+    }),
+  );
+  // Were the server orphaned for good (the test failing), it must not outlive the run.
+  let server: number | undefined;
+  try {
+    server = Number(execFileSync("pgrep", ["-P", String(sh.pid)], { encoding: "utf8" }).trim());
+  } catch {}
+  after(() => {
+    if (!closed && server !== undefined) process.kill(server, "SIGKILL");
+  });
+  sh.kill("SIGTERM");
+  await close;
+  const again = createServer();
+  await new Promise<void>((resolve, reject) => again.once("error", reject).listen(port, "127.0.0.1", resolve));
+  await new Promise((resolve) => again.close(resolve));
 });
