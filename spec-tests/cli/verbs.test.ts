@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcessByStdio } from "node:child_process";
 import { createServer } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN, cli, running } from "./spawn.js";
@@ -310,4 +310,42 @@ test("npm start (scripts/start.mjs) as npm runs it, through `sh -c`: SIGTERM to 
   const again = createServer();
   await new Promise<void>((resolve, reject) => again.once("error", reject).listen(port, "127.0.0.1", resolve));
   await new Promise((resolve) => again.close(resolve));
+});
+
+test("validate | head -1: a reader that goes away (EPIPE) stops validate quietly with 141, as SIGPIPE ends a filter; no stack trace, not exit 1 (\"some are not valid\")", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-validate-"));
+  try {
+    const file = join(dir, "many.jsonl");
+    // Far more output than a pipe holds: validate is still writing when the reader goes.
+    writeFileSync(file, `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n`.repeat(20_000));
+    const child = spawn(process.execPath, [BIN, "validate", "--version", "2025-11-25", file], { stdio: ["ignore", "pipe", "pipe"] });
+    running.add(child);
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await seen(child.stdout, "\n");
+    child.stdout.destroy();
+    assert.equal(await code, 141, stderr);
+    assert.equal(stderr, "");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("--help and validate with stdout on a full device (ENOSPC): one line on stderr, exit 2, no stack trace", { skip: existsSync("/dev/full") ? false : "no /dev/full here" }, async () => {
+  for (const [args, who] of [[["--help"], "mcp-kernel"], [["validate", "-"], "mcp-kernel validate"]] as const) {
+    const full = openSync("/dev/full", "w");
+    try {
+      const child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", full, "pipe"] });
+      running.add(child);
+      let stderr = "";
+      child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+      const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+      child.stdin!.end(INIT + "\n");
+      assert.equal(await code, 2, stderr);
+      assert.equal(stderr, `${who}: cannot write output: ENOSPC: no space left on device, write\n`);
+    } finally {
+      closeSync(full);
+    }
+  }
 });

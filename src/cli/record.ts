@@ -16,7 +16,7 @@
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { constants } from "node:os";
-import { Exit, LineSplitter, writeOut } from "./io.js";
+import { Exit, LineSplitter, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { DRAWS_ENV, drawFile } from "./draws.js";
 import { lineEvent, STDIO_TRANSCRIPT, type StdioEvent, type StdioTranscriptHeader } from "./stdio-transcript.js";
@@ -64,7 +64,7 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
 async function run(argv: string[], io: CliIO): Promise<number> {
   const parsed = parseRecordArgs(argv);
   if ("help" in parsed) {
-    await writeOut(io.stdout, USAGE);
+    await writeResult(io.stdout, USAGE);
     return Exit.Ok;
   }
   if ("error" in parsed) {
