@@ -349,3 +349,12 @@ test("--help and validate with stdout on a full device (ENOSPC): one line on std
     }
   }
 });
+
+test("record: a transcript that cannot be written whole (ENOSPC on /dev/full) is said on stderr; exit 2 when CMD exited 0, CMD's code otherwise", { skip: existsSync("/dev/full") ? false : "no /dev/full here" }, async () => {
+  // /dev/full opens, and fails the first write (the header) with ENOSPC.
+  for (const [script, expected] of [["", 2], ["process.exitCode = 3", 3]] as const) {
+    const run = cli(["record", "--out", "/dev/full", "--", process.execPath, "-e", script], { input: "" });
+    assert.equal(await run.code, expected, run.stderr());
+    assert.equal(run.stderr(), "mcp-kernel record: transcript /dev/full incomplete: ENOSPC: no space left on device, write\n");
+  }
+});
