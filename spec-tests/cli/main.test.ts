@@ -2,10 +2,11 @@
 // Spec: basic/transports ("stdio"): messages are delimited by newlines — the line reader
 // the verbs share splits a byte stream into exactly those lines.
 import { test } from "node:test";
+import { EventEmitter } from "node:events";
 import assert from "node:assert/strict";
 import { Exit, main, usage, VERBS } from "../../src/cli/main.js";
 import type { CliOutput, Verb } from "../../src/cli/main.js";
-import { concat, isBlank, joinLines, readLines, writeOut } from "../../src/cli/io.js";
+import { concat, isBlank, joinLines, OutputFailed, readLines, writeOut, writeResult } from "../../src/cli/io.js";
 
 function sink(): CliOutput & { text: string } {
   return { text: "", write(c: string) { this.text += c; } };
@@ -130,4 +131,46 @@ test("writeOut: writes nothing for empty text; waits for drain only when write r
   await writeOut({ write: (c) => (calls.push(c), true), once: () => assert.fail("must not wait") }, "true");
   assert.deepEqual(calls, ["no once", "once", "true"]);
   assert.equal(drained, 1);
+});
+
+/** An output whose writes fail as a Node stream's do: `write` says false, then `error` (when given) and `close` come on the next tick. */
+function failing(error?: Error): CliOutput & { writes: number } {
+  const stream = Object.assign(new EventEmitter(), {
+    writes: 0,
+    write() {
+      stream.writes++;
+      process.nextTick(() => {
+        if (error !== undefined) stream.emit("error", error);
+        stream.emit("close");
+      });
+      return false;
+    },
+  });
+  return stream;
+}
+
+const errno = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+test("writeOut settles when its stream fails or closes (no drain comes) and writes nothing more; writeResult then rejects with OutputFailed", async () => {
+  const out = failing(errno("ENOSPC", "ENOSPC: no space left on device, write"));
+  await writeOut(out, "first");
+  await writeOut(out, "second");
+  assert.equal(out.writes, 1);
+  await assert.rejects(writeResult(out, "third"), (e: unknown) => e instanceof OutputFailed && !e.readerGone && e.message === "ENOSPC: no space left on device, write");
+  const closed = failing();
+  await assert.rejects(writeResult(closed, "x"), (e: unknown) => e instanceof OutputFailed && e.readerGone);
+});
+
+test("main: output that cannot be written stops the verb: its reader gone (EPIPE, or closed), quietly with 141; another error (ENOSPC), exit 2 with one line on stderr", async () => {
+  for (const stdout of [failing(errno("EPIPE", "write EPIPE")), failing()]) {
+    const stderr = sink();
+    assert.equal(await main(["--help"], { stdin: none(), stdout, stderr }), Exit.ReaderGone);
+    assert.equal(stderr.text, "");
+  }
+  const full = () => failing(errno("ENOSPC", "ENOSPC: no space left on device, write"));
+  for (const [argv, who] of [[["--help"], "mcp-kernel"], [["validate", "--help"], "mcp-kernel validate"], [["replay", "--help"], "mcp-kernel replay"]] as const) {
+    const stderr = sink();
+    assert.equal(await main(argv, { stdin: none(), stdout: full(), stderr }), Exit.Usage, who);
+    assert.equal(stderr.text, `${who}: cannot write output: ENOSPC: no space left on device, write\n`);
+  }
 });

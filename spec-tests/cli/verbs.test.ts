@@ -1,11 +1,12 @@
 // Every verb end to end, as a user runs it: the compiled CLI in a child process, HTTP on
 // 127.0.0.1 port 0. Each test waits for what the process prints (no sleeps).
 // Spec: 2025-11-25 basic/transports ("stdio", "Streamable HTTP"), basic/lifecycle.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { execFileSync, spawn, type ChildProcessByStdio } from "node:child_process";
+import { createServer } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN, cli, running } from "./spawn.js";
@@ -279,4 +280,81 @@ test("npm start (scripts/start.mjs): runs serve with its arguments; --port 0 lis
   await start.waitErr(/listening on http:\/\/127\.0\.0\.1:\d+\/mcp\n/);
   start.child.kill("SIGTERM");
   assert.equal(await start.code, 0);
+});
+
+test("npm start (scripts/start.mjs) as npm runs it, through `sh -c`: SIGTERM to the shell, which dies without passing it on, still stops the server and frees its port", { skip: process.platform === "win32" ? "POSIX shells and reparenting" : false, timeout: 20_000 }, async () => {
+  // As npm runs a script: `sh -c "node scripts/start.mjs --port 0"`, with npm_lifecycle_event set.
+  const sh = spawn("sh", ["-c", '"$0" "$@"', process.execPath, START, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_lifecycle_event: "start" } });
+  running.add(sh);
+  // The server holds the shell's stdout and stderr too: they close when it exits, not when the shell does.
+  let closed = false;
+  const close = new Promise<void>((resolve) => sh.on("close", () => ((closed = true), resolve())));
+  let stderr = "";
+  const port = await new Promise<number>((resolve) =>
+    sh.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp\n/.exec(stderr);
+      if (m !== null) resolve(Number(m[1]));
+    }),
+  );
+  // Were the server orphaned for good (the test failing), it must not outlive the run.
+  let server: number | undefined;
+  try {
+    server = Number(execFileSync("pgrep", ["-P", String(sh.pid)], { encoding: "utf8" }).trim());
+  } catch {}
+  after(() => {
+    if (!closed && server !== undefined) process.kill(server, "SIGKILL");
+  });
+  sh.kill("SIGTERM");
+  await close;
+  const again = createServer();
+  await new Promise<void>((resolve, reject) => again.once("error", reject).listen(port, "127.0.0.1", resolve));
+  await new Promise((resolve) => again.close(resolve));
+});
+
+test("validate | head -1: a reader that goes away (EPIPE) stops validate quietly with 141, as SIGPIPE ends a filter; no stack trace, not exit 1 (\"some are not valid\")", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-validate-"));
+  try {
+    const file = join(dir, "many.jsonl");
+    // Far more output than a pipe holds: validate is still writing when the reader goes.
+    writeFileSync(file, `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n`.repeat(20_000));
+    const child = spawn(process.execPath, [BIN, "validate", "--version", "2025-11-25", file], { stdio: ["ignore", "pipe", "pipe"] });
+    running.add(child);
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await seen(child.stdout, "\n");
+    child.stdout.destroy();
+    assert.equal(await code, 141, stderr);
+    assert.equal(stderr, "");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("--help and validate with stdout on a full device (ENOSPC): one line on stderr, exit 2, no stack trace", { skip: existsSync("/dev/full") ? false : "no /dev/full here" }, async () => {
+  for (const [args, who] of [[["--help"], "mcp-kernel"], [["validate", "-"], "mcp-kernel validate"]] as const) {
+    const full = openSync("/dev/full", "w");
+    try {
+      const child = spawn(process.execPath, [BIN, ...args], { stdio: ["pipe", full, "pipe"] });
+      running.add(child);
+      let stderr = "";
+      child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+      const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+      child.stdin!.end(INIT + "\n");
+      assert.equal(await code, 2, stderr);
+      assert.equal(stderr, `${who}: cannot write output: ENOSPC: no space left on device, write\n`);
+    } finally {
+      closeSync(full);
+    }
+  }
+});
+
+test("record: a transcript that cannot be written whole (ENOSPC on /dev/full) is said on stderr; exit 2 when CMD exited 0, CMD's code otherwise", { skip: existsSync("/dev/full") ? false : "no /dev/full here" }, async () => {
+  // /dev/full opens, and fails the first write (the header) with ENOSPC.
+  for (const [script, expected] of [["", 2], ["process.exitCode = 3", 3]] as const) {
+    const run = cli(["record", "--out", "/dev/full", "--", process.execPath, "-e", script], { input: "" });
+    assert.equal(await run.code, expected, run.stderr());
+    assert.equal(run.stderr(), "mcp-kernel record: transcript /dev/full incomplete: ENOSPC: no space left on device, write\n");
+  }
 });

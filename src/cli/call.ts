@@ -14,7 +14,7 @@
  */
 import { httpClientTransport, McpClient, McpError, type JsonObject, type Transport } from "../index.js";
 import { spawnStdioServer } from "../node.js";
-import { Exit, writeOut } from "./io.js";
+import { Exit, OutputFailed, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 
 const USAGE = `usage: mcp-kernel call URL METHOD [PARAMS]
@@ -66,7 +66,7 @@ function errorObject(e: unknown): { code: number; message: string; data?: unknow
 async function run(args: string[], io: CliIO): Promise<number> {
   const parsed = parseCallArgs(args);
   if ("help" in parsed) {
-    await writeOut(io.stdout, USAGE);
+    await writeResult(io.stdout, USAGE);
     return Exit.Ok;
   }
   if ("error" in parsed) {
@@ -89,9 +89,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
       method === "initialize"
         ? { protocolVersion: client.protocolVersion, capabilities: client.serverCapabilities, serverInfo: client.serverInfo, instructions: client.instructions }
         : await client.request(method, params);
-    await writeOut(io.stdout, JSON.stringify(result, null, 2) + "\n");
+    await writeResult(io.stdout, JSON.stringify(result, null, 2) + "\n");
     return Exit.Ok;
   } catch (e) {
+    // Our output failed, not the call: main tells which exit code that is.
+    if (e instanceof OutputFailed) throw e;
     await writeOut(io.stderr, JSON.stringify(errorObject(e)) + "\n");
     return Exit.Invalid;
   } finally {

@@ -25,7 +25,7 @@ import { ErrorCode, httpClientTransport, isModernVersion, McpClient, McpError, P
 import type { ClientHandlers } from "../api/client.js";
 import type { ElicitResult } from "../api/types.js";
 import { conformanceAuthFetch } from "./demo-client-auth.js";
-import { Exit, writeOut } from "./io.js";
+import { Exit, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 
 const USAGE = `usage: mcp-kernel demo-client URL
@@ -321,7 +321,7 @@ export async function runDemoClient(argv: string[], io?: CliIO, env: Record<stri
   const err = (line: string): Promise<void> => (io === undefined ? Promise.resolve(void process.stderr.write(line)) : writeOut(io.stderr, line));
   if (argv[0] === "--help" || argv[0] === "-h") {
     if (io === undefined) process.stdout.write(USAGE);
-    else await writeOut(io.stdout, USAGE);
+    else await writeResult(io.stdout, USAGE);
     return Exit.Ok;
   }
   const url = argv.at(-1);

@@ -22,10 +22,15 @@ export const Exit = {
   Ok: 0,
   /** The verb ran, and found something wrong with its input (an invalid message…). */
   Invalid: 1,
-  /** Bad command line, or the input could not be read. */
+  /** Bad command line, the input could not be read, or the output could not be written. */
   Usage: 2,
   /** A bug: the verb threw. The message goes to stderr. */
   Internal: 70,
+  /**
+   * The reader of standard output went away (EPIPE) before the verb was done, as in
+   * `… | head -1`: 128 + SIGPIPE (13), what a shell reports for any filter stopped there.
+   */
+  ReaderGone: 141,
 } as const;
 
 /** One verb of the command line: `mcp-kernel <name> ...args`. */
@@ -44,8 +49,12 @@ export interface CliOutput {
   write(chunk: string | Uint8Array): boolean | void;
   /** Present on Node streams: lets {@link writeOut} wait for `drain`. */
   once?(event: "drain", listener: () => void): unknown;
-  /** Present on Node streams: a reader that went away (EPIPE) is an `error` event, which must be listened to or it ends the process. */
+  /**
+   * Present on Node streams: a reader that went away (EPIPE) or a full device (ENOSPC) is an
+   * `error` event, which must be listened to or it ends the process; `close` follows it.
+   */
   on?(event: "error", listener: (error: Error) => void): unknown;
+  on?(event: "close", listener: () => void): unknown;
 }
 
 /** Everything a verb may touch. */
@@ -171,14 +180,83 @@ export function openInput(path: string, io: CliIO): AsyncIterable<Uint8Array | s
   return path === "-" ? io.stdin : createReadStream(path);
 }
 
+/** What became of an output: whether it failed or closed, with the first error it reported. */
+interface Fate {
+  over: boolean;
+  error?: Error;
+  /** Settles when the output fails or closes: no `drain` will come after that. */
+  ended: Promise<void>;
+}
+
+const fates = new WeakMap<CliOutput, Fate>();
+
+/**
+ * The fate of `out`, watched from the first write on (a stream without `on`, a test's sink,
+ * cannot fail). Listening at all is what keeps a failed write from being an unhandled
+ * `error` event that ends the process with a stack trace; a verb that owns its output
+ * (`record`, `serve --stdio`) adds its own listener, which this one leaves alone.
+ */
+function fateOf(out: CliOutput): Fate | undefined {
+  if (out.on === undefined) return undefined;
+  let fate = fates.get(out);
+  if (fate === undefined) {
+    let end!: () => void;
+    const f: Fate = { over: false, ended: new Promise<void>((resolve) => (end = resolve)) };
+    out.on("error", (error) => {
+      f.error ??= error;
+      f.over = true;
+      end();
+    });
+    out.on("close", () => {
+      f.over = true;
+      end();
+    });
+    fates.set(out, (fate = f));
+  }
+  return fate;
+}
+
 /**
  * Writes `text`, then waits for `drain` when the stream asks for it, so a long run does not
- * buffer all its output; or until `gone` settles (the reader went away: no drain will come).
+ * buffer all its output; or until the stream fails or closes, or `gone` settles (the reader
+ * went away: no drain will come). Never throws: once the stream has failed, it writes
+ * nothing. What a verb prints as its result goes through {@link writeResult}, which stops it.
  */
 export async function writeOut(out: CliOutput, text: string | Uint8Array, gone?: Promise<void>): Promise<void> {
-  if (text.length === 0) return;
+  const fate = fateOf(out);
+  if (text.length === 0 || fate?.over === true) return;
   if (out.write(text) === false && out.once !== undefined) {
     const drained = new Promise<void>((resolve) => out.once!("drain", resolve));
-    await (gone === undefined ? drained : Promise.race([drained, gone]));
+    const ends = [drained];
+    if (fate !== undefined) ends.push(fate.ended);
+    if (gone !== undefined) ends.push(gone);
+    await Promise.race(ends);
   }
+}
+
+/** A verb's output failed: thrown by {@link writeResult}, turned into the exit code by `main`. */
+export class OutputFailed extends Error {
+  constructor(
+    /** The stream's error; undefined when it was closed without one. */
+    readonly error: Error | undefined,
+  ) {
+    super(error?.message ?? "the output was closed");
+  }
+
+  /** The reader went away (EPIPE, or the stream was closed): nothing to report, only to stop. */
+  get readerGone(): boolean {
+    return this.error === undefined || (this.error as { code?: unknown }).code === "EPIPE";
+  }
+}
+
+/**
+ * Writes what a verb prints on standard output (its result, or the usage it was asked
+ * for) as {@link writeOut} does, and rejects with {@link OutputFailed} once `out` has
+ * failed, so the verb stops there instead of working on for a reader that is gone (a
+ * failure is seen at the write it fails, or at the next one).
+ */
+export async function writeResult(out: CliOutput, text: string | Uint8Array): Promise<void> {
+  await writeOut(out, text);
+  const fate = fates.get(out);
+  if (fate?.over === true) throw new OutputFailed(fate.error);
 }

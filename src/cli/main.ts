@@ -12,7 +12,7 @@
  * points those at the published `dist/index.js` and `dist/node.js`, so `dist/cli.js`
  * carries no second copy of the kernel (see `scripts/build.mjs`).
  */
-import { Exit, writeOut } from "./io.js";
+import { Exit, OutputFailed, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { callVerb } from "./call.js";
 import { recordVerb } from "./record.js";
@@ -79,15 +79,34 @@ export function usage(): string {
 }
 
 /**
+ * The exit code of a command line whose output failed ({@link OutputFailed}). A reader that
+ * went away (`… | head -1`) is no error: we stop quietly with 141, as every filter that
+ * SIGPIPE ends does; not 0, which would claim the work done (`validate`: "every message is
+ * valid") when most of it was never looked at, nor 1, which each verb gives a meaning of
+ * its own. Any other failure (ENOSPC…) is said in one line on stderr, exit 2, as for input
+ * that cannot be read.
+ */
+async function outputFailed(who: string, e: OutputFailed, io: CliIO): Promise<number> {
+  if (e.readerGone) return Exit.ReaderGone;
+  await writeOut(io.stderr, `${who}: cannot write output: ${e.message}\n`);
+  return Exit.Usage;
+}
+
+/**
  * Runs the command line `argv` (without the node and script paths) and resolves to the
  * exit code: {@link Exit}. No verb, or an unknown one, prints the usage to stderr and
- * exits 2; `--help` prints it to stdout and exits 0. A verb that throws is a bug,
- * reported on stderr with exit code 70, never an unhandled rejection.
+ * exits 2; `--help` prints it to stdout and exits 0. Output that cannot be written stops
+ * the verb: exit 141 when its reader went away, else 2 (see {@link outputFailed}). A verb
+ * that throws is a bug, reported on stderr with exit code 70, never an unhandled rejection.
  */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...args] = argv;
   if (name === "--help" || name === "-h" || name === "help") {
-    await writeOut(io.stdout, usage());
+    try {
+      await writeResult(io.stdout, usage());
+    } catch (e) {
+      return outputFailed("mcp-kernel", e as OutputFailed, io);
+    }
     return Exit.Ok;
   }
   if (name === undefined || !Object.hasOwn(VERBS, name)) {
@@ -98,6 +117,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   try {
     return await VERBS[name].run(args, io);
   } catch (e) {
+    if (e instanceof OutputFailed) return outputFailed(`mcp-kernel ${name}`, e, io);
     await writeOut(io.stderr, `mcp-kernel ${name}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     return Exit.Internal;
   }

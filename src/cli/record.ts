@@ -9,14 +9,15 @@
  * `replay` reads, then what the server drew from the clock and the random source when it
  * is `mcp-kernel serve --stdio` (`draws.ts`). When our stdin ends, CMD's stdin is closed;
  * when CMD exits, the transcript is completed and the proxy exits with CMD's exit code
- * (128 + signal number when it was killed, as a shell reports it). SIGINT, SIGTERM and
+ * (128 + signal number when it was killed, as a shell reports it; 2 when CMD exited 0 but
+ * the transcript could not be written completely, which is said on stderr). SIGINT, SIGTERM and
  * SIGHUP sent to the proxy are passed on to CMD, each once, whose exit then ends the proxy:
  * CMD runs in its own process group, so a terminal's Ctrl-C reaches it only through us.
  */
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { constants } from "node:os";
-import { Exit, LineSplitter, writeOut } from "./io.js";
+import { Exit, LineSplitter, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { DRAWS_ENV, drawFile } from "./draws.js";
 import { lineEvent, STDIO_TRANSCRIPT, type StdioEvent, type StdioTranscriptHeader } from "./stdio-transcript.js";
@@ -31,6 +32,10 @@ byte, and writes every line of the traffic, each way, to FILE (default ${DEFAULT
 \`mcp-kernel replay FILE\` re-runs a transcript recorded from \`mcp-kernel serve --stdio\`,
 which reports its clock readings and random bytes to FILE too, so that tasks and
 requestState replay identically.
+
+Exits with CMD's exit code (128 + N when signal N killed it); when FILE could not be
+written completely (a full disk, a file size limit), says so on stderr and exits 2 if
+CMD exited 0.
 `;
 
 type RecordArgs = { out: string; command: string; args: string[] } | { help: true } | { error: string };
@@ -64,7 +69,7 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
 async function run(argv: string[], io: CliIO): Promise<number> {
   const parsed = parseRecordArgs(argv);
   if ("help" in parsed) {
-    await writeOut(io.stdout, USAGE);
+    await writeResult(io.stdout, USAGE);
     return Exit.Ok;
   }
   if ("error" in parsed) {
@@ -72,12 +77,17 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     return Exit.Usage;
   }
   const file = createWriteStream(parsed.out);
-  const opened = await new Promise<Error | undefined>((resolve) => {
-    file.once("open", () => resolve(undefined));
-    file.once("error", resolve);
+  // The file's first error, kept by one listener for the stream's whole life (a listener for
+  // the opening only would swallow later ones): at opening it is a usage error; later (a full
+  // disk, a file size limit) it cuts the transcript short, which is said once CMD has exited.
+  const failed: { error?: Error } = {};
+  file.on("error", (e) => (failed.error ??= e));
+  const opened = await new Promise<boolean>((resolve) => {
+    file.once("open", () => resolve(true));
+    file.once("close", () => resolve(false));
   });
-  if (opened !== undefined) {
-    await writeOut(io.stderr, `mcp-kernel record: cannot write ${parsed.out}: ${opened.message}\n`);
+  if (!opened) {
+    await writeOut(io.stderr, `mcp-kernel record: cannot write ${parsed.out}: ${failed.error?.message}\n`);
     return Exit.Usage;
   }
   const start = performance.now();
@@ -166,9 +176,20 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   const end = t();
   for (const draw of draws.take()) log({ t: end, ...draw });
   log({ t: t(), exit: { code: status.code, signal: status.signal } });
-  await new Promise<void>((resolve) => file.end(resolve));
+  await new Promise<void>((resolve) =>
+    file.end((e?: Error | null) => {
+      failed.error ??= e ?? undefined;
+      resolve();
+    }),
+  );
   void stdinDone;
-  return exitCodeOf(status.code, status.signal);
+  const code = exitCodeOf(status.code, status.signal);
+  if (failed.error === undefined) return code;
+  // A transcript cut short must not pass for a whole one (replay would fail at its cut, or
+  // replay only a part). CMD's failure keeps its exit code; after CMD's success, ours says the
+  // transcript's failure.
+  await writeOut(io.stderr, `mcp-kernel record: transcript ${parsed.out} incomplete: ${failed.error.message}\n`);
+  return code === 0 ? Exit.Usage : code;
 }
 
 /** The `record` verb. */

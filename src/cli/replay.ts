@@ -15,7 +15,7 @@
  */
 import { MetaKey, replay, type ReplayResult } from "../index.js";
 import { DEMO_INFO } from "../demo/server.js";
-import { Exit, joinLines, openInput, readLines, writeOut } from "./io.js";
+import { Exit, joinLines, openInput, readLines, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { isDraw } from "./draws.js";
 import { parseStdioTranscript, replayStdio, STDIO_TRANSCRIPT, type StdioEvent } from "./stdio-transcript.js";
@@ -34,7 +34,8 @@ otherwise prints the first divergence. Two formats (JSON Lines, told apart by th
 
 async function run(args: string[], io: CliIO): Promise<number> {
   if (args.length !== 1 || args[0] === "--help" || args[0] === "-h") {
-    await writeOut(args[0] === "--help" || args[0] === "-h" ? io.stdout : io.stderr, USAGE);
+    if (args[0] === "--help" || args[0] === "-h") await writeResult(io.stdout, USAGE);
+    else await writeOut(io.stderr, USAGE);
     return args.length === 1 ? Exit.Ok : Exit.Usage;
   }
   let text: string;
@@ -48,7 +49,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
   const result = await replayText(text);
   if (result.ok) {
-    await writeOut(io.stdout, `ok ${result.steps} steps replayed identically\n`);
+    await writeResult(io.stdout, `ok ${result.steps} steps replayed identically\n`);
     return Exit.Ok;
   }
   if (result.malformed === true) {
@@ -56,7 +57,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     await writeOut(io.stderr, `mcp-kernel replay: cannot replay ${args[0]}: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  found    ${JSON.stringify(result.actual)}\n`);
     return Exit.Usage;
   }
-  await writeOut(io.stdout, `divergence at step ${result.index}: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  actual   ${JSON.stringify(result.actual)}\n`);
+  await writeResult(io.stdout, `divergence at step ${result.index}: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  actual   ${JSON.stringify(result.actual)}\n`);
   return Exit.Invalid;
 }
 

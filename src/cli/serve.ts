@@ -17,7 +17,7 @@ import type { DemoOptions } from "../demo/server.js";
 import { cliDemoServer, serverHttpHandler } from "./demo.js";
 import { systemClock } from "../driver/clock.js";
 import { DRAWS_ENV, drawLog, drawnServer, inputOrder, systemDraws } from "./draws.js";
-import { Exit, writeOut } from "./io.js";
+import { Exit, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { cliStdioTransport } from "./io-transport.js";
 
@@ -75,7 +75,7 @@ async function stdioOptions(env: Readonly<Record<string, string | undefined>>, i
 async function run(args: string[], io: CliIO, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   const parsed = parseServeArgs(args);
   if ("help" in parsed) {
-    await writeOut(io.stdout, USAGE);
+    await writeResult(io.stdout, USAGE);
     return Exit.Ok;
   }
   if ("error" in parsed) {

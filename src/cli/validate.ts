@@ -39,7 +39,7 @@
  */
 import { allowsBatches, decode, isProtocolVersion, METHODS, methodSpec, PROTOCOL_VERSIONS, schemaVersionOf, validatorFor } from "../index.js";
 import type { Decoded, Issue, ProtocolVersion, RequestId, Validator } from "../index.js";
-import { Exit, isBlank, joinLines, openInput, readLines, writeOut } from "./io.js";
+import { Exit, isBlank, joinLines, openInput, OutputFailed, readLines, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { parseArgs } from "node:util";
 
@@ -65,7 +65,8 @@ Prints one line per message:
     <pointer> <reason>      more issues of the same message, indented
 
 Exit status: 0 every message is valid, 1 some are not (or the input is empty),
-2 bad arguments or unreadable input.
+2 bad arguments, unreadable input or unwritable output, 141 the reader of the output
+went away before the end (as in \`| head\`: checking stopped there).
 `;
 
 /** The `validate` verb. */
@@ -308,7 +309,7 @@ async function runValidate(args: string[], io: CliIO): Promise<number> {
     return usageError(io, (e as Error).message);
   }
   if (values.help) {
-    await writeOut(io.stdout, USAGE);
+    await writeResult(io.stdout, USAGE);
     return Exit.Ok;
   }
   if (positionals.length > 1) return usageError(io, `expected at most one FILE, got ${positionals.length}`);
@@ -348,9 +349,11 @@ async function runValidate(args: string[], io: CliIO): Promise<number> {
         if (mode === "lines") out += checker.line(line);
         else for (const m of transcriptMessages(mode, line)) out += m instanceof Uint8Array ? checker.line(m) : checker.renewal(m.renewed);
       }
-      await writeOut(io.stdout, out);
+      await writeResult(io.stdout, out);
     }
   } catch (e) {
+    // Our output failed, not our input: main tells which exit code that is.
+    if (e instanceof OutputFailed) throw e;
     await writeOut(io.stderr, `mcp-kernel validate: cannot read ${file}: ${(e as Error).message}\n`);
     return Exit.Usage;
   }
@@ -359,10 +362,10 @@ async function runValidate(args: string[], io: CliIO): Promise<number> {
     let out = "";
     if (isJson(whole)) out = checker.line(whole);
     else for (const line of document) if (!isBlank(line)) out += checker.line(line);
-    await writeOut(io.stdout, out);
+    await writeResult(io.stdout, out);
   }
   if (checker.messages === 0) {
-    await writeOut(io.stdout, "error - empty input\n");
+    await writeResult(io.stdout, "error - empty input\n");
     return Exit.Invalid;
   }
   return checker.failures === 0 ? Exit.Ok : Exit.Invalid;
