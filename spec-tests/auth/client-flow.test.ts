@@ -435,3 +435,60 @@ test("Refresh Tokens, across runs: what save() holds (the tokens, their credenti
   assert.equal((await w.rerun({ saved: foreign })()).status, 200);
   assert.equal(w.as.authorizations.length, 2);
 });
+
+/** An answer in Latin-1, as nginx's and Apache's error pages often are: each character one byte ("é" is 0xE9, not UTF-8). */
+const latin1 = (status: number, text: string, type = "text/html; charset=iso-8859-1") => new Response(Uint8Array.from(text, (c) => c.charCodeAt(0)), { status, headers: { "content-type": type } });
+
+test("authorization-server-discovery, bodies that are not UTF-8: a Protected Resource Metadata 404 whose page is Latin-1 is still a 404, so the next well-known URI is tried", async () => {
+  const as = new TestAuthServer({ issuer: "https://as.test" });
+  const resource = protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [as.options.issuer], verifyToken: as.verifyToken });
+  const tried: string[] = [];
+  const mcp = async (req: Request) => {
+    const path = new URL(req.url).pathname;
+    if (path.includes("well-known")) tried.push(path);
+    return path === "/.well-known/oauth-protected-resource/mcp" ? latin1(404, "<h1>Pas trouvé</h1>") : resource(req);
+  };
+  const f = routeFetch({ "https://mcp.test": mcp, "https://as.test": as.handle });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.deepEqual(tried, ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]);
+});
+
+test("2025-03-26 authorization, bodies that are not UTF-8: metadata absent behind Latin-1 404 pages still falls back to the server's origin and its default /register /authorize /token", async () => {
+  const as = new TestAuthServer({ issuer: "https://mcp.test", metadata: "none" });
+  const mcp = async (req: Request) => {
+    const url = new URL(req.url);
+    if (url.pathname === "/mcp") return req.headers.get("authorization") ? Response.json({ ok: true }) : new Response(null, { status: 401 });
+    return url.pathname.startsWith("/.well-known/") ? latin1(404, "<h1>Pas trouvé</h1>") : as.handle(req);
+  };
+  const f = routeFetch({ "https://mcp.test": mcp });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f), protocolVersion: "2025-03-26" });
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.deepEqual(paths(as), ["POST /register", "GET /authorize", "POST /token"]);
+});
+
+test("Refresh Tokens, bodies that are not UTF-8: a refresh refused with 400 invalid_grant whose error_description is Latin-1 leads to a new authorization, as any refused refresh does", async () => {
+  const as = new TestAuthServer({ issuer: "https://as.test", expiresIn: 60, refresh: true });
+  const resource = protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [as.options.issuer], verifyToken: as.verifyToken, now: () => as.now });
+  const refuseRefresh = async (req: Request) =>
+    new URL(req.url).pathname === "/token" && (await req.clone().text()).includes("grant_type=refresh_token")
+      ? latin1(400, '{"error":"invalid_grant","error_description":"jeton expiré"}', "application/json")
+      : as.handle(req);
+  const f = routeFetch({ "https://mcp.test": resource, "https://as.test": refuseRefresh });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f), now: () => as.now });
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  as.now += 61_000;
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.equal(as.authorizations.length, 2, "the refused refresh was followed by a new authorization");
+});
+
+test("authorization-server-discovery, bodies that are not UTF-8: metadata answered 200 in Latin-1 is no usable document, and the failure says the body is not valid UTF-8 (not a network error)", async () => {
+  const as = new TestAuthServer({ issuer: "https://as.test" });
+  const resource = protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [as.options.issuer], verifyToken: as.verifyToken });
+  const latinMetadata = async (req: Request) =>
+    new URL(req.url).pathname.startsWith("/.well-known/") ? latin1(200, JSON.stringify({ ...as.metadataDocument(), service_documentation: "https://as.test/aide-été" }), "application/json") : as.handle(req);
+  const f = routeFetch({ "https://mcp.test": resource, "https://as.test": latinMetadata });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+  await assert.rejects(client(MCP, { method: "POST", body: "{}" }), (e: Error) => e instanceof OAuthError && /no usable authorization server metadata for https:\/\/as.test \(the body is not valid UTF-8\)/.test(e.message) && !/network error/.test(e.message));
+  assert.equal(as.authorizations.length, 0);
+});

@@ -470,6 +470,31 @@ test("basic/transports (Sending Messages: an error status's body MAY be a JSON-R
   }
 });
 
+/** `text` as bytes with its "è" written in Latin-1 (the byte E8, not UTF-8). */
+function latin1E(text: string): Uint8Array<ArrayBuffer> {
+  const [pre, post] = text.split("\u00e8");
+  assert.ok(post !== undefined, "the text has an è");
+  const enc = new TextEncoder();
+  return Uint8Array.from([...enc.encode(pre), 0xe8, ...enc.encode(post)]);
+}
+
+test("basic/transports (JSON-RPC messages MUST be UTF-8 encoded): an error status whose JSON-RPC error body is not UTF-8 fails the POST's requests with -32603 saying so (no code or id in it can be trusted), not with the bare status; in both eras, and the session goes on", async () => {
+  for (const era of ["2025-11-25", MV] as const) {
+    const { handler } = era === MV ? modernHandler() : makeHandler();
+    const t = wrappedTransport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      const id = (JSON.parse(body) as { id: number }).id;
+      const error = JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message: "param\u00e8tre invalide" } });
+      return new Response(latin1E(error), { status: 400, headers: { "content-type": "application/json" } });
+    });
+    const c = new McpClient({ name: "c", version: "1" }, { session: { versions: [era] } });
+    await c.connect(t);
+    await assert.rejects(c.listTools(), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "HTTP 400: malformed response from the peer: the error body is not valid UTF-8", era);
+    assert.equal((await c.callTool("echo", { text: "after" })).content[0].text, "after", era);
+    c.close();
+  }
+});
+
 test("client: JSON responses (enableJsonResponse) are handed over as they are", async () => {
   const { handler } = makeHandler(new Tools(), { enableJsonResponse: true });
   const t = httpClientTransport(URL_, { fetch: inProcess(handler), openGetStream: false });
@@ -595,10 +620,10 @@ test("client: a GET the server does not answer holds requests only for the bound
 
 /**
  * A client transport over `handler` whose session, once `renew()` ends it, is renewed
- * into a server that answers another version (2025-06-18) than the one the kernel
- * negotiated; with `hold`, that answer waits for it (after telling `arrived`).
+ * with the server's answer to the new initialize replaced by `rewrite` of it; with
+ * `hold`, that answer waits for it (after telling `arrived`).
  */
-function renewalToAnotherVersion(handler: HttpHandler, seen: Seen[], hold?: { arrived(): void; until: Promise<void> }) {
+function renewalRewritten(handler: HttpHandler, seen: Seen[], rewrite: (r: Response, body: string) => Response, hold?: { arrived(): void; until: Promise<void> }) {
   let renewing = false;
   const t = httpClientTransport(URL_, {
     fetch: inProcess(handler, seen, async (req, next) => {
@@ -607,8 +632,7 @@ function renewalToAnotherVersion(handler: HttpHandler, seen: Seen[], hold?: { ar
       if (!isInit) return r;
       hold?.arrived();
       await hold?.until;
-      const body = (await r.text()).replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-06-18"');
-      return new Response(body, { status: r.status, headers: r.headers });
+      return rewrite(r, await r.text());
     }),
     openGetStream: false,
   });
@@ -617,6 +641,11 @@ function renewalToAnotherVersion(handler: HttpHandler, seen: Seen[], hold?: { ar
     renewing = true;
   };
   return { t, renew };
+}
+
+/** {@link renewalRewritten} into a server that answers another version (2025-06-18) than the one the kernel negotiated. */
+function renewalToAnotherVersion(handler: HttpHandler, seen: Seen[], hold?: { arrived(): void; until: Promise<void> }) {
+  return renewalRewritten(handler, seen, (r, body) => new Response(body.replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-06-18"'), { status: r.status, headers: r.headers }), hold);
 }
 
 test("client: Session Management items 4 and 5: a renewal the client cannot use (the new initialize answers another version) DELETEs the session it opened before closing", async () => {
@@ -634,6 +663,30 @@ test("client: Session Management items 4 and 5: a renewal the client cannot use 
   const renewed = seen.filter((s) => s.body?.includes('"initialize"')).length;
   assert.equal(renewed, 2, "the renewal was attempted");
   assert.equal(handler.sessionCount, 0, "the session the renewal opened was ended");
+});
+
+test("client: Session Management item 4 (JSON-RPC messages MUST be UTF-8 encoded): a renewal whose initialize answer is not UTF-8 (JSON body or SSE event) fails saying so, and the session it opened is DELETEd", async () => {
+  for (const mode of ["json", "sse"] as const) {
+    const { handler } = makeHandler();
+    const seen: Seen[] = [];
+    const { t, renew } = renewalRewritten(handler, seen, (r, body) => {
+      const bad = latin1E(body.replace('"version":"1.0.0"', '"version":"1.0.0-\u00e8"'));
+      if (mode === "json") return new Response(bad, { status: r.status, headers: r.headers });
+      const headers = new Headers(r.headers);
+      headers.set("content-type", "text/event-stream");
+      const enc = new TextEncoder();
+      return new Response(Uint8Array.from([...enc.encode("data: "), ...bad, ...enc.encode("\n\n")]), { status: r.status, headers });
+    });
+    const { ep, closed } = client(t);
+    await ep.open();
+    renew();
+    const p = ep.request("tools/list");
+    assert.match(await closed, /; a new session could not be started: initialize was not answered with a result \(HTTP 200: malformed response from the peer: the answer is not valid UTF-8\)$/, mode);
+    await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+    for (let i = 0; i < 20 && handler.sessionCount > 0; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(seen.filter((s) => s.method === "DELETE").length, 1, mode);
+    assert.equal(handler.sessionCount, 0, `${mode}: the session the renewal opened was ended`);
+  }
 });
 
 test("client: Session Management item 4: requests queued behind a renewal that fails are not POSTed once the transport closes, and the close reason says why no new session could be started", async () => {

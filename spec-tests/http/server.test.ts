@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createHttpHandler, SESSION_ID_FIELD } from "../../src/transports/http-server.js";
 import { H } from "../../src/transports/http/headers.js";
@@ -572,23 +573,30 @@ test("lifecycle over HTTP: an initialize the kernel refuses creates no session a
   assert.equal((await again.message()).msg.error.code, ErrorCode.InvalidRequest);
 });
 
-test("lifecycle over HTTP: a body the session's kernel cannot read answers the whole POST (null id) and creates no session", async () => {
+test("README Limits (maxMessageBytes: -32600 naming the limit, id echoed, HTTP 400 in both eras): an initialize over the session's maxMessageBytes gets the reply a session's body gets, and leaves no session behind", async () => {
   const tools = new Tools();
-  const events: string[] = [];
-  const base = setupWith(tools, { onEvent: (e) => events.push(e.type) });
+  const heard: string[] = [];
+  const base = setupWith(tools, { onOpen: () => heard.push("open"), onClose: (reason) => heard.push(`close: ${reason}`) });
   const handler = createHttpHandler({
+    maxSessions: 1,
+    sessionIdleMs: 0,
     createSession: () => {
       const s = base();
-      return { ...s, options: { ...s.options, maxMessageBytes: 4 } };
+      return { ...s, options: { ...s.options, maxMessageBytes: 1000 } };
     },
   });
-  const r = await post(handler, initializeMessage());
-  const body = await r.json();
-  assert.equal(body.id, null);
-  assert.equal(body.error.code, ErrorCode.InvalidRequest);
+  const big = initializeMessage(V, 7);
+  (big.params as { clientInfo: JsonObject }).clientInfo.padding = "p".repeat(5000);
+  const r = await post(handler, big);
+  assert.equal(r.status, 400);
+  assert.deepEqual(await r.json(), { jsonrpc: "2.0", id: 7, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: message exceeds maxBytes (1000)" } });
   assert.equal(r.headers.get("mcp-session-id"), null);
   assert.equal(handler.sessionCount, 0);
-  assert.ok(events.includes("diagnostic"));
+  // The factory ran: the application hears that this session ends before it opened.
+  assert.deepEqual(heard, ["close: initialize exceeds maxMessageBytes (1000): the session was not opened"]);
+  // Not counted toward maxSessions (1): an initialize within the limit opens the one session.
+  await open(handler);
+  assert.equal(handler.sessionCount, 1);
 });
 
 test("limits: an open session's own maxMessageBytes and maxDepth apply to its POST bodies (400 before the kernel)", async () => {

@@ -98,7 +98,12 @@ export interface OAuthHttpRequest {
 export type OAuthInput =
   /** Start (or restart after a 401/403) the flow. `challenge` is the `WWW-Authenticate` value. */
   | { type: "authorize"; now: number; challenge?: string | null; pkce: { verifier: string; challenge: string }; state: string }
-  | { type: "response"; now: number; requestId: number; status: number; body: string }
+  /**
+   * `unreadable` says why the body could not be read as text (it is then ""): the flow
+   * goes on as for a body that holds no JSON, by the status, and a failure it leads to
+   * quotes why.
+   */
+  | { type: "response"; now: number; requestId: number; status: number; body: string; unreadable?: string }
   | { type: "network-error"; now: number; requestId: number; message: string }
   /** The query parameters of the redirect back to `redirectUri`. */
   | { type: "callback"; now: number; params: Record<string, string> }
@@ -224,7 +229,7 @@ export function stepOAuth(state: OAuthState, input: OAuthInput): OAuthStep {
     case "response":
     case "network-error":
       if (input.requestId !== state.waitingOn) return { state, outputs: [{ type: "diagnostic", message: `response to request ${input.requestId} that the flow is not waiting on` }] };
-      return input.type === "network-error" ? failed(state, `network error: ${input.message}`) : answered(state, input.status, input.body, input.now);
+      return input.type === "network-error" ? failed(state, `network error: ${input.message}`) : answered(state, input);
   }
 }
 
@@ -301,34 +306,41 @@ function parseJson(body: string): unknown {
   }
 }
 
-function answered(state: OAuthState, status: number, body: string, now: number): OAuthStep {
+function answered(state: OAuthState, input: Extract<OAuthInput, { type: "response" }>): OAuthStep {
+  const { status, unreadable } = input;
   const ok = status >= 200 && status < 300;
+  const doc = unreadable === undefined ? parseJson(input.body) : undefined;
   switch (state.phase) {
     case "resource-metadata":
-      return resourceMetadataAnswer(state, ok ? parseJson(body) : undefined, status);
+      return resourceMetadataAnswer(state, ok ? doc : undefined, status, ok ? unreadable : undefined);
     case "server-metadata":
-      return serverMetadataAnswer(state, ok ? parseJson(body) : undefined, status);
+      return serverMetadataAnswer(state, ok ? doc : undefined, status, ok ? unreadable : undefined);
     case "registering":
-      return registrationAnswer(state, status, parseJson(body));
+      return registrationAnswer(state, status, doc, unreadable);
     case "exchanging":
     case "refreshing":
-      return tokenAnswer(state, status, parseJson(body), now);
+      return tokenAnswer(state, status, doc, input.now, unreadable);
     default:
       return { state, outputs: [{ type: "diagnostic", message: `unexpected HTTP response in phase ${state.phase}` }] };
   }
 }
 
-function resourceMetadataAnswer(state: OAuthState, doc: unknown, status: number): OAuthStep {
+/** A response's status as a failure quotes it, with why its body could not be read when that is why there is no document. */
+function quoted(status: number, unreadable: string | undefined): string {
+  return unreadable === undefined ? `${status}` : `${status}, ${unreadable}`;
+}
+
+function resourceMetadataAnswer(state: OAuthState, doc: unknown, status: number, unreadable: string | undefined): OAuthStep {
   if (doc === undefined) {
     if (state.candidates.length) return request(state, "resource-metadata", getJson(state.candidates[0]), { candidates: state.candidates.slice(1) });
     // draft index: "MCP clients MUST use OAuth 2.0 Protected Resource Metadata for
     // authorization server discovery". Only a 2025-03-26 server may lack it: its origin is
     // the authorization server (2025-03-26 authorization, "Server Metadata Discovery").
     if (state.config.protocolVersion !== "2025-03-26") {
-      return failed(state, `no protected resource metadata for ${state.config.serverUrl} (last status ${status}); refusing to guess the authorization server (set protocolVersion "2025-03-26" for a server of that revision)`);
+      return failed(state, `no protected resource metadata for ${state.config.serverUrl} (last status ${quoted(status, unreadable)}); refusing to guess the authorization server (set protocolVersion "2025-03-26" for a server of that revision)`);
     }
     const origin = new URL(state.config.serverUrl).origin;
-    return discoverServer({ ...omit(state, "resourceMetadata"), legacyDiscovery: true }, origin, [`${origin}/.well-known/oauth-authorization-server`], `no protected resource metadata (last status ${status}); using the 2025-03-26 rules`);
+    return discoverServer({ ...omit(state, "resourceMetadata"), legacyDiscovery: true }, origin, [`${origin}/.well-known/oauth-authorization-server`], `no protected resource metadata (last status ${quoted(status, unreadable)}); using the 2025-03-26 rules`);
   }
   const problem = protectedResourceMetadataProblem(doc);
   if (problem) return failed(state, `protected resource metadata is unusable: ${problem}`);
@@ -404,9 +416,9 @@ function serverMetadataGet(state: OAuthState, url: string): Omit<OAuthHttpReques
   return state.legacyDiscovery ? { ...req, headers: { ...req.headers, "mcp-protocol-version": "2025-03-26" } } : req;
 }
 
-function serverMetadataAnswer(state: OAuthState, doc: unknown, status: number): OAuthStep {
+function serverMetadataAnswer(state: OAuthState, doc: unknown, status: number, unreadable: string | undefined): OAuthStep {
   const issuer = state.issuer as string;
-  const problem = doc !== undefined ? authorizationServerMetadataProblem(doc, issuer) : status === 404 ? "not found" : status >= 200 && status < 300 ? "not JSON" : `HTTP ${status}`;
+  const problem = doc !== undefined ? authorizationServerMetadataProblem(doc, issuer) : status === 404 ? "not found" : status >= 200 && status < 300 ? (unreadable ?? "not JSON") : `HTTP ${status}`;
   if (problem) {
     const notes: OAuthOutput[] = doc === undefined ? [] : [{ type: "diagnostic", message: `authorization server metadata rejected: ${problem}` }];
     if (state.candidates.length) {
@@ -487,10 +499,10 @@ function withServer(state: OAuthState, meta: AuthorizationServerMetadata): OAuth
   });
 }
 
-function registrationAnswer(state: OAuthState, status: number, doc: unknown): OAuthStep {
+function registrationAnswer(state: OAuthState, status: number, doc: unknown, unreadable: string | undefined): OAuthStep {
   const d = (typeof doc === "object" && doc !== null ? doc : {}) as Record<string, unknown>;
   if (status < 200 || status >= 300 || typeof d.client_id !== "string") {
-    const why = typeof d.error === "string" ? `${d.error}${typeof d.error_description === "string" ? `: ${d.error_description}` : ""}` : `HTTP ${status}`;
+    const why = typeof d.error === "string" ? `${d.error}${typeof d.error_description === "string" ? `: ${d.error_description}` : ""}` : `HTTP ${quoted(status, unreadable)}`;
     return failed(state, `dynamic client registration was refused (${why})`);
   }
   const secret = typeof d.client_secret === "string" ? d.client_secret : undefined;
@@ -584,11 +596,11 @@ function refresh(state: OAuthState): OAuthStep {
   return request(state, "refreshing", tokenRequest(state.serverMetadata.token_endpoint, fields, creds));
 }
 
-function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: number): OAuthStep {
+function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: number, unreadable: string | undefined): OAuthStep {
   const d = (typeof doc === "object" && doc !== null ? doc : {}) as Record<string, unknown>;
   const refreshing = state.phase === "refreshing";
   if (status < 200 || status >= 300 || typeof d.access_token !== "string") {
-    const why = typeof d.error === "string" ? d.error : `HTTP ${status}`;
+    const why = typeof d.error === "string" ? d.error : `HTTP ${quoted(status, unreadable)}`;
     // RFC 6749 §5.2 invalid_client: registered credentials the server no longer knows
     // (expired, revoked) are forgotten, so the next attempt registers afresh instead of
     // failing the same way for good; pre-registered ones are the user's to fix.

@@ -9,7 +9,7 @@ import { createOAuthState, operationSucceeded, stepOAuth, type OAuthClientConfig
 import type { AuthorizationServerMetadata } from "./metadata.js";
 import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
-import { readBodyText } from "../transports/http/body.js";
+import { NOT_UTF8_BODY, readBodyText } from "../transports/http/body.js";
 import { errorText } from "../transports/error-text.js";
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
@@ -118,6 +118,8 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
             // Metadata and token responses come from servers that may be hostile: read to a bound.
             const read = await readBodyText(res, MAX_OAUTH_RESPONSE_BYTES);
             if (read.ok) queue.push({ type: "response", now: now(), requestId, status: res.status, body: read.text });
+            // The server did answer: its status still counts (a 404 page in Latin-1 is still a 404).
+            else if (read === NOT_UTF8_BODY) queue.push({ type: "response", now: now(), requestId, status: res.status, body: "", unreadable: read.reason });
             else {
               const why = read.status === 413 ? `the response body exceeds ${MAX_OAUTH_RESPONSE_BYTES} bytes` : "the response body could not be read";
               queue.push({ type: "network-error", now: now(), requestId, message: why });

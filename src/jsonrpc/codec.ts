@@ -270,7 +270,12 @@ function malformedResponse(answers: RequestId | null, reason: string, code: numb
  * in place of the answer that could not be read (`reason` is the `invalid` value's).
  */
 export function malformedResponseAnswer(id: RequestId, reason: string): JsonRpcErrorResponse {
-  return { jsonrpc: "2.0", id, error: rpcError(ErrorCode.InternalError, `malformed response from the peer: ${reason}`) };
+  return { jsonrpc: "2.0", id, error: rpcError(ErrorCode.InternalError, malformedResponseMessage(reason)) };
+}
+
+/** The message a request fails with when the answer to it could not be read (`reason` says why); `-32603` is its code. */
+export function malformedResponseMessage(reason: string): string {
+  return `malformed response from the peer: ${reason}`;
 }
 
 /** Over `maxBytes`: not parsed at all; what it is comes from a bounded peek at its start and end. */

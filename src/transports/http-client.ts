@@ -74,7 +74,7 @@ import { errorText } from "./error-text.js";
 import { MIN_PEER_DELAY_MS, systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
-import { DEFAULT_LIMITS, decodeInvalidUtf8, decodeOversized, invalidUtf8StandIn, malformedResponseAnswer, oversizedStandIn, type Decoded } from "../jsonrpc/codec.js";
+import { DEFAULT_LIMITS, decodeInvalidUtf8, decodeOversized, invalidUtf8StandIn, malformedResponseAnswer, malformedResponseMessage, oversizedStandIn, type Decoded } from "../jsonrpc/codec.js";
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { PEEK_WINDOW, peekRequestId, TAIL_WINDOW } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -493,7 +493,9 @@ class HttpClient implements HttpClientTransport {
       delete headers[H.protocolVersion];
       const res = await this.request({ method: "POST", headers, body: init });
       this.adoptSession(res);
-      const reply = (res.ok ? parse((await firstMessage(res, this.maxBytes)) ?? "") : (discard(res), undefined)) as { result?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
+      const first = res.ok ? await firstMessage(res, this.maxBytes) : (discard(res), undefined);
+      if (first === NOT_UTF8_BODY) return abandon(`initialize was not answered with a result (HTTP ${res.status}: ${notUtf8("the answer")})`);
+      const reply = parse(typeof first === "string" ? first : "") as { result?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
       const r = reply?.result;
       if (typeof r !== "object" || r === null) {
         const refused = reply?.error === undefined ? `HTTP ${res.status}` : `${String(reply.error.code)} ${String(reply.error.message)}`;
@@ -645,7 +647,7 @@ class HttpClient implements HttpClientTransport {
       if (!read.ok && read.status === 413) return this.failed(ctx, `the JSON response body exceeds ${this.maxBytes} bytes`, ErrorCode.InternalError);
       // Not UTF-8 (2025-11-25 basic/transports: messages MUST be): the body answers this POST
       // alone, so its requests fail as a malformed response's would (not re-issued: the server answered).
-      if (read === NOT_UTF8_BODY) return this.failed(ctx, "malformed response from the peer: the JSON response body is not valid UTF-8", ErrorCode.InternalError);
+      if (read === NOT_UTF8_BODY) return this.failed(ctx, notUtf8("the JSON response body"), ErrorCode.InternalError);
       if (!read.ok && ctx.modern !== undefined) return "the JSON response body could not be read";
       if (!read.ok) return this.failed(ctx, "the JSON response body could not be read");
       if (read.text.length > 0) this.deliver(read.text, ctx);
@@ -691,12 +693,15 @@ class HttpClient implements HttpClientTransport {
    * server could not read the POST: 413 for a body over its limit, say) keeps its code and
    * data, its message after the status, so a request too large for the server is `-32600`
    * as it is on stdio (2025-11-25 `basic/transports`: the body of such an error status MAY
-   * be a JSON-RPC error response that has no id). Any other body is `-32603` with the status.
+   * be a JSON-RPC error response that has no id). A body that is not UTF-8 is `-32603`
+   * saying so, as a 2xx one is; any other body is `-32603` with the status.
    */
   private async httpFailure(ctx: StreamCtx, res: Response, type: string): Promise<void> {
     const read = type === JSON_TYPE ? await readBodyText(res, this.maxBytes) : (discard(res), undefined);
     const body = read?.ok === true ? read.text : undefined;
     const status = `HTTP ${res.status}`;
+    // Whatever code or id it held cannot be read: the requests fail saying why, not with the bare status.
+    if (read === NOT_UTF8_BODY) return this.failed(ctx, `${status}: ${notUtf8("the error body")}`, ErrorCode.InternalError);
     if (body !== undefined && body.length > 0) {
       const reply = parse(body) as { jsonrpc?: unknown; id?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined;
       if (reply !== undefined && typeof reply === "object" && reply !== null && !Array.isArray(reply)) {
@@ -1234,6 +1239,15 @@ function holdsRequest(text: string): boolean {
   return Array.isArray(v) ? v.some(isRequest) : isRequest(v);
 }
 
+/**
+ * Why a response body (`what`) whose bytes are not UTF-8 fails what it answers: "JSON-RPC
+ * messages MUST be UTF-8 encoded" (2025-11-25 `basic/transports`), so no code or id in it
+ * can be trusted.
+ */
+function notUtf8(what: string): string {
+  return malformedResponseMessage(`${what} is not valid UTF-8`);
+}
+
 function parse(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -1242,11 +1256,15 @@ function parse(text: string): unknown {
   }
 }
 
-/** The first message of a JSON or SSE response body, of at most `maxBytes` (the rest is discarded). */
-async function firstMessage(res: Response, maxBytes: number): Promise<string | undefined> {
+/**
+ * The first message of a JSON or SSE response body, of at most `maxBytes` (the rest is
+ * discarded); {@link NOT_UTF8_BODY} when its bytes are not UTF-8, undefined when there is
+ * none to read.
+ */
+async function firstMessage(res: Response, maxBytes: number): Promise<string | typeof NOT_UTF8_BODY | undefined> {
   if (mediaTypeOf(res.headers.get(H.contentType)) !== SSE_TYPE) {
     const read = await readBodyText(res, maxBytes);
-    return read.ok ? read.text : undefined;
+    return read.ok ? read.text : read === NOT_UTF8_BODY ? read : undefined;
   }
   if (res.body === null) return undefined;
   const reader = res.body.getReader();
@@ -1255,7 +1273,7 @@ async function firstMessage(res: Response, maxBytes: number): Promise<string | u
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return undefined;
-      for (const o of feedSse(decoder, value)) if (o.type === "event" && o.data !== "") return o.invalidUtf8 === true ? undefined : o.data;
+      for (const o of feedSse(decoder, value)) if (o.type === "event" && o.data !== "") return o.invalidUtf8 === true ? NOT_UTF8_BODY : o.data;
     }
   } catch {
     return undefined;

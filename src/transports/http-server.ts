@@ -53,14 +53,14 @@
 import { errorText } from "./error-text.js";
 import { Endpoint, type RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
-import { decode, type Decoded } from "../jsonrpc/codec.js";
+import { decode, DEFAULT_LIMITS, type Decoded } from "../jsonrpc/codec.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isLegacyVersion, isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
 import { acceptsBatches, negotiatedVersion } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
-import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse } from "./http/body.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse, overMessageLimit } from "./http/body.js";
 import { corsHeaders, isPreflight, PREFLIGHT, preflightHeaders } from "./http/cors.js";
 import { EventStore, parseEventId, type EventStoreLimits } from "./http/event-log.js";
 import { accepts, allowPredicate, H, hostnameOf, isJsonContentType, isLoopbackHostname, isLoopbackOrigin, isVisibleAscii, JSON_TYPE, randomSessionId, SSE_TYPE, type AllowList } from "./http/headers.js";
@@ -313,14 +313,26 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   // -------------------------------------------------------------------------------------
   // Sessions
 
-  /** A session for an `initialize` POST; not in the table until the kernel accepts it. */
-  function newSession(req: HttpRequestView): { session: HttpSession; setup: HttpSessionSetup } | Response {
+  /**
+   * A session for an `initialize` POST (`body`, read to `maxBodyBytes`); not in the table
+   * until the kernel accepts it.
+   */
+  function newSession(req: HttpRequestView, body: Uint8Array): { session: HttpSession; setup: HttpSessionSetup } | Response {
     if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, "too many sessions");
     const id = generate();
     if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
       return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
     }
     const setup = options.createSession(contextOf(req, id, "legacy"));
+    // The kernel is handed the decoded value and cannot measure it: the session's limit is
+    // known only now, and is applied before there is a session to undo (as `serveModern` does).
+    const limit = setup.options.maxMessageBytes ?? DEFAULT_LIMITS.maxBytes;
+    const oversized = overMessageLimit(body, limit);
+    if (oversized !== undefined) {
+      // The factory has run: the application hears that its session ends before it opened.
+      setup.onClose?.(`initialize exceeds maxMessageBytes (${limit}): the session was not opened`);
+      return oversized;
+    }
     const session = new HttpSession(id, configFor(id, setup));
     let principal: string | undefined;
     try {
@@ -473,7 +485,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
         return unsupportedByModernOnly(ids[0] ?? null, d.kind === "request" ? (d.message.params as JsonObject | undefined)?.protocolVersion : undefined);
       }
       if (!initialize) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required (except for initialize)`, { id: d.kind === "request" ? d.message.id : null });
-      const created = newSession(req);
+      const created = newSession(req, body.bytes);
       if (created instanceof Response) return created;
       return exchange(created.session, ids, value, false, created.setup);
     }

@@ -96,7 +96,8 @@ export function modernVersionOf(message: JsonRpcRequest | JsonRpcNotification): 
  * Serves one modern request or notification POST (already decoded, a single message, from
  * `body`). The body was read to the handler's `maxBodyBytes`; the setup's `maxMessageBytes`
  * is checked here, once the setup is known, since the kernel is handed the decoded value
- * and cannot measure it (a legacy session's limit is applied when its body is decoded).
+ * and cannot measure it (a legacy session's limit is applied when its body is decoded, and
+ * an `initialize`'s, like this, once its setup is made).
  */
 export function serveModern(req: HttpRequestView, message: JsonRpcRequest | JsonRpcNotification, body: Uint8Array, cfg: ModernConfig): Response | HttpReply | Promise<Response | HttpReply> {
   let setup: HttpSessionSetup | undefined;
