@@ -844,7 +844,7 @@ class HttpClient implements HttpClientTransport {
           else if (o.type === "error") this.dropped(o, ctx);
           // Empty data: the priming event, which only moves the cursor.
           else if (o.data !== "" && o.event === "message") {
-            if (o.invalidUtf8 === true) this.notUtf8(o.data, ctx);
+            if (o.invalidUtf8 === true) this.notUtf8Event(o.data, ctx);
             else this.deliver(o.data, ctx);
           }
         }
@@ -968,7 +968,7 @@ class HttpClient implements HttpClientTransport {
    * replacement characters WHATWG decoding put in their place would parse, so it is
    * refused as the stdio channel refuses such a line.
    */
-  private notUtf8(data: string, ctx: StreamCtx): void {
+  private notUtf8Event(data: string, ctx: StreamCtx): void {
     this.report("an SSE event is not valid UTF-8");
     const head = data.slice(0, PEEK_WINDOW);
     const tail = data.slice(-TAIL_WINDOW);
