@@ -358,6 +358,36 @@ test("basic/index over Streamable HTTP (no batches after 2025-03-26): an array h
   assert.ok(!diagnostics.includes("response-unrouted"), "the kernel's copy of the 400's reply is not routed again");
 });
 
+test("2025-03-26 transports (a POST body MAY be \"an array of one or more responses\") and basic/index: a malformed response in a batch fails the request it names at once, the valid ones are delivered; the POST gets 400 with the malformed members' errors, or is answered as usual when the batch holds a valid request", async () => {
+  const V3 = "2025-03-26";
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler, V3);
+  const sampled = (id: unknown) => ({ jsonrpc: "2.0", id, result: { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" } });
+  const a = new SseReader(await post(handler, call(1, "sample"), sid, V3));
+  const b = new SseReader(await post(handler, call(2, "sample"), sid, V3));
+  const qa = (await a.message()).msg;
+  const qb = (await b.message()).msg;
+  const answers = await post(handler, [sampled(qa.id), { jsonrpc: "2.0", id: qb.id, result: { role: "assistant" }, error: { code: 1, message: "x" } }], sid, V3);
+  assert.equal(answers.status, 400);
+  const body = await answers.json();
+  assert.ok(Array.isArray(body), "a batch's refusal is an array of its malformed members' errors");
+  assert.deepEqual(body.map((e: any) => [e.id, e.error.code]), [[null, ErrorCode.InvalidRequest]]);
+  // Both tools answer now, not at the 60 s timeout: one with the valid answer, one failed as malformed.
+  assert.equal((await a.message()).msg.result.content[0].text, "sampled");
+  assert.match(JSON.stringify((await b.message()).msg), /malformed response from the peer: a response must not have both result and error/);
+  assert.equal(await a.next(), undefined);
+  assert.equal(await b.next(), undefined);
+  // With a valid request beside it, the POST is answered as usual (the request's response), and the
+  // malformed response still fails its request at once, with no reply of its own (as on stdio).
+  const c = new SseReader(await post(handler, call(3, "sample"), sid, V3));
+  const qc = (await c.message()).msg;
+  const mixed = await post(handler, [{ jsonrpc: "2.0", id: 4, method: "ping" }, { jsonrpc: "2.0", id: qc.id, result: 5 }], sid, V3);
+  assert.equal(mixed.status, 200);
+  assert.deepEqual(messages(await new SseReader(mixed).rest()), [{ jsonrpc: "2.0", id: 4, result: {} }]);
+  assert.match(JSON.stringify((await c.message()).msg), /malformed response from the peer: result must be an object/);
+  assert.ok(!tools.diagnostics.includes("response-unrouted"));
+});
+
 test("basic/index Responses over Streamable HTTP: a server-to-client request with no JSON form fails in the handler at once (-32603), nothing reaches the stream but the tool's answer", async () => {
   const { handler } = makeHandler();
   const sid = await open(handler);

@@ -465,9 +465,16 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const items = d.kind === "batch" ? d.items : [d];
     const ids: RequestId[] = [];
     const messages: unknown[] = [];
+    // Where the invalid members of a batch are (a single message's were refused above).
+    const invalid: number[] = [];
     let initialize = false;
-    for (const each of items) {
-      if (each.kind === "invalid") return jsonResponse(400, JSON.stringify(each.reply));
+    for (let i = 0; i < items.length; i++) {
+      const each = items[i];
+      if (each.kind === "invalid") {
+        if (each.answers === undefined) return jsonResponse(400, JSON.stringify(each.reply));
+        invalid.push(i);
+        continue;
+      }
       // Batch members are single messages: the codec classifies a nested array as invalid.
       const item = each as Exclude<Decoded, { kind: "batch" | "invalid" }>;
       messages.push(item.message);
@@ -489,7 +496,34 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       if (created instanceof Response) return created;
       return exchange(created.session, ids, value, false, created.setup);
     }
+    if (invalid.length > 0) return partlyInvalid(session, items, invalid, ids, messages, body.bytes);
     return exchange(session, ids, value, d.kind === "batch", undefined);
+  }
+
+  /**
+   * A 2025-03-26 batch with invalid members, answered as the kernel answers it on stdio:
+   * the valid members run, and each malformed response fails the request of ours it names
+   * at once (as a lone one does, above) and gets no reply of its own. The valid members go
+   * to the kernel as the POST's body, the malformed ones one by one through `refused`
+   * (server-session.ts), after them, as the kernel reads a batch in order. A batch with a
+   * valid request is answered as one without the malformed members would be; one without
+   * gets 400, as a lone malformed response does, its body the array of the malformed
+   * members' errors (README, JSON-RPC codec row).
+   */
+  function partlyInvalid(session: HttpSession, items: Decoded[], invalid: number[], ids: RequestId[], messages: unknown[], bytes: Uint8Array): Response | HttpReply | Promise<Response | HttpReply> {
+    const bad = invalid.map((i) => items[i] as Extract<Decoded, { kind: "invalid" }>);
+    let answer: Response | HttpReply | Promise<Response | HttpReply>;
+    if (ids.length > 0) answer = exchange(session, ids, messages, true, undefined);
+    else {
+      if (messages.length > 0) session.receive(null, messages);
+      answer = jsonResponse(400, JSON.stringify(bad.map((each) => each.reply)));
+    }
+    // The decoded batch keeps no invalid member's value: the body, read once already, is parsed again for them.
+    if (bad.some((each) => each.answers != null)) {
+      const members = JSON.parse(decodeUtf8(bytes)!) as unknown[];
+      for (let j = 0; j < bad.length; j++) if (bad[j].answers != null) session.refused(members[invalid[j]]);
+    }
+    return answer;
   }
 
   /**
