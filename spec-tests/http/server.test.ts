@@ -540,9 +540,11 @@ test("transports (2025-03-26): batches are accepted on 2025-03-26 sessions only;
   // Notifications only: 202.
   const n = await post(handler, [{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }], sid, "2025-03-26");
   assert.equal(n.status, 202);
-  // An invalid member: the whole body is refused with 400.
+  // An invalid member gets its own error and the valid ones still run (JSON-RPC 2.0 §6, which the
+  // 2025-03-26 schema's JSONRPCBatchRequest links): see the test of invalid batch members below.
   const bad = await post(handler, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { nope: true }], sid, "2025-03-26");
-  assert.equal(bad.status, 400);
+  assert.equal(bad.status, 200);
+  assert.deepEqual(messages(await new SseReader(bad).rest()).map((m) => [m.id, m.error?.code ?? "result"]), [[null, ErrorCode.InvalidRequest], [1, "result"]]);
   // 2025-06-18 removed batches.
   const later = await open(handler, V);
   const refused = await post(handler, batch, later, V);
@@ -555,6 +557,35 @@ test("transports (2025-03-26): batches are accepted on 2025-03-26 sessions only;
   const arr = await jr.json();
   assert.ok(Array.isArray(arr));
   assert.equal(arr.length, 2);
+});
+
+test("2025-03-26 batches over Streamable HTTP (JSON-RPC 2.0 §6, linked by the 2025-03-26 schema's JSONRPCBatchRequest: an invalid member gets its own error, the valid members are still processed): the POST's answer holds both, as the kernel answers the batch on stdio (SSE and JSON)", async () => {
+  const V3 = "2025-03-26";
+  for (const enableJsonResponse of [false, true]) {
+    const { handler, tools } = makeHandler(new Tools(), { enableJsonResponse });
+    const sid = await open(handler, V3);
+    const batch = [call(1, "echo", { text: "hi" }), { jsonrpc: "2.0", id: 2, method: "ping", params: [] }, { jsonrpc: "2.0", method: "notifications/roots/list_changed", params: 3 }, { jsonrpc: "2.0", method: "notifications/roots/list_changed" }];
+    const r = await post(handler, batch, sid, V3);
+    assert.equal(r.status, 200, `json=${enableJsonResponse}`);
+    const got = enableJsonResponse ? await r.json() : messages(await new SseReader(r).rest());
+    // The invalid request's error names its id; the invalid notification's has id null, as on stdio.
+    assert.deepEqual(got, [
+      { jsonrpc: "2.0", id: 2, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: params must be an object" } },
+      { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: params must be an object" } },
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hi" }] } },
+    ]);
+    // No valid request: nothing can carry the errors but a 400 (as for a lone invalid message), its
+    // body their array; the valid members still run (here a cancellation, which ends the wait's stream).
+    const waiting = post(handler, call(7, "wait"), sid, V3);
+    await tools.waiting();
+    const none = await post(handler, [{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }, 3, { jsonrpc: "2.0", id: 8, method: 9 }], sid, V3);
+    assert.equal(none.status, 400);
+    assert.deepEqual((await none.json()).map((e: any) => [e.id, e.error.code]), [[null, ErrorCode.InvalidRequest], [8, ErrorCode.InvalidRequest]]);
+    assert.equal(tools.contexts.at(-1)!.signal.aborted, true);
+    assert.doesNotMatch(await (await waiting).text(), /"id":7/, "the cancelled request's answer ends without a response");
+    assert.ok(!tools.diagnostics.includes("response-unrouted"));
+    handler.close();
+  }
 });
 
 test("2025-03-26 basic/index: implementations MUST support receiving JSON-RPC batches — a POST of [notifications/initialized, ping] initializes the session, then answers the ping (SSE and JSON)", async () => {

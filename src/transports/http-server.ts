@@ -20,8 +20,10 @@
  * `Content-Type` (415), session id (400 missing, 404 unknown), protocol version (400),
  * body size (413), then the codec (400 with the JSON-RPC error: -32700 for bad JSON,
  * -32600 for a bad message or a batch outside 2025-03-26). Only then does the kernel see
- * the body. Notifications and responses alone get 202; requests get an SSE stream (or,
- * with `enableJsonResponse`, one JSON body) that {@link HttpSession} routes messages to.
+ * the body; of a 2025-03-26 batch, only its valid members (each invalid one is answered
+ * on its own, JSON-RPC 2.0 §6: see `partlyInvalid`). Notifications and responses alone
+ * get 202; requests get an SSE stream (or, with `enableJsonResponse`, one JSON body) that
+ * {@link HttpSession} routes messages to.
  *
  * The checks run on an {@link HttpRequestView} and answer a `Response` or an
  * {@link HttpReply} (`http-view.ts`): the public `(Request) => Promise<Response>` entry
@@ -471,7 +473,6 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     for (let i = 0; i < items.length; i++) {
       const each = items[i];
       if (each.kind === "invalid") {
-        if (each.answers === undefined) return jsonResponse(400, JSON.stringify(each.reply));
         invalid.push(i);
         continue;
       }
@@ -501,19 +502,23 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   }
 
   /**
-   * A 2025-03-26 batch with invalid members, answered as the kernel answers it on stdio:
-   * the valid members run, and each malformed response fails the request of ours it names
-   * at once (as a lone one does, above) and gets no reply of its own. The valid members go
-   * to the kernel as the POST's body, the malformed ones one by one through `refused`
-   * (server-session.ts), after them, as the kernel reads a batch in order. A batch with a
-   * valid request is answered as one without the malformed members would be; one without
-   * gets 400, as a lone malformed response does, its body the array of the malformed
-   * members' errors (README, JSON-RPC codec row).
+   * A 2025-03-26 batch with invalid members, answered as the kernel answers it on stdio
+   * (JSON-RPC 2.0 §6, which the 2025-03-26 schema's `JSONRPCBatchRequest` links: an invalid
+   * member gets an error of its own and the valid members are still processed). The valid
+   * members run. An invalid request or notification gets the codec's error (its id when
+   * readable, else null) beside the valid requests' responses: in the JSON array, or as an
+   * event of the POST's stream. A malformed response gets no reply there and fails the
+   * request of ours it names at once (as a lone one does, above). Only the valid members go
+   * to the kernel as the POST's body (its error with id null would answer the whole POST,
+   * server-session.ts); the malformed responses go one by one through `refused`, after
+   * them, as the kernel reads a batch in order. A batch without a valid request has no
+   * answer to carry the errors: it gets 400, as a lone invalid message does, its body the
+   * array of every invalid member's error (README, JSON-RPC codec row).
    */
   function partlyInvalid(session: HttpSession, items: Decoded[], invalid: number[], ids: RequestId[], messages: unknown[], bytes: Uint8Array): Response | HttpReply | Promise<Response | HttpReply> {
     const bad = invalid.map((i) => items[i] as Extract<Decoded, { kind: "invalid" }>);
     let answer: Response | HttpReply | Promise<Response | HttpReply>;
-    if (ids.length > 0) answer = exchange(session, ids, messages, true, undefined);
+    if (ids.length > 0) answer = exchange(session, ids, messages, true, undefined, bad.filter((each) => each.answers === undefined).map((each) => JSON.stringify(each.reply)));
     else {
       if (messages.length > 0) session.receive(null, messages);
       answer = jsonResponse(400, JSON.stringify(bad.map((each) => each.reply)));
@@ -531,8 +536,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
    * or one JSON body in JSON mode. `initialize` is always answered with JSON: the kernel
    * answers it at once, and whether a session exists (so whether `MCP-Session-Id` is
    * sent) is known only after that answer. So is `tasks/get` (a poll, see below).
+   * `errors`: the handler's own answers to invalid members of a batch, put first.
    */
-  function exchange(session: HttpSession, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined): Response | HttpReply | Promise<Response | HttpReply> {
+  function exchange(session: HttpSession, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined, errors: readonly string[] = []): Response | HttpReply | Promise<Response | HttpReply> {
     if (ids.length === 0) {
       session.receive(null, value);
       return ACCEPTED;
@@ -546,6 +552,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       const answer = new Promise<Response | HttpReply>((resolve) => {
         e = session.openJsonExchange(ids, batch, (x) => resolve(jsonBody(session, x)));
       });
+      for (const text of errors) session.answer(e, text);
       session.receive(e, value);
       if (setup === undefined) return answer;
       const headers = admit(session, setup);
@@ -555,6 +562,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     // Connected before the kernel sees the body: what it answers at once is written, not
     // queued where the bounded replay log could evict it before any connection carried it.
     const conn = session.connectPost(s);
+    for (const text of errors) session.answer(s, text);
     session.receive(s, value);
     return sseReply(conn.body);
   }
