@@ -140,6 +140,21 @@ test("client edges (2025-03-26 batches): an error status whose body answers some
   t.close();
 });
 
+test("client edges (2025-03-26 transports: the SSE stream's responses \"MAY be batched\"): an initialize answered in a batched event ([InitializeResult]) connects a client that asked for 2025-03-26", async () => {
+  const { handler } = makeHandler(new Tools());
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    const r = await next();
+    if (!body.includes('"initialize"')) return r;
+    const headers = { "content-type": "text/event-stream", "mcp-session-id": r.headers.get("mcp-session-id")! };
+    return new Response(`id: 1\ndata: [${await r.text()}]\n\n`, { status: 200, headers });
+  });
+  const { ep } = connect(t, "2025-03-26");
+  await ep.open();
+  assert.equal(ep.state.phase.name, "operating");
+  assert.ok(Array.isArray((await ep.request("tools/list")).tools));
+  t.close();
+});
+
 test("client edges: a server that sends no session id, or one that is not visible ASCII, is not sent one back", async () => {
   const { handler } = makeHandler();
   const errors: string[] = [];
