@@ -111,6 +111,50 @@ test("client edges: text that is not JSON, and raw batches (2025-03-26), go out 
   t.close();
 });
 
+test("client edges (2025-03-26 batches): an error status whose body answers some requests of a batch delivers it and fails the batch's other requests at once (-32603), not at their timeout; an array of errors is delivered as it is", async () => {
+  const { handler } = makeHandler(new Tools());
+  // A server that refuses the whole batch naming one member (as SDK 1.32.2 does).
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    if (!body.includes('"b1"')) return next();
+    return new Response(JSON.stringify({ jsonrpc: "2.0", id: "b2", error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: params must be an object" } }), { status: 400, headers: { "content-type": "application/json" } });
+  });
+  const got: any[] = [];
+  const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-03-26"] }, { send: (m) => t.send(encode(m)) });
+  t.onMessage((x) => {
+    got.push(JSON.parse(x));
+    ep.receive(x);
+  });
+  await ep.open();
+  t.send(JSON.stringify([{ jsonrpc: "2.0", id: "b1", method: "tools/list" }, { jsonrpc: "2.0", id: "b2", method: "tools/list", params: [] }]));
+  await until(() => got.some((m) => m.id === "b2"));
+  assert.deepEqual(got.find((m) => m.id === "b2").error.code, ErrorCode.InvalidRequest);
+  const b1 = got.find((m) => m.id === "b1");
+  assert.ok(b1 !== undefined, "b1 failed with b2's answer, not left to its timeout");
+  assert.equal(b1.error.code, ErrorCode.InternalError);
+  assert.match(b1.error.message, /^HTTP 400: /);
+  // Our server answers a batch with no valid request 400 with its members' errors, an array: each gets its own.
+  t.send(JSON.stringify([{ jsonrpc: "2.0", id: "b3", method: "tools/list", params: [] }, { jsonrpc: "2.0", id: "b4", method: 4 }]));
+  const answered = () => got.flat().filter((m) => m.id === "b3" || m.id === "b4");
+  await until(() => answered().length === 2);
+  assert.deepEqual(answered().map((m: any) => [m.id, m.error.code]), [["b3", ErrorCode.InvalidRequest], ["b4", ErrorCode.InvalidRequest]]);
+  t.close();
+});
+
+test("client edges (2025-03-26 transports: the SSE stream's responses \"MAY be batched\"): an initialize answered in a batched event ([InitializeResult]) connects a client that asked for 2025-03-26", async () => {
+  const { handler } = makeHandler(new Tools());
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    const r = await next();
+    if (!body.includes('"initialize"')) return r;
+    const headers = { "content-type": "text/event-stream", "mcp-session-id": r.headers.get("mcp-session-id")! };
+    return new Response(`id: 1\ndata: [${await r.text()}]\n\n`, { status: 200, headers });
+  });
+  const { ep } = connect(t, "2025-03-26");
+  await ep.open();
+  assert.equal(ep.state.phase.name, "operating");
+  assert.ok(Array.isArray((await ep.request("tools/list")).tools));
+  t.close();
+});
+
 test("client edges: a server that sends no session id, or one that is not visible ASCII, is not sent one back", async () => {
   const { handler } = makeHandler();
   const errors: string[] = [];

@@ -358,6 +358,36 @@ test("basic/index over Streamable HTTP (no batches after 2025-03-26): an array h
   assert.ok(!diagnostics.includes("response-unrouted"), "the kernel's copy of the 400's reply is not routed again");
 });
 
+test("2025-03-26 transports (a POST body MAY be \"an array of one or more responses\") and basic/index: a malformed response in a batch fails the request it names at once, the valid ones are delivered; the POST gets 400 with the malformed members' errors, or is answered as usual when the batch holds a valid request", async () => {
+  const V3 = "2025-03-26";
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler, V3);
+  const sampled = (id: unknown) => ({ jsonrpc: "2.0", id, result: { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" } });
+  const a = new SseReader(await post(handler, call(1, "sample"), sid, V3));
+  const b = new SseReader(await post(handler, call(2, "sample"), sid, V3));
+  const qa = (await a.message()).msg;
+  const qb = (await b.message()).msg;
+  const answers = await post(handler, [sampled(qa.id), { jsonrpc: "2.0", id: qb.id, result: { role: "assistant" }, error: { code: 1, message: "x" } }], sid, V3);
+  assert.equal(answers.status, 400);
+  const body = await answers.json();
+  assert.ok(Array.isArray(body), "a batch's refusal is an array of its malformed members' errors");
+  assert.deepEqual(body.map((e: any) => [e.id, e.error.code]), [[null, ErrorCode.InvalidRequest]]);
+  // Both tools answer now, not at the 60 s timeout: one with the valid answer, one failed as malformed.
+  assert.equal((await a.message()).msg.result.content[0].text, "sampled");
+  assert.match(JSON.stringify((await b.message()).msg), /malformed response from the peer: a response must not have both result and error/);
+  assert.equal(await a.next(), undefined);
+  assert.equal(await b.next(), undefined);
+  // With a valid request beside it, the POST is answered as usual (the request's response), and the
+  // malformed response still fails its request at once, with no reply of its own (as on stdio).
+  const c = new SseReader(await post(handler, call(3, "sample"), sid, V3));
+  const qc = (await c.message()).msg;
+  const mixed = await post(handler, [{ jsonrpc: "2.0", id: 4, method: "ping" }, { jsonrpc: "2.0", id: qc.id, result: 5 }], sid, V3);
+  assert.equal(mixed.status, 200);
+  assert.deepEqual(messages(await new SseReader(mixed).rest()), [{ jsonrpc: "2.0", id: 4, result: {} }]);
+  assert.match(JSON.stringify((await c.message()).msg), /malformed response from the peer: result must be an object/);
+  assert.ok(!tools.diagnostics.includes("response-unrouted"));
+});
+
 test("basic/index Responses over Streamable HTTP: a server-to-client request with no JSON form fails in the handler at once (-32603), nothing reaches the stream but the tool's answer", async () => {
   const { handler } = makeHandler();
   const sid = await open(handler);
@@ -510,9 +540,11 @@ test("transports (2025-03-26): batches are accepted on 2025-03-26 sessions only;
   // Notifications only: 202.
   const n = await post(handler, [{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }], sid, "2025-03-26");
   assert.equal(n.status, 202);
-  // An invalid member: the whole body is refused with 400.
+  // An invalid member gets its own error and the valid ones still run (JSON-RPC 2.0 §6, which the
+  // 2025-03-26 schema's JSONRPCBatchRequest links): see the test of invalid batch members below.
   const bad = await post(handler, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { nope: true }], sid, "2025-03-26");
-  assert.equal(bad.status, 400);
+  assert.equal(bad.status, 200);
+  assert.deepEqual(messages(await new SseReader(bad).rest()).map((m) => [m.id, m.error?.code ?? "result"]), [[null, ErrorCode.InvalidRequest], [1, "result"]]);
   // 2025-06-18 removed batches.
   const later = await open(handler, V);
   const refused = await post(handler, batch, later, V);
@@ -525,6 +557,35 @@ test("transports (2025-03-26): batches are accepted on 2025-03-26 sessions only;
   const arr = await jr.json();
   assert.ok(Array.isArray(arr));
   assert.equal(arr.length, 2);
+});
+
+test("2025-03-26 batches over Streamable HTTP (JSON-RPC 2.0 §6, linked by the 2025-03-26 schema's JSONRPCBatchRequest: an invalid member gets its own error, the valid members are still processed): the POST's answer holds both, as the kernel answers the batch on stdio (SSE and JSON)", async () => {
+  const V3 = "2025-03-26";
+  for (const enableJsonResponse of [false, true]) {
+    const { handler, tools } = makeHandler(new Tools(), { enableJsonResponse });
+    const sid = await open(handler, V3);
+    const batch = [call(1, "echo", { text: "hi" }), { jsonrpc: "2.0", id: 2, method: "ping", params: [] }, { jsonrpc: "2.0", method: "notifications/roots/list_changed", params: 3 }, { jsonrpc: "2.0", method: "notifications/roots/list_changed" }];
+    const r = await post(handler, batch, sid, V3);
+    assert.equal(r.status, 200, `json=${enableJsonResponse}`);
+    const got = enableJsonResponse ? await r.json() : messages(await new SseReader(r).rest());
+    // The invalid request's error names its id; the invalid notification's has id null, as on stdio.
+    assert.deepEqual(got, [
+      { jsonrpc: "2.0", id: 2, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: params must be an object" } },
+      { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: params must be an object" } },
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hi" }] } },
+    ]);
+    // No valid request: nothing can carry the errors but a 400 (as for a lone invalid message), its
+    // body their array; the valid members still run (here a cancellation, which ends the wait's stream).
+    const waiting = post(handler, call(7, "wait"), sid, V3);
+    await tools.waiting();
+    const none = await post(handler, [{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }, 3, { jsonrpc: "2.0", id: 8, method: 9 }], sid, V3);
+    assert.equal(none.status, 400);
+    assert.deepEqual((await none.json()).map((e: any) => [e.id, e.error.code]), [[null, ErrorCode.InvalidRequest], [8, ErrorCode.InvalidRequest]]);
+    assert.equal(tools.contexts.at(-1)!.signal.aborted, true);
+    assert.doesNotMatch(await (await waiting).text(), /"id":7/, "the cancelled request's answer ends without a response");
+    assert.ok(!tools.diagnostics.includes("response-unrouted"));
+    handler.close();
+  }
 });
 
 test("2025-03-26 basic/index: implementations MUST support receiving JSON-RPC batches — a POST of [notifications/initialized, ping] initializes the session, then answers the ping (SSE and JSON)", async () => {

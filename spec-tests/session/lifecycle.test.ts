@@ -149,6 +149,22 @@ test("2025-03-26 basic/index: implementations MUST support receiving JSON-RPC ba
   assert.equal(later.phase.name, "awaiting-initialized");
 });
 
+test("2025-03-26 transports (the responses to a POST \"MAY be batched\"): a client that asked for 2025-03-26 reads its initialize result in a batch; one that asked for a later version still refuses it (lifecycle bans only the initialize request from a batch)", () => {
+  for (const version of ["2025-03-26", "2025-06-18"] as const) {
+    const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [version] });
+    const id = (sendsOf(step(c, { type: "open", now: 0 }).outputs)[0] as any).id;
+    const result = { protocolVersion: version, capabilities: {}, serverInfo: { name: "s", version: "1" } };
+    const out = step(c, { type: "receive", now: 0, data: JSON.stringify([{ jsonrpc: "2.0", id, result }]) }).outputs;
+    if (version === "2025-03-26") {
+      assert.equal(c.phase.name, "operating");
+      assert.deepEqual(sendsOf(out), [{ jsonrpc: "2.0", method: "notifications/initialized" }]);
+    } else {
+      assert.equal(c.phase.name, "closed");
+      assert.match((c.phase as { reason: string }).reason, /batches are not supported by this protocol version/);
+    }
+  }
+});
+
 test("lifecycle: only successfully negotiated capabilities may be used — undeclared server capability refused both ways", () => {
   const p = new Pair({}, { capabilities: { tools: {} } });
   p.handshake();

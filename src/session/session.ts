@@ -1258,10 +1258,14 @@ function closeSession(state: SessionState, reason: string, out: SessionOutput[],
  * Whether a JSON-RPC batch is read now: once `2025-03-26` is negotiated, including before
  * `notifications/initialized`, which a batch may itself carry (2025-03-26 basic/index:
  * implementations "MUST support receiving JSON-RPC batches"; lifecycle forbids only the
- * initialize request in one). Refused in phase "new", which keeps `initialize` out.
+ * initialize request in one). Refused in phase "new", which keeps `initialize` out. A
+ * client that asked for `2025-03-26` reads one while it awaits the initialize result too:
+ * the server's answer to that request MAY come batched (2025-03-26 transports: "These
+ * responses MAY be batched"), and `versionOf` is the version it asked for.
  */
 export function acceptsBatches(state: SessionState): boolean {
   const p = state.phase;
+  if (p.name === "initializing") return state.options.role === "client" && allowsBatches(versionOf(state));
   return (p.name === "awaiting-initialized" || p.name === "operating") && allowsBatches(p.version);
 }
 

@@ -688,8 +688,9 @@ class HttpClient implements HttpClientTransport {
   }
 
   /**
-   * A non-2xx answer: a JSON-RPC error with an id goes to the receiver; otherwise the
-   * requests of the POST are answered here. A JSON-RPC error body without their id (the
+   * A non-2xx answer: a JSON-RPC error naming a request of the POST (or an array of
+   * errors, a 2025-03-26 batch's, naming one) goes to the receiver, and the POST's other
+   * requests fail at once (`-32603`); otherwise the requests of the POST are answered here. A JSON-RPC error body without their id (the
    * server could not read the POST: 413 for a body over its limit, say) keeps its code and
    * data, its message after the status, so a request too large for the server is `-32600`
    * as it is on stdio (2025-11-25 `basic/transports`: the body of such an error status MAY
@@ -704,11 +705,14 @@ class HttpClient implements HttpClientTransport {
     if (read === NOT_UTF8_BODY) return this.failed(ctx, `${status}: ${notUtf8("the error body")}`, ErrorCode.InternalError);
     if (body !== undefined && body.length > 0) {
       const reply = parse(body) as { jsonrpc?: unknown; id?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined;
+      if (answersPending(reply, ctx)) {
+        this.deliver(body, ctx);
+        // The server refused the whole POST naming some of its requests (a member of a
+        // 2025-03-26 batch, say): the others get no answer either, and fail now.
+        if (ctx.pending.size > 0) this.failed(ctx, `${status}: the error body did not answer the request`, ErrorCode.InternalError);
+        return;
+      }
       if (reply !== undefined && typeof reply === "object" && reply !== null && !Array.isArray(reply)) {
-        if ((typeof reply.id === "string" || typeof reply.id === "number") && ctx.pending.has(JSON.stringify(reply.id))) {
-          this.deliver(body, ctx);
-          return;
-        }
         const e = reply.error;
         if (typeof e?.message === "string") {
           const message = `${status}: ${e.message}`;
@@ -1219,6 +1223,18 @@ function track(ctx: StreamCtx, id: RequestId): void {
   const key = JSON.stringify(id);
   ctx.pending.add(key);
   ctx.ids.set(key, id);
+}
+
+/**
+ * Whether an error body names a request of `ctx` still waiting: as its id, or (a
+ * 2025-03-26 batch's errors, one per invalid member) as the id of one of its members.
+ */
+function answersPending(reply: unknown, ctx: StreamCtx): boolean {
+  const names = (m: unknown): boolean => {
+    const id = typeof m === "object" && m !== null ? (m as { id?: unknown }).id : undefined;
+    return (typeof id === "string" || typeof id === "number") && ctx.pending.has(JSON.stringify(id));
+  };
+  return Array.isArray(reply) ? reply.some(names) : names(reply);
 }
 
 /** Whether `s` can be a header value for fetch as far as its characters go: none above U+00FF. */

@@ -20,8 +20,10 @@
  * `Content-Type` (415), session id (400 missing, 404 unknown), protocol version (400),
  * body size (413), then the codec (400 with the JSON-RPC error: -32700 for bad JSON,
  * -32600 for a bad message or a batch outside 2025-03-26). Only then does the kernel see
- * the body. Notifications and responses alone get 202; requests get an SSE stream (or,
- * with `enableJsonResponse`, one JSON body) that {@link HttpSession} routes messages to.
+ * the body; of a 2025-03-26 batch, only its valid members (each invalid one is answered
+ * on its own, JSON-RPC 2.0 §6: see `partlyInvalid`). Notifications and responses alone
+ * get 202; requests get an SSE stream (or, with `enableJsonResponse`, one JSON body) that
+ * {@link HttpSession} routes messages to.
  *
  * The checks run on an {@link HttpRequestView} and answer a `Response` or an
  * {@link HttpReply} (`http-view.ts`): the public `(Request) => Promise<Response>` entry
@@ -465,9 +467,15 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const items = d.kind === "batch" ? d.items : [d];
     const ids: RequestId[] = [];
     const messages: unknown[] = [];
+    // Where the invalid members of a batch are (a single message's were refused above).
+    const invalid: number[] = [];
     let initialize = false;
-    for (const each of items) {
-      if (each.kind === "invalid") return jsonResponse(400, JSON.stringify(each.reply));
+    for (let i = 0; i < items.length; i++) {
+      const each = items[i];
+      if (each.kind === "invalid") {
+        invalid.push(i);
+        continue;
+      }
       // Batch members are single messages: the codec classifies a nested array as invalid.
       const item = each as Exclude<Decoded, { kind: "batch" | "invalid" }>;
       messages.push(item.message);
@@ -489,7 +497,38 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       if (created instanceof Response) return created;
       return exchange(created.session, ids, value, false, created.setup);
     }
+    if (invalid.length > 0) return partlyInvalid(session, items, invalid, ids, messages, body.bytes);
     return exchange(session, ids, value, d.kind === "batch", undefined);
+  }
+
+  /**
+   * A 2025-03-26 batch with invalid members, answered as the kernel answers it on stdio
+   * (JSON-RPC 2.0 §6, which the 2025-03-26 schema's `JSONRPCBatchRequest` links: an invalid
+   * member gets an error of its own and the valid members are still processed). The valid
+   * members run. An invalid request or notification gets the codec's error (its id when
+   * readable, else null) beside the valid requests' responses: in the JSON array, or as an
+   * event of the POST's stream. A malformed response gets no reply there and fails the
+   * request of ours it names at once (as a lone one does, above). Only the valid members go
+   * to the kernel as the POST's body (its error with id null would answer the whole POST,
+   * server-session.ts); the malformed responses go one by one through `refused`, after
+   * them, as the kernel reads a batch in order. A batch without a valid request has no
+   * answer to carry the errors: it gets 400, as a lone invalid message does, its body the
+   * array of every invalid member's error (README, JSON-RPC codec row).
+   */
+  function partlyInvalid(session: HttpSession, items: Decoded[], invalid: number[], ids: RequestId[], messages: unknown[], bytes: Uint8Array): Response | HttpReply | Promise<Response | HttpReply> {
+    const bad = invalid.map((i) => items[i] as Extract<Decoded, { kind: "invalid" }>);
+    let answer: Response | HttpReply | Promise<Response | HttpReply>;
+    if (ids.length > 0) answer = exchange(session, ids, messages, true, undefined, bad.filter((each) => each.answers === undefined).map((each) => JSON.stringify(each.reply)));
+    else {
+      if (messages.length > 0) session.receive(null, messages);
+      answer = jsonResponse(400, JSON.stringify(bad.map((each) => each.reply)));
+    }
+    // The decoded batch keeps no invalid member's value: the body, read once already, is parsed again for them.
+    if (bad.some((each) => each.answers != null)) {
+      const members = JSON.parse(decodeUtf8(bytes)!) as unknown[];
+      for (let j = 0; j < bad.length; j++) if (bad[j].answers != null) session.refused(members[invalid[j]]);
+    }
+    return answer;
   }
 
   /**
@@ -497,8 +536,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
    * or one JSON body in JSON mode. `initialize` is always answered with JSON: the kernel
    * answers it at once, and whether a session exists (so whether `MCP-Session-Id` is
    * sent) is known only after that answer. So is `tasks/get` (a poll, see below).
+   * `errors`: the handler's own answers to invalid members of a batch, put first.
    */
-  function exchange(session: HttpSession, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined): Response | HttpReply | Promise<Response | HttpReply> {
+  function exchange(session: HttpSession, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined, errors: readonly string[] = []): Response | HttpReply | Promise<Response | HttpReply> {
     if (ids.length === 0) {
       session.receive(null, value);
       return ACCEPTED;
@@ -512,6 +552,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       const answer = new Promise<Response | HttpReply>((resolve) => {
         e = session.openJsonExchange(ids, batch, (x) => resolve(jsonBody(session, x)));
       });
+      for (const text of errors) session.answer(e, text);
       session.receive(e, value);
       if (setup === undefined) return answer;
       const headers = admit(session, setup);
@@ -521,6 +562,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     // Connected before the kernel sees the body: what it answers at once is written, not
     // queued where the bounded replay log could evict it before any connection carried it.
     const conn = session.connectPost(s);
+    for (const text of errors) session.answer(s, text);
     session.receive(s, value);
     return sseReply(conn.body);
   }

@@ -200,9 +200,19 @@ export class HttpSession {
   }
 
   /**
-   * Feeds a body the handler answers 400 itself (a malformed response, or an array where
-   * batches are not allowed), so that the requests of ours its responses name fail now.
-   * The kernel's reply to it, if any, is that 400's body already: it is not routed again.
+   * Puts on `e` an answer the handler made itself (the error of an invalid member of a
+   * 2025-03-26 batch, which the kernel never sees), before the kernel is fed the rest of
+   * the body: it settles none of the exchange's requests.
+   */
+  answer(e: Exchange, text: string): void {
+    this.deliver(e, text);
+  }
+
+  /**
+   * Feeds a body the handler answers itself (a malformed response, alone or a member of a
+   * 2025-03-26 batch, or an array where batches are not allowed), so that the requests of
+   * ours its responses name fail now. The kernel's reply to it, if any, is in the
+   * handler's answer already (a 400's body): it is not routed again.
    */
   refused(value: unknown): void {
     this.refusing = true;
