@@ -15,13 +15,17 @@ import { compileIfStale } from "./compile-if-stale.mjs";
 // subreaper), so when npm launched us we watch for that and stop as that SIGTERM would have
 // stopped us: the same signal, so `serve` shuts down through its one path. Unref'd, the
 // watch never keeps the process alive. Our parent is read before the compile, which may
-// take seconds. (Windows does not reparent: there it never fires.)
-if (process.env.npm_lifecycle_event !== undefined) {
+// take seconds. (Windows does not reparent: there it never fires.) Only when this script is
+// npm's own `start` (npm passes its variables on to everything a script launches: a server
+// another script put in the background, whose shell then exits, is left alone), and it
+// says why it stops.
+if (process.env.npm_lifecycle_event === "start" && process.env.npm_lifecycle_script?.includes("scripts/start.mjs") === true) {
   const parent = process.ppid;
   const watch = setInterval(() => {
     if (process.ppid === parent) return;
     // Once: a second SIGTERM would kill a server still closing its sessions.
     clearInterval(watch);
+    process.stderr.write("mcp-kernel: npm start went away (its shell did not pass the signal on); stopping\n");
     process.kill(process.pid, "SIGTERM");
   }, 500).unref();
 }
