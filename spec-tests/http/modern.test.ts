@@ -3,6 +3,7 @@
 // -32020 HeaderMismatch with HTTP 400), JSON or SSE answers, cancellation by closing the
 // response stream, subscriptions/listen, no GET / DELETE / Last-Event-ID; and
 // basic/versioning: both eras on one endpoint, chosen per request.
+import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
@@ -334,6 +335,24 @@ test("README Limits (maxMessageBytes: -32600 naming the limit, id echoed): a mod
   const small = await postModern(handler, modernRequest(2, "tools/call", { name: "echo", arguments: { text: "y".repeat(500) } }));
   assert.equal(small.status, 200);
   assert.equal((await answerOf(small)).result.content[0].text.length, 500);
+});
+
+test("README Limits (maxDepth: -32600 naming the limit): a modern request deeper than the setup's maxDepth is refused with HTTP 400 before its kernel sees it", async () => {
+  const tools = new Tools();
+  const base = setupWith(tools);
+  const handler = createHttpHandler({
+    sessionIdleMs: 0,
+    createSession: () => {
+      const s = base();
+      return { ...s, options: { ...s.options, versions: [MV], maxDepth: 10 } };
+    },
+  });
+  let deep: JsonObject = {};
+  for (let i = 0; i < 12; i++) deep = { a: deep };
+  const r = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: { text: "x", deep } }));
+  assert.equal(r.status, 400);
+  assert.deepEqual(await bodyOf(r), { jsonrpc: "2.0", id: 1, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: message exceeds maxDepth (10)" } });
+  assert.equal(tools.contexts.length, 0, "the tool did not run");
 });
 
 test("streamable-http (draft): the modern seam can be replaced by the application (options.modern)", async () => {

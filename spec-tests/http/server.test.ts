@@ -654,10 +654,31 @@ test("README Limits (maxMessageBytes: -32600 naming the limit, id echoed, HTTP 4
   assert.equal(r.headers.get("mcp-session-id"), null);
   assert.equal(handler.sessionCount, 0);
   // The factory ran: the application hears that this session ends before it opened.
-  assert.deepEqual(heard, ["close: initialize exceeds maxMessageBytes (1000): the session was not opened"]);
+  assert.deepEqual(heard, ["close: initialize exceeds the session's maxMessageBytes (1000) or maxDepth (64): the session was not opened"]);
   // Not counted toward maxSessions (1): an initialize within the limit opens the one session.
   await open(handler);
   assert.equal(handler.sessionCount, 1);
+});
+
+test("README Limits (maxDepth: -32600 naming the limit, HTTP 400 in both eras): an initialize deeper than the session's maxDepth gets the reply a session's body gets, and opens no session", async () => {
+  const tools = new Tools();
+  const base = setupWith(tools);
+  const handler = createHttpHandler({
+    sessionIdleMs: 0,
+    createSession: () => {
+      const s = base();
+      return { ...s, options: { ...s.options, maxDepth: 10 } };
+    },
+  });
+  let deep: JsonObject = {};
+  for (let i = 0; i < 12; i++) deep = { a: deep };
+  const init = initializeMessage(V, 7);
+  (init.params as { clientInfo: JsonObject }).clientInfo.deep = deep;
+  const r = await post(handler, init);
+  assert.equal(r.status, 400);
+  assert.deepEqual(await r.json(), { jsonrpc: "2.0", id: 7, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: message exceeds maxDepth (10)" } });
+  assert.equal(r.headers.get("mcp-session-id"), null);
+  assert.equal(handler.sessionCount, 0);
 });
 
 test("limits: an open session's own maxMessageBytes and maxDepth apply to its POST bodies (400 before the kernel)", async () => {

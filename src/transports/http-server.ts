@@ -62,7 +62,7 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isLegacyVersion, isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
 import { acceptsBatches, negotiatedVersion } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
-import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse, overMessageLimit } from "./http/body.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse, overSessionLimits } from "./http/body.js";
 import { corsHeaders, isPreflight, PREFLIGHT, preflightHeaders } from "./http/cors.js";
 import { EventStore, parseEventId, type EventStoreLimits } from "./http/event-log.js";
 import { accepts, allowPredicate, H, hostnameOf, isJsonContentType, isLoopbackHostname, isLoopbackOrigin, isVisibleAscii, JSON_TYPE, randomSessionId, SSE_TYPE, type AllowList } from "./http/headers.js";
@@ -326,14 +326,14 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
     }
     const setup = options.createSession(contextOf(req, id, "legacy"));
-    // The kernel is handed the decoded value and cannot measure it: the session's limit is
-    // known only now, and is applied before there is a session to undo (as `serveModern` does).
-    const limit = setup.options.maxMessageBytes ?? DEFAULT_LIMITS.maxBytes;
-    const oversized = overMessageLimit(body, limit);
-    if (oversized !== undefined) {
+    // The kernel is handed the decoded value and cannot measure it: the session's limits are
+    // known only now, and are applied before there is a session to undo (as `serveModern` does).
+    const refused = overSessionLimits(body, setup.options);
+    if (refused !== undefined) {
       // The factory has run: the application hears that its session ends before it opened.
-      setup.onClose?.(`initialize exceeds maxMessageBytes (${limit}): the session was not opened`);
-      return oversized;
+      const { maxMessageBytes = DEFAULT_LIMITS.maxBytes, maxDepth = DEFAULT_LIMITS.maxDepth } = setup.options;
+      setup.onClose?.(`initialize exceeds the session's maxMessageBytes (${maxMessageBytes}) or maxDepth (${maxDepth}): the session was not opened`);
+      return refused;
     }
     const session = new HttpSession(id, configFor(id, setup));
     let principal: string | undefined;

@@ -127,14 +127,19 @@ export function httpError(status: number, code: number, message: string, options
 }
 
 /**
- * The answer to a body over a session's `maxMessageBytes`: HTTP 400 with the codec's own
- * reply (`-32600` naming the limit, the request's id echoed where the body's ends show
- * it), exactly what the handler answers a legacy session's body over that limit, and what
- * the kernel answers on every other transport (README Limits). Undefined within the limit.
+ * The answer to a body over a session's message limits (`maxMessageBytes`, `maxDepth`),
+ * for a body the handler decoded before the session's setup existed (a modern request, a
+ * legacy `initialize`): HTTP 400 with the codec's own reply (`-32600` naming the limit,
+ * the request's id echoed where it can be read), exactly what the handler answers a legacy
+ * session's body over those limits, and what the kernel answers on every other transport
+ * (README Limits). Undefined within them. Only a body past `maxMessageBytes`, or a
+ * session deeper-limited than that first decode (the codec's default depth), is decoded again.
  */
-export function overMessageLimit(bytes: Uint8Array, maxMessageBytes: number): Response | undefined {
-  if (bytes.byteLength <= maxMessageBytes) return undefined;
-  const d = decode(bytes, { maxBytes: maxMessageBytes });
+export function overSessionLimits(bytes: Uint8Array, limits: { maxMessageBytes?: number; maxDepth?: number }): Response | undefined {
+  const maxBytes = limits.maxMessageBytes ?? DEFAULT_LIMITS.maxBytes;
+  const maxDepth = limits.maxDepth ?? DEFAULT_LIMITS.maxDepth;
+  if (bytes.byteLength <= maxBytes && maxDepth >= DEFAULT_LIMITS.maxDepth) return undefined;
+  const d = decode(bytes, { maxBytes, maxDepth });
   return d.kind === "invalid" ? jsonResponse(400, JSON.stringify(d.reply)) : undefined;
 }
 

@@ -35,14 +35,14 @@
  */
 import { Endpoint } from "../../driver/endpoint.js";
 import type { Clock } from "../../driver/clock.js";
-import { DEFAULT_LIMITS, tryEncode } from "../../jsonrpc/codec.js";
+import { tryEncode } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../jsonrpc/types.js";
 import { idKey } from "../../session/types.js";
 import { MetaKey } from "../../model/meta.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import type { HttpSessionSetup } from "../http-server.js";
-import { httpError, overMessageLimit } from "./body.js";
+import { httpError, overSessionLimits } from "./body.js";
 import { emptyReply, jsonReply, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { SseConnection } from "./connection.js";
 import { SSE_TYPE } from "./headers.js";
@@ -120,8 +120,8 @@ export function serveModern(req: HttpRequestView, message: JsonRpcRequest | Json
     if (why !== null) return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${why}`, { id: message.id });
   }
   setup ??= cfg.setup(req);
-  const oversized = overMessageLimit(body, setup.options.maxMessageBytes ?? DEFAULT_LIMITS.maxBytes);
-  if (oversized !== undefined) return oversized;
+  const refused = overSessionLimits(body, setup.options);
+  if (refused !== undefined) return refused;
   return new ModernRequest(req, message, cfg, setup).run();
 }
 
