@@ -45,9 +45,9 @@ export class Tools {
 }
 
 /** Server session setup with tools: echo, wait (logs, waits for a gate, logs, answers), needs-sampling (fails with -32021 after an await), sample (asks the client), sample-unencodable (asks the client with a BigInt in the params), log-unencodable (logs a BigInt, then a string), result-unencodable (answers a BigInt; logs first with `log: true`). */
-export function setupWith(tools: Tools, extra: Partial<HttpSessionSetup> = {}): () => HttpSessionSetup {
+export function setupWith(tools: Tools, extra: Partial<HttpSessionSetup> = {}, sessionOptions: Partial<HttpSessionSetup["options"]> = {}): () => HttpSessionSetup {
   return () => ({
-    options: { role: "server", info: { name: "http-test", version: "1.0.0" }, capabilities: { tools: { listChanged: true }, logging: {} } },
+    options: { role: "server", info: { name: "http-test", version: "1.0.0" }, capabilities: { tools: { listChanged: true }, logging: {} }, ...sessionOptions },
     onRequest: async (method: string, params: JsonObject | undefined, ctx: RequestContext) => {
       tools.contexts.push(ctx);
       if (method === "tools/list") return { tools: [{ name: "echo", inputSchema: { type: "object" } }] };
@@ -107,6 +107,13 @@ export function setupWith(tools: Tools, extra: Partial<HttpSessionSetup> = {}): 
     },
     ...extra,
   });
+}
+
+/** A value nested `depth` objects deep, to go past a `maxDepth`. */
+export function nested(depth: number): JsonObject {
+  let value: JsonObject = {};
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
 }
 
 /** A handler over the kernel with the inline tools. */

@@ -3,12 +3,11 @@
 // -32020 HeaderMismatch with HTTP 400), JSON or SSE answers, cancellation by closing the
 // response stream, subscriptions/listen, no GET / DELETE / Last-Event-ID; and
 // basic/versioning: both eras on one endpoint, chosen per request.
-import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { UNENCODABLE_RESPONSE } from "../../src/jsonrpc/codec.js";
-import { call, initializeMessage, open, post, setupWith, SseReader, Tools, until, URL_ } from "./helpers.js";
+import { call, initializeMessage, nested, open, post, setupWith, SseReader, Tools, until, URL_ } from "./helpers.js";
 import { answerOf, bodyOf, legacyHandler, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
 import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
 import { ManualClock } from "../../src/driver/clock.js";
@@ -309,14 +308,7 @@ test("basic/versioning: a legacy-only server answers a modern request with 400 -
 
 test("README Limits (maxMessageBytes: -32600 naming the limit, id echoed): a modern request over the setup's maxMessageBytes is refused before its kernel sees it, with the reply and HTTP 400 a legacy session's body gets; within the limit it is served", async () => {
   const tools = new Tools();
-  const base = setupWith(tools);
-  const handler = createHttpHandler({
-    sessionIdleMs: 0,
-    createSession: () => {
-      const s = base();
-      return { ...s, options: { ...s.options, versions: [MV, "2025-11-25"], maxMessageBytes: 1000 } };
-    },
-  });
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: setupWith(tools, {}, { versions: [MV, "2025-11-25"], maxMessageBytes: 1000 }) });
   const refusal = { jsonrpc: "2.0", id: 1, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: message exceeds maxBytes (1000)" } };
   const big = { text: "y".repeat(5000) };
   const modern = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: big }));
@@ -339,17 +331,8 @@ test("README Limits (maxMessageBytes: -32600 naming the limit, id echoed): a mod
 
 test("README Limits (maxDepth: -32600 naming the limit): a modern request deeper than the setup's maxDepth is refused with HTTP 400 before its kernel sees it", async () => {
   const tools = new Tools();
-  const base = setupWith(tools);
-  const handler = createHttpHandler({
-    sessionIdleMs: 0,
-    createSession: () => {
-      const s = base();
-      return { ...s, options: { ...s.options, versions: [MV], maxDepth: 10 } };
-    },
-  });
-  let deep: JsonObject = {};
-  for (let i = 0; i < 12; i++) deep = { a: deep };
-  const r = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: { text: "x", deep } }));
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: setupWith(tools, {}, { versions: [MV], maxDepth: 10 }) });
+  const r = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: { text: "x", deep: nested(12) } }));
   assert.equal(r.status, 400);
   assert.deepEqual(await bodyOf(r), { jsonrpc: "2.0", id: 1, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: message exceeds maxDepth (10)" } });
   assert.equal(tools.contexts.length, 0, "the tool did not run");

@@ -8,7 +8,7 @@ import { ManualClock } from "../../src/driver/clock.js";
 import { createHttpHandler, SESSION_ID_FIELD } from "../../src/transports/http-server.js";
 import { H } from "../../src/transports/http/headers.js";
 import { McpServer } from "../../src/api/server.js";
-import { call, get, initializeMessage, makeHandler, messages, open, post, postHeaders, SseReader, setupWith, Tools, URL_ } from "./helpers.js";
+import { call, get, initializeMessage, makeHandler, messages, nested, open, post, postHeaders, SseReader, setupWith, Tools, URL_ } from "./helpers.js";
 import { modernHandler, modernRequest, postModern } from "./modern-helpers.js";
 
 const V = "2025-11-25";
@@ -637,15 +637,8 @@ test("lifecycle over HTTP: an initialize the kernel refuses creates no session a
 test("README Limits (maxMessageBytes: -32600 naming the limit, id echoed, HTTP 400 in both eras): an initialize over the session's maxMessageBytes gets the reply a session's body gets, and leaves no session behind", async () => {
   const tools = new Tools();
   const heard: string[] = [];
-  const base = setupWith(tools, { onOpen: () => heard.push("open"), onClose: (reason) => heard.push(`close: ${reason}`) });
-  const handler = createHttpHandler({
-    maxSessions: 1,
-    sessionIdleMs: 0,
-    createSession: () => {
-      const s = base();
-      return { ...s, options: { ...s.options, maxMessageBytes: 1000 } };
-    },
-  });
+  const setup = setupWith(tools, { onOpen: () => heard.push("open"), onClose: (reason) => heard.push(`close: ${reason}`) }, { maxMessageBytes: 1000 });
+  const handler = createHttpHandler({ maxSessions: 1, sessionIdleMs: 0, createSession: setup });
   const big = initializeMessage(V, 7);
   (big.params as { clientInfo: JsonObject }).clientInfo.padding = "p".repeat(5000);
   const r = await post(handler, big);
@@ -661,19 +654,9 @@ test("README Limits (maxMessageBytes: -32600 naming the limit, id echoed, HTTP 4
 });
 
 test("README Limits (maxDepth: -32600 naming the limit, HTTP 400 in both eras): an initialize deeper than the session's maxDepth gets the reply a session's body gets, and opens no session", async () => {
-  const tools = new Tools();
-  const base = setupWith(tools);
-  const handler = createHttpHandler({
-    sessionIdleMs: 0,
-    createSession: () => {
-      const s = base();
-      return { ...s, options: { ...s.options, maxDepth: 10 } };
-    },
-  });
-  let deep: JsonObject = {};
-  for (let i = 0; i < 12; i++) deep = { a: deep };
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: setupWith(new Tools(), {}, { maxDepth: 10 }) });
   const init = initializeMessage(V, 7);
-  (init.params as { clientInfo: JsonObject }).clientInfo.deep = deep;
+  (init.params as { clientInfo: JsonObject }).clientInfo.deep = nested(12);
   const r = await post(handler, init);
   assert.equal(r.status, 400);
   assert.deepEqual(await r.json(), { jsonrpc: "2.0", id: 7, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: message exceeds maxDepth (10)" } });
