@@ -492,3 +492,24 @@ test("authorization-server-discovery, bodies that are not UTF-8: metadata answer
   await assert.rejects(client(MCP, { method: "POST", body: "{}" }), (e: Error) => e instanceof OAuthError && /no usable authorization server metadata for https:\/\/as.test \(the body is not valid UTF-8\)/.test(e.message) && !/network error/.test(e.message));
   assert.equal(as.authorizations.length, 0);
 });
+
+test("RFC 6749 §5.2 invalid_client, bodies that are not UTF-8: a refusal whose error_description is Latin-1 still names invalid_client (its code is ASCII), so the dynamically registered credentials are forgotten and the next attempt registers afresh", async () => {
+  const as = new TestAuthServer({ issuer: "https://as.test" });
+  const resource = protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [as.options.issuer], verifyToken: as.verifyToken });
+  let registrations = 0;
+  let refuse = true;
+  const forgetful = async (req: Request) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/register") registrations++;
+    if (path === "/token" && refuse) {
+      refuse = false;
+      return latin1(401, '{"error":"invalid_client","error_description":"client supprimé"}', "application/json");
+    }
+    return as.handle(req);
+  };
+  const f = routeFetch({ "https://mcp.test": resource, "https://as.test": forgetful });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+  await assert.rejects(client(MCP, { method: "POST", body: "{}" }), (e: Error) => e instanceof OAuthError && /invalid_client/.test(e.message));
+  assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+  assert.equal(registrations, 2, "the refused client's credentials were forgotten and a new client registered");
+});

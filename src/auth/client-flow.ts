@@ -99,9 +99,11 @@ export type OAuthInput =
   /** Start (or restart after a 401/403) the flow. `challenge` is the `WWW-Authenticate` value. */
   | { type: "authorize"; now: number; challenge?: string | null; pkce: { verifier: string; challenge: string }; state: string }
   /**
-   * `unreadable` says why the body could not be read as text (it is then ""): the flow
-   * goes on as for a body that holds no JSON, by the status, and a failure it leads to
-   * quotes why.
+   * `unreadable` says why the body could not be read as text (`body` is then what replacement
+   * decoding made of it, or ""): the flow goes on by the status as for a body that holds no
+   * JSON, except that a refusal's `error` code is still read (RFC 6749 §5.2 keeps it ASCII,
+   * which bad bytes elsewhere cannot touch: an `invalid_client` still drops stale
+   * credentials), and a failure it leads to quotes why.
    */
   | { type: "response"; now: number; requestId: number; status: number; body: string; unreadable?: string }
   | { type: "network-error"; now: number; requestId: number; message: string }
@@ -309,7 +311,7 @@ function parseJson(body: string): unknown {
 function answered(state: OAuthState, input: Extract<OAuthInput, { type: "response" }>): OAuthStep {
   const { status, unreadable } = input;
   const ok = status >= 200 && status < 300;
-  const doc = unreadable === undefined ? parseJson(input.body) : undefined;
+  const doc = unreadable === undefined ? parseJson(input.body) : ok ? undefined : errorCodeOf(parseJson(input.body));
   switch (state.phase) {
     case "resource-metadata":
       return resourceMetadataAnswer(state, ok ? doc : undefined, status, ok ? unreadable : undefined);
@@ -323,6 +325,15 @@ function answered(state: OAuthState, input: Extract<OAuthInput, { type: "respons
     default:
       return { state, outputs: [{ type: "diagnostic", message: `unexpected HTTP response in phase ${state.phase}` }] };
   }
+}
+
+/** RFC 6749 §5.2's characters of an `error` code. */
+const ERROR_CODE = /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** Of an error document read from a body that is not UTF-8, its `error` code alone, when it is one (else undefined). */
+function errorCodeOf(doc: unknown): { error: string } | undefined {
+  const error = typeof doc === "object" && doc !== null ? (doc as { error?: unknown }).error : undefined;
+  return typeof error === "string" && ERROR_CODE.test(error) ? { error } : undefined;
 }
 
 /** A response's status as a failure quotes it, with why its body could not be read when that is why there is no document. */
