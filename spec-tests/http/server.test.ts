@@ -338,6 +338,24 @@ test("basic/index over Streamable HTTP: a response has exactly one of result (an
   assert.equal(await s.next(), undefined);
 });
 
+test("basic/transports (JSON-RPC messages MUST be UTF-8 encoded) over Streamable HTTP: an answer to a server-to-client request whose bytes are not UTF-8 gets 400 and fails that request at once, as a stdio line does", async () => {
+  const { handler } = makeHandler();
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
+  const { msg: req } = await s.message();
+  assert.equal(req.method, "sampling/createMessage");
+  const enc = new TextEncoder();
+  const bytes = new Uint8Array([...enc.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(req.id)},"result":{"role":"assistant","content":{"type":"text","text":"`), 0xff, ...enc.encode('"},"model":"m"}}')]);
+  const answer = await handler(new Request(URL_, { method: "POST", headers: postHeaders(sid, V), body: bytes }));
+  assert.equal(answer.status, 400);
+  assert.equal((await answer.json()).error.code, ErrorCode.ParseError);
+  // The tool's sampling call failed now (not at the 60 s timeout), so the tool's answer closes the stream.
+  const { msg } = await s.message();
+  assert.equal(msg.id, 5);
+  assert.match(JSON.stringify(msg), /malformed response from the peer: message is not valid UTF-8/);
+  assert.equal(await s.next(), undefined);
+});
+
 test("basic/index over Streamable HTTP (no batches after 2025-03-26): an array holding a request and an answer to a server-to-client request gets 400 with the -32600 reply (id null), and that request fails at once", async () => {
   const diagnostics: string[] = [];
   const { handler } = makeHandler(undefined, { onDiagnostic: (d) => diagnostics.push(d.code) });

@@ -55,7 +55,8 @@
 import { errorText } from "./error-text.js";
 import { Endpoint, type RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
-import { decode, DEFAULT_LIMITS, type Decoded } from "../jsonrpc/codec.js";
+import { decode, DEFAULT_LIMITS, invalidUtf8StandIn, type Decoded } from "../jsonrpc/codec.js";
+import { lineExcerpts } from "../framing/ndjson.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -456,8 +457,16 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const d = decode(body.bytes, state === undefined ? { allowBatch, maxBytes: maxBodyBytes } : { allowBatch, maxBytes: Math.min(maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
     if (d.kind === "invalid") {
       // A malformed answer to one of the session's requests (alone, or in a refused array)
-      // fails that request now, not at its timeout.
-      if (session !== undefined && d.answers != null) session.refused(decodeUtf8(body.bytes));
+      // fails that request now, not at its timeout; one that is not UTF-8 goes to the kernel
+      // as the stdio channel's stand-in for such a line, which names what it answers.
+      if (session !== undefined && d.answers != null) {
+        const text = decodeUtf8(body.bytes);
+        if (text !== undefined) session.refused(text);
+        else {
+          const { head, tail } = lineExcerpts(body.bytes);
+          session.refused(invalidUtf8StandIn(head, tail));
+        }
+      }
       return jsonResponse(400, JSON.stringify(d.reply));
     }
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
