@@ -331,11 +331,15 @@ test("README Limits (maxMessageBytes: -32600 naming the limit, id echoed): a mod
 
 test("README Limits (maxDepth: -32600 naming the limit): a modern request deeper than the setup's maxDepth is refused with HTTP 400 before its kernel sees it", async () => {
   const tools = new Tools();
-  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: setupWith(tools, {}, { versions: [MV], maxDepth: 10 }) });
+  const heard: string[] = [];
+  const hooks = { onOpen: () => heard.push("open"), onClose: (reason: string) => heard.push(`close: ${reason}`) };
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: setupWith(tools, hooks, { versions: [MV], maxDepth: 10 }) });
   const r = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: { text: "x", deep: nested(12) } }));
   assert.equal(r.status, 400);
   assert.deepEqual(await bodyOf(r), { jsonrpc: "2.0", id: 1, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: message exceeds maxDepth (10)" } });
   assert.equal(tools.contexts.length, 0, "the tool did not run");
+  // The factory ran: its onClose runs once, without onOpen, as for a refused initialize.
+  assert.deepEqual(heard, ["close: the request exceeds the setup's maxMessageBytes or maxDepth: it was not served"]);
 });
 
 test("streamable-http (draft): the modern seam can be replaced by the application (options.modern)", async () => {

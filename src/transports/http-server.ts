@@ -86,7 +86,9 @@ export interface HttpSessionContext {
 /**
  * What the session factory returns: the kernel's options and the application's handlers.
  * For a modern request the same hooks run for that one request: `onOpen` before it is
- * fed, `onClose` once it is answered or cancelled.
+ * fed, `onClose` once it is answered or cancelled. Whenever the factory has run, `onClose`
+ * runs once: a session or request refused before it opened (an `initialize` or a request
+ * over the limits, a header mismatch) gets it without `onOpen`.
  */
 export interface HttpSessionSetup {
   /** Server session options (role `server`). */

@@ -117,11 +117,18 @@ export function serveModern(req: HttpRequestView, message: JsonRpcRequest | Json
       params = cfg.paramHeaders(message.params.name, setup);
     }
     const why = headerMismatch((n) => req.header(n), message, modernVersionOf(message), params);
-    if (why !== null) return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${why}`, { id: message.id });
+    if (why !== null) {
+      // The factory has run for a tools/call: the application hears that this request ends unserved, as a refused initialize's does.
+      setup?.onClose?.(`header mismatch: ${why}: the request was not served`);
+      return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: ${why}`, { id: message.id });
+    }
   }
   setup ??= cfg.setup(req);
   const refused = overSessionLimits(body, setup.options);
-  if (refused !== undefined) return refused;
+  if (refused !== undefined) {
+    setup.onClose?.("the request exceeds the setup's maxMessageBytes or maxDepth: it was not served");
+    return refused;
+  }
   return new ModernRequest(req, message, cfg, setup).run();
 }
 
