@@ -357,7 +357,7 @@ test("backpressure: every drain restarts the maxStallMs wait; a queue still over
   assert.deepEqual(closes, [], "the drain at 900 ms restarted the wait");
   clock.advance(100);
   assert.equal(closes.length, 1);
-  assert.match(closes[0], /the peer read nothing for 1000 ms with 20 characters waiting/);
+  assert.match(closes[0], /the output did not drain for 1000 ms with 20 characters waiting/);
 });
 
 test("backpressure: a sink that never drains closes the channel after maxStallMs, saying the peer read nothing, and drops the queue", () => {
@@ -372,7 +372,7 @@ test("backpressure: a sink that never drains closes the channel after maxStallMs
   assert.deepEqual(closes, []);
   clock.advance(1);
   assert.equal(closes.length, 1);
-  assert.match(closes[0], /the peer read nothing for 30000 ms with 13 characters waiting \(over maxQueuedChars 10\): the peer is not reading/);
+  assert.match(closes[0], /the output did not drain for 30000 ms with 13 characters waiting \(over maxQueuedChars 10\): the peer is not reading/);
   assert.deepEqual(sink.writes, ["first\n"]);
   assert.equal(sink.ended, 1);
 });

@@ -161,7 +161,7 @@ test("stdio client: a server that does not read its stdin stalls the queue past 
   child.send(JSON.stringify({ jsonrpc: "2.0", method: "y", params: { pad: "y".repeat(2000) } }));
   // The shutdown sequence runs on the same clock: its SIGTERM (shutdownTimeoutMs 0) fires within this advance too.
   clock.advance(5_000);
-  assert.match(await closed, /the peer read nothing for 5000 ms with \d+ characters waiting \(over maxQueuedChars 1000\): the peer is not reading/);
+  assert.match(await closed, /the output did not drain for 5000 ms with \d+ characters waiting \(over maxQueuedChars 1000\): the peer is not reading/);
   assert.deepEqual(await child.exited, { code: null, signal: "SIGTERM" });
 });
 

@@ -84,7 +84,7 @@ test("writes are bounded: a peer that never drains closes the transport after ma
   await w.reached(1);
   t.send("z".repeat(60));
   clock.advance(5_000);
-  assert.match(await closed, /the peer read nothing for 5000 ms with 122 characters waiting \(over maxQueuedChars 100\): the peer is not reading/);
+  assert.match(await closed, /the output did not drain for 5000 ms with 122 characters waiting \(over maxQueuedChars 100\): the peer is not reading/);
 });
 
 // README "Limits": a limit gives a clear answer "while the connection serves on". The

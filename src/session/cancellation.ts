@@ -161,7 +161,7 @@ export function abandonTaskRequest(state: SessionState, key: string, req: Outbou
   req.deadline = until;
   state.abandonedCount = (state.abandonedCount ?? 0) + 1;
   wakeNoLaterThan(state, until);
-  out.push({ type: "diagnostic", code: "task-cancel-pending", message: "a task-augmented request is cancelled with tasks/cancel, once its CreateTaskResult names the task", detail: { id: req.id } });
+  out.push({ type: "diagnostic", code: "task-cancel-pending", message: "a request that was cancelled or timed out is cancelled with tasks/cancel, once a task answer names its task", detail: { id: req.id } });
 }
 
 /** Drops the abandoned request sent first (ids are a counter, and integer keys iterate in ascending order). */
@@ -170,7 +170,7 @@ function forgetOldestAbandoned(state: SessionState, out: SessionOutput[]): void 
     const req = state.outbound[key];
     if (req.internal !== "abandoned-task") continue;
     removeOutbound(state, key);
-    out.push({ type: "diagnostic", code: "task-cancel-abandoned", message: "too many cancelled requests await a possible task answer: the oldest is forgotten; its task, if any, ends with its ttl", detail: { id: req.id } });
+    out.push({ type: "diagnostic", code: "task-cancel-abandoned", message: "too many cancelled or timed-out requests await a possible task answer: the oldest is forgotten; its task, if any, ends with its ttl", detail: { id: req.id } });
     return;
   }
 }

@@ -200,7 +200,7 @@ export class StreamChannel implements Transport {
   /** The stall timer ran out: nothing drained for `maxStallMs` with a queue over `maxQueued`. */
   private readonly stalled = () => {
     this.stallTimer = undefined;
-    this.closeWith(`the peer read nothing for ${this.maxStallMs} ms with ${this.queuedChars} characters waiting (over maxQueuedChars ${this.maxQueued}): the peer is not reading`, false);
+    this.closeWith(`the output did not drain for ${this.maxStallMs} ms with ${this.queuedChars} characters waiting (over maxQueuedChars ${this.maxQueued}): the peer is not reading`, false);
   };
   private readonly batchDone = () => {
     this.batching = false;
