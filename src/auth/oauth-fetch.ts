@@ -9,7 +9,7 @@ import { createOAuthState, operationSucceeded, stepOAuth, type OAuthClientConfig
 import type { AuthorizationServerMetadata } from "./metadata.js";
 import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
-import { NOT_UTF8_BODY, readBody } from "../transports/http/body.js";
+import { NOT_UTF8_BODY, readBodyOrCancel } from "../transports/http/body.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 import { errorText } from "../transports/error-text.js";
 
@@ -120,7 +120,7 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
           try {
             const res = await base(url, { method, headers, ...(body !== undefined ? { body } : {}) });
             // Metadata and token responses come from servers that may be hostile: read to a bound.
-            const read = await readBody(res, MAX_OAUTH_RESPONSE_BYTES);
+            const read = await readBodyOrCancel(res, MAX_OAUTH_RESPONSE_BYTES);
             const text = read.ok ? decodeUtf8(read.bytes) : undefined;
             if (text !== undefined) queue.push({ type: "response", now: now(), requestId, status: res.status, body: text });
             // Not UTF-8, the server did answer: its status still counts (a 404 page in Latin-1 is
@@ -128,7 +128,6 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
             // no more than an error code from it (see `unreadable`).
             else if (read.ok) queue.push({ type: "response", now: now(), requestId, status: res.status, body: lenient.decode(read.bytes), unreadable: NOT_UTF8_BODY.reason });
             else {
-              res.body?.cancel().catch(() => {});
               const why = read.status === 413 ? `the response body exceeds ${MAX_OAUTH_RESPONSE_BYTES} bytes` : "the response body could not be read";
               queue.push({ type: "network-error", now: now(), requestId, message: why });
             }

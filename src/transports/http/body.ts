@@ -90,15 +90,19 @@ export async function readBody(message: { readonly headers: Headers; readonly bo
 export const NOT_UTF8_BODY: Extract<BodyResult, { ok: false }> = /* @__PURE__ */ Object.freeze({ ok: false, status: 400, reason: "the body is not valid UTF-8" });
 
 /**
- * {@link readBody} as text, strictly UTF-8 (else {@link NOT_UTF8_BODY}), the body
- * cancelled when it is refused.
+ * {@link readBody}, the body cancelled when it is refused (one refused by its declared
+ * length was never read: the connection is let go rather than left holding it).
  */
-export async function readBodyText(message: Parameters<typeof readBody>[0], maxBytes: number): Promise<{ ok: true; text: string } | Extract<BodyResult, { ok: false }>> {
+export async function readBodyOrCancel(message: Parameters<typeof readBody>[0], maxBytes: number): Promise<BodyResult> {
   const read = await readBody(message, maxBytes);
-  if (!read.ok) {
-    message.body?.cancel().catch(() => {});
-    return read;
-  }
+  if (!read.ok) message.body?.cancel().catch(() => {});
+  return read;
+}
+
+/** {@link readBodyOrCancel} as text, strictly UTF-8 (else {@link NOT_UTF8_BODY}). */
+export async function readBodyText(message: Parameters<typeof readBody>[0], maxBytes: number): Promise<{ ok: true; text: string } | Extract<BodyResult, { ok: false }>> {
+  const read = await readBodyOrCancel(message, maxBytes);
+  if (!read.ok) return read;
   const text = decodeUtf8(read.bytes);
   return text === undefined ? NOT_UTF8_BODY : { ok: true, text };
 }
