@@ -690,12 +690,13 @@ class HttpClient implements HttpClientTransport {
   /**
    * A non-2xx answer: a JSON-RPC error naming a request of the POST (or an array of
    * errors, a 2025-03-26 batch's, naming one) goes to the receiver, and the POST's other
-   * requests fail at once (`-32603`); otherwise the requests of the POST are answered here. A JSON-RPC error body without their id (the
-   * server could not read the POST: 413 for a body over its limit, say) keeps its code and
-   * data, its message after the status, so a request too large for the server is `-32600`
-   * as it is on stdio (2025-11-25 `basic/transports`: the body of such an error status MAY
-   * be a JSON-RPC error response that has no id). A body that is not UTF-8 is `-32603`
-   * saying so, as a 2xx one is; any other body is `-32603` with the status.
+   * requests fail at once (`-32603`); otherwise the requests of the POST are answered
+   * here. A JSON-RPC error body without their id (the server could not read the POST:
+   * 413 for a body over its limit, say) keeps its code and data, its message after the
+   * status, so a request too large for the server is `-32600` as it is on stdio
+   * (2025-11-25 `basic/transports`: the body of such an error status MAY be a JSON-RPC
+   * error response that has no id). A body that is not UTF-8 is `-32603` saying so, as a
+   * 2xx one is; any other body is `-32603` with the status.
    */
   private async httpFailure(ctx: StreamCtx, res: Response, type: string): Promise<void> {
     const read = type === JSON_TYPE ? await readBodyText(res, this.maxBytes) : (discard(res), undefined);

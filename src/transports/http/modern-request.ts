@@ -10,8 +10,8 @@
  * {@link Endpoint} built from the application's setup: its state lives exactly as long as
  * the request, two clients can use the same JSON-RPC id, and nothing can leak from one
  * request into another. The request metadata headers are checked against the body first
- * ({@link headerMismatch}: `-32020`, HTTP 400), then the body's size against the setup's
- * `maxMessageBytes` (`-32600`, HTTP 400, as for a legacy session's body). Then the body
+ * ({@link headerMismatch}: `-32020`, HTTP 400), then the body against the setup's
+ * `maxMessageBytes` and `maxDepth` (`-32600`, HTTP 400, as for a legacy session's body). Then the body
  * is fed to the kernel, which makes every JSON-RPC decision (per-request `_meta`,
  * version, capabilities, params, `server/discover`, `subscriptions/listen`). What the
  * kernel sends comes back through `send` with `related`, the id of this request:
@@ -95,9 +95,9 @@ export function modernVersionOf(message: JsonRpcRequest | JsonRpcNotification): 
 /**
  * Serves one modern request or notification POST (already decoded, a single message, from
  * `body`). The body was read to the handler's `maxBodyBytes`; the setup's `maxMessageBytes`
- * is checked here, once the setup is known, since the kernel is handed the decoded value
- * and cannot measure it (a legacy session's limit is applied when its body is decoded, and
- * an `initialize`'s, like this, once its setup is made).
+ * and `maxDepth` are checked here, once the setup is known, since the kernel is handed the
+ * decoded value and cannot measure it (a legacy session's limits are applied when its body
+ * is decoded, and an `initialize`'s, like this, once its setup is made).
  */
 export function serveModern(req: HttpRequestView, message: JsonRpcRequest | JsonRpcNotification, body: Uint8Array, cfg: ModernConfig): Response | HttpReply | Promise<Response | HttpReply> {
   let setup: HttpSessionSetup | undefined;
