@@ -42,6 +42,7 @@
  * with nothing finished of its own waits for the table to drain (TTLs, its tasks ending).
  */
 import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { TASK_DIALECTS } from "./modern.js";
@@ -427,11 +428,8 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
   }
   else {
     // A copy: the caller's object is never changed (nor need it be mutable).
-    try {
-      s = JSON.parse(JSON.stringify(s));
-    } catch {
-      return { ok: false, error: "snapshot has no JSON form" };
-    }
+    s = jsonCopy(s);
+    if (s === undefined) return { ok: false, error: "snapshot has no JSON form" };
   }
   if (!isObject(s) || s.v !== 1) return { ok: false, error: "not a task table snapshot (v 1)" };
   if (!consistentSnapshot(s)) return { ok: false, error: "task table snapshot is malformed" };
