@@ -656,3 +656,24 @@ test("client edges (2025-11-25 basic/transports, Sending Messages: a request MUS
   await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && /malformed response from the peer: a response must not have both/.test(e.message));
   t.close();
 });
+
+test("client edges: basic/transports (after the response the server SHOULD end the SSE stream): a POST stream left open after its answer is let go with a reason, as is a JSON body over the limit (a fetch given none builds its own: undici an AbortError DOMException per body, the largest single cost of an SSE answer)", async () => {
+  const { handler } = makeHandler();
+  const reasons: unknown[] = [];
+  /** `text`, on a body that stays open after it. */
+  const heldOpen = (text: string, type: string) =>
+    new Response(new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode(text)), cancel: (reason) => void reasons.push(reason) }), { headers: { "content-type": type } });
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    const res = await next();
+    if (body.includes('"tools/list"')) return heldOpen(await res.text(), "text/event-stream");
+    if (body.includes('"ping"')) return heldOpen(" ".repeat(2048), "application/json");
+    return res;
+  }, { maxMessageBytes: 1024 });
+  const { ep } = connect(t);
+  await ep.open();
+  await ep.request("tools/list");
+  await assert.rejects(ep.request("ping"), (e: McpError) => e.code === ErrorCode.InternalError && /exceeds 1024 bytes/.test(e.message));
+  assert.equal(reasons.length, 2);
+  for (const r of reasons) assert.ok(r instanceof Error, `cancelled with a reason: ${String(r)}`);
+  t.close();
+});

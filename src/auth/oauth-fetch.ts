@@ -9,7 +9,7 @@ import { createOAuthState, operationSucceeded, stepOAuth, type OAuthClientConfig
 import type { AuthorizationServerMetadata } from "./metadata.js";
 import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
-import { NOT_UTF8_BODY, readBodyOrCancel } from "../transports/http/body.js";
+import { letGo, NOT_UTF8_BODY, readBodyOrCancel } from "../transports/http/body.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 import { errorText } from "../transports/error-text.js";
 
@@ -88,7 +88,7 @@ function callbackParams(answer: string | URL | URLSearchParams): Record<string, 
 export function followAuthorizationRedirect(fetchImpl: Fetch = (i, init) => globalThis.fetch(i, init)): (url: string) => Promise<string> {
   return async (url) => {
     const res = await fetchImpl(url, { redirect: "manual" });
-    await res.body?.cancel();
+    letGo(res.body);
     const location = res.headers.get("location");
     if (!location) throw new OAuthError(`the authorization endpoint answered ${res.status} without a redirect`);
     return location;
@@ -223,7 +223,7 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
       const challenge = bearerChallenge(header);
       if (res.status === 403 && challenge?.params.error !== "insufficient_scope") return res;
       if (res.status === 401 && fresh === "authorized") return res;
-      await res.body?.cancel();
+      letGo(res.body);
       if (res.status === 403) {
         if (++stepUps > maxStepUps) throw new OAuthError(`the server still answers insufficient_scope after ${maxStepUps} step-up attempts (the limit for one request)`);
         // Skipped when another call's step-up meanwhile got a token granting every scope asked

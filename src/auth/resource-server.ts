@@ -12,7 +12,7 @@
 import { canonicalResourceUri, PROTECTED_RESOURCE_WELL_KNOWN, type ProtectedResourceMetadata } from "./metadata.js";
 import { formatBearerChallenge } from "./www-authenticate.js";
 import { corsHeaders, isPreflight, PREFLIGHT } from "../transports/http/cors.js";
-import { DEFAULT_MAX_BODY_BYTES, httpError, readBodyText } from "../transports/http/body.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, letGo, readBodyText } from "../transports/http/body.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 
 /** What the application's verifier says about a token. */
@@ -216,7 +216,7 @@ async function requiredScopesOf(request: Request, options: ProtectedResourceOpti
     if (!read.ok && read.status === 413) {
       // Both branches of the clone's tee are cancelled (the clone's by the read), which
       // cancels the stream itself (the original's branch would otherwise keep what the clone read).
-      request.body?.cancel().catch(() => {});
+      letGo(request.body);
       return TOO_LARGE;
     }
     try {

@@ -80,7 +80,7 @@ import { PEEK_WINDOW, peekRequestId, TAIL_WINDOW } from "../jsonrpc/safe-json.js
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { isProtocolVersion } from "../model/versions.js";
-import { NOT_UTF8_BODY, readBodyText } from "./http/body.js";
+import { letGo, NOT_UTF8_BODY, readBodyText } from "./http/body.js";
 import { H, isHeaderName, isSafeHeaderValue, isVisibleAscii, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument, type ParamHeader } from "./http/request-metadata.js";
 
@@ -626,7 +626,7 @@ class HttpClient implements HttpClientTransport {
   private release(ctx: StreamCtx): void {
     ctx.released = true;
     ctx.fetching?.abort("cancelled");
-    ctx.reader?.cancel().catch(() => {});
+    letGo(ctx.reader);
   }
 
   /**
@@ -858,7 +858,7 @@ class HttpClient implements HttpClientTransport {
         if (answered(ctx)) {
           // The server SHOULD end the stream after the response (both eras); one that does
           // not would hold a connection per answered request until close().
-          reader.cancel().catch(() => {});
+          letGo(reader);
           break;
         }
       }
@@ -882,7 +882,7 @@ class HttpClient implements HttpClientTransport {
   private endStreams(old: string): void {
     for (const ctx of this.followed) {
       if (ctx.session !== old) continue;
-      ctx.reader?.cancel().catch(() => {});
+      letGo(ctx.reader);
       this.lost(ctx);
     }
   }
@@ -1123,7 +1123,7 @@ class HttpClient implements HttpClientTransport {
     this.fetches.clear();
     for (const ctx of this.inflight.values()) ctx.modern?.abort.abort("transport closed");
     this.inflight.clear();
-    for (const ctx of this.followed) ctx.reader?.cancel().catch(() => {});
+    for (const ctx of this.followed) letGo(ctx.reader);
     if (deleteSession) this.deleteSession();
     this.closeReason = reason;
     this.closeListener?.(reason);
@@ -1295,7 +1295,7 @@ async function firstMessage(res: Response, maxBytes: number): Promise<string | t
   } catch {
     return undefined;
   } finally {
-    reader.cancel().catch(() => {});
+    letGo(reader);
   }
 }
 
@@ -1326,7 +1326,7 @@ async function errorMessageOf(res: Response, maxBytes: number): Promise<string |
 
 /** Releases a response body we will not read. */
 function discard(res: Response): void {
-  res.body?.cancel().catch(() => {});
+  letGo(res.body);
 }
 
 /** An error a fetch wrapper marks as final (`retryable: false`): the connection is fine, the request cannot be sent as it is. */

@@ -42,6 +42,19 @@ export function bodyTooLarge(maxBytes: number): BodyResult {
 /** The refusal of a body whose stream failed. */
 export const UNREADABLE_BODY: BodyResult = /* @__PURE__ */ Object.freeze({ ok: false, status: 400, reason: "the request body could not be read" });
 
+/**
+ * The reason a body is cancelled with when it is not, or no longer, needed. Given none, a
+ * fetch implementation makes its own: undici (Node 20) builds an AbortError DOMException,
+ * the largest single cost of an SSE answer on the client (about 20 µs of a round trip's
+ * half a millisecond of CPU). One instance for every body: nothing reads it.
+ */
+const NOT_NEEDED = /* @__PURE__ */ new Error("the body is not needed");
+
+/** Cancels a body (a stream, or its reader) that will not be read further. Never throws or rejects. */
+export function letGo(body: { cancel(reason?: unknown): Promise<void> } | null | undefined): void {
+  body?.cancel(NOT_NEEDED).catch(() => {});
+}
+
 /** The largest request body the HTTP handler reads by default (its `maxBodyBytes`): the codec's message limit. */
 export const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBytes;
 
@@ -63,7 +76,7 @@ export async function readBody(message: { readonly headers: Headers; readonly bo
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) {
-        reader.cancel().catch(() => {});
+        letGo(reader);
         return bodyTooLarge(maxBytes);
       }
       chunks.push(value);
@@ -95,7 +108,7 @@ export const NOT_UTF8_BODY: Extract<BodyResult, { ok: false }> = /* @__PURE__ */
  */
 export async function readBodyOrCancel(message: Parameters<typeof readBody>[0], maxBytes: number): Promise<BodyResult> {
   const read = await readBody(message, maxBytes);
-  if (!read.ok) message.body?.cancel().catch(() => {});
+  if (!read.ok) letGo(message.body);
   return read;
 }
 
