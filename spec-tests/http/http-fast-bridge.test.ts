@@ -217,3 +217,34 @@ test("http fast entry (2025-11-25 security_best_practices#session-hijacking): a 
     bound.close();
   }
 });
+
+test("http fast entry: an SSE answer goes from the session's connection to the socket without a web stream (Node 20 makes each ReadableStream transferable, which cost more than the rest of the answer), and the same answer through the public entry is one", async () => {
+  const { fast, plain, close } = await pair();
+  const Original = globalThis.ReadableStream;
+  let made = 0;
+  globalThis.ReadableStream = class extends Original<unknown> {
+    constructor(...args: ConstructorParameters<typeof ReadableStream>) {
+      super(...args);
+      made++;
+    }
+  } as typeof ReadableStream;
+  try {
+    const session = ["MCP-Session-Id: sid-1", `MCP-Protocol-Version: ${V}`];
+    const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "sse" } } });
+    const seen: number[] = [];
+    for (const server of [fast, plain]) {
+      const ask = (lines: string[], body: string) => exchange(server.port, head("POST", "/mcp", [...base(server.port), ...postHeaders, ...lines], body), body);
+      await ask([], JSON.stringify(initializeMessage(V)));
+      await ask(session, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+      made = 0;
+      const answer = await ask(session, call);
+      assert.match(answer, /content-type: text\/event-stream[\s\S]*data: \{"jsonrpc":"2.0","id":1,"result"/i);
+      seen.push(made);
+    }
+    assert.equal(seen[0], 0, "the fast entry made no web stream");
+    assert.ok(seen[1] >= 1, "the public entry's Response carries one");
+  } finally {
+    globalThis.ReadableStream = Original;
+    await close();
+  }
+});

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EventStore, formatEventId, parseEventId, type StreamLog } from "../../src/transports/http/event-log.js";
-import { SseConnection } from "../../src/transports/http/connection.js";
+import { OVERFLOW_GRACE_MS, SseConnection } from "../../src/transports/http/connection.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { accepts, hostnameOf, isHeaderName, isJsonContentType, isLoopbackOrigin, isSafeHeaderValue, isVisibleAscii, mediaTypeOf, randomSessionId, allowPredicate } from "../../src/transports/http/headers.js";
 
@@ -195,6 +195,62 @@ test("SSE connection: the server closing first means a later cancel by the reade
   const live = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
   await live.body.cancel();
   assert.equal(cancels, 1);
+});
+
+test("SSE connection, read a chunk at a time: a waiting read takes the next write; after close the reader gets what was queued, then the end; a cancel drops the queue and is reported once", async () => {
+  const text = (r: ReadableStreamReadResult<Uint8Array>) => (r.done ? "END" : new TextDecoder().decode(r.value));
+  let cancels = 0;
+  const conn = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
+  const waiting = conn.read();
+  conn.write("data: a\n\n");
+  assert.equal(text(await waiting), "data: a\n\n");
+  conn.write("data: b\n\n");
+  conn.write("data: c\n\n");
+  conn.close();
+  assert.deepEqual([text(await conn.read()), text(await conn.read()), text(await conn.read())], ["data: b\n\n", "data: c\n\n", "END"]);
+  const live = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
+  live.write("data: queued\n\n");
+  const pending = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
+  const stillWaiting = pending.read();
+  live.cancel();
+  live.cancel();
+  pending.cancel();
+  assert.equal(text(await live.read()), "END", "what was queued is dropped");
+  assert.equal(text(await stillWaiting), "END", "a waiting read ends");
+  assert.equal(live.write("data: late\n\n"), false);
+  assert.equal(cancels, 2);
+});
+
+test("SSE connection past maxQueuedBytes: the reader has OVERFLOW_GRACE_MS to take the queue; then the body fails (reads reject, onFail runs, the web stream errors), and one read to its end is left alone", async () => {
+  const clock = new ManualClock();
+  const config = { clock, maxQueuedBytes: 20, sseKeepAliveMs: 0 };
+  let cancels = 0;
+  const slow = new SseConnection(() => cancels++, config);
+  let failed = 0;
+  slow.onFail(() => failed++);
+  slow.write("data: 0123456789\n\n");
+  slow.write("data: 0123456789\n\n");
+  assert.equal(slow.isOpen, false, "closed by the overflow");
+  assert.equal(cancels, 1, "reported as a reader gone");
+  assert.equal((await slow.read()).done, false, "within the grace the queue is still read");
+  clock.advance(OVERFLOW_GRACE_MS);
+  assert.equal(failed, 1);
+  await assert.rejects(slow.read(), /fell more than maxQueuedBytes behind/);
+  const web = new SseConnection(() => {}, config);
+  const reader = web.body.getReader();
+  web.write("data: 0123456789\n\n");
+  web.write("data: 0123456789\n\n");
+  clock.advance(OVERFLOW_GRACE_MS);
+  await assert.rejects(reader.read(), /fell more than maxQueuedBytes behind/);
+  const drained = new SseConnection(() => {}, config);
+  let drainedFailed = 0;
+  drained.onFail(() => drainedFailed++);
+  drained.write("data: 0123456789\n\n");
+  drained.write("data: 0123456789\n\n");
+  while (!(await drained.read()).done);
+  clock.advance(OVERFLOW_GRACE_MS);
+  assert.equal(drainedFailed, 0);
+  assert.equal((await drained.read()).done, true);
 });
 
 test("SseConnection.after: a connection that has ended (closed, or past maxQueuedBytes in a replay) schedules nothing, since nothing would cancel it", () => {

@@ -28,7 +28,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { bodyTooLarge, declaredLengthRefusal, UNREADABLE_BODY, type BodyResult } from "./http/body.js";
-import { fastEntryOf, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
+import { fastEntryOf, type ChunkSource, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** A fetch-style handler. */
 export type FetchHandler = (req: Request) => Promise<Response>;
@@ -143,7 +143,7 @@ async function serveFast(fast: FastEntry, handler: FetchHandler, req: IncomingMe
 async function writeReply(reply: HttpReply, res: ServerResponse, departure: Departure): Promise<void> {
   const body = reply.body;
   if (body === null) res.writeHead(reply.status, reply.headers).end();
-  else if (typeof body !== "string") await writeStream(body.getReader(), res, reply.status, reply.headers, departure);
+  else if (typeof body !== "string") await writeStream(body, res, reply.status, reply.headers, departure);
   else if (!departure.left) {
     // Status, headers and body in one write (and a Content-Length instead of chunks).
     res.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(body)) }).end(body);
@@ -332,7 +332,7 @@ async function writeResponse(response: Response, res: ServerResponse, departure:
     return;
   }
   const reader = body.getReader();
-  if (!isWholeBody(response)) return writeStream(reader, res, response.status, headers, departure);
+  if (!isWholeBody(response)) return writeStream(chunksOf(reader), res, response.status, headers, departure);
   if (departure.left) return cancel(reader);
   departure.stopBody = () => cancel(reader);
   try {
@@ -353,6 +353,13 @@ function cancel(reader: ReadableStreamDefaultReader<Uint8Array>): void {
   reader.cancel().catch(() => {});
 }
 
+/** What {@link writeStream} reads: the core's chunk source (an SSE connection), or a `Response` body's reader as one. */
+type Chunks = Pick<ChunkSource, "read" | "cancel" | "onFail">;
+
+function chunksOf(reader: ReadableStreamDefaultReader<Uint8Array>): Chunks {
+  return { read: () => reader.read(), cancel: () => cancel(reader), onFail: (fn) => void reader.closed.catch(fn) };
+}
+
 /**
  * A body of unknown length. The chunks that are ready in one turn of the event loop are
  * gathered and written as one chunk at its end (or sooner, past {@link FLUSH_BYTES}); the
@@ -361,19 +368,19 @@ function cancel(reader: ReadableStreamDefaultReader<Uint8Array>): void {
  * ends within its first turn (an SSE answer complete at once) is one write, with a
  * Content-Length instead of chunks.
  */
-async function writeStream(reader: ReadableStreamDefaultReader<Uint8Array>, res: ServerResponse, status: number, headers: Readonly<Record<string, string | string[]>>, departure: Departure): Promise<void> {
-  if (departure.left) return cancel(reader);
-  departure.stopBody = () => cancel(reader);
+async function writeStream(body: Chunks, res: ServerResponse, status: number, headers: Readonly<Record<string, string | string[]>>, departure: Departure): Promise<void> {
+  if (departure.left) return body.cancel();
+  departure.stopBody = () => body.cancel();
   const out = new Gather(res, status, headers);
   // A body that errors while the socket does not drain (an SSE reader that stopped reading:
   // the handler drops its queue) must end the response now, or the socket stays open for good.
   const wait: Waiter = { wake: undefined };
-  reader.closed.catch(() => wait.wake?.());
+  body.onFail(() => wait.wake?.());
   try {
     for (;;) {
       if (res.writableNeedDrain) await drained(res, wait);
       if (departure.left) return;
-      const { done, value } = await reader.read();
+      const { done, value } = await body.read();
       if (done) break;
       out.add(value);
     }

@@ -575,7 +575,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const conn = session.connectPost(s);
     for (const text of errors) session.answer(s, text);
     session.receive(s, value);
-    return sseReply(conn.body);
+    return sseReply(conn);
   }
 
   async function get(req: HttpRequestView): Promise<Response | HttpReply> {
@@ -591,7 +591,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     } else {
       conn = session.connectStandalone();
     }
-    return sseReply(conn.body);
+    return sseReply(conn);
   }
 
   async function del(req: HttpRequestView): Promise<Response | HttpReply> {
@@ -732,7 +732,7 @@ function unsupportedByModernOnly(id: RequestId | null, requested: unknown): Resp
   });
 }
 
-function sseReply(body: ReadableStream<Uint8Array>): HttpReply {
+function sseReply(body: SseConnection): HttpReply {
   return { status: 200, headers: SSE_HEADERS, body };
 }
 

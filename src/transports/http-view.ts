@@ -49,13 +49,28 @@ export interface HttpRequestView {
   headRequest(): Request;
 }
 
+/**
+ * A body written as it goes (an SSE connection), read a chunk at a time: what the bridge
+ * needs of a `ReadableStream`, without making one.
+ */
+export interface ChunkSource {
+  /** The next chunk, or done; rejects once the body failed. One read at a time. */
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  /** The reader goes away. */
+  cancel(): void;
+  /** Runs `fn` if the body fails while no read waits (what was queued is dropped). */
+  onFail(fn: () => void): void;
+  /** The same body as a web stream, for a `Response`. */
+  readonly body: ReadableStream<Uint8Array>;
+}
+
 /** A response as the core makes it: written as is by the bridge, or turned into a `Response`. */
 export interface HttpReply {
   readonly status: number;
   /** Header names in lower case, as `Headers` writes them. Shared records: never mutated. */
   readonly headers: Readonly<Record<string, string>>;
-  /** One text (a JSON body), a stream (SSE), or nothing. */
-  readonly body: string | ReadableStream<Uint8Array> | null;
+  /** One text (a JSON body), a chunk source (SSE), or nothing. */
+  readonly body: string | ChunkSource | null;
 }
 
 /** The core of a handler, on views: what the node:http bridge calls instead of the handler. */
@@ -85,7 +100,9 @@ const EMPTY_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.f
 
 /** The `Response` for what the core answered. */
 export function toResponse(r: Response | HttpReply): Response {
-  return r instanceof Response ? r : new Response(r.body, { status: r.status, headers: r.headers });
+  if (r instanceof Response) return r;
+  const body = r.body;
+  return new Response(body === null || typeof body === "string" ? body : body.body, { status: r.status, headers: r.headers });
 }
 
 /** The view of a Fetch `Request` (the handler's public entry). */

@@ -1,6 +1,6 @@
 /**
- * One live SSE connection: the body of one HTTP response, as a `ReadableStream` of
- * UTF-8 bytes that the server writes events into.
+ * One live SSE connection: the body of one HTTP response, UTF-8 bytes that the server
+ * writes events into, read a chunk at a time.
  *
  * Spec: 2025-11-25 `basic/transports` ("Streamable HTTP"): the distinction between
  * closing a *connection* and terminating an *SSE stream*. A connection is what this
@@ -8,8 +8,11 @@
  * the server's, and outlives any one connection. Draft `basic/transports/streamable-http`:
  * servers are encouraged to emit an SSE comment line as a keep-alive during quiet periods.
  *
- * Theory of operation. The server calls `write` with encoded SSE text; it is enqueued
- * at once. The queue is bounded: once more than `maxQueuedBytes` wait for a slow reader,
+ * Theory of operation. The server calls `write` with encoded SSE text; it goes to the
+ * waiting read, or is queued. The node:http bridge reads the connection itself; a
+ * `Response` gets it as a web stream ({@link SseConnection.body}) made only then (Node 20
+ * makes every `ReadableStream` transferable, which cost more than the rest of an SSE
+ * answer's server side). The queue is bounded: once more than `maxQueuedBytes` wait for a slow reader,
  * the connection closes itself rather than buffer without bound. The reader still gets
  * what was queued (so even a replay larger than the bound makes progress), but only for
  * {@link OVERFLOW_GRACE_MS}: a reader that stopped reading (a client that keeps its socket
@@ -26,6 +29,7 @@
  */
 import type { Clock } from "../../driver/clock.js";
 import { encodeSseComment } from "../../framing/sse.js";
+import type { ChunkSource } from "../http-view.js";
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
 
@@ -33,6 +37,8 @@ const utf8 = /* @__PURE__ */ new TextEncoder();
 export const OVERFLOW_GRACE_MS = 30_000;
 
 const KEEP_ALIVE = /* @__PURE__ */ encodeSseComment();
+
+const DONE: ReadableStreamReadResult<Uint8Array> = /* @__PURE__ */ Object.freeze({ done: true, value: undefined });
 
 /** What a connection needs from its server. */
 export interface SseConnectionConfig {
@@ -44,11 +50,22 @@ export interface SseConnectionConfig {
 }
 
 /** A live SSE response body. */
-export class SseConnection {
-  /** The response body to hand to `new Response(...)`. */
-  readonly body: ReadableStream<Uint8Array>;
-  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+export class SseConnection implements ChunkSource {
+  /** Chunks written and not yet read. */
+  private queue: Uint8Array[] = [];
+  private queuedBytes = 0;
+  /** A read waiting for the next write (at most one: the reader reads a chunk at a time). */
+  private waiting: ((r: ReadableStreamReadResult<Uint8Array>) => void) | undefined;
+  /** The server may still write (false once it closed, the reader cancelled, or the queue overflowed). */
   private open = true;
+  /** The reader went away: nothing more is read. */
+  private cancelled = false;
+  /** Why the body failed (the queue was dropped); reads reject with it. */
+  private failure: Error | undefined;
+  private failed: (() => void) | undefined;
+  /** The body as a web stream, made on first use, and its controller. */
+  private web: ReadableStream<Uint8Array> | undefined;
+  private webController: ReadableStreamDefaultController<Uint8Array> | undefined;
   /** When the last write was (the clock's time). */
   private lastWrite: number;
   private keepAlive: unknown;
@@ -60,21 +77,52 @@ export class SseConnection {
     private readonly onCancel: (conn: SseConnection) => void,
     private readonly config: SseConnectionConfig,
   ) {
-    this.body = new ReadableStream<Uint8Array>(
-      {
-        start: (c) => {
-          this.controller = c;
-        },
-        cancel: () => {
-          if (!this.open) return;
-          this.stop();
-          this.onCancel(this);
-        },
-      },
-      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
-    );
     this.lastWrite = config.clock.now();
     if (config.sseKeepAliveMs > 0) this.armKeepAlive(this.lastWrite + config.sseKeepAliveMs);
+  }
+
+  /**
+   * The response body as a web stream, for `new Response(...)`: it pulls from this
+   * connection one chunk per read (a high-water mark of 0), so what the reader has not
+   * taken waits here, where `maxQueuedBytes` counts it.
+   */
+  get body(): ReadableStream<Uint8Array> {
+    return (this.web ??= new ReadableStream<Uint8Array>(
+      {
+        start: (c) => {
+          this.webController = c;
+        },
+        pull: (c) => this.read().then((r) => (r.done ? c.close() : c.enqueue(r.value))),
+        cancel: () => this.cancel(),
+      },
+      { highWaterMark: 0 },
+    ));
+  }
+
+  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const chunk = this.queue.shift();
+    if (chunk !== undefined) {
+      this.queuedBytes -= chunk.byteLength;
+      return Promise.resolve({ done: false, value: chunk });
+    }
+    if (!this.open) return Promise.resolve(DONE);
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  /** The reader goes away: what was queued is dropped, and `onCancel` fires if the server had not closed the connection. */
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.drop();
+    this.take()?.(DONE);
+    if (!this.open) return;
+    this.stop();
+    this.onCancel(this);
+  }
+
+  onFail(fn: () => void): void {
+    this.failed = fn;
   }
 
   /** True until the server closes it or the reader cancels. */
@@ -89,15 +137,18 @@ export class SseConnection {
    */
   write(text: string): boolean {
     if (!this.open) return false;
-    const c = this.controller!;
-    c.enqueue(utf8.encode(text));
+    const bytes = utf8.encode(text);
     this.lastWrite = this.config.clock.now();
-    // desiredSize is highWaterMark (0) minus what waits: minus the queued byte count.
-    if (-(c.desiredSize ?? 0) > this.config.maxQueuedBytes) {
+    const reader = this.take();
+    if (reader !== undefined) reader({ done: false, value: bytes });
+    else {
+      this.queue.push(bytes);
+      this.queuedBytes += bytes.byteLength;
+    }
+    if (this.queuedBytes > this.config.maxQueuedBytes) {
       this.close();
       const clock = this.config.clock;
-      // Erroring a body whose queue was taken since is a no-op.
-      clock.schedule(clock.now() + OVERFLOW_GRACE_MS, () => c.error(new Error("the SSE reader fell more than maxQueuedBytes behind")));
+      clock.schedule(clock.now() + OVERFLOW_GRACE_MS, () => this.fail(new Error("the SSE reader fell more than maxQueuedBytes behind")));
       this.onCancel(this);
     }
     return true;
@@ -119,7 +170,32 @@ export class SseConnection {
   close(): void {
     if (!this.open) return;
     this.stop();
-    this.controller!.close();
+    // A read waits only on an empty queue.
+    this.take()?.(DONE);
+  }
+
+  /**
+   * Errors a closed body, dropping what is still queued (the reader then sees the failure,
+   * not the rest). One read to its end, or cancelled (its queue dropped), has nothing left
+   * to fail; and no read waits on a queue that holds something.
+   */
+  private fail(e: Error): void {
+    if (this.queue.length === 0) return;
+    this.failure = e;
+    this.drop();
+    this.webController?.error(e);
+    this.failed?.();
+  }
+
+  private drop(): void {
+    this.queue = [];
+    this.queuedBytes = 0;
+  }
+
+  private take(): SseConnection["waiting"] {
+    const w = this.waiting;
+    this.waiting = undefined;
+    return w;
   }
 
   private stop(): void {
