@@ -11,7 +11,12 @@
  * it so). The adapters that need Node's built-ins (stdio on `process`, `node:http`,
  * child processes) are in `mcp-kernel/node` (`src/node.ts`).
  */
-export * from "./jsonrpc/index.js";
+// The codec's modules by name, not its entry (`jsonrpc/index.ts`, re-exports only): through
+// the entry, the bundle split it into an empty shared chunk that every importer of the root
+// or of `mcp-kernel/codec` loaded for nothing (one more module, in a browser one more request).
+export * from "./jsonrpc/types.js";
+export * from "./jsonrpc/errors.js";
+export * from "./jsonrpc/codec.js";
 export * from "./schema/index.js";
 export * from "./model/index.js";
 export * from "./session/index.js";

@@ -3,7 +3,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -62,6 +62,14 @@ test("build: every export of package.json is built, bundle and declaration, and 
   assert.equal(loaded["."].methodSpec, loaded["./model"].methodSpec);
   // The auth entry is the same code as the root's, not a second copy.
   assert.equal(loaded["."].stepOAuth, loaded["./auth"].stepOAuth);
+  // The root has every name of each neutral layer entry (the root lists the codec's modules by name).
+  for (const subpath of ["./codec", "./schema", "./model", "./auth"]) {
+    for (const name of Object.keys(loaded[subpath])) assert.equal(loaded["."][name], loaded[subpath][name], `${subpath}: ${name} is at the root too`);
+  }
+  // No empty chunk: a module every importer of an entry would load for nothing (in a browser, one more request).
+  const files = readdirSync(out, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
+  assert.ok(files.length > subpaths.length, "the chunks are listed too");
+  for (const f of files) assert.ok(statSync(join(out, f)).size > 0, `${f} is empty`);
   // The product API and the transports are at the root; the Node adapters in ./node.
   for (const name of ["McpServer", "McpClient", "createMemoryPair", "webStreamsTransport", "createHttpHandler", "httpClientTransport", "Endpoint", "createTaskTable"]) {
     assert.equal(typeof loaded["."][name], "function", name);
