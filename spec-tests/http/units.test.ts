@@ -197,17 +197,18 @@ test("SSE connection: the server closing first means a later cancel by the reade
   assert.equal(cancels, 1);
 });
 
-test("SSE connection, read a chunk at a time: a waiting read takes the next write; after close the reader gets what was queued, then the end; a cancel drops the queue and is reported once", async () => {
+test("SSE connection, read a chunk at a time: a waiting read takes the next write; a read takes everything queued as one chunk; after close the reader gets what was queued, then the end; a cancel drops the queue and is reported once; one read at a time", async () => {
   const text = (r: ReadableStreamReadResult<Uint8Array>) => (r.done ? "END" : new TextDecoder().decode(r.value));
   let cancels = 0;
   const conn = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
   const waiting = conn.read();
+  await assert.rejects(conn.read(), /one read at a time/);
   conn.write("data: a\n\n");
   assert.equal(text(await waiting), "data: a\n\n");
   conn.write("data: b\n\n");
   conn.write("data: c\n\n");
   conn.close();
-  assert.deepEqual([text(await conn.read()), text(await conn.read()), text(await conn.read())], ["data: b\n\n", "data: c\n\n", "END"]);
+  assert.deepEqual([text(await conn.read()), text(await conn.read())], ["data: b\n\ndata: c\n\n", "END"]);
   const live = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
   live.write("data: queued\n\n");
   const pending = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
@@ -221,7 +222,7 @@ test("SSE connection, read a chunk at a time: a waiting read takes the next writ
   assert.equal(cancels, 2);
 });
 
-test("SSE connection past maxQueuedBytes: the reader has OVERFLOW_GRACE_MS to take the queue; then the body fails (reads reject, onFail runs, the web stream errors), and one read to its end is left alone", async () => {
+test("SSE connection: what a body holds when it ends (past maxQueuedBytes, or closed by the server behind a reader that has been reading) has OVERFLOW_GRACE_MS to be read; then the body fails (reads reject, onFail runs, the web stream errors). A body read to its end, or cancelled, cancels that timer; one closed before its first read arms none", async () => {
   const clock = new ManualClock();
   const config = { clock, maxQueuedBytes: 20, sseKeepAliveMs: 0 };
   let cancels = 0;
@@ -232,7 +233,6 @@ test("SSE connection past maxQueuedBytes: the reader has OVERFLOW_GRACE_MS to ta
   slow.write("data: 0123456789\n\n");
   assert.equal(slow.isOpen, false, "closed by the overflow");
   assert.equal(cancels, 1, "reported as a reader gone");
-  assert.equal((await slow.read()).done, false, "within the grace the queue is still read");
   clock.advance(OVERFLOW_GRACE_MS);
   assert.equal(failed, 1);
   await assert.rejects(slow.read(), /fell more than maxQueuedBytes behind/);
@@ -242,15 +242,36 @@ test("SSE connection past maxQueuedBytes: the reader has OVERFLOW_GRACE_MS to ta
   web.write("data: 0123456789\n\n");
   clock.advance(OVERFLOW_GRACE_MS);
   await assert.rejects(reader.read(), /fell more than maxQueuedBytes behind/);
-  const drained = new SseConnection(() => {}, config);
-  let drainedFailed = 0;
-  drained.onFail(() => drainedFailed++);
-  drained.write("data: 0123456789\n\n");
-  drained.write("data: 0123456789\n\n");
-  while (!(await drained.read()).done);
+  // A reader that read, then stopped (a paused socket), while the server wrote and closed the stream.
+  const paused = new SseConnection(() => cancels++, { ...config, maxQueuedBytes: 1000 });
+  let pausedFailed = 0;
+  paused.onFail(() => pausedFailed++);
+  paused.write("data: first\n\n");
+  await paused.read();
+  paused.write("data: never read\n\n");
+  paused.close();
   clock.advance(OVERFLOW_GRACE_MS);
-  assert.equal(drainedFailed, 0);
-  assert.equal((await drained.read()).done, true);
+  assert.equal(pausedFailed, 1);
+  await assert.rejects(paused.read(), /did not take the rest of a stream the server ended/);
+  // Read to its end, or cancelled, within the grace: nothing fails, no timer is left behind.
+  for (const end of ["read", "cancel"] as const) {
+    const conn = new SseConnection(() => {}, config);
+    let connFailed = 0;
+    conn.onFail(() => connFailed++);
+    conn.write("data: 0123456789\n\n");
+    conn.write("data: 0123456789\n\n");
+    if (end === "read") while (!(await conn.read()).done);
+    else conn.cancel();
+    assert.equal(clock.fireEarliest(), false, `${end}: the grace timer was cancelled`);
+    assert.equal(connFailed, 0);
+  }
+  // An answer complete at once: closed before the first read, which takes it whole; no timer.
+  const atOnce = new SseConnection(() => {}, { ...config, maxQueuedBytes: 1000 });
+  atOnce.write("id: 1-0\ndata:\n\n");
+  atOnce.write("data: answer\n\n");
+  atOnce.close();
+  assert.equal(clock.fireEarliest(), false, "no grace timer for a body not yet read");
+  assert.equal(new TextDecoder().decode((await atOnce.read()).value), "id: 1-0\ndata:\n\ndata: answer\n\n");
 });
 
 test("SseConnection.after: a connection that has ended (closed, or past maxQueuedBytes in a replay) schedules nothing, since nothing would cancel it", () => {

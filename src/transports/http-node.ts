@@ -27,7 +27,7 @@
  * vanished without closing is found. Nothing else here knows what the bodies are.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { bodyTooLarge, declaredLengthRefusal, UNREADABLE_BODY, type BodyResult } from "./http/body.js";
+import { bodyTooLarge, concatBytes, declaredLengthRefusal, UNREADABLE_BODY, type BodyResult } from "./http/body.js";
 import { fastEntryOf, type ChunkSource, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** A fetch-style handler. */
@@ -458,7 +458,7 @@ class Gather {
     const chunks = this.chunks;
     this.chunks = [];
     this.bytes = 0;
-    return chunks.length === 1 ? chunks[0] : concat(chunks);
+    return concatBytes(chunks);
   }
 }
 
@@ -470,20 +470,7 @@ async function readWhole(reader: ReadableStreamDefaultReader<Uint8Array>): Promi
     if (done) break;
     chunks.push(value);
   }
-  return chunks.length === 1 ? chunks[0] : concat(chunks);
-}
-
-/** The chunks, end to end, in one array. */
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const c of chunks) length += c.byteLength;
-  const whole = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    whole.set(c, at);
-    at += c.byteLength;
-  }
-  return whole;
+  return concatBytes(chunks);
 }
 
 /** How the wait for `drain` is cut short (a body that errored). */

@@ -50,11 +50,11 @@ export interface HttpRequestView {
 }
 
 /**
- * A body written as it goes (an SSE connection), read a chunk at a time: what the bridge
- * needs of a `ReadableStream`, without making one.
+ * A body written as it goes (an SSE connection), read as chunks: what the bridge needs of a
+ * `ReadableStream`, without making one.
  */
 export interface ChunkSource {
-  /** The next chunk, or done; rejects once the body failed. One read at a time. */
+  /** What was written since the last read, as one chunk (waiting for it if none), or done; rejects once the body failed. One read at a time. */
   read(): Promise<ReadableStreamReadResult<Uint8Array>>;
   /** The reader goes away. */
   cancel(): void;

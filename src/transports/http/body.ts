@@ -84,14 +84,21 @@ export async function readBody(message: { readonly headers: Headers; readonly bo
   } catch {
     return UNREADABLE_BODY;
   }
-  if (chunks.length === 1) return { ok: true, bytes: chunks[0] };
-  const bytes = new Uint8Array(total);
+  return { ok: true, bytes: concatBytes(chunks) };
+}
+
+/** The chunks, end to end, in one array (the one chunk itself when there is one). */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  let length = 0;
+  for (const c of chunks) length += c.byteLength;
+  const whole = new Uint8Array(length);
   let at = 0;
   for (const c of chunks) {
-    bytes.set(c, at);
+    whole.set(c, at);
     at += c.byteLength;
   }
-  return { ok: true, bytes };
+  return whole;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * One live SSE connection: the body of one HTTP response, UTF-8 bytes that the server
- * writes events into, read a chunk at a time.
+ * writes events into, read as chunks.
  *
  * Spec: 2025-11-25 `basic/transports` ("Streamable HTTP"): the distinction between
  * closing a *connection* and terminating an *SSE stream*. A connection is what this
@@ -9,27 +9,32 @@
  * servers are encouraged to emit an SSE comment line as a keep-alive during quiet periods.
  *
  * Theory of operation. The server calls `write` with encoded SSE text; it goes to the
- * waiting read, or is queued. The node:http bridge reads the connection itself; a
- * `Response` gets it as a web stream ({@link SseConnection.body}) made only then (Node 20
- * makes every `ReadableStream` transferable, which cost more than the rest of an SSE
- * answer's server side). The queue is bounded: once more than `maxQueuedBytes` wait for a slow reader,
- * the connection closes itself rather than buffer without bound. The reader still gets
- * what was queued (so even a replay larger than the bound makes progress), but only for
+ * waiting read, or is queued, and a read takes the whole queue as one chunk. The
+ * node:http bridge reads the connection itself; a `Response` gets it as a web stream
+ * ({@link SseConnection.body}) made only then (Node 20 makes every `ReadableStream`
+ * transferable, which cost more than the rest of an SSE answer's server side). The queue
+ * is bounded: once more than `maxQueuedBytes` wait for a slow reader, the connection
+ * closes itself rather than buffer without bound. The reader still gets what was queued
+ * (so even a replay larger than the bound makes progress), but only for
  * {@link OVERFLOW_GRACE_MS}: a reader that stopped reading (a client that keeps its socket
- * open) would pin it, so the body then errors, which drops what is left of the queue.
- * That is safe because every message is in the stream's replay log, and the client
- * resumes with `Last-Event-ID`. When the reader cancels (the HTTP client went away),
- * `onCancel` fires once and later writes are ignored.
+ * open) would pin it, so the body then errors, which drops what is left of the queue. A
+ * stream the server ends (its answer sent, a polling close, the session deleted) with
+ * bytes still queued behind a reader that has been reading gets the same grace. That is
+ * safe because every message is in the stream's replay log, and the client resumes with
+ * `Last-Event-ID`. When the reader cancels (the HTTP client went away), `onCancel` fires
+ * once and later writes are ignored.
  *
  * A connection that wrote nothing for `sseKeepAliveMs` writes a comment line. That keeps
  * proxies from timing out a quiet stream, and it is what finds a peer that vanished
  * without closing TCP: its writes fail, the runtime cancels the body, and the server's
  * cleanup and idle expiry take over. Every timer of a connection (the
- * keep-alive, a polling close) is cancelled when it ends. Nothing here knows about messages.
+ * keep-alive, a polling close) is cancelled when it ends, the grace once the queue is
+ * taken or dropped. Nothing here knows about messages.
  */
 import type { Clock } from "../../driver/clock.js";
 import { encodeSseComment } from "../../framing/sse.js";
 import type { ChunkSource } from "../http-view.js";
+import { concatBytes } from "./body.js";
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
 
@@ -51,9 +56,13 @@ export interface SseConnectionConfig {
 
 /** A live SSE response body. */
 export class SseConnection implements ChunkSource {
-  /** Chunks written and not yet read. */
+  /** Chunks written and not yet read (a read takes them all, as one chunk). */
   private queue: Uint8Array[] = [];
   private queuedBytes = 0;
+  /** A read was made: the reader has been at it, and may stall. */
+  private reading = false;
+  /** The timer that fails the body if the reader does not take what is queued in time. */
+  private grace: unknown;
   /** A read waiting for the next write (at most one: the reader reads a chunk at a time). */
   private waiting: ((r: ReadableStreamReadResult<Uint8Array>) => void) | undefined;
   /** The server may still write (false once it closed, the reader cancelled, or the queue overflowed). */
@@ -101,10 +110,13 @@ export class SseConnection implements ChunkSource {
 
   read(): Promise<ReadableStreamReadResult<Uint8Array>> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    const chunk = this.queue.shift();
-    if (chunk !== undefined) {
-      this.queuedBytes -= chunk.byteLength;
-      return Promise.resolve({ done: false, value: chunk });
+    if (this.waiting !== undefined) return Promise.reject(new Error("SseConnection: one read at a time"));
+    this.reading = true;
+    if (this.queue.length > 0) {
+      // Everything at once: a slow reader's backlog costs one copy, not a read per event.
+      const value = concatBytes(this.queue);
+      this.drop();
+      return Promise.resolve({ done: false, value });
     }
     if (!this.open) return Promise.resolve(DONE);
     return new Promise((resolve) => (this.waiting = resolve));
@@ -146,9 +158,7 @@ export class SseConnection implements ChunkSource {
       this.queuedBytes += bytes.byteLength;
     }
     if (this.queuedBytes > this.config.maxQueuedBytes) {
-      this.close();
-      const clock = this.config.clock;
-      clock.schedule(clock.now() + OVERFLOW_GRACE_MS, () => this.fail(new Error("the SSE reader fell more than maxQueuedBytes behind")));
+      this.end("the SSE reader fell more than maxQueuedBytes behind", true);
       this.onCancel(this);
     }
     return true;
@@ -168,28 +178,41 @@ export class SseConnection implements ChunkSource {
 
   /** Ends the response body (the reader sees end of stream after what was queued). */
   close(): void {
+    this.end("the SSE reader did not take the rest of a stream the server ended", false);
+  }
+
+  /**
+   * Ends the body; what is still queued has {@link OVERFLOW_GRACE_MS} to be read, or the
+   * body fails with `why`. Armed for a queue past the bound, and for any queue left behind
+   * a reader that has been reading (it may have stopped); a body ended before its first
+   * read (an answer complete at once) is taken whole by that read, with no timer.
+   */
+  private end(why: string, overflow: boolean): void {
     if (!this.open) return;
     this.stop();
     // A read waits only on an empty queue.
     this.take()?.(DONE);
+    if (this.queue.length === 0 || !(overflow || this.reading)) return;
+    const clock = this.config.clock;
+    this.grace = clock.schedule(clock.now() + OVERFLOW_GRACE_MS, () => this.fail(new Error(why)));
   }
 
-  /**
-   * Errors a closed body, dropping what is still queued (the reader then sees the failure,
-   * not the rest). One read to its end, or cancelled (its queue dropped), has nothing left
-   * to fail; and no read waits on a queue that holds something.
-   */
+  /** Errors the body, dropping what is still queued (the reader then sees the failure, not the rest). */
   private fail(e: Error): void {
-    if (this.queue.length === 0) return;
+    this.grace = undefined;
     this.failure = e;
     this.drop();
     this.webController?.error(e);
     this.failed?.();
   }
 
+  /** Empties the queue; a grace timer has nothing left to wait for. */
   private drop(): void {
     this.queue = [];
     this.queuedBytes = 0;
+    if (this.grace === undefined) return;
+    this.config.clock.cancel(this.grace);
+    this.grace = undefined;
   }
 
   private take(): SseConnection["waiting"] {
