@@ -327,7 +327,17 @@ test("client: a request whose POST stream belongs to a session that is renewed f
   const { handler, tools } = makeHandler();
   const seen: Seen[] = [];
   const held = heldSleep();
-  const t = httpClientTransport(URL_, { fetch: inProcess(handler, seen), sleep: held.sleep, openGetStream: false });
+  // A server that ends a session's streams without answering what they carried (ours
+  // answers each request with an error first: the stream carries that event no further).
+  const unanswered = async (req: Request, next: () => Promise<Response>): Promise<Response> => {
+    const res = await next();
+    if (res.headers.get("content-type") !== "text/event-stream" || res.body === null) return res;
+    const events = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(
+      new TransformStream<string, string>({ transform: (text, c) => c.enqueue(text.split("\n\n").filter((e) => !e.includes("session terminated")).join("\n\n")) }),
+    );
+    return new Response(events.pipeThrough(new TextEncoderStream()), { status: res.status, headers: res.headers });
+  };
+  const t = httpClientTransport(URL_, { fetch: inProcess(handler, seen, unanswered), sleep: held.sleep, openGetStream: false });
   const { ep } = client(t);
   await ep.open();
   const first = t.sessionId!;
@@ -338,7 +348,7 @@ test("client: a request whose POST stream belongs to a session that is renewed f
   await tools.waiting();
   // The session ends with the request's stream: the client waits to resume it...
   handler.terminate(first);
-  await until(() => held.calls() === 1);
+  await until(() => held.calls() === 1, 1000);
   // ...and another request renews the session meanwhile.
   await ep.request("tools/list");
   const outcome = await Promise.race([waiting, turns().then(() => "still waiting")]);

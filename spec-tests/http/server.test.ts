@@ -806,3 +806,28 @@ test("2025-11-25 tasks over Streamable HTTP: tasks/get is answered with one JSON
   handler.close();
   server.close();
 });
+
+test("transports (Sending Messages item 6: the SSE stream SHOULD eventually include a JSON-RPC response): a session that ends while its requests run (DELETE, idle expiry, the server closing) answers each on its POST with an error, on an SSE stream and in a JSON body (200, not the 404 of an unknown session, after which a client would start a new session and run the tool again)", async () => {
+  const clock = new ManualClock();
+  for (const json of [false, true]) {
+    // (A session with a live SSE stream is never idle: idle expiry applies to a JSON exchange only.)
+    for (const end of json ? (["DELETE", "idle", "close"] as const) : (["DELETE", "close"] as const)) {
+      const { handler, tools } = makeHandler(new Tools(), { clock, enableJsonResponse: json, sessionIdleMs: end === "idle" ? 1000 : 0 });
+      const sid = await open(handler);
+      const running = post(handler, call(7, "wait"), sid, V);
+      await tools.waiting();
+      if (end === "DELETE") await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": sid, "mcp-protocol-version": V } }));
+      else if (end === "idle") clock.advance(1000);
+      else await handler.close();
+      const res = await running;
+      assert.equal(res.status, 200, `${json ? "JSON" : "SSE"}, ${end}`);
+      // (On the SSE stream, the tool's log comes first.)
+      const answers = json ? [await res.json()] : messages(await new SseReader(res).rest()).filter((m) => !("method" in m));
+      assert.equal(answers.length, 1, `${end}: one answer`);
+      assert.equal(answers[0].id, 7);
+      assert.equal(answers[0].error.code, ErrorCode.ConnectionClosed);
+      assert.match(answers[0].error.message, /^session terminated: /);
+      assert.equal(tools.closed.length, 1);
+    }
+  }
+});

@@ -52,7 +52,8 @@
  */
 import type { Endpoint } from "../../driver/endpoint.js";
 import { tryEncode } from "../../jsonrpc/codec.js";
-import type { JsonRpcMessage, RequestId } from "../../jsonrpc/types.js";
+import type { JsonRpcErrorResponse, JsonRpcMessage, RequestId } from "../../jsonrpc/types.js";
+import { ErrorCode, rpcError } from "../../jsonrpc/errors.js";
 import { encodeSseEvent, encodeSsePrimingEvent, encodeSseRetry, type SseEncoded } from "../../framing/sse.js";
 import { idKey } from "../../session/types.js";
 import { negotiatedVersion } from "../../session/session.js";
@@ -477,13 +478,14 @@ export class HttpSession {
   }
 
   /**
-   * Ends the session: the kernel closes (its requests in progress are cancelled, which
-   * settles their exchanges), then every connection closes and every log is forgotten.
-   * Idempotent.
+   * Ends the session: each request still running is answered on its POST, the kernel
+   * closes (its handlers are cancelled), then every connection closes and every log is
+   * forgotten. Idempotent.
    */
   terminate(reason: string): void {
     if (this.closed) return;
     this.closed = true;
+    this.answerRunning(reason);
     this.endpoint.closed(reason);
     for (const s of this.streams.values()) {
       const conn = s.conn;
@@ -495,6 +497,26 @@ export class HttpSession {
     this.routes.clear();
     this.standalone.length = 0;
     this.config.onTerminate(this, reason);
+  }
+
+  /**
+   * The requests the session ends under (a DELETE, idle expiry, the server closing) get an
+   * error response on their POST: its stream "SHOULD eventually include a JSON-RPC
+   * response" (2025-11-25 `basic/transports`, Sending Messages item 6), so a client is not
+   * left waiting for its timeout on a stream that just ends; and a JSON exchange answers
+   * with it, not with the 404 of a session unknown when the request came, after which a
+   * client starts a new session and sends the request again (Session Management item 4),
+   * running a tool twice.
+   */
+  private answerRunning(reason: string): void {
+    const inbound = this.endpoint.state.inbound;
+    for (const [key, e] of [...this.routes]) {
+      const request = inbound[key];
+      if (request === undefined || e.done) continue;
+      const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id: request.id, error: rpcError(ErrorCode.ConnectionClosed, `session terminated: ${reason}`) };
+      this.deliver(e, JSON.stringify(reply));
+      this.settle(e, key);
+    }
   }
 }
 
