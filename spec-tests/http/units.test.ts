@@ -285,6 +285,16 @@ test("SseConnection.after: a connection that has ended (closed, or past maxQueue
   assert.equal(fired, 0);
 });
 
+test("replay store: a message that goes before any connection carried it is reported as evicted, or as dropped with its stream (the diagnostic says which)", () => {
+  const lost: Array<[number, boolean]> = [];
+  const store = new EventStore({ maxEventsPerStream: 1 }, (_log, seq, dropped) => void lost.push([seq, dropped]));
+  const log = store.createLog(1, store.createSession("a"));
+  store.append(log, "first", false);
+  store.append(log, "second", false);
+  store.drop(log);
+  assert.deepEqual(lost, [[1, false], [2, true]]);
+});
+
 test("replay store: stays bounded and compacts under long runs", () => {
   const store = new EventStore({ maxEventsPerStream: 3, maxTotalSize: 5000 });
   const logs = [store.createLog(1, store.createSession("a")), store.createLog(2, store.createSession("b"))];

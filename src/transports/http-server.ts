@@ -294,7 +294,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     diagnose: (code, message, detail) => diagnose(code, message, undefined, detail),
     live,
   };
-  const store = new EventStore(options.eventStore, (log, seq) => diagnose("message-lost", "a message was evicted from the replay log before any connection carried it", log.session.sessionId, { stream: log.stream, seq }));
+  const store = new EventStore(options.eventStore, (log, seq, dropped) =>
+    diagnose("message-lost", dropped ? "a message was dropped with its stream (its session ended, or it was past maxRetainedStreams) before any connection carried it" : "a message was evicted from the replay log before any connection carried it", log.session.sessionId, { stream: log.stream, seq }),
+  );
 
   function configFor(sessionId: string, setup: HttpSessionSetup): SessionConfig {
     return {

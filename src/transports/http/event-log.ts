@@ -236,8 +236,8 @@ export class EventStore {
 
   constructor(
     limits: EventStoreLimits = {},
-    /** Called when an event is evicted before it was ever written: that message is lost. */
-    private readonly onLost?: (log: StreamLog, seq: number) => void,
+    /** Called when an event goes before it was ever written (evicted, or `dropped` with its stream): that message is lost. */
+    private readonly onLost?: (log: StreamLog, seq: number, dropped: boolean) => void,
   ) {
     this.maxEventsPerStream = Math.max(1, limits.maxEventsPerStream ?? 1000);
     this.maxTotalSize = Math.max(1, limits.maxTotalSize ?? 16 * 1024 * 1024);
@@ -302,7 +302,7 @@ export class EventStore {
 
   /** Forgets every event of `log` (its stream is gone). */
   drop(log: StreamLog): void {
-    for (let e = log.shift(); e !== undefined; e = log.shift()) this.remove(e);
+    for (let e = log.shift(); e !== undefined; e = log.shift()) this.remove(e, true);
     this.compact(log.session);
   }
 
@@ -330,7 +330,7 @@ export class EventStore {
   }
 
   /** Takes an event out of its log's accounting; it stays in its queues as a tombstone, without its text. */
-  private remove(e: LoggedEvent): void {
+  private remove(e: LoggedEvent, dropped = false): void {
     const log = e.log!;
     const written = e.seq <= log.written;
     e.log = null;
@@ -339,7 +339,7 @@ export class EventStore {
     this.count--;
     (written ? this.history : this.undelivered).tombstones++;
     (written ? log.session.history : log.session.undelivered).tombstones++;
-    if (!written) this.onLost?.(log, e.seq);
+    if (!written) this.onLost?.(log, e.seq, dropped);
     if (e.seq > log.evictedUpTo) log.evictedUpTo = e.seq;
     e.data = "";
   }
