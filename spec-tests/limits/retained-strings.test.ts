@@ -179,3 +179,37 @@ test("draft basic/patterns/mrtr: an input_required whose inputRequests key is lo
     if (!asked) assert.match(errors[0].error.message, /inputRequests key longer than 1024 characters/);
   }
 });
+
+test("draft basic/index (request metadata) and basic/lifecycle: client capabilities a modern request carries (kept for the whole request), or that initialize carries with its clientInfo (kept for the session), holding more than MAX_KEPT_PEER_CHARS are -32602 naming them; at the bound they are taken", () => {
+  const MAX_KEPT_PEER_CHARS = 64 * 1024;
+  // {"experimental":{"x":{"y":"…"}}}: each member name counts its length and one.
+  const capsOf = (chars: number) => ({ experimental: { x: { y: "z".repeat(chars - 17) } } });
+  const refused = (outs: SessionOutput[], id: number | string, path: string) => {
+    const [reply] = sent(outs);
+    assert.equal(reply.id, id);
+    assert.equal(reply.error.code, ErrorCode.InvalidParams);
+    assert.deepEqual(reply.error.data.issues, [{ path, reason: `holds more than ${MAX_KEPT_PEER_CHARS} characters, more than this receiver keeps` }]);
+    assert.ok(!outs.some((o) => o.type === "request"), "the application never sees it");
+  };
+  // (A session that reads deeper messages than the default 64 levels: the deep case below gets past the codec.)
+  const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} }, versions: ["2026-07-28"], maxDepth: 256 });
+  const call = (id: number, capabilities: object) =>
+    receive(s, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": capabilities, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } } } });
+  refused(call(1, capsOf(MAX_KEPT_PEER_CHARS + 1)), 1, "/_meta/io.modelcontextprotocol~1clientCapabilities");
+  // Depth counts as spent: 65 levels of empty objects hold next to nothing but are refused too.
+  let deep: object = {};
+  for (let i = 0; i < 65; i++) deep = { a: deep };
+  refused(call(2, deep), 2, "/_meta/io.modelcontextprotocol~1clientCapabilities");
+  assert.equal(s.inboundCount, 0);
+  assert.equal(sent(call(3, capsOf(MAX_KEPT_PEER_CHARS))).length, 0, "taken: the application has it");
+  assert.equal(s.inboundCount, 1);
+
+  const init = (capabilities: object, clientInfo: object) => {
+    const legacy = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } });
+    return { legacy, outs: receive(legacy, { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo } }) };
+  };
+  refused(init(capsOf(MAX_KEPT_PEER_CHARS + 1), { name: "c", version: "1" }).outs, "init", "/capabilities");
+  refused(init({}, { name: "c", version: "1", title: "t".repeat(MAX_KEPT_PEER_CHARS) }).outs, "init", "/clientInfo");
+  const taken = init(capsOf(MAX_KEPT_PEER_CHARS), { name: "c", version: "1" });
+  assert.equal(sent(taken.outs)[0].result.protocolVersion, "2025-11-25");
+});

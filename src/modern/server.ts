@@ -30,12 +30,15 @@ import { hasCapability, INPUT_REQUESTS, methodSpec } from "../model/methods.js";
 import { addCapabilityPath, missingCapability, missingParamsCapability, undeclaredContext } from "../session/capabilities.js";
 import { passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
-import { copyOf, retainedStringIssues } from "../session/retained.js";
+import { copyOf, oversizedPeerIssues, retainedStringIssues } from "../session/retained.js";
 import { addInbound, removeInbound, sendError, sendResult } from "../session/requests.js";
 import { idKey, type InboundRequest, type LoggingLevel, type SessionInput, type SessionOutput, type SessionState } from "../session/types.js";
 import { readRequestMeta, stampResult } from "./request-meta.js";
 import { declaresTasksExtension, missingTasksExtension } from "../tasks/modern.js";
 import { agreedFilter, legacyFilter, notificationFor, tagged, type Change, type SubscriptionFilter } from "./subscriptions.js";
+
+/** Where a request's client capabilities are ({@link MetaKey.clientCapabilities}), as a JSON pointer: `/` in a member name is `~1`. (A literal: a top-level call would be kept by every bundle of the package root.) */
+const CAPABILITIES_PATH = "/_meta/io.modelcontextprotocol~1clientCapabilities";
 
 /** Handles a request that declared a protocol version in `_meta` (duplicate ids already checked). */
 export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOutput[]): void {
@@ -52,6 +55,8 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   if (issues) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues });
   if (method === "server/discover") return sendResult(out, id, discoverResult(state));
   if (state.inboundCount >= o.maxInboundRequests) return sendError(out, id, ErrorCode.InvalidRequest, `too many requests in progress (limit ${o.maxInboundRequests})`);
+  const oversized = oversizedPeerIssues(capabilities, CAPABILITIES_PATH);
+  if (oversized) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues: oversized });
   // The state keeps a copy of the capabilities: the request's params, _meta included, are the application's.
   const kept = jsonCopy(capabilities);
   if (kept === undefined) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params: the client capabilities have no JSON form");

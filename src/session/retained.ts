@@ -16,6 +16,10 @@
  *   ({@link MAX_URI_LENGTH}).
  * - The keys of a modern `input_required` result's `inputRequests` (kept until the
  *   application answers): a longer one fails the call with `-32603` (session.ts).
+ * - Whole values: a peer's capabilities and info, kept for its session (`initialize`) or
+ *   for the whole of a modern request (its `clientCapabilities`): at most
+ *   {@link MAX_KEPT_PEER_CHARS} (1024 modern requests in flight with 4 MiB of capabilities
+ *   each held 4 GiB for one stdio connection).
  *
  * A request carrying a longer one is `-32602`, with an issue like a schema failure's, before
  * the application sees it. What a peer hands back in a response cannot be refused: an
@@ -44,6 +48,33 @@ export const MAX_KEPT_ID_LENGTH = MAX_REQUEST_ID_LENGTH;
 
 /** Longest URI kept for a subscription, in characters (browsers and servers commonly stop near 8 KiB too). */
 export const MAX_URI_LENGTH = 8192;
+
+/**
+ * Most characters a peer's kept capabilities, or its info, may hold: strings and member
+ * names by their length, any other value as one. Real ones hold a few hundred.
+ */
+export const MAX_KEPT_PEER_CHARS = 64 * 1024;
+
+/** The issue of a peer's capabilities or info (at `path`) larger than {@link MAX_KEPT_PEER_CHARS}, or null. */
+export function oversizedPeerIssues(value: unknown, path: string): Issue[] | null {
+  return charsLeft(value, MAX_KEPT_PEER_CHARS, 0) < 0 ? [{ path, reason: `holds more than ${MAX_KEPT_PEER_CHARS} characters, more than this receiver keeps` }] : null;
+}
+
+/** `budget` less what `v` holds, negative once spent (the walk stops there); deeper than 64 levels counts as spent. */
+function charsLeft(v: unknown, budget: number, depth: number): number {
+  if (typeof v === "string") return budget - v.length;
+  if (typeof v !== "object" || v === null) return budget - 1;
+  if (depth >= 64) return -1;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length && budget >= 0; i++) budget = charsLeft(v[i], budget - 1, depth + 1);
+    return budget;
+  }
+  for (const k in v) {
+    budget = charsLeft((v as Record<string, unknown>)[k], budget - k.length - 1, depth + 1);
+    if (budget < 0) break;
+  }
+  return budget;
+}
 
 /** Whether `s` is a string longer than `max` characters. */
 export function tooLong(s: unknown, max: number): boolean {

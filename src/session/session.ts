@@ -38,7 +38,7 @@ import { passesLevel } from "./logging.js";
 import { flushProgress, progressTokenOf, receiveProgress, sendProgress, withProgressToken } from "./progress.js";
 import { endTaskProgress, observeAnswer, observeStatus, sendTaskProgress } from "./task-progress.js";
 import { addInbound, addOutbound, liveOutbound, pushSend, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
-import { copyOf, MAX_KEPT_ID_LENGTH, notKept, retainedStringIssues, tooLong } from "./retained.js";
+import { copyOf, MAX_KEPT_ID_LENGTH, notKept, oversizedPeerIssues, retainedStringIssues, tooLong } from "./retained.js";
 import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
 import { decideVersionRetry } from "./version-retry.js";
 import {
@@ -499,7 +499,7 @@ function receiveInitialize(state: SessionState, msg: JsonRpcRequest, out: Sessio
     sendError(out, msg.id, ErrorCode.UnsupportedProtocolVersion, `this server speaks only ${o.versions.join(", ")}`, { supported: o.versions, requested: params?.protocolVersion });
     return;
   }
-  const issues = methodSpec(version, "initialize")!.validateParams(params);
+  const issues = methodSpec(version, "initialize")!.validateParams(params) ?? oversizedPeerIssues(params!.capabilities, "/capabilities") ?? oversizedPeerIssues(params!.clientInfo, "/clientInfo");
   if (issues) {
     sendError(out, msg.id, ErrorCode.InvalidParams, "Invalid params", { issues });
     return;
