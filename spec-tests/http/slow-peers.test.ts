@@ -213,6 +213,30 @@ test("modern requests in progress are bounded: past maxModernRequests a request 
   assert.equal((await later.json()).result.content[0].text, "y");
 });
 
+test("subscriptions/listen streams are bounded apart (maxListenStreams, default half of maxModernRequests): past it a listen gets 503 with a JSON-RPC error body echoing its id, while calls and server/discover still have room; a closed stream frees its place", async () => {
+  for (const options of [{ maxModernRequests: 4 }, { maxModernRequests: 10, maxListenStreams: 2 }]) {
+    const tools = new Tools();
+    const { handler } = modernHandler(tools, options);
+    const listen = (id: number, signal?: AbortSignal) => postModern(handler, modernRequest(id, "subscriptions/listen", { notifications: { toolsListChanged: true } }), {}, signal);
+    const first = new AbortController();
+    const open = [await listen(1, first.signal), await listen(2)];
+    for (const r of open) assert.equal(r.headers.get("content-type"), "text/event-stream");
+    const refused = await listen(3);
+    assert.equal(refused.status, 503);
+    const body = await refused.json();
+    assert.equal(body.id, 3);
+    assert.match(body.error.message, /too many subscriptions\/listen streams open/);
+    const call = await postModern(handler, modernRequest(4, "tools/call", { name: "echo", arguments: { text: "room" } }));
+    assert.equal((await call.json()).result.content[0].text, "room");
+    assert.equal((await postModern(handler, modernRequest(5, "server/discover"))).status, 200);
+    first.abort();
+    await open[0].body!.cancel().catch(() => {});
+    const again = await listen(6);
+    assert.equal(again.headers.get("content-type"), "text/event-stream", "the closed stream's place is free");
+    handler.close();
+  }
+});
+
 test("handler.close() ends every modern request in progress, not only subscriptions/listen: a tool's stream ends and its handler is cancelled (else the keep-alive would hold the stream for as long as the tool runs)", async () => {
   const clock = new ManualClock();
   const tools = new Tools();

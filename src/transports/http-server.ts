@@ -193,6 +193,13 @@ export interface HttpHandlerOptions {
   /** Most modern (2026-07-28) requests in progress at once, `subscriptions/listen` streams included; past it a request gets 503 with a JSON-RPC error body. Default 1000. */
   maxModernRequests?: number;
   /**
+   * Most `subscriptions/listen` streams open at once (modern era), within
+   * `maxModernRequests`: past it a listen gets 503 with a JSON-RPC error body, so that
+   * streams, which last as long as their clients like, cannot take every place and leave
+   * calls and `server/discover` with none. Default: half of `maxModernRequests`.
+   */
+  maxListenStreams?: number;
+  /**
    * Modern era: how long a request that has sent nothing waits before its response becomes
    * an SSE stream, in ms. Until then an answer is one JSON body with the status the draft
    * ties to it (400 for -32021 / -32602 `_meta` errors). Default 1000.
@@ -268,6 +275,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     options.onDiagnostic?.(sessionId === undefined ? { code, message, detail } : { code, message, sessionId, detail });
   };
   const live = new Set<{ shutdown(reason: string): void }>();
+  const maxRequests = options.maxModernRequests ?? 1000;
   /** Set by `close()`: the handler takes no more work (503). */
   let closed = false;
   const refuseClosed = (): Response => httpError(503, ErrorCode.InvalidRequest, "the server is closed");
@@ -279,7 +287,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     jsonMode,
     maxQueuedBytes,
     sseKeepAliveMs,
-    maxRequests: options.maxModernRequests ?? 1000,
+    maxRequests,
+    maxListens: options.maxListenStreams ?? Math.floor(maxRequests / 2),
     streamAfterMs: options.modernStreamAfterMs ?? 1000,
     paramHeaders: (tool, setup) => {
       const schema = options.toolInputSchema !== undefined ? options.toolInputSchema(tool) : setup.toolInputSchema?.(tool);
@@ -293,6 +302,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     },
     diagnose: (code, message, detail) => diagnose(code, message, undefined, detail),
     live,
+    listens: new Set(),
   };
   const store = new EventStore(options.eventStore, (log, seq, dropped) =>
     diagnose("message-lost", dropped ? "a message was dropped with its stream (its session ended, or it was past maxRetainedStreams) before any connection carried it" : "a message was evicted from the replay log before any connection carried it", log.session.sessionId, { stream: log.stream, seq }),

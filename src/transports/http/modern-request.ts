@@ -62,6 +62,8 @@ export interface ModernConfig {
   sseKeepAliveMs: number;
   /** Most requests in progress at once (503 past it): the size of `live`. */
   maxRequests: number;
+  /** Most `subscriptions/listen` streams among them (503 past it): the size of `listens`. */
+  maxListens: number;
   /**
    * How long a request that has sent nothing may hold its response uncommitted. Until then
    * its final answer is one JSON body whose HTTP status fits it (400 for -32021 made after an
@@ -73,6 +75,8 @@ export interface ModernConfig {
   diagnose(code: string, message: string, detail?: unknown): void;
   /** Every request in progress (`subscriptions/listen` among them), so that the handler's `close()` ends each one. */
   live: Set<{ shutdown(reason: string): void }>;
+  /** The `subscriptions/listen` streams of `live`. */
+  listens: Set<object>;
 }
 
 const SSE_HEADERS: Record<string, string> = { "Content-Type": SSE_TYPE, "Cache-Control": "no-cache", "X-Accel-Buffering": "no" };
@@ -104,6 +108,9 @@ export function serveModern(req: HttpRequestView, message: JsonRpcRequest | Json
   if ("id" in message) {
     // Each request in progress holds a connection and a kernel; as `maxSessions` bounds sessions, this bounds them.
     if (cfg.live.size >= cfg.maxRequests) return httpError(503, ErrorCode.InvalidRequest, "too many requests in progress", { id: message.id });
+    // Listen streams last as long as their clients like: bounded apart, so that they cannot
+    // take every place, leaving calls and server/discover with none.
+    if (message.method === "subscriptions/listen" && cfg.listens.size >= cfg.maxListens) return httpError(503, ErrorCode.InvalidRequest, "too many subscriptions/listen streams open", { id: message.id });
     // A body without a protocol version string is malformed (SEP-2575: -32602, HTTP 400),
     // and there is no body value for the header to mismatch: its `_meta` error wins over
     // -32020. A body that names a version is checked against the headers first (a version
@@ -196,7 +203,10 @@ class ModernRequest {
       throw e;
     }
     // In progress until `end`; not once ended (an endpoint closed in onOpen): nothing would take it out again.
-    if ("id" in message && !this.ended) cfg.live.add(this);
+    if ("id" in message && !this.ended) {
+      cfg.live.add(this);
+      if (message.method === "subscriptions/listen") cfg.listens.add(this);
+    }
   }
 
   /**
@@ -332,6 +342,7 @@ class ModernRequest {
     if (this.ended) return;
     this.ended = true;
     this.cfg.live.delete(this);
+    this.cfg.listens.delete(this);
     // A kernel that closed before answering: the client still gets an answer, not a hang.
     this.take()?.(httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: (this.message as JsonRpcRequest).id }));
     this.conn?.close();
