@@ -158,6 +158,12 @@ test("clock: the system clock schedules and cancels; the manual clock fires time
   clock.advance(30);
   assert.deepEqual(fired, [5, 20]);
   assert.equal(clock.now(), 30);
+  // A manual clock may start anywhere (an epoch time, where it is a wall clock too: task times).
+  const epoch = new ManualClock(Date.UTC(2030, 0, 1));
+  epoch.schedule(Date.UTC(2030, 0, 1) + 5, () => fired.push(2030));
+  epoch.advance(5);
+  assert.equal(epoch.now(), Date.UTC(2030, 0, 1) + 5);
+  assert.deepEqual(fired, [5, 20, 2030]);
   // The system clock's timers are unref'd (they must not keep a process alive), so hold the loop open meanwhile.
   const keepAlive = setTimeout(() => {}, 60_000);
   await new Promise<void>((resolve) => systemClock.schedule(systemClock.now(), () => (clearTimeout(keepAlive), resolve())));

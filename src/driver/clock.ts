@@ -76,9 +76,13 @@ function startTimer(fn: () => void, ms: number, hold: boolean | undefined): Retu
 
 /** A clock that moves only when told: for tests and deterministic simulations. */
 export class ManualClock implements Clock {
-  private t = 0;
+  private t: number;
   private timers = new Map<number, { at: number; fn: () => void }>();
   private seq = 0;
+  /** `start`: the first reading (default 0), e.g. an epoch time where the clock is also a wall clock (task times). */
+  constructor(start = 0) {
+    this.t = start;
+  }
   now(): number {
     return this.t;
   }
