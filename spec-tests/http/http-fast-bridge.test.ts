@@ -243,6 +243,13 @@ test("http fast entry: an SSE answer goes from the session's connection to the s
     }
     assert.equal(seen[0], 0, "the fast entry made no web stream");
     assert.ok(seen[1] >= 1, "the public entry's Response carries one");
+    // A modern answer streamed after the tool's logs (no session), through the fast entry.
+    const modern = JSON.stringify(modernRequest(2, "tools/call", { name: "burst", arguments: { count: 2 } }, { "io.modelcontextprotocol/logLevel": "info" }));
+    const modernLines = [...postHeaders, `MCP-Protocol-Version: ${MV}`, "Mcp-Method: tools/call", "Mcp-Name: burst"];
+    made = 0;
+    const streamed = await exchange(fast.port, head("POST", "/mcp", [...base(fast.port), ...modernLines], modern), modern);
+    assert.match(streamed, /content-type: text\/event-stream[\s\S]*"method":"notifications\/message"[\s\S]*"id":2,"result"/i);
+    assert.equal(made, 0, "a modern streamed answer made no web stream either");
   } finally {
     globalThis.ReadableStream = Original;
     await close();

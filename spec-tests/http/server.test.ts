@@ -830,4 +830,13 @@ test("transports (Sending Messages item 6: the SSE stream SHOULD eventually incl
       assert.equal(tools.closed.length, 1);
     }
   }
+  // A request whose client left (its stream has no connection): nothing to tell, nothing reported lost.
+  const lost: string[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { clock, onDiagnostic: (d) => void (d.code === "message-lost" && lost.push(d.message)) });
+  const sid = await open(handler);
+  const left = new SseReader(await post(handler, call(8, "wait"), sid, V));
+  await tools.waiting();
+  await left.cancel();
+  await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": sid, "mcp-protocol-version": V } }));
+  assert.deepEqual(lost, [], "the termination notice is not a lost message");
 });

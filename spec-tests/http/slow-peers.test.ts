@@ -214,6 +214,11 @@ test("modern requests in progress are bounded: past maxModernRequests a request 
 });
 
 test("subscriptions/listen streams are bounded apart (maxListenStreams, default half of maxModernRequests): past it a listen gets 503 with a JSON-RPC error body echoing its id, while calls and server/discover still have room; a closed stream frees its place", async () => {
+  // (Half of 1 is still one stream: a small server keeps its listens.)
+  const tiny = modernHandler(new Tools(), { maxModernRequests: 1 }).handler;
+  const only = await postModern(tiny, modernRequest(0, "subscriptions/listen", { notifications: { toolsListChanged: true } }));
+  assert.equal(only.headers.get("content-type"), "text/event-stream");
+  tiny.close();
   for (const options of [{ maxModernRequests: 4 }, { maxModernRequests: 10, maxListenStreams: 2 }]) {
     const tools = new Tools();
     const { handler } = modernHandler(tools, options);

@@ -51,7 +51,8 @@ export const MAX_URI_LENGTH = 8192;
 
 /**
  * Most characters a peer's kept capabilities, or its info, may hold: strings and member
- * names by their length, any other value as one. Real ones hold a few hundred.
+ * names by their length, any other value as one, and one more for each member and array
+ * element. Real ones hold a few hundred.
  */
 export const MAX_KEPT_PEER_CHARS = 64 * 1024;
 

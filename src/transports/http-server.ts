@@ -71,7 +71,7 @@ import { HttpSession, type JsonExchange, type SessionConfig } from "./http/serve
 import type { SseConnection } from "./http/connection.js";
 import { modernVersionOf, serveModern, type ModernConfig } from "./http/modern-request.js";
 import { paramHeadersOf, type ParamHeader } from "./http/request-metadata.js";
-import { emptyReply, FAST_ENTRY, jsonReply, RequestView, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
+import { emptyReply, FAST_ENTRY, jsonReply, RequestView, sseReply, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** What the session factory is told. */
 export interface HttpSessionContext {
@@ -196,7 +196,7 @@ export interface HttpHandlerOptions {
    * Most `subscriptions/listen` streams open at once (modern era), within
    * `maxModernRequests`: past it a listen gets 503 with a JSON-RPC error body, so that
    * streams, which last as long as their clients like, cannot take every place and leave
-   * calls and `server/discover` with none. Default: half of `maxModernRequests`.
+   * calls and `server/discover` with none. Default: half of `maxModernRequests` (at least 1).
    */
   maxListenStreams?: number;
   /**
@@ -248,8 +248,6 @@ export interface HttpHandler {
   close(): void;
 }
 
-// Sorted, as `Headers` lists them: the bridge writes the same bytes whichever entry served the request.
-const SSE_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({ "cache-control": "no-cache", "content-type": SSE_TYPE, "x-accel-buffering": "no" });
 const ALLOW = "GET, POST, DELETE";
 
 /** Builds a Streamable HTTP handler. See the module comment. */
@@ -288,7 +286,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     maxQueuedBytes,
     sseKeepAliveMs,
     maxRequests,
-    maxListens: options.maxListenStreams ?? Math.floor(maxRequests / 2),
+    maxListens: options.maxListenStreams ?? Math.max(1, Math.floor(maxRequests / 2)),
     streamAfterMs: options.modernStreamAfterMs ?? 1000,
     paramHeaders: (tool, setup) => {
       const schema = options.toolInputSchema !== undefined ? options.toolInputSchema(tool) : setup.toolInputSchema?.(tool);
@@ -702,7 +700,7 @@ function jsonBody(session: HttpSession, e: JsonExchange): Response | HttpReply {
   // Every request was cancelled, so none gets a response; a POST of requests still MUST be
   // answered with one of the two content types (202 is for notifications and responses):
   // an SSE stream that carries nothing.
-  if (e.responses.length === 0) return session.closed ? httpError(404, ErrorCode.InvalidRequest, "session terminated") : { status: 200, headers: SSE_HEADERS, body: null };
+  if (e.responses.length === 0) return session.closed ? httpError(404, ErrorCode.InvalidRequest, "session terminated") : sseReply(null);
   return jsonReply(200, e.batch ? "[" + e.responses.join(",") + "]" : e.responses[0]);
 }
 
@@ -744,9 +742,6 @@ function unsupportedByModernOnly(id: RequestId | null, requested: unknown): Resp
   });
 }
 
-function sseReply(body: SseConnection): HttpReply {
-  return { status: 200, headers: SSE_HEADERS, body };
-}
 
 /** `r` with `headers` (lower-case names) added. */
 function withHeaders(r: Response | HttpReply, headers: Record<string, string>): Response | HttpReply {

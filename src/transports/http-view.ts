@@ -20,6 +20,7 @@
  * context), the view makes a real `Request` on demand.
  */
 import { readBody, type BodyResult } from "./http/body.js";
+import { SSE_TYPE } from "./http/headers.js";
 
 /** One HTTP request, as the handler's core reads it. */
 export interface HttpRequestView {
@@ -89,6 +90,14 @@ const JSON_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.fr
 /** A JSON body with `status`; `headers` (lower-case names) are added to its content type. */
 export function jsonReply(status: number, text: string, headers?: Record<string, string>): HttpReply {
   return { status, headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }, body: text };
+}
+
+// Sorted, as `Headers` lists them: the bridge writes the same bytes whichever entry served the request.
+const SSE_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({ "cache-control": "no-cache", "content-type": SSE_TYPE, "x-accel-buffering": "no" });
+
+/** An SSE response (200) carrying `body`; `null`: a stream with nothing in it. */
+export function sseReply(body: ChunkSource | null): HttpReply {
+  return { status: 200, headers: SSE_HEADERS, body };
 }
 
 /** A response without a body (202, 204). */

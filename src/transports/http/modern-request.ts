@@ -43,9 +43,8 @@ import { MetaKey } from "../../model/meta.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import type { HttpSessionSetup } from "../http-server.js";
 import { httpError, overSessionLimits } from "./body.js";
-import { emptyReply, jsonReply, type HttpReply, type HttpRequestView } from "../http-view.js";
+import { emptyReply, jsonReply, sseReply, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { SseConnection } from "./connection.js";
-import { SSE_TYPE } from "./headers.js";
 import { headerMismatch, type ParamHeader } from "./request-metadata.js";
 import { isMalformedRequestMeta, missingVersionError } from "../../modern/request-meta.js";
 
@@ -79,7 +78,6 @@ export interface ModernConfig {
   listens: Set<object>;
 }
 
-const SSE_HEADERS: Record<string, string> = { "Content-Type": SSE_TYPE, "Cache-Control": "no-cache", "X-Accel-Buffering": "no" };
 
 /** HTTP statuses the page ties to JSON-RPC errors of a modern request; others ride on 200. */
 const ERROR_STATUS: Record<number, number> = {
@@ -282,11 +280,11 @@ class ModernRequest {
   }
 
   /** Commits the response to an SSE stream, writing what waited for it. */
-  private openStream(): Response {
+  private openStream(): HttpReply {
     const conn = (this.conn = new SseConnection(() => this.cancel("the client closed the response stream"), this.cfg));
     for (const text of this.early) conn.write(text);
     this.early = [];
-    return new Response(conn.body, { status: 200, headers: SSE_HEADERS });
+    return sseReply(conn);
   }
 
   /** The kernel's `send`: this request's notifications and its response; anything else has nowhere to go. */

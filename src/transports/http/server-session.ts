@@ -260,7 +260,7 @@ export class HttpSession {
     this.settle(target, key);
   }
 
-  /** The kernel cancelled an inbound request (the client's `notifications/cancelled`, or closing): it will get no response. */
+  /** The kernel cancelled an inbound request (the client's `notifications/cancelled`): it will get no response. */
   cancelled(id: RequestId): void {
     const key = idKey(id);
     const target = this.routes.get(key);
@@ -513,8 +513,11 @@ export class HttpSession {
     for (const [key, e] of [...this.routes]) {
       const request = inbound[key];
       if (request === undefined || e.done) continue;
-      const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id: request.id, error: rpcError(ErrorCode.ConnectionClosed, `session terminated: ${reason}`) };
-      this.deliver(e, JSON.stringify(reply));
+      // A stream whose client left has no one to tell (its log goes with the session).
+      if (e.kind === "json" || e.conn !== null) {
+        const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id: request.id, error: rpcError(ErrorCode.ConnectionClosed, `session terminated: ${reason}`) };
+        this.deliver(e, JSON.stringify(reply));
+      }
       this.settle(e, key);
     }
   }
