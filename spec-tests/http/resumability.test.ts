@@ -195,6 +195,20 @@ test("SEP-1699: closeConnections() closes live connections without ending their 
   assert.deepEqual(messages(await new SseReader(await get(handler, sid, V, one.id)).rest()).map((m) => m.id ?? m.params.data), ["two", 1]);
 });
 
+test("SEP-1699 is 2025-11-25's: before it, closeConnections() leaves a session's POST streams open (one closed before its first event has no id to resume from, and those versions' servers SHOULD NOT close it before the response); its GET stream still closes", async () => {
+  for (const version of ["2025-06-18", "2025-03-26"]) {
+    const { handler, tools } = makeHandler();
+    const sid = await open(handler, version);
+    const s = new SseReader(await post(handler, call(1, "wait"), sid, version));
+    await tools.waiting();
+    const g = new SseReader(await get(handler, sid, version));
+    assert.equal(handler.closeConnections(sid), 1, `${version}: only the GET stream`);
+    assert.equal(await g.next(), undefined);
+    tools.release();
+    assert.deepEqual(messages(await s.rest()).map((m) => m.id ?? m.params.data), ["one", "two", 1], `${version}: the POST stream carries its response`);
+  }
+});
+
 test("bounded replay log: the per-stream limit drops the oldest undelivered messages with a diagnostic", async () => {
   const seen: string[] = [];
   const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxEventsPerStream: 2 }, onDiagnostic: (d) => seen.push(d.code) });

@@ -9,10 +9,11 @@ import { connect } from "node:net";
 import { ManualClock } from "../../src/driver/clock.js";
 import { OVERFLOW_GRACE_MS } from "../../src/transports/http/connection.js";
 import { serveNode } from "../../src/transports/http-node.js";
-import { call, get, initializeMessage, makeHandler, open, post, postHeaders, setupWith, SseReader, Tools, until } from "./helpers.js";
+import { call, get, initializeMessage, makeHandler, messages, open, post, postHeaders, setupWith, SseReader, Tools, until } from "./helpers.js";
 import { modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { LiveTimersClock } from "../harness/live-timers.js";
 
 const V = "2025-11-25";
@@ -242,19 +243,25 @@ test("subscriptions/listen streams are bounded apart (maxListenStreams, default 
   }
 });
 
-test("handler.close() ends every modern request in progress, not only subscriptions/listen: a tool's stream ends and its handler is cancelled (else the keep-alive would hold the stream for as long as the tool runs)", async () => {
-  const clock = new ManualClock();
-  const tools = new Tools();
-  const { handler } = modernHandler(tools, { clock, modernStreamAfterMs: 500 });
-  const pending = postModern(handler, modernRequest(1, "tools/call", { name: "wait" }));
-  await tools.waiting();
-  clock.advance(500);
-  const stream = await pending;
-  assert.equal(stream.headers.get("content-type"), "text/event-stream", "committed to a stream");
-  const body = stream.text();
-  handler.close();
-  assert.equal(await body, "", "the stream ends");
-  assert.equal(tools.contexts[0].signal.aborted, true, "the handler is cancelled");
+test("handler.close() ends every modern request in progress, not only subscriptions/listen: each is answered with -32000 (on its stream once it has one, else as its JSON body; not a 500, nor a stream that just ends), its handler is cancelled, and its stream ends (else the keep-alive would hold it for as long as the tool runs)", async () => {
+  for (const streamed of [true, false]) {
+    const clock = new ManualClock();
+    const tools = new Tools();
+    const { handler } = modernHandler(tools, { clock, modernStreamAfterMs: 500 });
+    const pending = postModern(handler, modernRequest(1, "tools/call", { name: "wait" }));
+    await tools.waiting();
+    if (streamed) clock.advance(500);
+    const answer = streamed ? await pending : undefined;
+    if (answer !== undefined) assert.equal(answer.headers.get("content-type"), "text/event-stream", "committed to a stream");
+    handler.close();
+    const res = answer ?? (await pending);
+    assert.equal(res.status, 200);
+    const reply = streamed ? messages(await new SseReader(res).rest())[0] : await res.json();
+    assert.equal(reply.id, 1);
+    assert.equal(reply.error.code, ErrorCode.ConnectionClosed);
+    assert.match(reply.error.message, /^request terminated: server closed/);
+    assert.equal(tools.contexts[0].signal.aborted, true, "the handler is cancelled");
+  }
 });
 
 test("maxModernRequests: an application hook that throws while a modern message is delivered fails that POST (500) and gives its place back", async () => {

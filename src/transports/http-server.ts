@@ -235,13 +235,14 @@ export interface HttpHandler {
   session(sessionId: string): Endpoint | undefined;
   /** Live sessions. */
   readonly sessionCount: number;
-  /** Server-side close of every live SSE connection (of one session, or all); streams stay resumable (SEP-1699). Returns how many closed. */
+  /** Server-side close of every live SSE connection (of one session, or all); streams stay resumable (SEP-1699). A session before 2025-11-25 keeps its POST streams (closed before their first event, they could not be resumed). Returns how many closed. */
   closeConnections(sessionId?: string): number;
   /** Ends a session (later requests with its id get 404). Returns false if there was none. */
   terminate(sessionId: string, reason?: string): boolean;
   /**
-   * Ends every session, and every open modern `subscriptions/listen` stream (its completion
-   * result, then the end of the stream). The handler then takes no more work: a later
+   * Ends every session (each running request answered with `-32000`), and every modern
+   * request in progress: a `subscriptions/listen` stream gets its completion result, any
+   * other request `-32000`, then its stream ends. The handler then takes no more work: a later
    * request gets 503 with a JSON-RPC error body (an `initialize`, a modern request), or 404
    * when it names one of the ended sessions.
    */

@@ -36,8 +36,8 @@
 import { Endpoint } from "../../driver/endpoint.js";
 import type { Clock } from "../../driver/clock.js";
 import { tryEncode } from "../../jsonrpc/codec.js";
-import { ErrorCode } from "../../jsonrpc/errors.js";
-import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../jsonrpc/types.js";
+import { ErrorCode, rpcError } from "../../jsonrpc/errors.js";
+import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from "../../jsonrpc/types.js";
 import { idKey } from "../../session/types.js";
 import { MetaKey } from "../../model/meta.js";
 import { encodeSseEvent } from "../../framing/sse.js";
@@ -217,8 +217,17 @@ class ModernRequest {
    */
   shutdown(reason: string): void {
     if (this.ended) return;
+    const id = (this.message as JsonRpcRequest).id;
     if (this.message.method === "subscriptions/listen") {
-      this.endpoint.feed({ type: "end-subscription", now: this.cfg.clock.now(), id: (this.message as JsonRpcRequest).id });
+      this.endpoint.feed({ type: "end-subscription", now: this.cfg.clock.now(), id });
+    } else {
+      // Any other request is answered, as a legacy session's running requests are when it
+      // ends (2025-11-25 basic/transports, Sending Messages item 6: a response SHOULD come):
+      // on its stream, or as its one JSON body; not a stream that just ends, nor a 500.
+      const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id, error: rpcError(ErrorCode.ConnectionClosed, `request terminated: ${reason}`) };
+      const text = JSON.stringify(reply);
+      if (this.conn !== undefined) this.conn.write(eventText(text));
+      else this.take()?.(jsonReply(statusOf(reply, this.message.params), text));
     }
     // Answered and ended by now for a listen, unless the kernel holds no such subscription: end it anyway.
     this.end(reason);

@@ -437,14 +437,19 @@ export class HttpSession {
     conn.close();
   }
 
-  /** Closes every live connection without ending its stream; returns how many. */
+  /**
+   * Closes every live connection without ending its stream; returns how many. Before
+   * 2025-11-25 (no SEP-1699) a POST stream is left open: it has no event id until its
+   * first message, so closed before that its response could not be resumed, and those
+   * versions' servers SHOULD NOT close it before the response.
+   */
   disconnectAll(): number {
+    const polls = hasSsePolling(negotiatedVersion(this.endpoint.state));
     let n = 0;
     for (const s of this.streams.values()) {
-      if (s.conn !== null) {
-        this.disconnect(s, s.conn);
-        n++;
-      }
+      if (s.conn === null || (!polls && !s.standalone)) continue;
+      this.disconnect(s, s.conn);
+      n++;
     }
     return n;
   }
