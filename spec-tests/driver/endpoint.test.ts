@@ -154,9 +154,12 @@ test("clock: the system clock schedules and cancels; the manual clock fires time
   clock.schedule(20, () => fired.push(20));
   const h = clock.schedule(10, () => fired.push(10));
   clock.schedule(5, () => fired.push(5));
+  assert.equal(clock.pendingTimers, 3);
   clock.cancel(h);
+  assert.equal(clock.pendingTimers, 2);
   clock.advance(30);
   assert.deepEqual(fired, [5, 20]);
+  assert.equal(clock.pendingTimers, 0, "fired timers are not pending");
   assert.equal(clock.now(), 30);
   // A manual clock may start anywhere (an epoch time, where it is a wall clock too: task times).
   const epoch = new ManualClock(Date.UTC(2030, 0, 1));

@@ -86,6 +86,10 @@ export class ManualClock implements Clock {
   now(): number {
     return this.t;
   }
+  /** How many timers are scheduled and not yet fired or cancelled (a test's check that nothing was left behind). */
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
   schedule(at: number, fn: () => void): unknown {
     const id = ++this.seq;
     this.timers.set(id, { at, fn });
