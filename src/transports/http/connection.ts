@@ -67,8 +67,6 @@ export class SseConnection implements ChunkSource {
   private waiting: ((r: ReadableStreamReadResult<Uint8Array>) => void) | undefined;
   /** The server may still write (false once it closed, the reader cancelled, or the queue overflowed). */
   private open = true;
-  /** The reader went away: nothing more is read. */
-  private cancelled = false;
   /** Why the body failed (the queue was dropped); reads reject with it. */
   private failure: Error | undefined;
   private failed: (() => void) | undefined;
@@ -124,8 +122,7 @@ export class SseConnection implements ChunkSource {
 
   /** The reader goes away: what was queued is dropped, and `onCancel` fires if the server had not closed the connection. */
   cancel(): void {
-    if (this.cancelled) return;
-    this.cancelled = true;
+    // Idempotent: a second call finds nothing queued or waiting, and the connection no longer open.
     this.drop();
     this.take()?.(DONE);
     if (!this.open) return;
