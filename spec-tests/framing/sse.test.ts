@@ -5,6 +5,7 @@
 // events" — "Interpreting an event stream" — for the parsing rules checked here.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { concatBytes } from "../../src/transports/http/body.js";
 import {
   createSseDecoder,
   encodeSseComment,
@@ -135,16 +136,7 @@ test("WHATWG: bytes are UTF-8 decoded with replacement, never a failure (the eve
 });
 
 test("basic/transports (JSON-RPC messages MUST be UTF-8 encoded): only the event whose data held bytes that are not UTF-8 is marked invalidUtf8, however the stream is cut; a U+FFFD sent as UTF-8, and bad bytes in a comment or another field, mark nothing", () => {
-  const bytes = (...parts: Array<string | number[]>) => {
-    const chunks = parts.map((p) => (typeof p === "string" ? enc.encode(p) : Uint8Array.from(p)));
-    const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of chunks) {
-      all.set(c, at);
-      at += c.length;
-    }
-    return all;
-  };
+  const bytes = (...parts: Array<string | number[]>) => concatBytes(parts.map((p) => (typeof p === "string" ? enc.encode(p) : Uint8Array.from(p))));
   // An overlong "/" (C0 AF) inside a JSON string, between two good events; "é" cut anywhere too.
   const stream = bytes("id: 1\ndata: {\"a\":\"é\"}\n\nid: 2\ndata: {\"b\":\"x", [0xc0, 0xaf], "y\"}\ndata: more\n\n: ", [0xff], "\nevent", [0xff], ": z\nid: 3\ndata: \ufffd ok\n\n");
   const expected = [ev('{"a":"é"}', "1"), notUtf8('{"b":"x\ufffd\ufffdy"}\nmore', "2"), ev("\ufffd ok", "3")];

@@ -21,6 +21,7 @@ import { encode } from "../../src/jsonrpc/codec.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { concatBytes } from "../../src/transports/http/body.js";
 import { pick } from "../harness/random.js";
 import { makeHandler, URL_ } from "../http/helpers.js";
 import { modernHandler, modernHeaders, modernRequest, MV } from "../http/modern-helpers.js";
@@ -116,14 +117,7 @@ const SSE_PIECES = ["data: {", "data: $RESPONSE", "data: $RESPONSE\n\n", "id: 1-
 
 function bytesOf(pieces: Array<string | number[]>, id: unknown): Uint8Array {
   const enc = new TextEncoder();
-  const parts = pieces.map((p) => (typeof p === "string" ? enc.encode(p.replace("$RESPONSE", JSON.stringify({ jsonrpc: "2.0", id, result: { tools: [] } }))) : Uint8Array.from(p)));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(pieces.map((p) => (typeof p === "string" ? enc.encode(p.replace("$RESPONSE", JSON.stringify({ jsonrpc: "2.0", id, result: { tools: [] } }))) : Uint8Array.from(p))));
 }
 
 /** Resolves "settled" or "hung": a request that nothing can advance any more has hung. */

@@ -308,12 +308,18 @@ test("transports/Listening item 4 and Multiple Connections: unrelated server mes
   await g.cancel();
 });
 
-test("transports/Sending Messages item 6: related requests and notifications go on the POST's stream before its response; the client's response POST gets 202", async () => {
+/** A session whose `sample` tool (request 5) has asked the client to sample, on the tool's POST stream. */
+async function askedToSample() {
   const { handler } = makeHandler();
   const sid = await open(handler);
   const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
   const { msg: req } = await s.message();
   assert.equal(req.method, "sampling/createMessage");
+  return { handler, sid, s, req };
+}
+
+test("transports/Sending Messages item 6: related requests and notifications go on the POST's stream before its response; the client's response POST gets 202", async () => {
+  const { handler, sid, s, req } = await askedToSample();
   const answer = await post(handler, { jsonrpc: "2.0", id: req.id, result: { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" } }, sid, V);
   assert.equal(answer.status, 202);
   const { msg } = await s.message();
@@ -323,11 +329,7 @@ test("transports/Sending Messages item 6: related requests and notifications go 
 });
 
 test("basic/index over Streamable HTTP: a response has exactly one of result (an object) and error — a malformed answer to a server-to-client request gets 400 and fails that request at once", async () => {
-  const { handler } = makeHandler();
-  const sid = await open(handler);
-  const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
-  const { msg: req } = await s.message();
-  assert.equal(req.method, "sampling/createMessage");
+  const { handler, sid, s, req } = await askedToSample();
   const answer = await post(handler, { jsonrpc: "2.0", id: req.id, result: 5 }, sid, V);
   assert.equal(answer.status, 400);
   assert.equal((await answer.json()).error.code, ErrorCode.InvalidRequest);
@@ -339,11 +341,7 @@ test("basic/index over Streamable HTTP: a response has exactly one of result (an
 });
 
 test("basic/transports (JSON-RPC messages MUST be UTF-8 encoded) over Streamable HTTP: an answer to a server-to-client request whose bytes are not UTF-8 gets 400 and fails that request at once, as a stdio line does", async () => {
-  const { handler } = makeHandler();
-  const sid = await open(handler);
-  const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
-  const { msg: req } = await s.message();
-  assert.equal(req.method, "sampling/createMessage");
+  const { handler, sid, s, req } = await askedToSample();
   const enc = new TextEncoder();
   const bytes = new Uint8Array([...enc.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(req.id)},"result":{"role":"assistant","content":{"type":"text","text":"`), 0xff, ...enc.encode('"},"model":"m"}}')]);
   const answer = await handler(new Request(URL_, { method: "POST", headers: postHeaders(sid, V), body: bytes }));
