@@ -36,6 +36,30 @@ test("memory pair: messages sent before the receiver registers wait for it, in o
   assert.deepEqual(got, ["early-1", "early-2"]);
 });
 
+// The inbox keeps its storage between drains (slots overwritten, not cut off): what was
+// delivered must never come again, whatever the drain before it held.
+test("memory pair: each message arrives once, in order, across drains of every size and messages sent to an end while it delivers", async () => {
+  const [a, b] = createMemoryPair();
+  const got: string[] = [];
+  b.onMessage((t) => {
+    got.push(t);
+    // Sent to b while b is delivering: it joins the drain under way, after what was queued.
+    if (t === "echo") a.send("echoed");
+  });
+  const sent: string[] = [];
+  const send = (t: string) => {
+    sent.push(t);
+    a.send(t);
+  };
+  for (const burst of [3, 2000, 1, 5, 1500, 2]) {
+    for (let i = 0; i < burst; i++) send(`${burst}-${i}`);
+    send("echo");
+    sent.push("echoed");
+    await tick();
+    assert.deepEqual(got, sent, `after a burst of ${burst}`);
+  }
+});
+
 test("memory pair: closing fires the local onClose at once; the peer closes after what was sent before", async () => {
   const log: string[] = [];
   const [a, b] = createMemoryPair({ onSend: (from, t) => log.push(`sent ${from}:${t}`) });

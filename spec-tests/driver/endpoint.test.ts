@@ -326,3 +326,25 @@ test("basic/utilities/tasks: a task's onProgress kept past its request's answer 
   client.closed("bye");
   assert.equal(kept.size, 0);
 });
+
+// basic/index (Requests): the id is a string or an integer, and JSON-RPC tells `1` and `"1"`
+// apart. basic/utilities/cancellation: a cancellation names one request; the receiver
+// SHOULD NOT respond to it, and the other goes on.
+test("endpoint: requests 1 and \"1\" in flight at once are two requests: cancelling 1 aborts only its handler, and only \"1\" is answered", async () => {
+  const sent: { id?: unknown; result?: unknown; error?: unknown }[] = [];
+  const held: { id: unknown; signal: AbortSignal; answer(): void }[] = [];
+  const server = new Endpoint({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } }, {
+    send: (m) => sent.push(m as never),
+    onRequest: (_method, _params, ctx) => new Promise((resolve) => held.push({ id: ctx.id, signal: ctx.signal, answer: () => resolve({ content: [] }) })),
+  }, new ManualClock());
+  server.receive({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+  server.receive({ jsonrpc: "2.0", method: "notifications/initialized" });
+  server.receive({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t" } });
+  server.receive({ jsonrpc: "2.0", id: "1", method: "tools/call", params: { name: "t" } });
+  assert.deepEqual(held.map((h) => h.id), [1, "1"]);
+  server.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "user" } });
+  assert.deepEqual(held.map((h) => h.signal.aborted), [true, false]);
+  for (const h of held) h.answer();
+  await flush();
+  assert.deepEqual(sent.filter((m) => m.id !== 0).map((m) => [m.id, m.result]), [["1", { content: [] }]]);
+});

@@ -21,6 +21,7 @@ import { idKey } from "../session/types.js";
 import { MetaKey } from "../model/meta.js";
 import { answerableError } from "../model/error-codes.js";
 import { systemClock, type Clock } from "./clock.js";
+import { IdTable } from "./id-table.js";
 
 /** An error from the peer or the kernel, as a JavaScript Error carrying the JSON-RPC error. */
 export class McpError extends Error {
@@ -127,7 +128,6 @@ interface Pending {
  * handler reads `signal`, which most never do.
  */
 class Served implements RequestContext {
-  readonly key: string;
   aborted = false;
   private controller: AbortController | undefined;
   private reason: unknown;
@@ -138,9 +138,7 @@ class Served implements RequestContext {
     readonly method: string,
     readonly protocolVersion: string | undefined,
     readonly peer: RequestPeer | undefined,
-  ) {
-    this.key = idKey(id);
-  }
+  ) {}
 
   get declared(): JsonObject {
     return this.endpoint.state.options.capabilities;
@@ -212,10 +210,10 @@ class Served implements RequestContext {
 /** A session reducer driven by a real (or manual) clock. */
 export class Endpoint {
   readonly state: SessionState;
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new IdTable<Pending>();
   /** `onProgress` of requests answered with a task: its progress goes on until the kernel says it ended. */
   private readonly taskProgress = new Map<string, NonNullable<RequestOptions["onProgress"]>>();
-  private readonly handling = new Map<string, Served>();
+  private readonly handling = new IdTable<Served>();
   private timer: unknown = undefined;
   private timerAt: number | null = null;
   /** The timer was armed holding the process (see {@link Endpoint.arm}). */
@@ -254,8 +252,7 @@ export class Endpoint {
       if (options.signal?.aborted) return reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted before sending" }));
       const id = this.state.nextId;
       const p: Pending = { resolve, reject, onProgress: options.onProgress };
-      const key = idKey(id);
-      this.pending.set(key, p);
+      this.pending.set(id, p);
       if (options.signal) {
         const signal = options.signal;
         const abort = () => this.feed({ type: "cancel", now: this.clock.now(), id, reason: String(signal.reason ?? "aborted") });
@@ -311,22 +308,20 @@ export class Endpoint {
         return;
       case "response":
       case "error": {
-        const key = idKey(o.id);
-        const p = this.pending.get(key);
+        const p = this.pending.get(o.id);
         if (p === undefined) break;
-        this.pending.delete(key);
+        this.pending.delete(o.id);
         p.cleanup?.();
         if (o.type === "response") p.resolve(o.result);
         else p.reject(new McpError(o.error));
         return;
       }
       case "progress": {
-        const key = idKey(o.id);
-        (this.pending.get(key)?.onProgress ?? this.taskProgress.get(key))?.({ progress: o.progress, total: o.total, message: o.message });
+        (this.pending.get(o.id)?.onProgress ?? this.taskProgress.get(idKey(o.id)))?.({ progress: o.progress, total: o.total, message: o.message });
         return;
       }
       case "progress-kept": {
-        const onProgress = this.pending.get(idKey(o.id))?.onProgress;
+        const onProgress = this.pending.get(o.id)?.onProgress;
         if (onProgress !== undefined) this.taskProgress.set(idKey(o.id), onProgress);
         break;
       }
@@ -337,8 +332,8 @@ export class Endpoint {
         this.serve(o.id, o.method, o.params);
         return;
       case "cancelled":
-        this.handling.get(idKey(o.id))?.abort(o.reason ?? "cancelled");
-        this.handling.delete(idKey(o.id));
+        this.handling.get(o.id)?.abort(o.reason ?? "cancelled");
+        this.handling.delete(o.id);
         break;
       case "notification":
         this.hooks.onNotification?.(o.method, o.params);
@@ -364,7 +359,7 @@ export class Endpoint {
     // legacy one is read under the session's.
     const modern = this.state.inbound[idKey(id)]?.modern;
     const served = modern === undefined ? new Served(this, id, method, negotiatedVersion(this.state), peerOf(this.state)) : new Served(this, id, method, modern.version, requestPeerOf(modern.capabilities, params));
-    this.handling.set(served.key, served);
+    this.handling.set(id, served);
     const handler = this.hooks.onRequest;
     if (handler === undefined) return served.fail({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
     let value: Promise<JsonObject> | JsonObject;
@@ -381,7 +376,7 @@ export class Endpoint {
 
   /** @internal A served request was answered (not called once it was cancelled): for {@link Served} only. */
   answered(served: Served, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): void {
-    this.handling.delete(served.key);
+    this.handling.delete(served.id);
     served.answered();
     const now = this.clock.now();
     this.feed(error ? { type: "respond", now, id: served.id, error } : { type: "respond", now, id: served.id, result });
@@ -450,3 +445,4 @@ function peerOf(state: SessionState): PeerInfo | undefined {
   const p = state.phase;
   return p.name === "operating" || p.name === "awaiting-initialized" || p.name === "closed" ? p.peer : undefined;
 }
+
