@@ -348,3 +348,24 @@ test("endpoint: requests 1 and \"1\" in flight at once are two requests: cancell
   await flush();
   assert.deepEqual(sent.filter((m) => m.id !== 0).map((m) => [m.id, m.result]), [["1", { content: [] }]]);
 });
+
+// The driver's in-flight table is renewed now and then (see driver/id-table.ts): a request
+// that stays in flight across renewals (a subscription, a long tool call) must still be
+// found when its answer or cancellation comes.
+test("endpoint: IdTable keeps what is in flight across its renewals; 1 and \"1\" are two keys", async () => {
+  const { IdTable } = await import("../../src/driver/id-table.js");
+  const table = new IdTable<string>();
+  table.set(1, "number one");
+  table.set("1", "string one");
+  for (let id = 2; id < 10_000; id++) {
+    table.set(id, `call ${id}`);
+    if (id % 7 !== 0) table.delete(id);
+  }
+  assert.equal(table.get(1), "number one");
+  assert.equal(table.get("1"), "string one");
+  assert.equal(table.get(9_996), "call 9996");
+  assert.equal(table.get(9_997), undefined);
+  assert.equal(table.size, 2 + Math.floor(9_999 / 7));
+  table.delete("1");
+  assert.equal(table.get(1), "number one");
+});
