@@ -349,12 +349,12 @@ test("endpoint: requests 1 and \"1\" in flight at once are two requests: cancell
   assert.deepEqual(sent.filter((m) => m.id !== 0).map((m) => [m.id, m.result]), [["1", { content: [] }]]);
 });
 
-// The driver's in-flight table is renewed now and then (see driver/id-table.ts): a request
+// The driver's in-flight table is renewed now and then (see driver/churn-map.ts): a request
 // that stays in flight across renewals (a subscription, a long tool call) must still be
 // found when its answer or cancellation comes.
-test("endpoint: IdTable keeps what is in flight across its renewals; 1 and \"1\" are two keys", async () => {
-  const { IdTable } = await import("../../src/driver/id-table.js");
-  const table = new IdTable<string>();
+test("endpoint: ChurnMap keeps what is in flight across its renewals, in insertion order; 1 and \"1\" are two keys", async () => {
+  const { ChurnMap } = await import("../../src/driver/churn-map.js");
+  const table = new ChurnMap<number | string, string>();
   table.set(1, "number one");
   table.set("1", "string one");
   for (let id = 2; id < 10_000; id++) {
@@ -366,6 +366,7 @@ test("endpoint: IdTable keeps what is in flight across its renewals; 1 and \"1\"
   assert.equal(table.get(9_996), "call 9996");
   assert.equal(table.get(9_997), undefined);
   assert.equal(table.size, 2 + Math.floor(9_999 / 7));
+  assert.deepEqual([...table.values()].slice(0, 4), ["number one", "string one", "call 7", "call 14"]);
   table.delete("1");
   assert.equal(table.get(1), "number one");
 });

@@ -21,7 +21,7 @@ import { idKey } from "../session/types.js";
 import { MetaKey } from "../model/meta.js";
 import { answerableError } from "../model/error-codes.js";
 import { systemClock, type Clock } from "./clock.js";
-import { IdTable } from "./id-table.js";
+import { ChurnMap } from "./churn-map.js";
 
 /** An error from the peer or the kernel, as a JavaScript Error carrying the JSON-RPC error. */
 export class McpError extends Error {
@@ -210,10 +210,10 @@ class Served implements RequestContext {
 /** A session reducer driven by a real (or manual) clock. */
 export class Endpoint {
   readonly state: SessionState;
-  private readonly pending = new IdTable<Pending>();
+  private readonly pending = new ChurnMap<RequestId, Pending>();
   /** `onProgress` of requests answered with a task: its progress goes on until the kernel says it ended. */
   private readonly taskProgress = new Map<string, NonNullable<RequestOptions["onProgress"]>>();
-  private readonly handling = new IdTable<Served>();
+  private readonly handling = new ChurnMap<RequestId, Served>();
   private timer: unknown = undefined;
   private timerAt: number | null = null;
   /** The timer was armed holding the process (see {@link Endpoint.arm}). */

@@ -71,6 +71,7 @@
  * the close listener once. Delays go through an injectable `sleep`, so tests never wait.
  */
 import { errorText } from "./error-text.js";
+import { ChurnMap } from "../driver/churn-map.js";
 import { MIN_PEER_DELAY_MS, systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
 import { createSseDecoder, feedSse } from "../framing/sse.js";
@@ -266,7 +267,7 @@ class HttpClient implements HttpClientTransport {
   /** The SSE streams being read or waiting to be resumed (their readers are cancelled on close). */
   private readonly followed = new Set<StreamCtx>();
   /** Requests in flight, by id key: cancelling a modern one closes its stream, a legacy one stops its resumption. */
-  private readonly inflight = new Map<string, StreamCtx>();
+  private readonly inflight = new ChurnMap<string, StreamCtx>();
   /** The kernel's `initialize` and `notifications/initialized`, replayed to renew an expired session. */
   private initText: string | undefined;
   private initializedText: string | undefined;

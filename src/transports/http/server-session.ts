@@ -59,6 +59,7 @@ import { idKey } from "../../session/types.js";
 import { negotiatedVersion } from "../../session/session.js";
 import { hasSsePolling } from "../../model/versions.js";
 import type { Clock } from "../../driver/clock.js";
+import { ChurnMap } from "../../driver/churn-map.js";
 import { SseConnection } from "./connection.js";
 import { formatEventId, type EventStore, type SessionLogs, type StreamLog } from "./event-log.js";
 
@@ -133,11 +134,11 @@ export class HttpSession {
   idleTimer: unknown = undefined;
   /** The principal the session was created for, and how the handler reads a request's (set by the handler; none: unbound). */
   owner: { principal: string; of(request: Request): string | undefined } | undefined = undefined;
-  private readonly streams = new Map<number, Stream>();
+  private readonly streams = new ChurnMap<number, Stream>();
   private nextStream = 1;
   /** Standalone streams, in the order they were last connected (unrelated messages go to the last one still connected). */
   private readonly standalone: Stream[] = [];
-  private readonly routes = new Map<string, Exchange>();
+  private readonly routes = new ChurnMap<string, Exchange>();
   private receiving: Exchange | null = null;
   /** Set while {@link HttpSession.refused} feeds a body: the kernel's reply to it is dropped. */
   private refusing = false;
@@ -515,7 +516,7 @@ export class HttpSession {
    */
   private answerRunning(reason: string): void {
     const inbound = this.endpoint.state.inbound;
-    for (const [key, e] of [...this.routes]) {
+    for (const [key, e] of [...this.routes.entries()]) {
       const request = inbound[key];
       if (request === undefined || e.done) continue;
       // A stream whose client left has no one to tell (its log goes with the session).
