@@ -306,22 +306,39 @@ export function capabilityFor(spec: MethodSpec, sender: Side): CapabilityRef | n
  * dotted runs are tried. Only own properties count.
  */
 export function hasCapability(capabilities: unknown, path: string): boolean {
+  const segments = segmentsOf(path);
   let cur = capabilities;
-  let start = 0;
-  while (start <= path.length) {
+  for (let i = 0; i < segments.length; i++) {
     if (typeof cur !== "object" || cur === null || Array.isArray(cur)) return false;
-    let end = path.indexOf(".", start);
-    if (end < 0) end = path.length;
-    let key = path.slice(start, end);
-    while (!Object.hasOwn(cur, key) && end < path.length) {
-      end = path.indexOf(".", end + 1);
-      if (end < 0) end = path.length;
-      key = path.slice(start, end);
+    let key = segments[i];
+    if (!Object.hasOwn(cur, key)) {
+      // A key holding dots: the longer runs, shortest first.
+      let j = i + 1;
+      for (; j < segments.length; j++) {
+        key += "." + segments[j];
+        if (Object.hasOwn(cur, key)) break;
+      }
+      if (j === segments.length) return false;
+      i = j;
     }
-    if (!Object.hasOwn(cur, key)) return false;
     cur = (cur as Record<string, unknown>)[key];
     if (cur === false || cur === null || cur === undefined) return false;
-    start = end + 1;
   }
   return true;
+}
+
+/**
+ * A path's dot-separated segments, kept for the paths asked about most (the method and
+ * task tables' few dozen): every request checks one or two, and a segment cut from the
+ * path anew is a new string to allocate and hash for each lookup.
+ */
+const SEGMENTS = new Map<string, readonly string[]>();
+
+function segmentsOf(path: string): readonly string[] {
+  let segments = SEGMENTS.get(path);
+  if (segments === undefined) {
+    segments = path.split(".");
+    if (SEGMENTS.size < 256) SEGMENTS.set(path, segments);
+  }
+  return segments;
 }
