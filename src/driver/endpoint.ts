@@ -445,4 +445,3 @@ function peerOf(state: SessionState): PeerInfo | undefined {
   const p = state.phase;
   return p.name === "operating" || p.name === "awaiting-initialized" || p.name === "closed" ? p.peer : undefined;
 }
-
