@@ -29,7 +29,7 @@ test("lifecycle.mdx Initialization: connect runs the handshake and exposes what 
 });
 
 test("lifecycle.mdx Capability Negotiation: the client declares the features it has handlers for", async () => {
-  const handlers = { sampling: () => ({ role: "assistant" as const, content: { type: "text", text: "" }, model: "m" }), elicitation: () => ({ action: "decline" as const }), roots: () => [] };
+  const handlers = { sampling: () => ({ role: "assistant" as const, content: { type: "text" as const, text: "" }, model: "m" }), elicitation: () => ({ action: "decline" as const }), roots: () => [] };
   assert.deepEqual(new McpClient(CLIENT).capabilities, {});
   assert.deepEqual(new McpClient(CLIENT, { handlers }).capabilities, { sampling: {}, elicitation: {}, roots: { listChanged: true } });
   assert.deepEqual(new McpClient(CLIENT, { handlers, capabilities: { elicitation: { url: {} }, experimental: { x: {} } } }).capabilities, {

@@ -171,7 +171,7 @@ test("mrtr Supported Requests: prompts/get and resources/read handlers bridge sa
       return { contents: [{ uri, text: answer.roots.map((r) => r.uri).join(",") }] };
     });
   };
-  const handlers = { sampling: () => ({ role: "assistant" as const, content: { type: "text", text: "Paris" }, model: "m" }), roots: () => [{ uri: "file:///home" }] };
+  const handlers = { sampling: () => ({ role: "assistant" as const, content: { type: "text" as const, text: "Paris" }, model: "m" }), roots: () => [{ uri: "file:///home" }] };
   for (const era of [LEGACY, MODERN]) {
     const c = await connect(setup, { ...era, handlers }, DUAL);
     assert.deepEqual((await c.client.getPrompt("capital")).messages, [{ role: "user", content: { type: "text", text: "It is Paris" } }]);

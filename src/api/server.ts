@@ -177,8 +177,14 @@ export class ProtocolError extends McpError {
   }
 }
 
-/** Runs a tool. Throw a {@link ProtocolError} for a protocol error; anything else thrown becomes an `isError` result. */
-export type ToolHandler = (args: JsonObject, ctx: ServerContext) => ToolAnswer | Promise<ToolAnswer>;
+/**
+ * Runs a tool. Throw a {@link ProtocolError} for a protocol error; anything else thrown
+ * becomes an `isError` result. `A` is the arguments' type as the tool's `inputSchema`
+ * describes them: the server checks the arguments against that schema before the handler
+ * runs (with no schema, any object passes), so `tool<{ n: number }>(…)` is the author's
+ * statement that the schema says so, not a check of its own.
+ */
+export type ToolHandler<A extends object = JsonObject> = (args: A, ctx: ServerContext) => ToolAnswer | Promise<ToolAnswer>;
 
 /** What a tool handler answers: its result (any structured content: a 2026-07-28-only server may return an array), or a request for input. */
 type ToolAnswer = CallToolResult<StructuredContent> | InputRequiredResult;
@@ -447,7 +453,7 @@ export class McpServerCore {
    * `x-mcp-header` annotation (draft `server/tools`: a conforming HTTP client MUST drop
    * such a tool from `tools/list`).
    */
-  tool(name: string, config: ToolConfig, handler: ToolHandler): Unregister {
+  tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister {
     if (!validToolName(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ - .`);
     if (this.tools.has(name)) throw new TypeError(`tool ${JSON.stringify(name)} is already registered`);
     const headers = config.inputSchema === undefined ? undefined : paramHeadersOf(config.inputSchema);
@@ -468,7 +474,8 @@ export class McpServerCore {
       // Draft server/tools: an outputSchema "can be any valid JSON Schema 2020-12" (an array's,
       // say); until 2025-11-25 it is "restricted to type: "object" at the root level".
       validateOutput: config.outputSchema === undefined ? null : this.compile(`tool ${name} outputSchema`, config.outputSchema, legacy.length > 0),
-      handler,
+      // The arguments the handler gets passed the inputSchema check: `A` is the author's reading of that schema.
+      handler: handler as ToolHandler,
     };
     // A definition a 2025-era schema refuses (a boolean subschema in `properties`, which
     // 2020-12 allows and 2025-11-25 does not) would make every tools/list of that era fail:

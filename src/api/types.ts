@@ -235,10 +235,41 @@ export interface CompleteResult {
   [key: string]: unknown;
 }
 
+/** A request from the model to call a tool, in a sampling conversation (schema `ToolUseContent`, 2025-11-25). */
+export interface ToolUseContent {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: { [key: string]: unknown };
+  _meta?: Meta;
+  [key: string]: unknown;
+}
+
+/** A tool's result handed back to the model, in a sampling conversation (schema `ToolResultContent`, 2025-11-25). */
+export interface ToolResultContent {
+  type: "tool_result";
+  toolUseId: string;
+  content: ContentBlock[];
+  structuredContent?: { [key: string]: unknown };
+  isError?: boolean;
+  _meta?: Meta;
+  [key: string]: unknown;
+}
+
+/** One block of a sampling message (schema `SamplingMessageContentBlock`; before 2025-11-25 text, image or audio only). */
+export type SamplingContentBlock = TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+
+/**
+ * A sampling message's or result's content: one block, or (2025-11-25, a request that
+ * gave `tools`) several, such as parallel tool uses. Narrow before reading a field:
+ * `!Array.isArray(r.content) && r.content.type === "text"`.
+ */
+export type SamplingContent = SamplingContentBlock | SamplingContentBlock[];
+
 /** A message of a sampling conversation (schema `SamplingMessage`). */
 export interface SamplingMessage {
   role: "user" | "assistant";
-  content: unknown;
+  content: SamplingContent;
   _meta?: Meta;
   [key: string]: unknown;
 }
@@ -262,7 +293,7 @@ export interface CreateMessageParams {
 /** The result of `sampling/createMessage` (schema `CreateMessageResult`). */
 export interface CreateMessageResult {
   role: "user" | "assistant";
-  content: unknown;
+  content: SamplingContent;
   model: string;
   stopReason?: string;
   _meta?: Meta;

@@ -30,8 +30,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { bodyTooLarge, concatBytes, declaredLengthRefusal, UNREADABLE_BODY, type BodyResult } from "./http/body.js";
 import { fastEntryOf, type ChunkSource, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
-/** A fetch-style handler. */
-export type FetchHandler = (req: Request) => Promise<Response>;
+/** A fetch-style handler: answers at once or later (a router in front of the MCP handler may answer its own routes synchronously). */
+export type FetchHandler = (req: Request) => Response | Promise<Response>;
 
 /** Options of {@link serveNode}. */
 export interface ServeNodeOptions {

@@ -81,7 +81,7 @@ export type FastEntry = (view: HttpRequestView) => Promise<Response | HttpReply>
 export const FAST_ENTRY: unique symbol = Symbol("mcp-kernel.http.fastEntry");
 
 /** The fast entry of `handler`, when it has one (handlers made by `createHttpHandler` do). */
-export function fastEntryOf(handler: (req: Request) => Promise<Response>): FastEntry | undefined {
+export function fastEntryOf(handler: (req: Request) => Response | Promise<Response>): FastEntry | undefined {
   return (handler as { [FAST_ENTRY]?: FastEntry })[FAST_ENTRY];
 }
 
