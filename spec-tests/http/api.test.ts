@@ -5,7 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/api/client.js";
-import { McpServer } from "../../src/api/server.js";
+import { McpServer, ProtocolError } from "../../src/api/server.js";
+import { McpError } from "../../src/driver/endpoint.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { Endpoint } from "../../src/driver/endpoint.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
@@ -100,4 +102,36 @@ test("api over Streamable HTTP: a session renewed after a server restart updates
   await updated.promise;
   client.close();
   two.handler.close();
+});
+
+// 2025-11-25 client/elicitation (URL mode): a server that answers `-32042` later sends
+// `notifications/elicitation/complete` for the elicitation. The request has ended by then:
+// the notification goes out unrelated, on the session's GET stream (basic/transports,
+// "Listening for Messages from the Server"), through the context the tool kept.
+test("api over Streamable HTTP: a tool answers -32042 and, after its request ended, its kept ctx.notify sends elicitation/complete, which the client hears", async () => {
+  const server = new McpServer({ name: "api-http", version: "1.0.0" });
+  const kept = deferred<{ notify(method: string, params?: JsonObject): void }>();
+  server.tool("pay", {}, (_args, ctx) => {
+    kept.resolve(ctx);
+    throw new ProtocolError({ code: ErrorCode.UrlElicitationRequired, message: "confirm the payment", data: { elicitations: [{ mode: "url", message: "Confirm", url: "https://example.com/confirm/e1", elicitationId: "e1" }] } });
+  });
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+  const getOpen = deferred();
+  const transport = httpClientTransport(URL_, {
+    fetch: async (url, init) => {
+      const req = new Request(url, init);
+      const res = await handler(req);
+      if (req.method === "GET") getOpen.resolve();
+      return res;
+    },
+  });
+  const client = new McpClient({ name: "api-client", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } }, handlers: { elicitation: () => ({ action: "decline" }) } });
+  await client.connect(transport);
+  await assert.rejects(client.callTool("pay"), (e: McpError) => e.code === ErrorCode.UrlElicitationRequired);
+  await getOpen.promise;
+  const completed = deferred<JsonObject | undefined>();
+  client.onNotification("notifications/elicitation/complete", (params) => completed.resolve(params));
+  (await kept.promise).notify("notifications/elicitation/complete", { elicitationId: "e1" });
+  assert.deepEqual(await completed.promise, { elicitationId: "e1" });
+  client.close();
 });
