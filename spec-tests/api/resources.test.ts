@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { connect, rejection } from "./setup.js";
 import { resourceNotFoundCode } from "../../src/api/server.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { McpError } from "../../src/driver/endpoint.js";
 
 const text = (uri: string, t: string) => ({ contents: [{ uri, mimeType: "text/plain", text: t }] });
 
@@ -169,4 +170,151 @@ test("pagination.mdx: resource and template lists paginate with their own cursor
   assert.equal(t1.resourceTemplates.length, 2);
   assert.equal((await rejection(c.client.listResourceTemplates(r1.nextCursor))).code, ErrorCode.InvalidParams);
   assert.equal((await c.client.listResourceTemplates(t1.nextCursor)).resourceTemplates.length, 1);
+});
+
+// A template's `list` (what the official SDK's ResourceTemplate `list` callback does):
+// 2025-11-25 server/resources "Listing Resources" lists the resources a server offers,
+// and basic/utilities/pagination pages them.
+
+/** Static resources x://0..x://{statics-1}, then templates whose `list` names the resources given. */
+function listing(statics: number, ...lists: string[][]) {
+  return (s: import("../../src/api/server.js").McpServer) => {
+    for (let i = 0; i < statics; i++) s.resource(`x://${i}`, { name: `x${i}` }, () => undefined);
+    lists.forEach((uris, i) => s.resourceTemplate(`t${i}://{id}`, { name: `t${i}`, list: () => uris.map((uri) => ({ uri, name: uri, mimeType: "text/plain" })) }, () => undefined));
+  };
+}
+
+async function allPages(c: import("./setup.js").Connected): Promise<{ uris: string[]; pages: number }> {
+  const uris: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const r = await c.client.listResources(cursor);
+    pages++;
+    uris.push(...r.resources.map((x) => x.uri));
+    cursor = r.nextCursor;
+  } while (cursor !== undefined);
+  return { uris, pages };
+}
+
+test("resources.mdx Listing Resources: a template's list names its resources, listed after the static resources; not sent in resources/templates/list", async () => {
+  const c = await connect((s) => {
+    // The template is registered first: listed resources still follow every static one.
+    s.resourceTemplate("file:///{path}", { name: "file", list: () => [{ uri: "file:///a.txt", name: "a.txt", mimeType: "text/plain", size: 3 }] }, () => undefined);
+    library(s);
+  });
+  const { resources } = await c.client.listResources();
+  assert.deepEqual(
+    resources.map((r) => r.uri),
+    ["file:///readme", "file:///logo", "file:///a.txt"],
+  );
+  assert.deepEqual(resources[2], { uri: "file:///a.txt", name: "a.txt", mimeType: "text/plain", size: 3 });
+  const { resourceTemplates } = await c.client.listResourceTemplates();
+  assert.deepEqual(resourceTemplates[0], { uriTemplate: "file:///{path}", name: "file" });
+});
+
+test("resources.mdx Listing Resources: several templates' lists follow in template registration order; one without list adds nothing", async () => {
+  const c = await connect((s) => {
+    listing(1, ["t0://a", "t0://b"], [], ["t2://c"])(s);
+    s.resourceTemplate("none://{id}", { name: "none" }, () => undefined);
+    s.resourceTemplate("t4://{id}", { name: "t4", list: () => [{ uri: "t4://d", name: "d" }] }, () => undefined);
+  });
+  assert.deepEqual(
+    (await c.client.listResources()).resources.map((r) => r.uri),
+    ["x://0", "t0://a", "t0://b", "t2://c", "t4://d"],
+  );
+});
+
+test("pagination.mdx: resources/list pages across static and listed resources, every resource once, with no empty last page", async () => {
+  const expected = ["x://0", "x://1", "x://2", "t0://a", "t0://b", "t2://c", "t2://d", "t2://e"];
+  for (const pageSize of [1, 2, 3, 4]) {
+    const c = await connect(listing(3, ["t0://a", "t0://b"], [], ["t2://c", "t2://d", "t2://e"]), {}, { pageSize });
+    const { uris, pages } = await allPages(c);
+    assert.deepEqual(uris, expected, `pageSize ${pageSize}`);
+    // A nextCursor means more results exist: the last page is never empty.
+    assert.equal(pages, Math.ceil(expected.length / pageSize), `pageSize ${pageSize}`);
+  }
+  // Unlimited: one page.
+  const one = await connect(listing(3, ["t0://a"]));
+  assert.deepEqual(await allPages(one), { uris: ["x://0", "x://1", "x://2", "t0://a"], pages: 1 });
+  // Only listed resources, no static one.
+  const only = await connect(listing(0, ["t0://a", "t0://b"], ["t1://c"]), {}, { pageSize: 2 });
+  assert.deepEqual(await allPages(only), { uris: ["t0://a", "t0://b", "t1://c"], pages: 2 });
+});
+
+test("pagination.mdx: a cursor into listed resources is a resources/list cursor: refused by resources/templates/list, and a tampered one is -32602", async () => {
+  const c = await connect(listing(1, ["t0://a", "t0://b"]), {}, { pageSize: 2 });
+  const p1 = await c.client.listResources();
+  const p2 = await c.client.listResources(p1.nextCursor);
+  assert.deepEqual(p2.resources.map((r) => r.uri), ["t0://b"]);
+  assert.equal((await rejection(c.client.listResourceTemplates(p1.nextCursor))).code, ErrorCode.InvalidParams);
+  const tampered = btoa(atob(p1.nextCursor!).replace(/:(\d+)$/, ":0$1"));
+  assert.equal((await rejection(c.client.listResources(tampered))).code, ErrorCode.InvalidParams);
+});
+
+test("pagination.mdx: stable cursors: removing a template already listed does not make the next page skip or repeat", async () => {
+  const c = await connect((s) => s.resource("x://0", { name: "x0" }, () => undefined), {}, { pageSize: 2 });
+  const drop = c.server.resourceTemplate("a://{id}", { name: "a", list: () => [{ uri: "a://1", name: "1" }] }, () => undefined);
+  c.server.resourceTemplate("b://{id}", { name: "b", list: () => [{ uri: "b://1", name: "1" }, { uri: "b://2", name: "2" }] }, () => undefined);
+  const p1 = await c.client.listResources();
+  assert.deepEqual(p1.resources.map((r) => r.uri), ["x://0", "a://1"]);
+  drop();
+  const p2 = await c.client.listResources(p1.nextCursor);
+  assert.deepEqual(p2.resources.map((r) => r.uri), ["b://1", "b://2"]);
+  assert.equal(p2.nextCursor, undefined);
+});
+
+test("resources.mdx Listing Resources: an async list, given the request's context", async () => {
+  let version: string | undefined;
+  const c = await connect(
+    (s) => {
+      s.resource("x://0", { name: "x0" }, () => undefined);
+      s.resourceTemplate("db://{id}", { name: "row", list: async (ctx) => ((version = ctx.protocolVersion), await Promise.resolve(), [{ uri: "db://1", name: "row 1" }]) }, () => undefined);
+    },
+    {},
+    { pageSize: 1 },
+  );
+  assert.deepEqual((await allPages(c)).uris, ["x://0", "db://1"]);
+  assert.equal(version, c.client.protocolVersion);
+});
+
+test("resources.mdx Listing Resources: a list that throws fails resources/list (-32603, or its McpError's code); the server keeps serving", async () => {
+  let fail = true;
+  let dropZ = () => {};
+  const c = await connect((s) => {
+    s.resource("x://0", { name: "x0" }, () => undefined);
+    s.resourceTemplate("y://{id}", { name: "y", list: () => { if (fail) throw new Error("index unavailable"); return [{ uri: "y://1", name: "1" }]; } }, () => undefined);
+    dropZ = s.resourceTemplate("z://{id}", { name: "z", list: async () => Promise.reject(new McpError({ code: ErrorCode.InvalidParams, message: "not now" })) }, () => undefined);
+  });
+  const e = await rejection(c.client.listResources());
+  assert.equal(e.code, ErrorCode.InternalError);
+  assert.match(e.message, /index unavailable/);
+  fail = false;
+  const z = await rejection(c.client.listResources());
+  assert.equal(z.code, ErrorCode.InvalidParams);
+  assert.equal(z.message, "not now");
+  assert.deepEqual((await c.client.listResourceTemplates()).resourceTemplates.map((t) => t.name), ["y", "z"]);
+  dropZ();
+  assert.deepEqual((await c.client.listResources()).resources.map((r) => r.uri), ["x://0", "y://1"]);
+});
+
+test("resources.mdx Listing Resources: an invalid listed resource is the server's fault: -32603 naming the field", async () => {
+  const bad: unknown[][] = [[{ uri: "y://1" }], [{ uri: 7, name: "seven" }], ["y://1"]];
+  for (const [i, entries] of bad.entries()) {
+    const c = await connect((s) => {
+      s.resource("x://0", { name: "x0" }, () => undefined);
+      s.resourceTemplate("y://{id}", { name: "y", list: () => entries as never }, () => undefined);
+    });
+    const e = await rejection(c.client.listResources());
+    assert.equal(e.code, ErrorCode.InternalError, `case ${i}`);
+    assert.match(e.message, /resource template y:\/\/\{id\} listed an invalid resource/, `case ${i}`);
+    if (i === 0) assert.match(e.message, /missing required property "name"/);
+    if (i === 1) assert.match(e.message, /\/uri/);
+    assert.equal(e.data.uriTemplate, "y://{id}");
+  }
+  // Not an array at all.
+  const c = await connect((s) => s.resourceTemplate("y://{id}", { name: "y", list: () => ({ uri: "y://1", name: "1" }) as never }, () => undefined));
+  const e = await rejection(c.client.listResources());
+  assert.equal(e.code, ErrorCode.InternalError);
+  assert.match(e.message, /returned no array/);
 });

@@ -28,6 +28,7 @@ export {
   type TemplateReader,
   type ResourceConfig,
   type ResourceTemplateConfig,
+  type ResourceLister,
   type PromptGetter,
   type PromptConfig,
   type ReadResult,

@@ -14,6 +14,11 @@
  * names the list it belongs to, so a `tools/list` cursor is refused by `prompts/list`.
  * It is base64 text, opaque to clients, and decoding it is a strict parse: anything but
  * a cursor this module produced is invalid.
+ *
+ * A list may end with items its entries generate when asked (the resources a resource
+ * template's `list` callback names, after the registered resources): their cursors name
+ * the entry's sequence number and a position in what it generated
+ * ({@link pageThenListed}).
  */
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { McpError } from "../driver/endpoint.js";
@@ -65,6 +70,95 @@ export function page<T extends Sequenced, D>(list: string, items: Iterable<T>, c
     if (item.seq < from) continue;
     if (pageSize > 0 && out.length === pageSize) return { items: out, nextCursor: encodeCursor(list, item.seq) };
     out.push(describe(item));
+  }
+  return { items: out };
+}
+
+/**
+ * A cursor for `list` resuming at item `index` of what the registry entry with sequence
+ * number `seq` lists (items an entry generates when asked, not registered ones).
+ */
+export function encodeListedCursor(list: string, seq: number, index: number): string {
+  return encodeCursor(`${list}/${seq}`, index);
+}
+
+/** The `[seq, index]` a cursor of {@link encodeListedCursor} resumes at, or null when it is not one of `list`. */
+export function decodeListedCursor(list: string, cursor: unknown): [number, number] | null {
+  if (typeof cursor !== "string") return null;
+  let text: string;
+  try {
+    text = atob(cursor);
+  } catch {
+    return null;
+  }
+  if (!text.startsWith(list) || text.charCodeAt(list.length) !== 0x2f) return null;
+  const colon = text.indexOf(":", list.length + 1);
+  const digits = text.slice(list.length + 1, colon);
+  if (colon < 0 || !/^\d{1,16}$/.test(digits)) return null;
+  const seq = Number(digits);
+  // decodeCursor re-encodes: a leading zero in `seq` makes a different text, so is refused too.
+  const index = decodeCursor(`${list}/${seq}`, cursor);
+  return index < 0 ? null : [seq, index];
+}
+
+/** One page of a list. */
+export interface Page<D> {
+  items: D[];
+  nextCursor?: string;
+}
+
+/**
+ * One page of `items` (registered, in ascending `seq` order, mapped by `describe`)
+ * followed by the items each of `sources` generates (`expand`: undefined for a source
+ * that generates none), in ascending `seq` order of the sources, each mapped by `check`
+ * (which may throw). `sources` undefined: none generates any (the page is then `page`'s).
+ *
+ * The registered items come first, paged by {@link page}'s cursors; a generated item's
+ * cursor names its source's sequence number and its position in what the source
+ * generated, so a source added or removed elsewhere never makes a page skip or repeat
+ * another source's items; within one source the positions are as stable as the order it
+ * generates them in. A source is asked only when the page reaches it, and when the page
+ * is full with items still to list (to know whether any follow, so a `nextCursor` always
+ * leads to more).
+ */
+export function pageThenListed<T extends Sequenced, S extends Sequenced, D>(
+  list: string,
+  items: Iterable<T>,
+  describe: (item: T) => D,
+  sources: Iterable<S> | undefined,
+  expand: (source: S) => readonly unknown[] | PromiseLike<readonly unknown[]> | undefined,
+  check: (source: S, value: unknown) => D,
+  cursor: unknown,
+  pageSize: number,
+): Page<D> | Promise<Page<D>> {
+  const at = decodeListedCursor(list, cursor);
+  if (at === null) {
+    const first = page(list, items, cursor, pageSize, describe);
+    if (first.nextCursor !== undefined || sources === undefined) return first;
+    return listed(list, first.items, sources, expand, check, 0, 0, pageSize);
+  }
+  return listed(list, [], sources ?? [], expand, check, at[0], at[1], pageSize);
+}
+
+async function listed<S extends Sequenced, D>(
+  list: string,
+  out: D[],
+  sources: Iterable<S>,
+  expand: (source: S) => readonly unknown[] | PromiseLike<readonly unknown[]> | undefined,
+  check: (source: S, value: unknown) => D,
+  fromSeq: number,
+  fromIndex: number,
+  pageSize: number,
+): Promise<Page<D>> {
+  for (const source of sources) {
+    if (source.seq < fromSeq) continue;
+    const got = expand(source);
+    if (got === undefined) continue;
+    const values = await got;
+    for (let i = source.seq === fromSeq ? fromIndex : 0; i < values.length; i++) {
+      if (pageSize > 0 && out.length === pageSize) return { items: out, nextCursor: encodeListedCursor(list, source.seq, i) };
+      out.push(check(source, values[i]));
+    }
   }
   return { items: out };
 }

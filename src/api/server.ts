@@ -41,17 +41,17 @@ import { McpError, type Endpoint, type RequestContext, type RequestHandler } fro
 import { hmacRequestState, type RequestStateCodec } from "../driver/request-state.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { isModernVersion, LEGACY_VERSIONS, type ProtocolVersion } from "../model/versions.js";
+import { isModernVersion, isProtocolVersion, LATEST_LEGACY_VERSION, LEGACY_VERSIONS, type ProtocolVersion } from "../model/versions.js";
 import { methodSpec } from "../model/methods.js";
 import { builtinJsonSchema, capIssues, issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
-import type { Issue } from "../schema/validate.js";
+import type { Issue, Validator } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
 import { callListener } from "../driver/listener.js";
 import { attach, isObject, mergeCapabilities } from "./connection.js";
 import { isThenable, ServerContext, withPendingInput } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, isInputRequired, wallClockOf, type InputRequiredResult } from "./mrtr.js";
-import { page } from "./pagination.js";
+import { page, pageThenListed, type Page } from "./pagination.js";
 import type { Transport } from "./transport.js";
 import type { HttpSessionContext, HttpSessionSetup } from "../transports/http-server.js";
 import { paramHeadersOf } from "../transports/http/request-metadata.js";
@@ -245,9 +245,24 @@ export interface ResourceConfig {
   _meta?: Meta;
 }
 
+/**
+ * Names the concrete resources of a template, listed in `resources/list`; what it
+ * answers is checked like a registered resource's definition.
+ */
+export type ResourceLister = (ctx: ServerContext) => Resource[] | Promise<Resource[]>;
+
 /** Describes a resource template, with completers for its variables. */
 export interface ResourceTemplateConfig extends Omit<ResourceConfig, "size"> {
   complete?: Record<string, Completer>;
+  /**
+   * The resources of this template to list: `resources/list` lists them after the
+   * static resources, template by template in registration order, paginated with them.
+   * Called for each `resources/list` page that reaches this template. A resource that
+   * is not a valid `Resource` fails the request with `-32603` naming the field; a throw
+   * fails it as a reader's throw fails `resources/read`. Not sent in
+   * `resources/templates/list`.
+   */
+  list?: ResourceLister;
 }
 
 /** Builds a prompt's messages from its arguments. */
@@ -308,6 +323,7 @@ interface TemplateEntry {
   template: UriTemplate;
   reader: TemplateReader;
   complete: Record<string, Completer> | undefined;
+  list: ResourceLister | undefined;
 }
 
 interface PromptEntry {
@@ -383,6 +399,31 @@ function assignDefined(to: Record<string, unknown>, from: object): void {
   for (const [k, v] of Object.entries(from)) if (v !== undefined && k !== "complete") to[k] = v;
 }
 
+/** A `resources/list` result. */
+function resourcesPage(r: Page<Resource>): JsonObject {
+  return (r.nextCursor === undefined ? { resources: r.items } : { resources: r.items, nextCursor: r.nextCursor }) as JsonObject;
+}
+
+/** What a template's `list` answered, when it is an array; the server's fault (-32603) otherwise. */
+function listedArray(t: TemplateEntry, value: unknown): readonly unknown[] {
+  if (Array.isArray(value)) return value;
+  throw new McpError({ code: ErrorCode.InternalError, message: `resource template ${t.def.uriTemplate} list returned no array`, data: { uriTemplate: t.def.uriTemplate } });
+}
+
+/** A resource a template's `list` named, when it is a valid `Resource`; the server's fault (-32603) otherwise, naming the field. */
+function checkedListed(t: TemplateEntry, value: unknown, validate: Validator): Resource {
+  // The result schema, as the tools/list check at registration: a lone Resource's validator is not in the kernel's tables.
+  const issues = validate({ resources: [value] });
+  if (issues === null) return value as Resource;
+  const shown = capIssues(issues.map((i) => ({ ...i, path: i.path.startsWith("/resources/0") ? i.path.slice("/resources/0".length) : i.path })));
+  const uri = isObject(value) && typeof value.uri === "string" ? ` ${value.uri}` : "";
+  throw new McpError({
+    code: ErrorCode.InternalError,
+    message: `resource template ${t.def.uriTemplate} listed an invalid resource${uri}: ${issuesText(shown)}`,
+    data: { uriTemplate: t.def.uriTemplate, issues: shown },
+  });
+}
+
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -409,6 +450,8 @@ export class McpServerCore {
   private readonly principals = new WeakMap<Notifier, string>();
   private readonly listeners = new Map<string, Set<(params: JsonObject | undefined, peer: Notifier | undefined) => void>>();
   private seq = 0;
+  /** How many registered templates have a `list` (none: `resources/list` is the static resources alone, answered synchronously). */
+  private listers = 0;
   private changed = 0;
   private readonly flush = (): void => this.flushListChanged();
   /** The capabilities connections were last given, as JSON (see {@link McpServerCore.flushListChanged}); undefined when unknown. */
@@ -517,13 +560,16 @@ export class McpServerCore {
     const template = parseUriTemplate(uriTemplate);
     if (typeof template === "string") throw new TypeError(`invalid URI template ${JSON.stringify(uriTemplate)}: ${template}`);
     const def: ResourceTemplate = { uriTemplate, name: config.name };
-    assignDefined(def, config);
-    const entry: TemplateEntry = { seq: this.seq++, def, template, reader, complete: config.complete };
+    const { list, ...wire } = config;
+    assignDefined(def, wire);
+    const entry: TemplateEntry = { seq: this.seq++, def, template, reader, complete: config.complete, list };
     this.templates.set(uriTemplate, entry);
+    if (list !== undefined) this.listers++;
     this.listChanged(RESOURCES);
     return () => {
       if (this.templates.get(uriTemplate) !== entry) return;
       this.templates.delete(uriTemplate);
+      if (list !== undefined) this.listers--;
       this.listChanged(RESOURCES);
     };
   }
@@ -810,7 +856,7 @@ export class McpServerCore {
         if (!this.servesTasks(rc)) break;
         return this.taskRequest(method, params, rc, session);
       case "resources/list":
-        return this.list("resources", "resources", this.resources, p);
+        return this.listResources(p, rc);
       case "resources/templates/list":
         return this.list("resourceTemplates", "templates", this.templates, p);
       case "resources/read":
@@ -883,6 +929,30 @@ export class McpServerCore {
   private list<T extends { seq: number; def: JsonObject }>(field: string, kind: string, registry: Map<string, T>, p: JsonObject): JsonObject {
     const r = page(kind, registry.values(), p.cursor, this.pageSize, defOf);
     return r.nextCursor === undefined ? { [field]: r.items } : { [field]: r.items, nextCursor: r.nextCursor };
+  }
+
+  /**
+   * A page of `resources/list`: the static resources, then what each template's `list`
+   * names (2025-11-25 `server/resources` Listing Resources), paginated across both.
+   */
+  private listResources(p: JsonObject, rc: RequestContext): JsonObject | Promise<JsonObject> {
+    let ctx: ServerContext | undefined;
+    let validate: Validator | undefined;
+    const r = pageThenListed(
+      "resources",
+      this.resources.values(),
+      defOf,
+      this.listers === 0 ? undefined : this.templates.values(),
+      (t) => {
+        if (t.list === undefined) return undefined;
+        const got = t.list((ctx ??= new ServerContext(rc, p._meta as JsonObject | undefined, undefined, this.forms)));
+        return isThenable(got) ? got.then((v) => listedArray(t, v)) : listedArray(t, got);
+      },
+      (t, value) => checkedListed(t, value, (validate ??= methodSpec(isProtocolVersion(rc.protocolVersion) ? rc.protocolVersion : LATEST_LEGACY_VERSION, "resources/list")!.validateResult!)),
+      p.cursor,
+      this.pageSize,
+    );
+    return isThenable(r) ? r.then(resourcesPage) : resourcesPage(r);
   }
 
   /**
