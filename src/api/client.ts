@@ -44,7 +44,8 @@ import { callListener } from "../driver/listener.js";
 import { attach, mergeCapabilities } from "./connection.js";
 import { assertElicitParams, checkedElicitResult, withoutUrlContent } from "./elicitation.js";
 import { ToolOutputs } from "./tool-outputs.js";
-import { peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
+import { issuesText, peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
+import { implementationIssues } from "../session/session.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import { augmentationFor, checkTaskAugmentation, predatesTasks, taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
 import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
@@ -233,6 +234,11 @@ export class McpClientCore {
     readonly info: Implementation,
     private readonly options: McpClientCoreOptions = {},
   ) {
+    // Every initialize request (and 2026-07-28 request's _meta) carries this clientInfo: one
+    // the schema's Implementation refuses (an icon `src` without a scheme: `format: uri`)
+    // would make servers refuse the client, so it is refused here, naming the field.
+    const issues = implementationIssues("client", info, options.session?.versions);
+    if (issues) throw new TypeError(`invalid client info: ${issuesText(issues)}`);
     this.tasksReceived = options.receiveTasks;
     this.outputs = options.jsonSchema ? new ToolOutputs(options.jsonSchema) : undefined;
   }

@@ -47,6 +47,7 @@ import { builtinJsonSchema, capIssues, issuesText, type JsonSchemaValidator } fr
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import type { Issue, Validator } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
+import { implementationIssues } from "../session/session.js";
 import { callListener } from "../driver/listener.js";
 import { attach, isObject, mergeCapabilities } from "./connection.js";
 import { isThenable, ServerContext, withPendingInput } from "./context.js";
@@ -394,6 +395,15 @@ function checkedToolResult(entry: ToolEntry, name: string, answer: ToolAnswer): 
   return result;
 }
 
+/** The `serverInfo` sessions send: the `Implementation` fields of `info`, without `instructions` (anything not an object as it is, for the constructor to refuse). */
+function serverInfoOf(info: ServerInfo): SessionOptions["info"] {
+  if (typeof info !== "object" || info === null) return info;
+  const { name, version, title, description, websiteUrl, icons } = info;
+  const out = {} as SessionOptions["info"];
+  assignDefined(out, { name, version, title, description, websiteUrl, icons });
+  return out;
+}
+
 /** Copies the defined fields of `from` onto `to` (list entries carry no `undefined` members). */
 function assignDefined(to: Record<string, unknown>, from: object): void {
   for (const [k, v] of Object.entries(from)) if (v !== undefined && k !== "complete") to[k] = v;
@@ -481,6 +491,12 @@ export class McpServerCore {
       maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
     });
     if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new RangeError("pageSize must be a non-negative integer");
+    // Every initialize result (and 2026-07-28 result) carries this serverInfo: one the
+    // schema's Implementation refuses (an icon `src` without a scheme: `format: uri`)
+    // would make clients refuse the server, so it is refused here, naming the field.
+    const issues = implementationIssues("server", serverInfoOf(info), options.session?.versions);
+    if (issues) throw new TypeError(`invalid server info: ${issuesText(issues)}`);
+    if (info.instructions !== undefined && typeof info.instructions !== "string") throw new TypeError("invalid server info: /instructions: must be a string");
     this.tasks = options.tasks;
     this.tasks?.watchStatus((taskId, owner, task) => this.taskChanged(taskId, owner, task));
   }
@@ -661,12 +677,10 @@ export class McpServerCore {
 
   /** Session options for a server endpoint serving this server (what {@link McpServer.connect} uses). */
   sessionOptions(): SessionOptions {
-    const { name, version, title, description, websiteUrl, icons, instructions } = this.info;
-    const info: SessionOptions["info"] = { name, version };
-    assignDefined(info, { title, description, websiteUrl, icons });
+    const { instructions } = this.info;
     // Not a spread: Node 20's V8 leaves its fast path for a spread followed by more fields,
     // and this runs for every modern HTTP request.
-    const options: SessionOptions = Object.assign({}, this.options.session, { role: "server" as const, info, capabilities: this.capabilities });
+    const options: SessionOptions = Object.assign({}, this.options.session, { role: "server" as const, info: serverInfoOf(this.info), capabilities: this.capabilities });
     if (instructions !== undefined) options.instructions = instructions;
     return options;
   }

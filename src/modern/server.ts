@@ -27,6 +27,7 @@ import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, JsonRpcRequest, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { hasCapability, INPUT_REQUESTS, methodSpec } from "../model/methods.js";
+import type { ProtocolVersion } from "../model/versions.js";
 import { addCapabilityPath, missingCapability, missingParamsCapability, undeclaredContext } from "../session/capabilities.js";
 import { passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
@@ -53,7 +54,7 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   if (missing !== null) return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method} (capability ${missing} not declared)`);
   const issues = spec.validateParams(params) ?? retainedStringIssues(method, params);
   if (issues) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues });
-  if (method === "server/discover") return sendResult(out, id, discoverResult(state));
+  if (method === "server/discover") return answerDiscover(state, id, version, out);
   if (state.inboundCount >= o.maxInboundRequests) return sendError(out, id, ErrorCode.InvalidRequest, `too many requests in progress (limit ${o.maxInboundRequests})`);
   const oversized = oversizedPeerIssues(capabilities, CAPABILITIES_PATH);
   if (oversized) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues: oversized });
@@ -79,6 +80,22 @@ function discoverResult(state: SessionState): JsonObject {
   const result: JsonObject = { supportedVersions: [...o.versions], capabilities };
   if (o.instructions !== undefined) result.instructions = o.instructions;
   return stampResult("server/discover", result, copyOf(o.info), { ttlMs: o.cacheTtlMs, scope: o.cacheScope });
+}
+
+/**
+ * Sends the `server/discover` answer, held to the schema like a handler's result
+ * (respondModern): a serverInfo the client must refuse (an icon `src` without a scheme)
+ * gets -32603 and a diagnostic instead.
+ */
+function answerDiscover(state: SessionState, id: RequestId, version: ProtocolVersion, out: SessionOutput[]): void {
+  const result = discoverResult(state);
+  const issues = state.options.validateOutgoing ? methodSpec(version, "server/discover")!.validateResult!(result) : null;
+  if (issues) {
+    sendError(out, id, ErrorCode.InternalError, "the server's server/discover result is invalid");
+    out.push({ type: "diagnostic", code: "invalid-result", message: "this server's server/discover result does not match the schema (its info or capabilities); the peer got -32603", detail: { id, issues } });
+    return;
+  }
+  sendResult(out, id, result);
 }
 
 /** Answers a modern request the application handled. */

@@ -24,12 +24,13 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { hasCapability, methodSpec, type MethodSpec, type Side } from "../model/methods.js";
 import { MODERN_ERROR_CODES } from "../model/error-codes.js";
-import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
+import { allowsBatches, isLegacyVersion, isModernVersion, LEGACY_VERSIONS, PROTOCOL_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { MetaKey } from "../model/meta.js";
 import { taskMetadataOf } from "../tasks/capabilities.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
-import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
+import { isModernRequest, readCacheHints, stampResult, withRequestMeta } from "../modern/request-meta.js";
+import { escapeSegment, type Issue } from "../schema/validate.js";
 import { applyChange, changeOf, endSubscription, endSubscriptions, inputRequiredProblem, logForRequest, receiveModernRequest, respondModern } from "../modern/server.js";
 import { abandonTaskRequest, cancelOutbound, receiveCancelled, stopWaiting } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
@@ -43,6 +44,7 @@ import { deadlineFrom, recomputeWake, wakeNoLaterThan } from "./timeouts.js";
 import { decideVersionRetry } from "./version-retry.js";
 import {
   idKey,
+  type Implementation,
   type InboundRequest,
   type LoggingLevel,
   type MrtrRound,
@@ -366,9 +368,50 @@ function startInitialize(state: SessionState, now: number, out: SessionOutput[],
     fail(state, event === "open" ? "no legacy protocol version configured" : reason, out);
     return;
   }
+  const params: JsonObject = { protocolVersion: version, capabilities: copyOf(o.capabilities), clientInfo: copyOf(o.info) };
+  // The kernel's own request is held to the schema like the application's (sendRequest):
+  // a clientInfo the server must refuse (an icon `src` without a scheme) ends the session here.
+  const issues = o.validateOutgoing ? methodSpec(version, "initialize")!.validateParams(params) : null;
+  if (issues) return fail(state, `invalid initialize params: ${issuesLine(issues)}`, out);
   const id = internalRequest(state, now, "initialize", "initialize");
   moveTo(state, event, { name: "initializing", requestKey: idKey(id) });
-  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: copyOf(o.capabilities), clientInfo: copyOf(o.info) } } });
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params } });
+}
+
+/** Issues on one line, as the session's failures name them. */
+function issuesLine(issues: Issue[]): string {
+  return issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ");
+}
+
+/**
+ * What the schema finds wrong with `info` as the `Implementation` a `role` sends
+ * (`clientInfo` / `serverInfo`), paths relative to `info`; null when valid. It is checked
+ * inside the message of the newest of `versions` that carries it (initialize params or
+ * result; 2026-07-28: a request's or `server/discover` result's `_meta`), so the rule is
+ * the schema's own and the newest one this side speaks (older schemas, open objects, only
+ * know fewer fields). For the API constructors, which refuse a bad identity up front.
+ */
+export function implementationIssues(role: Side, info: unknown, versions: readonly unknown[] = LEGACY_VERSIONS): Issue[] | null {
+  if (typeof info !== "object" || info === null || Array.isArray(info)) return [{ path: "", reason: "must be an object" }];
+  const version = PROTOCOL_VERSIONS.find((v) => versions.includes(v)) ?? LEGACY_VERSIONS[0];
+  let issues: Issue[] | null;
+  let at: string;
+  if (isModernVersion(version)) {
+    const spec = methodSpec(version, "server/discover")!;
+    const key = role === "client" ? MetaKey.clientInfo : MetaKey.serverInfo;
+    at = `/_meta/${escapeSegment(key)}`;
+    issues =
+      role === "client"
+        ? spec.validateParams(withRequestMeta(undefined, version, {}, info as Implementation, undefined))
+        : spec.validateResult!(stampResult("server/discover", { supportedVersions: [version], capabilities: {} }, info as Implementation, { ttlMs: 0, scope: "private" }));
+  } else {
+    at = role === "client" ? "/clientInfo" : "/serverInfo";
+    const spec = methodSpec(version, "initialize")!;
+    const base: JsonObject = { protocolVersion: version, capabilities: {} };
+    issues = role === "client" ? spec.validateParams({ ...base, clientInfo: info as JsonObject }) : spec.validateResult!({ ...base, serverInfo: info as JsonObject });
+  }
+  // The rest of the message is built here and valid: every issue is under `at`.
+  return issues && issues.map((i) => ({ path: i.path.startsWith(at) ? i.path.slice(at.length) : i.path, reason: i.reason }));
 }
 
 /** The shorter of two timeouts, where 0 is none. */
@@ -385,9 +428,13 @@ function shorterTimeout(a: number, b: number): number {
  */
 function probe(state: SessionState, version: ModernVersion, now: number, out: SessionOutput[], retries = 0, until?: number | null): void {
   const o = state.options;
+  const params = withRequestMeta(undefined, version, o.capabilities, o.info, undefined);
+  // Held to the schema as initialize is (startInitialize): its _meta carries the clientInfo.
+  const issues = o.validateOutgoing ? methodSpec(version, "server/discover")!.validateParams(params) : null;
+  if (issues) return fail(state, `invalid server/discover params: ${issuesLine(issues)}`, out);
   const id = internalRequest(state, now, "server/discover", "discover", shorterTimeout(o.discoverTimeoutMs, o.requestTimeoutMs), until);
   moveTo(state, "probe", { name: "probing", requestKey: idKey(id), version, retries });
-  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "server/discover", params: withRequestMeta(undefined, version, o.capabilities, o.info, undefined) } });
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "server/discover", params } });
 }
 
 /**
@@ -510,9 +557,18 @@ function receiveInitialize(state: SessionState, msg: JsonRpcRequest, out: Sessio
     sendError(out, msg.id, ErrorCode.InvalidParams, "Invalid params: clientInfo or capabilities have no JSON form");
     return;
   }
-  moveTo(state, "initialize", { name: "awaiting-initialized", version, peer });
   const result: JsonObject = { protocolVersion: version, capabilities: copyOf(o.capabilities), serverInfo: copyOf(o.info) };
   if (o.instructions !== undefined) result.instructions = o.instructions;
+  // The kernel's own answer is held to the schema like a handler's (respond): a serverInfo
+  // the client must refuse (an icon `src` without a scheme) gets -32603, and the session
+  // stays new rather than half-open.
+  const invalid = o.validateOutgoing ? methodSpec(version, "initialize")!.validateResult!(result) : null;
+  if (invalid) {
+    sendError(out, msg.id, ErrorCode.InternalError, "the server's initialize result is invalid");
+    out.push({ type: "diagnostic", code: "invalid-result", message: `this server's initialize result does not match the schema (its info or capabilities); the peer got -32603`, detail: { id: msg.id, issues: invalid } });
+    return;
+  }
+  moveTo(state, "initialize", { name: "awaiting-initialized", version, peer });
   sendResult(out, msg.id, result);
 }
 
