@@ -56,6 +56,18 @@ export class InputPending extends Error {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
+/**
+ * Where a request came from, as far as a transport adapter knows: what
+ * {@link ServerContext.sessionId} and {@link ServerContext.principal} read. One object per
+ * session (or per modern request), shared by its requests' contexts.
+ */
+export interface RequestOrigin {
+  /** The `MCP-Session-Id` of the legacy HTTP session; absent for a modern request. */
+  readonly session?: string;
+  /** Who the request speaks for, as `httpSession({ principalOf })` named it. */
+  readonly principal?: string;
+}
+
 /** The context of one request a server handles. */
 export class ServerContext {
   private asks = 0;
@@ -72,7 +84,30 @@ export class ServerContext {
     private readonly retry?: InputRetry,
     /** Checks of elicitation forms both ways (`elicitation.ts`), when the server has them. */
     private readonly forms?: ElicitationChecks,
+    /** The session and principal the request came with (`McpServer.httpSession`), shared, not copied. */
+    private readonly origin?: RequestOrigin,
   ) {}
+
+  /**
+   * The `MCP-Session-Id` of the legacy Streamable HTTP session the request came on
+   * (2025-11-25 `basic/transports`, "Session Management"), as `McpServer.httpSession()`
+   * serves it: the id its client holds, to log, or to reach the session later with
+   * `handler.session(id)?.notify(…)`. Undefined over stdio, in memory (`McpServer.connect`)
+   * and for a modern (2026-07-28) request, which belongs to no session. Read-only.
+   */
+  get sessionId(): string | undefined {
+    return this.origin?.session;
+  }
+
+  /**
+   * Who the request speaks for: what `McpServer.httpSession({ principalOf })` named for
+   * the legacy session (from its `initialize`, to which the session is bound) or for the
+   * modern request (from its own HTTP request). Undefined without `principalOf`, when it
+   * named no one, and over stdio or in memory. Read-only.
+   */
+  get principal(): string | undefined {
+    return this.origin?.principal;
+  }
 
   /**
    * MRTR (draft `basic/patterns/mrtr`): the client's answers to the input requests of

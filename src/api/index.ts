@@ -10,7 +10,7 @@
 export * from "./types.js";
 export type { Transport } from "./transport.js";
 export { attach, type AttachHooks } from "./connection.js";
-export { ServerContext, type PeerRequestOptions } from "./context.js";
+export { ServerContext, type PeerRequestOptions, type RequestOrigin } from "./context.js";
 export {
   McpServer,
   McpServerCore,

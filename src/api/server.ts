@@ -50,7 +50,7 @@ import type { LoggingLevel, SessionInput, SessionOptions } from "../session/type
 import { implementationIssues } from "../session/session.js";
 import { callListener } from "../driver/listener.js";
 import { attach, isObject, mergeCapabilities } from "./connection.js";
-import { isThenable, ServerContext, withPendingInput } from "./context.js";
+import { isThenable, ServerContext, withPendingInput, type RequestOrigin } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, isInputRequired, wallClockOf, type InputRequiredResult } from "./mrtr.js";
 import { page, pageThenListed, type Page } from "./pagination.js";
 import type { Transport } from "./transport.js";
@@ -725,11 +725,14 @@ export class McpServerCore {
   /**
    * The request handler, for an endpoint the caller made (an HTTP adapter's, say) with
    * {@link McpServer.sessionOptions}. Give the endpoint to {@link McpServer.attach} so it
-   * hears about changes.
+   * hears about changes. `taskOwner` owns the tasks its requests create; `origin` is what
+   * the handlers' contexts report as {@link ServerContext.sessionId} and
+   * {@link ServerContext.principal} (none by default).
    */
-  handler(taskOwner: TaskOwner = sessionOwner()): RequestHandler {
-    // One handler per session: the tasks its requests create belong to `taskOwner`.
-    return (method, params, ctx) => this.dispatch(method, params, ctx, taskOwner);
+  handler(taskOwner: TaskOwner = sessionOwner(), origin?: RequestOrigin): RequestHandler {
+    // One handler per session: the tasks its requests create belong to `taskOwner`; its
+    // handlers' contexts read `origin` (session id, principal).
+    return (method, params, ctx) => this.dispatch(method, params, ctx, taskOwner, origin);
   }
 
   /**
@@ -742,6 +745,8 @@ export class McpServerCore {
    * {@link HttpSessionSetup.principalOf}). A modern `tools/call` has
    * the `Mcp-Param-*` headers of the tool's `x-mcp-header` parameters checked against its
    * arguments (`toolInputSchema` of the setup, read from the registry at the call).
+   * Tool, resource, prompt and completion handlers see the legacy session's id as
+   * `ctx.sessionId` (undefined for a modern request) and the principal as `ctx.principal`.
    */
   httpSession(options: { principalOf?: (request: Request) => string | undefined } = {}): (ctx: HttpSessionContext) => HttpSessionSetup {
     return (ctx) => {
@@ -750,9 +755,12 @@ export class McpServerCore {
       // A modern request's tasks belong to no session: its random key is drawn only if read.
       const owner: TaskOwner = ctx.sessionId ? { session: ctx.sessionId } : sessionOwner();
       if (principal !== undefined) owner.principal = principal;
+      // What the handlers' contexts read: a legacy session's owner is already its id and
+      // principal; a modern request has no session, only perhaps a principal.
+      const origin: RequestOrigin | undefined = ctx.sessionId ? owner : principal !== undefined ? { principal } : undefined;
       return {
         options: this.sessionOptions(),
-        onRequest: this.handler(owner),
+        onRequest: this.handler(owner, origin),
         onNotification: (method, params) => this.emit(method, params, endpoint),
         onOpen: (e) => {
           endpoint = e;
@@ -855,13 +863,13 @@ export class McpServerCore {
   // -------------------------------------------------------------------------------------
   // Requests
 
-  private dispatch(method: string, params: JsonObject | undefined, rc: RequestContext, session: TaskOwner): Promise<JsonObject> | JsonObject {
+  private dispatch(method: string, params: JsonObject | undefined, rc: RequestContext, session: TaskOwner, origin: RequestOrigin | undefined): Promise<JsonObject> | JsonObject {
     const p = params ?? {};
     switch (method) {
       case "tools/list":
         return this.list("tools", "tools", this.tools, p);
       case "tools/call":
-        return this.callAsTask(p, rc, session) ?? this.mrtr.serve(method, p, rc, (q) => this.callTool(q, rc), session.principal);
+        return this.callAsTask(p, rc, session, origin) ?? this.mrtr.serve(method, p, rc, (q) => this.callTool(q, rc, origin), session.principal);
       case "tasks/get":
       case "tasks/result":
       case "tasks/list":
@@ -874,13 +882,13 @@ export class McpServerCore {
       case "resources/templates/list":
         return this.list("resourceTemplates", "templates", this.templates, p);
       case "resources/read":
-        return this.mrtr.serve(method, p, rc, (q) => this.readResource(q, rc), session.principal);
+        return this.mrtr.serve(method, p, rc, (q) => this.readResource(q, rc, origin), session.principal);
       case "prompts/list":
         return this.list("prompts", "prompts", this.prompts, p);
       case "prompts/get":
-        return this.mrtr.serve(method, p, rc, (q) => this.getPrompt(q, rc), session.principal);
+        return this.mrtr.serve(method, p, rc, (q) => this.getPrompt(q, rc, origin), session.principal);
       case "completion/complete":
-        return this.complete(p, rc);
+        return this.complete(p, rc, origin);
     }
     if (this.options.fallback !== undefined) return this.options.fallback(method, params, rc);
     throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
@@ -905,7 +913,7 @@ export class McpServerCore {
   }
 
   /** A `tools/call` that runs as a task (tasks-server.ts decides), as its `CreateTaskResult`; undefined to run it normally. */
-  private callAsTask(p: JsonObject, rc: RequestContext, session: TaskOwner): Promise<JsonObject> | undefined {
+  private callAsTask(p: JsonObject, rc: RequestContext, session: TaskOwner, origin: RequestOrigin | undefined): Promise<JsonObject> | undefined {
     const entry = this.tools.get(p.name as string);
     if (entry === undefined) return undefined;
     // The common call: a tool that never runs as a task, not asked to. Either era serves it
@@ -918,14 +926,14 @@ export class McpServerCore {
     if (decision.kind === "normal") return undefined;
     if (decision.kind === "error") return Promise.reject(new McpError(decision.error));
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };
-    const work = async (q: JsonObject, r: RequestContext) => this.callTool(q, r);
+    const work = async (q: JsonObject, r: RequestContext) => this.callTool(q, r, origin);
     const tasks = this.tasks!; // a tool that may run as a task was registered with a runtime
     const owner = taskOwnerOf(rc.protocolVersion, session);
     const asTask = (q: JsonObject) => tasks.create(rc, owner, decision.era, withoutTaskField(q), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });
     // SEP-2663 leaves it to the server whether an `optional` tool's call becomes a task:
     // past a task limit it runs as the plain call rather than failing.
     const fallBack = decision.era === "extension" && entry.taskSupport === "optional";
-    const plain = () => this.mrtr.serve("tools/call", p, rc, (q) => this.callTool(q, rc), session.principal);
+    const plain = () => this.mrtr.serve("tools/call", p, rc, (q) => this.callTool(q, rc, origin), session.principal);
     const create = fallBack ? (q: JsonObject) => asTask(q).catch((e: unknown) => (e instanceof McpError && isTaskLimitError(e) ? plain() : Promise.reject(e))) : asTask;
     if (!entry.inputBeforeTask || decision.era !== "extension") return create(p);
     // Round 1 is answered synchronously (its input_required); the retry with answers is the task.
@@ -973,7 +981,7 @@ export class McpServerCore {
    * Runs a tool. A handler that answers synchronously is answered synchronously, with no
    * promise in between: four promise hops a call were a measurable share of a round trip.
    */
-  private callTool(p: JsonObject, rc: RequestContext): JsonObject | Promise<JsonObject> {
+  private callTool(p: JsonObject, rc: RequestContext, origin: RequestOrigin | undefined): JsonObject | Promise<JsonObject> {
     const name = p.name as string;
     const entry = this.tools.get(name);
     // tools.mdx "Error Handling": unknown tools are a protocol error, -32602.
@@ -990,7 +998,7 @@ export class McpServerCore {
         return { content: [{ type: "text", text: message }], isError: true };
       }
     }
-    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), this.forms);
+    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), this.forms, origin);
     let answer: ReturnType<typeof withPendingInput<ToolAnswer>>;
     try {
       answer = withPendingInput(ctx, () => entry.handler(args, ctx));
@@ -1016,29 +1024,29 @@ export class McpServerCore {
     return new McpError({ code: resourceNotFoundCode(rc.protocolVersion), message: "Resource not found", data: { uri } });
   }
 
-  private async readResource(p: JsonObject, rc: RequestContext): Promise<JsonObject> {
+  private async readResource(p: JsonObject, rc: RequestContext, origin: RequestOrigin | undefined): Promise<JsonObject> {
     const uri = p.uri as string;
     const found = this.locate(uri);
     if (found === undefined) throw this.notFound(uri, rc);
-    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), this.forms);
+    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), this.forms, origin);
     const result = await withPendingInput(ctx, () => ("resource" in found ? found.resource.reader(uri, ctx) : found.template.reader(uri, found.variables, ctx)));
     // Draft server/resources: never an empty `contents` for a resource that does not exist.
     if (result === undefined || result === null) throw this.notFound(uri, rc);
     return result;
   }
 
-  private async getPrompt(p: JsonObject, rc: RequestContext): Promise<JsonObject> {
+  private async getPrompt(p: JsonObject, rc: RequestContext, origin: RequestOrigin | undefined): Promise<JsonObject> {
     const name = p.name as string;
     const entry = this.prompts.get(name);
     // prompts.mdx "Error Handling": invalid prompt name and missing required arguments are -32602.
     if (entry === undefined) throw invalidParams(`Unknown prompt: ${name}`, { name });
     const args = (p.arguments as Record<string, string> | undefined) ?? {};
     for (const a of entry.required) if (!Object.hasOwn(args, a)) throw invalidParams(`Missing required argument: ${a}`, { argument: a });
-    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), this.forms);
+    const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), this.forms, origin);
     return withPendingInput(ctx, () => entry.getter(args, ctx));
   }
 
-  private async complete(p: JsonObject, rc: RequestContext): Promise<JsonObject> {
+  private async complete(p: JsonObject, rc: RequestContext, origin: RequestOrigin | undefined): Promise<JsonObject> {
     const ref = p.ref as { type: string; name?: string; uri?: string };
     const argument = p.argument as { name: string; value: string };
     const name = ref.type === "ref/prompt" ? ref.name! : ref.uri!;
@@ -1057,7 +1065,7 @@ export class McpServerCore {
     }
     if (completer === undefined) return { completion: { values: [] } };
     const context = p.context as { arguments?: Record<string, string> } | undefined;
-    const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, this.forms) });
+    const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, this.forms, origin) });
     return { completion: Array.isArray(answer) ? capValues(answer) : answer.values.length > MAX_COMPLETIONS ? { ...answer, ...capValues(answer.values, answer.total) } : answer };
   }
 }
