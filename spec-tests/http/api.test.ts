@@ -14,6 +14,20 @@ import { createHttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import { deferred, URL_ } from "./helpers.js";
 
+/** A client transport calling `handler` directly; `getOpen` settles once the client's GET stream is open. */
+function throughHandler(handler: (req: Request) => Promise<Response>) {
+  const getOpen = deferred();
+  const transport = httpClientTransport(URL_, {
+    fetch: async (url, init) => {
+      const req = new Request(url, init);
+      const res = await handler(req);
+      if (req.method === "GET") getOpen.resolve();
+      return res;
+    },
+  });
+  return { transport, getOpen };
+}
+
 test("api over Streamable HTTP: McpServer sessions per MCP-Session-Id, McpClient over fetch, list_changed on the GET stream", async () => {
   const server = new McpServer({ name: "api-http", version: "1.0.0" });
   server.tool("add", { description: "adds", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }, (args) => ({
@@ -27,15 +41,7 @@ test("api over Streamable HTTP: McpServer sessions per MCP-Session-Id, McpClient
       return { ...setup, onOpen: (e, id) => (setup.onOpen?.(e, id), opened.resolve(e)) };
     },
   });
-  const getOpen = deferred();
-  const transport = httpClientTransport(URL_, {
-    fetch: async (url, init) => {
-      const req = new Request(url, init);
-      const res = await handler(req);
-      if (req.method === "GET") getOpen.resolve();
-      return res;
-    },
-  });
+  const { transport, getOpen } = throughHandler(handler);
   const client = new McpClient({ name: "api-client", version: "1.0.0" });
   await client.connect(transport);
   await opened.promise;
@@ -116,15 +122,7 @@ test("api over Streamable HTTP: a tool answers -32042 and, after its request end
     throw new ProtocolError({ code: ErrorCode.UrlElicitationRequired, message: "confirm the payment", data: { elicitations: [{ mode: "url", message: "Confirm", url: "https://example.com/confirm/e1", elicitationId: "e1" }] } });
   });
   const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
-  const getOpen = deferred();
-  const transport = httpClientTransport(URL_, {
-    fetch: async (url, init) => {
-      const req = new Request(url, init);
-      const res = await handler(req);
-      if (req.method === "GET") getOpen.resolve();
-      return res;
-    },
-  });
+  const { transport, getOpen } = throughHandler(handler);
   const client = new McpClient({ name: "api-client", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } }, handlers: { elicitation: () => ({ action: "decline" }) } });
   await client.connect(transport);
   await assert.rejects(client.callTool("pay"), (e: McpError) => e.code === ErrorCode.UrlElicitationRequired);
