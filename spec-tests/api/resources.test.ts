@@ -318,3 +318,44 @@ test("resources.mdx Listing Resources: an invalid listed resource is the server'
   assert.equal(e.code, ErrorCode.InternalError);
   assert.match(e.message, /returned no array/);
 });
+
+// Draft server/resources (2026-07-28): a ListResourcesResult also carries `resultType`,
+// `ttlMs` and `cacheScope`, which the kernel stamps on the answer: a listed resource is
+// judged as an entry of that list, not as a whole result.
+test("draft server/resources Listing Resources: a modern client gets a template's listed resources too", async () => {
+  const c = await connect(
+    (s) => {
+      s.resource("x://0", { name: "x0" }, () => undefined);
+      s.resourceTemplate("y://{id}", { name: "y", list: () => [{ uri: "y://1", name: "one" }] }, () => undefined);
+    },
+    { session: { versions: ["2026-07-28"] } },
+    { session: { versions: ["2026-07-28", "2025-11-25"] } },
+  );
+  assert.deepEqual((await c.client.listResources()).resources.map((r) => r.uri), ["x://0", "y://1"]);
+});
+
+// server/resources: a Resource's `uri` is `format: uri`, a ResourceTemplate's `uriTemplate`
+// a string, both lists' items hold their required fields. A registered definition that no
+// listing could carry would fail every resources/list (the server's outgoing check answers
+// -32603): it is refused at registration, naming the version and the field, as a tool's is.
+test("resources.mdx, prompts.mdx: a resource, template or prompt definition a served version's schema refuses is a TypeError at registration, naming the version and field", async () => {
+  const { McpServer } = await import("../../src/api/server.js");
+  const s = new McpServer({ name: "s", version: "1" }, { session: { versions: ["2026-07-28", "2025-11-25"] } });
+  assert.throws(() => s.resource("notes", { name: "n" }, () => undefined), (e: Error) => e instanceof TypeError && /resource "notes" cannot be listed to 2026-07-28 clients.*\/uri/.test(e.message));
+  assert.throws(
+    () => s.resource("x://1", { name: "n", icons: [{ src: "./logo.svg" }] }, () => undefined),
+    (e: Error) => e instanceof TypeError && /cannot be listed to .* clients.*\/icons\/0\/src/.test(e.message),
+  );
+  assert.throws(
+    () => s.resourceTemplate("x://{id}", { name: "t", mimeType: 7 as never }, () => undefined),
+    (e: Error) => e instanceof TypeError && /resource template "x:\/\/\{id\}" cannot be listed.*\/mimeType/.test(e.message),
+  );
+  // Prompts likewise (server/prompts: an argument has a string name).
+  assert.throws(() => s.prompt("p", { arguments: [{ name: 7 as never }] }, () => ({ messages: [] })), (e: Error) => e instanceof TypeError && /prompt "p" cannot be listed.*\/arguments\/0\/name/.test(e.message));
+  // Nothing refused was registered; a valid definition still is.
+  s.resource("x://1", { name: "n" }, () => undefined);
+  const c = await connect(s);
+  assert.deepEqual((await c.client.listResources()).resources.map((r) => r.uri), ["x://1"]);
+  assert.deepEqual((await c.client.listResourceTemplates()).resourceTemplates, []);
+  assert.equal(c.client.serverCapabilities!.prompts, undefined, "no prompt was registered, so none is declared");
+});

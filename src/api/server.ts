@@ -45,7 +45,7 @@ import { isModernVersion, isProtocolVersion, LATEST_LEGACY_VERSION, LEGACY_VERSI
 import { methodSpec } from "../model/methods.js";
 import { builtinJsonSchema, capIssues, issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
-import type { Issue, Validator } from "../schema/validate.js";
+import type { Issue } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
 import { implementationIssues } from "../session/session.js";
 import { callListener } from "../driver/listener.js";
@@ -420,12 +420,26 @@ function listedArray(t: TemplateEntry, value: unknown): readonly unknown[] {
   throw new McpError({ code: ErrorCode.InternalError, message: `resource template ${t.def.uriTemplate} list returned no array`, data: { uriTemplate: t.def.uriTemplate } });
 }
 
-/** A resource a template's `list` named, when it is a valid `Resource`; the server's fault (-32603) otherwise, naming the field. */
-function checkedListed(t: TemplateEntry, value: unknown, validate: Validator): Resource {
-  // The result schema, as the tools/list check at registration: a lone Resource's validator is not in the kernel's tables.
-  const issues = validate({ resources: [value] });
+/**
+ * What the `version` schema finds wrong with `item` as an entry of a `method` result's
+ * `field` list (`resources/list`, `resources`), paths relative to it; null when valid.
+ * Checked inside a result (a lone `Resource`'s validator is not in the kernel's tables),
+ * of which only the item's issues count: a 2026-07-28 result's own required fields
+ * (`resultType`, `ttlMs`…) are the kernel's to stamp.
+ */
+function itemIssues(version: ProtocolVersion, method: string, field: string, item: unknown): Issue[] | null {
+  const issues = methodSpec(version, method)?.validateResult?.({ [field]: [item] });
+  if (!issues) return null;
+  const at = `/${field}/0`;
+  const own = issues.filter((i) => i.path.startsWith(at)).map((i) => ({ ...i, path: i.path.slice(at.length) }));
+  return own.length > 0 ? own : null;
+}
+
+/** A resource a template's `list` named, when it is a valid `Resource` in `version`; the server's fault (-32603) otherwise, naming the field. */
+function checkedListed(t: TemplateEntry, value: unknown, version: ProtocolVersion): Resource {
+  const issues = itemIssues(version, "resources/list", "resources", value);
   if (issues === null) return value as Resource;
-  const shown = capIssues(issues.map((i) => ({ ...i, path: i.path.startsWith("/resources/0") ? i.path.slice("/resources/0".length) : i.path })));
+  const shown = capIssues(issues);
   const uri = isObject(value) && typeof value.uri === "string" ? ` ${value.uri}` : "";
   throw new McpError({
     code: ErrorCode.InternalError,
@@ -557,6 +571,7 @@ export class McpServerCore {
     if (this.resources.has(uri)) throw new TypeError(`resource ${JSON.stringify(uri)} is already registered`);
     const def: Resource = { uri, name: config.name };
     assignDefined(def, config);
+    this.refuseUnlistable(`resource ${JSON.stringify(uri)}`, "resources/list", "resources", def);
     const entry: ResourceEntry = { seq: this.seq++, def, reader };
     this.resources.set(uri, entry);
     this.listChanged(RESOURCES);
@@ -578,6 +593,7 @@ export class McpServerCore {
     const def: ResourceTemplate = { uriTemplate, name: config.name };
     const { list, ...wire } = config;
     assignDefined(def, wire);
+    this.refuseUnlistable(`resource template ${JSON.stringify(uriTemplate)}`, "resources/templates/list", "resourceTemplates", def);
     const entry: TemplateEntry = { seq: this.seq++, def, template, reader, complete: config.complete, list };
     this.templates.set(uriTemplate, entry);
     if (list !== undefined) this.listers++;
@@ -595,6 +611,7 @@ export class McpServerCore {
     if (this.prompts.has(name)) throw new TypeError(`prompt ${JSON.stringify(name)} is already registered`);
     const def: Prompt = { name };
     assignDefined(def, config);
+    this.refuseUnlistable(`prompt ${JSON.stringify(name)}`, "prompts/list", "prompts", def);
     const required: string[] = [];
     for (const a of config.arguments ?? []) if (a.required === true) required.push(a.name);
     const entry: PromptEntry = { seq: this.seq++, def, required, getter, complete: config.complete };
@@ -634,6 +651,18 @@ export class McpServerCore {
   }
 
   /** The versions before 2026-07-28 this server's sessions negotiate. */
+  /**
+   * Throws when `def` is not a valid entry of a `method` result in some version this server
+   * serves: it would fail every listing of that version (the outgoing check answers
+   * `-32603`), so it is refused at registration, naming the version and field.
+   */
+  private refuseUnlistable(what: string, method: string, field: string, def: object): void {
+    for (const version of this.options.session?.versions ?? LEGACY_VERSIONS) {
+      const issues = itemIssues(version, method, field, def);
+      if (issues) throw new TypeError(`${what} cannot be listed to ${version} clients, which this server serves: ${issuesText(issues)}`);
+    }
+  }
+
   private legacyVersions(): readonly ProtocolVersion[] {
     return (this.options.session?.versions ?? LEGACY_VERSIONS).filter((v) => !isModernVersion(v));
   }
@@ -959,7 +988,6 @@ export class McpServerCore {
    */
   private listResources(p: JsonObject, rc: RequestContext): JsonObject | Promise<JsonObject> {
     let ctx: ServerContext | undefined;
-    let validate: Validator | undefined;
     const r = pageThenListed(
       "resources",
       this.resources.values(),
@@ -970,7 +998,7 @@ export class McpServerCore {
         const got = t.list((ctx ??= new ServerContext(rc, p._meta as JsonObject | undefined, undefined, this.forms)));
         return isThenable(got) ? got.then((v) => listedArray(t, v)) : listedArray(t, got);
       },
-      (t, value) => checkedListed(t, value, (validate ??= methodSpec(isProtocolVersion(rc.protocolVersion) ? rc.protocolVersion : LATEST_LEGACY_VERSION, "resources/list")!.validateResult!)),
+      (t, value) => checkedListed(t, value, isProtocolVersion(rc.protocolVersion) ? rc.protocolVersion : LATEST_LEGACY_VERSION),
       p.cursor,
       this.pageSize,
     );
