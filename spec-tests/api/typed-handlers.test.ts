@@ -63,3 +63,35 @@ test("serveNode: a handler may answer with a Response at once; the MCP endpoint 
     await srv.close();
   }
 });
+
+// 2025-11-25 client/sampling: the client's answer is held to CreateMessageResult before it
+// goes out (the kernel's outgoing check), so its handler's type may be loose: a block built
+// apart (its `type` widened to string) compiles, and a malformed one fails the server's
+// request with -32603 instead of reaching it.
+test("client/sampling: a sampling handler may answer with a block built apart; a malformed answer fails the server's ctx.sample with -32603", async () => {
+  const seen: string[] = [];
+  const c = await connect(
+    (s) => {
+      s.tool("ask", {}, async (_args, ctx) => {
+        try {
+          const r = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 });
+          seen.push(!Array.isArray(r.content) && r.content.type === "text" ? r.content.text : "?");
+        } catch (e) {
+          seen.push(`error ${(e as { code?: number }).code}`);
+        }
+        return { content: [] };
+      });
+    },
+    {
+      handlers: {
+        sampling: () => {
+          const content = seen.length === 0 ? { type: "text", text: "fine" } : { type: "text" };
+          return { role: "assistant", content, model: "m" };
+        },
+      },
+    },
+  );
+  await c.client.callTool("ask");
+  await c.client.callTool("ask");
+  assert.deepEqual(seen, ["fine", "error -32603"]);
+});

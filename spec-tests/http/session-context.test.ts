@@ -18,13 +18,15 @@ import { MV } from "./modern-helpers.js";
 
 const INFO = { name: "who-client", version: "1.0.0" };
 
-/** A server whose tool, resource, prompt and completer report the context's session id and principal. */
+/** A server whose tool, resource, prompt, completer and template list report the context's session id and principal. */
 function whoServer(versions: string[] = ["2025-11-25"]): McpServer {
   const server = new McpServer({ name: "who", version: "1.0.0" }, { session: { versions: versions as never } });
   const who = (ctx: ServerContext) => JSON.stringify({ sessionId: ctx.sessionId ?? null, principal: ctx.principal ?? null });
   server.tool("who", { inputSchema: { type: "object" } }, (_args, ctx) => ({ content: [{ type: "text", text: who(ctx) }] }));
   server.resource("who://me", { name: "me" }, (uri, ctx) => ({ contents: [{ uri, text: who(ctx) }] }));
   server.prompt("who", { arguments: [{ name: "x" }], complete: { x: (_v, { ctx }) => [who(ctx)] } }, (_args, ctx) => ({ messages: [{ role: "user", content: { type: "text", text: who(ctx) } }] }));
+  // A template's list, as often one user's resources: its name carries what the context read.
+  server.resourceTemplate("who://listed/{id}", { name: "listed", list: (ctx) => [{ uri: "who://listed/1", name: who(ctx) }] }, () => undefined);
   return server;
 }
 
@@ -35,7 +37,8 @@ async function whoAll(client: McpClient): Promise<Who[]> {
   const resource = JSON.parse((await client.readResource("who://me")).contents[0]!.text as string);
   const prompt = JSON.parse(((await client.getPrompt("who", {})).messages[0]!.content as { text: string }).text);
   const completion = JSON.parse((await client.complete({ type: "ref/prompt", name: "who" }, { name: "x", value: "" })).completion.values[0]!);
-  return [tool, resource, prompt, completion];
+  const listed = JSON.parse((await client.listResources()).resources.find((r) => r.uri === "who://listed/1")!.name);
+  return [tool, resource, prompt, completion, listed];
 }
 
 function connectHttp(handler: HttpHandler, headers: Record<string, string> = {}, versions: string[] = ["2025-11-25"]): Promise<{ client: McpClient; transport: HttpClientTransport }> {

@@ -64,7 +64,7 @@ import type {
   Task,
   CompletionReference,
   CreateMessageParams,
-  CreateMessageResult,
+  CreateMessageAnswer,
   ElicitParams,
   ElicitResult,
   GetPromptResult,
@@ -84,7 +84,7 @@ import type {
 /** What the client does when the server asks. Each handler may throw an {@link McpError} to answer with an error. */
 export interface ClientHandlers {
   /** `sampling/createMessage`: run the model (after the user approved, as the spec asks). */
-  sampling?(params: CreateMessageParams, ctx: RequestContext): CreateMessageResult | Promise<CreateMessageResult>;
+  sampling?(params: CreateMessageParams, ctx: RequestContext): CreateMessageAnswer | Promise<CreateMessageAnswer>;
   /** `elicitation/create`: ask the user. For a URL-mode request any `content` it returns is dropped (URL mode has none). */
   elicitation?(params: ElicitParams, ctx: RequestContext): ElicitResult | Promise<ElicitResult>;
   /** `roots/list`: the roots to expose now. */

@@ -907,7 +907,7 @@ export class McpServerCore {
         if (!this.servesTasks(rc)) break;
         return this.taskRequest(method, params, rc, session);
       case "resources/list":
-        return this.listResources(p, rc);
+        return this.listResources(p, rc, origin);
       case "resources/templates/list":
         return this.list("resourceTemplates", "templates", this.templates, p);
       case "resources/read":
@@ -986,7 +986,7 @@ export class McpServerCore {
    * A page of `resources/list`: the static resources, then what each template's `list`
    * names (2025-11-25 `server/resources` Listing Resources), paginated across both.
    */
-  private listResources(p: JsonObject, rc: RequestContext): JsonObject | Promise<JsonObject> {
+  private listResources(p: JsonObject, rc: RequestContext, origin: RequestOrigin | undefined): JsonObject | Promise<JsonObject> {
     let ctx: ServerContext | undefined;
     const r = pageThenListed(
       "resources",
@@ -995,7 +995,8 @@ export class McpServerCore {
       this.listers === 0 ? undefined : this.templates.values(),
       (t) => {
         if (t.list === undefined) return undefined;
-        const got = t.list((ctx ??= new ServerContext(rc, p._meta as JsonObject | undefined, undefined, this.forms)));
+        // With the session and principal, as every other handler's: a list is often one user's.
+        const got = t.list((ctx ??= new ServerContext(rc, p._meta as JsonObject | undefined, undefined, this.forms, origin)));
         return isThenable(got) ? got.then((v) => listedArray(t, v)) : listedArray(t, got);
       },
       (t, value) => checkedListed(t, value, isProtocolVersion(rc.protocolVersion) ? rc.protocolVersion : LATEST_LEGACY_VERSION),

@@ -300,6 +300,21 @@ export interface CreateMessageResult {
   [key: string]: unknown;
 }
 
+/**
+ * What a client's sampling handler answers: a {@link CreateMessageResult} whose `content`
+ * may be any object or list of them, since the kernel checks the answer against the
+ * schema before it goes out (a refused one fails the server's request with `-32603`). So a
+ * block built apart, whose `type` TypeScript widens to `string`, needs no `as const`.
+ */
+export interface CreateMessageAnswer {
+  role: "user" | "assistant";
+  content: SamplingContent | { [key: string]: unknown } | { [key: string]: unknown }[];
+  model: string;
+  stopReason?: string;
+  _meta?: Meta;
+  [key: string]: unknown;
+}
+
 /** Params of `elicitation/create`: a form (the default mode) or, from 2025-11-25, a URL. */
 export type ElicitParams =
   | { mode?: "form"; message: string; requestedSchema: { type: "object"; properties: { [key: string]: unknown }; required?: string[]; [key: string]: unknown }; _meta?: Meta; [key: string]: unknown }
