@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run test:runtimes`: the same transport scenarios on Node, Deno, Bun, in headless
-// Chromium and in workerd (Cloudflare's Workers runtime, through miniflare), one line per
+// Chromium and in workerd (Cloudflare's Workers runtime, the `workerd` binary), one line per
 // runtime: `runtime <name>: N passed, M failed`.
 // Exits non-zero when any case fails or a runtime is missing.
 //
@@ -14,13 +14,14 @@
 //      `RESULT {...}` line per case (see that file);
 //   3. Chromium opens index.html from browser-host.js's server (127.0.0.1, port 0), and
 //      the page POSTs its results back to it;
-//   4. workerd-host.js starts worker-main.js in workerd with the project's `miniflare`
-//      (a devDependency, resolved here and passed in), fetches the worker's own case
-//      results from it, and runs our Node HTTP client against the handler the worker
-//      serves at its real 127.0.0.1 URL.
+//   4. workerd-host.js runs `workerd serve` (the binary of the `workerd` devDependency,
+//      located here and passed in) on a config it writes next to worker-main.js, learns
+//      the port from workerd's control pipe, fetches the worker's own case results from
+//      it, and runs our Node HTTP client against the handler the worker serves at its
+//      real 127.0.0.1 URL.
 // The runtimes run concurrently. Every step is bounded: a case by a timeout inside the
 // runtime, each runtime process (and Chromium, and workerd) by RUNTIME_TIMEOUT_MS here, after which
-// its process group is killed and the cases it did not report count as failed with a
+// its process group (workerd: its process) is killed and the cases it did not report count as failed with a
 // "timed out" message. spec-tests/runtimes/runtimes.test.ts runs the same functions
 // under node:test, one test per runtime.
 import { build } from "esbuild";
@@ -87,15 +88,21 @@ function onPath(names) {
   return undefined;
 }
 
-/** The binary of `runtime`, or undefined: the devDependency's first, then PATH. For workerd, miniflare's entry module (it ships workerd). */
+/**
+ * The binary of `runtime`, or undefined: the devDependency's first, then PATH. For
+ * workerd, the path the `workerd` package exports: the binary of its platform package
+ * (`@cloudflare/workerd-linux-64`, ...), found without its postinstall having run.
+ */
 export function locate(runtime) {
   if (runtime === "node") return process.execPath;
   if (runtime === "workerd") {
+    let binary;
     try {
-      return createRequire(join(root, "package.json")).resolve("miniflare");
+      binary = createRequire(join(root, "package.json"))("workerd").default;
     } catch {
-      return undefined;
+      // Not installed, or no binary for this platform.
     }
+    return typeof binary === "string" && executable(binary) ? binary : onPath(["workerd"]);
   }
   if (runtime === "chromium") {
     const env = process.env.CHROMIUM_BIN;
@@ -111,7 +118,7 @@ const WHERE = {
   deno: "node_modules/.bin/deno (devDependency `deno`; run npm ci) or PATH",
   bun: "node_modules/.bin/bun (devDependency `bun`; run npm ci) or PATH",
   chromium: "$CHROMIUM_BIN, /usr/bin/chromium or PATH (Debian: apt-get install chromium)",
-  workerd: "node_modules/miniflare (devDependency `miniflare`, which ships workerd; run npm ci)",
+  workerd: "node_modules/workerd (devDependency `workerd`; its binary is in the optional dependency @cloudflare/workerd-<platform>; run npm ci) or PATH",
 };
 
 /** Ends a process group we started (`detached: true` made the child its leader). */
@@ -227,19 +234,25 @@ async function runChromium(command, dir, timeoutMs) {
   }
 }
 
-/** workerd through miniflare (`command`: its entry module): the worker runs the shared cases, and serves the HTTP handler to our Node client. */
+/** `workerd serve` (`command`: the binary): the worker runs the shared cases, and serves the HTTP handler to our Node client. */
 async function runWorkerd(command, dir, timeoutMs) {
   const plan = ["workerd"];
   const timer = timeout(timeoutMs);
+  const abort = new AbortController();
   let host;
   try {
-    const { Miniflare } = await import(pathToFileURL(command).href);
     const { startWorkerdHost } = await import(pathToFileURL(join(dir, "workerd-host.js")).href);
-    const starting = startWorkerdHost(Miniflare, dir);
+    const starting = startWorkerdHost(command, dir, { signal: abort.signal });
     const started = await Promise.race([starting, timer.promise]);
-    // Disposed whenever it does start (or fails to: startWorkerdHost disposes it then).
-    if (started === "timeout") starting.then((h) => h.close(), () => {});
-    if (started === "timeout") return tally("workerd", plan, [], `timed out after ${timeoutMs} ms starting workerd`);
+    if (started === "timeout") {
+      // The abort kills workerd; startWorkerdHost then rejects with its output.
+      abort.abort();
+      const why = await starting.then(
+        (h) => h.close().then(() => ""),
+        (e) => (e instanceof Error ? e.message : String(e)),
+      );
+      return tally("workerd", plan, [], `timed out after ${timeoutMs} ms starting workerd${why ? `\n${tail(why)}` : ""}`);
+    }
     host = started;
     const outcome = await Promise.race([host.run(), timer.promise]);
     const log = host.log() ? `\nworkerd output:\n${tail(host.log())}` : "";
