@@ -1,25 +1,33 @@
 #!/usr/bin/env node
-// `npm run test:runtimes`: the same transport scenarios on Node, Deno, Bun and in
-// headless Chromium, one line per runtime: `runtime <name>: N passed, M failed`.
+// `npm run test:runtimes`: the same transport scenarios on Node, Deno, Bun, in headless
+// Chromium and in workerd (Cloudflare's Workers runtime, the `workerd` binary), one line per
+// runtime: `runtime <name>: N passed, M failed`.
 // Exits non-zero when any case fails or a runtime is missing.
 //
 // The scenarios live in spec-tests/runtimes/fixtures/ (cases.ts, shared by all). Steps:
 //   1. esbuild bundles them into a fresh temporary folder: runtime-main.js,
 //      stdio-server.js and stubborn-server.js for platform "neutral" (node:* left
-//      external: Deno and Bun resolve those themselves), browser-main.js for the
-//      browser, browser-host.js for Node;
+//      external: Deno and Bun resolve those themselves), browser-main.js and
+//      worker-main.js for the browser platform, browser-host.js and workerd-host.js
+//      for Node;
 //   2. Node, Deno and Bun each run runtime-main.js, which prints `PLAN [...]` and one
 //      `RESULT {...}` line per case (see that file);
 //   3. Chromium opens index.html from browser-host.js's server (127.0.0.1, port 0), and
-//      the page POSTs its results back to it.
+//      the page POSTs its results back to it;
+//   4. workerd-host.js runs `workerd serve` (the binary of the `workerd` devDependency,
+//      located here and passed in) on a config it writes next to worker-main.js, learns
+//      the port from workerd's control pipe, fetches the worker's own case results from
+//      it, and runs our Node HTTP client against the handler the worker serves at its
+//      real 127.0.0.1 URL.
 // The runtimes run concurrently. Every step is bounded: a case by a timeout inside the
-// runtime, each runtime process (and Chromium) by RUNTIME_TIMEOUT_MS here, after which
-// its process group is killed and the cases it did not report count as failed with a
+// runtime, each runtime process (and Chromium, and workerd) by RUNTIME_TIMEOUT_MS here, after which
+// its process group (workerd: its process) is killed and the cases it did not report count as failed with a
 // "timed out" message. spec-tests/runtimes/runtimes.test.ts runs the same functions
 // under node:test, one test per runtime.
 import { build } from "esbuild";
 import { spawn } from "node:child_process";
 import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -28,7 +36,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const FIXTURES = join(root, "spec-tests", "runtimes", "fixtures");
 
 /** The runtimes, in report order. */
-export const RUNTIMES = ["node", "deno", "bun", "chromium"];
+export const RUNTIMES = ["node", "deno", "bun", "chromium", "workerd"];
 
 /** Bound on one runtime's whole run (its process, or Chromium and its page). */
 export const RUNTIME_TIMEOUT_MS = 45_000;
@@ -52,7 +60,9 @@ export async function prepare() {
     await Promise.all([
       build({ ...common, platform: "neutral", external: ["node:*"], entryPoints: [join(FIXTURES, "runtime-main.ts"), join(FIXTURES, "stdio-server.ts"), join(FIXTURES, "stubborn-server.ts")] }),
       build({ ...common, platform: "browser", entryPoints: [join(FIXTURES, "browser-main.ts")] }),
-      build({ ...common, platform: "node", entryPoints: [join(FIXTURES, "browser-host.ts")] }),
+      // The worker: what `wrangler deploy` would bundle (workerd's conditions first).
+      build({ ...common, platform: "browser", conditions: ["workerd", "worker", "browser"], entryPoints: [join(FIXTURES, "worker-main.ts")] }),
+      build({ ...common, platform: "node", entryPoints: [join(FIXTURES, "browser-host.ts"), join(FIXTURES, "workerd-host.ts")] }),
     ]);
     copyFileSync(join(FIXTURES, "index.html"), join(dir, "index.html"));
   } catch (e) {
@@ -78,9 +88,22 @@ function onPath(names) {
   return undefined;
 }
 
-/** The binary of `runtime`, or undefined: the devDependency's first, then PATH. */
+/**
+ * The binary of `runtime`, or undefined: the devDependency's first, then PATH. For
+ * workerd, the path the `workerd` package exports: the binary of its platform package
+ * (`@cloudflare/workerd-linux-64`, ...), found without its postinstall having run.
+ */
 export function locate(runtime) {
   if (runtime === "node") return process.execPath;
+  if (runtime === "workerd") {
+    let binary;
+    try {
+      binary = createRequire(join(root, "package.json"))("workerd").default;
+    } catch {
+      // Not installed, or no binary for this platform.
+    }
+    return typeof binary === "string" && executable(binary) ? binary : onPath(["workerd"]);
+  }
   if (runtime === "chromium") {
     const env = process.env.CHROMIUM_BIN;
     if (env !== undefined && executable(env)) return env;
@@ -95,6 +118,7 @@ const WHERE = {
   deno: "node_modules/.bin/deno (devDependency `deno`; run npm ci) or PATH",
   bun: "node_modules/.bin/bun (devDependency `bun`; run npm ci) or PATH",
   chromium: "$CHROMIUM_BIN, /usr/bin/chromium or PATH (Debian: apt-get install chromium)",
+  workerd: "node_modules/workerd (devDependency `workerd`; its binary is in the optional dependency @cloudflare/workerd-<platform>; run npm ci) or PATH",
 };
 
 /** Ends a process group we started (`detached: true` made the child its leader). */
@@ -210,6 +234,40 @@ async function runChromium(command, dir, timeoutMs) {
   }
 }
 
+/** `workerd serve` (`command`: the binary): the worker runs the shared cases, and serves the HTTP handler to our Node client. */
+async function runWorkerd(command, dir, timeoutMs) {
+  const plan = ["workerd"];
+  const timer = timeout(timeoutMs);
+  const abort = new AbortController();
+  let host;
+  try {
+    const { startWorkerdHost } = await import(pathToFileURL(join(dir, "workerd-host.js")).href);
+    const starting = startWorkerdHost(command, dir, { signal: abort.signal });
+    const started = await Promise.race([starting, timer.promise]);
+    if (started === "timeout") {
+      // The abort kills workerd; startWorkerdHost then rejects with its output.
+      abort.abort();
+      const why = await starting.then(
+        (h) => h.close().then(() => ""),
+        (e) => (e instanceof Error ? e.message : String(e)),
+      );
+      return tally("workerd", plan, [], `timed out after ${timeoutMs} ms starting workerd${why ? `\n${tail(why)}` : ""}`);
+    }
+    host = started;
+    const outcome = await Promise.race([host.run(), timer.promise]);
+    const log = host.log() ? `\nworkerd output:\n${tail(host.log())}` : "";
+    if (outcome === "timeout") return tally("workerd", host.plan, [], `timed out after ${timeoutMs} ms${log}`);
+    const result = tally("workerd", host.plan, outcome, "not reported");
+    if (result.failed > 0 && log) for (const f of result.failures) f.error += log;
+    return result;
+  } catch (e) {
+    return tally("workerd", plan, [], `could not run workerd: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  } finally {
+    timer.clear();
+    if (host !== undefined) await Promise.race([host.close(), timeout(5000).promise]);
+  }
+}
+
 /**
  * Runs the scenarios on `runtime` from the bundles in `prepared.dir`. Resolves to
  * `{ runtime, passed, failed, failures: [{ name, error }] }`, plus `missing` (a sentence
@@ -222,6 +280,7 @@ export async function runRuntime(runtime, prepared, { timeoutMs = RUNTIME_TIMEOU
     return { runtime, passed: 0, failed: 1, failures: [{ name: "binary", error: missing }], missing };
   }
   if (runtime === "chromium") return runChromium(command, prepared.dir, timeoutMs);
+  if (runtime === "workerd") return runWorkerd(command, prepared.dir, timeoutMs);
   return runProcess(runtime, command, prepared.dir, timeoutMs);
 }
 

@@ -1,5 +1,6 @@
 // Spec: 2025-11-25 basic/transports ("stdio", "Streamable HTTP", "Custom Transports"):
-// the same adapters, unchanged, on Node, Deno, Bun and in headless Chromium. This runs
+// the same adapters, unchanged, on Node, Deno, Bun, in headless Chromium and in workerd
+// (Cloudflare's Workers runtime: `workerd serve` from the workerd devDependency). This runs
 // scripts/test-runtimes.mjs (what `npm run test:runtimes` runs) under node:test, one
 // test per runtime, concurrently; the cases are in fixtures/cases.ts. A runtime whose
 // binary is missing fails in CI (CI=true) and is skipped elsewhere, with where it was
@@ -37,6 +38,8 @@ const SCOPE: Record<string, string> = {
   deno: `${SERVER_SIDE} (Deno.serve, Deno.Command)`,
   bun: `${SERVER_SIDE} (Bun.serve, Bun.spawn)`,
   chromium: "a page loading the browser bundle: memory pair and Web Streams in both eras, the fetch client against the Node HTTP server",
+  workerd:
+    "a module worker (workerd serve): memory pair and Web Streams in both eras inside it, and the dual-era HTTP handler built at global scope and served by its fetch export, to the Node client (a legacy session with SSE answers, elicitation and DELETE; modern requests)",
 };
 
 describe("runtimes: the transport scenarios on every runtime", { concurrency: true }, () => {
