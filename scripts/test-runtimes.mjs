@@ -17,8 +17,9 @@
 //   4. workerd-host.js runs `workerd serve` (the binary of the `workerd` devDependency,
 //      located here and passed in) on a config it writes next to worker-main.js, learns
 //      the port from workerd's control pipe, fetches the worker's own case results from
-//      it, and runs our Node HTTP client against the handler the worker serves at its
-//      real 127.0.0.1 URL.
+//      it (among them our fetch client, inside that request, against an MCP server
+//      workerd-host.js serves on 127.0.0.1), and runs our Node HTTP client against the
+//      handler the worker serves at its real 127.0.0.1 URL.
 // The runtimes run concurrently. Every step is bounded: a case by a timeout inside the
 // runtime, each runtime process (and Chromium, and workerd) by RUNTIME_TIMEOUT_MS here, after which
 // its process group (workerd: its process) is killed and the cases it did not report count as failed with a
@@ -143,6 +144,16 @@ function timeout(ms) {
   return { promise, clear: () => clearTimeout(timer) };
 }
 
+/** `promise`, or "timeout" after `ms`; the timer is cleared either way (a pending one would hold this process open). */
+async function bounded(promise, ms) {
+  const timer = timeout(ms);
+  try {
+    return await Promise.race([promise, timer.promise]);
+  } finally {
+    timer.clear();
+  }
+}
+
 /** The last `n` lines of a log, for a failure message. */
 function tail(text, n = 15) {
   const lines = text.trimEnd().split("\n");
@@ -176,7 +187,7 @@ async function runProcess(runtime, command, dir, timeoutMs) {
   timer.clear();
   // On a timeout, the runtime; otherwise whatever a failed case left behind (a stdio server child).
   killGroup(child, "SIGKILL");
-  await Promise.race([exitOf(child), timeout(2000).promise]);
+  await bounded(exitOf(child), 2000);
   let plan;
   const results = [];
   for (const line of stdout.split("\n")) {
@@ -225,16 +236,16 @@ async function runChromium(command, dir, timeoutMs) {
   } finally {
     timer.clear();
     killGroup(child, "SIGTERM");
-    if ((await Promise.race([exitOf(child), timeout(3000).promise])) === "timeout") {
+    if ((await bounded(exitOf(child), 3000)) === "timeout") {
       killGroup(child, "SIGKILL");
-      await Promise.race([exitOf(child), timeout(2000).promise]);
+      await bounded(exitOf(child), 2000);
     }
-    await Promise.race([host.close(), timeout(2000).promise]);
+    await bounded(host.close(), 2000);
     rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
 
-/** `workerd serve` (`command`: the binary): the worker runs the shared cases, and serves the HTTP handler to our Node client. */
+/** `workerd serve` (`command`: the binary): the worker runs the shared cases and our fetch client against a Node server, and serves the HTTP handler to our Node client. */
 async function runWorkerd(command, dir, timeoutMs) {
   const plan = ["workerd"];
   const timer = timeout(timeoutMs);
@@ -264,7 +275,7 @@ async function runWorkerd(command, dir, timeoutMs) {
     return tally("workerd", plan, [], `could not run workerd: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   } finally {
     timer.clear();
-    if (host !== undefined) await Promise.race([host.close(), timeout(5000).promise]);
+    if (host !== undefined) await bounded(host.close(), 5000);
   }
 }
 

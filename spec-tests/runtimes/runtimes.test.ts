@@ -39,7 +39,7 @@ const SCOPE: Record<string, string> = {
   bun: `${SERVER_SIDE} (Bun.serve, Bun.spawn)`,
   chromium: "a page loading the browser bundle: memory pair and Web Streams in both eras, the fetch client against the Node HTTP server",
   workerd:
-    "a module worker (workerd serve): memory pair and Web Streams in both eras inside it, and the dual-era HTTP handler built at global scope and served by its fetch export, to the Node client (a legacy session with SSE answers, elicitation and DELETE; modern requests)",
+    "a module worker (workerd serve): memory pair and Web Streams in both eras inside it; the fetch client inside one worker request against a Node HTTP server on 127.0.0.1 (globalOutbound allowing it; a legacy session with SSE answers, elicitation and DELETE; modern requests); and the dual-era HTTP handler built at global scope and served by its fetch export, to the Node client (a legacy session with SSE answers, elicitation and DELETE; modern requests)",
 };
 
 describe("runtimes: the transport scenarios on every runtime", { concurrency: true }, () => {
