@@ -152,6 +152,9 @@ test("2025-11-25 basic/transports Session Management: a server reaches one legac
   assert.deepEqual(a.got, [{ level: "info", data: { job: 1 } }, { level: "info", data: { job: 2 } }]);
   assert.deepEqual(b.got, []);
   assert.equal(handler.session("no-such-session"), undefined);
+  // A modern request's ctx.sessionId is undefined: the same call takes it (and finds none).
+  const none: string | undefined = undefined;
+  assert.equal(handler.session(none), undefined);
   a.client.close();
   b.client.close();
   handler.close();

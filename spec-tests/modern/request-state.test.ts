@@ -103,6 +103,9 @@ test("SEP-2322 (any instance may handle any round): two codecs with one shared s
   assert.throws(() => hmacRequestState({ secret: "short" }), RangeError);
   assert.throws(() => hmacRequestState({ secret: [] }), RangeError);
   assert.throws(() => hmacRequestState({ secret: 7 as never }), TypeError);
+  // A key named but undefined (`{ secret: process.env.UNSET }`) is a configuration error,
+  // not a quiet random key that other instances would refuse.
+  assert.throws(() => hmacRequestState({ secret: undefined }), (e: Error) => e instanceof TypeError && /secret is undefined/.test(e.message));
 });
 
 test("mrtr Server Requirements: a modern retry with tampered, truncated or foreign requestState is rejected with -32602 before the handler runs; the next requests still work", async () => {

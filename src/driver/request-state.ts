@@ -40,7 +40,8 @@ export type RequestStateSecret = string | Uint8Array;
 export interface HmacRequestStateOptions {
   /**
    * The key (at least 32 bytes), or several: the first signs, every one verifies (key
-   * rotation). Default: 32 random bytes, so only this instance can verify its tokens.
+   * rotation). Default (the key left out): 32 random bytes, so only this instance can
+   * verify its tokens. Present but `undefined` (an unset environment variable) throws.
    */
   secret?: RequestStateSecret | readonly RequestStateSecret[];
 }
@@ -65,6 +66,12 @@ async function importKeys(secrets: Uint8Array[] | undefined): Promise<CryptoKey[
 /** The default codec: HMAC-SHA256 with the given secret(s) or a fresh random key. */
 export function hmacRequestState(options: HmacRequestStateOptions = {}): RequestStateCodec {
   const given = options.secret;
+  // `{ secret: process.env.X }` with X unset would quietly fall back to a random key, and
+  // instances behind one load balancer (or a Worker's isolates) would refuse each
+  // other's state: a key named but undefined is a configuration error.
+  if (given === undefined && Object.hasOwn(options, "secret")) {
+    throw new TypeError("hmacRequestState: secret is undefined (an unset environment variable?); omit the key for a random key per instance");
+  }
   const secrets = given === undefined ? undefined : (Array.isArray(given) ? given : [given]).map(secretBytes);
   if (secrets?.length === 0) throw new RangeError("hmacRequestState needs at least one secret");
   // WebCrypto is reached, the random key drawn and the keys imported on first use, never

@@ -231,8 +231,8 @@ export interface HttpHandlerOptions {
 export interface HttpHandler {
   /** Serves one HTTP request. Never rejects. */
   (req: Request): Promise<Response>;
-  /** The endpoint of a live session. */
-  session(sessionId: string): Endpoint | undefined;
+  /** The endpoint of a live session; undefined for an id of none (or none at all: a `ctx.sessionId` of a modern request). */
+  session(sessionId: string | undefined): Endpoint | undefined;
   /** Live sessions. */
   readonly sessionCount: number;
   /** Server-side close of every live SSE connection (of one session, or all); streams stay resumable (SEP-1699). A session before 2025-11-25 keeps its POST streams (closed before their first event, they could not be resumed). Returns how many closed. */
@@ -666,7 +666,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const fast: FastEntry = core;
   Object.defineProperty(handler, FAST_ENTRY, { value: fast });
   Object.defineProperty(handler, "sessionCount", { get: () => sessions.size });
-  handler.session = (id) => sessions.get(id)?.endpoint;
+  handler.session = (id) => (id === undefined ? undefined : sessions.get(id)?.endpoint);
   handler.closeConnections = (id) => {
     if (id !== undefined) return sessions.get(id)?.disconnectAll() ?? 0;
     let n = 0;
