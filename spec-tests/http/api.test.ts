@@ -12,6 +12,7 @@ import type { Endpoint } from "../../src/driver/endpoint.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
+import { serveNode } from "../../src/transports/http-node.js";
 import { deferred, URL_ } from "./helpers.js";
 
 /** A client transport calling `handler` directly; `getOpen` settles once the client's GET stream is open. */
@@ -132,4 +133,40 @@ test("api over Streamable HTTP: a tool answers -32042 and, after its request end
   (await kept.promise).notify("notifications/elicitation/complete", { elicitationId: "e1" });
   assert.deepEqual(await completed.promise, { elicitationId: "e1" });
   client.close();
+});
+
+// 2025-11-25 basic/transports, Session Management item 4 (a 404 → a new session), and what
+// the README promises when the server is away: an unreachable server fails each call with
+// -32000 but does not close the client; once a server answers there again (a restart:
+// the old session is unknown to it), the next call goes through in a new session.
+test("api over real sockets: a server that cannot be reached fails the call with -32000 and leaves the client open; back on the same port, the next call runs in a new session", async () => {
+  const serve = async (name: string, port = 0) => {
+    const s = new McpServer({ name, version: "1.0.0" }, { session: { versions: ["2025-11-25"] } });
+    s.tool("who", {}, () => ({ content: [{ type: "text", text: name }] }));
+    const handler = createHttpHandler({ path: "/mcp", createSession: s.httpSession(), sessionIdleMs: 0 });
+    return { handler, http: await serveNode(handler, { port, host: "127.0.0.1" }) };
+  };
+  const first = await serve("first");
+  const client = new McpClient({ name: "c", version: "1.0.0" }, { session: { versions: ["2025-11-25"] } });
+  const closes: string[] = [];
+  let renewals = 0;
+  client.onClose((r) => closes.push(r));
+  client.onSessionRenewed(() => renewals++);
+  // No standalone-stream retries in between: a parked sleep keeps the test off the clock.
+  await client.connect(httpClientTransport(`${first.http.url}/mcp`, { sleep: () => new Promise<void>(() => {}) }));
+  assert.deepEqual((await client.callTool("who")).content, [{ type: "text", text: "first" }]);
+  first.handler.close();
+  await first.http.close();
+  await assert.rejects(client.callTool("who"), (e: McpError) => e.code === ErrorCode.ConnectionClosed && /POST failed/.test(e.message));
+  assert.deepEqual(closes, [], "the client stays open");
+  const second = await serve("second", first.http.port);
+  try {
+    assert.deepEqual((await client.callTool("who")).content, [{ type: "text", text: "second" }]);
+    assert.equal(renewals, 1);
+    assert.deepEqual(closes, []);
+  } finally {
+    client.close();
+    second.handler.close();
+    await second.http.close();
+  }
 });

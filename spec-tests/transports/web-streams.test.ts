@@ -252,6 +252,18 @@ test("the peer cancelling the other end of our writable (a pipe's reader going a
   assert.equal(await closed, "write failed: peer gone");
 });
 
+// A peer's transport closing cancels its reader without a reason (the user's stream: a
+// reason would reach its source), so our next write rejects with `undefined`.
+test("the other end cancelled without a reason (a peer transport that closed) closes this side saying so, not \"undefined\"", async () => {
+  const down = new TransformStream<Chunk, Chunk>();
+  const up = new TransformStream<Chunk, Chunk>();
+  const t = webStreamsTransport(down.readable, up.writable);
+  const { closed } = collect(t);
+  await up.readable.cancel();
+  t.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  assert.equal(await closed, "write failed: the stream was closed by its other end");
+});
+
 test("once closed, from either side, both streams are unlocked again for the caller's own clean-up", async () => {
   const down = new TransformStream<Chunk, Chunk>();
   const up = new TransformStream<Chunk, Chunk>();

@@ -143,7 +143,9 @@ export function webStreamsTransport(
   const reader = readable.getReader();
   const writer = writable.getWriter();
   const bytes = (options.encoding ?? (framing === "ndjson" ? "bytes" : "text")) === "bytes";
-  const writeFailed = (e: unknown) => channel.closeWith(`write failed: ${errorText(e)}`, false);
+  // A stream errored without a reason (its reader cancelled with none, as a peer's transport
+  // closing does) rejects writes with `undefined`: say what that means rather than "undefined".
+  const writeFailed = (e: unknown) => channel.closeWith(`write failed: ${e === undefined ? "the stream was closed by its other end" : errorText(e)}`, false);
   const sink = new WriterSink(writer, bytes, writeFailed);
   const channel = new StreamChannel(sink, { batchWrites: true, ...options }, () => {
     // Stops the read loop (its pending read resolves as done) and tells the peer.
