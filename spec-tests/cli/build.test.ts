@@ -288,6 +288,50 @@ test("build: the emitted declarations type-check in a strict consumer (exactOpti
   }
 });
 
+// A server-side TypeScript project often compiles without the DOM library (`lib: ["es2022"]`
+// and @types/node): every declaration the package ships, not only those its entries reach
+// today, must name only what Node's types declare too (`ReadableStreamReadResult` is the
+// DOM's alone), so that a public type re-exporting one later breaks nobody.
+test("build: every shipped declaration type-checks without the DOM library (lib es2022, @types/node, skipLibCheck false)", () => {
+  const consumer = consumerWithPackage();
+  try {
+    const typesDir = join(out, "types");
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith(".d.ts")) files.push(path);
+      }
+    };
+    walk(typesDir);
+    assert.ok(files.length > 50, `found ${files.length} declarations`);
+    writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: false,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        lib: ["es2022"],
+        types: ["node"],
+        typeRoots: [join(root, "node_modules", "@types")],
+        noEmit: true,
+      },
+      files,
+    }));
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    try {
+      execFileSync(process.execPath, [tsc, "-p", join(consumer, "tsconfig.json")], { cwd: consumer, encoding: "utf8", stdio: "pipe" });
+    } catch (e) {
+      assert.fail(`a declaration needs the DOM library:\n${(e as { stdout?: string }).stdout ?? e}`);
+    }
+  } finally {
+    rmSync(consumer, { recursive: true, force: true });
+  }
+});
+
 test("build: CommonJS consumers can require() every export (the exports map's condition is `default`, not `import`; Node >= 20.19 loads ES modules from require)", () => {
   const consumer = consumerWithPackage();
   try {

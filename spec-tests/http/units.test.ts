@@ -2,6 +2,7 @@
 // the stream; "Session Management": session ids are visible ASCII; "Sending Messages":
 // Accept). Unit tests of the pure helpers behind the HTTP transport.
 import { test } from "node:test";
+import type { ChunkRead } from "../../src/transports/http-view.js";
 import assert from "node:assert/strict";
 import { EventStore, formatEventId, parseEventId, type StreamLog } from "../../src/transports/http/event-log.js";
 import { OVERFLOW_GRACE_MS, SseConnection } from "../../src/transports/http/connection.js";
@@ -198,7 +199,7 @@ test("SSE connection: the server closing first means a later cancel by the reade
 });
 
 test("SSE connection, read a chunk at a time: a waiting read takes the next write; a read takes everything queued as one chunk; after close the reader gets what was queued, then the end; a cancel drops the queue and is reported once; one read at a time", async () => {
-  const text = (r: ReadableStreamReadResult<Uint8Array>) => (r.done ? "END" : new TextDecoder().decode(r.value));
+  const text = (r: ChunkRead) => (r.done ? "END" : new TextDecoder().decode(r.value));
   let cancels = 0;
   const conn = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
   const waiting = conn.read();

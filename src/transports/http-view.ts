@@ -51,12 +51,19 @@ export interface HttpRequestView {
 }
 
 /**
+ * One read of a {@link ChunkSource}: a `ReadableStreamReadResult` of bytes, spelled out
+ * because that name is the DOM library's alone (`@types/node` does not declare it), and
+ * these declarations ship to consumers compiling without DOM.
+ */
+export type ChunkRead = { done: false; value: Uint8Array } | { done: true; value?: Uint8Array };
+
+/**
  * A body written as it goes (an SSE connection), read as chunks: what the bridge needs of a
  * `ReadableStream`, without making one.
  */
 export interface ChunkSource {
   /** What was written since the last read, as one chunk (waiting for it if none), or done; rejects once the body failed. One read at a time. */
-  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  read(): Promise<ChunkRead>;
   /** The reader goes away. */
   cancel(): void;
   /** Runs `fn` if the body fails while no read waits (what was queued is dropped). */

@@ -33,7 +33,7 @@
  */
 import type { Clock } from "../../driver/clock.js";
 import { encodeSseComment } from "../../framing/sse.js";
-import type { ChunkSource } from "../http-view.js";
+import type { ChunkRead, ChunkSource } from "../http-view.js";
 import { concatBytes } from "./body.js";
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
@@ -43,7 +43,7 @@ export const OVERFLOW_GRACE_MS = 30_000;
 
 const KEEP_ALIVE = /* @__PURE__ */ encodeSseComment();
 
-const DONE: ReadableStreamReadResult<Uint8Array> = /* @__PURE__ */ Object.freeze({ done: true, value: undefined });
+const DONE: ChunkRead = /* @__PURE__ */ Object.freeze({ done: true, value: undefined });
 
 /** What a connection needs from its server. */
 export interface SseConnectionConfig {
@@ -64,7 +64,7 @@ export class SseConnection implements ChunkSource {
   /** The timer that fails the body if the reader does not take what is queued in time. */
   private grace: unknown;
   /** A read waiting for the next write (at most one: the reader reads a chunk at a time). */
-  private waiting: ((r: ReadableStreamReadResult<Uint8Array>) => void) | undefined;
+  private waiting: ((r: ChunkRead) => void) | undefined;
   /** The server may still write (false once it closed, the reader cancelled, or the queue overflowed). */
   private open = true;
   /** Why the body failed (the queue was dropped); reads reject with it. */
@@ -106,7 +106,7 @@ export class SseConnection implements ChunkSource {
     ));
   }
 
-  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+  read(): Promise<ChunkRead> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.waiting !== undefined) return Promise.reject(new Error("SseConnection: one read at a time"));
     this.reading = true;
