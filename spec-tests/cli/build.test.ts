@@ -38,6 +38,35 @@ function consumerWithPackage(): string {
   return consumer;
 }
 
+/**
+ * Type-checks `files` in `consumer` as a strict consumer project would (strict,
+ * exactOptionalPropertyTypes, skipLibCheck false, nodenext, @types/node) with `lib`;
+ * fails the test with tsc's output, prefixed by `failure`.
+ */
+function strictTypeCheck(consumer: string, lib: string[], files: string[], failure: string): void {
+  writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      skipLibCheck: false,
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      target: "es2022",
+      lib,
+      types: ["node"],
+      typeRoots: [join(root, "node_modules", "@types")],
+      noEmit: true,
+    },
+    files,
+  }));
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  try {
+    execFileSync(process.execPath, [tsc, "-p", join(consumer, "tsconfig.json")], { cwd: consumer, encoding: "utf8", stdio: "pipe" });
+  } catch (e) {
+    assert.fail(`${failure}:\n${(e as { stdout?: string }).stdout ?? e}`);
+  }
+}
+
 test("build: every export of package.json is built, bundle and declaration, and the bundle exports what the source does", async () => {
   execFileSync(process.execPath, [join(root, "scripts", "build.mjs"), "--outdir", out, "--quiet"], { cwd: root, stdio: "pipe" });
 
@@ -262,27 +291,7 @@ test("build: the emitted declarations type-check in a strict consumer (exactOpti
       `export function register(s: McpServer): void { s.tool("a", {}, () => ({ content: [], structuredContent: [1, 2] })); s.tool("o", {}, () => ({ content: [], structuredContent: { t: 1 } })); }`,
     ].join("\n");
     writeFileSync(join(consumer, "consumer.mts"), specifiers.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};\n`).join("") + `export const all = [${specifiers.map((_, i) => `m${i}`).join(", ")}];\n` + usage + "\n");
-    writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        skipLibCheck: false,
-        module: "nodenext",
-        moduleResolution: "nodenext",
-        target: "es2022",
-        lib: ["es2022", "dom", "dom.iterable"],
-        types: ["node"],
-        typeRoots: [join(root, "node_modules", "@types")],
-        noEmit: true,
-      },
-      files: ["consumer.mts"],
-    }));
-    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    try {
-      execFileSync(process.execPath, [tsc, "-p", join(consumer, "tsconfig.json")], { cwd: consumer, encoding: "utf8", stdio: "pipe" });
-    } catch (e) {
-      assert.fail(`the declarations do not type-check:\n${(e as { stdout?: string }).stdout ?? e}`);
-    }
+    strictTypeCheck(consumer, ["es2022", "dom", "dom.iterable"], ["consumer.mts"], "the declarations do not type-check");
   } finally {
     rmSync(consumer, { recursive: true, force: true });
   }
@@ -306,27 +315,7 @@ test("build: every shipped declaration type-checks without the DOM library (lib 
     };
     walk(typesDir);
     assert.ok(files.length > 50, `found ${files.length} declarations`);
-    writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        exactOptionalPropertyTypes: true,
-        skipLibCheck: false,
-        module: "nodenext",
-        moduleResolution: "nodenext",
-        target: "es2022",
-        lib: ["es2022"],
-        types: ["node"],
-        typeRoots: [join(root, "node_modules", "@types")],
-        noEmit: true,
-      },
-      files,
-    }));
-    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    try {
-      execFileSync(process.execPath, [tsc, "-p", join(consumer, "tsconfig.json")], { cwd: consumer, encoding: "utf8", stdio: "pipe" });
-    } catch (e) {
-      assert.fail(`a declaration needs the DOM library:\n${(e as { stdout?: string }).stdout ?? e}`);
-    }
+    strictTypeCheck(consumer, ["es2022"], files, "a declaration needs the DOM library");
   } finally {
     rmSync(consumer, { recursive: true, force: true });
   }
