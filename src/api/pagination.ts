@@ -54,12 +54,18 @@ export function decodeCursor(list: string, cursor: string): number {
   return encodeCursor(list, n) === cursor ? n : -1;
 }
 
+/** One page of a list. */
+export interface Page<D> {
+  items: D[];
+  nextCursor?: string;
+}
+
 /**
  * One page of `items` (in ascending `seq` order) starting at `cursor`, at most `pageSize`
  * long (0: unlimited), mapped by `describe`. Throws an {@link McpError} -32602 for an
  * invalid cursor; the request handler turns that into the error response.
  */
-export function page<T extends Sequenced, D>(list: string, items: Iterable<T>, cursor: unknown, pageSize: number, describe: (item: T) => D): { items: D[]; nextCursor?: string } {
+export function page<T extends Sequenced, D>(list: string, items: Iterable<T>, cursor: unknown, pageSize: number, describe: (item: T) => D): Page<D> {
   let from = 0;
   if (cursor !== undefined) {
     from = typeof cursor === "string" ? decodeCursor(list, cursor) : -1;
@@ -99,12 +105,6 @@ export function decodeListedCursor(list: string, cursor: unknown): [number, numb
   // decodeCursor re-encodes: a leading zero in `seq` makes a different text, so is refused too.
   const index = decodeCursor(`${list}/${seq}`, cursor);
   return index < 0 ? null : [seq, index];
-}
-
-/** One page of a list. */
-export interface Page<D> {
-  items: D[];
-  nextCursor?: string;
 }
 
 /**

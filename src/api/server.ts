@@ -409,10 +409,13 @@ function assignDefined(to: Record<string, unknown>, from: object): void {
   for (const [k, v] of Object.entries(from)) if (v !== undefined && k !== "complete") to[k] = v;
 }
 
-/** A `resources/list` result. */
-function resourcesPage(r: Page<Resource>): JsonObject {
-  return (r.nextCursor === undefined ? { resources: r.items } : { resources: r.items, nextCursor: r.nextCursor }) as JsonObject;
+/** A list result: one page as its `field`, with the cursor of the next when there is one. */
+function pageResult(field: string, r: Page<unknown>): JsonObject {
+  return (r.nextCursor === undefined ? { [field]: r.items } : { [field]: r.items, nextCursor: r.nextCursor }) as JsonObject;
 }
+
+/** A `resources/list` result. */
+const resourcesPage = (r: Page<Resource>): JsonObject => pageResult("resources", r);
 
 /** What a template's `list` answered, when it is an array; the server's fault (-32603) otherwise. */
 function listedArray(t: TemplateEntry, value: unknown): readonly unknown[] {
@@ -650,7 +653,6 @@ export class McpServerCore {
     return () => void set.delete(fn);
   }
 
-  /** The versions before 2026-07-28 this server's sessions negotiate. */
   /**
    * Throws when `def` is not a valid entry of a `method` result in some version this server
    * serves: it would fail every listing of that version (the outgoing check answers
@@ -663,6 +665,7 @@ export class McpServerCore {
     }
   }
 
+  /** The versions before 2026-07-28 this server's sessions negotiate. */
   private legacyVersions(): readonly ProtocolVersion[] {
     return (this.options.session?.versions ?? LEGACY_VERSIONS).filter((v) => !isModernVersion(v));
   }
@@ -978,8 +981,7 @@ export class McpServerCore {
 
   /** One page of a registry, as the `field` of a list result (`kind` names the list in its cursors). */
   private list<T extends { seq: number; def: JsonObject }>(field: string, kind: string, registry: Map<string, T>, p: JsonObject): JsonObject {
-    const r = page(kind, registry.values(), p.cursor, this.pageSize, defOf);
-    return r.nextCursor === undefined ? { [field]: r.items } : { [field]: r.items, nextCursor: r.nextCursor };
+    return pageResult(field, page(kind, registry.values(), p.cursor, this.pageSize, defOf));
   }
 
   /**
