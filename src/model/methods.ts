@@ -12,9 +12,10 @@
  * Theory of operation. The schema-derived part is generated
  * (`scripts/gen-validators.mjs` writes one row per method into
  * `src/schema/generated/<version>.ts`); the rules the schema cannot express are the
- * small hand-written tables below. They are joined once, at module load, into frozen
- * {@link MethodSpec} records, so a lookup is a property read and every field except
- * the two validators is plain JSON that tools can print or diff.
+ * small hand-written tables below. They are joined into frozen {@link MethodSpec}
+ * records once per version, on that version's first lookup (a process that speaks one
+ * version builds one table: cold start), so a lookup is a property read and every field
+ * except the two validators is plain JSON that tools can print or diff.
  *
  * Results that take more than one shape are told apart the way the protocol says a
  * receiver does it, not by trying every shape: in 2026-07-28 by `resultType`
@@ -231,12 +232,27 @@ function tasksExtensionTable(): Readonly<Record<string, MethodSpec>> {
   return Object.freeze(out);
 }
 
-/** The method tables, one per schema version, keyed by method name. */
-export const METHODS: Record<SchemaVersion, Readonly<Record<string, MethodSpec>>> = /* @__PURE__ */ Object.freeze({
-  "2026-07-28": /* @__PURE__ */ buildTable("2026-07-28", ROWS["2026-07-28"]),
-  "2025-11-25": /* @__PURE__ */ buildTable("2025-11-25", ROWS["2025-11-25"]),
-  "2025-06-18": /* @__PURE__ */ buildTable("2025-06-18", ROWS["2025-06-18"]),
-  "2025-03-26": /* @__PURE__ */ buildTable("2025-03-26", ROWS["2025-03-26"]),
+const built: Partial<Record<SchemaVersion, Readonly<Record<string, MethodSpec>>>> = {};
+
+/** The method table of `version`, built on its first use. */
+function tableOf(version: SchemaVersion): Readonly<Record<string, MethodSpec>> {
+  return (built[version] ??= buildTable(version, ROWS[version]));
+}
+
+/** The method tables, one per schema version, keyed by method name (each built when first read). */
+export const METHODS: Readonly<Record<SchemaVersion, Readonly<Record<string, MethodSpec>>>> = /* @__PURE__ */ Object.freeze({
+  get "2026-07-28"() {
+    return tableOf("2026-07-28");
+  },
+  get "2025-11-25"() {
+    return tableOf("2025-11-25");
+  },
+  get "2025-06-18"() {
+    return tableOf("2025-06-18");
+  },
+  get "2025-03-26"() {
+    return tableOf("2025-03-26");
+  },
 });
 
 /**
@@ -263,16 +279,16 @@ export const EXTENSION_METHODS: Readonly<Partial<Record<SchemaVersion, Readonly<
  * capability"), so a 2024-11-05 server, whose `ServerCapabilities` has no such field,
  * cannot declare it, and `completion/complete` is not gated there.
  */
-const V2024_11_05: Readonly<Record<string, MethodSpec>> = /* @__PURE__ */ Object.freeze({
-  "completion/complete": /* @__PURE__ */ Object.freeze({ ...METHODS["2025-03-26"]["completion/complete"], capability: null }),
-});
+let completion2024: MethodSpec | undefined;
 
 /** The spec of `method` in `version` (its schema's, else an extension's), or undefined when that version has no such method. */
 export function methodSpec(version: ProtocolVersion, method: string): MethodSpec | undefined {
   if (typeof version !== "string" || !(SCHEMA_VERSIONS as readonly string[]).includes(schemaVersionOf(version))) return undefined;
-  if (version === "2024-11-05" && Object.hasOwn(V2024_11_05, method)) return V2024_11_05[method];
+  if (version === "2024-11-05" && method === "completion/complete") {
+    return (completion2024 ??= Object.freeze({ ...tableOf("2025-03-26")[method], capability: null }));
+  }
   const v = schemaVersionOf(version);
-  const table = METHODS[v];
+  const table = tableOf(v);
   if (typeof method !== "string") return undefined;
   if (Object.hasOwn(table, method)) return table[method];
   const ext = EXTENSION_METHODS[v];

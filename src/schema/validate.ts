@@ -14,8 +14,8 @@
  * the method tables validate (params and results, `generated/nodes.ts`), which this
  * module's own lookups use, and the rest (`generated/full.ts`), which types.ts appends
  * for the schema entry point, so the kernel alone does not carry the message envelopes
- * and unions. At load, each node is decoded into a `Node` object of one shape, so the
- * interpreter's reads stay monomorphic. `check(node, x)`
+ * and unions. On first use, each node is decoded into a `Node` object of one shape, so
+ * the interpreter's reads stay monomorphic. `check(node, x)`
  * returns `null` when `x` is valid and otherwise a fresh array of issues whose paths are
  * relative to `x`; each object or array level prefixes its key on the way out, so a
  * JSON pointer is only ever built for a failure and the success path allocates nothing.
@@ -393,24 +393,31 @@ function run(node: Node, value: unknown): Issue[] | null {
 }
 
 /**
- * Every generated node, decoded on first use (all allocated before any is filled, so
- * references may run ahead; addNodes appends). On first use, not at load: a top-level loop
- * is a statement a bundler must keep, and with it every table, in a consumer that imports
- * only the codec from the package root.
+ * The decoded nodes by number. Each is decoded on first use, with the nodes it reaches, so
+ * a process pays only for the types it checks: a server that speaks one version decodes
+ * that version's nodes, not the four versions' (cold start). Never at load: a top-level
+ * loop is a statement a bundler must keep, and with it every table, in a consumer that
+ * imports only the codec from the package root.
  */
-let LINKED: Node[] | undefined;
+const LINKED: Node[] = [];
 
-function linkedNodes(): Node[] {
-  if (LINKED === undefined) {
-    LINKED = NODES.map(() => new Node());
-    for (let i = 0; i < NODES.length; i++) decode(LINKED[i], NODES[i]);
+/** generated/full.ts's nodes, numbered from NODES.length on, once src/schema/types.ts has added them. */
+let EXTRA: readonly (readonly unknown[])[] = [];
+
+/** Node number `i`, decoded on first use (stored before its references are followed: a node may reach itself). */
+function nodeAt(i: number): Node {
+  let n = LINKED[i];
+  if (n === undefined) {
+    n = new Node();
+    LINKED[i] = n;
+    decode(n, i < NODES.length ? NODES[i] : EXTRA[i - NODES.length]);
   }
-  return LINKED;
+  return n;
 }
 
 /** The node a generated reference stands for: an index into NODES, or an inline node. */
 function linked(r: unknown): Node {
-  return typeof r === "number" ? LINKED![r] : decode(new Node(), r as readonly unknown[]);
+  return typeof r === "number" ? nodeAt(r) : decode(new Node(), r as readonly unknown[]);
 }
 
 /** Fills `n` from generated node `g` (encoding: generated/nodes.ts). */
@@ -470,15 +477,12 @@ function decodeUnion(n: Node, g: readonly unknown[]): void {
 }
 
 /**
- * Appends generated nodes numbered from the current end of the table on (generated/full.ts
- * for src/schema/types.ts, once).
+ * Adds the generated nodes numbered from NODES.length on (generated/full.ts, for
+ * src/schema/types.ts, once); they are decoded on first use like the rest.
  * @internal
  */
 export function addNodes(extra: readonly (readonly unknown[])[]): void {
-  const all = linkedNodes();
-  const base = all.length;
-  for (let i = 0; i < extra.length; i++) all.push(new Node());
-  for (let i = 0; i < extra.length; i++) decode(all[base + i], extra[i]);
+  EXTRA = extra;
 }
 
 /**
@@ -519,8 +523,10 @@ const validators: (Validator | undefined)[] = [];
 export function nodeValidator(node: number): Validator {
   let v = validators[node];
   if (v === undefined) {
-    const n = linkedNodes()[node];
-    v = (value: unknown) => run(n, value);
+    // Decoded at the first check, not here: the method tables make a validator for every
+    // method of a version, most of which a process never receives.
+    let n: Node | undefined;
+    v = (value: unknown) => run((n ??= nodeAt(node)), value);
     validators[node] = v;
   }
   return v;
@@ -554,7 +560,7 @@ export function validatorIn(t: TypeTable, version: ProtocolVersion, typeName: st
 export function validateIn<T>(t: TypeTable, version: ProtocolVersion, typeName: string, value: unknown): ValidationResult<T> {
   const node = nodeOf(t, version, typeName);
   if (node < 0) return { ok: false, issues: [{ path: "", reason: `unknown type ${JSON.stringify(typeName)} in schema ${String(version)}` }] };
-  const issues = run(linkedNodes()[node], value);
+  const issues = run(nodeAt(node), value);
   return issues === null ? { ok: true, value: value as T } : { ok: false, issues };
 }
 
