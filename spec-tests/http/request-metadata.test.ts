@@ -37,8 +37,18 @@ test("streamable-http (draft) Schema Extension: x-mcp-header declarations are re
     ["under items", { properties: { a: { type: "array", items: { type: "string", "x-mcp-header": "A" } } } }],
     ["under anyOf", { properties: { a: { anyOf: [{ type: "string", "x-mcp-header": "A" }] } } }],
     ["at the root", { type: "string", "x-mcp-header": "A" }],
+    // Keywords whose value maps names to subschemas: each entry is a schema, none reachable.
+    ["under $defs, reached through $ref", { type: "object", properties: { a: { $ref: "#/$defs/r" } }, $defs: { r: { type: "string", "x-mcp-header": "A" } } }],
+    ["under definitions", { type: "object", properties: { q: { type: "string" } }, definitions: { r: { type: "string", "x-mcp-header": "A" } } }],
+    ["under patternProperties", { type: "object", patternProperties: { "^a": { type: "string", "x-mcp-header": "A" } } }],
+    ["under dependentSchemas", { type: "object", dependentSchemas: { a: { properties: { b: { type: "string", "x-mcp-header": "A" } } } } }],
+    ["under dependencies", { type: "object", dependencies: { a: { properties: { b: { type: "string", "x-mcp-header": "A" } } } } }],
+    ["under contentSchema", { type: "object", properties: { a: { type: "string", contentSchema: { type: "string", "x-mcp-header": "A" } } } }],
   ];
   for (const [what, schema] of bad) assert.equal(paramHeadersOf(schema).ok, false, what);
+  // Instances, not schemas: a key of that name inside const, default, enum or examples is data.
+  const data = { type: "object", properties: { a: { type: "object", const: { "x-mcp-header": "A" }, default: { "x-mcp-header": "A" }, examples: [{ "x-mcp-header": "A" }] } } };
+  assert.deepEqual(paramHeadersOf(data), { ok: true, headers: [] });
 });
 
 test("streamable-http (draft) Client Behavior: headers from the body; absent or null arguments send none; integers and booleans as text", () => {

@@ -508,6 +508,11 @@ export class McpServerCore {
       maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
     });
     if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new RangeError("pageSize must be a non-negative integer");
+    // The caching hints every cacheable modern result gets: a value the schema refuses would
+    // fail each of those requests with -32603, so it is refused here, naming the option.
+    const { cacheTtlMs, cacheScope } = options.session ?? {};
+    if (cacheTtlMs !== undefined && !(Number.isSafeInteger(cacheTtlMs) && cacheTtlMs >= 0)) throw new RangeError("session.cacheTtlMs must be a non-negative integer (draft server/utilities/caching: ttlMs MUST be >= 0)");
+    if (cacheScope !== undefined && cacheScope !== "public" && cacheScope !== "private") throw new TypeError('session.cacheScope must be "public" or "private"');
     // Every initialize result (and 2026-07-28 result) carries this serverInfo: one the
     // schema's Implementation refuses (an icon `src` without a scheme: `format: uri`)
     // would make clients refuse the server, so it is refused here, naming the field.

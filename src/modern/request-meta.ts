@@ -146,7 +146,10 @@ export function readCacheHints(method: string, result: JsonObject): JsonObject {
 /**
  * A modern result as it goes on the wire: `resultType` (MUST; `complete` when the handler
  * gave none), `_meta.serverInfo` (SHOULD), and caching hints on complete results of the
- * cacheable methods (MUST) when the handler gave none.
+ * cacheable methods (MUST) when the handler gave none. An `input_required` result goes
+ * without the hints a handler may have put on it: interim results "are not cacheable and
+ * carry no caching hints" (draft `server/utilities/caching`), and a `public` scope on one
+ * would invite a shared cache to keep it.
  */
 export function stampResult(method: string, result: JsonObject, serverInfo: Implementation, cache: { ttlMs: number; scope: "public" | "private" }): JsonObject {
   const out = merged(result) as JsonObject;
@@ -155,7 +158,10 @@ export function stampResult(method: string, result: JsonObject, serverInfo: Impl
   const meta = merged(given) as JsonObject;
   if (given === undefined || !Object.hasOwn(given, MetaKey.serverInfo)) meta[MetaKey.serverInfo] = serverInfo;
   out._meta = meta;
-  if (out.resultType === "complete" && CACHEABLE_METHODS.includes(method)) {
+  if (out.resultType === "input_required") {
+    delete out.ttlMs;
+    delete out.cacheScope;
+  } else if (out.resultType === "complete" && CACHEABLE_METHODS.includes(method)) {
     if (out.ttlMs === undefined) out.ttlMs = cache.ttlMs;
     if (out.cacheScope === undefined) out.cacheScope = cache.scope;
   }

@@ -114,8 +114,16 @@ export interface ParamHeader {
   path: string[];
 }
 
-/** Keywords under which an annotation is not statically reachable (spec: Schema Extension). */
-const NESTED_SCHEMA_KEYS = ["items", "prefixItems", "additionalProperties", "patternProperties", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref", "$defs", "definitions", "dependentSchemas", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"];
+/**
+ * Keywords whose value is a subschema or an array of them, and keywords whose value maps
+ * names to subschemas: an annotation under any of them is not statically reachable (spec:
+ * Schema Extension, "An `x-mcp-header` annotation anywhere else makes the annotation, and
+ * thus the tool definition, invalid"). A `$ref` target is reached through `$defs` or
+ * `definitions`, so it is one of these too. Data keywords (`const`, `default`, `enum`,
+ * `examples`) hold instances, not schemas: a key named `x-mcp-header` there is data.
+ */
+const SUBSCHEMA_KEYS = ["items", "prefixItems", "additionalItems", "additionalProperties", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "contentSchema"];
+const SCHEMA_MAP_KEYS = ["$defs", "definitions", "patternProperties", "dependentSchemas", "dependencies"];
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -152,7 +160,11 @@ export function paramHeadersOf(inputSchema: unknown): { ok: true; headers: Param
     if (props !== null && typeof props === "object" && !Array.isArray(props)) {
       for (const key of Object.keys(props)) visit((props as JsonObject)[key], [...path, key], reachable);
     }
-    for (const key of NESTED_SCHEMA_KEYS) if (Object.hasOwn(s, key)) visit(s[key], path, false);
+    for (const key of SUBSCHEMA_KEYS) if (Object.hasOwn(s, key)) visit(s[key], path, false);
+    for (const key of SCHEMA_MAP_KEYS) {
+      const map = Object.hasOwn(s, key) ? s[key] : undefined;
+      if (map !== null && typeof map === "object" && !Array.isArray(map)) for (const name of Object.keys(map)) visit((map as JsonObject)[name], path, false);
+    }
   };
   visit(inputSchema, [], true);
   return problem === undefined ? { ok: true, headers } : { ok: false, reason: problem };
