@@ -149,6 +149,38 @@ test("basic/transports (JSON-RPC messages MUST be UTF-8 encoded): only the event
   assert.deepEqual(run(single), expected, "one byte at a time");
 });
 
+test("basic/transports (MUST be UTF-8): each line of a chunk that holds bad bytes is judged as a strict UTF-8 decoder judges it (overlong forms, surrogates, past U+10FFFF, cut sequences), with LF, CR and CRLF endings, many lines in one chunk", () => {
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  const isUtf8 = (b: Uint8Array) => {
+    try {
+      strict.decode(b);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const vectors: number[][] = [
+    [0x61], [0xc3, 0xa9], [0xe2, 0x82, 0xac], [0xf0, 0x9f, 0x8e, 0x89], [0xef, 0xbf, 0xbd], [0xf4, 0x8f, 0xbf, 0xbf],
+    [0xc0, 0xaf], [0xc1, 0xbf], [0xe0, 0x80, 0xaf], [0xe0, 0x9f, 0xbf], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xf0, 0x8f, 0xbf, 0xbf],
+    [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xff], [0x80], [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x8e], [0xc3, 0x41], [0xe2, 0x41, 0x82],
+  ];
+  // A seeded generator adds random short lines of high bytes.
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  for (let i = 0; i < 300; i++) vectors.push(Array.from({ length: 1 + (next() % 5) }, () => 0x80 + (next() % 128)));
+  const endings = [[0x0a], [0x0d], [0x0d, 0x0a]];
+  const parts: number[] = [];
+  const expected: SseOutput[] = [];
+  vectors.forEach((v, i) => {
+    const line = Uint8Array.from(v);
+    parts.push(...enc.encode("data: "), ...v, ...endings[i % 3], ...endings[(i + 1) % 3]);
+    const data = new TextDecoder().decode(line);
+    expected.push(isUtf8(line) ? ev(data) : notUtf8(data));
+  });
+  // One chunk with one bad line at least, so the chunk is decoded line by line as a whole.
+  assert.deepEqual(run([Uint8Array.from(parts)]), expected);
+});
+
 test("the decoder state is plain data: a JSON round trip between any two chunks, a character cut across them included, decodes alike", () => {
   const bytes = enc.encode("data: é🎉\n\nid: 7\ndata: x\n\n");
   const whole = feedSse(createSseDecoder(), bytes);

@@ -123,10 +123,32 @@ const utf8 = /* @__PURE__ */ new TextDecoder("utf-8", { ignoreBOM: true });
 const strictUtf8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /**
  * The text ranges (`[start, end)` pairs of offsets into the text of the chunk being fed)
- * of the lines that held bytes that are not UTF-8. Filled by {@link decodeChunk}, read by
- * {@link feedText}, emptied per chunk; almost always empty.
+ * of the lines that held bytes that are not UTF-8, in order: the first `invalidCount`
+ * entries. Filled by {@link decodeChunk}, read by {@link feedText}, let go after each
+ * chunk; null for a chunk that held none, almost always. A typed array, grown by
+ * doubling: a plain array grown one push at a time cost over 100 ns a push once it held
+ * tens of thousands (a chunk of short invalid lines), and this one a few.
  */
-const invalidRanges: number[] = [];
+let invalidRanges: Int32Array | null = null;
+let invalidCount = 0;
+/**
+ * Where {@link touchesInvalid} resumes in {@link invalidRanges}: the lines of a chunk are
+ * asked about in order, so a range that ends before one line cannot touch a later one.
+ * Without it, a body of many short invalid lines cost lines × invalid lines per chunk.
+ */
+let invalidFrom = 0;
+
+/** Records that `text[from .. to)` of the chunk being fed held bytes that are not UTF-8. */
+function markInvalid(from: number, to: number): void {
+  if (invalidRanges === null) invalidRanges = new Int32Array(64);
+  else if (invalidCount === invalidRanges.length) {
+    const grown = new Int32Array(invalidRanges.length * 2);
+    grown.set(invalidRanges);
+    invalidRanges = grown;
+  }
+  invalidRanges[invalidCount++] = from;
+  invalidRanges[invalidCount++] = to;
+}
 const DIGITS = /^[0-9]+$/;
 
 /** A fresh decoder for one stream; `lastEventId` can seed it (e.g. when resuming). */
@@ -156,8 +178,10 @@ export function createSseDecoder(options?: SseOptions, lastEventId = ""): SseDec
 /** Feeds one chunk (text or UTF-8 bytes) and returns what it completes, in order. Updates `state` in place. Never throws. */
 export function feedSse(state: SseDecoder, chunk: string | Uint8Array): SseOutput[] {
   const out: SseOutput[] = [];
-  invalidRanges.length = 0;
+  invalidCount = 0;
+  invalidFrom = 0;
   feedText(state, typeof chunk === "string" ? chunk : decodeChunk(state, chunk), out);
+  invalidRanges = null;
   return out;
 }
 
@@ -184,37 +208,58 @@ function decodeChunk(state: SseDecoder, chunk: Uint8Array): string {
 /**
  * `bytes` decoded with replacement; when some are not UTF-8, the ranges of the lines that
  * held them go to {@link invalidRanges} (offsets from `at`, where this text starts in the
- * chunk's). Line by line, the text is the same as in one piece: a malformed sequence is
- * cut short by a CR or LF byte, which decodes as itself.
+ * chunk's). The whole chunk is decoded once: line by line, the text is the same as in one
+ * piece, since a malformed sequence is cut short by a CR or LF byte, which decodes as
+ * itself. So the k-th line terminator of the bytes is the k-th of the text, and one pass
+ * over each finds the lines to mark. (Decoding each line strictly and catching the throw
+ * cost microseconds per line: a body of short invalid lines made that the bulk of the work.)
  */
 function decodeMarking(bytes: Uint8Array, at: number): string {
   try {
     return strictUtf8.decode(bytes);
   } catch {
-    // Not UTF-8: found line by line below.
+    // Not UTF-8: the lines that are not are found below.
   }
-  let text = "";
+  const text = utf8.decode(bytes);
   let from = 0;
+  let textFrom = 0;
   for (let i = 0; i <= bytes.length; i++) {
     if (i < bytes.length && bytes[i] !== 0x0a && bytes[i] !== 0x0d) continue;
-    const line = bytes.subarray(from, i);
-    let piece: string;
-    try {
-      piece = strictUtf8.decode(line);
-    } catch {
-      piece = utf8.decode(line);
-      invalidRanges.push(at + text.length, at + text.length + piece.length);
-    }
-    text += i < bytes.length ? piece + String.fromCharCode(bytes[i]) : piece;
+    let textEnd = textFrom;
+    if (i < bytes.length) while (text.charCodeAt(textEnd) !== 0x0a && text.charCodeAt(textEnd) !== 0x0d) textEnd++;
+    else textEnd = text.length;
+    if (!isUtf8(bytes, from, i)) markInvalid(at + textFrom, at + textEnd);
     from = i + 1;
+    textFrom = textEnd + 1;
   }
   return text;
 }
 
-/** Whether `text[from .. to)` of the chunk being fed touches a line that held bytes that are not UTF-8. */
+/** Whether `b[from .. to)` is UTF-8 (RFC 3629: no overlong forms, surrogates, or code points past U+10FFFF). */
+function isUtf8(b: Uint8Array, from: number, to: number): boolean {
+  let i = from;
+  while (i < to) {
+    const lead = b[i++];
+    if (lead < 0x80) continue;
+    const more = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
+    if (more === 0 || i + more > to) return false;
+    // The second byte's range is narrower after E0, ED, F0 and F4 (RFC 3629 section 4).
+    const second = b[i];
+    if (second < (lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80) || second > (lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf)) return false;
+    for (let k = 1; k < more; k++) if ((b[i + k] & 0xc0) !== 0x80) return false;
+    i += more;
+  }
+  return true;
+}
+
+/**
+ * Whether `text[from .. to)` of the chunk being fed touches a line that held bytes that are
+ * not UTF-8. Asked with `from` never decreasing within a chunk (see {@link invalidFrom}).
+ */
 function touchesInvalid(from: number, to: number): boolean {
-  for (let i = 0; i < invalidRanges.length; i += 2) if (invalidRanges[i] < to && invalidRanges[i + 1] > from) return true;
-  return false;
+  const ranges = invalidRanges!;
+  while (invalidFrom < invalidCount && ranges[invalidFrom + 1] <= from) invalidFrom += 2;
+  return invalidFrom < invalidCount && ranges[invalidFrom] < to;
 }
 
 /** Bytes a UTF-8 sequence starting with `lead` has (1 for anything that is not a multi-byte lead). */
@@ -254,7 +299,7 @@ function feedText(state: SseDecoder, text: string, out: SseOutput[]): void {
       const piece = text.slice(pos, end);
       const line = state.line === "" ? piece : state.line + piece;
       state.line = "";
-      processLine(state, line, out, state.lineInvalid || (invalidRanges.length > 0 && touchesInvalid(pos, end)));
+      processLine(state, line, out, state.lineInvalid || (invalidCount > 0 && touchesInvalid(pos, end)));
     }
     // The line has ended, dropped or not: the next one starts clean.
     state.line = "";
@@ -272,7 +317,7 @@ function feedText(state: SseDecoder, text: string, out: SseOutput[]): void {
   if (state.lineDropped) keepTail(state, text, pos, n);
   else if (!grow(state, text, pos, n)) {
     state.line += pos === 0 ? text : text.slice(pos);
-    if (invalidRanges.length > 0 && touchesInvalid(pos, n)) state.lineInvalid = true;
+    if (invalidCount > 0 && touchesInvalid(pos, n)) state.lineInvalid = true;
   }
 }
 

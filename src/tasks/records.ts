@@ -312,9 +312,13 @@ export function acceptResponses(state: TaskTableState, rec: TaskRecord, response
 export function removeWaiter(state: TaskTableState, rec: TaskRecord, id: RequestId, out: TaskOutput[], redeliver = true): void {
   const wkey = waiterKey(rec.ownerKey, id);
   delete state.waiting[wkey];
-  const rest = rec.waiters!.filter((w) => requestKey(w.id) !== requestKey(id));
-  if (rest.length > 0) rec.waiters = rest;
-  else delete rec.waiters;
+  // In place, comparing ids as they are (a number and its string stay distinct, as in
+  // requestKey): a copy per removal, keys built for every waiter, made aborting W waiters
+  // of one task cost W² string allocations.
+  const waiters = rec.waiters!;
+  const at = waiters.findIndex((w) => w.id === id);
+  if (at >= 0) waiters.splice(at, 1);
+  if (waiters.length === 0) delete rec.waiters;
   const delivered = rec.deliveredOn;
   if (delivered !== undefined) {
     for (const key of Object.keys(delivered)) if (delivered[key] === wkey) delete delivered[key];

@@ -307,12 +307,18 @@ export function abandon(state: TaskTableState, input: Extract<TaskInput, { type:
     return removeWaiter(state, state.tasks[taskId], input.id, out);
   }
   // Waiter keys are the owner key, `#`, then the request id: the prefix selects exactly this
-  // owner's. A task's waiters are all its owner's, so none is left to redeliver input to.
+  // owner's. A task's waiters are all its owner's, so the first key of a task removes them
+  // all at once (one at a time, each removal scanned the rest), and none is left to
+  // redeliver input to.
   const prefix = key + "#";
   for (const wkey of Object.keys(state.waiting)) {
     if (!wkey.startsWith(prefix)) continue;
-    const rec = state.tasks[state.waiting[wkey]];
-    const w = rec.waiters!.find((x) => waiterKey(key, x.id) === wkey)!;
-    removeWaiter(state, rec, w.id, out, false);
+    const taskId = own(state.waiting, wkey);
+    if (taskId === undefined) continue; // its task's waiters went with an earlier key
+    const rec = state.tasks[taskId];
+    for (const w of rec.waiters!) delete state.waiting[waiterKey(key, w.id)];
+    delete rec.waiters;
+    const delivered = rec.deliveredOn;
+    if (delivered !== undefined) for (const k of Object.keys(delivered)) if (delivered[k].startsWith(prefix)) delete delivered[k];
   }
 }
