@@ -147,11 +147,40 @@ test("resources.mdx List Changed Notification: adding or removing a resource or 
   assert.equal((await c.client.listResources()).resources.length, 2);
 });
 
-test("resources registration: duplicates and templates beyond level 1 are refused", async () => {
+test("resources registration: duplicates, templates that are not RFC 6570 and templates no URI could be matched to are refused", async () => {
   const c = await connect(library);
   assert.throws(() => c.server.resource("file:///readme", { name: "again" }, () => undefined), /already registered/);
   assert.throws(() => c.server.resourceTemplate("notes://{owner}/note/{id}", { name: "again" }, () => undefined), /already registered/);
-  assert.throws(() => c.server.resourceTemplate("file:///{+path}", { name: "p" }, () => undefined), /level-1/);
+  assert.throws(() => c.server.resourceTemplate("file:///{=path}", { name: "p" }, () => undefined), /invalid URI template.*reserved for extensions/);
+  assert.throws(() => c.server.resourceTemplate("x://{a}{b}", { name: "ab" }, () => undefined), /cannot be matched.*adjacent/);
+  assert.throws(() => c.server.resourceTemplate("x://s{?tags*}", { name: "tags" }, () => undefined), /cannot be matched/);
+});
+
+test("resources.mdx Resource Templates (RFC 6570 levels 2-4): reserved, path and query expressions route reads end to end, traversal refused", async () => {
+  const seen: Record<string, string>[] = [];
+  const { client } = await connect((s) => {
+    s.resourceTemplate("file:///{+path}", { name: "file" }, (uri, v) => (seen.push({ ...v }), text(uri, `file ${v.path}`)));
+    s.resourceTemplate("search://items{?q,limit}", { name: "search" }, (uri, v) => (seen.push({ ...v }), text(uri, `search ${JSON.stringify(v)}`)));
+    s.resourceTemplate("github://repos/{owner}/{repo}/contents{/path*}", { name: "gh" }, (uri, v) => (seen.push({ ...v }), text(uri, "gh")));
+  });
+  assert.equal((await client.readResource("file:///docs/a/b.md")).contents[0].text, "file docs/a/b.md");
+  for (const uri of ["search://items?q=cats&limit=5", "search://items?limit=5&q=cats", "search://items?q=cats", "search://items?limit=5", "search://items"]) {
+    assert.equal((await client.readResource(uri)).contents[0].uri, uri);
+  }
+  await client.readResource("github://repos/o/r/contents/src/a%20b.ts");
+  assert.deepEqual(seen, [
+    { path: "docs/a/b.md" },
+    { q: "cats", limit: "5" },
+    { q: "cats", limit: "5" },
+    { q: "cats" },
+    { limit: "5" },
+    {},
+    { owner: "o", repo: "r", path: "src/a b.ts" },
+  ]);
+  for (const uri of ["file:///../etc/passwd", "file:///docs/%2e%2e/%2e%2e/etc/passwd", "file:////etc/passwd", "search://items?q=..", "search://items?other=1", "github://repos/o/r/contents/../../x"]) {
+    assert.equal((await rejection(client.readResource(uri))).code, ErrorCode.ResourceNotFound, uri);
+  }
+  assert.equal(seen.length, 7);
 });
 
 test("pagination.mdx: resource and template lists paginate with their own cursors", async () => {

@@ -1,5 +1,6 @@
 // Spec: 2025-11-25 server/resources "Resource Templates" (RFC 6570 URI templates); RFC 6570
-// level 1 (simple string expansion, §3.2.2) and its inverse, as the server matches URIs.
+// levels 1-4 and their inverse, as the server matches URIs (the RFC's own expansion suite is
+// uri-template-suite.test.ts); server/resources "Security Considerations" for what never matches.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { expandUriTemplate, matchUriTemplate, parseUriTemplate, type UriTemplate } from "../../src/api/uri-template.js";
@@ -18,20 +19,49 @@ test("RFC 6570 level 1: a template parses into literals and variable names", () 
   assert.deepEqual(parse("static://no-vars").parts, ["static://no-vars"]);
 });
 
-test("RFC 6570: anything but level 1 is refused at parse time, with the reason", () => {
+test("RFC 6570 §2: what the RFC does not define is refused at parse time, with the reason", () => {
   for (const [source, reason] of [
-    ["a/{+path}", /level-1/],
-    ["a/{?q}", /level-1/],
-    ["a/{x*}", /level-1/],
+    ["a/{=x}", /reserved for extensions/],
+    ["a/{x:0}", /prefix/],
+    ["a/{x:2*}", /prefix/],
+    ["a/{x.}", /name/],
+    ["a/{-x}", /name/],
     ["a/{}", /empty/],
     ["a/{x", /unclosed/],
     ["a/x}", /unbalanced/],
-    ["{a}{b}", /adjacent/],
-    ["{a}/{a}", /twice/],
   ] as const) {
     const r = parseUriTemplate(source);
     assert.equal(typeof r, "string", source);
     assert.match(r as string, reason, source);
+  }
+});
+
+test("RFC 6570 levels 2-4 parse into operators and modifiers; `parts` keeps each expression's text", () => {
+  const t = parse("github://repos/{owner}/{repo}/contents/{+path}{?ref,page:3}{/rest*}");
+  assert.deepEqual(t.parts, ["github://repos/", "owner", "/", "repo", "/contents/", "+path", "", "?ref,page:3", "", "/rest*", ""]);
+  assert.deepEqual(t.names, ["owner", "repo", "path", "ref", "page", "rest"]);
+  assert.deepEqual(t.expressions[3], { operator: "?", variables: [{ name: "ref", explode: false }, { name: "page", prefix: 3, explode: false }] });
+  assert.equal(t.unmatchable, undefined);
+});
+
+test("matching: templates whose URIs cannot be split back into variables parse (they expand) but say why they cannot match", () => {
+  for (const [source, reason] of [
+    ["{a}{b}", /adjacent/],
+    ["x://{/a}{b}", /adjacent/],
+    ["x://{/a,b}{/c}", /separates both/],
+    ["x://{.a*}{.b}", /separates both/],
+    ["{a}/{a}", /twice/],
+    ["x://{/a:1,a}", /twice/],
+    ["x://a{?list*}", /names are its data/],
+    ["x://{/list*,b}", /must come last/],
+  ] as const) {
+    const t = parse(source);
+    assert.match(t.unmatchable ?? "", reason, source);
+    assert.equal(matchUriTemplate(t, expandUriTemplate(t, { a: "1", b: "2", c: "3", list: ["4", "5"] })), null, source);
+  }
+  // Leading operators make these boundaries visible.
+  for (const source of ["x://{a}{/b}", "x://{/a}{/b}", "x://{.a}{.b}", "x://{+a}{?b}", "x://{?a}{&b}", "x://{;a}{;b}", "x://{/a*}{?b}"]) {
+    assert.equal(parse(source).unmatchable, undefined, source);
   }
 });
 
@@ -121,6 +151,77 @@ test("RFC 6570 §3.2.2 simple string expansion: unreserved characters kept, all 
   // Expansion and matching are inverses for values without structural characters.
   const v = matchUriTemplate(t, expandUriTemplate(t, { a: "Jürgen & co", b: "1" }))!;
   assert.deepEqual({ ...v }, { a: "Jürgen & co", b: "1" });
+});
+
+test("RFC 6570 levels 2-4 matching: expanding then matching gives the variables back, per operator", () => {
+  for (const [source, vars] of [
+    ["file:///{+path}", { path: "docs/a/b.md" }],
+    ["file:///{+path}", { path: "a b/Jürgen's notes (1).md" }],
+    ["github://repos/{owner}/{repo}/contents/{+path}", { owner: "o", repo: "r", path: "src/index.ts" }],
+    ["x://{+path}{?q}", { path: "a/b", q: "x y&z" }],
+    ["x://{+base,rest}", { base: "a/b", rest: "c" }],
+    ["x://page{#frag}", { frag: "sec 1/2" }],
+    ["x://page{#frag}", {}],
+    ["x://host{/seg}", { seg: "a b" }],
+    ["x://host{/a,b}/end", { a: "1", b: "2" }],
+    ["x://host{/a}{/b}{.ext}", { a: "x", b: "y", ext: "json" }],
+    ["x://host{/a}{/b}{.ext}", { a: "x" }],
+    ["x://file{.a,b}", { a: "tar", b: "gz" }],
+    ["x://m{;x,y,empty}", { x: "1024", y: "768", empty: "" }],
+    ["search://items{?q,limit}", { q: "cats & dogs", limit: "10" }],
+    ["search://items{?q,limit}", { limit: "10" }],
+    ["search://items{?q,limit}", {}],
+    ["search://items{?q,limit}", { q: "" }],
+    ["x://a?fixed=yes{&x,y}", { y: "2" }],
+    ["x://a{?q}{&page}", { q: "z", page: "2" }],
+    ["x://a{?q}{&page}", { page: "2" }],
+    ["x://{id:3}/data", { id: "abc" }],
+    ["x://{x,y}", { x: "1024", y: "768" }],
+    ["café/{var}", { var: "é" }],
+  ] as const) {
+    const t = parse(source);
+    const uri = expandUriTemplate(t, vars);
+    assert.deepEqual({ ...matchUriTemplate(t, uri) }, vars, `${source} -> ${uri}`);
+  }
+});
+
+test("RFC 6570 matching: query pairs in any order, absent ones absent, unknown or repeated names do not match", () => {
+  const t = parse("search://items{?q,limit}");
+  assert.deepEqual({ ...matchUriTemplate(t, "search://items?limit=5&q=a") }, { q: "a", limit: "5" });
+  assert.deepEqual({ ...matchUriTemplate(t, "search://items?q") }, { q: "" });
+  for (const uri of ["search://items?x=1", "search://items?q=a&q=b", "search://items?", "search://items?q=a&", "search://items?q=a#f", "search://itemsX", "search://items&q=a"]) {
+    assert.equal(matchUriTemplate(t, uri), null, uri);
+  }
+  // `{/path*}` takes the remaining segments as one string; a non-exploded `{/x}` one segment.
+  assert.deepEqual({ ...matchUriTemplate(parse("x://r{/path*}"), "x://r/a/b%20c/d") }, { path: "a/b c/d" });
+  assert.deepEqual({ ...matchUriTemplate(parse("x://r{/path*}{?v}"), "x://r/a/b?v=1") }, { path: "a/b", v: "1" });
+  assert.equal(matchUriTemplate(parse("x://r{/x}"), "x://r/a/b"), null);
+  assert.deepEqual({ ...matchUriTemplate(parse("x://r{/x}"), "x://r") }, {});
+  // A prefix bounds the value's length; `{x}` and `{+x}` stay required.
+  assert.equal(matchUriTemplate(parse("x://{id:3}/data"), "x://abcd/data"), null);
+  assert.equal(matchUriTemplate(parse("file:///{+path}"), "file:///"), null);
+  // Reserved expansion keeps "/", "?", "#": the level-1 `{x}` does not.
+  assert.deepEqual({ ...matchUriTemplate(parse("x://{+x}"), "x://a/b?c#d") }, { x: "a/b?c#d" });
+  assert.equal(matchUriTemplate(parse("x://{x}"), "x://a/b"), null);
+});
+
+test("server/resources Security Considerations: the traversal refusals hold for the decoded values of every operator", () => {
+  for (const [source, uris] of [
+    ["file:///{+path}", ["file:///../etc/passwd", "file:///a/../../b", "file:///%2e%2e/x", "file:///..%5Cwin.ini", "file:////etc/passwd", "file:///%2Fetc", "file:///C:/Windows", "file:///C:%5CWindows", "file:///a%00b", "file:///./a", "file:///a/.", "file:///.."]],
+    ["x://repo/contents/{+path}{?ref}", ["x://repo/contents/../../secrets?ref=main", "x://repo/contents/a?ref=.."]],
+    ["x://root{/path*}", ["x://root/../etc", "x://root/a/../../b", "x://root/%2e%2e/b", "x://root//etc/passwd", "x://root/a/%00"]],
+    ["x://root{/a,b}", ["x://root/a/..", "x://root/%2E/b"]],
+    ["x://f{?path}", ["x://f?path=../x", "x://f?path=%2Fetc%2Fpasswd", "x://f?path=a%00"]],
+    ["x://d{#frag}", ["x://d#../x", "x://d#/etc/passwd"]],
+    ["x://d{.ext}", ["x://d.%2e%2e", "x://d.%2E"]],
+    ["x://d{;p}", ["x://d;p=..", "x://d;p=%2e%2e%2fx"]],
+  ] as const) {
+    const t = parse(source);
+    for (const uri of uris) assert.equal(matchUriTemplate(t, uri), null, `${source}: ${uri}`);
+  }
+  // The same templates still match ordinary values.
+  assert.deepEqual({ ...matchUriTemplate(parse("file:///{+path}"), "file:///a..b/.config/x") }, { path: "a..b/.config/x" });
+  assert.deepEqual({ ...matchUriTemplate(parse("x://root{/path*}"), "x://root/a/b") }, { path: "a/b" });
 });
 
 test("pagination.mdx: cursors are opaque, name their list, and decode only in the exact form produced", () => {

@@ -47,4 +47,4 @@ export {
 export { McpClient, McpClientCore, type ClientHandlers, type McpClientOptions, type McpClientCoreOptions, type CallOptions } from "./client.js";
 export { TaskRuntime, taskIdFrom, TASK_ID_BYTES, type TaskRuntimeOptions, type TaskWork } from "./tasks.js";
 export { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
-export { parseUriTemplate, matchUriTemplate, expandUriTemplate, type UriTemplate } from "./uri-template.js";
+export { parseUriTemplate, matchUriTemplate, expandUriTemplate, type UriTemplate, type UriTemplateExpression, type UriTemplateValue, type UriTemplateVariable } from "./uri-template.js";

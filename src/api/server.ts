@@ -591,13 +591,17 @@ export class McpServerCore {
   }
 
   /**
-   * Registers a family of resources named by an RFC 6570 level-1 template such as
-   * `file:///notes/{id}`. Throws when the template is taken or is not level 1.
+   * Registers a family of resources named by an RFC 6570 template such as
+   * `file:///notes/{id}`, `file:///{+path}` or `search://items{?q,limit}`. Throws when the
+   * template is taken, is not RFC 6570, or names variables no URI could be split back into
+   * (`{a}{b}`; see `uri-template.ts`).
    */
   resourceTemplate(uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader): Unregister {
     if (this.templates.has(uriTemplate)) throw new TypeError(`resource template ${JSON.stringify(uriTemplate)} is already registered`);
     const template = parseUriTemplate(uriTemplate);
     if (typeof template === "string") throw new TypeError(`invalid URI template ${JSON.stringify(uriTemplate)}: ${template}`);
+    // A template that expands but cannot be matched would never reach its reader.
+    if (template.unmatchable !== undefined) throw new TypeError(`URI template ${JSON.stringify(uriTemplate)} cannot be matched: ${template.unmatchable}`);
     const def: ResourceTemplate = { uriTemplate, name: config.name };
     const { list, ...wire } = config;
     assignDefined(def, wire);
