@@ -160,3 +160,19 @@ test("authorization-server-discovery: a resource_metadata URL from the challenge
   const none = run(base, {}, { challenge: `Bearer resource_metadata="${PRM_URL}"` });
   assert.deepEqual(none.requests.map((q) => q.url), [PRM_URL, "https://mcp.example.com/.well-known/oauth-protected-resource"]);
 });
+
+test("RFC 7636 Appendix B (PKCE S256, which draft basic/authorization requires): createPkce turns the RFC's 32 octets into its code_verifier and code_challenge", async () => {
+  const { createPkce } = await import("../../src/auth/oauth-fetch.js");
+  // The RFC's example octets stand in for the random source, for this one call only.
+  const octets = [116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121];
+  const random = globalThis.crypto.getRandomValues;
+  globalThis.crypto.getRandomValues = <T extends ArrayBufferView | null>(array: T): T => {
+    (array as unknown as Uint8Array).set(octets);
+    return array;
+  };
+  try {
+    assert.deepEqual(await createPkce(), { verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" });
+  } finally {
+    globalThis.crypto.getRandomValues = random;
+  }
+});
