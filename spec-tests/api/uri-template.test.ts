@@ -69,8 +69,11 @@ test("matching: variables take the text up to the next literal, percent-decoded"
   const t = parse("test://template/{id}/data");
   assert.deepEqual({ ...matchUriTemplate(t, "test://template/123/data") }, { id: "123" });
   assert.deepEqual({ ...matchUriTemplate(t, "test://template/a%20b/data") }, { id: "a b" });
-  // A malformed escape is kept as written.
+  // An escape that spells no UTF-8 character is kept as written, the others beside it decoded
+  // (hex digits in either case, RFC 3986 §2.1), and so is a `%` that starts no escape.
   assert.deepEqual({ ...matchUriTemplate(t, "test://template/%E0%A4%A/data") }, { id: "%E0%A4%A" });
+  assert.deepEqual({ ...matchUriTemplate(t, "test://template/a%20b%ff%c3%a9/data") }, { id: "a b%FFé" });
+  assert.deepEqual({ ...matchUriTemplate(t, "test://template/100%25%/data") }, { id: "100%%" });
   const two = parse("x://{a}-{b}");
   assert.deepEqual({ ...matchUriTemplate(two, "x://1-2-3") }, { a: "1", b: "2-3" });
   const trailing = parse("x://{a}");
@@ -185,6 +188,18 @@ test("RFC 6570 levels 2-4 matching: expanding then matching gives the variables 
   }
 });
 
+test("RFC 6570 matching: an optional expression before a literal that starts with its own leading character (`{/ver}/{id}`), present or absent; `{.ext}` takes a label holding dots; an encoded literal matches with lower-case hex", () => {
+  const versioned = parse("x://host{/ver}/{id}");
+  assert.deepEqual({ ...matchUriTemplate(versioned, expandUriTemplate(versioned, { ver: "v1", id: "5" })) }, { ver: "v1", id: "5" });
+  assert.deepEqual({ ...matchUriTemplate(versioned, "x://host/5") }, { id: "5" });
+  assert.deepEqual({ ...matchUriTemplate(parse("repo://r{/branch}/{+path}"), "repo://r/main/src/a.ts") }, { branch: "main", path: "src/a.ts" });
+  assert.deepEqual({ ...matchUriTemplate(parse("x://p{?a}?{b}"), "x://p?a=1?2") }, { a: "1", b: "2" });
+  assert.deepEqual({ ...matchUriTemplate(parse("files://{name}{.ext}"), "files://archive.tar.gz") }, { name: "archive", ext: "tar.gz" });
+  const cafe = parse("x://café/{x}");
+  assert.equal(expandUriTemplate(cafe, { x: "1" }), "x://caf%C3%A9/1");
+  assert.deepEqual({ ...matchUriTemplate(cafe, "x://caf%c3%a9/1") }, { x: "1" });
+});
+
 test("RFC 6570 matching: query pairs in any order, absent ones absent, unknown or repeated names do not match", () => {
   const t = parse("search://items{?q,limit}");
   assert.deepEqual({ ...matchUriTemplate(t, "search://items?limit=5&q=a") }, { q: "a", limit: "5" });
@@ -215,6 +230,10 @@ test("server/resources Security Considerations: the traversal refusals hold for 
     ["x://d{#frag}", ["x://d#../x", "x://d#/etc/passwd"]],
     ["x://d{.ext}", ["x://d.%2e%2e", "x://d.%2E"]],
     ["x://d{;p}", ["x://d;p=..", "x://d;p=%2e%2e%2fx"]],
+    // One escape that spells no character does not leave the others undecoded for the check to miss.
+    ["file:///{+path}", ["file:///%2e%2e/%2e%2e/etc/passwd#%ff", "file:///%2e%2e%2f%ff"]],
+    ["doc://r/{x}", ["doc://r/%2e%2e%2f%2e%2e%2fetc%2fpasswd%ff", "doc://r/%ff%2f%2e%2e"]],
+    ["x://f{?p}", ["x://f?p=%2e%2e%2f%ff"]],
   ] as const) {
     const t = parse(source);
     for (const uri of uris) assert.equal(matchUriTemplate(t, uri), null, `${source}: ${uri}`);

@@ -29,9 +29,12 @@
  *   them (`file:///{+path}` matches `file:///docs/a/b.md` as `docs/a/b.md`); `{+x}` is
  *   required, `{#x}` absent without its `#`.
  * - `{/x}`, `{.x}`: one path segment or label each, ending at `?` or `#` (and `/` for a
- *   label); absent without the leading `/` or `.`. An exploded last variable (`{/path*}`,
- *   `{.ext*}`) takes all remaining segments as one string, joined by the separator; in the
- *   other unnamed operators an explode matches as the plain variable (both join with `,`).
+ *   label); absent without the leading `/` or `.`, or when the literal after the
+ *   expression, which may start with that character (`{/ver}/{id}`), is nowhere past it.
+ *   An exploded last variable (`{/path*}`, `{.ext*}`) takes all remaining segments as one
+ *   string, joined by the separator, and so does the last variable of `{.x}` (a `.` is
+ *   unreserved: `{.ext}` of `tar.gz`); in the other unnamed operators an explode matches
+ *   as the plain variable (both join with `,`).
  * - `{;x}`, `{?x}`, `{&x}`: `name=value` pairs in any order, each name at most once; a pair
  *   of another name does not match; a variable absent from the URI is absent from the
  *   result; `x=` (or a bare `x`) is the empty string. Consecutive `{?…}{&…}` (or `{;…}{;…}`)
@@ -47,15 +50,21 @@
  * before it (`{/a,b}{/c}`, `{.a*}{.b}`); an explode on a named operator (`{?list*}`: its
  * names are the data) or before another variable (`{/list*,x}`).
  *
- * Every matched value is percent-decoded (a malformed escape is kept as written), and
+ * Every matched value is percent-decoded, a character at a time (an escape that spells no
+ * UTF-8 character, and a `%` that starts no escape, are kept as written), and
  * what could step out of the place it names does not match, whatever the operator: a
  * value containing NUL, one with a `.` or `..` segment between `/` or `\` (`..`,
  * `../etc/passwd`, `..\win.ini`, `a/../b`), or an absolute path (starting with `/` or
  * `\`, or a drive like `C:\`) (`server/resources`, "Security Considerations": servers
  * MUST validate all resource URIs; the draft adds that they MUST sanitize file paths to
  * prevent directory traversal). `{+path}` and `{/path*}` are exactly where
- * `../etc/passwd` would arrive raw.
+ * `../etc/passwd` would arrive raw. Values are decoded once, as the URI encodes them: an
+ * application that decodes one again (`%252e%252e` is handed over as `%2e%2e`) owns that
+ * second decode and its checks. A drive-relative Windows path (`D:x`) is not refused: `a:1`
+ * is an ordinary value, and only an application joining it to a Windows path can tell.
  */
+
+import { utf8CharLength } from "../jsonrpc/safe-json.js";
 
 /** A variable's value for expansion: a string, a list, or a map (RFC 6570 §2.3); `undefined`, `[]` and `{}` are undefined. */
 export type UriTemplateValue = string | readonly string[] | Readonly<Record<string, string>>;
@@ -334,13 +343,54 @@ function safeValue(value: string): boolean {
   return true;
 }
 
+/**
+ * Percent-decodes `value` a character at a time: escapes that spell a UTF-8 character
+ * become it; one that does not (`%FF`, a cut `%E2%82`) stays as written, as does a `%`
+ * that starts no escape. Not all or nothing: one bad escape beside `%2e%2e` would leave
+ * them undecoded, for the traversal check to miss and the application to decode later.
+ */
 function decode(value: string): string {
   if (!value.includes("%")) return value;
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
+  let out = "";
+  for (let i = 0; i < value.length; ) {
+    if (!isPct(value, i)) {
+      out += value[i++];
+      continue;
+    }
+    let end = i;
+    while (isPct(value, end)) end += 3;
+    const bytes = new Uint8Array((end - i) / 3);
+    for (let k = 0; k < bytes.length; k++) bytes[k] = parseInt(value.slice(i + 3 * k + 1, i + 3 * k + 3), 16);
+    for (let k = 0; k < bytes.length; ) {
+      const n = utf8CharLength(bytes, k, bytes.length);
+      if (n === 0) out += value.slice(i + 3 * k, i + 3 * k + 3);
+      else out += String.fromCodePoint(codePointOf(bytes, k, n));
+      k += n === 0 ? 1 : n;
+    }
+    i = end;
   }
+  return out;
+}
+
+/** The code point of the `n`-byte UTF-8 character at `b[k]` (checked by utf8CharLength). */
+function codePointOf(b: Uint8Array, k: number, n: number): number {
+  if (n === 1) return b[k];
+  let cp = b[k] & (0xff >> (n + 1));
+  for (let m = 1; m < n; m++) cp = (cp << 6) | (b[k + m] & 0x3f);
+  return cp;
+}
+
+/** `uri` with its escapes' hex digits in upper case, as expansion writes them (RFC 3986 §2.1: they are case-insensitive), so an encoded literal matches either way. */
+function upperEscapes(uri: string): string {
+  if (!uri.includes("%")) return uri;
+  let out = "";
+  for (let i = 0; i < uri.length; ) {
+    if (isPct(uri, i)) {
+      out += uri.slice(i, i + 3).toUpperCase();
+      i += 3;
+    } else out += uri[i++];
+  }
+  return out;
 }
 
 /** The length of `literal` at `pos` in `uri`, as written or as expansion encodes it; -1 when neither is there. */
@@ -375,8 +425,9 @@ function matchUnnamed(e: UriTemplateExpression, text: string, out: Record<string
   const last = vars[vars.length - 1];
   if (pieces.length > vars.length) {
     // More pieces than variables: the rest is the last variable's when it is exploded, or when
-    // the separator is "," (a raw comma in `{x}` or `{+x}` was always part of its value).
-    if (!last.explode && op.sep !== ",") return false;
+    // the separator is "," (a raw comma in `{x}` or `{+x}` was always part of its value) or "."
+    // (unreserved, so expansion leaves it raw: `{.ext}` of `tar.gz`).
+    if (!last.explode && op.sep !== "," && op.sep !== ".") return false;
     pieces.push(pieces.splice(vars.length - 1).join(op.sep));
   }
   for (let i = 0; i < pieces.length; i++) {
@@ -408,9 +459,10 @@ function matchNamed(group: readonly UriTemplateExpression[], text: string, out: 
  * variable absent from the URI (an optional `{/x}`, `{?q}` …) is absent from the result.
  * See the module comment for how each operator matches and what is refused.
  */
-export function matchUriTemplate(template: UriTemplate, uri: string): Record<string, string> | null {
+export function matchUriTemplate(template: UriTemplate, written: string): Record<string, string> | null {
   if (template.unmatchable !== undefined) return null;
   const { parts, expressions } = template;
+  const uri = upperEscapes(written);
   let pos = literalAt(uri, 0, parts[0]);
   if (pos < 0) return null;
   const vars: Record<string, string> = Object.create(null);
@@ -421,19 +473,27 @@ export function matchUriTemplate(template: UriTemplate, uri: string): Record<str
     const group = expressions.slice(k, j);
     const op = OPS[group[0].operator];
     const next = parts[2 * j];
+    // The leading character: none for `{x}` / `{+x}` (required), else its absence means the
+    // group's variables are absent. `{?a}{&b}` may open with `&` (without `a`).
+    let lead = op.first === "" ? "" : uri[pos] === op.first || (j - k > 1 && uri[pos] === OPS[group[1].operator].first) ? uri[pos] : undefined;
     // The text ends before the literal that follows (the URI's end when it ends the template) ...
     let limit = uri.length;
     if (j === expressions.length) {
       const encoded = encodeLiteral(next);
       limit = uri.endsWith(next) ? uri.length - next.length : uri.endsWith(encoded) ? uri.length - encoded.length : -1;
-    } else if (next !== "") limit = literalIndex(uri, next, pos);
+    } else if (next !== "") {
+      // Searched for past the leading character, which the literal may start with too
+      // (`{/ver}/{id}`); found nowhere after it, the expression is absent and the literal is here.
+      limit = literalIndex(uri, next, lead === undefined ? pos : pos + lead.length);
+      if (limit < 0 && lead) {
+        lead = undefined;
+        limit = pos;
+      }
+    }
     if (limit < pos) return null;
     // ... or at a stop character: its own, or one that opens an expression after it.
     let stops = op.stops;
     for (let a = j; a < expressions.length && parts[2 * a] === ""; a++) stops += OPS[expressions[a].operator].first;
-    // The leading character: none for `{x}` / `{+x}` (required), else its absence means the
-    // group's variables are absent. `{?a}{&b}` may open with `&` (without `a`).
-    const lead = op.first === "" ? "" : uri[pos] === op.first || (j - k > 1 && uri[pos] === OPS[group[1].operator].first) ? uri[pos] : undefined;
     if (lead === "" || (lead !== undefined && pos < limit)) {
       let end = pos + lead.length;
       while (end < limit && !stops.includes(uri[end])) end++;

@@ -46,7 +46,7 @@
  * no call: an event not closed by a blank line is discarded, as WHATWG says.
  */
 import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
-import { PEEK_WINDOW, TAIL_WINDOW } from "../jsonrpc/safe-json.js";
+import { PEEK_WINDOW, TAIL_WINDOW, utf8CharLength } from "../jsonrpc/safe-json.js";
 
 /** What {@link feedSse} hands out. */
 export type SseOutput =
@@ -235,19 +235,12 @@ function decodeMarking(bytes: Uint8Array, at: number): string {
   return text;
 }
 
-/** Whether `b[from .. to)` is UTF-8 (RFC 3629: no overlong forms, surrogates, or code points past U+10FFFF). */
+/** Whether `b[from .. to)` is UTF-8. */
 function isUtf8(b: Uint8Array, from: number, to: number): boolean {
-  let i = from;
-  while (i < to) {
-    const lead = b[i++];
-    if (lead < 0x80) continue;
-    const more = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
-    if (more === 0 || i + more > to) return false;
-    // The second byte's range is narrower after E0, ED, F0 and F4 (RFC 3629 section 4).
-    const second = b[i];
-    if (second < (lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80) || second > (lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf)) return false;
-    for (let k = 1; k < more; k++) if ((b[i + k] & 0xc0) !== 0x80) return false;
-    i += more;
+  for (let i = from; i < to; ) {
+    const n = utf8CharLength(b, i, to);
+    if (n === 0) return false;
+    i += n;
   }
   return true;
 }

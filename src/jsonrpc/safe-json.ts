@@ -335,6 +335,22 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
+/**
+ * The length of the UTF-8 character starting at `b[i]` (1 to 4 bytes, all before `end`), or
+ * 0 when the bytes there spell none (RFC 3629: no overlong forms, surrogates, or code
+ * points past U+10FFFF; the second byte's range is narrower after E0, ED, F0 and F4).
+ */
+export function utf8CharLength(b: Uint8Array, i: number, end: number): number {
+  const lead = b[i];
+  if (lead < 0x80) return 1;
+  const more = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0;
+  if (more === 0 || i + more >= end) return 0;
+  const second = b[i + 1];
+  if (second < (lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80) || second > (lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf)) return 0;
+  for (let k = 2; k <= more; k++) if ((b[i + k] & 0xc0) !== 0x80) return 0;
+  return more + 1;
+}
+
 /** How much of the start of an unparsed message {@link peekHead} looks at. */
 export const PEEK_WINDOW = 1024;
 
