@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm run test:runtimes`: the same transport scenarios on Node, Deno, Bun, in headless
-// Chromium and in workerd (Cloudflare's Workers runtime, the `workerd` binary), one line per
-// runtime: `runtime <name>: N passed, M failed`.
+// `npm run test:runtimes`: the same transport scenarios on Node (the running one, and the
+// 22, 24 and 26 release lines), Deno, Bun, in headless Chromium and in workerd (Cloudflare's
+// Workers runtime, the `workerd` binary), one line per runtime: `runtime <name>: N passed, M failed`.
 // Exits non-zero when any case fails or a runtime is missing.
 //
 // The scenarios live in spec-tests/runtimes/fixtures/ (cases.ts, shared by all). Steps:
@@ -10,7 +10,7 @@
 //      external: Deno and Bun resolve those themselves), browser-main.js and
 //      worker-main.js for the browser platform, browser-host.js and workerd-host.js
 //      for Node;
-//   2. Node, Deno and Bun each run runtime-main.js, which prints `PLAN [...]` and one
+//   2. Node (each line), Deno and Bun each run runtime-main.js, which prints `PLAN [...]` and one
 //      `RESULT {...}` line per case (see that file);
 //   3. Chromium opens index.html from browser-host.js's server (127.0.0.1, port 0), and
 //      the page POSTs its results back to it;
@@ -32,12 +32,20 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { cachedNode } from "./fetch-node.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const FIXTURES = join(root, "spec-tests", "runtimes", "fixtures");
 
-/** The runtimes, in report order. */
-export const RUNTIMES = ["node", "deno", "bun", "chromium", "workerd"];
+/**
+ * The runtimes, in report order. `node` is the Node running this script; node22, node24
+ * and node26 are the release lines users run, pinned binaries that scripts/fetch-node.mjs
+ * fetches from the npm registry (.ci/run calls it).
+ */
+export const RUNTIMES = ["node", "node22", "node24", "node26", "deno", "bun", "chromium", "workerd"];
+
+/** The Node release lines run beside the running Node: runtime name to major version. */
+const NODE_LINES = { node22: 22, node24: 24, node26: 26 };
 
 /** Bound on one runtime's whole run (its process, or Chromium and its page). */
 export const RUNTIME_TIMEOUT_MS = 45_000;
@@ -96,6 +104,13 @@ function onPath(names) {
  */
 export function locate(runtime) {
   if (runtime === "node") return process.execPath;
+  if (Object.hasOwn(NODE_LINES, runtime)) {
+    const major = NODE_LINES[runtime];
+    const env = process.env[`NODE${major}_BIN`];
+    if (env !== undefined && executable(env)) return env;
+    const cached = cachedNode(major);
+    return executable(cached) ? cached : onPath([runtime]);
+  }
   if (runtime === "workerd") {
     let binary;
     try {
@@ -116,6 +131,9 @@ export function locate(runtime) {
 }
 
 const WHERE = {
+  node22: "$NODE22_BIN, .cache/node/22/node (node scripts/fetch-node.mjs) or PATH",
+  node24: "$NODE24_BIN, .cache/node/24/node (node scripts/fetch-node.mjs) or PATH",
+  node26: "$NODE26_BIN, .cache/node/26/node (node scripts/fetch-node.mjs) or PATH",
   deno: "node_modules/.bin/deno (devDependency `deno`; run npm ci) or PATH",
   bun: "node_modules/.bin/bun (devDependency `bun`; run npm ci) or PATH",
   chromium: "$CHROMIUM_BIN, /usr/bin/chromium or PATH (Debian: apt-get install chromium)",

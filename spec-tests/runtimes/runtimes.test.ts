@@ -1,5 +1,6 @@
 // Spec: 2025-11-25 basic/transports ("stdio", "Streamable HTTP", "Custom Transports"):
-// the same adapters, unchanged, on Node, Deno, Bun, in headless Chromium and in workerd
+// the same adapters, unchanged, on Node (the running one, and the 22, 24 and 26 release lines),
+// Deno, Bun, in headless Chromium and in workerd
 // (Cloudflare's Workers runtime: `workerd serve` from the workerd devDependency). This runs
 // scripts/test-runtimes.mjs (what `npm run test:runtimes` runs) under node:test, one
 // test per runtime, concurrently; the cases are in fixtures/cases.ts. A runtime whose
@@ -35,6 +36,9 @@ const SERVER_SIDE =
   "memory pair and Web Streams in both eras, HTTP handler on the native server with the fetch client, stdio client spawning a server with the native API, the stdio shutdown sequence (stdin, SIGTERM, SIGKILL on an injected clock) and an unexpected exit";
 const SCOPE: Record<string, string> = {
   node: `${SERVER_SIDE} (node:http, child_process)`,
+  node22: `${SERVER_SIDE}, on Node 22 (scripts/fetch-node.mjs)`,
+  node24: `${SERVER_SIDE}, on Node 24 (scripts/fetch-node.mjs)`,
+  node26: `${SERVER_SIDE}, on Node 26 (scripts/fetch-node.mjs)`,
   deno: `${SERVER_SIDE} (Deno.serve, Deno.Command)`,
   bun: `${SERVER_SIDE} (Bun.serve, Bun.spawn)`,
   chromium: "a page loading the browser bundle: memory pair and Web Streams in both eras, the fetch client against the Node HTTP server",
