@@ -226,7 +226,7 @@ function decodeMarking(bytes: Uint8Array, at: number): string {
   for (let i = 0; i <= bytes.length; i++) {
     if (i < bytes.length && bytes[i] !== 0x0a && bytes[i] !== 0x0d) continue;
     let textEnd = textFrom;
-    if (i < bytes.length) while (text.charCodeAt(textEnd) !== 0x0a && text.charCodeAt(textEnd) !== 0x0d) textEnd++;
+    if (i < bytes.length) while (textEnd < text.length && text.charCodeAt(textEnd) !== 0x0a && text.charCodeAt(textEnd) !== 0x0d) textEnd++;
     else textEnd = text.length;
     if (!isUtf8(bytes, from, i)) markInvalid(at + textFrom, at + textEnd);
     from = i + 1;
