@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { connect, rejection } from "./setup.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { McpServer } from "../../src/api/server.js";
+import { McpError } from "../../src/driver/endpoint.js";
 
 function prompts(s: McpServer) {
   s.prompt(
@@ -157,4 +158,40 @@ test("completion: a template's own completers are used for its variables", async
   const { client } = await connect((s) => s.resourceTemplate("u://{id}", { name: "u", complete: { id: (t) => [t + "1", t + "2"] } }, () => undefined));
   assert.deepEqual((await client.complete({ type: "ref/resource", uri: "u://{id}" }, { name: "id", value: "a" })).completion.values, ["a1", "a2"]);
   assert.deepEqual((await client.complete({ type: "ref/resource", uri: "u://{id}" }, { name: "other", value: "a" })).completion.values, []);
+});
+
+test("basic/index (a request's error says what failed): a prompt getter, resource reader or completer whose request to the client fails answers -32603 naming that request, not the inner error's code (-32601 'cannot send', or the client's -32602, would describe prompts/get itself); an McpError the handler throws itself still goes out as it is", async () => {
+  const form = { message: "Name?", requestedSchema: { type: "object" as const, properties: { n: { type: "string" as const } } } };
+  const setup = (s: McpServer) => {
+    const topics = async (_v: string, { ctx }: { ctx: { elicit(p: typeof form): Promise<unknown> } }) => (await ctx.elicit(form), []);
+    s.prompt("ask", { description: "asks first", arguments: [{ name: "topic" }], complete: { topic: topics } }, async (_a, ctx) => {
+      const r = await ctx.elicit(form);
+      return { messages: [{ role: "user", content: { type: "text", text: String(r.action) } }] };
+    });
+    s.resource("note://ask", { name: "ask" }, async (uri, ctx) => ({ contents: [{ uri, text: String((await ctx.elicit(form)).action) }] }));
+    s.prompt("own", { description: "throws its own" }, () => {
+      throw new McpError({ code: ErrorCode.InvalidParams, message: "no such topic" });
+    });
+  };
+  // A client without elicitation: the kernel refuses to send the request (its -32601).
+  const plain = await connect(setup, { session: { versions: ["2025-11-25"] } });
+  for (const call of [plain.client.getPrompt("ask"), plain.client.readResource("note://ask"), plain.client.complete({ type: "ref/prompt", name: "ask" }, { name: "topic", value: "" })]) {
+    const e = await rejection(call);
+    assert.equal(e.code, ErrorCode.InternalError);
+    assert.match(e.message, /its elicitation\/create request to the client failed: cannot send elicitation\/create/);
+    assert.deepEqual(e.data, { request: "elicitation/create", code: ErrorCode.MethodNotFound });
+  }
+  assert.equal((await rejection(plain.client.getPrompt("own"))).code, ErrorCode.InvalidParams);
+  // A client whose handler answers with an error: its code is data, not this request's code.
+  const failing = await connect(setup, {
+    session: { versions: ["2025-11-25"] },
+    handlers: {
+      elicitation: () => {
+        throw new McpError({ code: ErrorCode.InvalidParams, message: "form refused" });
+      },
+    },
+  });
+  const e = await rejection(failing.client.getPrompt("ask"));
+  assert.equal(e.code, ErrorCode.InternalError);
+  assert.deepEqual(e.data, { request: "elicitation/create", code: ErrorCode.InvalidParams });
 });

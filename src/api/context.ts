@@ -38,6 +38,21 @@ export type PeerRequestOptions = Omit<RequestOptions, "related">;
 
 /** Methods a modern request turns into input requests instead of sending. */
 const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
+
+/**
+ * The failures of requests handlers made to the client (`ctx.elicit`, `ctx.sample`, …),
+ * each with the method it failed on. A prompt or resource handler that lets one escape has
+ * failed itself: its request is answered `-32603` naming the inner failure (`server.ts`),
+ * not with the inner error's code, which would answer `prompts/get` as if that method did
+ * not exist (the kernel's `-32601` "cannot send elicitation/create") or its params were
+ * wrong (a client's `-32602`).
+ */
+const innerFailures = new WeakMap<object, string>();
+
+/** The method of the request to the client whose failure `e` is, if it is one. */
+export function innerRequestOf(e: unknown): string | undefined {
+  return typeof e === "object" && e !== null ? innerFailures.get(e) : undefined;
+}
 /** Where earlier rounds' answers travel inside this layer's own `requestState`. */
 const ANSWERS = "mcp-kernel/answers";
 /** The keys the last round asked for, beside them: the only `inputResponses` a retry may answer. */
@@ -193,7 +208,10 @@ export class ServerContext {
     if (INPUT_METHODS.has(method) && isModernVersion(this.rc.protocolVersion)) return this.ask(method, params);
     // Tie the peer request's lifetime to this one: cancelling the tool call cancels it.
     const o: PeerRequestOptions = options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };
-    return this.rc.request(method, params, o);
+    return this.rc.request(method, params, o).catch((e: unknown) => {
+      if (typeof e === "object" && e !== null) innerFailures.set(e, method);
+      throw e;
+    });
   }
 
   /**

@@ -34,7 +34,10 @@
  * (URL elicitation required, which 2025-11-25 defines as the answer to the request that
  * needs it; the driver sends it only where the spec allows, `model/error-codes.ts`, and
  * `-32603` otherwise). Arguments that fail the tool's `inputSchema` are a tool execution error from
- * 2025-11-25 (SEP-1303) and a `-32602` protocol error before it.
+ * 2025-11-25 (SEP-1303) and a `-32602` protocol error before it. A prompt, resource or
+ * completion handler that lets the failure of its own request to the client escape
+ * (`ctx.elicit` to a client without `elicitation`) answers `-32603` naming that request,
+ * not with the inner error's code, which would describe the outer request.
  */
 import { systemClock, type Clock } from "../driver/clock.js";
 import { McpError, type Endpoint, type RequestContext, type RequestHandler } from "../driver/endpoint.js";
@@ -50,7 +53,7 @@ import type { LoggingLevel, SessionInput, SessionOptions } from "../session/type
 import { implementationIssues } from "../session/session.js";
 import { callListener } from "../driver/listener.js";
 import { attach, isObject, mergeCapabilities } from "./connection.js";
-import { isThenable, ServerContext, withPendingInput, type RequestOrigin } from "./context.js";
+import { innerRequestOf, isThenable, ServerContext, withPendingInput, type RequestOrigin } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, isInputRequired, wallClockOf, type InputRequiredResult } from "./mrtr.js";
 import { page, pageThenListed, type Page } from "./pagination.js";
 import type { Transport } from "./transport.js";
@@ -370,6 +373,21 @@ function validToolName(name: string): boolean {
 function toolFailure(e: unknown): JsonObject {
   if (e instanceof ProtocolError || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
   return { content: [{ type: "text", text: errorText(e) }], isError: true };
+}
+
+/**
+ * A prompt, resource or completion handler's answer, with the failure of a request it made
+ * to the client (`ctx.elicit` without the client's `elicitation`, a client's error answer)
+ * as this request's `-32603`, naming it (see `innerRequestOf`); other errors as they are.
+ * Such a failure only comes asynchronously: a synchronous answer is passed through.
+ */
+function ownFailures(method: string, answer: JsonObject | Promise<JsonObject>): JsonObject | Promise<JsonObject> {
+  if (!(answer instanceof Promise)) return answer;
+  return answer.catch((e: unknown) => {
+    const inner = innerRequestOf(e);
+    if (inner === undefined || !(e instanceof McpError)) throw e;
+    throw new McpError({ code: ErrorCode.InternalError, message: `${method} failed: its ${inner} request to the client failed: ${e.message}`, data: { request: inner, code: e.code } });
+  });
 }
 
 /** A handler's answer checked against the tool's contract (`outputSchema`, structured content). */
@@ -919,17 +937,17 @@ export class McpServerCore {
         if (!this.servesTasks(rc)) break;
         return this.taskRequest(method, params, rc, session);
       case "resources/list":
-        return this.listResources(p, rc, origin);
+        return ownFailures(method, this.listResources(p, rc, origin));
       case "resources/templates/list":
         return this.list("resourceTemplates", "templates", this.templates, p);
       case "resources/read":
-        return this.mrtr.serve(method, p, rc, (q) => this.readResource(q, rc, origin), session.principal);
+        return ownFailures(method, this.mrtr.serve(method, p, rc, (q) => this.readResource(q, rc, origin), session.principal));
       case "prompts/list":
         return this.list("prompts", "prompts", this.prompts, p);
       case "prompts/get":
-        return this.mrtr.serve(method, p, rc, (q) => this.getPrompt(q, rc, origin), session.principal);
+        return ownFailures(method, this.mrtr.serve(method, p, rc, (q) => this.getPrompt(q, rc, origin), session.principal));
       case "completion/complete":
-        return this.complete(p, rc, origin);
+        return ownFailures(method, this.complete(p, rc, origin));
     }
     if (this.options.fallback !== undefined) return this.options.fallback(method, params, rc);
     throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
