@@ -380,3 +380,42 @@ test("tasks extension + 2025-11-25 Resource Management (limits on concurrent tas
   assert.deepEqual(e.data, { limit: 3, scope: "requestor" });
   gate.resolve();
 });
+
+test("tasks extension, input_required (as 2025-11-25's notifications/cancelled tells a handler its request is moot): while this client's handler waits on the user, the task's end stops it: its own cancelTask at once, the task's expiry or an answer from elsewhere at the next tasks/get; the wait then settles as tasks/get says", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
+  const tool = (s: McpServer) => s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => (ctx.inputResponses === undefined ? inputRequired({ user: { method: "elicitation/create", params: form } }) : text("answered")));
+  for (const how of ["cancel", "expire", "answered elsewhere"] as const) {
+    let handlerSignal: AbortSignal | undefined;
+    const c = await connect(
+      tool,
+      // The user never answers.
+      { ...MODERN, tasks: true, handlers: { elicitation: (_p, ctx) => ((handlerSignal = ctx.signal), new Promise<ElicitResult>(() => {})) } },
+      { ...DUAL, tasks: { defaultTtlMs: 60_000 } },
+    );
+    const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+    let outcome: any;
+    c.client.waitForTask(id, { intervalMs: 10 }).then((r) => (outcome = { result: r }), (e) => (outcome = { error: e }));
+    while (handlerSignal === undefined) {
+      await flush();
+      c.clock.advance(10);
+    }
+    if (how === "cancel") {
+      await c.client.cancelTask(id);
+      assert.equal(handlerSignal.aborted, true, "cancelTask stops the handler at once");
+    } else if (how === "expire") c.clock.advance(60_000);
+    else {
+      // Another of the user's clients answers (under the key the server gave the request).
+      const [key] = Object.keys((await c.client.getTask(id)).inputRequests ?? {});
+      await c.client.updateTask(id, { [key]: { action: "accept", content: {} } });
+    }
+    // Polls follow the server's pollIntervalMs (the client SHOULD respect it): a second apart at most here.
+    for (let i = 0; i < 50 && outcome === undefined; i++) {
+      await flush();
+      c.clock.advance(1000);
+    }
+    assert.equal(handlerSignal.aborted, true, `${how}: the handler is told to stop`);
+    if (how === "cancel") assert.equal(outcome?.error?.code, -32800);
+    else if (how === "expire") assert.equal(outcome?.error?.code, -32602);
+    else assert.deepEqual(outcome?.result?.content, [{ type: "text", text: "answered" }]);
+  }
+});

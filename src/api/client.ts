@@ -151,6 +151,29 @@ type Listener = (params: JsonObject | undefined) => void;
 const MIN_POLL_INTERVAL_MS = MIN_PEER_DELAY_MS;
 const MAX_POLL_INTERVAL_MS = 60_000;
 
+/** A signal that aborts when `a` or `b` does, with its reason. */
+function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  const either = new AbortController();
+  for (const s of [a, b]) {
+    if (s.aborted) either.abort(s.reason);
+    else s.addEventListener("abort", () => either.abort(s.reason), { once: true });
+  }
+  return either.signal;
+}
+
+/** True when `work` settles first, false when `signal` aborts first (a rejection after it is dropped). */
+function untilAborted(work: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise<boolean>((resolve, reject) => {
+    const onAbort = (): void => resolve(false);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      () => (signal.removeEventListener("abort", onAbort), resolve(true)),
+      (e: unknown) => (signal.removeEventListener("abort", onAbort), signal.aborted ? resolve(false) : reject(e)),
+    );
+  });
+}
+
 /** The wait before the next `tasks/get`: the server's suggestion when it is a non-negative integer ("integer milliseconds"), else `fallback` (default 1 s); within the bounds. */
 function pollInterval(suggested: unknown, fallback = 1000): number {
   const ms = Number.isInteger(suggested) && (suggested as number) >= 0 ? (suggested as number) : fallback;
@@ -220,6 +243,8 @@ export class McpClientCore {
 
   /** What {@link McpClient.waitForTask} waits on (the time between polls, the handlers answering a task's input), each stopped with the error that ends it. */
   private readonly waits = new Set<(e: McpError) => void>();
+  /** Tasks (extension) whose input requests this client's handlers are answering: the stop of each round (see answerTaskInput). */
+  private readonly taskInputs = new Map<string, Set<AbortController>>();
   /** Why the connection closed, once it has. */
   private closedReason: string | undefined;
 
@@ -463,9 +488,15 @@ export class McpClientCore {
     return this.request("tasks/list", cursor === undefined ? undefined : { cursor }, options) as Promise<ListTasksResult>;
   }
 
-  /** `tasks/cancel`: 2025-11-25 answers the cancelled task; the extension an empty acknowledgement. */
-  cancelTask(taskId: string, options?: CallOptions): Promise<JsonObject> {
-    return this.request("tasks/cancel", { taskId }, options);
+  /**
+   * `tasks/cancel`: 2025-11-25 answers the cancelled task; the extension an empty
+   * acknowledgement. This client's handlers still answering the task's input requests
+   * (extension) see their signal abort then: the question is moot.
+   */
+  async cancelTask(taskId: string, options?: CallOptions): Promise<JsonObject> {
+    const answer = await this.request("tasks/cancel", { taskId }, options);
+    for (const moot of this.taskInputs.get(taskId) ?? []) moot.abort();
+    return answer;
   }
 
   /** `tasks/update` (extension): answers to the task's `inputRequests`, by key. */
@@ -488,7 +519,8 @@ export class McpClientCore {
    * requests missing or not ones a standalone request could be) and on a final result that
    * is not the creating method's (a task this client created), with `-32000` at once when the connection closes and
    * `-32800` when `options.signal` aborts, even while this client's handlers answer the
-   * task's input requests (their signal aborts then).
+   * task's input requests (their signal aborts then; it also aborts once the task stops
+   * asking, and the wait goes on to what `tasks/get` says: see answerTaskInput).
    */
   async waitForTask(taskId: string, options: CallOptions & { intervalMs?: number } = {}): Promise<JsonObject> {
     if (!isModernVersion(this.version)) return this.getTaskResult(taskId, options);
@@ -524,7 +556,7 @@ export class McpClientCore {
       if (task.status === "failed") throw new McpError(task.error ?? { code: ErrorCode.InternalError, message: task.statusMessage ?? "task failed" });
       if (task.status === "cancelled") throw new McpError({ code: ErrorCode.RequestCancelled, message: task.statusMessage ?? "task cancelled" });
       // Tasks extension: "the client MUST inspect" inputRequests; it answers them with its own handlers, as in an input_required round.
-      if (task.status === "input_required" && task.inputRequests !== undefined && (await this.answerTaskInput(taskId, task.inputRequests, answered, options))) continue;
+      if (task.status === "input_required" && task.inputRequests !== undefined && (await this.answerTaskInput(taskId, task, answered, options, clock))) continue;
       await this.sleep(clock, pollInterval(task.pollIntervalMs, options.intervalMs), options.signal);
     }
   }
@@ -636,11 +668,22 @@ export class McpClientCore {
    * Runs this client's handlers on the task's input requests not answered yet and sends
    * the answers with `tasks/update`; false when there was nothing new to answer. A handler
    * that fails rejects the wait with its error (the task is left to the caller to cancel).
+   *
+   * While they run (a person may take minutes), `tasks/get` is asked every poll interval:
+   * once the task no longer asks for them (cancelled, expired, failed, or answered by
+   * another client), their signal aborts and the wait goes back to `tasks/get`, which
+   * settles it, as a 2025-11-25 handler learns from `notifications/cancelled` that its
+   * request is moot. {@link McpClient.cancelTask} from this client stops them at once.
    */
-  private async answerTaskInput(taskId: string, requests: NonNullable<Task["inputRequests"]>, answered: Set<string>, options: CallOptions): Promise<boolean> {
+  private async answerTaskInput(taskId: string, task: Task, answered: Set<string>, options: CallOptions & { intervalMs?: number }, clock: Clock): Promise<boolean> {
+    const requests = task.inputRequests!;
     const keys = Object.keys(requests).filter((k) => !answered.has(k));
     if (keys.length === 0) return false;
     const responses: JsonObject = {};
+    const moot = new AbortController();
+    const rounds = this.taskInputs.get(taskId) ?? new Set<AbortController>();
+    this.taskInputs.set(taskId, rounds);
+    rounds.add(moot);
     const answer = async (key: string, signal: AbortSignal): Promise<void> => {
       const { method, params } = requests[key];
       const ctx: RequestContext = {
@@ -659,11 +702,41 @@ export class McpClientCore {
       });
       Object.defineProperty(responses, key, { value: result, enumerable: true, writable: true, configurable: true });
     };
-    // The handlers' signal aborts, and the wait rejects at once, when the caller aborts or the connection closes.
-    await this.stoppable(options.signal, (signal) => Promise.all(keys.map((key) => answer(key, signal))));
+    try {
+      // The handlers' signal aborts, and the wait rejects at once, when the caller aborts or the connection closes.
+      const answeredAll = await this.stoppable(options.signal, (stopped) => {
+        void this.watchTaskInput(taskId, keys, pollInterval(task.pollIntervalMs, options.intervalMs), clock, moot);
+        const signal = eitherSignal(stopped, moot.signal);
+        return untilAborted(Promise.all(keys.map((key) => answer(key, signal))), moot.signal);
+      });
+      // The task moved on: the next tasks/get says how.
+      if (!answeredAll) return true;
+    } finally {
+      moot.abort();
+      rounds.delete(moot);
+      if (rounds.size === 0) this.taskInputs.delete(taskId);
+    }
     for (const key of keys) answered.add(key);
     await this.updateTask(taskId, responses, options);
     return true;
+  }
+
+  /**
+   * Asks `tasks/get` every `ms` while this client's handlers answer the task's `keys`;
+   * aborts `moot` once the task no longer asks for all of them, or is gone (`-32602`).
+   * Ends when `moot` aborts; another failure of `tasks/get` leaves the handlers be.
+   */
+  private async watchTaskInput(taskId: string, keys: readonly string[], ms: number, clock: Clock, moot: AbortController): Promise<void> {
+    try {
+      for (;;) {
+        await this.sleep(clock, ms, moot.signal);
+        const task = await this.getTask(taskId, { signal: moot.signal });
+        const asking = task.status === "input_required" ? task.inputRequests : undefined;
+        if (asking === undefined || keys.some((k) => !Object.hasOwn(asking, k))) return moot.abort();
+      }
+    } catch (e) {
+      if (e instanceof McpError && e.code === ErrorCode.InvalidParams) moot.abort();
+    }
   }
 
   /** One page of `resources/list`. */
