@@ -85,8 +85,8 @@ test("ping: the receiver MUST respond promptly with an empty result, in both dir
   assert.equal(p.of("server", "request").length, 0);
 });
 
-test("ping: periodic keep-alive pings; unanswered ones surface as a stale connection", () => {
-  const p = new Pair({ keepAliveMs: 1000 });
+test("ping: periodic keep-alive pings; unanswered ones surface as a stale connection (keepAliveMaxMissed 0: reported, never closed)", () => {
+  const p = new Pair({ keepAliveMs: 1000, keepAliveMaxMissed: 0 });
   p.handshake();
   p.advance(1000);
   assert.deepEqual(p.sent("client").at(-1), { jsonrpc: "2.0", id: 1, method: "ping" });
@@ -105,4 +105,21 @@ test("ping: periodic keep-alive pings; unanswered ones surface as a stale connec
   // An answer again resets the count.
   p.run();
   assert.equal(p.client.keepAlive.missed, 0);
+});
+
+test("basic/utilities/ping: Timeouts SHOULD be treated as connection failures (and Implementations SHOULD log ping failures): by default the first unanswered keep-alive closes the session, its reason saying so, and pending requests fail with it; keepAliveMaxMissed: 3 waits for three in a row", () => {
+  for (const [max, closesAfter] of [[undefined, 1], [3, 3]] as const) {
+    const p = new Pair({ keepAliveMs: 1000, ...(max === undefined ? {} : { keepAliveMaxMissed: max }) });
+    p.handshake();
+    // The server stops answering: whatever the client sends is lost.
+    let closed: { reason?: string } | undefined;
+    for (let i = 0; i < 5 && closed === undefined; i++) {
+      p.now += 1000;
+      p.feed("client", { type: "tick", now: p.now });
+      p.dropQueued();
+      closed = p.of("client", "close")[0] as { reason?: string } | undefined;
+    }
+    assert.equal(p.of("client", "stale").length, closesAfter, `${max}: closes at the ${closesAfter}th miss`);
+    assert.match(String(closed?.reason), new RegExp(`answered no keep-alive ping for ${closesAfter * 1000} ms \\(${closesAfter} in a row, 1000 ms each\\)`));
+  }
 });

@@ -78,6 +78,7 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     maxRequestTimeoutMs: options.maxRequestTimeoutMs ?? 600_000,
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
     keepAliveMs: options.keepAliveMs ?? 0,
+    keepAliveMaxMissed: options.keepAliveMaxMissed ?? 1,
     progressIntervalMs: options.progressIntervalMs ?? 0,
     maxInboundRequests: options.maxInboundRequests ?? 1024,
     maxOutboundRequests: options.maxOutboundRequests ?? 1024,
@@ -1220,8 +1221,13 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
     }
     pushSend(out, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: req.id, reason: "timeout" } }, req.related);
     if (req.internal === "keepalive") {
-      state.keepAlive.missed++;
-      out.push({ type: "stale", missed: state.keepAlive.missed });
+      const missed = ++state.keepAlive.missed;
+      out.push({ type: "stale", missed });
+      // basic/utilities/ping: "Timeouts SHOULD be treated as connection failures".
+      if (o.keepAliveMaxMissed > 0 && missed >= o.keepAliveMaxMissed) {
+        fail(state, `the peer answered no keep-alive ping for ${missed * o.keepAliveMs} ms (${missed} in a row, ${o.keepAliveMs} ms each): the connection is treated as failed`, out);
+        return;
+      }
     }
   }
   for (const key of Object.keys(state.mrtr)) {

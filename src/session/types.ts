@@ -62,6 +62,13 @@ export interface SessionOptions {
   resetTimeoutOnProgress?: boolean;
   /** Send a keep-alive `ping` this often once operating, in ms (default 0: off). */
   keepAliveMs?: number;
+  /**
+   * Keep-alive pings that may go unanswered in a row, each given `keepAliveMs`, before the
+   * connection is treated as failed and closed, naming why (default 1: basic/utilities/ping,
+   * "Timeouts SHOULD be treated as connection failures"; 0: never, each is only a `stale`
+   * output).
+   */
+  keepAliveMaxMissed?: number;
   /** Outgoing progress for one request is sent at most this often; faster updates are coalesced (default 0: off). */
   progressIntervalMs?: number;
   /** Most requests from the peer handled at once (default 1024). */
