@@ -31,7 +31,11 @@ export const ErrorCode = {
   UrlElicitationRequired: -32042,
   /** Kernel-local: a request timed out (never sent on the wire; delivered to the app). */
   RequestTimeout: -32001,
-  /** Kernel-local: the connection closed before the response arrived. */
+  /**
+   * The connection closed before the response arrived (kernel-local); on the wire only as
+   * a 2025-era server's answer to a request its ended session leaves (JSON-RPC's
+   * server-error range, which draft basic/index keeps for legacy use).
+   */
   ConnectionClosed: -32000,
   /** Kernel-local: the application cancelled its own request (the code LSP uses; never sent on the wire). */
   RequestCancelled: -32800,

@@ -223,8 +223,10 @@ class ModernRequest {
     } else {
       // Any other request is answered, as a legacy session's running requests are when it
       // ends (2025-11-25 basic/transports, Sending Messages item 6: a response SHOULD come):
-      // on its stream, or as its one JSON body; not a stream that just ends, nor a 500.
-      const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id, error: rpcError(ErrorCode.ConnectionClosed, `request terminated: ${reason}`) };
+      // on its stream, or as its one JSON body; not a stream that just ends, nor a 500. With
+      // -32603, not a legacy session's -32000: draft basic/index, of -32000..-32019, "new
+      // implementations SHOULD NOT use codes from this sub-range at all".
+      const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id, error: rpcError(ErrorCode.InternalError, `request terminated: ${reason}`) };
       const text = JSON.stringify(reply);
       if (this.conn !== undefined) this.conn.write(eventText(text));
       else this.take()?.(jsonReply(statusOf(reply, this.message.params), text));
