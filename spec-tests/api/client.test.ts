@@ -274,7 +274,8 @@ test("draft basic/patterns/subscriptions, Graceful Closure: McpServer.close() an
   c.server.close();
   const ids = c.wire.filter((w) => w.from === "client" && w.message.method === "subscriptions/listen").map((w) => w.message.id);
   for (const [i, listen] of listens.entries()) {
-    assert.deepEqual(await listen, { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": ids[i] } });
+    // Draft basic/index: servers SHOULD put serverInfo in every result's _meta, this one's too.
+    assert.deepEqual(await listen, { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": ids[i], "io.modelcontextprotocol/serverInfo": SERVER } });
   }
   await closed.promise;
 });

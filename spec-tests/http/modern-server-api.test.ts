@@ -184,7 +184,8 @@ test("subscriptions (draft) Graceful Closure: closing the handler answers each o
   handler.close();
   for (const [id, reader] of [["A", a], ["B", b]] as const) {
     const end = (await reader.message()).msg;
-    assert.deepEqual(end, { jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": id } } });
+    // Draft basic/index: servers SHOULD put serverInfo in every result's _meta, this one's too.
+    assert.deepEqual(end, { jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": id, "io.modelcontextprotocol/serverInfo": { name: "region", version: "1" } } } });
     assert.equal(await reader.next(), undefined, "the stream ends after the result");
   }
   assert.equal(server.connectionCount, 0, "the listen endpoints are detached");

@@ -153,7 +153,8 @@ test("subscriptions: several concurrent subscriptions each get their own tagged 
   assert.deepEqual(tagsOf(feed({ type: "changed", now: 0, what: "tools" })), [1, 2]);
   feed({ type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }) });
   assert.deepEqual(tagsOf(feed({ type: "changed", now: 0, what: "tools" })), [2]);
-  assert.deepEqual(sendsOf(feed({ type: "end-subscription", now: 0, id: 2 })), [{ jsonrpc: "2.0", id: 2, result: { resultType: "complete", _meta: { [SUB]: 2 } } }]);
+  // Draft basic/index: serverInfo in every result's _meta, the completion result's too.
+  assert.deepEqual(sendsOf(feed({ type: "end-subscription", now: 0, id: 2 })), [{ jsonrpc: "2.0", id: 2, result: { resultType: "complete", _meta: { [SUB]: 2, "io.modelcontextprotocol/serverInfo": { name: "srv", version: "2" } } } }]);
   assert.deepEqual(tagsOf(feed({ type: "changed", now: 0, what: "tools" })), []);
   assert.equal(s.subscriptionCount, 1);
   feed({ type: "closed", now: 0 });
@@ -165,7 +166,7 @@ test("subscriptions Graceful Closure: a server about to close its connection (en
   rpc(1, "subscriptions/listen", { _meta: meta(), notifications: { toolsListChanged: true } });
   rpc("b", "subscriptions/listen", { _meta: meta(), notifications: { resourceSubscriptions: ["file:///x"] } });
   rpc(3, "tools/call", { _meta: meta(), name: "x" });
-  const done = (id: number | string) => ({ jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { [SUB]: id } } });
+  const done = (id: number | string) => ({ jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { [SUB]: id, "io.modelcontextprotocol/serverInfo": { name: "srv", version: "2" } } } });
   assert.deepEqual(sendsOf(feed({ type: "end-subscriptions", now: 0 })), [done(1), done("b")]);
   assert.equal(s.subscriptionCount, 0);
   assert.equal(s.inboundCount, 1, "the tool call is still the application's");

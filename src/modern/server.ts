@@ -211,7 +211,7 @@ function openSubscription(state: SessionState, req: InboundRequest, requested: S
   out.push({ type: "diagnostic", code: "subscription-opened", message: "a subscriptions/listen stream opened", detail: { id: req.id, notifications: agreed } });
 }
 
-/** The application ends a subscription: its graceful completion result, tagged with its id. */
+/** The application ends a subscription: its graceful completion result, tagged with its id (and, as every modern result, the server's info). */
 export function endSubscription(state: SessionState, id: RequestId, out: SessionOutput[]): void {
   const key = idKey(id);
   if (!Object.hasOwn(state.subscriptions, key)) {
@@ -219,7 +219,8 @@ export function endSubscription(state: SessionState, id: RequestId, out: Session
     return;
   }
   removeInbound(state, key);
-  sendResult(out, id, { resultType: "complete", _meta: { [MetaKey.subscriptionId]: id } });
+  const o = state.options;
+  sendResult(out, id, stampResult("subscriptions/listen", { resultType: "complete", _meta: { [MetaKey.subscriptionId]: id } }, o.info, { ttlMs: o.cacheTtlMs, scope: o.cacheScope }));
 }
 
 /**
