@@ -29,7 +29,7 @@ import { MetaKey } from "../model/meta.js";
 import { hasCapability, INPUT_REQUESTS, methodSpec } from "../model/methods.js";
 import type { ProtocolVersion } from "../model/versions.js";
 import { addCapabilityPath, missingCapability, missingParamsCapability, undeclaredContext } from "../session/capabilities.js";
-import { passesLevel } from "../session/logging.js";
+import { countLog, logRoom, passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
 import { copyOf, oversizedPeerIssues, retainedStringIssues } from "../session/retained.js";
 import { addInbound, removeInbound, sendError, sendResult } from "../session/requests.js";
@@ -182,10 +182,17 @@ export function inputRequiredProblem(methodAllows: boolean, method: string, resu
   return null;
 }
 
-/** Server-side logging for a modern request: only when it asked, at or above its level, on its own stream. */
-export function logForRequest(req: InboundRequest, level: LoggingLevel, params: JsonObject, out: SessionOutput[]): void {
+/**
+ * Server-side logging for a modern request: only when it asked, at or above its level, on
+ * its own stream, and within the session's `maxLogMessagesPerSecond`, which every request's
+ * messages share (logging: "Servers SHOULD: ... Rate limit log messages"; a budget per
+ * request would let a burst of requests multiply it).
+ */
+export function logForRequest(state: SessionState, req: InboundRequest, level: LoggingLevel, params: JsonObject, now: number, out: SessionOutput[]): void {
   const wanted = req.modern?.logLevel;
   if (wanted === undefined || !passesLevel(level, wanted)) return;
+  if (!logRoom(state, "outgoing", now, out)) return;
+  countLog(state, "outgoing");
   out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/message", params }, related: req.id });
 }
 

@@ -35,7 +35,7 @@ import { applyChange, changeOf, endSubscription, endSubscriptions, inputRequired
 import { abandonTaskRequest, cancelOutbound, receiveCancelled, stopWaiting } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, INBOUND_GATE, legacyVersionsOf, negotiateVersion, nextPhase, OUTBOUND_GATE, type LifecycleEvent } from "./lifecycle.js";
-import { passesLevel } from "./logging.js";
+import { closeLogWindows, countLog, flushLogWindows, logRoom, passesLevel } from "./logging.js";
 import { flushProgress, progressTokenOf, receiveProgress, sendProgress, withProgressToken } from "./progress.js";
 import { endTaskProgress, observeAnswer, observeStatus, sendTaskProgress } from "./task-progress.js";
 import { addInbound, addOutbound, liveOutbound, pushSend, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
@@ -90,6 +90,7 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     maxSubscriptions: options.maxSubscriptions ?? 64,
     maxInputRounds: options.maxInputRounds ?? 8,
     maxProgressPerSecond: options.maxProgressPerSecond ?? 100,
+    maxLogMessagesPerSecond: options.maxLogMessagesPerSecond ?? 100,
   };
   if (options.era !== undefined) resolved.era = options.era;
   if (options.instructions !== undefined) resolved.instructions = options.instructions;
@@ -191,6 +192,8 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     case "request":
       return sendRequest(state, input, out);
     case "notify":
+      // A log message sent as a plain notification spends the same budget as a `log` input.
+      if (input.method === "notifications/message") return sendLog(state, input.params, now, out, input.related);
       return sendNotification(state, input.method, input.params, out, input.related);
     case "respond":
       return respond(state, input.id, input.result, input.error, now, out);
@@ -216,7 +219,7 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       if (state.phase.name === "closed") return void out.push({ type: "diagnostic", code: "task-progress-after-close", message: "the session is closed; task progress dropped", detail: { token: input.token } });
       return sendTaskProgress(input.token, input, out);
     case "log":
-      return log(state, input.level, input.logger, input.data, out, input.related, input.meta);
+      return log(state, input.level, input.logger, input.data, now, out, input.related, input.meta);
     case "changed":
       return applyChange(state, changeOf(input), state.phase.name === "operating", out);
     case "declare":
@@ -750,6 +753,12 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
     delete state.urlElicitations[eid];
   }
   if (method === "notifications/tasks/status") observeStatus(state, params!, out);
+  // logging: "Implementations SHOULD: Rate limit messages": a flooding server does not reach
+  // the application's listener past the session's budget (the diagnostic says how many did not).
+  if (method === "notifications/message") {
+    if (!logRoom(state, "incoming", now, out)) return;
+    countLog(state, "incoming");
+  }
   out.push({ type: "notification", method, params });
 }
 
@@ -1151,7 +1160,7 @@ function respond(state: SessionState, id: RequestId, result: JsonObject | undefi
   sendResult(out, id, value);
 }
 
-function log(state: SessionState, level: LoggingLevel, logger: string | undefined, data: unknown, out: SessionOutput[], related?: RequestId, meta?: JsonObject): void {
+function log(state: SessionState, level: LoggingLevel, logger: string | undefined, data: unknown, now: number, out: SessionOutput[], related?: RequestId, meta?: JsonObject): void {
   if (state.options.role !== "server") {
     out.push({ type: "diagnostic", code: "notification-refused", message: "only a server sends log messages" });
     return;
@@ -1167,10 +1176,23 @@ function log(state: SessionState, level: LoggingLevel, logger: string | undefine
       out.push({ type: "diagnostic", code: "notification-refused", message: "cannot send notifications/message: capability logging was not declared" });
       return;
     }
-    return logForRequest(req, level, params, out);
+    return logForRequest(state, req, level, params, now, out);
   }
   if (!passesLevel(level, state.logLevel)) return;
+  sendLog(state, params, now, out, related);
+}
+
+/**
+ * Sends a legacy `notifications/message` within the session's budget (logging: "Servers
+ * SHOULD: ... Rate limit log messages"). Checked before the gate and validation, so a flood
+ * past the bound costs no validation; counted only when it went out, so one the gate
+ * refused (wrong phase, no `logging` capability, bad params) spends none of it.
+ */
+function sendLog(state: SessionState, params: JsonObject | undefined, now: number, out: SessionOutput[], related?: RequestId): void {
+  if (!logRoom(state, "outgoing", now, out)) return;
+  const before = out.length;
   sendNotification(state, "notifications/message", params, out, related);
+  if (out.length > before && out[out.length - 1].type === "send") countLog(state, "outgoing");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1235,6 +1257,7 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
     if (d !== null && d <= now) timeOutInputRound(state, key, out);
   }
   for (const key in state.inbound) flushProgress(state.inbound[key], now, out);
+  flushLogWindows(state, now, out);
   const ka = state.keepAlive;
   if (ka.dueAt !== null && ka.dueAt <= now && state.phase.name === "operating") {
     const id = state.nextId++;
@@ -1307,6 +1330,8 @@ function closeSession(state: SessionState, reason: string, out: SessionOutput[],
   state.subscriptionCount = 0;
   state.keepAlive.dueAt = null;
   state.wakeAt = null;
+  // No tick comes after the close: the drops of a second still open are reported now.
+  closeLogWindows(state, out);
   const closed: Phase = { name: "closed", reason };
   const peer = peerOfPhase(phase);
   if (peer !== undefined) closed.peer = peer;

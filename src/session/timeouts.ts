@@ -8,7 +8,8 @@
  * Theory of operation. The kernel owns no timer. Each outbound request carries a
  * `deadline` (reset by progress, never beyond its `hardDeadline`), and so does a modern
  * call while the client gathers the inputs of an `input_required` round; keep-alive and progress
- * coalescing add their own due times. `state.wakeAt` is a lower bound on the earliest of
+ * coalescing add their own due times, and so does the end of a second in which log messages
+ * were dropped (its diagnostic, logging.ts). `state.wakeAt` is a lower bound on the earliest of
  * them, kept in O(1) as things are added; the driver arms one timer for it (see
  * {@link nextDeadline}) and feeds a `tick`. A tick at or after `wakeAt` scans once, fires
  * what is due and computes the exact next wake time. A bound that is too early only
@@ -47,6 +48,10 @@ export function recomputeWake(state: SessionState): void {
   for (const key in state.inbound) {
     const p = state.inbound[key].pendingProgress;
     if (p !== undefined && (at === null || p.at < at)) at = p.at;
+  }
+  // A log window with drops reports them at its end (logging.ts).
+  for (const w of [state.logWindows?.outgoing, state.logWindows?.incoming]) {
+    if (w !== undefined && w.dropped > 0 && (at === null || w.start + 1000 < at)) at = w.start + 1000;
   }
   state.wakeAt = at;
 }

@@ -97,6 +97,16 @@ export interface SessionOptions {
    * flooding peer cannot flood the application (default 100; 0: no limit).
    */
   maxProgressPerSecond?: number;
+  /**
+   * Most `notifications/message` per second for the whole session, in each direction (the
+   * `now` of the inputs is the clock). A server sends at most this many log messages (legacy
+   * and modern alike: every request's per-request `logLevel` messages share the one budget);
+   * a client delivers at most this many to the application. The rest of that second's are
+   * dropped, and once the second is over one `log-rate-limited` diagnostic says how many
+   * (server/utilities/logging: servers SHOULD rate limit log messages; under Security,
+   * implementations SHOULD rate limit messages) (default 100; 0: no limit).
+   */
+  maxLogMessagesPerSecond?: number;
 }
 
 /** Options with every default filled in: what the state actually holds. */
@@ -209,6 +219,19 @@ export interface MrtrRound {
   responses: JsonObject;
 }
 
+/**
+ * One direction's `notifications/message` budget: the one-second window that began with
+ * the first message after the previous window ended.
+ */
+export interface LogWindow {
+  /** When the window began (the `now` of its first message). */
+  start: number;
+  /** Messages sent (or delivered) in it. */
+  count: number;
+  /** Messages dropped in it past `maxLogMessagesPerSecond`, reported once the window ends. */
+  dropped: number;
+}
+
 /** The whole state of one session. Plain JSON. */
 export interface SessionState {
   options: ResolvedOptions;
@@ -232,6 +255,12 @@ export interface SessionState {
   taskProgress: Record<string, TaskProgressToken>;
   /** Server: the minimum level the client asked for, or null to send every level. */
   logLevel: LoggingLevel | null;
+  /**
+   * The `maxLogMessagesPerSecond` windows: `outgoing` (a server's log messages) and
+   * `incoming` (a client's, delivered to the application). A direction without one has no
+   * message in the last second (absent in states saved before it existed).
+   */
+  logWindows?: { outgoing?: LogWindow; incoming?: LogWindow };
   /** Client: URL elicitations announced to us and not yet completed (id → true). */
   urlElicitations: Record<string, true>;
   /** Keep-alive: when the next ping is due, and how many in a row went unanswered. */
