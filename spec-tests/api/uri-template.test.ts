@@ -72,7 +72,7 @@ test("matching: variables take the text up to the next literal, percent-decoded"
   // An escape that spells no UTF-8 character is kept as written, the others beside it decoded
   // (hex digits in either case, RFC 3986 §2.1), and so is a `%` that starts no escape.
   assert.deepEqual({ ...matchUriTemplate(t, "test://template/%E0%A4%A/data") }, { id: "%E0%A4%A" });
-  assert.deepEqual({ ...matchUriTemplate(t, "test://template/a%20b%ff%c3%a9/data") }, { id: "a b%FFé" });
+  assert.deepEqual({ ...matchUriTemplate(t, "test://template/a%20b%ff%c3%a9/data") }, { id: "a b%ffé" });
   assert.deepEqual({ ...matchUriTemplate(t, "test://template/100%25%/data") }, { id: "100%%" });
   const two = parse("x://{a}-{b}");
   assert.deepEqual({ ...matchUriTemplate(two, "x://1-2-3") }, { a: "1", b: "2-3" });
@@ -198,6 +198,16 @@ test("RFC 6570 matching: an optional expression before a literal that starts wit
   const cafe = parse("x://café/{x}");
   assert.equal(expandUriTemplate(cafe, { x: "1" }), "x://caf%C3%A9/1");
   assert.deepEqual({ ...matchUriTemplate(cafe, "x://caf%c3%a9/1") }, { x: "1" });
+  // A template whose own literal has lower-case escapes matches its expansion and either case.
+  for (const source of ["file:///a%2fb/{id}", "file:///r%c3%a9/{id}"]) {
+    const t = parse(source);
+    const written = source.replace("{id}", "x");
+    for (const uri of [expandUriTemplate(t, { id: "x" }), written, written.replace(/%[0-9a-f]{2}/g, (e) => e.toUpperCase())]) {
+      assert.deepEqual({ ...matchUriTemplate(t, uri) }, { id: "x" }, `${source} against ${uri}`);
+    }
+  }
+  // A value's escape that spells nothing comes back as the client wrote it.
+  assert.deepEqual({ ...matchUriTemplate(parse("x://h/{a}"), "x://h/ab%ff") }, { a: "ab%ff" });
 });
 
 test("RFC 6570 matching: query pairs in any order, absent ones absent, unknown or repeated names do not match", () => {

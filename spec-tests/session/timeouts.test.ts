@@ -107,7 +107,7 @@ test("ping: periodic keep-alive pings; unanswered ones surface as a stale connec
   assert.equal(p.client.keepAlive.missed, 0);
 });
 
-test("basic/utilities/ping: Timeouts SHOULD be treated as connection failures (and Implementations SHOULD log ping failures): by default the first unanswered keep-alive closes the session, its reason saying so, and pending requests fail with it; keepAliveMaxMissed: 3 waits for three in a row", () => {
+test("basic/utilities/ping: Timeouts SHOULD be treated as connection failures (and Implementations SHOULD log ping failures): by default a client's first unanswered keep-alive closes the session, its reason saying so; keepAliveMaxMissed: 3 waits for three in a row", () => {
   for (const [max, closesAfter] of [[undefined, 1], [3, 3]] as const) {
     const p = new Pair({ keepAliveMs: 1000, ...(max === undefined ? {} : { keepAliveMaxMissed: max }) });
     p.handshake();
@@ -121,5 +121,19 @@ test("basic/utilities/ping: Timeouts SHOULD be treated as connection failures (a
     }
     assert.equal(p.of("client", "stale").length, closesAfter, `${max}: closes at the ${closesAfter}th miss`);
     assert.match(String(closed?.reason), new RegExp(`answered no keep-alive ping for ${closesAfter * 1000} ms \\(${closesAfter} in a row, 1000 ms each\\)`));
+  }
+});
+
+test("basic/utilities/ping: a server's keep-alive only reports unanswered pings (stale) by default, since its ping may have no way to the client (a 2025-era HTTP client without the GET stream); keepAliveMaxMissed: 1 closes it as a client's does", () => {
+  for (const [max, closes] of [[undefined, false], [1, true]] as const) {
+    const p = new Pair({}, { keepAliveMs: 1000, ...(max === undefined ? {} : { keepAliveMaxMissed: max }) });
+    p.handshake();
+    for (let i = 0; i < 3; i++) {
+      p.now += 1000;
+      p.feed("server", { type: "tick", now: p.now });
+      p.dropQueued();
+    }
+    assert.ok(p.of("server", "stale").length >= 1, `${max}: the misses are reported`);
+    assert.equal(p.of("server", "close").length > 0, closes, `${max}: closed ${closes}`);
   }
 });

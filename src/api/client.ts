@@ -724,18 +724,23 @@ export class McpClientCore {
   /**
    * Asks `tasks/get` every `ms` while this client's handlers answer the task's `keys`;
    * aborts `moot` once the task no longer asks for all of them, or is gone (`-32602`).
-   * Ends when `moot` aborts; another failure of `tasks/get` leaves the handlers be.
+   * Ends when `moot` aborts or the connection closes (the wait between asks rejects); any
+   * other failure of one `tasks/get` (a timeout) is asked again at the next interval.
    */
   private async watchTaskInput(taskId: string, keys: readonly string[], ms: number, clock: Clock, moot: AbortController): Promise<void> {
-    try {
-      for (;;) {
+    for (;;) {
+      try {
         await this.sleep(clock, ms, moot.signal);
+      } catch {
+        return;
+      }
+      try {
         const task = await this.getTask(taskId, { signal: moot.signal });
         const asking = task.status === "input_required" ? task.inputRequests : undefined;
         if (asking === undefined || keys.some((k) => !Object.hasOwn(asking, k))) return moot.abort();
+      } catch (e) {
+        if (e instanceof McpError && e.code === ErrorCode.InvalidParams) return moot.abort();
       }
-    } catch (e) {
-      if (e instanceof McpError && e.code === ErrorCode.InvalidParams) moot.abort();
     }
   }
 

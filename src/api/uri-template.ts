@@ -380,7 +380,11 @@ function codePointOf(b: Uint8Array, k: number, n: number): number {
   return cp;
 }
 
-/** `uri` with its escapes' hex digits in upper case, as expansion writes them (RFC 3986 §2.1: they are case-insensitive), so an encoded literal matches either way. */
+/**
+ * `uri` with its escapes' hex digits in upper case (RFC 3986 §2.1: they are
+ * case-insensitive), so that a literal matches whichever case either side wrote; the
+ * length is kept, so offsets found in it hold in the URI as written.
+ */
 function upperEscapes(uri: string): string {
   if (!uri.includes("%")) return uri;
   let out = "";
@@ -393,20 +397,25 @@ function upperEscapes(uri: string): string {
   return out;
 }
 
+/** A literal's two forms a URI may show, as written and as expansion encodes it, escapes in upper case as the URI's are (see {@link upperEscapes}). */
+function formsOf(literal: string): readonly [plain: string, encoded: string] {
+  return [upperEscapes(literal), upperEscapes(encodeLiteral(literal))];
+}
+
 /** The length of `literal` at `pos` in `uri`, as written or as expansion encodes it; -1 when neither is there. */
 function literalAt(uri: string, pos: number, literal: string): number {
-  if (uri.startsWith(literal, pos)) return literal.length;
-  const encoded = encodeLiteral(literal);
-  return encoded !== literal && uri.startsWith(encoded, pos) ? encoded.length : -1;
+  const [plain, encoded] = formsOf(literal);
+  if (uri.startsWith(plain, pos)) return plain.length;
+  return encoded !== plain && uri.startsWith(encoded, pos) ? encoded.length : -1;
 }
 
 /** Where `literal` first occurs in `uri` at or after `from`, as written or encoded; -1 when nowhere. */
 function literalIndex(uri: string, literal: string, from: number): number {
-  const plain = uri.indexOf(literal, from);
-  const encoded = encodeLiteral(literal);
-  if (encoded === literal) return plain;
+  const [plain, encoded] = formsOf(literal);
+  const at = uri.indexOf(plain, from);
+  if (encoded === plain) return at;
   const other = uri.indexOf(encoded, from);
-  return plain < 0 ? other : other < 0 ? plain : Math.min(plain, other);
+  return at < 0 ? other : other < 0 ? at : Math.min(at, other);
 }
 
 /** Decodes and checks one matched value; undefined when it may not be handed to a reader. */
@@ -479,8 +488,8 @@ export function matchUriTemplate(template: UriTemplate, written: string): Record
     // The text ends before the literal that follows (the URI's end when it ends the template) ...
     let limit = uri.length;
     if (j === expressions.length) {
-      const encoded = encodeLiteral(next);
-      limit = uri.endsWith(next) ? uri.length - next.length : uri.endsWith(encoded) ? uri.length - encoded.length : -1;
+      const [plain, encoded] = formsOf(next);
+      limit = uri.endsWith(plain) ? uri.length - plain.length : uri.endsWith(encoded) ? uri.length - encoded.length : -1;
     } else if (next !== "") {
       // Searched for past the leading character, which the literal may start with too
       // (`{/ver}/{id}`); found nowhere after it, the expression is absent and the literal is here.
@@ -497,7 +506,8 @@ export function matchUriTemplate(template: UriTemplate, written: string): Record
     if (lead === "" || (lead !== undefined && pos < limit)) {
       let end = pos + lead.length;
       while (end < limit && !stops.includes(uri[end])) end++;
-      const text = uri.slice(pos + lead.length, end);
+      // From the URI as written: upper-casing kept every offset, and a value keeps its own escapes.
+      const text = written.slice(pos + lead.length, end);
       if (op.first === "" && text === "") return null; // `{x}`, `{+x}`: required
       if (!(op.named ? matchNamed(group, text, vars) : matchUnnamed(group[0], text, vars))) return null;
       pos = end;

@@ -184,9 +184,10 @@ export function inputRequiredProblem(methodAllows: boolean, method: string, resu
 
 /**
  * Server-side logging for a modern request: only when it asked, at or above its level, on
- * its own stream, and within the session's `maxLogMessagesPerSecond`, which every request's
- * messages share (logging: "Servers SHOULD: ... Rate limit log messages"; a budget per
- * request would let a burst of requests multiply it).
+ * its own stream, and within the session's `maxLogMessagesPerSecond`, which the modern
+ * requests one session serves share (logging: "Servers SHOULD: ... Rate limit log
+ * messages"; a budget per request would let a burst of requests multiply it). Over
+ * Streamable HTTP each modern request has a session of its own.
  */
 export function logForRequest(state: SessionState, req: InboundRequest, level: LoggingLevel, params: JsonObject, now: number, out: SessionOutput[]): void {
   const wanted = req.modern?.logLevel;

@@ -78,7 +78,7 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     maxRequestTimeoutMs: options.maxRequestTimeoutMs ?? 600_000,
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
     keepAliveMs: options.keepAliveMs ?? 0,
-    keepAliveMaxMissed: options.keepAliveMaxMissed ?? 1,
+    keepAliveMaxMissed: options.keepAliveMaxMissed ?? (options.role === "client" ? 1 : 0),
     progressIntervalMs: options.progressIntervalMs ?? 0,
     maxInboundRequests: options.maxInboundRequests ?? 1024,
     maxOutboundRequests: options.maxOutboundRequests ?? 1024,

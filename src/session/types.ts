@@ -64,9 +64,11 @@ export interface SessionOptions {
   keepAliveMs?: number;
   /**
    * Keep-alive pings that may go unanswered in a row, each given `keepAliveMs`, before the
-   * connection is treated as failed and closed, naming why (default 1: basic/utilities/ping,
-   * "Timeouts SHOULD be treated as connection failures"; 0: never, each is only a `stale`
-   * output).
+   * connection is treated as failed and closed, naming why (basic/utilities/ping, "Timeouts
+   * SHOULD be treated as connection failures"; 0: never, each is only a `stale` output).
+   * Default 1 for a client, whose ping always has a way to the server (stdin, a POST), and
+   * 0 for a server, whose ping may have none: a 2025-era HTTP client need not open the GET
+   * stream a server's ping travels on, and closing its session for that would be wrong.
    */
   keepAliveMaxMissed?: number;
   /** Outgoing progress for one request is sent at most this often; faster updates are coalesced (default 0: off). */
@@ -100,7 +102,8 @@ export interface SessionOptions {
   /**
    * Most `notifications/message` per second for the whole session, in each direction (the
    * `now` of the inputs is the clock). A server sends at most this many log messages (legacy
-   * and modern alike: every request's per-request `logLevel` messages share the one budget);
+   * and modern alike: the modern requests a session serves share its budget; over Streamable
+   * HTTP each modern request has a session, and so a budget, of its own);
    * a client delivers at most this many to the application. The rest of that second's are
    * dropped, and once the second is over one `log-rate-limited` diagnostic says how many
    * (server/utilities/logging: servers SHOULD rate limit log messages; under Security,
