@@ -54,3 +54,29 @@ test("logging (draft), Servers SHOULD rate limit log messages: a modern call's l
   assert.equal(got.length, 15);
   await c.client.close();
 });
+
+test("logging, Implementations SHOULD rate limit messages (and basic/utilities/ping, Implementations SHOULD log ping failures): the dropped messages' diagnostic reaches the application through McpServer's and McpClient's onEvent, so it can log it; what onEvent throws goes to onError", async () => {
+  const serverEvents: { type: string; code?: string; detail?: unknown }[] = [];
+  const clientEvents: { type: string; code?: string; detail?: unknown }[] = [];
+  const thrown: unknown[] = [];
+  const c = await connect(
+    flood(30),
+    { session: { maxLogMessagesPerSecond: 5 }, onEvent: (e) => void clientEvents.push(e as never) },
+    {
+      session: { maxLogMessagesPerSecond: 20 },
+      onEvent: (e) => {
+        serverEvents.push(e as never);
+        if (e.type === "initialized") throw new Error("a logger that fails");
+      },
+      onError: (e) => void thrown.push(e),
+    },
+  );
+  await c.client.callTool("flood", {});
+  c.clock.advance(1000);
+  const limited = (events: typeof serverEvents) => events.filter((e) => e.type === "diagnostic" && e.code === "log-rate-limited").map((e) => e.detail);
+  assert.deepEqual(limited(serverEvents), [{ direction: "outgoing", dropped: 10, limit: 20, windowStart: 0 }]);
+  assert.deepEqual(limited(clientEvents), [{ direction: "incoming", dropped: 15, limit: 5, windowStart: 0 }]);
+  assert.ok(clientEvents.some((e) => e.type === "initialized"), "the client's handshake too");
+  assert.equal((thrown[0] as Error)?.message, "a logger that fails", "a throwing onEvent goes to onError, the session serves on");
+  await c.client.close();
+});

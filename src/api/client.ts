@@ -39,7 +39,7 @@ import { McpError, toRpcError, type Endpoint, type RequestContext, type RequestO
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
+import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions, type SessionOutput } from "../session/types.js";
 import { callListener } from "../driver/listener.js";
 import { attach, mergeCapabilities } from "./connection.js";
 import { assertElicitParams, checkedElicitResult, withoutUrlContent } from "./elicitation.js";
@@ -102,6 +102,13 @@ export interface McpClientOptions {
   clock?: Clock;
   /** Where a throwing listener's error goes (default: rethrown on a microtask). */
   onError?(error: unknown): void;
+  /**
+   * Every kernel output of the connection after the client has acted on it: diagnostics (a
+   * second of dropped log messages, `log-rate-limited`; a refused notification), `stale`
+   * keep-alive misses, `initialized`, `renewed`, `close`. For logs and metrics; what it
+   * throws goes to `onError`.
+   */
+  onEvent?(event: SessionOutput): void;
   /**
    * Declare the `io.modelcontextprotocol/tasks` extension (SEP-2663), so a 2026-07-28
    * server may answer a tool call with a task (default false). 2025-11-25 tasks need no
@@ -307,6 +314,8 @@ export class McpClientCore {
         },
         onEvent: (o) => {
           if (o.type === "renewed") this.renewed(o.peer);
+          const fn = this.options.onEvent;
+          if (fn !== undefined) callListener(fn, o, undefined, this.options.onError);
         },
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),

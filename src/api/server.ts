@@ -49,7 +49,7 @@ import { methodSpec } from "../model/methods.js";
 import { builtinJsonSchema, capIssues, issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import type { Issue } from "../schema/validate.js";
-import type { LoggingLevel, SessionInput, SessionOptions } from "../session/types.js";
+import type { LoggingLevel, SessionInput, SessionOptions, SessionOutput } from "../session/types.js";
 import { implementationIssues } from "../session/session.js";
 import { callListener } from "../driver/listener.js";
 import { attach, isObject, mergeCapabilities } from "./connection.js";
@@ -129,6 +129,13 @@ export interface McpServerOptions {
   clock?: Clock;
   /** Where a throwing notification listener's error goes (default: rethrown on a microtask). */
   onError?(error: unknown): void;
+  /**
+   * Every kernel output of each connection (those of {@link McpServer.connect} and of
+   * {@link McpServer.httpSession}) after the server has acted on it: diagnostics (a second
+   * of dropped log messages, `log-rate-limited`; a refused notification), `stale` keep-alive
+   * misses, `initialized`, `close`. For logs and metrics; what it throws goes to `onError`.
+   */
+  onEvent?(event: SessionOutput): void;
   /**
    * MRTR: seals the `requestState` of `input_required` answers to modern clients and
    * verifies it on the retry (default: HMAC-SHA256 with a random key per server; use
@@ -503,6 +510,12 @@ export class McpServerCore {
   private declared: string | undefined;
   /** The `inputSchema` a tool is listed with, undefined for no such tool (one function per server: each HTTP request's setup carries it). */
   readonly inputSchemaOf = (name: string): JsonSchemaObject | undefined => this.tools.get(name)?.def.inputSchema;
+
+  /** The connections' kernel outputs to `options.onEvent`, if set (one function for all of them). */
+  private readonly onEvent = (event: SessionOutput): void => {
+    const fn = this.options.onEvent;
+    if (fn !== undefined) callListener(fn, event, undefined, this.options.onError);
+  };
   private readonly schema: JsonSchemaValidator;
   private readonly forms: ElicitationChecks | undefined;
   private readonly pageSize: number;
@@ -762,6 +775,7 @@ export class McpServerCore {
         onEndpoint: (e) => (endpoint = e),
         onRequest: this.handler(owner),
         onNotification: (method, params) => this.emit(method, params, endpoint),
+        onEvent: this.onEvent,
         onTransportClose: () => {
           open = false;
           this.detach(endpoint);
@@ -821,6 +835,7 @@ export class McpServerCore {
         options: this.sessionOptions(),
         onRequest: this.handler(owner, origin),
         onNotification: (method, params) => this.emit(method, params, endpoint),
+        onEvent: this.onEvent,
         onOpen: (e) => {
           endpoint = e;
           this.attach(e);
