@@ -419,3 +419,46 @@ test("tasks extension, input_required (as 2025-11-25's notifications/cancelled t
     else assert.deepEqual(outcome?.result?.content, [{ type: "text", text: "answered" }]);
   }
 });
+
+test("tasks extension, input_required: one tasks/get of the watch that fails (times out) does not end it: the task's later expiry still stops the handler still asking the user", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock, ...DUAL, tasks: { defaultTtlMs: 60_000 } });
+  server.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => (ctx.inputResponses === undefined ? inputRequired({ user: { method: "elicitation/create", params: form } }) : text("answered")));
+  const [s, c] = createMemoryPair();
+  server.connect(s);
+  let handlerSignal: AbortSignal | undefined;
+  // The client's end loses the answer to the watch's first tasks/get: the first one sent
+  // while the handler is asking the user.
+  let lost: unknown;
+  let watchGets = 0;
+  const lossy = {
+    send: (text: string) => {
+      const m = JSON.parse(text) as { id?: unknown; method?: string };
+      if (m.method === "tasks/get" && handlerSignal !== undefined && watchGets++ === 0) lost = m.id;
+      c.send(text);
+    },
+    onMessage: (fn: (text: string) => void) => c.onMessage((text) => (lost !== undefined && (JSON.parse(text) as { id?: unknown }).id === lost ? undefined : fn(text))),
+    onClose: (fn: (reason: string) => void) => c.onClose(fn),
+    close: () => c.close(),
+  };
+  const client = new McpClient(CLIENT, { clock, ...MODERN, session: { ...MODERN.session, requestTimeoutMs: 500 }, tasks: true, handlers: { elicitation: (_p, ctx) => ((handlerSignal = ctx.signal), new Promise<ElicitResult>(() => {})) } });
+  await client.connect(lossy);
+  const id = client.taskIdOf((await client.callToolAsTask("ask")) as JsonObject)!;
+  let outcome: any;
+  client.waitForTask(id, { intervalMs: 10 }).then((r) => (outcome = { result: r }), (e) => (outcome = { error: e }));
+  for (let i = 0; i < 100 && handlerSignal === undefined; i++) {
+    await flush();
+    clock.advance(10);
+  }
+  assert.ok(handlerSignal !== undefined, "the handler is asking");
+  // The watch's first tasks/get times out; the next ones see the task, then its expiry.
+  for (let i = 0; i < 120 && outcome === undefined; i++) {
+    await flush();
+    clock.advance(1000);
+  }
+  assert.ok(lost !== undefined && watchGets > 1, "the watch asked again after the lost answer");
+  assert.equal(handlerSignal.aborted, true, "the handler is told to stop once the task expired");
+  assert.equal(outcome?.error?.code, -32602);
+  await client.close();
+});
