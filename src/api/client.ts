@@ -105,8 +105,9 @@ export interface McpClientOptions {
   /**
    * Every kernel output of the connection after the client has acted on it: diagnostics (a
    * second of dropped log messages, `log-rate-limited`; a refused notification), `stale`
-   * keep-alive misses, `initialized`, `renewed`, `close`. For logs and metrics; what it
-   * throws goes to `onError`.
+   * keep-alive misses, `initialized`, `renewed`, and `close` when the kernel ends the
+   * connection itself (a fatal error, missed keep-alives; a close of the transport reaches
+   * {@link McpClient.onClose} instead). For logs and metrics; what it throws goes to `onError`.
    */
   onEvent?(event: SessionOutput): void;
   /**

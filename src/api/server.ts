@@ -133,7 +133,8 @@ export interface McpServerOptions {
    * Every kernel output of each connection (those of {@link McpServer.connect} and of
    * {@link McpServer.httpSession}) after the server has acted on it: diagnostics (a second
    * of dropped log messages, `log-rate-limited`; a refused notification), `stale` keep-alive
-   * misses, `initialized`, `close`. For logs and metrics; what it throws goes to `onError`.
+   * misses, `initialized`, and `close` when the kernel ends a connection itself (a fatal
+   * error, missed keep-alives). For logs and metrics; what it throws goes to `onError`.
    */
   onEvent?(event: SessionOutput): void;
   /**
