@@ -41,7 +41,7 @@ import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions, type SessionOutput } from "../session/types.js";
 import { callListener } from "../driver/listener.js";
-import { attach, mergeCapabilities } from "./connection.js";
+import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { assertElicitParams, checkedElicitResult, withoutUrlContent } from "./elicitation.js";
 import { ToolOutputs } from "./tool-outputs.js";
 import { issuesText, peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
@@ -270,6 +270,7 @@ export class McpClientCore {
     // Every initialize request (and 2026-07-28 request's _meta) carries this clientInfo: one
     // the schema's Implementation refuses (an icon `src` without a scheme: `format: uri`)
     // would make servers refuse the client, so it is refused here, naming the field.
+    checkSessionOptions(options.session);
     const issues = implementationIssues("client", info, options.session?.versions);
     if (issues) throw new TypeError(`invalid client info: ${issuesText(issues)}`);
     this.tasksReceived = options.receiveTasks;

@@ -24,6 +24,7 @@ import type { Clock } from "../driver/clock.js";
 import { DEFAULT_LIMITS, tryEncode } from "../jsonrpc/codec.js";
 import { isJsonShaped } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
+import { isProtocolVersion, PROTOCOL_VERSIONS } from "../model/versions.js";
 import type { SessionOptions } from "../session/types.js";
 import type { Transport } from "./transport.js";
 
@@ -88,6 +89,43 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
     hooks.onTransportClose?.(reason);
   });
   return endpoint;
+}
+
+/** Session options counting something: a non-negative integer (0 has each option's own meaning, often "off"). */
+const COUNT_OPTIONS = ["keepAliveMaxMissed", "maxInboundRequests", "maxOutboundRequests", "maxMessageBytes", "maxDepth", "maxSubscriptions", "maxInputRounds", "maxProgressPerSecond", "maxLogMessagesPerSecond", "cacheTtlMs"] as const;
+/** Session options in milliseconds: a finite number >= 0. */
+const TIME_OPTIONS = ["requestTimeoutMs", "discoverTimeoutMs", "maxRequestTimeoutMs", "keepAliveMs", "progressIntervalMs"] as const;
+
+/**
+ * Throws for session options the kernel would misread rather than refuse (it fills in
+ * defaults and never throws): a number given as a string (`keepAliveMs: "100"` pinged
+ * hundreds of times a second), a negative or non-finite one (`requestTimeoutMs: -1`
+ * turned timeouts off, `NaN` timed out at once), `versions` that is not a non-empty
+ * list of known versions, a flag that is not a boolean, a `cacheScope` that is neither
+ * scope. Checked where an application builds a server or client, naming the option.
+ */
+export function checkSessionOptions(session: Partial<SessionOptions> | undefined): void {
+  if (session === undefined) return;
+  if (!isObject(session)) throw new TypeError("session options must be an object");
+  const s = session as Record<string, unknown>;
+  for (const key of COUNT_OPTIONS) {
+    const v = s[key];
+    if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 0)) throw new RangeError(`session.${key} must be a non-negative integer (got ${JSON.stringify(v) ?? String(v)})`);
+  }
+  for (const key of TIME_OPTIONS) {
+    const v = s[key];
+    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) throw new RangeError(`session.${key} must be a finite number of milliseconds >= 0 (got ${JSON.stringify(v) ?? String(v)})`);
+  }
+  for (const key of ["resetTimeoutOnProgress", "validateOutgoing"] as const) {
+    if (s[key] !== undefined && typeof s[key] !== "boolean") throw new TypeError(`session.${key} must be a boolean (got ${JSON.stringify(s[key])})`);
+  }
+  if (s.cacheScope !== undefined && s.cacheScope !== "public" && s.cacheScope !== "private") throw new TypeError('session.cacheScope must be "public" or "private"');
+  const versions = s.versions;
+  if (versions !== undefined) {
+    if (!Array.isArray(versions) || versions.length === 0) throw new TypeError(`session.versions must be a non-empty array of protocol versions (got ${JSON.stringify(versions)})`);
+    const unknown = versions.filter((v) => !isProtocolVersion(v));
+    if (unknown.length > 0) throw new RangeError(`session.versions names versions this kernel does not speak: ${unknown.map((v) => JSON.stringify(v)).join(", ")} (known: ${PROTOCOL_VERSIONS.join(", ")})`);
+  }
 }
 
 /** True for a plain JSON object (not null, not an array). */

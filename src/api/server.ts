@@ -52,7 +52,7 @@ import type { Issue } from "../schema/validate.js";
 import type { LoggingLevel, SessionInput, SessionOptions, SessionOutput } from "../session/types.js";
 import { implementationIssues } from "../session/session.js";
 import { callListener } from "../driver/listener.js";
-import { attach, isObject, mergeCapabilities } from "./connection.js";
+import { attach, checkSessionOptions, isObject, mergeCapabilities } from "./connection.js";
 import { innerRequestOf, isThenable, ServerContext, withPendingInput, type RequestOrigin } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, isInputRequired, wallClockOf, type InputRequiredResult } from "./mrtr.js";
 import { page, pageThenListed, type Page } from "./pagination.js";
@@ -398,6 +398,16 @@ function ownFailures(method: string, answer: JsonObject | Promise<JsonObject>): 
   });
 }
 
+/**
+ * Registration arguments JavaScript does not check: a config that is not an object, a
+ * handler that is not a function (`tool("t", fn)` skipped the config). Refused at once,
+ * naming them, rather than failing at the first call with an engine message.
+ */
+function refuseMisuse(what: string, config: unknown, fn: unknown, role: string): void {
+  if (!isObject(config)) throw new TypeError(`${what}: the second argument must be its config object (got ${typeof config === "function" ? "a function: the config comes before the " + role : JSON.stringify(config) ?? String(config)})`);
+  if (typeof fn !== "function") throw new TypeError(`${what}: the ${role} must be a function (got ${typeof fn})`);
+}
+
 /** A handler's answer checked against the tool's contract (`outputSchema`, structured content). */
 function checkedToolResult(entry: ToolEntry, name: string, answer: ToolAnswer): JsonObject {
   let result = answer;
@@ -540,11 +550,10 @@ export class McpServerCore {
       maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
     });
     if (!Number.isInteger(this.pageSize) || this.pageSize < 0) throw new RangeError("pageSize must be a non-negative integer");
-    // The caching hints every cacheable modern result gets: a value the schema refuses would
-    // fail each of those requests with -32603, so it is refused here, naming the option.
-    const { cacheTtlMs, cacheScope } = options.session ?? {};
-    if (cacheTtlMs !== undefined && !(Number.isSafeInteger(cacheTtlMs) && cacheTtlMs >= 0)) throw new RangeError("session.cacheTtlMs must be a non-negative integer (draft server/utilities/caching: ttlMs MUST be >= 0)");
-    if (cacheScope !== undefined && cacheScope !== "public" && cacheScope !== "private") throw new TypeError('session.cacheScope must be "public" or "private"');
+    // Numbers, flags, versions and the caching hints every cacheable modern result gets (a
+    // value the schema refuses would fail each of those requests with -32603): refused here,
+    // naming the option, rather than misread by the kernel.
+    checkSessionOptions(options.session);
     // Every initialize result (and 2026-07-28 result) carries this serverInfo: one the
     // schema's Implementation refuses (an icon `src` without a scheme: `format: uri`)
     // would make clients refuse the server, so it is refused here, naming the field.
@@ -567,6 +576,7 @@ export class McpServerCore {
    * such a tool from `tools/list`).
    */
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister {
+    refuseMisuse(`tool ${JSON.stringify(name)}`, config, handler, "handler");
     if (!validToolName(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ - .`);
     if (this.tools.has(name)) throw new TypeError(`tool ${JSON.stringify(name)} is already registered`);
     const headers = config.inputSchema === undefined ? undefined : paramHeadersOf(config.inputSchema);
@@ -608,6 +618,7 @@ export class McpServerCore {
 
   /** Registers a static resource at `uri`. Throws when the URI is taken. */
   resource(uri: string, config: ResourceConfig, reader: ResourceReader): Unregister {
+    refuseMisuse(`resource ${JSON.stringify(uri)}`, config, reader, "reader");
     if (this.resources.has(uri)) throw new TypeError(`resource ${JSON.stringify(uri)} is already registered`);
     const def: Resource = { uri, name: config.name };
     assignDefined(def, config);
@@ -629,6 +640,8 @@ export class McpServerCore {
    * (`{a}{b}`; see `uri-template.ts`).
    */
   resourceTemplate(uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader): Unregister {
+    refuseMisuse(`resource template ${JSON.stringify(uriTemplate)}`, config, reader, "reader");
+    if (config.list !== undefined && typeof config.list !== "function") throw new TypeError(`resource template ${JSON.stringify(uriTemplate)}: list must be a function returning the resources`);
     if (this.templates.has(uriTemplate)) throw new TypeError(`resource template ${JSON.stringify(uriTemplate)} is already registered`);
     const template = parseUriTemplate(uriTemplate);
     if (typeof template === "string") throw new TypeError(`invalid URI template ${JSON.stringify(uriTemplate)}: ${template}`);
@@ -652,6 +665,7 @@ export class McpServerCore {
 
   /** Registers a prompt. Throws when the name is taken. */
   prompt(name: string, config: PromptConfig, getter: PromptGetter): Unregister {
+    refuseMisuse(`prompt ${JSON.stringify(name)}`, config, getter, "getter");
     if (this.prompts.has(name)) throw new TypeError(`prompt ${JSON.stringify(name)} is already registered`);
     const def: Prompt = { name };
     assignDefined(def, config);

@@ -65,6 +65,10 @@ async function importKeys(secrets: Uint8Array[] | undefined): Promise<CryptoKey[
 
 /** The default codec: HMAC-SHA256 with the given secret(s) or a fresh random key. */
 export function hmacRequestState(options: HmacRequestStateOptions = {}): RequestStateCodec {
+  // A secret passed bare, or under another name, would quietly give each instance a random
+  // key: the very mismatch the option exists to prevent.
+  if (typeof options !== "object" || options === null) throw new TypeError("hmacRequestState takes { secret }: hmacRequestState({ secret: process.env.MCP_STATE_SECRET })");
+  for (const key of Object.keys(options)) if (key !== "secret") throw new TypeError(`hmacRequestState: unknown option ${JSON.stringify(key)} (the option is secret)`);
   const given = options.secret;
   // `{ secret: process.env.X }` with X unset would quietly fall back to a random key, and
   // instances behind one load balancer (or a Worker's isolates) would refuse each
