@@ -55,3 +55,19 @@ test("hmacRequestState: a secret passed bare, or under another name, is a TypeEr
   hmacRequestState({ secret: "0123456789012345678901234567890123456789" });
   hmacRequestState();
 });
+
+test("transports: connect() of something that is no Transport (nothing, a URL) and serveNode() of something that is no handler are TypeErrors saying what to pass; createHttpHandler refuses options it would misread, naming them", async () => {
+  const { createHttpHandler } = await import("../../src/transports/http-server.js");
+  const { serveNode } = await import("../../src/transports/http-node.js");
+  assert.throws(() => new McpServer(SERVER).connect(undefined as never), /connect takes a Transport .*a URL is not one/);
+  await assert.rejects(new McpClient(CLIENT).connect("http://127.0.0.1:1/mcp" as never), /connect takes a Transport/);
+  await assert.rejects(serveNode(undefined as never), /serveNode takes a fetch-style handler/);
+  const createSession = new McpServer(SERVER).httpSession();
+  assert.throws(() => createHttpHandler(undefined as never), /createHttpHandler takes an options object/);
+  assert.throws(() => createHttpHandler({} as never), /createSession must be a function/);
+  assert.throws(() => createHttpHandler({ createSession, maxSessions: -1 }), /maxSessions must be a number >= 0 \(got -1\)/);
+  assert.throws(() => createHttpHandler({ createSession, maxBodyBytes: "big" as never }), /maxBodyBytes must be a number >= 0 \(got "big"\)/);
+  assert.throws(() => createHttpHandler({ createSession, allowedHosts: "example.com" as never }), /allowedHosts must be a list of strings or a predicate \(or false\)/);
+  // Valid ones are taken: Infinity is no bound, false turns the Host check off.
+  createHttpHandler({ createSession, maxSessions: Number.POSITIVE_INFINITY, sessionIdleMs: 0, allowedHosts: false, allowedOrigins: ["https://app.example"] }).close();
+});

@@ -56,6 +56,9 @@ const attached = new WeakSet<Transport>();
  * is taken: its close reaches the new endpoint at once, which then fails to open).
  */
 export function attach(transport: Transport, options: SessionOptions, hooks: AttachHooks, clock?: Clock): Endpoint {
+  if (typeof transport !== "object" || transport === null || typeof transport.send !== "function" || typeof transport.onMessage !== "function" || typeof transport.onClose !== "function") {
+    throw new TypeError("connect takes a Transport (send, onMessage, onClose): stdioServerTransport(), httpClientTransport(url), createMemoryPair()…; a URL is not one");
+  }
   if (attached.has(transport)) throw new TypeError("this transport already carries a connection (one transport, one client or server connection): give each connection its own transport");
   const onKernelClose = hooks.onClose;
   const sendValue = transport.sendValue?.bind(transport);

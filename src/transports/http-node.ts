@@ -495,6 +495,7 @@ function drained(res: ServerResponse, wait: Waiter): Promise<void> {
 
 /** Serves `handler` on node:http, bound to 127.0.0.1 by default; resolves once listening. */
 export function serveNode(handler: FetchHandler, options: ServeNodeOptions = {}): Promise<NodeServer> {
+  if (typeof handler !== "function") return Promise.reject(new TypeError("serveNode takes a fetch-style handler, (request) => Response: createHttpHandler(…) makes one"));
   const host = options.host ?? "127.0.0.1";
   // TCP keep-alive: a peer that vanished without closing its socket is found even on a
   // connection with nothing to write (the handler's SSE keep-alive covers open streams).

@@ -242,7 +242,7 @@ export interface HttpHandler {
   /**
    * Ends every session (each running request answered with `-32000`), and every modern
    * request in progress: a `subscriptions/listen` stream gets its completion result, any
-   * other request `-32000`, then its stream ends. The handler then takes no more work: a later
+   * other request `-32603` (the draft keeps `-32000` for legacy use), then its stream ends. The handler then takes no more work: a later
    * request gets 503 with a JSON-RPC error body (an `initialize`, a modern request), or 404
    * when it names one of the ended sessions.
    */
@@ -251,8 +251,34 @@ export interface HttpHandler {
 
 const ALLOW = "GET, POST, DELETE";
 
+/** The handler's numeric options: each a number >= 0 (Infinity included: no bound). */
+const NUMERIC_OPTIONS = ["maxSessions", "retryMs", "pollingCloseAfterMs", "sessionIdleMs", "maxBodyBytes", "maxQueuedBytes", "sseKeepAliveMs", "maxModernRequests", "maxListenStreams", "modernStreamAfterMs"] as const;
+
+/**
+ * Options the handler would misread rather than refuse, named: no `createSession` (every
+ * request a bare 500), a number given as text or negative (`maxSessions: -1` made every
+ * `initialize` 503, `maxBodyBytes: "big"` every request 413), an allow-list that is neither
+ * a list nor a predicate.
+ */
+function refuseMisreadOptions(options: HttpHandlerOptions): void {
+  if (typeof options !== "object" || options === null) throw new TypeError("createHttpHandler takes an options object: createHttpHandler({ createSession: server.httpSession() })");
+  if (typeof options.createSession !== "function") throw new TypeError("createHttpHandler: createSession must be a function (server.httpSession() makes one)");
+  const o = options as unknown as Record<string, unknown>;
+  for (const key of NUMERIC_OPTIONS) {
+    const v = o[key];
+    if (v !== undefined && !(typeof v === "number" && v >= 0)) throw new RangeError(`createHttpHandler: ${key} must be a number >= 0 (got ${JSON.stringify(v) ?? String(v)})`);
+  }
+  for (const key of ["allowedOrigins", "allowedHosts"] as const) {
+    const v = o[key];
+    if (v !== undefined && !Array.isArray(v) && typeof v !== "function" && !(key === "allowedHosts" && v === false)) {
+      throw new TypeError(`createHttpHandler: ${key} must be a list of strings or a predicate${key === "allowedHosts" ? " (or false)" : ""} (got ${JSON.stringify(v)})`);
+    }
+  }
+}
+
 /** Builds a Streamable HTTP handler. See the module comment. */
 export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
+  refuseMisreadOptions(options);
   const clock = options.clock ?? systemClock;
   const retryMs = options.retryMs ?? 1000;
   if (!Number.isSafeInteger(retryMs) || retryMs < 0) throw new RangeError("retryMs must be a non-negative integer");
