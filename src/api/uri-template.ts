@@ -398,20 +398,20 @@ function upperEscapes(uri: string): string {
 }
 
 /** A literal's two forms a URI may show, as written and as expansion encodes it, escapes in upper case as the URI's are (see {@link upperEscapes}). */
-function formsOf(literal: string): readonly [plain: string, encoded: string] {
+type LiteralForms = readonly [plain: string, encoded: string];
+
+function formsOf(literal: string): LiteralForms {
   return [upperEscapes(literal), upperEscapes(encodeLiteral(literal))];
 }
 
-/** The length of `literal` at `pos` in `uri`, as written or as expansion encodes it; -1 when neither is there. */
-function literalAt(uri: string, pos: number, literal: string): number {
-  const [plain, encoded] = formsOf(literal);
+/** The length of the literal of `forms` at `pos` in `uri`, as written or as expansion encodes it; -1 when neither is there. */
+function literalAt(uri: string, pos: number, [plain, encoded]: LiteralForms): number {
   if (uri.startsWith(plain, pos)) return plain.length;
   return encoded !== plain && uri.startsWith(encoded, pos) ? encoded.length : -1;
 }
 
-/** Where `literal` first occurs in `uri` at or after `from`, as written or encoded; -1 when nowhere. */
-function literalIndex(uri: string, literal: string, from: number): number {
-  const [plain, encoded] = formsOf(literal);
+/** Where the literal of `forms` first occurs in `uri` at or after `from`, as written or encoded; -1 when nowhere. */
+function literalIndex(uri: string, [plain, encoded]: LiteralForms, from: number): number {
   const at = uri.indexOf(plain, from);
   if (encoded === plain) return at;
   const other = uri.indexOf(encoded, from);
@@ -472,7 +472,7 @@ export function matchUriTemplate(template: UriTemplate, written: string): Record
   if (template.unmatchable !== undefined) return null;
   const { parts, expressions } = template;
   const uri = upperEscapes(written);
-  let pos = literalAt(uri, 0, parts[0]);
+  let pos = literalAt(uri, 0, formsOf(parts[0]));
   if (pos < 0) return null;
   const vars: Record<string, string> = Object.create(null);
   for (let k = 0; k < expressions.length; ) {
@@ -481,16 +481,17 @@ export function matchUriTemplate(template: UriTemplate, written: string): Record
     while (j < expressions.length && parts[2 * j] === "" && mergesInto(expressions[j - 1].operator, expressions[j].operator)) j++;
     const group = expressions.slice(k, j);
     const op = OPS[group[0].operator];
-    const next = parts[2 * j];
+    // The literal after the group, in both its forms (found once, used up to twice below).
+    const next = formsOf(parts[2 * j]);
     // The leading character: none for `{x}` / `{+x}` (required), else its absence means the
     // group's variables are absent. `{?a}{&b}` may open with `&` (without `a`).
     let lead = op.first === "" ? "" : uri[pos] === op.first || (j - k > 1 && uri[pos] === OPS[group[1].operator].first) ? uri[pos] : undefined;
     // The text ends before the literal that follows (the URI's end when it ends the template) ...
     let limit = uri.length;
     if (j === expressions.length) {
-      const [plain, encoded] = formsOf(next);
+      const [plain, encoded] = next;
       limit = uri.endsWith(plain) ? uri.length - plain.length : uri.endsWith(encoded) ? uri.length - encoded.length : -1;
-    } else if (next !== "") {
+    } else if (next[0] !== "") {
       // Searched for past the leading character, which the literal may start with too
       // (`{/ver}/{id}`); found nowhere after it, the expression is absent and the literal is here.
       limit = literalIndex(uri, next, lead === undefined ? pos : pos + lead.length);
