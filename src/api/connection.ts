@@ -94,7 +94,7 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
   return endpoint;
 }
 
-/** Session options counting something: a non-negative integer (0 has each option's own meaning, often "off"). */
+/** Session options that are non-negative integers: counts, and `cacheTtlMs`, which the schema's `ttlMs` makes one (0 has each option's own meaning, often "off"). */
 const COUNT_OPTIONS = ["keepAliveMaxMissed", "maxInboundRequests", "maxOutboundRequests", "maxMessageBytes", "maxDepth", "maxSubscriptions", "maxInputRounds", "maxProgressPerSecond", "maxLogMessagesPerSecond", "cacheTtlMs"] as const;
 /** Session options in milliseconds: a finite number >= 0. */
 const TIME_OPTIONS = ["requestTimeoutMs", "discoverTimeoutMs", "maxRequestTimeoutMs", "keepAliveMs", "progressIntervalMs"] as const;

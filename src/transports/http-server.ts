@@ -287,7 +287,6 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
   const sseKeepAliveMs = options.sseKeepAliveMs ?? 8_000;
-  if (!(sseKeepAliveMs >= 0)) throw new RangeError("sseKeepAliveMs must be a non-negative number");
   const jsonMode = options.enableJsonResponse === true;
   const strictVersion = options.strictProtocolVersionHeader === true;
   const generate = options.sessionIdGenerator ?? randomSessionId;
