@@ -629,9 +629,12 @@ export function generate() {
       `/** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in ${p.version}). */\n` +
       `export const TYPES: readonly number[] = ${JSON.stringify(types)};\n\n` +
       `/** Requests and notifications of ${p.version}'s ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */\n` +
-      `export const METHOD_ROWS: readonly MethodRow[] = ${fmtRows(rows)};\n\n` +
-      `/** Server-to-client requests carried inside an InputRequiredResult (2026-07-28 InputRequest union). */\n` +
-      `export const INPUT_ROWS: readonly MethodRow[] = ${fmtRows(input)};\n`;
+      `export const METHOD_ROWS: readonly MethodRow[] = ${fmtRows(rows)};\n` +
+      // Only a version with an InputRequest union (2026-07-28) has input rows to emit.
+      (input.length === 0
+        ? ""
+        : `\n/** Server-to-client requests carried inside an InputRequiredResult (${p.version} InputRequest union). */\n` +
+          `export const INPUT_ROWS: readonly MethodRow[] = ${fmtRows(input)};\n`);
   }
   files["rows.ts"] =
     header("The shape of a generated method row.") +

@@ -23,16 +23,6 @@ import { validateVerb } from "./validate.js";
 export { Exit } from "./io.js";
 export type { CliIO, CliOutput, Verb } from "./io.js";
 
-/** The verb a module exports, under any of the names a verb module may use. */
-function verbOf(mod: Record<string, unknown>): Verb | undefined {
-  for (const name of ["demoClientVerb", "default"]) {
-    const v = mod[name] as Partial<Verb> | undefined;
-    if (v !== undefined && typeof v.run === "function") return v as Verb;
-  }
-  const run = mod.run ?? mod.main;
-  return typeof run === "function" ? { summary: "", usage: "", run: run as Verb["run"] } : undefined;
-}
-
 /**
  * `demo-client URL`: the client the conformance suite drives (it reads
  * `MCP_CONFORMANCE_SCENARIO`). Its module is loaded when the verb runs, so the other
@@ -42,17 +32,11 @@ const demoClientVerb: Verb = {
   summary: "the conformance suite's client: acts out $MCP_CONFORMANCE_SCENARIO against URL",
   usage: "usage: mcp-kernel demo-client URL\n",
   async run(args, io) {
-    let mod: Record<string, unknown>;
+    let verb: Verb;
     try {
-      // @ts-ignore -- demo-client.ts is its own module; this line must compile before it exists.
-      mod = (await import("./demo-client.js")) as Record<string, unknown>;
+      verb = (await import("./demo-client.js")).demoClientVerb;
     } catch (e) {
       await writeOut(io.stderr, `mcp-kernel demo-client: not available in this build: ${e instanceof Error ? e.message : String(e)}\n`);
-      return Exit.Internal;
-    }
-    const verb = verbOf(mod);
-    if (verb === undefined) {
-      await writeOut(io.stderr, "mcp-kernel demo-client: src/cli/demo-client.ts exports no verb (demoClientVerb, default or run)\n");
       return Exit.Internal;
     }
     return verb.run(args, io);

@@ -34,7 +34,3 @@ export const METHOD_ROWS: readonly MethodRow[] = [
   ["notifications/tools/list_changed","notification","server",null,5,0,null],
   ["notifications/message","notification","server",null,166,1,null],
 ];
-
-/** Server-to-client requests carried inside an InputRequiredResult (2026-07-28 InputRequest union). */
-export const INPUT_ROWS: readonly MethodRow[] = [
-];

@@ -40,7 +40,3 @@ export const METHOD_ROWS: readonly MethodRow[] = [
   ["notifications/message","notification","server","LoggingMessageNotificationParams",-1,1,null],
   ["notifications/elicitation/complete","notification","server",null,221,1,null],
 ];
-
-/** Server-to-client requests carried inside an InputRequiredResult (2026-07-28 InputRequest union). */
-export const INPUT_ROWS: readonly MethodRow[] = [
-];
