@@ -95,6 +95,7 @@ export interface OAuthHttpRequest {
   body?: string;
 }
 
+/** What the application feeds the flow ({@link stepOAuth}): a start, an HTTP answer or failure, the redirect back, a refresh. Each carries `now` (ms since the epoch). */
 export type OAuthInput =
   /** Start (or restart after a 401/403) the flow. `challenge` is the `WWW-Authenticate` value. */
   | { type: "authorize"; now: number; challenge?: string | null; pkce: { verifier: string; challenge: string }; state: string }
@@ -112,18 +113,28 @@ export type OAuthInput =
   /** Use the refresh token; answered by `authorized`, or `failed` with `reauthorize: true`. */
   | { type: "refresh"; now: number };
 
+/** What the flow asks the application to do, or tells it. */
 export type OAuthOutput =
+  /** Make this HTTP request and feed back its `response` (or `network-error`) with the same `requestId`. */
   | { type: "http"; request: OAuthHttpRequest }
+  /** Send the user to `url` (the authorization endpoint); feed back the redirect's query as `callback`. */
   | { type: "redirect"; url: string }
+  /** The flow is done: send `tokens.access_token` as the bearer token. */
   | { type: "authorized"; tokens: OAuthTokens }
+  /** The flow stopped; `reauthorize` says a new `authorize` may succeed (e.g. a refresh token was refused). `reason` holds no secret. */
   | { type: "failed"; reason: string; reauthorize?: boolean }
+  /** Something worth logging that changes nothing (e.g. a discovery URL that did not answer). */
   | { type: "diagnostic"; message: string };
 
 type Phase = "idle" | "resource-metadata" | "server-metadata" | "registering" | "authorizing" | "exchanging" | "refreshing" | "authorized" | "failed";
 
+/** The flow's whole state: plain JSON, so it can be saved and restored (it holds credentials and tokens: keep it as secret as they are). */
 export interface OAuthState {
+  /** The client configuration the flow was created with. */
   config: OAuthClientConfig;
+  /** Where the flow is: discovery, registration, authorization, token exchange or refresh, or done. */
   phase: Phase;
+  /** The `requestId` the next `http` output gets. */
   nextRequestId: number;
   /** The request the flow waits on. */
   waitingOn?: number;
@@ -154,6 +165,7 @@ export interface OAuthState {
   tokens?: OAuthTokens;
 }
 
+/** What one step of the flow returns: the (same, updated) state and what to do. */
 export interface OAuthStep {
   state: OAuthState;
   outputs: OAuthOutput[];

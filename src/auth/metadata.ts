@@ -30,6 +30,7 @@ export interface AuthorizationServerMetadata {
   [field: string]: unknown;
 }
 
+/** The path prefix of Protected Resource Metadata (RFC 9728 §3): the resource's own path is appended to it. */
 export const PROTECTED_RESOURCE_WELL_KNOWN = "/.well-known/oauth-protected-resource";
 
 /** `https://h/a/b/` → `/a/b`; the root → "". */

@@ -42,6 +42,7 @@ export interface OAuthSaved {
   serverMetadata?: AuthorizationServerMetadata;
 }
 
+/** The options of {@link oauthFetch}: the client configuration and the effects the flow needs. */
 export interface OAuthFetchOptions extends OAuthClientConfig {
   /**
    * Shows `url` to the user (opens a browser) and resolves with the URL the authorization
@@ -58,6 +59,7 @@ export interface OAuthFetchOptions extends OAuthClientConfig {
   now?: () => number;
 }
 
+/** A `fetch` that sends the bearer token; a 401 refreshes or authorizes and a 403 `insufficient_scope` steps up, each followed by a retry (see the module doc). */
 export interface OAuthFetch {
   (input: string, init?: RequestInit): Promise<Response>;
   /** The flow's current state (plain JSON: credentials and tokens included). */

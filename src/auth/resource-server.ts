@@ -34,6 +34,7 @@ export interface VerifiedToken {
   extra?: Record<string, unknown>;
 }
 
+/** The options of {@link protectedResource}: who this resource is, who issues its tokens, and how to check one. */
 export interface ProtectedResourceOptions {
   /** The MCP endpoint's public URL; its canonical form is the resource identifier. */
   resource: string;

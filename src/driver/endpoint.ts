@@ -25,8 +25,11 @@ import { ChurnMap } from "./churn-map.js";
 
 /** An error from the peer or the kernel, as a JavaScript Error carrying the JSON-RPC error. */
 export class McpError extends Error {
+  /** The JSON-RPC error code (e.g. `-32602`; `ErrorCode` names them). */
   readonly code: number;
+  /** The error's `data`, if it had any. */
   readonly data: unknown;
+  /** `error` is the JSON-RPC error object; its `message` becomes this error's. */
   constructor(error: JsonRpcErrorObject) {
     super(error.message);
     this.name = "McpError";
@@ -209,6 +212,7 @@ class Served implements RequestContext {
 
 /** A session reducer driven by a real (or manual) clock. */
 export class Endpoint {
+  /** The session the endpoint drives: plain JSON, changed only by its steps (a snapshot of it can be passed to a new Endpoint to continue). */
   readonly state: SessionState;
   private readonly pending = new ChurnMap<RequestId, Pending>();
   /** `onProgress` of requests answered with a task: its progress goes on until the kernel says it ended. */
