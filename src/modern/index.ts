@@ -2,4 +2,4 @@
 export { CACHEABLE_METHODS, isModernRequest, readRequestMeta, stampResult, withRequestMeta } from "./request-meta.js";
 export type { RequestMeta } from "./request-meta.js";
 export { agreedFilter, notificationFor } from "./subscriptions.js";
-export type { Change, SubscriptionFilter } from "./subscriptions.js";
+export type { Change, SubscriptionFilter, TaskChange } from "./subscriptions.js";
