@@ -1,0 +1,75 @@
+/**
+ * Completion for McpServer: `completion/complete` answered from the completers registered
+ * for a prompt's arguments or a resource template's variables.
+ *
+ * Spec: 2025-11-25 `server/utilities/completion` (and the draft's, whose servers that
+ * support completions MUST declare `completions`: the server does once a completer exists).
+ *
+ * Theory of operation. A completer is found by the reference and the argument's name: one
+ * registered with `completion()` first, else the `complete` entry of the prompt or template
+ * config. A reference to no prompt is `-32602` ("Error Handling"), as is one to neither a
+ * template nor a static resource; a known reference without a completer for the argument
+ * completes to nothing. A response carries at most 100 values ({@link capValues}): a longer
+ * answer is cut, saying there are more and how many matches there are.
+ */
+import type { RequestContext } from "../../driver/endpoint.js";
+import type { JsonObject } from "../../jsonrpc/types.js";
+import type { ElicitationChecks } from "../../schema/elicitation.js";
+import { ServerContext, type RequestOrigin } from "../context.js";
+import type { Completion } from "../types.js";
+import { invalidParams } from "./errors.js";
+
+/** Completes one argument: the values for the text typed so far. */
+export type Completer = (
+  value: string,
+  context: { arguments: Readonly<Record<string, string>>; ctx: ServerContext },
+) => string[] | Completion | Promise<string[] | Completion>;
+
+/** What completion reads of a registered prompt or resource template: the completers of its config. */
+interface Completable {
+  complete: Record<string, Completer> | undefined;
+}
+
+/** Most completion values one response may carry (`server/utilities/completion`). */
+const MAX_COMPLETIONS = 100;
+
+/**
+ * Answers `completion/complete` from the completers registered with `completion()` (keyed
+ * by reference type, name and argument) and those the `prompts` and `templates` were
+ * registered with; `resources` are the static ones, a reference to which is no error.
+ */
+export async function complete(
+  completers: ReadonlyMap<string, Completer>, prompts: ReadonlyMap<string, Completable>, templates: ReadonlyMap<string, Completable>,
+  resources: ReadonlyMap<string, unknown>, forms: ElicitationChecks | undefined, p: JsonObject, rc: RequestContext, origin: RequestOrigin | undefined,
+): Promise<JsonObject> {
+  const ref = p.ref as { type: string; name?: string; uri?: string };
+  const argument = p.argument as { name: string; value: string };
+  const name = ref.type === "ref/prompt" ? ref.name! : ref.uri!;
+  let completer = completers.get(`${ref.type}\u0000${name}\u0000${argument.name}`);
+  if (completer === undefined) {
+    // completion.mdx "Error Handling": an invalid prompt name is -32602.
+    if (ref.type === "ref/prompt") {
+      const prompt = prompts.get(name);
+      if (prompt === undefined) throw invalidParams(`Unknown prompt: ${name}`, { name });
+      completer = prompt.complete?.[argument.name];
+    } else {
+      const template = templates.get(name);
+      if (template === undefined && !resources.has(name)) throw invalidParams(`Unknown resource template: ${name}`, { uri: name });
+      completer = template?.complete?.[argument.name];
+    }
+  }
+  if (completer === undefined) return { completion: { values: [] } };
+  const context = p.context as { arguments?: Record<string, string> } | undefined;
+  const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, forms, origin) });
+  return { completion: Array.isArray(answer) ? capValues(answer) : answer.values.length > MAX_COMPLETIONS ? { ...answer, ...capValues(answer.values, answer.total) } : answer };
+}
+
+/**
+ * At most 100 values, saying there are more when cut, and how many matches there are:
+ * the completer's own `total` when it gave one (it may know of more than it returned),
+ * else the number of values it returned.
+ */
+function capValues(values: string[], total?: number): Completion {
+  if (values.length <= MAX_COMPLETIONS) return { values };
+  return { values: values.slice(0, MAX_COMPLETIONS), total: total ?? values.length, hasMore: true };
+}

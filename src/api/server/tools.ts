@@ -1,0 +1,235 @@
+/**
+ * Tools of McpServer: the definition a registration adds to the registry (with its
+ * schemas compiled), and `tools/call`, whose failures are results.
+ *
+ * Spec: 2025-11-25 `server/tools` (and the draft's, for `outputSchema` beyond objects and
+ * `x-mcp-header`).
+ *
+ * Theory of operation. Registering a tool checks its name ("Tool Names"), builds its `Tool`
+ * definition once (what `tools/list` returns for it) and compiles its `inputSchema` and
+ * `outputSchema`, so a schema error surfaces at registration, not on the first call; a
+ * definition a served 2025-era version could not list is refused there too. A call runs
+ * in three steps: the arguments are checked against the `inputSchema` (a failure is a
+ * tool execution error from 2025-11-25, SEP-1303, and a `-32602` protocol error before:
+ * {@link argumentErrorsAreResults}); the handler runs, and what it throws becomes an
+ * `isError` result with the message as text ({@link toolFailure}), so the model can see
+ * it, unless it is a {@link ProtocolError} or `-32042` (URL elicitation required); its
+ * answer is checked against the tool's contract ({@link checkedToolResult}): structured
+ * content also serialized as text, and matching the `outputSchema`, or `-32603`. A handler
+ * that answers synchronously is answered synchronously, with no promise in between.
+ */
+import { McpError, type RequestContext } from "../../driver/endpoint.js";
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import type { JsonObject } from "../../jsonrpc/types.js";
+import { methodSpec } from "../../model/methods.js";
+import { isModernVersion, LEGACY_VERSIONS, type ProtocolVersion } from "../../model/versions.js";
+import type { ElicitationChecks } from "../../schema/elicitation.js";
+import { capIssues, issuesText, type JsonSchemaValidator } from "../../schema/json-schema.js";
+import type { Issue } from "../../schema/validate.js";
+import { taskSupportOf, type ToolTaskSupport } from "../../tasks/capabilities.js";
+import { paramHeadersOf } from "../../transports/http/request-metadata.js";
+import { isObject } from "../connection.js";
+import { isThenable, ServerContext, withPendingInput, type RequestOrigin } from "../context.js";
+import { inputRetryOf, isInputRequired, type InputRequiredResult } from "../mrtr.js";
+import type { CallToolResult, Icon, JsonSchemaObject, Meta, OutputSchema, StructuredContent, Tool, ToolAnnotations } from "../types.js";
+import { invalidParams, ProtocolError, refuseMisuse } from "./errors.js";
+import { assignDefined } from "./lists.js";
+
+/**
+ * Runs a tool. Throw a {@link ProtocolError} for a protocol error; anything else thrown
+ * becomes an `isError` result. `A` is the arguments' type as the tool's `inputSchema`
+ * describes them: the server checks the arguments against that schema before the handler
+ * runs (with no schema, any object passes), so `tool<{ n: number }>(…)` is the author's
+ * statement that the schema says so, not a check of its own.
+ */
+export type ToolHandler<A extends object = JsonObject> = (args: A, ctx: ServerContext) => ToolAnswer | Promise<ToolAnswer>;
+
+/** What a tool handler answers: its result (any structured content: a 2026-07-28-only server may return an array), or a request for input. */
+type ToolAnswer = CallToolResult<StructuredContent> | InputRequiredResult;
+
+/** Describes a tool (everything of `Tool` but the name). */
+export interface ToolConfig {
+  title?: string;
+  description?: string;
+  /** A JSON Schema with `type: "object"` (default: any object). */
+  inputSchema?: JsonSchemaObject;
+  /**
+   * When given, results must carry `structuredContent` that matches it. `type: "object"`
+   * unless the server serves only 2026-07-28, where any JSON Schema 2020-12 is allowed.
+   */
+  outputSchema?: OutputSchema;
+  annotations?: ToolAnnotations;
+  execution?: Tool["execution"];
+  icons?: Icon[];
+  _meta?: Meta;
+  /**
+   * Tasks extension (SEP-2663, composition with multi round-trip requests): gather input
+   * first. A call without `inputResponses` runs synchronously, so the handler's
+   * `input_required` is the answer to round 1; the retry that brings the answers becomes
+   * the task. Not sent in `tools/list`. Default false: a task-capable tool called by a
+   * declaring client is a task from the first round.
+   */
+  inputBeforeTask?: boolean;
+}
+
+/**
+ * Whether arguments failing a tool's `inputSchema` are a tool execution error (a result
+ * with `isError`) under `version`: from 2025-11-25, whose `server/tools` lists "Input
+ * validation errors" among tool execution errors; before, "Invalid arguments" were a
+ * protocol error.
+ */
+export function argumentErrorsAreResults(version: string | undefined): boolean {
+  return version === undefined || version >= "2025-11-25";
+}
+
+/** A registered tool. */
+export interface ToolEntry {
+  seq: number;
+  def: Tool;
+  validateInput: ((value: unknown) => Issue[] | null) | null;
+  validateOutput: ((value: unknown) => Issue[] | null) | null;
+  handler: ToolHandler;
+  inputBeforeTask: boolean;
+  /** `execution.taskSupport` of the definition, read once (the definition is fixed at registration). */
+  taskSupport: ToolTaskSupport;
+}
+
+/** Tool names: 1 to 128 of A-Z a-z 0-9 _ - . (2025-11-25 `server/tools`, "Tool Names"). */
+function validToolName(name: string): boolean {
+  if (name.length === 0 || name.length > 128) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const ok = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2d || c === 0x2e;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** The versions before 2026-07-28 this server's sessions negotiate (`versions`: their option). */
+function legacyVersions(versions: readonly ProtocolVersion[] | undefined): readonly ProtocolVersion[] {
+  return (versions ?? LEGACY_VERSIONS).filter((v) => !isModernVersion(v));
+}
+
+/** `schema` compiled by `validator`; throws, naming it as `what`, when it is no object schema (`objectOnly`: of `type: "object"`) or does not compile. */
+function compile(validator: JsonSchemaValidator, what: string, schema: OutputSchema, objectOnly: boolean): (value: unknown) => Issue[] | null {
+  if (typeof schema !== "object" || schema === null) throw new TypeError(`${what} must be a JSON Schema object`);
+  if (objectOnly && schema.type !== "object") throw new TypeError(`${what} must be a JSON Schema with type "object"`);
+  const compiled = validator.compile(schema);
+  if (!compiled.ok) throw new TypeError(`${what} does not compile: ${issuesText(compiled.issues)}`);
+  return compiled.validate;
+}
+
+/**
+ * The entry `tool(name, config, handler)` adds to `tools`, its schemas compiled by
+ * `validator`, with the sequence number `nextSeq` draws. Throws for everything `tool`
+ * refuses; a tool that may run as a task only when the server has a task runtime.
+ */
+export function toolEntry<A extends object>(
+  tools: ReadonlyMap<string, ToolEntry>, versions: readonly ProtocolVersion[] | undefined, validator: JsonSchemaValidator, hasTaskRuntime: boolean,
+  nextSeq: () => number, name: string, config: ToolConfig, handler: ToolHandler<A>,
+): ToolEntry {
+  refuseMisuse(`tool ${JSON.stringify(name)}`, config, handler, "handler");
+  if (!validToolName(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ - .`);
+  if (tools.has(name)) throw new TypeError(`tool ${JSON.stringify(name)} is already registered`);
+  const headers = config.inputSchema === undefined ? undefined : paramHeadersOf(config.inputSchema);
+  if (headers?.ok === false) throw new TypeError(`tool ${JSON.stringify(name)} inputSchema has an invalid x-mcp-header: ${headers.reason}`);
+  const def: Tool = { name, inputSchema: { type: "object", properties: {} } };
+  const { inputBeforeTask, ...wire } = config;
+  assignDefined(def, wire);
+  if (!hasTaskRuntime && taskSupportOf(def) !== "forbidden") {
+    throw new TypeError(`tool ${JSON.stringify(name)} declares execution.taskSupport: use McpServer, or give McpServerCore a task runtime (options.tasks)`);
+  }
+  const legacy = legacyVersions(versions);
+  const entry: ToolEntry = {
+    inputBeforeTask: inputBeforeTask === true,
+    taskSupport: taskSupportOf(def),
+    seq: nextSeq(),
+    def,
+    validateInput: config.inputSchema === undefined ? null : compile(validator, `tool ${name} inputSchema`, config.inputSchema, true),
+    // Draft server/tools: an outputSchema "can be any valid JSON Schema 2020-12" (an array's,
+    // say); until 2025-11-25 it is "restricted to type: "object" at the root level".
+    validateOutput: config.outputSchema === undefined ? null : compile(validator, `tool ${name} outputSchema`, config.outputSchema, legacy.length > 0),
+    // The arguments the handler gets passed the inputSchema check: `A` is the author's reading of that schema.
+    handler: handler as ToolHandler,
+  };
+  // A definition a 2025-era schema refuses (a boolean subschema in `properties`, which
+  // 2020-12 allows and 2025-11-25 does not) would make every tools/list of that era fail:
+  // refused here instead, naming the version.
+  for (const version of legacy) {
+    const issues = methodSpec(version, "tools/list")?.validateResult?.({ tools: [def] });
+    if (issues) throw new TypeError(`tool ${JSON.stringify(name)} cannot be listed to ${version} clients, which this server serves: ${issuesText(issues)}`);
+  }
+  return entry;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * What a tool's handler threw (no ask left open), as its answer: a protocol error as
+ * itself; anything else an `isError` result (tools.mdx "Error Handling").
+ */
+function toolFailure(e: unknown): JsonObject {
+  if (e instanceof ProtocolError || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
+  return { content: [{ type: "text", text: errorText(e) }], isError: true };
+}
+
+/** A handler's answer checked against the tool's contract (`outputSchema`, structured content). */
+function checkedToolResult(entry: ToolEntry, name: string, answer: ToolAnswer): JsonObject {
+  let result = answer;
+  if (!isObject(result)) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned no result object` });
+  // Not a result yet: the MRTR layer (api/mrtr.ts) takes it from here.
+  if (isInputRequired(result)) return result;
+  if (result.content === undefined && result.structuredContent !== undefined) {
+    // tools.mdx "Structured Content": a tool returning structured content SHOULD also
+    // return it serialized in a TextContent block, for clients that predate it.
+    result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
+  }
+  if (entry.validateOutput !== null && result.isError !== true) {
+    // tools.mdx "Output Schema": servers MUST provide structured results that conform to it.
+    if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but returned no structuredContent` });
+    const issues = entry.validateOutput(result.structuredContent);
+    if (issues !== null) {
+      const shown = capIssues(issues);
+      throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema: ${issuesText(shown)}`, data: { issues: shown } });
+    }
+  }
+  return result;
+}
+
+/**
+ * Runs a tool of `tools` (a round of `tools/call`, under MRTR). A handler that answers
+ * synchronously is answered synchronously, with no promise in between: four promise hops
+ * a call were a measurable share of a round trip.
+ */
+export function callTool(
+  tools: ReadonlyMap<string, ToolEntry>, forms: ElicitationChecks | undefined,
+  p: JsonObject, rc: RequestContext, origin: RequestOrigin | undefined,
+): JsonObject | Promise<JsonObject> {
+  const name = p.name as string;
+  const entry = tools.get(name);
+  // tools.mdx "Error Handling": unknown tools are a protocol error, -32602.
+  if (entry === undefined) throw invalidParams(`Unknown tool: ${name}`, { name });
+  const args = (p.arguments as JsonObject | undefined) ?? {};
+  if (entry.validateInput !== null) {
+    const issues = entry.validateInput(args);
+    if (issues !== null) {
+      // A bounded list, each entry clipped in the message: the reply to a large invalid
+      // request stays small, whichever validator (`jsonSchema`) listed the issues.
+      const shown = capIssues(issues);
+      const message = `Invalid arguments for tool ${name}: ${issuesText(shown)}`;
+      if (!argumentErrorsAreResults(rc.protocolVersion)) throw invalidParams(message, { issues: shown });
+      return { content: [{ type: "text", text: message }], isError: true };
+    }
+  }
+  const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), forms, origin);
+  let answer: ReturnType<typeof withPendingInput<ToolAnswer>>;
+  try {
+    answer = withPendingInput(ctx, () => entry.handler(args, ctx));
+  } catch (e) {
+    return toolFailure(e);
+  }
+  if (!isThenable(answer)) return checkedToolResult(entry, name, answer);
+  return answer.then((r) => checkedToolResult(entry, name, r), toolFailure);
+}
