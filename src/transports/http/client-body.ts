@@ -1,0 +1,86 @@
+/**
+ * Small readers of the server's responses for the HTTP client, apart from the streams it
+ * follows: the first message of a JSON or SSE body (a renewed session's initialize
+ * answer), the message of an error body, the bound of one SSE event, and the verdicts on
+ * what cannot be used (a body that is not UTF-8, a fetch wrapper's refusal). Pure
+ * functions of a `Response`, a string or an error: nothing here knows the transport.
+ *
+ * Spec: 2025-11-25 `basic/transports` (a POST is answered by one JSON object or an SSE
+ * stream; "JSON-RPC messages MUST be UTF-8 encoded"), the same rules in draft
+ * `basic/transports/streamable-http`.
+ *
+ * Theory of operation. Every read stops at the client's `maxMessageBytes` (`readBodyText`
+ * of `./body.ts` for a JSON body, {@link sseLimits} for an event), and a body that is not
+ * read is released ({@link discard}), so a server can neither make the client buffer
+ * past its limit nor keep a connection the client will not read.
+ */
+import { createSseDecoder, feedSse } from "../../framing/sse.js";
+import { malformedResponseMessage } from "../../jsonrpc/codec.js";
+import { letGo, NOT_UTF8_BODY, readBodyText } from "./body.js";
+import { H, mediaTypeOf, SSE_TYPE } from "./headers.js";
+
+/** `text` parsed as JSON, or undefined when it is not JSON. */
+export function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Releases a response body we will not read. */
+export function discard(res: Response): void {
+  letGo(res.body);
+}
+
+/** An error a fetch wrapper marks as final (`retryable: false`): the connection is fine, the request cannot be sent as it is. */
+export function isRefusal(e: unknown): boolean {
+  return typeof e === "object" && e !== null && (e as { retryable?: unknown }).retryable === false;
+}
+
+/**
+ * Why a response body (`what`) whose bytes are not UTF-8 fails what it answers: "JSON-RPC
+ * messages MUST be UTF-8 encoded" (2025-11-25 `basic/transports`), so no code or id in it
+ * can be trusted.
+ */
+export function notUtf8(what: string): string {
+  return malformedResponseMessage(`${what} is not valid UTF-8`);
+}
+
+/**
+ * The first message of a JSON or SSE response body, of at most `maxBytes` (the rest is
+ * discarded); {@link NOT_UTF8_BODY} when its bytes are not UTF-8, undefined when there is
+ * none to read.
+ */
+export async function firstMessage(res: Response, maxBytes: number): Promise<string | typeof NOT_UTF8_BODY | undefined> {
+  if (mediaTypeOf(res.headers.get(H.contentType)) !== SSE_TYPE) {
+    const read = await readBodyText(res, maxBytes);
+    return read.ok ? read.text : read === NOT_UTF8_BODY ? read : undefined;
+  }
+  if (res.body === null) return undefined;
+  const reader = res.body.getReader();
+  const decoder = createSseDecoder(sseLimits(maxBytes));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return undefined;
+      for (const o of feedSse(decoder, value)) if (o.type === "event" && o.data !== "") return o.invalidUtf8 === true ? NOT_UTF8_BODY : o.data;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    letGo(reader);
+  }
+}
+
+/** An SSE event may hold a message of `maxBytes` and its field names. */
+export function sseLimits(maxBytes: number): { maxEventSize: number } {
+  return { maxEventSize: maxBytes + 1024 };
+}
+
+/** The `error.message` of a response whose body is a JSON-RPC error (read up to `maxBytes`). */
+export async function errorMessageOf(res: Response, maxBytes: number): Promise<string | undefined> {
+  const read = await readBodyText(res, maxBytes);
+  const reply = read.ok ? (parse(read.text) as { error?: { message?: unknown } } | null | undefined) : undefined;
+  return typeof reply?.error?.message === "string" ? reply.error.message : undefined;
+}

@@ -1,0 +1,207 @@
+/**
+ * The modern (2026-07-28) path of the HTTP client: one POST per request, with the
+ * request metadata headers and no session, re-issued under a new id when its stream
+ * breaks. Functions of the transport's {@link HttpClient} (`../http-client.ts`), which
+ * calls them, and the pure helpers they need.
+ *
+ * Spec: draft `basic/transports/streamable-http` ("Request Metadata", "Custom Headers
+ * from Tool Parameters", Cancellation), `basic/patterns` (a lost stream's request is
+ * re-issued), `basic/patterns/subscriptions`, `basic/index` (request ids).
+ *
+ * Theory of operation. A message whose `_meta` names its protocol version is modern: it
+ * goes without session id, with the request metadata headers built from its body
+ * (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, and
+ * `Mcp-Param-*` for the `x-mcp-header` arguments the last modern `tools/list` declared;
+ * a tool with invalid declarations is removed from that result). Each modern request has
+ * its own fetch: the kernel's `notifications/cancelled` for it is not POSTed but aborts
+ * that fetch, closing its stream, which is the cancellation on HTTP. A modern stream
+ * that breaks before its response (a network error, or the stream ending without it)
+ * cannot be resumed: the draft has no `Last-Event-ID` ("Resumable SSE streams via
+ * Last-Event-ID are not supported"), and its stream state is "scoped to the request: if
+ * the underlying channel is lost, the client re-issues the request" (`basic/patterns`).
+ * The transport re-issues it, after the backoff, under a new id of its own (`basic/index`:
+ * an id MUST NOT match any other request the sender issued; the kernel's ids are numbers,
+ * these are strings), at most `maxReissues` times, and maps the answer back to the
+ * kernel's id, so the caller sees one result. A `tools/call` is re-issued only for a tool
+ * the last modern `tools/list` pages annotated `readOnlyHint` or `idempotentHint`: the
+ * server takes the broken stream for a cancellation (`streamable-http`, Cancellation) but
+ * may have run the tool already (created a task even) with only the answer lost, and
+ * running any other tool twice may repeat its effect; such a call gets the -32000 error.
+ * A progress notification of the new attempt that does not go past what was already
+ * delivered is dropped (progress MUST increase, so it can only be a repeat). Other
+ * notifications cannot be told apart from new ones and are delivered.
+ * `subscriptions/listen` is not re-issued: its subscription id is its request
+ * id and what changed while it was down is lost, so its owner gets the -32000 error and
+ * re-subscribes (`basic/patterns/subscriptions`: a drop "MAY" trigger a reconnect).
+ * Era detection is the kernel's: its `server/discover` probe is a modern
+ * request, and a 4xx whose body is not a modern JSON-RPC error reaches it with another
+ * code (an id-less JSON-RPC error body keeps its own, any other body is -32603), so it
+ * falls back to `initialize`.
+ */
+import { errorText } from "../error-text.js";
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import type { JsonObject, RequestId } from "../../jsonrpc/types.js";
+import { MetaKey } from "../../model/meta.js";
+import type { HttpClient, ModernCtx, StreamCtx } from "../http-client.js";
+import { discard, isRefusal, parse } from "./client-body.js";
+import { answer, bodiless, delay, LISTEN, track } from "./client-stream.js";
+import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument } from "./request-metadata.js";
+
+/**
+ * `MetaKey.protocolVersion` quoted, whose presence marks a modern message. Spelled out: a
+ * top-level property read is a statement a bundler keeps, in every consumer's bundle.
+ * Exported for the test that ties it to `MetaKey.protocolVersion`.
+ * @internal
+ */
+export const META_VERSION = '"io.modelcontextprotocol/protocolVersion"';
+
+/** The start of the ids re-issued modern requests carry: strings, never equal to the kernel's numeric ids. */
+export const REISSUE_ID_PREFIX = "mcp-kernel-reissue-";
+
+/** A modern request or notification, as far as its headers need it. */
+export interface ModernMessage {
+  id?: RequestId;
+  method: string;
+  params?: JsonObject;
+  version: string;
+}
+
+/** The message in `text` when it is a single request or notification carrying `_meta` protocolVersion. */
+export function modernMessage(text: string): ModernMessage | undefined {
+  const m = parse(text) as { id?: unknown; method?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined;
+  if (m === null || typeof m !== "object" || Array.isArray(m) || typeof m.method !== "string") return undefined;
+  const version = m.params?._meta?.[MetaKey.protocolVersion];
+  if (typeof version !== "string") return undefined;
+  const out: ModernMessage = { method: m.method, params: m.params as JsonObject, version };
+  if (typeof m.id === "string" || typeof m.id === "number") out.id = m.id;
+  return out;
+}
+
+/**
+ * A modern request or notification: no session, its own headers (draft
+ * `streamable-http`, "Request Metadata"), and its own fetch, aborted to cancel it.
+ */
+export async function postModern(client: HttpClient, text: string, message: ModernMessage, ctx: StreamCtx): Promise<void> {
+  const modern: ModernCtx = (ctx.modern = { version: message.version, method: message.method, abort: new AbortController(), cancelled: false, id: message.id });
+  if (message.id !== undefined) {
+    track(ctx, message.id);
+    // post() removes it when this request is done.
+    client.inflight.set(JSON.stringify(message.id), ctx);
+  }
+  const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+  const declared = tool === undefined ? undefined : client.paramHeaders.get(tool);
+  const unmirrorable = unmirrorableArgument(message, declared);
+  if (unmirrorable !== null) return client.failed(ctx, unmirrorable, ErrorCode.InvalidParams);
+  const headers = client.headersFor(text, true, modernRequestHeaders(message, declared));
+  let body = text;
+  for (let attempt = 0; ; attempt++) {
+    const broke = await attemptModern(client, ctx, headers, body);
+    if (typeof broke !== "string" || client.closed || modern.cancelled) return;
+    if (message.id === undefined || message.method === LISTEN || attempt >= client.maxReissues) return client.failed(ctx, broke);
+    // The lost attempt may have run (created a task even): only a call the tool's hints say is safe to repeat runs again.
+    if (message.method === "tools/call" && !(tool !== undefined && client.repeatable.has(tool))) return client.failed(ctx, broke);
+    client.report(`re-issuing ${message.method} ${JSON.stringify(message.id)} under a new id: ${broke}`);
+    // What is left of the broken attempt is closed, which the server takes as its cancellation.
+    modern.abort.abort("re-issued");
+    modern.abort = new AbortController();
+    // Cancelling the request or closing the transport aborts this controller, ending the wait.
+    await client.sleep(delay(client, ctx, attempt), modern.abort.signal);
+    if (client.closed || modern.cancelled) return;
+    modern.wireId = `${REISSUE_ID_PREFIX}${++client.reissues}`;
+    body = withId(text, modern.wireId);
+  }
+}
+
+/**
+ * One POST of a modern message. Resolves to why the request's response was lost to a
+ * broken connection (the caller may re-issue it), or undefined when it was answered
+ * (or answered here with an error, or cancelled).
+ */
+async function attemptModern(client: HttpClient, ctx: StreamCtx, headers: Record<string, string>, body: string): Promise<string | void> {
+  const modern = ctx.modern!;
+  let res: Response;
+  try {
+    res = await client.fetch(client.url, { method: "POST", headers, body, signal: modern.abort.signal });
+  } catch (e) {
+    if (ctx.pending.size > 0 && !isRefusal(e)) return `POST failed: ${errorText(e)}`;
+    return void client.fetchFailed(ctx, e);
+  }
+  if (client.closed || modern.cancelled) return void discard(res);
+  if (res.status === 202 || res.status === 204) {
+    discard(res);
+    return bodiless(client, ctx, res.status);
+  }
+  return answer(client, ctx, res);
+}
+
+/**
+ * `x-mcp-header` (draft `streamable-http`, "Custom Headers from Tool Parameters"): a
+ * modern `tools/list` result teaches the client which arguments of each tool it mirrors
+ * into `Mcp-Param-*` headers, and a tool whose declarations break the rules MUST be
+ * excluded from the result (with a warning through `onError`).
+ */
+export function screenTools(client: HttpClient, text: string): string {
+  const m = parse(text) as { result?: { tools?: unknown } } | undefined;
+  const tools = m?.result?.tools;
+  if (!Array.isArray(tools)) return text;
+  const kept: unknown[] = [];
+  for (const t of tools) {
+    const name = (t as { name?: unknown } | null)?.name;
+    const scan = paramHeadersOf((t as { inputSchema?: unknown } | null)?.inputSchema);
+    if (!scan.ok) {
+      client.report(`excluded tool ${JSON.stringify(name)} from tools/list: invalid x-mcp-header (${scan.reason})`);
+      continue;
+    }
+    if (typeof name === "string") {
+      if (scan.headers.length > 0) client.paramHeaders.set(name, scan.headers);
+      else client.paramHeaders.delete(name);
+      const hints = (t as { annotations?: { readOnlyHint?: unknown; idempotentHint?: unknown } }).annotations;
+      if (hints?.readOnlyHint === true || hints?.idempotentHint === true) client.repeatable.add(name);
+      else client.repeatable.delete(name);
+    }
+    kept.push(t);
+  }
+  if (kept.length === tools.length) return text;
+  m!.result!.tools = kept;
+  return JSON.stringify(m);
+}
+
+/** `notifications/progress` quoted, to spot a progress notification without parsing. */
+export const PROGRESS = '"notifications/progress"';
+
+/** `text` (a modern request) with its id replaced by `id`. */
+export function withId(text: string, id: string): string {
+  const m = JSON.parse(text) as { id?: unknown };
+  m.id = id;
+  return JSON.stringify(m);
+}
+
+/** The `progress` of a progress notification in `text`, or undefined. */
+export function progressOf(text: string): number | undefined {
+  const m = parse(text) as { method?: unknown; params?: { progress?: unknown } } | undefined;
+  const p = m?.method === "notifications/progress" ? m.params?.progress : undefined;
+  return typeof p === "number" ? p : undefined;
+}
+
+/** Remembers the highest progress delivered for `modern`, from a progress notification in `text`. */
+export function noteProgress(text: string, modern: ModernCtx): void {
+  const p = progressOf(text);
+  if (p !== undefined && (modern.progress === undefined || p > modern.progress)) modern.progress = p;
+}
+
+/**
+ * A message on a re-issued request's stream, as the kernel must see it: the response to
+ * the new id carries the kernel's id again; a progress notification not past what was
+ * delivered already is a repeat of the lost attempt's, and is dropped (undefined).
+ */
+export function restoreReissued(text: string, modern: ModernCtx): string | undefined {
+  if (text.indexOf(PROGRESS) !== -1) {
+    const p = progressOf(text);
+    return p !== undefined && modern.progress !== undefined && p <= modern.progress ? undefined : text;
+  }
+  if (text.indexOf(modern.wireId!) === -1) return text;
+  const m = parse(text) as { id?: unknown; method?: unknown } | undefined;
+  if (m === undefined || m === null || typeof m !== "object" || Array.isArray(m) || "method" in m || m.id !== modern.wireId) return text;
+  m.id = modern.id;
+  return JSON.stringify(m);
+}
