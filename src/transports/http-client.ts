@@ -22,7 +22,7 @@
  * - for a POST stream, the id of the request it answers: a stream that ends before that
  *   response arrived lost its connection, not its stream, so the client reconnects with
  *   GET and `Last-Event-ID`, after the server's `retry` (spec: the client MUST respect
- *   it; one below {@link MIN_RECONNECT_DELAY_MS} is taken as that) or an exponential
+ *   it; one below `MIN_RECONNECT_DELAY_MS` (http/client-stream.ts) is taken as that) or an exponential
  *   backoff, and gives up after `maxRetries` failures in a row by answering the request
  *   itself with a -32000 "connection closed" error (a reconnection the server accepts
  *   but ends without sending anything, not even the `retry` of a polling close, is a
@@ -33,7 +33,7 @@
  *   MUST start a new session). The transport replays the kernel's `initialize` and
  *   `notifications/initialized` (see {@link renewSession}) and sends the
  *   request again; when that fails it closes with a reason starting
- *   {@link SESSION_EXPIRED}. The old session's streams end with it: their event ids are
+ *   `SESSION_EXPIRED` (http/client-session.ts). The old session's streams end with it: their event ids are
  *   that session's, so none is resumed under the new one, and the requests still waiting
  *   on them fail at once with that error.
  *
