@@ -137,7 +137,7 @@ export function stopWaiting(state: SessionState, key: string, req: OutboundReque
  * `tasks/cancel`, not `notifications/cancelled`, and `tasks/cancel` needs the task id,
  * which only that result carries. So the request fails for the application now, its
  * progress stops, and the kernel keeps it as `abandoned-task` until its hard deadline
- * (`until`): the result, if it comes, has its task cancelled by the kernel (session.ts). A
+ * (`until`): the result, if it comes, has its task cancelled by the kernel (receive.ts). A
  * request whose hard deadline has passed too is forgotten; its task, if any, ends with its
  * ttl. A cancelled or timed-out extension request that may be answered with a task is kept
  * the same way.

@@ -79,7 +79,7 @@ export const INBOUND_GATE: Readonly<Record<Side, Readonly<Record<PhaseName, { re
     initializing: { requests: ["ping"], notifications: ["notifications/message", "notifications/progress", "notifications/cancelled"] },
     operating: { requests: "*", notifications: "*" },
     // MRTR replaced server-to-client requests: a modern server sends none. A client that
-    // probes or is modern drops them unanswered (session.ts, writesNoResponses).
+    // probes or is modern drops them unanswered (receive.ts, writesNoResponses).
     probing: { requests: [], notifications: [] },
     modern: { requests: [], notifications: "*" },
     "awaiting-initialized": { requests: [], notifications: [] },

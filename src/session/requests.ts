@@ -9,6 +9,7 @@
  */
 import { rpcError } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
+import { deadlineFrom, wakeNoLaterThan } from "./timeouts.js";
 import { idKey, type InboundRequest, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Records a request we sent. */
@@ -28,6 +29,17 @@ export function removeOutbound(state: SessionState, key: string): OutboundReques
   if (req.internal === "abandoned-task" && (state.abandonedCount ?? 0) > 0) state.abandonedCount!--;
   if (req.progressToken !== undefined) delete state.progressTokens[idKey(req.progressToken)];
   return req;
+}
+
+/** Records a request the kernel sends itself (`internal` says which) and returns its id. `deadline`, when given, replaces the one `timeoutMs` would set (a re-sent probe keeps the first one's). */
+export function internalRequest(state: SessionState, now: number, method: string, internal: OutboundRequest["internal"], timeoutMs = state.options.requestTimeoutMs, deadline?: number | null): number {
+  const o = state.options;
+  const id = state.nextId++;
+  const hard = o.maxRequestTimeoutMs > 0 ? now + o.maxRequestTimeoutMs : null;
+  const req: OutboundRequest = { id, method, internal, deadline: deadline !== undefined ? deadline : deadlineFrom(now, timeoutMs, hard), hardDeadline: hard, timeoutMs };
+  addOutbound(state, req);
+  wakeNoLaterThan(state, req.deadline);
+  return id;
 }
 
 /** How many requests we sent await a response, not counting those kept only to cancel a task (`abandoned-task`). */

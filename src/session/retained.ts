@@ -15,7 +15,7 @@
  * - URIs: `resources/subscribe`'s `uri` and a listen filter's `resourceSubscriptions`
  *   ({@link MAX_URI_LENGTH}).
  * - The keys of a modern `input_required` result's `inputRequests` (kept until the
- *   application answers): a longer one fails the call with `-32603` (session.ts).
+ *   application answers): a longer one fails the call with `-32603` (mrtr.ts).
  * - Whole values: a peer's capabilities and info, kept for its session (`initialize`) or
  *   for the whole of a modern request (its `clientCapabilities`): at most
  *   {@link MAX_KEPT_PEER_CHARS} (1024 modern requests in flight with 4 MiB of capabilities

@@ -15,7 +15,7 @@
  * what is due and computes the exact next wake time. A bound that is too early only
  * costs a spurious tick; it is never too late.
  */
-import type { SessionState } from "./types.js";
+import type { OutboundRequest, SessionState } from "./types.js";
 
 /** The time at which the driver must next feed a `tick`, or null when nothing is pending. */
 export function nextDeadline(state: SessionState): number | null {
@@ -54,4 +54,18 @@ export function recomputeWake(state: SessionState): void {
     if (w !== undefined && w.dropped > 0 && (at === null || w.start + 1000 < at)) at = w.start + 1000;
   }
   state.wakeAt = at;
+}
+
+/** Arms the first keep-alive ping (basic/utilities/ping), once the session is operating; `keepAliveMs` 0 is none. */
+export function startKeepAlive(state: SessionState, now: number): void {
+  const every = state.options.keepAliveMs;
+  if (every <= 0) return;
+  state.keepAlive.dueAt = now + every;
+  wakeNoLaterThan(state, state.keepAlive.dueAt);
+}
+
+/** Which limit ended `req` (or an input round): its own timeout, or the cap on every request's lifetime (which also ends one with no timeout, or one progress kept alive). */
+export function timeoutMessage(state: SessionState, req: Pick<OutboundRequest, "deadline" | "hardDeadline" | "timeoutMs">): string {
+  if (req.deadline !== null && req.deadline === req.hardDeadline) return `request timed out: it reached maxRequestTimeoutMs (${state.options.maxRequestTimeoutMs} ms), the longest any request may wait`;
+  return `request timed out after ${req.timeoutMs} ms`;
 }

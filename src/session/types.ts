@@ -204,7 +204,7 @@ export interface MrtrRound {
   timeoutMs: number;
   /**
    * The call's deadline, carried over from the attempt that got `input_required` and on to
-   * the retry: the call's timeout runs while the application gathers the inputs (session.ts
+   * the retry: the call's timeout runs while the application gathers the inputs (mrtr.ts
    * `receiveInputRequired` says why). Null for never (also when absent, in a state saved
    * before it existed: read with `?? null`).
    */

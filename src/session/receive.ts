@@ -1,0 +1,357 @@
+/**
+ * Receiving: every message from the peer, and the application's answer to a request it sent.
+ *
+ * Spec: 2025-11-25 `basic/index` (requests, responses, notifications; 2025-03-26 batches),
+ * `basic/lifecycle` (what each phase admits), `basic/utilities/ping`,
+ * `server/utilities/logging` (`logging/setLevel`, rate limits), `server/resources`
+ * (legacy subscriptions), `client/elicitation` (completions).
+ *
+ * Theory of operation. `receive` decodes one message or batch (codec.ts, bounded by
+ * `maxMessageBytes` and `maxDepth`) and routes each by kind. An inbound request passes the
+ * checks in a fixed order: duplicate id, lifecycle gate, method known in the negotiated
+ * version and sent in this direction, capability declared, params valid, limits; the first
+ * that fails answers the peer with the spec's error and the application never sees the
+ * request. A modern request goes to modern/server.ts; `initialize` to handshake.ts; pings,
+ * `logging/setLevel` and legacy resource subscriptions the kernel answers itself. A
+ * notification that fails a check is dropped with a diagnostic. A response settles the
+ * request it names: the handshake's own (handshake.ts), a keep-alive ping, a cancelled
+ * task's (which may now be cancelled with `tasks/cancel`), or the application's, checked
+ * against the schema; in the modern era an `input_required` answer opens an input round
+ * (mrtr.ts). `respond` is the other half of an inbound request: the application's answer,
+ * checked and sent, or, for an input request of a round, handed back to mrtr.ts.
+ */
+import { decode, decodeValue, malformedResponseAnswer, type Decoded } from "../jsonrpc/codec.js";
+import { merged } from "../jsonrpc/safe-json.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
+import { methodSpec } from "../model/methods.js";
+import { isLegacyVersion } from "../model/versions.js";
+import { declaresTasksExtension } from "../tasks/modern.js";
+import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
+import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
+import { receiveModernRequest, respondModern } from "../modern/server.js";
+import { receiveCancelled } from "./cancellation.js";
+import { missingCapability, paramsCapabilityError } from "./capabilities.js";
+import { receiveDiscoverResponse, receiveInitialize, receiveInitialized, receiveInitializeResponse } from "./handshake.js";
+import { gateAdmits, INBOUND_GATE } from "./lifecycle.js";
+import { countLog, logRoom } from "./logging.js";
+import { answerInput, failInput, receiveInputRequired } from "./mrtr.js";
+import { acceptsBatches, isParamsObject, isTaskAugmented, peerOf, peerOfPhase, sentBy, versionOf } from "./phase.js";
+import { progressTokenOf, receiveProgress } from "./progress.js";
+import { addInbound, internalRequest, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
+import { retainedStringIssues } from "./retained.js";
+import { endTaskProgress, observeAnswer, observeStatus } from "./task-progress.js";
+import { idKey, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
+import { rememberRequiredElicitations, rememberUrlElicitation } from "./url-elicitations.js";
+
+/** The `receive` input: one message (text, or a value received in process), decoded and handled. Dropped once closed. */
+export function receive(state: SessionState, input: { now: number; data?: string; value?: unknown }, out: SessionOutput[]): void {
+  if (state.phase.name === "closed") {
+    out.push({ type: "diagnostic", code: "receive-after-close", message: "message received after the session closed was dropped" });
+    return;
+  }
+  const o = state.options;
+  const opts = { maxBytes: o.maxMessageBytes, maxDepth: o.maxDepth, allowBatch: acceptsBatches(state) };
+  const decoded = input.data !== undefined ? decode(input.data, opts) : decodeValue(input.value, opts);
+  handleDecoded(state, decoded, input.now, out);
+}
+
+function handleDecoded(state: SessionState, d: Decoded, now: number, out: SessionOutput[]): void {
+  switch (d.kind) {
+    case "request":
+      return receiveRequest(state, d.message, now, out);
+    case "notification":
+      return receiveNotification(state, d.message, now, out);
+    case "result":
+    case "error":
+      return receiveResponse(state, d.message, now, out);
+    case "batch":
+      // 2025-03-26 batches: each member is handled as if it came alone; answers go out one by one.
+      for (const item of d.items) handleDecoded(state, item, now, out);
+      return;
+    case "invalid":
+      // A malformed response gets no reply (a refused array holding a request still does);
+      // the requests it names fail now, as if answered with an error.
+      if ((d.answers === undefined || d.holdsRequest) && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });
+      out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
+      if (Array.isArray(d.answers)) failAnswered(state, d.answers, d.reason, now, out);
+      else if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
+  }
+}
+
+/**
+ * The requests in flight that the responses of a refused batch answer (a batch after
+ * 2025-03-26, basic/index): each fails now with `-32603`, as a malformed response's does.
+ * Ids naming no request in flight are skipped: a long array of them would otherwise give
+ * a diagnostic each.
+ */
+function failAnswered(state: SessionState, ids: RequestId[], reason: string, now: number, out: SessionOutput[]): void {
+  for (const id of ids) if (Object.hasOwn(state.outbound, idKey(id))) receiveResponse(state, malformedResponseAnswer(id, reason), now, out);
+}
+
+/**
+ * A client probing or in the modern era writes no JSON-RPC response at all, not even an
+ * error: draft stdio, "The client MUST NOT write JSON-RPC responses"; streamable-http, it
+ * "MUST NOT send JSON-RPC responses" (a modern server asks through input_required
+ * instead). While probing the server may yet prove legacy, but one that has seen no
+ * initialize has nothing to ask, and a modern one must get no answer.
+ */
+function writesNoResponses(state: SessionState): boolean {
+  return state.options.role === "client" && (state.phase.name === "modern" || state.phase.name === "probing");
+}
+
+function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, out: SessionOutput[]): void {
+  const { id, method } = msg;
+  if (writesNoResponses(state)) {
+    out.push({ type: "diagnostic", code: "server-request-dropped", message: `the server sent a "${method}" request, which a modern server does not send; dropped without an answer`, detail: { id, method } });
+    return;
+  }
+  const key = idKey(id);
+  if (Object.hasOwn(state.inbound, key)) {
+    // basic/index: "The request ID MUST NOT match the ID of any other request the sender has issued and not yet received a response for."
+    sendError(out, id, ErrorCode.InvalidRequest, "duplicate request id: a request with this id is still in progress");
+    out.push({ type: "diagnostic", code: "duplicate-request-id", message: "peer reused the id of a request still in progress", detail: { id } });
+    return;
+  }
+  const o = state.options;
+  // Dual-era: a request that names its version in _meta is served statelessly, whatever the
+  // legacy phase; so is every request to a server that speaks no legacy version.
+  if (o.role === "server" && (isModernRequest(msg.params) || (method !== "initialize" && !o.versions.some(isLegacyVersion)))) return receiveModernRequest(state, msg, out);
+  const phase = state.phase;
+  if (!gateAdmits(INBOUND_GATE[o.role][phase.name].requests, method)) {
+    const why = phase.name === "closed" ? "the session is closed" : `"${method}" is not allowed before initialization completes`;
+    sendError(out, id, ErrorCode.InvalidRequest, why);
+    return;
+  }
+  if (method === "initialize" && o.role === "server") return receiveInitialize(state, msg, out);
+  const version = versionOf(state);
+  const spec = methodSpec(version, method);
+  if (spec === undefined || spec.kind !== "request" || !sentBy(spec, peerOf(o.role))) {
+    sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    return;
+  }
+  const peer = peerOfPhase(phase);
+  const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities, peerOf(o.role));
+  if (missing !== null) {
+    sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method} (capability ${missing} not declared)`);
+    return;
+  }
+  const params = msg.params;
+  const issues = spec.validateParams(params) ?? retainedStringIssues(method, params);
+  if (issues) {
+    sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues });
+    return;
+  }
+  const clientCaps = o.role === "client" ? o.capabilities : peer?.capabilities;
+  const capError = paramsCapabilityError(method, params, clientCaps);
+  if (capError !== null) {
+    sendError(out, id, capError.code, capError.message, capError.data);
+    return;
+  }
+  // Built-ins the kernel answers itself.
+  if (method === "ping") return sendResult(out, id, {});
+  if (method === "logging/setLevel") {
+    state.logLevel = params!.level as LoggingLevel;
+    sendResult(out, id, {});
+    return;
+  }
+  if (method === "resources/subscribe" || method === "resources/unsubscribe") return legacySubscribe(state, id, method, params!.uri as string, out);
+  if (state.inboundCount >= o.maxInboundRequests) {
+    sendError(out, id, ErrorCode.InvalidRequest, `too many requests in progress (limit ${o.maxInboundRequests})`);
+    return;
+  }
+  if (method === "elicitation/create" && params?.mode === "url" && typeof params.elicitationId === "string") rememberUrlElicitation(state, params.elicitationId);
+  const token = progressTokenOf(params);
+  const req: InboundRequest = token === undefined ? { id, method } : { id, method, progressToken: token };
+  if (isTaskAugmented(spec, params)) req.task = true;
+  addInbound(state, req);
+  out.push({ type: "request", id, method, params });
+}
+
+function receiveNotification(state: SessionState, msg: JsonRpcNotification, now: number, out: SessionOutput[]): void {
+  const o = state.options;
+  const { method, params } = msg;
+  if (method === "notifications/initialized" && o.role === "server") return receiveInitialized(state, now, out);
+  // Cancellation is per request, not per phase: a server takes it whatever the legacy phase
+  // (a modern request can be cancelled before any handshake), until the session closes.
+  const anyPhase = method === "notifications/cancelled" && o.role === "server" && state.phase.name !== "closed";
+  if (!anyPhase && !gateAdmits(INBOUND_GATE[o.role][state.phase.name].notifications, method)) {
+    out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" is not allowed in phase ${state.phase.name}; dropped` });
+    return;
+  }
+  const spec = methodSpec(versionOf(state), method);
+  if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, peerOf(o.role))) {
+    out.push({ type: "diagnostic", code: "unknown-notification", message: `unknown notification "${method}" dropped` });
+    return;
+  }
+  const issues = spec.validateParams(params);
+  if (issues) {
+    // cancellation: "Invalid cancellation notifications SHOULD be ignored"; likewise every malformed notification.
+    out.push({ type: "diagnostic", code: "invalid-notification", message: `malformed "${method}" dropped`, detail: { issues } });
+    return;
+  }
+  if (method === "notifications/cancelled") return receiveCancelled(state, params!, now, out);
+  if (method === "notifications/progress") return receiveProgress(state, params!, now, out);
+  const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, peerOf(o.role));
+  if (missing !== null) {
+    out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" needs capability ${missing}, which the peer did not declare; dropped` });
+    return;
+  }
+  if (method === "notifications/elicitation/complete") {
+    // client/elicitation: clients MUST ignore notifications referencing unknown or already-completed IDs.
+    const eid = params!.elicitationId as string;
+    if (!Object.hasOwn(state.urlElicitations, eid)) {
+      out.push({ type: "diagnostic", code: "unknown-elicitation", message: "completion of an unknown or finished elicitation ignored", detail: { elicitationId: eid } });
+      return;
+    }
+    delete state.urlElicitations[eid];
+  }
+  if (method === "notifications/tasks/status") observeStatus(state, params!, out);
+  // logging: "Implementations SHOULD: Rate limit messages": a flooding server does not reach
+  // the application's listener past the session's budget (the diagnostic says how many did not).
+  if (method === "notifications/message") {
+    if (!logRoom(state, "incoming", now, out)) return;
+    countLog(state, "incoming");
+  }
+  out.push({ type: "notification", method, params });
+}
+
+function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
+  if (msg.id === null) {
+    out.push({ type: "diagnostic", code: "peer-error", message: "the peer reported an error about a message it could not read", detail: (msg as JsonRpcErrorResponse).error });
+    return;
+  }
+  const req = removeOutbound(state, idKey(msg.id));
+  if (req === undefined) {
+    // Unknown id, or a late answer to a request we cancelled or timed out: the sender SHOULD ignore it.
+    out.push({ type: "diagnostic", code: "unknown-response-id", message: "response to no request in flight dropped", detail: { id: msg.id } });
+    return;
+  }
+  if (req.internal === "initialize") return receiveInitializeResponse(state, msg, now, out);
+  if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out, req.deadline);
+  if (req.internal === "keepalive") {
+    state.keepAlive.missed = 0;
+    return;
+  }
+  if (req.internal === "abandoned-task") return cancelAbandonedTask(state, req, msg, now, out);
+  if (req.internal === "task-cancel") {
+    if ("error" in msg) out.push({ type: "diagnostic", code: "task-cancel-failed", message: "the peer refused the kernel's tasks/cancel for a cancelled request's task", detail: msg.error });
+    return;
+  }
+  const eventId = req.origin ?? req.id;
+  if ("error" in msg) {
+    if (msg.error.code === ErrorCode.UrlElicitationRequired && state.options.role === "client") rememberRequiredElicitations(state, msg.error.data, out);
+    // tasks/result answers with the task's own error once it failed (or -32602 for a task unknown): either way it is over.
+    if (req.resultOf !== undefined) endTaskProgress(state, req.resultOf, out);
+    out.push({ type: "error", id: eventId, method: req.method, error: msg.error });
+    return;
+  }
+  let result = msg.result;
+  if (state.phase.name === "modern") {
+    // draft basic/index: an absent resultType MUST be treated as "complete"; an unrecognized one MUST be considered invalid.
+    const kind = result.resultType;
+    if (kind === undefined) result = merged(result, { resultType: "complete" }) as JsonObject;
+    else if (kind === "input_required") return receiveInputRequired(state, req, result, now, out);
+    // The tasks extension: a supported request may be answered with a task (SEP-2663 "Polymorphic Results"),
+    // and only when the request declared the extension (the server MUST NOT otherwise), so an
+    // application that never asked for tasks never receives one in place of its result.
+    else if (kind !== "complete" && !(kind === "task" && methodSpec(versionOf(state), req.method)?.taskAugmentable === true && declaresTasksExtension(state.options.capabilities))) {
+      const why = kind === "task" ? `a task answer to ${req.method}, which did not declare the tasks extension` : `unrecognized resultType ${JSON.stringify(kind)}`;
+      out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `${why} from the peer` } });
+      return;
+    }
+    result = readCacheHints(req.method, result);
+  }
+  const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(result);
+  if (issues) {
+    out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `invalid ${req.method} result from the peer`, data: { issues } } });
+    return;
+  }
+  observeAnswer(state, req, result, out);
+  out.push({ type: "response", id: eventId, method: req.method, result });
+}
+
+/**
+ * The answer to a task-augmented request the application gave up on (cancellation.ts
+ * `abandonTaskRequest`). A `CreateTaskResult` names the task, now cancelled the way the
+ * spec requires, with `tasks/cancel` (when the peer declared `tasks.cancel`; otherwise the
+ * task runs until its ttl). Any other answer is dropped like every late answer.
+ */
+function cancelAbandonedTask(state: SessionState, req: OutboundRequest, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
+  const modern = state.phase.name === "modern" ? state.phase : undefined;
+  const taskId = !("result" in msg) ? undefined : modern !== undefined ? modernTaskIdOf(msg.result) : createdTaskIdOf(msg.result);
+  if (taskId === undefined) {
+    out.push({ type: "diagnostic", code: "unknown-response-id", message: "answer to a cancelled request dropped", detail: { id: req.id } });
+    return;
+  }
+  const o = state.options;
+  const spec = methodSpec(versionOf(state), "tasks/cancel");
+  if (spec === undefined || missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, o.role) !== null) {
+    out.push({ type: "diagnostic", code: "task-not-cancellable", message: "the task of a cancelled request cannot be cancelled: the peer did not declare tasks.cancel; it runs until its ttl", detail: { id: req.id, taskId } });
+    return;
+  }
+  const id = internalRequest(state, now, "tasks/cancel", "task-cancel");
+  // A modern request declares its version and capabilities (the tasks extension) itself.
+  const params = modern === undefined ? { taskId } : withRequestMeta({ taskId }, modern.version, o.capabilities, o.info, undefined);
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "tasks/cancel", params } });
+}
+
+/** Most URIs a legacy client may hold subscriptions to. */
+const MAX_RESOURCE_SUBSCRIPTIONS = 1024;
+
+/**
+ * Legacy `resources/subscribe` / `unsubscribe` (2025-11-25 `server/resources`): the kernel
+ * keeps the URI set, so one `changed` input serves both eras. Each URI is of bounded length
+ * (checked with the params, retained.ts), so the set is bounded in bytes, not only entries.
+ */
+function legacySubscribe(state: SessionState, id: RequestId, method: string, uri: string, out: SessionOutput[]): void {
+  const subs = state.resourceSubscriptions;
+  if (method === "resources/unsubscribe") delete subs[uri];
+  else if (!Object.hasOwn(subs, uri)) {
+    if (Object.keys(subs).length >= MAX_RESOURCE_SUBSCRIPTIONS) return sendError(out, id, ErrorCode.InvalidRequest, `too many resource subscriptions (limit ${MAX_RESOURCE_SUBSCRIPTIONS})`);
+    Object.defineProperty(subs, uri, { value: true, enumerable: true, writable: true, configurable: true });
+  }
+  out.push({ type: "diagnostic", code: method === "resources/subscribe" ? "resource-subscribed" : "resource-unsubscribed", message: `${method} ${uri}`, detail: { uri } });
+  sendResult(out, id, {});
+}
+
+// ---------------------------------------------------------------------------------------
+// The application's answers
+
+/** The `respond` input: the application's answer to a request of the peer (or to an input request of a round, mrtr.ts), checked and sent. */
+export function respond(state: SessionState, id: RequestId, result: JsonObject | undefined, error: { code: number; message: string; data?: unknown } | undefined, now: number, out: SessionOutput[]): void {
+  const req = removeInbound(state, idKey(id));
+  if (req === undefined) {
+    // Cancelled by the peer (receivers SHOULD NOT respond then), already answered, or never received.
+    out.push({ type: "diagnostic", code: "respond-unknown", message: "no request in progress with this id; answer not sent", detail: { id } });
+    return;
+  }
+  // An error of null is no error (as a caller writing `error: null` for "none" means).
+  if (error === null) error = undefined;
+  if (req.mrtr !== undefined) return error === undefined ? answerInput(state, req.mrtr, req.method, result ?? {}, now, out) : failInput(state, req.mrtr, req.method, error, out);
+  if (error !== undefined) {
+    if (!Number.isInteger(error.code) || typeof error.message !== "string") {
+      sendError(out, id, ErrorCode.InternalError, "the handler failed with a malformed error");
+      out.push({ type: "diagnostic", code: "invalid-error", message: "the application's error needs an integer code and a string message", detail: { id } });
+      return;
+    }
+    sendError(out, id, error.code, error.message, error.data);
+    return;
+  }
+  const value = result ?? {};
+  if (!isParamsObject(value)) {
+    sendError(out, id, ErrorCode.InternalError, "the handler produced a result that is not an object");
+    out.push({ type: "diagnostic", code: "invalid-result", message: "a result must be a JSON object", detail: { id } });
+    return;
+  }
+  if (req.modern !== undefined) return respondModern(state, req, value, out);
+  if (state.options.validateOutgoing) {
+    const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(value);
+    if (issues) {
+      sendError(out, id, ErrorCode.InternalError, `the handler produced an invalid ${req.method} result`);
+      out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} result does not match the schema; the peer got -32603`, detail: { id, issues } });
+      return;
+    }
+  }
+  sendResult(out, id, value);
+}

@@ -1,0 +1,170 @@
+/**
+ * Sending: the application's requests, notifications and log messages.
+ *
+ * Spec: 2025-11-25 `basic/index`, `basic/lifecycle` (what each phase lets out, Timeouts),
+ * `basic/utilities/progress` (the progress token), `server/utilities/logging`; draft
+ * `basic/index` (a modern request's `_meta`).
+ *
+ * Theory of operation. An outbound message passes the mirror image of the checks receive.ts
+ * runs on an inbound one: lifecycle gate, method known in the version and sent by this
+ * side, capability declared, params an object and valid, limits. A refused request is an
+ * `error` output for that request and a refused notification a diagnostic: nothing throws
+ * and nothing reaches the wire. An accepted request is recorded with its deadlines
+ * (timeouts.ts); in the modern era it carries its version, capabilities and identity in
+ * `_meta`, and a copy of its params is kept for the retry of an input round (mrtr.ts), which
+ * comes back through `sendRequest` with the call's deadlines. A log message is filtered by
+ * the client's level and spends the session's budget (logging.ts); one for a modern request
+ * goes with that request (modern/server.ts).
+ */
+import { jsonCopy } from "../jsonrpc/safe-json.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import { hasCapability, methodSpec } from "../model/methods.js";
+import { withRequestMeta } from "../modern/request-meta.js";
+import { logForRequest } from "../modern/server.js";
+import { missingCapability, paramsCapabilityError } from "./capabilities.js";
+import { gateAdmits, OUTBOUND_GATE } from "./lifecycle.js";
+import { countLog, logRoom, passesLevel } from "./logging.js";
+import { isParamsObject, isTaskAugmented, peerOfPhase, sentBy, versionOf } from "./phase.js";
+import { withProgressToken } from "./progress.js";
+import { addOutbound, liveOutbound, pushSend } from "./requests.js";
+import { deadlineFrom, wakeNoLaterThan } from "./timeouts.js";
+import { idKey, type LoggingLevel, type OutboundRequest, type SessionInput, type SessionOutput, type SessionState } from "./types.js";
+
+/** The `request` input, and an input round's retry (`retry`, mrtr.ts): checked, recorded with its deadlines, and sent; a refusal is an `error` output. */
+export function sendRequest(
+  state: SessionState,
+  input: Extract<SessionInput, { type: "request" }>,
+  out: SessionOutput[],
+  retry?: { origin: RequestId; round: number; params?: JsonObject; deadline: number | null; hardDeadline: number | null },
+): void {
+  const o = state.options;
+  const { method, now } = input;
+  const id = state.nextId++;
+  // Refusals name the request the application knows (the original one of an MRTR retry).
+  const eventId = retry?.origin ?? id;
+  const phase = state.phase;
+  if (phase.name === "closed") return refuseRequest(out, eventId, method, ErrorCode.ConnectionClosed, `the session is closed: ${phase.reason}`);
+  if (method === "initialize") return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, "the kernel sends initialize itself (input `open`)");
+  if (!gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `"${method}" may not be sent before initialization completes`);
+  const spec = methodSpec(versionOf(state), method);
+  if (spec === undefined || spec.kind !== "request" || !sentBy(spec, o.role)) return refuseRequest(out, eventId, method, ErrorCode.MethodNotFound, `${method} is not a ${o.role} request in ${versionOf(state)}`);
+  const peer = peerOfPhase(phase);
+  const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities, o.role);
+  if (missing !== null) return refuseRequest(out, eventId, method, ErrorCode.MethodNotFound, `cannot send ${method}: capability ${missing} was not declared`);
+  let params = input.params;
+  if (!isParamsObject(params)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `${method} params must be an object`);
+  const capError = paramsCapabilityError(method, params, o.role === "client" ? o.capabilities : peer?.capabilities, versionOf(state));
+  if (capError !== null) return refuseRequest(out, eventId, method, capError.code, `cannot send ${method}: ${capError.message}`, capError.data);
+  const original = params;
+  // Modern era: every request carries its version, capabilities and identity (draft basic/index, _meta).
+  if (phase.name === "modern") params = withRequestMeta(params, phase.version, o.capabilities, o.info, input.logLevel);
+  if (o.validateOutgoing) {
+    const issues = spec.validateParams(params);
+    if (issues) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `invalid ${method} params`, { issues });
+  }
+  // Kept for an MRTR retry: the application's own params, never a previous round's inputs, and
+  // a copy, so that the application reusing its object after the call cannot change the retry.
+  let kept = retry?.params;
+  if (retry === undefined && phase.name === "modern" && spec.inputRequired && original !== undefined) {
+    kept = jsonCopy(original);
+    if (kept === undefined) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `${method} params have no JSON form`);
+  }
+  if (liveOutbound(state) >= o.maxOutboundRequests) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `too many requests awaiting a response (limit ${o.maxOutboundRequests})`);
+  // Non-finite times would put NaN or Infinity into the state (gone in a JSON snapshot, fired at once by a NaN tick).
+  if (!Number.isFinite(now)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "now must be a finite number");
+  if (input.timeoutMs !== undefined && !(Number.isFinite(input.timeoutMs) && input.timeoutMs >= 0)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "timeoutMs must be a finite number of milliseconds (0 for none)");
+  // A subscription is meant to stay open until one side ends it (draft
+  // basic/patterns/subscriptions), and a 2025-11-25 tasks/result "MUST block the response
+  // until the task reaches a terminal status" (basic/utilities/tasks): no default timeout
+  // or cap, only a timeout the caller asks for (0: none).
+  const untimed = (method === "subscriptions/listen" || method === "tasks/result") && !((input.timeoutMs ?? 0) > 0);
+  const timeoutMs = input.timeoutMs ?? (untimed ? 0 : o.requestTimeoutMs);
+  // An MRTR retry goes on with the call's deadlines (see receiveInputRequired).
+  const hard = retry !== undefined ? retry.hardDeadline : o.maxRequestTimeoutMs > 0 && !untimed ? now + o.maxRequestTimeoutMs : null;
+  const deadline = retry !== undefined ? retry.deadline : deadlineFrom(now, timeoutMs, hard);
+  const req: OutboundRequest = { id, method, deadline, hardDeadline: hard, timeoutMs };
+  if (phase.name !== "modern" && isTaskAugmented(spec, params)) req.task = true;
+  if (method === "tasks/result" && typeof params?.taskId === "string") req.resultOf = params.taskId;
+  if (kept !== undefined) req.params = kept;
+  if (phase.name === "modern" && spec.inputRequired && input.logLevel !== undefined) req.logLevel = input.logLevel;
+  if (retry !== undefined) {
+    req.origin = retry.origin;
+    req.round = retry.round;
+  }
+  // Its cancellation goes where it went: on HTTP, that request's stream (2025-11-25
+  // transports: messages on a POST's stream relate to its request), not the GET stream a
+  // client may not have. Kept only while it names a request in progress (a peer's id, bounded).
+  if (input.related !== undefined && Object.hasOwn(state.inbound, idKey(input.related))) req.related = input.related;
+  if (input.progress) {
+    params = withProgressToken(params, id);
+    req.progressToken = id;
+  }
+  addOutbound(state, req);
+  wakeNoLaterThan(state, req.deadline);
+  pushSend(out, params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }, input.related);
+}
+
+/** Fails a request the application asked to send: an `error` event, nothing on the wire. */
+function refuseRequest(out: SessionOutput[], id: RequestId, method: string, code: number, message: string, data?: unknown): void {
+  out.push({ type: "error", id, method, error: data === undefined ? { code, message } : { code, message, data } });
+}
+
+/** Notifications the kernel sends itself; the application uses the `cancel` and `progress` inputs instead. */
+const KERNEL_NOTIFICATIONS = ["notifications/initialized", "notifications/cancelled", "notifications/progress"];
+
+/** The `notify` input: checked and sent; a refusal is a diagnostic. */
+export function sendNotification(state: SessionState, method: string, params: JsonObject | undefined, out: SessionOutput[], related?: RequestId): void {
+  const o = state.options;
+  const refuse = (message: string, detail?: unknown): void => {
+    out.push({ type: "diagnostic", code: "notification-refused", message, detail });
+  };
+  if (!isParamsObject(params)) return refuse(`${method} params must be an object`);
+  if (KERNEL_NOTIFICATIONS.includes(method)) return refuse(`${method} is sent by the kernel; use the cancel or progress input`);
+  if (!gateAdmits(OUTBOUND_GATE[o.role][state.phase.name].notifications, method)) return refuse(`"${method}" may not be sent in phase ${state.phase.name}`);
+  const spec = methodSpec(versionOf(state), method);
+  if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, o.role)) return refuse(`${method} is not a ${o.role} notification in ${versionOf(state)}`);
+  const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, o.role);
+  if (missing !== null) return refuse(`cannot send ${method}: capability ${missing} was not declared`);
+  if (o.validateOutgoing) {
+    const issues = spec.validateParams(params);
+    if (issues) return refuse(`invalid ${method} params`, { issues });
+  }
+  pushSend(out, params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, related);
+}
+
+/** The `log` input (server only): a `notifications/message`, with a modern request when `related` names one, else filtered by the client's level. */
+export function log(state: SessionState, level: LoggingLevel, logger: string | undefined, data: unknown, now: number, out: SessionOutput[], related?: RequestId, meta?: JsonObject): void {
+  if (state.options.role !== "server") {
+    out.push({ type: "diagnostic", code: "notification-refused", message: "only a server sends log messages" });
+    return;
+  }
+  const params: JsonObject = { level, data };
+  if (logger !== undefined) params.logger = logger;
+  if (meta !== undefined) params._meta = meta;
+  const req = related === undefined ? undefined : state.inbound[idKey(related)];
+  if (req?.modern !== undefined && Object.hasOwn(state.inbound, idKey(related!))) {
+    // draft server/utilities/logging: "Servers that emit log message notifications MUST
+    // declare the `logging` capability" (the legacy path checks it in sendNotification).
+    if (!hasCapability(state.options.capabilities, "logging")) {
+      out.push({ type: "diagnostic", code: "notification-refused", message: "cannot send notifications/message: capability logging was not declared" });
+      return;
+    }
+    return logForRequest(state, req, level, params, now, out);
+  }
+  if (!passesLevel(level, state.logLevel)) return;
+  sendLog(state, params, now, out, related);
+}
+
+/**
+ * Sends a legacy `notifications/message` within the session's budget (logging: "Servers
+ * SHOULD: ... Rate limit log messages"). Checked before the gate and validation, so a flood
+ * past the bound costs no validation; counted only when it went out, so one the gate
+ * refused (wrong phase, no `logging` capability, bad params) spends none of it.
+ */
+export function sendLog(state: SessionState, params: JsonObject | undefined, now: number, out: SessionOutput[], related?: RequestId): void {
+  if (!logRoom(state, "outgoing", now, out)) return;
+  const before = out.length;
+  sendNotification(state, "notifications/message", params, out, related);
+  if (out.length > before && out[out.length - 1].type === "send") countLog(state, "outgoing");
+}
