@@ -71,3 +71,53 @@ test("transports: connect() of something that is no Transport (nothing, a URL) a
   // Valid ones are taken: Infinity is no bound, false turns the Host check off.
   createHttpHandler({ createSession, maxSessions: Number.POSITIVE_INFINITY, sessionIdleMs: 0, allowedHosts: false, allowedOrigins: ["https://app.example"] }).close();
 });
+
+test("misspelled option names (within two edits of a known one, ignoring case; one for names of up to four letters) are a TypeError naming the one meant, in every options object an application builds; other unknown names are left alone", async () => {
+  const { createHttpHandler } = await import("../../src/transports/http-server.js");
+  const { httpClientTransport } = await import("../../src/transports/http-client.js");
+  const createSession = new McpServer(SERVER).httpSession();
+  const cases: [() => unknown, RegExp][] = [
+    [() => new McpServer(SERVER, { sesion: {} } as never), /McpServer options: unknown option "sesion"; did you mean "session"\?/],
+    [() => new McpServerCore(SERVER, { pagesize: 2 } as never), /McpServer options: unknown option "pagesize"; did you mean "pageSize"\?/],
+    [() => new McpClient(CLIENT, { handler: {} } as never), /McpClient options: unknown option "handler"; did you mean "handlers"\?/],
+    [() => new McpClientCore(CLIENT, { onevents: () => {} } as never), /did you mean "onEvent"\?/],
+    [() => new McpClient(CLIENT, { session: { requestTimeout: 5 } } as never), /session options: unknown option "requestTimeout"; did you mean "requestTimeoutMs"\?/],
+    [() => createHttpHandler({ createSesion: createSession } as never), /createHttpHandler: unknown option "createSesion"; did you mean "createSession"\?/],
+    [() => createHttpHandler({ createSession, allowedOrigin: ["https://a.example"] } as never), /did you mean "allowedOrigins"\?/],
+    [() => httpClientTransport("http://127.0.0.1:1/mcp", { header: { Authorization: "Bearer x" } } as never), /httpClientTransport: unknown option "header"; did you mean "headers"\?/],
+    [() => httpClientTransport("http://127.0.0.1:1/mcp", { reconnect: { maxRetrie: 2 } } as never), /httpClientTransport reconnect: unknown option "maxRetrie"; did you mean "maxRetries"\?/],
+  ];
+  for (const [build, message] of cases) assert.throws(build, (e: unknown) => e instanceof TypeError && message.test(e.message), String(message));
+  // Not misspellings: a name far from every known one (an option of a newer release, an
+  // application's own field), and a short name two edits from a short known one (`port`, `path`).
+  new McpServer(SERVER, { somethingNew: 1 } as never);
+  new McpClient(CLIENT, { session: { traceId: "x" } } as never);
+  createHttpHandler({ createSession, port: 3000 } as never).close();
+  httpClientTransport("http://127.0.0.1:1/mcp", { retries: 3 } as never);
+});
+
+test("client handlers: a function under a name that is no handler (it would declare nothing) and a handler that is no function are TypeErrors; other fields of the object are left alone", () => {
+  assert.throws(() => new McpClient(CLIENT, { handlers: { sampler: () => ({}) } as never }), /handlers\.sampler is not a client handler \(they are sampling, elicitation, roots\)/);
+  assert.throws(() => new McpClientCore(CLIENT, { handlers: { elicitation: "ask" } as never }), /handlers\.elicitation must be a function/);
+  assert.throws(() => new McpClient(CLIENT, { handlers: [] as never }), /handlers must be an object/);
+  const c = new McpClient(CLIENT, { handlers: { roots: () => [], store: new Map() } as never });
+  assert.deepEqual(c.capabilities, { roots: { listChanged: true } });
+});
+
+test("httpClientTransport: no URL, a message bound or reconnect setting given as text, negative or shrinking, and a callback that is no function are refused, naming the option", async () => {
+  const { httpClientTransport } = await import("../../src/transports/http-client.js");
+  const url = "http://127.0.0.1:1/mcp";
+  const cases: [() => unknown, RegExp][] = [
+    [() => httpClientTransport(undefined as never), /httpClientTransport takes the server's MCP endpoint URL \(a string or URL\)/],
+    [() => httpClientTransport(url, null as never), /options must be an object/],
+    [() => httpClientTransport(url, { maxMessageBytes: -1 }), /maxMessageBytes must be a positive integer \(got -1\)/],
+    [() => httpClientTransport(url, { maxMessageBytes: "4mb" as never }), /maxMessageBytes must be a positive integer \(got "4mb"\)/],
+    [() => httpClientTransport(url, { headers: "Authorization: x" as never }), /headers must be an object/],
+    [() => httpClientTransport(url, { fetch: "fetch" as never }), /fetch must be a function/],
+    [() => httpClientTransport(url, { reconnect: { initialDelayMs: "1s" as never } }), /reconnect\.initialDelayMs must be a finite number of milliseconds >= 0 \(got "1s"\)/],
+    [() => httpClientTransport(url, { reconnect: { factor: 0.5 } }), /reconnect\.factor must be a finite number >= 1 \(got 0\.5\)/],
+    [() => httpClientTransport(url, { reconnect: { maxRetries: -1 } }), /reconnect\.maxRetries must be a non-negative integer \(got -1\)/],
+  ];
+  for (const [build, message] of cases) assert.throws(build, message);
+  httpClientTransport(new URL(url), { maxMessageBytes: 1024, reconnect: { initialDelayMs: 0, factor: 1, maxRetries: 0, maxReissues: 0 } }).close();
+});

@@ -41,7 +41,8 @@ import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions, type SessionOutput } from "../session/types.js";
 import { callListener } from "../driver/listener.js";
-import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
+import { attach, checkSessionOptions, isObject, mergeCapabilities } from "./connection.js";
+import { knownNames, refuseMisspelledOptions } from "./option-names.js";
 import { assertElicitParams, checkedElicitResult, withoutUrlContent } from "./elicitation.js";
 import { ToolOutputs } from "./tool-outputs.js";
 import { issuesText, peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
@@ -140,6 +141,28 @@ export interface McpClientOptions {
 }
 
 /** Options of {@link McpClientCore}: those of {@link McpClient}, where receiving tasks needs a runtime given. */
+/** The options of McpClient (McpClientCore's are the same, with a narrower `receiveTasks`). */
+const CLIENT_OPTION_NAMES = knownNames<McpClientOptions>()(["capabilities", "handlers", "session", "clock", "onError", "onEvent", "tasks", "receiveTasks", "jsonSchema", "elicitationForms"]);
+
+/** The handlers a client can have: each one makes the client declare its capability. */
+const HANDLER_NAMES = knownNames<ClientHandlers>()(["sampling", "elicitation", "roots"]);
+
+/**
+ * Refuses a handler that is not a function, and a function under a name that is no handler
+ * (`sampler` declared nothing, and every server request for sampling got `-32601`).
+ */
+function checkHandlers(handlers: ClientHandlers | undefined): void {
+  if (handlers === undefined) return;
+  if (!isObject(handlers)) throw new TypeError("handlers must be an object: { sampling, elicitation, roots }");
+  for (const [name, fn] of Object.entries(handlers)) {
+    if (HANDLER_NAMES.includes(name)) {
+      if (fn !== undefined && typeof fn !== "function") throw new TypeError(`handlers.${name} must be a function`);
+    } else if (typeof fn === "function") {
+      throw new TypeError(`handlers.${name} is not a client handler (they are ${HANDLER_NAMES.join(", ")})`);
+    }
+  }
+}
+
 export interface McpClientCoreOptions extends Omit<McpClientOptions, "receiveTasks"> {
   /** Be a 2025-11-25 task receiver through this runtime (`new TaskRuntime({ clock })`). */
   receiveTasks?: TaskRuntime;
@@ -271,6 +294,8 @@ export class McpClientCore {
     // the schema's Implementation refuses (an icon `src` without a scheme: `format: uri`)
     // would make servers refuse the client, so it is refused here, naming the field.
     checkSessionOptions(options.session);
+    refuseMisspelledOptions("McpClient options", options, CLIENT_OPTION_NAMES);
+    checkHandlers(options.handlers);
     const issues = implementationIssues("client", info, options.session?.versions);
     if (issues) throw new TypeError(`invalid client info: ${issuesText(issues)}`);
     this.tasksReceived = options.receiveTasks;

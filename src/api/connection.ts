@@ -27,6 +27,7 @@ import type { JsonObject } from "../jsonrpc/types.js";
 import { isProtocolVersion, PROTOCOL_VERSIONS } from "../model/versions.js";
 import type { SessionOptions } from "../session/types.js";
 import type { Transport } from "./transport.js";
+import { knownNames, refuseMisspelledOptions } from "./option-names.js";
 
 /** Hooks of {@link attach}: the endpoint's, minus `send` (the transport is the sink), plus the transport's close. */
 export interface AttachHooks extends Omit<EndpointHooks, "send"> {
@@ -99,6 +100,30 @@ const COUNT_OPTIONS = ["keepAliveMaxMissed", "maxInboundRequests", "maxOutboundR
 /** Session options in milliseconds: a finite number >= 0. */
 const TIME_OPTIONS = ["requestTimeoutMs", "discoverTimeoutMs", "maxRequestTimeoutMs", "keepAliveMs", "progressIntervalMs"] as const;
 
+/** The options an application may give a session (`session` of McpServer and McpClient). */
+const SESSION_OPTION_NAMES = knownNames<Omit<SessionOptions, "role" | "info" | "capabilities" | "instructions">>()([
+  "versions",
+  "requestTimeoutMs",
+  "discoverTimeoutMs",
+  "maxRequestTimeoutMs",
+  "resetTimeoutOnProgress",
+  "keepAliveMs",
+  "keepAliveMaxMissed",
+  "progressIntervalMs",
+  "maxInboundRequests",
+  "maxOutboundRequests",
+  "maxMessageBytes",
+  "maxDepth",
+  "validateOutgoing",
+  "cacheTtlMs",
+  "cacheScope",
+  "maxSubscriptions",
+  "era",
+  "maxInputRounds",
+  "maxProgressPerSecond",
+  "maxLogMessagesPerSecond",
+]);
+
 /**
  * Throws for session options the kernel would misread rather than refuse (it fills in
  * defaults and never throws): a number given as a string (`keepAliveMs: "100"` pinged
@@ -110,6 +135,7 @@ const TIME_OPTIONS = ["requestTimeoutMs", "discoverTimeoutMs", "maxRequestTimeou
 export function checkSessionOptions(session: Partial<SessionOptions> | undefined): void {
   if (session === undefined) return;
   if (!isObject(session)) throw new TypeError("session options must be an object");
+  refuseMisspelledOptions("session options", session, SESSION_OPTION_NAMES);
   const s = session as Record<string, unknown>;
   for (const key of COUNT_OPTIONS) {
     const v = s[key];

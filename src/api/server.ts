@@ -58,6 +58,7 @@ import type { LoggingLevel, SessionInput, SessionOptions, SessionOutput } from "
 import { implementationIssues } from "../session/session.js";
 import { callListener } from "../driver/listener.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
+import { knownNames, refuseMisspelledOptions } from "./option-names.js";
 import type { RequestOrigin } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, wallClockOf } from "./mrtr.js";
 import type { Transport } from "./transport.js";
@@ -180,6 +181,27 @@ export interface McpServerOptions {
 }
 
 /** Options of {@link McpServerCore}: those of {@link McpServer}, where tasks need a runtime given. */
+/** The options of McpServer (McpServerCore's are the same but `tasks`). */
+const SERVER_OPTION_NAMES = knownNames<McpServerOptions>()([
+  "pageSize",
+  "jsonSchema",
+  "elicitationForms",
+  "listChanged",
+  "subscribe",
+  "logging",
+  "capabilities",
+  "fallback",
+  "session",
+  "clock",
+  "onError",
+  "onEvent",
+  "requestState",
+  "requestStateTtlMs",
+  "wallClock",
+  "maxInputRounds",
+  "tasks",
+]);
+
 export interface McpServerCoreOptions extends Omit<McpServerOptions, "tasks"> {
   /** The task runtime (`new TaskRuntime({ clock })`); without one, a tool with `execution.taskSupport` cannot be registered. */
   tasks?: TaskRuntime;
@@ -277,6 +299,7 @@ export class McpServerCore {
     // value the schema refuses would fail each of those requests with -32603): refused here,
     // naming the option, rather than misread by the kernel.
     checkSessionOptions(options.session);
+    refuseMisspelledOptions("McpServer options", options, SERVER_OPTION_NAMES);
     // Every initialize result (and 2026-07-28 result) carries this serverInfo: one the
     // schema's Implementation refuses (an icon `src` without a scheme: `format: uri`)
     // would make clients refuse the server, so it is refused here, naming the field.

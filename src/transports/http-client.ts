@@ -59,6 +59,7 @@ import { errorText } from "./error-text.js";
 import { ChurnMap } from "../driver/churn-map.js";
 import { systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
+import { knownNames, refuseMisspelledOptions } from "../api/option-names.js";
 import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
@@ -195,7 +196,41 @@ const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
 
 /** A Streamable HTTP client transport for the MCP endpoint at `url`. */
 export function httpClientTransport(url: string | URL, options: HttpClientOptions = {}): HttpClientTransport {
+  refuseMisreadOptions(url, options);
   return new HttpClient(String(url), options);
+}
+
+const OPTION_NAMES = knownNames<HttpClientOptions>()(["fetch", "headers", "maxMessageBytes", "reconnect", "sleep", "openGetStream", "onError", "requestHeaders"]);
+const RECONNECT_NAMES = knownNames<ReconnectOptions>()(["initialDelayMs", "maxDelayMs", "factor", "maxRetries", "maxReissues"]);
+
+/**
+ * Options the transport would misread rather than refuse, named: a misspelled name
+ * (`header` sent no `Authorization`, and every request got 401), a count or delay given as
+ * text or negative (`maxMessageBytes: -1` refused every answer), a callback that is none.
+ */
+function refuseMisreadOptions(url: unknown, options: HttpClientOptions): void {
+  if (typeof url !== "string" && !(url instanceof URL)) throw new TypeError("httpClientTransport takes the server's MCP endpoint URL (a string or URL)");
+  if (typeof options !== "object" || options === null) throw new TypeError("httpClientTransport: options must be an object");
+  refuseMisspelledOptions("httpClientTransport", options, OPTION_NAMES);
+  const o = options as Record<string, unknown>;
+  for (const key of ["fetch", "sleep", "onError", "requestHeaders"]) {
+    if (o[key] !== undefined && typeof o[key] !== "function") throw new TypeError(`httpClientTransport: ${key} must be a function`);
+  }
+  if (o.headers !== undefined && (typeof o.headers !== "object" || o.headers === null || Array.isArray(o.headers))) throw new TypeError("httpClientTransport: headers must be an object of header names to values");
+  if (o.maxMessageBytes !== undefined && !(Number.isSafeInteger(o.maxMessageBytes) && (o.maxMessageBytes as number) > 0)) {
+    throw new RangeError(`httpClientTransport: maxMessageBytes must be a positive integer (got ${JSON.stringify(o.maxMessageBytes) ?? String(o.maxMessageBytes)})`);
+  }
+  const r = o.reconnect;
+  if (r === undefined) return;
+  if (typeof r !== "object" || r === null) throw new TypeError("httpClientTransport: reconnect must be an object");
+  refuseMisspelledOptions("httpClientTransport reconnect", r, RECONNECT_NAMES);
+  const rec = r as Record<string, unknown>;
+  const bad = (key: string, rule: string): never => {
+    throw new RangeError(`httpClientTransport: reconnect.${key} must be ${rule} (got ${JSON.stringify(rec[key]) ?? String(rec[key])})`);
+  };
+  for (const key of ["initialDelayMs", "maxDelayMs"]) if (rec[key] !== undefined && !(typeof rec[key] === "number" && Number.isFinite(rec[key]) && rec[key] >= 0)) bad(key, "a finite number of milliseconds >= 0");
+  if (rec.factor !== undefined && !(typeof rec.factor === "number" && Number.isFinite(rec.factor) && rec.factor >= 1)) bad("factor", "a finite number >= 1");
+  for (const key of ["maxRetries", "maxReissues"]) if (rec[key] !== undefined && !(Number.isSafeInteger(rec[key]) && (rec[key] as number) >= 0)) bad(key, "a non-negative integer");
 }
 
 /**

@@ -53,6 +53,7 @@
  *   has evidently lost it).
  */
 import { errorText } from "./error-text.js";
+import { knownNames, refuseMisspelledOptions } from "../api/option-names.js";
 import { Endpoint, type RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
 import { decode, DEFAULT_LIMITS, invalidUtf8StandIn, type Decoded } from "../jsonrpc/codec.js";
@@ -254,14 +255,42 @@ const ALLOW = "GET, POST, DELETE";
 /** The handler's numeric options: each a number >= 0 (Infinity included: no bound). */
 const NUMERIC_OPTIONS = ["maxSessions", "retryMs", "pollingCloseAfterMs", "sessionIdleMs", "maxBodyBytes", "maxQueuedBytes", "sseKeepAliveMs", "maxModernRequests", "maxListenStreams", "modernStreamAfterMs"] as const;
 
+const OPTION_NAMES = knownNames<HttpHandlerOptions>()([
+  "createSession",
+  "path",
+  "allowedOrigins",
+  "cors",
+  "allowedHosts",
+  "enableJsonResponse",
+  "legacy",
+  "sessionIdGenerator",
+  "maxSessions",
+  "eventStore",
+  "retryMs",
+  "pollingCloseAfterMs",
+  "sessionIdleMs",
+  "maxBodyBytes",
+  "maxQueuedBytes",
+  "sseKeepAliveMs",
+  "maxModernRequests",
+  "maxListenStreams",
+  "modernStreamAfterMs",
+  "strictProtocolVersionHeader",
+  "clock",
+  "onDiagnostic",
+  "toolInputSchema",
+  "modern",
+]);
+
 /**
- * Options the handler would misread rather than refuse, named: no `createSession` (every
+ * Options the handler would misread rather than refuse, named: a misspelled name, no `createSession` (every
  * request a bare 500), a number given as text or negative (`maxSessions: -1` made every
  * `initialize` 503, `maxBodyBytes: "big"` every request 413), an allow-list that is neither
  * a list nor a predicate.
  */
 function refuseMisreadOptions(options: HttpHandlerOptions): void {
   if (typeof options !== "object" || options === null) throw new TypeError("createHttpHandler takes an options object: createHttpHandler({ createSession: server.httpSession() })");
+  refuseMisspelledOptions("createHttpHandler", options, OPTION_NAMES);
   if (typeof options.createSession !== "function") throw new TypeError("createHttpHandler: createSession must be a function (server.httpSession() makes one)");
   const o = options as unknown as Record<string, unknown>;
   for (const key of NUMERIC_OPTIONS) {

@@ -1,0 +1,55 @@
+/**
+ * Misspelled option names, refused where an application builds something.
+ *
+ * Spec: none; the API's own contract. TypeScript flags an unknown option at compile time,
+ * but JavaScript callers (and `as any` casts) pass it through, and an option that is
+ * silently ignored fails far from the typo: `httpClientTransport(url, { header: { … } })`
+ * sent no `Authorization`, and every request got 401; `handlers: { sampler }` declared no
+ * `sampling`, and every server request for it got `-32601`.
+ *
+ * Theory of operation. A name the object does not know is refused only when it is within
+ * two edits of a name it does know (one, for a name of up to four letters; ignoring case), which is how typos look: `header`,
+ * `maxMessageByte`, `openGETStream`. Any other unknown name is left alone, so an option
+ * from a newer release, or an application's own field on a shared object, does not
+ * break. Each list of known names is checked against its interface at compile time
+ * ({@link knownNames}), so an option added to an interface cannot be missing from it.
+ */
+
+/**
+ * The names of `T`'s options, as a list that must hold every one: a name missing from
+ * `names` is a compile error at the call (`satisfies` alone would allow a partial list).
+ */
+export function knownNames<T>() {
+  return <const N extends readonly (keyof T & string)[]>(names: N & MissingNone<T, N>): readonly string[] => names;
+}
+
+/** `unknown` when `N` names every option of `T`, else an object type naming the ones missing (so the compile error says which). */
+type MissingNone<T, N extends readonly string[]> = [Exclude<keyof T & string, N[number]>] extends [never] ? unknown : { missingOptionNames: Exclude<keyof T & string, N[number]> };
+
+/** Throws a `TypeError` for an own key of `given` that looks like a misspelling of one of `known` (`what` names the options object). */
+export function refuseMisspelledOptions(what: string, given: object, known: readonly string[]): void {
+  for (const key of Object.keys(given)) {
+    if (known.includes(key)) continue;
+    // Two edits make a short name into too many others (`path` and `port` are two apart): one there.
+    const meant = known.find((k) => editsAtMost(key.toLowerCase(), k.toLowerCase(), k.length <= 4 ? 1 : 2));
+    if (meant !== undefined) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)}; did you mean ${JSON.stringify(meant)}?`);
+  }
+}
+
+/** True when `a` becomes `b` with at most `max` insertions, deletions or substitutions (bounded Levenshtein). */
+function editsAtMost(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  // One row of the edit-distance table at a time; a row whose least cell is over max ends it.
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (row[j] < least) least = row[j];
+    }
+    if (least > max) return false;
+    prev = row;
+  }
+  return prev[b.length] <= max;
+}
