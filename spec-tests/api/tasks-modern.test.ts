@@ -209,7 +209,9 @@ test("tasks extension Task Polling: a completed task's result is the request's r
   const t = await c.client.getTask(id);
   assert.equal(t.status, "failed");
   assert.equal(t.result, undefined);
-  assert.deepEqual(t.error, { code: -32603, message: "the handler produced an invalid tools/call result" });
+  assert.equal((t.error as JsonObject).code, -32603);
+  assert.match((t.error as JsonObject).message as string, /^the handler produced an invalid tools\/call result: \/content\/0\/type: /);
+  assert.equal(((t.error as JsonObject).data as { issues: { path: string }[] }).issues[0].path, "/content/0/type");
 });
 
 test("tasks extension + basic/patterns/mrtr: servers MUST NOT send inputRequests the client has not declared support for: the task fails with the -32021 a plain call gets, naming the capability", async () => {

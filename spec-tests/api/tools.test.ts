@@ -506,3 +506,20 @@ test("server/tools (draft): an outputSchema may be any JSON Schema 2020-12 (an a
   assert.deepEqual((await modern.client.callTool("arr", {})).structuredContent, [1, 2]);
   assert.match((await rejection(modern.client.callTool("bad", {}))).message, /does not match its outputSchema/);
 });
+
+test("tools.mdx Tool Result (content is required) + basic/index error data: a handler whose result the schema refuses ({}, a content block of no known type) gets -32603 whose message and data.issues say what is wrong, in both eras", async () => {
+  const setup = (s: McpServer) => {
+    s.tool("empty", {}, () => ({}) as never);
+    s.tool("txt", {}, () => ({ content: [{ type: "txt", text: "x" }] }) as never);
+  };
+  for (const versions of [["2025-11-25"], ["2026-07-28"]] as const) {
+    const { client } = await connect(setup, { session: { versions: [...versions] } }, { session: { versions: ["2026-07-28", "2025-11-25"] } });
+    const empty = await rejection(client.callTool("empty", {}));
+    assert.equal(empty.code, ErrorCode.InternalError, versions[0]);
+    assert.match(empty.message, /^the handler produced an invalid tools\/call result: \/: missing required property "content"$/, versions[0]);
+    assert.deepEqual(empty.data, { issues: [{ path: "", reason: 'missing required property "content"' }] }, versions[0]);
+    const txt = await rejection(client.callTool("txt", {}));
+    assert.match(txt.message, /invalid tools\/call result: \/content\/0\/type: expected one of "text", /, versions[0]);
+    assert.equal(txt.data.issues[0].path, "/content/0/type", versions[0]);
+  }
+});

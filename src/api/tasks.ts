@@ -43,6 +43,7 @@ import { isModernVersion, isProtocolVersion } from "../model/versions.js";
 import { gather, inputFailure, isInputRequired, wallClockOf, type Gathered, type InputRequests } from "./mrtr.js";
 import { requestCapabilities } from "./tasks-server.js";
 import { inputRequiredProblem } from "../modern/server.js";
+import { invalidResultError } from "../session/requests.js";
 import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 
 /** Options of a {@link TaskRuntime}: the table's, plus how to run it. */
@@ -523,15 +524,15 @@ export class TaskRuntime {
    * answered with fails the task with the same `-32603`.
    */
   private invalidResult(rc: RequestContext, result: unknown): JsonRpcErrorObject | undefined {
-    const invalid = { code: ErrorCode.InternalError, message: `the handler produced an invalid ${rc.method} result` };
-    if (result === null || typeof result !== "object" || Array.isArray(result)) return invalid;
+    if (result === null || typeof result !== "object" || Array.isArray(result)) return invalidResultError(rc.method, [{ path: "", reason: "must be an object" }]);
     const version = rc.protocolVersion;
     const validate = isProtocolVersion(version) ? methodSpec(version, rc.method)?.validateResult : undefined;
     if (validate == null) return undefined;
     // The modern schema's complete result carries the resultType the session stamps on a plain answer.
     const issues = validate(isModernVersion(version) && (result as JsonObject).resultType === undefined ? { ...result, resultType: "complete" } : result);
     if (issues === null) return undefined;
-    this.options.onError?.(new Error(`${invalid.message}: ${issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ")}`));
+    const invalid = invalidResultError(rc.method, issues);
+    this.options.onError?.(new Error(invalid.message));
     return invalid;
   }
 

@@ -32,7 +32,7 @@ import { addCapabilityPath, missingCapability, missingParamsCapability, undeclar
 import { countLog, logRoom, passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
 import { copyOf, oversizedPeerIssues, retainedStringIssues } from "../session/retained.js";
-import { addInbound, removeInbound, sendError, sendResult } from "../session/requests.js";
+import { addInbound, invalidResultError, removeInbound, sendError, sendResult } from "../session/requests.js";
 import { idKey, type InboundRequest, type LoggingLevel, type SessionInput, type SessionOutput, type SessionState } from "../session/types.js";
 import { readRequestMeta, stampResult } from "./request-meta.js";
 import { declaresTasksExtension, missingTasksExtension } from "../tasks/modern.js";
@@ -133,7 +133,8 @@ export function respondModern(state: SessionState, req: InboundRequest, result: 
   if (o.validateOutgoing) {
     const issues = methodSpec(modern.version, req.method)?.validateResult?.(stamped);
     if (issues) {
-      sendError(out, req.id, ErrorCode.InternalError, `the handler produced an invalid ${req.method} result`);
+      const e = invalidResultError(req.method, issues);
+      sendError(out, req.id, e.code, e.message, e.data);
       out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} result does not match the schema; the peer got -32603`, detail: { id: req.id, issues } });
       return;
     }

@@ -67,6 +67,8 @@
  */
 import type { Issue } from "./validate.js";
 import { MAX_ISSUES, moreIssues, T_ARRAY, T_BOOLEAN, T_FRACTION, T_INTEGER, T_NULL, T_OBJECT, T_STRING, typeBit } from "./json-type.js";
+// Where every module that formats issues has long found them.
+export { capIssues, issuesText } from "./json-type.js";
 
 /**
  * A JSON Schema engine the kernel can use to validate tool arguments and results.
@@ -88,28 +90,6 @@ export interface JsonSchemaValidator {
   compile(schema: unknown): { ok: true; validate: (value: unknown) => Issue[] | null } | { ok: false; issues: Issue[] };
 }
 
-/** Longest entry {@link issuesText} writes (a path holds the instance's keys, which may be long). */
-const TEXT_ENTRY = 200;
-
-/** Issues as one line of text, for an error message: "/a: is required; /b: ...", each entry clipped. */
-export function issuesText(issues: Issue[]): string {
-  return issues
-    .map((i) => {
-      const t = `${i.path || "/"}: ${i.reason}`;
-      return t.length > TEXT_ENTRY ? t.slice(0, TEXT_ENTRY) + "…" : t;
-    })
-    .join("; ");
-}
-
-/**
- * At most {@link MAX_ISSUES} of `issues` and one saying how many more there were, for an
- * error reply: whatever validator made them (an application's own may list every one),
- * the reply then stays small.
- */
-export function capIssues(issues: Issue[]): Issue[] {
-  if (issues.length <= MAX_ISSUES + 1) return issues;
-  return [...issues.slice(0, MAX_ISSUES), moreIssues(issues.length - MAX_ISSUES)];
-}
 
 /** Limits and format assertions for {@link createJsonSchemaValidator}. */
 export interface JsonSchemaOptions {

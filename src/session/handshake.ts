@@ -28,6 +28,7 @@ import { isModernVersion, LEGACY_VERSIONS, PROTOCOL_VERSIONS, type LegacyVersion
 import { MetaKey } from "../model/meta.js";
 import { readCacheHints, stampResult, withRequestMeta } from "../modern/request-meta.js";
 import { escapeSegment, type Issue } from "../schema/validate.js";
+import { issuesText } from "../schema/json-type.js";
 import { legacyVersionsOf, negotiateVersion } from "./lifecycle.js";
 import { fail, moveTo } from "./phase.js";
 import { internalRequest, sendError, sendResult } from "./requests.js";
@@ -70,15 +71,10 @@ export function startInitialize(state: SessionState, now: number, out: SessionOu
   // The kernel's own request is held to the schema like the application's (sendRequest):
   // a clientInfo the server must refuse (an icon `src` without a scheme) ends the session here.
   const issues = o.validateOutgoing ? methodSpec(version, "initialize")!.validateParams(params) : null;
-  if (issues) return fail(state, `invalid initialize params: ${issuesLine(issues)}`, out);
+  if (issues) return fail(state, `invalid initialize params: ${issuesText(issues)}`, out);
   const id = internalRequest(state, now, "initialize", "initialize");
   moveTo(state, event, { name: "initializing", requestKey: idKey(id) });
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params } });
-}
-
-/** Issues on one line, as the session's failures name them. */
-function issuesLine(issues: Issue[]): string {
-  return issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ");
 }
 
 /**
@@ -129,7 +125,7 @@ function probe(state: SessionState, version: ModernVersion, now: number, out: Se
   const params = withRequestMeta(undefined, version, o.capabilities, o.info, undefined);
   // Held to the schema as initialize is (startInitialize): its _meta carries the clientInfo.
   const issues = o.validateOutgoing ? methodSpec(version, "server/discover")!.validateParams(params) : null;
-  if (issues) return fail(state, `invalid server/discover params: ${issuesLine(issues)}`, out);
+  if (issues) return fail(state, `invalid server/discover params: ${issuesText(issues)}`, out);
   const id = internalRequest(state, now, "server/discover", "discover", shorterTimeout(o.discoverTimeoutMs, o.requestTimeoutMs), until);
   moveTo(state, "probe", { name: "probing", requestKey: idKey(id), version, retries });
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "server/discover", params } });
@@ -209,7 +205,7 @@ export function receiveInitializeResponse(state: SessionState, msg: JsonRpcResul
 function serverOf(state: SessionState, version: ProtocolVersion, result: JsonObject, what: string, out: SessionOutput[]): { peer: PeerInfo; kept: PeerInfo } | undefined {
   const issues = methodSpec(version, "initialize")?.validateResult?.(result);
   if (issues) {
-    fail(state, `invalid ${what}: ${issues.map((i) => `${i.path || "/"} ${i.reason}`).join("; ")}`, out);
+    fail(state, `invalid ${what}: ${issuesText(issues)}`, out);
     return undefined;
   }
   const peer: PeerInfo = { info: result.serverInfo as PeerInfo["info"], capabilities: result.capabilities as JsonObject };

@@ -38,7 +38,7 @@ import { countLog, logRoom } from "./logging.js";
 import { answerInput, failInput, receiveInputRequired } from "./mrtr.js";
 import { acceptsBatches, isParamsObject, isTaskAugmented, peerOf, peerOfPhase, sentBy, versionOf } from "./phase.js";
 import { progressTokenOf, receiveProgress } from "./progress.js";
-import { addInbound, internalRequest, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
+import { addInbound, internalRequest, invalidResultError, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
 import { retainedStringIssues } from "./retained.js";
 import { endTaskProgress, observeAnswer, observeStatus } from "./task-progress.js";
 import { idKey, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
@@ -348,7 +348,8 @@ export function respond(state: SessionState, id: RequestId, result: JsonObject |
   if (state.options.validateOutgoing) {
     const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(value);
     if (issues) {
-      sendError(out, id, ErrorCode.InternalError, `the handler produced an invalid ${req.method} result`);
+      const e = invalidResultError(req.method, issues);
+      sendError(out, id, e.code, e.message, e.data);
       out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} result does not match the schema; the peer got -32603`, detail: { id, issues } });
       return;
     }
