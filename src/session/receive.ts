@@ -59,7 +59,7 @@ export function receive(state: SessionState, input: { now: number; data?: string
 function handleDecoded(state: SessionState, d: Decoded, now: number, out: SessionOutput[]): void {
   switch (d.kind) {
     case "request":
-      return receiveRequest(state, d.message, now, out);
+      return receiveRequest(state, d.message, out);
     case "notification":
       return receiveNotification(state, d.message, now, out);
     case "result":
@@ -100,7 +100,7 @@ function writesNoResponses(state: SessionState): boolean {
   return state.options.role === "client" && (state.phase.name === "modern" || state.phase.name === "probing");
 }
 
-function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, out: SessionOutput[]): void {
+function receiveRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOutput[]): void {
   const { id, method } = msg;
   if (writesNoResponses(state)) {
     out.push({ type: "diagnostic", code: "server-request-dropped", message: `the server sent a "${method}" request, which a modern server does not send; dropped without an answer`, detail: { id, method } });

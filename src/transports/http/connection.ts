@@ -134,11 +134,6 @@ export class SseConnection implements ChunkSource {
     this.failed = fn;
   }
 
-  /** True until the server closes it or the reader cancels. */
-  get isOpen(): boolean {
-    return this.open;
-  }
-
   /**
    * Enqueues SSE text. Returns false, writing nothing, once the connection is closed. A
    * queue past `maxQueuedBytes` closes the connection after this write and `onCancel`
