@@ -68,7 +68,7 @@ import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
 import { declaresTaskSupport, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { isTaskLimitError } from "../tasks/table.js";
 import type { TaskOwner } from "../tasks/types.js";
-import { complete, type Completer } from "./server/completion.js";
+import { complete, completerKey, type Completer } from "./server/completion.js";
 import { ownFailures } from "./server/errors.js";
 import { assignDefined, listPage } from "./server/lists.js";
 import { getPrompt, promptEntry, type PromptConfig, type PromptEntry, type PromptGetter } from "./server/prompts.js";
@@ -382,7 +382,7 @@ export class McpServerCore {
    * takes precedence over a `complete` entry given at registration.
    */
   completion(refType: "ref/prompt" | "ref/resource", name: string, argName: string, completer: Completer): Unregister {
-    const key = `${refType}\u0000${name}\u0000${argName}`;
+    const key = completerKey(refType, name, argName);
     this.completers.set(key, completer);
     // The first completer adds `completions` (draft server/utilities/completion: servers that
     // support completions MUST declare it), and a removal may take it away.

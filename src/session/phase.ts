@@ -31,14 +31,17 @@ export const peerOf = (role: Side): Side => (role === "client" ? "server" : "cli
 
 /** The version messages are checked against: the negotiated one, or before that our preferred legacy version. */
 export function versionOf(state: SessionState): ProtocolVersion {
-  const p = state.phase;
-  if ((p.name === "operating" || p.name === "awaiting-initialized" || p.name === "modern" || p.name === "closed") && p.version !== undefined) return p.version;
-  return legacyVersionsOf(state.options.versions)[0] ?? "2025-11-25";
+  return settled(state.phase)?.version ?? legacyVersionsOf(state.options.versions)[0] ?? "2025-11-25";
 }
 
 /** The peer the handshake (or discovery) described, once there is one. */
 export function peerOfPhase(phase: Phase): PeerInfo | undefined {
-  return phase.name === "operating" || phase.name === "awaiting-initialized" || phase.name === "modern" || phase.name === "closed" ? phase.peer : undefined;
+  return settled(phase)?.peer;
+}
+
+/** `phase` when it holds what the handshake or discovery settled, the version and the peer (a closed one: what it had); else undefined. */
+function settled(phase: Phase): Extract<Phase, { name: "operating" | "awaiting-initialized" | "modern" | "closed" }> | undefined {
+  return phase.name === "operating" || phase.name === "awaiting-initialized" || phase.name === "modern" || phase.name === "closed" ? phase : undefined;
 }
 
 /** The one way the phase changes: `event` must lead from the current phase to `phase` in lifecycle.ts's table, else it throws (a bug). */
@@ -130,6 +133,5 @@ export function acceptsBatches(state: SessionState): boolean {
 
 /** The protocol version in force, once negotiated. */
 export function negotiatedVersion(state: SessionState): ProtocolVersion | undefined {
-  const p = state.phase;
-  return p.name === "operating" || p.name === "awaiting-initialized" || p.name === "modern" || p.name === "closed" ? p.version : undefined;
+  return settled(state.phase)?.version;
 }

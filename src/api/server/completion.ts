@@ -33,6 +33,11 @@ interface Completable {
 /** Most completion values one response may carry (`server/utilities/completion`). */
 const MAX_COMPLETIONS = 100;
 
+/** The key of a completer registered with `completion()`: reference type, name (or template) and argument, NUL-separated. */
+export function completerKey(refType: string, name: string, argName: string): string {
+  return `${refType}\u0000${name}\u0000${argName}`;
+}
+
 /**
  * Answers `completion/complete` from the completers registered with `completion()` (keyed
  * by reference type, name and argument) and those the `prompts` and `templates` were
@@ -45,7 +50,7 @@ export async function complete(
   const ref = p.ref as { type: string; name?: string; uri?: string };
   const argument = p.argument as { name: string; value: string };
   const name = ref.type === "ref/prompt" ? ref.name! : ref.uri!;
-  let completer = completers.get(`${ref.type}\u0000${name}\u0000${argument.name}`);
+  let completer = completers.get(completerKey(ref.type, name, argument.name));
   if (completer === undefined) {
     // completion.mdx "Error Handling": an invalid prompt name is -32602.
     if (ref.type === "ref/prompt") {
