@@ -110,7 +110,8 @@ export function closeSession(state: SessionState, reason: string, out: SessionOu
   const closed: Phase = { name: "closed", reason };
   const peer = peerOfPhase(phase);
   if (peer !== undefined) closed.peer = peer;
-  if (phase.name === "operating" || phase.name === "awaiting-initialized" || phase.name === "modern") closed.version = phase.version;
+  const version = settled(phase)?.version;
+  if (version !== undefined) closed.version = version;
   const event: LifecycleEvent = (phase.name === "initializing" || phase.name === "probing") && fatal ? "initialize-failed" : "close";
   moveTo(state, event, closed);
   if (fatal) out.push({ type: "close", reason });
