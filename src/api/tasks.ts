@@ -29,7 +29,7 @@
  * process), from the injected clock when one is given.
  */
 import type { Clock } from "../driver/clock.js";
-import { McpError, type RequestContext } from "../driver/endpoint.js";
+import { McpError, toRpcError, type RequestContext } from "../driver/endpoint.js";
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { systemClock } from "../driver/clock.js";
@@ -129,11 +129,6 @@ function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; do
       b.removeEventListener("abort", abort);
     },
   };
-}
-
-function errorOf(e: unknown): JsonRpcErrorObject {
-  if (e instanceof McpError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
-  return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) };
 }
 
 /** A server's tasks (see the module comment). One per server, shared by all its sessions; isolation is by owner. */
@@ -503,7 +498,7 @@ export class TaskRuntime {
     }
     settled.then(
       (result) => this.finishRun(run, result),
-      (e: unknown) => this.finishRun(run, undefined, errorOf(e)),
+      (e: unknown) => this.finishRun(run, undefined, toRpcError(e)),
     );
   }
 
@@ -608,7 +603,7 @@ export class TaskRuntime {
   private inputGathered(taskId: string, requests: Record<string, TaskInputRequest>, { responses, failure, failed }: Gathered): void {
     const run = this.runs.get(taskId);
     const answered = Object.keys(responses).length > 0 || Object.keys(run?.responses ?? {}).length > 0;
-    if (failed !== undefined && !answered && run !== undefined) return this.finishRun(run, undefined, errorOf(inputFailure(run.rc.method, failed, failure)));
+    if (failed !== undefined && !answered && run !== undefined) return this.finishRun(run, undefined, toRpcError(inputFailure(run.rc.method, failed, failure)));
     const all: JsonObject = { ...responses };
     for (const key of Object.keys(requests)) {
       if (Object.hasOwn(responses, key)) continue;
