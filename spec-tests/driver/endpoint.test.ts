@@ -370,3 +370,67 @@ test("endpoint: ChurnMap keeps what is in flight across its renewals, in inserti
   table.delete("1");
   assert.equal(table.get(1), "number one");
 });
+
+test("endpoint: an onProgress that throws does not escape receive() (the rest of the chunk, the response, is still delivered) and goes to hooks.onError", async () => {
+  const errors: unknown[] = [];
+  const sent: string[] = [];
+  const client = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {} }, { send: (m) => void sent.push(encode(m)), onError: (e: unknown) => void errors.push(e) } as EndpointHooks, new ManualClock());
+  const ready = client.open();
+  const init = JSON.parse(sent[0]);
+  client.receive(JSON.stringify({ jsonrpc: "2.0", id: init.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }));
+  await ready;
+  const call = client.request("tools/call", { name: "t" }, { onProgress: () => { throw new Error("listener bug"); } });
+  const req = JSON.parse(sent.at(-1)!);
+  const token = req.params._meta.progressToken;
+  // What one stdio chunk would hold: the progress, then the response.
+  assert.doesNotThrow(() => client.receive(JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1 } })));
+  client.receive(JSON.stringify({ jsonrpc: "2.0", id: req.id, result: { content: [] } }));
+  assert.deepEqual(await call, { content: [] });
+  assert.equal(errors.length, 1);
+  assert.equal((errors[0] as Error).message, "listener bug");
+});
+
+test("basic/index (ids are unique among requests not yet answered) + progress: once a request is answered, a handler that kept its context speaks for no request, since the peer may reuse the id: no progress, and logs, notifications and requests go out unrelated", async () => {
+  const sent: { message: any; related: unknown }[] = [];
+  let kept: any;
+  let slow: any;
+  const server = new Endpoint({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: { listChanged: true }, logging: {} } }, {
+    send: (message, related) => void sent.push({ message, related }),
+    onRequest: (_method, params, ctx) => {
+      if ((params as any).name === "quick") {
+        kept = ctx;
+        return { content: [] };
+      }
+      slow = ctx;
+      return new Promise(() => {});
+    },
+  }, new ManualClock());
+  server.receive(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }));
+  server.receive(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  server.receive(JSON.stringify({ jsonrpc: "2.0", method: "logging/setLevel", id: 2, params: { level: "debug" } }));
+  server.receive(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "quick", _meta: { progressToken: "quick-token" } } }));
+  await flush();
+  assert.ok(sent.some((s) => s.message.id === 7 && s.message.result !== undefined), "7 answered");
+  // The client has its response, so it may send id 7 again, with its own token.
+  server.receive(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "slow", _meta: { progressToken: "slow-token" } } }));
+  await flush();
+  const from = sent.length;
+  kept.progress(50, 100, "late");
+  kept.log("info", "late log");
+  kept.notify("notifications/tools/list_changed");
+  void kept.request("ping").catch(() => {});
+  const late = sent.slice(from);
+  assert.equal(late.filter((s) => s.message.method === "notifications/progress").length, 0, "no progress under the new request's token");
+  assert.deepEqual(late.map((s) => [s.message.method, s.related]), [["notifications/message", undefined], ["notifications/tools/list_changed", undefined], ["ping", undefined]]);
+  // The new request's own context still speaks for it.
+  slow.progress(1);
+  assert.deepEqual(sent.at(-1), { message: { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "slow-token", progress: 1 } }, related: 7 });
+});
+
+test("endpoint: open() a second time, or after the handshake, rejects at once (the kernel ignores it, so its promise would never settle)", async () => {
+  const { client } = connect({}, {}, { onRequest: () => ({ content: [] }) });
+  const first = client.open();
+  await assert.rejects(client.open(), (e: McpError) => e.code === ErrorCode.InvalidRequest && /already opened/.test(e.message));
+  await first;
+  await assert.rejects(client.open(), /already opened/);
+});

@@ -75,6 +75,7 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
       onRequest: hooks.onRequest,
       onNotification: hooks.onNotification,
       onEvent: hooks.onEvent,
+      onError: hooks.onError,
       onClose: (reason) => {
         onKernelClose?.(reason);
         transport.close();

@@ -460,6 +460,7 @@ export class McpServerCore {
         onRequest: this.handler(owner),
         onNotification: (method, params) => this.emit(method, params, endpoint),
         onEvent: this.onEvent,
+        onError: this.options.onError,
         onTransportClose: () => {
           open = false;
           this.detach(endpoint);

@@ -22,6 +22,7 @@ import { MetaKey } from "../model/meta.js";
 import { answerableError } from "../model/error-codes.js";
 import { systemClock, type Clock } from "./clock.js";
 import { ChurnMap } from "./churn-map.js";
+import { callListener } from "./listener.js";
 
 /** An error from the peer or the kernel, as a JavaScript Error carrying the JSON-RPC error. */
 export class McpError extends Error {
@@ -115,6 +116,13 @@ export interface EndpointHooks {
   onEvent?(event: SessionOutput): void;
   /** The kernel asked for the transport to close (a fatal protocol error). */
   onClose?(reason: string): void;
+  /**
+   * Where an error thrown by an application callback the endpoint calls (a request's
+   * `onProgress`) goes; without it, it is rethrown on a fresh microtask. Either way the
+   * endpoint goes on with the rest of its outputs: the response that came in the same
+   * chunk is still delivered.
+   */
+  onError?(error: unknown): void;
 }
 
 interface Pending {
@@ -132,6 +140,8 @@ interface Pending {
  */
 class Served implements RequestContext {
   aborted = false;
+  /** Answered (see {@link Served.answered}). */
+  private done = false;
   private controller: AbortController | undefined;
   private reason: unknown;
 
@@ -159,10 +169,21 @@ class Served implements RequestContext {
    * Answered: nothing can abort the request any more, so the controller, its signal and
    * their listeners are let go (a task's run keeps its creating request's context for as
    * long as the task lives; what listened for that request's cancellation would live on
-   * with it). A handler that kept the signal keeps it, never aborted.
+   * with it). A handler that kept the signal keeps it, never aborted. And the id is the
+   * peer's again: it may reuse it for a new request once it has the response (basic/index
+   * forbids only ids "not yet received a response for"), so what this context sends from
+   * now on names no request (progress: none at all, there being no operation in progress
+   * for its token), or it would speak for that new one: its progress token, its log level,
+   * its HTTP stream.
    */
   answered(): void {
     this.controller = undefined;
+    this.done = true;
+  }
+
+  /** The request what this context sends belongs to: this one, until it is answered. */
+  private get related(): RequestId | undefined {
+    return this.done ? undefined : this.id;
   }
 
   abort(reason: unknown): void {
@@ -173,7 +194,7 @@ class Served implements RequestContext {
   }
 
   progress(progress: number, total?: number, message?: string): void {
-    if (!this.aborted) this.endpoint.feed({ type: "progress", now: this.endpoint.now(), id: this.id, progress, total, message });
+    if (!this.aborted && !this.done) this.endpoint.feed({ type: "progress", now: this.endpoint.now(), id: this.id, progress, total, message });
   }
 
   progressFor(token: string | number, progress: number, total?: number, message?: string, meta?: JsonObject): void {
@@ -181,20 +202,20 @@ class Served implements RequestContext {
   }
 
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
-    return this.endpoint.request(method, params, Object.assign({}, options, { related: this.id }));
+    return this.endpoint.request(method, params, Object.assign({}, options, { related: this.related }));
   }
 
   notify(method: string, params?: JsonObject): void {
-    this.endpoint.notify(method, params, this.id);
+    this.endpoint.notify(method, params, this.related);
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void {
-    this.endpoint.log(level, data, logger, this.id, meta);
+    this.endpoint.log(level, data, logger, this.related, meta);
   }
 
   /** Settles with the handler's result. Cancelled: receivers SHOULD NOT respond. */
   succeed(result: JsonObject): void {
-    if (!this.aborted) this.endpoint.answered(this, result, undefined);
+    if (!this.aborted && !this.done) this.endpoint.answered(this, result, undefined);
   }
 
   /** Settles with what the handler threw. */
@@ -203,7 +224,7 @@ class Served implements RequestContext {
   }
 
   fail(error: JsonRpcErrorObject): void {
-    if (this.aborted) return;
+    if (this.aborted || this.done) return;
     // A server's error is held to what the era and the client allow (model/error-codes.ts).
     const server = this.endpoint.state.options.role === "server";
     this.endpoint.answered(this, undefined, server ? answerableError(error, this.protocolVersion, this.peer?.capabilities) : error);
@@ -240,6 +261,8 @@ export class Endpoint {
       // cannot be started at spawn, synchronously): the session would ignore the open.
       const phase = this.state.phase;
       if (phase.name === "closed") return reject(new McpError({ code: ErrorCode.ConnectionClosed, message: phase.reason }));
+      // The kernel ignores a second open: its promise would never settle.
+      if (this.ready !== undefined || phase.name !== "new") return reject(new McpError({ code: ErrorCode.InvalidRequest, message: "already opened: an endpoint runs the handshake once" }));
       this.ready = { resolve, reject };
       this.feed({ type: "open", now: this.clock.now() });
     });
@@ -321,7 +344,8 @@ export class Endpoint {
         return;
       }
       case "progress": {
-        (this.pending.get(o.id)?.onProgress ?? this.taskProgress.get(idKey(o.id)))?.({ progress: o.progress, total: o.total, message: o.message });
+        const onProgress = this.pending.get(o.id)?.onProgress ?? this.taskProgress.get(idKey(o.id));
+        if (onProgress !== undefined) callListener(onProgress, { progress: o.progress, total: o.total, message: o.message }, undefined, this.hooks.onError);
         return;
       }
       case "progress-kept": {
