@@ -142,10 +142,10 @@ export interface McpClientOptions {
 
 /** Options of {@link McpClientCore}: those of {@link McpClient}, where receiving tasks needs a runtime given. */
 /** The options of McpClient (McpClientCore's are the same, with a narrower `receiveTasks`). */
-const CLIENT_OPTION_NAMES = knownNames<McpClientOptions>()(["capabilities", "handlers", "session", "clock", "onError", "onEvent", "tasks", "receiveTasks", "jsonSchema", "elicitationForms"]);
+const CLIENT_OPTION_NAMES = /* @__PURE__ */ knownNames<McpClientOptions>()(["capabilities", "handlers", "session", "clock", "onError", "onEvent", "tasks", "receiveTasks", "jsonSchema", "elicitationForms"]);
 
 /** The handlers a client can have: each one makes the client declare its capability. */
-const HANDLER_NAMES = knownNames<ClientHandlers>()(["sampling", "elicitation", "roots"]);
+const HANDLER_NAMES = /* @__PURE__ */ knownNames<ClientHandlers>()(["sampling", "elicitation", "roots"]);
 
 /**
  * Refuses a handler that is not a function, and a function under a name that is no handler

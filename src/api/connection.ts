@@ -102,7 +102,7 @@ const COUNT_OPTIONS = ["keepAliveMaxMissed", "maxInboundRequests", "maxOutboundR
 const TIME_OPTIONS = ["requestTimeoutMs", "discoverTimeoutMs", "maxRequestTimeoutMs", "keepAliveMs", "progressIntervalMs"] as const;
 
 /** The options an application may give a session (`session` of McpServer and McpClient). */
-const SESSION_OPTION_NAMES = knownNames<Omit<SessionOptions, "role" | "info" | "capabilities" | "instructions">>()([
+const SESSION_OPTION_NAMES = /* @__PURE__ */ knownNames<Omit<SessionOptions, "role" | "info" | "capabilities" | "instructions">>()([
   "versions",
   "requestTimeoutMs",
   "discoverTimeoutMs",

@@ -18,6 +18,8 @@
 /**
  * The names of `T`'s options, as a list that must hold every one: a name missing from
  * `names` is a compile error at the call (`satisfies` alone would allow a partial list).
+ * Call it as `/* @__PURE__ *\/ knownNames<T>()([...])`: a module-level call a bundler
+ * cannot prove pure would keep its module in every bundle that imports anything beside it.
  */
 export function knownNames<T>() {
   return <const N extends readonly (keyof T & string)[]>(names: N & MissingNone<T, N>): readonly string[] => names;

@@ -182,7 +182,7 @@ export interface McpServerOptions {
 
 /** Options of {@link McpServerCore}: those of {@link McpServer}, where tasks need a runtime given. */
 /** The options of McpServer (McpServerCore's are the same but `tasks`). */
-const SERVER_OPTION_NAMES = knownNames<McpServerOptions>()([
+const SERVER_OPTION_NAMES = /* @__PURE__ */ knownNames<McpServerOptions>()([
   "pageSize",
   "jsonSchema",
   "elicitationForms",

@@ -200,8 +200,8 @@ export function httpClientTransport(url: string | URL, options: HttpClientOption
   return new HttpClient(String(url), options);
 }
 
-const OPTION_NAMES = knownNames<HttpClientOptions>()(["fetch", "headers", "maxMessageBytes", "reconnect", "sleep", "openGetStream", "onError", "requestHeaders"]);
-const RECONNECT_NAMES = knownNames<ReconnectOptions>()(["initialDelayMs", "maxDelayMs", "factor", "maxRetries", "maxReissues"]);
+const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpClientOptions>()(["fetch", "headers", "maxMessageBytes", "reconnect", "sleep", "openGetStream", "onError", "requestHeaders"]);
+const RECONNECT_NAMES = /* @__PURE__ */ knownNames<ReconnectOptions>()(["initialDelayMs", "maxDelayMs", "factor", "maxRetries", "maxReissues"]);
 
 /**
  * Options the transport would misread rather than refuse, named: a misspelled name

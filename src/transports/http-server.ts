@@ -255,7 +255,7 @@ const ALLOW = "GET, POST, DELETE";
 /** The handler's numeric options: each a number >= 0 (Infinity included: no bound). */
 const NUMERIC_OPTIONS = ["maxSessions", "retryMs", "pollingCloseAfterMs", "sessionIdleMs", "maxBodyBytes", "maxQueuedBytes", "sseKeepAliveMs", "maxModernRequests", "maxListenStreams", "modernStreamAfterMs"] as const;
 
-const OPTION_NAMES = knownNames<HttpHandlerOptions>()([
+const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpHandlerOptions>()([
   "createSession",
   "path",
   "allowedOrigins",
