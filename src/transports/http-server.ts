@@ -7,9 +7,9 @@
  * `basic/transports/streamable-http` and `basic/versioning` for the modern era.
  *
  * Theory of operation. The handler owns HTTP mechanics only. Per request, in order:
- * endpoint path, DNS-rebinding checks (`Host`, then `Origin`: 403, both eras), CORS for
- * an admitted `Origin` (`http/cors.ts`: a preflight is answered there and then; every other
- * answer gets the origin's headers), the era
+ * endpoint path, the request guards (`http/request-guards.ts`): DNS-rebinding checks
+ * (`Host`, then `Origin`: 403, both eras) and CORS for an admitted `Origin` (a preflight is
+ * answered there and then; every other answer gets the origin's headers), the era
  * (a modern `MCP-Protocol-Version` skips every session rule; GET and DELETE are then 405),
  * then the method: POST carries messages, GET opens or resumes an SSE stream, DELETE ends
  * the session, anything else is 405. A POST without a session whose body names its
@@ -23,7 +23,7 @@
  * the body; of a 2025-03-26 batch, only its valid members (each invalid one is answered
  * on its own, JSON-RPC 2.0 §6: see `partlyInvalid`). Notifications and responses alone
  * get 202; requests get an SSE stream (or, with `enableJsonResponse`, one JSON body) that
- * {@link HttpSession} routes messages to.
+ * {@link HttpSession} routes messages to (`http/legacy-exchange.ts`).
  *
  * The checks run on an {@link HttpRequestView} and answer a `Response` or an
  * {@link HttpReply} (`http-view.ts`): the public `(Request) => Promise<Response>` entry
@@ -34,8 +34,15 @@
  * kernel's, run by an {@link Endpoint} built from the application's `createSession`
  * factory. Sessions are created by a POSTed `initialize` and kept only if the kernel
  * accepted it; they end by DELETE, by idle timeout, by a fatal kernel error, or by
- * {@link HttpHandler.terminate}. Time comes from a {@link Clock}, so tests drive polling
- * and idle timeouts on virtual time.
+ * {@link HttpHandler.terminate} (the table: `http/session-table.ts`). Time comes from a
+ * {@link Clock}, so tests drive polling and idle timeouts on virtual time.
+ *
+ * This file keeps the public types, {@link createHttpHandler} (option defaults, the order
+ * of the checks, the POST, GET and DELETE handlers, the handler's operations) and the
+ * refusals of a modern-only server. The rest is under `http/`: the option checks
+ * (`handler-options.ts`), the request guards, the legacy session table, the legacy POST's
+ * exchange, the modern request (`modern-request.ts`) and one session's streams
+ * (`server-session.ts`).
  *
  * Header choices the spec leaves open, and why:
  * - a `Host` outside `allowedHosts` gets 403, like a bad `Origin`: both checks are the
@@ -53,26 +60,28 @@
  *   has evidently lost it).
  */
 import { errorText } from "./error-text.js";
-import { knownNames, refuseMisspelledOptions } from "../api/option-names.js";
-import { Endpoint, type RequestHandler } from "../driver/endpoint.js";
+import type { Endpoint, RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
-import { decode, DEFAULT_LIMITS, invalidUtf8StandIn, type Decoded } from "../jsonrpc/codec.js";
+import { decode, invalidUtf8StandIn, type Decoded } from "../jsonrpc/codec.js";
 import { lineExcerpts } from "../framing/ndjson.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
-import { isLegacyVersion, isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
-import { acceptsBatches, negotiatedVersion } from "../session/session.js";
+import { isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
+import { acceptsBatches } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
-import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse, overSessionLimits } from "./http/body.js";
-import { corsHeaders, isPreflight, PREFLIGHT, preflightHeaders } from "./http/cors.js";
-import { EventStore, parseEventId, type EventStoreLimits } from "./http/event-log.js";
-import { accepts, allowPredicate, H, hostnameOf, isJsonContentType, isLoopbackHostname, isLoopbackOrigin, isVisibleAscii, JSON_TYPE, randomSessionId, SSE_TYPE, type AllowList } from "./http/headers.js";
-import { HttpSession, type JsonExchange, type SessionConfig } from "./http/server-session.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse } from "./http/body.js";
+import { parseEventId, type EventStoreLimits } from "./http/event-log.js";
+import { accepts, H, isJsonContentType, JSON_TYPE, SSE_TYPE, type AllowList } from "./http/headers.js";
+import type { HttpSession } from "./http/server-session.js";
 import type { SseConnection } from "./http/connection.js";
 import { modernVersionOf, serveModern, type ModernConfig } from "./http/modern-request.js";
 import { paramHeadersOf, type ParamHeader } from "./http/request-metadata.js";
-import { emptyReply, FAST_ENTRY, jsonReply, RequestView, sseReply, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
+import { refuseMisreadOptions } from "./http/handler-options.js";
+import { guarded, requestGuards } from "./http/request-guards.js";
+import { contextOf, createSessionTable } from "./http/session-table.js";
+import { exchange, partlyInvalid, type ExchangeContext } from "./http/legacy-exchange.js";
+import { emptyReply, FAST_ENTRY, RequestView, sseReply, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** What the session factory is told. */
 export interface HttpSessionContext {
@@ -252,77 +261,17 @@ export interface HttpHandler {
 
 const ALLOW = "GET, POST, DELETE";
 
-/** The handler's numeric options: each a number >= 0 (Infinity included: no bound). */
-const NUMERIC_OPTIONS = ["maxSessions", "retryMs", "pollingCloseAfterMs", "sessionIdleMs", "maxBodyBytes", "maxQueuedBytes", "sseKeepAliveMs", "maxModernRequests", "maxListenStreams", "modernStreamAfterMs"] as const;
-
-const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpHandlerOptions>()([
-  "createSession",
-  "path",
-  "allowedOrigins",
-  "cors",
-  "allowedHosts",
-  "enableJsonResponse",
-  "legacy",
-  "sessionIdGenerator",
-  "maxSessions",
-  "eventStore",
-  "retryMs",
-  "pollingCloseAfterMs",
-  "sessionIdleMs",
-  "maxBodyBytes",
-  "maxQueuedBytes",
-  "sseKeepAliveMs",
-  "maxModernRequests",
-  "maxListenStreams",
-  "modernStreamAfterMs",
-  "strictProtocolVersionHeader",
-  "clock",
-  "onDiagnostic",
-  "toolInputSchema",
-  "modern",
-]);
-
-/**
- * Options the handler would misread rather than refuse, named: a misspelled name, no `createSession` (every
- * request a bare 500), a number given as text or negative (`maxSessions: -1` made every
- * `initialize` 503, `maxBodyBytes: "big"` every request 413), an allow-list that is neither
- * a list nor a predicate.
- */
-function refuseMisreadOptions(options: HttpHandlerOptions): void {
-  if (typeof options !== "object" || options === null) throw new TypeError("createHttpHandler takes an options object: createHttpHandler({ createSession: server.httpSession() })");
-  refuseMisspelledOptions("createHttpHandler", options, OPTION_NAMES);
-  if (typeof options.createSession !== "function") throw new TypeError("createHttpHandler: createSession must be a function (server.httpSession() makes one)");
-  const o = options as unknown as Record<string, unknown>;
-  for (const key of NUMERIC_OPTIONS) {
-    const v = o[key];
-    if (v !== undefined && !(typeof v === "number" && v >= 0)) throw new RangeError(`createHttpHandler: ${key} must be a number >= 0 (got ${JSON.stringify(v) ?? String(v)})`);
-  }
-  for (const key of ["allowedOrigins", "allowedHosts"] as const) {
-    const v = o[key];
-    if (v !== undefined && !Array.isArray(v) && typeof v !== "function" && !(key === "allowedHosts" && v === false)) {
-      throw new TypeError(`createHttpHandler: ${key} must be a list of strings or a predicate${key === "allowedHosts" ? " (or false)" : ""} (got ${JSON.stringify(v)})`);
-    }
-  }
-}
-
 /** Builds a Streamable HTTP handler. See the module comment. */
 export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   refuseMisreadOptions(options);
   const clock = options.clock ?? systemClock;
   const retryMs = options.retryMs ?? 1000;
   if (!Number.isSafeInteger(retryMs) || retryMs < 0) throw new RangeError("retryMs must be a non-negative integer");
-  const maxSessions = options.maxSessions ?? 1000;
-  const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
   const sseKeepAliveMs = options.sseKeepAliveMs ?? 8_000;
   const jsonMode = options.enableJsonResponse === true;
-  const strictVersion = options.strictProtocolVersionHeader === true;
-  const generate = options.sessionIdGenerator ?? randomSessionId;
-  const originOk = allowPredicate(options.allowedOrigins, isLoopbackOrigin);
-  const cors = options.cors !== false;
-  const hostOk = options.allowedHosts === false ? undefined : allowPredicate(options.allowedHosts, isLoopbackHostname);
-  const sessions = new Map<string, HttpSession>();
+  const guards = requestGuards(options);
 
   const diagnose = (code: string, message: string, sessionId?: string, detail?: unknown): void => {
     options.onDiagnostic?.(sessionId === undefined ? { code, message, detail } : { code, message, sessionId, detail });
@@ -357,137 +306,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     live,
     listens: new Set(),
   };
-  const store = new EventStore(options.eventStore, (log, seq, dropped) =>
-    diagnose("message-lost", dropped ? "a message was dropped with its stream (its session ended, or it was past maxRetainedStreams) before any connection carried it" : "a message was evicted from the replay log before any connection carried it", log.session.sessionId, { stream: log.stream, seq }),
-  );
-
-  function configFor(sessionId: string, setup: HttpSessionSetup): SessionConfig {
-    return {
-      store,
-      clock,
-      retryMs,
-      pollingCloseAfterMs: options.pollingCloseAfterMs ?? 0,
-      maxQueuedBytes,
-      sseKeepAliveMs,
-      maxRetainedStreams: Math.max(1, options.eventStore?.maxRetainedStreams ?? 64),
-      diagnose: (code, message, detail) => diagnose(code, message, sessionId, detail),
-      onTerminate: (session, reason) => {
-        if (sessions.get(session.id) === session) sessions.delete(session.id);
-        if (session.idleTimer !== undefined) clock.cancel(session.idleTimer);
-        session.idleTimer = undefined;
-        setup.onClose?.(reason);
-      },
-    };
-  }
-
-  // -------------------------------------------------------------------------------------
-  // Sessions
-
-  /**
-   * A session for an `initialize` POST (`body`, read to `maxBodyBytes`); not in the table
-   * until the kernel accepts it.
-   */
-  function newSession(req: HttpRequestView, body: Uint8Array): { session: HttpSession; setup: HttpSessionSetup } | Response {
-    if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, "too many sessions");
-    const id = generate();
-    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
-      return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
-    }
-    const setup = options.createSession(contextOf(req, id, "legacy"));
-    // The kernel is handed the decoded value and cannot measure it: the session's limits are
-    // known only now, and are applied before there is a session to undo (as `serveModern` does).
-    const refused = overSessionLimits(body, setup.options);
-    if (refused !== undefined) {
-      // The factory has run: the application hears that its session ends before it opened.
-      const { maxMessageBytes = DEFAULT_LIMITS.maxBytes, maxDepth = DEFAULT_LIMITS.maxDepth } = setup.options;
-      setup.onClose?.(`initialize exceeds the session's maxMessageBytes (${maxMessageBytes}) or maxDepth (${maxDepth}): the session was not opened`);
-      return refused;
-    }
-    const session = new HttpSession(id, configFor(id, setup));
-    let principal: string | undefined;
-    try {
-      principal = setup.principalOf?.(req.toRequest());
-    } catch (e) {
-      // The factory has run: the application hears that its session ends before it opened.
-      setup.onClose?.("principalOf failed: the session was not opened");
-      throw e;
-    }
-    if (typeof principal === "string") session.owner = { principal, of: setup.principalOf! };
-    session.endpoint = new Endpoint(
-      setup.options,
-      {
-        send: (message, related) => session.route(message, related),
-        onRequest: setup.onRequest,
-        onNotification: setup.onNotification,
-        onEvent: (e) => {
-          if (e.type === "cancelled") session.cancelled(e.id);
-          setup.onEvent?.(e);
-        },
-        onClose: (reason) => session.terminate(reason),
-      },
-      clock,
-    );
-    return { session, setup };
-  }
-
-  /** After `initialize` was fed: keep the session if the kernel accepted it; the headers that announce it. */
-  function admit(session: HttpSession, setup: HttpSessionSetup): Record<string, string> | undefined {
-    if (negotiatedVersion(session.endpoint.state) === undefined) {
-      // The kernel refused initialize (its error is the body): there is no session.
-      session.terminate("initialize failed");
-      return undefined;
-    }
-    sessions.set(session.id, session);
-    touch(session);
-    setup.onOpen?.(session.endpoint, session.id);
-    return { [SESSION_ID_FIELD]: session.id };
-  }
-
-  function touch(session: HttpSession): void {
-    session.lastActivity = clock.now();
-    if (idleMs > 0 && session.idleTimer === undefined) arm(session, session.lastActivity + idleMs);
-  }
-
-  function arm(session: HttpSession, at: number): void {
-    session.idleTimer = clock.schedule(at, () => {
-      session.idleTimer = undefined;
-      const now = clock.now();
-      const due = session.lastActivity + idleMs;
-      // An open connection is a client that is still there.
-      if (session.liveConnections > 0) arm(session, now + idleMs);
-      else if (now < due) arm(session, due);
-      else session.terminate("session idle timeout");
-    });
-  }
-
-  /**
-   * The session a request names: 400 without the header, 404 when unknown, ended, or bound
-   * to another principal (the same answer, so another user's session cannot be told from
-   * a missing one), 400 for a bad protocol version.
-   */
-  function sessionOf(req: HttpRequestView): HttpSession | Response {
-    const sid = req.header(H.sessionId);
-    if (sid === null) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required`);
-    const session = sessions.get(sid);
-    const owner = session?.owner;
-    if (session === undefined || (owner !== undefined && owner.of(req.headRequest()) !== owner.principal)) return httpError(404, ErrorCode.InvalidRequest, "session not found");
-    const bad = versionError(session, req.header(H.protocolVersion));
-    if (bad !== undefined) return bad;
-    touch(session);
-    return session;
-  }
-
-  function versionError(session: HttpSession, header: string | null): Response | undefined {
-    const negotiated = negotiatedVersion(session.endpoint.state);
-    if (header === null) {
-      // Versions before 2025-06-18 had no header; for the others the spec's 2025-03-26 default does not fit.
-      if (!strictVersion || negotiated === "2025-03-26" || negotiated === "2024-11-05") return undefined;
-      return httpError(400, ErrorCode.InvalidRequest, `the ${H.protocolVersion} header is required (this session speaks ${negotiated})`);
-    }
-    const claimed = header.trim();
-    if (isLegacyVersion(claimed) && claimed === negotiated) return undefined;
-    return httpError(400, ErrorCode.InvalidRequest, `unsupported ${H.protocolVersion}; this session speaks ${negotiated}`, { data: { supported: [negotiated] } });
-  }
+  const { sessions, newSession, admit, sessionOf } = createSessionTable({ options, clock, retryMs, maxQueuedBytes, sseKeepAliveMs, diagnose });
+  const exchanges: ExchangeContext = { jsonMode, admit };
 
   // -------------------------------------------------------------------------------------
   // Methods
@@ -571,76 +391,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       if (!initialize) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required (except for initialize)`, { id: d.kind === "request" ? d.message.id : null });
       const created = newSession(req, body.bytes);
       if (created instanceof Response) return created;
-      return exchange(created.session, ids, value, false, created.setup);
+      return exchange(exchanges, created.session, ids, value, false, created.setup);
     }
-    if (invalid.length > 0) return partlyInvalid(session, items, invalid, ids, messages, body.bytes);
-    return exchange(session, ids, value, d.kind === "batch", undefined);
-  }
-
-  /**
-   * A 2025-03-26 batch with invalid members, answered as the kernel answers it on stdio
-   * (JSON-RPC 2.0 §6, which the 2025-03-26 schema's `JSONRPCBatchRequest` links: an invalid
-   * member gets an error of its own and the valid members are still processed). The valid
-   * members run. An invalid request or notification gets the codec's error (its id when
-   * readable, else null) beside the valid requests' responses: in the JSON array, or as an
-   * event of the POST's stream. A malformed response gets no reply there and fails the
-   * request of ours it names at once (as a lone one does, above). Only the valid members go
-   * to the kernel as the POST's body (its error with id null would answer the whole POST,
-   * server-session.ts); the malformed responses go one by one through `refused`, after
-   * them, as the kernel reads a batch in order. A batch without a valid request has no
-   * answer to carry the errors: it gets 400, as a lone invalid message does, its body the
-   * array of every invalid member's error (README, JSON-RPC codec row).
-   */
-  function partlyInvalid(session: HttpSession, items: Decoded[], invalid: number[], ids: RequestId[], messages: unknown[], bytes: Uint8Array): Response | HttpReply | Promise<Response | HttpReply> {
-    const bad = invalid.map((i) => items[i] as Extract<Decoded, { kind: "invalid" }>);
-    let answer: Response | HttpReply | Promise<Response | HttpReply>;
-    if (ids.length > 0) answer = exchange(session, ids, messages, true, undefined, bad.filter((each) => each.answers === undefined).map((each) => JSON.stringify(each.reply)));
-    else {
-      if (messages.length > 0) session.receive(null, messages);
-      answer = jsonResponse(400, JSON.stringify(bad.map((each) => each.reply)));
-    }
-    // The decoded batch keeps no invalid member's value: the body, read once already, is parsed again for them.
-    if (bad.some((each) => each.answers != null)) {
-      const members = JSON.parse(decodeUtf8(bytes)!) as unknown[];
-      for (let j = 0; j < bad.length; j++) if (bad[j].answers != null) session.refused(members[invalid[j]]);
-    }
-    return answer;
-  }
-
-  /**
-   * Feeds a POST body and answers it: 202 when it holds no request; else an SSE stream,
-   * or one JSON body in JSON mode. `initialize` is always answered with JSON: the kernel
-   * answers it at once, and whether a session exists (so whether `MCP-Session-Id` is
-   * sent) is known only after that answer. So is `tasks/get` (a poll, see below).
-   * `errors`: the handler's own answers to invalid members of a batch, put first.
-   */
-  function exchange(session: HttpSession, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined, errors: readonly string[] = []): Response | HttpReply | Promise<Response | HttpReply> {
-    if (ids.length === 0) {
-      session.receive(null, value);
-      return ACCEPTED;
-    }
-    // 2025-11-25 tasks: "Where possible, servers SHOULD NOT upgrade to an SSE stream in
-    // response to a tasks/get request, as the client has indicated it wishes to poll": the
-    // task table answers it at once, so one JSON body always serves it.
-    const poll = !batch && (value as { method?: unknown }).method === "tasks/get";
-    if (jsonMode || setup !== undefined || poll) {
-      let e!: JsonExchange;
-      const answer = new Promise<Response | HttpReply>((resolve) => {
-        e = session.openJsonExchange(ids, batch, (x) => resolve(jsonBody(session, x)));
-      });
-      for (const text of errors) session.answer(e, text);
-      session.receive(e, value);
-      if (setup === undefined) return answer;
-      const headers = admit(session, setup);
-      return headers === undefined ? answer.then(refusedInitialize) : answer.then((r) => withHeaders(r, headers));
-    }
-    const s = session.openPostStream(ids);
-    // Connected before the kernel sees the body: what it answers at once is written, not
-    // queued where the bounded replay log could evict it before any connection carried it.
-    const conn = session.connectPost(s);
-    for (const text of errors) session.answer(s, text);
-    session.receive(s, value);
-    return sseReply(conn);
+    if (invalid.length > 0) return partlyInvalid(exchanges, session, items, invalid, ids, messages, body.bytes);
+    return exchange(exchanges, session, ids, value, d.kind === "batch", undefined);
   }
 
   async function get(req: HttpRequestView): Promise<Response | HttpReply> {
@@ -670,19 +424,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   async function core(req: HttpRequestView): Promise<Response | HttpReply> {
     try {
       if (options.path !== undefined && req.url().pathname !== options.path) return httpError(404, ErrorCode.InvalidRequest, "not an MCP endpoint");
-      if (hostOk !== undefined) {
-        const host = req.header(H.host) ?? req.url().host;
-        const name = hostnameOf(host);
-        if (name === undefined || !hostOk(name)) return httpError(403, ErrorCode.InvalidRequest, "Host not allowed");
-      }
-      const origin = req.header(H.origin);
-      if (origin === null) return await route(req);
-      if (!originOk(origin)) return httpError(403, ErrorCode.InvalidRequest, "Origin not allowed");
-      if (!cors) return await route(req);
-      if (isPreflight(req.method, req.header(PREFLIGHT.method))) {
-        return { status: 204, headers: preflightHeaders(origin, options.legacy === false ? "POST" : ALLOW, req.header(PREFLIGHT.headers)), body: null };
-      }
-      return withHeaders(await route(req), corsHeaders(origin));
+      return await guarded(req, guards, options.legacy === false ? "POST" : ALLOW, route);
     } catch (e) {
       diagnose("handler-error", errorText(e));
       return httpError(500, ErrorCode.InternalError, "the request could not be handled");
@@ -741,36 +483,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   return handler;
 }
 
-/**
- * `MCP-Session-Id` (`H.sessionId`) as a reply header field: lower case, as `Headers` writes
- * names. Exported for the test that ties it to `H.sessionId`.
- * @internal
- */
-export const SESSION_ID_FIELD = "mcp-session-id";
-
-const ACCEPTED: HttpReply = /* @__PURE__ */ emptyReply(202);
-
-/** The body of a finished JSON exchange: one response, or the batch's responses; 202 when every request was cancelled, 404 when the session ended. */
-function jsonBody(session: HttpSession, e: JsonExchange): Response | HttpReply {
-  // Every request was cancelled, so none gets a response; a POST of requests still MUST be
-  // answered with one of the two content types (202 is for notifications and responses):
-  // an SSE stream that carries nothing.
-  if (e.responses.length === 0) return session.closed ? httpError(404, ErrorCode.InvalidRequest, "session terminated") : sseReply(null);
-  return jsonReply(200, e.batch ? "[" + e.responses.join(",") + "]" : e.responses[0]);
-}
-
-/**
- * The answer to an `initialize` the kernel refused. A server with no legacy version
- * refuses it with -32022 naming its versions (draft `basic/versioning`: SHOULD), and
- * "For HTTP, the response status code MUST be 400" (draft schema,
- * `UnsupportedProtocolVersionError`; `streamable-http`: a version the server does not
- * implement "MUST respond with 400 Bad Request"). Other refusals keep their status.
- */
-function refusedInitialize(r: Response | HttpReply): Response | HttpReply {
-  if (r instanceof Response || typeof r.body !== "string") return r;
-  const code = (JSON.parse(r.body) as { error?: { code?: unknown } }).error?.code;
-  return code === ErrorCode.UnsupportedProtocolVersion ? { ...r, status: 400 } : r;
-}
+/** @internal Exported for the test that ties it to `H.sessionId`. */
+export { SESSION_ID_FIELD } from "./http/session-table.js";
 
 /**
  * A modern-only server (`legacy: false`) and a POST that is neither modern nor
@@ -797,32 +511,3 @@ function unsupportedByModernOnly(id: RequestId | null, requested: unknown): Resp
   });
 }
 
-
-/** `r` with `headers` (lower-case names) added. */
-function withHeaders(r: Response | HttpReply, headers: Record<string, string>): Response | HttpReply {
-  if (!(r instanceof Response)) return { status: r.status, headers: { ...r.headers, ...headers }, body: r.body };
-  try {
-    for (const k in headers) r.headers.set(k, headers[k]);
-    return r;
-  } catch {
-    // Immutable headers (a `fetch` response that a custom `modern` path passed on): copy it.
-    const copy = new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers });
-    for (const k in headers) copy.headers.set(k, headers[k]);
-    return copy;
-  }
-}
-
-/** The factory's context; the `Request` is made only if the application reads it (and stays a plain, writable property to it). */
-function contextOf(req: HttpRequestView, sessionId: string, era: "legacy" | "modern"): HttpSessionContext {
-  let request: Request | undefined;
-  return {
-    sessionId,
-    era,
-    get request(): Request {
-      return (request ??= req.toRequest());
-    },
-    set request(value: Request) {
-      request = value;
-    },
-  };
-}

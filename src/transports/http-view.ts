@@ -121,6 +121,20 @@ export function toResponse(r: Response | HttpReply): Response {
   return new Response(body === null || typeof body === "string" ? body : body.body, { status: r.status, headers: r.headers });
 }
 
+/** `r` with `headers` (lower-case names) added. */
+export function withHeaders(r: Response | HttpReply, headers: Record<string, string>): Response | HttpReply {
+  if (!(r instanceof Response)) return { status: r.status, headers: { ...r.headers, ...headers }, body: r.body };
+  try {
+    for (const k in headers) r.headers.set(k, headers[k]);
+    return r;
+  } catch {
+    // Immutable headers (a `fetch` response that a custom `modern` path passed on): copy it.
+    const copy = new Response(r.body, { status: r.status, statusText: r.statusText, headers: r.headers });
+    for (const k in headers) copy.headers.set(k, headers[k]);
+    return copy;
+  }
+}
+
 /** The view of a Fetch `Request` (the handler's public entry). */
 export class RequestView implements HttpRequestView {
   private parsed: URL | undefined;

@@ -1,0 +1,71 @@
+/**
+ * The checks `createHttpHandler` runs on its options before it builds anything: each
+ * option it would misread rather than refuse is a `TypeError` or `RangeError` naming it.
+ *
+ * Spec: none of its own; the options configure the Streamable HTTP transport of
+ * 2025-11-25 `basic/transports` and of the draft's `basic/transports/streamable-http`.
+ *
+ * Theory of operation. A misspelled option name, a missing `createSession`, a number given
+ * as text or negative, or an allow-list that is neither a list nor a predicate would not
+ * fail: the handler would run with a default, or answer every request with an error
+ * status, far from the mistake. {@link refuseMisreadOptions} refuses them at once, in that
+ * order; {@link OPTION_NAMES} is checked against {@link HttpHandlerOptions} at compile
+ * time, so a new option cannot be left out of the misspelling check. The defaults
+ * themselves are applied where each option is used (`http-server.ts`,
+ * `http/session-table.ts`).
+ */
+import { knownNames, refuseMisspelledOptions } from "../../api/option-names.js";
+import type { HttpHandlerOptions } from "../http-server.js";
+
+/** The handler's numeric options: each a number >= 0 (Infinity included: no bound). */
+const NUMERIC_OPTIONS = ["maxSessions", "retryMs", "pollingCloseAfterMs", "sessionIdleMs", "maxBodyBytes", "maxQueuedBytes", "sseKeepAliveMs", "maxModernRequests", "maxListenStreams", "modernStreamAfterMs"] as const;
+
+const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpHandlerOptions>()([
+  "createSession",
+  "path",
+  "allowedOrigins",
+  "cors",
+  "allowedHosts",
+  "enableJsonResponse",
+  "legacy",
+  "sessionIdGenerator",
+  "maxSessions",
+  "eventStore",
+  "retryMs",
+  "pollingCloseAfterMs",
+  "sessionIdleMs",
+  "maxBodyBytes",
+  "maxQueuedBytes",
+  "sseKeepAliveMs",
+  "maxModernRequests",
+  "maxListenStreams",
+  "modernStreamAfterMs",
+  "strictProtocolVersionHeader",
+  "clock",
+  "onDiagnostic",
+  "toolInputSchema",
+  "modern",
+]);
+
+/**
+ * Options the handler would misread rather than refuse, named: a misspelled name, no `createSession` (every
+ * request a bare 500), a number given as text or negative (`maxSessions: -1` made every
+ * `initialize` 503, `maxBodyBytes: "big"` every request 413), an allow-list that is neither
+ * a list nor a predicate.
+ */
+export function refuseMisreadOptions(options: HttpHandlerOptions): void {
+  if (typeof options !== "object" || options === null) throw new TypeError("createHttpHandler takes an options object: createHttpHandler({ createSession: server.httpSession() })");
+  refuseMisspelledOptions("createHttpHandler", options, OPTION_NAMES);
+  if (typeof options.createSession !== "function") throw new TypeError("createHttpHandler: createSession must be a function (server.httpSession() makes one)");
+  const o = options as unknown as Record<string, unknown>;
+  for (const key of NUMERIC_OPTIONS) {
+    const v = o[key];
+    if (v !== undefined && !(typeof v === "number" && v >= 0)) throw new RangeError(`createHttpHandler: ${key} must be a number >= 0 (got ${JSON.stringify(v) ?? String(v)})`);
+  }
+  for (const key of ["allowedOrigins", "allowedHosts"] as const) {
+    const v = o[key];
+    if (v !== undefined && !Array.isArray(v) && typeof v !== "function" && !(key === "allowedHosts" && v === false)) {
+      throw new TypeError(`createHttpHandler: ${key} must be a list of strings or a predicate${key === "allowedHosts" ? " (or false)" : ""} (got ${JSON.stringify(v)})`);
+    }
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * The legacy (2025-era) sessions of the Streamable HTTP handler: the table of live
+ * {@link HttpSession}s, how an `initialize` POST makes one, how a later request finds its
+ * own, and idle expiry.
+ *
+ * Spec: 2025-11-25 `basic/transports` ("Session Management", "Protocol Version Header"),
+ * the same page of 2025-06-18 and 2025-03-26; 2025-11-25 `basic/security_best_practices`
+ * ("Session Hijacking": a session is bound to the principal of its `initialize`).
+ *
+ * Theory of operation. {@link createSessionTable} is built once per handler and closes
+ * over its options, clock and the shared {@link EventStore} (the replay log's bounds).
+ * `newSession` builds a session and its kernel for an `initialize` (refusing past
+ * `maxSessions`, an unusable generated id, or a body over the session's own limits) but
+ * does not enter it in the table: `admit`, called once the kernel has answered
+ * `initialize`, keeps it only if the kernel accepted it and returns the `MCP-Session-Id`
+ * header that announces it. `sessionOf` finds the session a request names (400 without
+ * the header; 404 when unknown, ended, or bound to another principal, alike; 400 for a
+ * protocol version header that is not the session's) and counts the request as activity.
+ * A session idle for `sessionIdleMs` with no open connection is terminated; its timer is
+ * re-armed lazily, once per expiry, not per request. A terminated session leaves the
+ * table and its `onClose` runs (`configFor`'s `onTerminate`).
+ */
+import { Endpoint } from "../../driver/endpoint.js";
+import type { Clock } from "../../driver/clock.js";
+import { DEFAULT_LIMITS } from "../../jsonrpc/codec.js";
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import { isLegacyVersion } from "../../model/versions.js";
+import { negotiatedVersion } from "../../session/session.js";
+import type { HttpHandlerOptions, HttpSessionContext, HttpSessionSetup } from "../http-server.js";
+import type { HttpRequestView } from "../http-view.js";
+import { httpError, overSessionLimits } from "./body.js";
+import { EventStore } from "./event-log.js";
+import { H, isVisibleAscii, randomSessionId } from "./headers.js";
+import { HttpSession, type SessionConfig } from "./server-session.js";
+
+/**
+ * `MCP-Session-Id` (`H.sessionId`) as a reply header field: lower case, as `Headers` writes
+ * names. Exported for the test that ties it to `H.sessionId`.
+ * @internal
+ */
+export const SESSION_ID_FIELD = "mcp-session-id";
+
+/** What the table takes from the handler: its options, and the values it resolved from them that it shares. */
+export interface SessionTableConfig {
+  readonly options: HttpHandlerOptions;
+  readonly clock: Clock;
+  readonly retryMs: number;
+  readonly maxQueuedBytes: number;
+  readonly sseKeepAliveMs: number;
+  /** The handler's diagnostics. */
+  diagnose(code: string, message: string, sessionId?: string, detail?: unknown): void;
+}
+
+/** The live sessions of one handler, and what the handler does with them. */
+export interface SessionTable {
+  /** Live sessions, by id. */
+  readonly sessions: Map<string, HttpSession>;
+  /** Builds the session an `initialize` asks for, or the refusal. */
+  newSession(req: HttpRequestView, body: Uint8Array): { session: HttpSession; setup: HttpSessionSetup } | Response;
+  /** Enters the session in the table if its kernel accepted `initialize`. */
+  admit(session: HttpSession, setup: HttpSessionSetup): Record<string, string> | undefined;
+  /** The session a request names, or the refusal. */
+  sessionOf(req: HttpRequestView): HttpSession | Response;
+}
+
+/** The session table of one handler. See the module comment. */
+export function createSessionTable(cfg: SessionTableConfig): SessionTable {
+  const { options, clock, retryMs, maxQueuedBytes, sseKeepAliveMs, diagnose } = cfg;
+  const maxSessions = options.maxSessions ?? 1000;
+  const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
+  const strictVersion = options.strictProtocolVersionHeader === true;
+  const generate = options.sessionIdGenerator ?? randomSessionId;
+  const sessions = new Map<string, HttpSession>();
+  const store = new EventStore(options.eventStore, (log, seq, dropped) =>
+    diagnose("message-lost", dropped ? "a message was dropped with its stream (its session ended, or it was past maxRetainedStreams) before any connection carried it" : "a message was evicted from the replay log before any connection carried it", log.session.sessionId, { stream: log.stream, seq }),
+  );
+
+  function configFor(sessionId: string, setup: HttpSessionSetup): SessionConfig {
+    return {
+      store,
+      clock,
+      retryMs,
+      pollingCloseAfterMs: options.pollingCloseAfterMs ?? 0,
+      maxQueuedBytes,
+      sseKeepAliveMs,
+      maxRetainedStreams: Math.max(1, options.eventStore?.maxRetainedStreams ?? 64),
+      diagnose: (code, message, detail) => diagnose(code, message, sessionId, detail),
+      onTerminate: (session, reason) => {
+        if (sessions.get(session.id) === session) sessions.delete(session.id);
+        if (session.idleTimer !== undefined) clock.cancel(session.idleTimer);
+        session.idleTimer = undefined;
+        setup.onClose?.(reason);
+      },
+    };
+  }
+
+  /**
+   * A session for an `initialize` POST (`body`, read to `maxBodyBytes`); not in the table
+   * until the kernel accepts it.
+   */
+  function newSession(req: HttpRequestView, body: Uint8Array): { session: HttpSession; setup: HttpSessionSetup } | Response {
+    if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, "too many sessions");
+    const id = generate();
+    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
+      return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
+    }
+    const setup = options.createSession(contextOf(req, id, "legacy"));
+    // The kernel is handed the decoded value and cannot measure it: the session's limits are
+    // known only now, and are applied before there is a session to undo (as `serveModern` does).
+    const refused = overSessionLimits(body, setup.options);
+    if (refused !== undefined) {
+      // The factory has run: the application hears that its session ends before it opened.
+      const { maxMessageBytes = DEFAULT_LIMITS.maxBytes, maxDepth = DEFAULT_LIMITS.maxDepth } = setup.options;
+      setup.onClose?.(`initialize exceeds the session's maxMessageBytes (${maxMessageBytes}) or maxDepth (${maxDepth}): the session was not opened`);
+      return refused;
+    }
+    const session = new HttpSession(id, configFor(id, setup));
+    let principal: string | undefined;
+    try {
+      principal = setup.principalOf?.(req.toRequest());
+    } catch (e) {
+      // The factory has run: the application hears that its session ends before it opened.
+      setup.onClose?.("principalOf failed: the session was not opened");
+      throw e;
+    }
+    if (typeof principal === "string") session.owner = { principal, of: setup.principalOf! };
+    session.endpoint = new Endpoint(
+      setup.options,
+      {
+        send: (message, related) => session.route(message, related),
+        onRequest: setup.onRequest,
+        onNotification: setup.onNotification,
+        onEvent: (e) => {
+          if (e.type === "cancelled") session.cancelled(e.id);
+          setup.onEvent?.(e);
+        },
+        onClose: (reason) => session.terminate(reason),
+      },
+      clock,
+    );
+    return { session, setup };
+  }
+
+  /** After `initialize` was fed: keep the session if the kernel accepted it; the headers that announce it. */
+  function admit(session: HttpSession, setup: HttpSessionSetup): Record<string, string> | undefined {
+    if (negotiatedVersion(session.endpoint.state) === undefined) {
+      // The kernel refused initialize (its error is the body): there is no session.
+      session.terminate("initialize failed");
+      return undefined;
+    }
+    sessions.set(session.id, session);
+    touch(session);
+    setup.onOpen?.(session.endpoint, session.id);
+    return { [SESSION_ID_FIELD]: session.id };
+  }
+
+  function touch(session: HttpSession): void {
+    session.lastActivity = clock.now();
+    if (idleMs > 0 && session.idleTimer === undefined) arm(session, session.lastActivity + idleMs);
+  }
+
+  function arm(session: HttpSession, at: number): void {
+    session.idleTimer = clock.schedule(at, () => {
+      session.idleTimer = undefined;
+      const now = clock.now();
+      const due = session.lastActivity + idleMs;
+      // An open connection is a client that is still there.
+      if (session.liveConnections > 0) arm(session, now + idleMs);
+      else if (now < due) arm(session, due);
+      else session.terminate("session idle timeout");
+    });
+  }
+
+  /**
+   * The session a request names: 400 without the header, 404 when unknown, ended, or bound
+   * to another principal (the same answer, so another user's session cannot be told from
+   * a missing one), 400 for a bad protocol version.
+   */
+  function sessionOf(req: HttpRequestView): HttpSession | Response {
+    const sid = req.header(H.sessionId);
+    if (sid === null) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required`);
+    const session = sessions.get(sid);
+    const owner = session?.owner;
+    if (session === undefined || (owner !== undefined && owner.of(req.headRequest()) !== owner.principal)) return httpError(404, ErrorCode.InvalidRequest, "session not found");
+    const bad = versionError(session, req.header(H.protocolVersion));
+    if (bad !== undefined) return bad;
+    touch(session);
+    return session;
+  }
+
+  function versionError(session: HttpSession, header: string | null): Response | undefined {
+    const negotiated = negotiatedVersion(session.endpoint.state);
+    if (header === null) {
+      // Versions before 2025-06-18 had no header; for the others the spec's 2025-03-26 default does not fit.
+      if (!strictVersion || negotiated === "2025-03-26" || negotiated === "2024-11-05") return undefined;
+      return httpError(400, ErrorCode.InvalidRequest, `the ${H.protocolVersion} header is required (this session speaks ${negotiated})`);
+    }
+    const claimed = header.trim();
+    if (isLegacyVersion(claimed) && claimed === negotiated) return undefined;
+    return httpError(400, ErrorCode.InvalidRequest, `unsupported ${H.protocolVersion}; this session speaks ${negotiated}`, { data: { supported: [negotiated] } });
+  }
+
+  return { sessions, newSession, admit, sessionOf };
+}
+
+/** The factory's context; the `Request` is made only if the application reads it (and stays a plain, writable property to it). */
+export function contextOf(req: HttpRequestView, sessionId: string, era: "legacy" | "modern"): HttpSessionContext {
+  let request: Request | undefined;
+  return {
+    sessionId,
+    era,
+    get request(): Request {
+      return (request ??= req.toRequest());
+    },
+    set request(value: Request) {
+      request = value;
+    },
+  };
+}
