@@ -521,6 +521,7 @@ export class McpServerCore {
         onRequest: this.handler(owner, origin),
         onNotification: (method, params) => this.emit(method, params, endpoint),
         onEvent: this.onEvent,
+        onError: this.options.onError,
         onOpen: (e) => {
           endpoint = e;
           this.attach(e);

@@ -109,6 +109,8 @@ export interface HttpSessionSetup {
   onNotification?(method: string, params: JsonObject | undefined): void;
   /** Every other kernel output (diagnostics, `initialized`, ...). */
   onEvent?(event: SessionOutput): void;
+  /** Where an error an application callback of the session's endpoint throws goes (see {@link EndpointHooks.onError}). */
+  onError?(error: unknown): void;
   /** The session's endpoint exists (use it for server-initiated messages, e.g. list_changed). */
   onOpen?(endpoint: Endpoint, sessionId: string): void;
   /** The session ended, with why. */

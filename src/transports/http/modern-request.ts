@@ -190,6 +190,7 @@ class ModernRequest {
           onRequest: this.setup.onRequest,
           onNotification: this.setup.onNotification,
           onEvent: this.setup.onEvent,
+          onError: this.setup.onError,
           onClose: (reason) => this.end(reason),
         },
         cfg.clock,

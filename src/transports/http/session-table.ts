@@ -134,6 +134,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
           if (e.type === "cancelled") session.cancelled(e.id);
           setup.onEvent?.(e);
         },
+        onError: setup.onError,
         onClose: (reason) => session.terminate(reason),
       },
       clock,
