@@ -29,33 +29,37 @@
  * handler runs in the background, and the server's `tasks/get`, `tasks/result`,
  * `tasks/list`, `tasks/cancel` are served from the same task runtime a server uses
  * (`api/tasks.ts` over the `src/tasks/` reducer). The tasks belong to this one session.
+ *
+ * This file keeps the public classes, every public member with its TSDoc, the connection
+ * (handshake, notifications, closing), requests, pagination and what `tools/list` taught
+ * the client. The rest lives in `client/`, named after its concept: `client/options.ts`
+ * (the option types and their checks), `client/features.ts` (serving the server's
+ * sampling, elicitation and roots requests, and running them as tasks) and
+ * `client/tasks.ts` (the client side of tasks: waiting, polling, answering a task's
+ * input requests, checking a task's result).
  */
-import { MIN_PEER_DELAY_MS, systemClock, type Clock } from "../driver/clock.js";
+import { McpError, type Endpoint } from "../driver/endpoint.js";
 import { TASKS_EXTENSION } from "../model/meta.js";
-import { isModernVersion, isProtocolVersion } from "../model/versions.js";
-import { methodSpec } from "../model/methods.js";
-import { inputRequiredProblem } from "../modern/server.js";
-import { McpError, toRpcError, type Endpoint, type RequestContext, type RequestOptions } from "../driver/endpoint.js";
+import { isModernVersion } from "../model/versions.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions, type SessionOutput } from "../session/types.js";
+import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { callListener } from "../driver/listener.js";
-import { attach, checkSessionOptions, isObject, mergeCapabilities } from "./connection.js";
-import { knownNames, refuseMisspelledOptions } from "./option-names.js";
-import { assertElicitParams, checkedElicitResult, withoutUrlContent } from "./elicitation.js";
+import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
+import { refuseMisspelledOptions } from "./option-names.js";
 import { ToolOutputs } from "./tool-outputs.js";
-import { issuesText, peerJsonSchema, type JsonSchemaValidator } from "../schema/json-schema.js";
+import { issuesText, peerJsonSchema } from "../schema/json-schema.js";
 import { implementationIssues } from "../session/session.js";
-import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
-import { augmentationFor, checkTaskAugmentation, predatesTasks, taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
-import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
-import { createdTaskIdOf, modernTaskIdOf, relatedTaskOf, withRelatedTask } from "../tasks/wire.js";
-import type { TaskOwner } from "../tasks/types.js";
-import { progressTokenOf } from "../session/progress.js";
-import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
-import { sessionOwner, withoutTaskField } from "./tasks-server.js";
+import { elicitationChecks } from "../schema/elicitation.js";
+import { augmentationFor, predatesTasks, taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
+import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
+import { TaskRuntime } from "./tasks.js";
+import { sessionOwner } from "./tasks-server.js";
 import type { Transport } from "./transport.js";
+import { CLIENT_OPTION_NAMES, checkHandlers, type CallOptions, type McpClientCoreOptions, type McpClientOptions } from "./client/options.js";
+import { relatedResult, serve, type ClientFeatures } from "./client/features.js";
+import { checkTaskResult, clientTasks, endWaits, mayCreateTask, rememberTask, waitForTaskResult, type ClientTasks } from "./client/tasks.js";
 import type {
   CallToolResult,
   StructuredContent,
@@ -64,10 +68,6 @@ import type {
   ListTasksResult,
   Task,
   CompletionReference,
-  CreateMessageParams,
-  CreateMessageAnswer,
-  ElicitParams,
-  ElicitResult,
   GetPromptResult,
   ListPromptsResult,
   ListResourcesResult,
@@ -78,177 +78,15 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
-  Root,
   Tool,
 } from "./types.js";
 
-/** What the client does when the server asks. Each handler may throw an {@link McpError} to answer with an error. */
-export interface ClientHandlers {
-  /** `sampling/createMessage`: run the model (after the user approved, as the spec asks). */
-  sampling?(params: CreateMessageParams, ctx: RequestContext): CreateMessageAnswer | Promise<CreateMessageAnswer>;
-  /** `elicitation/create`: ask the user. For a URL-mode request any `content` it returns is dropped (URL mode has none). */
-  elicitation?(params: ElicitParams, ctx: RequestContext): ElicitResult | Promise<ElicitResult>;
-  /** `roots/list`: the roots to expose now. */
-  roots?(ctx: RequestContext): Root[] | Promise<Root[]>;
-}
-
-/** Options of an {@link McpClient}. */
-export interface McpClientOptions {
-  /** Capabilities merged over the derived ones, key by key (e.g. `{ elicitation: { form: {}, url: {} } }`). */
-  capabilities?: JsonObject;
-  handlers?: ClientHandlers;
-  /** Session settings (versions, default timeout, limits). */
-  session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions">;
-  /** The endpoint's clock (default: the system clock). */
-  clock?: Clock;
-  /** Where a throwing listener's error goes (default: rethrown on a microtask). */
-  onError?(error: unknown): void;
-  /**
-   * Every kernel output of the connection after the client has acted on it: diagnostics (a
-   * second of dropped log messages, `log-rate-limited`; a refused notification), `stale`
-   * keep-alive misses, `initialized`, `renewed`, and `close` when the kernel ends the
-   * connection itself (a fatal error, missed keep-alives; a close of the transport reaches
-   * {@link McpClient.onClose} instead). For logs and metrics; what it throws goes to `onError`.
-   */
-  onEvent?(event: SessionOutput): void;
-  /**
-   * Declare the `io.modelcontextprotocol/tasks` extension (SEP-2663), so a 2026-07-28
-   * server may answer a tool call with a task (default false). 2025-11-25 tasks need no
-   * declaration here: the client asks per call ({@link McpClient.callToolAsTask}).
-   */
-  tasks?: boolean;
-  /**
-   * Be a 2025-11-25 task receiver for `sampling/createMessage` and `elicitation/create`
-   * (see the class comment): `true`, or the task runtime's options (limits, TTL, clock, store).
-   */
-  receiveTasks?: boolean | TaskRuntimeOptions | TaskRuntime;
-  /**
-   * Checks a tool's `structuredContent` against the `outputSchema` that `tools/list` gave
-   * for it (`server/tools`: "Clients SHOULD validate structured results against this
-   * schema"); a result that breaks it, or of a tool whose schema does not compile, rejects
-   * with `-32603` and the issues. {@link McpClient}: the built-in 2020-12 validator for
-   * peer schemas (`peerJsonSchema`: unsafe patterns refused) unless `false`;
-   * {@link McpClientCore}: only with one given.
-   */
-  jsonSchema?: JsonSchemaValidator | false;
-  /**
-   * Checks of elicitation forms (`client/elicitation`): a `requestedSchema` outside the
-   * restricted subset is answered `-32602` without running the handler, and content from
-   * the handler that does not match the form is not sent (the server gets `-32603`).
-   * {@link McpClient}: the built-in checks unless `false`; {@link McpClientCore}: only when given.
-   */
-  elicitationForms?: ElicitationChecks | false;
-}
-
-/** Options of {@link McpClientCore}: those of {@link McpClient}, where receiving tasks needs a runtime given. */
-/** The options of McpClient (McpClientCore's are the same, with a narrower `receiveTasks`). */
-const CLIENT_OPTION_NAMES = /* @__PURE__ */ knownNames<McpClientOptions>()(["capabilities", "handlers", "session", "clock", "onError", "onEvent", "tasks", "receiveTasks", "jsonSchema", "elicitationForms"]);
-
-/** The handlers a client can have: each one makes the client declare its capability. */
-const HANDLER_NAMES = /* @__PURE__ */ knownNames<ClientHandlers>()(["sampling", "elicitation", "roots"]);
-
-/**
- * Refuses a handler that is not a function, and a function under a name that is no handler
- * (`sampler` declared nothing, and every server request for sampling got `-32601`).
- */
-function checkHandlers(handlers: ClientHandlers | undefined): void {
-  if (handlers === undefined) return;
-  if (!isObject(handlers)) throw new TypeError("handlers must be an object: { sampling, elicitation, roots }");
-  for (const [name, fn] of Object.entries(handlers)) {
-    if (HANDLER_NAMES.includes(name)) {
-      if (fn !== undefined && typeof fn !== "function") throw new TypeError(`handlers.${name} must be a function`);
-    } else if (typeof fn === "function") {
-      throw new TypeError(`handlers.${name} is not a client handler (they are ${HANDLER_NAMES.join(", ")})`);
-    }
-  }
-}
-
-export interface McpClientCoreOptions extends Omit<McpClientOptions, "receiveTasks"> {
-  /** Be a 2025-11-25 task receiver through this runtime (`new TaskRuntime({ clock })`). */
-  receiveTasks?: TaskRuntime;
-}
-
-/** Per-call options: cancellation, timeout, progress, and (2026-07-28) the log level the call asks for. */
-export type CallOptions = Omit<RequestOptions, "related">;
+export type { CallOptions, ClientHandlers, McpClientCoreOptions, McpClientOptions } from "./client/options.js";
 
 type Listener = (params: JsonObject | undefined) => void;
 
-/**
- * Bounds on the server's `pollIntervalMs` (SEP-2663 "Task Polling": "Clients SHOULD
- * respect"): below the floor a server (by mistake: 0, 1) would have the client poll in a
- * tight loop; past the ceiling one task would wait for days between polls. The floor is
- * the one every wait a peer suggests is held to (an SSE `retry` too).
- */
-const MIN_POLL_INTERVAL_MS = MIN_PEER_DELAY_MS;
-const MAX_POLL_INTERVAL_MS = 60_000;
-
-/** A signal that aborts when `a` or `b` does, with its reason. */
-function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
-  const either = new AbortController();
-  for (const s of [a, b]) {
-    if (s.aborted) either.abort(s.reason);
-    else s.addEventListener("abort", () => either.abort(s.reason), { once: true });
-  }
-  return either.signal;
-}
-
-/** True when `work` settles first, false when `signal` aborts first (a rejection after it is dropped). */
-function untilAborted(work: Promise<unknown>, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise<boolean>((resolve, reject) => {
-    const onAbort = (): void => resolve(false);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      () => (signal.removeEventListener("abort", onAbort), resolve(true)),
-      (e: unknown) => (signal.removeEventListener("abort", onAbort), signal.aborted ? resolve(false) : reject(e)),
-    );
-  });
-}
-
-/** The wait before the next `tasks/get`: the server's suggestion when it is a non-negative integer ("integer milliseconds"), else `fallback` (default 1 s); within the bounds. */
-function pollInterval(suggested: unknown, fallback = 1000): number {
-  const ms = Number.isInteger(suggested) && (suggested as number) >= 0 ? (suggested as number) : fallback;
-  return Math.min(MAX_POLL_INTERVAL_MS, Math.max(MIN_POLL_INTERVAL_MS, ms));
-}
-
-/** Most task ids remembered with the method whose result their task delivers. */
-const MAX_TASK_METHODS = 10_000;
-
 /** Most tools whose `execution.taskSupport` is remembered (a server listing more leaves the rest as if never listed). */
 const MAX_TOOL_TASK_SUPPORT = 10_000;
-
-/**
- * Why a `tasks/get` answer about `taskId` cannot be acted on, or undefined (SEP-2663 "Task
- * Polling": the answer is the task asked for, with a known status; "If the status is
- * completed, the server MUST return … a result field containing the final result"; a failed
- * one "the error that occurred", a JSON-RPC error; an input_required one "an inputRequests
- * field", each entry an input request the client treats "as they would the equivalent
- * standalone server-to-client request": one of elicitation, sampling and roots (draft
- * `basic/patterns/mrtr`), with valid params, that `capabilities` declared, checked as an
- * `input_required` answer is). Never a `tasks/*` request, which would reach this client's
- * own task runtime.
- */
-function invalidTaskAnswer(taskId: string, task: Task, capabilities: JsonObject): string | undefined {
-  const id = JSON.stringify(taskId);
-  if (task.taskId !== taskId) return `asked for task ${id}, it answered about ${JSON.stringify(task.taskId)}`;
-  if (!isTaskStatus(task.status)) return `task ${id} has status ${JSON.stringify(task.status)}, which is none of ${TASK_STATUSES.join(", ")}`;
-  const r = task.result;
-  if (task.status === "completed" && (typeof r !== "object" || r === null || Array.isArray(r))) return `task ${id} is completed but carries no result object`;
-  const e = task.error as { code?: unknown; message?: unknown } | undefined;
-  if (task.status === "failed" && e !== undefined && (typeof e !== "object" || e === null || !Number.isInteger(e.code) || typeof e.message !== "string")) return `task ${id} failed with an error that is no JSON-RPC error (an integer code and a string message)`;
-  if (task.status !== "input_required") return undefined;
-  if (task.inputRequests === undefined) return `task ${id} is input_required without the inputRequests it MUST include`;
-  const problem = inputRequiredProblem(true, "tasks/get", { inputRequests: task.inputRequests as JsonObject }, capabilities);
-  return problem === null ? undefined : `task ${id}: ${problem.message}`;
-}
-
-function closedError(reason: string): McpError {
-  return new McpError({ code: ErrorCode.ConnectionClosed, message: `connection closed: ${reason}` });
-}
-
-function abortedError(): McpError {
-  return new McpError({ code: ErrorCode.RequestCancelled, message: "aborted" });
-}
 
 function notConnected(): Promise<never> {
   return Promise.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: "not connected" }));
@@ -267,22 +105,13 @@ export class McpClientCore {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly closeListeners = new Set<(reason: string) => void>();
   private readonly renewListeners = new Set<() => void>();
-  /** The tasks this client runs for the server, when it receives tasks. */
-  private readonly tasksReceived: TaskRuntime | undefined;
-  /** This session's tasks: the only owner there is on a client. */
-  private readonly taskOwner: TaskOwner = sessionOwner();
-
-  /** What {@link McpClient.waitForTask} waits on (the time between polls, the handlers answering a task's input), each stopped with the error that ends it. */
-  private readonly waits = new Set<(e: McpError) => void>();
-  /** Tasks (extension) whose input requests this client's handlers are answering: the stop of each round (see answerTaskInput). */
-  private readonly taskInputs = new Map<string, Set<AbortController>>();
-  /** Why the connection closed, once it has. */
-  private closedReason: string | undefined;
+  /** What serving the server's requests reads: the handlers, the task runtime it receives tasks with (see client/features.ts). */
+  private readonly features: ClientFeatures;
+  /** The tasks this client waits on: its waits, the methods that created them (see client/tasks.ts). */
+  private readonly tasks: ClientTasks;
 
   /** The tools' output schemas, when this client checks structured results. */
   private readonly outputs: ToolOutputs | undefined;
-  /** Task id → the method whose result its task delivers, for the tasks this client's own requests created (a task created elsewhere goes unchecked). */
-  private readonly taskMethods = new Map<string, string>();
   /** Tool name → its `execution.taskSupport` as `tools/list` last gave it (2025-11-25 Tool-Level Negotiation). */
   private readonly toolTaskSupport = new Map<string, ToolTaskSupport>();
 
@@ -298,7 +127,8 @@ export class McpClientCore {
     checkHandlers(options.handlers);
     const issues = implementationIssues("client", info, options.session?.versions);
     if (issues) throw new TypeError(`invalid client info: ${issuesText(issues)}`);
-    this.tasksReceived = options.receiveTasks;
+    this.features = { client: this, options, tasksReceived: options.receiveTasks, taskOwner: sessionOwner() };
+    this.tasks = clientTasks(this, this.features);
     this.outputs = options.jsonSchema ? new ToolOutputs(options.jsonSchema) : undefined;
   }
 
@@ -310,7 +140,7 @@ export class McpClientCore {
     if (h.elicitation !== undefined) caps.elicitation = {};
     if (h.roots !== undefined) caps.roots = { listChanged: true };
     if (this.options.tasks === true) caps.extensions = { [TASKS_EXTENSION]: {} };
-    if (this.tasksReceived !== undefined) {
+    if (this.features.tasksReceived !== undefined) {
       const requests: JsonObject = {};
       if (h.sampling !== undefined) requests.sampling = { createMessage: {} };
       if (h.elicitation !== undefined) requests.elicitation = { create: {} };
@@ -325,7 +155,7 @@ export class McpClientCore {
    * the transport closes first. A client connects once.
    */
   async connect(transport: Transport): Promise<void> {
-    if (this.closedReason !== undefined) throw new McpError({ code: ErrorCode.InvalidRequest, message: `this client is closed (${this.closedReason}): create a new McpClient to connect again` });
+    if (this.tasks.closedReason !== undefined) throw new McpError({ code: ErrorCode.InvalidRequest, message: `this client is closed (${this.tasks.closedReason}): create a new McpClient to connect again` });
     if (this.endpoint !== undefined) throw new McpError({ code: ErrorCode.InvalidRequest, message: "already connected" });
     const options: SessionOptions = { ...this.options.session, role: "client", info: this.info, capabilities: this.capabilities };
     let fatal: string | undefined;
@@ -333,7 +163,7 @@ export class McpClientCore {
       transport,
       options,
       {
-        onRequest: (method, params, ctx) => this.serve(method, params ?? {}, ctx).then((result) => relatedResult(method, params, result)),
+        onRequest: (method, params, ctx) => serve(this.features, method, params ?? {}, ctx).then((result) => relatedResult(method, params, result)),
         onNotification: (method, params) => {
           // The listed tools changed: a tool's `taskSupport` is unknown again until the next `tools/list`.
           if (method === "notifications/tools/list_changed") this.forgetTools();
@@ -347,9 +177,9 @@ export class McpClientCore {
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
         onTransportClose: (reason) => {
-          this.tasksReceived?.close();
+          this.features.tasksReceived?.close();
           const why = fatal ?? reason;
-          this.endWaits(why);
+          endWaits(this.tasks, why);
           for (const fn of this.closeListeners) callListener(fn, why, undefined, this.options.onError);
         },
       },
@@ -433,7 +263,7 @@ export class McpClientCore {
       sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, first, options));
     }
     // Only a request that can be answered with a task pays for remembering it (a promise more).
-    if (this.mayCreateTask(method, params)) sent = sent.then((r) => (this.rememberTask(method, r), r));
+    if (mayCreateTask(this.tasks, method, params)) sent = sent.then((r) => (rememberTask(this.tasks, method, r), r));
     if (method === "tools/list") return sent.then((r) => (this.learnTools(r), r));
     if (this.outputs === undefined) return sent;
     // Only a tool with a known output schema pays for the check (a promise more per call).
@@ -516,7 +346,7 @@ export class McpClientCore {
    * that is not what the request returns rejects with `-32603` (see {@link McpClient.waitForTask}).
    */
   async getTaskResult(taskId: string, options?: CallOptions): Promise<JsonObject> {
-    return this.checkTaskResult(taskId, await this.request("tasks/result", { taskId }, options));
+    return checkTaskResult(this.tasks, taskId, await this.request("tasks/result", { taskId }, options));
   }
 
   /** One page of `tasks/list` (2025-11-25): this session's tasks. */
@@ -531,7 +361,7 @@ export class McpClientCore {
    */
   async cancelTask(taskId: string, options?: CallOptions): Promise<JsonObject> {
     const answer = await this.request("tasks/cancel", { taskId }, options);
-    for (const moot of this.taskInputs.get(taskId) ?? []) moot.abort();
+    for (const moot of this.tasks.taskInputs.get(taskId) ?? []) moot.abort();
     return answer;
   }
 
@@ -556,54 +386,10 @@ export class McpClientCore {
    * is not the creating method's (a task this client created), with `-32000` at once when the connection closes and
    * `-32800` when `options.signal` aborts, even while this client's handlers answer the
    * task's input requests (their signal aborts then; it also aborts once the task stops
-   * asking, and the wait goes on to what `tasks/get` says: see answerTaskInput).
+   * asking, and the wait goes on to what `tasks/get` says: see answerTaskInput in client/tasks.ts).
    */
-  async waitForTask(taskId: string, options: CallOptions & { intervalMs?: number } = {}): Promise<JsonObject> {
-    if (!isModernVersion(this.version)) return this.getTaskResult(taskId, options);
-    const clock = this.options.clock ?? systemClock;
-    const ms = options.timeoutMs;
-    // 0 is no timeout, as for any request.
-    if (ms === undefined || !(ms > 0)) return this.pollTask(taskId, options, clock);
-    // The caller's timeoutMs bounds the whole wait, as tasks/result's does in 2025-11-25: polls, sleeps and input handlers alike.
-    const limit = new AbortController();
-    const onAbort = (): void => limit.abort();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    if (options.signal?.aborted === true) limit.abort();
-    let expired = false;
-    const timer = clock.schedule(clock.now() + ms, () => ((expired = true), limit.abort()), true);
-    try {
-      return await this.pollTask(taskId, { ...options, signal: limit.signal }, clock);
-    } catch (e) {
-      throw expired ? new McpError({ code: ErrorCode.RequestTimeout, message: `request timed out after ${ms} ms` }) : e;
-    } finally {
-      clock.cancel(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-    }
-  }
-
-  /** The extension's wait: `tasks/get` until the task is terminal (see {@link McpClient.waitForTask}). */
-  private async pollTask(taskId: string, options: CallOptions & { intervalMs?: number }, clock: Clock): Promise<JsonObject> {
-    const answered = new Set<string>();
-    for (;;) {
-      const task = await this.getTask(taskId, options);
-      const invalid = invalidTaskAnswer(taskId, task, this.capabilities);
-      if (invalid !== undefined) throw new McpError({ code: ErrorCode.InternalError, message: `invalid tasks/get answer from the server: ${invalid}` });
-      if (task.status === "completed") return this.checkTaskResult(taskId, task.result as JsonObject);
-      if (task.status === "failed") throw new McpError(task.error ?? { code: ErrorCode.InternalError, message: task.statusMessage ?? "task failed" });
-      if (task.status === "cancelled") throw new McpError({ code: ErrorCode.RequestCancelled, message: task.statusMessage ?? "task cancelled" });
-      // Tasks extension: "the client MUST inspect" inputRequests; it answers them with its own handlers, as in an input_required round.
-      if (task.status === "input_required" && task.inputRequests !== undefined && (await this.answerTaskInput(taskId, task, answered, options, clock))) continue;
-      await this.sleep(clock, pollInterval(task.pollIntervalMs, options.intervalMs), options.signal);
-    }
-  }
-
-  /**
-   * Whether the answer to `method` may be a task: a 2025-11-25 request augmented with `task`,
-   * or, under the extension this client declared, a method it lets become one.
-   */
-  private mayCreateTask(method: string, params: JsonObject | undefined): boolean {
-    if (!isProtocolVersion(this.version) || methodSpec(this.version, method)?.taskAugmentable !== true) return false;
-    return isModernVersion(this.version) ? this.options.tasks === true : params?.task !== undefined;
+  waitForTask(taskId: string, options: CallOptions & { intervalMs?: number } = {}): Promise<JsonObject> {
+    return waitForTaskResult(this.tasks, taskId, options);
   }
 
   /**
@@ -624,159 +410,6 @@ export class McpClientCore {
       const name = tool?.name;
       if (typeof name !== "string" || (this.toolTaskSupport.size >= MAX_TOOL_TASK_SUPPORT && !this.toolTaskSupport.has(name))) continue;
       this.toolTaskSupport.set(name, taskSupportOf(tool));
-    }
-  }
-
-  /** Remembers which method created the task `result` names, if it names one. */
-  private rememberTask(method: string, result: JsonObject): void {
-    const taskId = this.taskIdOf(result);
-    if (taskId === undefined) return;
-    if (this.taskMethods.size >= MAX_TASK_METHODS) this.taskMethods.delete(this.taskMethods.keys().next().value as string);
-    this.taskMethods.set(taskId, method);
-  }
-
-  /**
-   * The final result of task `taskId`, checked against the result of the method that
-   * created it when this client knows it (2025-11-25 basic/utilities/tasks: "receivers MUST
-   * return from tasks/result exactly what the underlying request would have returned"; the
-   * extension inlines that result). A task's result is never another task nor an
-   * `input_required` round. Throws `-32603` as a direct answer like it would.
-   */
-  private checkTaskResult(taskId: string, result: JsonObject): JsonObject {
-    const method = this.taskMethods.get(taskId);
-    if (method === undefined || !isProtocolVersion(this.version)) return result;
-    this.taskMethods.delete(taskId);
-    const interim = this.taskIdOf(result) !== undefined || result.resultType === "input_required";
-    // The extension inlines the result as a plain JSONObject (SEP-2663's own example has no resultType): it is the complete shape.
-    const final = isModernVersion(this.version) && result.resultType === undefined ? { ...result, resultType: "complete" } : result;
-    const issues = interim ? [{ path: "/resultType", reason: "must be a final result" }] : methodSpec(this.version, method)?.validateResult?.(final);
-    if (issues) throw new McpError({ code: ErrorCode.InternalError, message: `the result of task ${JSON.stringify(taskId)} is no valid ${method} result`, data: { issues } });
-    return result;
-  }
-
-  /** Waits `ms` on `clock` between polls; rejects when `signal` aborts or the connection closes (see {@link McpClientCore.stoppable}). */
-  private sleep(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
-    return this.stoppable(signal, (stopped) =>
-      new Promise<void>((resolve) => {
-        // Held: the caller awaits this wait (see Clock.schedule); closing cancels it, so it keeps no process alive.
-        const handle = clock.schedule(clock.now() + ms, resolve, true);
-        stopped.addEventListener("abort", () => clock.cancel(handle), { once: true });
-      }),
-    );
-  }
-
-  /**
-   * Runs `work` under a signal of its own that aborts when `signal` does or the connection
-   * closes; the promise then rejects at once, with `-32800` or `-32000` as pending requests
-   * do, whether or not `work` heeds its signal (a user who never answers an elicitation).
-   */
-  private stoppable<T>(signal: AbortSignal | undefined, work: (stopped: AbortSignal) => Promise<T>): Promise<T> {
-    if (signal?.aborted) return Promise.reject(abortedError());
-    if (this.closedReason !== undefined) return Promise.reject(closedError(this.closedReason));
-    const own = new AbortController();
-    return new Promise<T>((resolve, reject) => {
-      const done = (): void => {
-        this.waits.delete(stop);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const stop = (e: McpError): void => {
-        done();
-        own.abort(e);
-        reject(e);
-      };
-      const onAbort = (): void => stop(abortedError());
-      this.waits.add(stop);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      work(own.signal).then(
-        (v) => (done(), resolve(v)),
-        (e: unknown) => (done(), reject(e)),
-      );
-    });
-  }
-
-  /** The connection closed: waits between polls and on a task's input reject as pending requests do (`-32000`); their timers go, their handlers see their signal abort. */
-  private endWaits(reason: string): void {
-    this.closedReason ??= reason;
-    for (const stop of [...this.waits]) stop(closedError(reason));
-  }
-
-  /**
-   * Runs this client's handlers on the task's input requests not answered yet and sends
-   * the answers with `tasks/update`; false when there was nothing new to answer. A handler
-   * that fails rejects the wait with its error (the task is left to the caller to cancel).
-   *
-   * While they run (a person may take minutes), `tasks/get` is asked every poll interval:
-   * once the task no longer asks for them (cancelled, expired, failed, or answered by
-   * another client), their signal aborts and the wait goes back to `tasks/get`, which
-   * settles it, as a 2025-11-25 handler learns from `notifications/cancelled` that its
-   * request is moot. {@link McpClient.cancelTask} from this client stops them at once.
-   */
-  private async answerTaskInput(taskId: string, task: Task, answered: Set<string>, options: CallOptions & { intervalMs?: number }, clock: Clock): Promise<boolean> {
-    const requests = task.inputRequests!;
-    const keys = Object.keys(requests).filter((k) => !answered.has(k));
-    if (keys.length === 0) return false;
-    const responses: JsonObject = {};
-    const moot = new AbortController();
-    const rounds = this.taskInputs.get(taskId) ?? new Set<AbortController>();
-    this.taskInputs.set(taskId, rounds);
-    rounds.add(moot);
-    const answer = async (key: string, signal: AbortSignal): Promise<void> => {
-      const { method, params } = requests[key];
-      const ctx: RequestContext = {
-        id: `task:${taskId}:${key}`,
-        method,
-        signal,
-        progress: () => {},
-        request: () => Promise.reject(new McpError({ code: ErrorCode.InvalidRequest, message: "a task's input request cannot send requests of its own" })),
-        notify: () => {},
-        log: () => {},
-        protocolVersion: this.version,
-      };
-      const result = await this.serve(method, (params ?? {}) as JsonObject, ctx).catch((e: unknown) => {
-        const error = toRpcError(e);
-        throw new McpError({ ...error, message: `the ${method} input of task ${taskId} could not be provided: ${error.message}` });
-      });
-      Object.defineProperty(responses, key, { value: result, enumerable: true, writable: true, configurable: true });
-    };
-    try {
-      // The handlers' signal aborts, and the wait rejects at once, when the caller aborts or the connection closes.
-      const answeredAll = await this.stoppable(options.signal, (stopped) => {
-        void this.watchTaskInput(taskId, keys, pollInterval(task.pollIntervalMs, options.intervalMs), clock, moot);
-        const signal = eitherSignal(stopped, moot.signal);
-        return untilAborted(Promise.all(keys.map((key) => answer(key, signal))), moot.signal);
-      });
-      // The task moved on: the next tasks/get says how.
-      if (!answeredAll) return true;
-    } finally {
-      moot.abort();
-      rounds.delete(moot);
-      if (rounds.size === 0) this.taskInputs.delete(taskId);
-    }
-    for (const key of keys) answered.add(key);
-    await this.updateTask(taskId, responses, options);
-    return true;
-  }
-
-  /**
-   * Asks `tasks/get` every `ms` while this client's handlers answer the task's `keys`;
-   * aborts `moot` once the task no longer asks for all of them, or is gone (`-32602`).
-   * Ends when `moot` aborts or the connection closes (the wait between asks rejects); any
-   * other failure of one `tasks/get` (a timeout) is asked again at the next interval.
-   */
-  private async watchTaskInput(taskId: string, keys: readonly string[], ms: number, clock: Clock, moot: AbortController): Promise<void> {
-    for (;;) {
-      try {
-        await this.sleep(clock, ms, moot.signal);
-      } catch {
-        return;
-      }
-      try {
-        const task = await this.getTask(taskId, { signal: moot.signal });
-        const asking = task.status === "input_required" ? task.inputRequests : undefined;
-        if (asking === undefined || keys.some((k) => !Object.hasOwn(asking, k))) return moot.abort();
-      } catch (e) {
-        if (e instanceof McpError && e.code === ErrorCode.InvalidParams) return moot.abort();
-      }
     }
   }
 
@@ -871,7 +504,7 @@ export class McpClientCore {
   /** Closes the connection: pending requests and {@link McpClient.waitForTask} waits reject with `-32000`. */
   close(): void {
     this.endpoint?.closed("client closed");
-    this.endWaits("client closed");
+    endWaits(this.tasks, "client closed");
     this.transport?.close();
   }
 
@@ -914,64 +547,6 @@ export class McpClientCore {
       }
     } while (cursor !== undefined);
   }
-
-  private async serve(method: string, params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
-    const h = this.options.handlers ?? {};
-    switch (method) {
-      case "sampling/createMessage":
-        if (h.sampling !== undefined) return this.maybeAsTask(method, params, ctx, (p, c) => h.sampling!(p as CreateMessageParams, c));
-        break;
-      case "elicitation/create": {
-        const elicit = h.elicitation;
-        if (elicit === undefined) break;
-        const forms = this.options.elicitationForms;
-        if (!forms) return this.maybeAsTask(method, params, ctx, async (p, c) => withoutUrlContent(p, await elicit(p as ElicitParams, c)));
-        // client/elicitation: the form's schema is checked on receipt, the handler's content before it goes out.
-        assertElicitParams(forms, params);
-        return this.maybeAsTask(method, params, ctx, async (p, c) => checkedElicitResult(forms, p, withoutUrlContent(p, await elicit(p as ElicitParams, c)), "the elicitation handler's content"));
-      }
-      case "tasks/get":
-      case "tasks/result":
-      case "tasks/list":
-      case "tasks/cancel":
-        if (this.tasksReceived !== undefined) return this.tasksReceived.request(method, params, ctx, this.taskOwner, "legacy");
-        break;
-      case "roots/list":
-        if (h.roots !== undefined) return { roots: await h.roots(ctx) };
-        break;
-    }
-    throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
-  }
-
-  /**
-   * Runs `handler` as a task when the request is task-augmented and this client declared
-   * task support for it; otherwise at once ("MUST process requests of that type normally,
-   * ignoring any task-augmentation metadata").
-   */
-  private async maybeAsTask(method: string, params: JsonObject, ctx: RequestContext, handler: (params: JsonObject, ctx: RequestContext) => JsonObject | Promise<JsonObject>): Promise<JsonObject> {
-    const tasks = this.tasksReceived;
-    const check = tasks === undefined ? undefined : checkTaskAugmentation({ method, params, capabilities: this.capabilities, version: ctx.protocolVersion });
-    if (tasks === undefined || check?.kind !== "task") return handler(withoutTaskField(params), ctx);
-    const extra: { ttl?: number; progressToken?: string | number } = {};
-    if (check.requestedTtl !== undefined) extra.ttl = check.requestedTtl;
-    const token = progressTokenOf(params);
-    if (token !== undefined) extra.progressToken = token;
-    return tasks.create(ctx, this.taskOwner, "legacy", withoutTaskField(params), async (p, c) => handler(p, c), extra);
-  }
-}
-
-/**
- * The answer to a request the server sent about one of its tasks (an elicitation a task
- * needs, say) carries the same related-task key: 2025-11-25 `basic/utilities/tasks`,
- * "All requests, notifications, and responses related to a task MUST include" it, the
- * `CreateTaskResult` of a task this client runs for such a request included (its own
- * task is named by its `task.taskId`; the page exempts only the `tasks/get`, `tasks/list`
- * and `tasks/cancel` results). A `tasks/*` answer names its task itself (and
- * `tasks/result`'s is the client's own task).
- */
-function relatedResult(method: string, params: JsonObject | undefined, result: JsonObject): JsonObject {
-  const taskId = method.startsWith("tasks/") ? undefined : relatedTaskOf(params);
-  return taskId === undefined ? result : withRelatedTask(result, taskId);
 }
 
 /**

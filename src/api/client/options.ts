@@ -1,0 +1,112 @@
+/**
+ * The options of an `McpClient` and `McpClientCore` (`../client.ts`), their per-call
+ * options, and the checks the constructor runs on them: a misspelled option name, a
+ * handler that is no function or under a name that is no handler, are refused at once
+ * rather than leaving the client without the capability it meant to declare.
+ *
+ * Spec: 2025-11-25 `basic/lifecycle` (the capabilities a client declares follow from its
+ * handlers: `client/{sampling,elicitation,roots}`), `basic/utilities/tasks` (`receiveTasks`)
+ * and the `io.modelcontextprotocol/tasks` extension (`tasks`).
+ *
+ * Theory of operation. Types and two checks, nothing that runs per request: the client
+ * reads its options as it goes (`./features.ts` its handlers on each request).
+ */
+import type { Clock } from "../../driver/clock.js";
+import type { RequestContext, RequestOptions } from "../../driver/endpoint.js";
+import type { JsonObject } from "../../jsonrpc/types.js";
+import type { ElicitationChecks } from "../../schema/elicitation.js";
+import type { JsonSchemaValidator } from "../../schema/json-schema.js";
+import type { SessionOptions, SessionOutput } from "../../session/types.js";
+import { isObject } from "../connection.js";
+import { knownNames } from "../option-names.js";
+import type { TaskRuntime, TaskRuntimeOptions } from "../tasks.js";
+import type { CreateMessageParams, CreateMessageAnswer, ElicitParams, ElicitResult, Root } from "../types.js";
+
+/** What the client does when the server asks. Each handler may throw an {@link McpError} to answer with an error. */
+export interface ClientHandlers {
+  /** `sampling/createMessage`: run the model (after the user approved, as the spec asks). */
+  sampling?(params: CreateMessageParams, ctx: RequestContext): CreateMessageAnswer | Promise<CreateMessageAnswer>;
+  /** `elicitation/create`: ask the user. For a URL-mode request any `content` it returns is dropped (URL mode has none). */
+  elicitation?(params: ElicitParams, ctx: RequestContext): ElicitResult | Promise<ElicitResult>;
+  /** `roots/list`: the roots to expose now. */
+  roots?(ctx: RequestContext): Root[] | Promise<Root[]>;
+}
+
+/** Options of an {@link McpClient}. */
+export interface McpClientOptions {
+  /** Capabilities merged over the derived ones, key by key (e.g. `{ elicitation: { form: {}, url: {} } }`). */
+  capabilities?: JsonObject;
+  handlers?: ClientHandlers;
+  /** Session settings (versions, default timeout, limits). */
+  session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions">;
+  /** The endpoint's clock (default: the system clock). */
+  clock?: Clock;
+  /** Where a throwing listener's error goes (default: rethrown on a microtask). */
+  onError?(error: unknown): void;
+  /**
+   * Every kernel output of the connection after the client has acted on it: diagnostics (a
+   * second of dropped log messages, `log-rate-limited`; a refused notification), `stale`
+   * keep-alive misses, `initialized`, `renewed`, and `close` when the kernel ends the
+   * connection itself (a fatal error, missed keep-alives; a close of the transport reaches
+   * {@link McpClient.onClose} instead). For logs and metrics; what it throws goes to `onError`.
+   */
+  onEvent?(event: SessionOutput): void;
+  /**
+   * Declare the `io.modelcontextprotocol/tasks` extension (SEP-2663), so a 2026-07-28
+   * server may answer a tool call with a task (default false). 2025-11-25 tasks need no
+   * declaration here: the client asks per call ({@link McpClient.callToolAsTask}).
+   */
+  tasks?: boolean;
+  /**
+   * Be a 2025-11-25 task receiver for `sampling/createMessage` and `elicitation/create`
+   * (see `../client.ts`): `true`, or the task runtime's options (limits, TTL, clock, store).
+   */
+  receiveTasks?: boolean | TaskRuntimeOptions | TaskRuntime;
+  /**
+   * Checks a tool's `structuredContent` against the `outputSchema` that `tools/list` gave
+   * for it (`server/tools`: "Clients SHOULD validate structured results against this
+   * schema"); a result that breaks it, or of a tool whose schema does not compile, rejects
+   * with `-32603` and the issues. {@link McpClient}: the built-in 2020-12 validator for
+   * peer schemas (`peerJsonSchema`: unsafe patterns refused) unless `false`;
+   * {@link McpClientCore}: only with one given.
+   */
+  jsonSchema?: JsonSchemaValidator | false;
+  /**
+   * Checks of elicitation forms (`client/elicitation`): a `requestedSchema` outside the
+   * restricted subset is answered `-32602` without running the handler, and content from
+   * the handler that does not match the form is not sent (the server gets `-32603`).
+   * {@link McpClient}: the built-in checks unless `false`; {@link McpClientCore}: only when given.
+   */
+  elicitationForms?: ElicitationChecks | false;
+}
+
+/** The options of McpClient (McpClientCore's are the same, with a narrower `receiveTasks`). */
+export const CLIENT_OPTION_NAMES = /* @__PURE__ */ knownNames<McpClientOptions>()(["capabilities", "handlers", "session", "clock", "onError", "onEvent", "tasks", "receiveTasks", "jsonSchema", "elicitationForms"]);
+
+/** The handlers a client can have: each one makes the client declare its capability. */
+const HANDLER_NAMES = /* @__PURE__ */ knownNames<ClientHandlers>()(["sampling", "elicitation", "roots"]);
+
+/**
+ * Refuses a handler that is not a function, and a function under a name that is no handler
+ * (`sampler` declared nothing, and every server request for sampling got `-32601`).
+ */
+export function checkHandlers(handlers: ClientHandlers | undefined): void {
+  if (handlers === undefined) return;
+  if (!isObject(handlers)) throw new TypeError("handlers must be an object: { sampling, elicitation, roots }");
+  for (const [name, fn] of Object.entries(handlers)) {
+    if (HANDLER_NAMES.includes(name)) {
+      if (fn !== undefined && typeof fn !== "function") throw new TypeError(`handlers.${name} must be a function`);
+    } else if (typeof fn === "function") {
+      throw new TypeError(`handlers.${name} is not a client handler (they are ${HANDLER_NAMES.join(", ")})`);
+    }
+  }
+}
+
+/** Options of {@link McpClientCore}: those of {@link McpClient}, where receiving tasks needs a runtime given. */
+export interface McpClientCoreOptions extends Omit<McpClientOptions, "receiveTasks"> {
+  /** Be a 2025-11-25 task receiver through this runtime (`new TaskRuntime({ clock })`). */
+  receiveTasks?: TaskRuntime;
+}
+
+/** Per-call options: cancellation, timeout, progress, and (2026-07-28) the log level the call asks for. */
+export type CallOptions = Omit<RequestOptions, "related">;
