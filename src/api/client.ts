@@ -174,6 +174,7 @@ export class McpClientCore {
           const fn = this.options.onEvent;
           if (fn !== undefined) callListener(fn, o, undefined, this.options.onError);
         },
+        onError: this.options.onError,
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
         onTransportClose: (reason) => {
@@ -190,6 +191,10 @@ export class McpClientCore {
     this.endpoint = endpoint;
     // Rejects on a fatal error (with the kernel's reason) and when the transport closes first.
     const { version, peer } = await endpoint.open();
+    // Closed since the handshake completed (by a listener of its `initialized` event, say):
+    // connecting failed, as when the transport closes first.
+    const phase = endpoint.state.phase;
+    if (phase.name === "closed") throw new McpError({ code: ErrorCode.ConnectionClosed, message: `connection closed: ${phase.reason}` });
     this.version = version;
     this.peer = peer;
   }
@@ -376,8 +381,8 @@ export class McpClientCore {
    * caller's `timeoutMs`); under the extension, `tasks/get` every `pollIntervalMs` on the
    * client's clock until the task is terminal, the caller's `timeoutMs` (0: none) bounding
    * the whole wait (`-32001` at the deadline) as it bounds `tasks/result`. The server's `pollIntervalMs` ("Clients
-   * SHOULD respect") is honoured within {@link MIN_POLL_INTERVAL_MS} and
-   * {@link MAX_POLL_INTERVAL_MS}; one that is not a non-negative integer is ignored for
+   * SHOULD respect") is honoured within 100 ms and 60 s (`MIN_POLL_INTERVAL_MS` and
+   * `MAX_POLL_INTERVAL_MS` in client/tasks.ts); one that is not a non-negative integer is ignored for
    * `intervalMs` (default 1 s). Rejects with the task's JSON-RPC error when it failed,
    * with `-32800` when it was cancelled (extension), with `-32603` on a `tasks/get` answer
    * that breaks the extension's rules (another task, an unknown status, a completed task
