@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { decode, encode, tryEncode } from "../../src/jsonrpc/codec.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/types.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { validatorFor } from "../../src/schema/types.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const MESSAGES: JsonRpcMessage[] = [
   { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { text: "line 1\nline 2\r\nline 3", tab: "\t", nul: "\u0000" } } },
@@ -88,4 +90,23 @@ test("encode never throws: an unencodable request, batch or id-hiding value beco
     assert.equal(d.message.id, null);
     assert.equal(d.message.error.code, ErrorCode.InternalError);
   }
+});
+
+test("basic/index (2025-11-25 schema: JSONRPCErrorResponse's id is optional, a RequestId when present) + transports (an error response that has no id): an error whose request id could not be read goes on the wire without id, alone or in a batch, and reads back as id null", () => {
+  const parseError = decode("{not json");
+  assert.equal(parseError.kind, "invalid");
+  const reply = (parseError as Extract<typeof parseError, { kind: "invalid" }>).reply;
+  assert.equal(reply.id, null, "the message model keeps null: the id could not be read");
+  const text = encode(reply);
+  assert.deepEqual(JSON.parse(text), { jsonrpc: "2.0", error: { code: ErrorCode.ParseError, message: "Parse error: message is not valid JSON" } });
+  assert.deepEqual(decode(text), { kind: "error", message: reply });
+  const batch = JSON.parse(encode([reply, { jsonrpc: "2.0", id: 3, error: { code: -32600, message: "x" } }]));
+  assert.deepEqual(batch.map((m: object) => "id" in m), [false, true]);
+  for (const v of ["2025-11-25", "2026-07-28"] as const) {
+    assert.equal(validatorFor(v, "JSONRPCErrorResponse")!(JSON.parse(text)), null, `${v} schema takes it`);
+    assert.notEqual(validatorFor(v, "JSONRPCErrorResponse")!({ ...reply }), null, `${v} schema refuses "id": null`);
+  }
+  // The official SDK's reader (1.x; 2.x has the same schema) refuses "id": null and takes this.
+  assert.equal(JSONRPCMessageSchema.safeParse(JSON.parse(text)).success, true);
+  assert.equal(JSONRPCMessageSchema.safeParse({ ...reply }).success, false);
 });

@@ -87,7 +87,7 @@ test("transports/Sending Messages item 4: input the server cannot accept MUST ge
   assert.equal(bad.status, 400);
   const b = await bad.json();
   assert.equal(b.error.code, ErrorCode.ParseError);
-  assert.equal(b.id, null);
+  assert.equal("id" in b, false, "no id: an error response whose id could not be read has none (2025-11-25 schema: id?: RequestId; transports: an error response that has no id)");
   const invalid = await post(handler, { jsonrpc: "1.0", id: 3, method: "initialize" });
   assert.equal(invalid.status, 400);
   const i = await invalid.json();
@@ -354,7 +354,7 @@ test("basic/transports (JSON-RPC messages MUST be UTF-8 encoded) over Streamable
   assert.equal(await s.next(), undefined);
 });
 
-test("basic/index over Streamable HTTP (no batches after 2025-03-26): an array holding a request and an answer to a server-to-client request gets 400 with the -32600 reply (id null), and that request fails at once", async () => {
+test("basic/index over Streamable HTTP (no batches after 2025-03-26): an array holding a request and an answer to a server-to-client request gets 400 with the -32600 reply (no id), and that request fails at once", async () => {
   const diagnostics: string[] = [];
   const { handler } = makeHandler(undefined, { onDiagnostic: (d) => diagnostics.push(d.code) });
   const sid = await open(handler);
@@ -364,7 +364,7 @@ test("basic/index over Streamable HTTP (no batches after 2025-03-26): an array h
   const answer = await post(handler, [{ jsonrpc: "2.0", id: req.id, result: { role: "assistant", content: { type: "text", text: "x" }, model: "m" } }, { jsonrpc: "2.0", id: 8, method: "ping" }], sid, V);
   assert.equal(answer.status, 400);
   const body = await answer.json();
-  assert.equal(body.id, null);
+  assert.equal("id" in body, false, "no id: an error response whose id could not be read has none (2025-11-25 schema: id?: RequestId; transports: an error response that has no id)");
   assert.equal(body.error.code, ErrorCode.InvalidRequest);
   // The tool's sampling call failed now (not at the 60 s timeout), so the tool's answer closes the stream.
   const { msg } = await s.message();
@@ -387,7 +387,7 @@ test("2025-03-26 transports (a POST body MAY be \"an array of one or more respon
   assert.equal(answers.status, 400);
   const body = await answers.json();
   assert.ok(Array.isArray(body), "a batch's refusal is an array of its malformed members' errors");
-  assert.deepEqual(body.map((e: any) => [e.id, e.error.code]), [[null, ErrorCode.InvalidRequest]]);
+  assert.deepEqual(body.map((e: any) => [e.id, e.error.code]), [[undefined, ErrorCode.InvalidRequest]]);
   // Both tools answer now, not at the 60 s timeout: one with the valid answer, one failed as malformed.
   assert.equal((await a.message()).msg.result.content[0].text, "sampled");
   assert.match(JSON.stringify((await b.message()).msg), /malformed response from the peer: a response must not have both result and error/);
@@ -437,7 +437,7 @@ test("transports/Security Warning: an Origin that is present and invalid MUST ge
   for (const origin of ["https://evil.example", "null", "http://localhost.evil.example", "ftp://localhost"]) {
     const r = await post(handler, initializeMessage(), undefined, undefined, { origin });
     assert.equal(r.status, 403, origin);
-    assert.equal((await r.json()).id, null);
+    assert.equal("id" in (await r.json()), false, "an error body that has no id");
   }
   for (const origin of ["http://localhost:3000", "https://127.0.0.1", "http://[::1]:8080"]) {
     const r = await post(handler, initializeMessage(), undefined, undefined, { origin });
@@ -560,7 +560,7 @@ test("transports (2025-03-26): batches are accepted on 2025-03-26 sessions only;
   // 2025-03-26 schema's JSONRPCBatchRequest links): see the test of invalid batch members below.
   const bad = await post(handler, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { nope: true }], sid, "2025-03-26");
   assert.equal(bad.status, 200);
-  assert.deepEqual(messages(await new SseReader(bad).rest()).map((m) => [m.id, m.error?.code ?? "result"]), [[null, ErrorCode.InvalidRequest], [1, "result"]]);
+  assert.deepEqual(messages(await new SseReader(bad).rest()).map((m) => [m.id, m.error?.code ?? "result"]), [[undefined, ErrorCode.InvalidRequest], [1, "result"]]);
   // 2025-06-18 removed batches.
   const later = await open(handler, V);
   const refused = await post(handler, batch, later, V);
@@ -584,10 +584,10 @@ test("2025-03-26 batches over Streamable HTTP (JSON-RPC 2.0 §6, linked by the 2
     const r = await post(handler, batch, sid, V3);
     assert.equal(r.status, 200, `json=${enableJsonResponse}`);
     const got = enableJsonResponse ? await r.json() : messages(await new SseReader(r).rest());
-    // The invalid request's error names its id; the invalid notification's has id null, as on stdio.
+    // The invalid request's error names its id; the invalid notification's has none, as on stdio.
     assert.deepEqual(got, [
       { jsonrpc: "2.0", id: 2, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: params must be an object" } },
-      { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: params must be an object" } },
+      { jsonrpc: "2.0", error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: params must be an object" } },
       { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hi" }] } },
     ]);
     // No valid request: nothing can carry the errors but a 400 (as for a lone invalid message), its
@@ -596,7 +596,7 @@ test("2025-03-26 batches over Streamable HTTP (JSON-RPC 2.0 §6, linked by the 2
     await tools.waiting();
     const none = await post(handler, [{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }, 3, { jsonrpc: "2.0", id: 8, method: 9 }], sid, V3);
     assert.equal(none.status, 400);
-    assert.deepEqual((await none.json()).map((e: any) => [e.id, e.error.code]), [[null, ErrorCode.InvalidRequest], [8, ErrorCode.InvalidRequest]]);
+    assert.deepEqual((await none.json()).map((e: any) => [e.id, e.error.code]), [[undefined, ErrorCode.InvalidRequest], [8, ErrorCode.InvalidRequest]]);
     assert.equal(tools.contexts.at(-1)!.signal.aborted, true);
     assert.doesNotMatch(await (await waiting).text(), /"id":7/, "the cancelled request's answer ends without a response");
     assert.ok(!tools.diagnostics.includes("response-unrouted"));

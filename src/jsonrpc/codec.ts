@@ -23,7 +23,9 @@
  * message shaped like a request (it has `method`) gets its id echoed when that id is an
  * integer or a string of at most {@link MAX_REQUEST_ID_LENGTH} characters. A message
  * shaped like a response gets `null`: its id names one of *our* requests, and an error
- * carrying it would read as the answer to the peer's own request of that id.
+ * carrying it would read as the answer to the peer's own request of that id. `null` is
+ * the message model's "could not be read"; the encoder writes such a reply without `id`
+ * (see {@link tryEncode}), as MCP's schema has it from 2025-11-25 on.
  *
  * A malformed response is not a request, so a session sends it no reply (`reply` is
  * still there for an HTTP server's 400 body). Its `invalid` value carries `answers`: the
@@ -364,6 +366,29 @@ function uninspectable(): Decoded {
   return invalid(ErrorCode.InvalidRequest, null, "message could not be inspected");
 }
 
+/**
+ * An error response whose request id could not be read, as it goes on the wire: without
+ * `id`. The message model holds `id: null` for it (JSON-RPC 2.0's form, and what a reader
+ * needs to tell it from an answer), but MCP's schema, from 2025-11-25 on, makes an error
+ * response's `id` optional and a `RequestId` (string or integer) when present, and the
+ * HTTP transport asks for an error body "that has no `id`"; the official SDKs' readers
+ * (1.x and 2.x) refuse `"id": null`. Every version's readers here take either form.
+ */
+function wireForm(message: JsonRpcMessage | JsonRpcMessage[]): unknown {
+  if (Array.isArray(message)) return message.some(hasNullId) ? message.map((m) => (hasNullId(m) ? withoutId(m) : m)) : message;
+  return hasNullId(message) ? withoutId(message) : message;
+}
+
+/** An error response carrying `id: null`. */
+function hasNullId(m: JsonRpcMessage): m is JsonRpcErrorResponse {
+  return (m as { id?: unknown }).id === null && (m as { error?: unknown }).error !== undefined;
+}
+
+function withoutId(m: JsonRpcErrorResponse): object {
+  const { id: _, ...rest } = m;
+  return rest;
+}
+
 /** What {@link tryEncode} returns: the JSON text, or why the value has no JSON form. */
 export type EncodeResult = { ok: true; text: string } | { ok: false; reason: string };
 
@@ -375,7 +400,7 @@ export type EncodeResult = { ok: true; text: string } | { ok: false; reason: str
  */
 export function tryEncode(message: JsonRpcMessage | JsonRpcMessage[]): EncodeResult {
   try {
-    const text: unknown = JSON.stringify(message);
+    const text: unknown = JSON.stringify(wireForm(message));
     if (typeof text === "string") return { ok: true, text };
     return { ok: false, reason: "message has no JSON form" };
   } catch (e) {
@@ -394,7 +419,7 @@ export const UNENCODABLE_RESPONSE = "Internal error: message could not be encode
  * strings escaped, hence never a raw line feed, as newline-delimited framing requires.
  * Should a message still have no JSON form, the text returned instead is a `-32603`
  * internal-error response (carrying the message's id when it is a response, so the
- * peer's request still gets its answer; `null` otherwise): whatever goes on the wire
+ * peer's request still gets its answer; no id otherwise): whatever goes on the wire
  * stays valid JSON-RPC. {@link tryEncode} reports the failure instead.
  */
 export function encode(message: JsonRpcMessage | JsonRpcMessage[]): string {
@@ -405,7 +430,8 @@ export function encode(message: JsonRpcMessage | JsonRpcMessage[]): string {
     const m = message as unknown as Unchecked;
     if (!Array.isArray(message) && m.method === undefined && isRequestId(m.id)) id = m.id;
   } catch {
-    // An id behind a throwing getter: the substitute carries null.
+    // An id behind a throwing getter: the substitute carries none.
   }
-  return JSON.stringify({ jsonrpc: "2.0", id, error: rpcError(ErrorCode.InternalError, UNENCODABLE_RESPONSE) });
+  const error = rpcError(ErrorCode.InternalError, UNENCODABLE_RESPONSE);
+  return JSON.stringify(id === null ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error });
 }

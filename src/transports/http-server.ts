@@ -62,7 +62,7 @@
 import { errorText } from "./error-text.js";
 import type { Endpoint, RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
-import { decode, invalidUtf8StandIn, type Decoded } from "../jsonrpc/codec.js";
+import { decode, encode, invalidUtf8StandIn, type Decoded } from "../jsonrpc/codec.js";
 import { lineExcerpts } from "../framing/ndjson.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
@@ -356,7 +356,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
           session.refused(invalidUtf8StandIn(head, tail));
         }
       }
-      return jsonResponse(400, JSON.stringify(d.reply));
+      return jsonResponse(400, encode(d.reply));
     }
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
       return serveModern(req, d.message, body.bytes, modernConfig);

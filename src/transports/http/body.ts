@@ -12,10 +12,10 @@
  * over the bound is refused before a byte is read, and a body without one (chunked) is
  * cancelled the moment it passes the bound, so a client cannot make the server buffer
  * more than that. {@link httpError} builds the error responses; their JSON-RPC body
- * carries `id: null` (JSON-RPC 2.0's "id could not be determined", which every legacy
- * version's readers accept) unless the caller has the request's id.
+ * has no `id` (the transport pages' "error response that has no id", the codec's wire
+ * form of an id that could not be read) unless the caller has the request's id.
  */
-import { decode, DEFAULT_LIMITS } from "../../jsonrpc/codec.js";
+import { decode, DEFAULT_LIMITS, encode } from "../../jsonrpc/codec.js";
 import { rpcError } from "../../jsonrpc/errors.js";
 import { decodeUtf8 } from "../../jsonrpc/safe-json.js";
 import type { JsonRpcErrorResponse, RequestId } from "../../jsonrpc/types.js";
@@ -147,7 +147,7 @@ const STATUS_TEXT: Record<number, string> = {
  */
 export function httpError(status: number, code: number, message: string, options: { id?: RequestId | null; data?: unknown; headers?: Record<string, string> } = {}): Response {
   const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id: options.id ?? null, error: rpcError(code, `${STATUS_TEXT[status] ?? "Error"}: ${message}`, options.data) };
-  return jsonResponse(status, JSON.stringify(reply), options.headers);
+  return jsonResponse(status, encode(reply), options.headers);
 }
 
 /**
@@ -164,7 +164,7 @@ export function overSessionLimits(bytes: Uint8Array, limits: { maxMessageBytes?:
   const maxDepth = limits.maxDepth ?? DEFAULT_LIMITS.maxDepth;
   if (bytes.byteLength <= maxBytes && maxDepth >= DEFAULT_LIMITS.maxDepth) return undefined;
   const d = decode(bytes, { maxBytes, maxDepth });
-  return d.kind === "invalid" ? jsonResponse(400, JSON.stringify(d.reply)) : undefined;
+  return d.kind === "invalid" ? jsonResponse(400, encode(d.reply)) : undefined;
 }
 
 /** A JSON response with the given text and status. */

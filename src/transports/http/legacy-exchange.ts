@@ -19,7 +19,7 @@
  * The handler's options reach these functions as an {@link ExchangeContext}.
  */
 import { decodeUtf8 } from "../../jsonrpc/safe-json.js";
-import type { Decoded } from "../../jsonrpc/codec.js";
+import { encode, type Decoded } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/types.js";
 import type { HttpSessionSetup } from "../http-server.js";
@@ -52,10 +52,10 @@ export interface ExchangeContext {
 export function partlyInvalid(cx: ExchangeContext, session: HttpSession, items: Decoded[], invalid: number[], ids: RequestId[], messages: unknown[], bytes: Uint8Array): Response | HttpReply | Promise<Response | HttpReply> {
   const bad = invalid.map((i) => items[i] as Extract<Decoded, { kind: "invalid" }>);
   let answer: Response | HttpReply | Promise<Response | HttpReply>;
-  if (ids.length > 0) answer = exchange(cx, session, ids, messages, true, undefined, bad.filter((each) => each.answers === undefined).map((each) => JSON.stringify(each.reply)));
+  if (ids.length > 0) answer = exchange(cx, session, ids, messages, true, undefined, bad.filter((each) => each.answers === undefined).map((each) => encode(each.reply)));
   else {
     if (messages.length > 0) session.receive(null, messages);
-    answer = jsonResponse(400, JSON.stringify(bad.map((each) => each.reply)));
+    answer = jsonResponse(400, encode(bad.map((each) => each.reply)));
   }
   // The decoded batch keeps no invalid member's value: the body, read once already, is parsed again for them.
   if (bad.some((each) => each.answers != null)) {
