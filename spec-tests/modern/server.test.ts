@@ -22,6 +22,10 @@ function server(extra: Partial<SessionOptions> = {}) {
 test("basic/index: a modern request missing a required _meta field MUST be rejected with -32602", () => {
   const { rpc } = server();
   assert.equal(sendsOf(rpc(1, "tools/list", { _meta: { [PV]: "2026-07-28" } }))[0].error.code, ErrorCode.InvalidParams);
+  // Params the schema refuses: the message names the method and what is wrong.
+  const bad = sendsOf(rpc(9, "tools/call", { _meta: meta(), name: 42 }))[0].error;
+  assert.equal(bad.code, ErrorCode.InvalidParams);
+  assert.match(bad.message, /^Invalid params for tools\/call: \/name: /);
   // A modern-only server treats a request without _meta as malformed, not as legacy.
   const m = server({ versions: ["2026-07-28"] });
   assert.equal(sendsOf(m.rpc(2, "tools/list"))[0].error.code, ErrorCode.InvalidParams);

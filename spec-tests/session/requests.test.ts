@@ -61,6 +61,8 @@ test("basic/index: an unknown method gets -32601; invalid params get -32602 with
   const b = sendsOf(p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: 42 } })));
   assert.equal(b[0].error.code, ErrorCode.InvalidParams);
   assert.ok(b[0].error.data.issues.some((i: { path: string }) => i.path === "/name"));
+  // The message names the method and the field too: a log line of it alone says what to fix.
+  assert.match(b[0].error.message, /^Invalid params for tools\/call: \/name: /);
   assert.equal(p.of("server", "request").length, 0);
 });
 

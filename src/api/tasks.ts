@@ -43,7 +43,7 @@ import { isModernVersion, isProtocolVersion } from "../model/versions.js";
 import { gather, inputFailure, isInputRequired, wallClockOf, type Gathered, type InputRequests } from "./mrtr.js";
 import { requestCapabilities } from "./tasks-server.js";
 import { inputRequiredProblem } from "../modern/server.js";
-import { invalidResultError } from "../session/requests.js";
+import { invalidResultError } from "../model/schema-errors.js";
 import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 
 /** Options of a {@link TaskRuntime}: the table's, plus how to run it. */

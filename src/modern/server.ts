@@ -32,7 +32,8 @@ import { addCapabilityPath, missingCapability, missingParamsCapability, undeclar
 import { countLog, logRoom, passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
 import { copyOf, oversizedPeerIssues, retainedStringIssues } from "../session/retained.js";
-import { addInbound, invalidResultError, removeInbound, sendError, sendResult } from "../session/requests.js";
+import { addInbound, removeInbound, sendError, sendErrorObject, sendResult } from "../session/requests.js";
+import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
 import { idKey, type InboundRequest, type LoggingLevel, type SessionInput, type SessionOutput, type SessionState } from "../session/types.js";
 import { readRequestMeta, stampResult } from "./request-meta.js";
 import { declaresTasksExtension, missingTasksExtension } from "../tasks/modern.js";
@@ -53,11 +54,11 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   const missing = missingCapability(spec, "server", o.capabilities, capabilities, "client");
   if (missing !== null) return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method} (capability ${missing} not declared)`);
   const issues = spec.validateParams(params) ?? retainedStringIssues(method, params);
-  if (issues) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues });
+  if (issues) return sendErrorObject(out, id, invalidParamsError(method, issues));
   if (method === "server/discover") return answerDiscover(state, id, version, out);
   if (state.inboundCount >= o.maxInboundRequests) return sendError(out, id, ErrorCode.InvalidRequest, `too many requests in progress (limit ${o.maxInboundRequests})`);
   const oversized = oversizedPeerIssues(capabilities, CAPABILITIES_PATH);
-  if (oversized) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues: oversized });
+  if (oversized) return sendErrorObject(out, id, invalidParamsError(method, oversized));
   // The state keeps a copy of the capabilities: the request's params, _meta included, are the application's.
   const kept = jsonCopy(capabilities);
   if (kept === undefined) return sendError(out, id, ErrorCode.InvalidParams, "Invalid params: the client capabilities have no JSON form");
@@ -123,8 +124,7 @@ export function respondModern(state: SessionState, req: InboundRequest, result: 
       return;
     }
     if (!declaresTasksExtension(modern.capabilities)) {
-      const e = missingTasksExtension();
-      sendError(out, req.id, e.code, e.message, e.data);
+      sendErrorObject(out, req.id, missingTasksExtension());
       out.push({ type: "diagnostic", code: "invalid-result", message: "a task result for a request that did not declare the tasks extension; the client got -32021", detail: { id: req.id } });
       return;
     }
@@ -133,8 +133,7 @@ export function respondModern(state: SessionState, req: InboundRequest, result: 
   if (o.validateOutgoing) {
     const issues = methodSpec(modern.version, req.method)?.validateResult?.(stamped);
     if (issues) {
-      const e = invalidResultError(req.method, issues);
-      sendError(out, req.id, e.code, e.message, e.data);
+      sendErrorObject(out, req.id, invalidResultError(req.method, issues));
       out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} result does not match the schema; the peer got -32603`, detail: { id: req.id, issues } });
       return;
     }
@@ -206,8 +205,7 @@ function openSubscription(state: SessionState, req: InboundRequest, requested: S
   if (state.subscriptionCount >= o.maxSubscriptions) return sendError(out, req.id, ErrorCode.InvalidRequest, `too many open subscriptions (limit ${o.maxSubscriptions})`);
   // SEP-2663: asking for task status without declaring the extension MUST be -32021.
   if (Array.isArray(requested?.taskIds) && !declaresTasksExtension(req.modern?.capabilities)) {
-    const e = missingTasksExtension();
-    return sendError(out, req.id, e.code, e.message, e.data);
+    return sendErrorObject(out, req.id, missingTasksExtension());
   }
   req.subscription = agreedFilter(requested ?? {}, o.capabilities, 1024);
   addInbound(state, req);

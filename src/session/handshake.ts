@@ -31,7 +31,8 @@ import { escapeSegment, type Issue } from "../schema/validate.js";
 import { issuesText } from "../schema/json-type.js";
 import { legacyVersionsOf, negotiateVersion } from "./lifecycle.js";
 import { fail, moveTo } from "./phase.js";
-import { internalRequest, sendError, sendResult } from "./requests.js";
+import { internalRequest, sendError, sendErrorObject, sendResult } from "./requests.js";
+import { invalidParamsError } from "../model/schema-errors.js";
 import { copyOf, oversizedPeerIssues } from "./retained.js";
 import { startKeepAlive } from "./timeouts.js";
 import { idKey, type Implementation, type PeerInfo, type Phase, type SessionOutput, type SessionState } from "./types.js";
@@ -266,7 +267,7 @@ export function receiveInitialize(state: SessionState, msg: JsonRpcRequest, out:
   }
   const issues = methodSpec(version, "initialize")!.validateParams(params) ?? oversizedPeerIssues(params!.capabilities, "/capabilities") ?? oversizedPeerIssues(params!.clientInfo, "/clientInfo");
   if (issues) {
-    sendError(out, msg.id, ErrorCode.InvalidParams, "Invalid params", { issues });
+    sendErrorObject(out, msg.id, invalidParamsError("initialize", issues));
     return;
   }
   // A copy (see keptPeer); the peer is handed out with notifications/initialized.

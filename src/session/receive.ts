@@ -25,6 +25,7 @@ import { merged } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec } from "../model/methods.js";
+import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
 import { isLegacyVersion } from "../model/versions.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
@@ -38,7 +39,7 @@ import { countLog, logRoom } from "./logging.js";
 import { answerInput, failInput, receiveInputRequired } from "./mrtr.js";
 import { acceptsBatches, isParamsObject, isTaskAugmented, peerOf, peerOfPhase, sentBy, versionOf } from "./phase.js";
 import { progressTokenOf, receiveProgress } from "./progress.js";
-import { addInbound, internalRequest, invalidResultError, removeInbound, removeOutbound, sendError, sendResult } from "./requests.js";
+import { addInbound, internalRequest, removeInbound, removeOutbound, sendError, sendErrorObject, sendResult } from "./requests.js";
 import { retainedStringIssues } from "./retained.js";
 import { endTaskProgress, observeAnswer, observeStatus } from "./task-progress.js";
 import { idKey, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
@@ -139,7 +140,7 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOu
   const params = msg.params;
   const issues = spec.validateParams(params) ?? retainedStringIssues(method, params);
   if (issues) {
-    sendError(out, id, ErrorCode.InvalidParams, "Invalid params", { issues });
+    sendErrorObject(out, id, invalidParamsError(method, issues));
     return;
   }
   const clientCaps = o.role === "client" ? o.capabilities : peer?.capabilities;
@@ -348,8 +349,7 @@ export function respond(state: SessionState, id: RequestId, result: JsonObject |
   if (state.options.validateOutgoing) {
     const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(value);
     if (issues) {
-      const e = invalidResultError(req.method, issues);
-      sendError(out, id, e.code, e.message, e.data);
+      sendErrorObject(out, id, invalidResultError(req.method, issues));
       out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} result does not match the schema; the peer got -32603`, detail: { id, issues } });
       return;
     }

@@ -7,10 +7,8 @@
  * come from a counter in the state, so they are unique for the session's lifetime and
  * identical on every replay. Each table has a count beside it, so limits cost O(1).
  */
-import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
-import { issuesText } from "../schema/json-type.js";
-import type { Issue } from "../schema/validate.js";
 import { deadlineFrom, wakeNoLaterThan } from "./timeouts.js";
 import { idKey, type InboundRequest, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
@@ -78,15 +76,9 @@ export function sendResult(out: SessionOutput[], id: RequestId, result: JsonObje
   out.push({ type: "send", message: { jsonrpc: "2.0", id, result } });
 }
 
-/**
- * The `-32603` for a request whose handler answered what the method's result schema
- * refuses: what is wrong goes in the message and in `data.issues` (as `-32602` carries a
- * request's), so whoever reads the error, at either end, sees what the handler must fix
- * (a tool that returned `{}`: "/content: required"). The peer learns nothing the result
- * would not have told it.
- */
-export function invalidResultError(method: string, issues: Issue[]): JsonRpcErrorObject {
-  return rpcError(ErrorCode.InternalError, `the handler produced an invalid ${method} result: ${issuesText(issues)}`, { issues });
+/** Sends an error response carrying `error` as built (by `rpcError` or the kernel's error constructors). */
+export function sendErrorObject(out: SessionOutput[], id: RequestId | null, error: JsonRpcErrorObject): void {
+  out.push({ type: "send", message: { jsonrpc: "2.0", id, error } });
 }
 
 /** Sends an error response (`id` null when the request's id could not be read). */

@@ -28,6 +28,7 @@
 import { ErrorCode, rpcError } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { INPUT_REQUESTS } from "../model/methods.js";
+import { invalidParamsError } from "../model/schema-errors.js";
 import { escapeSegment, type Issue } from "../schema/validate.js";
 import { methodNotInDialect, TASK_DIALECTS, type TaskDialect } from "./modern.js";
 import {
@@ -230,7 +231,10 @@ export function updateTask(state: TaskTableState, input: Extract<TaskInput, { ty
   // MRTR: a retry's inputResponses are refused -32602 with the schema's issues. The task knows
   // what each key asked for, so each answer is held to that request's result schema.
   const issues = inputResponseIssues(rec, input.inputResponses);
-  if (issues !== null) return fail(out, ctx, ErrorCode.InvalidParams, "Invalid params", { issues });
+  if (issues !== null) {
+    const e = invalidParamsError("tasks/update", issues);
+    return fail(out, ctx, e.code, e.message, e.data);
+  }
   acceptResponses(state, rec, input.inputResponses, now, out);
   // "On success, the server MUST acknowledge the request with an empty result."
   reply(out, ctx, ack());
