@@ -434,3 +434,17 @@ test("endpoint: open() a second time, or after the handshake, rejects at once (t
   await first;
   await assert.rejects(client.open(), /already opened/);
 });
+
+test("endpoint: whatever a handler throws is answered -32603 with a readable message: an object's string message, and a value with no string form (Object.create(null)) described rather than making the catch handler throw", async () => {
+  assert.deepEqual(toRpcError({ message: "plain object" }), { code: ErrorCode.InternalError, message: "plain object" });
+  assert.deepEqual(toRpcError(Object.create(null)), { code: ErrorCode.InternalError, message: "a thrown value that could not be read" });
+  let n = 0;
+  const { client } = connect({}, {}, {
+    onRequest: async () => {
+      throw n++ === 0 ? Object.create(null) : { message: "db down" };
+    },
+  });
+  await client.open();
+  await assert.rejects(client.request("tools/call", { name: "a" }), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "a thrown value that could not be read");
+  await assert.rejects(client.request("tools/call", { name: "a" }), (e: McpError) => e.message === "db down");
+});

@@ -12,7 +12,7 @@
  * turned into a JSON-RPC error here, so the rule of which codes a server may send is
  * applied here too, from the pure `model/error-codes.ts`.)
  */
-import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { ErrorCode, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import { createSession, negotiatedVersion, step } from "../session/session.js";
 import { nextDeadline } from "../session/timeouts.js";
@@ -459,7 +459,7 @@ export class Endpoint {
 /** A thrown value as a JSON-RPC error: an {@link McpError} keeps its code, anything else is -32603. */
 export function toRpcError(e: unknown): JsonRpcErrorObject {
   if (e instanceof McpError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
-  return { code: ErrorCode.InternalError, message: e instanceof Error ? e.message : String(e) };
+  return { code: ErrorCode.InternalError, message: thrownMessage(e) };
 }
 
 /** What a modern request declares about its client: the capabilities the kernel read, and `clientInfo` when given. */

@@ -51,6 +51,21 @@ export interface JsonRpcErrorObject {
   data?: unknown;
 }
 
+/**
+ * The message of a thrown value: an `Error`'s, or any object's string `message` (a plain
+ * `{ message }` thrown is not "[object Object]"), else its string form. Never throws: a
+ * value with no string form (`Object.create(null)`, a throwing `toString`) is described
+ * instead, so a catch handler that reports it cannot itself throw.
+ */
+export function thrownMessage(e: unknown): string {
+  try {
+    const message = typeof e === "object" && e !== null ? (e as { message?: unknown }).message : undefined;
+    return typeof message === "string" ? message : String(e);
+  } catch {
+    return "a thrown value that could not be read";
+  }
+}
+
 /** Builds an error object; `data` is omitted when undefined so encoding stays stable. */
 export function rpcError(code: number, message: string, data?: unknown): JsonRpcErrorObject {
   return data === undefined ? { code, message } : { code, message, data };

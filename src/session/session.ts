@@ -27,7 +27,7 @@
  */
 import { UNENCODABLE_RESPONSE } from "../jsonrpc/codec.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
-import { ErrorCode } from "../jsonrpc/errors.js";
+import { ErrorCode, thrownMessage } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import { LEGACY_VERSIONS } from "../model/versions.js";
 import { applyChange, changeOf, endSubscription, endSubscriptions } from "../modern/server.js";
@@ -113,7 +113,7 @@ export function step(state: SessionState, input: SessionInput): StepResult {
     dispatch(state, input, out);
   } catch (e) {
     // A bug, not a protocol event: make it fatal and visible rather than corrupting state.
-    const reason = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    const reason = `internal error: ${thrownMessage(e)}`;
     try {
       fail(state, reason, out);
     } catch {

@@ -41,7 +41,7 @@
  * Another requestor's tasks never make room, even those already retrieved: a requestor
  * with nothing finished of its own waits for the table to drain (TTLs, its tasks ending).
  */
-import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { ErrorCode, rpcError, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
@@ -157,7 +157,7 @@ export function stepTasks(state: TaskTableState, input: TaskInput): TaskStepResu
     }
   } catch (e) {
     // A bug, not a protocol event: surface it rather than throw across the boundary.
-    diagnose(out, "internal", `internal error: ${e instanceof Error ? e.message : String(e)}`);
+    diagnose(out, "internal", `internal error: ${thrownMessage(e)}`);
   }
   return { state, outputs: out };
 }

@@ -1,3 +1,5 @@
+import { thrownMessage } from "../jsonrpc/errors.js";
+
 /**
  * The text of a thrown value, for close reasons and request failures: an `Error`'s message,
  * with its cause when the message alone says nothing. undici's `fetch failed` says why only
@@ -7,7 +9,7 @@
  */
 export function errorText(e: unknown): string {
   try {
-    if (!(e instanceof Error)) return String(e);
+    if (!(e instanceof Error)) return thrownMessage(e);
     const cause = (e as { cause?: unknown }).cause;
     if (!(cause instanceof Error)) return String(e.message);
     const message = typeof cause.message === "string" ? cause.message : "";

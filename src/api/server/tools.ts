@@ -19,7 +19,7 @@
  * that answers synchronously is answered synchronously, with no promise in between.
  */
 import { McpError, type RequestContext } from "../../driver/endpoint.js";
-import { ErrorCode } from "../../jsonrpc/errors.js";
+import { ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { methodSpec } from "../../model/methods.js";
 import { isModernVersion, LEGACY_VERSIONS, type ProtocolVersion } from "../../model/versions.js";
@@ -162,17 +162,13 @@ export function toolEntry<A extends object>(
   return entry;
 }
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 /**
  * What a tool's handler threw (no ask left open), as its answer: a protocol error as
  * itself; anything else an `isError` result (tools.mdx "Error Handling").
  */
 function toolFailure(e: unknown): JsonObject {
   if (e instanceof ProtocolError || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
-  return { content: [{ type: "text", text: errorText(e) }], isError: true };
+  return { content: [{ type: "text", text: thrownMessage(e) }], isError: true };
 }
 
 /** A handler's answer checked against the tool's contract (`outputSchema`, structured content). */
