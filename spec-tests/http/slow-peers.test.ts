@@ -206,7 +206,7 @@ test("modern requests in progress are bounded: past maxModernRequests a request 
   assert.equal(refused.status, 503);
   const body = await refused.json();
   assert.equal(body.id, 2);
-  assert.match(body.error.message, /too many requests in progress/);
+  assert.equal(body.error.message, "Service Unavailable: too many modern requests in progress (maxModernRequests 1)");
   tools.release();
   await (await first).text();
   const later = await postModern(handler, modernRequest(3, "tools/call", { name: "echo", arguments: { text: "y" } }));
@@ -231,7 +231,8 @@ test("subscriptions/listen streams are bounded apart (maxListenStreams, default 
     assert.equal(refused.status, 503);
     const body = await refused.json();
     assert.equal(body.id, 3);
-    assert.match(body.error.message, /too many subscriptions\/listen streams open/);
+    // The message names the bound: half of maxModernRequests unless given.
+    assert.match(body.error.message, /too many subscriptions\/listen streams open \(maxListenStreams 2\)$/);
     const call = await postModern(handler, modernRequest(4, "tools/call", { name: "echo", arguments: { text: "room" } }));
     assert.equal((await call.json()).result.content[0].text, "room");
     assert.equal((await postModern(handler, modernRequest(5, "server/discover"))).status, 200);

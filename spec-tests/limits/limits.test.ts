@@ -125,9 +125,11 @@ test("limits (Streamable HTTP): a body over maxBodyBytes is 413 with a JSON-RPC 
 });
 
 test("limits (Streamable HTTP): past maxSessions an initialize is 503 with a JSON-RPC error; ending one session makes room", async () => {
-  const { h, open } = await httpSetup({ maxSessions: 2, enableJsonResponse: true });
+  const { h, post, open } = await httpSetup({ maxSessions: 2, enableJsonResponse: true });
   const a = await open();
   await open();
+  const refused = await post(INIT);
+  assert.equal((await refused.json()).error.message, "Service Unavailable: too many sessions (maxSessions 2)", "the message names the bound");
   const third = await open();
   assert.equal(third.status, 503);
   assert.equal(third.sid, null);

@@ -99,7 +99,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
    * until the kernel accepts it.
    */
   function newSession(req: HttpRequestView, body: Uint8Array): { session: HttpSession; setup: HttpSessionSetup } | Response {
-    if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, "too many sessions");
+    if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, `too many sessions (maxSessions ${maxSessions})`);
     const id = generate();
     if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
       return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
