@@ -72,7 +72,7 @@ test("transports: connect() of something that is no Transport (nothing, a URL) a
   createHttpHandler({ createSession, maxSessions: Number.POSITIVE_INFINITY, sessionIdleMs: 0, allowedHosts: false, allowedOrigins: ["https://app.example"] }).close();
 });
 
-test("misspelled option names (within two edits of a known one, ignoring case; one for names of up to four letters) are a TypeError naming the one meant, in every options object an application builds; other unknown names are left alone", async () => {
+test("misspelled option names (within two edits of a known one, ignoring case; one for names of up to six letters) are a TypeError naming the one meant, in every options object an application builds; other unknown names are left alone", async () => {
   const { createHttpHandler } = await import("../../src/transports/http-server.js");
   const { httpClientTransport } = await import("../../src/transports/http-client.js");
   const createSession = new McpServer(SERVER).httpSession();
@@ -80,7 +80,7 @@ test("misspelled option names (within two edits of a known one, ignoring case; o
     [() => new McpServer(SERVER, { sesion: {} } as never), /McpServer options: unknown option "sesion"; did you mean "session"\?/],
     [() => new McpServerCore(SERVER, { pagesize: 2 } as never), /McpServer options: unknown option "pagesize"; did you mean "pageSize"\?/],
     [() => new McpClient(CLIENT, { handler: {} } as never), /McpClient options: unknown option "handler"; did you mean "handlers"\?/],
-    [() => new McpClientCore(CLIENT, { onevents: () => {} } as never), /did you mean "onEvent"\?/],
+    [() => new McpClientCore(CLIENT, { onEvnt: () => {} } as never), /did you mean "onEvent"\?/],
     [() => new McpClient(CLIENT, { session: { requestTimeout: 5 } } as never), /session options: unknown option "requestTimeout"; did you mean "requestTimeoutMs"\?/],
     [() => createHttpHandler({ createSesion: createSession } as never), /createHttpHandler: unknown option "createSesion"; did you mean "createSession"\?/],
     [() => createHttpHandler({ createSession, allowedOrigin: ["https://a.example"] } as never), /did you mean "allowedOrigins"\?/],
@@ -89,18 +89,27 @@ test("misspelled option names (within two edits of a known one, ignoring case; o
   ];
   for (const [build, message] of cases) assert.throws(build, (e: unknown) => e instanceof TypeError && message.test(e.message), String(message));
   // Not misspellings: a name far from every known one (an option of a newer release, an
-  // application's own field), and a short name two edits from a short known one (`port`, `path`).
-  new McpServer(SERVER, { somethingNew: 1 } as never);
+  // application's own field), a short name two edits from a short known one (`mode`,
+  // `modern`), one that holds a known name whole (`sessions`, `unsubscribe`), one given beside
+  // the name it resembles, and a class instance's `_private` fields.
+  new McpServer(SERVER, { somethingNew: 1, sessions: 2, unsubscribe: true } as never);
   new McpClient(CLIENT, { session: { traceId: "x" } } as never);
-  createHttpHandler({ createSession, port: 3000 } as never).close();
-  httpClientTransport("http://127.0.0.1:1/mcp", { retries: 3 } as never);
+  createHttpHandler({ createSession, port: 3000, mode: "x" } as never).close();
+  httpClientTransport("http://127.0.0.1:1/mcp", { retries: 3, headers: {}, header: "x" } as never).close();
+  class Options {
+    _clock = 1;
+    pageSize = 2;
+  }
+  new McpServer(SERVER, new Options() as never);
 });
 
 test("client handlers: a function under a name that is no handler (it would declare nothing) and a handler that is no function are TypeErrors; other fields of the object are left alone", () => {
   assert.throws(() => new McpClient(CLIENT, { handlers: { sampler: () => ({}) } as never }), /handlers\.sampler is not a client handler \(they are sampling, elicitation, roots\)/);
   assert.throws(() => new McpClientCore(CLIENT, { handlers: { elicitation: "ask" } as never }), /handlers\.elicitation must be a function/);
   assert.throws(() => new McpClient(CLIENT, { handlers: [] as never }), /handlers must be an object/);
-  const c = new McpClient(CLIENT, { handlers: { roots: () => [], store: new Map() } as never });
+  assert.throws(() => new McpClient(CLIENT, { handlers: { elicit: () => ({ action: "cancel" }) } as never }), /handlers\.elicit is not a client handler/);
+  // The application's own fields, functions among them (a handlers object that is a class instance), are its own.
+  const c = new McpClient(CLIENT, { handlers: { roots: () => [], store: new Map(), onLog: () => {} } as never });
   assert.deepEqual(c.capabilities, { roots: { listChanged: true } });
 });
 
@@ -110,14 +119,37 @@ test("httpClientTransport: no URL, a message bound or reconnect setting given as
   const cases: [() => unknown, RegExp][] = [
     [() => httpClientTransport(undefined as never), /httpClientTransport takes the server's MCP endpoint URL \(a string or URL\)/],
     [() => httpClientTransport(url, null as never), /options must be an object/],
-    [() => httpClientTransport(url, { maxMessageBytes: -1 }), /maxMessageBytes must be a positive integer \(got -1\)/],
-    [() => httpClientTransport(url, { maxMessageBytes: "4mb" as never }), /maxMessageBytes must be a positive integer \(got "4mb"\)/],
+    [() => httpClientTransport(url, { maxMessageBytes: -1 }), /maxMessageBytes must be a positive integer or Infinity \(got -1\)/],
+    [() => httpClientTransport(url, { maxMessageBytes: "4mb" as never }), /maxMessageBytes must be a positive integer or Infinity \(got "4mb"\)/],
     [() => httpClientTransport(url, { headers: "Authorization: x" as never }), /headers must be an object/],
     [() => httpClientTransport(url, { fetch: "fetch" as never }), /fetch must be a function/],
     [() => httpClientTransport(url, { reconnect: { initialDelayMs: "1s" as never } }), /reconnect\.initialDelayMs must be a finite number of milliseconds >= 0 \(got "1s"\)/],
     [() => httpClientTransport(url, { reconnect: { factor: 0.5 } }), /reconnect\.factor must be a finite number >= 1 \(got 0\.5\)/],
-    [() => httpClientTransport(url, { reconnect: { maxRetries: -1 } }), /reconnect\.maxRetries must be a non-negative integer \(got -1\)/],
+    [() => httpClientTransport(url, { reconnect: { maxRetries: -1 } }), /reconnect\.maxRetries must be a non-negative integer or Infinity \(got -1\)/],
+    [() => httpClientTransport(url, { reconnect: { initialDelayMs: Number.POSITIVE_INFINITY } }), /reconnect\.initialDelayMs must be a finite number of milliseconds >= 0 \(got Infinity\)/],
   ];
   for (const [build, message] of cases) assert.throws(build, message);
   httpClientTransport(new URL(url), { maxMessageBytes: 1024, reconnect: { initialDelayMs: 0, factor: 1, maxRetries: 0, maxReissues: 0 } }).close();
+  // Infinity is no bound, as for the HTTP handler's: retry for ever, no cap on the delay or the message.
+  httpClientTransport(url, { maxMessageBytes: Number.POSITIVE_INFINITY, reconnect: { maxRetries: Number.POSITIVE_INFINITY, maxDelayMs: Number.POSITIVE_INFINITY, maxReissues: Number.POSITIVE_INFINITY } }).close();
+});
+
+test("httpClientTransport: headers given as a Headers or a Map are sent (Object.entries sees no entries in either, so they were dropped)", async () => {
+  const { httpClientTransport } = await import("../../src/transports/http-client.js");
+  for (const headers of [new Headers({ Authorization: "Bearer h" }), new Map([["Authorization", "Bearer h"]]) as never, { Authorization: "Bearer h" }]) {
+    let sent: Headers | undefined;
+    const t = httpClientTransport("http://127.0.0.1:1/mcp", {
+      headers: headers as never,
+      fetch: async (_input, init) => {
+        sent = new Headers(init.headers);
+        return new Response(null, { status: 202 });
+      },
+    });
+    t.onMessage(() => {});
+    t.onClose(() => {});
+    t.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    for (let i = 0; i < 10 && sent === undefined; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(sent?.get("authorization"), "Bearer h", headers.constructor.name);
+    t.close();
+  }
 });

@@ -448,3 +448,40 @@ test("endpoint: whatever a handler throws is answered -32603 with a readable mes
   await assert.rejects(client.request("tools/call", { name: "a" }), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "a thrown value that could not be read");
   await assert.rejects(client.request("tools/call", { name: "a" }), (e: McpError) => e.message === "db down");
 });
+
+test("endpoint: an onError that itself throws, and an async onProgress that rejects, still never escape receive() nor go unhandled", async () => {
+  const reported: unknown[] = [];
+  const sent: string[] = [];
+  const make = (onError: (e: unknown) => void) => new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {} }, { send: (m) => void sent.push(encode(m)), onError } as EndpointHooks, new ManualClock());
+  const drive = async (client: Endpoint, onProgress: () => unknown) => {
+    sent.length = 0;
+    const ready = client.open();
+    client.receive(JSON.stringify({ jsonrpc: "2.0", id: JSON.parse(sent[0]).id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }));
+    await ready;
+    const call = client.request("tools/call", { name: "t" }, { onProgress: onProgress as never });
+    const req = JSON.parse(sent.at(-1)!);
+    assert.doesNotThrow(() => client.receive(JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: req.params._meta.progressToken, progress: 1 } })));
+    client.receive(JSON.stringify({ jsonrpc: "2.0", id: req.id, result: { content: [] } }));
+    assert.deepEqual(await call, { content: [] });
+  };
+  // onError throws: rethrown on a fresh microtask (an uncaught error), which this test runs itself.
+  const rethrown: unknown[] = [];
+  const queue = globalThis.queueMicrotask;
+  globalThis.queueMicrotask = (fn) => {
+    try {
+      fn();
+    } catch (e) {
+      rethrown.push(e);
+    }
+  };
+  try {
+    await drive(make(() => { throw new Error("onError bug"); }), () => { throw new Error("listener bug"); });
+  } finally {
+    globalThis.queueMicrotask = queue;
+  }
+  assert.deepEqual(rethrown.map((e) => (e as Error).message), ["onError bug"]);
+  // An async listener's rejection reaches onError.
+  await drive(make((e) => reported.push(e)), async () => { throw new Error("async listener bug"); });
+  await flush();
+  assert.deepEqual(reported.map((e) => (e as Error).message), ["async listener bug"]);
+});

@@ -42,7 +42,7 @@
 import { systemClock, type Clock } from "../driver/clock.js";
 import { McpError, type RequestContext } from "../driver/endpoint.js";
 import type { RequestStateCodec } from "../driver/request-state.js";
-import { ErrorCode } from "../jsonrpc/errors.js";
+import { ErrorCode, thrownMessage } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { isModernVersion } from "../model/versions.js";
 import { inputRequiredProblem } from "../modern/server.js";
@@ -284,7 +284,7 @@ export async function gather(inputs: InputRequests, rc: RequestContext, signal =
     if (s.status === "fulfilled") Object.defineProperty(responses, keys[i], { value: s.value, enumerable: true, writable: true, configurable: true });
     else {
       failed = s.reason;
-      failure = `${inputs[keys[i]].method}: ${s.reason instanceof Error ? s.reason.message : String(s.reason)}`;
+      failure = `${inputs[keys[i]].method}: ${thrownMessage(s.reason)}`;
     }
   });
   return failure === undefined ? { responses } : { responses, failure, failed };

@@ -8,8 +8,9 @@
  * `sampling`, and every server request for it got `-32601`.
  *
  * Theory of operation. A name the object does not know is refused only when it is within
- * two edits of a name it does know (one, for a name of up to four letters; ignoring case), which is how typos look: `header`,
- * `maxMessageByte`, `openGETStream`. Any other unknown name is left alone, so an option
+ * two edits of a name it does know (one for a name of up to six letters; ignoring case),
+ * which is how typos look: `header`, `maxMessageByte`, `openGETStream` ({@link misspelled}
+ * says what is never taken for one). Any other unknown name is left alone, so an option
  * from a newer release, or an application's own field on a shared object, does not
  * break. Each list of known names is checked against its interface at compile time
  * ({@link knownNames}), so an option added to an interface cannot be missing from it.
@@ -31,11 +32,27 @@ type MissingNone<T, N extends readonly string[]> = [Exclude<keyof T & string, N[
 /** Throws a `TypeError` for an own key of `given` that looks like a misspelling of one of `known` (`what` names the options object). */
 export function refuseMisspelledOptions(what: string, given: object, known: readonly string[]): void {
   for (const key of Object.keys(given)) {
-    if (known.includes(key)) continue;
-    // Two edits make a short name into too many others (`path` and `port` are two apart): one there.
-    const meant = known.find((k) => editsAtMost(key.toLowerCase(), k.toLowerCase(), k.length <= 4 ? 1 : 2));
-    if (meant !== undefined) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)}; did you mean ${JSON.stringify(meant)}?`);
+    const meant = misspelled(key, known);
+    // Given beside the name it resembles, it is some other field, not a typo of that name.
+    if (meant !== undefined && (given as Record<string, unknown>)[meant] === undefined) {
+      throw new TypeError(`${what}: unknown option ${JSON.stringify(key)}; did you mean ${JSON.stringify(meant)}?`);
+    }
   }
+}
+
+/**
+ * The known name `key` looks like a misspelling of, or undefined. Not a key that is known,
+ * a private-looking `_field` (a class instance passed as options), or one that holds a known
+ * name whole (`unsubscribe`, `sessions`: another word built on it). Two edits make a short
+ * name into too many others (`mode` and `modern`): one up to six letters, two beyond.
+ */
+export function misspelled(key: string, known: readonly string[]): string | undefined {
+  if (known.includes(key) || key.startsWith("_")) return undefined;
+  const k = key.toLowerCase();
+  return known.find((name) => {
+    const n = name.toLowerCase();
+    return !(k.length > n.length && k.includes(n)) && editsAtMost(k, n, n.length <= 6 ? 1 : 2);
+  });
 }
 
 /** True when `a` becomes `b` with at most `max` insertions, deletions or substitutions (bounded Levenshtein). */

@@ -11,12 +11,22 @@
  */
 export function callListener<A, B>(fn: (a: A, b: B) => void, a: A, b: B, onError: ((error: unknown) => void) | undefined): void {
   try {
-    fn(a, b);
+    const returned: unknown = fn(a, b);
+    // An async listener fails later: its rejection is reported the same way, not left unhandled.
+    if (typeof (returned as PromiseLike<unknown> | undefined)?.then === "function") (returned as PromiseLike<unknown>).then(undefined, (e: unknown) => report(e, onError));
   } catch (e) {
-    if (onError !== undefined) onError(e);
-    else
-      queueMicrotask(() => {
-        throw e;
-      });
+    report(e, onError);
   }
+}
+
+/** Hands `e` to `onError`, or rethrows it on a fresh microtask; an `onError` that throws is rethrown there too, never into the caller. */
+function report(e: unknown, onError: ((error: unknown) => void) | undefined): void {
+  try {
+    if (onError !== undefined) return onError(e);
+  } catch (again) {
+    e = again;
+  }
+  queueMicrotask(() => {
+    throw e;
+  });
 }

@@ -14,7 +14,7 @@ import type { Issue } from "../schema/validate.js";
  * The `-32603` for a request whose handler answered what the method's result schema
  * refuses: what is wrong goes in the message and in `data.issues` (as `-32602` carries a
  * request's), so whoever reads the error, at either end, sees what the handler must fix
- * (a tool that returned `{}`: "/content: required"). The peer learns nothing the result
+ * (a tool that returned `{}`: `/: missing required property "content"`). The peer learns nothing the result
  * would not have told it.
  */
 export function invalidResultError(method: string, issues: Issue[]): JsonRpcErrorObject {

@@ -12,6 +12,7 @@
  * Comparison is by canonical JSON (keys sorted), so a transcript that went through another
  * tool that reordered keys still replays.
  */
+import { thrownMessage } from "../jsonrpc/errors.js";
 import { isProtocolVersion } from "../model/versions.js";
 import { createSession, step } from "./session.js";
 import type { SessionInput, SessionOptions, SessionOutput } from "./types.js";
@@ -71,7 +72,7 @@ export function recordingSession(options: SessionOptions): { state: ReturnType<t
         recorded = JSON.parse(JSON.stringify(input) ?? "null") as SessionInput;
       } catch (e) {
         const type = (input as { type?: unknown } | null)?.type;
-        return [{ type: "diagnostic", code: "input-refused", message: `the input has no JSON form, so no transcript can hold it: ${e instanceof Error ? e.message : String(e)}`, detail: { type } }];
+        return [{ type: "diagnostic", code: "input-refused", message: `the input has no JSON form, so no transcript can hold it: ${thrownMessage(e)}`, detail: { type } }];
       }
       // Not an object: step refuses it and nothing changed; a transcript line holds only object inputs.
       if (recorded === null || typeof recorded !== "object") return step(state, recorded).outputs;
@@ -89,7 +90,7 @@ export function replay(text: string): ReplayResult {
     return replayLines(text);
   } catch (e) {
     // Options no session can be made from, outputs nested past the stack: no transcript this kernel can replay.
-    return { ok: false, malformed: true, index: -1, expected: "a transcript this kernel can replay", actual: e instanceof Error ? e.message : String(e), reason: `the transcript could not be replayed: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, malformed: true, index: -1, expected: "a transcript this kernel can replay", actual: thrownMessage(e), reason: `the transcript could not be replayed: ${thrownMessage(e)}` };
   }
 }
 

@@ -437,7 +437,7 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
   try {
     state.options = resolveTaskOptions(s.options as TaskTableOptions);
   } catch (e) {
-    return { ok: false, error: `task table snapshot has invalid options: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, error: `task table snapshot has invalid options: ${thrownMessage(e)}` };
   }
   return { ok: true, state };
 }

@@ -107,7 +107,7 @@ export interface HttpClientOptions {
    */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Headers sent on every request (e.g. `Authorization`). Names must be tokens and values header-safe. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | Headers;
   /**
    * Largest message read from the server, in bytes: a JSON response body, or one SSE event
    * (with 1 KiB for its field names). Past it a JSON body is cancelled and its request fails
@@ -216,9 +216,9 @@ function refuseMisreadOptions(url: unknown, options: HttpClientOptions): void {
   for (const key of ["fetch", "sleep", "onError", "requestHeaders"]) {
     if (o[key] !== undefined && typeof o[key] !== "function") throw new TypeError(`httpClientTransport: ${key} must be a function`);
   }
-  if (o.headers !== undefined && (typeof o.headers !== "object" || o.headers === null || Array.isArray(o.headers))) throw new TypeError("httpClientTransport: headers must be an object of header names to values");
-  if (o.maxMessageBytes !== undefined && !(Number.isSafeInteger(o.maxMessageBytes) && (o.maxMessageBytes as number) > 0)) {
-    throw new RangeError(`httpClientTransport: maxMessageBytes must be a positive integer (got ${JSON.stringify(o.maxMessageBytes) ?? String(o.maxMessageBytes)})`);
+  if (o.headers !== undefined && (typeof o.headers !== "object" || o.headers === null || Array.isArray(o.headers))) throw new TypeError("httpClientTransport: headers must be an object of header names to values, or a Headers");
+  if (o.maxMessageBytes !== undefined && !(isCount(o.maxMessageBytes) && o.maxMessageBytes > 0)) {
+    throw new RangeError(`httpClientTransport: maxMessageBytes must be a positive integer or Infinity (got ${shown(o.maxMessageBytes)})`);
   }
   const r = o.reconnect;
   if (r === undefined) return;
@@ -226,11 +226,23 @@ function refuseMisreadOptions(url: unknown, options: HttpClientOptions): void {
   refuseMisspelledOptions("httpClientTransport reconnect", r, RECONNECT_NAMES);
   const rec = r as Record<string, unknown>;
   const bad = (key: string, rule: string): never => {
-    throw new RangeError(`httpClientTransport: reconnect.${key} must be ${rule} (got ${JSON.stringify(rec[key]) ?? String(rec[key])})`);
+    throw new RangeError(`httpClientTransport: reconnect.${key} must be ${rule} (got ${shown(rec[key])})`);
   };
-  for (const key of ["initialDelayMs", "maxDelayMs"]) if (rec[key] !== undefined && !(typeof rec[key] === "number" && Number.isFinite(rec[key]) && rec[key] >= 0)) bad(key, "a finite number of milliseconds >= 0");
+  const delay = (v: unknown, finite: boolean) => typeof v === "number" && v >= 0 && (!finite || Number.isFinite(v));
+  if (rec.initialDelayMs !== undefined && !delay(rec.initialDelayMs, true)) bad("initialDelayMs", "a finite number of milliseconds >= 0");
+  if (rec.maxDelayMs !== undefined && !delay(rec.maxDelayMs, false)) bad("maxDelayMs", "a number of milliseconds >= 0 (Infinity: no cap)");
   if (rec.factor !== undefined && !(typeof rec.factor === "number" && Number.isFinite(rec.factor) && rec.factor >= 1)) bad("factor", "a finite number >= 1");
-  for (const key of ["maxRetries", "maxReissues"]) if (rec[key] !== undefined && !(Number.isSafeInteger(rec[key]) && (rec[key] as number) >= 0)) bad(key, "a non-negative integer");
+  for (const key of ["maxRetries", "maxReissues"]) if (rec[key] !== undefined && !isCount(rec[key])) bad(key, "a non-negative integer or Infinity");
+}
+
+/** A non-negative integer, or Infinity (no bound), as the HTTP handler's bounds take it. */
+function isCount(v: unknown): v is number {
+  return v === Number.POSITIVE_INFINITY || (Number.isSafeInteger(v) && (v as number) >= 0);
+}
+
+/** A refused value as an error message shows it: a number as written (JSON would print Infinity as null). */
+function shown(v: unknown): string {
+  return typeof v === "number" ? String(v) : (JSON.stringify(v) ?? String(v));
 }
 
 /**
@@ -302,7 +314,9 @@ export class HttpClient implements HttpClientTransport {
     this.maxRetries = r.maxRetries ?? 5;
     this.maxReissues = r.maxReissues ?? 2;
     this.base = {};
-    for (const [k, v] of Object.entries(options.headers ?? {})) {
+    // A Headers or a Map is read by its entries (Object.entries would see none and send nothing).
+    const given = options.headers;
+    for (const [k, v] of given instanceof Headers || given instanceof Map ? (given.entries() as Iterable<[string, string]>) : Object.entries(given ?? {})) {
       if (!isHeaderName(k) || !isSafeHeaderValue(v)) throw new TypeError(`header ${JSON.stringify(k)} is not a valid HTTP header`);
       this.base[k] = v;
     }

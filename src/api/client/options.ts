@@ -18,7 +18,7 @@ import type { ElicitationChecks } from "../../schema/elicitation.js";
 import type { JsonSchemaValidator } from "../../schema/json-schema.js";
 import type { SessionOptions, SessionOutput } from "../../session/types.js";
 import { isObject } from "../connection.js";
-import { knownNames } from "../option-names.js";
+import { knownNames, misspelled } from "../option-names.js";
 import type { TaskRuntime, TaskRuntimeOptions } from "../tasks.js";
 import type { CreateMessageParams, CreateMessageAnswer, ElicitParams, ElicitResult, Root } from "../types.js";
 
@@ -87,8 +87,18 @@ export const CLIENT_OPTION_NAMES = /* @__PURE__ */ knownNames<McpClientOptions>(
 const HANDLER_NAMES = /* @__PURE__ */ knownNames<ClientHandlers>()(["sampling", "elicitation", "roots"]);
 
 /**
- * Refuses a handler that is not a function, and a function under a name that is no handler
- * (`sampler` declared nothing, and every server request for sampling got `-32601`).
+ * Whether a function under `name` was meant as a handler: a misspelling of one, or a name
+ * that starts as one does (`sampler`, `elicit`, `rootsList`). Another function field (an
+ * instance's `onLog`) is the application's own.
+ */
+function meantHandler(name: string): boolean {
+  const start = name.slice(0, 4).toLowerCase();
+  return misspelled(name, HANDLER_NAMES) !== undefined || HANDLER_NAMES.some((h) => h.startsWith(start) && start.length === 4);
+}
+
+/**
+ * Refuses a handler that is not a function, and a function under a name meant as one that
+ * is none (`sampler` declared nothing, and every server request for sampling got `-32601`).
  */
 export function checkHandlers(handlers: ClientHandlers | undefined): void {
   if (handlers === undefined) return;
@@ -96,7 +106,7 @@ export function checkHandlers(handlers: ClientHandlers | undefined): void {
   for (const [name, fn] of Object.entries(handlers)) {
     if (HANDLER_NAMES.includes(name)) {
       if (fn !== undefined && typeof fn !== "function") throw new TypeError(`handlers.${name} must be a function`);
-    } else if (typeof fn === "function") {
+    } else if (typeof fn === "function" && meantHandler(name)) {
       throw new TypeError(`handlers.${name} is not a client handler (they are ${HANDLER_NAMES.join(", ")})`);
     }
   }
