@@ -45,10 +45,10 @@ function rawServer(flags: string[]) {
         await turn();
       }
     },
-    /** Resolves with the parsed reply to request `id` (or the first reply with id null, for `null`). */
-    async reply(id: number | null): Promise<{ id: unknown; result?: unknown; error?: { code: number } }> {
+    /** Resolves with the parsed reply to request `id` (or, for `null`, the first error whose id could not be read: it has none on the wire). */
+    async reply(id: number | null): Promise<{ id?: unknown; result?: unknown; error?: { code: number } }> {
       for (;;) {
-        const found = lines.map((l) => JSON.parse(l)).find((m) => m.id === id && ("result" in m || "error" in m));
+        const found = lines.map((l) => JSON.parse(l)).find((m) => (id === null ? !("id" in m) : m.id === id) && ("result" in m || "error" in m));
         if (found) return found;
         await new Promise<void>((r) => waiters.push(r));
       }
@@ -74,7 +74,7 @@ test("stdio server: a message in several writes, several messages in one write, 
 
 // transports (stdio) + JSON-RPC: a line that is too long or not UTF-8 is answered, and the connection survives;
 // basic/index: the error names the request's id when it can be read (the framer keeps the dropped line's two ends).
-test("stdio server: an oversized request gets -32600 with its id, an invalid UTF-8 line -32700 with id null; the connection survives", async () => {
+test("stdio server: an oversized request gets -32600 with its id, an invalid UTF-8 line -32700 with no id; the connection survives", async () => {
   const s = rawServer(["--max-line=1024"]);
   await s.write(init(1) + "\n");
   await s.reply(1);
