@@ -389,8 +389,12 @@ export async function runRows(rows: readonly Row[], opts: AsyncOptions, progress
     // A heap baseline can read 0 at tiny sizes (GC slack is the whole signal): no ratio, but no failure.
     else if (base === 0) result.note = `${result.note ? `${result.note}; ` : ""}baseline ${row.baseline} measured 0: no ratio`;
     else if (row.baseline !== undefined && result.error === undefined) result.error = `baseline ${row.baseline} was not measured`;
-    if (result.error === undefined) result.pass = verdict(result.ratio, row.target, cost ?? Infinity, limits.get(row.name));
-    else if (result.target !== null) result.pass = false;
+    if (result.error !== undefined) {
+      if (result.target !== null) result.pass = false;
+    } else if (base === 0 && limits.get(row.name) === undefined) {
+      // Nothing to divide by is no verdict either way (see the note), not a failure.
+      result.pass = null;
+    } else result.pass = verdict(result.ratio, row.target, cost ?? Infinity, limits.get(row.name));
     return result;
   });
 }

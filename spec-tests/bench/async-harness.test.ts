@@ -79,3 +79,15 @@ test("bench/async-harness: no forced GC runs between a group's timed repeats; th
   assert.deepEqual(log.slice(warmAndTimed.length), ["gc", "gc", "a", "gc", "gc", "b", "gc", "gc", "a", "gc", "gc", "b"]);
   assert.ok(results.every((r) => Number.isFinite(r.heapBytes)), "each row still has its heap figure");
 });
+
+test("bench/async-harness: a baseline that measured 0 gives the rows dividing by it no ratio and no verdict, with a note, instead of a ratio over nothing (cold start above the floor once read 112,841× when ours beat the floor)", async () => {
+  const rows = [
+    { name: "zero", metric: "time" as const, measure: async () => ({ cost: 0 }) },
+    { name: "over it", metric: "time" as const, baseline: "zero", target: { min: 2 }, measure: async () => ({ cost: 5 }) },
+  ];
+  const [zero, over] = await runRows(rows, { repeats: 1 } as never);
+  assert.equal(zero.pass, null);
+  assert.equal(over.ratio, null);
+  assert.equal(over.pass, null);
+  assert.match(over.note ?? "", /baseline zero measured 0: no ratio/);
+});
