@@ -752,13 +752,13 @@ test("sessions end after sessionIdleMs without requests or open connections", as
   await g.cancel();
   clock.advance(1000);
   assert.equal(handler.sessionCount, 0);
-  assert.deepEqual(tools.closed, ["session idle timeout"]);
+  assert.deepEqual(tools.closed, ["session idle timeout (no request or open stream for sessionIdleMs 1000 ms)"]);
   assert.equal((await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, sid, V)).status, 404);
   // A session DELETEd before its idle deadline disarms its timer.
   const other = await open(handler);
   await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": other, "mcp-protocol-version": V } }));
   clock.advance(5000);
-  assert.deepEqual(tools.closed, ["session idle timeout", "session terminated by the client (HTTP DELETE)"]);
+  assert.deepEqual(tools.closed, ["session idle timeout (no request or open stream for sessionIdleMs 1000 ms)", "session terminated by the client (HTTP DELETE)"]);
 });
 
 test("transports/Sending Messages item 6 (the stream SHOULD include the response): what a tool writes at once, more events than the replay log keeps, reaches the POST's stream in full", async () => {

@@ -168,7 +168,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
       // An open connection is a client that is still there.
       if (session.liveConnections > 0) arm(session, now + idleMs);
       else if (now < due) arm(session, due);
-      else session.terminate("session idle timeout");
+      else session.terminate(`session idle timeout (no request or open stream for sessionIdleMs ${idleMs} ms)`);
     });
   }
 
