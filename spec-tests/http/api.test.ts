@@ -170,3 +170,28 @@ test("api over real sockets: a server that cannot be reached fails the call with
     await second.http.close();
   }
 });
+
+test("api over Streamable HTTP (basic/utilities/progress, server → client request): an onProgress of a tool's ctx.sample that throws goes to McpServer's onError (httpSession() passes it to the session's endpoint), and the sample still answers", async () => {
+  const errors: unknown[] = [];
+  const server = new McpServer({ name: "api-http", version: "1.0.0" }, { onError: (e) => errors.push(e) });
+  server.tool("ask", {}, async (_args, ctx) => {
+    const r = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 }, { onProgress: () => { throw new Error("listener bug"); } });
+    return { content: [{ type: "text", text: (r.content as { text: string }).text }] };
+  });
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+  const { transport } = throughHandler(handler);
+  const client = new McpClient({ name: "api-client", version: "1.0.0" }, {
+    handlers: {
+      sampling: (_params, ctx) => {
+        ctx.progress(1, 2);
+        return { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" };
+      },
+    },
+  });
+  await client.connect(transport);
+  const r = await client.callTool("ask", {});
+  assert.equal((r.content[0] as { text: string }).text, "sampled");
+  assert.deepEqual(errors.map((e) => (e as Error).message), ["listener bug"]);
+  client.close();
+  handler.close();
+});
