@@ -12,7 +12,9 @@ import { CLIENT, SERVER } from "./setup.js";
 const BAD_SESSIONS: [unknown, RegExp][] = [
   [{ keepAliveMs: "100" }, /session\.keepAliveMs must be a finite number of milliseconds >= 0 \(got "100"\)/],
   [{ requestTimeoutMs: -1 }, /session\.requestTimeoutMs must be a finite number/],
-  [{ requestTimeoutMs: Number.NaN }, /session\.requestTimeoutMs/],
+  // A number JSON cannot write (it would print null) is shown as written.
+  [{ requestTimeoutMs: Number.NaN }, /session\.requestTimeoutMs must be a finite number of milliseconds >= 0 \(got NaN\)/],
+  [{ keepAliveMs: Number.POSITIVE_INFINITY }, /session\.keepAliveMs must be a finite number of milliseconds >= 0 \(got Infinity\)/],
   [{ maxLogMessagesPerSecond: -5 }, /session\.maxLogMessagesPerSecond must be a non-negative integer/],
   [{ keepAliveMaxMissed: 1.5 }, /session\.keepAliveMaxMissed/],
   [{ maxInboundRequests: "10" }, /session\.maxInboundRequests/],
@@ -67,6 +69,7 @@ test("transports: connect() of something that is no Transport (nothing, a URL) a
   assert.throws(() => createHttpHandler({} as never), /createSession must be a function/);
   assert.throws(() => createHttpHandler({ createSession, maxSessions: -1 }), /maxSessions must be a number >= 0 \(got -1\)/);
   assert.throws(() => createHttpHandler({ createSession, maxBodyBytes: "big" as never }), /maxBodyBytes must be a number >= 0 \(got "big"\)/);
+  assert.throws(() => createHttpHandler({ createSession, maxBodyBytes: Number.NaN }), /maxBodyBytes must be a number >= 0 \(got NaN\)/);
   assert.throws(() => createHttpHandler({ createSession, allowedHosts: "example.com" as never }), /allowedHosts must be a list of strings or a predicate \(or false\)/);
   // Valid ones are taken: Infinity is no bound, false turns the Host check off.
   createHttpHandler({ createSession, maxSessions: Number.POSITIVE_INFINITY, sessionIdleMs: 0, allowedHosts: false, allowedOrigins: ["https://app.example"] }).close();

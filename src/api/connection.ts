@@ -27,7 +27,7 @@ import type { JsonObject } from "../jsonrpc/types.js";
 import { isProtocolVersion, PROTOCOL_VERSIONS } from "../model/versions.js";
 import type { SessionOptions } from "../session/types.js";
 import type { Transport } from "./transport.js";
-import { knownNames, refuseMisspelledOptions } from "./option-names.js";
+import { knownNames, refuseMisspelledOptions, shownValue } from "./option-names.js";
 
 /** Hooks of {@link attach}: the endpoint's, minus `send` (the transport is the sink), plus the transport's close. */
 export interface AttachHooks extends Omit<EndpointHooks, "send"> {
@@ -140,11 +140,11 @@ export function checkSessionOptions(session: Partial<SessionOptions> | undefined
   const s = session as Record<string, unknown>;
   for (const key of COUNT_OPTIONS) {
     const v = s[key];
-    if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 0)) throw new RangeError(`session.${key} must be a non-negative integer (got ${JSON.stringify(v) ?? String(v)})`);
+    if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 0)) throw new RangeError(`session.${key} must be a non-negative integer (got ${shownValue(v)})`);
   }
   for (const key of TIME_OPTIONS) {
     const v = s[key];
-    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) throw new RangeError(`session.${key} must be a finite number of milliseconds >= 0 (got ${JSON.stringify(v) ?? String(v)})`);
+    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) throw new RangeError(`session.${key} must be a finite number of milliseconds >= 0 (got ${shownValue(v)})`);
   }
   for (const key of ["resetTimeoutOnProgress", "validateOutgoing"] as const) {
     if (s[key] !== undefined && typeof s[key] !== "boolean") throw new TypeError(`session.${key} must be a boolean (got ${JSON.stringify(s[key])})`);

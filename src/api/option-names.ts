@@ -55,6 +55,20 @@ export function misspelled(key: string, known: readonly string[]): string | unde
   });
 }
 
+/**
+ * A refused option value as an error message shows it: JSON for text and objects (`"100"`,
+ * `[]`), a number as written (JSON prints `NaN` and `Infinity` as `null`, which names no
+ * value anyone passed). Never throws, whatever the value.
+ */
+export function shownValue(v: unknown): string {
+  if (typeof v !== "object" && typeof v !== "string") return String(v);
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return "a value with no JSON form";
+  }
+}
+
 /** True when `a` becomes `b` with at most `max` insertions, deletions or substitutions (bounded Levenshtein). */
 function editsAtMost(a: string, b: string, max: number): boolean {
   if (Math.abs(a.length - b.length) > max) return false;

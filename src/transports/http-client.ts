@@ -59,7 +59,7 @@ import { errorText } from "./error-text.js";
 import { ChurnMap } from "../driver/churn-map.js";
 import { systemClock } from "../driver/clock.js";
 import type { Transport } from "../api/transport.js";
-import { knownNames, refuseMisspelledOptions } from "../api/option-names.js";
+import { knownNames, refuseMisspelledOptions, shownValue } from "../api/option-names.js";
 import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
@@ -218,7 +218,7 @@ function refuseMisreadOptions(url: unknown, options: HttpClientOptions): void {
   }
   if (o.headers !== undefined && (typeof o.headers !== "object" || o.headers === null || Array.isArray(o.headers))) throw new TypeError("httpClientTransport: headers must be an object of header names to values, or a Headers");
   if (o.maxMessageBytes !== undefined && !(isCount(o.maxMessageBytes) && o.maxMessageBytes > 0)) {
-    throw new RangeError(`httpClientTransport: maxMessageBytes must be a positive integer or Infinity (got ${shown(o.maxMessageBytes)})`);
+    throw new RangeError(`httpClientTransport: maxMessageBytes must be a positive integer or Infinity (got ${shownValue(o.maxMessageBytes)})`);
   }
   const r = o.reconnect;
   if (r === undefined) return;
@@ -226,7 +226,7 @@ function refuseMisreadOptions(url: unknown, options: HttpClientOptions): void {
   refuseMisspelledOptions("httpClientTransport reconnect", r, RECONNECT_NAMES);
   const rec = r as Record<string, unknown>;
   const bad = (key: string, rule: string): never => {
-    throw new RangeError(`httpClientTransport: reconnect.${key} must be ${rule} (got ${shown(rec[key])})`);
+    throw new RangeError(`httpClientTransport: reconnect.${key} must be ${rule} (got ${shownValue(rec[key])})`);
   };
   const delay = (v: unknown, finite: boolean) => typeof v === "number" && v >= 0 && (!finite || Number.isFinite(v));
   if (rec.initialDelayMs !== undefined && !delay(rec.initialDelayMs, true)) bad("initialDelayMs", "a finite number of milliseconds >= 0");
@@ -238,11 +238,6 @@ function refuseMisreadOptions(url: unknown, options: HttpClientOptions): void {
 /** A non-negative integer, or Infinity (no bound), as the HTTP handler's bounds take it. */
 function isCount(v: unknown): v is number {
   return v === Number.POSITIVE_INFINITY || (Number.isSafeInteger(v) && (v as number) >= 0);
-}
-
-/** A refused value as an error message shows it: a number as written (JSON would print Infinity as null). */
-function shown(v: unknown): string {
-  return typeof v === "number" ? String(v) : (JSON.stringify(v) ?? String(v));
 }
 
 /**

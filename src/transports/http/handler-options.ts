@@ -14,7 +14,7 @@
  * themselves are applied where each option is used (`http-server.ts`,
  * `http/session-table.ts`).
  */
-import { knownNames, refuseMisspelledOptions } from "../../api/option-names.js";
+import { knownNames, refuseMisspelledOptions, shownValue } from "../../api/option-names.js";
 import type { HttpHandlerOptions } from "../http-server.js";
 
 /** The handler's numeric options: each a number >= 0 (Infinity included: no bound). */
@@ -60,7 +60,7 @@ export function refuseMisreadOptions(options: HttpHandlerOptions): void {
   const o = options as unknown as Record<string, unknown>;
   for (const key of NUMERIC_OPTIONS) {
     const v = o[key];
-    if (v !== undefined && !(typeof v === "number" && v >= 0)) throw new RangeError(`createHttpHandler: ${key} must be a number >= 0 (got ${JSON.stringify(v) ?? String(v)})`);
+    if (v !== undefined && !(typeof v === "number" && v >= 0)) throw new RangeError(`createHttpHandler: ${key} must be a number >= 0 (got ${shownValue(v)})`);
   }
   for (const key of ["allowedOrigins", "allowedHosts"] as const) {
     const v = o[key];
