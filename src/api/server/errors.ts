@@ -20,6 +20,7 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { isObject } from "../connection.js";
 import { innerRequestOf } from "../context.js";
+import { shownValue } from "../option-names.js";
 
 /**
  * Thrown by a tool to answer `tools/call` with this JSON-RPC error rather than an
@@ -53,7 +54,7 @@ export function ownFailures(method: string, answer: JsonObject | Promise<JsonObj
  * naming them, rather than failing at the first call with an engine message.
  */
 export function refuseMisuse(what: string, config: unknown, fn: unknown, role: string): void {
-  if (!isObject(config)) throw new TypeError(`${what}: the second argument must be its config object (got ${typeof config === "function" ? "a function: the config comes before the " + role : JSON.stringify(config) ?? String(config)})`);
+  if (!isObject(config)) throw new TypeError(`${what}: the second argument must be its config object (got ${typeof config === "function" ? "a function: the config comes before the " + role : shownValue(config)})`);
   if (typeof fn !== "function") throw new TypeError(`${what}: the ${role} must be a function (got ${typeof fn})`);
 }
 

@@ -22,7 +22,8 @@ import { McpError, type RequestContext } from "../../driver/endpoint.js";
 import { ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { methodSpec } from "../../model/methods.js";
-import { isModernVersion, LEGACY_VERSIONS, type ProtocolVersion } from "../../model/versions.js";
+import { LEGACY_VERSIONS, type ProtocolVersion } from "../../model/versions.js";
+import { legacyVersionsOf } from "../../session/lifecycle.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
 import { capIssues, issuesText, type JsonSchemaValidator } from "../../schema/json-schema.js";
 import type { Issue } from "../../schema/validate.js";
@@ -105,11 +106,6 @@ function validToolName(name: string): boolean {
   return true;
 }
 
-/** The versions before 2026-07-28 this server's sessions negotiate (`versions`: their option). */
-function legacyVersions(versions: readonly ProtocolVersion[] | undefined): readonly ProtocolVersion[] {
-  return (versions ?? LEGACY_VERSIONS).filter((v) => !isModernVersion(v));
-}
-
 /** `schema` compiled by `validator`; throws, naming it as `what`, when it is no object schema (`objectOnly`: of `type: "object"`) or does not compile. */
 function compile(validator: JsonSchemaValidator, what: string, schema: OutputSchema, objectOnly: boolean): (value: unknown) => Issue[] | null {
   if (typeof schema !== "object" || schema === null) throw new TypeError(`${what} must be a JSON Schema object`);
@@ -139,7 +135,8 @@ export function toolEntry<A extends object>(
   if (!hasTaskRuntime && taskSupportOf(def) !== "forbidden") {
     throw new TypeError(`tool ${JSON.stringify(name)} declares execution.taskSupport: use McpServer, or give McpServerCore a task runtime (options.tasks)`);
   }
-  const legacy = legacyVersions(versions);
+  // The versions before 2026-07-28 this server's sessions negotiate (`versions`: their option).
+  const legacy = legacyVersionsOf(versions ?? LEGACY_VERSIONS);
   const entry: ToolEntry = {
     inputBeforeTask: inputBeforeTask === true,
     taskSupport: taskSupportOf(def),
