@@ -15,7 +15,7 @@
  * rest of that second's messages are dropped. Each direction's window starts with its first
  * message after the last window ended, as progress's does (progress.ts).
  */
-import { wakeNoLaterThan } from "./timeouts.js";
+import { RATE_WINDOW_MS, wakeNoLaterThan } from "./timeouts.js";
 import { LOGGING_LEVELS, type LoggingLevel, type LogWindow, type SessionOutput, type SessionState } from "./types.js";
 
 /** Severity rank: debug = 0 … emergency = 7; unknown levels rank as -1. */
@@ -42,7 +42,7 @@ export function logRoom(state: SessionState, direction: LogDirection, now: numbe
   if (!(max > 0)) return true;
   const windows = (state.logWindows ??= {});
   const w = windows[direction];
-  if (w === undefined || now >= w.start + 1000) {
+  if (w === undefined || now >= w.start + RATE_WINDOW_MS) {
     // The last window is over (the tick at its end may not have come yet): report it first, so its diagnostic precedes this window's messages.
     if (w !== undefined) endLogWindow(state, direction, out);
     windows[direction] = { start: now, count: 0, dropped: 0 };
@@ -51,7 +51,7 @@ export function logRoom(state: SessionState, direction: LogDirection, now: numbe
   if (w.count < max) return true;
   // Reported once the window ends, with the count: one diagnostic per window, never one per
   // dropped message (that would be the flood again). The tick at the window's end says it.
-  if (w.dropped++ === 0) wakeNoLaterThan(state, w.start + 1000);
+  if (w.dropped++ === 0) wakeNoLaterThan(state, w.start + RATE_WINDOW_MS);
   return false;
 }
 
@@ -67,7 +67,7 @@ export function flushLogWindows(state: SessionState, now: number, out: SessionOu
   if (windows === undefined) return;
   for (const direction of ["outgoing", "incoming"] as const) {
     const w = windows[direction];
-    if (w !== undefined && now >= w.start + 1000) endLogWindow(state, direction, out);
+    if (w !== undefined && now >= w.start + RATE_WINDOW_MS) endLogWindow(state, direction, out);
   }
 }
 

@@ -12,7 +12,7 @@
  */
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
 import { merged } from "../jsonrpc/safe-json.js";
-import { wakeNoLaterThan, deadlineFrom } from "./timeouts.js";
+import { deadlineFrom, RATE_WINDOW_MS, wakeNoLaterThan } from "./timeouts.js";
 import { idKey, type InboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Reads a progress token from request params, if it is a valid one (string or integer). */
@@ -67,7 +67,7 @@ function withinProgressRate(state: SessionState, holder: { progressWindow?: [num
   const max = state.options.maxProgressPerSecond;
   if (!(max > 0)) return true;
   const w = holder.progressWindow;
-  if (w === undefined || now >= w[0] + 1000) {
+  if (w === undefined || now >= w[0] + RATE_WINDOW_MS) {
     holder.progressWindow = [now, 1];
     return true;
   }

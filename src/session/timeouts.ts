@@ -17,6 +17,9 @@
  */
 import type { OutboundRequest, SessionState } from "./types.js";
 
+/** The window of the per-second rate limits (`maxProgressPerSecond`, `maxLogMessagesPerSecond`), in the inputs' ms. */
+export const RATE_WINDOW_MS = 1000;
+
 /** The time at which the driver must next feed a `tick`, or null when nothing is pending. */
 export function nextDeadline(state: SessionState): number | null {
   return state.wakeAt;
@@ -51,7 +54,7 @@ export function recomputeWake(state: SessionState): void {
   }
   // A log window with drops reports them at its end (logging.ts).
   for (const w of [state.logWindows?.outgoing, state.logWindows?.incoming]) {
-    if (w !== undefined && w.dropped > 0 && (at === null || w.start + 1000 < at)) at = w.start + 1000;
+    if (w !== undefined && w.dropped > 0 && (at === null || w.start + RATE_WINDOW_MS < at)) at = w.start + RATE_WINDOW_MS;
   }
   state.wakeAt = at;
 }
