@@ -143,7 +143,7 @@ export interface McpServerOptions {
   session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions">;
   /** The clock of {@link McpServer.connect}'s endpoints (default: the system clock). */
   clock?: Clock;
-  /** Where a throwing notification listener's error goes (default: rethrown on a microtask). */
+  /** Where an error a listener throws goes: a notification listener's, `onEvent`'s, a `ctx.request`'s `onProgress` (default: rethrown on a microtask). */
   onError?(error: unknown): void;
   /**
    * Every kernel output of each connection (those of {@link McpServer.connect} and of

@@ -41,7 +41,7 @@ export interface McpClientOptions {
   session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions">;
   /** The endpoint's clock (default: the system clock). */
   clock?: Clock;
-  /** Where a throwing listener's error goes (default: rethrown on a microtask). */
+  /** Where an error a listener throws goes: a notification listener's, `onEvent`'s, a request's `onProgress` (default: rethrown on a microtask). */
   onError?(error: unknown): void;
   /**
    * Every kernel output of the connection after the client has acted on it: diagnostics (a
