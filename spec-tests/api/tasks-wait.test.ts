@@ -195,11 +195,14 @@ test("SEP-2663 Task Polling: a failed task carries \"the error that occurred\", 
   const e = await rejection(bad.client.waitForTask("t1"));
   assert.equal(e.code, -32603);
   assert.match(e.message, /^invalid tasks\/get answer from the server: .*no JSON-RPC error/);
+  assert.equal(e.fromPeer, false);
   bad.client.close();
   const good = await against("modern", (m) => (m.method === "tasks/get" ? task({ status: "failed", error: { code: -32050, message: "boom" } }) : {}));
   const f = await rejection(good.client.waitForTask("t1"));
   assert.equal(f.code, -32050);
   assert.equal(f.message, "boom");
+  // draft basic/index: the server's error for its task is the peer's, not a local one.
+  assert.equal(f.fromPeer, true);
   good.client.close();
 });
 

@@ -16,7 +16,7 @@ const START = join(projectRoot(), "scripts", "start.mjs");
 
 const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
 
-test("serve: HTTP on 127.0.0.1 port 0 prints `listening on http://127.0.0.1:PORT/mcp` to stderr; call prints results as JSON; a JSON-RPC error exits 1 with the error on stderr; SIGTERM exits 0", async () => {
+test("serve: HTTP on 127.0.0.1 port 0 prints `listening on http://127.0.0.1:PORT/mcp` to stderr; call prints results as JSON; a JSON-RPC error exits 1 with the error on stderr (marked local when not the server's); SIGTERM exits 0", async () => {
   const serve = cli(["serve", "--port", "0"]);
   const [, url, port] = await serve.waitErr(/^listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n/);
   assert.notEqual(Number(port), 0);
@@ -37,6 +37,12 @@ test("serve: HTTP on 127.0.0.1 port 0 prints `listening on http://127.0.0.1:PORT
   const error = JSON.parse(bad.stderr()) as { code: number; message: string };
   assert.equal(error.code, -32602);
   assert.equal(typeof error.message, "string");
+  // draft basic/index: the server's error is printed as it came; one raised here is marked local.
+  assert.equal("local" in error, false);
+  const unreachable = cli(["call", "http://127.0.0.1:9/mcp", "tools/list"]);
+  assert.equal(await unreachable.code, 1);
+  const local = JSON.parse(unreachable.stderr()) as { code: number; message: string; local?: boolean };
+  assert.deepEqual([local.code, local.local], [-32000, true], unreachable.stderr());
 
   // The modern era on the same URL: a stateless server/discover POST (draft basic/versioning).
   const discover = await fetch(url, {

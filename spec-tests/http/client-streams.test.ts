@@ -16,7 +16,7 @@ import { modernHandler, MV } from "./modern-helpers.js";
 
 function connect(t: HttpClientTransport): Endpoint {
   const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-11-25"] }, { send: (m) => t.send(encode(m)) });
-  t.onMessage((x) => ep.receive(x));
+  t.onMessage((x, local) => ep.receive(x, local));
   t.onClose((r) => ep.closed(r));
   return ep;
 }
@@ -363,7 +363,7 @@ test("streamable-http client (README Limits, SSE event: the error names the limi
   }, { openGetStream: false, maxMessageBytes: 1000 });
   const ep = connect(t);
   await ep.open();
-  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "malformed response from the peer: message exceeds maxBytes (1000)");
+  await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "malformed response from the peer: message exceeds maxBytes (1000)" && !e.fromPeer);
   t.close();
 });
 
@@ -395,6 +395,8 @@ test("streamable-http client (2025-11-25 basic/transports: JSON-RPC messages MUS
       assert.equal(bad.status, "rejected", `${mode} ${era}`);
       assert.equal(e.code, ErrorCode.InternalError, `${mode} ${era}`);
       assert.match(e.message, /^malformed response from the peer: .*not valid UTF-8/, `${mode} ${era}`);
+      // draft basic/index: this side's error, not one the server sent.
+      assert.equal(e.fromPeer, false, `${mode} ${era}`);
       assert.equal(beside.status === "fulfilled" && beside.value.content[0].text, "beside", `${mode} ${era}`);
       assert.equal(posts, 1, `${mode} ${era}: not re-issued, no resumption`);
       assert.equal((await client.callTool("echo", { text: "after" })).content[0].text, "after");
@@ -495,7 +497,7 @@ async function within(cond: () => boolean, n = 500): Promise<void> {
 /** An endpoint over `t` that hands the server's notifications to `onNotification`. */
 function listening(t: HttpClientTransport, onNotification: (method: string) => void): Endpoint {
   const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2025-11-25"] }, { send: (m) => t.send(encode(m)), onNotification });
-  t.onMessage((x) => ep.receive(x));
+  t.onMessage((x, local) => ep.receive(x, local));
   t.onClose((r) => ep.closed(r));
   return ep;
 }

@@ -39,7 +39,7 @@ function client(t: HttpClientTransport, onRequest?: (method: string, params: Jso
     { role: "client", info: { name: "c", version: "1" }, capabilities: { sampling: {} } },
     { send: (m) => t.send(encode(m)), onRequest: onRequest && ((m, p) => onRequest(m, p)), onNotification },
   );
-  t.onMessage((text) => ep.receive(text));
+  t.onMessage((text, local) => ep.receive(text, local));
   t.onClose((reason) => {
     ep.closed(reason);
     closed.resolve(reason);

@@ -85,7 +85,7 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
   );
   hooks.onEndpoint?.(endpoint);
   attached.add(transport);
-  transport.onMessage((text) => endpoint.receive(text));
+  transport.onMessage((text, local) => endpoint.receive(text, local));
   transport.onValue?.((value) => endpoint.receive(value));
   transport.onSessionRenewed?.((result) => endpoint.renewed(result));
   transport.onClose((reason) => {

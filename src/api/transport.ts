@@ -44,8 +44,13 @@ import type { JsonObject, JsonRpcMessage } from "../jsonrpc/types.js";
 export interface Transport {
   /** Send one serialised JSON-RPC message. Never throws; a no-op once closed. */
   send(text: string): void;
-  /** Register the receiver of incoming message text (one message per call, in order). */
-  onMessage(fn: (text: string) => void): void;
+  /**
+   * Register the receiver of incoming message text (one message per call, in order).
+   * `local` is true for a message the transport wrote itself in the peer's place: the error
+   * response for a request it could not carry (an HTTP POST that failed), which the client
+   * then reports as its own error (`McpError.fromPeer` false), not the server's.
+   */
+  onMessage(fn: (text: string, local?: boolean) => void): void;
   /** Register the listener called once when the transport closes, from either side. */
   onClose(fn: (reason: string) => void): void;
   /** Close the transport. Idempotent. */

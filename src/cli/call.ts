@@ -9,8 +9,10 @@
  *
  * The result is printed to stdout as JSON (two-space indented) and the exit code is 0. A
  * JSON-RPC error is printed to stderr as the error object, exit code 1; so is a failure
- * to connect, with code -32000 ("connection closed") and the reason. The command's own
- * stderr passes through.
+ * to connect, with code -32000 ("connection closed") and the reason. An error this side
+ * raised (that failure, a timeout, a POST that failed) carries `"local": true`, so it is
+ * not mistaken for one the server sent (draft `basic/index`). The command's own stderr
+ * passes through.
  */
 import { httpClientTransport, McpClient, McpError, type JsonObject, type Transport } from "../index.js";
 import { spawnStdioServer } from "../node.js";
@@ -23,7 +25,8 @@ const USAGE = `usage: mcp-kernel call URL METHOD [PARAMS]
 Connects to the server at URL (Streamable HTTP) or launched by CMD (stdio), initializes,
 sends one request and prints its result as JSON. PARAMS is a JSON object; METHOD is the
 last argument that is not one. METHOD "initialize" prints what the handshake returned.
-A JSON-RPC error goes to stderr as JSON, with exit code 1.
+A JSON-RPC error goes to stderr as JSON, with exit code 1; one this side raised
+(the server unreachable, a timeout) carries "local": true.
 `;
 
 /** Where to connect and what to send. */
@@ -57,10 +60,13 @@ export function parseCallArgs(args: readonly string[]): CallArgs {
   return { target: { url: rest[0] }, method, params };
 }
 
-/** A JSON-RPC error object for what went wrong. */
-function errorObject(e: unknown): { code: number; message: string; data?: unknown } {
-  if (e instanceof McpError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
-  return { code: -32000, message: e instanceof Error ? e.message : String(e) };
+/** A JSON-RPC error object for what went wrong, marked `local` unless the server sent it. */
+function errorObject(e: unknown): { code: number; message: string; data?: unknown; local?: true } {
+  if (!(e instanceof McpError)) return { code: -32000, message: e instanceof Error ? e.message : String(e), local: true };
+  const error: { code: number; message: string; data?: unknown; local?: true } = { code: e.code, message: e.message };
+  if (e.data !== undefined) error.data = e.data;
+  if (!e.fromPeer) error.local = true;
+  return error;
 }
 
 async function run(args: string[], io: CliIO): Promise<number> {

@@ -30,12 +30,20 @@ export class McpError extends Error {
   readonly code: number;
   /** The error's `data`, if it had any. */
   readonly data: unknown;
+  /**
+   * True when the peer sent this error in its response; false when this side raised it (a
+   * timeout, a closed connection, a POST that failed, an answer that failed its checks, the
+   * application's own). Draft `basic/index`: implementations surfacing local errors in
+   * JSON-RPC shape "should ensure they cannot be mistaken for errors received from the peer".
+   */
+  readonly fromPeer: boolean;
   /** `error` is the JSON-RPC error object; its `message` becomes this error's. */
-  constructor(error: JsonRpcErrorObject) {
+  constructor(error: JsonRpcErrorObject, options?: { fromPeer?: boolean }) {
     super(error.message);
     this.name = "McpError";
     this.code = error.code;
     this.data = error.data;
+    this.fromPeer = options?.fromPeer === true;
   }
 }
 
@@ -268,9 +276,16 @@ export class Endpoint {
     });
   }
 
-  /** Feeds a message that arrived (text, or a parsed JSON value). */
-  receive(data: string | unknown): void {
-    this.feed(typeof data === "string" ? { type: "receive", now: this.clock.now(), data } : { type: "receive", now: this.clock.now(), value: data });
+  /**
+   * Feeds a message that arrived (text, or a parsed JSON value). `local`: this side's
+   * transport wrote it in the peer's place (an error for a request it could not carry), so
+   * the request fails with an error whose `fromPeer` is false.
+   */
+  receive(data: string | unknown, local?: boolean): void {
+    const now = this.clock.now();
+    const input: Extract<SessionInput, { type: "receive" }> = typeof data === "string" ? { type: "receive", now, data } : { type: "receive", now, value: data };
+    if (local === true) input.local = true;
+    this.feed(input);
   }
 
   /** Sends a request; resolves with its result, rejects with an {@link McpError}. */
@@ -340,7 +355,7 @@ export class Endpoint {
         this.pending.delete(o.id);
         p.cleanup?.();
         if (o.type === "response") p.resolve(o.result);
-        else p.reject(new McpError(o.error));
+        else p.reject(new McpError(o.error, { fromPeer: o.fromPeer === true }));
         return;
       }
       case "progress": {

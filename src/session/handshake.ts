@@ -55,16 +55,18 @@ export function open(state: SessionState, now: number, out: SessionOutput[]): vo
   startInitialize(state, now, out, "open");
 }
 
-/** Client: sends `initialize` and moves to `initializing`. `probed`: what the probe got, for a modern-only client's failure (a transport error reads as "not modern" too). */
-export function startInitialize(state: SessionState, now: number, out: SessionOutput[], event: "open" | "fallback", probed?: string): void {
+/**
+ * Client: sends `initialize` and moves to `initializing`. `probed`: what the probe got, for a
+ * modern-only client's failure (a transport error reads as "not modern" too); `unreached`:
+ * the probe got no answer at all (its transport's own "connection closed").
+ */
+export function startInitialize(state: SessionState, now: number, out: SessionOutput[], event: "open" | "fallback", probed?: string, unreached = false): void {
   const o = state.options;
   const version = legacyVersionsOf(o.versions)[0];
   if (version === undefined) {
     const why = probed === undefined ? "" : ` (server/discover: ${probed})`;
-    // A transport's own answer (-32000 "connection closed: …": the POST failed) says nothing
-    // of the server's era; a -32000 the server sent itself does (it answered, not modern).
-    const unreachable = probed?.startsWith(`${ErrorCode.ConnectionClosed} connection closed: `) === true;
-    const reason = unreachable ? `the server could not be reached${why}` : `the server is not a modern server this client can talk to${why}, and this client speaks no legacy version`;
+    // A probe that got no answer says nothing of the server's era; any answer does (not modern).
+    const reason = unreached ? `the server could not be reached${why}` : `the server is not a modern server this client can talk to${why}, and this client speaks no legacy version`;
     fail(state, event === "open" ? "no legacy protocol version configured" : reason, out);
     return;
   }
@@ -138,11 +140,14 @@ function probe(state: SessionState, version: ModernVersion, now: number, out: Se
  * other answer, or none before the timeout, means a legacy server: fall back to
  * initialize.
  */
-export function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[], deadline: number | null): void {
+export function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[], deadline: number | null, fromPeer: boolean): void {
   const o = state.options;
   const phase = state.phase as Extract<Phase, { name: "probing" }>;
   if ("error" in msg) {
-    if (!MODERN_ERROR_CODES.includes(msg.error.code)) return startInitialize(state, now, out, "fallback", `${msg.error.code} ${msg.error.message}`);
+    // This side's -32000 is a transport that got no answer at all (the POST failed): the
+    // server was not reached. Its other errors (an HTTP 400, a malformed body) are answers.
+    const unreached = !fromPeer && msg.error.code === ErrorCode.ConnectionClosed;
+    if (!fromPeer || !MODERN_ERROR_CODES.includes(msg.error.code)) return startInitialize(state, now, out, "fallback", `${msg.error.code} ${msg.error.message}`, unreached);
     if (msg.error.code !== ErrorCode.UnsupportedProtocolVersion) {
       fail(state, `the modern server refused discovery: ${msg.error.code} ${msg.error.message}`, out);
       return;

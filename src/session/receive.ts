@@ -46,7 +46,7 @@ import { idKey, type InboundRequest, type LoggingLevel, type OutboundRequest, ty
 import { rememberRequiredElicitations, rememberUrlElicitation } from "./url-elicitations.js";
 
 /** The `receive` input: one message (text, or a value received in process), decoded and handled. Dropped once closed. */
-export function receive(state: SessionState, input: { now: number; data?: string; value?: unknown }, out: SessionOutput[]): void {
+export function receive(state: SessionState, input: { now: number; data?: string; value?: unknown; local?: boolean }, out: SessionOutput[]): void {
   if (state.phase.name === "closed") {
     out.push({ type: "diagnostic", code: "receive-after-close", message: "message received after the session closed was dropped" });
     return;
@@ -54,10 +54,11 @@ export function receive(state: SessionState, input: { now: number; data?: string
   const o = state.options;
   const opts = { maxBytes: o.maxMessageBytes, maxDepth: o.maxDepth, allowBatch: acceptsBatches(state) };
   const decoded = input.data !== undefined ? decode(input.data, opts) : decodeValue(input.value, opts);
-  handleDecoded(state, decoded, input.now, out);
+  handleDecoded(state, decoded, input.now, out, input.local !== true);
 }
 
-function handleDecoded(state: SessionState, d: Decoded, now: number, out: SessionOutput[]): void {
+/** `fromPeer`: the peer wrote the message (not this side's transport, for a request it could not carry). */
+function handleDecoded(state: SessionState, d: Decoded, now: number, out: SessionOutput[], fromPeer: boolean): void {
   switch (d.kind) {
     case "request":
       return receiveRequest(state, d.message, out);
@@ -65,10 +66,10 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       return receiveNotification(state, d.message, now, out);
     case "result":
     case "error":
-      return receiveResponse(state, d.message, now, out);
+      return receiveResponse(state, d.message, now, out, fromPeer);
     case "batch":
       // 2025-03-26 batches: each member is handled as if it came alone; answers go out one by one.
-      for (const item of d.items) handleDecoded(state, item, now, out);
+      for (const item of d.items) handleDecoded(state, item, now, out, fromPeer);
       return;
     case "invalid":
       // A malformed response gets no reply (a refused array holding a request still does);
@@ -76,7 +77,7 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       if ((d.answers === undefined || d.holdsRequest) && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });
       out.push({ type: "diagnostic", code: "invalid-message", message: d.reason });
       if (Array.isArray(d.answers)) failAnswered(state, d.answers, d.reason, now, out);
-      else if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out);
+      else if (d.answers !== undefined && d.answers !== null) receiveResponse(state, malformedResponseAnswer(d.answers, d.reason), now, out, false);
   }
 }
 
@@ -87,7 +88,7 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
  * a diagnostic each.
  */
 function failAnswered(state: SessionState, ids: RequestId[], reason: string, now: number, out: SessionOutput[]): void {
-  for (const id of ids) if (Object.hasOwn(state.outbound, idKey(id))) receiveResponse(state, malformedResponseAnswer(id, reason), now, out);
+  for (const id of ids) if (Object.hasOwn(state.outbound, idKey(id))) receiveResponse(state, malformedResponseAnswer(id, reason), now, out, false);
 }
 
 /**
@@ -217,7 +218,12 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
   out.push({ type: "notification", method, params });
 }
 
-function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
+/**
+ * Settles the request `msg` answers. `fromPeer` is false for an error this side made in
+ * the peer's place (a malformed answer's, a transport's for a request it could not carry):
+ * the application is told it is local, and a probe's failure reads as "not reached".
+ */
+function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[], fromPeer: boolean): void {
   if (msg.id === null) {
     out.push({ type: "diagnostic", code: "peer-error", message: "the peer reported an error about a message it could not read", detail: (msg as JsonRpcErrorResponse).error });
     return;
@@ -229,7 +235,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     return;
   }
   if (req.internal === "initialize") return receiveInitializeResponse(state, msg, now, out);
-  if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out, req.deadline);
+  if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out, req.deadline, fromPeer);
   if (req.internal === "keepalive") {
     state.keepAlive.missed = 0;
     return;
@@ -244,7 +250,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     if (msg.error.code === ErrorCode.UrlElicitationRequired && state.options.role === "client") rememberRequiredElicitations(state, msg.error.data, out);
     // tasks/result answers with the task's own error once it failed (or -32602 for a task unknown): either way it is over.
     if (req.resultOf !== undefined) endTaskProgress(state, req.resultOf, out);
-    out.push({ type: "error", id: eventId, method: req.method, error: msg.error });
+    out.push(fromPeer ? { type: "error", id: eventId, method: req.method, error: msg.error, fromPeer } : { type: "error", id: eventId, method: req.method, error: msg.error });
     return;
   }
   let result = msg.result;

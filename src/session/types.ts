@@ -283,8 +283,12 @@ export interface SessionState {
 export type SessionInput =
   /** Client: start the handshake (send `initialize`). */
   | { type: "open"; now: number }
-  /** A message arrived: raw text in `data`, or an already-parsed JSON value in `value`. */
-  | { type: "receive"; now: number; data?: string; value?: unknown }
+  /**
+   * A message arrived: raw text in `data`, or an already-parsed JSON value in `value`.
+   * `local`: this side's transport wrote it, not the peer (an error response for a request
+   * it could not carry: a POST that failed), so an error in it is reported as local.
+   */
+  | { type: "receive"; now: number; data?: string; value?: unknown; local?: boolean }
   /** The application sends a request. */
   | { type: "request"; now: number; method: string; params?: JsonObject; timeoutMs?: number; progress?: boolean; related?: RequestId; logLevel?: LoggingLevel }
   /** The application sends a notification. */
@@ -356,8 +360,12 @@ export type SessionOutput =
   | { type: "notification"; method: string; params: JsonObject | undefined }
   /** The answer to a request the application sent. */
   | { type: "response"; id: RequestId; method: string; result: JsonObject }
-  /** A request the application sent failed: peer error, timeout, cancellation, closure, refusal. */
-  | { type: "error"; id: RequestId; method: string; error: JsonRpcErrorObject }
+  /**
+   * A request the application sent failed: peer error, timeout, cancellation, closure, refusal.
+   * `fromPeer` is set when the peer sent `error` in its response; every other error is this
+   * side's own (draft `basic/index`: local errors must not be mistaken for the peer's).
+   */
+  | { type: "error"; id: RequestId; method: string; error: JsonRpcErrorObject; fromPeer?: true }
   /** Progress on a request the application sent. */
   | { type: "progress"; id: RequestId; progress: number; total?: number; message?: string }
   /** Requestor: request `id` was answered with a task; its `progress` events go on until `progress-ended`. */

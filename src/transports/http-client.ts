@@ -265,8 +265,9 @@ export class HttpClient implements HttpClientTransport {
   /** The legacy fetches waiting for their response headers, aborted on close. */
   private readonly fetches = new Set<AbortController>();
   closed = false;
-  private receiver: ((text: string) => void) | undefined;
-  private buffered: string[] = [];
+  private receiver: ((text: string, local?: boolean) => void) | undefined;
+  /** What arrived before a receiver registered, with its `local` flag ({@link hand}). */
+  private buffered: [string, boolean][] = [];
   private closeListener: ((reason: string) => void) | undefined;
   /** Told the server's new InitializeResult when a session is renewed (the client's view of the server changes with it). */
   renewListener: ((result: JsonObject) => void) | undefined;
@@ -328,11 +329,11 @@ export class HttpClient implements HttpClientTransport {
     this.post(text).catch(() => {});
   }
 
-  onMessage(fn: (text: string) => void): void {
+  onMessage(fn: (text: string, local?: boolean) => void): void {
     this.receiver = fn;
     const early = this.buffered;
     this.buffered = [];
-    for (const t of early) fn(t);
+    for (const [text, local] of early) fn(text, local);
   }
 
   onClose(fn: (reason: string) => void): void {
@@ -557,7 +558,8 @@ export class HttpClient implements HttpClientTransport {
   // -------------------------------------------------------------------------------------
   // Messages in
 
-  deliver(text: string, ctx: StreamCtx): void {
+  /** Hands on what a stream carried; `local`: this transport wrote `text` in the server's place (see {@link answerWaiting}). */
+  deliver(text: string, ctx: StreamCtx, local = false): void {
     const modern = ctx.modern;
     if (modern !== undefined) {
       if (modern.cancelled) return;
@@ -570,13 +572,13 @@ export class HttpClient implements HttpClientTransport {
     } else if (ctx.kind === "post" && ctx.asked !== true && holdsRequest(text)) ctx.asked = true;
     if (ctx.modern?.method === "tools/list" && ctx.pending.size > 0) text = screenTools(this, text);
     if (ctx.pending.size > 0 || this.initKey !== undefined) this.noteResponse(text, ctx);
-    this.hand(text);
+    this.hand(text, local);
   }
 
-  /** Hands text to the receiver, or keeps it until one registers. */
-  hand(text: string): void {
-    if (this.receiver !== undefined) this.receiver(text);
-    else this.buffered.push(text);
+  /** Hands text to the receiver, or keeps it until one registers; `local` marks a message this transport wrote itself. */
+  hand(text: string, local = false): void {
+    if (this.receiver !== undefined) this.receiver(text, local);
+    else this.buffered.push([text, local]);
   }
 
   /** Marks the responses in `text` as arrived; learns the negotiated version from the initialize result. */
@@ -611,20 +613,23 @@ export class HttpClient implements HttpClientTransport {
    * the session serves on.
    */
   failed(ctx: StreamCtx, why: string, code: number = ErrorCode.ConnectionClosed): void {
-    this.answerWaiting(ctx, why, { code, message: code === ErrorCode.ConnectionClosed ? `connection closed: ${why}` : why });
+    this.answerWaiting(ctx, why, { code, message: code === ErrorCode.ConnectionClosed ? `connection closed: ${why}` : why }, true);
   }
 
   /**
    * Answers the requests of `ctx` that got no response with `error`, as it is (a server's
-   * own `-32000` gets no "connection closed"); with none waiting, reports `why`.
+   * own `-32000` gets no "connection closed"); with none waiting, reports `why`. `local`:
+   * the error is this transport's, not one the server sent without an id (draft
+   * `basic/index`: a local error must not be mistaken for the peer's), and the kernel
+   * reports it so.
    */
-  answerWaiting(ctx: StreamCtx, why: string, error: JsonRpcErrorObject): void {
+  answerWaiting(ctx: StreamCtx, why: string, error: JsonRpcErrorObject, local: boolean): void {
     if (this.closed || ctx.modern?.cancelled || ctx.released) return;
     if (ctx.pending.size === 0) return this.report(why);
     for (const key of [...ctx.pending]) {
       const id = ctx.ids.get(key)!;
       ctx.pending.delete(key);
-      this.deliver(JSON.stringify({ jsonrpc: "2.0", id, error }), ctx);
+      this.deliver(JSON.stringify({ jsonrpc: "2.0", id, error }), ctx, local);
     }
   }
 

@@ -179,7 +179,8 @@ async function pollTask(tasks: ClientTasks, taskId: string, options: CallOptions
     const invalid = invalidTaskAnswer(taskId, task, tasks.client.capabilities);
     if (invalid !== undefined) throw new McpError({ code: ErrorCode.InternalError, message: `invalid tasks/get answer from the server: ${invalid}` });
     if (task.status === "completed") return checkTaskResult(tasks, taskId, task.result as JsonObject);
-    if (task.status === "failed") throw new McpError(task.error ?? { code: ErrorCode.InternalError, message: task.statusMessage ?? "task failed" });
+    // The server's own error object for the task is the peer's; one made from its status is not.
+    if (task.status === "failed") throw task.error !== undefined ? new McpError(task.error, { fromPeer: true }) : new McpError({ code: ErrorCode.InternalError, message: task.statusMessage ?? "task failed" });
     if (task.status === "cancelled") throw new McpError({ code: ErrorCode.RequestCancelled, message: task.statusMessage ?? "task cancelled" });
     // Tasks extension: "the client MUST inspect" inputRequests; it answers them with its own handlers, as in an input_required round.
     if (task.status === "input_required" && task.inputRequests !== undefined && (await answerTaskInput(tasks, taskId, task, answered, options, clock))) continue;

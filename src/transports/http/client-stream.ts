@@ -112,7 +112,8 @@ async function httpFailure(client: HttpClient, ctx: StreamCtx, res: Response, ty
       if (typeof e?.message === "string") {
         const message = `${status}: ${e.message}`;
         if (reply.jsonrpc !== "2.0" || !Number.isSafeInteger(e.code)) return client.failed(ctx, message, ErrorCode.InternalError);
-        return client.answerWaiting(ctx, message, e.data === undefined ? { code: e.code as number, message } : { code: e.code as number, message, data: e.data });
+        // The server's own error, without an id: its code and data are the peer's.
+        return client.answerWaiting(ctx, message, e.data === undefined ? { code: e.code as number, message } : { code: e.code as number, message, data: e.data }, false);
       }
     }
   }
@@ -308,7 +309,7 @@ function unreadable(client: HttpClient, d: Decoded, standIn: string, ctx: Stream
   const id = ctx.ids.get(key);
   if (id === undefined || !ctx.pending.has(key)) return;
   ctx.pending.delete(key);
-  client.hand(JSON.stringify(malformedResponseAnswer(id, d.reason)));
+  client.hand(JSON.stringify(malformedResponseAnswer(id, d.reason)), true);
 }
 
 /**
