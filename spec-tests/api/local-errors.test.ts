@@ -7,10 +7,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { connect, rejection, CLIENT } from "./setup.js";
-import { Pair } from "../harness/pair.js";
+import { Pair, sendsOf } from "../harness/pair.js";
 import { McpClient } from "../../src/api/client.js";
 import { McpError } from "../../src/driver/endpoint.js";
-import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { echoed, ECHO_LIMIT, ErrorCode } from "../../src/jsonrpc/errors.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import type { SessionOutput } from "../../src/session/types.js";
 import { URL_ } from "../http/helpers.js";
@@ -123,4 +123,24 @@ test("draft basic/versioning (a modern-only client): the server/discover probe f
     assert.match(e.message, expected, String(fails));
     client.close();
   }
+});
+
+test("basic/index (an error answers its requester): the peer's text an error message repeats (a tool or method name) is cut at ECHO_LIMIT characters, never inside a surrogate pair, so a long name's error stays within the requester's own size limit; data keeps the whole name", async () => {
+  assert.equal(echoed("x".repeat(ECHO_LIMIT)), "x".repeat(ECHO_LIMIT));
+  assert.equal(echoed("x".repeat(ECHO_LIMIT + 5)), `${"x".repeat(ECHO_LIMIT)}… (5 more characters)`);
+  const pair = "x".repeat(ECHO_LIMIT - 1) + "\u{1F600}";
+  assert.equal(echoed(pair), `${"x".repeat(ECHO_LIMIT - 1)}… (2 more characters)`);
+
+  const { client } = await connect((s) => s.tool("t", {}, () => ({ content: [] })));
+  const name = "n".repeat(100_000);
+  const unknown = await rejection(client.callTool(name, {}));
+  assert.equal(unknown.code, ErrorCode.InvalidParams);
+  assert.equal(unknown.message, `Unknown tool: ${echoed(name)}`);
+  assert.equal(unknown.data.name, name);
+  // The session's own -32601, to a peer that sent an unknown method.
+  const p = new Pair();
+  p.handshake();
+  const [reply] = sendsOf(p.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 9, method: `x/${name}` })));
+  assert.equal(reply.error.code, ErrorCode.MethodNotFound);
+  assert.equal(reply.error.message, `Method not found: ${echoed(`x/${name}`)}`);
 });

@@ -47,12 +47,14 @@ test("security: a __proto__ auth-param is an ordinary key, never the prototype",
   assert.equal(c.params.scope, "a");
 });
 
-test("security: CR or LF never reaches a header: such values are dropped from a challenge", () => {
+test("security: CR or LF never reaches a header: such values are dropped from a challenge, as are values outside printable ASCII", () => {
   const v = formatBearerChallenge({ scope: "a\r\nSet-Cookie: x", error: "invalid_token", resource_metadata: 'https://h/"q"' });
   assert.doesNotMatch(v, /[\r\n]/);
   assert.equal(v, 'Bearer error="invalid_token", resource_metadata="https://h/\\"q\\""');
   assert.equal(bearerChallenge(v)!.params.resource_metadata, 'https://h/"q"');
   assert.equal(formatBearerChallenge({}), "Bearer");
+  // RFC 6750 §3: scope and error_description are printable ASCII; a header above U+00FF cannot even be built.
+  for (const scope of ["tools:天気", "tools:météo"]) assert.equal(formatBearerChallenge({ error: "insufficient_scope", scope }), 'Bearer error="insufficient_scope"', scope);
 });
 
 test("authorization-server-discovery: PRM well-known URIs are tried path-inserted first, then at the root", () => {

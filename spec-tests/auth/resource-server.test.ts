@@ -108,6 +108,21 @@ test("basic/authorization: a valid token for this resource reaches the handler, 
   assert.equal(res.status, 200);
 });
 
+test("basic/authorization Scope Challenge Handling: a scope the application derives from peer text (a tool named 天気) that is not ASCII cannot reach the challenge (RFC 6750 §3): the request still gets its 403, without that scope, instead of a thrown TypeError", async () => {
+  const h = protectedResource(async () => Response.json({}), {
+    resource: MCP,
+    authorizationServers: ["http://as.test"],
+    verifyToken: async (t) => tokens[t],
+    requiredScopes: (body) => ["mcp", `tools:${(body as { params: { name: string } }).params.name}`],
+    now: () => 1000,
+  });
+  const res = await h(new Request(MCP, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer good" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "天気" } }) }));
+  assert.equal(res.status, 403);
+  const c = bearerChallenge(res.headers.get("www-authenticate"))!;
+  assert.equal(c.params.error, "insufficient_scope");
+  assert.equal(c.params.scope, undefined);
+});
+
 test("basic/authorization: without requiredScopes, scopesSupported is what every request needs", async () => {
   const h = protectedResource(async () => new Response("ok"), { resource: "http://mcp.test/", authorizationServers: ["http://as.test"], verifyToken: async () => ({ scopes: [], audience: "http://mcp.test" }) });
   const ok = await h(new Request("http://mcp.test/", { headers: { authorization: "Bearer x" } }));

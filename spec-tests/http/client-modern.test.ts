@@ -130,7 +130,7 @@ test("streamable-http (draft) Custom Headers from Tool Parameters: the client mi
   client.close();
 });
 
-test("streamable-http (draft) Server Behavior for Custom Headers: a missing, mismatched, unexpected or invalid Mcp-Param-* → 400 -32020; integers compare numerically, in decimal only", async () => {
+test("streamable-http (draft) Server Behavior for Custom Headers: a missing, mismatched, unexpected or invalid Mcp-Param-* → 400 -32020; integers compare numerically, in decimal only, within the safe range", async () => {
   const calls: JsonObject[] = [];
   const handler = paramServer(calls);
   const body = (args: JsonObject) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "query", arguments: args, _meta: { "io.modelcontextprotocol/protocolVersion": MV, "io.modelcontextprotocol/clientCapabilities": {} } } });
@@ -144,6 +144,9 @@ test("streamable-http (draft) Server Behavior for Custom Headers: a missing, mis
     [{ limit: 42 }, { "mcp-param-limit": "forty-two" }],
     // "integer: Convert to decimal string representation": other notations that Number() reads as 42 are a mismatch.
     ...["0x2a", "0b101010", "0o52", "+42", "4.2e1", "42.", ".42e2"].map((v): [JsonObject, Record<string, string>] => [{ limit: 42 }, { "mcp-param-limit": v }]),
+    // Schema Extension: "Integer values MUST be within the safe range" (±(2^53−1)); past it,
+    // distinct decimals read as one number (2^53 + 1 as 2^53), so no comparison can hold.
+    ...["9007199254740992", "9007199254740993"].map((v): [JsonObject, Record<string, string>] => [{ limit: 2 ** 53 }, { "mcp-param-limit": v }]),
   ];
   for (const [args, extra] of cases) {
     const r = await send(args, extra);
@@ -319,4 +322,18 @@ test("draft basic/versioning (a modern-only client cannot fall back): when serve
   const other = new McpClient(info, { session: { versions: [MV] } });
   await assert.rejects(other.connect(aggregate), /POST failed: fetch failed \(ECONNREFUSED\)\)$/);
   other.close();
+});
+
+test("streamable-http (draft) Value Encoding: a call whose Mcp-Name would hold a lone surrogate (no UTF-8 form) is refused with -32602 before any POST, a local error; before, it went out with U+FFFD in the header, the server answered -32020, and the client listed tools and retried", async () => {
+  const { handler } = modernHandler();
+  const seen: Seen[] = [];
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: recording(handler, seen) }));
+  const before = seen.length;
+  for (const call of [() => client.callTool("t\ud800", {}), () => client.readResource("file:///c\udfff")]) {
+    await assert.rejects(call(), (e: McpError) => e.code === -32602 && /cannot be mirrored into Mcp-Name: it holds a lone surrogate/.test(e.message) && !e.fromPeer);
+  }
+  assert.equal(seen.length, before, "nothing sent");
+  assert.equal((await client.callTool("echo", { text: "after" })).content[0].text, "after");
+  client.close();
 });

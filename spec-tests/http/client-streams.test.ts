@@ -259,7 +259,7 @@ test("streamable-http client (draft basic/transports/streamable-http: the final 
   }
 });
 
-test("streamable-http client (2025-11-25 basic/transports, Resumability item 2: resume with the Last-Event-ID header): an event id that cannot be a header value (an emoji) fails the request at once instead of resumption attempts that all throw; the GET stream reopens without it", async () => {
+test("streamable-http client (2025-11-25 basic/transports, Resumability item 2: resume with the Last-Event-ID header; WHATWG EventSource: the last event ID \"encoded as UTF-8\"): a non-ASCII event id goes back as its UTF-8 bytes; one that cannot be a header value (a control character) fails the request at once instead of resumption attempts that all throw, and the GET stream reopens without it", async () => {
   const { handler } = makeHandler();
   const gets: (string | null)[] = [];
   const errors: string[] = [];
@@ -275,24 +275,24 @@ test("streamable-http client (2025-11-25 basic/transports, Resumability item 2: 
       if (init.method === "GET") {
         const h = new Headers(init.headers as Record<string, string>);
         gets.push(h.get("last-event-id"));
-        if (gets.length === 1) return sse("id: g\u{1F600}\ndata:\n\n");
-        if (gets.length === 2) return sse("retry: 5000\n\n");
+        if (gets.length === 1) return sse("id: g\u00e9\u{1F600}\ndata:\n\n");
+        if (gets.length === 2) return sse("id: h\u0001\ndata:\n\n");
         return new Response(null, { status: 409 });
       }
       const req = new Request(url, init);
       const r = await handler(req);
       if (!String(init.body).includes('"tools/list"')) return r;
       await r.body?.cancel();
-      return sse("id: a\u{1F600}\nretry: 10\ndata:\n\n");
+      return sse("id: a\u007f\nretry: 10\ndata:\n\n");
     },
   });
   const ep = connect(t);
   await ep.open();
   await ended;
-  // The GET stream: opened, then reopened without the id it could not send back (the server then refused it).
-  assert.deepEqual(gets, [null, null, null]);
-  assert.match(errors[0], /the event id "g\u{1F600}" cannot be sent as a Last-Event-ID header; reopening the GET stream without it/u);
-  await assert.rejects(ep.request("tools/list"), connectionClosed(/the event id "a\u{1F600}" cannot be sent as a Last-Event-ID header/u));
+  // The GET stream: resumed with the UTF-8 bytes of "gé😀", then reopened without the id it could not send back (the server then refused it).
+  assert.deepEqual(gets, [null, Buffer.from("g\u00e9\u{1F600}", "utf8").toString("latin1"), null]);
+  assert.match(errors[0], /the event id "h\\u0001" cannot be sent as a Last-Event-ID header; reopening the GET stream without it/);
+  await assert.rejects(ep.request("tools/list"), connectionClosed(/the event id "a\u007f" cannot be sent as a Last-Event-ID header/));
   assert.equal(gets.length, 3, "no resumption GET for the POST stream");
   t.close();
 });

@@ -125,6 +125,8 @@ const mismatches: Array<[string, Record<string, unknown>, Record<string, string 
   ["Mcp-Name with DEL", { method: "tools/call", params: { name: "echo" } }, { "mcp-name": "echo\x7f" }],
   ["Mcp-Name with a non-ASCII byte (not Base64-encoded)", { method: "tools/call", params: { name: "é" } }, { "mcp-name": "é" }],
   ["Mcp-Name sentinel whose payload is not Base64 of UTF-8", { method: "tools/call", params: { name: "echo" } }, { "mcp-name": "=?base64?/w==?=" }],
+  // Value Encoding: Base64 of "the UTF-8 representation"; a leading U+FEFF is a character of the value, not a byte order mark to drop.
+  ["Mcp-Name sentinel whose payload is a BOM then the body's name", { method: "tools/call", params: { name: "t" } }, { "mcp-name": "=?base64?77u/dA==?=" }],
   ["Mcp-Name on tasks/get missing (tasks extension: it carries params.taskId)", { method: "tasks/get", params: { taskId: "t1" } }, {}],
 ];
 
@@ -141,9 +143,12 @@ for (const [what, shape, extra] of mismatches) {
   });
 }
 
-test("streamable-http (draft) Value Encoding: a Base64-sentinel Mcp-Name is decoded before the comparison (non-ASCII tool name)", async () => {
+test("streamable-http (draft) Value Encoding: a Base64-sentinel Mcp-Name is decoded before the comparison (non-ASCII tool name; one that starts with U+FEFF keeps it)", async () => {
+  for (const name of ["Hello, 世界", "\ufeffx"]) await sameNameAccepted(name);
+});
+
+async function sameNameAccepted(name: string): Promise<void> {
   const { handler } = modernHandler();
-  const name = "Hello, 世界";
   const msg = modernRequest(3, "tools/call", { name, arguments: {} });
   const encoded = "=?base64?" + Buffer.from(name, "utf8").toString("base64") + "?=";
   const r = await postModern(handler, msg, { "mcp-name": encoded });
@@ -152,7 +157,7 @@ test("streamable-http (draft) Value Encoding: a Base64-sentinel Mcp-Name is deco
   const m = await answerOf(r);
   assert.equal(m.id, 3);
   assert.ok(m.error !== undefined || m.result !== undefined);
-});
+}
 
 test("streamable-http (draft) Protocol Version Header: a version the server does not implement → 400 with -32022 listing supported and requested", async () => {
   const { handler } = modernHandler();

@@ -4,7 +4,7 @@
 // src/transports/http/request-metadata.ts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { decodeHeaderValue, encodeHeaderValue, headerMismatch, modernRequestHeaders, paramHeadersOf, unmirrorableArgument } from "../../src/transports/http/request-metadata.js";
+import { decodeHeaderValue, encodeHeaderValue, headerMismatch, modernRequestHeaders, paramHeadersOf, unmirrorable } from "../../src/transports/http/request-metadata.js";
 
 test("streamable-http (draft) Value Encoding: the page's encoding examples, both ways", () => {
   const table: Array<[string, string]> = [
@@ -98,8 +98,16 @@ test("streamable-http (draft) Value Encoding: a value with control characters MU
 test("streamable-http (draft) Schema Extension (integers MUST be within ±(2^53−1)) + Server Behavior (\"Client omits header but value is in body: non-conforming client\"): an annotated argument with no header text is named, so the call is refused, never sent without its header", () => {
   const decl = [{ name: "N", path: ["n"] }, { name: "Deep", path: ["o", "d"] }];
   const call = (args: unknown) => ({ method: "tools/call", params: { name: "t", arguments: args as never } });
-  for (const ok of [{}, { n: 42, o: { d: "x" } }, { n: null }, { n: -(2 ** 53 - 1) }, { n: "text" }, { n: true }]) assert.equal(unmirrorableArgument(call(ok), decl), null, JSON.stringify(ok));
-  for (const bad of [{ n: 2 ** 53 }, { n: -(2 ** 60) }, { n: 1.5 }, { o: { d: [1] } }, { o: { d: { x: 1 } } }]) assert.match(unmirrorableArgument(call(bad), decl)!, /cannot be mirrored into Mcp-Param-(N|Deep)/, JSON.stringify(bad));
-  assert.equal(unmirrorableArgument(call({ n: 2 ** 60 }), undefined), null, "no declarations known: nothing to mirror");
-  assert.equal(unmirrorableArgument({ method: "prompts/get", params: { arguments: { n: 2 ** 60 } } }, decl), null, "only tools/call mirrors arguments");
+  for (const ok of [{}, { n: 42, o: { d: "x" } }, { n: null }, { n: -(2 ** 53 - 1) }, { n: "text" }, { n: true }, { n: "\u{1F600}" }]) assert.equal(unmirrorable(call(ok), decl), null, JSON.stringify(ok));
+  // A lone surrogate has no UTF-8 form to Base64-encode (Value Encoding).
+  for (const bad of [{ n: 2 ** 53 }, { n: -(2 ** 60) }, { n: 1.5 }, { o: { d: [1] } }, { o: { d: { x: 1 } } }, { n: "a\ud800" }, { o: { d: "\udfffz" } }]) assert.match(unmirrorable(call(bad), decl)!, /cannot be mirrored into Mcp-Param-(N|Deep)/, JSON.stringify(bad));
+  assert.equal(unmirrorable(call({ n: 2 ** 60 }), undefined), null, "no declarations known: nothing to mirror");
+  assert.equal(unmirrorable({ method: "prompts/get", params: { arguments: { n: 2 ** 60 } } }, decl), null, "only tools/call mirrors arguments");
+});
+
+test("streamable-http (draft) Value Encoding (Base64 of \"the UTF-8 representation\") + Server Validation: an Mcp-Name value with a lone surrogate has no header form, so the request is refused before it is sent (the server would find U+FFFD in the header and answer -32020)", () => {
+  for (const [method, params] of [["tools/call", { name: "t\ud800" }], ["prompts/get", { name: "\udc00p" }], ["resources/read", { uri: "file:///c\udfff" }]] as const) {
+    assert.match(unmirrorable({ method, params }, undefined)!, /^params\.(name|uri) cannot be mirrored into Mcp-Name: it holds a lone surrogate/, method);
+  }
+  assert.equal(unmirrorable({ method: "tools/call", params: { name: "t\u{1F600}" } }, undefined), null, "a surrogate pair is one character");
 });

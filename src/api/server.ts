@@ -50,7 +50,7 @@
 import { systemClock, type Clock } from "../driver/clock.js";
 import { McpError, type Endpoint, type RequestContext, type RequestHandler } from "../driver/endpoint.js";
 import { hmacRequestState, type RequestStateCodec } from "../driver/request-state.js";
-import { ErrorCode } from "../jsonrpc/errors.js";
+import { echoed, ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { builtinJsonSchema, issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
@@ -651,7 +651,7 @@ export class McpServerCore {
         return ownFailures(method, complete(this.completers, this.prompts, this.templates, this.resources, this.forms, p, rc, origin));
     }
     if (this.options.fallback !== undefined) return this.options.fallback(method, params, rc);
-    throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+    throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${echoed(method)}` });
   }
 
   private hasTaskTools(): boolean {

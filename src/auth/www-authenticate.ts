@@ -90,12 +90,15 @@ export function bearerChallenge(header: string | null | undefined): AuthChalleng
 
 /**
  * Formats a `Bearer` challenge. Values are quoted and escaped; a value holding CR, LF or
- * any other control character is dropped rather than allowed to split the header.
+ * any other control character is dropped rather than allowed to split the header, and so
+ * is one with a character outside ASCII: RFC 6750 §3 allows only printable ASCII in
+ * `scope` and `error_description`, and a header value above U+00FF makes `new Response`
+ * throw (a scope built from a tool's name, `tools:天気`, failed the whole request).
  */
 export function formatBearerChallenge(params: Record<string, string | undefined>): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(params)) {
-    if (value === undefined || /[\x00-\x1f\x7f]/.test(value)) continue;
+    if (value === undefined || /[^\x20-\x7e]/.test(value)) continue;
     parts.push(`${name}="${value.replace(/["\\]/g, (c) => `\\${c}`)}"`);
   }
   return parts.length ? `Bearer ${parts.join(", ")}` : "Bearer";

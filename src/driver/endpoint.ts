@@ -12,7 +12,7 @@
  * turned into a JSON-RPC error here, so the rule of which codes a server may send is
  * applied here too, from the pure `model/error-codes.ts`.)
  */
-import { ErrorCode, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { echoed, ErrorCode, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import { createSession, negotiatedVersion, step } from "../session/session.js";
 import { nextDeadline } from "../session/timeouts.js";
@@ -404,7 +404,7 @@ export class Endpoint {
     const served = modern === undefined ? new Served(this, id, method, negotiatedVersion(this.state), peerOf(this.state)) : new Served(this, id, method, modern.version, requestPeerOf(modern.capabilities, params));
     this.handling.set(id, served);
     const handler = this.hooks.onRequest;
-    if (handler === undefined) return served.fail({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+    if (handler === undefined) return served.fail({ code: ErrorCode.MethodNotFound, message: `Method not found: ${echoed(method)}` });
     let value: Promise<JsonObject> | JsonObject;
     try {
       value = handler(method, params, served);

@@ -66,6 +66,26 @@ export function thrownMessage(e: unknown): string {
   }
 }
 
+/** How much of a peer's text an error message repeats (see {@link echoed}). */
+export const ECHO_LIMIT = 200;
+
+/**
+ * The peer's `text` (a method or tool name, a header value) as an error message repeats
+ * it: at most {@link ECHO_LIMIT} characters, then how many more there were. The message
+ * answers the peer that sent it, whose own size limit a repeated multi-megabyte name would
+ * break (the client then sees "malformed response", not the error); whole values that
+ * matter go in `data`. A surrogate pair is never cut in two.
+ */
+export function echoed(text: string): string {
+  if (text.length <= ECHO_LIMIT) return text;
+  const cut = isHighSurrogate(text.charCodeAt(ECHO_LIMIT - 1)) ? ECHO_LIMIT - 1 : ECHO_LIMIT;
+  return `${text.slice(0, cut)}… (${text.length - cut} more characters)`;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
 /** Builds an error object; `data` is omitted when undefined so encoding stays stable. */
 export function rpcError(code: number, message: string, data?: unknown): JsonRpcErrorObject {
   return data === undefined ? { code, message } : { code, message, data };

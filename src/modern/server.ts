@@ -22,7 +22,7 @@
  * requests share one endpoint or process (`basic/versioning`, "MAY serve both eras
  * concurrently").
  */
-import { ErrorCode } from "../jsonrpc/errors.js";
+import { echoed, ErrorCode } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, JsonRpcRequest, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
@@ -50,9 +50,9 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   if (!read.ok) return sendError(out, id, read.error.code, read.error.message, read.error.data);
   const { version, capabilities, logLevel } = read.meta;
   const spec = methodSpec(version, method);
-  if (spec === undefined || spec.kind !== "request" || spec.from === "server") return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  if (spec === undefined || spec.kind !== "request" || spec.from === "server") return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${echoed(method)}`);
   const missing = missingCapability(spec, "server", o.capabilities, capabilities, "client");
-  if (missing !== null) return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method} (capability ${missing} not declared)`);
+  if (missing !== null) return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${echoed(method)} (capability ${missing} not declared)`);
   const issues = spec.validateParams(params) ?? retainedStringIssues(method, params);
   if (issues) return sendErrorObject(out, id, invalidParamsError(method, issues));
   if (method === "server/discover") return answerDiscover(state, id, version, out);

@@ -22,7 +22,7 @@
  */
 import { decode, decodeValue, malformedResponseAnswer, type Decoded } from "../jsonrpc/codec.js";
 import { merged } from "../jsonrpc/safe-json.js";
-import { ErrorCode } from "../jsonrpc/errors.js";
+import { echoed, ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec } from "../model/methods.js";
 import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
@@ -129,13 +129,13 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOu
   const version = versionOf(state);
   const spec = methodSpec(version, method);
   if (spec === undefined || spec.kind !== "request" || !sentBy(spec, peerOf(o.role))) {
-    sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${echoed(method)}`);
     return;
   }
   const peer = peerOfPhase(phase);
   const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities, peerOf(o.role));
   if (missing !== null) {
-    sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${method} (capability ${missing} not declared)`);
+    sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${echoed(method)} (capability ${missing} not declared)`);
     return;
   }
   const params = msg.params;

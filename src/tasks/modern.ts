@@ -29,7 +29,7 @@
  * era and each request names the dialect it arrived in, and every point where the eras
  * differ reads a field of {@link TASK_DIALECTS} rather than branching on a version.
  */
-import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { echoed, ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { TASKS_EXTENSION } from "../model/meta.js";
 import { hasCapability } from "../model/methods.js";
@@ -141,7 +141,7 @@ export function gateExtensionRequest(method: string, clientCapabilities: unknown
 
 /** The `-32601` answer to a `tasks/*` method the dialect lacks. */
 export function methodNotInDialect(method: string, era: TaskEra): JsonRpcErrorObject {
-  return rpcError(ErrorCode.MethodNotFound, `Method not found: ${method}${era === "extension" ? " is not part of the tasks extension" : ""}`);
+  return rpcError(ErrorCode.MethodNotFound, `Method not found: ${echoed(method)}${era === "extension" ? " is not part of the tasks extension" : ""}`);
 }
 
 /** Names of the Streamable HTTP headers a task request carries (SEP-2663 "Routing Headers", SEP-2243). */

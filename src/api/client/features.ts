@@ -19,7 +19,7 @@
  * the tasks extension (`./tasks.ts`), as the spec asks: as the standalone request would be.
  */
 import { McpError, type RequestContext } from "../../driver/endpoint.js";
-import { ErrorCode } from "../../jsonrpc/errors.js";
+import { echoed, ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { progressTokenOf } from "../../session/progress.js";
 import { checkTaskAugmentation } from "../../tasks/capabilities.js";
@@ -69,7 +69,7 @@ export async function serve(features: ClientFeatures, method: string, params: Js
       if (h.roots !== undefined) return { roots: await h.roots(ctx) };
       break;
   }
-  throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+  throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${echoed(method)}` });
 }
 
 /**

@@ -13,6 +13,7 @@
  * answer is cut, saying there are more and how many matches there are.
  */
 import type { RequestContext } from "../../driver/endpoint.js";
+import { echoed } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
 import { ServerContext, type RequestOrigin } from "../context.js";
@@ -55,11 +56,11 @@ export async function complete(
     // completion.mdx "Error Handling": an invalid prompt name is -32602.
     if (ref.type === "ref/prompt") {
       const prompt = prompts.get(name);
-      if (prompt === undefined) throw invalidParams(`Unknown prompt: ${name}`, { name });
+      if (prompt === undefined) throw invalidParams(`Unknown prompt: ${echoed(name)}`, { name });
       completer = prompt.complete?.[argument.name];
     } else {
       const template = templates.get(name);
-      if (template === undefined && !resources.has(name)) throw invalidParams(`Unknown resource template: ${name}`, { uri: name });
+      if (template === undefined && !resources.has(name)) throw invalidParams(`Unknown resource template: ${echoed(name)}`, { uri: name });
       completer = template?.complete?.[argument.name];
     }
   }

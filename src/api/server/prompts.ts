@@ -12,6 +12,7 @@
  * `input_required` (MRTR, `mrtr.ts`), which the request layer takes from there.
  */
 import type { RequestContext } from "../../driver/endpoint.js";
+import { echoed } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { ProtocolVersion } from "../../model/versions.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
@@ -71,7 +72,7 @@ export async function getPrompt(
   const name = p.name as string;
   const entry = prompts.get(name);
   // prompts.mdx "Error Handling": invalid prompt name and missing required arguments are -32602.
-  if (entry === undefined) throw invalidParams(`Unknown prompt: ${name}`, { name });
+  if (entry === undefined) throw invalidParams(`Unknown prompt: ${echoed(name)}`, { name });
   const args = (p.arguments as Record<string, string> | undefined) ?? {};
   for (const a of entry.required) if (!Object.hasOwn(args, a)) throw invalidParams(`Missing required argument: ${a}`, { argument: a });
   const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), forms, origin);

@@ -19,7 +19,7 @@
  * that answers synchronously is answered synchronously, with no promise in between.
  */
 import { McpError, type RequestContext } from "../../driver/endpoint.js";
-import { ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
+import { echoed, ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { methodSpec } from "../../model/methods.js";
 import { LEGACY_VERSIONS, type ProtocolVersion } from "../../model/versions.js";
@@ -203,7 +203,7 @@ export function callTool(
   const name = p.name as string;
   const entry = tools.get(name);
   // tools.mdx "Error Handling": unknown tools are a protocol error, -32602.
-  if (entry === undefined) throw invalidParams(`Unknown tool: ${name}`, { name });
+  if (entry === undefined) throw invalidParams(`Unknown tool: ${echoed(name)}`, { name });
   const args = (p.arguments as JsonObject | undefined) ?? {};
   if (entry.validateInput !== null) {
     const issues = entry.validateInput(args);

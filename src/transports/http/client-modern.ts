@@ -45,7 +45,7 @@ import { MetaKey } from "../../model/meta.js";
 import type { HttpClient, ModernCtx, StreamCtx } from "../http-client.js";
 import { discard, isRefusal, parse } from "./client-body.js";
 import { answer, bodiless, delay, LISTEN, track } from "./client-stream.js";
-import { modernRequestHeaders, paramHeadersOf, unmirrorableArgument } from "./request-metadata.js";
+import { modernRequestHeaders, paramHeadersOf, unmirrorable } from "./request-metadata.js";
 
 /**
  * `MetaKey.protocolVersion` quoted, whose presence marks a modern message. Spelled out: a
@@ -90,8 +90,8 @@ export async function postModern(client: HttpClient, text: string, message: Mode
   }
   const tool = message.method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
   const declared = tool === undefined ? undefined : client.paramHeaders.get(tool);
-  const unmirrorable = unmirrorableArgument(message, declared);
-  if (unmirrorable !== null) return client.failed(ctx, unmirrorable, ErrorCode.InvalidParams);
+  const refused = unmirrorable(message, declared);
+  if (refused !== null) return client.failed(ctx, refused, ErrorCode.InvalidParams);
   const headers = client.headersFor(text, true, modernRequestHeaders(message, declared));
   let body = text;
   for (let attempt = 0; ; attempt++) {

@@ -154,10 +154,11 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
     if (ctx.modern !== undefined) return "the response stream ended before the response (modern streams are not resumable)";
     if (ctx.session !== client.sessionId) return lost(client, ctx);
     if (ctx.kind === "post" && ctx.lastEventId === "") return client.failed(ctx, "the response stream ended before the response and carried no event id to resume from");
-    if (!isByteString(ctx.lastEventId)) {
-      // fetch refuses a header value with a character above U+00FF (an emoji): every
-      // resumption with this id would throw. A POST stream cannot be resumed without it;
-      // the GET stream is opened afresh, as after a 400.
+    const resumeFrom = lastEventIdHeader(ctx.lastEventId);
+    if (resumeFrom === undefined) {
+      // fetch refuses a header value with a control character: every resumption with
+      // this id would throw. A POST stream cannot be resumed without it; the GET stream
+      // is opened afresh, as after a 400.
       const why = `the event id ${JSON.stringify(ctx.lastEventId)} cannot be sent as a Last-Event-ID header`;
       if (ctx.kind === "post") return client.failed(ctx, why);
       client.report(`${why}; reopening the GET stream without it`);
@@ -172,7 +173,7 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
     if (client.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
     if (ctx.session !== client.sessionId) return lost(client, ctx);
     const headers = client.headersFor(undefined, false);
-    if (ctx.lastEventId !== "") headers[H.lastEventId] = ctx.lastEventId;
+    if (ctx.lastEventId !== "" && resumeFrom !== undefined) headers[H.lastEventId] = resumeFrom;
     let r: Response;
     try {
       r = await client.request({ method: "GET", headers }, ctx);
@@ -340,7 +341,17 @@ export function answersPending(reply: unknown, ctx: StreamCtx): boolean {
   return Array.isArray(reply) ? reply.some(names) : names(reply);
 }
 
-/** Whether `s` can be a header value for fetch as far as its characters go: none above U+00FF. */
-export function isByteString(s: string): boolean {
-  return !/[^\u0000-\u00ff]/.test(s);
+/**
+ * The `Last-Event-ID` header value for event id `id`: its UTF-8 bytes, one character each,
+ * as fetch takes a header value (WHATWG HTML, EventSource: the last event ID string
+ * "encoded as UTF-8"; an `é` goes as the two bytes C3 A9, not as the one byte E9, and an
+ * emoji can be sent at all). Undefined when the id holds a control character other than
+ * tab, which fetch refuses in a field value (RFC 9110 §5.5).
+ */
+export function lastEventIdHeader(id: string): string | undefined {
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(id)) return undefined;
+  if (!/[^\u0000-\u007f]/.test(id)) return id;
+  let bytes = "";
+  for (const b of new TextEncoder().encode(id)) bytes += String.fromCharCode(b);
+  return bytes;
 }

@@ -17,6 +17,7 @@
  * value with a character outside RFC 9110 field values (CR, LF, other controls,
  * non-ASCII) is a mismatch before any comparison.
  */
+import { echoed } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { MetaKey } from "../../model/meta.js";
 import { isFieldValueText, isHeaderName, isSafeHeaderValue } from "./headers.js";
@@ -82,7 +83,9 @@ export function decodeHeaderValue(raw: string): string | undefined {
     const binary = atob(payload);
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    // ignoreBOM: a leading U+FEFF is part of the value (Base64 of its UTF-8 form), and
+    // dropping it would let a header "\ufefft" pass for a body's "t".
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return undefined;
   }
@@ -180,9 +183,16 @@ function valueAt(args: unknown, path: string[]): unknown {
   return v === null ? undefined : v;
 }
 
+/**
+ * A string with a lone surrogate: it has no UTF-8 form, so no header value can carry it
+ * (Value Encoding: Base64 of "the UTF-8 representation"; `TextEncoder` would write U+FFFD,
+ * which the server then finds different from the body's value).
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** A primitive argument as header text (spec: Type conversion), or undefined when it cannot be one. */
 function paramText(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
+  if (typeof value === "string") return LONE_SURROGATE.test(value) ? undefined : value;
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number" && Number.isInteger(value) && Math.abs(value) <= MAX_SAFE) return String(value);
   return undefined;
@@ -214,20 +224,25 @@ export function modernRequestHeaders(message: { method: string; params?: JsonObj
 }
 
 /**
- * Why a `tools/call` cannot carry its `Mcp-Param-*` headers, or null: an annotated
- * argument is present but has no header text (an integer beyond the safe range
- * ±(2^53−1), which Schema Extension forbids, a fraction, an object or an array). Leaving
- * its header out while the value stays in the body is what Server Behavior for Custom
- * Headers calls a non-conforming client (the server MUST reject it), so such a call is
- * refused before it is sent.
+ * Why a modern request cannot carry its headers, or null: its `Mcp-Name` value, or an
+ * argument a tool's `x-mcp-header` annotates, has no header text (a string with a lone
+ * surrogate; for an argument also an integer beyond the safe range ±(2^53−1), which
+ * Schema Extension forbids, a fraction, an object or an array). Leaving the header out,
+ * or sending another value, while the body keeps this one is what Server Behavior for
+ * Custom Headers calls a non-conforming client (the server MUST reject it), so such a
+ * request is refused before it is sent.
  */
-export function unmirrorableArgument(message: { method: string; params?: JsonObject }, paramHeaders: readonly ParamHeader[] | undefined): string | null {
+export function unmirrorable(message: { method: string; params?: JsonObject }, paramHeaders: readonly ParamHeader[] | undefined): string | null {
+  const name = nameSourceOf(message.method, message.params);
+  if (typeof name?.value === "string" && LONE_SURROGATE.test(name.value)) {
+    return `params.${name.field} cannot be mirrored into ${MH.name}: it holds a lone surrogate, which has no UTF-8 form`;
+  }
   if (paramHeaders === undefined || message.method !== "tools/call") return null;
   const args = message.params?.arguments;
   for (const p of paramHeaders) {
     const value = valueAt(args, p.path);
     if (value !== undefined && paramText(value) === undefined) {
-      return `argument ${p.path.join(".")} cannot be mirrored into ${MH.paramPrefix}${p.name}: it must be a string, a boolean or an integer within ±(2^53−1)`;
+      return `argument ${p.path.join(".")} cannot be mirrored into ${MH.paramPrefix}${p.name}: it must be a string (without lone surrogates), a boolean or an integer within ±(2^53−1)`;
     }
   }
   return null;
@@ -248,7 +263,7 @@ export type HeaderLookup = (name: string) => string | null;
 export function headerMismatch(get: HeaderLookup, message: { method: string; params?: JsonObject }, version: unknown, paramHeaders: readonly ParamHeader[] | undefined): string | null {
   const pv = get("MCP-Protocol-Version");
   if (pv === null) return "the MCP-Protocol-Version header is required";
-  if (pv.trim() !== version) return `MCP-Protocol-Version header value ${JSON.stringify(pv)} does not match body value ${JSON.stringify(version)}`;
+  if (pv.trim() !== version) return `MCP-Protocol-Version header value ${shown(pv)} does not match body value ${shown(version)}`;
   // Only Mcp-Name and Mcp-Param-* "permit the Base64 sentinel encoding" (Server
   // Validation); values are case-sensitive, so Mcp-Method is compared as sent.
   const bad = compare(get, MH.method, message.method, plainFieldValue);
@@ -273,6 +288,11 @@ export function headerMismatch(get: HeaderLookup, message: { method: string; par
   return null;
 }
 
+/** A header or body value as a mismatch message quotes it: JSON, a string cut to what {@link echoed} keeps. */
+function shown(value: unknown): string {
+  return JSON.stringify(typeof value === "string" ? echoed(value) : value);
+}
+
 /** A decimal number: optional minus, digits, optional fraction. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -286,8 +306,9 @@ function compare(get: HeaderLookup, header: string, body: unknown, decode: (raw:
     // Server Validation note: integers compare numerically (42.0 and 42 are equal), but only
     // in decimal notation, what a client sends ("Convert to decimal string representation"):
     // `Number` would also take 0x10, 1.6e1 or +16, which a proxy routing on the header
-    // reads differently from the body the server runs with.
-    if (DECIMAL.test(value) && Number(value) === body) return null;
+    // reads differently from the body the server runs with. Schema Extension keeps integers
+    // within ±(2^53−1): past it distinct decimals are one number (2^53 + 1 reads as 2^53).
+    if (Math.abs(body) <= MAX_SAFE && DECIMAL.test(value) && Number(value) === body) return null;
   } else if (value === paramText(body)) return null;
-  return `${header} header value ${JSON.stringify(raw)} does not match body value ${JSON.stringify(body)}`;
+  return `${header} header value ${shown(raw)} does not match body value ${shown(body)}`;
 }
