@@ -89,6 +89,13 @@ test("misspelled option names (within two edits of a known one, ignoring case; o
     [() => createHttpHandler({ createSession, allowedOrigin: ["https://a.example"] } as never), /did you mean "allowedOrigins"\?/],
     [() => httpClientTransport("http://127.0.0.1:1/mcp", { header: { Authorization: "Bearer x" } } as never), /httpClientTransport: unknown option "header"; did you mean "headers"\?/],
     [() => httpClientTransport("http://127.0.0.1:1/mcp", { reconnect: { maxRetrie: 2 } } as never), /httpClientTransport reconnect: unknown option "maxRetrie"; did you mean "maxRetries"\?/],
+    // Registration configs: a misspelled field was dropped from the definition (`inputSchma`: no input schema, arguments unchecked).
+    [() => new McpServer(SERVER).tool("t", { inputSchma: { type: "object" } } as never, () => ({ content: [] })), /tool "t" config: unknown option "inputSchma"; did you mean "inputSchema"\?/],
+    [() => new McpServer(SERVER).prompt("p", { argument: [] } as never, () => ({ messages: [] })), /prompt "p" config: unknown option "argument"; did you mean "arguments"\?/],
+    [() => new McpServer(SERVER).resource("file:///a", { name: "a", mimetype: "text/plain" } as never, () => ({ contents: [] })), /resource "file:\/\/\/a" config: unknown option "mimetype"; did you mean "mimeType"\?/],
+    [() => new McpServer(SERVER).resourceTemplate("file:///{x}", { name: "x", complte: {} } as never, () => ({ contents: [] })), /did you mean "complete"\?/],
+    [() => new McpServer(SERVER, { tasks: { defaultTtlMS: 5 } } as never), /TaskRuntime options: unknown option "defaultTtlMS"; did you mean "defaultTtlMs"\?/],
+    [() => createHttpHandler({ createSession, eventStore: { maxEventPerStream: 5 } } as never), /createHttpHandler eventStore: unknown option "maxEventPerStream"; did you mean "maxEventsPerStream"\?/],
   ];
   for (const [build, message] of cases) assert.throws(build, (e: unknown) => e instanceof TypeError && message.test(e.message), String(message));
   // Not misspellings: a name far from every known one (an option of a newer release, an

@@ -45,6 +45,7 @@ import { requestCapabilities } from "./tasks-server.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import { invalidResultError } from "../model/schema-errors.js";
 import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
+import { knownNames, refuseMisspelledOptions } from "./option-names.js";
 
 /** Options of a {@link TaskRuntime}: the table's, plus how to run it. */
 export interface TaskRuntimeOptions extends TaskTableOptions {
@@ -61,6 +62,12 @@ export interface TaskRuntimeOptions extends TaskTableOptions {
   /** Where errors of the store and of diagnostics go (default: ignored). */
   onError?(error: unknown): void;
 }
+
+/** The names of {@link TaskRuntimeOptions}, for their misspelling check. */
+const RUNTIME_OPTION_NAMES = /* @__PURE__ */ knownNames<TaskRuntimeOptions>()([
+  "era", "defaultTtlMs", "maxTtlMs", "pollIntervalMs", "maxTasks", "maxTasksPerOwner", "pageSize", "notifications", "cooperativeCancel", "resumeWhenAnswered",
+  "clock", "wallClock", "store", "generateTaskId", "restore", "onError",
+]);
 
 /**
  * The work of one task: the request's handler, run with the params it is given (retry
@@ -151,6 +158,8 @@ export class TaskRuntime {
   private readonly rounds = new Map<string, number>();
 
   constructor(private readonly options: TaskRuntimeOptions = {}) {
+    // `defaultTtlMS` would be dropped: every task would live the default hour.
+    refuseMisspelledOptions("TaskRuntime options", options, RUNTIME_OPTION_NAMES);
     this.clock = options.clock ?? systemClock;
     // The system clock is monotonic (performance.now), not epoch time: task times are wall-clock.
     this.wall = wallClockOf(options.clock, options.wallClock);

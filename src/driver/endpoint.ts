@@ -94,10 +94,17 @@ export type RequestHandler = (method: string, params: JsonObject | undefined, ct
 
 /** Options of one outgoing request. */
 export interface RequestOptions {
+  /**
+   * This request's timeout in ms, in place of the session's `requestTimeoutMs`; 0: none
+   * (the session's `maxRequestTimeoutMs` still caps it). At the deadline the request fails
+   * with `-32001` and is cancelled at the peer, as an abort cancels it.
+   */
   timeoutMs?: number;
   /** The peer's request this one is issued on behalf of (for per-request streams). */
   related?: RequestId;
+  /** Aborting it cancels the request: it fails with `-32800`, and the peer is told (`notifications/cancelled`; over HTTP in 2026-07-28, its stream closed). */
   signal?: AbortSignal;
+  /** Called with each `notifications/progress` for this request (asking for progress gives it a progress token). */
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
   /**
    * 2026-07-28 client: the lowest level of `notifications/message` the server may send for

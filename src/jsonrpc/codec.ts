@@ -204,7 +204,7 @@ function classifyMessage(value: unknown): Decoded {
     }
     if (id === undefined) return { kind: "notification", message: m as unknown as JsonRpcNotification };
     if (id === null) return invalid(ErrorCode.InvalidRequest, null, "a request id must not be null");
-    if (typeof id === "number" && Number.isInteger(id) && replyId === null) return invalid(ErrorCode.InvalidRequest, null, "a request id beyond ±2^53 cannot be echoed exactly; use a smaller integer or a string");
+    if (typeof id === "number" && Number.isInteger(id) && replyId === null) return invalid(ErrorCode.InvalidRequest, null, "a request id beyond ±(2^53 − 1) cannot be echoed exactly; use a smaller integer or a string");
     if (typeof id === "string" && replyId === null) return invalid(ErrorCode.InvalidRequest, null, `a request id longer than ${MAX_REQUEST_ID_LENGTH} characters is not accepted; use a shorter one`);
     if (replyId === null) return invalid(ErrorCode.InvalidRequest, null, "a request id must be a string or an integer");
     return { kind: "request", message: m as unknown as JsonRpcRequest };

@@ -106,8 +106,8 @@ export interface HttpClientOptions {
    * which fails the request at once with `-32603` and its message.
    */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
-  /** Headers sent on every request (e.g. `Authorization`). Names must be tokens and values header-safe. */
-  headers?: Record<string, string> | Headers;
+  /** Headers sent on every request (e.g. `Authorization`), as an object, a `Headers` or a `Map`. Names must be tokens and values header-safe. */
+  headers?: Record<string, string> | Headers | ReadonlyMap<string, string>;
   /**
    * Largest message read from the server, in bytes: a JSON response body, or one SSE event
    * (with 1 KiB for its field names). Past it a JSON body is cancelled and its request fails

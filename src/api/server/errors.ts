@@ -20,7 +20,7 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { isObject } from "../connection.js";
 import { innerRequestOf } from "../context.js";
-import { shownValue } from "../option-names.js";
+import { refuseMisspelledOptions, shownValue } from "../option-names.js";
 
 /**
  * Thrown by a tool to answer `tools/call` with this JSON-RPC error rather than an
@@ -53,8 +53,10 @@ export function ownFailures(method: string, answer: JsonObject | Promise<JsonObj
  * handler that is not a function (`tool("t", fn)` skipped the config). Refused at once,
  * naming them, rather than failing at the first call with an engine message.
  */
-export function refuseMisuse(what: string, config: unknown, fn: unknown, role: string): void {
+export function refuseMisuse(what: string, config: unknown, fn: unknown, role: string, known: readonly string[]): void {
   if (!isObject(config)) throw new TypeError(`${what}: the second argument must be its config object (got ${typeof config === "function" ? "a function: the config comes before the " + role : shownValue(config)})`);
+  // A misspelled field is dropped from the definition: `inputSchma` left the tool with no input schema.
+  refuseMisspelledOptions(`${what} config`, config, known);
   if (typeof fn !== "function") throw new TypeError(`${what}: the ${role} must be a function (got ${typeof fn})`);
 }
 

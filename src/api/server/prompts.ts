@@ -21,6 +21,7 @@ import { ServerContext, withPendingInput, type RequestOrigin } from "../context.
 import type { GetPromptResult, Icon, Meta, Prompt, PromptArgument } from "../types.js";
 import type { Completer } from "./completion.js";
 import { invalidParams, refuseMisuse } from "./errors.js";
+import { knownNames } from "../option-names.js";
 import { assignDefined, refuseUnlistable } from "./lists.js";
 
 /** Builds a prompt's messages from its arguments. */
@@ -35,6 +36,9 @@ export interface PromptConfig {
   _meta?: Meta;
   complete?: Record<string, Completer>;
 }
+
+/** The fields of a {@link PromptConfig}, for its misspelling check. */
+const PROMPT_CONFIG_NAMES = /* @__PURE__ */ knownNames<PromptConfig>()(["title", "description", "arguments", "icons", "_meta", "complete"]);
 
 /** A registered prompt. */
 export interface PromptEntry {
@@ -54,7 +58,7 @@ export function promptEntry(
   prompts: ReadonlyMap<string, PromptEntry>, versions: readonly ProtocolVersion[] | undefined, nextSeq: () => number,
   name: string, config: PromptConfig, getter: PromptGetter,
 ): PromptEntry {
-  refuseMisuse(`prompt ${JSON.stringify(name)}`, config, getter, "getter");
+  refuseMisuse(`prompt ${JSON.stringify(name)}`, config, getter, "getter", PROMPT_CONFIG_NAMES);
   if (prompts.has(name)) throw new TypeError(`prompt ${JSON.stringify(name)} is already registered`);
   const def: Prompt = { name };
   assignDefined(def, config);

@@ -31,6 +31,7 @@ import type { Icon, Meta, ReadResourceResult, Resource, ResourceTemplate } from 
 import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "../uri-template.js";
 import type { Completer } from "./completion.js";
 import { refuseMisuse } from "./errors.js";
+import { knownNames } from "../option-names.js";
 import { assignDefined, defOf, itemIssues, pageResult, refuseUnlistable } from "./lists.js";
 
 /** Reads a static resource; `undefined` means it does not exist (after all). */
@@ -57,6 +58,10 @@ export interface ResourceConfig {
   icons?: Icon[];
   _meta?: Meta;
 }
+
+/** The fields of a {@link ResourceConfig} and of a {@link ResourceTemplateConfig}, for their misspelling checks. */
+const RESOURCE_CONFIG_NAMES = /* @__PURE__ */ knownNames<ResourceConfig>()(["name", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"]);
+const TEMPLATE_CONFIG_NAMES = /* @__PURE__ */ knownNames<ResourceTemplateConfig>()(["name", "title", "description", "mimeType", "annotations", "icons", "_meta", "complete", "list"]);
 
 /**
  * Names the concrete resources of a template, listed in `resources/list`; what it
@@ -113,7 +118,7 @@ export function resourceEntry(
   resources: ReadonlyMap<string, ResourceEntry>, versions: readonly ProtocolVersion[] | undefined, nextSeq: () => number,
   uri: string, config: ResourceConfig, reader: ResourceReader,
 ): ResourceEntry {
-  refuseMisuse(`resource ${JSON.stringify(uri)}`, config, reader, "reader");
+  refuseMisuse(`resource ${JSON.stringify(uri)}`, config, reader, "reader", RESOURCE_CONFIG_NAMES);
   if (resources.has(uri)) throw new TypeError(`resource ${JSON.stringify(uri)} is already registered`);
   const def: Resource = { uri, name: config.name };
   assignDefined(def, config);
@@ -131,7 +136,7 @@ export function templateEntry(
   templates: ReadonlyMap<string, TemplateEntry>, versions: readonly ProtocolVersion[] | undefined, nextSeq: () => number,
   uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader,
 ): TemplateEntry {
-  refuseMisuse(`resource template ${JSON.stringify(uriTemplate)}`, config, reader, "reader");
+  refuseMisuse(`resource template ${JSON.stringify(uriTemplate)}`, config, reader, "reader", TEMPLATE_CONFIG_NAMES);
   if (config.list !== undefined && typeof config.list !== "function") throw new TypeError(`resource template ${JSON.stringify(uriTemplate)}: list must be a function returning the resources`);
   if (templates.has(uriTemplate)) throw new TypeError(`resource template ${JSON.stringify(uriTemplate)} is already registered`);
   const template = parseUriTemplate(uriTemplate);

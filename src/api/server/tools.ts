@@ -34,6 +34,7 @@ import { isThenable, ServerContext, withPendingInput, type RequestOrigin } from 
 import { inputRetryOf, isInputRequired, type InputRequiredResult } from "../mrtr.js";
 import type { CallToolResult, Icon, JsonSchemaObject, Meta, OutputSchema, StructuredContent, Tool, ToolAnnotations } from "../types.js";
 import { invalidParams, ProtocolError, refuseMisuse } from "./errors.js";
+import { knownNames } from "../option-names.js";
 import { assignDefined } from "./lists.js";
 
 /**
@@ -47,6 +48,9 @@ export type ToolHandler<A extends object = JsonObject> = (args: A, ctx: ServerCo
 
 /** What a tool handler answers: its result (any structured content: a 2026-07-28-only server may return an array), or a request for input. */
 type ToolAnswer = CallToolResult<StructuredContent> | InputRequiredResult;
+
+/** The fields of a {@link ToolConfig}, for its misspelling check. */
+const TOOL_CONFIG_NAMES = /* @__PURE__ */ knownNames<ToolConfig>()(["title", "description", "inputSchema", "outputSchema", "annotations", "execution", "icons", "_meta", "inputBeforeTask"]);
 
 /** Describes a tool (everything of `Tool` but the name). */
 export interface ToolConfig {
@@ -124,7 +128,7 @@ export function toolEntry<A extends object>(
   tools: ReadonlyMap<string, ToolEntry>, versions: readonly ProtocolVersion[] | undefined, validator: JsonSchemaValidator, hasTaskRuntime: boolean,
   nextSeq: () => number, name: string, config: ToolConfig, handler: ToolHandler<A>,
 ): ToolEntry {
-  refuseMisuse(`tool ${JSON.stringify(name)}`, config, handler, "handler");
+  refuseMisuse(`tool ${JSON.stringify(name)}`, config, handler, "handler", TOOL_CONFIG_NAMES);
   if (!validToolName(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ - .`);
   if (tools.has(name)) throw new TypeError(`tool ${JSON.stringify(name)} is already registered`);
   const headers = config.inputSchema === undefined ? undefined : paramHeadersOf(config.inputSchema);

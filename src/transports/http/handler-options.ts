@@ -47,6 +47,8 @@ const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpHandlerOptions>()([
   "modern",
 ]);
 
+const EVENT_STORE_NAMES = /* @__PURE__ */ knownNames<NonNullable<HttpHandlerOptions["eventStore"]>>()(["maxEventsPerStream", "maxTotalSize", "maxSessionSize", "maxRetainedStreams"]);
+
 /**
  * Options the handler would misread rather than refuse, named: a misspelled name, no `createSession` (every
  * request a bare 500), a number given as text or negative (`maxSessions: -1` made every
@@ -56,6 +58,7 @@ const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpHandlerOptions>()([
 export function refuseMisreadOptions(options: HttpHandlerOptions): void {
   if (typeof options !== "object" || options === null) throw new TypeError("createHttpHandler takes an options object: createHttpHandler({ createSession: server.httpSession() })");
   refuseMisspelledOptions("createHttpHandler", options, OPTION_NAMES);
+  if (typeof options.eventStore === "object" && options.eventStore !== null) refuseMisspelledOptions("createHttpHandler eventStore", options.eventStore, EVENT_STORE_NAMES);
   if (typeof options.createSession !== "function") throw new TypeError("createHttpHandler: createSession must be a function (server.httpSession() makes one)");
   const o = options as unknown as Record<string, unknown>;
   for (const key of NUMERIC_OPTIONS) {
