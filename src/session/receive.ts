@@ -41,6 +41,7 @@ import { acceptsBatches, isParamsObject, isTaskAugmented, peerOf, peerOfPhase, s
 import { progressTokenOf, receiveProgress } from "./progress.js";
 import { addInbound, internalRequest, removeInbound, removeOutbound, sendError, sendErrorObject, sendResult } from "./requests.js";
 import { retainedStringIssues } from "./retained.js";
+import { pingMissed } from "./timeouts.js";
 import { endTaskProgress, observeAnswer, observeStatus } from "./task-progress.js";
 import { idKey, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 import { rememberRequiredElicitations, rememberUrlElicitation } from "./url-elicitations.js";
@@ -237,7 +238,10 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
   if (req.internal === "initialize") return receiveInitializeResponse(state, msg, now, out);
   if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out, req.deadline, fromPeer);
   if (req.internal === "keepalive") {
-    state.keepAlive.missed = 0;
+    // Any answer of the peer's, an error too, shows it alive; this side's own failure of the
+    // ping (the server unreachable) is a ping missed, or a dead server would never be noticed.
+    if (fromPeer) state.keepAlive.missed = 0;
+    else pingMissed(state, out);
     return;
   }
   if (req.internal === "abandoned-task") return cancelAbandonedTask(state, req, msg, now, out);

@@ -42,7 +42,7 @@ import { addOutbound, pushSend, removeOutbound, sendError } from "./requests.js"
 import { copyOf } from "./retained.js";
 import { log, sendLog, sendNotification, sendRequest } from "./send.js";
 import { sendTaskProgress } from "./task-progress.js";
-import { recomputeWake, timeoutMessage } from "./timeouts.js";
+import { pingMissed, recomputeWake, timeoutMessage } from "./timeouts.js";
 import { idKey, type OutboundRequest, type ResolvedOptions, type SessionInput, type SessionOptions, type SessionOutput, type SessionState, type StepResult } from "./types.js";
 
 export { implementationIssues } from "./handshake.js";
@@ -285,15 +285,7 @@ function tick(state: SessionState, now: number, out: SessionOutput[]): void {
       continue;
     }
     pushSend(out, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: req.id, reason: "timeout" } }, req.related);
-    if (req.internal === "keepalive") {
-      const missed = ++state.keepAlive.missed;
-      out.push({ type: "stale", missed });
-      // basic/utilities/ping: "Timeouts SHOULD be treated as connection failures".
-      if (o.keepAliveMaxMissed > 0 && missed >= o.keepAliveMaxMissed) {
-        fail(state, `the peer answered no keep-alive ping for ${missed * o.keepAliveMs} ms (${missed} in a row, ${o.keepAliveMs} ms each): the connection is treated as failed`, out);
-        return;
-      }
-    }
+    if (req.internal === "keepalive" && pingMissed(state, out)) return;
   }
   for (const key of Object.keys(state.mrtr)) {
     const d = state.mrtr[key].deadline ?? null;

@@ -15,7 +15,8 @@
  * what is due and computes the exact next wake time. A bound that is too early only
  * costs a spurious tick; it is never too late.
  */
-import type { OutboundRequest, SessionState } from "./types.js";
+import { fail } from "./phase.js";
+import type { OutboundRequest, SessionOutput, SessionState } from "./types.js";
 
 /** The window of the per-second rate limits (`maxProgressPerSecond`, `maxLogMessagesPerSecond`), in the inputs' ms. */
 export const RATE_WINDOW_MS = 1000;
@@ -57,6 +58,21 @@ export function recomputeWake(state: SessionState): void {
     if (w !== undefined && w.dropped > 0 && (at === null || w.start + RATE_WINDOW_MS < at)) at = w.start + RATE_WINDOW_MS;
   }
   state.wakeAt = at;
+}
+
+/**
+ * A keep-alive ping got no answer from the peer: it timed out, or this side's transport
+ * failed it (an HTTP POST that could not reach the server). Counted, reported (`stale`),
+ * and past `keepAliveMaxMissed` in a row the session fails (basic/utilities/ping:
+ * "Timeouts SHOULD be treated as connection failures"). True when it failed.
+ */
+export function pingMissed(state: SessionState, out: SessionOutput[]): boolean {
+  const o = state.options;
+  const missed = ++state.keepAlive.missed;
+  out.push({ type: "stale", missed });
+  if (o.keepAliveMaxMissed <= 0 || missed < o.keepAliveMaxMissed) return false;
+  fail(state, `the peer answered no keep-alive ping for ${missed * o.keepAliveMs} ms (${missed} in a row, ${o.keepAliveMs} ms each): the connection is treated as failed`, out);
+  return true;
 }
 
 /** Arms the first keep-alive ping (basic/utilities/ping), once the session is operating; `keepAliveMs` 0 is none. */
