@@ -87,7 +87,7 @@ test("http fast entry: every POST/GET/DELETE rule answers byte for byte as throu
       ["POST", "/mcp", [...postHeaders, ...session, "Origin: http://evil.example"], echo(9, "x"), 403],
       ["POST", "/nope", [...postHeaders, ...session], echo(10, "x"), 404],
       ["PUT", "/mcp", [...postHeaders, ...session], echo(11, "x"), 405],
-      ["TRACE", "/mcp", [], undefined, 400],
+      ["TRACE", "/mcp", [], undefined, 501],
       ["GET", "/mcp", ["Accept: application/json", ...session], undefined, 406],
       ["GET", "/mcp", ["Accept: text/event-stream", ...session, "Last-Event-ID: 99-1"], undefined, 400],
       ["POST", "/mcp", modernHeaders, modernText, 200],
@@ -108,6 +108,37 @@ test("http fast entry: every POST/GET/DELETE rule answers byte for byte as throu
       const body = echo(12, "x");
       assert.equal(await exchange(fast.port, head("POST", "/mcp", lines, body), body), await exchange(plain.port, head("POST", "/mcp", lines, body), body), host);
     }
+  } finally {
+    await close();
+  }
+});
+
+test("node bridge (RFC 9112 §3.2: a Host that is no authority is a 400; §3.2.2: an absolute-form target's authority stands for Host; RFC 9110 §4.2.4: credentials in the URL are an error): the request target is read as HTTP defines it, and what the bridge refuses itself gets a JSON-RPC error body, through both paths alike", async () => {
+  const { fast, plain, close } = await pair();
+  try {
+    const body = JSON.stringify(initializeMessage(V));
+    const both = async (method: string, target: string, lines: string[], withBody = true): Promise<string> => {
+      const a = await exchange(fast.port, head(method, target, [...lines, ...postHeaders], withBody ? body : undefined), withBody ? body : "");
+      const b = await exchange(plain.port, head(method, target, [...lines, ...postHeaders], withBody ? body : undefined), withBody ? body : "");
+      assert.equal(a.replace(String(fast.port), "PORT"), b.replace(String(plain.port), "PORT"), `${method} ${target} ${lines.join(" | ")}`);
+      return a;
+    };
+    const refusal = (reply: string, status: number, message: RegExp) => {
+      assert.match(reply, new RegExp(`^HTTP/1\\.1 ${status} `));
+      assert.match(reply, /\r\ncontent-type: application\/json\r\n/i);
+      const error = JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4)).error;
+      assert.match(error.message, message);
+    };
+    for (const host of ["", "localhost:99999999", "127.0.0.1/x", "u@127.0.0.1", "u:p@127.0.0.1", "[bad"]) {
+      refusal(await both("POST", "/mcp", [`Host: ${host}`]), 400, /^Bad Request: (the Host header|the request (target|URL))/);
+    }
+    refusal(await both("TRACE", "/mcp", [`Host: 127.0.0.1:${fast.port}`], false), 501, /^Not Implemented: the method has no Fetch API request/);
+    // `//evil.example/mcp` is a path on this host (not found here), not a request for another host's /mcp.
+    refusal(await both("POST", "//evil.example/mcp", [`Host: 127.0.0.1:${fast.port}`]), 404, /Not Found/);
+    // Absolute form: the target's authority is the one the DNS-rebinding check sees, whatever Host says.
+    refusal(await both("POST", "http://evil.example/mcp", [`Host: 127.0.0.1:${fast.port}`]), 403, /Host not allowed/);
+    const a = await exchange(fast.port, head("POST", `http://127.0.0.1:${fast.port}/mcp`, ["Host: evil.example", ...postHeaders], body), body);
+    assert.match(a, /^HTTP\/1\.1 200 /);
   } finally {
     await close();
   }

@@ -122,7 +122,9 @@ test("node bridge: request bodies stream in (bounded by the handler: 413), heade
     await big.text();
     const failed = await fetch(srv.url + "/throw");
     assert.equal(failed.status, 500);
-    await failed.text();
+    // A JSON-RPC error, as every refusal of the handler's is: a client reads it as the request's failure.
+    assert.equal(failed.headers.get("content-type"), "application/json");
+    assert.deepEqual((await failed.json()).error, { code: -32603, message: "Internal Server Error: the handler failed" });
   } finally {
     await srv.close();
   }
@@ -189,6 +191,7 @@ test("node bridge: large bodies wait for drain (backpressure); a body that fails
       sock.on("error", reject);
     });
     assert.match(reply, /^HTTP\/1\.1 400/);
+    assert.match(reply, /"code":-32600,"message":"Bad Request: /);
   } finally {
     await srv.close();
   }

@@ -27,7 +27,8 @@
  * vanished without closing is found. Nothing else here knows what the bodies are.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { bodyTooLarge, concatBytes, declaredLengthRefusal, UNREADABLE_BODY, type BodyResult } from "./http/body.js";
+import { ErrorCode } from "../jsonrpc/errors.js";
+import { bodyTooLarge, concatBytes, declaredLengthRefusal, httpError, UNREADABLE_BODY, type BodyResult } from "./http/body.js";
 import { fastEntryOf, type ChunkSource, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** A fetch-style handler: answers at once or later (a router in front of the MCP handler may answer its own routes synchronously). */
@@ -56,7 +57,7 @@ export interface NodeServer {
 export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
   const fast = fastEntryOf(handler);
   return (req, res) => {
-    void (fast === undefined ? serve(handler, req, res) : serveFast(fast, handler, req, res));
+    void (fast === undefined ? serve(handler, req, res) : serveFast(fast, req, res));
   };
 }
 
@@ -104,15 +105,12 @@ class Departure {
 
 async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const departure = new Departure(res);
-  let request: Request;
-  try {
-    request = toRequest(req, urlOf(req), departure.signal, undefined);
-  } catch {
-    return badRequest(res);
-  }
+  const refused = unservable(req);
+  if (typeof refused === "string") return refuse(res, refused === FORBIDDEN_METHOD ? 501 : 400, refused);
+  const url = refused;
   let response: Response;
   try {
-    response = await handler(request);
+    response = await handler(toRequest(req, url, departure.signal, undefined));
   } catch {
     return internalError(res);
   }
@@ -120,15 +118,9 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
 }
 
 /** Like {@link serve}, through the handler's core: no `Request` unless the application asks for one, and replies written as they are. */
-async function serveFast(fast: FastEntry, handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  let url: URL;
-  try {
-    url = urlOf(req);
-  } catch {
-    return badRequest(res);
-  }
-  // What the Fetch API refuses to make a `Request` of takes the general path, which answers 400.
-  if (FORBIDDEN_METHODS.has(req.method ?? "GET") || url.username !== "" || url.password !== "") return serve(handler, req, res);
+async function serveFast(fast: FastEntry, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = unservable(req);
+  if (typeof url === "string") return refuse(res, url === FORBIDDEN_METHOD ? 501 : 400, url);
   const view = new NodeRequestView(req, url, new Departure(res));
   let answer: Response | HttpReply;
   try {
@@ -150,21 +142,54 @@ async function writeReply(reply: HttpReply, res: ServerResponse, departure: Depa
   }
 }
 
-/** The request URL, as the Fetch API will see it; throws when the parser refuses it. */
-function urlOf(req: IncomingMessage): URL {
-  return new URL(req.url ?? "/", "http://" + (req.headers.host ?? "localhost"));
+/**
+ * The request URL (RFC 9112 §3.2), or why it cannot be read. An origin-form target is a
+ * path joined to the `Host` header, not resolved against it: `//evil.example/mcp` is a
+ * path, not another host. An absolute-form one (a proxy's request) carries its own
+ * authority, and the `Host` header is then ignored (§3.2.2: the server MUST use the
+ * target's), by the guards too ({@link NodeRequestView}). A `Host` that is no authority
+ * (empty, or holding `/`, `@` or a space) is a 400, as §3.2 requires of an invalid one; so is
+ * a URL with credentials, which RFC 9110 §4.2.4 says to treat as an error.
+ */
+function targetOf(req: IncomingMessage): URL | string {
+  const target = req.url ?? "/";
+  const host = req.headers.host ?? "localhost";
+  let url: URL;
+  try {
+    if (target.startsWith("/")) {
+      if (!/^[^\s/?#@\\]+$/.test(host)) return "the Host header is not a host and port";
+      url = new URL("http://" + host + target);
+    } else url = new URL(target);
+  } catch {
+    return "the request target or the Host header cannot be read as a URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "the request target is not an http(s) URL";
+  if (url.username !== "" || url.password !== "") return "the request URL must not carry credentials";
+  return url;
 }
 
 /** Methods `new Request` refuses (Fetch: forbidden methods). */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+const FORBIDDEN_METHOD = "the method has no Fetch API request (CONNECT, TRACE and TRACK are forbidden methods)";
 
-function badRequest(res: ServerResponse): void {
-  res.writeHead(400, { "Content-Type": "text/plain" }).end("Bad Request");
+/**
+ * The request's URL, or why the bridge answers it itself: a target or Host it cannot read
+ * (400), a method no `Request` can hold ({@link FORBIDDEN_METHOD}: 501, as through either
+ * path alike, the fast entry's answers being byte for byte those of the general one).
+ */
+function unservable(req: IncomingMessage): URL | string {
+  return FORBIDDEN_METHODS.has(req.method ?? "GET") ? FORBIDDEN_METHOD : targetOf(req);
 }
 
-function internalError(res: ServerResponse): void {
-  if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain" });
-  res.end("Internal Server Error");
+/** Answers what the bridge cannot pass on, as the handler answers what it refuses: `status` with a JSON-RPC error body. */
+function refuse(res: ServerResponse, status: number, message: string, code: number = ErrorCode.InvalidRequest): Promise<void> {
+  return writeResponse(httpError(status, code, message), res, new Departure(res));
+}
+
+/** The handler threw (or rejected): a 500 with a JSON-RPC error, or the end of what it began to write. */
+function internalError(res: ServerResponse): Promise<void> | void {
+  if (res.headersSent) return void res.end();
+  return refuse(res, 500, "the handler failed", ErrorCode.InternalError);
 }
 
 /**
@@ -174,7 +199,10 @@ function internalError(res: ServerResponse): void {
 function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Uint8Array | undefined | null): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  // An absolute-form target's authority replaces the Host header (see targetOf).
+  const absolute = !(req.url ?? "/").startsWith("/");
+  for (let i = 0; i + 1 < raw.length; i += 2) if (!(absolute && raw[i].toLowerCase() === "host")) headers.append(raw[i], raw[i + 1]);
+  if (absolute) headers.set("host", url.host);
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
   // (The body already read: a `BufferSource`, which the DOM typings spell with `ArrayBuffer`.)
@@ -237,6 +265,8 @@ class NodeRequestView implements HttpRequestView {
   private bytes: Uint8Array | undefined;
   private request: Request | undefined;
   private head: Request | undefined;
+  /** An absolute-form target's authority, which stands for the `Host` header (RFC 9112 §3.2.2: the Host header is then ignored). */
+  private readonly targetHost: string | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -244,6 +274,7 @@ class NodeRequestView implements HttpRequestView {
     readonly departure: Departure,
   ) {
     this.method = req.method ?? "GET";
+    if (!(req.url ?? "/").startsWith("/")) this.targetHost = parsed.host;
   }
 
   get signal(): AbortSignal {
@@ -261,6 +292,7 @@ class NodeRequestView implements HttpRequestView {
   header(name: string): string | null {
     const raw = this.req.rawHeaders;
     const wanted = name.toLowerCase();
+    if (this.targetHost !== undefined && wanted === "host") return this.targetHost;
     let value: string | null = null;
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const n = raw[i];

@@ -138,6 +138,7 @@ const STATUS_TEXT: Record<number, string> = {
   413: "Content Too Large",
   415: "Unsupported Media Type",
   500: "Internal Server Error",
+  501: "Not Implemented",
   503: "Service Unavailable",
 };
 
