@@ -30,7 +30,7 @@ test("server/discover (draft): a prompt registered after connect is declared to 
   assert.deepEqual((await raw.request(4, "prompts/list", { _meta: META })).result.prompts.map((p: { name: string }) => p.name), ["greet"]);
 });
 
-test("completion (draft): servers that support completions MUST declare `completions`; a completer registered after connect is declared to server/discover and served, and its removal withdraws it", async () => {
+test("completion (draft): servers that support completions MUST declare `completions`; a completer registered after connect is declared to server/discover and served, and stays declared once removed (an empty completion, not -32601)", async () => {
   const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV] } });
   server.prompt("p", { arguments: [{ name: "who" }] }, () => ({ messages: [] }));
   const raw = rawClient(server);
@@ -42,8 +42,22 @@ test("completion (draft): servers that support completions MUST declare `complet
   assert.deepEqual((await raw.request(2, "completion/complete", complete)).result.completion.values, ["alice", "bob"]);
   unregister();
   await turn();
-  assert.equal((await raw.request(3, "server/discover", { _meta: META })).result.capabilities.completions, undefined, "no completer left: no longer declared");
-  assert.equal((await raw.request(4, "completion/complete", complete)).error?.code, -32601);
+  assert.deepEqual((await raw.request(3, "server/discover", { _meta: META })).result.capabilities.completions, {}, "still declared");
+  assert.deepEqual((await raw.request(4, "completion/complete", complete)).result.completion.values, []);
+});
+
+test("server/tools (draft: an unknown tool is a protocol error, -32602) + caching (a client re-fetches a list after list_changed): once a kind was registered it stays declared, so removing the last tool leaves an empty tools/list and an Unknown tool, as a legacy session has, not -32601 for both", async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV] } });
+  const unregister = server.tool("t", {}, () => ({ content: [] }));
+  const raw = rawClient(server);
+  await turn();
+  assert.ok((await raw.request(1, "server/discover", { _meta: META })).result.capabilities.tools);
+  unregister();
+  await turn();
+  assert.deepEqual((await raw.request(2, "server/discover", { _meta: META })).result.capabilities.tools, { listChanged: true });
+  assert.deepEqual((await raw.request(3, "tools/list", { _meta: META })).result.tools, []);
+  const call = await raw.request(4, "tools/call", { _meta: META, name: "t", arguments: {} });
+  assert.deepEqual([call.error?.code, call.error?.message], [-32602, "Unknown tool: t"]);
 });
 
 test("server/discover (draft): a connection opened after the server changed with none open is told what it declares later, even when that equals what an earlier connection was told", async () => {

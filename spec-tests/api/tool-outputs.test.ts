@@ -228,3 +228,61 @@ test("tools (Output Schema, List Changed): after notifications/tools/list_change
   await assert.rejects(client.callTool("weather"), /does not match its outputSchema/);
   client.close();
 });
+
+// draft server/utilities/caching: a list with ttlMs 0 "SHOULD be considered immediately
+// stale", and clients "MAY re-fetch before the TTL expires if they have reason to believe
+// the data has changed (e.g., receiving an unexpected error on a tool call…)".
+test("tools (Output Schema) + caching: a result its learned schema refuses is checked once more against the tools as listed now (the tool changed without list_changed): a conforming result then resolves; a tool listed without a schema is not checked; a wrong result still rejects, after exactly one re-list", async () => {
+  const NEW = { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] };
+  let tools: object[] = [{ name: "weather", inputSchema: { type: "object" }, outputSchema: OUTPUT }];
+  let result: object = { content: text("21"), structuredContent: { celsius: 21 } };
+  let lists = 0;
+  const client = new McpClient(CLIENT, { clock: new ManualClock() });
+  const [s, raw] = createMemoryPair();
+  raw.onMessage((t) => {
+    const m = JSON.parse(t);
+    const reply = (r: object) => raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: r }));
+    if (m.method === "initialize") reply({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER });
+    else if (m.method === "tools/list") (lists++, reply({ tools }));
+    else if (m.method === "tools/call") reply(result);
+  });
+  await client.connect(s);
+  await client.listTools();
+  // The server changed the tool's schema and said nothing (it declared no listChanged).
+  tools = [{ name: "weather", inputSchema: { type: "object" }, outputSchema: NEW }];
+  assert.deepEqual((await client.callTool("weather", {})).structuredContent, { celsius: 21 });
+  assert.equal(lists, 2, "one re-list");
+  // Learned now: the next conforming call needs no re-list.
+  assert.deepEqual((await client.callTool("weather", {})).structuredContent, { celsius: 21 });
+  assert.equal(lists, 2);
+  // A result no listed schema admits still rejects, after one more look.
+  result = { content: text("?"), structuredContent: { celsius: "warm" } };
+  await assert.rejects(client.callTool("weather", {}), (e: any) => e.code === -32603 && /does not match its outputSchema/.test(e.message) && e.fromPeer === false);
+  assert.equal(lists, 3);
+  // The tool now has no schema: its results are not checked.
+  tools = [{ name: "weather", inputSchema: { type: "object" } }];
+  assert.deepEqual((await client.callTool("weather", {})).structuredContent, { celsius: "warm" });
+  client.close();
+});
+
+test("tools (Output Schema): a call is checked against the schema known when it was made; a tools/list while it runs (the tool re-registered with another schema) does not change the check of its answer, which the server made and checked under the old one", async () => {
+  const NEW = { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] };
+  let release!: () => void;
+  let unregister!: () => void;
+  const { server, client } = await connect((srv) => {
+    unregister = srv.tool("weather", { outputSchema: OUTPUT }, async () => {
+      await new Promise<void>((r) => (release = r));
+      return { content: [{ type: "text" as const, text: "hot" }], structuredContent: { temperature: 30 } };
+    });
+  });
+  await client.listTools();
+  const call = client.callTool("weather", {});
+  while (release === undefined) await new Promise((r) => setImmediate(r));
+  // Re-registered with another schema while the old handler runs; the client learns it.
+  unregister();
+  server.tool("weather", { outputSchema: NEW }, () => ({ content: [], structuredContent: { celsius: 1 } }));
+  const listed = await client.listTools();
+  assert.deepEqual(listed.tools.find((t) => t.name === "weather")?.outputSchema, NEW);
+  release();
+  assert.deepEqual((await call).structuredContent, { temperature: 30 });
+});

@@ -48,7 +48,7 @@ import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type Sess
 import { callListener } from "../driver/listener.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { refuseMisspelledOptions } from "./option-names.js";
-import { ToolOutputs } from "./tool-outputs.js";
+import { OutputMismatch, ToolOutputs, type OutputCheck } from "./tool-outputs.js";
 import { issuesText, peerJsonSchema } from "../schema/json-schema.js";
 import { implementationIssues } from "../session/session.js";
 import { elicitationChecks } from "../schema/elicitation.js";
@@ -271,8 +271,10 @@ export class McpClientCore {
     if (mayCreateTask(this.tasks, method, params)) sent = sent.then((r) => (rememberTask(this.tasks, method, r), r));
     if (method === "tools/list") return sent.then((r) => (this.learnTools(r), r));
     if (this.outputs === undefined) return sent;
-    // Only a tool with a known output schema pays for the check (a promise more per call).
-    if (method === "tools/call" && this.outputs.has(params?.name)) return sent.then((r) => this.outputs!.check(params?.name, r));
+    // Only a tool with a known output schema pays for the check (a promise more per call),
+    // made under the schema known now: a list while the call runs does not change it.
+    const check = method === "tools/call" ? this.outputs.checkOf(params?.name) : undefined;
+    if (check !== undefined) return sent.then((r) => this.checkedResult(params!.name as string, check, r, options));
     // The result of a checked tool's task, where the era delivers it (see ToolOutputs).
     if (method === (isModernVersion(this.version) ? "tasks/get" : "tasks/result") && this.outputs.hasTask(params?.taskId)) {
       return sent.then((r) => this.outputs!.checkTask(method, params!.taskId as string, r));
@@ -536,6 +538,31 @@ export class McpClientCore {
       throw e;
     }
     return this.endpoint!.request("tools/call", params, options);
+  }
+
+  /**
+   * A tool result checked against the output schema its call was made under. One that
+   * fails may be right under the schema the tool has now (the client learned its schema
+   * from an earlier list, and the tool changed since; draft caching: a list with `ttlMs` 0
+   * is stale at once, and a client MAY re-fetch on an unexpected error): the tools are
+   * listed again, once, and the tool as listed now decides (no schema any more: not
+   * checked; gone: the first verdict stands).
+   */
+  private async checkedResult(name: string, check: OutputCheck, result: JsonObject, options?: CallOptions): Promise<JsonObject> {
+    try {
+      return this.outputs!.check(name, result, check);
+    } catch (e) {
+      if (!(e instanceof OutputMismatch)) throw e;
+      const now = await this.relistedCheck(name, options).catch(() => null);
+      if (now === null) throw e;
+      return now === undefined ? result : this.outputs!.check(name, result, now);
+    }
+  }
+
+  /** Lists the tools until `name` shows (learning what the pages show): its output check then, undefined for none, null when it is not listed. */
+  private async relistedCheck(name: string, options?: CallOptions): Promise<OutputCheck | undefined | null> {
+    for await (const tool of this.paginate<{ name?: unknown }>("tools/list", "tools", options)) if (tool?.name === name) return this.outputs!.checkOf(name);
+    return null;
   }
 
   private async *paginate<T>(method: string, key: string, options?: CallOptions): AsyncGenerator<T> {

@@ -223,6 +223,8 @@ const RESOURCES = 2;
 const PROMPTS = 4;
 /** A change to no list that may change what the server declares (a completer: `completions`). */
 const CAPABILITIES = 8;
+/** In {@link McpServerCore.served}: completers were registered (`completions`). */
+const COMPLETIONS = 16;
 const LISTS: readonly [number, "tools" | "resources" | "prompts"][] = [
   [TOOLS, "tools"],
   [RESOURCES, "resources"],
@@ -264,6 +266,13 @@ export class McpServerCore {
   private readonly flush = (): void => this.flushListChanged();
   /** The capabilities connections were last given, as JSON (see {@link McpServerCore.flushListChanged}); undefined when unknown. */
   private declared: string | undefined;
+  /**
+   * The kinds ever registered (TOOLS, RESOURCES, PROMPTS, COMPLETIONS), each declared from
+   * then on, when the last of them is gone too: a 2026-07-28 client that learned `tools`
+   * and re-lists after `list_changed` gets an empty list, as a legacy session does, not
+   * `-32601` (and a call of a tool just removed is "Unknown tool", `-32602`).
+   */
+  private served = 0;
   /** The `inputSchema` a tool is listed with, undefined for no such tool (one function per server: each HTTP request's setup carries it). */
   readonly inputSchemaOf = (name: string): JsonSchemaObject | undefined => this.tools.get(name)?.def.inputSchema;
 
@@ -324,6 +333,7 @@ export class McpServerCore {
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister {
     const entry = toolEntry(this.tools, this.options.session?.versions, this.schema, this.tasks !== undefined, this.nextSeq, name, config, handler);
     this.tools.set(name, entry);
+    this.served |= TOOLS;
     this.listChanged(TOOLS);
     return () => {
       if (this.tools.get(name) !== entry) return;
@@ -336,6 +346,7 @@ export class McpServerCore {
   resource(uri: string, config: ResourceConfig, reader: ResourceReader): Unregister {
     const entry = resourceEntry(this.resources, this.options.session?.versions, this.nextSeq, uri, config, reader);
     this.resources.set(uri, entry);
+    this.served |= RESOURCES;
     this.listChanged(RESOURCES);
     return () => {
       if (this.resources.get(uri) !== entry) return;
@@ -355,6 +366,7 @@ export class McpServerCore {
     const { list } = entry;
     this.templates.set(uriTemplate, entry);
     if (list !== undefined) this.listers++;
+    this.served |= entry.complete === undefined ? RESOURCES : RESOURCES | COMPLETIONS;
     this.listChanged(RESOURCES);
     return () => {
       if (this.templates.get(uriTemplate) !== entry) return;
@@ -368,6 +380,7 @@ export class McpServerCore {
   prompt(name: string, config: PromptConfig, getter: PromptGetter): Unregister {
     const entry = promptEntry(this.prompts, this.options.session?.versions, this.nextSeq, name, config, getter);
     this.prompts.set(name, entry);
+    this.served |= entry.complete === undefined ? PROMPTS : PROMPTS | COMPLETIONS;
     this.listChanged(PROMPTS);
     return () => {
       if (this.prompts.get(name) !== entry) return;
@@ -385,13 +398,11 @@ export class McpServerCore {
     const key = completerKey(refType, name, argName);
     this.completers.set(key, completer);
     // The first completer adds `completions` (draft server/utilities/completion: servers that
-    // support completions MUST declare it), and a removal may take it away.
+    // support completions MUST declare it), which stays declared (see `served`).
+    this.served |= COMPLETIONS;
     this.listChanged(CAPABILITIES);
-    return () => {
-      if (this.completers.get(key) !== completer) return;
-      this.completers.delete(key);
-      this.listChanged(CAPABILITIES);
-    };
+    // Its removal changes nothing declared.
+    return () => void (this.completers.get(key) === completer && this.completers.delete(key));
   }
 
   /** Listens for a client notification (e.g. `notifications/roots/list_changed`); `peer` says which client. */
@@ -405,30 +416,23 @@ export class McpServerCore {
   // -------------------------------------------------------------------------------------
   // Capabilities and sessions
 
-  /** The capabilities a session opened now declares: derived from what is registered, then `options.capabilities`. */
+  /** The capabilities a session opened now declares: derived from what was ever registered (see `served`), then `options.capabilities`. */
   get capabilities(): JsonObject {
     const o = this.options;
     const listChanged = o.listChanged !== false;
     const caps: JsonObject = {};
     if (o.logging !== false) caps.logging = {};
-    if (this.hasCompleters()) caps.completions = {};
-    if (this.prompts.size > 0) caps.prompts = listChanged ? { listChanged: true } : {};
-    if (this.resources.size > 0 || this.templates.size > 0) {
+    if ((this.served & COMPLETIONS) !== 0) caps.completions = {};
+    if ((this.served & PROMPTS) !== 0) caps.prompts = listChanged ? { listChanged: true } : {};
+    if ((this.served & RESOURCES) !== 0) {
       const r: JsonObject = {};
       if (o.subscribe !== false) r.subscribe = true;
       if (listChanged) r.listChanged = true;
       caps.resources = r;
     }
-    if (this.tools.size > 0) caps.tools = listChanged ? { listChanged: true } : {};
+    if ((this.served & TOOLS) !== 0) caps.tools = listChanged ? { listChanged: true } : {};
     if (this.hasTaskTools()) mergeCapabilities(caps, taskCapabilities());
     return mergeCapabilities(caps, o.capabilities);
-  }
-
-  private hasCompleters(): boolean {
-    if (this.completers.size > 0) return true;
-    for (const p of this.prompts.values()) if (p.complete !== undefined) return true;
-    for (const t of this.templates.values()) if (t.complete !== undefined) return true;
-    return false;
   }
 
   /** Session options for a server endpoint serving this server (what {@link McpServer.connect} uses). */

@@ -23,9 +23,15 @@
  * validated, fails with `-32603` naming the schema's issues; a tool execution error
  * (`isError: true`) still comes through.
  *
+ * A call is checked against the schema known when it was made (a `tools/list` while it
+ * runs may show the tool changed: its answer was made, and checked by the server, under
+ * the old one). A result that fails it may still be right: the schema was learned from an
+ * earlier list, and the tool may have changed since; the client then looks once more (see
+ * McpClient) before refusing it.
+ *
  * A call answered with a task (2025-11-25 `CreateTaskResult`, or the extension's
- * `resultType: "task"`) has no result yet: its task id is remembered with the tool's name,
- * and the result is checked when it comes: the `tasks/result` answer (2025-11-25) or the
+ * `resultType: "task"`) has no result yet: its task id is remembered with the tool's
+ * schema, and the result is checked when it comes: the `tasks/result` answer (2025-11-25) or the
  * inlined `result` of a completed `tasks/get` (extension). A terminal task is forgotten;
  * at most {@link MAX_TASKS} are remembered (the oldest go unchecked past that).
  */
@@ -45,11 +51,17 @@ const MAX_TASKS = 10_000;
 /** Task states after which no result will follow (both eras). */
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
+/** A tool's compiled output schema, or the issues of one that did not compile. */
+export type OutputCheck = ((value: unknown) => Issue[] | null) | Issue[];
+
+/** Thrown for a result its output schema refuses (not for a schema the client cannot use). */
+export class OutputMismatch extends McpError {}
+
 export class ToolOutputs {
-  /** Tool name → its compiled output schema, or the issues of one that did not compile. */
-  private readonly checks = new Map<string, ((value: unknown) => Issue[] | null) | Issue[]>();
-  /** Task id → the checked tool whose call it runs. */
-  private readonly tasks = new Map<string, string>();
+  /** Tool name → its output check. */
+  private readonly checks = new Map<string, OutputCheck>();
+  /** Task id → the checked tool whose call it runs, and the check its call was made under. */
+  private readonly tasks = new Map<string, { name: string; check: OutputCheck }>();
 
   constructor(private readonly validator: JsonSchemaValidator) {}
 
@@ -74,9 +86,9 @@ export class ToolOutputs {
     this.checks.clear();
   }
 
-  /** Whether tool `name` has an output schema to check its results against. */
-  has(name: unknown): boolean {
-    return typeof name === "string" && this.checks.has(name);
+  /** Tool `name`'s output check as known now (undefined: its results are not checked). */
+  checkOf(name: unknown): OutputCheck | undefined {
+    return typeof name === "string" ? this.checks.get(name) : undefined;
   }
 
   /** Whether `taskId` runs a call of a checked tool, whose result is still to come. */
@@ -85,35 +97,20 @@ export class ToolOutputs {
   }
 
   /**
-   * `result` of calling tool `name` when it keeps the tool's output schema; else throws
-   * `-32603` with the issues. A task answer is remembered, its result checked later.
+   * `result` of calling tool `name`, the call made under `check` (by default the one known
+   * now, {@link checkOf}; none: not checked); throws `-32603` with the issues when it does
+   * not conform. A task answer is remembered, its result checked later under the same check.
    */
-  check(name: unknown, result: JsonObject): JsonObject {
-    const validate = typeof name === "string" ? this.checks.get(name) : undefined;
-    if (validate === undefined || result.isError === true) return result;
+  check(name: string, result: JsonObject, check: OutputCheck | undefined = this.checkOf(name)): JsonObject {
+    if (check === undefined || result.isError === true) return result;
     const taskId = createdTaskIdOf(result) ?? modernTaskIdOf(result);
     if (taskId !== undefined) {
       if (this.tasks.size >= MAX_TASKS) this.tasks.delete(this.tasks.keys().next().value as string);
-      this.tasks.set(taskId, name as string);
+      this.tasks.set(taskId, { name, check });
       return result;
     }
     if (result.resultType === "task" || result.task !== undefined) return result;
-    return this.checkFinal(name as string, result);
-  }
-
-  /**
-   * A final result of tool `name` (a plain call's, or its task's) checked against the
-   * schema. No task shape exempts it: a task's result is never another task, so a
-   * `task` field or `resultType: "task"` on it is just more of a result that must conform.
-   */
-  private checkFinal(name: string, result: JsonObject): JsonObject {
-    const validate = this.checks.get(name);
-    if (validate === undefined || result.isError === true) return result;
-    if (typeof validate !== "function") throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema the client cannot use (${issuesText(validate)}), so its result is not accepted`, data: { issues: validate } });
-    if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but its result has no structuredContent` });
-    const issues = validate(result.structuredContent);
-    if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema`, data: { issues } });
-    return result;
+    return checkFinal(name, check, result);
   }
 
   /**
@@ -122,16 +119,30 @@ export class ToolOutputs {
    * task: the tool result it carries checked like {@link ToolOutputs.check}'s.
    */
   checkTask(method: string, taskId: string, answer: JsonObject): JsonObject {
-    const name = this.tasks.get(taskId);
-    if (name === undefined) return answer;
+    const task = this.tasks.get(taskId);
+    if (task === undefined) return answer;
     if (method === "tasks/result") {
       this.tasks.delete(taskId);
-      return this.checkFinal(name, answer);
+      return checkFinal(task.name, task.check, answer);
     }
     if (typeof answer.status !== "string" || !TERMINAL.has(answer.status)) return answer;
     this.tasks.delete(taskId);
     const result = answer.result;
-    if (answer.status === "completed" && typeof result === "object" && result !== null && !Array.isArray(result)) this.checkFinal(name, result as JsonObject);
+    if (answer.status === "completed" && typeof result === "object" && result !== null && !Array.isArray(result)) checkFinal(task.name, task.check, result as JsonObject);
     return answer;
   }
+}
+
+/**
+ * A final result of tool `name` (a plain call's, or its task's) checked under `check`. No
+ * task shape exempts it: a task's result is never another task, so a `task` field or
+ * `resultType: "task"` on it is just more of a result that must conform.
+ */
+export function checkFinal(name: string, check: OutputCheck, result: JsonObject): JsonObject {
+  if (result.isError === true) return result;
+  if (typeof check !== "function") throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema the client cannot use (${issuesText(check)}), so its result is not accepted`, data: { issues: check } });
+  if (result.structuredContent === undefined) throw new OutputMismatch({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but its result has no structuredContent` });
+  const issues = check(result.structuredContent);
+  if (issues !== null) throw new OutputMismatch({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema`, data: { issues } });
+  return result;
 }
