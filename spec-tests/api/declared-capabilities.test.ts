@@ -10,7 +10,8 @@ import { McpServer } from "../../src/api/server.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createSession, step } from "../../src/session/session.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
-import { rawClient, SERVER } from "./setup.js";
+import { connect, rawClient, SERVER } from "./setup.js";
+import type { McpError } from "../../src/driver/endpoint.js";
 
 const MV = "2026-07-28";
 const META = { "io.modelcontextprotocol/protocolVersion": MV, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } };
@@ -101,4 +102,38 @@ test("session (kernel): declare takes new capabilities before a legacy handshake
   assert.deepEqual(s.options.capabilities, { tools: {}, prompts: {} });
   const bad = step(createSession({ role: "server", info: SERVER, capabilities: { tools: {} } }), { type: "declare", now: 0 } as never);
   assert.deepEqual(bad.outputs.map((o) => o.type === "diagnostic" && o.code), ["input-refused"]);
+});
+
+test("server/discover + caching (draft: a DiscoverResult with ttlMs 0 is stale at once): a 2026-07-28 client asks server/discover again, once, before refusing a request its last answer did not admit, so a prompt first registered after it connected is reachable; one still not declared is refused after that one question", async () => {
+  const { server, client, sent } = await connect(() => {}, { session: { versions: [MV] } }, { session: { versions: [MV] } });
+  assert.equal(client.serverCapabilities?.prompts, undefined);
+  server.prompt("greet", {}, () => ({ messages: [] }));
+  await turn();
+  assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ["greet"]);
+  assert.deepEqual(client.serverCapabilities?.prompts, { listChanged: true });
+  assert.equal(sent("client", "server/discover").length, 2, "the probe, then one question");
+  // Declared now: no more questions.
+  await client.listPrompts();
+  assert.equal(sent("client", "server/discover").length, 2);
+  const refused = await client.listResources().then(() => undefined, (e: McpError) => e);
+  assert.deepEqual([refused?.code, refused?.fromPeer], [-32601, false]);
+  assert.match(refused!.message, /capability server\.resources was not declared/);
+  assert.equal(sent("client", "server/discover").length, 3);
+});
+
+test("session (kernel, client 2026-07-28): a server/discover the application sends replaces the capabilities the session checks requests against (a `rediscovered` output), unless the answer no longer lists the session's version", () => {
+  const client = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [MV] });
+  const answer = (id: number, result: object) => step(client, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "complete", ttlMs: 0, cacheScope: "private", ...result } }) }).outputs;
+  const discover = (capabilities: object, supportedVersions = [MV]) => ({ supportedVersions, capabilities, _meta: { "io.modelcontextprotocol/serverInfo": SERVER } });
+  const [probe] = step(client, { type: "open", now: 0 }).outputs as { message: { id: number } }[];
+  answer(probe.message.id, discover({ tools: {} }));
+  const refused = step(client, { type: "request", now: 0, method: "prompts/list" }).outputs;
+  assert.match((refused.find((o) => o.type === "error") as { error: { message: string } }).error.message, /server\.prompts was not declared/);
+  const ask = (step(client, { type: "request", now: 0, method: "server/discover" }).outputs[0] as { message: { id: number } }).message.id;
+  const told = answer(ask, discover({ tools: {}, prompts: {} }));
+  assert.deepEqual(told.filter((o) => o.type === "rediscovered").map((o) => (o as { peer: { capabilities: object } }).peer.capabilities), [{ tools: {}, prompts: {} }]);
+  assert.equal(step(client, { type: "request", now: 0, method: "prompts/list" }).outputs[0].type, "send");
+  const other = (step(client, { type: "request", now: 0, method: "server/discover" }).outputs[0] as { message: { id: number } }).message.id;
+  assert.deepEqual(answer(other, discover({}, ["2099-01-01"])).filter((o) => o.type === "rediscovered"), []);
+  assert.equal(step(client, { type: "request", now: 0, method: "prompts/list" }).outputs[0].type, "send", "kept what it knew");
 });

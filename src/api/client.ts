@@ -40,7 +40,9 @@
  */
 import { McpError, type Endpoint } from "../driver/endpoint.js";
 import { TASKS_EXTENSION } from "../model/meta.js";
-import { isModernVersion } from "../model/versions.js";
+import { isModernVersion, type ProtocolVersion } from "../model/versions.js";
+import { methodSpec } from "../model/methods.js";
+import { missingCapability } from "../session/capabilities.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
@@ -171,6 +173,7 @@ export class McpClientCore {
         },
         onEvent: (o) => {
           if (o.type === "renewed") this.renewed(o.peer);
+          else if (o.type === "rediscovered") this.peer = o.peer;
           const fn = this.options.onEvent;
           if (fn !== undefined) callListener(fn, o, undefined, this.options.onError);
         },
@@ -254,8 +257,31 @@ export class McpClientCore {
     return this.peer?.instructions;
   }
 
-  /** Sends any request; resolves with its result. */
+  /**
+   * Sends any request; resolves with its result. In 2026-07-28 a request the server's
+   * capabilities, as its last `server/discover` declared them, do not admit asks the server
+   * again first (once): that answer was stale at once (draft caching, `ttlMs` 0), and a
+   * server may declare more since (its first prompt registered after the client connected).
+   */
   request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
+    if (this.endpoint === undefined) return notConnected();
+    if (isModernVersion(this.version) && this.undeclared(method)) {
+      const again = { signal: options?.signal, timeoutMs: options?.timeoutMs };
+      // Whatever it answers (or if it fails), the request goes through the kernel's check again.
+      const rediscover = (): Promise<unknown> => this.endpoint!.request("server/discover", undefined, again).catch(() => undefined);
+      return rediscover().then(() => this.send(method, params, options));
+    }
+    return this.send(method, params, options);
+  }
+
+  /** Whether the server's capabilities as known do not admit `method` (the kernel would refuse it here). */
+  private undeclared(method: string): boolean {
+    const spec = methodSpec(this.version as ProtocolVersion, method);
+    return spec !== undefined && missingCapability(spec, "client", this.capabilities, this.peer?.capabilities, "client") !== null;
+  }
+
+  private send(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
+    // (Closed while it asked the server again: as any request after close.)
     if (this.endpoint === undefined) return notConnected();
     const state = this.endpoint.state;
     const id = state.nextId;

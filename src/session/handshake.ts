@@ -170,14 +170,39 @@ export function receiveDiscoverResponse(state: SessionState, msg: JsonRpcResultR
     fail(state, `no protocol version in common (server: ${versions.join(", ")}; client: ${o.versions.join(", ")})`, out);
     return;
   }
-  const meta = result._meta as JsonObject | undefined;
-  const info = (meta?.[MetaKey.serverInfo] as PeerInfo["info"] | undefined) ?? { name: "unknown", version: "unknown" };
-  const peer: PeerInfo = { info, capabilities: result.capabilities as JsonObject };
-  if (typeof result.instructions === "string") peer.instructions = result.instructions;
+  const peer = discoveredPeer(result);
   const kept = keptPeer(state, peer, out);
   if (kept === undefined) return;
   moveTo(state, "discovered", { name: "modern", version, peer: kept });
   out.push({ type: "initialized", version, peer });
+}
+
+/** The server as a (valid) `DiscoverResult` declares it. */
+function discoveredPeer(result: JsonObject): PeerInfo {
+  const meta = result._meta as JsonObject | undefined;
+  const info = (meta?.[MetaKey.serverInfo] as PeerInfo["info"] | undefined) ?? { name: "unknown", version: "unknown" };
+  const peer: PeerInfo = { info, capabilities: result.capabilities as JsonObject };
+  if (typeof result.instructions === "string") peer.instructions = result.instructions;
+  return peer;
+}
+
+/**
+ * Client, 2026-07-28: the application asked `server/discover` again, and the (valid)
+ * answer is what the server declares now: it replaces what the session kept, so requests
+ * are checked against today's capabilities (draft caching: a `DiscoverResult` with
+ * `ttlMs` 0 is stale at once; a server may declare more once it registered more). An
+ * answer without this session's version changes nothing: the server will refuse what it
+ * no longer speaks.
+ */
+export function rediscovered(state: SessionState, result: JsonObject, out: SessionOutput[]): void {
+  const phase = state.phase;
+  if (phase.name !== "modern" || state.options.role !== "client") return;
+  if (!(result.supportedVersions as unknown[]).includes(phase.version)) return;
+  const peer = discoveredPeer(result);
+  const kept = keptPeer(state, peer, out);
+  if (kept === undefined) return;
+  phase.peer = kept;
+  out.push({ type: "rediscovered", peer });
 }
 
 /** Client: the initialize result moves the session to `operating` (confirmed with `notifications/initialized`); an error, or a version this client does not speak, ends it. */

@@ -33,7 +33,7 @@ import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/requ
 import { receiveModernRequest, respondModern } from "../modern/server.js";
 import { receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
-import { receiveDiscoverResponse, receiveInitialize, receiveInitialized, receiveInitializeResponse } from "./handshake.js";
+import { receiveDiscoverResponse, receiveInitialize, receiveInitialized, receiveInitializeResponse, rediscovered } from "./handshake.js";
 import { gateAdmits, INBOUND_GATE } from "./lifecycle.js";
 import { countLog, logRoom } from "./logging.js";
 import { answerInput, failInput, receiveInputRequired } from "./mrtr.js";
@@ -279,6 +279,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     return;
   }
   observeAnswer(state, req, result, out);
+  if (req.method === "server/discover") rediscovered(state, result, out);
   out.push({ type: "response", id: eventId, method: req.method, result });
 }
 

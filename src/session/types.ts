@@ -354,6 +354,8 @@ export type SessionOutput =
   | { type: "initialized"; version: ProtocolVersion; peer: PeerInfo }
   /** Client: the transport renewed the session (see the `renewed` input); the server as it declares itself now. */
   | { type: "renewed"; peer: PeerInfo }
+  /** Client, 2026-07-28: a `server/discover` the application sent was answered; the server as it declares itself now (requests are checked against it from now on). */
+  | { type: "rediscovered"; peer: PeerInfo }
   /** The peer sent a request for the application to answer with a `respond` input. */
   | { type: "request"; id: RequestId; method: string; params: JsonObject | undefined }
   /** The peer sent a notification. */
