@@ -104,21 +104,26 @@ test("session (kernel): declare takes new capabilities before a legacy handshake
   assert.deepEqual(bad.outputs.map((o) => o.type === "diagnostic" && o.code), ["input-refused"]);
 });
 
-test("server/discover + caching (draft: a DiscoverResult with ttlMs 0 is stale at once): a 2026-07-28 client asks server/discover again, once, before refusing a request its last answer did not admit, so a prompt first registered after it connected is reachable; one still not declared is refused after that one question", async () => {
-  const { server, client, sent } = await connect(() => {}, { session: { versions: [MV] } }, { session: { versions: [MV] } });
+test("server/discover + caching (draft: a DiscoverResult with ttlMs 0 is stale at once): a 2026-07-28 client asks server/discover again before refusing a request its last answer did not admit, so a prompt first registered after it connected is reachable; requests waiting at once share one question, and none is asked again within MIN_REDISCOVER_MS (1 s) of the last answer", async () => {
+  const { server, client, clock, sent } = await connect(() => {}, { session: { versions: [MV] } }, { session: { versions: [MV] } });
+  const questions = () => sent("client", "server/discover").length;
   assert.equal(client.serverCapabilities?.prompts, undefined);
   server.prompt("greet", {}, () => ({ messages: [] }));
   await turn();
   assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ["greet"]);
   assert.deepEqual(client.serverCapabilities?.prompts, { listChanged: true });
-  assert.equal(sent("client", "server/discover").length, 2, "the probe, then one question");
+  assert.equal(questions(), 2, "the probe, then one question");
   // Declared now: no more questions.
   await client.listPrompts();
-  assert.equal(sent("client", "server/discover").length, 2);
-  const refused = await client.listResources().then(() => undefined, (e: McpError) => e);
-  assert.deepEqual([refused?.code, refused?.fromPeer], [-32601, false]);
-  assert.match(refused!.message, /capability server\.resources was not declared/);
-  assert.equal(sent("client", "server/discover").length, 3);
+  assert.equal(questions(), 2);
+  // Still undeclared: refused here (a local error), without asking again within the second.
+  const refusal = (e: McpError) => e.code === -32601 && e.fromPeer === false && /capability server\.resources was not declared/.test(e.message);
+  await assert.rejects(client.listResources(), refusal);
+  assert.equal(questions(), 2);
+  clock.advance(1000);
+  const waiting = Array.from({ length: 5 }, () => assert.rejects(client.listResources(), refusal));
+  await Promise.all(waiting);
+  assert.equal(questions(), 3, "five refusals, one question");
 });
 
 test("session (kernel, client 2026-07-28): a server/discover the application sends replaces the capabilities the session checks requests against (a `rediscovered` output), unless the answer no longer lists the session's version", () => {

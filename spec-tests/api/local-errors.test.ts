@@ -145,7 +145,7 @@ test("basic/index (an error answers its requester): the peer's text an error mes
   assert.equal(reply.error.message, `Method not found: ${echoed(`x/${name}`)}`);
 });
 
-test("basic/utilities/ping (\"Timeouts SHOULD be treated as connection failures\") with local errors: a keep-alive ping this side's transport failed (the server unreachable) counts as missed, so keepAliveMaxMissed closes the connection; an error the peer sent for it shows the peer alive", () => {
+test("basic/utilities/ping (\"Timeouts SHOULD be treated as connection failures\") with local errors: a keep-alive ping this side's transport could not carry (-32000: the server unreachable) counts as missed, so keepAliveMaxMissed closes the connection; an error the peer sent for it, or another local one (an HTTP error status), shows something answered", () => {
   const p = new Pair({ keepAliveMs: 100, keepAliveMaxMissed: 2 });
   p.handshake();
   const ping = (at: number) => {
@@ -154,13 +154,16 @@ test("basic/utilities/ping (\"Timeouts SHOULD be treated as connection failures\
     assert.equal(sent?.method, "ping", `a ping at ${at}`);
     return sent.id as number;
   };
-  const answer = (id: number, local: boolean) =>
-    p.feed("client", { type: "receive", now: p.now, data: JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32000, message: "connection closed: POST failed" } }), local });
+  const answer = (id: number, local: boolean, code = -32000) =>
+    p.feed("client", { type: "receive", now: p.now, data: JSON.stringify({ jsonrpc: "2.0", id, error: { code, message: "connection closed: POST failed" } }), local });
   // The peer's own error: alive, nothing counted.
   assert.deepEqual(answer(ping(100), false), []);
-  const first = answer(ping(200), true);
+  assert.deepEqual(answer(ping(200), true), [{ type: "stale", missed: 1 }]);
+  // A local -32603 (an HTTP error status without a JSON-RPC body: something answered) is no missed ping; the count starts again.
+  assert.deepEqual(answer(ping(300), true, -32603), []);
+  const first = answer(ping(400), true);
   assert.deepEqual(first, [{ type: "stale", missed: 1 }]);
-  const second = answer(ping(300), true);
+  const second = answer(ping(500), true);
   assert.deepEqual(second.map((o) => o.type), ["stale", "close"]);
-  assert.match((second[1] as { reason: string }).reason, /answered no keep-alive ping .* \(2 in a row, 100 ms each\)/);
+  assert.match((second[1] as { reason: string }).reason, /answered no keep-alive ping, 2 in a row \(one every 100 ms\)/);
 });

@@ -259,6 +259,9 @@ test("tools (Output Schema) + caching: a result its learned schema refuses is ch
   result = { content: text("?"), structuredContent: { celsius: "warm" } };
   await assert.rejects(client.callTool("weather", {}), (e: any) => e.code === -32603 && /does not match its outputSchema/.test(e.message) && e.fromPeer === false);
   assert.equal(lists, 3);
+  // Results failing at once share one re-list.
+  await Promise.all(Array.from({ length: 5 }, () => assert.rejects(client.callTool("weather", {}), /does not match its outputSchema/)));
+  assert.equal(lists, 4);
   // The tool now has no schema: its results are not checked.
   tools = [{ name: "weather", inputSchema: { type: "object" } }];
   assert.deepEqual((await client.callTool("weather", {})).structuredContent, { celsius: "warm" });
@@ -285,4 +288,37 @@ test("tools (Output Schema): a call is checked against the schema known when it 
   assert.deepEqual(listed.tools.find((t) => t.name === "weather")?.outputSchema, NEW);
   release();
   assert.deepEqual((await call).structuredContent, { temperature: 30 });
+});
+
+test("tools (Output Schema): the re-list after a refused result walks at most 100 pages (a server handing out cursors for ever cannot hold the call), and carries the call's deadline but not its progress token", async () => {
+  let lists = 0;
+  const listParams: any[] = [];
+  const client = new McpClient(CLIENT, { clock: new ManualClock() });
+  const [s, raw] = createMemoryPair();
+  raw.onMessage((t) => {
+    const m = JSON.parse(t);
+    const reply = (r: object) => raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: r }));
+    if (m.method === "initialize") reply({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER });
+    else if (m.method === "tools/list") {
+      lists++;
+      listParams.push(m.params);
+      reply({ tools: [{ name: "w", inputSchema: { type: "object" }, outputSchema: OUTPUT }], nextCursor: `c${lists}` });
+    } else if (m.method === "tools/call") reply({ content: text("?"), structuredContent: {} });
+  });
+  await client.connect(s);
+  await client.listTools();
+  await assert.rejects(client.callTool("w", {}, { onProgress: () => {} }), /does not match its outputSchema/);
+  assert.equal(lists, 1 + 100);
+  assert.ok(listParams.slice(1).every((p) => p?._meta?.progressToken === undefined), "no progress token of the call's");
+  client.close();
+});
+
+test("tools (Output Schema): a task's result is checked against the schema known when its call was made, not one learned while it ran", () => {
+  const NEW = { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] };
+  const outputs = new ToolOutputs(builtinJsonSchema);
+  outputs.learn({ tools: [{ name: "w", inputSchema: { type: "object" }, outputSchema: OUTPUT }] });
+  outputs.check("w", { task: { taskId: "t1", status: "working" } });
+  outputs.learn({ tools: [{ name: "w", inputSchema: { type: "object" }, outputSchema: NEW }] });
+  const result = { content: [], structuredContent: { temperature: 30 } };
+  assert.deepEqual(outputs.checkTask("tasks/result", "t1", result), result);
 });

@@ -10,6 +10,7 @@ import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { GET_WAIT_MS, httpClientTransport, MIN_RECONNECT_DELAY_MS, type HttpClientTransport } from "../../src/transports/http-client.js";
+import { lastEventIdHeader } from "../../src/transports/http/client-stream.js";
 import { makeHandler, URL_, wrappedTransport } from "./helpers.js";
 import { modernHandler, MV } from "./modern-helpers.js";
 
@@ -295,6 +296,13 @@ test("streamable-http client (2025-11-25 basic/transports, Resumability item 2: 
   await assert.rejects(ep.request("tools/list"), connectionClosed(/the event id "a\u007f" cannot be sent as a Last-Event-ID header/));
   assert.equal(gets.length, 3, "no resumption GET for the POST stream");
   t.close();
+});
+
+test("streamable-http client (WHATWG EventSource: the last event ID \"encoded as UTF-8\"; RFC 9110 §5.5 field values): Last-Event-ID is the id's UTF-8 bytes, and an id no header carries as it is (a control character, a space or tab at either end, which fetch would trim into another id) has none", () => {
+  assert.equal(lastEventIdHeader("1-5"), "1-5");
+  assert.equal(lastEventIdHeader("a b\tc"), "a b\tc");
+  assert.equal(lastEventIdHeader("\u00e9"), "\u00c3\u00a9");
+  for (const id of ["\u0001", "a\u007f", " 5", "5\t", "5 ", "\t5"]) assert.equal(lastEventIdHeader(id), undefined, JSON.stringify(id));
 });
 
 test("streamable-http client (README httpClientTransport fetch option): a fetch that refuses a request (an error with retryable: false, as oauthFetch's OAuthError when it cannot authorize) fails that request once with -32603 and its reason: no re-issue, no 'connection closed', and the next request goes through, in both eras", async () => {

@@ -133,6 +133,8 @@ test("node bridge (RFC 9112 §3.2: a Host that is no authority is a 400; §3.2.2
       refusal(await both("POST", "/mcp", [`Host: ${host}`]), 400, /^Bad Request: (the Host header|the request (target|URL))/);
     }
     refusal(await both("TRACE", "/mcp", [`Host: 127.0.0.1:${fast.port}`], false), 501, /^Not Implemented: the method has no Fetch API request/);
+    // §3.2.4: `OPTIONS *` is a valid target (the path `/*` here: not this endpoint's), not an unreadable one.
+    refusal(await both("OPTIONS", "*", [`Host: 127.0.0.1:${fast.port}`], false), 404, /Not Found/);
     // `//evil.example/mcp` is a path on this host (not found here), not a request for another host's /mcp.
     refusal(await both("POST", "//evil.example/mcp", [`Host: 127.0.0.1:${fast.port}`]), 404, /Not Found/);
     // Absolute form: the target's authority is the one the DNS-rebinding check sees, whatever Host says.

@@ -111,3 +111,10 @@ test("streamable-http (draft) Value Encoding (Base64 of \"the UTF-8 representati
   }
   assert.equal(unmirrorable({ method: "tools/call", params: { name: "t\u{1F600}" } }, undefined), null, "a surrogate pair is one character");
 });
+
+test("streamable-http (draft) Server Validation: a mismatch message quotes the header and body values cut to ECHO_LIMIT characters, so a huge name's -32020 stays small", () => {
+  const name = "n".repeat(50_000);
+  const get = (n: string) => (n === "MCP-Protocol-Version" ? "2026-07-28" : n === "Mcp-Method" ? "tools/call" : n === "Mcp-Name" ? "other" : null);
+  const why = headerMismatch(get, { method: "tools/call", params: { name } }, "2026-07-28", undefined)!;
+  assert.match(why, /^Mcp-Name header value "other" does not match body value "n{200}… \(49800 more characters\)"$/);
+});

@@ -120,7 +120,7 @@ test("basic/utilities/ping: Timeouts SHOULD be treated as connection failures (a
       closed = p.of("client", "close")[0] as { reason?: string } | undefined;
     }
     assert.equal(p.of("client", "stale").length, closesAfter, `${max}: closes at the ${closesAfter}th miss`);
-    assert.match(String(closed?.reason), new RegExp(`answered no keep-alive ping for ${closesAfter * 1000} ms \\(${closesAfter} in a row, 1000 ms each\\)`));
+    assert.match(String(closed?.reason), new RegExp(`answered no keep-alive ping, ${closesAfter} in a row \\(one every 1000 ms\\)`));
   }
 });
 

@@ -90,6 +90,16 @@ type Listener = (params: JsonObject | undefined) => void;
 /** Most tools whose `execution.taskSupport` is remembered (a server listing more leaves the rest as if never listed). */
 const MAX_TOOL_TASK_SUPPORT = 10_000;
 
+/** Most `tools/list` pages one re-list walks (see McpClientCore.relistTools). */
+const MAX_RELIST_PAGES = 100;
+
+/**
+ * The least time between two `server/discover` questions asked before refusing a request
+ * (see McpClientCore.request), when the last answer's `ttlMs` is shorter: a server that
+ * never declares a capability must not have every refused call double its traffic.
+ */
+const MIN_REDISCOVER_MS = 1000;
+
 function notConnected(): Promise<never> {
   return Promise.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: "not connected" }));
 }
@@ -116,6 +126,12 @@ export class McpClientCore {
   private readonly outputs: ToolOutputs | undefined;
   /** Tool name → its `execution.taskSupport` as `tools/list` last gave it (2025-11-25 Tool-Level Negotiation). */
   private readonly toolTaskSupport = new Map<string, ToolTaskSupport>();
+  /** The re-list of tools in flight, shared by the results waiting on it (see relistTools). */
+  private relisting: Promise<Set<string>> | undefined;
+  /** The `server/discover` question in flight, shared by the requests waiting on it (see request). */
+  private rediscovering: Promise<unknown> | undefined;
+  /** When the server may next be asked `server/discover` before a refusal (clock ms; see request). */
+  private rediscoverAfter = -Infinity;
 
   constructor(
     readonly info: Implementation,
@@ -260,24 +276,38 @@ export class McpClientCore {
   /**
    * Sends any request; resolves with its result. In 2026-07-28 a request the server's
    * capabilities, as its last `server/discover` declared them, do not admit asks the server
-   * again first (once): that answer was stale at once (draft caching, `ttlMs` 0), and a
-   * server may declare more since (its first prompt registered after the client connected).
+   * again first: that answer is fresh only for its `ttlMs` (draft caching; 0, the default,
+   * is stale at once), and a server may declare more since (its first prompt registered
+   * after the client connected). One question at a time, shared by the requests waiting on
+   * it, and none before the last answer's `ttlMs` or {@link MIN_REDISCOVER_MS} has passed;
+   * then the request meets the kernel's check again, and is refused if still undeclared.
    */
   request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
     if (this.endpoint === undefined) return notConnected();
-    if (isModernVersion(this.version) && this.undeclared(method)) {
-      const again = { signal: options?.signal, timeoutMs: options?.timeoutMs };
-      // Whatever it answers (or if it fails), the request goes through the kernel's check again.
-      const rediscover = (): Promise<unknown> => this.endpoint!.request("server/discover", undefined, again).catch(() => undefined);
-      return rediscover().then(() => this.send(method, params, options));
+    if (isModernVersion(this.version) && this.undeclaredByServer(method)) {
+      const asking = this.rediscover(options);
+      if (asking !== undefined) return asking.then(() => this.send(method, params, options));
     }
     return this.send(method, params, options);
   }
 
-  /** Whether the server's capabilities as known do not admit `method` (the kernel would refuse it here). */
-  private undeclared(method: string): boolean {
+  /** Whether `method` needs a server capability the server's last declaration lacks (a missing one of the client's own no answer can change). */
+  private undeclaredByServer(method: string): boolean {
     const spec = methodSpec(this.version as ProtocolVersion, method);
-    return spec !== undefined && missingCapability(spec, "client", this.capabilities, this.peer?.capabilities, "client") !== null;
+    return spec !== undefined && missingCapability(spec, "client", this.capabilities, this.peer?.capabilities, "client")?.startsWith("server.") === true;
+  }
+
+  /** The `server/discover` question before a refusal (see {@link request}), or undefined when it is not time to ask. Never rejects. */
+  private rediscover(options?: CallOptions): Promise<unknown> | undefined {
+    if (this.rediscovering !== undefined) return this.rediscovering;
+    const endpoint = this.endpoint!;
+    if (endpoint.now() < this.rediscoverAfter) return undefined;
+    const bounds = { signal: options?.signal, timeoutMs: options?.timeoutMs };
+    const asked = endpoint.request("server/discover", undefined, bounds).then(
+      (result) => (this.rediscoverAfter = endpoint.now() + Math.max(MIN_REDISCOVER_MS, typeof result.ttlMs === "number" ? result.ttlMs : 0)),
+      () => (this.rediscoverAfter = endpoint.now() + MIN_REDISCOVER_MS),
+    );
+    return (this.rediscovering = asked.finally(() => (this.rediscovering = undefined)));
   }
 
   private send(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
@@ -579,16 +609,35 @@ export class McpClientCore {
       return this.outputs!.check(name, result, check);
     } catch (e) {
       if (!(e instanceof OutputMismatch)) throw e;
-      const now = await this.relistedCheck(name, options).catch(() => null);
-      if (now === null) throw e;
+      const listed = await this.relistTools(options).catch(() => undefined);
+      if (listed === undefined || !listed.has(name)) throw e;
+      const now = this.outputs!.checkOf(name);
       return now === undefined ? result : this.outputs!.check(name, result, now);
     }
   }
 
-  /** Lists the tools until `name` shows (learning what the pages show): its output check then, undefined for none, null when it is not listed. */
-  private async relistedCheck(name: string, options?: CallOptions): Promise<OutputCheck | undefined | null> {
-    for await (const tool of this.paginate<{ name?: unknown }>("tools/list", "tools", options)) if (tool?.name === name) return this.outputs!.checkOf(name);
-    return null;
+  /**
+   * The names of the tools as listed now (the client learns what the pages show): one
+   * re-list at a time, shared by every result waiting on it, of at most
+   * {@link MAX_RELIST_PAGES} pages, so a server answering badly cannot make each result
+   * walk an endless list. Only the call's deadline and signal go with it: its progress and
+   * log level are the call's own.
+   */
+  private relistTools(options?: CallOptions): Promise<Set<string>> {
+    const bounds = { signal: options?.signal, timeoutMs: options?.timeoutMs };
+    return (this.relisting ??= this.listToolNames(bounds).finally(() => (this.relisting = undefined)));
+  }
+
+  private async listToolNames(options: CallOptions): Promise<Set<string>> {
+    const names = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_RELIST_PAGES; page++) {
+      const result = await this.request("tools/list", cursor === undefined ? undefined : { cursor }, options);
+      for (const tool of (result.tools ?? []) as { name?: unknown }[]) if (typeof tool?.name === "string") names.add(tool.name);
+      cursor = result.nextCursor as string | undefined;
+      if (cursor === undefined) break;
+    }
+    return names;
   }
 
   private async *paginate<T>(method: string, key: string, options?: CallOptions): AsyncGenerator<T> {

@@ -138,7 +138,7 @@ export class ToolOutputs {
  * task shape exempts it: a task's result is never another task, so a `task` field or
  * `resultType: "task"` on it is just more of a result that must conform.
  */
-export function checkFinal(name: string, check: OutputCheck, result: JsonObject): JsonObject {
+function checkFinal(name: string, check: OutputCheck, result: JsonObject): JsonObject {
   if (result.isError === true) return result;
   if (typeof check !== "function") throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema the client cannot use (${issuesText(check)}), so its result is not accepted`, data: { issues: check } });
   if (result.structuredContent === undefined) throw new OutputMismatch({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but its result has no structuredContent` });

@@ -48,7 +48,9 @@ export interface Transport {
    * Register the receiver of incoming message text (one message per call, in order).
    * `local` is true for a message the transport wrote itself in the peer's place: the error
    * response for a request it could not carry (an HTTP POST that failed), which the client
-   * then reports as its own error (`McpError.fromPeer` false), not the server's.
+   * then reports as its own error (`McpError.fromPeer` false), not the server's. A wrapper
+   * transport must pass `local` on (`(text, local) => fn(text, local)`): without it such an
+   * error reads as the server's.
    */
   onMessage(fn: (text: string, local?: boolean) => void): void;
   /** Register the listener called once when the transport closes, from either side. */

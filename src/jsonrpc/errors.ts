@@ -71,7 +71,7 @@ export const ECHO_LIMIT = 200;
 
 /**
  * The peer's `text` (a method or tool name, a header value) as an error message repeats
- * it: at most {@link ECHO_LIMIT} characters, then how many more there were. The message
+ * it: at most {@link ECHO_LIMIT} characters (UTF-16 code units), then how many more there were. The message
  * answers the peer that sent it, whose own size limit a repeated multi-megabyte name would
  * break (the client then sees "malformed response", not the error); whole values that
  * matter go in `data`. A surrogate pair is never cut in two.

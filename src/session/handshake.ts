@@ -65,7 +65,8 @@ export function startInitialize(state: SessionState, now: number, out: SessionOu
   const version = legacyVersionsOf(o.versions)[0];
   if (version === undefined) {
     const why = probed === undefined ? "" : ` (server/discover: ${probed})`;
-    // A probe that got no answer says nothing of the server's era; any answer does (not modern).
+    // A probe this side's transport could not carry says nothing of the server's era; any
+    // answer does (not modern), and so does none in time (a legacy server may ignore it).
     const reason = unreached ? `the server could not be reached${why}` : `the server is not a modern server this client can talk to${why}, and this client speaks no legacy version`;
     fail(state, event === "open" ? "no legacy protocol version configured" : reason, out);
     return;

@@ -238,10 +238,11 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
   if (req.internal === "initialize") return receiveInitializeResponse(state, msg, now, out);
   if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out, req.deadline, fromPeer);
   if (req.internal === "keepalive") {
-    // Any answer of the peer's, an error too, shows it alive; this side's own failure of the
-    // ping (the server unreachable) is a ping missed, or a dead server would never be noticed.
-    if (fromPeer) state.keepAlive.missed = 0;
-    else pingMissed(state, out);
+    // Any answer, an error too, shows the peer alive; this side's transport failing to carry
+    // the ping at all (-32000: the server unreachable) is a ping missed, or a dead server
+    // would never be noticed. (A malformed answer, or an HTTP error status, came from somewhere.)
+    if (!fromPeer && "error" in msg && msg.error.code === ErrorCode.ConnectionClosed) pingMissed(state, out);
+    else state.keepAlive.missed = 0;
     return;
   }
   if (req.internal === "abandoned-task") return cancelAbandonedTask(state, req, msg, now, out);

@@ -71,7 +71,7 @@ export function pingMissed(state: SessionState, out: SessionOutput[]): boolean {
   const missed = ++state.keepAlive.missed;
   out.push({ type: "stale", missed });
   if (o.keepAliveMaxMissed <= 0 || missed < o.keepAliveMaxMissed) return false;
-  fail(state, `the peer answered no keep-alive ping for ${missed * o.keepAliveMs} ms (${missed} in a row, ${o.keepAliveMs} ms each): the connection is treated as failed`, out);
+  fail(state, `the peer answered no keep-alive ping, ${missed} in a row (one every ${o.keepAliveMs} ms): the connection is treated as failed`, out);
   return true;
 }
 

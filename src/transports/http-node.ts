@@ -105,9 +105,8 @@ class Departure {
 
 async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const departure = new Departure(res);
-  const refused = unservable(req);
-  if (typeof refused === "string") return refuse(res, refused === FORBIDDEN_METHOD ? 501 : 400, refused);
-  const url = refused;
+  const url = urlOrRefusal(req);
+  if (typeof url === "string") return refuse(res, url === FORBIDDEN_METHOD ? 501 : 400, url);
   let response: Response;
   try {
     response = await handler(toRequest(req, url, departure.signal, undefined));
@@ -119,7 +118,7 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
 
 /** Like {@link serve}, through the handler's core: no `Request` unless the application asks for one, and replies written as they are. */
 async function serveFast(fast: FastEntry, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = unservable(req);
+  const url = urlOrRefusal(req);
   if (typeof url === "string") return refuse(res, url === FORBIDDEN_METHOD ? 501 : 400, url);
   const view = new NodeRequestView(req, url, new Departure(res));
   let answer: Response | HttpReply;
@@ -156,9 +155,10 @@ function targetOf(req: IncomingMessage): URL | string {
   const host = req.headers.host ?? "localhost";
   let url: URL;
   try {
-    if (target.startsWith("/")) {
+    // (`*`, the asterisk form of `OPTIONS *`, §3.2.4, is taken as the path `/*`, as before.)
+    if (target.startsWith("/") || target === "*") {
       if (!/^[^\s/?#@\\]+$/.test(host)) return "the Host header is not a host and port";
-      url = new URL("http://" + host + target);
+      url = new URL("http://" + host + (target === "*" ? "/*" : target));
     } else url = new URL(target);
   } catch {
     return "the request target or the Host header cannot be read as a URL";
@@ -177,7 +177,7 @@ const FORBIDDEN_METHOD = "the method has no Fetch API request (CONNECT, TRACE an
  * (400), a method no `Request` can hold ({@link FORBIDDEN_METHOD}: 501, as through either
  * path alike, the fast entry's answers being byte for byte those of the general one).
  */
-function unservable(req: IncomingMessage): URL | string {
+function urlOrRefusal(req: IncomingMessage): URL | string {
   return FORBIDDEN_METHODS.has(req.method ?? "GET") ? FORBIDDEN_METHOD : targetOf(req);
 }
 

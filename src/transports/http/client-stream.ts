@@ -156,9 +156,9 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
     if (ctx.kind === "post" && ctx.lastEventId === "") return client.failed(ctx, "the response stream ended before the response and carried no event id to resume from");
     const resumeFrom = lastEventIdHeader(ctx.lastEventId);
     if (resumeFrom === undefined) {
-      // fetch refuses a header value with a control character: every resumption with
-      // this id would throw. A POST stream cannot be resumed without it; the GET stream
-      // is opened afresh, as after a 400.
+      // No header carries this id as it is (see lastEventIdHeader): a resumption with it
+      // would throw, or resume another stream. A POST stream cannot be resumed without it;
+      // the GET stream is opened afresh, as after a 400.
       const why = `the event id ${JSON.stringify(ctx.lastEventId)} cannot be sent as a Last-Event-ID header`;
       if (ctx.kind === "post") return client.failed(ctx, why);
       client.report(`${why}; reopening the GET stream without it`);
@@ -345,11 +345,13 @@ export function answersPending(reply: unknown, ctx: StreamCtx): boolean {
  * The `Last-Event-ID` header value for event id `id`: its UTF-8 bytes, one character each,
  * as fetch takes a header value (WHATWG HTML, EventSource: the last event ID string
  * "encoded as UTF-8"; an `é` goes as the two bytes C3 A9, not as the one byte E9, and an
- * emoji can be sent at all). Undefined when the id holds a control character other than
- * tab, which fetch refuses in a field value (RFC 9110 §5.5).
+ * emoji can be sent at all). Undefined when no header would carry it as it is: a control
+ * character other than tab, which a field value may not hold (RFC 9110 §5.5; fetch
+ * implementations differ on which they refuse), or a space or tab at either end, which
+ * fetch trims (the server would resume another event's stream).
  */
 export function lastEventIdHeader(id: string): string | undefined {
-  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(id)) return undefined;
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]|^[ \t]|[ \t]$/.test(id)) return undefined;
   if (!/[^\u0000-\u007f]/.test(id)) return id;
   let bytes = "";
   for (const b of new TextEncoder().encode(id)) bytes += String.fromCharCode(b);
