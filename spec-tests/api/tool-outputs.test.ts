@@ -20,17 +20,20 @@ const TOOLS = [
   { name: "plain", inputSchema: { type: "object" } },
 ];
 
-/** A raw server that lists `tools` and answers each call with `results[name]`. */
-async function against(client: McpClientCore, results: Record<string, object>, tools: object[] = TOOLS): Promise<void> {
+/** Connects `client` to a raw 2025-11-25 server (tools only) that answers each other request with `answer(message)`. */
+async function scripted(client: McpClientCore, answer: (m: { method: string; params: any }) => object | undefined): Promise<void> {
   const [s, raw] = createMemoryPair();
   raw.onMessage((text) => {
     const m = JSON.parse(text);
-    const reply = (result: object) => raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
-    if (m.method === "initialize") reply({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER });
-    else if (m.method === "tools/list") reply({ tools });
-    else if (m.method === "tools/call") reply(results[m.params.name]);
+    const result = m.method === "initialize" ? { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER } : answer(m);
+    if (m.id !== undefined && result !== undefined) raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
   });
   await client.connect(s);
+}
+
+/** A raw server that lists `tools` and answers each call with `results[name]`. */
+function against(client: McpClientCore, results: Record<string, object>, tools: object[] = TOOLS): Promise<void> {
+  return scripted(client, (m) => (m.method === "tools/list" ? { tools } : m.method === "tools/call" ? results[m.params.name] : undefined));
 }
 
 const text = (t: string) => [{ type: "text", text: t }];
@@ -238,15 +241,7 @@ test("tools (Output Schema) + caching: a result its learned schema refuses is ch
   let result: object = { content: text("21"), structuredContent: { celsius: 21 } };
   let lists = 0;
   const client = new McpClient(CLIENT, { clock: new ManualClock() });
-  const [s, raw] = createMemoryPair();
-  raw.onMessage((t) => {
-    const m = JSON.parse(t);
-    const reply = (r: object) => raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: r }));
-    if (m.method === "initialize") reply({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER });
-    else if (m.method === "tools/list") (lists++, reply({ tools }));
-    else if (m.method === "tools/call") reply(result);
-  });
-  await client.connect(s);
+  await scripted(client, (m) => (m.method === "tools/list" ? (lists++, { tools }) : m.method === "tools/call" ? result : undefined));
   await client.listTools();
   // The server changed the tool's schema and said nothing (it declared no listChanged).
   tools = [{ name: "weather", inputSchema: { type: "object" }, outputSchema: NEW }];
@@ -294,18 +289,13 @@ test("tools (Output Schema): the re-list after a refused result walks at most 10
   let lists = 0;
   const listParams: any[] = [];
   const client = new McpClient(CLIENT, { clock: new ManualClock() });
-  const [s, raw] = createMemoryPair();
-  raw.onMessage((t) => {
-    const m = JSON.parse(t);
-    const reply = (r: object) => raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: r }));
-    if (m.method === "initialize") reply({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER });
-    else if (m.method === "tools/list") {
-      lists++;
-      listParams.push(m.params);
-      reply({ tools: [{ name: "w", inputSchema: { type: "object" }, outputSchema: OUTPUT }], nextCursor: `c${lists}` });
-    } else if (m.method === "tools/call") reply({ content: text("?"), structuredContent: {} });
+  await scripted(client, (m) => {
+    if (m.method === "tools/call") return { content: text("?"), structuredContent: {} };
+    if (m.method !== "tools/list") return undefined;
+    lists++;
+    listParams.push(m.params);
+    return { tools: [{ name: "w", inputSchema: { type: "object" }, outputSchema: OUTPUT }], nextCursor: `c${lists}` };
   });
-  await client.connect(s);
   await client.listTools();
   await assert.rejects(client.callTool("w", {}, { onProgress: () => {} }), /does not match its outputSchema/);
   assert.equal(lists, 1 + 100);
