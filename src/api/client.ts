@@ -100,6 +100,11 @@ const MAX_RELIST_PAGES = 100;
  */
 const MIN_REDISCOVER_MS = 1000;
 
+/** What a request made on behalf of a call (a list, a question) takes of its options: its deadline and signal, not its progress or log level. */
+function boundsOf(options: CallOptions | undefined): CallOptions {
+  return { signal: options?.signal, timeoutMs: options?.timeoutMs };
+}
+
 function notConnected(): Promise<never> {
   return Promise.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: "not connected" }));
 }
@@ -302,8 +307,7 @@ export class McpClientCore {
     if (this.rediscovering !== undefined) return this.rediscovering;
     const endpoint = this.endpoint!;
     if (endpoint.now() < this.rediscoverAfter) return undefined;
-    const bounds = { signal: options?.signal, timeoutMs: options?.timeoutMs };
-    const asked = endpoint.request("server/discover", undefined, bounds).then(
+    const asked = endpoint.request("server/discover", undefined, boundsOf(options)).then(
       (result) => (this.rediscoverAfter = endpoint.now() + Math.max(MIN_REDISCOVER_MS, typeof result.ttlMs === "number" ? result.ttlMs : 0)),
       () => (this.rediscoverAfter = endpoint.now() + MIN_REDISCOVER_MS),
     );
@@ -586,9 +590,8 @@ export class McpClientCore {
    */
   private async afterHeaderMismatch(e: unknown, params: JsonObject | undefined, options: CallOptions | undefined): Promise<JsonObject> {
     if (!(e instanceof McpError) || e.code !== ErrorCode.HeaderMismatch) throw e;
-    const listing = options === undefined ? undefined : { signal: options.signal, timeoutMs: options.timeoutMs };
     try {
-      for await (const tool of this.iterateTools(listing)) if (tool.name === params?.name) break;
+      for await (const tool of this.iterateTools(boundsOf(options))) if (tool.name === params?.name) break;
     } catch {
       // No list, no better headers: the call's own error is the one to report.
       throw e;
@@ -620,12 +623,10 @@ export class McpClientCore {
    * The names of the tools as listed now (the client learns what the pages show): one
    * re-list at a time, shared by every result waiting on it, of at most
    * {@link MAX_RELIST_PAGES} pages, so a server answering badly cannot make each result
-   * walk an endless list. Only the call's deadline and signal go with it: its progress and
-   * log level are the call's own.
+   * walk an endless list. Only the call's deadline and signal go with it ({@link boundsOf}).
    */
   private relistTools(options?: CallOptions): Promise<Set<string>> {
-    const bounds = { signal: options?.signal, timeoutMs: options?.timeoutMs };
-    return (this.relisting ??= this.listToolNames(bounds).finally(() => (this.relisting = undefined)));
+    return (this.relisting ??= this.listToolNames(boundsOf(options)).finally(() => (this.relisting = undefined)));
   }
 
   private async listToolNames(options: CallOptions): Promise<Set<string>> {

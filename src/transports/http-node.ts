@@ -156,7 +156,7 @@ function targetOf(req: IncomingMessage): URL | string {
   let url: URL;
   try {
     // (`*`, the asterisk form of `OPTIONS *`, §3.2.4, is taken as the path `/*`, as before.)
-    if (target.startsWith("/") || target === "*") {
+    if (!isAbsoluteForm(req)) {
       if (!/^[^\s/?#@\\]+$/.test(host)) return "the Host header is not a host and port";
       url = new URL("http://" + host + (target === "*" ? "/*" : target));
     } else url = new URL(target);
@@ -166,6 +166,12 @@ function targetOf(req: IncomingMessage): URL | string {
   if (url.protocol !== "http:" && url.protocol !== "https:") return "the request target is not an http(s) URL";
   if (url.username !== "" || url.password !== "") return "the request URL must not carry credentials";
   return url;
+}
+
+/** Whether the request target is in absolute form (`http://host/path`, §3.2.2), not a path or `*`. */
+function isAbsoluteForm(req: IncomingMessage): boolean {
+  const target = req.url ?? "/";
+  return !target.startsWith("/") && target !== "*";
 }
 
 /** Methods `new Request` refuses (Fetch: forbidden methods). */
@@ -200,7 +206,7 @@ function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Ui
   const headers = new Headers();
   const raw = req.rawHeaders;
   // An absolute-form target's authority replaces the Host header (see targetOf).
-  const absolute = !(req.url ?? "/").startsWith("/");
+  const absolute = isAbsoluteForm(req);
   for (let i = 0; i + 1 < raw.length; i += 2) if (!(absolute && raw[i].toLowerCase() === "host")) headers.append(raw[i], raw[i + 1]);
   if (absolute) headers.set("host", url.host);
   const method = req.method ?? "GET";
@@ -274,7 +280,7 @@ class NodeRequestView implements HttpRequestView {
     readonly departure: Departure,
   ) {
     this.method = req.method ?? "GET";
-    if (!(req.url ?? "/").startsWith("/")) this.targetHost = parsed.host;
+    if (isAbsoluteForm(req)) this.targetHost = parsed.host;
   }
 
   get signal(): AbortSignal {
