@@ -163,12 +163,15 @@ for (const [name, bytes] of BAD_UTF8) {
   });
 }
 
-test("decode bytes: multi-byte characters and a leading BOM are accepted", () => {
+test("decode bytes and text (RFC 8259 §8.1: parsers MAY ignore a byte order mark): multi-byte characters and a leading BOM are accepted, alike for bytes and for text (a stdio line or SSE event that kept one)", () => {
   const text = '{"jsonrpc":"2.0","method":"x","params":{"t":"héllo – 日本 🎉"}}';
-  const bytes = new TextEncoder().encode("\uFEFF" + text);
-  const d = decode(bytes);
-  assert.ok(d.kind === "notification");
-  assert.equal(d.message.params?.t, "héllo – 日本 🎉");
+  for (const input of [new TextEncoder().encode("\uFEFF" + text), "\uFEFF" + text]) {
+    const d = decode(input);
+    assert.ok(d.kind === "notification", typeof input);
+    assert.equal(d.message.params?.t, "héllo – 日本 🎉");
+  }
+  // Only one, and only at the start: a second is JSON's to refuse.
+  assert.equal(decode("\uFEFF\uFEFF" + text).kind, "invalid");
 });
 
 test("decode bytes: any byte view is read (a DataView, a subarray), anything else is -32600", () => {

@@ -100,7 +100,9 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
   let text: string;
   if (typeof input === "string") {
     if (exceedsBytes(input, maxBytes)) return tooLarge(input, maxBytes);
-    text = input;
+    // A leading byte order mark is ignored, as the UTF-8 decoder drops it from bytes (RFC
+    // 8259 §8.1: parsers MAY ignore it): a line or event that kept one is read the same.
+    text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   } else {
     if (!ArrayBuffer.isView(input)) return invalid(ErrorCode.InvalidRequest, null, "input is neither text nor bytes");
     // Any byte view (a Uint8Array from another realm, a DataView) is read as its bytes.
