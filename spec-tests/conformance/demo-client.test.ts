@@ -157,6 +157,23 @@ test("demo-client: a failing call exits 1 with the error; bad arguments exit 2; 
   assert.ok(Object.hasOwn(SCENARIOS, "tools_call"));
 });
 
+test("demo-client (a terminal's safety): what the server sends is logged with its control characters escaped, so an escape sequence or a newline in an error message cannot drive the terminal or forge a log line", async () => {
+  const hostile = (): McpServer => {
+    const server = new McpServer({ name: "hostile", version: "1" });
+    server.prompt("p", {}, () => {
+      throw new McpError({ code: -32050, message: "bad\u001b[2J\ndemo-client [exercise] failed: forged" });
+    });
+    return server;
+  };
+  await withServer(async (url) => {
+    const r = await run(url, "", "2025-11-25");
+    assert.equal(r.code, 0, r.err);
+    assert.doesNotMatch(r.err, /\u001b/);
+    assert.match(r.err, /bad\\u001b\[2J\\u000ademo-client \[exercise\] failed: forged/);
+    assert.doesNotMatch(r.err, /^demo-client \[exercise\] failed/m);
+  }, hostile);
+});
+
 test("versionsFor: the requested version alone when the kernel knows it, else every version", () => {
   assert.deepEqual(versionsFor("2025-11-25"), ["2025-11-25"]);
   assert.deepEqual(versionsFor(undefined), [...PROTOCOL_VERSIONS]);

@@ -308,6 +308,15 @@ export function versionsFor(requested: string | undefined): ProtocolVersion[] {
   return [requested as ProtocolVersion];
 }
 
+/**
+ * `text` as a log line may show it on a terminal: control characters (an escape sequence
+ * in a server's error message or tool name, a newline that would start a line of its own)
+ * written as `\uXXXX`, so what a server sends cannot drive the terminal or forge a line.
+ */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 function describe(e: unknown): string {
   if (e instanceof McpError) return `${e.code} ${e.message}${e.data === undefined ? "" : ` ${JSON.stringify(e.data)}`}`;
   return e instanceof Error ? e.message : String(e);
@@ -336,7 +345,7 @@ export async function runDemoClient(argv: string[], io?: CliIO, env: Record<stri
   const transport = httpClientTransport(url, { fetch: watched.fetch });
   // The exerciser declares the tasks extension, so a 2026-07-28 server runs its task-only tools for it; the scenario scripts speak as the suite expects.
   const client = new McpClient({ name: "mcp-kernel-demo-client", version: "0.1.0" }, { handlers: HANDLERS, tasks: script === exercise, session: { versions: versionsFor(env.MCP_CONFORMANCE_PROTOCOL_VERSION) } });
-  const log = (line: string): Promise<void> => err(`demo-client [${scenario || "exercise"}] ${line}\n`);
+  const log = (line: string): Promise<void> => err(`demo-client [${scenario || "exercise"}] ${printable(line)}\n`);
   try {
     await client.connect(transport);
     await log(`connected: ${client.protocolVersion ?? "?"}`);
