@@ -255,7 +255,9 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     if (msg.error.code === ErrorCode.UrlElicitationRequired && state.options.role === "client") rememberRequiredElicitations(state, msg.error.data, out);
     // tasks/result answers with the task's own error once it failed (or -32602 for a task unknown): either way it is over.
     if (req.resultOf !== undefined) endTaskProgress(state, req.resultOf, out);
-    out.push(fromPeer ? { type: "error", id: eventId, method: req.method, error: msg.error, fromPeer } : { type: "error", id: eventId, method: req.method, error: msg.error });
+    const failed: Extract<SessionOutput, { type: "error" }> = { type: "error", id: eventId, method: req.method, error: msg.error };
+    if (fromPeer) failed.fromPeer = true;
+    out.push(failed);
     return;
   }
   let result = msg.result;

@@ -57,7 +57,10 @@ export interface NodeServer {
 export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
   const fast = fastEntryOf(handler);
   return (req, res) => {
-    void (fast === undefined ? serve(handler, req, res) : serveFast(fast, req, res));
+    // What no path can serve is answered here, once, for both.
+    const url = urlOrRefusal(req);
+    if (typeof url === "string") return void refuse(res, url === FORBIDDEN_METHOD ? 501 : 400, url);
+    void (fast === undefined ? serve(handler, req, res, url) : serveFast(fast, req, res, url));
   };
 }
 
@@ -103,10 +106,8 @@ class Departure {
   }
 }
 
-async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const departure = new Departure(res);
-  const url = urlOrRefusal(req);
-  if (typeof url === "string") return refuse(res, url === FORBIDDEN_METHOD ? 501 : 400, url);
   let response: Response;
   try {
     response = await handler(toRequest(req, url, departure.signal, undefined));
@@ -117,9 +118,7 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
 }
 
 /** Like {@link serve}, through the handler's core: no `Request` unless the application asks for one, and replies written as they are. */
-async function serveFast(fast: FastEntry, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = urlOrRefusal(req);
-  if (typeof url === "string") return refuse(res, url === FORBIDDEN_METHOD ? 501 : 400, url);
+async function serveFast(fast: FastEntry, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const view = new NodeRequestView(req, url, new Departure(res));
   let answer: Response | HttpReply;
   try {
