@@ -303,6 +303,22 @@ test("tools (Output Schema): the re-list after a refused result walks at most 10
   client.close();
 });
 
+test("tools (Output Schema) + pagination: a re-list that meets a cursor the server already gave stops there (the first verdict stands), as iterateTools does, not after 100 pages", async () => {
+  let lists = 0;
+  const client = new McpClient(CLIENT, { clock: new ManualClock() });
+  await scripted(client, (m) => {
+    if (m.method === "tools/call") return { content: text("?"), structuredContent: {} };
+    if (m.method !== "tools/list") return undefined;
+    lists++;
+    return { tools: [{ name: "w", inputSchema: { type: "object" }, outputSchema: OUTPUT }], nextCursor: "again" };
+  });
+  await assert.rejects(client.listTools().then(async () => { for await (const _ of client.iterateTools()); }), /repeated a cursor/);
+  lists = 0;
+  await assert.rejects(client.callTool("w", {}), /does not match its outputSchema/);
+  assert.equal(lists, 2, "the page giving the cursor and the page repeating it");
+  client.close();
+});
+
 test("tools (Output Schema): a task's result is checked against the schema known when its call was made, not one learned while it ran", () => {
   const NEW = { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] };
   const outputs = new ToolOutputs(builtinJsonSchema);

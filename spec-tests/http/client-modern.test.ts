@@ -214,6 +214,30 @@ test("streamable-http (draft) Client Behavior: the re-list and retry after -3202
   client.close();
 });
 
+test("streamable-http (draft) Client Behavior: the tools/list after -32020 walks at most 100 pages (a server handing out fresh cursors for ever cannot hold the call), then the call is retried once", async () => {
+  const seen: Seen[] = [];
+  let lists = 0;
+  // The list never declares the header the server checks, and ends only after 150 pages.
+  const handler = createHttpHandler({
+    sessionIdleMs: 0,
+    toolInputSchema: () => ({ type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } }),
+    createSession: () => ({
+      options: { role: "server", info: { name: "p", version: "1" }, capabilities: { tools: {} }, versions: [MV] },
+      onRequest: async (method) => {
+        if (method !== "tools/list") return { content: [] };
+        lists++;
+        return lists < 150 ? { tools: [{ name: "other", inputSchema: { type: "object" } }], nextCursor: `c${lists}` } : { tools: [] };
+      },
+    }),
+  });
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: recording(handler, seen) }));
+  await assert.rejects(client.callTool("query", { region: "eu" }), (e: unknown) => e instanceof McpError && e.code === -32020);
+  assert.equal(lists, 100);
+  assert.deepEqual(seen.map((s) => s.body.method).filter((m) => m !== "tools/list"), ["server/discover", "tools/call", "tools/call"]);
+  client.close();
+});
+
 test("streamable-http (draft) Value Encoding: an argument with an inner tab (a control character) is sent Base64-encoded; the server decodes it, and also accepts a plain tab (a valid RFC 9110 field-value character) from a client that did not encode it", async () => {
   const calls: JsonObject[] = [];
   const handler = paramServer(calls);

@@ -90,7 +90,7 @@ type Listener = (params: JsonObject | undefined) => void;
 /** Most tools whose `execution.taskSupport` is remembered (a server listing more leaves the rest as if never listed). */
 const MAX_TOOL_TASK_SUPPORT = 10_000;
 
-/** Most `tools/list` pages one re-list walks (see McpClientCore.relistTools). */
+/** Most `tools/list` pages a re-list the client makes for itself walks (see McpClientCore.relistTools, afterHeaderMismatch). */
 const MAX_RELIST_PAGES = 100;
 
 /**
@@ -586,12 +586,13 @@ export class McpClientCore {
    * HeaderMismatch to a `tools/call` (its `Mcp-Param-*` headers missing, say, because no
    * `tools/list` had shown the tool's `x-mcp-header` declarations) the client SHOULD call
    * `tools/list` and retry with the right headers. The HTTP transport learns them from
-   * the list as it passes through. One list and one retry, whose failure is final.
+   * the list as it passes through. One list (of at most {@link MAX_RELIST_PAGES} pages) and
+   * one retry, whose failure is final.
    */
   private async afterHeaderMismatch(e: unknown, params: JsonObject | undefined, options: CallOptions | undefined): Promise<JsonObject> {
     if (!(e instanceof McpError) || e.code !== ErrorCode.HeaderMismatch) throw e;
     try {
-      for await (const tool of this.iterateTools(boundsOf(options))) if (tool.name === params?.name) break;
+      for await (const tool of this.paginate<Tool>("tools/list", "tools", boundsOf(options), MAX_RELIST_PAGES)) if (tool.name === params?.name) break;
     } catch {
       // No list, no better headers: the call's own error is the one to report.
       throw e;
@@ -631,20 +632,16 @@ export class McpClientCore {
 
   private async listToolNames(options: CallOptions): Promise<Set<string>> {
     const names = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_RELIST_PAGES; page++) {
-      const result = await this.request("tools/list", cursor === undefined ? undefined : { cursor }, options);
-      for (const tool of (result.tools ?? []) as { name?: unknown }[]) if (typeof tool?.name === "string") names.add(tool.name);
-      cursor = result.nextCursor as string | undefined;
-      if (cursor === undefined) break;
-    }
+    for await (const tool of this.paginate<Tool>("tools/list", "tools", options, MAX_RELIST_PAGES)) names.add(tool.name);
     return names;
   }
 
-  private async *paginate<T>(method: string, key: string, options?: CallOptions): AsyncGenerator<T> {
+  /** Every item of a list, page after page; a walk the client makes for itself stops quietly after `maxPages`. */
+  private async *paginate<T>(method: string, key: string, options?: CallOptions, maxPages = Infinity): AsyncGenerator<T> {
     let cursor: string | undefined;
     const seen = new Set<string>();
     do {
+      if (seen.size === maxPages) return;
       const result = (await this.request(method, cursor === undefined ? undefined : { cursor }, options)) as Page;
       yield* result[key] as T[];
       cursor = result.nextCursor;
