@@ -28,6 +28,30 @@ test("transports/Session Management: initialize returns MCP-Session-Id, visible 
   assert.notEqual(other.headers.get("mcp-session-id"), sid);
 });
 
+test("transports/Sending Messages (a server that cannot accept the input MUST answer an HTTP error status): a POST whose client goes away while its body stalls is answered 400 at the abort, its body cancelled, not left pending for ever (a body stream the runtime does not end itself, as an embedder's framework may build); the handler serves on", async () => {
+  const { handler } = makeHandler();
+  const ac = new AbortController();
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => c.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0",')),
+    pull: () => new Promise<void>(() => {}),
+    cancel: () => void (cancelled = true),
+  });
+  const answered = handler(new Request(URL_, { method: "POST", headers: postHeaders(), body, signal: ac.signal, duplex: "half" } as RequestInit));
+  await new Promise((resolve) => setImmediate(resolve));
+  ac.abort();
+  const r = await answered;
+  assert.equal(r.status, 400);
+  assert.deepEqual((await r.json()).error, { code: ErrorCode.ParseError, message: "Bad Request: the request body could not be read" });
+  assert.equal(cancelled, true, "the stalled body is let go");
+  // A body there to read is read though its client already left (its request is then served and cancelled).
+  const left = new AbortController();
+  left.abort();
+  const served = await handler(new Request(URL_, { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage()), signal: left.signal }));
+  assert.equal(served.status, 200);
+  assert.equal(handler.sessionCount, 1);
+});
+
 test("transports/Sending Messages item 4: a notification the server accepts MUST get 202 Accepted with no body", async () => {
   const { handler } = makeHandler();
   const r = await post(handler, initializeMessage());

@@ -61,18 +61,32 @@ export const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBytes;
 /**
  * Reads a body of at most `maxBytes` bytes: a request's, or a response's (a refusal then
  * means the response was not read; the status is only the kind of failure). Never throws.
+ *
+ * A request's `signal` is watched while a read waits: a client that goes away then leaves
+ * a body the runtime itself may never end (one an embedder's framework built from its own
+ * stream, say), and the read would otherwise wait for ever. (A body that is there to read
+ * is read, as when the client left before it: its request is then served and cancelled.)
  */
-export async function readBody(message: { readonly headers: Headers; readonly body: ReadableStream<Uint8Array> | null }, maxBytes: number): Promise<BodyResult> {
+export async function readBody(message: { readonly headers: Headers; readonly body: ReadableStream<Uint8Array> | null; readonly signal?: AbortSignal }, maxBytes: number): Promise<BodyResult> {
   const refused = declaredLengthRefusal(message.headers.get("content-length"), maxBytes);
   if (refused !== undefined) return refused;
   const body = message.body;
   if (body === null) return { ok: true, bytes: new Uint8Array(0) };
   const reader = body.getReader();
+  const signal = message.signal;
+  let waiting = false;
+  let cut = false;
+  // (Cancelling ends the waiting read as "done": `cut` tells that from the body's end.)
+  const gone = () => void (waiting && ((cut = true), letGo(reader)));
+  signal?.addEventListener("abort", gone);
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {
     for (;;) {
+      waiting = true;
       const { done, value } = await reader.read();
+      waiting = false;
+      if (cut) return UNREADABLE_BODY;
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) {
@@ -83,6 +97,8 @@ export async function readBody(message: { readonly headers: Headers; readonly bo
     }
   } catch {
     return UNREADABLE_BODY;
+  } finally {
+    signal?.removeEventListener("abort", gone);
   }
   return { ok: true, bytes: concatBytes(chunks) };
 }
