@@ -9,4 +9,4 @@
  */
 export { stdioServerTransport, spawnStdioServer, detectRuntime, type Runtime, type StdioServerOptions } from "./transports/stdio.js";
 export { nodeServerTransport, nodeSpawn } from "./transports/stdio-node.js";
-export { serveNode, toNodeListener, type FetchHandler, type NodeServer, type ServeNodeOptions } from "./transports/http-node.js";
+export { serveNode, toNodeListener, WRITE_STALL_MS, type FetchHandler, type NodeListenerOptions, type NodeServer, type ServeNodeOptions } from "./transports/http-node.js";

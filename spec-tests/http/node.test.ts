@@ -10,7 +10,8 @@ import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import { connect, type Socket } from "node:net";
 import { ManualClock } from "../../src/driver/clock.js";
-import { serveNode, type FetchHandler } from "../../src/transports/http-node.js";
+import { serveNode, WRITE_STALL_MS, type FetchHandler } from "../../src/transports/http-node.js";
+import type { ServerResponse } from "node:http";
 import { FAST_ENTRY, fastEntryOf, type HttpRequestView } from "../../src/transports/http-view.js";
 import { call, deferred, initializeMessage, makeHandler, messages, postHeaders, SseReader, Tools, until } from "./helpers.js";
 import { modernHandler, modernHeaders, modernRequest } from "./modern-helpers.js";
@@ -194,6 +195,55 @@ test("node bridge: large bodies wait for drain (backpressure); a body that fails
     assert.match(reply, /"code":-32600,"message":"Bad Request: /);
   } finally {
     await srv.close();
+  }
+});
+
+/** What a response's socket still holds (the bridge's own measure of a stalled write). */
+function unsent(res: ServerResponse): number {
+  return ((res.socket as any)?._handle?.writeQueueSize ?? 0) + (res.socket?.writableLength ?? 0);
+}
+
+test("node bridge (README Limits: what a slow reader has not taken 30 s later is dropped): a client that keeps its socket open but stops reading no longer holds a large answer in memory for good: a whole JSON body, a fast-entry reply and a stream are each cut once no byte moved for WRITE_STALL_MS; a reader that takes some in that time keeps its connection", async () => {
+  const MiB = 1024 * 1024;
+  const json = "[" + '"0123456789abcdef",'.repeat(MiB) + "0]";
+  const general: FetchHandler = async (req) => {
+    if (new URL(req.url).pathname === "/json") return new Response(json, { headers: { "content-type": "application/json" } });
+    let n = 0;
+    return new Response(new ReadableStream<Uint8Array>({ pull: (c) => (n++ === 64 ? c.close() : c.enqueue(new Uint8Array(MiB))) }), { headers: { "content-type": "text/event-stream" } });
+  };
+  const fast: FetchHandler = Object.assign(general, { [FAST_ENTRY]: async () => ({ status: 200, headers: { "content-type": "application/json" }, body: json }) });
+  for (const [handler, path] of [[general, "/json"], [general, "/stream"], [fast, "/reply"]] as const) {
+    const clock = new ManualClock();
+    const srv = await serveNode(handler, { clock });
+    let res: ServerResponse | undefined;
+    srv.server.on("request", (_req, r) => (res = r));
+    const sock = connect(srv.port, "127.0.0.1", () => sock.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+    sock.on("error", () => {});
+    sock.pause();
+    try {
+      await until(() => res !== undefined && unsent(res) > 0);
+      // The reader takes a little: what moved since keeps the connection one period more.
+      const before = unsent(res!);
+      await until(() => clock.pendingTimers > 0, 1000);
+      let got = 0;
+      const reading = (d: Buffer) => void ((got += d.length) > 2 * MiB && sock.pause());
+      sock.on("data", reading).resume();
+      await until(() => unsent(res!) < before, 10_000);
+      sock.off("data", reading).pause();
+      clock.advance(WRITE_STALL_MS);
+      assert.equal(res!.destroyed, false, path);
+      // Then it stops: once a whole period passes with nothing moving, the connection is closed.
+      let periods = 0;
+      for (; !res!.destroyed && periods < 100; periods++) {
+        await new Promise((r) => setImmediate(r));
+        clock.advance(WRITE_STALL_MS);
+      }
+      assert.equal(res!.destroyed, true, `${path}: cut after ${periods} periods`);
+      assert.equal(clock.pendingTimers, 0, "no timer left behind");
+    } finally {
+      sock.destroy();
+      await srv.close();
+    }
   }
 });
 

@@ -24,18 +24,30 @@
  * errors meanwhile (the handler dropping a slow reader's queue) destroys the socket. A
  * client that disconnects mid-body cancels the body's reader, which is how the handler
  * learns that a stream lost its connection. Sockets get TCP keep-alive, so a peer that
- * vanished without closing is found. Nothing else here knows what the bodies are.
+ * vanished without closing is found. A client that keeps its socket open but stopped
+ * reading would hold what was handed to that socket (a JSON answer of megabytes, the
+ * last events of a stream) for good: while bytes wait to go out, a connection on which
+ * none moved for {@link WRITE_STALL_MS} is closed ({@link stallGuard}), the time the
+ * handler gives a slow SSE reader. Nothing else here knows what the bodies are.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { systemClock, type Clock } from "../driver/clock.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
+import { OVERFLOW_GRACE_MS } from "./http/connection.js";
 import { bodyTooLarge, concatBytes, declaredLengthRefusal, httpError, UNREADABLE_BODY, type BodyResult } from "./http/body.js";
 import { fastEntryOf, type ChunkSource, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** A fetch-style handler: answers at once or later (a router in front of the MCP handler may answer its own routes synchronously). */
 export type FetchHandler = (req: Request) => Response | Promise<Response>;
 
+/** Options of {@link toNodeListener}. */
+export interface NodeListenerOptions {
+  /** Times the wait of a response no byte of which moves ({@link WRITE_STALL_MS}). Default: the system clock (tests inject one). */
+  clock?: Clock;
+}
+
 /** Options of {@link serveNode}. */
-export interface ServeNodeOptions {
+export interface ServeNodeOptions extends NodeListenerOptions {
   /** Port to listen on; 0 picks a free one. Default 0. */
   port?: number;
   /** Interface to bind. Default `127.0.0.1` (loopback only). */
@@ -54,13 +66,15 @@ export interface NodeServer {
 }
 
 /** Adapts a fetch-style handler to a node:http request listener. */
-export function toNodeListener(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const fast = fastEntryOf(handler);
+  const clock = options.clock ?? systemClock;
   return (req, res) => {
     // What no path can serve is answered here, once, for both.
     const url = urlOrRefusal(req);
-    if (typeof url === "string") return void refuse(res, url === FORBIDDEN_METHOD ? 501 : 400, url);
-    void (fast === undefined ? serve(handler, req, res, url) : serveFast(fast, req, res, url));
+    const departure = new Departure(res, clock);
+    if (typeof url === "string") return void refuse(res, departure, url === FORBIDDEN_METHOD ? 501 : 400, url);
+    void (fast === undefined ? serve(handler, req, res, url, departure) : serveFast(fast, req, res, url, departure));
   };
 }
 
@@ -76,7 +90,11 @@ class Departure {
   /** Cancels the response body being written, while there is one. */
   stopBody: (() => void) | undefined = undefined;
 
-  constructor(res: ServerResponse) {
+  constructor(
+    res: ServerResponse,
+    /** The clock of {@link stallGuard}. */
+    readonly clock: Clock,
+  ) {
     res.on("close", () => {
       if (!res.writableFinished) this.leave();
     });
@@ -106,25 +124,24 @@ class Departure {
   }
 }
 
-async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const departure = new Departure(res);
+async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, url: URL, departure: Departure): Promise<void> {
   let response: Response;
   try {
     response = await handler(toRequest(req, url, departure.signal, undefined));
   } catch {
-    return internalError(res);
+    return internalError(res, departure);
   }
   await writeResponse(response, res, departure);
 }
 
 /** Like {@link serve}, through the handler's core: no `Request` unless the application asks for one, and replies written as they are. */
-async function serveFast(fast: FastEntry, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const view = new NodeRequestView(req, url, new Departure(res));
+async function serveFast(fast: FastEntry, req: IncomingMessage, res: ServerResponse, url: URL, departure: Departure): Promise<void> {
+  const view = new NodeRequestView(req, url, departure);
   let answer: Response | HttpReply;
   try {
     answer = await fast(view);
   } catch {
-    return internalError(res);
+    return internalError(res, departure);
   }
   await (answer instanceof Response ? writeResponse(answer, res, view.departure) : writeReply(answer, res, view.departure));
 }
@@ -137,6 +154,7 @@ async function writeReply(reply: HttpReply, res: ServerResponse, departure: Depa
   else if (!departure.left) {
     // Status, headers and body in one write (and a Content-Length instead of chunks).
     res.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(body)) }).end(body);
+    untilFinished(res, departure.clock);
   }
 }
 
@@ -187,14 +205,14 @@ function urlOrRefusal(req: IncomingMessage): URL | string {
 }
 
 /** Answers what the bridge cannot pass on, as the handler answers what it refuses: `status` with a JSON-RPC error body. */
-function refuse(res: ServerResponse, status: number, message: string, code: number = ErrorCode.InvalidRequest): Promise<void> {
-  return writeResponse(httpError(status, code, message), res, new Departure(res));
+function refuse(res: ServerResponse, departure: Departure, status: number, message: string, code: number = ErrorCode.InvalidRequest): Promise<void> {
+  return writeResponse(httpError(status, code, message), res, departure);
 }
 
 /** The handler threw (or rejected): a 500 with a JSON-RPC error, or the end of what it began to write. */
-function internalError(res: ServerResponse): Promise<void> | void {
+function internalError(res: ServerResponse, departure: Departure): Promise<void> | void {
   if (res.headersSent) return void res.end();
-  return refuse(res, 500, "the handler failed", ErrorCode.InternalError);
+  return refuse(res, departure, 500, "the handler failed", ErrorCode.InternalError);
 }
 
 /**
@@ -378,9 +396,10 @@ async function writeResponse(response: Response, res: ServerResponse, departure:
     // Status, headers and body in one write (and a Content-Length instead of chunks).
     headers["content-length"] = String(bytes.byteLength);
     res.writeHead(response.status, headers).end(bytes);
+    untilFinished(res, departure.clock);
   } catch {
     // The body failed, or was cancelled because the client left.
-    internalError(res);
+    internalError(res, departure);
   } finally {
     departure.stopBody = undefined;
   }
@@ -415,14 +434,17 @@ async function writeStream(body: Chunks, res: ServerResponse, status: number, he
   body.onFail(() => wait.wake?.());
   try {
     for (;;) {
-      if (res.writableNeedDrain) await drained(res, wait);
+      if (res.writableNeedDrain) await drained(res, wait, departure.clock);
       if (departure.left) return;
       const { done, value } = await body.read();
       if (done) break;
       out.add(value);
     }
     // (A body cancelled because the client left ends too: nothing is written then.)
-    if (!departure.left) out.end();
+    if (!departure.left) {
+      out.end();
+      untilFinished(res, departure.clock);
+    }
   } catch {
     // The body failed or was cancelled: end the response where it stands. What was gathered
     // (the head at least) goes out first: node:http holds a write until the next tick.
@@ -515,10 +537,16 @@ interface Waiter {
   wake: (() => void) | undefined;
 }
 
-/** Resolves on `drain`, on `close` (the client left; the loop then sees the abort), or when `wait.wake` is called (the next read then throws). */
-function drained(res: ServerResponse, wait: Waiter): Promise<void> {
+/**
+ * Resolves on `drain`, on `close` (the client left, or stopped reading for
+ * {@link WRITE_STALL_MS}: the loop then sees the abort), or when `wait.wake` is called
+ * (the next read then throws).
+ */
+function drained(res: ServerResponse, wait: Waiter, clock: Clock): Promise<void> {
   return new Promise((resolve) => {
+    const stop = stallGuard(res, clock);
     const done = (): void => {
+      stop();
       wait.wake = undefined;
       res.off("drain", done);
       res.off("close", done);
@@ -530,13 +558,59 @@ function drained(res: ServerResponse, wait: Waiter): Promise<void> {
   });
 }
 
+/**
+ * How long bytes handed to a socket may wait with none of them moving before the
+ * connection is closed, in ms: the time the handler gives an SSE reader to take what it
+ * has queued (`OVERFLOW_GRACE_MS`), so both bounds a slow reader meets are one.
+ */
+export const WRITE_STALL_MS = OVERFLOW_GRACE_MS;
+
+/**
+ * Closes the connection of `res` once none of the bytes waiting to go out to it moved for
+ * {@link WRITE_STALL_MS}; returns what stops watching. What moved is read from the bytes
+ * the socket still holds: the runtime's write queue where it shows one (Node's, which
+ * shrinks as the peer takes part of a write), else what is still to be written.
+ */
+function stallGuard(res: ServerResponse, clock: Clock): () => void {
+  const socket = res.socket;
+  if (socket === null) return () => {};
+  let seen = unsent(socket);
+  const check = (): void => {
+    const now = unsent(socket);
+    if (now[0] >= seen[0] && now[1] >= seen[1]) return void res.destroy();
+    seen = now;
+    timer = clock.schedule(clock.now() + WRITE_STALL_MS, check);
+  };
+  let timer = clock.schedule(clock.now() + WRITE_STALL_MS, check);
+  return () => clock.cancel(timer);
+}
+
+/** The bytes a socket still holds: [its write queue where the runtime shows one, what is still to be written]. */
+function unsent(socket: NonNullable<ServerResponse["socket"]>): [number, number] {
+  const queue = (socket as { _handle?: { writeQueueSize?: unknown } })._handle?.writeQueueSize;
+  return [typeof queue === "number" ? queue : 0, socket.writableLength];
+}
+
+/** A {@link stallGuard} on a response that is complete but not yet all handed to its socket's peer, until it is. */
+function untilFinished(res: ServerResponse, clock: Clock): void {
+  if (res.writableFinished) return;
+  const stop = stallGuard(res, clock);
+  const done = (): void => {
+    stop();
+    res.off("finish", done);
+    res.off("close", done);
+  };
+  res.on("finish", done);
+  res.on("close", done);
+}
+
 /** Serves `handler` on node:http, bound to 127.0.0.1 by default; resolves once listening. */
 export function serveNode(handler: FetchHandler, options: ServeNodeOptions = {}): Promise<NodeServer> {
   if (typeof handler !== "function") return Promise.reject(new TypeError("serveNode takes a fetch-style handler, (request) => Response: createHttpHandler(…) makes one"));
   const host = options.host ?? "127.0.0.1";
   // TCP keep-alive: a peer that vanished without closing its socket is found even on a
   // connection with nothing to write (the handler's SSE keep-alive covers open streams).
-  const server = createServer({ keepAlive: true, keepAliveInitialDelay: 30_000 }, toNodeListener(handler));
+  const server = createServer({ keepAlive: true, keepAliveInitialDelay: 30_000 }, toNodeListener(handler, options));
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
