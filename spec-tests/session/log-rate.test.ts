@@ -151,3 +151,16 @@ test("logging (2025-11-25), Implementations SHOULD rate limit messages: a client
   assert.equal(off.of("client", "notification").length, 300);
   assert.deepEqual(rateDiagnostics(off.events.client), []);
 });
+
+test("logging, Servers SHOULD rate limit log messages, under a clock stepped back (README: now is monotonic; a wall clock corrected by NTP is not): a reading before the window's start opens a new window, so the limit does not hold every message back until the clock catches up", () => {
+  const p = new Pair({ maxLogMessagesPerSecond: 0 }, { ...LOGGING, maxLogMessagesPerSecond: 2 });
+  p.handshake();
+  const at = 3_600_000;
+  for (let i = 0; i < 3; i++) p.feed("server", { type: "log", now: at, level: "info", data: i });
+  // The clock steps back an hour.
+  const back = p.feed("server", { type: "log", now: 10, level: "info", data: "after" });
+  p.run();
+  assert.deepEqual(p.of("client", "notification").map((n) => n.params?.data), [0, 1, "after"]);
+  assert.deepEqual(rateDiagnostics(back).map((d) => d.detail), [{ direction: "outgoing", dropped: 1, limit: 2, windowStart: at }], "the old window's drops are reported as it ends");
+});
+

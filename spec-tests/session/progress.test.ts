@@ -59,6 +59,23 @@ test("progress: notifications MUST only reference active tokens — after comple
   assert.ok(p.of("client", "diagnostic").some((d) => d.code === "unknown-progress-token"));
 });
 
+test("progress: coalesced updates never go out of order (progress MUST increase): an update whose slot has come overtakes a held one the tick has not sent yet, which is then dropped; under a clock stepped back an update is sent at once, not held until the clock catches up", () => {
+  const p = ready({ progressIntervalMs: 100 });
+  const id = p.request("client", "tools/call", { name: "x" }, { progress: true });
+  p.run();
+  p.feed("server", { type: "progress", now: 1000, id, progress: 1 });
+  p.feed("server", { type: "progress", now: 1050, id, progress: 2 });
+  // The slot at 1100 came, the tick not yet: the newer update goes out now.
+  p.feed("server", { type: "progress", now: 1150, id, progress: 3 });
+  p.feed("server", { type: "tick", now: 1300 });
+  p.run();
+  assert.deepEqual(p.of("client", "progress").map((e) => e.progress), [1, 3], "2 is not sent after 3");
+  // The clock steps back an hour: not a reason to hold the next update for an hour.
+  p.feed("server", { type: "progress", now: 1150 - 3_600_000, id, progress: 4 });
+  p.run();
+  assert.deepEqual(p.of("client", "progress").map((e) => e.progress), [1, 3, 4]);
+});
+
 test("progress: a receiver that was not asked for progress sends none", () => {
   const p = ready();
   const id = p.request("client", "tools/call", { name: "x" });

@@ -10,7 +10,7 @@ import { nextDeadline } from "../../src/session/timeouts.js";
 import { recordingSession, replay } from "../../src/session/transcript.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
-import type { SessionInput, SessionOutput, SessionState } from "../../src/session/types.js";
+import type { SessionInput, SessionOptions, SessionOutput, SessionState } from "../../src/session/types.js";
 
 const MODERN = ["2026-07-28" as const];
 const PV = "io.modelcontextprotocol/protocolVersion";
@@ -149,12 +149,12 @@ test("README (nothing throws across the boundary): what the session would keep b
   assert.equal(p.client.phase.name, "modern");
 });
 
-test("README (every input carries now): a missing, null or string now is refused like NaN, and no deadline takes it", () => {
-  for (const now of [undefined, null, "12"]) {
+test("README (every input carries now): a missing, null or string now is refused like NaN, as is one past ±(2^53−1) (a timeout added to 1e300 changes nothing: every request would time out at once), and no deadline takes it", () => {
+  for (const now of [undefined, null, "12", 1e300, -(2 ** 53)]) {
     const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, keepAliveMs: 1000 });
     const before = snapshot(c);
     const out = step(c, { type: "open", now } as unknown as SessionInput).outputs;
-    assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message: "now must be a finite number", detail: { type: "open" } }], `open, now ${JSON.stringify(now)}`);
+    assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message: "now must be a finite number within ±(2^53−1)", detail: { type: "open" } }], `open, now ${JSON.stringify(now)}`);
     assert.equal(snapshot(c), before);
     assert.equal(nextDeadline(c), null);
 
@@ -165,7 +165,7 @@ test("README (every input carries now): a missing, null or string now is refused
     const held = snapshot(s);
     for (const input of [{ type: "progress", id: 1, progress: 1 }, { type: "respond", id: 1, result: { content: [] } }, { type: "tick" }]) {
       const o = step(s, { ...input, now } as unknown as SessionInput).outputs;
-      assert.deepEqual(o, [{ type: "diagnostic", code: "input-refused", message: "now must be a finite number", detail: { type: input.type } }], `${input.type}, now ${JSON.stringify(now)}`);
+      assert.deepEqual(o, [{ type: "diagnostic", code: "input-refused", message: "now must be a finite number within ±(2^53−1)", detail: { type: input.type } }], `${input.type}, now ${JSON.stringify(now)}`);
       assert.equal(snapshot(s), held);
     }
   }
@@ -208,3 +208,22 @@ test("README (recorded and replayed bit for bit): an input refused for its now r
     assert.deepEqual(replay(rec.text()), { ok: true, steps: 6 });
   }
 });
+
+test("README (kernel API: options a session cannot use fall back to their defaults): keepAliveMs as a string pinged every millisecond, a NaN requestTimeoutMs timed every request out at once; both now take the defaults, and the state stays numbers", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, keepAliveMs: "30000", requestTimeoutMs: NaN, maxDepth: 2.5, resetTimeoutOnProgress: "no", cacheScope: "shared" } as unknown as SessionOptions);
+  assert.equal(c.options.keepAliveMs, 0);
+  assert.equal(c.options.requestTimeoutMs, 60_000);
+  assert.equal(c.options.maxDepth, 64);
+  assert.equal(c.options.resetTimeoutOnProgress, true);
+  assert.equal(c.options.cacheScope, "private");
+  const p = new Pair({ keepAliveMs: "1000", requestTimeoutMs: NaN } as unknown as Partial<SessionOptions>, {});
+  p.handshake();
+  p.handlers.server = () => {};
+  p.request("client", "tools/call", { name: "x" });
+  p.run();
+  assert.equal(nextDeadline(p.client), 60_000 + p.now, "the default timeout, not NaN or a string");
+  p.advance(59_999);
+  assert.equal(p.of("client", "error").length, 0, "not timed out early");
+  assert.equal(p.sent("client").filter((m) => "method" in m && m.method === "ping").length, 0, "no keep-alive from a malformed keepAliveMs");
+});
+

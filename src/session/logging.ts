@@ -42,7 +42,9 @@ export function logRoom(state: SessionState, direction: LogDirection, now: numbe
   if (!(max > 0)) return true;
   const windows = (state.logWindows ??= {});
   const w = windows[direction];
-  if (w === undefined || now >= w.start + RATE_WINDOW_MS) {
+  // (A reading before the window's start is a clock stepped back: its window is over too,
+  // or nothing would be let through until the clock caught up with it again.)
+  if (w === undefined || now >= w.start + RATE_WINDOW_MS || now < w.start) {
     // The last window is over (the tick at its end may not have come yet): report it first, so its diagnostic precedes this window's messages.
     if (w !== undefined) endLogWindow(state, direction, out);
     windows[direction] = { start: now, count: 0, dropped: 0 };
@@ -67,7 +69,7 @@ export function flushLogWindows(state: SessionState, now: number, out: SessionOu
   if (windows === undefined) return;
   for (const direction of ["outgoing", "incoming"] as const) {
     const w = windows[direction];
-    if (w !== undefined && now >= w.start + RATE_WINDOW_MS) endLogWindow(state, direction, out);
+    if (w !== undefined && (now >= w.start + RATE_WINDOW_MS || now < w.start)) endLogWindow(state, direction, out);
   }
 }
 

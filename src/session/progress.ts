@@ -67,7 +67,8 @@ function withinProgressRate(state: SessionState, holder: { progressWindow?: [num
   const max = state.options.maxProgressPerSecond;
   if (!(max > 0)) return true;
   const w = holder.progressWindow;
-  if (w === undefined || now >= w[0] + RATE_WINDOW_MS) {
+  // (A reading before the window's start is a clock stepped back: a new window.)
+  if (w === undefined || now >= w[0] + RATE_WINDOW_MS || now < w[0]) {
     holder.progressWindow = [now, 1];
     return true;
   }
@@ -99,7 +100,8 @@ export function sendProgress(
   }
   req.progress = update.progress;
   const interval = state.options.progressIntervalMs;
-  if (interval > 0 && req.progressSentAt !== undefined && now < req.progressSentAt + interval) {
+  // (A reading before the last send is a clock stepped back: not a reason to hold this one.)
+  if (interval > 0 && req.progressSentAt !== undefined && now < req.progressSentAt + interval && now >= req.progressSentAt) {
     const at = req.progressSentAt + interval;
     req.pendingProgress = { ...update, at };
     wakeNoLaterThan(state, at);
@@ -118,6 +120,8 @@ export function flushProgress(req: InboundRequest, now: number, out: SessionOutp
 
 function emitProgress(req: InboundRequest, update: { progress: number; total?: number; message?: string }, now: number, out: SessionOutput[]): void {
   req.progressSentAt = now;
+  // A held update this one overtakes (its slot came, the tick not yet) would follow it, lower.
+  delete req.pendingProgress;
   out.push({ type: "send", message: progressNotification(req.progressToken!, update), related: req.id });
 }
 

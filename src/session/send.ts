@@ -28,7 +28,7 @@ import { countLog, logRoom, passesLevel } from "./logging.js";
 import { isParamsObject, isTaskAugmented, peerOfPhase, sentBy, versionOf } from "./phase.js";
 import { withProgressToken } from "./progress.js";
 import { addOutbound, liveOutbound, pushSend } from "./requests.js";
-import { deadlineFrom, wakeNoLaterThan } from "./timeouts.js";
+import { deadlineFrom, isClockReading, wakeNoLaterThan } from "./timeouts.js";
 import { idKey, type LoggingLevel, type OutboundRequest, type SessionInput, type SessionOutput, type SessionState } from "./types.js";
 
 /** The `request` input, and an input round's retry (`retry`, mrtr.ts): checked, recorded with its deadlines, and sent; a refusal is an `error` output. */
@@ -72,7 +72,7 @@ export function sendRequest(
   }
   if (liveOutbound(state) >= o.maxOutboundRequests) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `too many requests awaiting a response (limit ${o.maxOutboundRequests})`);
   // Non-finite times would put NaN or Infinity into the state (gone in a JSON snapshot, fired at once by a NaN tick).
-  if (!Number.isFinite(now)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "now must be a finite number");
+  if (!isClockReading(now)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "now must be a finite number within ±(2^53−1)");
   if (input.timeoutMs !== undefined && !(Number.isFinite(input.timeoutMs) && input.timeoutMs >= 0)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "timeoutMs must be a finite number of milliseconds (0 for none)");
   // A subscription is meant to stay open until one side ends it (draft
   // basic/patterns/subscriptions), and a 2025-11-25 tasks/result "MUST block the response

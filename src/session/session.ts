@@ -42,7 +42,7 @@ import { addOutbound, pushSend, removeOutbound, sendError } from "./requests.js"
 import { copyOf } from "./retained.js";
 import { log, sendLog, sendNotification, sendRequest } from "./send.js";
 import { sendTaskProgress } from "./task-progress.js";
-import { pingMissed, recomputeWake, timeoutMessage } from "./timeouts.js";
+import { isClockReading, pingMissed, recomputeWake, timeoutMessage } from "./timeouts.js";
 import { idKey, type OutboundRequest, type ResolvedOptions, type SessionInput, type SessionOptions, type SessionOutput, type SessionState, type StepResult } from "./types.js";
 
 export { implementationIssues } from "./handshake.js";
@@ -51,36 +51,54 @@ export { acceptsBatches, negotiatedVersion } from "./phase.js";
 /**
  * Fills in defaults. The objects are copies: the application editing its options object
  * after `createSession` must not change the session (README: the state changes only
- * through `step`).
+ * through `step`). A malformed value falls back to its default, as a task table's do, so
+ * it is never misread: `keepAliveMs: "30000"` made every deadline a string (a ping each
+ * millisecond), `requestTimeoutMs: NaN` timed every request out at once. (McpServer and
+ * McpClient refuse such options with a TypeError naming them: `checkSessionOptions`.)
  */
 export function resolveOptions(options: SessionOptions): ResolvedOptions {
+  const o = options;
   const resolved: ResolvedOptions = {
-    role: options.role,
-    info: copyOf(options.info),
-    capabilities: copyOf(options.capabilities),
-    versions: options.versions === undefined ? [...LEGACY_VERSIONS] : copyOf(options.versions),
-    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
-    discoverTimeoutMs: options.discoverTimeoutMs ?? 10_000,
-    maxRequestTimeoutMs: options.maxRequestTimeoutMs ?? 600_000,
-    resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
-    keepAliveMs: options.keepAliveMs ?? 0,
-    keepAliveMaxMissed: options.keepAliveMaxMissed ?? (options.role === "client" ? 1 : 0),
-    progressIntervalMs: options.progressIntervalMs ?? 0,
-    maxInboundRequests: options.maxInboundRequests ?? 1024,
-    maxOutboundRequests: options.maxOutboundRequests ?? 1024,
-    maxMessageBytes: options.maxMessageBytes ?? 4 * 1024 * 1024,
-    maxDepth: options.maxDepth ?? 64,
-    validateOutgoing: options.validateOutgoing ?? true,
-    cacheTtlMs: options.cacheTtlMs ?? 0,
-    cacheScope: options.cacheScope ?? "private",
-    maxSubscriptions: options.maxSubscriptions ?? 64,
-    maxInputRounds: options.maxInputRounds ?? 8,
-    maxProgressPerSecond: options.maxProgressPerSecond ?? 100,
-    maxLogMessagesPerSecond: options.maxLogMessagesPerSecond ?? 100,
+    role: o.role,
+    info: copyOf(o.info),
+    capabilities: copyOf(o.capabilities),
+    versions: o.versions === undefined ? [...LEGACY_VERSIONS] : copyOf(o.versions),
+    requestTimeoutMs: msOr(o.requestTimeoutMs, 60_000),
+    discoverTimeoutMs: msOr(o.discoverTimeoutMs, 10_000),
+    maxRequestTimeoutMs: msOr(o.maxRequestTimeoutMs, 600_000),
+    resetTimeoutOnProgress: flagOr(o.resetTimeoutOnProgress, true),
+    keepAliveMs: msOr(o.keepAliveMs, 0),
+    keepAliveMaxMissed: countOr(o.keepAliveMaxMissed, o.role === "client" ? 1 : 0),
+    progressIntervalMs: msOr(o.progressIntervalMs, 0),
+    maxInboundRequests: countOr(o.maxInboundRequests, 1024),
+    maxOutboundRequests: countOr(o.maxOutboundRequests, 1024),
+    maxMessageBytes: countOr(o.maxMessageBytes, 4 * 1024 * 1024),
+    maxDepth: countOr(o.maxDepth, 64),
+    validateOutgoing: flagOr(o.validateOutgoing, true),
+    cacheTtlMs: countOr(o.cacheTtlMs, 0),
+    cacheScope: o.cacheScope === "public" ? "public" : "private",
+    maxSubscriptions: countOr(o.maxSubscriptions, 64),
+    maxInputRounds: countOr(o.maxInputRounds, 8),
+    maxProgressPerSecond: countOr(o.maxProgressPerSecond, 100),
+    maxLogMessagesPerSecond: countOr(o.maxLogMessagesPerSecond, 100),
   };
-  if (options.era !== undefined) resolved.era = options.era;
-  if (options.instructions !== undefined) resolved.instructions = options.instructions;
+  if (o.era !== undefined) resolved.era = o.era;
+  if (o.instructions !== undefined) resolved.instructions = o.instructions;
   return resolved;
+}
+
+/** A time option: a finite number of ms >= 0, else `fallback`. */
+function msOr(v: unknown, fallback: number): number {
+  return typeof v === "number" && v >= 0 && v !== Infinity ? v : fallback;
+}
+
+/** A count option: a non-negative safe integer, else `fallback`. */
+function countOr(v: unknown, fallback: number): number {
+  return Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : fallback;
+}
+
+function flagOr(v: unknown, fallback: boolean): boolean {
+  return typeof v === "boolean" ? v : fallback;
 }
 
 /** A new session in phase `new`. */
@@ -137,7 +155,8 @@ function malformedInput(input: SessionInput): string | null {
   // A request is refused by sendRequest, as an error for the caller that awaits it.
   if (input.type === "request") return null;
   // Missing, null or a string is no clock reading either: a string would make every deadline a string.
-  if (typeof input.now !== "number" || !Number.isFinite(input.now)) return "now must be a finite number";
+  // Past 2^53 a timeout added to it changes nothing (every request would time out at once).
+  if (!isClockReading(input.now)) return "now must be a finite number within ±(2^53−1)";
   const finite = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
   switch (input.type) {
     case "progress":

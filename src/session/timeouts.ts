@@ -21,6 +21,11 @@ import type { OutboundRequest, SessionOutput, SessionState } from "./types.js";
 /** The window of the per-second rate limits (`maxProgressPerSecond`, `maxLogMessagesPerSecond`), in the inputs' ms. */
 export const RATE_WINDOW_MS = 1000;
 
+/** A `now` the session can compute deadlines from: a finite number within ±(2^53−1). */
+export function isClockReading(now: unknown): now is number {
+  return typeof now === "number" && Math.abs(now) <= Number.MAX_SAFE_INTEGER;
+}
+
 /** The time at which the driver must next feed a `tick`, or null when nothing is pending. */
 export function nextDeadline(state: SessionState): number | null {
   return state.wakeAt;
