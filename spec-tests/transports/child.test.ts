@@ -198,3 +198,23 @@ test("describeExit names the code, the signal or the error", () => {
   assert.equal(describeExit({ code: null, signal: "SIGKILL" }), "server process was killed by SIGKILL");
   assert.equal(describeExit({ code: null, signal: null, error: "boom" }), "server process failed: boom");
 });
+
+test("the shutdown clock (draft stdio Shutdown: SIGKILL only after the wait): a wait past setTimeout's 2^31 − 1 ms (killTimeoutMs: Infinity, \"never\") is not fired at once, as a plain setTimeout fires it; a time option that is no number >= 0 is a RangeError naming it", async () => {
+  const { SHUTDOWN_CLOCK } = await import("../../src/transports/child.js");
+  const fired: string[] = [];
+  const never = SHUTDOWN_CLOCK.schedule(SHUTDOWN_CLOCK.now() + 2 ** 31, () => fired.push("2^31 ms"));
+  const forever = SHUTDOWN_CLOCK.schedule(Infinity, () => fired.push("Infinity"));
+  await new Promise<void>((resolve) => SHUTDOWN_CLOCK.schedule(SHUTDOWN_CLOCK.now() + 5, () => resolve()));
+  SHUTDOWN_CLOCK.cancel(never);
+  SHUTDOWN_CLOCK.cancel(forever);
+  assert.deepEqual(fired, []);
+  for (const [key, value] of [["killTimeoutMs", NaN], ["shutdownTimeoutMs", "2000"], ["exitGraceMs", -1], ["maxStallMs", NaN], ["maxQueuedChars", "16M"]] as const) {
+    assert.throws(() => start({ [key]: value } as SpawnOptions), (e: Error) => e instanceof RangeError && e.message.includes(`${key} must be a number >= 0`), key);
+  }
+  const { p, child } = start({ shutdownTimeoutMs: 0, killTimeoutMs: Infinity, maxStallMs: Infinity });
+  child.close();
+  await p.signalled(1);
+  // The process exits on SIGTERM: the held wait for SIGKILL is cancelled (or the test would never end).
+  p.events.exit({ code: null, signal: "SIGTERM" });
+  assert.deepEqual(p.signals, ["SIGTERM"]);
+});

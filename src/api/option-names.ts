@@ -86,3 +86,15 @@ function editsAtMost(a: string, b: string, max: number): boolean {
   }
   return prev[b.length] <= max;
 }
+
+/**
+ * Throws a RangeError naming the first of `keys` whose value is given but is no number
+ * >= 0 (Infinity: no bound): text or NaN would be misread, not refused (`maxStallMs: NaN`
+ * closed a stream transport at its first stall, a millisecond later).
+ */
+export function refuseMisreadNumbers(who: string, options: object, keys: readonly string[]): void {
+  for (const key of keys) {
+    const v = (options as Record<string, unknown>)[key];
+    if (v !== undefined && !(typeof v === "number" && v >= 0)) throw new RangeError(`${who}: ${key} must be a number >= 0 (got ${shownValue(v)})`);
+  }
+}

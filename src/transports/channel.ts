@@ -56,6 +56,7 @@
  * the client), then the sink is ended and the adapter's teardown runs once.
  */
 import type { Transport } from "../api/transport.js";
+import { refuseMisreadNumbers } from "../api/option-names.js";
 import { systemClock, type Clock } from "../driver/clock.js";
 import { callListener } from "../driver/listener.js";
 import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, lineExcerpts, type NdjsonDecoder, type NdjsonEvent } from "../framing/ndjson.js";
@@ -225,6 +226,7 @@ export class StreamChannel implements Transport {
     options: ChannelOptions = {},
     private readonly teardown?: (reason: string) => void,
   ) {
+    refuseMisreadNumbers("the stream transport", options, ["maxStallMs", "maxQueuedChars", "maxLineBytes"]);
     this.ndjson = (options.framing ?? "ndjson") === "ndjson" ? createNdjsonDecoder({ maxLineBytes: options.maxLineBytes }) : undefined;
     this.maxQueued = options.maxQueuedChars ?? DEFAULT_MAX_QUEUED_CHARS;
     this.maxStallMs = options.maxStallMs ?? DEFAULT_MAX_STALL_MS;

@@ -32,9 +32,10 @@
  * Writes to stdin after it was closed are dropped, and stdin write errors (EPIPE from a
  * dead child) are ignored: the exit that follows is the event that carries the cause.
  */
+import { refuseMisreadNumbers } from "../api/option-names.js";
 import { errorText } from "./error-text.js";
 import type { Transport } from "../api/transport.js";
-import type { Clock } from "../driver/clock.js";
+import { systemClock, type Clock } from "../driver/clock.js";
 import { StreamChannel, type ChannelOptions, type Sink } from "./channel.js";
 
 /** How a child process ended. */
@@ -134,15 +135,16 @@ export function describeExit(status: ExitStatus): string {
 }
 
 /**
- * The default clock of the shutdown sequence: `performance.now()` and plain `setTimeout`.
- * Unlike the driver's `systemClock`, its timers keep the process alive: a client that
- * closes the transport and has nothing else to do must still stay to send the signals,
- * or a server that ignores its stdin would be left running.
+ * The default clock of the shutdown sequence: the driver's `systemClock`, whose timers
+ * here keep the process alive: a client that closes the transport and has nothing else to
+ * do must still stay to send the signals, or a server that ignores its stdin would be left
+ * running. (Its waits past 2^31 − 1 ms are made of legs: a plain `setTimeout` fires such
+ * a one after 1 ms, so `killTimeoutMs: Infinity`, "never", sent SIGKILL at once.)
  */
 export const SHUTDOWN_CLOCK: Clock = {
-  now: () => performance.now(),
-  schedule: (at, fn) => setTimeout(fn, Math.max(0, at - performance.now())),
-  cancel: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  now: () => systemClock.now(),
+  schedule: (at, fn) => systemClock.schedule(at, fn, true),
+  cancel: (handle) => systemClock.cancel(handle),
 };
 
 const noop = (): void => {};
@@ -170,6 +172,7 @@ class ChildTransport implements StdioChild {
   private readonly clock: Clock;
 
   constructor(spawn: SpawnFunction, command: string, args: readonly string[], options: SpawnOptions) {
+    refuseMisreadNumbers("spawnStdioServer", options, ["shutdownTimeoutMs", "killTimeoutMs", "exitGraceMs"]);
     this.shutdownMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     this.killMs = options.killTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     this.graceMs = options.exitGraceMs ?? EXIT_GRACE_MS;

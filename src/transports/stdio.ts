@@ -62,8 +62,9 @@ const SPAWN: Record<Runtime, SpawnFunction> = { node: nodeSpawn, deno: denoSpawn
 
 /**
  * The client side: launches `command` with `args` as an MCP server and returns the
- * transport to it, with its pid and exit. Never throws: a command that cannot be started
- * gives a transport that closes at once with the error.
+ * transport to it, with its pid and exit. A command that cannot be started gives a
+ * transport that closes at once with the error; only options it would misread (a time
+ * that is no number >= 0) throw, a RangeError naming the option.
  */
 export function spawnStdioServer(command: string, args: readonly string[] = [], options: SpawnOptions = {}): StdioChild {
   return superviseChild(SPAWN[detectRuntime()], command, args, options);

@@ -14,7 +14,7 @@
  * themselves are applied where each option is used (`http-server.ts`,
  * `http/session-table.ts`).
  */
-import { knownNames, refuseMisspelledOptions, shownValue } from "../../api/option-names.js";
+import { knownNames, refuseMisreadNumbers, refuseMisspelledOptions } from "../../api/option-names.js";
 import type { HttpHandlerOptions } from "../http-server.js";
 
 /** The handler's numeric options: each a number >= 0 (Infinity included: no bound). */
@@ -61,10 +61,7 @@ export function refuseMisreadOptions(options: HttpHandlerOptions): void {
   if (typeof options.eventStore === "object" && options.eventStore !== null) refuseMisspelledOptions("createHttpHandler eventStore", options.eventStore, EVENT_STORE_NAMES);
   if (typeof options.createSession !== "function") throw new TypeError("createHttpHandler: createSession must be a function (server.httpSession() makes one)");
   const o = options as unknown as Record<string, unknown>;
-  for (const key of NUMERIC_OPTIONS) {
-    const v = o[key];
-    if (v !== undefined && !(typeof v === "number" && v >= 0)) throw new RangeError(`createHttpHandler: ${key} must be a number >= 0 (got ${shownValue(v)})`);
-  }
+  refuseMisreadNumbers("createHttpHandler", options, NUMERIC_OPTIONS);
   for (const key of ["allowedOrigins", "allowedHosts"] as const) {
     const v = o[key];
     if (v !== undefined && !Array.isArray(v) && typeof v !== "function" && !(key === "allowedHosts" && v === false)) {
