@@ -5,6 +5,8 @@ import { test } from "node:test";
 import { EventEmitter } from "node:events";
 import assert from "node:assert/strict";
 import { Exit, main, usage, VERBS } from "../../src/cli/main.js";
+import { KERNEL_VERSION } from "../../src/cli/version.js";
+import { PROTOCOL_VERSIONS } from "../../src/model/versions.js";
 import type { CliOutput, Verb } from "../../src/cli/main.js";
 import { concat, isBlank, joinLines, OutputFailed, readLines, writeOut, writeResult } from "../../src/cli/io.js";
 
@@ -20,6 +22,18 @@ async function cli(argv: string[]) {
   const code = await main(argv, { stdin: none(), stdout, stderr });
   return { code, out: stdout.text, err: stderr.text };
 }
+
+test("main: --version, -V and version print the package's version (the one package.json holds) and the protocol versions, and exit 0", async () => {
+  const { readFileSync } = await import("node:fs");
+  const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"));
+  assert.equal(KERNEL_VERSION, pkg.version);
+  for (const flag of ["--version", "-V", "version"]) {
+    const r = await cli([flag]);
+    assert.equal(r.code, Exit.Ok);
+    assert.equal(r.out, `mcp-kernel ${pkg.version} (protocol versions ${PROTOCOL_VERSIONS.join(", ")})\n`);
+    assert.equal(r.err, "");
+  }
+});
 
 test("main: --help, -h and help print the usage, listing every verb of the table, and exit 0", async () => {
   for (const flag of ["--help", "-h", "help"]) {

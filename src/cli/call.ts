@@ -18,6 +18,7 @@ import { httpClientTransport, McpClient, McpError, type JsonObject, type Transpo
 import { spawnStdioServer } from "../node.js";
 import { Exit, OutputFailed, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
+import { KERNEL_VERSION } from "./version.js";
 
 const USAGE = `usage: mcp-kernel call URL METHOD [PARAMS]
        mcp-kernel call --stdio CMD [ARGS...] METHOD [PARAMS]
@@ -88,7 +89,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     exited = child.exited;
     transport = child;
   }
-  const client = new McpClient({ name: "mcp-kernel-call", version: "0.1.0" });
+  const client = new McpClient({ name: "mcp-kernel-call", version: KERNEL_VERSION });
   try {
     await client.connect(transport);
     const result: unknown =

@@ -27,6 +27,7 @@ import type { ElicitResult } from "../api/types.js";
 import { conformanceAuthFetch } from "./demo-client-auth.js";
 import { Exit, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
+import { KERNEL_VERSION } from "./version.js";
 
 const USAGE = `usage: mcp-kernel demo-client URL
 
@@ -344,7 +345,7 @@ export async function runDemoClient(argv: string[], io?: CliIO, env: Record<stri
   const watched = watchGetStream(authFetch === undefined ? (input, init) => globalThis.fetch(input, init) : (authFetch as Fetch));
   const transport = httpClientTransport(url, { fetch: watched.fetch });
   // The exerciser declares the tasks extension, so a 2026-07-28 server runs its task-only tools for it; the scenario scripts speak as the suite expects.
-  const client = new McpClient({ name: "mcp-kernel-demo-client", version: "0.1.0" }, { handlers: HANDLERS, tasks: script === exercise, session: { versions: versionsFor(env.MCP_CONFORMANCE_PROTOCOL_VERSION) } });
+  const client = new McpClient({ name: "mcp-kernel-demo-client", version: KERNEL_VERSION }, { handlers: HANDLERS, tasks: script === exercise, session: { versions: versionsFor(env.MCP_CONFORMANCE_PROTOCOL_VERSION) } });
   const log = (line: string): Promise<void> => err(`demo-client [${scenario || "exercise"}] ${printable(line)}\n`);
   try {
     await client.connect(transport);

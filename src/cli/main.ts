@@ -19,6 +19,8 @@ import { recordVerb } from "./record.js";
 import { replayVerb } from "./replay.js";
 import { serveVerb } from "./serve.js";
 import { validateVerb } from "./validate.js";
+import { KERNEL_VERSION } from "./version.js";
+import { PROTOCOL_VERSIONS } from "../model/versions.js";
 
 export { Exit } from "./io.js";
 export type { CliIO, CliOutput, Verb } from "./io.js";
@@ -59,7 +61,12 @@ export function usage(): string {
   const width = Math.max(...names.map((n) => n.length));
   let text = "usage: mcp-kernel <verb> [options]\n\nverbs:\n";
   for (const name of names) text += `  ${name.padEnd(width)}  ${VERBS[name].summary}\n`;
-  return text + "\n`mcp-kernel <verb> --help` describes a verb.\n";
+  return text + "\n`mcp-kernel <verb> --help` describes a verb; `mcp-kernel --version` prints the version.\n";
+}
+
+/** What `mcp-kernel --version` prints. */
+function versionLine(): string {
+  return `mcp-kernel ${KERNEL_VERSION} (protocol versions ${PROTOCOL_VERSIONS.join(", ")})\n`;
 }
 
 /**
@@ -79,15 +86,16 @@ async function outputFailed(who: string, e: OutputFailed, io: CliIO): Promise<nu
 /**
  * Runs the command line `argv` (without the node and script paths) and resolves to the
  * exit code: {@link Exit}. No verb, or an unknown one, prints the usage to stderr and
- * exits 2; `--help` prints it to stdout and exits 0. Output that cannot be written stops
+ * exits 2; `--help` prints it to stdout and exits 0, as `--version` does the version. Output that cannot be written stops
  * the verb: exit 141 when its reader went away, else 2 (see {@link outputFailed}). A verb
  * that throws is a bug, reported on stderr with exit code 70, never an unhandled rejection.
  */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...args] = argv;
-  if (name === "--help" || name === "-h" || name === "help") {
+  const asked = name === "--help" || name === "-h" || name === "help" ? usage() : name === "--version" || name === "-V" || name === "version" ? versionLine() : undefined;
+  if (asked !== undefined) {
     try {
-      await writeResult(io.stdout, usage());
+      await writeResult(io.stdout, asked);
     } catch (e) {
       return outputFailed("mcp-kernel", e as OutputFailed, io);
     }
