@@ -167,6 +167,9 @@ test("clock: the system clock schedules and cancels; the manual clock fires time
   epoch.advance(5);
   assert.equal(epoch.now(), Date.UTC(2030, 0, 1) + 5);
   assert.deepEqual(fired, [5, 20, 2030]);
+  // Only forward: NaN would leave it at NaN for good (no timer fires again), a negative step go back.
+  for (const ms of [-500, NaN]) assert.throws(() => epoch.advance(ms), RangeError);
+  assert.equal(epoch.now(), Date.UTC(2030, 0, 1) + 5);
   // The system clock's timers are unref'd (they must not keep a process alive), so hold the loop open meanwhile.
   const keepAlive = setTimeout(() => {}, 60_000);
   await new Promise<void>((resolve) => systemClock.schedule(systemClock.now(), () => (clearTimeout(keepAlive), resolve())));
