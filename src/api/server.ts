@@ -141,7 +141,12 @@ export interface McpServerOptions {
   fallback?: RequestHandler;
   /** Session settings for {@link McpServer.connect} (versions, timeouts, limits). */
   session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions">;
-  /** The clock of {@link McpServer.connect}'s endpoints (default: the system clock). */
+  /**
+   * The clock of {@link McpServer.connect}'s endpoints (default: the system clock). A clock
+   * given here is also the wall clock of task times and `requestState` expiry unless
+   * {@link McpServerOptions.wallClock} is given: a production clock on a monotonic scale
+   * (one reading `performance.now()`) wants `wallClock: Date.now` beside it.
+   */
   clock?: Clock;
   /** Where an error a listener throws goes: a notification listener's, `onEvent`'s, a `ctx.request`'s `onProgress` (default: rethrown on a microtask). */
   onError?(error: unknown): void;
