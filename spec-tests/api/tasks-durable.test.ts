@@ -101,6 +101,43 @@ test("durable: CreateTaskResult waits until the store's put resolved (SEP-2663 T
   assert.equal(((await created) as JsonObject).resultType, "task");
 });
 
+test("durable (SEP-2663 Task Creation: MUST NOT return CreateTaskResult until durably created): a store that refuses the task's record fails its creation with -32603, the work never runs, and the store's error reaches the server's onError (it went nowhere: the runtime had no onError of its own)", async () => {
+  const clock = new ManualClock();
+  const memory = new MemoryTaskStore();
+  let refuse = true;
+  const store: TaskStore = {
+    get: (o, id) => memory.get(o, id),
+    list: (o) => memory.list(o),
+    delete: (o, id) => memory.delete(o, id),
+    async put(o, r: TaskRecord) {
+      if (refuse) throw new Error("disk full");
+      memory.put(o, r);
+    },
+  };
+  const errors: unknown[] = [];
+  let ran = 0;
+  const s = new McpServer({ name: "s", version: "1" }, { clock, session: { versions: ["2026-07-28", "2025-11-25"] }, tasks: { store }, onError: (e) => errors.push(e) });
+  s.tool("work", { execution: { taskSupport: "optional" } }, () => (ran++, text("done")));
+  for (const era of [MODERN, LEGACY]) {
+    refuse = true;
+    errors.length = 0;
+    ran = 0;
+    const held = s.tasks.size;
+    const c = await client(s, clock, { ...era, tasks: true });
+    await assert.rejects(c.callToolAsTask("work"), (e: any) => e.code === -32603 && e.message === "the task could not be stored: disk full");
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    assert.equal(ran, 0, "no work for a task nobody can ask about");
+    assert.ok(errors.some((e) => (e as Error).message === "disk full"), "the store's error is reported");
+    clock.advance(0);
+    assert.equal(s.tasks.size, held, "the table keeps no task the store refused (its TTL is 0)");
+    // The store recovers: the next task is created as usual.
+    refuse = false;
+    const created = (await c.callToolAsTask("work")) as JsonObject;
+    assert.ok(c.taskIdOf(created) !== undefined);
+    c.close();
+  }
+});
+
 test("durable: a per-owner limit refuses the next task with a clear error", async () => {
   const c = await connect((s) => s.tool("slow", { execution: { taskSupport: "optional" } }, () => new Promise<CallToolResult>(() => {})), LEGACY, { ...LEGACY, tasks: { maxTasksPerOwner: 2 } });
   await c.client.callToolAsTask("slow");

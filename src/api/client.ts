@@ -662,7 +662,7 @@ export class McpClientCore {
 export class McpClient extends McpClientCore {
   constructor(info: Implementation, options: McpClientOptions = {}) {
     const r = options.receiveTasks;
-    const receiveTasks = r === undefined || r === false ? undefined : r instanceof TaskRuntime ? r : new TaskRuntime({ clock: options.clock, ...(r === true ? {} : r) });
+    const receiveTasks = r === undefined || r === false ? undefined : r instanceof TaskRuntime ? r : new TaskRuntime({ clock: options.clock, onError: options.onError, ...(r === true ? {} : r) });
     super(info, { ...options, receiveTasks, jsonSchema: options.jsonSchema ?? peerJsonSchema, elicitationForms: options.elicitationForms ?? elicitationChecks });
   }
 }

@@ -728,7 +728,7 @@ export class McpServer extends McpServerCore {
   declare readonly tasks: TaskRuntime;
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
-    const tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime({ clock: options.clock, wallClock: options.wallClock, ...options.tasks });
+    const tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime({ clock: options.clock, wallClock: options.wallClock, onError: options.onError, ...options.tasks });
     super(info, { ...options, tasks, elicitationForms: options.elicitationForms ?? elicitationChecks });
   }
 }

@@ -30,7 +30,7 @@
  */
 import type { Clock } from "../driver/clock.js";
 import { McpError, toRpcError, type RequestContext } from "../driver/endpoint.js";
-import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { ErrorCode, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { systemClock } from "../driver/clock.js";
 import { createTaskTable, findTask, nextTaskDeadline, progressAllowed, resolveTaskOptions, restoreTasks, snapshotTasks, stepTasks, tableFromRecords } from "../tasks/table.js";
@@ -59,7 +59,7 @@ export interface TaskRuntimeOptions extends TaskTableOptions {
   generateTaskId?: () => string;
   /** Start from a table snapshot (`snapshot()` output) or from a store's records, instead of empty. */
   restore?: string | TaskTableState | readonly TaskRecord[];
-  /** Where errors of the store and of diagnostics go (default: ignored). */
+  /** Where errors of the store and of diagnostics go (default: ignored; in a runtime that McpServer or McpClient makes, their `onError`). A store that refuses a task's first record fails its creation with `-32603`. */
   onError?(error: unknown): void;
 }
 
@@ -290,12 +290,16 @@ export class TaskRuntime {
     // written, and an expired (or cancelled) task's run must be found to be stopped.
     const run: Run = { taskId, owner, controller: new AbortController(), params, rc, work, awaitingInput: false };
     this.runs.set(taskId, run);
+    // Its record's writes are watched from the first: the store may refuse one at once.
+    this.creating.add(taskId);
     this.step(input);
     let result: JsonObject;
     try {
       result = await answer;
     } catch (e) {
       if (this.runs.get(taskId) === run) this.runs.delete(taskId); // refused (a limit): no task, no work
+      this.creating.delete(taskId);
+      this.unstored.delete(taskId);
       throw e;
     }
     // A request cancelled before its CreateTaskResult went out (with the request, or an HTTP
@@ -306,8 +310,18 @@ export class TaskRuntime {
     // longer in flight and its signal never aborts.
     if (rc.signal.aborted) this.cancelUnanswered(run);
     else rc.signal.addEventListener("abort", () => this.cancelUnanswered(run), { once: true });
-    // SEP-2663: "MUST NOT return CreateTaskResult until the task is durably created".
+    // SEP-2663: "MUST NOT return CreateTaskResult until the task is durably created": nor
+    // at all when the store refused it (a `tasks/get` for it would not resolve).
     await this.flushWrites();
+    this.creating.delete(taskId);
+    const unstored = this.unstored.get(taskId);
+    if (unstored !== undefined) {
+      this.unstored.delete(taskId);
+      if (this.runs.get(taskId) === run) this.runs.delete(taskId);
+      const error = { code: ErrorCode.InternalError, message: `the task could not be stored: ${thrownMessage(unstored)}` };
+      this.step({ type: "update-status", now: this.wall(), taskId, status: "failed", error, ttl: 0 });
+      throw new McpError(error);
+    }
     // Its work starts only now, and not at all if the task ended meanwhile (execute checks).
     queueMicrotask(() => this.execute(run, params));
     return result;
@@ -445,6 +459,10 @@ export class TaskRuntime {
   }
 
   private readonly ownerOfDeleted = new Map<string, string>();
+  /** Tasks whose creation waits for their records to be written (see {@link create}). */
+  private readonly creating = new Set<string>();
+  /** Why the store refused a write of a task being created. */
+  private readonly unstored = new Map<string, unknown>();
   /** The last unfinished write of each task: a task's writes land in the order of its steps. */
   private readonly writing = new Map<string, Promise<unknown>>();
 
@@ -455,10 +473,18 @@ export class TaskRuntime {
    */
   private write(taskId: string, op: () => void | Promise<void>): void {
     const before = this.writing.get(taskId);
-    const done = before === undefined ? op() : before.then(op);
+    let done: void | Promise<void>;
+    try {
+      done = before === undefined ? op() : before.then(op);
+    } catch (e) {
+      done = Promise.reject(e);
+    }
     if (!(done instanceof Promise)) return;
     const tail: Promise<unknown> = done
-      .catch((e: unknown) => this.options.onError?.(e))
+      .catch((e: unknown) => {
+        if (this.creating.has(taskId)) this.unstored.set(taskId, e);
+        this.options.onError?.(e);
+      })
       .finally(() => {
         if (this.writing.get(taskId) === tail) this.writing.delete(taskId);
       });
