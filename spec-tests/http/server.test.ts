@@ -52,6 +52,32 @@ test("transports/Sending Messages (a server that cannot accept the input MUST an
   assert.equal(handler.sessionCount, 1);
 });
 
+test("createHttpHandler onDiagnostic (nothing refused unseen): every answer the handler refuses a request with reaches the embedder as an http-refused diagnostic naming the status, the method, the path and the reason: a forbidden Origin or Host (DNS rebinding), an Accept it cannot serve, an unknown session, a full server, a modern request's error; served requests report nothing", async () => {
+  const seen: any[] = [];
+  const { handler } = makeHandler(undefined, { maxSessions: 1, onDiagnostic: (d) => seen.push(d) });
+  const sid = (await post(handler, initializeMessage())).headers.get("mcp-session-id")!;
+  assert.equal(seen.length, 0, "an initialize served: nothing to report");
+  const answers = [
+    await post(handler, initializeMessage(), undefined, undefined, { origin: "https://evil.example" }),
+    await handler(new Request("http://evil.example/mcp", { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage()) })),
+    await post(handler, initializeMessage(), undefined, undefined, { accept: "text/html" }),
+    await post(handler, { jsonrpc: "2.0", id: 2, method: "ping" }, "no-such-session", V),
+    await post(handler, initializeMessage()),
+  ];
+  assert.deepEqual(answers.map((r) => r.status), [403, 403, 406, 404, 503]);
+  assert.deepEqual(seen.map((d) => [d.code, d.detail.status, d.detail.method, d.detail.path]), answers.map((r) => ["http-refused", r.status, "POST", "/mcp"]));
+  for (const [i, r] of answers.entries()) assert.equal(seen[i].detail.reason, (await r.json()).error.message);
+  assert.equal(seen[3].sessionId, "no-such-session");
+  assert.match(seen[4].detail.reason, /maxSessions/);
+  await post(handler, { jsonrpc: "2.0", method: "notifications/initialized" }, sid, V);
+  assert.equal(seen.length, 5, "a notification served: nothing");
+  // A modern request's JSON-RPC error with an HTTP status (a reply of the core, read from its text).
+  const { handler: modern } = modernHandler(new Tools(), { onDiagnostic: (d) => seen.push(d) });
+  const bad = await postModern(modern, modernRequest(3, "tools/call", { name: "echo", arguments: { text: "x" } }), { "mcp-name": "other" });
+  assert.equal(bad.status, 400);
+  assert.equal(seen.at(-1)!.detail.reason, (await bad.json()).error.message);
+});
+
 test("transports/Sending Messages item 4: a notification the server accepts MUST get 202 Accepted with no body", async () => {
   const { handler } = makeHandler();
   const r = await post(handler, initializeMessage());

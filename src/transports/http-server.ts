@@ -70,7 +70,7 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
 import { acceptsBatches } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
-import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse } from "./http/body.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse, refusalReason } from "./http/body.js";
 import { parseEventId, type EventStoreLimits } from "./http/event-log.js";
 import { accepts, H, isJsonContentType, JSON_TYPE, SSE_TYPE, type AllowList } from "./http/headers.js";
 import type { HttpSession } from "./http/server-session.js";
@@ -425,12 +425,23 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   /** Serves one request, from either entry. Never rejects. */
   async function core(req: HttpRequestView): Promise<Response | HttpReply> {
     try {
-      if (options.path !== undefined && req.url().pathname !== options.path) return httpError(404, ErrorCode.InvalidRequest, "not an MCP endpoint");
-      return await guarded(req, guards, options.legacy === false ? "POST" : ALLOW, route);
+      const answer = options.path !== undefined && req.url().pathname !== options.path ? httpError(404, ErrorCode.InvalidRequest, "not an MCP endpoint") : await guarded(req, guards, options.legacy === false ? "POST" : ALLOW, route);
+      // What the handler refuses (a bad Origin or Host, a full server, an unknown session…)
+      // is the embedder's to see too, not only the client's.
+      if (answer.status >= 400 && options.onDiagnostic !== undefined) reportRefusal(req, answer);
+      return answer;
     } catch (e) {
       diagnose("handler-error", errorText(e));
       return httpError(500, ErrorCode.InternalError, "the request could not be handled");
     }
+  }
+
+  function reportRefusal(req: HttpRequestView, answer: Response | HttpReply): void {
+    const reason = refusalReason(answer);
+    const detail: Record<string, unknown> = { status: answer.status, method: req.method, path: req.url().pathname };
+    if (reason !== undefined) detail.reason = reason;
+    const sessionId = req.header(H.sessionId) ?? undefined;
+    diagnose("http-refused", `${req.method} answered ${answer.status}${reason === undefined ? "" : `: ${reason}`}`, sessionId, detail);
   }
 
   /** A request past the path, Host and Origin checks: the era, then the method. */

@@ -164,7 +164,24 @@ const STATUS_TEXT: Record<number, string> = {
  */
 export function httpError(status: number, code: number, message: string, options: { id?: RequestId | null; data?: unknown; headers?: Record<string, string> } = {}): Response {
   const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id: options.id ?? null, error: rpcError(code, `${STATUS_TEXT[status] ?? "Error"}: ${message}`, options.data) };
-  return jsonResponse(status, encode(reply), options.headers);
+  const response = jsonResponse(status, encode(reply), options.headers);
+  REFUSALS.set(response, reply.error.message);
+  return response;
+}
+
+/** The error message of each answer {@link httpError} made (its body is a stream, read by the client only). */
+const REFUSALS = /* @__PURE__ */ new WeakMap<object, string>();
+
+/** The error message an error answer carries, where it can be told without reading a stream: one {@link httpError} made, or a JSON text. */
+export function refusalReason(answer: { readonly body: unknown }): string | undefined {
+  const made = REFUSALS.get(answer);
+  if (made !== undefined || typeof answer.body !== "string") return made;
+  try {
+    const message = JSON.parse(answer.body)?.error?.message;
+    return typeof message === "string" ? message : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
