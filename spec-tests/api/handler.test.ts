@@ -72,3 +72,44 @@ test("methods McpServer does not serve go to the fallback handler, else -32601",
   await client.connect(c);
   assert.equal((await rejection(client.request("tools/list"))).code, ErrorCode.MethodNotFound);
 });
+
+test("McpServerOptions.intercept (a middleware seam for SDKs built on the server): every request its handlers serve passes through it, on a memory connection, a legacy HTTP session and a modern HTTP request alike; next() serves it, a changed result is the answer, a thrown McpError the error; the kernel's own requests (initialize, ping) never reach it", async () => {
+  const { createHttpHandler } = await import("../../src/transports/http-server.js");
+  const { httpClientTransport } = await import("../../src/transports/http-client.js");
+  const { McpError } = await import("../../src/driver/endpoint.js");
+  const seen: string[] = [];
+  const server = new McpServer(SERVER, {
+    session: { versions: ["2026-07-28", "2025-11-25"] },
+    intercept: async (method, params, ctx, next) => {
+      seen.push(`${method}${params?.name === undefined ? "" : ` ${params.name}`}`);
+      if (params?.name === "secret") throw new McpError({ code: ErrorCode.InvalidParams, message: "not for you" });
+      const result = await next();
+      return method === "tools/call" ? { ...result, _meta: { intercepted: ctx.id } } : result;
+    },
+  });
+  server.tool("echo", {}, () => ok("e"));
+  server.tool("secret", {}, () => ok("s"));
+  const [s, c] = createMemoryPair();
+  server.connect(s);
+  const memory = new McpClient(CLIENT);
+  await memory.connect(c);
+  await memory.ping();
+  assert.deepEqual((await memory.callTool("echo")).content, ok("e").content);
+  assert.equal((await rejection(memory.callTool("secret"))).message, "not for you");
+  assert.deepEqual(seen, ["tools/call echo", "tools/call secret"], "no initialize, no ping");
+  memory.close();
+  const handler = createHttpHandler({ createSession: server.httpSession() });
+  const fetchFn = (input: RequestInfo | URL, init?: RequestInit) => handler(new Request(input, init));
+  for (const versions of [["2025-11-25"], ["2026-07-28"]] as const) {
+    seen.length = 0;
+    const http = new McpClient(CLIENT, { session: { versions: [...versions] } });
+    await http.connect(httpClientTransport("http://127.0.0.1/mcp", { fetch: fetchFn }));
+    const r = await http.callTool("echo");
+    assert.ok((r._meta as { intercepted?: unknown }).intercepted !== undefined, versions[0]);
+    await http.listTools();
+    assert.deepEqual(seen, ["tools/call echo", "tools/list"], versions[0]);
+    await http.close();
+  }
+  handler.close();
+  assert.throws(() => new McpServer(SERVER, { intercept: "log" as never }), /intercept must be a function/);
+});

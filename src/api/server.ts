@@ -139,6 +139,15 @@ export interface McpServerOptions {
   capabilities?: JsonObject;
   /** Serves requests this class does not (default: `-32601` Method not found). */
   fallback?: RequestHandler;
+  /**
+   * Wraps every request this server's handlers serve, on every connection (stdio, memory,
+   * HTTP sessions, modern requests), `fallback` and `tasks/*` included: logging, timing,
+   * a check before `next()`, an error mapped after it. `next()` serves the request as
+   * usual; what `intercept` returns or throws is the answer (an {@link McpError} its
+   * JSON-RPC error). The kernel's own requests (`initialize`, `ping`, `server/discover`,
+   * `logging/setLevel`…) are answered before any handler and never reach it.
+   */
+  intercept?(method: string, params: JsonObject | undefined, ctx: RequestContext, next: () => Promise<JsonObject> | JsonObject): Promise<JsonObject> | JsonObject;
   /** Session settings for {@link McpServer.connect} (versions, timeouts, limits). */
   session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions">;
   /**
@@ -196,6 +205,7 @@ const SERVER_OPTION_NAMES = /* @__PURE__ */ knownNames<McpServerOptions>()([
   "logging",
   "capabilities",
   "fallback",
+  "intercept",
   "session",
   "clock",
   "onError",
@@ -314,6 +324,9 @@ export class McpServerCore {
     // naming the option, rather than misread by the kernel.
     checkSessionOptions(options.session);
     refuseMisspelledOptions("McpServer options", options, SERVER_OPTION_NAMES);
+    for (const key of ["fallback", "intercept", "onError", "onEvent"] as const) {
+      if (options[key] !== undefined && typeof options[key] !== "function") throw new TypeError(`McpServer options: ${key} must be a function`);
+    }
     // Every initialize result (and 2026-07-28 result) carries this serverInfo: one the
     // schema's Implementation refuses (an icon `src` without a scheme: `format: uri`)
     // would make clients refuse the server, so it is refused here, naming the field.
@@ -499,7 +512,9 @@ export class McpServerCore {
   handler(taskOwner: TaskOwner = sessionOwner(), origin?: RequestOrigin): RequestHandler {
     // One handler per session: the tasks its requests create belong to `taskOwner`; its
     // handlers' contexts read `origin` (session id, principal).
-    return (method, params, ctx) => this.dispatch(method, params, ctx, taskOwner, origin);
+    const intercept = this.options.intercept;
+    if (intercept === undefined) return (method, params, ctx) => this.dispatch(method, params, ctx, taskOwner, origin);
+    return (method, params, ctx) => intercept(method, params, ctx, () => this.dispatch(method, params, ctx, taskOwner, origin));
   }
 
   /**
