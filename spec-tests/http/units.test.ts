@@ -5,7 +5,7 @@ import { test } from "node:test";
 import type { ChunkRead } from "../../src/transports/http-view.js";
 import assert from "node:assert/strict";
 import { EventStore, formatEventId, parseEventId, type StreamLog } from "../../src/transports/http/event-log.js";
-import { OVERFLOW_GRACE_MS, SseConnection } from "../../src/transports/http/connection.js";
+import { OVERFLOW_GRACE_MS, READ_CHUNK_BYTES, SseConnection } from "../../src/transports/http/connection.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { accepts, hostnameOf, isHeaderName, isJsonContentType, isLoopbackOrigin, isSafeHeaderValue, isVisibleAscii, mediaTypeOf, randomSessionId, allowPredicate } from "../../src/transports/http/headers.js";
 
@@ -197,7 +197,7 @@ test("SSE connection: the server closing first means a later cancel by the reade
   assert.equal(cancels, 1);
 });
 
-test("SSE connection, read a chunk at a time: a waiting read takes the next write; a read takes everything queued as one chunk; after close the reader gets what was queued, then the end; a cancel drops the queue and is reported once; one read at a time", async () => {
+test("SSE connection, read a chunk at a time: a waiting read takes the next write; a read takes what is queued as one chunk; after close the reader gets what was queued, then the end; a cancel drops the queue and is reported once; one read at a time", async () => {
   const text = (r: ChunkRead) => (r.done ? "END" : new TextDecoder().decode(r.value));
   let cancels = 0;
   const conn = new SseConnection(() => cancels++, { clock: new ManualClock(), maxQueuedBytes: 1000, sseKeepAliveMs: 0 });
@@ -272,6 +272,35 @@ test("SSE connection: what a body holds when it ends (past maxQueuedBytes, or cl
   atOnce.close();
   assert.equal(clock.fireEarliest(), false, "no grace timer for a body not yet read");
   assert.equal(new TextDecoder().decode((await atOnce.read()).value), "id: 1-0\ndata:\n\ndata: answer\n\n");
+});
+
+test("SSE connection: a read takes at most READ_CHUNK_BYTES of a backlog (a runtime keeps whatever chunk it is given, Deno for as long as its client leaves it unread), so a burst past maxQueuedBytes still has the grace timer watching what the reader has not taken: a reader that stops after one read sees the body fail; one that reads on gets every byte, in order", async () => {
+  const clock = new ManualClock();
+  const event = (i: number) => `data: ${String(i).repeat(40_000)}\n\n`;
+  const burst = new SseConnection(() => {}, { clock, maxQueuedBytes: 100_000, sseKeepAliveMs: 0 });
+  let failed = 0;
+  burst.onFail(() => failed++);
+  for (let i = 0; i < 4; i++) burst.write(event(i));
+  const first = await burst.read();
+  assert.ok(!first.done && first.value.byteLength <= READ_CHUNK_BYTES, "not the whole 160 KB backlog");
+  clock.advance(OVERFLOW_GRACE_MS);
+  assert.equal(failed, 1, "the rest was left unread: the body fails");
+  await assert.rejects(burst.read(), /fell more than maxQueuedBytes behind/);
+  // A reader that keeps reading: small events joined, a large one split, nothing lost.
+  const steady = new SseConnection(() => {}, { clock, maxQueuedBytes: 1_000_000, sseKeepAliveMs: 0 });
+  const sent = ["data: a\n\n", "data: b\n\n", `data: ${"x".repeat(200_000)}\n\n`, "data: c\n\n"];
+  for (const e of sent) steady.write(e);
+  steady.close();
+  const sizes: number[] = [];
+  let got = "";
+  for (let r = await steady.read(); !r.done; r = await steady.read()) {
+    sizes.push(r.value.byteLength);
+    got += new TextDecoder().decode(r.value);
+  }
+  assert.equal(got, sent.join(""));
+  assert.ok(sizes.every((n) => n <= READ_CHUNK_BYTES), JSON.stringify(sizes));
+  assert.equal(sizes[0], 18, "the two small events in one chunk");
+  assert.equal(clock.fireEarliest(), false, "read to its end: no grace timer left");
 });
 
 test("SseConnection.after: a connection that has ended (closed, or past maxQueuedBytes in a replay) schedules nothing, since nothing would cancel it", () => {

@@ -9,7 +9,8 @@
  * servers are encouraged to emit an SSE comment line as a keep-alive during quiet periods.
  *
  * Theory of operation. The server calls `write` with encoded SSE text; it goes to the
- * waiting read, or is queued, and a read takes the whole queue as one chunk. The
+ * waiting read, or is queued, and a read takes what is queued as one chunk of at most
+ * {@link READ_CHUNK_BYTES}. The
  * node:http bridge reads the connection itself; a `Response` gets it as a web stream
  * ({@link SseConnection.body}) made only then (Node 20 makes every `ReadableStream`
  * transferable, which cost more than the rest of an SSE answer's server side). The queue
@@ -38,6 +39,9 @@ import { concatBytes } from "./body.js";
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
 
+/** Most bytes one read of a connection takes (see SseConnection.takeChunk). */
+export const READ_CHUNK_BYTES = 64 * 1024;
+
 /** How long a reader past `maxQueuedBytes` has to take what was queued before it is dropped, in ms. */
 export const OVERFLOW_GRACE_MS = 30_000;
 
@@ -56,7 +60,7 @@ export interface SseConnectionConfig {
 
 /** A live SSE response body. */
 export class SseConnection implements ChunkSource {
-  /** Chunks written and not yet read (a read takes them all, as one chunk). */
+  /** Chunks written and not yet read (a read takes up to READ_CHUNK_BYTES of them, as one chunk). */
   private queue: Uint8Array[] = [];
   private queuedBytes = 0;
   /** A read was made: the reader has been at it, and may stall. */
@@ -110,12 +114,7 @@ export class SseConnection implements ChunkSource {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.waiting !== undefined) return Promise.reject(new Error("SseConnection: one read at a time"));
     this.reading = true;
-    if (this.queue.length > 0) {
-      // Everything at once: a slow reader's backlog costs one copy, not a read per event.
-      const value = concatBytes(this.queue);
-      this.drop();
-      return Promise.resolve({ done: false, value });
-    }
+    if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.takeChunk() });
     if (!this.open) return Promise.resolve(DONE);
     return new Promise((resolve) => (this.waiting = resolve));
   }
@@ -196,6 +195,33 @@ export class SseConnection implements ChunkSource {
     this.drop();
     this.webController?.error(e);
     this.failed?.();
+  }
+
+  /**
+   * What one read takes: the queued chunks up to {@link READ_CHUNK_BYTES} as one (a slow
+   * reader's backlog of small events costs a copy per 64 KiB, not a read per event), the
+   * first 64 KiB of one larger. Not the whole backlog: a runtime takes whatever it is given
+   * (Deno keeps a body chunk its socket cannot take yet, for as long as the client leaves
+   * it unread), and the grace timer watches only what is still queued here.
+   */
+  private takeChunk(): Uint8Array {
+    const queue = this.queue;
+    const first = queue[0];
+    if (first.byteLength > READ_CHUNK_BYTES) {
+      queue[0] = first.subarray(READ_CHUNK_BYTES);
+      this.queuedBytes -= READ_CHUNK_BYTES;
+      return first.subarray(0, READ_CHUNK_BYTES);
+    }
+    let n = 1;
+    let bytes = first.byteLength;
+    while (n < queue.length && bytes + queue[n].byteLength <= READ_CHUNK_BYTES) bytes += queue[n++].byteLength;
+    if (n === queue.length) {
+      this.drop();
+      return concatBytes(queue);
+    }
+    this.queue = queue.slice(n);
+    this.queuedBytes -= bytes;
+    return concatBytes(queue.slice(0, n));
   }
 
   /** Empties the queue; a grace timer has nothing left to wait for. */
