@@ -155,6 +155,20 @@ test("a slow reader that takes nothing of its queue: past maxQueuedBytes it has 
   clock.advance(1);
 });
 
+test("streamable-http (draft) Cancellation: a modern request whose stream's reader fell past maxQueuedBytes is cancelled with that reason (the handler's signal and the endpoint's close say so), not as a client that closed the stream", async () => {
+  const clock = new ManualClock();
+  const tools = new Tools();
+  const { handler } = modernHandler(tools, { clock, maxQueuedBytes: 300, sseKeepAliveMs: 10, modernStreamAfterMs: 100 });
+  const answer = postModern(handler, modernRequest(1, "tools/call", { name: "wait" }));
+  await tools.waiting();
+  // The handler is silent: its stream opens, and fills with keep-alive comments nobody reads.
+  for (let i = 0; i < 100 && tools.closed.length === 0; i++) clock.advance(10);
+  assert.deepEqual(tools.closed, ["the SSE reader fell more than maxQueuedBytes behind"]);
+  assert.equal(tools.contexts[0].signal.aborted, true);
+  tools.release();
+  await (await answer).body?.cancel();
+});
+
 test("node bridge: a GET whose client stops reading and keeps its socket open is cut after overflow: the socket is destroyed, not left holding the queued bytes", async () => {
   const clock = new ManualClock();
   const { handler } = makeHandler(new Tools(), { clock, maxQueuedBytes: 256 * 1024, sseKeepAliveMs: 0 });

@@ -39,6 +39,9 @@ import { concatBytes } from "./body.js";
 
 const utf8 = /* @__PURE__ */ new TextEncoder();
 
+/** Why a connection whose reader fell too far behind was closed. */
+const OVERFLOWED = "the SSE reader fell more than maxQueuedBytes behind";
+
 /** Most bytes one read of a connection takes (see SseConnection.takeChunk). */
 export const READ_CHUNK_BYTES = 64 * 1024;
 
@@ -85,7 +88,7 @@ export class SseConnection implements ChunkSource {
 
   constructor(
     /** Called once if the reader goes away before the server closes the connection. */
-    private readonly onCancel: (conn: SseConnection) => void,
+    private readonly onCancel: (conn: SseConnection, why: string) => void,
     private readonly config: SseConnectionConfig,
   ) {
     this.lastWrite = config.clock.now();
@@ -126,7 +129,7 @@ export class SseConnection implements ChunkSource {
     this.take()?.(DONE);
     if (!this.open) return;
     this.stop();
-    this.onCancel(this);
+    this.onCancel(this, "the client closed the response stream");
   }
 
   onFail(fn: () => void): void {
@@ -149,8 +152,8 @@ export class SseConnection implements ChunkSource {
       this.queuedBytes += bytes.byteLength;
     }
     if (this.queuedBytes > this.config.maxQueuedBytes) {
-      this.end("the SSE reader fell more than maxQueuedBytes behind", true);
-      this.onCancel(this);
+      this.end(OVERFLOWED, true);
+      this.onCancel(this, OVERFLOWED);
     }
     return true;
   }

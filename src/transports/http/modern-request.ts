@@ -293,7 +293,7 @@ class ModernRequest {
 
   /** Commits the response to an SSE stream, writing what waited for it. */
   private openStream(): HttpReply {
-    const conn = (this.conn = new SseConnection(() => this.cancel("the client closed the response stream"), this.cfg));
+    const conn = (this.conn = new SseConnection((_, why) => this.cancel(why), this.cfg));
     for (const text of this.early) conn.write(text);
     this.early = [];
     return sseReply(conn);
