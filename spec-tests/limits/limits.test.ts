@@ -54,9 +54,12 @@ test("limits: past maxInboundRequests a request is -32600 'too many requests in 
   const call = (id: number) => step(s, { type: "receive", now: 1, data: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t" } }) }).outputs;
   assert.equal(call(1)[0].type, "request");
   assert.equal(call(2)[0].type, "request");
-  const [refused] = sent(call(3));
+  const third = call(3);
+  const [refused] = sent(third);
   assert.deepEqual([refused.id, refused.error.code], [3, ErrorCode.InvalidRequest]);
   assert.match(refused.error.message, /limit 2/);
+  // The application hears it too (a full server should not be the last to know).
+  assert.deepEqual(third.filter((o) => o.type === "diagnostic"), [{ type: "diagnostic", code: "limit-reached", message: "tools/call refused: too many requests in progress (limit 2)", detail: { id: 3, method: "tools/call", limit: 2 } }]);
   assert.equal(s.inboundCount, 2, "the refused request holds no slot");
   step(s, { type: "respond", now: 2, id: 1, result: { content: [] } });
   assert.equal(call(4)[0].type, "request", "a freed slot is usable again");

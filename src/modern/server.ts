@@ -32,7 +32,7 @@ import { addCapabilityPath, missingCapability, missingParamsCapability, undeclar
 import { countLog, logRoom, passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
 import { copyOf, oversizedPeerIssues, retainedStringIssues } from "../session/retained.js";
-import { addInbound, removeInbound, sendError, sendErrorObject, sendResult } from "../session/requests.js";
+import { addInbound, refuseAtLimit, removeInbound, sendError, sendErrorObject, sendResult } from "../session/requests.js";
 import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
 import { idKey, type InboundRequest, type LoggingLevel, type SessionInput, type SessionOutput, type SessionState } from "../session/types.js";
 import { readRequestMeta, stampResult } from "./request-meta.js";
@@ -56,7 +56,7 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   const issues = spec.validateParams(params) ?? retainedStringIssues(method, params);
   if (issues) return sendErrorObject(out, id, invalidParamsError(method, issues));
   if (method === "server/discover") return answerDiscover(state, id, version, out);
-  if (state.inboundCount >= o.maxInboundRequests) return sendError(out, id, ErrorCode.InvalidRequest, `too many requests in progress (limit ${o.maxInboundRequests})`);
+  if (state.inboundCount >= o.maxInboundRequests) return refuseAtLimit(out, id, method, "requests in progress", o.maxInboundRequests);
   const oversized = oversizedPeerIssues(capabilities, CAPABILITIES_PATH);
   if (oversized) return sendErrorObject(out, id, invalidParamsError(method, oversized));
   // The state keeps a copy of the capabilities: the request's params, _meta included, are the application's.
@@ -202,7 +202,7 @@ export function logForRequest(state: SessionState, req: InboundRequest, level: L
 
 function openSubscription(state: SessionState, req: InboundRequest, requested: SubscriptionFilter, out: SessionOutput[]): void {
   const o = state.options;
-  if (state.subscriptionCount >= o.maxSubscriptions) return sendError(out, req.id, ErrorCode.InvalidRequest, `too many open subscriptions (limit ${o.maxSubscriptions})`);
+  if (state.subscriptionCount >= o.maxSubscriptions) return refuseAtLimit(out, req.id, req.method, "open subscriptions", o.maxSubscriptions);
   // SEP-2663: asking for task status without declaring the extension MUST be -32021.
   if (Array.isArray(requested?.taskIds) && !declaresTasksExtension(req.modern?.capabilities)) {
     return sendErrorObject(out, req.id, missingTasksExtension());

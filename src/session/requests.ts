@@ -7,7 +7,7 @@
  * come from a counter in the state, so they are unique for the session's lifetime and
  * identical on every replay. Each table has a count beside it, so limits cost O(1).
  */
-import { rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import { deadlineFrom, wakeNoLaterThan } from "./timeouts.js";
 import { idKey, type InboundRequest, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
@@ -79,6 +79,17 @@ export function sendResult(out: SessionOutput[], id: RequestId, result: JsonObje
 /** Sends an error response carrying `error` as built (by `rpcError` or the kernel's error constructors). */
 export function sendErrorObject(out: SessionOutput[], id: RequestId | null, error: JsonRpcErrorObject): void {
   out.push({ type: "send", message: { jsonrpc: "2.0", id, error } });
+}
+
+/**
+ * Refuses a request because a bound of the session is reached, and tells the application
+ * too (`limit-reached`): the peer sees only its error, and a server that refuses work
+ * because it is full should not be the last to know.
+ */
+export function refuseAtLimit(out: SessionOutput[], id: RequestId, method: string, what: string, limit: number): void {
+  const message = `too many ${what} (limit ${limit})`;
+  sendError(out, id, ErrorCode.InvalidRequest, message);
+  out.push({ type: "diagnostic", code: "limit-reached", message: `${method} refused: ${message}`, detail: { id, method, limit } });
 }
 
 /** Sends an error response (`id` null when the request's id could not be read). */
