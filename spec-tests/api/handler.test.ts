@@ -113,3 +113,30 @@ test("McpServerOptions.intercept (a middleware seam for SDKs built on the server
   handler.close();
   assert.throws(() => new McpServer(SERVER, { intercept: "log" as never }), /intercept must be a function/);
 });
+
+test("McpServerOptions.onEvent says where each event comes from (diagnostics audit: with many connections the embedder could not tell them apart): the connection's endpoint, and for an HTTP session its MCP-Session-Id and principal", async () => {
+  const { createHttpHandler } = await import("../../src/transports/http-server.js");
+  const { httpClientTransport } = await import("../../src/transports/http-client.js");
+  const seen: { type: string; connection: unknown; sessionId?: string; principal?: string }[] = [];
+  const server = new McpServer(SERVER, { onEvent: (e, from) => e.type === "initialized" && seen.push({ type: e.type, ...from }) });
+  const endpoints = [];
+  for (let i = 0; i < 2; i++) {
+    const [s, c] = createMemoryPair();
+    endpoints.push(server.connect(s));
+    await new McpClient(CLIENT).connect(c);
+  }
+  assert.deepEqual(seen.map((e) => e.connection), endpoints, "one connection each");
+  const handler = createHttpHandler({ createSession: server.httpSession({ principalOf: () => "alice" }) });
+  const client = new McpClient(CLIENT);
+  let sessionId: string | null = null;
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", { fetch: async (input, init) => {
+    const r = await handler(new Request(input, init));
+    sessionId ??= r.headers.get("mcp-session-id");
+    return r;
+  } }));
+  await client.ping(); // after notifications/initialized, whose arrival is the server's "initialized"
+  assert.deepEqual([seen[2].sessionId, seen[2].principal], [sessionId, "alice"]);
+  assert.ok(seen[2].connection !== undefined && !endpoints.includes(seen[2].connection as never));
+  await client.close();
+  handler.close();
+});

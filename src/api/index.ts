@@ -18,6 +18,7 @@ export {
   resourceNotFoundCode,
   argumentErrorsAreResults,
   type ServerInfo,
+  type EventOrigin,
   type McpServerOptions,
   type McpServerCoreOptions,
   type Notifier,

@@ -113,6 +113,16 @@ export interface ServerInfo {
   icons?: Icon[];
 }
 
+/** Where an {@link McpServerOptions.onEvent} event comes from. */
+export interface EventOrigin {
+  /** The connection: one per `connect()` (stdio, memory…), per legacy HTTP session, per modern HTTP request. */
+  connection: Endpoint;
+  /** The legacy HTTP session's `MCP-Session-Id`. */
+  sessionId?: string;
+  /** Who the connection speaks for, as `httpSession({ principalOf })` named it. */
+  principal?: string;
+}
+
 /** Options of an {@link McpServer}. */
 export interface McpServerOptions {
   /** Items per page of every list method (default 0: one page holds everything). */
@@ -166,7 +176,7 @@ export interface McpServerOptions {
    * misses, `initialized`, and `close` when the kernel ends a connection itself (a fatal
    * error, missed keep-alives). For logs and metrics; what it throws goes to `onError`.
    */
-  onEvent?(event: SessionOutput): void;
+  onEvent?(event: SessionOutput, from: EventOrigin): void;
   /**
    * MRTR: seals the `requestState` of `input_required` answers to modern clients and
    * verifies it on the retry (default: HMAC-SHA256 with a random key per server; use
@@ -291,11 +301,15 @@ export class McpServerCore {
   /** The `inputSchema` a tool is listed with, undefined for no such tool (one function per server: each HTTP request's setup carries it). */
   readonly inputSchemaOf = (name: string): JsonSchemaObject | undefined => this.tools.get(name)?.def.inputSchema;
 
-  /** The connections' kernel outputs to `options.onEvent`, if set (one function for all of them). */
-  private readonly onEvent = (event: SessionOutput): void => {
+  /** A connection's kernel outputs to `options.onEvent`, if set, with where they come from. */
+  private onEvent(event: SessionOutput, connection: Endpoint | undefined, origin?: RequestOrigin): void {
     const fn = this.options.onEvent;
-    if (fn !== undefined) callListener(fn, event, undefined, this.options.onError);
-  };
+    if (fn === undefined || connection === undefined) return;
+    const from: EventOrigin = { connection };
+    if (origin?.session !== undefined) from.sessionId = origin.session;
+    if (origin?.principal !== undefined) from.principal = origin.principal;
+    callListener(fn, event, from, this.options.onError);
+  }
   private readonly schema: JsonSchemaValidator;
   private readonly forms: ElicitationChecks | undefined;
   private readonly pageSize: number;
@@ -481,7 +495,7 @@ export class McpServerCore {
         onEndpoint: (e) => (endpoint = e),
         onRequest: this.handler(owner),
         onNotification: (method, params) => this.emit(method, params, endpoint),
-        onEvent: this.onEvent,
+        onEvent: (event) => this.onEvent(event, endpoint),
         onError: this.options.onError,
         onTransportClose: () => {
           open = false;
@@ -544,7 +558,7 @@ export class McpServerCore {
         options: this.sessionOptions(),
         onRequest: this.handler(owner, origin),
         onNotification: (method, params) => this.emit(method, params, endpoint),
-        onEvent: this.onEvent,
+        onEvent: (event) => this.onEvent(event, endpoint, origin),
         onError: this.options.onError,
         onOpen: (e) => {
           endpoint = e;
