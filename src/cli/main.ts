@@ -86,9 +86,10 @@ async function outputFailed(who: string, e: OutputFailed, io: CliIO): Promise<nu
 /**
  * Runs the command line `argv` (without the node and script paths) and resolves to the
  * exit code: {@link Exit}. No verb, or an unknown one, prints the usage to stderr and
- * exits 2; `--help` prints it to stdout and exits 0, as `--version` does the version. Output that cannot be written stops
- * the verb: exit 141 when its reader went away, else 2 (see {@link outputFailed}). A verb
- * that throws is a bug, reported on stderr with exit code 70, never an unhandled rejection.
+ * exits 2; `--help` prints it to stdout and exits 0, as `--version` does the version.
+ * Output that cannot be written stops the verb: exit 141 when its reader went away, else 2
+ * (see {@link outputFailed}). A verb that throws is a bug, reported on stderr with exit
+ * code 70, never an unhandled rejection.
  */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...args] = argv;
