@@ -138,6 +138,44 @@ test("durable (SEP-2663 Task Creation: MUST NOT return CreateTaskResult until du
   }
 });
 
+test("durable (SEP-2663 Task Creation): two tasks created at once each wait for their own record: the one whose put the store refuses fails with -32603 and never runs, the other is created; neither is answered before its own write landed", async () => {
+  const clock = new ManualClock();
+  const memory = new MemoryTaskStore();
+  const gates: Array<() => void> = [];
+  let puts = 0;
+  const store: TaskStore = {
+    get: (o, id) => memory.get(o, id),
+    list: (o) => memory.list(o),
+    delete: (o, id) => memory.delete(o, id),
+    async put(o, r: TaskRecord) {
+      const n = puts++;
+      await new Promise<void>((resolve) => gates.push(resolve));
+      if (n === 1) throw new Error("disk full");
+      memory.put(o, r);
+    },
+  };
+  const ran: string[] = [];
+  const s = new McpServer({ name: "s", version: "1" }, { clock, ...MODERN, tasks: { store }, onError: () => {} });
+  s.tool("work", { execution: { taskSupport: "optional" } }, (args) => (ran.push(String(args.n)), text("done")));
+  const c = await client(s, clock, { ...MODERN, tasks: true });
+  const first = c.callToolAsTask("work", { n: 1 });
+  const second = c.callToolAsTask("work", { n: 2 });
+  const outcome = (p: Promise<unknown>) => p.then(() => "created", (e) => `${e.code} ${e.message}`);
+  const settled = [outcome(first), outcome(second)];
+  for (let i = 0; i < 30 && gates.length < 2; i++) await Promise.resolve();
+  assert.equal(gates.length, 2, "both puts issued");
+  gates[0]();
+  // The first task's own write landed: it is answered, whatever the second's does meanwhile.
+  let firstDone: string | undefined;
+  void settled[0].then((v) => (firstDone = v));
+  for (let i = 0; i < 50 && firstDone === undefined; i++) await Promise.resolve();
+  assert.equal(firstDone, "created", "not held by the other task's write");
+  gates[1]();
+  assert.equal(await settled[1], "-32603 the task could not be stored: disk full");
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  assert.deepEqual(ran, ["1"], "only the stored task runs");
+});
+
 test("durable: a per-owner limit refuses the next task with a clear error", async () => {
   const c = await connect((s) => s.tool("slow", { execution: { taskSupport: "optional" } }, () => new Promise<CallToolResult>(() => {})), LEGACY, { ...LEGACY, tasks: { maxTasksPerOwner: 2 } });
   await c.client.callToolAsTask("slow");

@@ -152,7 +152,6 @@ export class TaskRuntime {
   /** The latest request context of each 2025-11-25 owner (a session): where its status notifications go, until {@link TaskRuntime.release}. */
   private readonly notifiers = new Map<string, RequestContext>();
   private readonly statusWatchers: Array<(taskId: string, owner: TaskOwner, task: JsonObject) => void> = [];
-  private writes: Promise<unknown>[] = [];
   private timer: unknown = undefined;
   private timerAt: number | null = null;
   private readonly rounds = new Map<string, number>();
@@ -312,7 +311,7 @@ export class TaskRuntime {
     else rc.signal.addEventListener("abort", () => this.cancelUnanswered(run), { once: true });
     // SEP-2663: "MUST NOT return CreateTaskResult until the task is durably created": nor
     // at all when the store refused it (a `tasks/get` for it would not resolve).
-    await this.flushWrites();
+    await this.writtenThrough(taskId);
     this.creating.delete(taskId);
     const unstored = this.unstored.get(taskId);
     if (unstored !== undefined) {
@@ -489,15 +488,11 @@ export class TaskRuntime {
         if (this.writing.get(taskId) === tail) this.writing.delete(taskId);
       });
     this.writing.set(taskId, tail);
-    this.writes.push(tail);
   }
 
-  private async flushWrites(): Promise<void> {
-    while (this.writes.length > 0) {
-      const batch = this.writes;
-      this.writes = [];
-      await Promise.all(batch);
-    }
+  /** Settles once every write of `taskId` issued so far, and any issued meanwhile, has landed or failed (its own chain: another task's writes never hold it). */
+  private async writtenThrough(taskId: string): Promise<void> {
+    for (let w = this.writing.get(taskId); w !== undefined; w = this.writing.get(taskId)) await w;
   }
 
   private arm(): void {
