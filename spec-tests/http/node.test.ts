@@ -247,6 +247,32 @@ test("node bridge (README Limits: what a slow reader has not taken 30 s later is
   }
 });
 
+test("node bridge: a pipelined answer (written before Node gives it the socket, the one before it still holding it) is watched too: a client that stops reading is cut once no byte of it moves for WRITE_STALL_MS", async () => {
+  const json = "[" + '"0123456789abcdef",'.repeat(1024 * 1024) + "0]";
+  let n = 0;
+  const clock = new ManualClock();
+  const srv = await serveNode(async () => new Response(++n === 1 ? "{}" : json, { headers: { "content-type": "application/json" } }), { clock });
+  const answers: ServerResponse[] = [];
+  srv.server.on("request", (_req, r) => answers.push(r));
+  const request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const sock = connect(srv.port, "127.0.0.1", () => sock.write(request + request));
+  sock.on("error", () => {});
+  sock.pause();
+  try {
+    await until(() => answers.length === 2 && clock.pendingTimers > 0, 10_000);
+    let periods = 0;
+    for (; !answers[1].destroyed && periods < 100; periods++) {
+      await new Promise((r) => setImmediate(r));
+      clock.advance(WRITE_STALL_MS);
+    }
+    assert.equal(answers[1].destroyed, true, `cut after ${periods} periods`);
+    assert.equal(clock.pendingTimers, 0);
+  } finally {
+    sock.destroy();
+    await srv.close();
+  }
+});
+
 test("node bridge (draft streamable-http, Cancellation: the server MUST treat a client disconnect as cancellation): a modern request whose client left before it was served (while a token was verified, say) is cancelled: the handler's signal aborts and its endpoint closes, through the general path and the fast entry", async () => {
   for (const path of ["general", "fast"] as const) {
     const tools = new Tools();

@@ -572,12 +572,13 @@ export const WRITE_STALL_MS = OVERFLOW_GRACE_MS;
  * shrinks as the peer takes part of a write), else what is still to be written.
  */
 function stallGuard(res: ServerResponse, clock: Clock): () => void {
-  const socket = res.socket;
-  if (socket === null) return () => {};
-  let seen = unsent(socket);
+  // A pipelined response is written before Node gives it the socket (the one before it
+  // still has it): its progress is judged from the first check that finds a socket.
+  let seen = res.socket === null ? undefined : unsent(res.socket);
   const check = (): void => {
-    const now = unsent(socket);
-    if (now[0] >= seen[0] && now[1] >= seen[1]) return void res.destroy();
+    const socket = res.socket;
+    const now = socket === null ? undefined : unsent(socket);
+    if (now !== undefined && seen !== undefined && now[0] >= seen[0] && now[1] >= seen[1]) return void res.destroy();
     seen = now;
     timer = clock.schedule(clock.now() + WRITE_STALL_MS, check);
   };
