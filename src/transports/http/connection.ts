@@ -9,8 +9,8 @@
  * servers are encouraged to emit an SSE comment line as a keep-alive during quiet periods.
  *
  * Theory of operation. The server calls `write` with encoded SSE text; it goes to the
- * waiting read, or is queued, and a read takes what is queued as one chunk of at most
- * {@link READ_CHUNK_BYTES}. The
+ * waiting read, or is queued, and a read takes what is queued as one chunk (at most
+ * {@link READ_CHUNK_BYTES} of it when the body is a web stream). The
  * node:http bridge reads the connection itself; a `Response` gets it as a web stream
  * ({@link SseConnection.body}) made only then (Node 20 makes every `ReadableStream`
  * transferable, which cost more than the rest of an SSE answer's server side). The queue
@@ -42,7 +42,7 @@ const utf8 = /* @__PURE__ */ new TextEncoder();
 /** Why a connection whose reader fell too far behind was closed. */
 const OVERFLOWED = "the SSE reader fell more than maxQueuedBytes behind";
 
-/** Most bytes one read of a connection takes (see SseConnection.takeChunk). */
+/** Most bytes one read of a connection's web stream takes (see SseConnection.takeChunk). */
 export const READ_CHUNK_BYTES = 64 * 1024;
 
 /** How long a reader past `maxQueuedBytes` has to take what was queued before it is dropped, in ms. */
@@ -63,15 +63,18 @@ export interface SseConnectionConfig {
 
 /** A live SSE response body. */
 export class SseConnection implements ChunkSource {
-  /** Chunks written and not yet read (a read takes up to READ_CHUNK_BYTES of them, as one chunk). */
+  /** Chunks written and not yet read, from {@link head} (a read takes them, or its most, as one chunk). */
   private queue: Uint8Array[] = [];
   private queuedBytes = 0;
   /** A read was made: the reader has been at it, and may stall. */
   private reading = false;
   /** The timer that fails the body if the reader does not take what is queued in time. */
   private grace: unknown;
-  /** A read waiting for the next write (at most one: the reader reads a chunk at a time). */
+  /** A read waiting for the next write (at most one: the reader reads a chunk at a time), and the most it takes. */
   private waiting: ((r: ChunkRead) => void) | undefined;
+  private waitingMax = Infinity;
+  /** Where the unread part of `queue` starts (a read of part of it moves this, not the rest). */
+  private head = 0;
   /** The server may still write (false once it closed, the reader cancelled, or the queue overflowed). */
   private open = true;
   /** Why the body failed (the queue was dropped); reads reject with it. */
@@ -106,19 +109,25 @@ export class SseConnection implements ChunkSource {
         start: (c) => {
           this.webController = c;
         },
-        pull: (c) => this.read().then((r) => (r.done ? c.close() : c.enqueue(r.value))),
+        pull: (c) => this.read(READ_CHUNK_BYTES).then((r) => (r.done ? c.close() : c.enqueue(r.value))),
         cancel: () => this.cancel(),
       },
       { highWaterMark: 0 },
     ));
   }
 
-  read(): Promise<ChunkRead> {
+  /**
+   * The next chunk: what is queued, at most `max` bytes of it. The node:http bridge takes
+   * it all (it watches a stalled socket itself); a web stream's runtime takes
+   * {@link READ_CHUNK_BYTES} at a time (see {@link takeChunk}).
+   */
+  read(max = Infinity): Promise<ChunkRead> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.waiting !== undefined) return Promise.reject(new Error("SseConnection: one read at a time"));
     this.reading = true;
-    if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.takeChunk() });
+    if (this.head < this.queue.length) return Promise.resolve({ done: false, value: this.takeChunk(max) });
     if (!this.open) return Promise.resolve(DONE);
+    this.waitingMax = max;
     return new Promise((resolve) => (this.waiting = resolve));
   }
 
@@ -146,10 +155,12 @@ export class SseConnection implements ChunkSource {
     const bytes = utf8.encode(text);
     this.lastWrite = this.config.clock.now();
     const reader = this.take();
-    if (reader !== undefined) reader({ done: false, value: bytes });
+    if (reader !== undefined && bytes.byteLength <= this.waitingMax) reader({ done: false, value: bytes });
     else {
       this.queue.push(bytes);
       this.queuedBytes += bytes.byteLength;
+      // A waiting read that takes less gets its share; the rest is counted and watched here.
+      if (reader !== undefined) reader({ done: false, value: this.takeChunk(this.waitingMax) });
     }
     if (this.queuedBytes > this.config.maxQueuedBytes) {
       this.end(OVERFLOWED, true);
@@ -186,7 +197,7 @@ export class SseConnection implements ChunkSource {
     this.stop();
     // A read waits only on an empty queue.
     this.take()?.(DONE);
-    if (this.queue.length === 0 || !(overflow || this.reading)) return;
+    if (this.head === this.queue.length || !(overflow || this.reading)) return;
     const clock = this.config.clock;
     this.grace = clock.schedule(clock.now() + OVERFLOW_GRACE_MS, () => this.fail(new Error(why)));
   }
@@ -201,35 +212,37 @@ export class SseConnection implements ChunkSource {
   }
 
   /**
-   * What one read takes: the queued chunks up to {@link READ_CHUNK_BYTES} as one (a slow
-   * reader's backlog of small events costs a copy per 64 KiB, not a read per event), the
-   * first 64 KiB of one larger. Not the whole backlog: a runtime takes whatever it is given
-   * (Deno keeps a body chunk its socket cannot take yet, for as long as the client leaves
-   * it unread), and the grace timer watches only what is still queued here.
+   * What one read of at most `max` bytes takes (the queue is not empty): the queued chunks
+   * up to `max` as one (a slow reader's backlog of small events costs a copy per read, not
+   * a read per event), or the first `max` bytes of a larger one. A web stream's runtime
+   * reads {@link READ_CHUNK_BYTES} at a time, not the whole backlog: it keeps whatever
+   * chunk it is given (Deno, for as long as the client leaves it unread), and the grace
+   * timer watches only what is still queued here.
    */
-  private takeChunk(): Uint8Array {
+  private takeChunk(max: number): Uint8Array {
     const queue = this.queue;
-    const first = queue[0];
-    if (first.byteLength > READ_CHUNK_BYTES) {
-      queue[0] = first.subarray(READ_CHUNK_BYTES);
-      this.queuedBytes -= READ_CHUNK_BYTES;
-      return first.subarray(0, READ_CHUNK_BYTES);
+    const first = queue[this.head];
+    if (first.byteLength > max) {
+      queue[this.head] = first.subarray(max);
+      this.queuedBytes -= max;
+      return first.subarray(0, max);
     }
-    let n = 1;
+    let end = this.head + 1;
     let bytes = first.byteLength;
-    while (n < queue.length && bytes + queue[n].byteLength <= READ_CHUNK_BYTES) bytes += queue[n++].byteLength;
-    if (n === queue.length) {
-      this.drop();
-      return concatBytes(queue);
+    while (end < queue.length && bytes + queue[end].byteLength <= max) bytes += queue[end++].byteLength;
+    const taken = this.head === 0 && end === queue.length ? queue : queue.slice(this.head, end);
+    if (end === queue.length) this.drop();
+    else {
+      this.head = end;
+      this.queuedBytes -= bytes;
     }
-    this.queue = queue.slice(n);
-    this.queuedBytes -= bytes;
-    return concatBytes(queue.slice(0, n));
+    return concatBytes(taken);
   }
 
   /** Empties the queue; a grace timer has nothing left to wait for. */
   private drop(): void {
     this.queue = [];
+    this.head = 0;
     this.queuedBytes = 0;
     if (this.grace === undefined) return;
     this.config.clock.cancel(this.grace);
