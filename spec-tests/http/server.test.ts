@@ -67,7 +67,8 @@ test("createHttpHandler onDiagnostic (nothing refused unseen): every answer the 
   assert.deepEqual(answers.map((r) => r.status), [403, 403, 406, 404, 503]);
   assert.deepEqual(seen.map((d) => [d.code, d.detail.status, d.detail.method, d.detail.path]), answers.map((r) => ["http-refused", r.status, "POST", "/mcp"]));
   for (const [i, r] of answers.entries()) assert.equal(seen[i].detail.reason, (await r.json()).error.message);
-  assert.equal(seen[3].sessionId, "no-such-session");
+  assert.equal(seen[3].detail.requestedSessionId, "no-such-session");
+  assert.equal(seen[3].sessionId, undefined, "named by the request, unchecked: not the diagnostic's session");
   assert.match(seen[4].detail.reason, /maxSessions/);
   await post(handler, { jsonrpc: "2.0", method: "notifications/initialized" }, sid, V);
   assert.equal(seen.length, 5, "a notification served: nothing");

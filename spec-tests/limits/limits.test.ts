@@ -59,7 +59,7 @@ test("limits: past maxInboundRequests a request is -32600 'too many requests in 
   assert.deepEqual([refused.id, refused.error.code], [3, ErrorCode.InvalidRequest]);
   assert.match(refused.error.message, /limit 2/);
   // The application hears it too (a full server should not be the last to know).
-  assert.deepEqual(third.filter((o) => o.type === "diagnostic"), [{ type: "diagnostic", code: "limit-reached", message: "tools/call refused: too many requests in progress (limit 2)", detail: { id: 3, method: "tools/call", limit: 2 } }]);
+  assert.deepEqual(third.filter((o) => o.type === "diagnostic"), [{ type: "diagnostic", code: "limit-reached", message: "tools/call refused: too many requests in progress (limit 2)", detail: { id: 3, method: "tools/call", limit: 2, option: "maxInboundRequests" } }]);
   assert.equal(s.inboundCount, 2, "the refused request holds no slot");
   step(s, { type: "respond", now: 2, id: 1, result: { content: [] } });
   assert.equal(call(4)[0].type, "request", "a freed slot is usable again");

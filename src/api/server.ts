@@ -154,8 +154,9 @@ export interface McpServerOptions {
    * HTTP sessions, modern requests), `fallback` and `tasks/*` included: logging, timing,
    * a check before `next()`, an error mapped after it. `next()` serves the request as
    * usual; what `intercept` returns or throws is the answer (an {@link McpError} its
-   * JSON-RPC error). The kernel's own requests (`initialize`, `ping`, `server/discover`,
-   * `logging/setLevel`…) are answered before any handler and never reach it.
+   * JSON-RPC error). Call `next()` at most once (each call serves the request again). The
+   * kernel's own requests (`initialize`, `ping`, `server/discover`, `logging/setLevel`…) are
+   * answered before any handler and never reach it.
    */
   intercept?(method: string, params: JsonObject | undefined, ctx: RequestContext, next: () => Promise<JsonObject> | JsonObject): Promise<JsonObject> | JsonObject;
   /** Session settings for {@link McpServer.connect} (versions, timeouts, limits). */

@@ -56,7 +56,7 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   const issues = spec.validateParams(params) ?? retainedStringIssues(method, params);
   if (issues) return sendErrorObject(out, id, invalidParamsError(method, issues));
   if (method === "server/discover") return answerDiscover(state, id, version, out);
-  if (state.inboundCount >= o.maxInboundRequests) return refuseAtLimit(out, id, method, "requests in progress", o.maxInboundRequests);
+  if (state.inboundCount >= o.maxInboundRequests) return refuseAtLimit(out, id, method, "requests in progress", o.maxInboundRequests, "maxInboundRequests");
   const oversized = oversizedPeerIssues(capabilities, CAPABILITIES_PATH);
   if (oversized) return sendErrorObject(out, id, invalidParamsError(method, oversized));
   // The state keeps a copy of the capabilities: the request's params, _meta included, are the application's.
@@ -202,7 +202,7 @@ export function logForRequest(state: SessionState, req: InboundRequest, level: L
 
 function openSubscription(state: SessionState, req: InboundRequest, requested: SubscriptionFilter, out: SessionOutput[]): void {
   const o = state.options;
-  if (state.subscriptionCount >= o.maxSubscriptions) return refuseAtLimit(out, req.id, req.method, "open subscriptions", o.maxSubscriptions);
+  if (state.subscriptionCount >= o.maxSubscriptions) return refuseAtLimit(out, req.id, req.method, "open subscriptions", o.maxSubscriptions, "maxSubscriptions");
   // SEP-2663: asking for task status without declaring the extension MUST be -32021.
   if (Array.isArray(requested?.taskIds) && !declaresTasksExtension(req.modern?.capabilities)) {
     return sendErrorObject(out, req.id, missingTasksExtension());

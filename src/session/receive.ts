@@ -159,7 +159,7 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOu
     return;
   }
   if (method === "resources/subscribe" || method === "resources/unsubscribe") return legacySubscribe(state, id, method, params!.uri as string, out);
-  if (state.inboundCount >= o.maxInboundRequests) return refuseAtLimit(out, id, method, "requests in progress", o.maxInboundRequests);
+  if (state.inboundCount >= o.maxInboundRequests) return refuseAtLimit(out, id, method, "requests in progress", o.maxInboundRequests, "maxInboundRequests");
   if (method === "elicitation/create" && params?.mode === "url" && typeof params.elicitationId === "string") rememberUrlElicitation(state, params.elicitationId);
   const token = progressTokenOf(params);
   const req: InboundRequest = token === undefined ? { id, method } : { id, method, progressToken: token };
@@ -320,7 +320,7 @@ function legacySubscribe(state: SessionState, id: RequestId, method: string, uri
   const subs = state.resourceSubscriptions;
   if (method === "resources/unsubscribe") delete subs[uri];
   else if (!Object.hasOwn(subs, uri)) {
-    if (Object.keys(subs).length >= MAX_RESOURCE_SUBSCRIPTIONS) return refuseAtLimit(out, id, method, "resource subscriptions", MAX_RESOURCE_SUBSCRIPTIONS);
+    if (Object.keys(subs).length >= MAX_RESOURCE_SUBSCRIPTIONS) return refuseAtLimit(out, id, method, "resource subscriptions", MAX_RESOURCE_SUBSCRIPTIONS, "MAX_RESOURCE_SUBSCRIPTIONS");
     Object.defineProperty(subs, uri, { value: true, enumerable: true, writable: true, configurable: true });
   }
   out.push({ type: "diagnostic", code: method === "resources/subscribe" ? "resource-subscribed" : "resource-unsubscribed", message: `${method} ${uri}`, detail: { uri } });

@@ -86,10 +86,10 @@ export function sendErrorObject(out: SessionOutput[], id: RequestId | null, erro
  * too (`limit-reached`): the peer sees only its error, and a server that refuses work
  * because it is full should not be the last to know.
  */
-export function refuseAtLimit(out: SessionOutput[], id: RequestId, method: string, what: string, limit: number): void {
+export function refuseAtLimit(out: SessionOutput[], id: RequestId, method: string, what: string, limit: number, option: string): void {
   const message = `too many ${what} (limit ${limit})`;
   sendError(out, id, ErrorCode.InvalidRequest, message);
-  out.push({ type: "diagnostic", code: "limit-reached", message: `${method} refused: ${message}`, detail: { id, method, limit } });
+  out.push({ type: "diagnostic", code: "limit-reached", message: `${method} refused: ${message}`, detail: { id, method, limit, option } });
 }
 
 /** Sends an error response (`id` null when the request's id could not be read). */

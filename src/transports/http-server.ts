@@ -440,8 +440,11 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const reason = refusalReason(answer);
     const detail: Record<string, unknown> = { status: answer.status, method: req.method, path: req.url().pathname };
     if (reason !== undefined) detail.reason = reason;
-    const sessionId = req.header(H.sessionId) ?? undefined;
-    diagnose("http-refused", `${req.method} answered ${answer.status}${reason === undefined ? "" : `: ${reason}`}`, sessionId, detail);
+    // Named by the request, not checked: not the diagnostic's `sessionId` (a refused request
+    // may name any session, another client's too).
+    const requested = req.header(H.sessionId);
+    if (requested !== null) detail.requestedSessionId = requested;
+    diagnose("http-refused", `${req.method} answered ${answer.status}${reason === undefined ? "" : `: ${reason}`}`, undefined, detail);
   }
 
   /** A request past the path, Host and Origin checks: the era, then the method. */
