@@ -26,6 +26,12 @@ function slowServer(clock: ManualClock, extra: object = {}): McpServer {
   return s;
 }
 
+/** A store keeping records in memory whose `put` runs `put` first: it may wait, or refuse by throwing, before `keep()` stores the record. */
+function storeWith(put: (keep: () => void) => Promise<void>): TaskStore {
+  const memory = new MemoryTaskStore();
+  return { get: (o, id) => memory.get(o, id), list: (o) => memory.list(o), delete: (o, id) => memory.delete(o, id), put: (o, r: TaskRecord) => put(() => memory.put(o, r)) };
+}
+
 async function client(server: McpServer, clock: ManualClock, options: object, owner?: { session: string }): Promise<McpClient> {
   const [a, b] = createMemoryPair();
   if (owner === undefined) server.connect(a);
@@ -78,18 +84,12 @@ test("durable: 2025-11-25 tasks restored from a store's records stay bound to th
 test("durable: CreateTaskResult waits until the store's put resolved (SEP-2663 Task Creation)", async () => {
   const clock = new ManualClock();
   const gate = deferred();
-  const memory = new MemoryTaskStore();
   let puts = 0;
-  const store: TaskStore = {
-    get: (o, id) => memory.get(o, id),
-    list: (o) => memory.list(o),
-    delete: (o, id) => memory.delete(o, id),
-    async put(o, r: TaskRecord) {
-      puts++;
-      await gate.promise;
-      memory.put(o, r);
-    },
-  };
+  const store = storeWith(async (keep) => {
+    puts++;
+    await gate.promise;
+    keep();
+  });
   const s = slowServer(clock, { tasks: { store } });
   const c = await client(s, clock, { ...MODERN, tasks: true });
   let answered = false;
@@ -103,17 +103,11 @@ test("durable: CreateTaskResult waits until the store's put resolved (SEP-2663 T
 
 test("durable (SEP-2663 Task Creation: MUST NOT return CreateTaskResult until durably created): a store that refuses the task's record fails its creation with -32603, the work never runs, and the store's error reaches the server's onError (it went nowhere: the runtime had no onError of its own)", async () => {
   const clock = new ManualClock();
-  const memory = new MemoryTaskStore();
   let refuse = true;
-  const store: TaskStore = {
-    get: (o, id) => memory.get(o, id),
-    list: (o) => memory.list(o),
-    delete: (o, id) => memory.delete(o, id),
-    async put(o, r: TaskRecord) {
-      if (refuse) throw new Error("disk full");
-      memory.put(o, r);
-    },
-  };
+  const store = storeWith(async (keep) => {
+    if (refuse) throw new Error("disk full");
+    keep();
+  });
   const errors: unknown[] = [];
   let ran = 0;
   const s = new McpServer({ name: "s", version: "1" }, { clock, session: { versions: ["2026-07-28", "2025-11-25"] }, tasks: { store }, onError: (e) => errors.push(e) });
@@ -140,20 +134,14 @@ test("durable (SEP-2663 Task Creation: MUST NOT return CreateTaskResult until du
 
 test("durable (SEP-2663 Task Creation): two tasks created at once each wait for their own record: the one whose put the store refuses fails with -32603 and never runs, the other is created; neither is answered before its own write landed", async () => {
   const clock = new ManualClock();
-  const memory = new MemoryTaskStore();
   const gates: Array<() => void> = [];
   let puts = 0;
-  const store: TaskStore = {
-    get: (o, id) => memory.get(o, id),
-    list: (o) => memory.list(o),
-    delete: (o, id) => memory.delete(o, id),
-    async put(o, r: TaskRecord) {
-      const n = puts++;
-      await new Promise<void>((resolve) => gates.push(resolve));
-      if (n === 1) throw new Error("disk full");
-      memory.put(o, r);
-    },
-  };
+  const store = storeWith(async (keep) => {
+    const n = puts++;
+    await new Promise<void>((resolve) => gates.push(resolve));
+    if (n === 1) throw new Error("disk full");
+    keep();
+  });
   const ran: string[] = [];
   const s = new McpServer({ name: "s", version: "1" }, { clock, ...MODERN, tasks: { store }, onError: () => {} });
   s.tool("work", { execution: { taskSupport: "optional" } }, (args) => (ran.push(String(args.n)), text("done")));
