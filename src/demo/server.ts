@@ -21,6 +21,7 @@ import { McpServer, ProtocolError, type McpServerOptions, type ServerContext } f
 import type { CallToolResult, ElicitParams, ElicitResult, Unregister } from "../api/index.js";
 import { addHeaderFixtures, addMrtrFixtures, addStatelessFixtures } from "./draft-fixtures.js";
 import { addTaskInputFixtures } from "./task-fixtures.js";
+import { KERNEL_VERSION } from "../cli/version.js";
 
 /** A 1×1 red PNG. */
 export const DEMO_PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
@@ -93,7 +94,7 @@ function startingWith(values: readonly string[], typed: string): string[] {
 }
 
 /** The demo's name and version, in every `serverInfo` it sends: `replay` tells its transcripts by them. */
-export const DEMO_INFO = { name: "mcp-kernel-demo", version: "0.1.0" } as const;
+export const DEMO_INFO = { name: "mcp-kernel-demo", version: KERNEL_VERSION } as const;
 
 /** Builds the demo server. Connect it with `server.connect(transport)`. */
 export function createDemoServer(options: DemoOptions = {}): McpServer {
