@@ -15,7 +15,7 @@
  * rest of that second's messages are dropped. Each direction's window starts with its first
  * message after the last window ended, as progress's does (progress.ts).
  */
-import { RATE_WINDOW_MS, wakeNoLaterThan } from "./timeouts.js";
+import { RATE_WINDOW_MS, rateWindowOver, wakeNoLaterThan } from "./timeouts.js";
 import { LOGGING_LEVELS, type LoggingLevel, type LogWindow, type SessionOutput, type SessionState } from "./types.js";
 
 /** Severity rank: debug = 0 … emergency = 7; unknown levels rank as -1. */
@@ -42,9 +42,7 @@ export function logRoom(state: SessionState, direction: LogDirection, now: numbe
   if (!(max > 0)) return true;
   const windows = (state.logWindows ??= {});
   const w = windows[direction];
-  // (A reading before the window's start is a clock stepped back: its window is over too,
-  // or nothing would be let through until the clock caught up with it again.)
-  if (w === undefined || now >= w.start + RATE_WINDOW_MS || now < w.start) {
+  if (w === undefined || rateWindowOver(w.start, now)) {
     // The last window is over (the tick at its end may not have come yet): report it first, so its diagnostic precedes this window's messages.
     if (w !== undefined) endLogWindow(state, direction, out);
     windows[direction] = { start: now, count: 0, dropped: 0 };
@@ -69,7 +67,7 @@ export function flushLogWindows(state: SessionState, now: number, out: SessionOu
   if (windows === undefined) return;
   for (const direction of ["outgoing", "incoming"] as const) {
     const w = windows[direction];
-    if (w !== undefined && (now >= w.start + RATE_WINDOW_MS || now < w.start)) endLogWindow(state, direction, out);
+    if (w !== undefined && rateWindowOver(w.start, now)) endLogWindow(state, direction, out);
   }
 }
 

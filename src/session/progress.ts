@@ -12,7 +12,7 @@
  */
 import type { JsonObject, JsonRpcNotification } from "../jsonrpc/types.js";
 import { merged } from "../jsonrpc/safe-json.js";
-import { deadlineFrom, RATE_WINDOW_MS, wakeNoLaterThan } from "./timeouts.js";
+import { deadlineFrom, rateWindowOver, wakeNoLaterThan } from "./timeouts.js";
 import { idKey, type InboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Reads a progress token from request params, if it is a valid one (string or integer). */
@@ -67,8 +67,7 @@ function withinProgressRate(state: SessionState, holder: { progressWindow?: [num
   const max = state.options.maxProgressPerSecond;
   if (!(max > 0)) return true;
   const w = holder.progressWindow;
-  // (A reading before the window's start is a clock stepped back: a new window.)
-  if (w === undefined || now >= w[0] + RATE_WINDOW_MS || now < w[0]) {
+  if (w === undefined || rateWindowOver(w[0], now)) {
     holder.progressWindow = [now, 1];
     return true;
   }

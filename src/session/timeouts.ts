@@ -21,6 +21,15 @@ import type { OutboundRequest, SessionOutput, SessionState } from "./types.js";
 /** The window of the per-second rate limits (`maxProgressPerSecond`, `maxLogMessagesPerSecond`), in the inputs' ms. */
 export const RATE_WINDOW_MS = 1000;
 
+/**
+ * Whether the rate window that started at `start` is over at `now`: a second has passed,
+ * or `now` is before its start (a clock stepped back; else nothing would be let through
+ * until the clock caught up with the window again).
+ */
+export function rateWindowOver(start: number, now: number): boolean {
+  return now >= start + RATE_WINDOW_MS || now < start;
+}
+
 /** A `now` the session can compute deadlines from: a finite number within ±(2^53−1). */
 export function isClockReading(now: unknown): now is number {
   return typeof now === "number" && Math.abs(now) <= Number.MAX_SAFE_INTEGER;
