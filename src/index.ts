@@ -35,6 +35,7 @@ export {
   createHttpHandler,
   type HttpHandler,
   type HttpHandlerOptions,
+  type HttpCloseOptions,
   type HttpSessionContext,
   type HttpSessionSetup,
   type HttpDiagnostic,

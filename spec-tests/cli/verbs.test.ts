@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN, cli, running } from "./spawn.js";
 import { projectRoot } from "../harness/project-root.js";
+import { McpClient } from "../../src/api/client.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
 
 const START = join(projectRoot(), "scripts", "start.mjs");
 
@@ -56,6 +58,53 @@ test("serve: HTTP on 127.0.0.1 port 0 prints `listening on http://127.0.0.1:PORT
 
   serve.child.kill("SIGTERM");
   assert.equal(await serve.code, 0);
+});
+
+test("serve: asked to stop (SIGTERM), HTTP serve drains (README Deploying): the tool call in flight, waiting on the client's elicitation answer, still finishes with its result while a new initialize gets 503; then it exits 0. A second signal stops it at once", async () => {
+  const serve = cli(["serve", "--port", "0"]);
+  const [, url] = await serve.waitErr(/^listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
+  let asked!: () => void;
+  const elicited = new Promise<void>((r) => (asked = r));
+  let answer!: () => void;
+  const answered = new Promise<void>((r) => (answer = r));
+  const client = new McpClient({ name: "t", version: "1" }, {
+    handlers: {
+      elicitation: async () => {
+        asked();
+        await answered;
+        return { action: "accept", content: { username: "u", email: "e@x" } };
+      },
+    },
+  });
+  await client.connect(httpClientTransport(url, { openGetStream: false }));
+  const result = client.callTool("test_elicitation", { message: "who?" });
+  await elicited;
+  serve.child.kill("SIGTERM");
+  await serve.waitErr(/closing: the requests in flight have up to 10 s to finish/);
+  const late = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: INIT });
+  assert.equal(late.status, 503);
+  await late.body?.cancel();
+  answer();
+  assert.deepEqual((await result).content, [{ type: "text", text: 'User response: action=accept, content={"username":"u","email":"e@x"}' }]);
+  assert.equal(await serve.code, 0);
+  client.close();
+
+  // A second signal during a drain: the default, at once.
+  const again = cli(["serve", "--port", "0"]);
+  const [, url2] = await again.waitErr(/^listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
+  let stuckAsked!: () => void;
+  const stuckElicited = new Promise<void>((r) => (stuckAsked = r));
+  const stuck = new McpClient({ name: "t", version: "1" }, { handlers: { elicitation: () => (stuckAsked(), new Promise(() => {})) } });
+  await stuck.connect(httpClientTransport(url2, { openGetStream: false }));
+  const never = stuck.callTool("test_elicitation", { message: "who?" }).catch((e: Error) => e);
+  await stuckElicited;
+  again.child.kill("SIGTERM");
+  await again.waitErr(/closing:/);
+  again.child.kill("SIGTERM");
+  assert.equal(await again.code, null);
+  assert.equal(again.child.signalCode, "SIGTERM");
+  await never;
+  stuck.close();
 });
 
 test("serve: a bad --port is a usage error (exit 2); --help prints the usage", async () => {

@@ -7,7 +7,8 @@
  *
  * HTTP listens on 127.0.0.1 only (port 3000 unless `--port`; 0 picks a free port) at
  * `/mcp`, prints `listening on http://127.0.0.1:PORT/mcp` to stderr, and runs until the
- * process is asked to stop (SIGINT, SIGTERM, SIGHUP), then closes its sessions and exits 0. With
+ * process is asked to stop (SIGINT, SIGTERM, SIGHUP), then lets the requests in flight
+ * finish (up to {@link DRAIN_MS}), closes its sessions and exits 0. With
  * `--stdio` it serves standard input and output and exits 0 when the input ends; run
  * under `mcp-kernel record`, it also reports what it draws from the clock and the random
  * source (`draws.ts`), for the transcript.
@@ -24,11 +25,20 @@ import { cliStdioTransport } from "./io-transport.js";
 /** The port `serve` listens on without `--port`. */
 export const DEFAULT_PORT = 3000;
 
+/**
+ * How long HTTP `serve`, once asked to stop, lets the requests in flight finish (no new one
+ * is taken meanwhile); a second signal stops it at once (the default `onStop` leaves).
+ */
+export const DRAIN_MS = 10_000;
+
 const USAGE = `usage: mcp-kernel serve [--port N] [--stdio]
 
 Runs the demo server (both protocol eras: 2024-11-05 to 2026-07-28).
   --port N   listen on http://127.0.0.1:N/mcp (default ${DEFAULT_PORT}; 0 picks a free port)
   --stdio    serve standard input and output instead of HTTP
+
+Over HTTP, asked to stop (SIGINT, SIGTERM, SIGHUP) it takes no new request and lets those
+in flight finish for up to ${DRAIN_MS / 1000} s; a second signal stops it at once.
 `;
 
 type ServeArgs = { stdio: boolean; port: number } | { help: true } | { error: string };
@@ -103,7 +113,8 @@ async function run(args: string[], io: CliIO, env: Readonly<Record<string, strin
   const stopped = new Promise<void>((resolve) => io.onStop?.(() => resolve()));
   await writeOut(io.stderr, `listening on ${http.url}/mcp\n`);
   await stopped;
-  handler.close();
+  await writeOut(io.stderr, `closing: the requests in flight have up to ${DRAIN_MS / 1000} s to finish (signal again to stop at once)\n`);
+  await handler.close({ drainMs: DRAIN_MS });
   server.close();
   await http.close();
   return Exit.Ok;

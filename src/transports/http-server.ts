@@ -81,6 +81,7 @@ import { refuseMisreadOptions } from "./http/handler-options.js";
 import { guarded, requestGuards } from "./http/request-guards.js";
 import { contextOf, createSessionTable } from "./http/session-table.js";
 import { exchange, partlyInvalid, type ExchangeContext } from "./http/legacy-exchange.js";
+import { Drain, drainMsOf } from "./http/drain.js";
 import { emptyReply, FAST_ENTRY, RequestView, sseReply, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** What the session factory is told. */
@@ -257,8 +258,26 @@ export interface HttpHandler {
    * other request `-32603` (the draft keeps `-32000` for legacy use), then its stream ends. The handler then takes no more work: a later
    * request gets 503 with a JSON-RPC error body (an `initialize`, a modern request), or 404
    * when it names one of the ended sessions.
+   *
+   * With `drainMs`, a graceful close: from now on no session, modern request, or request on
+   * a live session starts (503), and each open `subscriptions/listen` gets its completion
+   * result; the requests in flight run on, and what they need still comes in (the client's
+   * answers to the server's requests, cancellations, GET streams and their resumption).
+   * Once none is left, or `drainMs` has passed, the handler closes as above. The promise
+   * resolves then (at once without `drainMs`); it never rejects (a `drainMs` that is not a
+   * number >= 0 throws a `RangeError` at once). A later call can only bring
+   * the end nearer. Tasks run on in their runtime: a drain does not wait for them.
    */
-  close(): void;
+  close(options?: HttpCloseOptions): Promise<void>;
+}
+
+/** Options of {@link HttpHandler.close}. */
+export interface HttpCloseOptions {
+  /**
+   * How long the requests in flight may run on, in ms (`Infinity`: until they are done).
+   * Default 0: close at once.
+   */
+  drainMs?: number | undefined;
 }
 
 const ALLOW = "GET, POST, DELETE";
@@ -279,10 +298,18 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     options.onDiagnostic?.(sessionId === undefined ? { code, message, detail } : { code, message, sessionId, detail });
   };
   const live = new Set<{ shutdown(reason: string): void }>();
+  const listens = new Set<{ shutdown(reason: string): void }>();
   const maxRequests = options.maxModernRequests ?? 1000;
   /** Set by `close()`: the handler takes no more work (503). */
   let closed = false;
   const refuseClosed = (): Response => httpError(503, ErrorCode.InvalidRequest, "the server is closed");
+  /** Set by the first `close()`; until it finishes, the requests in flight run on. */
+  let drain: Drain | undefined;
+  // Counted after the answer is routed, not inside it: the close a drain ends with would
+  // otherwise run inside the session's own send.
+  const settled = (): void => {
+    if (drain !== undefined) queueMicrotask(drain.check);
+  };
   // Each schema object is scanned once: a registry hands out the same object per registration.
   const scanned = new WeakMap<object, readonly ParamHeader[] | undefined>();
   const modernConfig: ModernConfig = {
@@ -306,9 +333,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     },
     diagnose: (code, message, detail) => diagnose(code, message, undefined, detail),
     live,
-    listens: new Set(),
+    listens,
+    settled,
   };
-  const { sessions, newSession, admit, sessionOf } = createSessionTable({ options, clock, retryMs, maxQueuedBytes, sseKeepAliveMs, diagnose });
+  const { sessions, newSession, admit, sessionOf } = createSessionTable({ options, clock, retryMs, maxQueuedBytes, sseKeepAliveMs, diagnose, settled });
   const exchanges: ExchangeContext = { jsonMode, admit };
 
   // -------------------------------------------------------------------------------------
@@ -395,6 +423,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       if (created instanceof Response) return created;
       return exchange(exchanges, created.session, ids, value, false, created.setup);
     }
+    // Draining: what finishes the requests in flight (responses to the server's own requests,
+    // cancellations) is taken; a new request is not, so the drain ends.
+    if (drain !== undefined && ids.length > 0) return httpError(503, ErrorCode.InvalidRequest, "the server is closing: it takes no new requests", { id: d.kind === "request" ? d.message.id : null });
     if (invalid.length > 0) return partlyInvalid(exchanges, session, items, invalid, ids, messages, body.bytes);
     return exchange(exchanges, session, ids, value, d.kind === "batch", undefined);
   }
@@ -491,11 +522,27 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     s.terminate(reason);
     return true;
   };
-  handler.close = () => {
+  handler.close = (closeOptions) => {
+    const drainMs = drainMsOf(closeOptions);
     closed = true;
-    for (const s of [...sessions.values()]) s.terminate("server closed");
-    for (const r of [...live]) r.shutdown("server closed");
+    if (drain === undefined) {
+      drain = new Drain(clock, inFlight, () => {
+        for (const s of [...sessions.values()]) s.terminate("server closed");
+        for (const r of [...live]) r.shutdown("server closed");
+      });
+      // A listen never finishes by itself: it gets its completion result now, so its client
+      // can listen elsewhere, rather than at the drain's end.
+      if (drainMs > 0) for (const r of [...listens]) r.shutdown("server closing");
+    }
+    drain.until(drainMs);
+    return drain.done;
   };
+  /** Requests not answered yet: every session's, and the modern ones but `subscriptions/listen`. */
+  function inFlight(): number {
+    let n = live.size - listens.size;
+    for (const s of sessions.values()) n += s.running;
+    return n;
+  }
   return handler;
 }
 

@@ -75,7 +75,9 @@ export interface ModernConfig {
   /** Every request in progress (`subscriptions/listen` among them), so that the handler's `close()` ends each one. */
   live: Set<{ shutdown(reason: string): void }>;
   /** The `subscriptions/listen` streams of `live`. */
-  listens: Set<object>;
+  listens: Set<{ shutdown(reason: string): void }>;
+  /** A request left `live` (a draining handler counts what is left). */
+  settled(): void;
 }
 
 
@@ -353,6 +355,7 @@ class ModernRequest {
     this.ended = true;
     this.cfg.live.delete(this);
     this.cfg.listens.delete(this);
+    this.cfg.settled();
     // A kernel that closed before answering: the client still gets an answer, not a hang.
     this.take()?.(httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: (this.message as JsonRpcRequest).id }));
     this.conn?.close();

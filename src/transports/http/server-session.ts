@@ -84,6 +84,8 @@ export interface SessionConfig {
   diagnose(code: string, message: string, detail?: unknown): void;
   /** Called once when a session ends, whatever ended it. */
   onTerminate(session: HttpSession, reason: string): void;
+  /** A request of this session was answered or cancelled (a draining handler counts what is left). */
+  settled(): void;
 }
 
 /** An SSE stream: a log, and at most one connection. */
@@ -153,6 +155,11 @@ export class HttpSession {
   ) {
     this.lastActivity = config.clock.now();
     this.logs = config.store.createSession(id);
+  }
+
+  /** Requests of this session not answered or cancelled yet. */
+  get running(): number {
+    return this.routes.size;
   }
 
   /** Live SSE connections of this session. */
@@ -281,6 +288,7 @@ export class HttpSession {
       e.ids.delete(key);
       if (this.routes.get(key) === e) this.routes.delete(key);
     }
+    this.config.settled();
     if (--e.outstanding > 0 || e.done) return;
     e.done = true;
     if (e.kind === "json") return e.finish(e);

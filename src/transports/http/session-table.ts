@@ -49,6 +49,8 @@ export interface SessionTableConfig {
   readonly sseKeepAliveMs: number;
   /** The handler's diagnostics. */
   diagnose(code: string, message: string, sessionId?: string, detail?: unknown): void;
+  /** A request was answered or cancelled, or a session ended with its requests. */
+  settled(): void;
 }
 
 /** The live sessions of one handler, and what the handler does with them. */
@@ -65,7 +67,7 @@ export interface SessionTable {
 
 /** The session table of one handler. See the module comment. */
 export function createSessionTable(cfg: SessionTableConfig): SessionTable {
-  const { options, clock, retryMs, maxQueuedBytes, sseKeepAliveMs, diagnose } = cfg;
+  const { options, clock, retryMs, maxQueuedBytes, sseKeepAliveMs, diagnose, settled } = cfg;
   const maxSessions = options.maxSessions ?? 1000;
   const idleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
   const strictVersion = options.strictProtocolVersionHeader === true;
@@ -90,7 +92,9 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
         if (session.idleTimer !== undefined) clock.cancel(session.idleTimer);
         session.idleTimer = undefined;
         setup.onClose?.(reason);
+        settled();
       },
+      settled,
     };
   }
 

@@ -1,0 +1,161 @@
+// handler.close({ drainMs }): a graceful close of the Streamable HTTP handler. Neither spec
+// page defines a server's shutdown; what is traced here is what the pages require of the
+// requests a drain lets finish and of those it refuses: 2025-11-25 basic/transports,
+// Sending Messages item 6 (a request's stream SHOULD eventually include its response: the
+// tool's own, not an error, when it finishes within the drain) and Session Management item
+// 3 (an ended session's id MUST get 404); draft basic/patterns/subscriptions, Graceful
+// Closure (a listen the server ends gets its completion result first). README: Deploying.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ManualClock } from "../../src/driver/clock.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { McpServer } from "../../src/api/server.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import { call, deferred, initializeMessage, makeHandler, open, post, SseReader, Tools, until } from "./helpers.js";
+import { answerOf, modernHandler, modernRequest, postModern } from "./modern-helpers.js";
+
+const V = "2025-11-25";
+
+/** Whether `p` has settled, checked without waiting for it. */
+function settledFlag(p: Promise<unknown>): () => boolean {
+  let done = false;
+  void p.then(() => (done = true));
+  return () => done;
+}
+
+/** Lets `turns` turns of the event loop pass (what is due would have happened by then). */
+async function idle(turns: number): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise((r) => setImmediate(r));
+}
+
+async function refusedAsClosing(r: Response, id: unknown): Promise<void> {
+  assert.equal(r.status, 503);
+  const body = await r.json();
+  assert.equal(body.error.code, ErrorCode.InvalidRequest);
+  assert.equal(body.id ?? null, id);
+}
+
+test("handler.close({ drainMs }) (README Deploying; basic/transports Sending Messages item 6): a request in flight finishes with its own answer on its POST stream, not -32000; meanwhile an initialize, a modern request and a new request on the live session get 503, a notification is taken (202); then the handler closes, and the session's id gets 404 (Session Management item 3)", async () => {
+  const clock = new ManualClock();
+  const { handler, tools } = modernHandler(new Tools(), { clock });
+  const sid = await open(handler, V);
+  const running = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  await tools.waiting();
+  assert.equal((await running.message()).msg.params.data, "one");
+
+  const closing = handler.close({ drainMs: 10_000 });
+  const closed = settledFlag(closing);
+  await refusedAsClosing(await post(handler, initializeMessage(V, 7)), null);
+  await refusedAsClosing(await postModern(handler, modernRequest(8, "tools/list")), null);
+  await refusedAsClosing(await post(handler, call(2, "echo", { text: "late" }), sid, V), 2);
+  assert.equal((await post(handler, { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, sid, V)).status, 202);
+  await idle(20);
+  assert.equal(closed(), false, "the drain waits for the request in flight");
+  assert.equal(handler.sessionCount, 1);
+
+  tools.release();
+  assert.equal((await running.message()).msg.params.data, "two");
+  assert.deepEqual((await running.message()).msg, { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "waited" }] } });
+  await until(closed, 50);
+  assert.equal(handler.sessionCount, 0);
+  assert.deepEqual(tools.closed, ["server closed"]);
+  assert.equal(clock.pendingTimers, 0, "the drain's deadline is cancelled");
+  assert.equal((await post(handler, call(3, "echo"), sid, V)).status, 404);
+});
+
+test("handler.close({ drainMs }) with enableJsonResponse: the request in flight gets its own JSON answer", async () => {
+  const { handler, tools } = makeHandler(new Tools(), { enableJsonResponse: true });
+  const sid = await open(handler, V);
+  const pending = post(handler, call(1, "wait"), sid, V);
+  await tools.waiting();
+  const closed = settledFlag(handler.close({ drainMs: 10_000 }));
+  tools.release();
+  const r = await pending;
+  assert.equal(r.status, 200);
+  assert.deepEqual(await r.json(), { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "waited" }] } });
+  await until(closed, 50);
+  assert.equal(handler.sessionCount, 0);
+});
+
+test("handler.close({ drainMs }): past drainMs the handler closes as close() does, the request still running answered -32000 on its stream (Sending Messages item 6)", async () => {
+  const clock = new ManualClock();
+  const { handler, tools } = makeHandler(new Tools(), { clock });
+  const sid = await open(handler, V);
+  const running = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  await tools.waiting();
+  await running.message();
+  const closed = settledFlag(handler.close({ drainMs: 5_000 }));
+  clock.advance(4_999);
+  await idle(10);
+  assert.equal(closed(), false);
+  clock.advance(1);
+  const end = (await running.message()).msg;
+  assert.equal(end.id, 1);
+  assert.equal(end.error.code, ErrorCode.ConnectionClosed);
+  assert.match(end.error.message, /session terminated: server closed/);
+  await until(closed, 50);
+  assert.equal(handler.sessionCount, 0);
+});
+
+test("handler.close({ drainMs }): what a running request needs still comes in: the client's answer to the server's sampling request (202) lets the tool finish; a cancellation ends the drain's wait too", async () => {
+  const { handler } = makeHandler();
+  const sid = await open(handler, V);
+  const sampling = new SseReader(await post(handler, call(1, "sample"), sid, V));
+  const asked = (await sampling.message()).msg;
+  assert.equal(asked.method, "sampling/createMessage");
+  const cancelled = new SseReader(await post(handler, call(2, "wait"), sid, V));
+  await cancelled.message();
+  const closed = settledFlag(handler.close({ drainMs: Infinity }));
+  const answer = { jsonrpc: "2.0", id: asked.id, result: { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" } };
+  assert.equal((await post(handler, answer, sid, V)).status, 202);
+  assert.deepEqual((await sampling.message()).msg, { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "sampled" }] } });
+  await idle(10);
+  assert.equal(closed(), false, "request 2 still runs");
+  assert.equal((await post(handler, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } }, sid, V)).status, 202);
+  await until(closed, 50);
+  assert.equal(handler.sessionCount, 0);
+});
+
+test("handler.close({ drainMs }) (modern era; subscriptions Graceful Closure): an open subscriptions/listen gets its completion result at once and does not hold the drain; a modern request in flight answers with its own result; a later close() ends the drain at once", async () => {
+  const server = new McpServer({ name: "drain", version: "1" }, { session: { versions: ["2026-07-28", V] } });
+  const gates = [deferred(), deferred()];
+  let started = 0;
+  server.tool("slow", {}, async () => {
+    await gates[started++].promise;
+    return { content: [{ type: "text", text: "slow done" }] };
+  });
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession(), modernStreamAfterMs: 60_000, clock: new ManualClock() });
+  const listen = new SseReader(await postModern(handler, modernRequest("L", "subscriptions/listen", { notifications: { toolsListChanged: true } })));
+  assert.equal((await listen.message()).msg.method, "notifications/subscriptions/acknowledged");
+  const slow = postModern(handler, modernRequest(1, "tools/call", { name: "slow" }));
+  await until(() => started === 1, 50);
+
+  const closing = handler.close({ drainMs: 60_000 });
+  const closed = settledFlag(closing);
+  assert.equal((await listen.message()).msg.result.resultType, "complete");
+  assert.equal(await listen.next(), undefined, "the listen stream ends");
+  gates[0].resolve();
+  assert.equal((await answerOf(await slow)).result.content[0].text, "slow done");
+  await until(closed, 50);
+
+  // A second handler: close() without drainMs during a drain ends it now.
+  const h2 = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession(), modernStreamAfterMs: 60_000, clock: new ManualClock() });
+  const slow2 = postModern(h2, modernRequest(2, "tools/call", { name: "slow" }));
+  await until(() => started === 2, 50);
+  const drained = settledFlag(h2.close({ drainMs: 60_000 }));
+  await h2.close();
+  assert.equal(drained(), true);
+  const cut = await answerOf(await slow2);
+  assert.equal(cut.error.code, ErrorCode.InternalError);
+  assert.match(cut.error.message, /request terminated: server closed/);
+  gates[1].resolve();
+});
+
+test("handler.close({ drainMs }): nothing in flight closes at once; a drainMs that is not a number >= 0 throws a RangeError and leaves the handler serving", async () => {
+  const { handler } = makeHandler();
+  for (const drainMs of [-1, Number.NaN, "10" as never]) assert.throws(() => handler.close({ drainMs }), RangeError);
+  const sid = await open(handler, V);
+  await handler.close({ drainMs: 60_000 });
+  assert.equal(handler.sessionCount, 0);
+  assert.equal((await post(handler, call(1, "echo"), sid, V)).status, 404);
+});
