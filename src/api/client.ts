@@ -45,7 +45,8 @@ import { methodSpec } from "../model/methods.js";
 import { missingCapability } from "../session/capabilities.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
-import type { JsonObject } from "../jsonrpc/types.js";
+import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import type { SubscriptionFilter } from "../modern/subscriptions.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { callListener } from "../driver/listener.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
@@ -61,6 +62,7 @@ import { sessionOwner } from "./tasks-server.js";
 import type { Transport } from "./transport.js";
 import { CLIENT_OPTION_NAMES, checkHandlers, type CallOptions, type McpClientCoreOptions, type McpClientOptions } from "./client/options.js";
 import { relatedResult, serve, type ClientFeatures } from "./client/features.js";
+import { ClientSubscriptions, type Subscription, type SubscriptionListener } from "./client/subscriptions.js";
 import { checkTaskResult, clientTasks, endWaits, mayCreateTask, rememberTask, waitForTaskResult, type ClientTasks } from "./client/tasks.js";
 import type {
   CallToolResult,
@@ -133,6 +135,16 @@ export class McpClientCore {
   private readonly toolTaskSupport = new Map<string, ToolTaskSupport>();
   /** The re-list of tools in flight, shared by the results waiting on it (see relistTools). */
   private relisting: Promise<Set<string>> | undefined;
+  /** What {@link McpClientCore.listen} opened. */
+  private readonly subscriptions = new ClientSubscriptions({
+    modern: () => isModernVersion(this.version),
+    serverCapabilities: () => this.peer?.capabilities,
+    request: (method, params, options, onId) => this.issue(method, params, options, onId),
+    onNotification: (method, fn) => this.onNotification(method, fn),
+    onClose: (fn) => this.onClose(fn),
+    onSessionRenewed: (fn) => this.onSessionRenewed(fn),
+    report: (fn) => callListener(fn, undefined, undefined, this.options.onError),
+  });
   /** The `server/discover` question in flight, shared by the requests waiting on it (see request). */
   private rediscovering: Promise<unknown> | undefined;
   /** When the server may next be asked `server/discover` before a refusal (clock ms; see request). */
@@ -288,12 +300,17 @@ export class McpClientCore {
    * then the request meets the kernel's check again, and is refused if still undeclared.
    */
   request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
+    return this.issue(method, params, options);
+  }
+
+  /** {@link request}; `onId` hears the id the request goes out with, before any answer can come. */
+  private issue(method: string, params: JsonObject | undefined, options: CallOptions | undefined, onId?: (id: RequestId) => void): Promise<JsonObject> {
     if (this.endpoint === undefined) return notConnected();
     if (isModernVersion(this.version) && this.undeclaredByServer(method)) {
       const asking = this.rediscover(options);
-      if (asking !== undefined) return asking.then(() => this.send(method, params, options));
+      if (asking !== undefined) return asking.then(() => this.send(method, params, options, onId));
     }
-    return this.send(method, params, options);
+    return this.send(method, params, options, onId);
   }
 
   /** Whether `method` needs a server capability the server's last declaration lacks (a missing one of the client's own no answer can change). */
@@ -314,11 +331,12 @@ export class McpClientCore {
     return (this.rediscovering = asked.finally(() => (this.rediscovering = undefined)));
   }
 
-  private send(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
+  private send(method: string, params?: JsonObject, options?: CallOptions, onId?: (id: RequestId) => void): Promise<JsonObject> {
     // (Closed while it asked the server again: as any request after close.)
     if (this.endpoint === undefined) return notConnected();
     const state = this.endpoint.state;
     const id = state.nextId;
+    onId?.(id);
     let sent = this.endpoint.request(method, params, options);
     if (method === "tools/call" && isModernVersion(this.version)) {
       // A retry after -32020 sends what went out now: the application may edit its arguments
@@ -562,6 +580,23 @@ export class McpClientCore {
     return () => void set.delete(fn);
   }
 
+  /**
+   * Subscribes to changes, in either era: `fn` hears each notification the subscription
+   * brings (list_changed for the lists `filter` names, `notifications/resources/updated`
+   * for its `resourceSubscriptions`, and with the tasks extension `notifications/tasks` for
+   * its `taskIds`). Resolves once the server acknowledged it, with what it agreed to send.
+   * Modern: a `subscriptions/listen` request held open, whose notifications are told apart
+   * from another subscription's by their `subscriptionId` (draft
+   * `basic/patterns/subscriptions`); legacy: the list_changed notifications the server's
+   * capabilities announce and `resources/subscribe` for each URI. `options.signal` or
+   * `close()` ends it; `ended` says how it ended. Notifications still reach
+   * {@link McpClient.onNotification} listeners too.
+   */
+  listen(filter: SubscriptionFilter, fn: SubscriptionListener, options?: CallOptions): Promise<Subscription> {
+    if (this.endpoint === undefined) return notConnected();
+    return this.subscriptions.open(filter, fn, options);
+  }
+
   /** Listens for the connection closing, from either side. */
   onClose(fn: (reason: string) => void): () => void {
     this.closeListeners.add(fn);
@@ -576,6 +611,7 @@ export class McpClientCore {
   }
 
   private emit(method: string, params: JsonObject | undefined): void {
+    this.subscriptions.deliver(method, params);
     const set = this.listeners.get(method);
     if (set === undefined) return;
     for (const fn of set) callListener(fn, params, undefined, this.options.onError);

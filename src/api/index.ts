@@ -46,6 +46,8 @@ export {
   type RequestStateRejection,
 } from "./mrtr.js";
 export { McpClient, McpClientCore, type ClientHandlers, type McpClientOptions, type McpClientCoreOptions, type CallOptions } from "./client.js";
+export type { Subscription, SubscriptionEnd, SubscriptionListener } from "./client/subscriptions.js";
+export type { SubscriptionFilter } from "../modern/subscriptions.js";
 export { TaskRuntime, taskIdFrom, TASK_ID_BYTES, type TaskRuntimeOptions, type TaskWork } from "./tasks.js";
 export { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 export { parseUriTemplate, matchUriTemplate, expandUriTemplate, type UriTemplate, type UriTemplateExpression, type UriTemplateValue, type UriTemplateVariable } from "./uri-template.js";

@@ -1,0 +1,131 @@
+// McpClient.listen: one subscription API over both eras. Spec: draft
+// basic/patterns/subscriptions (the acknowledgment first, with the subset the server
+// agreed to; every notification tagged with the listen's id, which on stdio clients MUST
+// use to tell subscriptions apart; cancellation by notifications/cancelled on stdio;
+// Graceful Closure) and 2025-11-25 server/resources (resources/subscribe, unsubscribe,
+// notifications/resources/updated), server/tools (list_changed when listChanged).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpServer } from "../../src/api/server.js";
+import { McpClient } from "../../src/api/client.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { CLIENT, connect, rejection, SERVER } from "./setup.js";
+
+const MODERN = { session: { versions: ["2026-07-28" as const] } };
+const LEGACY = { session: { versions: ["2025-11-25" as const] } };
+const ok = { content: [{ type: "text" as const, text: "ok" }] };
+
+function library(s: McpServer): void {
+  s.tool("t", {}, () => ok);
+  for (const uri of ["file:///a", "file:///b"]) s.resource(uri, { name: uri }, () => ({ contents: [{ uri, text: "x" }] }));
+}
+
+/** What a subscription's listener heard, as `method uri?`. */
+function recorder(): { heard: string[]; fn: (method: string, params: JsonObject | undefined) => void } {
+  const heard: string[] = [];
+  return { heard, fn: (method, params) => void heard.push(typeof params?.uri === "string" ? `${method} ${params.uri}` : method) };
+}
+
+test("McpClient.listen (draft subscriptions, stdio-like channel): two concurrent subscriptions each hear only their own notifications, told apart by subscriptionId; each resolves with its acknowledged filter; close() cancels its listen (notifications/cancelled) and it hears nothing more; the server's Graceful Closure ends the other with graceful: true", async () => {
+  const c = await connect(library, MODERN, MODERN);
+  const tools = recorder();
+  const files = recorder();
+  const a = await c.client.listen({ toolsListChanged: true, promptsListChanged: true }, tools.fn);
+  const b = await c.client.listen({ resourceSubscriptions: ["file:///a"] }, files.fn);
+  // The server declared no prompts, so it does not agree to promptsListChanged.
+  assert.deepEqual(a.acknowledged, { toolsListChanged: true });
+  assert.deepEqual(b.acknowledged, { resourceSubscriptions: ["file:///a"] });
+
+  c.server.tool("t2", {}, () => ok);
+  c.server.notifyResourceUpdated("file:///a");
+  c.server.notifyResourceUpdated("file:///b");
+  await c.client.listTools();
+  await c.client.listTools();
+  assert.deepEqual(tools.heard, ["notifications/tools/list_changed"]);
+  assert.deepEqual(files.heard, ["notifications/resources/updated file:///a"]);
+
+  const listenIds = c.sent("client", "subscriptions/listen").map((m) => m.id);
+  a.close();
+  assert.deepEqual(await a.ended, { graceful: false, reason: "closed by the client" });
+  assert.deepEqual(c.sent("client", "notifications/cancelled").map((m) => m.params.requestId), [listenIds[0]]);
+  c.server.tool("t3", {}, () => ok);
+  await c.client.listTools();
+  await c.client.listTools();
+  assert.deepEqual(tools.heard, ["notifications/tools/list_changed"], "a closed subscription hears nothing more");
+
+  c.server.close();
+  assert.deepEqual(await b.ended, { graceful: true, reason: "the server ended the subscription" });
+});
+
+test("McpClient.listen (draft subscriptions): a listen the server refuses rejects with its error (taskIds without the tasks extension: -32021); a signal already aborted rejects -32800 without sending; the caller's signal ends an open one", async () => {
+  const c = await connect(library, MODERN, MODERN);
+  const e = await rejection(c.client.listen({ taskIds: ["x"] }, () => {}));
+  assert.equal(e.code, ErrorCode.MissingRequiredClientCapability);
+  const aborted = new AbortController();
+  aborted.abort();
+  const before = c.sent("client", "subscriptions/listen").length;
+  assert.equal((await rejection(c.client.listen({ toolsListChanged: true }, () => {}, { signal: aborted.signal }))).code, ErrorCode.RequestCancelled);
+  assert.equal(c.sent("client", "subscriptions/listen").length, before);
+  const ac = new AbortController();
+  const sub = await c.client.listen({ toolsListChanged: true }, () => {}, { signal: ac.signal });
+  ac.abort();
+  assert.deepEqual(await sub.ended, { graceful: false, reason: "aborted by the caller's signal" });
+});
+
+test("McpClient.listen (2025-11-25 server/resources, server/tools): in a legacy session the acknowledged filter is what the server's capabilities offer; each URI is subscribed once however many subscriptions hold it, and unsubscribed when the last lets go; each hears only its URIs; client close ends them", async () => {
+  const c = await connect(library, LEGACY, LEGACY);
+  const first = recorder();
+  const second = recorder();
+  const one = await c.client.listen({ toolsListChanged: true, resourceSubscriptions: ["file:///a"] }, first.fn);
+  const two = await c.client.listen({ resourceSubscriptions: ["file:///a", "file:///b"], taskIds: ["t"] }, second.fn);
+  assert.deepEqual(one.acknowledged, { toolsListChanged: true, resourceSubscriptions: ["file:///a"] });
+  assert.deepEqual(two.acknowledged, { resourceSubscriptions: ["file:///a", "file:///b"] });
+  const subscribed = () => c.sent("client", "resources/subscribe").map((m) => m.params.uri);
+  const unsubscribed = () => c.sent("client", "resources/unsubscribe").map((m) => m.params.uri);
+  assert.deepEqual(subscribed(), ["file:///a", "file:///b"]);
+
+  c.server.notifyResourceUpdated("file:///a");
+  c.server.notifyResourceUpdated("file:///b");
+  c.server.tool("t2", {}, () => ok);
+  await c.client.ping();
+  await c.client.ping();
+  assert.deepEqual(first.heard, ["notifications/resources/updated file:///a", "notifications/tools/list_changed"]);
+  assert.deepEqual(second.heard, ["notifications/resources/updated file:///a", "notifications/resources/updated file:///b"]);
+
+  two.close();
+  assert.deepEqual(await two.ended, { graceful: false, reason: "closed by the client" });
+  await c.client.ping();
+  assert.deepEqual(unsubscribed(), ["file:///b"], "file:///a is still held by the first subscription");
+  c.server.notifyResourceUpdated("file:///a");
+  await c.client.ping();
+  assert.equal(second.heard.length, 2);
+  assert.equal(first.heard.length, 3);
+
+  c.client.close();
+  const end = await one.ended;
+  assert.equal(end.graceful, false);
+  assert.match(end.reason, /connection closed/);
+});
+
+test("McpClient.listen over Streamable HTTP (draft streamable-http: a listen is its own POST stream; closing it cancels): a modern subscription hears its notifications; close() ends its stream and the server forgets it", async () => {
+  const server = new McpServer(SERVER, MODERN);
+  library(server);
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+  const client = new McpClient(CLIENT, MODERN);
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", { fetch: async (url, init) => handler(new Request(url, init)) }));
+  const files = recorder();
+  const sub = await client.listen({ resourceSubscriptions: ["file:///b"] }, files.fn);
+  assert.equal(server.connectionCount, 1);
+  server.notifyResourceUpdated("file:///b");
+  for (let i = 0; i < 50 && files.heard.length === 0; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(files.heard, ["notifications/resources/updated file:///b"]);
+  sub.close();
+  assert.equal((await sub.ended).graceful, false);
+  for (let i = 0; i < 50 && server.connectionCount > 0; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(server.connectionCount, 0, "the server's listen ended with its stream");
+  client.close();
+  handler.close();
+});

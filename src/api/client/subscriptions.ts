@@ -1,0 +1,230 @@
+/**
+ * `McpClient.listen`: one way to hear about changes, whichever era the session speaks.
+ *
+ * Spec, modern: draft `basic/patterns/subscriptions`. A `subscriptions/listen` request
+ * stays open; its acknowledgment comes first and lists the subset the server agreed to
+ * honour; every notification on it carries the listen's JSON-RPC id in `_meta`
+ * (`io.modelcontextprotocol/subscriptionId`), which on stdio clients MUST use to tell
+ * subscriptions apart; the client ends it by cancelling the request; the server ends it
+ * gracefully with a result, and a transport that closes without one is an unexpected end.
+ *
+ * Spec, legacy: 2025-11-25 `server/tools`, `server/prompts`, `server/resources`. A
+ * server that declared `listChanged` sends list_changed notifications unasked; one that
+ * declared `resources.subscribe` sends `notifications/resources/updated` for each URI a
+ * `resources/subscribe` named, until `resources/unsubscribe`. The acknowledged filter is
+ * what those capabilities offer. A URI two subscriptions share is subscribed once and
+ * unsubscribed when the last lets go; after a new HTTP session (404) the URIs are
+ * subscribed again, as its server knows nothing of the old session's.
+ */
+import type { JsonObject, RequestId } from "../../jsonrpc/types.js";
+import { McpError } from "../../driver/endpoint.js";
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import { MetaKey } from "../../model/meta.js";
+import { agreedFilter, type SubscriptionFilter } from "../../modern/subscriptions.js";
+import type { CallOptions } from "./options.js";
+
+/** A subscription {@link McpClient.listen} opened. */
+export interface Subscription {
+  /** What the server agreed to send: the acknowledgment's filter (legacy: what its capabilities offer). */
+  readonly acknowledged: SubscriptionFilter;
+  /**
+   * Settles once the subscription is over (never rejects): `graceful` when the server ended
+   * it with its completion result; otherwise `reason` says what ended it (`close()`, the
+   * caller's signal, the connection).
+   */
+  readonly ended: Promise<SubscriptionEnd>;
+  /** Ends the subscription (modern: the listen request is cancelled; legacy: the URIs no other subscription holds are unsubscribed). */
+  close(): void;
+}
+
+/** How a subscription ended. */
+export interface SubscriptionEnd {
+  graceful: boolean;
+  reason: string;
+}
+
+/** Hears each notification of one subscription (the acknowledgment is not one of them). */
+export type SubscriptionListener = (method: string, params: JsonObject | undefined) => void;
+
+/** What the subscriptions take from their client. */
+export interface SubscriptionHost {
+  /** Whether the session speaks a modern version. */
+  modern(): boolean;
+  /** The server's capabilities. */
+  serverCapabilities(): JsonObject | undefined;
+  /** Sends a request; `onId` hears the JSON-RPC id it goes out with. */
+  request(method: string, params: JsonObject | undefined, options: CallOptions | undefined, onId?: (id: RequestId) => void): Promise<JsonObject>;
+  onNotification(method: string, fn: (params: JsonObject | undefined) => void): () => void;
+  onClose(fn: (reason: string) => void): () => void;
+  onSessionRenewed(fn: () => void): () => void;
+  /** Where a listener's throw goes. */
+  report(fn: () => void): void;
+}
+
+const LIST_CHANGED: ReadonlyArray<readonly [keyof SubscriptionFilter, string]> = [
+  ["toolsListChanged", "notifications/tools/list_changed"],
+  ["promptsListChanged", "notifications/prompts/list_changed"],
+  ["resourcesListChanged", "notifications/resources/list_changed"],
+];
+const UPDATED = "notifications/resources/updated";
+
+/** The subscriptions of one client. */
+export class ClientSubscriptions {
+  /** Open modern subscriptions, by the JSON-RPC id of their listen (as `_meta` carries it). */
+  private readonly modern = new Map<string | number, ModernSubscription>();
+  /** Legacy: how many subscriptions hold each URI. */
+  private readonly uris = new Map<string, number>();
+  private renewHook: (() => void) | undefined;
+
+  constructor(private readonly host: SubscriptionHost) {}
+
+  /** See {@link McpClient.listen}. */
+  open(filter: SubscriptionFilter, fn: SubscriptionListener, options?: CallOptions): Promise<Subscription> {
+    if (options?.signal?.aborted) return Promise.reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted before the subscription was opened" }));
+    return this.host.modern() ? this.openModern(filter, fn, options) : this.openLegacy(filter, fn, options);
+  }
+
+  /** A notification from the server: one that names an open subscription goes to it (the acknowledgment opens it). */
+  deliver(method: string, params: JsonObject | undefined): void {
+    const id = (params?._meta as JsonObject | undefined)?.[MetaKey.subscriptionId];
+    if (typeof id !== "string" && typeof id !== "number") return;
+    this.modern.get(id)?.heard(method, params);
+  }
+
+  private openModern(filter: SubscriptionFilter, fn: SubscriptionListener, options: CallOptions | undefined): Promise<Subscription> {
+    const abort = new AbortController();
+    const sub = new ModernSubscription(fn, abort, this.host);
+    let id: RequestId | undefined;
+    const listen = this.host.request("subscriptions/listen", { notifications: filter as JsonObject }, { timeoutMs: options?.timeoutMs, signal: abort.signal }, (sent) => {
+      id = sent;
+      this.modern.set(sent, sub);
+    });
+    sub.follow(listen, options?.signal, () => {
+      if (id !== undefined && this.modern.get(id) === sub) this.modern.delete(id);
+    });
+    return sub.opened;
+  }
+
+  private async openLegacy(filter: SubscriptionFilter, fn: SubscriptionListener, options: CallOptions | undefined): Promise<Subscription> {
+    const host = this.host;
+    const requested = filter.resourceSubscriptions ?? [];
+    const agreed = agreedFilter(filter, host.serverCapabilities() ?? {}, requested.length);
+    delete agreed.taskIds;
+    const uris = agreed.resourceSubscriptions ?? [];
+    const bounds = { timeoutMs: options?.timeoutMs, signal: options?.signal };
+    const taken: string[] = [];
+    try {
+      for (const uri of uris) {
+        await this.hold(uri, bounds);
+        taken.push(uri);
+      }
+    } catch (e) {
+      for (const uri of taken) this.release(uri);
+      throw e;
+    }
+    const watched = new Set(uris);
+    let settle!: (end: SubscriptionEnd) => void;
+    const ended = new Promise<SubscriptionEnd>((r) => (settle = r));
+    const stops: Array<() => void> = [];
+    let open = true;
+    const end = (reason: string): void => {
+      if (!open) return;
+      open = false;
+      for (const stop of stops) stop();
+      for (const uri of uris) this.release(uri);
+      settle({ graceful: false, reason });
+    };
+    const pass = (method: string) => (params: JsonObject | undefined) => host.report(() => fn(method, params));
+    for (const [key, method] of LIST_CHANGED) if (agreed[key] === true) stops.push(host.onNotification(method, pass(method)));
+    if (uris.length > 0) stops.push(host.onNotification(UPDATED, (params) => typeof params?.uri === "string" && watched.has(params.uri) && pass(UPDATED)(params)));
+    stops.push(host.onClose((reason) => end(`connection closed: ${reason}`)));
+    const signal = options?.signal;
+    if (signal !== undefined) {
+      const onAbort = (): void => end("aborted by the caller's signal");
+      signal.addEventListener("abort", onAbort, { once: true });
+      stops.push(() => signal.removeEventListener("abort", onAbort));
+    }
+    return { acknowledged: agreed, ended, close: () => end("closed by the client") };
+  }
+
+  /** One more subscription holds `uri`: the first subscribes it. */
+  private async hold(uri: string, options: CallOptions): Promise<void> {
+    const n = this.uris.get(uri) ?? 0;
+    if (n === 0) await this.host.request("resources/subscribe", { uri }, options);
+    this.uris.set(uri, (this.uris.get(uri) ?? 0) + 1);
+    // The server of a new HTTP session knows none of the old one's subscriptions.
+    this.renewHook ??= this.host.onSessionRenewed(() => {
+      for (const held of this.uris.keys()) this.host.request("resources/subscribe", { uri: held }, undefined).catch(() => {});
+    });
+  }
+
+  /** A subscription lets go of `uri`: the last unsubscribes it (its failure is of no consequence to anyone). */
+  private release(uri: string): void {
+    const n = (this.uris.get(uri) ?? 1) - 1;
+    if (n > 0) return void this.uris.set(uri, n);
+    this.uris.delete(uri);
+    this.host.request("resources/unsubscribe", { uri }, undefined).catch(() => {});
+  }
+}
+
+/** One open `subscriptions/listen`. */
+class ModernSubscription {
+  /** Resolves with the subscription at its acknowledgment, rejects if the listen fails first. */
+  readonly opened: Promise<Subscription>;
+  private accept!: (s: Subscription) => void;
+  private refuse!: (e: unknown) => void;
+  private acknowledged = false;
+  private settle!: (end: SubscriptionEnd) => void;
+  private readonly ended = new Promise<SubscriptionEnd>((r) => (this.settle = r));
+  private closedBy: string | undefined;
+
+  constructor(
+    private readonly fn: SubscriptionListener,
+    private readonly abort: AbortController,
+    private readonly host: SubscriptionHost,
+  ) {
+    this.opened = new Promise((resolve, reject) => ((this.accept = resolve), (this.refuse = reject)));
+  }
+
+  /** Settles the subscription with its listen request; `forget` takes it out of the client's table. */
+  follow(listen: Promise<JsonObject>, signal: AbortSignal | undefined, forget: () => void): void {
+    const onAbort = (): void => this.close("aborted by the caller's signal");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    listen.then(
+      () => {
+        // A graceful end (draft Graceful Closure), before an acknowledgment too: the server is shutting down.
+        this.acknowledge({});
+        this.settle({ graceful: true, reason: "the server ended the subscription" });
+      },
+      (e: unknown) => {
+        if (!this.acknowledged) this.refuse(e);
+        this.settle({ graceful: false, reason: this.closedBy ?? (e instanceof Error ? e.message : String(e)) });
+      },
+    );
+    void this.ended.then(() => {
+      signal?.removeEventListener("abort", onAbort);
+      forget();
+    });
+  }
+
+  /** A notification tagged with this subscription's id. */
+  heard(method: string, params: JsonObject | undefined): void {
+    if (method === "notifications/subscriptions/acknowledged") {
+      const agreed = params?.notifications;
+      return this.acknowledge(typeof agreed === "object" && agreed !== null && !Array.isArray(agreed) ? (agreed as SubscriptionFilter) : {});
+    }
+    // The server MUST NOT send one before the acknowledgment: such a one is not passed on.
+    if (this.acknowledged) this.host.report(() => this.fn(method, params));
+  }
+
+  private acknowledge(agreed: SubscriptionFilter): void {
+    if (this.acknowledged) return;
+    this.acknowledged = true;
+    this.accept({ acknowledged: agreed, ended: this.ended, close: () => this.close("closed by the client") });
+  }
+
+  private close(reason: string): void {
+    this.closedBy ??= reason;
+    this.abort.abort(new McpError({ code: ErrorCode.RequestCancelled, message: reason }));
+  }
+}
