@@ -129,3 +129,30 @@ test("McpClient.listen over Streamable HTTP (draft streamable-http: a listen is 
   client.close();
   handler.close();
 });
+
+test("McpClient.listen over Streamable HTTP, 2025-11-25 (basic/transports Session Management item 4: after a 404 the client starts a new session, whose server knows none of the old one's subscriptions): the URIs a listen holds are subscribed again on the new session, and its listener hears the new server's updates", async () => {
+  const generation = () => {
+    const server = new McpServer(SERVER);
+    library(server);
+    return { server, handler: createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() }) };
+  };
+  const one = generation();
+  const two = generation();
+  let live = one;
+  const client = new McpClient(CLIENT);
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", { fetch: async (url, init) => live.handler(new Request(url, init)) }));
+  const files = recorder();
+  const sub = await client.listen({ resourceSubscriptions: ["file:///a"] }, files.fn);
+  assert.deepEqual(sub.acknowledged, { resourceSubscriptions: ["file:///a"] });
+  // The server restarts: the old session id is unknown to the new process (404).
+  live = two;
+  one.handler.close();
+  await client.listTools();
+  for (let i = 0; i < 50 && files.heard.length === 0; i++) {
+    two.server.notifyResourceUpdated("file:///a");
+    await client.listTools();
+  }
+  assert.equal(files.heard[0], "notifications/resources/updated file:///a");
+  client.close();
+  two.handler.close();
+});
