@@ -10,6 +10,8 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ManualClock } from "../../src/driver/clock.js";
 import { detectRuntime, spawnStdioServer } from "../../src/transports/stdio.js";
+import { superviseChild, type SpawnFunction } from "../../src/transports/child.js";
+import { SPAWN_NONE } from "../harness/undefined-options.js";
 import { fixture, spawnFixture, wire } from "./runtime-suite.js";
 
 const ECHO_SERVER = fileURLToPath(new URL("../fixtures/stdio/echo-server.js", import.meta.url));
@@ -174,6 +176,37 @@ test("stdio client: stderr 'pipe' exposes the server's stderr as a ReadableStrea
   await c.endpoint.open();
   child.close();
   assert.match(await logs, /echo-server: ready/);
+});
+
+// README "Options checked where they are given": an option given as undefined is read as
+// one left out. The spawn transport's default of `batchWrites` (on) was spread under the
+// options, and an undefined one turned it off.
+test('README "Options checked where they are given" (an option given as undefined is read as left out): spawnStdioServer with every option undefined serves a round trip and exits cleanly; a burst sent in one turn goes to the child in one write as by default, and close() waits for the exit before SIGTERM (default 2 s, not at once)', async () => {
+  const child = spawnStdioServer(...fixture("echo-server"), { ...SPAWN_NONE, stderr: "ignore" });
+  const c = wire(child, "client");
+  await c.endpoint.open();
+  const r = await c.endpoint.request("tools/call", { name: "echo", arguments: { a: 1 } });
+  assert.deepEqual(r.content, [{ type: "text", text: '{"a":1}' }]);
+  child.close();
+  assert.deepEqual(await child.exited, { code: 0, signal: null });
+
+  // A scripted process: what is written to its stdin, and the signals it gets.
+  const written: string[] = [];
+  const signals: string[] = [];
+  let exit!: (code: number) => void;
+  const spawnScripted: SpawnFunction = (_command, _args, _options, events) => {
+    exit = (code) => events.exit({ code, signal: null });
+    return { pid: 1, stdin: { write: (chunk) => (written.push(chunk), true), waitDrain: () => {}, end: () => {} }, stderr: undefined, kill: (s) => void signals.push(s) };
+  };
+  const scripted = superviseChild(spawnScripted, "server", [], SPAWN_NONE);
+  for (let n = 1; n <= 3; n++) scripted.send(`{"n":${n}}`);
+  await turn();
+  assert.deepEqual(written, ['{"n":1}\n', '{"n":2}\n{"n":3}\n'], "the first line at once, the rest of the turn's in one write");
+  scripted.close();
+  await turn();
+  assert.deepEqual(signals, [], "no SIGTERM before shutdownTimeoutMs");
+  exit(0);
+  assert.deepEqual(await scripted.exited, { code: 0, signal: null });
 });
 
 test("runtime detection: Node here; Deno and Bun by their globals", () => {

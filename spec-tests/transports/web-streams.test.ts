@@ -14,6 +14,7 @@ import type { Transport } from "../../src/api/transport.js";
 import { INPUT_ENDED_REASON, LOCAL_CLOSE_REASON, type StreamChannel } from "../../src/transports/channel.js";
 import { forwardText, webStreamsTransport } from "../../src/transports/web-streams.js";
 import { errorText } from "../../src/transports/error-text.js";
+import { CLIENT_NONE, SERVER_NONE, WEB_STREAMS_NONE } from "../harness/undefined-options.js";
 
 type Chunk = Uint8Array | string;
 
@@ -108,6 +109,32 @@ test("writes are bounded by time, not by one burst: six concurrent calls with 3.
   const answers = await Promise.all(Array.from({ length: 6 }, () => client.callTool("big", { n: size })));
   assert.ok(answers.every((r) => (r.content[0] as { text: string }).text.length === size));
   assert.equal((transport as StreamChannel).closed, false);
+  await client.close();
+});
+
+// README "Options checked where they are given": an option given as undefined is read as
+// one left out. The adapter's default of `batchWrites` (on) was spread under the options,
+// and an undefined one turned it off.
+test('README "Options checked where they are given" (an option given as undefined is read as left out): webStreamsTransport with every option undefined carries a round trip as ndjson bytes, and joins a burst sent in one turn into one write as by default', async () => {
+  const w = gatedWritable(16, true);
+  const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable, WEB_STREAMS_NONE);
+  t.send('{"n":1}');
+  t.send('{"n":2}');
+  t.send('{"n":3}');
+  await new Promise<void>((r) => setImmediate(r));
+  await w.reached(2);
+  assert.deepEqual(text(w.chunks), ['{"n":1}\n', '{"n":2}\n{"n":3}\n'], "the first line at once, the rest of the turn's in one write");
+  assert.ok(w.chunks.every((c) => c instanceof Uint8Array), "ndjson bytes");
+  t.close();
+
+  const up = new TransformStream<Chunk, Chunk>();
+  const down = new TransformStream<Chunk, Chunk>();
+  const server = new McpServer({ name: "s", version: "1" }, SERVER_NONE);
+  server.tool("echo", {}, (a) => ({ content: [{ type: "text", text: JSON.stringify(a) }] }));
+  server.connect(webStreamsTransport(up.readable, down.writable, WEB_STREAMS_NONE));
+  const client = new McpClient({ name: "c", version: "1" }, CLIENT_NONE);
+  await client.connect(webStreamsTransport(down.readable, up.writable, WEB_STREAMS_NONE));
+  assert.deepEqual((await client.callTool("echo", { x: 1 })).content, [{ type: "text", text: '{"x":1}' }]);
   await client.close();
 });
 

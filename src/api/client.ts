@@ -50,7 +50,7 @@ import type { SubscriptionFilter } from "../modern/subscriptions.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { callListener } from "../driver/listener.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
-import { refuseMisspelledOptions } from "./option-names.js";
+import { refuseMisspelledOptions, withDefaults } from "./option-names.js";
 import { OutputMismatch, ToolOutputs, type OutputCheck } from "./tool-outputs.js";
 import { issuesText, peerJsonSchema } from "../schema/json-schema.js";
 import { implementationIssues } from "../session/session.js";
@@ -698,7 +698,7 @@ export class McpClientCore {
 export class McpClient extends McpClientCore {
   constructor(info: Implementation, options: McpClientOptions = {}) {
     const r = options.receiveTasks;
-    const receiveTasks = r === undefined || r === false ? undefined : r instanceof TaskRuntime ? r : new TaskRuntime({ clock: options.clock, onError: options.onError, ...(r === true ? {} : r) });
+    const receiveTasks = r === undefined || r === false ? undefined : r instanceof TaskRuntime ? r : new TaskRuntime(withDefaults({ clock: options.clock, onError: options.onError }, r === true ? undefined : r));
     super(info, { ...options, receiveTasks, jsonSchema: options.jsonSchema ?? peerJsonSchema, elicitationForms: options.elicitationForms ?? elicitationChecks });
   }
 }

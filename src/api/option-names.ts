@@ -88,6 +88,19 @@ function editsAtMost(a: string, b: string, max: number): boolean {
 }
 
 /**
+ * `options` laid over `defaults`, as `{ ...defaults, ...options }` but that an option given
+ * as `undefined` keeps its default, as a left-out one does (a caller forwarding an option it
+ * may not have: `{ batchWrites: true, ...{ batchWrites: undefined } }` turned batching off).
+ * Every other field of `options` is kept as given, `undefined` ones too, so a misspelled
+ * name still reaches the misspelling check of whatever takes the result.
+ */
+export function withDefaults<D extends object, T extends object>(defaults: D, options: T | undefined): D & T {
+  const out: Record<string, unknown> = { ...options };
+  for (const [k, v] of Object.entries(defaults)) if (out[k] === undefined) out[k] = v;
+  return out as D & T;
+}
+
+/**
  * Throws a RangeError naming the first of `keys` whose value is given but is no number
  * >= 0 (Infinity: no bound): text or NaN would be misread, not refused (`maxStallMs: NaN`
  * closed a stream transport at its first stall, a millisecond later).

@@ -58,7 +58,7 @@ import type { LoggingLevel, SessionInput, SessionOptions, SessionOutput } from "
 import { implementationIssues } from "../session/session.js";
 import { callListener } from "../driver/listener.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
-import { knownNames, refuseMisspelledOptions } from "./option-names.js";
+import { knownNames, refuseMisspelledOptions, withDefaults } from "./option-names.js";
 import type { RequestOrigin } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, wallClockOf } from "./mrtr.js";
 import type { Transport } from "./transport.js";
@@ -758,7 +758,7 @@ export class McpServer extends McpServerCore {
   declare readonly tasks: TaskRuntime;
 
   constructor(info: ServerInfo, options: McpServerOptions = {}) {
-    const tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime({ clock: options.clock, wallClock: options.wallClock, onError: options.onError, ...options.tasks });
+    const tasks = options.tasks instanceof TaskRuntime ? options.tasks : new TaskRuntime(withDefaults({ clock: options.clock, wallClock: options.wallClock, onError: options.onError }, options.tasks));
     super(info, { ...options, tasks, elicitationForms: options.elicitationForms ?? elicitationChecks });
   }
 }

@@ -32,7 +32,7 @@
  * Writes to stdin after it was closed are dropped, and stdin write errors (EPIPE from a
  * dead child) are ignored: the exit that follows is the event that carries the cause.
  */
-import { refuseMisreadNumbers } from "../api/option-names.js";
+import { refuseMisreadNumbers, withDefaults } from "../api/option-names.js";
 import { errorText } from "./error-text.js";
 import type { Transport } from "../api/transport.js";
 import { systemClock, type Clock } from "../driver/clock.js";
@@ -183,7 +183,7 @@ class ChildTransport implements StdioChild {
       waitDrain: (fn) => this.child.stdin.waitDrain(fn),
       end: () => this.endStdin(),
     };
-    this.channel = new StreamChannel(stdin, { batchWrites: true, ...options, framing: "ndjson" }, () => this.shutdown());
+    this.channel = new StreamChannel(stdin, { ...withDefaults({ batchWrites: true }, options), framing: "ndjson" }, () => this.shutdown());
     const events: ChildEvents = {
       stdout: (chunk) => this.channel.push(chunk),
       stdoutEnd: () => this.onStdoutEnd(),

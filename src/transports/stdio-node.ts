@@ -17,6 +17,7 @@
 import { spawn } from "node:child_process";
 import { Readable } from "node:stream";
 import type { Transport } from "../api/transport.js";
+import { withDefaults } from "../api/option-names.js";
 import { INPUT_ENDED_REASON, StreamChannel, type ChannelOptions, type Sink } from "./channel.js";
 import type { ChildEvents, SpawnedChild, SpawnOptions } from "./child.js";
 
@@ -48,7 +49,7 @@ export function nodeServerTransport(options: Omit<ChannelOptions, "framing"> = {
     channel.closeWith(INPUT_ENDED_REASON);
   };
   const onError = (e: Error) => channel.closeWith(`stdio failed: ${e.message}`);
-  const channel = new StreamChannel(nodeSink(stdout), { batchWrites: true, ...options, framing: "ndjson" }, () => {
+  const channel = new StreamChannel(nodeSink(stdout), { ...withDefaults({ batchWrites: true }, options), framing: "ndjson" }, () => {
     stdin.off("data", onData);
     stdin.off("end", onEnd);
     stdin.off("error", onError);

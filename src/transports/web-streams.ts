@@ -28,6 +28,7 @@
  */
 import { errorText } from "./error-text.js";
 import type { Transport } from "../api/transport.js";
+import { withDefaults } from "../api/option-names.js";
 import { INPUT_ENDED_REASON, StreamChannel, type ChannelOptions, type Sink } from "./channel.js";
 
 /** Options for {@link webStreamsTransport}. */
@@ -147,7 +148,7 @@ export function webStreamsTransport(
   // closing does) rejects writes with `undefined`: say what that means rather than "undefined".
   const writeFailed = (e: unknown) => channel.closeWith(`write failed: ${e === undefined ? "the stream was closed by its other end" : errorText(e)}`, false);
   const sink = new WriterSink(writer, bytes, writeFailed);
-  const channel = new StreamChannel(sink, { batchWrites: true, ...options }, () => {
+  const channel = new StreamChannel(sink, withDefaults({ batchWrites: true }, options), () => {
     // Stops the read loop (its pending read resolves as done) and tells the peer.
     reader.cancel().then(ignore, ignore);
   });
