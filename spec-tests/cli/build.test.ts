@@ -297,6 +297,111 @@ test("build: the emitted declarations type-check in a strict consumer (exactOpti
   }
 });
 
+// README "Entry points, errors and the rest of the API" (types): every optional field of
+// an options or config object the application writes takes `undefined` as well, so that a
+// strict consumer (`exactOptionalPropertyTypes`) may forward a setting it may not have
+// (`{ onError: maybeFn }`, `{ timeoutMs: opts.timeout }`). `Forwarded<T>` is `T` with each
+// optional field's value possibly `undefined`: one whole such object per options type.
+test("build: README \"Entry points, errors and the rest of the API\" (types): a strict consumer (exactOptionalPropertyTypes) may pass undefined for any optional option, to every options and config type; callbacks still take narrower parameters; resolved options are never undefined", () => {
+  const consumer = consumerWithPackage();
+  try {
+    const usage = `
+import {
+  McpServer, McpServerCore, McpClient, McpClientCore, TaskRuntime, Endpoint, StreamChannel, attach, createSession, createTaskTable, createMemoryPair, connectMemory,
+  webStreamsTransport, createHttpHandler, httpClientTransport, decode, createJsonSchemaValidator, protectedResource, oauthFetch, createOAuthState,
+  type McpServerOptions, type McpServerCoreOptions, type McpClientOptions, type McpClientCoreOptions, type ClientHandlers, type CallOptions, type PeerRequestOptions,
+  type SessionOptions, type RequestOptions, type EndpointHooks, type AttachHooks, type ToolConfig, type ResourceConfig, type ResourceTemplateConfig, type PromptConfig,
+  type TaskRuntimeOptions, type TaskTableOptions, type HttpHandlerOptions, type HttpSessionSetup, type HttpClientOptions, type ReconnectOptions, type MemoryPairOptions,
+  type ChannelOptions, type WebStreamsOptions, type SpawnOptions, type DecodeOptions, type JsonSchemaOptions, type ProtectedResourceOptions, type OAuthClientConfig,
+  type OAuthFetchOptions, type Transport, type Sink, type SessionState, type TaskTableState,
+} from "mcp-kernel";
+import { serveNode, toNodeListener, spawnStdioServer, stdioServerTransport, nodeServerTransport, type NodeListenerOptions, type ServeNodeOptions, type StdioServerOptions } from "mcp-kernel/node";
+
+/** T as a caller forwarding its own optional settings has it: each optional field possibly undefined. */
+type Forwarded<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] | undefined : T[K] };
+declare function forwarded<T>(): Forwarded<T>;
+declare const transport: Transport;
+declare const sink: Sink;
+declare const readable: ReadableStream<Uint8Array | string>;
+declare const writable: WritableStream<Uint8Array | string>;
+const info = { name: "n", version: "1" };
+
+// The README's own cases: a callback and a timeout that may be undefined.
+declare const maybeFn: ((e: unknown) => void) | undefined;
+declare const opts: { timeout?: number | undefined };
+export const s0 = new McpServer(info, { onError: maybeFn });
+export async function c0(client: McpClient, args: { [key: string]: unknown } | undefined): Promise<unknown> {
+  return client.callTool("t", args, { timeoutMs: opts.timeout });
+}
+
+// Whole objects of each options type, every optional field possibly undefined.
+export const server = new McpServer(info, forwarded<McpServerOptions>());
+export const serverSession = new McpServer(info, { session: forwarded<McpServerOptions["session"] & object>() });
+export const serverCore = new McpServerCore(info, forwarded<McpServerCoreOptions>());
+export const serverTasks = new McpServer(info, { tasks: forwarded<TaskRuntimeOptions>() });
+export const client = new McpClient(info, forwarded<McpClientOptions>());
+export const clientHandlers = new McpClient(info, { handlers: forwarded<ClientHandlers>() });
+export const clientTasks = new McpClient(info, { receiveTasks: forwarded<TaskRuntimeOptions>() });
+export const clientCore = new McpClientCore(info, forwarded<McpClientCoreOptions>());
+export const runtime = new TaskRuntime(forwarded<TaskRuntimeOptions>());
+export const table: TaskTableState = createTaskTable(forwarded<TaskTableOptions>());
+export const session: SessionState = createSession(forwarded<SessionOptions>());
+export const endpoint = new Endpoint(forwarded<SessionOptions>(), forwarded<EndpointHooks>());
+export const attached = attach(transport, forwarded<SessionOptions>(), forwarded<AttachHooks>());
+export function register(s: McpServer): void {
+  s.tool("t", forwarded<ToolConfig>(), () => ({ content: [] }));
+  s.resource("r://a", forwarded<ResourceConfig>(), () => undefined);
+  s.resourceTemplate("r://{id}", forwarded<ResourceTemplateConfig>(), () => undefined);
+  s.prompt("p", forwarded<PromptConfig>(), () => ({ messages: [] }));
+  s.tool("ctx", {}, async (_args, ctx) => {
+    await ctx.elicit({ message: "m", requestedSchema: { type: "object", properties: {} } }, forwarded<PeerRequestOptions>());
+    await ctx.requestAsTask("roots/list", {}, forwarded<PeerRequestOptions & { ttl?: number }>());
+    return { content: [] };
+  });
+  createHttpHandler(forwarded<HttpHandlerOptions>());
+  createHttpHandler({ createSession: s.httpSession(), eventStore: forwarded<NonNullable<HttpHandlerOptions["eventStore"]>>() });
+  createHttpHandler({ createSession: () => forwarded<HttpSessionSetup>() });
+  s.httpSession(forwarded<{ principalOf?: (request: Request) => string | undefined }>());
+}
+export async function calls(c: McpClient): Promise<void> {
+  await c.callTool("t", {}, forwarded<CallOptions>());
+  await c.readResource("r://a", forwarded<CallOptions>());
+  await c.callToolAsTask("t", {}, forwarded<{ ttl?: number }>(), forwarded<CallOptions>());
+  await c.waitForTask("id", forwarded<CallOptions & { intervalMs?: number }>());
+  await attached.request("ping", undefined, forwarded<RequestOptions>());
+}
+export const transports = [
+  createMemoryPair(forwarded<MemoryPairOptions>()),
+  connectMemory((t) => t, (t) => t, forwarded<MemoryPairOptions>()),
+  webStreamsTransport(readable, writable, forwarded<WebStreamsOptions>()),
+  new StreamChannel(sink, forwarded<ChannelOptions>()),
+  httpClientTransport("http://localhost/mcp", forwarded<HttpClientOptions>()),
+  httpClientTransport("http://localhost/mcp", { reconnect: forwarded<ReconnectOptions>() }),
+  spawnStdioServer("node", [], forwarded<SpawnOptions>()),
+  stdioServerTransport(forwarded<StdioServerOptions>()),
+  nodeServerTransport(forwarded<StdioServerOptions>()),
+];
+export const nodeHttp = [toNodeListener(() => new Response(), forwarded<NodeListenerOptions>()), serveNode(() => new Response(), forwarded<ServeNodeOptions>())];
+export const decoded = decode("{}", forwarded<DecodeOptions>());
+export const validator = createJsonSchemaValidator(forwarded<JsonSchemaOptions>());
+export const guarded = protectedResource(async () => new Response(), forwarded<ProtectedResourceOptions>());
+export const authorized = oauthFetch(forwarded<OAuthFetchOptions>());
+export const preRegistered = createOAuthState({ serverUrl: "u", redirectUri: "r", clientName: "n", preRegistered: forwarded<NonNullable<OAuthClientConfig["preRegistered"]>>() });
+export const oauth = createOAuthState(forwarded<OAuthClientConfig>());
+
+// Callbacks are still compared as methods were: a narrower parameter type-checks.
+export const narrow = new McpServer(info, { onError: (e: Error) => console.error(e.message), onEvent: (e: { type: string }) => void e });
+// What the kernel resolved holds no undefined.
+export const resolved: number = session.options.requestTimeoutMs;
+export const ttl: number | null = table.options.defaultTtlMs;
+`;
+    writeFileSync(join(consumer, "forwarding.mts"), usage);
+    strictTypeCheck(consumer, ["es2022", "dom", "dom.iterable"], ["forwarding.mts"], "an options type refuses undefined for an optional field");
+  } finally {
+    rmSync(consumer, { recursive: true, force: true });
+  }
+});
+
 // A server-side TypeScript project often compiles without the DOM library (`lib: ["es2022"]`
 // and @types/node): every declaration the package ships, not only those its entries reach
 // today, must name only what Node's types declare too (`ReadableStreamReadResult` is the

@@ -406,7 +406,7 @@ export class McpClientCore {
    * showed without `execution.taskSupport` (or `"forbidden"`): the call goes out plain and
    * resolves with its result. A tool never listed is asked as a task.
    */
-  callToolAsTask(name: string, args?: JsonObject, task: { ttl?: number } = {}, options?: CallOptions): Promise<CreateTaskResult | CallToolResult> {
+  callToolAsTask(name: string, args?: JsonObject, task: { ttl?: number | undefined } = {}, options?: CallOptions): Promise<CreateTaskResult | CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     // 2025-11-25 tasks: without tasks.requests.tools.call, or for a tool without taskSupport, clients "MUST NOT attempt" it.
     if (this.toolTaskMode(name) !== "forbidden") {
@@ -473,7 +473,7 @@ export class McpClientCore {
    * task's input requests (their signal aborts then; it also aborts once the task stops
    * asking, and the wait goes on to what `tasks/get` says: see answerTaskInput in client/tasks.ts).
    */
-  waitForTask(taskId: string, options: CallOptions & { intervalMs?: number } = {}): Promise<JsonObject> {
+  waitForTask(taskId: string, options: CallOptions & { intervalMs?: number | undefined } = {}): Promise<JsonObject> {
     return waitForTaskResult(this.tasks, taskId, options);
   }
 

@@ -21,6 +21,7 @@
  */
 import { Endpoint, type EndpointHooks } from "../driver/endpoint.js";
 import type { Clock } from "../driver/clock.js";
+import type { Callback } from "../driver/listener.js";
 import { DEFAULT_LIMITS, tryEncode } from "../jsonrpc/codec.js";
 import { isJsonShaped } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
@@ -32,13 +33,13 @@ import { knownNames, refuseMisspelledOptions, shownValue } from "./option-names.
 /** Hooks of {@link attach}: the endpoint's, minus `send` (the transport is the sink), plus the transport's close. */
 export interface AttachHooks extends Omit<EndpointHooks, "send"> {
   /** The transport closed (after the endpoint has been told). */
-  onTransportClose?(reason: string): void;
+  onTransportClose?: Callback<(reason: string) => void> | undefined;
   /**
    * The endpoint exists; called before the transport delivers anything (a stream transport
    * hands over what it buffered, and its close, as soon as it is listened to), so the
    * other hooks can name the endpoint from their first call.
    */
-  onEndpoint?(endpoint: Endpoint): void;
+  onEndpoint?: Callback<(endpoint: Endpoint) => void> | undefined;
 }
 
 /** A message object with more arrays and objects than this crosses a values transport as text (walking it would cost what encoding does). */

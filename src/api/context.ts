@@ -227,7 +227,7 @@ export class ServerContext {
    * `options.timeoutMs` applies to each request, the wait on `tasks/result` included.
    * An `elicitation/create` form is checked as {@link ServerContext.request} checks it.
    */
-  async requestAsTask(method: string, params: JsonObject = {}, options: PeerRequestOptions & { ttl?: number } = {}): Promise<JsonObject> {
+  async requestAsTask(method: string, params: JsonObject = {}, options: PeerRequestOptions & { ttl?: number | undefined } = {}): Promise<JsonObject> {
     const { ttl, ...o } = options;
     const v = this.rc.protocolVersion;
     if (isModernVersion(v) || predatesTasks(v) || !acceptsTaskAugmented(this.rc.peer?.capabilities, method)) return this.request(method, params, o);

@@ -56,7 +56,7 @@ import { builtinJsonSchema, issuesText, type JsonSchemaValidator } from "../sche
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import type { LoggingLevel, SessionInput, SessionOptions, SessionOutput } from "../session/types.js";
 import { implementationIssues } from "../session/session.js";
-import { callListener } from "../driver/listener.js";
+import { callListener, type Callback } from "../driver/listener.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { knownNames, refuseMisspelledOptions, withDefaults } from "./option-names.js";
 import type { RequestOrigin } from "./context.js";
@@ -126,29 +126,29 @@ export interface EventOrigin {
 /** Options of an {@link McpServer}. */
 export interface McpServerOptions {
   /** Items per page of every list method (default 0: one page holds everything). */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** Validates tool arguments and structured results (default: the built-in 2020-12 validator). */
-  jsonSchema?: JsonSchemaValidator;
+  jsonSchema?: JsonSchemaValidator | undefined;
   /**
    * Checks of elicitation forms (`client/elicitation`): a `requestedSchema` outside the
    * restricted subset rejects `ctx.elicit` with `-32602` before anything is sent, and
    * accepted content that does not match the form rejects it with `-32603`.
    * {@link McpServer}: the built-in checks unless `false`; {@link McpServerCore}: only when given.
    */
-  elicitationForms?: ElicitationChecks | false;
+  elicitationForms?: ElicitationChecks | false | undefined;
   /** Announce list changes (`listChanged` on tools, resources, prompts; default true). */
-  listChanged?: boolean;
+  listChanged?: boolean | undefined;
   /** Offer `resources/subscribe` (default true). */
-  subscribe?: boolean;
+  subscribe?: boolean | undefined;
   /** Declare `logging`, so handlers may log and clients may set the level (default true). */
-  logging?: boolean;
+  logging?: boolean | undefined;
   /**
    * Capabilities merged over the derived ones, key by key: `experimental`, `extensions`,
    * or e.g. `{ tools: { listChanged: true } }` to declare tools before any is registered.
    */
-  capabilities?: JsonObject;
+  capabilities?: JsonObject | undefined;
   /** Serves requests this class does not (default: `-32601` Method not found). */
-  fallback?: RequestHandler;
+  fallback?: RequestHandler | undefined;
   /**
    * Wraps every request this server's handlers serve, on every connection (stdio, memory,
    * HTTP sessions, modern requests), `fallback` and `tasks/*` included: logging, timing,
@@ -158,18 +158,18 @@ export interface McpServerOptions {
    * kernel's own requests (`initialize`, `ping`, `server/discover`, `logging/setLevel`…) are
    * answered before any handler and never reach it.
    */
-  intercept?(method: string, params: JsonObject | undefined, ctx: RequestContext, next: () => Promise<JsonObject> | JsonObject): Promise<JsonObject> | JsonObject;
+  intercept?: Callback<(method: string, params: JsonObject | undefined, ctx: RequestContext, next: () => Promise<JsonObject> | JsonObject) => Promise<JsonObject> | JsonObject> | undefined;
   /** Session settings for {@link McpServer.connect} (versions, timeouts, limits). */
-  session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions">;
+  session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions"> | undefined;
   /**
    * The clock of {@link McpServer.connect}'s endpoints (default: the system clock). A clock
    * given here is also the wall clock of task times and `requestState` expiry unless
    * {@link McpServerOptions.wallClock} is given: a production clock on a monotonic scale
    * (one reading `performance.now()`) wants `wallClock: Date.now` beside it.
    */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /** Where an error a listener throws goes: a notification listener's, `onEvent`'s, a `ctx.request`'s `onProgress` (default: rethrown on a microtask). */
-  onError?(error: unknown): void;
+  onError?: Callback<(error: unknown) => void> | undefined;
   /**
    * Every kernel output of each connection (those of {@link McpServer.connect} and of
    * {@link McpServer.httpSession}) after the server has acted on it: diagnostics (a second
@@ -177,32 +177,32 @@ export interface McpServerOptions {
    * misses, `initialized`, and `close` when the kernel ends a connection itself (a fatal
    * error, missed keep-alives). For logs and metrics; what it throws goes to `onError`.
    */
-  onEvent?(event: SessionOutput, from: EventOrigin): void;
+  onEvent?: Callback<(event: SessionOutput, from: EventOrigin) => void> | undefined;
   /**
    * MRTR: seals the `requestState` of `input_required` answers to modern clients and
    * verifies it on the retry (default: HMAC-SHA256 with a random key per server; use
    * `hmacRequestState({ secret })` so several instances accept each other's state).
    */
-  requestState?: RequestStateCodec;
+  requestState?: RequestStateCodec | undefined;
   /**
    * MRTR: how long issued `requestState` stays valid, in ms (default 10 minutes; 0: no
    * expiry), on {@link McpServerOptions.wallClock}.
    */
-  requestStateTtlMs?: number;
+  requestStateTtlMs?: number | undefined;
   /**
    * The wall clock (ms since the epoch) of `requestState` expiry and of task times
    * (default `Date.now()`, or `clock` when one is given: tests). Given, every reading goes
    * through it: `mcp-kernel record` records them, and replay hands them back.
    */
-  wallClock?: () => number;
+  wallClock?: (() => number) | undefined;
   /** MRTR in a legacy session: most input rounds one call may take (default 8). */
-  maxInputRounds?: number;
+  maxInputRounds?: number | undefined;
   /**
    * Tasks (2025-11-25 `basic/utilities/tasks` and the `io.modelcontextprotocol/tasks`
    * extension): the runtime's settings, or a runtime to share. Tools registered with
    * `execution.taskSupport` "optional" or "required" run as tasks through it.
    */
-  tasks?: TaskRuntimeOptions | TaskRuntime;
+  tasks?: TaskRuntimeOptions | TaskRuntime | undefined;
 }
 
 /** Options of {@link McpServerCore}: those of {@link McpServer}, where tasks need a runtime given. */
@@ -230,7 +230,7 @@ const SERVER_OPTION_NAMES = /* @__PURE__ */ knownNames<McpServerOptions>()([
 
 export interface McpServerCoreOptions extends Omit<McpServerOptions, "tasks"> {
   /** The task runtime (`new TaskRuntime({ clock })`); without one, a tool with `execution.taskSupport` cannot be registered. */
-  tasks?: TaskRuntime;
+  tasks?: TaskRuntime | undefined;
 }
 
 /** A connected session the server tells about changes: an {@link Endpoint} is one. */
@@ -545,7 +545,7 @@ export class McpServerCore {
    * Tool, resource, prompt and completion handlers see the legacy session's id as
    * `ctx.sessionId` (undefined for a modern request) and the principal as `ctx.principal`.
    */
-  httpSession(options: { principalOf?: (request: Request) => string | undefined } = {}): (ctx: HttpSessionContext) => HttpSessionSetup {
+  httpSession(options: { principalOf?: ((request: Request) => string | undefined) | undefined } = {}): (ctx: HttpSessionContext) => HttpSessionSetup {
     return (ctx) => {
       let endpoint: Endpoint | undefined;
       const principal = options.principalOf?.(ctx.request);

@@ -29,6 +29,7 @@
  * process), from the injected clock when one is given.
  */
 import type { Clock } from "../driver/clock.js";
+import type { Callback } from "../driver/listener.js";
 import { McpError, toRpcError, type RequestContext } from "../driver/endpoint.js";
 import { ErrorCode, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -50,17 +51,17 @@ import { knownNames, refuseMisspelledOptions } from "./option-names.js";
 /** Options of a {@link TaskRuntime}: the table's, plus how to run it. */
 export interface TaskRuntimeOptions extends TaskTableOptions {
   /** Timers, and (when given) the wall clock too, so tests run on a `ManualClock` (default: the system clock and `Date.now()`). */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /** The wall clock of task times, when it is not `clock` (ms since the epoch; see `McpServerOptions.wallClock`). */
-  wallClock?: () => number;
+  wallClock?: (() => number) | undefined;
   /** Where records are written through (default: a {@link MemoryTaskStore}). */
-  store?: TaskStore;
+  store?: TaskStore | undefined;
   /** New task ids (default: 128 random bits, hex). They MUST be unguessable. */
-  generateTaskId?: () => string;
+  generateTaskId?: (() => string) | undefined;
   /** Start from a table snapshot (`snapshot()` output) or from a store's records, instead of empty. */
-  restore?: string | TaskTableState | readonly TaskRecord[];
+  restore?: string | TaskTableState | readonly TaskRecord[] | undefined;
   /** Where errors of the store and of diagnostics go (default: ignored; in a runtime that McpServer or McpClient makes, their `onError`). A store that refuses a task's first record fails its creation with `-32603`. */
-  onError?(error: unknown): void;
+  onError?: Callback<(error: unknown) => void> | undefined;
 }
 
 /** The names of {@link TaskRuntimeOptions}, for their misspelling check. */

@@ -43,17 +43,17 @@ export interface OAuthClientConfig {
   /** Shown on consent screens; sent in registration. */
   clientName: string;
   /** A Client ID Metadata Document URL (https, with a path) used as `client_id`. */
-  clientMetadataUrl?: string;
+  clientMetadataUrl?: string | undefined;
   /**
    * Pre-registered credentials and the issuer that issued them. Without `issuer` they are
    * bound to the first authorization server they are used with (recorded in `credentials`,
    * without the secret) and never sent to another.
    */
-  preRegistered?: { clientId: string; clientSecret?: string; issuer?: string; authMethod?: ClientAuthMethod };
+  preRegistered?: { clientId: string; clientSecret?: string | undefined; issuer?: string | undefined; authMethod?: ClientAuthMethod | undefined } | undefined;
   /** `native` for loopback redirect URIs unless set (client-registration, application_type). */
-  applicationType?: "native" | "web";
+  applicationType?: "native" | "web" | undefined;
   /** Step-up attempts for one operation before giving up (default 2). */
-  maxStepUps?: number;
+  maxStepUps?: number | undefined;
   /**
    * The MCP server's protocol version, when the application knows it. Only "2025-03-26"
    * changes the flow: that revision's fallbacks apply (no Protected Resource Metadata: the
@@ -61,7 +61,7 @@ export interface OAuthClientConfig {
    * `/authorize`, `/token`, `/register`). Later revisions require PRM and advertised PKCE,
    * so otherwise the flow refuses to proceed without them.
    */
-  protocolVersion?: string;
+  protocolVersion?: string | undefined;
 }
 
 /** Client credentials, keyed by the issuer that issued them (Authorization Server Binding). */

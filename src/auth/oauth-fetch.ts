@@ -50,13 +50,13 @@ export interface OAuthFetchOptions extends OAuthClientConfig {
    */
   openAuthorization: (url: string) => Promise<string | URL | URLSearchParams>;
   /** The fetch underneath. Default `globalThis.fetch`. */
-  fetch?: Fetch;
+  fetch?: Fetch | undefined;
   /** Credentials and tokens from an earlier run. */
-  saved?: OAuthSaved;
+  saved?: OAuthSaved | undefined;
   /** Called whenever credentials or tokens change. */
-  save?: (saved: OAuthSaved) => void | Promise<void>;
+  save?: ((saved: OAuthSaved) => void | Promise<void>) | undefined;
   /** Milliseconds since the epoch. Default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /** A `fetch` that sends the bearer token; a 401 refreshes or authorizes and a 403 `insufficient_scope` steps up, each followed by a retry (see the module doc). */

@@ -41,32 +41,32 @@ export interface ProtectedResourceOptions {
   /** Issuer URLs of the authorization servers that issue tokens for this resource. */
   authorizationServers: string[];
   /** Scopes a client needs for basic use; advertised in metadata and the 401 challenge. */
-  scopesSupported?: string[];
+  scopesSupported?: string[] | undefined;
   /** Decides whether a token is valid; undefined (or a rejection) means it is not. */
   verifyToken: (token: string) => Promise<VerifiedToken | undefined>;
   /**
    * The scopes a request needs, given its parsed JSON-RPC body (a batch is not possible
    * in the versions MCP supports). Default: `scopesSupported`.
    */
-  requiredScopes?: (body: unknown, request: Request) => string[] | Promise<string[]>;
+  requiredScopes?: ((body: unknown, request: Request) => string[] | Promise<string[]>) | undefined;
   /**
    * Whether the granted scopes satisfy a required one. Default: exact match, or a granted
    * scope that is a `:`-separated prefix of the required one (`files` covers
    * `files:read`), because servers MUST account for scope hierarchies.
    */
-  scopeSatisfies?: (granted: readonly string[], required: string) => boolean;
+  scopeSatisfies?: ((granted: readonly string[], required: string) => boolean) | undefined;
   /**
    * Largest POST body read for {@link ProtectedResourceOptions.requiredScopes}, in bytes:
    * a larger one is answered 413 unread (as the MCP handler would). Default 4 MiB, the
    * handler's default `maxBodyBytes`; give the handler's value if it has another.
    */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /** Extra fields of the metadata document (`resource_name`, `resource_documentation`...). */
-  metadata?: Record<string, unknown>;
+  metadata?: Record<string, unknown> | undefined;
   /** The clock for `expiresAt` (ms since the epoch). Default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Told about each rejection, without the token. */
-  onDiagnostic?: (d: { status: number; error: string; description: string }) => void;
+  onDiagnostic?: ((d: { status: number; error: string; description: string }) => void) | undefined;
 }
 
 /** The principal of a request that passed the checks, for the inner handler. */

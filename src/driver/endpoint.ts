@@ -22,7 +22,7 @@ import { MetaKey } from "../model/meta.js";
 import { answerableError } from "../model/error-codes.js";
 import { systemClock, type Clock } from "./clock.js";
 import { ChurnMap } from "./churn-map.js";
-import { callListener } from "./listener.js";
+import { callListener, type Callback } from "./listener.js";
 
 /** An error from the peer or the kernel, as a JavaScript Error carrying the JSON-RPC error. */
 export class McpError extends Error {
@@ -99,20 +99,20 @@ export interface RequestOptions {
    * (the session's `maxRequestTimeoutMs` still caps it). At the deadline the request fails
    * with `-32001` and is cancelled at the peer, as an abort cancels it.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The peer's request this one is issued on behalf of (for per-request streams). */
-  related?: RequestId;
+  related?: RequestId | undefined;
   /** Aborting it cancels the request: it fails with `-32800`, and the peer is told (`notifications/cancelled`; over HTTP in 2026-07-28, its stream closed). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Called with each `notifications/progress` for this request (asking for progress gives it a progress token). */
-  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: ((p: { progress: number; total?: number; message?: string }) => void) | undefined;
   /**
    * 2026-07-28 client: the lowest level of `notifications/message` the server may send for
    * this request (its `io.modelcontextprotocol/logLevel`); without it the server MUST NOT
    * send any (draft `server/utilities/logging`). Ignored in a legacy session, whose level
    * `logging/setLevel` sets.
    */
-  logLevel?: LoggingLevel;
+  logLevel?: LoggingLevel | undefined;
 }
 
 /** Callbacks an endpoint is wired to. */
@@ -124,20 +124,20 @@ export interface EndpointHooks {
    */
   send(message: JsonRpcMessage, related?: RequestId): void;
   /** Serves the peer's requests (default: every request is method-not-found). */
-  onRequest?: RequestHandler;
+  onRequest?: RequestHandler | undefined;
   /** Notifications from the peer. */
-  onNotification?(method: string, params: JsonObject | undefined): void;
+  onNotification?: Callback<(method: string, params: JsonObject | undefined) => void> | undefined;
   /** Diagnostics, stale connections and lifecycle events. */
-  onEvent?(event: SessionOutput): void;
+  onEvent?: Callback<(event: SessionOutput) => void> | undefined;
   /** The kernel asked for the transport to close (a fatal protocol error). */
-  onClose?(reason: string): void;
+  onClose?: Callback<(reason: string) => void> | undefined;
   /**
    * Where an error thrown by an application callback the endpoint calls (a request's
    * `onProgress`) goes; without it, it is rethrown on a fresh microtask. Either way the
    * endpoint goes on with the rest of its outputs: the response that came in the same
    * chunk is still delivered.
    */
-  onError?(error: unknown): void;
+  onError?: Callback<(error: unknown) => void> | undefined;
 }
 
 interface Pending {

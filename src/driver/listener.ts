@@ -4,6 +4,16 @@
  */
 
 /**
+ * The type of a callback option, `F`, with its parameters compared as a method's are
+ * (bivariantly). The options' callbacks were declared as methods (`onError?(error: unknown):
+ * void`), which cannot also take `undefined`; declared `onError?: Callback<(error: unknown)
+ * => void> | undefined` instead, they do (a caller compiled with `exactOptionalPropertyTypes`
+ * may forward one that may be undefined), and a function with a narrower parameter
+ * (`onError: (e: Error) => …`) still type-checks, as it did against the method.
+ */
+export type Callback<F extends (...args: never[]) => unknown> = { callback(...args: Parameters<F>): ReturnType<F> }["callback"];
+
+/**
  * Calls `fn(a, b)` so that a throwing listener cannot abort its caller's loop (the
  * endpoint's output, the rest of a stream channel's chunk): the error goes to `onError`,
  * or is rethrown on a fresh microtask (visible as an uncaught error, as an event emitter's

@@ -69,10 +69,13 @@ export const DEFAULT_LIMITS: DecodeLimits = { maxBytes: 4 * 1024 * 1024, maxDept
  */
 export const MAX_REQUEST_ID_LENGTH = 1024;
 
+/** The limits, each optional (its default when left out or `undefined`). */
+type OptionalLimits = { [K in keyof DecodeLimits]?: DecodeLimits[K] | undefined };
+
 /** Options for {@link decode}. */
-export interface DecodeOptions extends Partial<DecodeLimits> {
+export interface DecodeOptions extends OptionalLimits {
   /** Accept a JSON array as a batch (only `2025-03-26`). Default false: an array is `-32600`. */
-  allowBatch?: boolean;
+  allowBatch?: boolean | undefined;
 }
 
 /** What one message decodes to. `invalid` carries the exact error response to send back. */

@@ -94,21 +94,21 @@ export interface JsonSchemaValidator {
 /** Limits and format assertions for {@link createJsonSchemaValidator}. */
 export interface JsonSchemaOptions {
   /** Deepest nesting of subschemas in one schema (default 64). */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
   /** Most subschemas one schema may hold (default 10,000). */
-  maxSubschemas?: number;
+  maxSubschemas?: number | undefined;
   /**
    * Most interpreter steps one validation may take (default 100,000): a step per subschema
    * visited and per key, item, `required` name or 64 characters a keyword scans.
    */
-  maxSteps?: number;
+  maxSteps?: number | undefined;
   /** `format` name → assertion; formats not listed stay annotations (default: none). */
-  formats?: Readonly<Record<string, (value: string) => boolean>>;
+  formats?: Readonly<Record<string, (value: string) => boolean>> | undefined;
   /**
    * The schemas come from the peer (default false): refuse patterns that can backtrack
    * exponentially and charge each pattern test its worst-case cost (see the module comment).
    */
-  untrusted?: boolean;
+  untrusted?: boolean | undefined;
 }
 
 /** Deepest recursion of one validation; a fixed guard for the stack, not a policy knob. */

@@ -44,24 +44,24 @@ export interface SessionOptions {
   /** The capabilities this side declares. */
   capabilities: JsonObject;
   /** Server only: the `instructions` of the initialize result. */
-  instructions?: string;
+  instructions?: string | undefined;
   /** Versions this side speaks, in preference order (default: every legacy version). */
-  versions?: ProtocolVersion[];
+  versions?: ProtocolVersion[] | undefined;
   /** Default timeout of an outgoing request in ms (default 60 000; 0 disables). Not for `subscriptions/listen`, which is meant to stay open, nor `tasks/result`, which blocks until the task is terminal. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /**
    * Client: how long the `server/discover` probe, with its `-32022` retries, waits for an
    * answer before falling back to `initialize` (default 10 000; never longer than a
    * positive `requestTimeoutMs`; 0: only `requestTimeoutMs`). A
    * legacy server may never answer it (draft `basic/transports/stdio`, Backward Compatibility).
    */
-  discoverTimeoutMs?: number;
+  discoverTimeoutMs?: number | undefined;
   /** Upper bound on a request's lifetime even when progress keeps resetting its timeout (default 600 000; 0 disables; a `subscriptions/listen` or `tasks/result` has it only with its own positive `timeoutMs`). */
-  maxRequestTimeoutMs?: number;
+  maxRequestTimeoutMs?: number | undefined;
   /** Whether progress for an outgoing request resets its timeout (default true). */
-  resetTimeoutOnProgress?: boolean;
+  resetTimeoutOnProgress?: boolean | undefined;
   /** Send a keep-alive `ping` this often once operating, in ms (default 0: off). */
-  keepAliveMs?: number;
+  keepAliveMs?: number | undefined;
   /**
    * Keep-alive pings that may go unanswered in a row, each given `keepAliveMs`, before the
    * connection is treated as failed and closed, naming why (basic/utilities/ping, "Timeouts
@@ -70,35 +70,35 @@ export interface SessionOptions {
    * 0 for a server, whose ping may have none: a 2025-era HTTP client need not open the GET
    * stream a server's ping travels on, and closing its session for that would be wrong.
    */
-  keepAliveMaxMissed?: number;
+  keepAliveMaxMissed?: number | undefined;
   /** Outgoing progress for one request is sent at most this often; faster updates are coalesced (default 0: off). */
-  progressIntervalMs?: number;
+  progressIntervalMs?: number | undefined;
   /** Most requests from the peer handled at once (default 1024). */
-  maxInboundRequests?: number;
+  maxInboundRequests?: number | undefined;
   /** Most requests to the peer awaiting a response at once (default 1024). */
-  maxOutboundRequests?: number;
+  maxOutboundRequests?: number | undefined;
   /** Largest message accepted, in bytes (default 4 MiB). */
-  maxMessageBytes?: number;
+  maxMessageBytes?: number | undefined;
   /** Deepest JSON nesting accepted (default 64). */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
   /** Validate what the application sends before it goes on the wire (default true). */
-  validateOutgoing?: boolean;
+  validateOutgoing?: boolean | undefined;
   /** Modern era: `ttlMs` put on cacheable results that carry none (default 0: immediately stale). */
-  cacheTtlMs?: number;
+  cacheTtlMs?: number | undefined;
   /** Modern era: `cacheScope` put on cacheable results that carry none (default "private", the safe choice). */
-  cacheScope?: "public" | "private";
+  cacheScope?: "public" | "private" | undefined;
   /** Most `subscriptions/listen` streams open at once (default 64). */
-  maxSubscriptions?: number;
+  maxSubscriptions?: number | undefined;
   /** Client: the server's era when already known (cached from an earlier run): skips or forces the probe. */
-  era?: "legacy" | "modern";
+  era?: "legacy" | "modern" | undefined;
   /** Client: most `input_required` rounds for one request before it fails (default 8). */
-  maxInputRounds?: number;
+  maxInputRounds?: number | undefined;
   /**
    * Most `notifications/progress` delivered per request (or task token) per second; the
    * rest of that second's are dropped with a `progress-rate-limited` diagnostic, so a
    * flooding peer cannot flood the application (default 100; 0: no limit).
    */
-  maxProgressPerSecond?: number;
+  maxProgressPerSecond?: number | undefined;
   /**
    * Most `notifications/message` per second for the whole session, in each direction (the
    * `now` of the inputs is the clock). A server sends at most this many log messages (legacy
@@ -109,11 +109,14 @@ export interface SessionOptions {
    * (server/utilities/logging: servers SHOULD rate limit log messages; under Security,
    * implementations SHOULD rate limit messages) (default 100; 0: no limit).
    */
-  maxLogMessagesPerSecond?: number;
+  maxLogMessagesPerSecond?: number | undefined;
 }
 
-/** Options with every default filled in: what the state actually holds. */
-export type ResolvedOptions = Required<Omit<SessionOptions, "instructions" | "era">> & { instructions?: string; era?: "legacy" | "modern" };
+/**
+ * Options with every default filled in: what the state actually holds. (Not `Required<…>`:
+ * for a consumer compiled with `exactOptionalPropertyTypes` it keeps the options' `| undefined`.)
+ */
+export type ResolvedOptions = { [K in keyof Omit<SessionOptions, "instructions" | "era">]-?: Exclude<SessionOptions[K], undefined> } & { instructions?: string; era?: "legacy" | "modern" };
 
 /** What the peer told us about itself during initialization. */
 export interface PeerInfo {

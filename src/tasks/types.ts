@@ -90,19 +90,19 @@ export interface TaskRecord {
 /** How the table is configured. Every field is optional; see {@link ResolvedTaskTableOptions} for defaults. */
 export interface TaskTableOptions {
   /** Dialect of inputs that name none: `"legacy"` (2025-11-25) or `"extension"`. Default `"legacy"`. */
-  era?: TaskEra;
+  era?: TaskEra | undefined;
   /** TTL for requests that ask for none; null for unlimited. Default 1 hour. */
-  defaultTtlMs?: number | null;
+  defaultTtlMs?: number | null | undefined;
   /** Cap on granted TTLs ("Enforce maximum ttl durations"); null for none. Default 24 hours. */
-  maxTtlMs?: number | null;
+  maxTtlMs?: number | null | undefined;
   /** `pollInterval` suggested for new tasks; null to suggest none. Default null. */
-  pollIntervalMs?: number | null;
+  pollIntervalMs?: number | null | undefined;
   /**
    * Most tasks kept at once, all owners together, terminal ones included; at the limit a
    * new task's owner's own finished task makes room (one already retrieved first, then the
    * one finished longest ago). Default 10 000.
    */
-  maxTasks?: number;
+  maxTasks?: number | undefined;
   /**
    * Most tasks kept at once for one owner ("limits on concurrent tasks per requestor"): at
    * the limit one of its finished tasks makes room (one already retrieved first, then the
@@ -110,19 +110,19 @@ export interface TaskTableOptions {
    * server without authorization) is no one requestor and has no such limit; `maxTasks`
    * bounds it. Default 100.
    */
-  maxTasksPerOwner?: number;
+  maxTasksPerOwner?: number | undefined;
   /** `tasks/list` page size. Default 50. */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** Which status changes produce a status notification (a MAY): none, terminal ones, or all. Default `"none"`. */
-  notifications?: "none" | "terminal" | "all";
+  notifications?: "none" | "terminal" | "all" | undefined;
   /** Extension only: `tasks/cancel` just signals (the task stays as it is until the application settles it). Default false. */
-  cooperativeCancel?: boolean;
+  cooperativeCancel?: boolean | undefined;
   /** When the last outstanding input request is answered, move the task back to `working` (the page's SHOULD). Default true. */
-  resumeWhenAnswered?: boolean;
+  resumeWhenAnswered?: boolean | undefined;
 }
 
-/** Options with every default filled in. */
-export type ResolvedTaskTableOptions = Required<TaskTableOptions>;
+/** Options with every default filled in (`null` where that is the setting; not `Required<…>`, which keeps the options' `| undefined` under `exactOptionalPropertyTypes`). */
+export type ResolvedTaskTableOptions = { [K in keyof TaskTableOptions]-?: Exclude<TaskTableOptions[K], undefined> };
 
 /** Per-owner bookkeeping: how many tasks, and their ids in creation order (lazily pruned). */
 export interface TaskOwnerEntry {

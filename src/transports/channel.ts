@@ -58,7 +58,7 @@
 import type { Transport } from "../api/transport.js";
 import { refuseMisreadNumbers } from "../api/option-names.js";
 import { systemClock, type Clock } from "../driver/clock.js";
-import { callListener } from "../driver/listener.js";
+import { callListener, type Callback } from "../driver/listener.js";
 import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, lineExcerpts, type NdjsonDecoder, type NdjsonEvent } from "../framing/ndjson.js";
 import { invalidUtf8StandIn, oversizedStandIn } from "../jsonrpc/codec.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
@@ -81,9 +81,9 @@ export type FramingFault =
 /** Options shared by every stream transport. */
 export interface ChannelOptions {
   /** Default `ndjson`. */
-  framing?: Framing;
+  framing?: Framing | undefined;
   /** Longest incoming line, in UTF-8 bytes (ndjson only). Default: the codec's 4 MiB. */
-  maxLineBytes?: number;
+  maxLineBytes?: number | undefined;
   /**
    * Outgoing text (UTF-16 code units, about bytes for ASCII) that may wait for a full sink
    * while the peer reads nothing for up to `maxStallMs`; a queue past it that sees no drain
@@ -92,27 +92,27 @@ export interface ChannelOptions {
    * limit is served. A single message past the hard bound can only go out while the sink
    * has room: raise this with the peer's limits when messages can be that large.
    */
-  maxQueuedChars?: number;
+  maxQueuedChars?: number | undefined;
   /**
    * How long a queue past `maxQueuedChars` may wait for the sink to drain, in ms, before the
    * channel closes: the peer is not reading. Default {@link DEFAULT_MAX_STALL_MS}.
    */
-  maxStallMs?: number;
+  maxStallMs?: number | undefined;
   /** Time source for the `maxStallMs` timer. Default: the driver's `systemClock` (its timer does not keep a process alive). */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /**
    * Told about every line replaced by a stand-in (not UTF-8, or over `maxLineBytes`), e.g.
    * to log it to stderr. If it throws, the stream still goes on, and the error is rethrown
    * on a fresh microtask, uncaught, as a throwing event listener's is: a peer decides when
    * faults happen, so a hook must not throw (Node ends a process on an uncaught error).
    */
-  onFault?(fault: FramingFault): void;
+  onFault?: Callback<(fault: FramingFault) => void> | undefined;
   /**
    * Join the lines sent in one turn of the event loop into one write (ndjson only; see
    * the module comment). Default false here; the stdio and Web Streams adapters turn it
    * on unless told otherwise.
    */
-  batchWrites?: boolean;
+  batchWrites?: boolean | undefined;
 }
 
 /** Where a channel writes; one small implementation per runtime and stream kind. Must not throw. */

@@ -54,31 +54,31 @@ export type StderrMode = "inherit" | "pipe" | "ignore" | ((text: string) => void
 /** Options for spawning a server. */
 export interface SpawnOptions extends Omit<ChannelOptions, "framing"> {
   /** The child's whole environment. Default: the parent's. */
-  env?: Record<string, string>;
+  env?: Record<string, string> | undefined;
   /** Working directory. Default: the parent's. */
-  cwd?: string;
+  cwd?: string | undefined;
   /**
    * The server's stderr (logs, which the client "MAY capture, forward, or ignore").
    * Default `"inherit"`. With `"pipe"`, read {@link StdioChild.stderr}, or the server may
    * block once the pipe fills.
    */
-  stderr?: StderrMode;
+  stderr?: StderrMode | undefined;
   /** After stdin is closed, how long to wait for an exit before SIGTERM. Default 2000 ms. */
-  shutdownTimeoutMs?: number;
+  shutdownTimeoutMs?: number | undefined;
   /** After SIGTERM, how long to wait before SIGKILL. Default 2000 ms. */
-  killTimeoutMs?: number;
+  killTimeoutMs?: number | undefined;
   /**
    * After the server's stdout ends, how long to wait for its exit status before closing
    * without it. Default {@link EXIT_GRACE_MS} (100 ms); longer on a machine so loaded that
    * an exiting process takes longer to be reaped.
    */
-  exitGraceMs?: number;
+  exitGraceMs?: number | undefined;
   /**
    * The timers of the shutdown sequence, and of the channel's `maxStallMs`. Default:
    * {@link SHUTDOWN_CLOCK} for the shutdown sequence, the driver's `systemClock` for the
    * stall. Tests pass a `ManualClock` to step through either without waiting.
    */
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /** A running server process: a transport to it, plus the process. */

@@ -58,6 +58,7 @@
 import { errorText } from "./error-text.js";
 import { ChurnMap } from "../driver/churn-map.js";
 import { systemClock } from "../driver/clock.js";
+import type { Callback } from "../driver/listener.js";
 import type { Transport } from "../api/transport.js";
 import { knownNames, refuseMisspelledOptions, shownValue } from "../api/option-names.js";
 import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
@@ -80,21 +81,21 @@ export { MIN_RECONNECT_DELAY_MS } from "./http/client-stream.js";
 /** How lost SSE connections are re-established. */
 export interface ReconnectOptions {
   /** First delay when the server sent no `retry`, in ms. Default 1000. */
-  initialDelayMs?: number;
+  initialDelayMs?: number | undefined;
   /** Longest delay, in ms. Default 30 000. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** Growth of the delay per failed attempt. Default 1.5. */
-  factor?: number;
+  factor?: number | undefined;
   /**
    * Failed attempts in a row before giving up on a stream. Default 5. A reconnection the
    * server accepts but ends without sending anything (no event, no `retry`) is a failure.
    */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * Times a modern request whose response stream broke is re-issued under a new id (0: never). Default 2.
    * A `tools/call` only for a tool the modern `tools/list` showed with `readOnlyHint` or `idempotentHint`.
    */
-  maxReissues?: number;
+  maxReissues?: number | undefined;
 }
 
 /** Options of {@link httpClientTransport}. */
@@ -105,29 +106,29 @@ export interface HttpClientOptions {
    * `retryable: false`: a wrapper's own refusal (`oauthFetch` that could not authorize),
    * which fails the request at once with `-32603` and its message.
    */
-  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
   /** Headers sent on every request (e.g. `Authorization`), as an object, a `Headers` or a `Map`. Names must be tokens and values header-safe. */
-  headers?: Record<string, string> | Headers | ReadonlyMap<string, string>;
+  headers?: Record<string, string> | Headers | ReadonlyMap<string, string> | undefined;
   /**
    * Largest message read from the server, in bytes: a JSON response body, or one SSE event
    * (with 1 KiB for its field names). Past it a JSON body is cancelled and its request fails
    * with `-32603`; an SSE event is dropped. Default: the codec's 4 MiB; raise it with the
    * session's `maxMessageBytes`.
    */
-  maxMessageBytes?: number;
-  reconnect?: ReconnectOptions;
+  maxMessageBytes?: number | undefined;
+  reconnect?: ReconnectOptions | undefined;
   /** Waits `ms` (resolves early, or rejects, when `signal` aborts). Default: a timer. Tests inject their own. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
   /** Open the standalone GET stream after initialization. Default true. */
-  openGetStream?: boolean;
+  openGetStream?: boolean | undefined;
   /** Transport problems that need no action (a failed notification POST, a stream given up). */
-  onError?(message: string): void;
+  onError?: Callback<(message: string) => void> | undefined;
   /**
    * Extra headers for one outgoing message. The transport sends the request metadata
    * headers of modern requests itself; this adds or overrides headers per message.
    * Unsafe names or values are dropped with an `onError`.
    */
-  requestHeaders?(message: string): Record<string, string> | undefined;
+  requestHeaders?: Callback<(message: string) => Record<string, string> | undefined> | undefined;
 }
 
 /** The transport, plus what it learned about the session. */

@@ -43,15 +43,15 @@ export type FetchHandler = (req: Request) => Response | Promise<Response>;
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {
   /** Times the wait of a response no byte of which moves ({@link WRITE_STALL_MS}). Default: the system clock (tests inject one). */
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /** Options of {@link serveNode}. */
 export interface ServeNodeOptions extends NodeListenerOptions {
   /** Port to listen on; 0 picks a free one. Default 0. */
-  port?: number;
+  port?: number | undefined;
   /** Interface to bind. Default `127.0.0.1` (loopback only). */
-  host?: string;
+  host?: string | undefined;
 }
 
 /** A running server. */

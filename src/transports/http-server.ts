@@ -62,6 +62,7 @@
 import { errorText } from "./error-text.js";
 import type { Endpoint, RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
+import type { Callback } from "../driver/listener.js";
 import { decode, encode, invalidUtf8StandIn, type Decoded } from "../jsonrpc/codec.js";
 import { lineExcerpts } from "../framing/ndjson.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
@@ -105,17 +106,17 @@ export interface HttpSessionSetup {
   /** Server session options (role `server`). */
   options: SessionOptions;
   /** Serves the client's requests (default: every request is method-not-found). */
-  onRequest?: RequestHandler;
+  onRequest?: RequestHandler | undefined;
   /** The client's notifications. */
-  onNotification?(method: string, params: JsonObject | undefined): void;
+  onNotification?: Callback<(method: string, params: JsonObject | undefined) => void> | undefined;
   /** Every other kernel output (diagnostics, `initialized`, ...). */
-  onEvent?(event: SessionOutput): void;
+  onEvent?: Callback<(event: SessionOutput) => void> | undefined;
   /** Where an error an application callback of the session's endpoint throws goes (see {@link EndpointHooks.onError}). */
-  onError?(error: unknown): void;
+  onError?: Callback<(error: unknown) => void> | undefined;
   /** The session's endpoint exists (use it for server-initiated messages, e.g. list_changed). */
-  onOpen?(endpoint: Endpoint, sessionId: string): void;
+  onOpen?: Callback<(endpoint: Endpoint, sessionId: string) => void> | undefined;
   /** The session ended, with why. */
-  onClose?(reason: string): void;
+  onClose?: Callback<(reason: string) => void> | undefined;
   /**
    * Who a request speaks for (with `protectedResource`: `(req) => authInfo(req)?.token.subject`).
    * A legacy session is bound to the principal of its `initialize`: a later POST, GET or
@@ -125,14 +126,14 @@ export interface HttpSessionSetup {
    * information). A session whose `initialize` had no principal is bound to none.
    * `McpServer.httpSession({ principalOf })` supplies it.
    */
-  principalOf?(request: Request): string | undefined;
+  principalOf?: Callback<(request: Request) => string | undefined> | undefined;
   /**
    * The `inputSchema` of the tool `name` as registered now (undefined: no such tool), so
    * a modern `tools/call` has the `Mcp-Param-*` headers of its `x-mcp-header` parameters
    * checked against its body (draft `streamable-http`, "Server Behavior for Custom
    * Headers"). `McpServer.httpSession()` supplies it from the server's registry.
    */
-  toolInputSchema?(name: string): unknown;
+  toolInputSchema?: Callback<(name: string) => unknown> | undefined;
 }
 
 /** A transport-level event worth telling the operator about, that needs no action. */
@@ -148,23 +149,23 @@ export interface HttpHandlerOptions {
   /** Builds a session when a client initializes. May throw (the client gets 500). */
   createSession(ctx: HttpSessionContext): HttpSessionSetup;
   /** Serve only this path (e.g. `/mcp`); other paths get 404. Default: every path. */
-  path?: string;
+  path?: string | undefined;
   /** Origins allowed to call (list or predicate). Default: http(s) on localhost, 127.0.0.1, [::1], any port. Requests without `Origin` are allowed. */
-  allowedOrigins?: AllowList;
+  allowedOrigins?: AllowList | undefined;
   /**
    * CORS for the allowed origins (`http/cors.ts`): a browser page on another origin that
    * `allowedOrigins` accepts gets its preflight answered and can read `MCP-Session-Id`.
    * Only allowed origins are echoed, never `*`. Default true; `false` answers no CORS.
    */
-  cors?: boolean;
+  cors?: boolean | undefined;
   /** Host names (no port) allowed in `Host`. Default: localhost, 127.0.0.1, [::1]. `false` disables the check (behind a proxy that does it). */
-  allowedHosts?: AllowList | false;
+  allowedHosts?: AllowList | false | undefined;
   /**
    * Answer requests with one JSON body instead of an SSE stream. Default false. A legacy
    * request's notifications then go to the session's GET stream; a modern (2026-07-28)
    * request has no other stream, so its notifications (log messages, progress) are dropped.
    */
-  enableJsonResponse?: boolean;
+  enableJsonResponse?: boolean | undefined;
   /**
    * `false` for a server that speaks only 2026-07-28 (its sessions' `versions` should hold
    * no 2025-era version): a GET or DELETE from an older client is then 405 with `Allow: POST`
@@ -172,27 +173,27 @@ export interface HttpHandlerOptions {
    * session rules' 400, and every `initialize` gets 400 -32022 naming the versions, no
    * session (even if the sessions' `versions` list a 2025-era one). Default true.
    */
-  legacy?: boolean;
+  legacy?: boolean | undefined;
   /** Session ids: visible ASCII, unguessable. Default: 128 bits from `crypto.getRandomValues`, as hex. */
-  sessionIdGenerator?: () => string;
+  sessionIdGenerator?: (() => string) | undefined;
   /** Most sessions at once; an `initialize` past it gets 503. Default 1000. */
-  maxSessions?: number;
+  maxSessions?: number | undefined;
   /** Replay log bounds, and how many finished POST streams a session keeps for replay (default 64). */
-  eventStore?: EventStoreLimits & { maxRetainedStreams?: number };
+  eventStore?: (EventStoreLimits & { maxRetainedStreams?: number | undefined }) | undefined;
   /** The `retry` field of priming events and of server-side closes, in ms. Default 1000. Sessions before 2025-11-25 get no priming event (SEP-1699 is 2025-11-25). */
-  retryMs?: number;
+  retryMs?: number | undefined;
   /** SEP-1699 polling: close each SSE connection this long after it opens (the stream lives on). Default 0: never. Only sessions at 2025-11-25: earlier versions' servers SHOULD NOT close a stream before its response. */
-  pollingCloseAfterMs?: number;
+  pollingCloseAfterMs?: number | undefined;
   /** End a session after this long without requests and without open connections, in ms. Default 30 min; 0 disables. */
-  sessionIdleMs?: number;
+  sessionIdleMs?: number | undefined;
   /** Largest request body, in bytes (413 past it). Default 4 MiB. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /**
    * Most bytes queued on one SSE connection for a slow reader before it is closed (the client
    * resumes); the reader gets what was queued, but what it has not taken 30 s later is
    * dropped (the body errors). Default 8 MiB.
    */
-  maxQueuedBytes?: number;
+  maxQueuedBytes?: number | undefined;
   /**
    * An SSE comment line (`: keepalive`) on every open SSE stream (GET and POST streams, modern
    * streams, `subscriptions/listen`) that wrote nothing for a whole interval, in ms (draft
@@ -202,28 +203,28 @@ export interface HttpHandlerOptions {
    * 8 000, under Bun.serve's default `idleTimeout` of 10 s, which otherwise cuts a quiet
    * stream (and, for a modern request, cancels its tool); 0 disables.
    */
-  sseKeepAliveMs?: number;
+  sseKeepAliveMs?: number | undefined;
   /** Most modern (2026-07-28) requests in progress at once, `subscriptions/listen` streams included; past it a request gets 503 with a JSON-RPC error body. Default 1000. */
-  maxModernRequests?: number;
+  maxModernRequests?: number | undefined;
   /**
    * Most `subscriptions/listen` streams open at once (modern era), within
    * `maxModernRequests`: past it a listen gets 503 with a JSON-RPC error body, so that
    * streams, which last as long as their clients like, cannot take every place and leave
    * calls and `server/discover` with none. Default: half of `maxModernRequests` (at least 1).
    */
-  maxListenStreams?: number;
+  maxListenStreams?: number | undefined;
   /**
    * Modern era: how long a request that has sent nothing waits before its response becomes
    * an SSE stream, in ms. Until then an answer is one JSON body with the status the draft
    * ties to it (400 for -32021 / -32602 `_meta` errors). Default 1000.
    */
-  modernStreamAfterMs?: number;
+  modernStreamAfterMs?: number | undefined;
   /** Treat an absent `MCP-Protocol-Version` in a session as 2025-03-26 rather than as the session's negotiated version (see the module comment). Default false. */
-  strictProtocolVersionHeader?: boolean;
+  strictProtocolVersionHeader?: boolean | undefined;
   /** Time source for polling and idle timeouts. Default: {@link systemClock}. */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /** Transport diagnostics (lost or unroutable messages, replay gaps). */
-  onDiagnostic?(d: HttpDiagnostic): void;
+  onDiagnostic?: Callback<(d: HttpDiagnostic) => void> | undefined;
   /**
    * The `inputSchema` of a tool, so the `Mcp-Param-*` headers of its `x-mcp-header`
    * parameters are validated against a `tools/call` body (draft `streamable-http`,
@@ -231,13 +232,13 @@ export interface HttpHandlerOptions {
    * setup's {@link HttpSessionSetup.toolInputSchema}; with neither, no `Mcp-Param-*`
    * header is recognized (and so none is checked).
    */
-  toolInputSchema?(name: string): unknown;
+  toolInputSchema?: Callback<(name: string) => unknown> | undefined;
   /**
    * Replaces the built-in modern-era path: requests whose `MCP-Protocol-Version` is a
    * modern version come here, untouched (body unread), after the path, Host and Origin
    * checks. Default: {@link serveModern}, one stateless request per POST.
    */
-  modern?(req: Request): Promise<Response>;
+  modern?: Callback<(req: Request) => Promise<Response>> | undefined;
 }
 
 /** The handler, plus operations on its sessions. */

@@ -33,15 +33,16 @@
  * delivered to that end.
  */
 import type { Transport } from "../api/transport.js";
+import type { Callback } from "../driver/listener.js";
 import { encode } from "../jsonrpc/codec.js";
 import type { JsonRpcMessage } from "../jsonrpc/types.js";
 
 /** Options of {@link createMemoryPair}. */
 export interface MemoryPairOptions {
   /** Observes every message sent, with the index (0 or 1) of the end that sent it; for tests and tracing. */
-  onSend?(from: 0 | 1, text: string): void;
+  onSend?: Callback<(from: 0 | 1, text: string) => void> | undefined;
   /** Carry message objects, not text (see the module comment). Default false: every message crosses as JSON text, as on a pipe. */
-  values?: boolean;
+  values?: boolean | undefined;
 }
 
 /** An inbox emptied with more slots than this lets them go (a burst's worth is not kept for good). */

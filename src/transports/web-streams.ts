@@ -37,7 +37,7 @@ export interface WebStreamsOptions extends ChannelOptions {
    * What is written to the writable: UTF-8 bytes or strings. Default: bytes for `ndjson`
    * (byte streams such as pipes and sockets accept nothing else), strings for `messages`.
    */
-  encoding?: "bytes" | "text";
+  encoding?: "bytes" | "text" | undefined;
 }
 
 const utf8 = /* @__PURE__ */ new TextEncoder();

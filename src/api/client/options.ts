@@ -12,6 +12,7 @@
  * reads its options as it goes (`./features.ts` its handlers on each request).
  */
 import type { Clock } from "../../driver/clock.js";
+import type { Callback } from "../../driver/listener.js";
 import type { RequestContext, RequestOptions } from "../../driver/endpoint.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
@@ -25,24 +26,24 @@ import type { CreateMessageParams, CreateMessageAnswer, ElicitParams, ElicitResu
 /** What the client does when the server asks. Each handler may throw an {@link McpError} to answer with an error. */
 export interface ClientHandlers {
   /** `sampling/createMessage`: run the model (after the user approved, as the spec asks). */
-  sampling?(params: CreateMessageParams, ctx: RequestContext): CreateMessageAnswer | Promise<CreateMessageAnswer>;
+  sampling?: Callback<(params: CreateMessageParams, ctx: RequestContext) => CreateMessageAnswer | Promise<CreateMessageAnswer>> | undefined;
   /** `elicitation/create`: ask the user. For a URL-mode request any `content` it returns is dropped (URL mode has none). */
-  elicitation?(params: ElicitParams, ctx: RequestContext): ElicitResult | Promise<ElicitResult>;
+  elicitation?: Callback<(params: ElicitParams, ctx: RequestContext) => ElicitResult | Promise<ElicitResult>> | undefined;
   /** `roots/list`: the roots to expose now. */
-  roots?(ctx: RequestContext): Root[] | Promise<Root[]>;
+  roots?: Callback<(ctx: RequestContext) => Root[] | Promise<Root[]>> | undefined;
 }
 
 /** Options of an {@link McpClient}. */
 export interface McpClientOptions {
   /** Capabilities merged over the derived ones, key by key (e.g. `{ elicitation: { form: {}, url: {} } }`). */
-  capabilities?: JsonObject;
-  handlers?: ClientHandlers;
+  capabilities?: JsonObject | undefined;
+  handlers?: ClientHandlers | undefined;
   /** Session settings (versions, default timeout, limits). */
-  session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions">;
+  session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions"> | undefined;
   /** The endpoint's clock (default: the system clock). */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /** Where an error a listener throws goes: a notification listener's, `onEvent`'s, a request's `onProgress` (default: rethrown on a microtask). */
-  onError?(error: unknown): void;
+  onError?: Callback<(error: unknown) => void> | undefined;
   /**
    * Every kernel output of the connection after the client has acted on it: diagnostics (a
    * second of dropped log messages, `log-rate-limited`; a refused notification), `stale`
@@ -50,18 +51,18 @@ export interface McpClientOptions {
    * connection itself (a fatal error, missed keep-alives; a close of the transport reaches
    * {@link McpClient.onClose} instead). For logs and metrics; what it throws goes to `onError`.
    */
-  onEvent?(event: SessionOutput): void;
+  onEvent?: Callback<(event: SessionOutput) => void> | undefined;
   /**
    * Declare the `io.modelcontextprotocol/tasks` extension (SEP-2663), so a 2026-07-28
    * server may answer a tool call with a task (default false). 2025-11-25 tasks need no
    * declaration here: the client asks per call ({@link McpClient.callToolAsTask}).
    */
-  tasks?: boolean;
+  tasks?: boolean | undefined;
   /**
    * Be a 2025-11-25 task receiver for `sampling/createMessage` and `elicitation/create`
    * (see `../client.ts`): `true`, or the task runtime's options (limits, TTL, clock, store).
    */
-  receiveTasks?: boolean | TaskRuntimeOptions | TaskRuntime;
+  receiveTasks?: boolean | TaskRuntimeOptions | TaskRuntime | undefined;
   /**
    * Checks a tool's `structuredContent` against the `outputSchema` that `tools/list` gave
    * for it (`server/tools`: "Clients SHOULD validate structured results against this
@@ -70,14 +71,14 @@ export interface McpClientOptions {
    * peer schemas (`peerJsonSchema`: unsafe patterns refused) unless `false`;
    * {@link McpClientCore}: only with one given.
    */
-  jsonSchema?: JsonSchemaValidator | false;
+  jsonSchema?: JsonSchemaValidator | false | undefined;
   /**
    * Checks of elicitation forms (`client/elicitation`): a `requestedSchema` outside the
    * restricted subset is answered `-32602` without running the handler, and content from
    * the handler that does not match the form is not sent (the server gets `-32603`).
    * {@link McpClient}: the built-in checks unless `false`; {@link McpClientCore}: only when given.
    */
-  elicitationForms?: ElicitationChecks | false;
+  elicitationForms?: ElicitationChecks | false | undefined;
 }
 
 /** The options of McpClient (McpClientCore's are the same, with a narrower `receiveTasks`). */
@@ -115,7 +116,7 @@ export function checkHandlers(handlers: ClientHandlers | undefined): void {
 /** Options of {@link McpClientCore}: those of {@link McpClient}, where receiving tasks needs a runtime given. */
 export interface McpClientCoreOptions extends Omit<McpClientOptions, "receiveTasks"> {
   /** Be a 2025-11-25 task receiver through this runtime (`new TaskRuntime({ clock })`). */
-  receiveTasks?: TaskRuntime;
+  receiveTasks?: TaskRuntime | undefined;
 }
 
 /** Per-call options: cancellation, timeout, progress, and (2026-07-28) the log level the call asks for. */

@@ -29,12 +29,12 @@ export type PromptGetter = (args: Record<string, string>, ctx: ServerContext) =>
 
 /** Describes a prompt, with completers for its arguments. */
 export interface PromptConfig {
-  title?: string;
-  description?: string;
-  arguments?: PromptArgument[];
-  icons?: Icon[];
-  _meta?: Meta;
-  complete?: Record<string, Completer>;
+  title?: string | undefined;
+  description?: string | undefined;
+  arguments?: PromptArgument[] | undefined;
+  icons?: Icon[] | undefined;
+  _meta?: Meta | undefined;
+  complete?: Record<string, Completer> | undefined;
 }
 
 /** The fields of a {@link PromptConfig}, for its misspelling check. */

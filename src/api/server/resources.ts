@@ -50,13 +50,13 @@ export type TemplateReader = (
 /** Describes a resource (everything of `Resource` but the URI). */
 export interface ResourceConfig {
   name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: Resource["annotations"];
-  icons?: Icon[];
-  _meta?: Meta;
+  title?: string | undefined;
+  description?: string | undefined;
+  mimeType?: string | undefined;
+  size?: number | undefined;
+  annotations?: Resource["annotations"] | undefined;
+  icons?: Icon[] | undefined;
+  _meta?: Meta | undefined;
 }
 
 /** The fields of a {@link ResourceConfig} and of a {@link ResourceTemplateConfig}, for their misspelling checks. */
@@ -71,7 +71,7 @@ export type ResourceLister = (ctx: ServerContext) => Resource[] | Promise<Resour
 
 /** Describes a resource template, with completers for its variables. */
 export interface ResourceTemplateConfig extends Omit<ResourceConfig, "size"> {
-  complete?: Record<string, Completer>;
+  complete?: Record<string, Completer> | undefined;
   /**
    * The resources of this template to list: `resources/list` lists them after the
    * static resources, template by template in registration order, paginated with them.
@@ -80,7 +80,7 @@ export interface ResourceTemplateConfig extends Omit<ResourceConfig, "size"> {
    * fails it as a reader's throw fails `resources/read`. Not sent in
    * `resources/templates/list`.
    */
-  list?: ResourceLister;
+  list?: ResourceLister | undefined;
 }
 
 /**

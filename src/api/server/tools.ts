@@ -54,19 +54,19 @@ const TOOL_CONFIG_NAMES = /* @__PURE__ */ knownNames<ToolConfig>()(["title", "de
 
 /** Describes a tool (everything of `Tool` but the name). */
 export interface ToolConfig {
-  title?: string;
-  description?: string;
+  title?: string | undefined;
+  description?: string | undefined;
   /** A JSON Schema with `type: "object"` (default: any object). */
-  inputSchema?: JsonSchemaObject;
+  inputSchema?: JsonSchemaObject | undefined;
   /**
    * When given, results must carry `structuredContent` that matches it. `type: "object"`
    * unless the server serves only 2026-07-28, where any JSON Schema 2020-12 is allowed.
    */
-  outputSchema?: OutputSchema;
-  annotations?: ToolAnnotations;
-  execution?: Tool["execution"];
-  icons?: Icon[];
-  _meta?: Meta;
+  outputSchema?: OutputSchema | undefined;
+  annotations?: ToolAnnotations | undefined;
+  execution?: Tool["execution"] | undefined;
+  icons?: Icon[] | undefined;
+  _meta?: Meta | undefined;
   /**
    * Tasks extension (SEP-2663, composition with multi round-trip requests): gather input
    * first. A call without `inputResponses` runs synchronously, so the handler's
@@ -74,7 +74,7 @@ export interface ToolConfig {
    * the task. Not sent in `tools/list`. Default false: a task-capable tool called by a
    * declaring client is a task from the first round.
    */
-  inputBeforeTask?: boolean;
+  inputBeforeTask?: boolean | undefined;
 }
 
 /**

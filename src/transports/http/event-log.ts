@@ -46,11 +46,11 @@
 /** Bounds of the replay store. */
 export interface EventStoreLimits {
   /** Most events kept per stream (default 1000). */
-  maxEventsPerStream?: number;
+  maxEventsPerStream?: number | undefined;
   /** Most message text kept across all streams, in UTF-16 code units (default 16 MiB). */
-  maxTotalSize?: number;
+  maxTotalSize?: number | undefined;
   /** Most message text kept for the streams of one session, in UTF-16 code units (default half of `maxTotalSize`). */
-  maxSessionSize?: number;
+  maxSessionSize?: number | undefined;
 }
 
 /** One stored message of one stream. */
