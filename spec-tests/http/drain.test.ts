@@ -28,6 +28,17 @@ async function idle(turns: number): Promise<void> {
   for (let i = 0; i < turns; i++) await new Promise((r) => setImmediate(r));
 }
 
+/** A handler on a manual clock, with a legacy session whose request 1 (`wait`) is running: it has logged "one" and waits on its gate. */
+async function waitingSession(make: typeof makeHandler) {
+  const clock = new ManualClock();
+  const { handler, tools } = make(new Tools(), { clock });
+  const sid = await open(handler, V);
+  const running = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  await tools.waiting();
+  assert.equal((await running.message()).msg.params.data, "one");
+  return { clock, handler, tools, sid, running };
+}
+
 async function refusedAsClosing(r: Response, id: unknown): Promise<void> {
   assert.equal(r.status, 503);
   const body = await r.json();
@@ -36,12 +47,7 @@ async function refusedAsClosing(r: Response, id: unknown): Promise<void> {
 }
 
 test("handler.close({ drainMs }) (README Deploying; basic/transports Sending Messages item 6): a request in flight finishes with its own answer on its POST stream, not -32000; meanwhile an initialize, a modern request and a new request on the live session get 503, a notification is taken (202); then the handler closes, and the session's id gets 404 (Session Management item 3)", async () => {
-  const clock = new ManualClock();
-  const { handler, tools } = modernHandler(new Tools(), { clock });
-  const sid = await open(handler, V);
-  const running = new SseReader(await post(handler, call(1, "wait"), sid, V));
-  await tools.waiting();
-  assert.equal((await running.message()).msg.params.data, "one");
+  const { clock, handler, tools, sid, running } = await waitingSession(modernHandler);
 
   const closing = handler.close({ drainMs: 10_000 });
   const closed = settledFlag(closing);
@@ -78,12 +84,7 @@ test("handler.close({ drainMs }) with enableJsonResponse: the request in flight 
 });
 
 test("handler.close({ drainMs }): past drainMs the handler closes as close() does, the request still running answered -32000 on its stream (Sending Messages item 6)", async () => {
-  const clock = new ManualClock();
-  const { handler, tools } = makeHandler(new Tools(), { clock });
-  const sid = await open(handler, V);
-  const running = new SseReader(await post(handler, call(1, "wait"), sid, V));
-  await tools.waiting();
-  await running.message();
+  const { clock, handler, running } = await waitingSession(makeHandler);
   const closed = settledFlag(handler.close({ drainMs: 5_000 }));
   clock.advance(4_999);
   await idle(10);
