@@ -11,6 +11,8 @@ import { ManualClock } from "../../src/driver/clock.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { McpServer } from "../../src/api/server.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
+import { McpClient } from "../../src/api/client.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
 import { call, deferred, initializeMessage, makeHandler, open, post, SseReader, Tools, until } from "./helpers.js";
 import { answerOf, modernHandler, modernRequest, postModern } from "./modern-helpers.js";
 
@@ -41,6 +43,10 @@ async function waitingSession(make: typeof makeHandler) {
 
 async function refusedAsClosing(r: Response, id: unknown): Promise<void> {
   assert.equal(r.status, 503);
+  // RFC 9110 §15.6.4: a 503 may say when to try again; the connection closes, so a pooled
+  // client's next attempt opens another (behind a load balancer, to another instance).
+  assert.equal(r.headers.get("retry-after"), "1");
+  assert.equal(r.headers.get("connection"), "close");
   const body = await r.json();
   assert.equal(body.error.code, ErrorCode.InvalidRequest);
   assert.equal(body.id ?? null, id);
@@ -159,4 +165,32 @@ test("handler.close({ drainMs }): nothing in flight closes at once; a drainMs th
   await handler.close({ drainMs: 60_000 });
   assert.equal(handler.sessionCount, 0);
   assert.equal((await post(handler, call(1, "echo"), sid, V)).status, 404);
+});
+
+test("scale-out (README Deploying, behind a load balancer): a modern request a draining instance answers 503 is sent again, after the backoff, and another instance serves it; nothing ran twice (RFC 9110 §15.6.4: none of a 503's request ran), a tool without idempotentHint too; a dual-era client whose era probe meets the draining instance stays modern", async () => {
+  const runs: string[] = [];
+  const instance = (name: string) => {
+    const server = new McpServer({ name, version: "1" }, { session: { versions: ["2026-07-28", V] } });
+    server.tool("pay", {}, () => (runs.push(name), { content: [{ type: "text", text: `paid on ${name}` }] }));
+    return createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+  };
+  const a = instance("a");
+  const b = instance("b");
+  await a.close({ drainMs: Infinity }); // nothing in flight: closed at once, refusing with 503
+  let turn = 0;
+  const answered: number[] = [];
+  const roundRobin = async (url: string | URL | Request, init?: RequestInit) => {
+    const r = await [a, b][turn++ % 2](new Request(url, init));
+    answered.push(r.status);
+    return r;
+  };
+  const client = new McpClient({ name: "c", version: "1" }, { session: { versions: ["2026-07-28", V] } });
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", { fetch: roundRobin, sleep: async () => {} }));
+  assert.equal(client.protocolVersion, "2026-07-28", "the probe's 503 did not make it a legacy server");
+  turn = 0; // the next request meets the draining instance first
+  const r = await client.callTool("pay");
+  assert.deepEqual(r.content, [{ type: "text", text: "paid on b" }]);
+  assert.deepEqual(runs, ["b"]);
+  assert.deepEqual(answered.slice(-2), [503, 200]);
+  client.close();
 });

@@ -17,7 +17,12 @@
  */
 import type { TaskRecord } from "../tasks/types.js";
 
-/** Persistence of task records, per owner (the isolation key of `tasks/records.ts`). Methods may be async. */
+/**
+ * Persistence of task records, per owner (the isolation key of `tasks/records.ts`). Methods
+ * may be async. The runtime only writes (`put`, `delete`): it answers from its own table,
+ * and reads records back only when a new runtime is given them to `restore`. `get` and
+ * `list` are for that, and for the application's own tools.
+ */
 export interface TaskStore {
   /** The record of `taskId` if `owner` holds it. */
   get(owner: string, taskId: string): TaskRecord | undefined | Promise<TaskRecord | undefined>;

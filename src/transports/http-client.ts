@@ -94,6 +94,8 @@ export interface ReconnectOptions {
   /**
    * Times a modern request whose response stream broke is re-issued under a new id (0: never). Default 2.
    * A `tools/call` only for a tool the modern `tools/list` showed with `readOnlyHint` or `idempotentHint`.
+   * Also how many times a modern request the server answers 503 is sent again, after the
+   * backoff: any request, since none of it ran (a server closing, or full).
    */
   maxReissues?: number | undefined;
 }

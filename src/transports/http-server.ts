@@ -303,7 +303,12 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const maxRequests = options.maxModernRequests ?? 1000;
   /** Set by `close()`: the handler takes no more work (503). */
   let closed = false;
-  const refuseClosed = (): Response => httpError(503, ErrorCode.InvalidRequest, "the server is closed");
+  // 503: nothing of the request ran, so a client may send it again, and `Connection: close`
+  // moves its next attempt off this server's pooled connection (behind a load balancer, to
+  // another instance). `Retry-After` is RFC 9110's hint for a 503, in seconds.
+  const goingAway = { "Retry-After": "1", Connection: "close" };
+  const refuseClosed = (id: RequestId | null = null): Response =>
+    httpError(503, ErrorCode.InvalidRequest, drain?.over === false ? "the server is closing: it takes no new requests" : "the server is closed", { id, headers: goingAway });
   /** Set by the first `close()`; until it finishes, the requests in flight run on. */
   let drain: Drain | undefined;
   // Counted after the answer is routed, not inside it: the close a drain ends with would
@@ -426,7 +431,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     // Draining: what finishes the requests in flight (responses to the server's own requests,
     // cancellations) is taken; a new request is not, so the drain ends.
-    if (drain !== undefined && ids.length > 0) return httpError(503, ErrorCode.InvalidRequest, "the server is closing: it takes no new requests", { id: d.kind === "request" ? d.message.id : null });
+    if (drain !== undefined && ids.length > 0) return refuseClosed(d.kind === "request" ? d.message.id : null);
     if (invalid.length > 0) return partlyInvalid(exchanges, session, items, invalid, ids, messages, body.bytes);
     return exchange(exchanges, session, ids, value, d.kind === "batch", undefined);
   }

@@ -95,8 +95,15 @@ export async function postModern(client: HttpClient, text: string, message: Mode
   const headers = client.headersFor(text, true, modernRequestHeaders(message, declared));
   let body = text;
   for (let attempt = 0; ; attempt++) {
-    const broke = await attemptModern(client, ctx, headers, body);
-    if (typeof broke !== "string" || client.closed || modern.cancelled) return;
+    const broke = await attemptModern(client, ctx, headers, body, message.id !== undefined && attempt < client.maxReissues);
+    if (broke === undefined || client.closed || modern.cancelled) return;
+    if (broke === UNSERVED) {
+      // Nothing of it ran: any request may go again, as it is (the server never took its id).
+      client.report(`sending ${message.method} ${JSON.stringify(message.id)} again: the server answered 503`);
+      await client.sleep(delay(client, ctx, attempt), modern.abort.signal);
+      if (client.closed || modern.cancelled) return;
+      continue;
+    }
     if (message.id === undefined || message.method === LISTEN || attempt >= client.maxReissues) return client.failed(ctx, broke);
     // The lost attempt may have run (created a task even): only a call the tool's hints say is safe to repeat runs again.
     if (message.method === "tools/call" && !(tool !== undefined && client.repeatable.has(tool))) return client.failed(ctx, broke);
@@ -112,12 +119,17 @@ export async function postModern(client: HttpClient, text: string, message: Mode
   }
 }
 
+/** What {@link attemptModern} resolves to for a 503 it may send again. */
+const UNSERVED = Symbol("unserved");
+
 /**
  * One POST of a modern message. Resolves to why the request's response was lost to a
- * broken connection (the caller may re-issue it), or undefined when it was answered
- * (or answered here with an error, or cancelled).
+ * broken connection (the caller may re-issue it), to {@link UNSERVED} for a 503 when
+ * `mayRetry` (RFC 9110 §15.6.4: the server is unable to handle the request now, so none of
+ * it ran; behind a load balancer another instance may take it), or undefined when it was
+ * answered (or answered here with an error, or cancelled).
  */
-async function attemptModern(client: HttpClient, ctx: StreamCtx, headers: Record<string, string>, body: string): Promise<string | void> {
+async function attemptModern(client: HttpClient, ctx: StreamCtx, headers: Record<string, string>, body: string, mayRetry: boolean): Promise<string | typeof UNSERVED | void> {
   const modern = ctx.modern!;
   let res: Response;
   try {
@@ -127,6 +139,7 @@ async function attemptModern(client: HttpClient, ctx: StreamCtx, headers: Record
     return void client.fetchFailed(ctx, e);
   }
   if (client.closed || modern.cancelled) return void discard(res);
+  if (res.status === 503 && mayRetry) return (discard(res), UNSERVED);
   if (res.status === 202 || res.status === 204) {
     discard(res);
     return bodiless(client, ctx, res.status);

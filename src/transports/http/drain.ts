@@ -36,6 +36,11 @@ export class Drain {
     this.done = new Promise((r) => (this.resolve = r));
   }
 
+  /** True once the handler has closed. */
+  get over(): boolean {
+    return this.finished;
+  }
+
   /** Finishes by `clock.now() + ms` at the latest; a later `close()` can only bring the end nearer. */
   until(ms: number): void {
     if (this.finished) return;
