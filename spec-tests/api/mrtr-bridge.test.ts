@@ -109,6 +109,35 @@ test("mrtr: servers MUST NOT send inputRequests the client did not declare — a
   assert.deepEqual(e.data, { requiredCapabilities: { elicitation: { url: {} } } });
 });
 
+test("client/elicitation URL mode: 2026-07-28 has no elicitationId, 2025-11-25 requires one; a URL elicitation written without one gets one from its request's id in a 2025-11-25 session (bridged or asked with ctx.elicit), and none in the modern era", async () => {
+  const url = { mode: "url" as const, message: "Sign in", url: "https://example.com/a" };
+  const setup = (s: McpServer) => {
+    s.tool("bridged", {}, (_a, ctx) => (ctx.inputResponses === undefined ? inputRequired({ go: { method: "elicitation/create", params: url } }) : { content: [{ type: "text", text: "signed in" }] }));
+    s.tool("asked", {}, async (_a, ctx) => ({ content: [{ type: "text", text: (await ctx.elicit(url)).action }] }));
+  };
+  for (const era of [LEGACY, MODERN]) {
+    const got: JsonObject[] = [];
+    const c = await connect(setup, { ...era, capabilities: { elicitation: { url: {} } }, handlers: { elicitation: (p) => (got.push(p), { action: "accept" }) } }, DUAL);
+    assert.deepEqual((await c.client.callTool("bridged")).content, [{ type: "text", text: "signed in" }]);
+    assert.deepEqual((await c.client.callTool("asked")).content, [{ type: "text", text: "accept" }]);
+    const sent = c.sent("server", "elicitation/create");
+    if (era === LEGACY) {
+      // Each from the id of the request that carries it: unique in the session.
+      assert.deepEqual(sent.map((m) => m.params.elicitationId), sent.map((m) => `elicitation-${m.id}`));
+      assert.deepEqual(got, sent.map((m) => ({ ...url, elicitationId: `elicitation-${m.id}` })));
+      assert.equal(new Set(got.map((p) => p.elicitationId)).size, 2);
+    } else {
+      assert.deepEqual(sent, [], "modern: input_required rounds, no request");
+      assert.deepEqual(got, [url, url]);
+    }
+    c.client.close();
+  }
+  // An id given is the application's own, and kept.
+  const own = await connect((s) => s.tool("own", {}, async (_a, ctx) => ({ content: [{ type: "text", text: (await ctx.elicit({ ...url, elicitationId: "mine" })).action }] })), { ...LEGACY, capabilities: { elicitation: { url: {} } }, handlers: { elicitation: () => ({ action: "decline" }) } }, DUAL);
+  assert.deepEqual((await own.client.callTool("own")).content, [{ type: "text", text: "decline" }]);
+  assert.equal(own.sent("server", "elicitation/create")[0].params.elicitationId, "mine");
+});
+
 test("cancellation: cancelling a legacy call mid-bridge cancels the pending elicitation/create, the handler never runs again, and the call gets no response", async () => {
   const asked = deferred();
   const innerAborted = deferred<unknown>();

@@ -315,10 +315,15 @@ export interface CreateMessageAnswer {
   [key: string]: unknown;
 }
 
-/** Params of `elicitation/create`: a form (the default mode) or, from 2025-11-25, a URL. */
+/**
+ * Params of `elicitation/create`: a form (the default mode) or, from 2025-11-25, a URL.
+ * A URL elicitation's `elicitationId` is required by 2025-11-25 and gone from 2026-07-28:
+ * one left out is filled in when the request goes to a 2025-11-25 session, from the
+ * request's own id (`elicitation-<id>`, unique in that session).
+ */
 export type ElicitParams =
   | { mode?: "form"; message: string; requestedSchema: { type: "object"; properties: { [key: string]: unknown }; required?: string[]; [key: string]: unknown }; _meta?: Meta; [key: string]: unknown }
-  | { mode: "url"; message: string; url: string; elicitationId: string; _meta?: Meta; [key: string]: unknown };
+  | { mode: "url"; message: string; url: string; elicitationId?: string; _meta?: Meta; [key: string]: unknown };
 
 /** The result of `elicitation/create` (schema `ElicitResult`). */
 export interface ElicitResult {

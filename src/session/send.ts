@@ -20,6 +20,7 @@ import { jsonCopy } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { hasCapability, methodSpec } from "../model/methods.js";
+import { isModernVersion } from "../model/versions.js";
 import { withRequestMeta } from "../modern/request-meta.js";
 import { logForRequest } from "../modern/server.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
@@ -30,6 +31,9 @@ import { withProgressToken } from "./progress.js";
 import { addOutbound, liveOutbound, pushSend } from "./requests.js";
 import { deadlineFrom, isClockReading, wakeNoLaterThan } from "./timeouts.js";
 import { idKey, type LoggingLevel, type OutboundRequest, type SessionInput, type SessionOutput, type SessionState } from "./types.js";
+
+/** How an `elicitationId` the kernel fills in begins: the rest is the request's id. */
+const MINTED_ELICITATION_PREFIX = "elicitation-";
 
 /** The `request` input, and an input round's retry (`retry`, mrtr.ts): checked, recorded with its deadlines, and sent; a refusal is an `error` output. */
 export function sendRequest(
@@ -56,6 +60,12 @@ export function sendRequest(
   if (!isParamsObject(params)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `${method} params must be an object`);
   const capError = paramsCapabilityError(method, params, o.role === "client" ? o.capabilities : peer?.capabilities, versionOf(state));
   if (capError !== null) return refuseRequest(out, eventId, method, capError.code, `cannot send ${method}: ${capError.message}`, capError.data);
+  // 2026-07-28 dropped a URL elicitation's `elicitationId`, which 2025-11-25 requires: a
+  // request written for both eras (an input request bridged to a legacy session, mrtr.ts)
+  // gets one from its own id, unique in the session (the client treats it as opaque).
+  if (method === "elicitation/create" && params?.mode === "url" && params.elicitationId === undefined && !isModernVersion(versionOf(state))) {
+    params = { ...params, elicitationId: `${MINTED_ELICITATION_PREFIX}${id}` };
+  }
   const original = params;
   // Modern era: every request carries its version, capabilities and identity (draft basic/index, _meta).
   if (phase.name === "modern") params = withRequestMeta(params, phase.version, o.capabilities, o.info, input.logLevel);
