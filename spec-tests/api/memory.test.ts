@@ -8,6 +8,7 @@ import { McpClient, McpServer } from "../../src/api/index.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { McpError } from "../../src/driver/endpoint.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { blockText } from "../harness/content.js";
 
 const tick = () => new Promise<void>((r) => queueMicrotask(r));
 
@@ -235,7 +236,7 @@ for (const values of [false, true]) {
     await ready;
     await assert.rejects(client.callTool("echo", { n: 1n as never }), (e: any) => e.code === -32603 && /tools\/call request was not sent/.test(e.message));
     assert.equal(calls, 0);
-    assert.equal((await client.callTool("echo", {})).content[0].text, "ok", "the connection goes on");
+    assert.equal(blockText((await client.callTool("echo", {})).content[0]), "ok", "the connection goes on");
     assert.equal(calls, 1);
     client.close();
   });
@@ -255,7 +256,7 @@ test("memory pair (values): a message whose data has a throwing getter gets the 
     // Server side: the result cannot be sent; the caller gets -32603 now, the handler ran once.
     await assert.rejects(client.callTool("bad"), (e: { code?: number; message?: string }) => e.code === -32603 && /could not be encoded/.test(e.message ?? ""));
     assert.equal(runs, 1, `values ${values}`);
-    assert.equal((await client.callTool("ok")).content[0].text, "fine");
+    assert.equal(blockText((await client.callTool("ok")).content[0]), "fine");
     client.close();
   }
 });

@@ -13,7 +13,7 @@ import type { JsonObject } from "../../src/jsonrpc/types.js";
 const DUAL: McpServerOptions = { session: { versions: ["2026-07-28", "2025-11-25"] } };
 const MODERN = { session: { versions: ["2026-07-28" as const] } };
 const LEGACY = { session: { versions: ["2025-11-25" as const] } };
-const FORM = (message: string) => ({ message, requestedSchema: { type: "object" as const, properties: { v: { type: "string" } }, required: ["v"] } });
+const FORM = (message: string) => ({ message, requestedSchema: { type: "object" as const, properties: { v: { type: "string" as const } }, required: ["v"] } });
 
 /** Asks twice in sequence, then twice at once, then for the roots; counts its runs. */
 function surveyor(runs: { n: number }) {

@@ -13,11 +13,12 @@ import type { ServerContext } from "../../src/api/context.js";
 import type { ElicitResult } from "../../src/api/types.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { blockText } from "../harness/content.js";
 
 const DUAL: McpServerOptions = { session: { versions: ["2026-07-28", "2025-11-25"] } };
 const MODERN = { session: { versions: ["2026-07-28" as const] } };
 const LEGACY = { session: { versions: ["2025-11-25" as const] } };
-const NAME_FORM = { message: "GitHub username?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } }, required: ["name"] } };
+const NAME_FORM = { message: "GitHub username?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] } };
 
 /** The server's response to the client's request `id` (ids of both directions may coincide). */
 function responseTo(c: { wire: { from: string; message: any }[] }, id: unknown): any {
@@ -204,7 +205,7 @@ test("mrtr Supported Requests: prompts/get and resources/read handlers bridge sa
   for (const era of [LEGACY, MODERN]) {
     const c = await connect(setup, { ...era, handlers }, DUAL);
     assert.deepEqual((await c.client.getPrompt("capital")).messages, [{ role: "user", content: { type: "text", text: "It is Paris" } }]);
-    assert.equal((await c.client.readResource("file:///roots")).contents[0].text, "file:///home");
+    assert.equal(blockText((await c.client.readResource("file:///roots")).contents[0]), "file:///home");
     const bridged = era === LEGACY ? 1 : 0;
     assert.equal(c.sent("server", "sampling/createMessage").length, bridged);
     assert.equal(c.sent("server", "roots/list").length, bridged);

@@ -6,6 +6,7 @@ import { connect, rejection } from "./setup.js";
 import { resourceNotFoundCode } from "../../src/api/server.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { McpError } from "../../src/driver/endpoint.js";
+import { blockText } from "../harness/content.js";
 
 const text = (uri: string, t: string) => ({ contents: [{ uri, mimeType: "text/plain", text: t }] });
 
@@ -45,13 +46,14 @@ test("resources.mdx Listing Resources: direct resources in registration order; t
 test("resources.mdx Reading Resources: text and blob contents", async () => {
   const { client } = await connect(library);
   assert.deepEqual(await client.readResource("file:///readme"), text("file:///readme", "hello"));
-  assert.equal((await client.readResource("file:///logo")).contents[0].blob, "AAAA");
+  const logo = (await client.readResource("file:///logo")).contents[0];
+  assert.equal("blob" in logo ? logo.blob : undefined, "AAAA");
 });
 
 test("resources.mdx Resource Templates: a URI matching a template reaches its reader with the variables, percent-decoded", async () => {
   const { client } = await connect(library);
   assert.deepEqual(await client.readResource("notes://ada/note/42"), text("notes://ada/note/42", "ada#42"));
-  assert.equal((await client.readResource("notes://J%C3%BCrgen/note/7")).contents[0].text, "Jürgen#7");
+  assert.equal(blockText((await client.readResource("notes://J%C3%BCrgen/note/7")).contents[0]), "Jürgen#7");
   // A value cannot span a "/": this URI has a different shape, so it is not found.
   assert.equal((await rejection(client.readResource("notes://a/b/note/1"))).code, ErrorCode.ResourceNotFound);
 });
@@ -163,7 +165,7 @@ test("resources.mdx Resource Templates (RFC 6570 levels 2-4): reserved, path and
     s.resourceTemplate("search://items{?q,limit}", { name: "search" }, (uri, v) => (seen.push({ ...v }), text(uri, `search ${JSON.stringify(v)}`)));
     s.resourceTemplate("github://repos/{owner}/{repo}/contents{/path*}", { name: "gh" }, (uri, v) => (seen.push({ ...v }), text(uri, "gh")));
   });
-  assert.equal((await client.readResource("file:///docs/a/b.md")).contents[0].text, "file docs/a/b.md");
+  assert.equal(blockText((await client.readResource("file:///docs/a/b.md")).contents[0]), "file docs/a/b.md");
   for (const uri of ["search://items?q=cats&limit=5", "search://items?limit=5&q=cats", "search://items?q=cats", "search://items?limit=5", "search://items"]) {
     assert.equal((await client.readResource(uri)).contents[0].uri, uri);
   }

@@ -183,7 +183,7 @@ test("tasks: a tool that fails (isError) makes the task failed; tasks/result sti
 });
 
 test("tasks: input_required: a task handler's input requests go out on the tasks/result stream with related-task, and it resumes with the answers", async () => {
-  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
   const asked: JsonObject[] = [];
   const c = await connect(
     (s) =>

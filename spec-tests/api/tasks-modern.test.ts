@@ -103,7 +103,7 @@ test("tasks extension: tasks/cancel MUST be acknowledged with an empty result (a
 });
 
 test("tasks extension + MRTR: input_required surfaces in tasks/get inputRequests; tasks/update answers it and the handler resumes with its requestState", async () => {
-  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
   const c = await connect(
     (s) =>
       s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => {
@@ -143,7 +143,7 @@ test("tasks extension + basic/patterns/mrtr: an inputBeforeTask tool's retry wit
 });
 
 test("tasks extension, input_required: the client MUST inspect inputRequests; waitForTask answers them once with the client's own handlers (tasks/update), then resolves with the result; a failing handler rejects the wait", async () => {
-  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
   const asker = (s: McpServer) =>
     s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => {
       const answer = ctx.inputResponses?.user as ElicitResult | undefined;
@@ -215,7 +215,7 @@ test("tasks extension Task Polling: a completed task's result is the request's r
 });
 
 test("tasks extension + basic/patterns/mrtr: servers MUST NOT send inputRequests the client has not declared support for: the task fails with the -32021 a plain call gets, naming the capability", async () => {
-  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
   const c = await connect(
     (s) => {
       const ask = () => inputRequired({ user: { method: "elicitation/create", params: form } });
@@ -236,7 +236,7 @@ test("tasks extension + basic/patterns/mrtr: servers MUST NOT send inputRequests
 });
 
 test("tasks extension Task Update Requests + basic/patterns/mrtr: an answer that is not a result of the request it answers is refused -32602 with the schema's issues, as a plain retry's is; the task keeps waiting", async () => {
-  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
   let runs = 0;
   const c = await connect(
     (s) =>

@@ -3,7 +3,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -11,6 +11,7 @@ import { build } from "esbuild";
 import { gzipSync } from "node:zlib";
 import { inspect } from "node:util";
 import { cli } from "./spawn.js";
+import { SPEC_TYPE_VERSIONS, specTypesConsumer } from "./spec-types.js";
 import { projectRoot } from "../harness/project-root.js";
 
 const root = projectRoot();
@@ -397,6 +398,23 @@ export const ttl: number | null = table.options.defaultTtlMs;
 `;
     writeFileSync(join(consumer, "forwarding.mts"), usage);
     strictTypeCheck(consumer, ["es2022", "dom", "dom.iterable"], ["forwarding.mts"], "an options type refuses undefined for an optional field");
+  } finally {
+    rmSync(consumer, { recursive: true, force: true });
+  }
+});
+
+// SDK authors who embed the kernel hold values typed with the specification's own schema.ts:
+// handing them to the API, and the API's results to code typed with it, must compile.
+test("schema.ts 2025-11-25 / 2026-07-28: values typed with the spec's own types are accepted by the API (constructors, options, registration configs, handler results, ctx.elicit / ctx.sample, client handlers, complete refs, inputRequired), and the client's results assign to the spec's result types (strict, exactOptionalPropertyTypes)", () => {
+  const consumer = consumerWithPackage();
+  try {
+    const files: string[] = [];
+    for (const version of SPEC_TYPE_VERSIONS) {
+      copyFileSync(join(root, "scripts", "spec", "schema", version, "schema.ts"), join(consumer, `schema-${version}.mts`));
+      writeFileSync(join(consumer, `consumer-${version}.mts`), specTypesConsumer(version).replace(`./schema-${version}.js`, `./schema-${version}.mjs`));
+      files.push(`consumer-${version}.mts`);
+    }
+    strictTypeCheck(consumer, ["es2022", "dom", "dom.iterable"], files, "a value typed with the spec's schema.ts does not fit the API, or the API's result the spec's type");
   } finally {
     rmSync(consumer, { recursive: true, force: true });
   }

@@ -10,6 +10,7 @@ import { createMemoryPair } from "../../src/transports/memory.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { McpServer } from "../../src/api/server.js";
+import { blockText } from "../harness/content.js";
 
 const handlers: McpClientOptions["handlers"] = {
   sampling: (p) => ({ role: "assistant", content: { type: "text", text: `echo ${(p.messages[0].content as any).text}` }, model: "test-model", stopReason: "endTurn" }),
@@ -264,7 +265,7 @@ test("resources-templates-read: test://template/{id}/data substitutes the id", a
   const r = await client.readResource("test://template/123/data");
   assert.equal(r.contents[0].uri, "test://template/123/data");
   assert.equal(r.contents[0].mimeType, "application/json");
-  assert.deepEqual(JSON.parse(r.contents[0].text as string), { id: "123", templateTest: true, data: "Data for ID: 123" });
+  assert.deepEqual(JSON.parse(blockText(r.contents[0]) as string), { id: "123", templateTest: true, data: "Data for ID: 123" });
   assert.deepEqual((await client.complete({ type: "ref/resource", uri: "test://template/{id}/data" }, { name: "id", value: "4" })).completion.values, ["456"]);
 });
 
@@ -273,10 +274,10 @@ test("resources-subscribe / resources-unsubscribe: {} results; updates reach a s
   const updates: unknown[] = [];
   client.onNotification("notifications/resources/updated", (p) => updates.push(p));
   assert.equal(await client.subscribeResource("test://watched-resource"), undefined);
-  const before = (await client.readResource("test://watched-resource")).contents[0].text;
+  const before = blockText((await client.readResource("test://watched-resource")).contents[0]);
   assert.equal(textOf(await client.callTool("test_trigger_resource_update")), "test://watched-resource is now at version 1");
   assert.deepEqual(updates, [{ uri: "test://watched-resource" }]);
-  assert.notEqual((await client.readResource("test://watched-resource")).contents[0].text, before);
+  assert.notEqual(blockText((await client.readResource("test://watched-resource")).contents[0]), before);
   await client.unsubscribeResource("test://watched-resource");
   await client.callTool("test_trigger_resource_update");
   assert.equal(updates.length, 1);

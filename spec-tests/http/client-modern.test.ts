@@ -13,6 +13,7 @@ import { MetaKey } from "../../src/model/meta.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { Tools, URL_ } from "./helpers.js";
 import { legacyHandler, modernHandler, MV } from "./modern-helpers.js";
+import { blockText } from "../harness/content.js";
 
 interface Seen {
   headers: Headers;
@@ -358,6 +359,6 @@ test("streamable-http (draft) Value Encoding: a call whose Mcp-Name would hold a
     await assert.rejects(call(), (e: McpError) => e.code === -32602 && /cannot be mirrored into Mcp-Name: it holds a lone surrogate/.test(e.message) && !e.fromPeer);
   }
   assert.equal(seen.length, before, "nothing sent");
-  assert.equal((await client.callTool("echo", { text: "after" })).content[0].text, "after");
+  assert.equal(blockText((await client.callTool("echo", { text: "after" })).content[0]), "after");
   client.close();
 });

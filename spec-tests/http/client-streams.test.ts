@@ -13,6 +13,7 @@ import { GET_WAIT_MS, httpClientTransport, MIN_RECONNECT_DELAY_MS, type HttpClie
 import { lastEventIdHeader } from "../../src/transports/http/client-stream.js";
 import { makeHandler, URL_, wrappedTransport } from "./helpers.js";
 import { modernHandler, MV } from "./modern-helpers.js";
+import { blockText } from "../harness/content.js";
 
 
 function connect(t: HttpClientTransport): Endpoint {
@@ -405,9 +406,9 @@ test("streamable-http client (2025-11-25 basic/transports: JSON-RPC messages MUS
       assert.match(e.message, /^malformed response from the peer: .*not valid UTF-8/, `${mode} ${era}`);
       // draft basic/index: this side's error, not one the server sent.
       assert.equal(e.fromPeer, false, `${mode} ${era}`);
-      assert.equal(beside.status === "fulfilled" && beside.value.content[0].text, "beside", `${mode} ${era}`);
+      assert.equal(beside.status === "fulfilled" && blockText(beside.value.content[0]), "beside", `${mode} ${era}`);
       assert.equal(posts, 1, `${mode} ${era}: not re-issued, no resumption`);
-      assert.equal((await client.callTool("echo", { text: "after" })).content[0].text, "after");
+      assert.equal(blockText((await client.callTool("echo", { text: "after" })).content[0]), "after");
       client.close();
     }
   }

@@ -15,6 +15,7 @@ import { createHttpHandler, type HttpHandler } from "../../src/transports/http-s
 import { httpClientTransport, type HttpClientTransport } from "../../src/transports/http-client.js";
 import { deferred, until, URL_ } from "./helpers.js";
 import { MV } from "./modern-helpers.js";
+import { blockText } from "../harness/content.js";
 
 const INFO = { name: "who-client", version: "1.0.0" };
 
@@ -33,8 +34,8 @@ function whoServer(versions: string[] = ["2025-11-25"]): McpServer {
 type Who = { sessionId: string | null; principal: string | null };
 
 async function whoAll(client: McpClient): Promise<Who[]> {
-  const tool = JSON.parse((await client.callTool("who", {})).content[0]!.text as string);
-  const resource = JSON.parse((await client.readResource("who://me")).contents[0]!.text as string);
+  const tool = JSON.parse(blockText((await client.callTool("who", {})).content[0]) as string);
+  const resource = JSON.parse(blockText((await client.readResource("who://me")).contents[0]) as string);
   const prompt = JSON.parse(((await client.getPrompt("who", {})).messages[0]!.content as { text: string }).text);
   const completion = JSON.parse((await client.complete({ type: "ref/prompt", name: "who" }, { name: "x", value: "" })).completion.values[0]!);
   const listed = JSON.parse((await client.listResources()).resources.find((r) => r.uri === "who://listed/1")!.name);

@@ -17,7 +17,7 @@ import type { JsonObject } from "../../src/jsonrpc/types.js";
 
 const MODERN = { session: { versions: ["2026-07-28" as const] } };
 const SECRET = "a shared secret of at least thirty-two bytes!";
-const FORM = { message: "Name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" } } } };
+const FORM = { message: "Name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
 
 /** A server whose tool `greet` asks for a name and keeps `{ step }` in its state; `runs` counts handler runs. */
 function greetServer(runs: { n: number }, states: (string | undefined)[] = []) {

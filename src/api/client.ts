@@ -45,7 +45,7 @@ import { methodSpec } from "../model/methods.js";
 import { missingCapability } from "../session/capabilities.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
-import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import type { JsonObject, JsonValue, RequestId } from "../jsonrpc/types.js";
 import type { SubscriptionFilter } from "../modern/subscriptions.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { callListener } from "../driver/listener.js";
@@ -82,10 +82,11 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
+  ServerCapabilities,
   Tool,
 } from "./types.js";
 
-export type { CallOptions, ClientHandlers, McpClientCoreOptions, McpClientOptions } from "./client/options.js";
+export type { CallOptions, ClientHandlers, McpClientCoreOptions, McpClientOptions, ReceivedCreateMessageParams } from "./client/options.js";
 
 type Listener = (params: JsonObject | undefined) => void;
 
@@ -275,9 +276,9 @@ export class McpClientCore {
     return this.peer?.info;
   }
 
-  /** The server's capabilities, once connected. */
-  get serverCapabilities(): JsonObject | undefined {
-    return this.peer?.capabilities;
+  /** The server's capabilities, once connected: JSON, as received, and valid against the negotiated version's schema (checked on receipt). */
+  get serverCapabilities(): ServerCapabilities<{ [key: string]: JsonValue }> | undefined {
+    return this.peer?.capabilities as ServerCapabilities<{ [key: string]: JsonValue }> | undefined;
   }
 
   /** The negotiated protocol version, once connected. */

@@ -40,12 +40,13 @@ export {
   isInputRequired,
   type InputRequest,
   type InputRequests,
+  type InputResponse,
   type InputResponses,
   type InputRequiredResult,
   type InputRetry,
   type RequestStateRejection,
 } from "./mrtr.js";
-export { McpClient, McpClientCore, type ClientHandlers, type McpClientOptions, type McpClientCoreOptions, type CallOptions } from "./client.js";
+export { McpClient, McpClientCore, type ClientHandlers, type McpClientOptions, type McpClientCoreOptions, type CallOptions, type ReceivedCreateMessageParams } from "./client.js";
 export type { Subscription, SubscriptionEnd, SubscriptionListener } from "./client/subscriptions.js";
 export type { SubscriptionFilter } from "../modern/subscriptions.js";
 export { TaskRuntime, taskIdFrom, TASK_ID_BYTES, type TaskRuntimeOptions, type TaskWork } from "./tasks.js";

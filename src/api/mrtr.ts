@@ -47,19 +47,26 @@ import type { JsonObject } from "../jsonrpc/types.js";
 import { isModernVersion } from "../model/versions.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import { canonicalJson } from "../session/transcript.js";
-import type { CreateMessageParams, ElicitParams, Meta } from "./types.js";
+import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult, Meta } from "./types.js";
 
 /** One request a handler needs the client to answer first (draft schema `InputRequest`). */
 export type InputRequest =
   | { method: "elicitation/create"; params: ElicitParams }
   | { method: "sampling/createMessage"; params: CreateMessageParams }
-  | { method: "roots/list"; params?: { _meta?: Meta; [key: string]: unknown } };
+  | { method: "roots/list"; params?: { _meta?: Meta } };
 
 /** Input requests by server-assigned key, unique within the request (schema `InputRequests`). */
 export type InputRequests = Record<string, InputRequest>;
 
-/** The client's results by the keys of the {@link InputRequests} (schema `InputResponses`). */
-export type InputResponses = Record<string, JsonObject>;
+/** One answer of the client to an {@link InputRequest} (schema `InputResponse`). */
+export type InputResponse = CreateMessageResult | ListRootsResult | ElicitResult;
+
+/**
+ * The client's results by the keys of the {@link InputRequests} (schema `InputResponses`),
+ * each valid against the result schema of the method asked (checked on receipt). Narrow
+ * by what the key asked for: `ctx.inputResponses?.user as ElicitResult | undefined`.
+ */
+export type InputResponses = Record<string, InputResponse>;
 
 /** A handler's "not yet": what it needs, and the state to resume from (schema `InputRequiredResult`). */
 export interface InputRequiredResult {

@@ -54,7 +54,7 @@ import { echoed, ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { builtinJsonSchema, issuesText, type JsonSchemaValidator } from "../schema/json-schema.js";
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
-import type { LoggingLevel, SessionInput, SessionOptions, SessionOutput } from "../session/types.js";
+import type { Implementation, LoggingLevel, SessionInput, SessionOptions, SessionOutput } from "../session/types.js";
 import { implementationIssues } from "../session/session.js";
 import { callListener, type Callback } from "../driver/listener.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
@@ -63,7 +63,7 @@ import type { RequestOrigin } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, wallClockOf } from "./mrtr.js";
 import type { Transport } from "./transport.js";
 import type { HttpSessionContext, HttpSessionSetup } from "../transports/http-server.js";
-import type { Icon, JsonSchemaObject } from "./types.js";
+import type { JsonSchemaObject, ServerCapabilities } from "./types.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
 import { declaresTaskSupport, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { isTaskLimitError } from "../tasks/table.js";
@@ -101,17 +101,15 @@ export {
 } from "./server/resources.js";
 export type { PromptConfig, PromptGetter } from "./server/prompts.js";
 
-/** Who the server is: `serverInfo`, plus the `instructions` of the initialize result. */
-export interface ServerInfo {
-  name: string;
-  version: string;
-  title?: string;
+/**
+ * Who the server is: `serverInfo` (schema `Implementation`), plus the `instructions` of the
+ * initialize (or `server/discover`) result, which may be given as undefined: what the
+ * schema's optional `instructions` of a result holds.
+ */
+export type ServerInfo = Implementation & {
   /** Free text for the model: how to use this server. */
-  instructions?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
-}
+  instructions?: string | undefined;
+};
 
 /** Where an {@link McpServerOptions.onEvent} event comes from. */
 export interface EventOrigin {
@@ -145,8 +143,9 @@ export interface McpServerOptions {
   /**
    * Capabilities merged over the derived ones, key by key: `experimental`, `extensions`,
    * or e.g. `{ tools: { listChanged: true } }` to declare tools before any is registered.
+   * A value typed with either version's `ServerCapabilities` of the schema will do.
    */
-  capabilities?: JsonObject | undefined;
+  capabilities?: ServerCapabilities | undefined;
   /** Serves requests this class does not (default: `-32601` Method not found). */
   fallback?: RequestHandler | undefined;
   /**

@@ -23,7 +23,7 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { inputRequired, type InputRequests, type InputResponses } from "../api/mrtr.js";
 import { ProtocolError, type McpServer, type ServerContext } from "../api/server.js";
-import type { CallToolResult, ElicitParams } from "../api/types.js";
+import type { BooleanSchema, CallToolResult, ElicitParams, StringSchema } from "../api/types.js";
 
 /** Text content, the fixtures' result. */
 function text(t: string): CallToolResult {
@@ -32,7 +32,8 @@ function text(t: string): CallToolResult {
 
 /** An `elicitation/create` input request for one string (or boolean) field. */
 function askFor(message: string, field: string, type: "string" | "boolean" = "string"): { method: "elicitation/create"; params: ElicitParams } {
-  return { method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: { [field]: { type } }, required: [field] } } };
+  const schema: StringSchema | BooleanSchema = type === "string" ? { type } : { type };
+  return { method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: { [field]: schema }, required: [field] } } };
 }
 
 /** A `sampling/createMessage` input request for one user message. */

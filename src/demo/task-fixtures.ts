@@ -16,13 +16,13 @@
  */
 import { inputRequired, type InputResponses } from "../api/mrtr.js";
 import type { McpServer } from "../api/server.js";
-import type { CallToolResult, ElicitParams } from "../api/types.js";
+import type { BooleanSchema, CallToolResult, ElicitParams, StringSchema } from "../api/types.js";
 
 function text(t: string): CallToolResult {
   return { content: [{ type: "text", text: t }] };
 }
 
-function elicitation(message: string, properties: Record<string, { type: "string" | "boolean" }>): { method: "elicitation/create"; params: ElicitParams } {
+function elicitation(message: string, properties: Record<string, StringSchema | BooleanSchema>): { method: "elicitation/create"; params: ElicitParams } {
   return { method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties, required: Object.keys(properties) } } };
 }
 

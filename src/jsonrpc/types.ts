@@ -14,6 +14,9 @@ export type RequestId = string | number;
 /** Any JSON object, as the params of a request or the result of a response. */
 export type JsonObject = { [key: string]: unknown };
 
+/** Any JSON value (schema `JSONValue`, 2026-07-28). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
 /** A request: expects exactly one response with the same id. */
 export interface JsonRpcRequest {
   jsonrpc: "2.0";

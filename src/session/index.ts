@@ -8,6 +8,7 @@ export type { ReplayResult, TranscriptHeader, TranscriptStep } from "./transcrip
 export { LOGGING_LEVELS, idKey } from "./types.js";
 export type {
   Diagnostic,
+  Icon,
   Implementation,
   InboundRequest,
   LoggingLevel,

@@ -21,13 +21,27 @@ import type { Side } from "../model/methods.js";
 import type { LegacyVersion, ModernVersion, ProtocolVersion } from "../model/versions.js";
 import type { SubscriptionFilter } from "../modern/subscriptions.js";
 
-/** Name, version and optional display fields of a client or server (schema `Implementation`). */
-export interface Implementation {
+/** An icon for display (schema `Icon`). */
+export type Icon = {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: "light" | "dark";
+};
+
+/**
+ * Name, version and optional display fields of a client or server (schema
+ * `Implementation`). No index signature, as the schema has none: a value typed with the
+ * schema's `Implementation` is one of these.
+ */
+export type Implementation = {
   name: string;
   version: string;
   title?: string;
-  [key: string]: unknown;
-}
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+};
 
 /** RFC 5424 severities, lowest first, as `logging/setLevel` and `notifications/message` use them. */
 export const LOGGING_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;

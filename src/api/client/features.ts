@@ -28,8 +28,8 @@ import { relatedTaskOf, withRelatedTask } from "../../tasks/wire.js";
 import { assertElicitParams, checkedElicitResult, withoutUrlContent } from "../elicitation.js";
 import type { TaskRuntime } from "../tasks.js";
 import { withoutTaskField } from "../tasks-server.js";
-import type { CreateMessageParams, ElicitParams } from "../types.js";
-import type { McpClientCoreOptions } from "./options.js";
+import type { ElicitParams } from "../types.js";
+import type { McpClientCoreOptions, ReceivedCreateMessageParams } from "./options.js";
 
 /** What serving the server's requests reads of an `McpClientCore`. */
 export interface ClientFeatures {
@@ -48,7 +48,7 @@ export async function serve(features: ClientFeatures, method: string, params: Js
   const h = features.options.handlers ?? {};
   switch (method) {
     case "sampling/createMessage":
-      if (h.sampling !== undefined) return maybeAsTask(features, method, params, ctx, (p, c) => h.sampling!(p as CreateMessageParams, c));
+      if (h.sampling !== undefined) return maybeAsTask(features, method, params, ctx, (p, c) => h.sampling!(p as ReceivedCreateMessageParams, c));
       break;
     case "elicitation/create": {
       const elicit = h.elicitation;

@@ -14,19 +14,22 @@
 import type { Clock } from "../../driver/clock.js";
 import type { Callback } from "../../driver/listener.js";
 import type { RequestContext, RequestOptions } from "../../driver/endpoint.js";
-import type { JsonObject } from "../../jsonrpc/types.js";
+import type { JsonObject, JsonValue } from "../../jsonrpc/types.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
 import type { JsonSchemaValidator } from "../../schema/json-schema.js";
 import type { SessionOptions, SessionOutput } from "../../session/types.js";
 import { isObject } from "../connection.js";
 import { knownNames, misspelled } from "../option-names.js";
 import type { TaskRuntime, TaskRuntimeOptions } from "../tasks.js";
-import type { CreateMessageParams, CreateMessageAnswer, ElicitParams, ElicitResult, Root } from "../types.js";
+import type { ClientCapabilities, CreateMessageParams, CreateMessageAnswer, ElicitParams, ElicitResult, Root } from "../types.js";
+
+/** {@link CreateMessageParams} as a client receives them: JSON, so `metadata` is a JSON object (what 2026-07-28 types it; 2025-11-25 any object). */
+export type ReceivedCreateMessageParams = CreateMessageParams & { metadata?: { [key: string]: JsonValue } };
 
 /** What the client does when the server asks. Each handler may throw an {@link McpError} to answer with an error. */
 export interface ClientHandlers {
-  /** `sampling/createMessage`: run the model (after the user approved, as the spec asks). */
-  sampling?: Callback<(params: CreateMessageParams, ctx: RequestContext) => CreateMessageAnswer | Promise<CreateMessageAnswer>> | undefined;
+  /** `sampling/createMessage`: run the model (after the user approved, as the spec asks). The params are JSON, as received: `metadata` a JSON object. */
+  sampling?: Callback<(params: ReceivedCreateMessageParams, ctx: RequestContext) => CreateMessageAnswer | Promise<CreateMessageAnswer>> | undefined;
   /** `elicitation/create`: ask the user. For a URL-mode request any `content` it returns is dropped (URL mode has none). */
   elicitation?: Callback<(params: ElicitParams, ctx: RequestContext) => ElicitResult | Promise<ElicitResult>> | undefined;
   /** `roots/list`: the roots to expose now. */
@@ -35,8 +38,8 @@ export interface ClientHandlers {
 
 /** Options of an {@link McpClient}. */
 export interface McpClientOptions {
-  /** Capabilities merged over the derived ones, key by key (e.g. `{ elicitation: { form: {}, url: {} } }`). */
-  capabilities?: JsonObject | undefined;
+  /** Capabilities merged over the derived ones, key by key (e.g. `{ elicitation: { form: {}, url: {} } }`); a value typed with either version's `ClientCapabilities` of the schema will do. */
+  capabilities?: ClientCapabilities | undefined;
   handlers?: ClientHandlers | undefined;
   /** Session settings (versions, default timeout, limits). */
   session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions"> | undefined;

@@ -32,7 +32,8 @@ import { paramHeadersOf } from "../../transports/http/request-metadata.js";
 import { isObject } from "../connection.js";
 import { isThenable, ServerContext, withPendingInput, type RequestOrigin } from "../context.js";
 import { inputRetryOf, isInputRequired, type InputRequiredResult } from "../mrtr.js";
-import type { CallToolResult, Icon, JsonSchemaObject, Meta, OutputSchema, StructuredContent, Tool, ToolAnnotations } from "../types.js";
+import type { Icon } from "../../session/types.js";
+import type { CallToolResult, JsonSchemaObject, Meta, OutputSchema, Tool, ToolAnnotations } from "../types.js";
 import { invalidParams, ProtocolError, refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
 import { assignDefined } from "./lists.js";
@@ -46,8 +47,12 @@ import { assignDefined } from "./lists.js";
  */
 export type ToolHandler<A extends object = JsonObject> = (args: A, ctx: ServerContext) => ToolAnswer | Promise<ToolAnswer>;
 
-/** What a tool handler answers: its result (any structured content: a 2026-07-28-only server may return an array), or a request for input. */
-type ToolAnswer = CallToolResult<StructuredContent> | InputRequiredResult;
+/**
+ * What a tool handler answers: its result, or a request for input. Its `structuredContent`
+ * may be any value, as the 2026-07-28 schema types it (a 2026-07-28-only server may return
+ * an array): {@link checkedToolResult} and the outgoing validation check what it is.
+ */
+type ToolAnswer = CallToolResult<unknown> | InputRequiredResult;
 
 /** The fields of a {@link ToolConfig}, for its misspelling check. */
 const TOOL_CONFIG_NAMES = /* @__PURE__ */ knownNames<ToolConfig>()(["title", "description", "inputSchema", "outputSchema", "annotations", "execution", "icons", "_meta", "inputBeforeTask"]);
