@@ -14,6 +14,7 @@ import { createHttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import { serveNode } from "../../src/transports/http-node.js";
 import { deferred, URL_ } from "./helpers.js";
+import { rejection } from "../api/setup.js";
 
 /** A client transport calling `handler` directly; `getOpen` settles once the client's GET stream is open. */
 function throughHandler(handler: (req: Request) => Promise<Response>) {
@@ -194,4 +195,49 @@ test("api over Streamable HTTP (basic/utilities/progress, server → client requ
   assert.deepEqual(errors.map((e) => (e as Error).message), ["listener bug"]);
   client.close();
   handler.close();
+});
+
+// basic/transports (2025-11-25), Session Management item 4, with the README's "When the
+// server goes away": a 404 whose new session meets a server that is not reachable yet (a
+// restart still under way, a draining instance's 503) does not end the client; that one
+// call fails, and the next starts the new session.
+test("api over Streamable HTTP: a renewal after a 404 that meets a 503, or a fetch that fails, is put off: that call fails with -32000 and the client stays open; the next call starts the new session and goes through", async () => {
+  for (const outage of ["503", "network"] as const) {
+    const generation = () => {
+      const server = new McpServer({ name: "gen", version: "1" });
+      server.tool("echo", {}, () => ({ content: [{ type: "text", text: "ok" }] }));
+      return createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+    };
+    let live = generation();
+    let initializeFails = 0;
+    const client = new McpClient({ name: "api-client", version: "1.0.0" });
+    const closed: string[] = [];
+    client.onClose((r) => closed.push(r));
+    let renewals = 0;
+    client.onSessionRenewed(() => renewals++);
+    await client.connect(httpClientTransport(URL_, {
+      openGetStream: false,
+      fetch: async (url, init) => {
+        if (initializeFails > 0 && typeof init?.body === "string" && init.body.includes('"initialize"')) {
+          initializeFails--;
+          if (outage === "network") throw new TypeError("fetch failed");
+          return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: "the server is closing" } }), { status: 503, headers: { "content-type": "application/json" } });
+        }
+        return live(new Request(url, init));
+      },
+    }));
+    // The server restarts (404 for the old session), and the first initialize meets the outage.
+    live.close();
+    live = generation();
+    initializeFails = 1;
+    const e = await rejection(client.callTool("echo"));
+    assert.equal(e.code, ErrorCode.ConnectionClosed, outage);
+    assert.match(e.message, /a new session could not be started yet .*the next request tries again/, outage);
+    assert.deepEqual(closed, [], `${outage}: the client stays open`);
+    const r = await client.callTool("echo");
+    assert.deepEqual(r.content, [{ type: "text", text: "ok" }], outage);
+    assert.equal(renewals, 1, outage);
+    client.close();
+    live.close();
+  }
 });

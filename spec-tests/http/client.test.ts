@@ -228,10 +228,10 @@ test("client: Session Management item 4: a 404 for a known session starts a new 
   t.close();
 });
 
-test("client: Session Management item 4: when the new initialize fails too, the transport closes with a 'session expired' reason", async () => {
+test("client: Session Management item 4: when the new initialize is refused too (a 4xx: not a server that is only unreachable for now, whose renewal is put off), the transport closes with a 'session expired' reason", async () => {
   const { handler } = makeHandler();
   let refuse = false;
-  const t = httpClientTransport(URL_, { fetch: inProcess(handler, [], (req, next) => (refuse && !req.headers.has("mcp-session-id") ? Promise.resolve(new Response(null, { status: 503 })) : next())), openGetStream: false });
+  const t = httpClientTransport(URL_, { fetch: inProcess(handler, [], (req, next) => (refuse && !req.headers.has("mcp-session-id") ? Promise.resolve(new Response(null, { status: 400 })) : next())), openGetStream: false });
   const { ep, closed } = client(t);
   await ep.open();
   handler.terminate(t.sessionId!);

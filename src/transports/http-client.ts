@@ -69,7 +69,7 @@ import { isProtocolVersion } from "../model/versions.js";
 import { letGo } from "./http/body.js";
 import { discard, errorMessageOf, isRefusal, parse } from "./http/client-body.js";
 import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools } from "./http/client-modern.js";
-import { adoptSession, endStreams, expired, holdForGet, renewSession, unreadSession } from "./http/client-session.js";
+import { adoptSession, endStreams, expired, holdForGet, notYet, renewSession, unreadSession, type Renewal } from "./http/client-session.js";
 import { answer, bodiless, follow, track } from "./http/client-stream.js";
 import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, SSE_TYPE } from "./http/headers.js";
 import type { ParamHeader } from "./http/request-metadata.js";
@@ -293,7 +293,9 @@ export class HttpClient implements HttpClientTransport {
   /** The kernel's `initialize` and `notifications/initialized`, replayed to renew an expired session. */
   initText: string | undefined;
   initializedText: string | undefined;
-  renewing: Promise<boolean> | undefined;
+  renewing: Promise<Renewal> | undefined;
+  /** The session whose renewal was put off ({@link Renewal} `"later"`): the next request starts the new session first. */
+  renewDue: string | undefined;
   /** `x-mcp-header` declarations of the tools the last modern `tools/list` pages showed. */
   readonly paramHeaders = new Map<string, ParamHeader[]>();
   /** Tools those pages annotated `readOnlyHint` or `idempotentHint`: the only calls a re-issue cannot run twice to harm. */
@@ -432,6 +434,14 @@ export class HttpClient implements HttpClientTransport {
       this.initializedText = text;
       if (!this.getStarted && this.options.openGetStream !== false) holdForGet(this);
     }
+    // A renewal put off after a 404: this request starts the new session first.
+    const due = this.renewDue;
+    if (due !== undefined && this.sessionId === due && method !== "initialize") {
+      const renewal = await renewSession(this, due);
+      if (renewal === "later") return this.failed(ctx, notYet(this, due));
+      if (renewal === false) return this.shut(expired(this, due), false);
+      if (this.closed || ctx.released) return;
+    }
     const sid = this.sessionId;
     let res: Response;
     try {
@@ -451,7 +461,9 @@ export class HttpClient implements HttpClientTransport {
       discard(res);
       // Session Management item 4: a new session, then this message again (once).
       // (The renewal itself sends notifications/initialized.)
-      if (!retried && (await renewSession(this, sid))) {
+      const renewal = retried ? false : await renewSession(this, sid);
+      if (renewal === "later") return this.failed(ctx, notYet(this, sid));
+      if (renewal) {
         // Cancelled while the session was renewed: its notification went out already, so
         // the request is not sent again (the server would run it for no one).
         if (ctx.released) return;

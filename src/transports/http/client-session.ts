@@ -47,7 +47,7 @@ export const GET_WAIT_MS = 1000;
  * capabilities, and none of the old session's subscriptions or log level.
  * Sends wait meanwhile. Resolves false when that fails (the caller then closes).
  */
-export function renewSession(client: HttpClient, old: string): Promise<boolean> {
+export function renewSession(client: HttpClient, old: string): Promise<Renewal> {
   if (client.renewing !== undefined) return client.renewing;
   // Another request already renewed it.
   if (client.sessionId !== old) return Promise.resolve(client.sessionId !== undefined);
@@ -58,13 +58,27 @@ export function renewSession(client: HttpClient, old: string): Promise<boolean> 
   return renewing;
 }
 
+/**
+ * How a renewal ended: renewed (true), failed for good (false: the caller closes), or not
+ * now (`"later"`: the server could not be reached, or answered 5xx or 429, as a server
+ * restarting or an instance draining behind a load balancer does). A renewal put off
+ * leaves {@link HttpClient.renewDue} set: the session stays, and the next request starts
+ * the new session first; only the request that met the 404 fails, with {@link notYet}.
+ */
+export type Renewal = boolean | "later";
+
+/** The error of the request that met a 404 whose renewal was put off. */
+export function notYet(client: HttpClient, sid: string): string {
+  return `${SESSION_EXPIRED}: the server answered 404 for session ${sid}, and a new session could not be started yet (${client.renewFailure}): the next request tries again`;
+}
+
 /** The close reason after a 404 for session `sid`, with why no new session could be started, when one was tried. */
 export function expired(client: HttpClient, sid: string): string {
   const why = client.renewFailure === undefined ? "" : `; a new session could not be started: ${client.renewFailure}`;
   return `${SESSION_EXPIRED}: the server answered 404 for session ${sid}${why}`;
 }
 
-async function reinitialize(client: HttpClient, old: string): Promise<boolean> {
+async function reinitialize(client: HttpClient, old: string): Promise<Renewal> {
   const init = client.initText;
   const done = client.initializedText;
   if (init === undefined || done === undefined || client.closed) return false;
@@ -75,13 +89,28 @@ async function reinitialize(client: HttpClient, old: string): Promise<boolean> {
     client.renewFailure = why;
     client.deleteSession();
     client.sessionId = undefined;
+    client.renewDue = undefined;
     return false;
   };
+  // Not the server's verdict on a new session: the old one stays named until the next try.
+  const putOff = (why: string): "later" => {
+    if (client.sessionId !== undefined) client.deleteSession();
+    client.renewFailure = why;
+    client.sessionId = client.renewDue = old;
+    return "later";
+  };
+  const transient = (status: number): boolean => status >= 500 || status === 429;
   let result: JsonObject | undefined;
   try {
     const headers = client.headersFor(init, true);
     delete headers[H.protocolVersion];
-    const res = await client.request({ method: "POST", headers, body: init });
+    let res: Response;
+    try {
+      res = await client.request({ method: "POST", headers, body: init });
+    } catch (e) {
+      return putOff(`initialize: ${errorText(e)}`);
+    }
+    if (transient(res.status)) return (discard(res), putOff(`initialize: HTTP ${res.status}`));
     adoptSession(client, res);
     const first = res.ok ? await firstMessage(res, client.maxBytes) : (discard(res), undefined);
     if (first === NOT_UTF8_BODY) return abandon(`initialize was not answered with a result (HTTP ${res.status}: ${notUtf8("the answer")})`);
@@ -94,12 +123,19 @@ async function reinitialize(client: HttpClient, old: string): Promise<boolean> {
     result = r as JsonObject;
     if (result.protocolVersion !== client.protocolVersion) return abandon(`the new session's protocol version is ${JSON.stringify(result.protocolVersion)}, not this session's ${client.protocolVersion}`);
     if (client.sessionId === undefined) return abandon("the server gave the new session no MCP-Session-Id");
-    const n = await client.request({ method: "POST", headers: client.headersFor(done, true), body: done });
+    let n: Response;
+    try {
+      n = await client.request({ method: "POST", headers: client.headersFor(done, true), body: done });
+    } catch (e) {
+      return putOff(`notifications/initialized: ${errorText(e)}`);
+    }
     discard(n);
+    if (transient(n.status)) return putOff(`notifications/initialized: HTTP ${n.status}`);
     if (!n.ok) return abandon(`notifications/initialized was refused with HTTP ${n.status}`);
   } catch (e) {
     return abandon(errorText(e));
   }
+  client.renewDue = undefined;
   if (client.getStarted) {
     client.getStarted = false;
     client.startGet();
