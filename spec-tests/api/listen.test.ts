@@ -33,7 +33,8 @@ test("McpClient.listen (draft subscriptions, stdio-like channel): two concurrent
   const c = await connect(library, MODERN, MODERN);
   const tools = recorder();
   const files = recorder();
-  const a = await c.client.listen({ toolsListChanged: true, promptsListChanged: true }, tools.fn);
+  // A field given as undefined is one not given (exactOptionalPropertyTypes callers forward such fields).
+  const a = await c.client.listen({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: undefined }, tools.fn);
   const b = await c.client.listen({ resourceSubscriptions: ["file:///a"] }, files.fn);
   // The server declared no prompts, so it does not agree to promptsListChanged.
   assert.deepEqual(a.acknowledged, { toolsListChanged: true });
@@ -151,6 +152,67 @@ test("McpClient.listen over Streamable HTTP, 2025-11-25 (basic/transports Sessio
   for (let i = 0; i < 50 && files.heard.length === 0; i++) {
     two.server.notifyResourceUpdated("file:///a");
     await client.listTools();
+  }
+  assert.equal(files.heard[0], "notifications/resources/updated file:///a");
+  client.close();
+  two.handler.close();
+});
+
+test("McpClient.listen (2025-11-25 server/resources): two subscriptions opened at once for one URI share one resources/subscribe, so closing the first as soon as it opens never unsubscribes the second's URI; one aborted while its URI is being subscribed rejects -32800, and the URI it took is let go (unsubscribed once subscribed)", async () => {
+  const c = await connect(library, LEGACY, LEGACY);
+  const second = recorder();
+  const [one, two] = await Promise.all([c.client.listen({ resourceSubscriptions: ["file:///a"] }, () => {}), c.client.listen({ resourceSubscriptions: ["file:///a"] }, second.fn)]);
+  one.close();
+  assert.deepEqual(c.sent("client", "resources/subscribe").map((m) => m.params.uri), ["file:///a"]);
+  await c.client.ping();
+  assert.deepEqual(c.sent("client", "resources/unsubscribe"), []);
+  c.server.notifyResourceUpdated("file:///a");
+  await c.client.ping();
+  assert.deepEqual(second.heard, ["notifications/resources/updated file:///a"]);
+  two.close();
+
+  const ac = new AbortController();
+  const aborted = c.client.listen({ resourceSubscriptions: ["file:///b"] }, () => {}, { signal: ac.signal });
+  ac.abort();
+  assert.equal((await rejection(aborted)).code, ErrorCode.RequestCancelled);
+  await c.client.ping();
+  assert.deepEqual(c.sent("client", "resources/unsubscribe").map((m) => m.params.uri), ["file:///a", "file:///b"]);
+});
+
+test("McpClient.listen over Streamable HTTP, 2025-11-25: a client that only listens is not left deaf when its session's renewal first meets an outage (503): its GET stream tries the renewal again on its backoff, and the listen hears the new server", async () => {
+  const generation = () => {
+    const server = new McpServer(SERVER);
+    library(server);
+    return { server, handler: createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() }) };
+  };
+  const one = generation();
+  const two = generation();
+  let live = one;
+  let initializeFails = 0;
+  const client = new McpClient(CLIENT);
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", {
+    sleep: async () => {},
+    fetch: async (url, init) => {
+      if (initializeFails > 0 && typeof init?.body === "string" && init.body.includes('"initialize"')) {
+        initializeFails--;
+        return new Response(null, { status: 503 });
+      }
+      return live.handler(new Request(url, init));
+    },
+  }));
+  let renewed = 0;
+  client.onSessionRenewed(() => renewed++);
+  const files = recorder();
+  await client.listen({ resourceSubscriptions: ["file:///a"] }, files.fn);
+  // The server restarts (its GET stream ends; the new one answers 404), and the first initialize meets a 503.
+  initializeFails = 1;
+  live = two;
+  one.handler.close();
+  for (let i = 0; i < 200 && renewed === 0; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(renewed, 1, "renewed by the GET stream, with no request of the application's");
+  for (let i = 0; i < 200 && files.heard.length === 0; i++) {
+    two.server.notifyResourceUpdated("file:///a");
+    await new Promise((r) => setImmediate(r));
   }
   assert.equal(files.heard[0], "notifications/resources/updated file:///a");
   client.close();

@@ -13,7 +13,8 @@ import { McpServer } from "../../src/api/server.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { McpClient } from "../../src/api/client.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
-import { call, deferred, initializeMessage, makeHandler, open, post, SseReader, Tools, until } from "./helpers.js";
+import { call, deferred, initializeMessage, makeHandler, open, post, setupWith, SseReader, Tools, until } from "./helpers.js";
+import { rejection } from "../api/setup.js";
 import { answerOf, modernHandler, modernRequest, postModern } from "./modern-helpers.js";
 
 const V = "2025-11-25";
@@ -70,7 +71,8 @@ test("handler.close({ drainMs }) (README Deploying; basic/transports Sending Mes
   assert.deepEqual((await running.message()).msg, { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "waited" }] } });
   await until(closed, 50);
   assert.equal(handler.sessionCount, 0);
-  assert.deepEqual(tools.closed, ["server closed"]);
+  // The session ended as its last request was answered, which ended the drain.
+  assert.deepEqual(tools.closed, ["server closing"]);
   assert.equal(clock.pendingTimers, 0, "the drain's deadline is cancelled");
   assert.equal((await post(handler, call(3, "echo"), sid, V)).status, 404);
 });
@@ -161,6 +163,7 @@ test("handler.close({ drainMs }) (modern era; subscriptions Graceful Closure): a
 test("handler.close({ drainMs }): nothing in flight closes at once; a drainMs that is not a number >= 0 throws a RangeError and leaves the handler serving", async () => {
   const { handler } = makeHandler();
   for (const drainMs of [-1, Number.NaN, "10" as never]) assert.throws(() => handler.close({ drainMs }), RangeError);
+  assert.throws(() => handler.close(5_000 as never), TypeError, "close(5000) is not close({ drainMs: 5000 })");
   const sid = await open(handler, V);
   await handler.close({ drainMs: 60_000 });
   assert.equal(handler.sessionCount, 0);
@@ -193,4 +196,69 @@ test("scale-out (README Deploying, behind a load balancer): a modern request a d
   assert.deepEqual(runs, ["b"]);
   assert.deepEqual(answered.slice(-2), [503, 200]);
   client.close();
+});
+
+test("handler.close({ drainMs }): a legacy session with no request running ends at once (its next request gets 404, Session Management item 3, so its client starts a new session elsewhere), while a busy one lives until its request is answered", async () => {
+  const { handler, tools, sid: busy, running } = await waitingSession(makeHandler);
+  const idle = await open(handler, V);
+  const closed = settledFlag(handler.close({ drainMs: 60_000 }));
+  assert.equal((await post(handler, call(5, "echo"), idle, V)).status, 404, "the idle session ended at drain start");
+  await refusedAsClosing(await post(handler, call(6, "echo"), busy, V), 6);
+  assert.equal(handler.sessionCount, 1);
+  tools.release();
+  assert.equal((await running.message()).msg.params.data, "two");
+  assert.equal((await running.message()).msg.result.content[0].text, "waited");
+  await until(closed, 50);
+  assert.deepEqual(tools.closed, ["server closing", "server closing"]);
+});
+
+test("handler.close({ drainMs }): an application onClose that throws neither keeps the drain from resolving nor stops the other sessions from ending; it is a handler-error diagnostic", async () => {
+  const clock = new ManualClock();
+  const tools = new Tools();
+  const diagnostics: string[] = [];
+  let throwing = true;
+  const handler = createHttpHandler({
+    sessionIdleMs: 0,
+    clock,
+    onDiagnostic: (d) => void diagnostics.push(`${d.code} ${d.message}`),
+    createSession: setupWith(tools, { onClose: (reason) => { tools.closed.push(reason); if (throwing) { throwing = false; throw new Error("onClose broke"); } } }),
+  });
+  const a = await open(handler, V);
+  const running = new SseReader(await post(handler, call(1, "wait"), a, V));
+  await tools.waiting();
+  await running.message();
+  await open(handler, V);
+  await open(handler, V);
+  const closed = settledFlag(handler.close({ drainMs: 1_000 }));
+  clock.advance(1_000);
+  await until(closed, 50);
+  assert.equal(handler.sessionCount, 0);
+  assert.equal(tools.closed.length, 3);
+  assert.ok(diagnostics.some((d) => d.startsWith("handler-error closing: onClose broke")), diagnostics.join("; "));
+  tools.release();
+});
+
+test("scale-out: a 503 that is not an MCP server's own refusal (a proxy's text, whose upstream may have run the request) is not sent again for a tool without readOnlyHint or idempotentHint; a JSON one is", async () => {
+  const server = new McpServer({ name: "s", version: "1" }, { session: { versions: ["2026-07-28"] } });
+  let ran = 0;
+  server.tool("pay", {}, () => (ran++, { content: [{ type: "text", text: "paid" }] }));
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+  let proxy503 = 0;
+  const client = new McpClient({ name: "c", version: "1" }, { session: { versions: ["2026-07-28"] } });
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", {
+    sleep: async () => {},
+    fetch: async (url, init) => {
+      const r = await handler(new Request(url, init));
+      if (proxy503 > 0 && typeof init?.body === "string" && init.body.includes('"tools/call"')) {
+        proxy503--;
+        await r.text(); // the upstream ran it; the proxy lost the answer
+        return new Response("upstream connect error or disconnect/reset before headers", { status: 503, headers: { "content-type": "text/plain" } });
+      }
+      return r;
+    },
+  }));
+  proxy503 = 1;
+  const e = await rejection(client.callTool("pay"));
+  assert.match(e.message, /503/);
+  assert.equal(ran, 1, "not run twice");
 });

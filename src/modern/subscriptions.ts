@@ -26,12 +26,12 @@ import { hasCapability } from "../model/methods.js";
 
 /** What a subscriber asked for (schema `SubscriptionFilter`). */
 export interface SubscriptionFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
+  toolsListChanged?: boolean | undefined;
+  promptsListChanged?: boolean | undefined;
+  resourcesListChanged?: boolean | undefined;
+  resourceSubscriptions?: string[] | undefined;
   /** Tasks extension: the tasks whose status the subscriber wants pushed. */
-  taskIds?: string[];
+  taskIds?: string[] | undefined;
 }
 
 /** A change the application reports. */

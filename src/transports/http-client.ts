@@ -32,8 +32,9 @@
  * - a 404 to a request that carried a session id: the session is gone (spec: the client
  *   MUST start a new session). The transport replays the kernel's `initialize` and
  *   `notifications/initialized` (see {@link renewSession}) and sends the
- *   request again; when that fails it closes with a reason starting
- *   `SESSION_EXPIRED` (http/client-session.ts). The old session's streams end with it: their event ids are
+ *   request again; when that is refused it closes with a reason starting
+ *   `SESSION_EXPIRED` (http/client-session.ts), and when the server cannot be reached
+ *   yet (a failed fetch, 5xx, 429) that request fails and the next one tries again. The old session's streams end with it: their event ids are
  *   that session's, so none is resumed under the new one, and the requests still waiting
  *   on them fail at once with that error.
  *

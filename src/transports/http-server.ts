@@ -261,13 +261,16 @@ export interface HttpHandler {
    * when it names one of the ended sessions.
    *
    * With `drainMs`, a graceful close: from now on no session, modern request, or request on
-   * a live session starts (503), and each open `subscriptions/listen` gets its completion
-   * result; the requests in flight run on, and what they need still comes in (the client's
-   * answers to the server's requests, cancellations, GET streams and their resumption).
-   * Once none is left, or `drainMs` has passed, the handler closes as above. The promise
+   * a live session starts (503), each open `subscriptions/listen` gets its completion
+   * result, and each legacy session with no request running ends (its next request gets
+   * 404); the requests in flight run on, and what they need still comes in (the client's
+   * answers to the server's requests, cancellations, GET streams and their resumption),
+   * each session ending once its last is answered. Once none is left, or `drainMs` has
+   * passed, the handler closes as above. The promise
    * resolves then (at once without `drainMs`); it never rejects (a `drainMs` that is not a
    * number >= 0 throws a `RangeError` at once). A later call can only bring
-   * the end nearer. Tasks run on in their runtime: a drain does not wait for them.
+   * the end nearer. Tasks run on in their runtime: a drain does not wait for them, except
+   * for a 2025-11-25 `tasks/result` still waiting on its task, which is a request in flight.
    */
   close(options?: HttpCloseOptions): Promise<void>;
 }
@@ -301,15 +304,13 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const live = new Set<{ shutdown(reason: string): void }>();
   const listens = new Set<{ shutdown(reason: string): void }>();
   const maxRequests = options.maxModernRequests ?? 1000;
-  /** Set by `close()`: the handler takes no more work (503). */
-  let closed = false;
   // 503: nothing of the request ran, so a client may send it again, and `Connection: close`
   // moves its next attempt off this server's pooled connection (behind a load balancer, to
   // another instance). `Retry-After` is RFC 9110's hint for a 503, in seconds.
   const goingAway = { "Retry-After": "1", Connection: "close" };
   const refuseClosed = (id: RequestId | null = null): Response =>
     httpError(503, ErrorCode.InvalidRequest, drain?.over === false ? "the server is closing: it takes no new requests" : "the server is closed", { id, headers: goingAway });
-  /** Set by the first `close()`; until it finishes, the requests in flight run on. */
+  /** Set by the first `close()`: the handler takes no new work (503); until the drain is over, the requests in flight run on. */
   let drain: Drain | undefined;
   // Counted after the answer is routed, not inside it: the close a drain ends with would
   // otherwise run inside the session's own send.
@@ -371,7 +372,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const body = await req.readBody(maxBodyBytes);
     if (!body.ok) return httpError(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.reason);
     // Closed while the body was read: no session or modern request starts after close().
-    if (closed && session === undefined) return refuseClosed();
+    if (drain !== undefined && session === undefined) return refuseClosed();
     if (session?.closed) return httpError(404, ErrorCode.InvalidRequest, "session not found");
     const state = session?.endpoint.state;
     // Batches only where the kernel takes them: a 2025-03-26 session past initialize.
@@ -491,7 +492,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     // After close(), no new work (here, past the Host and Origin checks, so a browser can
     // read the 503). A request naming a session still gets the 404 of a terminated session
     // (Session Management item 3: the server MUST answer its id with 404).
-    if (closed && (modern || req.header(H.sessionId) === null)) return refuseClosed();
+    if (drain !== undefined && (modern || req.header(H.sessionId) === null)) return refuseClosed();
     if (modern && options.modern !== undefined) return await options.modern(req.toRequest());
     // Modern era: no GET stream, no DELETE (no sessions): 405 (draft streamable-http, Backward Compatibility).
     if (modern && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported for ${pv.trim()} (POST only)`, { headers: { Allow: "POST" } });
@@ -530,24 +531,39 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   };
   handler.close = (closeOptions) => {
     const drainMs = drainMsOf(closeOptions);
-    closed = true;
     if (drain === undefined) {
-      drain = new Drain(clock, inFlight, () => {
-        for (const s of [...sessions.values()]) s.terminate("server closed");
-        for (const r of [...live]) r.shutdown("server closed");
+      drain = new Drain(clock, stillRunning, () => {
+        for (const s of [...sessions.values()]) ending(() => s.terminate("server closed"));
+        for (const r of [...live]) ending(() => r.shutdown("server closed"));
       });
       // A listen never finishes by itself: it gets its completion result now, so its client
       // can listen elsewhere, rather than at the drain's end.
-      if (drainMs > 0) for (const r of [...listens]) r.shutdown("server closing");
+      if (drainMs > 0) for (const r of [...listens]) ending(() => r.shutdown("server closing"));
     }
     drain.until(drainMs);
     return drain.done;
   };
-  /** Requests not answered yet: every session's, and the modern ones but `subscriptions/listen`. */
-  function inFlight(): number {
+  /**
+   * The drain's count of requests not answered yet: every session's, and the modern ones
+   * but `subscriptions/listen`. A legacy session with none is ended first: its next request
+   * gets 404, and its client starts a new session (behind a load balancer, on another
+   * instance) rather than meeting 503s for the rest of the drain.
+   */
+  function stillRunning(): number {
     let n = live.size - listens.size;
-    for (const s of sessions.values()) n += s.running;
+    for (const s of [...sessions.values()]) {
+      if (s.running === 0) ending(() => s.terminate("server closing"));
+      else n += s.running;
+    }
     return n;
+  }
+  /** Ends one session or request of a closing handler: an application hook that throws (its `onClose`) neither stops the others nor escapes into a timer. */
+  function ending(end: () => void): void {
+    try {
+      end();
+    } catch (e) {
+      diagnose("handler-error", `closing: ${errorText(e)}`);
+    }
   }
   return handler;
 }

@@ -16,7 +16,7 @@
  * unsubscribed when the last lets go; after a new HTTP session (404) the URIs are
  * subscribed again, as its server knows nothing of the old session's.
  */
-import type { JsonObject, RequestId } from "../../jsonrpc/types.js";
+import type { JsonObject, JsonValue, RequestId } from "../../jsonrpc/types.js";
 import { McpError } from "../../driver/endpoint.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { MetaKey } from "../../model/meta.js";
@@ -72,8 +72,8 @@ const UPDATED = "notifications/resources/updated";
 export class ClientSubscriptions {
   /** Open modern subscriptions, by the JSON-RPC id of their listen (as `_meta` carries it). */
   private readonly modern = new Map<string | number, ModernSubscription>();
-  /** Legacy: how many subscriptions hold each URI. */
-  private readonly uris = new Map<string, number>();
+  /** Legacy: each URI some subscription holds. */
+  private readonly uris = new Map<string, HeldUri>();
   private renewHook: (() => void) | undefined;
 
   constructor(private readonly host: SubscriptionHost) {}
@@ -95,7 +95,10 @@ export class ClientSubscriptions {
     const abort = new AbortController();
     const sub = new ModernSubscription(fn, abort, this.host);
     let id: RequestId | undefined;
-    const listen = this.host.request("subscriptions/listen", { notifications: filter as JsonObject }, { timeoutMs: options?.timeoutMs, signal: abort.signal }, (sent) => {
+    // A field given as undefined is one not given (the wire has no undefined).
+    const notifications: JsonObject = {};
+    for (const [key, value] of Object.entries(filter)) if (value !== undefined) notifications[key] = value as JsonValue;
+    const listen = this.host.request("subscriptions/listen", { notifications }, { timeoutMs: options?.timeoutMs, signal: abort.signal }, (sent) => {
       id = sent;
       this.modern.set(sent, sub);
     });
@@ -111,32 +114,19 @@ export class ClientSubscriptions {
     const agreed = agreedFilter(filter, host.serverCapabilities() ?? {}, requested.length);
     delete agreed.taskIds;
     const uris = agreed.resourceSubscriptions ?? [];
-    const bounds = { timeoutMs: options?.timeoutMs, signal: options?.signal };
-    const taken: string[] = [];
-    try {
-      for (const uri of uris) {
-        await this.hold(uri, bounds);
-        taken.push(uri);
-      }
-    } catch (e) {
-      for (const uri of taken) this.release(uri);
-      throw e;
-    }
-    const watched = new Set(uris);
+    const held: Array<[string, HeldUri]> = [];
     let settle!: (end: SubscriptionEnd) => void;
     const ended = new Promise<SubscriptionEnd>((r) => (settle = r));
     const stops: Array<() => void> = [];
-    let open = true;
+    let over: string | undefined;
     const end = (reason: string): void => {
-      if (!open) return;
-      open = false;
+      if (over !== undefined) return;
+      over = reason;
       for (const stop of stops) stop();
-      for (const uri of uris) this.release(uri);
+      for (const [uri, entry] of held) this.release(uri, entry);
       settle({ graceful: false, reason });
     };
-    const pass = (method: string) => (params: JsonObject | undefined) => host.report(() => fn(method, params));
-    for (const [key, method] of LIST_CHANGED) if (agreed[key] === true) stops.push(host.onNotification(method, pass(method)));
-    if (uris.length > 0) stops.push(host.onNotification(UPDATED, (params) => typeof params?.uri === "string" && watched.has(params.uri) && pass(UPDATED)(params)));
+    // Before the first await: the connection may close, or the caller abort, while the URIs are subscribed.
     stops.push(host.onClose((reason) => end(`connection closed: ${reason}`)));
     const signal = options?.signal;
     if (signal !== undefined) {
@@ -144,27 +134,59 @@ export class ClientSubscriptions {
       signal.addEventListener("abort", onAbort, { once: true });
       stops.push(() => signal.removeEventListener("abort", onAbort));
     }
+    // Not the caller's signal: a subscribe another subscription may share is not this one's to cancel (its abort ends this subscription alone).
+    const bounds = { timeoutMs: options?.timeoutMs };
+    try {
+      for (const uri of uris) {
+        if (over !== undefined) break;
+        const entry = this.hold(uri, bounds);
+        held.push([uri, entry]);
+        await entry.subscribed;
+      }
+    } catch (e) {
+      end(`resources/subscribe failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw e;
+    }
+    if (over !== undefined) throw new McpError({ code: signal?.aborted ? ErrorCode.RequestCancelled : ErrorCode.ConnectionClosed, message: over });
+    const watched = new Set(uris);
+    const pass = (method: string) => (params: JsonObject | undefined) => host.report(() => fn(method, params));
+    for (const [key, method] of LIST_CHANGED) if (agreed[key] === true) stops.push(host.onNotification(method, pass(method)));
+    if (uris.length > 0) stops.push(host.onNotification(UPDATED, (params) => typeof params?.uri === "string" && watched.has(params.uri) && pass(UPDATED)(params)));
     return { acknowledged: agreed, ended, close: () => end("closed by the client") };
   }
 
-  /** One more subscription holds `uri`: the first subscribes it. */
-  private async hold(uri: string, options: CallOptions): Promise<void> {
-    const n = this.uris.get(uri) ?? 0;
-    if (n === 0) await this.host.request("resources/subscribe", { uri }, options);
-    this.uris.set(uri, (this.uris.get(uri) ?? 0) + 1);
+  /**
+   * One more subscription holds `uri`, counted at once: the first sends `resources/subscribe`,
+   * and the others wait on the same answer, so an unsubscribe can never overtake a
+   * subscription still being made. A failed subscribe is forgotten (the next holder tries anew).
+   */
+  private hold(uri: string, options: CallOptions): HeldUri {
+    let entry = this.uris.get(uri);
+    if (entry === undefined) {
+      const made: HeldUri = { holders: 0, subscribed: this.host.request("resources/subscribe", { uri }, options).then(() => undefined) };
+      made.subscribed.catch(() => this.uris.get(uri) === made && this.uris.delete(uri));
+      this.uris.set(uri, (entry = made));
+    }
+    entry.holders++;
     // The server of a new HTTP session knows none of the old one's subscriptions.
     this.renewHook ??= this.host.onSessionRenewed(() => {
       for (const held of this.uris.keys()) this.host.request("resources/subscribe", { uri: held }, undefined).catch(() => {});
     });
+    return entry;
   }
 
-  /** A subscription lets go of `uri`: the last unsubscribes it (its failure is of no consequence to anyone). */
-  private release(uri: string): void {
-    const n = (this.uris.get(uri) ?? 1) - 1;
-    if (n > 0) return void this.uris.set(uri, n);
+  /** A subscription lets go of `uri`: the last unsubscribes it, once its subscribe is answered (a failure of either is of no consequence to anyone). */
+  private release(uri: string, entry: HeldUri): void {
+    if (--entry.holders > 0 || this.uris.get(uri) !== entry) return;
     this.uris.delete(uri);
-    this.host.request("resources/unsubscribe", { uri }, undefined).catch(() => {});
+    entry.subscribed.then(() => this.host.request("resources/unsubscribe", { uri }, undefined)).catch(() => {});
   }
+}
+
+/** Legacy: one URI's `resources/subscribe`, and how many subscriptions hold it. */
+interface HeldUri {
+  holders: number;
+  subscribed: Promise<void>;
 }
 
 /** One open `subscriptions/listen`. */

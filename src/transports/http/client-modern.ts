@@ -30,6 +30,8 @@
  * A progress notification of the new attempt that does not go past what was already
  * delivered is dropped (progress MUST increase, so it can only be a repeat). Other
  * notifications cannot be told apart from new ones and are delivered.
+ * A request the server refuses with 503 and a JSON-RPC error body (closing, or full) is
+ * sent again as it is, after the backoff, within the same `maxReissues`: none of it ran.
  * `subscriptions/listen` is not re-issued: its subscription id is its request
  * id and what changed while it was down is lost, so its owner gets the -32000 error and
  * re-subscribes (`basic/patterns/subscriptions`: a drop "MAY" trigger a reconnect).
@@ -45,6 +47,7 @@ import { MetaKey } from "../../model/meta.js";
 import type { HttpClient, ModernCtx, StreamCtx } from "../http-client.js";
 import { discard, isRefusal, parse } from "./client-body.js";
 import { answer, bodiless, delay, LISTEN, track } from "./client-stream.js";
+import { H, JSON_TYPE, mediaTypeOf } from "./headers.js";
 import { modernRequestHeaders, paramHeadersOf, unmirrorable } from "./request-metadata.js";
 
 /**
@@ -124,10 +127,11 @@ const UNSERVED = Symbol("unserved");
 
 /**
  * One POST of a modern message. Resolves to why the request's response was lost to a
- * broken connection (the caller may re-issue it), to {@link UNSERVED} for a 503 when
- * `mayRetry` (RFC 9110 §15.6.4: the server is unable to handle the request now, so none of
- * it ran; behind a load balancer another instance may take it), or undefined when it was
- * answered (or answered here with an error, or cancelled).
+ * broken connection (the caller may re-issue it), to {@link UNSERVED} for a server's 503
+ * with a JSON body when `mayRetry` (RFC 9110 §15.6.4: the server is unable to handle the
+ * request now; its own refusal says none of it ran, and behind a load balancer another
+ * instance may take it), or undefined when it was answered (or answered here with an
+ * error, or cancelled).
  */
 async function attemptModern(client: HttpClient, ctx: StreamCtx, headers: Record<string, string>, body: string, mayRetry: boolean): Promise<string | typeof UNSERVED | void> {
   const modern = ctx.modern!;
@@ -139,7 +143,14 @@ async function attemptModern(client: HttpClient, ctx: StreamCtx, headers: Record
     return void client.fetchFailed(ctx, e);
   }
   if (client.closed || modern.cancelled) return void discard(res);
-  if (res.status === 503 && mayRetry) return (discard(res), UNSERVED);
+  if (res.status === 503 && mayRetry) {
+    // An MCP server's own refusal is a JSON-RPC error: none of the request ran. A proxy's
+    // 503 (text) may come after its upstream took the request: a lost answer, re-issued
+    // only where a broken stream's would be.
+    const own = mediaTypeOf(res.headers.get(H.contentType)) === JSON_TYPE;
+    discard(res);
+    return own ? UNSERVED : "the server answered HTTP 503";
+  }
   if (res.status === 202 || res.status === 204) {
     discard(res);
     return bodiless(client, ctx, res.status);

@@ -15,7 +15,8 @@
  * `notifications/initialized` while sends wait on the client's gate, gives the new
  * result to the `onSessionRenewed` listener and reopens the standalone GET; when that
  * fails the caller closes with a reason starting {@link SESSION_EXPIRED} ({@link
- * expired}). The old session's streams end with it ({@link endStreams}): their event ids
+ * expired}), unless the server only could not be reached (see {@link Renewal}: the
+ * renewal is put off to the next request, or the GET stream's next attempt). The old session's streams end with it ({@link endStreams}): their event ids
  * are that session's, so none is resumed under the new one, and the requests still
  * waiting on them fail at once ({@link lost}). After `notifications/initialized`,
  * {@link holdForGet} keeps the next requests until the server has answered the
@@ -45,7 +46,8 @@ export const GET_WAIT_MS = 1000;
  * kernel's initialize was answered long ago) but to the `onSessionRenewed` listener,
  * before any request is sent again: the server may have restarted with other tools,
  * capabilities, and none of the old session's subscriptions or log level.
- * Sends wait meanwhile. Resolves false when that fails (the caller then closes).
+ * Sends wait meanwhile. Resolves to a {@link Renewal}: false when that fails for good
+ * (the caller then closes), `"later"` when the server could not take it yet.
  */
 export function renewSession(client: HttpClient, old: string): Promise<Renewal> {
   if (client.renewing !== undefined) return client.renewing;
@@ -135,7 +137,7 @@ async function reinitialize(client: HttpClient, old: string): Promise<Renewal> {
   } catch (e) {
     return abandon(errorText(e));
   }
-  client.renewDue = undefined;
+  client.renewDue = client.renewFailure = undefined;
   if (client.getStarted) {
     client.getStarted = false;
     client.startGet();

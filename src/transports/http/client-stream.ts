@@ -33,7 +33,7 @@ import type { RequestId } from "../../jsonrpc/types.js";
 import type { HttpClient, StreamCtx } from "../http-client.js";
 import { letGo, NOT_UTF8_BODY, readBodyText } from "./body.js";
 import { discard, notUtf8, parse, sseLimits } from "./client-body.js";
-import { expired, lost, renewSession } from "./client-session.js";
+import { expired, lost, notYet, renewSession } from "./client-session.js";
 import { H, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./headers.js";
 
 /**
@@ -167,6 +167,8 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
     // The first GET is always tried, whatever maxRetries says (it counts failures).
     if ((opened || failures > 0) && failures >= client.maxRetries) {
       if (ctx.kind === "post") return client.failed(ctx, `gave up resuming the response stream after ${failures} attempts`);
+      // Its session is gone and no new one could be started: the connection is over.
+      if (client.renewDue !== undefined) return client.shut(expired(client, client.renewDue), false);
       return client.report(`gave up on the GET stream after ${failures} attempts`);
     }
     if (opened || failures > 0) await client.sleep(delay(client, ctx, failures), client.abort.signal);
@@ -204,8 +206,15 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
     }
     const sid = headers[H.sessionId];
     if (r.status === 404 && sid !== undefined) {
-      if (!(await renewSession(client, sid))) return client.shut(expired(client, sid), false);
-      // The renewal ended this stream with its session (endStreams).
+      const renewal = await renewSession(client, sid);
+      if (renewal === false) return client.shut(expired(client, sid), false);
+      // Put off (the server is not reachable yet): this stream tries again on its backoff,
+      // so a client that only listens is not left deaf until it sends something.
+      if (renewal === "later") {
+        client.report(notYet(client, sid));
+        continue;
+      }
+      // Renewed: the renewal ended this stream with its session (endStreams) and opened the new one's.
       return;
     }
     if (r.status === 405 || r.status === 409) {

@@ -12,6 +12,7 @@ import type { Clock } from "../../driver/clock.js";
 
 /** Reads `close()`'s `drainMs`: absent is 0 (close at once); anything but a number >= 0 is the caller's mistake. */
 export function drainMsOf(options: { drainMs?: number | undefined } | undefined): number {
+  if (options !== undefined && (typeof options !== "object" || options === null)) throw new TypeError(`close() takes { drainMs }, got ${String(options)}`);
   const ms = options?.drainMs ?? 0;
   if (typeof ms !== "number" || !(ms >= 0)) throw new RangeError(`close(): drainMs must be a number >= 0 (Infinity: until the requests in flight are done), got ${String(ms)}`);
   return ms;
@@ -28,7 +29,7 @@ export class Drain {
 
   constructor(
     private readonly clock: Clock,
-    /** Requests in flight across the handler (not `subscriptions/listen` streams, nor GET streams: they never finish by themselves). */
+    /** Requests in flight across the handler (not `subscriptions/listen` streams, nor GET streams: they never finish by themselves); the handler may end what is idle as it counts. */
     private readonly inFlight: () => number,
     /** Closes the handler: ends every session and every modern request still running. */
     private readonly close: () => void,
@@ -64,7 +65,10 @@ export class Drain {
     this.finished = true;
     if (this.timer !== undefined) this.clock.cancel(this.timer);
     this.timer = undefined;
-    this.close();
-    this.resolve();
+    try {
+      this.close();
+    } finally {
+      this.resolve();
+    }
   }
 }
