@@ -23,6 +23,13 @@ function library(s: McpServer): void {
   for (const uri of ["file:///a", "file:///b"]) s.resource(uri, { name: uri }, () => ({ contents: [{ uri, text: "x" }] }));
 }
 
+/** A 2025-era server with the library, behind its HTTP handler: one generation of a server that restarts. */
+function libraryOverHttp() {
+  const server = new McpServer(SERVER);
+  library(server);
+  return { server, handler: createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() }) };
+}
+
 /** What a subscription's listener heard, as `method uri?`. */
 function recorder(): { heard: string[]; fn: (method: string, params: JsonObject | undefined) => void } {
   const heard: string[] = [];
@@ -132,13 +139,8 @@ test("McpClient.listen over Streamable HTTP (draft streamable-http: a listen is 
 });
 
 test("McpClient.listen over Streamable HTTP, 2025-11-25 (basic/transports Session Management item 4: after a 404 the client starts a new session, whose server knows none of the old one's subscriptions): the URIs a listen holds are subscribed again on the new session, and its listener hears the new server's updates", async () => {
-  const generation = () => {
-    const server = new McpServer(SERVER);
-    library(server);
-    return { server, handler: createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() }) };
-  };
-  const one = generation();
-  const two = generation();
+  const one = libraryOverHttp();
+  const two = libraryOverHttp();
   let live = one;
   const client = new McpClient(CLIENT);
   await client.connect(httpClientTransport("http://127.0.0.1/mcp", { fetch: async (url, init) => live.handler(new Request(url, init)) }));
@@ -180,13 +182,8 @@ test("McpClient.listen (2025-11-25 server/resources): two subscriptions opened a
 });
 
 test("McpClient.listen over Streamable HTTP, 2025-11-25: a client that only listens is not left deaf when its session's renewal first meets an outage (503): its GET stream tries the renewal again on its backoff, and the listen hears the new server", async () => {
-  const generation = () => {
-    const server = new McpServer(SERVER);
-    library(server);
-    return { server, handler: createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() }) };
-  };
-  const one = generation();
-  const two = generation();
+  const one = libraryOverHttp();
+  const two = libraryOverHttp();
   let live = one;
   let initializeFails = 0;
   const client = new McpClient(CLIENT);
