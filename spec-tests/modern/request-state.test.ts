@@ -268,3 +268,11 @@ test("mrtr Server Requirements (replay): requestState issued to one authenticate
   handler.close();
   server.close();
 });
+
+test("README Diagnostics (request-state-refused): a refused requestState reaches McpServer's onEvent as a diagnostic naming the method and the reason, with the connection it came on, so the operator of instances without a shared secret sees why retries fail", async () => {
+  const { token } = await issued({ requestState: hmacRequestState({ secret: SECRET }) });
+  const seen: unknown[] = [];
+  const stranger = await connect(greetServer({ n: 0 }), MODERN, { ...MODERN, onEvent: (e, from) => e.type === "diagnostic" && e.code === "request-state-refused" && seen.push({ detail: e.detail, message: e.message, connection: from.connection !== undefined }) });
+  assert.equal((await rejection(retry(stranger, token))).data.reason, "integrity");
+  assert.deepEqual(seen, [{ detail: { method: "tools/call", reason: "integrity" }, message: "tools/call: Invalid params: requestState failed its integrity check", connection: true }]);
+});

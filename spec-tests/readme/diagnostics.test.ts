@@ -69,6 +69,8 @@ function codesIn(expr: string): string[] {
 
 /** Sites that pass a code on rather than name one: the helpers' definitions and forwarders. */
 const FORWARDERS = [
+  "src/driver/endpoint.ts: diagnose(code: string",
+  "src/driver/endpoint.ts: type: \"diagnostic\", code",
   "src/tasks/records.ts: type: \"diagnostic\", code",
   "src/tasks/records.ts: diagnose(out: TaskOutput[]",
   "src/transports/http-server.ts: diagnose(code",
@@ -85,14 +87,15 @@ export function emitted(): { codes: Map<Emitter, Map<string, string[]>>; unread:
   for (const file of sourceFiles(join(root, "src"))) {
     const text = readFileSync(file, "utf8");
     const rel = relative(root, file).split(sep).join("/");
-    const emitter: Emitter | undefined = /^src\/(session|modern)\//.test(rel) ? "session" : rel.startsWith("src/tasks/") ? "tasks" : rel.startsWith("src/transports/") ? "http" : undefined;
+    // McpServer's own (src/api/) go through a request's context to the same onEvent as the kernel's.
+    const emitter: Emitter | undefined = /^src\/(session|modern|api|driver)\//.test(rel) ? "session" : rel.startsWith("src/tasks/") ? "tasks" : rel.startsWith("src/transports/") ? "http" : undefined;
     const constant = (name: string): string[] => {
       const m = text.match(new RegExp(`const ${name} = ([^;\\n]+);`));
       return m === null ? [] : codesIn(m[1]);
     };
     const sites: { at: number; expr: string; shown: string }[] = [];
     for (const m of text.matchAll(/type: "diagnostic",\s*code\b(?::\s*([^,}]+))?/g)) sites.push({ at: m.index!, expr: m[1] ?? "code", shown: m[0] });
-    for (const m of text.matchAll(/\bdiagnose\((?:out, )?([^,)]+)/g)) sites.push({ at: m.index!, expr: m[1], shown: m[0] });
+    for (const m of text.matchAll(/\bdiagnose(?:\?\.)?\((?:out, )?([^,)]+)/g)) sites.push({ at: m.index!, expr: m[1], shown: m[0] });
     for (const s of sites) {
       const e = s.expr.trim();
       const found = e.startsWith('"') || e.includes("?") ? codesIn(e) : /^\w+$/.test(e) ? constant(e) : [];

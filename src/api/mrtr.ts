@@ -166,7 +166,7 @@ export class InputRequiredBridge {
    */
   serve(method: string, params: JsonObject, rc: RequestContext, invoke: Invoke, principal?: string): JsonObject | Promise<JsonObject> {
     if (isModernVersion(rc.protocolVersion)) {
-      if (params.requestState !== undefined) return this.serveVerified(method, params, invoke, principal);
+      if (params.requestState !== undefined) return this.serveVerified(method, params, rc, invoke, principal);
       return after(invoke(params), (result) => (isInputRequired(result) ? this.seal(method, params, result, principal) : result));
     }
     // Legacy: the retry fields are not part of the era; only this bridge supplies them.
@@ -181,16 +181,16 @@ export class InputRequiredBridge {
    */
   async opened(method: string, params: JsonObject, rc: RequestContext, principal?: string): Promise<JsonObject> {
     if (!isModernVersion(rc.protocolVersion) || params.requestState === undefined) return params;
-    return { ...params, requestState: await this.open(method, params, principal) };
+    return { ...params, requestState: await this.open(method, params, rc, principal) };
   }
 
-  private async serveVerified(method: string, params: JsonObject, invoke: Invoke, principal: string | undefined): Promise<JsonObject> {
+  private async serveVerified(method: string, params: JsonObject, rc: RequestContext, invoke: Invoke, principal: string | undefined): Promise<JsonObject> {
     // The expiry check reads the clock as the retry arrives, and the retries are verified in
     // turn, so their handlers start in the order they came: WebCrypto finishes in no set
     // order, and a recording's clock readings and random draws (replay hands them back in
     // order) must not depend on it. A new state's expiry is read when it is issued (`seal`).
     const now = this.options.now();
-    const opened = this.verifying.then(() => this.open(method, params, principal, now));
+    const opened = this.verifying.then(() => this.open(method, params, rc, principal, now));
     this.verifying = opened.catch(() => undefined);
     const result = await invoke({ ...params, requestState: await opened });
     return this.seal(method, params, result, principal);
@@ -212,8 +212,13 @@ export class InputRequiredBridge {
     return { ...result, requestState: await this.options.codec.sign(JSON.stringify(fields)) };
   }
 
-  /** The handler's state from a returned token, or the `-32602` that refuses it. */
-  private async open(method: string, params: JsonObject, principal: string | undefined, now = this.options.now()): Promise<string> {
+  /**
+   * The handler's state from a returned token, or the `-32602` that refuses it; a refusal is
+   * also a `request-state-refused` diagnostic for the server's operator, who alone can tell
+   * a tampering client from instances without a shared secret (`integrity`) or clocks apart
+   * (`expired`).
+   */
+  private async open(method: string, params: JsonObject, rc: RequestContext, principal: string | undefined, now = this.options.now()): Promise<string> {
     // `now` is read before the first await (see serveVerified).
     const token = params.requestState;
     let envelope: string | undefined;
@@ -223,10 +228,14 @@ export class InputRequiredBridge {
       envelope = undefined; // a verifier that throws has not verified anything
     }
     const fields = envelope === undefined ? undefined : parseEnvelope(envelope);
-    if (fields === undefined) throw rejection("integrity");
-    if (fields.method !== method || fields.target !== targetOf(method, params) || fields.params !== (await paramsDigest(this.options.codec, params))) throw rejection("mismatch");
-    if (fields.expiresAt !== 0 && now > fields.expiresAt) throw rejection("expired");
-    if (fields.principal !== principal) throw rejection("principal");
+    const refused = (reason: RequestStateRejection): McpError => {
+      rc.diagnose?.("request-state-refused", `${method}: ${REJECTION_MESSAGES[reason]}`, { method, reason });
+      return rejection(reason);
+    };
+    if (fields === undefined) throw refused("integrity");
+    if (fields.method !== method || fields.target !== targetOf(method, params) || fields.params !== (await paramsDigest(this.options.codec, params))) throw refused("mismatch");
+    if (fields.expiresAt !== 0 && now > fields.expiresAt) throw refused("expired");
+    if (fields.principal !== principal) throw refused("principal");
     return fields.state;
   }
 

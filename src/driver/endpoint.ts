@@ -65,6 +65,8 @@ export interface RequestContext {
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   /** Sends a notification tied to this request. */
   notify(method: string, params?: JsonObject): void;
+  /** Reports a diagnostic about this request to the connection's `onEvent`, as the kernel's own go (the layer above the kernel's: a refused `requestState`). */
+  diagnose?(code: string, message: string, detail?: unknown): void;
   /** Server: logs a message tied to this request; `meta` is the notification's `_meta` (a task's related-task key). */
   log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void;
   /**
@@ -224,6 +226,11 @@ class Served implements RequestContext {
     this.endpoint.notify(method, params, this.related);
   }
 
+  /** Reports a diagnostic about this request (the application layer's, such as a refused `requestState`) to the connection's `onEvent`, as the kernel's own go. */
+  diagnose(code: string, message: string, detail?: unknown): void {
+    this.endpoint.report(code, message, detail);
+  }
+
   log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void {
     this.endpoint.log(level, data, logger, this.related, meta);
   }
@@ -320,6 +327,13 @@ export class Endpoint {
   /** Server: emits a log message (filtered by the client's level); `meta` is its `_meta`. */
   log(level: LoggingLevel, data: unknown, logger?: string, related?: RequestId, meta?: JsonObject): void {
     this.feed({ type: "log", now: this.clock.now(), level, data, logger, related, meta });
+  }
+
+  /** A diagnostic of the layer above the kernel, to the hooks' `onEvent` as the kernel's own diagnostics go. */
+  report(code: string, message: string, detail?: unknown): void {
+    const d: SessionOutput = { type: "diagnostic", code, message };
+    if (detail !== undefined) d.detail = detail;
+    this.hooks.onEvent?.(d);
   }
 
   /** The driver could not encode `message`, one the kernel gave it to send (see the `unsendable` input). */
