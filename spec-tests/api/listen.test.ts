@@ -116,6 +116,8 @@ test("McpClient.listen (2025-11-25 server/resources, server/tools): in a legacy 
   const end = await one.ended;
   assert.equal(end.graceful, false);
   assert.match(end.reason, /connection closed/);
+  // A closed client opens no subscription, even one that would send nothing.
+  assert.equal((await rejection(c.client.listen({ toolsListChanged: true }, () => {}))).code, ErrorCode.ConnectionClosed);
 });
 
 test("McpClient.listen over Streamable HTTP (draft streamable-http: a listen is its own POST stream; closing it cancels): a modern subscription hears its notifications; close() ends its stream and the server forgets it", async () => {
@@ -212,6 +214,65 @@ test("McpClient.listen over Streamable HTTP, 2025-11-25: a client that only list
     await new Promise((r) => setImmediate(r));
   }
   assert.equal(files.heard[0], "notifications/resources/updated file:///a");
+  client.close();
+  two.handler.close();
+});
+
+test("McpClient.listen over Streamable HTTP, 2025-11-25 (basic/transports, Listening for Messages from the Server): when the GET stream gives up during an outage, the next request the server answers opens it again, and the listen hears updates once more", async () => {
+  const { server, handler } = libraryOverHttp();
+  let down = false;
+  const errors: string[] = [];
+  const client = new McpClient(CLIENT);
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", {
+    sleep: async () => {},
+    reconnect: { maxRetries: 2 },
+    onError: (e) => void errors.push(String(e)),
+    fetch: async (url, init) => {
+      if (down) throw new TypeError("fetch failed");
+      return handler(new Request(url, init));
+    },
+  }));
+  const files = recorder();
+  await client.listen({ resourceSubscriptions: ["file:///a"] }, files.fn);
+  down = true;
+  handler.closeConnections(); // the server ends its streams; reconnecting fails while the network is down
+  for (let i = 0; i < 200 && !errors.some((e) => e.startsWith("gave up on the GET stream")); i++) await new Promise((r) => setImmediate(r));
+  assert.ok(errors.some((e) => e.startsWith("gave up on the GET stream")), errors.join("; "));
+  down = false;
+  await client.listTools(); // the outage is over
+  for (let i = 0; i < 200 && files.heard.length === 0; i++) {
+    server.notifyResourceUpdated("file:///a");
+    await new Promise((r) => setImmediate(r));
+  }
+  assert.equal(files.heard[0], "notifications/resources/updated file:///a");
+  client.close();
+  handler.close();
+});
+
+test("McpClient.listen over Streamable HTTP, 2025-11-25: a URI the new session (after a 404) does not take again ends the listens holding it (graceful: false, saying why), rather than leaving them silent", async () => {
+  const one = libraryOverHttp();
+  const two = libraryOverHttp();
+  let live = one;
+  let subscribeFails = 0;
+  const client = new McpClient(CLIENT);
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", {
+    openGetStream: false,
+    fetch: async (url, init) => {
+      if (subscribeFails > 0 && typeof init?.body === "string" && init.body.includes('"resources/subscribe"')) {
+        subscribeFails--;
+        throw new TypeError("fetch failed");
+      }
+      return live.handler(new Request(url, init));
+    },
+  }));
+  const sub = await client.listen({ resourceSubscriptions: ["file:///a"] }, () => {});
+  live = two;
+  one.handler.close();
+  subscribeFails = 1;
+  await client.listTools(); // 404: a new session, and its subscribe fails
+  const end = await sub.ended;
+  assert.equal(end.graceful, false);
+  assert.match(end.reason, /resources\/subscribe file:\/\/\/a failed in the new session/);
   client.close();
   two.handler.close();
 });

@@ -11,12 +11,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/api/client.js";
+import { McpServer } from "../../src/api/server.js";
 import { McpError } from "../../src/driver/endpoint.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import type { Transport } from "../../src/api/transport.js";
 import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport, REISSUE_ID_PREFIX, type HttpClientOptions } from "../../src/transports/http-client.js";
+import { MAX_LEARNED_TOOLS, screenTools } from "../../src/transports/http/client-modern.js";
 import { deferred, Tools, URL_ } from "../http/helpers.js";
 import { modernRequest, MV } from "../http/modern-helpers.js";
 
@@ -312,4 +314,47 @@ test("streamable-http (draft) Cancellation: a broken stream is the request's can
     for (let i = 0; i < attempts; i++) tools.release();
     client.close();
   }
+});
+
+test("streamable-http (draft) Cancellation + draft subscriptions: after notifications/tools/list_changed the client no longer takes a tool's older readOnlyHint / idempotentHint as safe (the tool may have changed): a broken stream is not called again until a new tools/list says so", async () => {
+  const server = new McpServer({ name: "s", version: "1" }, { session: { versions: [MV] } });
+  const gates = new Tools();
+  const run = async (_args: JsonObject, ctx: { progress(p: number, t?: number): void }) => {
+    ctx.progress(1, 2);
+    await gates.gate().promise;
+    return { content: [{ type: "text" as const, text: "counted" }] };
+  };
+  const unregister = server.tool("count", { annotations: { idempotentHint: true } }, run);
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+  const posts: Post[] = [];
+  const fetch = faultyFetch(handler, "tools/call", (res) => cutAfter(res, "notifications/progress"), posts);
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch, sleep: recordingSleep([]), reconnect: { maxReissues: 1 } }));
+  await client.listTools();
+  let changed = 0;
+  const sub = await client.listen({ toolsListChanged: true }, () => changed++);
+  unregister();
+  server.tool("count", {}, run); // no longer marked idempotent
+  for (let i = 0; i < 100 && changed === 0; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(changed > 0, true);
+  const err = await client.callTool("count", {}, { onProgress: () => {} }).then(() => assert.fail("the call cannot succeed"), (e: unknown) => e);
+  assert.equal((err as McpError).code, ErrorCode.ConnectionClosed);
+  assert.equal(posts.filter((p) => p.body.method === "tools/call").length, 1, "not called again");
+  gates.release();
+  sub.close();
+  client.close();
+});
+
+test("README Limits: what the HTTP transport learns per tool from modern tools/list pages (x-mcp-header declarations, repeat-safety hints) is bounded at MAX_LEARNED_TOOLS names; a server listing ever new names leaves the rest unlearned", () => {
+  const client = { paramHeaders: new Map(), repeatable: new Set<string>(), report: () => {} } as unknown as Parameters<typeof screenTools>[0];
+  const tools = Array.from({ length: MAX_LEARNED_TOOLS + 50 }, (_, i) => ({
+    name: `t${i}`,
+    inputSchema: { type: "object", properties: { r: { type: "string", "x-mcp-header": "R" } } },
+    annotations: { readOnlyHint: true },
+  }));
+  screenTools(client, JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools } }));
+  const learned = client as unknown as { paramHeaders: Map<string, unknown>; repeatable: Set<string> };
+  assert.equal(learned.paramHeaders.size, MAX_LEARNED_TOOLS);
+  assert.equal(learned.repeatable.size, MAX_LEARNED_TOOLS);
+  assert.ok(learned.repeatable.has("t0") && !learned.repeatable.has(`t${MAX_LEARNED_TOOLS}`));
 });

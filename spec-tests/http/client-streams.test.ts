@@ -176,6 +176,28 @@ test("streamable-http client (2025-11-25 basic/transports, Resumability, and ite
   t.close();
 });
 
+test("streamable-http client (2025-11-25 basic/transports, Listening for Messages item 4): a GET stream that carries only keep-alive comments before a proxy cuts it (a 2025-06-18 session has no priming event) is alive, not failing: it is reopened each time, never given up on", async () => {
+  const { handler } = makeHandler();
+  let gets = 0;
+  const errors: string[] = [];
+  const t = wrappedTransport(
+    handler,
+    async (req, next) => {
+      if (req.method !== "GET") return next();
+      // A bound, so this test ends: then the server refuses to reopen it.
+      if (++gets > 10) return new Response(null, { status: 409 });
+      return sse(": keepalive\n\n");
+    },
+    { openGetStream: true, reconnect: { maxRetries: 3 }, sleep: async () => {}, onError: (e) => void errors.push(e) },
+  );
+  const ep = connect(t);
+  await ep.open();
+  await within(() => gets > 10 && errors.length > 0);
+  assert.equal(gets, 11);
+  assert.deepEqual(errors, ["the server refused to reopen the GET stream (HTTP 409)"]);
+  t.close();
+});
+
 test("streamable-http client (2025-11-25 basic/transports, Listening for Messages item 4): the standalone GET stream gives up after maxRetries reconnections that bring nothing; one that brings only retry (a polling close) is no failure", async () => {
   for (const mode of ["empty", "polling"] as const) {
     const { handler } = makeHandler();
@@ -208,7 +230,7 @@ test("streamable-http client (2025-11-25 basic/transports, Listening for Message
     const ep = connect(t);
     await ep.open();
     await done;
-    assert.deepEqual(errors, ["gave up on the GET stream after 3 attempts"]);
+    assert.deepEqual(errors, ["gave up on the GET stream after 3 attempts; the next request that goes through opens it again"]);
     // The first GET, the polls that brought a retry, then three empty ones.
     assert.equal(gets, mode === "polling" ? 1 + 6 + 3 : 1 + 3, mode);
     assert.ok(
@@ -581,7 +603,7 @@ test("streamable-http client (2025-11-25 basic/transports, Listening for Message
     } else {
       assert.equal(gets, 3);
       assert.deepEqual(waits, [GET_WAIT_MS, 200, 400]);
-      assert.equal(errors.at(-1), "gave up on the GET stream after 3 attempts");
+      assert.equal(errors.at(-1), "gave up on the GET stream after 3 attempts; the next request that goes through opens it again");
     }
     t.close();
   }
@@ -600,7 +622,7 @@ test("streamable-http client (2025-11-25 basic/transports, Listening for Message
     await ep.open();
     await within(() => errors.length === 2);
     assert.equal(gets, 1);
-    assert.deepEqual(errors, ["GET stream refused: HTTP 503", "gave up on the GET stream after 1 attempts"]);
+    assert.deepEqual(errors, ["GET stream refused: HTTP 503", "gave up on the GET stream after 1 attempts; the next request that goes through opens it again"]);
     t.close();
   }
 

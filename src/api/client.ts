@@ -595,6 +595,9 @@ export class McpClientCore {
    */
   listen(filter: SubscriptionFilter, fn: SubscriptionListener, options?: CallOptions): Promise<Subscription> {
     if (this.endpoint === undefined) return notConnected();
+    // A legacy listen may send nothing (no URIs) that the closed session could refuse.
+    const phase = this.endpoint.state.phase;
+    if (phase.name === "closed") return Promise.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: `the session is closed: ${phase.reason}` }));
     return this.subscriptions.open(filter, fn, options);
   }
 

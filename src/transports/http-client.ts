@@ -69,9 +69,9 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isProtocolVersion } from "../model/versions.js";
 import { letGo } from "./http/body.js";
 import { discard, errorMessageOf, isRefusal, parse } from "./http/client-body.js";
-import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools } from "./http/client-modern.js";
+import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools, TOOLS_CHANGED } from "./http/client-modern.js";
 import { adoptSession, endStreams, expired, holdForGet, notYet, renewSession, unreadSession, type Renewal } from "./http/client-session.js";
-import { answer, bodiless, follow, track } from "./http/client-stream.js";
+import { answer, bodiless, follow, LISTEN, track } from "./http/client-stream.js";
 import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, SSE_TYPE } from "./http/headers.js";
 import type { ParamHeader } from "./http/request-metadata.js";
 
@@ -472,6 +472,8 @@ export class HttpClient implements HttpClientTransport {
       }
       return this.shut(expired(this, sid), false);
     }
+    // The GET stream gave up during an outage this POST shows is over: it opens again.
+    if (res.ok && !this.getStarted && !this.handshaking && sid !== undefined) this.startGet();
     if (res.status === 202 || res.status === 204) {
       discard(res);
       return bodiless(this, ctx, res.status);
@@ -585,6 +587,8 @@ export class HttpClient implements HttpClientTransport {
         text = restored;
       }
       if (text.indexOf(PROGRESS) !== -1) noteProgress(text, modern);
+      // A hint learned from an older list may no longer hold (a tool no longer read-only).
+      else if (modern.method === LISTEN && text.indexOf(TOOLS_CHANGED) !== -1) this.repeatable.clear();
     } else if (ctx.kind === "post" && ctx.asked !== true && holdsRequest(text)) ctx.asked = true;
     if (ctx.modern?.method === "tools/list" && ctx.pending.size > 0) text = screenTools(this, text);
     if (ctx.pending.size > 0 || this.initKey !== undefined) this.noteResponse(text, ctx);

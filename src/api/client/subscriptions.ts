@@ -123,7 +123,10 @@ export class ClientSubscriptions {
       if (over !== undefined) return;
       over = reason;
       for (const stop of stops) stop();
-      for (const [uri, entry] of held) this.release(uri, entry);
+      for (const [uri, entry] of held) {
+        entry.ends.delete(end);
+        this.release(uri, entry);
+      }
       settle({ graceful: false, reason });
     };
     // Before the first await: the connection may close, or the caller abort, while the URIs are subscribed.
@@ -141,6 +144,7 @@ export class ClientSubscriptions {
         if (over !== undefined) break;
         const entry = this.hold(uri, bounds);
         held.push([uri, entry]);
+        entry.ends.add(end);
         await entry.subscribed;
       }
     } catch (e) {
@@ -163,14 +167,20 @@ export class ClientSubscriptions {
   private hold(uri: string, options: CallOptions): HeldUri {
     let entry = this.uris.get(uri);
     if (entry === undefined) {
-      const made: HeldUri = { holders: 0, subscribed: this.host.request("resources/subscribe", { uri }, options).then(() => undefined) };
+      const made: HeldUri = { holders: 0, subscribed: this.host.request("resources/subscribe", { uri }, options).then(() => undefined), ends: new Set() };
       made.subscribed.catch(() => this.uris.get(uri) === made && this.uris.delete(uri));
       this.uris.set(uri, (entry = made));
     }
     entry.holders++;
-    // The server of a new HTTP session knows none of the old one's subscriptions.
+    // The server of a new HTTP session knows none of the old one's subscriptions. One it
+    // will not take again ends the subscriptions holding it, which can listen anew: silence
+    // would look like a resource that never changes.
     this.renewHook ??= this.host.onSessionRenewed(() => {
-      for (const held of this.uris.keys()) this.host.request("resources/subscribe", { uri: held }, undefined).catch(() => {});
+      for (const [held, entry] of this.uris) {
+        this.host.request("resources/subscribe", { uri: held }, undefined).catch((e: unknown) => {
+          for (const end of [...entry.ends]) end(`resources/subscribe ${held} failed in the new session: ${e instanceof Error ? e.message : String(e)}`);
+        });
+      }
     });
     return entry;
   }
@@ -187,6 +197,8 @@ export class ClientSubscriptions {
 interface HeldUri {
   holders: number;
   subscribed: Promise<void>;
+  /** How to end each subscription holding it. */
+  ends: Set<(reason: string) => void>;
 }
 
 /** One open `subscriptions/listen`. */

@@ -177,10 +177,13 @@ export function screenTools(client: HttpClient, text: string): string {
       continue;
     }
     if (typeof name === "string") {
-      if (scan.headers.length > 0) client.paramHeaders.set(name, scan.headers);
+      // Bounded, as the client's own per-tool table is: a server listing ever new names
+      // (generated tools) leaves the rest unlearned (their calls are then not re-issued,
+      // and a -32020 teaches their headers again), not an ever larger table.
+      if (scan.headers.length > 0) learn(client.paramHeaders, name, () => client.paramHeaders.set(name, scan.headers));
       else client.paramHeaders.delete(name);
       const hints = (t as { annotations?: { readOnlyHint?: unknown; idempotentHint?: unknown } }).annotations;
-      if (hints?.readOnlyHint === true || hints?.idempotentHint === true) client.repeatable.add(name);
+      if (hints?.readOnlyHint === true || hints?.idempotentHint === true) learn(client.repeatable, name, () => client.repeatable.add(name));
       else client.repeatable.delete(name);
     }
     kept.push(t);
@@ -189,6 +192,17 @@ export function screenTools(client: HttpClient, text: string): string {
   m!.result!.tools = kept;
   return JSON.stringify(m);
 }
+
+/** Most tools whose `x-mcp-header` declarations or repeat-safety hints the transport keeps. */
+export const MAX_LEARNED_TOOLS = 10_000;
+
+/** Runs `set` when `table` already has `name` or has room for it. */
+function learn(table: { size: number; has(name: string): boolean }, name: string, set: () => void): void {
+  if (table.has(name) || table.size < MAX_LEARNED_TOOLS) set();
+}
+
+/** `notifications/tools/list_changed` quoted: after it, no tool is taken as safe to run twice until a list says so again. */
+export const TOOLS_CHANGED = '"notifications/tools/list_changed"';
 
 /** `notifications/progress` quoted, to spot a progress notification without parsing. */
 export const PROGRESS = '"notifications/progress"';

@@ -167,9 +167,10 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
     // The first GET is always tried, whatever maxRetries says (it counts failures).
     if ((opened || failures > 0) && failures >= client.maxRetries) {
       if (ctx.kind === "post") return client.failed(ctx, `gave up resuming the response stream after ${failures} attempts`);
-      // Its session is gone and no new one could be started: the connection is over.
-      if (client.renewDue !== undefined) return client.shut(expired(client, client.renewDue), false);
-      return client.report(`gave up on the GET stream after ${failures} attempts`);
+      // Not for good: the next POST the server answers opens it again (an outage, a restart
+      // still under way), so the notifications a client listens for come back with it.
+      if (ctx.kind === "get") client.getStarted = false;
+      return client.report(`gave up on the GET stream after ${failures} attempts; the next request that goes through opens it again`);
     }
     if (opened || failures > 0) await client.sleep(delay(client, ctx, failures), client.abort.signal);
     if (client.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
@@ -245,6 +246,9 @@ async function consume(client: HttpClient, ctx: StreamCtx, res: Response): Promi
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      // Any bytes are a sign of life, a keep-alive comment too: a quiet stream a proxy cuts
+      // now and then (2025-06-18 has no priming event) is not a failing one.
+      if (value.length > 0) heard = true;
       for (const o of feedSse(decoder, value)) {
         heard = true;
         if (o.type === "retry") ctx.retryMs = o.ms;
