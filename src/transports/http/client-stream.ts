@@ -142,8 +142,8 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
   for (;;) {
     if (res !== undefined) {
       // A connection counts as a success only if the server sent something on it: an
-      // event, or the `retry` the spec asks of a server that closes a connection to be
-      // polled. One accepted with 200 and ended empty is a failure like a refusal;
+      // event, the `retry` the spec asks of a server that closes a connection to be
+      // polled, a keep-alive comment. One accepted with 200 and ended empty is a failure like a refusal;
       // counted as a success, it would be retried for as long as the server does that.
       failures = (await consume(client, ctx, res)) ? 0 : failures + 1;
       res = undefined;
@@ -233,7 +233,7 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
 
 /**
  * Reads one SSE response to its end, handing messages over and remembering the cursor.
- * Resolves to whether the server sent anything on it (an event, a `retry`).
+ * Resolves to whether the server sent anything on it (an event, a `retry`, a comment).
  */
 async function consume(client: HttpClient, ctx: StreamCtx, res: Response): Promise<boolean> {
   // A resumption or GET answered with a null-body status: a stream that ended at once.
@@ -250,7 +250,6 @@ async function consume(client: HttpClient, ctx: StreamCtx, res: Response): Promi
       // now and then (2025-06-18 has no priming event) is not a failing one.
       if (value.length > 0) heard = true;
       for (const o of feedSse(decoder, value)) {
-        heard = true;
         if (o.type === "retry") ctx.retryMs = o.ms;
         else if (o.type === "error") dropped(client, o, ctx);
         // Empty data: the priming event, which only moves the cursor.
