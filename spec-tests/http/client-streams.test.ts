@@ -643,3 +643,23 @@ test("streamable-http client (2025-11-25 basic/transports, Listening for Message
   await turns();
   assert.equal(gets, 1, "no GET after close()");
 });
+
+test("streamable-http client (2025-11-25 Resumability): a dozen POST streams resuming at once each wait out their backoff on a signal of their own, all aborted by close(): none piles listeners on one shared signal (Node warns of a leak past ten)", async () => {
+  const { handler, tools } = makeHandler();
+  const signals: AbortSignal[] = [];
+  const t = wrappedTransport(handler, (_req, next) => next(), {
+    openGetStream: false,
+    sleep: (_ms, signal) => new Promise<void>((resolve) => (signals.push(signal), signal.addEventListener("abort", () => resolve(), { once: true }))),
+  });
+  const ep = connect(t);
+  await ep.open();
+  const calls = Array.from({ length: 12 }, () => ep.request("tools/call", { name: "wait" }).catch((e: McpError) => e.code));
+  await within(() => tools.gates.length === 12);
+  handler.closeConnections(); // every POST stream is cut; each is resumed after its backoff
+  await within(() => signals.length === 12);
+  assert.equal(new Set(signals).size, 12, "one signal per wait");
+  t.close();
+  assert.ok(signals.every((s) => s.aborted), "close() ends every wait");
+  assert.deepEqual(await Promise.all(calls), Array(12).fill(ErrorCode.ConnectionClosed));
+  for (let i = 0; i < 12; i++) tools.release();
+});

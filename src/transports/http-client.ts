@@ -264,9 +264,7 @@ export class HttpClient implements HttpClientTransport {
   readonly maxReissues: number;
   /** Re-issues so far, numbering their ids. */
   reissues = 0;
-  /** Aborted on close: ends the backoff waits. */
-  readonly abort = new AbortController();
-  /** The legacy fetches waiting for their response headers, aborted on close. */
+  /** The legacy fetches waiting for their response headers, and the streams' backoff waits ({@link pause}): aborted on close. */
   private readonly fetches = new Set<AbortController>();
   closed = false;
   private receiver: ((text: string, local?: boolean) => void) | undefined;
@@ -370,6 +368,21 @@ export class HttpClient implements HttpClientTransport {
     } finally {
       this.fetches.delete(abort);
       if (ctx?.fetching === abort) ctx.fetching = undefined;
+    }
+  }
+
+  /**
+   * A stream's backoff wait of `ms`, cut short when the transport closes. Each on its own
+   * signal, as each fetch is: a dozen streams resuming at once on one shared signal
+   * would pile a listener each on it (and Node warns of a leak past ten).
+   */
+  async pause(ms: number): Promise<void> {
+    const wake = new AbortController();
+    this.fetches.add(wake);
+    try {
+      await this.sleep(ms, wake.signal);
+    } finally {
+      this.fetches.delete(wake);
     }
   }
 
@@ -684,7 +697,6 @@ export class HttpClient implements HttpClientTransport {
   shut(reason: string, deleteSession: boolean): void {
     if (this.closed) return;
     this.closed = true;
-    this.abort.abort();
     this.getOpened?.();
     for (const f of this.fetches) f.abort();
     this.fetches.clear();

@@ -172,7 +172,7 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
       if (ctx.kind === "get") client.getStarted = false;
       return client.report(`gave up on the GET stream after ${failures} attempts; the next request that goes through opens it again`);
     }
-    if (opened || failures > 0) await client.sleep(delay(client, ctx, failures), client.abort.signal);
+    if (opened || failures > 0) await client.pause(delay(client, ctx, failures));
     if (client.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
     if (ctx.session !== client.sessionId) return lost(client, ctx);
     const headers = client.headersFor(undefined, false);
