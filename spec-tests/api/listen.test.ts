@@ -12,6 +12,8 @@ import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { McpError } from "../../src/driver/endpoint.js";
 import { CLIENT, connect, rejection, SERVER } from "./setup.js";
 
 const MODERN = { session: { versions: ["2026-07-28" as const] } };
@@ -275,4 +277,40 @@ test("McpClient.listen over Streamable HTTP, 2025-11-25: a URI the new session (
   assert.match(end.reason, /resources\/subscribe file:\/\/\/a failed in the new session/);
   client.close();
   two.handler.close();
+});
+
+test("McpClient.listen (draft subscriptions: the acknowledgment MUST come first): a listen the server never acknowledges (its stream opened, then silent: a connection gone half-open) rejects -32001 after the session's requestTimeoutMs, cancelling it, rather than pending for ever", async () => {
+  const modernServer = new McpServer(SERVER, MODERN);
+  library(modernServer);
+  const modern = createHttpHandler({ sessionIdleMs: 0, createSession: modernServer.httpSession() });
+  let cancelled = false;
+  const clock = new ManualClock();
+  const client = new McpClient(CLIENT, { ...MODERN, clock, session: { ...MODERN.session, requestTimeoutMs: 5_000 } });
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", {
+    fetch: async (url, init) => {
+      if (typeof init?.body === "string" && init.body.includes('"subscriptions/listen"')) {
+        // Headers come, then nothing: no acknowledgment.
+        const body = new ReadableStream<Uint8Array>({ cancel: () => void (cancelled = true) });
+        init.signal?.addEventListener("abort", () => void (cancelled = true));
+        return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+      }
+      return modern(new Request(url, init));
+    },
+  }));
+  let outcome: unknown;
+  const listening = client.listen({ toolsListChanged: true }, () => {}).then(() => (outcome = "resolved"), (e: McpError) => (outcome = e));
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  clock.advance(4_999);
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(outcome, undefined, "still waiting within requestTimeoutMs");
+  clock.advance(1);
+  const e = (await listening) as unknown;
+  assert.ok(e instanceof McpError);
+  assert.equal(e.code, ErrorCode.RequestTimeout);
+  assert.match(e.message, /did not acknowledge the subscription within 5000 ms/);
+  for (let i = 0; i < 20 && !cancelled; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(cancelled, true, "the listen's stream is closed");
+  assert.equal(clock.pendingTimers, 0);
+  client.close();
+  modern.close();
 });

@@ -49,6 +49,7 @@ import type { JsonObject, JsonValue, RequestId } from "../jsonrpc/types.js";
 import type { SubscriptionFilter } from "../modern/subscriptions.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { callListener } from "../driver/listener.js";
+import { systemClock } from "../driver/clock.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { refuseMisspelledOptions, withDefaults } from "./option-names.js";
 import { OutputMismatch, ToolOutputs, type OutputCheck } from "./tool-outputs.js";
@@ -145,6 +146,8 @@ export class McpClientCore {
     onClose: (fn) => this.onClose(fn),
     onSessionRenewed: (fn) => this.onSessionRenewed(fn),
     report: (fn) => callListener(fn, undefined, undefined, this.options.onError),
+    clock: () => this.options.clock ?? systemClock,
+    ackTimeoutMs: () => this.endpoint?.state.options.requestTimeoutMs ?? 0,
   });
   /** The `server/discover` question in flight, shared by the requests waiting on it (see request). */
   private rediscovering: Promise<unknown> | undefined;

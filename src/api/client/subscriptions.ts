@@ -22,6 +22,7 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import { MetaKey } from "../../model/meta.js";
 import { agreedFilter, type SubscriptionFilter } from "../../modern/subscriptions.js";
 import type { CallOptions } from "./options.js";
+import type { Clock } from "../../driver/clock.js";
 
 /** A subscription {@link McpClient.listen} opened. */
 export interface Subscription {
@@ -59,6 +60,9 @@ export interface SubscriptionHost {
   onSessionRenewed(fn: () => void): () => void;
   /** Where a listener's throw goes. */
   report(fn: () => void): void;
+  /** The client's clock, and how long a listen may wait for its acknowledgment (the session's `requestTimeoutMs`; 0: no bound). */
+  clock(): Clock;
+  ackTimeoutMs(): number;
 }
 
 const LIST_CHANGED: ReadonlyArray<readonly [keyof SubscriptionFilter, string]> = [
@@ -102,7 +106,7 @@ export class ClientSubscriptions {
       id = sent;
       this.modern.set(sent, sub);
     });
-    sub.follow(listen, options?.signal, () => {
+    sub.follow(listen, options?.signal, this.host.ackTimeoutMs(), () => {
       if (id !== undefined && this.modern.get(id) === sub) this.modern.delete(id);
     });
     return sub.opened;
@@ -211,6 +215,8 @@ class ModernSubscription {
   private settle!: (end: SubscriptionEnd) => void;
   private readonly ended = new Promise<SubscriptionEnd>((r) => (this.settle = r));
   private closedBy: string | undefined;
+  /** The error `listen()` rejects with when the acknowledgment did not come in time. */
+  private timedOut: McpError | undefined;
 
   constructor(
     private readonly fn: SubscriptionListener,
@@ -220,10 +226,17 @@ class ModernSubscription {
     this.opened = new Promise((resolve, reject) => ((this.accept = resolve), (this.refuse = reject)));
   }
 
-  /** Settles the subscription with its listen request; `forget` takes it out of the client's table. */
-  follow(listen: Promise<JsonObject>, signal: AbortSignal | undefined, forget: () => void): void {
+  /**
+   * Settles the subscription with its listen request; `forget` takes it out of the client's
+   * table. A listen has no timeout once open, but its acknowledgment, the first message, is
+   * awaited no longer than a request's answer (`ackMs`): a server that never sends one
+   * (a connection gone half-open, say) would otherwise leave `listen()` pending for ever.
+   */
+  follow(listen: Promise<JsonObject>, signal: AbortSignal | undefined, ackMs: number, forget: () => void): void {
     const onAbort = (): void => this.close("aborted by the caller's signal");
     signal?.addEventListener("abort", onAbort, { once: true });
+    const clock = this.host.clock();
+    const unacknowledged = ackMs > 0 ? clock.schedule(clock.now() + ackMs, () => this.close(`the server did not acknowledge the subscription within ${ackMs} ms`, ErrorCode.RequestTimeout), true) : undefined;
     listen.then(
       () => {
         // A graceful end (draft Graceful Closure), before an acknowledgment too: the server is shutting down.
@@ -231,11 +244,16 @@ class ModernSubscription {
         this.settle({ graceful: true, reason: "the server ended the subscription" });
       },
       (e: unknown) => {
-        if (!this.acknowledged) this.refuse(e);
+        if (!this.acknowledged) this.refuse(this.timedOut ?? e);
         this.settle({ graceful: false, reason: this.closedBy ?? (e instanceof Error ? e.message : String(e)) });
       },
     );
+    void this.opened.then(
+      () => unacknowledged !== undefined && clock.cancel(unacknowledged),
+      () => undefined,
+    );
     void this.ended.then(() => {
+      if (unacknowledged !== undefined) clock.cancel(unacknowledged);
       signal?.removeEventListener("abort", onAbort);
       forget();
     });
@@ -257,8 +275,11 @@ class ModernSubscription {
     this.accept({ acknowledged: agreed, ended: this.ended, close: () => this.close("closed by the client") });
   }
 
-  private close(reason: string): void {
+  /** Ends the listen (cancelled at the server); `code` is the error `listen()` rejects with when it was not acknowledged yet. */
+  private close(reason: string, code: number = ErrorCode.RequestCancelled): void {
     this.closedBy ??= reason;
-    this.abort.abort(new McpError({ code: ErrorCode.RequestCancelled, message: reason }));
+    const e = new McpError({ code, message: reason });
+    if (code !== ErrorCode.RequestCancelled) this.timedOut ??= e;
+    this.abort.abort(e);
   }
 }
