@@ -217,6 +217,8 @@ class ModernSubscription {
   private closedBy: string | undefined;
   /** The error `listen()` rejects with when the acknowledgment did not come in time. */
   private timedOut: McpError | undefined;
+  /** Bounds the wait for the acknowledgment (see {@link ModernSubscription.follow}). */
+  private ackTimer: unknown = undefined;
 
   constructor(
     private readonly fn: SubscriptionListener,
@@ -236,7 +238,11 @@ class ModernSubscription {
     const onAbort = (): void => this.close("aborted by the caller's signal");
     signal?.addEventListener("abort", onAbort, { once: true });
     const clock = this.host.clock();
-    const unacknowledged = ackMs > 0 ? clock.schedule(clock.now() + ackMs, () => this.close(`the server did not acknowledge the subscription within ${ackMs} ms`, ErrorCode.RequestTimeout), true) : undefined;
+    if (ackMs > 0) {
+      this.ackTimer = clock.schedule(clock.now() + ackMs, () => {
+        if (!this.acknowledged) this.close(`the server did not acknowledge the subscription within ${ackMs} ms`, ErrorCode.RequestTimeout);
+      }, true);
+    }
     listen.then(
       () => {
         // A graceful end (draft Graceful Closure), before an acknowledgment too: the server is shutting down.
@@ -248,12 +254,8 @@ class ModernSubscription {
         this.settle({ graceful: false, reason: this.closedBy ?? (e instanceof Error ? e.message : String(e)) });
       },
     );
-    void this.opened.then(
-      () => unacknowledged !== undefined && clock.cancel(unacknowledged),
-      () => undefined,
-    );
     void this.ended.then(() => {
-      if (unacknowledged !== undefined) clock.cancel(unacknowledged);
+      this.stopAckTimer();
       signal?.removeEventListener("abort", onAbort);
       forget();
     });
@@ -272,7 +274,13 @@ class ModernSubscription {
   private acknowledge(agreed: SubscriptionFilter): void {
     if (this.acknowledged) return;
     this.acknowledged = true;
+    this.stopAckTimer();
     this.accept({ acknowledged: agreed, ended: this.ended, close: () => this.close("closed by the client") });
+  }
+
+  private stopAckTimer(): void {
+    if (this.ackTimer !== undefined) this.host.clock().cancel(this.ackTimer);
+    this.ackTimer = undefined;
   }
 
   /** Ends the listen (cancelled at the server); `code` is the error `listen()` rejects with when it was not acknowledged yet. */
