@@ -218,6 +218,7 @@ test("modern requests in progress are bounded: past maxModernRequests a request 
   await tools.waiting();
   const refused = await postModern(handler, modernRequest(2, "tools/call", { name: "echo", arguments: { text: "x" } }));
   assert.equal(refused.status, 503);
+  assert.equal(refused.headers.get("retry-after"), "1", "RFC 9110 §15.6.4: none of it ran; try again in a second");
   const body = await refused.json();
   assert.equal(body.id, 2);
   assert.equal(body.error.message, "Service Unavailable: too many modern requests in progress (maxModernRequests 1)");
@@ -243,6 +244,7 @@ test("subscriptions/listen streams are bounded apart (maxListenStreams, default 
     for (const r of open) assert.equal(r.headers.get("content-type"), "text/event-stream");
     const refused = await listen(3);
     assert.equal(refused.status, 503);
+    assert.equal(refused.headers.get("retry-after"), "1");
     const body = await refused.json();
     assert.equal(body.id, 3);
     // The message names the bound: half of maxModernRequests unless given.

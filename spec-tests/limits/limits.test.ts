@@ -132,6 +132,8 @@ test("limits (Streamable HTTP): past maxSessions an initialize is 503 with a JSO
   const a = await open();
   await open();
   const refused = await post(INIT);
+  // RFC 9110 §15.6.4: none of it ran; try again in a second (httpClientTransport sends such a modern request again).
+  assert.equal(refused.headers.get("retry-after"), "1");
   assert.equal((await refused.json()).error.message, "Service Unavailable: too many sessions (maxSessions 2)", "the message names the bound");
   const third = await open();
   assert.equal(third.status, 503);

@@ -71,7 +71,7 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
 import { acceptsBatches } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
-import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse, refusalReason } from "./http/body.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse, refusalReason, RETRY_SOON } from "./http/body.js";
 import { parseEventId, type EventStoreLimits } from "./http/event-log.js";
 import { accepts, H, isJsonContentType, JSON_TYPE, SSE_TYPE, type AllowList } from "./http/headers.js";
 import type { HttpSession } from "./http/server-session.js";
@@ -306,8 +306,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const maxRequests = options.maxModernRequests ?? 1000;
   // 503: nothing of the request ran, so a client may send it again, and `Connection: close`
   // moves its next attempt off this server's pooled connection (behind a load balancer, to
-  // another instance). `Retry-After` is RFC 9110's hint for a 503, in seconds.
-  const goingAway = { "Retry-After": "1", Connection: "close" };
+  // another instance).
+  const goingAway = { ...RETRY_SOON, Connection: "close" };
   const refuseClosed = (id: RequestId | null = null): Response =>
     httpError(503, ErrorCode.InvalidRequest, drain?.over === false ? "the server is closing: it takes no new requests" : "the server is closed", { id, headers: goingAway });
   /** Set by the first `close()`: the handler takes no new work (503); until the drain is over, the requests in flight run on. */

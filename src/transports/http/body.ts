@@ -59,6 +59,13 @@ export function letGo(body: { cancel(reason?: unknown): Promise<void> } | null |
 export const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBytes;
 
 /**
+ * The headers of a 503 the handler answers before any of the request ran (a full server,
+ * one closing): RFC 9110 §15.6.4's `Retry-After`, in seconds. A client may send the
+ * request again (`httpClientTransport` does, for a JSON-RPC error body).
+ */
+export const RETRY_SOON: Readonly<Record<string, string>> = { "Retry-After": "1" };
+
+/**
  * Reads a body of at most `maxBytes` bytes: a request's, or a response's (a refusal then
  * means the response was not read; the status is only the kind of failure). Never throws.
  *

@@ -42,7 +42,7 @@ import { idKey } from "../../session/types.js";
 import { MetaKey } from "../../model/meta.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import type { HttpSessionSetup } from "../http-server.js";
-import { httpError, overSessionLimits } from "./body.js";
+import { httpError, overSessionLimits, RETRY_SOON } from "./body.js";
 import { emptyReply, jsonReply, sseReply, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { SseConnection } from "./connection.js";
 import { headerMismatch, type ParamHeader } from "./request-metadata.js";
@@ -107,10 +107,10 @@ export function serveModern(req: HttpRequestView, message: JsonRpcRequest | Json
   let setup: HttpSessionSetup | undefined;
   if ("id" in message) {
     // Each request in progress holds a connection and a kernel; as `maxSessions` bounds sessions, this bounds them.
-    if (cfg.live.size >= cfg.maxRequests) return httpError(503, ErrorCode.InvalidRequest, `too many modern requests in progress (maxModernRequests ${cfg.maxRequests})`, { id: message.id });
+    if (cfg.live.size >= cfg.maxRequests) return httpError(503, ErrorCode.InvalidRequest, `too many modern requests in progress (maxModernRequests ${cfg.maxRequests})`, { id: message.id, headers: RETRY_SOON });
     // Listen streams last as long as their clients like: bounded apart, so that they cannot
     // take every place, leaving calls and server/discover with none.
-    if (message.method === "subscriptions/listen" && cfg.listens.size >= cfg.maxListens) return httpError(503, ErrorCode.InvalidRequest, `too many subscriptions/listen streams open (maxListenStreams ${cfg.maxListens})`, { id: message.id });
+    if (message.method === "subscriptions/listen" && cfg.listens.size >= cfg.maxListens) return httpError(503, ErrorCode.InvalidRequest, `too many subscriptions/listen streams open (maxListenStreams ${cfg.maxListens})`, { id: message.id, headers: RETRY_SOON });
     // A body without a protocol version string is malformed (SEP-2575: -32602, HTTP 400),
     // and there is no body value for the header to mismatch: its `_meta` error wins over
     // -32020. A body that names a version is checked against the headers first (a version

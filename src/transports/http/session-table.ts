@@ -28,7 +28,7 @@ import { isLegacyVersion } from "../../model/versions.js";
 import { negotiatedVersion } from "../../session/session.js";
 import type { HttpHandlerOptions, HttpSessionContext, HttpSessionSetup } from "../http-server.js";
 import type { HttpRequestView } from "../http-view.js";
-import { httpError, overSessionLimits } from "./body.js";
+import { httpError, overSessionLimits, RETRY_SOON } from "./body.js";
 import { EventStore } from "./event-log.js";
 import { H, isVisibleAscii, randomSessionId } from "./headers.js";
 import { HttpSession, type SessionConfig } from "./server-session.js";
@@ -103,7 +103,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
    * until the kernel accepts it.
    */
   function newSession(req: HttpRequestView, body: Uint8Array): { session: HttpSession; setup: HttpSessionSetup } | Response {
-    if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, `too many sessions (maxSessions ${maxSessions})`);
+    if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
     const id = generate();
     if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
       return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
