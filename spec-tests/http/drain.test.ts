@@ -262,3 +262,22 @@ test("scale-out: a 503 that is not an MCP server's own refusal (a proxy's text, 
   assert.match(e.message, /503/);
   assert.equal(ran, 1, "not run twice");
 });
+
+test("scale-out (draft versioning, Backward Compatibility: a legacy server answers the modern probe with a 4xx): a dual-era client's server/discover answered 502 by a gateway is asked again, not taken for a legacy server's answer; the client stays modern", async () => {
+  const server = new McpServer({ name: "s", version: "1" }, { session: { versions: ["2026-07-28", V] } });
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+  let gateway502 = 1;
+  const client = new McpClient({ name: "c", version: "1" }, { session: { versions: ["2026-07-28", V] } });
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", {
+    sleep: async () => {},
+    fetch: async (url, init) => {
+      if (gateway502 > 0 && typeof init?.body === "string" && init.body.includes('"server/discover"')) {
+        gateway502--;
+        return new Response("<html>Bad Gateway</html>", { status: 502, headers: { "content-type": "text/html" } });
+      }
+      return handler(new Request(url, init));
+    },
+  }));
+  assert.equal(client.protocolVersion, "2026-07-28");
+  client.close();
+});

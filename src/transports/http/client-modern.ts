@@ -143,6 +143,10 @@ async function attemptModern(client: HttpClient, ctx: StreamCtx, headers: Record
     return void client.fetchFailed(ctx, e);
   }
   if (client.closed || modern.cancelled) return void discard(res);
+  // The era probe reads nothing and changes nothing, so any 5xx (a gateway's 502, say) is
+  // worth asking again: taken for the answer, it would make the server a legacy one for the
+  // client's lifetime (draft versioning: a legacy server answers 4xx).
+  if (res.status >= 500 && mayRetry && modern.method === "server/discover") return (discard(res), UNSERVED);
   if (res.status === 503 && mayRetry) {
     // An MCP server's own refusal is a JSON-RPC error: none of the request ran. A proxy's
     // 503 (text) may come after its upstream took the request: a lost answer, re-issued
