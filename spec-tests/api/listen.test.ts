@@ -314,3 +314,35 @@ test("McpClient.listen (draft subscriptions: the acknowledgment MUST come first)
   client.close();
   modern.close();
 });
+
+test("McpClient.listen over Streamable HTTP with readIdleMs (README When the server goes away; draft subscriptions: a transport that closes without the completion result is an unexpected end): a listen stream that brings nothing, not even a keep-alive, for readIdleMs is taken for a broken connection, and the listen ends with graceful: false, so the application can listen again", async () => {
+  const modernServer = new McpServer(SERVER, MODERN);
+  library(modernServer);
+  // No keep-alive comments: the stream stays silent after its acknowledgment, as one gone half-open.
+  const handler = createHttpHandler({ sessionIdleMs: 0, sseKeepAliveMs: 0, createSession: modernServer.httpSession() });
+  const idleWaits: Array<{ signal: AbortSignal; fire(): void }> = [];
+  const errors: string[] = [];
+  const client = new McpClient(CLIENT, MODERN);
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", {
+    readIdleMs: 30_000,
+    onError: (e) => void errors.push(e),
+    fetch: async (url, init) => handler(new Request(url, init)),
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve) => {
+        if (ms === 30_000) idleWaits.push({ signal, fire: resolve });
+        signal.addEventListener("abort", () => resolve(), { once: true });
+      }),
+  }));
+  const sub = await client.listen({ toolsListChanged: true }, () => {});
+  for (let i = 0; i < 50 && !idleWaits.some((w) => !w.signal.aborted); i++) await new Promise((r) => setImmediate(r));
+  const waiting = idleWaits.filter((w) => !w.signal.aborted);
+  assert.equal(waiting.length, 1, "one read of the listen stream is waiting");
+  waiting[0].fire();
+  const end = await sub.ended;
+  assert.equal(end.graceful, false);
+  assert.ok(errors.some((e) => e.includes("brought nothing for 30000 ms")), errors.join("; "));
+  assert.equal(modernServer.connectionCount, 0, "the server's side of the listen ended with its stream");
+  assert.throws(() => httpClientTransport("http://127.0.0.1/mcp", { readIdleMs: -1 }), RangeError);
+  client.close();
+  handler.close();
+});

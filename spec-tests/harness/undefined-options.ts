@@ -133,6 +133,7 @@ export const HTTP_CLIENT_NONE: AllUndefined<HttpClientOptions> = {
   reconnect: undefined,
   sleep: undefined,
   openGetStream: undefined,
+  readIdleMs: undefined,
   onError: undefined,
   requestHeaders: undefined,
 };

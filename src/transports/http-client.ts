@@ -124,6 +124,14 @@ export interface HttpClientOptions {
   sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
   /** Open the standalone GET stream after initialization. Default true. */
   openGetStream?: boolean | undefined;
+  /**
+   * An SSE stream that brings nothing, not even a keep-alive comment, for this long is taken
+   * for a broken connection (one gone half-open, which no error reports): a 2025-era stream
+   * is resumed, a modern request's is ended (a `listen()` then ends, `graceful: false`).
+   * Give it above the server's keep-alive interval (a kernel server's `sseKeepAliveMs`,
+   * default 8 s: say 30 000). Default 0: none, as a server need not send keep-alives.
+   */
+  readIdleMs?: number | undefined;
   /** Transport problems that need no action (a failed notification POST, a stream given up). */
   onError?: Callback<(message: string) => void> | undefined;
   /**
@@ -204,7 +212,7 @@ export function httpClientTransport(url: string | URL, options: HttpClientOption
   return new HttpClient(String(url), options);
 }
 
-const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpClientOptions>()(["fetch", "headers", "maxMessageBytes", "reconnect", "sleep", "openGetStream", "onError", "requestHeaders"]);
+const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpClientOptions>()(["fetch", "headers", "maxMessageBytes", "reconnect", "sleep", "openGetStream", "readIdleMs", "onError", "requestHeaders"]);
 const RECONNECT_NAMES = /* @__PURE__ */ knownNames<ReconnectOptions>()(["initialDelayMs", "maxDelayMs", "factor", "maxRetries", "maxReissues"]);
 
 /**
@@ -223,6 +231,9 @@ function refuseMisreadOptions(url: unknown, options: HttpClientOptions): void {
   if (o.headers !== undefined && (typeof o.headers !== "object" || o.headers === null || Array.isArray(o.headers))) throw new TypeError("httpClientTransport: headers must be an object of header names to values, or a Headers");
   if (o.maxMessageBytes !== undefined && !(isCount(o.maxMessageBytes) && o.maxMessageBytes > 0)) {
     throw new RangeError(`httpClientTransport: maxMessageBytes must be a positive integer or Infinity (got ${shownValue(o.maxMessageBytes)})`);
+  }
+  if (o.readIdleMs !== undefined && !(typeof o.readIdleMs === "number" && o.readIdleMs >= 0)) {
+    throw new RangeError(`httpClientTransport: readIdleMs must be a number of milliseconds >= 0 (got ${shownValue(o.readIdleMs)})`);
   }
   const r = o.reconnect;
   if (r === undefined) return;
@@ -262,6 +273,8 @@ export class HttpClient implements HttpClientTransport {
   readonly factor: number;
   readonly maxRetries: number;
   readonly maxReissues: number;
+  /** See {@link HttpClientOptions.readIdleMs}; 0: no bound. */
+  readonly readIdleMs: number;
   /** Re-issues so far, numbering their ids. */
   reissues = 0;
   /** The legacy fetches waiting for their response headers, and the streams' backoff waits ({@link pause}): aborted on close. */
@@ -313,6 +326,7 @@ export class HttpClient implements HttpClientTransport {
     this.factor = r.factor ?? 1.5;
     this.maxRetries = r.maxRetries ?? 5;
     this.maxReissues = r.maxReissues ?? 2;
+    this.readIdleMs = options.readIdleMs ?? 0;
     this.base = {};
     // A Headers or a Map is read by its entries (Object.entries would see none and send nothing).
     const given = options.headers;

@@ -232,6 +232,28 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
 }
 
 /**
+ * One read of `reader`, which is let go when nothing comes within `ms` (see
+ * {@link HttpClientOptions.readIdleMs}): the stream then reads as broken, and is resumed or
+ * ended as a dropped connection's would be.
+ */
+async function readWithin(client: HttpClient, reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]> {
+  const read = new AbortController();
+  void client.sleep(ms, read.signal).then(
+    () => {
+      if (read.signal.aborted) return;
+      client.report(`an SSE stream brought nothing for ${ms} ms (readIdleMs): taken for a broken connection`);
+      letGo(reader);
+    },
+    () => undefined,
+  );
+  try {
+    return await reader.read();
+  } finally {
+    read.abort();
+  }
+}
+
+/**
  * Reads one SSE response to its end, handing messages over and remembering the cursor.
  * Resolves to whether the server sent anything on it (an event, a `retry`, a comment).
  */
@@ -244,7 +266,7 @@ async function consume(client: HttpClient, ctx: StreamCtx, res: Response): Promi
   ctx.reader = reader;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = client.readIdleMs > 0 ? await readWithin(client, reader, client.readIdleMs) : await reader.read();
       if (done) break;
       // Any bytes are a sign of life, a keep-alive comment too: a quiet stream a proxy cuts
       // now and then (2025-06-18 has no priming event) is not a failing one.
