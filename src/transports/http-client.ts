@@ -61,7 +61,7 @@ import { ChurnMap } from "../driver/churn-map.js";
 import { systemClock } from "../driver/clock.js";
 import type { Callback } from "../driver/listener.js";
 import type { Transport } from "../api/transport.js";
-import { knownNames, refuseMisspelledOptions, shownValue } from "../api/option-names.js";
+import { knownNames, refuseMisreadNumbers, refuseMisspelledOptions, shownValue } from "../api/option-names.js";
 import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
@@ -232,9 +232,7 @@ function refuseMisreadOptions(url: unknown, options: HttpClientOptions): void {
   if (o.maxMessageBytes !== undefined && !(isCount(o.maxMessageBytes) && o.maxMessageBytes > 0)) {
     throw new RangeError(`httpClientTransport: maxMessageBytes must be a positive integer or Infinity (got ${shownValue(o.maxMessageBytes)})`);
   }
-  if (o.readIdleMs !== undefined && !(typeof o.readIdleMs === "number" && o.readIdleMs >= 0)) {
-    throw new RangeError(`httpClientTransport: readIdleMs must be a number of milliseconds >= 0 (got ${shownValue(o.readIdleMs)})`);
-  }
+  refuseMisreadNumbers("httpClientTransport", options, ["readIdleMs"]);
   const r = o.reconnect;
   if (r === undefined) return;
   if (typeof r !== "object" || r === null) throw new TypeError("httpClientTransport: reconnect must be an object");
@@ -306,8 +304,6 @@ export class HttpClient implements HttpClientTransport {
   initText: string | undefined;
   initializedText: string | undefined;
   renewing: Promise<Renewal> | undefined;
-  /** The session whose renewal was put off ({@link Renewal} `"later"`): the next request starts the new session first. */
-  renewDue: string | undefined;
   /** `x-mcp-header` declarations of the tools the last modern `tools/list` pages showed. */
   readonly paramHeaders = new Map<string, ParamHeader[]>();
   /** Tools those pages annotated `readOnlyHint` or `idempotentHint`: the only calls a re-issue cannot run twice to harm. */
@@ -461,14 +457,6 @@ export class HttpClient implements HttpClientTransport {
     if (method === "notifications/initialized") {
       this.initializedText = text;
       if (!this.getStarted && this.options.openGetStream !== false) holdForGet(this);
-    }
-    // A renewal put off after a 404: this request starts the new session first.
-    const due = this.renewDue;
-    if (due !== undefined && this.sessionId === due && method !== "initialize") {
-      const renewal = await renewSession(this, due);
-      if (renewal === "later") return this.failed(ctx, notYet(this, due));
-      if (renewal === false) return this.shut(expired(this, due), false);
-      if (this.closed || ctx.released) return;
     }
     const sid = this.sessionId;
     let res: Response;

@@ -18,7 +18,7 @@
  */
 import type { JsonObject, JsonValue, RequestId } from "../../jsonrpc/types.js";
 import { McpError } from "../../driver/endpoint.js";
-import { ErrorCode } from "../../jsonrpc/errors.js";
+import { ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
 import { MetaKey } from "../../model/meta.js";
 import { agreedFilter, type SubscriptionFilter } from "../../modern/subscriptions.js";
 import type { CallOptions } from "./options.js";
@@ -152,14 +152,15 @@ export class ClientSubscriptions {
         await entry.subscribed;
       }
     } catch (e) {
-      end(`resources/subscribe failed: ${e instanceof Error ? e.message : String(e)}`);
+      end(`resources/subscribe failed: ${thrownMessage(e)}`);
       throw e;
     }
     if (over !== undefined) throw new McpError({ code: signal?.aborted ? ErrorCode.RequestCancelled : ErrorCode.ConnectionClosed, message: over });
     const watched = new Set(uris);
     const pass = (method: string) => (params: JsonObject | undefined) => host.report(() => fn(method, params));
     for (const [key, method] of LIST_CHANGED) if (agreed[key] === true) stops.push(host.onNotification(method, pass(method)));
-    if (uris.length > 0) stops.push(host.onNotification(UPDATED, (params) => typeof params?.uri === "string" && watched.has(params.uri) && pass(UPDATED)(params)));
+    const updated = pass(UPDATED);
+    if (uris.length > 0) stops.push(host.onNotification(UPDATED, (params) => typeof params?.uri === "string" && watched.has(params.uri) && updated(params)));
     return { acknowledged: agreed, ended, close: () => end("closed by the client") };
   }
 
@@ -182,7 +183,7 @@ export class ClientSubscriptions {
     this.renewHook ??= this.host.onSessionRenewed(() => {
       for (const [held, entry] of this.uris) {
         this.host.request("resources/subscribe", { uri: held }, undefined).catch((e: unknown) => {
-          for (const end of [...entry.ends]) end(`resources/subscribe ${held} failed in the new session: ${e instanceof Error ? e.message : String(e)}`);
+          for (const end of [...entry.ends]) end(`resources/subscribe ${held} failed in the new session: ${thrownMessage(e)}`);
         });
       }
     });
@@ -251,7 +252,7 @@ class ModernSubscription {
       },
       (e: unknown) => {
         if (!this.acknowledged) this.refuse(this.timedOut ?? e);
-        this.settle({ graceful: false, reason: this.closedBy ?? (e instanceof Error ? e.message : String(e)) });
+        this.settle({ graceful: false, reason: this.closedBy ?? thrownMessage(e) });
       },
     );
     void this.ended.then(() => {

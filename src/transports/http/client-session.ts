@@ -64,8 +64,8 @@ export function renewSession(client: HttpClient, old: string): Promise<Renewal> 
  * How a renewal ended: renewed (true), failed for good (false: the caller closes), or not
  * now (`"later"`: the server could not be reached, or answered 5xx or 429, as a server
  * restarting or an instance draining behind a load balancer does). A renewal put off
- * leaves {@link HttpClient.renewDue} set: the session stays, and the next request starts
- * the new session first; only the request that met the 404 fails, with {@link notYet}.
+ * keeps the old session id: the next request (or the GET stream's next attempt) meets its
+ * 404 and renews then; only the request that met the 404 fails, with {@link notYet}.
  */
 export type Renewal = boolean | "later";
 
@@ -91,14 +91,14 @@ async function reinitialize(client: HttpClient, old: string): Promise<Renewal> {
     client.renewFailure = why;
     client.deleteSession();
     client.sessionId = undefined;
-    client.renewDue = undefined;
     return false;
   };
-  // Not the server's verdict on a new session: the old one stays named until the next try.
+  // Not the server's verdict on a new session: the old one stays named, so the next request
+  // meets its 404 and tries again.
   const putOff = (why: string): "later" => {
     if (client.sessionId !== undefined) client.deleteSession();
     client.renewFailure = why;
-    client.sessionId = client.renewDue = old;
+    client.sessionId = old;
     return "later";
   };
   const transient = (status: number): boolean => status >= 500 || status === 429;
@@ -137,7 +137,7 @@ async function reinitialize(client: HttpClient, old: string): Promise<Renewal> {
   } catch (e) {
     return abandon(errorText(e));
   }
-  client.renewDue = client.renewFailure = undefined;
+  client.renewFailure = undefined;
   if (client.getStarted) {
     client.getStarted = false;
     client.startGet();

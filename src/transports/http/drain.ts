@@ -9,13 +9,14 @@
  * once, whichever comes first.
  */
 import type { Clock } from "../../driver/clock.js";
+import { refuseMisreadNumbers } from "../../api/option-names.js";
 
 /** Reads `close()`'s `drainMs`: absent is 0 (close at once); anything but a number >= 0 is the caller's mistake. */
 export function drainMsOf(options: { drainMs?: number | undefined } | undefined): number {
-  if (options !== undefined && (typeof options !== "object" || options === null)) throw new TypeError(`close() takes { drainMs }, got ${String(options)}`);
-  const ms = options?.drainMs ?? 0;
-  if (typeof ms !== "number" || !(ms >= 0)) throw new RangeError(`close(): drainMs must be a number >= 0 (Infinity: until the requests in flight are done), got ${String(ms)}`);
-  return ms;
+  if (options === undefined) return 0;
+  if (typeof options !== "object" || options === null) throw new TypeError(`close() takes { drainMs }, got ${String(options)}`);
+  refuseMisreadNumbers("close()", options, ["drainMs"]);
+  return options.drainMs ?? 0;
 }
 
 /** One drain: its deadline, and the promise `close()` hands out. */
