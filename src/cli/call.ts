@@ -19,6 +19,7 @@ import { spawnStdioServer } from "../node.js";
 import { Exit, OutputFailed, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { KERNEL_VERSION } from "./version.js";
+import { thrownMessage } from "../jsonrpc/errors.js";
 
 const USAGE = `usage: mcp-kernel call URL METHOD [PARAMS]
        mcp-kernel call --stdio CMD [ARGS...] METHOD [PARAMS]
@@ -45,7 +46,7 @@ export function parseCallArgs(args: readonly string[]): CallArgs {
     try {
       parsed = JSON.parse(last);
     } catch (e) {
-      return { error: `PARAMS is not JSON: ${e instanceof Error ? e.message : String(e)}` };
+      return { error: `PARAMS is not JSON: ${thrownMessage(e)}` };
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { error: "PARAMS must be a JSON object" };
     params = parsed as JsonObject;
@@ -63,7 +64,7 @@ export function parseCallArgs(args: readonly string[]): CallArgs {
 
 /** A JSON-RPC error object for what went wrong, marked `local` unless the server sent it. */
 function errorObject(e: unknown): { code: number; message: string; data?: unknown; local?: true } {
-  if (!(e instanceof McpError)) return { code: -32000, message: e instanceof Error ? e.message : String(e), local: true };
+  if (!(e instanceof McpError)) return { code: -32000, message: thrownMessage(e), local: true };
   const error: { code: number; message: string; data?: unknown; local?: true } = { code: e.code, message: e.message };
   if (e.data !== undefined) error.data = e.data;
   if (!e.fromPeer) error.local = true;

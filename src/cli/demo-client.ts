@@ -28,6 +28,7 @@ import { conformanceAuthFetch } from "./demo-client-auth.js";
 import { Exit, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { KERNEL_VERSION } from "./version.js";
+import { thrownMessage } from "../jsonrpc/errors.js";
 
 const USAGE = `usage: mcp-kernel demo-client URL
 
@@ -320,7 +321,7 @@ function printable(text: string): string {
 
 function describe(e: unknown): string {
   if (e instanceof McpError) return `${e.code} ${e.message}${e.data === undefined ? "" : ` ${JSON.stringify(e.data)}`}`;
-  return e instanceof Error ? e.message : String(e);
+  return thrownMessage(e);
 }
 
 /**

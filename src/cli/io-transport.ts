@@ -12,6 +12,7 @@
  */
 import { StreamChannel, type Transport } from "../index.js";
 import type { CliIO, CliOutput } from "./io.js";
+import { thrownMessage } from "../jsonrpc/errors.js";
 
 /** Why the transport closed when standard input ended (the channel's own wording). */
 const INPUT_ENDED = "the peer closed the stream";
@@ -54,7 +55,7 @@ export function cliStdioTransport(io: CliIO, took?: (chunk: Uint8Array | string 
       channel.endInput();
       channel.closeWith(INPUT_ENDED);
     } catch (e) {
-      channel.closeWith(`stdin failed: ${e instanceof Error ? e.message : String(e)}`);
+      channel.closeWith(`stdin failed: ${thrownMessage(e)}`);
     }
   })();
   // The application registers its own close listener; the wrapper reports to both.

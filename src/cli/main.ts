@@ -21,6 +21,7 @@ import { serveVerb } from "./serve.js";
 import { validateVerb } from "./validate.js";
 import { KERNEL_VERSION } from "./version.js";
 import { PROTOCOL_VERSIONS } from "../model/versions.js";
+import { thrownMessage } from "../jsonrpc/errors.js";
 
 export { Exit } from "./io.js";
 export type { CliIO, CliOutput, Verb } from "./io.js";
@@ -38,7 +39,7 @@ const demoClientVerb: Verb = {
     try {
       verb = (await import("./demo-client.js")).demoClientVerb;
     } catch (e) {
-      await writeOut(io.stderr, `mcp-kernel demo-client: not available in this build: ${e instanceof Error ? e.message : String(e)}\n`);
+      await writeOut(io.stderr, `mcp-kernel demo-client: not available in this build: ${thrownMessage(e)}\n`);
       return Exit.Internal;
     }
     return verb.run(args, io);

@@ -19,6 +19,7 @@ import { Exit, joinLines, openInput, readLines, writeOut, writeResult } from "./
 import type { CliIO, Verb } from "./io.js";
 import { isDraw } from "./draws.js";
 import { parseStdioTranscript, replayStdio, STDIO_TRANSCRIPT, type StdioEvent } from "./stdio-transcript.js";
+import { thrownMessage } from "../jsonrpc/errors.js";
 
 const USAGE = `usage: mcp-kernel replay FILE|-
 
@@ -44,7 +45,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     for await (const batch of readLines(openInput(args[0], io))) lines.push(...batch);
     text = new TextDecoder().decode(joinLines(lines));
   } catch (e) {
-    await writeOut(io.stderr, `mcp-kernel replay: cannot read ${args[0]}: ${e instanceof Error ? e.message : String(e)}\n`);
+    await writeOut(io.stderr, `mcp-kernel replay: cannot read ${args[0]}: ${thrownMessage(e)}\n`);
     return Exit.Usage;
   }
   const result = await replayText(text);

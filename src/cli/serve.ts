@@ -21,6 +21,7 @@ import { DRAWS_ENV, drawLog, drawnServer, inputOrder, systemDraws } from "./draw
 import { Exit, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { cliStdioTransport } from "./io-transport.js";
+import { thrownMessage } from "../jsonrpc/errors.js";
 
 /** The port `serve` listens on without `--port`. */
 export const DEFAULT_PORT = 3000;
@@ -77,7 +78,7 @@ async function stdioOptions(env: Readonly<Record<string, string | undefined>>, i
     const timers = inputOrder(systemClock, report);
     return { options: { clock: timers.clock, server: drawnServer(systemDraws(report)).options }, took: timers.took };
   } catch (e) {
-    await writeOut(io.stderr, `mcp-kernel serve: cannot write draws to ${file} (${e instanceof Error ? e.message : String(e)}): task ids and requestState in the transcript will not replay identically\n`);
+    await writeOut(io.stderr, `mcp-kernel serve: cannot write draws to ${file} (${thrownMessage(e)}): task ids and requestState in the transcript will not replay identically\n`);
     return { options: {} };
   }
 }
@@ -107,7 +108,7 @@ async function run(args: string[], io: CliIO, env: Readonly<Record<string, strin
   try {
     http = await serveNode(handler, { port: parsed.port, host: "127.0.0.1" });
   } catch (e) {
-    await writeOut(io.stderr, `mcp-kernel serve: cannot listen on 127.0.0.1:${parsed.port}: ${e instanceof Error ? e.message : String(e)}\n`);
+    await writeOut(io.stderr, `mcp-kernel serve: cannot listen on 127.0.0.1:${parsed.port}: ${thrownMessage(e)}\n`);
     return Exit.Invalid;
   }
   const stopped = new Promise<void>((resolve) => io.onStop?.(() => resolve()));
