@@ -5,7 +5,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "./setup.js";
 import { McpClient, McpServer } from "../../src/api/index.js";
-import type { CreateMessageResult } from "../../src/api/types.js";
+import type { CreateMessageResult, JsonSchemaObject } from "../../src/api/types.js";
+import type { InstanceOf } from "../../src/api/schema-types.js";
+import type { JsonObject, JsonValue } from "../../src/jsonrpc/types.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import { serveNode } from "../../src/transports/http-node.js";
@@ -26,6 +28,81 @@ test("server/tools: tool<A> hands the handler its arguments typed as its inputSc
   // The schema check still stands in front of the handler: a string `n` never reaches it.
   const refused = await c.client.callTool("increment", { n: "41" });
   assert.equal(refused.isError, true);
+});
+
+/** Holds at compile time only when `X` and `Y` are the same type (the suite is type-checked before it runs). */
+type Same<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
+function sameType<T extends true>(): T | void {}
+
+// 2025-11-25 server/tools: "Servers MUST validate all tool inputs" against the inputSchema,
+// so the handler's arguments can be typed from the schema itself, with no type to restate.
+test("server/tools: a tool's handler takes its arguments typed from the inputSchema literal: required, optional, nested, enum, nullable", async () => {
+  const c = await connect((s) => {
+    s.tool(
+      "order",
+      {
+        inputSchema: {
+          type: "object",
+          properties: {
+            sku: { type: "string" },
+            qty: { type: "integer" },
+            size: { enum: ["S", "M", "L"] },
+            gift: { type: "boolean" },
+            note: { type: ["string", "null"] },
+            lines: { type: "array", items: { type: "object", properties: { at: { type: "number" } }, required: ["at"] } },
+            extra: {},
+          },
+          required: ["sku", "qty", "note"],
+        },
+      },
+      (args) => {
+        sameType<Same<typeof args, { sku: string; qty: number; note: string | null; size?: "S" | "M" | "L"; gift?: boolean; lines?: { at: number }[]; extra?: JsonValue }>>();
+        // @ts-expect-error: a property the schema does not name is not in the type
+        void args.colour;
+        const total = args.qty * (args.lines ?? []).reduce((sum, l) => sum + l.at, 0);
+        return { content: [{ type: "text", text: `${args.sku.toUpperCase()} ${total} ${args.note ?? "-"} ${args.size ?? "?"}` }] };
+      },
+    );
+  });
+  const result = await c.client.callTool("order", { sku: "ab", qty: 2, note: null, size: "M", lines: [{ at: 1.5 }, { at: 2 }] });
+  assert.deepEqual(result.content, [{ type: "text", text: "AB 7 - M" }]);
+  // The type holds because the server checked first: a wrong argument never reaches the handler.
+  assert.equal((await c.client.callTool("order", { sku: "ab", qty: 2.5, note: null })).isError, true);
+});
+
+test("server/tools: without a schema literal the arguments stay JsonObject, and tool<A> still names them outright", async () => {
+  const wide: JsonSchemaObject = { type: "object", properties: { n: { type: "number" } } };
+  const c = await connect((s) => {
+    s.tool("wide", { inputSchema: wide }, (args) => {
+      sameType<Same<typeof args, JsonObject>>();
+      return { content: [{ type: "text", text: JSON.stringify(args) }] };
+    });
+    s.tool("none", {}, (args) => {
+      sameType<Same<typeof args, JsonObject>>();
+      return { content: [{ type: "text", text: String(Object.keys(args).length) }] };
+    });
+    s.tool<{ n: number }>("named", { inputSchema: wide }, (args) => {
+      sameType<Same<typeof args, { n: number }>>();
+      return { content: [{ type: "text", text: String(args.n * 2) }] };
+    });
+  });
+  assert.deepEqual((await c.client.callTool("wide", { n: 1 })).content, [{ type: "text", text: '{"n":1}' }]);
+  assert.deepEqual((await c.client.callTool("none", { a: 1, b: 2 })).content, [{ type: "text", text: "2" }]);
+  assert.deepEqual((await c.client.callTool("named", { n: 21 })).content, [{ type: "text", text: "42" }]);
+});
+
+test("InstanceOf: const, anyOf and oneOf without a type, boolean schemas, and a nesting past the depth bound widening to JsonValue", () => {
+  sameType<Same<InstanceOf<{ const: 3 }>, 3>>();
+  sameType<Same<InstanceOf<{ anyOf: [{ type: "string" }, { type: "number" }] }>, string | number>>();
+  sameType<Same<InstanceOf<{ oneOf: [{ const: "a" }, { type: "null" }] }>, "a" | null>>();
+  sameType<Same<InstanceOf<true>, JsonValue>>();
+  sameType<Same<InstanceOf<false>, never>>();
+  sameType<Same<InstanceOf<{ type: "array" }>, JsonValue[]>>();
+  sameType<Same<InstanceOf<{ type: "object" }>, { [key: string]: JsonValue }>>();
+  sameType<Same<InstanceOf<{ type: string }>, JsonValue>>();
+  type Nest<S, N extends unknown[]> = N["length"] extends 12 ? S : Nest<{ type: "array"; items: S }, [...N, 0]>;
+  sameType<Same<InstanceOf<Nest<{ type: "string" }, []>>, JsonValue[][][][][][][][][]>>();
+  assert.ok(true, "checked by the compiler");
 });
 
 // 2025-11-25 client/sampling: a result's content is one block, or (when the request gave

@@ -64,6 +64,7 @@ import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBr
 import type { Transport } from "./transport.js";
 import type { HttpSessionContext, HttpSessionSetup } from "../transports/http-server.js";
 import type { JsonSchemaObject, ServerCapabilities } from "./types.js";
+import type { ArgumentsOf } from "./schema-types.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
 import { declaresTaskSupport, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { isTaskLimitError } from "../tasks/table.js";
@@ -361,7 +362,15 @@ export class McpServerCore {
    * `Tool` of a 2025-era version the server serves, or the `inputSchema` has an invalid
    * `x-mcp-header` annotation (draft `server/tools`: a conforming HTTP client MUST drop
    * such a tool from `tools/list`).
+   *
+   * The handler's arguments are typed from the `inputSchema` literal ({@link ArgumentsOf}):
+   * `{ properties: { n: { type: "number" } }, required: ["n"] }` hands it `{ n: number }`,
+   * which is what it gets, as the server checks the arguments against the schema first. A
+   * schema held in a variable typed wide gives `JsonObject`; `tool<A>(…)` names the type
+   * outright.
    */
+  tool<const S extends JsonSchemaObject>(name: string, config: ToolConfig & { inputSchema: S }, handler: ToolHandler<ArgumentsOf<S>>): Unregister;
+  tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister;
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister {
     const entry = toolEntry(this.tools, this.options.session?.versions, this.schema, this.tasks !== undefined, this.nextSeq, name, config, handler);
     this.tools.set(name, entry);

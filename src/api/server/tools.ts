@@ -34,6 +34,7 @@ import { isThenable, ServerContext, withPendingInput, type RequestOrigin } from 
 import { inputRetryOf, isInputRequired, type InputRequiredResult } from "../mrtr.js";
 import type { Icon } from "../../session/types.js";
 import type { CallToolResult, JsonSchemaObject, Meta, OutputSchema, Tool, ToolAnnotations } from "../types.js";
+import type { ArgumentsOf } from "../schema-types.js";
 import { invalidParams, ProtocolError, refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
 import { assignDefined } from "./lists.js";
@@ -42,7 +43,8 @@ import { assignDefined } from "./lists.js";
  * Runs a tool. Throw a {@link ProtocolError} for a protocol error; anything else thrown
  * becomes an `isError` result. `A` is the arguments' type as the tool's `inputSchema`
  * describes them: the server checks the arguments against that schema before the handler
- * runs (with no schema, any object passes), so `tool<{ n: number }>(…)` is the author's
+ * runs (with no schema, any object passes). `McpServer.tool` reads `A` from the schema
+ * literal ({@link ArgumentsOf}); `tool<{ n: number }>(…)` names it instead, the author's
  * statement that the schema says so, not a check of its own.
  */
 export type ToolHandler<A extends object = JsonObject> = (args: A, ctx: ServerContext) => ToolAnswer | Promise<ToolAnswer>;

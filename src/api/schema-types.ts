@@ -1,0 +1,78 @@
+/**
+ * The TypeScript type of a JSON Schema's instances, read from the schema's literal type, so
+ * a tool handler takes its arguments as its `inputSchema` describes them. The server checks
+ * the arguments against that schema before the handler runs (2025-11-25 `server/tools`:
+ * servers MUST validate all tool inputs), so the type is what the handler gets.
+ *
+ * Types only: nothing here runs. It reads the keywords that decide an instance's shape
+ * (`const`, `enum`, `type` and its arrays, `properties` / `required`, `items`, boolean
+ * schemas, and `anyOf` / `oneOf` where there is no `type`) and widens the rest to
+ * {@link JsonValue}, so a keyword it does not read never narrows a type wrongly (it may
+ * leave one wider than the schema allows: `minimum`, `pattern`, `allOf` are not types). A schema typed wider than its literal (a
+ * `JsonSchemaObject` variable) gives `JsonValue`, or `JsonObject` at a tool's root, as
+ * before. Properties the schema does not name are left out of an object's type: a
+ * handler reads only what the schema describes.
+ */
+import type { JsonObject, JsonValue } from "../jsonrpc/types.js";
+
+/** Levels of nesting read before the type widens to `JsonValue` (keeps the compiler's work bounded). */
+type Deeper = [never, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+
+/** The type of the instances of schema `S` (see the module comment). */
+export type InstanceOf<S, D extends number = 8> = [D] extends [never]
+  ? JsonValue
+  : S extends true
+    ? JsonValue
+    : S extends false
+      ? never
+      : S extends { const: infer C }
+        ? C
+        : S extends { enum: readonly (infer E)[] }
+          ? E
+          : S extends { type: infer T }
+            ? OfType<T extends readonly (infer U)[] ? U : T, S, D>
+            : S extends { anyOf: readonly (infer A)[] }
+              ? InstanceOf<A, Deeper[D]>
+              : S extends { oneOf: readonly (infer O)[] }
+                ? InstanceOf<O, Deeper[D]>
+                : JsonValue;
+
+/** One `type` name's instances; a name that is not a literal (a schema typed wide) gives `JsonValue`. */
+type OfType<T, S, D extends number> = string extends T
+  ? JsonValue
+  : T extends "string"
+    ? string
+    : T extends "number" | "integer"
+      ? number
+      : T extends "boolean"
+        ? boolean
+        : T extends "null"
+          ? null
+          : T extends "array"
+            ? S extends { items: infer I }
+              ? InstanceOf<I, Deeper[D]>[]
+              : JsonValue[]
+            : T extends "object"
+              ? ObjectOf<S, D>
+              : JsonValue;
+
+/** The names `required` lists. */
+type RequiredNames<S> = S extends { required: readonly (infer R)[] } ? R : never;
+
+/** An object schema's instances: its `properties`, those `required` lists present, the others optional. */
+type ObjectOf<S, D extends number> = S extends { properties: infer P }
+  ? Flat<
+      { -readonly [K in keyof P & string as K extends RequiredNames<S> ? K : never]: InstanceOf<P[K], Deeper[D]> } & {
+        -readonly [K in keyof P & string as K extends RequiredNames<S> ? never : K]?: InstanceOf<P[K], Deeper[D]>;
+      }
+    >
+  : { [key: string]: JsonValue };
+
+/** One object type out of an intersection, so editors show `{ n: number; label?: string }`. */
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/**
+ * A tool's arguments, as its `inputSchema` `S` describes them: an object type, or
+ * `JsonObject` when the schema says nothing the type can read (none given, or one typed wide).
+ */
+export type ArgumentsOf<S> = S extends { properties: object } ? ObjectOf<S, 8> : JsonObject;
