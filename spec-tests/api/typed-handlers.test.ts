@@ -3,7 +3,7 @@
 // typing that refuses a correct program fails the build, not a user.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { connect } from "./setup.js";
+import { connect, rejection } from "./setup.js";
 import { McpClient, McpServer } from "../../src/api/index.js";
 import type { CreateMessageResult, JsonSchemaObject } from "../../src/api/types.js";
 import type { InstanceOf } from "../../src/api/schema-types.js";
@@ -89,6 +89,25 @@ test("server/tools: without a schema literal the arguments stay JsonObject, and 
   assert.deepEqual((await c.client.callTool("wide", { n: 1 })).content, [{ type: "text", text: '{"n":1}' }]);
   assert.deepEqual((await c.client.callTool("none", { a: 1, b: 2 })).content, [{ type: "text", text: "2" }]);
   assert.deepEqual((await c.client.callTool("named", { n: 21 })).content, [{ type: "text", text: "42" }]);
+});
+
+// 2025-11-25 server/prompts, Error Handling: missing required arguments are -32602, so a
+// getter only runs with every required argument present, and may take them typed so.
+test("server/prompts: a prompt's getter takes its arguments typed from the arguments literal: required ones a string, others optional", async () => {
+  const c = await connect((s) => {
+    s.prompt("review", { arguments: [{ name: "code", required: true }, { name: "style" }] }, (args) => {
+      sameType<Same<typeof args, { code: string; style?: string }>>();
+      return { messages: [{ role: "user", content: { type: "text", text: `${args.code.trim()} (${args.style ?? "any"})` } }] };
+    });
+    s.prompt("free", {}, (args) => {
+      sameType<Same<typeof args, Record<string, string>>>();
+      return { messages: [{ role: "user", content: { type: "text", text: Object.keys(args).join() } }] };
+    });
+  });
+  const got = await c.client.getPrompt("review", { code: " x = 1 " });
+  assert.deepEqual(got.messages[0].content, { type: "text", text: "x = 1 (any)" });
+  assert.equal((await rejection(c.client.getPrompt("review", { style: "terse" }))).code, -32602);
+  assert.deepEqual((await c.client.getPrompt("free", { a: "1" })).messages[0].content, { type: "text", text: "a" });
 });
 
 test("InstanceOf: const, anyOf and oneOf without a type, boolean schemas, and a nesting past the depth bound widening to JsonValue", () => {

@@ -9,7 +9,7 @@
  */
 export * from "./types.js";
 export type { Transport } from "./transport.js";
-export type { ArgumentsOf, InstanceOf } from "./schema-types.js";
+export type { ArgumentsOf, InstanceOf, PromptArgumentsOf } from "./schema-types.js";
 export { attach, type AttachHooks } from "./connection.js";
 export { ServerContext, type PeerRequestOptions, type RequestOrigin } from "./context.js";
 export {

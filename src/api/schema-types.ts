@@ -76,3 +76,18 @@ type Flat<T> = { [K in keyof T]: T[K] };
  * `JsonObject` when the schema says nothing the type can read (none given, or one typed wide).
  */
 export type ArgumentsOf<S> = S extends { properties: object } ? ObjectOf<S, 8> : JsonObject;
+
+/**
+ * A prompt's arguments, as its `arguments` list `L` declares them: a string for each
+ * `required: true`, an optional string for the others; `Record<string, string>` for a list
+ * typed wide.
+ */
+export type PromptArgumentsOf<L> = L extends readonly { name: infer N }[]
+  ? string extends N
+    ? Record<string, string>
+    : Flat<
+        { [A in L[number] as A extends { required: true } ? A["name"] & string : never]: string } & {
+          [A in L[number] as A extends { required: true } ? never : A["name"] & string]?: string;
+        }
+      >
+  : Record<string, string>;

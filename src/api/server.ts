@@ -63,8 +63,8 @@ import type { RequestOrigin } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, wallClockOf } from "./mrtr.js";
 import type { Transport } from "./transport.js";
 import type { HttpSessionContext, HttpSessionSetup } from "../transports/http-server.js";
-import type { JsonSchemaObject, ServerCapabilities } from "./types.js";
-import type { ArgumentsOf } from "./schema-types.js";
+import type { JsonSchemaObject, PromptArgument, ServerCapabilities } from "./types.js";
+import type { ArgumentsOf, PromptArgumentsOf } from "./schema-types.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
 import { declaresTaskSupport, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { isTaskLimitError } from "../tasks/table.js";
@@ -417,7 +417,13 @@ export class McpServerCore {
     };
   }
 
-  /** Registers a prompt. Throws when the name is taken. */
+  /**
+   * Registers a prompt. Throws when the name is taken. The getter's arguments are typed from
+   * the `arguments` literal ({@link PromptArgumentsOf}): `[{ name: "code", required: true }]`
+   * hands it `{ code: string }`.
+   */
+  prompt<const L extends PromptArgument[]>(name: string, config: PromptConfig & { arguments: L }, getter: PromptGetter<PromptArgumentsOf<L>>): Unregister;
+  prompt(name: string, config: PromptConfig, getter: PromptGetter): Unregister;
   prompt(name: string, config: PromptConfig, getter: PromptGetter): Unregister {
     const entry = promptEntry(this.prompts, this.options.session?.versions, this.nextSeq, name, config, getter);
     this.prompts.set(name, entry);

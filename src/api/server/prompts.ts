@@ -25,8 +25,15 @@ import { invalidParams, refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
 import { assignDefined, refuseUnlistable } from "./lists.js";
 
-/** Builds a prompt's messages from its arguments. */
-export type PromptGetter = (args: Record<string, string>, ctx: ServerContext) => GetPromptResult | InputRequiredResult | Promise<GetPromptResult | InputRequiredResult>;
+/**
+ * Builds a prompt's messages from its arguments. `A` is their type: `McpServer.prompt` reads
+ * it from the `arguments` literal ({@link PromptArgumentsOf}); every required one is there,
+ * as `prompts/get` refuses a request without it before the getter runs.
+ */
+export type PromptGetter<A extends Record<string, string> = Record<string, string>> = (
+  args: A,
+  ctx: ServerContext,
+) => GetPromptResult | InputRequiredResult | Promise<GetPromptResult | InputRequiredResult>;
 
 /** Describes a prompt, with completers for its arguments. */
 export interface PromptConfig {
