@@ -21,7 +21,10 @@ type Request = (method: string, params?: object) => Promise<Message>;
  * afterwards): `drive` sends requests, each awaiting its response, as MCP clients do.
  * Then `check` gets the transcript, and writes variants of it with `write`.
  */
-async function recordSession(drive: (request: Request, notify: (method: string) => void) => Promise<void>, check: (transcript: string, write: (name: string, text: string) => string) => Promise<void>): Promise<void> {
+async function recordSession(
+  drive: (request: Request, notify: (method: string) => void, peer: { send(message: object): void; waitOut(re: RegExp): Promise<RegExpMatchArray> }) => Promise<void>,
+  check: (transcript: string, write: (name: string, text: string) => string) => Promise<void>,
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-replay-"));
   try {
     const file = join(dir, "t.jsonl");
@@ -34,7 +37,7 @@ async function recordSession(drive: (request: Request, notify: (method: string) 
       const [, line] = await rec.waitOut(new RegExp(`^(\\{"jsonrpc":"2\\.0","id":${n},"(?:result|error)".*)\\n`, "m"));
       return JSON.parse(line) as Message;
     };
-    await drive(request, (method) => send({ method }));
+    await drive(request, (method) => send({ method }), { send, waitOut: rec.waitOut });
     rec.child.stdin!.end();
     assert.equal(await rec.code, 0, rec.stderr());
     await check(readFileSync(file, "utf8"), (name, text) => {
@@ -217,6 +220,28 @@ test("record + replay: a modern (2026-07-28) test_elicitation answered input_req
       const same = await replay(file);
       assert.equal(same.code, 0, same.out);
       assert.equal(same.out, "ok 2 steps replayed identically\n");
+    },
+  );
+});
+
+test("record + replay: a 2025-11-25 session whose tool asked the client (elicitation/create), then a tool that waits on timers, replays identically: a server awaiting the client changes its timer's hold, which is no new timer on either side", async () => {
+  await recordSession(
+    async (request, notify, peer) => {
+      const init = await request("initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } });
+      assert.equal(init.result.protocolVersion, "2025-11-25");
+      notify("notifications/initialized");
+      const call = request("tools/call", { name: "test_elicitation", arguments: { message: "who?" } });
+      const [, line] = await peer.waitOut(/^(\{"jsonrpc":"2\.0","id":\d+,"method":"elicitation\/create".*)\n/m);
+      peer.send({ id: (JSON.parse(line) as { id: number }).id, result: { action: "accept", content: { username: "ann", email: "ann@example.com" } } });
+      assert.match((await call).result.content[0].text, /ann@example\.com/);
+      const logged = await request("tools/call", { name: "test_tool_with_logging", arguments: {} });
+      assert.equal(logged.result.content[0].text, "Tool with logging executed successfully");
+    },
+    async (transcript, write) => {
+      assert.ok(drawsOf(transcript).some((d) => d.draw === "timer"), "the logging tool's waits fired timers");
+      const same = await replay(write("t.jsonl", transcript));
+      assert.equal(same.code, 0, same.out);
+      assert.equal(same.out, "ok 5 steps replayed identically\n");
     },
   );
 });

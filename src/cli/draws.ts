@@ -113,7 +113,11 @@ export function numberedTimers(clock: Clock, on: { scheduled?(n: number, handle:
     },
     cancel: (handle) => clock.cancel(handle),
   };
-  if (clock.rehold !== undefined) numbered.rehold = (handle, hold) => clock.rehold!(handle, hold);
+  // A change of hold (the server starts or stops awaiting the client) is never a new timer
+  // here, whatever `clock` can do: the recording's system clock rehold()s a timer in place,
+  // a replay's ManualClock has no hold to change, and a rescheduled timer would take the next
+  // number on one side only.
+  numbered.rehold = (handle, hold) => (clock.rehold?.(handle, hold), true);
   return numbered;
 }
 
