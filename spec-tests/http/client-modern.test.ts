@@ -11,7 +11,8 @@ import { createHttpHandler, type HttpHandler } from "../../src/transports/http-s
 import { httpClientTransport, META_VERSION } from "../../src/transports/http-client.js";
 import { MetaKey } from "../../src/model/meta.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
-import { Tools, URL_ } from "./helpers.js";
+import { Tools, until, URL_ } from "./helpers.js";
+import { ManualClock } from "../../src/driver/clock.js";
 import { legacyHandler, modernHandler, MV } from "./modern-helpers.js";
 import { blockText } from "../harness/content.js";
 
@@ -212,6 +213,41 @@ test("streamable-http (draft) Client Behavior: the re-list and retry after -3202
   );
   assert.ok(e instanceof McpError && e.code === -32020);
   assert.deepEqual(seen.map((s) => s.body.method), ["server/discover", "tools/call", "tools/list", "tools/call"]);
+  client.close();
+});
+
+test("streamable-http (draft) Client Behavior: the re-list and retry after -32020 run within what is left of the call's timeout, not a fresh one (2025-11-25 basic/lifecycle Timeouts: the caller's bound holds for the whole call)", async () => {
+  const clock = new ManualClock();
+  const seen: Seen[] = [];
+  const handler = paramServer([]);
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const body = JSON.parse(init.body as string);
+    const attempts = seen.filter((s) => s.body.method === "tools/call").length;
+    if (body.method === "tools/call" && attempts === 1) {
+      // The retry: the server holds it, until the client gives up on it.
+      seen.push({ headers: new Headers(init.headers), body });
+      return new Promise<Response>((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
+    }
+    const answer = recording(handler, seen)(url, init);
+    if (body.method === "tools/call") clock.advance(400); // the first attempt took 400 ms to come back -32020
+    return answer;
+  };
+  const client = new McpClient(info, { session: { versions: [MV] }, clock });
+  await client.connect(httpClientTransport(URL_, { fetch }));
+  let outcome: unknown;
+  client.callTool("query", { region: "eu" }, { timeoutMs: 600 }).then(
+    () => (outcome = "resolved"),
+    (e: unknown) => (outcome = e),
+  );
+  await until(() => seen.filter((s) => s.body.method === "tools/call").length === 2);
+  assert.deepEqual(seen.map((s) => s.body.method), ["server/discover", "tools/call", "tools/list", "tools/call"]);
+  clock.advance(199);
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(outcome, undefined, "199 ms of the 200 left: still waiting");
+  clock.advance(1);
+  await until(() => outcome !== undefined, 50);
+  const failed = outcome as unknown;
+  assert.ok(failed instanceof McpError && failed.code === -32001, String(failed));
   client.close();
 });
 

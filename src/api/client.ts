@@ -341,13 +341,14 @@ export class McpClientCore {
     const state = this.endpoint.state;
     const id = state.nextId;
     onId?.(id);
+    const startedAt = this.endpoint.now();
     let sent = this.endpoint.request(method, params, options);
     if (method === "tools/call" && isModernVersion(this.version)) {
       // A retry after -32020 sends what went out now: the application may edit its arguments
       // once the call is made. The session keeps such a copy for its MRTR retries and never
       // edits it; that one serves here too, so a call copies its params once.
       const first = params === undefined ? undefined : (state.outbound[idKey(id)]?.params ?? jsonCopy(params) ?? params);
-      sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, first, options));
+      sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, first, options, startedAt));
     }
     // Only a request that can be answered with a task pays for remembering it (a promise more).
     if (mayCreateTask(this.tasks, method, params)) sent = sent.then((r) => (rememberTask(this.tasks, method, r), r));
@@ -630,17 +631,37 @@ export class McpClientCore {
    * `tools/list` had shown the tool's `x-mcp-header` declarations) the client SHOULD call
    * `tools/list` and retry with the right headers. The HTTP transport learns them from
    * the list as it passes through. One list (of at most {@link MAX_RELIST_PAGES} pages) and
-   * one retry, whose failure is final.
+   * one retry, whose failure is final. Both run within what is left of the call's timeout
+   * and `maxRequestTimeoutMs`, as its input rounds do: a retry starts no fresh one. The retry
+   * sends the call as the application made it, so a mismatch met after input rounds asks
+   * for the input again: the tool changed (its `x-mcp-header`s did), and a `requestState`
+   * its old registration sealed is no answer for the new one.
    */
-  private async afterHeaderMismatch(e: unknown, params: JsonObject | undefined, options: CallOptions | undefined): Promise<JsonObject> {
+  private async afterHeaderMismatch(e: unknown, params: JsonObject | undefined, options: CallOptions | undefined, startedAt: number): Promise<JsonObject> {
     if (!(e instanceof McpError) || e.code !== ErrorCode.HeaderMismatch) throw e;
     try {
-      for await (const tool of this.paginate<Tool>("tools/list", "tools", boundsOf(options), MAX_RELIST_PAGES)) if (tool.name === params?.name) break;
+      for await (const tool of this.paginate<Tool>("tools/list", "tools", boundsOf(this.leftOf(options, startedAt, e)), MAX_RELIST_PAGES)) if (tool.name === params?.name) break;
     } catch {
       // No list, no better headers: the call's own error is the one to report.
       throw e;
     }
-    return this.endpoint!.request("tools/call", params, options);
+    if (this.endpoint === undefined) return notConnected();
+    return this.endpoint.request("tools/call", params, this.leftOf(options, startedAt, e));
+  }
+
+  /**
+   * `options` with what is left of the call's timeout (its own or the session's, and
+   * `maxRequestTimeoutMs`) since `startedAt`, for a request made on its behalf; throws the
+   * call's timeout when nothing is left, naming `cause`, the error the call met before.
+   */
+  private leftOf(options: CallOptions | undefined, startedAt: number, cause: McpError): CallOptions {
+    if (this.endpoint === undefined) return { ...options };
+    const o = this.endpoint.state.options;
+    const budgets = [options?.timeoutMs ?? o.requestTimeoutMs, o.maxRequestTimeoutMs].filter((ms) => ms > 0);
+    if (budgets.length === 0) return { ...options };
+    const left = startedAt + Math.min(...budgets) - this.endpoint.now();
+    if (left <= 0) throw new McpError({ code: ErrorCode.RequestTimeout, message: `request timed out: nothing was left of its timeout for the retry after ${cause.code} ${cause.message}` });
+    return { ...options, timeoutMs: left };
   }
 
   /**
