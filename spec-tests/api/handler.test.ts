@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CLIENT, SERVER, rejection } from "./setup.js";
-import { McpServer } from "../../src/api/server.js";
+import { McpServer, ProtocolError } from "../../src/api/server.js";
 import { McpClient } from "../../src/api/client.js";
 import { attach } from "../../src/api/connection.js";
 import { ManualClock } from "../../src/driver/clock.js";
@@ -112,6 +112,52 @@ test("McpServerOptions.intercept (a middleware seam for SDKs built on the server
   }
   handler.close();
   assert.throws(() => new McpServer(SERVER, { intercept: "log" as never }), /intercept must be a function/);
+});
+
+test("McpServerOptions.intercept and tasks (2025-11-25 basic/utilities/tasks, SEP-2663): a tools/call run as a task passes twice, as the request (next() gives the CreateTaskResult) and as the task's work (ctx.taskId set), so an error the work throws is mapped in both eras", async () => {
+  const { McpError } = await import("../../src/driver/endpoint.js");
+  for (const version of ["2025-11-25", "2026-07-28"] as const) {
+    const seen: string[] = [];
+    const server = new McpServer(SERVER, {
+      session: { versions: [version] },
+      intercept: async (method, _params, ctx, next) => {
+        seen.push(`${method}${ctx.taskId === undefined ? "" : " (task work)"}`);
+        try {
+          return await next();
+        } catch {
+          // What a server says of its own failures is the intercept's to word: no connection string leaves it.
+          throw new McpError({ code: ErrorCode.InternalError, message: "the job failed" });
+        }
+      },
+    });
+    let workTask: string | undefined;
+    server.tool("job", { execution: { taskSupport: "optional" } }, () => {
+      throw new ProtocolError({ code: ErrorCode.InternalError, message: "db at postgres://admin:hunter2@db failed" });
+    });
+    server.tool("plain", {}, () => ok("plain"));
+    server.tool("probe", { execution: { taskSupport: "optional" } }, (_args, ctx) => {
+      workTask = ctx.taskId;
+      return ok("p");
+    });
+    const [s, c] = createMemoryPair();
+    server.connect(s);
+    const client = new McpClient(CLIENT, { session: { versions: [version] }, tasks: true });
+    await client.connect(c);
+    const created = await client.callToolAsTask("job");
+    const taskId = client.taskIdOf(created)!;
+    assert.equal(typeof taskId, "string", version);
+    const failure = await rejection(client.waitForTask(taskId, { intervalMs: 0 }));
+    assert.equal(failure.message, "the job failed", version);
+    assert.deepEqual(seen.slice(0, 2), ["tools/call", "tools/call (task work)"], version);
+    const probe = client.taskIdOf(await client.callToolAsTask("probe"))!;
+    await client.waitForTask(probe, { intervalMs: 0 });
+    assert.equal(workTask, probe, `${version}: the work's context names its task`);
+    // A call that does not run as a task passes once.
+    seen.length = 0;
+    await client.callTool("plain");
+    assert.deepEqual(seen, ["tools/call"], version);
+    client.close();
+  }
 });
 
 test("McpServerOptions.onEvent says where each event comes from (diagnostics audit: with many connections the embedder could not tell them apart): the connection's endpoint, and for an HTTP session its MCP-Session-Id and principal", async () => {

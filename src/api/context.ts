@@ -124,6 +124,11 @@ export class ServerContext {
     return this.origin?.principal;
   }
 
+  /** The task this tool call runs as (2025-11-25 tasks, or the tasks extension); undefined when it runs as a plain call. */
+  get taskId(): string | undefined {
+    return this.rc.taskId;
+  }
+
   /**
    * MRTR (draft `basic/patterns/mrtr`): the client's answers to the input requests of
    * the handler's last `input_required`, by key; undefined on a first attempt. A key may

@@ -154,9 +154,13 @@ export interface McpServerOptions {
    * HTTP sessions, modern requests), `fallback` and `tasks/*` included: logging, timing,
    * a check before `next()`, an error mapped after it. `next()` serves the request as
    * usual; what `intercept` returns or throws is the answer (an {@link McpError} its
-   * JSON-RPC error). Call `next()` at most once (each call serves the request again). The
-   * kernel's own requests (`initialize`, `ping`, `server/discover`, `logging/setLevel`…) are
-   * answered before any handler and never reach it.
+   * JSON-RPC error). Call `next()` at most once (each call serves the request again).
+   * A `tools/call` that runs as a task passes twice: as the request (`next()` resolves with
+   * the `CreateTaskResult`), then as the task's work, with `ctx.taskId` set, where what it
+   * returns or throws is the task's result or failure. The kernel's own requests
+   * (`initialize`, `ping`, `server/discover`, `logging/setLevel`, `resources/subscribe` and
+   * `resources/unsubscribe`, `subscriptions/listen`) are answered before any handler and
+   * never reach it.
    */
   intercept?: Callback<(method: string, params: JsonObject | undefined, ctx: RequestContext, next: () => Promise<JsonObject> | JsonObject) => Promise<JsonObject> | JsonObject> | undefined;
   /** Session settings for {@link McpServer.connect} (versions, timeouts, limits). */
@@ -739,7 +743,12 @@ export class McpServerCore {
     if (decision.kind === "normal") return undefined;
     if (decision.kind === "error") return Promise.reject(new McpError(decision.error));
     const extra = decision.ttl === undefined ? {} : { ttl: decision.ttl };
-    const work = async (q: JsonObject, r: RequestContext) => callTool(this.tools, this.forms, q, r, origin);
+    // The work passes through `intercept` too, its context naming the task: what it returns
+    // or throws is the task's outcome, which the request's own pass (its `next()` resolving
+    // with the CreateTaskResult) cannot see or map.
+    const intercept = this.options.intercept;
+    const run = (q: JsonObject, r: RequestContext) => callTool(this.tools, this.forms, q, r, origin);
+    const work = async (q: JsonObject, r: RequestContext) => (intercept === undefined ? run(q, r) : intercept("tools/call", q, r, () => run(q, r)));
     const tasks = this.tasks!; // a tool that may run as a task was registered with a runtime
     const owner = taskOwnerOf(rc.protocolVersion, session);
     const asTask = (q: JsonObject) => tasks.create(rc, owner, decision.era, withoutTaskField(q), work, decision.progressToken === undefined ? extra : { ...extra, progressToken: decision.progressToken });

@@ -680,6 +680,7 @@ export class TaskRuntime {
       log: (level, data, logger) => rc.log(level, data, logger, related),
       protocolVersion: rc.protocolVersion,
       peer: rc.peer,
+      taskId,
     };
   }
 }

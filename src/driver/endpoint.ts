@@ -86,6 +86,11 @@ export interface RequestContext {
    * for a modern request, those of this endpoint (its `server/discover` answer).
    */
   declared?: JsonObject;
+  /**
+   * Set in the context a task's work runs in: the task it runs for. Its `id` and `method`
+   * are still those of the request that created the task.
+   */
+  taskId?: string | undefined;
 }
 
 /** Who sent a request: {@link PeerInfo}, whose `info` a modern request may leave out. */
