@@ -661,7 +661,7 @@ export class McpClientCore {
     if (budgets.length === 0) return { ...options };
     const left = startedAt + Math.min(...budgets) - this.endpoint.now();
     if (left <= 0) throw new McpError({ code: ErrorCode.RequestTimeout, message: `request timed out: nothing was left of its timeout for the retry after ${cause.code} ${cause.message}` });
-    return { ...options, timeoutMs: left };
+    return { ...options, timeoutMs: Math.ceil(left) };
   }
 
   /**
