@@ -110,7 +110,7 @@ export function createDemoServer(options: DemoOptions = {}): McpServer {
   server.tool(
     "echo",
     { description: "Echoes its text back", inputSchema: { type: "object", properties: { text: { type: "string", description: "What to echo" } }, required: ["text"] } },
-    (args) => text(args.text as string),
+    (args) => text(args.text),
   );
   server.tool("test_simple_text", { description: "Tests simple text content response" }, () => text("This is a simple text response for testing."));
   server.tool("test_image_content", { description: "Tests image content response" }, () => ({ content: [{ type: "image", data: DEMO_PNG_BASE64, mimeType: "image/png" }] }));
@@ -160,7 +160,7 @@ export function createDemoServer(options: DemoOptions = {}): McpServer {
     },
     async (args, ctx) => {
       // Without the client's sampling capability this rejects, and the call is an isError result.
-      const r = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: args.prompt as string } }], maxTokens: 100 });
+      const r = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: args.prompt } }], maxTokens: 100 });
       const content = r.content as { type?: string; text?: string } | undefined;
       return text(`LLM response: ${content?.type === "text" ? content.text : JSON.stringify(r.content)}`);
     },
@@ -175,7 +175,7 @@ export function createDemoServer(options: DemoOptions = {}): McpServer {
       elicitAndReport(
         ctx,
         {
-          message: args.message as string,
+          message: args.message,
           requestedSchema: {
             type: "object",
             properties: { username: { type: "string", description: "User's response" }, email: { type: "string", description: "User's email address" } },
@@ -261,7 +261,7 @@ export function createDemoServer(options: DemoOptions = {}): McpServer {
   server.tool(
     "greet",
     { description: "Says hello (synchronous)", inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
-    (args) => text(`Hello, ${args.name as string}!`),
+    (args) => text(`Hello, ${args.name}!`),
   );
   // Runs as a task when asked (2025-11-25 `task` param) or when the client declares the
   // tasks extension (2026-07-28): McpServer's task runtime (api/tasks.ts) takes it from there.
@@ -273,8 +273,8 @@ export function createDemoServer(options: DemoOptions = {}): McpServer {
       execution: { taskSupport: "optional" },
     },
     async (args, ctx) => {
-      const seconds = (args.seconds as number | undefined) ?? 1;
-      const label = (args.label as string | undefined) ?? "slow_compute";
+      const seconds = args.seconds ?? 1;
+      const label = args.label ?? "slow_compute";
       for (let s = 0; s < seconds; s++) {
         await delay(1000, ctx.signal);
         ctx.progress(s + 1, seconds);

@@ -42,7 +42,7 @@ export function addTaskInputFixtures(server: McpServer): void {
       execution: { taskSupport: "optional" },
     },
     (args, ctx) => {
-      const filename = (args.filename as string | undefined) ?? "file.txt";
+      const filename = args.filename ?? "file.txt";
       const answer = answerOf(ctx.inputResponses, "confirm");
       if (answer === undefined) return inputRequired({ confirm: elicitation(`Delete ${filename}?`, { confirm: { type: "boolean" } }) });
       const yes = answer.action === "accept" && answer.content?.confirm !== false;
