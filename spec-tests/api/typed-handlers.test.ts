@@ -119,6 +119,9 @@ test("InstanceOf: const, anyOf and oneOf without a type, boolean schemas, and a 
   sameType<Same<InstanceOf<{ type: "array" }>, JsonValue[]>>();
   sameType<Same<InstanceOf<{ type: "object" }>, { [key: string]: JsonValue }>>();
   sameType<Same<InstanceOf<{ type: string }>, JsonValue>>();
+  sameType<Same<InstanceOf<{ type: ["object", "null"]; properties: { a: { type: "string" } }; required: ["a"] }>, { a: string } | null>>();
+  // A `required` typed wide names no property for certain: each stays optional.
+  sameType<Same<InstanceOf<{ type: "object"; properties: { a: { type: "string" } }; required: string[] }>, { a?: string }>>();
   type Nest<S, N extends unknown[]> = N["length"] extends 12 ? S : Nest<{ type: "array"; items: S }, [...N, 0]>;
   sameType<Same<InstanceOf<Nest<{ type: "string" }, []>>, JsonValue[][][][][][][][][]>>();
   assert.ok(true, "checked by the compiler");

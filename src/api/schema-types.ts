@@ -56,8 +56,8 @@ type OfType<T, S, D extends number> = string extends T
               ? ObjectOf<S, D>
               : JsonValue;
 
-/** The names `required` lists. */
-type RequiredNames<S> = S extends { required: readonly (infer R)[] } ? R : never;
+/** The names `required` lists; none when it is typed wide (`string[]`), so no property is taken for present. */
+type RequiredNames<S> = S extends { required: readonly (infer R)[] } ? (string extends R ? never : R) : never;
 
 /** An object schema's instances: its `properties`, those `required` lists present, the others optional. */
 type ObjectOf<S, D extends number> = S extends { properties: infer P }
