@@ -8,10 +8,10 @@
  * (`const`, `enum`, `type` and its arrays, `properties` / `required`, `items`, boolean
  * schemas, and `anyOf` / `oneOf` where there is no `type`) and widens the rest to
  * {@link JsonValue}, so a keyword it does not read never narrows a type wrongly (it may
- * leave one wider than the schema allows: `minimum`, `pattern`, `allOf` are not types). A schema typed wider than its literal (a
- * `JsonSchemaObject` variable) gives `JsonValue`, or `JsonObject` at a tool's root, as
- * before. Properties the schema does not name are left out of an object's type: a
- * handler reads only what the schema describes.
+ * leave one wider than the schema allows: `minimum`, `pattern`, `allOf` are not types).
+ * A schema typed wider than its literal (a `JsonSchemaObject` variable) gives `JsonValue`,
+ * or `JsonObject` at a tool's root, as before. Properties the schema does not name are
+ * left out of an object's type: a handler reads only what the schema describes.
  */
 import type { JsonObject, JsonValue } from "../jsonrpc/types.js";
 
