@@ -283,3 +283,20 @@ test("lifecycle (session renewal): a renewed input updates the server's info and
   assert.deepEqual(out2.map((o) => o.type === "diagnostic" && o.code), ["input-refused"]);
   assert.equal(missing.client.phase.name, "operating");
 });
+
+test("lifecycle: a client waiting for the initialize response answers the server's ping — the server \"SHOULD NOT send requests other than pings and logging\" before initialized, so a ping is allowed (ping: the receiver MUST respond promptly)", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {} });
+  step(c, { type: "open", now: 0 });
+  assert.equal(c.phase.name, "initializing");
+  const pong = sendsOf(step(c, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: "s1", method: "ping" }) }).outputs);
+  assert.deepEqual(pong, [{ jsonrpc: "2.0", id: "s1", result: {} }]);
+});
+
+test("lifecycle: before the initialize response a client may ping (\"other than pings\") and hears that ping's progress (progress: notifications reference a token of an active request)", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {} });
+  step(c, { type: "open", now: 0 });
+  const ping = sendsOf(step(c, { type: "request", now: 0, method: "ping", progress: true }).outputs)[0];
+  const token = ping.params._meta.progressToken;
+  const prog = step(c, { type: "receive", now: 1, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1 } }) }).outputs;
+  assert.deepEqual(prog.filter((o) => o.type === "progress").map((o: any) => [o.id, o.progress]), [[ping.id, 1]]);
+});
