@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Pair } from "../harness/pair.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { nextDeadline } from "../../src/session/timeouts.js";
 import type { ProtocolVersion } from "../../src/model/versions.js";
 import type { JsonObject, RequestId } from "../../src/jsonrpc/types.js";
 
@@ -297,6 +298,20 @@ test("mrtr timeouts (draft basic/patterns/cancellation, Timeouts: implementation
   // A late answer to the cancelled input changes nothing.
   p.respond("client", input.id, { roots: [] });
   assert.equal(p.wire.length, wire);
+});
+
+test("mrtr timeouts (draft basic/patterns/cancellation, Timeouts: implementations SHOULD establish timeouts for all sent requests): while the application answers input requests the call's deadline stays the next deadline the driver must tick at, also after a tick fired another deadline and recomputed it", () => {
+  const p = askingPair({ requestTimeoutMs: 1000 });
+  const slow = p.request("client", "tools/call", { name: "slow" });
+  const quick = p.request("client", "tools/call", { name: "quick" }, { timeoutMs: 300 });
+  p.run();
+  assert.equal(p.of("client", "request").length, 2, "both calls are gathering inputs");
+  assert.equal(nextDeadline(p.client), 300);
+  p.advance(300);
+  assert.deepEqual(p.of("client", "error").map((e) => [e.id, e.error.code]), [[quick, ErrorCode.RequestTimeout]]);
+  assert.equal(nextDeadline(p.client), 1000, "the other round's deadline is still armed");
+  p.advance(700);
+  assert.deepEqual(p.of("client", "error").map((e) => [e.id, e.error.code]), [[quick, ErrorCode.RequestTimeout], [slow, ErrorCode.RequestTimeout]]);
 });
 
 test("mrtr timeouts: as in the legacy era (where the call's timeout runs while the client answers the server's elicitation), a round and its retry go on with the call's deadline instead of starting a fresh one; maxRequestTimeoutMs bounds the whole call", () => {
