@@ -201,6 +201,15 @@ test("tasks extension + draft basic/patterns/cancellation: cancelled calls kept 
   const cancel = p.lastSent("client") as any;
   assert.deepEqual([cancel.method, cancel.params.taskId], ["tasks/cancel", "t-late"]);
   assert.equal(p.client.abandonedCount, 1);
+  // Answering the live calls frees their slots, and only theirs: the kept call still takes none.
+  // The kernel's tasks/cancel awaits its answer and takes one slot, so one more call goes out.
+  for (const r of p.of("server", "request").filter((r) => r.method === "tools/call").slice(-2)) p.respond("server", r.id, { resultType: "complete", content: [] });
+  p.run();
+  assert.equal(p.client.abandonedCount, 1, "answers to live calls do not count against the kept ones");
+  const again = p.request("client", "tools/call", { name: "job" });
+  p.run();
+  assert.deepEqual(p.of("client", "error").filter((e) => e.id === again), []);
+  assert.equal(p.of("server", "request").at(-1)?.method, "tools/call");
 });
 
 // Draft basic/patterns/cancellation, "Timeouts": "When the request has not received a success
