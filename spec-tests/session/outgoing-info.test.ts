@@ -53,3 +53,16 @@ test("validateOutgoing: false sends the kernel's own messages unchecked, as it d
   p.run();
   assert.deepEqual((p.sent("server")[0] as any).result.serverInfo, BAD);
 });
+
+test("validateOutgoing (the default) holds the application's notifications to the schema: an invalid one is refused with a diagnostic and not sent; validateOutgoing: false sends it as given", () => {
+  for (const validateOutgoing of [true, false]) {
+    const p = new Pair({}, { capabilities: { resources: { subscribe: true } }, validateOutgoing });
+    p.handshake();
+    const out = p.feed("server", { type: "notify", now: 0, method: "notifications/resources/updated", params: { uri: 42 } as never });
+    if (validateOutgoing) {
+      assert.deepEqual(out.map((o: any) => o.type === "diagnostic" ? o.code : o.type), ["notification-refused"]);
+    } else {
+      assert.deepEqual(out.map((o: any) => o.type === "send" && o.message.method), ["notifications/resources/updated"]);
+    }
+  }
+});

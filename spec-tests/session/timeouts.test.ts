@@ -49,6 +49,21 @@ test("timeouts: progress MAY reset the clock, but a maximum timeout is always en
   assert.equal(p.of("client", "error")[0].error.code, ErrorCode.RequestTimeout);
 });
 
+test("timeouts: the maximum timeout is configurable — maxRequestTimeoutMs 0 disables it (documented: \"0 disables\"), so a request with no timeout of its own waits as long as the peer takes", () => {
+  const p = new Pair({ requestTimeoutMs: 0, maxRequestTimeoutMs: 0 });
+  p.handshake();
+  p.handlers.server = () => {};
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  assert.equal(nextDeadline(p.client), null, "nothing to wake for");
+  p.advance(10_000_000);
+  assert.deepEqual(p.of("client", "error"), []);
+  const call = p.of("server", "request")[0];
+  p.respond("server", call.id, { content: [] });
+  p.run();
+  assert.deepEqual(p.of("client", "response").map((r) => r.id), [id]);
+});
+
 test("timeouts: with resets off, progress does not extend the deadline", () => {
   const p = new Pair({ requestTimeoutMs: 100, resetTimeoutOnProgress: false });
   p.handshake();
