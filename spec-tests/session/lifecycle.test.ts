@@ -236,6 +236,16 @@ test("versioning (stdio probe): the kernel's own server/discover probe cannot be
   assert.equal((sendsOf(out)[0] as { method?: string }).method, "initialize");
 });
 
+test("versioning (draft basic/transports/stdio, Backward Compatibility: a legacy server may never answer the probe): with requestTimeoutMs 0 (no request timeout) the probe still gives up after discoverTimeoutMs (documented: \"0: only requestTimeoutMs\" applies to discoverTimeoutMs, not the other way) and falls back to initialize", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: ["2026-07-28", "2025-11-25"], requestTimeoutMs: 0, discoverTimeoutMs: 2000 });
+  step(c, { type: "open", now: 0 });
+  assert.equal(c.phase.name, "probing");
+  assert.equal(nextDeadline(c), 2000);
+  const out = step(c, { type: "tick", now: 2000 }).outputs;
+  assert.equal(c.phase.name, "initializing");
+  assert.equal((sendsOf(out)[0] as { method?: string }).method, "initialize");
+});
+
 test("lifecycle: the transport closing fails every request in flight and cancels every request being handled", () => {
   const p = new Pair();
   p.handshake();
