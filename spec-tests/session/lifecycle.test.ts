@@ -91,6 +91,20 @@ test("lifecycle: the client SHOULD NOT send requests other than pings before the
   assert.equal(ping[0].type, "send");
 });
 
+test("lifecycle: initialization MUST be the first interaction — a client sends nothing, a ping neither, before its initialize (or the modern probe)", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {} });
+  for (const method of ["ping", "tools/list"]) {
+    const out = step(c, { type: "request", now: 0, method }).outputs;
+    assert.deepEqual(out.map((o) => o.type), ["error"], method);
+    assert.equal((out[0] as any).error.code, ErrorCode.InvalidRequest, method);
+  }
+  assert.equal(c.phase.name, "new");
+  // Opened, the initialize goes out first; only then may a ping follow it.
+  const opened = sendsOf(step(c, { type: "open", now: 0 }).outputs);
+  assert.equal(opened[0].method, "initialize");
+  assert.equal(sendsOf(step(c, { type: "request", now: 0, method: "ping" }).outputs)[0].method, "ping");
+});
+
 test("lifecycle: initialization MUST be the first interaction — a server refuses other requests before initialize, but answers ping", () => {
   const s = freshServer();
   const r = sendsOf(step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }) }).outputs);

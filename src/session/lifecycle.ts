@@ -90,8 +90,10 @@ export const INBOUND_GATE: Readonly<Record<Side, Readonly<Record<PhaseName, { re
 /** Which outbound requests and notifications a phase lets the application send. */
 export const OUTBOUND_GATE: Readonly<Record<Side, Readonly<Record<PhaseName, { requests: "*" | readonly string[]; notifications: "*" | readonly string[] }>>>> = {
   client: {
-    // "The client SHOULD NOT send requests other than pings before the server has responded."
-    new: { requests: ["ping"], notifications: [] },
+    // "The initialization phase MUST be the first interaction between client and server":
+    // nothing before `initialize` (or the modern probe) goes out. Then "the client SHOULD
+    // NOT send requests other than pings before the server has responded".
+    new: { requests: [], notifications: [] },
     initializing: { requests: ["ping"], notifications: ["notifications/cancelled"] },
     operating: { requests: "*", notifications: "*" },
     probing: { requests: [], notifications: [] },
