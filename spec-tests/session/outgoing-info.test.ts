@@ -66,3 +66,16 @@ test("validateOutgoing (the default) holds the application's notifications to th
     }
   }
 });
+
+// 2025-11-25 basic/lifecycle: the client sends `notifications/initialized` once, after the
+// initialize result; basic/utilities/cancellation and progress tie their notifications to
+// requests the kernel tracks. An application's own copy of any of them is refused, not sent.
+test("the notifications the kernel sends itself (initialized, cancelled, progress) are refused when the application notifies them, with a diagnostic naming the input to use", () => {
+  const p = new Pair();
+  p.handshake();
+  for (const method of ["notifications/initialized", "notifications/cancelled", "notifications/progress"]) {
+    const out = p.feed("client", { type: "notify", now: 0, method, params: {} });
+    assert.deepEqual(out.map((o: any) => (o.type === "diagnostic" ? o.code : o.type)), ["notification-refused"], method);
+    assert.match((out[0] as any).message, /sent by the kernel; use the cancel or progress input/, method);
+  }
+});
