@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { main } from "../../src/cli/main.js";
 import { inputOrder, type Draw } from "../../src/cli/draws.js";
 import { ManualClock } from "../../src/driver/clock.js";
@@ -19,16 +20,18 @@ type Request = (method: string, params?: object) => Promise<Message>;
 /**
  * Runs a client session through `record -- serve --stdio` in a fresh folder (removed
  * afterwards): `drive` sends requests, each awaiting its response, as MCP clients do.
- * Then `check` gets the transcript, and writes variants of it with `write`.
+ * Then `check` gets the transcript, and writes variants of it with `write`. `nodeArgs`
+ * go to the recorded server's `node` (given the folder, to write a preload into).
  */
 async function recordSession(
   drive: (request: Request, notify: (method: string) => void, peer: { send(message: object): void; waitOut(re: RegExp): Promise<RegExpMatchArray> }) => Promise<void>,
   check: (transcript: string, write: (name: string, text: string) => string) => Promise<void>,
+  nodeArgs: (dir: string) => string[] = () => [],
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-replay-"));
   try {
     const file = join(dir, "t.jsonl");
-    const rec = cli(["record", "--out", file, "--", process.execPath, BIN, "serve", "--stdio"]);
+    const rec = cli(["record", "--out", file, "--", process.execPath, ...nodeArgs(dir), BIN, "serve", "--stdio"]);
     let id = 0;
     const send = (message: object) => rec.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
     const request: Request = async (method, params) => {
@@ -242,6 +245,50 @@ test("record + replay: a 2025-11-25 session whose tool asked the client (elicita
       const same = await replay(write("t.jsonl", transcript));
       assert.equal(same.code, 0, same.out);
       assert.equal(same.out, "ok 5 steps replayed identically\n");
+    },
+  );
+});
+
+test("record + replay: a modern retry cancelled while its requestState is being checked (WebCrypto, off the event loop, slowed here as on a loaded machine) replays as it happened: the recording says when each piece of cryptography finished among the input, and replay holds each result until then", async () => {
+  const SLOW_CRYPTO = `const subtle = crypto.subtle;
+for (const name of ["digest", "sign", "verify"]) {
+  const real = subtle[name].bind(subtle);
+  subtle[name] = async (...args) => { const value = await real(...args); if (name === "verify") await new Promise((r) => setTimeout(r, 1000)); return value; };
+}
+`;
+  await recordSession(
+    async (request, notify, peer) => {
+      const call = { name: "test_elicitation", arguments: { message: "who?" }, _meta: MODERN_META };
+      const first = await request("tools/call", call);
+      assert.equal(first.result.resultType, "input_required");
+      const [key] = Object.keys(first.result.inputRequests);
+      // The retry; a list answered after it shows the server has read it, and its verify runs
+      // on (a second): the cancellation comes in a later read, while it still runs.
+      peer.send({ id: 90, method: "tools/call", params: { ...call, inputResponses: { [key]: { action: "accept", content: { username: "ann", email: "ann@example.com" } } }, requestState: first.result.requestState } });
+      assert.ok(Array.isArray((await request("tools/list", { _meta: MODERN_META })).result.tools));
+      peer.send({ method: "notifications/cancelled", params: { requestId: 90, reason: "the user gave up" } });
+      assert.ok(Array.isArray((await request("tools/list", { _meta: MODERN_META })).result.tools));
+    },
+    async (transcript, write) => {
+      assert.doesNotMatch(transcript, /\\?"id\\?":90,\\?"(result|error)/, "the cancelled retry was never answered");
+      assert.ok(drawsOf(transcript).some((d) => d.draw === "settled"), "the cryptography's finishing is recorded");
+      const same = await replay(write("t.jsonl", transcript));
+      assert.equal(same.code, 0, same.out);
+      assert.match(same.out, /^ok \d+ steps replayed identically\n$/);
+      // Without the settled draws (as recorded before they were kept) the replayed verify finishes first, and the retry is answered.
+      const unordered = transcript.split("\n").filter((l) => !l.includes('"draw":"settled"')).join("\n");
+      const old = await replay(write("unordered.jsonl", unordered));
+      assert.equal(old.code, 1, old.out);
+      assert.match(old.out, /the server wrote a line the recording does not have/);
+      // A finishing the replayed server has nothing under way for is a divergence.
+      const unknown = await replay(write("unknown.jsonl", transcript.replace(/"draw":"settled","n":\d+/, '"draw":"settled","n":99')));
+      assert.equal(unknown.code, 1, unknown.out);
+      assert.match(unknown.out, /the recording finished cryptography the replayed server did not start/);
+    },
+    (dir) => {
+      const preload = join(dir, "slow-crypto.mjs");
+      writeFileSync(preload, SLOW_CRYPTO);
+      return ["--import", pathToFileURL(preload).href];
     },
   );
 });

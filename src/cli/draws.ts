@@ -36,12 +36,14 @@ export const DRAWS_ENV = "MCP_KERNEL_RECORD_DRAWS";
 
 /**
  * One draw: a wall-clock reading (ms since the epoch), random bytes (base64), a chunk of
- * input read (`inputs`: how many client inputs, lines and the end, taken so far), or a
+ * input read (`inputs`: how many client inputs, lines and the end, taken so far), a
  * timer firing (`n`: which one, numbered by the order the server scheduled them, from 1;
- * absent in transcripts recorded before it was kept). How the input came in chunks and
- * which timers fired among them depend on real time, so replay follows the record.
+ * absent in transcripts recorded before it was kept), or a piece of WebCrypto work
+ * finishing (`n`: which one, numbered by the order the server started them, from 1). How
+ * the input came in chunks, which timers fired among them and when the cryptography
+ * (which runs off the event loop) finished depend on real time, so replay follows the record.
  */
-export type Draw = { draw: "clock"; value: number } | { draw: "random"; value: string } | { draw: "read"; inputs: number } | { draw: "timer"; n?: number };
+export type Draw = { draw: "clock"; value: number } | { draw: "random"; value: string } | { draw: "read"; inputs: number } | { draw: "timer"; n?: number } | { draw: "settled"; n: number };
 
 /** Where the server's draws come from. */
 export interface DrawSource {
@@ -55,8 +57,17 @@ export function isDraw(v: unknown): v is Draw {
   return (
     d !== null &&
     typeof d === "object" &&
-    ((d.draw === "clock" && Number.isFinite(d.value)) || (d.draw === "random" && typeof d.value === "string") || (d.draw === "read" && Number.isSafeInteger(d.inputs) && (d.inputs as number) >= 0) || (d.draw === "timer" && (d.n === undefined || (Number.isSafeInteger(d.n) && (d.n as number) >= 1))))
+    ((d.draw === "clock" && Number.isFinite(d.value)) ||
+      (d.draw === "random" && typeof d.value === "string") ||
+      (d.draw === "read" && Number.isSafeInteger(d.inputs) && (d.inputs as number) >= 0) ||
+      (d.draw === "timer" && (d.n === undefined || ordinal(d.n))) ||
+      (d.draw === "settled" && ordinal(d.n)))
   );
+}
+
+/** A number counted from 1. */
+function ordinal(n: unknown): boolean {
+  return Number.isSafeInteger(n) && (n as number) >= 1;
 }
 
 /**
@@ -127,17 +138,49 @@ export function numberedTimers(clock: Clock, on: { scheduled?(n: number, handle:
  * loop: replay waits for it before it decides the server is quiet), resolving to whether
  * there was any. A link of a chain (digest, then sign) starts only once the one before has
  * settled, after this wait: true tells the caller to look again.
+ *
+ * Each piece of that work is numbered by the order it starts. Recording, `order.finished`
+ * hears each number as its work finishes, before the server goes on with the result (a
+ * `settled` draw). Replaying a recording that holds them (`order.held`), the server gets
+ * a result only once `release(n)` says the recording's work `n` had finished by then: a
+ * request cancelled while its `requestState` was being checked, or another request's clock
+ * readings taken before a new state's expiry, replay as they happened.
  */
-export function drawnServer(source: DrawSource): { options: McpServerOptions; settled(): Promise<boolean> } {
+export function drawnServer(
+  source: DrawSource,
+  order: { finished?(n: number): void; held?: boolean } = {},
+): { options: McpServerOptions; settled(): Promise<boolean>; release(n: number): boolean; releaseAll(): void } {
   // The key is drawn on first use, as hmacRequestState draws its own: a session that seals nothing draws nothing.
   let codec: RequestStateCodec | undefined;
   const sealer = (): RequestStateCodec => (codec ??= hmacRequestState({ secret: source.random(MIN_SECRET_BYTES) }));
   const inFlight = new Set<Promise<unknown>>();
-  const track = <T>(value: Promise<T> | T): Promise<T> => {
-    const p = Promise.resolve(value);
+  const inFlightUntilSettled = (p: Promise<unknown>): void => {
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p)).catch(() => {});
-    return p;
+  };
+  let started = 0;
+  const held = new Map<number, { release(): void; result: Promise<unknown> }>();
+  const track = <T>(value: Promise<T> | T): Promise<T> => {
+    const n = ++started;
+    const done = Promise.resolve(value);
+    // Registered before the caller's own await, so the draw is reported before the server goes on.
+    if (order.finished !== undefined) void done.then(() => order.finished!(n), () => order.finished!(n));
+    if (order.held !== true) {
+      inFlightUntilSettled(done);
+      return done;
+    }
+    let release!: () => void;
+    const result = new Promise<void>((resolve) => (release = resolve)).then(() => done);
+    held.set(n, { release, result });
+    return result;
+  };
+  const release = (n: number): boolean => {
+    const work = held.get(n);
+    if (work === undefined) return false;
+    held.delete(n);
+    work.release();
+    inFlightUntilSettled(work.result);
+    return true;
   };
   return {
     options: {
@@ -153,6 +196,10 @@ export function drawnServer(source: DrawSource): { options: McpServerOptions; se
       if (inFlight.size === 0) return false;
       await Promise.allSettled(inFlight);
       return true;
+    },
+    release,
+    releaseAll() {
+      for (const n of [...held.keys()].sort((a, b) => a - b)) release(n);
     },
   };
 }
@@ -216,11 +263,25 @@ export function drawFile(): { path?: string; take(): Draw[] } {
         } catch {
           continue; // the empty line after the last, or one cut short by a killed server
         }
-        if (isDraw(d)) draws.push(d.draw === "read" ? { draw: "read", inputs: d.inputs } : d.draw === "timer" ? (d.n === undefined ? { draw: "timer" } : { draw: "timer", n: d.n }) : ({ draw: d.draw, value: d.value } as Draw));
+        if (isDraw(d)) draws.push(ownFields(d));
       }
       return draws;
     },
   };
+}
+
+/** `d` with its own fields only (a transcript event's `t` and anything else dropped). */
+function ownFields(d: Draw): Draw {
+  switch (d.draw) {
+    case "read":
+      return { draw: "read", inputs: d.inputs };
+    case "timer":
+      return d.n === undefined ? { draw: "timer" } : { draw: "timer", n: d.n };
+    case "settled":
+      return { draw: "settled", n: d.n };
+    default:
+      return { draw: d.draw, value: d.value } as Draw;
+  }
 }
 
 /** A {@link DrawSource} that gives back recorded draws, and what went wrong doing so. */
@@ -231,7 +292,7 @@ export interface ReplayedDraws extends DrawSource {
 
 /** Gives back `draws` in order, each kind on its own; a draw past the end, or of another length, is a {@link ReplayedDraws.problem}. */
 export function replayedDraws(draws: readonly Draw[]): ReplayedDraws {
-  // Read and timer draws are not handed back: replay follows them itself (stdio-transcript.ts).
+  // Read, timer and settled draws are not handed back: replay follows them itself (stdio-transcript.ts).
   const clock = draws.flatMap((d) => (d.draw === "clock" ? [d.value] : []));
   const random = draws.flatMap((d) => (d.draw === "random" ? [d.value] : []));
   let readings = 0;

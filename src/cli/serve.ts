@@ -76,7 +76,8 @@ async function stdioOptions(env: Readonly<Record<string, string | undefined>>, i
   try {
     const report = drawLog(file);
     const timers = inputOrder(systemClock, report);
-    return { options: { clock: timers.clock, server: drawnServer(systemDraws(report)).options }, took: timers.took };
+    const server = drawnServer(systemDraws(report), { finished: (n) => report({ draw: "settled", n }) }).options;
+    return { options: { clock: timers.clock, server }, took: timers.took };
   } catch (e) {
     await writeOut(io.stderr, `mcp-kernel serve: cannot write draws to ${file} (${thrownMessage(e)}): task ids and requestState in the transcript will not replay identically\n`);
     return { options: {} };

@@ -195,7 +195,8 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   const serverClock = numberedTimers(clock, { scheduled: (_n, handle) => timers.push(handle) });
   const recorded = events.filter((e): e is StdioEvent & Draw => isDraw(e));
   const draws = recorded.length === 0 ? undefined : replayedDraws(recorded);
-  const drawn = draws === undefined ? undefined : drawnServer(draws);
+  // A recording that says when its WebCrypto work finished has each result held until then.
+  const drawn = draws === undefined ? undefined : drawnServer(draws, { held: recorded.some((d) => d.draw === "settled") });
   const server = cliDemoServer(drawn === undefined ? { clock: serverClock } : { clock: serverClock, server: drawn.options });
   const produced: string[] = [];
   const splitter = new LineSplitter();
@@ -215,7 +216,7 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   // timer it re-arms (a task's expiry) would fire again and again on the way to a far time.
   const drewTooMuch = () => draws?.problem() !== undefined;
   // The server's own order of its input chunks and timer firings, when recorded (draws.ts).
-  const order = recorded.filter((d): d is StdioEvent & Extract<Draw, { draw: "read" | "timer" }> => d.draw === "read" || d.draw === "timer");
+  const order = recorded.filter((d): d is StdioEvent & Extract<Draw, { draw: "read" | "timer" | "settled" }> => d.draw === "read" || d.draw === "timer" || d.draw === "settled");
 
   // Every server line of the recording, in order.
   const expected: ({ line: string } | { bytes: string })[] = [];
@@ -316,6 +317,16 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
     // Inputs the server never reported reading (it exited first) are fed last, together.
     for (const op of [...order, { draw: "read" as const, inputs: inputsAt.length }]) {
       if (drewTooMuch()) break;
+      if (op.draw === "settled") {
+        if (drawn!.release(op.n)) {
+          await settle();
+          continue;
+        }
+        const at = taken < inputsAt.length ? before(taken) : "after the client's last input";
+        const divergence = check(0, at);
+        if (divergence !== undefined) return divergence;
+        return { ok: false, index: matched.size, expected: `WebCrypto work ${op.n} finishing`, actual: `the replayed server has no WebCrypto work ${op.n} under way`, reason: `the recording finished cryptography the replayed server did not start (${at})` };
+      }
       if (op.draw === "timer") {
         const { n } = op;
         if (n === undefined ? clock.fireEarliest() : n <= timers.length && clock.fire(timers[n - 1])) {
@@ -352,6 +363,8 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   try {
     const fed = await (order.length > 0 ? feedInRecordedOrder() : feedByTime());
     if (fed !== undefined) return fed;
+    // Work the recorded server never saw finish (it exited first) finishes now.
+    drawn?.releaseAll();
     const last = events.length === 0 ? 0 : events[events.length - 1].t;
     if (order.length > 0) clock.jumpTo(last);
     else await clock.runUntil(last, settle, drewTooMuch);
