@@ -5,12 +5,13 @@
  * Spec: none of its own (deterministic replay of stdio transcripts, `stdio-transcript.ts`).
  * Three kinds of draws: wall-clock readings (task `createdAt` / `lastUpdatedAt`, the expiry sealed
  * into a modern `requestState` and checked on its return), random bytes (task ids, the key
- * `requestState` is sealed with), and the order of the input and the timers: the chunks
- * the server read its input in and its timers' firings between them (the recorded times
- * are the proxy's, a few ms off the server's, and the proxy's chunks are not the server's:
- * a timer and a line close together could replay in the other order, and requests read in
- * one chunk interleave their work differently from requests read in two). Everything else
- * follows from the input and the timers, which replay drives on its own clock.
+ * `requestState` is sealed with), and the order of the input, the timers and the
+ * cryptography: the chunks the server read its input in, its timers' firings and its
+ * WebCrypto work finishing between them (the recorded times are the proxy's, a few ms off
+ * the server's, and the proxy's chunks are not the server's: a timer and a line close
+ * together could replay in the other order, and requests read in one chunk interleave
+ * their work differently from requests read in two). Everything else follows from the
+ * input, the timers and the cryptography, which replay drives on its own clock.
  *
  * Theory of operation. The server takes every draw from a {@link DrawSource} (the kernel
  * stays pure: these come in through `McpServerOptions`). `record` names a fresh file in the
