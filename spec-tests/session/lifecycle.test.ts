@@ -278,6 +278,27 @@ test("lifecycle: the transport closing fails every request in flight and cancels
   assert.equal(p.inject("client", '{"jsonrpc":"2.0","id":1,"result":{}}')[0].type, "diagnostic");
 });
 
+test("lifecycle (Shutdown): the close settles every request for good — cancelling one that failed at the close, or answering one it cancelled, sends nothing and fails nothing twice", () => {
+  const p = new Pair();
+  p.handshake();
+  p.handlers.server = () => {};
+  const id = p.request("client", "tools/list");
+  p.run();
+  const [handled] = p.of("server", "request");
+  p.feed("client", { type: "closed", now: 0 });
+  p.feed("server", { type: "closed", now: 0 });
+  assert.equal(p.of("client", "error").length, 1);
+  const wire = p.wire.length;
+  // Closed is final: the request already failed with -32000, so there is nothing left to cancel.
+  const cancel = p.feed("client", { type: "cancel", now: 0, id });
+  assert.deepEqual(cancel.map((o: any) => o.type === "diagnostic" ? o.code : o.type), ["cancel-unknown"]);
+  assert.equal(p.of("client", "error").length, 1, "the request fails once");
+  // The server's handler was cancelled by the close: its late answer is for no request in progress.
+  const late = p.feed("server", { type: "respond", now: 0, id: handled.id, result: { tools: [] } });
+  assert.deepEqual(late.map((o: any) => o.type === "diagnostic" ? o.code : o.type), ["respond-unknown"]);
+  assert.equal(p.wire.length, wire, "nothing goes on the wire after the close");
+});
+
 // basic/transports (2025-11-25), Session Management item 4: the transport's new session
 // (after a 404) is a new InitializeResult; the kernel's session goes on under it.
 test("lifecycle (session renewal): a renewed input updates the server's info and capabilities the client checks requests against; another version or an invalid result ends the session; outside an operating client it is refused", () => {

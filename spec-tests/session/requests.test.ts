@@ -176,6 +176,29 @@ test("basic/index: an application result that breaks the schema is not sent; the
   assert.ok(p.of("server", "diagnostic").some((d) => d.code === "invalid-result"));
 });
 
+test("basic/index (params and result are objects in MCP, never an array, null or a scalar): the application's are refused even with validateOutgoing off — a request with -32602, a notification with notification-refused, a result with -32603 and invalid-result", () => {
+  for (const bad of [[], null, 5] as never[]) {
+    const p = new Pair({ capabilities: { roots: { listChanged: true } }, validateOutgoing: false }, { validateOutgoing: false });
+    p.handshake();
+    const wire = p.wire.length;
+    const req = p.feed("client", { type: "request", now: 0, method: "tools/call", params: bad });
+    assert.deepEqual(req.map((o: any) => o.type), ["error"], JSON.stringify(bad));
+    assert.equal((req[0] as any).error.code, ErrorCode.InvalidParams);
+    assert.match((req[0] as any).error.message, /params must be an object/);
+    const note = p.feed("client", { type: "notify", now: 0, method: "notifications/roots/list_changed", params: bad });
+    assert.deepEqual(note.map((o: any) => o.type === "diagnostic" ? o.code : o.type), ["notification-refused"], JSON.stringify(bad));
+    assert.equal(p.wire.length, wire, "nothing went out");
+
+    // A result of null is read as no result, {} (as an error of null is no error).
+    if (bad === null) continue;
+    p.handlers.server = (r, pair) => pair.feed("server", { type: "respond", now: 0, id: r.id, result: bad });
+    p.request("client", "tools/list");
+    p.run();
+    assert.equal(p.of("client", "error")[1].error.code, ErrorCode.InternalError, JSON.stringify(bad));
+    assert.ok(p.of("server", "diagnostic").some((d) => d.code === "invalid-result"));
+  }
+});
+
 test("basic/index: application errors pass through; a malformed application error becomes -32603", () => {
   const p = ready();
   let n = 0;
