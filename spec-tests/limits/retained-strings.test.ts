@@ -213,3 +213,25 @@ test("draft basic/index (request metadata) and basic/lifecycle: client capabilit
   const taken = init(capsOf(MAX_KEPT_PEER_CHARS), { name: "c", version: "1" });
   assert.equal(sent(taken.outs)[0].result.protocolVersion, "2025-11-25");
 });
+
+test("README Limits (a peer's capabilities and info: \"one more for each member and array element; deeper than 64 levels counts as over\"): an array counts each element once, no more; 64 levels are taken, 65 refused", () => {
+  const MAX_KEPT_PEER_CHARS = 64 * 1024;
+  const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} }, versions: ["2026-07-28"], maxDepth: 256 });
+  let id = 0;
+  const call = (capabilities: object) =>
+    receive(s, { jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: "t", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": capabilities, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } } } });
+  const taken = (outs: SessionOutput[]) => sent(outs).length === 0 && outs.some((o) => o.type === "request");
+  // {"experimental":{"x":{"y":[…]}}}: 17 for the member names, then each element its length and one.
+  const arrayCaps = (elements: string[]) => ({ experimental: { x: { y: elements } } });
+  const first = "a".repeat(MAX_KEPT_PEER_CHARS - 17 - 3);
+  assert.ok(taken(call(arrayCaps([first, "b"]))), "two elements exactly at the bound are taken");
+  assert.equal(sent(call(arrayCaps([first, "bb"])))[0].error.code, ErrorCode.InvalidParams, "one character more is refused");
+  // Levels: the capabilities object is the first.
+  const nest = (levels: number) => {
+    let v: object = {};
+    for (let i = 1; i < levels; i++) v = { a: v };
+    return v;
+  };
+  assert.ok(taken(call(nest(64))), "64 levels are taken");
+  assert.equal(sent(call(nest(65)))[0].error.code, ErrorCode.InvalidParams, "65 levels are over");
+});
