@@ -347,6 +347,32 @@ test("mrtr timeouts: as in the legacy era (where the call's timeout runs while t
   assert.deepEqual(hard.of("client", "cancelled").map((c) => c.id), [hard.of("client", "request")[1].id]);
 });
 
+test("mrtr timeouts: an input answered at the very instant the call's deadline falls (before the tick that would say so) sends no retry: the call fails with -32001 as the tick would have failed it", () => {
+  const p = askingPair({ requestTimeoutMs: 1000 });
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const wire = p.wire.length;
+  p.now = 1000;
+  p.respond("client", p.of("client", "request")[0].id, { roots: [] });
+  assert.deepEqual(p.of("client", "error").map((e) => [e.id, e.error.code]), [[id, ErrorCode.RequestTimeout]]);
+  assert.equal(p.wire.length, wire, "no retry went out");
+  assert.deepEqual(p.client.mrtr, {});
+});
+
+test("mrtr (README: an input its handler cannot provide fails the call with that error): the call's error keeps the handler's code and data, and has no data when the handler gave none", () => {
+  for (const data of [{ reason: "no roots configured" }, undefined]) {
+    const p = askingPair();
+    const id = p.request("client", "tools/call", { name: "x" });
+    p.run();
+    const error = data === undefined ? { code: ErrorCode.InvalidParams, message: "no roots" } : { code: ErrorCode.InvalidParams, message: "no roots", data };
+    p.feed("client", { type: "respond", now: p.now, id: p.of("client", "request")[0].id, error });
+    const [err] = p.of("client", "error");
+    assert.equal(err.id, id);
+    const message = "the roots/list input could not be provided: no roots";
+    assert.deepEqual(err.error, data === undefined ? { code: ErrorCode.InvalidParams, message } : { code: ErrorCode.InvalidParams, message, data });
+  }
+});
+
 test("mrtr: a round dropped because the application cancelled the call, one of its inputs failed, or the session closed cancels every input request still waiting (RequestContext.signal: aborted when the request is cancelled or the connection closes)", () => {
   const cases: [string, (p: Pair, id: RequestId, inputs: RequestId[]) => void, number][] = [
     ["cancel", (p, id) => p.feed("client", { type: "cancel", now: p.now, id, reason: "user gave up" }), 2],
