@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { MetaKey } from "../../src/model/meta.js";
-import { findTask, isWaiting, progressAllowed, resultStreams } from "../../src/tasks/table.js";
+import { findTask, isWaiting, progressAllowed, resultStreams, snapshotTasks, stepTasks } from "../../src/tasks/table.js";
 import { modelImmediateResponseOf, relatedTaskOf, withModelImmediateResponse, withRelatedTask } from "../../src/tasks/wire.js";
 import { ALICE, BOB, errorOf, Harness, ofType, replyOf } from "./helpers.js";
 
@@ -249,6 +249,18 @@ describe("tasks § Result Retrieval: tasks/result MUST block until terminal", ()
     const stray = h.feed({ type: "update-status", taskId: "t", status: "working", inputRequests: { z: { method: "roots/list" } } });
     assert.equal(ofType(stray, "diagnostic")[0].code, "bad-input-request");
     assert.equal(ofType(h.feed({ type: "input-response", taskId: "t", responses: [] as never }), "diagnostic")[0].code, "bad-input");
+  });
+
+  it("README diagnostics (bad-input): an input without a finite now, or of an unknown type, is a bad-input diagnostic and changes nothing", () => {
+    const h = new Harness();
+    h.create("t", { ttl: 1000 });
+    const kept = snapshotTasks(h.state);
+    // A clock reading past the task's TTL, were it one, would expire the task.
+    for (const input of [{ type: "tick", now: NaN }, { type: "tick", now: Infinity }, { type: "tick", now: String(h.now + 5000) }, { type: "tick" }, { type: "nope", now: h.now }]) {
+      const out = stepTasks(h.state, input as never).outputs;
+      assert.deepEqual(out.map((o) => (o.type === "diagnostic" ? o.code : o.type)), ["bad-input"], JSON.stringify(input));
+      assert.equal(snapshotTasks(h.state), kept, JSON.stringify(input));
+    }
   });
 
   it("with resumeWhenAnswered off the task stays input_required until the application moves it", () => {

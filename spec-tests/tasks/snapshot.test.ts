@@ -61,6 +61,8 @@ describe("tasks: snapshot and restore", () => {
       ["a record whose time is not a number", (s) => (s.tasks.a.lastUpdatedAt = {})],
       ["a record of an unknown era", (s) => (s.tasks.a.era = "v9")],
       ["an owner's order that is no list", (s) => (s.owners[Object.keys(s.owners)[0]].order = 1.5)],
+      ["an owner's order entry whose task id is no string", (s) => s.owners[Object.keys(s.owners)[0]].order.push([1, 2])],
+      ["an owner's order entry whose seq is no number", (s) => s.owners[Object.keys(s.owners)[0]].order.push(["1", "a"])],
       ["an owner count that disagrees", (s) => (s.owners[Object.keys(s.owners)[0]].count = 7)],
       ["a waiter the waiting index does not name", (s) => (s.waiting = {})],
       ["a progress entry for no task", (s) => (s.progress = { x: "gone" })],
