@@ -134,6 +134,16 @@ test("logging (2025-11-25), Implementations SHOULD rate limit messages: a client
   assert.deepEqual(p.of("client", "notification").slice(4).map((n) => n.method), ["notifications/tools/list_changed", "notifications/message", "notifications/message"]);
 });
 
+test("logging (2025-11-25), Implementations SHOULD rate limit messages: what a client dropped in a second still open when the session closes is reported at the close (no tick comes after it)", () => {
+  const p = new Pair({ maxLogMessagesPerSecond: 2 }, { ...LOGGING, maxLogMessagesPerSecond: 0 });
+  p.handshake();
+  for (let i = 0; i < 5; i++) p.feed("server", { type: "log", now: 0, level: "info", data: i });
+  p.run();
+  assert.deepEqual(rateDiagnostics(p.events.client), []);
+  const closed = p.feed("client", { type: "closed", now: 500 });
+  assert.deepEqual(rateDiagnostics(closed).map((d) => d.detail), [{ direction: "incoming", dropped: 3, limit: 2, windowStart: 0 }]);
+});
+
 test("logging (2025-11-25), Implementations SHOULD rate limit messages: a client's default bound is 100 a second; 0 delivers every one", () => {
   const p = new Pair({}, { ...LOGGING, maxLogMessagesPerSecond: 0 });
   p.handshake();

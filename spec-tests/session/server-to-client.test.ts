@@ -100,6 +100,19 @@ test("client/elicitation: the URL-elicitation-required error -32042 reaches the 
   assert.equal((err.error.data as any).elicitations[0].elicitationId, "e-1");
 });
 
+test("client/elicitation + README Limits (URL-mode elicitations a client awaits the completion of: 256, the oldest forgotten): past the bound the oldest id's completion is dropped as unknown; the newer ones still reach the application", () => {
+  const p = ready({ elicitation: { url: {} } });
+  const batches = [Array.from({ length: 256 }, (_, i) => ({ ...url, elicitationId: `e-${i}` })), [{ ...url, elicitationId: "e-256" }]];
+  for (const elicitations of batches) {
+    p.handlers.server = (req, pair) => pair.feed("server", { type: "respond", now: 0, id: req.id, error: { code: ErrorCode.UrlElicitationRequired, message: "auth needed", data: { elicitations } } });
+    p.request("client", "tools/call", { name: "x" });
+    p.run();
+  }
+  for (const elicitationId of ["e-0", "e-1", "e-256"]) p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } }));
+  assert.deepEqual(p.of("client", "notification").map((n) => n.params?.elicitationId), ["e-1", "e-256"]);
+  assert.deepEqual(p.of("client", "diagnostic").filter((d) => d.code === "unknown-elicitation").map((d) => (d.detail as any).elicitationId), ["e-0"]);
+});
+
 test("client/elicitation: an elicitation id learned from a -32042 error is known, so its notifications/elicitation/complete reaches the application (clients MAY wait for it to retry; only unknown or completed ids MUST be ignored)", () => {
   const p = ready({ elicitation: { url: {} } });
   const required = [url, { ...url, elicitationId: "e-2" }, { ...url, mode: "form", elicitationId: "not-url" }, { ...url, elicitationId: 7 }, null];

@@ -42,6 +42,20 @@ test("basic/utilities/tasks: a progress token answered with CreateTaskResult sta
   JSON.parse(JSON.stringify(p.state("client")));
 });
 
+test("basic/utilities/progress (the progress value MUST increase with each notification) across the task's creation: progress seen before the CreateTaskResult still bounds the task's later progress", () => {
+  const p = ready();
+  const id = p.request("client", "tools/call", { name: "job", task: {} }, { progress: true });
+  p.run();
+  progress(p, id, 5);
+  p.respond("server", id, created("t1"));
+  p.run();
+  progress(p, id, 3);
+  progress(p, id, 5);
+  progress(p, id, 6);
+  assert.deepEqual(p.of("client", "progress").map((o) => [o.id, o.progress]), [[id, 5], [id, 6]]);
+  assert.equal(p.of("client", "diagnostic").filter((d) => d.code === "progress-not-increasing").length, 2);
+});
+
 for (const [how, end] of [
   ["a terminal status in a tasks/get result", (p: Pair) => {
     const g = p.request("client", "tasks/get", { taskId: "t1" });
