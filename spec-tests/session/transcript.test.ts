@@ -94,6 +94,23 @@ test("STYLE (never throws across the boundary): step on a session made from opti
   }
 });
 
+test("replay: a text that is no transcript is malformed, never a divergence — a header without an options object (index -1), a step line that is not JSON or not a step (index: that step's)", () => {
+  const rec = recordingSession({ role: "server", info: { name: "s", version: "1" }, capabilities: {} });
+  rec.step({ type: "tick", now: 0 });
+  rec.step({ type: "tick", now: 1 });
+  const [header, first] = rec.text().trim().split("\n");
+  for (const options of [null, "x", [], 3]) {
+    const r = replay(JSON.stringify({ transcript: "mcp-kernel/1", options }) + "\n" + first + "\n");
+    assert.ok(!r.ok && r.malformed, JSON.stringify(options));
+    assert.equal(!r.ok && r.index, -1, JSON.stringify(options));
+    assert.match(!r.ok ? r.reason : "", /no options object/, JSON.stringify(options));
+  }
+  const notJson = replay([header, first, "{not json"].join("\n"));
+  assert.deepEqual(notJson.ok === false && [notJson.malformed, notJson.index, notJson.reason], [true, 1, "line 3 is not JSON"]);
+  const notStep = replay([header, "[1]", first].join("\n"));
+  assert.deepEqual(notStep.ok === false && [notStep.malformed, notStep.index, notStep.reason], [true, 0, "line 2 is not a step"]);
+});
+
 test("replay: a header whose options no session could have been recorded with (role \"sever\", versions [\"x\"] or []) is a malformed transcript, not a divergence; known versions replay", () => {
   const rec = recordingSession({ role: "server", info: { name: "s", version: "1" }, capabilities: {}, versions: ["2025-11-25"] });
   rec.step({ type: "receive", now: 0, data: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}' });
