@@ -78,6 +78,20 @@ test("a leading BOM on a line is dropped, in text as in bytes", () => {
   assert.deepEqual(run(["\uFEFF\n"]), []);
 });
 
+test("an oversized line's head excerpt drops a leading BOM (EF BB BF) and nothing else: a line whose third byte is BF, or that opens with EF BB alone, keeps its first bytes", () => {
+  for (const start of ["{¿", "\uFEFF{¿", "ﻛ"]) {
+    const line = start + "x".repeat(200);
+    const bytes = enc.encode(line + "\n");
+    // Whole, and cut so that the line's start waits in the decoder's buffer, or overflows it, before its end comes.
+    for (const cuts of [[], [5], [5, 12], [12]]) {
+      const pieces = [0, ...cuts].map((at, i, all) => bytes.subarray(at, all[i + 1] ?? bytes.length));
+      const [event] = run(pieces, createNdjsonDecoder({ maxLineBytes: 10 }));
+      assert.ok(event.kind === "oversized", start);
+      assert.equal((event as { head: string }).head, line.replace(/^\uFEFF/, ""), `${JSON.stringify(start)} cut at ${cuts}`);
+    }
+  }
+});
+
 for (const mode of ["text", "bytes"] as const) {
   const chunk = (s: string): string | Uint8Array => (mode === "text" ? s : enc.encode(s));
 
