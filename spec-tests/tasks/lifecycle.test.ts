@@ -80,6 +80,22 @@ describe("tasks § Creating Tasks", () => {
     assert.equal(h.state.count, 1);
     assert.equal(ofType(h.feed({ type: "create", id: null as unknown as number, taskId: "v", owner: ALICE, method: "m" }), "diagnostic").length, 1);
   });
+  it("a tasks/* request the adapter got wrong — a malformed owner, an unknown dialect — is -32603 naming which, with no owner to leak to", () => {
+    const h = new Harness();
+    h.create("t");
+    const cases: [string, Parameters<Harness["request"]>[2], Parameters<Harness["request"]>[3], RegExp][] = [
+      ["owner", { session: 1 } as unknown as typeof ALICE, {}, /malformed task owner/],
+      ["dialect", ALICE, { era: "v3" as "legacy" }, /unknown task dialect/],
+    ];
+    for (const [what, owner, extra, message] of cases) {
+      for (const method of ["tasks/get", "tasks/list"]) {
+        const reply = errorOf(h.request(method, method === "tasks/get" ? { taskId: "t" } : {}, owner, extra).out);
+        assert.equal(reply.error.code, ErrorCode.InternalError, `${what} ${method}`);
+        assert.match(reply.error.message, message, `${what} ${method}`);
+        assert.deepEqual(reply.owner, {}, `${what} ${method}`);
+      }
+    }
+  });
 });
 
 describe("tasks § Getting Tasks / Retrieving Task Results", () => {

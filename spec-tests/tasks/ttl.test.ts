@@ -8,6 +8,7 @@ import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { findTask, nextTaskDeadline, stepTasks } from "../../src/tasks/table.js";
 import { expiryOf, grantTtl, heapPop, heapPush, heapRebuild, isExpired, type DeadlineEntry } from "../../src/tasks/ttl.js";
 import { ALICE, errorOf, Harness, ofType } from "./helpers.js";
+import { rng } from "../harness/random.js";
 
 describe("tasks § TTL: After a task's ttl lifetime has elapsed, receivers MAY delete the task", () => {
   it("expires at createdAt + ttl exactly: alive 1 ms before, gone at the deadline", () => {
@@ -169,5 +170,24 @@ describe("ttl.ts units", () => {
     const odd: number[] = [];
     while (heap.length > 0) odd.push(heapPop(heap)[0]);
     assert.deepEqual(odd, [1, 3, 3, 5, 7, 9]);
+  });
+
+  it("pushes and pops in any interleaving (tasks created and expiring in one table) keep the heap's top the earliest live deadline (what nextTaskDeadline reads and expiry trusts): 2000 seeded runs against a sorted list", () => {
+    const r = rng(2663);
+    for (let run = 0; run < 2000; run++) {
+      const heap: DeadlineEntry[] = [];
+      const live: number[] = [];
+      for (let k = 0; k < 32; k++) {
+        if (heap.length > 0 && r() < 0.3) {
+          live.sort((a, b) => a - b);
+          assert.equal(heapPop(heap)[0], live.shift(), `run ${run} step ${k}: pop`);
+        } else {
+          const d = Math.floor(r() * 20);
+          heapPush(heap, [d, k, "t" + k]);
+          live.push(d);
+        }
+        if (heap.length > 0) assert.equal(heap[0][0], Math.min(...live), `run ${run} step ${k}: top`);
+      }
+    }
   });
 });
