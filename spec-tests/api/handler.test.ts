@@ -122,6 +122,8 @@ test("McpServerOptions.intercept and tasks (2025-11-25 basic/utilities/tasks, SE
       session: { versions: [version] },
       intercept: async (method, _params, ctx, next) => {
         seen.push(`${method}${ctx.taskId === undefined ? "" : " (task work)"}`);
+        // The work's context says what the request's did: what this side declared.
+        if (ctx.declared === undefined) seen.push("no declared capabilities");
         try {
           return await next();
         } catch {
@@ -149,6 +151,7 @@ test("McpServerOptions.intercept and tasks (2025-11-25 basic/utilities/tasks, SE
     const failure = await rejection(client.waitForTask(taskId, { intervalMs: 0 }));
     assert.equal(failure.message, "the job failed", version);
     assert.deepEqual(seen.slice(0, 2), ["tools/call", "tools/call (task work)"], version);
+    assert.ok(!seen.includes("no declared capabilities"), version);
     const probe = client.taskIdOf(await client.callToolAsTask("probe"))!;
     await client.waitForTask(probe, { intervalMs: 0 });
     assert.equal(workTask, probe, `${version}: the work's context names its task`);

@@ -56,15 +56,29 @@ test("server/tools: a tool's handler takes its arguments typed from the inputSch
         },
       },
       (args) => {
-        sameType<Same<typeof args, { sku: string; qty: number; note: string | null; size?: "S" | "M" | "L"; gift?: boolean; lines?: { at: number }[]; extra?: JsonValue }>>();
-        // @ts-expect-error: a property the schema does not name is not in the type
-        void args.colour;
+        sameType<Same<typeof args, { [key: string]: unknown; sku: string; qty: number; note: string | null; size?: "S" | "M" | "L"; gift?: boolean; lines?: { [key: string]: unknown; at: number }[]; extra?: JsonValue }>>();
+        // JSON Schema lets other properties through, so a name the schema does not give is there to read, as unknown.
+        sameType<Same<typeof args.colour, unknown>>();
         const total = args.qty * (args.lines ?? []).reduce((sum, l) => sum + l.at, 0);
         return { content: [{ type: "text", text: `${args.sku.toUpperCase()} ${total} ${args.note ?? "-"} ${args.size ?? "?"}` }] };
       },
     );
   });
   const result = await c.client.callTool("order", { sku: "ab", qty: 2, note: null, size: "M", lines: [{ at: 1.5 }, { at: 2 }] });
+  // Closed with additionalProperties: false, the type holds the named properties only.
+  void (await connect((s) => {
+    s.tool("closed", { inputSchema: { type: "object", properties: { a: { type: "string" } }, additionalProperties: false } }, (args) => {
+      sameType<Same<typeof args, { a?: string }>>();
+      // @ts-expect-error: a property the closed schema does not name is not in the type
+      void args.b;
+      return { content: [] };
+    });
+    // A tuple (prefixItems) is not read: its places stay JsonValue, never a wrong narrower type.
+    s.tool("row", { inputSchema: { type: "object", properties: { row: { type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } } }, required: ["row"] } }, (args) => {
+      sameType<Same<typeof args.row, JsonValue[]>>();
+      return { content: [] };
+    });
+  })).client.close();
   assert.deepEqual(result.content, [{ type: "text", text: "AB 7 - M" }]);
   // The type holds because the server checked first: a wrong argument never reaches the handler.
   assert.equal((await c.client.callTool("order", { sku: "ab", qty: 2.5, note: null })).isError, true);
@@ -96,7 +110,11 @@ test("server/tools: without a schema literal the arguments stay JsonObject, and 
 test("server/prompts: a prompt's getter takes its arguments typed from the arguments literal: required ones a string, others optional", async () => {
   const c = await connect((s) => {
     s.prompt("review", { arguments: [{ name: "code", required: true }, { name: "style" }] }, (args) => {
-      sameType<Same<typeof args, { code: string; style?: string }>>();
+      sameType<Same<typeof args.code, string>>();
+      sameType<Same<typeof args.style, string | undefined>>();
+      // Another argument a client sends is read as a getter read every argument before: a string.
+      const other = args["other"];
+      sameType<Same<typeof other, string>>();
       return { messages: [{ role: "user", content: { type: "text", text: `${args.code.trim()} (${args.style ?? "any"})` } }] };
     });
     s.prompt("free", {}, (args) => {
@@ -119,9 +137,9 @@ test("InstanceOf: const, anyOf and oneOf without a type, boolean schemas, and a 
   sameType<Same<InstanceOf<{ type: "array" }>, JsonValue[]>>();
   sameType<Same<InstanceOf<{ type: "object" }>, { [key: string]: JsonValue }>>();
   sameType<Same<InstanceOf<{ type: string }>, JsonValue>>();
-  sameType<Same<InstanceOf<{ type: ["object", "null"]; properties: { a: { type: "string" } }; required: ["a"] }>, { a: string } | null>>();
+  sameType<Same<InstanceOf<{ type: ["object", "null"]; properties: { a: { type: "string" } }; required: ["a"]; additionalProperties: false }>, { a: string } | null>>();
   // A `required` typed wide names no property for certain: each stays optional.
-  sameType<Same<InstanceOf<{ type: "object"; properties: { a: { type: "string" } }; required: string[] }>, { a?: string }>>();
+  sameType<Same<InstanceOf<{ type: "object"; properties: { a: { type: "string" } }; required: string[] }>, { [key: string]: unknown; a?: string }>>();
   type Nest<S, N extends unknown[]> = N["length"] extends 12 ? S : Nest<{ type: "array"; items: S }, [...N, 0]>;
   sameType<Same<InstanceOf<Nest<{ type: "string" }, []>>, JsonValue[][][][][][][][][]>>();
   assert.ok(true, "checked by the compiler");

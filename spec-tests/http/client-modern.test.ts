@@ -251,6 +251,28 @@ test("streamable-http (draft) Client Behavior: the re-list and retry after -3202
   client.close();
 });
 
+test("streamable-http (draft) Client Behavior: a re-list after -32020 that outlasts what is left of the call's timeout fails the call with its timeout (-32001), not the -32020 it met first", async () => {
+  const clock = new ManualClock();
+  const seen: Seen[] = [];
+  const handler = paramServer([]);
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const method = JSON.parse(init.body as string).method;
+    const answer = recording(handler, seen)(url, init);
+    if (method === "tools/call") clock.advance(400); // the -32020 took 400 of the call's 600 ms
+    if (method === "tools/list") clock.advance(250); // and the list takes longer than the 200 left
+    return answer;
+  };
+  const client = new McpClient(info, { session: { versions: [MV] }, clock });
+  await client.connect(httpClientTransport(URL_, { fetch }));
+  const failed = await client.callTool("query", { region: "eu" }, { timeoutMs: 600 }).then(
+    () => assert.fail("expected a timeout"),
+    (e: unknown) => e,
+  );
+  assert.ok(failed instanceof McpError && failed.code === -32001, String(failed));
+  assert.deepEqual(seen.map((s) => s.body.method), ["server/discover", "tools/call", "tools/list"], "no retry once the time is gone");
+  client.close();
+});
+
 test("streamable-http (draft) Client Behavior: the tools/list after -32020 walks at most 100 pages (a server handing out fresh cursors for ever cannot hold the call), then the call is retried once", async () => {
   const seen: Seen[] = [];
   let lists = 0;

@@ -642,9 +642,11 @@ export class McpClientCore {
   private async afterHeaderMismatch(e: unknown, params: JsonObject | undefined, options: CallOptions | undefined, startedAt: number): Promise<JsonObject> {
     if (!(e instanceof McpError) || e.code !== ErrorCode.HeaderMismatch) throw e;
     try {
-      for await (const tool of this.paginate<Tool>("tools/list", "tools", boundsOf(this.leftOf(options, startedAt, e)), MAX_RELIST_PAGES)) if (tool.name === params?.name) break;
-    } catch {
-      // No list, no better headers: the call's own error is the one to report.
+      // Each page within what is left then, so the walk as a whole stays within the call's time.
+      for await (const tool of this.paginate<Tool>("tools/list", "tools", () => boundsOf(this.leftOf(options, startedAt, e)), MAX_RELIST_PAGES)) if (tool.name === params?.name) break;
+    } catch (listFailed) {
+      // The call's time running out is the call's error; no list otherwise, no better headers: the -32020 stands.
+      if (listFailed instanceof McpError && listFailed.code === ErrorCode.RequestTimeout) throw listFailed;
       throw e;
     }
     if (this.endpoint === undefined) return notConnected();
@@ -702,13 +704,16 @@ export class McpClientCore {
     return names;
   }
 
-  /** Every item of a list, page after page; a walk the client makes for itself stops quietly after `maxPages`. */
-  private async *paginate<T>(method: string, key: string, options?: CallOptions, maxPages = Infinity): AsyncGenerator<T> {
+  /**
+   * Every item of a list, page after page; a walk the client makes for itself stops quietly
+   * after `maxPages`. `options` may be made per page (a bound that shrinks as the walk goes on).
+   */
+  private async *paginate<T>(method: string, key: string, options?: CallOptions | (() => CallOptions), maxPages = Infinity): AsyncGenerator<T> {
     let cursor: string | undefined;
     const seen = new Set<string>();
     do {
       if (seen.size === maxPages) return;
-      const result = (await this.request(method, cursor === undefined ? undefined : { cursor }, options)) as Page;
+      const result = (await this.request(method, cursor === undefined ? undefined : { cursor }, typeof options === "function" ? options() : options)) as Page;
       yield* result[key] as T[];
       cursor = result.nextCursor;
       // A server that hands back a cursor it already gave would loop for ever.

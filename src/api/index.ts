@@ -25,6 +25,7 @@ export {
   type Notifier,
   type ToolHandler,
   type ToolConfig,
+  type ToolConfigOf,
   type Completer,
   type ResourceReader,
   type TemplateReader,
@@ -33,6 +34,7 @@ export {
   type ResourceLister,
   type PromptGetter,
   type PromptConfig,
+  type PromptConfigOf,
   type ReadResult,
   type Unregister,
 } from "./server.js";

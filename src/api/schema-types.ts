@@ -10,8 +10,8 @@
  * {@link JsonValue}, so a keyword it does not read never narrows a type wrongly (it may
  * leave one wider than the schema allows: `minimum`, `pattern`, `allOf` are not types).
  * A schema typed wider than its literal (a `JsonSchemaObject` variable) gives `JsonValue`,
- * or `JsonObject` at a tool's root, as before. Properties the schema does not name are
- * left out of an object's type: a handler reads only what the schema describes.
+ * or `JsonObject` at a tool's root, as before. A property the schema does not name is
+ * `unknown`, as JSON Schema allows it, unless `additionalProperties: false` leaves it out.
  */
 import type { JsonObject, JsonValue } from "../jsonrpc/types.js";
 
@@ -49,9 +49,11 @@ type OfType<T, S, D extends number> = string extends T
         : T extends "null"
           ? null
           : T extends "array"
-            ? S extends { items: infer I }
-              ? InstanceOf<I, Deeper[D]>[]
-              : JsonValue[]
+            ? S extends { prefixItems: unknown }
+              ? JsonValue[] // a tuple's places have types of their own: not read, so left wide
+              : S extends { items: infer I }
+                ? InstanceOf<I, Deeper[D]>[]
+                : JsonValue[]
             : T extends "object"
               ? ObjectOf<S, D>
               : JsonValue;
@@ -59,17 +61,21 @@ type OfType<T, S, D extends number> = string extends T
 /** The names `required` lists; none when it is typed wide (`string[]`), so no property is taken for present. */
 type RequiredNames<S> = S extends { required: readonly (infer R)[] } ? (string extends R ? never : R) : never;
 
-/** An object schema's instances: its `properties`, those `required` lists present, the others optional. */
+/**
+ * An object schema's instances: its `properties`, those `required` lists present, the others
+ * optional, and (JSON Schema allows other properties unless `additionalProperties: false`)
+ * any other name as `unknown`, as a handler read them before its schema was typed.
+ */
 type ObjectOf<S, D extends number> = S extends { properties: infer P }
   ? Flat<
       { -readonly [K in keyof P & string as K extends RequiredNames<S> ? K : never]: InstanceOf<P[K], Deeper[D]> } & {
         -readonly [K in keyof P & string as K extends RequiredNames<S> ? never : K]?: InstanceOf<P[K], Deeper[D]>;
-      }
+      } & (S extends { additionalProperties: false } ? unknown : { [key: string]: unknown })
     >
   : { [key: string]: JsonValue };
 
 /** One object type out of an intersection, so editors show `{ n: number; label?: string }`. */
-type Flat<T> = { [K in keyof T]: T[K] };
+type Flat<T> = T extends infer O ? { [K in keyof O]: O[K] } : never;
 
 /**
  * A tool's arguments, as its `inputSchema` `S` describes them: an object type, or
@@ -79,8 +85,9 @@ export type ArgumentsOf<S> = S extends { properties: object } ? ObjectOf<S, 8> :
 
 /**
  * A prompt's arguments, as its `arguments` list `L` declares them: a string for each
- * `required: true`, an optional string for the others; `Record<string, string>` for a list
- * typed wide.
+ * `required: true`, an optional string for the others, and any other name a string, as a
+ * client may send more (`Record<string, string>`, what a getter took before, for a list
+ * typed wide).
  */
 export type PromptArgumentsOf<L> = L extends readonly { name: infer N }[]
   ? string extends N
@@ -88,6 +95,6 @@ export type PromptArgumentsOf<L> = L extends readonly { name: infer N }[]
     : Flat<
         { [A in L[number] as A extends { required: true } ? A["name"] & string : never]: string } & {
           [A in L[number] as A extends { required: true } ? never : A["name"] & string]?: string;
-        }
+        } & { [key: string]: string }
       >
   : Record<string, string>;

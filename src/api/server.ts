@@ -72,7 +72,7 @@ import type { TaskOwner } from "../tasks/types.js";
 import { complete, completerKey, type Completer } from "./server/completion.js";
 import { ownFailures } from "./server/errors.js";
 import { assignDefined, listPage } from "./server/lists.js";
-import { getPrompt, promptEntry, type PromptConfig, type PromptEntry, type PromptGetter } from "./server/prompts.js";
+import { getPrompt, promptEntry, type PromptConfig, type PromptConfigOf, type PromptEntry, type PromptGetter } from "./server/prompts.js";
 import {
   listResources,
   readResource,
@@ -85,11 +85,11 @@ import {
   type TemplateEntry,
   type TemplateReader,
 } from "./server/resources.js";
-import { callTool, toolEntry, type ToolConfig, type ToolEntry, type ToolHandler } from "./server/tools.js";
+import { callTool, toolEntry, type ToolConfig, type ToolConfigOf, type ToolEntry, type ToolHandler } from "./server/tools.js";
 
 export { ServerContext } from "./context.js";
 export { ProtocolError } from "./server/errors.js";
-export { argumentErrorsAreResults, type ToolConfig, type ToolHandler } from "./server/tools.js";
+export { argumentErrorsAreResults, type ToolConfig, type ToolConfigOf, type ToolHandler } from "./server/tools.js";
 export type { Completer } from "./server/completion.js";
 export {
   resourceNotFoundCode,
@@ -100,7 +100,7 @@ export {
   type ResourceTemplateConfig,
   type TemplateReader,
 } from "./server/resources.js";
-export type { PromptConfig, PromptGetter } from "./server/prompts.js";
+export type { PromptConfig, PromptConfigOf, PromptGetter } from "./server/prompts.js";
 
 /**
  * Who the server is: `serverInfo` (schema `Implementation`), plus the `instructions` of the
@@ -157,7 +157,9 @@ export interface McpServerOptions {
    * JSON-RPC error). Call `next()` at most once (each call serves the request again).
    * A `tools/call` that runs as a task passes twice: as the request (`next()` resolves with
    * the `CreateTaskResult`), then as the task's work, with `ctx.taskId` set, where what it
-   * returns or throws is the task's result or failure. The kernel's own requests
+   * returns or throws is the task's result or failure. Both passes have the request's
+   * `ctx.id`, and the work's may start before the request's ends: per-call state is keyed
+   * by `ctx.taskId ?? ctx.id`, and a rate limit counts the pass without `taskId`. The kernel's own requests
    * (`initialize`, `ping`, `server/discover`, `logging/setLevel`, `resources/subscribe` and
    * `resources/unsubscribe`, `subscriptions/listen`) are answered before any handler and
    * never reach it.
@@ -373,7 +375,7 @@ export class McpServerCore {
    * schema held in a variable typed wide gives `JsonObject`; `tool<A>(…)` names the type
    * outright.
    */
-  tool<const S extends JsonSchemaObject>(name: string, config: ToolConfig & { inputSchema: S }, handler: ToolHandler<ArgumentsOf<S>>): Unregister;
+  tool<const S extends JsonSchemaObject>(name: string, config: ToolConfigOf<S>, handler: ToolHandler<ArgumentsOf<S>>): Unregister;
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister;
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister {
     const entry = toolEntry(this.tools, this.options.session?.versions, this.schema, this.tasks !== undefined, this.nextSeq, name, config, handler);
@@ -426,10 +428,10 @@ export class McpServerCore {
    * the `arguments` literal ({@link PromptArgumentsOf}): `[{ name: "code", required: true }]`
    * hands it `{ code: string }`.
    */
-  prompt<const L extends PromptArgument[]>(name: string, config: PromptConfig & { arguments: L }, getter: PromptGetter<PromptArgumentsOf<L>>): Unregister;
+  prompt<const L extends readonly PromptArgument[]>(name: string, config: PromptConfigOf<L>, getter: PromptGetter<PromptArgumentsOf<L>>): Unregister;
   prompt(name: string, config: PromptConfig, getter: PromptGetter): Unregister;
-  prompt(name: string, config: PromptConfig, getter: PromptGetter): Unregister {
-    const entry = promptEntry(this.prompts, this.options.session?.versions, this.nextSeq, name, config, getter);
+  prompt(name: string, config: PromptConfig | PromptConfigOf<readonly PromptArgument[]>, getter: PromptGetter): Unregister {
+    const entry = promptEntry(this.prompts, this.options.session?.versions, this.nextSeq, name, config as PromptConfig, getter);
     this.prompts.set(name, entry);
     this.served |= entry.complete === undefined ? PROMPTS : PROMPTS | COMPLETIONS;
     this.listChanged(PROMPTS);

@@ -126,9 +126,10 @@ export function numberedTimers(clock: Clock, on: { scheduled?(n: number, handle:
     cancel: (handle) => clock.cancel(handle),
   };
   // A change of hold (the server starts or stops awaiting the client) is never a new timer
-  // here, whatever `clock` can do: the recording's system clock rehold()s a timer in place,
-  // a replay's ManualClock has no hold to change, and a rescheduled timer would take the next
-  // number on one side only.
+  // here, whatever `clock` can do: a replay's ManualClock has no hold to change, and a
+  // rescheduled timer would take the next number on one side only. The system clock changes
+  // a timer's hold in place, but for a wait past 24.8 days (kept as is here: its hold only
+  // decides whether the process may exit, and stdin holds a stdio server's anyway).
   numbered.rehold = (handle, hold) => (clock.rehold?.(handle, hold), true);
   return numbered;
 }
@@ -172,6 +173,8 @@ export function drawnServer(
     }
     let release!: () => void;
     const result = new Promise<void>((resolve) => (release = resolve)).then(() => done);
+    // A failure is the server's to see once released; held till then, it is not unhandled.
+    done.catch(() => {});
     held.set(n, { release, result });
     return result;
   };
@@ -193,6 +196,7 @@ export function drawnServer(
       },
       tasks: { generateTaskId: () => taskIdFrom(source.random(TASK_ID_BYTES)) },
     },
+    // The work under way and released (held work is not waited for: its draw comes later).
     async settled() {
       if (inFlight.size === 0) return false;
       await Promise.allSettled(inFlight);

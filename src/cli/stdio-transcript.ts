@@ -215,7 +215,7 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   // The clock stops there: past the recorded readings the server sees time stand still, and a
   // timer it re-arms (a task's expiry) would fire again and again on the way to a far time.
   const drewTooMuch = () => draws?.problem() !== undefined;
-  // The server's own order of its input chunks and timer firings, when recorded (draws.ts).
+  // The server's own order of its input chunks, timer firings and cryptography finishing, when recorded (draws.ts).
   const order = recorded.filter((d): d is StdioEvent & Extract<Draw, { draw: "read" | "timer" | "settled" }> => d.draw === "read" || d.draw === "timer" || d.draw === "settled");
 
   // Every server line of the recording, in order.
@@ -309,23 +309,24 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   };
 
   /**
-   * A recording of `serve --stdio`: its inputs in the chunks it read them in and its timers
-   * where they fired among them (whenever due on the replay's clock), as it reported them.
+   * A recording of `serve --stdio`: its inputs in the chunks it read them in, its timers
+   * where they fired among them (whenever due on the replay's clock) and its WebCrypto work
+   * where it finished (each result held until then), as it reported them.
    */
   const feedInRecordedOrder = async (): Promise<ReplayResult | undefined> => {
     let taken = 0;
+    /** The divergence of a timer or a finishing the replayed server has no counterpart of; what it said so far may show why, and a differing line comes first. */
+    const unmatched = (expected: string, actual: string, what: string): ReplayResult => {
+      const at = taken < inputsAt.length ? before(taken) : "after the client's last input";
+      return check(0, at) ?? { ok: false, index: matched.size, expected, actual, reason: `${what} (${at})` };
+    };
     // Inputs the server never reported reading (it exited first) are fed last, together.
     for (const op of [...order, { draw: "read" as const, inputs: inputsAt.length }]) {
       if (drewTooMuch()) break;
       if (op.draw === "settled") {
-        if (drawn!.release(op.n)) {
-          await settle();
-          continue;
-        }
-        const at = taken < inputsAt.length ? before(taken) : "after the client's last input";
-        const divergence = check(0, at);
-        if (divergence !== undefined) return divergence;
-        return { ok: false, index: matched.size, expected: `WebCrypto work ${op.n} finishing`, actual: `the replayed server has no WebCrypto work ${op.n} under way`, reason: `the recording finished cryptography the replayed server did not start (${at})` };
+        if (!drawn!.release(op.n)) return unmatched(`WebCrypto work ${op.n} finishing`, `the replayed server has no WebCrypto work ${op.n} under way`, "the recording finished cryptography the replayed server did not start");
+        await settle();
+        continue;
       }
       if (op.draw === "timer") {
         const { n } = op;
@@ -333,17 +334,13 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
           await settle();
           continue;
         }
-        // What it said so far may show why: a differing line comes first.
-        const at = taken < inputsAt.length ? before(taken) : "after the client's last input";
-        const divergence = check(0, at);
-        if (divergence !== undefined) return divergence;
         const actual =
           n === undefined
             ? "no timer pending"
             : n > timers.length
               ? `the replayed server scheduled ${timers.length} timers`
               : `timer ${n} is not pending (the replayed server cancelled it, or the recording fired it before)`;
-        return { ok: false, index: matched.size, expected: n === undefined ? "a timer firing" : `timer ${n} firing`, actual, reason: `the recording fired a timer the replayed server does not have pending (${at})` };
+        return unmatched(n === undefined ? "a timer firing" : `timer ${n} firing`, actual, "the recording fired a timer the replayed server does not have pending");
       }
       const to = Math.min(op.inputs, inputsAt.length);
       if (to <= taken) continue;

@@ -45,6 +45,15 @@ export interface PromptConfig {
   complete?: Record<string, Completer> | undefined;
 }
 
+/**
+ * A {@link PromptConfig} whose `arguments` are the literal list `L`, for `McpServer.prompt`
+ * to read the arguments' type from (readonly, so an `as const` list is taken too, and
+ * TypeScript 5.0–5.2 keep the literal).
+ */
+export interface PromptConfigOf<L extends readonly PromptArgument[]> extends Omit<PromptConfig, "arguments"> {
+  arguments: L;
+}
+
 /** The fields of a {@link PromptConfig}, for its misspelling check. */
 const PROMPT_CONFIG_NAMES = /* @__PURE__ */ knownNames<PromptConfig>()(["title", "description", "arguments", "icons", "_meta", "complete"]);
 

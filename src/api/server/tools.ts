@@ -56,6 +56,15 @@ export type ToolHandler<A extends object = JsonObject> = (args: A, ctx: ServerCo
  */
 type ToolAnswer = CallToolResult<unknown> | InputRequiredResult;
 
+/**
+ * A {@link ToolConfig} whose `inputSchema` is the literal `S`, for `McpServer.tool` to read
+ * the arguments' type from. An interface, not an intersection: TypeScript 5.0–5.2 infer the
+ * literal through it, and lose it through `ToolConfig & { inputSchema: S }`.
+ */
+export interface ToolConfigOf<S extends JsonSchemaObject> extends ToolConfig {
+  inputSchema: S;
+}
+
 /** The fields of a {@link ToolConfig}, for its misspelling check. */
 const TOOL_CONFIG_NAMES = /* @__PURE__ */ knownNames<ToolConfig>()(["title", "description", "inputSchema", "outputSchema", "annotations", "execution", "icons", "_meta", "inputBeforeTask"]);
 
