@@ -300,7 +300,7 @@ test("mrtr requestState: concurrent requests read the clock in the order they ca
   const readings = [1000, 2000, 3000, 4000, 5000, 6000];
   const ttlMs = 60_000;
   const bridge = new InputRequiredBridge({ codec: { sign: (s) => s, verify: (t) => later(t, t), digest: (t) => later(t, `d(${t})`) }, ttlMs, now: () => readings.shift()!, maxRounds: 8 });
-  const rc = { protocolVersion: "2026-07-28" } as RequestContext;
+  const rc = { protocolVersion: "2026-07-28", signal: new AbortController().signal } as RequestContext;
   const expiryOf = (result: JsonObject) => (JSON.parse(result.requestState as string) as unknown[])[4];
   const ask = () => inputRequired({ user: { method: "elicitation/create", params: NAME_FORM } }, "s");
 
@@ -321,11 +321,40 @@ test("mrtr requestState: concurrent requests read the clock in the order they ca
   const retryA = bridge.serve("tools/call", { name: "a", requestState: sealedA.requestState as string }, rc, ask);
   const retryB = bridge.serve("tools/call", { name: "b", requestState: sealedB.requestState as string }, rc, ask);
   let settled = 0;
-  void Promise.all([retryA, retryB]).then(() => (settled = 1));
+  void Promise.all([retryA, retryB]).then(
+    () => (settled = 1),
+    () => (settled = 2),
+  );
   while (settled === 0) {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (pending.length > 0) finish(pending.some((p) => p.text.includes('"b"')) ? '"b"' : '"a"');
   }
   const [againA, againB] = (await Promise.all([retryA, retryB])) as JsonObject[];
   assert.deepEqual([expiryOf(againA), expiryOf(againB)], [5000 + ttlMs, 6000 + ttlMs]);
+});
+
+// basic/utilities/cancellation: a receiver SHOULD stop processing a cancelled request. A
+// retry cancelled while its requestState is still being verified (WebCrypto, off the event
+// loop) never starts its handler: a tool's effects must not happen for a call given up on.
+test("mrtr requestState: a retry cancelled while its state is being verified never runs its handler; it is answered -32800 (dropped as cancelled)", async () => {
+  const verifying: (() => void)[] = [];
+  const bridge = new InputRequiredBridge({
+    codec: { sign: (s) => s, verify: (t) => new Promise<string>((resolve) => verifying.push(() => resolve(t))) },
+    ttlMs: 60_000,
+    now: () => 1000,
+    maxRounds: 8,
+  });
+  const first = (await bridge.serve("tools/call", { name: "a" }, { protocolVersion: "2026-07-28" } as RequestContext, () => inputRequired({ user: { method: "elicitation/create", params: NAME_FORM } }, "s"))) as JsonObject;
+  const controller = new AbortController();
+  let runs = 0;
+  const retry = bridge.serve("tools/call", { name: "a", requestState: first.requestState as string }, { protocolVersion: "2026-07-28", signal: controller.signal } as RequestContext, () => {
+    runs++;
+    return { content: [] };
+  });
+  while (verifying.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  controller.abort();
+  verifying.shift()!();
+  const e = await rejection(Promise.resolve(retry));
+  assert.equal(e.code, -32800);
+  assert.equal(runs, 0, "the handler never ran");
 });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { main } from "../../src/cli/main.js";
-import { inputOrder, type Draw } from "../../src/cli/draws.js";
+import { drawnServer, inputOrder, replayedDraws, type Draw } from "../../src/cli/draws.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { BIN, cli } from "./spawn.js";
 
@@ -310,4 +310,30 @@ test("serve --stdio's timer draws name which timer fired, by the order it was sc
   assert.deepEqual(fired, ["second", "first"]);
   assert.deepEqual(reported, [{ draw: "timer", n: 2 }, { draw: "timer", n: 1 }]);
   assert.equal(clock.now(), 20, "time moves to the latest due, never back");
+});
+
+test("replay's held cryptography: a result waits for its recorded finishing (release), and once the recording has no more to say (releaseAll) what is held goes on and later work is not held", async () => {
+  const source = replayedDraws([{ draw: "random", value: Buffer.alloc(32, 7).toString("base64") }]);
+  const drawn = drawnServer(source, { held: true });
+  const codec = drawn.options.requestState as { digest(text: string): Promise<string> };
+  let first: string | undefined;
+  void codec.digest("a").then((d) => (first = d));
+  for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  assert.equal(first, undefined, "held until its finishing is replayed");
+  assert.equal(drawn.release(2), false, "no work 2 under way");
+  assert.equal(drawn.release(1), true);
+  await drawn.settled();
+  assert.equal(typeof first, "string");
+  let second: string | undefined;
+  void codec.digest("b").then((d) => (second = d));
+  drawn.releaseAll();
+  await drawn.settled();
+  for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  assert.equal(typeof second, "string", "released at the end");
+  // Work started after the end is not held: nothing would release it.
+  let third: string | undefined;
+  void codec.digest("c").then((d) => (third = d));
+  await drawn.settled();
+  for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  assert.equal(typeof third, "string");
 });

@@ -192,7 +192,12 @@ export class InputRequiredBridge {
     const now = this.options.now();
     const opened = this.verifying.then(() => this.open(method, params, rc, principal, now));
     this.verifying = opened.catch(() => undefined);
-    const result = await invoke({ ...params, requestState: await opened });
+    const state = await opened;
+    // Cancelled while its state was being checked: the handler never starts (basic/utilities/
+    // cancellation: the receiver SHOULD stop processing), so a tool's effects do not happen
+    // for a call its client gave up on.
+    if (rc.signal.aborted) throw new McpError({ code: ErrorCode.RequestCancelled, message: "the request was cancelled while its requestState was being checked" });
+    const result = await invoke({ ...params, requestState: state });
     return this.seal(method, params, result, principal);
   }
 

@@ -161,13 +161,14 @@ export function drawnServer(
     void p.finally(() => inFlight.delete(p)).catch(() => {});
   };
   let started = 0;
+  let holding = order.held === true;
   const held = new Map<number, { release(): void; result: Promise<unknown> }>();
   const track = <T>(value: Promise<T> | T): Promise<T> => {
     const n = ++started;
     const done = Promise.resolve(value);
     // Registered before the caller's own await, so the draw is reported before the server goes on.
     if (order.finished !== undefined) void done.then(() => order.finished!(n), () => order.finished!(n));
-    if (order.held !== true) {
+    if (!holding) {
       inFlightUntilSettled(done);
       return done;
     }
@@ -203,7 +204,9 @@ export function drawnServer(
       return true;
     },
     release,
+    // The recording has no more to say: what is held goes on, and what it starts is not held.
     releaseAll() {
+      holding = false;
       for (const n of [...held.keys()].sort((a, b) => a - b)) release(n);
     },
   };
