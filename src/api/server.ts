@@ -688,7 +688,7 @@ export class McpServerCore {
       case "tools/list":
         return listPage("tools", "tools", this.tools, p, this.pageSize);
       case "tools/call":
-        return this.callAsTask(p, rc, session, origin) ?? this.mrtr.serve(method, p, rc, (q) => callTool(this.tools, this.forms, q, rc, origin), session.principal);
+        return this.callAsTask(p, rc, session, origin) ?? this.callPlain(p, rc, session, origin);
       case "tasks/get":
       case "tasks/result":
       case "tasks/list":
@@ -757,12 +757,16 @@ export class McpServerCore {
     // SEP-2663 leaves it to the server whether an `optional` tool's call becomes a task:
     // past a task limit it runs as the plain call rather than failing.
     const fallBack = decision.era === "extension" && entry.taskSupport === "optional";
-    const plain = () => this.mrtr.serve("tools/call", p, rc, (q) => callTool(this.tools, this.forms, q, rc, origin), session.principal);
-    const create = fallBack ? (q: JsonObject) => asTask(q).catch((e: unknown) => (e instanceof McpError && isTaskLimitError(e) ? plain() : Promise.reject(e))) : asTask;
+    const create = fallBack ? (q: JsonObject) => asTask(q).catch((e: unknown) => (e instanceof McpError && isTaskLimitError(e) ? this.callPlain(p, rc, session, origin) : Promise.reject(e))) : asTask;
     if (!entry.inputBeforeTask || decision.era !== "extension") return create(p);
     // Round 1 is answered synchronously (its input_required); the retry with answers is the task.
     if (inputRetryOf(p)?.inputResponses === undefined) return undefined;
     return this.mrtr.opened("tools/call", p, rc, session.principal).then(create);
+  }
+
+  /** A `tools/call` that does not run as a task (its input rounds, if any, through the MRTR bridge). */
+  private callPlain(p: JsonObject, rc: RequestContext, session: TaskOwner, origin: RequestOrigin | undefined): Promise<JsonObject> | JsonObject {
+    return this.mrtr.serve("tools/call", p, rc, (q) => callTool(this.tools, this.forms, q, rc, origin), session.principal);
   }
 
   private taskRequest(method: string, params: JsonObject | undefined, rc: RequestContext, session: TaskOwner): Promise<JsonObject> {
