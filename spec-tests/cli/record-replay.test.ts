@@ -293,6 +293,43 @@ for (const name of ["digest", "sign", "verify"]) {
   );
 });
 
+test("record + replay: a burst of log messages over the rate limit (maxLogMessagesPerSecond, 100) replays with the messages the recorded server sent, because which ones a one-second window drops depends on the server's monotonic clock, whose readings the transcript keeps", { timeout: 120_000 }, async () => {
+  // The recorded server's clock moves 10 ms at each reading, so no window holds more than
+  // 100 of its messages, however fast the machine: none is dropped. Replayed on the proxy's
+  // times, the whole burst would fall in one window, and all past the 100th be dropped.
+  const FAST_CLOCK = `let t = performance.now();
+performance.now = () => (t += 10);
+`;
+  const CALLS = 60;
+  await recordSession(
+    async (request, notify, peer) => {
+      await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+      notify("notifications/initialized");
+      await request("logging/setLevel", { level: "info" });
+      for (let id = 100; id < 100 + CALLS; id++) peer.send({ id, method: "tools/call", params: { name: "test_tool_with_logging", arguments: {} } });
+      for (let id = 100; id < 100 + CALLS; id++) await peer.waitOut(new RegExp(`"id":${id},"result"`));
+    },
+    async (transcript, write) => {
+      const logs = transcript.split("\n").filter((l) => l.includes('"from":"server"') && l.includes("notifications/message")).length;
+      assert.equal(logs, 3 * CALLS, "the recorded server dropped none");
+      assert.ok(drawsOf(transcript).some((d) => d.draw === "monotonic"), "the clock's readings are recorded");
+      const same = await replay(write("t.jsonl", transcript));
+      assert.equal(same.code, 0, same.out);
+      assert.match(same.out, /^ok \d+ steps replayed identically\n$/);
+      // Without the readings (as recorded before they were kept), the replayed server reads the proxy's times and drops some.
+      const unread = transcript.split("\n").filter((l) => !l.includes('"draw":"monotonic"')).join("\n");
+      const old = await replay(write("unread.jsonl", unread));
+      assert.equal(old.code, 1, old.out);
+      assert.match(old.out, /^divergence at step \d+: server line \d+ (differs|was not produced)/);
+    },
+    (dir) => {
+      const preload = join(dir, "fast-clock.mjs");
+      writeFileSync(preload, FAST_CLOCK);
+      return ["--import", pathToFileURL(preload).href];
+    },
+  );
+});
+
 test("serve --stdio's timer draws name which timer fired, by the order it was scheduled: timers fired out of due order are told apart", () => {
   const clock = new ManualClock();
   const reported: Draw[] = [];

@@ -54,6 +54,7 @@ test("cli replay: a file that is no transcript (no header, a header without opti
     ["bad-step-json", '{"transcript":"mcp-kernel/1","options":{"role":"server","info":{"name":"s","version":"1"}}}\n{nope\n', /line 2 is not JSON/],
     ["stdio-broken", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n[1,2,3]\n', /line 2 is not a stdio transcript event/],
     ["stdio-bad-draw", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":0,"draw":"clock","value":"soon"}\n', /line 2 is not a stdio transcript event/],
+    ["stdio-bad-reading", '{"transcript":"mcp-kernel/stdio-2","command":["mcp-kernel","serve","--stdio"]}\n{"t":0,"draw":"monotonic","value":null}\n', /line 2 is not a stdio transcript event/],
     // Times are finite, not negative, never going back (1e999 parses as Infinity): replay advances its clock to each.
     ["stdio-time-back", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":5,"from":"client","line":"{}"}\n{"t":4,"from":"server","line":"{}"}\n', /line 3 has a time t that is not a finite number of ms at or after the line before's/],
     ["stdio-time-negative", '{"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}\n{"t":-5,"from":"client","line":"{}"}\n', /line 2 has a time t that is not a finite/],

@@ -299,7 +299,7 @@ test("validate without --version follows a recorded session's own version (initi
   assert.deepEqual(modern.lines, ["ok request tools/list"]);
 });
 
-test("validate: a transcript (record's mcp-kernel/stdio-1, the library's mcp-kernel/1) is checked as the session it holds: each message, in order, not the transcript's own lines", async () => {
+test("validate: a transcript (record's mcp-kernel/stdio-2 or the stdio-1 before it, the library's mcp-kernel/1) is checked as the session it holds: each message, in order, not the transcript's own lines", async () => {
   const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
   const initResult = { jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } } };
   const badCall = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { arguments: {} } };
@@ -312,9 +312,11 @@ test("validate: a transcript (record's mcp-kernel/stdio-1, the library's mcp-ker
     line({ t: 3, draw: "clock", value: 5 }),
     line({ t: 4, exit: { code: 0, signal: null } }),
   ].join("\n");
-  const r = await cli(["validate", "-"], stdio + "\n");
-  assert.equal(r.code, 1);
-  assert.deepEqual(r.lines, ["ok request initialize", "ok result initialize", 'error /params missing required property "name"']);
+  for (const format of ["mcp-kernel/stdio-2", "mcp-kernel/stdio-1"]) {
+    const r = await cli(["validate", "-"], stdio.replace("mcp-kernel/stdio-1", format) + "\n");
+    assert.equal(r.code, 1, format);
+    assert.deepEqual(r.lines, ["ok request initialize", "ok result initialize", 'error /params missing required property "name"'], format);
+  }
 
   const kernel = [
     line({ transcript: "mcp-kernel/1", options: { role: "server", info: { name: "s", version: "1" } } }),

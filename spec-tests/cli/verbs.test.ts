@@ -148,7 +148,7 @@ test("record -- serve --stdio, driven by call, then replay: exit 0; a tampered t
     assert.equal(await call.code, 0, call.stderr());
     assert.equal(JSON.parse(call.stdout()).content[0].text, "Tool with logging executed successfully");
     const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    assert.equal(lines[0].transcript, "mcp-kernel/stdio-1");
+    assert.equal(lines[0].transcript, "mcp-kernel/stdio-2");
     assert.equal(lines.filter((l) => l.from === "server").length, 5, "initialize result, three logs, the call's result");
     assert.deepEqual(lines.at(-1)!.exit, { code: 0, signal: null });
 

@@ -3,10 +3,12 @@
  * `record` can keep it and `replay` can give it back.
  *
  * Spec: none of its own (deterministic replay of stdio transcripts, `stdio-transcript.ts`).
- * Three kinds of draws: wall-clock readings (task `createdAt` / `lastUpdatedAt`, the expiry sealed
+ * Four kinds of draws: wall-clock readings (task `createdAt` / `lastUpdatedAt`, the expiry sealed
  * into a modern `requestState` and checked on its return), random bytes (task ids, the key
- * `requestState` is sealed with), and the order of the input, the timers and the
- * cryptography: the chunks the server read its input in, its timers' firings and its
+ * `requestState` is sealed with), the monotonic clock's readings (what the session's
+ * timeouts and its log and progress rate windows count from: a burst of logs that crossed
+ * the end of a one-second window drops other messages when read at other times), and the
+ * order of the input, the timers and the cryptography: the chunks the server read its input in, its timers' firings and its
  * WebCrypto work finishing between them (the recorded times are the proxy's, a few ms off
  * the server's, and the proxy's chunks are not the server's: a timer and a line close
  * together could replay in the other order, and requests read in one chunk interleave
@@ -36,7 +38,8 @@ import { hmacRequestState, MIN_SECRET_BYTES, type RequestStateCodec } from "../d
 export const DRAWS_ENV = "MCP_KERNEL_RECORD_DRAWS";
 
 /**
- * One draw: a wall-clock reading (ms since the epoch), random bytes (base64), a chunk of
+ * One draw: a wall-clock reading (ms since the epoch), random bytes (base64), a reading of
+ * the server's monotonic clock (`monotonic`: ms on its scale, as `Clock.now` gave it), a chunk of
  * input read (`inputs`: how many client inputs, lines and the end, taken so far), a
  * timer firing (`n`: which one, numbered by the order the server scheduled them, from 1;
  * absent in transcripts recorded before it was kept), or a piece of WebCrypto work
@@ -44,7 +47,7 @@ export const DRAWS_ENV = "MCP_KERNEL_RECORD_DRAWS";
  * the input came in chunks, which timers fired among them and when the cryptography
  * (which runs off the event loop) finished depend on real time, so replay follows the record.
  */
-export type Draw = { draw: "clock"; value: number } | { draw: "random"; value: string } | { draw: "read"; inputs: number } | { draw: "timer"; n?: number } | { draw: "settled"; n: number };
+export type Draw = { draw: "clock"; value: number } | { draw: "random"; value: string } | { draw: "monotonic"; value: number } | { draw: "read"; inputs: number } | { draw: "timer"; n?: number } | { draw: "settled"; n: number };
 
 /** Where the server's draws come from. */
 export interface DrawSource {
@@ -58,7 +61,7 @@ export function isDraw(v: unknown): v is Draw {
   return (
     d !== null &&
     typeof d === "object" &&
-    ((d.draw === "clock" && Number.isFinite(d.value)) ||
+    (((d.draw === "clock" || d.draw === "monotonic") && Number.isFinite(d.value)) ||
       (d.draw === "random" && typeof d.value === "string") ||
       (d.draw === "read" && Number.isSafeInteger(d.inputs) && (d.inputs as number) >= 0) ||
       (d.draw === "timer" && (d.n === undefined || ordinal(d.n))) ||
@@ -72,7 +75,8 @@ function ordinal(n: unknown): boolean {
 }
 
 /**
- * The server's own order of its input and its timers, reported as draws: `took` is told
+ * The server's own order of its input and its timers, and its clock's readings, reported as
+ * draws: `clock.now` reports each reading (`monotonic`); `took` is told
  * each chunk it reads (and `undefined` when its input ends) and reports `read` with the
  * client inputs taken so far (lines, counted as `record` logs them: one per newline, the
  * unterminated last one at the end; and the end); `clock`'s timers report `timer` as they
@@ -83,8 +87,13 @@ function ordinal(n: unknown): boolean {
 export function inputOrder(clock: Clock, report: (draw: Draw) => void): { clock: Clock; took(chunk: Uint8Array | string | undefined): void } {
   let inputs = 0;
   let unterminated = false;
+  const read = (): number => {
+    const value = clock.now();
+    report({ draw: "monotonic", value });
+    return value;
+  };
   return {
-    clock: numberedTimers(clock, { fired: (n) => report({ draw: "timer", n }) }),
+    clock: numberedTimers(reading(clock, read), { fired: (n) => report({ draw: "timer", n }) }),
     took(chunk) {
       const before = inputs;
       if (chunk === undefined) {
@@ -98,6 +107,11 @@ export function inputOrder(clock: Clock, report: (draw: Draw) => void): { clock:
       if (inputs > before) report({ draw: "read", inputs });
     },
   };
+}
+
+/** `clock` with its readings taken from `now` (its timers are its own). */
+export function reading(clock: Clock, now: () => number): Clock {
+  return { now, schedule: (at, fn, hold) => clock.schedule(at, fn, hold), cancel: (handle) => clock.cancel(handle), rehold: (handle, hold) => clock.rehold?.(handle, hold) ?? false };
 }
 
 /**
@@ -294,6 +308,10 @@ function ownFields(d: Draw): Draw {
 
 /** A {@link DrawSource} that gives back recorded draws, and what went wrong doing so. */
 export interface ReplayedDraws extends DrawSource {
+  /** The next recorded reading of the monotonic clock (the last one again past the end, a {@link problem}). */
+  monotonic(): number;
+  /** Whether the recording holds the monotonic clock's readings (older ones do not). */
+  readonly readsClock: boolean;
   /** The first draw the recording could not give (undefined while every one matched). */
   problem(): string | undefined;
 }
@@ -301,17 +319,22 @@ export interface ReplayedDraws extends DrawSource {
 /** Gives back `draws` in order, each kind on its own; a draw past the end, or of another length, is a {@link ReplayedDraws.problem}. */
 export function replayedDraws(draws: readonly Draw[]): ReplayedDraws {
   // Read, timer and settled draws are not handed back: replay follows them itself (stdio-transcript.ts).
-  const clock = draws.flatMap((d) => (d.draw === "clock" ? [d.value] : []));
-  const random = draws.flatMap((d) => (d.draw === "random" ? [d.value] : []));
-  let readings = 0;
-  let randoms = 0;
   let problem: string | undefined;
+  const readingsOf = (kind: "clock" | "monotonic", what: string): (() => number) => {
+    const values = draws.flatMap((d) => (d.draw === kind ? [d.value] : []));
+    let taken = 0;
+    return () => {
+      if (taken < values.length) return values[taken++];
+      problem ??= `the server read the ${what} ${++taken} times; the recording holds ${values.length} readings`;
+      return values.at(-1) ?? 0;
+    };
+  };
+  const random = draws.flatMap((d) => (d.draw === "random" ? [d.value] : []));
+  let randoms = 0;
   return {
-    clock() {
-      if (readings < clock.length) return clock[readings++];
-      problem ??= `the server read the clock ${++readings} times; the recording holds ${clock.length} readings`;
-      return clock.at(-1) ?? 0;
-    },
+    clock: readingsOf("clock", "clock"),
+    monotonic: readingsOf("monotonic", "monotonic clock"),
+    readsClock: draws.some((d) => d.draw === "monotonic"),
     random(length) {
       const recorded = randoms < random.length ? new Uint8Array(Buffer.from(random[randoms], "base64")) : undefined;
       randoms++;

@@ -3,7 +3,7 @@
  *
  * Spec: none of its own. Two formats, told apart by the header: a kernel transcript
  * (`mcp-kernel/1`, `src/session/transcript.ts`: session inputs and outputs), and a stdio
- * transcript (`mcp-kernel/stdio-1`, `stdio-transcript.ts`: what `record` wrote), which is
+ * transcript (`mcp-kernel/stdio-2`, or `stdio-1` from before, `stdio-transcript.ts`: what `record` wrote), which is
  * re-run through the kernel and the demo server's handlers. Exit 0 when every output
  * matches the recording, 1 with the first divergence (where, what was recorded, what was
  * produced) otherwise, 2 when the file cannot be read or is not a transcript (no header,
@@ -18,7 +18,7 @@ import { DEMO_INFO } from "../demo/server.js";
 import { Exit, joinLines, openInput, readLines, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { isDraw } from "./draws.js";
-import { parseStdioTranscript, replayStdio, STDIO_TRANSCRIPT, type StdioEvent } from "./stdio-transcript.js";
+import { isStdioTranscript, parseStdioTranscript, replayStdio, type StdioEvent } from "./stdio-transcript.js";
 import { thrownMessage } from "../jsonrpc/errors.js";
 
 const USAGE = `usage: mcp-kernel replay FILE|-
@@ -27,7 +27,7 @@ Replays a transcript and exits 0 only when every output matches the recording;
 otherwise prints the first divergence. Two formats (JSON Lines, told apart by the header):
   mcp-kernel/1        kernel steps: a header with the session options, then one
                       {input, outputs} line per step
-  mcp-kernel/stdio-1  stdio traffic written by \`mcp-kernel record\` around
+  mcp-kernel/stdio-2  stdio traffic written by \`mcp-kernel record\` around
                       \`mcp-kernel serve --stdio\`, re-run against the demo server
                       (a transcript whose serverInfo names another server, or
                       with none, no draws and another command, is refused: exit 2)
@@ -71,7 +71,7 @@ async function replayText(text: string): Promise<ReplayResult> {
   } catch {
     format = undefined;
   }
-  if (format !== STDIO_TRANSCRIPT) return replay(text);
+  if (!isStdioTranscript(format)) return replay(text);
   const parsed = parseStdioTranscript(lines);
   if ("error" in parsed) return { ok: false, malformed: true, index: parsed.line - 1, expected: parsed.expected ?? "a stdio transcript event", actual: lines[parsed.line], reason: parsed.error };
   // Only the demo server can be rebuilt here: another server's transcript would "diverge" at its first answer.

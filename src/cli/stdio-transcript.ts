@@ -4,12 +4,13 @@
  * Spec: 2025-11-25 `basic/transports` ("stdio": one JSON-RPC message per line, each
  * way). A transcript is JSON Lines:
  *
- *     {"transcript":"mcp-kernel/stdio-1","command":["mcp-kernel","serve","--stdio"]}
+ *     {"transcript":"mcp-kernel/stdio-2","command":["mcp-kernel","serve","--stdio"]}
  *     {"t":0,"from":"client","line":"{\"jsonrpc\":\"2.0\",\"id\":1,...}"}
  *     {"t":3,"from":"server","line":"{...}"}
  *     {"t":9,"from":"client","end":true}
  *     {"t":11,"draw":"clock","value":1767225600123}
  *     {"t":11,"draw":"random","value":"3q2+7w..."}
+ *     {"t":11,"draw":"monotonic","value":1834.261}
  *     {"t":11,"draw":"read","inputs":1}
  *     {"t":11,"draw":"timer","n":2}
  *     {"t":11,"exit":{"code":0,"signal":null}}
@@ -18,12 +19,15 @@
  * without its line ending (`\n`, or `\r\n`: the `\r` is dropped too); one that is not
  * UTF-8 is stored as `bytes` (base64) instead of `line`, so otherwise the transcript holds
  * exactly what crossed the pipe. `end` marks the client closing the server's input; `exit`, the server's exit.
- * `draw` events, after the traffic, are what `serve --stdio` drew from the wall clock and
- * the random source, in the order it drew them, and how it read its input (`read`: the
+ * `draw` events, after the traffic, are what `serve --stdio` drew from the wall clock, its
+ * monotonic clock and the random source, in the order it drew them, and how it read its input (`read`: the
  * client inputs, lines and the end, taken once it had read a chunk) and which of its timers
- * fired among those reads (`timer`, `n`: the timer set by its n-th `schedule` call), in
- * order (`draws.ts`); a transcript of another server, or an older one, has none (or `timer`
- * without `n`: recorded before it was kept).
+ * fired among those reads (`timer`, `n`: the timer set by its n-th `schedule` call) and
+ * when its WebCrypto work finished (`settled`), in order (`draws.ts`); a transcript of
+ * another server, or an older one, has none (or `timer` without `n`: recorded before it
+ * was kept). `stdio-2` is what `record` writes since `monotonic` and `settled` draws were
+ * added, so that a `replay` from before them names the format it cannot read instead of
+ * refusing a draw; a `stdio-1` transcript replays as it always did.
  *
  * Replay (theory of operation). The demo server is rebuilt as `serve` builds it, on a
  * clock that moves only when the replay moves it, behind a real ndjson channel (so framing
@@ -49,7 +53,8 @@
  * divergence reported. The recorded times are when the proxy saw the lines, so a client
  * that writes ahead of a slow-starting server records a schedule the server never saw;
  * a client that waits for each answer (as MCP clients do) replays exactly.
- * When the transcript has draws, the server takes its clock readings and random bytes
+ * When the transcript has draws, the server takes its clock readings (the monotonic ones
+ * too, where they were kept: the replay's own clock then only orders its timers) and random bytes
  * from them (task ids and times, the key and expiry of a modern `requestState`), and
  * waits for its `requestState` signing, which WebCrypto does off the event loop (each link
  * of a digest-then-sign chain, however long each takes); drawing
@@ -58,14 +63,14 @@
  */
 import { canonicalJson, ManualClock, StreamChannel, type ReplayResult } from "../index.js";
 import { cliDemoServer } from "./demo.js";
-import { drawnServer, isDraw, numberedTimers, replayedDraws, type Draw } from "./draws.js";
+import { drawnServer, isDraw, numberedTimers, reading, replayedDraws, type Draw } from "./draws.js";
 import { concat, LineSplitter } from "./io.js";
 
 const NEWLINE = new Uint8Array([0x0a]);
 
 /** The first line of a stdio transcript. */
 export interface StdioTranscriptHeader {
-  transcript: "mcp-kernel/stdio-1";
+  transcript: typeof STDIO_TRANSCRIPT | "mcp-kernel/stdio-1";
   /** The recorded server's command line. */
   command: string[];
 }
@@ -78,8 +83,13 @@ export type StdioEvent =
   | ({ t: number } & Draw)
   | { t: number; exit: { code: number | null; signal: string | null } };
 
-/** The transcript format's name, in the header. */
-export const STDIO_TRANSCRIPT = "mcp-kernel/stdio-1";
+/** The transcript format's name, in the header `record` writes. */
+export const STDIO_TRANSCRIPT = "mcp-kernel/stdio-2";
+
+/** Whether a header's `transcript` names a stdio transcript: `record`'s format, or the one before it. */
+export function isStdioTranscript(format: unknown): format is StdioTranscriptHeader["transcript"] {
+  return format === STDIO_TRANSCRIPT || format === "mcp-kernel/stdio-1";
+}
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -190,11 +200,13 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
 /** Re-runs `events` against the demo server; see the module comment. Never throws. */
 export async function replayStdio(events: readonly StdioEvent[]): Promise<ReplayResult> {
   const clock = new ManualClock();
-  // The server's timers by the order it scheduled them: a recorded `timer` draw names one so (draws.ts).
-  const timers: unknown[] = [];
-  const serverClock = numberedTimers(clock, { scheduled: (_n, handle) => timers.push(handle) });
   const recorded = events.filter((e): e is StdioEvent & Draw => isDraw(e));
   const draws = recorded.length === 0 ? undefined : replayedDraws(recorded);
+  // The server's timers by the order it scheduled them: a recorded `timer` draw names one so
+  // (draws.ts). Its readings are the recorded ones where they were kept: the replay's clock
+  // stands at the proxy's times, which are not the server's.
+  const timers: unknown[] = [];
+  const serverClock = numberedTimers(draws?.readsClock === true ? reading(clock, draws.monotonic) : clock, { scheduled: (_n, handle) => timers.push(handle) });
   // A recording that says when its WebCrypto work finished has each result held until then.
   const drawn = draws === undefined ? undefined : drawnServer(draws, { held: recorded.some((d) => d.draw === "settled") });
   const server = cliDemoServer(drawn === undefined ? { clock: serverClock } : { clock: serverClock, server: drawn.options });

@@ -31,7 +31,7 @@
  *
  * With `--type T` every value is checked bare against schema type `T` instead.
  *
- * A transcript (JSON Lines whose first line is an `mcp-kernel/stdio-1` or `mcp-kernel/1`
+ * A transcript (JSON Lines whose first line is an `mcp-kernel/stdio-2` (or `-1`) or `mcp-kernel/1`
  * header) is checked as the session it recorded: each message it holds, in order (the
  * `line` of each stdio event; a step's received `data`, then the messages it sent; a
  * `renewed` step's InitializeResult), one `ok` / `error` line each; the pointer is into
@@ -41,6 +41,7 @@ import { allowsBatches, decode, isProtocolVersion, METHODS, methodSpec, PROTOCOL
 import type { Decoded, Issue, ProtocolVersion, RequestId, Validator } from "../index.js";
 import { Exit, isBlank, joinLines, openInput, OutputFailed, readLines, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
+import { isStdioTranscript } from "./stdio-transcript.js";
 import { parseArgs } from "node:util";
 
 const USAGE = `usage: mcp-kernel validate [--version V] [--type T] [FILE|-]
@@ -252,12 +253,12 @@ function kindOfType(version: ProtocolVersion, typeName: string): string {
 }
 
 /** The transcript formats whose messages are checked: `record`'s (stdio) and the library's (kernel steps). */
-type Transcript = "mcp-kernel/stdio-1" | "mcp-kernel/1";
+type Transcript = "stdio" | "mcp-kernel/1";
 
 /** The format a transcript's header line names, or undefined for any other line. */
 function transcriptOf(line: Uint8Array): Transcript | undefined {
   const format = (JSON.parse(lenientUtf8.decode(line)) as { transcript?: unknown } | null)?.transcript;
-  return format === "mcp-kernel/stdio-1" || format === "mcp-kernel/1" ? format : undefined;
+  return isStdioTranscript(format) ? "stdio" : format === "mcp-kernel/1" ? format : undefined;
 }
 
 /**
@@ -275,7 +276,7 @@ function transcriptMessages(format: Transcript, line: Uint8Array): (Uint8Array |
   }
   if (event === null || typeof event !== "object") return [line];
   const text = (s: unknown) => new TextEncoder().encode(typeof s === "string" ? s : JSON.stringify(s));
-  if (format === "mcp-kernel/stdio-1") {
+  if (format === "stdio") {
     if (typeof event.line === "string") return [text(event.line)];
     return typeof event.bytes === "string" ? [new Uint8Array(Buffer.from(event.bytes, "base64"))] : [];
   }
