@@ -21,7 +21,7 @@ const CALL_NONE: AllUndefined<CallOptions> = { timeoutMs: undefined, signal: und
 const TOOL_NONE: AllUndefined<ToolConfig> = { title: undefined, description: undefined, inputSchema: undefined, outputSchema: undefined, annotations: undefined, execution: undefined, icons: undefined, _meta: undefined, inputBeforeTask: undefined };
 const RESOURCE_NONE: AllUndefined<Omit<ResourceConfig, "name">> = { title: undefined, description: undefined, mimeType: undefined, size: undefined, annotations: undefined, icons: undefined, _meta: undefined };
 const TEMPLATE_NONE: AllUndefined<Omit<ResourceTemplateConfig, "name">> = { title: undefined, description: undefined, mimeType: undefined, annotations: undefined, icons: undefined, _meta: undefined, complete: undefined, list: undefined };
-const PROMPT_NONE: AllUndefined<PromptConfig> = { title: undefined, description: undefined, arguments: undefined, icons: undefined, _meta: undefined, complete: undefined };
+const PROMPT_NONE: AllUndefined<PromptConfig> = { title: undefined, description: undefined, arguments: undefined, argsSchema: undefined, icons: undefined, _meta: undefined, complete: undefined };
 
 test('README "Options checked where they are given" (an option given as undefined is read as left out): McpServer and McpServerCore with every option undefined, registrations and per-call options likewise, serve a round trip on the defaults; `tasks` options all undefined take the server\'s wall clock, as left-out ones do (a spread put undefined over it: task times read the system clock); a misspelled name is refused whatever its value', async () => {
   for (const make of [() => new McpServer(SERVER, SERVER_NONE), () => new McpServerCore(SERVER, { ...SERVER_NONE, tasks: undefined })]) {

@@ -31,7 +31,15 @@ import type { ElicitationChecks } from "../schema/elicitation.js";
 import { acceptsTaskAugmented, predatesTasks } from "../tasks/capabilities.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
 import { inputRequired, type InputRequest, type InputRequests, type InputRequiredResult, type InputResponses, type InputRetry } from "./mrtr.js";
-import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, ListRootsResult } from "./types.js";
+import type { CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitParams, ElicitResult, ListRootsResult } from "./types.js";
+import { isStandardSchema, jsonSchemaOf, standardParser, type StandardOutput, type StandardSchema } from "./standard-schema.js";
+import { capIssues } from "../schema/json-type.js";
+
+/** Form-mode `elicitation/create` params whose `requestedSchema` is a validation library's schema `S`. */
+export type ElicitFormWith<S extends StandardSchema> = Omit<ElicitFormParams, "requestedSchema"> & { requestedSchema: S };
+
+/** An elicitation's result whose accepted `content` is `C`, a library's parsed value. */
+export type ElicitResultWith<C> = Omit<ElicitResult, "content"> & { content?: C };
 
 /** Options of a request a handler sends to the client. */
 export type PeerRequestOptions = Omit<RequestOptions, "related">;
@@ -177,9 +185,31 @@ export class ServerContext {
     this.rc.log(level, data, logger);
   }
 
-  /** Asks the client for input (`elicitation/create`). Rejects if the client did not declare the mode. */
-  elicit(params: ElicitParams, options?: PeerRequestOptions): Promise<ElicitResult> {
-    return this.request("elicitation/create", params, options) as Promise<ElicitResult>;
+  /**
+   * Asks the client for input (`elicitation/create`). Rejects if the client did not declare
+   * the mode. A form's `requestedSchema` may be a validation library's schema of an object
+   * (`standard-schema.ts`): it goes out as the JSON Schema the library writes, and accepted
+   * content comes back as the library parsed it (content it refuses rejects with `-32603`,
+   * as content outside a JSON Schema form does).
+   */
+  elicit<S extends StandardSchema<unknown, object>>(params: ElicitFormWith<S>, options?: PeerRequestOptions): Promise<ElicitResultWith<StandardOutput<S>>>;
+  elicit(params: ElicitParams, options?: PeerRequestOptions): Promise<ElicitResult>;
+  elicit(params: ElicitParams | ElicitFormWith<StandardSchema>, options?: PeerRequestOptions): Promise<ElicitResult | ElicitResultWith<unknown>> {
+    const schema = params.mode === "url" ? undefined : params.requestedSchema;
+    if (!isStandardSchema(schema)) return this.request("elicitation/create", params, options) as Promise<ElicitResult>;
+    let requestedSchema: Record<string, unknown>;
+    try {
+      requestedSchema = jsonSchemaOf(schema, "elicitation requestedSchema");
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const parse = standardParser(schema);
+    return this.request("elicitation/create", { ...params, requestedSchema } as JsonObject, options).then(async (result) => {
+      if (result.action !== "accept" || result.content === undefined) return result as ElicitResult;
+      const parsed = await parse(result.content);
+      if (parsed.issues !== undefined) throw new McpError({ code: ErrorCode.InternalError, message: `${CLIENT_CONTENT} does not match the requested schema`, data: { issues: capIssues(parsed.issues) } });
+      return { ...(result as ElicitResult), content: parsed.value };
+    });
   }
 
   /** Asks the client's model for a completion (`sampling/createMessage`). Rejects without `sampling`. */

@@ -10,8 +10,9 @@
 export * from "./types.js";
 export type { Transport } from "./transport.js";
 export type { ArgumentsOf, InstanceOf, PromptArgumentsOf } from "./schema-types.js";
+export type { StandardIssue, StandardJsonSchemaOptions, StandardOutput, StandardResult, StandardSchema, StandardSchemaProps } from "./standard-schema.js";
 export { attach, type AttachHooks } from "./connection.js";
-export { ServerContext, type PeerRequestOptions, type RequestOrigin } from "./context.js";
+export { ServerContext, type ElicitFormWith, type ElicitResultWith, type PeerRequestOptions, type RequestOrigin } from "./context.js";
 export {
   McpServer,
   McpServerCore,
@@ -35,6 +36,7 @@ export {
   type PromptGetter,
   type PromptConfig,
   type PromptConfigOf,
+  type PromptConfigWith,
   type ReadResult,
   type Unregister,
 } from "./server.js";

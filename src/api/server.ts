@@ -65,6 +65,7 @@ import type { Transport } from "./transport.js";
 import type { HttpSessionContext, HttpSessionSetup } from "../transports/http-server.js";
 import type { JsonSchemaObject, PromptArgument, ServerCapabilities } from "./types.js";
 import type { ArgumentsOf, PromptArgumentsOf } from "./schema-types.js";
+import type { StandardOutput, StandardSchema } from "./standard-schema.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
 import { declaresTaskSupport, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { isTaskLimitError } from "../tasks/table.js";
@@ -72,7 +73,7 @@ import type { TaskOwner } from "../tasks/types.js";
 import { complete, completerKey, type Completer } from "./server/completion.js";
 import { ownFailures } from "./server/errors.js";
 import { assignDefined, listPage } from "./server/lists.js";
-import { getPrompt, promptEntry, type PromptConfig, type PromptConfigOf, type PromptEntry, type PromptGetter } from "./server/prompts.js";
+import { getPrompt, promptEntry, type PromptConfig, type PromptConfigOf, type PromptConfigWith, type PromptEntry, type PromptGetter } from "./server/prompts.js";
 import {
   listResources,
   readResource,
@@ -100,7 +101,7 @@ export {
   type ResourceTemplateConfig,
   type TemplateReader,
 } from "./server/resources.js";
-export type { PromptConfig, PromptConfigOf, PromptGetter } from "./server/prompts.js";
+export type { PromptConfig, PromptConfigOf, PromptConfigWith, PromptGetter } from "./server/prompts.js";
 
 /**
  * Who the server is: `serverInfo` (schema `Implementation`), plus the `instructions` of the
@@ -373,8 +374,11 @@ export class McpServerCore {
    * `{ properties: { n: { type: "number" } }, required: ["n"] }` hands it `{ n: number }`,
    * which is what it gets, as the server checks the arguments against the schema first. A
    * schema held in a variable typed wide gives `JsonObject`; `tool<A>(…)` names the type
-   * outright.
+   * outright. A validation library's schema (`z.object({ n: z.number() })`, see
+   * {@link StandardSchema}) hands it the library's output type, which is what it gets: the
+   * library's parsed value.
    */
+  tool<S extends StandardSchema<unknown, object>>(name: string, config: ToolConfigOf<S>, handler: ToolHandler<StandardOutput<S>>): Unregister;
   tool<const S extends JsonSchemaObject>(name: string, config: ToolConfigOf<S>, handler: ToolHandler<ArgumentsOf<S>>): Unregister;
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister;
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister {
@@ -426,8 +430,10 @@ export class McpServerCore {
   /**
    * Registers a prompt. Throws when the name is taken. The getter's arguments are typed from
    * the `arguments` literal ({@link PromptArgumentsOf}): `[{ name: "code", required: true }]`
-   * hands it `{ code: string }`.
+   * hands it `{ code: string }`; an `argsSchema` (a validation library's) hands it the
+   * library's output type.
    */
+  prompt<S extends StandardSchema<unknown, object>>(name: string, config: PromptConfigWith<S>, getter: PromptGetter<StandardOutput<S>>): Unregister;
   prompt<const L extends readonly PromptArgument[]>(name: string, config: PromptConfigOf<L>, getter: PromptGetter<PromptArgumentsOf<L>>): Unregister;
   prompt(name: string, config: PromptConfig, getter: PromptGetter): Unregister;
   prompt(name: string, config: PromptConfig | PromptConfigOf<readonly PromptArgument[]>, getter: PromptGetter): Unregister {

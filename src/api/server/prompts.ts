@@ -8,7 +8,11 @@
  * `prompts/list` returns for it, refused when a served version could not list it, see
  * `lists.ts`) and the names of its required arguments. `prompts/get` finds the prompt by
  * name and checks that every required argument is there before the getter runs: an unknown
- * prompt or a missing argument is `-32602` ("Error Handling"). The getter may answer
+ * prompt or a missing argument is `-32602` ("Error Handling"). The arguments may instead
+ * be declared by a validation library's schema of an object (`argsSchema`,
+ * `standard-schema.ts`): listed as its properties (their `description`s, the `required`
+ * ones), checked by the library (its refusal is `-32602` too, "invalid arguments"), the
+ * getter given its parsed value. The getter may answer
  * `input_required` (MRTR, `mrtr.ts`), which the request layer takes from there.
  */
 import type { RequestContext } from "../../driver/endpoint.js";
@@ -24,13 +28,17 @@ import type { Completer } from "./completion.js";
 import { invalidParams, refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
 import { assignDefined, refuseUnlistable } from "./lists.js";
+import { isThenable } from "../context.js";
+import { capIssues, issuesText } from "../../schema/json-schema.js";
+import { isStandardSchema, jsonSchemaOf, standardParser, type Parsed, type StandardSchema } from "../standard-schema.js";
 
 /**
  * Builds a prompt's messages from its arguments. `A` is their type: `McpServer.prompt` reads
  * it from the `arguments` literal ({@link PromptArgumentsOf}); every required one is there,
- * as `prompts/get` refuses a request without it before the getter runs.
+ * as `prompts/get` refuses a request without it before the getter runs. With an
+ * `argsSchema`, it is the library's output type.
  */
-export type PromptGetter<A extends Record<string, string> = Record<string, string>> = (
+export type PromptGetter<A extends object = Record<string, string>> = (
   args: A,
   ctx: ServerContext,
 ) => GetPromptResult | InputRequiredResult | Promise<GetPromptResult | InputRequiredResult>;
@@ -40,6 +48,12 @@ export interface PromptConfig {
   title?: string | undefined;
   description?: string | undefined;
   arguments?: PromptArgument[] | undefined;
+  /**
+   * Instead of `arguments`: a validation library's schema of an object of strings (a
+   * Standard Schema with a JSON Schema converter, such as zod 4.2+'s `z.object(…)`), whose
+   * properties are the arguments.
+   */
+  argsSchema?: StandardSchema | undefined;
   icons?: Icon[] | undefined;
   _meta?: Meta | undefined;
   complete?: Record<string, Completer> | undefined;
@@ -54,14 +68,21 @@ export interface PromptConfigOf<L extends readonly PromptArgument[]> extends Omi
   arguments: L;
 }
 
+/** A {@link PromptConfig} whose `argsSchema` is `S`, for `McpServer.prompt` to read the arguments' type from. */
+export interface PromptConfigWith<S extends StandardSchema> extends Omit<PromptConfig, "arguments"> {
+  argsSchema: S;
+}
+
 /** The fields of a {@link PromptConfig}, for its misspelling check. */
-const PROMPT_CONFIG_NAMES = /* @__PURE__ */ knownNames<PromptConfig>()(["title", "description", "arguments", "icons", "_meta", "complete"]);
+const PROMPT_CONFIG_NAMES = /* @__PURE__ */ knownNames<PromptConfig>()(["title", "description", "arguments", "argsSchema", "icons", "_meta", "complete"]);
 
 /** A registered prompt. */
 export interface PromptEntry {
   seq: number;
   def: Prompt;
   required: string[];
+  /** An `argsSchema`'s parse, whose value the getter gets. */
+  parseArgs: ((value: unknown) => Parsed | Promise<Parsed>) | null;
   getter: PromptGetter;
   complete: Record<string, Completer> | undefined;
 }
@@ -77,12 +98,33 @@ export function promptEntry(
 ): PromptEntry {
   refuseMisuse(`prompt ${JSON.stringify(name)}`, config, getter, "getter", PROMPT_CONFIG_NAMES);
   if (prompts.has(name)) throw new TypeError(`prompt ${JSON.stringify(name)} is already registered`);
+  const { argsSchema, ...rest } = config;
   const def: Prompt = { name };
-  assignDefined(def, config);
+  assignDefined(def, rest);
+  if (argsSchema !== undefined) {
+    if (config.arguments !== undefined) throw new TypeError(`prompt ${JSON.stringify(name)}: give arguments or argsSchema, not both`);
+    if (!isStandardSchema(argsSchema)) throw new TypeError(`prompt ${JSON.stringify(name)} argsSchema must be a Standard Schema (such as zod's z.object(…)); a list of arguments goes in arguments`);
+    def.arguments = argumentsOf(jsonSchemaOf(argsSchema, `prompt ${name} argsSchema`), name);
+  }
   refuseUnlistable(versions, `prompt ${JSON.stringify(name)}`, "prompts/list", "prompts", def);
   const required: string[] = [];
-  for (const a of config.arguments ?? []) if (a.required === true) required.push(a.name);
-  return { seq: nextSeq(), def, required, getter, complete: config.complete };
+  for (const a of def.arguments ?? []) if (a.required === true) required.push(a.name);
+  return { seq: nextSeq(), def, required, parseArgs: argsSchema === undefined ? null : standardParser(argsSchema), getter, complete: config.complete };
+}
+
+/** The arguments an `argsSchema` declares: its root object's properties, with their descriptions, `required` as it lists them. */
+function argumentsOf(json: Record<string, unknown>, name: string): PromptArgument[] {
+  const { type, properties = {}, required = [] } = json as { type?: unknown; properties?: unknown; required?: unknown };
+  if (type !== "object" || typeof properties !== "object" || properties === null || !Array.isArray(required)) {
+    throw new TypeError(`prompt ${JSON.stringify(name)} argsSchema must describe an object of named arguments; its JSON Schema is ${JSON.stringify(json).slice(0, 200)}`);
+  }
+  return Object.entries(properties).map(([arg, schema]) => {
+    const a: PromptArgument = { name: arg };
+    const description = (schema as { description?: unknown } | null)?.description;
+    if (typeof description === "string") a.description = description;
+    if (required.includes(arg)) a.required = true;
+    return a;
+  });
 }
 
 /** Answers `prompts/get` (a round of it, under MRTR) with what the prompt's getter builds. */
@@ -96,6 +138,13 @@ export async function getPrompt(
   if (entry === undefined) throw invalidParams(`Unknown prompt: ${echoed(name)}`, { name });
   const args = (p.arguments as Record<string, string> | undefined) ?? {};
   for (const a of entry.required) if (!Object.hasOwn(args, a)) throw invalidParams(`Missing required argument: ${a}`, { argument: a });
+  let parsed: Parsed | Promise<Parsed> = { value: args };
+  if (entry.parseArgs !== null) parsed = entry.parseArgs(args);
+  if (isThenable(parsed)) parsed = await parsed;
+  if (parsed.issues !== undefined) {
+    const shown = capIssues(parsed.issues);
+    throw invalidParams(`Invalid arguments for prompt ${name}: ${issuesText(shown)}`, { issues: shown });
+  }
   const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), forms, origin);
-  return withPendingInput(ctx, () => entry.getter(args, ctx));
+  return withPendingInput(ctx, () => entry.getter(parsed.value as Record<string, string>, ctx));
 }

@@ -16,7 +16,9 @@
  * it, unless it is a {@link ProtocolError} or `-32042` (URL elicitation required); its
  * answer is checked against the tool's contract ({@link checkedToolResult}): structured
  * content also serialized as text, and matching the `outputSchema`, or `-32603`. A handler
- * that answers synchronously is answered synchronously, with no promise in between.
+ * that answers synchronously is answered synchronously, with no promise in between. Either
+ * schema may instead be a validation library's (`standard-schema.ts`): listed as the JSON
+ * Schema the library writes, checked by the library, the handler given its parsed value.
  */
 import { McpError, type RequestContext } from "../../driver/endpoint.js";
 import { echoed, ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
@@ -38,6 +40,7 @@ import type { ArgumentsOf } from "../schema-types.js";
 import { invalidParams, ProtocolError, refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
 import { assignDefined } from "./lists.js";
+import { isStandardSchema, jsonSchemaOf, standardParser, type Parsed, type StandardSchema } from "../standard-schema.js";
 
 /**
  * Runs a tool. Throw a {@link ProtocolError} for a protocol error; anything else thrown
@@ -61,7 +64,7 @@ type ToolAnswer = CallToolResult<unknown> | InputRequiredResult;
  * the arguments' type from. An interface, not an intersection: TypeScript 5.0–5.2 infer the
  * literal through it, and lose it through `ToolConfig & { inputSchema: S }`.
  */
-export interface ToolConfigOf<S extends JsonSchemaObject> extends ToolConfig {
+export interface ToolConfigOf<S extends JsonSchemaObject | StandardSchema> extends ToolConfig {
   inputSchema: S;
 }
 
@@ -72,13 +75,19 @@ const TOOL_CONFIG_NAMES = /* @__PURE__ */ knownNames<ToolConfig>()(["title", "de
 export interface ToolConfig {
   title?: string | undefined;
   description?: string | undefined;
-  /** A JSON Schema with `type: "object"` (default: any object). */
-  inputSchema?: JsonSchemaObject | undefined;
+  /**
+   * A JSON Schema with `type: "object"` (default: any object), or a validation library's
+   * schema of objects (a Standard Schema with a JSON Schema converter, such as zod 4.2+'s
+   * `z.object(…)`): the handler then gets the library's parsed value.
+   */
+  inputSchema?: JsonSchemaObject | StandardSchema | undefined;
   /**
    * When given, results must carry `structuredContent` that matches it. `type: "object"`
    * unless the server serves only 2026-07-28, where any JSON Schema 2020-12 is allowed.
+   * A validation library's schema is checked by the library, and listed as the JSON Schema
+   * of the values it takes.
    */
-  outputSchema?: OutputSchema | undefined;
+  outputSchema?: OutputSchema | StandardSchema | undefined;
   annotations?: ToolAnnotations | undefined;
   execution?: Tool["execution"] | undefined;
   icons?: Icon[] | undefined;
@@ -107,8 +116,11 @@ export function argumentErrorsAreResults(version: string | undefined): boolean {
 export interface ToolEntry {
   seq: number;
   def: Tool;
+  /** A JSON Schema `inputSchema`'s check (the handler gets the arguments as they came). */
   validateInput: ((value: unknown) => Issue[] | null) | null;
-  validateOutput: ((value: unknown) => Issue[] | null) | null;
+  /** A validation library's `inputSchema`: its parse, whose value the handler gets. */
+  parseInput: ((value: unknown) => Parsed | Promise<Parsed>) | null;
+  validateOutput: ((value: unknown) => Issue[] | null | Promise<Issue[] | null>) | null;
   handler: ToolHandler;
   inputBeforeTask: boolean;
   /** `execution.taskSupport` of the definition, read once (the definition is fixed at registration). */
@@ -136,6 +148,34 @@ function compile(validator: JsonSchemaValidator, what: string, schema: OutputSch
 }
 
 /**
+ * A tool's schema as `tools/list` sends it: a JSON Schema as given, a library's as it
+ * writes it. A library's union of objects (zod's discriminated union is a root `oneOf`)
+ * comes without a root `type`: `type: "object"` is added where the schema must describe
+ * objects (`objectOnly`), as the arguments are one anyway; another root type is refused.
+ */
+function listedSchema(schema: JsonSchemaObject | OutputSchema | StandardSchema, what: string, objectOnly: boolean): OutputSchema {
+  if (!isStandardSchema(schema)) return schema;
+  const json = jsonSchemaOf(schema, what);
+  if (!objectOnly || json.type === "object") return json;
+  if (json.type !== undefined) throw new TypeError(`${what} must describe objects; ${schema["~standard"].vendor} wrote type ${JSON.stringify(json.type)}`);
+  return { type: "object", ...json };
+}
+
+/** The issues of a library's parse (the checker of a library's `outputSchema`: what the handler returned is sent as it is). */
+function issuesOf(parsed: Parsed): Issue[] | null {
+  return parsed.issues ?? null;
+}
+
+/** The check of a library's `outputSchema`. */
+function standardValidator(schema: StandardSchema): (value: unknown) => Issue[] | null | Promise<Issue[] | null> {
+  const parse = standardParser(schema);
+  return (value) => {
+    const result = parse(value);
+    return isThenable(result) ? result.then(issuesOf) : issuesOf(result);
+  };
+}
+
+/**
  * The entry `tool(name, config, handler)` adds to `tools`, its schemas compiled by
  * `validator`, with the sequence number `nextSeq` draws. Throws for everything `tool`
  * refuses; a tool that may run as a task only when the server has a task runtime.
@@ -147,25 +187,28 @@ export function toolEntry<A extends object>(
   refuseMisuse(`tool ${JSON.stringify(name)}`, config, handler, "handler", TOOL_CONFIG_NAMES);
   if (!validToolName(name)) throw new TypeError(`invalid tool name ${JSON.stringify(name)}: use 1-128 characters of A-Z a-z 0-9 _ - .`);
   if (tools.has(name)) throw new TypeError(`tool ${JSON.stringify(name)} is already registered`);
-  const headers = config.inputSchema === undefined ? undefined : paramHeadersOf(config.inputSchema);
+  const { inputBeforeTask, inputSchema, outputSchema, ...rest } = config;
+  // The versions before 2026-07-28 this server's sessions negotiate (`versions`: their option).
+  const legacy = legacyVersionsOf(versions ?? LEGACY_VERSIONS);
+  // Draft server/tools: an outputSchema "can be any valid JSON Schema 2020-12" (an array's,
+  // say); until 2025-11-25 it is "restricted to type: "object" at the root level".
+  const input = inputSchema === undefined ? undefined : (listedSchema(inputSchema, `tool ${name} inputSchema`, true) as JsonSchemaObject);
+  const output = outputSchema === undefined ? undefined : listedSchema(outputSchema, `tool ${name} outputSchema`, legacy.length > 0);
+  const headers = input === undefined ? undefined : paramHeadersOf(input);
   if (headers?.ok === false) throw new TypeError(`tool ${JSON.stringify(name)} inputSchema has an invalid x-mcp-header: ${headers.reason}`);
   const def: Tool = { name, inputSchema: { type: "object", properties: {} } };
-  const { inputBeforeTask, ...wire } = config;
-  assignDefined(def, wire);
+  assignDefined(def, { ...rest, inputSchema: input, outputSchema: output });
   if (!hasTaskRuntime && taskSupportOf(def) !== "forbidden") {
     throw new TypeError(`tool ${JSON.stringify(name)} declares execution.taskSupport: use McpServer, or give McpServerCore a task runtime (options.tasks)`);
   }
-  // The versions before 2026-07-28 this server's sessions negotiate (`versions`: their option).
-  const legacy = legacyVersionsOf(versions ?? LEGACY_VERSIONS);
   const entry: ToolEntry = {
     inputBeforeTask: inputBeforeTask === true,
     taskSupport: taskSupportOf(def),
     seq: nextSeq(),
     def,
-    validateInput: config.inputSchema === undefined ? null : compile(validator, `tool ${name} inputSchema`, config.inputSchema, true),
-    // Draft server/tools: an outputSchema "can be any valid JSON Schema 2020-12" (an array's,
-    // say); until 2025-11-25 it is "restricted to type: "object" at the root level".
-    validateOutput: config.outputSchema === undefined ? null : compile(validator, `tool ${name} outputSchema`, config.outputSchema, legacy.length > 0),
+    validateInput: input === undefined || isStandardSchema(inputSchema) ? null : compile(validator, `tool ${name} inputSchema`, input, true),
+    parseInput: isStandardSchema(inputSchema) ? standardParser(inputSchema) : null,
+    validateOutput: output === undefined ? null : isStandardSchema(outputSchema) ? standardValidator(outputSchema) : compile(validator, `tool ${name} outputSchema`, output, legacy.length > 0),
     // The arguments the handler gets passed the inputSchema check: `A` is the author's reading of that schema.
     handler: handler as ToolHandler,
   };
@@ -189,7 +232,7 @@ function toolFailure(e: unknown): JsonObject {
 }
 
 /** A handler's answer checked against the tool's contract (`outputSchema`, structured content). */
-function checkedToolResult(entry: ToolEntry, name: string, answer: ToolAnswer): JsonObject {
+function checkedToolResult(entry: ToolEntry, name: string, answer: ToolAnswer): JsonObject | Promise<JsonObject> {
   let result = answer;
   if (!isObject(result)) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned no result object` });
   // Not a result yet: the MRTR layer (api/mrtr.ts) takes it from here.
@@ -199,16 +242,18 @@ function checkedToolResult(entry: ToolEntry, name: string, answer: ToolAnswer): 
     // return it serialized in a TextContent block, for clients that predate it.
     result = { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
   }
-  if (entry.validateOutput !== null && result.isError !== true) {
-    // tools.mdx "Output Schema": servers MUST provide structured results that conform to it.
-    if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but returned no structuredContent` });
-    const issues = entry.validateOutput(result.structuredContent);
-    if (issues !== null) {
-      const shown = capIssues(issues);
-      throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema: ${issuesText(shown)}`, data: { issues: shown } });
-    }
-  }
-  return result;
+  if (entry.validateOutput === null || result.isError === true) return result;
+  // tools.mdx "Output Schema": servers MUST provide structured results that conform to it.
+  if (result.structuredContent === undefined) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} has an outputSchema but returned no structuredContent` });
+  const issues = entry.validateOutput(result.structuredContent);
+  if (issues === null) return result;
+  const checked = result;
+  return isThenable(issues) ? Promise.resolve(issues).then((i) => (i === null ? checked : mismatched(name, i))) : mismatched(name, issues);
+}
+
+function mismatched(name: string, issues: Issue[]): never {
+  const shown = capIssues(issues);
+  throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema: ${issuesText(shown)}`, data: { issues: shown } });
 }
 
 /**
@@ -227,15 +272,38 @@ export function callTool(
   const args = (p.arguments as JsonObject | undefined) ?? {};
   if (entry.validateInput !== null) {
     const issues = entry.validateInput(args);
-    if (issues !== null) {
-      // A bounded list, each entry clipped in the message: the reply to a large invalid
-      // request stays small, whichever validator (`jsonSchema`) listed the issues.
-      const shown = capIssues(issues);
-      const message = `Invalid arguments for tool ${name}: ${issuesText(shown)}`;
-      if (!argumentErrorsAreResults(rc.protocolVersion)) throw invalidParams(message, { issues: shown });
-      return { content: [{ type: "text", text: message }], isError: true };
-    }
+    if (issues !== null) return invalidArguments(name, issues, rc);
   }
+  if (entry.parseInput === null) return runTool(entry, name, args, p, rc, forms, origin);
+  // A validation library's parse: the handler gets its value (defaults, transforms); what
+  // the library throws is the tool's failure, as what the handler throws is.
+  const run = (parsed: Parsed): JsonObject | Promise<JsonObject> => (parsed.issues === undefined ? runTool(entry, name, parsed.value as JsonObject, p, rc, forms, origin) : invalidArguments(name, parsed.issues, rc));
+  let parsed: ReturnType<NonNullable<ToolEntry["parseInput"]>>;
+  try {
+    parsed = entry.parseInput(args);
+  } catch (e) {
+    return toolFailure(e);
+  }
+  return isThenable(parsed) ? parsed.then(run, toolFailure) : run(parsed);
+}
+
+/**
+ * Arguments that failed the tool's `inputSchema`: a tool execution error from 2025-11-25,
+ * `-32602` before. A bounded list, each entry clipped in the message: the reply to a large
+ * invalid request stays small, whichever validator (`jsonSchema`, a library) listed the issues.
+ */
+function invalidArguments(name: string, issues: Issue[], rc: RequestContext): JsonObject {
+  const shown = capIssues(issues);
+  const message = `Invalid arguments for tool ${name}: ${issuesText(shown)}`;
+  if (!argumentErrorsAreResults(rc.protocolVersion)) throw invalidParams(message, { issues: shown });
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** Runs the handler on arguments that passed the `inputSchema`, and checks its answer. */
+function runTool(
+  entry: ToolEntry, name: string, args: JsonObject, p: JsonObject,
+  rc: RequestContext, forms: ElicitationChecks | undefined, origin: RequestOrigin | undefined,
+): JsonObject | Promise<JsonObject> {
   const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), forms, origin);
   let answer: ReturnType<typeof withPendingInput<ToolAnswer>>;
   try {

@@ -1,0 +1,116 @@
+/**
+ * Standard Schema: a validation library's schema object (zod 4.2+, valibot, ArkType and
+ * others) as a tool's `inputSchema` or `outputSchema`, so an application keeps the schemas
+ * it has and its handler gets what the library parsed.
+ *
+ * Spec: none of MCP's (2025-11-25 `server/tools` lists tools with JSON Schema). The
+ * interfaces are those of standardschema.dev: `~standard.validate` (Standard Schema V1)
+ * and `~standard.jsonSchema` (Standard JSON Schema V1), declared here from that
+ * specification so that nothing is imported.
+ *
+ * Theory of operation. At registration the library converts the schema to JSON Schema
+ * 2020-12, which is what `tools/list` sends and what the HTTP transport reads
+ * `x-mcp-header` from; a schema the library cannot convert is refused there, as a JSON
+ * Schema that does not compile is. On a call the library validates (its own rules,
+ * refinements included, not our JSON Schema validator's reading of its conversion), and
+ * the handler gets the library's output (defaults filled in, transforms applied). Its
+ * issues become the same `Issue`s (RFC 6901 pointers) a JSON Schema failure gives.
+ */
+import { thrownMessage } from "../jsonrpc/errors.js";
+import type { Issue } from "../schema/validate.js";
+
+/** A schema object of a Standard Schema library that can also write itself as JSON Schema. */
+export interface StandardSchema<Input = unknown, Output = Input> {
+  readonly "~standard": StandardSchemaProps<Input, Output>;
+}
+
+/** The `~standard` property (Standard Schema V1 with Standard JSON Schema V1). */
+export interface StandardSchemaProps<Input = unknown, Output = Input> {
+  readonly version: 1;
+  readonly vendor: string;
+  readonly validate: (value: unknown, options?: { readonly libraryOptions?: Record<string, unknown> | undefined }) => StandardResult<Output> | Promise<StandardResult<Output>>;
+  readonly jsonSchema: {
+    readonly input: (options: StandardJsonSchemaOptions) => Record<string, unknown>;
+    readonly output: (options: StandardJsonSchemaOptions) => Record<string, unknown>;
+  };
+  /** Types only: what the library takes and gives. */
+  readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+}
+
+/** What `~standard.jsonSchema.input` / `output` take. */
+export interface StandardJsonSchemaOptions {
+  readonly target: "draft-2020-12" | "draft-07" | "openapi-3.0" | (string & {});
+  readonly libraryOptions?: Record<string, unknown> | undefined;
+}
+
+/** What `~standard.validate` gives: the parsed value, or the issues. */
+export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
+
+/** One problem a Standard Schema library found. */
+export interface StandardIssue {
+  readonly message: string;
+  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+}
+
+/** The type a Standard Schema gives its valid values. */
+export type StandardOutput<S extends StandardSchema> = NonNullable<S["~standard"]["types"]>["output"];
+
+/** Whether `schema` is a Standard Schema (ArkType's are functions). */
+export function isStandardSchema(schema: unknown): schema is StandardSchema {
+  if ((typeof schema !== "object" && typeof schema !== "function") || schema === null) return false;
+  const props = (schema as { "~standard"?: { validate?: unknown } })["~standard"];
+  return typeof props === "object" && props !== null && typeof props.validate === "function";
+}
+
+/**
+ * `schema` written as JSON Schema 2020-12 by its library, as plain JSON: the values it
+ * takes (its input side), which is what a peer sees, for an `outputSchema` too: the
+ * structured content sent is what the handler returned, not what the library would make of
+ * it (a field with a default may be absent from it). Throws a TypeError naming `what` when
+ * the library has no converter, cannot convert it, or writes no JSON object.
+ */
+export function jsonSchemaOf(schema: StandardSchema, what: string): Record<string, unknown> {
+  const { vendor, jsonSchema } = schema["~standard"];
+  const convert = (jsonSchema as Partial<StandardSchemaProps["jsonSchema"]> | undefined)?.input;
+  if (typeof convert !== "function") {
+    throw new TypeError(`${what} is a ${vendor} schema without a JSON Schema converter (~standard.jsonSchema, Standard JSON Schema V1): MCP lists tools with JSON Schema; use a version of ${vendor} that has one, or pass JSON Schema`);
+  }
+  let json: unknown;
+  try {
+    // Through JSON: the definition is sent as is and kept as plain data.
+    json = JSON.parse(JSON.stringify(convert({ target: "draft-2020-12" })));
+  } catch (e) {
+    throw new TypeError(`${what}: ${vendor} cannot write it as JSON Schema 2020-12 (${thrownMessage(e)})`);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) throw new TypeError(`${what}: ${vendor} wrote it as ${JSON.stringify(json)}, not a JSON Schema object`);
+  return json as Record<string, unknown>;
+}
+
+/** A parse: the library's value, or the issues as the JSON Schema validator words them. */
+export type Parsed = { value: unknown; issues?: undefined } | { issues: Issue[] };
+
+/** A checker of values against `schema` by its library (maybe asynchronous, as `validate` may be). */
+export function standardParser(schema: StandardSchema): (value: unknown) => Parsed | Promise<Parsed> {
+  const props = schema["~standard"];
+  return (value) => {
+    const result = props.validate(value);
+    return typeof (result as { then?: unknown }).then === "function" ? Promise.resolve(result).then(parsed) : parsed(result as StandardResult<unknown>);
+  };
+}
+
+function parsed(result: StandardResult<unknown>): Parsed {
+  if (result.issues === undefined) return { value: result.value };
+  // A library that failed without saying why still failed.
+  if (result.issues.length === 0) return { issues: [{ path: "", reason: "invalid" }] };
+  return { issues: result.issues.map((i) => ({ path: pointer(i.path), reason: i.message })) };
+}
+
+/** An issue's path as an RFC 6901 pointer (`/items/0/name`), as the JSON Schema validator gives it. */
+function pointer(path: StandardIssue["path"]): string {
+  let p = "";
+  for (const segment of path ?? []) {
+    const key = typeof segment === "object" && segment !== null ? segment.key : segment;
+    p += "/" + String(typeof key === "symbol" ? key.description : key).replace(/~/g, "~0").replace(/\//g, "~1");
+  }
+  return p;
+}
