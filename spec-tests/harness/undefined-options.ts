@@ -19,6 +19,7 @@ export type AllUndefined<T> = { [K in keyof Required<T>]: undefined };
 
 export const SESSION_NONE: AllUndefined<Omit<SessionOptions, "role" | "info" | "capabilities" | "instructions">> = {
   versions: undefined,
+  extensionMethods: undefined,
   requestTimeoutMs: undefined,
   discoverTimeoutMs: undefined,
   maxRequestTimeoutMs: undefined,
@@ -83,6 +84,7 @@ export const SERVER_NONE: AllUndefined<McpServerOptions> = {
 export const CLIENT_NONE: AllUndefined<McpClientOptions> = {
   capabilities: undefined,
   handlers: undefined,
+  fallback: undefined,
   session: undefined,
   clock: undefined,
   onError: undefined,

@@ -164,6 +164,7 @@ export class McpClientCore {
     checkSessionOptions(options.session);
     refuseMisspelledOptions("McpClient options", options, CLIENT_OPTION_NAMES);
     checkHandlers(options.handlers);
+    if (options.fallback !== undefined && typeof options.fallback !== "function") throw new TypeError("McpClient options: fallback must be a function");
     const issues = implementationIssues("client", info, options.session?.versions);
     if (issues) throw new TypeError(`invalid client info: ${issuesText(issues)}`);
     this.features = { client: this, options, tasksReceived: options.receiveTasks, taskOwner: sessionOwner() };
@@ -573,7 +574,17 @@ export class McpClientCore {
 
   /** Tells the server the roots changed (`notifications/roots/list_changed`). */
   notifyRootsChanged(): void {
-    this.endpoint?.notify("notifications/roots/list_changed");
+    this.notify("notifications/roots/list_changed");
+  }
+
+  /**
+   * Sends a notification the client may send: one of an extension's, declared in
+   * `session.extensionMethods`, or the protocol's. One the session refuses (undeclared, not
+   * the client's, malformed params) is not sent: a `notification-refused` diagnostic, for
+   * `onEvent`. Nothing happens while not connected.
+   */
+  notify(method: string, params?: JsonObject): void {
+    this.endpoint?.notify(method, params);
   }
 
   // -------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import { DEFAULT_LIMITS, tryEncode } from "../jsonrpc/codec.js";
 import { isJsonShaped } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { isProtocolVersion, PROTOCOL_VERSIONS } from "../model/versions.js";
+import { declaredMethodsProblem } from "../model/methods.js";
 import type { SessionOptions } from "../session/types.js";
 import type { Transport } from "./transport.js";
 import { knownNames, refuseMisspelledOptions, shownValue } from "./option-names.js";
@@ -124,6 +125,7 @@ const SESSION_OPTION_NAMES = /* @__PURE__ */ knownNames<Omit<SessionOptions, "ro
   "maxInputRounds",
   "maxProgressPerSecond",
   "maxLogMessagesPerSecond",
+  "extensionMethods",
 ]);
 
 /**
@@ -151,6 +153,8 @@ export function checkSessionOptions(session: Partial<SessionOptions> | undefined
     if (s[key] !== undefined && typeof s[key] !== "boolean") throw new TypeError(`session.${key} must be a boolean (got ${JSON.stringify(s[key])})`);
   }
   if (s.cacheScope !== undefined && s.cacheScope !== "public" && s.cacheScope !== "private") throw new TypeError('session.cacheScope must be "public" or "private"');
+  const declared = s.extensionMethods === undefined ? null : declaredMethodsProblem(s.extensionMethods);
+  if (declared !== null) throw new TypeError(`session.extensionMethods: ${declared}`);
   const versions = s.versions;
   if (versions !== undefined) {
     if (!Array.isArray(versions) || versions.length === 0) throw new TypeError(`session.versions must be a non-empty array of protocol versions (got ${JSON.stringify(versions)})`);

@@ -295,6 +295,53 @@ export function methodSpec(version: ProtocolVersion, method: string): MethodSpec
   return ext !== undefined && Object.hasOwn(ext, method) ? ext[method] : undefined;
 }
 
+/**
+ * A method an application's own extension adds (draft `basic/versioning`, "Extension
+ * Negotiation": extensions are capabilities beyond the core protocol, and may bring
+ * methods of their own): a request or a notification, and who sends it. Declared in the
+ * session options (`extensionMethods`), it is gated by the lifecycle as any method is,
+ * and held to JSON-RPC's shape only: params an object (or none), a result an object.
+ */
+export interface DeclaredMethod {
+  readonly kind: "request" | "notification";
+  readonly from: Side | "both";
+}
+
+/** Methods an application declares, by name (see {@link DeclaredMethod}). */
+export type DeclaredMethods = Readonly<Record<string, DeclaredMethod>>;
+
+/** Params of a declared method: an object, or none. */
+const optionalObject: Validator = (v) => (v === undefined ? null : anyObject(v));
+
+/** Whether `method` is the protocol's in some version, or an extension's this kernel implements: no declaration may redefine it. */
+export function isProtocolMethod(method: string): boolean {
+  for (const v of SCHEMA_VERSIONS) {
+    if (ROWS[v].some((row) => row[0] === method)) return true;
+    const ext = EXTENSION_METHODS[v];
+    if (ext !== undefined && Object.hasOwn(ext, method)) return true;
+  }
+  return false;
+}
+
+/** Why `methods` cannot be a session's {@link DeclaredMethods}, naming the entry; null when it can. */
+export function declaredMethodsProblem(methods: unknown): string | null {
+  if (typeof methods !== "object" || methods === null || Array.isArray(methods)) return "must be an object of method names to { kind, from }";
+  for (const [method, d] of Object.entries(methods)) {
+    if (method === "" || method.startsWith("rpc.")) return `${JSON.stringify(method)}: JSON-RPC reserves names that begin with "rpc." (and a method needs a name)`;
+    if (isProtocolMethod(method)) return `${JSON.stringify(method)} is a method of the protocol, which a declaration cannot redefine`;
+    const { kind, from } = (d ?? {}) as { kind?: unknown; from?: unknown };
+    if (kind !== "request" && kind !== "notification") return `${JSON.stringify(method)}: kind must be "request" or "notification"`;
+    if (from !== "client" && from !== "server" && from !== "both") return `${JSON.stringify(method)}: from must be "client", "server" or "both"`;
+  }
+  return null;
+}
+
+/** The spec of a declared method: held to JSON-RPC's shape only, gated by no capability. */
+export function declaredMethodSpec(method: string, d: DeclaredMethod): MethodSpec {
+  const request = d.kind === "request";
+  return { method, kind: d.kind, from: d.from, paramsType: null, resultType: request ? "Result" : null, validateParams: optionalObject, validateResult: request ? anyObject : null, capability: null, taskAugmentable: false, inputRequired: false };
+}
+
 const flipped = new Map<MethodSpec, CapabilityRef>();
 
 /**

@@ -35,6 +35,7 @@ import { copyOf, oversizedPeerIssues, retainedStringIssues } from "../session/re
 import { addInbound, refuseAtLimit, removeInbound, sendError, sendErrorObject, sendResult } from "../session/requests.js";
 import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
 import { idKey, type InboundRequest, type LoggingLevel, type SessionInput, type SessionOutput, type SessionState } from "../session/types.js";
+import { specOf } from "../session/phase.js";
 import { readRequestMeta, stampResult } from "./request-meta.js";
 import { declaresTasksExtension, missingTasksExtension } from "../tasks/modern.js";
 import { agreedFilter, legacyFilter, notificationFor, tagged, type Change, type SubscriptionFilter } from "./subscriptions.js";
@@ -49,7 +50,7 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   const read = readRequestMeta(params, o.versions);
   if (!read.ok) return sendError(out, id, read.error.code, read.error.message, read.error.data);
   const { version, capabilities, logLevel } = read.meta;
-  const spec = methodSpec(version, method);
+  const spec = specOf(state, version, method);
   if (spec === undefined || spec.kind !== "request" || spec.from === "server") return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${echoed(method)}`);
   const missing = missingCapability(spec, "server", o.capabilities, capabilities, "client");
   if (missing !== null) return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${echoed(method)} (capability ${missing} not declared)`);
@@ -131,7 +132,7 @@ export function respondModern(state: SessionState, req: InboundRequest, result: 
   }
   const stamped = stampResult(req.method, result, o.info, { ttlMs: o.cacheTtlMs, scope: o.cacheScope });
   if (o.validateOutgoing) {
-    const issues = methodSpec(modern.version, req.method)?.validateResult?.(stamped);
+    const issues = specOf(state, modern.version, req.method)?.validateResult?.(stamped);
     if (issues) {
       sendErrorObject(out, req.id, invalidResultError(req.method, issues));
       out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} result does not match the schema; the peer got -32603`, detail: { id: req.id, issues } });

@@ -16,7 +16,7 @@
  */
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import type { MethodSpec, Side } from "../model/methods.js";
+import { declaredMethodSpec, methodSpec, type MethodSpec, type Side } from "../model/methods.js";
 import { allowsBatches, type ProtocolVersion } from "../model/versions.js";
 import { taskMetadataOf } from "../tasks/capabilities.js";
 import { legacyVersionsOf, nextPhase, type LifecycleEvent } from "./lifecycle.js";
@@ -57,6 +57,14 @@ export function isParamsObject(params: unknown): params is JsonObject | undefine
 }
 
 /** Whether `side` sends the method (`spec.from`). */
+/** The spec of `method` in `version`: the protocol's, else one the session's options declare (`extensionMethods`). */
+export function specOf(state: SessionState, version: ProtocolVersion, method: string): MethodSpec | undefined {
+  const spec = methodSpec(version, method);
+  if (spec !== undefined) return spec;
+  const declared = state.options.extensionMethods;
+  return declared !== undefined && Object.hasOwn(declared, method) ? declaredMethodSpec(method, declared[method]) : undefined;
+}
+
 export function sentBy(spec: MethodSpec, side: Side): boolean {
   return spec.from === side || spec.from === "both";
 }

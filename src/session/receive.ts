@@ -37,7 +37,7 @@ import { receiveDiscoverResponse, receiveInitialize, receiveInitialized, receive
 import { gateAdmits, INBOUND_GATE } from "./lifecycle.js";
 import { countLog, logRoom } from "./logging.js";
 import { answerInput, failInput, receiveInputRequired } from "./mrtr.js";
-import { acceptsBatches, isParamsObject, isTaskAugmented, peerOf, peerOfPhase, sentBy, versionOf } from "./phase.js";
+import { acceptsBatches, isParamsObject, isTaskAugmented, peerOf, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
 import { progressTokenOf, receiveProgress } from "./progress.js";
 import { addInbound, internalRequest, refuseAtLimit, removeInbound, removeOutbound, sendError, sendErrorObject, sendResult } from "./requests.js";
 import { retainedStringIssues } from "./retained.js";
@@ -128,7 +128,7 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOu
   }
   if (method === "initialize" && o.role === "server") return receiveInitialize(state, msg, out);
   const version = versionOf(state);
-  const spec = methodSpec(version, method);
+  const spec = specOf(state, version, method);
   if (spec === undefined || spec.kind !== "request" || !sentBy(spec, peerOf(o.role))) {
     sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${echoed(method)}`);
     return;
@@ -179,7 +179,7 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
     out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" is not allowed in phase ${state.phase.name}; dropped` });
     return;
   }
-  const spec = methodSpec(versionOf(state), method);
+  const spec = specOf(state, versionOf(state), method);
   if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, peerOf(o.role))) {
     out.push({ type: "diagnostic", code: "unknown-notification", message: `unknown notification "${method}" dropped` });
     return;
@@ -273,7 +273,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     }
     result = readCacheHints(req.method, result);
   }
-  const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(result);
+  const issues = specOf(state, versionOf(state), req.method)?.validateResult?.(result);
   if (issues) {
     out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `invalid ${req.method} result from the peer`, data: { issues } } });
     return;
@@ -358,7 +358,7 @@ export function respond(state: SessionState, id: RequestId, result: JsonObject |
   }
   if (req.modern !== undefined) return respondModern(state, req, value, out);
   if (state.options.validateOutgoing) {
-    const issues = methodSpec(versionOf(state), req.method)?.validateResult?.(value);
+    const issues = specOf(state, versionOf(state), req.method)?.validateResult?.(value);
     if (issues) {
       sendErrorObject(out, id, invalidResultError(req.method, issues));
       out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} result does not match the schema; the peer got -32603`, detail: { id, issues } });

@@ -19,14 +19,14 @@
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
-import { hasCapability, methodSpec } from "../model/methods.js";
+import { hasCapability } from "../model/methods.js";
 import { isModernVersion } from "../model/versions.js";
 import { withRequestMeta } from "../modern/request-meta.js";
 import { logForRequest } from "../modern/server.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, OUTBOUND_GATE } from "./lifecycle.js";
 import { countLog, logRoom, passesLevel } from "./logging.js";
-import { isParamsObject, isTaskAugmented, peerOfPhase, sentBy, versionOf } from "./phase.js";
+import { isParamsObject, isTaskAugmented, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
 import { withProgressToken } from "./progress.js";
 import { addOutbound, liveOutbound, pushSend } from "./requests.js";
 import { deadlineFrom, isClockReading, wakeNoLaterThan } from "./timeouts.js";
@@ -51,7 +51,7 @@ export function sendRequest(
   if (phase.name === "closed") return refuseRequest(out, eventId, method, ErrorCode.ConnectionClosed, `the session is closed: ${phase.reason}`);
   if (method === "initialize") return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, "the kernel sends initialize itself (input `open`)");
   if (!gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `"${method}" may not be sent before initialization completes`);
-  const spec = methodSpec(versionOf(state), method);
+  const spec = specOf(state, versionOf(state), method);
   if (spec === undefined || spec.kind !== "request" || !sentBy(spec, o.role)) return refuseRequest(out, eventId, method, ErrorCode.MethodNotFound, `${method} is not a ${o.role} request in ${versionOf(state)}`);
   const peer = peerOfPhase(phase);
   const missing = missingCapability(spec, o.role, o.capabilities, peer?.capabilities, o.role);
@@ -132,7 +132,7 @@ export function sendNotification(state: SessionState, method: string, params: Js
   if (!isParamsObject(params)) return refuse(`${method} params must be an object`);
   if (KERNEL_NOTIFICATIONS.includes(method)) return refuse(`${method} is sent by the kernel; use the cancel or progress input`);
   if (!gateAdmits(OUTBOUND_GATE[o.role][state.phase.name].notifications, method)) return refuse(`"${method}" may not be sent in phase ${state.phase.name}`);
-  const spec = methodSpec(versionOf(state), method);
+  const spec = specOf(state, versionOf(state), method);
   if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, o.role)) return refuse(`${method} is not a ${o.role} notification in ${versionOf(state)}`);
   const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, o.role);
   if (missing !== null) return refuse(`cannot send ${method}: capability ${missing} was not declared`);

@@ -30,6 +30,7 @@ import { jsonCopy } from "../jsonrpc/safe-json.js";
 import { ErrorCode, thrownMessage } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import { LEGACY_VERSIONS } from "../model/versions.js";
+import { declaredMethodsProblem, type DeclaredMethod, type DeclaredMethods } from "../model/methods.js";
 import { applyChange, changeOf, endSubscription, endSubscriptions } from "../modern/server.js";
 import { abandonTaskRequest, cancelOutbound, stopWaiting } from "./cancellation.js";
 import { open, renewed, startInitialize } from "./handshake.js";
@@ -84,7 +85,31 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
   };
   if (o.era !== undefined) resolved.era = o.era;
   if (o.instructions !== undefined) resolved.instructions = o.instructions;
+  const declared = declaredMethodsOf(o.extensionMethods);
+  if (declared !== undefined) resolved.extensionMethods = declared;
   return resolved;
+}
+
+/** Declarations already read, by the object they were given in (an HTTP server makes a session per modern request). */
+const declarationsRead = new WeakMap<object, DeclaredMethods | undefined>();
+
+/**
+ * A frozen copy of the well-formed declarations of `methods` (undefined for none): one that
+ * could be read two ways is left out, never misread. Frozen, so sessions share it safely.
+ */
+function declaredMethodsOf(methods: unknown): DeclaredMethods | undefined {
+  if (typeof methods !== "object" || methods === null) return undefined;
+  if (declarationsRead.has(methods)) return declarationsRead.get(methods);
+  const kept: Record<string, DeclaredMethod> = {};
+  let any = false;
+  for (const [method, d] of Object.entries(methods)) {
+    if (declaredMethodsProblem({ [method]: d }) !== null) continue;
+    kept[method] = Object.freeze({ kind: (d as DeclaredMethod).kind, from: (d as DeclaredMethod).from });
+    any = true;
+  }
+  const read = any ? Object.freeze(kept) : undefined;
+  declarationsRead.set(methods, read);
+  return read;
 }
 
 /** A time option: a finite number of ms >= 0, else `fallback`. */

@@ -17,7 +17,7 @@
 import type { JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import type { TaskProgressToken } from "./task-progress.js";
-import type { Side } from "../model/methods.js";
+import type { DeclaredMethods, Side } from "../model/methods.js";
 import type { LegacyVersion, ModernVersion, ProtocolVersion } from "../model/versions.js";
 import type { SubscriptionFilter } from "../modern/subscriptions.js";
 
@@ -124,13 +124,22 @@ export interface SessionOptions {
    * implementations SHOULD rate limit messages) (default 100; 0: no limit).
    */
   maxLogMessagesPerSecond?: number | undefined;
+  /**
+   * Methods an extension of the application's adds (draft `basic/versioning`, "Extension
+   * Negotiation"), by name: `{ "com.example/search": { kind: "request", from: "client" } }`.
+   * The session sends and accepts them like the protocol's own, in the phases those are
+   * allowed in, holding them to JSON-RPC's shape only (params and result objects); an
+   * undeclared method is still refused (`-32601`). A name of the protocol's, or one that
+   * begins with `rpc.`, cannot be declared (such an entry is left out).
+   */
+  extensionMethods?: DeclaredMethods | undefined;
 }
 
 /**
  * Options with every default filled in: what the state actually holds. (Not `Required<…>`:
  * for a consumer compiled with `exactOptionalPropertyTypes` it keeps the options' `| undefined`.)
  */
-export type ResolvedOptions = { [K in keyof Omit<SessionOptions, "instructions" | "era">]-?: Exclude<SessionOptions[K], undefined> } & { instructions?: string; era?: "legacy" | "modern" };
+export type ResolvedOptions = { [K in keyof Omit<SessionOptions, "instructions" | "era" | "extensionMethods">]-?: Exclude<SessionOptions[K], undefined> } & { instructions?: string; era?: "legacy" | "modern"; extensionMethods?: DeclaredMethods };
 
 /** What the peer told us about itself during initialization. */
 export interface PeerInfo {

@@ -68,6 +68,8 @@ export async function serve(features: ClientFeatures, method: string, params: Js
     case "roots/list":
       if (h.roots !== undefined) return { roots: await h.roots(ctx) };
       break;
+    default:
+      if (features.options.fallback !== undefined) return features.options.fallback(method, params, ctx);
   }
   throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${echoed(method)}` });
 }

@@ -13,7 +13,7 @@
  */
 import type { Clock } from "../../driver/clock.js";
 import type { Callback } from "../../driver/listener.js";
-import type { RequestContext, RequestOptions } from "../../driver/endpoint.js";
+import type { RequestContext, RequestHandler, RequestOptions } from "../../driver/endpoint.js";
 import type { JsonObject, JsonValue } from "../../jsonrpc/types.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
 import type { JsonSchemaValidator } from "../../schema/json-schema.js";
@@ -41,6 +41,11 @@ export interface McpClientOptions {
   /** Capabilities merged over the derived ones, key by key (e.g. `{ elicitation: { form: {}, url: {} } }`); a value typed with either version's `ClientCapabilities` of the schema will do. */
   capabilities?: ClientCapabilities | undefined;
   handlers?: ClientHandlers | undefined;
+  /**
+   * Serves the server's requests no handler does (default: `-32601` Method not found):
+   * those of the application's extensions, declared in `session.extensionMethods`.
+   */
+  fallback?: RequestHandler | undefined;
   /** Session settings (versions, default timeout, limits). */
   session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions"> | undefined;
   /** The endpoint's clock (default: the system clock). */
@@ -85,7 +90,7 @@ export interface McpClientOptions {
 }
 
 /** The options of McpClient (McpClientCore's are the same, with a narrower `receiveTasks`). */
-export const CLIENT_OPTION_NAMES = /* @__PURE__ */ knownNames<McpClientOptions>()(["capabilities", "handlers", "session", "clock", "onError", "onEvent", "tasks", "receiveTasks", "jsonSchema", "elicitationForms"]);
+export const CLIENT_OPTION_NAMES = /* @__PURE__ */ knownNames<McpClientOptions>()(["capabilities", "handlers", "fallback", "session", "clock", "onError", "onEvent", "tasks", "receiveTasks", "jsonSchema", "elicitationForms"]);
 
 /** The handlers a client can have: each one makes the client declare its capability. */
 const HANDLER_NAMES = /* @__PURE__ */ knownNames<ClientHandlers>()(["sampling", "elicitation", "roots"]);

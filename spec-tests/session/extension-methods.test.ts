@@ -1,0 +1,35 @@
+// The kernel's side of extension methods (`extensionMethods`, declared in the session options).
+// Spec: draft basic/versioning "Extension Negotiation" (methods beyond the core protocol);
+// 2025-11-25 basic/index (an unknown method is -32601).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Pair, sendsOf } from "../harness/pair.js";
+import { createSession, step } from "../../src/session/session.js";
+import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import type { SessionState } from "../../src/session/types.js";
+
+const DECLARED = { "com.example/search": { kind: "request", from: "client" }, "notifications/com.example/done": { kind: "notification", from: "server" } } as const;
+
+test("session: a declared request reaches the application and its answer goes back; the state, declarations included, is plain JSON that restores to the same behaviour", () => {
+  const p = new Pair({ extensionMethods: DECLARED }, { extensionMethods: DECLARED });
+  p.handshake();
+  const snapshot = JSON.parse(JSON.stringify(p.server)) as SessionState;
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { found: req.params?.q ?? null });
+  const id = p.request("client", "com.example/search", { q: "x" });
+  p.run();
+  assert.deepEqual(p.of("client", "response").find((r) => r.id === id)?.result, { found: "x" });
+  const restored = step(snapshot, { type: "receive", now: 1, data: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "com.example/search", params: { q: "y" } }) }).outputs;
+  assert.deepEqual(restored.map((o) => o.type), ["request"]);
+  assert.equal(sendsOf(step(snapshot, { type: "receive", now: 1, data: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "com.example/other" }) }).outputs)[0].error.code, ErrorCode.MethodNotFound);
+});
+
+test("session: the kernel never throws on malformed declarations: an entry that redefines the protocol's method or is malformed is left out, the rest kept", () => {
+  const state = createSession({
+    role: "server",
+    info: { name: "s", version: "1" },
+    capabilities: {},
+    extensionMethods: { "tools/call": { kind: "request", from: "client" }, "x/y": { kind: "call" }, "com.example/ok": { kind: "request", from: "both" } } as never,
+  });
+  assert.deepEqual(state.options.extensionMethods, { "com.example/ok": { kind: "request", from: "both" } });
+  assert.equal(createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: {}, extensionMethods: { "rpc.x": { kind: "request", from: "client" } } as never }).options.extensionMethods, undefined);
+});
