@@ -10,8 +10,8 @@ import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import { connect, type Socket } from "node:net";
 import { ManualClock } from "../../src/driver/clock.js";
-import { serveNode, WRITE_STALL_MS, type FetchHandler } from "../../src/transports/http-node.js";
-import type { ServerResponse } from "node:http";
+import { serveNode, toNodeListener, WRITE_STALL_MS, type FetchHandler } from "../../src/transports/http-node.js";
+import { createServer, type ServerResponse } from "node:http";
 import { FAST_ENTRY, fastEntryOf, type HttpRequestView } from "../../src/transports/http-view.js";
 import { call, deferred, initializeMessage, makeHandler, messages, postHeaders, SseReader, Tools, until } from "./helpers.js";
 import { modernHandler, modernHeaders, modernRequest } from "./modern-helpers.js";
@@ -325,6 +325,43 @@ test("node bridge (draft streamable-http, Cancellation: the server MUST treat a 
     } finally {
       tools.release();
       await srv.close();
+    }
+  }
+});
+
+test("node bridge (2025-11-25 basic/transports, Streamable HTTP: every message a POST body): behind a middleware that read the body first (express.json() and the like), the body it left in req.body is the message, through the fast entry and the general path; one that left none gets 400 naming why, never a wait for bytes that will not come (the timeout turns that wait into a failure)", { timeout: 30_000 }, async () => {
+  const { handler } = makeHandler();
+  const general: FetchHandler = (req) => handler(req);
+  for (const [label, inner] of [["fast entry", handler], ["general path", general]] as const) {
+    const listener = toNodeListener(inner);
+    let keep: "json" | "text" | "nothing" = "json";
+    // What a body parser does: read the stream to its end, leave the parse in req.body.
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        if (keep === "json" && text !== "") (req as { body?: unknown }).body = JSON.parse(text);
+        else if (keep === "text") (req as { body?: unknown }).body = text;
+        listener(req, res);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    try {
+      const init = await fetch(url, { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage(V)) });
+      assert.equal(init.status, 200, label);
+      assert.match(await init.text(), /"protocolVersion":"2025-11-25"/, label);
+      keep = "text";
+      const again = await fetch(url, { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage(V)) });
+      assert.equal(again.status, 200, `${label}: a string body`);
+      await again.body?.cancel();
+      keep = "nothing";
+      const lost = await fetch(url, { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage(V)) });
+      assert.equal(lost.status, 400, label);
+      assert.match((await lost.json()).error.message, /already read before this handler/, label);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   }
 });
