@@ -90,10 +90,14 @@ test("tools.mdx Error Handling: a failing tool is a tool execution error, a resu
   assert.deepEqual(await client.callTool("async-boom"), { content: [{ type: "text", text: "plain string" }], isError: true });
 });
 
-test("tools.mdx Error Handling: a tool throwing a ProtocolError answers with that JSON-RPC error (server errors are protocol errors)", async () => {
+test("tools.mdx Error Handling: a tool throwing a ProtocolError (built from the error object or from code, message and data) answers with that JSON-RPC error (server errors are protocol errors)", async () => {
   const { client } = await connect((s) => {
     s.tool("strict", {}, () => {
       throw new ProtocolError({ code: ErrorCode.InternalError, message: "server fault", data: { why: 1 } });
+    });
+    // The official SDKs' spelling: code, message, data.
+    s.tool("parts", {}, () => {
+      throw new ProtocolError(ErrorCode.InvalidParams, "no such region", { region: "mars" });
     });
     s.tool("url", {}, () => {
       throw new McpError({ code: ErrorCode.UrlElicitationRequired, message: "visit the URL first", data: { elicitations: [{ mode: "url", elicitationId: "e1", url: "https://example.com/auth", message: "Sign in" }] } });
@@ -106,6 +110,8 @@ test("tools.mdx Error Handling: a tool throwing a ProtocolError answers with tha
   assert.ok(e instanceof McpError);
   assert.equal(e.code, ErrorCode.InternalError);
   assert.deepEqual(e.data, { why: 1 });
+  const parts = await rejection(client.callTool("parts"));
+  assert.deepEqual([parts.code, parts.message, parts.data], [ErrorCode.InvalidParams, "no such region", { region: "mars" }]);
   // 2025-11-25 client/elicitation: -32042 is the answer to the request that needs the URL elicitation.
   assert.equal((await rejection(client.callTool("url"))).code, ErrorCode.UrlElicitationRequired);
   // Any other McpError (typically a failed request the tool made) means the tool failed.

@@ -24,11 +24,15 @@ import { refuseMisspelledOptions, shownValue } from "../option-names.js";
 
 /**
  * Thrown by a tool to answer `tools/call` with this JSON-RPC error rather than an
- * `isError` result (every other error a tool throws becomes such a result).
+ * `isError` result (every other error a tool throws becomes such a result). Built from the
+ * error object, or from its parts: `new ProtocolError(code, message, data)`, as the
+ * official SDKs spell it.
  */
 export class ProtocolError extends McpError {
-  constructor(error: { code: number; message: string; data?: unknown }) {
-    super(error);
+  constructor(error: { code: number; message: string; data?: unknown });
+  constructor(code: number, message: string, data?: unknown);
+  constructor(error: { code: number; message: string; data?: unknown } | number, message?: string, data?: unknown) {
+    super(typeof error !== "number" ? error : data === undefined ? { code: error, message: message ?? "" } : { code: error, message: message ?? "", data });
     this.name = "ProtocolError";
   }
 }
