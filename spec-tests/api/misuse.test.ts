@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { McpServer, McpServerCore } from "../../src/api/server.js";
 import { McpClient, McpClientCore } from "../../src/api/client.js";
 import { hmacRequestState } from "../../src/driver/request-state.js";
-import { CLIENT, SERVER } from "./setup.js";
+import { CLIENT, SERVER, connect, rejection } from "./setup.js";
 
 const BAD_SESSIONS: [unknown, RegExp][] = [
   [{ keepAliveMs: "100" }, /session\.keepAliveMs must be a finite number of milliseconds >= 0 \(got "100"\)/],
@@ -162,4 +162,14 @@ test("httpClientTransport: headers given as a Headers or a Map are sent (Object.
     assert.equal(sent?.get("authorization"), "Bearer h", headers.constructor.name);
     t.close();
   }
+});
+
+test("call options: a misspelled one (timeout, onprogress: the official SDKs' names) rejects the call with a TypeError naming the one meant, instead of a call with no timeout or no progress; other unknown names are left alone", async () => {
+  const c = await connect((s) => s.tool("echo", {}, () => ({ content: [] })));
+  const timeout = await rejection(c.client.callTool("echo", {}, { timeout: 50 } as never));
+  assert.ok(timeout instanceof TypeError);
+  assert.equal(timeout.message, 'call options: unknown option "timeout"; did you mean "timeoutMs"?');
+  assert.equal((await rejection(c.client.request("tools/list", {}, { onprogress: () => {} } as never))).message, 'call options: unknown option "onprogress"; did you mean "onProgress"?');
+  assert.equal(c.sent("client", "tools/call").length, 0, "nothing went out");
+  assert.deepEqual((await c.client.callTool("echo", {}, { timeoutMs: 1000, tag: "mine" } as never)).content, []);
 });

@@ -61,7 +61,7 @@ import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { TaskRuntime } from "./tasks.js";
 import { sessionOwner } from "./tasks-server.js";
 import type { Transport } from "./transport.js";
-import { CLIENT_OPTION_NAMES, checkHandlers, type CallOptions, type McpClientCoreOptions, type McpClientOptions } from "./client/options.js";
+import { CALL_OPTION_NAMES, CLIENT_OPTION_NAMES, checkHandlers, type CallOptions, type McpClientCoreOptions, type McpClientOptions } from "./client/options.js";
 import { relatedResult, serve, type ClientFeatures } from "./client/features.js";
 import { ClientSubscriptions, type Subscription, type SubscriptionListener } from "./client/subscriptions.js";
 import { checkTaskResult, clientTasks, endWaits, mayCreateTask, rememberTask, waitForTaskResult, type ClientTasks } from "./client/tasks.js";
@@ -311,6 +311,14 @@ export class McpClientCore {
   /** {@link request}; `onId` hears the id the request goes out with, before any answer can come. */
   private issue(method: string, params: JsonObject | undefined, options: CallOptions | undefined, onId?: (id: RequestId) => void): Promise<JsonObject> {
     if (this.endpoint === undefined) return notConnected();
+    if (options !== undefined) {
+      // A misspelled option (`timeout`, `onprogress`: the official SDKs' names) would be ignored: no timeout, no progress.
+      try {
+        refuseMisspelledOptions("call options", options, CALL_OPTION_NAMES);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
     if (isModernVersion(this.version) && this.undeclaredByServer(method)) {
       const asking = this.rediscover(options);
       if (asking !== undefined) return asking.then(() => this.send(method, params, options, onId));

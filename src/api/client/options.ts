@@ -129,3 +129,6 @@ export interface McpClientCoreOptions extends Omit<McpClientOptions, "receiveTas
 
 /** Per-call options: cancellation, timeout, progress, and (2026-07-28) the log level the call asks for. */
 export type CallOptions = Omit<RequestOptions, "related">;
+
+/** The options of a call, for its misspelling check. */
+export const CALL_OPTION_NAMES = /* @__PURE__ */ knownNames<CallOptions>()(["timeoutMs", "signal", "onProgress", "logLevel"]);
