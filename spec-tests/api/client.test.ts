@@ -11,6 +11,9 @@ import { ManualClock } from "../../src/driver/clock.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
 import { attach } from "../../src/api/connection.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
+import { serveNode } from "../../src/transports/http-node.js";
 
 const ok = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 
@@ -278,4 +281,36 @@ test("draft basic/patterns/subscriptions, Graceful Closure: McpServer.close() an
     assert.deepEqual(await listen, { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": ids[i], "io.modelcontextprotocol/serverInfo": SERVER } });
   }
   await closed.promise;
+});
+
+// draft basic/versioning ("A server that wishes to support both legacy clients … and modern
+// clients … MAY implement both behaviors"; Compatibility Matrix: a dual-era server works
+// with modern and legacy clients alike).
+test("basic/versioning: an McpServer given no versions is dual-era: a 2026-07-28 client, a 2025-11-25 one and a 2025-03-26 one are each served in their version, over memory and over HTTP; a client given none speaks the 2025 versions without probing", async () => {
+  const build = () => {
+    const server = new McpServer(SERVER);
+    server.tool("era", {}, (_args, ctx) => ({ content: [{ type: "text", text: ctx.protocolVersion ?? "none" }] }));
+    return server;
+  };
+  for (const versions of [["2026-07-28"], ["2025-11-25"], ["2025-03-26"]] as const) {
+    const c = await connect(build(), { session: { versions: [...versions] } });
+    assert.equal(c.client.protocolVersion, versions[0]);
+    assert.deepEqual((await c.client.callTool("era")).content, [{ type: "text", text: versions[0] }]);
+    c.client.close();
+  }
+  const plain = await connect(build());
+  assert.equal(plain.client.protocolVersion, "2025-11-25");
+  assert.equal(plain.sent("client", "server/discover").length, 0, "no probe");
+  const server = build();
+  const srv = await serveNode(createHttpHandler({ path: "/mcp", createSession: server.httpSession() }), { port: 0, host: "127.0.0.1" });
+  try {
+    for (const versions of [["2026-07-28"], ["2025-11-25"]] as const) {
+      const client = new McpClient(CLIENT, { session: { versions: [...versions] } });
+      await client.connect(httpClientTransport(`${srv.url}/mcp`));
+      assert.deepEqual((await client.callTool("era")).content, [{ type: "text", text: versions[0] }], `HTTP ${versions[0]}`);
+      await client.close();
+    }
+  } finally {
+    await srv.close();
+  }
 });

@@ -47,6 +47,7 @@
  * checks what list methods return and pages it; `errors.ts` holds {@link ProtocolError}
  * and the error helpers they share.
  */
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from "../model/versions.js";
 import { systemClock, type Clock } from "../driver/clock.js";
 import { McpError, type Endpoint, type RequestContext, type RequestHandler } from "../driver/endpoint.js";
 import { hmacRequestState, type RequestStateCodec } from "../driver/request-state.js";
@@ -166,7 +167,11 @@ export interface McpServerOptions {
    * never reach it.
    */
   intercept?: Callback<(method: string, params: JsonObject | undefined, ctx: RequestContext, next: () => Promise<JsonObject> | JsonObject) => Promise<JsonObject> | JsonObject> | undefined;
-  /** Session settings for {@link McpServer.connect} (versions, timeouts, limits). */
+  /**
+   * Session settings for {@link McpServer.connect} and `httpSession` (versions, timeouts,
+   * limits). `versions` defaults to every version this kernel speaks: the server is
+   * dual-era (draft `basic/versioning`), serving 2026-07-28 requests and 2025-era sessions.
+   */
   session?: Omit<Partial<SessionOptions>, "role" | "info" | "capabilities" | "instructions"> | undefined;
   /**
    * The clock of {@link McpServer.connect}'s endpoints (default: the system clock). A clock
@@ -325,6 +330,8 @@ export class McpServerCore {
   private readonly mrtr: InputRequiredBridge;
   /** The server's tasks: created by task-augmented tool calls, read by `tasks/*` requests (none without a runtime). */
   readonly tasks: TaskRuntime | undefined;
+  /** The versions its sessions speak: `session.versions`, by default every one (both eras, draft `basic/versioning`). */
+  private readonly versions: ProtocolVersion[];
 
   constructor(
     readonly info: ServerInfo,
@@ -352,7 +359,8 @@ export class McpServerCore {
     // Every initialize result (and 2026-07-28 result) carries this serverInfo: one the
     // schema's Implementation refuses (an icon `src` without a scheme: `format: uri`)
     // would make clients refuse the server, so it is refused here, naming the field.
-    const issues = implementationIssues("server", serverInfoOf(info), options.session?.versions);
+    this.versions = options.session?.versions ?? [...PROTOCOL_VERSIONS];
+    const issues = implementationIssues("server", serverInfoOf(info), this.versions);
     if (issues) throw new TypeError(`invalid server info: ${issuesText(issues)}`);
     if (info.instructions !== undefined && typeof info.instructions !== "string") throw new TypeError("invalid server info: /instructions: must be a string");
     this.tasks = options.tasks;
@@ -382,7 +390,7 @@ export class McpServerCore {
   tool<const S extends JsonSchemaObject>(name: string, config: ToolConfigOf<S>, handler: ToolHandler<ArgumentsOf<S>>): Unregister;
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister;
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister {
-    const entry = toolEntry(this.tools, this.options.session?.versions, this.schema, this.tasks !== undefined, this.nextSeq, name, config, handler);
+    const entry = toolEntry(this.tools, this.versions, this.schema, this.tasks !== undefined, this.nextSeq, name, config, handler);
     this.tools.set(name, entry);
     this.served |= TOOLS;
     this.listChanged(TOOLS);
@@ -395,7 +403,7 @@ export class McpServerCore {
 
   /** Registers a static resource at `uri`. Throws when the URI is taken. */
   resource(uri: string, config: ResourceConfig, reader: ResourceReader): Unregister {
-    const entry = resourceEntry(this.resources, this.options.session?.versions, this.nextSeq, uri, config, reader);
+    const entry = resourceEntry(this.resources, this.versions, this.nextSeq, uri, config, reader);
     this.resources.set(uri, entry);
     this.served |= RESOURCES;
     this.listChanged(RESOURCES);
@@ -413,7 +421,7 @@ export class McpServerCore {
    * (`{a}{b}`; see `uri-template.ts`).
    */
   resourceTemplate(uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader): Unregister {
-    const entry = templateEntry(this.templates, this.options.session?.versions, this.nextSeq, uriTemplate, config, reader);
+    const entry = templateEntry(this.templates, this.versions, this.nextSeq, uriTemplate, config, reader);
     const { list } = entry;
     this.templates.set(uriTemplate, entry);
     if (list !== undefined) this.listers++;
@@ -437,7 +445,7 @@ export class McpServerCore {
   prompt<const L extends readonly PromptArgument[]>(name: string, config: PromptConfigOf<L>, getter: PromptGetter<PromptArgumentsOf<L>>): Unregister;
   prompt(name: string, config: PromptConfig, getter: PromptGetter): Unregister;
   prompt(name: string, config: PromptConfig | PromptConfigOf<readonly PromptArgument[]>, getter: PromptGetter): Unregister {
-    const entry = promptEntry(this.prompts, this.options.session?.versions, this.nextSeq, name, config as PromptConfig, getter);
+    const entry = promptEntry(this.prompts, this.versions, this.nextSeq, name, config as PromptConfig, getter);
     this.prompts.set(name, entry);
     this.served |= entry.complete === undefined ? PROMPTS : PROMPTS | COMPLETIONS;
     this.listChanged(PROMPTS);
@@ -499,7 +507,7 @@ export class McpServerCore {
     const { instructions } = this.info;
     // Not a spread: Node 20's V8 leaves its fast path for a spread followed by more fields,
     // and this runs for every modern HTTP request.
-    const options: SessionOptions = Object.assign({}, this.options.session, { role: "server" as const, info: serverInfoOf(this.info), capabilities: this.capabilities });
+    const options: SessionOptions = Object.assign({}, this.options.session, { role: "server" as const, info: serverInfoOf(this.info), capabilities: this.capabilities, versions: this.versions });
     if (instructions !== undefined) options.instructions = instructions;
     return options;
   }
