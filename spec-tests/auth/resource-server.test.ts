@@ -229,3 +229,21 @@ test("basic/authorization + basic/transports (HTTP error status for input the se
   assert.equal((await post("x".repeat(101))).status, 413);
   assert.deepEqual(await (await post("x".repeat(100))).json(), { length: 100 });
 });
+
+test("basic/authorization Token Handling (expired tokens get 401): against a clock that reads a real date, a verifier's expiresAt in seconds (a JWT's exp, as the official SDKs' verifiers give it) is read as seconds; in milliseconds, as milliseconds", async () => {
+  const NOW = Date.UTC(2026, 11, 7); // ms
+  const answers: Record<string, VerifiedToken> = {
+    "seconds-ahead": { scopes: ["mcp"], audience: MCP, expiresAt: NOW / 1000 + 3600 },
+    "seconds-past": { scopes: ["mcp"], audience: MCP, expiresAt: NOW / 1000 - 1 },
+    "ms-ahead": { scopes: ["mcp"], audience: MCP, expiresAt: NOW + 3600_000 },
+    "ms-past": { scopes: ["mcp"], audience: MCP, expiresAt: NOW - 1 },
+  };
+  const guarded = protectedResource(async () => Response.json({ jsonrpc: "2.0", id: 1, result: {} }), {
+    resource: MCP,
+    authorizationServers: ["http://as.test"],
+    verifyToken: async (t) => answers[t],
+    now: () => NOW,
+  });
+  const status = async (token: string) => (await guarded(new Request(MCP, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" }))).status;
+  assert.deepEqual(await Promise.all(Object.keys(answers).map(status)), [200, 401, 200, 401]);
+});

@@ -24,7 +24,12 @@ export interface VerifiedToken {
    * introspection answer). The wrapper rejects a token not issued for this server.
    */
   audience: string | string[];
-  /** Expiry, in milliseconds since the epoch; checked against the injected clock. */
+  /**
+   * Expiry, in milliseconds since the epoch; checked against the injected clock. Against a
+   * clock that reads a date after 1973, a value below 10^11 (before 1973 in milliseconds)
+   * is read as seconds, as a JWT's `exp` and the official SDKs' verifiers give it: taken as
+   * milliseconds, every such token had expired.
+   */
   expiresAt?: number;
   /** Who the token speaks for; handed to the inner handler through {@link authInfo}. */
   subject?: string;
@@ -156,7 +161,8 @@ export function protectedResource(
     }
     // A verifier's answer of the wrong shape (no scopes list, no audience) verifies nothing either.
     if (!isVerifiedToken(verified)) return reject(origin, 401, "invalid_token", "the access token is invalid", options.scopesSupported);
-    if (verified.expiresAt !== undefined && verified.expiresAt <= now()) return reject(origin, 401, "invalid_token", "the access token has expired", options.scopesSupported);
+    const at = now();
+    if (verified.expiresAt !== undefined && expiryMs(verified.expiresAt, at) <= at) return reject(origin, 401, "invalid_token", "the access token has expired", options.scopesSupported);
     // RFC 8707 §2 / draft "Token Handling": the token MUST have been issued for this server.
     const audiences = Array.isArray(verified.audience) ? verified.audience : [verified.audience];
     if (!audiences.some((aud) => namesResource(aud, resource))) return reject(origin, 401, "invalid_token", "the access token was not issued for this resource", options.scopesSupported);
@@ -174,6 +180,14 @@ export function protectedResource(
     authInfos.set(request, { token: verified, scopes: verified.scopes });
     return handler(request);
   };
+}
+
+/** Below this, an `expiresAt` is in seconds (10^11 ms is March 1973; 10^11 s, the year 5138). */
+const SECONDS_BELOW = 1e11;
+
+/** A verifier's `expiresAt` in milliseconds, given the clock's reading (a test's clock near 0 takes it as given). */
+function expiryMs(expiresAt: number, now: number): number {
+  return expiresAt < SECONDS_BELOW && now >= SECONDS_BELOW ? expiresAt * 1000 : expiresAt;
 }
 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
