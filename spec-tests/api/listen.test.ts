@@ -346,3 +346,32 @@ test("McpClient.listen over Streamable HTTP with readIdleMs (README When the ser
   client.close();
   handler.close();
 });
+
+test("McpClient.listen (2025-11-25 server/resources; draft subscriptions: the acknowledgment lists the subset the server agreed to honour): in a legacy session, a URI whose resources/subscribe the server refuses (an error it answers) is left out of the acknowledged filter and the rest stands; a subscribe that fails for any other reason (the connection) still fails the listen", async () => {
+  const { server, handler } = libraryOverHttp();
+  let cut = false;
+  const client = new McpClient(CLIENT);
+  // The GET stream carries the updates (they relate to no request).
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", {
+    fetch: async (url, init) => {
+      const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { id?: number; method?: string; params?: { uri?: string } }) : undefined;
+      if (body?.method === "resources/subscribe" && body.params?.uri === "file:///refused") {
+        if (cut) throw new TypeError("fetch failed");
+        return Response.json({ jsonrpc: "2.0", id: body.id, error: { code: -32601, message: "Method not found" } });
+      }
+      return handler(new Request(url, init));
+    },
+  }));
+  const heard = recorder();
+  const sub = await client.listen({ toolsListChanged: true, resourceSubscriptions: ["file:///a", "file:///refused", "file:///b"] }, heard.fn);
+  assert.deepEqual(sub.acknowledged, { toolsListChanged: true, resourceSubscriptions: ["file:///a", "file:///b"] });
+  server.notifyResourceUpdated("file:///b");
+  for (let turn = 0; turn < 100 && heard.heard.length === 0; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+  assert.deepEqual(heard.heard, ["notifications/resources/updated file:///b"]);
+  cut = true;
+  const failed = await rejection(client.listen({ resourceSubscriptions: ["file:///refused"] }, () => {}));
+  assert.notEqual(failed.fromPeer, true);
+  sub.close();
+  client.close();
+  handler.close();
+});

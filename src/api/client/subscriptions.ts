@@ -143,24 +143,37 @@ export class ClientSubscriptions {
     }
     // Not the caller's signal: a subscribe another subscription may share is not this one's to cancel (its abort ends this subscription alone).
     const bounds = { timeoutMs: options?.timeoutMs };
+    const refused = new Set<string>();
     try {
       for (const uri of uris) {
         if (over !== undefined) break;
         const entry = this.hold(uri, bounds);
         held.push([uri, entry]);
         entry.ends.add(end);
-        await entry.subscribed;
+        try {
+          await entry.subscribed;
+        } catch (e) {
+          // The server's own refusal of one URI (an error it answered) leaves that URI out of
+          // what is acknowledged, as a modern server leaves out what it will not honour; the
+          // rest stands. Anything else (the connection, a timeout) fails the listen.
+          if (!(e instanceof McpError && e.fromPeer)) throw e;
+          held.pop();
+          entry.ends.delete(end);
+          this.release(uri, entry);
+          refused.add(uri);
+        }
       }
     } catch (e) {
       end(`resources/subscribe failed: ${thrownMessage(e)}`);
       throw e;
     }
     if (over !== undefined) throw new McpError({ code: signal?.aborted ? ErrorCode.RequestCancelled : ErrorCode.ConnectionClosed, message: over });
-    const watched = new Set(uris);
+    if (refused.size > 0) agreed.resourceSubscriptions = uris.filter((uri) => !refused.has(uri));
+    const watched = new Set(agreed.resourceSubscriptions ?? []);
     const pass = (method: string) => (params: JsonObject | undefined) => host.report(() => fn(method, params));
     for (const [key, method] of LIST_CHANGED) if (agreed[key] === true) stops.push(host.onNotification(method, pass(method)));
     const updated = pass(UPDATED);
-    if (uris.length > 0) stops.push(host.onNotification(UPDATED, (params) => typeof params?.uri === "string" && watched.has(params.uri) && updated(params)));
+    if (watched.size > 0) stops.push(host.onNotification(UPDATED, (params) => typeof params?.uri === "string" && watched.has(params.uri) && updated(params)));
     return { acknowledged: agreed, ended, close: () => end("closed by the client") };
   }
 
