@@ -96,6 +96,8 @@ test("misspelled option names (within two edits of a known one, ignoring case; o
     [() => new McpServer(SERVER).resourceTemplate("file:///{x}", { name: "x", complte: {} } as never, () => ({ contents: [] })), /did you mean "complete"\?/],
     [() => new McpServer(SERVER, { tasks: { defaultTtlMS: 5 } } as never), /TaskRuntime options: unknown option "defaultTtlMS"; did you mean "defaultTtlMs"\?/],
     [() => createHttpHandler({ createSession, eventStore: { maxEventPerStream: 5 } } as never), /createHttpHandler eventStore: unknown option "maxEventPerStream"; did you mean "maxEventsPerStream"\?/],
+    // The official SDKs' store of events (methods): it would be read as no limits, and never used.
+    [() => createHttpHandler({ createSession, eventStore: { storeEvent: async () => "1", replayEventsAfter: async () => "s" } } as never), /^createHttpHandler: eventStore takes the replay log's limits \(maxEventsPerStream, maxTotalSize, maxSessionSize, maxRetainedStreams\), not a store of your own \(it has storeEvent, replayEventsAfter\)/],
   ];
   for (const [build, message] of cases) assert.throws(build, (e: unknown) => e instanceof TypeError && message.test(e.message), String(message));
   // Not misspellings: a name far from every known one (an option of a newer release, an

@@ -58,7 +58,13 @@ const EVENT_STORE_NAMES = /* @__PURE__ */ knownNames<NonNullable<HttpHandlerOpti
 export function refuseMisreadOptions(options: HttpHandlerOptions): void {
   if (typeof options !== "object" || options === null) throw new TypeError("createHttpHandler takes an options object: createHttpHandler({ createSession: server.httpSession() })");
   refuseMisspelledOptions("createHttpHandler", options, OPTION_NAMES);
-  if (typeof options.eventStore === "object" && options.eventStore !== null) refuseMisspelledOptions("createHttpHandler eventStore", options.eventStore, EVENT_STORE_NAMES);
+  if (typeof options.eventStore === "object" && options.eventStore !== null) {
+    refuseMisspelledOptions("createHttpHandler eventStore", options.eventStore, EVENT_STORE_NAMES);
+    // The official SDKs' event store is an object of methods (storeEvent, replayEventsAfter):
+    // here it would be read as no limits at all, the store it names never used.
+    const methods = Object.keys(options.eventStore).filter((k) => typeof (options.eventStore as Record<string, unknown>)[k] === "function");
+    if (methods.length > 0) throw new TypeError(`createHttpHandler: eventStore takes the replay log's limits (${EVENT_STORE_NAMES.join(", ")}), not a store of your own (it has ${methods.join(", ")}): the log is kept in this process`);
+  }
   if (typeof options.createSession !== "function") throw new TypeError("createHttpHandler: createSession must be a function (server.httpSession() makes one)");
   const o = options as unknown as Record<string, unknown>;
   refuseMisreadNumbers("createHttpHandler", options, NUMERIC_OPTIONS);
