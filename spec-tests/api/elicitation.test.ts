@@ -30,7 +30,7 @@ test("elicitation: content from the client's handler that does not match the for
   const c = await connect((s) => s.tool("ask", {}, asking(FORM)), { handlers: { elicitation: () => ({ action: "accept", content: { name: 42 as never } }) } });
   const got = textOf(await c.client.callTool("ask", {}));
   assert.equal(got.code, -32603);
-  assert.equal(got.message, "the elicitation handler's content does not match the requested schema");
+  assert.equal(got.message, "the elicitation handler's content does not match the requested schema: /name: must be a string");
   assert.equal(got.issues[0].path, "/name");
   const answer = c.wire.find((w) => w.from === "client" && w.message.id !== undefined && w.message.error !== undefined)!.message;
   assert.equal(answer.error.code, -32603, "the client answered with the error, not the content");
@@ -76,7 +76,7 @@ test("elicitation: a server checks what a client sends: content that does not ma
   for (let i = 0; i < 5 && replies.length < 2; i++) await settled();
   const got = JSON.parse(replies.find((r) => r.id === 1).result.content[0].text);
   assert.equal(got.code, -32603);
-  assert.equal(got.message, "the client's elicitation content does not match the requested schema");
+  assert.equal(got.message, "the client's elicitation content does not match the requested schema: /name: must be a string");
   assert.deepEqual(got.issues.map((i: any) => i.path), ["/name"]);
 });
 
