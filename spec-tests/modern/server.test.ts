@@ -88,12 +88,13 @@ test("basic/index: the server MUST NOT rely on undeclared capabilities — input
 
 test("mrtr: servers MUST NOT send input_required on other methods, and MUST include inputRequests or requestState", () => {
   const { rpc, feed } = server();
+  // Each refusal tells the client what was wrong, as any invalid result's does.
   rpc(1, "tools/list", { _meta: meta() });
-  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 1, result: { resultType: "input_required", requestState: "x" } }))[0].error.code, ErrorCode.InternalError);
+  assert.deepEqual(sendsOf(feed({ type: "respond", now: 0, id: 1, result: { resultType: "input_required", requestState: "x" } }))[0].error, { code: ErrorCode.InternalError, message: "the handler produced an invalid input_required result: servers MUST NOT send input_required on tools/list" });
   rpc(2, "tools/call", { _meta: meta(), name: "x" });
-  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 2, result: { resultType: "input_required" } }))[0].error.code, ErrorCode.InternalError);
+  assert.deepEqual(sendsOf(feed({ type: "respond", now: 0, id: 2, result: { resultType: "input_required" } }))[0].error, { code: ErrorCode.InternalError, message: "the handler produced an invalid input_required result: an input_required result MUST include inputRequests or requestState" });
   rpc(3, "tools/call", { _meta: meta(), name: "x" });
-  assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 3, result: { resultType: "input_required", inputRequests: { a: { method: "tools/list" } } } }))[0].error.code, ErrorCode.InternalError);
+  assert.deepEqual(sendsOf(feed({ type: "respond", now: 0, id: 3, result: { resultType: "input_required", inputRequests: { a: { method: "tools/list" } } } }))[0].error, { code: ErrorCode.InternalError, message: 'the handler produced an invalid input_required result: inputRequests.a: "tools/list" is not an input request' });
   rpc(4, "tools/call", { _meta: meta(), name: "x" });
   assert.equal(sendsOf(feed({ type: "respond", now: 0, id: 4, result: { resultType: "input_required", requestState: "only-state" } }))[0].result.requestState, "only-state");
 });
