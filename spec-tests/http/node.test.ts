@@ -334,7 +334,7 @@ test("node bridge (2025-11-25 basic/transports, Streamable HTTP: every message a
   const general: FetchHandler = (req) => handler(req);
   for (const [label, inner] of [["fast entry", handler], ["general path", general]] as const) {
     const listener = toNodeListener(inner);
-    let keep: "json" | "text" | "nothing" = "json";
+    let keep: "json" | "text" | "nothing" | "bigint" = "json";
     // What a body parser does: read the stream to its end, leave the parse in req.body.
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -343,6 +343,8 @@ test("node bridge (2025-11-25 basic/transports, Streamable HTTP: every message a
         const text = Buffer.concat(chunks).toString("utf8");
         if (keep === "json" && text !== "") (req as { body?: unknown }).body = JSON.parse(text);
         else if (keep === "text") (req as { body?: unknown }).body = text;
+        // A parser that keeps big integers exact leaves what JSON cannot write.
+        else if (keep === "bigint" && text !== "") (req as { body?: unknown }).body = { ...JSON.parse(text), id: 2n ** 64n };
         listener(req, res);
       });
     });
@@ -352,6 +354,9 @@ test("node bridge (2025-11-25 basic/transports, Streamable HTTP: every message a
       const init = await fetch(url, { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage(V)) });
       assert.equal(init.status, 200, label);
       assert.match(await init.text(), /"protocolVersion":"2025-11-25"/, label);
+      // A DELETE, drained by the middleware too, has no body to read: it still ends its session.
+      const ended = await fetch(url, { method: "DELETE", headers: postHeaders(init.headers.get("mcp-session-id")!) });
+      assert.equal(ended.status, 204, `${label}: DELETE`);
       keep = "text";
       const again = await fetch(url, { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage(V)) });
       assert.equal(again.status, 200, `${label}: a string body`);
@@ -360,6 +365,10 @@ test("node bridge (2025-11-25 basic/transports, Streamable HTTP: every message a
       const lost = await fetch(url, { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage(V)) });
       assert.equal(lost.status, 400, label);
       assert.match((await lost.json()).error.message, /already read before this handler/, label);
+      keep = "bigint";
+      const big = await fetch(url, { method: "POST", headers: postHeaders(), body: JSON.stringify(initializeMessage(V)) });
+      assert.equal(big.status, 400, `${label}: not a crash of the process`);
+      assert.match((await big.json()).error.message, /has no JSON form/, label);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

@@ -125,11 +125,11 @@ class Departure {
 }
 
 async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, url: URL, departure: Departure): Promise<void> {
-  const consumed = req.method === "GET" || req.method === "HEAD" ? undefined : consumedBody(req, Infinity);
+  const consumed = consumedBody(req, Infinity);
   if (consumed?.ok === false) return refuse(res, departure, consumed.status, consumed.reason);
   let response: Response;
   try {
-    response = await handler(toRequest(req, url, departure.signal, undefined));
+    response = await handler(toRequest(req, url, departure.signal, consumed?.bytes));
   } catch {
     return internalError(res, departure);
   }
@@ -230,14 +230,9 @@ function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Ui
   if (absolute) headers.set("host", url.host);
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
-  const consumed = body === undefined && method !== "GET" && method !== "HEAD" ? consumedBody(req, Infinity) : undefined;
   // (The body already read: a `BufferSource`, which the DOM typings spell with `ArrayBuffer`.)
-  if (body !== undefined && body !== null) init.body = body as Uint8Array<ArrayBuffer>;
-  else if (consumed !== undefined) {
-    // Read by a middleware before the bridge: what it parsed, or a body no one can read
-    // (an empty one, which the handler refuses as it refuses any body that is no message).
-    if (consumed.ok) init.body = consumed.bytes as Uint8Array<ArrayBuffer>;
-  } else if (body === undefined && method !== "GET" && method !== "HEAD") {
+  if (body !== undefined) init.body = body as Uint8Array<ArrayBuffer>;
+  else if (method !== "GET" && method !== "HEAD") {
     init.body = bodyStream(req);
     // Required by the Fetch API for a streamed request body.
     init.duplex = "half";
@@ -246,20 +241,26 @@ function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Ui
 }
 
 /**
- * The body of a message a middleware read before the bridge (Express's `express.json()`
- * and the like: the stream has ended, and no `data` or `end` will come, so reading it would
+ * The body of a POST a middleware read before the bridge (Express's `express.json()` and
+ * the like: the stream has ended, and no `data` or `end` will come, so reading it would
  * wait forever): the bytes of what the middleware left in `req.body` (a Buffer or string as
- * is, anything else as JSON), or a 400 naming the cause when it left nothing. Undefined
- * when the body is still there to be read.
+ * is, anything else as JSON), or a 400 naming the cause when it left nothing, or nothing
+ * with a JSON form (a BigInt, a cycle). Undefined when the body is still there to be read,
+ * and for other methods, whose bodies MCP does not read (a drained DELETE still ends its session).
  */
 function consumedBody(req: IncomingMessage, maxBytes: number): BodyResult | undefined {
-  if (!req.readableEnded) return undefined;
+  if (req.method !== "POST" || !req.readableEnded) return undefined;
   const parsed = (req as { body?: unknown }).body;
   let bytes: Uint8Array | undefined;
   if (parsed instanceof Uint8Array) bytes = parsed;
   else if (typeof parsed === "string") bytes = new TextEncoder().encode(parsed);
   else if (parsed !== undefined) {
-    const text = JSON.stringify(parsed) as string | undefined;
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(parsed) as string | undefined;
+    } catch {
+      return { ok: false, status: 400, reason: "the request body was already read before this handler, and the req.body it left has no JSON form" };
+    }
     if (text !== undefined) bytes = new TextEncoder().encode(text);
   }
   if (bytes === undefined) return { ok: false, status: 400, reason: "the request body was already read before this handler (a body-parsing middleware?), and it left no req.body" };
