@@ -8,6 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { connect, rawClient, rejection, SERVER } from "./setup.js";
+import { until } from "../http/helpers.js";
 import { McpClient, McpServer } from "../../src/api/index.js";
 import type { DeclaredMethods } from "../../src/model/methods.js";
 import { McpError } from "../../src/driver/endpoint.js";
@@ -39,6 +40,10 @@ function extensionServer(versions: readonly string[], heard: unknown[]): McpServ
     },
   });
   server.onNotification(HELLO, (params) => heard.push(params));
+  server.tool("announce", {}, (_args, ctx) => {
+    ctx.notify(INDEXED, { documents: 3 });
+    return { content: [] };
+  });
   server.tool("index", {}, async (_args, ctx) => {
     const confirmed = await ctx.request(CONFIRM, { what: "reindex" });
     ctx.notify(INDEXED, { documents: 3 });
@@ -67,8 +72,17 @@ test("extension methods (2025-11-25): declared on both sides, a client request, 
   assert.equal(bad.code, -32603);
 });
 
-test("extension methods (2026-07-28): a declared request of a modern client is served statelessly, its result stamped as every modern result is", async () => {
-  const c = await connect(extensionServer(["2026-07-28"], []), { session: { versions: ["2026-07-28"], extensionMethods: EXTENSION } });
+test("extension methods (2026-07-28): a declared request of a modern client is served statelessly, its result stamped as every modern result is; notifications go either way, the server's with the request it relates to", async () => {
+  const heard: unknown[] = [];
+  const indexed: unknown[] = [];
+  const c = await connect(extensionServer(["2026-07-28"], heard), { session: { versions: ["2026-07-28"], extensionMethods: EXTENSION } });
+  c.client.onNotification(INDEXED, (params) => indexed.push(params));
+  // Notifications go either way in 2026-07-28 (draft basic/index): the server's with the request it relates to.
+  await c.client.callTool("announce");
+  assert.deepEqual(indexed, [{ documents: 3 }]);
+  c.client.notify(HELLO, { from: "modern client" });
+  await until(() => heard.length > 0);
+  assert.deepEqual(heard, [{ from: "modern client" }]);
   const result = await c.client.request(SEARCH, { q: "draft" });
   assert.deepEqual(result.hits, ["draft 1", "draft 2"]);
   const answer = c.wire.find((w) => w.from === "server" && w.message.result?.hits !== undefined)!.message.result;
@@ -111,10 +125,11 @@ test("extension methods: a declaration that would redefine the protocol's method
 // 2025-11-25 basic/transports (Streamable HTTP: the session's requests and notifications
 // each way), draft basic/transports/streamable-http (every modern request a POST with its
 // Mcp-Method header; Mcp-Name only for the methods that name something).
-test("extension methods over Streamable HTTP, in both eras: the client's request, and in 2025-11-25 the server's request and notification on the call's stream", async () => {
+test("extension methods over Streamable HTTP, in both eras: the client's request and notification; the server's notification on a call's stream (and in 2025-11-25 its request)", async () => {
   for (const versions of [["2025-11-25"], ["2026-07-28"]] as const) {
     const indexed: unknown[] = [];
-    const server = extensionServer(versions, []);
+    const heard: unknown[] = [];
+    const server = extensionServer(versions, heard);
     const srv = await serveNode(createHttpHandler({ path: "/mcp", createSession: server.httpSession() }), { port: 0, host: "127.0.0.1" });
     const client = new McpClient({ name: "c", version: "1" }, { session: { versions: [...versions], extensionMethods: EXTENSION }, fallback: () => ({ ok: true }) });
     client.onNotification(INDEXED, (params) => indexed.push(params));
@@ -123,8 +138,14 @@ test("extension methods over Streamable HTTP, in both eras: the client's request
       assert.deepEqual((await client.request(SEARCH, { q: "http" })).hits, ["http 1", "http 2"], versions[0]);
       if (versions[0] === "2025-11-25") {
         assert.deepEqual((await client.callTool("index")).content, [{ type: "text", text: 'confirmed: {"ok":true}' }]);
-        assert.deepEqual(indexed, [{ documents: 3 }]);
+      } else {
+        // 2026-07-28 has no server-to-client requests: the notification rides on the call's stream.
+        assert.deepEqual((await client.callTool("announce")).content, []);
       }
+      assert.deepEqual(indexed, [{ documents: 3 }], versions[0]);
+      client.notify(HELLO, { from: versions[0] });
+      await until(() => heard.length > 0);
+      assert.deepEqual(heard, [{ from: versions[0] }], `${versions[0]}: the client's notification, on a POST of its own`);
     } finally {
       await client.close();
       await srv.close();
@@ -143,4 +164,30 @@ test("extension methods: a notification the client's session does not declare, o
     events.filter((e) => e.code === "notification-refused").map((e) => e.message),
     [`${HELLO} is not a client notification in 2025-11-25`, "notifications/cancelled is sent by the kernel; use the cancel or progress input"],
   );
+});
+
+// draft basic/versioning, Extension Negotiation: "If one party supports an extension but the
+// other does not, the supporting party MUST either revert to core protocol behavior or
+// reject the request with an appropriate error."
+test("extension methods tied to an extension (extension: id): sent only to a peer that declared capabilities.extensions[id], taken only when this side declared it; refused otherwise (-32601 naming the capability)", async () => {
+  const TIED: DeclaredMethods = { [SEARCH]: { kind: "request", from: "client", extension: "com.example/search" } };
+  const serve = (declares: boolean) =>
+    new McpServer(SERVER, {
+      session: { versions: ["2025-11-25"], extensionMethods: TIED },
+      capabilities: declares ? { extensions: { "com.example/search": {} } } : {},
+      fallback: () => ({ hits: [] }),
+    });
+  const agreed = await connect(serve(true), { session: { versions: ["2025-11-25"], extensionMethods: TIED } });
+  assert.deepEqual(await agreed.client.request(SEARCH, {}), { hits: [] });
+  const refused = await connect(serve(false), { session: { versions: ["2025-11-25"], extensionMethods: TIED } });
+  const local = await rejection(refused.client.request(SEARCH, {}));
+  assert.deepEqual([local.code, local.fromPeer], [ErrorCode.MethodNotFound, false]);
+  assert.match(local.message, /server\.extensions\.com\.example\/search/);
+  // A client that sends it anyway (it declares the method without the tie) is refused by the server.
+  const raw = rawClient(serve(false));
+  await raw.initialize("2025-11-25");
+  const answer = await raw.request(1, SEARCH, {});
+  assert.equal(answer.error.code, ErrorCode.MethodNotFound);
+  assert.throws(() => new McpServer(SERVER, { session: { extensionMethods: { "com.example/café": { kind: "request", from: "client" } } } }), /"com.example\/café": a method name is visible ASCII/);
+  assert.throws(() => new McpServer(SERVER, { session: { extensionMethods: { [SEARCH]: { kind: "request", from: "client", extension: "search" } } } }), /extension must be an extension identifier/);
 });

@@ -23,13 +23,20 @@ test("session: a declared request reaches the application and its answer goes ba
   assert.equal(sendsOf(step(snapshot, { type: "receive", now: 1, data: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "com.example/other" }) }).outputs)[0].error.code, ErrorCode.MethodNotFound);
 });
 
-test("session: the kernel never throws on malformed declarations: an entry that redefines the protocol's method or is malformed is left out, the rest kept", () => {
+test("session: the kernel never throws on malformed declarations: an entry that redefines the protocol's method, names no visible-ASCII method (it could not travel in Mcp-Method) or is malformed is left out, the rest kept", () => {
   const state = createSession({
     role: "server",
     info: { name: "s", version: "1" },
     capabilities: {},
-    extensionMethods: { "tools/call": { kind: "request", from: "client" }, "x/y": { kind: "call" }, "com.example/ok": { kind: "request", from: "both" } } as never,
+    extensionMethods: { "tools/call": { kind: "request", from: "client" }, "x/y": { kind: "call" }, "com.example/café": { kind: "request", from: "client" }, "com.example/ok": { kind: "request", from: "both" } } as never,
   });
-  assert.deepEqual(state.options.extensionMethods, { "com.example/ok": { kind: "request", from: "both" } });
+  assert.deepEqual({ ...state.options.extensionMethods }, { "com.example/ok": { kind: "request", from: "both" } });
   assert.equal(createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: {}, extensionMethods: { "rpc.x": { kind: "request", from: "client" } } as never }).options.extensionMethods, undefined);
+});
+
+test("session: a method named like one of Object's own (__proto__, constructor) is declared like any other, not lost to the prototype", () => {
+  const methods = JSON.parse('{"__proto__": {"kind": "request", "from": "client"}, "constructor": {"kind": "notification", "from": "server"}}');
+  const state = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: {}, extensionMethods: methods });
+  assert.deepEqual(Object.keys(state.options.extensionMethods!), ["__proto__", "constructor"]);
+  assert.equal(JSON.parse(JSON.stringify(state.options.extensionMethods)).__proto__.kind, "request");
 });

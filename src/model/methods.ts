@@ -301,10 +301,15 @@ export function methodSpec(version: ProtocolVersion, method: string): MethodSpec
  * methods of their own): a request or a notification, and who sends it. Declared in the
  * session options (`extensionMethods`), it is gated by the lifecycle as any method is,
  * and held to JSON-RPC's shape only: params an object (or none), a result an object.
+ * `extension` names the extension it belongs to: then it goes only to a peer that declared
+ * that extension (`capabilities.extensions[id]`), and is taken only when this side declared
+ * it ("If one party supports an extension but the other does not, the supporting party
+ * MUST either revert to core protocol behavior or reject the request").
  */
 export interface DeclaredMethod {
   readonly kind: "request" | "notification";
   readonly from: Side | "both";
+  readonly extension?: string | undefined;
 }
 
 /** Methods an application declares, by name (see {@link DeclaredMethod}). */
@@ -323,23 +328,48 @@ export function isProtocolMethod(method: string): boolean {
   return false;
 }
 
+/**
+ * Why `method` cannot be declared as `d`, or null. A name is visible ASCII (it travels in
+ * the `Mcp-Method` header of a modern HTTP request, which has no encoding for anything
+ * else) and is neither the protocol's nor one JSON-RPC reserves (`rpc.`).
+ */
+export function declaredMethodProblem(method: string, d: unknown): string | null {
+  const name = JSON.stringify(method);
+  if (!/^[\x21-\x7e]+$/.test(method)) return `${name}: a method name is visible ASCII (it is sent in the Mcp-Method header), and not empty`;
+  if (method.startsWith("rpc.")) return `${name}: JSON-RPC reserves names that begin with "rpc."`;
+  if (isProtocolMethod(method)) return `${name} is a method of the protocol, which a declaration cannot redefine`;
+  const { kind, from, extension } = (typeof d === "object" && d !== null ? d : {}) as { kind?: unknown; from?: unknown; extension?: unknown };
+  if (kind !== "request" && kind !== "notification") return `${name}: kind must be "request" or "notification"`;
+  if (from !== "client" && from !== "server" && from !== "both") return `${name}: from must be "client", "server" or "both"`;
+  if (extension !== undefined && (typeof extension !== "string" || !extension.includes("/"))) return `${name}: extension must be an extension identifier ("vendor-prefix/name")`;
+  return null;
+}
+
 /** Why `methods` cannot be a session's {@link DeclaredMethods}, naming the entry; null when it can. */
 export function declaredMethodsProblem(methods: unknown): string | null {
   if (typeof methods !== "object" || methods === null || Array.isArray(methods)) return "must be an object of method names to { kind, from }";
   for (const [method, d] of Object.entries(methods)) {
-    if (method === "" || method.startsWith("rpc.")) return `${JSON.stringify(method)}: JSON-RPC reserves names that begin with "rpc." (and a method needs a name)`;
-    if (isProtocolMethod(method)) return `${JSON.stringify(method)} is a method of the protocol, which a declaration cannot redefine`;
-    const { kind, from } = (d ?? {}) as { kind?: unknown; from?: unknown };
-    if (kind !== "request" && kind !== "notification") return `${JSON.stringify(method)}: kind must be "request" or "notification"`;
-    if (from !== "client" && from !== "server" && from !== "both") return `${JSON.stringify(method)}: from must be "client", "server" or "both"`;
+    const problem = declaredMethodProblem(method, d);
+    if (problem !== null) return problem;
   }
   return null;
 }
 
-/** The spec of a declared method: held to JSON-RPC's shape only, gated by no capability. */
+/** Specs made for declarations, by the declaration (a session's are frozen and shared): one per declaration, not per message. */
+const declaredSpecs = new WeakMap<DeclaredMethod, MethodSpec>();
+
+/** The spec of a declared method: held to JSON-RPC's shape only, gated by its extension when it names one. */
 export function declaredMethodSpec(method: string, d: DeclaredMethod): MethodSpec {
-  const request = d.kind === "request";
-  return { method, kind: d.kind, from: d.from, paramsType: null, resultType: request ? "Result" : null, validateParams: optionalObject, validateResult: request ? anyObject : null, capability: null, taskAugmentable: false, inputRequired: false };
+  let spec = declaredSpecs.get(d);
+  if (spec === undefined || spec.method !== method) {
+    const request = d.kind === "request";
+    // The receiver's extension, as the table holds a request's capability (a method sent both
+    // ways holds the client-to-server case; capabilityFor turns it for the server's sending).
+    const capability = d.extension === undefined ? null : Object.freeze({ side: d.from === "server" ? ("client" as const) : ("server" as const), path: `extensions.${d.extension}` });
+    spec = Object.freeze({ method, kind: d.kind, from: d.from, paramsType: null, resultType: request ? "Result" : null, validateParams: optionalObject, validateResult: request ? anyObject : null, capability, taskAugmentable: false, inputRequired: false });
+    declaredSpecs.set(d, spec);
+  }
+  return spec;
 }
 
 const flipped = new Map<MethodSpec, CapabilityRef>();

@@ -56,15 +56,18 @@ export function isParamsObject(params: unknown): params is JsonObject | undefine
   return params === undefined || (typeof params === "object" && params !== null && !Array.isArray(params));
 }
 
-/** Whether `side` sends the method (`spec.from`). */
 /** The spec of `method` in `version`: the protocol's, else one the session's options declare (`extensionMethods`). */
 export function specOf(state: SessionState, version: ProtocolVersion, method: string): MethodSpec | undefined {
-  const spec = methodSpec(version, method);
-  if (spec !== undefined) return spec;
+  return methodSpec(version, method) ?? declaredSpecOf(state, method);
+}
+
+/** The spec of `method` when the session's options declare it (`extensionMethods`), else undefined. */
+export function declaredSpecOf(state: SessionState, method: string): MethodSpec | undefined {
   const declared = state.options.extensionMethods;
   return declared !== undefined && Object.hasOwn(declared, method) ? declaredMethodSpec(method, declared[method]) : undefined;
 }
 
+/** Whether `side` sends the method (`spec.from`). */
 export function sentBy(spec: MethodSpec, side: Side): boolean {
   return spec.from === side || spec.from === "both";
 }

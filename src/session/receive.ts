@@ -26,7 +26,7 @@ import { echoed, ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { methodSpec } from "../model/methods.js";
 import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
-import { isLegacyVersion } from "../model/versions.js";
+import { isLegacyVersion, isModernVersion } from "../model/versions.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
@@ -37,7 +37,7 @@ import { receiveDiscoverResponse, receiveInitialize, receiveInitialized, receive
 import { gateAdmits, INBOUND_GATE } from "./lifecycle.js";
 import { countLog, logRoom } from "./logging.js";
 import { answerInput, failInput, receiveInputRequired } from "./mrtr.js";
-import { acceptsBatches, isParamsObject, isTaskAugmented, peerOf, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
+import { acceptsBatches, declaredSpecOf, isParamsObject, isTaskAugmented, peerOf, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
 import { progressTokenOf, receiveProgress } from "./progress.js";
 import { addInbound, internalRequest, refuseAtLimit, removeInbound, removeOutbound, sendError, sendErrorObject, sendResult } from "./requests.js";
 import { retainedStringIssues } from "./retained.js";
@@ -174,7 +174,11 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
   if (method === "notifications/initialized" && o.role === "server") return receiveInitialized(state, now, out);
   // Cancellation is per request, not per phase: a server takes it whatever the legacy phase
   // (a modern request can be cancelled before any handshake), until the session closes.
-  const anyPhase = method === "notifications/cancelled" && o.role === "server" && state.phase.name !== "closed";
+  // So is an extension's notification to a server that speaks 2026-07-28, whose clients
+  // send notifications with no handshake (draft basic/index: notifications go either way).
+  const anyPhase =
+    o.role === "server" &&
+    ((method === "notifications/cancelled" && state.phase.name !== "closed") || (state.phase.name === "new" && declaredSpecOf(state, method) !== undefined && o.versions.some(isModernVersion)));
   if (!anyPhase && !gateAdmits(INBOUND_GATE[o.role][state.phase.name].notifications, method)) {
     out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" is not allowed in phase ${state.phase.name}; dropped` });
     return;

@@ -26,7 +26,7 @@ import { logForRequest } from "../modern/server.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, OUTBOUND_GATE } from "./lifecycle.js";
 import { countLog, logRoom, passesLevel } from "./logging.js";
-import { isParamsObject, isTaskAugmented, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
+import { declaredSpecOf, isParamsObject, isTaskAugmented, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
 import { withProgressToken } from "./progress.js";
 import { addOutbound, liveOutbound, pushSend } from "./requests.js";
 import { deadlineFrom, isClockReading, wakeNoLaterThan } from "./timeouts.js";
@@ -131,16 +131,29 @@ export function sendNotification(state: SessionState, method: string, params: Js
   };
   if (!isParamsObject(params)) return refuse(`${method} params must be an object`);
   if (KERNEL_NOTIFICATIONS.includes(method)) return refuse(`${method} is sent by the kernel; use the cancel or progress input`);
-  if (!gateAdmits(OUTBOUND_GATE[o.role][state.phase.name].notifications, method)) return refuse(`"${method}" may not be sent in phase ${state.phase.name}`);
+  if (!gateAdmits(OUTBOUND_GATE[o.role][state.phase.name].notifications, method) && !modernExtensionNotification(state, method, related)) return refuse(`"${method}" may not be sent in phase ${state.phase.name}`);
   const spec = specOf(state, versionOf(state), method);
   if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, o.role)) return refuse(`${method} is not a ${o.role} notification in ${versionOf(state)}`);
-  const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, o.role);
+  // The peer of a modern request is described by that request (its `_meta`), not by a handshake.
+  const modern = related !== undefined && Object.hasOwn(state.inbound, idKey(related)) ? state.inbound[idKey(related)].modern : undefined;
+  const missing = missingCapability(spec, o.role, o.capabilities, modern !== undefined ? modern.capabilities : peerOfPhase(state.phase)?.capabilities, o.role);
   if (missing !== null) return refuse(`cannot send ${method}: capability ${missing} was not declared`);
   if (o.validateOutgoing) {
     const issues = spec.validateParams(params);
     if (issues) return refuse(`invalid ${method} params`, { issues });
   }
   pushSend(out, params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, related);
+}
+
+/**
+ * Whether `method` is an extension's notification that goes out in the modern era, where the
+ * legacy phases do not apply (draft basic/index: notifications go either way): a modern
+ * client's, or a server's on the stream of the modern request it relates to.
+ */
+function modernExtensionNotification(state: SessionState, method: string, related: RequestId | undefined): boolean {
+  if (declaredSpecOf(state, method) === undefined) return false;
+  if (state.options.role === "client") return state.phase.name === "modern";
+  return related !== undefined && Object.hasOwn(state.inbound, idKey(related)) && state.inbound[idKey(related)].modern !== undefined;
 }
 
 /** The `log` input (server only): a `notifications/message`, with a modern request when `related` names one, else filtered by the client's level. */

@@ -30,7 +30,7 @@ import { jsonCopy } from "../jsonrpc/safe-json.js";
 import { ErrorCode, thrownMessage } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import { LEGACY_VERSIONS } from "../model/versions.js";
-import { declaredMethodsProblem, type DeclaredMethod, type DeclaredMethods } from "../model/methods.js";
+import { declaredMethodProblem, type DeclaredMethod, type DeclaredMethods } from "../model/methods.js";
 import { applyChange, changeOf, endSubscription, endSubscriptions } from "../modern/server.js";
 import { abandonTaskRequest, cancelOutbound, stopWaiting } from "./cancellation.js";
 import { open, renewed, startInitialize } from "./handshake.js";
@@ -100,11 +100,13 @@ const declarationsRead = new WeakMap<object, DeclaredMethods | undefined>();
 function declaredMethodsOf(methods: unknown): DeclaredMethods | undefined {
   if (typeof methods !== "object" || methods === null) return undefined;
   if (declarationsRead.has(methods)) return declarationsRead.get(methods);
-  const kept: Record<string, DeclaredMethod> = {};
+  // No prototype: a method named like one of Object's (`constructor`, `__proto__`) is a name like any other.
+  const kept: Record<string, DeclaredMethod> = Object.create(null);
   let any = false;
   for (const [method, d] of Object.entries(methods)) {
-    if (declaredMethodsProblem({ [method]: d }) !== null) continue;
-    kept[method] = Object.freeze({ kind: (d as DeclaredMethod).kind, from: (d as DeclaredMethod).from });
+    if (declaredMethodProblem(method, d) !== null) continue;
+    const { kind, from, extension } = d as DeclaredMethod;
+    kept[method] = Object.freeze(extension === undefined ? { kind, from } : { kind, from, extension });
     any = true;
   }
   const read = any ? Object.freeze(kept) : undefined;
