@@ -97,6 +97,7 @@ test("misspelled option names (within two edits of a known one, ignoring case; o
     [() => new McpServer(SERVER, { tasks: { defaultTtlMS: 5 } } as never), /TaskRuntime options: unknown option "defaultTtlMS"; did you mean "defaultTtlMs"\?/],
     [() => createHttpHandler({ createSession, eventStore: { maxEventPerStream: 5 } } as never), /createHttpHandler eventStore: unknown option "maxEventPerStream"; did you mean "maxEventsPerStream"\?/],
     // The official SDKs' store of events (methods): it would be read as no limits, and never used.
+    [() => createHttpHandler({ createSession, eventStore: new (class InMemoryEventStore { async storeEvent() { return "1"; } async replayEventsAfter() { return "s"; } })() } as never), /^createHttpHandler: eventStore takes the replay log's limits .* \(it has storeEvent, replayEventsAfter\)/],
     [() => createHttpHandler({ createSession, eventStore: { storeEvent: async () => "1", replayEventsAfter: async () => "s" } } as never), /^createHttpHandler: eventStore takes the replay log's limits \(maxEventsPerStream, maxTotalSize, maxSessionSize, maxRetainedStreams\), not a store of your own \(it has storeEvent, replayEventsAfter\)/],
   ];
   for (const [build, message] of cases) assert.throws(build, (e: unknown) => e instanceof TypeError && message.test(e.message), String(message));

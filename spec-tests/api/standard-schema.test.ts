@@ -182,3 +182,22 @@ test("client/elicitation: ctx.elicit with a zod requestedSchema sends the JSON S
     c.client.close();
   }
 });
+
+test("Standard Schema: a schema given an id (zod writes its root as a $ref into $defs) is listed with that root inlined, so a prompt's arguments and an elicitation form read it; a validate that answers neither a value nor issues is the tool's failure, not arguments of undefined", async () => {
+  const c = await connect((s) => {
+    s.prompt("review", { argsSchema: z.object({ code: z.string() }).meta({ id: "ReviewArgs" }) }, (args) => ({ messages: [{ role: "user", content: { type: "text", text: args.code } }] }));
+    s.tool("broken", { inputSchema: handMade(() => ({}) as never) }, () => ({ content: [{ type: "text", text: "ran" }] }));
+    s.tool("nothing", { inputSchema: handMade(() => null as never) }, () => ({ content: [{ type: "text", text: "ran" }] }));
+    s.tool("form", {}, async (_args, ctx) => {
+      const r = await ctx.elicit({ message: "Who?", requestedSchema: z.object({ name: z.string() }).meta({ id: "Who" }) });
+      return { content: [{ type: "text", text: r.action === "accept" ? (r.content?.name ?? "") : r.action }] };
+    });
+  }, { handlers: { elicitation: () => ({ action: "accept", content: { name: "Ann" } }) } });
+  const [prompt] = (await c.client.listPrompts()).prompts;
+  assert.deepEqual(prompt.arguments, [{ name: "code", required: true }]);
+  assert.equal(textOf(await c.client.callTool("form")), "Ann");
+  for (const name of ["broken", "nothing"]) {
+    const r = await c.client.callTool(name);
+    assert.deepEqual([r.isError, textOf(r)], [true, "hand's validate returned neither a value nor issues"], name);
+  }
+});

@@ -237,6 +237,9 @@ test("basic/authorization Token Handling (expired tokens get 401): against a clo
     "seconds-past": { scopes: ["mcp"], audience: MCP, expiresAt: NOW / 1000 - 1 },
     "ms-ahead": { scopes: ["mcp"], audience: MCP, expiresAt: NOW + 3600_000 },
     "ms-past": { scopes: ["mcp"], audience: MCP, expiresAt: NOW - 1 },
+    // A millisecond time before 1973 would read as centuries ahead in seconds: it stays milliseconds, and has expired.
+    "ms-1972": { scopes: ["mcp"], audience: MCP, expiresAt: Date.UTC(1972, 0, 1) },
+    "zero": { scopes: ["mcp"], audience: MCP, expiresAt: 0 },
   };
   const guarded = protectedResource(async () => Response.json({ jsonrpc: "2.0", id: 1, result: {} }), {
     resource: MCP,
@@ -245,5 +248,5 @@ test("basic/authorization Token Handling (expired tokens get 401): against a clo
     now: () => NOW,
   });
   const status = async (token: string) => (await guarded(new Request(MCP, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" }))).status;
-  assert.deepEqual(await Promise.all(Object.keys(answers).map(status)), [200, 401, 200, 401]);
+  assert.deepEqual(await Promise.all(Object.keys(answers).map(status)), [200, 401, 200, 401, 401, 401]);
 });

@@ -145,7 +145,7 @@ test("streamable-http (draft) Protocol Version Header: a server without pre-2025
   assert.equal((await bodyOf(d)).error.code, ErrorCode.InvalidRequest);
 });
 
-test("basic/versioning + streamable-http (draft) Backward Compatibility: with legacy: false every initialize gets 400 -32022 naming the versions and opens no session, even when the sessions' versions still list 2025-11-25 (the handler would refuse every request in it)", async () => {
+test("basic/versioning + streamable-http (draft) Backward Compatibility: with legacy: false every initialize gets 400 -32022 naming the versions and opens no session, and server/discover names only the modern versions, even when the sessions' versions still list 2025-11-25 (the handler would refuse every request in it)", async () => {
   // Draft basic/versioning: a server SHOULD name its supported versions in an error to
   // initialize; draft schema UnsupportedProtocolVersionError: "For HTTP, the response status code MUST be 400".
   const refusals: unknown[] = [];
@@ -164,6 +164,9 @@ test("basic/versioning + streamable-http (draft) Backward Compatibility: with le
     const modern = await postModern(handler, modernRequest(8, "tools/list"));
     assert.equal(modern.status, 200);
     assert.equal((await answerOf(modern)).result.tools[0].name, "where");
+    // And server/discover names only what this endpoint serves (the sessions' versions may list more).
+    const discovered = await postModern(handler, modernRequest(9, "server/discover"));
+    assert.deepEqual((await answerOf(discovered)).result.supportedVersions, [MV], `versions ${versions}`);
   }
   assert.deepEqual(refusals[1], refusals[0], "the same refusal whatever the sessions' versions");
 });

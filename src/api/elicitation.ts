@@ -23,14 +23,17 @@ import { capIssues, issuesText } from "../schema/json-type.js";
 /** Throws `-32602` when a form's `requestedSchema` is outside the restricted elicitation subset. */
 export function assertElicitParams(checks: ElicitationChecks, params: JsonObject | undefined): void {
   const issues = checks.params(params);
-  if (issues !== null) throw new McpError({ code: ErrorCode.InvalidParams, message: `elicitation/create: requestedSchema is outside the restricted elicitation schema: ${issuesText(capIssues(issues))}`, data: { issues } });
+  if (issues === null) return;
+  const shown = capIssues(issues);
+  throw new McpError({ code: ErrorCode.InvalidParams, message: `elicitation/create: requestedSchema is outside the restricted elicitation schema: ${issuesText(shown)}`, data: { issues: shown } });
 }
 
 /** `result` when an accepted form's content matches the requested schema; else throws `-32603` naming whose content it was. */
 export function checkedElicitResult<R extends JsonObject>(checks: ElicitationChecks, params: JsonObject | undefined, result: R, who: string): R {
   const issues = checks.result(params, result);
-  if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, message: `${who} does not match the requested schema: ${issuesText(capIssues(issues))}`, data: { issues } });
-  return result;
+  if (issues === null) return result;
+  const shown = capIssues(issues);
+  throw new McpError({ code: ErrorCode.InternalError, message: `${who} does not match the requested schema: ${issuesText(shown)}`, data: { issues: shown } });
 }
 
 /**

@@ -83,7 +83,26 @@ export function jsonSchemaOf(schema: StandardSchema, what: string): Record<strin
     throw new TypeError(`${what}: ${vendor} cannot write it as JSON Schema 2020-12 (${thrownMessage(e)})`);
   }
   if (typeof json !== "object" || json === null || Array.isArray(json)) throw new TypeError(`${what}: ${vendor} wrote it as ${JSON.stringify(json)}, not a JSON Schema object`);
-  return json as Record<string, unknown>;
+  return inlinedRoot(json as Record<string, unknown>);
+}
+
+/**
+ * `json` with a root that is only a reference to one of its own definitions replaced by that
+ * definition: zod writes a schema given an id (`.meta({ id })`) as `{ $ref: "#/$defs/Id",
+ * $defs: { Id: … } }`, which a prompt's arguments and an elicitation form (whose restricted
+ * schema has no `$ref`) could not read. The definitions stay while anything refers to them.
+ */
+function inlinedRoot(json: Record<string, unknown>): Record<string, unknown> {
+  const ref = typeof json.$ref === "string" ? /^#\/(\$defs|definitions)\/([^/~%]+)$/.exec(json.$ref) : null;
+  if (ref === null) return json;
+  const [, where, name] = ref;
+  const defs = json[where] as Record<string, unknown> | undefined;
+  const target = typeof defs === "object" && defs !== null && Object.hasOwn(defs, name) ? defs[name] : undefined;
+  if (typeof target !== "object" || target === null || Array.isArray(target)) return json;
+  const { $ref: _, ...rest } = json;
+  const inlined: Record<string, unknown> = { ...rest, ...(target as Record<string, unknown>) };
+  const { [where]: _defs, ...bare } = inlined;
+  return JSON.stringify(bare).includes(`"#/${where}/`) ? inlined : bare;
 }
 
 /** A parse: the library's value, or the issues as the JSON Schema validator words them. */
@@ -92,23 +111,28 @@ export type Parsed = { value: unknown; issues?: undefined } | { issues: Issue[] 
 /** A checker of values against `schema` by its library (maybe asynchronous, as `validate` may be). */
 export function standardParser(schema: StandardSchema): (value: unknown) => Parsed | Promise<Parsed> {
   const props = schema["~standard"];
+  const vendor = props.vendor;
   return (value) => {
-    const result = props.validate(value);
-    return typeof (result as { then?: unknown }).then === "function" ? Promise.resolve(result).then(parsed) : parsed(result as StandardResult<unknown>);
+    const result = props.validate(value) as unknown;
+    return typeof (result as { then?: unknown } | null)?.then === "function" ? Promise.resolve(result).then((r) => parsed(r, vendor)) : parsed(result, vendor);
   };
 }
 
-function parsed(result: StandardResult<unknown>): Parsed {
-  if (result.issues === undefined) return { value: result.value };
+/** A `validate` answer as a parse; one that is neither a value nor issues (a library's bug) is a failure, not the arguments `undefined`. */
+function parsed(result: unknown, vendor: string): Parsed {
+  const r = result as Partial<StandardResult<unknown>> | null;
+  if (typeof r !== "object" || r === null || (r.issues === undefined && !Object.hasOwn(r, "value"))) throw new TypeError(`${vendor}'s validate returned neither a value nor issues`);
+  if (r.issues === undefined) return { value: (r as { value: unknown }).value };
+  const { issues } = r as { issues: readonly StandardIssue[] };
   // A library that failed without saying why still failed.
-  if (result.issues.length === 0) return { issues: [{ path: "", reason: "invalid" }] };
-  return { issues: result.issues.map((i) => ({ path: pointer(i.path), reason: i.message })) };
+  if (!Array.isArray(issues) || issues.length === 0) return { issues: [{ path: "", reason: "invalid" }] };
+  return { issues: issues.map((i: StandardIssue | null) => ({ path: pointer(i?.path), reason: String(i?.message ?? "invalid") })) };
 }
 
 /** An issue's path as an RFC 6901 pointer (`/items/0/name`), as the JSON Schema validator gives it. */
 function pointer(path: StandardIssue["path"]): string {
   let p = "";
-  for (const segment of path ?? []) {
+  for (const segment of Array.isArray(path) ? path : []) {
     const key = typeof segment === "object" && segment !== null ? segment.key : segment;
     p += "/" + String(typeof key === "symbol" ? key.description : key).replace(/~/g, "~0").replace(/\//g, "~1");
   }

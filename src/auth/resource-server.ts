@@ -27,8 +27,9 @@ export interface VerifiedToken {
   /**
    * Expiry, in milliseconds since the epoch; checked against the injected clock. Against a
    * clock that reads a date after 1973, a value below 10^11 (before 1973 in milliseconds)
-   * is read as seconds, as a JWT's `exp` and the official SDKs' verifiers give it: taken as
-   * milliseconds, every such token had expired.
+   * that, read as seconds, falls before ten years from now is read as seconds, as a JWT's
+   * `exp` and the official SDKs' verifiers give it (taken as milliseconds, every such token
+   * had expired); any other stays milliseconds, so garbage still fails closed.
    */
   expiresAt?: number;
   /** Who the token speaks for; handed to the inner handler through {@link authInfo}. */
@@ -182,12 +183,15 @@ export function protectedResource(
   };
 }
 
-/** Below this, an `expiresAt` is in seconds (10^11 ms is March 1973; 10^11 s, the year 5138). */
+/** Below this, an `expiresAt` may be in seconds (10^11 ms is March 1973; 10^11 s, the year 5138). */
 const SECONDS_BELOW = 1e11;
+
+/** The furthest an expiry read as seconds may lie ahead: a timestamp in ms from before 1973 would otherwise read as centuries ahead. */
+const SECONDS_HORIZON_MS = 10 * 365 * 24 * 3600 * 1000;
 
 /** A verifier's `expiresAt` in milliseconds, given the clock's reading (a test's clock near 0 takes it as given). */
 function expiryMs(expiresAt: number, now: number): number {
-  return expiresAt < SECONDS_BELOW && now >= SECONDS_BELOW ? expiresAt * 1000 : expiresAt;
+  return expiresAt < SECONDS_BELOW && now >= SECONDS_BELOW && expiresAt * 1000 <= now + SECONDS_HORIZON_MS ? expiresAt * 1000 : expiresAt;
 }
 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");

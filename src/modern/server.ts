@@ -109,7 +109,7 @@ export function respondModern(state: SessionState, req: InboundRequest, result: 
     if (problem !== null) {
       if (problem.code === ErrorCode.MissingRequiredClientCapability) return sendError(out, req.id, problem.code, problem.message, problem.data);
       // Said to the client as an invalid result of any other kind is (invalidResultError): what is wrong with it.
-      sendError(out, req.id, ErrorCode.InternalError, `the handler produced an invalid input_required result: ${problem.message}`);
+      sendError(out, req.id, ErrorCode.InternalError, `the handler produced an invalid input_required result: ${echoed(problem.message)}`);
       out.push({ type: "diagnostic", code: "invalid-result", message: problem.message, detail: { id: req.id } });
       return;
     }

@@ -320,7 +320,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   // Each schema object is scanned once: a registry hands out the same object per registration.
   const scanned = new WeakMap<object, readonly ParamHeader[] | undefined>();
   const modernConfig: ModernConfig = {
-    setup: (req) => options.createSession(contextOf(req, "", "modern")),
+    setup: options.legacy === false ? (req) => modernOnly(options.createSession(contextOf(req, "", "modern"))) : (req) => options.createSession(contextOf(req, "", "modern")),
     clock,
     jsonMode,
     maxQueuedBytes,
@@ -570,6 +570,18 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
 
 /** @internal Exported for the test that ties it to `H.sessionId`. */
 export { SESSION_ID_FIELD } from "./http/session-table.js";
+
+/**
+ * A `legacy: false` endpoint's setup for a modern request: its sessions' versions without the
+ * legacy ones, which this endpoint refuses (`server/discover` and a `-32022` then name only
+ * what it serves; a dual-era McpServer's sessions list every version). Left as it is when
+ * it names no modern version (the request is then refused with `-32022`, as before).
+ */
+function modernOnly(setup: HttpSessionSetup): HttpSessionSetup {
+  const versions = setup.options.versions?.filter(isModernVersion);
+  if (versions === undefined || versions.length === 0 || versions.length === setup.options.versions!.length) return setup;
+  return { ...setup, options: { ...setup.options, versions } };
+}
 
 /**
  * A modern-only server (`legacy: false`) and a POST that is neither modern nor

@@ -42,8 +42,11 @@ export interface McpClientOptions {
   capabilities?: ClientCapabilities | undefined;
   handlers?: ClientHandlers | undefined;
   /**
-   * Serves the server's requests no handler does (default: `-32601` Method not found):
-   * those of the application's extensions, declared in `session.extensionMethods`.
+   * Serves the server's requests of methods the client has no handler for by name (default:
+   * `-32601` Method not found): those of the application's extensions, declared in
+   * `session.extensionMethods`. A protocol request whose handler is not given (sampling,
+   * elicitation, roots) is not among them: its capability goes undeclared, and the kernel
+   * refuses it before any handler.
    */
   fallback?: RequestHandler | undefined;
   /** Session settings (versions, default timeout, limits). */

@@ -62,7 +62,9 @@ export function refuseMisreadOptions(options: HttpHandlerOptions): void {
     refuseMisspelledOptions("createHttpHandler eventStore", options.eventStore, EVENT_STORE_NAMES);
     // The official SDKs' event store is an object of methods (storeEvent, replayEventsAfter):
     // here it would be read as no limits at all, the store it names never used.
-    const methods = Object.keys(options.eventStore).filter((k) => typeof (options.eventStore as Record<string, unknown>)[k] === "function");
+    const store = options.eventStore as Record<string, unknown>;
+    // Its methods may be a class's, on the prototype, which Object.keys does not list.
+    const methods = [...new Set([...Object.keys(store), "storeEvent", "replayEventsAfter", "getStreamIdForEventId"])].filter((k) => typeof store[k] === "function");
     if (methods.length > 0) throw new TypeError(`createHttpHandler: eventStore takes the replay log's limits (${EVENT_STORE_NAMES.join(", ")}), not a store of your own (it has ${methods.join(", ")}): the log is kept in this process`);
   }
   if (typeof options.createSession !== "function") throw new TypeError("createHttpHandler: createSession must be a function (server.httpSession() makes one)");
