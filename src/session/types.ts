@@ -126,11 +126,13 @@ export interface SessionOptions {
   maxLogMessagesPerSecond?: number | undefined;
   /**
    * Methods an extension of the application's adds (draft `basic/versioning`, "Extension
-   * Negotiation"), by name: `{ "com.example/search": { kind: "request", from: "client" } }`.
-   * The session sends and accepts them like the protocol's own, in the phases those are
-   * allowed in, holding them to JSON-RPC's shape only (params and result objects); an
-   * undeclared method is still refused (`-32601`). A name of the protocol's, or one that
-   * begins with `rpc.`, cannot be declared (such an entry is left out).
+   * Negotiation"), by name: `{ "com.example/search": { kind: "request", from: "client" } }`,
+   * with `extension: "com.example/search"` to send it only to a peer that declared that
+   * extension (and take it only when this side did). The session sends and accepts them
+   * like the protocol's own, in the phases those are allowed in, holding them to JSON-RPC's
+   * shape only (params and result objects); an undeclared method is still refused
+   * (`-32601`). A name of the protocol's, one that begins with `rpc.`, or one that is not
+   * visible ASCII cannot be declared (such an entry is left out).
    */
   extensionMethods?: DeclaredMethods | undefined;
 }
