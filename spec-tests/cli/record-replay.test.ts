@@ -297,8 +297,15 @@ test("record + replay: a burst of log messages over the rate limit (maxLogMessag
   // The recorded server's clock moves 10 ms at each reading, so no window holds more than
   // 100 of its messages, however fast the machine: none is dropped. Replayed on the proxy's
   // times, the whole burst would fall in one window, and all past the 100th be dropped.
+  // Node's systemClock reads process.hrtime (clock.ts), other runtimes performance.now: both move.
   const FAST_CLOCK = `let t = performance.now();
 performance.now = () => (t += 10);
+const [s0, ns0] = process.hrtime();
+let ms = s0 * 1e3 + ns0 / 1e6;
+process.hrtime = () => {
+  ms += 10;
+  return [Math.floor(ms / 1e3), Math.round((ms % 1e3) * 1e6)];
+};
 `;
   const CALLS = 60;
   await recordSession(

@@ -41,15 +41,62 @@ class LongTimer {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-/** The runtime's clock: `performance.now()` and `setTimeout`, in Node, Deno, Bun and browsers. */
+/** What Node's own `process` has and polyfills of it lack (see {@link monotonicSource}). */
+interface NodeProcess {
+  release?: { name?: unknown };
+  versions?: { uv?: unknown };
+  hrtime?: unknown;
+  uptime?: unknown;
+}
+
+/**
+ * The runtime's monotonic clock in ms since this process started: `performance.now()`,
+ * except on Node, where the `performance` global is a getter that loads `perf_hooks` on
+ * its first read (1.3 ms of a stdio server's start-up, spent on its first message).
+ * `process.hrtime()` is loaded already and reads the same clock (libuv's `uv_hrtime`),
+ * at about the same cost (70 ns against 60 on Node 20); it is counted here from the same
+ * start.
+ *
+ * Only Node's own `process` qualifies: a `process.hrtime` elsewhere may read `Date.now()`
+ * (workerd's `nodejs_compat`, bundlers' polyfills such as unenv), which is not monotonic.
+ * Node names itself in `release` and gives libuv's version; workerd and the polyfills
+ * leave `versions.uv` empty or out, and Deno and Bun are told by their globals.
+ */
+function monotonicSource(): () => number {
+  const g = globalThis as { process?: NodeProcess; Deno?: unknown; Bun?: unknown };
+  const p = g.Deno === undefined && g.Bun === undefined ? g.process : undefined;
+  const { hrtime, uptime } = p ?? {};
+  if (p?.release?.name !== "node" || typeof p.versions?.uv !== "string" || p.versions.uv === "" || typeof hrtime !== "function" || typeof uptime !== "function") {
+    return () => performance.now();
+  }
+  const read = hrtime as () => [number, number];
+  const ms = (): number => {
+    const t = read();
+    return t[0] * 1e3 + t[1] / 1e6;
+  };
+  // hrtime counts from an arbitrary point (boot); performance.now() from this process's
+  // start. Uptime read first, so that no reading runs ahead of it.
+  const started = (uptime as () => number)() * 1e3;
+  const origin = ms() - started;
+  return () => ms() - origin;
+}
+
+let monotonic: (() => number) | undefined;
+
+/** A reading of the monotonic clock, its source chosen at the first (never at load: a bundle that imports the clock need not run it). */
+function monotonicNow(): number {
+  return (monotonic ??= monotonicSource())();
+}
+
+/** The runtime's clock: a monotonic reading (`performance.now()`, or Node's `process.hrtime()`) and `setTimeout`, in Node, Deno, Bun, browsers and workerd. */
 export const systemClock: Clock = {
-  now: () => performance.now(),
+  now: monotonicNow,
   schedule(at, fn, hold) {
-    const delay = at - performance.now();
+    const delay = at - monotonicNow();
     if (delay <= MAX_TIMER_MS) return startTimer(fn, delay, hold);
     const long = new LongTimer();
     const leg = (): void => {
-      const left = at - performance.now();
+      const left = at - monotonicNow();
       long.timer = left > MAX_TIMER_MS ? startTimer(leg, MAX_TIMER_MS, hold) : startTimer(fn, left, hold);
     };
     leg();
