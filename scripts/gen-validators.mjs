@@ -41,8 +41,12 @@ const T = { string: 1, number: 2 | 4, integer: 4, boolean: 8, null: 16, object: 
 const T_ALL = 127;
 /** additionalProperties encoding in an OBJ node when other keys are allowed. */
 const AP_OPEN = -1;
-/** Types src/model/methods.ts looks up besides the params and results of the method rows. */
-const KERNEL_TYPES = ["CreateTaskResult", "InputRequiredResult", "Result"];
+/**
+ * Types the kernel looks up besides the params and results of the method rows:
+ * src/model/methods.ts the first three, src/session/handshake.ts `Implementation` (the
+ * identity the API constructors check, as initialize and a 2026-07-28 `_meta` carry it).
+ */
+const KERNEL_TYPES = ["CreateTaskResult", "Implementation", "InputRequiredResult", "Result"];
 /** Format codes of FMT nodes (all strings). */
 const FORMATS = { byte: 1, uri: 2 };
 

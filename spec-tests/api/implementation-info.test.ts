@@ -11,6 +11,12 @@ import { McpServer, McpServerCore } from "../../src/api/server.js";
 import { McpClient, McpClientCore } from "../../src/api/client.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
+import { implementationIssues } from "../../src/session/handshake.js";
+import { methodSpec } from "../../src/model/methods.js";
+import { isModernVersion, PROTOCOL_VERSIONS } from "../../src/model/versions.js";
+import { MetaKey } from "../../src/model/meta.js";
+import { stampResult, withRequestMeta } from "../../src/modern/request-meta.js";
+import { escapeSegment, type Issue } from "../../src/schema/validate.js";
 
 const LEGACY = { versions: ["2025-11-25" as const] };
 const MODERN = { versions: ["2026-07-28" as const] };
@@ -71,3 +77,37 @@ for (const [era, session] of [["2025-11-25 (initialize)", LEGACY], ["2026-07-28 
     client.close();
   });
 }
+
+test("schema Implementation: the constructors' check (the type alone) finds what the messages that carry it find, in every version, for both sides", () => {
+  const infos = [
+    ...BAD.map(([, info]) => info).filter((info) => info !== null),
+    { name: "x", version: "1", websiteUrl: "example.com", icons: [{ src: "./a.svg", sizes: [5], theme: "neon" }], title: 7 },
+    { name: "x", version: "1", icons: "none" },
+    { name: "x", version: "1", extra: { any: ["thing"] } },
+    SERVER,
+  ];
+  for (const version of PROTOCOL_VERSIONS) {
+    for (const role of ["client", "server"] as const) {
+      for (const info of infos) {
+        // The message each side sends its info in, as the handshake builds it (the rest valid).
+        let at: string, issues: Issue[] | null;
+        if (isModernVersion(version)) {
+          const spec = methodSpec(version, "server/discover")!;
+          at = `/_meta/${escapeSegment(role === "client" ? MetaKey.clientInfo : MetaKey.serverInfo)}`;
+          issues =
+            role === "client"
+              ? spec.validateParams(withRequestMeta(undefined, version, {}, info as never, undefined))
+              : spec.validateResult!(stampResult("server/discover", { supportedVersions: [version], capabilities: {} }, info as never, { ttlMs: 0, scope: "private" }));
+        } else {
+          const spec = methodSpec(version, "initialize")!;
+          at = role === "client" ? "/clientInfo" : "/serverInfo";
+          const base = { protocolVersion: version, capabilities: {} };
+          issues = role === "client" ? spec.validateParams({ ...base, clientInfo: info as never }) : spec.validateResult!({ ...base, serverInfo: info as never });
+        }
+        const inMessage = issues && issues.map((i) => ({ path: i.path.slice(at.length), reason: i.reason }));
+        assert.ok(issues === null || issues.every((i) => i.path.startsWith(at)), `${version} ${role}: only the info is wrong`);
+        assert.deepEqual(implementationIssues(role, info, [version]), inMessage, `${version} ${role} ${JSON.stringify(info)}`);
+      }
+    }
+  }
+});

@@ -18,7 +18,7 @@ test("the kernel's lookups know every params and result type of every method, an
       // The tasks extension's methods are hand-written, with no schema type behind "Result".
       for (const type of [spec.paramsType, spec.resultType]) if (type !== null && full.validatorFor(version, type) !== undefined) assert.ok(known.has(type), `${version} ${spec.method}: ${type}`);
     }
-    for (const type of ["CreateTaskResult", "InputRequiredResult", "Result"]) {
+    for (const type of ["CreateTaskResult", "Implementation", "InputRequiredResult", "Result"]) {
       if (full.validatorFor(version, type) !== undefined) assert.ok(known.has(type), `${version} ${type}`);
     }
   }

@@ -26,8 +26,8 @@ import { methodSpec, type Side } from "../model/methods.js";
 import { MODERN_ERROR_CODES } from "../model/error-codes.js";
 import { isModernVersion, LEGACY_VERSIONS, PROTOCOL_VERSIONS, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { MetaKey } from "../model/meta.js";
-import { readCacheHints, stampResult, withRequestMeta } from "../modern/request-meta.js";
-import { escapeSegment, type Issue } from "../schema/validate.js";
+import { readCacheHints, withRequestMeta } from "../modern/request-meta.js";
+import { validatorFor, type Issue } from "../schema/validate.js";
 import { issuesText } from "../schema/json-type.js";
 import { legacyVersionsOf, negotiateVersion } from "./lifecycle.js";
 import { fail, moveTo } from "./phase.js";
@@ -35,7 +35,7 @@ import { internalRequest, sendError, sendErrorObject, sendResult } from "./reque
 import { invalidParamsError } from "../model/schema-errors.js";
 import { copyOf, oversizedPeerIssues } from "./retained.js";
 import { startKeepAlive } from "./timeouts.js";
-import { idKey, type Implementation, type PeerInfo, type Phase, type SessionOutput, type SessionState } from "./types.js";
+import { idKey, type PeerInfo, type Phase, type SessionOutput, type SessionState } from "./types.js";
 import { decideVersionRetry } from "./version-retry.js";
 
 // ---------------------------------------------------------------------------------------
@@ -83,33 +83,22 @@ export function startInitialize(state: SessionState, now: number, out: SessionOu
 
 /**
  * What the schema finds wrong with `info` as the `Implementation` a `role` sends
- * (`clientInfo` / `serverInfo`), paths relative to `info`; null when valid. It is checked
- * inside the message of the newest of `versions` that carries it (initialize params or
- * result; 2026-07-28: a request's or `server/discover` result's `_meta`), so the rule is
- * the schema's own and the newest one this side speaks (older schemas, open objects, only
- * know fewer fields). For the API constructors, which refuse a bad identity up front.
+ * (`clientInfo` / `serverInfo`, the same type for both), paths relative to `info`; null
+ * when valid. The newest of `versions` decides (initialize params or result; 2026-07-28: a
+ * request's or `server/discover` result's `_meta`), so the rule is the schema's own and
+ * the newest one this side speaks (older schemas, open objects, only know fewer fields).
+ * For the API constructors, which refuse a bad identity up front.
+ *
+ * Checked as the type itself, not inside a message built around it: each of those
+ * messages holds it as a plain member, so the issues are the same, and a constructor
+ * neither builds that version's method table nor decodes the rest of the message's
+ * schema (a third of a server's start-up validation work, when its clients speak an
+ * older version).
  */
-export function implementationIssues(role: Side, info: unknown, versions: readonly unknown[] = LEGACY_VERSIONS): Issue[] | null {
+export function implementationIssues(_role: Side, info: unknown, versions: readonly unknown[] = LEGACY_VERSIONS): Issue[] | null {
   if (typeof info !== "object" || info === null || Array.isArray(info)) return [{ path: "", reason: "must be an object" }];
   const version = PROTOCOL_VERSIONS.find((v) => versions.includes(v)) ?? LEGACY_VERSIONS[0];
-  let issues: Issue[] | null;
-  let at: string;
-  if (isModernVersion(version)) {
-    const spec = methodSpec(version, "server/discover")!;
-    const key = role === "client" ? MetaKey.clientInfo : MetaKey.serverInfo;
-    at = `/_meta/${escapeSegment(key)}`;
-    issues =
-      role === "client"
-        ? spec.validateParams(withRequestMeta(undefined, version, {}, info as Implementation, undefined))
-        : spec.validateResult!(stampResult("server/discover", { supportedVersions: [version], capabilities: {} }, info as Implementation, { ttlMs: 0, scope: "private" }));
-  } else {
-    at = role === "client" ? "/clientInfo" : "/serverInfo";
-    const spec = methodSpec(version, "initialize")!;
-    const base: JsonObject = { protocolVersion: version, capabilities: {} };
-    issues = role === "client" ? spec.validateParams({ ...base, clientInfo: info as JsonObject }) : spec.validateResult!({ ...base, serverInfo: info as JsonObject });
-  }
-  // The rest of the message is built here and valid: every issue is under `at`.
-  return issues && issues.map((i) => ({ path: i.path.startsWith(at) ? i.path.slice(at.length) : i.path, reason: i.reason }));
+  return validatorFor(version, "Implementation")!(info);
 }
 
 /** The shorter of two timeouts, where 0 is none. */

@@ -4,7 +4,7 @@
 import type { MethodRow } from "./rows.js";
 
 /** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2025-03-26). */
-export const TYPES: readonly number[] = [-1,137,-1,-1,-1,50,-1,148,-1,-1,-1,-1,5,-1,154,-1,-1,-1,156,-1,157,160,162,149,-1,164,-1,-1,-1,-1,-1,167,-1,-1,5,-1,-1,-1,-1,-1,-1,-1];
+export const TYPES: readonly number[] = [-1,137,-1,-1,-1,50,-1,148,-1,-1,-1,-1,5,-1,154,-1,-1,75,-1,156,-1,157,160,162,149,-1,164,-1,-1,-1,-1,-1,167,-1,-1,5,-1,-1,-1,-1,-1,-1,-1];
 
 /** Requests and notifications of 2025-03-26's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
 export const METHOD_ROWS: readonly MethodRow[] = [

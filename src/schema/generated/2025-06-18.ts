@@ -4,7 +4,7 @@
 import type { MethodRow } from "./rows.js";
 
 /** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2025-06-18). */
-export const TYPES: readonly number[] = [-1,169,-1,-1,-1,50,-1,176,-1,-1,-1,178,5,-1,186,-1,-1,-1,188,-1,189,192,194,87,-1,196,-1,-1,-1,-1,-1,93,-1,-1,5,-1,-1,-1,-1,-1,-1,-1];
+export const TYPES: readonly number[] = [-1,169,-1,-1,-1,50,-1,176,-1,-1,-1,178,5,-1,186,-1,-1,85,-1,188,-1,189,192,194,87,-1,196,-1,-1,-1,-1,-1,93,-1,-1,5,-1,-1,-1,-1,-1,-1,-1];
 
 /** Requests and notifications of 2025-06-18's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
 export const METHOD_ROWS: readonly MethodRow[] = [

@@ -4,7 +4,7 @@
 import type { MethodRow } from "./rows.js";
 
 /** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2025-11-25). */
-export const TYPES: readonly number[] = [198,199,35,202,208,50,212,209,265,-1,216,211,5,206,222,5,35,205,224,-1,226,228,230,87,98,232,233,5,29,204,59,93,27,234,5,207,59,-1,-1,-1,35,59];
+export const TYPES: readonly number[] = [198,199,35,202,208,50,212,209,265,-1,216,211,5,206,222,5,35,36,205,224,-1,226,228,230,87,98,232,233,5,29,204,59,93,27,234,5,207,59,-1,-1,-1,35,59];
 
 /** Requests and notifications of 2025-11-25's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
 export const METHOD_ROWS: readonly MethodRow[] = [

@@ -4,7 +4,7 @@
 import type { MethodRow } from "./rows.js";
 
 /** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2026-07-28). */
-export const TYPES: readonly number[] = [235,122,-1,253,258,126,245,238,-1,127,250,241,125,257,128,-1,-1,-1,-1,49,129,130,131,240,-1,132,260,64,37,261,255,133,254,262,125,-1,-1,263,256,134,-1,-1];
+export const TYPES: readonly number[] = [235,122,-1,253,258,126,245,238,-1,127,250,241,125,257,128,-1,-1,36,-1,-1,49,129,130,131,240,-1,132,260,64,37,261,255,133,254,262,125,-1,-1,263,256,134,-1,-1];
 
 /** Requests and notifications of 2026-07-28's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
 export const METHOD_ROWS: readonly MethodRow[] = [
