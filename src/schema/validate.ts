@@ -14,8 +14,9 @@
  * the method tables validate (params and results, `generated/nodes.ts`), which this
  * module's own lookups use, and the rest (`generated/full.ts`), which types.ts appends
  * for the schema entry point, so the kernel alone does not carry the message envelopes
- * and unions. On first use, each node is decoded into a `Node` object of one shape, so
- * the interpreter's reads stay monomorphic. `check(node, x)`
+ * and unions. Each node is decoded into a `Node` object of one shape, so the
+ * interpreter's reads stay monomorphic, when a value first reaches it: checking an
+ * initialize result decodes the capabilities it holds, not the ones it could. `check(node, x)`
  * returns `null` when `x` is valid and otherwise a fresh array of issues whose paths are
  * relative to `x`; each object or array level prefixes its key on the way out, so a
  * JSON pointer is only ever built for a failure and the success path allocates nothing.
@@ -64,6 +65,8 @@ export const MAX_DEPTH = 256;
 
 // Node kinds, as written by scripts/gen-validators.mjs (the JSON type bits are json-type.ts's).
 const ANY = 0, TYPE = 1, NUM = 2, FMT = 3, CONST = 4, ENUM = 5, OBJ = 6, ARR = 7, UNION = 8, ALL = 9;
+/** Not decoded yet (`Node.src` holds the generated node): decoded by the first check that reaches it. */
+const PENDING = -1;
 const AP_OPEN = -1;
 const FMT_BYTE = 1;
 
@@ -157,8 +160,10 @@ function concat(acc: Issue[] | null, found: Issue[]): Issue[] {
  * mix element kinds and lengths, which made each read polymorphic.
  */
 class Node {
-  /** Kind (ANY...ALL). */
-  k = ANY;
+  /** Kind (ANY...ALL, or PENDING until decoded). */
+  k = PENDING;
+  /** PENDING: the generated node to decode (null once decoded). */
+  src: readonly unknown[] | null;
   /** TYPE and NUM: accepted JSON type bits; FMT: the format code. */
   bits = 0;
   /** NUM: inclusive bounds (null: unbounded). */
@@ -172,7 +177,7 @@ class Node {
   required = 0;
   keys: readonly string[] = NO_KEYS;
   /** OBJ: the kid of each key; UNION: the alternatives; ALL: the parts. */
-  kids: Node[] = [];
+  kids: readonly Node[] = NO_NODES;
   /** OBJ: the declared keys as a set, when other keys are checked (extra) and there are keys. */
   known: ReadonlySet<string> | null = null;
   /** OBJ: the node checking undeclared keys (null: open); ARR: the item node. */
@@ -188,8 +193,11 @@ class Node {
   key: string | null = null;
   at: readonly number[] = NO_NUMBERS;
   absent = -1;
+  constructor(src: readonly unknown[]) {
+    this.src = src;
+  }
 }
-const NO_VALUES: readonly unknown[] = [], NO_KEYS: readonly string[] = [], NO_NUMBERS: readonly number[] = [];
+const NO_VALUES: readonly unknown[] = [], NO_KEYS: readonly string[] = [], NO_NUMBERS: readonly number[] = [], NO_NODES: readonly Node[] = [];
 
 /** The bit position of a single JSON type bit, for `Node.only`. */
 const bitIndex = (bit: number): number => 31 - Math.clz32(bit);
@@ -197,6 +205,8 @@ const bitIndex = (bit: number): number => 31 - Math.clz32(bit);
 /** Checks `x` against node `n`: null when valid, else issues relative to `x`. */
 function check(n: Node, x: unknown): Issue[] | null {
   switch (n.k) {
+    case PENDING:
+      return check(decode(n), x);
     case ANY:
       return null;
     case TYPE:
@@ -351,13 +361,13 @@ function explainUnion(alts: readonly Node[], types: readonly number[], bit: numb
 
 /** How far `x` is from node `n`, looking at its top level only (lower is closer). */
 function distance(n: Node, x: unknown): number {
-  if (n.k !== OBJ) return 0;
+  if (ready(n).k !== OBJ) return 0;
   const o = x as Record<string, unknown>;
   const required = n.required, keys = n.keys, kids = n.kids;
   let misses = 0, hits = 0;
   for (let j = 0; j < keys.length; j++) {
     if (Object.hasOwn(o, keys[j])) {
-      const kind = kids[j].k;
+      const kind = ready(kids[j]).k;
       if (kind >= TYPE && kind <= ENUM && check(kids[j], o[keys[j]]) !== null) misses++;
       else hits++;
     } else if (j < required) misses++;
@@ -393,9 +403,10 @@ function run(node: Node, value: unknown): Issue[] | null {
 }
 
 /**
- * The decoded nodes by number. Each is decoded on first use, with the nodes it reaches, so
- * a process pays only for the types it checks: a server that speaks one version decodes
- * that version's nodes, not the four versions' (cold start). Never at load: a top-level
+ * The nodes by number. Each is decoded when a value first reaches it, so a process pays
+ * only for what it checks: a server that speaks one version decodes that version's nodes,
+ * not the four versions', and of an object's members only those its values hold (cold
+ * start). Never at load: a top-level
  * loop is a statement a bundler must keep, and with it every table, in a consumer that
  * imports only the codec from the package root.
  */
@@ -404,24 +415,25 @@ const LINKED: Node[] = [];
 /** generated/full.ts's nodes, numbered from NODES.length on, once src/schema/types.ts has added them. */
 let EXTRA: readonly (readonly unknown[])[] = [];
 
-/** Node number `i`, decoded on first use (stored before its references are followed: a node may reach itself). */
+/** Node number `i`, one object shared by every reference to it (decoded when first checked). */
 function nodeAt(i: number): Node {
-  let n = LINKED[i];
-  if (n === undefined) {
-    n = new Node();
-    LINKED[i] = n;
-    decode(n, i < NODES.length ? NODES[i] : EXTRA[i - NODES.length]);
-  }
-  return n;
+  return (LINKED[i] ??= new Node(i < NODES.length ? NODES[i] : EXTRA[i - NODES.length]));
 }
 
 /** The node a generated reference stands for: an index into NODES, or an inline node. */
 function linked(r: unknown): Node {
-  return typeof r === "number" ? nodeAt(r) : decode(new Node(), r as readonly unknown[]);
+  return typeof r === "number" ? nodeAt(r) : new Node(r as readonly unknown[]);
 }
 
-/** Fills `n` from generated node `g` (encoding: generated/nodes.ts). */
-function decode(n: Node, g: readonly unknown[]): Node {
+/** `n`, decoded if it was not yet. */
+function ready(n: Node): Node {
+  return n.k === PENDING ? decode(n) : n;
+}
+
+/** Fills pending `n` from its generated node (encoding: generated/nodes.ts); the nodes it refers to stay pending. */
+function decode(n: Node): Node {
+  const g = n.src!;
+  n.src = null;
   n.k = g[0] as number;
   switch (n.k) {
     case TYPE:
