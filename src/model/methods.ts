@@ -12,10 +12,11 @@
  * Theory of operation. The schema-derived part is generated
  * (`scripts/gen-validators.mjs` writes one row per method into
  * `src/schema/generated/<version>.ts`); the rules the schema cannot express are the
- * small hand-written tables below. They are joined into frozen {@link MethodSpec}
- * records once per version, on that version's first lookup (a process that speaks one
- * version builds one table: cold start), so a lookup is a property read and every field
- * except the two validators is plain JSON that tools can print or diff.
+ * small hand-written tables below. They are joined into a frozen {@link MethodSpec}
+ * record per method and version on its first lookup (a server that registers a tool and
+ * answers `initialize` builds a few records, not a table per version its tools are
+ * checked against: cold start), so a lookup is a property read and every field except
+ * the two validators is plain JSON that tools can print or diff.
  *
  * Results that take more than one shape are told apart the way the protocol says a
  * receiver does it, not by trying every shape: in 2026-07-28 by `resultType`
@@ -171,29 +172,41 @@ function resultValidator(version: SchemaVersion, resultType: string, tasks: bool
   return complete;
 }
 
-/** Joins generated rows with the hand-written rules into a frozen, null-prototype table. */
-function buildTable(version: SchemaVersion, rows: readonly MethodRow[]): Readonly<Record<string, MethodSpec>> {
+/** Joins a generated row with the hand-written rules into a frozen record. */
+function buildSpec(version: SchemaVersion, row: MethodRow): MethodSpec {
+  const [method, kind, from, paramsType, , , resultType] = row;
+  const cap = Object.hasOwn(CAPABILITIES, method) ? CAPABILITIES[method] : null;
+  const taskAugmentable = kind === "request" && (TASK_AUGMENTABLE[version] ?? []).includes(method);
+  const inputRequired = kind === "request" && (INPUT_REQUIRED[version] ?? []).includes(method);
+  return Object.freeze({
+    method,
+    kind,
+    from,
+    paramsType,
+    resultType,
+    validateParams: withRule(paramsValidator(version, row), paramsRule(version, method)),
+    validateResult: resultType === null ? null : withRule(resultValidator(version, resultType, taskAugmentable, inputRequired), resultRule(version, method)),
+    capability: cap === null ? null : Object.freeze({ side: cap[0], path: cap[1] }),
+    taskAugmentable,
+    inputRequired,
+  });
+}
+
+/** The records of one list of rows built so far, by method (null-prototype: a method name is never an inherited key). */
+type Built = Record<string, MethodSpec>;
+
+/** The record of `method` among `rows` (built on its first lookup, into `built`), or undefined when no row has it. */
+function specIn(version: SchemaVersion, rows: readonly MethodRow[], built: Built, method: string): MethodSpec | undefined {
+  const hit = built[method];
+  if (hit !== undefined) return hit;
+  for (const row of rows) if (row[0] === method) return (built[method] = buildSpec(version, row));
+  return undefined;
+}
+
+/** Every row's record, as a frozen null-prototype table in row order (the same records lookups return). */
+function tableIn(version: SchemaVersion, rows: readonly MethodRow[], built: Built): Readonly<Record<string, MethodSpec>> {
   const table: Record<string, MethodSpec> = Object.create(null);
-  const tasks = TASK_AUGMENTABLE[version] ?? [];
-  const inputs = INPUT_REQUIRED[version] ?? [];
-  for (const row of rows) {
-    const [method, kind, from, paramsType, , , resultType] = row;
-    const cap = Object.hasOwn(CAPABILITIES, method) ? CAPABILITIES[method] : null;
-    const taskAugmentable = kind === "request" && tasks.includes(method);
-    const inputRequired = kind === "request" && inputs.includes(method);
-    table[method] = Object.freeze({
-      method,
-      kind,
-      from,
-      paramsType,
-      resultType,
-      validateParams: withRule(paramsValidator(version, row), paramsRule(version, method)),
-      validateResult: resultType === null ? null : withRule(resultValidator(version, resultType, taskAugmentable, inputRequired), resultRule(version, method)),
-      capability: cap === null ? null : Object.freeze({ side: cap[0], path: cap[1] }),
-      taskAugmentable,
-      inputRequired,
-    });
-  }
+  for (const row of rows) table[row[0]] = built[row[0]] ??= buildSpec(version, row);
   return Object.freeze(table);
 }
 
@@ -232,11 +245,27 @@ function tasksExtensionTable(): Readonly<Record<string, MethodSpec>> {
   return Object.freeze(out);
 }
 
-const built: Partial<Record<SchemaVersion, Readonly<Record<string, MethodSpec>>>> = {};
+/** Each version's records built so far. */
+const specs: Partial<Record<SchemaVersion, Built>> = {};
+/** Each version's whole table, built when first read through {@link METHODS}. */
+const tables: Partial<Record<SchemaVersion, Readonly<Record<string, MethodSpec>>>> = {};
+
+/**
+ * The record of `method` in `version`'s schema, or undefined. The first name the rows lack
+ * has the whole table built, so that the next (a peer's unknown method, an extension's on
+ * every request) is a property read rather than a search of the rows.
+ */
+function specOf(version: SchemaVersion, method: string): MethodSpec | undefined {
+  const table = tables[version];
+  if (table !== undefined) return table[method];
+  const spec = specIn(version, ROWS[version], (specs[version] ??= Object.create(null) as Built), method);
+  if (spec === undefined) tableOf(version);
+  return spec;
+}
 
 /** The method table of `version`, built on its first use. */
 function tableOf(version: SchemaVersion): Readonly<Record<string, MethodSpec>> {
-  return (built[version] ??= buildTable(version, ROWS[version]));
+  return (tables[version] ??= tableIn(version, ROWS[version], (specs[version] ??= Object.create(null) as Built)));
 }
 
 /** The method tables, one per schema version, keyed by method name (each built when first read). */
@@ -263,14 +292,32 @@ export const METHODS: Readonly<Record<SchemaVersion, Readonly<Record<string, Met
  * `capability` is the client capability a server must see declared before asking (mrtr:
  * "Servers MUST NOT send an inputRequests that the client has not declared support for").
  */
-export const INPUT_REQUESTS: Readonly<Record<string, MethodSpec>> = /* @__PURE__ */ buildTable("2026-07-28", INPUT_ROWS);
+export const INPUT_REQUESTS: Readonly<Record<string, MethodSpec>> = /* @__PURE__ */ lazyInputRequests();
+
+/**
+ * {@link INPUT_REQUESTS}: one getter per method, building its record on first read (a
+ * server that never asks for input builds none at load).
+ */
+function lazyInputRequests(): Readonly<Record<string, MethodSpec>> {
+  const built: Built = Object.create(null);
+  const table: Record<string, MethodSpec> = Object.create(null);
+  for (const row of INPUT_ROWS) {
+    Object.defineProperty(table, row[0], { enumerable: true, get: () => (built[row[0]] ??= buildSpec("2026-07-28", row)) });
+  }
+  return Object.freeze(table);
+}
+
+/** The tasks extension's table, built when first read (a legacy session never does). */
+let tasksExtension: Readonly<Record<string, MethodSpec>> | undefined;
 
 /**
  * Methods extensions add to a schema version, outside its message unions (so
  * {@link METHODS} stays exactly the schema): 2026-07-28 gains the tasks extension's.
  */
 export const EXTENSION_METHODS: Readonly<Partial<Record<SchemaVersion, Readonly<Record<string, MethodSpec>>>>> = /* @__PURE__ */ Object.freeze({
-  "2026-07-28": /* @__PURE__ */ tasksExtensionTable(),
+  get "2026-07-28"() {
+    return (tasksExtension ??= tasksExtensionTable());
+  },
 });
 
 /**
@@ -285,12 +332,12 @@ let completion2024: MethodSpec | undefined;
 export function methodSpec(version: ProtocolVersion, method: string): MethodSpec | undefined {
   if (typeof version !== "string" || !(SCHEMA_VERSIONS as readonly string[]).includes(schemaVersionOf(version))) return undefined;
   if (version === "2024-11-05" && method === "completion/complete") {
-    return (completion2024 ??= Object.freeze({ ...tableOf("2025-03-26")[method], capability: null }));
+    return (completion2024 ??= Object.freeze({ ...specOf("2025-03-26", method)!, capability: null }));
   }
   const v = schemaVersionOf(version);
-  const table = tableOf(v);
   if (typeof method !== "string") return undefined;
-  if (Object.hasOwn(table, method)) return table[method];
+  const spec = specOf(v, method);
+  if (spec !== undefined) return spec;
   const ext = EXTENSION_METHODS[v];
   return ext !== undefined && Object.hasOwn(ext, method) ? ext[method] : undefined;
 }
