@@ -29,6 +29,7 @@ import type { Issue, Validator } from "../schema/validate.js";
 import { nodeValidator, validatorFor } from "../schema/validate.js";
 import type { MethodRow } from "../schema/generated/rows.js";
 import { paramsRule, resultRule, withRule } from "./constraints.js";
+import { lineAt, lineStarts, lineStartingWith } from "../schema/lines.js";
 import { METHOD_ROWS as ROWS_2025_03_26 } from "../schema/generated/2025-03-26.js";
 import { METHOD_ROWS as ROWS_2025_06_18 } from "../schema/generated/2025-06-18.js";
 import { METHOD_ROWS as ROWS_2025_11_25 } from "../schema/generated/2025-11-25.js";
@@ -131,7 +132,8 @@ const INPUT_REQUIRED: Readonly<Partial<Record<SchemaVersion, readonly string[]>>
   "2026-07-28": ["tools/call", "prompts/get", "resources/read"],
 };
 
-const ROWS: Record<SchemaVersion, readonly MethodRow[]> = {
+/** Each version's rows, one JSON {@link MethodRow} per line (src/schema/lines.ts). */
+const ROWS: Record<SchemaVersion, string> = {
   "2025-03-26": ROWS_2025_03_26,
   "2025-06-18": ROWS_2025_06_18,
   "2025-11-25": ROWS_2025_11_25,
@@ -196,17 +198,26 @@ function buildSpec(version: SchemaVersion, row: MethodRow): MethodSpec {
 type Built = Record<string, MethodSpec>;
 
 /** The record of `method` among `rows` (built on its first lookup, into `built`), or undefined when no row has it. */
-function specIn(version: SchemaVersion, rows: readonly MethodRow[], built: Built, method: string): MethodSpec | undefined {
+function specIn(version: SchemaVersion, rows: string, built: Built, method: string): MethodSpec | undefined {
   const hit = built[method];
   if (hit !== undefined) return hit;
-  for (const row of rows) if (row[0] === method) return (built[method] = buildSpec(version, row));
-  return undefined;
+  const row = lineStartingWith(rows, rowPrefix(method)) as MethodRow | undefined;
+  return row === undefined ? undefined : (built[method] = buildSpec(version, row));
+}
+
+/** How the line of `method`'s row begins: with the method as JSON, which matches that method's alone. */
+function rowPrefix(method: string): string {
+  return `[${JSON.stringify(method)},`;
 }
 
 /** Every row's record, as a frozen null-prototype table in row order (the same records lookups return). */
-function tableIn(version: SchemaVersion, rows: readonly MethodRow[], built: Built): Readonly<Record<string, MethodSpec>> {
+function tableIn(version: SchemaVersion, rows: string, built: Built): Readonly<Record<string, MethodSpec>> {
   const table: Record<string, MethodSpec> = Object.create(null);
-  for (const row of rows) table[row[0]] = built[row[0]] ??= buildSpec(version, row);
+  const starts = lineStarts(rows);
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const row = lineAt(rows, starts, i) as MethodRow;
+    table[row[0]] = built[row[0]] ??= buildSpec(version, row);
+  }
   return Object.freeze(table);
 }
 
@@ -301,7 +312,9 @@ export const INPUT_REQUESTS: Readonly<Record<string, MethodSpec>> = /* @__PURE__
 function lazyInputRequests(): Readonly<Record<string, MethodSpec>> {
   const built: Built = Object.create(null);
   const table: Record<string, MethodSpec> = Object.create(null);
-  for (const row of INPUT_ROWS) {
+  const starts = lineStarts(INPUT_ROWS);
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const row = lineAt(INPUT_ROWS, starts, i) as MethodRow;
     Object.defineProperty(table, row[0], { enumerable: true, get: () => (built[row[0]] ??= buildSpec("2026-07-28", row)) });
   }
   return Object.freeze(table);
@@ -368,7 +381,7 @@ const optionalObject: Validator = (v) => (v === undefined ? null : anyObject(v))
 /** Whether `method` is the protocol's in some version, or an extension's this kernel implements: no declaration may redefine it. */
 export function isProtocolMethod(method: string): boolean {
   for (const v of SCHEMA_VERSIONS) {
-    if (ROWS[v].some((row) => row[0] === method)) return true;
+    if (lineStartingWith(ROWS[v], rowPrefix(method)) !== undefined) return true;
     const ext = EXTENSION_METHODS[v];
     if (ext !== undefined && Object.hasOwn(ext, method)) return true;
   }

@@ -10,7 +10,8 @@
  *
  * Theory of operation. `scripts/gen-validators.mjs` compiles the four JSON Schemas into
  * one table of small array-encoded nodes (identical definitions of different versions
- * share nodes), and this module interprets it. The table comes in two parts: the nodes
+ * share nodes; one JSON line each, parsed when first needed: lines.ts), and this module
+ * interprets it. The table comes in two parts: the nodes
  * the method tables validate (params and results, `generated/nodes.ts`), which this
  * module's own lookups use, and the rest (`generated/full.ts`), which types.ts appends
  * for the schema entry point, so the kernel alone does not carry the message envelopes
@@ -39,6 +40,7 @@
 import type { ProtocolVersion, SchemaVersion } from "../model/versions.js";
 import { schemaVersionOf } from "../model/versions.js";
 import { NODES, TYPE_NAMES } from "./generated/nodes.js";
+import { lineAt, lineStarts } from "./lines.js";
 import { MAX_ISSUES, T_ARRAY, T_BOOLEAN, T_FRACTION, T_INTEGER, T_NULL, T_OBJECT, T_STRING, typeBit } from "./json-type.js";
 import { TYPES as TYPES_2025_03_26 } from "./generated/2025-03-26.js";
 import { TYPES as TYPES_2025_06_18 } from "./generated/2025-06-18.js";
@@ -412,17 +414,37 @@ function run(node: Node, value: unknown): Issue[] | null {
  */
 const LINKED: Node[] = [];
 
-/** generated/full.ts's nodes, numbered from NODES.length on, once src/schema/types.ts has added them. */
-let EXTRA: readonly (readonly unknown[])[] = [];
+/** generated/full.ts's nodes, numbered on from NODES's, once src/schema/types.ts has added them. */
+let EXTRA = "";
+/** Where the lines of NODES and of EXTRA start, found on first use. */
+let coreStarts: number[] | undefined, extraStarts: number[] | undefined;
 
 /** Node number `i`, one object shared by every reference to it (decoded when first checked). */
 function nodeAt(i: number): Node {
-  return (LINKED[i] ??= new Node(i < NODES.length ? NODES[i] : EXTRA[i - NODES.length]));
+  return (LINKED[i] ??= new Node(generatedNode(i)));
+}
+
+/** Generated node number `i` (a line of NODES, or after them of EXTRA), parsed. */
+function generatedNode(i: number): readonly unknown[] {
+  const core = (coreStarts ??= lineStarts(NODES));
+  const count = core.length - 1;
+  if (i < count) return lineAt(NODES, core, i) as readonly unknown[];
+  return lineAt(EXTRA, (extraStarts ??= lineStarts(EXTRA)), i - count) as readonly unknown[];
 }
 
 /** The node a generated reference stands for: an index into NODES, or an inline node. */
 function linked(r: unknown): Node {
   return typeof r === "number" ? nodeAt(r) : new Node(r as readonly unknown[]);
+}
+
+/**
+ * `key` as the engine's own copy of that property name, as a key written in source is.
+ * `JSON.parse` leaves a string value of more than a few characters (`structuredContent`)
+ * a copy of its own, and every read of a property by such a copy misses the engine's fast
+ * path: checking a CallToolResult took half as long again.
+ */
+function asKey(key: string): string {
+  return Object.keys({ [key]: 0 })[0];
 }
 
 /** `n`, decoded if it was not yet. */
@@ -453,7 +475,7 @@ function decode(n: Node): Node {
       break;
     case OBJ:
       n.required = g[1] as number;
-      n.keys = g[2] as string[];
+      n.keys = (g[2] as string[]).map(asKey);
       n.kids = (g[3] as unknown[]).map(linked);
       n.extra = g[4] === AP_OPEN ? null : linked(g[4]);
       n.known = n.extra !== null && n.keys.length > 0 ? new Set(n.keys) : null;
@@ -475,7 +497,7 @@ function decode(n: Node): Node {
 function decodeUnion(n: Node, g: readonly unknown[]): void {
   n.kids = (g[1] as unknown[]).map(linked);
   n.types = g[2] as number[];
-  n.key = g[3] as string | null;
+  n.key = g[3] === null ? null : asKey(g[3] as string);
   n.values = g[4] as unknown[];
   n.at = g[5] as number[];
   n.absent = g[6] as number;
@@ -489,11 +511,11 @@ function decodeUnion(n: Node, g: readonly unknown[]): void {
 }
 
 /**
- * Adds the generated nodes numbered from NODES.length on (generated/full.ts, for
+ * Adds the generated nodes numbered on from NODES's (generated/full.ts, for
  * src/schema/types.ts, once); they are decoded on first use like the rest.
  * @internal
  */
-export function addNodes(extra: readonly (readonly unknown[])[]): void {
+export function addNodes(extra: string): void {
   EXTRA = extra;
 }
 

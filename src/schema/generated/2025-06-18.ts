@@ -6,31 +6,29 @@ import type { MethodRow } from "./rows.js";
 /** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2025-06-18). */
 export const TYPES: readonly number[] = [-1,169,-1,-1,-1,50,-1,176,-1,-1,-1,178,5,-1,186,-1,-1,85,-1,188,-1,189,192,194,87,-1,196,-1,-1,-1,-1,-1,93,-1,-1,5,-1,-1,-1,-1,-1,-1,-1];
 
-/** Requests and notifications of 2025-06-18's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
-export const METHOD_ROWS: readonly MethodRow[] = [
-  ["initialize","request","client",null,173,1,"InitializeResult"],
-  ["ping","request","both",null,27,0,"EmptyResult"],
-  ["resources/list","request","client",null,32,0,"ListResourcesResult"],
-  ["resources/templates/list","request","client",null,32,0,"ListResourceTemplatesResult"],
-  ["resources/read","request","client",null,38,1,"ReadResourceResult"],
-  ["resources/subscribe","request","client",null,38,1,"EmptyResult"],
-  ["resources/unsubscribe","request","client",null,38,1,"EmptyResult"],
-  ["prompts/list","request","client",null,32,0,"ListPromptsResult"],
-  ["prompts/get","request","client",null,144,1,"GetPromptResult"],
-  ["tools/list","request","client",null,32,0,"ListToolsResult"],
-  ["tools/call","request","client",null,136,1,"CallToolResult"],
-  ["logging/setLevel","request","client",null,145,1,"EmptyResult"],
-  ["completion/complete","request","client",null,174,1,"CompleteResult"],
-  ["sampling/createMessage","request","server",null,179,1,"CreateMessageResult"],
-  ["roots/list","request","server",null,27,0,"ListRootsResult"],
-  ["elicitation/create","request","server",null,181,1,"ElicitResult"],
-  ["notifications/cancelled","notification","both",null,140,1,null],
-  ["notifications/initialized","notification","client",null,5,0,null],
-  ["notifications/progress","notification","both",null,142,1,null],
-  ["notifications/roots/list_changed","notification","client",null,5,0,null],
-  ["notifications/resources/list_changed","notification","server",null,5,0,null],
-  ["notifications/resources/updated","notification","server",null,38,1,null],
-  ["notifications/prompts/list_changed","notification","server",null,5,0,null],
-  ["notifications/tools/list_changed","notification","server",null,5,0,null],
-  ["notifications/message","notification","server",null,166,1,null],
-];
+/** Requests and notifications of 2025-06-18's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions: one {@link MethodRow} per line (src/schema/lines.ts). */
+export const METHOD_ROWS = `["initialize","request","client",null,173,1,"InitializeResult"]
+["ping","request","both",null,27,0,"EmptyResult"]
+["resources/list","request","client",null,32,0,"ListResourcesResult"]
+["resources/templates/list","request","client",null,32,0,"ListResourceTemplatesResult"]
+["resources/read","request","client",null,38,1,"ReadResourceResult"]
+["resources/subscribe","request","client",null,38,1,"EmptyResult"]
+["resources/unsubscribe","request","client",null,38,1,"EmptyResult"]
+["prompts/list","request","client",null,32,0,"ListPromptsResult"]
+["prompts/get","request","client",null,144,1,"GetPromptResult"]
+["tools/list","request","client",null,32,0,"ListToolsResult"]
+["tools/call","request","client",null,136,1,"CallToolResult"]
+["logging/setLevel","request","client",null,145,1,"EmptyResult"]
+["completion/complete","request","client",null,174,1,"CompleteResult"]
+["sampling/createMessage","request","server",null,179,1,"CreateMessageResult"]
+["roots/list","request","server",null,27,0,"ListRootsResult"]
+["elicitation/create","request","server",null,181,1,"ElicitResult"]
+["notifications/cancelled","notification","both",null,140,1,null]
+["notifications/initialized","notification","client",null,5,0,null]
+["notifications/progress","notification","both",null,142,1,null]
+["notifications/roots/list_changed","notification","client",null,5,0,null]
+["notifications/resources/list_changed","notification","server",null,5,0,null]
+["notifications/resources/updated","notification","server",null,38,1,null]
+["notifications/prompts/list_changed","notification","server",null,5,0,null]
+["notifications/tools/list_changed","notification","server",null,5,0,null]
+["notifications/message","notification","server",null,166,1,null]`;

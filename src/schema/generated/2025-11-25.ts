@@ -6,37 +6,35 @@ import type { MethodRow } from "./rows.js";
 /** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2025-11-25). */
 export const TYPES: readonly number[] = [198,199,35,202,208,50,212,209,265,-1,216,211,5,206,222,5,35,36,205,224,-1,226,228,230,87,98,232,233,5,29,204,59,93,27,234,5,207,59,-1,-1,-1,35,59];
 
-/** Requests and notifications of 2025-11-25's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
-export const METHOD_ROWS: readonly MethodRow[] = [
-  ["initialize","request","client","InitializeRequestParams",-1,1,"InitializeResult"],
-  ["ping","request","both","RequestParams",-1,0,"EmptyResult"],
-  ["resources/list","request","client","PaginatedRequestParams",-1,0,"ListResourcesResult"],
-  ["resources/templates/list","request","client","PaginatedRequestParams",-1,0,"ListResourceTemplatesResult"],
-  ["resources/read","request","client","ReadResourceRequestParams",-1,1,"ReadResourceResult"],
-  ["resources/subscribe","request","client","SubscribeRequestParams",-1,1,"EmptyResult"],
-  ["resources/unsubscribe","request","client","UnsubscribeRequestParams",-1,1,"EmptyResult"],
-  ["prompts/list","request","client","PaginatedRequestParams",-1,0,"ListPromptsResult"],
-  ["prompts/get","request","client","GetPromptRequestParams",-1,1,"GetPromptResult"],
-  ["tools/list","request","client","PaginatedRequestParams",-1,0,"ListToolsResult"],
-  ["tools/call","request","client","CallToolRequestParams",-1,1,"CallToolResult"],
-  ["tasks/get","request","both",null,58,1,"GetTaskResult"],
-  ["tasks/result","request","both",null,58,1,"GetTaskPayloadResult"],
-  ["tasks/cancel","request","both",null,58,1,"CancelTaskResult"],
-  ["tasks/list","request","both","PaginatedRequestParams",-1,0,"ListTasksResult"],
-  ["logging/setLevel","request","client","SetLevelRequestParams",-1,1,"EmptyResult"],
-  ["completion/complete","request","client","CompleteRequestParams",-1,1,"CompleteResult"],
-  ["sampling/createMessage","request","server","CreateMessageRequestParams",-1,1,"CreateMessageResult"],
-  ["roots/list","request","server","RequestParams",-1,0,"ListRootsResult"],
-  ["elicitation/create","request","server","ElicitRequestParams",-1,1,"ElicitResult"],
-  ["notifications/cancelled","notification","both","CancelledNotificationParams",-1,1,null],
-  ["notifications/initialized","notification","client","NotificationParams",-1,0,null],
-  ["notifications/progress","notification","both","ProgressNotificationParams",-1,1,null],
-  ["notifications/tasks/status","notification","both","TaskStatusNotificationParams",-1,1,null],
-  ["notifications/roots/list_changed","notification","client","NotificationParams",-1,0,null],
-  ["notifications/resources/list_changed","notification","server","NotificationParams",-1,0,null],
-  ["notifications/resources/updated","notification","server","ResourceUpdatedNotificationParams",-1,1,null],
-  ["notifications/prompts/list_changed","notification","server","NotificationParams",-1,0,null],
-  ["notifications/tools/list_changed","notification","server","NotificationParams",-1,0,null],
-  ["notifications/message","notification","server","LoggingMessageNotificationParams",-1,1,null],
-  ["notifications/elicitation/complete","notification","server",null,221,1,null],
-];
+/** Requests and notifications of 2025-11-25's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions: one {@link MethodRow} per line (src/schema/lines.ts). */
+export const METHOD_ROWS = `["initialize","request","client","InitializeRequestParams",-1,1,"InitializeResult"]
+["ping","request","both","RequestParams",-1,0,"EmptyResult"]
+["resources/list","request","client","PaginatedRequestParams",-1,0,"ListResourcesResult"]
+["resources/templates/list","request","client","PaginatedRequestParams",-1,0,"ListResourceTemplatesResult"]
+["resources/read","request","client","ReadResourceRequestParams",-1,1,"ReadResourceResult"]
+["resources/subscribe","request","client","SubscribeRequestParams",-1,1,"EmptyResult"]
+["resources/unsubscribe","request","client","UnsubscribeRequestParams",-1,1,"EmptyResult"]
+["prompts/list","request","client","PaginatedRequestParams",-1,0,"ListPromptsResult"]
+["prompts/get","request","client","GetPromptRequestParams",-1,1,"GetPromptResult"]
+["tools/list","request","client","PaginatedRequestParams",-1,0,"ListToolsResult"]
+["tools/call","request","client","CallToolRequestParams",-1,1,"CallToolResult"]
+["tasks/get","request","both",null,58,1,"GetTaskResult"]
+["tasks/result","request","both",null,58,1,"GetTaskPayloadResult"]
+["tasks/cancel","request","both",null,58,1,"CancelTaskResult"]
+["tasks/list","request","both","PaginatedRequestParams",-1,0,"ListTasksResult"]
+["logging/setLevel","request","client","SetLevelRequestParams",-1,1,"EmptyResult"]
+["completion/complete","request","client","CompleteRequestParams",-1,1,"CompleteResult"]
+["sampling/createMessage","request","server","CreateMessageRequestParams",-1,1,"CreateMessageResult"]
+["roots/list","request","server","RequestParams",-1,0,"ListRootsResult"]
+["elicitation/create","request","server","ElicitRequestParams",-1,1,"ElicitResult"]
+["notifications/cancelled","notification","both","CancelledNotificationParams",-1,1,null]
+["notifications/initialized","notification","client","NotificationParams",-1,0,null]
+["notifications/progress","notification","both","ProgressNotificationParams",-1,1,null]
+["notifications/tasks/status","notification","both","TaskStatusNotificationParams",-1,1,null]
+["notifications/roots/list_changed","notification","client","NotificationParams",-1,0,null]
+["notifications/resources/list_changed","notification","server","NotificationParams",-1,0,null]
+["notifications/resources/updated","notification","server","ResourceUpdatedNotificationParams",-1,1,null]
+["notifications/prompts/list_changed","notification","server","NotificationParams",-1,0,null]
+["notifications/tools/list_changed","notification","server","NotificationParams",-1,0,null]
+["notifications/message","notification","server","LoggingMessageNotificationParams",-1,1,null]
+["notifications/elicitation/complete","notification","server",null,221,1,null]`;

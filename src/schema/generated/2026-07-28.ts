@@ -6,31 +6,27 @@ import type { MethodRow } from "./rows.js";
 /** Node of each name in nodes.ts's TYPE_NAMES (-1: not defined in 2026-07-28). */
 export const TYPES: readonly number[] = [235,122,-1,253,258,126,245,238,-1,127,250,241,125,257,128,-1,-1,36,-1,-1,49,129,130,131,240,-1,132,260,64,37,261,255,133,254,262,125,-1,-1,263,256,134,-1,-1];
 
-/** Requests and notifications of 2026-07-28's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions. */
-export const METHOD_ROWS: readonly MethodRow[] = [
-  ["server/discover","request","client","RequestParams",-1,1,"DiscoverResult"],
-  ["resources/list","request","client","PaginatedRequestParams",-1,1,"ListResourcesResult"],
-  ["resources/templates/list","request","client","PaginatedRequestParams",-1,1,"ListResourceTemplatesResult"],
-  ["resources/read","request","client","ReadResourceRequestParams",-1,1,"ReadResourceResult"],
-  ["subscriptions/listen","request","client","SubscriptionsListenRequestParams",-1,1,"SubscriptionsListenResult"],
-  ["prompts/list","request","client","PaginatedRequestParams",-1,1,"ListPromptsResult"],
-  ["prompts/get","request","client","GetPromptRequestParams",-1,1,"GetPromptResult"],
-  ["tools/list","request","client","PaginatedRequestParams",-1,1,"ListToolsResult"],
-  ["tools/call","request","client","CallToolRequestParams",-1,1,"CallToolResult"],
-  ["completion/complete","request","client","CompleteRequestParams",-1,1,"CompleteResult"],
-  ["notifications/cancelled","notification","both","CancelledNotificationParams",-1,1,null],
-  ["notifications/progress","notification","server","ProgressNotificationParams",-1,1,null],
-  ["notifications/resources/list_changed","notification","server","NotificationParams",-1,0,null],
-  ["notifications/subscriptions/acknowledged","notification","server","SubscriptionsAcknowledgedNotificationParams",-1,1,null],
-  ["notifications/resources/updated","notification","server","ResourceUpdatedNotificationParams",-1,1,null],
-  ["notifications/prompts/list_changed","notification","server","NotificationParams",-1,0,null],
-  ["notifications/tools/list_changed","notification","server","NotificationParams",-1,0,null],
-  ["notifications/message","notification","server","LoggingMessageNotificationParams",-1,1,null],
-];
+/** Requests and notifications of 2026-07-28's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions: one {@link MethodRow} per line (src/schema/lines.ts). */
+export const METHOD_ROWS = `["server/discover","request","client","RequestParams",-1,1,"DiscoverResult"]
+["resources/list","request","client","PaginatedRequestParams",-1,1,"ListResourcesResult"]
+["resources/templates/list","request","client","PaginatedRequestParams",-1,1,"ListResourceTemplatesResult"]
+["resources/read","request","client","ReadResourceRequestParams",-1,1,"ReadResourceResult"]
+["subscriptions/listen","request","client","SubscriptionsListenRequestParams",-1,1,"SubscriptionsListenResult"]
+["prompts/list","request","client","PaginatedRequestParams",-1,1,"ListPromptsResult"]
+["prompts/get","request","client","GetPromptRequestParams",-1,1,"GetPromptResult"]
+["tools/list","request","client","PaginatedRequestParams",-1,1,"ListToolsResult"]
+["tools/call","request","client","CallToolRequestParams",-1,1,"CallToolResult"]
+["completion/complete","request","client","CompleteRequestParams",-1,1,"CompleteResult"]
+["notifications/cancelled","notification","both","CancelledNotificationParams",-1,1,null]
+["notifications/progress","notification","server","ProgressNotificationParams",-1,1,null]
+["notifications/resources/list_changed","notification","server","NotificationParams",-1,0,null]
+["notifications/subscriptions/acknowledged","notification","server","SubscriptionsAcknowledgedNotificationParams",-1,1,null]
+["notifications/resources/updated","notification","server","ResourceUpdatedNotificationParams",-1,1,null]
+["notifications/prompts/list_changed","notification","server","NotificationParams",-1,0,null]
+["notifications/tools/list_changed","notification","server","NotificationParams",-1,0,null]
+["notifications/message","notification","server","LoggingMessageNotificationParams",-1,1,null]`;
 
-/** Server-to-client requests carried inside an InputRequiredResult (2026-07-28 InputRequest union). */
-export const INPUT_ROWS: readonly MethodRow[] = [
-  ["sampling/createMessage","request","server","CreateMessageRequestParams",-1,1,"CreateMessageResult"],
-  ["roots/list","request","server",null,5,0,"ListRootsResult"],
-  ["elicitation/create","request","server","ElicitRequestParams",-1,1,"ElicitResult"],
-];
+/** Server-to-client requests carried inside an InputRequiredResult (2026-07-28 InputRequest union): one {@link MethodRow} per line. */
+export const INPUT_ROWS = `["sampling/createMessage","request","server","CreateMessageRequestParams",-1,1,"CreateMessageResult"]
+["roots/list","request","server",null,5,0,"ListRootsResult"]
+["elicitation/create","request","server","ElicitRequestParams",-1,1,"ElicitResult"]`;

@@ -3,183 +3,181 @@
 // The rest of the node table, and every type name of every version (loaded by src/schema/types.ts).
 import type { Node } from "./nodes.js";
 
-/** Nodes numbered from NODES.length on (same encoding as NODES); they may refer to any node. */
-export const EXTRA_NODES: readonly Node[] = [
-  [4,"2.0"], // 266
-  [6,3,["id","jsonrpc","result"],[2,266,5],-1], // 267
-  [6,1,["method","params"],[294,27],-1], // 268
-  [4,"completion/complete"], // 269
-  [6,2,["error","jsonrpc","id"],[307,266,2],-1], // 270
-  [4,"tools/call"], // 271
-  [4,"notifications/cancelled"], // 272
-  [4,"notifications/progress"], // 273
-  [4,"initialize"], // 274
-  [4,"resources/list"], // 275
-  [4,"resources/templates/list"], // 276
-  [4,"resources/read"], // 277
-  [4,"prompts/list"], // 278
-  [4,"prompts/get"], // 279
-  [4,"tools/list"], // 280
-  [6,3,["id","jsonrpc","method","params"],[2,266,0,27],-1], // 281
-  [6,2,["jsonrpc","method","params"],[266,0,5],-1], // 282
-  [6,3,["error","id","jsonrpc"],[307,2,266],-1], // 283
-  [4,"notifications/message"], // 284
-  [4,"notifications/prompts/list_changed"], // 285
-  [4,"notifications/resources/list_changed"], // 286
-  [4,"notifications/resources/updated"], // 287
-  [4,"notifications/tools/list_changed"], // 288
-  [6,2,["method","params"],[271,136],-1], // 289
-  [6,2,["method","params"],[272,140],-1], // 290
-  [4,"notifications/initialized"], // 291
-  [6,2,["method","params"],[273,142],-1], // 292
-  [4,"notifications/roots/list_changed"], // 293
-  [4,"ping"], // 294
-  [6,1,["method","params"],[275,32],-1], // 295
-  [6,1,["method","params"],[276,32],-1], // 296
-  [6,2,["method","params"],[277,38],-1], // 297
-  [6,2,["method","params"],[299,38],-1], // 298
-  [4,"resources/subscribe"], // 299
-  [6,2,["method","params"],[301,38],-1], // 300
-  [4,"resources/unsubscribe"], // 301
-  [6,1,["method","params"],[278,32],-1], // 302
-  [6,2,["method","params"],[279,144],-1], // 303
-  [6,1,["method","params"],[280,32],-1], // 304
-  [6,2,["method","params"],[306,145],-1], // 305
-  [4,"logging/setLevel"], // 306
-  [6,2,["code","message","data"],[3,0,9],-1], // 307
-  [6,1,["method","params"],[52,27],-1], // 308
-  [6,4,["id","jsonrpc","method","params"],[2,266,[4,"tasks/cancel"],58],-1], // 309
-  [6,3,["jsonrpc","method","params"],[266,272,202],-1], // 310
-  [6,3,["jsonrpc","method","params"],[266,273,204],-1], // 311
-  [6,3,["jsonrpc","method","params"],[266,[4,"notifications/tasks/status"],35],-1], // 312
-  [6,3,["id","jsonrpc","method","params"],[2,266,294,27],-1], // 313
-  [6,4,["id","jsonrpc","method","params"],[2,266,[4,"tasks/get"],58],-1], // 314
-  [6,4,["id","jsonrpc","method","params"],[2,266,[4,"tasks/result"],58],-1], // 315
-  [6,3,["id","jsonrpc","method","params"],[2,266,[4,"tasks/list"],29],-1], // 316
-  [6,3,["id","jsonrpc","method","params"],[2,266,0,1],-1], // 317
-  [6,2,["jsonrpc","method","params"],[266,0,1],-1], // 318
-  [6,3,["id","jsonrpc","result"],[2,266,125],-1], // 319
-  [6,1,["method","params"],[291,5],-1], // 320
-  [6,1,["method","params"],[293,5],-1], // 321
-  [6,2,["method","params"],[274,143],-1], // 322
-  [6,2,["method","params"],[269,146],-1], // 323
-  [6,2,["method","params"],[41,151],-1], // 324
-  [7,[8,[281,282],[32,32],null,[],[],-1],-1], // 325
-  [7,[8,[267,283],[32,32],null,[],[],-1],-1], // 326
-  [6,2,["method","params"],[284,166],-1], // 327
-  [6,1,["method","params"],[285,5],-1], // 328
-  [6,1,["method","params"],[286,5],-1], // 329
-  [6,2,["method","params"],[287,38],-1], // 330
-  [6,1,["method","params"],[288,5],-1], // 331
-  [6,2,["method","params"],[274,173],-1], // 332
-  [6,2,["method","params"],[269,174],-1], // 333
-  [6,2,["method","params"],[41,179],-1], // 334
-  [6,2,["method","params"],[57,181],-1], // 335
-  [6,4,["id","jsonrpc","method","params"],[2,266,271,198],-1], // 336
-  [6,2,["jsonrpc","method","params"],[266,291,5],-1], // 337
-  [6,2,["jsonrpc","method","params"],[266,293,5],-1], // 338
-  [6,4,["id","jsonrpc","method","params"],[2,266,274,205],-1], // 339
-  [6,3,["id","jsonrpc","method","params"],[2,266,275,29],-1], // 340
-  [6,3,["id","jsonrpc","method","params"],[2,266,276,29],-1], // 341
-  [6,4,["id","jsonrpc","method","params"],[2,266,277,59],-1], // 342
-  [6,4,["id","jsonrpc","method","params"],[2,266,299,59],-1], // 343
-  [6,4,["id","jsonrpc","method","params"],[2,266,301,59],-1], // 344
-  [6,3,["id","jsonrpc","method","params"],[2,266,278,29],-1], // 345
-  [6,4,["id","jsonrpc","method","params"],[2,266,279,206],-1], // 346
-  [6,3,["id","jsonrpc","method","params"],[2,266,280,29],-1], // 347
-  [6,4,["id","jsonrpc","method","params"],[2,266,306,207],-1], // 348
-  [6,4,["id","jsonrpc","method","params"],[2,266,269,208],-1], // 349
-  [6,4,["id","jsonrpc","method","params"],[2,266,41,212],-1], // 350
-  [6,4,["id","jsonrpc","method","params"],[2,266,57,216],-1], // 351
-  [6,3,["jsonrpc","method","params"],[266,[4,"notifications/elicitation/complete"],221],-1], // 352
-  [6,3,["id","jsonrpc","method","params"],[2,266,52,27],-1], // 353
-  [6,3,["jsonrpc","method","params"],[266,284,233],-1], // 354
-  [6,2,["jsonrpc","method","params"],[266,285,5],-1], // 355
-  [6,2,["jsonrpc","method","params"],[266,286,5],-1], // 356
-  [6,3,["jsonrpc","method","params"],[266,287,234],-1], // 357
-  [6,2,["jsonrpc","method","params"],[266,288,5],-1], // 358
-  [6,4,["id","jsonrpc","method","params"],[2,266,271,235],-1], // 359
-  [6,3,["jsonrpc","method","params"],[266,272,253],-1], // 360
-  [6,4,["id","jsonrpc","method","params"],[2,266,[4,"server/discover"],254],-1], // 361
-  [6,4,["id","jsonrpc","method","params"],[2,266,275,37],-1], // 362
-  [6,4,["id","jsonrpc","method","params"],[2,266,276,37],-1], // 363
-  [6,4,["id","jsonrpc","method","params"],[2,266,277,255],-1], // 364
-  [6,4,["id","jsonrpc","method","params"],[2,266,[4,"subscriptions/listen"],256],-1], // 365
-  [6,4,["id","jsonrpc","method","params"],[2,266,278,37],-1], // 366
-  [6,4,["id","jsonrpc","method","params"],[2,266,279,257],-1], // 367
-  [6,4,["id","jsonrpc","method","params"],[2,266,280,37],-1], // 368
-  [6,4,["id","jsonrpc","method","params"],[2,266,269,258],-1], // 369
-  [6,3,["jsonrpc","method","params"],[266,284,260],-1], // 370
-  [6,3,["jsonrpc","method","params"],[266,273,261],-1], // 371
-  [6,2,["jsonrpc","method","params"],[266,285,64],-1], // 372
-  [6,2,["jsonrpc","method","params"],[266,286,64],-1], // 373
-  [6,3,["jsonrpc","method","params"],[266,287,262],-1], // 374
-  [6,3,["jsonrpc","method","params"],[266,[4,"notifications/subscriptions/acknowledged"],263],-1], // 375
-  [6,2,["jsonrpc","method","params"],[266,288,64],-1], // 376
-  [8,[290,320,292,321],[32,32,32,32],"method",["notifications/cancelled","notifications/initialized","notifications/progress","notifications/roots/list_changed"],[0,1,2,3],-1], // 377
-  [8,[322,268,295,296,297,298,300,302,303,304,289,305,323],[32,32,32,32,32,32,32,32,32,32,32,32,32],"method",["initialize","ping","resources/list","resources/templates/list","resources/read","resources/subscribe","resources/unsubscribe","prompts/list","prompts/get","tools/list","tools/call","logging/setLevel","completion/complete"],[0,1,2,3,4,5,6,7,8,9,10,11,12],-1], // 378
-  [8,[5,148,149],[32,32,32],null,[],[],-1], // 379
-  [8,[281,282,325,267,283,326],[32,32,64,32,32,64],null,[],[],-1], // 380
-  [6,1,["method","params"],[0,5],-1], // 381
-  [6,1,["method","params"],[0,32],-1], // 382
-  [6,0,["_meta","nextCursor"],[1,0],-1], // 383
-  [6,1,["method","params"],[0,27],-1], // 384
-  [6,1,["uri","mimeType"],[4,0],-1], // 385
-  [8,[290,292,329,330,328,331,327],[32,32,32,32,32,32,32],"method",["notifications/cancelled","notifications/progress","notifications/resources/list_changed","notifications/resources/updated","notifications/prompts/list_changed","notifications/tools/list_changed","notifications/message"],[0,1,2,3,4,5,6],-1], // 386
-  [8,[268,324,308],[32,32,32],"method",["ping","sampling/createMessage","roots/list"],[0,1,2],-1], // 387
-  [8,[5,156,162,160,167,157,154,164,137,50],[32,32,32,32,32,32,32,32,32,32],null,[],[],-1], // 388
-  [6,1,["name","title"],[0,0],-1], // 389
-  [8,[332,268,295,296,297,298,300,302,303,304,289,305,333],[32,32,32,32,32,32,32,32,32,32,32,32,32],"method",["initialize","ping","resources/list","resources/templates/list","resources/read","resources/subscribe","resources/unsubscribe","prompts/list","prompts/get","tools/list","tools/call","logging/setLevel","completion/complete"],[0,1,2,3,4,5,6,7,8,9,10,11,12],-1], // 390
-  [8,[5,176,87,178],[32,32,32,32],null,[],[],-1], // 391
-  [8,[281,282,267,283],[32,32,32,32],null,[],[],-1], // 392
-  [6,1,["uri","_meta","mimeType"],[4,1,0],-1], // 393
-  [8,[268,334,308,335],[32,32,32,32],"method",["ping","sampling/createMessage","roots/list","elicitation/create"],[0,1,2,3],-1], // 394
-  [8,[5,188,194,192,93,189,186,196,169,50],[32,32,32,32,32,32,32,32,32,32],null,[],[],-1], // 395
-  [8,[310,337,311,312,338],[32,32,32,32,32],"method",["notifications/cancelled","notifications/initialized","notifications/progress","notifications/tasks/status","notifications/roots/list_changed"],[0,1,2,3,4],-1], // 396
-  [8,[339,313,340,341,342,343,344,345,346,347,336,314,315,309,316,348,349],[32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32],"method",["initialize","ping","resources/list","resources/templates/list","resources/read","resources/subscribe","resources/unsubscribe","prompts/list","prompts/get","tools/list","tools/call","tasks/get","tasks/result","tasks/cancel","tasks/list","logging/setLevel","completion/complete"],[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],-1], // 397
-  [8,[5,35,5,35,98,209,87,211],[32,32,32,32,32,32,32,32],null,[],[],-1], // 398
-  [8,[60,61,62,63,113],[32,32,32,32,32],null,[],[],-1], // 399
-  [6,0,["icons"],[17],-1], // 400
-  [8,[317,318,267,270],[32,32,32,32],null,[],[],-1], // 401
-  [8,[267,270],[32,32],null,[],[],-1], // 402
-  [8,[62,63],[32,32],null,[],[],-1], // 403
-  [6,1,["method","params"],[0,1],-1], // 404
-  [6,3,["id","jsonrpc","method","params"],[2,266,0,29],-1], // 405
-  [8,[310,311,356,357,355,358,312,354,352],[32,32,32,32,32,32,32,32,32],"method",["notifications/cancelled","notifications/progress","notifications/resources/list_changed","notifications/resources/updated","notifications/prompts/list_changed","notifications/tools/list_changed","notifications/tasks/status","notifications/message","notifications/elicitation/complete"],[0,1,2,3,4,5,6,7,8],-1], // 406
-  [8,[313,314,315,309,316,350,353,351],[32,32,32,32,32,32,32,32],"method",["ping","tasks/get","tasks/result","tasks/cancel","tasks/list","sampling/createMessage","roots/list","elicitation/create"],[0,1,2,3,4,5,6,7],-1], // 407
-  [8,[5,224,230,228,93,226,222,232,199,35,5,35,98,50],[32,32,32,32,32,32,32,32,32,32,32,32,32,32],null,[],[],-1], // 408
-  [8,[60,61],[32,32],null,[],[],-1], // 409
-  [6,0,["_meta","task"],[12,34],-1], // 410
-  [6,2,["error","jsonrpc","id"],[[6,3,["code","data","message"],[[9,[3,[4,-32042]]],[9,[9,[6,1,["elicitations"],[[7,107,-1]],-1]]],0],-1],266,2],-1], // 411
-  [6,3,["cacheScope","resultType","ttlMs","_meta"],[23,0,24,10],-1], // 412
-  [6,3,["id","jsonrpc","result"],[2,266,[8,[49,122],[32,32],null,[],[],-1]],-1], // 413
-  [8,[361,362,363,364,365,366,367,368,359,369],[32,32,32,32,32,32,32,32,32,32],"method",["server/discover","resources/list","resources/templates/list","resources/read","subscriptions/listen","prompts/list","prompts/get","tools/list","tools/call","completion/complete"],[0,1,2,3,4,5,6,7,8,9],-1], // 414
-  [6,3,["id","jsonrpc","result"],[2,266,126],-1], // 415
-  [6,3,["id","jsonrpc","result"],[2,266,127],-1], // 416
-  [6,3,["id","jsonrpc","result"],[2,266,[8,[49,128],[32,32],null,[],[],-1]],-1], // 417
-  [6,2,["error","jsonrpc","id"],[[6,2,["code","message","data"],[[9,[3,[4,-32020]]],0,9],-1],266,2],-1], // 418
-  [6,1,["_meta","inputResponses","requestState"],[15,48,0],-1], // 419
-  [6,2,["code","message","data"],[[4,-32603],0,9],-1], // 420
-  [6,2,["code","message","data"],[[4,-32602],0,9],-1], // 421
-  [6,2,["code","message","data"],[[4,-32600],0,9],-1], // 422
-  [8,[317,318,319,270],[32,32,32,32],null,[],[],-1], // 423
-  [8,[319,270],[32,32],null,[],[],-1], // 424
-  [6,3,["id","jsonrpc","result"],[2,266,129],-1], // 425
-  [6,3,["id","jsonrpc","result"],[2,266,130],-1], // 426
-  [6,3,["id","jsonrpc","result"],[2,266,131],-1], // 427
-  [6,3,["id","jsonrpc","result"],[2,266,132],-1], // 428
-  [6,2,["code","message","data"],[[4,-32601],0,9],-1], // 429
-  [6,2,["error","jsonrpc","id"],[[6,3,["code","data","message"],[[9,[3,[4,-32021]]],[9,[9,[6,1,["requiredCapabilities"],[118],-1]]],0],-1],266,2],-1], // 430
-  [6,4,["id","jsonrpc","method","params"],[2,266,0,37],-1], // 431
-  [6,1,["resultType","_meta","nextCursor"],[0,10,0],-1], // 432
-  [6,2,["code","message","data"],[[4,-32700],0,9],-1], // 433
-  [6,3,["id","jsonrpc","result"],[2,266,[8,[49,133],[32,32],null,[],[],-1]],-1], // 434
-  [6,2,["_meta","uri"],[15,4],-1], // 435
-  [8,[360,371,373,375,374,372,376,370],[32,32,32,32,32,32,32,32],"method",["notifications/cancelled","notifications/progress","notifications/resources/list_changed","notifications/subscriptions/acknowledged","notifications/resources/updated","notifications/prompts/list_changed","notifications/tools/list_changed","notifications/message"],[0,1,2,3,4,5,6,7],-1], // 436
-  [8,[125,49,127,131,130,133,134,129,128,132,122,126],[32,32,32,32,32,32,32,32,32,32,32,32],null,[],[],-1], // 437
-  [6,3,["id","jsonrpc","result"],[2,266,134],-1], // 438
-  [6,2,["error","jsonrpc","id"],[[6,3,["code","data","message"],[[9,[3,[4,-32022]]],[9,[9,[6,2,["requested","supported"],[0,6],-1]]],0],-1],266,2],-1], // 439
-];
+/** Nodes numbered on from the count of nodes.ts's NODES (same encoding); they may refer to any node. Line i is node 266 + i. */
+export const EXTRA_NODES = `[4,"2.0"]
+[6,3,["id","jsonrpc","result"],[2,266,5],-1]
+[6,1,["method","params"],[294,27],-1]
+[4,"completion/complete"]
+[6,2,["error","jsonrpc","id"],[307,266,2],-1]
+[4,"tools/call"]
+[4,"notifications/cancelled"]
+[4,"notifications/progress"]
+[4,"initialize"]
+[4,"resources/list"]
+[4,"resources/templates/list"]
+[4,"resources/read"]
+[4,"prompts/list"]
+[4,"prompts/get"]
+[4,"tools/list"]
+[6,3,["id","jsonrpc","method","params"],[2,266,0,27],-1]
+[6,2,["jsonrpc","method","params"],[266,0,5],-1]
+[6,3,["error","id","jsonrpc"],[307,2,266],-1]
+[4,"notifications/message"]
+[4,"notifications/prompts/list_changed"]
+[4,"notifications/resources/list_changed"]
+[4,"notifications/resources/updated"]
+[4,"notifications/tools/list_changed"]
+[6,2,["method","params"],[271,136],-1]
+[6,2,["method","params"],[272,140],-1]
+[4,"notifications/initialized"]
+[6,2,["method","params"],[273,142],-1]
+[4,"notifications/roots/list_changed"]
+[4,"ping"]
+[6,1,["method","params"],[275,32],-1]
+[6,1,["method","params"],[276,32],-1]
+[6,2,["method","params"],[277,38],-1]
+[6,2,["method","params"],[299,38],-1]
+[4,"resources/subscribe"]
+[6,2,["method","params"],[301,38],-1]
+[4,"resources/unsubscribe"]
+[6,1,["method","params"],[278,32],-1]
+[6,2,["method","params"],[279,144],-1]
+[6,1,["method","params"],[280,32],-1]
+[6,2,["method","params"],[306,145],-1]
+[4,"logging/setLevel"]
+[6,2,["code","message","data"],[3,0,9],-1]
+[6,1,["method","params"],[52,27],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,[4,"tasks/cancel"],58],-1]
+[6,3,["jsonrpc","method","params"],[266,272,202],-1]
+[6,3,["jsonrpc","method","params"],[266,273,204],-1]
+[6,3,["jsonrpc","method","params"],[266,[4,"notifications/tasks/status"],35],-1]
+[6,3,["id","jsonrpc","method","params"],[2,266,294,27],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,[4,"tasks/get"],58],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,[4,"tasks/result"],58],-1]
+[6,3,["id","jsonrpc","method","params"],[2,266,[4,"tasks/list"],29],-1]
+[6,3,["id","jsonrpc","method","params"],[2,266,0,1],-1]
+[6,2,["jsonrpc","method","params"],[266,0,1],-1]
+[6,3,["id","jsonrpc","result"],[2,266,125],-1]
+[6,1,["method","params"],[291,5],-1]
+[6,1,["method","params"],[293,5],-1]
+[6,2,["method","params"],[274,143],-1]
+[6,2,["method","params"],[269,146],-1]
+[6,2,["method","params"],[41,151],-1]
+[7,[8,[281,282],[32,32],null,[],[],-1],-1]
+[7,[8,[267,283],[32,32],null,[],[],-1],-1]
+[6,2,["method","params"],[284,166],-1]
+[6,1,["method","params"],[285,5],-1]
+[6,1,["method","params"],[286,5],-1]
+[6,2,["method","params"],[287,38],-1]
+[6,1,["method","params"],[288,5],-1]
+[6,2,["method","params"],[274,173],-1]
+[6,2,["method","params"],[269,174],-1]
+[6,2,["method","params"],[41,179],-1]
+[6,2,["method","params"],[57,181],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,271,198],-1]
+[6,2,["jsonrpc","method","params"],[266,291,5],-1]
+[6,2,["jsonrpc","method","params"],[266,293,5],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,274,205],-1]
+[6,3,["id","jsonrpc","method","params"],[2,266,275,29],-1]
+[6,3,["id","jsonrpc","method","params"],[2,266,276,29],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,277,59],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,299,59],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,301,59],-1]
+[6,3,["id","jsonrpc","method","params"],[2,266,278,29],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,279,206],-1]
+[6,3,["id","jsonrpc","method","params"],[2,266,280,29],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,306,207],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,269,208],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,41,212],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,57,216],-1]
+[6,3,["jsonrpc","method","params"],[266,[4,"notifications/elicitation/complete"],221],-1]
+[6,3,["id","jsonrpc","method","params"],[2,266,52,27],-1]
+[6,3,["jsonrpc","method","params"],[266,284,233],-1]
+[6,2,["jsonrpc","method","params"],[266,285,5],-1]
+[6,2,["jsonrpc","method","params"],[266,286,5],-1]
+[6,3,["jsonrpc","method","params"],[266,287,234],-1]
+[6,2,["jsonrpc","method","params"],[266,288,5],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,271,235],-1]
+[6,3,["jsonrpc","method","params"],[266,272,253],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,[4,"server/discover"],254],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,275,37],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,276,37],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,277,255],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,[4,"subscriptions/listen"],256],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,278,37],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,279,257],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,280,37],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,269,258],-1]
+[6,3,["jsonrpc","method","params"],[266,284,260],-1]
+[6,3,["jsonrpc","method","params"],[266,273,261],-1]
+[6,2,["jsonrpc","method","params"],[266,285,64],-1]
+[6,2,["jsonrpc","method","params"],[266,286,64],-1]
+[6,3,["jsonrpc","method","params"],[266,287,262],-1]
+[6,3,["jsonrpc","method","params"],[266,[4,"notifications/subscriptions/acknowledged"],263],-1]
+[6,2,["jsonrpc","method","params"],[266,288,64],-1]
+[8,[290,320,292,321],[32,32,32,32],"method",["notifications/cancelled","notifications/initialized","notifications/progress","notifications/roots/list_changed"],[0,1,2,3],-1]
+[8,[322,268,295,296,297,298,300,302,303,304,289,305,323],[32,32,32,32,32,32,32,32,32,32,32,32,32],"method",["initialize","ping","resources/list","resources/templates/list","resources/read","resources/subscribe","resources/unsubscribe","prompts/list","prompts/get","tools/list","tools/call","logging/setLevel","completion/complete"],[0,1,2,3,4,5,6,7,8,9,10,11,12],-1]
+[8,[5,148,149],[32,32,32],null,[],[],-1]
+[8,[281,282,325,267,283,326],[32,32,64,32,32,64],null,[],[],-1]
+[6,1,["method","params"],[0,5],-1]
+[6,1,["method","params"],[0,32],-1]
+[6,0,["_meta","nextCursor"],[1,0],-1]
+[6,1,["method","params"],[0,27],-1]
+[6,1,["uri","mimeType"],[4,0],-1]
+[8,[290,292,329,330,328,331,327],[32,32,32,32,32,32,32],"method",["notifications/cancelled","notifications/progress","notifications/resources/list_changed","notifications/resources/updated","notifications/prompts/list_changed","notifications/tools/list_changed","notifications/message"],[0,1,2,3,4,5,6],-1]
+[8,[268,324,308],[32,32,32],"method",["ping","sampling/createMessage","roots/list"],[0,1,2],-1]
+[8,[5,156,162,160,167,157,154,164,137,50],[32,32,32,32,32,32,32,32,32,32],null,[],[],-1]
+[6,1,["name","title"],[0,0],-1]
+[8,[332,268,295,296,297,298,300,302,303,304,289,305,333],[32,32,32,32,32,32,32,32,32,32,32,32,32],"method",["initialize","ping","resources/list","resources/templates/list","resources/read","resources/subscribe","resources/unsubscribe","prompts/list","prompts/get","tools/list","tools/call","logging/setLevel","completion/complete"],[0,1,2,3,4,5,6,7,8,9,10,11,12],-1]
+[8,[5,176,87,178],[32,32,32,32],null,[],[],-1]
+[8,[281,282,267,283],[32,32,32,32],null,[],[],-1]
+[6,1,["uri","_meta","mimeType"],[4,1,0],-1]
+[8,[268,334,308,335],[32,32,32,32],"method",["ping","sampling/createMessage","roots/list","elicitation/create"],[0,1,2,3],-1]
+[8,[5,188,194,192,93,189,186,196,169,50],[32,32,32,32,32,32,32,32,32,32],null,[],[],-1]
+[8,[310,337,311,312,338],[32,32,32,32,32],"method",["notifications/cancelled","notifications/initialized","notifications/progress","notifications/tasks/status","notifications/roots/list_changed"],[0,1,2,3,4],-1]
+[8,[339,313,340,341,342,343,344,345,346,347,336,314,315,309,316,348,349],[32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32,32],"method",["initialize","ping","resources/list","resources/templates/list","resources/read","resources/subscribe","resources/unsubscribe","prompts/list","prompts/get","tools/list","tools/call","tasks/get","tasks/result","tasks/cancel","tasks/list","logging/setLevel","completion/complete"],[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16],-1]
+[8,[5,35,5,35,98,209,87,211],[32,32,32,32,32,32,32,32],null,[],[],-1]
+[8,[60,61,62,63,113],[32,32,32,32,32],null,[],[],-1]
+[6,0,["icons"],[17],-1]
+[8,[317,318,267,270],[32,32,32,32],null,[],[],-1]
+[8,[267,270],[32,32],null,[],[],-1]
+[8,[62,63],[32,32],null,[],[],-1]
+[6,1,["method","params"],[0,1],-1]
+[6,3,["id","jsonrpc","method","params"],[2,266,0,29],-1]
+[8,[310,311,356,357,355,358,312,354,352],[32,32,32,32,32,32,32,32,32],"method",["notifications/cancelled","notifications/progress","notifications/resources/list_changed","notifications/resources/updated","notifications/prompts/list_changed","notifications/tools/list_changed","notifications/tasks/status","notifications/message","notifications/elicitation/complete"],[0,1,2,3,4,5,6,7,8],-1]
+[8,[313,314,315,309,316,350,353,351],[32,32,32,32,32,32,32,32],"method",["ping","tasks/get","tasks/result","tasks/cancel","tasks/list","sampling/createMessage","roots/list","elicitation/create"],[0,1,2,3,4,5,6,7],-1]
+[8,[5,224,230,228,93,226,222,232,199,35,5,35,98,50],[32,32,32,32,32,32,32,32,32,32,32,32,32,32],null,[],[],-1]
+[8,[60,61],[32,32],null,[],[],-1]
+[6,0,["_meta","task"],[12,34],-1]
+[6,2,["error","jsonrpc","id"],[[6,3,["code","data","message"],[[9,[3,[4,-32042]]],[9,[9,[6,1,["elicitations"],[[7,107,-1]],-1]]],0],-1],266,2],-1]
+[6,3,["cacheScope","resultType","ttlMs","_meta"],[23,0,24,10],-1]
+[6,3,["id","jsonrpc","result"],[2,266,[8,[49,122],[32,32],null,[],[],-1]],-1]
+[8,[361,362,363,364,365,366,367,368,359,369],[32,32,32,32,32,32,32,32,32,32],"method",["server/discover","resources/list","resources/templates/list","resources/read","subscriptions/listen","prompts/list","prompts/get","tools/list","tools/call","completion/complete"],[0,1,2,3,4,5,6,7,8,9],-1]
+[6,3,["id","jsonrpc","result"],[2,266,126],-1]
+[6,3,["id","jsonrpc","result"],[2,266,127],-1]
+[6,3,["id","jsonrpc","result"],[2,266,[8,[49,128],[32,32],null,[],[],-1]],-1]
+[6,2,["error","jsonrpc","id"],[[6,2,["code","message","data"],[[9,[3,[4,-32020]]],0,9],-1],266,2],-1]
+[6,1,["_meta","inputResponses","requestState"],[15,48,0],-1]
+[6,2,["code","message","data"],[[4,-32603],0,9],-1]
+[6,2,["code","message","data"],[[4,-32602],0,9],-1]
+[6,2,["code","message","data"],[[4,-32600],0,9],-1]
+[8,[317,318,319,270],[32,32,32,32],null,[],[],-1]
+[8,[319,270],[32,32],null,[],[],-1]
+[6,3,["id","jsonrpc","result"],[2,266,129],-1]
+[6,3,["id","jsonrpc","result"],[2,266,130],-1]
+[6,3,["id","jsonrpc","result"],[2,266,131],-1]
+[6,3,["id","jsonrpc","result"],[2,266,132],-1]
+[6,2,["code","message","data"],[[4,-32601],0,9],-1]
+[6,2,["error","jsonrpc","id"],[[6,3,["code","data","message"],[[9,[3,[4,-32021]]],[9,[9,[6,1,["requiredCapabilities"],[118],-1]]],0],-1],266,2],-1]
+[6,4,["id","jsonrpc","method","params"],[2,266,0,37],-1]
+[6,1,["resultType","_meta","nextCursor"],[0,10,0],-1]
+[6,2,["code","message","data"],[[4,-32700],0,9],-1]
+[6,3,["id","jsonrpc","result"],[2,266,[8,[49,133],[32,32],null,[],[],-1]],-1]
+[6,2,["_meta","uri"],[15,4],-1]
+[8,[360,371,373,375,374,372,376,370],[32,32,32,32,32,32,32,32],"method",["notifications/cancelled","notifications/progress","notifications/resources/list_changed","notifications/subscriptions/acknowledged","notifications/resources/updated","notifications/prompts/list_changed","notifications/tools/list_changed","notifications/message"],[0,1,2,3,4,5,6,7],-1]
+[8,[125,49,127,131,130,133,134,129,128,132,122,126],[32,32,32,32,32,32,32,32,32,32,32,32],null,[],[],-1]
+[6,3,["id","jsonrpc","result"],[2,266,134],-1]
+[6,2,["error","jsonrpc","id"],[[6,3,["code","data","message"],[[9,[3,[4,-32022]]],[9,[9,[6,2,["requested","supported"],[0,6],-1]]],0],-1],266,2],-1]`;
 
 /** Every type name any version defines, sorted. */
 export const ALL_TYPE_NAMES: readonly string[] = /* @__PURE__ */ "Annotations AudioContent BaseMetadata BlobResourceContents BooleanSchema CacheableResult CallToolRequest CallToolRequestParams CallToolResult CallToolResultResponse CancelTaskRequest CancelTaskResult CancelledNotification CancelledNotificationParams ClientCapabilities ClientNotification ClientRequest ClientResult CompleteRequest CompleteRequestParams CompleteResult CompleteResultResponse ContentBlock CreateMessageRequest CreateMessageRequestParams CreateMessageResult CreateTaskResult Cursor DiscoverRequest DiscoverResult DiscoverResultResponse ElicitRequest ElicitRequestFormParams ElicitRequestParams ElicitRequestURLParams ElicitResult ElicitationCompleteNotification EmbeddedResource EmptyResult EnumSchema Error GetPromptRequest GetPromptRequestParams GetPromptResult GetPromptResultResponse GetTaskPayloadRequest GetTaskPayloadResult GetTaskRequest GetTaskResult HeaderMismatchError Icon Icons ImageContent Implementation InitializeRequest InitializeRequestParams InitializeResult InitializedNotification InputRequest InputRequests InputRequiredResult InputResponse InputResponseRequestParams InputResponses InternalError InvalidParamsError InvalidRequestError JSONArray JSONObject JSONRPCBatchRequest JSONRPCBatchResponse JSONRPCError JSONRPCErrorResponse JSONRPCMessage JSONRPCNotification JSONRPCRequest JSONRPCResponse JSONRPCResultResponse JSONValue LegacyTitledEnumSchema ListPromptsRequest ListPromptsResult ListPromptsResultResponse ListResourceTemplatesRequest ListResourceTemplatesResult ListResourceTemplatesResultResponse ListResourcesRequest ListResourcesResult ListResourcesResultResponse ListRootsRequest ListRootsResult ListTasksRequest ListTasksResult ListToolsRequest ListToolsResult ListToolsResultResponse LoggingLevel LoggingMessageNotification LoggingMessageNotificationParams MetaObject MethodNotFoundError MissingRequiredClientCapabilityError ModelHint ModelPreferences MultiSelectEnumSchema Notification NotificationMetaObject NotificationParams NumberSchema PaginatedRequest PaginatedRequestParams PaginatedResult ParseError PingRequest PrimitiveSchemaDefinition ProgressNotification ProgressNotificationParams ProgressToken Prompt PromptArgument PromptListChangedNotification PromptMessage PromptReference ReadResourceRequest ReadResourceRequestParams ReadResourceResult ReadResourceResultResponse RelatedTaskMetadata Request RequestId RequestMetaObject RequestParams Resource ResourceContents ResourceLink ResourceListChangedNotification ResourceReference ResourceRequestParams ResourceTemplate ResourceTemplateReference ResourceUpdatedNotification ResourceUpdatedNotificationParams Result ResultMetaObject ResultType Role Root RootsListChangedNotification SamplingMessage SamplingMessageContentBlock ServerCapabilities ServerNotification ServerRequest ServerResult SetLevelRequest SetLevelRequestParams SingleSelectEnumSchema StringSchema SubscribeRequest SubscribeRequestParams SubscriptionFilter SubscriptionsAcknowledgedNotification SubscriptionsAcknowledgedNotificationParams SubscriptionsListenRequest SubscriptionsListenRequestParams SubscriptionsListenResult SubscriptionsListenResultMetaObject SubscriptionsListenResultResponse Task TaskAugmentedRequestParams TaskMetadata TaskStatus TaskStatusNotification TaskStatusNotificationParams TextContent TextResourceContents TitledMultiSelectEnumSchema TitledSingleSelectEnumSchema Tool ToolAnnotations ToolChoice ToolExecution ToolListChangedNotification ToolResultContent ToolUseContent URLElicitationRequiredError UnsubscribeRequest UnsubscribeRequestParams UnsupportedProtocolVersionError UntitledMultiSelectEnumSchema UntitledSingleSelectEnumSchema".split(" ");

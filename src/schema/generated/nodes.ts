@@ -3,8 +3,8 @@
 // The validator nodes the method tables reach, shared by every schema version (interpreted by src/schema/validate.ts).
 //
 // Each node is an array whose first element is its kind. Where a node refers to another, it
-// holds its index in NODES, or the node itself when nothing else uses it (validate.ts links
-// the indices to nodes at load time).
+// holds its number (its line in NODES, from 0), or the node itself when nothing else uses it
+// (validate.ts decodes a node, and links the numbers, when a value first reaches it).
 //   [0]                       any value
 //   [1, types]                JSON type bits: 1 string, 2 fraction, 4 integer, 8 boolean, 16 null, 32 object, 64 array
 //   [2, types, min, max]      number (types 6) or integer (4) with inclusive bounds (null: unbounded)
@@ -24,275 +24,273 @@
 /** One encoded validator node (see the table above). */
 export type Node = readonly unknown[];
 
-/** Every node, indexed by number. */
-export const NODES: readonly Node[] = [
-  [1,1], // 0
-  [1,32], // 1
-  [1,5], // 2
-  [1,4], // 3
-  [3,2], // 4
-  [6,0,["_meta"],[1],-1], // 5
-  [7,0,-1], // 6
-  [1,8], // 7
-  [1,6], // 8
-  [0], // 9
-  [6,0,["io.modelcontextprotocol/serverInfo"],[36],-1], // 10
-  [5,["assistant","user"]], // 11
-  [6,0,["progressToken"],[2],-1], // 12
-  [6,0,["audience","lastModified","priority"],[65,0,31],-1], // 13
-  [6,0,["listChanged"],[7],-1], // 14
-  [6,2,["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/protocolVersion","io.modelcontextprotocol/clientInfo","io.modelcontextprotocol/logLevel","progressToken"],[118,0,36,28,2],-1], // 15
-  [6,0,[],[],119], // 16
-  [7,201,-1], // 17
-  [6,0,[],[],1], // 18
-  [6,3,["data","mimeType","type","_meta","annotations"],[26,0,67,1,13],-1], // 19
-  [6,2,["text","type","_meta","annotations"],[0,70,1,13],-1], // 20
-  [6,3,["data","mimeType","type","_meta","annotations"],[26,0,72,1,13],-1], // 21
-  [4,"string"], // 22
-  [5,["private","public"]], // 23
-  [2,4,0,null], // 24
-  [6,0,["audience","priority"],[65,31],-1], // 25
-  [3,1], // 26
-  [6,0,["_meta"],[12],-1], // 27
-  [5,["alert","critical","debug","emergency","error","info","notice","warning"]], // 28
-  [6,0,["_meta","cursor"],[12,0],-1], // 29
-  [6,0,["io.modelcontextprotocol/subscriptionId"],[2],-1], // 30
-  [2,6,0,1], // 31
-  [6,0,["cursor"],[0],-1], // 32
-  [4,"object"], // 33
-  [6,0,["ttl"],[3],-1], // 34
-  [6,5,["createdAt","lastUpdatedAt","status","taskId","ttl","_meta","pollInterval","statusMessage"],[0,0,96,0,97,1,3,0],-1], // 35
-  [6,2,["name","version","description","icons","title","websiteUrl"],[0,0,0,17,0,4],-1], // 36
-  [6,1,["_meta","cursor"],[15,0],-1], // 37
-  [6,1,["uri"],[4],-1], // 38
-  [6,0,[],[],0], // 39
-  [6,2,["name","value"],[0,0],-1], // 40
-  [4,"sampling/createMessage"], // 41
-  [5,["allServers","none","thisServer"]], // 42
-  [6,0,["costPriority","hints","intelligencePriority","speedPriority"],[31,[7,153,-1],31,31],-1], // 43
-  [6,0,["destructiveHint","idempotentHint","openWorldHint","readOnlyHint","title"],[7,7,7,7,0],-1], // 44
-  [7,95,-1], // 45
-  [6,4,["id","input","name","type","_meta"],[0,1,0,[4,"tool_use"],1],-1], // 46
-  [6,0,[],[],16], // 47
-  [6,0,[],[],237], // 48
-  [6,1,["resultType","_meta","inputRequests","requestState"],[0,10,242,0],-1], // 49
-  [6,1,["completion","_meta"],[[6,1,["values","hasMore","total"],[6,7,3],-1],1],-1], // 50
-  [6,0,["listChanged","subscribe"],[7,7],-1], // 51
-  [4,"roots/list"], // 52
-  [6,1,["type","properties","required"],[33,18,6],-1], // 53
-  [6,0,["arguments"],[39],-1], // 54
-  [8,[175,77],[32,32],"type",["ref/prompt","ref/resource"],[0,1],-1], // 55
-  [5,["accept","cancel","decline"]], // 56
-  [4,"elicitation/create"], // 57
-  [6,1,["taskId"],[0],-1], // 58
-  [6,1,["uri","_meta"],[4,12],-1], // 59
-  [6,2,["enum","type","default","description","title"],[6,22,0,0,0],-1], // 60
-  [6,2,["oneOf","type","default","description","title"],[111,22,0,0,0],-1], // 61
-  [6,2,["items","type","default","description","maxItems","minItems","title"],[[6,2,["enum","type"],[6,22],-1],112,6,0,3,3,0],-1], // 62
-  [6,2,["items","type","default","description","maxItems","minItems","title"],[[6,1,["anyOf"],[111],-1],112,6,0,3,3,0],-1], // 63
-  [6,0,["_meta"],[30],-1], // 64
-  [7,11,-1], // 65
-  [6,3,["data","mimeType","type","annotations"],[26,0,67,25],-1], // 66
-  [4,"audio"], // 67
-  [8,[69,71,66,138],[32,32,32,32],"type",["text","image","audio","resource"],[0,1,2,3],-1], // 68
-  [6,2,["text","type","annotations"],[0,70,25],-1], // 69
-  [4,"text"], // 70
-  [6,3,["data","mimeType","type","annotations"],[26,0,72,25],-1], // 71
-  [4,"image"], // 72
-  [8,[139,135],[32,32],null,[],[],-1], // 73
-  [4,"resource"], // 74
-  [6,2,["name","version"],[0,0],-1], // 75
-  [4,"ref/prompt"], // 76
-  [6,2,["type","uri"],[[4,"ref/resource"],0],-1], // 77
-  [8,[69,71,66],[32,32,32],"type",["text","image","audio"],[0,1,2],-1], // 78
-  [6,0,["completions","experimental","logging","prompts","resources","tools"],[1,18,1,14,51,14],-1], // 79
-  [6,1,["type","default","description","title"],[[4,"boolean"],7,0,0],-1], // 80
-  [8,[20,21,19,170,83],[32,32,32,32,32],"type",["text","image","audio","resource_link","resource"],[0,1,2,3,4],-1], // 81
-  [4,"resource_link"], // 82
-  [6,2,["resource","type","_meta","annotations"],[84,74,1,13],-1], // 83
-  [8,[171,168],[32,32],null,[],[],-1], // 84
-  [6,2,["name","version","title"],[0,0,0],-1], // 85
-  [8,[20,21,19],[32,32,32],"type",["text","image","audio"],[0,1,2],-1], // 86
-  [6,1,["roots","_meta"],[88,1],-1], // 87
-  [7,177,-1], // 88
-  [1,15], // 89
-  [5,["date","date-time","email","uri"]], // 90
-  [5,["integer","number"]], // 91
-  [7,191,-1], // 92
-  [6,1,["contents","_meta"],[94,1],-1], // 93
-  [7,84,-1], // 94
-  [8,[20,21,19,200,83],[32,32,32,32,32],"type",["text","image","audio","resource_link","resource"],[0,1,2,3,4],-1], // 95
-  [5,["cancelled","completed","failed","input_required","working"]], // 96
-  [1,20], // 97
-  [6,1,["tasks","_meta","nextCursor"],[[7,99,-1],1,0],-1], // 98
-  [6,5,["createdAt","lastUpdatedAt","status","taskId","ttl","pollInterval","statusMessage"],[0,0,96,0,97,3,0],-1], // 99
-  [8,[20,21,19,46,101,[7,210,-1]],[32,32,32,32,32,64],"type",["text","image","audio","tool_use","tool_result"],[0,1,2,3,4],-1], // 100
-  [6,3,["content","toolUseId","type","_meta","isError","structuredContent"],[45,0,102,1,7,1],-1], // 101
-  [4,"tool_result"], // 102
-  [6,0,[],[],[8,[6,89],[64,15],null,[],[],-1]], // 103
-  [6,0,["mode"],[[5,["auto","none","required"]]],-1], // 104
-  [7,214,-1], // 105
-  [6,1,["type","$schema","properties","required"],[33,0,18,6],-1], // 106
-  [6,4,["elicitationId","message","mode","url","_meta","task"],[0,0,108,4,12,34],-1], // 107
-  [4,"url"], // 108
-  [4,"form"], // 109
-  [6,2,["properties","type","$schema","required"],[[6,0,[],[],218],33,0,6],-1], // 110
-  [7,[6,2,["const","title"],[0,0],-1],-1], // 111
-  [4,"array"], // 112
-  [6,2,["enum","type","default","description","enumNames","title"],[6,22,0,0,6,0],-1], // 113
-  [7,223,-1], // 114
-  [7,227,-1], // 115
-  [7,229,-1], // 116
-  [7,231,-1], // 117
-  [6,0,["elicitation","experimental","extensions","roots","sampling"],[[6,0,["form","url"],[16,16],-1],47,47,1,[6,0,["context","tools"],[16,16],-1]],-1], // 118
-  [8,[16,236,[1,31]],[32,64,31],null,[],[],-1], // 119
-  [8,[20,21,19,46,121,[7,239,-1]],[32,32,32,32,32,64],"type",["text","image","audio","tool_use","tool_result"],[0,1,2,3,4],-1], // 120
-  [6,3,["content","toolUseId","type","_meta","isError","structuredContent"],[45,0,102,1,7,9],-1], // 121
-  [6,2,["content","resultType","_meta","isError","structuredContent"],[45,0,10,7,9],-1], // 122
-  [7,247,-1], // 123
-  [6,0,["promptsListChanged","resourceSubscriptions","resourcesListChanged","toolsListChanged"],[7,6,7,7],-1], // 124
-  [6,1,["resultType","_meta"],[0,10],-1], // 125
-  [6,2,["completion","resultType","_meta"],[[6,1,["values","hasMore","total"],[[7,0,100],7,3],-1],0,10],-1], // 126
-  [6,5,["cacheScope","capabilities","resultType","supportedVersions","ttlMs","_meta","instructions"],[23,259,0,6,24,10,0],-1], // 127
-  [6,2,["messages","resultType","_meta","description"],[114,0,10,0],-1], // 128
-  [6,4,["cacheScope","prompts","resultType","ttlMs","_meta","nextCursor"],[23,115,0,24,10,0],-1], // 129
-  [6,4,["cacheScope","resourceTemplates","resultType","ttlMs","_meta","nextCursor"],[23,116,0,24,10,0],-1], // 130
-  [6,4,["cacheScope","resources","resultType","ttlMs","_meta","nextCursor"],[23,117,0,24,10,0],-1], // 131
-  [6,4,["cacheScope","resultType","tools","ttlMs","_meta","nextCursor"],[23,0,123,24,10,0],-1], // 132
-  [6,4,["cacheScope","contents","resultType","ttlMs","_meta"],[23,94,0,24,10],-1], // 133
-  [6,2,["_meta","resultType"],[264,0],-1], // 134
-  [6,2,["blob","uri","mimeType"],[26,4,0],-1], // 135
-  [6,1,["name","arguments"],[0,1],-1], // 136
-  [6,1,["content","_meta","isError"],[[7,68,-1],1,7],-1], // 137
-  [6,2,["resource","type","annotations"],[73,74,25],-1], // 138
-  [6,2,["text","uri","mimeType"],[0,4,0],-1], // 139
-  [6,1,["requestId","reason"],[2,0],-1], // 140
-  [6,0,["experimental","roots","sampling"],[18,14,1],-1], // 141
-  [6,2,["progress","progressToken","message","total"],[8,2,0,8],-1], // 142
-  [6,3,["capabilities","clientInfo","protocolVersion"],[141,75,0],-1], // 143
-  [6,1,["name","arguments"],[0,39],-1], // 144
-  [6,1,["level"],[28],-1], // 145
-  [6,2,["argument","ref"],[40,[8,[147,77],[32,32],"type",["ref/prompt","ref/resource"],[0,1],-1]],-1], // 146
-  [6,2,["name","type"],[0,76],-1], // 147
-  [6,3,["content","model","role","_meta","stopReason"],[78,0,11,1,0],-1], // 148
-  [6,1,["roots","_meta"],[[7,150,-1],1],-1], // 149
-  [6,1,["uri","name"],[4,0],-1], // 150
-  [6,2,["maxTokens","messages","includeContext","metadata","modelPreferences","stopSequences","systemPrompt","temperature"],[3,[7,152,-1],42,1,43,6,0,8],-1], // 151
-  [6,2,["content","role"],[78,11],-1], // 152
-  [6,0,["name"],[0],-1], // 153
-  [6,1,["messages","_meta","description"],[[7,155,-1],1,0],-1], // 154
-  [6,2,["content","role"],[68,11],-1], // 155
-  [6,3,["capabilities","protocolVersion","serverInfo","_meta","instructions"],[79,0,75,1,0],-1], // 156
-  [6,1,["prompts","_meta","nextCursor"],[[7,158,-1],1,0],-1], // 157
-  [6,1,["name","arguments","description"],[0,[7,159,-1],0],-1], // 158
-  [6,1,["name","description","required"],[0,0,7],-1], // 159
-  [6,1,["resourceTemplates","_meta","nextCursor"],[[7,161,-1],1,0],-1], // 160
-  [6,2,["name","uriTemplate","annotations","description","mimeType"],[0,0,25,0,0],-1], // 161
-  [6,1,["resources","_meta","nextCursor"],[[7,163,-1],1,0],-1], // 162
-  [6,2,["name","uri","annotations","description","mimeType","size"],[0,4,25,0,0,3],-1], // 163
-  [6,1,["tools","_meta","nextCursor"],[[7,165,-1],1,0],-1], // 164
-  [6,2,["inputSchema","name","annotations","description"],[53,0,44,0],-1], // 165
-  [6,2,["data","level","logger"],[9,28,0],-1], // 166
-  [6,1,["contents","_meta"],[[7,73,-1],1],-1], // 167
-  [6,2,["blob","uri","_meta","mimeType"],[26,4,1,0],-1], // 168
-  [6,1,["content","_meta","isError","structuredContent"],[[7,81,-1],1,7,1],-1], // 169
-  [6,3,["name","type","uri","_meta","annotations","description","mimeType","size","title"],[0,82,4,1,13,0,0,3,0],-1], // 170
-  [6,2,["text","uri","_meta","mimeType"],[0,4,1,0],-1], // 171
-  [6,0,["elicitation","experimental","roots","sampling"],[1,18,14,1],-1], // 172
-  [6,3,["capabilities","clientInfo","protocolVersion"],[172,85,0],-1], // 173
-  [6,2,["argument","ref","context"],[40,55,54],-1], // 174
-  [6,2,["name","type","title"],[0,76,0],-1], // 175
-  [6,3,["content","model","role","_meta","stopReason"],[86,0,11,1,0],-1], // 176
-  [6,1,["uri","_meta","name"],[4,1,0],-1], // 177
-  [6,1,["action","_meta","content"],[56,1,[6,0,[],[],89]],-1], // 178
-  [6,2,["maxTokens","messages","includeContext","metadata","modelPreferences","stopSequences","systemPrompt","temperature"],[3,[7,180,-1],42,1,43,6,0,8],-1], // 179
-  [6,2,["content","role"],[86,11],-1], // 180
-  [6,2,["message","requestedSchema"],[0,[6,2,["properties","type","required"],[[6,0,[],[],182],33,6],-1]],-1], // 181
-  [8,[183,184,80,185],[32,32,32,32],null,[],[],-1], // 182
-  [6,1,["type","description","format","maxLength","minLength","title"],[22,0,90,3,3,0],-1], // 183
-  [6,1,["type","description","maximum","minimum","title"],[91,0,8,8,0],-1], // 184
-  [6,2,["enum","type","description","enumNames","title"],[6,22,0,6,0],-1], // 185
-  [6,1,["messages","_meta","description"],[[7,187,-1],1,0],-1], // 186
-  [6,2,["content","role"],[81,11],-1], // 187
-  [6,3,["capabilities","protocolVersion","serverInfo","_meta","instructions"],[79,0,85,1,0],-1], // 188
-  [6,1,["prompts","_meta","nextCursor"],[[7,190,-1],1,0],-1], // 189
-  [6,1,["name","_meta","arguments","description","title"],[0,1,92,0,0],-1], // 190
-  [6,1,["name","description","required","title"],[0,0,7,0],-1], // 191
-  [6,1,["resourceTemplates","_meta","nextCursor"],[[7,193,-1],1,0],-1], // 192
-  [6,2,["name","uriTemplate","_meta","annotations","description","mimeType","title"],[0,0,1,13,0,0,0],-1], // 193
-  [6,1,["resources","_meta","nextCursor"],[[7,195,-1],1,0],-1], // 194
-  [6,2,["name","uri","_meta","annotations","description","mimeType","size","title"],[0,4,1,13,0,0,3,0],-1], // 195
-  [6,1,["tools","_meta","nextCursor"],[[7,197,-1],1,0],-1], // 196
-  [6,2,["inputSchema","name","_meta","annotations","description","outputSchema","title"],[53,0,1,44,0,53,0],-1], // 197
-  [6,1,["name","_meta","arguments","task"],[0,12,1,34],-1], // 198
-  [6,1,["content","_meta","isError","structuredContent"],[45,1,7,1],-1], // 199
-  [6,3,["name","type","uri","_meta","annotations","description","icons","mimeType","size","title"],[0,82,4,1,13,0,17,0,3,0],-1], // 200
-  [6,1,["src","mimeType","sizes","theme"],[4,0,6,[5,["dark","light"]]],-1], // 201
-  [6,0,["_meta","reason","requestId"],[1,0,2],-1], // 202
-  [6,0,["elicitation","experimental","roots","sampling","tasks"],[[6,0,["form","url"],[1,1],-1],18,14,[6,0,["context","tools"],[1,1],-1],[6,0,["cancel","list","requests"],[1,1,[6,0,["elicitation","sampling"],[[6,0,["create"],[1],-1],[6,0,["createMessage"],[1],-1]],-1]],-1]],-1], // 203
-  [6,2,["progress","progressToken","_meta","message","total"],[8,2,1,0,8],-1], // 204
-  [6,3,["capabilities","clientInfo","protocolVersion","_meta"],[203,36,0,12],-1], // 205
-  [6,1,["name","_meta","arguments"],[0,12,39],-1], // 206
-  [6,1,["level","_meta"],[28,12],-1], // 207
-  [6,2,["argument","ref","_meta","context"],[40,55,12,54],-1], // 208
-  [6,3,["content","model","role","_meta","stopReason"],[100,0,11,1,0],-1], // 209
-  [8,[20,21,19,46,101],[32,32,32,32,32],"type",["text","image","audio","tool_use","tool_result"],[0,1,2,3,4],-1], // 210
-  [6,1,["action","_meta","content"],[56,1,103],-1], // 211
-  [6,2,["maxTokens","messages","_meta","includeContext","metadata","modelPreferences","stopSequences","systemPrompt","task","temperature","toolChoice","tools"],[3,[7,213,-1],12,42,1,43,6,0,34,8,104,105],-1], // 212
-  [6,2,["content","role","_meta"],[100,11,1],-1], // 213
-  [6,2,["inputSchema","name","_meta","annotations","description","execution","icons","outputSchema","title"],[106,0,1,44,0,215,17,106,0],-1], // 214
-  [6,0,["taskSupport"],[[5,["forbidden","optional","required"]]],-1], // 215
-  [8,[107,217],[32,32],"mode",["url","form"],[0,1],1], // 216
-  [6,2,["message","requestedSchema","_meta","mode","task"],[0,110,12,109,34],-1], // 217
-  [8,[219,220,80,60,61,62,63,113],[32,32,32,32,32,32,32,32],null,[],[],-1], // 218
-  [6,1,["type","default","description","format","maxLength","minLength","title"],[22,0,0,90,3,3,0],-1], // 219
-  [6,1,["type","default","description","maximum","minimum","title"],[91,8,0,8,8,0],-1], // 220
-  [6,1,["elicitationId"],[0],-1], // 221
-  [6,1,["messages","_meta","description"],[114,1,0],-1], // 222
-  [6,2,["content","role"],[95,11],-1], // 223
-  [6,3,["capabilities","protocolVersion","serverInfo","_meta","instructions"],[225,0,36,1,0],-1], // 224
-  [6,0,["completions","experimental","logging","prompts","resources","tasks","tools"],[1,18,1,14,51,[6,0,["cancel","list","requests"],[1,1,[6,0,["tools"],[[6,0,["call"],[1],-1]],-1]],-1],14],-1], // 225
-  [6,1,["prompts","_meta","nextCursor"],[115,1,0],-1], // 226
-  [6,1,["name","_meta","arguments","description","icons","title"],[0,1,92,0,17,0],-1], // 227
-  [6,1,["resourceTemplates","_meta","nextCursor"],[116,1,0],-1], // 228
-  [6,2,["name","uriTemplate","_meta","annotations","description","icons","mimeType","title"],[0,0,1,13,0,17,0,0],-1], // 229
-  [6,1,["resources","_meta","nextCursor"],[117,1,0],-1], // 230
-  [6,2,["name","uri","_meta","annotations","description","icons","mimeType","size","title"],[0,4,1,13,0,17,0,3,0],-1], // 231
-  [6,1,["tools","_meta","nextCursor"],[105,1,0],-1], // 232
-  [6,2,["data","level","_meta","logger"],[9,28,1,0],-1], // 233
-  [6,1,["uri","_meta"],[4,1],-1], // 234
-  [6,2,["_meta","name","arguments","inputResponses","requestState"],[15,0,1,48,0],-1], // 235
-  [7,119,-1], // 236
-  [8,[238,240,241],[32,32,32],null,[],[],-1], // 237
-  [6,3,["content","model","role","_meta","stopReason"],[120,0,11,1,0],-1], // 238
-  [8,[20,21,19,46,121],[32,32,32,32,32],"type",["text","image","audio","tool_use","tool_result"],[0,1,2,3,4],-1], // 239
-  [6,1,["roots"],[88],-1], // 240
-  [6,1,["action","content"],[56,103],-1], // 241
-  [6,0,[],[],243], // 242
-  [8,[244,248,249],[32,32,32],"method",["sampling/createMessage","roots/list","elicitation/create"],[0,1,2],-1], // 243
-  [6,2,["method","params"],[41,245],-1], // 244
-  [6,2,["maxTokens","messages","includeContext","metadata","modelPreferences","stopSequences","systemPrompt","temperature","toolChoice","tools"],[3,[7,246,-1],42,16,43,6,0,8,104,123],-1], // 245
-  [6,2,["content","role","_meta"],[120,11,1],-1], // 246
-  [6,2,["inputSchema","name","_meta","annotations","description","icons","outputSchema","title"],[[6,1,["type","$schema"],[33,0],-1],0,1,44,0,17,[6,0,["$schema"],[0],-1],0],-1], // 247
-  [6,1,["method","params"],[52,5],-1], // 248
-  [6,2,["method","params"],[57,250],-1], // 249
-  [8,[251,252],[32,32],"mode",["form","url"],[0,1],0], // 250
-  [6,2,["message","requestedSchema","mode"],[0,110,109],-1], // 251
-  [6,3,["message","mode","url"],[0,108,4],-1], // 252
-  [6,1,["requestId","_meta","reason"],[2,30,0],-1], // 253
-  [6,1,["_meta"],[15],-1], // 254
-  [6,2,["_meta","uri","inputResponses","requestState"],[15,4,48,0],-1], // 255
-  [6,2,["_meta","notifications"],[15,124],-1], // 256
-  [6,2,["_meta","name","arguments","inputResponses","requestState"],[15,0,39,48,0],-1], // 257
-  [6,3,["_meta","argument","ref","context"],[15,40,55,54],-1], // 258
-  [6,0,["completions","experimental","extensions","logging","prompts","resources","tools"],[16,47,47,16,14,51,14],-1], // 259
-  [6,2,["data","level","_meta","logger"],[9,28,30,0],-1], // 260
-  [6,2,["progress","progressToken","_meta","message","total"],[8,2,30,0,8],-1], // 261
-  [6,1,["uri","_meta"],[4,30],-1], // 262
-  [6,1,["notifications","_meta"],[124,30],-1], // 263
-  [6,1,["io.modelcontextprotocol/subscriptionId","io.modelcontextprotocol/serverInfo"],[2,36],-1], // 264
-  [6,1,["task","_meta"],[99,1],-1], // 265
-];
+/** Every node, one per line as JSON (src/schema/lines.ts): line i is node i. */
+export const NODES = `[1,1]
+[1,32]
+[1,5]
+[1,4]
+[3,2]
+[6,0,["_meta"],[1],-1]
+[7,0,-1]
+[1,8]
+[1,6]
+[0]
+[6,0,["io.modelcontextprotocol/serverInfo"],[36],-1]
+[5,["assistant","user"]]
+[6,0,["progressToken"],[2],-1]
+[6,0,["audience","lastModified","priority"],[65,0,31],-1]
+[6,0,["listChanged"],[7],-1]
+[6,2,["io.modelcontextprotocol/clientCapabilities","io.modelcontextprotocol/protocolVersion","io.modelcontextprotocol/clientInfo","io.modelcontextprotocol/logLevel","progressToken"],[118,0,36,28,2],-1]
+[6,0,[],[],119]
+[7,201,-1]
+[6,0,[],[],1]
+[6,3,["data","mimeType","type","_meta","annotations"],[26,0,67,1,13],-1]
+[6,2,["text","type","_meta","annotations"],[0,70,1,13],-1]
+[6,3,["data","mimeType","type","_meta","annotations"],[26,0,72,1,13],-1]
+[4,"string"]
+[5,["private","public"]]
+[2,4,0,null]
+[6,0,["audience","priority"],[65,31],-1]
+[3,1]
+[6,0,["_meta"],[12],-1]
+[5,["alert","critical","debug","emergency","error","info","notice","warning"]]
+[6,0,["_meta","cursor"],[12,0],-1]
+[6,0,["io.modelcontextprotocol/subscriptionId"],[2],-1]
+[2,6,0,1]
+[6,0,["cursor"],[0],-1]
+[4,"object"]
+[6,0,["ttl"],[3],-1]
+[6,5,["createdAt","lastUpdatedAt","status","taskId","ttl","_meta","pollInterval","statusMessage"],[0,0,96,0,97,1,3,0],-1]
+[6,2,["name","version","description","icons","title","websiteUrl"],[0,0,0,17,0,4],-1]
+[6,1,["_meta","cursor"],[15,0],-1]
+[6,1,["uri"],[4],-1]
+[6,0,[],[],0]
+[6,2,["name","value"],[0,0],-1]
+[4,"sampling/createMessage"]
+[5,["allServers","none","thisServer"]]
+[6,0,["costPriority","hints","intelligencePriority","speedPriority"],[31,[7,153,-1],31,31],-1]
+[6,0,["destructiveHint","idempotentHint","openWorldHint","readOnlyHint","title"],[7,7,7,7,0],-1]
+[7,95,-1]
+[6,4,["id","input","name","type","_meta"],[0,1,0,[4,"tool_use"],1],-1]
+[6,0,[],[],16]
+[6,0,[],[],237]
+[6,1,["resultType","_meta","inputRequests","requestState"],[0,10,242,0],-1]
+[6,1,["completion","_meta"],[[6,1,["values","hasMore","total"],[6,7,3],-1],1],-1]
+[6,0,["listChanged","subscribe"],[7,7],-1]
+[4,"roots/list"]
+[6,1,["type","properties","required"],[33,18,6],-1]
+[6,0,["arguments"],[39],-1]
+[8,[175,77],[32,32],"type",["ref/prompt","ref/resource"],[0,1],-1]
+[5,["accept","cancel","decline"]]
+[4,"elicitation/create"]
+[6,1,["taskId"],[0],-1]
+[6,1,["uri","_meta"],[4,12],-1]
+[6,2,["enum","type","default","description","title"],[6,22,0,0,0],-1]
+[6,2,["oneOf","type","default","description","title"],[111,22,0,0,0],-1]
+[6,2,["items","type","default","description","maxItems","minItems","title"],[[6,2,["enum","type"],[6,22],-1],112,6,0,3,3,0],-1]
+[6,2,["items","type","default","description","maxItems","minItems","title"],[[6,1,["anyOf"],[111],-1],112,6,0,3,3,0],-1]
+[6,0,["_meta"],[30],-1]
+[7,11,-1]
+[6,3,["data","mimeType","type","annotations"],[26,0,67,25],-1]
+[4,"audio"]
+[8,[69,71,66,138],[32,32,32,32],"type",["text","image","audio","resource"],[0,1,2,3],-1]
+[6,2,["text","type","annotations"],[0,70,25],-1]
+[4,"text"]
+[6,3,["data","mimeType","type","annotations"],[26,0,72,25],-1]
+[4,"image"]
+[8,[139,135],[32,32],null,[],[],-1]
+[4,"resource"]
+[6,2,["name","version"],[0,0],-1]
+[4,"ref/prompt"]
+[6,2,["type","uri"],[[4,"ref/resource"],0],-1]
+[8,[69,71,66],[32,32,32],"type",["text","image","audio"],[0,1,2],-1]
+[6,0,["completions","experimental","logging","prompts","resources","tools"],[1,18,1,14,51,14],-1]
+[6,1,["type","default","description","title"],[[4,"boolean"],7,0,0],-1]
+[8,[20,21,19,170,83],[32,32,32,32,32],"type",["text","image","audio","resource_link","resource"],[0,1,2,3,4],-1]
+[4,"resource_link"]
+[6,2,["resource","type","_meta","annotations"],[84,74,1,13],-1]
+[8,[171,168],[32,32],null,[],[],-1]
+[6,2,["name","version","title"],[0,0,0],-1]
+[8,[20,21,19],[32,32,32],"type",["text","image","audio"],[0,1,2],-1]
+[6,1,["roots","_meta"],[88,1],-1]
+[7,177,-1]
+[1,15]
+[5,["date","date-time","email","uri"]]
+[5,["integer","number"]]
+[7,191,-1]
+[6,1,["contents","_meta"],[94,1],-1]
+[7,84,-1]
+[8,[20,21,19,200,83],[32,32,32,32,32],"type",["text","image","audio","resource_link","resource"],[0,1,2,3,4],-1]
+[5,["cancelled","completed","failed","input_required","working"]]
+[1,20]
+[6,1,["tasks","_meta","nextCursor"],[[7,99,-1],1,0],-1]
+[6,5,["createdAt","lastUpdatedAt","status","taskId","ttl","pollInterval","statusMessage"],[0,0,96,0,97,3,0],-1]
+[8,[20,21,19,46,101,[7,210,-1]],[32,32,32,32,32,64],"type",["text","image","audio","tool_use","tool_result"],[0,1,2,3,4],-1]
+[6,3,["content","toolUseId","type","_meta","isError","structuredContent"],[45,0,102,1,7,1],-1]
+[4,"tool_result"]
+[6,0,[],[],[8,[6,89],[64,15],null,[],[],-1]]
+[6,0,["mode"],[[5,["auto","none","required"]]],-1]
+[7,214,-1]
+[6,1,["type","$schema","properties","required"],[33,0,18,6],-1]
+[6,4,["elicitationId","message","mode","url","_meta","task"],[0,0,108,4,12,34],-1]
+[4,"url"]
+[4,"form"]
+[6,2,["properties","type","$schema","required"],[[6,0,[],[],218],33,0,6],-1]
+[7,[6,2,["const","title"],[0,0],-1],-1]
+[4,"array"]
+[6,2,["enum","type","default","description","enumNames","title"],[6,22,0,0,6,0],-1]
+[7,223,-1]
+[7,227,-1]
+[7,229,-1]
+[7,231,-1]
+[6,0,["elicitation","experimental","extensions","roots","sampling"],[[6,0,["form","url"],[16,16],-1],47,47,1,[6,0,["context","tools"],[16,16],-1]],-1]
+[8,[16,236,[1,31]],[32,64,31],null,[],[],-1]
+[8,[20,21,19,46,121,[7,239,-1]],[32,32,32,32,32,64],"type",["text","image","audio","tool_use","tool_result"],[0,1,2,3,4],-1]
+[6,3,["content","toolUseId","type","_meta","isError","structuredContent"],[45,0,102,1,7,9],-1]
+[6,2,["content","resultType","_meta","isError","structuredContent"],[45,0,10,7,9],-1]
+[7,247,-1]
+[6,0,["promptsListChanged","resourceSubscriptions","resourcesListChanged","toolsListChanged"],[7,6,7,7],-1]
+[6,1,["resultType","_meta"],[0,10],-1]
+[6,2,["completion","resultType","_meta"],[[6,1,["values","hasMore","total"],[[7,0,100],7,3],-1],0,10],-1]
+[6,5,["cacheScope","capabilities","resultType","supportedVersions","ttlMs","_meta","instructions"],[23,259,0,6,24,10,0],-1]
+[6,2,["messages","resultType","_meta","description"],[114,0,10,0],-1]
+[6,4,["cacheScope","prompts","resultType","ttlMs","_meta","nextCursor"],[23,115,0,24,10,0],-1]
+[6,4,["cacheScope","resourceTemplates","resultType","ttlMs","_meta","nextCursor"],[23,116,0,24,10,0],-1]
+[6,4,["cacheScope","resources","resultType","ttlMs","_meta","nextCursor"],[23,117,0,24,10,0],-1]
+[6,4,["cacheScope","resultType","tools","ttlMs","_meta","nextCursor"],[23,0,123,24,10,0],-1]
+[6,4,["cacheScope","contents","resultType","ttlMs","_meta"],[23,94,0,24,10],-1]
+[6,2,["_meta","resultType"],[264,0],-1]
+[6,2,["blob","uri","mimeType"],[26,4,0],-1]
+[6,1,["name","arguments"],[0,1],-1]
+[6,1,["content","_meta","isError"],[[7,68,-1],1,7],-1]
+[6,2,["resource","type","annotations"],[73,74,25],-1]
+[6,2,["text","uri","mimeType"],[0,4,0],-1]
+[6,1,["requestId","reason"],[2,0],-1]
+[6,0,["experimental","roots","sampling"],[18,14,1],-1]
+[6,2,["progress","progressToken","message","total"],[8,2,0,8],-1]
+[6,3,["capabilities","clientInfo","protocolVersion"],[141,75,0],-1]
+[6,1,["name","arguments"],[0,39],-1]
+[6,1,["level"],[28],-1]
+[6,2,["argument","ref"],[40,[8,[147,77],[32,32],"type",["ref/prompt","ref/resource"],[0,1],-1]],-1]
+[6,2,["name","type"],[0,76],-1]
+[6,3,["content","model","role","_meta","stopReason"],[78,0,11,1,0],-1]
+[6,1,["roots","_meta"],[[7,150,-1],1],-1]
+[6,1,["uri","name"],[4,0],-1]
+[6,2,["maxTokens","messages","includeContext","metadata","modelPreferences","stopSequences","systemPrompt","temperature"],[3,[7,152,-1],42,1,43,6,0,8],-1]
+[6,2,["content","role"],[78,11],-1]
+[6,0,["name"],[0],-1]
+[6,1,["messages","_meta","description"],[[7,155,-1],1,0],-1]
+[6,2,["content","role"],[68,11],-1]
+[6,3,["capabilities","protocolVersion","serverInfo","_meta","instructions"],[79,0,75,1,0],-1]
+[6,1,["prompts","_meta","nextCursor"],[[7,158,-1],1,0],-1]
+[6,1,["name","arguments","description"],[0,[7,159,-1],0],-1]
+[6,1,["name","description","required"],[0,0,7],-1]
+[6,1,["resourceTemplates","_meta","nextCursor"],[[7,161,-1],1,0],-1]
+[6,2,["name","uriTemplate","annotations","description","mimeType"],[0,0,25,0,0],-1]
+[6,1,["resources","_meta","nextCursor"],[[7,163,-1],1,0],-1]
+[6,2,["name","uri","annotations","description","mimeType","size"],[0,4,25,0,0,3],-1]
+[6,1,["tools","_meta","nextCursor"],[[7,165,-1],1,0],-1]
+[6,2,["inputSchema","name","annotations","description"],[53,0,44,0],-1]
+[6,2,["data","level","logger"],[9,28,0],-1]
+[6,1,["contents","_meta"],[[7,73,-1],1],-1]
+[6,2,["blob","uri","_meta","mimeType"],[26,4,1,0],-1]
+[6,1,["content","_meta","isError","structuredContent"],[[7,81,-1],1,7,1],-1]
+[6,3,["name","type","uri","_meta","annotations","description","mimeType","size","title"],[0,82,4,1,13,0,0,3,0],-1]
+[6,2,["text","uri","_meta","mimeType"],[0,4,1,0],-1]
+[6,0,["elicitation","experimental","roots","sampling"],[1,18,14,1],-1]
+[6,3,["capabilities","clientInfo","protocolVersion"],[172,85,0],-1]
+[6,2,["argument","ref","context"],[40,55,54],-1]
+[6,2,["name","type","title"],[0,76,0],-1]
+[6,3,["content","model","role","_meta","stopReason"],[86,0,11,1,0],-1]
+[6,1,["uri","_meta","name"],[4,1,0],-1]
+[6,1,["action","_meta","content"],[56,1,[6,0,[],[],89]],-1]
+[6,2,["maxTokens","messages","includeContext","metadata","modelPreferences","stopSequences","systemPrompt","temperature"],[3,[7,180,-1],42,1,43,6,0,8],-1]
+[6,2,["content","role"],[86,11],-1]
+[6,2,["message","requestedSchema"],[0,[6,2,["properties","type","required"],[[6,0,[],[],182],33,6],-1]],-1]
+[8,[183,184,80,185],[32,32,32,32],null,[],[],-1]
+[6,1,["type","description","format","maxLength","minLength","title"],[22,0,90,3,3,0],-1]
+[6,1,["type","description","maximum","minimum","title"],[91,0,8,8,0],-1]
+[6,2,["enum","type","description","enumNames","title"],[6,22,0,6,0],-1]
+[6,1,["messages","_meta","description"],[[7,187,-1],1,0],-1]
+[6,2,["content","role"],[81,11],-1]
+[6,3,["capabilities","protocolVersion","serverInfo","_meta","instructions"],[79,0,85,1,0],-1]
+[6,1,["prompts","_meta","nextCursor"],[[7,190,-1],1,0],-1]
+[6,1,["name","_meta","arguments","description","title"],[0,1,92,0,0],-1]
+[6,1,["name","description","required","title"],[0,0,7,0],-1]
+[6,1,["resourceTemplates","_meta","nextCursor"],[[7,193,-1],1,0],-1]
+[6,2,["name","uriTemplate","_meta","annotations","description","mimeType","title"],[0,0,1,13,0,0,0],-1]
+[6,1,["resources","_meta","nextCursor"],[[7,195,-1],1,0],-1]
+[6,2,["name","uri","_meta","annotations","description","mimeType","size","title"],[0,4,1,13,0,0,3,0],-1]
+[6,1,["tools","_meta","nextCursor"],[[7,197,-1],1,0],-1]
+[6,2,["inputSchema","name","_meta","annotations","description","outputSchema","title"],[53,0,1,44,0,53,0],-1]
+[6,1,["name","_meta","arguments","task"],[0,12,1,34],-1]
+[6,1,["content","_meta","isError","structuredContent"],[45,1,7,1],-1]
+[6,3,["name","type","uri","_meta","annotations","description","icons","mimeType","size","title"],[0,82,4,1,13,0,17,0,3,0],-1]
+[6,1,["src","mimeType","sizes","theme"],[4,0,6,[5,["dark","light"]]],-1]
+[6,0,["_meta","reason","requestId"],[1,0,2],-1]
+[6,0,["elicitation","experimental","roots","sampling","tasks"],[[6,0,["form","url"],[1,1],-1],18,14,[6,0,["context","tools"],[1,1],-1],[6,0,["cancel","list","requests"],[1,1,[6,0,["elicitation","sampling"],[[6,0,["create"],[1],-1],[6,0,["createMessage"],[1],-1]],-1]],-1]],-1]
+[6,2,["progress","progressToken","_meta","message","total"],[8,2,1,0,8],-1]
+[6,3,["capabilities","clientInfo","protocolVersion","_meta"],[203,36,0,12],-1]
+[6,1,["name","_meta","arguments"],[0,12,39],-1]
+[6,1,["level","_meta"],[28,12],-1]
+[6,2,["argument","ref","_meta","context"],[40,55,12,54],-1]
+[6,3,["content","model","role","_meta","stopReason"],[100,0,11,1,0],-1]
+[8,[20,21,19,46,101],[32,32,32,32,32],"type",["text","image","audio","tool_use","tool_result"],[0,1,2,3,4],-1]
+[6,1,["action","_meta","content"],[56,1,103],-1]
+[6,2,["maxTokens","messages","_meta","includeContext","metadata","modelPreferences","stopSequences","systemPrompt","task","temperature","toolChoice","tools"],[3,[7,213,-1],12,42,1,43,6,0,34,8,104,105],-1]
+[6,2,["content","role","_meta"],[100,11,1],-1]
+[6,2,["inputSchema","name","_meta","annotations","description","execution","icons","outputSchema","title"],[106,0,1,44,0,215,17,106,0],-1]
+[6,0,["taskSupport"],[[5,["forbidden","optional","required"]]],-1]
+[8,[107,217],[32,32],"mode",["url","form"],[0,1],1]
+[6,2,["message","requestedSchema","_meta","mode","task"],[0,110,12,109,34],-1]
+[8,[219,220,80,60,61,62,63,113],[32,32,32,32,32,32,32,32],null,[],[],-1]
+[6,1,["type","default","description","format","maxLength","minLength","title"],[22,0,0,90,3,3,0],-1]
+[6,1,["type","default","description","maximum","minimum","title"],[91,8,0,8,8,0],-1]
+[6,1,["elicitationId"],[0],-1]
+[6,1,["messages","_meta","description"],[114,1,0],-1]
+[6,2,["content","role"],[95,11],-1]
+[6,3,["capabilities","protocolVersion","serverInfo","_meta","instructions"],[225,0,36,1,0],-1]
+[6,0,["completions","experimental","logging","prompts","resources","tasks","tools"],[1,18,1,14,51,[6,0,["cancel","list","requests"],[1,1,[6,0,["tools"],[[6,0,["call"],[1],-1]],-1]],-1],14],-1]
+[6,1,["prompts","_meta","nextCursor"],[115,1,0],-1]
+[6,1,["name","_meta","arguments","description","icons","title"],[0,1,92,0,17,0],-1]
+[6,1,["resourceTemplates","_meta","nextCursor"],[116,1,0],-1]
+[6,2,["name","uriTemplate","_meta","annotations","description","icons","mimeType","title"],[0,0,1,13,0,17,0,0],-1]
+[6,1,["resources","_meta","nextCursor"],[117,1,0],-1]
+[6,2,["name","uri","_meta","annotations","description","icons","mimeType","size","title"],[0,4,1,13,0,17,0,3,0],-1]
+[6,1,["tools","_meta","nextCursor"],[105,1,0],-1]
+[6,2,["data","level","_meta","logger"],[9,28,1,0],-1]
+[6,1,["uri","_meta"],[4,1],-1]
+[6,2,["_meta","name","arguments","inputResponses","requestState"],[15,0,1,48,0],-1]
+[7,119,-1]
+[8,[238,240,241],[32,32,32],null,[],[],-1]
+[6,3,["content","model","role","_meta","stopReason"],[120,0,11,1,0],-1]
+[8,[20,21,19,46,121],[32,32,32,32,32],"type",["text","image","audio","tool_use","tool_result"],[0,1,2,3,4],-1]
+[6,1,["roots"],[88],-1]
+[6,1,["action","content"],[56,103],-1]
+[6,0,[],[],243]
+[8,[244,248,249],[32,32,32],"method",["sampling/createMessage","roots/list","elicitation/create"],[0,1,2],-1]
+[6,2,["method","params"],[41,245],-1]
+[6,2,["maxTokens","messages","includeContext","metadata","modelPreferences","stopSequences","systemPrompt","temperature","toolChoice","tools"],[3,[7,246,-1],42,16,43,6,0,8,104,123],-1]
+[6,2,["content","role","_meta"],[120,11,1],-1]
+[6,2,["inputSchema","name","_meta","annotations","description","icons","outputSchema","title"],[[6,1,["type","$schema"],[33,0],-1],0,1,44,0,17,[6,0,["$schema"],[0],-1],0],-1]
+[6,1,["method","params"],[52,5],-1]
+[6,2,["method","params"],[57,250],-1]
+[8,[251,252],[32,32],"mode",["form","url"],[0,1],0]
+[6,2,["message","requestedSchema","mode"],[0,110,109],-1]
+[6,3,["message","mode","url"],[0,108,4],-1]
+[6,1,["requestId","_meta","reason"],[2,30,0],-1]
+[6,1,["_meta"],[15],-1]
+[6,2,["_meta","uri","inputResponses","requestState"],[15,4,48,0],-1]
+[6,2,["_meta","notifications"],[15,124],-1]
+[6,2,["_meta","name","arguments","inputResponses","requestState"],[15,0,39,48,0],-1]
+[6,3,["_meta","argument","ref","context"],[15,40,55,54],-1]
+[6,0,["completions","experimental","extensions","logging","prompts","resources","tools"],[16,47,47,16,14,51,14],-1]
+[6,2,["data","level","_meta","logger"],[9,28,30,0],-1]
+[6,2,["progress","progressToken","_meta","message","total"],[8,2,30,0,8],-1]
+[6,1,["uri","_meta"],[4,30],-1]
+[6,1,["notifications","_meta"],[124,30],-1]
+[6,1,["io.modelcontextprotocol/subscriptionId","io.modelcontextprotocol/serverInfo"],[2,36],-1]
+[6,1,["task","_meta"],[99,1],-1]`;
 
 /** The type names the method tables use (params, results, CreateTaskResult, Implementation, InputRequiredResult, Result), sorted; version files index into it. */
 export const TYPE_NAMES: readonly string[] = "CallToolRequestParams CallToolResult CancelTaskResult CancelledNotificationParams CompleteRequestParams CompleteResult CreateMessageRequestParams CreateMessageResult CreateTaskResult DiscoverResult ElicitRequestParams ElicitResult EmptyResult GetPromptRequestParams GetPromptResult GetTaskPayloadResult GetTaskResult Implementation InitializeRequestParams InitializeResult InputRequiredResult ListPromptsResult ListResourceTemplatesResult ListResourcesResult ListRootsResult ListTasksResult ListToolsResult LoggingMessageNotificationParams NotificationParams PaginatedRequestParams ProgressNotificationParams ReadResourceRequestParams ReadResourceResult RequestParams ResourceUpdatedNotificationParams Result SetLevelRequestParams SubscribeRequestParams SubscriptionsAcknowledgedNotificationParams SubscriptionsListenRequestParams SubscriptionsListenResult TaskStatusNotificationParams UnsubscribeRequestParams".split(" ");
