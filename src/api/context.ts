@@ -33,7 +33,7 @@ import { createdTaskIdOf } from "../tasks/wire.js";
 import { inputRequired, type InputRequest, type InputRequests, type InputRequiredResult, type InputResponses, type InputRetry } from "./mrtr.js";
 import type { CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitParams, ElicitResult, ListRootsResult } from "./types.js";
 import { isStandardSchema, jsonSchemaOf, standardParser, type StandardOutput, type StandardSchema } from "./standard-schema.js";
-import { capIssues, issuesText } from "../schema/json-type.js";
+import { issuesError } from "../schema/json-type.js";
 
 /** Form-mode `elicitation/create` params whose `requestedSchema` is a validation library's schema `S`. */
 export type ElicitFormWith<S extends StandardSchema> = Omit<ElicitFormParams, "requestedSchema"> & { requestedSchema: S };
@@ -207,10 +207,7 @@ export class ServerContext {
     return this.request("elicitation/create", { ...params, requestedSchema } as JsonObject, options).then(async (result) => {
       if (result.action !== "accept" || result.content === undefined) return result as ElicitResult;
       const parsed = await parse(result.content);
-      if (parsed.issues !== undefined) {
-        const shown = capIssues(parsed.issues);
-        throw new McpError({ code: ErrorCode.InternalError, message: `${CLIENT_CONTENT} does not match the requested schema: ${issuesText(shown)}`, data: { issues: shown } });
-      }
+      if (parsed.issues !== undefined) throw new McpError({ code: ErrorCode.InternalError, ...issuesError(`${CLIENT_CONTENT} does not match the requested schema`, parsed.issues) });
       return { ...(result as ElicitResult), content: parsed.value };
     });
   }

@@ -18,22 +18,19 @@ import { McpError } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import type { ElicitationChecks } from "../schema/elicitation.js";
-import { capIssues, issuesText } from "../schema/json-type.js";
+import { issuesError } from "../schema/json-type.js";
 
 /** Throws `-32602` when a form's `requestedSchema` is outside the restricted elicitation subset. */
 export function assertElicitParams(checks: ElicitationChecks, params: JsonObject | undefined): void {
   const issues = checks.params(params);
-  if (issues === null) return;
-  const shown = capIssues(issues);
-  throw new McpError({ code: ErrorCode.InvalidParams, message: `elicitation/create: requestedSchema is outside the restricted elicitation schema: ${issuesText(shown)}`, data: { issues: shown } });
+  if (issues !== null) throw new McpError({ code: ErrorCode.InvalidParams, ...issuesError("elicitation/create: requestedSchema is outside the restricted elicitation schema", issues) });
 }
 
 /** `result` when an accepted form's content matches the requested schema; else throws `-32603` naming whose content it was. */
 export function checkedElicitResult<R extends JsonObject>(checks: ElicitationChecks, params: JsonObject | undefined, result: R, who: string): R {
   const issues = checks.result(params, result);
-  if (issues === null) return result;
-  const shown = capIssues(issues);
-  throw new McpError({ code: ErrorCode.InternalError, message: `${who} does not match the requested schema: ${issuesText(shown)}`, data: { issues: shown } });
+  if (issues !== null) throw new McpError({ code: ErrorCode.InternalError, ...issuesError(`${who} does not match the requested schema`, issues) });
+  return result;
 }
 
 /**

@@ -42,6 +42,15 @@ export function capIssues(issues: Issue[]): Issue[] {
   return [...issues.slice(0, MAX_ISSUES), moreIssues(issues.length - MAX_ISSUES)];
 }
 
+/**
+ * The message and `data` of an error about `issues`: `what`, then the issues as text, both
+ * capped ({@link capIssues}), so a reply stays small whichever validator listed them.
+ */
+export function issuesError(what: string, issues: Issue[]): { message: string; data: { issues: Issue[] } } {
+  const shown = capIssues(issues);
+  return { message: `${what}: ${issuesText(shown)}`, data: { issues: shown } };
+}
+
 export const T_STRING = 1, T_FRACTION = 2, T_INTEGER = 4, T_BOOLEAN = 8, T_NULL = 16, T_OBJECT = 32, T_ARRAY = 64;
 
 /** The JSON type bit of `x` (0 for what JSON cannot hold: NaN, undefined, functions...). */

@@ -29,7 +29,7 @@ import { invalidParams, refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
 import { assignDefined, refuseUnlistable } from "./lists.js";
 import { isThenable } from "../context.js";
-import { capIssues, issuesText } from "../../schema/json-schema.js";
+import { issuesError } from "../../schema/json-type.js";
 import { isStandardSchema, jsonSchemaOf, standardParser, type Parsed, type StandardSchema } from "../standard-schema.js";
 
 /**
@@ -142,8 +142,8 @@ export async function getPrompt(
   if (entry.parseArgs !== null) parsed = entry.parseArgs(args);
   if (isThenable(parsed)) parsed = await parsed;
   if (parsed.issues !== undefined) {
-    const shown = capIssues(parsed.issues);
-    throw invalidParams(`Invalid arguments for prompt ${name}: ${issuesText(shown)}`, { issues: shown });
+    const { message, data } = issuesError(`Invalid arguments for prompt ${name}`, parsed.issues);
+    throw invalidParams(message, data);
   }
   const ctx = new ServerContext(rc, p._meta as JsonObject | undefined, inputRetryOf(p), forms, origin);
   return withPendingInput(ctx, () => entry.getter(parsed.value as Record<string, string>, ctx));

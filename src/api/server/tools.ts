@@ -27,7 +27,8 @@ import { methodSpec } from "../../model/methods.js";
 import { LEGACY_VERSIONS, type ProtocolVersion } from "../../model/versions.js";
 import { legacyVersionsOf } from "../../session/lifecycle.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
-import { capIssues, issuesText, type JsonSchemaValidator } from "../../schema/json-schema.js";
+import { issuesText, type JsonSchemaValidator } from "../../schema/json-schema.js";
+import { issuesError } from "../../schema/json-type.js";
 import type { Issue } from "../../schema/validate.js";
 import { taskSupportOf, type ToolTaskSupport } from "../../tasks/capabilities.js";
 import { paramHeadersOf } from "../../transports/http/request-metadata.js";
@@ -252,8 +253,7 @@ function checkedToolResult(entry: ToolEntry, name: string, answer: ToolAnswer): 
 }
 
 function mismatched(name: string, issues: Issue[]): never {
-  const shown = capIssues(issues);
-  throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned structuredContent that does not match its outputSchema: ${issuesText(shown)}`, data: { issues: shown } });
+  throw new McpError({ code: ErrorCode.InternalError, ...issuesError(`tool ${name} returned structuredContent that does not match its outputSchema`, issues) });
 }
 
 /**
@@ -293,9 +293,8 @@ export function callTool(
  * invalid request stays small, whichever validator (`jsonSchema`, a library) listed the issues.
  */
 function invalidArguments(name: string, issues: Issue[], rc: RequestContext): JsonObject {
-  const shown = capIssues(issues);
-  const message = `Invalid arguments for tool ${name}: ${issuesText(shown)}`;
-  if (!argumentErrorsAreResults(rc.protocolVersion)) throw invalidParams(message, { issues: shown });
+  const { message, data } = issuesError(`Invalid arguments for tool ${name}`, issues);
+  if (!argumentErrorsAreResults(rc.protocolVersion)) throw invalidParams(message, data);
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
