@@ -135,6 +135,7 @@ export const HTTP_CLIENT_NONE: AllUndefined<HttpClientOptions> = {
   reconnect: undefined,
   sleep: undefined,
   openGetStream: undefined,
+  sseFallback: undefined,
   readIdleMs: undefined,
   onError: undefined,
   requestHeaders: undefined,

@@ -54,7 +54,9 @@
  * `http/`: `client-stream.ts` (a POST's answer; SSE streams read and resumed),
  * `client-session.ts` (session id, renewal after a 404, the standalone GET's gate),
  * `client-modern.ts` (the modern per-request path, `x-mcp-header`, re-issue) and
- * `client-body.ts` (bounded readers of response bodies).
+ * `client-body.ts` (bounded readers of response bodies) and `http-sse-client.ts` (the
+ * deprecated HTTP+SSE transport of 2024-11-05, which the connection's first `initialize`
+ * falls back to after a 400, 404 or 405: see {@link HttpClient.fallBack}).
  */
 import { errorText } from "./error-text.js";
 import { ChurnMap } from "../driver/churn-map.js";
@@ -72,7 +74,8 @@ import { discard, errorMessageOf, isRefusal, parse } from "./http/client-body.js
 import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools, TOOLS_CHANGED } from "./http/client-modern.js";
 import { adoptSession, endStreams, expired, holdForGet, notYet, renewSession, unreadSession, type Renewal } from "./http/client-session.js";
 import { answer, bodiless, follow, LISTEN, track } from "./http/client-stream.js";
-import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, SSE_TYPE } from "./http/headers.js";
+import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
+import { HttpSseClient } from "./http/http-sse-client.js";
 import type { ParamHeader } from "./http/request-metadata.js";
 
 export { META_VERSION, REISSUE_ID_PREFIX } from "./http/client-modern.js";
@@ -124,6 +127,13 @@ export interface HttpClientOptions {
   sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
   /** Open the standalone GET stream after initialization. Default true. */
   openGetStream?: boolean | undefined;
+  /**
+   * When the connection's first `initialize` POST gets 400, 404 or 405, GET the same URL and,
+   * if its SSE stream opens with an `endpoint` event, go on over the deprecated HTTP+SSE
+   * transport of 2024-11-05 (2025-11-25 `basic/transports`, Backwards Compatibility).
+   * Default true.
+   */
+  sseFallback?: boolean | undefined;
   /**
    * An SSE stream that brings nothing, not even a keep-alive comment, for this long is taken
    * for a broken connection (one gone half-open, which no error reports): a 2025-era stream
@@ -212,7 +222,7 @@ export function httpClientTransport(url: string | URL, options: HttpClientOption
   return new HttpClient(String(url), options);
 }
 
-const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpClientOptions>()(["fetch", "headers", "maxMessageBytes", "reconnect", "sleep", "openGetStream", "readIdleMs", "onError", "requestHeaders"]);
+const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpClientOptions>()(["fetch", "headers", "maxMessageBytes", "reconnect", "sleep", "openGetStream", "sseFallback", "readIdleMs", "onError", "requestHeaders"]);
 const RECONNECT_NAMES = /* @__PURE__ */ knownNames<ReconnectOptions>()(["initialDelayMs", "maxDelayMs", "factor", "maxRetries", "maxReissues"]);
 
 /**
@@ -308,6 +318,8 @@ export class HttpClient implements HttpClientTransport {
   readonly paramHeaders = new Map<string, ParamHeader[]>();
   /** Tools those pages annotated `readOnlyHint` or `idempotentHint`: the only calls a re-issue cannot run twice to harm. */
   readonly repeatable = new Set<string>();
+  /** The deprecated HTTP+SSE transport this connection fell back to ({@link fallBack}), which carries it from then on. */
+  private httpSse: HttpSseClient | undefined;
 
   constructor(
     readonly url: string,
@@ -443,14 +455,19 @@ export class HttpClient implements HttpClientTransport {
         open();
       };
       await previous;
-    } else {
+    } else if (this.gate !== undefined) {
       // A renewal may start while this waits on the gate before it: wait for the last one.
       while (this.gate !== undefined) await this.gate;
+      // The initialize it waited on fell back to HTTP+SSE: this message goes there too.
+      if (this.httpSse !== undefined) return this.httpSse.send(text);
     }
     // Closed meanwhile (a renewal failed, the application closed): the kernel has failed
     // this request already, and nothing more goes to the server.
     if (this.closed) return release?.();
-    if (method === "initialize" && this.initText === undefined) this.initText = text;
+    // Only the connection's first initialize may find a server of the old transport; a
+    // renewal's (client-session.ts) does not come this way.
+    const first = method === "initialize" && this.initText === undefined;
+    if (first) this.initText = text;
     // A dual-era client falls back to initialize after a modern probe: the probe's version
     // is not this session's, and a legacy server answers 400 to a version it does not speak.
     if (method === "initialize" && this.sessionId === undefined) this.protocolVersion = undefined;
@@ -467,6 +484,7 @@ export class HttpClient implements HttpClientTransport {
       return this.fetchFailed(ctx, e);
     }
     if (release !== undefined) {
+      if (first && (res.status === 400 || res.status === 404 || res.status === 405) && this.options.sseFallback !== false) return this.fallBack(text, ctx, res, release);
       adoptSession(this, res);
       release();
     }
@@ -500,6 +518,40 @@ export class HttpClient implements HttpClientTransport {
     }
     // Only a modern request's answer can come back as lost, and this one is legacy.
     await answer(this, ctx, res);
+  }
+
+  /**
+   * The first initialize POST got 400, 404 or 405: 2025-11-25 `basic/transports`
+   * (Backwards Compatibility) has the client GET the same URL and, when the stream's first
+   * event is `endpoint`, use the deprecated HTTP+SSE transport for all that follows. The
+   * initialize goes again over it, and every later message with it ({@link send} is
+   * replaced, so the Streamable HTTP path pays nothing for this). When the GET gives no
+   * endpoint, a JSON body of the POST (a Streamable HTTP server's own refusal, such as
+   * -32022 naming its versions) answers the initialize as it would have; otherwise the
+   * initialize fails naming both attempts.
+   */
+  private async fallBack(text: string, ctx: StreamCtx, res: Response, release: () => void): Promise<void> {
+    const sse = (this.httpSse = new HttpSseClient(this, this.url));
+    const failure = await sse.opened;
+    if (failure === undefined && !this.closed) {
+      discard(res);
+      sse.onMessage((message, local) => this.hand(message, local));
+      sse.onClose((reason) => this.shut(reason, false));
+      this.send = (message) => sse.send(message);
+      sse.send(text);
+      return release();
+    }
+    this.httpSse = undefined;
+    release();
+    if (this.closed) return discard(res);
+    const why = `the initialize POST got HTTP ${res.status} (Streamable HTTP), and ${failure} (the deprecated HTTP+SSE transport)`;
+    if (mediaTypeOf(res.headers.get(H.contentType)) === JSON_TYPE) {
+      this.report(why);
+      await answer(this, ctx, res);
+      return;
+    }
+    discard(res);
+    this.failed(ctx, why, ErrorCode.InternalError);
   }
 
   /**
@@ -705,6 +757,7 @@ export class HttpClient implements HttpClientTransport {
     for (const ctx of this.inflight.values()) ctx.modern?.abort.abort("transport closed");
     this.inflight.clear();
     for (const ctx of this.followed) letGo(ctx.reader);
+    this.httpSse?.close();
     if (deleteSession) this.deleteSession();
     this.closeReason = reason;
     this.closeListener?.(reason);

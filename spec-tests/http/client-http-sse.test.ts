@@ -1,0 +1,262 @@
+// Spec: 2025-11-25 basic/transports ("Backwards Compatibility", client side): after a 400,
+// 404 or 405 to its initialize POST, the client GETs the server URL, expects an SSE stream
+// whose first event is `endpoint`, and then uses the deprecated HTTP+SSE transport of
+// 2024-11-05 (basic/transports, "HTTP with SSE") for all that follows. The old server is a
+// fetch function written here, and, as a real peer, the official SDK 1.x's
+// SSEServerTransport on node:http.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server as NodeServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Server as Sdk1Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { McpClient } from "../../src/api/client.js";
+import { httpClientTransport, type HttpClientOptions } from "../../src/transports/http-client.js";
+import { blockText } from "../harness/content.js";
+import { until } from "./helpers.js";
+
+const SSE_URL = "http://127.0.0.1:8080/sse";
+const INFO = { name: "c", version: "1" };
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: Headers;
+}
+
+interface OldServerOptions {
+  /** The answer to a POST on the SSE URL (a Streamable HTTP initialize). Default 404. */
+  postStatus?: number;
+  /** The `endpoint` event's data. Default `/messages?sessionId=1`. */
+  endpoint?: string;
+  /** Replaces the GET's answer. */
+  get?: () => Response;
+}
+
+/**
+ * A 2024-11-05 HTTP+SSE server as a fetch function: GET /sse opens the stream with its
+ * `endpoint` event, each POST to the endpoint is answered 202 and its response written to
+ * the stream as a `message` event. It negotiates 2024-11-05 and has one tool, `echo`.
+ */
+function oldServer(options: OldServerOptions = {}) {
+  const seen: Seen[] = [];
+  let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const state = { aborted: false, cancelled: false };
+  const write = (event: string, data: string) => stream!.enqueue(new TextEncoder().encode(`event: ${event}\ndata: ${data}\n\n`));
+  const answer = (m: { id?: number; method: string; params?: { name?: string; arguments?: { text?: string } } }): unknown => {
+    if (m.method === "initialize") return { protocolVersion: "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "old", version: "0.1" } };
+    if (m.method === "tools/list") return { tools: [{ name: "echo", inputSchema: { type: "object" } }] };
+    if (m.method === "tools/call") return { content: [{ type: "text", text: `echo: ${m.params?.arguments?.text}` }] };
+    return {};
+  };
+  const fetch: NonNullable<HttpClientOptions["fetch"]> = async (url, init) => {
+    const method = init.method ?? "GET";
+    seen.push({ method, url, headers: new Headers(init.headers) });
+    if (url === SSE_URL && method === "POST") return new Response("Cannot POST /sse", { status: options.postStatus ?? 404 });
+    if (url === SSE_URL && method === "GET") {
+      if (options.get !== undefined) return options.get();
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          stream = c;
+        },
+        cancel() {
+          state.cancelled = true;
+        },
+      });
+      // As fetch does: an abort errors the body being read.
+      init.signal?.addEventListener("abort", () => {
+        state.aborted = true;
+        stream!.error(new DOMException("aborted", "AbortError"));
+      });
+      write("endpoint", options.endpoint ?? "/messages?sessionId=1");
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }
+    if (url === "http://127.0.0.1:8080/messages?sessionId=1" && method === "POST") {
+      const m = JSON.parse(String(init.body));
+      if (m.id !== undefined && m.method !== undefined) write("message", JSON.stringify({ jsonrpc: "2.0", id: m.id, result: answer(m) }));
+      return new Response("Accepted", { status: 202 });
+    }
+    return new Response("not found", { status: 404 });
+  };
+  return { fetch, seen, state, end: () => stream!.close() };
+}
+
+/** The requests a server saw, as `METHOD url`. */
+const lines = (seen: Seen[]) => seen.map((s) => `${s.method} ${s.url}`);
+
+for (const status of [400, 404, 405]) {
+  test(`basic/transports Backwards Compatibility: an initialize POST refused with ${status} is followed by a GET whose endpoint event carries the session over HTTP+SSE (2024-11-05)`, async () => {
+    const server = oldServer({ postStatus: status });
+    const client = new McpClient(INFO);
+    await client.connect(httpClientTransport(SSE_URL, { fetch: server.fetch, headers: { authorization: "Bearer t" } }));
+    assert.equal(client.protocolVersion, "2024-11-05");
+    const result = await client.callTool("echo", { text: "hi" });
+    assert.equal(blockText(result.content[0]), "echo: hi");
+    assert.deepEqual(lines(server.seen), [
+      `POST ${SSE_URL}`,
+      `GET ${SSE_URL}`,
+      "POST http://127.0.0.1:8080/messages?sessionId=1", // initialize, again
+      "POST http://127.0.0.1:8080/messages?sessionId=1", // notifications/initialized
+      "POST http://127.0.0.1:8080/messages?sessionId=1", // tools/call
+    ]);
+    // The caller's headers go on every request of the old transport too; the GET asks for an event stream.
+    for (const s of server.seen) assert.equal(s.headers.get("authorization"), "Bearer t");
+    assert.equal(server.seen[1]!.headers.get("accept"), "text/event-stream");
+    assert.equal(server.seen[2]!.headers.get("content-type"), "application/json");
+    client.close();
+    // close() aborts the GET.
+    assert.equal(server.state.aborted, true);
+  });
+}
+
+for (const [what, fetchOf] of [
+  ["a 500", (server: ReturnType<typeof oldServer>) => server.fetch],
+  [
+    "a network error",
+    (server: ReturnType<typeof oldServer>): NonNullable<HttpClientOptions["fetch"]> =>
+      async (url, init) => {
+        server.seen.push({ method: init.method ?? "GET", url, headers: new Headers(init.headers) });
+        throw new TypeError("fetch failed");
+      },
+  ],
+] as const) {
+  test(`basic/transports Backwards Compatibility: only 400, 404 and 405 lead to the GET; ${what} to the initialize POST fails it without one`, async () => {
+    const server = oldServer({ postStatus: 500 });
+    const client = new McpClient(INFO);
+    await assert.rejects(client.connect(httpClientTransport(SSE_URL, { fetch: fetchOf(server) })));
+    assert.deepEqual(lines(server.seen), [`POST ${SSE_URL}`]);
+  });
+}
+
+test("basic/transports Backwards Compatibility: with sseFallback false, a 404 to the initialize POST fails it without a GET", async () => {
+  const server = oldServer();
+  const client = new McpClient(INFO);
+  await assert.rejects(client.connect(httpClientTransport(SSE_URL, { fetch: server.fetch, sseFallback: false })), /HTTP 404/);
+  assert.deepEqual(lines(server.seen), [`POST ${SSE_URL}`]);
+});
+
+test("basic/transports Backwards Compatibility: an endpoint event on another origin is refused, and no message goes there", async () => {
+  const server = oldServer({ endpoint: "https://elsewhere.example/messages" });
+  const client = new McpClient(INFO);
+  await assert.rejects(
+    client.connect(httpClientTransport(SSE_URL, { fetch: server.fetch, headers: { authorization: "Bearer t" } })),
+    /the initialize POST got HTTP 404 \(Streamable HTTP\), and the endpoint event names "https:\/\/elsewhere\.example\/messages", on another origin than the SSE stream's http:\/\/127\.0\.0\.1:8080: refused/,
+  );
+  assert.deepEqual(lines(server.seen), [`POST ${SSE_URL}`, `GET ${SSE_URL}`]);
+  // The stream it named the endpoint on is let go.
+  assert.equal(server.state.aborted, true);
+});
+
+for (const [what, get, gave] of [
+  ["a 405", () => new Response(null, { status: 405 }), "the GET got HTTP 405"],
+  ["a JSON body", () => Response.json({}), 'the GET got HTTP 200 with Content-Type "application/json", not an event stream'],
+  ["a stream whose first event is a message", () => new Response('event: message\ndata: {"jsonrpc":"2.0","method":"x"}\n\n', { headers: { "content-type": "text/event-stream" } }), 'the GET\'s first event was "message", not "endpoint"'],
+  ["a stream that ends empty", () => new Response(": hello\n\n", { headers: { "content-type": "text/event-stream" } }), "the GET's event stream ended before an endpoint event"],
+] as const) {
+  test(`basic/transports Backwards Compatibility: a GET that answers ${what}, not an endpoint event first, fails the initialize naming both attempts`, async () => {
+    const server = oldServer({ get });
+    const client = new McpClient(INFO);
+    const e = await client.connect(httpClientTransport(SSE_URL, { fetch: server.fetch })).then(
+      () => assert.fail("connected"),
+      (e: Error) => e,
+    );
+    assert.ok(e.message.includes(`the initialize POST got HTTP 404 (Streamable HTTP), and ${gave} (the deprecated HTTP+SSE transport)`), e.message);
+  });
+}
+
+test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: the server ending the SSE stream closes the transport, with that reason", async () => {
+  const server = oldServer();
+  const client = new McpClient(INFO);
+  await client.connect(httpClientTransport(SSE_URL, { fetch: server.fetch }));
+  let reason: string | undefined;
+  client.onClose((r) => (reason = r));
+  server.end();
+  await until(() => reason !== undefined);
+  assert.match(reason!, /the server ended the HTTP\+SSE stream/);
+  await assert.rejects(client.callTool("echo", { text: "late" }));
+  assert.equal(lines(server.seen).length, 4, "nothing is POSTed once the stream ended");
+});
+
+test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: a POST the server refuses fails its request at once", async () => {
+  const server = oldServer();
+  const refusing: NonNullable<HttpClientOptions["fetch"]> = async (url, init) => {
+    if (String(init.body).includes('"tools/call"')) return new Response("Invalid message", { status: 400 });
+    return server.fetch(url, init);
+  };
+  const client = new McpClient(INFO);
+  await client.connect(httpClientTransport(SSE_URL, { fetch: refusing }));
+  await assert.rejects(client.callTool("echo", { text: "x" }), /HTTP 400/);
+  client.close();
+});
+
+/** The official SDK 1.x server on its SSEServerTransport (deprecated, as the SDK still ships it), on node:http. */
+async function sdk1SseServer(): Promise<{ url: string; http: NodeServer; seen: string[] }> {
+  const transports = new Map<string, SSEServerTransport>();
+  const seen: string[] = [];
+  const http = createServer((req, res) => {
+    const url = new URL(req.url!, "http://127.0.0.1");
+    seen.push(`${req.method} ${url.pathname}`);
+    void (async () => {
+      if (req.method === "GET" && url.pathname === "/sse") {
+        const transport = new SSEServerTransport("/messages", res);
+        transports.set(transport.sessionId, transport);
+        const server = new Sdk1Server({ name: "sdk1-sse", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "echo", inputSchema: { type: "object" as const } }] }));
+        server.setRequestHandler(CallToolRequestSchema, async (r) => ({ content: [{ type: "text" as const, text: `sdk1: ${String(r.params.arguments?.text)}` }] }));
+        await server.connect(transport);
+      } else if (req.method === "POST" && url.pathname === "/messages") {
+        const transport = transports.get(url.searchParams.get("sessionId") ?? "");
+        if (transport === undefined) res.writeHead(404).end();
+        else await transport.handlePostMessage(req, res);
+      } else res.writeHead(404).end();
+    })();
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/sse`, http, seen };
+}
+
+test("basic/transports Backwards Compatibility, against the official SDK 1.x SSEServerTransport: a McpClient given the SSE URL connects, lists and calls a tool", async () => {
+  const peer = await sdk1SseServer();
+  const client = new McpClient(INFO);
+  try {
+    await client.connect(httpClientTransport(peer.url));
+    assert.equal(client.serverInfo?.name, "sdk1-sse");
+    const tools = await client.listTools();
+    assert.deepEqual(
+      tools.tools.map((t) => t.name),
+      ["echo"],
+    );
+    const result = await client.callTool("echo", { text: "over SSE" });
+    assert.equal(blockText(result.content[0]), "sdk1: over SSE");
+    assert.deepEqual(peer.seen.slice(0, 3), ["POST /sse", "GET /sse", "POST /messages"]);
+  } finally {
+    client.close();
+    peer.http.closeAllConnections();
+    await new Promise((resolve) => peer.http.close(resolve));
+  }
+});
+
+test("basic/transports Backwards Compatibility: a Streamable HTTP server's own JSON-RPC refusal of the initialize (400 -32022) still answers it when the GET finds no old transport", async () => {
+  const seen: string[] = [];
+  const fetch: NonNullable<HttpClientOptions["fetch"]> = async (_url, init) => {
+    seen.push(init.method ?? "GET");
+    if (init.method === "GET") return new Response(null, { status: 405 });
+    const { id } = JSON.parse(String(init.body));
+    return Response.json({ jsonrpc: "2.0", id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2025-11-25" } } }, { status: 400 });
+  };
+  const errors: string[] = [];
+  const client = new McpClient(INFO);
+  await assert.rejects(client.connect(httpClientTransport(SSE_URL, { fetch, onError: (m) => errors.push(m) })), /-32022|Unsupported protocol version/);
+  assert.deepEqual(seen, ["POST", "GET"]);
+  assert.match(errors.join("\n"), /the initialize POST got HTTP 400 \(Streamable HTTP\), and the GET got HTTP 405/);
+});
+
+test("basic/transports Backwards Compatibility: a dual-era client (its server/discover probe refused first) falls back to initialize, then to HTTP+SSE", async () => {
+  const server = oldServer();
+  const client = new McpClient(INFO, { session: { versions: ["2026-07-28", "2025-11-25", "2024-11-05"] } });
+  await client.connect(httpClientTransport(SSE_URL, { fetch: server.fetch }));
+  assert.equal(client.protocolVersion, "2024-11-05");
+  assert.equal(blockText((await client.callTool("echo", { text: "dual" })).content[0]), "echo: dual");
+  client.close();
+});

@@ -1,0 +1,204 @@
+/**
+ * The client of the deprecated HTTP+SSE transport, which the Streamable HTTP client falls
+ * back to for a server that predates it.
+ *
+ * Spec: 2025-11-25 `basic/transports` ("Backwards Compatibility": after a 400, 404 or 405
+ * to the initialize POST, a client GETs the server URL and expects an SSE stream whose
+ * first event is `endpoint`); 2024-11-05 `basic/transports` ("HTTP with SSE": on connect
+ * the server MUST send an `endpoint` event whose data is the URI the client POSTs every
+ * message to; the server's messages are `message` events, one JSON-RPC message each).
+ *
+ * Theory of operation. One GET with `Accept: text/event-stream` is the whole connection:
+ * {@link HttpSseClient.opened} settles at its first event, with the endpoint resolved
+ * against the stream's URL, or with what the GET gave instead. An endpoint on another
+ * origin is refused: the client's messages, and the headers it was given (an
+ * `Authorization`), would go to a host the user never named. Each `send` is then one POST
+ * of the message to the endpoint; its answer comes on the stream, so the POST's body is
+ * not read, and a POST refused or failed answers its request here. The stream ending, for
+ * whatever reason, closes the transport: 2024-11-05 has no resumption. Fetch, headers and
+ * the message limit are those of the Streamable HTTP client that opened it ({@link HttpSseHost}).
+ */
+import { errorText } from "../error-text.js";
+import type { Transport } from "../../api/transport.js";
+import { createSseDecoder, feedSse, type SseOutput } from "../../framing/sse.js";
+import { invalidUtf8StandIn, oversizedStandIn } from "../../jsonrpc/codec.js";
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import { peekRequestId } from "../../jsonrpc/safe-json.js";
+import { letGo } from "./body.js";
+import { discard, sseLimits } from "./client-body.js";
+import { H, mediaTypeOf, SSE_TYPE } from "./headers.js";
+
+/** What the transport takes from the Streamable HTTP client: its options, as it applies them. */
+export interface HttpSseHost {
+  readonly fetch: (input: string, init: RequestInit) => Promise<Response>;
+  /** The largest message read, in bytes (`maxMessageBytes`). */
+  readonly maxBytes: number;
+  /** The request headers: the caller's `headers`, `requestHeaders(text)`, Accept and Content-Type. */
+  headersFor(text: string | undefined, post: boolean): Record<string, string>;
+  report(message: string): void;
+}
+
+/** A 2024-11-05 HTTP+SSE client transport on the SSE stream at `sseUrl`. */
+export class HttpSseClient implements Transport {
+  /** Settles at the stream's first event: undefined once the endpoint is known, otherwise what the GET gave instead. */
+  readonly opened: Promise<string | undefined>;
+  private settle!: (failure: string | undefined) => void;
+  private endpoint: string | undefined;
+  /** The GET and the POSTs in flight, each on its own signal (see HttpClient.request): aborted on close. */
+  private readonly fetches = new Set<AbortController>();
+  private closed = false;
+  private closeReason: string | undefined;
+  private receiver: ((text: string, local?: boolean) => void) | undefined;
+  private buffered: [string, boolean][] = [];
+  private closeListener: ((reason: string) => void) | undefined;
+  /** The stream's reader, let go on close as well: a custom fetch may not end a body on abort. */
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+
+  constructor(
+    private readonly host: HttpSseHost,
+    private readonly sseUrl: string,
+  ) {
+    this.opened = new Promise((resolve) => (this.settle = resolve));
+    this.listen().catch((e) => this.end(`the HTTP+SSE stream failed: ${errorText(e)}`));
+  }
+
+  send(text: string): void {
+    if (this.closed) return;
+    // Before the endpoint is known, in order behind it (then-callbacks run in order).
+    if (this.endpoint === undefined) void this.opened.then((failure) => {
+        if (failure === undefined) void this.post(text);
+      });
+    else void this.post(text);
+  }
+
+  onMessage(fn: (text: string, local?: boolean) => void): void {
+    this.receiver = fn;
+    const early = this.buffered;
+    this.buffered = [];
+    for (const [text, local] of early) fn(text, local);
+  }
+
+  onClose(fn: (reason: string) => void): void {
+    this.closeListener = fn;
+    if (this.closeReason !== undefined) fn(this.closeReason);
+  }
+
+  close(): void {
+    this.end("transport closed");
+  }
+
+  private async listen(): Promise<void> {
+    const abort = this.track();
+    try {
+      let res: Response;
+      try {
+        res = await this.host.fetch(this.sseUrl, { method: "GET", headers: this.host.headersFor(undefined, false), signal: abort.signal });
+      } catch (e) {
+        return this.end(`the GET failed (${errorText(e)})`);
+      }
+      const type = mediaTypeOf(res.headers.get(H.contentType));
+      if (!res.ok || type !== SSE_TYPE || res.body === null) {
+        discard(res);
+        return this.end(res.ok ? `the GET got HTTP ${res.status} with Content-Type ${JSON.stringify(type)}, not an event stream` : `the GET got HTTP ${res.status}`);
+      }
+      const decoder = createSseDecoder(sseLimits(this.host.maxBytes));
+      const reader = (this.reader = res.body.getReader());
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done || this.closed) break;
+          for (const o of feedSse(decoder, value)) if (!this.closed) this.take(o);
+        }
+      } catch (e) {
+        return this.end(`the HTTP+SSE stream failed: ${errorText(e)}`);
+      } finally {
+        letGo(reader);
+      }
+      this.end(this.endpoint === undefined ? "the GET's event stream ended before an endpoint event" : "the server ended the HTTP+SSE stream");
+    } finally {
+      this.fetches.delete(abort);
+    }
+  }
+
+  private take(o: SseOutput): void {
+    if (o.type === "retry") return;
+    if (this.endpoint === undefined) {
+      if (o.type === "error") return this.end(`the GET's first event was over ${this.host.maxBytes} bytes, not an endpoint event`);
+      if (o.event !== "endpoint") return this.end(`the GET's first event was ${JSON.stringify(o.event)}, not "endpoint"`);
+      return this.adopt(o.data);
+    }
+    // What the client cannot read goes to the kernel as the codec's stand-in, classified as
+    // the stdio channel's lines are (a response it names fails at once).
+    if (o.type === "error") {
+      this.host.report(`dropped an SSE event: ${o.reason}`);
+      return this.hand(oversizedStandIn(o.head, o.tail, this.host.maxBytes));
+    }
+    if (o.event !== "message" || o.data === "") return;
+    if (o.invalidUtf8 === true) {
+      this.host.report("an SSE event is not valid UTF-8");
+      return this.hand(invalidUtf8StandIn(o.data, o.data));
+    }
+    this.hand(o.data);
+  }
+
+  /** The `endpoint` event's URI, resolved against the stream's URL; refused on another origin. */
+  private adopt(uri: string): void {
+    let url: URL;
+    try {
+      url = new URL(uri, this.sseUrl);
+    } catch {
+      return this.end(`the endpoint event's data ${JSON.stringify(uri)} is not a URI`);
+    }
+    const origin = new URL(this.sseUrl).origin;
+    if (url.origin !== origin) {
+      return this.end(`the endpoint event names ${JSON.stringify(url.href)}, on another origin than the SSE stream's ${origin}: refused, as the client's messages and headers would go there`);
+    }
+    this.endpoint = url.href;
+    this.settle(undefined);
+  }
+
+  private async post(text: string): Promise<void> {
+    const abort = this.track();
+    let res: Response;
+    try {
+      res = await this.host.fetch(this.endpoint!, { method: "POST", headers: this.host.headersFor(text, true), body: text, signal: abort.signal });
+    } catch (e) {
+      return this.unsent(text, `connection closed: the POST failed (${errorText(e)})`, ErrorCode.ConnectionClosed);
+    } finally {
+      this.fetches.delete(abort);
+    }
+    // 2024-11-05: the answer comes on the stream; the POST's own body (202 "Accepted") holds none.
+    discard(res);
+    if (!res.ok) this.unsent(text, `the server refused the message: HTTP ${res.status}`, ErrorCode.InternalError);
+  }
+
+  /** A message the server did not take: its request, if it is one, is answered here, so the caller does not wait for a timeout. */
+  private unsent(text: string, why: string, code: number): void {
+    if (this.closed) return;
+    const id = peekRequestId(text);
+    if (id === null) return this.host.report(why);
+    this.hand(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message: why } }), true);
+  }
+
+  private hand(text: string, local = false): void {
+    if (this.receiver !== undefined) this.receiver(text, local);
+    else this.buffered.push([text, local]);
+  }
+
+  private track(): AbortController {
+    const abort = new AbortController();
+    this.fetches.add(abort);
+    return abort;
+  }
+
+  private end(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const f of this.fetches) f.abort();
+    this.fetches.clear();
+    letGo(this.reader);
+    if (this.endpoint === undefined) this.settle(reason);
+    this.closeReason = reason;
+    this.closeListener?.(reason);
+  }
+}
