@@ -43,7 +43,7 @@ const T_ALL = 127;
 const AP_OPEN = -1;
 /**
  * Types the kernel looks up besides the params and results of the method rows:
- * src/model/methods.ts the first three, src/session/handshake.ts `Implementation` (the
+ * src/model/methods.ts `CreateTaskResult`, `InputRequiredResult` and `Result`, src/session/handshake.ts `Implementation` (the
  * identity the API constructors check, as initialize and a 2026-07-28 `_meta` carry it).
  */
 const KERNEL_TYPES = ["CreateTaskResult", "Implementation", "InputRequiredResult", "Result"];

@@ -34,3 +34,17 @@ performance.now = () => 42;`,
   );
   assert.equal(r.now, 42);
 });
+
+test("systemClock on Node looks process.hrtime up at every reading, as it did performance.now: a test runner's fake timers, installed after the first reading, move it (request timeouts then fire on fake time)", () => {
+  const r = inChild(
+    "",
+    `const before = systemClock.now();
+const real = process.hrtime;
+const [s, ns] = real();
+process.hrtime = () => [s + 3600, ns]; // an hour on, as fake timers advance it
+const faked = systemClock.now();
+process.hrtime = real;
+console.log(JSON.stringify({ moved: faked - before }));`,
+  );
+  assert.ok((r.moved as number) >= 3600_000 && (r.moved as number) < 3601_000, `moved ${r.moved} ms`);
+});

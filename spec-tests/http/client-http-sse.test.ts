@@ -165,6 +165,38 @@ for (const [what, get, gave] of [
   });
 }
 
+for (const [what, endpoint, refusal] of [
+  ["credentials of the server's choosing", "http://user:pw@127.0.0.1:8080/messages", /the endpoint event names a URI with credentials: refused/],
+  ["nothing (the stream's own URL)", "", /the endpoint event's data "" is not a URI/],
+  ["a megabyte-long URL on another origin", "https://elsewhere.example/" + "x".repeat(1_000_000), /the endpoint event names "https:\/\/elsewhere\.example\/x+… \(\d+ more characters\)/],
+] as const) {
+  test(`basic/transports Backwards Compatibility: an endpoint event naming ${what} is refused, and the error stays small`, async () => {
+    const server = oldServer({ endpoint });
+    const e = await new McpClient(INFO).connect(httpClientTransport(SSE_URL, { fetch: server.fetch })).then(
+      () => assert.fail("connected"),
+      (e: Error) => e,
+    );
+    assert.match(e.message, refusal);
+    assert.ok(e.message.length < 2_000, `${e.message.length} characters`);
+    assert.deepEqual(lines(server.seen), [`POST ${SSE_URL}`, `GET ${SSE_URL}`]);
+  });
+}
+
+test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: readIdleMs bounds the fallback's stream too: one that brings nothing for that long is taken for a broken connection and closes the transport (the timeout turns a wait on a stream nobody bounds into a failure)", { timeout: 10_000 }, async () => {
+  const server = oldServer();
+  const sleeps: (() => void)[] = [];
+  const sleep = (_ms: number, signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? undefined : sleeps.push(resolve)));
+  const client = new McpClient(INFO);
+  await client.connect(httpClientTransport(SSE_URL, { fetch: server.fetch, readIdleMs: 50, sleep }));
+  let reason: string | undefined;
+  client.onClose((r) => (reason = r));
+  // Every read is bounded: firing the pending waits is the silence running out.
+  await until(() => sleeps.length > 0);
+  for (const wake of sleeps.splice(0)) wake();
+  await until(() => reason !== undefined);
+  assert.match(reason!, /HTTP\+SSE stream/);
+});
+
 test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: the server ending the SSE stream closes the transport, with that reason", async () => {
   const server = oldServer();
   const client = new McpClient(INFO);

@@ -45,3 +45,16 @@ test("a type the kernel knows has the same validator in both tables; the rest on
     issues: [{ path: "/params/name", reason: "expected string" }],
   });
 });
+
+test("a node number past the kernel's table, asked for before the full table is loaded, fails that one call only: the full table's types check as ever once it is loaded (its line offsets were fixed as an empty table's)", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const base = new URL("../../src/schema/", import.meta.url).href;
+  const source = `const k = await import(${JSON.stringify(base + "validate.js")});
+const { NODES } = await import(${JSON.stringify(base + "generated/nodes.js")});
+let early;
+try { k.nodeValidator(NODES.split("\\n").length + 1)({}); early = "no throw"; } catch (e) { early = e.constructor.name; }
+const full = await import(${JSON.stringify(base + "index.js")});
+console.log(JSON.stringify({ early, later: full.validate("2025-11-25", "JSONRPCRequest", { jsonrpc: "2.0", id: 1, method: "ping" }).ok }));`;
+  const r = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", source], { encoding: "utf8" })) as { early: string; later: boolean };
+  assert.deepEqual(r, { early: "SyntaxError", later: true });
+});

@@ -161,7 +161,7 @@ export class TaskRuntime {
     // `defaultTtlMS` would be dropped: every task would live the default hour.
     refuseMisspelledOptions("TaskRuntime options", options, RUNTIME_OPTION_NAMES);
     this.clock = options.clock ?? systemClock;
-    // The system clock is monotonic (performance.now), not epoch time: task times are wall-clock.
+    // The system clock is monotonic (performance.now, or process.hrtime on Node), not epoch time: task times are wall-clock.
     this.wall = wallClockOf(options.clock, options.wallClock);
     this.store = options.store ?? new MemoryTaskStore();
     this.generateTaskId = options.generateTaskId ?? randomTaskId;

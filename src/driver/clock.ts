@@ -54,8 +54,10 @@ interface NodeProcess {
  * except on Node, where the `performance` global is a getter that loads `perf_hooks` on
  * its first read (1.3 ms of a stdio server's start-up, spent on its first message).
  * `process.hrtime()` is loaded already and reads the same clock (libuv's `uv_hrtime`),
- * at about the same cost (70 ns against 60 on Node 20); it is counted here from the same
- * start.
+ * at about the same cost (70 ns against 60 on Node 20); it is counted here from about the
+ * same start (the process's uptime; a few ms apart from `performance.now()`'s origin, which
+ * nothing mixes with it). It is looked up on `process` at every reading, as
+ * `performance.now` was: a test runner's fake timers replace it, and must move this clock.
  *
  * Only Node's own `process` qualifies: a `process.hrtime` elsewhere may read `Date.now()`
  * (workerd's `nodejs_compat`, bundlers' polyfills such as unenv), which is not monotonic.
@@ -69,9 +71,9 @@ function monotonicSource(): () => number {
   if (p?.release?.name !== "node" || typeof p.versions?.uv !== "string" || p.versions.uv === "" || typeof hrtime !== "function" || typeof uptime !== "function") {
     return () => performance.now();
   }
-  const read = hrtime as () => [number, number];
+  const node = p as { hrtime(): [number, number] };
   const ms = (): number => {
-    const t = read();
+    const t = node.hrtime();
     return t[0] * 1e3 + t[1] / 1e6;
   };
   // hrtime counts from an arbitrary point (boot); performance.now() from this process's

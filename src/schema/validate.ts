@@ -429,6 +429,8 @@ function generatedNode(i: number): readonly unknown[] {
   const core = (coreStarts ??= lineStarts(NODES));
   const count = core.length - 1;
   if (i < count) return lineAt(NODES, core, i) as readonly unknown[];
+  // (Not cached while EXTRA is empty: an early out-of-range number must not fix its offsets for good.)
+  if (EXTRA === "") throw new SyntaxError(`node ${i} is not in the kernel's table, and the full table is not loaded`);
   return lineAt(EXTRA, (extraStarts ??= lineStarts(EXTRA)), i - count) as readonly unknown[];
 }
 
@@ -517,6 +519,7 @@ function decodeUnion(n: Node, g: readonly unknown[]): void {
  */
 export function addNodes(extra: string): void {
   EXTRA = extra;
+  extraStarts = undefined;
 }
 
 /**

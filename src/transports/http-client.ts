@@ -438,7 +438,8 @@ export class HttpClient implements HttpClientTransport {
       // The session exists whatever became of this POST (a server may have processed it and
       // the answer been lost, or refused it): without the standalone stream the session's
       // list_changed, resource updates, logs and cancellations would be lost to its end.
-      if (method === "notifications/initialized") this.startGet();
+      // (Not after a fall back to HTTP+SSE: that server's stream is the one its GET opened.)
+      if (method === "notifications/initialized" && this.httpSse === undefined) this.startGet();
     }
   }
 

@@ -22,7 +22,7 @@ import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { isModernVersion, isProtocolVersion, LATEST_LEGACY_VERSION, type ProtocolVersion } from "../../model/versions.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
-import { capIssues, issuesText } from "../../schema/json-schema.js";
+import { issuesError } from "../../schema/json-type.js";
 import { isObject } from "../connection.js";
 import { isThenable, ServerContext, withPendingInput, type RequestOrigin } from "../context.js";
 import { inputRetryOf, type InputRequiredResult } from "../mrtr.js";
@@ -164,13 +164,9 @@ function listedArray(t: TemplateEntry, value: unknown): readonly unknown[] {
 function checkedListed(t: TemplateEntry, value: unknown, version: ProtocolVersion): Resource {
   const issues = itemIssues(version, "resources/list", "resources", value);
   if (issues === null) return value as Resource;
-  const shown = capIssues(issues);
   const uri = isObject(value) && typeof value.uri === "string" ? ` ${value.uri}` : "";
-  throw new McpError({
-    code: ErrorCode.InternalError,
-    message: `resource template ${t.def.uriTemplate} listed an invalid resource${uri}: ${issuesText(shown)}`,
-    data: { uriTemplate: t.def.uriTemplate, issues: shown },
-  });
+  const { message, data } = issuesError(`resource template ${t.def.uriTemplate} listed an invalid resource${uri}`, issues);
+  throw new McpError({ code: ErrorCode.InternalError, message, data: { uriTemplate: t.def.uriTemplate, ...data } });
 }
 
 /**

@@ -236,7 +236,7 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
  * {@link HttpClientOptions.readIdleMs}): the stream then reads as broken, and is resumed or
  * ended as a dropped connection's would be.
  */
-async function readWithin(client: HttpClient, reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]> {
+export async function readWithin(client: Pick<HttpClient, "sleep" | "report">, reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]> {
   const read = new AbortController();
   void client.sleep(ms, read.signal).then(
     () => {

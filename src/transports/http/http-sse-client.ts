@@ -22,7 +22,8 @@ import { errorText } from "../error-text.js";
 import type { Transport } from "../../api/transport.js";
 import { createSseDecoder, feedSse, type SseOutput } from "../../framing/sse.js";
 import { invalidUtf8StandIn, oversizedStandIn } from "../../jsonrpc/codec.js";
-import { ErrorCode } from "../../jsonrpc/errors.js";
+import { echoed, ErrorCode } from "../../jsonrpc/errors.js";
+import { readWithin } from "./client-stream.js";
 import { peekRequestId } from "../../jsonrpc/safe-json.js";
 import { letGo } from "./body.js";
 import { discard, sseLimits } from "./client-body.js";
@@ -33,6 +34,9 @@ export interface HttpSseHost {
   readonly fetch: (input: string, init: RequestInit) => Promise<Response>;
   /** The largest message read, in bytes (`maxMessageBytes`). */
   readonly maxBytes: number;
+  /** A stream that brings nothing for this long is taken for a broken connection (`readIdleMs`; 0: no bound). */
+  readonly readIdleMs: number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** The request headers: the caller's `headers`, `requestHeaders(text)`, Accept and Content-Type. */
   headersFor(text: string | undefined, post: boolean): Record<string, string>;
   report(message: string): void;
@@ -105,7 +109,7 @@ export class HttpSseClient implements Transport {
       const reader = (this.reader = res.body.getReader());
       try {
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value } = this.host.readIdleMs > 0 ? await readWithin(this.host, reader, this.host.readIdleMs) : await reader.read();
           if (done || this.closed) break;
           for (const o of feedSse(decoder, value)) if (!this.closed) this.take(o);
         }
@@ -124,7 +128,7 @@ export class HttpSseClient implements Transport {
     if (o.type === "retry") return;
     if (this.endpoint === undefined) {
       if (o.type === "error") return this.end(`the GET's first event was over ${this.host.maxBytes} bytes, not an endpoint event`);
-      if (o.event !== "endpoint") return this.end(`the GET's first event was ${JSON.stringify(o.event)}, not "endpoint"`);
+      if (o.event !== "endpoint") return this.end(`the GET's first event was ${echoed(JSON.stringify(o.event))}, not "endpoint"`);
       return this.adopt(o.data);
     }
     // What the client cannot read goes to the kernel as the codec's stand-in, classified as
@@ -145,14 +149,18 @@ export class HttpSseClient implements Transport {
   private adopt(uri: string): void {
     let url: URL;
     try {
+      // An empty one would resolve to the stream's own URL, which is no endpoint.
+      if (uri.trim() === "") throw new TypeError("empty");
       url = new URL(uri, this.sseUrl);
     } catch {
-      return this.end(`the endpoint event's data ${JSON.stringify(uri)} is not a URI`);
+      return this.end(`the endpoint event's data ${echoed(JSON.stringify(uri))} is not a URI`);
     }
     const origin = new URL(this.sseUrl).origin;
     if (url.origin !== origin) {
-      return this.end(`the endpoint event names ${JSON.stringify(url.href)}, on another origin than the SSE stream's ${origin}: refused, as the client's messages and headers would go there`);
+      return this.end(`the endpoint event names ${echoed(JSON.stringify(url.href))}, on another origin than the SSE stream's ${origin}: refused, as the client's messages and headers would go there`);
     }
+    // Credentials of the server's choosing would reach the user's fetch with every message.
+    if (url.username !== "" || url.password !== "") return this.end("the endpoint event names a URI with credentials: refused");
     this.endpoint = url.href;
     this.settle(undefined);
   }
