@@ -536,8 +536,6 @@ export class HttpClient implements HttpClientTransport {
     const failure = await sse.opened;
     if (failure === undefined && !this.closed) {
       discard(res);
-      sse.onMessage((message, local) => this.hand(message, local));
-      sse.onClose((reason) => this.shut(reason, false));
       this.send = (message) => sse.send(message);
       sse.send(text);
       return release();

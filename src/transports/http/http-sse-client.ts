@@ -16,10 +16,10 @@
  * of the message to the endpoint; its answer comes on the stream, so the POST's body is
  * not read, and a POST refused or failed answers its request here. The stream ending, for
  * whatever reason, closes the transport: 2024-11-05 has no resumption. Fetch, headers and
- * the message limit are those of the Streamable HTTP client that opened it ({@link HttpSseHost}).
+ * the message limit are those of the Streamable HTTP client that opened it, which takes its
+ * messages and its end as its own ({@link HttpSseHost}).
  */
 import { errorText } from "../error-text.js";
-import type { Transport } from "../../api/transport.js";
 import { createSseDecoder, feedSse, type SseOutput } from "../../framing/sse.js";
 import { invalidUtf8StandIn, oversizedStandIn } from "../../jsonrpc/codec.js";
 import { echoed, ErrorCode } from "../../jsonrpc/errors.js";
@@ -40,10 +40,18 @@ export interface HttpSseHost {
   /** The request headers: the caller's `headers`, `requestHeaders(text)`, Accept and Content-Type. */
   headersFor(text: string | undefined, post: boolean): Record<string, string>;
   report(message: string): void;
+  /** Takes a message of the stream (or one this transport wrote itself, `local`), as it takes its own. */
+  hand(text: string, local?: boolean): void;
+  /** Closes the connection, naming why: the stream ended after the endpoint was known. */
+  shut(reason: string, deleteSession: boolean): void;
 }
 
-/** A 2024-11-05 HTTP+SSE client transport on the SSE stream at `sseUrl`. */
-export class HttpSseClient implements Transport {
+/**
+ * A 2024-11-05 HTTP+SSE connection on the SSE stream at `sseUrl`, carrying the Streamable
+ * HTTP client that opened it: its messages and its end go to that client ({@link HttpSseHost}),
+ * whose listeners the application registered.
+ */
+export class HttpSseClient {
   /** Settles at the stream's first event: undefined once the endpoint is known, otherwise what the GET gave instead. */
   readonly opened: Promise<string | undefined>;
   private settle!: (failure: string | undefined) => void;
@@ -51,10 +59,6 @@ export class HttpSseClient implements Transport {
   /** The GET and the POSTs in flight, each on its own signal (see HttpClient.request): aborted on close. */
   private readonly fetches = new Set<AbortController>();
   private closed = false;
-  private closeReason: string | undefined;
-  private receiver: ((text: string, local?: boolean) => void) | undefined;
-  private buffered: [string, boolean][] = [];
-  private closeListener: ((reason: string) => void) | undefined;
   /** The stream's reader, let go on close as well: a custom fetch may not end a body on abort. */
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
@@ -73,18 +77,6 @@ export class HttpSseClient implements Transport {
         if (failure === undefined) void this.post(text);
       });
     else void this.post(text);
-  }
-
-  onMessage(fn: (text: string, local?: boolean) => void): void {
-    this.receiver = fn;
-    const early = this.buffered;
-    this.buffered = [];
-    for (const [text, local] of early) fn(text, local);
-  }
-
-  onClose(fn: (reason: string) => void): void {
-    this.closeListener = fn;
-    if (this.closeReason !== undefined) fn(this.closeReason);
   }
 
   close(): void {
@@ -189,8 +181,7 @@ export class HttpSseClient implements Transport {
   }
 
   private hand(text: string, local = false): void {
-    if (this.receiver !== undefined) this.receiver(text, local);
-    else this.buffered.push([text, local]);
+    this.host.hand(text, local);
   }
 
   private track(): AbortController {
@@ -205,8 +196,8 @@ export class HttpSseClient implements Transport {
     for (const f of this.fetches) f.abort();
     this.fetches.clear();
     letGo(this.reader);
+    // Before the endpoint the opener hears why there is none; after it, the connection ends.
     if (this.endpoint === undefined) this.settle(reason);
-    this.closeReason = reason;
-    this.closeListener?.(reason);
+    else this.host.shut(reason, false);
   }
 }
