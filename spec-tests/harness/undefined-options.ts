@@ -102,6 +102,7 @@ export const HANDLER_NONE: AllUndefined<Omit<HttpHandlerOptions, "createSession"
   allowedHosts: undefined,
   enableJsonResponse: undefined,
   legacy: undefined,
+  stateless: undefined,
   sessionIdGenerator: undefined,
   maxSessions: undefined,
   eventStore: undefined,

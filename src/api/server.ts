@@ -584,7 +584,11 @@ export class McpServerCore {
       let endpoint: Endpoint | undefined;
       const principal = options.principalOf?.(ctx.request);
       // A modern request's tasks belong to no session: its random key is drawn only if read.
-      const owner: TaskOwner = ctx.sessionId ? { session: ctx.sessionId } : sessionOwner();
+      // A stateless handler's POST has no session either, and its task is read by later
+      // POSTs that reach other kernels: its requestor is the principal, or the anonymous
+      // owner (basic/utilities/tasks, Security: unguessable ids then; the handler declares
+      // no tasks.list to such a client).
+      const owner: TaskOwner = ctx.sessionId ? { session: ctx.sessionId } : ctx.era === "legacy" ? {} : sessionOwner();
       if (principal !== undefined) owner.principal = principal;
       // What the handlers' contexts read: a legacy session's owner is already its id and
       // principal; a modern request has no session, only perhaps a principal.

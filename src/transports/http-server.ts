@@ -83,15 +83,16 @@ import { guarded, requestGuards } from "./http/request-guards.js";
 import { contextOf, createSessionTable } from "./http/session-table.js";
 import { exchange, partlyInvalid, type ExchangeContext } from "./http/legacy-exchange.js";
 import { Drain, drainMsOf } from "./http/drain.js";
+import { serveStateless, statelessVersion, type StatelessContext } from "./http/stateless.js";
 import { emptyReply, FAST_ENTRY, RequestView, sseReply, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** What the session factory is told. */
 export interface HttpSessionContext {
-  /** The id this session will have if `initialize` succeeds; `""` for a modern request (no session). */
+  /** The id this session will have if `initialize` succeeds; `""` when there is no session: a modern request, or a 2025-era POST on a stateless handler. */
   sessionId: string;
   /** The HTTP request that carried `initialize`, or the modern request (headers for authentication, say). */
   request: Request;
-  /** `legacy`: a session for `initialize`; `modern`: one stateless 2026-07-28 request, ended with its response. */
+  /** `legacy`: a session for `initialize` (on a stateless handler: for one POST); `modern`: one stateless 2026-07-28 request, ended with its response. */
   era: "legacy" | "modern";
 }
 
@@ -174,6 +175,16 @@ export interface HttpHandlerOptions {
    * session (even if the sessions' `versions` list a 2025-era one). Default true.
    */
   legacy?: boolean | undefined;
+  /**
+   * Serve 2025-era clients without sessions (`http/stateless.ts`), for deployments where
+   * any instance may get any request (serverless, edge workers): no `MCP-Session-Id` is
+   * issued, each POST is served by a kernel of its own that is handed the client's
+   * handshake (at the version its `MCP-Protocol-Version` names), GET and DELETE get 405.
+   * The client then has no capabilities: the server cannot send it requests (sampling,
+   * elicitation, roots), only notifications on a request's stream; `maxSessions` bounds
+   * the POSTs in progress. The SDK's `sessionIdGenerator: undefined`. Default false.
+   */
+  stateless?: boolean | undefined;
   /** Session ids: visible ASCII, unguessable. Default: 128 bits from `crypto.getRandomValues`, as hex. */
   sessionIdGenerator?: (() => string) | undefined;
   /** Most sessions at once; an `initialize` past it gets 503. Default 1000. */
@@ -345,6 +356,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   };
   const { sessions, newSession, admit, sessionOf } = createSessionTable({ options, clock, retryMs, maxQueuedBytes, sseKeepAliveMs, diagnose, settled });
   const exchanges: ExchangeContext = { jsonMode, admit };
+  const stateless = options.stateless === true;
+  const statelessContext: StatelessContext = { exchanges, newSession, diagnose };
 
   // -------------------------------------------------------------------------------------
   // Methods
@@ -363,8 +376,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     const ct = req.header(H.contentType);
     if (!isJsonContentType(ct)) return httpError(415, ErrorCode.InvalidRequest, `Content-Type must be ${JSON_TYPE}`);
     let session: HttpSession | undefined;
-    // A modern-only server ignores `MCP-Session-Id` (draft streamable-http, Backward Compatibility).
-    if (!modern && options.legacy !== false && req.header(H.sessionId) !== null) {
+    // A modern-only server ignores `MCP-Session-Id` (draft streamable-http, Backward
+    // Compatibility), and so does a stateless one, which never issued one.
+    if (!modern && !stateless && options.legacy !== false && req.header(H.sessionId) !== null) {
       const s = sessionOf(req);
       if (s instanceof Response) return s;
       session = s;
@@ -375,8 +389,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     if (drain !== undefined && session === undefined) return refuseClosed();
     if (session?.closed) return httpError(404, ErrorCode.InvalidRequest, "session not found");
     const state = session?.endpoint.state;
-    // Batches only where the kernel takes them: a 2025-03-26 session past initialize.
-    const allowBatch = state !== undefined && acceptsBatches(state);
+    // Batches only where the kernel takes them: a 2025-03-26 session past initialize (on a
+    // stateless handler, a POST naming 2025-03-26, or no version).
+    const allowBatch = state !== undefined ? acceptsBatches(state) : stateless && !modern && statelessVersion(req) === "2025-03-26";
     // The session's own limits where it has them, so the kernel never refuses what passed here.
     const d = decode(body.bytes, state === undefined ? { allowBatch, maxBytes: maxBodyBytes } : { allowBatch, maxBytes: Math.min(maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
     if (d.kind === "invalid") {
@@ -418,6 +433,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       }
     }
     const value = d.kind === "batch" ? messages : messages[0];
+    if (stateless) return serveStateless(statelessContext, req, { items, invalid, ids, messages, value, batch: d.kind === "batch", initialize, bytes: body.bytes });
     if (session === undefined) {
       if (options.legacy === false) {
         // No session even when the sessions' versions still list a 2025-era one: it would be
@@ -463,7 +479,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   /** Serves one request, from either entry. Never rejects. */
   async function core(req: HttpRequestView): Promise<Response | HttpReply> {
     try {
-      const answer = options.path !== undefined && req.url().pathname !== options.path ? httpError(404, ErrorCode.InvalidRequest, "not an MCP endpoint") : await guarded(req, guards, options.legacy === false ? "POST" : ALLOW, route);
+      const answer = options.path !== undefined && req.url().pathname !== options.path ? httpError(404, ErrorCode.InvalidRequest, "not an MCP endpoint") : await guarded(req, guards, options.legacy === false || stateless ? "POST" : ALLOW, route);
       // What the handler refuses (a bad Origin or Host, a full server, an unknown session…)
       // is the embedder's to see too, not only the client's.
       if (answer.status >= 400 && options.onDiagnostic !== undefined) reportRefusal(req, answer);
@@ -492,12 +508,14 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     // After close(), no new work (here, past the Host and Origin checks, so a browser can
     // read the 503). A request naming a session still gets the 404 of a terminated session
     // (Session Management item 3: the server MUST answer its id with 404).
-    if (drain !== undefined && (modern || req.header(H.sessionId) === null)) return refuseClosed();
+    if (drain !== undefined && (modern || stateless || req.header(H.sessionId) === null)) return refuseClosed();
     if (modern && options.modern !== undefined) return await options.modern(req.toRequest());
     // Modern era: no GET stream, no DELETE (no sessions): 405 (draft streamable-http, Backward Compatibility).
     if (modern && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported for ${pv.trim()} (POST only)`, { headers: { Allow: "POST" } });
     // A server of that revision only: an older client's GET stream or DELETE has nothing to reach.
     if (options.legacy === false && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported: this server speaks only 2026-07-28 (POST only)`, { headers: { Allow: "POST" } });
+    // Stateless: no session to listen to or to end (2025-11-25 basic/transports: a GET MAY be 405, a DELETE MAY be 405).
+    if (stateless && req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported: this server is stateless (no sessions; POST only)`, { headers: { Allow: "POST" } });
     switch (req.method) {
       case "POST":
         return await post(req, modern);

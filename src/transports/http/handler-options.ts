@@ -28,6 +28,7 @@ const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpHandlerOptions>()([
   "allowedHosts",
   "enableJsonResponse",
   "legacy",
+  "stateless",
   "sessionIdGenerator",
   "maxSessions",
   "eventStore",
@@ -67,6 +68,8 @@ export function refuseMisreadOptions(options: HttpHandlerOptions): void {
     const methods = [...new Set([...Object.keys(store), "storeEvent", "replayEventsAfter", "getStreamIdForEventId"])].filter((k) => typeof store[k] === "function");
     if (methods.length > 0) throw new TypeError(`createHttpHandler: eventStore takes the replay log's limits (${EVENT_STORE_NAMES.join(", ")}), not a store of your own (it has ${methods.join(", ")}): the log is kept in this process`);
   }
+  // Stateless is how 2025-era clients are served; a modern-only handler serves none.
+  if (options.stateless === true && options.legacy === false) throw new TypeError("createHttpHandler: stateless serves 2025-era clients without sessions, and legacy: false serves no 2025-era client: give one or the other");
   if (typeof options.createSession !== "function") throw new TypeError("createHttpHandler: createSession must be a function (server.httpSession() makes one)");
   const o = options as unknown as Record<string, unknown>;
   refuseMisreadNumbers("createHttpHandler", options, NUMERIC_OPTIONS);

@@ -101,7 +101,8 @@ export function exchange(cx: ExchangeContext, session: HttpSession, ids: Request
   return sseReply(conn);
 }
 
-const ACCEPTED: HttpReply = /* @__PURE__ */ emptyReply(202);
+/** A POST of notifications and responses alone. */
+export const ACCEPTED: HttpReply = /* @__PURE__ */ emptyReply(202);
 
 /** The body of a finished JSON exchange: one response, or the batch's responses; 202 when every request was cancelled, 404 when the session ended. */
 function jsonBody(session: HttpSession, e: JsonExchange): Response | HttpReply {

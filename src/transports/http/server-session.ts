@@ -49,6 +49,10 @@
  * Disconnection is not cancellation in the legacy era (spec: "Disconnection SHOULD NOT
  * be interpreted as the client cancelling its request"), so a broken connection changes
  * nothing but where messages are written: the response still lands in the log.
+ *
+ * A stateless handler's session serves the one POST it was made for
+ * ({@link SessionConfig.stateless}): nothing can resume its stream, so its events have no
+ * ids and no priming event, and once its last request is answered it ends.
  */
 import type { Endpoint } from "../../driver/endpoint.js";
 import { tryEncode } from "../../jsonrpc/codec.js";
@@ -86,6 +90,12 @@ export interface SessionConfig {
   onTerminate(session: HttpSession, reason: string): void;
   /** A request of this session was answered or cancelled (a draining handler counts what is left). */
   settled(): void;
+  /**
+   * A stateless handler's session (`createHttpHandler({ stateless: true })`): it serves one
+   * POST. Its events carry no ids and its streams are not primed, since no GET can resume
+   * them, and it ends once that POST's requests are answered.
+   */
+  stateless?: boolean;
 }
 
 /** An SSE stream: a log, and at most one connection. */
@@ -149,12 +159,17 @@ export class HttpSession {
   private readonly logs: SessionLogs;
 
   constructor(
-    /** The `MCP-Session-Id`. */
+    /** The `MCP-Session-Id` (a stateless session's: its key in the table, never sent). */
     readonly id: string,
     private readonly config: SessionConfig,
   ) {
     this.lastActivity = config.clock.now();
     this.logs = config.store.createSession(id);
+  }
+
+  /** One POST's session, of a stateless handler ({@link SessionConfig.stateless}). */
+  get stateless(): boolean {
+    return this.config.stateless === true;
   }
 
   /** Requests of this session not answered or cancelled yet. */
@@ -243,9 +258,10 @@ export class HttpSession {
     if (!encoded.ok) return this.endpoint.unsendable(message, encoded.reason);
     if (isResponse(message)) return this.routeResponse(encoded.text, message.id);
     const target = related === undefined ? undefined : this.routes.get(idKey(related));
-    // JSON exchanges carry only their responses; the rest falls back to the GET stream.
-    if (target === undefined || target.kind === "json" || target.done) this.toStandalone(encoded.text);
-    else this.write(target, encoded.text);
+    if (target !== undefined && target.kind === "sse" && !target.done) return this.write(target, encoded.text);
+    // JSON exchanges carry only their responses; the rest falls back to the GET stream, which
+    // a stateless session has none of: there, as on a modern request's JSON answer, it is dropped.
+    if (this.config.stateless !== true) this.toStandalone(encoded.text);
   }
 
   private routeResponse(text: string, id: RequestId | null): void {
@@ -289,6 +305,8 @@ export class HttpSession {
       if (this.routes.get(key) === e) this.routes.delete(key);
     }
     this.config.settled();
+    // After the answer is routed, not inside it (settle runs within the kernel's send).
+    if (this.config.stateless === true && this.routes.size === 0) queueMicrotask(() => this.endIfAnswered());
     if (--e.outstanding > 0 || e.done) return;
     e.done = true;
     if (e.kind === "json") return e.finish(e);
@@ -299,6 +317,11 @@ export class HttpSession {
       conn.close();
     }
     this.retain();
+  }
+
+  /** A stateless session whose requests are all answered ends (its POST's stream closes once written). */
+  private endIfAnswered(): void {
+    if (!this.closed && this.routes.size === 0) this.terminate("stateless request answered");
   }
 
   private toStandalone(text: string): void {
@@ -321,7 +344,7 @@ export class HttpSession {
   private write(s: Stream, text: string): void {
     const conn = s.conn;
     const seq = this.config.store.append(s.log, text, conn !== null);
-    if (conn !== null) conn.write(eventText(s.no, seq, text));
+    if (conn !== null) conn.write(this.eventText(s.no, seq, text));
   }
 
   // -------------------------------------------------------------------------------------
@@ -384,7 +407,7 @@ export class HttpSession {
     s.everConnected = true;
     if (s.standalone) this.lastConnected(s);
     const retry = this.config.retryMs;
-    const polls = hasSsePolling(negotiatedVersion(this.endpoint.state));
+    const polls = this.polls();
     const log = s.log;
     const replay = log.after(after);
     // Spec (SEP-1699): a stream opens with an event id and empty data, to prime resumption
@@ -398,7 +421,7 @@ export class HttpSession {
       else conn.write(textOf(encodeSseRetry(retry)));
     }
     for (const e of replay) {
-      if (!conn.write(eventText(s.no, e.seq, e.data))) break;
+      if (!conn.write(this.eventText(s.no, e.seq, e.data))) break;
       this.config.store.markWritten(log, e.seq);
     }
     if (s.done) {
@@ -453,7 +476,9 @@ export class HttpSession {
    * versions' servers SHOULD NOT close it before the response.
    */
   disconnectAll(): number {
-    const polls = hasSsePolling(negotiatedVersion(this.endpoint.state));
+    // A stateless session's stream cannot be resumed: closed, its response would be lost.
+    if (this.config.stateless === true) return 0;
+    const polls = this.polls();
     let n = 0;
     for (const s of this.streams.values()) {
       if (s.conn === null || (!polls && !s.standalone)) continue;
@@ -461,6 +486,16 @@ export class HttpSession {
       n++;
     }
     return n;
+  }
+
+  /** SEP-1699 priming and polling closes: sessions at 2025-11-25 whose streams can be resumed. */
+  private polls(): boolean {
+    return this.config.stateless !== true && hasSsePolling(negotiatedVersion(this.endpoint.state));
+  }
+
+  /** One message event: `id: <stream>-<seq>` and the message as data (no id when nothing can resume the stream). */
+  private eventText(no: number, seq: number, data: string): string {
+    return textOf(encodeSseEvent(this.config.stateless === true ? { data } : { id: formatEventId(no, seq), data }));
   }
 
   // -------------------------------------------------------------------------------------
@@ -535,11 +570,6 @@ export class HttpSession {
       this.settle(e, key);
     }
   }
-}
-
-/** One message event: `id: <stream>-<seq>` and the message as data. */
-function eventText(no: number, seq: number, data: string): string {
-  return textOf(encodeSseEvent({ id: formatEventId(no, seq), data }));
 }
 
 /**

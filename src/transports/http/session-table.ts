@@ -23,10 +23,12 @@
 import { Endpoint } from "../../driver/endpoint.js";
 import type { Clock } from "../../driver/clock.js";
 import { DEFAULT_LIMITS } from "../../jsonrpc/codec.js";
+import type { JsonObject } from "../../jsonrpc/types.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { isLegacyVersion } from "../../model/versions.js";
 import { negotiatedVersion } from "../../session/session.js";
 import type { HttpHandlerOptions, HttpSessionContext, HttpSessionSetup } from "../http-server.js";
+import type { SessionOptions } from "../../session/types.js";
 import type { HttpRequestView } from "../http-view.js";
 import { httpError, overSessionLimits, RETRY_SOON } from "./body.js";
 import { EventStore } from "./event-log.js";
@@ -57,9 +59,9 @@ export interface SessionTableConfig {
 export interface SessionTable {
   /** Live sessions, by id. */
   readonly sessions: Map<string, HttpSession>;
-  /** Builds the session an `initialize` asks for, or the refusal. */
-  newSession(req: HttpRequestView, body: Uint8Array): { session: HttpSession; setup: HttpSessionSetup } | Response;
-  /** Enters the session in the table if its kernel accepted `initialize`. */
+  /** Builds the session an `initialize` asks for (`stateless`: one POST's, see `http/stateless.ts`), or the refusal. */
+  newSession(req: HttpRequestView, body: Uint8Array, stateless?: boolean): { session: HttpSession; setup: HttpSessionSetup } | Response;
+  /** Enters the session in the table if its kernel accepted `initialize`; the headers that announce it (none for a stateless one). */
   admit(session: HttpSession, setup: HttpSessionSetup): Record<string, string> | undefined;
   /** The session a request names, or the refusal. */
   sessionOf(req: HttpRequestView): HttpSession | Response;
@@ -73,12 +75,15 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
   const strictVersion = options.strictProtocolVersionHeader === true;
   const generate = options.sessionIdGenerator ?? randomSessionId;
   const sessions = new Map<string, HttpSession>();
+  /** Numbers the table keys of stateless sessions, which no client ever names. */
+  let statelessCount = 0;
   const store = new EventStore(options.eventStore, (log, seq, dropped) =>
     diagnose("message-lost", dropped ? "a message was dropped with its stream (its session ended, or it was past maxRetainedStreams) before any connection carried it" : "a message was evicted from the replay log before any connection carried it", log.session.sessionId, { stream: log.stream, seq }),
   );
 
-  function configFor(sessionId: string, setup: HttpSessionSetup): SessionConfig {
+  function configFor(sessionId: string, setup: HttpSessionSetup, stateless: boolean): SessionConfig {
     return {
+      stateless,
       store,
       clock,
       retryMs,
@@ -86,7 +91,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
       maxQueuedBytes,
       sseKeepAliveMs,
       maxRetainedStreams: Math.max(1, options.eventStore?.maxRetainedStreams ?? 64),
-      diagnose: (code, message, detail) => diagnose(code, message, sessionId, detail),
+      diagnose: (code, message, detail) => diagnose(code, message, stateless ? undefined : sessionId, detail),
       onTerminate: (session, reason) => {
         if (sessions.get(session.id) === session) sessions.delete(session.id);
         if (session.idleTimer !== undefined) clock.cancel(session.idleTimer);
@@ -100,15 +105,16 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
 
   /**
    * A session for an `initialize` POST (`body`, read to `maxBodyBytes`); not in the table
-   * until the kernel accepts it.
+   * until the kernel accepts it. A stateless one is keyed by a number of the table's own
+   * (no client names it) and its factory is told no session id, as for a modern request.
    */
-  function newSession(req: HttpRequestView, body: Uint8Array): { session: HttpSession; setup: HttpSessionSetup } | Response {
-    if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
-    const id = generate();
+  function newSession(req: HttpRequestView, body: Uint8Array, stateless = false): { session: HttpSession; setup: HttpSessionSetup } | Response {
+    if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, stateless ? `too many requests in progress (maxSessions ${maxSessions})` : `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
+    const id = stateless ? `stateless-${++statelessCount}` : generate();
     if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
       return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
     }
-    const setup = options.createSession(contextOf(req, id, "legacy"));
+    const setup = options.createSession(contextOf(req, stateless ? "" : id, "legacy"));
     // The kernel is handed the decoded value and cannot measure it: the session's limits are
     // known only now, and are applied before there is a session to undo (as `serveModern` does).
     const refused = overSessionLimits(body, setup.options);
@@ -118,7 +124,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
       setup.onClose?.(`initialize exceeds the session's maxMessageBytes (${maxMessageBytes}) or maxDepth (${maxDepth}): the session was not opened`);
       return refused;
     }
-    const session = new HttpSession(id, configFor(id, setup));
+    const session = new HttpSession(id, configFor(id, setup, stateless));
     let principal: string | undefined;
     try {
       principal = setup.principalOf?.(req.toRequest());
@@ -129,7 +135,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
     }
     if (typeof principal === "string") session.owner = { principal, of: setup.principalOf! };
     session.endpoint = new Endpoint(
-      setup.options,
+      stateless ? statelessOptions(setup.options, typeof principal === "string") : setup.options,
       {
         send: (message, related) => session.route(message, related),
         onRequest: setup.onRequest,
@@ -154,9 +160,11 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
       return undefined;
     }
     sessions.set(session.id, session);
-    touch(session);
-    setup.onOpen?.(session.endpoint, session.id);
-    return { [SESSION_ID_FIELD]: session.id };
+    const stateless = session.stateless;
+    // A stateless session ends with its POST: no idle timer, and no id to announce.
+    if (!stateless) touch(session);
+    setup.onOpen?.(session.endpoint, stateless ? "" : session.id);
+    return stateless ? {} : { [SESSION_ID_FIELD]: session.id };
   }
 
   function touch(session: HttpSession): void {
@@ -206,6 +214,31 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
   }
 
   return { sessions, newSession, admit, sessionOf };
+}
+
+/**
+ * The kernel options of a stateless handler's session: its capabilities without what
+ * needs a session to deliver (2025-11-25 `server/*`: `listChanged` and
+ * `resources.subscribe` promise notifications, which would travel on a GET stream this
+ * server has none of) and, for a request with no principal (`identified` false), without
+ * `tasks.list` (`basic/utilities/tasks`, Security: "receivers that cannot identify
+ * requestors SHOULD NOT declare the `tasks.list` capability"); no keep-alive pings (no
+ * stream of the session's carries them, and no answer could come back).
+ */
+function statelessOptions(options: SessionOptions, identified: boolean): SessionOptions {
+  const caps = { ...options.capabilities } as Record<string, unknown>;
+  for (const key of ["tools", "resources", "prompts"]) {
+    const c = caps[key];
+    if (c === null || typeof c !== "object") continue;
+    const { listChanged: _l, subscribe: _s, ...rest } = c as Record<string, unknown>;
+    caps[key] = rest;
+  }
+  const tasks = caps.tasks;
+  if (!identified && tasks !== null && typeof tasks === "object") {
+    const { list: _list, ...rest } = tasks as Record<string, unknown>;
+    caps.tasks = rest;
+  }
+  return { ...options, capabilities: caps as JsonObject, keepAliveMs: 0 };
 }
 
 /** The factory's context; the `Request` is made only if the application reads it (and stays a plain, writable property to it). */
