@@ -132,6 +132,16 @@ export class ServerContext {
     return this.origin?.principal;
   }
 
+  /**
+   * The HTTP request that carried this request, on Streamable HTTP: its headers, and
+   * behind `protectedResource` its token (`authInfo(ctx.httpRequest)`: scopes, client id,
+   * expiry, as checked at the gate for this very request). Undefined over stdio and in
+   * memory. Read its headers, not its body (the handler has read it).
+   */
+  get httpRequest(): Request | undefined {
+    return this.rc.httpRequest;
+  }
+
   /** The task this tool call runs as (2025-11-25 tasks, or the tasks extension); undefined when it runs as a plain call. */
   get taskId(): string | undefined {
     return this.rc.taskId;

@@ -680,6 +680,9 @@ export class TaskRuntime {
       log: (level, data, logger) => rc.log(level, data, logger, related),
       protocolVersion: rc.protocolVersion,
       peer: rc.peer,
+      get httpRequest() {
+        return rc.httpRequest;
+      },
       ...(rc.declared === undefined ? {} : { declared: rc.declared }),
       ...(rc.diagnose === undefined ? {} : { diagnose: (code: string, message: string, detail?: unknown) => rc.diagnose!(code, message, detail) }),
       taskId,

@@ -85,8 +85,8 @@ export interface AuthInfo {
 const authInfos = new WeakMap<Request, AuthInfo>();
 
 /** The verified principal of `request`, when it came through {@link protectedResource}. */
-export function authInfo(request: Request): AuthInfo | undefined {
-  return authInfos.get(request);
+export function authInfo(request: Request | undefined): AuthInfo | undefined {
+  return request === undefined ? undefined : authInfos.get(request);
 }
 
 /** Default scope hierarchy: `a` covers `a:b` and `a:b:c`. */

@@ -70,6 +70,12 @@ export interface RequestContext {
   /** Server: logs a message tied to this request; `meta` is the notification's `_meta` (a task's related-task key). */
   log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void;
   /**
+   * The HTTP request that carried this request, on Streamable HTTP (its headers; behind
+   * `protectedResource`, `authInfo(ctx.httpRequest)` is the token it came with, scopes and
+   * all). Undefined on other transports.
+   */
+  readonly httpRequest?: Request | undefined;
+  /**
    * The protocol version this request is read under (the negotiated one in the legacy era),
    * when known. `| undefined` here and on `peer`: the context always has the property, set to
    * undefined when unknown, which a consumer with `exactOptionalPropertyTypes` must be told.
@@ -173,7 +179,13 @@ class Served implements RequestContext {
     readonly method: string,
     readonly protocolVersion: string | undefined,
     readonly peer: RequestPeer | undefined,
+    /** What the transport said carried the request ({@link Endpoint.receive}). */
+    private readonly carrier: (() => Request) | undefined,
   ) {}
+
+  get httpRequest(): Request | undefined {
+    return this.carrier?.();
+  }
 
   get declared(): JsonObject {
     return this.endpoint.state.options.capabilities;
@@ -266,6 +278,8 @@ export class Endpoint {
   /** `onProgress` of requests answered with a task: its progress goes on until the kernel says it ended. */
   private readonly taskProgress = new Map<string, NonNullable<RequestOptions["onProgress"]>>();
   private readonly handling = new ChurnMap<RequestId, Served>();
+  /** While {@link Endpoint.receive} feeds a message: the HTTP request that carried it. */
+  private carrier: (() => Request) | undefined = undefined;
   private timer: unknown = undefined;
   private timerAt: number | null = null;
   /** The timer was armed holding the process (see {@link Endpoint.arm}). */
@@ -298,13 +312,23 @@ export class Endpoint {
   /**
    * Feeds a message that arrived (text, or a parsed JSON value). `local`: this side's
    * transport wrote it in the peer's place (an error for a request it could not carry), so
-   * the request fails with an error whose `fromPeer` is false.
+   * the request fails with an error whose `fromPeer` is false. `carrier`: the HTTP request
+   * that carried it, made on demand, which the requests it holds show as
+   * {@link RequestContext.httpRequest}.
    */
-  receive(data: string | unknown, local?: boolean): void {
+  receive(data: string | unknown, local?: boolean, carrier?: () => Request): void {
     const now = this.clock.now();
     const input: Extract<SessionInput, { type: "receive" }> = typeof data === "string" ? { type: "receive", now, data } : { type: "receive", now, value: data };
     if (local === true) input.local = true;
-    this.feed(input);
+    if (carrier === undefined) return this.feed(input);
+    // The kernel serves what it takes within this feed, so the requests served meanwhile are the message's.
+    const outer = this.carrier;
+    this.carrier = carrier;
+    try {
+      this.feed(input);
+    } finally {
+      this.carrier = outer;
+    }
   }
 
   /** Sends a request; resolves with its result, rejects with an {@link McpError}. */
@@ -427,7 +451,7 @@ export class Endpoint {
     // negotiated one, and an earlier legacy handshake on the connection is not its); a
     // legacy one is read under the session's.
     const modern = this.state.inbound[idKey(id)]?.modern;
-    const served = modern === undefined ? new Served(this, id, method, negotiatedVersion(this.state), peerOf(this.state)) : new Served(this, id, method, modern.version, requestPeerOf(modern.capabilities, params));
+    const served = modern === undefined ? new Served(this, id, method, negotiatedVersion(this.state), peerOf(this.state), this.carrier) : new Served(this, id, method, modern.version, requestPeerOf(modern.capabilities, params), this.carrier);
     this.handling.set(id, served);
     const handler = this.hooks.onRequest;
     if (handler === undefined) return served.fail({ code: ErrorCode.MethodNotFound, message: `Method not found: ${echoed(method)}` });

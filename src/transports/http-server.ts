@@ -444,13 +444,13 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       if (!initialize) return httpError(400, ErrorCode.InvalidRequest, `the ${H.sessionId} header is required (except for initialize)`, { id: d.kind === "request" ? d.message.id : null });
       const created = newSession(req, body.bytes);
       if (created instanceof Response) return created;
-      return exchange(exchanges, created.session, ids, value, false, created.setup);
+      return exchange(exchanges, created.session, req, ids, value, false, created.setup);
     }
     // Draining: what finishes the requests in flight (responses to the server's own requests,
     // cancellations) is taken; a new request is not, so the drain ends.
     if (drain !== undefined && ids.length > 0) return refuseClosed(d.kind === "request" ? d.message.id : null);
-    if (invalid.length > 0) return partlyInvalid(exchanges, session, items, invalid, ids, messages, body.bytes);
-    return exchange(exchanges, session, ids, value, d.kind === "batch", undefined);
+    if (invalid.length > 0) return partlyInvalid(exchanges, session, req, items, invalid, ids, messages, body.bytes);
+    return exchange(exchanges, session, req, ids, value, d.kind === "batch", undefined);
   }
 
   async function get(req: HttpRequestView): Promise<Response | HttpReply> {

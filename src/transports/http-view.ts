@@ -50,6 +50,11 @@ export interface HttpRequestView {
   headRequest(): Request;
 }
 
+/** The request as the `ctx.httpRequest` of the requests it carries (`Endpoint.receive`): made only if read. */
+export function carrierOf(req: HttpRequestView): () => Request {
+  return () => req.toRequest();
+}
+
 /**
  * One read of a {@link ChunkSource}: a `ReadableStreamReadResult` of bytes, spelled out
  * because that name is the DOM library's alone (`@types/node` does not declare it), and

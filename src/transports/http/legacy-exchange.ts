@@ -23,7 +23,7 @@ import { encode, type Decoded } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/types.js";
 import type { HttpSessionSetup } from "../http-server.js";
-import { emptyReply, jsonReply, sseReply, withHeaders, type HttpReply } from "../http-view.js";
+import { carrierOf, emptyReply, jsonReply, sseReply, withHeaders, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { httpError, jsonResponse } from "./body.js";
 import type { HttpSession, JsonExchange } from "./server-session.js";
 
@@ -49,12 +49,12 @@ export interface ExchangeContext {
  * answer to carry the errors: it gets 400, as a lone invalid message does, its body the
  * array of every invalid member's error (README, JSON-RPC codec row).
  */
-export function partlyInvalid(cx: ExchangeContext, session: HttpSession, items: Decoded[], invalid: number[], ids: RequestId[], messages: unknown[], bytes: Uint8Array): Response | HttpReply | Promise<Response | HttpReply> {
+export function partlyInvalid(cx: ExchangeContext, session: HttpSession, req: HttpRequestView, items: Decoded[], invalid: number[], ids: RequestId[], messages: unknown[], bytes: Uint8Array): Response | HttpReply | Promise<Response | HttpReply> {
   const bad = invalid.map((i) => items[i] as Extract<Decoded, { kind: "invalid" }>);
   let answer: Response | HttpReply | Promise<Response | HttpReply>;
-  if (ids.length > 0) answer = exchange(cx, session, ids, messages, true, undefined, bad.filter((each) => each.answers === undefined).map((each) => encode(each.reply)));
+  if (ids.length > 0) answer = exchange(cx, session, req, ids, messages, true, undefined, bad.filter((each) => each.answers === undefined).map((each) => encode(each.reply)));
   else {
-    if (messages.length > 0) session.receive(null, messages);
+    if (messages.length > 0) session.receive(null, messages, carrierOf(req));
     answer = jsonResponse(400, encode(bad.map((each) => each.reply)));
   }
   // The decoded batch keeps no invalid member's value: the body, read once already, is parsed again for them.
@@ -72,9 +72,10 @@ export function partlyInvalid(cx: ExchangeContext, session: HttpSession, items: 
  * sent) is known only after that answer. So is `tasks/get` (a poll, see below).
  * `errors`: the handler's own answers to invalid members of a batch, put first.
  */
-export function exchange(cx: ExchangeContext, session: HttpSession, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined, errors: readonly string[] = []): Response | HttpReply | Promise<Response | HttpReply> {
+export function exchange(cx: ExchangeContext, session: HttpSession, req: HttpRequestView, ids: RequestId[], value: unknown, batch: boolean, setup: HttpSessionSetup | undefined, errors: readonly string[] = []): Response | HttpReply | Promise<Response | HttpReply> {
+  const carrier = carrierOf(req);
   if (ids.length === 0) {
-    session.receive(null, value);
+    session.receive(null, value, carrier);
     return ACCEPTED;
   }
   // 2025-11-25 tasks: "Where possible, servers SHOULD NOT upgrade to an SSE stream in
@@ -87,7 +88,7 @@ export function exchange(cx: ExchangeContext, session: HttpSession, ids: Request
       e = session.openJsonExchange(ids, batch, (x) => resolve(jsonBody(session, x)));
     });
     for (const text of errors) session.answer(e, text);
-    session.receive(e, value);
+    session.receive(e, value, carrier);
     if (setup === undefined) return answer;
     const headers = cx.admit(session, setup);
     return headers === undefined ? answer.then(refusedInitialize) : answer.then((r) => withHeaders(r, headers));
@@ -97,7 +98,7 @@ export function exchange(cx: ExchangeContext, session: HttpSession, ids: Request
   // queued where the bounded replay log could evict it before any connection carried it.
   const conn = session.connectPost(s);
   for (const text of errors) session.answer(s, text);
-  session.receive(s, value);
+  session.receive(s, value, carrier);
   return sseReply(conn);
 }
 

@@ -43,7 +43,7 @@ import { MetaKey } from "../../model/meta.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import type { HttpSessionSetup } from "../http-server.js";
 import { httpError, overSessionLimits, RETRY_SOON } from "./body.js";
-import { emptyReply, jsonReply, sseReply, type HttpReply, type HttpRequestView } from "../http-view.js";
+import { carrierOf, emptyReply, jsonReply, sseReply, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { SseConnection } from "./connection.js";
 import { headerMismatch, type ParamHeader } from "./request-metadata.js";
 import { isMalformedRequestMeta, missingVersionError } from "../../modern/request-meta.js";
@@ -240,7 +240,7 @@ class ModernRequest {
 
   run(): Response | HttpReply | Promise<Response | HttpReply> {
     try {
-      this.endpoint.receive(this.message);
+      this.endpoint.receive(this.message, undefined, carrierOf(this.req));
     } catch (e) {
       // An application hook threw (onEvent, onNotification…): the request fails (500), and
       // its place among maxModernRequests (in `live`) is given back.

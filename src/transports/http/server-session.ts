@@ -213,11 +213,11 @@ export class HttpSession {
     }
   }
 
-  /** Feeds a POST body (a parsed message or batch) with `e` as the exchange being received. */
-  receive(e: Exchange | null, value: unknown): void {
+  /** Feeds a POST body (a parsed message or batch) with `e` as the exchange being received; `carrier`: the POST ({@link Endpoint.receive}). */
+  receive(e: Exchange | null, value: unknown, carrier?: () => Request): void {
     this.receiving = e;
     try {
-      this.endpoint.receive(value);
+      this.endpoint.receive(value, undefined, carrier);
     } finally {
       this.receiving = null;
     }

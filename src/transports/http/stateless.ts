@@ -88,13 +88,13 @@ export function serveStateless(cx: StatelessContext, req: HttpRequestView, post:
   const created = cx.newSession(req, bytes, true);
   if (created instanceof Response) return created;
   const { session, setup } = created;
-  if (post.initialize) return exchange(cx.exchanges, session, ids, post.value, false, setup);
+  if (post.initialize) return exchange(cx.exchanges, session, req, ids, post.value, false, setup);
   const version = statelessVersion(req);
   const refused = handshake(session, version);
   if (refused !== undefined) return refused;
   cx.exchanges.admit(session, setup);
-  if (invalid.length > 0) return partlyInvalid(cx.exchanges, session, items, invalid, ids, post.messages, bytes);
-  return exchange(cx.exchanges, session, ids, post.value, post.batch, undefined);
+  if (invalid.length > 0) return partlyInvalid(cx.exchanges, session, req, items, invalid, ids, post.messages, bytes);
+  return exchange(cx.exchanges, session, req, ids, post.value, post.batch, undefined);
 }
 
 /**
