@@ -89,8 +89,11 @@ for (const status of [400, 404, 405]) {
   test(`basic/transports Backwards Compatibility: an initialize POST refused with ${status} is followed by a GET whose endpoint event carries the session over HTTP+SSE (2024-11-05)`, async () => {
     const server = oldServer({ postStatus: status });
     const client = new McpClient(INFO);
-    await client.connect(httpClientTransport(SSE_URL, { fetch: server.fetch, headers: { authorization: "Bearer t" } }));
+    const transport = httpClientTransport(SSE_URL, { fetch: server.fetch, headers: { authorization: "Bearer t" } });
+    await client.connect(transport);
     assert.equal(client.protocolVersion, "2024-11-05");
+    // The transport learns the negotiated version from the answer that came over HTTP+SSE.
+    assert.equal(transport.protocolVersion, "2024-11-05");
     const result = await client.callTool("echo", { text: "hi" });
     assert.equal(blockText(result.content[0]), "echo: hi");
     assert.deepEqual(lines(server.seen), [

@@ -663,12 +663,14 @@ export class HttpClient implements HttpClientTransport {
 
   /** Hands text to the receiver, or keeps it until one registers; `local` marks a message this transport wrote itself. */
   hand(text: string, local = false): void {
+    // Over HTTP+SSE the initialize is answered this way: the version it names is the connection's.
+    if (this.initKey !== undefined && this.httpSse !== undefined && !local) this.noteResponse(text);
     if (this.receiver !== undefined) this.receiver(text, local);
     else this.buffered.push([text, local]);
   }
 
-  /** Marks the responses in `text` as arrived; learns the negotiated version from the initialize result. */
-  private noteResponse(text: string, ctx: StreamCtx): void {
+  /** Marks the responses in `text` as arrived on `ctx` (if any); learns the negotiated version from the initialize result. */
+  private noteResponse(text: string, ctx?: StreamCtx): void {
     // Only responses carry "result" or "error"; anything else is not parsed here.
     if (text.indexOf('"result"') === -1 && text.indexOf('"error"') === -1) return;
     const value = parse(text);
@@ -681,8 +683,8 @@ export class HttpClient implements HttpClientTransport {
       if (typeof m !== "object" || m === null || "method" in m) continue;
       const { id, result } = m as { id?: unknown; result?: { protocolVersion?: unknown } };
       const key = JSON.stringify(id);
-      ctx.pending.delete(key);
-      if (ctx.modern !== undefined && result !== undefined) this.protocolVersion = ctx.modern.version;
+      ctx?.pending.delete(key);
+      if (ctx?.modern !== undefined && result !== undefined) this.protocolVersion = ctx.modern.version;
       if (key === this.initKey) {
         this.initKey = undefined;
         const v = result?.protocolVersion;
