@@ -3,9 +3,10 @@ import { codecBytes, codecText, validators } from "./codec-targets.js";
 import { ndjson, sse } from "./framing-targets.js";
 import { session } from "./session-target.js";
 import { http } from "./http-target.js";
+import { statelessHttp } from "./stateless-http-target.js";
 import { modernHttp, sseClient } from "./modern-http-target.js";
 import type { FuzzTarget } from "./target.js";
 
-export const TARGETS: FuzzTarget<any>[] = [codecText, codecBytes, validators, ndjson, sse, session, http, modernHttp, sseClient];
+export const TARGETS: FuzzTarget<any>[] = [codecText, codecBytes, validators, ndjson, sse, session, http, statelessHttp, modernHttp, sseClient];
 
 export { runTarget, type FuzzFailure, type FuzzTarget } from "./target.js";
