@@ -108,6 +108,27 @@ test("serve: asked to stop (SIGTERM), HTTP serve drains (README Deploying): the 
   stuck.close();
 });
 
+test("serve --stateless: 2025-era clients served without MCP-Session-Id (basic/transports Session Management: MAY), each call its own POST; GET is 405", async () => {
+  const serve = cli(["serve", "--port", "0", "--stateless"]);
+  const [, url] = await serve.waitErr(/^listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const init = await fetch(url, { method: "POST", headers, body: INIT });
+  assert.equal(init.status, 200);
+  assert.equal(init.headers.get("mcp-session-id"), null);
+  await init.text();
+  const echo = cli(["call", url, "tools/call", JSON.stringify({ name: "echo", arguments: { text: "stateless" } })]);
+  assert.equal(await echo.code, 0, echo.stderr());
+  assert.deepEqual(JSON.parse(echo.stdout()), { content: [{ type: "text", text: "stateless" }] });
+  const get = await fetch(url, { headers: { accept: "text/event-stream" } });
+  assert.equal(get.status, 405);
+  await get.text();
+  serve.child.kill("SIGTERM");
+  assert.equal(await serve.code, 0);
+  const both = cli(["serve", "--stdio", "--stateless"]);
+  assert.equal(await both.code, 2);
+  assert.match(both.stderr(), /--stateless is for HTTP/);
+});
+
 test("serve: a bad --port is a usage error (exit 2); --help prints the usage", async () => {
   const bad = cli(["serve", "--port", "99999"]);
   assert.equal(await bad.code, 2);

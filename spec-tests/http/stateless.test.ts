@@ -17,6 +17,7 @@ import { createHttpHandler, type HttpHandler } from "../../src/transports/http-s
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import { serveNode } from "../../src/transports/http-node.js";
 import { negotiatedVersion } from "../../src/session/session.js";
+import { ManualClock } from "../../src/driver/clock.js";
 import { sdk1Driver, sdk2Driver } from "../interop/drivers.js";
 import { call, deferred, get, initializeMessage, makeHandler, post, SseReader, Tools, until, URL_ } from "./helpers.js";
 
@@ -304,4 +305,97 @@ test("interop: the SDK 1.x and 2.x clients on our stateless server over node:htt
   } finally {
     await node.close();
   }
+});
+
+/** A JSON-mode stateless McpServer whose `job` tool finishes when the test opens its gate (by `who`). */
+function jobServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
+  const gates: Record<string, { promise: Promise<void>; resolve(): void }> = { A: deferred<void>(), B: deferred<void>() };
+  const s = new McpServer({ name: "jobs", version: "1" }, options);
+  s.tool("job", { execution: { taskSupport: "optional" }, inputSchema: { type: "object", properties: { who: { type: "string" } } } }, async (args) => {
+    await gates[String(args.who)].promise;
+    return { content: [{ type: "text", text: `result of ${args.who}` }] };
+  });
+  return { s, gates };
+}
+const V = "2025-11-25";
+const asTask = (id: number, who: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "job", arguments: { who }, task: { ttl: 60_000 } } });
+const taskRequest = (id: number, method: string, taskId: string) => ({ jsonrpc: "2.0", id, method, params: { taskId } });
+
+test("basic/utilities/tasks: two anonymous stateless clients waiting on tasks/result under the same request id each get their own task's result", { timeout: 10_000 }, async () => {
+  const { s, gates } = jobServer();
+  const handler = createHttpHandler({ stateless: true, enableJsonResponse: true, createSession: s.httpSession() });
+  const create = async (who: string) => (await (await post(handler, asTask(1, who), undefined, V)).json()).result.task.taskId as string;
+  const [a, b] = [await create("A"), await create("B")];
+  const waitA = post(handler, taskRequest(5, "tasks/result", a), undefined, V);
+  const waitB = post(handler, taskRequest(5, "tasks/result", b), undefined, V);
+  // Another anonymous client's request under the same id is no waiter's either.
+  assert.equal((await (await post(handler, taskRequest(5, "tasks/get", b), undefined, V)).json()).result.status, "working");
+  gates.A.resolve();
+  assert.equal((await (await waitA).json()).result.content[0].text, "result of A");
+  gates.B.resolve();
+  assert.equal((await (await waitB).json()).result.content[0].text, "result of B");
+  await until(() => handler.sessionCount === 0);
+});
+
+test("basic/utilities/tasks: a stateless client's stream carries no status notification of another client's task (no session to send them on)", { timeout: 10_000 }, async () => {
+  const { s, gates } = jobServer({ tasks: { notifications: "all" } });
+  const handler = createHttpHandler({ stateless: true, createSession: s.httpSession() });
+  const created = await new SseReader(await post(handler, asTask(1, "A"), undefined, V)).message();
+  const a = created.msg.result.task.taskId as string;
+  const createdB = await new SseReader(await post(handler, asTask(1, "B"), undefined, V)).message();
+  const b = createdB.msg.result.task.taskId as string;
+  const streamB = new SseReader(await post(handler, taskRequest(2, "tasks/result", b), undefined, V));
+  gates.A.resolve();
+  // A's task has finished (its last status went wherever it was going to) before B's does.
+  // (A tasks/get is answered with one JSON body: the tasks page, no SSE for a poll.)
+  const status = async () => (await (await post(handler, taskRequest(3, "tasks/get", a), undefined, V)).json()).result.status;
+  for (let st = await status(); st !== "completed"; st = await status());
+  gates.B.resolve();
+  const seen = (await streamB.rest()).map((e) => e.data).join("\n");
+  assert.ok(!seen.includes(a), `B's stream named A's task: ${seen}`);
+  assert.match(seen, /result of B/);
+});
+
+test("basic/transports: a stateless request whose client left while it ran on is ended after sessionIdleMs (its place under maxSessions given back)", { timeout: 10_000 }, async () => {
+  const clock = new ManualClock();
+  const tools = new Tools();
+  const { handler } = stateless(tools, { clock, sessionIdleMs: 1000, maxSessions: 1 });
+  const sse = new SseReader(await post(handler, call(1, "wait"), undefined, V));
+  await sse.message();
+  await sse.cancel();
+  assert.equal((await post(handler, call(2, "echo"), undefined, V)).status, 503);
+  clock.advance(999);
+  assert.equal(handler.sessionCount, 1);
+  clock.advance(1);
+  assert.equal(handler.sessionCount, 0);
+  assert.equal(tools.closed.length, 1);
+  assert.equal((await post(handler, call(3, "echo"), undefined, V)).status, 200);
+});
+
+test("basic/transports: a stateless server's own request (a ping) fails at once: its answer would come in another POST", async () => {
+  const handler = createHttpHandler({
+    stateless: true,
+    enableJsonResponse: true,
+    createSession: () => ({
+      options: { role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } },
+      onRequest: async (_method, _params, ctx) => {
+        try {
+          await ctx.request("ping");
+          return { content: [{ type: "text", text: "answered" }] };
+        } catch (e) {
+          return { content: [{ type: "text", text: (e as Error).message }] };
+        }
+      },
+    }),
+  });
+  const r = await post(handler, call(1, "any"), undefined, V);
+  assert.match((await r.json()).result.content[0].text, /ping request was not sent: a stateless server cannot take an answer/);
+});
+
+test("basic/lifecycle (2025-03-26): initialize MUST NOT be part of a JSON-RPC batch: 400 from a stateless handler, no session made", async () => {
+  const { handler, tools } = stateless();
+  const r = await post(handler, [initializeMessage("2025-03-26", 1), call(2, "echo")]);
+  assert.equal(r.status, 400);
+  assert.match((await r.json()).error.message, /initialize MUST NOT be part of a JSON-RPC batch/);
+  assert.equal(tools.closed.length, 0, "the factory never ran");
 });

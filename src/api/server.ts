@@ -68,7 +68,7 @@ import type { JsonSchemaObject, PromptArgument, ServerCapabilities } from "./typ
 import type { ArgumentsOf, PromptArgumentsOf } from "./schema-types.js";
 import type { StandardOutput, StandardSchema } from "./standard-schema.js";
 import { TaskRuntime, type TaskRuntimeOptions } from "./tasks.js";
-import { declaresTaskSupport, sessionOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
+import { declaresTaskSupport, sessionOwner, statelessOwner, taskCapabilities, taskEraOfRequest, taskOwnerOf, taskRequestGate, toolTaskDecision, withoutTaskField } from "./tasks-server.js";
 import { isTaskLimitError } from "../tasks/table.js";
 import type { TaskOwner } from "../tasks/types.js";
 import { complete, completerKey, type Completer } from "./server/completion.js";
@@ -585,10 +585,10 @@ export class McpServerCore {
       const principal = options.principalOf?.(ctx.request);
       // A modern request's tasks belong to no session: its random key is drawn only if read.
       // A stateless handler's POST has no session either, and its task is read by later
-      // POSTs that reach other kernels: its requestor is the principal, or the anonymous
-      // owner (basic/utilities/tasks, Security: unguessable ids then; the handler declares
-      // no tasks.list to such a client).
-      const owner: TaskOwner = ctx.sessionId ? { session: ctx.sessionId } : ctx.era === "legacy" ? {} : sessionOwner();
+      // POSTs that reach other kernels: its owner is the principal, or the anonymous owner
+      // (basic/utilities/tasks, Security: unguessable ids then; the handler declares no
+      // tasks.list to such a client), with a requestor key for what it waits on.
+      const owner: TaskOwner = ctx.sessionId ? { session: ctx.sessionId } : ctx.era === "legacy" ? statelessOwner() : sessionOwner();
       if (principal !== undefined) owner.principal = principal;
       // What the handlers' contexts read: a legacy session's owner is already its id and
       // principal; a modern request has no session, only perhaps a principal.

@@ -124,6 +124,20 @@ export function sessionOwner(): TaskOwner {
   };
 }
 
+/**
+ * The owner of a stateless HTTP handler's POST: no session, so its tasks are found by later
+ * POSTs as the anonymous owner's (or the principal's, once set), and a requestor key of its
+ * own, drawn only if read, keys what it waits on ({@link TaskOwner.requestor}).
+ */
+export function statelessOwner(): TaskOwner {
+  let key: string | undefined;
+  return {
+    get requestor(): string {
+      return (key ??= randomSessionKey());
+    },
+  };
+}
+
 /** A random session key for a handler that was given no owner: tasks stay with the session that made them. */
 export function randomSessionKey(): string {
   const b = new Uint8Array(12);

@@ -119,6 +119,15 @@ function randomTaskId(): string {
   return taskIdFrom(crypto.getRandomValues(new Uint8Array(TASK_ID_BYTES)));
 }
 
+/**
+ * The id the table knows a request of `owner` by: its own, or, for an owner shared by
+ * requestors ({@link TaskOwner.requestor}), the id within that requestor's, so two of them
+ * waiting under the same id are two waiters, each answered its own.
+ */
+function tableId(owner: TaskOwner, id: RequestId): RequestId {
+  return owner.requestor === undefined ? id : `${owner.requestor}#${typeof id === "number" ? "n" : "s"}${id}`;
+}
+
 function requestKey(ownerKey: string, id: RequestId): string {
   return ownerKey + "#" + (typeof id === "number" ? "n" + id : "s" + id);
 }
@@ -280,8 +289,9 @@ export class TaskRuntime {
     extra: { ttl?: number; progressToken?: string | number; modelImmediateResponse?: string } = {},
   ): Promise<JsonObject> {
     const taskId = this.generateTaskId();
-    const answer = this.expect(owner, rc.id);
-    const input: TaskInput = { type: "create", now: this.wall(), id: rc.id, owner, era, taskId, method: rc.method };
+    const id = tableId(owner, rc.id);
+    const answer = this.expect(owner, id);
+    const input: TaskInput = { type: "create", now: this.wall(), id, owner, era, taskId, method: rc.method };
     if (extra.ttl !== undefined) input.ttl = extra.ttl;
     if (extra.progressToken !== undefined) input.progressToken = extra.progressToken;
     if (extra.modelImmediateResponse !== undefined) input.modelImmediateResponse = extra.modelImmediateResponse;
@@ -338,15 +348,16 @@ export class TaskRuntime {
 
   /** Serves a `tasks/*` request through the table; the answer may come later (a blocked `tasks/result`). */
   request(method: string, params: JsonObject | undefined, rc: RequestContext, owner: TaskOwner, era: TaskEra): Promise<JsonObject> {
-    const answer = this.expect(owner, rc.id);
+    const id = tableId(owner, rc.id);
+    const answer = this.expect(owner, id);
     this.remember(owner, era, rc);
-    const input: TaskInput = { type: "request", now: this.wall(), id: rc.id, owner, era, method };
+    const input: TaskInput = { type: "request", now: this.wall(), id, owner, era, method };
     if (params !== undefined) input.params = params;
-    const key = requestKey(taskOwnerKey(owner) ?? "?", rc.id);
+    const key = requestKey(taskOwnerKey(owner) ?? "?", id);
     // Set before the step: input requests may go out on this stream in the very step that blocks it.
     if (method === "tasks/result") this.streams.set(key, rc);
     const outputs = this.step(input);
-    if (!outputs.some((o) => o.type === "waiting" && o.id === rc.id)) {
+    if (!outputs.some((o) => o.type === "waiting" && o.id === id)) {
       this.streams.delete(key);
       return answer;
     }
@@ -355,7 +366,7 @@ export class TaskRuntime {
       if (!this.pending.has(key)) return;
       this.streams.delete(key);
       this.pending.delete(key);
-      this.step({ type: "abandon", now: this.wall(), owner, id: rc.id });
+      this.step({ type: "abandon", now: this.wall(), owner, id });
     };
     rc.signal.addEventListener("abort", abandon, { once: true });
     return answer;
@@ -375,8 +386,10 @@ export class TaskRuntime {
   }
 
   private remember(owner: TaskOwner, era: TaskEra, rc: RequestContext): void {
-    // Only 2025-11-25 status notifications go to the owner's session; the extension's go to listen streams.
-    if (era !== "legacy") return;
+    // Only 2025-11-25 status notifications go to the owner's session; the extension's go to
+    // listen streams. An owner shared by requestors has no session: the last request to
+    // touch its tasks would get the others' statuses (and keep its POST alive until then).
+    if (era !== "legacy" || owner.requestor !== undefined) return;
     const key = taskOwnerKey(owner);
     if (key !== undefined) this.notifiers.set(key, rc);
   }

@@ -19,9 +19,10 @@ export function cliDemoServer(options: DemoOptions = {}): McpServer {
  * A Streamable HTTP handler serving `server` at `path`: one endpoint per legacy session
  * (and per modern request), each told about the server's changes while it lives.
  */
-export function serverHttpHandler(server: McpServer, path = "/mcp"): HttpHandler {
+export function serverHttpHandler(server: McpServer, path = "/mcp", stateless = false): HttpHandler {
   return createHttpHandler({
     path,
+    stateless,
     // Its setups carry the registry's tool schemas: Mcp-Param-* headers are checked against them.
     createSession: server.httpSession(),
   });

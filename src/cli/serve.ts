@@ -1,5 +1,6 @@
 /**
- * `mcp-kernel serve [--port N] [--stdio]`: the demo server, over Streamable HTTP or stdio.
+ * `mcp-kernel serve [--port N] [--stateless] [--stdio]`: the demo server, over Streamable
+ * HTTP (`--stateless`: 2025-era clients without sessions) or stdio.
  *
  * Spec: 2025-11-25 `basic/transports` ("stdio": nothing but messages on stdout, so the
  * address line goes to stderr; "Streamable HTTP": bind to localhost only when running
@@ -32,27 +33,30 @@ export const DEFAULT_PORT = 3000;
  */
 export const DRAIN_MS = 10_000;
 
-const USAGE = `usage: mcp-kernel serve [--port N] [--stdio]
+const USAGE = `usage: mcp-kernel serve [--port N] [--stateless] [--stdio]
 
 Runs the demo server (both protocol eras: 2024-11-05 to 2026-07-28).
-  --port N   listen on http://127.0.0.1:N/mcp (default ${DEFAULT_PORT}; 0 picks a free port)
-  --stdio    serve standard input and output instead of HTTP
+  --port N      listen on http://127.0.0.1:N/mcp (default ${DEFAULT_PORT}; 0 picks a free port)
+  --stateless   serve 2025-era clients over HTTP without sessions (each POST on its own)
+  --stdio       serve standard input and output instead of HTTP
 
 Over HTTP, asked to stop (SIGINT, SIGTERM, SIGHUP) it takes no new request and lets those
 in flight finish for up to ${DRAIN_MS / 1000} s; a second signal stops it at once.
 `;
 
-type ServeArgs = { stdio: boolean; port: number } | { help: true } | { error: string };
+type ServeArgs = { stdio: boolean; port: number; stateless: boolean } | { help: true } | { error: string };
 
 /** Parses the verb's arguments. */
 export function parseServeArgs(args: readonly string[]): ServeArgs {
   let stdio = false;
+  let stateless = false;
   let port = DEFAULT_PORT;
   let portGiven = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--help" || a === "-h") return { help: true };
     if (a === "--stdio") stdio = true;
+    else if (a === "--stateless") stateless = true;
     else if (a === "--port" || a.startsWith("--port=")) {
       const value = a === "--port" ? args[++i] : a.slice("--port=".length);
       if (value === undefined || !/^\d{1,5}$/.test(value) || Number(value) > 65535) return { error: `--port needs a number from 0 to 65535, got ${JSON.stringify(value ?? "")}` };
@@ -61,7 +65,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     } else return { error: `unknown argument ${JSON.stringify(a)}` };
   }
   if (stdio && portGiven) return { error: "--port and --stdio exclude each other" };
-  return { stdio, port };
+  if (stdio && stateless) return { error: "--stateless is for HTTP; --stdio has one session by nature" };
+  return { stdio, port, stateless };
 }
 
 /**
@@ -104,7 +109,7 @@ async function run(args: string[], io: CliIO, env: Readonly<Record<string, strin
     return Exit.Ok;
   }
   const server = cliDemoServer();
-  const handler = serverHttpHandler(server);
+  const handler = serverHttpHandler(server, "/mcp", parsed.stateless);
   let http;
   try {
     http = await serveNode(handler, { port: parsed.port, host: "127.0.0.1" });

@@ -29,6 +29,14 @@ import type { DeadlineEntry } from "./ttl.js";
 export interface TaskOwner {
   session?: string;
   principal?: string;
+  /**
+   * Tells apart requestors that share an owner without a session to tell them apart (a
+   * stateless HTTP handler's POSTs: the anonymous owner's many clients, or one principal's):
+   * what they wait on (`tasks/result`, a task being created) is keyed by it with the request
+   * id, since two of them may use the same id at once. It decides nothing about which tasks
+   * they see, and is not stored with a task.
+   */
+  requestor?: string;
 }
 
 /** One server-to-client request a task waits on (`InputRequest` of the MRTR schema). */

@@ -257,6 +257,10 @@ export class HttpSession {
     // answers the request with -32603 instead, fails ours, or drops the notification.
     if (!encoded.ok) return this.endpoint.unsendable(message, encoded.reason);
     if (isResponse(message)) return this.routeResponse(encoded.text, message.id);
+    // A request of the server's (a ping, an extension method's; the capability-gated ones
+    // never get here: the client declared none) would be answered in another POST, which no
+    // route leads back to this kernel: it fails now, not at its timeout.
+    if (this.config.stateless === true && "id" in message) return this.endpoint.unsendable(message, "a stateless server cannot take an answer to its own request (it would come in another POST)");
     const target = related === undefined ? undefined : this.routes.get(idKey(related));
     if (target !== undefined && target.kind === "sse" && !target.done) return this.write(target, encoded.text);
     // JSON exchanges carry only their responses; the rest falls back to the GET stream, which

@@ -161,8 +161,9 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
     }
     sessions.set(session.id, session);
     const stateless = session.stateless;
-    // A stateless session ends with its POST: no idle timer, and no id to announce.
-    if (!stateless) touch(session);
+    // A stateless session ends with its POST's answer; the idle timer reclaims one whose
+    // client left while it ran on (nothing can resume it, and no cancellation can reach it).
+    touch(session);
     setup.onOpen?.(session.endpoint, stateless ? "" : session.id);
     return stateless ? {} : { [SESSION_ID_FIELD]: session.id };
   }

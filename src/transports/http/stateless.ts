@@ -85,6 +85,8 @@ export function serveStateless(cx: StatelessContext, req: HttpRequestView, post:
     if (post.messages.some((m) => !("method" in (m as object)))) cx.diagnose("response-unrouted", "a response POSTed to a stateless handler was dropped (it sends no requests)");
     return ACCEPTED;
   }
+  // 2025-03-26 basic/lifecycle: "The initialize request MUST NOT be part of a JSON-RPC batch".
+  if (post.initialize && post.batch) return httpError(400, ErrorCode.InvalidRequest, "initialize MUST NOT be part of a JSON-RPC batch");
   const created = cx.newSession(req, bytes, true);
   if (created instanceof Response) return created;
   const { session, setup } = created;
