@@ -134,3 +134,18 @@ test("basic/utilities/tasks: a tool running as a task keeps the HTTP request tha
   assert.equal(text((await result) as { content: unknown[] }), "true creator");
   await client.close();
 });
+
+test("ctx.httpRequest is let go once the request is answered (a context kept on does not keep the request and its body)", async () => {
+  const s = new McpServer({ name: "kept", version: "1" });
+  const kept: { httpRequest: Request | undefined }[] = [];
+  s.tool("keep", {}, (_args, ctx) => {
+    kept.push(ctx);
+    return { content: [{ type: "text", text: String(ctx.httpRequest !== undefined) }] };
+  });
+  const mcp = createHttpHandler({ sessionIdleMs: 0, createSession: s.httpSession() });
+  const client = new McpClient({ name: "c", version: "1" });
+  await client.connect(httpClientTransport(RESOURCE, { fetch: (input, init) => mcp(new Request(input, init)), openGetStream: false }));
+  assert.equal(text(await client.callTool("keep", {})), "true");
+  assert.equal(kept[0].httpRequest, undefined);
+  await client.close();
+});

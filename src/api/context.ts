@@ -133,10 +133,11 @@ export class ServerContext {
   }
 
   /**
-   * The HTTP request that carried this request, on Streamable HTTP: its headers, and
-   * behind `protectedResource` its token (`authInfo(ctx.httpRequest)`: scopes, client id,
-   * expiry, as checked at the gate for this very request). Undefined over stdio and in
-   * memory. Read its headers, not its body (the handler has read it).
+   * The HTTP request that carried this request, on Streamable HTTP, while it is served
+   * (a task's work: the one that created the task): its headers, and behind
+   * `protectedResource` its token (`authInfo(ctx.httpRequest)`: scopes, client id, expiry,
+   * as checked at the gate for this very request). Undefined over stdio and in memory, and
+   * once the request is answered. Its headers only: the handler has read the body.
    */
   get httpRequest(): Request | undefined {
     return this.rc.httpRequest;

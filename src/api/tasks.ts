@@ -90,6 +90,8 @@ interface Run {
   params: JsonObject;
   /** The creating request's context: the session to send on. */
   rc: RequestContext;
+  /** The HTTP request that created the task, as it was then (the context lets go of it once answered). */
+  httpRequest: Request | undefined;
   work: TaskWork;
   requestState?: string;
   /** Answers gathered since the last `input_required`. */
@@ -298,7 +300,7 @@ export class TaskRuntime {
     this.remember(owner, era, rc);
     // Registered before the step: the task may expire in it (ttl 0) or while its record is
     // written, and an expired (or cancelled) task's run must be found to be stopped.
-    const run: Run = { taskId, owner, controller: new AbortController(), params, rc, work, awaitingInput: false };
+    const run: Run = { taskId, owner, controller: new AbortController(), params, rc, httpRequest: rc.httpRequest, work, awaitingInput: false };
     this.runs.set(taskId, run);
     // Its record's writes are watched from the first: the store may refuse one at once.
     this.creating.add(taskId);
@@ -693,9 +695,7 @@ export class TaskRuntime {
       log: (level, data, logger) => rc.log(level, data, logger, related),
       protocolVersion: rc.protocolVersion,
       peer: rc.peer,
-      get httpRequest() {
-        return rc.httpRequest;
-      },
+      httpRequest: run.httpRequest,
       ...(rc.declared === undefined ? {} : { declared: rc.declared }),
       ...(rc.diagnose === undefined ? {} : { diagnose: (code: string, message: string, detail?: unknown) => rc.diagnose!(code, message, detail) }),
       taskId,

@@ -70,9 +70,9 @@ export interface RequestContext {
   /** Server: logs a message tied to this request; `meta` is the notification's `_meta` (a task's related-task key). */
   log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void;
   /**
-   * The HTTP request that carried this request, on Streamable HTTP (its headers; behind
-   * `protectedResource`, `authInfo(ctx.httpRequest)` is the token it came with, scopes and
-   * all). Undefined on other transports.
+   * The HTTP request that carried this request, on Streamable HTTP, until it is answered
+   * (its headers; behind `protectedResource`, `authInfo(ctx.httpRequest)` is the token it
+   * came with, scopes and all). Undefined on other transports.
    */
   readonly httpRequest?: Request | undefined;
   /**
@@ -179,8 +179,8 @@ class Served implements RequestContext {
     readonly method: string,
     readonly protocolVersion: string | undefined,
     readonly peer: RequestPeer | undefined,
-    /** What the transport said carried the request ({@link Endpoint.receive}). */
-    private readonly carrier: (() => Request) | undefined,
+    /** What the transport said carried the request ({@link Endpoint.receive}); let go once answered. */
+    private carrier: (() => Request) | undefined,
   ) {}
 
   get httpRequest(): Request | undefined {
@@ -208,10 +208,12 @@ class Served implements RequestContext {
    * forbids only ids "not yet received a response for"), so what this context sends from
    * now on names no request (progress: none at all, there being no operation in progress
    * for its token), or it would speak for that new one: its progress token, its log level,
-   * its HTTP stream.
+   * its HTTP stream. The HTTP request that carried it goes too (a context kept on, as a
+   * task runtime keeps one per session, would keep that request's body).
    */
   answered(): void {
     this.controller = undefined;
+    this.carrier = undefined;
     this.done = true;
   }
 

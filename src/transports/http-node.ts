@@ -397,8 +397,10 @@ class NodeRequestView implements HttpRequestView {
   }
 
   headRequest(): Request {
-    // A body stream on the message now would take its data from readBody's listener.
-    return this.request ?? (this.head ??= toRequest(this.req, this.parsed, this.departure.signal, null));
+    // A body stream on the message now would take its data from readBody's listener; and
+    // never the full request, whose body holds the bytes: a kept head (a task's
+    // `ctx.httpRequest`) then keeps none of them.
+    return (this.head ??= toRequest(this.req, this.parsed, this.departure.signal, null));
   }
 }
 

@@ -50,9 +50,13 @@ export interface HttpRequestView {
   headRequest(): Request;
 }
 
-/** The request as the `ctx.httpRequest` of the requests it carries (`Endpoint.receive`): made only if read. */
+/**
+ * The request as the `ctx.httpRequest` of the requests it carries (`Endpoint.receive`):
+ * made only if read, and without the body the handler has read (the node:http bridge's
+ * then holds none of its bytes).
+ */
 export function carrierOf(req: HttpRequestView): () => Request {
-  return () => req.toRequest();
+  return () => req.headRequest();
 }
 
 /**
