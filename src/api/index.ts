@@ -40,6 +40,7 @@ export {
   type ReadResult,
   type Unregister,
 } from "./server.js";
+export type { Registration } from "./server/registration.js";
 export {
   inputRequired,
   isInputRequired,

@@ -74,6 +74,7 @@ import type { TaskOwner } from "../tasks/types.js";
 import { complete, completerKey, type Completer } from "./server/completion.js";
 import { ownFailures } from "./server/errors.js";
 import { assignDefined, listPage } from "./server/lists.js";
+import { registration, type Place, type Registration } from "./server/registration.js";
 import { getPrompt, promptEntry, type PromptConfig, type PromptConfigOf, type PromptConfigWith, type PromptEntry, type PromptGetter } from "./server/prompts.js";
 import {
   listResources,
@@ -386,32 +387,22 @@ export class McpServerCore {
    * {@link StandardSchema}) hands it the library's output type, which is what it gets: the
    * library's parsed value.
    */
-  tool<S extends StandardSchema<unknown, object>>(name: string, config: ToolConfigOf<S>, handler: ToolHandler<StandardOutput<S>>): Unregister;
-  tool<const S extends JsonSchemaObject>(name: string, config: ToolConfigOf<S>, handler: ToolHandler<ArgumentsOf<S>>): Unregister;
-  tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister;
-  tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Unregister {
-    const entry = toolEntry(this.tools, this.versions, this.schema, this.tasks !== undefined, this.nextSeq, name, config, handler);
-    this.tools.set(name, entry);
+  tool<S extends StandardSchema<unknown, object>>(name: string, config: ToolConfigOf<S>, handler: ToolHandler<StandardOutput<S>>): Registration<ToolConfig, ToolHandler<StandardOutput<S>>>;
+  tool<const S extends JsonSchemaObject>(name: string, config: ToolConfigOf<S>, handler: ToolHandler<ArgumentsOf<S>>): Registration<ToolConfig, ToolHandler<ArgumentsOf<S>>>;
+  tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Registration<ToolConfig, ToolHandler<A>>;
+  tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Registration<ToolConfig, ToolHandler<A>> {
+    const make = (c: ToolConfig, h: ToolHandler<A>) => toolEntry(this.tools, this.versions, this.schema, this.tasks !== undefined, this.nextSeq, name, c, h);
+    const entry = make(config, handler);
     this.served |= TOOLS;
-    this.listChanged(TOOLS);
-    return () => {
-      if (this.tools.get(name) !== entry) return;
-      this.tools.delete(name);
-      this.listChanged(TOOLS);
-    };
+    return this.registered(this.tools, name, TOOLS, make, entry, config, handler);
   }
 
   /** Registers a static resource at `uri`. Throws when the URI is taken. */
-  resource(uri: string, config: ResourceConfig, reader: ResourceReader): Unregister {
-    const entry = resourceEntry(this.resources, this.versions, this.nextSeq, uri, config, reader);
-    this.resources.set(uri, entry);
+  resource(uri: string, config: ResourceConfig, reader: ResourceReader): Registration<ResourceConfig, ResourceReader> {
+    const make = (c: ResourceConfig, r: ResourceReader) => resourceEntry(this.resources, this.versions, this.nextSeq, uri, c, r);
+    const entry = make(config, reader);
     this.served |= RESOURCES;
-    this.listChanged(RESOURCES);
-    return () => {
-      if (this.resources.get(uri) !== entry) return;
-      this.resources.delete(uri);
-      this.listChanged(RESOURCES);
-    };
+    return this.registered(this.resources, uri, RESOURCES, make, entry, config, reader);
   }
 
   /**
@@ -420,19 +411,12 @@ export class McpServerCore {
    * template is taken, is not RFC 6570, or names variables no URI could be split back into
    * (`{a}{b}`; see `uri-template.ts`).
    */
-  resourceTemplate(uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader): Unregister {
-    const entry = templateEntry(this.templates, this.versions, this.nextSeq, uriTemplate, config, reader);
-    const { list } = entry;
-    this.templates.set(uriTemplate, entry);
-    if (list !== undefined) this.listers++;
+  resourceTemplate(uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader): Registration<ResourceTemplateConfig, TemplateReader> {
+    const make = (c: ResourceTemplateConfig, r: TemplateReader) => templateEntry(this.templates, this.versions, this.nextSeq, uriTemplate, c, r);
+    const entry = make(config, reader);
     this.served |= entry.complete === undefined ? RESOURCES : RESOURCES | COMPLETIONS;
-    this.listChanged(RESOURCES);
-    return () => {
-      if (this.templates.get(uriTemplate) !== entry) return;
-      this.templates.delete(uriTemplate);
-      if (list !== undefined) this.listers--;
-      this.listChanged(RESOURCES);
-    };
+    // Templates with a `list` are counted: resources/list asks them only while there are any.
+    return this.registered(this.templates, uriTemplate, RESOURCES, make, entry, config, reader, (e, n) => void (e.list !== undefined && (this.listers += n)));
   }
 
   /**
@@ -441,20 +425,42 @@ export class McpServerCore {
    * hands it `{ code: string }`; an `argsSchema` (a validation library's) hands it the
    * library's output type.
    */
-  prompt<S extends StandardSchema<unknown, object>>(name: string, config: PromptConfigWith<S>, getter: PromptGetter<StandardOutput<S>>): Unregister;
-  prompt<const L extends readonly PromptArgument[]>(name: string, config: PromptConfigOf<L>, getter: PromptGetter<PromptArgumentsOf<L>>): Unregister;
-  prompt(name: string, config: PromptConfig, getter: PromptGetter): Unregister;
-  prompt(name: string, config: PromptConfig | PromptConfigOf<readonly PromptArgument[]>, getter: PromptGetter): Unregister {
-    const entry = promptEntry(this.prompts, this.versions, this.nextSeq, name, config as PromptConfig, getter);
-    this.prompts.set(name, entry);
+  prompt<S extends StandardSchema<unknown, object>>(name: string, config: PromptConfigWith<S>, getter: PromptGetter<StandardOutput<S>>): Registration<PromptConfig, PromptGetter<StandardOutput<S>>>;
+  prompt<const L extends readonly PromptArgument[]>(name: string, config: PromptConfigOf<L>, getter: PromptGetter<PromptArgumentsOf<L>>): Registration<PromptConfig, PromptGetter<PromptArgumentsOf<L>>>;
+  prompt(name: string, config: PromptConfig, getter: PromptGetter): Registration<PromptConfig, PromptGetter>;
+  prompt(name: string, config: PromptConfig | PromptConfigOf<readonly PromptArgument[]>, getter: PromptGetter): Registration<PromptConfig, PromptGetter> {
+    const make = (c: PromptConfig, g: PromptGetter) => promptEntry(this.prompts, this.versions, this.nextSeq, name, c, g);
+    const entry = make(config as PromptConfig, getter);
     this.served |= entry.complete === undefined ? PROMPTS : PROMPTS | COMPLETIONS;
-    this.listChanged(PROMPTS);
-    return () => {
-      if (this.prompts.get(name) !== entry) return;
-      this.prompts.delete(name);
-      this.listChanged(PROMPTS);
-    };
+    return this.registered(this.prompts, name, PROMPTS, make, entry, config as PromptConfig, getter);
   }
+
+  /**
+   * The handle of `entry`, registered under `key` in `registry`: in it now, and the change to
+   * `list` announced. `counted` hears each entry go in (+1) and out (-1).
+   */
+  private registered<C extends object, H, E>(
+    registry: Map<string, E>, key: string, list: number, make: (config: C, handler: H) => E, entry: E, config: C, handler: H, counted?: (entry: E, n: 1 | -1) => void,
+  ): Registration<C, H> {
+    const place: Place<E> = {
+      add: (e) => {
+        // A disabled registration enabled again after another took its key: refused, as registering would be.
+        if (registry.has(key)) throw new TypeError(`${JSON.stringify(key)} is already registered`);
+        registry.set(key, e);
+        counted?.(e, 1);
+      },
+      drop: (e) => {
+        if (registry.get(key) !== e) return;
+        registry.delete(key);
+        counted?.(e, -1);
+      },
+      changed: () => this.listChanged(list),
+    };
+    place.add(entry);
+    place.changed();
+    return registration(place, make, entry, config, handler);
+  }
+
 
   /**
    * Registers a completer for argument `argName` of prompt `name` (`ref/prompt`) or
