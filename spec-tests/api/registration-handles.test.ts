@@ -100,3 +100,9 @@ test("server/resources, server/prompts: resources, templates and prompts have th
   prompt.disable();
   assert.equal((await rejection(c.client.getPrompt("p"))).code, -32602);
 });
+
+test("server/tools Listing: an updated tool keeps its place in the list", async () => {
+  const c = await connected((s) => [s.tool("a", {}, () => text("a")), s.tool("b", {}, () => text("b")), s.tool("c", {}, () => text("c"))]);
+  c.handles[0].update({ config: { description: "first, still" } });
+  assert.deepEqual((await c.client.listTools()).tools.map((t) => t.name), ["a", "b", "c"]);
+});

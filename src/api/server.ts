@@ -257,6 +257,9 @@ export interface Notifier {
 /** Removes what a registration added. Idempotent. */
 export type Unregister = () => void;
 
+/** The registry an update's entry is checked against: its name is its own already. */
+const NONE: ReadonlyMap<string, never> = /* @__PURE__ */ new Map<string, never>();
+
 const TOOLS = 1;
 const RESOURCES = 2;
 const PROMPTS = 4;
@@ -391,7 +394,7 @@ export class McpServerCore {
   tool<const S extends JsonSchemaObject>(name: string, config: ToolConfigOf<S>, handler: ToolHandler<ArgumentsOf<S>>): Registration<ToolConfig, ToolHandler<ArgumentsOf<S>>>;
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Registration<ToolConfig, ToolHandler<A>>;
   tool<A extends object = JsonObject>(name: string, config: ToolConfig, handler: ToolHandler<A>): Registration<ToolConfig, ToolHandler<A>> {
-    const make = (c: ToolConfig, h: ToolHandler<A>) => toolEntry(this.tools, this.versions, this.schema, this.tasks !== undefined, this.nextSeq, name, c, h);
+    const make = (c: ToolConfig, h: ToolHandler<A>, previous?: ToolEntry) => toolEntry(previous === undefined ? this.tools : NONE, this.versions, this.schema, this.tasks !== undefined, this.seqOf(previous), name, c, h);
     const entry = make(config, handler);
     this.served |= TOOLS;
     return this.registered(this.tools, name, TOOLS, make, entry, config, handler);
@@ -399,7 +402,7 @@ export class McpServerCore {
 
   /** Registers a static resource at `uri`. Throws when the URI is taken. */
   resource(uri: string, config: ResourceConfig, reader: ResourceReader): Registration<ResourceConfig, ResourceReader> {
-    const make = (c: ResourceConfig, r: ResourceReader) => resourceEntry(this.resources, this.versions, this.nextSeq, uri, c, r);
+    const make = (c: ResourceConfig, r: ResourceReader, previous?: ResourceEntry) => resourceEntry(previous === undefined ? this.resources : NONE, this.versions, this.seqOf(previous), uri, c, r);
     const entry = make(config, reader);
     this.served |= RESOURCES;
     return this.registered(this.resources, uri, RESOURCES, make, entry, config, reader);
@@ -412,7 +415,7 @@ export class McpServerCore {
    * (`{a}{b}`; see `uri-template.ts`).
    */
   resourceTemplate(uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader): Registration<ResourceTemplateConfig, TemplateReader> {
-    const make = (c: ResourceTemplateConfig, r: TemplateReader) => templateEntry(this.templates, this.versions, this.nextSeq, uriTemplate, c, r);
+    const make = (c: ResourceTemplateConfig, r: TemplateReader, previous?: TemplateEntry) => templateEntry(previous === undefined ? this.templates : NONE, this.versions, this.seqOf(previous), uriTemplate, c, r);
     const entry = make(config, reader);
     this.served |= entry.complete === undefined ? RESOURCES : RESOURCES | COMPLETIONS;
     // Templates with a `list` are counted: resources/list asks them only while there are any.
@@ -429,10 +432,15 @@ export class McpServerCore {
   prompt<const L extends readonly PromptArgument[]>(name: string, config: PromptConfigOf<L>, getter: PromptGetter<PromptArgumentsOf<L>>): Registration<PromptConfig, PromptGetter<PromptArgumentsOf<L>>>;
   prompt(name: string, config: PromptConfig, getter: PromptGetter): Registration<PromptConfig, PromptGetter>;
   prompt(name: string, config: PromptConfig | PromptConfigOf<readonly PromptArgument[]>, getter: PromptGetter): Registration<PromptConfig, PromptGetter> {
-    const make = (c: PromptConfig, g: PromptGetter) => promptEntry(this.prompts, this.versions, this.nextSeq, name, c, g);
+    const make = (c: PromptConfig, g: PromptGetter, previous?: PromptEntry) => promptEntry(previous === undefined ? this.prompts : NONE, this.versions, this.seqOf(previous), name, c, g);
     const entry = make(config as PromptConfig, getter);
     this.served |= entry.complete === undefined ? PROMPTS : PROMPTS | COMPLETIONS;
     return this.registered(this.prompts, name, PROMPTS, make, entry, config as PromptConfig, getter);
+  }
+
+  /** The sequence numbers of a new entry: the next one, or, for an update, its predecessor's (it keeps its place in the lists, where it replaces it). */
+  private seqOf(previous: { seq: number } | undefined): () => number {
+    return previous === undefined ? this.nextSeq : () => previous.seq;
   }
 
   /**
@@ -440,12 +448,10 @@ export class McpServerCore {
    * `list` announced. `counted` hears each entry go in (+1) and out (-1).
    */
   private registered<C extends object, H, E>(
-    registry: Map<string, E>, key: string, list: number, make: (config: C, handler: H) => E, entry: E, config: C, handler: H, counted?: (entry: E, n: 1 | -1) => void,
+    registry: Map<string, E>, key: string, list: number, make: (config: C, handler: H, previous?: E) => E, entry: E, config: C, handler: H, counted?: (entry: E, n: 1 | -1) => void,
   ): Registration<C, H> {
     const place: Place<E> = {
       add: (e) => {
-        // A disabled registration enabled again after another took its key: refused, as registering would be.
-        if (registry.has(key)) throw new TypeError(`${JSON.stringify(key)} is already registered`);
         registry.set(key, e);
         counted?.(e, 1);
       },
@@ -453,6 +459,12 @@ export class McpServerCore {
         if (registry.get(key) !== e) return;
         registry.delete(key);
         counted?.(e, -1);
+      },
+      // Map.set on a key it holds keeps the key's place: the list order stays.
+      replace: (e, next) => {
+        registry.set(key, next);
+        counted?.(e, -1);
+        counted?.(next, 1);
       },
       changed: () => this.listChanged(list),
     };

@@ -13,18 +13,22 @@
  * make an entry from a configuration and a handler (`make`, which checks as the
  * registration did and throws what it throws). A disabled entry is out of its registry,
  * so it is neither listed nor served (a call gets the error of an unknown name), and
- * another may take its name meanwhile; `enable` then throws, as registering it again
- * would. `update` makes the entry anew from the configuration merged key by key with the
- * changes, so a mistake throws and leaves the registration as it was. Once removed, the
+ * another may take its name meanwhile; `enable` makes it anew, last in the lists, and
+ * throws if the name is taken, as registering it again would. `update` makes the entry
+ * anew from the configuration merged key by key with the changes, in the place of the old
+ * one in list order, so a mistake throws and leaves the registration as it was. Once
+ * removed, the
  * handle does nothing more: `enable` and `update` throw.
  */
 
 /** How a registration's entry goes in and out of its registry. */
 export interface Place<E> {
-  /** Puts `entry` in the registry. Throws if its name is taken. */
+  /** Puts `entry` in the registry, last. */
   add(entry: E): void;
   /** Takes `entry` out of the registry, if it is there. */
   drop(entry: E): void;
+  /** Puts `next` where `entry` is, in the same place in list order. */
+  replace(entry: E, next: E): void;
   /** Announces that the list changed (once per change the handle makes). */
   changed(): void;
 }
@@ -48,8 +52,13 @@ export interface Registration<C extends object, H> {
   update(changes: { config?: Partial<C> | undefined; handler?: H | undefined }): void;
 }
 
-/** The handle of an entry just added to its place, made by `make` from `config` and `handler`. */
-export function registration<C extends object, H, E>(place: Place<E>, make: (config: C, handler: H) => E, entry: E, config: C, handler: H): Registration<C, H> {
+/**
+ * The handle of an entry just added to its place, made by `make` from `config` and
+ * `handler`. `make(config, handler)` makes a new entry (refused if its name is taken);
+ * `make(config, handler, previous)` one to take the place of `previous` (its name free
+ * to it, its sequence number kept).
+ */
+export function registration<C extends object, H, E>(place: Place<E>, make: (config: C, handler: H, previous?: E) => E, entry: E, config: C, handler: H): Registration<C, H> {
   let current = entry;
   let state: "enabled" | "disabled" | "removed" = "enabled";
   const live = (what: string): void => {
@@ -75,6 +84,9 @@ export function registration<C extends object, H, E>(place: Place<E>, make: (con
     enable(): void {
       live("enable");
       if (state === "enabled") return;
+      // Made anew: it comes back last in the lists, after what was registered meanwhile
+      // (a list is in registration order), and is refused if its name was taken.
+      current = make(config, handler);
       place.add(current);
       state = "enabled";
       place.changed();
@@ -83,17 +95,12 @@ export function registration<C extends object, H, E>(place: Place<E>, make: (con
       live("update");
       const nextConfig = { ...config, ...changes.config } as C;
       const nextHandler = changes.handler ?? handler;
-      if (state === "disabled") current = make(nextConfig, nextHandler);
-      else {
-        // Out of the registry while the new entry is made, so its own name is free.
-        place.drop(current);
-        try {
-          current = make(nextConfig, nextHandler);
-        } finally {
-          place.add(current);
-        }
+      const next = make(nextConfig, nextHandler, current);
+      if (state === "enabled") {
+        place.replace(current, next);
         place.changed();
       }
+      current = next;
       config = nextConfig;
       handler = nextHandler;
     },
