@@ -345,8 +345,19 @@ export class ServerContext {
     return inputRequired(this.open, JSON.stringify({ [ANSWERS]: this.answers(), [ASKED]: Object.keys(this.open) }));
   }
 
-  /** Sends a notification tied to this request. */
+  /**
+   * Sends a notification tied to this request. A `notifications/progress` naming this
+   * request's progress token (the official SDK's way to report progress) goes out as
+   * {@link ServerContext.progress} would send it: the kernel sends progress itself, so
+   * that values increase and updates are paced; one naming another token is refused.
+   */
   notify(method: string, params?: JsonObject): void {
+    if (method === "notifications/progress" && params !== undefined && typeof params.progress === "number") {
+      const token = this.meta?.progressToken;
+      if (token !== undefined && params.progressToken === token) {
+        return this.progress(params.progress, typeof params.total === "number" ? params.total : undefined, typeof params.message === "string" ? params.message : undefined);
+      }
+    }
     this.rc.notify(method, params);
   }
 }
