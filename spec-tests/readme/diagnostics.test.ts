@@ -78,6 +78,7 @@ const FORWARDERS = [
   "src/transports/http/server-session.ts: diagnose(code: string",
   "src/transports/http/session-table.ts: diagnose(code",
   "src/transports/http/session-table.ts: diagnose(code: string",
+  "src/transports/http/stateless.ts: diagnose(code: string",
 ];
 
 /** Every emitted code by emitter, with its sites, and the sites whose code could not be read. */
