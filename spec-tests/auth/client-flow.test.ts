@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import { LongBody } from "../harness/long-body.js";
 import assert from "node:assert/strict";
-import { followAuthorizationRedirect, OAuthError, oauthFetch, type OAuthFetchOptions, type OAuthSaved } from "../../src/auth/oauth-fetch.js";
+import { followAuthorizationRedirect, OAuthError, oauthFetch, type OAuthFetchAuthorizationCodeOptions, type OAuthSaved } from "../../src/auth/oauth-fetch.js";
 import { protectedResource } from "../../src/auth/resource-server.js";
 import { TestAuthServer, routeFetch, type AuthServerOptions } from "./fixtures/auth-server.js";
 
@@ -21,10 +21,10 @@ interface World {
   post: (body?: unknown) => Promise<Response>;
   mcpAuth: (string | null)[];
   /** Another run of the client (a restart) against the same servers, e.g. with `saved`. */
-  rerun: (clientOptions: Partial<OAuthFetchOptions>) => (body?: unknown) => Promise<Response>;
+  rerun: (clientOptions: Partial<OAuthFetchAuthorizationCodeOptions>) => (body?: unknown) => Promise<Response>;
 }
 
-function world(asOptions: Partial<AuthServerOptions> = {}, clientOptions: Partial<OAuthFetchOptions> = {}, rs: { scopes?: string[]; writeScopes?: string[] } = {}): World {
+function world(asOptions: Partial<AuthServerOptions> = {}, clientOptions: Partial<OAuthFetchAuthorizationCodeOptions> = {}, rs: { scopes?: string[]; writeScopes?: string[] } = {}): World {
   const as = new TestAuthServer({ issuer: "https://as.test", ...asOptions });
   const mcpAuth: (string | null)[] = [];
   const resource = protectedResource(
@@ -51,7 +51,7 @@ function world(asOptions: Partial<AuthServerOptions> = {}, clientOptions: Partia
   const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "test client", fetch: f, openAuthorization: followAuthorizationRedirect(f), now: () => as.now, ...clientOptions });
   const poster = (c: ReturnType<typeof oauthFetch>) => (body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }) => c(MCP, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const options = { serverUrl: MCP, redirectUri: REDIRECT, clientName: "test client", fetch: f, openAuthorization: followAuthorizationRedirect(f), now: () => as.now };
-  const rerun = (more: Partial<OAuthFetchOptions>) => poster(oauthFetch({ ...options, ...clientOptions, ...more }));
+  const rerun = (more: Partial<OAuthFetchAuthorizationCodeOptions>) => poster(oauthFetch({ ...options, ...clientOptions, ...more }));
   return { as, client, post: poster(client), mcpAuth, rerun };
 }
 

@@ -13,6 +13,13 @@
  * and redirect URIs https or loopback (security-considerations, "Communication Security");
  * without Protected Resource Metadata the flow refuses unless it is for a 2025-03-26 server.
  *
+ * A client acting on its own behalf is configured with `clientCredentials` instead (the
+ * SEP-1046 extension `io.modelcontextprotocol/oauth-client-credentials`,
+ * client-credentials.ts): the same discovery, then one token request with
+ * `grant_type=client_credentials`, no registration, redirect or refresh. For
+ * `private_key_jwt` the flow asks for a signed client assertion (a `client-assertion`
+ * output, answered by a `client-assertion` input), since signing is an effect.
+ *
  * Secrets live in state (it is the client's credential store) but never in a `failed` or
  * `diagnostic` output, so logging outputs cannot leak them.
  */
@@ -30,14 +37,30 @@ import {
   type ProtectedResourceMetadata,
 } from "./metadata.js";
 import { bearerChallenge, isB64Token } from "./www-authenticate.js";
-import { tokenRequest, type ClientAuthMethod } from "./token-request.js";
+import { tokenRequest, type ClientAuthMethod, type TokenEndpointAuthMethod } from "./token-request.js";
+import { clientCredentialsConfigProblem, clientCredentialsMethod, type ClientCredentialsConfig } from "./client-credentials.js";
+import type { ClientAssertionAlgorithm } from "./client-assertion.js";
 
-export type { ClientAuthMethod } from "./token-request.js";
+export type { ClientAuthMethod, TokenEndpointAuthMethod } from "./token-request.js";
 
-/** How the client identifies itself. */
-export interface OAuthClientConfig {
+/** What both grants are configured with. */
+interface OAuthConfigCommon {
   /** The MCP endpoint. */
   serverUrl: string;
+  /** Step-up attempts for one operation before giving up (default 2). */
+  maxStepUps?: number | undefined;
+  /**
+   * The MCP server's protocol version, when the application knows it. Only "2025-03-26"
+   * changes the flow: that revision's fallbacks apply (no Protected Resource Metadata: the
+   * server's origin is the authorization server; no metadata there either (404): the default
+   * `/authorize`, `/token`, `/register`). Later revisions require PRM and advertised PKCE,
+   * so otherwise the flow refuses to proceed without them.
+   */
+  protocolVersion?: string | undefined;
+}
+
+/** A client acting for a user: the authorization code grant with PKCE, through a browser. */
+export interface OAuthAuthorizationCodeConfig extends OAuthConfigCommon {
   /** Where the authorization server sends the browser back: https, or http on a loopback host. */
   redirectUri: string;
   /** Shown on consent screens; sent in registration. */
@@ -52,24 +75,34 @@ export interface OAuthClientConfig {
   preRegistered?: { clientId: string; clientSecret?: string | undefined; issuer?: string | undefined; authMethod?: ClientAuthMethod | undefined } | undefined;
   /** `native` for loopback redirect URIs unless set (client-registration, application_type). */
   applicationType?: "native" | "web" | undefined;
-  /** Step-up attempts for one operation before giving up (default 2). */
-  maxStepUps?: number | undefined;
-  /**
-   * The MCP server's protocol version, when the application knows it. Only "2025-03-26"
-   * changes the flow: that revision's fallbacks apply (no Protected Resource Metadata: the
-   * server's origin is the authorization server; no metadata there either (404): the default
-   * `/authorize`, `/token`, `/register`). Later revisions require PRM and advertised PKCE,
-   * so otherwise the flow refuses to proceed without them.
-   */
-  protocolVersion?: string | undefined;
+  /** Set only in a {@link OAuthClientCredentialsConfig}. */
+  clientCredentials?: undefined;
 }
+
+/**
+ * A client acting on its own behalf (SEP-1046 `io.modelcontextprotocol/oauth-client-credentials`):
+ * the client credentials grant, with no user, browser or redirect URI.
+ */
+export interface OAuthClientCredentialsConfig extends OAuthConfigCommon {
+  /** The pre-registered client and how it authenticates. */
+  clientCredentials: ClientCredentialsConfig;
+  /** The authorization code grant's settings have no place here. */
+  redirectUri?: undefined;
+  clientName?: undefined;
+  clientMetadataUrl?: undefined;
+  preRegistered?: undefined;
+  applicationType?: undefined;
+}
+
+/** How the client identifies itself: for a user ({@link OAuthAuthorizationCodeConfig}) or as itself ({@link OAuthClientCredentialsConfig}). */
+export type OAuthClientConfig = OAuthAuthorizationCodeConfig | OAuthClientCredentialsConfig;
 
 /** Client credentials, keyed by the issuer that issued them (Authorization Server Binding). */
 export interface OAuthCredentials {
   clientId: string;
   clientSecret?: string;
-  authMethod: ClientAuthMethod;
-  /** How they were obtained; pre-registered ones are never re-registered silently. */
+  authMethod: TokenEndpointAuthMethod;
+  /** How they were obtained (client credentials count as pre-registered); pre-registered ones are never re-registered silently. */
   via: "pre-registered" | "metadata-document" | "dynamic";
 }
 
@@ -97,8 +130,12 @@ export interface OAuthHttpRequest {
 
 /** What the application feeds the flow ({@link stepOAuth}): a start, an HTTP answer or failure, the redirect back, a refresh. Each carries `now` (ms since the epoch). */
 export type OAuthInput =
-  /** Start (or restart after a 401/403) the flow. `challenge` is the `WWW-Authenticate` value. */
-  | { type: "authorize"; now: number; challenge?: string | null; pkce: { verifier: string; challenge: string }; state: string }
+  /**
+   * Start (or restart after a 401/403) the flow. `challenge` is the `WWW-Authenticate`
+   * value. `pkce` and `state` are the authorization code grant's randomness (without them
+   * that flow fails); the client credentials grant takes none.
+   */
+  | { type: "authorize"; now: number; challenge?: string | null; pkce?: { verifier: string; challenge: string } | undefined; state?: string | undefined }
   /**
    * `unreadable` says why the body could not be read as text (`body` is then what replacement
    * decoding made of it, or ""): the flow goes on by the status as for a body that holds no
@@ -111,7 +148,10 @@ export type OAuthInput =
   /** The query parameters of the redirect back to `redirectUri`. */
   | { type: "callback"; now: number; params: Record<string, string> }
   /** Use the refresh token; answered by `authorized`, or `failed` with `reauthorize: true`. */
-  | { type: "refresh"; now: number };
+  | { type: "refresh"; now: number }
+  /** The answer to a `client-assertion` output: the signed JWT, or why it could not be signed (no key material in it). */
+  | { type: "client-assertion"; now: number; assertion: string }
+  | { type: "client-assertion"; now: number; error: string };
 
 /** What the flow asks the application to do, or tells it. */
 export type OAuthOutput =
@@ -119,6 +159,12 @@ export type OAuthOutput =
   | { type: "http"; request: OAuthHttpRequest }
   /** Send the user to `url` (the authorization endpoint); feed back the redirect's query as `callback`. */
   | { type: "redirect"; url: string }
+  /**
+   * Sign an RFC 7523 client assertion (client-assertion.ts: `iss` = `sub` = `clientId`,
+   * `aud` = `audience`, the authorization server's issuer; `iat`, `exp` and a random `jti`
+   * from the signer's clock and randomness) with `alg`; feed it back as `client-assertion`.
+   */
+  | { type: "client-assertion"; clientId: string; audience: string; alg: ClientAssertionAlgorithm }
   /** The flow is done: send `tokens.access_token` as the bearer token. */
   | { type: "authorized"; tokens: OAuthTokens }
   /** The flow stopped; `reauthorize` says a new `authorize` may succeed (e.g. a refresh token was refused). `reason` holds no secret. */
@@ -126,7 +172,7 @@ export type OAuthOutput =
   /** Something worth logging that changes nothing (e.g. a discovery URL that did not answer). */
   | { type: "diagnostic"; message: string };
 
-type Phase = "idle" | "resource-metadata" | "server-metadata" | "registering" | "authorizing" | "exchanging" | "refreshing" | "authorized" | "failed";
+type Phase = "idle" | "resource-metadata" | "server-metadata" | "registering" | "authorizing" | "signing" | "exchanging" | "refreshing" | "authorized" | "failed";
 
 /** The flow's whole state: plain JSON, so it can be saved and restored (it holds credentials and tokens: keep it as secret as they are). */
 export interface OAuthState {
@@ -162,6 +208,8 @@ export interface OAuthState {
   credentials: Record<string, OAuthCredentials>;
   /** The per-request record of draft "Authorization Response Validation". */
   pending?: { verifier: string; challenge: string; state: string; issuer: string; scope?: string; issSupported: boolean };
+  /** The client credentials token request in progress: the scope it asks for (RFC 6749 §5.1: an answer without `scope` grants that). */
+  clientCredentialsRequest?: { scope?: string };
   tokens?: OAuthTokens;
 }
 
@@ -198,11 +246,23 @@ export function createOAuthState(config: OAuthClientConfig, saved?: { credential
   // The tokens' issuer's metadata, checked as when it was fetched, and never that of a
   // server pre-registered credentials do not belong to: what a refresh needs.
   const meta = saved?.serverMetadata;
-  if (tokens === undefined || meta === undefined || authorizationServerMetadataProblem(meta, tokens.issuer) !== undefined) return state;
+  if (tokens === undefined || meta === undefined || authorizationServerMetadataProblem(meta, tokens.issuer, grantOf(config)) !== undefined) return state;
   return boundElsewhere(state, meta.issuer) !== undefined ? state : { ...state, serverMetadata: meta, issuer: meta.issuer };
 }
 
 const optionalString = (v: unknown): boolean => v === undefined || typeof v === "string";
+
+/** The grant `config` is for. */
+const grantOf = (config: OAuthClientConfig) => (config.clientCredentials !== undefined ? "client_credentials" : "authorization_code");
+
+/**
+ * The authorization code configuration. Only that grant's steps (registration, the
+ * redirect, the code exchange) read it, and a client credentials flow never reaches them.
+ */
+const codeConfig = (state: OAuthState): OAuthAuthorizationCodeConfig => state.config as OAuthAuthorizationCodeConfig;
+
+/** The credentials registered out of band: the client credentials client's, or the authorization code client's pre-registered ones. */
+const preRegisteredClient = (config: OAuthClientConfig) => config.clientCredentials ?? config.preRegistered;
 
 /** Saved tokens fit to send to `serverUrl`, or undefined. */
 function usableTokens(t: OAuthTokens | undefined, serverUrl: string): OAuthTokens | undefined {
@@ -218,7 +278,7 @@ function isCredentials(c: unknown): c is OAuthCredentials {
   if (typeof c !== "object" || c === null) return false;
   const { clientId, clientSecret, authMethod, via } = c as Record<string, unknown>;
   return typeof clientId === "string" && clientId !== "" && optionalString(clientSecret) &&
-    (authMethod === "none" || authMethod === "client_secret_basic" || authMethod === "client_secret_post") &&
+    (authMethod === "none" || authMethod === "client_secret_basic" || authMethod === "client_secret_post" || authMethod === "private_key_jwt") &&
     (via === "pre-registered" || via === "metadata-document" || via === "dynamic");
 }
 
@@ -240,6 +300,8 @@ export function stepOAuth(state: OAuthState, input: OAuthInput): OAuthStep {
       return refresh(state);
     case "callback":
       return callback(state, input.params);
+    case "client-assertion":
+      return clientAssertion(state, input);
     case "response":
     case "network-error":
       if (input.requestId !== state.waitingOn) return { state, outputs: [{ type: "diagnostic", message: `response to request ${input.requestId} that the flow is not waiting on` }] };
@@ -255,7 +317,7 @@ function omit(state: OAuthState, ...keys: (keyof OAuthState)[]): OAuthState {
 }
 
 function failed(state: OAuthState, reason: string, reauthorize?: boolean): OAuthStep {
-  return { state: { ...omit(state, "pending", "waitingOn"), phase: "failed" }, outputs: [{ type: "failed", reason, ...(reauthorize ? { reauthorize } : {}) }] };
+  return { state: { ...omit(state, "pending", "clientCredentialsRequest", "waitingOn"), phase: "failed" }, outputs: [{ type: "failed", reason, ...(reauthorize ? { reauthorize } : {}) }] };
 }
 
 function request(state: OAuthState, phase: Phase, req: Omit<OAuthHttpRequest, "requestId">, extra: Partial<OAuthState> = {}): OAuthStep {
@@ -270,6 +332,7 @@ const getJson = (url: string) => ({ url, method: "GET" as const, headers: { acce
 
 /** Why `config` cannot be used for an authorization, if it cannot. */
 function configProblem(config: OAuthClientConfig): string | undefined {
+  if (config.clientCredentials !== undefined) return clientCredentialsConfigProblem(config.clientCredentials);
   // draft security-considerations, Communication Security.
   if (!isHttpsOrLoopback(config.redirectUri)) return `the redirect URI ${config.redirectUri} is neither https nor on a loopback host (redirect URIs MUST be localhost or use HTTPS)`;
   // client-registration, Client ID Metadata Documents. A bad URL is a configuration error to
@@ -299,9 +362,12 @@ function begin(state: OAuthState, input: Extract<OAuthInput, { type: "authorize"
   const hinted = challenge?.params.resource_metadata;
   const wellKnown = protectedResourceMetadataUrls(state.config.serverUrl);
   const candidates = hinted && isHttpUrl(hinted) ? [hinted, ...wellKnown.filter((u) => u !== hinted)] : wellKnown;
-  const pkce = { verifier: input.pkce.verifier, challenge: input.pkce.challenge, state: input.state, issuer: "", issSupported: false };
-  const next: Partial<OAuthState> = { candidates: candidates.slice(1), stepUps, pending: pkce, legacyDiscovery: false, ...(challengeScopes ? { challengeScopes } : {}) };
-  return request(omit(state, "challengeScopes"), "resource-metadata", getJson(candidates[0]), next);
+  const next: Partial<OAuthState> = { candidates: candidates.slice(1), stepUps, legacyDiscovery: false, ...(challengeScopes ? { challengeScopes } : {}) };
+  if (grantOf(state.config) === "authorization_code") {
+    if (!input.pkce || input.state === undefined) return failed(state, "the authorize input carries no PKCE pair and state (the authorization code grant needs them)");
+    next.pending = { verifier: input.pkce.verifier, challenge: input.pkce.challenge, state: input.state, issuer: "", issSupported: false };
+  }
+  return request(omit(state, "challengeScopes", "pending", "clientCredentialsRequest"), "resource-metadata", getJson(candidates[0]), next);
 }
 
 function isHttpUrl(v: string): boolean {
@@ -394,14 +460,14 @@ function chooseAuthorizationServer(state: OAuthState, listed: string[]): string 
   if (bound !== undefined && listed.includes(bound)) return bound;
   const granted = state.tokens?.issuer;
   if (granted !== undefined && listed.includes(granted)) return granted;
-  if (state.config.preRegistered !== undefined) return listed[0];
+  if (preRegisteredClient(state.config) !== undefined) return listed[0];
   // A pre-registered entry is only a binding record (no secret), not credentials to reuse.
   return listed.find((issuer) => state.credentials[issuer] !== undefined && state.credentials[issuer].via !== "pre-registered") ?? listed[0];
 }
 
 /** The issuer pre-registered credentials belong to: the configured one, else the one they were first used with. */
 function preRegisteredIssuer(state: OAuthState): string | undefined {
-  const pre = state.config.preRegistered;
+  const pre = preRegisteredClient(state.config);
   if (!pre) return undefined;
   if (pre.issuer !== undefined) return pre.issuer;
   for (const [issuer, c] of Object.entries(state.credentials)) if (c.via === "pre-registered" && c.clientId === pre.clientId) return issuer;
@@ -441,7 +507,7 @@ function serverMetadataGet(state: OAuthState, url: string): Omit<OAuthHttpReques
 
 function serverMetadataAnswer(state: OAuthState, doc: unknown, status: number, unreadable: string | undefined): OAuthStep {
   const issuer = state.issuer as string;
-  const problem = doc !== undefined ? authorizationServerMetadataProblem(doc, issuer) : status === 404 ? "not found" : status >= 200 && status < 300 ? (unreadable ?? "not JSON") : `HTTP ${status}`;
+  const problem = doc !== undefined ? authorizationServerMetadataProblem(doc, issuer, grantOf(state.config)) : status === 404 ? "not found" : status >= 200 && status < 300 ? (unreadable ?? "not JSON") : `HTTP ${status}`;
   if (problem) {
     const notes: OAuthOutput[] = doc === undefined ? [] : [{ type: "diagnostic", message: `authorization server metadata rejected: ${problem}` }];
     if (state.candidates.length) {
@@ -465,8 +531,10 @@ function serverMetadataAnswer(state: OAuthState, doc: unknown, status: number, u
     });
   }
   const meta = doc as AuthorizationServerMetadata;
-  // 2025-11-25 security-considerations: without advertised S256 support the client MUST refuse.
-  if (!Array.isArray(meta.code_challenge_methods_supported) || !meta.code_challenge_methods_supported.includes("S256")) {
+  // 2025-11-25 security-considerations: without advertised S256 support the client MUST refuse
+  // (to use the authorization code grant: the client credentials grant has no code to protect).
+  const s256 = Array.isArray(meta.code_challenge_methods_supported) && meta.code_challenge_methods_supported.includes("S256");
+  if (grantOf(state.config) === "authorization_code" && !s256) {
     return failed(state, "the authorization server does not advertise PKCE S256 (code_challenge_methods_supported); refusing to proceed");
   }
   return withServer(state, meta);
@@ -488,7 +556,9 @@ function preRegisteredCredentials(pre: NonNullable<OAuthClientConfig["preRegiste
 function withServer(state: OAuthState, meta: AuthorizationServerMetadata): OAuthStep {
   const issuer = meta.issuer;
   const next: OAuthState = { ...state, serverMetadata: meta };
-  const pre = state.config.preRegistered;
+  if (state.config.clientCredentials !== undefined) return requestClientCredentials(next, state.config.clientCredentials, meta);
+  const config = codeConfig(state);
+  const pre = config.preRegistered;
   // client-registration priority: pre-registered, then CIMD, then DCR.
   if (pre) {
     return startAuthorization(next, preRegisteredCredentials(pre, meta));
@@ -496,8 +566,8 @@ function withServer(state: OAuthState, meta: AuthorizationServerMetadata): OAuth
   const saved = state.credentials[issuer];
   // A pre-registered entry is only the binding record (no secret): not credentials to use.
   if (saved && saved.via !== "pre-registered") return startAuthorization(next, saved);
-  if (meta.client_id_metadata_document_supported === true && state.config.clientMetadataUrl) {
-    return startAuthorization(next, { clientId: state.config.clientMetadataUrl, authMethod: "none", via: "metadata-document" });
+  if (meta.client_id_metadata_document_supported === true && config.clientMetadataUrl) {
+    return startAuthorization(next, { clientId: config.clientMetadataUrl, authMethod: "none", via: "metadata-document" });
   }
   if (!meta.registration_endpoint) {
     return failed(next, `the authorization server ${issuer} supports neither Client ID Metadata Documents nor Dynamic Client Registration, and no pre-registered client is configured`);
@@ -505,13 +575,13 @@ function withServer(state: OAuthState, meta: AuthorizationServerMetadata): OAuth
   const authMethod = chooseAuthMethod(meta, false);
   const wantsRefresh = meta.grant_types_supported === undefined || meta.grant_types_supported.includes("refresh_token");
   const registration = {
-    client_name: state.config.clientName,
-    redirect_uris: [state.config.redirectUri],
+    client_name: config.clientName,
+    redirect_uris: [config.redirectUri],
     grant_types: wantsRefresh ? ["authorization_code", "refresh_token"] : ["authorization_code"],
     response_types: ["code"],
     token_endpoint_auth_method: authMethod,
     // client-registration: MUST specify application_type; native for loopback redirects.
-    application_type: state.config.applicationType ?? (isLoopbackUrl(state.config.redirectUri) ? "native" : "web"),
+    application_type: config.applicationType ?? (isLoopbackUrl(config.redirectUri) ? "native" : "web"),
     ...(scopesFor(next).length ? { scope: scopesFor(next).join(" ") } : {}),
   };
   return request(next, "registering", {
@@ -545,8 +615,9 @@ function registrationAnswer(state: OAuthState, status: number, doc: unknown, unr
 function scopesFor(state: OAuthState): string[] {
   const base = state.challengeScopes ?? state.resourceMetadata?.scopes_supported ?? [];
   let scopes = union(state.requestedScopes, base);
-  // Refresh tokens: MAY add offline_access when the authorization server lists it.
-  if (scopes.length && state.serverMetadata?.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
+  // Refresh tokens: MAY add offline_access when the authorization server lists it (not for
+  // the client credentials grant, which has no refresh token to ask for).
+  if (scopes.length && grantOf(state.config) === "authorization_code" && state.serverMetadata?.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
   return scopes;
 }
 
@@ -556,11 +627,12 @@ function startAuthorization(state: OAuthState, creds: OAuthCredentials): OAuthSt
   if (!pending) return failed(state, "no authorization in progress");
   const scopes = scopesFor(state);
   const scope = scopes.length ? scopes.join(" ") : undefined;
-  const url = new URL(meta.authorization_endpoint);
+  // Validated for the authorization code grant (authorizationServerMetadataProblem).
+  const url = new URL(meta.authorization_endpoint as string);
   const q = url.searchParams;
   q.set("response_type", "code");
   q.set("client_id", creds.clientId);
-  q.set("redirect_uri", state.config.redirectUri);
+  q.set("redirect_uri", codeConfig(state).redirectUri);
   q.set("code_challenge", pending.challenge);
   q.set("code_challenge_method", "S256");
   q.set("state", pending.state);
@@ -584,6 +656,45 @@ function startAuthorization(state: OAuthState, creds: OAuthCredentials): OAuthSt
   };
 }
 
+/**
+ * SEP-1046 client credentials flow: the token request in place of registration and a
+ * redirect, once the server's metadata allows it. The credentials are recorded against
+ * the issuer without their secret, as pre-registered ones are (Authorization Server
+ * Binding). A JWT assertion is asked for first; a secret goes straight in.
+ */
+function requestClientCredentials(state: OAuthState, cc: ClientCredentialsConfig, meta: AuthorizationServerMetadata): OAuthStep {
+  const plan = clientCredentialsMethod(cc, meta);
+  if ("problem" in plan) return failed(state, plan.problem);
+  const scopes = scopesFor(state);
+  const next: OAuthState = {
+    ...omit(state, "waitingOn"),
+    credentials: { ...state.credentials, [meta.issuer]: { clientId: cc.clientId, authMethod: plan.authMethod, via: "pre-registered" } },
+    requestedScopes: union(state.requestedScopes, scopes),
+    clientCredentialsRequest: scopes.length ? { scope: scopes.join(" ") } : {},
+  };
+  if (plan.authMethod === "private_key_jwt") {
+    // RFC 7523 §3: the audience identifies the authorization server: its issuer identifier.
+    return { state: { ...next, phase: "signing" }, outputs: [{ type: "client-assertion", clientId: cc.clientId, audience: meta.issuer, alg: plan.alg }] };
+  }
+  return clientCredentialsToken(next, { clientId: cc.clientId, clientSecret: cc.clientSecret, authMethod: plan.authMethod });
+}
+
+/** The `grant_type=client_credentials` request (OAuth 2.1 §4.2.1) with `resource` (RFC 8707) and the chosen scope. */
+function clientCredentialsToken(state: OAuthState, creds: Parameters<typeof tokenRequest>[2]): OAuthStep {
+  const meta = state.serverMetadata as AuthorizationServerMetadata;
+  const scope = state.clientCredentialsRequest?.scope;
+  const fields = { grant_type: "client_credentials", resource: state.resource, ...(scope !== undefined ? { scope } : {}) };
+  return request(state, "exchanging", tokenRequest(meta.token_endpoint, fields, creds));
+}
+
+/** The signed assertion a `client-assertion` output asked for: the token request goes out with it. */
+function clientAssertion(state: OAuthState, input: Extract<OAuthInput, { type: "client-assertion" }>): OAuthStep {
+  const cc = state.config.clientCredentials;
+  if (state.phase !== "signing" || cc === undefined) return { state, outputs: [{ type: "diagnostic", message: "a client assertion the flow did not ask for" }] };
+  if ("error" in input) return failed(state, `the client assertion could not be signed: ${input.error}`);
+  return clientCredentialsToken(state, { clientId: cc.clientId, authMethod: "private_key_jwt", clientAssertion: input.assertion });
+}
+
 function currentCredentials(state: OAuthState): OAuthCredentials | undefined {
   const pre = state.config.preRegistered;
   const meta = state.serverMetadata;
@@ -605,7 +716,7 @@ function callback(state: OAuthState, params: Record<string, string>): OAuthStep 
   const creds = currentCredentials(state);
   if (!creds) return failed(state, "no client credentials for the authorization server");
   const meta = state.serverMetadata as AuthorizationServerMetadata;
-  const fields = { grant_type: "authorization_code", code: params.code, redirect_uri: state.config.redirectUri, code_verifier: pending.verifier, resource: state.resource };
+  const fields = { grant_type: "authorization_code", code: params.code, redirect_uri: codeConfig(state).redirectUri, code_verifier: pending.verifier, resource: state.resource };
   return request(state, "exchanging", tokenRequest(meta.token_endpoint, fields, creds));
 }
 
@@ -622,8 +733,11 @@ function refresh(state: OAuthState): OAuthStep {
 function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: number, unreadable: string | undefined): OAuthStep {
   const d = (typeof doc === "object" && doc !== null ? doc : {}) as Record<string, unknown>;
   const refreshing = state.phase === "refreshing";
+  const cc = state.clientCredentialsRequest;
   if (status < 200 || status >= 300 || typeof d.access_token !== "string") {
     const why = typeof d.error === "string" ? d.error : `HTTP ${quoted(status, unreadable)}`;
+    // The client's own credentials, refused: theirs to fix, so say which (never their value).
+    if (cc) return failed(state, `the client_credentials token request was refused (${why}${d.error === "invalid_client" ? ": the authorization server did not accept the client id and its secret or key" : ""})`);
     // RFC 6749 §5.2 invalid_client: registered credentials the server no longer knows
     // (expired, revoked) are forgotten, so the next attempt registers afresh instead of
     // failing the same way for good; pre-registered ones are the user's to fix.
@@ -640,16 +754,19 @@ function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: numbe
   if (!isB64Token(d.access_token)) return failed(state, "the access token cannot be sent as a Bearer credential (RFC 6750 §2.1 b64token)", refreshing);
   // A lifetime that is not a finite number of seconds ≥ 0 is no lifetime (Infinity would save as null).
   const expiresAt = typeof d.expires_in === "number" && d.expires_in >= 0 ? now + d.expires_in * 1000 : NaN;
-  const requested = refreshing ? state.tokens?.scope : state.pending?.scope;
+  const requested = refreshing ? state.tokens?.scope : (cc ?? state.pending)?.scope;
+  // RFC 6749 §4.4.3: a client credentials answer SHOULD NOT carry a refresh token, and none
+  // is kept: running the grant again needs nothing the client does not hold.
+  const refreshToken = cc ? undefined : typeof d.refresh_token === "string" ? d.refresh_token : refreshing ? state.tokens?.refreshToken : undefined;
   const tokens: OAuthTokens = {
     accessToken: d.access_token,
     tokenType: "Bearer",
     issuer: state.serverMetadata!.issuer,
     resource: state.resource,
-    ...(typeof d.refresh_token === "string" ? { refreshToken: d.refresh_token } : refreshing && state.tokens?.refreshToken ? { refreshToken: state.tokens.refreshToken } : {}),
+    ...(refreshToken !== undefined ? { refreshToken } : {}),
     ...(Number.isFinite(expiresAt) ? { expiresAt } : {}),
     // RFC 6749 §5.1: an omitted scope is the one requested: a refresh asks for the current tokens' scope.
     ...(typeof d.scope === "string" ? { scope: d.scope } : requested ? { scope: requested } : {}),
   };
-  return { state: { ...omit(state, "pending", "waitingOn"), phase: "authorized", tokens }, outputs: [{ type: "authorized", tokens }] };
+  return { state: { ...omit(state, "pending", "clientCredentialsRequest", "waitingOn"), phase: "authorized", tokens }, outputs: [{ type: "authorized", tokens }] };
 }

@@ -17,7 +17,8 @@ export interface ProtectedResourceMetadata {
 /** RFC 8414 §2, the fields MCP uses. */
 export interface AuthorizationServerMetadata {
   issuer: string;
-  authorization_endpoint: string;
+  /** REQUIRED for the authorization code grant (RFC 8414 §2); a server with only the client credentials grant may leave it out. */
+  authorization_endpoint?: string;
   token_endpoint: string;
   registration_endpoint?: string;
   scopes_supported?: string[];
@@ -25,6 +26,8 @@ export interface AuthorizationServerMetadata {
   grant_types_supported?: string[];
   code_challenge_methods_supported?: string[];
   token_endpoint_auth_methods_supported?: string[];
+  /** The JWS algorithms the server accepts for `private_key_jwt` client assertions. */
+  token_endpoint_auth_signing_alg_values_supported?: string[];
   client_id_metadata_document_supported?: boolean;
   authorization_response_iss_parameter_supported?: boolean;
   [field: string]: unknown;
@@ -143,14 +146,16 @@ export function resourceMatchesServer(resource: string, serverUrl: string | URL)
 /**
  * Validates Authorization Server Metadata fetched for `issuer`. The `issuer` in the
  * document MUST be identical (simple string comparison) to the one used to build the
- * well-known URL (RFC 8414 §3.3), else the metadata MUST NOT be used.
+ * well-known URL (RFC 8414 §3.3), else the metadata MUST NOT be used. `grant` is the one
+ * the client means to use: the client credentials grant needs no authorization endpoint.
  */
-export function authorizationServerMetadataProblem(doc: unknown, issuer: string): string | undefined {
+export function authorizationServerMetadataProblem(doc: unknown, issuer: string, grant: "authorization_code" | "client_credentials" = "authorization_code"): string | undefined {
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return "not a JSON object";
   const d = doc as Record<string, unknown>;
   if (d.issuer !== issuer) return `issuer ${JSON.stringify(d.issuer)} is not the expected ${JSON.stringify(issuer)}`;
   // Communication Security: every endpoint the client sends a code, verifier or secret to MUST be HTTPS.
-  if (!isHttpsOrLoopback(d.authorization_endpoint)) return "authorization_endpoint is missing or not an https URL";
+  const needsAuthorizationEndpoint = grant === "authorization_code" || d.authorization_endpoint !== undefined;
+  if (needsAuthorizationEndpoint && !isHttpsOrLoopback(d.authorization_endpoint)) return "authorization_endpoint is missing or not an https URL";
   if (!isHttpsOrLoopback(d.token_endpoint)) return "token_endpoint is missing or not an https URL";
   if (d.registration_endpoint !== undefined && !isHttpsOrLoopback(d.registration_endpoint)) return "registration_endpoint is not an https URL";
   return undefined;

@@ -4,8 +4,27 @@
  * access token, a 401 starts (or refreshes) authorization, and a 403 `insufficient_scope`
  * steps up, each followed by one retry of the original request (at most `maxStepUps` step-ups
  * per request). Pass the result as the `fetch` option of `httpClientTransport`.
+ *
+ * With `clientCredentials` (SEP-1046, a client acting on its own behalf) no browser is
+ * opened: the flow gets its token with the client's own credentials, and this adapter
+ * signs the RFC 7523 client assertion the flow asks for, with the private key it keeps out
+ * of the flow's state (client-assertion.ts). An expired token is replaced before it is sent.
  */
-import { createOAuthState, operationSucceeded, stepOAuth, type OAuthClientConfig, type OAuthCredentials, type OAuthInput, type OAuthState, type OAuthTokens } from "./client-flow.js";
+import {
+  createOAuthState,
+  operationSucceeded,
+  stepOAuth,
+  type OAuthAuthorizationCodeConfig,
+  type OAuthClientConfig,
+  type OAuthClientCredentialsConfig,
+  type OAuthCredentials,
+  type OAuthInput,
+  type OAuthOutput,
+  type OAuthState,
+  type OAuthTokens,
+} from "./client-flow.js";
+import { clientAssertionClaims, importClientAssertionKey, signClientAssertion, type ClientAssertionKey, type ClientAssertionSigner } from "./client-assertion.js";
+import type { ClientCredentialsConfig } from "./client-credentials.js";
 import type { AuthorizationServerMetadata } from "./metadata.js";
 import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
@@ -42,13 +61,8 @@ export interface OAuthSaved {
   serverMetadata?: AuthorizationServerMetadata;
 }
 
-/** The options of {@link oauthFetch}: the client configuration and the effects the flow needs. */
-export interface OAuthFetchOptions extends OAuthClientConfig {
-  /**
-   * Shows `url` to the user (opens a browser) and resolves with the URL the authorization
-   * server redirected back to, or its query string.
-   */
-  openAuthorization: (url: string) => Promise<string | URL | URLSearchParams>;
+/** The effects and stores of {@link oauthFetch}, whichever the grant. */
+interface OAuthFetchEffects {
   /** The fetch underneath. Default `globalThis.fetch`. */
   fetch?: Fetch | undefined;
   /** Credentials and tokens from an earlier run. */
@@ -58,6 +72,35 @@ export interface OAuthFetchOptions extends OAuthClientConfig {
   /** Milliseconds since the epoch. Default `Date.now`. */
   now?: (() => number) | undefined;
 }
+
+/** {@link oauthFetch} for a client acting for a user: the authorization code grant. */
+export interface OAuthFetchAuthorizationCodeOptions extends OAuthAuthorizationCodeConfig, OAuthFetchEffects {
+  /**
+   * Shows `url` to the user (opens a browser) and resolves with the URL the authorization
+   * server redirected back to, or its query string.
+   */
+  openAuthorization: (url: string) => Promise<string | URL | URLSearchParams>;
+}
+
+/** The client credentials of {@link oauthFetch}: the flow's, and the private key that signs its assertions. */
+export interface ClientCredentialsOptions extends ClientCredentialsConfig {
+  /**
+   * For `private_key_jwt` (used when there is no `clientSecret`): a `CryptoKey`, a private
+   * JWK or PKCS#8 PEM text, of `signingAlgorithm` (ES256: P-256; RS256: RSA). Kept by the
+   * adapter, never put in the flow's state.
+   */
+  privateKey?: ClientAssertionKey | undefined;
+}
+
+/** {@link oauthFetch} for a client acting on its own behalf: the client credentials grant (SEP-1046), no browser. */
+export interface OAuthFetchClientCredentialsOptions extends OAuthClientCredentialsConfig, OAuthFetchEffects {
+  clientCredentials: ClientCredentialsOptions;
+  /** No user to send anywhere. */
+  openAuthorization?: undefined;
+}
+
+/** The options of {@link oauthFetch}: the client configuration, for either grant, and the effects the flow needs. */
+export type OAuthFetchOptions = OAuthFetchAuthorizationCodeOptions | OAuthFetchClientCredentialsOptions;
 
 /** A `fetch` that sends the bearer token; a 401 refreshes or authorizes and a 403 `insufficient_scope` steps up, each followed by a retry (see the module doc). */
 export interface OAuthFetch {
@@ -97,13 +140,35 @@ export function followAuthorizationRedirect(fetchImpl: Fetch = (i, init) => glob
   };
 }
 
+/** The flow's configuration: the options without the private key, which stays with the adapter (the state is saved and inspected; the key never is). */
+function flowConfig(options: OAuthFetchOptions): OAuthClientConfig {
+  if (options.clientCredentials === undefined) return options;
+  const { privateKey: _key, ...clientCredentials } = options.clientCredentials;
+  return { ...options, clientCredentials };
+}
+
 /** Builds an OAuth-aware `fetch` for one MCP server. */
 export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
   const base: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
   const serverOrigin = new URL(options.serverUrl).origin;
-  let state = createOAuthState(options, options.saved);
+  let state = createOAuthState(flowConfig(options), options.saved);
   let running: Promise<void> | undefined;
+  /** The imported private key, once asked for (an import that failed fails each assertion the same way). */
+  let signer: Promise<ClientAssertionSigner> | undefined;
+
+  /** Answers a `client-assertion` output: RFC 7523 claims from this clock and a random `jti`, signed. Never rejects: a failure is the input's `error`. */
+  const signAssertion = async (ask: Extract<OAuthOutput, { type: "client-assertion" }>): Promise<OAuthInput> => {
+    try {
+      const key = options.clientCredentials?.privateKey;
+      if (key === undefined) throw new Error("private_key_jwt needs clientCredentials.privateKey (or give a clientSecret)");
+      signer ??= importClientAssertionKey(key, ask.alg);
+      const claims = clientAssertionClaims(ask.clientId, ask.audience, now(), base64url(crypto.getRandomValues(new Uint8Array(16))));
+      return { type: "client-assertion", now: now(), assertion: await signClientAssertion(await signer, ask.alg, claims) };
+    } catch (e) {
+      return { type: "client-assertion", now: now(), error: errorText(e) };
+    }
+  };
 
   const persist = async () => {
     const meta = state.tokens !== undefined && state.serverMetadata?.issuer === state.tokens.issuer ? { serverMetadata: state.serverMetadata } : {};
@@ -136,7 +201,10 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
           } catch (e) {
             queue.push({ type: "network-error", now: now(), requestId, message: errorText(e) });
           }
+        } else if (out.type === "client-assertion") {
+          queue.push(await signAssertion(out));
         } else if (out.type === "redirect") {
+          if (options.openAuthorization === undefined) throw new OAuthError("the flow asks to open the authorization URL, and no openAuthorization is configured");
           const answer = await options.openAuthorization(out.url);
           queue.push({ type: "callback", now: now(), params: callbackParams(answer) });
         } else if (out.type === "authorized") {
@@ -166,9 +234,13 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
     return true;
   };
 
-  /** A fresh authorization: new PKCE pair and `state` (the randomness the reducer is given). */
+  /** A fresh authorization: new PKCE pair and `state` (the randomness the reducer is given); the client credentials grant needs neither. */
   const runAuthorization = async (challenge: string | null) =>
-    drive({ type: "authorize", now: now(), challenge, pkce: await createPkce(), state: base64url(crypto.getRandomValues(new Uint8Array(16))) });
+    drive(
+      options.clientCredentials !== undefined
+        ? { type: "authorize", now: now(), challenge }
+        : { type: "authorize", now: now(), challenge, pkce: await createPkce(), state: base64url(crypto.getRandomValues(new Uint8Array(16))) },
+    );
 
   /** The access token now held differs from `sent`: another call's flow replaced it. */
   const replaced = (sent: string | undefined) => state.tokens?.accessToken !== sent;
@@ -211,8 +283,13 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
     // another authorization server MUST NOT be sent). A 401 to a token from a full
     // authorization is given back: a fresh token refused at once will be refused again.
     let fresh: Fresh = "no";
-    if (state.tokens?.expiresAt !== undefined && state.tokens.expiresAt <= now() && state.tokens.refreshToken) {
-      fresh = await refreshOrAuthorize(null, state.tokens.accessToken).catch((): Fresh => "no");
+    const expired = state.tokens?.expiresAt !== undefined && state.tokens.expiresAt <= now() ? state.tokens : undefined;
+    if (expired?.refreshToken) {
+      fresh = await refreshOrAuthorize(null, expired.accessToken).catch((): Fresh => "no");
+    } else if (expired && options.clientCredentials !== undefined) {
+      // Client credentials: a new token costs one token request and no user, so the expired
+      // one is not sent to be refused first. A failure here fails the call, as after a 401.
+      if (await exclusive(() => !replaced(expired.accessToken), () => runAuthorization(null))) fresh = "authorized";
     }
     let stepUps = 0;
     for (;;) {
