@@ -8,7 +8,7 @@
 //      (the 2026-07-28 set includes the tasks-* extension scenarios; any tasks-* scenario it
 //      leaves out is run on its own), one after the other, since they share the server;
 //   4. client side, meanwhile: `conformance client --scenario S --command "node … demo-client"`
-//      for every client scenario but the auth extensions, at each of the two versions it applies to
+//      for every client scenario but the auth extensions (client credentials aside), at each of the two versions it applies to
 //      (extension scenarios once), a few at a time;
 //   5. prints the suite's own summary lines, one line per scenario run, and
 //      `conformance: N passed, M failed`.
@@ -189,9 +189,9 @@ async function serverSide(url, scenarios, work) {
 async function clientSide(scenarios, work) {
   const jobs = [];
   for (const s of scenarios.client) {
-    // Authorization: the core scenarios run; the auth extensions (client credentials,
-    // DPoP, enterprise-managed, workload identity) are not implemented.
-    if (s.name.startsWith("auth/") && s.tags.includes("extension")) continue;
+    // Authorization: the core scenarios run, and of the auth extensions the client
+    // credentials one (SEP-1046); DPoP, enterprise-managed and workload identity are not implemented.
+    if (s.name.startsWith("auth/") && s.tags.includes("extension") && !s.name.startsWith("auth/client-credentials-")) continue;
     const versions = REVISIONS.filter((r) => s.tags.includes(r));
     // The 2025-03-26 authorization fallbacks have no later revision to run them under.
     if (s.name.startsWith("auth/") && versions.length === 0 && s.tags.includes("2025-03-26")) versions.push("2025-03-26");
