@@ -314,7 +314,7 @@ import {
   type SessionOptions, type RequestOptions, type EndpointHooks, type AttachHooks, type ToolConfig, type ResourceConfig, type ResourceTemplateConfig, type PromptConfig,
   type TaskRuntimeOptions, type TaskTableOptions, type HttpHandlerOptions, type HttpSessionSetup, type HttpClientOptions, type ReconnectOptions, type MemoryPairOptions,
   type ChannelOptions, type WebStreamsOptions, type SpawnOptions, type DecodeOptions, type JsonSchemaOptions, type ProtectedResourceOptions, type OAuthClientConfig,
-  type OAuthFetchOptions, type Transport, type Sink, type SessionState, type TaskTableState,
+  type OAuthFetchOptions, type ClientCredentialsOptions, type ClientCredentialsConfig, type Transport, type Sink, type SessionState, type TaskTableState,
 } from "mcp-kernel";
 import { serveNode, toNodeListener, spawnStdioServer, stdioServerTransport, nodeServerTransport, type NodeListenerOptions, type ServeNodeOptions, type StdioServerOptions } from "mcp-kernel/node";
 
@@ -389,6 +389,8 @@ export const guarded = protectedResource(async () => new Response(), forwarded<P
 export const authorized = oauthFetch(forwarded<OAuthFetchOptions>());
 export const preRegistered = createOAuthState({ serverUrl: "u", redirectUri: "r", clientName: "n", preRegistered: forwarded<NonNullable<OAuthClientConfig["preRegistered"]>>() });
 export const oauth = createOAuthState(forwarded<OAuthClientConfig>());
+export const machine = oauthFetch({ serverUrl: "u", clientCredentials: forwarded<ClientCredentialsOptions>() });
+export const machineFlow = createOAuthState({ serverUrl: "u", clientCredentials: forwarded<ClientCredentialsConfig>() });
 
 // Callbacks are still compared as methods were: a narrower parameter type-checks.
 export const narrow = new McpServer(info, { onError: (e: Error) => console.error(e.message), onEvent: (e: { type: string }) => void e });

@@ -20,8 +20,36 @@ import { base64url } from "../driver/request-state.js";
 /** The JWS algorithms an assertion is signed with: ES256 (ECDSA P-256, the default) or RS256. */
 export type ClientAssertionAlgorithm = "ES256" | "RS256";
 
+/**
+ * WebCrypto's `CryptoKey`, named through `crypto.subtle` so that declarations need no DOM
+ * library (Node's types declare the global `crypto` as well).
+ */
+export type WebCryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
+/** A private JSON Web Key (RFC 7517 §4, RFC 7518 §6): EC (`crv`, `x`, `y`, `d`) or RSA (`n`, `e`, `d`, and the CRT values). */
+export interface PrivateJwk {
+  kty?: string | undefined;
+  crv?: string | undefined;
+  x?: string | undefined;
+  y?: string | undefined;
+  n?: string | undefined;
+  e?: string | undefined;
+  d?: string | undefined;
+  p?: string | undefined;
+  q?: string | undefined;
+  dp?: string | undefined;
+  dq?: string | undefined;
+  qi?: string | undefined;
+  alg?: string | undefined;
+  /** Sent as the JWS header's `kid`, for a server that holds several of the client's keys. */
+  kid?: string | undefined;
+  use?: string | undefined;
+  key_ops?: string[] | undefined;
+  ext?: boolean | undefined;
+}
+
 /** A private key to sign assertions with: a WebCrypto key, a private JWK, or PKCS#8 PEM text (`-----BEGIN PRIVATE KEY-----`). */
-export type ClientAssertionKey = CryptoKey | JsonWebKey | string;
+export type ClientAssertionKey = WebCryptoKey | PrivateJwk | string;
 
 /** RFC 7523 §3's claims. */
 export interface ClientAssertionClaims {
@@ -60,12 +88,12 @@ const ALGORITHMS = {
 
 /** A key ready to sign: the `CryptoKey`, and the `kid` a JWK named (sent in the header, for a server that holds several). */
 export interface ClientAssertionSigner {
-  key: CryptoKey;
+  key: WebCryptoKey;
   kid?: string;
 }
 
 /** Whether a `CryptoKey` can sign `alg`: private, of the algorithm (and curve or hash), allowed to sign. */
-function fitsAlgorithm(key: CryptoKey, alg: ClientAssertionAlgorithm): boolean {
+function fitsAlgorithm(key: WebCryptoKey, alg: ClientAssertionAlgorithm): boolean {
   const a = key.algorithm as { name: string; namedCurve?: string; hash?: { name: string } };
   const fits = alg === "ES256" ? a.name === "ECDSA" && a.namedCurve === "P-256" : a.name === "RSASSA-PKCS1-v1_5" && a.hash?.name === "SHA-256";
   return key.type === "private" && fits && key.usages.includes("sign");
@@ -94,24 +122,24 @@ function pkcs8Der(pem: string): Uint8Array<ArrayBuffer> {
 export async function importClientAssertionKey(key: ClientAssertionKey, alg: ClientAssertionAlgorithm): Promise<ClientAssertionSigner> {
   const { importAs, kind } = ALGORITHMS[alg];
   const refused = (why: string) => new Error(`the private key cannot sign ${alg} assertions: ${why}`);
-  let imported: CryptoKey;
+  let imported: WebCryptoKey;
   let kid: string | undefined;
   if (typeof key === "string") {
     const der = pkcs8Der(key);
     imported = await crypto.subtle.importKey("pkcs8", der, importAs, false, ["sign"]).catch(() => {
       throw refused(`the PKCS#8 key is not ${kind}`);
     });
-  } else if ("kty" in key || !("algorithm" in key)) {
-    const jwk = key as JsonWebKey;
+  } else if (!("algorithm" in key && "usages" in key)) {
+    const jwk = key as PrivateJwk;
     if (typeof jwk.d !== "string") throw refused(`the JWK holds no private key (no "d")`);
-    kid = typeof (jwk as { kid?: unknown }).kid === "string" ? (jwk as { kid: string }).kid : undefined;
+    kid = typeof jwk.kid === "string" ? jwk.kid : undefined;
     // The JWK's own "alg", "use" and "key_ops" would make WebCrypto refuse with its own words; ours say which.
     if (jwk.alg !== undefined && jwk.alg !== alg) throw refused(`the JWK is for ${jwk.alg}`);
     imported = await crypto.subtle.importKey("jwk", jwk, importAs, false, ["sign"]).catch(() => {
       throw refused(`the JWK is not ${kind} allowed to sign`);
     });
   } else {
-    imported = key as CryptoKey;
+    imported = key;
   }
   if (!fitsAlgorithm(imported, alg)) throw refused(`the CryptoKey is not the private half of ${kind}, usable for signing`);
   return kid !== undefined ? { key: imported, kid } : { key: imported };
