@@ -237,6 +237,11 @@ test("client-registration Authorization Server Binding (credentials MUST be asso
   const next = play(run.state, { type: "authorize", now: 10 }, moved);
   assert.equal(failure(next), `the server now uses the authorization server https://other.test, but the pre-registered client belongs to ${AS}`);
   assert.ok(next.http.every((r) => !r.url.startsWith("https://other.test")), "nothing went to the other server");
+  // The binding survives a restart (saved credentials hold the record, never the key).
+  const saved = { [AS]: { clientId: "svc", authMethod: "private_key_jwt" as const, via: "pre-registered" as const }, "https://x.test": { clientId: "x", authMethod: "private_key_jwt" as const, via: "dynamic" as const } };
+  const restarted = createOAuthState(cfg({ clientId: "svc" }), { credentials: saved });
+  assert.deepEqual(Object.keys(restarted.credentials), [AS], "a private_key_jwt record is only ever a binding record");
+  assert.match(failure(play(restarted, start, moved)) ?? "", /the pre-registered client belongs to https:\/\/as\.test/);
   // A configured issuer is chosen among several listed.
   const listed = (url: string): Answer => (url.includes("oauth-protected-resource") ? { status: 200, body: { ...prm, authorization_servers: ["https://other.test", AS] } } : serve()(url));
   const chosen = play(createOAuthState(cfg({ clientId: "svc", clientSecret: SECRET, issuer: AS })), start, listed);

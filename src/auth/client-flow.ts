@@ -178,7 +178,7 @@ type Phase = "idle" | "resource-metadata" | "server-metadata" | "registering" | 
 export interface OAuthState {
   /** The client configuration the flow was created with. */
   config: OAuthClientConfig;
-  /** Where the flow is: discovery, registration, authorization, token exchange or refresh, or done. */
+  /** Where the flow is: discovery, registration, authorization, signing a client assertion, token exchange or refresh, or done. */
   phase: Phase;
   /** The `requestId` the next `http` output gets. */
   nextRequestId: number;
@@ -278,7 +278,8 @@ function isCredentials(c: unknown): c is OAuthCredentials {
   if (typeof c !== "object" || c === null) return false;
   const { clientId, clientSecret, authMethod, via } = c as Record<string, unknown>;
   return typeof clientId === "string" && clientId !== "" && optionalString(clientSecret) &&
-    (authMethod === "none" || authMethod === "client_secret_basic" || authMethod === "client_secret_post" || authMethod === "private_key_jwt") &&
+    // private_key_jwt only as the binding record of client credentials: the key is never saved.
+    (authMethod === "none" || authMethod === "client_secret_basic" || authMethod === "client_secret_post" || (authMethod === "private_key_jwt" && via === "pre-registered")) &&
     (via === "pre-registered" || via === "metadata-document" || via === "dynamic");
 }
 
