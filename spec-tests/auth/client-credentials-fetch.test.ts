@@ -12,7 +12,7 @@ import { httpClientTransport } from "../../src/transports/http-client.js";
 import { authInfo, protectedResource } from "../../src/auth/resource-server.js";
 import { OAuthError, oauthFetch, type ClientCredentialsOptions, type OAuthFetchClientCredentialsOptions } from "../../src/auth/oauth-fetch.js";
 import { ClientCredentialsServer, type ClientCredentialsServerOptions } from "./fixtures/client-credentials-server.js";
-import { routeFetch } from "./fixtures/auth-server.js";
+import { routeFetch, TestAuthServer } from "./fixtures/auth-server.js";
 
 const MCP = "https://mcp.test/mcp";
 const AS = "https://as.test";
@@ -197,4 +197,12 @@ test("RFC 7523 §2.2 keys that cannot sign: no key, a SEC 1 PEM, an RSA key for 
     assert.ok(!message.includes(body.slice(0, 16)) && !message.includes(ec.jwk.d!), "no key material");
     assert.equal(w.as.tokenRequests.length, 0);
   }
+});
+
+test("oauthFetch's options (typed: openAuthorization is required exactly when there is no clientCredentials): an untyped caller's authorization code configuration without openAuthorization gets an OAuthError saying so, not a TypeError", async () => {
+  const as = new TestAuthServer({ issuer: AS });
+  const guarded = protectedResource(async () => Response.json({}), { resource: MCP, authorizationServers: [AS], verifyToken: as.verifyToken });
+  const f = routeFetch({ "https://mcp.test": guarded, [AS]: as.handle });
+  const client = oauthFetch({ serverUrl: MCP, redirectUri: "http://127.0.0.1:1/cb", clientName: "c", fetch: f } as never);
+  assert.equal(await rejection(client(MCP, { method: "POST", body: "{}" })), "the flow asks to open the authorization URL, and no openAuthorization is configured");
 });
