@@ -21,14 +21,14 @@
  * `MCP-Protocol-Version` names, with no client capabilities, and `initialized`. Then the
  * POST is fed and answered as on a stateful handler (an SSE stream, or one JSON body),
  * except that its events carry no ids (nothing can resume them), and the session ends
- * when its requests are answered (`server-session.ts`). Having no capabilities, the
- * client is sent no request of the server's (sampling, elicitation, roots: a stateless
- * server could not take the answer, which would come in another POST); notifications
- * related to a request go on its SSE stream, the rest are dropped (there is no GET
- * stream), and the capabilities that promise them are not declared
- * (`session-table.ts`, `statelessOptions`). The
- * handler's `maxSessions` bounds the POSTs in progress, and a closing handler ends them
- * as it ends sessions.
+ * when its requests are answered (`server-session.ts`), or, its client gone, once
+ * `sessionIdleMs` passes with no stream of it open, as an idle session would. The client,
+ * known with no capabilities, is sent no request of the server's: a stateless server
+ * could not take the answer, which would come in another POST, so one the server makes
+ * (a ping) fails at once. Notifications related to a request go on its SSE stream, the
+ * rest are dropped (there is no GET stream), and the capabilities that promise them are
+ * not declared (`session-table.ts`, `statelessOptions`). The handler's `maxSessions`
+ * bounds the POSTs in progress, and a closing handler ends them as it ends sessions.
  */
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import { encode, type Decoded } from "../../jsonrpc/codec.js";
