@@ -106,3 +106,23 @@ test("server/tools Listing: an updated tool keeps its place in the list", async 
   c.handles[0].update({ config: { description: "first, still" } });
   assert.deepEqual((await c.client.listTools()).tools.map((t) => t.name), ["a", "b", "c"]);
 });
+
+test("server/utilities/completion: a prompt updated to complete its arguments makes the server declare completions (servers that support completions MUST)", async () => {
+  const s = new (await import("../../src/api/server.js")).McpServer({ name: "s", version: "1" });
+  const handle = s.prompt("p", { arguments: [{ name: "lang" }] }, () => ({ messages: [] }));
+  handle.update({ config: { complete: { lang: () => ["go", "rust"] } } });
+  const c = await connect(s);
+  assert.deepEqual(c.client.serverCapabilities?.completions, {});
+  assert.deepEqual((await c.client.complete({ type: "ref/prompt", name: "p" }, { name: "lang", value: "r" })).completion.values, ["go", "rust"]);
+});
+
+test("registration handles: the SDK's flat update({ description, callback }) is refused naming the shape, not read as no change", async () => {
+  const c = await connected((s) => s.tool("greet", { description: "old" }, () => text("old")));
+  let changes = 0;
+  c.client.onNotification("notifications/tools/list_changed", () => changes++);
+  assert.throws(() => c.handles.update({ description: "new", callback: () => text("new") } as never), /update takes \{ config, handler \} \(got description, callback\)/);
+  c.handles.update({});
+  await c.client.ping();
+  assert.equal(changes, 0, "nothing changed, nothing announced");
+  assert.equal((await c.client.listTools()).tools[0].description, "old");
+});

@@ -6,7 +6,7 @@
 // is the pure reducer, driven here by hand: no clock, no randomness, no I/O.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createOAuthState, stepOAuth, type OAuthClientConfig, type OAuthInput, type OAuthOutput, type OAuthState } from "../../src/auth/client-flow.js";
+import { createOAuthState, stepOAuth, type OAuthAnyClientConfig, type OAuthInput, type OAuthOutput, type OAuthState } from "../../src/auth/client-flow.js";
 import type { ClientCredentialsConfig } from "../../src/auth/client-credentials.js";
 
 const MCP = "https://mcp.test/mcp";
@@ -21,7 +21,7 @@ const asMeta = {
 };
 const prm = { resource: MCP, authorization_servers: [AS], scopes_supported: ["mcp:read"] };
 const start: OAuthInput = { type: "authorize", now: 1_000, challenge: `Bearer resource_metadata="https://mcp.test/.well-known/oauth-protected-resource/mcp"` };
-const cfg = (clientCredentials: ClientCredentialsConfig): OAuthClientConfig => ({ serverUrl: MCP, clientCredentials });
+const cfg = (clientCredentials: ClientCredentialsConfig): OAuthAnyClientConfig => ({ serverUrl: MCP, clientCredentials });
 
 type Answer = { status: number; body: unknown };
 interface Run {
@@ -130,7 +130,7 @@ test("design card (an input that does not fit the phase is a diagnostic, never a
   const assertion: OAuthInput = { type: "client-assertion", now: 1, assertion: "a.b.c" };
   const everything = serve({ ...asMeta, registration_endpoint: `${AS}/register`, authorization_endpoint: `${AS}/authorize`, code_challenge_methods_supported: ["S256"] });
   const answers = (url: string) => (url.endsWith("/register") ? { status: 201, body: { client_id: "dyn" } } : everything(url));
-  const code: OAuthClientConfig = { serverUrl: MCP, redirectUri: "http://127.0.0.1:1/cb", clientName: "c" };
+  const code: OAuthAnyClientConfig = { serverUrl: MCP, redirectUri: "http://127.0.0.1:1/cb", clientName: "c" };
   const states: OAuthState[] = [];
   for (const [config, first] of [
     [cfg({ clientId: "svc", clientSecret: SECRET }), start],
@@ -256,4 +256,13 @@ test("SEP-1046 Security Considerations (client credential protection): a refused
   assert.deepEqual(Object.keys(run.state.credentials), [AS], "pre-registered credentials are the user's to fix: not forgotten");
   const status = play(createOAuthState(cfg({ clientId: "svc", clientSecret: SECRET })), start, serve(asMeta, { status: 400, body: { error: "unsupported_grant_type" } }));
   assert.equal(failure(status), "the client_credentials token request was refused (unsupported_grant_type)");
+});
+
+test("design card (the reducer never throws): clientCredentials given as null (untyped JavaScript) is no client credentials config: the authorization code flow runs, or says what it lacks", () => {
+  const code = { serverUrl: MCP, redirectUri: "http://127.0.0.1:1/cb", clientName: "c", clientCredentials: null } as unknown as OAuthAnyClientConfig;
+  const pkce = { verifier: "v".repeat(43), challenge: "c".repeat(43) };
+  assert.doesNotThrow(() => stepOAuth(createOAuthState(code), { ...start, pkce, state: "st" }));
+  const bare = { serverUrl: MCP, clientCredentials: null } as unknown as OAuthAnyClientConfig;
+  const out = stepOAuth(createOAuthState(bare), start).outputs;
+  assert.ok(out.some((o) => o.type === "failed"), JSON.stringify(out));
 });

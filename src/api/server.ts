@@ -419,7 +419,10 @@ export class McpServerCore {
     const entry = make(config, reader);
     this.served |= entry.complete === undefined ? RESOURCES : RESOURCES | COMPLETIONS;
     // Templates with a `list` are counted: resources/list asks them only while there are any.
-    return this.registered(this.templates, uriTemplate, RESOURCES, make, entry, config, reader, (e, n) => void (e.list !== undefined && (this.listers += n)));
+    return this.registered(this.templates, uriTemplate, RESOURCES, make, entry, config, reader, (e, n) => {
+      if (e.list !== undefined) this.listers += n;
+      if (n > 0 && e.complete !== undefined) this.completes();
+    });
   }
 
   /**
@@ -435,7 +438,14 @@ export class McpServerCore {
     const make = (c: PromptConfig, g: PromptGetter, previous?: PromptEntry) => promptEntry(previous === undefined ? this.prompts : NONE, this.versions, this.seqOf(previous), name, c, g);
     const entry = make(config as PromptConfig, getter);
     this.served |= entry.complete === undefined ? PROMPTS : PROMPTS | COMPLETIONS;
-    return this.registered(this.prompts, name, PROMPTS, make, entry, config as PromptConfig, getter);
+    return this.registered(this.prompts, name, PROMPTS, make, entry, config as PromptConfig, getter, (e, n) => void (n > 0 && e.complete !== undefined && this.completes()));
+  }
+
+  /** An entry with `complete` came in (registered, or updated to have one): `completions` is declared from now on. */
+  private completes(): void {
+    if ((this.served & COMPLETIONS) !== 0) return;
+    this.served |= COMPLETIONS;
+    this.listChanged(CAPABILITIES);
   }
 
   /** The sequence numbers of a new entry: the next one, or, for an update, its predecessor's (it keeps its place in the lists, where it replaces it). */

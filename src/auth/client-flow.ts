@@ -95,7 +95,10 @@ export interface OAuthClientCredentialsConfig extends OAuthConfigCommon {
 }
 
 /** How the client identifies itself: for a user ({@link OAuthAuthorizationCodeConfig}) or as itself ({@link OAuthClientCredentialsConfig}). */
-export type OAuthClientConfig = OAuthAuthorizationCodeConfig | OAuthClientCredentialsConfig;
+export type OAuthAnyClientConfig = OAuthAuthorizationCodeConfig | OAuthClientCredentialsConfig;
+
+/** The authorization code grant's configuration (a client acting for a user), the one this type named before client credentials. */
+export type OAuthClientConfig = OAuthAuthorizationCodeConfig;
 
 /** Client credentials, keyed by the issuer that issued them (Authorization Server Binding). */
 export interface OAuthCredentials {
@@ -177,7 +180,7 @@ type Phase = "idle" | "resource-metadata" | "server-metadata" | "registering" | 
 /** The flow's whole state: plain JSON, so it can be saved and restored (it holds credentials and tokens: keep it as secret as they are). */
 export interface OAuthState {
   /** The client configuration the flow was created with. */
-  config: OAuthClientConfig;
+  config: OAuthAnyClientConfig;
   /** Where the flow is: discovery, registration, authorization, signing a client assertion, token exchange or refresh, or done. */
   phase: Phase;
   /** The `requestId` the next `http` output gets. */
@@ -220,7 +223,7 @@ export interface OAuthStep {
 }
 
 /** A fresh flow for `config`. Credentials from an earlier run may be passed in. */
-export function createOAuthState(config: OAuthClientConfig, saved?: { credentials?: Record<string, OAuthCredentials>; tokens?: OAuthTokens; serverMetadata?: AuthorizationServerMetadata }): OAuthState {
+export function createOAuthState(config: OAuthAnyClientConfig, saved?: { credentials?: Record<string, OAuthCredentials>; tokens?: OAuthTokens; serverMetadata?: AuthorizationServerMetadata }): OAuthState {
   // What was saved is read, not trusted: a file edited, corrupted or saved for another
   // server. Tokens that could not go in a header, or were issued for another resource
   // (draft Token Handling: MUST NOT send tokens other than ones issued for this server),
@@ -253,7 +256,7 @@ export function createOAuthState(config: OAuthClientConfig, saved?: { credential
 const optionalString = (v: unknown): boolean => v === undefined || typeof v === "string";
 
 /** The grant `config` is for. */
-const grantOf = (config: OAuthClientConfig) => (config.clientCredentials !== undefined ? "client_credentials" : "authorization_code");
+const grantOf = (config: OAuthAnyClientConfig) => (config.clientCredentials != null ? "client_credentials" : "authorization_code");
 
 /**
  * The authorization code configuration. Only that grant's steps (registration, the
@@ -262,7 +265,7 @@ const grantOf = (config: OAuthClientConfig) => (config.clientCredentials !== und
 const codeConfig = (state: OAuthState): OAuthAuthorizationCodeConfig => state.config as OAuthAuthorizationCodeConfig;
 
 /** The credentials registered out of band: the client credentials client's, or the authorization code client's pre-registered ones. */
-const preRegisteredClient = (config: OAuthClientConfig) => config.clientCredentials ?? config.preRegistered;
+const preRegisteredClient = (config: OAuthAnyClientConfig) => config.clientCredentials ?? config.preRegistered;
 
 /** Saved tokens fit to send to `serverUrl`, or undefined. */
 function usableTokens(t: OAuthTokens | undefined, serverUrl: string): OAuthTokens | undefined {
@@ -332,8 +335,8 @@ function request(state: OAuthState, phase: Phase, req: Omit<OAuthHttpRequest, "r
 const getJson = (url: string) => ({ url, method: "GET" as const, headers: { accept: "application/json" } });
 
 /** Why `config` cannot be used for an authorization, if it cannot. */
-function configProblem(config: OAuthClientConfig): string | undefined {
-  if (config.clientCredentials !== undefined) return clientCredentialsConfigProblem(config.clientCredentials);
+function configProblem(config: OAuthAnyClientConfig): string | undefined {
+  if (config.clientCredentials != null) return clientCredentialsConfigProblem(config.clientCredentials);
   // draft security-considerations, Communication Security.
   if (!isHttpsOrLoopback(config.redirectUri)) return `the redirect URI ${config.redirectUri} is neither https nor on a loopback host (redirect URIs MUST be localhost or use HTTPS)`;
   // client-registration, Client ID Metadata Documents. A bad URL is a configuration error to
@@ -549,7 +552,7 @@ function chooseAuthMethod(meta: AuthorizationServerMetadata, hasSecret: boolean)
   return order.find((m) => supported.includes(m)) ?? (hasSecret ? "client_secret_basic" : "none");
 }
 
-function preRegisteredCredentials(pre: NonNullable<OAuthClientConfig["preRegistered"]>, meta: AuthorizationServerMetadata): OAuthCredentials {
+function preRegisteredCredentials(pre: NonNullable<OAuthAnyClientConfig["preRegistered"]>, meta: AuthorizationServerMetadata): OAuthCredentials {
   const hasSecret = pre.clientSecret !== undefined;
   return { clientId: pre.clientId, ...(hasSecret ? { clientSecret: pre.clientSecret } : {}), authMethod: pre.authMethod ?? chooseAuthMethod(meta, hasSecret), via: "pre-registered" };
 }
@@ -557,7 +560,7 @@ function preRegisteredCredentials(pre: NonNullable<OAuthClientConfig["preRegiste
 function withServer(state: OAuthState, meta: AuthorizationServerMetadata): OAuthStep {
   const issuer = meta.issuer;
   const next: OAuthState = { ...state, serverMetadata: meta };
-  if (state.config.clientCredentials !== undefined) return requestClientCredentials(next, state.config.clientCredentials, meta);
+  if (state.config.clientCredentials != null) return requestClientCredentials(next, state.config.clientCredentials, meta);
   const config = codeConfig(state);
   const pre = config.preRegistered;
   // client-registration priority: pre-registered, then CIMD, then DCR.

@@ -15,7 +15,7 @@ import {
   operationSucceeded,
   stepOAuth,
   type OAuthAuthorizationCodeConfig,
-  type OAuthClientConfig,
+  type OAuthAnyClientConfig,
   type OAuthClientCredentialsConfig,
   type OAuthCredentials,
   type OAuthInput,
@@ -100,7 +100,10 @@ export interface OAuthFetchClientCredentialsOptions extends OAuthClientCredentia
 }
 
 /** The options of {@link oauthFetch}: the client configuration, for either grant, and the effects the flow needs. */
-export type OAuthFetchOptions = OAuthFetchAuthorizationCodeOptions | OAuthFetchClientCredentialsOptions;
+export type OAuthFetchAnyOptions = OAuthFetchAuthorizationCodeOptions | OAuthFetchClientCredentialsOptions;
+
+/** {@link oauthFetch}'s options for the authorization code grant, the ones this type named before client credentials. */
+export type OAuthFetchOptions = OAuthFetchAuthorizationCodeOptions;
 
 /** A `fetch` that sends the bearer token; a 401 refreshes or authorizes and a 403 `insufficient_scope` steps up, each followed by a retry (see the module doc). */
 export interface OAuthFetch {
@@ -141,14 +144,14 @@ export function followAuthorizationRedirect(fetchImpl: Fetch = (i, init) => glob
 }
 
 /** The flow's configuration: the options without the private key, which stays with the adapter (the state is saved and inspected; the key never is). */
-function flowConfig(options: OAuthFetchOptions): OAuthClientConfig {
-  if (options.clientCredentials === undefined) return options;
+function flowConfig(options: OAuthFetchAnyOptions): OAuthAnyClientConfig {
+  if (options.clientCredentials == null) return options;
   const { privateKey: _key, ...clientCredentials } = options.clientCredentials;
   return { ...options, clientCredentials };
 }
 
 /** Builds an OAuth-aware `fetch` for one MCP server. */
-export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
+export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
   const base: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
   const serverOrigin = new URL(options.serverUrl).origin;
@@ -237,7 +240,7 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
   /** A fresh authorization: new PKCE pair and `state` (the randomness the reducer is given); the client credentials grant needs neither. */
   const runAuthorization = async (challenge: string | null) =>
     drive(
-      options.clientCredentials !== undefined
+      options.clientCredentials != null
         ? { type: "authorize", now: now(), challenge }
         : { type: "authorize", now: now(), challenge, pkce: await createPkce(), state: base64url(crypto.getRandomValues(new Uint8Array(16))) },
     );
@@ -286,7 +289,7 @@ export function oauthFetch(options: OAuthFetchOptions): OAuthFetch {
     const expired = state.tokens?.expiresAt !== undefined && state.tokens.expiresAt <= now() ? state.tokens : undefined;
     if (expired?.refreshToken) {
       fresh = await refreshOrAuthorize(null, expired.accessToken).catch((): Fresh => "no");
-    } else if (expired && options.clientCredentials !== undefined) {
+    } else if (expired && options.clientCredentials != null) {
       // Client credentials: a new token costs one token request and no user, so the expired
       // one is not sent to be refused first. A failure here fails the call, as after a 401.
       if (await exclusive(() => !replaced(expired.accessToken), () => runAuthorization(null))) fresh = "authorized";

@@ -93,6 +93,11 @@ export function registration<C extends object, H, E>(place: Place<E>, make: (con
     },
     update(changes: { config?: Partial<C> | undefined; handler?: H | undefined }): void {
       live("update");
+      // The SDK's update takes the fields themselves ({ description, callback, enabled }):
+      // read as ours they would change nothing, silently.
+      const stray = Object.keys(changes ?? {}).filter((k) => k !== "config" && k !== "handler");
+      if (stray.length > 0) throw new TypeError(`update takes { config, handler } (got ${stray.join(", ")}): update({ config: { description }, handler }), and disable() / enable() for enabled`);
+      if (changes.config === undefined && changes.handler === undefined) return;
       const nextConfig = { ...config, ...changes.config } as C;
       const nextHandler = changes.handler ?? handler;
       const next = make(nextConfig, nextHandler, current);
