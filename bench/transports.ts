@@ -13,8 +13,9 @@
  * and 10): ours at least 0.8× the floor's speed (time ratio ≤ 1.25) and at least 2× the
  * SDKs', sequential and 64 in flight.
  *
- * Groups: stdio legacy and modern; HTTP legacy with JSON and with SSE answers, and HTTP
- * modern (2026-07-28, no session). A modern answer is one JSON body unless the handler
+ * Groups: stdio legacy and modern; HTTP legacy with JSON and with SSE answers, HTTP legacy
+ * served statelessly (a kernel per POST, JSON answers), and HTTP modern (2026-07-28, no
+ * session). A modern answer is one JSON body unless the handler
  * sends something before it (the server commits to a stream only then, or after its
  * `modernStreamAfterMs`): the workload's tool sends nothing, so the modern group is JSON.
  */
@@ -29,7 +30,7 @@ import { httpClientTransport } from "../src/transports/http-client.js";
 import { serveNode } from "../src/transports/http-node.js";
 import { ourHttpPeer, ourHttpServer, ourStdioPeer } from "./peers/ours.js";
 import { ourServer } from "./peers/ours-tools.js";
-import { sdk1HttpPeer, sdk1HttpServer, sdk1StdioPeer } from "./peers/sdk1.js";
+import { sdk1HttpPeer, sdk1HttpServer, sdk1StatelessHttpServer, sdk1StdioPeer } from "./peers/sdk1.js";
 import { sdk2HttpPeer, sdk2HttpServer, sdk2StdioPeer } from "./peers/sdk2.js";
 import { ARGS, floorRequest, floorResult, HOLD, TOOL, type Era, type HttpServerHandle, type Peer } from "./peers/workload.js";
 import { LABEL } from "./vs-sdk.js";
@@ -178,6 +179,18 @@ function httpRows(k: number): TimedRow<Live>[] {
           "SDK 2.x createMcpHandler serves 2025-era clients through its stateless legacy fallback (a server per request); it picks JSON or SSE itself"),
       );
     }
+  }
+  // Stateless 2025-era serving (serverless, edge): a kernel (ours) or a server and transport
+  // (SDK 1.x) per POST; SDK 2.x serves the 2025 era this way already (its row above).
+  {
+    const group = `http legacy stateless json ${load}`;
+    const floor = `${group}: floor raw node:http echo`;
+    const ours = `${group}: ours`;
+    rows.push(
+      row(floor, k, () => served(rawHttpServer(), rawHttpPeer)),
+      row(ours, k, () => served(ourHttpServer(true, true), ourHttpPeer), { baseline: floor, max: 1.25 }),
+      row(`${group}: ${LABEL.sdk1}`, k, () => served(sdk1StatelessHttpServer(true), sdk1HttpPeer), { baseline: ours, min: 2 }),
+    );
   }
   const group = `http modern json ${load}`;
   const floor = `${group}: floor raw node:http echo`;

@@ -44,11 +44,12 @@ export function ourStdioPeer(script: string, era: Era): Promise<Peer> {
   return client(spawnStdioServer(process.execPath, [script], { stderr: "inherit" }), era);
 }
 
-/** Our Streamable HTTP server (legacy era; one JSON body per answer or an SSE stream). */
-export async function ourHttpServer(json: boolean): Promise<HttpServerHandle> {
+/** Our Streamable HTTP server (legacy era; one JSON body per answer or an SSE stream; `stateless`: no sessions, a kernel per POST). */
+export async function ourHttpServer(json: boolean, stateless = false): Promise<HttpServerHandle> {
   const server = ourServer();
   const handler = createHttpHandler({
     path: "/mcp",
+    stateless,
     enableJsonResponse: json,
     sessionIdleMs: 0,
     createSession: server.httpSession(),

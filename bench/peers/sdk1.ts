@@ -71,6 +71,32 @@ export async function sdk1HttpServer(json: boolean): Promise<HttpServerHandle> {
   };
 }
 
+/**
+ * The SDK 1.x Streamable HTTP server without sessions, as its docs show for stateless
+ * deployments: a server and a transport per POST (`sessionIdGenerator: undefined`), closed
+ * when the response is.
+ */
+export async function sdk1StatelessHttpServer(json: boolean): Promise<HttpServerHandle> {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== "POST") return void res.writeHead(405, { Allow: "POST" }).end();
+    const server = sdk1Server();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
+    res.on("close", () => void (transport.close(), server.close()));
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+  const http = createServer((req, res) => void handle(req, res).catch(() => res.writeHead(500).end()));
+  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+  const port = (http.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise((r) => http.close(r));
+    },
+  };
+}
+
 /** The SDK 1.x client over Streamable HTTP. */
 export function sdk1HttpPeer(url: string): Promise<Peer> {
   return client(new StreamableHTTPClientTransport(new URL(url)));
