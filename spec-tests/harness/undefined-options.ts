@@ -103,6 +103,7 @@ export const HANDLER_NONE: AllUndefined<Omit<HttpHandlerOptions, "createSession"
   enableJsonResponse: undefined,
   legacy: undefined,
   stateless: undefined,
+  httpSse: undefined,
   sessionIdGenerator: undefined,
   maxSessions: undefined,
   eventStore: undefined,

@@ -175,11 +175,17 @@ export class SseReader {
 
   /** The next event (priming events included, data ""), or undefined at end of stream. */
   async next(): Promise<{ id: string; data: string } | undefined> {
+    const e = await this.nextEvent();
+    return e === undefined ? undefined : { id: e.id, data: e.data };
+  }
+
+  /** The next event with its type (`message` unless the stream named another), or undefined at end of stream. */
+  async nextEvent(): Promise<{ event: string; id: string; data: string } | undefined> {
     for (;;) {
       const o = this.queue.shift();
       if (o !== undefined) {
         if (o.type === "retry") this.retries.push(o.ms);
-        else if (o.type === "event") return { id: o.id, data: o.data };
+        else if (o.type === "event") return { event: o.event, id: o.id, data: o.data };
         continue;
       }
       if (this.ended) return undefined;

@@ -84,6 +84,7 @@ import { contextOf, createSessionTable } from "./http/session-table.js";
 import { exchange, partlyInvalid, type ExchangeContext } from "./http/legacy-exchange.js";
 import { Drain, drainMsOf } from "./http/drain.js";
 import { serveStateless, statelessVersion, type StatelessContext } from "./http/stateless.js";
+import { createHttpSseSessions, type HttpSseOptions, type HttpSseSessions } from "./http/http-sse-server.js";
 import { emptyReply, FAST_ENTRY, RequestView, sseReply, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** What the session factory is told. */
@@ -185,6 +186,14 @@ export interface HttpHandlerOptions {
    * the POSTs in progress. The SDK's `sessionIdGenerator: undefined`. Default false.
    */
   stateless?: boolean | undefined;
+  /**
+   * Also serve the deprecated HTTP+SSE transport (2024-11-05) for older clients, at these
+   * paths of the same origin (`{ path: "/sse", messagesPath: "/messages" }`): a GET of
+   * `path` opens a session and its stream, whose first event names the POST endpoint
+   * (`http/http-sse-server.ts`). Its sessions count under `maxSessions` with the others,
+   * and end with their stream. Default: not served (404).
+   */
+  httpSse?: HttpSseOptions | undefined;
   /** Session ids: visible ASCII, unguessable. Default: 128 bits from `crypto.getRandomValues`, as hex. */
   sessionIdGenerator?: (() => string) | undefined;
   /** Most sessions at once; an `initialize` past it gets 503. Default 1000. */
@@ -354,10 +363,12 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     listens,
     settled,
   };
-  const { sessions, newSession, admit, sessionOf } = createSessionTable({ options, clock, retryMs, maxQueuedBytes, sseKeepAliveMs, diagnose, settled });
+  const { sessions, newSession, admit, sessionOf } = createSessionTable({ options, clock, retryMs, maxQueuedBytes, sseKeepAliveMs, diagnose, settled, otherSessions: () => oldSse?.sessions.size ?? 0 });
   const exchanges: ExchangeContext = { jsonMode, admit };
   const stateless = options.stateless === true;
   const statelessContext: StatelessContext = { exchanges, newSession, diagnose };
+  const oldSse: HttpSseSessions | undefined =
+    options.httpSse === undefined ? undefined : createHttpSseSessions({ options, httpSse: options.httpSse, clock, maxBodyBytes, maxQueuedBytes, sseKeepAliveMs, otherSessions: () => sessions.size, settled });
 
   // -------------------------------------------------------------------------------------
   // Methods
@@ -479,7 +490,14 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   /** Serves one request, from either entry. Never rejects. */
   async function core(req: HttpRequestView): Promise<Response | HttpReply> {
     try {
-      const answer = options.path !== undefined && req.url().pathname !== options.path ? httpError(404, ErrorCode.InvalidRequest, "not an MCP endpoint") : await guarded(req, guards, options.legacy === false || stateless ? "POST" : ALLOW, route);
+      const pathname = req.url().pathname;
+      const old = oldSse?.endpointOf(pathname);
+      const answer =
+        old !== undefined
+          ? await guarded(req, guards, old === "stream" ? "GET" : "POST", (r) => oldSse!.serve(r, old, drain !== undefined))
+          : options.path !== undefined && pathname !== options.path
+            ? httpError(404, ErrorCode.InvalidRequest, "not an MCP endpoint")
+            : await guarded(req, guards, options.legacy === false || stateless ? "POST" : ALLOW, route);
       // What the handler refuses (a bad Origin or Host, a full server, an unknown session…)
       // is the embedder's to see too, not only the client's.
       if (answer.status >= 400 && options.onDiagnostic !== undefined) reportRefusal(req, answer);
@@ -533,8 +551,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   // The node:http bridge's way in: the same core, without Fetch objects (see http-view.ts).
   const fast: FastEntry = core;
   Object.defineProperty(handler, FAST_ENTRY, { value: fast });
-  Object.defineProperty(handler, "sessionCount", { get: () => sessions.size });
-  handler.session = (id) => (id === undefined ? undefined : sessions.get(id)?.endpoint);
+  Object.defineProperty(handler, "sessionCount", { get: () => sessions.size + (oldSse?.sessions.size ?? 0) });
+  handler.session = (id) => (id === undefined ? undefined : (sessions.get(id)?.endpoint ?? oldSse?.sessions.get(id)?.endpoint));
   handler.closeConnections = (id) => {
     if (id !== undefined) return sessions.get(id)?.disconnectAll() ?? 0;
     let n = 0;
@@ -543,7 +561,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   };
   handler.terminate = (id, reason = "session terminated by the server") => {
     const s = sessions.get(id);
-    if (s === undefined) return false;
+    if (s === undefined) return oldSse?.terminate(id, reason) ?? false;
     s.terminate(reason);
     return true;
   };
@@ -552,6 +570,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     if (drain === undefined) {
       drain = new Drain(clock, stillRunning, () => {
         for (const s of [...sessions.values()]) ending(() => s.terminate("server closed"));
+        for (const id of [...(oldSse?.sessions.keys() ?? [])]) ending(() => oldSse!.terminate(id, "server closed"));
         for (const r of [...live]) ending(() => r.shutdown("server closed"));
       });
       // A listen never finishes by itself: it gets its completion result now, so its client
@@ -568,7 +587,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
    * instance) rather than meeting 503s for the rest of the drain.
    */
   function stillRunning(): number {
-    let n = live.size - listens.size;
+    // The old transport's sessions end with their stream, which a drain leaves to finish.
+    let n = live.size - listens.size + (oldSse?.running() ?? 0);
     for (const s of [...sessions.values()]) {
       if (s.running === 0) ending(() => s.terminate("server closing"));
       else n += s.running;

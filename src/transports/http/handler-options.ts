@@ -29,6 +29,7 @@ const OPTION_NAMES = /* @__PURE__ */ knownNames<HttpHandlerOptions>()([
   "enableJsonResponse",
   "legacy",
   "stateless",
+  "httpSse",
   "sessionIdGenerator",
   "maxSessions",
   "eventStore",
@@ -70,6 +71,7 @@ export function refuseMisreadOptions(options: HttpHandlerOptions): void {
   }
   // Stateless is how 2025-era clients are served; a modern-only handler serves none.
   if (options.stateless === true && options.legacy === false) throw new TypeError("createHttpHandler: stateless serves 2025-era clients without sessions, and legacy: false serves no 2025-era client: give one or the other");
+  refuseMisreadHttpSse(options);
   if (typeof options.createSession !== "function") throw new TypeError("createHttpHandler: createSession must be a function (server.httpSession() makes one)");
   const o = options as unknown as Record<string, unknown>;
   refuseMisreadNumbers("createHttpHandler", options, NUMERIC_OPTIONS);
@@ -79,4 +81,24 @@ export function refuseMisreadOptions(options: HttpHandlerOptions): void {
       throw new TypeError(`createHttpHandler: ${key} must be a list of strings or a predicate${key === "allowedHosts" ? " (or false)" : ""} (got ${JSON.stringify(v)})`);
     }
   }
+}
+
+const HTTP_SSE_NAMES = /* @__PURE__ */ knownNames<NonNullable<HttpHandlerOptions["httpSse"]>>()(["path", "messagesPath"]);
+
+/**
+ * `httpSse` (the deprecated HTTP+SSE transport beside the MCP endpoint): two distinct
+ * paths, neither the MCP endpoint's, on a handler that has sessions for the old clients.
+ */
+function refuseMisreadHttpSse(options: HttpHandlerOptions): void {
+  const o = options.httpSse as unknown;
+  if (o === undefined) return;
+  if (typeof o !== "object" || o === null) throw new TypeError('createHttpHandler: httpSse must be { path, messagesPath } (e.g. { path: "/sse", messagesPath: "/messages" })');
+  refuseMisspelledOptions("createHttpHandler httpSse", o, HTTP_SSE_NAMES);
+  const { path, messagesPath } = o as Record<string, unknown>;
+  for (const [key, value] of [["path", path], ["messagesPath", messagesPath]] as const) {
+    if (typeof value !== "string" || !value.startsWith("/") || /[?#\s]/.test(value)) throw new TypeError(`createHttpHandler: httpSse.${key} must be a path beginning with "/" (got ${JSON.stringify(value)})`);
+  }
+  if (path === messagesPath || path === options.path || messagesPath === options.path) throw new TypeError("createHttpHandler: httpSse.path, httpSse.messagesPath and path must be three different paths");
+  // The old transport's sessions live in this handler: its POSTs must reach the instance that holds the stream.
+  if (options.stateless === true || options.legacy === false) throw new TypeError("createHttpHandler: httpSse serves 2024-11-05 clients in sessions; it cannot be combined with stateless or legacy: false");
 }

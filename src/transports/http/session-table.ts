@@ -53,6 +53,8 @@ export interface SessionTableConfig {
   diagnose(code: string, message: string, sessionId?: string, detail?: unknown): void;
   /** A request was answered or cancelled, or a session ended with its requests. */
   settled(): void;
+  /** Sessions held elsewhere that `maxSessions` counts too (the HTTP+SSE transport's). */
+  otherSessions?(): number;
 }
 
 /** The live sessions of one handler, and what the handler does with them. */
@@ -109,7 +111,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
    * (no client names it) and its factory is told no session id, as for a modern request.
    */
   function newSession(req: HttpRequestView, body: Uint8Array, stateless = false): { session: HttpSession; setup: HttpSessionSetup } | Response {
-    if (sessions.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, stateless ? `too many requests in progress (maxSessions ${maxSessions})` : `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
+    if (sessions.size + (cfg.otherSessions?.() ?? 0) >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, stateless ? `too many requests in progress (maxSessions ${maxSessions})` : `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
     const id = stateless ? `stateless-${++statelessCount}` : generate();
     if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
       return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");

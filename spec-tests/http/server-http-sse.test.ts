@@ -1,0 +1,183 @@
+/**
+ * The deprecated HTTP+SSE transport served beside the MCP endpoint, for older clients
+ * (`createHttpHandler({ httpSse: { path, messagesPath } })`).
+ *
+ * Spec: 2024-11-05 `basic/transports` ("HTTP with SSE": "The server MUST provide two
+ * endpoints: an SSE endpoint, for clients to establish a connection and receive messages
+ * from the server; a regular HTTP POST endpoint for clients to send messages to the
+ * server"; "When a client connects, the server MUST send an endpoint event containing a URI
+ * for the client to use for sending messages"; "Server messages are sent as SSE message
+ * events, with the message content encoded as JSON in the event data"); 2025-11-25
+ * `basic/transports`, Backwards Compatibility (servers wanting to support older clients
+ * should keep hosting both endpoints of the old transport beside the new one) and
+ * Security Warning (Origin validation).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient } from "../../src/api/client.js";
+import { McpServer } from "../../src/api/server.js";
+import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
+import { httpClientTransport } from "../../src/transports/http-client.js";
+import { serveNode } from "../../src/transports/http-node.js";
+import { Client as Sdk1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { call, initializeMessage, makeHandler, open as openSession, SseReader, Tools, until } from "./helpers.js";
+
+const ORIGIN = "http://127.0.0.1";
+const HTTP_SSE = { path: "/sse", messagesPath: "/messages" };
+
+const withSse = (tools = new Tools(), more = {}) => makeHandler(tools, { path: "/mcp", httpSse: HTTP_SSE, ...more });
+
+/** Opens the old transport's stream; resolves with its reader and the POST URL the endpoint event named. */
+async function connectSse(handler: HttpHandler, headers: Record<string, string> = {}): Promise<{ sse: SseReader; messages: string; res: Response }> {
+  const res = await handler(new Request(`${ORIGIN}/sse`, { headers: { accept: "text/event-stream", ...headers } }));
+  assert.equal(res.status, 200);
+  const sse = new SseReader(res);
+  const first = await sse.nextEvent();
+  assert.equal(first?.event, "endpoint");
+  return { sse, messages: new URL(first!.data, `${ORIGIN}/sse`).href, res };
+}
+
+function postTo(handler: HttpHandler, url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return handler(new Request(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) }));
+}
+
+/** The next `message` event's JSON. */
+async function message(sse: SseReader): Promise<any> {
+  const e = await sse.nextEvent();
+  assert.equal(e?.event, "message");
+  return JSON.parse(e!.data);
+}
+
+test("2024-11-05 basic/transports HTTP with SSE: the SSE endpoint MUST send an endpoint event first; messages POSTed there are accepted (202) and answered as message events on the stream", async () => {
+  const { handler, tools } = withSse();
+  const { sse, messages } = await connectSse(handler);
+  assert.match(messages, /^http:\/\/127\.0\.0\.1\/messages\?sessionId=[0-9a-f]+$/);
+  assert.equal(handler.sessionCount, 1);
+  assert.equal((await postTo(handler, messages, initializeMessage("2024-11-05", 1))).status, 202);
+  const init = await message(sse);
+  assert.deepEqual([init.id, init.result.protocolVersion], [1, "2024-11-05"]);
+  assert.equal((await postTo(handler, messages, { jsonrpc: "2.0", method: "notifications/initialized" })).status, 202);
+  assert.equal((await postTo(handler, messages, call(2, "echo", { text: "old" }))).status, 202);
+  const answer = await message(sse);
+  assert.deepEqual([answer.id, answer.result.content[0].text], [2, "old"]);
+  assert.equal(tools.endpoints.length, 1);
+});
+
+test("2024-11-05 HTTP with SSE: the POST endpoint refuses what it cannot take, spec-shaped (400 without sessionId, 404 unknown, 415, 400 -32700), and the session serves on", async () => {
+  const { handler } = withSse();
+  const { sse, messages } = await connectSse(handler);
+  const without = await postTo(handler, `${ORIGIN}/messages`, initializeMessage());
+  assert.equal(without.status, 400);
+  assert.match((await without.json()).error.message, /sessionId/);
+  assert.equal((await postTo(handler, `${ORIGIN}/messages?sessionId=nope`, initializeMessage())).status, 404);
+  assert.equal((await postTo(handler, messages, initializeMessage(), { "content-type": "text/plain" })).status, 415);
+  const bad = await postTo(handler, messages, "{not json");
+  assert.equal(bad.status, 400);
+  assert.equal((await bad.json()).error.code, -32700);
+  assert.equal((await postTo(handler, messages, initializeMessage("2024-11-05", 1))).status, 202);
+  assert.equal((await message(sse)).id, 1);
+  const wrongMethod = await handler(new Request(`${ORIGIN}/sse`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+  assert.deepEqual([wrongMethod.status, wrongMethod.headers.get("allow")], [405, "GET"]);
+  const getMessages = await handler(new Request(messages));
+  assert.deepEqual([getMessages.status, getMessages.headers.get("allow")], [405, "POST"]);
+});
+
+test("2024-11-05 HTTP with SSE: the session ends with its stream (no resumption in the old transport): onClose runs, later POSTs get 404", async () => {
+  const { handler, tools } = withSse();
+  const { sse, messages } = await connectSse(handler);
+  await sse.cancel();
+  await until(() => tools.closed.length === 1);
+  assert.equal(handler.sessionCount, 0);
+  assert.equal((await postTo(handler, messages, initializeMessage())).status, 404);
+});
+
+test("2025-11-25 basic/transports Security Warning: the old endpoints validate Origin too (403), and a session is bound to the principal that opened it (404 for another's)", async () => {
+  const tools = new Tools();
+  const { handler } = withSse(tools, {
+    createSession: (await import("./helpers.js")).setupWith(tools, { principalOf: (req: Request) => req.headers.get("x-user") ?? undefined }),
+  });
+  const foreign = await handler(new Request(`${ORIGIN}/sse`, { headers: { accept: "text/event-stream", origin: "https://evil.example" } }));
+  assert.equal(foreign.status, 403);
+  const { sse, messages } = await connectSse(handler, { "x-user": "alice" });
+  assert.equal((await postTo(handler, messages, initializeMessage(), { "x-user": "bob" })).status, 404);
+  assert.equal((await postTo(handler, messages, initializeMessage("2024-11-05", 1), { "x-user": "alice" })).status, 202);
+  assert.equal((await message(sse)).id, 1);
+});
+
+test("maxSessions counts the old transport's sessions with the Streamable HTTP ones", async () => {
+  const { handler } = withSse(new Tools(), { maxSessions: 1 });
+  await openSession(handler);
+  const refused = await handler(new Request(`${ORIGIN}/sse`, { headers: { accept: "text/event-stream" } }));
+  assert.equal(refused.status, 503);
+});
+
+test("closing the handler ends the old transport's sessions: their streams end", async () => {
+  const { handler, tools } = withSse();
+  const { sse } = await connectSse(handler);
+  await handler.close();
+  assert.deepEqual(await sse.rest(), []);
+  assert.equal(tools.closed.length, 1);
+  assert.equal(handler.sessionCount, 0);
+});
+
+test("createHttpHandler: httpSse takes two paths of its own, and no stateless or modern-only handler", () => {
+  const createSession = () => ({ options: { role: "server" as const, info: { name: "s", version: "1" }, capabilities: {} } });
+  assert.throws(() => createHttpHandler({ createSession, httpSse: { path: "sse", messagesPath: "/m" } }), /httpSse.path must be a path beginning with "\/"/);
+  assert.throws(() => createHttpHandler({ createSession, path: "/mcp", httpSse: { path: "/mcp", messagesPath: "/m" } }), /three different paths/);
+  assert.throws(() => createHttpHandler({ createSession, httpSse: { path: "/sse", messagePath: "/m" } as never }), /did you mean "messagesPath"/);
+  assert.throws(() => createHttpHandler({ createSession, stateless: true, httpSse: HTTP_SSE }), /cannot be combined with stateless/);
+});
+
+test("interop: our client falling back to HTTP+SSE and the SDK 1.x SSEClientTransport, both against our server's old endpoints over node:http", { timeout: 30_000 }, async () => {
+  const server = new McpServer({ name: "old-and-new", version: "1.0.0" });
+  server.tool("echo", { inputSchema: { type: "object", properties: { x: { type: "string" } } } }, async (args, ctx) => {
+    await ctx.progress(1, 2);
+    return { content: [{ type: "text", text: `echo ${String(args.x)}` }] };
+  });
+  const handler = createHttpHandler({ path: "/mcp", httpSse: HTTP_SSE, createSession: server.httpSession() });
+  const node = await serveNode(handler, { port: 0, host: "127.0.0.1" });
+  try {
+    // Ours, given the old SSE URL: its initialize POST gets 405 there, so it GETs it and carries on over HTTP+SSE.
+    const ours = new McpClient({ name: "ours", version: "1" });
+    await ours.connect(httpClientTransport(`${node.url}/sse`));
+    const progress: number[] = [];
+    assert.equal(((await ours.callTool("echo", { x: "ours" }, { onProgress: (p) => progress.push(p.progress) })).content[0] as { text: string }).text, "echo ours");
+    assert.deepEqual(progress, [1]);
+    await ours.close();
+    const sdk = new Sdk1Client({ name: "sdk1", version: "1" });
+    await sdk.connect(new SSEClientTransport(new URL(`${node.url}/sse`)));
+    assert.equal(((await sdk.callTool({ name: "echo", arguments: { x: "sdk" } })).content as { text: string }[])[0].text, "echo sdk");
+    await sdk.close();
+    await until(() => handler.sessionCount === 0);
+    // The Streamable HTTP endpoint serves on beside them.
+    const modern = new McpClient({ name: "new", version: "1" });
+    await modern.connect(httpClientTransport(`${node.url}/mcp`));
+    assert.equal(((await modern.callTool("echo", { x: "new" })).content[0] as { text: string }).text, "echo new");
+    await modern.close();
+  } finally {
+    await handler.close();
+    await node.close();
+  }
+});
+
+test("a draining handler lets the old transport's request in flight finish on its stream, refuses a new one (503), then ends the session", async () => {
+  const { handler, tools } = withSse();
+  const { sse, messages } = await connectSse(handler);
+  await postTo(handler, messages, initializeMessage("2024-11-05", 1));
+  await message(sse);
+  await postTo(handler, messages, { jsonrpc: "2.0", method: "notifications/initialized" });
+  await postTo(handler, messages, call(2, "wait"));
+  assert.equal((await message(sse)).method, "notifications/message");
+  const closed = handler.close({ drainMs: Infinity });
+  assert.equal((await postTo(handler, messages, call(3, "echo"))).status, 503);
+  tools.release();
+  const rest: any[] = [];
+  for (let m = await message(sse); ; m = await message(sse)) {
+    rest.push(m);
+    if (m.id === 2) break;
+  }
+  assert.equal(rest.at(-1).result.content[0].text, "waited");
+  await closed;
+  assert.equal(handler.sessionCount, 0);
+});

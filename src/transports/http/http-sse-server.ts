@@ -1,0 +1,207 @@
+/**
+ * The server side of the deprecated HTTP+SSE transport, for clients older than Streamable
+ * HTTP, served by the same handler beside its MCP endpoint (`createHttpHandler({ httpSse })`).
+ *
+ * Spec: 2024-11-05 `basic/transports` ("HTTP with SSE": the server MUST provide an SSE
+ * endpoint and a POST endpoint; on connection the server MUST send an `endpoint` event
+ * with the URI for the client to POST to; its messages are SSE `message` events whose
+ * data is the JSON); 2025-11-25 `basic/transports` (Backwards Compatibility: "Servers
+ * wanting to support older clients should: continue to host both the SSE and POST
+ * endpoints of the old transport, alongside the new MCP endpoint"; Security Warning: the
+ * same Origin and Host checks).
+ *
+ * Theory of operation. A GET of the SSE path opens a session: a kernel from the
+ * application's `createSession` (as a Streamable HTTP session's, told `era: "legacy"`),
+ * and the one stream that carries everything it sends, which opens with the `endpoint`
+ * event `<messagesPath>?sessionId=<id>` (a path on this origin, as the client resolves it
+ * against the stream's URL). A POST there is checked outside in (Content-Type 415, the
+ * session 400 without the parameter or 404 unknown, alike for another principal's, the
+ * body 413, the codec 400 with the JSON-RPC error), fed to the kernel, and accepted
+ * (202): the answers come on the stream. The old transport has no resumption, so the
+ * session ends when its stream does (the client went away, or fell past the queue bound),
+ * as well as when the kernel ends it or the handler closes. A session is bound to the
+ * principal of the GET that opened it, as a Streamable HTTP session is to its
+ * `initialize`'s.
+ */
+import { Endpoint } from "../../driver/endpoint.js";
+import type { Clock } from "../../driver/clock.js";
+import { decode, encode, tryEncode } from "../../jsonrpc/codec.js";
+import { ErrorCode } from "../../jsonrpc/errors.js";
+import type { JsonRpcMessage } from "../../jsonrpc/types.js";
+import { encodeSseEvent } from "../../framing/sse.js";
+import { acceptsBatches } from "../../session/session.js";
+import type { HttpHandlerOptions, HttpSessionSetup } from "../http-server.js";
+import { carrierOf, emptyReply, sseReply, type HttpReply, type HttpRequestView } from "../http-view.js";
+import { httpError, jsonResponse, RETRY_SOON } from "./body.js";
+import { SseConnection } from "./connection.js";
+import { accepts, H, isJsonContentType, isVisibleAscii, randomSessionId, SSE_TYPE } from "./headers.js";
+import { contextOf } from "./session-table.js";
+
+/** Where the old transport is served: its SSE endpoint and its POST endpoint, paths on the handler's origin. */
+export interface HttpSseOptions {
+  /** The SSE endpoint the client GETs (e.g. `/sse`). */
+  path: string;
+  /** The POST endpoint the `endpoint` event names (e.g. `/messages`). */
+  messagesPath: string;
+}
+
+/** What the old transport's sessions take from the handler. */
+export interface HttpSseConfig {
+  readonly options: HttpHandlerOptions;
+  readonly httpSse: HttpSseOptions;
+  readonly clock: Clock;
+  readonly maxBodyBytes: number;
+  readonly maxQueuedBytes: number;
+  readonly sseKeepAliveMs: number;
+  /** Sessions of the Streamable HTTP table too: `maxSessions` bounds both together. */
+  otherSessions(): number;
+  /** A request of a session was answered, or a session ended (a draining handler counts what is left). */
+  settled(): void;
+}
+
+/** One session of the old transport: its kernel, its stream, and who opened it. */
+interface SseSession {
+  readonly id: string;
+  readonly endpoint: Endpoint;
+  readonly conn: SseConnection;
+  readonly owner: { principal: string; of(request: Request): string | undefined } | undefined;
+  readonly setup: HttpSessionSetup;
+  closed: boolean;
+}
+
+/** The old transport's sessions of one handler, and its two endpoints. */
+export interface HttpSseSessions {
+  /** Live sessions, by id. */
+  readonly sessions: ReadonlyMap<string, { readonly endpoint: Endpoint }>;
+  /** Which of the two endpoints `pathname` is, if either. */
+  endpointOf(pathname: string): "stream" | "messages" | undefined;
+  /** Serves a request to one of them (past the handler's Host and Origin checks). `draining`: no new session or request starts. */
+  serve(req: HttpRequestView, which: "stream" | "messages", draining: boolean): Promise<Response | HttpReply>;
+  /** Requests not answered yet, over every session. */
+  running(): number;
+  /** Ends a session (false if there is none). */
+  terminate(id: string, reason: string): boolean;
+}
+
+const STREAM_ALLOW = { Allow: "GET" };
+const MESSAGES_ALLOW = { Allow: "POST" };
+
+/** The old transport's sessions. See the module comment. */
+export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
+  const { options, httpSse, clock } = cfg;
+  const sessions = new Map<string, SseSession>();
+  const maxSessions = options.maxSessions ?? 1000;
+  const generate = options.sessionIdGenerator ?? randomSessionId;
+
+  /** Ends a session, whatever ended it (its stream, its kernel, the handler): idempotent. */
+  function end(s: SseSession, reason: string): void {
+    if (s.closed) return;
+    s.closed = true;
+    if (sessions.get(s.id) === s) sessions.delete(s.id);
+    s.endpoint.closed(reason);
+    s.conn.close();
+    s.setup.onClose?.(reason);
+    cfg.settled();
+  }
+
+  /** A GET of the SSE endpoint: a new session, its stream opening with the `endpoint` event. */
+  function open(req: HttpRequestView, draining: boolean): Response | HttpReply {
+    if (req.method !== "GET") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported on the SSE endpoint of the HTTP+SSE transport`, { headers: STREAM_ALLOW });
+    const accept = req.header(H.accept);
+    if (accept !== null && !accepts(accept, SSE_TYPE)) return httpError(406, ErrorCode.InvalidRequest, `the client must accept ${SSE_TYPE}`);
+    if (draining) return httpError(503, ErrorCode.InvalidRequest, "the server is closing: it takes no new sessions", { headers: RETRY_SOON });
+    if (sessions.size + cfg.otherSessions() >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
+    const id = generate();
+    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
+    const setup = options.createSession(contextOf(req, id, "legacy"));
+    let principal: string | undefined;
+    try {
+      principal = setup.principalOf?.(req.toRequest());
+    } catch (e) {
+      setup.onClose?.("principalOf failed: the session was not opened");
+      throw e;
+    }
+    let session!: SseSession;
+    const conn = new SseConnection((_c, why) => end(session, `the SSE stream ended (${why})`), { clock, maxQueuedBytes: cfg.maxQueuedBytes, sseKeepAliveMs: cfg.sseKeepAliveMs });
+    const endpoint = new Endpoint(
+      setup.options,
+      {
+        send: (message) => deliver(session, message),
+        onRequest: setup.onRequest,
+        onNotification: setup.onNotification,
+        onEvent: setup.onEvent,
+        onError: setup.onError,
+        onClose: (reason) => end(session, reason),
+      },
+      clock,
+    );
+    session = { id, endpoint, conn, owner: typeof principal === "string" ? { principal, of: setup.principalOf! } : undefined, setup, closed: false };
+    sessions.set(id, session);
+    conn.write(eventText("endpoint", `${httpSse.messagesPath}?sessionId=${encodeURIComponent(id)}`));
+    setup.onOpen?.(endpoint, id);
+    return sseReply(conn);
+  }
+
+  /** What the kernel sends: a `message` event on the session's stream. */
+  function deliver(s: SseSession, message: JsonRpcMessage): void {
+    const encoded = tryEncode(message);
+    if (!encoded.ok) return s.endpoint.unsendable(message, encoded.reason);
+    s.conn.write(eventText("message", encoded.text));
+    if (!("method" in message)) cfg.settled();
+  }
+
+  /** A POST to the messages endpoint: fed to the session's kernel, answered 202. */
+  async function post(req: HttpRequestView, draining: boolean): Promise<Response | HttpReply> {
+    if (req.method !== "POST") return httpError(405, ErrorCode.InvalidRequest, `${req.method} is not supported on the POST endpoint of the HTTP+SSE transport`, { headers: MESSAGES_ALLOW });
+    if (!isJsonContentType(req.header(H.contentType))) return httpError(415, ErrorCode.InvalidRequest, "Content-Type must be application/json");
+    const sid = req.url().searchParams.get("sessionId");
+    if (sid === null) return httpError(400, ErrorCode.InvalidRequest, "the sessionId query parameter is required");
+    const s = sessions.get(sid);
+    // Another principal's session is answered as an unknown one: it cannot be told from a missing one.
+    if (s === undefined || s.closed || (s.owner !== undefined && s.owner.of(req.headRequest()) !== s.owner.principal)) return httpError(404, ErrorCode.InvalidRequest, "session not found");
+    const body = await req.readBody(Math.min(cfg.maxBodyBytes, s.endpoint.state.options.maxMessageBytes));
+    if (!body.ok) return httpError(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.reason);
+    if (s.closed) return httpError(404, ErrorCode.InvalidRequest, "session not found");
+    const state = s.endpoint.state;
+    const d = decode(body.bytes, { allowBatch: acceptsBatches(state), maxBytes: Math.min(cfg.maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
+    if (d.kind === "invalid") return jsonResponse(400, encode(d.reply));
+    // Draining: what finishes the requests in flight (answers to the server's own requests, cancellations) is taken; a new request is not.
+    const holdsRequest = d.kind === "request" || (d.kind === "batch" && d.items.some((i) => i.kind === "request"));
+    if (draining && holdsRequest) return httpError(503, ErrorCode.InvalidRequest, "the server is closing: it takes no new requests", { headers: RETRY_SOON });
+    if (d.kind !== "batch") s.endpoint.receive(d.message, undefined, carrierOf(req));
+    else {
+      // A 2025-03-26 batch (JSON-RPC 2.0 §6): each invalid member gets its error on the stream, the rest run.
+      const valid: unknown[] = [];
+      for (const item of d.items) {
+        if (item.kind === "invalid") s.conn.write(eventText("message", encode(item.reply)));
+        else if (item.kind !== "batch") valid.push(item.message);
+      }
+      if (valid.length > 0) s.endpoint.receive(valid, undefined, carrierOf(req));
+    }
+    return ACCEPTED;
+  }
+
+  return {
+    sessions,
+    endpointOf: (pathname) => (pathname === httpSse.path ? "stream" : pathname === httpSse.messagesPath ? "messages" : undefined),
+    serve: async (req, which, draining) => (which === "stream" ? open(req, draining) : post(req, draining)),
+    running() {
+      let n = 0;
+      for (const s of sessions.values()) n += Object.keys(s.endpoint.state.inbound).length;
+      return n;
+    },
+    terminate(id, reason) {
+      const s = sessions.get(id);
+      if (s === undefined) return false;
+      end(s, reason);
+      return true;
+    },
+  };
+}
+
+/** One event of the old transport: `endpoint` or `message`, its data one line (JSON text has no raw line break). */
+function eventText(event: string, data: string): string {
+  return (encodeSseEvent({ event, data }) as { text: string }).text;
+}
+
+const ACCEPTED: HttpReply = /* @__PURE__ */ emptyReply(202);
