@@ -46,6 +46,14 @@ test("serve: HTTP on 127.0.0.1 port 0 prints `listening on http://127.0.0.1:PORT
   const local = JSON.parse(unreachable.stderr()) as { code: number; message: string; local?: boolean };
   assert.deepEqual([local.code, local.local], [-32000, true], unreachable.stderr());
 
+  // Older clients: the deprecated HTTP+SSE transport at /sse, its stream opening with the endpoint event (2024-11-05 basic/transports).
+  const old = await fetch(url.replace(/\/mcp$/, "/sse"), { headers: { accept: "text/event-stream" } });
+  assert.equal(old.status, 200);
+  const reader = old.body!.getReader();
+  const { value } = await reader.read();
+  assert.match(new TextDecoder().decode(value), /^event: endpoint\ndata: \/messages\?sessionId=\w+\n\n/);
+  await reader.cancel();
+
   // The modern era on the same URL: a stateless server/discover POST (draft basic/versioning).
   const discover = await fetch(url, {
     method: "POST",

@@ -23,6 +23,8 @@ export function serverHttpHandler(server: McpServer, path = "/mcp", stateless = 
   return createHttpHandler({
     path,
     stateless,
+    // Older clients' transport beside it (2024-11-05 HTTP+SSE), where there are sessions to hold it.
+    ...(stateless ? {} : { httpSse: { path: "/sse", messagesPath: "/messages" } }),
     // Its setups carry the registry's tool schemas: Mcp-Param-* headers are checked against them.
     createSession: server.httpSession(),
   });

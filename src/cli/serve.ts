@@ -35,7 +35,8 @@ export const DRAIN_MS = 10_000;
 
 const USAGE = `usage: mcp-kernel serve [--port N] [--stateless] [--stdio]
 
-Runs the demo server (both protocol eras: 2024-11-05 to 2026-07-28).
+Runs the demo server (both protocol eras: 2024-11-05 to 2026-07-28); over HTTP also the
+deprecated HTTP+SSE transport for older clients, at /sse (unless --stateless).
   --port N      listen on http://127.0.0.1:N/mcp (default ${DEFAULT_PORT}; 0 picks a free port)
   --stateless   serve 2025-era clients over HTTP without sessions (each POST on its own)
   --stdio       serve standard input and output instead of HTTP
