@@ -51,7 +51,7 @@ test("serve: HTTP on 127.0.0.1 port 0 prints `listening on http://127.0.0.1:PORT
   assert.equal(old.status, 200);
   const reader = old.body!.getReader();
   const { value } = await reader.read();
-  assert.match(new TextDecoder().decode(value), /^event: endpoint\ndata: \/messages\?sessionId=\w+\n\n/);
+  assert.match(new TextDecoder().decode(value), /^event: endpoint\ndata: messages\?sessionId=\w+\n\n/);
   await reader.cancel();
 
   // The modern era on the same URL: a stateless server/discover POST (draft basic/versioning).

@@ -181,3 +181,107 @@ test("a draining handler lets the old transport's request in flight finish on it
   await closed;
   assert.equal(handler.sessionCount, 0);
 });
+
+/** An initialized old-transport session, the client declaring sampling. */
+async function initialized(handler: HttpHandler): Promise<{ sse: SseReader; messages: string }> {
+  const c = await connectSse(handler);
+  await postTo(handler, c.messages, initializeMessage("2024-11-05", 1));
+  await message(c.sse);
+  await postTo(handler, c.messages, { jsonrpc: "2.0", method: "notifications/initialized" });
+  return c;
+}
+
+test("the endpoint event names the POST endpoint relative to the SSE endpoint, so a proxy serving the handler under a prefix keeps the POSTs under it", async () => {
+  const { handler } = withSse();
+  const { messages } = await connectSse(handler);
+  assert.match(messages, /\/messages\?sessionId=/);
+  const first = await (await handler(new Request(`${ORIGIN}/sse`, { headers: { accept: "text/event-stream" } }))).body!.getReader().read();
+  assert.match(new TextDecoder().decode(first.value), /^event: endpoint\ndata: messages\?sessionId=\w+\n\n/);
+  // A proxy that serves the handler under /api: our client falls back through it and stays under it.
+  const seen: string[] = [];
+  const proxied = (input: string, init: RequestInit) => {
+    const url = new URL(input);
+    seen.push(`${init.method ?? "GET"} ${url.pathname}`);
+    if (!url.pathname.startsWith("/api/")) return Promise.resolve(new Response("not proxied", { status: 404 }));
+    return handler(new Request(`${ORIGIN}${url.pathname.slice(4)}${url.search}`, init));
+  };
+  const client = new McpClient({ name: "c", version: "1" });
+  await client.connect(httpClientTransport(`${ORIGIN}/api/sse`, { fetch: proxied }));
+  assert.ok(seen.every((line) => / \/api\//.test(line)), seen.join("; "));
+  await client.close();
+});
+
+test("a draining handler hears a cancelled request of the old transport (it gets no answer) and ends with it; idle sessions end at once", async () => {
+  const { handler, tools } = withSse();
+  const busy = await initialized(handler);
+  const idle = await initialized(handler);
+  await postTo(handler, busy.messages, call(2, "wait"));
+  await message(busy.sse);
+  let done = false;
+  const closed = handler.close({ drainMs: Infinity }).then(() => (done = true));
+  assert.deepEqual(await idle.sse.rest(), [], "the idle session's stream ended");
+  await postTo(handler, busy.messages, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } });
+  await closed;
+  assert.equal(done, true);
+  assert.equal(tools.closed.length, 2);
+});
+
+test("a session of the old transport that ends answers its running requests -32000 on the stream (as a Streamable HTTP session's)", async () => {
+  const { handler } = withSse();
+  const { sse, messages } = await initialized(handler);
+  await postTo(handler, messages, call(2, "wait"));
+  await message(sse);
+  await handler.close();
+  const [last] = (await sse.rest()).map((e) => JSON.parse(e.data));
+  assert.deepEqual([last.id, last.error.code], [2, -32000]);
+});
+
+test("a malformed answer to the server's request over the old transport fails that request at once (400 to the POST), not at its timeout", { timeout: 10_000 }, async () => {
+  const { handler } = withSse();
+  const { sse, messages } = await initialized(handler);
+  await postTo(handler, messages, call(2, "sample"));
+  const ask = await message(sse);
+  assert.equal(ask.method, "sampling/createMessage");
+  const bad = await postTo(handler, messages, { jsonrpc: "2.0", id: ask.id, result: "not an object", error: { code: 1, message: "both" } });
+  assert.equal(bad.status, 400);
+  const answer = await message(sse);
+  assert.equal(answer.id, 2);
+  assert.match(answer.error.message, /malformed/);
+});
+
+test("application hooks that throw: onOpen gets the GET a 500 and leaves no session; onClose is reported (handler-error), not thrown into the stream's end", async () => {
+  const tools = new Tools();
+  const diagnostics: string[] = [];
+  const { setupWith } = await import("./helpers.js");
+  const opening = withSse(tools, { createSession: setupWith(tools, { onOpen: () => { throw new Error("onOpen bug"); } }), onDiagnostic: (d: { code: string }) => diagnostics.push(d.code) }).handler;
+  const refused = await opening(new Request(`${ORIGIN}/sse`, { headers: { accept: "text/event-stream" } }));
+  assert.equal(refused.status, 500);
+  assert.equal(opening.sessionCount, 0);
+  const closing = withSse(tools, { createSession: setupWith(tools, { onClose: () => { throw new Error("onClose bug"); } }), onDiagnostic: (d: { code: string }) => diagnostics.push(d.code) }).handler;
+  const { sse } = await connectSse(closing);
+  await sse.cancel();
+  await until(() => closing.sessionCount === 0);
+  assert.ok(diagnostics.includes("handler-error"), diagnostics.join());
+});
+
+test("createHttpHandler: httpSse paths are spelled as a request's URL spells them; a session id is one session's, of either kind", async () => {
+  const createSession = () => ({ options: { role: "server" as const, info: { name: "s", version: "1" }, capabilities: {} } });
+  assert.throws(() => createHttpHandler({ createSession, httpSse: { path: "/sse", messagesPath: "/méssages" } }), /as a URL spells it/);
+  assert.throws(() => createHttpHandler({ createSession, httpSse: { path: "/a/../sse", messagesPath: "/m" } }), /as a URL spells it/);
+  const { handler } = withSse(new Tools(), { sessionIdGenerator: () => "same" });
+  await connectSse(handler);
+  const init = await handler(new Request(`${ORIGIN}/mcp`, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json" }, body: JSON.stringify(initializeMessage()) }));
+  assert.equal(init.status, 500);
+});
+
+test("relativeReference: the POST endpoint as seen from the SSE endpoint's directory", async () => {
+  const { relativeReference } = await import("../../src/transports/http/http-sse-server.js");
+  assert.equal(relativeReference("/sse", "/messages"), "messages");
+  assert.equal(relativeReference("/api/sse", "/api/messages"), "messages");
+  assert.equal(relativeReference("/sse/stream", "/messages"), "../messages");
+  assert.equal(relativeReference("/a/b/sse", "/a/c/m"), "../c/m");
+  assert.equal(relativeReference("/sse", "/x:y"), "./x:y", "not read as a scheme");
+  for (const [from, to] of [["/sse/stream", "/messages"], ["/a/b/sse", "/a/c/m"], ["/p/sse", "/p/q/r"]]) {
+    assert.equal(new URL(relativeReference(from, to), `http://h/prefix${from}`).pathname, `/prefix${to}`);
+  }
+});

@@ -74,6 +74,7 @@ const FORWARDERS = [
   "src/tasks/records.ts: type: \"diagnostic\", code",
   "src/tasks/records.ts: diagnose(out: TaskOutput[]",
   "src/transports/http-server.ts: diagnose(code",
+  "src/transports/http/http-sse-server.ts: diagnose(code: string",
   "src/transports/http/modern-request.ts: diagnose(code: string",
   "src/transports/http/server-session.ts: diagnose(code: string",
   "src/transports/http/session-table.ts: diagnose(code",

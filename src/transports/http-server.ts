@@ -363,12 +363,21 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     listens,
     settled,
   };
-  const { sessions, newSession, admit, sessionOf } = createSessionTable({ options, clock, retryMs, maxQueuedBytes, sseKeepAliveMs, diagnose, settled, otherSessions: () => oldSse?.sessions.size ?? 0 });
+  const { sessions, newSession, admit, sessionOf } = createSessionTable({
+    options,
+    clock,
+    retryMs,
+    maxQueuedBytes,
+    sseKeepAliveMs,
+    diagnose,
+    settled,
+    others: { get size() { return oldSse?.sessions.size ?? 0; }, has: (id: string) => oldSse?.sessions.has(id) ?? false },
+  });
   const exchanges: ExchangeContext = { jsonMode, admit };
   const stateless = options.stateless === true;
   const statelessContext: StatelessContext = { exchanges, newSession, diagnose };
   const oldSse: HttpSseSessions | undefined =
-    options.httpSse === undefined ? undefined : createHttpSseSessions({ options, httpSse: options.httpSse, clock, maxBodyBytes, maxQueuedBytes, sseKeepAliveMs, otherSessions: () => sessions.size, settled });
+    options.httpSse === undefined ? undefined : createHttpSseSessions({ options, httpSse: options.httpSse, clock, maxBodyBytes, maxQueuedBytes, sseKeepAliveMs, others: sessions, settled, diagnose });
 
   // -------------------------------------------------------------------------------------
   // Methods
@@ -587,7 +596,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
    * instance) rather than meeting 503s for the rest of the drain.
    */
   function stillRunning(): number {
-    // The old transport's sessions end with their stream, which a drain leaves to finish.
+    // The old transport's idle sessions end now, as idle sessions do below (their clients
+    // connect again elsewhere); the others end with their stream, or at the drain's end.
+    oldSse?.endIdle("server closing");
     let n = live.size - listens.size + (oldSse?.running() ?? 0);
     for (const s of [...sessions.values()]) {
       if (s.running === 0) ending(() => s.terminate("server closing"));

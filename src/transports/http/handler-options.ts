@@ -96,7 +96,10 @@ function refuseMisreadHttpSse(options: HttpHandlerOptions): void {
   refuseMisspelledOptions("createHttpHandler httpSse", o, HTTP_SSE_NAMES);
   const { path, messagesPath } = o as Record<string, unknown>;
   for (const [key, value] of [["path", path], ["messagesPath", messagesPath]] as const) {
-    if (typeof value !== "string" || !value.startsWith("/") || /[?#\s]/.test(value)) throw new TypeError(`createHttpHandler: httpSse.${key} must be a path beginning with "/" (got ${JSON.stringify(value)})`);
+    // As a request's URL would name it (percent-encoded, dot segments resolved), or it never matches one.
+    if (typeof value !== "string" || !value.startsWith("/") || new URL(value, "http://h").pathname !== value) {
+      throw new TypeError(`createHttpHandler: httpSse.${key} must be a path beginning with "/", as a URL spells it (percent-encoded, no dot segments, query or fragment; got ${JSON.stringify(value)})`);
+    }
   }
   if (path === messagesPath || path === options.path || messagesPath === options.path) throw new TypeError("createHttpHandler: httpSse.path, httpSse.messagesPath and path must be three different paths");
   // The old transport's sessions live in this handler: its POSTs must reach the instance that holds the stream.

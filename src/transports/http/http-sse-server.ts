@@ -25,8 +25,11 @@
  */
 import { Endpoint } from "../../driver/endpoint.js";
 import type { Clock } from "../../driver/clock.js";
-import { decode, encode, tryEncode } from "../../jsonrpc/codec.js";
-import { ErrorCode } from "../../jsonrpc/errors.js";
+import { decode, encode, invalidUtf8StandIn, tryEncode } from "../../jsonrpc/codec.js";
+import { ErrorCode, rpcError } from "../../jsonrpc/errors.js";
+import { decodeUtf8 } from "../../jsonrpc/safe-json.js";
+import { lineExcerpts } from "../../framing/ndjson.js";
+import { errorText } from "../error-text.js";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import { acceptsBatches } from "../../session/session.js";
@@ -53,10 +56,18 @@ export interface HttpSseConfig {
   readonly maxBodyBytes: number;
   readonly maxQueuedBytes: number;
   readonly sseKeepAliveMs: number;
-  /** Sessions of the Streamable HTTP table too: `maxSessions` bounds both together. */
-  otherSessions(): number;
-  /** A request of a session was answered, or a session ended (a draining handler counts what is left). */
+  /** The Streamable HTTP sessions: `maxSessions` bounds both kinds together, and an id names one session of either. */
+  readonly others: ReadonlySessionIds;
+  /** A request of a session was answered or cancelled, or a session ended (a draining handler counts what is left). */
   settled(): void;
+  /** The handler's diagnostics (an application hook that threw). */
+  diagnose(code: string, message: string, sessionId?: string): void;
+}
+
+/** The sessions of another table, as far as this one needs them. */
+export interface ReadonlySessionIds {
+  readonly size: number;
+  has(id: string): boolean;
 }
 
 /** One session of the old transport: its kernel, its stream, and who opened it. */
@@ -67,6 +78,8 @@ interface SseSession {
   readonly owner: { principal: string; of(request: Request): string | undefined } | undefined;
   readonly setup: HttpSessionSetup;
   closed: boolean;
+  /** Set while a body the handler answers itself (malformed) is fed: the kernel's reply to it is not sent again. */
+  refusing: boolean;
 }
 
 /** The old transport's sessions of one handler, and its two endpoints. */
@@ -81,6 +94,8 @@ export interface HttpSseSessions {
   running(): number;
   /** Ends a session (false if there is none). */
   terminate(id: string, reason: string): boolean;
+  /** Ends each session with no request running (a draining handler: their clients go elsewhere). */
+  endIdle(reason: string): void;
 }
 
 const STREAM_ALLOW = { Allow: "GET" };
@@ -92,15 +107,30 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
   const sessions = new Map<string, SseSession>();
   const maxSessions = options.maxSessions ?? 1000;
   const generate = options.sessionIdGenerator ?? randomSessionId;
+  // Relative to the SSE endpoint, as the client resolves it against the stream's URL: a
+  // proxy that serves the handler under a prefix (`/api/sse`) keeps its POSTs under it too.
+  const messagesRef = relativeReference(httpSse.path, httpSse.messagesPath);
 
-  /** Ends a session, whatever ended it (its stream, its kernel, the handler): idempotent. */
+  /**
+   * Ends a session, whatever ended it (its stream, its kernel, the handler): idempotent. Its
+   * requests still running are answered `-32000` on the stream, if it is still open (as a
+   * Streamable HTTP session's are), and an `onClose` that throws is reported, not thrown into
+   * the socket's close event (a client that disconnects would take the process down).
+   */
   function end(s: SseSession, reason: string): void {
     if (s.closed) return;
     s.closed = true;
     if (sessions.get(s.id) === s) sessions.delete(s.id);
+    for (const request of Object.values(s.endpoint.state.inbound)) {
+      s.conn.write(eventText("message", JSON.stringify({ jsonrpc: "2.0", id: request.id, error: rpcError(ErrorCode.ConnectionClosed, `session terminated: ${reason}`) })));
+    }
     s.endpoint.closed(reason);
     s.conn.close();
-    s.setup.onClose?.(reason);
+    try {
+      s.setup.onClose?.(reason);
+    } catch (e) {
+      cfg.diagnose("handler-error", `onClose threw: ${errorText(e)}`, s.id);
+    }
     cfg.settled();
   }
 
@@ -110,9 +140,9 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
     const accept = req.header(H.accept);
     if (accept !== null && !accepts(accept, SSE_TYPE)) return httpError(406, ErrorCode.InvalidRequest, `the client must accept ${SSE_TYPE}`);
     if (draining) return httpError(503, ErrorCode.InvalidRequest, "the server is closing: it takes no new sessions", { headers: RETRY_SOON });
-    if (sessions.size + cfg.otherSessions() >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
+    if (sessions.size + cfg.others.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
     const id = generate();
-    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
+    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id) || cfg.others.has(id)) return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
     const setup = options.createSession(contextOf(req, id, "legacy"));
     let principal: string | undefined;
     try {
@@ -129,21 +159,33 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
         send: (message) => deliver(session, message),
         onRequest: setup.onRequest,
         onNotification: setup.onNotification,
-        onEvent: setup.onEvent,
+        onEvent: (e) => {
+          // A cancelled request gets no answer: a drain counting what is left must hear of it.
+          if (e.type === "cancelled") cfg.settled();
+          setup.onEvent?.(e);
+        },
         onError: setup.onError,
         onClose: (reason) => end(session, reason),
       },
       clock,
     );
-    session = { id, endpoint, conn, owner: typeof principal === "string" ? { principal, of: setup.principalOf! } : undefined, setup, closed: false };
+    session = { id, endpoint, conn, owner: typeof principal === "string" ? { principal, of: setup.principalOf! } : undefined, setup, closed: false, refusing: false };
     sessions.set(id, session);
-    conn.write(eventText("endpoint", `${httpSse.messagesPath}?sessionId=${encodeURIComponent(id)}`));
-    setup.onOpen?.(endpoint, id);
+    conn.write(eventText("endpoint", `${messagesRef}?sessionId=${encodeURIComponent(id)}`));
+    try {
+      setup.onOpen?.(endpoint, id);
+    } catch (e) {
+      // No one will read the stream of a 500: the session, its timers and its place go now.
+      end(session, "onOpen failed: the session was not opened");
+      throw e;
+    }
     return sseReply(conn);
   }
 
   /** What the kernel sends: a `message` event on the session's stream. */
   function deliver(s: SseSession, message: JsonRpcMessage): void {
+    // The kernel's reply to a body the handler refused is in the 400 already.
+    if (s.refusing && !("method" in message)) return;
     const encoded = tryEncode(message);
     if (!encoded.ok) return s.endpoint.unsendable(message, encoded.reason);
     s.conn.write(eventText("message", encoded.text));
@@ -164,7 +206,11 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
     if (s.closed) return httpError(404, ErrorCode.InvalidRequest, "session not found");
     const state = s.endpoint.state;
     const d = decode(body.bytes, { allowBatch: acceptsBatches(state), maxBytes: Math.min(cfg.maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
-    if (d.kind === "invalid") return jsonResponse(400, encode(d.reply));
+    if (d.kind === "invalid") {
+      // A malformed answer to one of the server's requests fails that request now, not at its timeout.
+      if (d.answers != null) refuse(s, decodeUtf8(body.bytes) ?? standIn(body.bytes));
+      return jsonResponse(400, encode(d.reply));
+    }
     // Draining: what finishes the requests in flight (answers to the server's own requests, cancellations) is taken; a new request is not.
     const holdsRequest = d.kind === "request" || (d.kind === "batch" && d.items.some((i) => i.kind === "request"));
     if (draining && holdsRequest) return httpError(503, ErrorCode.InvalidRequest, "the server is closing: it takes no new requests", { headers: RETRY_SOON });
@@ -172,13 +218,30 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
     else {
       // A 2025-03-26 batch (JSON-RPC 2.0 §6): each invalid member gets its error on the stream, the rest run.
       const valid: unknown[] = [];
-      for (const item of d.items) {
-        if (item.kind === "invalid") s.conn.write(eventText("message", encode(item.reply)));
-        else if (item.kind !== "batch") valid.push(item.message);
-      }
+      const malformedAnswers: number[] = [];
+      d.items.forEach((item, i) => {
+        if (item.kind !== "invalid") valid.push((item as { message: unknown }).message);
+        else if (item.answers != null) malformedAnswers.push(i);
+        else s.conn.write(eventText("message", encode(item.reply)));
+      });
       if (valid.length > 0) s.endpoint.receive(valid, undefined, carrierOf(req));
+      // The decoded batch keeps no invalid member's value: the body is parsed again for them.
+      if (malformedAnswers.length > 0) {
+        const members = JSON.parse(decodeUtf8(body.bytes)!) as unknown[];
+        for (const i of malformedAnswers) refuse(s, members[i]);
+      }
     }
     return ACCEPTED;
+  }
+
+  /** Feeds a body the handler answers itself, so the server's requests its responses name fail now. */
+  function refuse(s: SseSession, value: unknown): void {
+    s.refusing = true;
+    try {
+      s.endpoint.receive(value);
+    } finally {
+      s.refusing = false;
+    }
   }
 
   return {
@@ -196,7 +259,30 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
       end(s, reason);
       return true;
     },
+    endIdle(reason) {
+      for (const s of [...sessions.values()]) if (Object.keys(s.endpoint.state.inbound).length === 0) end(s, reason);
+    },
   };
+}
+
+/**
+ * The reference from the SSE endpoint `from` to `to`, relative (`messages`, `../messages`),
+ * so that it resolves under whatever prefix the client reached `from` by.
+ */
+export function relativeReference(from: string, to: string): string {
+  const base = from.split("/").slice(0, -1);
+  const target = to.split("/");
+  let common = 0;
+  while (common < base.length && common < target.length - 1 && base[common] === target[common]) common++;
+  const ref = "../".repeat(base.length - common) + target.slice(common).join("/");
+  // A first segment with ":" would read as a scheme; an empty one as the base itself.
+  return ref === "" || /^[^/]*:/.test(ref) ? `./${ref}` : ref;
+}
+
+/** The stand-in the stdio channel feeds for a line that is not UTF-8, naming what it answers. */
+function standIn(bytes: Uint8Array): string {
+  const { head, tail } = lineExcerpts(bytes);
+  return invalidUtf8StandIn(head, tail);
 }
 
 /** One event of the old transport: `endpoint` or `message`, its data one line (JSON text has no raw line break). */

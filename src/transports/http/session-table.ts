@@ -34,6 +34,8 @@ import { httpError, overSessionLimits, RETRY_SOON } from "./body.js";
 import { EventStore } from "./event-log.js";
 import { H, isVisibleAscii, randomSessionId } from "./headers.js";
 import { HttpSession, type SessionConfig } from "./server-session.js";
+import type { ReadonlySessionIds } from "./http-sse-server.js";
+import { errorText } from "../error-text.js";
 
 /**
  * `MCP-Session-Id` (`H.sessionId`) as a reply header field: lower case, as `Headers` writes
@@ -53,8 +55,8 @@ export interface SessionTableConfig {
   diagnose(code: string, message: string, sessionId?: string, detail?: unknown): void;
   /** A request was answered or cancelled, or a session ended with its requests. */
   settled(): void;
-  /** Sessions held elsewhere that `maxSessions` counts too (the HTTP+SSE transport's). */
-  otherSessions?(): number;
+  /** Sessions held elsewhere (the HTTP+SSE transport's): `maxSessions` counts them too, and an id names one session of either kind. */
+  others?: ReadonlySessionIds | undefined;
 }
 
 /** The live sessions of one handler, and what the handler does with them. */
@@ -98,7 +100,12 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
         if (sessions.get(session.id) === session) sessions.delete(session.id);
         if (session.idleTimer !== undefined) clock.cancel(session.idleTimer);
         session.idleTimer = undefined;
-        setup.onClose?.(reason);
+        // Reported, not thrown into whatever ended the session (a timer, a socket's close event).
+        try {
+          setup.onClose?.(reason);
+        } catch (e) {
+          diagnose("handler-error", `onClose threw: ${errorText(e)}`, stateless ? undefined : sessionId);
+        }
         settled();
       },
       settled,
@@ -111,9 +118,9 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
    * (no client names it) and its factory is told no session id, as for a modern request.
    */
   function newSession(req: HttpRequestView, body: Uint8Array, stateless = false): { session: HttpSession; setup: HttpSessionSetup } | Response {
-    if (sessions.size + (cfg.otherSessions?.() ?? 0) >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, stateless ? `too many requests in progress (maxSessions ${maxSessions})` : `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
+    if (sessions.size + (cfg.others?.size ?? 0) >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, stateless ? `too many requests in progress (maxSessions ${maxSessions})` : `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
     const id = stateless ? `stateless-${++statelessCount}` : generate();
-    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id)) {
+    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id) || cfg.others?.has(id) === true) {
       return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
     }
     const setup = options.createSession(contextOf(req, stateless ? "" : id, "legacy"));
