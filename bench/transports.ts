@@ -20,7 +20,6 @@
  * `modernStreamAfterMs`): the workload's tool sends nothing, so the modern group is JSON.
  */
 import { spawn } from "node:child_process";
-import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { Row, TimedRow } from "./async-harness.js";
 import { McpClient } from "../src/api/client.js";
@@ -28,6 +27,7 @@ import { MODERN_VERSIONS } from "../src/model/versions.js";
 import { createHttpHandler } from "../src/transports/http-server.js";
 import { httpClientTransport } from "../src/transports/http-client.js";
 import { serveNode } from "../src/transports/http-node.js";
+import { listenLocal } from "./peers/listen.js";
 import { ourHttpPeer, ourHttpServer, ourStdioPeer } from "./peers/ours.js";
 import { ourServer } from "./peers/ours-tools.js";
 import { sdk1HttpPeer, sdk1HttpServer, sdk1StatelessHttpServer, sdk1StdioPeer } from "./peers/sdk1.js";
@@ -68,8 +68,8 @@ export async function rawStdioPeer(era: Era = "legacy"): Promise<Peer> {
 }
 
 /** The HTTP floor's server: parse the body, answer the workload's result. */
-export async function rawHttpServer(): Promise<HttpServerHandle> {
-  const http = createServer((req, res) => {
+export function rawHttpServer(): Promise<HttpServerHandle> {
+  return listenLocal((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -77,14 +77,6 @@ export async function rawHttpServer(): Promise<HttpServerHandle> {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: floorResult(msg) }));
     });
   });
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise((r) => http.close(r));
-    },
-  };
 }
 
 /** The HTTP floor's client: one `fetch` POST per request. */

@@ -5,13 +5,14 @@
  * (one per session) with `StreamableHTTPClientTransport`. Legacy era only (1.x has no other).
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { listenLocal } from "./listen.js";
 import { sdk1Server } from "./sdk1-tools.js";
 import { ARGS, Gate, HOLD, TOOL, type HttpServerHandle, type Peer } from "./workload.js";
 
@@ -58,17 +59,12 @@ export async function sdk1HttpServer(json: boolean): Promise<HttpServerHandle> {
     await sdk1Server().connect(transport);
     await transport.handleRequest(req, res);
   };
-  const http = createServer((req, res) => void handle(req, res).catch(() => res.writeHead(500).end()));
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-  const port = (http.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: async () => {
+  return listenLocal(
+    (req, res) => void handle(req, res).catch(() => res.writeHead(500).end()),
+    async () => {
       for (const t of sessions.values()) await t.close();
-      http.closeAllConnections();
-      await new Promise((r) => http.close(r));
     },
-  };
+  );
 }
 
 /**
@@ -85,16 +81,7 @@ export async function sdk1StatelessHttpServer(json: boolean): Promise<HttpServer
     await server.connect(transport);
     await transport.handleRequest(req, res);
   };
-  const http = createServer((req, res) => void handle(req, res).catch(() => res.writeHead(500).end()));
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-  const port = (http.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise((r) => http.close(r));
-    },
-  };
+  return listenLocal((req, res) => void handle(req, res).catch(() => res.writeHead(500).end()));
 }
 
 /** The SDK 1.x client over Streamable HTTP. */

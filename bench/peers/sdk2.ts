@@ -6,11 +6,11 @@
  * `createMcpHandler` (modern per-request HTTP with the legacy stateless fallback) behind
  * our node:http bridge, the same bridge our own handler uses.
  */
-import { createServer } from "node:http";
 import { InMemoryTransport, createMcpHandler } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { listenLocal } from "./listen.js";
 import { toNodeListener } from "../../src/transports/http-node.js";
 import { sdk2Server } from "./sdk2-tools.js";
 import { ARGS, Gate, HOLD, TOOL, type Era, type HttpServerHandle, type Peer } from "./workload.js";
@@ -55,16 +55,7 @@ export function sdk2StdioPeer(script: string, era: Era): Promise<Peer> {
 /** `createMcpHandler` on 127.0.0.1 (it answers with JSON or SSE as the request asks). */
 export async function sdk2HttpServer(): Promise<HttpServerHandle> {
   const handler = createMcpHandler(() => sdk2Server());
-  const http = createServer(toNodeListener((req) => handler.fetch(req)));
-  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-  const port = (http.address() as { port: number }).port;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise((r) => http.close(r));
-    },
-  };
+  return listenLocal(toNodeListener((req) => handler.fetch(req)));
 }
 
 /** The SDK 2.x client over Streamable HTTP. */

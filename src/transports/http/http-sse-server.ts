@@ -38,7 +38,7 @@ import { carrierOf, emptyReply, sseReply, type HttpReply, type HttpRequestView }
 import { httpError, jsonResponse, RETRY_SOON } from "./body.js";
 import { SseConnection } from "./connection.js";
 import { accepts, H, isJsonContentType, isVisibleAscii, randomSessionId, SSE_TYPE } from "./headers.js";
-import { contextOf } from "./session-table.js";
+import { contextOf, principalOf } from "./session-table.js";
 
 /** Where the old transport is served: its SSE endpoint and its POST endpoint, paths on the handler's origin. */
 export interface HttpSseOptions {
@@ -144,13 +144,7 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
     const id = generate();
     if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id) || cfg.others.has(id)) return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
     const setup = options.createSession(contextOf(req, id, "legacy"));
-    let principal: string | undefined;
-    try {
-      principal = setup.principalOf?.(req.toRequest());
-    } catch (e) {
-      setup.onClose?.("principalOf failed: the session was not opened");
-      throw e;
-    }
+    const principal = principalOf(setup, req);
     let session!: SseSession;
     const conn = new SseConnection((_c, why) => end(session, `the SSE stream ended (${why})`), { clock, maxQueuedBytes: cfg.maxQueuedBytes, sseKeepAliveMs: cfg.sseKeepAliveMs });
     const endpoint = new Endpoint(

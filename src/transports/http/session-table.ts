@@ -134,14 +134,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
       return refused;
     }
     const session = new HttpSession(id, configFor(id, setup, stateless));
-    let principal: string | undefined;
-    try {
-      principal = setup.principalOf?.(req.toRequest());
-    } catch (e) {
-      // The factory has run: the application hears that its session ends before it opened.
-      setup.onClose?.("principalOf failed: the session was not opened");
-      throw e;
-    }
+    const principal = principalOf(setup, req);
     if (typeof principal === "string") session.owner = { principal, of: setup.principalOf! };
     session.endpoint = new Endpoint(
       stateless ? statelessOptions(setup.options, typeof principal === "string") : setup.options,
@@ -249,6 +242,17 @@ function statelessOptions(options: SessionOptions, identified: boolean): Session
     caps.tasks = rest;
   }
   return { ...options, capabilities: caps as JsonObject, keepAliveMs: 0 };
+}
+
+/** Who the request opening a session speaks for (`setup.principalOf`); one that throws closes the session the factory made, then is rethrown. */
+export function principalOf(setup: HttpSessionSetup, req: HttpRequestView): string | undefined {
+  try {
+    return setup.principalOf?.(req.toRequest());
+  } catch (e) {
+    // The factory has run: the application hears that its session ends before it opened.
+    setup.onClose?.("principalOf failed: the session was not opened");
+    throw e;
+  }
 }
 
 /** The factory's context; the `Request` is made only if the application reads it (and stays a plain, writable property to it). */
