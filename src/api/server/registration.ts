@@ -17,8 +17,7 @@
  * throws if the name is taken, as registering it again would. `update` makes the entry
  * anew from the configuration merged key by key with the changes, in the place of the old
  * one in list order, so a mistake throws and leaves the registration as it was. Once
- * removed, the
- * handle does nothing more: `enable` and `update` throw.
+ * removed, the handle does nothing more: `enable` and `update` throw.
  */
 
 /** How a registration's entry goes in and out of its registry. */
@@ -91,15 +90,16 @@ export function registration<C extends object, H, E>(place: Place<E>, make: (con
       state = "enabled";
       place.changed();
     },
-    update(changes: { config?: Partial<C> | undefined; handler?: H | undefined }): void {
+    update(changes: { config?: Partial<C> | undefined; handler?: H | undefined } = {}): void {
       live("update");
       // The SDK's update takes the fields themselves ({ description, callback, enabled }):
       // read as ours they would change nothing, silently.
-      const stray = Object.keys(changes ?? {}).filter((k) => k !== "config" && k !== "handler");
+      const given = changes ?? {};
+      const stray = Object.keys(given).filter((k) => k !== "config" && k !== "handler");
       if (stray.length > 0) throw new TypeError(`update takes { config, handler } (got ${stray.join(", ")}): update({ config: { description }, handler }), and disable() / enable() for enabled`);
-      if (changes.config === undefined && changes.handler === undefined) return;
-      const nextConfig = { ...config, ...changes.config } as C;
-      const nextHandler = changes.handler ?? handler;
+      if (given.config === undefined && given.handler === undefined) return;
+      const nextConfig = { ...config, ...given.config } as C;
+      const nextHandler = given.handler ?? handler;
       const next = make(nextConfig, nextHandler, current);
       if (state === "enabled") {
         place.replace(current, next);
