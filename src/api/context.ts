@@ -112,11 +112,12 @@ export class ServerContext {
   ) {}
 
   /**
-   * The `MCP-Session-Id` of the legacy Streamable HTTP session the request came on
-   * (2025-11-25 `basic/transports`, "Session Management"), as `McpServer.httpSession()`
-   * serves it: the id its client holds, to log, or to reach the session later with
-   * `handler.session(id)?.notify(…)`. Undefined over stdio, in memory (`McpServer.connect`)
-   * and for a modern (2026-07-28) request, which belongs to no session. Read-only.
+   * The id of the legacy HTTP session the request came on, as `McpServer.httpSession()`
+   * serves it: a Streamable HTTP session's `MCP-Session-Id` (2025-11-25 `basic/transports`,
+   * "Session Management"), an HTTP+SSE session's `sessionId`; the id its client holds, to
+   * log, or to reach the session later with `handler.session(id)?.notify(…)`. Undefined over
+   * stdio, in memory (`McpServer.connect`), for a modern (2026-07-28) request and for a
+   * stateless handler's POST, which belong to no session. Read-only.
    */
   get sessionId(): string | undefined {
     return this.origin?.session;
@@ -133,7 +134,7 @@ export class ServerContext {
   }
 
   /**
-   * The HTTP request that carried this request, on Streamable HTTP, while it is served
+   * The HTTP request that carried this request, over HTTP (Streamable HTTP, HTTP+SSE), while it is served
    * (a task's work: the one that created the task): its headers, and behind
    * `protectedResource` its token (`authInfo(ctx.httpRequest)`: scopes, client id, expiry,
    * as checked at the gate for this very request). Undefined over stdio and in memory, and

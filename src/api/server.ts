@@ -483,7 +483,6 @@ export class McpServerCore {
     return registration(place, make, entry, config, handler);
   }
 
-
   /**
    * Registers a completer for argument `argName` of prompt `name` (`ref/prompt`) or
    * variable `argName` of template `name` (`ref/resource`, `name` being the template). It
@@ -595,9 +594,10 @@ export class McpServerCore {
   }
 
   /**
-   * The `createSession` of `createHttpHandler` for this server: each legacy session (and
-   * each modern request) gets an endpoint that hears about this server's changes while it
-   * lives. Its tasks belong to the HTTP session id, and to the principal when
+   * The `createSession` of `createHttpHandler` for this server: each legacy session (of
+   * Streamable HTTP or HTTP+SSE), each stateless POST and each modern request gets an
+   * endpoint that hears about this server's changes while it lives. Its tasks belong to the
+   * HTTP session id (a stateless POST's to the principal, or to the anonymous owner), and to the principal when
    * `principalOf` names one (with authorization: `(req) => authInfo(req)?.token.subject`),
    * so another session or user can neither see nor touch them; the legacy session itself is
    * bound to that principal too (another user's requests naming it get 404, see
@@ -605,7 +605,7 @@ export class McpServerCore {
    * the `Mcp-Param-*` headers of the tool's `x-mcp-header` parameters checked against its
    * arguments (`toolInputSchema` of the setup, read from the registry at the call).
    * Tool, resource, prompt and completion handlers see the legacy session's id as
-   * `ctx.sessionId` (undefined for a modern request) and the principal as `ctx.principal`.
+   * `ctx.sessionId` (undefined for a modern request or a stateless POST) and the principal as `ctx.principal`.
    */
   httpSession(options: { principalOf?: ((request: Request) => string | undefined) | undefined } = {}): (ctx: HttpSessionContext) => HttpSessionSetup {
     return (ctx) => {
@@ -821,7 +821,6 @@ export class McpServerCore {
     return this.tasks!.request(method, params, rc, taskOwnerOf(rc.protocolVersion, session), taskEraOfRequest(rc.protocolVersion));
   }
 }
-
 
 /**
  * An MCP server: register tools, resources, prompts and completions, then connect it.

@@ -133,16 +133,21 @@ export function statelessOwner(): TaskOwner {
   let key: string | undefined;
   return {
     get requestor(): string {
-      return (key ??= randomSessionKey());
+      return (key ??= randomKey("requestor-"));
     },
   };
 }
 
 /** A random session key for a handler that was given no owner: tasks stay with the session that made them. */
 export function randomSessionKey(): string {
+  return randomKey("session-");
+}
+
+/** `prefix` and 96 random bits, as hex. */
+function randomKey(prefix: string): string {
   const b = new Uint8Array(12);
   crypto.getRandomValues(b);
-  let s = "session-";
+  let s = prefix;
   for (const x of b) s += (x < 16 ? "0" : "") + x.toString(16);
   return s;
 }

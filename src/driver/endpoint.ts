@@ -70,9 +70,10 @@ export interface RequestContext {
   /** Server: logs a message tied to this request; `meta` is the notification's `_meta` (a task's related-task key). */
   log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void;
   /**
-   * The HTTP request that carried this request, on Streamable HTTP, until it is answered
-   * (its headers; behind `protectedResource`, `authInfo(ctx.httpRequest)` is the token it
-   * came with, scopes and all). Undefined on other transports.
+   * The HTTP request that carried this request, over HTTP (the POST of Streamable HTTP or
+   * of HTTP+SSE), until it is answered (its headers; behind `protectedResource`,
+   * `authInfo(ctx.httpRequest)` is the token it came with, scopes and all). Undefined on
+   * other transports.
    */
   readonly httpRequest?: Request | undefined;
   /**

@@ -33,8 +33,9 @@ export interface TaskOwner {
    * Tells apart requestors that share an owner without a session to tell them apart (a
    * stateless HTTP handler's POSTs: the anonymous owner's many clients, or one principal's):
    * what they wait on (`tasks/result`, a task being created) is keyed by it with the request
-   * id, since two of them may use the same id at once. It decides nothing about which tasks
-   * they see, and is not stored with a task.
+   * id, since two of them may use the same id at once: the table knows their requests by
+   * that scoped id (a task's `requestId`, its waiters'). It decides nothing about which
+   * tasks they see, and the owner stored with a task leaves it out.
    */
   requestor?: string;
 }

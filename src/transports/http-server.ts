@@ -34,15 +34,19 @@
  * kernel's, run by an {@link Endpoint} built from the application's `createSession`
  * factory. Sessions are created by a POSTed `initialize` and kept only if the kernel
  * accepted it; they end by DELETE, by idle timeout, by a fatal kernel error, or by
- * {@link HttpHandler.terminate} (the table: `http/session-table.ts`). Time comes from a
+ * {@link HttpHandler.terminate} (the table: `http/session-table.ts`). With `stateless`,
+ * no session outlives its POST: each gets a kernel of its own (`http/stateless.ts`). With
+ * `httpSse`, the handler also serves the deprecated HTTP+SSE transport at its two paths,
+ * whose sessions a GET opens (`http/http-sse-server.ts`). Time comes from a
  * {@link Clock}, so tests drive polling and idle timeouts on virtual time.
  *
  * This file keeps the public types, {@link createHttpHandler} (option defaults, the order
  * of the checks, the POST, GET and DELETE handlers, the handler's operations) and the
  * refusals of a modern-only server. The rest is under `http/`: the option checks
  * (`handler-options.ts`), the request guards, the legacy session table, the legacy POST's
- * exchange, the modern request (`modern-request.ts`) and one session's streams
- * (`server-session.ts`).
+ * exchange, the stateless POST (`stateless.ts`), the HTTP+SSE transport
+ * (`http-sse-server.ts`), the modern request (`modern-request.ts`) and one session's
+ * streams (`server-session.ts`).
  *
  * Header choices the spec leaves open, and why:
  * - a `Host` outside `allowedHosts` gets 403, like a bad `Origin`: both checks are the
@@ -63,15 +67,13 @@ import { errorText } from "./error-text.js";
 import type { Endpoint, RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
 import type { Callback } from "../driver/listener.js";
-import { decode, encode, invalidUtf8StandIn, type Decoded } from "../jsonrpc/codec.js";
-import { lineExcerpts } from "../framing/ndjson.js";
-import { decodeUtf8 } from "../jsonrpc/safe-json.js";
+import { decode, encode, type Decoded } from "../jsonrpc/codec.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isModernVersion, MODERN_VERSIONS } from "../model/versions.js";
 import { acceptsBatches } from "../session/session.js";
 import type { SessionOptions, SessionOutput } from "../session/types.js";
-import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse, refusalReason, RETRY_SOON } from "./http/body.js";
+import { DEFAULT_MAX_BODY_BYTES, httpError, jsonResponse, refusalReason, refusedBodyText, RETRY_SOON } from "./http/body.js";
 import { parseEventId, type EventStoreLimits } from "./http/event-log.js";
 import { accepts, H, isJsonContentType, JSON_TYPE, SSE_TYPE, type AllowList } from "./http/headers.js";
 import type { HttpSession } from "./http/server-session.js";
@@ -89,9 +91,9 @@ import { emptyReply, FAST_ENTRY, RequestView, sseReply, toResponse, type FastEnt
 
 /** What the session factory is told. */
 export interface HttpSessionContext {
-  /** The id this session will have if `initialize` succeeds; `""` when there is no session: a modern request, or a 2025-era POST on a stateless handler. */
+  /** The id this session will have if `initialize` succeeds (an HTTP+SSE session's, from its GET); `""` when there is no session: a modern request, or a 2025-era POST on a stateless handler. */
   sessionId: string;
-  /** The HTTP request that carried `initialize`, or the modern request (headers for authentication, say). */
+  /** The HTTP request that opens the session (its `initialize`; an HTTP+SSE session's GET), or the request served without one (headers for authentication, say). */
   request: Request;
   /** `legacy`: a session for `initialize` (on a stateless handler: for one POST); `modern`: one stateless 2026-07-28 request, ended with its response. */
   era: "legacy" | "modern";
@@ -121,7 +123,7 @@ export interface HttpSessionSetup {
   onClose?: Callback<(reason: string) => void> | undefined;
   /**
    * Who a request speaks for (with `protectedResource`: `(req) => authInfo(req)?.token.subject`).
-   * A legacy session is bound to the principal of its `initialize`: a later POST, GET or
+   * A legacy session is bound to the principal of its `initialize` (an HTTP+SSE session: of its GET): a later POST, GET or
    * DELETE naming the session whose principal differs is answered 404 exactly as an
    * unknown session is (2025-11-25 Security Best Practices, "Session Hijacking": servers
    * MUST NOT use sessions for authentication and SHOULD bind session ids to user-specific
@@ -150,7 +152,7 @@ export interface HttpDiagnostic {
 export interface HttpHandlerOptions {
   /** Builds a session when a client initializes. May throw (the client gets 500). */
   createSession(ctx: HttpSessionContext): HttpSessionSetup;
-  /** Serve only this path (e.g. `/mcp`); other paths get 404. Default: every path. */
+  /** Serve only this path (e.g. `/mcp`); other paths get 404, but `httpSse`'s. Default: every path. */
   path?: string | undefined;
   /** Origins allowed to call (list or predicate). Default: http(s) on localhost, 127.0.0.1, [::1], any port. Requests without `Origin` are allowed. */
   allowedOrigins?: AllowList | undefined;
@@ -267,7 +269,7 @@ export interface HttpHandler {
   (req: Request): Promise<Response>;
   /** The endpoint of a live session; undefined for an id of none (or none at all: a `ctx.sessionId` of a modern request). */
   session(sessionId: string | undefined): Endpoint | undefined;
-  /** Live sessions. */
+  /** Live sessions, of both transports (on a stateless handler: its POSTs in progress). */
   readonly sessionCount: number;
   /** Server-side close of every live SSE connection (of one session, or all); streams stay resumable (SEP-1699). A session before 2025-11-25 keeps its POST streams (closed before their first event, they could not be resumed). Returns how many closed. */
   closeConnections(sessionId?: string): number;
@@ -363,7 +365,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     listens,
     settled,
   };
-  const { sessions, newSession, admit, sessionOf } = createSessionTable({
+  const { sessions, newSession, admit, sessionOf, freshId } = createSessionTable({
     options,
     clock,
     retryMs,
@@ -377,7 +379,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const stateless = options.stateless === true;
   const statelessContext: StatelessContext = { exchanges, newSession, diagnose };
   const oldSse: HttpSseSessions | undefined =
-    options.httpSse === undefined ? undefined : createHttpSseSessions({ options, httpSse: options.httpSse, clock, maxBodyBytes, maxQueuedBytes, sseKeepAliveMs, others: sessions, settled, diagnose });
+    options.httpSse === undefined ? undefined : createHttpSseSessions({ options, httpSse: options.httpSse, clock, maxBodyBytes, maxQueuedBytes, sseKeepAliveMs, freshId: () => freshId(), settled, diagnose });
 
   // -------------------------------------------------------------------------------------
   // Methods
@@ -418,14 +420,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       // A malformed answer to one of the session's requests (alone, or in a refused array)
       // fails that request now, not at its timeout; one that is not UTF-8 goes to the kernel
       // as the stdio channel's stand-in for such a line, which names what it answers.
-      if (session !== undefined && d.answers != null) {
-        const text = decodeUtf8(body.bytes);
-        if (text !== undefined) session.refused(text);
-        else {
-          const { head, tail } = lineExcerpts(body.bytes);
-          session.refused(invalidUtf8StandIn(head, tail));
-        }
-      }
+      if (session !== undefined && d.answers != null) session.refused(refusedBodyText(body.bytes));
       return jsonResponse(400, encode(d.reply));
     }
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
@@ -561,7 +556,12 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const fast: FastEntry = core;
   Object.defineProperty(handler, FAST_ENTRY, { value: fast });
   Object.defineProperty(handler, "sessionCount", { get: () => sessions.size + (oldSse?.sessions.size ?? 0) });
-  handler.session = (id) => (id === undefined ? undefined : (sessions.get(id)?.endpoint ?? oldSse?.sessions.get(id)?.endpoint));
+  // A stateless POST's key in the table names no session a client holds.
+  const named = (id: string): HttpSession | undefined => {
+    const s = sessions.get(id);
+    return s?.stateless === true ? undefined : s;
+  };
+  handler.session = (id) => (id === undefined ? undefined : (named(id)?.endpoint ?? oldSse?.sessions.get(id)?.endpoint));
   handler.closeConnections = (id) => {
     if (id !== undefined) return sessions.get(id)?.disconnectAll() ?? 0;
     let n = 0;
@@ -569,7 +569,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     return n;
   };
   handler.terminate = (id, reason = "session terminated by the server") => {
-    const s = sessions.get(id);
+    const s = named(id);
     if (s === undefined) return oldSse?.terminate(id, reason) ?? false;
     s.terminate(reason);
     return true;

@@ -15,7 +15,8 @@
  * has no `id` (the transport pages' "error response that has no id", the codec's wire
  * form of an id that could not be read) unless the caller has the request's id.
  */
-import { decode, DEFAULT_LIMITS, encode } from "../../jsonrpc/codec.js";
+import { decode, DEFAULT_LIMITS, encode, invalidUtf8StandIn } from "../../jsonrpc/codec.js";
+import { lineExcerpts } from "../../framing/ndjson.js";
 import { rpcError } from "../../jsonrpc/errors.js";
 import { decodeUtf8 } from "../../jsonrpc/safe-json.js";
 import type { JsonRpcErrorResponse, RequestId } from "../../jsonrpc/types.js";
@@ -213,4 +214,16 @@ export function jsonResponse(status: number, text: string, headers?: Record<stri
   const h = new Headers(headers);
   h.set("Content-Type", "application/json");
   return new Response(text, { status, headers: h });
+}
+
+/**
+ * A body the handler refused, as the kernel is to read it so the requests its malformed
+ * responses name fail now: its text, or, when it is not UTF-8, the stdio channel's
+ * stand-in for such a line, which names what it answers.
+ */
+export function refusedBodyText(bytes: Uint8Array): string {
+  const text = decodeUtf8(bytes);
+  if (text !== undefined) return text;
+  const { head, tail } = lineExcerpts(bytes);
+  return invalidUtf8StandIn(head, tail);
 }

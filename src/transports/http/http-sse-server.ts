@@ -25,19 +25,19 @@
  */
 import { Endpoint } from "../../driver/endpoint.js";
 import type { Clock } from "../../driver/clock.js";
-import { decode, encode, invalidUtf8StandIn, tryEncode } from "../../jsonrpc/codec.js";
+import { decode, encode, tryEncode } from "../../jsonrpc/codec.js";
 import { ErrorCode, rpcError } from "../../jsonrpc/errors.js";
 import { decodeUtf8 } from "../../jsonrpc/safe-json.js";
-import { lineExcerpts } from "../../framing/ndjson.js";
 import { errorText } from "../error-text.js";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import { acceptsBatches } from "../../session/session.js";
 import type { HttpHandlerOptions, HttpSessionSetup } from "../http-server.js";
-import { carrierOf, emptyReply, sseReply, type HttpReply, type HttpRequestView } from "../http-view.js";
-import { httpError, jsonResponse, RETRY_SOON } from "./body.js";
+import { carrierOf, sseReply, type HttpReply, type HttpRequestView } from "../http-view.js";
+import { httpError, jsonResponse, refusedBodyText, RETRY_SOON } from "./body.js";
+import { ACCEPTED } from "./legacy-exchange.js";
 import { SseConnection } from "./connection.js";
-import { accepts, H, isJsonContentType, isVisibleAscii, randomSessionId, SSE_TYPE } from "./headers.js";
+import { accepts, H, isJsonContentType, SSE_TYPE } from "./headers.js";
 import { contextOf, principalOf } from "./session-table.js";
 
 /** Where the old transport is served: its SSE endpoint and its POST endpoint, paths on the handler's origin. */
@@ -56,19 +56,14 @@ export interface HttpSseConfig {
   readonly maxBodyBytes: number;
   readonly maxQueuedBytes: number;
   readonly sseKeepAliveMs: number;
-  /** The Streamable HTTP sessions: `maxSessions` bounds both kinds together, and an id names one session of either. */
-  readonly others: ReadonlySessionIds;
+  /** An id for a new session, or the refusal (the session table's: `maxSessions` bounds both kinds together, and an id names one session of either). */
+  freshId(): string | Response;
   /** A request of a session was answered or cancelled, or a session ended (a draining handler counts what is left). */
   settled(): void;
   /** The handler's diagnostics (an application hook that threw). */
   diagnose(code: string, message: string, sessionId?: string): void;
 }
 
-/** The sessions of another table, as far as this one needs them. */
-export interface ReadonlySessionIds {
-  readonly size: number;
-  has(id: string): boolean;
-}
 
 /** One session of the old transport: its kernel, its stream, and who opened it. */
 interface SseSession {
@@ -105,8 +100,6 @@ const MESSAGES_ALLOW = { Allow: "POST" };
 export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
   const { options, httpSse, clock } = cfg;
   const sessions = new Map<string, SseSession>();
-  const maxSessions = options.maxSessions ?? 1000;
-  const generate = options.sessionIdGenerator ?? randomSessionId;
   // Relative to the SSE endpoint, as the client resolves it against the stream's URL: a
   // proxy that serves the handler under a prefix (`/api/sse`) keeps its POSTs under it too.
   const messagesRef = relativeReference(httpSse.path, httpSse.messagesPath);
@@ -140,9 +133,8 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
     const accept = req.header(H.accept);
     if (accept !== null && !accepts(accept, SSE_TYPE)) return httpError(406, ErrorCode.InvalidRequest, `the client must accept ${SSE_TYPE}`);
     if (draining) return httpError(503, ErrorCode.InvalidRequest, "the server is closing: it takes no new sessions", { headers: RETRY_SOON });
-    if (sessions.size + cfg.others.size >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
-    const id = generate();
-    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id) || cfg.others.has(id)) return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
+    const id = cfg.freshId();
+    if (id instanceof Response) return id;
     const setup = options.createSession(contextOf(req, id, "legacy"));
     const principal = principalOf(setup, req);
     let session!: SseSession;
@@ -202,7 +194,7 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
     const d = decode(body.bytes, { allowBatch: acceptsBatches(state), maxBytes: Math.min(cfg.maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
     if (d.kind === "invalid") {
       // A malformed answer to one of the server's requests fails that request now, not at its timeout.
-      if (d.answers != null) refuse(s, decodeUtf8(body.bytes) ?? standIn(body.bytes));
+      if (d.answers != null) refuse(s, refusedBodyText(body.bytes));
       return jsonResponse(400, encode(d.reply));
     }
     // Draining: what finishes the requests in flight (answers to the server's own requests, cancellations) is taken; a new request is not.
@@ -273,15 +265,7 @@ export function relativeReference(from: string, to: string): string {
   return ref === "" || /^[^/]*:/.test(ref) ? `./${ref}` : ref;
 }
 
-/** The stand-in the stdio channel feeds for a line that is not UTF-8, naming what it answers. */
-function standIn(bytes: Uint8Array): string {
-  const { head, tail } = lineExcerpts(bytes);
-  return invalidUtf8StandIn(head, tail);
-}
-
 /** One event of the old transport: `endpoint` or `message`, its data one line (JSON text has no raw line break). */
 function eventText(event: string, data: string): string {
   return (encodeSseEvent({ event, data }) as { text: string }).text;
 }
-
-const ACCEPTED: HttpReply = /* @__PURE__ */ emptyReply(202);

@@ -45,6 +45,7 @@ import type { HttpSessionSetup } from "../http-server.js";
 import { httpError, overSessionLimits, RETRY_SOON } from "./body.js";
 import { carrierOf, emptyReply, jsonReply, sseReply, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { SseConnection } from "./connection.js";
+import { errorText } from "../error-text.js";
 import { headerMismatch, type ParamHeader } from "./request-metadata.js";
 import { isMalformedRequestMeta, missingVersionError } from "../../modern/request-meta.js";
 
@@ -360,7 +361,12 @@ class ModernRequest {
     this.take()?.(httpError(500, ErrorCode.InternalError, "the request ended without an answer", { id: (this.message as JsonRpcRequest).id }));
     this.conn?.close();
     this.endpoint.closed(reason);
-    this.setup.onClose?.(reason);
+    // Reported, not thrown into what ended the request (the client's socket closing, say).
+    try {
+      this.setup.onClose?.(reason);
+    } catch (e) {
+      this.cfg.diagnose("handler-error", `onClose threw: ${errorText(e)}`);
+    }
   }
 }
 

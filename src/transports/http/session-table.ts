@@ -1,7 +1,8 @@
 /**
  * The legacy (2025-era) sessions of the Streamable HTTP handler: the table of live
- * {@link HttpSession}s, how an `initialize` POST makes one, how a later request finds its
- * own, and idle expiry.
+ * {@link HttpSession}s, how an `initialize` POST makes one (on a stateless handler: how
+ * any POST makes its own, `http/stateless.ts`), how a later request finds its own, and
+ * idle expiry.
  *
  * Spec: 2025-11-25 `basic/transports` ("Session Management", "Protocol Version Header"),
  * the same page of 2025-06-18 and 2025-03-26; 2025-11-25 `basic/security_best_practices`
@@ -13,7 +14,9 @@
  * `maxSessions`, an unusable generated id, or a body over the session's own limits) but
  * does not enter it in the table: `admit`, called once the kernel has answered
  * `initialize`, keeps it only if the kernel accepted it and returns the `MCP-Session-Id`
- * header that announces it. `sessionOf` finds the session a request names (400 without
+ * header that announces it (none for a stateless POST's, which is keyed by a number of the
+ * table's own). `maxSessions` counts the HTTP+SSE transport's sessions too (`others`), and
+ * an id names one session of either kind. `sessionOf` finds the session a request names (400 without
  * the header; 404 when unknown, ended, or bound to another principal, alike; 400 for a
  * protocol version header that is not the session's) and counts the request as activity.
  * A session idle for `sessionIdleMs` with no open connection is terminated; its timer is
@@ -34,7 +37,6 @@ import { httpError, overSessionLimits, RETRY_SOON } from "./body.js";
 import { EventStore } from "./event-log.js";
 import { H, isVisibleAscii, randomSessionId } from "./headers.js";
 import { HttpSession, type SessionConfig } from "./server-session.js";
-import type { ReadonlySessionIds } from "./http-sse-server.js";
 import { errorText } from "../error-text.js";
 
 /**
@@ -43,6 +45,12 @@ import { errorText } from "../error-text.js";
  * @internal
  */
 export const SESSION_ID_FIELD = "mcp-session-id";
+
+/** The sessions of another table (the HTTP+SSE transport's), as far as this one needs them. */
+export interface ReadonlySessionIds {
+  readonly size: number;
+  has(id: string): boolean;
+}
 
 /** What the table takes from the handler: its options, and the values it resolved from them that it shares. */
 export interface SessionTableConfig {
@@ -69,6 +77,8 @@ export interface SessionTable {
   admit(session: HttpSession, setup: HttpSessionSetup): Record<string, string> | undefined;
   /** The session a request names, or the refusal. */
   sessionOf(req: HttpRequestView): HttpSession | Response;
+  /** An id for a new session of either kind (`generate`d), or the refusal: past `maxSessions`, counting both, or an unusable id. */
+  freshId(generated?: () => string): string | Response;
 }
 
 /** The session table of one handler. See the module comment. */
@@ -118,11 +128,8 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
    * (no client names it) and its factory is told no session id, as for a modern request.
    */
   function newSession(req: HttpRequestView, body: Uint8Array, stateless = false): { session: HttpSession; setup: HttpSessionSetup } | Response {
-    if (sessions.size + (cfg.others?.size ?? 0) >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, stateless ? `too many requests in progress (maxSessions ${maxSessions})` : `too many sessions (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
-    const id = stateless ? `stateless-${++statelessCount}` : generate();
-    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id) || cfg.others?.has(id) === true) {
-      return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
-    }
+    const id = freshId(stateless ? () => `stateless-${++statelessCount}` : generate, stateless ? "requests in progress" : "sessions");
+    if (id instanceof Response) return id;
     const setup = options.createSession(contextOf(req, stateless ? "" : id, "legacy"));
     // The kernel is handed the decoded value and cannot measure it: the session's limits are
     // known only now, and are applied before there is a session to undo (as `serveModern` does).
@@ -154,6 +161,15 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
     return { session, setup };
   }
 
+  function freshId(generated: () => string = generate, what = "sessions"): string | Response {
+    if (sessions.size + (cfg.others?.size ?? 0) >= maxSessions) return httpError(503, ErrorCode.InvalidRequest, `too many ${what} (maxSessions ${maxSessions})`, { headers: RETRY_SOON });
+    const id = generated();
+    if (typeof id !== "string" || !isVisibleAscii(id) || sessions.has(id) || cfg.others?.has(id) === true) {
+      return httpError(500, ErrorCode.InternalError, "the session id generator produced an unusable id");
+    }
+    return id;
+  }
+
   /** After `initialize` was fed: keep the session if the kernel accepted it; the headers that announce it. */
   function admit(session: HttpSession, setup: HttpSessionSetup): Record<string, string> | undefined {
     if (negotiatedVersion(session.endpoint.state) === undefined) {
@@ -166,7 +182,13 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
     // A stateless session ends with its POST's answer; the idle timer reclaims one whose
     // client left while it ran on (nothing can resume it, and no cancellation can reach it).
     touch(session);
-    setup.onOpen?.(session.endpoint, stateless ? "" : session.id);
+    try {
+      setup.onOpen?.(session.endpoint, stateless ? "" : session.id);
+    } catch (e) {
+      // The client gets a 500, never this session's id: the session goes now, not at its idle timeout.
+      session.terminate("onOpen failed: the session was not opened");
+      throw e;
+    }
     return stateless ? {} : { [SESSION_ID_FIELD]: session.id };
   }
 
@@ -216,7 +238,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
     return httpError(400, ErrorCode.InvalidRequest, `unsupported ${H.protocolVersion}; this session speaks ${negotiated}`, { data: { supported: [negotiated] } });
   }
 
-  return { sessions, newSession, admit, sessionOf };
+  return { sessions, newSession, admit, sessionOf, freshId: (generated) => freshId(generated) };
 }
 
 /**
