@@ -266,3 +266,10 @@ test("design card (the reducer never throws): clientCredentials given as null (u
   const out = stepOAuth(createOAuthState(bare), start).outputs;
   assert.ok(out.some((o) => o.type === "failed"), JSON.stringify(out));
 });
+
+test("SEP-1046 Security Considerations (client credential protection): an authorization server that echoes the secret in its error does not get it into the failure (blotted out)", () => {
+  const echo = serve(asMeta, { status: 401, body: { error: `bad-${SECRET}` } });
+  const run = play(createOAuthState(cfg({ clientId: "svc", clientSecret: SECRET })), start, echo);
+  assert.match(failure(run) ?? "", /bad-\[client secret\]/);
+  assert.ok(!logged(run).includes(SECRET));
+});

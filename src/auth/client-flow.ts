@@ -321,7 +321,18 @@ function omit(state: OAuthState, ...keys: (keyof OAuthState)[]): OAuthState {
 }
 
 function failed(state: OAuthState, reason: string, reauthorize?: boolean): OAuthStep {
-  return { state: { ...omit(state, "pending", "clientCredentialsRequest", "waitingOn"), phase: "failed" }, outputs: [{ type: "failed", reason, ...(reauthorize ? { reauthorize } : {}) }] };
+  return { state: { ...omit(state, "pending", "clientCredentialsRequest", "waitingOn"), phase: "failed" }, outputs: [{ type: "failed", reason: withoutSecrets(state, reason), ...(reauthorize ? { reauthorize } : {}) }] };
+}
+
+/**
+ * `text` with every client secret the flow holds blotted out: a failure quotes what an
+ * authorization server answered (its `error`, its description), and a server could echo
+ * a secret sent to it there, which would then reach the application's logs.
+ */
+function withoutSecrets(state: OAuthState, text: string): string {
+  const secrets = [state.config.clientCredentials?.clientSecret, state.config.preRegistered?.clientSecret, ...Object.values(state.credentials).map((c) => c.clientSecret)];
+  for (const secret of secrets) if (typeof secret === "string" && secret.length > 0) text = text.split(secret).join("[client secret]");
+  return text;
 }
 
 function request(state: OAuthState, phase: Phase, req: Omit<OAuthHttpRequest, "requestId">, extra: Partial<OAuthState> = {}): OAuthStep {
