@@ -187,11 +187,13 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
     const s = sessions.get(sid);
     // Another principal's session is answered as an unknown one: it cannot be told from a missing one.
     if (s === undefined || s.closed || (s.owner !== undefined && s.owner.of(req.headRequest()) !== s.owner.principal)) return httpError(404, ErrorCode.InvalidRequest, "session not found");
-    const body = await req.readBody(Math.min(cfg.maxBodyBytes, s.endpoint.state.options.maxMessageBytes));
+    const state = s.endpoint.state;
+    // The session's own limit where it is lower, so the kernel never refuses what passed here.
+    const maxBytes = Math.min(cfg.maxBodyBytes, state.options.maxMessageBytes);
+    const body = await req.readBody(maxBytes);
     if (!body.ok) return httpError(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.reason);
     if (s.closed) return httpError(404, ErrorCode.InvalidRequest, "session not found");
-    const state = s.endpoint.state;
-    const d = decode(body.bytes, { allowBatch: acceptsBatches(state), maxBytes: Math.min(cfg.maxBodyBytes, state.options.maxMessageBytes), maxDepth: state.options.maxDepth });
+    const d = decode(body.bytes, { allowBatch: acceptsBatches(state), maxBytes, maxDepth: state.options.maxDepth });
     if (d.kind === "invalid") {
       // A malformed answer to one of the server's requests fails that request now, not at its timeout.
       if (d.answers != null) refuse(s, refusedBodyText(body.bytes));

@@ -260,12 +260,12 @@ export class HttpSession {
     // A request of the server's (a ping, an extension method's; the capability-gated ones
     // never get here: the client declared none) would be answered in another POST, which no
     // route leads back to this kernel: it fails now, not at its timeout.
-    if (this.config.stateless === true && "id" in message) return this.endpoint.unsendable(message, "a stateless server cannot take an answer to its own request (it would come in another POST)");
+    if (this.stateless && "id" in message) return this.endpoint.unsendable(message, "a stateless server cannot take an answer to its own request (it would come in another POST)");
     const target = related === undefined ? undefined : this.routes.get(idKey(related));
     if (target !== undefined && target.kind === "sse" && !target.done) return this.write(target, encoded.text);
     // JSON exchanges carry only their responses; the rest falls back to the GET stream, which
     // a stateless session has none of: there, as on a modern request's JSON answer, it is dropped.
-    if (this.config.stateless !== true) this.toStandalone(encoded.text);
+    if (!this.stateless) this.toStandalone(encoded.text);
   }
 
   private routeResponse(text: string, id: RequestId | null): void {
@@ -310,7 +310,7 @@ export class HttpSession {
     }
     this.config.settled();
     // After the answer is routed, not inside it (settle runs within the kernel's send).
-    if (this.config.stateless === true && this.routes.size === 0) queueMicrotask(() => this.endIfAnswered());
+    if (this.stateless && this.routes.size === 0) queueMicrotask(() => this.endIfAnswered());
     if (--e.outstanding > 0 || e.done) return;
     e.done = true;
     if (e.kind === "json") return e.finish(e);
@@ -481,7 +481,7 @@ export class HttpSession {
    */
   disconnectAll(): number {
     // A stateless session's stream cannot be resumed: closed, its response would be lost.
-    if (this.config.stateless === true) return 0;
+    if (this.stateless) return 0;
     const polls = this.polls();
     let n = 0;
     for (const s of this.streams.values()) {
@@ -494,12 +494,12 @@ export class HttpSession {
 
   /** SEP-1699 priming and polling closes: sessions at 2025-11-25 whose streams can be resumed. */
   private polls(): boolean {
-    return this.config.stateless !== true && hasSsePolling(negotiatedVersion(this.endpoint.state));
+    return !this.stateless && hasSsePolling(negotiatedVersion(this.endpoint.state));
   }
 
   /** One message event: `id: <stream>-<seq>` and the message as data (no id when nothing can resume the stream). */
   private eventText(no: number, seq: number, data: string): string {
-    return textOf(encodeSseEvent(this.config.stateless === true ? { data } : { id: formatEventId(no, seq), data }));
+    return textOf(encodeSseEvent(this.stateless ? { data } : { id: formatEventId(no, seq), data }));
   }
 
   // -------------------------------------------------------------------------------------
