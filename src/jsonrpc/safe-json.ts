@@ -459,11 +459,11 @@ export function peekLastId(tail: string | Uint8Array): string | number | null {
   return parseId(text.slice(valueStart, valueEnd));
 }
 
-/** Parses a JSON literal as a request id, or `null` when it is not a string or integer. */
+/** Parses a JSON literal as a request id, or `null` when it is not a string or a safe integer (the codec's rule: past 2^53 a number names no one integer). */
 function parseId(literal: string): string | number | null {
   try {
     const v: unknown = JSON.parse(literal);
-    return typeof v === "string" || (typeof v === "number" && Number.isInteger(v)) ? v : null;
+    return typeof v === "string" || Number.isSafeInteger(v) ? (v as string | number) : null;
   } catch {
     return null;
   }
