@@ -174,6 +174,15 @@ test("SEP-1046 Security Considerations (client credential protection): a wrong s
   assert.equal(noGrant.as.tokenRequests.length, 0);
 });
 
+test("basic/authorization (MUST respond appropriately to 401): calls under way together share a failed grant as they share a granted one: ten concurrent calls with a wrong secret make one token request and all fail with its OAuthError; a call made after it runs the grant again", async () => {
+  const wrong = world({ client: { id: "svc", secret: "the-right-one" } }, { clientId: "svc", clientSecret: SECRET });
+  const messages = await Promise.all(Array.from({ length: 10 }, () => rejection(wrong.post())));
+  assert.deepEqual(new Set(messages), new Set(["the client_credentials token request was refused (invalid_client: the authorization server did not accept the client id and its secret or key)"]));
+  assert.equal(wrong.as.tokenRequests.length, 1, "one token request for ten calls");
+  assert.match(await rejection(wrong.post()), /invalid_client/);
+  assert.equal(wrong.as.tokenRequests.length, 2, "a later call is not refused on the strength of an old failure");
+});
+
 test("RFC 7523 §2.2 keys that cannot sign: no key, a SEC 1 PEM, an RSA key for ES256, a public JWK: each an OAuthError saying what is wrong, quoting no key material, with no token request", async () => {
   const ec = await ecKey();
   const rsa = await rsaKey();

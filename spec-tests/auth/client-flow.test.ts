@@ -254,6 +254,18 @@ test("basic/authorization (MUST respond appropriately to 401) + Step-Up Authoriz
   assert.equal(w.as.authorizations.length, 2, "one step-up: the others' challenge is covered by the scopes it was granted");
 });
 
+test("basic/authorization (MUST respond appropriately to 401): concurrent 401s share a failed authorization too: a user who declines is asked once for five requests, and each request fails with that refusal", async () => {
+  let asked = 0;
+  const w = world({}, { openAuthorization: async () => (asked++, "?error=access_denied&state=x") });
+  const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => w.post()));
+  assert.equal(asked, 1, "one consent screen");
+  assert.deepEqual(outcomes.map((o) => o.status), ["rejected", "rejected", "rejected", "rejected", "rejected"]);
+  const reasons = new Set(outcomes.map((o) => (o as PromiseRejectedResult).reason));
+  assert.equal(reasons.size, 1, "the one failure");
+  assert.ok([...reasons][0] instanceof OAuthError);
+  assert.equal(w.as.tokenRequests.length, 0);
+});
+
 test("Refresh Tokens: concurrent 401s with a refresh token held make one refresh; so do concurrent requests with an expired token", async () => {
   const w = world({ expiresIn: 60, refresh: true });
   assert.equal((await w.post()).status, 200);

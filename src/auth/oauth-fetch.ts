@@ -43,6 +43,9 @@ type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
  */
 const MAX_OAUTH_RESPONSE_BYTES = 1024 * 1024;
 
+/** The kind of flow that gets a token in place of a missing, expired or refused one (a step-up's kind names its scopes). */
+const TOKEN = "token";
+
 /** How the token a call sends was obtained within that call. */
 type Fresh = "no" | "refreshed" | "authorized";
 
@@ -157,6 +160,10 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
   const serverOrigin = new URL(options.serverUrl).origin;
   let state = createOAuthState(flowConfig(options), options.saved);
   let running: Promise<void> | undefined;
+  /** Flows started so far: each flow's number, for telling which calls it overlapped. */
+  let flows = 0;
+  /** The last flow, if it failed: its number, what it was for, and why (cleared by one that succeeds). */
+  let failure: { flow: number; kind: string; error: unknown } | undefined;
   /** The imported private key, once asked for (an import that failed fails each assertion the same way). */
   let signer: Promise<ClientAssertionSigner> | undefined;
 
@@ -223,14 +230,23 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
    * One flow at a time. A call that waited asks `needed` again once its turn comes: the
    * flow before it may already have done its work, and concurrent 401s then share that one
    * authorization (one consent screen, one token request) instead of each running its own.
-   * Says whether `work` ran.
+   * They share its failure too: a call still in need after a flow of the same `kind` that
+   * failed while the call was under way (from flow number `since` on) fails with it, rather
+   * than running the same flow again (ten calls against a failing authorization server make
+   * one token request, not ten; a refused consent is asked once). Says whether `work` ran.
    */
-  const exclusive = async (needed: () => boolean, work: () => Promise<void>): Promise<boolean> => {
+  const exclusive = async (since: number, kind: string, needed: () => boolean, work: () => Promise<void>): Promise<boolean> => {
     while (running) await running.catch(() => {});
     if (!needed()) return false;
+    if (failure !== undefined && failure.flow >= since && failure.kind === kind) throw failure.error;
+    const flow = ++flows;
     running = work();
     try {
       await running;
+      failure = undefined;
+    } catch (error) {
+      failure = { flow, kind, error };
+      throw error;
     } finally {
       running = undefined;
     }
@@ -249,9 +265,9 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
   const replaced = (sent: string | undefined) => state.tokens?.accessToken !== sent;
 
   /** Refreshes, or authorizes anew when the refresh is refused, unless `sent` was replaced meanwhile; says which it did. */
-  const refreshOrAuthorize = async (challenge: string | null, sent: string | undefined): Promise<Fresh> => {
+  const refreshOrAuthorize = async (since: number, challenge: string | null, sent: string | undefined): Promise<Fresh> => {
     let how: Fresh = "refreshed";
-    const ran = await exclusive(() => !replaced(sent), async () => {
+    const ran = await exclusive(since, TOKEN, () => !replaced(sent), async () => {
       try {
         await drive({ type: "refresh", now: now() });
         return;
@@ -279,6 +295,8 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
   const maxStepUps = options.maxStepUps ?? 2;
 
   const wrapped = async (input: string, init?: RequestInit): Promise<Response> => {
+    // The first flow this call overlaps: the one running now, else the next to start.
+    const since = running ? flows : flows + 1;
     if (running) await running.catch(() => {});
     // How this call obtained the token it sends. A 401 to a refreshed token does not end
     // the call: the server may have moved to another authorization server while the old one
@@ -288,11 +306,11 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
     let fresh: Fresh = "no";
     const expired = state.tokens?.expiresAt !== undefined && state.tokens.expiresAt <= now() ? state.tokens : undefined;
     if (expired?.refreshToken) {
-      fresh = await refreshOrAuthorize(null, expired.accessToken).catch((): Fresh => "no");
+      fresh = await refreshOrAuthorize(since, null, expired.accessToken).catch((): Fresh => "no");
     } else if (expired && options.clientCredentials != null) {
       // Client credentials: a new token costs one token request and no user, so the expired
       // one is not sent to be refused first. A failure here fails the call, as after a 401.
-      if (await exclusive(() => !replaced(expired.accessToken), () => runAuthorization(null))) fresh = "authorized";
+      if (await exclusive(since, TOKEN, () => !replaced(expired.accessToken), () => runAuthorization(null))) fresh = "authorized";
     }
     let stepUps = 0;
     for (;;) {
@@ -312,9 +330,9 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
         // for; that retry still counts, so every path through this loop is bounded.
         const wanted = challenge?.params.scope?.split(" ").filter(Boolean) ?? [];
         const covered = () => replaced(sent) && wanted.every((s) => state.tokens?.scope?.split(" ").includes(s));
-        await exclusive(() => !covered(), () => runAuthorization(header)); // a step-up past the reducer's limit rejects here
-      } else if (fresh === "no" && state.tokens?.refreshToken) fresh = await refreshOrAuthorize(header, sent);
-      else if (await exclusive(() => !replaced(sent), () => runAuthorization(header))) fresh = "authorized";
+        await exclusive(since, `step-up ${[...wanted].sort().join(" ")}`, () => !covered(), () => runAuthorization(header)); // a step-up past the reducer's limit rejects here
+      } else if (fresh === "no" && state.tokens?.refreshToken) fresh = await refreshOrAuthorize(since, header, sent);
+      else if (await exclusive(since, TOKEN, () => !replaced(sent), () => runAuthorization(header))) fresh = "authorized";
     }
   };
   return Object.defineProperty(wrapped, "state", { get: () => state }) as OAuthFetch;
