@@ -93,6 +93,7 @@ export const CLIENT_NONE: AllUndefined<McpClientOptions> = {
   receiveTasks: undefined,
   jsonSchema: undefined,
   elicitationForms: undefined,
+  listChanged: undefined,
 };
 
 export const HANDLER_NONE: AllUndefined<Omit<HttpHandlerOptions, "createSession">> = {

@@ -64,6 +64,7 @@ import type { Transport } from "./transport.js";
 import { CALL_OPTION_NAMES, CLIENT_OPTION_NAMES, checkHandlers, type CallOptions, type McpClientCoreOptions, type McpClientOptions } from "./client/options.js";
 import { relatedResult, serve, type ClientFeatures } from "./client/features.js";
 import { ClientSubscriptions, type Subscription, type SubscriptionListener } from "./client/subscriptions.js";
+import { checkListChanged, watchLists, type ListChangedHandlers } from "./client/list-changed.js";
 import { checkTaskResult, clientTasks, endWaits, mayCreateTask, rememberTask, waitForTaskResult, type ClientTasks } from "./client/tasks.js";
 import type {
   CallToolResult,
@@ -164,6 +165,7 @@ export class McpClientCore {
     checkSessionOptions(options.session);
     refuseMisspelledOptions("McpClient options", options, CLIENT_OPTION_NAMES);
     checkHandlers(options.handlers);
+    checkListChanged(options.listChanged);
     if (options.fallback !== undefined && typeof options.fallback !== "function") throw new TypeError("McpClient options: fallback must be a function");
     const issues = implementationIssues("client", info, options.session?.versions);
     if (issues) throw new TypeError(`invalid client info: ${issuesText(issues)}`);
@@ -238,6 +240,22 @@ export class McpClientCore {
     if (phase.name === "closed") throw new McpError({ code: ErrorCode.ConnectionClosed, message: `connection closed: ${phase.reason}` });
     this.version = version;
     this.peer = peer;
+    if (this.options.listChanged !== undefined) await this.watchLists(this.options.listChanged);
+  }
+
+  /** Starts the `listChanged` option's watch; a refused listen goes to `onError`, and the connection stands. */
+  private async watchLists(handlers: ListChangedHandlers): Promise<void> {
+    const iterators = { tools: () => this.iterateTools(), prompts: () => this.iteratePrompts(), resources: () => this.iterateResources() };
+    await watchLists(
+      {
+        serverCapabilities: () => this.peer?.capabilities,
+        listen: (filter, fn) => this.listen(filter, fn),
+        iterate: (kind) => iterators[kind](),
+        clock: () => this.options.clock ?? systemClock,
+        call: (fn, error, items) => callListener(fn, error, items, this.options.onError),
+      },
+      handlers,
+    ).catch((e: unknown) => callListener(() => { throw e; }, undefined, undefined, this.options.onError));
   }
 
   /** What the client learned from `tools/list` (output schemas, `taskSupport`) no longer holds: known again from the next list. */

@@ -21,6 +21,7 @@ import type { SessionOptions, SessionOutput } from "../../session/types.js";
 import { isObject } from "../connection.js";
 import { knownNames, misspelled } from "../option-names.js";
 import type { TaskRuntime, TaskRuntimeOptions } from "../tasks.js";
+import type { ListChangedHandlers } from "./list-changed.js";
 import type { ClientCapabilities, CreateMessageParams, CreateMessageAnswer, ElicitParams, ElicitResult, Root } from "../types.js";
 
 /** {@link CreateMessageParams} as a client receives them: JSON, so `metadata` is a JSON object (what 2026-07-28 types it; 2025-11-25 any object). */
@@ -90,10 +91,18 @@ export interface McpClientOptions {
    * {@link McpClient}: the built-in checks unless `false`; {@link McpClientCore}: only when given.
    */
   elicitationForms?: ElicitationChecks | false | undefined;
+  /**
+   * Keeps the application's copy of the server's tools, prompts or resources current (the
+   * official SDKs' option of the same name and shape): for each list named whose
+   * `listChanged` the server declared, `connect()` starts listening (2026-07-28: a
+   * `subscriptions/listen`), and each change, after `debounceMs` of quiet, lists it again
+   * and calls `onChanged(null, items)` (see `./list-changed.ts`).
+   */
+  listChanged?: ListChangedHandlers | undefined;
 }
 
 /** The options of McpClient (McpClientCore's are the same, with a narrower `receiveTasks`). */
-export const CLIENT_OPTION_NAMES = /* @__PURE__ */ knownNames<McpClientOptions>()(["capabilities", "handlers", "fallback", "session", "clock", "onError", "onEvent", "tasks", "receiveTasks", "jsonSchema", "elicitationForms"]);
+export const CLIENT_OPTION_NAMES = /* @__PURE__ */ knownNames<McpClientOptions>()(["capabilities", "handlers", "fallback", "session", "clock", "onError", "onEvent", "tasks", "receiveTasks", "jsonSchema", "elicitationForms", "listChanged"]);
 
 /** The handlers a client can have: each one makes the client declare its capability. */
 const HANDLER_NAMES = /* @__PURE__ */ knownNames<ClientHandlers>()(["sampling", "elicitation", "roots"]);

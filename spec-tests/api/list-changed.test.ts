@@ -1,0 +1,155 @@
+// McpClient's `listChanged` option (the official SDKs' client option of that name and shape):
+// a list the server declared `listChanged` for is kept current in either era. Spec:
+// 2025-11-25 server/tools, server/prompts, server/resources (servers that declared
+// listChanged SHOULD send notifications/<list>/list_changed when the list changes) and
+// draft basic/patterns/subscriptions (in 2026-07-28 they come on a subscriptions/listen
+// stream, the client's filter naming the lists). On the manual clock of setup.ts.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { McpServer } from "../../src/api/server.js";
+import type { Tool } from "../../src/api/types.js";
+import { McpClient } from "../../src/api/client.js";
+import { CLIENT, connect } from "./setup.js";
+
+const MODERN = { session: { versions: ["2026-07-28" as const] } };
+const LEGACY = { session: { versions: ["2025-11-25" as const] } };
+const ok = { content: [{ type: "text" as const, text: "ok" }] };
+
+/** Lets the in-memory pair deliver what is in flight. */
+const settle = async () => {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+};
+
+/** What onChanged heard: the tool names, `null` for no items, or the error's message. */
+function heard() {
+  const calls: (string[] | null | string)[] = [];
+  return { calls, onChanged: (error: Error | null, items: Tool[] | null) => void calls.push(error !== null ? `error: ${error.message}` : items === null ? null : items.map((t) => t.name)) };
+}
+
+for (const [era, options] of [["2025-11-25", LEGACY], ["2026-07-28", MODERN]] as const) {
+  test(`listChanged (${era}; server/tools: list_changed when the list changes; draft subscriptions): a burst of changes within debounceMs is one onChanged with every tool as listed again, on the client's clock; a later change another`, async () => {
+    const tools = heard();
+    const c = await connect((s: McpServer) => void s.tool("a", {}, () => ok), { ...options, listChanged: { tools: { onChanged: tools.onChanged, debounceMs: 100 } } }, options);
+    if (era === "2026-07-28") assert.equal(c.sent("client", "subscriptions/listen").length, 1, "connect() opened one listen for the watched lists");
+    c.server.tool("b", {}, () => ok);
+    c.server.tool("c", {}, () => ok);
+    await settle();
+    assert.deepEqual(tools.calls, [], "quiet for debounceMs first");
+    c.clock.advance(99);
+    await settle();
+    assert.deepEqual(tools.calls, []);
+    c.clock.advance(1);
+    await settle();
+    assert.deepEqual(tools.calls, [["a", "b", "c"]]);
+    assert.equal(c.sent("client", "tools/list").length, 1, "one walk of the list for the burst");
+    c.server.tool("d", {}, () => ok);
+    await settle();
+    c.clock.advance(100);
+    await settle();
+    assert.deepEqual(tools.calls, [["a", "b", "c"], ["a", "b", "c", "d"]]);
+    c.client.close();
+  });
+}
+
+test("listChanged: autoRefresh false hands onChanged null items and lists nothing; debounceMs 0 calls it at each change; a list the server did not declare listChanged for is not watched (no listen in 2026-07-28)", async () => {
+  const tools = heard();
+  const c = await connect((s: McpServer) => void s.tool("a", {}, () => ok), { ...LEGACY, listChanged: { tools: { onChanged: tools.onChanged, autoRefresh: false, debounceMs: 0 } } }, LEGACY);
+  c.server.tool("b", {}, () => ok);
+  await settle();
+  c.server.tool("c", {}, () => ok);
+  await settle();
+  assert.deepEqual(tools.calls, [null, null]);
+  assert.equal(c.sent("client", "tools/list").length, 0);
+  c.client.close();
+
+  // The server serves no prompts: it declares no prompts.listChanged, and nothing is opened.
+  const prompts = heard();
+  const m = await connect((s: McpServer) => void s.tool("a", {}, () => ok), { ...MODERN, listChanged: { prompts: { onChanged: prompts.onChanged as never } } }, MODERN);
+  assert.equal(m.sent("client", "subscriptions/listen").length, 0);
+  m.client.close();
+});
+
+test("listChanged: a change that comes while the list is being walked wins: onChanged never hands back a list older than one it already gave", async () => {
+  const tools = heard();
+  let pages = 0;
+  const c = await connect((s: McpServer) => void s.tool("a", {}, () => ok), { ...LEGACY, listChanged: { tools: { onChanged: tools.onChanged, debounceMs: 0 } } }, {
+    ...LEGACY,
+    // Each tools/list is held until the test lets it go, to change the list meanwhile.
+    intercept: async (method, _params, _ctx, next) => {
+      if (method === "tools/list") {
+        pages++;
+        await gate;
+      }
+      return next();
+    },
+  });
+  let release!: () => void;
+  let gate = new Promise<void>((r) => (release = r));
+  c.server.tool("b", {}, () => ok); // the walk for this change is held
+  await settle();
+  assert.equal(pages, 1);
+  const first = release;
+  gate = new Promise<void>((r) => (release = r));
+  c.server.tool("c", {}, () => ok); // a newer change, and its own walk
+  await settle();
+  first();
+  await settle();
+  assert.deepEqual(tools.calls, [], "the older walk's list is not handed back");
+  release();
+  await settle();
+  assert.deepEqual(tools.calls, [["a", "b", "c"]]);
+  c.client.close();
+});
+
+test("listChanged: a walk that fails is onChanged(error, null); what onChanged throws goes to onError; nothing is handed back once the client closed", async () => {
+  const tools = heard();
+  const errors: unknown[] = [];
+  let fail = true;
+  const c = await connect(
+    (s: McpServer) => void s.tool("a", {}, () => ok),
+    {
+      ...LEGACY,
+      onError: (e) => void errors.push(e),
+      listChanged: {
+        tools: {
+          debounceMs: 0,
+          onChanged: (error, items) => {
+            tools.onChanged(error, items);
+            if (items !== null) throw new Error("the application's bug");
+          },
+        },
+      },
+    },
+    { ...LEGACY, intercept: (method, _params, _ctx, next) => (method === "tools/list" && fail ? Promise.reject(new Error("list unavailable")) : next()) },
+  );
+  c.server.tool("b", {}, () => ok);
+  await settle();
+  assert.equal(tools.calls.length, 1);
+  assert.match(String(tools.calls[0]), /^error: .*list unavailable/);
+  fail = false;
+  c.server.tool("c", {}, () => ok);
+  await settle();
+  assert.deepEqual(tools.calls.slice(1), [["a", "b", "c"]]);
+  assert.deepEqual(errors.map((e) => (e as Error).message), ["the application's bug"]);
+  // A change heard just before the close: its debounced walk never reports.
+  const late = heard();
+  const d = await connect((s: McpServer) => void s.tool("a", {}, () => ok), { ...LEGACY, listChanged: { tools: { onChanged: late.onChanged, debounceMs: 50 } } }, LEGACY);
+  d.server.tool("b", {}, () => ok);
+  await settle();
+  d.client.close();
+  d.clock.advance(50);
+  await settle();
+  assert.deepEqual(late.calls, []);
+  c.client.close();
+});
+
+test("listChanged options are checked when the client is made: a misspelled list or field, an onChanged that is no function, a bad debounceMs, each a TypeError naming it", () => {
+  const onChanged = () => {};
+  assert.throws(() => new McpClient(CLIENT, { listChanged: { tool: { onChanged } } as never }), /listChanged: unknown option "tool"; did you mean "tools"\?/);
+  assert.throws(() => new McpClient(CLIENT, { listChanged: { tools: { onChange: onChanged } } as never }), /listChanged\.tools: unknown option "onChange"; did you mean "onChanged"\?/);
+  assert.throws(() => new McpClient(CLIENT, { listChanged: { tools: {} } as never }), /listChanged\.tools\.onChanged must be a function/);
+  assert.throws(() => new McpClient(CLIENT, { listChanged: { tools: { onChanged, debounceMs: -1 } } }), /debounceMs must be a finite number/);
+  assert.throws(() => new McpClient(CLIENT, { listChanged: { tools: { onChanged, autoRefresh: "yes" as never } } }), /autoRefresh must be a boolean/);
+  assert.throws(() => new McpClient(CLIENT, { listChanged: [] as never }), /listChanged must be an object/);
+  new McpClient(CLIENT, { listChanged: { tools: { onChanged }, prompts: undefined } });
+});
