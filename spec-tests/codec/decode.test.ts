@@ -281,6 +281,29 @@ test("basic/index Responses, depth: a response nested past maxDepth names the re
   assert.ok(deepError.kind === "invalid" && deepError.answers === 3);
 });
 
+test("RFC 8259 §6 (implementations may limit the range of numbers): a number past the double range, which would read as Infinity and go on as null, refuses the message whole: a request -32600 with its id, a response malformed naming its request; a finite one, or text merely shaped so, passes (found by fuzzing)", () => {
+  assertInvalid(decode('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t","arguments":{"n":1e999}}}'), INVALID, 4, "beyond the range of a double");
+  assertInvalid(decode(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":-${"9".repeat(309)}}}`), INVALID, null, "beyond the range");
+  assertInvalid(decode(`{"jsonrpc":"2.0","id":5,"method":"x","params":{"n":${"9".repeat(300)}e10}}`), INVALID, 5, "beyond the range");
+  const response = decode('{"jsonrpc":"2.0","id":"r1","result":{"resultType":"complete","ttlMs":1001e999,"tools":[]}}');
+  assert.ok(response.kind === "invalid" && response.answers === "r1" && response.reply.id === null, JSON.stringify(response));
+  for (const fine of ['{"jsonrpc":"2.0","id":6,"method":"x","params":{"n":1.7e308,"m":-1e-999,"s":"v2e100 and 1e999"}}', `{"jsonrpc":"2.0","id":7,"method":"x","params":{"n":${"9".repeat(208)}e99}}`]) {
+    const d = decode(fine);
+    assert.equal(d.kind, "request", fine.slice(0, 60));
+  }
+});
+
+test("basic/index (2025-11-25: an error response's id is optional): one without id keeps its other members, as one with id null does, so it reads the same after a round trip (found by fuzzing)", () => {
+  const d = decode('{"jsonrpc":"2.0","error":{"code":-32020,"message":"m"},"__proto__":[true],"x":1}');
+  assert.ok(d.kind === "error");
+  assert.equal(d.message.id, null);
+  assert.deepEqual(Object.keys(d.message).sort(), ["__proto__", "error", "id", "jsonrpc", "x"]);
+  assert.equal(Object.getPrototypeOf(d.message), Object.prototype, "a __proto__ member stays a member");
+  const again = decode(encode(d.message));
+  assert.ok(again.kind === "error");
+  assert.deepEqual(again.message, d.message);
+});
+
 test("depth: arrays count like objects; a custom maxDepth applies", () => {
   const text = '{"jsonrpc":"2.0","method":"x","params":{"a":[[[1]]]}}'; // depth 5
   assert.equal(decode(text, { maxDepth: 5 }).kind, "notification");

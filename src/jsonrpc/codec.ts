@@ -45,7 +45,7 @@
  */
 import { ErrorCode, rpcError } from "./errors.js";
 import type { JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "./types.js";
-import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, mayExceedDepth, PEEK_WINDOW, peekHead, peekLastId, TAIL_WINDOW } from "./safe-json.js";
+import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, holdsNonFinite, mayExceedDepth, mayOverflow, PEEK_WINDOW, peekHead, peekLastId, TAIL_WINDOW } from "./safe-json.js";
 
 export { hasOwn } from "./safe-json.js";
 
@@ -125,8 +125,11 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
     // A parsed value of n bytes holds at most n / 2 containers, so the node budget
     // cannot trip here; only the depth bound can.
     if (mayExceedDepth(text, maxDepth) && checkNesting(value, maxDepth, text.length) !== "ok") {
-      return tooDeep(value, maxDepth);
+      return refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
     }
+    // A number past the double range parses as ±Infinity, which has no JSON form: sent on,
+    // or echoed, it would become null. Refused as a whole, as a message too deep is.
+    if (mayOverflow(text) && holdsNonFinite(value)) return refusedWhole(value, "message holds a number beyond the range of a double (about 1.8e308)");
     return classify(value, options?.allowBatch === true);
   } catch {
     return uninspectable();
@@ -145,7 +148,7 @@ export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
   const maxDepth = options?.maxDepth ?? DEFAULT_LIMITS.maxDepth;
   try {
     const nesting = checkNesting(value, maxDepth, Math.ceil(maxBytes / 2));
-    if (nesting === "too-deep") return tooDeep(value, maxDepth);
+    if (nesting === "too-deep") return refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
     if (nesting === "too-many") return invalid(ErrorCode.InvalidRequest, null, `message exceeds maxBytes (${maxBytes}): too many nested values`);
     return classify(value, options?.allowBatch === true);
   } catch {
@@ -232,7 +235,9 @@ function classifyMessage(value: unknown): Decoded {
     return malformedResponse(answers, "error must be an object with an integer code and a string message");
   }
   if (id === undefined) {
-    return { kind: "error", message: { jsonrpc: "2.0", id: null, error: error as unknown as JsonRpcErrorResponse["error"] } };
+    // The other members stay, as they do beside an id (a spread copies a "__proto__" member
+    // as the member it is): the message reads the same whether or not `id: null` was written.
+    return { kind: "error", message: { ...m, id: null } as unknown as JsonRpcErrorResponse };
   }
   if (id !== null && answers === null) {
     return malformedResponse(null, "an error response id must be a string, an integer or null");
@@ -359,9 +364,13 @@ function standInOf(m: Unchecked): Decoded | undefined {
 }
 
 /** Over `maxDepth`: parsed, so a request's id, or the id a response answers, can be read from the value. */
-function tooDeep(value: unknown, maxDepth: number): Decoded {
+/**
+ * A message refused whole, though it parsed (too deep; a number out of range): a response
+ * is malformed, answering the request it names, which then fails at once; anything else is
+ * `-32600`, with the id of a request.
+ */
+function refusedWhole(value: unknown, reason: string): Decoded {
   const m = value as Unchecked;
-  const reason = `message exceeds maxDepth (${maxDepth})`;
   if (m.method === undefined && (m.result !== undefined || m.error !== undefined)) return malformedResponse(isRequestId(m.id) ? m.id : null, reason);
   return invalid(ErrorCode.InvalidRequest, m.method !== undefined ? echoableId(m.id) : null, reason);
 }

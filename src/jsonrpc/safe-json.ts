@@ -119,6 +119,33 @@ export function mayExceedDepth(text: string, maxDepth: number): boolean {
   return false;
 }
 
+/**
+ * Whether `text` may hold a JSON number past the double range (about 1.8e308, which
+ * `JSON.parse` reads as ±Infinity). A number of k integer digits and exponent x is about
+ * 10^(k-1+x): past the range only with an exponent of three digits or more after a digit,
+ * or, with two at most, 210 integer digits or more in a row (JSON has no leading zeros). A
+ * string that looks so (`"v2e100"`) costs a walk of the value, never a refusal.
+ */
+export function mayOverflow(text: string): boolean {
+  return OVERFLOW_SHAPE.test(text);
+}
+
+const OVERFLOW_SHAPE = /\d[eE]\+?\d{3}|\d{210}/;
+
+/** Whether a parsed value holds ±Infinity anywhere (see {@link mayOverflow}). Parsed JSON only (no cycles, no getters); an explicit stack, as any depth a caller allows may come. */
+export function holdsNonFinite(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return true;
+    } else if (typeof v === "object" && v !== null) {
+      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+    }
+  }
+  return false;
+}
+
 /** Result of {@link checkNesting}. */
 export type NestingCheck = "ok" | "too-deep" | "too-many";
 
