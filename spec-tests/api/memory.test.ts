@@ -276,6 +276,37 @@ test("memory pair: a receiver that throws gets each message once, and the rest s
   assert.deepEqual(JSON.parse(out), { got: ["one", "boom", "three"], thrown: 1 });
 });
 
+test("memory pair: an onSend observer that throws loses no message, in either mode, and send() does not throw (the Transport contract); the error is rethrown on a fresh microtask, not swallowed", async () => {
+  for (const values of [false, true]) {
+    const errors: unknown[] = [];
+    const prior = process.listeners("uncaughtException");
+    process.removeAllListeners("uncaughtException");
+    process.on("uncaughtException", (e) => void errors.push(e));
+    try {
+      const [s, c] = createMemoryPair({
+        values,
+        onSend: (_from, text) => {
+          if (text.includes('"tools/call"') || text.includes('"text":"ok"')) throw new Error("tracer broke");
+        },
+      });
+      const server = new McpServer({ name: "s", version: "1" });
+      server.tool("t", {}, () => ({ content: [{ type: "text", text: "ok" }] }));
+      server.connect(s);
+      const client = new McpClient({ name: "c", version: "1" }, { clock: new ManualClock() });
+      await client.connect(c);
+      // The call below, both ways: the request and its answer each meet the broken observer.
+      const result = await client.callTool("t", {});
+      assert.deepEqual(result.content, [{ type: "text", text: "ok" }], `values: ${values}`);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(errors.map((e) => (e as Error).message), ["tracer broke", "tracer broke"]);
+      client.close();
+    } finally {
+      process.removeAllListeners("uncaughtException");
+      for (const l of prior) process.on("uncaughtException", l);
+    }
+  }
+});
+
 // basic/transports: a transport carries one connection. A closed transport given to a new
 // client makes connect fail at once with why it closed (not at the 60 s initialize timeout).
 test("memory pair: connect over an end that already closed rejects at once with its close reason; the end's new close listener is told", async () => {

@@ -33,7 +33,7 @@
  * delivered to that end.
  */
 import type { Transport } from "../api/transport.js";
-import type { Callback } from "../driver/listener.js";
+import { callListener, type Callback } from "../driver/listener.js";
 import { encode } from "../jsonrpc/codec.js";
 import type { JsonRpcMessage } from "../jsonrpc/types.js";
 
@@ -83,7 +83,7 @@ class MemoryEnd implements Transport {
       this.sendValue = (message) => {
         if (this.isClosed) return;
         // The observer sees text either way; encoding happens only when someone watches.
-        if (this.options.onSend !== undefined) this.options.onSend(this.index, encode(message));
+        if (this.options.onSend !== undefined) callListener(this.options.onSend, this.index, encode(message), undefined);
         this.peer.enqueue(message);
       };
     }
@@ -91,7 +91,9 @@ class MemoryEnd implements Transport {
 
   send(text: string): void {
     if (this.isClosed) return;
-    this.options.onSend?.(this.index, text);
+    // An observer that throws loses no message and never throws out of `send` (the
+    // Transport contract): its error is rethrown on a fresh microtask, as a hook's is.
+    if (this.options.onSend !== undefined) callListener(this.options.onSend, this.index, text, undefined);
     this.peer.enqueue(text);
   }
 
