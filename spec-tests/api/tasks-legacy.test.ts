@@ -474,3 +474,53 @@ test("tasks Result Retrieval: tasks/get, tasks/result and tasks/list keep workin
   assert.deepEqual((await raw.request(3, "tasks/result", { taskId })).result.content, text("task result").content);
   assert.deepEqual((await raw.request(4, "tasks/list")).result.tasks.map((t: JsonObject) => [t.taskId, t.status]), [[taskId, "completed"]]);
 });
+
+test("tasks Input Required Status (receivers MUST send input requests on the tasks/result stream; a cancelled request's receiver SHOULD free its resources): a tasks/result cancelled while an async intercept holds it before next() is let go, so the input it was counted as carrying goes out on the requestor's next tasks/result", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
+  const check = deferred();
+  const s = new McpServer(SERVER, {
+    clock: new ManualClock(),
+    ...LEGACY,
+    // An async check before next(), as an intercept's documented use is.
+    intercept: async (method, _params, ctx, next) => {
+      if (method === "tasks/result" && ctx.id === 10) await check.promise;
+      return next();
+    },
+  });
+  s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => {
+    const answer = ctx.inputResponses?.user as ElicitResult | undefined;
+    if (answer === undefined) return inputRequired({ user: { method: "elicitation/create", params: form } }, "st");
+    return text(`hi ${String(answer.content?.name)}`);
+  });
+  const c = rawClient(s);
+  await c.initialize("2025-11-25", { elicitation: { form: {} } });
+  const created = await c.request(1, "tools/call", { name: "ask", arguments: {}, task: {} });
+  const taskId = created.result.task.taskId as string;
+  await flush();
+  assert.equal((await c.request(2, "tasks/get", { taskId })).result.status, "input_required");
+  c.send({ jsonrpc: "2.0", id: 10, method: "tasks/result", params: { taskId } });
+  await flush();
+  c.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 10, reason: "gave up" } });
+  await flush();
+  check.resolve();
+  await flush(50);
+  const rec = s.tasks!.get(taskId)!;
+  assert.equal(rec.waiters, undefined, "the cancelled tasks/result is no waiter");
+  assert.deepEqual(rec.deliveredOn ?? {}, {}, "nothing counts as delivered on it");
+  c.send({ jsonrpc: "2.0", id: 11, method: "tasks/result", params: { taskId } });
+  const arrived = async (match: (m: any) => boolean): Promise<any> => {
+    for (let i = 0; i < 100; i++) {
+      const m = c.inbox.find(match);
+      if (m !== undefined) return m;
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    return undefined;
+  };
+  const asked = await arrived((m) => m.method === "elicitation/create");
+  assert.ok(asked !== undefined, "the input request goes out on the fresh tasks/result");
+  assert.deepEqual(asked.params._meta[RELATED], { taskId });
+  c.send({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "ada" }, _meta: { [RELATED]: { taskId } } } });
+  const r = await arrived((m) => m.id === 11 && m.method === undefined);
+  assert.deepEqual(r?.result?.content, [{ type: "text", text: "hi ada" }], "the task resumes and completes");
+  assert.equal(c.inbox.some((m) => m.id === 10 && m.method === undefined), false, "the cancelled request is not answered");
+});

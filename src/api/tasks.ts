@@ -357,7 +357,9 @@ export class TaskRuntime {
     if (params !== undefined) input.params = params;
     const key = requestKey(taskOwnerKey(owner) ?? "?", id);
     // Set before the step: input requests may go out on this stream in the very step that blocks it.
-    if (method === "tasks/result") this.streams.set(key, rc);
+    // Not for a request already given up (cancelled while an async `intercept` ran before
+    // `next()`): nothing would be sent on it, and its waiter is abandoned just below.
+    if (method === "tasks/result" && !rc.signal.aborted) this.streams.set(key, rc);
     const outputs = this.step(input);
     if (!outputs.some((o) => o.type === "waiting" && o.id === id)) {
       this.streams.delete(key);
@@ -370,7 +372,11 @@ export class TaskRuntime {
       this.pending.delete(key);
       this.step({ type: "abandon", now: this.wall(), owner, id });
     };
-    rc.signal.addEventListener("abort", abandon, { once: true });
+    // A signal that aborted already never fires again: the waiter, and the input requests
+    // the table counted as delivered on its stream, would be held until the task's TTL, and
+    // a later `tasks/result` would never be sent them. Abandoning it now hands them on.
+    if (rc.signal.aborted) abandon();
+    else rc.signal.addEventListener("abort", abandon, { once: true });
     return answer;
   }
 
