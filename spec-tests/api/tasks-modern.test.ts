@@ -464,3 +464,38 @@ test("tasks extension, input_required: one tasks/get of the watch that fails (ti
   assert.equal(outcome?.error?.code, -32602);
   await client.close();
 });
+
+test("tasks extension Task Cancellation (cooperative: the task may still reach a non-cancelled terminal status): with cooperativeCancel the handler's signal aborts, and what it answers afterwards still ends the task; a task waiting on input has nothing running and is cancelled at once", async () => {
+  const gate = deferred();
+  let aborted = false;
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
+  const c = await connect(
+    (s) => {
+      s.tool("job", { execution: { taskSupport: "optional" } }, async (_a, ctx) => {
+        await gate.promise;
+        aborted = ctx.signal.aborted;
+        return text("finished anyway");
+      });
+      s.tool("ask", { execution: { taskSupport: "optional" } }, () => inputRequired({ user: { method: "elicitation/create", params: form } }));
+    },
+    { ...MODERN, tasks: true, handlers: { elicitation: () => ({ action: "accept" }) } },
+    { ...DUAL, tasks: { cooperativeCancel: true } },
+  );
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("job")) as JsonObject)!;
+  await flush();
+  assert.equal((await c.client.cancelTask(id)).resultType, "complete", "the ack MUST be an empty result");
+  assert.equal((await c.client.getTask(id)).status, "working", "a cooperative cancel only signals");
+  gate.resolve();
+  await flush();
+  assert.equal(aborted, true, "the handler is told to stop");
+  const done = await c.client.getTask(id);
+  assert.equal(done.status, "completed", "the handler's answer ends the task");
+  assert.deepEqual((done.result as JsonObject).content, [{ type: "text", text: "finished anyway" }]);
+
+  const asking = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+  await flush();
+  assert.equal((await c.client.getTask(asking)).status, "input_required");
+  await c.client.cancelTask(asking);
+  await flush();
+  assert.equal((await c.client.getTask(asking)).status, "cancelled");
+});

@@ -448,6 +448,8 @@ export class TaskRuntime {
       }
       case "expired":
       case "cancel-requested": {
+        const live = findTask(this.table, o.taskId);
+        if (o.type === "cancel-requested" && live !== undefined && !isTerminalStatus(live.status)) return this.cancelCooperatively(o.taskId);
         if (o.type === "expired") this.ownerOfDeleted.set(o.taskId, taskOwnerKey(o.owner) ?? "?");
         // An expired task's work stops like a cancelled one's.
         const run = this.runs.get(o.taskId);
@@ -462,6 +464,28 @@ export class TaskRuntime {
       case "waiting":
         return;
     }
+  }
+
+  /**
+   * A cancel the table only signalled (extension, `cooperativeCancel`): the task is not yet
+   * terminal, so its run stays and what the handler answers still ends the task (SEP-2663:
+   * it "may still reach a non-cancelled terminal status"); its signal aborts so it can stop.
+   * A handler between `input_required` and its next run has nothing running to be told, and
+   * would otherwise wait on answers the requestor no longer means to give: the cancel is
+   * honoured at once.
+   */
+  private cancelCooperatively(taskId: string): void {
+    const run = this.runs.get(taskId);
+    if (run === undefined) return; // a restored task: the application settles it
+    run.controller.abort("task cancelled");
+    if (!run.awaitingInput) return;
+    // After the step that signalled it (steps do not nest).
+    queueMicrotask(() => {
+      if (this.runs.get(taskId) !== run || !run.awaitingInput) return;
+      this.runs.delete(taskId);
+      this.rounds.delete(taskId);
+      this.step({ type: "update-status", now: this.wall(), taskId, status: "cancelled", statusMessage: "The task was cancelled by request." });
+    });
   }
 
   private persist(taskIds: Set<string>): void {
