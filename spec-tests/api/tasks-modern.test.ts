@@ -499,3 +499,34 @@ test("tasks extension Task Cancellation (cooperative: the task may still reach a
   await flush();
   assert.equal((await c.client.getTask(asking)).status, "cancelled");
 });
+
+test("tasks extension Task Update Requests + the resumeWhenAnswered option: off, a task whose input is all answered stays input_required for its application to move, and the handler (a TaskRuntime's application) is run again with the answers, so its answer ends the task rather than the TTL", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
+  const second = deferred();
+  let runs = 0;
+  const c = await connect(
+    (s) =>
+      s.tool("ask", { execution: { taskSupport: "optional" } }, async (_a, ctx) => {
+        runs++;
+        const answer = ctx.inputResponses?.user as ElicitResult | undefined;
+        if (answer === undefined) return inputRequired({ user: { method: "elicitation/create", params: form } }, "kept");
+        await second.promise;
+        return text(`hi ${String(answer.content?.name)} (${ctx.requestState})`);
+      }),
+    { ...MODERN, tasks: true, handlers: { elicitation: () => ({ action: "accept" }) } },
+    { ...DUAL, tasks: { resumeWhenAnswered: false } },
+  );
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+  await flush();
+  const t = await c.client.getTask(id);
+  assert.equal(t.status, "input_required");
+  await c.client.updateTask(id, { [Object.keys(t.inputRequests!)[0]]: { action: "accept", content: { name: "ada" } } });
+  await flush();
+  assert.equal(runs, 2, "the handler learns its input is answered");
+  assert.equal((await c.client.getTask(id)).status, "input_required", "off: not moved back to working");
+  second.resolve();
+  await flush();
+  const done = await c.client.getTask(id);
+  assert.equal(done.status, "completed");
+  assert.deepEqual((done.result as JsonObject).content, [{ type: "text", text: "hi ada (kept)" }]);
+});

@@ -634,7 +634,11 @@ export class TaskRuntime {
       const run = this.runs.get(taskId);
       if (run === undefined || !run.awaitingInput) continue;
       const rec = findTask(this.table, taskId);
-      if (rec === undefined || rec.status === "input_required" || isTerminalStatus(rec.status)) continue;
+      // With `resumeWhenAnswered` off the table leaves an answered task in input_required for
+      // its application to move; here that is the handler, which learns of the answers only
+      // by running again: it is run, and its next answer moves the task (or it calls
+      // setStatus itself). Waiting instead would hold the task until its TTL.
+      if (rec === undefined || isTerminalStatus(rec.status) || (rec.status === "input_required" && rec.inputRequests !== undefined)) continue;
       this.rerun(run);
     }
   }

@@ -126,7 +126,12 @@ export interface TaskTableOptions {
   notifications?: "none" | "terminal" | "all" | undefined;
   /** Extension only: `tasks/cancel` just signals (the task stays as it is until the application settles it). Default false. */
   cooperativeCancel?: boolean | undefined;
-  /** When the last outstanding input request is answered, move the task back to `working` (the page's SHOULD). Default true. */
+  /**
+   * When the last outstanding input request is answered, move the task back to `working`
+   * (the page's SHOULD). Default true. Off, the task stays `input_required`, with nothing
+   * outstanding, for the application to move: the table's `input-responses` output tells it;
+   * a `TaskRuntime` runs the handler again, and what it answers moves the task.
+   */
   resumeWhenAnswered?: boolean | undefined;
 }
 
