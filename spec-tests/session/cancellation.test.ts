@@ -174,6 +174,37 @@ test("cancellation: a receiver ignores notifications/cancelled for a task-augmen
   assert.deepEqual(p.of("server", "cancelled").map((c) => c.id), [10]);
 });
 
+test("tasks Capabilities (2025-11-25: a receiver that did not declare tasks for a request type MUST process such requests normally, ignoring task-augmentation metadata): a task-augmented request it serves plainly is cancelled with notifications/cancelled as plain ones are, server and client alike", () => {
+  // A server that declared no tasks, sent a tools/call with params.task.
+  const server = taskPair({ tools: {} });
+  server.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "job", task: {} } }));
+  const out = server.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9, reason: "gave up" } }));
+  assert.ok(!out.some((o) => o.type === "diagnostic" && o.code === "cancel-ignored"));
+  assert.deepEqual(server.of("server", "cancelled"), [{ type: "cancelled", id: 9, reason: "gave up" }]);
+  assert.equal(server.server.inboundCount, 0);
+  // A server that declared tasks for tools/call: the same request is a task request.
+  const tasks = taskPair();
+  tasks.inject("server", JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "job", task: {} } }));
+  tasks.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } }));
+  assert.equal(tasks.of("server", "cancelled").length, 0, "declared: it MUST be cancelled with tasks/cancel");
+  // A client that declared elicitation but no tasks.requests.elicitation.create, sent a task-augmented elicitation.
+  const client = new Pair({ capabilities: { elicitation: { form: {} } } });
+  client.handshake();
+  client.handlers.client = () => {};
+  const ask = { message: "ok?", requestedSchema: { type: "object", properties: {} } };
+  client.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 5, method: "elicitation/create", params: { ...ask, task: {} } }));
+  assert.equal(client.of("client", "request").at(-1)!.method, "elicitation/create", "served normally");
+  client.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } }));
+  assert.deepEqual(client.of("client", "cancelled").map((c) => c.id), [5]);
+  // Declared: ignored, as the spec requires tasks/cancel.
+  const receiver = new Pair({ capabilities: { elicitation: { form: {} }, tasks: { cancel: {}, requests: { elicitation: { create: {} } } } } });
+  receiver.handshake();
+  receiver.handlers.client = () => {};
+  receiver.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 5, method: "elicitation/create", params: { ...ask, task: {} } }));
+  receiver.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } }));
+  assert.equal(receiver.of("client", "cancelled").length, 0);
+});
+
 test("tasks extension + draft basic/patterns/cancellation: cancelled calls kept only to cancel a task answer that may cross take no slot of maxOutboundRequests; they are bounded on their own, the oldest forgotten first, and a late task answer to a kept one still gets tasks/cancel", () => {
   const EXT = "io.modelcontextprotocol/tasks";
   const p = new Pair({ versions: ["2026-07-28"], capabilities: { extensions: { [EXT]: {} } }, maxOutboundRequests: 2 }, { versions: ["2026-07-28"], capabilities: { tools: {}, extensions: { [EXT]: {} } } });

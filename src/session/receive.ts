@@ -28,6 +28,7 @@ import { methodSpec } from "../model/methods.js";
 import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
 import { isLegacyVersion, isModernVersion } from "../model/versions.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
+import { acceptsTaskAugmented } from "../tasks/capabilities.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
 import { receiveModernRequest, respondModern } from "../modern/server.js";
@@ -163,7 +164,10 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOu
   if (method === "elicitation/create" && params?.mode === "url" && typeof params.elicitationId === "string") rememberUrlElicitation(state, params.elicitationId);
   const token = progressTokenOf(params);
   const req: InboundRequest = token === undefined ? { id, method } : { id, method, progressToken: token };
-  if (isTaskAugmented(spec, params)) req.task = true;
+  // Only when this side declared tasks for the method: a receiver that did not "MUST process
+  // requests of that type normally, ignoring any task-augmentation metadata" (2025-11-25
+  // basic/utilities/tasks), so such a request is a plain one, cancelled as plain ones are.
+  if (isTaskAugmented(spec, params) && acceptsTaskAugmented(o.capabilities, method)) req.task = true;
   addInbound(state, req);
   out.push({ type: "request", id, method, params });
 }

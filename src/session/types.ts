@@ -220,7 +220,7 @@ export interface InboundRequest {
   progressSentAt?: number;
   /** Coalesced progress waiting for its slot. */
   pendingProgress?: { progress: number; total?: number; message?: string; at: number };
-  /** 2025-11-25 task-augmented (`params.task`): a `notifications/cancelled` for it is ignored (it MUST be `tasks/cancel`). */
+  /** 2025-11-25 task-augmented (`params.task`) under this side's declared `tasks.requests`: a `notifications/cancelled` for it is ignored (it MUST be `tasks/cancel`). */
   task?: boolean;
 }
 
