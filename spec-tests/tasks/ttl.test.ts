@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { findTask, nextTaskDeadline, stepTasks } from "../../src/tasks/table.js";
+import { findTask, nextTaskDeadline, restoreTasks, snapshotTasks, stepTasks, tableFromRecords } from "../../src/tasks/table.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { expiryOf, grantTtl, heapPop, heapPush, heapRebuild, isExpired, type DeadlineEntry } from "../../src/tasks/ttl.js";
 import { ALICE, errorOf, Harness, ofType } from "./helpers.js";
 import { rng } from "../harness/random.js";
@@ -143,6 +144,26 @@ describe("tasks § TTL: After a task's ttl lifetime has elapsed, receivers MAY d
     const entry = Object.values(h.state.owners)[0];
     assert.ok(entry.count <= 21);
     assert.ok(entry.order.length <= 2 * entry.count + 10, `order ${entry.order.length} for ${entry.count} live`);
+  });
+});
+
+describe("tasks § TTL and Resource Management (receivers MAY override the requested ttl; the actual ttl is reported)", () => {
+  it("with no maximum (maxTtlMs null) a ttl past Date's range (1e20, no safe integer; 9e15) is granted only up to the end of that range, so the table's own snapshot and records restore with the task", () => {
+    const h = new Harness({ maxTtlMs: null, defaultTtlMs: 9e15 });
+    const granted = [h.create("a", { ttl: 1e20 }), h.create("b", { ttl: 9e15 }), h.create("c")].map((r) => (r.task as JsonObject).ttl as number);
+    h.create("d", { ttl: 1000 });
+    h.feed({ type: "update-status", taskId: "d", status: "working", ttl: 9e15 });
+    for (const ttl of [...granted, h.state.tasks.d.ttl as number]) {
+      assert.ok(Number.isSafeInteger(ttl), `granted ${ttl}`);
+      assert.equal(h.now + ttl, 8.64e15, "expires at the end of Date's range");
+    }
+    const restored = restoreTasks(snapshotTasks(h.state));
+    assert.ok(restored.ok, "the snapshot restores");
+    const { state, skipped } = tableFromRecords(Object.values(h.state.tasks), { maxTtlMs: null });
+    assert.deepEqual(skipped, []);
+    assert.equal(state.count, 4);
+    h.create("e", { ttl: 60_000 });
+    assert.equal(h.state.tasks.e.ttl, 60_000, "an ordinary ttl is granted as asked");
   });
 });
 

@@ -67,7 +67,7 @@ import {
 } from "./records.js";
 import { abandon, cancelTask, dialectOf, getTask, listTasks, taskRequest, taskResult, updateTask, type ExpiredNow } from "./requests.js";
 import { canTransition, isTaskStatus, isTerminalStatus, outcomeStatus, type TaskStatus } from "./status.js";
-import { expiryOf, grantTtl, heapPop, heapPush, heapRebuild, type DeadlineEntry } from "./ttl.js";
+import { expiryOf, fitTtl, grantTtl, heapPop, heapPush, heapRebuild, MAX_EXPIRY, type DeadlineEntry } from "./ttl.js";
 import type {
   ResolvedTaskTableOptions,
   TaskInput,
@@ -103,7 +103,7 @@ function anonymousCap(maxTasks: number): number {
 }
 
 // Date's range: a `now` beyond it cannot be rendered as ISO 8601.
-const MAX_TIME = 8.64e15;
+const MAX_TIME = MAX_EXPIRY;
 
 /** A time the table can hold: a number of ms within Date's range (so not NaN or ±Infinity). */
 function isTime(v: unknown): v is number {
@@ -261,7 +261,7 @@ function create(state: TaskTableState, input: Extract<TaskInput, { type: "create
   }
 
   // "Receivers MAY override the requested ttl duration."
-  const ttl = grantTtl(input.ttl, o);
+  const ttl = grantTtl(input.ttl, o, now);
   const rec: TaskRecord = {
     taskId,
     owner,
@@ -356,7 +356,7 @@ function settle(state: TaskTableState, input: Extract<TaskInput, { type: "settle
 function changeTtl(state: TaskTableState, rec: TaskRecord, ttl: unknown, out: TaskOutput[]): void {
   const max = state.options.maxTtlMs;
   if (ttl !== null && !count(ttl, 0)) return diagnose(out, "bad-ttl", "ttl must be a non-negative integer or null; kept", { taskId: rec.taskId });
-  const granted = ttl === null ? max : max !== null && ttl > max ? max : ttl;
+  const granted = fitTtl(ttl === null ? max : max !== null && ttl > max ? max : ttl, rec.createdAt);
   const at = expiryOf(rec.createdAt, granted);
   rec.ttl = granted;
   if (at === rec.expiresAt) return;

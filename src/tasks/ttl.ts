@@ -27,17 +27,30 @@ export interface TtlPolicy {
   maxTtlMs: number | null;
 }
 
+/** The latest time a task may expire: the end of Date's range (ms since the epoch), past which no ISO 8601 time exists. */
+export const MAX_EXPIRY = 8.64e15;
+
 /**
  * The TTL to grant for a request that asked for `requested` ms (anything but a finite
  * non-negative number counts as not asking): the request or the default, capped at the
  * maximum. `null` means unlimited, which only happens when neither default nor maximum
- * bounds it.
+ * bounds it. A task created at `now` is also made to expire by {@link MAX_EXPIRY}: without
+ * a maximum a requestor's `1e20` (no safe integer) or `9e15` (an expiry past Date's range)
+ * would be granted, and the record holding it could never be restored from a snapshot or
+ * a store.
  */
-export function grantTtl(requested: unknown, policy: TtlPolicy): number | null {
+export function grantTtl(requested: unknown, policy: TtlPolicy, now = 0): number | null {
   let ttl: number | null =
     typeof requested === "number" && Number.isFinite(requested) && requested >= 0 ? Math.floor(requested) : policy.defaultTtlMs;
   if (policy.maxTtlMs !== null && (ttl === null || ttl > policy.maxTtlMs)) ttl = policy.maxTtlMs;
-  return ttl;
+  return fitTtl(ttl, now);
+}
+
+/** `ttl`, lowered so that a task created at `createdAt` expires by {@link MAX_EXPIRY} (see {@link grantTtl}). */
+export function fitTtl(ttl: number | null, createdAt: number): number | null {
+  if (ttl === null) return null;
+  const room = Math.max(0, Math.floor(MAX_EXPIRY - createdAt));
+  return ttl > room ? room : ttl;
 }
 
 /** When a task created at `createdAt` with `ttl` expires, or `null` when never. */
