@@ -524,3 +524,27 @@ test("tasks Input Required Status (receivers MUST send input requests on the tas
   assert.deepEqual(r?.result?.content, [{ type: "text", text: "hi ada" }], "the task resumes and completes");
   assert.equal(c.inbox.some((m) => m.id === 10 && m.method === undefined), false, "the cancelled request is not answered");
 });
+
+test("tasks Input Required Status (the task moves back out of input_required once the receiver has all the input it needs): a task handler with two direct requests to the requestor in flight (two ctx.elicit at once) stays input_required until the second is answered too", async () => {
+  const answers = [deferred<ElicitResult>(), deferred<ElicitResult>()];
+  let asked = 0;
+  const form = (message: string) => ({ message, requestedSchema: { type: "object" as const, properties: { v: { type: "string" as const } } } });
+  const c = await connect(
+    (s) =>
+      s.tool("two", { execution: { taskSupport: "optional" } }, async (_a, ctx) => {
+        const [a, b] = await Promise.all([ctx.elicit(form("first?")), ctx.elicit(form("second?"))]);
+        return text(`${String(a.content?.v)} ${String(b.content?.v)}`);
+      }),
+    { ...LEGACY, handlers: { elicitation: () => answers[asked++].promise } },
+    LEGACY,
+  );
+  const { task } = (await c.client.callToolAsTask("two")) as CreateTaskResult;
+  await flush(40);
+  assert.equal(asked, 2);
+  assert.equal((await c.client.getTask(task!.taskId)).status, "input_required");
+  answers[0].resolve({ action: "accept", content: { v: "A" } });
+  await flush(40);
+  assert.equal((await c.client.getTask(task!.taskId)).status, "input_required", "the second request still waits on the requestor");
+  answers[1].resolve({ action: "accept", content: { v: "B" } });
+  assert.deepEqual(((await c.client.getTaskResult(task!.taskId)) as CallToolResult).content, [{ type: "text", text: "A B" }]);
+});

@@ -102,6 +102,8 @@ interface Run {
   awaitingInput: boolean;
   /** The last progress sent under the task's token. */
   progress?: number;
+  /** Requests the handler sent the requestor directly (`ctx.elicit`, 2025-11-25) still unanswered. */
+  asking?: number;
 }
 
 /** Most times one task's handler may answer `input_required` before the task fails. */
@@ -717,11 +719,14 @@ export class TaskRuntime {
       request: async (method, params, options) => {
         // 2025-11-25 "Input Required Status": the task shows input_required while it waits for the requestor.
         const moved = this.setStatus(taskId, "input_required");
+        run.asking = (run.asking ?? 0) + 1;
         try {
           return await rc.request(method, withRelatedTask(params ?? {}, taskId), { ...options, signal: options?.signal ?? signal });
         } finally {
+          // Back to working only once the last of the handler's requests in flight is answered: until then it still waits on the requestor.
+          run.asking -= 1;
           const rec = findTask(this.table, taskId);
-          if (moved && rec?.status === "input_required" && rec.inputRequests === undefined) this.setStatus(taskId, "working");
+          if (moved && run.asking === 0 && rec?.status === "input_required" && rec.inputRequests === undefined) this.setStatus(taskId, "working");
         }
       },
       notify: (method, params) => rc.notify(method, withRelatedTask(params ?? {}, taskId)),
