@@ -251,6 +251,50 @@ test("bounded replay log: finished streams beyond maxRetainedStreams are forgott
   assert.deepEqual(messages(await new SseReader(kept).rest()).map((m) => m.id), [2]);
 });
 
+test("bounded replay log (README Limits: a response waiting for its client to resume is not pushed out while history is left; Resumability and Redelivery): past maxRetainedStreams, a finished stream already delivered is forgotten before a long call's answer that waits for its polling client", async () => {
+  const clock = new ManualClock();
+  const { handler, tools } = makeHandler(new Tools(), { clock, pollingCloseAfterMs: 5000, eventStore: { maxRetainedStreams: 2 } });
+  const sid = await open(handler);
+  const long = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  await long.next();
+  const one = await long.message();
+  // SEP-1699 polling close: the client waits its retry, holding the id of "one".
+  clock.advance(5000);
+  assert.equal(await long.next(), undefined);
+  const quick: string[] = [];
+  for (let i = 2; i <= 3; i++) quick.push((await new SseReader(await post(handler, call(i, "echo", { text: "x" }), sid, V)).rest())[0].id);
+  // The long call answers while its client is away: three finished streams, two kept.
+  tools.release();
+  await new Promise((r) => setImmediate(r));
+  const r = await get(handler, sid, V, one.id);
+  assert.equal(r.status, 200, "the undelivered answer is kept");
+  assert.deepEqual(messages(await new SseReader(r).rest()).map((m) => m.id ?? m.params.data), ["two", 1]);
+  // The oldest delivered stream went in its place.
+  assert.equal((await get(handler, sid, V, quick[0])).status, 400);
+  const kept = await get(handler, sid, V, quick[1]);
+  assert.equal(kept.status, 200);
+  await kept.text();
+});
+
+test("bounded replay log: past maxRetainedStreams with every finished stream undelivered, the oldest goes (a message-lost diagnostic)", async () => {
+  const seen: string[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxRetainedStreams: 1 }, onDiagnostic: (d) => seen.push(d.code) });
+  const sid = await open(handler);
+  const ids: string[] = [];
+  for (let i = 1; i <= 2; i++) {
+    const s = new SseReader(await post(handler, call(i, "wait"), sid, V));
+    ids.push((await s.message()).id);
+    await s.cancel();
+  }
+  tools.release();
+  tools.release();
+  await new Promise((r) => setImmediate(r));
+  assert.ok(seen.includes("message-lost"));
+  assert.equal((await get(handler, sid, V, ids[0])).status, 400);
+  const kept = await get(handler, sid, V, ids[1]);
+  assert.deepEqual(messages(await new SseReader(kept).rest()).map((m) => m.id ?? m.params.data), ["two", 2]);
+});
+
 test("a slow reader: a connection past maxQueuedBytes is closed (the reader still gets what was queued) and the stream resumes; every message arrives once, in order", async () => {
   const { handler } = makeHandler(new Tools(), { maxQueuedBytes: 300 });
   const sid = await open(handler);

@@ -89,6 +89,13 @@ export class StreamLog {
     return this.entries.length - this.head;
   }
 
+  /** True while the log holds an event not yet handed to a connection (one evicted unwritten is gone, and no longer counts). */
+  get undelivered(): boolean {
+    // Events are in sequence order and only the oldest are ever removed: the newest live one is last.
+    const n = this.entries.length;
+    return n > this.head && this.entries[n - 1].seq > this.written;
+  }
+
   /** Events with a sequence number above `after`, in order (a fresh array). */
   after(after: number): LoggedEvent[] {
     const out: LoggedEvent[] = [];

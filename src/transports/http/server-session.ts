@@ -517,17 +517,29 @@ export class HttpSession {
     this.config.store.drop(s.log);
   }
 
-  /** Keeps at most `maxRetainedStreams` finished POST streams; the oldest goes first. */
+  /**
+   * Keeps at most `maxRetainedStreams` finished POST streams. The oldest one whose events
+   * were all written goes first: it is only history, kept in case a client reconnects. A
+   * stream still holding an undelivered answer (its client between SEP-1699 polls, or
+   * about to resume) goes, oldest first, only when every finished stream holds one: else
+   * a long call that finishes after many quick ones would lose its answer to their history.
+   */
   private retain(): void {
     if (++this.finishedStreams <= this.config.maxRetainedStreams) return;
     // A finished stream's connection closed when its last event went out.
+    // Streams are iterated in creation order: the first delivered one, else the first finished.
+    let gone: Stream | undefined;
     for (const s of this.streams.values()) {
-      if (s.done) {
-        this.forget(s);
-        this.finishedStreams--;
-        return;
+      if (!s.done) continue;
+      if (!s.log.undelivered) {
+        gone = s;
+        break;
       }
+      gone ??= s;
     }
+    if (gone === undefined) return;
+    this.forget(gone);
+    this.finishedStreams--;
   }
 
   /**
