@@ -13,7 +13,7 @@ import { McpServer } from "../../src/api/server.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { McpClient } from "../../src/api/client.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
-import { call, deferred, initializeMessage, makeHandler, open, post, setupWith, SseReader, Tools, until } from "./helpers.js";
+import { call, deferred, get, initializeMessage, makeHandler, messages, open, post, setupWith, SseReader, Tools, until } from "./helpers.js";
 import { rejection } from "../api/setup.js";
 import { answerOf, modernHandler, modernRequest, postModern } from "./modern-helpers.js";
 
@@ -40,6 +40,26 @@ async function waitingSession(make: typeof makeHandler) {
   await tools.waiting();
   assert.equal((await running.message()).msg.params.data, "one");
   return { clock, handler, tools, sid, running };
+}
+
+/** A legacy session whose request 1 (`wait`) is running while its client is between SEP-1699 polls: its POST stream was closed after "one", whose id (`last`) the client holds. */
+async function polledSession() {
+  const clock = new ManualClock();
+  const { handler, tools } = makeHandler(new Tools(), { clock, pollingCloseAfterMs: 5_000 });
+  const sid = await open(handler, V);
+  const running = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  await tools.waiting();
+  const last = (await running.message()).id;
+  clock.advance(5_000);
+  assert.equal(await running.next(), undefined, "the polling close");
+  return { clock, handler, tools, sid, last };
+}
+
+/** The messages of a resumption from `last`: the rest of request 1's stream. */
+async function resumed(handler: ReturnType<typeof makeHandler>["handler"], sid: string, last: string): Promise<unknown[]> {
+  const r = await get(handler, sid, V, last);
+  assert.equal(r.status, 200, "the session is still there to resume");
+  return messages(await new SseReader(r).rest()).map((m) => m.id ?? m.params.data);
 }
 
 async function refusedAsClosing(r: Response, id: unknown): Promise<void> {
@@ -210,6 +230,44 @@ test("handler.close({ drainMs }): a legacy session with no request running ends 
   assert.equal((await running.message()).msg.result.content[0].text, "waited");
   await until(closed, 50);
   assert.deepEqual(tools.closed, ["server closing", "server closing"]);
+});
+
+test("handler.close({ drainMs }) (README Deploying: the requests in flight run on, GET streams and their resumption still come in; Resumability and Redelivery): an answer that lands during the drain while its client is between SEP-1699 polls is kept for its Last-Event-ID resumption; then the session ends and the drain resolves", async () => {
+  const { clock, handler, tools, sid, last } = await polledSession();
+  const closed = settledFlag(handler.close({ drainMs: 60_000 }));
+  tools.release();
+  await idle(20);
+  assert.equal(closed(), false, "the answer waits for its client");
+  assert.equal(handler.sessionCount, 1);
+  assert.deepEqual(await resumed(handler, sid, last), ["two", 1]);
+  await until(closed, 50);
+  assert.equal(handler.sessionCount, 0);
+  assert.deepEqual(tools.closed, ["server closing"]);
+  assert.equal(clock.pendingTimers, 0, "the drain's deadline is cancelled");
+});
+
+test("handler.close({ drainMs }) (README Deploying; Resumability and Redelivery): a session whose answer already waits for its polling client when the drain begins is not idle: the resumption gets the answer; one never fetched goes at drainMs", async () => {
+  const a = await polledSession();
+  a.tools.release();
+  await idle(5);
+  const closedA = settledFlag(a.handler.close({ drainMs: 60_000 }));
+  await idle(20);
+  assert.equal(closedA(), false);
+  assert.deepEqual(await resumed(a.handler, a.sid, a.last), ["two", 1]);
+  await until(closedA, 50);
+
+  const b = await polledSession();
+  b.tools.release();
+  await idle(5);
+  const closedB = settledFlag(b.handler.close({ drainMs: 10_000 }));
+  b.clock.advance(9_999);
+  await idle(20);
+  assert.equal(closedB(), false);
+  assert.equal(b.handler.sessionCount, 1);
+  b.clock.advance(1);
+  await until(closedB, 50);
+  assert.equal(b.handler.sessionCount, 0);
+  assert.deepEqual(b.tools.closed, ["server closed"]);
 });
 
 test("handler.close({ drainMs }): an application onClose that throws neither keeps the drain from resolving nor stops the other sessions from ending; it is a handler-error diagnostic", async () => {

@@ -284,10 +284,12 @@ export interface HttpHandler {
    *
    * With `drainMs`, a graceful close: from now on no session, modern request, or request on
    * a live session starts (503), each open `subscriptions/listen` gets its completion
-   * result, and each legacy session with no request running ends (its next request gets
+   * result, and each legacy session with no request running nor answer waiting for its client ends (its next request gets
    * 404); the requests in flight run on, and what they need still comes in (the client's
    * answers to the server's requests, cancellations, GET streams and their resumption),
-   * each session ending once its last is answered. Once none is left, or `drainMs` has
+   * each session ending once its last is answered and the answer reached its client (one
+   * waiting in the replay log for a client between SEP-1699 polls holds the session until
+   * that client resumes). Once none is left, or `drainMs` has
    * passed, the handler closes as above. The promise
    * resolves then (at once without `drainMs`); it never rejects (a `drainMs` that is not a
    * number >= 0 throws a `RangeError` at once). A later call can only bring
@@ -591,7 +593,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   };
   /**
    * The drain's count of requests not answered yet: every session's, and the modern ones
-   * but `subscriptions/listen`. A legacy session with none is ended first: its next request
+   * but `subscriptions/listen`; a legacy session whose answer waits for its client to
+   * resume counts one. A legacy session with none is ended first: its next request
    * gets 404, and its client starts a new session (behind a load balancer, on another
    * instance) rather than meeting 503s for the rest of the drain.
    */
@@ -601,8 +604,12 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     oldSse?.endIdle("server closing");
     let n = live.size - listens.size + (oldSse?.running() ?? 0);
     for (const s of [...sessions.values()]) {
-      if (s.running === 0) ending(() => s.terminate("server closing"));
-      else n += s.running;
+      if (s.running > 0) n += s.running;
+      // An answer waiting in the replay log for its client to resume (between SEP-1699
+      // polls) is a request not finished yet: ended now, the session would take it along,
+      // and the client's resumption would get 404 for a tool that ran.
+      else if (s.undelivered) n++;
+      else ending(() => s.terminate("server closing"));
     }
     return n;
   }

@@ -30,7 +30,7 @@ export class Drain {
 
   constructor(
     private readonly clock: Clock,
-    /** Requests in flight across the handler (not `subscriptions/listen` streams, nor GET streams: they never finish by themselves); the handler may end what is idle as it counts. */
+    /** Requests in flight across the handler, an answer still waiting for its client to resume among them (not `subscriptions/listen` streams, nor GET streams: they never finish by themselves); the handler may end what is idle as it counts. */
     private readonly inFlight: () => number,
     /** Closes the handler: ends every session and every modern request still running. */
     private readonly close: () => void,

@@ -88,7 +88,7 @@ export interface SessionConfig {
   diagnose(code: string, message: string, detail?: unknown): void;
   /** Called once when a session ends, whatever ended it. */
   onTerminate(session: HttpSession, reason: string): void;
-  /** A request of this session was answered or cancelled (a draining handler counts what is left). */
+  /** A request of this session was answered or cancelled, or a resumption took a finished stream's answer (a draining handler counts what is left). */
   settled(): void;
   /**
    * A stateless handler's session (`createHttpHandler({ stateless: true })`): it serves one
@@ -175,6 +175,19 @@ export class HttpSession {
   /** Requests of this session not answered or cancelled yet. */
   get running(): number {
     return this.routes.size;
+  }
+
+  /**
+   * True while a finished POST stream holds an answer never handed to a connection: its
+   * client is between SEP-1699 polls, or lost the connection and will resume with
+   * `Last-Event-ID`. A draining handler waits for it as for a request still running: the
+   * answer lives only in this session's replay log, and goes if the session ends.
+   */
+  get undelivered(): boolean {
+    // Nothing can resume a stateless session's stream.
+    if (this.stateless) return false;
+    for (const s of this.streams.values()) if (s.done && s.log.undelivered) return true;
+    return false;
   }
 
   /** Live SSE connections of this session. */
@@ -431,6 +444,8 @@ export class HttpSession {
     if (s.done) {
       if (s.conn === conn) s.conn = null;
       conn.close();
+      // The answer a draining handler may be waiting on has reached the client: it counts again.
+      this.config.settled();
     } else if (polls && this.config.pollingCloseAfterMs > 0) {
       // A timer of the connection's: cancelled when it ends first (terminate, client gone, overflow).
       conn.after(this.config.pollingCloseAfterMs, () => this.disconnect(s, conn));
