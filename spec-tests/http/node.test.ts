@@ -13,7 +13,7 @@ import { ManualClock } from "../../src/driver/clock.js";
 import { serveNode, toNodeListener, WRITE_STALL_MS, type FetchHandler } from "../../src/transports/http-node.js";
 import { createServer, type ServerResponse } from "node:http";
 import { FAST_ENTRY, fastEntryOf, type HttpRequestView } from "../../src/transports/http-view.js";
-import { call, deferred, initializeMessage, makeHandler, messages, postHeaders, SseReader, Tools, until } from "./helpers.js";
+import { call, deferred, initializeMessage, makeHandler, messages, open, postHeaders, SseReader, Tools, until } from "./helpers.js";
 import { modernHandler, modernHeaders, modernRequest } from "./modern-helpers.js";
 
 const V = "2025-11-25";
@@ -270,6 +270,39 @@ test("node bridge: a pipelined answer (written before Node gives it the socket, 
   } finally {
     sock.destroy();
     await srv.close();
+  }
+});
+
+test("node bridge (README Deploying: a legacy session ends sessionIdleMs after its last request once it has no open connection): the client of a JSON answer (enableJsonResponse) that goes away, by a fetch abort or a half-close, is reported, so its session idles out; one still waiting keeps it", async () => {
+  for (const how of ["fetch abort", "half-close"] as const) {
+    const clock = new ManualClock();
+    const tools = new Tools();
+    const { handler } = makeHandler(tools, { clock, enableJsonResponse: true, sessionIdleMs: 1000 });
+    const srv = await serveNode(handler);
+    try {
+      const sid = await open(handler, V);
+      const body = JSON.stringify(call(1, "wait"));
+      const abort = new AbortController();
+      let sock: Socket | undefined;
+      if (how === "fetch abort") void fetch(srv.url, { method: "POST", headers: postHeaders(sid, V), body, signal: abort.signal }).catch(() => {});
+      else {
+        const head = Object.entries({ ...postHeaders(sid, V), host: "127.0.0.1", "content-length": String(Buffer.byteLength(body)) }).map(([k, v]) => `${k}: ${v}\r\n`);
+        sock = connect(srv.port, "127.0.0.1", () => sock!.write(`POST /mcp HTTP/1.1\r\n${head.join("")}\r\n${body}`));
+        sock.on("error", () => {});
+      }
+      await tools.waiting();
+      clock.advance(5000);
+      assert.equal(handler.sessionCount, 1, `${how}: the client still waits on its POST`);
+      if (sock === undefined) abort.abort();
+      else sock.end();
+      // Each turn lets the socket's close in, then runs the idle check once more.
+      await until(() => (clock.advance(1000), handler.sessionCount === 0), 10_000);
+      assert.equal(tools.contexts.at(-1)!.signal.aborted, true, how);
+      sock?.destroy();
+    } finally {
+      tools.release();
+      await srv.close();
+    }
   }
 });
 

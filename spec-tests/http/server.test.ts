@@ -812,6 +812,30 @@ test("sessions end after sessionIdleMs without requests or open connections", as
   assert.deepEqual(tools.closed, ["session idle timeout (no request or open stream for sessionIdleMs 1000 ms)", "session terminated by the client (HTTP DELETE)"]);
 });
 
+test("README Deploying (a legacy session ends sessionIdleMs after its last request once it has no open connection): in JSON-response mode a client waiting on its POST is an open connection, so a tool running past sessionIdleMs gets its own answer, not -32000; a client that aborted its POST keeps the session no longer, and it expires", async () => {
+  const clock = new ManualClock();
+  const { handler, tools } = makeHandler(new Tools(), { clock, enableJsonResponse: true, sessionIdleMs: 1000 });
+  const sid = await open(handler);
+  const pending = post(handler, call(1, "wait"), sid, V);
+  await tools.waiting();
+  clock.advance(5000);
+  assert.equal(handler.sessionCount, 1, "the client still waits on its POST");
+  tools.release();
+  assert.deepEqual(await (await pending).json(), { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "waited" }] } });
+  clock.advance(1000);
+  assert.equal(handler.sessionCount, 0, "answered, the session idles out");
+  // The runtime reports a client that left (node's bridge: the socket's close; a fetch runtime: the request's signal).
+  const other = await open(handler);
+  const left = new AbortController();
+  void handler(new Request(URL_, { method: "POST", headers: postHeaders(other, V), body: JSON.stringify(call(2, "wait")), signal: left.signal }));
+  await tools.waiting();
+  left.abort();
+  clock.advance(1000);
+  assert.equal(handler.sessionCount, 0);
+  assert.equal(tools.contexts.at(-1)!.signal.aborted, true, "its tool is cancelled with the session");
+  assert.deepEqual(tools.closed, ["session idle timeout (no request or open stream for sessionIdleMs 1000 ms)", "session idle timeout (no request or open stream for sessionIdleMs 1000 ms)"]);
+});
+
 test("transports/Sending Messages item 6 (the stream SHOULD include the response): what a tool writes at once, more events than the replay log keeps, reaches the POST's stream in full", async () => {
   const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxEventsPerStream: 10 } });
   const sid = await open(handler);
@@ -859,15 +883,20 @@ test("2025-11-25 tasks over Streamable HTTP: tasks/get is answered with one JSON
 test("transports (Sending Messages item 6: the SSE stream SHOULD eventually include a JSON-RPC response): a session that ends while its requests run (DELETE, idle expiry, the server closing) answers each on its POST with an error, on an SSE stream and in a JSON body (200, not the 404 of an unknown session, after which a client would start a new session and run the tool again)", async () => {
   const clock = new ManualClock();
   for (const json of [false, true]) {
-    // (A session with a live SSE stream is never idle: idle expiry applies to a JSON exchange only.)
+    // (A client waiting on its POST, SSE or JSON, keeps its session from idling: idle expiry
+    // is tried on a JSON exchange whose client aborted its POST, answered all the same for
+    // whatever still carries it.)
     for (const end of json ? (["DELETE", "idle", "close"] as const) : (["DELETE", "close"] as const)) {
       const { handler, tools } = makeHandler(new Tools(), { clock, enableJsonResponse: json, sessionIdleMs: end === "idle" ? 1000 : 0 });
       const sid = await open(handler);
-      const running = post(handler, call(7, "wait"), sid, V);
+      const left = new AbortController();
+      const running = handler(new Request(URL_, { method: "POST", headers: postHeaders(sid, V), body: JSON.stringify(call(7, "wait")), signal: left.signal }));
       await tools.waiting();
       if (end === "DELETE") await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": sid, "mcp-protocol-version": V } }));
-      else if (end === "idle") clock.advance(1000);
-      else await handler.close();
+      else if (end === "idle") {
+        left.abort();
+        clock.advance(1000);
+      } else await handler.close();
       const res = await running;
       assert.equal(res.status, 200, `${json ? "JSON" : "SSE"}, ${end}`);
       // (On the SSE stream, the tool's log comes first.)

@@ -206,7 +206,7 @@ export interface HttpHandlerOptions {
   retryMs?: number | undefined;
   /** SEP-1699 polling: close each SSE connection this long after it opens (the stream lives on). Default 0: never. Only sessions at 2025-11-25: earlier versions' servers SHOULD NOT close a stream before its response. */
   pollingCloseAfterMs?: number | undefined;
-  /** End a session after this long without requests and without open connections, in ms. Default 30 min; 0 disables. */
+  /** End a session after this long without requests and without open connections (SSE streams, and POSTs whose client still awaits a JSON answer), in ms. Default 30 min; 0 disables. */
   sessionIdleMs?: number | undefined;
   /** Largest request body, in bytes (413 past it). Default 4 MiB. */
   maxBodyBytes?: number | undefined;

@@ -89,6 +89,9 @@ export function exchange(cx: ExchangeContext, session: HttpSession, req: HttpReq
     });
     for (const text of errors) session.answer(e, text);
     session.receive(e, value, carrier);
+    // A client waiting on its JSON answer keeps the session from idle expiry; one that went
+    // away (as far as the runtime reports it) does not, so its session can be reclaimed.
+    if (!e.done) req.onAbort(() => session.clientLeft(e));
     if (setup === undefined) return answer;
     const headers = cx.admit(session, setup);
     return headers === undefined ? answer.then(refusedInitialize) : answer.then((r) => withHeaders(r, headers));

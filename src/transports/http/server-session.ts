@@ -122,6 +122,8 @@ export interface JsonExchange {
   readonly batch: boolean;
   readonly responses: string[];
   done: boolean;
+  /** True while its client waits on the POST: not finished, and the client not known to have left ({@link HttpSession.clientLeft}). */
+  awaited: boolean;
   /** Called once, when every request has been answered or cancelled. */
   finish(exchange: JsonExchange): void;
 }
@@ -155,6 +157,8 @@ export class HttpSession {
   /** Set while {@link HttpSession.refused} feeds a body: the kernel's reply to it is dropped. */
   private refusing = false;
   private finishedStreams = 0;
+  /** JSON exchanges whose client still waits on its POST ({@link JsonExchange.awaited}). */
+  private awaitedJson = 0;
   /** This session's share of the replay store. */
   private readonly logs: SessionLogs;
 
@@ -190,9 +194,14 @@ export class HttpSession {
     return false;
   }
 
-  /** Live SSE connections of this session. */
+  /**
+   * Live SSE connections of this session, and JSON exchanges whose client still waits on
+   * its POST: either is a client that is still there, so the session is not idle. A JSON
+   * answer carries no keep-alive to find a vanished client by: it stops counting when the
+   * runtime reports the client gone ({@link HttpSession.clientLeft}), or once answered.
+   */
   get liveConnections(): number {
-    let n = 0;
+    let n = this.awaitedJson;
     for (const s of this.streams.values()) if (s.conn !== null) n++;
     return n;
   }
@@ -209,9 +218,17 @@ export class HttpSession {
 
   /** A new JSON exchange; `finish` is called once every request is answered or cancelled. */
   openJsonExchange(ids: RequestId[], batch: boolean, finish: (e: JsonExchange) => void): JsonExchange {
-    const e: JsonExchange = { kind: "json", outstanding: 0, ids: new Map(), batch, responses: [], done: false, finish };
+    const e: JsonExchange = { kind: "json", outstanding: 0, ids: new Map(), batch, responses: [], done: false, awaited: true, finish };
+    this.awaitedJson++;
     this.register(e, ids);
     return e;
+  }
+
+  /** The client of a JSON exchange went away (its POST was aborted): it no longer keeps the session from idling. */
+  clientLeft(e: JsonExchange): void {
+    if (!e.awaited) return;
+    e.awaited = false;
+    this.awaitedJson--;
   }
 
   private register(e: Exchange, ids: RequestId[]): void {
@@ -326,7 +343,10 @@ export class HttpSession {
     if (this.stateless && this.routes.size === 0) queueMicrotask(() => this.endIfAnswered());
     if (--e.outstanding > 0 || e.done) return;
     e.done = true;
-    if (e.kind === "json") return e.finish(e);
+    if (e.kind === "json") {
+      this.clientLeft(e);
+      return e.finish(e);
+    }
     const conn = e.conn;
     if (conn !== null && e.log.written === e.log.lastSeq) {
       // Spec: after the response has been sent the server SHOULD terminate the SSE stream.

@@ -19,7 +19,8 @@
  * an id names one session of either kind. `sessionOf` finds the session a request names (400 without
  * the header; 404 when unknown, ended, or bound to another principal, alike; 400 for a
  * protocol version header that is not the session's) and counts the request as activity.
- * A session idle for `sessionIdleMs` with no open connection is terminated; its timer is
+ * A session idle for `sessionIdleMs` with no open connection (an SSE stream, or a POST
+ * whose client awaits its JSON answer) is terminated; its timer is
  * re-armed lazily, once per expiry, not per request. A terminated session leaves the
  * table and its `onClose` runs (`configFor`'s `onTerminate`).
  */
@@ -202,7 +203,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
       session.idleTimer = undefined;
       const now = clock.now();
       const due = session.lastActivity + idleMs;
-      // An open connection is a client that is still there.
+      // An open connection (an SSE stream, or a POST awaiting its JSON answer) is a client that is still there.
       if (session.liveConnections > 0) arm(session, now + idleMs);
       else if (now < due) arm(session, due);
       else session.terminate(`session idle timeout (no request or open stream for sessionIdleMs ${idleMs} ms)`);
