@@ -301,6 +301,43 @@ test("basic/versioning: a dual-era server serves a legacy session and modern req
   assert.equal((await bodyOf(bare)).error.code, ErrorCode.HeaderMismatch);
 });
 
+test("streamable-http (draft) Protocol Version Header (a mismatch MUST be 400 HeaderMismatch) + basic/versioning (a request carrying modern _meta is served statelessly): a modern body POSTed with a live legacy session's id and a legacy version header is refused, not served by the session; the session's own traffic is unaffected", async () => {
+  const tools = new Tools();
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: setupWith(tools, {}, { versions: [MV, "2025-11-25", "2025-03-26"] }) });
+  const sid = await open(handler);
+  const served = tools.contexts.length;
+  const lying = { "mcp-method": "prompts/get", "mcp-name": "other" };
+  const r = await post(handler, modernRequest(5, "tools/call", { name: "echo", arguments: { text: "m" } }), sid, "2025-11-25", lying);
+  assert.equal(r.status, 400);
+  const b = await bodyOf(r);
+  assert.equal(b.error.code, ErrorCode.HeaderMismatch);
+  assert.equal(b.id, 5);
+  // Without any version header: the modern request's header is required, session or not.
+  const bare = await post(handler, modernRequest(6, "tools/list"), sid);
+  assert.equal(bare.status, 400);
+  assert.equal((await bodyOf(bare)).error.code, ErrorCode.HeaderMismatch);
+  assert.equal(tools.contexts.length, served, "no handler ran for either");
+  // With matching modern headers the session id is ignored and the request served statelessly.
+  assert.equal((await answerOf(await postModern(handler, modernRequest(7, "tools/call", { name: "echo", arguments: { text: "ok" } }), { "mcp-session-id": sid }))).result.content[0].text, "ok");
+  // The session's legacy requests and notifications are served as before.
+  const legacy = await post(handler, call(8, "echo", { text: "l" }), sid, "2025-11-25");
+  assert.equal((await new SseReader(legacy).message()).msg.result.content[0].text, "l");
+  const note = await post(handler, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99, _meta: { "io.modelcontextprotocol/protocolVersion": MV } } }, sid, "2025-11-25");
+  assert.equal(note.status, 202);
+  // A 2025-03-26 batch holding a modern request: no header can be its version, so it is a mismatch too.
+  const old = await open(handler, "2025-03-26");
+  const before = tools.contexts.length;
+  const batch = await post(handler, [call(9, "echo", { text: "a" }), modernRequest(10, "tools/list")], old, "2025-03-26");
+  assert.equal(batch.status, 400);
+  assert.equal((await bodyOf(batch)).error.code, ErrorCode.HeaderMismatch);
+  assert.equal(tools.contexts.length, before, "nothing of the batch ran");
+  const legacyBatch = await post(handler, [call(11, "echo", { text: "b" })], old, "2025-03-26");
+  assert.equal(legacyBatch.status, 200);
+  await legacyBatch.text();
+  assert.equal(handler.sessionCount, 2);
+  await handler.close();
+});
+
 test("basic/versioning: a legacy-only server answers a modern request with 400 -32022 naming its versions (so a dual-era client falls back to initialize)", async () => {
   const handler = legacyHandler();
   const r = await postModern(handler, modernRequest(1, "server/discover"));

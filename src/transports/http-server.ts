@@ -12,9 +12,10 @@
  * answered there and then; every other answer gets the origin's headers), the era
  * (a modern `MCP-Protocol-Version` skips every session rule; GET and DELETE are then 405),
  * then the method: POST carries messages, GET opens or resumes an SSE stream, DELETE ends
- * the session, anything else is 405. A POST without a session whose body names its
- * protocol version in `_meta` is modern as well (draft `basic/versioning`: the server
- * chooses per request), and is served statelessly by {@link serveModern}: one kernel per
+ * the session, anything else is 405. A POST whose body is a request naming its protocol
+ * version in `_meta` is modern as well, with or without a session id (draft
+ * `basic/versioning`: the server chooses per request), and is served statelessly by
+ * {@link serveModern}: one kernel per
  * request, the request metadata headers checked against the body, cancellation by
  * closing the response stream (see `http/modern-request.ts`). A POST is checked outside in: `Accept` (406),
  * `Content-Type` (415), session id (400 missing, 404 unknown), protocol version (400),
@@ -389,8 +390,9 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   /**
    * A POST. `modern`: its `MCP-Protocol-Version` names a modern version, so no session
    * rule applies (a stray `MCP-Session-Id` is ignored, draft `streamable-http`, Backward
-   * Compatibility). Without a session, a body whose `_meta` names a protocol version is
-   * modern too, whatever the header says (its header check then reports the mismatch).
+   * Compatibility). A request whose `_meta` names a protocol version is modern too, whatever
+   * the header says and whatever session it names (its header check then reports the
+   * mismatch); so is a notification without a session.
    */
   async function post(req: HttpRequestView, modern: boolean): Promise<Response | HttpReply> {
     const accept = req.header(H.accept);
@@ -427,6 +429,23 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
       return serveModern(req, d.message, body.bytes, modernConfig);
+    }
+    // A request whose `_meta` names its version is modern even when it names a legacy
+    // session: a dual-era server serves it statelessly (draft basic/versioning), so its
+    // headers are checked against its body (draft streamable-http, Protocol Version Header:
+    // a mismatch MUST be 400 HeaderMismatch). Handed to the session's kernel it would be
+    // served unchecked. A notification stays with the session (a legacy one, cancelling one
+    // of its requests say, may carry any `_meta`).
+    if (session !== undefined && d.kind === "request" && modernVersionOf(d.message) !== undefined) {
+      if (drain !== undefined) return refuseClosed(d.message.id);
+      return serveModern(req, d.message, body.bytes, modernConfig);
+    }
+    // A batch is legacy (2025-03-26 only): a modern request in one has no headers of its
+    // own, and this POST's version header is not its version, so it is a mismatch.
+    if (d.kind === "batch") {
+      if (d.items.some((i) => i.kind === "request" && modernVersionOf(i.message) !== undefined)) {
+        return httpError(400, ErrorCode.HeaderMismatch, `Header mismatch: a batched request names its protocol version in _meta, which the ${H.protocolVersion} header of a batch does not (a modern request is POSTed alone)`);
+      }
     }
     if (modern) return httpError(400, ErrorCode.InvalidRequest, "the body of a POST MUST be a single JSON-RPC request or notification (clients MUST NOT send responses)");
     const items = d.kind === "batch" ? d.items : [d];
