@@ -6,7 +6,8 @@
 // UnsupportedProtocolVersionError) and basic/versioning's compatibility matrix (legacy
 // client × modern server); draft basic/patterns/subscriptions, Graceful Closure (a server
 // that tears a listen stream down answers it, then ends the stream); "Receiving Messages"
-// (notifications a handler sends before a synchronous answer precede it on a stream).
+// (notifications a handler sends before a synchronous answer precede it on a stream);
+// draft basic/patterns/mrtr, Error Handling (answers held to the method each key asked).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/api/client.js";
@@ -263,4 +264,49 @@ test("streamable-http (draft) Cancellation (the server MUST treat a client disco
   assert.equal(ran, 0, "its work never ran");
   assert.equal(server.tasks!.size, 0, "no task left running until its TTL");
   assert.deepEqual(memory.records(), [], "nothing left in the store");
+});
+
+test("mrtr (draft) Error Handling (servers SHOULD validate that the client's InputResponses can be correctly parsed; a protocol error gets a JSON-RPC error): each answer is held to the result schema of the method its key asked, so an ElicitResult answering ctx.sample() or ctx.listRoots(), or a sampling result answering ctx.elicit(), is -32602 naming the key, and the handler does not run on it", async () => {
+  const server = new McpServer({ name: "s", version: "1" }, { clock: new ManualClock(), session: { versions: [MV] } });
+  const got: unknown[] = [];
+  server.tool("samp", { inputSchema: { type: "object" } }, async (_a, ctx) => {
+    got.push(await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 }));
+    return { content: [{ type: "text", text: "sampled" }] };
+  });
+  server.tool("roots", { inputSchema: { type: "object" } }, async (_a, ctx) => {
+    got.push(await ctx.listRoots());
+    return { content: [{ type: "text", text: "rooted" }] };
+  });
+  server.prompt("ask", {}, async (_a, ctx) => {
+    got.push(await ctx.elicit({ mode: "form", message: "v?", requestedSchema: { type: "object", properties: {} } }));
+    return { messages: [] };
+  });
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+  const meta = { "io.modelcontextprotocol/clientCapabilities": { sampling: {}, roots: {}, elicitation: { form: {} } } };
+  const elicitResult = { action: "decline" };
+  const samplingResult = { role: "assistant", content: { type: "text", text: "model" }, model: "m" };
+  const cases: Array<[string, Record<string, unknown>, unknown, unknown]> = [
+    ["tools/call", { name: "samp", arguments: {} }, elicitResult, samplingResult],
+    ["tools/call", { name: "roots", arguments: {} }, elicitResult, { roots: [{ uri: "file:///r" }] }],
+    ["prompts/get", { name: "ask" }, samplingResult, elicitResult],
+  ];
+  let id = 0;
+  for (const [method, params, wrong, right] of cases) {
+    const first = await answerOf(await postModern(handler, modernRequest(++id, method, params, meta)));
+    assert.equal(first.result.resultType, "input_required");
+    const asked = Object.keys(first.result.inputRequests);
+    assert.deepEqual(asked, ["ask-0"]);
+    const retry = (answer: unknown) => modernRequest(++id, method, { ...params, requestState: first.result.requestState, inputResponses: { "ask-0": answer } }, meta);
+    const before = got.length;
+    const bad = await answerOf(await postModern(handler, retry(wrong)));
+    assert.equal(bad.error?.code, ErrorCode.InvalidParams, `${method} ${JSON.stringify(params)}: ${JSON.stringify(bad)}`);
+    assert.match(bad.error.message, /\/inputResponses\/ask-0/);
+    assert.equal(got.length, before, "the ask never resolved with the wrong result");
+    // The same state with a valid result of the method asked completes.
+    const good = await answerOf(await postModern(handler, retry(right)));
+    assert.equal(good.error, undefined, JSON.stringify(good));
+    assert.equal(good.result.resultType, "complete");
+    assert.deepEqual(got.at(-1), right);
+  }
+  await handler.close();
 });

@@ -34,6 +34,10 @@ import { inputRequired, type InputRequest, type InputRequests, type InputRequire
 import type { CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitParams, ElicitResult, ListRootsResult } from "./types.js";
 import { isStandardSchema, jsonSchemaOf, standardParser, type StandardOutput, type StandardSchema } from "./standard-schema.js";
 import { issuesError } from "../schema/json-type.js";
+import { escapeSegment, type Issue } from "../schema/validate.js";
+import { INPUT_REQUESTS } from "../model/methods.js";
+import { invalidParamsError } from "../model/schema-errors.js";
+import { ProtocolError } from "./server/errors.js";
 
 /** Form-mode `elicitation/create` params whose `requestedSchema` is a validation library's schema `S`. */
 export type ElicitFormWith<S extends StandardSchema> = Omit<ElicitFormParams, "requestedSchema"> & { requestedSchema: S };
@@ -63,7 +67,12 @@ export function innerRequestOf(e: unknown): string | undefined {
 }
 /** Where earlier rounds' answers travel inside this layer's own `requestState`. */
 const ANSWERS = "mcp-kernel/answers";
-/** The keys the last round asked for, beside them: the only `inputResponses` a retry may answer. */
+/**
+ * The keys the last round asked for, beside them, each with the method it asked (`{ key:
+ * method }`): the only `inputResponses` a retry may answer, each held to that method's
+ * result schema. State sealed when this was a bare list of keys holds no method: its
+ * answers are not taken, and the handler asks again.
+ */
 const ASKED = "mcp-kernel/asked";
 
 /** Who is to blame in the error when the client's elicitation answer breaks the form. */
@@ -96,6 +105,8 @@ export class ServerContext {
   private asks = 0;
   private open: InputRequests | undefined;
   private answered: InputResponses | undefined;
+  /** Issues of this retry's answers against the methods their keys asked (set with `answered`). */
+  private invalid: Issue[] | undefined;
 
   /**
    * @param rc the driver's context of the request. @param meta the request's `_meta`, if any.
@@ -315,25 +326,49 @@ export class ServerContext {
    * for the keys the last round asked (listed in the sealed state). An answer to a key
    * never asked, such as one sent with the first request before any round, is ignored
    * (draft mrtr: servers SHOULD ignore what they do not recognize): it must not stand in
-   * for the user's answer to an ask the client was never shown.
+   * for the user's answer to an ask the client was never shown. A modern answer must be a
+   * valid result of the method its key asked: the kernel checks each only against the
+   * `InputResponse` union, so an `ElicitResult` would otherwise resolve `ctx.sample()`.
+   * One that is not is kept out and recorded for {@link ServerContext.checkInputResponses}.
    */
   private answers(): InputResponses {
     if (this.answered === undefined) {
       let earlier: InputResponses = {};
-      let asked: unknown[] = [];
+      let asked: Record<string, unknown> = {};
       try {
         const state: unknown = this.retry?.requestState === undefined ? undefined : JSON.parse(this.retry.requestState);
         if (isPlainObject(state) && isPlainObject(state[ANSWERS])) earlier = state[ANSWERS] as InputResponses;
-        if (isPlainObject(state) && Array.isArray(state[ASKED])) asked = state[ASKED];
+        if (isPlainObject(state) && isPlainObject(state[ASKED])) asked = state[ASKED];
       } catch {
         // Not ours: a handler's own requestState.
       }
       const given = this.retry?.inputResponses;
       const fresh: InputResponses = {};
-      for (const key of asked) if (typeof key === "string" && given !== undefined && Object.hasOwn(given, key)) fresh[key] = given[key];
+      // A legacy session's answers are the client's responses to real requests, which the
+      // kernel held to the result schema of the session's own version.
+      const modern = isModernVersion(this.rc.protocolVersion);
+      for (const key of Object.keys(asked)) {
+        const method = asked[key];
+        if (given === undefined || !Object.hasOwn(given, key) || typeof method !== "string" || !INPUT_METHODS.has(method)) continue;
+        const issues = modern ? INPUT_REQUESTS[method].validateResult?.(given[key]) : null;
+        if (issues) (this.invalid ??= []).push(...issues.map((i) => ({ ...i, path: `/inputResponses/${escapeSegment(key)}${i.path}` })));
+        else fresh[key] = given[key];
+      }
       this.answered = { ...earlier, ...fresh };
     }
     return this.answered;
+  }
+
+  /**
+   * MRTR Error Handling (draft mrtr: servers SHOULD validate that the client's
+   * `InputResponses` "can be correctly parsed", a protocol error answered with a JSON-RPC
+   * error): throws the `-32602` naming each answer that is no valid result of the method
+   * its key asked, before the handler runs, so no handler sees it or can mistake it for a
+   * tool failure.
+   */
+  checkInputResponses(): void {
+    this.answers();
+    if (this.invalid !== undefined) throw new ProtocolError(invalidParamsError(this.rc.method, this.invalid));
   }
 
   /**
@@ -343,7 +378,9 @@ export class ServerContext {
    */
   pendingInput(): InputRequiredResult | undefined {
     if (this.open === undefined) return undefined;
-    return inputRequired(this.open, JSON.stringify({ [ANSWERS]: this.answers(), [ASKED]: Object.keys(this.open) }));
+    const asked: Record<string, string> = {};
+    for (const key of Object.keys(this.open)) asked[key] = this.open[key].method;
+    return inputRequired(this.open, JSON.stringify({ [ANSWERS]: this.answers(), [ASKED]: asked }));
   }
 
   /**
@@ -372,6 +409,7 @@ export class ServerContext {
 export function withPendingInput<T>(ctx: ServerContext, run: () => T | PromiseLike<T>): T | InputRequiredResult | Promise<T | InputRequiredResult> {
   let value: T | PromiseLike<T>;
   try {
+    ctx.checkInputResponses();
     value = run();
   } catch (e) {
     return pendingOrThrow(ctx, e);

@@ -62,9 +62,12 @@ export type InputRequests = Record<string, InputRequest>;
 export type InputResponse = CreateMessageResult | ListRootsResult | ElicitResult;
 
 /**
- * The client's results by the keys of the {@link InputRequests} (schema `InputResponses`),
- * each valid against the result schema of the method asked (checked on receipt). Narrow
- * by what the key asked for: `ctx.inputResponses?.user as ElicitResult | undefined`.
+ * The client's results by the keys of the {@link InputRequests} (schema `InputResponses`).
+ * On receipt each is checked against the `InputResponse` union; the answers to
+ * `ctx.elicit` / `ctx.sample` / `ctx.listRoots` also against the result schema of the
+ * method asked (its state records it: `context.ts`). A handler that built its own
+ * `input_required` narrows by what its key asked for, and checks what it reads:
+ * `ctx.inputResponses?.user as ElicitResult | undefined`.
  */
 export type InputResponses = Record<string, InputResponse>;
 
