@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { Pair } from "../harness/pair.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { nextDeadline } from "../../src/session/timeouts.js";
+import { idKey } from "../../src/session/types.js";
 import type { ProtocolVersion } from "../../src/model/versions.js";
 import type { JsonObject, RequestId } from "../../src/jsonrpc/types.js";
 
@@ -197,6 +198,34 @@ test("mrtr: multi-round — the client gathers inputs, retries with a new id, ec
   assert.equal(res[0].id, id, "the application's request keeps its id across rounds");
   assert.equal(p.of("client", "request").length, 2, "each input request reaches the application once");
   assert.equal(p.client.inboundCount, 0);
+});
+
+test("progress (draft basic/patterns/progress: the progress value MUST increase with each notification) + mrtr: each retry is a new request with a new token whose progress starts over on the wire, but the application sees one call: its progress events only increase across rounds; what a retry reports below an earlier round still resets the call's timeout", () => {
+  const p = new Pair({ versions: ERAS.modern, capabilities: { elicitation: {} }, requestTimeoutMs: 1000 }, { versions: ERAS.modern });
+  const attempts: { id: RequestId; token: RequestId }[] = [];
+  p.handlers.server = (req) => void attempts.push({ id: req.id, token: (req.params as any)._meta.progressToken });
+  p.handlers.client = (req, pair) => pair.respond("client", req.id, { action: "accept", content: {} });
+  p.handshake();
+  const id = p.request("client", "tools/call", { name: "slow" }, { progress: true });
+  p.run();
+  const progress = (token: RequestId, value: number) => p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: value, total: 3 } }));
+  progress(attempts[0].token, 1);
+  progress(attempts[0].token, 2);
+  p.respond("server", attempts[0].id, { resultType: "input_required", inputRequests: { ok: { method: "elicitation/create", params: { mode: "form", message: "ok?", requestedSchema: { type: "object", properties: {} } } } } });
+  p.run();
+  assert.equal(attempts.length, 2, "retried");
+  assert.notEqual(attempts[1].token, attempts[0].token);
+  // The handler runs again and reports from the start: legal on its new token.
+  p.now += 600;
+  progress(attempts[1].token, 1);
+  const retry = p.client.outbound[idKey(attempts[1].id)];
+  assert.equal(retry.deadline, p.now + 1000, "the retry's own progress resets its timeout though not handed on");
+  progress(attempts[1].token, 2);
+  progress(attempts[1].token, 3);
+  p.respond("server", attempts[1].id, { content: [{ type: "text", text: "done" }] });
+  p.run();
+  assert.deepEqual(p.of("client", "progress").map((e) => [e.id, e.progress]), [[id, 1], [id, 2], [id, 3]]);
+  assert.equal(p.of("client", "response")[0].id, id);
 });
 
 test("mrtr: the retry's inputResponses come in the order the server asked, whichever the application answered first", () => {

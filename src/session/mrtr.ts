@@ -70,6 +70,8 @@ export function receiveInputRequired(state: SessionState, req: OutboundRequest, 
   const originKey = idKey(origin);
   const entry: MrtrRound = { origin, method: req.method, timeoutMs: req.timeoutMs, deadline: req.deadline, hardDeadline: req.hardDeadline, progress: req.progressToken !== undefined, round, keys, waiting: [...keys], responses: {} };
   if (req.params !== undefined) entry.params = req.params;
+  const shown = highest(req.shownProgress, req.progress);
+  if (shown !== undefined) entry.shownProgress = shown;
   if (req.logLevel !== undefined) entry.logLevel = req.logLevel;
   if (typeof result.requestState === "string") entry.requestState = result.requestState;
   state.mrtr[originKey] = entry;
@@ -122,7 +124,12 @@ function retryInput(state: SessionState, originKey: string, now: number, out: Se
   // The params stay in the state for the next round: the message gets a copy of them.
   const params: JsonObject = { ...copyOf(entry.params), inputResponses };
   if (entry.requestState !== undefined) params.requestState = entry.requestState;
-  sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress, logLevel: entry.logLevel }, out, { origin: entry.origin, round: entry.round, params: entry.params, deadline, hardDeadline: entry.hardDeadline ?? null });
+  sendRequest(state, { type: "request", now, method: entry.method, params, timeoutMs: entry.timeoutMs, progress: entry.progress, logLevel: entry.logLevel }, out, { origin: entry.origin, round: entry.round, params: entry.params, deadline, hardDeadline: entry.hardDeadline ?? null, shownProgress: entry.shownProgress });
+}
+
+/** The larger of two progress values, either of which may be absent. */
+function highest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined || a >= b ? a : b;
 }
 
 /** The id of an input request the application is handed: unique per call, round and key, and never a wire id. */

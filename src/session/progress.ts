@@ -53,6 +53,13 @@ export function receiveProgress(state: SessionState, params: JsonObject, now: nu
     req.deadline = deadlineFrom(now, req.timeoutMs, req.hardDeadline);
     wakeNoLaterThan(state, req.deadline);
   }
+  // An MRTR retry's progress is legal on its own token (and resets its timeout above), but
+  // the application sees one call, whose progress MUST increase (basic/utilities/progress):
+  // what an earlier round already passed is not handed on again.
+  if (req?.shownProgress !== undefined && !(value > req.shownProgress)) {
+    out.push({ type: "diagnostic", code: "progress-not-increasing", message: "progress not past what an earlier input round of the call reported was not handed on", detail: { progressToken: token, progress: value, previous: req.shownProgress } });
+    return;
+  }
   const event: SessionOutput = { type: "progress", id: req === undefined ? holder.id : (req.origin ?? req.id), progress: value };
   if (params.total !== undefined) event.total = params.total as number;
   if (params.message !== undefined) event.message = params.message as string;

@@ -40,7 +40,7 @@ export function sendRequest(
   state: SessionState,
   input: Extract<SessionInput, { type: "request" }>,
   out: SessionOutput[],
-  retry?: { origin: RequestId; round: number; params?: JsonObject; deadline: number | null; hardDeadline: number | null },
+  retry?: { origin: RequestId; round: number; params?: JsonObject; deadline: number | null; hardDeadline: number | null; shownProgress?: number | undefined },
 ): void {
   const o = state.options;
   const { method, now } = input;
@@ -101,6 +101,7 @@ export function sendRequest(
   if (retry !== undefined) {
     req.origin = retry.origin;
     req.round = retry.round;
+    if (retry.shownProgress !== undefined) req.shownProgress = retry.shownProgress;
   }
   // Its cancellation goes where it went: on HTTP, that request's stream (2025-11-25
   // transports: messages on a POST's stream relate to its request), not the GET stream a

@@ -190,6 +190,13 @@ export interface OutboundRequest {
   progressToken?: string | number;
   /** Highest progress seen; progress must increase. */
   progress?: number;
+  /**
+   * MRTR retry: the highest progress the application was handed for the call in earlier
+   * rounds. Each round is a new request with a new token, whose progress starts over on
+   * the wire; the call's own must still increase (progress.mdx), so this attempt's is
+   * handed on only past it.
+   */
+  shownProgress?: number;
   /** Inbound progress rate: [start of the current one-second window, notifications in it]. */
   progressWindow?: [number, number];
   /** When it times out (ms), or null for never. */
@@ -240,6 +247,8 @@ export interface MrtrRound {
   /** The call's `maxRequestTimeoutMs` cap, fixed when the application sent it, or null. */
   hardDeadline: number | null;
   progress: boolean;
+  /** The highest progress the application was handed for the call so far (see {@link OutboundRequest.shownProgress}). */
+  shownProgress?: number;
   round: number;
   logLevel?: LoggingLevel;
   requestState?: string;
