@@ -143,6 +143,28 @@ test("listChanged: a walk that fails is onChanged(error, null); what onChanged t
   c.client.close();
 });
 
+test("listChanged (draft subscriptions: a server ends a listen gracefully, a draining instance say, and the client listens again): the watch listens again, no sooner than a second after its last listen, and lists again, as changes may have been missed; a change after it is heard", async () => {
+  const tools = heard();
+  const c = await connect((s: McpServer) => void s.tool("a", {}, () => ok), { ...MODERN, listChanged: { tools: { onChanged: tools.onChanged, debounceMs: 0 } } }, MODERN);
+  const first = c.sent("client", "subscriptions/listen")[0];
+  c.endpoint.feed({ type: "end-subscription", now: c.clock.now(), id: first.id });
+  await settle();
+  c.server.tool("b", {}, () => ok); // while no listen is open
+  await settle();
+  assert.equal(c.sent("client", "subscriptions/listen").length, 1, "not at once");
+  c.clock.advance(1000);
+  await settle();
+  assert.equal(c.sent("client", "subscriptions/listen").length, 2, "listened again");
+  assert.deepEqual(tools.calls, [["a", "b"]], "and listed again: the change made meanwhile is not lost");
+  c.server.tool("c", {}, () => ok);
+  await settle();
+  assert.deepEqual(tools.calls, [["a", "b"], ["a", "b", "c"]]);
+  c.client.close();
+  c.clock.advance(5000);
+  await settle();
+  assert.equal(c.sent("client", "subscriptions/listen").length, 2, "a closed client never listens again");
+});
+
 test("listChanged options are checked when the client is made: a misspelled list or field, an onChanged that is no function, a bad debounceMs, each a TypeError naming it", () => {
   const onChanged = () => {};
   assert.throws(() => new McpClient(CLIENT, { listChanged: { tool: { onChanged } } as never }), /listChanged: unknown option "tool"; did you mean "tools"\?/);

@@ -48,7 +48,7 @@ import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, JsonValue, RequestId } from "../jsonrpc/types.js";
 import type { SubscriptionFilter } from "../modern/subscriptions.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
-import { callListener } from "../driver/listener.js";
+import { callListener, report } from "../driver/listener.js";
 import { systemClock } from "../driver/clock.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { refuseMisspelledOptions, withDefaults } from "./option-names.js";
@@ -253,9 +253,11 @@ export class McpClientCore {
         iterate: (kind) => iterators[kind](),
         clock: () => this.options.clock ?? systemClock,
         call: (fn, error, items) => callListener(fn, error, items, this.options.onError),
+        connected: () => this.endpoint !== undefined && this.endpoint.state.phase.name !== "closed",
+        report: (e) => report(e, this.options.onError),
       },
       handlers,
-    ).catch((e: unknown) => callListener(() => { throw e; }, undefined, undefined, this.options.onError));
+    ).catch((e: unknown) => report(e, this.options.onError));
   }
 
   /** What the client learned from `tools/list` (output schemas, `taskSupport`) no longer holds: known again from the next list. */

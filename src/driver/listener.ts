@@ -30,7 +30,7 @@ export function callListener<A, B>(fn: (a: A, b: B) => void, a: A, b: B, onError
 }
 
 /** Hands `e` to `onError`, or rethrows it on a fresh microtask; an `onError` that throws is rethrown there too, never into the caller. */
-function report(e: unknown, onError: ((error: unknown) => void) | undefined): void {
+export function report(e: unknown, onError: ((error: unknown) => void) | undefined): void {
   try {
     if (onError !== undefined) return onError(e);
   } catch (again) {

@@ -12,7 +12,8 @@
  * `subscriptions/listen` stream the client opens with the lists in its filter). Both come
  * through `McpClient.listen`, so one path serves either era.
  *
- * Theory of operation. One listen for every list watched. Per list: a debounce timer on
+ * Theory of operation. One listen for every list watched, made again when it ends while
+ * the connection is up (then each list is walked again). Per list: a debounce timer on
  * the client's clock (what a test injects) and a generation count; a refresh delivers its
  * items only if no newer change came while it walked the pages, so `onChanged` never hands
  * back a list older than one it already gave. A failed walk is `onChanged(error, null)`.
@@ -61,6 +62,9 @@ const WATCH_OPTION_NAMES = /* @__PURE__ */ knownNames<ListChangedOptions<unknown
 
 const DEFAULT_DEBOUNCE_MS = 300;
 
+/** Least time between two listens of one watch: a server that ends each listen at once is not asked again and again. */
+const MIN_RELISTEN_MS = 1000;
+
 /** Refuses a `listChanged` option that would watch nothing it meant to: a misspelled list or field, an `onChanged` that is no function, a bad `debounceMs`. */
 export function checkListChanged(handlers: ListChangedHandlers | undefined): void {
   if (handlers === undefined) return;
@@ -85,6 +89,10 @@ export interface ListWatchHost {
   /** Every item of a list, page after page. */
   iterate(kind: Kind): AsyncIterable<unknown>;
   clock(): Clock;
+  /** Whether the connection is still up (a listen that ended without it is not made again). */
+  connected(): boolean;
+  /** Where a failed listen again goes: the client's `onError`. */
+  report(error: unknown): void;
   /** Calls the application's `onChanged`; what it throws goes to the client's `onError`. */
   call(fn: (error: Error | null, items: unknown[] | null) => void, error: Error | null, items: unknown[] | null): void;
 }
@@ -142,12 +150,35 @@ export async function watchLists(host: ListWatchHost, handlers: ListChangedHandl
     });
   };
 
-  const subscription = await host.listen(filter, (method) => {
+  const heard = (method: string): void => {
     for (const [kind, w] of watched) if (LISTS[kind].method === method) changed(kind, w);
-  });
-  // The connection ended: no change is coming, and no timer outlives it.
-  void subscription.ended.then(() => {
-    over = true;
-    for (const w of watched.values()) if (w.timer !== undefined) clock.cancel(w.timer);
-  });
+  };
+  let listenedAt = 0;
+  /** Listens; when the listen ends with the connection still up, listens again (see {@link MIN_RELISTEN_MS}). */
+  const listen = async (): Promise<void> => {
+    listenedAt = clock.now();
+    const subscription = await host.listen(filter, heard);
+    void subscription.ended.then(() => {
+      if (!host.connected()) {
+        // The connection ended: no change is coming, and no timer outlives it.
+        over = true;
+        for (const w of watched.values()) if (w.timer !== undefined) clock.cancel(w.timer);
+        return;
+      }
+      // The server ended the listen (a draining instance's completion result; draft
+      // subscriptions: listen again, and the new stream lands on a live instance), or its
+      // stream broke: listen again, and list again, as changes may have come meanwhile
+      // (another instance may serve another list). A listen refused now goes to onError.
+      clock.schedule(Math.max(clock.now(), listenedAt + MIN_RELISTEN_MS), () => {
+        if (!host.connected()) return;
+        listen().then(
+          () => {
+            for (const [kind, w] of watched) changed(kind, w);
+          },
+          (e: unknown) => host.report(e),
+        );
+      });
+    });
+  };
+  await listen();
 }
