@@ -97,6 +97,37 @@ test("basic/authorization Runtime Insufficient Scope Errors: 403 insufficient_sc
   assert.match(bearerChallenge(res2.headers.get("www-authenticate"))!.params.error_description, /audit$/);
 });
 
+test("basic/authorization Runtime Insufficient Scope Errors: a 2025-03-26 batch (a client may ask for that version) needs every scope any member needs: requiredScopes is asked member by member, so a per-tool check cannot be stepped around by wrapping the call in a batch (found by review: it got 200)", async () => {
+  const write = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "write_file" } };
+  const list = { jsonrpc: "2.0", id: 3, method: "tools/list" };
+  for (const batch of [[write], [list, write]]) {
+    const res = await call("Bearer good", batch);
+    assert.equal(res.status, 403, JSON.stringify(batch));
+    assert.equal(bearerChallenge(res.headers.get("www-authenticate"))!.params.scope, "mcp files:write audit");
+  }
+  assert.equal((await call("Bearer good", [list, list])).status, 200, "a batch whose members need no more passes");
+});
+
+test("RFC 8707 §2 (a query MAY scope requests to an application) + RFC 9728 §3.1: a resource with a query keeps it: the metadata names it, the challenge's resource_metadata carries it, a token for exactly it passes; one for the bare URL, another query or an empty one is another resource's (found by review: the query was dropped, so tenants shared one audience)", async () => {
+  const resource = "https://x.example/mcp?tenant=a";
+  const audiences: Record<string, string> = { same: resource, sameUpper: "HTTPS://X.EXAMPLE/mcp?tenant=a", bare: "https://x.example/mcp", other: "https://x.example/mcp?tenant=b", empty: "https://x.example/mcp?" };
+  const h = protectedResource(async () => new Response("ok"), { resource, authorizationServers: ["https://as.example"], verifyToken: async (t) => ({ scopes: [], audience: audiences[t] }) });
+  const status = async (t: string) => (await h(new Request(resource, { method: "POST", headers: { authorization: `Bearer ${t}` }, body: "{}" }))).status;
+  for (const t of ["same", "sameUpper"]) assert.equal(await status(t), 200, t);
+  for (const t of ["bare", "other", "empty"]) assert.equal(await status(t), 401, t);
+  const metadataUrl = "https://x.example/.well-known/oauth-protected-resource/mcp?tenant=a";
+  assert.equal((await (await h(new Request(metadataUrl))).json()).resource, resource);
+  const challenge = bearerChallenge((await h(new Request(resource, { method: "POST", body: "{}" }))).headers.get("www-authenticate"))!;
+  assert.equal(challenge.params.resource_metadata, metadataUrl);
+});
+
+test("RFC 9728 + CORS: a preflight for the metadata document is allowed the headers it asks for (a browser client's MCP-Protocol-Version), as the document is public", async () => {
+  const res = await handler(new Request(PRM, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "GET", "access-control-request-headers": "mcp-protocol-version" } }));
+  assert.equal(res.status, 204);
+  assert.equal(res.headers.get("access-control-allow-headers"), "mcp-protocol-version");
+  assert.equal(res.headers.get("access-control-allow-origin"), "*");
+});
+
 test("basic/authorization: a valid token for this resource reaches the handler, which sees the principal; the server keeps serving after rejections", async () => {
   seen.length = 0;
   assert.equal((await call("Bearer good")).status, 200);

@@ -51,8 +51,10 @@ export interface ProtectedResourceOptions {
   /** Decides whether a token is valid; undefined (or a rejection) means it is not. */
   verifyToken: (token: string) => Promise<VerifiedToken | undefined>;
   /**
-   * The scopes a request needs, given its parsed JSON-RPC body (a batch is not possible
-   * in the versions MCP supports). Default: `scopesSupported`.
+   * The scopes a request needs, given its parsed JSON-RPC body (`undefined` when it is no
+   * JSON). A 2025-03-26 batch (which a client may ask for at `initialize`) is asked about
+   * member by member, and needs every scope any member needs: a check of `body.params`
+   * holds for batches too. Default: `scopesSupported`.
    */
   requiredScopes?: ((body: unknown, request: Request) => string[] | Promise<string[]>) | undefined;
   /**
@@ -103,10 +105,13 @@ export function protectedResource(
   handler: (request: Request) => Promise<Response>,
   options: ProtectedResourceOptions,
 ): (request: Request) => Promise<Response> {
-  const resource = canonicalResourceUri(options.resource);
+  // The query stays: RFC 8707 §2 allows one that scopes requests to an application (a
+  // tenant), and the resource a client reads from the metadata and asks a token for has it.
+  const resource = canonicalResourceUri(options.resource, true);
   const resourceUrl = new URL(resource);
   const metadataPaths = new Set([`${PROTECTED_RESOURCE_WELL_KNOWN}${resourceUrl.pathname === "/" ? "" : resourceUrl.pathname}`, PROTECTED_RESOURCE_WELL_KNOWN]);
-  const metadataUrl = `${resourceUrl.origin}${PROTECTED_RESOURCE_WELL_KNOWN}${resourceUrl.pathname === "/" ? "" : resourceUrl.pathname}`;
+  // RFC 9728 §3.1: the well-known string goes between the host and the path and query.
+  const metadataUrl = `${resourceUrl.origin}${PROTECTED_RESOURCE_WELL_KNOWN}${resourceUrl.pathname === "/" ? "" : resourceUrl.pathname}${resourceUrl.search}`;
   const document: ProtectedResourceMetadata = {
     ...options.metadata,
     resource,
@@ -138,7 +143,12 @@ export function protectedResource(
   return async (request) => {
     const url = new URL(request.url);
     if (metadataPaths.has(url.pathname)) {
-      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: METADATA_CORS });
+      if (request.method === "OPTIONS") {
+        // A browser client may send headers of its own (MCP-Protocol-Version) on discovery:
+        // the document is public, so whatever a preflight asks for is allowed.
+        const asked = request.headers.get(PREFLIGHT.headers);
+        return new Response(null, { status: 204, headers: asked === null ? METADATA_CORS : { ...METADATA_CORS, "access-control-allow-headers": asked } });
+      }
       if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
       return new Response(request.method === "HEAD" ? null : documentText, { status: 200, headers: { "content-type": "application/json", ...METADATA_CORS } });
     }
@@ -208,13 +218,16 @@ const METADATA_CORS = { "access-control-allow-origin": "*", "access-control-allo
 
 /**
  * Whether a token audience is this resource. Case of scheme and host, a default port and a
- * trailing slash are forgiven (the canonical form); a query is not, since it names another
- * resource, nor a fragment, which RFC 8707 §2 forbids in a resource identifier.
+ * trailing slash are forgiven (the canonical form); another query is not, since it names
+ * another resource (an empty one too), nor a fragment, which RFC 8707 §2 forbids in a
+ * resource identifier.
  */
 function namesResource(audience: string, resource: string): boolean {
-  if (/[?#]/.test(audience)) return false;
+  if (audience.includes("#")) return false;
   try {
-    return canonicalResourceUri(audience) === resource;
+    const canonical = canonicalResourceUri(audience, true);
+    if (audience.includes("?") && !canonical.includes("?")) return false;
+    return canonical === resource;
   } catch {
     return false;
   }
@@ -244,6 +257,10 @@ async function requiredScopesOf(request: Request, options: ProtectedResourceOpti
       body = undefined; // the MCP handler answers the parse error itself
     }
   }
-  return options.requiredScopes(body, request);
+  if (!Array.isArray(body) || body.length === 0) return options.requiredScopes(body, request);
+  // A batch needs what each of its members needs.
+  const needed = new Set<string>();
+  for (const member of body) for (const scope of await options.requiredScopes(member, request)) needed.add(scope);
+  return [...needed];
 }
 
