@@ -375,3 +375,21 @@ test("McpClient.listen (2025-11-25 server/resources; draft subscriptions: the ac
   client.close();
   handler.close();
 });
+
+test("McpClient.listen (2025-11-25 server/resources; README Listening for changes: each URI is unsubscribed when the last subscription holding it closes): a listen opened on a URI while the last holder's resources/unsubscribe is still pending subscribes it after that unsubscribe, so the server ends subscribed and the new subscription hears its updates", async () => {
+  const c = await connect(library, LEGACY, LEGACY);
+  const first = await c.client.listen({ resourceSubscriptions: ["file:///a"] }, () => {});
+  const second = recorder();
+  // Same turn: the first's unsubscribe is not sent yet when the second holds the URI.
+  first.close();
+  const sub = await c.client.listen({ resourceSubscriptions: ["file:///a"] }, second.fn);
+  assert.deepEqual(sub.acknowledged, { resourceSubscriptions: ["file:///a"] });
+  const order = c.wire.filter((w) => w.from === "client" && /^resources\/(un)?subscribe$/.test(w.message.method ?? "")).map((w) => `${w.message.method} ${w.message.params.uri}`);
+  assert.deepEqual(order, ["resources/subscribe file:///a", "resources/unsubscribe file:///a", "resources/subscribe file:///a"]);
+  c.server.notifyResourceUpdated("file:///a");
+  await c.client.ping();
+  assert.deepEqual(second.heard, ["notifications/resources/updated file:///a"]);
+  sub.close();
+  await c.client.ping();
+  assert.deepEqual(c.sent("client", "resources/unsubscribe").map((m) => m.params.uri), ["file:///a", "file:///a"]);
+});

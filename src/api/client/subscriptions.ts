@@ -78,6 +78,8 @@ export class ClientSubscriptions {
   private readonly modern = new Map<string | number, ModernSubscription>();
   /** Legacy: each URI some subscription holds. */
   private readonly uris = new Map<string, HeldUri>();
+  /** Legacy: each URI whose last holder let go, until its `resources/unsubscribe` is answered (see {@link ClientSubscriptions.release}). */
+  private readonly unsubscribing = new Map<string, Promise<void>>();
   private renewHook: (() => void) | undefined;
 
   constructor(private readonly host: SubscriptionHost) {}
@@ -181,11 +183,16 @@ export class ClientSubscriptions {
    * One more subscription holds `uri`, counted at once: the first sends `resources/subscribe`,
    * and the others wait on the same answer, so an unsubscribe can never overtake a
    * subscription still being made. A failed subscribe is forgotten (the next holder tries anew).
+   * A URI whose last holder just let go may still have its `resources/unsubscribe` to send or
+   * answer: the new subscribe waits for it, or the server would see subscribe, then
+   * unsubscribe, and stay unsubscribed while this subscription is acknowledged with the URI.
    */
   private hold(uri: string, options: CallOptions): HeldUri {
     let entry = this.uris.get(uri);
     if (entry === undefined) {
-      const made: HeldUri = { holders: 0, subscribed: this.host.request("resources/subscribe", { uri }, options).then(() => undefined), ends: new Set() };
+      const pending = this.unsubscribing.get(uri);
+      const subscribe = (): Promise<void> => this.host.request("resources/subscribe", { uri }, options).then(() => undefined);
+      const made: HeldUri = { holders: 0, subscribed: pending === undefined ? subscribe() : pending.then(subscribe), ends: new Set() };
       made.subscribed.catch(() => this.uris.get(uri) === made && this.uris.delete(uri));
       this.uris.set(uri, (entry = made));
     }
@@ -203,11 +210,19 @@ export class ClientSubscriptions {
     return entry;
   }
 
-  /** A subscription lets go of `uri`: the last unsubscribes it, once its subscribe is answered (a failure of either is of no consequence to anyone). */
+  /**
+   * A subscription lets go of `uri`: the last unsubscribes it, once its subscribe is answered
+   * (a failure of either is of no consequence to anyone). Until the unsubscribe is answered
+   * the URI is `unsubscribing`, which a new holder's subscribe waits for (see `hold`).
+   */
   private release(uri: string, entry: HeldUri): void {
     if (--entry.holders > 0 || this.uris.get(uri) !== entry) return;
     this.uris.delete(uri);
-    entry.subscribed.then(() => this.host.request("resources/unsubscribe", { uri }, undefined)).catch(() => {});
+    const gone: Promise<void> = entry.subscribed
+      .then(() => this.host.request("resources/unsubscribe", { uri }, undefined))
+      .then(() => undefined, () => undefined)
+      .finally(() => this.unsubscribing.get(uri) === gone && this.unsubscribing.delete(uri));
+    this.unsubscribing.set(uri, gone);
   }
 }
 
