@@ -393,3 +393,16 @@ test("McpClient.listen (2025-11-25 server/resources; README Listening for change
   await c.client.ping();
   assert.deepEqual(c.sent("client", "resources/unsubscribe").map((m) => m.params.uri), ["file:///a", "file:///a"]);
 });
+
+test("McpClient.listen (2025-11-25 schema ResourceUpdatedNotification: the uri 'might be a sub-resource of the one that the client actually subscribed to'; README Listening for changes): in a legacy session a subscription hears updates for a sub-resource of a URI it holds (past '/', '?' or '#', or anything under a URI ending in '/'), never for a URI that merely shares its prefix", async () => {
+  const c = await connect(library, LEGACY, LEGACY);
+  const project = recorder();
+  const dir = recorder();
+  await c.client.listen({ resourceSubscriptions: ["file:///a"] }, project.fn);
+  await c.client.listen({ resourceSubscriptions: ["file:///b/"] }, dir.fn);
+  // A server tells of its resources' changes as it sees fit: these go out whoever subscribed.
+  for (const uri of ["file:///a/src/main.ts", "file:///a?rev=2", "file:///a#top", "file:///ab", "file:///b/x", "file:///b"]) c.endpoint.notify("notifications/resources/updated", { uri });
+  await c.client.ping();
+  assert.deepEqual(project.heard, ["file:///a/src/main.ts", "file:///a?rev=2", "file:///a#top"].map((uri) => `notifications/resources/updated ${uri}`));
+  assert.deepEqual(dir.heard, ["notifications/resources/updated file:///b/x"]);
+});

@@ -175,7 +175,7 @@ export class ClientSubscriptions {
     const pass = (method: string) => (params: JsonObject | undefined) => host.report(() => fn(method, params));
     for (const [key, method] of LIST_CHANGED) if (agreed[key] === true) stops.push(host.onNotification(method, pass(method)));
     const updated = pass(UPDATED);
-    if (watched.size > 0) stops.push(host.onNotification(UPDATED, (params) => typeof params?.uri === "string" && watched.has(params.uri) && updated(params)));
+    if (watched.size > 0) stops.push(host.onNotification(UPDATED, (params) => typeof params?.uri === "string" && watches(watched, params.uri) && updated(params)));
     return { acknowledged: agreed, ended, close: () => end("closed by the client") };
   }
 
@@ -224,6 +224,22 @@ export class ClientSubscriptions {
       .finally(() => this.unsubscribing.get(uri) === gone && this.unsubscribing.delete(uri));
     this.unsubscribing.set(uri, gone);
   }
+}
+
+/**
+ * Legacy: whether an update for `uri` is one for a subscription to the URIs `watched`: one of
+ * them, or a sub-resource of one (2025-11-25 `ResourceUpdatedNotification`: its uri "might be a
+ * sub-resource of the one that the client actually subscribed to"). A sub-resource is a URI
+ * that continues a watched one past a delimiter: `file:///project` covers
+ * `file:///project/src/a.ts`, `file:///project?rev=2` and `file:///project#x`, never
+ * `file:///projects`; a watched URI ending in `/` covers whatever follows it.
+ */
+function watches(watched: ReadonlySet<string>, uri: string): boolean {
+  if (watched.has(uri)) return true;
+  for (const w of watched) {
+    if (uri.length > w.length && uri.startsWith(w) && (w.endsWith("/") || "/?#".includes(uri[w.length]))) return true;
+  }
+  return false;
 }
 
 /** Legacy: one URI's `resources/subscribe`, and how many subscriptions hold it. */
