@@ -27,6 +27,24 @@ test("roots: a client handler's root that is not a file:// URI is not sent; the 
   assert.deepEqual(textOf(await ok.client.callTool("roots", {})), { roots: [{ uri: "file:///home/project" }] });
 });
 
+test("roots (2025-11-25 client/roots: uri MUST be a file:// URI), both eras alike: a client handler's https:// root is never sent; in 2025-11-25 the server's listRoots gets -32603; in 2026-07-28 (draft mrtr: answers go in the retry's inputResponses, which carry no error) no retry goes out and the call fails with that -32603; the client reports invalid-result in each", async () => {
+  const MODERN = { session: { versions: ["2026-07-28" as const] } };
+  for (const era of ["2025-11-25", "2026-07-28"]) {
+    const diagnostics: string[] = [];
+    const c = await connect((s) => s.tool("roots", {}, reporting((ctx) => ctx.listRoots())), {
+      ...(era === "2026-07-28" ? MODERN : {}),
+      onEvent: (e) => void (e.type === "diagnostic" && diagnostics.push(e.code)),
+      handlers: { roots: () => [{ uri: "https://example.com/repo" }] },
+    });
+    const got = await c.client.callTool("roots", {}).then((r) => textOf(r), (e) => ({ code: e.code, message: e.message }));
+    assert.equal(got.code, -32603, era);
+    assert.match(got.message, /invalid roots\/list result: \/roots\/0\/uri: must be a file:\/\/ URI/, era);
+    assert.ok(diagnostics.includes("invalid-result"), era);
+    assert.ok(!JSON.stringify(c.wire.filter((w) => w.from === "client")).includes("https://example.com/repo"), `${era}: the root never went on the wire`);
+    if (era === "2026-07-28") assert.equal(c.sent("client", "tools/call").length, 1, "no retry went out");
+  }
+});
+
 test("sampling: a request mixing a tool result with text in one user message is refused before it is sent", async () => {
   let sampled = 0;
   const messages = [

@@ -19,7 +19,8 @@
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { methodSpec } from "../model/methods.js";
+import { INPUT_REQUESTS, methodSpec } from "../model/methods.js";
+import { invalidResultError } from "../model/schema-errors.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import { versionOf } from "./phase.js";
 import { addInbound, removeInbound } from "./requests.js";
@@ -84,10 +85,21 @@ export function receiveInputRequired(state: SessionState, req: OutboundRequest, 
   if (entry.waiting.length === 0) retryInput(state, originKey, now, out);
 }
 
-/** The application answered one input request; once all are in, the original request is retried with them. */
+/**
+ * The application answered one input request; once all are in, the original request is
+ * retried with them. An answer that is no valid result of its method (with
+ * `validateOutgoing`) is not sent: the call fails with the `-32603` a legacy handler's invalid
+ * result is answered with (receive.ts `respond`), as `inputResponses` carry no error to
+ * give the server instead.
+ */
 export function answerInput(state: SessionState, ref: { origin: string; key: string }, method: string, result: JsonObject, now: number, out: SessionOutput[]): void {
   const entry = Object.hasOwn(state.mrtr, ref.origin) ? state.mrtr[ref.origin] : undefined;
   if (entry === undefined) return;
+  const issues = state.options.validateOutgoing && Object.hasOwn(INPUT_REQUESTS, method) ? INPUT_REQUESTS[method].validateResult?.(result) : null;
+  if (issues) {
+    out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${method} answer does not match the schema; not sent, the call fails with -32603`, detail: { id: entry.origin, issues } });
+    return failInput(state, ref, method, invalidResultError(method, issues), out);
+  }
   // A copy: the answer may wait in the state for the round's other answers.
   const kept = jsonCopy(result);
   if (kept === undefined) return failInput(state, ref, method, { code: ErrorCode.InternalError, message: "the result has no JSON form" }, out);
