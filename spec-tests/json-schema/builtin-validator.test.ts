@@ -102,6 +102,24 @@ for (const [name, schema, valid, invalid] of TABLE) {
   });
 }
 
+test("json schema 2020-12 validation §6.2.1 multipleOf (valid only if division by it results in an integer): a value far smaller than multipleOf is no multiple of it (1 of 1e9, 7 of an integer 1e10, 1e-10 of 3, 1e-17 of 0.1), whichever engine; decimal fractions that are multiples stay valid though their binary quotients miss the integer (0.3 and 0.1 + 0.2 of 0.1, 19.99 and 12345678.91 of 0.01, 0.0075 of 0.0001), and a large quotient's half is still told apart (12345678.905 of 0.01)", () => {
+  const cases: [multipleOf: number, valid: number[], invalid: number[], type?: string][] = [
+    [1e9, [0, 2e9, -1e9], [1, 2, 999_999_999]],
+    [1e10, [3e10], [7, 1], "integer"],
+    [3, [0, 9, -3], [1e-10, 3.0000001]],
+    [0.1, [0.3, 0.1 + 0.2, -0.7, 1], [1e-17, 0.35]],
+    [0.01, [19.99, 12345678.91], [12345678.905, 0.001]],
+    [0.0001, [0.0075], [0.00751]],
+  ];
+  for (const engine of [builtinJsonSchema, peerJsonSchema]) {
+    for (const [m, valid, invalid, type] of cases) {
+      const validate = compile(type === undefined ? { multipleOf: m } : { type, multipleOf: m }, engine);
+      for (const x of valid) assert.equal(validate(x), null, `${x} is a multiple of ${m}`);
+      for (const x of invalid) assert.deepEqual(validate(x)?.map((i) => i.reason), [`must satisfy multipleOf ${m}`], `${x} is no multiple of ${m}`);
+    }
+  }
+});
+
 test("json schema: issues are collected across the instance with JSON pointer paths", () => {
   const validate = compile({
     type: "object",

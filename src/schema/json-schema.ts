@@ -714,12 +714,24 @@ function bound(l: Bound[], x: any, bits: number, out: Issue[] | null, p: string)
       counted = true;
       for (const _ of x) m++;
     }
-    let t;
-    // multipleOf: binary fractions (0.3 / 0.1 = 2.9999999999999996) get a small tolerance;
-    // a quotient that overflows (1e308 / 0.123) is no multiple.
-    if ((op < 1 ? m < c : op < 2 ? m > c : op < 3 ? m <= c : op < 4 ? m >= c : !(Math.abs((t = m / c) - Math.round(t)) <= 1e-9)) && bad(out, p, MS + name + " " + c)) return true;
+    if ((op < 1 ? m < c : op < 2 ? m > c : op < 3 ? m <= c : op < 4 ? m >= c : !multipleOf(m, c)) && bad(out, p, MS + name + " " + c)) return true;
   }
   return false;
+}
+
+/**
+ * Whether `x` is a multiple of `c` (> 0): 2020-12 validation §6.2.1, "division by the
+ * value results in an integer". An integer `c` is checked exactly (`%` on doubles is exact).
+ * A fractional one is no exact binary double (0.3 / 0.1 = 2.9999999999999996), so the
+ * quotient may miss its integer by the rounding of the two numbers and of the division, a
+ * few units in its last place: the tolerance is relative to the quotient. An absolute one
+ * (1e-9) let every |x| <= 1e-9 * c pass (1 against multipleOf 1e9, 1e-10 against 3).
+ * A quotient that overflows (1e308 / 0.123) or a non-finite `x` is no multiple.
+ */
+function multipleOf(x: number, c: number): boolean {
+  if (Number.isInteger(c)) return x % c === 0;
+  const q = x / c;
+  return Math.abs(q - Math.round(q)) <= 4 * Number.EPSILON * Math.abs(q);
 }
 
 /**
