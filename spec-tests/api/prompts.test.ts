@@ -146,12 +146,43 @@ test("completion.mdx Error Handling: invalid prompt name (or template) is -32602
   assert.equal((await rejection(client.complete({ type: "ref/resource", uri: "x://{nope}" }, { name: "a", value: "" }))).code, ErrorCode.InvalidParams);
   // A static resource has nothing to complete, but is not an error.
   assert.deepEqual(await client.complete({ type: "ref/resource", uri: "file:///static" }, { name: "a", value: "" }), { completion: { values: [] } });
-  // A completer registered on its own is found even when its prompt is gone; unregistering removes it.
-  const off = server.completion("ref/prompt", "ghost", "a", () => ["boo"]);
-  assert.deepEqual((await client.complete({ type: "ref/prompt", name: "ghost" }, { name: "a", value: "" })).completion.values, ["boo"]);
-  off();
-  off();
+  // A completer registered on its own names no prompt into being: a name no prompt has is still -32602.
+  const ghost = server.completion("ref/prompt", "ghost", "a", () => ["boo"]);
   assert.equal((await rejection(client.complete({ type: "ref/prompt", name: "ghost" }, { name: "a", value: "" }))).code, ErrorCode.InvalidParams);
+  ghost();
+  // Unregistering (twice is harmless) removes it: its prompt's argument completes to nothing.
+  const off = server.completion("ref/prompt", "code_review", "code", () => ["boo"]);
+  assert.deepEqual((await client.complete({ type: "ref/prompt", name: "code_review" }, { name: "code", value: "" })).completion.values, ["boo"]);
+  off();
+  off();
+  assert.deepEqual((await client.complete({ type: "ref/prompt", name: "code_review" }, { name: "code", value: "" })).completion.values, []);
+});
+
+test("completion.mdx Error Handling (invalid prompt name: -32602); README Resources and prompts (.disable() takes it off the list, a call then gets the unknown-name error): a disabled or removed prompt or resource template completes no more, though server.completion() registered completers for it; enabled again, it completes", async () => {
+  let p!: ReturnType<McpServer["prompt"]>;
+  let t!: ReturnType<McpServer["resourceTemplate"]>;
+  const { client } = await connect((s) => {
+    p = s.prompt("p", { arguments: [{ name: "a" }] }, () => ({ messages: [] }));
+    t = s.resourceTemplate("u://{id}", { name: "u" }, () => undefined);
+    s.completion("ref/prompt", "p", "a", () => ["x"]);
+    s.completion("ref/resource", "u://{id}", "id", () => ["1"]);
+  });
+  const prompt = () => client.complete({ type: "ref/prompt", name: "p" }, { name: "a", value: "" });
+  const template = () => client.complete({ type: "ref/resource", uri: "u://{id}" }, { name: "id", value: "" });
+  assert.deepEqual((await prompt()).completion.values, ["x"]);
+  assert.deepEqual((await template()).completion.values, ["1"]);
+  p.disable();
+  t.disable();
+  assert.equal((await rejection(prompt())).code, ErrorCode.InvalidParams);
+  assert.equal((await rejection(template())).code, ErrorCode.InvalidParams);
+  p.enable();
+  t.enable();
+  assert.deepEqual((await prompt()).completion.values, ["x"]);
+  assert.deepEqual((await template()).completion.values, ["1"]);
+  p.remove();
+  t.remove();
+  assert.equal((await rejection(prompt())).code, ErrorCode.InvalidParams);
+  assert.equal((await rejection(template())).code, ErrorCode.InvalidParams);
 });
 
 test("completion: a template's own completers are used for its variables", async () => {

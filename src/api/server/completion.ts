@@ -8,8 +8,9 @@
  * Theory of operation. A completer is found by the reference and the argument's name: one
  * registered with `completion()` first, else the `complete` entry of the prompt or template
  * config. A reference to no prompt is `-32602` ("Error Handling"), as is one to neither a
- * template nor a static resource; a known reference without a completer for the argument
- * completes to nothing. A response carries at most 100 values ({@link capValues}): a longer
+ * template nor a static resource, whatever completers `completion()` registered for it (a
+ * removed or disabled prompt or template completes no more); a known reference without a
+ * completer for the argument completes to nothing. A response carries at most 100 values ({@link capValues}): a longer
  * answer is cut, saying there are more and how many matches there are.
  */
 import type { RequestContext } from "../../driver/endpoint.js";
@@ -51,19 +52,20 @@ export async function complete(
   const ref = p.ref as { type: string; name?: string; uri?: string };
   const argument = p.argument as { name: string; value: string };
   const name = ref.type === "ref/prompt" ? ref.name! : ref.uri!;
-  let completer = completers.get(completerKey(ref.type, name, argument.name));
-  if (completer === undefined) {
-    // completion.mdx "Error Handling": an invalid prompt name is -32602.
-    if (ref.type === "ref/prompt") {
-      const prompt = prompts.get(name);
-      if (prompt === undefined) throw invalidParams(`Unknown prompt: ${echoed(name)}`, { name });
-      completer = prompt.complete?.[argument.name];
-    } else {
-      const template = templates.get(name);
-      if (template === undefined && !resources.has(name)) throw invalidParams(`Unknown resource template: ${echoed(name)}`, { uri: name });
-      completer = template?.complete?.[argument.name];
-    }
+  // completion.mdx "Error Handling": an invalid prompt name is -32602. The reference is
+  // looked up before any completer, as one registered with `completion()` outlives its prompt
+  // or template: a removed or disabled one is unknown (README: a call gets the unknown-name error).
+  let own: Completer | undefined;
+  if (ref.type === "ref/prompt") {
+    const prompt = prompts.get(name);
+    if (prompt === undefined) throw invalidParams(`Unknown prompt: ${echoed(name)}`, { name });
+    own = prompt.complete?.[argument.name];
+  } else {
+    const template = templates.get(name);
+    if (template === undefined && !resources.has(name)) throw invalidParams(`Unknown resource template: ${echoed(name)}`, { uri: name });
+    own = template?.complete?.[argument.name];
   }
+  const completer = completers.get(completerKey(ref.type, name, argument.name)) ?? own;
   if (completer === undefined) return { completion: { values: [] } };
   const context = p.context as { arguments?: Record<string, string> } | undefined;
   const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, forms, origin) });
