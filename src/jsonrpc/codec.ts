@@ -363,11 +363,11 @@ function standInOf(m: Unchecked): Decoded | undefined {
   return typeof o.limit === "number" ? decodeOversized(o.head, o.tail, o.limit) : undefined;
 }
 
-/** Over `maxDepth`: parsed, so a request's id, or the id a response answers, can be read from the value. */
 /**
- * A message refused whole, though it parsed (too deep; a number out of range): a response
- * is malformed, answering the request it names, which then fails at once; anything else is
- * `-32600`, with the id of a request.
+ * A message refused whole, though it parsed (too deep; a number out of range): as it
+ * parsed, a request's id, or the id a response answers, can be read from the value. A
+ * response is malformed, answering the request it names, which then fails at once;
+ * anything else is `-32600`, with the id of a request.
  */
 function refusedWhole(value: unknown, reason: string): Decoded {
   const m = value as Unchecked;
