@@ -293,6 +293,53 @@ test("record: a client that stops reading (EPIPE) closes the server's stdin; rec
   });
 });
 
+// README "record": the transcript holds every byte record passed on. A line the client had
+// begun is CMD's already when the input ends by the client going away (EPIPE) or by CMD's
+// exit; it was dropped from the transcript, so a server's -32700 for it could not replay.
+test("record: the unfinished line the client had sent is logged (as a final line without newline) when the input ends because the client stopped reading or the server exited; a `serve --stdio` recording of it replays", async () => {
+  // Echoes its input, exits 5 when its stdin ends.
+  await withRecord("process.stdin.pipe(process.stdout); process.stdin.on('end', () => { process.exitCode = 5; });", async (child, code, transcript) => {
+    const echoed = seen(child.stdout, "first");
+    child.stdin.write('{"n":"first"}\n');
+    await echoed;
+    child.stdout.destroy();
+    // Forwarded, then echoed: record's write of the echo is the EPIPE that ends the input.
+    child.stdin.write('{"n":"par');
+    assert.equal(await code, 5);
+    const client = transcript().filter((e) => e.from === "client");
+    assert.deepEqual(client.map((e) => e.line ?? (e.end === true ? "END" : "?")), ['{"n":"first"}', '{"n":"par', "END"]);
+  });
+  // Exits on its first input, the client's input still open.
+  await withRecord("process.stdin.once('data', () => process.exit(4));", async (child, code, transcript) => {
+    child.stdin.write('{"n":1');
+    assert.equal(await code, 4);
+    child.stdin.destroy();
+    assert.deepEqual(transcript().filter((e) => e.from === "client").map((e) => e.line), ['{"n":1']);
+  });
+
+  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
+  try {
+    const file = join(dir, "t.jsonl");
+    const child = spawn(process.execPath, [BIN, "record", "--out", file, "--", process.execPath, BIN, "serve", "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+    running.add(child);
+    child.stdin.on("error", () => {});
+    const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const answered = seen(child.stdout, '"id":1');
+    child.stdin.write(INIT + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await answered;
+    child.stdout.destroy();
+    // The ping's answer is the EPIPE; the server, its input ended, answers the unfinished line -32700.
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) + '\n{"jsonrpc":"2.0","id":3,"meth');
+    assert.equal(await code, 0);
+    const text = readFileSync(file, "utf8");
+    assert.match(text, /"from":"client","line":"\{\\"jsonrpc\\":\\"2\.0\\",\\"id\\":3,\\"meth"\}/);
+    const replay = cli(["replay", file]);
+    assert.equal(await replay.code, 0, replay.stdout() + replay.stderr());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("record: a server that exits while the client keeps its input open ends record with the server's code at once", async () => {
   await withRecord("process.stdin.once('data', () => process.exit(4));", async (child, code) => {
     child.stdin.write('{"n":1}\n');

@@ -119,9 +119,16 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   let clientGone = false;
   let leave!: () => void;
   const left = new Promise<void>((resolve) => (leave = resolve));
-  const endClientInput = (fromClient?: LineSplitter): void => {
+  // Our stdin in lines, as it is forwarded. Its unfinished last line is already CMD's, however
+  // the input ends (our stdin's end, our client gone, CMD's exit): it is logged as a final line
+  // without its newline is, so the transcript holds every byte that crossed.
+  const fromClient = new LineSplitter();
+  const logUnfinished = (): void => {
+    for (const line of fromClient.end()) log(lineEvent(t(), "client", line));
+  };
+  const endClientInput = (): void => {
     if (child.stdin.writableEnded) return;
-    for (const line of fromClient?.end() ?? []) log(lineEvent(t(), "client", line));
+    logUnfinished();
     log({ t: t(), from: "client", end: true });
     child.stdin.end();
   };
@@ -144,7 +151,6 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   const input = io.stdin[Symbol.asyncIterator]();
   let serverGone = false;
   const stdinDone = (async () => {
-    const fromClient = new LineSplitter();
     for (;;) {
       // A read that fails (our stdin destroyed once the server is gone, or broken) ends the input.
       const next = await input.next().catch(() => ({ done: true as const, value: undefined }));
@@ -155,11 +161,13 @@ async function run(argv: string[], io: CliIO): Promise<number> {
       if (!child.stdin.write(next.value)) await new Promise((resolve) => child.stdin.once("drain", resolve));
     }
     if (serverGone) return;
-    endClientInput(fromClient);
+    endClientInput();
   })();
 
   const status = await exited;
   serverGone = true;
+  // CMD exited with our client's input still open: what it was sent of an unfinished line is logged all the same.
+  logUnfinished();
   // Stop reading our stdin: nothing more can be delivered, and it must not keep us alive. An iterator's
   // return() waits for the read in progress (our client may write nothing more, yet not close), so a
   // stream is destroyed too.
