@@ -299,6 +299,31 @@ test("validate without --version follows a recorded session's own version (initi
   assert.deepEqual(modern.lines, ["ok request tools/list"]);
 });
 
+// README Validation: an initialize request (the version it asks for), its result (the one
+// the server chose). 2025-11-25 basic/lifecycle: a server that does not support the
+// requested version MUST answer with another it supports; the session then runs under that.
+test("validate without --version: an initialize asking for a version the kernel does not know is checked as a legacy request and its result's version is followed", async () => {
+  const session = (asked: string, chosen: string, ...rest: string[]) =>
+    [
+      line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+      line({ jsonrpc: "2.0", id: 1, result: { protocolVersion: chosen, capabilities: {}, serverInfo: { name: "s", version: "1" } } }),
+      line({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      ...rest,
+    ].join("\n") + "\n";
+  const unknown = await cli(["validate"], session("2099-01-01", "2025-11-25", line({ jsonrpc: "2.0", id: 2, method: "tools/list" })));
+  assert.equal(unknown.code, 0, unknown.out);
+  assert.deepEqual(unknown.lines, ["ok request initialize", "ok result initialize", "ok notification notifications/initialized", "ok request tools/list"]);
+  // Answered 2025-03-26: the session is checked under it, where a batch is allowed.
+  const batch = line([{ jsonrpc: "2.0", id: 2, method: "tools/list" }, { jsonrpc: "2.0", id: 3, method: "ping" }]);
+  const older = await cli(["validate"], session("2024-10-07", "2025-03-26", batch));
+  assert.equal(older.code, 0, older.out);
+  assert.deepEqual(older.lines, ["ok request initialize", "ok result initialize", "ok notification notifications/initialized", "ok batch 2: request tools/list, request ping"]);
+  // The result is checked as an InitializeResult (of the version it names).
+  const bad = await cli(["validate"], session("2099-01-01", "2025-11-25").replace('"serverInfo":{"name":"s","version":"1"}', '"serverInfo":{"name":"s"}'));
+  assert.equal(bad.code, 1);
+  assert.match(bad.lines[1], /^error \/result\/serverInfo /);
+});
+
 test("validate: a transcript (record's mcp-kernel/stdio-2 or the stdio-1 before it, the library's mcp-kernel/1) is checked as the session it holds: each message, in order, not the transcript's own lines", async () => {
   const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
   const initResult = { jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } } };

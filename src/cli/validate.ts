@@ -37,7 +37,7 @@
  * `renewed` step's InitializeResult), one `ok` / `error` line each; the pointer is into
  * that message.
  */
-import { allowsBatches, decode, isProtocolVersion, METHODS, methodSpec, PROTOCOL_VERSIONS, schemaVersionOf, validatorFor } from "../index.js";
+import { allowsBatches, decode, isProtocolVersion, LEGACY_VERSIONS, METHODS, methodSpec, PROTOCOL_VERSIONS, schemaVersionOf, validatorFor } from "../index.js";
 import type { Decoded, Issue, ProtocolVersion, RequestId, Validator } from "../index.js";
 import { Exit, isBlank, joinLines, openInput, OutputFailed, readLines, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
@@ -48,8 +48,9 @@ const USAGE = `usage: mcp-kernel validate [--version V] [--type T] [FILE|-]
 
 Checks MCP messages against the schema of protocol version V (default ${PROTOCOL_VERSIONS[0]};
 known: ${PROTOCOL_VERSIONS.join(", ")}); without --version, a recorded session's own
-version is followed: an initialize selects the version it asks for (its result, the one
-the server chose), a modern request the one its _meta names. Reads FILE, or standard input for - or no FILE:
+version is followed: an initialize selects the version it asks for (the latest 2025 one
+when that has no initialize, as an unknown version) and its result the one the server
+chose, a modern request the one its _meta names. Reads FILE, or standard input for - or no FILE:
 one JSON message (it may span lines) or JSON Lines (one per line, blank lines skipped),
 or a transcript written by \`mcp-kernel record\` or recordingSession, whose messages are
 checked in order.
@@ -111,8 +112,15 @@ class Checker {
   private follow(message: { method?: unknown; params?: unknown; result?: unknown }): void {
     if (!this.following) return;
     let named: unknown;
-    if (message.method === "initialize") named = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-    else if (message.method === undefined) named = (message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    if (message.method === "initialize") {
+      named = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      // A version without initialize (one the kernel does not know, or 2026-07-28) still
+      // opens a legacy session: the server answers with one it supports (2025-11-25
+      // basic/lifecycle), which its result names. Until then the latest legacy version is
+      // the best guess; checked under 2026-07-28 the request would be an unknown method,
+      // never remembered, and its result never matched to initialize.
+      if (typeof named !== "string" || !isProtocolVersion(named) || methodSpec(named, "initialize") === undefined) named = LEGACY_VERSIONS[0];
+    } else if (message.method === undefined) named = (message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     else named = ((message.params as { _meta?: Record<string, unknown> } | undefined)?._meta ?? {})["io.modelcontextprotocol/protocolVersion"];
     if (typeof named !== "string" || !isProtocolVersion(named) || named === this.version) return;
     this.version = named;
