@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
-import { recordingSession } from "../../src/session/transcript.js";
+import { recordingSession, replay } from "../../src/session/transcript.js";
 
 async function* empty(): AsyncGenerator<string> {}
 
@@ -80,6 +80,25 @@ test("cli replay: a file that is no transcript (no header, a header without opti
     const [expected, found] = err.text.split("\n").slice(1, 3).map((l) => l.replace(/^\s+(expected|found)\s+/, ""));
     assert.notEqual(expected, found, name);
   }
+});
+
+test("cli replay: a bad line is named by its line number in the file, blank lines counted, in both formats (the library's replay() too)", async () => {
+  const kernel = '{"transcript":"mcp-kernel/1","options":{"role":"server","info":{"name":"s","version":"1"}}}\n';
+  const stdio = '{"transcript":"mcp-kernel/stdio-2","command":["mcp-kernel","serve","--stdio"]}\n';
+  const cases: [string, RegExp][] = [
+    [kernel + "\n\ngarbage\n", /line 4 is not JSON/],
+    [kernel + "\n \n\n{\"input\":1}\n", /line 5 is not a step/],
+    [stdio + "\n\ngarbage\n", /line 4 is not JSON/],
+    [stdio + '{"t":5,"from":"client","line":"{}"}\n\n{"t":4,"from":"server","line":"{}"}\n', /line 4 has a time t that is not a finite number/],
+    ["\n" + stdio + '\n{"t":0,"from":"client","end":true}\n\n{"t":1,"from":"client","line":"{}"}\n', /line 6 is client input after the client closed the input/],
+  ];
+  for (const [text, reason] of cases) {
+    const { code, out } = await replayText(text);
+    assert.equal(code, 2, out);
+    assert.match(out, reason);
+  }
+  const lib = replay(kernel + "\n\ngarbage\n");
+  assert.ok(!lib.ok && /line 4 is not JSON/.test(lib.reason), JSON.stringify(lib));
 });
 
 test("cli replay (stdio): a timer and a client line a few ms apart replay in the order serve --stdio reported (its read and timer draws), not the proxy's times; either order replays, and the draws decide", async () => {

@@ -64,7 +64,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
 
 /** Replays `text` in the format its header names. */
 async function replayText(text: string): Promise<ReplayResult> {
-  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  // Blank lines are skipped; an error still names the file's own line number.
+  const all = text.split("\n");
+  const lineNo: number[] = [];
+  all.forEach((l, i) => void (l.trim() !== "" && lineNo.push(i + 1)));
+  const lines = lineNo.map((n) => all[n - 1]);
   let format: unknown;
   try {
     format = (JSON.parse(lines[0] ?? "null") as { transcript?: unknown } | null)?.transcript;
@@ -72,7 +76,7 @@ async function replayText(text: string): Promise<ReplayResult> {
     format = undefined;
   }
   if (!isStdioTranscript(format)) return replay(text);
-  const parsed = parseStdioTranscript(lines);
+  const parsed = parseStdioTranscript(lines, lineNo);
   if ("error" in parsed) return { ok: false, malformed: true, index: parsed.line - 1, expected: parsed.expected ?? "a stdio transcript event", actual: lines[parsed.line], reason: parsed.error };
   // Only the demo server can be rebuilt here: another server's transcript would "diverge" at its first answer.
   // Told by the serverInfo it answered with, not the command (`npm start -- --stdio` runs the demo too).

@@ -158,11 +158,12 @@ async function settleWhile(progress: () => number, busy?: () => Promise<boolean>
 
 /**
  * Parses a stdio transcript's text into its header and events; an error names the bad line
- * (and what was expected there when it is more than an event). Times must be finite, not
+ * by its number in the file, `lineNo[i]` for `lines[i]` (blank lines, skipped by the caller,
+ * count there), and what was expected there when it is more than an event. Times must be finite, not
  * negative and never go back, as `record` writes them: replay advances its clock to each.
  * No client event follows the client's end.
  */
-export function parseStdioTranscript(lines: readonly string[]): { header: StdioTranscriptHeader; events: StdioEvent[] } | { error: string; line: number; expected?: string } {
+export function parseStdioTranscript(lines: readonly string[], lineNo: readonly number[] = lines.map((_, i) => i + 1)): { header: StdioTranscriptHeader; events: StdioEvent[] } | { error: string; line: number; expected?: string } {
   const header = JSON.parse(lines[0]) as StdioTranscriptHeader;
   const events: StdioEvent[] = [];
   let time = 0;
@@ -172,7 +173,7 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
     try {
       e = JSON.parse(lines[i]);
     } catch {
-      return { error: `line ${i + 1} is not JSON`, line: i };
+      return { error: `line ${lineNo[i]} is not JSON`, line: i };
     }
     const ev = e as Record<string, unknown>;
     const ok =
@@ -183,14 +184,14 @@ export function parseStdioTranscript(lines: readonly string[]): { header: StdioT
         (ev.from === "client" && ev.end === true) ||
         isDraw(ev) ||
         (typeof ev.exit === "object" && ev.exit !== null));
-    if (!ok) return { error: `line ${i + 1} is not a stdio transcript event`, line: i };
+    if (!ok) return { error: `line ${lineNo[i]} is not a stdio transcript event`, line: i };
     // Nothing reaches a server after its input closed: record cannot have logged it.
     const { from, end } = e as { from?: unknown; end?: unknown };
-    if (ended && from === "client") return { error: `line ${i + 1} is client input after the client closed the input`, line: i };
+    if (ended && from === "client") return { error: `line ${lineNo[i]} is client input after the client closed the input`, line: i };
     ended ||= end === true;
     // 1e999 parses as Infinity; a time far ahead is caught only where it makes time go back.
     const t = (e as { t: number }).t;
-    if (!Number.isFinite(t) || t < time) return { error: `line ${i + 1} has a time t that is not a finite number of ms at or after the line before's`, line: i, expected: `t from ${time} on` };
+    if (!Number.isFinite(t) || t < time) return { error: `line ${lineNo[i]} has a time t that is not a finite number of ms at or after the line before's`, line: i, expected: `t from ${time} on` };
     time = t;
     events.push(e as StdioEvent);
   }

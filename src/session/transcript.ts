@@ -95,7 +95,11 @@ export function replay(text: string): ReplayResult {
 }
 
 function replayLines(text: string): ReplayResult {
-  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  // Blank lines are skipped, but an error names the file's own line number (`lineNo[i]`), not the i-th non-blank one.
+  const all = text.split("\n");
+  const lineNo: number[] = [];
+  all.forEach((l, i) => void (l.trim() !== "" && lineNo.push(i + 1)));
+  const lines = lineNo.map((n) => all[n - 1]);
   let header: TranscriptHeader;
   try {
     header = JSON.parse(lines[0] ?? "null") as TranscriptHeader;
@@ -116,10 +120,10 @@ function replayLines(text: string): ReplayResult {
     try {
       recorded = JSON.parse(lines[i]) as TranscriptStep;
     } catch {
-      return { ok: false, malformed: true, index: i - 1, expected: "a JSON step", actual: lines[i], reason: `line ${i + 1} is not JSON` };
+      return { ok: false, malformed: true, index: i - 1, expected: "a JSON step", actual: lines[i], reason: `line ${lineNo[i]} is not JSON` };
     }
     if (recorded === null || typeof recorded !== "object" || typeof recorded.input !== "object" || recorded.input === null || !Array.isArray(recorded.outputs)) {
-      return { ok: false, malformed: true, index: i - 1, expected: "{input, outputs}", actual: recorded, reason: `line ${i + 1} is not a step` };
+      return { ok: false, malformed: true, index: i - 1, expected: "{input, outputs}", actual: recorded, reason: `line ${lineNo[i]} is not a step` };
     }
     const { outputs } = step(state, recorded.input);
     const want = canonicalJson(recorded.outputs);
