@@ -204,7 +204,8 @@ test("build: the bin is an executable #! script that imports the sibling root bu
   const reply = JSON.parse(execFileSync(process.execPath, [bin, "serve", "--stdio"], { input: init + "\n", encoding: "utf8" }).trim());
   assert.equal(reply.result.serverInfo.name, "mcp-kernel-demo");
   const result = JSON.parse(execFileSync(process.execPath, [bin, "call", "--stdio", process.execPath, bin, "serve", "--stdio", "tools/call", '{"name":"echo","arguments":{"text":"bundled"}}'], { encoding: "utf8" }));
-  assert.deepEqual(result, { content: [{ type: "text", text: "bundled" }] });
+  // call speaks every version: the demo, dual-era, answers its server/discover probe, so the call is modern.
+  assert.deepEqual([result.resultType, result.content], ["complete", [{ type: "text", text: "bundled" }]]);
 });
 
 test("build: the bin records and replays a task-augmented tools/call (2025-11-25) and a modern input_required round (2026-07-28) identically: the server's draws reach the kernel through the bundles' public names", async () => {

@@ -25,7 +25,9 @@ test("serve: HTTP on 127.0.0.1 port 0 prints `listening on http://127.0.0.1:PORT
 
   const echo = cli(["call", url, "tools/call", JSON.stringify({ name: "echo", arguments: { text: "hello over HTTP" } })]);
   assert.equal(await echo.code, 0, echo.stderr());
-  assert.deepEqual(JSON.parse(echo.stdout()), { content: [{ type: "text", text: "hello over HTTP" }] });
+  // The result as the server sent it: call probes (server/discover), and the demo serves it modern.
+  const echoed = JSON.parse(echo.stdout()) as { resultType: string; content: unknown };
+  assert.deepEqual([echoed.resultType, echoed.content], ["complete", [{ type: "text", text: "hello over HTTP" }]]);
 
   const list = cli(["call", url, "tools/list"]);
   assert.equal(await list.code, 0, list.stderr());
@@ -124,9 +126,16 @@ test("serve --stateless: 2025-era clients served without MCP-Session-Id (basic/t
   assert.equal(init.status, 200);
   assert.equal(init.headers.get("mcp-session-id"), null);
   await init.text();
+  // A 2025-era client (McpClient speaks the 2025 versions by default): initialize, then its call, each its own POST.
+  const legacy = new McpClient({ name: "t", version: "1" });
+  await legacy.connect(httpClientTransport(url, { openGetStream: false }));
+  assert.equal(legacy.protocolVersion, "2025-11-25");
+  assert.deepEqual(await legacy.callTool("echo", { text: "stateless" }), { content: [{ type: "text", text: "stateless" }] });
+  legacy.close();
+  // call, which probes first, is served modern there (stateless by nature).
   const echo = cli(["call", url, "tools/call", JSON.stringify({ name: "echo", arguments: { text: "stateless" } })]);
   assert.equal(await echo.code, 0, echo.stderr());
-  assert.deepEqual(JSON.parse(echo.stdout()), { content: [{ type: "text", text: "stateless" }] });
+  assert.deepEqual((JSON.parse(echo.stdout()) as { content: unknown }).content, [{ type: "text", text: "stateless" }]);
   const get = await fetch(url, { headers: { accept: "text/event-stream" } });
   assert.equal(get.status, 405);
   await get.text();
@@ -169,21 +178,58 @@ test("call --stdio CMD ARGS... initialize: launches the server, prints the hands
   assert.equal(await noMethod.code, 2);
 });
 
+// draft basic/versioning: a dual-era client probes with server/discover and falls back to
+// initialize, so it reaches servers of either era. call spoke only the 2025 versions: a server
+// speaking only 2026-07-28 refused its initialize, printed as a local -32000.
+test("call speaks every version the kernel does: a stdio server speaking only 2026-07-28 is reached (its result, its own JSON-RPC error printed as the server's, not local), and one speaking only 2025-11-25 too", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-call-"));
+  try {
+    const server = join(dir, "server.mjs");
+    const root = new URL("../../src/", import.meta.url).href;
+    writeFileSync(
+      server,
+      `import { McpServer } from ${JSON.stringify(root + "index.js")};
+import { stdioServerTransport } from ${JSON.stringify(root + "node.js")};
+const server = new McpServer({ name: "only", version: "1" }, { session: { versions: [process.argv[2]] } });
+server.tool("greet", { inputSchema: { type: "object" } }, () => ({ content: [{ type: "text", text: "hi" }] }));
+server.connect(stdioServerTransport());
+`,
+    );
+    for (const version of ["2026-07-28", "2025-11-25"]) {
+      const init = cli(["call", "--stdio", process.execPath, server, version, "initialize"]);
+      assert.equal(await init.code, 0, init.stderr());
+      assert.equal((JSON.parse(init.stdout()) as { protocolVersion: string }).protocolVersion, version);
+      const greet = cli(["call", "--stdio", process.execPath, server, version, "tools/call", '{"name":"greet"}']);
+      assert.equal(await greet.code, 0, greet.stderr());
+      assert.deepEqual((JSON.parse(greet.stdout()) as { content: unknown }).content, [{ type: "text", text: "hi" }], version);
+      // server/tools "Error Handling": an unknown tool is the server's -32602, as it sent it.
+      const bad = cli(["call", "--stdio", process.execPath, server, version, "tools/call", '{"name":"nope"}']);
+      assert.equal(await bad.code, 1);
+      const error = JSON.parse(bad.stderr()) as { code: number; local?: boolean };
+      assert.deepEqual([error.code, "local" in error], [-32602, false], bad.stderr());
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("record -- serve --stdio, driven by call, then replay: exit 0; a tampered transcript prints the first divergence and exits 1", async () => {
   const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-record-"));
   try {
     const file = join(dir, "t.jsonl");
-    const call = cli(["call", "--stdio", process.execPath, BIN, "record", "--out", file, "--", process.execPath, BIN, "serve", "--stdio", "tools/call", '{"name":"test_tool_with_logging"}']);
+    // call probes with server/discover and the demo serves it modern: the call asks for its log messages (logLevel).
+    const params = { name: "test_tool_with_logging", _meta: { "io.modelcontextprotocol/logLevel": "info" } };
+    const call = cli(["call", "--stdio", process.execPath, BIN, "record", "--out", file, "--", process.execPath, BIN, "serve", "--stdio", "tools/call", JSON.stringify(params)]);
     assert.equal(await call.code, 0, call.stderr());
     assert.equal(JSON.parse(call.stdout()).content[0].text, "Tool with logging executed successfully");
     const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines[0].transcript, "mcp-kernel/stdio-2");
-    assert.equal(lines.filter((l) => l.from === "server").length, 5, "initialize result, three logs, the call's result");
+    assert.equal(lines.filter((l) => l.from === "server").length, 5, "server/discover result, three logs, the call's result");
     assert.deepEqual(lines.at(-1)!.exit, { code: 0, signal: null });
 
     const replay = cli(["replay", file]);
     assert.equal(await replay.code, 0, replay.stdout() + replay.stderr());
-    assert.equal(replay.stdout(), "ok 3 steps replayed identically\n");
+    assert.equal(replay.stdout(), "ok 2 steps replayed identically\n");
 
     // The demo is told by the serverInfo it answered with, not by the command that ran it.
     const [header, ...rest] = readFileSync(file, "utf8").split("\n");

@@ -1,8 +1,10 @@
 /**
  * `mcp-kernel call (URL | --stdio CMD [ARGS...]) METHOD [PARAMS]`: a one-shot client.
  *
- * Spec: 2025-11-25 `basic/lifecycle` (the client initializes, then sends its request;
- * for `initialize` itself the handshake is the call and its result is what is printed),
+ * Spec: draft `basic/versioning` (a dual-era client probes with `server/discover` and
+ * falls back to initialize), 2025-11-25 `basic/lifecycle` (a legacy session initializes,
+ * then sends its request; for `initialize` itself the handshake is the call and what it
+ * returned is what is printed),
  * `basic/transports` (Streamable HTTP for a URL; stdio for a command: the client launches
  * the server as a subprocess and shuts it down by closing its input) and
  * `basic/index` (a JSON-RPC error has `code`, `message` and optional `data`).
@@ -14,7 +16,7 @@
  * not mistaken for one the server sent (draft `basic/index`). The command's own stderr
  * passes through.
  */
-import { httpClientTransport, McpClient, McpError, type JsonObject, type Transport } from "../index.js";
+import { httpClientTransport, McpClient, McpError, PROTOCOL_VERSIONS, type JsonObject, type Transport } from "../index.js";
 import { spawnStdioServer } from "../node.js";
 import { Exit, OutputFailed, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
@@ -24,9 +26,11 @@ import { thrownMessage } from "../jsonrpc/errors.js";
 const USAGE = `usage: mcp-kernel call URL METHOD [PARAMS]
        mcp-kernel call --stdio CMD [ARGS...] METHOD [PARAMS]
 
-Connects to the server at URL (Streamable HTTP) or launched by CMD (stdio), initializes,
-sends one request and prints its result as JSON. PARAMS is a JSON object; METHOD is the
-last argument that is not one. METHOD "initialize" prints what the handshake returned.
+Connects to the server at URL (Streamable HTTP) or launched by CMD (stdio), opens a
+session in any protocol version the kernel speaks (a server/discover probe, falling back
+to initialize for a 2025-era server), sends one request and prints its result as JSON.
+PARAMS is a JSON object; METHOD is the last argument that is not one. METHOD "initialize"
+prints what the handshake returned (its version, capabilities and serverInfo).
 A JSON-RPC error goes to stderr as JSON, with exit code 1; one this side raised
 (the server unreachable, a timeout) carries "local": true.
 `;
@@ -90,7 +94,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
     exited = child.exited;
     transport = child;
   }
-  const client = new McpClient({ name: "mcp-kernel-call", version: KERNEL_VERSION });
+  // Every version the kernel speaks, as `serve` does: a dual-era client probes with
+  // server/discover and falls back to initialize (draft basic/versioning), so a server that
+  // speaks only 2026-07-28 is reachable too, not only the 2025 versions.
+  const client = new McpClient({ name: "mcp-kernel-call", version: KERNEL_VERSION }, { session: { versions: [...PROTOCOL_VERSIONS] } });
   try {
     await client.connect(transport);
     const result: unknown =
