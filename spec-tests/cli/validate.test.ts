@@ -255,7 +255,7 @@ test("validate: a JSON Lines FILE on disk is read like stdin", async () => {
 test("validate --help prints the usage, with the output convention, on stdout and exits 0", async () => {
   const r = await cli(["validate", "--help"]);
   assert.equal(r.code, 0);
-  assert.match(r.out, /^usage: mcp-kernel validate \[--version V\] \[--type T\] \[FILE\|-\]/);
+  assert.match(r.out, /^usage: mcp-kernel validate \[--version V\] \[--type T\] \[--max-bytes N\] \[FILE\|-\]/);
   assert.match(r.out, /- is the whole line/);
   assert.equal(r.err, "");
 });
@@ -322,6 +322,21 @@ test("validate without --version: an initialize asking for a version the kernel 
   const bad = await cli(["validate"], session("2099-01-01", "2025-11-25").replace('"serverInfo":{"name":"s","version":"1"}', '"serverInfo":{"name":"s"}'));
   assert.equal(bad.code, 1);
   assert.match(bad.lines[1], /^error \/result\/serverInfo /);
+});
+
+test("validate --max-bytes N: a message over the kernel's 4 MiB limit is an error by default and checked under a higher limit; a bad N is a usage error", async () => {
+  const big = line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "e", arguments: { text: "x".repeat(5 * 1024 * 1024) } } }) + "\n";
+  const limited = await cli(["validate", "--version", "2025-11-25"], big);
+  assert.deepEqual([limited.code, limited.lines], [1, ["error - message exceeds maxBytes (4194304)"]]);
+  const raised = await cli(["validate", "--version", "2025-11-25", "--max-bytes", String(8 * 1024 * 1024)], big);
+  assert.deepEqual([raised.code, raised.lines], [0, ["ok request tools/call"]]);
+  const lowered = await cli(["validate", "--version", "2025-11-25", "--max-bytes", "10"], line({ jsonrpc: "2.0", id: 1, method: "ping" }) + "\n");
+  assert.deepEqual([lowered.code, lowered.lines], [1, ["error - message exceeds maxBytes (10)"]]);
+  for (const bad of ["0", "-1", "1e3", "x"]) {
+    const r = await cli(["validate", `--max-bytes=${bad}`], "{}\n");
+    assert.equal(r.code, 2, bad);
+    assert.match(r.err, /--max-bytes needs a positive whole number of bytes/, bad);
+  }
 });
 
 test("validate: a transcript (record's mcp-kernel/stdio-2 or the stdio-1 before it, the library's mcp-kernel/1) is checked as the session it holds: each message, in order, not the transcript's own lines", async () => {

@@ -37,14 +37,14 @@
  * `renewed` step's InitializeResult), one `ok` / `error` line each; the pointer is into
  * that message.
  */
-import { allowsBatches, decode, isProtocolVersion, LEGACY_VERSIONS, METHODS, methodSpec, PROTOCOL_VERSIONS, schemaVersionOf, validatorFor } from "../index.js";
+import { allowsBatches, decode, DEFAULT_LIMITS, isProtocolVersion, LEGACY_VERSIONS, METHODS, methodSpec, PROTOCOL_VERSIONS, schemaVersionOf, validatorFor } from "../index.js";
 import type { Decoded, Issue, ProtocolVersion, RequestId, Validator } from "../index.js";
 import { Exit, isBlank, joinLines, openInput, OutputFailed, readLines, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { isStdioTranscript } from "./stdio-transcript.js";
 import { parseArgs } from "node:util";
 
-const USAGE = `usage: mcp-kernel validate [--version V] [--type T] [FILE|-]
+const USAGE = `usage: mcp-kernel validate [--version V] [--type T] [--max-bytes N] [FILE|-]
 
 Checks MCP messages against the schema of protocol version V (default ${PROTOCOL_VERSIONS[0]};
 known: ${PROTOCOL_VERSIONS.join(", ")}); without --version, a recorded session's own
@@ -59,6 +59,7 @@ Without --type, each line is decoded as JSON-RPC (batches only for 2025-03-26) a
 request's or notification's params are checked against its method. A result is checked,
 and a result or error names its method, when its request came earlier in the input.
 With --type T (a schema type such as CallToolResult), each value is checked bare as T.
+A message over N bytes (--max-bytes, default ${DEFAULT_LIMITS.maxBytes}: the kernel's own limit) is an error.
 
 Prints one line per message:
   ok <kind> <method>        kind: request, notification, result, error
@@ -99,6 +100,8 @@ class Checker {
     private readonly bare: { validator: Validator; name: string; kind: string } | null,
     /** No `--version` given: a recorded session's own version is followed (see {@link Checker.follow}). */
     private readonly following = false,
+    /** `--max-bytes`: the codec's size limit for one message (default the kernel's own, 4 MiB). */
+    private readonly maxBytes = DEFAULT_LIMITS.maxBytes,
   ) {
     this.allowBatch = allowsBatches(version);
   }
@@ -129,7 +132,7 @@ class Checker {
 
   /** Checks one non-blank line (or whole document) and returns its output lines. */
   line(bytes: Uint8Array): string {
-    return this.report(this.bare === null ? this.message(decode(bytes, { allowBatch: this.allowBatch }), "") : this.value(bytes));
+    return this.report(this.bare === null ? this.message(decode(bytes, { allowBatch: this.allowBatch, maxBytes: this.maxBytes }), "") : this.value(bytes));
   }
 
   /** A transcript's `renewed` input: the `InitializeResult` of the client's new session, checked bare under the session's version. */
@@ -305,12 +308,12 @@ async function usageError(io: CliIO, message: string): Promise<number> {
 }
 
 async function runValidate(args: string[], io: CliIO): Promise<number> {
-  let values: { version?: string; type?: string; help?: boolean };
+  let values: { version?: string; type?: string; "max-bytes"?: string; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args,
-      options: { version: { type: "string" }, type: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { version: { type: "string" }, type: { type: "string" }, "max-bytes": { type: "string" }, help: { type: "boolean", short: "h" } },
       allowPositionals: true,
       strict: true,
     }));
@@ -330,8 +333,13 @@ async function runValidate(args: string[], io: CliIO): Promise<number> {
     if (validator === undefined) return usageError(io, `unknown type ${values.type} in ${version}`);
     bare = { validator, name: values.type, kind: kindOfType(version, values.type) };
   }
+  // The kernel refuses a message over 4 MiB by default (its codec's limit, which a server
+  // may raise): a log of such a server's messages is checked at its own limit.
+  const rawMax = values["max-bytes"];
+  const maxBytes = rawMax === undefined ? DEFAULT_LIMITS.maxBytes : /^[1-9]\d*$/.test(rawMax) ? Number(rawMax) : NaN;
+  if (!Number.isSafeInteger(maxBytes)) return usageError(io, `--max-bytes needs a positive whole number of bytes, got ${rawMax}`);
   const file = positionals[0] ?? "-";
-  const checker = new Checker(version, bare, values.version === undefined && bare === null);
+  const checker = new Checker(version, bare, values.version === undefined && bare === null, maxBytes);
 
   // "first": nothing seen yet; "lines": JSON Lines; "document": buffering one document; a
   // transcript's format: its messages, taken out of each line.
