@@ -287,6 +287,12 @@ test("RFC 8259 §6 (implementations may limit the range of numbers): a number pa
   assertInvalid(decode(`{"jsonrpc":"2.0","id":5,"method":"x","params":{"n":${"9".repeat(300)}e10}}`), INVALID, 5, "beyond the range");
   const response = decode('{"jsonrpc":"2.0","id":"r1","result":{"resultType":"complete","ttlMs":1001e999,"tools":[]}}');
   assert.ok(response.kind === "invalid" && response.answers === "r1" && response.reply.id === null, JSON.stringify(response));
+  // In a 2025-03-26 batch the member alone is refused, with its id; the others still run (JSON-RPC 2.0 §6; found by review: the whole batch was refused).
+  const batch = decode('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"x","params":{"n":1e999}},{"jsonrpc":"2.0","id":"r","result":{"t":-1e999}}]', { allowBatch: true });
+  assert.ok(batch.kind === "batch", JSON.stringify(batch));
+  assert.equal(batch.items[0].kind, "request");
+  assertInvalid(batch.items[1], INVALID, 2, "beyond the range");
+  assert.ok(batch.items[2].kind === "invalid" && batch.items[2].answers === "r");
   for (const fine of ['{"jsonrpc":"2.0","id":6,"method":"x","params":{"n":1.7e308,"m":-1e-999,"s":"v2e100 and 1e999"}}', `{"jsonrpc":"2.0","id":7,"method":"x","params":{"n":${"9".repeat(208)}e99}}`]) {
     const d = decode(fine);
     assert.equal(d.kind, "request", fine.slice(0, 60));

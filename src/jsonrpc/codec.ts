@@ -128,9 +128,9 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
       return refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
     }
     // A number past the double range parses as ±Infinity, which has no JSON form: sent on,
-    // or echoed, it would become null. Refused as a whole, as a message too deep is.
-    if (mayOverflow(text) && holdsNonFinite(value)) return refusedWhole(value, "message holds a number beyond the range of a double (about 1.8e308)");
-    return classify(value, options?.allowBatch === true);
+    // or echoed, it would become null. The message holding one is refused whole, as one too
+    // deep is; in a batch, that member alone (the others still run, JSON-RPC 2.0 §6).
+    return classify(value, options?.allowBatch === true, mayOverflow(text));
   } catch {
     return uninspectable();
   }
@@ -156,15 +156,17 @@ export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
   }
 }
 
-/** Top level: a message, or (when allowed) a non-empty batch of them. */
-function classify(value: unknown, allowBatch: boolean): Decoded {
-  if (!Array.isArray(value)) return classifyMessage(value);
+/** Top level: a message, or (when allowed) a non-empty batch of them. `mayOverflow`: the text may hold a number past the double range (see `decode`). */
+function classify(value: unknown, allowBatch: boolean, mayOverflow = false): Decoded {
+  if (!Array.isArray(value)) return mayOverflow && holdsNonFinite(value) ? refusedWhole(value, OVERFLOW) : classifyMessage(value);
   if (!allowBatch) return refusedBatch(value);
   if (value.length === 0) return invalid(ErrorCode.InvalidRequest, null, "a batch must not be empty");
   const items: Decoded[] = new Array(value.length);
-  for (let i = 0; i < value.length; i++) items[i] = classifyMessage(value[i]);
+  for (let i = 0; i < value.length; i++) items[i] = mayOverflow && holdsNonFinite(value[i]) ? refusedWhole(value[i], OVERFLOW) : classifyMessage(value[i]);
   return { kind: "batch", items };
 }
+
+const OVERFLOW = "message holds a number beyond the range of a double (about 1.8e308)";
 
 /**
  * An array where batches are not allowed (every version but `2025-03-26`). Its `answers`
