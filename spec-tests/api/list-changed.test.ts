@@ -163,6 +163,21 @@ test("listChanged (draft subscriptions: a server ends a listen gracefully, a dra
   c.clock.advance(5000);
   await settle();
   assert.equal(c.sent("client", "subscriptions/listen").length, 2, "a closed client never listens again");
+
+  // A change heard, then the listen ended by the server, then the client closed before the
+  // debounce ran out: nothing is handed back (found by review: onChanged got the walk's error).
+  const late = heard();
+  const d = await connect((s: McpServer) => void s.tool("a", {}, () => ok), { ...MODERN, listChanged: { tools: { onChanged: late.onChanged, debounceMs: 300 } } }, MODERN);
+  d.server.tool("b", {}, () => ok);
+  await settle();
+  d.endpoint.feed({ type: "end-subscription", now: d.clock.now(), id: d.sent("client", "subscriptions/listen")[0].id });
+  await settle();
+  d.clock.advance(100);
+  d.client.close();
+  d.clock.advance(2000);
+  await settle();
+  assert.deepEqual(late.calls, []);
+  assert.equal(d.sent("client", "tools/list").length, 0);
 });
 
 test("listChanged options are checked when the client is made: a misspelled list or field, an onChanged that is no function, a bad debounceMs, each a TypeError naming it", () => {

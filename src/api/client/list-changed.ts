@@ -121,11 +121,11 @@ export async function watchLists(host: ListWatchHost, handlers: ListChangedHandl
   }
   if (watched.size === 0) return;
   const clock = host.clock();
-  /** The listen ended with the connection: nothing more is handed back. */
-  let over = false;
 
   const refresh = async (w: Watched, kind: Kind): Promise<void> => {
     const onChanged = w.options.onChanged;
+    // Nothing is handed back once the connection closed (a debounce may outlive it).
+    if (!host.connected()) return;
     if (w.options.autoRefresh === false) return host.call(onChanged, null, null);
     const generation = w.generation;
     const items: unknown[] = [];
@@ -136,7 +136,7 @@ export async function watchLists(host: ListWatchHost, handlers: ListChangedHandl
       error = e instanceof Error ? e : new Error(String(e));
     }
     // A change came while this walk ran: its own refresh will hand back the newer list.
-    if (generation === w.generation && !over) host.call(onChanged, error, error === null ? items : null);
+    if (generation === w.generation && host.connected()) host.call(onChanged, error, error === null ? items : null);
   };
 
   const changed = (kind: Kind, w: Watched): void => {
@@ -161,7 +161,6 @@ export async function watchLists(host: ListWatchHost, handlers: ListChangedHandl
     void subscription.ended.then(() => {
       if (!host.connected()) {
         // The connection ended: no change is coming, and no timer outlives it.
-        over = true;
         for (const w of watched.values()) if (w.timer !== undefined) clock.cancel(w.timer);
         return;
       }
