@@ -332,6 +332,9 @@ test("validate --max-bytes N: a message over the kernel's 4 MiB limit is an erro
   assert.deepEqual([raised.code, raised.lines], [0, ["ok request tools/call"]]);
   const lowered = await cli(["validate", "--version", "2025-11-25", "--max-bytes", "10"], line({ jsonrpc: "2.0", id: 1, method: "ping" }) + "\n");
   assert.deepEqual([lowered.code, lowered.lines], [1, ["error - message exceeds maxBytes (10)"]]);
+  // With --type too: a bare value is one message (found by review: the limit was not applied).
+  const typed = await cli(["validate", "--version", "2025-11-25", "--type", "CallToolResult", "--max-bytes", "10"], line({ content: [{ type: "text", text: "hello" }] }) + "\n");
+  assert.deepEqual([typed.code, typed.lines], [1, ["error - message exceeds maxBytes (10)"]]);
   for (const bad of ["0", "-1", "1e3", "x"]) {
     const r = await cli(["validate", `--max-bytes=${bad}`], "{}\n");
     assert.equal(r.code, 2, bad);

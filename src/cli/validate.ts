@@ -155,6 +155,8 @@ class Checker {
   /** `--type`: parses the line and checks the bare value. */
   private value(bytes: Uint8Array): Verdict {
     const bare = this.bare!;
+    // The codec's limit, as for a message (--help: a message over N bytes is an error).
+    if (bytes.byteLength > this.maxBytes) return fail("", `message exceeds maxBytes (${this.maxBytes})`);
     let value: unknown;
     try {
       value = JSON.parse(strictUtf8.decode(bytes));
