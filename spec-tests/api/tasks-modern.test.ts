@@ -530,3 +530,43 @@ test("tasks extension Task Update Requests + the resumeWhenAnswered option: off,
   assert.equal(done.status, "completed");
   assert.deepEqual((done.result as JsonObject).content, [{ type: "text", text: "hi ada (kept)" }]);
 });
+
+test("tasks extension Task Cancellation (cooperative; clients MAY delete all state of the task, its inputRequests keys included, as soon as they send a cancellation): a handler that asks for input after tasks/cancel reached it (an input_required answer, or ctx.elicit once its signal aborted) has its task cancelled at once, not left in input_required, where nothing cancels it again, until its TTL", async () => {
+  const gates = { job: deferred(), elicit: deferred() };
+  const sawAbort: Record<string, boolean> = {};
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
+  let elicited = 0;
+  const c = await connect(
+    (s) => {
+      s.tool("job", { execution: { taskSupport: "optional" } }, async (_a, ctx) => {
+        await gates.job.promise;
+        sawAbort.job = ctx.signal.aborted;
+        return inputRequired({ user: { method: "elicitation/create", params: form } });
+      });
+      s.tool("elicit", { execution: { taskSupport: "optional" } }, async (_a, ctx) => {
+        await gates.elicit.promise;
+        sawAbort.elicit = ctx.signal.aborted;
+        const r = await ctx.elicit(form);
+        return text(`got ${r.action}`);
+      });
+    },
+    { ...MODERN, tasks: true, handlers: { elicitation: () => { elicited++; return { action: "accept", content: {} }; } } },
+    { ...DUAL, tasks: { cooperativeCancel: true } },
+  );
+  for (const tool of ["job", "elicit"] as const) {
+    const id = c.client.taskIdOf((await c.client.callToolAsTask(tool)) as JsonObject)!;
+    await flush();
+    await c.client.cancelTask(id);
+    assert.equal((await c.client.getTask(id)).status, "working", "a cooperative cancel only signals");
+    gates[tool].resolve();
+    await flush(40);
+    assert.equal(sawAbort[tool], true, "the handler was told to stop");
+    const t = await c.client.getTask(id);
+    assert.equal(t.status, "cancelled", `${tool}: asking for input after the cancel ends the task as cancelled`);
+    assert.equal(t.inputRequests, undefined);
+    c.clock.advance(60_000);
+    await flush();
+    assert.equal((await c.client.getTask(id)).status, "cancelled");
+  }
+  assert.equal(elicited, 0, "the requestor is asked nothing after its cancel");
+});

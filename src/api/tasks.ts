@@ -483,11 +483,15 @@ export class TaskRuntime {
     if (!run.awaitingInput) return;
     // After the step that signalled it (steps do not nest).
     queueMicrotask(() => {
-      if (this.runs.get(taskId) !== run || !run.awaitingInput) return;
-      this.runs.delete(taskId);
-      this.rounds.delete(taskId);
-      this.step({ type: "update-status", now: this.wall(), taskId, status: "cancelled", statusMessage: "The task was cancelled by request." });
+      if (this.runs.get(taskId) === run && run.awaitingInput) this.cancelRun(run);
     });
+  }
+
+  /** Ends a run whose cancel was requested, and its task as cancelled. */
+  private cancelRun(run: Run): void {
+    this.runs.delete(run.taskId);
+    this.rounds.delete(run.taskId);
+    this.step({ type: "update-status", now: this.wall(), taskId: run.taskId, status: "cancelled", statusMessage: "The task was cancelled by request." });
   }
 
   private persist(taskIds: Set<string>): void {
@@ -611,6 +615,13 @@ export class TaskRuntime {
 
   /** The handler answered `input_required`: the task waits for the answers, then runs it again. */
   private needInput(run: Run, result: JsonObject): void {
+    // Extension, `cooperativeCancel`: a cancel that came while the handler ran aborted its
+    // signal, and the table signals a cancel once per task. A handler that asks for input
+    // anyway would move the task to input_required with nothing left to cancel it, waiting
+    // until its TTL on answers the requestor said it won't give: it is cancelled at once, as
+    // one already waiting is (cancelCooperatively). A result or error still ends it as the
+    // handler says (SEP-2663: it "may still reach a non-cancelled terminal status").
+    if (findTask(this.table, run.taskId)?.cancelRequested === true) return this.cancelRun(run);
     const round = (this.rounds.get(run.taskId) ?? 0) + 1;
     this.rounds.set(run.taskId, round);
     if (round > MAX_TASK_INPUT_ROUNDS) return this.finishRun(run, undefined, { code: ErrorCode.InternalError, message: `the task still needed input after ${MAX_TASK_INPUT_ROUNDS} rounds` });
@@ -717,8 +728,9 @@ export class TaskRuntime {
         else rc.progress(progress, total, message);
       },
       request: async (method, params, options) => {
-        // 2025-11-25 "Input Required Status": the task shows input_required while it waits for the requestor.
-        const moved = this.setStatus(taskId, "input_required");
+        // 2025-11-25 "Input Required Status": the task shows input_required while it waits for
+        // the requestor; not one whose cancel was requested (see needInput), which stays as it is.
+        const moved = findTask(this.table, taskId)?.cancelRequested !== true && this.setStatus(taskId, "input_required");
         run.asking = (run.asking ?? 0) + 1;
         try {
           return await rc.request(method, withRelatedTask(params ?? {}, taskId), { ...options, signal: options?.signal ?? signal });
