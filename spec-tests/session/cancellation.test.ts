@@ -205,6 +205,44 @@ test("tasks Capabilities (2025-11-25: a receiver that did not declare tasks for 
   assert.equal(receiver.of("client", "cancelled").length, 0);
 });
 
+test("tasks Capabilities (2025-11-25: a receiver that did not declare tasks for a request type MUST process such requests normally, ignoring task-augmentation metadata), sender's side: a request carrying params.task to a peer that did not declare tasks for its method is a plain one, so cancelling it (or its timeout) sends notifications/cancelled, client and server alike; to a peer that declared them it is a task, cancelled with tasks/cancel", () => {
+  // Client → a server that declared no tasks.
+  const plain = taskPair({ tools: {} }, { versions: ["2025-11-25"] });
+  assert.equal(plain.client.phase.name === "operating" && plain.client.phase.version, "2025-11-25");
+  const call = plain.request("client", "tools/call", { name: "job", task: {} });
+  plain.run();
+  plain.feed("client", { type: "cancel", now: 0, id: call, reason: "user" });
+  plain.run();
+  assert.deepEqual(plain.lastSent("client"), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: call, reason: "user" } });
+  assert.deepEqual(plain.of("server", "cancelled").map((c) => c.id), [call], "the server serving it plainly stops");
+  assert.equal(plain.client.outboundCount, 0);
+  const timed = plain.request("client", "tools/call", { name: "job", task: {} }, { timeoutMs: 100 });
+  plain.run();
+  plain.advance(100);
+  assert.deepEqual(plain.lastSent("client"), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: timed, reason: "timeout" } });
+  // Server → a client that declared elicitation but no tasks.requests.elicitation.create.
+  const ask = { message: "ok?", requestedSchema: { type: "object", properties: {} }, task: {} };
+  const toClient = new Pair({ versions: ["2025-11-25"], capabilities: { elicitation: { form: {} }, tasks: { cancel: {}, requests: { sampling: { createMessage: {} } } } } });
+  toClient.handshake();
+  toClient.handlers.client = () => {};
+  const e = toClient.request("server", "elicitation/create", ask);
+  toClient.run();
+  toClient.feed("server", { type: "cancel", now: 0, id: e });
+  toClient.run();
+  assert.deepEqual(toClient.lastSent("server"), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: e } });
+  assert.deepEqual(toClient.of("client", "cancelled").map((c) => c.id), [e]);
+  // Declared: a task request, never cancelled with notifications/cancelled.
+  const declared = new Pair({ versions: ["2025-11-25"], capabilities: { elicitation: { form: {} }, tasks: { cancel: {}, requests: { elicitation: { create: {} } } } } });
+  declared.handshake();
+  declared.handlers.client = () => {};
+  const t = declared.request("server", "elicitation/create", ask);
+  declared.run();
+  assert.deepEqual(sendsOf(declared.feed("server", { type: "cancel", now: 0, id: t })), []);
+  declared.respond("client", t, created("t1"));
+  declared.run();
+  assert.deepEqual([declared.lastSent("server").method, (declared.lastSent("server") as any).params], ["tasks/cancel", { taskId: "t1" }]);
+});
+
 test("tasks extension + draft basic/patterns/cancellation: cancelled calls kept only to cancel a task answer that may cross take no slot of maxOutboundRequests; they are bounded on their own, the oldest forgotten first, and a late task answer to a kept one still gets tasks/cancel", () => {
   const EXT = "io.modelcontextprotocol/tasks";
   const p = new Pair({ versions: ["2026-07-28"], capabilities: { extensions: { [EXT]: {} } }, maxOutboundRequests: 2 }, { versions: ["2026-07-28"], capabilities: { tools: {}, extensions: { [EXT]: {} } } });

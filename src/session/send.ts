@@ -23,6 +23,7 @@ import { hasCapability } from "../model/methods.js";
 import { isModernVersion } from "../model/versions.js";
 import { withRequestMeta } from "../modern/request-meta.js";
 import { logForRequest } from "../modern/server.js";
+import { acceptsTaskAugmented } from "../tasks/capabilities.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, OUTBOUND_GATE } from "./lifecycle.js";
 import { countLog, logRoom, passesLevel } from "./logging.js";
@@ -94,7 +95,12 @@ export function sendRequest(
   const hard = retry !== undefined ? retry.hardDeadline : o.maxRequestTimeoutMs > 0 && !untimed ? now + o.maxRequestTimeoutMs : null;
   const deadline = retry !== undefined ? retry.deadline : deadlineFrom(now, timeoutMs, hard);
   const req: OutboundRequest = { id, method, deadline, hardDeadline: hard, timeoutMs };
-  if (phase.name !== "modern" && isTaskAugmented(spec, params)) req.task = true;
+  // A task only when the peer declared tasks for the method (`tasks.requests`): one that did
+  // not "MUST process requests of that type normally, ignoring any task-augmentation
+  // metadata" (2025-11-25 basic/utilities/tasks), so such a request is a plain one, and its
+  // cancel is notifications/cancelled (receive.ts flags an inbound one by the same rule).
+  // The modern era has no `params.task` (the extension: servers MUST ignore it).
+  if (phase.name !== "modern" && isTaskAugmented(spec, params) && acceptsTaskAugmented(peer?.capabilities, method)) req.task = true;
   if (method === "tasks/result" && typeof params?.taskId === "string") req.resultOf = params.taskId;
   if (kept !== undefined) req.params = kept;
   if (phase.name === "modern" && spec.inputRequired && input.logLevel !== undefined) req.logLevel = input.logLevel;
