@@ -234,6 +234,33 @@ test("streamable-http (draft): a network error before any response is re-issued 
   }
 });
 
+test("streamable-http (draft) + basic/patterns: a re-issued request's answer goes back under the kernel's id even when its content is the text \"notifications/progress\" (a result is not a progress notification)", async () => {
+  const bodies: any[] = [];
+  const seen: any[] = [];
+  const fetch = async (_url: string, init: RequestInit): Promise<Response> => {
+    const body = JSON.parse(init.body as string);
+    bodies.push(body);
+    // The first attempt's stream breaks before its response; the re-issue is answered.
+    if (bodies.length === 1) return new Response(": working\n\n", { headers: { "content-type": "text/event-stream" } });
+    const result = { resultType: "complete", contents: [{ uri: "file:///x", text: "notifications/progress" }] };
+    return new Response(JSON.stringify({ jsonrpc: "2.0", id: body.id, result }), { headers: { "content-type": "application/json" } });
+  };
+  const t = httpClientTransport(URL_, { fetch, sleep: recordingSleep([]) });
+  const done = deferred();
+  t.onMessage((text) => (seen.push(JSON.parse(text)), done.resolve()));
+  t.send(JSON.stringify(modernRequest(7, "resources/read", { uri: "file:///x" })));
+  await done.promise;
+  assert.deepEqual(
+    bodies.map((b) => typeof b.id),
+    ["number", "string"],
+    "re-issued under a new id",
+  );
+  assert.equal(seen.length, 1, "exactly one answer");
+  assert.equal(seen[0].id, 7, "under the kernel's id, not the re-issue's");
+  assert.equal(seen[0].result.contents[0].text, "notifications/progress");
+  t.close();
+});
+
 test("basic/patterns/subscriptions: a broken subscriptions/listen stream is not re-issued by the transport; its owner gets -32000 and decides", async () => {
   const bodies: any[] = [];
   const seen: any[] = [];

@@ -239,7 +239,9 @@ export function noteProgress(text: string, modern: ModernCtx): void {
 export function restoreReissued(text: string, modern: ModernCtx): string | undefined {
   if (text.indexOf(PROGRESS) !== -1) {
     const p = progressOf(text);
-    return p !== undefined && modern.progress !== undefined && p <= modern.progress ? undefined : text;
+    if (p !== undefined) return modern.progress !== undefined && p <= modern.progress ? undefined : text;
+    // No progress notification: a response whose content merely quotes that method name
+    // (a tool's text) still needs the kernel's id back, or its request never gets it.
   }
   if (text.indexOf(modern.wireId!) === -1) return text;
   const m = parse(text) as { id?: unknown; method?: unknown } | undefined;
