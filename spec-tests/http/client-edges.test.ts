@@ -562,6 +562,76 @@ test("client edges (basic/utilities/cancellation): a request cancelled while its
   t.close();
 });
 
+test("client edges (basic/utilities/cancellation: a cancellation MUST only reference requests previously issued): a request cancelled while it waits on the client's gate (a session renewal) is never POSTed, nor its notifications/cancelled", async () => {
+  const { handler } = makeHandler();
+  const sent: string[] = [];
+  let initializes = 0;
+  let renewed!: () => void;
+  const held = new Promise<void>((r) => (renewed = r));
+  const t = wrappedTransport(handler, async (req, next, body) => {
+    if (req.method === "POST") sent.push(JSON.parse(body).method ?? "response");
+    if (body.includes('"initialize"') && ++initializes === 2) await held;
+    if (body.includes('"tools/list"') && initializes === 1) return new Response(null, { status: 404 });
+    return next();
+  });
+  const { ep } = connect(t);
+  await ep.open();
+  // tools/list meets the 404: the renewal starts, and its initialize is held.
+  const list = ep.request("tools/list");
+  await until(() => initializes === 2);
+  const ac = new AbortController();
+  const call = ep.request("tools/call", { name: "echo", arguments: { text: "x" } }, { signal: ac.signal });
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  ac.abort("user");
+  await assert.rejects(call);
+  renewed();
+  await list;
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(
+    sent.filter((m) => m === "tools/call" || m === "notifications/cancelled"),
+    [],
+    sent.join(", "),
+  );
+  t.close();
+});
+
+test("client edges (basic/utilities/cancellation: a cancellation MUST only reference requests previously issued): a session's first request cancelled while it is held for the standalone GET is never POSTed, nor its notifications/cancelled", async () => {
+  const { handler } = makeHandler();
+  const sent: string[] = [];
+  let answerGet!: () => void;
+  const getAnswered = new Promise<void>((r) => (answerGet = r));
+  const t = wrappedTransport(
+    handler,
+    async (req, next, body) => {
+      if (req.method === "POST") sent.push(JSON.parse(body).method ?? "response");
+      if (req.method === "GET") {
+        await getAnswered;
+        return new Response(null, { status: 405 });
+      }
+      return next();
+    },
+    // The GET_WAIT_MS bound never runs out here: only the GET's answer opens the gate.
+    { openGetStream: true, sleep: (_ms, signal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true })) },
+  );
+  const { ep } = connect(t);
+  await ep.open();
+  const ac = new AbortController();
+  const call = ep.request("tools/call", { name: "echo", arguments: { text: "x" } }, { signal: ac.signal });
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(sent.includes("tools/call"), false, "held for the GET");
+  ac.abort("user");
+  await assert.rejects(call);
+  answerGet();
+  await ep.request("tools/list");
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(
+    sent.filter((m) => m === "tools/call" || m === "notifications/cancelled"),
+    [],
+    sent.join(", "),
+  );
+  t.close();
+});
+
 test("client edges (2025-03-26 basic/transports: a batch's responses share its POST stream): cancelling one request of a batch leaves the stream open for the other, whose response is delivered", async () => {
   const { handler } = makeHandler();
   let closed = false;

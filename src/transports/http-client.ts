@@ -187,6 +187,8 @@ export interface StreamCtx {
   released?: boolean;
   /** The server sent a request of its own on this legacy POST stream (an elicitation for the call). */
   asked?: boolean;
+  /** This legacy POST waits on the client's gate (a renewal, {@link holdForGet}): the server has not seen it yet. */
+  gated?: boolean;
 }
 
 /** A modern request's state across its attempts. */
@@ -458,7 +460,12 @@ export class HttpClient implements HttpClientTransport {
       await previous;
     } else if (this.gate !== undefined) {
       // A renewal may start while this waits on the gate before it: wait for the last one.
+      ctx.gated = true;
       while (this.gate !== undefined) await this.gate;
+      ctx.gated = false;
+      // Cancelled while it waited (see cancelInflight): the server never saw it, so it is
+      // not sent now only to be cancelled (a tool would start for no one).
+      if (ctx.released) return;
       // The initialize it waited on fell back to HTTP+SSE: this message goes there too.
       if (this.httpSse !== undefined) return this.httpSse.send(text);
     }
@@ -558,7 +565,8 @@ export class HttpClient implements HttpClientTransport {
    * `streamable-http` (Cancellation): closing a modern request's response stream is the
    * cancellation, and no notification is sent (true). A 2025-era request's notification
    * is sent (false), and its POST stream is no longer resumed for it: the server may never
-   * answer it again, and a resumption loop would go on until the transport closed.
+   * answer it again, and a resumption loop would go on until the transport closed. One
+   * still waiting on the client's gate is never POSTed, nor its notification (true).
    */
   private cancelInflight(text: string): boolean {
     const m = parse(text) as { method?: unknown; params?: { requestId?: unknown } } | undefined;
@@ -571,7 +579,12 @@ export class HttpClient implements HttpClientTransport {
       ctx.pending.delete(key!);
       // A stream the server asked the client something on stays until its next write: the
       // server cancels that request there when it learns of this cancellation.
-      if (ctx.pending.size === 0 && ctx.kind === "post" && ctx.asked !== true) this.release(ctx);
+      if (ctx.pending.size === 0 && ctx.kind === "post" && ctx.asked !== true) {
+        this.release(ctx);
+        // Still waiting on the gate, it is never sent (postLegacy), and neither is this
+        // notification: it MUST only name a request previously issued (basic/utilities/cancellation).
+        return ctx.gated === true;
+      }
       return false;
     }
     this.inflight.delete(key!);
