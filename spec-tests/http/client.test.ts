@@ -575,6 +575,39 @@ test("client: the modern-era per-request header seam adds headers; unsafe ones a
   assert.throws(() => httpClientTransport(URL_, { headers: { "bad name": "v" } }), TypeError);
 });
 
+test("client (draft streamable-http Case Sensitivity: header names MUST be compared case-insensitively): a caller's header in another letter case replaces the one of that name instead of going beside it; the transport's own win over headers, requestHeaders over both", async () => {
+  const { handler } = makeHandler();
+  const seen: Seen[] = [];
+  const raw: Record<string, string>[] = [];
+  const fetch = inProcess(handler, seen);
+  const t = httpClientTransport(URL_, {
+    // A Headers yields lower-case names; the transport writes Content-Type and Accept as the spec does.
+    headers: new Headers({ "Content-Type": "application/json", Accept: "text/html", Authorization: "Bearer OLD", "X-Trace": "t" }),
+    openGetStream: false,
+    requestHeaders: (text) => (text.includes("tools/list") ? { AUTHORIZATION: "Bearer NEW", "mcp-protocol-version": "2025-11-25" } : undefined),
+    fetch: (url, init) => (raw.push(init.headers as Record<string, string>), fetch(url, init)),
+  });
+  const { ep } = client(t);
+  // The kernel's handler refuses a POST whose Content-Type is "application/json, application/json" with 415.
+  await ep.open();
+  await ep.request("tools/list");
+  const init = seen.find((s) => s.body?.includes('"initialize"'))!;
+  assert.equal(init.headers.get("content-type"), "application/json");
+  assert.equal(init.headers.get("accept"), "application/json, text/event-stream");
+  assert.equal(init.headers.get("authorization"), "Bearer OLD");
+  assert.equal(init.headers.get("x-trace"), "t");
+  const list = seen.find((s) => s.body?.includes("tools/list"))!;
+  assert.equal(list.headers.get("authorization"), "Bearer NEW");
+  assert.equal(list.headers.get("mcp-protocol-version"), "2025-11-25");
+  assert.equal(list.headers.get("mcp-session-id"), t.sessionId);
+  // No request holds two spellings of one name.
+  for (const h of raw) {
+    const names = Object.keys(h).map((k) => k.toLowerCase());
+    assert.equal(new Set(names).size, names.length, Object.keys(h).join(", "));
+  }
+  t.close();
+});
+
 test("client: messages that arrive before a receiver is registered are buffered", async () => {
   const { handler } = makeHandler();
   const t = httpClientTransport(URL_, { fetch: inProcess(handler), openGetStream: false });

@@ -74,7 +74,7 @@ import { discard, errorMessageOf, isRefusal, parse } from "./http/client-body.js
 import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools, TOOLS_CHANGED } from "./http/client-modern.js";
 import { adoptSession, endStreams, expired, holdForGet, notYet, renewSession, unreadSession, type Renewal } from "./http/client-session.js";
 import { answer, bodiless, follow, LISTEN, track } from "./http/client-stream.js";
-import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
+import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, mediaTypeOf, SENT, SSE_TYPE } from "./http/headers.js";
 import { HttpSseClient } from "./http/http-sse-client.js";
 import type { ParamHeader } from "./http/request-metadata.js";
 
@@ -113,7 +113,11 @@ export interface HttpClientOptions {
    * which fails the request at once with `-32603` and its message.
    */
   fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
-  /** Headers sent on every request (e.g. `Authorization`), as an object, a `Headers` or a `Map`. Names must be tokens and values header-safe. */
+  /**
+   * Headers sent on every request (e.g. `Authorization`), as an object, a `Headers` or a `Map`. Names must be tokens and values header-safe.
+   * Names are compared case-insensitively: one the transport sets itself (`Accept`, `Content-Type`,
+   * `MCP-Session-Id`, `MCP-Protocol-Version`, a modern request's `Mcp-*`) is sent as the transport sets it.
+   */
   headers?: Record<string, string> | Headers | ReadonlyMap<string, string> | undefined;
   /**
    * Largest message read from the server, in bytes: a JSON response body, or one SSE event
@@ -146,7 +150,8 @@ export interface HttpClientOptions {
   onError?: Callback<(message: string) => void> | undefined;
   /**
    * Extra headers for one outgoing message. The transport sends the request metadata
-   * headers of modern requests itself; this adds or overrides headers per message.
+   * headers of modern requests itself; this adds or overrides headers per message (any of
+   * them, `headers` too, names compared case-insensitively).
    * Unsafe names or values are dropped with an `onError`.
    */
   requestHeaders?: Callback<(message: string) => Record<string, string> | undefined> | undefined;
@@ -274,6 +279,7 @@ export class HttpClient implements HttpClientTransport {
   sessionId: string | undefined;
   protocolVersion: string | undefined;
   readonly fetch: NonNullable<HttpClientOptions["fetch"]>;
+  /** The caller's `headers`, keyed by lower-case name (see {@link headersFor}). */
   private readonly base: Record<string, string>;
   readonly sleep: NonNullable<HttpClientOptions["sleep"]>;
   readonly initialDelay: number;
@@ -342,7 +348,7 @@ export class HttpClient implements HttpClientTransport {
     const given = options.headers;
     for (const [k, v] of given instanceof Headers || given instanceof Map ? (given.entries() as Iterable<[string, string]>) : Object.entries(given ?? {})) {
       if (!isHeaderName(k) || !isSafeHeaderValue(v)) throw new TypeError(`header ${JSON.stringify(k)} is not a valid HTTP header`);
-      this.base[k] = v;
+      this.base[k.toLowerCase()] = v;
     }
   }
 
@@ -743,19 +749,26 @@ export class HttpClient implements HttpClientTransport {
   // -------------------------------------------------------------------------------------
   // Headers, closing
 
+  /**
+   * The headers of one request, keyed by lower-case name: header names are compared
+   * case-insensitively (draft `streamable-http`, Case Sensitivity), and a record holding
+   * `Content-Type` and `content-type` would send both, joined. Later sources replace
+   * earlier ones: the caller's `headers`, then the transport's own, then what
+   * `requestHeaders` returns for this message.
+   */
   headersFor(text: string | undefined, post: boolean, modern?: Record<string, string>): Record<string, string> {
     const h: Record<string, string> = { ...this.base };
-    h[H.accept] = post ? `${JSON_TYPE}, ${SSE_TYPE}` : SSE_TYPE;
-    if (post) h[H.contentType] = JSON_TYPE;
-    if (modern !== undefined) Object.assign(h, modern);
+    h[SENT.accept] = post ? `${JSON_TYPE}, ${SSE_TYPE}` : SSE_TYPE;
+    if (post) h[SENT.contentType] = JSON_TYPE;
+    if (modern !== undefined) for (const k in modern) h[k.toLowerCase()] = modern[k]!;
     else {
-      if (this.sessionId !== undefined) h[H.sessionId] = this.sessionId;
-      if (this.protocolVersion !== undefined) h[H.protocolVersion] = this.protocolVersion;
+      if (this.sessionId !== undefined) h[SENT.sessionId] = this.sessionId;
+      if (this.protocolVersion !== undefined) h[SENT.protocolVersion] = this.protocolVersion;
     }
     const extra = text === undefined ? undefined : this.options.requestHeaders?.(text);
     if (extra !== undefined) {
       for (const k in extra) {
-        if (isHeaderName(k) && isSafeHeaderValue(extra[k])) h[k] = extra[k];
+        if (isHeaderName(k) && isSafeHeaderValue(extra[k])) h[k.toLowerCase()] = extra[k];
         else this.report(`dropped unsafe header ${JSON.stringify(k)}`);
       }
     }

@@ -27,7 +27,7 @@ import type { JsonObject } from "../../jsonrpc/types.js";
 import type { HttpClient, StreamCtx } from "../http-client.js";
 import { letGo, NOT_UTF8_BODY } from "./body.js";
 import { discard, firstMessage, notUtf8, parse } from "./client-body.js";
-import { H, isVisibleAscii } from "./headers.js";
+import { H, isVisibleAscii, SENT } from "./headers.js";
 
 /** The start of the close reason when the server no longer knows the session (HTTP 404). */
 export const SESSION_EXPIRED = "session expired";
@@ -105,7 +105,7 @@ async function reinitialize(client: HttpClient, old: string): Promise<Renewal> {
   let result: JsonObject | undefined;
   try {
     const headers = client.headersFor(init, true);
-    delete headers[H.protocolVersion];
+    delete headers[SENT.protocolVersion];
     let res: Response;
     try {
       res = await client.request({ method: "POST", headers, body: init });
