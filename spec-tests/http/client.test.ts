@@ -694,6 +694,45 @@ function renewalToAnotherVersion(handler: HttpHandler, seen: Seen[], hold?: { ar
   return renewalRewritten(handler, seen, (r, body) => new Response(body.replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-06-18"'), { status: r.status, headers: r.headers }), hold);
 }
 
+test("client: Session Management item 4 (basic/lifecycle: the server may log or ping before the initialize result; SEP-1699: it may close a stream after its priming event): a renewal reads the new initialize's answer as the first connect does, a notification before the result delivered, a stream closed after its priming event resumed with Last-Event-ID", async () => {
+  const log = JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "starting up" } });
+  for (const mode of ["log first", "polling close"] as const) {
+    const { handler } = makeHandler();
+    const seen: Seen[] = [];
+    let renewing = false;
+    let result = "";
+    const t = httpClientTransport(URL_, {
+      openGetStream: false,
+      sleep: async () => {},
+      fetch: inProcess(handler, seen, async (req, next) => {
+        const stream = (text: string, headers = new Headers()) => (headers.set("content-type", "text/event-stream"), new Response(text, { headers }));
+        // The resumption of the renewal's initialize stream: the result, after the priming event.
+        if (req.method === "GET" && req.headers.get("last-event-id") === "r-0") return stream(`id: r-1\ndata: ${result}\n\n`);
+        const isInit = renewing && req.method === "POST" && seen.at(-1)!.body!.includes('"initialize"');
+        const r = await next();
+        if (!isInit) return r;
+        result = await r.text();
+        return stream(mode === "log first" ? `data: ${log}\n\ndata: ${result}\n\n` : "id: r-0\nretry: 0\ndata:\n\n", new Headers(r.headers));
+      }),
+    });
+    const notes: string[] = [];
+    const { ep } = client(t, undefined, (m) => notes.push(m));
+    let renewed = 0;
+    t.onSessionRenewed!(() => renewed++);
+    await ep.open();
+    const old = t.sessionId!;
+    handler.terminate(old);
+    renewing = true;
+    const list = await ep.request("tools/list");
+    assert.ok(Array.isArray(list.tools), mode);
+    assert.notEqual(t.sessionId, old, mode);
+    assert.equal(renewed, 1, mode);
+    if (mode === "log first") assert.deepEqual(notes, ["notifications/message"], "the notification reaches the kernel; the result does not");
+    else assert.equal(seen.filter((s) => s.method === "GET" && s.headers.get("last-event-id") === "r-0").length, 1);
+    t.close();
+  }
+});
+
 test("client: Session Management items 4 and 5: a renewal the client cannot use (the new initialize answers another version) DELETEs the session it opened before closing", async () => {
   const { handler } = makeHandler();
   const seen: Seen[] = [];
@@ -727,7 +766,7 @@ test("client: Session Management item 4 (JSON-RPC messages MUST be UTF-8 encoded
     await ep.open();
     renew();
     const p = ep.request("tools/list");
-    assert.match(await closed, /; a new session could not be started: initialize was not answered with a result \(HTTP 200: malformed response from the peer: the answer is not valid UTF-8\)$/, mode);
+    assert.match(await closed, /; a new session could not be started: initialize was not answered with a result \(HTTP 200: malformed response from the peer: (the JSON response body|message) is not valid UTF-8\)$/, mode);
     await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
     for (let i = 0; i < 20 && handler.sessionCount > 0; i++) await new Promise((r) => setImmediate(r));
     assert.equal(seen.filter((s) => s.method === "DELETE").length, 1, mode);

@@ -194,6 +194,11 @@ export interface StreamCtx {
   asked?: boolean;
   /** This legacy POST waits on the client's gate (a renewal, {@link holdForGet}): the server has not seen it yet. */
   gated?: boolean;
+  /**
+   * A session renewal's `initialize` (http/client-session.ts): the response to it is taken
+   * by this, once, instead of going to the kernel, whose own initialize was answered long ago.
+   */
+  renewal?: (text: string, local: boolean) => void;
 }
 
 /** A modern request's state across its attempts. */
@@ -677,6 +682,11 @@ export class HttpClient implements HttpClientTransport {
     } else if (ctx.kind === "post" && ctx.asked !== true && holdsRequest(text)) ctx.asked = true;
     if (ctx.modern?.method === "tools/list" && ctx.pending.size > 0) text = screenTools(this, text);
     if (ctx.pending.size > 0 || this.initKey !== undefined) this.noteResponse(text, ctx);
+    const renewal = ctx.renewal;
+    if (renewal !== undefined && ctx.pending.size === 0) {
+      ctx.renewal = undefined;
+      return renewal(text, local);
+    }
     this.hand(text, local);
   }
 

@@ -1,7 +1,6 @@
 /**
  * Small readers of the server's responses for the HTTP client, apart from the streams it
- * follows: the first message of a JSON or SSE body (a renewed session's initialize
- * answer), the message of an error body, the bound of one SSE event, and the verdicts on
+ * follows: the message of an error body, the bound of one SSE event, and the verdicts on
  * what cannot be used (a body that is not UTF-8, a fetch wrapper's refusal). Pure
  * functions of a `Response`, a string or an error: nothing here knows the transport.
  *
@@ -14,10 +13,8 @@
  * read is released ({@link discard}), so a server can neither make the client buffer
  * past its limit nor keep a connection the client will not read.
  */
-import { createSseDecoder, feedSse } from "../../framing/sse.js";
 import { malformedResponseMessage } from "../../jsonrpc/codec.js";
-import { letGo, NOT_UTF8_BODY, readBodyText } from "./body.js";
-import { H, mediaTypeOf, SSE_TYPE } from "./headers.js";
+import { letGo, readBodyText } from "./body.js";
 
 /** `text` parsed as JSON, or undefined when it is not JSON. */
 export function parse(text: string): unknown {
@@ -45,32 +42,6 @@ export function isRefusal(e: unknown): boolean {
  */
 export function notUtf8(what: string): string {
   return malformedResponseMessage(`${what} is not valid UTF-8`);
-}
-
-/**
- * The first message of a JSON or SSE response body, of at most `maxBytes` (the rest is
- * discarded); {@link NOT_UTF8_BODY} when its bytes are not UTF-8, undefined when there is
- * none to read.
- */
-export async function firstMessage(res: Response, maxBytes: number): Promise<string | typeof NOT_UTF8_BODY | undefined> {
-  if (mediaTypeOf(res.headers.get(H.contentType)) !== SSE_TYPE) {
-    const read = await readBodyText(res, maxBytes);
-    return read.ok ? read.text : read === NOT_UTF8_BODY ? read : undefined;
-  }
-  if (res.body === null) return undefined;
-  const reader = res.body.getReader();
-  const decoder = createSseDecoder(sseLimits(maxBytes));
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return undefined;
-      for (const o of feedSse(decoder, value)) if (o.type === "event" && o.data !== "") return o.invalidUtf8 === true ? NOT_UTF8_BODY : o.data;
-    }
-  } catch {
-    return undefined;
-  } finally {
-    letGo(reader);
-  }
 }
 
 /** An SSE event may hold a message of `maxBytes` and its field names. */

@@ -23,10 +23,12 @@
  * standalone GET, {@link GET_WAIT_MS} at most.
  */
 import { errorText } from "../error-text.js";
+import { peekRequestId } from "../../jsonrpc/safe-json.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { HttpClient, StreamCtx } from "../http-client.js";
-import { letGo, NOT_UTF8_BODY } from "./body.js";
-import { discard, firstMessage, notUtf8, parse } from "./client-body.js";
+import { letGo } from "./body.js";
+import { discard, parse } from "./client-body.js";
+import { answer, track } from "./client-stream.js";
 import { H, isVisibleAscii, SENT } from "./headers.js";
 
 /** The start of the close reason when the server no longer knows the session (HTTP 404). */
@@ -114,12 +116,27 @@ async function reinitialize(client: HttpClient, old: string): Promise<Renewal> {
     }
     if (transient(res.status)) return (discard(res), putOff(`initialize: HTTP ${res.status}`));
     adoptSession(client, res);
-    const first = res.ok ? await firstMessage(res, client.maxBytes) : (discard(res), undefined);
-    if (first === NOT_UTF8_BODY) return abandon(`initialize was not answered with a result (HTTP ${res.status}: ${notUtf8("the answer")})`);
-    const reply = parse(typeof first === "string" ? first : "") as { result?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
+    // The answer is read as the first connect's is (client-stream.ts): messages before it
+    // go to the kernel (a server may log or ping during initialization: basic/lifecycle),
+    // and a stream closed before it (a SEP-1699 polling close after the priming event) is
+    // resumed with Last-Event-ID. Only the response is taken here ({@link StreamCtx.renewal}).
+    let reply: { result?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
+    let local = false;
+    if (res.ok) {
+      const ctx: StreamCtx = { kind: "post", pending: new Set(), ids: new Map(), lastEventId: "", retryMs: undefined, session: client.sessionId };
+      const id = peekRequestId(init);
+      if (id !== null) track(ctx, id);
+      ctx.renewal = (text, mine) => {
+        reply = parse(text) as typeof reply;
+        local = mine;
+      };
+      await answer(client, ctx, res);
+    } else discard(res);
     const r = reply?.result;
     if (typeof r !== "object" || r === null) {
-      const refused = reply?.error === undefined ? `HTTP ${res.status}` : `${String(reply.error.code)} ${String(reply.error.message)}`;
+      const e = reply?.error;
+      // The transport's own verdict (a body not UTF-8, a stream given up) says what it is; the server's error keeps its code.
+      const refused = e === undefined ? `HTTP ${res.status}` : local ? `HTTP ${res.status}: ${String(e.message)}` : `${String(e.code)} ${String(e.message)}`;
       return abandon(`initialize was not answered with a result (${refused})`);
     }
     result = r as JsonObject;

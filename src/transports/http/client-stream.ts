@@ -344,7 +344,8 @@ function unreadable(client: HttpClient, d: Decoded, standIn: string, ctx: Stream
   const id = ctx.ids.get(key);
   if (id === undefined || !ctx.pending.has(key)) return;
   ctx.pending.delete(key);
-  client.hand(JSON.stringify(malformedResponseAnswer(id, d.reason)), true);
+  // Through deliver, as any answer on the stream: a session renewal's initialize takes its own.
+  client.deliver(JSON.stringify(malformedResponseAnswer(id, d.reason)), ctx, true);
 }
 
 /**
