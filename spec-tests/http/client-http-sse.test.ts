@@ -12,7 +12,8 @@ import { Server as Sdk1Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { McpClient } from "../../src/api/client.js";
-import { httpClientTransport, type HttpClientOptions } from "../../src/transports/http-client.js";
+import { ENDPOINT_WAIT_MS, httpClientTransport, type HttpClientOptions } from "../../src/transports/http-client.js";
+import type { McpError } from "../../src/driver/endpoint.js";
 import { blockText } from "../harness/content.js";
 import { until } from "./helpers.js";
 
@@ -272,19 +273,83 @@ test("basic/transports Backwards Compatibility, against the official SDK 1.x SSE
   }
 });
 
-test("basic/transports Backwards Compatibility: a Streamable HTTP server's own JSON-RPC refusal of the initialize (400 -32022) still answers it when the GET finds no old transport", async () => {
+test("basic/transports Backwards Compatibility: a Streamable HTTP server's own JSON-RPC refusal of the initialize (400 -32600) still answers it when the GET finds no old transport", async () => {
   const seen: string[] = [];
   const fetch: NonNullable<HttpClientOptions["fetch"]> = async (_url, init) => {
     seen.push(init.method ?? "GET");
     if (init.method === "GET") return new Response(null, { status: 405 });
-    const { id } = JSON.parse(String(init.body));
-    return Response.json({ jsonrpc: "2.0", id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2025-11-25" } } }, { status: 400 });
+    return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Bad Request: Server already initialized" } }, { status: 400 });
   };
   const errors: string[] = [];
   const client = new McpClient(INFO);
-  await assert.rejects(client.connect(httpClientTransport(SSE_URL, { fetch, onError: (m) => errors.push(m) })), /-32022|Unsupported protocol version/);
+  await assert.rejects(client.connect(httpClientTransport(SSE_URL, { fetch, onError: (m) => errors.push(m) })), /Server already initialized/);
   assert.deepEqual(seen, ["POST", "GET"]);
   assert.match(errors.join("\n"), /the initialize POST got HTTP 400 \(Streamable HTTP\), and the GET got HTTP 405/);
+});
+
+for (const code of [-32022, -32021, -32020]) {
+  test(`draft basic/versioning Backward Compatibility (a recognized modern JSON-RPC error identifies a modern server; draft streamable-http: fall back only when the body is not one): an initialize refused with 400 ${code} is answered by it, with no GET for the old transport`, async () => {
+    const seen: string[] = [];
+    const fetch: NonNullable<HttpClientOptions["fetch"]> = async (_url, init) => {
+      seen.push(init.method ?? "GET");
+      if (init.method === "GET") return new Response(null, { status: 405 });
+      const { id } = JSON.parse(String(init.body));
+      return Response.json({ jsonrpc: "2.0", id, error: { code, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2025-11-25" } } }, { status: 400 });
+    };
+    const errors: string[] = [];
+    const client = new McpClient(INFO);
+    await assert.rejects(client.connect(httpClientTransport(SSE_URL, { fetch, onError: (m) => errors.push(m) })), (e: Error) => e.message.includes(`${code} Unsupported protocol version`));
+    assert.deepEqual(seen, ["POST"]);
+    assert.deepEqual(errors, []);
+  });
+}
+
+test("basic/transports Backwards Compatibility (2024-11-05 HTTP with SSE: the server MUST send an endpoint event when the client connects): a GET whose stream stays silent is waited on for ENDPOINT_WAIT_MS on the injected sleep, then let go; the initialize POST's own JSON-RPC error answers the initialize, and onError names both attempts", async () => {
+  const seen: string[] = [];
+  const get = { cancelled: false };
+  const fetch: NonNullable<HttpClientOptions["fetch"]> = async (_url, init) => {
+    seen.push(init.method ?? "GET");
+    if (init.method === "GET") {
+      // The session-less GET stream of a stateless Streamable HTTP server: open, and silent.
+      const body = new ReadableStream<Uint8Array>({ cancel: () => void (get.cancelled = true) });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }
+    return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Bad Request: Server already initialized" } }, { status: 400 });
+  };
+  const waits: Array<{ ms: number; fire: () => void }> = [];
+  const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => (waits.push({ ms, fire: resolve }), signal.addEventListener("abort", () => resolve(), { once: true })));
+  const errors: string[] = [];
+  const client = new McpClient(INFO);
+  let outcome: McpError | undefined;
+  const connected = client.connect(httpClientTransport(SSE_URL, { fetch, sleep, onError: (m) => errors.push(m) })).then(
+    () => assert.fail("connected"),
+    (e: McpError) => (outcome = e),
+  );
+  await until(() => seen.length === 2);
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(outcome, undefined, "still waiting for the endpoint event");
+  assert.deepEqual(
+    waits.map((w) => w.ms),
+    [ENDPOINT_WAIT_MS],
+  );
+  waits[0]!.fire();
+  await connected;
+  const e = outcome!;
+  assert.match(e.message, /-32600 HTTP 400: Bad Request: Server already initialized/);
+  assert.match(errors.join("\n"), new RegExp(`the initialize POST got HTTP 400 \\(Streamable HTTP\\), and the GET gave no endpoint event within ${ENDPOINT_WAIT_MS} ms \\(the deprecated HTTP\\+SSE transport\\)`));
+  assert.equal(get.cancelled, true, "the silent stream is let go");
+  assert.deepEqual(seen, ["POST", "GET"]);
+});
+
+test("basic/transports Backwards Compatibility: a GET whose stream stays silent, after an initialize POST refused without a JSON-RPC error (404), fails connect after ENDPOINT_WAIT_MS naming both attempts", async () => {
+  const fetch: NonNullable<HttpClientOptions["fetch"]> = async (_url, init) =>
+    init.method === "GET" ? new Response(new ReadableStream<Uint8Array>(), { headers: { "content-type": "text/event-stream" } }) : new Response("Not Found", { status: 404 });
+  const waits: Array<() => void> = [];
+  const sleep = (_ms: number, signal: AbortSignal) => new Promise<void>((resolve) => (waits.push(resolve), signal.addEventListener("abort", () => resolve(), { once: true })));
+  const connecting = new McpClient(INFO).connect(httpClientTransport(SSE_URL, { fetch, sleep }));
+  await until(() => waits.length === 1, 1000);
+  waits[0]!();
+  await assert.rejects(connecting, new RegExp(`the initialize POST got HTTP 404 \\(Streamable HTTP\\), and the GET gave no endpoint event within ${ENDPOINT_WAIT_MS} ms \\(the deprecated HTTP\\+SSE transport\\)`));
 });
 
 test("basic/transports Backwards Compatibility: a dual-era client (its server/discover probe refused first) falls back to initialize, then to HTTP+SSE", async () => {

@@ -70,16 +70,17 @@ import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isProtocolVersion } from "../model/versions.js";
 import { letGo } from "./http/body.js";
-import { discard, errorMessageOf, isRefusal, parse } from "./http/client-body.js";
+import { discard, errorMessageOf, isModernRefusal, isRefusal, parse } from "./http/client-body.js";
 import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools, TOOLS_CHANGED } from "./http/client-modern.js";
 import { adoptSession, endStreams, expired, holdForGet, notYet, renewSession, unreadSession, type Renewal } from "./http/client-session.js";
 import { answer, bodiless, follow, LISTEN, track } from "./http/client-stream.js";
 import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, mediaTypeOf, SENT, SSE_TYPE } from "./http/headers.js";
-import { HttpSseClient } from "./http/http-sse-client.js";
+import { ENDPOINT_WAIT_MS, HttpSseClient } from "./http/http-sse-client.js";
 import type { ParamHeader } from "./http/request-metadata.js";
 
 export { META_VERSION, REISSUE_ID_PREFIX } from "./http/client-modern.js";
 export { GET_WAIT_MS, SESSION_EXPIRED } from "./http/client-session.js";
+export { ENDPOINT_WAIT_MS } from "./http/http-sse-client.js";
 export { MIN_RECONNECT_DELAY_MS } from "./http/client-stream.js";
 
 /** How lost SSE connections are re-established. */
@@ -133,9 +134,10 @@ export interface HttpClientOptions {
   openGetStream?: boolean | undefined;
   /**
    * When the connection's first `initialize` POST gets 400, 404 or 405, GET the same URL and,
-   * if its SSE stream opens with an `endpoint` event, go on over the deprecated HTTP+SSE
-   * transport of 2024-11-05 (2025-11-25 `basic/transports`, Backwards Compatibility).
-   * Default true.
+   * if its SSE stream opens with an `endpoint` event (within `ENDPOINT_WAIT_MS`, 5 s), go on
+   * over the deprecated HTTP+SSE transport of 2024-11-05 (2025-11-25 `basic/transports`,
+   * Backwards Compatibility). Not after a 400 whose body is a recognized modern JSON-RPC
+   * error (draft `basic/versioning`): that answers the initialize. Default true.
    */
   sseFallback?: boolean | undefined;
   /**
@@ -545,11 +547,20 @@ export class HttpClient implements HttpClientTransport {
    * event is `endpoint`, use the deprecated HTTP+SSE transport for all that follows. The
    * initialize goes again over it, and every later message with it ({@link send} is
    * replaced, so the Streamable HTTP path pays nothing for this). When the GET gives no
-   * endpoint, a JSON body of the POST (a Streamable HTTP server's own refusal, such as
-   * -32022 naming its versions) answers the initialize as it would have; otherwise the
-   * initialize fails naming both attempts.
+   * endpoint (an error, another event, or none within {@link ENDPOINT_WAIT_MS}), a JSON
+   * body of the POST (a Streamable HTTP server's own refusal) answers the initialize as it
+   * would have; otherwise the initialize fails naming both attempts.
    */
   private async fallBack(text: string, ctx: StreamCtx, res: Response, release: () => void): Promise<void> {
+    // A recognized modern error (-32022 naming the server's versions, say) identifies a
+    // server of the 2026 era, not one of the old transport (draft basic/versioning,
+    // Backward Compatibility): it answers the initialize, and no GET is made.
+    if (res.status === 400 && mediaTypeOf(res.headers.get(H.contentType)) === JSON_TYPE && (await isModernRefusal(res, this.maxBytes))) {
+      release();
+      if (this.closed) return discard(res);
+      await answer(this, ctx, res);
+      return;
+    }
     const sse = (this.httpSse = new HttpSseClient(this, this.url));
     const failure = await sse.opened;
     if (failure === undefined && !this.closed) {

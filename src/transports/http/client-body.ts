@@ -14,6 +14,7 @@
  * past its limit nor keep a connection the client will not read.
  */
 import { malformedResponseMessage } from "../../jsonrpc/codec.js";
+import { MODERN_ERROR_CODES } from "../../model/error-codes.js";
 import { letGo, readBodyText } from "./body.js";
 
 /** `text` parsed as JSON, or undefined when it is not JSON. */
@@ -47,6 +48,17 @@ export function notUtf8(what: string): string {
 /** An SSE event may hold a message of `maxBytes` and its field names. */
 export function sseLimits(maxBytes: number): { maxEventSize: number } {
   return { maxEventSize: maxBytes + 1024 };
+}
+
+/**
+ * Whether `res` (a 400) carries a recognized modern JSON-RPC error ({@link MODERN_ERROR_CODES}):
+ * the answer of a server of the 2026 era (draft `basic/versioning`, Backward Compatibility).
+ * A copy of the body is read (up to `maxBytes`), so `res` can still be answered with.
+ */
+export async function isModernRefusal(res: Response, maxBytes: number): Promise<boolean> {
+  const read = await readBodyText(res.clone(), maxBytes);
+  const reply = read.ok ? (parse(read.text) as { error?: { code?: unknown } } | null | undefined) : undefined;
+  return typeof reply?.error?.code === "number" && MODERN_ERROR_CODES.includes(reply.error.code);
 }
 
 /** The `error.message` of a response whose body is a JSON-RPC error (read up to `maxBytes`). */

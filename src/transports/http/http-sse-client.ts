@@ -10,7 +10,8 @@
  *
  * Theory of operation. One GET with `Accept: text/event-stream` is the whole connection:
  * {@link HttpSseClient.opened} settles at its first event, with the endpoint resolved
- * against the stream's URL, or with what the GET gave instead. An endpoint on another
+ * against the stream's URL, or with what the GET gave instead, or after
+ * {@link ENDPOINT_WAIT_MS} without an event. An endpoint on another
  * origin is refused: the client's messages, and the headers it was given (an
  * `Authorization`), would go to a host the user never named. Each `send` is then one POST
  * of the message to the endpoint; its answer comes on the stream, so the POST's body is
@@ -28,6 +29,15 @@ import { peekRequestId } from "../../jsonrpc/safe-json.js";
 import { letGo } from "./body.js";
 import { discard, sseLimits } from "./client-body.js";
 import { H, mediaTypeOf, SSE_TYPE } from "./headers.js";
+
+/**
+ * How long the GET may take to bring its `endpoint` event, in ms, on the client's `sleep`.
+ * 2024-11-05: the server MUST send it when the client connects, so it comes with the
+ * stream's first bytes. A stream that stays silent (the session-less GET stream of a
+ * Streamable HTTP server, the official SDK's stateless one among them) is no such server,
+ * and would otherwise hold `connect` until its timeout, or forever without one.
+ */
+export const ENDPOINT_WAIT_MS = 5000;
 
 /** What the transport takes from the Streamable HTTP client: its options, as it applies them. */
 export interface HttpSseHost {
@@ -61,12 +71,20 @@ export class HttpSseClient {
   private closed = false;
   /** The stream's reader, let go on close as well: a custom fetch may not end a body on abort. */
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** Ends the wait of {@link ENDPOINT_WAIT_MS} for the endpoint event. */
+  private endpointWait: AbortController | undefined;
 
   constructor(
     private readonly host: HttpSseHost,
     private readonly sseUrl: string,
   ) {
     this.opened = new Promise((resolve) => (this.settle = resolve));
+    // Aborted (with the GET, by end) once the stream ends, or by adopt once the endpoint is known.
+    const bound = (this.endpointWait = this.track());
+    const expire = (): void => {
+      if (!bound.signal.aborted) this.end(`the GET gave no endpoint event within ${ENDPOINT_WAIT_MS} ms`);
+    };
+    host.sleep(ENDPOINT_WAIT_MS, bound.signal).then(expire, expire);
     this.listen().catch((e) => this.end(`the HTTP+SSE stream failed: ${errorText(e)}`));
   }
 
@@ -154,6 +172,8 @@ export class HttpSseClient {
     // Credentials of the server's choosing would reach the user's fetch with every message.
     if (url.username !== "" || url.password !== "") return this.end("the endpoint event names a URI with credentials: refused");
     this.endpoint = url.href;
+    this.fetches.delete(this.endpointWait!);
+    this.endpointWait!.abort();
     this.settle(undefined);
   }
 
