@@ -606,6 +606,26 @@ test("client (draft streamable-http Case Sensitivity: header names MUST be compa
     assert.equal(new Set(names).size, names.length, Object.keys(h).join(", "));
   }
   t.close();
+
+  // A custom fetch sees the transport's headers by their usual names, and the caller's as
+  // given: one that spreads them and sets Authorization replaces the caller's (found by
+  // review: a record keyed by lower-case names sent "Bearer STALE, Bearer FRESH").
+  const wrapped: Seen[] = [];
+  const inner = inProcess(makeHandler().handler, wrapped);
+  const sessionIds: (string | undefined)[] = [];
+  const u = httpClientTransport(URL_, {
+    headers: { Authorization: "Bearer STALE" },
+    openGetStream: false,
+    fetch: (url, init) => {
+      const given = init.headers as Record<string, string>;
+      sessionIds.push(given["MCP-Session-Id"]);
+      return inner(url, { ...init, headers: { ...given, Authorization: "Bearer FRESH" } });
+    },
+  });
+  await client(u).ep.open();
+  for (const s of wrapped) assert.equal(s.headers.get("authorization"), "Bearer FRESH");
+  assert.equal(sessionIds.at(-1), u.sessionId, "the session id under its usual name");
+  u.close();
 });
 
 test("client: messages that arrive before a receiver is registered are buffered", async () => {

@@ -74,7 +74,7 @@ import { discard, errorMessageOf, isModernRefusal, isRefusal, parse } from "./ht
 import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools, TOOLS_CHANGED } from "./http/client-modern.js";
 import { adoptSession, endStreams, expired, holdForGet, notYet, renewSession, unreadSession, type Renewal } from "./http/client-session.js";
 import { answer, bodiless, follow, LISTEN, track } from "./http/client-stream.js";
-import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, mediaTypeOf, SENT, SSE_TYPE } from "./http/headers.js";
+import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { ENDPOINT_WAIT_MS, HttpSseClient } from "./http/http-sse-client.js";
 import type { ParamHeader } from "./http/request-metadata.js";
 
@@ -286,7 +286,7 @@ export class HttpClient implements HttpClientTransport {
   sessionId: string | undefined;
   protocolVersion: string | undefined;
   readonly fetch: NonNullable<HttpClientOptions["fetch"]>;
-  /** The caller's `headers`, keyed by lower-case name (see {@link headersFor}). */
+  /** The caller's `headers`, but those the transport sets itself (see {@link headersFor}). */
   private readonly base: Record<string, string>;
   readonly sleep: NonNullable<HttpClientOptions["sleep"]>;
   readonly initialDelay: number;
@@ -355,7 +355,9 @@ export class HttpClient implements HttpClientTransport {
     const given = options.headers;
     for (const [k, v] of given instanceof Headers || given instanceof Map ? (given.entries() as Iterable<[string, string]>) : Object.entries(given ?? {})) {
       if (!isHeaderName(k) || !isSafeHeaderValue(v)) throw new TypeError(`header ${JSON.stringify(k)} is not a valid HTTP header`);
-      this.base[k.toLowerCase()] = v;
+      // One the transport sets itself is sent as the transport sets it (a `Headers` names it
+      // in lower case, which would otherwise go beside the transport's, joined).
+      if (!OWN_HEADERS.has(k.toLowerCase())) putHeader(this.base, k, v);
     }
   }
 
@@ -771,25 +773,28 @@ export class HttpClient implements HttpClientTransport {
   // Headers, closing
 
   /**
-   * The headers of one request, keyed by lower-case name: header names are compared
-   * case-insensitively (draft `streamable-http`, Case Sensitivity), and a record holding
-   * `Content-Type` and `content-type` would send both, joined. Later sources replace
-   * earlier ones: the caller's `headers`, then the transport's own, then what
-   * `requestHeaders` returns for this message.
+   * The headers of one request. Later sources replace earlier ones: the caller's `headers`,
+   * then the transport's own (by their usual names: a custom `fetch` that spreads
+   * `init.headers` and sets `Authorization` replaces it), then what `requestHeaders` returns
+   * for this message. Names are compared case-insensitively (draft `streamable-http`, Case
+   * Sensitivity): a record holding `Content-Type` and `content-type` would send both,
+   * joined. The caller's names for the transport's own headers were dropped when it was
+   * made ({@link OWN_HEADERS}), so only a modern request's `Mcp-*` and `requestHeaders`
+   * need the case-insensitive replacement here.
    */
   headersFor(text: string | undefined, post: boolean, modern?: Record<string, string>): Record<string, string> {
     const h: Record<string, string> = { ...this.base };
-    h[SENT.accept] = post ? `${JSON_TYPE}, ${SSE_TYPE}` : SSE_TYPE;
-    if (post) h[SENT.contentType] = JSON_TYPE;
-    if (modern !== undefined) for (const k in modern) h[k.toLowerCase()] = modern[k]!;
+    h[H.accept] = post ? `${JSON_TYPE}, ${SSE_TYPE}` : SSE_TYPE;
+    if (post) h[H.contentType] = JSON_TYPE;
+    if (modern !== undefined) for (const k in modern) putHeader(h, k, modern[k]!);
     else {
-      if (this.sessionId !== undefined) h[SENT.sessionId] = this.sessionId;
-      if (this.protocolVersion !== undefined) h[SENT.protocolVersion] = this.protocolVersion;
+      if (this.sessionId !== undefined) h[H.sessionId] = this.sessionId;
+      if (this.protocolVersion !== undefined) h[H.protocolVersion] = this.protocolVersion;
     }
     const extra = text === undefined ? undefined : this.options.requestHeaders?.(text);
     if (extra !== undefined) {
       for (const k in extra) {
-        if (isHeaderName(k) && isSafeHeaderValue(extra[k])) h[k.toLowerCase()] = extra[k];
+        if (isHeaderName(k) && isSafeHeaderValue(extra[k])) putHeader(h, k, extra[k]);
         else this.report(`dropped unsafe header ${JSON.stringify(k)}`);
       }
     }
@@ -840,3 +845,12 @@ function holdsRequest(text: string): boolean {
   return Array.isArray(v) ? v.some(isRequest) : isRequest(v);
 }
 
+/** The headers the transport sets itself, by lower-case name: the caller's are not sent beside them. */
+const OWN_HEADERS: ReadonlySet<string> = /* @__PURE__ */ new Set([H.accept, H.contentType, H.sessionId, H.protocolVersion, H.lastEventId].map((n) => n.toLowerCase()));
+
+/** Sets header `name` in `h`, replacing one of that name in another letter case (it would be sent beside it, joined). */
+function putHeader(h: Record<string, string>, name: string, value: string): void {
+  const lower = name.toLowerCase();
+  for (const k in h) if (k !== name && k.toLowerCase() === lower) delete h[k];
+  h[name] = value;
+}

@@ -29,7 +29,7 @@ import type { HttpClient, StreamCtx } from "../http-client.js";
 import { letGo } from "./body.js";
 import { discard, parse } from "./client-body.js";
 import { answer, track } from "./client-stream.js";
-import { H, isVisibleAscii, SENT } from "./headers.js";
+import { H, isVisibleAscii } from "./headers.js";
 
 /** The start of the close reason when the server no longer knows the session (HTTP 404). */
 export const SESSION_EXPIRED = "session expired";
@@ -107,7 +107,7 @@ async function reinitialize(client: HttpClient, old: string): Promise<Renewal> {
   let result: JsonObject | undefined;
   try {
     const headers = client.headersFor(init, true);
-    delete headers[SENT.protocolVersion];
+    delete headers[H.protocolVersion];
     let res: Response;
     try {
       res = await client.request({ method: "POST", headers, body: init });

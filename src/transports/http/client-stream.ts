@@ -34,7 +34,7 @@ import type { HttpClient, StreamCtx } from "../http-client.js";
 import { letGo, NOT_UTF8_BODY, readBodyText } from "./body.js";
 import { discard, notUtf8, parse, sseLimits } from "./client-body.js";
 import { expired, lost, notYet, renewSession } from "./client-session.js";
-import { H, JSON_TYPE, mediaTypeOf, SENT, SSE_TYPE } from "./headers.js";
+import { H, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./headers.js";
 
 /**
  * The shortest wait a server's `retry` can ask for before a reconnection, in ms
@@ -176,7 +176,7 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
     if (client.closed || (ctx.kind === "post" && ctx.pending.size === 0)) return;
     if (ctx.session !== client.sessionId) return lost(client, ctx);
     const headers = client.headersFor(undefined, false);
-    if (ctx.lastEventId !== "" && resumeFrom !== undefined) headers[SENT.lastEventId] = resumeFrom;
+    if (ctx.lastEventId !== "" && resumeFrom !== undefined) headers[H.lastEventId] = resumeFrom;
     let r: Response;
     try {
       r = await client.request({ method: "GET", headers }, ctx);
@@ -205,7 +205,7 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
       // without end (a session that did expire is renewed by its next POST). 409: see below.
       if (r.status === 404 || r.status === 409) return;
     }
-    const sid = headers[SENT.sessionId];
+    const sid = headers[H.sessionId];
     if (r.status === 404 && sid !== undefined) {
       const renewal = await renewSession(client, sid);
       if (renewal === false) return client.shut(expired(client, sid), false);

@@ -24,21 +24,6 @@ export const H = {
   host: "Host",
 } as const;
 
-/**
- * The names of {@link H} the HTTP client sends, lower-cased: its request header record is
- * keyed by lower-case names, so a caller's header in any letter case replaces the one of
- * that name instead of going beside it (fetch joins the two with ", "). Draft
- * `basic/transports/streamable-http`, Case Sensitivity: names MUST be compared
- * case-insensitively.
- */
-export const SENT = {
-  sessionId: "mcp-session-id",
-  protocolVersion: "mcp-protocol-version",
-  lastEventId: "last-event-id",
-  accept: "accept",
-  contentType: "content-type",
-} as const;
-
 /** The media types Streamable HTTP speaks. */
 export const JSON_TYPE = "application/json";
 /** The SSE media type. */
