@@ -753,6 +753,33 @@ test("client: Session Management item 4 (basic/lifecycle: the server may log or 
   }
 });
 
+test("client: Session Management item 4 (a client MUST start a new session, or fail): a renewal whose initialize stream closed after its priming event, and whose resumption meets 404 (the new session gone too), fails and closes the client; it waited on itself for good, every later send held (found by review)", { timeout: 10_000 }, async () => {
+  const { handler } = makeHandler();
+  const seen: Seen[] = [];
+  let renewing = false;
+  const t = httpClientTransport(URL_, {
+    openGetStream: false,
+    sleep: async () => {},
+    fetch: inProcess(handler, seen, async (req, next) => {
+      if (req.method === "GET" && req.headers.get("last-event-id") === "r-0") return new Response(null, { status: 404 });
+      const isInit = renewing && req.method === "POST" && seen.at(-1)!.body!.includes('"initialize"');
+      const r = await next();
+      if (!isInit) return r;
+      await r.text();
+      const headers = new Headers(r.headers);
+      headers.set("content-type", "text/event-stream");
+      return new Response("id: r-0\nretry: 0\ndata:\n\n", { headers });
+    }),
+  });
+  const { ep, closed } = client(t);
+  await ep.open();
+  handler.terminate(t.sessionId!);
+  renewing = true;
+  const p = ep.request("tools/list");
+  assert.match(await closed, /^session expired: .*a new session could not be started: initialize was not answered with a result/);
+  await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+});
+
 test("client: Session Management items 4 and 5: a renewal the client cannot use (the new initialize answers another version) DELETEs the session it opened before closing", async () => {
   const { handler } = makeHandler();
   const seen: Seen[] = [];

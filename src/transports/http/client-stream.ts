@@ -206,6 +206,10 @@ async function followStream(client: HttpClient, ctx: StreamCtx, first: Response 
       if (r.status === 404 || r.status === 409) return;
     }
     const sid = headers[H.sessionId];
+    // A session renewal's own initialize stream (client-session.ts): the new session is gone
+    // too. Renewing from here would wait on the renewal that waits on this stream, for good;
+    // the stream gives up, and the renewal, with no answer, fails.
+    if (r.status === 404 && ctx.renewal !== undefined) return;
     if (r.status === 404 && sid !== undefined) {
       const renewal = await renewSession(client, sid);
       if (renewal === false) return client.shut(expired(client, sid), false);
