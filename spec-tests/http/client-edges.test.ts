@@ -536,7 +536,7 @@ test("client edges (basic/utilities/cancellation, related requests): a POST stre
   }
 });
 
-test("client edges (basic/utilities/cancellation): a request cancelled while its 404 renews the session is not POSTed again in the new session", async () => {
+test("client edges (basic/utilities/cancellation: a cancellation MUST only reference requests previously issued): a request cancelled while its 404 renews the session is not POSTed again in the new session, nor its notifications/cancelled (no session knows it; found by review: the notification went to the new session)", async () => {
   const { handler } = makeHandler();
   const sent: string[] = [];
   let initializes = 0;
@@ -556,9 +556,10 @@ test("client edges (basic/utilities/cancellation): a request cancelled while its
   ac.abort("user");
   await assert.rejects(call);
   renewed();
-  await until(() => sent.includes("notifications/cancelled"));
+  await until(() => sent.filter((m) => m === "notifications/initialized").length === 2);
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
   assert.equal(sent.filter((m) => m === "tools/call").length, 1, `not sent again: ${sent.join(", ")}`);
+  assert.ok(!sent.includes("notifications/cancelled"), sent.join(", "));
   t.close();
 });
 

@@ -518,11 +518,15 @@ export class HttpClient implements HttpClientTransport {
       discard(res);
       // Session Management item 4: a new session, then this message again (once).
       // (The renewal itself sends notifications/initialized.)
+      // Waiting for the renewal, the request is unknown to any session (the old one answered
+      // 404): cancelled meanwhile, neither it nor its notification is sent (cancelInflight).
+      ctx.gated = true;
       const renewal = retried ? false : await renewSession(this, sid);
+      ctx.gated = false;
       if (renewal === "later") return this.failed(ctx, notYet(this, sid));
       if (renewal) {
-        // Cancelled while the session was renewed: its notification went out already, so
-        // the request is not sent again (the server would run it for no one).
+        // Cancelled while the session was renewed: the request is not sent again (the
+        // server would run it for no one), nor was its notification.
         if (ctx.released) return;
         return method === "notifications/initialized" ? undefined : this.post(text, true);
       }
