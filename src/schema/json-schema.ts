@@ -732,7 +732,7 @@ function bound(l: Bound[], x: any, bits: number, out: Issue[] | null, p: string)
  */
 function multipleOf(x: number, c: number): boolean {
   if (x % c === 0) return true;
-  if (Number.isInteger(c * 1073741824)) return false;
+  if (Number.isInteger(c) || Number.isInteger(c * 1073741824)) return false;
   const q = x / c;
   return Math.abs(q - Math.round(q)) <= 4 * Number.EPSILON * Math.abs(q);
 }
