@@ -287,14 +287,14 @@ test("basic/transports Backwards Compatibility: a Streamable HTTP server's own J
   assert.match(errors.join("\n"), /the initialize POST got HTTP 400 \(Streamable HTTP\), and the GET got HTTP 405/);
 });
 
-for (const code of [-32022, -32021, -32020]) {
-  test(`draft basic/versioning Backward Compatibility (a recognized modern JSON-RPC error identifies a modern server; draft streamable-http: fall back only when the body is not one): an initialize refused with 400 ${code} is answered by it, with no GET for the old transport`, async () => {
+for (const [code, status] of [[-32022, 400], [-32021, 400], [-32020, 400], [-32022, 404], [-32022, 405]]) {
+  test(`draft basic/versioning Backward Compatibility (a recognized modern JSON-RPC error identifies a modern server; draft streamable-http: fall back on 400, 404 or 405 only when the body is not one): an initialize refused with ${status} ${code} is answered by it, with no GET for the old transport`, async () => {
     const seen: string[] = [];
     const fetch: NonNullable<HttpClientOptions["fetch"]> = async (_url, init) => {
       seen.push(init.method ?? "GET");
       if (init.method === "GET") return new Response(null, { status: 405 });
       const { id } = JSON.parse(String(init.body));
-      return Response.json({ jsonrpc: "2.0", id, error: { code, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2025-11-25" } } }, { status: 400 });
+      return Response.json({ jsonrpc: "2.0", id, error: { code, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2025-11-25" } } }, { status });
     };
     const errors: string[] = [];
     const client = new McpClient(INFO);

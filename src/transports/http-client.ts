@@ -136,7 +136,7 @@ export interface HttpClientOptions {
    * When the connection's first `initialize` POST gets 400, 404 or 405, GET the same URL and,
    * if its SSE stream opens with an `endpoint` event (within `ENDPOINT_WAIT_MS`, 5 s), go on
    * over the deprecated HTTP+SSE transport of 2024-11-05 (2025-11-25 `basic/transports`,
-   * Backwards Compatibility). Not after a 400 whose body is a recognized modern JSON-RPC
+   * Backwards Compatibility). Not after one whose body is a recognized modern JSON-RPC
    * error (draft `basic/versioning`): that answers the initialize. Default true.
    */
   sseFallback?: boolean | undefined;
@@ -561,7 +561,7 @@ export class HttpClient implements HttpClientTransport {
     // A recognized modern error (-32022 naming the server's versions, say) identifies a
     // server of the 2026 era, not one of the old transport (draft basic/versioning,
     // Backward Compatibility): it answers the initialize, and no GET is made.
-    if (res.status === 400 && mediaTypeOf(res.headers.get(H.contentType)) === JSON_TYPE && (await isModernRefusal(res, this.maxBytes))) {
+    if (mediaTypeOf(res.headers.get(H.contentType)) === JSON_TYPE && (await isModernRefusal(res, this.maxBytes))) {
       release();
       if (this.closed) return discard(res);
       await answer(this, ctx, res);

@@ -51,7 +51,7 @@ export function sseLimits(maxBytes: number): { maxEventSize: number } {
 }
 
 /**
- * Whether `res` (a 400) carries a recognized modern JSON-RPC error ({@link MODERN_ERROR_CODES}):
+ * Whether `res` (a 400, 404 or 405) carries a recognized modern JSON-RPC error ({@link MODERN_ERROR_CODES}):
  * the answer of a server of the 2026 era (draft `basic/versioning`, Backward Compatibility).
  * A copy of the body is read (up to `maxBytes`), so `res` can still be answered with.
  */
