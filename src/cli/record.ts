@@ -121,7 +121,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   const left = new Promise<void>((resolve) => (leave = resolve));
   // Our stdin in lines, as it is forwarded. Its unfinished last line is already CMD's, however
   // the input ends (our stdin's end, our client gone, CMD's exit): it is logged as a final line
-  // without its newline is, so the transcript holds every byte that crossed.
+  // without its newline is logged, so the transcript holds every byte that crossed.
   const fromClient = new LineSplitter();
   const logUnfinished = (): void => {
     for (const line of fromClient.end()) log(lineEvent(t(), "client", line));
