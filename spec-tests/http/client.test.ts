@@ -780,6 +780,37 @@ test("client: Session Management item 4 (a client MUST start a new session, or f
   await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
 });
 
+test("client: Session Management item 5 (clients SHOULD DELETE a session they no longer need, once): close() while a renewal reads its initialize stream DELETEs the new session once; the renewal, left with no answer, sent a second DELETE after the close (found by review)", { timeout: 10_000 }, async () => {
+  const { handler } = makeHandler();
+  const seen: Seen[] = [];
+  let renewing = false;
+  const t = httpClientTransport(URL_, {
+    openGetStream: false,
+    sleep: async () => {},
+    fetch: inProcess(handler, seen, async (req, next) => {
+      const isInit = renewing && req.method === "POST" && seen.at(-1)!.body!.includes('"initialize"');
+      const r = await next();
+      if (!isInit) return r;
+      await r.text();
+      const headers = new Headers(r.headers);
+      headers.set("content-type", "text/event-stream");
+      // The priming event, and the stream held open: the renewal is still reading it at close().
+      return new Response(new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode("id: r-0\ndata:\n\n")) }), { headers });
+    }),
+  });
+  const { ep } = client(t);
+  await ep.open();
+  handler.terminate(t.sessionId!);
+  renewing = true;
+  void ep.request("tools/list").catch(() => {});
+  await until(() => seen.filter((s) => s.body?.includes('"initialize"')).length === 2);
+  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+  t.close();
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  const deletes = seen.filter((s) => s.method === "DELETE");
+  assert.equal(deletes.length, 1, deletes.map((d) => d.headers.get("mcp-session-id")).join(", "));
+});
+
 test("client: Session Management items 4 and 5: a renewal the client cannot use (the new initialize answers another version) DELETEs the session it opened before closing", async () => {
   const { handler } = makeHandler();
   const seen: Seen[] = [];

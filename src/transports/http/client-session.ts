@@ -91,14 +91,15 @@ async function reinitialize(client: HttpClient, old: string): Promise<Renewal> {
   // A session the server opened for a renewal that then failed is not needed: it is ended.
   const abandon = (why: string): false => {
     client.renewFailure = why;
-    client.deleteSession();
+    // A close() during the renewal DELETEd the session already.
+    if (!client.closed) client.deleteSession();
     client.sessionId = undefined;
     return false;
   };
   // Not the server's verdict on a new session: the old one stays named, so the next request
   // meets its 404 and tries again.
   const putOff = (why: string): "later" => {
-    if (client.sessionId !== undefined) client.deleteSession();
+    if (client.sessionId !== undefined && !client.closed) client.deleteSession();
     client.renewFailure = why;
     client.sessionId = old;
     return "later";
