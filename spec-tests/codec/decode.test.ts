@@ -293,6 +293,15 @@ test("RFC 8259 §6 (implementations may limit the range of numbers): a number pa
   assert.equal(batch.items[0].kind, "request");
   assertInvalid(batch.items[1], INVALID, 2, "beyond the range");
   assert.ok(batch.items[2].kind === "invalid" && batch.items[2].answers === "r");
+  // A parsed value (a framework's parse; an HTTP batch member re-parsed from its body) is held to the same rule (found by review: decodeValue let it through, so a batched response with Infinity resolved its request).
+  assertInvalid(decodeValue({ jsonrpc: "2.0", id: 8, method: "x", params: { n: Infinity } }), INVALID, 8, "beyond the range");
+  const parsedResponse = decodeValue({ jsonrpc: "2.0", id: "r2", result: { x: [1, -Infinity] } });
+  assert.ok(parsedResponse.kind === "invalid" && parsedResponse.answers === "r2");
+  const parsedBatch = decodeValue([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "x", params: { n: NaN } }], { allowBatch: true });
+  assert.ok(parsedBatch.kind === "batch" && parsedBatch.items[0].kind === "request");
+  assertInvalid((parsedBatch as { items: Decoded[] }).items[1], INVALID, 2, "beyond the range");
+  // Within the bounds first: a value too deep is refused as such, whatever numbers it holds.
+  assertInvalid(decodeValue({ jsonrpc: "2.0", id: 9, method: "x", params: { n: Infinity, d: [[[[1]]]] } }, { maxDepth: 3 }), INVALID, 9, "maxDepth");
   for (const fine of ['{"jsonrpc":"2.0","id":6,"method":"x","params":{"n":1.7e308,"m":-1e-999,"s":"v2e100 and 1e999"}}', `{"jsonrpc":"2.0","id":7,"method":"x","params":{"n":${"9".repeat(208)}e99}}`]) {
     const d = decode(fine);
     assert.equal(d.kind, "request", fine.slice(0, 60));

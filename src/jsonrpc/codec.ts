@@ -124,9 +124,8 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
   try {
     // A parsed value of n bytes holds at most n / 2 containers, so the node budget
     // cannot trip here; only the depth bound can.
-    if (mayExceedDepth(text, maxDepth) && checkNesting(value, maxDepth, text.length) !== "ok") {
-      return refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
-    }
+    const nesting = mayExceedDepth(text, maxDepth) ? checkNesting(value, maxDepth, text.length) : "ok";
+    if (nesting === "too-deep" || nesting === "too-many") return refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
     // A number past the double range parses as ±Infinity, which has no JSON form: sent on,
     // or echoed, it would become null. The message holding one is refused whole, as one too
     // deep is; in a batch, that member alone (the others still run, JSON-RPC 2.0 §6).
@@ -150,7 +149,9 @@ export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
     const nesting = checkNesting(value, maxDepth, Math.ceil(maxBytes / 2));
     if (nesting === "too-deep") return refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
     if (nesting === "too-many") return invalid(ErrorCode.InvalidRequest, null, `message exceeds maxBytes (${maxBytes}): too many nested values`);
-    return classify(value, options?.allowBatch === true);
+    // A number with no JSON form (a framework's parse of 1e999; a batch member re-parsed from a
+    // body) is refused as `decode` refuses it: the message, or in a batch its member alone.
+    return classify(value, options?.allowBatch === true, nesting === "non-finite");
   } catch {
     return uninspectable();
   }

@@ -146,8 +146,8 @@ export function holdsNonFinite(value: unknown): boolean {
   return false;
 }
 
-/** Result of {@link checkNesting}. */
-export type NestingCheck = "ok" | "too-deep" | "too-many";
+/** Result of {@link checkNesting}: `non-finite` is within the bounds, holding a number that is not finite (JSON has none). */
+export type NestingCheck = "ok" | "too-deep" | "too-many" | "non-finite";
 
 /**
  * Walks a parsed value and reports whether some array or object sits deeper than `maxDepth` (the outermost
@@ -157,14 +157,17 @@ export type NestingCheck = "ok" | "too-deep" | "too-many";
  * exponential) or be cyclic (which the depth bound cuts short). The walk recurses at most
  * {@link RECURSIVE_WALK_DEPTH} frames; a larger `maxDepth` takes an explicit stack, so no
  * bound a caller sets can overflow ours. Reading a property may run a getter; the caller
- * catches what it throws.
+ * catches what it throws. On the way it notes a number that is not finite (±Infinity, NaN:
+ * a framework's `JSON.parse` of `1e999`), which has no JSON form: reported only once the
+ * bounds are known to hold, so it never hides a message too deep.
  */
 export function checkNesting(root: unknown, maxDepth: number, maxNodes: number): NestingCheck {
-  if (typeof root !== "object" || root === null) return "ok";
+  if (typeof root !== "object" || root === null) return typeof root === "number" && root - root !== 0 ? "non-finite" : "ok";
   if (maxDepth < 1) return "too-deep";
+  sawNonFinite = false;
   if (maxDepth <= RECURSIVE_WALK_DEPTH) {
     const left = nestingWalk(root, maxDepth, maxNodes);
-    return left >= 0 ? "ok" : left === TOO_DEEP ? "too-deep" : "too-many";
+    return left >= 0 ? (sawNonFinite ? "non-finite" : "ok") : left === TOO_DEEP ? "too-deep" : "too-many";
   }
   const values: object[] = [root];
   const depths: number[] = [1];
@@ -180,7 +183,7 @@ export function checkNesting(root: unknown, maxDepth: number, maxNodes: number):
           if (depth > maxDepth) return "too-deep";
           values.push(child);
           depths.push(depth);
-        }
+        } else if (typeof child === "number" && child - child !== 0) sawNonFinite = true;
       }
     } else {
       const record = value as Record<string, unknown>;
@@ -190,12 +193,15 @@ export function checkNesting(root: unknown, maxDepth: number, maxNodes: number):
           if (depth > maxDepth) return "too-deep";
           values.push(child);
           depths.push(depth);
-        }
+        } else if (typeof child === "number" && child - child !== 0) sawNonFinite = true;
       }
     }
   }
-  return "ok";
+  return sawNonFinite ? "non-finite" : "ok";
 }
+
+/** Set by a {@link checkNesting} walk that met a number that is not finite (`x - x` is NaN only for ±Infinity and NaN). */
+let sawNonFinite = false;
 
 /**
  * Up to this `maxDepth` (the default is 64) {@link checkNesting} walks by recursion, which
@@ -214,7 +220,10 @@ function nestingWalk(node: object, depthLeft: number, budget: number): number {
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) {
       const child: unknown = node[i];
-      if (typeof child !== "object" || child === null) continue;
+      if (typeof child !== "object" || child === null) {
+        if (typeof child === "number" && child - child !== 0) sawNonFinite = true;
+        continue;
+      }
       if (depthLeft <= 1) return TOO_DEEP;
       if ((budget = nestingWalk(child, depthLeft - 1, budget)) < 0) return budget;
     }
@@ -222,7 +231,10 @@ function nestingWalk(node: object, depthLeft: number, budget: number): number {
   }
   for (const key in node) {
     const child: unknown = (node as { [key: string]: unknown })[key];
-    if (typeof child !== "object" || child === null) continue;
+    if (typeof child !== "object" || child === null) {
+      if (typeof child === "number" && child - child !== 0) sawNonFinite = true;
+      continue;
+    }
     if (depthLeft <= 1) return TOO_DEEP;
     if ((budget = nestingWalk(child, depthLeft - 1, budget)) < 0) return budget;
   }
