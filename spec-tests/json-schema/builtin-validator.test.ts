@@ -114,6 +114,8 @@ test("json schema 2020-12 validation §6.2.1 multipleOf (valid only if division 
     [0.5, [1e15, 2 ** 50 + 0.5], [500000000000000.25, 2 ** 50 + 0.25]],
     // An integer past 2^53 is no exact double, as 0.1 is not: decimal multiples of 1e300 are multiples (found by review), half of it is not.
     [1e300, [3e300, 7e300, 9e300, 1.1e301], [1.5e300, 2.5e300]],
+    // A power of two past 2^53 is exact: one unit over a multiple is none (found by review).
+    [2 ** 60, [3 * 2 ** 60], [3 * 2 ** 60 + 1024]],
   ];
   for (const engine of [builtinJsonSchema, peerJsonSchema]) {
     for (const [m, valid, invalid, type] of cases) {

@@ -722,8 +722,8 @@ function bound(l: Bound[], x: any, bits: number, out: Issue[] | null, p: string)
 /**
  * Whether `x` is a multiple of `c` (> 0): 2020-12 validation §6.2.1, "division by the
  * value results in an integer". `%` on doubles is exact: a zero remainder is a multiple,
- * and for a `c` of few binary digits (a safe integer, 0.5, 0.25: `c` times 2^30 is a safe
- * integer) a non-zero one is not (500000000000000.25 of 0.5). A decimal fraction such as
+ * and for a `c` that is a safe integer or of few binary digits (0.5, 2^60: {@link fewBits})
+ * a non-zero one is not (500000000000000.25 of 0.5). A decimal fraction such as
  * 0.1, or an integer past 2^53 such as 1e300, is no exact double (0.3 / 0.1 =
  * 2.9999999999999996; 9e300 % 1e300 is not 0), so its quotient may miss the
  * integer by the rounding of the two numbers and of the division, a few units in its
@@ -733,9 +733,14 @@ function bound(l: Bound[], x: any, bits: number, out: Issue[] | null, p: string)
  */
 function multipleOf(x: number, c: number): boolean {
   if (x % c === 0) return true;
-  if (Number.isSafeInteger(c) || Number.isSafeInteger(c * 1073741824)) return false;
+  if (Number.isSafeInteger(c) || fewBits(c)) return false;
   const q = x / c;
   return Math.abs(q - Math.round(q)) <= 4 * Number.EPSILON * Math.abs(q);
+}
+
+/** Whether the double `c` (> 0) has at most 31 significant bits (0.5, 3 * 2^60): then it is what its decimal says, and `%` by it is the verdict. */
+function fewBits(c: number): boolean {
+  return Number.isSafeInteger(c / 2 ** (Math.floor(Math.log2(c)) - 30));
 }
 
 /**
