@@ -180,6 +180,56 @@ test("listChanged (draft subscriptions: a server ends a listen gracefully, a dra
   assert.equal(d.sent("client", "tools/list").length, 0);
 });
 
+test("listChanged (draft subscriptions): a close while a change is debounced and a listen again is pending leaves no timer behind and reports nothing to onError (found by review: both timers outlived the close, and the cut-short listen went to onError)", async () => {
+  const tools = heard();
+  const errors: unknown[] = [];
+  const c = await connect((s: McpServer) => void s.tool("a", {}, () => ok), { ...MODERN, onError: (e) => void errors.push(e), listChanged: { tools: { onChanged: tools.onChanged, debounceMs: 300 } } }, MODERN);
+  c.server.tool("b", {}, () => ok);
+  await settle();
+  c.endpoint.feed({ type: "end-subscription", now: c.clock.now(), id: c.sent("client", "subscriptions/listen")[0].id });
+  await settle();
+  c.client.close();
+  await settle();
+  assert.equal(c.clock.pendingTimers, 0);
+  c.clock.advance(5000);
+  await settle();
+  assert.deepEqual([tools.calls, errors], [[], []]);
+
+  // A listen again that the client's own close() cuts short is no failure either.
+  const d = await connect((s: McpServer) => void s.tool("a", {}, () => ok), { ...MODERN, onError: (e) => void errors.push(e), listChanged: { tools: { onChanged: tools.onChanged } } }, MODERN);
+  d.endpoint.feed({ type: "end-subscription", now: d.clock.now(), id: d.sent("client", "subscriptions/listen")[0].id });
+  await settle();
+  // The listen again goes out at 1 s; the client closes before its acknowledgment comes.
+  d.clock.advance(1000);
+  d.client.close();
+  await settle();
+  assert.deepEqual(errors, []);
+});
+
+test("listChanged over Streamable HTTP, 2025-11-25 (Session Management item 4: after a 404 the client starts a new session, on a server that may have other lists and sends no list_changed for what it had from the start): each watched list is walked again", async () => {
+  const { McpServer: Server } = await import("../../src/api/server.js");
+  const { createHttpHandler } = await import("../../src/transports/http-server.js");
+  const { httpClientTransport } = await import("../../src/transports/http-client.js");
+  const generation = (tools: string[]) => {
+    const server = new Server({ name: "s", version: "1" });
+    for (const t of tools) server.tool(t, {}, () => ok);
+    return { server, handler: createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() }) };
+  };
+  const one = generation(["a"]);
+  const two = generation(["a", "z"]);
+  let live = one;
+  const tools = heard();
+  const client = new McpClient(CLIENT, { listChanged: { tools: { onChanged: tools.onChanged, debounceMs: 0 } } });
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", { openGetStream: false, fetch: async (url, init) => live.handler(new Request(url, init)) }));
+  live = two;
+  one.handler.close();
+  await client.ping(); // meets 404: a new session, on the new server
+  for (let i = 0; i < 50 && tools.calls.length === 0; i++) await settle();
+  assert.deepEqual(tools.calls, [["a", "z"]]);
+  client.close();
+  two.handler.close();
+});
+
 test("listChanged options are checked when the client is made: a misspelled list or field, an onChanged that is no function, a bad debounceMs, each a TypeError naming it", () => {
   const onChanged = () => {};
   assert.throws(() => new McpClient(CLIENT, { listChanged: { tool: { onChanged } } as never }), /listChanged: unknown option "tool"; did you mean "tools"\?/);

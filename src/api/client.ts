@@ -254,6 +254,8 @@ export class McpClientCore {
         clock: () => this.options.clock ?? systemClock,
         call: (fn, error, items) => callListener(fn, error, items, this.options.onError),
         connected: () => this.endpoint !== undefined && this.endpoint.state.phase.name !== "closed",
+        onClose: (fn) => void this.onClose(fn),
+        onSessionRenewed: (fn) => void this.onSessionRenewed(fn),
         report: (e) => report(e, this.options.onError),
       },
       handlers,

@@ -13,7 +13,8 @@
  * through `McpClient.listen`, so one path serves either era.
  *
  * Theory of operation. One listen for every list watched, made again when it ends while
- * the connection is up (then each list is walked again). Per list: a debounce timer on
+ * the connection is up; then, and after a new HTTP session (2025 era), each list is walked
+ * again. Per list: a debounce timer on
  * the client's clock (what a test injects) and a generation count; a refresh delivers its
  * items only if no newer change came while it walked the pages, so `onChanged` never hands
  * back a list older than one it already gave. A failed walk is `onChanged(error, null)`.
@@ -91,6 +92,10 @@ export interface ListWatchHost {
   clock(): Clock;
   /** Whether the connection is still up (a listen that ended without it is not made again). */
   connected(): boolean;
+  /** Hears the connection close (the watch's timers are cancelled). */
+  onClose(fn: () => void): void;
+  /** Hears a new HTTP session start (2025 era; each list is walked again). */
+  onSessionRenewed(fn: () => void): void;
   /** Where a failed listen again goes: the client's `onError`. */
   report(error: unknown): void;
   /** Calls the application's `onChanged`; what it throws goes to the client's `onError`. */
@@ -153,29 +158,34 @@ export async function watchLists(host: ListWatchHost, handlers: ListChangedHandl
   const heard = (method: string): void => {
     for (const [kind, w] of watched) if (LISTS[kind].method === method) changed(kind, w);
   };
+  const all = (): void => {
+    for (const [kind, w] of watched) changed(kind, w);
+  };
   let listenedAt = 0;
+  let relisten: unknown;
+  // The connection closed: no change is coming, and no timer outlives it.
+  host.onClose(() => {
+    for (const w of watched.values()) if (w.timer !== undefined) clock.cancel(w.timer);
+    if (relisten !== undefined) clock.cancel(relisten);
+  });
+  // 2025 era: a new HTTP session (404) may be another server, whose lists are not the old
+  // ones, and it sends no list_changed for what it had from the start: each list is walked again.
+  host.onSessionRenewed(all);
   /** Listens; when the listen ends with the connection still up, listens again (see {@link MIN_RELISTEN_MS}). */
   const listen = async (): Promise<void> => {
     listenedAt = clock.now();
     const subscription = await host.listen(filter, heard);
     void subscription.ended.then(() => {
-      if (!host.connected()) {
-        // The connection ended: no change is coming, and no timer outlives it.
-        for (const w of watched.values()) if (w.timer !== undefined) clock.cancel(w.timer);
-        return;
-      }
+      if (!host.connected()) return;
       // The server ended the listen (a draining instance's completion result; draft
       // subscriptions: listen again, and the new stream lands on a live instance), or its
       // stream broke: listen again, and list again, as changes may have come meanwhile
       // (another instance may serve another list). A listen refused now goes to onError.
-      clock.schedule(Math.max(clock.now(), listenedAt + MIN_RELISTEN_MS), () => {
+      relisten = clock.schedule(Math.max(clock.now(), listenedAt + MIN_RELISTEN_MS), () => {
+        relisten = undefined;
         if (!host.connected()) return;
-        listen().then(
-          () => {
-            for (const [kind, w] of watched) changed(kind, w);
-          },
-          (e: unknown) => host.report(e),
-        );
+        // One the client's own close() cut short is no failure to report.
+        listen().then(all, (e: unknown) => host.connected() && host.report(e));
       });
     });
   };
