@@ -300,6 +300,15 @@ test("RFC 8259 §6 (implementations may limit the range of numbers): a number pa
   const parsedBatch = decodeValue([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "x", params: { n: NaN } }], { allowBatch: true });
   assert.ok(parsedBatch.kind === "batch" && parsedBatch.items[0].kind === "request");
   assertInvalid((parsedBatch as { items: Decoded[] }).items[1], INVALID, 2, "beyond the range");
+  // A caller-built value is walked twice: a getter that answers a cycle the second time is bounded, never an endless walk (found by review: out of memory).
+  const cycle: Record<string, unknown> = {};
+  cycle.self = cycle;
+  let reads = 0;
+  const twoFaced = { jsonrpc: "2.0", id: 10, method: "x", params: { get a() { return ++reads === 1 ? Infinity : cycle; } } };
+  assertInvalid(decodeValue(twoFaced), INVALID, 10);
+  // A getter that decodes another value meanwhile does not make the walk forget what it saw (found by review).
+  const reentrant = { jsonrpc: "2.0", id: 11, method: "x", params: { x: Infinity, get y() { decodeValue({ jsonrpc: "2.0", method: "n" }); return 1; } } };
+  assertInvalid(decodeValue(reentrant), INVALID, 11, "beyond the range");
   // Within the bounds first: a value too deep is refused as such, whatever numbers it holds.
   assertInvalid(decodeValue({ jsonrpc: "2.0", id: 9, method: "x", params: { n: Infinity, d: [[[[1]]]] } }, { maxDepth: 3 }), INVALID, 9, "maxDepth");
   for (const fine of ['{"jsonrpc":"2.0","id":6,"method":"x","params":{"n":1.7e308,"m":-1e-999,"s":"v2e100 and 1e999"}}', `{"jsonrpc":"2.0","id":7,"method":"x","params":{"n":${"9".repeat(208)}e99}}`]) {

@@ -151,19 +151,23 @@ export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
     if (nesting === "too-many") return invalid(ErrorCode.InvalidRequest, null, `message exceeds maxBytes (${maxBytes}): too many nested values`);
     // A number with no JSON form (a framework's parse of 1e999; a batch member re-parsed from a
     // body) is refused as `decode` refuses it: the message, or in a batch its member alone.
-    return classify(value, options?.allowBatch === true, nesting === "non-finite");
+    return classify(value, options?.allowBatch === true, nesting === "non-finite", Math.ceil(maxBytes / 2));
   } catch {
     return uninspectable();
   }
 }
 
-/** Top level: a message, or (when allowed) a non-empty batch of them. `mayOverflow`: the text may hold a number past the double range (see `decode`). */
-function classify(value: unknown, allowBatch: boolean, mayOverflow = false): Decoded {
-  if (!Array.isArray(value)) return mayOverflow && holdsNonFinite(value) ? refusedWhole(value, OVERFLOW) : classifyMessage(value);
+/**
+ * Top level: a message, or (when allowed) a non-empty batch of them. `mayOverflow`: the
+ * value may hold a number with no JSON form (see `decode`), looked for in at most
+ * `maxNodes` containers (a caller-built value is walked a second time here).
+ */
+function classify(value: unknown, allowBatch: boolean, mayOverflow = false, maxNodes = Infinity): Decoded {
+  if (!Array.isArray(value)) return mayOverflow && holdsNonFinite(value, maxNodes) ? refusedWhole(value, OVERFLOW) : classifyMessage(value);
   if (!allowBatch) return refusedBatch(value);
   if (value.length === 0) return invalid(ErrorCode.InvalidRequest, null, "a batch must not be empty");
   const items: Decoded[] = new Array(value.length);
-  for (let i = 0; i < value.length; i++) items[i] = mayOverflow && holdsNonFinite(value[i]) ? refusedWhole(value[i], OVERFLOW) : classifyMessage(value[i]);
+  for (let i = 0; i < value.length; i++) items[i] = mayOverflow && holdsNonFinite(value[i], maxNodes) ? refusedWhole(value[i], OVERFLOW) : classifyMessage(value[i]);
   return { kind: "batch", items };
 }
 

@@ -132,14 +132,22 @@ export function mayOverflow(text: string): boolean {
 
 const OVERFLOW_SHAPE = /\d[eE]\+?\d{3}|\d{210}/;
 
-/** Whether a parsed value holds ±Infinity anywhere (see {@link mayOverflow}). Parsed JSON only (no cycles, no getters); an explicit stack, as any depth a caller allows may come. */
-export function holdsNonFinite(value: unknown): boolean {
+/**
+ * Whether a value holds a number that is not finite (±Infinity, NaN) anywhere (see
+ * {@link mayOverflow}). An explicit stack, as any depth a caller allows may come; at most
+ * `maxNodes` containers are walked, past which the value counts as holding one (a
+ * caller-built value whose getter answers a cycle the second time it is read must not
+ * walk for ever).
+ */
+export function holdsNonFinite(value: unknown, maxNodes = Infinity): boolean {
   const stack: unknown[] = [value];
+  let visited = 0;
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v === "number") {
       if (!Number.isFinite(v)) return true;
     } else if (typeof v === "object" && v !== null) {
+      if (++visited > maxNodes) return true;
       for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
     }
   }
@@ -164,7 +172,19 @@ export type NestingCheck = "ok" | "too-deep" | "too-many" | "non-finite";
 export function checkNesting(root: unknown, maxDepth: number, maxNodes: number): NestingCheck {
   if (typeof root !== "object" || root === null) return typeof root === "number" && root - root !== 0 ? "non-finite" : "ok";
   if (maxDepth < 1) return "too-deep";
+  // The flag is this walk's: a getter that decodes another value meanwhile gets its own,
+  // and what this walk saw before it is put back after it.
+  const outer = sawNonFinite;
   sawNonFinite = false;
+  try {
+    return nesting(root, maxDepth, maxNodes);
+  } finally {
+    sawNonFinite = outer;
+  }
+}
+
+/** {@link checkNesting} of a container, recording what it sees in {@link sawNonFinite}. */
+function nesting(root: object, maxDepth: number, maxNodes: number): NestingCheck {
   if (maxDepth <= RECURSIVE_WALK_DEPTH) {
     const left = nestingWalk(root, maxDepth, maxNodes);
     return left >= 0 ? (sawNonFinite ? "non-finite" : "ok") : left === TOO_DEEP ? "too-deep" : "too-many";
