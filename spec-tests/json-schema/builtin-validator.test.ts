@@ -116,6 +116,8 @@ test("json schema 2020-12 validation §6.2.1 multipleOf (valid only if division 
     [1e300, [3e300, 7e300, 9e300, 1.1e301], [1.5e300, 2.5e300]],
     // A power of two past 2^53 is exact: one unit over a multiple is none (found by review).
     [2 ** 60, [3 * 2 ** 60], [3 * 2 ** 60 + 1024]],
+    // A subnormal divisor is a whole number of 2^-1074 units, exact too (found by review: 2^(e-30) underflowed to 0).
+    [1.5e-323, [3 * 1.5e-323], [(3 * 2 ** 51 + 1) * 2 ** -1074]],
   ];
   for (const engine of [builtinJsonSchema, peerJsonSchema]) {
     for (const [m, valid, invalid, type] of cases) {

@@ -740,7 +740,8 @@ function multipleOf(x: number, c: number): boolean {
 
 /** Whether the double `c` (> 0) has at most 31 significant bits (0.5, 3 * 2^60): then it is what its decimal says, and `%` by it is the verdict. */
 function fewBits(c: number): boolean {
-  return Number.isSafeInteger(c / 2 ** (Math.floor(Math.log2(c)) - 30));
+  // 2^-1074 at least: below it the power is 0 (a subnormal `c` is a whole number of 2^-1074 units, exact).
+  return Number.isSafeInteger(c / 2 ** Math.max(Math.floor(Math.log2(c)) - 30, -1074));
 }
 
 /**
