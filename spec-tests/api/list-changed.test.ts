@@ -204,6 +204,17 @@ test("listChanged (draft subscriptions): a close while a change is debounced and
   d.client.close();
   await settle();
   assert.deepEqual(errors, []);
+
+  // A close in the very turn the listen again is acknowledged (a listener of the
+  // acknowledgment closes): no debounce is armed after it (found by review).
+  const e = await connect((s: McpServer) => void s.tool("a", {}, () => ok), { ...MODERN, listChanged: { tools: { onChanged: tools.onChanged, debounceMs: 300 } } }, MODERN);
+  e.endpoint.feed({ type: "end-subscription", now: e.clock.now(), id: e.sent("client", "subscriptions/listen")[0].id });
+  await settle();
+  e.client.onNotification("notifications/subscriptions/acknowledged", () => e.client.close());
+  e.clock.advance(1000);
+  await settle();
+  assert.equal(e.sent("client", "subscriptions/listen").length, 2);
+  assert.equal(e.clock.pendingTimers, 0);
 });
 
 test("listChanged over Streamable HTTP, 2025-11-25 (Session Management item 4: after a 404 the client starts a new session, on a server that may have other lists and sends no list_changed for what it had from the start): each watched list is walked again", async () => {
@@ -228,6 +239,23 @@ test("listChanged over Streamable HTTP, 2025-11-25 (Session Management item 4: a
   assert.deepEqual(tools.calls, [["a", "z"]]);
   client.close();
   two.handler.close();
+
+  // A new server that serves no tools: nothing to walk, no error handed to onChanged (found by review).
+  const three = generation(["b"]);
+  const four = { server: new Server({ name: "s", version: "1" }), handler: undefined as unknown as ReturnType<typeof createHttpHandler> };
+  four.server.prompt("p", {}, () => ({ messages: [] }));
+  four.handler = createHttpHandler({ sessionIdleMs: 0, createSession: four.server.httpSession() });
+  let now: { handler: (r: Request) => Promise<Response> } = three;
+  const noTools = heard();
+  const other = new McpClient(CLIENT, { listChanged: { tools: { onChanged: noTools.onChanged, debounceMs: 0 } } });
+  await other.connect(httpClientTransport("http://127.0.0.1/mcp", { openGetStream: false, fetch: async (url, init) => now.handler(new Request(url, init)) }));
+  now = four;
+  three.handler.close();
+  await other.ping();
+  for (let i = 0; i < 10; i++) await settle();
+  assert.deepEqual(noTools.calls, []);
+  other.close();
+  four.handler.close();
 });
 
 test("listChanged options are checked when the client is made: a misspelled list or field, an onChanged that is no function, a bad debounceMs, each a TypeError naming it", () => {

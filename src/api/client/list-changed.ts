@@ -145,6 +145,8 @@ export async function watchLists(host: ListWatchHost, handlers: ListChangedHandl
   };
 
   const changed = (kind: Kind, w: Watched): void => {
+    // After the close no timer is armed (a listen acknowledged in the turn of the close).
+    if (!host.connected()) return;
     w.generation++;
     const wait = w.options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     if (wait === 0) return void refresh(w, kind);
@@ -158,8 +160,9 @@ export async function watchLists(host: ListWatchHost, handlers: ListChangedHandl
   const heard = (method: string): void => {
     for (const [kind, w] of watched) if (LISTS[kind].method === method) changed(kind, w);
   };
+  /** Each list the server (a renewed session's may be another) still declares is walked again. */
   const all = (): void => {
-    for (const [kind, w] of watched) changed(kind, w);
+    for (const [kind, w] of watched) if (hasCapability(host.serverCapabilities(), kind)) changed(kind, w);
   };
   let listenedAt = 0;
   let relisten: unknown;
