@@ -689,10 +689,14 @@ test("client: a GET the server does not answer holds requests only for the bound
  * with the server's answer to the new initialize replaced by `rewrite` of it; with
  * `hold`, that answer waits for it (after telling `arrived`).
  */
-function renewalRewritten(handler: HttpHandler, seen: Seen[], rewrite: (r: Response, body: string) => Response, hold?: { arrived(): void; until: Promise<void> }) {
+function renewalRewritten(handler: HttpHandler, seen: Seen[], rewrite: (r: Response, body: string) => Response, hold?: { arrived(): void; until: Promise<void> }, get?: (req: Request) => Response | undefined) {
   let renewing = false;
   const t = httpClientTransport(URL_, {
+    sleep: async () => {},
     fetch: inProcess(handler, seen, async (req, next) => {
+      // A GET the test answers itself (the resumption of the renewal's stream).
+      const answered = req.method === "GET" ? get?.(req) : undefined;
+      if (answered !== undefined) return answered;
       const isInit = renewing && req.method === "POST" && seen.at(-1)!.body!.includes('"initialize"');
       const r = await next();
       if (!isInit) return r;
@@ -707,6 +711,13 @@ function renewalRewritten(handler: HttpHandler, seen: Seen[], rewrite: (r: Respo
     renewing = true;
   };
   return { t, renew };
+}
+
+/** The response `r` (its headers, the session id among them) with an SSE `body` of the test's instead. */
+function asSse(r: Response, body: BodyInit): Response {
+  const headers = new Headers(r.headers);
+  headers.set("content-type", "text/event-stream");
+  return new Response(body, { headers });
 }
 
 /** {@link renewalRewritten} into a server that answers another version (2025-06-18) than the one the kernel negotiated. */
@@ -756,25 +767,11 @@ test("client: Session Management item 4 (basic/lifecycle: the server may log or 
 test("client: Session Management item 4 (a client MUST start a new session, or fail): a renewal whose initialize stream closed after its priming event, and whose resumption meets 404 (the new session gone too), fails and closes the client; it waited on itself for good, every later send held (found by review)", { timeout: 10_000 }, async () => {
   const { handler } = makeHandler();
   const seen: Seen[] = [];
-  let renewing = false;
-  const t = httpClientTransport(URL_, {
-    openGetStream: false,
-    sleep: async () => {},
-    fetch: inProcess(handler, seen, async (req, next) => {
-      if (req.method === "GET" && req.headers.get("last-event-id") === "r-0") return new Response(null, { status: 404 });
-      const isInit = renewing && req.method === "POST" && seen.at(-1)!.body!.includes('"initialize"');
-      const r = await next();
-      if (!isInit) return r;
-      await r.text();
-      const headers = new Headers(r.headers);
-      headers.set("content-type", "text/event-stream");
-      return new Response("id: r-0\nretry: 0\ndata:\n\n", { headers });
-    }),
-  });
+  const resumed = (req: Request) => (req.headers.get("last-event-id") === "r-0" ? new Response(null, { status: 404 }) : undefined);
+  const { t, renew } = renewalRewritten(handler, seen, (r) => asSse(r, "id: r-0\nretry: 0\ndata:\n\n"), undefined, resumed);
   const { ep, closed } = client(t);
   await ep.open();
-  handler.terminate(t.sessionId!);
-  renewing = true;
+  renew();
   const p = ep.request("tools/list");
   assert.match(await closed, /^session expired: .*a new session could not be started: initialize was not answered with a result/);
   await assert.rejects(p, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
@@ -783,25 +780,12 @@ test("client: Session Management item 4 (a client MUST start a new session, or f
 test("client: Session Management item 5 (clients SHOULD DELETE a session they no longer need, once): close() while a renewal reads its initialize stream DELETEs the new session once; the renewal, left with no answer, sent a second DELETE after the close (found by review)", { timeout: 10_000 }, async () => {
   const { handler } = makeHandler();
   const seen: Seen[] = [];
-  let renewing = false;
-  const t = httpClientTransport(URL_, {
-    openGetStream: false,
-    sleep: async () => {},
-    fetch: inProcess(handler, seen, async (req, next) => {
-      const isInit = renewing && req.method === "POST" && seen.at(-1)!.body!.includes('"initialize"');
-      const r = await next();
-      if (!isInit) return r;
-      await r.text();
-      const headers = new Headers(r.headers);
-      headers.set("content-type", "text/event-stream");
-      // The priming event, and the stream held open: the renewal is still reading it at close().
-      return new Response(new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode("id: r-0\ndata:\n\n")) }), { headers });
-    }),
-  });
+  // The priming event, and the stream held open: the renewal is still reading it at close().
+  const held = () => new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode("id: r-0\ndata:\n\n")) });
+  const { t, renew } = renewalRewritten(handler, seen, (r) => asSse(r, held()));
   const { ep } = client(t);
   await ep.open();
-  handler.terminate(t.sessionId!);
-  renewing = true;
+  renew();
   void ep.request("tools/list").catch(() => {});
   await until(() => seen.filter((s) => s.body?.includes('"initialize"')).length === 2);
   for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
