@@ -536,7 +536,12 @@ test("client edges (basic/utilities/cancellation, related requests): a POST stre
   }
 });
 
-test("client edges (basic/utilities/cancellation: a cancellation MUST only reference requests previously issued): a request cancelled while its 404 renews the session is not POSTed again in the new session, nor its notifications/cancelled (no session knows it; found by review: the notification went to the new session)", async () => {
+/**
+ * A transport whose first `method` POST meets 404, and whose renewal's initialize is held
+ * until `renewed()`: `sent` lists the methods POSTed, `renewing()` says the renewal's
+ * initialize has arrived.
+ */
+function heldRenewal(method: string) {
   const { handler } = makeHandler();
   const sent: string[] = [];
   let initializes = 0;
@@ -545,14 +550,19 @@ test("client edges (basic/utilities/cancellation: a cancellation MUST only refer
   const t = wrappedTransport(handler, async (req, next, body) => {
     if (req.method === "POST") sent.push(JSON.parse(body).method ?? "response");
     if (body.includes('"initialize"') && ++initializes === 2) await held;
-    if (body.includes('"tools/call"') && initializes === 1) return new Response(null, { status: 404 });
+    if (body.includes(`"${method}"`) && initializes === 1) return new Response(null, { status: 404 });
     return next();
   });
+  return { t, sent, renewing: () => initializes === 2, renewed };
+}
+
+test("client edges (basic/utilities/cancellation: a cancellation MUST only reference requests previously issued): a request cancelled while its 404 renews the session is not POSTed again in the new session, nor its notifications/cancelled (no session knows it; found by review: the notification went to the new session)", async () => {
+  const { t, sent, renewing, renewed } = heldRenewal("tools/call");
   const { ep } = connect(t);
   await ep.open();
   const ac = new AbortController();
   const call = ep.request("tools/call", { name: "echo", arguments: { text: "x" } }, { signal: ac.signal });
-  await until(() => initializes === 2);
+  await until(renewing);
   ac.abort("user");
   await assert.rejects(call);
   renewed();
@@ -564,22 +574,12 @@ test("client edges (basic/utilities/cancellation: a cancellation MUST only refer
 });
 
 test("client edges (basic/utilities/cancellation: a cancellation MUST only reference requests previously issued): a request cancelled while it waits on the client's gate (a session renewal) is never POSTed, nor its notifications/cancelled", async () => {
-  const { handler } = makeHandler();
-  const sent: string[] = [];
-  let initializes = 0;
-  let renewed!: () => void;
-  const held = new Promise<void>((r) => (renewed = r));
-  const t = wrappedTransport(handler, async (req, next, body) => {
-    if (req.method === "POST") sent.push(JSON.parse(body).method ?? "response");
-    if (body.includes('"initialize"') && ++initializes === 2) await held;
-    if (body.includes('"tools/list"') && initializes === 1) return new Response(null, { status: 404 });
-    return next();
-  });
+  const { t, sent, renewing, renewed } = heldRenewal("tools/list");
   const { ep } = connect(t);
   await ep.open();
   // tools/list meets the 404: the renewal starts, and its initialize is held.
   const list = ep.request("tools/list");
-  await until(() => initializes === 2);
+  await until(renewing);
   const ac = new AbortController();
   const call = ep.request("tools/call", { name: "echo", arguments: { text: "x" } }, { signal: ac.signal });
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
