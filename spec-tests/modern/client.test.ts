@@ -471,6 +471,26 @@ test("subscriptions (draft basic/patterns/subscriptions): a subscriptions/listen
   assert.deepEqual(p.of("client", "notification").filter((n) => n.method === "notifications/tools/list_changed").map((n) => (n.params as any)._meta["io.modelcontextprotocol/subscriptionId"]), [open]);
 });
 
+test("subscriptions (draft basic/patterns/subscriptions, Acknowledgment: the filter \"reflects the subset the server agreed to honor\"): notifications of an acknowledged listen reach the client even when the server gained the capability after the client's server/discover", () => {
+  const p = new Pair({ versions: ERAS.modern }, { versions: ERAS.modern, capabilities: { tools: {} } });
+  p.handshake();
+  // Discovered: no listChanged, no resources. Then the server registers more (McpServer's `declare`).
+  p.feed("server", { type: "declare", now: p.now, capabilities: { tools: { listChanged: true }, resources: { subscribe: true } } });
+  const listen = p.request("client", "subscriptions/listen", { notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///a"] } });
+  p.run();
+  const ack = p.of("client", "notification").find((n) => n.method === "notifications/subscriptions/acknowledged")!;
+  assert.deepEqual((ack.params as any).notifications, { toolsListChanged: true, resourceSubscriptions: ["file:///a"] });
+  p.feed("server", { type: "changed", now: p.now, what: "tools" });
+  p.feed("server", { type: "changed", now: p.now, what: "resource", uri: "file:///a" });
+  p.run();
+  const heard = p.of("client", "notification").filter((n) => (n.params as any)?._meta?.["io.modelcontextprotocol/subscriptionId"] === listen);
+  assert.deepEqual(heard.map((n) => n.method), ["notifications/subscriptions/acknowledged", "notifications/tools/list_changed", "notifications/resources/updated"]);
+  assert.deepEqual(p.of("client", "diagnostic").filter((d) => d.code === "notification-dropped"), [], "nothing the server agreed to is dropped");
+  // A notification that names no open listen is still held to the discovered capabilities.
+  const stray = p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": 999 } } }));
+  assert.deepEqual(stray.map((o) => o.type === "diagnostic" && o.code), ["notification-dropped"]);
+});
+
 // ---------------------------------------------------------------------------------------
 // Caching hints, as a client reads them (draft server/utilities/caching)
 

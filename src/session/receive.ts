@@ -24,6 +24,7 @@ import { decode, decodeValue, malformedResponseAnswer, type Decoded } from "../j
 import { merged } from "../jsonrpc/safe-json.js";
 import { echoed, ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
+import { MetaKey } from "../model/meta.js";
 import { methodSpec } from "../model/methods.js";
 import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
 import { isLegacyVersion, isModernVersion } from "../model/versions.js";
@@ -200,7 +201,7 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
   }
   if (method === "notifications/cancelled") return receiveCancelled(state, params!, now, out);
   if (method === "notifications/progress") return receiveProgress(state, params!, now, out);
-  const missing = missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, peerOf(o.role));
+  const missing = onOpenListen(state, params) ? null : missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, peerOf(o.role));
   if (missing !== null) {
     out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" needs capability ${missing}, which the peer did not declare; dropped` });
     return;
@@ -222,6 +223,21 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
     countLog(state, "incoming");
   }
   out.push({ type: "notification", method, params });
+}
+
+/**
+ * Client, 2026-07-28: `params` tag the notification with the id of one of our open
+ * `subscriptions/listen` requests. What a listen carries the server agreed to in its
+ * acknowledgment, with the capabilities it has now (draft basic/patterns/subscriptions),
+ * which may be more than the `server/discover` answer this session keeps declared (a
+ * resource or prompt registered since): that agreement, not the older answer, admits it.
+ */
+function onOpenListen(state: SessionState, params: JsonObject | undefined): boolean {
+  if (state.options.role !== "client" || state.phase.name !== "modern") return false;
+  const id = (params?._meta as JsonObject | undefined)?.[MetaKey.subscriptionId];
+  if (typeof id !== "string" && typeof id !== "number") return false;
+  const key = idKey(id);
+  return Object.hasOwn(state.outbound, key) && state.outbound[key].method === "subscriptions/listen";
 }
 
 /**
