@@ -337,6 +337,22 @@ test("lifecycle: a client waiting for the initialize response answers the server
   assert.deepEqual(pong, [{ jsonrpc: "2.0", id: "s1", result: {} }]);
 });
 
+test("lifecycle: a client waiting for the initialize response delivers the server's log message — the server \"SHOULD NOT send requests other than pings and logging\" before initialized, and it has declared no capability yet to hold the message to (it was dropped as undeclared logging; found by review)", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {} });
+  step(c, { type: "open", now: 0 });
+  const log = { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "starting up" } };
+  const out = step(c, { type: "receive", now: 0, data: JSON.stringify(log) }).outputs;
+  assert.deepEqual(out, [{ type: "notification", method: "notifications/message", params: log.params }]);
+  // Only what the gate admits: a list change before the result is still dropped.
+  const change = step(c, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}' }).outputs;
+  assert.deepEqual(change.map((o) => o.type === "diagnostic" && o.code), ["notification-dropped"]);
+  // Once operating, the server's declaration decides again: no logging, no log messages.
+  step(c, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } } }) });
+  assert.equal(c.phase.name, "operating");
+  const after = step(c, { type: "receive", now: 0, data: JSON.stringify(log) }).outputs;
+  assert.deepEqual(after.map((o) => o.type === "diagnostic" && o.code), ["notification-dropped"]);
+});
+
 test("lifecycle: before the initialize response a client may ping (\"other than pings\") and hears that ping's progress (progress: notifications reference a token of an active request)", () => {
   const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {} });
   step(c, { type: "open", now: 0 });

@@ -201,7 +201,12 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
   }
   if (method === "notifications/cancelled") return receiveCancelled(state, params!, now, out);
   if (method === "notifications/progress") return receiveProgress(state, params!, now, out);
-  const missing = onOpenListen(state, params) ? null : missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, peerOf(o.role));
+  // A client awaiting the initialize result has no server capabilities to check yet, and the
+  // server may log before it (lifecycle: it "SHOULD NOT send requests other than pings and
+  // logging" before initialized): the gate admits only that, so it is not held to a
+  // declaration still to come (else every such log message was dropped).
+  const undeclaredYet = o.role === "client" && state.phase.name === "initializing";
+  const missing = undeclaredYet || onOpenListen(state, params) ? null : missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, peerOf(o.role));
   if (missing !== null) {
     out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" needs capability ${missing}, which the peer did not declare; dropped` });
     return;
