@@ -8,6 +8,7 @@ import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { EndpointHooks } from "../../src/driver/endpoint.js";
 import type { SessionOptions } from "../../src/session/types.js";
+import { createSession, step } from "../../src/session/session.js";
 
 const flush = () => new Promise<void>((r) => setImmediate(r));
 
@@ -146,6 +147,23 @@ test("endpoint: restores from a JSON snapshot of its state and continues", async
   const snapshot = JSON.parse(JSON.stringify(server.state));
   const restored = new Endpoint(snapshot, { send: () => {} });
   assert.equal(restored.state.phase.name, "operating");
+});
+
+test("endpoint (README: a snapshot passed to a new Endpoint continues): the restored endpoint arms its timer at once, so its keep-alive ping (basic/utilities/ping) and request timeouts fire with nothing fed; it waited for the next input (found by review)", () => {
+  const clock = new ManualClock();
+  const state = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, keepAliveMs: 1000, requestTimeoutMs: 500 });
+  step(state, { type: "open", now: 0 });
+  step(state, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }) });
+  step(state, { type: "request", now: 0, method: "tools/list" });
+  const sent: any[] = [];
+  const events: string[] = [];
+  new Endpoint(JSON.parse(JSON.stringify(state)), { send: (m) => sent.push(m), onEvent: (e) => events.push(e.type) }, clock);
+  assert.equal(clock.pendingTimers, 1);
+  clock.advance(500);
+  assert.deepEqual(sent.map((m) => m.method), ["notifications/cancelled"], "the request timed out and was cancelled");
+  assert.ok(events.includes("error"));
+  clock.advance(500);
+  assert.deepEqual(sent.map((m) => m.method), ["notifications/cancelled", "ping"]);
 });
 
 test("clock: the system clock schedules and cancels; the manual clock fires timers in order", async () => {

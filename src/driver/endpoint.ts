@@ -294,8 +294,10 @@ export class Endpoint {
     private readonly hooks: EndpointHooks,
     private readonly clock: Clock = systemClock,
   ) {
-    // A restored snapshot continues where it left off.
+    // A restored snapshot continues where it left off: its deadlines (requests, keep-alive) are
+    // armed now, as the original's timer was, not only once something is fed.
     this.state = "phase" in options ? options : createSession(options);
+    this.arm();
   }
 
   /** Client: runs the handshake; resolves with the negotiated version and the server's info. */
