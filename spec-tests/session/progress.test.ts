@@ -95,3 +95,17 @@ test("progress: both parties SHOULD rate-limit — outgoing updates coalesce to 
   p.advance(100);
   assert.equal(p.of("client", "progress").length, 2);
 });
+
+test("progress: a coalesced update waits in the state as plain JSON (README: the state is plain JSON) — its progress, total and message only, not the input's type, now and id, nor the undefined total and message an Endpoint passes; it held them all (found by review)", () => {
+  const p = ready({ progressIntervalMs: 100 });
+  const id = p.request("client", "tools/call", { name: "x" }, { progress: true });
+  p.run();
+  p.feed("server", { type: "progress", now: p.now, id, progress: 1, total: undefined, message: undefined });
+  p.feed("server", { type: "progress", now: p.now, id, progress: 2, total: undefined, message: undefined });
+  p.feed("server", { type: "progress", now: p.now, id, progress: 3, total: 10, message: undefined });
+  const held = Object.values(p.server.inbound)[0].pendingProgress;
+  assert.deepEqual(held, { progress: 3, total: 10, at: p.now + 100 });
+  assert.deepEqual(JSON.parse(JSON.stringify(p.server)), p.server);
+  p.advance(100);
+  assert.deepEqual(p.of("client", "progress").map((e) => [e.progress, e.total]), [[1, undefined], [3, 10]]);
+});

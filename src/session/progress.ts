@@ -109,7 +109,12 @@ export function sendProgress(
   // (A reading before the last send is a clock stepped back: not a reason to hold this one.)
   if (interval > 0 && req.progressSentAt !== undefined && now < req.progressSentAt + interval && now >= req.progressSentAt) {
     const at = req.progressSentAt + interval;
-    req.pendingProgress = { ...update, at };
+    // Only the update's own fields: `update` is the whole input (its type, now and id), and a
+    // driver passes `total: undefined` when there is none, which the plain-JSON state must not hold.
+    const pending: NonNullable<InboundRequest["pendingProgress"]> = { progress: update.progress, at };
+    if (update.total !== undefined) pending.total = update.total;
+    if (update.message !== undefined) pending.message = update.message;
+    req.pendingProgress = pending;
     wakeNoLaterThan(state, at);
     return;
   }
