@@ -411,6 +411,39 @@ test("endpoint: an onProgress that throws does not escape receive() (the rest of
   assert.equal((errors[0] as Error).message, "listener bug");
 });
 
+test("endpoint (listener.ts: a hook's error never aborts the caller's loop; basic/utilities/ping: a missed ping is a connection failure): an onEvent that throws on the stale event goes to hooks.onError, and the close after it still happens — the request fails, onClose runs; the rest of the tick was left undone, the kernel closed, the transport open and the request pending for good (found by review)", async () => {
+  const clock = new ManualClock();
+  const errors: string[] = [];
+  const closes: string[] = [];
+  const sent: any[] = [];
+  const client = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, keepAliveMs: 1000, requestTimeoutMs: 0 }, {
+    send: (m) => void sent.push(m),
+    onEvent: (e) => {
+      if (e.type === "stale") throw new Error("listener bug");
+    },
+    onNotification: () => {
+      throw new Error("notification listener bug");
+    },
+    onError: (e) => void errors.push((e as Error).message),
+    onClose: (r) => void closes.push(r),
+  }, clock);
+  const ready = client.open();
+  client.receive(JSON.stringify({ jsonrpc: "2.0", id: sent[0].id, result: { protocolVersion: "2025-03-26", capabilities: { tools: {}, logging: {} }, serverInfo: { name: "s", version: "1" } } }));
+  await ready;
+  const call = client.request("tools/call", { name: "t" });
+  const req = sent.at(-1);
+  // A 2025-03-26 batch: a notification whose listener throws, then another request's answer.
+  const list = client.request("tools/list");
+  const listReq = sent.at(-1);
+  client.receive(JSON.stringify([{ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } }, { jsonrpc: "2.0", id: listReq.id, result: { tools: [] } }]));
+  assert.deepEqual(await list, { tools: [] });
+  assert.doesNotThrow(() => clock.advance(2000));
+  await assert.rejects(call, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+  assert.equal(req.method, "tools/call");
+  assert.equal(closes.length, 1);
+  assert.deepEqual(errors, ["notification listener bug", "listener bug"]);
+});
+
 test("basic/index (ids are unique among requests not yet answered) + progress: once a request is answered, a handler that kept its context speaks for no request, since the peer may reuse the id: no progress, and logs, notifications and requests go out unrelated", async () => {
   const sent: { message: any; related: unknown }[] = [];
   let kept: any;

@@ -147,7 +147,8 @@ export interface EndpointHooks {
   onClose?: Callback<(reason: string) => void> | undefined;
   /**
    * Where an error thrown by an application callback the endpoint calls (a request's
-   * `onProgress`) goes; without it, it is rethrown on a fresh microtask. Either way the
+   * `onProgress`, `onNotification`, `onEvent`, `onClose`) goes; without it, it is rethrown
+   * on a fresh microtask. Either way the
    * endpoint goes on with the rest of its outputs: the response that came in the same
    * chunk is still delivered.
    */
@@ -434,7 +435,7 @@ export class Endpoint {
         this.handling.delete(o.id);
         break;
       case "notification":
-        this.hooks.onNotification?.(o.method, o.params);
+        this.listen(this.hooks.onNotification, o.method, o.params);
         return;
       case "initialized":
         this.ready?.resolve({ version: o.version, peer: o.peer });
@@ -445,10 +446,20 @@ export class Endpoint {
         this.ready = undefined;
         this.taskProgress.clear();
         this.disarm();
-        this.hooks.onClose?.(o.reason);
+        this.listen(this.hooks.onClose, o.reason, undefined);
         break;
     }
-    this.hooks.onEvent?.(o);
+    this.listen(this.hooks.onEvent, o, undefined);
+  }
+
+  /**
+   * Calls an application hook so that a throw cannot abort the outputs of the step (listener.ts):
+   * a listener failing on a `stale` event left the rest undone, the `close` after it among
+   * them, so the kernel was closed while the transport stayed open and every request it had
+   * failed waited forever. The error goes to `onError`, as an `onProgress`'s does.
+   */
+  private listen<A, B>(fn: ((a: A, b: B) => void) | undefined, a: A, b: B): void {
+    if (fn !== undefined) callListener(fn, a, b, this.hooks.onError);
   }
 
   private serve(id: RequestId, method: string, params: JsonObject | undefined): void {
