@@ -22,6 +22,7 @@ class FakeProcess {
   written: string[] = [];
   stdinEnded = 0;
   signals: string[] = [];
+  released = 0;
   private waiters: (() => void)[] = [];
   readonly spawn: SpawnFunction = (_command, _args, _options, events) => {
     this.events = events;
@@ -33,6 +34,7 @@ class FakeProcess {
         this.signals.push(signal);
         for (const w of this.waiters.splice(0)) w();
       },
+      release: () => void this.released++,
     };
     return child;
   };
@@ -191,6 +193,31 @@ test("an exit reported with an error (failed to start after all) closes at once,
   const { p, closes } = start();
   p.events.exit({ code: null, signal: null, error: "spawn x EACCES" });
   assert.deepEqual(closes, ["server process failed: spawn x EACCES"]);
+});
+
+// lifecycle (Shutdown, stdio): the client closes, the server exits, and the client is done: a
+// grandchild that inherited the server's stdout (a wrapper's helper) must not keep the client's
+// process alive. The pipes are let go once both happened, in either order, and only then.
+test("the child's pipes are released once the transport has closed and the process has exited, whichever comes last, and not before", () => {
+  const closedFirst = start({ clock: new ManualClock() });
+  closedFirst.child.close();
+  assert.equal(closedFirst.p.released, 0, "the process still runs: its exit is still awaited");
+  closedFirst.p.events.exit({ code: 0, signal: null });
+  assert.equal(closedFirst.p.released, 1);
+  closedFirst.p.events.stdoutEnd();
+  assert.equal(closedFirst.p.released, 1, "once");
+
+  // An unexpected exit whose stdout stays open (the grandchild holds it): released once the application closes.
+  const exitedFirst = start({ clock: new ManualClock() });
+  exitedFirst.p.events.exit({ code: 1, signal: null });
+  assert.deepEqual([exitedFirst.closes, exitedFirst.p.released], [[], 0], "stdout may still hold messages");
+  exitedFirst.child.close();
+  assert.equal(exitedFirst.p.released, 1);
+
+  const serverClosed = start({ clock: new ManualClock() });
+  serverClosed.p.events.stdoutEnd();
+  serverClosed.p.events.exit({ code: 0, signal: null });
+  assert.deepEqual([serverClosed.closes, serverClosed.p.released], [["server process exited with code 0"], 1]);
 });
 
 test("describeExit names the code, the signal or the error", () => {

@@ -167,6 +167,38 @@ test("stdio client: a server that does not read its stdin stalls the queue past 
   assert.deepEqual(await child.exited, { code: null, signal: "SIGTERM" });
 });
 
+// lifecycle (Shutdown, stdio) and README (`client.close(); // closes the server's stdin; it exits`):
+// once closed and the server exited, the client is done, even if a grandchild the server
+// started (a wrapper's helper, a daemon) still holds the stdout pipe it inherited.
+test("stdio client: after close() and the server's exit, a grandchild holding the server's stdout does not keep the client's process alive", { timeout: 10_000 }, async () => {
+  // The server starts a grandchild that inherits its stdout and outlives it (20 s), prints the
+  // grandchild's pid to stderr, and exits when its stdin ends.
+  const server = [
+    "const g = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: ['ignore', 'inherit', 'ignore'] });",
+    "process.stderr.write('grandchild ' + g.pid + '\\n');",
+    "process.stdin.resume();",
+    "process.stdin.on('end', () => process.exit(0));",
+  ].join(" ");
+  // The client closes as soon as the grandchild runs, then has nothing left to do.
+  const client = [
+    `import { spawnStdioServer } from ${JSON.stringify(new URL("../../src/transports/stdio.js", import.meta.url).href)};`,
+    `const child = spawnStdioServer(process.execPath, ["-e", ${JSON.stringify(server)}], { stderr: (text) => { process.stderr.write(text); child.close(); } });`,
+    `child.exited.then((status) => process.stderr.write("server exited " + JSON.stringify(status) + "\\n"));`,
+  ].join("\n");
+  const proc = spawn(process.execPath, ["--input-type=module", "-e", client], { stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  proc.stderr.setEncoding("utf8");
+  proc.stderr.on("data", (d: string) => (err += d));
+  const [code] = await once(proc, "exit");
+  const grandchild = Number(/grandchild (\d+)/.exec(err)?.[1]);
+  try {
+    assert.equal(code, 0, err);
+    assert.match(err, /server exited \{"code":0,"signal":null\}/);
+  } finally {
+    if (grandchild > 0) process.kill(grandchild);
+  }
+});
+
 test("stdio client: stderr 'pipe' exposes the server's stderr as a ReadableStream", async () => {
   const [command, args] = fixture("echo-server");
   const child = spawnStdioServer(command, args, { stderr: "pipe" });

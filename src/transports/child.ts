@@ -109,6 +109,12 @@ export interface SpawnedChild {
   stderr: ReadableStream<Uint8Array> | undefined;
   /** Sends a signal; must not throw (a child that already exited is fine). */
   kill(signal: "SIGTERM" | "SIGKILL"): void;
+  /**
+   * Called once, when the transport has closed and the process has exited: nothing more is
+   * read, so the pipes must stop keeping this process alive (a grandchild that inherited
+   * stdout may hold it open for good). Must not throw.
+   */
+  release?(): void;
 }
 
 /** Starts a process; may throw if it cannot be started (reported as an exit with `error`). */
@@ -163,6 +169,7 @@ class ChildTransport implements StdioChild {
   private stdoutEnded = false;
   private stdinEnded = false;
   private shuttingDown = false;
+  private released = false;
   private timer: unknown = undefined;
   /** The {@link EXIT_GRACE_MS} wait after stdout ended. */
   private grace: unknown = undefined;
@@ -183,7 +190,10 @@ class ChildTransport implements StdioChild {
       waitDrain: (fn) => this.child.stdin.waitDrain(fn),
       end: () => this.endStdin(),
     };
-    this.channel = new StreamChannel(stdin, { ...withDefaults({ batchWrites: true }, options), framing: "ndjson" }, () => this.shutdown());
+    this.channel = new StreamChannel(stdin, { ...withDefaults({ batchWrites: true }, options), framing: "ndjson" }, () => {
+      this.shutdown();
+      this.release();
+    });
     const events: ChildEvents = {
       stdout: (chunk) => this.channel.push(chunk),
       stdoutEnd: () => this.onStdoutEnd(),
@@ -254,6 +264,18 @@ class ChildTransport implements StdioChild {
     this.resolveExited(status);
     // Messages still in the stdout pipe are delivered before the close, except when there is no pipe at all.
     if (this.stdoutEnded || status.error !== undefined) this.channel.closeWith(describeExit(status));
+    this.release();
+  }
+
+  /**
+   * Once closed and exited, the child's pipes are let go: without this, a client whose
+   * server left a grandchild holding stdout (a wrapper's helper, a daemon) did not exit
+   * after `close()` until that grandchild did.
+   */
+  private release(): void {
+    if (this.released || this.status === undefined || !this.channel.closed) return;
+    this.released = true;
+    this.child.release?.();
   }
 }
 

@@ -97,7 +97,8 @@ export function bunSpawn(command: string, args: readonly string[], options: Spaw
     stdout: "pipe",
     stderr: mode === "inherit" || mode === "ignore" ? mode : "pipe",
   });
-  void pumpReader(child.stdout.getReader(), events.stdout, events.stdoutEnd, events.stdoutEnd);
+  const stdout = child.stdout.getReader();
+  void pumpReader(stdout, events.stdout, events.stdoutEnd, events.stdoutEnd);
   child.exited.then(
     () => events.exit(child.signalCode === null ? { code: child.exitCode, signal: null } : { code: null, signal: String(child.signalCode) }),
     (e) => events.exit({ code: null, signal: null, error: errorText(e) }),
@@ -116,5 +117,7 @@ export function bunSpawn(command: string, args: readonly string[], options: Spaw
         // Already exited.
       }
     },
+    // A pending read of a pipe a grandchild still holds would keep this process alive.
+    release: () => void stdout.cancel().then(ignore, ignore),
   };
 }

@@ -65,7 +65,8 @@ export function denoSpawn(command: string, args: readonly string[], options: Spa
     stderr: mode === "inherit" ? "inherit" : mode === "ignore" ? "null" : "piped",
   }).spawn();
   // A broken stdout pipe ends the conversation like an end of stream.
-  void pumpReader(child.stdout.getReader(), events.stdout, events.stdoutEnd, events.stdoutEnd);
+  const stdout = child.stdout.getReader();
+  void pumpReader(stdout, events.stdout, events.stdoutEnd, events.stdoutEnd);
   child.status.then(
     (s) => events.exit({ code: s.signal === null ? s.code : null, signal: s.signal }),
     (e) => events.exit({ code: null, signal: null, error: errorText(e) }),
@@ -85,5 +86,7 @@ export function denoSpawn(command: string, args: readonly string[], options: Spa
         // Already exited.
       }
     },
+    // A pending read of a pipe a grandchild still holds would keep this process alive.
+    release: () => void stdout.cancel().then(ignore, ignore),
   };
 }

@@ -39,6 +39,11 @@ function nodeSink(stream: NodeWritable): Sink {
 
 const ignore = (): void => {};
 
+/** Lets a child's pipe (a `net.Socket`) stop keeping the event loop alive. */
+function unref(stream: unknown): void {
+  (stream as { unref?: () => void } | null)?.unref?.();
+}
+
 /** The server side of stdio over `process.stdin` / `process.stdout`. */
 export function nodeServerTransport(options: Omit<ChannelOptions, "framing"> = {}): Transport {
   const stdin = process.stdin;
@@ -97,5 +102,10 @@ export function nodeSpawn(command: string, args: readonly string[], options: Spa
     stdin: nodeSink(stdin),
     stderr,
     kill: (signal) => void child.kill(signal),
+    // Still read (a grandchild's writes are taken and dropped), but no longer keeping this process alive.
+    release: () => {
+      unref(stdout);
+      if (typeof mode === "function") unref(child.stderr);
+    },
   };
 }
