@@ -322,6 +322,20 @@ test("once closed, from either side, both streams are unlocked again for the cal
   await aborted;
 });
 
+test("a transport that cannot be made (a writable already locked, an option it would misread) throws and leaves both streams unlocked, as a closed one does", () => {
+  const readable = new ReadableStream<Chunk>();
+  const writable = new WritableStream<Chunk>();
+  assert.throws(() => webStreamsTransport(readable, writable, { maxStallMs: "5" as unknown as number }), RangeError);
+  assert.deepEqual({ readable: readable.locked, writable: writable.locked }, { readable: false, writable: false });
+  const lockedWritable = new WritableStream<Chunk>();
+  const theirs = lockedWritable.getWriter();
+  assert.throws(() => webStreamsTransport(readable, lockedWritable), TypeError);
+  assert.equal(readable.locked, false, "the readable can still be read or cancelled by the caller");
+  theirs.releaseLock();
+  const t = webStreamsTransport(readable, lockedWritable);
+  t.close();
+});
+
 /** Waits a few turns (the close settles through promises) for both streams to be unlocked; fails if they stay locked. */
 async function unlockedSoon(readable: ReadableStream<Chunk>, writable: WritableStream<Chunk>): Promise<void> {
   for (let turn = 0; turn < 50 && (readable.locked || writable.locked); turn++) await new Promise((r) => setImmediate(r));

@@ -142,16 +142,25 @@ export function webStreamsTransport(
 ): Transport {
   const framing = options.framing ?? "ndjson";
   const reader = readable.getReader();
-  const writer = writable.getWriter();
-  const bytes = (options.encoding ?? (framing === "ndjson" ? "bytes" : "text")) === "bytes";
+  let writer: WritableStreamDefaultWriter<Uint8Array | string> | undefined;
+  let channel: StreamChannel;
   // A stream errored without a reason (its reader cancelled with none, as a peer's transport
   // closing does) rejects writes with `undefined`: say what that means rather than "undefined".
   const writeFailed = (e: unknown) => channel.closeWith(`write failed: ${e === undefined ? "the stream was closed by its other end" : errorText(e)}`, false);
-  const sink = new WriterSink(writer, bytes, writeFailed);
-  const channel = new StreamChannel(sink, withDefaults({ batchWrites: true }, options), () => {
-    // Stops the read loop (its pending read resolves as done) and tells the peer.
-    reader.cancel().then(ignore, ignore);
-  });
+  try {
+    writer = writable.getWriter();
+    const bytes = (options.encoding ?? (framing === "ndjson" ? "bytes" : "text")) === "bytes";
+    channel = new StreamChannel(new WriterSink(writer, bytes, writeFailed), withDefaults({ batchWrites: true }, options), () => {
+      // Stops the read loop (its pending read resolves as done) and tells the peer.
+      reader.cancel().then(ignore, ignore);
+    });
+  } catch (e) {
+    // A writable already locked, an option refused: no transport, so the caller gets both
+    // streams back unlocked (to retry, or to cancel a socket's), as a closed transport gives them.
+    writer?.releaseLock();
+    reader.releaseLock();
+    throw e;
+  }
   void pumpReader(
     reader,
     (chunk) => channel.push(chunk),
