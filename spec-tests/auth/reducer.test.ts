@@ -90,6 +90,21 @@ test("design card: inputs that do not fit the phase are diagnostics; network err
   assert.deepEqual(stepOAuth(s0, { type: "refresh", now: 1 }).outputs, [{ type: "failed", reason: "no refresh token", reauthorize: true }]);
 });
 
+test("design card (the reducer never throws) + RFC 8414 §2 (the lists are JSON arrays): authorization server metadata whose optional lists are null, a number or an object is read as leaving them out: the authorization code flow completes, where it threw a TypeError (a serializer's null grant_types_supported stopped every client)", () => {
+  for (const odd of [{ grant_types_supported: null }, { token_endpoint_auth_methods_supported: 7 }, { scopes_supported: {} }, { scopes_supported: 5, grant_types_supported: "refresh_token", token_endpoint_auth_methods_supported: null }]) {
+    const answering = (url: string) => (url.endsWith("/.well-known/oauth-authorization-server") ? { status: 200, body: { ...asMeta, ...odd } } : server(url));
+    const { state, outputs } = play(createOAuthState(config), start, answering);
+    assert.equal(state.phase, "authorized", JSON.stringify(odd));
+    assert.equal(outputs.at(-1)?.type, "authorized");
+    // Saved and restored, the same metadata lets a refresh go out.
+    const restored = createOAuthState(config, { tokens: state.tokens!, credentials: state.credentials, serverMetadata: { ...asMeta, ...odd } as never });
+    assert.equal(stepOAuth(restored, { type: "refresh", now: 20 }).outputs[0]?.type, "http", JSON.stringify(odd));
+  }
+  // A code_challenge_methods_supported that is no list is no advertised S256: refused, not thrown on.
+  const noList = play(createOAuthState(config), start, (url) => (url.endsWith("/.well-known/oauth-authorization-server") ? { status: 200, body: { ...asMeta, code_challenge_methods_supported: "S256" } } : server(url)));
+  assert.match((noList.outputs.find((o) => o.type === "failed") as { reason: string }).reason, /does not advertise PKCE S256/);
+});
+
 test("basic/authorization: a callback whose state does not match, an error response, or a missing code fail without a token request", () => {
   const tokenRequests = (o: OAuthOutput[]) => o.filter((x) => x.type === "http" && x.request.url.endsWith("/token")).length;
   const walk = (params: (st: string) => Record<string, string>) => play(createOAuthState(config), start, server, params).outputs;

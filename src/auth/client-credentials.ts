@@ -22,7 +22,7 @@
  * the grant again, which needs nothing the client does not already hold.
  */
 import type { ClientAssertionAlgorithm } from "./client-assertion.js";
-import type { AuthorizationServerMetadata } from "./metadata.js";
+import { metadataList, type AuthorizationServerMetadata } from "./metadata.js";
 
 /** How a client credentials client authenticates at the token endpoint. */
 export type ClientCredentialsAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt";
@@ -65,9 +65,6 @@ export function clientCredentialsConfigProblem(config: ClientCredentialsConfig):
   return undefined;
 }
 
-/** A metadata list as the client reads it: a document's value that is no array of strings counts as left out (the reducer must not throw on it). */
-const list = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined);
-
 /** `a, b` of a metadata list, or "absent". */
 const listed = (values: readonly string[] | undefined): string => (values === undefined ? "absent" : values.length ? values.join(", ") : "empty");
 
@@ -81,11 +78,11 @@ const listed = (values: readonly string[] | undefined): string => (values === un
  */
 export function clientCredentialsMethod(config: ClientCredentialsConfig, meta: AuthorizationServerMetadata): ClientCredentialsPlan {
   const issuer = meta.issuer;
-  const grants = list(meta.grant_types_supported);
+  const grants = metadataList(meta.grant_types_supported);
   if (grants !== undefined && !grants.includes("client_credentials")) {
     return { problem: `the authorization server ${issuer} does not support the client_credentials grant (grant_types_supported: ${listed(grants)})` };
   }
-  const methods = list(meta.token_endpoint_auth_methods_supported);
+  const methods = metadataList(meta.token_endpoint_auth_methods_supported);
   const supports = (m: string) => methods === undefined || methods.includes(m);
   let authMethod = config.authMethod;
   if (authMethod === undefined && config.clientSecret === undefined) authMethod = "private_key_jwt";
@@ -95,7 +92,7 @@ export function clientCredentialsMethod(config: ClientCredentialsConfig, meta: A
     return { problem: `the authorization server ${issuer} does not support the ${authMethod} client authentication method (token_endpoint_auth_methods_supported: ${listed(methods)})` };
   }
   const alg = config.signingAlgorithm ?? "ES256";
-  const algs = list(meta.token_endpoint_auth_signing_alg_values_supported);
+  const algs = metadataList(meta.token_endpoint_auth_signing_alg_values_supported);
   if (authMethod === "private_key_jwt" && algs !== undefined && !algs.includes(alg)) {
     return { problem: `the authorization server ${issuer} does not accept ${alg} client assertions (token_endpoint_auth_signing_alg_values_supported: ${listed(algs)})` };
   }

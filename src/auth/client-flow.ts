@@ -30,6 +30,7 @@ import {
   isClientIdMetadataUrl,
   isHttpsOrLoopback,
   isLoopbackUrl,
+  metadataList,
   protectedResourceMetadataProblem,
   protectedResourceMetadataUrls,
   resourceMatchesServer,
@@ -548,7 +549,7 @@ function serverMetadataAnswer(state: OAuthState, doc: unknown, status: number, u
   const meta = doc as AuthorizationServerMetadata;
   // 2025-11-25 security-considerations: without advertised S256 support the client MUST refuse
   // (to use the authorization code grant: the client credentials grant has no code to protect).
-  const s256 = Array.isArray(meta.code_challenge_methods_supported) && meta.code_challenge_methods_supported.includes("S256");
+  const s256 = metadataList(meta.code_challenge_methods_supported)?.includes("S256") === true;
   if (grantOf(state.config) === "authorization_code" && !s256) {
     return failed(state, "the authorization server does not advertise PKCE S256 (code_challenge_methods_supported); refusing to proceed");
   }
@@ -558,7 +559,7 @@ function serverMetadataAnswer(state: OAuthState, doc: unknown, status: number, u
 /** Picks the first method the server supports, preferring what needs no secret. */
 function chooseAuthMethod(meta: AuthorizationServerMetadata, hasSecret: boolean): ClientAuthMethod {
   // RFC 8414 §2: absent means client_secret_basic.
-  const supported = meta.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
+  const supported = metadataList(meta.token_endpoint_auth_methods_supported) ?? ["client_secret_basic"];
   const order: ClientAuthMethod[] = hasSecret ? ["client_secret_basic", "client_secret_post", "none"] : ["none", "client_secret_basic", "client_secret_post"];
   return order.find((m) => supported.includes(m)) ?? (hasSecret ? "client_secret_basic" : "none");
 }
@@ -588,7 +589,8 @@ function withServer(state: OAuthState, meta: AuthorizationServerMetadata): OAuth
     return failed(next, `the authorization server ${issuer} supports neither Client ID Metadata Documents nor Dynamic Client Registration, and no pre-registered client is configured`);
   }
   const authMethod = chooseAuthMethod(meta, false);
-  const wantsRefresh = meta.grant_types_supported === undefined || meta.grant_types_supported.includes("refresh_token");
+  const grants = metadataList(meta.grant_types_supported);
+  const wantsRefresh = grants === undefined || grants.includes("refresh_token");
   const registration = {
     client_name: config.clientName,
     redirect_uris: [config.redirectUri],
@@ -632,7 +634,7 @@ function scopesFor(state: OAuthState): string[] {
   let scopes = union(state.requestedScopes, base);
   // Refresh tokens: MAY add offline_access when the authorization server lists it (not for
   // the client credentials grant, which has no refresh token to ask for).
-  if (scopes.length && grantOf(state.config) === "authorization_code" && state.serverMetadata?.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
+  if (scopes.length && grantOf(state.config) === "authorization_code" && metadataList(state.serverMetadata?.scopes_supported)?.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
   return scopes;
 }
 

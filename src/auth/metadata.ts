@@ -77,6 +77,13 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
 }
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+/**
+ * An authorization server metadata list as the client reads it: a value that is no array
+ * (`null`, a string, a number) counts as left out and entries that are no strings are
+ * skipped. Such a document is not refused for it, and the reducer must not throw on it.
+ */
+export const metadataList = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined);
 const parseUrl = (v: unknown): URL | undefined => {
   if (typeof v !== "string") return undefined;
   try { return new URL(v); } catch { return undefined; }
