@@ -9,7 +9,7 @@ import { McpServer } from "../../src/api/server.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import { authInfo, protectedResource } from "../../src/auth/resource-server.js";
-import { followAuthorizationRedirect, oauthFetch } from "../../src/auth/oauth-fetch.js";
+import { followAuthorizationRedirect, OAuthError, oauthFetch } from "../../src/auth/oauth-fetch.js";
 import { TestAuthServer, routeFetch } from "./fixtures/auth-server.js";
 
 test("basic/authorization end to end: an unauthenticated McpClient authorizes through OAuth and then calls a tool; every HTTP request carried the token", async () => {
@@ -140,4 +140,30 @@ test("Session Hijacking: a session opened without a principal (no authorization)
   const sid = init.headers.get("mcp-session-id")!;
   assert.equal((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sid)).status, 202);
   assert.equal((await post({ jsonrpc: "2.0", id: 2, method: "ping" }, sid, "carol")).status, 200);
+});
+
+test("README (an OAuthError is that request's failure, -32603, not re-sent) + basic/authorization: a user who closes the authorization window (openAuthorization rejects) fails the modern request once; the browser is not opened again for each re-issue", { timeout: 10_000 }, async () => {
+  const as = new TestAuthServer({ issuer: "http://127.0.0.1:7001" });
+  const server = new McpServer({ name: "protected", version: "1.0.0" }, { session: { versions: ["2026-07-28"] } });
+  const mcp = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession({}) });
+  const guarded = protectedResource(mcp, { resource: "http://127.0.0.1:7000/mcp", authorizationServers: [as.options.issuer], scopesSupported: ["mcp"], verifyToken: as.verifyToken });
+  const f = routeFetch({ "http://127.0.0.1:7000": guarded, "http://127.0.0.1:7001": as.handle });
+  let opened = 0;
+  const authFetch = oauthFetch({
+    serverUrl: "http://127.0.0.1:7000/mcp",
+    redirectUri: "http://127.0.0.1:7002/cb",
+    clientName: "e2e",
+    fetch: f,
+    openAuthorization: async () => {
+      opened++;
+      throw new Error("the user closed the window");
+    },
+  });
+  // The refusal surfaces from oauthFetch itself as an OAuthError saying why.
+  await assert.rejects(authFetch("http://127.0.0.1:7000/mcp", { method: "POST", body: "{}" }), (e: unknown) => e instanceof OAuthError && /not completed: the user closed the window/.test(e.message));
+  opened = 0;
+  const client = new McpClient({ name: "e2e", version: "1.0.0" }, { session: { versions: ["2026-07-28"] } });
+  await assert.rejects(client.connect(httpClientTransport("http://127.0.0.1:7000/mcp", { fetch: authFetch, sleep: async () => {} })), /the user closed the window/);
+  assert.equal(opened, 1, "one authorization window for the request, not one per re-issue");
+  await client.close();
 });

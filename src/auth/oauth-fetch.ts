@@ -215,8 +215,16 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
           queue.push(await signAssertion(out));
         } else if (out.type === "redirect") {
           if (options.openAuthorization === undefined) throw new OAuthError("the flow asks to open the authorization URL, and no openAuthorization is configured");
-          const answer = await options.openAuthorization(out.url);
-          queue.push({ type: "callback", now: now(), params: callbackParams(answer) });
+          // A user who closed the window (openAuthorization rejected) is a refused authorization,
+          // not a network failure: as an OAuthError the transport fails the request instead of
+          // re-sending it, which would open the browser again for each re-issue.
+          let params: Record<string, string>;
+          try {
+            params = callbackParams(await options.openAuthorization(out.url));
+          } catch (e) {
+            throw new OAuthError(`the authorization was not completed: ${errorText(e)}`);
+          }
+          queue.push({ type: "callback", now: now(), params });
         } else if (out.type === "authorized") {
           await persist();
         } else if (out.type === "failed") {
