@@ -494,6 +494,27 @@ test("Refresh Tokens, bodies that are not UTF-8: a refresh refused with 400 inva
   assert.equal(as.authorizations.length, 2, "the refused refresh was followed by a new authorization");
 });
 
+test("Refresh Tokens (re-authorize when the refresh is refused, RFC 6749 §5.2's 4xx): a token endpoint that fails with 503 or 429 refused nothing: the call fails with an OAuthError, no new authorization (consent screen) is started, and the next call refreshes with the same refresh token", async () => {
+  for (const status of [503, 429]) {
+    const as = new TestAuthServer({ issuer: "https://as.test", expiresIn: 60, refresh: true });
+    const resource = protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [as.options.issuer], verifyToken: as.verifyToken, now: () => as.now });
+    let down = false;
+    const flaky = async (req: Request) => (down && new URL(req.url).pathname === "/token" ? Response.json({ error: "temporarily_unavailable" }, { status }) : as.handle(req));
+    const f = routeFetch({ "https://mcp.test": resource, "https://as.test": flaky });
+    const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f), now: () => as.now });
+    assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+    const refreshToken = client.state.tokens?.refreshToken;
+    as.now += 61_000;
+    down = true;
+    await assert.rejects(client(MCP, { method: "POST", body: "{}" }), (e: unknown) => e instanceof OAuthError && /temporarily_unavailable/.test(e.message));
+    assert.equal(as.authorizations.length, 1, `${status}: no new authorization`);
+    down = false;
+    assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200);
+    assert.equal(as.authorizations.length, 1, `${status}: refreshed, not re-authorized`);
+    assert.equal(as.tokenRequests.at(-1)?.form.get("refresh_token"), refreshToken);
+  }
+});
+
 test("authorization-server-discovery, bodies that are not UTF-8: metadata answered 200 in Latin-1 is no usable document, and the failure says the body is not valid UTF-8 (not a network error)", async () => {
   const as = new TestAuthServer({ issuer: "https://as.test" });
   const resource = protectedResource(async () => Response.json({ ok: true }), { resource: MCP, authorizationServers: [as.options.issuer], verifyToken: as.verifyToken });

@@ -151,7 +151,7 @@ export type OAuthInput =
   | { type: "network-error"; now: number; requestId: number; message: string }
   /** The query parameters of the redirect back to `redirectUri`. */
   | { type: "callback"; now: number; params: Record<string, string> }
-  /** Use the refresh token; answered by `authorized`, or `failed` with `reauthorize: true`. */
+  /** Use the refresh token; answered by `authorized`, or `failed`: with `reauthorize: true` when it was refused (none held, a 4xx answer), not after a network error, a 5xx or a 429. */
   | { type: "refresh"; now: number }
   /** The answer to a `client-assertion` output: the signed JWT, or why it could not be signed (no key material in it). */
   | { type: "client-assertion"; now: number; assertion: string }
@@ -763,7 +763,11 @@ function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: numbe
       const { [issuer]: _stale, ...credentials } = state.credentials;
       state = { ...state, credentials };
     }
-    return failed(state, `the token request was refused (${why})`, refreshing);
+    // A refused refresh (RFC 6749 §5.2: a 4xx, invalid_grant above all) needs a new
+    // authorization. A server that failed or is overloaded (5xx, 429) refused nothing: the
+    // refresh token may still be good, and a new authorization would put a consent screen
+    // before the user for an outage (as a network error does not).
+    return failed(state, `the token request was refused (${why})`, refreshing && status < 500 && status !== 429);
   }
   if (typeof d.token_type === "string" && d.token_type.toLowerCase() !== "bearer") return failed(state, `unsupported token type ${d.token_type}`);
   // RFC 6750 §2.1: a Bearer credential is a b64token. Another (empty, CR LF, a space) could
