@@ -217,6 +217,21 @@ test("Step-Up Authorization Flow: retries are limited; a scope the AS never gran
   assert.deepEqual(w.client.state.stepUps, {});
 });
 
+test("Step-Up Authorization Flow (Clients SHOULD implement retry limits): a maxStepUps that is no whole number >= 0 (NaN from Number() of a missing setting, -1, 1.5) is a configuration error surfaced at the first authorization, never a limit that no count reaches (consent screens without end)", { timeout: 10_000 }, async () => {
+  for (const bad of [Number.NaN, -1, 1.5]) {
+    let opened = 0;
+    let follow: (url: string) => Promise<string> = async () => "";
+    const cap = async (url: string) => {
+      if (++opened > 10) throw new Error("test cap: 10 authorization windows");
+      return follow(url);
+    };
+    const w = world({ withhold: ["files:write"] }, { maxStepUps: bad, openAuthorization: cap });
+    follow = followAuthorizationRedirect(routeFetch({ "https://as.test": w.as.handle }));
+    await assert.rejects(w.post(WRITE), (e: Error) => e instanceof OAuthError && e.message === `maxStepUps ${bad} is not a whole number >= 0`, String(bad));
+    assert.equal(opened, 0, String(bad));
+  }
+});
+
 test("Step-Up Authorization Flow: attempts are tracked per operation (the scope set it is challenged for): one that can never get its scope leaves another its own step-up", async () => {
   const w = world({ withhold: ["files:write"] }, { maxStepUps: 2 });
   assert.equal((await w.post()).status, 200);

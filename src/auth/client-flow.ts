@@ -348,6 +348,10 @@ const getJson = (url: string) => ({ url, method: "GET" as const, headers: { acce
 
 /** Why `config` cannot be used for an authorization, if it cannot. */
 function configProblem(config: OAuthAnyClientConfig): string | undefined {
+  // Step-Up "retry limits": NaN (a `Number()` of a missing setting) compares false with every
+  // count, so no step-up would ever be the last: consent screens without end.
+  const max = config.maxStepUps;
+  if (max !== undefined && !(Number.isInteger(max) && max >= 0)) return `maxStepUps ${String(max)} is not a whole number >= 0`;
   if (config.clientCredentials != null) return clientCredentialsConfigProblem(config.clientCredentials);
   // draft security-considerations, Communication Security.
   if (!isHttpsOrLoopback(config.redirectUri)) return `the redirect URI ${config.redirectUri} is neither https nor on a loopback host (redirect URIs MUST be localhost or use HTTPS)`;
