@@ -105,6 +105,18 @@ test("design card (the reducer never throws) + RFC 8414 §2 (the lists are JSON 
   assert.match((noList.outputs.find((o) => o.type === "failed") as { reason: string }).reason, /does not advertise PKCE S256/);
 });
 
+test("draft Refresh Tokens (MUST keep refresh tokens confidential) + the reducer's promise that no failed output carries a secret: a token endpoint that echoes the refresh token or the code verifier it was sent in its error does not get them into the failure (blotted out)", () => {
+  const rt = "rt-8f3a9c2e-long-lived";
+  const done = play(createOAuthState(config), start, (url) => (url.endsWith("/token") ? { status: 200, body: { access_token: "AT", token_type: "Bearer", refresh_token: rt } } : server(url)));
+  const echoRefresh = stepOAuth(done.state, { type: "refresh", now: 20 });
+  const id = (echoRefresh.outputs[0] as Extract<OAuthOutput, { type: "http" }>).request.requestId;
+  const refused = stepOAuth(echoRefresh.state, { type: "response", now: 21, requestId: id, status: 400, body: JSON.stringify({ error: `invalid_grant:${rt}` }) });
+  assert.deepEqual(refused.outputs, [{ type: "failed", reason: "the token request was refused (invalid_grant:[refresh token])", reauthorize: true }]);
+  const echoVerifier = play(createOAuthState(config), start, (url) => (url.endsWith("/token") ? { status: 400, body: { error: `bad_verifier_${PKCE.verifier}` } } : server(url)));
+  const reason = (echoVerifier.outputs.find((o) => o.type === "failed") as { reason: string }).reason;
+  assert.equal(reason, "the token request was refused (bad_verifier_[code verifier])");
+});
+
 test("basic/authorization: a callback whose state does not match, an error response, or a missing code fail without a token request", () => {
   const tokenRequests = (o: OAuthOutput[]) => o.filter((x) => x.type === "http" && x.request.url.endsWith("/token")).length;
   const walk = (params: (st: string) => Record<string, string>) => play(createOAuthState(config), start, server, params).outputs;

@@ -326,13 +326,18 @@ function failed(state: OAuthState, reason: string, reauthorize?: boolean): OAuth
 }
 
 /**
- * `text` with every client secret the flow holds blotted out: a failure quotes what an
+ * `text` with every secret the flow holds blotted out: a failure quotes what an
  * authorization server answered (its `error`, its description), and a server could echo
- * a secret sent to it there, which would then reach the application's logs.
+ * a secret sent to it there (a client secret, the refresh token of a refresh, the code
+ * verifier of an exchange), which would then reach the application's logs.
  */
 function withoutSecrets(state: OAuthState, text: string): string {
-  const secrets = [state.config.clientCredentials?.clientSecret, state.config.preRegistered?.clientSecret, ...Object.values(state.credentials).map((c) => c.clientSecret)];
-  for (const secret of secrets) if (typeof secret === "string" && secret.length > 0) text = text.split(secret).join("[client secret]");
+  const secrets: [unknown, string][] = [
+    ...[state.config.clientCredentials?.clientSecret, state.config.preRegistered?.clientSecret, ...Object.values(state.credentials).map((c) => c.clientSecret)].map((s): [unknown, string] => [s, "[client secret]"]),
+    [state.tokens?.refreshToken, "[refresh token]"],
+    [state.pending?.verifier, "[code verifier]"],
+  ];
+  for (const [secret, name] of secrets) if (typeof secret === "string" && secret.length > 0) text = text.split(secret).join(name);
   return text;
 }
 
