@@ -131,6 +131,37 @@ test("node bridge: request bodies stream in (bounded by the handler: 413), heade
   }
 });
 
+test("node bridge (handler failures are 500): a handler that answers no usable Response (undefined from a router's unmatched route, a Response whose body was already read or is locked) gets its client a 500, not an unhandled rejection that ends the process and a client left waiting", { timeout: 10_000 }, async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => unhandled.push(e);
+  process.on("unhandledRejection", onUnhandled);
+  const srv = await serveNode(async (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/read") {
+      const used = new Response("abc", { headers: { "content-type": "text/plain" } });
+      await used.text();
+      return used;
+    }
+    if (path === "/locked") {
+      const locked = new Response("{}", { headers: { "content-type": "application/json" } });
+      locked.body!.getReader();
+      return locked;
+    }
+    return undefined as never;
+  });
+  try {
+    for (const path of ["/unmatched", "/read", "/locked"]) {
+      const res = await fetch(srv.url + path);
+      assert.equal(res.status, 500, path);
+      assert.equal((await res.json()).error.code, -32603, path);
+    }
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+    await srv.close();
+  }
+});
+
 test("node bridge: listen errors reject; an IPv6 host is bracketed in the URL", async () => {
   const a = await serveNode(async () => new Response("ok"));
   try {

@@ -74,7 +74,10 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
     const url = urlOrRefusal(req);
     const departure = new Departure(res, clock);
     if (typeof url === "string") return void refuse(res, departure, url === FORBIDDEN_METHOD ? 501 : 400, url);
-    void (fast === undefined ? serve(handler, req, res, url, departure) : serveFast(fast, req, res, url, departure));
+    // What the handler answered may not be writable (no Response at all, or one whose body
+    // was read already): a 500, as for a handler that throws, never an unhandled rejection
+    // (which ends a Node process) and a client left waiting.
+    void (fast === undefined ? serve(handler, req, res, url, departure) : serveFast(fast, req, res, url, departure)).catch(() => internalError(res, departure));
   };
 }
 
