@@ -11,7 +11,7 @@ import { httpClientTransport } from "../../src/transports/http-client.js";
 import { connect, type Socket } from "node:net";
 import { ManualClock } from "../../src/driver/clock.js";
 import { serveNode, toNodeListener, WRITE_STALL_MS, type FetchHandler } from "../../src/transports/http-node.js";
-import { createServer, type ServerResponse } from "node:http";
+import { Agent, createServer, request, type ServerResponse } from "node:http";
 import { FAST_ENTRY, fastEntryOf, type HttpRequestView } from "../../src/transports/http-view.js";
 import { call, deferred, initializeMessage, makeHandler, messages, open, postHeaders, SseReader, Tools, until } from "./helpers.js";
 import { modernHandler, modernHeaders, modernRequest } from "./modern-helpers.js";
@@ -159,6 +159,31 @@ test("node bridge (handler failures are 500): a handler that answers no usable R
   } finally {
     process.off("unhandledRejection", onUnhandled);
     await srv.close();
+  }
+});
+
+test("node bridge: a request body the handler refuses unread (415, or a 401 from a wrapper in front of it) is discarded as node:http discards it, so the keep-alive connection serves the next request; the general path too, not only the fast entry", { timeout: 10_000 }, async () => {
+  const { handler } = makeHandler();
+  for (const listener of [handler, (req: Request) => handler(req)]) {
+    const srv = await serveNode(listener);
+    // One connection, kept alive: the second request can only be read once the first body is.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: string, contentType: string) =>
+      new Promise<number>((resolve, reject) => {
+        const r = request(srv.url + "/mcp", { method: "POST", agent, headers: { "content-type": contentType, accept: "application/json, text/event-stream" } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode!));
+        });
+        r.on("error", reject);
+        r.end(body);
+      });
+    try {
+      assert.equal(await post("x".repeat(1 << 20), "text/plain"), 415);
+      assert.equal(await post(JSON.stringify(initializeMessage()), "application/json"), 200);
+    } finally {
+      agent.destroy();
+      await srv.close();
+    }
   }
 });
 

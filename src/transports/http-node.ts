@@ -273,18 +273,18 @@ function consumedBody(req: IncomingMessage, maxBytes: number): BodyResult | unde
 /**
  * The request body as a byte stream: `data` chunks are enqueued, the message is paused
  * while the stream's queue is full and resumed when the reader pulls. (Lighter than
- * `Readable.toWeb`, which wraps the message in a general-purpose adapter.)
+ * `Readable.toWeb`, which wraps the message in a general-purpose adapter.) The flow starts
+ * with the first read: a body the handler answers without reading (a 415, a wrapper's 401)
+ * is left to node:http, which discards it once the response is finished, so the
+ * connection can carry its next request (once flowing into a stream nobody reads, the
+ * message would stay paused, and that request would never be read).
  */
 function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   let open = true;
+  let flowing = false;
   return new ReadableStream<Uint8Array>(
     {
       start(c) {
-        req.on("data", (chunk: Buffer) => {
-          if (!open) return;
-          c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((c.desiredSize ?? 0) <= 0) req.pause();
-        });
         req.once("end", () => {
           if (open) c.close();
           open = false;
@@ -294,7 +294,15 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
           open = false;
         });
       },
-      pull() {
+      pull(c) {
+        if (!flowing) {
+          flowing = true;
+          req.on("data", (chunk: Buffer) => {
+            if (!open) return;
+            c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((c.desiredSize ?? 0) <= 0) req.pause();
+          });
+        }
         req.resume();
       },
       cancel() {
@@ -305,7 +313,9 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
         req.resume();
       },
     },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+    // A high-water mark of 0: pulled only for a read (a larger one would pull, and so start
+    // the flow, as soon as the stream is made).
+    { highWaterMark: 0 },
   );
 }
 
