@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { INPUT_REQUESTS, methodSpec } from "../../src/model/methods.js";
+import { MAX_ISSUES } from "../../src/schema/json-type.js";
 
 const text = (t: string) => ({ type: "text", text: t });
 const use = (id: string) => ({ type: "tool_use", id, name: "weather", input: {} });
@@ -45,4 +46,13 @@ for (const version of ["2025-11-25", "2026-07-28"] as const) {
 
 test("constraints: versions whose pages do not state the rules are not held to them", () => {
   assert.equal(methodSpec("2025-06-18", "roots/list")!.validateResult!({ roots: [{ uri: "https://example.com" }] }), null);
+});
+
+test("constraints: a rule's issues are capped at MAX_ISSUES, then one saying how many more, as every validator's (the -32602 repeats each in its message and data)", () => {
+  const bad = { role: "user", content: [result("a"), text("and also")] };
+  const issues = methodSpec("2025-11-25", "sampling/createMessage")!.validateParams(sampling(Array.from({ length: 1000 }, () => bad)))!;
+  assert.equal(issues.length, MAX_ISSUES + 1);
+  assert.deepEqual(issues[MAX_ISSUES], { path: "", reason: `${1000 - MAX_ISSUES} more issues not listed` });
+  const roots = methodSpec("2025-11-25", "roots/list")!.validateResult!({ roots: Array.from({ length: 1000 }, () => ({ uri: "https://example.com" })) })!;
+  assert.equal(roots.length, MAX_ISSUES + 1);
 });

@@ -14,6 +14,7 @@
  *   specification".
  */
 import type { Issue, Validator } from "../schema/validate.js";
+import { capIssues } from "../schema/json-type.js";
 import type { SchemaVersion } from "./versions.js";
 
 type Block = { type?: unknown; id?: unknown; toolUseId?: unknown };
@@ -74,7 +75,16 @@ export function resultRule(version: SchemaVersion, method: string): Validator | 
   return method === "roots/list" && SINCE_2025_11_25.includes(version) ? fileRoots : undefined;
 }
 
-/** `validate`, then `rule` on what passed it. */
+/**
+ * `validate`, then `rule` on what passed it. The rule's issues are capped as every
+ * validator's are (MAX_ISSUES, then one saying how many more): it finds one per message
+ * or root, and the `-32602` / `-32603` repeats each in its message and its data, so an
+ * uncapped list made the error reply larger than the request it answers.
+ */
 export function withRule(validate: Validator, rule: Validator | undefined): Validator {
-  return rule === undefined ? validate : (value) => validate(value) ?? rule(value);
+  return rule === undefined ? validate : (value) => validate(value) ?? capRule(rule(value));
+}
+
+function capRule(issues: Issue[] | null): Issue[] | null {
+  return issues === null ? null : capIssues(issues);
 }
