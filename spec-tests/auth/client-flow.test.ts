@@ -9,7 +9,7 @@ import { LongBody } from "../harness/long-body.js";
 import assert from "node:assert/strict";
 import { followAuthorizationRedirect, OAuthError, oauthFetch, type OAuthFetchAuthorizationCodeOptions, type OAuthSaved } from "../../src/auth/oauth-fetch.js";
 import { protectedResource } from "../../src/auth/resource-server.js";
-import { TestAuthServer, routeFetch, type AuthServerOptions } from "./fixtures/auth-server.js";
+import { TestAuthServer, redirectingFetch, routeFetch, type AuthServerOptions } from "./fixtures/auth-server.js";
 
 const MCP = "https://mcp.test/mcp";
 const REDIRECT = "http://127.0.0.1:9999/callback";
@@ -444,6 +444,57 @@ test("authorization-server-discovery + Token Handling, hostile servers: a metada
     await assert.rejects(client(MCP, { method: "POST", body: "{}" }), (e: Error) => e instanceof OAuthError && /response body exceeds 1048576 bytes/.test(e.message), hostile);
     assert.ok(body.pulled <= (1 << 20) + 4 * LongBody.CHUNK_BYTES, `${hostile}: read ${body.pulled} bytes`);
     assert.equal(body.cancelled, 1, hostile);
+  }
+});
+
+test("security-considerations Communication Security + Authorization Code Protection, redirects: a token or registration endpoint answering 307/308 to another origin over http gets nothing re-sent there (no code, PKCE verifier, refresh token or client secret); the flow fails with an OAuthError naming the redirect", async () => {
+  const pre = { dcr: false, authMethods: ["client_secret_post"], preRegistered: { clientId: "p", clientSecret: "s3cret", method: "client_secret_post" } };
+  for (const [what, path, status] of [["code exchange", "/token", 307], ["registration", "/register", 308], ["refresh", "/token", 307]] as const) {
+    const as = new TestAuthServer({ issuer: "https://as.test", expiresIn: 60, refresh: true, ...(what === "registration" ? {} : pre) });
+    let moved = what !== "refresh"; // a refresh: the token endpoint moves after the first authorization
+    const stolen: string[] = [];
+    const rs = protectedResource(async () => new Response("ok"), { resource: MCP, authorizationServers: ["https://as.test"], verifyToken: as.verifyToken, now: () => as.now });
+    const f = redirectingFetch({
+      "https://mcp.test": rs,
+      "https://as.test": async (req) => (moved && new URL(req.url).pathname === path ? new Response(null, { status, headers: { location: `http://evil.test${path}` } }) : as.handle(req)),
+      "http://evil.test": async (req) => (stolen.push(await req.text()), Response.json({ access_token: "evil", token_type: "Bearer", client_id: "evil" })),
+    });
+    const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f), now: () => as.now, ...(what === "registration" ? {} : { preRegistered: { clientId: "p", clientSecret: "s3cret" } }) });
+    const post = () => client(MCP, { method: "POST", body: "{}" });
+    if (what === "refresh") {
+      assert.equal((await post()).status, 200);
+      moved = true;
+      as.now += 61_000;
+    }
+    await assert.rejects(post(), (e: Error) => e instanceof OAuthError && e.message.includes(`https://as.test${path} answered with a redirect (HTTP ${status})`), what);
+    assert.deepEqual(stolen, [], `${what}: nothing was sent to the redirect's target`);
+    assert.notEqual(client.state.tokens?.accessToken, "evil", what);
+  }
+});
+
+test("security-considerations Communication Security, redirects: a metadata GET follows a redirect that stays on https (a server may move its documents), not one to plain http, where anyone on the path could have written the document, endpoints included", async () => {
+  for (const target of ["https://as.test/moved", "http://evil.test/moved"]) {
+    const as = new TestAuthServer({ issuer: "https://as.test" });
+    const rs = protectedResource(async () => new Response("ok"), { resource: MCP, authorizationServers: ["https://as.test"], verifyToken: as.verifyToken });
+    const forged = { ...as.metadataDocument(), authorization_endpoint: "https://evil.example/authorize", token_endpoint: "https://evil.example/token", registration_endpoint: "https://evil.example/register" };
+    const contacted: string[] = [];
+    const f = redirectingFetch({
+      "https://mcp.test": rs,
+      "https://as.test": async (req) => {
+        const path = new URL(req.url).pathname;
+        if (path === as.metadataPath()) return new Response(null, { status: 301, headers: { location: target } });
+        return path === "/moved" ? Response.json(as.metadataDocument()) : as.handle(req);
+      },
+      "http://evil.test": async () => Response.json(forged),
+      "https://evil.example": async (req) => (contacted.push(req.url), new Response(null, { status: 500 })),
+    });
+    const client = oauthFetch({ serverUrl: MCP, redirectUri: REDIRECT, clientName: "c", fetch: f, openAuthorization: followAuthorizationRedirect(f) });
+    if (target.startsWith("https:")) {
+      assert.equal((await client(MCP, { method: "POST", body: "{}" })).status, 200, "an https redirect is followed");
+      continue;
+    }
+    await assert.rejects(client(MCP, { method: "POST", body: "{}" }), (e: Error) => e instanceof OAuthError && e.message.includes(`redirected to ${target}, which is not https`));
+    assert.deepEqual(contacted, [], "the forged document's endpoints were never used");
   }
 });
 

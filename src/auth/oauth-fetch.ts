@@ -25,7 +25,7 @@ import {
 } from "./client-flow.js";
 import { clientAssertionClaims, importClientAssertionKey, signClientAssertion, type ClientAssertionKey, type ClientAssertionSigner } from "./client-assertion.js";
 import type { ClientCredentialsConfig } from "./client-credentials.js";
-import type { AuthorizationServerMetadata } from "./metadata.js";
+import { isHttpsOrLoopback, type AuthorizationServerMetadata } from "./metadata.js";
 import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
 import { letGo, NOT_UTF8_BODY, readBodyOrCancel } from "../transports/http/body.js";
@@ -146,6 +146,30 @@ export function followAuthorizationRedirect(fetchImpl: Fetch = (i, init) => glob
   };
 }
 
+/**
+ * Why the flow does not use the response to its request (`post`: a token or registration
+ * request), when it came by a redirect or is one; undefined when it can be used.
+ *
+ * A POST goes with `redirect: "manual"`: on a 307/308 fetch would re-send its body (a code
+ * and its PKCE verifier, a refresh token, a `client_secret_post` secret) to wherever the
+ * `Location` points, another origin or plain http (only the `Authorization` header is left
+ * behind across origins), so its 3xx (in a browser, an opaque redirect) fails the flow.
+ *
+ * A metadata GET carries nothing secret and follows redirects as fetch does (a server may
+ * move its documents). Its document is checked against the issuer or resource it was asked
+ * for, but that only tells one server's document from another's: one that came over plain
+ * http could have been written by anyone on the path, endpoints included. So an https request
+ * that ended at an http URL off loopback is refused (security-considerations, Communication
+ * Security: authorization server endpoints MUST be served over HTTPS).
+ */
+function redirectRefusal(url: string, post: boolean, res: Response): string | undefined {
+  if (post && (res.type === "opaqueredirect" || (res.status >= 300 && res.status < 400))) {
+    return `${url} answered with a redirect (HTTP ${res.status}); a token or registration request is not re-sent elsewhere`;
+  }
+  if (!post && res.redirected && isHttpsOrLoopback(url) && !isHttpsOrLoopback(res.url)) return `${url} redirected to ${res.url}, which is not https; its document was not used`;
+  return undefined;
+}
+
 /** The flow's configuration: the options without the private key, which stays with the adapter (the state is saved and inspected; the key never is). */
 function flowConfig(options: OAuthFetchAnyOptions): OAuthAnyClientConfig {
   if (options.clientCredentials == null) return options;
@@ -195,7 +219,14 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
         if (out.type === "http") {
           const { requestId, url, method, headers, body } = out.request;
           try {
-            const res = await base(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+            const post = method === "POST";
+            const res = await base(url, { method, headers, ...(body !== undefined ? { body } : {}), ...(post ? { redirect: "manual" as const } : {}) });
+            const refused = redirectRefusal(url, post, res);
+            if (refused !== undefined) {
+              letGo(res.body);
+              queue.push({ type: "network-error", now: now(), requestId, message: refused });
+              continue;
+            }
             // Metadata and token responses come from servers that may be hostile: read to a bound.
             const read = await readBodyOrCancel(res, MAX_OAUTH_RESPONSE_BYTES);
             const text = read.ok ? decodeUtf8(read.bytes) : undefined;
