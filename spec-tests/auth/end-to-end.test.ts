@@ -167,3 +167,28 @@ test("README (an OAuthError is that request's failure, -32603, not re-sent) + ba
   assert.equal(opened, 1, "one authorization window for the request, not one per re-issue");
   await client.close();
 });
+
+test("2025-11-25 basic/transports Session Management (clients SHOULD DELETE a session they no longer need: a courtesy) + basic/authorization: the DELETE close() sends with an expired token and no refresh token gets its 401 and ends there; no authorization (a login window while the application closes) is started for it", { timeout: 10_000 }, async () => {
+  const as = new TestAuthServer({ issuer: "http://127.0.0.1:7001", expiresIn: 60 });
+  const server = new McpServer({ name: "protected", version: "1.0.0" }, { session: { versions: ["2025-11-25"] } });
+  const mcp = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession({}) });
+  const guarded = protectedResource(mcp, { resource: "http://127.0.0.1:7000/mcp", authorizationServers: [as.options.issuer], scopesSupported: ["mcp"], verifyToken: as.verifyToken, now: () => as.now });
+  const f = routeFetch({ "http://127.0.0.1:7000": guarded, "http://127.0.0.1:7001": as.handle });
+  let opened = 0;
+  const authorize = followAuthorizationRedirect(f);
+  const authFetch = oauthFetch({ serverUrl: "http://127.0.0.1:7000/mcp", redirectUri: "http://127.0.0.1:7002/cb", clientName: "e2e", fetch: f, now: () => as.now, openAuthorization: (url) => (opened++, authorize(url)) });
+  let deleted: Promise<Response> | undefined;
+  const fetch = (input: string, init: RequestInit) => {
+    const res = authFetch(input, init);
+    if (init.method === "DELETE") deleted = res;
+    return res;
+  };
+  const client = new McpClient({ name: "e2e", version: "1.0.0" }, { session: { versions: ["2025-11-25"] } });
+  await client.connect(httpClientTransport("http://127.0.0.1:7000/mcp", { fetch, openGetStream: false }));
+  assert.equal(opened, 1);
+  as.now += 61_000; // the token expired; there is no refresh token
+  await client.close();
+  assert.ok(deleted, "close() sent the DELETE");
+  assert.equal((await deleted).status, 401, "the DELETE went with the token held, and its 401 ended it");
+  assert.equal(opened, 1, "no authorization window for the courtesy DELETE");
+});

@@ -3,7 +3,8 @@
  * and a clock, and wraps a `fetch` so that every request to the MCP server carries the
  * access token, a 401 starts (or refreshes) authorization, and a 403 `insufficient_scope`
  * steps up, each followed by one retry of the original request (at most `maxStepUps` step-ups
- * per request). Pass the result as the `fetch` option of `httpClientTransport`.
+ * per request). A DELETE (a session's end) is sent as it is, with the token held. Pass the
+ * result as the `fetch` option of `httpClientTransport`.
  *
  * With `clientCredentials` (SEP-1046, a client acting on its own behalf) no browser is
  * opened: the flow gets its token with the client's own credentials, and this adapter
@@ -334,6 +335,11 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
   const maxStepUps = options.maxStepUps ?? 2;
 
   const wrapped = async (input: string, init?: RequestInit): Promise<Response> => {
+    // A DELETE ends a session (the transport's on close, or after a failed renewal): a
+    // courtesy (SHOULD). It goes with the token held, and a 401 or 403 ends it: never a
+    // refresh or an authorization, which could put a login window before a user whose
+    // application is closing.
+    if (init?.method?.toUpperCase() === "DELETE") return (await send(input, init)).res;
     // The first flow this call overlaps: the one running now, else the next to start.
     const since = running ? flows : flows + 1;
     if (running) await running.catch(() => {});
