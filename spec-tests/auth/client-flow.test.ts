@@ -281,6 +281,39 @@ test("basic/authorization (MUST respond appropriately to 401): concurrent 401s s
   assert.equal(w.as.tokenRequests.length, 0);
 });
 
+test("fetch's contract (an aborted request rejects at once with its signal's reason; README: oauthFetch is the transport's fetch) + basic/authorization: a request aborted while an authorization waits for the user settles at once, whether its own 401 started it or it waits behind it; the flow goes on for the others, and an aborted request is not sent after it", { timeout: 10_000 }, async () => {
+  let release!: () => void;
+  const consent = new Promise<void>((r) => (release = r));
+  let asked!: () => void;
+  const opened = new Promise<void>((r) => (asked = r));
+  const w: World = world({}, {
+    openAuthorization: async (url) => {
+      asked();
+      await consent;
+      return (await w.as.handle(new Request(url))).headers.get("location")!;
+    },
+  });
+  const send = (signal?: AbortSignal) => w.client(MCP, { method: "POST", headers: { "content-type": "application/json" }, body: "{}", ...(signal ? { signal } : {}) });
+  /** How `p` stands once everything already under way has run (no clock: the check queue). */
+  const settled = (p: Promise<Response>) => Promise.race([p.then(() => "resolved", (e: unknown) => e), new Promise((r) => setImmediate(() => r("pending")))]);
+  const first = new AbortController();
+  const starter = send(first.signal); // its 401 starts the authorization
+  await opened;
+  const behind = new AbortController();
+  const waiting = send(behind.signal); // waits for the authorization under way
+  const other = send();
+  first.abort("cancelled");
+  behind.abort("timed out");
+  assert.equal(await settled(starter), "cancelled", "the request whose 401 started the flow");
+  assert.equal(await settled(waiting), "timed out", "a request waiting behind the flow");
+  assert.equal(await settled(other), "pending", "the others still wait for the user");
+  release();
+  assert.equal((await other).status, 200, "the flow went on for the request still wanting it");
+  await new Promise((r) => setImmediate(r));
+  assert.equal(w.as.authorizations.length, 1);
+  assert.equal(w.mcpAuth.length, 1, "with the token, the other request alone: no aborted request was sent after the flow");
+});
+
 test("Refresh Tokens: concurrent 401s with a refresh token held make one refresh; so do concurrent requests with an expired token", async () => {
   const w = world({ expiresIn: 60, refresh: true });
   assert.equal((await w.post()).status, 200);

@@ -322,6 +322,7 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
 
   /** Sends with the current token; returns the response and the access token it carried. */
   const send = async (input: string, init: RequestInit | undefined): Promise<{ res: Response; sent: string | undefined }> => {
+    init?.signal?.throwIfAborted(); // a call given up while a flow ran is not sent after it
     const headers = new Headers(init?.headers);
     // Tokens go to the MCP server only, never to any other origin.
     const sent = state.tokens && new URL(input).origin === serverOrigin ? state.tokens.accessToken : undefined;
@@ -334,7 +335,7 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
   // another scope each time needs this bound on the retries of one call.
   const maxStepUps = options.maxStepUps ?? 2;
 
-  const wrapped = async (input: string, init?: RequestInit): Promise<Response> => {
+  const call = async (input: string, init?: RequestInit): Promise<Response> => {
     // A DELETE ends a session (the transport's on close, or after a failed renewal): a
     // courtesy (SHOULD). It goes with the token held, and a 401 or 403 ends it: never a
     // refresh or an authorization, which could put a login window before a user whose
@@ -379,6 +380,19 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
       } else if (fresh === "no" && state.tokens?.refreshToken) fresh = await refreshOrAuthorize(since, header, sent);
       else if (await exclusive(since, TOKEN, () => !replaced(sent), () => runAuthorization(header))) fresh = "authorized";
     }
+  };
+  // As fetch does, a call whose signal aborts rejects at once with its reason, also while it
+  // waits for a flow (the user at the consent screen, a token request); the flow goes on for
+  // the calls sharing it, and `send` does not send this one after it.
+  const wrapped = (input: string, init?: RequestInit): Promise<Response> => {
+    const signal = init?.signal;
+    if (signal == null) return call(input, init);
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const abort = () => reject(signal.reason);
+      signal.addEventListener("abort", abort, { once: true });
+      call(input, init).then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+    });
   };
   return Object.defineProperty(wrapped, "state", { get: () => state }) as OAuthFetch;
 }
