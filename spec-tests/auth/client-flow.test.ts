@@ -531,6 +531,17 @@ test("security-considerations Communication Security, redirects: a metadata GET 
   }
 });
 
+test("README (save: what an application persists between runs): a save that throws or rejects fails nothing: the request goes on with the tokens obtained (held in memory), the next one too, and the save's error goes to onError", async () => {
+  for (const save of [() => { throw new Error("disk full"); }, async () => { throw new Error("disk full"); }]) {
+    const errors: unknown[] = [];
+    const w = world({}, { save, onError: (e) => void errors.push(e) });
+    assert.equal((await w.post()).status, 200, "the request that got the tokens");
+    assert.deepEqual(errors.map(String), ["Error: disk full"]);
+    assert.equal((await w.post()).status, 200, "the next request, with the same tokens");
+    assert.equal(w.as.authorizations.length, 1);
+  }
+});
+
 test("Refresh Tokens, across runs: what save() holds (the tokens, their credentials and their authorization server's metadata) lets the next run refresh a token that expired meanwhile, with no new authorization; metadata of another issuer is not taken", async () => {
   let saved: OAuthSaved | undefined;
   const w = world({ expiresIn: 60, refresh: true }, { save: (s) => void (saved = JSON.parse(JSON.stringify(s))) });

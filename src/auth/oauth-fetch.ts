@@ -29,6 +29,7 @@ import type { ClientCredentialsConfig } from "./client-credentials.js";
 import { isHttpsOrLoopback, type AuthorizationServerMetadata } from "./metadata.js";
 import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
+import { report, type Callback } from "../driver/listener.js";
 import { letGo, NOT_UTF8_BODY, readBodyOrCancel } from "../transports/http/body.js";
 import { decodeUtf8 } from "../jsonrpc/safe-json.js";
 import { errorText } from "../transports/error-text.js";
@@ -71,8 +72,13 @@ interface OAuthFetchEffects {
   fetch?: Fetch | undefined;
   /** Credentials and tokens from an earlier run. */
   saved?: OAuthSaved | undefined;
-  /** Called whenever credentials or tokens change. */
+  /**
+   * Called whenever credentials or tokens change. One that throws or rejects fails nothing:
+   * the tokens are held in memory and the request goes on with them; its error goes to `onError`.
+   */
   save?: ((saved: OAuthSaved) => void | Promise<void>) | undefined;
+  /** Gets the error of a `save` that threw or rejected; without it, that error is rethrown on a fresh microtask (never swallowed), as the hooks' errors are. */
+  onError?: Callback<(error: unknown) => void> | undefined;
   /** Milliseconds since the epoch. Default `Date.now`. */
   now?: (() => number) | undefined;
 }
@@ -207,7 +213,13 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
 
   const persist = async () => {
     const meta = state.tokens !== undefined && state.serverMetadata?.issuer === state.tokens.issuer ? { serverMetadata: state.serverMetadata } : {};
-    await options.save?.({ credentials: state.credentials, ...(state.tokens ? { tokens: state.tokens } : {}), ...meta });
+    // The tokens are in the flow's state already: a save that failed loses them for the next
+    // run only, so the request goes on with them instead of failing as a network error would.
+    try {
+      await options.save?.({ credentials: state.credentials, ...(state.tokens ? { tokens: state.tokens } : {}), ...meta });
+    } catch (e) {
+      report(e, options.onError);
+    }
   };
 
   /** Feeds one input and carries out its outputs until the flow settles. */
