@@ -22,7 +22,7 @@ import { MetaKey } from "../model/meta.js";
 import { answerableError } from "../model/error-codes.js";
 import { systemClock, type Clock } from "./clock.js";
 import { ChurnMap } from "./churn-map.js";
-import { callListener, type Callback } from "./listener.js";
+import { callListener, report, type Callback } from "./listener.js";
 
 /** An error from the peer or the kernel, as a JavaScript Error carrying the JSON-RPC error. */
 export class McpError extends Error {
@@ -146,11 +146,12 @@ export interface EndpointHooks {
   /** The kernel asked for the transport to close (a fatal protocol error). */
   onClose?: Callback<(reason: string) => void> | undefined;
   /**
-   * Where an error thrown by an application callback the endpoint calls (a request's
-   * `onProgress`, `onNotification`, `onEvent`, `onClose`) goes; without it, it is rethrown
-   * on a fresh microtask. Either way the
-   * endpoint goes on with the rest of its outputs: the response that came in the same
-   * chunk is still delivered.
+   * Where an error thrown by a request's `onProgress` goes, and a hook's (`onNotification`,
+   * `onEvent`, `onClose`) when no caller is there to throw it to (a timer's tick) or its
+   * promise rejects; without it, it is rethrown on a fresh microtask. A hook's error
+   * otherwise leaves the call that fed the step (`receive`…) once the step is done. Either
+   * way the endpoint goes on with the rest of its outputs: the response that came in the
+   * same chunk is still delivered.
    */
   onError?: Callback<(error: unknown) => void> | undefined;
 }
@@ -285,6 +286,8 @@ export class Endpoint {
   /** While {@link Endpoint.receive} feeds a message: the HTTP request that carried it. */
   private carrier: (() => Request) | undefined = undefined;
   private timer: unknown = undefined;
+  /** The first error a hook threw during the step being fed, which {@link Endpoint.feed} throws once the step is done. */
+  private hookFailure: { error: unknown } | undefined = undefined;
   private timerAt: number | null = null;
   /** The timer was armed holding the process (see {@link Endpoint.arm}). */
   private timerHolds = false;
@@ -383,20 +386,34 @@ export class Endpoint {
 
   /** The transport closed. */
   closed(reason = "transport closed"): void {
-    this.feed({ type: "closed", now: this.clock.now(), reason });
-    // A transport that closes during the handshake must not leave open() pending forever.
-    this.ready?.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: reason }));
-    this.ready = undefined;
-    // No task's progress can arrive any more: let go of the callers' callbacks (and what they hold).
-    this.taskProgress.clear();
-    this.disarm();
+    try {
+      this.feed({ type: "closed", now: this.clock.now(), reason });
+    } finally {
+      // A transport that closes during the handshake must not leave open() pending forever.
+      this.ready?.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: reason }));
+      this.ready = undefined;
+      // No task's progress can arrive any more: let go of the callers' callbacks (and what they hold).
+      this.taskProgress.clear();
+      this.disarm();
+    }
   }
 
   /** Feeds any kernel input (for adapters that need the full vocabulary). */
   feed(input: SessionInput): void {
-    const { outputs } = step(this.state, input);
-    for (const o of outputs) this.handle(o);
-    this.arm();
+    // A hook that throws is thrown from here once every output of the step is handled (see
+    // listen); a hook that feeds again (a notify from onNotification) keeps its own.
+    const outer = this.hookFailure;
+    this.hookFailure = undefined;
+    let failure: { error: unknown } | undefined;
+    try {
+      const { outputs } = step(this.state, input);
+      for (const o of outputs) this.handle(o);
+      this.arm();
+    } finally {
+      failure = this.hookFailure as { error: unknown } | undefined; // (set by hooks meanwhile: not the undefined above)
+      this.hookFailure = outer;
+    }
+    if (failure !== undefined) throw failure.error;
   }
 
   private handle(o: SessionOutput): void {
@@ -456,10 +473,11 @@ export class Endpoint {
    * Calls an application hook so that a throw cannot abort the outputs of the step (listener.ts):
    * a listener failing on a `stale` event left the rest undone, the `close` after it among
    * them, so the kernel was closed while the transport stayed open and every request it had
-   * failed waited forever. The error goes to `onError`, as an `onProgress`'s does.
+   * failed waited forever. The first error is kept, and {@link Endpoint.feed} throws it once
+   * the step is done: its caller still learns of it (the HTTP handler answers that POST 500).
    */
   private listen<A, B>(fn: ((a: A, b: B) => void) | undefined, a: A, b: B): void {
-    if (fn !== undefined) callListener(fn, a, b, this.hooks.onError);
+    if (fn !== undefined) callListener(fn, a, b, this.hooks.onError, (error) => void (this.hookFailure ??= { error }));
   }
 
   private serve(id: RequestId, method: string, params: JsonObject | undefined): void {
@@ -524,7 +542,12 @@ export class Endpoint {
       () => {
         this.timer = undefined;
         this.timerAt = null;
-        this.feed({ type: "tick", now: this.clock.now() });
+        // No caller to throw to: a hook's error goes to onError.
+        try {
+          this.feed({ type: "tick", now: this.clock.now() });
+        } catch (e) {
+          report(e, this.hooks.onError);
+        }
       },
       hold,
     );

@@ -15,17 +15,19 @@ export type Callback<F extends (...args: never[]) => unknown> = { callback(...ar
 
 /**
  * Calls `fn(a, b)` so that a throwing listener cannot abort its caller's loop (the
- * endpoint's output, the rest of a stream channel's chunk): the error goes to `onError`,
- * or is rethrown on a fresh microtask (visible as an uncaught error, as an event emitter's
- * would be, but never swallowed).
+ * endpoint's output, the rest of a stream channel's chunk): the error goes to `thrown`
+ * when given (the endpoint throws it once its step is done), else to `onError`, or is
+ * rethrown on a fresh microtask (visible as an uncaught error, as an event emitter's would
+ * be, but never swallowed). A promise it returns that rejects goes to `onError` the same way.
  */
-export function callListener<A, B>(fn: (a: A, b: B) => void, a: A, b: B, onError: ((error: unknown) => void) | undefined): void {
+export function callListener<A, B>(fn: (a: A, b: B) => void, a: A, b: B, onError: ((error: unknown) => void) | undefined, thrown?: (error: unknown) => void): void {
   try {
     const returned: unknown = fn(a, b);
     // An async listener fails later: its rejection is reported the same way, not left unhandled.
     if (typeof (returned as PromiseLike<unknown> | undefined)?.then === "function") (returned as PromiseLike<unknown>).then(undefined, (e: unknown) => report(e, onError));
   } catch (e) {
-    report(e, onError);
+    if (thrown !== undefined) thrown(e);
+    else report(e, onError);
   }
 }
 

@@ -94,7 +94,8 @@ class Departure {
   stopBody: (() => void) | undefined = undefined;
 
   constructor(
-    res: ServerResponse,
+    /** The response the client waits for. */
+    readonly res: ServerResponse,
     /** The clock of {@link stallGuard}. */
     readonly clock: Clock,
   ) {
@@ -132,7 +133,7 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
   if (consumed?.ok === false) return refuse(res, departure, consumed.status, consumed.reason);
   let response: Response;
   try {
-    response = await handler(toRequest(req, url, departure.signal, consumed?.bytes));
+    response = await handler(toRequest(req, url, departure, consumed?.bytes));
   } catch {
     return internalError(res, departure);
   }
@@ -224,7 +225,7 @@ function internalError(res: ServerResponse, departure: Departure): Promise<void>
  * The `Request` for an `IncomingMessage`; throws on a request URL or method the Fetch API
  * refuses. `body`: the bytes already read, `undefined` to stream the message, `null` for none.
  */
-function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Uint8Array | undefined | null): Request {
+function toRequest(req: IncomingMessage, url: URL, departure: Departure, body: Uint8Array | undefined | null): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   // An absolute-form target's authority replaces the Host header (see targetOf).
@@ -232,11 +233,11 @@ function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Ui
   for (let i = 0; i + 1 < raw.length; i += 2) if (!(absolute && raw[i].toLowerCase() === "host")) headers.append(raw[i], raw[i + 1]);
   if (absolute) headers.set("host", url.host);
   const method = req.method ?? "GET";
-  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: departure.signal };
   // (The body already read: a `BufferSource`, which the DOM typings spell with `ArrayBuffer`.)
   if (body !== undefined) init.body = body as Uint8Array<ArrayBuffer>;
   else if (method !== "GET" && method !== "HEAD") {
-    init.body = bodyStream(req);
+    init.body = bodyStream(req, departure.res);
     // Required by the Fetch API for a streamed request body.
     init.duplex = "half";
   }
@@ -273,18 +274,27 @@ function consumedBody(req: IncomingMessage, maxBytes: number): BodyResult | unde
 /**
  * The request body as a byte stream: `data` chunks are enqueued, the message is paused
  * while the stream's queue is full and resumed when the reader pulls. (Lighter than
- * `Readable.toWeb`, which wraps the message in a general-purpose adapter.) The flow starts
- * with the first read: a body the handler answers without reading (a 415, a wrapper's 401)
- * is left to node:http, which discards it once the response is finished, so the
- * connection can carry its next request (once flowing into a stream nobody reads, the
- * message would stay paused, and that request would never be read).
+ * `Readable.toWeb`, which wraps the message in a general-purpose adapter.) It flows from
+ * the start, so a body already received is still read after its client left. A body the
+ * handler answered without reading in full (a 415, a wrapper's 401) is read and dropped
+ * once the response is finished: paused with a full queue nobody reads, the message would
+ * never end, and the keep-alive connection's next request would never be read (node:http
+ * discards only a body nobody began to consume).
  */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<Uint8Array> {
   let open = true;
-  let flowing = false;
+  const dropRest = (): void => {
+    open = false;
+    req.resume();
+  };
   return new ReadableStream<Uint8Array>(
     {
       start(c) {
+        req.on("data", (chunk: Buffer) => {
+          if (!open) return;
+          c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((c.desiredSize ?? 0) <= 0) req.pause();
+        });
         req.once("end", () => {
           if (open) c.close();
           open = false;
@@ -293,29 +303,18 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
           if (open) c.error(e);
           open = false;
         });
+        res.once("finish", () => {
+          if (open) dropRest();
+        });
       },
-      pull(c) {
-        if (!flowing) {
-          flowing = true;
-          req.on("data", (chunk: Buffer) => {
-            if (!open) return;
-            c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-            if ((c.desiredSize ?? 0) <= 0) req.pause();
-          });
-        }
+      pull() {
         req.resume();
       },
-      cancel() {
-        // The handler read enough (e.g. a body over its bound): the rest is read and dropped,
-        // as node:http does with a body nobody consumed, so the connection stays able to
-        // carry the answer (a 413).
-        open = false;
-        req.resume();
-      },
+      // The handler read enough (e.g. a body over its bound): the rest is dropped, so the
+      // connection stays able to carry the answer (a 413).
+      cancel: dropRest,
     },
-    // A high-water mark of 0: pulled only for a read (a larger one would pull, and so start
-    // the flow, as soon as the stream is made).
-    { highWaterMark: 0 },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
   );
 }
 
@@ -406,14 +405,14 @@ class NodeRequestView implements HttpRequestView {
   }
 
   toRequest(): Request {
-    return (this.request ??= toRequest(this.req, this.parsed, this.departure.signal, this.bytes));
+    return (this.request ??= toRequest(this.req, this.parsed, this.departure, this.bytes));
   }
 
   headRequest(): Request {
     // A body stream on the message now would take its data from readBody's listener; and
     // never the full request, whose body holds the bytes: a kept head (a task's
     // `ctx.httpRequest`) then keeps none of them.
-    return (this.head ??= toRequest(this.req, this.parsed, this.departure.signal, null));
+    return (this.head ??= toRequest(this.req, this.parsed, this.departure, null));
   }
 }
 
