@@ -133,7 +133,11 @@ export function createSession(options: SessionOptions): SessionState {
   return {
     options: resolveOptions(options),
     phase: { name: "new" },
-    nextId: 0,
+    // A server's requests are numbered from 1: SDK 1.x clients ignore a notifications/cancelled
+    // whose requestId is 0 (a falsy check), so the first sampling or elicitation of a session
+    // could not be cancelled to them. (Id 0 is valid JSON-RPC; a client's first request is its
+    // initialize or server/discover, which is never cancelled.)
+    nextId: options.role === "server" ? 1 : 0,
     outbound: {},
     outboundCount: 0,
     inbound: {},
