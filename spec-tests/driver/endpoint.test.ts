@@ -445,6 +445,51 @@ test("endpoint (listener.ts: a hook's error never aborts the caller's loop; basi
   assert.deepEqual(errors, ["listener bug"]);
 });
 
+test("endpoint (README Driver: a hook that throws does not cut what arrived short; basic/index: every request gets its response): an onEvent that throws on the diagnostic of a handler's answer neither leaves the rest of a 2025-03-26 batch unserved (a synchronous handler answers inside the step that served it) nor becomes an unhandled rejection (an async handler's answer has no caller: onError)", { timeout: 10_000 }, async () => {
+  const initialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+  const server = (onRequest: EndpointHooks["onRequest"], errors: string[], sent: any[]) => {
+    const ep = new Endpoint({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } }, {
+      send: (m) => void sent.push(m),
+      onRequest,
+      // An invalid result is answered -32603 with an invalid-result diagnostic, whose listener fails.
+      onEvent: (e) => {
+        if (e.type === "diagnostic" && e.code === "invalid-result") throw new Error("onEvent bug");
+      },
+      onError: (e) => void errors.push((e as Error).message),
+    }, new ManualClock());
+    ep.receive(JSON.stringify(initialize));
+    ep.receive(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    sent.length = 0;
+    return ep;
+  };
+  const errors: string[] = [];
+  const sent: any[] = [];
+  const sync = server((_m, params) => (params!.name === "bad" ? { content: "not an array" } : { content: [] }), errors, sent);
+  const batch = [{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "bad" } }, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "good" } }];
+  assert.throws(() => sync.receive(JSON.stringify(batch)), /onEvent bug/, "the caller that fed the step still learns of it");
+  const answered = sent.flatMap((m) => (Array.isArray(m) ? m : [m])).map((m) => m.id);
+  assert.deepEqual(answered.sort(), [1, 2], "the request after the failing one is served and answered");
+  assert.deepEqual(Object.keys(sync.state.inbound), []);
+  assert.deepEqual(errors, []);
+
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => void unhandled.push(e);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    const asyncErrors: string[] = [];
+    const asyncSent: any[] = [];
+    const later = server(async () => ({ content: "not an array" }), asyncErrors, asyncSent);
+    later.receive(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } }));
+    await flush();
+    await flush();
+    assert.deepEqual(asyncSent.map((m) => m.error?.code), [ErrorCode.InternalError]);
+    assert.deepEqual(asyncErrors, ["onEvent bug"]);
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+});
+
 test("basic/index (ids are unique among requests not yet answered) + progress: once a request is answered, a handler that kept its context speaks for no request, since the peer may reuse the id: no progress, and logs, notifications and requests go out unrelated", async () => {
   const sent: { message: any; related: unknown }[] = [];
   let kept: any;

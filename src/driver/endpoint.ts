@@ -147,7 +147,8 @@ export interface EndpointHooks {
   onClose?: Callback<(reason: string) => void> | undefined;
   /**
    * Where an error thrown by a request's `onProgress` goes, and a hook's (`onNotification`,
-   * `onEvent`, `onClose`) when no caller is there to throw it to (a timer's tick) or its
+   * `onEvent`, `onClose`) when no caller is there to throw it to (a timer's tick, the step
+   * that sends the answer of a handler whose promise settled) or its
    * promise rejects; without it, it is rethrown on a fresh microtask. A hook's error
    * otherwise leaves the call that fed the step (`receive`…) once the step is done. Either
    * way the endpoint goes on with the rest of its outputs: the response that came in the
@@ -288,6 +289,8 @@ export class Endpoint {
   private timer: unknown = undefined;
   /** The first error a hook threw during the step being fed, which {@link Endpoint.feed} throws once the step is done. */
   private hookFailure: { error: unknown } | undefined = undefined;
+  /** How many {@link Endpoint.feed} calls are under way (a handler answering at once feeds within the step that served it). */
+  private feeding = 0;
   private timerAt: number | null = null;
   /** The timer was armed holding the process (see {@link Endpoint.arm}). */
   private timerHolds = false;
@@ -405,11 +408,13 @@ export class Endpoint {
     const outer = this.hookFailure;
     this.hookFailure = undefined;
     let failure: { error: unknown } | undefined;
+    this.feeding++;
     try {
       const { outputs } = step(this.state, input);
       for (const o of outputs) this.handle(o);
       this.arm();
     } finally {
+      this.feeding--;
       failure = this.hookFailure as { error: unknown } | undefined; // (set by hooks meanwhile: not the undefined above)
       this.hookFailure = outer;
     }
@@ -477,7 +482,18 @@ export class Endpoint {
    * the step is done: its caller still learns of it (the HTTP handler answers that POST 500).
    */
   private listen<A, B>(fn: ((a: A, b: B) => void) | undefined, a: A, b: B): void {
-    if (fn !== undefined) callListener(fn, a, b, this.hooks.onError, (error) => void (this.hookFailure ??= { error }));
+    if (fn !== undefined) callListener(fn, a, b, this.hooks.onError, (error) => this.hookFailed(error));
+  }
+
+  /**
+   * A hook's error from a step this endpoint fed itself: within a step (a handler that
+   * answered at once, inside the step that served it) it joins that step's, so the rest of
+   * the step is still handled and its caller gets it; with no step under way (a timer's
+   * tick, a handler's promise settling) there is no caller, and it goes to `onError`.
+   */
+  private hookFailed(error: unknown): void {
+    if (this.feeding > 0) this.hookFailure ??= { error };
+    else report(error, this.hooks.onError);
   }
 
   private serve(id: RequestId, method: string, params: JsonObject | undefined): void {
@@ -506,7 +522,14 @@ export class Endpoint {
     this.handling.delete(served.id);
     served.answered();
     const now = this.clock.now();
-    this.feed(error ? { type: "respond", now, id: served.id, error } : { type: "respond", now, id: served.id, result });
+    // Not thrown from here: into the step that served the request it would cut that step
+    // short (the next requests of a batch never served), and from a handler's promise it
+    // would be an unhandled rejection.
+    try {
+      this.feed(error ? { type: "respond", now, id: served.id, error } : { type: "respond", now, id: served.id, result });
+    } catch (e) {
+      this.hookFailed(e);
+    }
   }
 
   /** @internal The clock's reading, for inputs built outside this class (a served request's progress). */
@@ -546,7 +569,7 @@ export class Endpoint {
         try {
           this.feed({ type: "tick", now: this.clock.now() });
         } catch (e) {
-          report(e, this.hooks.onError);
+          this.hookFailed(e);
         }
       },
       hold,
