@@ -182,6 +182,27 @@ test("transports/Session Management item 3: after the session is terminated the 
   assert.equal(again.status, 404);
 });
 
+test("transports/Session Management item 3 + README Driver (a hook's error goes to onError when the transport closed): a session's onEvent that throws on the cancellation of its running request does not cut its termination short: the DELETE is answered 204, the GET stream ends, onClose runs and the session is gone; the DELETE got a 500 and the stream stayed open for good", { timeout: 10_000 }, async () => {
+  const tools = new Tools();
+  const errors: string[] = [];
+  const onEvent = (e: { type: string }) => {
+    if (e.type === "cancelled") throw new Error("onEvent bug");
+  };
+  const handler = createHttpHandler({ createSession: setupWith(tools, { onEvent, onError: (e) => void errors.push((e as Error).message) }), sessionIdleMs: 0 });
+  const sid = await open(handler);
+  const g = new SseReader(await get(handler, sid, V));
+  await g.next();
+  const running = post(handler, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "wait" } }, sid, V);
+  await tools.waiting();
+  const del = await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": sid, "mcp-protocol-version": V } }));
+  assert.equal(del.status, 204);
+  assert.equal(await g.next(), undefined, "the GET stream ended");
+  assert.deepEqual(tools.closed, ["session terminated by the client (HTTP DELETE)"]);
+  assert.equal(handler.sessionCount, 0);
+  assert.deepEqual(errors, ["onEvent bug"]);
+  assert.equal((await running).status, 200, "the running request's POST was answered");
+});
+
 test("transports/Session Management item 3: the server MAY terminate a session at any time (terminate(), close()): then 404", async () => {
   const { handler } = makeHandler();
   const a = await open(handler);

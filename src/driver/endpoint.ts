@@ -148,7 +148,7 @@ export interface EndpointHooks {
   /**
    * Where an error thrown by a request's `onProgress` goes, and a hook's (`onNotification`,
    * `onEvent`, `onClose`) when no caller is there to throw it to (a timer's tick, the step
-   * that sends the answer of a handler whose promise settled) or its
+   * that sends the answer of a handler whose promise settled, {@link Endpoint.closed}) or its
    * promise rejects; without it, it is rethrown on a fresh microtask. A hook's error
    * otherwise leaves the call that fed the step (`receive`…) once the step is done. Either
    * way the endpoint goes on with the rest of its outputs: the response that came in the
@@ -387,10 +387,17 @@ export class Endpoint {
     this.feed({ type: "renewed", now: this.clock.now(), result });
   }
 
-  /** The transport closed. */
+  /**
+   * The transport closed. A hook's error (an `onEvent` failing on a request's `cancelled`)
+   * is not thrown from here: a transport calls this as it ends a connection (a DELETE, an
+   * idle timeout, a socket's close event), and a throw would cut its cleanup short (streams
+   * left open, `onClose` never called) or end the process. It goes to `onError`.
+   */
   closed(reason = "transport closed"): void {
     try {
       this.feed({ type: "closed", now: this.clock.now(), reason });
+    } catch (e) {
+      this.hookFailed(e);
     } finally {
       // A transport that closes during the handshake must not leave open() pending forever.
       this.ready?.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: reason }));
@@ -486,10 +493,10 @@ export class Endpoint {
   }
 
   /**
-   * A hook's error from a step this endpoint fed itself: within a step (a handler that
-   * answered at once, inside the step that served it) it joins that step's, so the rest of
-   * the step is still handled and its caller gets it; with no step under way (a timer's
-   * tick, a handler's promise settling) there is no caller, and it goes to `onError`.
+   * A hook's error from a step no caller can take: within a step (a handler that answered
+   * at once, inside the step that served it) it joins that step's, so the rest of the step
+   * is still handled and its caller gets it; with no step under way (a timer's tick, a
+   * handler's promise settling, the transport's close) it goes to `onError`.
    */
   private hookFailed(error: unknown): void {
     if (this.feeding > 0) this.hookFailure ??= { error };
