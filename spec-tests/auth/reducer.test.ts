@@ -296,3 +296,19 @@ test("RFC 9728 §3.1 (the well-known string goes between the host and the path a
   const other = play(createOAuthState({ ...config, serverUrl: tenant }), first, prm("https://mcp.test/mcp?tenant=b"));
   assert.match((other.outputs.at(-1) as { reason: string }).reason, /names the resource https:\/\/mcp.test\/mcp\?tenant=b/);
 });
+
+test("index Step-Up Authorization Flow (Clients SHOULD implement retry limits, per resource and operation) + design card (state is plain JSON): a challenge whose scope is named like a member of Object.prototype (\"constructor\", \"toString\", \"__proto__\") is limited like any other and counted as a number; it read the inherited member, so the count became a string and no step-up was ever the last", () => {
+  for (const scope of ["constructor", "toString", "__proto__", "ordinary"]) {
+    let state: OAuthState = createOAuthState({ ...config, maxStepUps: 2 });
+    const kinds: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = stepOAuth(state, { type: "authorize", now: 1, challenge: `Bearer error="insufficient_scope", scope="${scope}"`, pkce: PKCE, state: "st" });
+      state = r.state;
+      kinds.push(r.outputs.map((o) => o.type).join(","));
+    }
+    assert.deepEqual(kinds, ["http", "http", "failed", "failed"], scope);
+    assert.ok(Object.hasOwn(state.stepUps, scope), scope);
+    assert.equal(typeof state.stepUps[scope], "number", scope);
+    assert.deepEqual(JSON.parse(JSON.stringify(state)), state, scope);
+  }
+});

@@ -378,7 +378,9 @@ function begin(state: OAuthState, input: Extract<OAuthInput, { type: "authorize"
   let stepUps = state.stepUps;
   if (stepUp) {
     const operation = [...(challengeScopes ?? [])].sort().join(" ");
-    const attempts = (stepUps[operation] ?? 0) + 1;
+    // An own count only: a scope set named like a member of Object.prototype ("constructor")
+    // read the inherited function, made the count a string and so never reached the limit.
+    const attempts = (Object.hasOwn(stepUps, operation) ? stepUps[operation] : 0) + 1;
     stepUps = { ...stepUps, [operation]: attempts };
     if (attempts > (state.config.maxStepUps ?? 2)) return failed({ ...state, stepUps }, `the server still answers insufficient_scope after ${attempts - 1} step-up attempts`);
   }
