@@ -227,3 +227,37 @@ test("README (kernel API: options a session cannot use fall back to their defaul
   assert.equal(p.sent("client").filter((m) => "method" in m && m.method === "ping").length, 0, "no keep-alive from a malformed keepAliveMs");
 });
 
+
+test("README (the state is plain JSON; a field the kernel cannot use is never misread) + 2025-11-25 basic/utilities/cancellation (reason is a string): a cancel or closed input whose reason is not a string (an AbortSignal's DOMException, an Error, bytes, a close code) is taken as its text: the notifications/cancelled went out with reason {}, which the peer dropped as malformed and so kept working, the error event's message was no string, and a closed session's phase held the object", () => {
+  const initRes = { jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } };
+  const client = () => {
+    const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {} });
+    step(c, { type: "open", now: 0 });
+    step(c, { type: "receive", now: 0, data: JSON.stringify(initRes) });
+    step(c, { type: "request", now: 1, method: "tools/call", params: { name: "x" } });
+    return c;
+  };
+  const aborted = new AbortController();
+  aborted.abort();
+  const cases: [unknown, string][] = [[aborted.signal.reason, "This operation was aborted"], [new Error("boom"), "boom"], [new TextEncoder().encode("bye"), "98,121,101"], [1006, "1006"]];
+  for (const [reason, text] of cases) {
+    const c = client();
+    const out = step(c, { type: "cancel", now: 2, id: 1, reason } as unknown as SessionInput).outputs;
+    const note = sendsOf(out)[0];
+    assert.deepEqual(note, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: text } }, text);
+    const error = out.find((o) => o.type === "error") as Extract<SessionOutput, { type: "error" }>;
+    assert.equal(error.error.message, text);
+    // The peer takes the cancellation (it dropped the one with reason {} as malformed).
+    const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } });
+    step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
+    step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+    step(s, { type: "receive", now: 1, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } }) });
+    assert.deepEqual(step(s, { type: "receive", now: 2, data: JSON.stringify(note) }).outputs, [{ type: "cancelled", id: 1, reason: text }]);
+
+    const closing = client();
+    const closed = step(closing, { type: "closed", now: 2, reason } as unknown as SessionInput).outputs;
+    assert.equal(closing.phase.name === "closed" && closing.phase.reason, text);
+    assert.equal((closed.find((o) => o.type === "error") as Extract<SessionOutput, { type: "error" }>).error.message, `connection closed: ${text}`);
+    assert.deepStrictEqual(JSON.parse(snapshot(closing)), closing, "the closed state is plain JSON");
+  }
+});

@@ -210,6 +210,19 @@ function malformedInput(input: SessionInput): string | null {
   return null;
 }
 
+/**
+ * A `cancel` or `closed` input's reason as the text it must be, or undefined for none. It
+ * goes out as the `reason` of `notifications/cancelled` (a string in the schema: a peer
+ * drops a notification with any other, and goes on with the request) and into error
+ * messages and the closed phase, which a snapshot holds as JSON. An adapter handing on an
+ * AbortSignal's reason (a DOMException), an Error or a WebSocket's close reason (a Buffer)
+ * means its text; refusing the input instead would leave the request or the session open.
+ */
+function reasonText(reason: unknown): string | undefined {
+  if (reason === undefined || reason === null) return undefined;
+  return typeof reason === "string" ? reason : thrownMessage(reason);
+}
+
 /** The `what` of a `changed` input. */
 const CHANGES: readonly unknown[] = ["tools", "prompts", "resources", "resource", "task"];
 
@@ -234,9 +247,10 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     case "respond":
       return respond(state, input.id, input.result, input.error, now, out);
     case "cancel": {
-      const reason = input.reason ?? "request cancelled";
+      const given = reasonText(input.reason);
+      const reason = given ?? "request cancelled";
       const waiting = dropInputRound(state, idKey(input.id), reason, out);
-      if (waiting === undefined) return cancelOutbound(state, input.id, input.reason, now, out);
+      if (waiting === undefined) return cancelOutbound(state, input.id, given, now, out);
       // Still gathering input: nothing is on the wire to cancel.
       out.push({ type: "error", id: waiting.origin, method: waiting.method, error: { code: ErrorCode.RequestCancelled, message: reason } });
       return;
@@ -271,7 +285,7 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     case "unsendable":
       return unsendable(state, input.message, input.reason, out);
     case "closed":
-      return closeSession(state, input.reason ?? "transport closed", out, false);
+      return closeSession(state, reasonText(input.reason) ?? "transport closed", out, false);
     default:
       out.push({ type: "diagnostic", code: "unknown-input", message: "input of unknown type ignored", detail: { type: (input as { type?: unknown }).type } });
   }
