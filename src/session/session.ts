@@ -190,8 +190,14 @@ function malformedInput(input: SessionInput): string | null {
   if (!isClockReading(input.now)) return "now must be a finite number within ±(2^53−1)";
   const finite = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
   switch (input.type) {
+    case "respond":
+    case "cancel":
+    case "end-subscription":
+      // A request id is a string or a number: a symbol, or an object with no string form, made the table lookup throw and closed the session.
+      return isIdLike(input.id) ? null : "id must be a request id (a string or a number)";
     case "progress":
     case "task-progress":
+      if (input.type === "progress" && !isIdLike(input.id)) return "id must be a request id (a string or a number)";
       if (!finite(input.progress) || (input.total !== undefined && !finite(input.total)) || (input.message !== undefined && typeof input.message !== "string")) {
         return "progress and total must be finite numbers, message a string";
       }
@@ -221,6 +227,11 @@ function malformedInput(input: SessionInput): string | null {
 function reasonText(reason: unknown): string | undefined {
   if (reason === undefined || reason === null) return undefined;
   return typeof reason === "string" ? reason : thrownMessage(reason);
+}
+
+/** A value a request table can be asked about: a request id is a string or a number (an unknown one is just not found). */
+function isIdLike(id: unknown): boolean {
+  return typeof id === "string" || typeof id === "number";
 }
 
 /** The `what` of a `changed` input. */
