@@ -585,3 +585,23 @@ test("endpoint: an onError that itself throws, and an async onProgress that reje
   await flush();
   assert.deepEqual(reported.map((e) => (e as Error).message), ["async listener bug"]);
 });
+
+test("endpoint (README: the state shares no object with the application): a handler editing ctx.peer (McpServer's ctx.client) edits a copy; it edited the session's record of the client's handshake, so a later request's sampling/createMessage was refused as undeclared and a snapshot held the edit", async () => {
+  const sampling = { model: "m", role: "assistant", content: { type: "text", text: "hi" } };
+  let n = 0;
+  const { client, server } = connect({}, {}, {
+    onRequest: async (_method, _params, ctx) => {
+      if (++n === 1) {
+        delete (ctx.peer!.capabilities as Record<string, unknown>).sampling;
+        return { content: [] };
+      }
+      return { content: [{ type: "text", text: JSON.stringify(await ctx.request("sampling/createMessage", { messages: [], maxTokens: 1 })) }] };
+    },
+  }, new ManualClock(), { onRequest: () => sampling });
+  await client.open();
+  await client.request("tools/call", { name: "edit" });
+  const snapshot = JSON.parse(JSON.stringify(server.state));
+  assert.deepEqual(snapshot.phase.peer.capabilities, { sampling: {} });
+  const result = await client.request("tools/call", { name: "sample" });
+  assert.deepEqual(JSON.parse((result.content as { text: string }[])[0].text), sampling);
+});

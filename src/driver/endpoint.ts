@@ -18,6 +18,7 @@ import { createSession, negotiatedVersion, step } from "../session/session.js";
 import { nextDeadline } from "../session/timeouts.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionInput, SessionOptions, SessionOutput, SessionState } from "../session/types.js";
 import { idKey } from "../session/types.js";
+import { copyOf } from "../session/retained.js";
 import { MetaKey } from "../model/meta.js";
 import { answerableError } from "../model/error-codes.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -182,10 +183,25 @@ class Served implements RequestContext {
     readonly id: RequestId,
     readonly method: string,
     readonly protocolVersion: string | undefined,
-    readonly peer: RequestPeer | undefined,
+    /** The session's own record of the peer (see {@link Served.peer}). */
+    private readonly declaredPeer: RequestPeer | undefined,
     /** What the transport said carried the request ({@link Endpoint.receive}); let go once answered. */
     private carrier: (() => Request) | undefined,
   ) {}
+
+  /** Copied when first read (`copied`): see {@link Served.peer}. */
+  private copiedPeer: RequestPeer | undefined = undefined;
+
+  /**
+   * A copy of what the session keeps of the peer (its handshake's info and capabilities, a
+   * modern request's capabilities), made when first read: a handler editing `ctx.client`
+   * changed the session's state, which checks the requests this side sends against it and
+   * which a snapshot holds (README: the state shares no object with the application).
+   */
+  get peer(): RequestPeer | undefined {
+    if (this.copiedPeer === undefined && this.declaredPeer !== undefined) this.copiedPeer = copyOf(this.declaredPeer);
+    return this.copiedPeer;
+  }
 
   get httpRequest(): Request | undefined {
     return this.carrier?.();
@@ -272,7 +288,7 @@ class Served implements RequestContext {
     if (this.aborted || this.done) return;
     // A server's error is held to what the era and the client allow (model/error-codes.ts).
     const server = this.endpoint.state.options.role === "server";
-    this.endpoint.answered(this, undefined, server ? answerableError(error, this.protocolVersion, this.peer?.capabilities) : error);
+    this.endpoint.answered(this, undefined, server ? answerableError(error, this.protocolVersion, this.declaredPeer?.capabilities) : error);
   }
 }
 
