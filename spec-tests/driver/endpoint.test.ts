@@ -3,11 +3,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Endpoint, McpError, toRpcError } from "../../src/driver/endpoint.js";
-import { ManualClock, systemClock } from "../../src/driver/clock.js";
+import { ManualClock, systemClock, wallClock } from "../../src/driver/clock.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { EndpointHooks } from "../../src/driver/endpoint.js";
-import type { SessionOptions } from "../../src/session/types.js";
+import type { SessionOptions, SessionOutput } from "../../src/session/types.js";
 import { createSession, step } from "../../src/session/session.js";
 
 const flush = () => new Promise<void>((r) => setImmediate(r));
@@ -192,6 +192,29 @@ test("clock: the system clock schedules and cancels; the manual clock fires time
   const keepAlive = setTimeout(() => {}, 60_000);
   await new Promise<void>((resolve) => systemClock.schedule(systemClock.now(), () => (clearTimeout(keepAlive), resolve())));
   systemClock.cancel(systemClock.schedule(systemClock.now() + 10_000, () => assert.fail("cancelled timer fired")));
+});
+
+test("endpoint (README Driver: a snapshot restored in another process): on wallClock its deadlines keep their meaning; a request's timeout set a minute ago in another process fires at once when restored, where systemClock (counting from this process's start) would put it decades away", { timeout: 10_000 }, async () => {
+  assert.ok(Math.abs(wallClock.now() - Date.now()) < 1000, "wallClock reads Date.now's scale");
+  // The first process: its wall clock read a minute ago; a request with a 1 s timeout is in flight.
+  const then = new ManualClock(Date.now() - 60_000);
+  const sent: any[] = [];
+  const first = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {} }, { send: (m) => void sent.push(m) }, then);
+  const opening = first.open();
+  first.receive(JSON.stringify({ jsonrpc: "2.0", id: sent[0].id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }));
+  await opening;
+  void first.request("tools/call", { name: "slow" }, { timeoutMs: 1000 }).catch(() => {});
+  const snapshot = JSON.parse(JSON.stringify(first.state));
+  // The second process restores it on the wall clock: the deadline is past, so the request times out now.
+  // (Nothing awaits the restored request, so its timer does not hold the process: this does, until it fires.)
+  const keepAlive = setTimeout(() => {}, 60_000);
+  const timedOut = new Promise<SessionOutput>((resolve) => {
+    const second = new Endpoint(snapshot, { send: () => {}, onEvent: (e) => void (e.type === "error" && resolve(e)) }, wallClock);
+    void second;
+  });
+  const e = (await timedOut.finally(() => clearTimeout(keepAlive))) as Extract<SessionOutput, { type: "error" }>;
+  assert.equal(e.error.code, ErrorCode.RequestTimeout);
+  assert.equal(e.method, "tools/call");
 });
 
 test("endpoint: a transport closing during the handshake rejects open()", async () => {

@@ -91,29 +91,42 @@ function monotonicNow(): number {
 }
 
 /** The runtime's clock: a monotonic reading (`performance.now()`, or Node's `process.hrtime()`) and `setTimeout`, in Node, Deno, Bun, browsers and workerd. */
-export const systemClock: Clock = {
-  now: monotonicNow,
-  schedule(at, fn, hold) {
-    const delay = at - monotonicNow();
-    if (delay <= MAX_TIMER_MS) return startTimer(fn, delay, hold);
-    const long = new LongTimer();
-    const leg = (): void => {
-      const left = at - monotonicNow();
-      long.timer = left > MAX_TIMER_MS ? startTimer(leg, MAX_TIMER_MS, hold) : startTimer(fn, left, hold);
-    };
-    leg();
-    return long;
-  },
-  cancel: (handle) => clearTimeout(handle instanceof LongTimer ? handle.timer : (handle as ReturnType<typeof setTimeout>)),
-  rehold(handle, hold) {
-    // A long wait's later legs are started with the hold it was scheduled with.
-    if (handle instanceof LongTimer) return false;
-    const t = handle as { ref?: () => void; unref?: () => void };
-    if (hold) t.ref?.();
-    else t.unref?.();
-    return true;
-  },
-};
+export const systemClock: Clock = timerClock(monotonicNow);
+
+/**
+ * The wall clock (`Date.now()`, ms since the epoch) and `setTimeout`: for an {@link Endpoint}
+ * whose snapshot is restored in another process, where {@link systemClock}'s readings (from
+ * this process's start) would mean another time. Not monotonic: a clock stepped back holds
+ * the state's deadlines back as much.
+ */
+export const wallClock: Clock = timerClock(() => Date.now());
+
+/** A clock reading `now`, its timers set for a time on that scale. */
+function timerClock(now: () => number): Clock {
+  return {
+    now,
+    schedule(at, fn, hold) {
+      const delay = at - now();
+      if (delay <= MAX_TIMER_MS) return startTimer(fn, delay, hold);
+      const long = new LongTimer();
+      const leg = (): void => {
+        const left = at - now();
+        long.timer = left > MAX_TIMER_MS ? startTimer(leg, MAX_TIMER_MS, hold) : startTimer(fn, left, hold);
+      };
+      leg();
+      return long;
+    },
+    cancel: (handle) => clearTimeout(handle instanceof LongTimer ? handle.timer : (handle as ReturnType<typeof setTimeout>)),
+    rehold(handle, hold) {
+      // A long wait's later legs are started with the hold it was scheduled with.
+      if (handle instanceof LongTimer) return false;
+      const t = handle as { ref?: () => void; unref?: () => void };
+      if (hold) t.ref?.();
+      else t.unref?.();
+      return true;
+    },
+  };
+}
 
 function startTimer(fn: () => void, ms: number, hold: boolean | undefined): ReturnType<typeof setTimeout> {
   const t = setTimeout(fn, Math.max(0, ms));
