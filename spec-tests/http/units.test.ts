@@ -312,6 +312,24 @@ test("SSE connection: its web stream reads at most READ_CHUNK_BYTES at a time (a
   assert.equal((await whole.read()).value?.byteLength, sent.join("").length);
 });
 
+test("SSE connection: a reader that keeps up but never catches up (its backlog stays under maxQueuedBytes yet never empties, as a web stream taking READ_CHUNK_BYTES a time behind a steady writer) does not make the connection keep what it already read: what it holds stays about the backlog, not everything the stream ever carried (README Limits: every buffer is bounded)", async () => {
+  const conn = new SseConnection(() => {}, { clock: new ManualClock(), maxQueuedBytes: 8 * 1024 * 1024, sseKeepAliveMs: 0 });
+  const event = `data: ${"x".repeat(1000)}\n\n`;
+  for (let i = 0; i < 1000; i++) conn.write(event);
+  let read = 0;
+  for (let round = 0; round < 500; round++) {
+    // A little more written than one read takes: the backlog grows slowly, never empties.
+    for (let i = 0; i < 66; i++) conn.write(event);
+    const r = await conn.read(READ_CHUNK_BYTES);
+    read += r.value!.byteLength;
+  }
+  const held = (conn as unknown as { queue: Uint8Array[] }).queue;
+  const heldBytes = held.reduce((n, c) => n + c.byteLength, 0);
+  const written = (1000 + 500 * 66) * event.length;
+  assert.equal(written - read > 0, true, "a backlog is left");
+  assert.ok(heldBytes <= 2 * (written - read) + READ_CHUNK_BYTES, `holds ${heldBytes} bytes for a backlog of ${written - read} (${read} read)`);
+});
+
 test("SseConnection.after: a connection that has ended (closed, or past maxQueuedBytes in a replay) schedules nothing, since nothing would cancel it", () => {
   const clock = new ManualClock();
   let fired = 0;

@@ -235,6 +235,13 @@ export class SseConnection implements ChunkSource {
     else {
       this.head = end;
       this.queuedBytes -= bytes;
+      // The chunks already read are let go: a reader that keeps up but never catches up (a
+      // backlog under maxQueuedBytes that never empties) would otherwise keep every byte
+      // the connection ever carried. Amortized: at most once per as many reads as are left.
+      if (end > 64 && end * 2 > queue.length) {
+        this.queue = queue.slice(end);
+        this.head = 0;
+      }
     }
     return concatBytes(taken);
   }
