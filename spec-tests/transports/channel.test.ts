@@ -298,6 +298,30 @@ test("backpressure, messages framing: queued messages stay separate chunks", () 
   assert.equal(sink.drain, undefined);
 });
 
+test("backpressure, messages framing (README Limits: every buffer is bounded): a peer that reads on but never catches up (each drain takes as many messages as were sent meanwhile, so the backlog never empties) does not make the channel keep the messages it already wrote: what it holds stays about what is waiting", () => {
+  const { ch, sink } = channel({ framing: "messages" });
+  let room = 0;
+  sink.write = function (chunk: string) {
+    this.writes.push(chunk);
+    return --room >= 0;
+  };
+  const message = "x".repeat(100);
+  for (let i = 0; i < 100; i++) ch.send(message);
+  for (let round = 0; round < 2000; round++) {
+    for (let i = 0; i < 3; i++) ch.send(message);
+    room = 2;
+    const fn = sink.drain!;
+    sink.drain = undefined;
+    fn();
+  }
+  sink.writes.length = 0;
+  assert.equal(ch.closed, false);
+  const held = (ch as unknown as { queue: string[] }).queue.length;
+  const waiting = (ch as unknown as { queuedChars: number }).queuedChars / message.length;
+  assert.ok(waiting > 0, "a backlog is left");
+  assert.ok(held <= 2 * waiting + 130, `holds ${held} messages for ${waiting} waiting`);
+});
+
 test("a drain that comes after the close writes nothing more", () => {
   const { ch, sink } = channel();
   sink.full = true;

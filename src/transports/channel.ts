@@ -411,7 +411,15 @@ export class StreamChannel implements Transport {
         this.queue = [];
         this.head = 0;
       }
-      if (!this.sink.write(chunk)) return this.block();
+      if (!this.sink.write(chunk)) {
+        // Messages already written are let go: a peer that reads on but never catches up
+        // (a backlog that never empties) would otherwise keep everything ever sent queued.
+        if (this.head > 64 && this.head * 2 > this.queue.length) {
+          this.queue = this.queue.slice(this.head);
+          this.head = 0;
+        }
+        return this.block();
+      }
     }
   }
 
