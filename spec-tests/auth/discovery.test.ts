@@ -113,6 +113,31 @@ test("basic/authorization Canonical Server URI: lower-case scheme and host, no f
   assert.equal(resourceMatchesServer("not a url", "https://mcp.example.com/mcp"), false);
 });
 
+test("RFC 9728 §3.3 (security: a peer's metadata is bounded work): a resource or issuer path of a long run of slashes is compared and trimmed without a regular expression over it (one that backtracks, /\\/+$/, takes quadratic time: minutes for the 1 MiB a metadata document may hold)", () => {
+  const path = "/mcp" + "/".repeat(1 << 20) + "x";
+  const resource = `https://mcp.example.com${path}`;
+  // Every pattern a regular expression is run over is measured; the peer's path must not be one.
+  const longest = { n: 0 };
+  const methods = [Symbol.replace, Symbol.match, Symbol.search, Symbol.split, "exec"] as const;
+  const saved = methods.map((m) => (RegExp.prototype as any)[m]);
+  methods.forEach((m, i) => {
+    (RegExp.prototype as any)[m] = function (this: RegExp, input: unknown, ...rest: unknown[]) {
+      longest.n = Math.max(longest.n, String(input).length);
+      if (String(input).length > 100_000) throw new Error(`a regular expression was run over ${String(input).length} characters`);
+      return saved[i].call(this, input, ...rest);
+    };
+  });
+  try {
+    assert.equal(resourceMatchesServer(resource, "https://mcp.example.com/mcp"), false);
+    assert.equal(resourceMatchesServer("https://mcp.example.com/mcp" + "/".repeat(1 << 20), "https://mcp.example.com/mcp"), true, "trailing slashes trimmed");
+    assert.equal(canonicalResourceUri(resource).length, resource.length);
+    assert.equal(authorizationServerMetadataUrls(resource)[0], `https://mcp.example.com/.well-known/oauth-authorization-server${path}`);
+  } finally {
+    methods.forEach((m, i) => ((RegExp.prototype as any)[m] = saved[i]));
+  }
+  assert.ok(longest.n <= 100_000, `longest regex input ${longest.n}`);
+});
+
 test("client-registration, Client ID Metadata Documents (the client_id URL MUST use https and contain a path, following RFC requirements: the CIMD draft forbids a fragment, user info and dot segments)", () => {
   for (const ok of ["https://c.example/c.json", "https://c.example/c.json?v=1", "https://c.example/a.b/c..json"]) assert.equal(isClientIdMetadataUrl(ok), true, ok);
   for (const bad of ["https://c.example/c.json#x", "https://u:p@c.example/c.json", "https://c.example/a/../c.json", "https://c.example/./c.json", "https://c.example/a/%2E%2e/c.json", "https://a.example\\x\\..\\c.json", "https://a.example/x/\t./c.json", "https://C.example/c.json", "https://c.example/", "http://c.example/c.json", 5]) {

@@ -36,8 +36,18 @@ export interface AuthorizationServerMetadata {
 /** The path prefix of Protected Resource Metadata (RFC 9728 §3): the resource's own path is appended to it. */
 export const PROTECTED_RESOURCE_WELL_KNOWN = "/.well-known/oauth-protected-resource";
 
-/** `https://h/a/b/` → `/a/b`; the root → "". */
-const trimmedPath = (url: URL): string => url.pathname.replace(/\/+$/, "");
+/**
+ * `https://h/a/b/` → `/a/b`; the root → "". A loop, not `/\/+$/`: the paths come from peers
+ * (a metadata document's `resource`, its `authorization_servers`), and that pattern, tried
+ * at every slash of a long run that does not end the path, takes quadratic time (minutes
+ * for the 1 MiB a metadata document may hold).
+ */
+function trimmedPath(url: URL): string {
+  const path = url.pathname;
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  return path.slice(0, end);
+}
 
 /**
  * The canonical URI of an MCP server (draft authorization, "Canonical Server URI"):
