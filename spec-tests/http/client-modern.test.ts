@@ -420,3 +420,56 @@ test("streamable-http (draft) Value Encoding: a call whose Mcp-Name would hold a
   assert.equal(blockText((await client.callTool("echo", { text: "after" })).content[0]), "after");
   client.close();
 });
+
+/** A fetch that serves `handler`, but answers the POSTs of `method` itself with `answer(id, attempt)` (JSON, or SSE events). */
+function answering(method: string, answer: (id: unknown, attempt: number) => { json?: string; events?: string[] }, posts: string[]) {
+  const { handler } = modernHandler();
+  return async (url: string, init: RequestInit) => {
+    const body = JSON.parse(init.body as string);
+    posts.push(body.method);
+    if (body.method !== method) return handler(new Request(url, init));
+    const a = answer(body.id, posts.filter((m) => m === method).length);
+    if (a.json !== undefined) return new Response(a.json, { headers: { "content-type": "application/json" } });
+    return new Response(a.events!.map((e) => `event: message\ndata: ${e}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
+  };
+}
+
+test("README Limits (JSON depth: a response over a limit fails its request at once, -32603 naming it) and streamable-http (draft) Custom Headers: a tools/list whose tool schema is nested thousands deep is the kernel's to refuse, not screened for x-mcp-header first (whose recursion overflowed the stack, which read as a broken stream: the request was re-issued twice, then failed as a lost connection)", async () => {
+  const deep = '{"type":"object","properties":{"a":'.repeat(5000) + "{}" + "}}".repeat(5000);
+  for (const shape of ["json", "sse"] as const) {
+    const posts: string[] = [];
+    const text = (id: unknown) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"tools":[{"name":"x","inputSchema":${deep}}]}}`;
+    const fetch = answering("tools/list", (id) => (shape === "json" ? { json: text(id) } : { events: [text(id)] }), posts);
+    const client = new McpClient(info, { session: { versions: [MV] } });
+    await client.connect(httpClientTransport(URL_, { fetch }));
+    await assert.rejects(client.listTools(), (e: unknown) => e instanceof McpError && e.code === -32603 && /malformed response from the peer: message exceeds maxDepth \(64\)/.test(e.message), shape);
+    assert.equal(posts.filter((m) => m === "tools/list").length, 1, `${shape}: not re-issued`);
+    assert.deepEqual((await client.callTool("echo", { text: "after" })).content, [{ type: "text", text: "after" }]);
+    client.close();
+  }
+});
+
+test("basic/index (a response's id is a string or an integer): a message on a response stream whose id is nested thousands deep is the kernel's to refuse; the stream goes on, and the answer after it is delivered (it cost the stream everything after it, the call failing as a lost connection)", async () => {
+  const poison = `{"jsonrpc":"2.0","id":${"[".repeat(20000) + "]".repeat(20000)},"result":{}}`;
+  const posts: string[] = [];
+  const fetch = answering("tools/call", (id) => ({ events: [poison, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"fine"}],"resultType":"complete"}}`] }), posts);
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch }));
+  assert.deepEqual((await client.callTool("echo", {})).content, [{ type: "text", text: "fine" }]);
+  client.close();
+  // Alone in a JSON body, it answers nothing: the call fails saying so (-32603), not "the transport failed".
+  const alone = new McpClient(info, { session: { versions: [MV] } });
+  await alone.connect(httpClientTransport(URL_, { fetch: answering("tools/call", () => ({ json: poison }), []) }));
+  await assert.rejects(alone.callTool("echo", {}), (e: unknown) => e instanceof McpError && e.code === -32603 && /did not answer the request/.test(e.message));
+  alone.close();
+});
+
+test("basic/patterns (a lost stream's request is re-issued, its answer mapped back to the caller's id): an answer to the re-issued request nested thousands deep fails the request at once with -32603, not a stack overflow taken for another broken stream", async () => {
+  const posts: string[] = [];
+  const fetch = answering("tools/list", (id, attempt) => (attempt === 1 ? { events: [] } : { events: [`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"tools":[],"x":${"[".repeat(20000) + "]".repeat(20000)}}}`] }), posts);
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch, sleep: async () => {} }));
+  await assert.rejects(client.listTools(), (e: unknown) => e instanceof McpError && e.code === -32603 && /malformed response from the peer/.test(e.message));
+  assert.equal(posts.filter((m) => m === "tools/list").length, 2, "re-issued once, then answered");
+  client.close();
+});

@@ -728,6 +728,10 @@ export class HttpClient implements HttpClientTransport {
       // A response with both result and error still answers: the kernel fails its request as malformed.
       if (typeof m !== "object" || m === null || "method" in m) continue;
       const { id, result } = m as { id?: unknown; result?: { protocolVersion?: unknown } };
+      // Only a string or number names a request: any other id (an array nested thousands
+      // deep, which JSON.stringify overflows on) is the kernel's to refuse, and must not cost
+      // the stream the messages after it.
+      if (typeof id !== "string" && typeof id !== "number") continue;
       const key = JSON.stringify(id);
       ctx?.pending.delete(key);
       if (ctx?.modern !== undefined && result !== undefined) this.protocolVersion = ctx.modern.version;

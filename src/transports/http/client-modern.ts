@@ -41,7 +41,9 @@
  * falls back to `initialize`.
  */
 import { errorText } from "../error-text.js";
+import { DEFAULT_LIMITS, malformedResponseAnswer } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
+import { checkNesting } from "../../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../../jsonrpc/types.js";
 import { MetaKey } from "../../model/meta.js";
 import type { HttpClient, ModernCtx, StreamCtx } from "../http-client.js";
@@ -172,6 +174,11 @@ export function screenTools(client: HttpClient, text: string): string {
   const m = parse(text) as { result?: { tools?: unknown } } | undefined;
   const tools = m?.result?.tools;
   if (!Array.isArray(tools)) return text;
+  // A result deeper than the codec's depth is the kernel's to refuse (-32603, malformed
+  // response): scanned here, a server's schema nested thousands deep overflowed the stack,
+  // which read as a broken stream and had the request re-issued. (As for a request body
+  // without a session, the codec's 64 bounds this, even where a session allows more.)
+  if (checkNesting(m, DEFAULT_LIMITS.maxDepth, Infinity) !== "ok") return text;
   const kept: unknown[] = [];
   for (const t of tools) {
     const name = (t as { name?: unknown } | null)?.name;
@@ -247,5 +254,11 @@ export function restoreReissued(text: string, modern: ModernCtx): string | undef
   const m = parse(text) as { id?: unknown; method?: unknown } | undefined;
   if (m === undefined || m === null || typeof m !== "object" || Array.isArray(m) || "method" in m || m.id !== modern.wireId) return text;
   m.id = modern.id;
-  return JSON.stringify(m);
+  try {
+    return JSON.stringify(m);
+  } catch {
+    // Nested thousands deep, past what JSON.stringify can walk (and any session's maxDepth):
+    // the request fails as the kernel fails one whose answer is over its depth, under the id it knows.
+    return JSON.stringify(malformedResponseAnswer(modern.id!, "message is nested too deep to read"));
+  }
 }
