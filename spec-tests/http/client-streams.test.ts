@@ -11,7 +11,8 @@ import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { GET_WAIT_MS, httpClientTransport, MIN_RECONNECT_DELAY_MS, type HttpClientTransport } from "../../src/transports/http-client.js";
 import { lastEventIdHeader } from "../../src/transports/http/client-stream.js";
-import { makeHandler, URL_, wrappedTransport } from "./helpers.js";
+import { makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
+import { attach } from "../../src/api/connection.js";
 import { modernHandler, MV } from "./modern-helpers.js";
 import { blockText } from "../harness/content.js";
 
@@ -662,4 +663,41 @@ test("streamable-http client (2025-11-25 Resumability): a dozen POST streams res
   assert.ok(signals.every((s) => s.aborted), "close() ends every wait");
   assert.deepEqual(await Promise.all(calls), Array(12).fill(ErrorCode.ConnectionClosed));
   for (let i = 0; i < 12; i++) tools.release();
+});
+
+test("streamable-http client (README: an endpoint hook that throws leaves receive(); the other transports count the message delivered and go on): a hook that throws on a GET stream's message costs the stream nothing: the error is rethrown on a fresh microtask, the next message is delivered, and the stream is not reopened (it was taken for a broken connection, resumed from before that message, which threw again: a reconnection a second, for good, and nothing after it ever delivered)", { timeout: 10_000 }, async () => {
+  const tools = new Tools();
+  const { handler } = makeHandler(tools);
+  let gets = 0;
+  const fetch = async (url: string, init: RequestInit) => {
+    if ((init.method ?? "GET") === "GET") gets++;
+    return handler(new Request(url, init));
+  };
+  const t = httpClientTransport(URL_, { fetch, sleep: () => new Promise((r) => setImmediate(r)) });
+  const heard: string[] = [];
+  const ep = attach(t, { role: "client", info: { name: "c", version: "1" }, capabilities: {} }, {
+    onNotification: (method) => {
+      heard.push(method);
+      if (method === "notifications/tools/list_changed") throw new Error("app bug");
+    },
+  });
+  const thrown: unknown[] = [];
+  const prior = process.listeners("uncaughtException");
+  process.removeAllListeners("uncaughtException");
+  process.on("uncaughtException", (e) => thrown.push(e));
+  try {
+    await ep.open();
+    await until(() => gets === 1 && tools.endpoints.length === 1);
+    tools.endpoints[0].notify("notifications/tools/list_changed");
+    await until(() => thrown.length > 0, 1000);
+    tools.endpoints[0].log("info", "after");
+    await until(() => heard.includes("notifications/message"), 1000);
+  } finally {
+    t.close();
+    process.removeAllListeners("uncaughtException");
+    for (const l of prior) process.on("uncaughtException", l);
+  }
+  assert.deepEqual(heard, ["notifications/tools/list_changed", "notifications/message"]);
+  assert.deepEqual(thrown.map((e) => (e as Error).message), ["app bug"], "rethrown once, not swallowed");
+  assert.equal(gets, 1, "the GET stream was not reopened");
 });
