@@ -91,7 +91,7 @@ function monotonicNow(): number {
 }
 
 /** The runtime's clock: a monotonic reading (`performance.now()`, or Node's `process.hrtime()`) and `setTimeout`, in Node, Deno, Bun, browsers and workerd. */
-export const systemClock: Clock = timerClock(monotonicNow);
+export const systemClock: Clock = /* @__PURE__ */ timerClock(monotonicNow);
 
 /**
  * The wall clock (`Date.now()`, ms since the epoch) and `setTimeout`: for an {@link Endpoint}
@@ -99,7 +99,7 @@ export const systemClock: Clock = timerClock(monotonicNow);
  * this process's start) would mean another time. Not monotonic: a clock stepped back holds
  * the state's deadlines back as much.
  */
-export const wallClock: Clock = timerClock(() => Date.now());
+export const wallClock: Clock = /* @__PURE__ */ timerClock(() => Date.now());
 
 /** A clock reading `now`, its timers set for a time on that scale. */
 function timerClock(now: () => number): Clock {
