@@ -14,7 +14,7 @@ import { ManualClock } from "../../src/driver/clock.js";
 import { McpClientCore } from "../../src/api/client.js";
 import { McpError } from "../../src/driver/endpoint.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, describeExit, EXIT_GRACE_MS, OUTPUT_CLOSED_REASON, superviseChild, type ChildEvents, type SpawnedChild, type SpawnFunction, type SpawnOptions } from "../../src/transports/child.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, describeExit, EXIT_DRAIN_MS, EXIT_GRACE_MS, OUTPUT_CLOSED_REASON, superviseChild, type ChildEvents, type SpawnedChild, type SpawnFunction, type SpawnOptions } from "../../src/transports/child.js";
 
 /** A process that exists only as the events the test fires and the calls it records. */
 class FakeProcess {
@@ -113,6 +113,26 @@ test("an unexpected exit closes the transport with its code, once stdout has end
   p.events.stdoutEnd(); // an 'error' after the 'end' changes nothing
   assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"last"}']);
   assert.deepEqual(closes, ["server process exited with code 3"]);
+});
+
+// basic/transports (stdio): an exit the client did not ask for is surfaced, with its status,
+// even when a grandchild that inherited the server's stdout (a wrapper's helper, a daemon)
+// keeps the pipe open: the close, and every pending call, waited until that grandchild exited.
+test("an unexpected exit whose stdout a grandchild keeps open closes the transport EXIT_DRAIN_MS after the exit, with the exit's status, after what the pipe still held; the pipes are then released", () => {
+  const clock = new ManualClock();
+  const { p, got, closes } = start({ clock });
+  p.events.exit({ code: 1, signal: null });
+  p.events.stdout(utf8.encode('{"jsonrpc":"2.0","method":"last"}\n'));
+  clock.advance(EXIT_DRAIN_MS - 1);
+  assert.deepEqual(closes, [], "what the server wrote is still read meanwhile");
+  assert.equal(p.released, 0);
+  clock.advance(1);
+  assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"last"}']);
+  assert.deepEqual(closes, ["server process exited with code 1"]);
+  assert.equal(p.released, 1);
+  p.events.stdoutEnd(); // the grandchild leaves at last: nothing more happens
+  assert.deepEqual(closes, ["server process exited with code 1"]);
+  assert.equal(clock.pendingTimers, 0);
 });
 
 // lifecycle (Shutdown, stdio): "The server MAY initiate shutdown by closing its output stream to the client and exiting."

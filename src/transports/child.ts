@@ -24,8 +24,9 @@
  *   first: pending calls do not wait out the escalation.
  * - An exit the client did not ask for closes the transport with the exit code or signal
  *   in the reason, once stdout has ended too, so every message the server wrote before
- *   dying is delivered first. (A grandchild that inherited stdout and keeps it open
- *   delays this until it exits.)
+ *   dying is delivered first, or {@link EXIT_DRAIN_MS} after the exit, whichever is first:
+ *   a grandchild that inherited stdout and keeps it open (a wrapper's helper, a daemon)
+ *   would otherwise hold the close, and every pending call, until it exits.
  * - A process that cannot be started (no such command) is reported the same way: the
  *   transport closes with the error, `exited` resolves with it, nothing throws.
  *
@@ -129,6 +130,13 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
  * enough that calls the server can no longer answer fail at once.
  */
 export const EXIT_GRACE_MS = 100;
+
+/**
+ * How long stdout is still read after the server exited before the transport closes
+ * anyway, in ms: what the server wrote is already in the pipe, and is read well within
+ * it; only a grandchild holding the pipe open keeps it from ending.
+ */
+export const EXIT_DRAIN_MS = 1000;
 
 /** The close reason when the server closed stdout but has not exited within {@link EXIT_GRACE_MS}. */
 export const OUTPUT_CLOSED_REASON = "the server closed its output (stdout) and has not exited";
@@ -247,7 +255,11 @@ class ChildTransport implements StdioChild {
     if (this.stdoutEnded) return;
     this.stdoutEnded = true;
     this.channel.endInput();
-    if (this.status !== undefined) return this.channel.closeWith(describeExit(this.status));
+    if (this.status !== undefined) {
+      if (this.grace !== undefined) this.clock.cancel(this.grace);
+      this.grace = undefined;
+      return this.channel.closeWith(describeExit(this.status));
+    }
     this.shutdown();
     this.grace = this.clock.schedule(this.clock.now() + this.graceMs, () => {
       this.grace = undefined;
@@ -264,6 +276,13 @@ class ChildTransport implements StdioChild {
     this.resolveExited(status);
     // Messages still in the stdout pipe are delivered before the close, except when there is no pipe at all.
     if (this.stdoutEnded || status.error !== undefined) this.channel.closeWith(describeExit(status));
+    else if (!this.channel.closed) {
+      this.grace = this.clock.schedule(this.clock.now() + EXIT_DRAIN_MS, () => {
+        this.grace = undefined;
+        this.channel.closeWith(describeExit(status));
+        this.release();
+      });
+    }
     this.release();
   }
 
