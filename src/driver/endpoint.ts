@@ -307,6 +307,8 @@ export class Endpoint {
   private hookFailure: { error: unknown } | undefined = undefined;
   /** How many {@link Endpoint.feed} calls are under way (a handler answering at once feeds within the step that served it). */
   private feeding = 0;
+  /** {@link Endpoint.hookFailed}, bound once: {@link Endpoint.listen} runs for every output. */
+  private readonly onHookThrow = (error: unknown): void => this.hookFailed(error);
   private timerAt: number | null = null;
   /** The timer was armed holding the process (see {@link Endpoint.arm}). */
   private timerHolds = false;
@@ -505,7 +507,7 @@ export class Endpoint {
    * the step is done: its caller still learns of it (the HTTP handler answers that POST 500).
    */
   private listen<A, B>(fn: ((a: A, b: B) => void) | undefined, a: A, b: B): void {
-    if (fn !== undefined) callListener(fn, a, b, this.hooks.onError, (error) => this.hookFailed(error));
+    if (fn !== undefined) callListener(fn, a, b, this.hooks.onError, this.onHookThrow);
   }
 
   /**
