@@ -14,6 +14,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { McpClient } from "../../src/api/client.js";
 import { ENDPOINT_WAIT_MS, httpClientTransport, type HttpClientOptions } from "../../src/transports/http-client.js";
 import type { McpError } from "../../src/driver/endpoint.js";
+import { attach } from "../../src/api/connection.js";
 import { blockText } from "../harness/content.js";
 import { until } from "./helpers.js";
 
@@ -80,7 +81,7 @@ function oldServer(options: OldServerOptions = {}) {
     }
     return new Response("not found", { status: 404 });
   };
-  return { fetch, seen, state, end: () => stream!.close() };
+  return { fetch, seen, state, end: () => stream!.close(), write };
 }
 
 /** The requests a server saw, as `METHOD url`. */
@@ -212,6 +213,44 @@ test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: the se
   assert.match(reason!, /the server ended the HTTP\+SSE stream/);
   await assert.rejects(client.callTool("echo", { text: "late" }));
   assert.equal(lines(server.seen).length, 4, "nothing is POSTed once the stream ended");
+});
+
+// README Driver: an endpoint rethrows a hook's error from receive() once its step is done;
+// the transport contract (src/api/transport.ts) has a throwing receiver cost it nothing.
+test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: an endpoint hook that throws on a message of the stream costs the connection nothing: the next message is delivered, requests are still answered, and the error is rethrown on a fresh microtask (it read as a failed stream and closed the transport)", { timeout: 10_000 }, async () => {
+  const server = oldServer();
+  const t = httpClientTransport(SSE_URL, { fetch: server.fetch });
+  // The kernel drops a notification of no known method with a diagnostic event, which the hook sees.
+  const heard: string[] = [];
+  const ep = attach(t, { role: "client", info: INFO, capabilities: {} }, {
+    onEvent: (o) => {
+      if (o.type !== "diagnostic" || o.code !== "unknown-notification") return;
+      heard.push(o.message);
+      if (heard.length === 1) throw new Error("app bug");
+    },
+  });
+  let closedWith: string | undefined;
+  t.onClose((r) => (closedWith = r));
+  const thrown: unknown[] = [];
+  const prior = process.listeners("uncaughtException");
+  process.removeAllListeners("uncaughtException");
+  process.on("uncaughtException", (e) => thrown.push(e));
+  try {
+    await ep.open();
+    server.write("message", JSON.stringify({ jsonrpc: "2.0", method: "x/first" }));
+    await until(() => thrown.length > 0 || closedWith !== undefined, 1000);
+    server.write("message", JSON.stringify({ jsonrpc: "2.0", method: "x/second" }));
+    await until(() => heard.length === 2 || closedWith !== undefined, 1000);
+    assert.equal(closedWith, undefined, "the transport stays open");
+    assert.deepEqual(heard.map((m) => /x\/\w+/.exec(m)?.[0]), ["x/first", "x/second"]);
+    assert.deepEqual(thrown.map((e) => (e as Error).message), ["app bug"], "rethrown once, not swallowed");
+    const result = await ep.request("tools/call", { name: "echo", arguments: { text: "on" } });
+    assert.equal(blockText((result as { content: unknown[] }).content[0] as never), "echo: on");
+  } finally {
+    t.close();
+    process.removeAllListeners("uncaughtException");
+    for (const l of prior) process.on("uncaughtException", l);
+  }
 });
 
 test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: a POST the server refuses fails its request at once", async () => {

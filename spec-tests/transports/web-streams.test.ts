@@ -225,6 +225,38 @@ test("a failing readable closes the transport, naming the failure", async () => 
   assert.equal(await closed, "read failed: socket reset");
 });
 
+// README Driver: an endpoint rethrows a hook's error from receive() once its step is done;
+// the transport contract (src/api/transport.ts) has a throwing receiver cost it nothing.
+test("a receiver that throws (an Endpoint rethrowing its hook's error from receive) costs the transport nothing: the rest of the chunk and later chunks are delivered, the transport stays open, and the error is rethrown on a fresh microtask (it read as a failed read: the rest of the chunk was lost and the transport closed)", { timeout: 10_000 }, async () => {
+  let feed!: ReadableStreamDefaultController<Chunk>;
+  const readable = new ReadableStream<Chunk>({ start: (c) => void (feed = c) });
+  const t = webStreamsTransport(readable, new WritableStream<Chunk>()) as StreamChannel;
+  const got: string[] = [];
+  t.onMessage((m) => {
+    got.push(m);
+    if (got.length === 1) throw new Error("hook failed");
+  });
+  let closedWith: string | undefined;
+  t.onClose((r) => (closedWith = r));
+  const thrown: unknown[] = [];
+  const prior = process.listeners("uncaughtException");
+  process.removeAllListeners("uncaughtException");
+  process.on("uncaughtException", (e) => thrown.push(e));
+  try {
+    feed.enqueue('{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":"2.0","method":"b"}\n');
+    while (got.length < 2 && closedWith === undefined) await new Promise((r) => setImmediate(r));
+    feed.enqueue('{"jsonrpc":"2.0","method":"c"}\n');
+    while (got.length < 3 && closedWith === undefined) await new Promise((r) => setImmediate(r));
+  } finally {
+    process.removeAllListeners("uncaughtException");
+    for (const l of prior) process.on("uncaughtException", l);
+  }
+  assert.equal(closedWith, undefined, "the transport stays open");
+  assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}', '{"jsonrpc":"2.0","method":"c"}']);
+  assert.deepEqual(thrown.map((e) => (e as Error).message), ["hook failed"], "rethrown once, not swallowed");
+  t.close();
+});
+
 test("a failing writable closes the transport, naming the failure", async () => {
   const w = gatedWritable();
   const t = webStreamsTransport(new ReadableStream<Chunk>(), w.writable);

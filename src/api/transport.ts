@@ -14,7 +14,10 @@
  *   never throws; after `close()` it is a no-op.
  * - `onMessage(fn)` registers the single receiver of incoming message text. Messages
  *   are delivered in the order the peer sent them. A later call replaces the
- *   receiver. Messages that arrive before a receiver is registered are buffered.
+ *   receiver. Messages that arrive before a receiver is registered are buffered. A
+ *   receiver that throws (an endpoint rethrows its hook's error from `receive`) costs the
+ *   transport nothing: that message counts as delivered, the next ones follow, and the
+ *   error is rethrown on a fresh microtask (never taken for a broken connection).
  * - `onClose(fn)` registers the single close listener; it is called exactly once,
  *   with a human-readable reason, whether the close came from this side or the peer;
  *   one registered after the close is called at once (a connection made over a closed

@@ -277,7 +277,7 @@ export class StreamChannel implements Transport {
     if (this.inbox.length === 0) return;
     const waiting = this.inbox;
     this.inbox = [];
-    for (let i = 0; i < waiting.length; i++) this.receiver(waiting[i]);
+    for (let i = 0; i < waiting.length; i++) this.receive(waiting[i]);
   }
 
   /** Registers the close listener; called at once if the channel has already closed. */
@@ -368,8 +368,19 @@ export class StreamChannel implements Transport {
   private deliver(text: string): void {
     // A receiver may close the channel while a chunk's lines are being delivered.
     if (this.reason !== undefined) return;
-    if (this.receiver !== undefined) this.receiver(text);
+    if (this.receiver !== undefined) this.receive(text);
     else this.inbox.push(text);
+  }
+
+  /**
+   * Hands one message to the receiver. One that throws (an endpoint rethrows its hook's
+   * error from `receive`) costs the stream nothing: the message counts as delivered, the
+   * rest of the chunk follows, and the error is rethrown on a fresh microtask. Let through,
+   * it cut the chunk's later messages, and over Web Streams it read as a failed read, which
+   * closed the transport.
+   */
+  private receive(text: string): void {
+    callListener(this.receiver!, text, undefined, undefined);
   }
 
   private block(): void {

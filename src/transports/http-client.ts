@@ -61,7 +61,7 @@
 import { errorText } from "./error-text.js";
 import { ChurnMap } from "../driver/churn-map.js";
 import { systemClock } from "../driver/clock.js";
-import type { Callback } from "../driver/listener.js";
+import { callListener, type Callback } from "../driver/listener.js";
 import type { Transport } from "../api/transport.js";
 import { knownNames, refuseMisreadNumbers, refuseMisspelledOptions, shownValue } from "../api/option-names.js";
 import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
@@ -376,7 +376,7 @@ export class HttpClient implements HttpClientTransport {
     this.receiver = fn;
     const early = this.buffered;
     this.buffered = [];
-    for (const [text, local] of early) fn(text, local);
+    for (const [text, local] of early) callListener(fn, text, local, undefined);
   }
 
   onClose(fn: (reason: string) => void): void {
@@ -711,7 +711,13 @@ export class HttpClient implements HttpClientTransport {
   hand(text: string, local = false): void {
     // Over HTTP+SSE the initialize is answered this way: the version it names is the connection's.
     if (this.initKey !== undefined && this.httpSse !== undefined && !local) this.noteResponse(text);
-    if (this.receiver !== undefined) this.receiver(text, local);
+    // A receiver that throws (an endpoint rethrows its hook's error from `receive`) costs
+    // the connection nothing: the message counts as delivered and the error is rethrown on
+    // a fresh microtask. Let through, it read as a broken stream: a Streamable HTTP stream
+    // was resumed from before that message, which threw again (a reconnection a second, for
+    // good), an HTTP+SSE stream closed the transport, and the other requests a loop was
+    // answering (answerWaiting) were left waiting.
+    if (this.receiver !== undefined) callListener(this.receiver, text, local, undefined);
     else this.buffered.push([text, local]);
   }
 

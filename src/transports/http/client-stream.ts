@@ -25,7 +25,6 @@
  */
 import { errorText } from "../error-text.js";
 import { MIN_PEER_DELAY_MS } from "../../driver/clock.js";
-import { report } from "../../driver/listener.js";
 import { createSseDecoder, feedSse } from "../../framing/sse.js";
 import { decodeInvalidUtf8, decodeOversized, invalidUtf8StandIn, malformedResponseAnswer, oversizedStandIn, type Decoded } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
@@ -278,14 +277,13 @@ async function consume(client: HttpClient, ctx: StreamCtx, res: Response): Promi
       if (value.length > 0) heard = true;
       for (const o of feedSse(decoder, value)) {
         if (o.type === "retry") ctx.retryMs = o.ms;
-        else handOn(() => {
-          if (o.type === "error") dropped(client, o, ctx);
-          // Empty data: the priming event, which only moves the cursor.
-          else if (o.data !== "" && o.event === "message") {
-            if (o.invalidUtf8 === true) notUtf8Event(client, o.data, ctx);
-            else client.deliver(o.data, ctx);
-          }
-        });
+        // (A receiver that throws costs the stream nothing: see HttpClient.hand.)
+        else if (o.type === "error") dropped(client, o, ctx);
+        // Empty data: the priming event, which only moves the cursor.
+        else if (o.data !== "" && o.event === "message") {
+          if (o.invalidUtf8 === true) notUtf8Event(client, o.data, ctx);
+          else client.deliver(o.data, ctx);
+        }
       }
       // The id of the last complete event: one cut before its blank line was not received (WHATWG).
       ctx.lastEventId = decoder.dispatchedId;
@@ -302,22 +300,6 @@ async function consume(client: HttpClient, ctx: StreamCtx, res: Response): Promi
     ctx.reader = undefined;
   }
   return heard;
-}
-
-/**
- * Hands one event on. A receiver that throws (an application hook of an endpoint: the
- * endpoint rethrows its error once its step is done) costs the stream nothing: the event
- * counts as delivered, the rest of the stream goes on, and the error is rethrown on a fresh
- * microtask, as the memory and stream transports do. Taken for a broken connection, it had
- * the stream resumed from before that event, which replayed it into the same throw: a
- * reconnection a second, for good, and nothing after it ever delivered.
- */
-function handOn(deliver: () => void): void {
-  try {
-    deliver();
-  } catch (e) {
-    report(e, undefined);
-  }
 }
 
 /** Backoff: the server's `retry` (at least {@link MIN_RECONNECT_DELAY_MS}) first, then exponential, never below it. */
