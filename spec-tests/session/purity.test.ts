@@ -276,3 +276,25 @@ test("README (input-refused: a field of the wrong type is refused and changes no
     }
   }
 });
+
+test("README (input-refused: a field of the wrong type is refused and changes nothing; the connection survives bad input): a notify or log input whose related is no request id (a symbol, an object with no string form) is refused, and a request input with one fails with -32602; its table lookup threw and the session closed with an internal error", () => {
+  const operating = () => {
+    const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: { listChanged: true }, logging: {} } });
+    step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
+    step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+    return s;
+  };
+  for (const related of [Symbol("x"), Object.create(null)]) {
+    for (const input of [{ type: "notify", method: "notifications/tools/list_changed" }, { type: "log", level: "info", data: "x" }]) {
+      const s = operating();
+      const before = snapshot(s);
+      const out = step(s, { ...input, now: 1, related } as unknown as SessionInput).outputs;
+      assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message: "related must be a request id (a string or a number)", detail: { type: input.type } }], input.type);
+      assert.equal(snapshot(s), before, input.type);
+    }
+    const s = operating();
+    const out = step(s, { type: "request", now: 1, method: "ping", related } as unknown as SessionInput).outputs;
+    assert.deepEqual(out.map((o) => (o.type === "error" ? o.error.code : o.type)), [ErrorCode.InvalidParams]);
+    assert.equal(s.phase.name, "operating");
+  }
+});

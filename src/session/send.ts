@@ -31,10 +31,15 @@ import { declaredSpecOf, isParamsObject, isTaskAugmented, peerOfPhase, sentBy, s
 import { withProgressToken } from "./progress.js";
 import { addOutbound, liveOutbound, pushSend } from "./requests.js";
 import { deadlineFrom, isClockReading, wakeNoLaterThan } from "./timeouts.js";
-import { idKey, type LoggingLevel, type OutboundRequest, type SessionInput, type SessionOutput, type SessionState } from "./types.js";
+import { idKey, isIdLike, type LoggingLevel, type OutboundRequest, type SessionInput, type SessionOutput, type SessionState } from "./types.js";
 
 /** How an `elicitationId` the kernel fills in begins: the rest is the request's id. */
 const MINTED_ELICITATION_PREFIX = "elicitation-";
+
+/** What is wrong with an input's `related` (the peer's request it goes with), or null: looked up in the request table, it must be a request id. */
+export function relatedProblem(related: unknown): string | null {
+  return related === undefined || isIdLike(related) ? null : "related must be a request id (a string or a number)";
+}
 
 /** The `request` input, and an input round's retry (`retry`, mrtr.ts): checked, recorded with its deadlines, and sent; a refusal is an `error` output. */
 export function sendRequest(
@@ -85,6 +90,8 @@ export function sendRequest(
   // Non-finite times would put NaN or Infinity into the state (gone in a JSON snapshot, fired at once by a NaN tick).
   if (!isClockReading(now)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "now must be a finite number within ±(2^53−1)");
   if (input.timeoutMs !== undefined && !(Number.isFinite(input.timeoutMs) && input.timeoutMs >= 0)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "timeoutMs must be a finite number of milliseconds (0 for none)");
+  const badRelated = relatedProblem(input.related);
+  if (badRelated !== null) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, badRelated);
   // A subscription is meant to stay open until one side ends it (draft
   // basic/patterns/subscriptions), and a 2025-11-25 tasks/result "MUST block the response
   // until the task reaches a terminal status" (basic/utilities/tasks): no default timeout

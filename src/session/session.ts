@@ -41,10 +41,10 @@ import { flushProgress, sendProgress } from "./progress.js";
 import { receive, respond } from "./receive.js";
 import { addOutbound, pushSend, removeOutbound, sendError } from "./requests.js";
 import { copyOf } from "./retained.js";
-import { log, sendLog, sendNotification, sendRequest } from "./send.js";
+import { log, relatedProblem, sendLog, sendNotification, sendRequest } from "./send.js";
 import { sendTaskProgress } from "./task-progress.js";
 import { isClockReading, pingMissed, recomputeWake, timeoutMessage } from "./timeouts.js";
-import { idKey, type OutboundRequest, type ResolvedOptions, type SessionInput, type SessionOptions, type SessionOutput, type SessionState, type StepResult } from "./types.js";
+import { idKey, isIdLike, type OutboundRequest, type ResolvedOptions, type SessionInput, type SessionOptions, type SessionOutput, type SessionState, type StepResult } from "./types.js";
 
 export { implementationIssues } from "./handshake.js";
 export { acceptsBatches, negotiatedVersion } from "./phase.js";
@@ -202,8 +202,10 @@ function malformedInput(input: SessionInput): string | null {
         return "progress and total must be finite numbers, message a string";
       }
       return null;
+    case "notify":
+      return relatedProblem(input.related);
     case "log":
-      return input.data === undefined ? "a log message needs data" : null;
+      return input.data === undefined ? "a log message needs data" : relatedProblem(input.related);
     case "changed":
       return CHANGES.includes(input.what) ? null : `changed needs what: one of ${CHANGES.join(", ")}`;
     case "unsendable":
@@ -227,11 +229,6 @@ function malformedInput(input: SessionInput): string | null {
 function reasonText(reason: unknown): string | undefined {
   if (reason === undefined || reason === null) return undefined;
   return typeof reason === "string" ? reason : thrownMessage(reason);
-}
-
-/** A value a request table can be asked about: a request id is a string or a number (an unknown one is just not found). */
-function isIdLike(id: unknown): boolean {
-  return typeof id === "string" || typeof id === "number";
 }
 
 /** The `what` of a `changed` input. */

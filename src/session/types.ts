@@ -441,3 +441,8 @@ export function idKey(id: RequestId): string {
   if (typeof id !== "number") return "s" + id;
   return Number.isInteger(id) && id >= 0 && id <= 4294967294 ? String(id) : "n" + id;
 }
+
+/** A value a request table can be asked about (see {@link idKey}): a request id is a string or a number (an unknown one is just not found); a symbol, or an object with no string form, made the lookup throw. */
+export function isIdLike(id: unknown): id is RequestId {
+  return typeof id === "string" || typeof id === "number";
+}
