@@ -397,6 +397,39 @@ test("client edges: an SSE event over the size limit is dropped and reported", a
   t.close();
 });
 
+test("client edges (README Driver: an error an application callback throws is rethrown on a fresh microtask and costs the connection nothing): a transport onError that throws on a dropped SSE event's report does not break the POST stream: the request is still answered (the throw read as a broken stream, which could not be resumed, and the request failed)", { timeout: 10_000 }, async () => {
+  const { handler } = makeHandler();
+  const t = wrappedTransport(
+    handler,
+    async (req, next, body) => {
+      if (!body.includes("tools/list")) return next();
+      const text = await (await next()).text();
+      return sse(`id: 9-1\ndata: ${"x".repeat(4 * 1024 * 1024 + 2048)}\n\n` + text);
+    },
+    {
+      onError: (e) => {
+        if (/dropped an SSE event/.test(e)) throw new Error("logger broke");
+      },
+    },
+  );
+  const thrown: unknown[] = [];
+  const prior = process.listeners("uncaughtException");
+  process.removeAllListeners("uncaughtException");
+  process.on("uncaughtException", (e) => thrown.push(e));
+  try {
+    const { ep } = connect(t);
+    await ep.open();
+    const r = await ep.request("tools/list");
+    assert.ok(Array.isArray(r.tools));
+    await until(() => thrown.length > 0, 100);
+  } finally {
+    t.close();
+    process.removeAllListeners("uncaughtException");
+    for (const l of prior) process.on("uncaughtException", l);
+  }
+  assert.deepEqual(thrown.map((e) => (e as Error).message), ["logger broke"], "rethrown once, not swallowed");
+});
+
 test("client edges: without an injected sleep, reconnects wait on a real timer (the server's retry of 0 ms here)", async () => {
   const { handler, tools } = makeHandler(new Tools(), { retryMs: 0 });
   let cut = false;

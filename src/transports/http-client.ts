@@ -842,7 +842,10 @@ export class HttpClient implements HttpClientTransport {
   }
 
   report(message: string): void {
-    this.options.onError?.(message);
+    // An onError that throws is rethrown on a fresh microtask: thrown into a stream's read
+    // loop (a dropped event's report), it read as a broken connection, as a receiver's did.
+    const fn = this.options.onError;
+    if (fn !== undefined) callListener(fn, message, undefined, undefined);
   }
 }
 
