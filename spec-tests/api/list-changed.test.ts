@@ -6,10 +6,12 @@
 // stream, the client's filter naming the lists). On the manual clock of setup.ts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { McpServer } from "../../src/api/server.js";
+import { McpServer } from "../../src/api/server.js";
 import type { Tool } from "../../src/api/types.js";
 import { McpClient } from "../../src/api/client.js";
-import { CLIENT, connect } from "./setup.js";
+import { ManualClock } from "../../src/driver/clock.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
+import { CLIENT, SERVER, connect, rejection } from "./setup.js";
 
 const MODERN = { session: { versions: ["2026-07-28" as const] } };
 const LEGACY = { session: { versions: ["2025-11-25" as const] } };
@@ -215,6 +217,24 @@ test("listChanged (draft subscriptions): a close while a change is debounced and
   await settle();
   assert.equal(e.sent("client", "subscriptions/listen").length, 2);
   assert.equal(e.clock.pendingTimers, 0);
+});
+
+test("listChanged (lifecycle: connect rejects when the transport closes first; draft subscriptions): a close while connect()'s listen awaits its acknowledgment (the client's close(), the server gone) rejects connect with -32000 and reports nothing to onError (found by review: connect resolved on a closed connection, and the cut-short listen went to onError, without one an uncaught exception)", { timeout: 10_000 }, async () => {
+  for (const who of ["client", "server"] as const) {
+    const clock = new ManualClock();
+    const server = new McpServer(SERVER, { clock, ...MODERN });
+    server.tool("a", {}, () => ok);
+    let client!: McpClient;
+    // Closed as soon as the listen goes out, before the server can acknowledge it.
+    const [s, t] = createMemoryPair({ onSend: (from, text) => void (from === 1 && text.includes('"subscriptions/listen"') && queueMicrotask(() => (who === "client" ? client.close() : s.close()))) });
+    server.connect(s);
+    const errors: unknown[] = [];
+    client = new McpClient(CLIENT, { clock, ...MODERN, onError: (e) => void errors.push(e), listChanged: { tools: { onChanged: () => {} } } });
+    const e = await rejection(client.connect(t));
+    await settle();
+    assert.equal(e.code, -32000, who);
+    assert.deepEqual(errors, [], who);
+  }
 });
 
 test("listChanged over Streamable HTTP, 2025-11-25 (Session Management item 4: after a 404 the client starts a new session, on a server that may have other lists and sends no list_changed for what it had from the start): each watched list is walked again", async () => {

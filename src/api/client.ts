@@ -110,6 +110,12 @@ function boundsOf(options: CallOptions | undefined): CallOptions {
   return { signal: options?.signal, timeoutMs: options?.timeoutMs };
 }
 
+/** Throws `-32000` when `endpoint`'s connection closed meanwhile: connecting failed, as when the transport closes first. */
+function failIfClosed(endpoint: Endpoint): void {
+  const phase = endpoint.state.phase;
+  if (phase.name === "closed") throw new McpError({ code: ErrorCode.ConnectionClosed, message: `connection closed: ${phase.reason}` });
+}
+
 function notConnected(): Promise<never> {
   return Promise.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: "not connected" }));
 }
@@ -236,11 +242,14 @@ export class McpClientCore {
     const { version, peer } = await endpoint.open();
     // Closed since the handshake completed (by a listener of its `initialized` event, say):
     // connecting failed, as when the transport closes first.
-    const phase = endpoint.state.phase;
-    if (phase.name === "closed") throw new McpError({ code: ErrorCode.ConnectionClosed, message: `connection closed: ${phase.reason}` });
+    failIfClosed(endpoint);
     this.version = version;
     this.peer = peer;
-    if (this.options.listChanged !== undefined) await this.watchLists(this.options.listChanged);
+    if (this.options.listChanged !== undefined) {
+      await this.watchLists(this.options.listChanged);
+      // Closed while the watch's listen awaited its acknowledgment (close() during connect, the server gone): as above.
+      failIfClosed(endpoint);
+    }
   }
 
   /** Starts the `listChanged` option's watch; a refused listen goes to `onError`, and the connection stands. */
@@ -259,7 +268,10 @@ export class McpClientCore {
         report: (e) => report(e, this.options.onError),
       },
       handlers,
-    ).catch((e: unknown) => report(e, this.options.onError));
+    ).catch((e: unknown) => {
+      // A listen the connection's close cut short is no failure of the watch: connect rejects for it.
+      if (this.endpoint?.state.phase.name !== "closed") report(e, this.options.onError);
+    });
   }
 
   /** What the client learned from `tools/list` (output schemas, `taskSupport`) no longer holds: known again from the next list. */
