@@ -175,4 +175,11 @@ test("call options: a misspelled one (timeout, onprogress: the official SDKs' na
   assert.equal((await rejection(c.client.request("tools/list", {}, { onprogress: () => {} } as never))).message, 'call options: unknown option "onprogress"; did you mean "onProgress"?');
   assert.equal(c.sent("client", "tools/call").length, 0, "nothing went out");
   assert.deepEqual((await c.client.callTool("echo", {}, { timeoutMs: 1000, tag: "mine" } as never)).content, []);
+  // listen() takes call options too, in either era (found by review: its misspelled timeout was dropped).
+  for (const versions of [["2026-07-28"], ["2025-11-25"]] as const) {
+    const d = await connect((s) => s.tool("echo", {}, () => ({ content: [] })), { session: { versions: [...versions] } });
+    const listen = await rejection(d.client.listen({ toolsListChanged: true }, () => {}, { timeout: 50 } as never));
+    assert.equal(listen.message, 'call options: unknown option "timeout"; did you mean "timeoutMs"?', versions[0]);
+    assert.equal(d.sent("client", "subscriptions/listen").length, 0);
+  }
 });
