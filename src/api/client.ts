@@ -657,7 +657,7 @@ export class McpClientCore {
     // A legacy listen may send nothing (no URIs) that the closed session could refuse.
     const phase = this.endpoint.state.phase;
     if (phase.name === "closed") return Promise.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: `the session is closed: ${phase.reason}` }));
-    // As for any call (see issue): only the signal and timeoutMs reach the listen, so a misspelled `timeout` would be lost.
+    // As every call does: only the signal and timeoutMs reach the listen, so a misspelled `timeout` would be lost unsaid.
     try {
       if (options !== undefined) refuseMisspelledOptions("call options", options, CALL_OPTION_NAMES);
     } catch (e) {
