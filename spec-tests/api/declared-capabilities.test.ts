@@ -126,6 +126,27 @@ test("server/discover + caching (draft: a DiscoverResult with ttlMs 0 is stale a
   assert.equal(questions(), 3, "five refusals, one question");
 });
 
+test("server/discover + caching (draft): requests sharing one server/discover question each wait with their own signal and timeoutMs: one caller aborting neither cancels the question nor has the others refused (found by review: the question ran under the first caller's signal and timeout, and its abort left the others refused with -32601, with no new question for 1 s)", { timeout: 10_000 }, async () => {
+  const { server, client, clock, sent } = await connect(() => {}, { session: { versions: [MV] } }, { session: { versions: [MV] } });
+  server.prompt("greet", {}, () => ({ messages: [] }));
+  await turn();
+  const timers = clock.pendingTimers;
+  const ac = new AbortController();
+  const first = client.listPrompts(undefined, { signal: ac.signal });
+  const timed = client.listPrompts(undefined, { timeoutMs: 5 });
+  const second = client.listPrompts();
+  ac.abort("gave up");
+  clock.advance(5);
+  const aborted = await first.then(() => undefined, (e: McpError) => e);
+  assert.equal(aborted?.code, -32800);
+  const late = await timed.then(() => undefined, (e: McpError) => e);
+  assert.equal(late?.code, -32001);
+  assert.deepEqual((await second).prompts.map((p) => p.name), ["greet"]);
+  assert.equal(sent("client", "server/discover").length, 2, "the probe, then one question");
+  assert.equal(sent("client", "notifications/cancelled").length, 0, "the question was not cancelled");
+  assert.equal(clock.pendingTimers, timers, "the waits left no timer");
+});
+
 test("session (kernel, client 2026-07-28): a server/discover the application sends replaces the capabilities the session checks requests against (a `rediscovered` output), unless the answer no longer lists the session's version", () => {
   const client = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [MV] });
   const answer = (id: number, result: object) => step(client, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "complete", ttlMs: 0, cacheScope: "private", ...result } }) }).outputs;

@@ -22,11 +22,12 @@ const TOOLS = [
 ];
 
 /** Connects `client` to a raw 2025-11-25 server (tools only) that answers each other request with `answer(message)`. */
-async function scripted(client: McpClientCore, answer: (m: { method: string; params: any }) => object | undefined): Promise<void> {
+async function scripted(client: McpClientCore, answer: (m: { method: string; params: any }, later: (result: object) => void) => object | undefined): Promise<void> {
   const [s, raw] = createMemoryPair();
   raw.onMessage((text) => {
     const m = JSON.parse(text);
-    const result = m.method === "initialize" ? { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER } : answer(m);
+    const later = (result: object) => raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+    const result = m.method === "initialize" ? { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER } : answer(m, later);
     if (m.id !== undefined && result !== undefined) raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
   });
   await client.connect(s);
@@ -264,6 +265,33 @@ test("tools (Output Schema) + caching: a result its learned schema refuses is ch
   client.close();
 });
 
+test("tools (Output Schema) + caching: results sharing one re-list each wait with their own signal: one caller aborting neither cancels the re-list nor decides the others' verdict (found by review: the re-list ran under the first caller's signal, and its abort left every waiting result refused)", { timeout: 10_000 }, async () => {
+  const NEW = { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] };
+  let lists = 0;
+  let answerList: (() => void) | undefined;
+  const client = new McpClient(CLIENT, { clock: new ManualClock() });
+  await scripted(client, (m, later) => {
+    if (m.method === "tools/call") return { content: text("21"), structuredContent: { celsius: 21 } };
+    if (m.method !== "tools/list") return undefined;
+    if (++lists === 1) return { tools: [{ name: "weather", inputSchema: { type: "object" }, outputSchema: OUTPUT }] };
+    // The re-list is answered when the test says so: the tool changed without list_changed.
+    answerList = () => later({ tools: [{ name: "weather", inputSchema: { type: "object" }, outputSchema: NEW }] });
+    return undefined;
+  });
+  await client.listTools();
+  const ac = new AbortController();
+  const first = client.callTool("weather", {}, { signal: ac.signal }).then(() => undefined, (e: any) => e);
+  const second = client.callTool("weather", {});
+  while (answerList === undefined) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r)); // both results wait on the re-list
+  ac.abort("gave up");
+  answerList();
+  assert.match((await first)?.message ?? "", /does not match its outputSchema/, "the aborted caller's first verdict stands");
+  assert.deepEqual((await second).structuredContent, { celsius: 21 });
+  assert.equal(lists, 2, "one re-list");
+  client.close();
+});
+
 test("tools (Output Schema): a call is checked against the schema known when it was made; a tools/list while it runs (the tool re-registered with another schema) does not change the check of its answer, which the server made and checked under the old one", async () => {
   const NEW = { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] };
   let release!: () => void;
@@ -286,7 +314,7 @@ test("tools (Output Schema): a call is checked against the schema known when it 
   assert.deepEqual((await call).structuredContent, { temperature: 30 });
 });
 
-test("tools (Output Schema): the re-list after a refused result walks at most 100 pages (a server handing out cursors for ever cannot hold the call), and carries the call's deadline but not its progress token", async () => {
+test("tools (Output Schema): the re-list after a refused result walks at most 100 pages (a server handing out cursors for ever cannot hold the call), and carries no progress token of the call's", async () => {
   let lists = 0;
   const listParams: any[] = [];
   const client = new McpClient(CLIENT, { clock: new ManualClock() });

@@ -49,7 +49,7 @@ import type { JsonObject, JsonValue, RequestId } from "../jsonrpc/types.js";
 import type { SubscriptionFilter } from "../modern/subscriptions.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { callListener, report } from "../driver/listener.js";
-import { systemClock } from "../driver/clock.js";
+import { systemClock, type Clock } from "../driver/clock.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { refuseMisspelledOptions, withDefaults } from "./option-names.js";
 import { OutputMismatch, ToolOutputs, type OutputCheck } from "./tool-outputs.js";
@@ -110,6 +110,35 @@ function boundsOf(options: CallOptions | undefined): CallOptions {
   return { signal: options?.signal, timeoutMs: options?.timeoutMs };
 }
 
+/**
+ * Waits for a question shared by several calls (a `server/discover`, a re-list of tools),
+ * which runs under none of their signals or timeouts: one caller giving up must not decide
+ * the others' outcome. Each waiter's own `signal` and `timeoutMs` end its wait alone, with
+ * the `-32800` or `-32001` its request would have had; otherwise settles as `shared` does.
+ */
+function waitOwn<T>(shared: Promise<T>, options: CallOptions | undefined, clock: Clock): Promise<T> {
+  const signal = options?.signal;
+  const ms = options?.timeoutMs ?? 0;
+  if (signal === undefined && !(ms > 0)) return shared;
+  return new Promise<T>((resolve, reject) => {
+    let timer: unknown;
+    let ended = false;
+    const end = (error?: McpError): void => {
+      if (ended) return;
+      ended = true;
+      signal?.removeEventListener("abort", abort);
+      if (timer !== undefined) clock.cancel(timer);
+      if (error === undefined) shared.then(resolve, reject);
+      else reject(error);
+    };
+    const abort = (): void => end(new McpError({ code: ErrorCode.RequestCancelled, message: String(signal?.reason ?? "aborted") }));
+    if (signal?.aborted) return abort();
+    signal?.addEventListener("abort", abort, { once: true });
+    if (ms > 0) timer = clock.schedule(clock.now() + ms, () => end(new McpError({ code: ErrorCode.RequestTimeout, message: `request timed out after ${ms} ms` })), true);
+    shared.then(() => end(), () => end());
+  });
+}
+
 /** Throws `-32000` when `endpoint`'s connection closed meanwhile: connecting failed, as when the transport closes first. */
 function failIfClosed(endpoint: Endpoint): void {
   const phase = endpoint.state.phase;
@@ -156,6 +185,10 @@ export class McpClientCore {
     clock: () => this.options.clock ?? systemClock,
     ackTimeoutMs: () => this.endpoint?.state.options.requestTimeoutMs ?? 0,
   });
+  /** The clock of this client's timers (the endpoint's, see connect). */
+  private get clock(): Clock {
+    return this.options.clock ?? systemClock;
+  }
   /** The `server/discover` question in flight, shared by the requests waiting on it (see request). */
   private rediscovering: Promise<unknown> | undefined;
   /** When the server may next be asked `server/discover` before a refusal (clock ms; see request). */
@@ -354,8 +387,8 @@ export class McpClientCore {
       }
     }
     if (isModernVersion(this.version) && this.undeclaredByServer(method)) {
-      const asking = this.rediscover(options);
-      if (asking !== undefined) return asking.then(() => this.send(method, params, options, onId));
+      const asking = this.rediscover();
+      if (asking !== undefined) return waitOwn(asking, options, this.clock).then(() => this.send(method, params, options, onId));
     }
     return this.send(method, params, options, onId);
   }
@@ -366,12 +399,16 @@ export class McpClientCore {
     return spec !== undefined && missingCapability(spec, "client", this.capabilities, this.peer?.capabilities, "client")?.startsWith("server.") === true;
   }
 
-  /** The `server/discover` question before a refusal (see {@link request}), or undefined when it is not time to ask. Never rejects. */
-  private rediscover(options?: CallOptions): Promise<unknown> | undefined {
+  /**
+   * The `server/discover` question before a refusal (see {@link request}), or undefined when
+   * it is not time to ask. Never rejects. Shared, so asked under the session's own request
+   * timeout, and no caller's signal: each waits with its own ({@link waitOwn}).
+   */
+  private rediscover(): Promise<unknown> | undefined {
     if (this.rediscovering !== undefined) return this.rediscovering;
     const endpoint = this.endpoint!;
     if (endpoint.now() < this.rediscoverAfter) return undefined;
-    const asked = endpoint.request("server/discover", undefined, boundsOf(options)).then(
+    const asked = endpoint.request("server/discover", undefined, {}).then(
       (result) => (this.rediscoverAfter = endpoint.now() + Math.max(MIN_REDISCOVER_MS, typeof result.ttlMs === "number" ? result.ttlMs : 0)),
       () => (this.rediscoverAfter = endpoint.now() + MIN_REDISCOVER_MS),
     );
@@ -740,7 +777,7 @@ export class McpClientCore {
       return this.outputs!.check(name, result, check);
     } catch (e) {
       if (!(e instanceof OutputMismatch)) throw e;
-      const listed = await this.relistTools(options).catch(() => undefined);
+      const listed = await waitOwn(this.relistTools(), options, this.clock).catch(() => undefined);
       if (listed === undefined || !listed.has(name)) throw e;
       const now = this.outputs!.checkOf(name);
       return now === undefined ? result : this.outputs!.check(name, result, now);
@@ -751,10 +788,11 @@ export class McpClientCore {
    * The names of the tools as listed now (the client learns what the pages show): one
    * re-list at a time, shared by every result waiting on it, of at most
    * {@link MAX_RELIST_PAGES} pages, so a server answering badly cannot make each result
-   * walk an endless list. Only the call's deadline and signal go with it ({@link boundsOf}).
+   * walk an endless list. Under the session's own request timeout, and no caller's signal:
+   * each result waits with its own ({@link waitOwn}).
    */
-  private relistTools(options?: CallOptions): Promise<Set<string>> {
-    return (this.relisting ??= this.listToolNames(boundsOf(options)).finally(() => (this.relisting = undefined)));
+  private relistTools(): Promise<Set<string>> {
+    return (this.relisting ??= this.listToolNames({}).finally(() => (this.relisting = undefined)));
   }
 
   private async listToolNames(options: CallOptions): Promise<Set<string>> {
