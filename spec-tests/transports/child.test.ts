@@ -135,6 +135,21 @@ test("an unexpected exit whose stdout a grandchild keeps open closes the transpo
   assert.equal(clock.pendingTimers, 0);
 });
 
+// README (spawnStdioServer): once closed and exited, nothing of the child holds the client
+// (found by review: a close() during the EXIT_DRAIN_MS wait left its timer, which holds the
+// process on the default clock, running for up to 1 s).
+test("close() while stdout is still read after an unexpected exit (a grandchild holds it) releases the pipes and leaves no timer", () => {
+  const clock = new ManualClock();
+  const { p, child, closes } = start({ clock });
+  p.events.exit({ code: 1, signal: null });
+  child.close();
+  assert.deepEqual(closes, [LOCAL_CLOSE_REASON]);
+  assert.equal(p.released, 1);
+  assert.equal(clock.pendingTimers, 0);
+  clock.advance(EXIT_DRAIN_MS);
+  assert.deepEqual(closes, [LOCAL_CLOSE_REASON]);
+});
+
 // lifecycle (Shutdown, stdio): "The server MAY initiate shutdown by closing its output stream to the client and exiting."
 test("the server closing stdout: the client closes stdin and reaps the server if it does not exit", async () => {
   const { p, closes } = start({ shutdownTimeoutMs: 0, killTimeoutMs: 0 });

@@ -199,6 +199,9 @@ class ChildTransport implements StdioChild {
       end: () => this.endStdin(),
     };
     this.channel = new StreamChannel(stdin, { ...withDefaults({ batchWrites: true }, options), framing: "ndjson" }, () => {
+      // Closed: the grace or drain wait has nothing left to close, and its timer would hold the process.
+      if (this.grace !== undefined) this.clock.cancel(this.grace);
+      this.grace = undefined;
       this.shutdown();
       this.release();
     });
