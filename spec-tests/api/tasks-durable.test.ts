@@ -206,3 +206,19 @@ test("2025-11-25 TTL and Resource Management: a task that expires while its reco
   for (let i = 0; i < 30; i++) await Promise.resolve();
   assert.equal(started, 1);
 });
+
+test("durable (README: the state shares no object with the application): a task's result is kept as the wire carries it, so editing the object the tool returned after the task ended changes neither tasks/result, the snapshot nor the store, and a member with no JSON form (a function) is left out as a plain call leaves it out instead of breaking every later step of the task", async () => {
+  const store = new MemoryTaskStore();
+  const shared = { content: [{ type: "text" as const, text: "v1" }], _meta: { hook() {} } };
+  const c = await connect((s) => s.tool("job", { execution: { taskSupport: "optional" } }, async () => shared as unknown as CallToolResult), LEGACY, { ...LEGACY, tasks: { store } });
+  const { task } = (await c.client.callToolAsTask("job")) as CreateTaskResult;
+  const first = (await c.client.getTaskResult(task!.taskId)) as JsonObject;
+  assert.deepEqual(first.content, [{ type: "text", text: "v1" }]);
+  shared.content[0].text = "EDITED";
+  assert.deepEqual(((await c.client.getTaskResult(task!.taskId)) as JsonObject).content, [{ type: "text", text: "v1" }]);
+  assert.equal((await c.client.getTask(task!.taskId)).status, "completed");
+  assert.ok(!c.server.tasks!.snapshot().includes("EDITED"));
+  assert.deepEqual(c.server.tasks!.get(task!.taskId)!.result!.content, [{ type: "text", text: "v1" }]);
+  const stored = await store.get(c.server.tasks!.get(task!.taskId)!.ownerKey, task!.taskId);
+  assert.deepEqual(stored?.result?.content, [{ type: "text", text: "v1" }]);
+});

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { restoreTasks, snapshotTasks, stepTasks, nextTaskDeadline } from "../../src/tasks/table.js";
-import { ALICE, assertJson, Harness, ofType } from "./helpers.js";
+import { ALICE, assertJson, errorOf, Harness, ofType, replyOf } from "./helpers.js";
 
 describe("tasks: snapshot and restore", () => {
   it("a task waiting on input, with a blocked tasks/result, survives a restore and finishes in the new table", () => {
@@ -34,6 +34,44 @@ describe("tasks: snapshot and restore", () => {
     assert.deepEqual(released[0].owner, ALICE);
     // The old table is unaffected: separate state.
     assert.equal(h.status("t"), "input_required");
+  });
+
+  it("the table keeps a copy of the outcome and input requests it is given: the application editing its objects later changes neither tasks/result nor the snapshot (README: the state shares no object with the application)", () => {
+    const h = new Harness({ era: "extension" });
+    const question = { method: "elicitation/create", params: { message: "ok?", requestedSchema: { type: "object", properties: {} } } };
+    h.create("t");
+    h.feed({ type: "update-status", taskId: "t", status: "input_required", inputRequests: { q: question } });
+    question.params.message = "EDITED";
+    assert.deepEqual((h.get("t").inputRequests as any).q.params.message, "ok?");
+    const result = { content: [{ type: "text", text: "v1" }] };
+    h.feed({ type: "settle", taskId: "t", result });
+    result.content[0].text = "EDITED";
+    assert.deepEqual(h.get("t").result, { content: [{ type: "text", text: "v1" }] });
+    assert.ok(!snapshotTasks(h.state).includes("EDITED"));
+    const error = { code: -32000, message: "boom", data: { n: 1 } };
+    h.create("u");
+    h.feed({ type: "settle", taskId: "u", error });
+    error.data.n = 2;
+    assert.deepEqual(h.get("u").error, { code: -32000, message: "boom", data: { n: 1 } });
+  });
+
+  it("an outcome with no JSON form (a BigInt, a cycle) fails the task with the -32603 a plain answer gets, and the table stays snapshottable", () => {
+    const h = new Harness();
+    h.create("t");
+    const { id: waiter } = h.request("tasks/result", { taskId: "t" });
+    const out = h.feed({ type: "settle", taskId: "t", result: { content: [], _meta: { n: 1n } } as never });
+    assert.equal(ofType(out, "diagnostic")[0]?.code, "bad-outcome");
+    const replied = errorOf(out);
+    assert.equal(replied.id, waiter);
+    assert.deepEqual(replied.error, { code: -32603, message: "Internal error: message could not be encoded" });
+    assert.equal(h.status("t"), "failed");
+    assertJson(h.state);
+    assert.doesNotThrow(() => snapshotTasks(h.state));
+    // A function member is left out, as the wire leaves it out.
+    h.create("f");
+    h.feed({ type: "settle", taskId: "f", result: { content: [], _meta: { f() {} } } as never });
+    assert.deepEqual(replyOf(h.request("tasks/result", { taskId: "f" }).out).result._meta, { "io.modelcontextprotocol/related-task": { taskId: "f" } });
+    assertJson(h.state);
   });
 
   it("restoring the parsed object works too; options are re-resolved", () => {

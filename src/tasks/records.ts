@@ -17,7 +17,9 @@
  * `Object.hasOwn`-guarded and every write goes through {@link put} (a task id of
  * `"__proto__"` is a key like any other).
  */
+import { UNENCODABLE_RESPONSE } from "../jsonrpc/codec.js";
 import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { TASK_DIALECTS } from "./modern.js";
 import { isTerminalStatus, type TaskStatus } from "./status.js";
@@ -216,10 +218,22 @@ export function finishTask(
   now: number,
   out: TaskOutput[],
 ): void {
+  // Kept as a copy: the application editing the object it answered with after the task
+  // ended must not change what `tasks/result` and `tasks/get` give later, nor a snapshot
+  // (the state shares no object with the application). An outcome with no JSON form (a
+  // BigInt, a cycle), which no message could carry nor snapshot hold, fails the task with
+  // the -32603 a plain request answered with it gets.
+  const result = outcome.result === undefined ? undefined : jsonCopy(outcome.result);
+  const error = outcome.error === undefined ? undefined : jsonCopy(outcome.error);
+  if ((outcome.result !== undefined && result === undefined) || (outcome.error !== undefined && error === undefined)) {
+    diagnose(out, "bad-outcome", "the task's outcome has no JSON form; the task failed", { taskId: rec.taskId, status });
+    status = "failed";
+    rec.error = rpcError(ErrorCode.InternalError, UNENCODABLE_RESPONSE);
+  }
   rec.status = status;
   rec.lastUpdatedAt = now;
-  if (outcome.result !== undefined) rec.result = outcome.result;
-  if (outcome.error !== undefined) rec.error = outcome.error;
+  if (result !== undefined) rec.result = result;
+  if (error !== undefined) rec.error = error;
   // "The tasks/get response SHOULD include a statusMessage field with diagnostic information about the failure."
   const message = statusMessage ?? (status === "failed" ? failureMessage(rec) : undefined);
   if (message !== undefined) rec.statusMessage = message;
@@ -252,8 +266,14 @@ export function addInputRequests(rec: TaskRecord, requests: Record<string, TaskI
       diagnose(out, "input-key-reused", "input request keys MUST be unique over the lifetime of a task; dropped", { taskId: rec.taskId, key });
       continue;
     }
+    // A copy, as the outcome in finishTask; one with no JSON form could never be sent.
+    const kept = jsonCopy(req);
+    if (kept === undefined) {
+      diagnose(out, "bad-input-request", "an input request with no JSON form; dropped", { taskId: rec.taskId, key });
+      continue;
+    }
     used.push(key);
-    put((rec.inputRequests ??= {}), key, req);
+    put((rec.inputRequests ??= {}), key, kept);
   }
 }
 
