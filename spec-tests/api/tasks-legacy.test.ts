@@ -548,3 +548,16 @@ test("tasks Input Required Status (the task moves back out of input_required onc
   answers[1].resolve({ action: "accept", content: { v: "B" } });
   assert.deepEqual(((await c.client.getTaskResult(task!.taskId)) as CallToolResult).content, [{ type: "text", text: "A B" }]);
 });
+
+test("tasks (2025-11-25 Creating Tasks: task IDs MUST be unique among all tasks controlled by the receiver): a generateTaskId that repeats a live task's id fails the new request with -32603, and the task holding the id runs on and completes (it was left working, its run dropped, until its TTL)", { timeout: 10_000 }, async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), LEGACY, { ...LEGACY, tasks: { generateTaskId: () => "same-id" } });
+  const { task } = (await c.client.callToolAsTask("job", { n: 1 })) as CreateTaskResult;
+  const refused = await rejection(c.client.callToolAsTask("job", { n: 2 }));
+  assert.equal(refused.code, -32603);
+  assert.match(refused.message, /duplicate task id/);
+  gate.resolve();
+  const r = (await c.client.getTaskResult(task!.taskId)) as JsonObject;
+  assert.deepEqual(r.content, [{ type: "text", text: "job 1 done" }]);
+  assert.equal((await c.client.getTask(task!.taskId)).status, "completed");
+});

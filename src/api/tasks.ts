@@ -37,6 +37,7 @@ import { systemClock } from "../driver/clock.js";
 import { createTaskTable, findTask, nextTaskDeadline, progressAllowed, resolveTaskOptions, restoreTasks, snapshotTasks, stepTasks, tableFromRecords } from "../tasks/table.js";
 import { taskOwnerKey } from "../tasks/records.js";
 import { isTerminalStatus, type TaskEra, type TaskStatus } from "../tasks/status.js";
+import { isExpired } from "../tasks/ttl.js";
 import type { TaskInput, TaskInputRequest, TaskOutput, TaskOwner, TaskRecord, TaskTableOptions, TaskTableState } from "../tasks/types.js";
 import { withRelatedTask } from "../tasks/wire.js";
 import { methodSpec } from "../model/methods.js";
@@ -295,25 +296,35 @@ export class TaskRuntime {
     const taskId = this.generateTaskId();
     const id = tableId(owner, rc.id);
     const answer = this.expect(owner, id);
-    const input: TaskInput = { type: "create", now: this.wall(), id, owner, era, taskId, method: rc.method };
+    const now = this.wall();
+    const input: TaskInput = { type: "create", now, id, owner, era, taskId, method: rc.method };
     if (extra.ttl !== undefined) input.ttl = extra.ttl;
     if (extra.progressToken !== undefined) input.progressToken = extra.progressToken;
     if (extra.modelImmediateResponse !== undefined) input.modelImmediateResponse = extra.modelImmediateResponse;
     this.remember(owner, era, rc);
+    // An id a live task holds (a `generateTaskId` that repeats one) is refused by the table
+    // ("duplicate task id"): nothing of that task's may be touched, or its run would be
+    // replaced and then dropped, leaving it working, unanswered, until its TTL.
+    const holder = findTask(this.table, taskId);
+    const taken = holder !== undefined && !isExpired(holder.expiresAt, now);
     // Registered before the step: the task may expire in it (ttl 0) or while its record is
     // written, and an expired (or cancelled) task's run must be found to be stopped.
     const run: Run = { taskId, owner, controller: new AbortController(), params, rc, httpRequest: rc.httpRequest, work, awaitingInput: false };
-    this.runs.set(taskId, run);
-    // Its record's writes are watched from the first: the store may refuse one at once.
-    this.creating.add(taskId);
+    if (!taken) {
+      this.runs.set(taskId, run);
+      // Its record's writes are watched from the first: the store may refuse one at once.
+      this.creating.add(taskId);
+    }
     this.step(input);
     let result: JsonObject;
     try {
       result = await answer;
     } catch (e) {
-      if (this.runs.get(taskId) === run) this.runs.delete(taskId); // refused (a limit): no task, no work
-      this.creating.delete(taskId);
-      this.unstored.delete(taskId);
+      if (!taken) {
+        if (this.runs.get(taskId) === run) this.runs.delete(taskId); // refused (a limit): no task, no work
+        this.creating.delete(taskId);
+        this.unstored.delete(taskId);
+      }
       throw e;
     }
     // A request cancelled before its CreateTaskResult went out (with the request, or an HTTP
