@@ -55,6 +55,31 @@ describe("tasks: snapshot and restore", () => {
     assert.deepEqual(h.get("u").error, { code: -32000, message: "boom", data: { n: 1 } });
   });
 
+  it("what a tasks/result, tasks/get or status push hands out is a copy: editing it (an intercept redacting the answer in place) changes neither later answers nor the snapshot", () => {
+    const legacy = new Harness();
+    legacy.create("t");
+    legacy.feed({ type: "settle", taskId: "t", result: { content: [{ type: "text", text: "v1" }] } });
+    for (let i = 0; i < 2; i++) {
+      const r = replyOf(legacy.request("tasks/result", { taskId: "t" }).out).result as any;
+      assert.equal(r.content[0].text, "v1");
+      r.content[0].text += "!";
+    }
+    legacy.create("u");
+    legacy.feed({ type: "settle", taskId: "u", error: { code: -32000, message: "boom", data: { n: 1 } } });
+    (errorOf(legacy.request("tasks/result", { taskId: "u" }).out).error.data as any).n = 2;
+    assert.deepEqual(errorOf(legacy.request("tasks/result", { taskId: "u" }).out).error.data, { n: 1 });
+    const ext = new Harness({ era: "extension" });
+    ext.create("t");
+    const pushed = ofType(ext.feed({ type: "update-status", taskId: "t", status: "input_required", inputRequests: { q: { method: "roots/list", params: {} } } }), "notify")[0];
+    (pushed.params.inputRequests as any).q.method = "EDITED";
+    (ext.get("t").inputRequests as any).q.method = "EDITED";
+    ext.feed({ type: "input-response", taskId: "t", responses: { q: { roots: [] } } });
+    ext.feed({ type: "settle", taskId: "t", result: { content: [{ type: "text", text: "v1" }] } });
+    (ext.get("t").result as any).content[0].text = "EDITED";
+    assert.deepEqual(ext.get("t").result, { content: [{ type: "text", text: "v1" }] });
+    assert.ok(!snapshotTasks(legacy.state).includes("!") && !snapshotTasks(ext.state).includes("EDITED"));
+  });
+
   it("an outcome with no JSON form (a BigInt, a cycle) fails the task with the -32603 a plain answer gets, and the table stays snapshottable", () => {
     const h = new Harness();
     h.create("t");

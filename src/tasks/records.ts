@@ -25,7 +25,7 @@ import { TASK_DIALECTS } from "./modern.js";
 import { isTerminalStatus, type TaskStatus } from "./status.js";
 import { heapPush } from "./ttl.js";
 import type { TaskInputRequest, TaskOutput, TaskOwner, TaskRecord, TaskTableState } from "./types.js";
-import { detailedView, withRelatedTask } from "./wire.js";
+import { detailedView, handedOut, withRelatedTask } from "./wire.js";
 
 /** `d[k]` when `k` is an own key of `d`. */
 export function own<T>(d: Record<string, T>, k: string): T | undefined {
@@ -192,9 +192,9 @@ export function terminalReply(rec: TaskRecord, id: RequestId, owner: TaskOwner, 
   // "MUST return exactly what the underlying request would have returned".
   const o: Extract<TaskOutput, { type: "reply" | "reply-error" }> =
     rec.error !== undefined
-      ? { type: "reply-error", id, owner, error: rec.error }
+      ? { type: "reply-error", id, owner, error: handedOut(rec.error) }
       : rec.result !== undefined
-        ? { type: "reply", id, owner, result: withRelatedTask(rec.result, rec.taskId) }
+        ? { type: "reply", id, owner, result: withRelatedTask(handedOut(rec.result), rec.taskId) }
         : { type: "reply-error", id, owner, error: cancelledWithoutResult(rec.taskId) };
   if (deferred) o.deferred = true;
   return o;

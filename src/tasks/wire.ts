@@ -17,6 +17,7 @@
  */
 import type { JsonObject } from "../jsonrpc/types.js";
 import { ErrorCode, rpcError } from "../jsonrpc/errors.js";
+import { jsonCopy } from "../jsonrpc/safe-json.js";
 import { MetaKey } from "../model/meta.js";
 import type { TaskDialect } from "./modern.js";
 import type { TaskRecord } from "./types.js";
@@ -80,11 +81,22 @@ export function taskView(rec: TaskRecord, dialect: TaskDialect): JsonObject {
 export function detailedView(rec: TaskRecord, dialect: TaskDialect): JsonObject {
   const t = taskView(rec, dialect);
   if (!dialect.detailed) return t;
-  if (rec.status === "input_required") t.inputRequests = rec.inputRequests ?? {};
+  // Copies, as `terminalReply`'s: what the table holds is never handed out to be edited.
+  if (rec.status === "input_required") t.inputRequests = handedOut(rec.inputRequests ?? {});
   // A completed task always holds a result: `update-status` and `settle` refuse one without.
-  else if (rec.status === "completed") t.result = rec.result!;
-  else if (rec.status === "failed") t.error = rec.error ?? rpcError(ErrorCode.InternalError, rec.statusMessage ?? "Task failed");
+  else if (rec.status === "completed") t.result = handedOut(rec.result!);
+  else if (rec.status === "failed") t.error = rec.error === undefined ? rpcError(ErrorCode.InternalError, rec.statusMessage ?? "Task failed") : handedOut(rec.error);
   return t;
+}
+
+/**
+ * A copy of what the table holds, for an output: an `intercept` editing the answer it is
+ * handed (or a status listener its push) must not change the task's stored result, which
+ * later answers, the snapshot and the store would then disagree on. The table keeps only
+ * JSON data (`finishTask`, `addInputRequests`), so the copy always succeeds.
+ */
+export function handedOut<T>(value: T): T {
+  return jsonCopy(value) ?? value;
 }
 
 /** `CreateTaskResult`: `{ task }` (2025-11-25) or the task with `resultType: "task"` (extension). */
