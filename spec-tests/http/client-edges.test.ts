@@ -10,6 +10,7 @@ import { httpClientTransport, SESSION_EXPIRED, type HttpClientTransport } from "
 import { deferred, makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { LongBody } from "../harness/long-body.js";
+import { collectUncaught } from "../harness/uncaught.js";
 
 function connect(t: HttpClientTransport, version = "2025-11-25", maxMessageBytes?: number) {
   const closed = deferred<string>();
@@ -412,10 +413,7 @@ test("client edges (README Driver: an error an application callback throws is re
       },
     },
   );
-  const thrown: unknown[] = [];
-  const prior = process.listeners("uncaughtException");
-  process.removeAllListeners("uncaughtException");
-  process.on("uncaughtException", (e) => thrown.push(e));
+  const { thrown, restore } = collectUncaught();
   try {
     const { ep } = connect(t);
     await ep.open();
@@ -424,8 +422,7 @@ test("client edges (README Driver: an error an application callback throws is re
     await until(() => thrown.length > 0, 100);
   } finally {
     t.close();
-    process.removeAllListeners("uncaughtException");
-    for (const l of prior) process.on("uncaughtException", l);
+    restore();
   }
   assert.deepEqual(thrown.map((e) => (e as Error).message), ["logger broke"], "rethrown once, not swallowed");
 });

@@ -17,6 +17,7 @@ import type { McpError } from "../../src/driver/endpoint.js";
 import { attach } from "../../src/api/connection.js";
 import { blockText } from "../harness/content.js";
 import { until } from "./helpers.js";
+import { collectUncaught } from "../harness/uncaught.js";
 
 const SSE_URL = "http://127.0.0.1:8080/sse";
 const INFO = { name: "c", version: "1" };
@@ -231,10 +232,7 @@ test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: an end
   });
   let closedWith: string | undefined;
   t.onClose((r) => (closedWith = r));
-  const thrown: unknown[] = [];
-  const prior = process.listeners("uncaughtException");
-  process.removeAllListeners("uncaughtException");
-  process.on("uncaughtException", (e) => thrown.push(e));
+  const { thrown, restore } = collectUncaught();
   try {
     await ep.open();
     server.write("message", JSON.stringify({ jsonrpc: "2.0", method: "x/first" }));
@@ -248,8 +246,7 @@ test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: an end
     assert.equal(blockText((result as { content: unknown[] }).content[0] as never), "echo: on");
   } finally {
     t.close();
-    process.removeAllListeners("uncaughtException");
-    for (const l of prior) process.on("uncaughtException", l);
+    restore();
   }
 });
 

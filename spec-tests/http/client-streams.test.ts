@@ -15,6 +15,7 @@ import { makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js"
 import { attach } from "../../src/api/connection.js";
 import { modernHandler, MV } from "./modern-helpers.js";
 import { blockText } from "../harness/content.js";
+import { collectUncaught } from "../harness/uncaught.js";
 
 
 function connect(t: HttpClientTransport): Endpoint {
@@ -681,10 +682,7 @@ test("streamable-http client (README: an endpoint hook that throws leaves receiv
       if (method === "notifications/tools/list_changed") throw new Error("app bug");
     },
   });
-  const thrown: unknown[] = [];
-  const prior = process.listeners("uncaughtException");
-  process.removeAllListeners("uncaughtException");
-  process.on("uncaughtException", (e) => thrown.push(e));
+  const { thrown, restore } = collectUncaught();
   try {
     await ep.open();
     await until(() => gets === 1 && tools.endpoints.length === 1);
@@ -694,8 +692,7 @@ test("streamable-http client (README: an endpoint hook that throws leaves receiv
     await until(() => heard.includes("notifications/message"), 1000);
   } finally {
     t.close();
-    process.removeAllListeners("uncaughtException");
-    for (const l of prior) process.on("uncaughtException", l);
+    restore();
   }
   assert.deepEqual(heard, ["notifications/tools/list_changed", "notifications/message"]);
   assert.deepEqual(thrown.map((e) => (e as Error).message), ["app bug"], "rethrown once, not swallowed");

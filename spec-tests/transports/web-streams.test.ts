@@ -15,6 +15,7 @@ import { INPUT_ENDED_REASON, LOCAL_CLOSE_REASON, type StreamChannel } from "../.
 import { forwardText, webStreamsTransport } from "../../src/transports/web-streams.js";
 import { errorText } from "../../src/transports/error-text.js";
 import { CLIENT_NONE, SERVER_NONE, WEB_STREAMS_NONE } from "../harness/undefined-options.js";
+import { collectUncaught } from "../harness/uncaught.js";
 
 type Chunk = Uint8Array | string;
 
@@ -238,18 +239,14 @@ test("a receiver that throws (an Endpoint rethrowing its hook's error from recei
   });
   let closedWith: string | undefined;
   t.onClose((r) => (closedWith = r));
-  const thrown: unknown[] = [];
-  const prior = process.listeners("uncaughtException");
-  process.removeAllListeners("uncaughtException");
-  process.on("uncaughtException", (e) => thrown.push(e));
+  const { thrown, restore } = collectUncaught();
   try {
     feed.enqueue('{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":"2.0","method":"b"}\n');
     while (got.length < 2 && closedWith === undefined) await new Promise((r) => setImmediate(r));
     feed.enqueue('{"jsonrpc":"2.0","method":"c"}\n');
     while (got.length < 3 && closedWith === undefined) await new Promise((r) => setImmediate(r));
   } finally {
-    process.removeAllListeners("uncaughtException");
-    for (const l of prior) process.on("uncaughtException", l);
+    restore();
   }
   assert.equal(closedWith, undefined, "the transport stays open");
   assert.deepEqual(got, ['{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}', '{"jsonrpc":"2.0","method":"c"}']);
