@@ -182,7 +182,7 @@ export class McpClientCore {
     onClose: (fn) => this.onClose(fn),
     onSessionRenewed: (fn) => this.onSessionRenewed(fn),
     report: (fn) => callListener(fn, undefined, undefined, this.options.onError),
-    clock: () => this.options.clock ?? systemClock,
+    clock: () => this.clock,
     ackTimeoutMs: () => this.endpoint?.state.options.requestTimeoutMs ?? 0,
   });
   /** The clock of this client's timers (the endpoint's, see connect). */
@@ -293,7 +293,7 @@ export class McpClientCore {
         serverCapabilities: () => this.peer?.capabilities,
         listen: (filter, fn) => this.listen(filter, fn),
         iterate: (kind) => iterators[kind](),
-        clock: () => this.options.clock ?? systemClock,
+        clock: () => this.clock,
         call: (fn, error, items) => callListener(fn, error, items, this.options.onError),
         connected: () => this.endpoint !== undefined && this.endpoint.state.phase.name !== "closed",
         onClose: (fn) => void this.onClose(fn),

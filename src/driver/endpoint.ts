@@ -189,7 +189,7 @@ class Served implements RequestContext {
     private carrier: (() => Request) | undefined,
   ) {}
 
-  /** Copied when first read (`copied`): see {@link Served.peer}. */
+  /** The copy {@link Served.peer} hands out, made when first read. */
   private copiedPeer: RequestPeer | undefined = undefined;
 
   /**
@@ -413,9 +413,7 @@ export class Endpoint {
    */
   closed(reason = "transport closed"): void {
     try {
-      this.feed({ type: "closed", now: this.clock.now(), reason });
-    } catch (e) {
-      this.hookFailed(e);
+      this.feedUncaught({ type: "closed", now: this.clock.now(), reason });
     } finally {
       // A transport that closes during the handshake must not leave open() pending forever.
       this.ready?.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: reason }));
@@ -444,6 +442,15 @@ export class Endpoint {
       this.hookFailure = outer;
     }
     if (failure !== undefined) throw failure.error;
+  }
+
+  /** {@link Endpoint.feed} where no caller can take a hook's error (see {@link Endpoint.hookFailed}). */
+  private feedUncaught(input: SessionInput): void {
+    try {
+      this.feed(input);
+    } catch (e) {
+      this.hookFailed(e);
+    }
   }
 
   private handle(o: SessionOutput): void {
@@ -550,11 +557,7 @@ export class Endpoint {
     // Not thrown from here: into the step that served the request it would cut that step
     // short (the next requests of a batch never served), and from a handler's promise it
     // would be an unhandled rejection.
-    try {
-      this.feed(error ? { type: "respond", now, id: served.id, error } : { type: "respond", now, id: served.id, result });
-    } catch (e) {
-      this.hookFailed(e);
-    }
+    this.feedUncaught(error ? { type: "respond", now, id: served.id, error } : { type: "respond", now, id: served.id, result });
   }
 
   /** @internal The clock's reading, for inputs built outside this class (a served request's progress). */
@@ -591,11 +594,7 @@ export class Endpoint {
         this.timer = undefined;
         this.timerAt = null;
         // No caller to throw to: a hook's error goes to onError.
-        try {
-          this.feed({ type: "tick", now: this.clock.now() });
-        } catch (e) {
-          this.hookFailed(e);
-        }
+        this.feedUncaught({ type: "tick", now: this.clock.now() });
       },
       hold,
     );

@@ -45,7 +45,7 @@ import { addInbound, internalRequest, refuseAtLimit, removeInbound, removeOutbou
 import { retainedStringIssues } from "./retained.js";
 import { pingMissed } from "./timeouts.js";
 import { endTaskProgress, observeAnswer, observeStatus } from "./task-progress.js";
-import { idKey, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
+import { idKey, isIdLike, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 import { rememberRequiredElicitations, rememberUrlElicitation } from "./url-elicitations.js";
 
 /** The `receive` input: one message (text, or a value received in process), decoded and handled. Dropped once closed. */
@@ -240,7 +240,7 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
 function onOpenListen(state: SessionState, params: JsonObject | undefined): boolean {
   if (state.options.role !== "client" || state.phase.name !== "modern") return false;
   const id = (params?._meta as JsonObject | undefined)?.[MetaKey.subscriptionId];
-  if (typeof id !== "string" && typeof id !== "number") return false;
+  if (!isIdLike(id)) return false;
   const key = idKey(id);
   return Object.hasOwn(state.outbound, key) && state.outbound[key].method === "subscriptions/listen";
 }

@@ -258,11 +258,8 @@ class ChildTransport implements StdioChild {
     if (this.stdoutEnded) return;
     this.stdoutEnded = true;
     this.channel.endInput();
-    if (this.status !== undefined) {
-      if (this.grace !== undefined) this.clock.cancel(this.grace);
-      this.grace = undefined;
-      return this.channel.closeWith(describeExit(this.status));
-    }
+    // Its close cancels the wait of EXIT_DRAIN_MS after the exit.
+    if (this.status !== undefined) return this.channel.closeWith(describeExit(this.status));
     this.shutdown();
     this.grace = this.clock.schedule(this.clock.now() + this.graceMs, () => {
       this.grace = undefined;
@@ -282,8 +279,7 @@ class ChildTransport implements StdioChild {
     else if (!this.channel.closed) {
       this.grace = this.clock.schedule(this.clock.now() + EXIT_DRAIN_MS, () => {
         this.grace = undefined;
-        this.channel.closeWith(describeExit(status));
-        this.release();
+        this.channel.closeWith(describeExit(status)); // (its close releases the pipes)
       });
     }
     this.release();
