@@ -491,6 +491,29 @@ test("subscriptions (draft basic/patterns/subscriptions, Acknowledgment: the fil
   assert.deepEqual(stray.map((o) => o.type === "diagnostic" && o.code), ["notification-dropped"]);
 });
 
+test("subscriptions (draft basic/patterns/subscriptions: the server \"MUST NOT send notification types the client has not explicitly requested\" and \"MUST NOT send any notification on the subscription before\" its acknowledgment): a client admits on a listen only what both it asked for and the server acknowledged, after the acknowledgment", () => {
+  const p = new Pair({ versions: ERAS.modern }, { versions: ERAS.modern, capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true } } });
+  p.handshake();
+  const listen = p.request("client", "subscriptions/listen", { notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///a", "file:///b"] } });
+  // The server's side is played by hand: the test is what the client lets through.
+  p.dropQueued();
+  const on = (method: string, params: JsonObject = {}) =>
+    p.inject("client", JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, _meta: { "io.modelcontextprotocol/subscriptionId": listen } } }));
+  const fate = (out: ReturnType<typeof on>) => out.map((o) => (o.type === "diagnostic" ? o.code : o.type));
+  assert.deepEqual(fate(on("notifications/tools/list_changed")), ["notification-dropped"], "before the acknowledgment");
+  // The server agrees to prompts too, which was never asked for, and to one URI of the two.
+  assert.deepEqual(fate(on("notifications/subscriptions/acknowledged", { notifications: { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["file:///a", "file:///c"] } })), ["notification"]);
+  assert.deepEqual(fate(on("notifications/tools/list_changed")), ["notification"]);
+  assert.deepEqual(fate(on("notifications/resources/updated", { uri: "file:///a" })), ["notification"]);
+  assert.deepEqual(fate(on("notifications/resources/updated", { uri: "file:///a/child" })), ["notification"], "a sub-resource of a subscribed URI (ResourceUpdatedNotificationParams)");
+  assert.deepEqual(fate(on("notifications/prompts/list_changed")), ["notification-dropped"], "acknowledged but never requested");
+  assert.deepEqual(fate(on("notifications/resources/updated", { uri: "file:///b" })), ["notification-dropped"], "requested but not acknowledged");
+  assert.deepEqual(fate(on("notifications/resources/updated", { uri: "file:///c" })), ["notification-dropped"], "acknowledged but never requested");
+  assert.deepEqual(fate(on("notifications/resources/list_changed")), ["notification-dropped"]);
+  assert.deepEqual(fate(on("notifications/subscriptions/acknowledged", { notifications: { promptsListChanged: true } })), ["notification-dropped"], "a second acknowledgment widens nothing");
+  assert.deepEqual(fate(on("notifications/prompts/list_changed")), ["notification-dropped"]);
+});
+
 // ---------------------------------------------------------------------------------------
 // Caching hints, as a client reads them (draft server/utilities/caching)
 

@@ -77,6 +77,64 @@ export function notificationFor(change: Change, filter: SubscriptionFilter): { m
   }
 }
 
+/**
+ * Client: whether a notification the server tagged with one of our listens is one its
+ * acknowledged `filter` covers, or null for a method no filter names (it is judged as an
+ * untagged one is). The server "MUST NOT send notification types the client has not
+ * explicitly requested" (draft basic/patterns/subscriptions). An update may name a
+ * sub-resource of a subscribed URI (`ResourceUpdatedNotificationParams`).
+ */
+export function filterCovers(filter: SubscriptionFilter, method: string, params: JsonObject | undefined): boolean | null {
+  switch (method) {
+    case "notifications/tools/list_changed":
+      return filter.toolsListChanged === true;
+    case "notifications/prompts/list_changed":
+      return filter.promptsListChanged === true;
+    case "notifications/resources/list_changed":
+      return filter.resourcesListChanged === true;
+    case "notifications/resources/updated":
+      return typeof params?.uri === "string" && (filter.resourceSubscriptions ?? []).some((uri) => coversUri(uri, params.uri as string));
+    case "notifications/tasks":
+      return typeof params?.taskId === "string" && (filter.taskIds?.includes(params.taskId) ?? false);
+    default:
+      return null;
+  }
+}
+
+/**
+ * Whether an update for `uri` is one for a subscription to `watched`: that URI, or a
+ * sub-resource of it, a URI that continues it past a delimiter: `file:///project` covers
+ * `file:///project/src/a.ts`, `file:///project?rev=2` and `file:///project#x`, never
+ * `file:///projects`; a watched URI ending in `/` covers whatever follows it.
+ */
+export function coversUri(watched: string, uri: string): boolean {
+  if (uri === watched) return true;
+  return uri.length > watched.length && uri.startsWith(watched) && (watched.endsWith("/") || "/?#".includes(uri[watched.length]));
+}
+
+/** The filter the client itself asked for, as plain data (kept while the listen is open). */
+export function requestedFilter(notifications: unknown): SubscriptionFilter {
+  const asked = (typeof notifications === "object" && notifications !== null ? notifications : {}) as Record<string, unknown>;
+  const filter: SubscriptionFilter = {};
+  for (const flag of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) if (asked[flag] === true) filter[flag] = true;
+  for (const list of ["resourceSubscriptions", "taskIds"] as const) {
+    const values = asked[list];
+    if (Array.isArray(values)) filter[list] = values.filter((v): v is string => typeof v === "string");
+  }
+  return filter;
+}
+
+/** What both the client asked for and the server acknowledged: a server agreeing to more does not widen it. */
+export function acknowledgedFilter(requested: SubscriptionFilter, agreed: SubscriptionFilter): SubscriptionFilter {
+  const both = { ...agreed };
+  for (const flag of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) if (requested[flag] !== true) delete both[flag];
+  for (const list of ["resourceSubscriptions", "taskIds"] as const) {
+    const asked = new Set(requested[list]);
+    if (both[list] !== undefined) both[list] = both[list].filter((v) => asked.has(v));
+  }
+  return both;
+}
+
 /** Params tagged with the subscription id, as every message on a subscription must be. */
 export function tagged(params: JsonObject | undefined, subscriptionId: RequestId): JsonObject {
   return merged(params, { _meta: merged(params?._meta as JsonObject | undefined, { [MetaKey.subscriptionId]: subscriptionId }) }) as JsonObject;

@@ -33,6 +33,7 @@ import { acceptsTaskAugmented } from "../tasks/capabilities.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
 import { receiveModernRequest, respondModern } from "../modern/server.js";
+import { acknowledgedFilter, filterCovers, requestedFilter } from "../modern/subscriptions.js";
 import { receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { receiveDiscoverResponse, receiveInitialize, receiveInitialized, receiveInitializeResponse, rediscovered } from "./handshake.js";
@@ -206,7 +207,12 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
   // logging" before initialized): the gate admits only that, so it is not held to a
   // declaration still to come (else every such log message was dropped).
   const undeclaredYet = o.role === "client" && state.phase.name === "initializing";
-  const missing = undeclaredYet || onOpenListen(state, params) ? null : missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, peerOf(o.role));
+  const listen = onOpenListen(state, method, params);
+  if (listen === "dropped") {
+    out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" is not what its subscription acknowledged (or came before the acknowledgment); dropped` });
+    return;
+  }
+  const missing = undeclaredYet || listen === "admitted" ? null : missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, peerOf(o.role));
   if (missing !== null) {
     out.push({ type: "diagnostic", code: "notification-dropped", message: `"${method}" needs capability ${missing}, which the peer did not declare; dropped` });
     return;
@@ -231,18 +237,28 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
 }
 
 /**
- * Client, 2026-07-28: `params` tag the notification with the id of one of our open
- * `subscriptions/listen` requests. What a listen carries the server agreed to in its
- * acknowledgment, with the capabilities it has now (draft basic/patterns/subscriptions),
- * which may be more than the `server/discover` answer this session keeps declared (a
- * resource or prompt registered since): that agreement, not the older answer, admits it.
+ * Client, 2026-07-28: what a notification tagged with one of our open `subscriptions/listen`
+ * requests is. Its acknowledgment records the filter the server agreed to (draft
+ * basic/patterns/subscriptions), which no later notification of the listen may go beyond,
+ * nor come before: such a one is `dropped`. One the filter covers is `admitted` with the
+ * capabilities the server has now, which may be more than the `server/discover` answer this
+ * session keeps declared (a resource or prompt registered since). `untagged`: anything else,
+ * judged as any notification is.
  */
-function onOpenListen(state: SessionState, params: JsonObject | undefined): boolean {
-  if (state.options.role !== "client" || state.phase.name !== "modern") return false;
+function onOpenListen(state: SessionState, method: string, params: JsonObject | undefined): "admitted" | "dropped" | "untagged" {
+  if (state.options.role !== "client" || state.phase.name !== "modern") return "untagged";
   const id = (params?._meta as JsonObject | undefined)?.[MetaKey.subscriptionId];
-  if (!isIdLike(id)) return false;
-  const key = idKey(id);
-  return Object.hasOwn(state.outbound, key) && state.outbound[key].method === "subscriptions/listen";
+  const listen = isIdLike(id) && Object.hasOwn(state.outbound, idKey(id)) ? state.outbound[idKey(id)].listen : undefined;
+  if (listen === undefined) return "untagged";
+  if (method === "notifications/subscriptions/acknowledged") {
+    if (listen.acknowledged) return "dropped";
+    listen.filter = acknowledgedFilter(listen.filter, requestedFilter(params?.notifications));
+    listen.acknowledged = true;
+    return "admitted";
+  }
+  const covered = filterCovers(listen.filter, method, params);
+  if (covered === null) return "untagged";
+  return covered && listen.acknowledged === true ? "admitted" : "dropped";
 }
 
 /**

@@ -206,6 +206,11 @@ export interface OutboundRequest {
   timeoutMs: number;
   /** 2025-11-25 task-augmented (`params.task`): cancelled with `tasks/cancel`, not `notifications/cancelled`. */
   task?: boolean;
+  /**
+   * Modern client, a `subscriptions/listen`: the filter asked for, narrowed to what the
+   * server acknowledged once it has (receive.ts admits only what it covers).
+   */
+  listen?: { filter: SubscriptionFilter; acknowledged?: true };
   /** A `tasks/result` request's task: any answer to it, an error too, ends that task's progress token (task-progress.ts). */
   resultOf?: string;
 }

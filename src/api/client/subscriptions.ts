@@ -20,7 +20,7 @@ import type { JsonObject, JsonValue, RequestId } from "../../jsonrpc/types.js";
 import { McpError } from "../../driver/endpoint.js";
 import { ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
 import { MetaKey } from "../../model/meta.js";
-import { agreedFilter, type SubscriptionFilter } from "../../modern/subscriptions.js";
+import { agreedFilter, filterCovers, type SubscriptionFilter } from "../../modern/subscriptions.js";
 import type { CallOptions } from "./options.js";
 import type { Clock } from "../../driver/clock.js";
 
@@ -171,11 +171,10 @@ export class ClientSubscriptions {
     }
     if (over !== undefined) throw new McpError({ code: signal?.aborted ? ErrorCode.RequestCancelled : ErrorCode.ConnectionClosed, message: over });
     if (refused.size > 0) agreed.resourceSubscriptions = uris.filter((uri) => !refused.has(uri));
-    const watched = new Set(agreed.resourceSubscriptions ?? []);
-    const pass = (method: string) => (params: JsonObject | undefined) => host.report(() => fn(method, params));
+    // An update's URI may be a sub-resource of a subscribed one (filterCovers).
+    const pass = (method: string) => (params: JsonObject | undefined) => filterCovers(agreed, method, params) && host.report(() => fn(method, params));
     for (const [key, method] of LIST_CHANGED) if (agreed[key] === true) stops.push(host.onNotification(method, pass(method)));
-    const updated = pass(UPDATED);
-    if (watched.size > 0) stops.push(host.onNotification(UPDATED, (params) => typeof params?.uri === "string" && watches(watched, params.uri) && updated(params)));
+    if ((agreed.resourceSubscriptions ?? []).length > 0) stops.push(host.onNotification(UPDATED, pass(UPDATED)));
     return { acknowledged: agreed, ended, close: () => end("closed by the client") };
   }
 
@@ -224,22 +223,6 @@ export class ClientSubscriptions {
       .finally(() => this.unsubscribing.get(uri) === gone && this.unsubscribing.delete(uri));
     this.unsubscribing.set(uri, gone);
   }
-}
-
-/**
- * Legacy: whether an update for `uri` is one for a subscription to the URIs `watched`: one of
- * them, or a sub-resource of one (2025-11-25 `ResourceUpdatedNotification`: its uri "might be a
- * sub-resource of the one that the client actually subscribed to"). A sub-resource is a URI
- * that continues a watched one past a delimiter: `file:///project` covers
- * `file:///project/src/a.ts`, `file:///project?rev=2` and `file:///project#x`, never
- * `file:///projects`; a watched URI ending in `/` covers whatever follows it.
- */
-function watches(watched: ReadonlySet<string>, uri: string): boolean {
-  if (watched.has(uri)) return true;
-  for (const w of watched) {
-    if (uri.length > w.length && uri.startsWith(w) && (w.endsWith("/") || "/?#".includes(uri[w.length]))) return true;
-  }
-  return false;
 }
 
 /** Legacy: one URI's `resources/subscribe`, and how many subscriptions hold it. */
