@@ -255,6 +255,25 @@ test("tasks: the application's side: setStatus refuses illegal transitions, sett
   assert.throws(() => new McpServer({ name: "s", version: "1" }, { tasks: { restore: "{not json" } }), TypeError);
 });
 
+test("tasks (basic/utilities/tasks, Task Cancellation: \"the receiver SHOULD attempt to stop\" a cancelled task's work): the application ending a running task itself (setStatus cancelled, settle) stops its work as a requestor's cancel does", async () => {
+  const gate = deferred();
+  const seen: ServerContext[] = [];
+  const c = await connect((s) => jobs(s, gate, seen), LEGACY, LEGACY);
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i++) ids.push(((await c.client.callToolAsTask("job")) as CreateTaskResult).task!.taskId);
+  await flush(40);
+  assert.equal(seen.length, 2);
+  assert.deepEqual(ids.map((id) => c.server.tasks.isRunning(id)), [true, true]);
+  assert.equal(c.server.tasks.setStatus(ids[0], "cancelled", "stopped by the operator"), true);
+  assert.equal(c.server.tasks.settle(ids[1], { result: text("taken over") }), true);
+  assert.deepEqual(seen.map((ctx) => ctx.signal.aborted), [true, true], "each run's work is told to stop");
+  assert.deepEqual(ids.map((id) => c.server.tasks.isRunning(id)), [false, false]);
+  gate.resolve();
+  await flush(40);
+  assert.deepEqual(ids.map((id) => c.server.tasks.get(id)?.status), ["cancelled", "completed"]);
+  assert.deepEqual(((await c.client.getTaskResult(ids[1])) as CallToolResult).content, [{ type: "text", text: "taken over" }], "the work's late answer changes nothing");
+});
+
 test("tasks Capabilities: a session of 2025-06-18 has no tasks, so a task field is ignored (receivers without the capability MUST process the request normally); a required-task tool runs normally too", async () => {
   const gate = deferred();
   gate.resolve();

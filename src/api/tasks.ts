@@ -246,7 +246,7 @@ export class TaskRuntime {
     const input: TaskInput = { type: "settle", now: this.wall(), taskId, ...outcome };
     if (statusMessage !== undefined) input.statusMessage = statusMessage;
     this.step(input);
-    return isTerminalStatus(findTask(this.table, taskId)?.status ?? "working");
+    return this.stopEndedRun(taskId, "task settled by the application");
   }
 
   /** Moves a task to a non-terminal status (a new status message, say). Returns false when refused. */
@@ -255,7 +255,22 @@ export class TaskRuntime {
     if (statusMessage !== undefined) input.statusMessage = statusMessage;
     if (inputRequests !== undefined) input.inputRequests = inputRequests;
     const outputs = this.step(input);
+    this.stopEndedRun(taskId, "task cancelled");
     return !outputs.some((o) => o.type === "diagnostic" && o.code !== "input-response-ignored");
+  }
+
+  /**
+   * The application ended a task (`setStatus(id, "cancelled")`, `settle`) whose work still
+   * runs here: that work's signal aborts and its answer is no longer awaited, as for a
+   * requestor's cancel. Returns whether the task is terminal.
+   */
+  private stopEndedRun(taskId: string, reason: string): boolean {
+    if (!isTerminalStatus(findTask(this.table, taskId)?.status ?? "working")) return false;
+    const run = this.runs.get(taskId);
+    this.runs.delete(taskId);
+    this.rounds.delete(taskId);
+    run?.controller.abort(reason);
+    return true;
   }
 
   /** Stops the timer and the work of every running task (the server is shutting down; the table stays as it is). */
