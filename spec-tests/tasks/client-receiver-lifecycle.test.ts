@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { CLIENT, connect, deferred, rejection, SERVER } from "../api/setup.js";
 import { McpClient } from "../../src/api/client.js";
 import { McpServer } from "../../src/api/server.js";
+import { TaskRuntime } from "../../src/api/tasks.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
 import type { ElicitResult } from "../../src/api/types.js";
@@ -188,4 +189,32 @@ test("basic/utilities/cancellation (for task-augmented requests, the tasks/cance
     assert.equal(elicitSignal?.aborted, true, `${how}: the client's task stops`);
     client.close();
   }
+});
+
+test("basic/utilities/tasks Isolation (a task belongs to the session that created it): one TaskRuntime given to two clients as receiveTasks serves both; one client closing leaves the other's task running, while a client's own runtime (receiveTasks: true) stops with it", async () => {
+  const runtime = new TaskRuntime();
+  const gate = deferred();
+  const signals: AbortSignal[] = [];
+  const options = { ...LEGACY, receiveTasks: runtime, handlers: { sampling: async (_p: unknown, ctx: { signal: AbortSignal }) => (signals.push(ctx.signal), await gate.promise, answer("done")) } };
+  const [a, b] = [await connect(() => {}, options, LEGACY), await connect(() => {}, options, LEGACY)];
+  const taskOf = async (c: typeof a) => ((await c.endpoint.request("sampling/createMessage", { ...ASK, task: {} })).task as JsonObject).taskId as string;
+  await taskOf(a);
+  const taskB = await taskOf(b);
+  await flush();
+  assert.equal(signals.length, 2);
+  a.client.close();
+  await flush();
+  assert.deepEqual(signals.map((s) => s.aborted), [false, false], "the shared runtime is not closed with one of its clients");
+  gate.resolve();
+  await flush();
+  assert.equal((await b.endpoint.request("tasks/get", { taskId: taskB })).status, "completed");
+  // Control: a runtime the client made for itself stops with it.
+  const own: AbortSignal[] = [];
+  const c = await connect(() => {}, { ...LEGACY, receiveTasks: true, handlers: { sampling: (_p, ctx) => (own.push(ctx.signal), new Promise<CreateMessageResult>(() => {})) } }, LEGACY);
+  await taskOf(c);
+  await flush();
+  c.client.close();
+  await flush();
+  assert.deepEqual(own.map((s) => s.aborted), [true]);
+  b.client.close();
 });

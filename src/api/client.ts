@@ -193,6 +193,8 @@ export class McpClientCore {
   private rediscovering: Promise<unknown> | undefined;
   /** When the server may next be asked `server/discover` before a refusal (clock ms; see request). */
   private rediscoverAfter = -Infinity;
+  /** Whether the `receiveTasks` runtime is this client's own (McpClient made it), so its close stops it. */
+  protected ownsTaskRuntime = false;
 
   constructor(
     readonly info: Implementation,
@@ -260,7 +262,9 @@ export class McpClientCore {
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
         onTransportClose: (reason) => {
-          this.features.tasksReceived?.close();
+          // A runtime given in the options may serve other clients too: only this session is forgotten.
+          if (this.ownsTaskRuntime) this.features.tasksReceived?.close();
+          else this.features.tasksReceived?.release(this.features.taskOwner);
           const why = fatal ?? reason;
           endWaits(this.tasks, why);
           for (const fn of this.closeListeners) callListener(fn, why, undefined, this.options.onError);
@@ -832,5 +836,6 @@ export class McpClient extends McpClientCore {
     const r = options.receiveTasks;
     const receiveTasks = r === undefined || r === false ? undefined : r instanceof TaskRuntime ? r : new TaskRuntime(withDefaults({ clock: options.clock, onError: options.onError }, r === true ? undefined : r));
     super(info, { ...options, receiveTasks, jsonSchema: options.jsonSchema ?? peerJsonSchema, elicitationForms: options.elicitationForms ?? elicitationChecks });
+    this.ownsTaskRuntime = receiveTasks !== undefined && receiveTasks !== r;
   }
 }
