@@ -558,6 +558,13 @@ test("endpoint: open() a second time, or after the handshake, rejects at once (t
   await assert.rejects(client.open(), /already opened/);
 });
 
+test("endpoint: open() on a server endpoint rejects at once (the kernel ignores an open given to a server, so its promise would never settle), and the server still serves its client", { timeout: 10_000 }, async () => {
+  const { client, server } = connect({}, {}, { onRequest: () => ({ content: [] }) });
+  await assert.rejects(server.open(), (e: McpError) => e.code === ErrorCode.InvalidRequest && /client's handshake/.test(e.message));
+  await client.open();
+  assert.deepEqual(await client.request("tools/call", { name: "t" }), { content: [] });
+});
+
 test("endpoint: whatever a handler throws is answered -32603 with a readable message: an object's string message, and a value with no string form (Object.create(null)) described rather than making the catch handler throw", async () => {
   assert.deepEqual(toRpcError({ message: "plain object" }), { code: ErrorCode.InternalError, message: "plain object" });
   assert.deepEqual(toRpcError(Object.create(null)), { code: ErrorCode.InternalError, message: "a thrown value that could not be read" });

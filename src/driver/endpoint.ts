@@ -334,6 +334,8 @@ export class Endpoint {
       if (phase.name === "closed") return reject(new McpError({ code: ErrorCode.ConnectionClosed, message: phase.reason }));
       // The kernel ignores a second open: its promise would never settle.
       if (this.ready !== undefined || phase.name !== "new") return reject(new McpError({ code: ErrorCode.InvalidRequest, message: "already opened: an endpoint runs the handshake once" }));
+      // A server's handshake is the client's to start: the kernel ignores the open there too.
+      if (this.state.options.role === "server") return reject(new McpError({ code: ErrorCode.InvalidRequest, message: "open() runs a client's handshake: a server endpoint serves the client's initialize (or 2026-07-28 requests) as they come" }));
       this.ready = { resolve, reject };
       this.feed({ type: "open", now: this.clock.now() });
     });
