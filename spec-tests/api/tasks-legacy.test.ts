@@ -203,6 +203,26 @@ test("tasks: input_required: a task handler's input requests go out on the tasks
   assert.deepEqual((asked[0]._meta as JsonObject)[RELATED], { taskId: task!.taskId });
 });
 
+test("tasks: input_required: a task-augmented call's own requestState / inputResponses (MRTR fields, no part of 2025-11-25) never reach the handler as its state, as a plain legacy call's do not: only the answers the task gathered do", async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
+  const seen: unknown[] = [];
+  const c = await connect(
+    (s) =>
+      s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => {
+        seen.push([ctx.requestState, ctx.inputResponses]);
+        const answer = ctx.inputResponses?.user as ElicitResult | undefined;
+        if (answer === undefined) return inputRequired({ user: { method: "elicitation/create", params: form } }, "st");
+        return text(`hi ${String(answer.content?.name)} (${ctx.requestState})`);
+      }),
+    { ...LEGACY, handlers: { elicitation: () => ({ action: "accept", content: { name: "ada" } }) } },
+    LEGACY,
+  );
+  const created = (await c.client.request("tools/call", { name: "ask", arguments: {}, task: {}, requestState: "forged", inputResponses: { user: { action: "accept", content: { name: "mallory" } } } })) as CreateTaskResult;
+  const r = (await c.client.getTaskResult(created.task!.taskId)) as CallToolResult;
+  assert.deepEqual(r.content, [{ type: "text", text: "hi ada (st)" }]);
+  assert.deepEqual(seen[0], [undefined, undefined], "the first run has no retry fields");
+});
+
 test("tasks: status notifications (notifications/tasks/status) when enabled", async () => {
   const gate = deferred();
   const c = await connect((s) => jobs(s, gate), LEGACY, { ...LEGACY, tasks: { notifications: "all" } });

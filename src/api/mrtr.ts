@@ -178,12 +178,15 @@ export class InputRequiredBridge {
   }
 
   /**
-   * `params` with its `requestState` verified and opened (modern retries only): for a
-   * retry that continues as a task instead of through {@link InputRequiredBridge.serve}.
-   * Rejects with the `-32602` of a tampered, mismatched or expired state.
+   * `params` as a request that continues as a task instead of through
+   * {@link InputRequiredBridge.serve} may use them: a modern retry's `requestState` verified
+   * and opened (rejects with the `-32602` of a tampered, mismatched or expired state), a
+   * legacy request's retry fields dropped, as `serve` drops them (only the bridge supplies
+   * them there). Either way the handler never reads a client's raw state as its own.
    */
   async opened(method: string, params: JsonObject, rc: RequestContext, principal?: string): Promise<JsonObject> {
-    if (!isModernVersion(rc.protocolVersion) || params.requestState === undefined) return params;
+    if (!isModernVersion(rc.protocolVersion)) return withoutRetry(params);
+    if (params.requestState === undefined) return params;
     return { ...params, requestState: await this.open(method, params, rc, principal) };
   }
 

@@ -804,9 +804,14 @@ export class McpServerCore {
     // past a task limit it runs as the plain call rather than failing.
     const fallBack = decision.era === "extension" && entry.taskSupport === "optional";
     const create = fallBack ? (q: JsonObject) => asTask(q).catch((e: unknown) => (e instanceof McpError && isTaskLimitError(e) ? this.callPlain(p, rc, session, origin) : Promise.reject(e))) : asTask;
-    if (!entry.inputBeforeTask || decision.era !== "extension") return create(p);
+    const retry = inputRetryOf(p);
     // Round 1 is answered synchronously (its input_required); the retry with answers is the task.
-    if (inputRetryOf(p)?.inputResponses === undefined) return undefined;
+    if (entry.inputBeforeTask && decision.era === "extension" && retry?.inputResponses === undefined) return undefined;
+    if (retry === undefined) return create(p);
+    // A client's requestState is attacker-controlled (draft mrtr: servers MUST reject state
+    // that fails verification): the task's handler gets it opened, as a plain call's does,
+    // never the raw string, or a forged one would replay "answers" to its ctx.elicit that the
+    // user never gave.
     return this.mrtr.opened("tools/call", p, rc, session.principal).then(create);
   }
 
