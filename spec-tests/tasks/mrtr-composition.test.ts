@@ -57,3 +57,24 @@ test("tasks/overview: a task-capable tool without inputBeforeTask still becomes 
   const task = (await client.getTask(id)) as JsonObject;
   assert.equal(task.status, "input_required");
 });
+
+test("tasks/overview + basic/patterns/mrtr (if the InputRequiredResult does not contain a requestState, the client MUST NOT include one in the retry): a task whose handler's later input_required carries no state is run again without the state its creating MRTR retry carried", async () => {
+  const clock = new ManualClock();
+  const server = new McpServer({ name: "compose", version: "1" }, { clock, session: { versions: ["2026-07-28"] }, tasks: {} });
+  const states: (string | undefined)[] = [];
+  const form = (message: string) => ({ method: "elicitation/create" as const, params: { message, requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } } });
+  server.tool("steps", { execution: { taskSupport: "required" }, inputBeforeTask: true }, (_args, ctx) => {
+    states.push(ctx.requestState);
+    if (ctx.inputResponses === undefined) return inputRequired({ a: form("A?") }, "first");
+    if (ctx.requestState === "first") return inputRequired({ b: form("B?") });
+    return { content: [{ type: "text", text: `state ${String(ctx.requestState)}` }] };
+  });
+  const [s, c] = createMemoryPair();
+  server.connect(s);
+  const client = new McpClient({ name: "t", version: "1" }, { clock, tasks: true, session: { versions: ["2026-07-28"] }, handlers: { elicitation: () => ({ action: "accept", content: { name: "Ada" } }) } });
+  await client.connect(c);
+  const id = client.taskIdOf((await client.callToolAsTask("steps")) as JsonObject)!;
+  const done = await client.waitForTask(id, { timeoutMs: 10_000 });
+  assert.deepEqual(states, [undefined, "first", undefined]);
+  assert.deepEqual(done.content, [{ type: "text", text: "state undefined" }]);
+});

@@ -355,7 +355,8 @@ function rejection(reason: RequestStateRejection): McpError {
   return new McpError({ code: ErrorCode.InvalidParams, message: REJECTION_MESSAGES[reason], data: { field: "requestState", reason } });
 }
 
-function withoutRetry(params: JsonObject): JsonObject {
+/** `params` without the MRTR retry fields (`inputResponses`, `requestState`). Shared with tasks (`api/tasks.ts`), whose later rounds carry their own. */
+export function withoutRetry(params: JsonObject): JsonObject {
   if (!Object.hasOwn(params, "inputResponses") && !Object.hasOwn(params, "requestState")) return params;
   const { inputResponses: _r, requestState: _s, ...rest } = params;
   return rest;

@@ -42,7 +42,7 @@ import type { TaskInput, TaskInputRequest, TaskOutput, TaskOwner, TaskRecord, Ta
 import { withRelatedTask } from "../tasks/wire.js";
 import { methodSpec } from "../model/methods.js";
 import { isModernVersion, isProtocolVersion } from "../model/versions.js";
-import { gather, inputFailure, isInputRequired, wallClockOf, type Gathered, type InputRequests } from "./mrtr.js";
+import { gather, inputFailure, isInputRequired, wallClockOf, withoutRetry, type Gathered, type InputRequests } from "./mrtr.js";
 import { requestCapabilities } from "./tasks-server.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import { invalidResultError } from "../model/schema-errors.js";
@@ -324,7 +324,10 @@ export class TaskRuntime {
     const taken = holder !== undefined && !isExpired(holder.expiresAt, now);
     // Registered before the step: the task may expire in it (ttl 0) or while its record is
     // written, and an expired (or cancelled) task's run must be found to be stopped.
-    const run: Run = { taskId, owner, controller: new AbortController(), params, rc, httpRequest: rc.httpRequest, work, awaitingInput: false };
+    // Its first run has the request's own retry fields (an MRTR retry that became the task);
+    // a later round has only the answers and state of the handler's own input_required (MRTR:
+    // a retry MUST NOT carry a requestState its input_required did not give).
+    const run: Run = { taskId, owner, controller: new AbortController(), params: withoutRetry(params), rc, httpRequest: rc.httpRequest, work, awaitingInput: false };
     if (!taken) {
       this.runs.set(taskId, run);
       // Its record's writes are watched from the first: the store may refuse one at once.
