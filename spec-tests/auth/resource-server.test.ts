@@ -261,6 +261,48 @@ test("basic/authorization + basic/transports (HTTP error status for input the se
   assert.deepEqual(await (await post("x".repeat(100))).json(), { length: 100 });
 });
 
+test("basic/authorization Runtime Insufficient Scope Errors (the scopes the operation needs) + Token Handling (validate before processing): a body whose read for requiredScopes is cut off (the request's signal aborted mid-body) is answered 400 and never reaches the handler, even if the rest of it still arrives (found by review: it ran, a files:write call on a token without that scope)", { timeout: 10_000 }, async () => {
+  let handled: string | undefined;
+  const guarded = protectedResource(
+    async (req) => {
+      handled = await req.text();
+      return Response.json({ jsonrpc: "2.0", id: 1, result: {} });
+    },
+    {
+      resource: MCP,
+      authorizationServers: ["http://as.test"],
+      verifyToken: async (t) => tokens[t],
+      requiredScopes: (body) => ((body as { params?: { name?: string } } | undefined)?.params?.name === "write_file" ? ["files:write"] : ["mcp"]),
+    },
+  );
+  const encoder = new TextEncoder();
+  let pulls = 0;
+  let secondPull!: () => void;
+  const waiting = new Promise<void>((r) => (secondPull = r));
+  let source!: ReadableStreamDefaultController<Uint8Array>;
+  // Pulled only on demand: the second pull is the wrapper's read waiting for the rest.
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start: (c) => void (source = c),
+      pull: (c) => {
+        if (++pulls === 1) c.enqueue(encoder.encode('{"jsonrpc":"2.0","id":1,"method":"tools/call",'));
+        else secondPull();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const client = new AbortController();
+  const answer = guarded(new Request(MCP, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer good" }, body, duplex: "half", signal: client.signal } as RequestInit));
+  await waiting;
+  client.abort();
+  source.enqueue(encoder.encode('"params":{"name":"write_file","arguments":{}}}'));
+  source.close();
+  const res = await answer;
+  assert.equal(res.status, 400);
+  assert.equal(((await res.json()) as { error: { code: number } }).error.code, -32700);
+  assert.equal(handled, undefined, "the handler never saw the request");
+});
+
 test("basic/authorization Token Handling (expired tokens get 401): against a clock that reads a real date, a verifier's expiresAt in seconds (a JWT's exp, as the official SDKs' verifiers give it) is read as seconds; in milliseconds, as milliseconds", async () => {
   const NOW = Date.UTC(2026, 11, 7); // ms
   const answers: Record<string, VerifiedToken> = {

@@ -12,7 +12,7 @@
 import { canonicalResourceUri, PROTECTED_RESOURCE_WELL_KNOWN, type ProtectedResourceMetadata } from "./metadata.js";
 import { formatBearerChallenge } from "./www-authenticate.js";
 import { corsHeaders, isPreflight, PREFLIGHT } from "../transports/http/cors.js";
-import { DEFAULT_MAX_BODY_BYTES, httpError, letGo, readBodyText } from "../transports/http/body.js";
+import { type BodyResult, DEFAULT_MAX_BODY_BYTES, httpError, letGo, NOT_UTF8_BODY, readBodyText } from "../transports/http/body.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 
 /** What the application's verifier says about a token. */
@@ -181,9 +181,10 @@ export function protectedResource(
       return reject(origin, 401, "invalid_token", "the access token comes from an authorization server this resource does not trust", options.scopesSupported);
     }
     const required = await requiredScopesOf(request, options);
-    if (required === TOO_LARGE) {
-      const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-      return httpError(413, ErrorCode.InvalidRequest, `request body exceeds ${max} bytes`, origin !== null ? { headers: corsHeaders(origin) } : {});
+    if (required instanceof BodyRefused) {
+      // The handler's own answer to such a body (413, or 400 for one cut off).
+      const { status, reason } = required.read;
+      return httpError(status, status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, reason, origin !== null ? { headers: corsHeaders(origin) } : {});
     }
     const missing = required.filter((s) => !satisfies(verified.scopes, s));
     // draft "Runtime Insufficient Scope Errors": every scope the operation needs, in one challenge.
@@ -233,23 +234,31 @@ function namesResource(audience: string, resource: string): boolean {
   }
 }
 
-const TOO_LARGE = Symbol("body too large");
+/** A body the wrapper could not read whole, so the request is not passed on. */
+class BodyRefused {
+  constructor(readonly read: Extract<BodyResult, { ok: false }>) {}
+}
 
 /**
  * Reads the body once (on a clone, so the inner handler still can) to ask for scopes, at
- * most `maxBodyBytes` of it: past that, {@link TOO_LARGE}, and the request is not passed on.
+ * most `maxBodyBytes` of it: past that, or cut off, {@link BodyRefused}.
  */
-async function requiredScopesOf(request: Request, options: ProtectedResourceOptions): Promise<string[] | typeof TOO_LARGE> {
+async function requiredScopesOf(request: Request, options: ProtectedResourceOptions): Promise<string[] | BodyRefused> {
   if (!options.requiredScopes) return options.scopesSupported ?? [];
   let body: unknown;
   if (request.method === "POST") {
     const copy = request.clone();
     const read = await readBodyText(copy, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-    if (!read.ok && read.status === 413) {
+    // Too large, or cut off when the request's signal aborted mid-read: the original's
+    // branch of the tee may still receive the rest, and the handler would serve it under
+    // the scopes of no body (a tools/call needing `files:write` ran on a token without it).
+    // A body that is not UTF-8 goes on: the handler refuses the same bytes itself (and
+    // fails the session request a malformed answer names).
+    if (!read.ok && read !== NOT_UTF8_BODY) {
       // Both branches of the clone's tee are cancelled (the clone's by the read), which
       // cancels the stream itself (the original's branch would otherwise keep what the clone read).
       letGo(request.body);
-      return TOO_LARGE;
+      return new BodyRefused(read);
     }
     try {
       body = read.ok ? JSON.parse(read.text) : undefined;
