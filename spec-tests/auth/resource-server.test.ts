@@ -6,6 +6,8 @@ import { LongBody } from "../harness/long-body.js";
 import assert from "node:assert/strict";
 import { authInfo, protectedResource, type VerifiedToken } from "../../src/auth/resource-server.js";
 import { bearerChallenge } from "../../src/auth/www-authenticate.js";
+import { McpServer } from "../../src/api/server.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
 
 const MCP = "http://mcp.test/mcp";
 const PRM = "http://mcp.test/.well-known/oauth-protected-resource/mcp";
@@ -172,6 +174,34 @@ test("basic/authorization Token Handling: a verifier answer of the wrong shape (
     assert.equal(res.status, 401, JSON.stringify(answer));
     assert.match(res.headers.get("www-authenticate") ?? "", /error="invalid_token"/, JSON.stringify(answer));
   }
+});
+
+test("2025-11-25 security best practices, Session Hijacking (README: httpSession({ principalOf }) binds each legacy session to the principal that opened it): a verifier's subject that is no string (a numeric user id) is the wrong shape, 401, since principalOf would read it as no principal and bind the session to nobody (found by review: another user's valid token then used and ended it)", async () => {
+  const server = new McpServer({ name: "bound", version: "1.0.0" });
+  const mcp = createHttpHandler({ sessionIdleMs: 0, allowedHosts: ["mcp.test"], createSession: server.httpSession({ principalOf: (req) => authInfo(req)?.token.subject }) });
+  const subjects: Record<string, unknown> = { "token-alice": 1, "token-bob": 2, "token-carol": "3" };
+  const guarded = protectedResource(mcp, {
+    resource: MCP,
+    authorizationServers: ["http://as.test"],
+    verifyToken: async (t) => ({ scopes: [], audience: MCP, subject: subjects[t] }) as VerifiedToken,
+  });
+  const initialize = (token: string) =>
+    guarded(
+      new Request(MCP, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+      }),
+    );
+  const refused = await initialize("token-alice");
+  assert.equal(refused.status, 401);
+  assert.match(refused.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+  assert.equal(mcp.sessionCount, 0, "no session bound to nobody was opened");
+  const opened = await initialize("token-carol");
+  assert.equal(opened.status, 200);
+  await opened.text();
+  assert.equal(mcp.sessionCount, 1);
+  await mcp.close();
 });
 
 test("basic/authorization + CORS: a preflight (which never carries a token) reaches the inner handler; a cross-origin 401 is readable, challenge included", async () => {

@@ -207,12 +207,19 @@ function expiryMs(expiresAt: number, now: number): number {
 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
-/** A verifier's answer the wrapper can check: scopes a list of strings, audience a string or a list of them. */
+/** A verifier's answer the wrapper can check: scopes a list of strings, audience a string or a list of them, subject a string if given. */
 function isVerifiedToken(v: unknown): v is VerifiedToken {
   if (typeof v !== "object" || v === null) return false;
-  const t = v as { scopes?: unknown; audience?: unknown; expiresAt?: unknown };
-  // NaN (a `Date.parse` of garbage) would compare as never expired.
-  return isStrings(t.scopes) && (typeof t.audience === "string" || isStrings(t.audience)) && (t.expiresAt === undefined || Number.isFinite(t.expiresAt));
+  const t = v as { scopes?: unknown; audience?: unknown; expiresAt?: unknown; subject?: unknown };
+  // NaN (a `Date.parse` of garbage) would compare as never expired. A subject that is no
+  // string (a numeric user id) would be no principal to `httpSession({ principalOf })`,
+  // which then binds the session to nobody: any other user's token could use and end it.
+  return (
+    isStrings(t.scopes) &&
+    (typeof t.audience === "string" || isStrings(t.audience)) &&
+    (t.expiresAt === undefined || Number.isFinite(t.expiresAt)) &&
+    (t.subject === undefined || typeof t.subject === "string")
+  );
 }
 
 const METADATA_CORS = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, HEAD, OPTIONS" };
