@@ -353,3 +353,19 @@ test("basic/authorization Token Handling (expired tokens get 401): against a clo
   const status = async (token: string) => (await guarded(new Request(MCP, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" }))).status;
   assert.deepEqual(await Promise.all(Object.keys(answers).map(status)), [200, 401, 200, 401, 401, 401]);
 });
+
+test("README (options checked where they are given): protectedResource refuses options it would misread, naming them: a misspelled requiredScopes (every operation then needed only scopesSupported, per-tool scopes never enforced), a maxBodyBytes that is no number (no bound at all), no verifyToken", () => {
+  const base = { resource: MCP, authorizationServers: ["http://as.test"], verifyToken: async () => undefined };
+  const inner = async () => new Response("ok");
+  const cases: [() => unknown, RegExp][] = [
+    [() => protectedResource(inner, { ...base, requiredScope: () => ["files:write"] } as never), /protectedResource: unknown option "requiredScope"; did you mean "requiredScopes"\?/],
+    [() => protectedResource(inner, { ...base, scopeSupported: ["mcp"] } as never), /did you mean "scopesSupported"\?/],
+    [() => protectedResource(inner, { ...base, maxBodyBytes: "1mb" } as never), /protectedResource: maxBodyBytes must be a number >= 0 \(got "1mb"\)/],
+    [() => protectedResource(inner, { ...base, verifyToken: undefined } as never), /protectedResource: verifyToken must be a function/],
+    [() => protectedResource(base as never, inner as never), /protectedResource takes the fetch-style handler to protect first/],
+  ];
+  for (const [build, message] of cases) assert.throws(build, (e: unknown) => (e instanceof TypeError || e instanceof RangeError) && message.test(e.message), String(message));
+  // Options given as undefined are left out; other unknown names are left alone.
+  protectedResource(inner, { ...base, scopesSupported: undefined, requiredScopes: undefined, maxBodyBytes: undefined, metadata: undefined, now: undefined, onDiagnostic: undefined, scopeSatisfies: undefined, tenant: "x" } as never);
+});
+

@@ -14,6 +14,7 @@ import { formatBearerChallenge } from "./www-authenticate.js";
 import { corsHeaders, isPreflight, PREFLIGHT } from "../transports/http/cors.js";
 import { type BodyResult, DEFAULT_MAX_BODY_BYTES, httpError, letGo, NOT_UTF8_BODY, readBodyText } from "../transports/http/body.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
+import { knownNames, refuseMisreadNumbers, refuseMisspelledOptions } from "../api/option-names.js";
 
 /** What the application's verifier says about a token. */
 export interface VerifiedToken {
@@ -105,6 +106,7 @@ export function protectedResource(
   handler: (request: Request) => Promise<Response>,
   options: ProtectedResourceOptions,
 ): (request: Request) => Promise<Response> {
+  refuseMisreadOptions(handler, options);
   // The query stays: RFC 8707 §2 allows one that scopes requests to an application (a
   // tenant), and the resource a client reads from the metadata and asks a token for has it.
   const resource = canonicalResourceUri(options.resource, true);
@@ -192,6 +194,32 @@ export function protectedResource(
     authInfos.set(request, { token: verified, scopes: verified.scopes });
     return handler(request);
   };
+}
+
+const OPTION_NAMES = /* @__PURE__ */ knownNames<ProtectedResourceOptions>()([
+  "resource",
+  "authorizationServers",
+  "scopesSupported",
+  "verifyToken",
+  "requiredScopes",
+  "scopeSatisfies",
+  "maxBodyBytes",
+  "metadata",
+  "now",
+  "onDiagnostic",
+]);
+
+/**
+ * Options the wrapper would misread rather than refuse, named: a misspelled `requiredScope`
+ * left every operation needing only `scopesSupported` (per-tool scopes never enforced), and
+ * `maxBodyBytes: "1mb"` compared as no bound at all.
+ */
+function refuseMisreadOptions(handler: unknown, options: ProtectedResourceOptions): void {
+  if (typeof handler !== "function") throw new TypeError("protectedResource takes the fetch-style handler to protect first, then its options");
+  if (typeof options !== "object" || options === null) throw new TypeError("protectedResource takes an options object: { resource, authorizationServers, verifyToken }");
+  refuseMisspelledOptions("protectedResource", options, OPTION_NAMES);
+  if (typeof options.verifyToken !== "function") throw new TypeError("protectedResource: verifyToken must be a function (token) => VerifiedToken | undefined");
+  refuseMisreadNumbers("protectedResource", options, ["maxBodyBytes"]);
 }
 
 /** Below this, an `expiresAt` may be in seconds (10^11 ms is March 1973; 10^11 s, the year 5138). */
