@@ -91,6 +91,18 @@ test("basic/lifecycle: a legacy session keeps the capabilities its handshake dec
   assert.ok(!raw.inbox.some((m) => m.method === "notifications/prompts/list_changed"), "nor is it told of a list it never had");
 });
 
+test("basic/lifecycle (capabilities are negotiated at initialization): a prompt registered before the server serves a client's initialize is in that initialize's capabilities, though the initialize was already on its way (found by review: the new capabilities waited for the microtask that coalesces list_changed, the initialize was answered without prompts, and the session then refused prompts/list with -32601 for good)", async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV, "2025-11-25"] } });
+  server.tool("t", {}, () => ({ content: [] }));
+  const raw = rawClient(server);
+  // The memory pair delivers on a microtask: the initialize is queued, not yet served.
+  const init = raw.request("init", "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } });
+  server.prompt("greet", {}, () => ({ messages: [] }));
+  assert.deepEqual((await init).result.capabilities.prompts, { listChanged: true });
+  raw.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  assert.deepEqual((await raw.request(1, "prompts/list")).result.prompts.map((p: { name: string }) => p.name), ["greet"]);
+});
+
 test("session (kernel): declare takes new capabilities before a legacy handshake and refuses them after it; a malformed one is refused", () => {
   const s = createSession({ role: "server", info: SERVER, capabilities: { tools: {} }, versions: [MV, "2025-11-25"] });
   step(s, { type: "declare", now: 0, capabilities: { tools: {}, prompts: {} } });

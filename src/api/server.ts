@@ -263,8 +263,8 @@ const NONE: ReadonlyMap<string, never> = /* @__PURE__ */ new Map<string, never>(
 const TOOLS = 1;
 const RESOURCES = 2;
 const PROMPTS = 4;
-/** A change to no list that may change what the server declares (a completer: `completions`). */
-const CAPABILITIES = 8;
+/** In {@link McpServerCore.declaredFor}: a registered tool may run as a task (`tasks`). */
+const TASK_TOOLS = 8;
 /** In {@link McpServerCore.served}: completers were registered (`completions`). */
 const COMPLETIONS = 16;
 const LISTS: readonly [number, "tools" | "resources" | "prompts"][] = [
@@ -306,8 +306,14 @@ export class McpServerCore {
   private listers = 0;
   private changed = 0;
   private readonly flush = (): void => this.flushListChanged();
-  /** The capabilities connections were last given, as JSON (see {@link McpServerCore.flushListChanged}); undefined when unknown. */
-  private declared: string | undefined;
+  /** How many registered tools may run as tasks (any: `tasks` is declared). */
+  private taskTools = 0;
+  /**
+   * What the capabilities connections were last given were derived from (see
+   * {@link McpServerCore.declareChanges}): `served`, with TASK_TOOLS while a tool may run
+   * as a task. The capabilities depend on nothing else that changes.
+   */
+  private declaredFor = 0;
   /**
    * The kinds ever registered (TOOLS, RESOURCES, PROMPTS, COMPLETIONS), each declared from
    * then on, when the last of them is gone too: a 2026-07-28 client that learned `tools`
@@ -397,7 +403,9 @@ export class McpServerCore {
     const make = (c: ToolConfig, h: ToolHandler<A>, previous?: ToolEntry) => toolEntry(previous === undefined ? this.tools : NONE, this.versions, this.schema, this.tasks !== undefined, this.seqOf(previous), name, c, h);
     const entry = make(config, handler);
     this.served |= TOOLS;
-    return this.registered(this.tools, name, TOOLS, make, entry, config, handler);
+    return this.registered(this.tools, name, TOOLS, make, entry, config, handler, (e, n) => {
+      if (e.taskSupport !== "forbidden") this.taskTools += n;
+    });
   }
 
   /** Registers a static resource at `uri`. Throws when the URI is taken. */
@@ -443,9 +451,8 @@ export class McpServerCore {
 
   /** An entry with `complete` came in (registered, or updated to have one): `completions` is declared from now on. */
   private completes(): void {
-    if ((this.served & COMPLETIONS) !== 0) return;
     this.served |= COMPLETIONS;
-    this.listChanged(CAPABILITIES);
+    this.declareChanges();
   }
 
   /** The sequence numbers of a new entry: the next one, or, for an update, its predecessor's (it keeps its place in the lists, where it replaces it). */
@@ -494,7 +501,7 @@ export class McpServerCore {
     // The first completer adds `completions` (draft server/utilities/completion: servers that
     // support completions MUST declare it), which stays declared (see `served`).
     this.served |= COMPLETIONS;
-    this.listChanged(CAPABILITIES);
+    this.declareChanges();
     // Its removal changes nothing declared.
     return () => void (this.completers.get(key) === completer && this.completers.delete(key));
   }
@@ -525,7 +532,7 @@ export class McpServerCore {
       caps.resources = r;
     }
     if ((this.served & TOOLS) !== 0) caps.tools = listChanged ? { listChanged: true } : {};
-    if (this.hasTaskTools()) mergeCapabilities(caps, taskCapabilities());
+    if (this.taskTools > 0) mergeCapabilities(caps, taskCapabilities());
     return mergeCapabilities(caps, o.capabilities);
   }
 
@@ -698,26 +705,36 @@ export class McpServerCore {
   }
 
   private listChanged(kind: number): void {
-    // No connection to tell: the next one opens with the capabilities of its time, which the
-    // cache no longer describes, so the next flush declares whatever it finds.
-    if (this.connections.size === 0) return void (this.declared = undefined);
+    this.declareChanges();
+    // No connection to tell: the next one opens with the lists of its time.
+    if (this.connections.size === 0) return;
     if (this.changed === 0) queueMicrotask(this.flush);
     this.changed |= kind;
+  }
+
+  /**
+   * A registration may change what the server declares (its first prompt adds `prompts`):
+   * every connection is told at once; one without a legacy handshake (modern requests,
+   * server/discover, a session whose `initialize` is still to be served) takes it, a legacy
+   * session keeps what it negotiated (the kernel says so). At once, not with the coalesced
+   * `changed`: an `initialize` served before that microtask answered without what was
+   * registered before it, and its session then refused it for good.
+   */
+  private declareChanges(): void {
+    const key = this.served | (this.taskTools > 0 ? TASK_TOOLS : 0);
+    if (key === this.declaredFor) return;
+    this.declaredFor = key;
+    // None open: the next one opens with the capabilities of its time.
+    if (this.connections.size === 0) return;
+    const now = this.clock.now();
+    const capabilities = this.capabilities;
+    for (const peer of this.connections.keys()) peer.feed({ type: "declare", now, capabilities });
   }
 
   private flushListChanged(): void {
     const changed = this.changed;
     this.changed = 0;
     const now = this.clock.now();
-    // A registration may change what the server declares (its first prompt adds `prompts`):
-    // every connection is told; one without a legacy handshake (modern requests,
-    // server/discover) takes it, a legacy session keeps what it negotiated (the kernel says so).
-    const capabilities = this.capabilities;
-    const declared = JSON.stringify(capabilities);
-    if (declared !== this.declared) {
-      this.declared = declared;
-      for (const peer of this.connections.keys()) peer.feed({ type: "declare", now, capabilities });
-    }
     for (const [kind, what] of LISTS) {
       if ((changed & kind) === 0) continue;
       // The session knows whether its client is to be told (declared listChanged, or a listen stream asking).
@@ -757,11 +774,6 @@ export class McpServerCore {
     }
     if (this.options.fallback !== undefined) return this.options.fallback(method, params, rc);
     throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${echoed(method)}` });
-  }
-
-  private hasTaskTools(): boolean {
-    for (const t of this.tools.values()) if (t.taskSupport !== "forbidden") return true;
-    return false;
   }
 
   /**
