@@ -191,6 +191,18 @@ test("completion: a template's own completers are used for its variables", async
   assert.deepEqual((await client.complete({ type: "ref/resource", uri: "u://{id}" }, { name: "other", value: "a" })).completion.values, []);
 });
 
+test("completion.mdx Security (implementations MUST validate all completion inputs): an argument named after an Object.prototype member (constructor, __proto__, toString, valueOf) has no completer and completes to nothing, for a prompt and a template with completers (found by review: those members were called as completers, and each request failed with -32603)", async () => {
+  const { client } = await connect((s) => {
+    s.prompt("p", { arguments: [{ name: "x" }], complete: { x: () => ["a"] } }, () => ({ messages: [] }));
+    s.resourceTemplate("u://{id}", { name: "u", complete: { id: () => ["1"] } }, () => undefined);
+  });
+  for (const name of ["constructor", "__proto__", "toString", "valueOf", "hasOwnProperty"]) {
+    assert.deepEqual((await client.complete({ type: "ref/prompt", name: "p" }, { name, value: "v" })).completion, { values: [] }, name);
+    assert.deepEqual((await client.complete({ type: "ref/resource", uri: "u://{id}" }, { name, value: "v" })).completion, { values: [] }, name);
+  }
+  assert.deepEqual((await client.complete({ type: "ref/prompt", name: "p" }, { name: "x", value: "" })).completion.values, ["a"]);
+});
+
 test("basic/index (a request's error says what failed): a prompt getter, resource reader or completer whose request to the client fails answers -32603 naming that request, not the inner error's code (-32601 'cannot send', or the client's -32602, would describe prompts/get itself); an McpError the handler throws itself still goes out as it is", async () => {
   const form = { message: "Name?", requestedSchema: { type: "object" as const, properties: { n: { type: "string" as const } } } };
   const setup = (s: McpServer) => {

@@ -59,17 +59,27 @@ export async function complete(
   if (ref.type === "ref/prompt") {
     const prompt = prompts.get(name);
     if (prompt === undefined) throw invalidParams(`Unknown prompt: ${echoed(name)}`, { name });
-    own = prompt.complete?.[argument.name];
+    own = ownCompleter(prompt, argument.name);
   } else {
     const template = templates.get(name);
     if (template === undefined && !resources.has(name)) throw invalidParams(`Unknown resource template: ${echoed(name)}`, { uri: name });
-    own = template?.complete?.[argument.name];
+    own = template === undefined ? undefined : ownCompleter(template, argument.name);
   }
   const completer = completers.get(completerKey(ref.type, name, argument.name)) ?? own;
   if (completer === undefined) return { completion: { values: [] } };
   const context = p.context as { arguments?: Record<string, string> } | undefined;
   const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, forms, origin) });
   return { completion: Array.isArray(answer) ? capValues(answer) : answer.values.length > MAX_COMPLETIONS ? { ...answer, ...capValues(answer.values, answer.total) } : answer };
+}
+
+/**
+ * The completer `entry`'s config gives for argument `name`: an own entry only, as the name is
+ * the client's (`constructor` or `__proto__` would otherwise find Object.prototype's members,
+ * called as completers, each request failing with -32603 instead of completing to nothing).
+ */
+function ownCompleter(entry: Completable, name: string): Completer | undefined {
+  const complete = entry.complete;
+  return complete !== undefined && Object.hasOwn(complete, name) ? complete[name] : undefined;
 }
 
 /**
