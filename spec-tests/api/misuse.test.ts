@@ -51,6 +51,21 @@ test("registration: a config that is not an object (the handler passed in its pl
   s.prompt("p", {}, () => ({ messages: [] }));
 });
 
+test("registration: completers that are no functions (a config's complete given a list of values, or no object; completion() given no function or a reference type no request names) are a TypeError at once, naming them, rather than a declared `completions` whose every request fails with -32603", async () => {
+  const s = new McpServer(SERVER);
+  const get = () => ({ messages: [] });
+  assert.throws(() => s.prompt("p", { arguments: [{ name: "lang" }], complete: { lang: ["py", "rs"] as never } }, get), /prompt "p": complete\.lang must be a completer function \(got \["py","rs"\]\)/);
+  assert.throws(() => s.prompt("p", { complete: (() => []) as never }, get), /prompt "p": complete must be an object of completer functions/);
+  assert.throws(() => s.resourceTemplate("note://{id}", { name: "n", complete: { id: "1" as never } }, () => undefined), /resource template "note:\/\/\{id\}": complete\.id must be a completer function/);
+  assert.throws(() => s.completion("ref/prompt", "p", "lang", ["py"] as never), /completion: the completer must be a function \(got object\)/);
+  assert.throws(() => s.completion("prompt" as never, "p", "lang", () => []), /completion: refType must be "ref\/prompt" or "ref\/resource"/);
+  // Nothing declared or registered by them: completions stays undeclared, and correct ones still work.
+  assert.equal(s.capabilities.completions, undefined);
+  s.prompt("p", { arguments: [{ name: "lang" }], complete: { lang: (v) => ["py"].filter((x) => x.startsWith(v)) } }, get);
+  const { client } = await connect(s);
+  assert.deepEqual((await client.complete({ type: "ref/prompt", name: "p" }, { name: "lang", value: "p" })).completion.values, ["py"]);
+});
+
 test("hmacRequestState: a secret passed bare, or under another name, is a TypeError, not a random key per instance (the mismatch the option exists to prevent)", () => {
   assert.throws(() => hmacRequestState("0123456789012345678901234567890123456789" as never), /hmacRequestState takes \{ secret \}/);
   assert.throws(() => hmacRequestState({ secrets: ["0123456789012345678901234567890123456789"] } as never), /unknown option "secrets"/);

@@ -496,6 +496,10 @@ export class McpServerCore {
    * takes precedence over a `complete` entry given at registration.
    */
   completion(refType: "ref/prompt" | "ref/resource", name: string, argName: string, completer: Completer): Unregister {
+    // Refused at once: a reference type no request names is never used, and a completer that is
+    // no function would declare `completions` and fail each request for the argument with -32603.
+    if (refType !== "ref/prompt" && refType !== "ref/resource") throw new TypeError(`completion: refType must be "ref/prompt" or "ref/resource" (got ${JSON.stringify(refType)})`);
+    if (typeof completer !== "function") throw new TypeError(`completion: the completer must be a function (got ${typeof completer})`);
     const key = completerKey(refType, name, argName);
     this.completers.set(key, completer);
     // The first completer adds `completions` (draft server/utilities/completion: servers that

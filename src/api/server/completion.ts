@@ -20,6 +20,7 @@ import type { ElicitationChecks } from "../../schema/elicitation.js";
 import { ServerContext, type RequestOrigin } from "../context.js";
 import type { Completion } from "../types.js";
 import { invalidParams } from "./errors.js";
+import { shownValue } from "../option-names.js";
 
 /** Completes one argument: the values for the text typed so far. */
 export type Completer = (
@@ -70,6 +71,19 @@ export async function complete(
   const context = p.context as { arguments?: Record<string, string> } | undefined;
   const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, forms, origin) });
   return { completion: Array.isArray(answer) ? capValues(answer) : answer.values.length > MAX_COMPLETIONS ? { ...answer, ...capValues(answer.values, answer.total) } : answer };
+}
+
+/**
+ * Throws, naming `what`, when a config's `complete` is not an object of completer functions
+ * by argument name (a list of values given instead, say): it would be accepted, declare
+ * `completions`, and fail every `completion/complete` for that argument with `-32603`.
+ */
+export function refuseCompleters(what: string, complete: unknown): void {
+  if (complete === undefined) return;
+  if (typeof complete !== "object" || complete === null || Array.isArray(complete)) throw new TypeError(`${what}: complete must be an object of completer functions by argument name (got ${shownValue(complete)})`);
+  for (const [name, fn] of Object.entries(complete)) {
+    if (typeof fn !== "function") throw new TypeError(`${what}: complete.${name} must be a completer function (got ${shownValue(fn)})`);
+  }
 }
 
 /**

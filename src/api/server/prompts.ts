@@ -24,7 +24,7 @@ import { inputRetryOf, type InputRequiredResult } from "../mrtr.js";
 import { ServerContext, withPendingInput, type RequestOrigin } from "../context.js";
 import type { Icon } from "../../session/types.js";
 import type { GetPromptResult, Meta, Prompt, PromptArgument } from "../types.js";
-import type { Completer } from "./completion.js";
+import { refuseCompleters, type Completer } from "./completion.js";
 import { invalidParams, refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
 import { assignDefined, refuseUnlistable } from "./lists.js";
@@ -97,6 +97,7 @@ export function promptEntry(
   name: string, config: PromptConfig, getter: PromptGetter,
 ): PromptEntry {
   refuseMisuse(`prompt ${JSON.stringify(name)}`, config, getter, "getter", PROMPT_CONFIG_NAMES);
+  refuseCompleters(`prompt ${JSON.stringify(name)}`, config.complete);
   if (prompts.has(name)) throw new TypeError(`prompt ${JSON.stringify(name)} is already registered`);
   const { argsSchema, ...rest } = config;
   const def: Prompt = { name };

@@ -30,7 +30,7 @@ import { pageThenListed, type Page } from "../pagination.js";
 import type { Icon } from "../../session/types.js";
 import type { Meta, ReadResourceResult, Resource, ResourceTemplate } from "../types.js";
 import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "../uri-template.js";
-import type { Completer } from "./completion.js";
+import { refuseCompleters, type Completer } from "./completion.js";
 import { refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
 import { assignDefined, defOf, itemIssues, pageResult, refuseUnlistable } from "./lists.js";
@@ -138,6 +138,7 @@ export function templateEntry(
   uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader,
 ): TemplateEntry {
   refuseMisuse(`resource template ${JSON.stringify(uriTemplate)}`, config, reader, "reader", TEMPLATE_CONFIG_NAMES);
+  refuseCompleters(`resource template ${JSON.stringify(uriTemplate)}`, config.complete);
   if (config.list !== undefined && typeof config.list !== "function") throw new TypeError(`resource template ${JSON.stringify(uriTemplate)}: list must be a function returning the resources`);
   if (templates.has(uriTemplate)) throw new TypeError(`resource template ${JSON.stringify(uriTemplate)} is already registered`);
   const template = parseUriTemplate(uriTemplate);
