@@ -325,3 +325,44 @@ test("Bun: FileSink failures never throw out of the transport; a failed flush re
     assert.equal(await new Promise<string>((r) => child.onClose(r)), "transport closed by this side");
   });
 });
+
+// ---------------------------------------------------------------------------------------
+// Both
+
+// stdio (basic/transports, 2025-11-25): once the transport has closed and the server has
+// exited, a grandchild the server left running (a wrapper's helper, a daemon) holds both of
+// the pipes it inherited, stdout and stderr. Node unrefs both; here, with stderr handed to a
+// callback, the logs' pending read was left, and the Deno or Bun client did not exit until
+// that grandchild did.
+test("Deno and Bun: once closed and exited, a stderr read by a callback is let go too, so a grandchild holding it does not keep the client alive", async () => {
+  for (const runtime of ["Deno", "Bun"] as const) {
+    const cancelled: string[] = [];
+    let exit!: () => void;
+    const held = (name: string, text?: string) =>
+      new ReadableStream<Uint8Array>({
+        start: (c) => void (text !== undefined && c.enqueue(new TextEncoder().encode(text))),
+        cancel: () => void cancelled.push(name),
+      });
+    const process = () => ({ pid: 3, stdin: new WritableStream<Uint8Array>(), stdout: held("stdout"), stderr: held("stderr", "server: bye\n") });
+    const deno = {
+      Command: class {
+        spawn() {
+          return { ...process(), status: new Promise((r) => (exit = () => r({ success: true, code: 0, signal: null }))), kill() {} };
+        }
+      },
+    };
+    const proc = { ...process(), stdin: { write: () => 0, flush: () => 0, end: () => 0 }, exitCode: 0, signalCode: null, kill() {} };
+    const bun = { spawn: () => Object.assign(proc, { exited: new Promise<number>((r) => (exit = () => r(0))) }) };
+    await withGlobal(runtime, runtime === "Deno" ? deno : bun, async () => {
+      let logs = "";
+      const child = superviseChild(runtime === "Deno" ? denoSpawn : bunSpawn, "server", [], { stderr: (t) => (logs += t), shutdownTimeoutMs: 60_000 });
+      child.close();
+      await new Promise((r) => setTimeout(r, 0));
+      assert.deepEqual(cancelled, [], `${runtime}: the process still runs`);
+      exit();
+      await child.exited;
+      assert.deepEqual(cancelled.sort(), ["stderr", "stdout"], `${runtime}: both pipes let go`);
+      assert.equal(logs, "server: bye\n");
+    });
+  }
+});

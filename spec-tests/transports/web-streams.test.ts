@@ -399,12 +399,12 @@ test("forwardText decodes a byte stream, characters split across chunks included
         c.enqueue(new Uint8Array([0xe2, 0x82])); // an unfinished character at the end
         c.close();
       },
-    }),
+    }).getReader(),
     (t) => pieces.push(t),
   );
   assert.equal(pieces.join(""), "log: é ok\uFFFD");
   const broken: string[] = [];
-  await forwardText(new ReadableStream<Uint8Array>({ pull: (c) => c.error(new Error("x")) }), (t) => broken.push(t));
+  await forwardText(new ReadableStream<Uint8Array>({ pull: (c) => c.error(new Error("x")) }).getReader(), (t) => broken.push(t));
   assert.deepEqual(broken, []);
 });
 

@@ -104,7 +104,8 @@ export function bunSpawn(command: string, args: readonly string[], options: Spaw
     (e) => events.exit({ code: null, signal: null, error: errorText(e) }),
   );
   let stderr: ReadableStream<Uint8Array> | undefined;
-  if (typeof mode === "function") void forwardText(child.stderr!, mode);
+  let logs: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  if (typeof mode === "function") void forwardText((logs = child.stderr!.getReader()), mode);
   else if (mode === "pipe") stderr = child.stderr;
   return {
     pid: child.pid,
@@ -117,7 +118,10 @@ export function bunSpawn(command: string, args: readonly string[], options: Spaw
         // Already exited.
       }
     },
-    // A pending read of a pipe a grandchild still holds would keep this process alive.
-    release: () => void stdout.cancel().then(ignore, ignore),
+    // A pending read of a pipe a grandchild still holds would keep this process alive: the
+    // grandchild holds stderr as well as stdout, so the logs' read is cancelled too (as Node unrefs both).
+    release: () => {
+      for (const reader of [stdout, logs]) void reader?.cancel().then(ignore, ignore);
+    },
   };
 }

@@ -115,8 +115,9 @@ export async function pumpReader<T>(
 /**
  * Decodes a byte stream as UTF-8 and hands each piece of text to `fn`, for a child's
  * stderr (a character split across chunks waits for the rest of it). Never rejects.
+ * Takes the stream's reader, which the caller cancels to stop reading.
  */
-export async function forwardText(stream: ReadableStream<Uint8Array>, fn: (text: string) => void): Promise<void> {
+export async function forwardText(reader: ReadableStreamDefaultReader<Uint8Array>, fn: (text: string) => void): Promise<void> {
   const decoder = new TextDecoder();
   const emit = (chunk: Uint8Array) => {
     const text = decoder.decode(chunk, { stream: true });
@@ -127,7 +128,7 @@ export async function forwardText(stream: ReadableStream<Uint8Array>, fn: (text:
     if (rest !== "") fn(rest);
   };
   // A broken pipe ends the logs like an end of stream.
-  await pumpReader(stream.getReader(), emit, flush, flush);
+  await pumpReader(reader, emit, flush, flush);
 }
 
 /**
