@@ -408,6 +408,33 @@ test("forwardText decodes a byte stream, characters split across chunks included
   assert.deepEqual(broken, []);
 });
 
+// stdio (basic/transports): the client "MAY capture, forward, or ignore" the server's stderr.
+// A callback that throws (a logger parsing a line it cannot) must not stop the reading:
+// the loop ended, unseen, and the server blocked writing its next logs once the pipe was full.
+test("forwardText: a callback that throws is rethrown on a fresh microtask, and the rest of the stream is still read", async () => {
+  const texts: string[] = [];
+  const { thrown, restore } = collectUncaught();
+  try {
+    await forwardText(
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          for (const t of ["one\n", "two\n", "three\n"]) c.enqueue(new TextEncoder().encode(t));
+          c.close();
+        },
+      }).getReader(),
+      (t) => {
+        texts.push(t);
+        if (texts.length === 1) throw new Error("logger failed");
+      },
+    );
+    await new Promise((r) => setImmediate(r));
+  } finally {
+    restore();
+  }
+  assert.deepEqual(texts, ["one\n", "two\n", "three\n"]);
+  assert.deepEqual(thrown.map((e) => (e as Error).message), ["logger failed"], "rethrown once, not swallowed");
+});
+
 test("errorText reads an Error's message or stringifies anything else; a cause tells why (undici's fetch failed), whatever it holds", () => {
   assert.equal(errorText(new Error("m")), "m");
   assert.equal(errorText(42), "42");

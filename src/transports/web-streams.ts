@@ -29,6 +29,7 @@
 import { errorText } from "./error-text.js";
 import type { Transport } from "../api/transport.js";
 import { withDefaults } from "../api/option-names.js";
+import { callListener } from "../driver/listener.js";
 import { INPUT_ENDED_REASON, StreamChannel, type ChannelOptions, type Sink } from "./channel.js";
 
 /** Options for {@link webStreamsTransport}. */
@@ -115,17 +116,19 @@ export async function pumpReader<T>(
 /**
  * Decodes a byte stream as UTF-8 and hands each piece of text to `fn`, for a child's
  * stderr (a character split across chunks waits for the rest of it). Never rejects.
- * Takes the stream's reader, which the caller cancels to stop reading.
+ * Takes the stream's reader, which the caller cancels to stop reading. An `fn` that throws
+ * is rethrown on a fresh microtask and the reading goes on: let through, it ended the loop
+ * unseen, and the server, its stderr no longer read, blocked once the pipe was full.
  */
 export async function forwardText(reader: ReadableStreamDefaultReader<Uint8Array>, fn: (text: string) => void): Promise<void> {
   const decoder = new TextDecoder();
   const emit = (chunk: Uint8Array) => {
     const text = decoder.decode(chunk, { stream: true });
-    if (text !== "") fn(text);
+    if (text !== "") callListener(fn, text, undefined, undefined);
   };
   const flush = () => {
     const rest = decoder.decode();
-    if (rest !== "") fn(rest);
+    if (rest !== "") callListener(fn, rest, undefined, undefined);
   };
   // A broken pipe ends the logs like an end of stream.
   await pumpReader(reader, emit, flush, flush);
