@@ -108,6 +108,23 @@ test("SEP-2322 (any instance may handle any round): two codecs with one shared s
   assert.throws(() => hmacRequestState({ secret: undefined }), (e: Error) => e instanceof TypeError && /secret is undefined/.test(e.message));
 });
 
+test("mrtr Server Requirements (servers MUST protect requestState's integrity): the codec keeps its own copy of a byte secret, so an application that wipes or reuses its buffer after configuring it leaves the key as it was given, not all zeros anyone could sign with", async () => {
+  const bytes = new TextEncoder().encode(SECRET);
+  const rotating = [new TextEncoder().encode("a brand new secret, also thirty-two bytes+"), new TextEncoder().encode(SECRET)];
+  const codec = hmacRequestState({ secret: bytes });
+  const rotated = hmacRequestState({ secret: rotating });
+  // The keys are imported on first use, after the application has wiped its copies.
+  bytes.fill(0);
+  for (const b of rotating) b.fill(0);
+  const zeros = hmacRequestState({ secret: new Uint8Array(bytes.length) });
+  const token = await codec.sign("state");
+  assert.equal(await zeros.verify(token), undefined, "a token signed with the all-zero key");
+  assert.equal(await hmacRequestState({ secret: SECRET }).verify(token), "state");
+  assert.equal(await codec.verify(await zeros.sign("forged")), undefined);
+  assert.equal(await rotated.verify(await zeros.sign("forged")), undefined);
+  assert.equal(await rotated.verify(await hmacRequestState({ secret: SECRET }).sign("old")), "old");
+});
+
 test("mrtr Server Requirements: a modern retry with tampered, truncated or foreign requestState is rejected with -32602 before the handler runs; the next requests still work", async () => {
   const { c, token, runs } = await issued();
   // The state left sealed: the client never sees the handler's own text.

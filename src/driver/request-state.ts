@@ -116,8 +116,11 @@ export function hmacRequestState(options: HmacRequestStateOptions = {}): Request
 }
 
 function secretBytes(secret: RequestStateSecret): Uint8Array {
-  const bytes = typeof secret === "string" ? encoder.encode(secret) : secret;
-  if (!(bytes instanceof Uint8Array)) throw new TypeError("a requestState secret is a string or a Uint8Array");
+  if (typeof secret !== "string" && !(secret instanceof Uint8Array)) throw new TypeError("a requestState secret is a string or a Uint8Array");
+  // A copy: the key is imported on first use, and an application that wipes (or reuses) its
+  // buffer once the codec is configured would otherwise leave it signing with zeros, a key
+  // any client could forge state with. (`new Uint8Array` copies; a Buffer's `slice` would not.)
+  const bytes = typeof secret === "string" ? encoder.encode(secret) : new Uint8Array(secret);
   if (bytes.length < MIN_SECRET_BYTES) throw new RangeError(`a requestState secret needs at least ${MIN_SECRET_BYTES} bytes`);
   return bytes;
 }
