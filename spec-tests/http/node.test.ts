@@ -14,7 +14,9 @@ import { serveNode, toNodeListener, WRITE_STALL_MS, type FetchHandler } from "..
 import { Agent, createServer, request, type ServerResponse } from "node:http";
 import { FAST_ENTRY, fastEntryOf, type HttpRequestView } from "../../src/transports/http-view.js";
 import { call, deferred, initializeMessage, makeHandler, messages, open, postHeaders, SseReader, Tools, until } from "./helpers.js";
-import { modernHandler, modernHeaders, modernRequest } from "./modern-helpers.js";
+import { answerOf, modernHandler, modernHeaders, modernRequest } from "./modern-helpers.js";
+import { McpServer } from "../../src/api/server.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
 
 const V = "2025-11-25";
 
@@ -185,6 +187,39 @@ test("node bridge: a request body the handler refuses unread (415, or a 401 from
       await srv.close();
     }
   }
+});
+
+test("node bridge (README Deploying: `await handler.close({ drainMs })`, then `await node.close()`, as `mcp-kernel serve` stops): what the drain answered reaches its client over the socket, not a connection cut before it is written: the modern request in flight its own JSON answer, an open subscriptions/listen its completion result (draft basic/patterns/subscriptions, Graceful Closure); a stream nobody ended is still cut, and close() resolves", { timeout: 10_000 }, async () => {
+  const server = new McpServer({ name: "drain", version: "1" }, { session: { versions: ["2026-07-28", V] } });
+  const started = deferred();
+  const gate = deferred();
+  server.tool("slow", {}, async () => {
+    started.resolve();
+    await gate.promise;
+    return { content: [{ type: "text", text: "slow done" }] };
+  });
+  const handler = createHttpHandler({ createSession: server.httpSession() });
+  const srv = await serveNode(handler);
+  const post = (msg: JsonObject) => fetch(srv.url + "/mcp", { method: "POST", headers: modernHeaders(msg), body: JSON.stringify(msg) });
+  const listen = new SseReader(await post(modernRequest("L", "subscriptions/listen", { notifications: { toolsListChanged: true } })));
+  assert.equal((await listen.message()).msg.method, "notifications/subscriptions/acknowledged");
+  const slow = post(modernRequest(1, "tools/call", { name: "slow" }));
+  await started.promise;
+  const stopped = handler.close({ drainMs: 60_000 }).then(() => srv.close());
+  gate.resolve();
+  const answer = await slow.then(answerOf, (e: Error) => ({ cut: e.message }));
+  assert.equal(answer.result?.content[0].text, "slow done", JSON.stringify(answer));
+  const done = await listen.message().then((m) => m.msg, (e: Error) => ({ cut: e.message }));
+  assert.equal(done.id, "L", JSON.stringify(done));
+  assert.equal(done.result?.resultType, "complete");
+  await stopped;
+
+  // A stream the handler never ends (no handler.close() in front) is cut, and close() does not wait for it.
+  const endless = await serveNode(() => new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(": open\n\n")) }), { headers: { "content-type": "text/event-stream" } }));
+  const reader = (await fetch(endless.url)).body!.getReader();
+  await reader.read();
+  await endless.close();
+  await assert.rejects(reader.read());
 });
 
 test("node bridge: listen errors reject; an IPv6 host is bracketed in the URL", async () => {

@@ -61,7 +61,10 @@ export interface NodeServer {
   readonly port: number;
   /** `http://<host>:<port>`, with IPv6 hosts bracketed. */
   readonly url: string;
-  /** Stops accepting, ends open connections (SSE streams included) and resolves once closed. */
+  /**
+   * Stops accepting, ends open connections (SSE streams included) and resolves once closed;
+   * an answer the handler has already completed (`handler.close()` first) is written out first.
+   */
   close(): Promise<void>;
 }
 
@@ -659,7 +662,14 @@ export function serveNode(handler: FetchHandler, options: ServeNodeOptions = {})
   const host = options.host ?? "127.0.0.1";
   // TCP keep-alive: a peer that vanished without closing its socket is found even on a
   // connection with nothing to write (the handler's SSE keep-alive covers open streams).
-  const server = createServer({ keepAlive: true, keepAliveInitialDelay: 30_000 }, toNodeListener(handler, options));
+  const listener = toNodeListener(handler, options);
+  // The responses not closed yet, for close(): see there.
+  const open = new Set<ServerResponse>();
+  const server = createServer({ keepAlive: true, keepAliveInitialDelay: 30_000 }, (req, res) => {
+    open.add(res);
+    res.once("close", () => open.delete(res));
+    listener(req, res);
+  });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -673,8 +683,26 @@ export function serveNode(handler: FetchHandler, options: ServeNodeOptions = {})
         url: `http://${shown}:${port}`,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
+            // Resolved a turn after the last connection closed: a client in this same process
+            // (a test, an in-process proxy) has then seen its pooled connections end, and does
+            // not send its next request on one.
+            server.close(() => setImmediate(done));
+            for (const res of open) if (!res.headersSent) res.setHeader("connection", "close");
+            // What the handler has already answered in full (README Deploying: a drain's last
+            // answer, a listen's completion result, `handler.close({ drainMs })` coming first)
+            // is still on its way through the bridge, a few promise turns and a tick: cut now,
+            // its client would get "other side closed" instead. So it gets this turn of the event
+            // loop to be written, then its connection closes once it is out (or cut by its
+            // stall guard, WRITE_STALL_MS); a response still open then (an SSE stream nobody
+            // ended) is cut at once, as is every other connection.
+            setImmediate(() => {
+              const ending: Promise<unknown>[] = [];
+              for (const res of open) {
+                if (res.writableEnded) ending.push(new Promise((resolve) => res.once("close", resolve)));
+                else res.destroy();
+              }
+              void Promise.all(ending).then(() => server.closeAllConnections());
+            });
           }),
       });
     });
