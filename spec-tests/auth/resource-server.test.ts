@@ -204,6 +204,35 @@ test("2025-11-25 security best practices, Session Hijacking (README: httpSession
   await mcp.close();
 });
 
+test("2025-11-25 security best practices, Session Hijacking, and basic/utilities/tasks (receivers MUST bind tasks to the authorization context): behind protectedResource, httpSession() with no principalOf binds each legacy session to the token's subject, so another user's valid token naming it gets 404; principalOf: () => undefined opts out", async () => {
+  const subjects: Record<string, string> = { "token-alice": "alice", "token-bob": "bob" };
+  const served = (principalOf?: () => undefined) => {
+    const server = new McpServer({ name: "bound", version: "1.0.0" });
+    server.tool("who", {}, (_a, ctx) => ({ content: [{ type: "text", text: String(ctx.principal) }] }));
+    const mcp = createHttpHandler({ sessionIdleMs: 0, allowedHosts: ["mcp.test"], createSession: server.httpSession(principalOf === undefined ? {} : { principalOf }) });
+    return { mcp, guarded: protectedResource(mcp, { resource: MCP, authorizationServers: ["http://as.test"], verifyToken: async (t) => (t in subjects ? { scopes: [], audience: MCP, subject: subjects[t] } : undefined) }) };
+  };
+  const post = (h: (r: Request) => Promise<Response>, token: string, body: object, session?: string) =>
+    h(new Request(MCP, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...(session ? { "mcp-session-id": session } : {}) }, body: JSON.stringify(body) }));
+  const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+  const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "who", arguments: {} } };
+  for (const [label, optOut, bobStatus] of [["default", undefined, 404], ["opted out", () => undefined, 200]] as const) {
+    const { mcp, guarded } = served(optOut);
+    const opened = await post(guarded, "token-alice", initialize);
+    assert.equal(opened.status, 200, label);
+    await opened.text();
+    const session = opened.headers.get("mcp-session-id")!;
+    await (await post(guarded, "token-alice", { jsonrpc: "2.0", method: "notifications/initialized" }, session)).text();
+    const own = await post(guarded, "token-alice", call, session);
+    assert.equal(own.status, 200, label);
+    assert.match(await own.text(), optOut === undefined ? /"text":"alice"/ : /"text":"undefined"/, label);
+    const other = await post(guarded, "token-bob", call, session);
+    assert.equal(other.status, bobStatus, `${label}: another user's token on the session`);
+    await other.text();
+    await mcp.close();
+  }
+});
+
 test("basic/authorization + CORS: a preflight (which never carries a token) reaches the inner handler; a cross-origin 401 is readable, challenge included", async () => {
   let inner = 0;
   const wrapped = protectedResource(

@@ -89,6 +89,7 @@ import {
   type TemplateReader,
 } from "./server/resources.js";
 import { callTool, toolEntry, type ToolConfig, type ToolConfigOf, type ToolEntry, type ToolHandler } from "./server/tools.js";
+import { subjectOf } from "../auth/auth-info.js";
 
 export { ServerContext } from "./context.js";
 export { ProtocolError } from "./server/errors.js";
@@ -609,7 +610,7 @@ export class McpServerCore {
    * Streamable HTTP or HTTP+SSE), each stateless POST and each modern request gets an
    * endpoint that hears about this server's changes while it lives. Its tasks belong to the
    * HTTP session id (a stateless POST's to the principal, or to the anonymous owner), and to the principal when
-   * `principalOf` names one (with authorization: `(req) => authInfo(req)?.token.subject`),
+   * `principalOf` names one (by default, behind `protectedResource`, the token's subject),
    * so another session or user can neither see nor touch them; the legacy session itself is
    * bound to that principal too (another user's requests naming it get 404, see
    * {@link HttpSessionSetup.principalOf}). A modern `tools/call` has
@@ -619,9 +620,14 @@ export class McpServerCore {
    * `ctx.sessionId` (undefined for a modern request or a stateless POST) and the principal as `ctx.principal`.
    */
   httpSession(options: { principalOf?: ((request: Request) => string | undefined) | undefined } = {}): (ctx: HttpSessionContext) => HttpSessionSetup {
+    // Behind protectedResource, by default the token's subject: a server that forgot
+    // `principalOf` bound nothing to its users (2025-11-25 tasks: receivers MUST bind tasks
+    // to the authorization context; Session Hijacking). Without a token it names no one.
+    const given = options.principalOf;
+    const principalOf = given ?? ((request: Request) => subjectOf(() => request));
     return (ctx) => {
       let endpoint: Endpoint | undefined;
-      const principal = options.principalOf?.(ctx.request);
+      const principal = given !== undefined ? given(ctx.request) : subjectOf(() => ctx.request);
       // A modern request's tasks belong to no session: its random key is drawn only if read.
       // A stateless handler's POST has no session either, and its task is read by later
       // POSTs that reach other kernels: its owner is the principal, or the anonymous owner
@@ -651,7 +657,7 @@ export class McpServerCore {
         // Mcp-Param-* headers are checked against the tools registered at the time of the call.
         toolInputSchema: this.inputSchemaOf,
         // The handler binds a legacy session to this principal: another user's requests naming it get 404.
-        ...(options.principalOf !== undefined ? { principalOf: options.principalOf } : {}),
+        ...(principal !== undefined || given !== undefined ? { principalOf } : {}),
       };
     };
   }

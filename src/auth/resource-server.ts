@@ -14,32 +14,11 @@ import { formatBearerChallenge } from "./www-authenticate.js";
 import { corsHeaders, isPreflight, PREFLIGHT } from "../transports/http/cors.js";
 import { type BodyResult, DEFAULT_MAX_BODY_BYTES, httpError, letGo, NOT_UTF8_BODY, readBodyText } from "../transports/http/body.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
+import { rememberAuthInfo, type VerifiedToken } from "./auth-info.js";
+
+export { authInfo, type AuthInfo, type VerifiedToken } from "./auth-info.js";
 import { knownNames, refuseMisreadNumbers, refuseMisspelledOptions } from "../api/option-names.js";
 
-/** What the application's verifier says about a token. */
-export interface VerifiedToken {
-  /** The scopes granted to the token. */
-  scopes: string[];
-  /**
-   * The resources the token was issued for (`aud` of a JWT, `aud`/`resource` of an
-   * introspection answer). The wrapper rejects a token not issued for this server.
-   */
-  audience: string | string[];
-  /**
-   * Expiry, in milliseconds since the epoch; checked against the injected clock. Against a
-   * clock that reads a date after 1973, a value below 10^11 (before 1973 in milliseconds)
-   * that, read as seconds, falls before ten years from now is read as seconds, as a JWT's
-   * `exp` and the official SDKs' verifiers give it (taken as milliseconds, every such token
-   * had expired); any other stays milliseconds, so garbage still fails closed.
-   */
-  expiresAt?: number;
-  /** Who the token speaks for; handed to the inner handler through {@link authInfo}. */
-  subject?: string;
-  /** The issuer of the token, checked against `authorizationServers` when present. */
-  issuer?: string;
-  /** Anything else the application wants the handler to see. */
-  extra?: Record<string, unknown>;
-}
 
 /** The options of {@link protectedResource}: who this resource is, who issues its tokens, and how to check one. */
 export interface ProtectedResourceOptions {
@@ -76,20 +55,6 @@ export interface ProtectedResourceOptions {
   now?: (() => number) | undefined;
   /** Told about each rejection, without the token. */
   onDiagnostic?: ((d: { status: number; error: string; description: string }) => void) | undefined;
-}
-
-/** The principal of a request that passed the checks, for the inner handler. */
-export interface AuthInfo {
-  token: VerifiedToken;
-  /** The request's scopes as granted. */
-  scopes: string[];
-}
-
-const authInfos = new WeakMap<Request, AuthInfo>();
-
-/** The verified principal of `request`, when it came through {@link protectedResource}. */
-export function authInfo(request: Request | undefined): AuthInfo | undefined {
-  return request === undefined ? undefined : authInfos.get(request);
 }
 
 /** Default scope hierarchy: `a` covers `a:b` and `a:b:c`. */
@@ -191,7 +156,7 @@ export function protectedResource(
     const missing = required.filter((s) => !satisfies(verified.scopes, s));
     // draft "Runtime Insufficient Scope Errors": every scope the operation needs, in one challenge.
     if (missing.length) return reject(origin, 403, "insufficient_scope", `this operation needs the scope ${missing.join(" ")}`, required);
-    authInfos.set(request, { token: verified, scopes: verified.scopes });
+    rememberAuthInfo(request, { token: verified, scopes: verified.scopes });
     return handler(request);
   };
 }
