@@ -109,3 +109,18 @@ test("progress: a coalesced update waits in the state as plain JSON (README: the
   p.advance(100);
   assert.deepEqual(p.of("client", "progress").map((e) => [e.progress, e.total]), [[1, undefined], [3, 10]]);
 });
+
+test("progress: a coalesced update still held when the request is answered goes out just before the response (latest value wins; progress MUST stop after completion, so it could never go later): a tool's last report (10 of 10) is not lost", () => {
+  const p = ready({ progressIntervalMs: 100 });
+  const id = p.request("client", "tools/call", { name: "x" }, { progress: true });
+  p.run();
+  p.feed("server", { type: "progress", now: p.now, id, progress: 1, total: 10 });
+  p.feed("server", { type: "progress", now: p.now, id, progress: 10, total: 10, message: "done" });
+  p.respond("server", id, { content: [] });
+  p.run();
+  assert.deepEqual(p.of("client", "progress").map((e) => [e.progress, e.total, e.message]), [[1, 10, undefined], [10, 10, "done"]]);
+  assert.equal(p.of("client", "response").length, 1);
+  // Nothing is left to send at the interval's end: progress stopped with the response.
+  p.advance(200);
+  assert.equal(p.of("client", "progress").length, 2);
+});

@@ -129,6 +129,16 @@ export function flushProgress(req: InboundRequest, now: number, out: SessionOutp
   emitProgress(req, p, now, out);
 }
 
+/**
+ * The request is being answered: a coalesced update still held goes out now, before the
+ * response. The latest value wins, and after completion progress MUST stop, so it could
+ * never go later: dropped, a tool's last report ("10 of 10") was lost.
+ */
+export function flushProgressOnAnswer(req: InboundRequest, now: number, out: SessionOutput[]): void {
+  const p = req.pendingProgress;
+  if (p !== undefined) emitProgress(req, p, now, out);
+}
+
 function emitProgress(req: InboundRequest, update: { progress: number; total?: number; message?: string }, now: number, out: SessionOutput[]): void {
   req.progressSentAt = now;
   // A held update this one overtakes (its slot came, the tick not yet) would follow it, lower.
