@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { McpClient, McpClientCore, McpServer, McpServerCore } from "../../src/api/index.js";
 import { elicitationChecks } from "../../src/schema/elicitation.js";
 import type { ServerContext } from "../../src/api/context.js";
+import type { StandardSchema } from "../../src/api/index.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
 import { connect, CLIENT, SERVER } from "./setup.js";
@@ -25,6 +26,13 @@ function asking(params: object) {
 }
 
 const textOf = (r: { content: { type: string; text?: string }[] }) => JSON.parse(r.content[0].text!);
+
+/** A Standard Schema (written by hand, no library) of `{ name: string }`, as a typed form. */
+function handMadeName(): StandardSchema<unknown, { name: string }> {
+  const json = () => FORM.requestedSchema;
+  const validate = (v: unknown) => (typeof (v as { name?: unknown }).name === "string" ? { value: v as { name: string } } : { issues: [{ message: "name must be a string" }] });
+  return { "~standard": { version: 1, vendor: "hand", validate, jsonSchema: { input: json, output: json } } };
+}
 
 test("elicitation: content from the client's handler that does not match the form is not sent; the server gets -32603 with the issues", async () => {
   const c = await connect((s) => s.tool("ask", {}, asking(FORM)), { handlers: { elicitation: () => ({ action: "accept", content: { name: 42 as never } }) } });
@@ -53,6 +61,43 @@ test("elicitation: For URL mode: The content field is omitted (client/elicitatio
       assert.ok(!JSON.stringify(c.wire.filter((w) => w.from === "client")).includes("leak"), `${label}: no content on the wire`);
       c.client.close();
     }
+});
+
+test("elicitation: content only when action is accept and mode was form (2025-11-25 schema ElicitResult): a decline or cancel a handler returns with the form's content goes out without it, in both eras, with or without form checks", async () => {
+  for (const versions of [["2025-11-25"], ["2026-07-28"]] as const)
+    for (const elicitationForms of [undefined, false] as const)
+      for (const action of ["decline", "cancel"] as const) {
+        const c = await connect((s) => s.tool("ask", {}, asking(FORM)), { session: { versions: [...versions] }, elicitationForms, handlers: { elicitation: () => ({ action, content: { name: "leak" } }) } }, { session: { versions: [...versions] } });
+        const label = `${versions[0]} elicitationForms ${String(elicitationForms)} ${action}`;
+        assert.deepEqual(textOf(await c.client.callTool("ask", {})), { action }, label);
+        assert.ok(!JSON.stringify(c.wire.filter((w) => w.from === "client")).includes("leak"), `${label}: the user's refused input is not on the wire`);
+        c.client.close();
+      }
+});
+
+test("elicitation: a server drops content a client sent with a decline (schema: only when accept), so a typed ctx.elicit never hands its handler unparsed content as parsed", async () => {
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock });
+  const typed = handMadeName();
+  server.tool("plain", {}, asking(FORM));
+  server.tool("typed", {}, asking({ message: "Who are you?", requestedSchema: typed }));
+  const [s, raw] = createMemoryPair();
+  server.connect(s);
+  const replies: any[] = [];
+  // Another implementation: it declines, yet sends what the form held, of the wrong type.
+  raw.onMessage((text) => {
+    const m = JSON.parse(text);
+    if (m.method === "elicitation/create") raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { action: "decline", content: { name: 7 } } }));
+    else replies.push(m);
+  });
+  const settled = () => new Promise<void>((r) => setImmediate(r));
+  raw.send(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: CLIENT } }));
+  await settled();
+  raw.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  raw.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "plain", arguments: {} } }));
+  raw.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "typed", arguments: {} } }));
+  for (let i = 0; i < 10 && replies.length < 3; i++) await settled();
+  for (const id of [1, 2]) assert.deepEqual(JSON.parse(replies.find((r) => r.id === id).result.content[0].text), { action: "decline" }, `call ${id}`);
 });
 
 test("elicitation: a server checks what a client sends: content that does not match the form rejects ctx.elicit with -32603", async () => {

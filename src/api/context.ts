@@ -26,7 +26,7 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel } from "../session/types.js";
 import { isModernVersion } from "../model/versions.js";
-import { assertElicitParams, checkedElicitResult } from "./elicitation.js";
+import { assertElicitParams, checkedElicitResult, withoutUnaskedContent } from "./elicitation.js";
 import type { ElicitationChecks } from "../schema/elicitation.js";
 import { acceptsTaskAugmented, predatesTasks } from "../tasks/capabilities.js";
 import { createdTaskIdOf } from "../tasks/wire.js";
@@ -77,6 +77,12 @@ const ASKED = "mcp-kernel/asked";
 
 /** Who is to blame in the error when the client's elicitation answer breaks the form. */
 const CLIENT_CONTENT = "the client's elicitation content";
+
+/** The client's `elicitation/create` answer as a handler gets it: content only for an accepted form, checked against the form when the server has form checks. */
+function elicitAnswer(forms: ElicitationChecks | undefined, params: JsonObject | undefined, result: JsonObject): JsonObject {
+  const kept = withoutUnaskedContent(params, result);
+  return forms === undefined ? kept : checkedElicitResult(forms, params, kept, CLIENT_CONTENT);
+}
 
 /** The rejection of a modern-era ask that has no answer yet; the attempt ends in `input_required`. */
 export class InputPending extends Error {
@@ -252,14 +258,15 @@ export class ServerContext {
    * comes back.
    */
   request(method: string, params?: JsonObject, options?: PeerRequestOptions): Promise<JsonObject> {
+    if (method !== "elicitation/create") return this.send(method, params, options);
     const forms = this.forms;
-    if (method !== "elicitation/create" || forms === undefined) return this.send(method, params, options);
     try {
-      assertElicitParams(forms, params);
+      if (forms !== undefined) assertElicitParams(forms, params);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.send(method, params, options).then((r) => checkedElicitResult(forms, params, r, CLIENT_CONTENT));
+    // Content a client sent with anything but an accepted form is dropped (`elicitation.ts`).
+    return this.send(method, params, options).then((r) => elicitAnswer(forms, params, r));
   }
 
   private send(method: string, params: JsonObject | undefined, options: PeerRequestOptions | undefined): Promise<JsonObject> {
@@ -292,7 +299,7 @@ export class ServerContext {
     // A form elicited as a task is checked like one elicited plainly, its result when it comes.
     const forms = method === "elicitation/create" ? this.forms : undefined;
     if (forms !== undefined) assertElicitParams(forms, params);
-    const checked = (r: JsonObject): JsonObject => (forms === undefined ? r : checkedElicitResult(forms, params, r, CLIENT_CONTENT));
+    const checked = (r: JsonObject): JsonObject => (method === "elicitation/create" ? elicitAnswer(forms, params, r) : r);
     const signal = o.signal ?? this.rc.signal;
     const created = await this.rc.request(method, { ...params, task: ttl === undefined ? {} : { ttl } }, { ...o, signal });
     const taskId = createdTaskIdOf(created);

@@ -34,14 +34,18 @@ export function checkedElicitResult<R extends JsonObject>(checks: ElicitationChe
 }
 
 /**
- * `result` without `content` when it answers a URL-mode request: "For URL mode: The
- * `content` field is omitted" (2025-11-25 `client/elicitation`; the schema's content is
- * "only present when action is accept and mode was form"). The user typed nothing into
- * the client there, so a handler's content would only hand the server data it never
- * asked for: the client drops it rather than fail the user's answer.
+ * `result` without `content` unless it accepts a form: the schema's content is "only
+ * present when action is "accept" and mode was "form"" (2025-11-25 `client/elicitation`;
+ * "For URL mode: The `content` field is omitted"). In URL mode the user typed nothing into
+ * the client; a decline or cancel is the user refusing to hand over what the form holds.
+ * Either way content would only give the peer data it was never given: dropped rather than
+ * failing the user's answer, by the client before it goes out and by the server on receipt
+ * (where a typed `ctx.elicit` would otherwise hand its handler unparsed content as parsed).
  */
-export function withoutUrlContent<R extends JsonObject>(params: JsonObject | undefined, result: R): R {
-  if (params?.mode !== "url" || typeof result !== "object" || result === null || !Object.hasOwn(result, "content")) return result;
+export function withoutUnaskedContent<R extends JsonObject>(params: JsonObject | undefined, result: R): R {
+  if (typeof result !== "object" || result === null || !Object.hasOwn(result, "content")) return result;
+  const form = params?.mode === undefined || params.mode === "form";
+  if (form && result.action === "accept") return result;
   const { content: _, ...rest } = result;
   return rest as R;
 }

@@ -8,7 +8,7 @@
  * and "Associating Task-Related Messages"); the same pages of the draft.
  *
  * Theory of operation. {@link serve} routes one request to its handler:
- * `sampling/createMessage`, `elicitation/create` (a URL-mode answer loses any `content`;
+ * `sampling/createMessage`, `elicitation/create` (an answer other than an accepted form loses any `content`;
  * with form checks, the form's schema is checked on receipt and the handler's content
  * before it goes out), `roots/list`, and, when the client receives tasks, the server's
  * `tasks/*` requests to its task runtime; anything else is `-32601`. A sampling or
@@ -25,7 +25,7 @@ import { progressTokenOf } from "../../session/progress.js";
 import { checkTaskAugmentation } from "../../tasks/capabilities.js";
 import type { TaskOwner } from "../../tasks/types.js";
 import { relatedTaskOf, withRelatedTask } from "../../tasks/wire.js";
-import { assertElicitParams, checkedElicitResult, withoutUrlContent } from "../elicitation.js";
+import { assertElicitParams, checkedElicitResult, withoutUnaskedContent } from "../elicitation.js";
 import type { TaskRuntime } from "../tasks.js";
 import { withoutTaskField } from "../tasks-server.js";
 import type { ElicitParams } from "../types.js";
@@ -54,10 +54,10 @@ export async function serve(features: ClientFeatures, method: string, params: Js
       const elicit = h.elicitation;
       if (elicit === undefined) break;
       const forms = features.options.elicitationForms;
-      if (!forms) return maybeAsTask(features, method, params, ctx, async (p, c) => withoutUrlContent(p, await elicit(p as ElicitParams, c)));
+      if (!forms) return maybeAsTask(features, method, params, ctx, async (p, c) => withoutUnaskedContent(p, await elicit(p as ElicitParams, c)));
       // client/elicitation: the form's schema is checked on receipt, the handler's content before it goes out.
       assertElicitParams(forms, params);
-      return maybeAsTask(features, method, params, ctx, async (p, c) => checkedElicitResult(forms, p, withoutUrlContent(p, await elicit(p as ElicitParams, c)), "the elicitation handler's content"));
+      return maybeAsTask(features, method, params, ctx, async (p, c) => checkedElicitResult(forms, p, withoutUnaskedContent(p, await elicit(p as ElicitParams, c)), "the elicitation handler's content"));
     }
     case "tasks/get":
     case "tasks/result":

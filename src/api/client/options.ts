@@ -31,7 +31,7 @@ export type ReceivedCreateMessageParams = CreateMessageParams & { metadata?: { [
 export interface ClientHandlers {
   /** `sampling/createMessage`: run the model (after the user approved, as the spec asks). The params are JSON, as received: `metadata` a JSON object. */
   sampling?: Callback<(params: ReceivedCreateMessageParams, ctx: RequestContext) => CreateMessageAnswer | Promise<CreateMessageAnswer>> | undefined;
-  /** `elicitation/create`: ask the user. For a URL-mode request any `content` it returns is dropped (URL mode has none). */
+  /** `elicitation/create`: ask the user. Any `content` it returns with a decline, a cancel or for a URL-mode request is dropped (content goes with an accepted form only). */
   elicitation?: Callback<(params: ElicitParams, ctx: RequestContext) => ElicitResult | Promise<ElicitResult>> | undefined;
   /** `roots/list`: the roots to expose now. */
   roots?: Callback<(ctx: RequestContext) => Root[] | Promise<Root[]>> | undefined;
