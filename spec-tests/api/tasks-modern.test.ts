@@ -195,6 +195,32 @@ test("tasks extension, input_required: the client MUST inspect inputRequests; wa
   assert.equal(failing.sent("client", "tasks/update").length, 0);
 });
 
+test("tasks extension, input_required: a handler's answer that is no valid result of the method asked (client/roots: a root MUST be a file:// URI; a sampling request answered like an elicitation) is not sent with tasks/update; the wait rejects with -32603 naming the handler, as an input_required round does", { timeout: 10_000 }, async () => {
+  const asks = [
+    { method: "roots/list", handlers: { roots: () => [{ uri: "https://example.com/" }] }, issue: /invalid roots\/list result: \/roots\/0\/uri: must be a file:\/\/ URI/ },
+    { method: "sampling/createMessage", params: { messages: [], maxTokens: 3 }, handlers: { sampling: () => ({ action: "accept" }) as never }, issue: /invalid sampling\/createMessage result: \/: missing required property "content"/ },
+  ];
+  for (const ask of asks) {
+    const input = (ask.params === undefined ? { method: ask.method } : { method: ask.method, params: ask.params }) as never;
+    const tool = (s: McpServer) => s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => (ctx.inputResponses === undefined ? inputRequired({ user: input }) : text("answered")));
+    const c = await connect(tool, { ...MODERN, tasks: true, handlers: ask.handlers }, DUAL);
+    const id = c.client.taskIdOf((await c.client.callToolAsTask("ask")) as JsonObject)!;
+    let settled: unknown;
+    const wait = c.client.waitForTask(id, { intervalMs: 10 }).then((r) => (settled = r), (e: unknown) => (settled = e));
+    for (let i = 0; i < 50 && settled === undefined; i++) {
+      await flush();
+      c.clock.advance(10);
+    }
+    await wait;
+    const e = settled as { code?: number; message?: string };
+    assert.equal(e.code, -32603, ask.method);
+    assert.match(e.message!, new RegExp(`${ask.method.replace("/", "\\/")} input of task .* could not be provided: the handler produced an`));
+    assert.match(e.message!, ask.issue);
+    assert.equal(c.sent("client", "tasks/update").length, 0, `${ask.method}: nothing invalid on the wire`);
+    c.client.close();
+  }
+});
+
 test("tasks extension, input_required: a wait whose handler has not answered yet rejects at once when the client closes (-32000) or the caller aborts (-32800), as waitForTask's doc says, and the handler sees its signal abort", async () => {
   const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
   for (const how of ["close", "abort"] as const) {

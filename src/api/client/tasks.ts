@@ -28,7 +28,8 @@ import { MIN_PEER_DELAY_MS, systemClock, type Clock } from "../../driver/clock.j
 import { McpError, toRpcError, type RequestContext } from "../../driver/endpoint.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
-import { methodSpec } from "../../model/methods.js";
+import { INPUT_REQUESTS, methodSpec } from "../../model/methods.js";
+import { invalidResultError } from "../../model/schema-errors.js";
 import { isModernVersion, isProtocolVersion } from "../../model/versions.js";
 import { inputRequiredProblem } from "../../modern/server.js";
 import { isTaskStatus, TASK_STATUSES } from "../../tasks/status.js";
@@ -304,7 +305,7 @@ async function answerTaskInput(tasks: ClientTasks, taskId: string, task: Task, a
       log: () => {},
       protocolVersion: tasks.client.protocolVersion,
     };
-    const result = await serve(tasks.features, method, (params ?? {}) as JsonObject, ctx).catch((e: unknown) => {
+    const result = await serve(tasks.features, method, (params ?? {}) as JsonObject, ctx).then((r) => checkedInput(tasks.features, method, r)).catch((e: unknown) => {
       const error = toRpcError(e);
       throw new McpError({ ...error, message: `the ${method} input of task ${taskId} could not be provided: ${error.message}` });
     });
@@ -327,6 +328,21 @@ async function answerTaskInput(tasks: ClientTasks, taskId: string, task: Task, a
   for (const key of keys) answered.add(key);
   await tasks.client.updateTask(taskId, responses, options);
   return true;
+}
+
+/**
+ * `result` when it is a valid answer to the input request `method`; else throws the `-32603`
+ * naming what is wrong. `tasks/update` carries the answers as params, which the session holds
+ * only to "an object": without this a handler's invalid answer (a root that is no `file://`
+ * URI, an elicitation result to a sampling request) went out, and the server's `-32602`
+ * blamed the client's request, where an `input_required` round (session `answerInput`) and a
+ * legacy request keep it from the wire (`validateOutgoing`) and blame the handler.
+ */
+function checkedInput(features: ClientFeatures, method: string, result: JsonObject): JsonObject {
+  if (features.options.session?.validateOutgoing === false || !Object.hasOwn(INPUT_REQUESTS, method)) return result;
+  const issues = INPUT_REQUESTS[method].validateResult?.(result);
+  if (issues) throw new McpError(invalidResultError(method, issues));
+  return result;
 }
 
 /**
