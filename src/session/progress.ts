@@ -121,22 +121,16 @@ export function sendProgress(
   emitProgress(req, update, now, out);
 }
 
-/** Sends a coalesced update whose slot has come. */
-export function flushProgress(req: InboundRequest, now: number, out: SessionOutput[]): void {
+/**
+ * Sends a coalesced update whose slot has come, or, when the request is being `answered`,
+ * the one still held whatever its slot: it goes out before the response, as the latest value
+ * wins and after completion progress MUST stop (dropped, a tool's last "10 of 10" was lost).
+ */
+export function flushProgress(req: InboundRequest, now: number, out: SessionOutput[], answered = false): void {
   const p = req.pendingProgress;
-  if (p === undefined || p.at > now) return;
+  if (p === undefined || (p.at > now && !answered)) return;
   delete req.pendingProgress;
   emitProgress(req, p, now, out);
-}
-
-/**
- * The request is being answered: a coalesced update still held goes out now, before the
- * response. The latest value wins, and after completion progress MUST stop, so it could
- * never go later: dropped, a tool's last report ("10 of 10") was lost.
- */
-export function flushProgressOnAnswer(req: InboundRequest, now: number, out: SessionOutput[]): void {
-  const p = req.pendingProgress;
-  if (p !== undefined) emitProgress(req, p, now, out);
 }
 
 function emitProgress(req: InboundRequest, update: { progress: number; total?: number; message?: string }, now: number, out: SessionOutput[]): void {

@@ -41,7 +41,7 @@ import { gateAdmits, INBOUND_GATE } from "./lifecycle.js";
 import { countLog, logRoom } from "./logging.js";
 import { answerInput, failInput, receiveInputRequired } from "./mrtr.js";
 import { acceptsBatches, declaredSpecOf, isParamsObject, isTaskAugmented, peerOf, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
-import { flushProgressOnAnswer, progressTokenOf, receiveProgress } from "./progress.js";
+import { flushProgress, progressTokenOf, receiveProgress } from "./progress.js";
 import { addInbound, internalRequest, refuseAtLimit, removeInbound, removeOutbound, sendError, sendErrorObject, sendResult } from "./requests.js";
 import { retainedStringIssues } from "./retained.js";
 import { pingMissed } from "./timeouts.js";
@@ -386,7 +386,7 @@ export function respond(state: SessionState, id: RequestId, result: JsonObject |
   // An error of null is no error (as a caller writing `error: null` for "none" means).
   if (error === null) error = undefined;
   if (req.mrtr !== undefined) return error === undefined ? answerInput(state, req.mrtr, req.method, result ?? {}, now, out) : failInput(state, req.mrtr, req.method, error, out);
-  flushProgressOnAnswer(req, now, out);
+  flushProgress(req, now, out, true);
   if (error !== undefined) {
     if (!Number.isInteger(error.code) || typeof error.message !== "string") {
       sendError(out, id, ErrorCode.InternalError, "the handler failed with a malformed error");
