@@ -77,6 +77,13 @@ export function notificationFor(change: Change, filter: SubscriptionFilter): { m
   }
 }
 
+/** The list_changed notification each filter flag asks for. */
+export const LIST_CHANGED: ReadonlyArray<readonly ["toolsListChanged" | "promptsListChanged" | "resourcesListChanged", string]> = [
+  ["toolsListChanged", "notifications/tools/list_changed"],
+  ["promptsListChanged", "notifications/prompts/list_changed"],
+  ["resourcesListChanged", "notifications/resources/list_changed"],
+];
+
 /**
  * Client: whether a notification the server tagged with one of our listens is one its
  * acknowledged `filter` covers, or null for a method no filter names (it is judged as an
@@ -85,20 +92,12 @@ export function notificationFor(change: Change, filter: SubscriptionFilter): { m
  * sub-resource of a subscribed URI (`ResourceUpdatedNotificationParams`).
  */
 export function filterCovers(filter: SubscriptionFilter, method: string, params: JsonObject | undefined): boolean | null {
-  switch (method) {
-    case "notifications/tools/list_changed":
-      return filter.toolsListChanged === true;
-    case "notifications/prompts/list_changed":
-      return filter.promptsListChanged === true;
-    case "notifications/resources/list_changed":
-      return filter.resourcesListChanged === true;
-    case "notifications/resources/updated":
-      return typeof params?.uri === "string" && (filter.resourceSubscriptions ?? []).some((uri) => coversUri(uri, params.uri as string));
-    case "notifications/tasks":
-      return typeof params?.taskId === "string" && (filter.taskIds?.includes(params.taskId) ?? false);
-    default:
-      return null;
+  if (method === "notifications/resources/updated") {
+    return typeof params?.uri === "string" && (filter.resourceSubscriptions ?? []).some((uri) => coversUri(uri, params.uri as string));
   }
+  if (method === "notifications/tasks") return typeof params?.taskId === "string" && (filter.taskIds?.includes(params.taskId) ?? false);
+  const flag = LIST_CHANGED.find(([, m]) => m === method)?.[0];
+  return flag === undefined ? null : filter[flag] === true;
 }
 
 /**
@@ -112,27 +111,22 @@ export function coversUri(watched: string, uri: string): boolean {
   return uri.length > watched.length && uri.startsWith(watched) && (watched.endsWith("/") || "/?#".includes(uri[watched.length]));
 }
 
-/** The filter the client itself asked for, as plain data (kept while the listen is open). */
-export function requestedFilter(notifications: unknown): SubscriptionFilter {
-  const asked = (typeof notifications === "object" && notifications !== null ? notifications : {}) as Record<string, unknown>;
+/**
+ * The filter `notifications` names, as plain data (a listen's, kept while it is open); with
+ * `within`, only what `within` holds too: the acknowledgment of a listen narrows what it
+ * asked for, and a server agreeing to more than that widens nothing.
+ */
+export function filterOf(notifications: unknown, within?: SubscriptionFilter): SubscriptionFilter {
+  const named = (typeof notifications === "object" && notifications !== null ? notifications : {}) as Record<string, unknown>;
   const filter: SubscriptionFilter = {};
-  for (const flag of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) if (asked[flag] === true) filter[flag] = true;
+  for (const [flag] of LIST_CHANGED) if (named[flag] === true && (within === undefined || within[flag] === true)) filter[flag] = true;
   for (const list of ["resourceSubscriptions", "taskIds"] as const) {
-    const values = asked[list];
-    if (Array.isArray(values)) filter[list] = values.filter((v): v is string => typeof v === "string");
+    const values = named[list];
+    if (!Array.isArray(values)) continue;
+    const allowed = within === undefined ? undefined : new Set(within[list]);
+    filter[list] = values.filter((v): v is string => typeof v === "string" && (allowed === undefined || allowed.has(v)));
   }
   return filter;
-}
-
-/** What both the client asked for and the server acknowledged: a server agreeing to more does not widen it. */
-export function acknowledgedFilter(requested: SubscriptionFilter, agreed: SubscriptionFilter): SubscriptionFilter {
-  const both = { ...agreed };
-  for (const flag of ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const) if (requested[flag] !== true) delete both[flag];
-  for (const list of ["resourceSubscriptions", "taskIds"] as const) {
-    const asked = new Set(requested[list]);
-    if (both[list] !== undefined) both[list] = both[list].filter((v) => asked.has(v));
-  }
-  return both;
 }
 
 /** Params tagged with the subscription id, as every message on a subscription must be. */

@@ -33,7 +33,7 @@ import { acceptsTaskAugmented } from "../tasks/capabilities.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
 import { receiveModernRequest, respondModern } from "../modern/server.js";
-import { acknowledgedFilter, filterCovers, requestedFilter } from "../modern/subscriptions.js";
+import { filterCovers, filterOf } from "../modern/subscriptions.js";
 import { receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { receiveDiscoverResponse, receiveInitialize, receiveInitialized, receiveInitializeResponse, rediscovered } from "./handshake.js";
@@ -252,7 +252,7 @@ function onOpenListen(state: SessionState, method: string, params: JsonObject | 
   if (listen === undefined) return "untagged";
   if (method === "notifications/subscriptions/acknowledged") {
     if (listen.acknowledged) return "dropped";
-    listen.filter = acknowledgedFilter(listen.filter, requestedFilter(params?.notifications));
+    listen.filter = filterOf(params?.notifications, listen.filter);
     listen.acknowledged = true;
     return "admitted";
   }

@@ -24,7 +24,7 @@ import { isModernVersion } from "../model/versions.js";
 import { withRequestMeta } from "../modern/request-meta.js";
 import { logForRequest } from "../modern/server.js";
 import { acceptsTaskAugmented } from "../tasks/capabilities.js";
-import { requestedFilter } from "../modern/subscriptions.js";
+import { filterOf } from "../modern/subscriptions.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, OUTBOUND_GATE } from "./lifecycle.js";
 import { countLog, logRoom, passesLevel } from "./logging.js";
@@ -111,7 +111,7 @@ export function sendRequest(
   if (phase.name !== "modern" && isTaskAugmented(spec, params) && acceptsTaskAugmented(peer?.capabilities, method)) req.task = true;
   if (method === "tasks/result" && typeof params?.taskId === "string") req.resultOf = params.taskId;
   if (kept !== undefined) req.params = kept;
-  if (phase.name === "modern" && method === "subscriptions/listen") req.listen = { filter: requestedFilter(original?.notifications) };
+  if (phase.name === "modern" && method === "subscriptions/listen") req.listen = { filter: filterOf(original?.notifications) };
   if (phase.name === "modern" && spec.inputRequired && input.logLevel !== undefined) req.logLevel = input.logLevel;
   if (retry !== undefined) {
     req.origin = retry.origin;

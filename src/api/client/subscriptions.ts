@@ -20,7 +20,7 @@ import type { JsonObject, JsonValue, RequestId } from "../../jsonrpc/types.js";
 import { McpError } from "../../driver/endpoint.js";
 import { ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
 import { MetaKey } from "../../model/meta.js";
-import { agreedFilter, filterCovers, type SubscriptionFilter } from "../../modern/subscriptions.js";
+import { agreedFilter, filterCovers, LIST_CHANGED, type SubscriptionFilter } from "../../modern/subscriptions.js";
 import type { CallOptions } from "./options.js";
 import type { Clock } from "../../driver/clock.js";
 
@@ -65,11 +65,6 @@ export interface SubscriptionHost {
   ackTimeoutMs(): number;
 }
 
-const LIST_CHANGED: ReadonlyArray<readonly [keyof SubscriptionFilter, string]> = [
-  ["toolsListChanged", "notifications/tools/list_changed"],
-  ["promptsListChanged", "notifications/prompts/list_changed"],
-  ["resourcesListChanged", "notifications/resources/list_changed"],
-];
 const UPDATED = "notifications/resources/updated";
 
 /** The subscriptions of one client. */
