@@ -35,7 +35,7 @@ import type { CreateMessageParams, CreateMessageResult, ElicitFormParams, Elicit
 import { isStandardSchema, jsonSchemaOf, standardParser, type StandardOutput, type StandardSchema } from "./standard-schema.js";
 import { issuesError } from "../schema/json-type.js";
 import { escapeSegment, type Issue } from "../schema/validate.js";
-import { INPUT_REQUESTS } from "../model/methods.js";
+import { inputAnswerIssues } from "../model/methods.js";
 import { invalidParamsError } from "../model/schema-errors.js";
 import { ProtocolError } from "./server/errors.js";
 
@@ -357,7 +357,7 @@ export class ServerContext {
       for (const key of Object.keys(asked)) {
         const method = asked[key];
         if (given === undefined || !Object.hasOwn(given, key) || typeof method !== "string" || !INPUT_METHODS.has(method)) continue;
-        const issues = modern ? INPUT_REQUESTS[method].validateResult?.(given[key]) : null;
+        const issues = modern ? inputAnswerIssues(method, given[key]) : null;
         if (issues) (this.invalid ??= []).push(...issues.map((i) => ({ ...i, path: `/inputResponses/${escapeSegment(key)}${i.path}` })));
         else fresh[key] = given[key];
       }

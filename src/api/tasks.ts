@@ -266,11 +266,16 @@ export class TaskRuntime {
    */
   private stopEndedRun(taskId: string, reason: string): boolean {
     if (!isTerminalStatus(findTask(this.table, taskId)?.status ?? "working")) return false;
+    this.forgetRun(taskId, reason);
+    return true;
+  }
+
+  /** Forgets the run of `taskId` and its input rounds; with a `reason`, its work's signal aborts with it. */
+  private forgetRun(taskId: string, reason?: string): void {
     const run = this.runs.get(taskId);
     this.runs.delete(taskId);
     this.rounds.delete(taskId);
-    run?.controller.abort(reason);
-    return true;
+    if (reason !== undefined) run?.controller.abort(reason);
   }
 
   /** Stops the timer and the work of every running task (the server is shutting down; the table stays as it is). */
@@ -373,9 +378,7 @@ export class TaskRuntime {
   /** The task's creating request was cancelled before it was answered: see {@link TaskRuntime.create}. */
   private cancelUnanswered(run: Run): void {
     if (this.runs.get(run.taskId) !== run) return; // already over
-    this.runs.delete(run.taskId);
-    this.rounds.delete(run.taskId);
-    run.controller.abort("the request that created the task was cancelled");
+    this.forgetRun(run.taskId, "the request that created the task was cancelled");
     this.step({ type: "update-status", now: this.wall(), taskId: run.taskId, status: "cancelled", statusMessage: "The request that created the task was cancelled before it was answered.", ttl: 0 });
   }
 
@@ -483,10 +486,7 @@ export class TaskRuntime {
         if (o.type === "cancel-requested" && live !== undefined && !isTerminalStatus(live.status)) return this.cancelCooperatively(o.taskId);
         if (o.type === "expired") this.ownerOfDeleted.set(o.taskId, taskOwnerKey(o.owner) ?? "?");
         // An expired task's work stops like a cancelled one's.
-        const run = this.runs.get(o.taskId);
-        this.runs.delete(o.taskId);
-        this.rounds.delete(o.taskId);
-        run?.controller.abort(o.type === "expired" ? "task expired" : "task cancelled");
+        this.forgetRun(o.taskId, o.type === "expired" ? "task expired" : "task cancelled");
         return;
       }
       case "diagnostic":
@@ -518,8 +518,7 @@ export class TaskRuntime {
 
   /** Ends a run whose cancel was requested, and its task as cancelled. */
   private cancelRun(run: Run): void {
-    this.runs.delete(run.taskId);
-    this.rounds.delete(run.taskId);
+    this.forgetRun(run.taskId);
     this.step({ type: "update-status", now: this.wall(), taskId: run.taskId, status: "cancelled", statusMessage: "The task was cancelled by request." });
   }
 
@@ -616,8 +615,7 @@ export class TaskRuntime {
   private finishRun(run: Run, result: JsonObject | undefined, error?: JsonRpcErrorObject): void {
     if (this.runs.get(run.taskId) !== run) return; // cancelled or expired meanwhile: the task is already final
     if (result !== undefined && isInputRequired(result)) return this.needInput(run, result);
-    this.runs.delete(run.taskId);
-    this.rounds.delete(run.taskId);
+    this.forgetRun(run.taskId);
     const failure = error ?? this.invalidResult(run.rc, result);
     if (failure !== undefined) this.step({ type: "settle", now: this.wall(), taskId: run.taskId, error: failure });
     else this.step({ type: "settle", now: this.wall(), taskId: run.taskId, result: stripResultType(result!) });

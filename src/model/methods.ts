@@ -305,6 +305,11 @@ export const METHODS: Readonly<Record<SchemaVersion, Readonly<Record<string, Met
  */
 export const INPUT_REQUESTS: Readonly<Record<string, MethodSpec>> = /* @__PURE__ */ lazyInputRequests();
 
+/** The issues of `result` as an answer to the input request `method`, or null (also for a method that is none). */
+export function inputAnswerIssues(method: string, result: unknown): Issue[] | null {
+  return Object.hasOwn(INPUT_REQUESTS, method) ? (INPUT_REQUESTS[method].validateResult?.(result) ?? null) : null;
+}
+
 /**
  * {@link INPUT_REQUESTS}: one getter per method, building its record on first read (a
  * server that never asks for input builds none at load).

@@ -19,7 +19,7 @@
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
-import { INPUT_REQUESTS, methodSpec } from "../model/methods.js";
+import { inputAnswerIssues, methodSpec } from "../model/methods.js";
 import { invalidResultError } from "../model/schema-errors.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import { versionOf } from "./phase.js";
@@ -95,7 +95,7 @@ export function receiveInputRequired(state: SessionState, req: OutboundRequest, 
 export function answerInput(state: SessionState, ref: { origin: string; key: string }, method: string, result: JsonObject, now: number, out: SessionOutput[]): void {
   const entry = Object.hasOwn(state.mrtr, ref.origin) ? state.mrtr[ref.origin] : undefined;
   if (entry === undefined) return;
-  const issues = state.options.validateOutgoing && Object.hasOwn(INPUT_REQUESTS, method) ? INPUT_REQUESTS[method].validateResult?.(result) : null;
+  const issues = state.options.validateOutgoing ? inputAnswerIssues(method, result) : null;
   if (issues) {
     out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${method} answer does not match the schema; not sent, the call fails with -32603`, detail: { id: entry.origin, issues } });
     return failInput(state, ref, method, invalidResultError(method, issues), out);

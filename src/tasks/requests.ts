@@ -27,7 +27,7 @@
  */
 import { ErrorCode, rpcError } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
-import { INPUT_REQUESTS } from "../model/methods.js";
+import { inputAnswerIssues } from "../model/methods.js";
 import { invalidParamsError } from "../model/schema-errors.js";
 import { escapeSegment, type Issue } from "../schema/validate.js";
 import { methodNotInDialect, TASK_DIALECTS, type TaskDialect } from "./modern.js";
@@ -240,7 +240,7 @@ export function updateTask(state: TaskTableState, input: Extract<TaskInput, { ty
   reply(out, ctx, ack());
 }
 
-/** Issues of the answers to outstanding input requests, against the result schema of the request each answers (`INPUT_REQUESTS`); null when all are valid. */
+/** Issues of the answers to outstanding input requests, against the result schema of the request each answers (`inputAnswerIssues`); null when all are valid. */
 function inputResponseIssues(rec: TaskRecord, responses: JsonObject): Issue[] | null {
   const pending = rec.inputRequests;
   if (pending === undefined) return null;
@@ -248,7 +248,7 @@ function inputResponseIssues(rec: TaskRecord, responses: JsonObject): Issue[] | 
   for (const key of Object.keys(responses)) {
     if (!Object.hasOwn(pending, key)) continue; // not outstanding: ignored, as acceptResponses reports
     const method = pending[key].method;
-    const found = Object.hasOwn(INPUT_REQUESTS, method) ? INPUT_REQUESTS[method].validateResult?.(responses[key]) : null;
+    const found = inputAnswerIssues(method, responses[key]);
     if (found) (issues ??= []).push(...found.map((i) => ({ ...i, path: `/inputResponses/${escapeSegment(key)}${i.path}` })));
   }
   return issues;

@@ -28,7 +28,7 @@ import { MIN_PEER_DELAY_MS, systemClock, type Clock } from "../../driver/clock.j
 import { McpError, toRpcError, type RequestContext } from "../../driver/endpoint.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
-import { INPUT_REQUESTS, methodSpec } from "../../model/methods.js";
+import { inputAnswerIssues, methodSpec } from "../../model/methods.js";
 import { invalidResultError } from "../../model/schema-errors.js";
 import { isModernVersion, isProtocolVersion } from "../../model/versions.js";
 import { inputRequiredProblem } from "../../modern/server.js";
@@ -339,8 +339,7 @@ async function answerTaskInput(tasks: ClientTasks, taskId: string, task: Task, a
  * legacy request keep it from the wire (`validateOutgoing`) and blame the handler.
  */
 function checkedInput(features: ClientFeatures, method: string, result: JsonObject): JsonObject {
-  if (features.options.session?.validateOutgoing === false || !Object.hasOwn(INPUT_REQUESTS, method)) return result;
-  const issues = INPUT_REQUESTS[method].validateResult?.(result);
+  const issues = features.options.session?.validateOutgoing === false ? null : inputAnswerIssues(method, result);
   if (issues) throw new McpError(invalidResultError(method, issues));
   return result;
 }
