@@ -6,7 +6,7 @@
  * implements as Node streams, `write()` returning false and `"drain"` included).
  *
  * Theory of operation. `Bun.spawn` gives the child's stdout as a Web `ReadableStream`,
- * read with {@link pumpReader}, and its stdin as a `FileSink`, which buffers writes and
+ * read with {@link readChildPipes}, and its stdin as a `FileSink`, which buffers writes and
  * sends them on `flush()`. The sink below flushes after every write; a flush that cannot
  * finish at once returns a promise, which is Bun's backpressure signal: the sink reports
  * full until it settles. Bun reports an exit by resolving `exited`, with the code or
@@ -16,7 +16,7 @@
 import type { Sink } from "./channel.js";
 import type { ChildEvents, SpawnedChild, SpawnOptions } from "./child.js";
 import { errorText } from "./error-text.js";
-import { forwardText, pumpReader } from "./web-streams.js";
+import { readChildPipes } from "./web-streams.js";
 
 /** The members of Bun's `FileSink` used here. */
 interface BunFileSink {
@@ -97,20 +97,15 @@ export function bunSpawn(command: string, args: readonly string[], options: Spaw
     stdout: "pipe",
     stderr: mode === "inherit" || mode === "ignore" ? mode : "pipe",
   });
-  const stdout = child.stdout.getReader();
-  void pumpReader(stdout, events.stdout, events.stdoutEnd, events.stdoutEnd);
+  const pipes = readChildPipes(child.stdout, () => child.stderr, mode, events);
   child.exited.then(
     () => events.exit(child.signalCode === null ? { code: child.exitCode, signal: null } : { code: null, signal: String(child.signalCode) }),
     (e) => events.exit({ code: null, signal: null, error: errorText(e) }),
   );
-  let stderr: ReadableStream<Uint8Array> | undefined;
-  let logs: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  if (typeof mode === "function") void forwardText((logs = child.stderr!.getReader()), mode);
-  else if (mode === "pipe") stderr = child.stderr;
   return {
     pid: child.pid,
     stdin: new FileSinkAdapter(child.stdin),
-    stderr,
+    stderr: pipes.stderr,
     kill: (signal) => {
       try {
         child.kill(signal);
@@ -118,10 +113,6 @@ export function bunSpawn(command: string, args: readonly string[], options: Spaw
         // Already exited.
       }
     },
-    // A pending read of a pipe a grandchild still holds would keep this process alive: the
-    // grandchild holds stderr as well as stdout, so the logs' read is cancelled too (as Node unrefs both).
-    release: () => {
-      for (const reader of [stdout, logs]) void reader?.cancel().then(ignore, ignore);
-    },
+    release: pipes.release,
   };
 }

@@ -7,7 +7,7 @@
  * (`Deno.stdin.readable`, `Deno.stdout.writable`, `Deno.Command(...).spawn()` with piped
  * stdio), so this file is glue between them and the Web Streams pieces in
  * `web-streams.ts`: the server is a {@link webStreamsTransport} over stdin/stdout, the
- * client reads the child's stdout with {@link pumpReader} and writes its stdin with a
+ * client reads the child's stdout with {@link readChildPipes} and writes its stdin with a
  * {@link WriterSink}. Deno's `env` option is merged into the parent's environment, so
  * `clearEnv` is set when an environment is given: here, as on Node, `env` is the whole
  * environment. No Deno type package is needed: the few members used are declared below.
@@ -16,7 +16,7 @@ import type { Transport } from "../api/transport.js";
 import type { ChannelOptions } from "./channel.js";
 import type { ChildEvents, SpawnedChild, SpawnOptions } from "./child.js";
 import { errorText } from "./error-text.js";
-import { forwardText, pumpReader, webStreamsTransport, WriterSink } from "./web-streams.js";
+import { readChildPipes, webStreamsTransport, WriterSink } from "./web-streams.js";
 
 type DenoStdio = "piped" | "inherit" | "null";
 
@@ -64,22 +64,16 @@ export function denoSpawn(command: string, args: readonly string[], options: Spa
     stdout: "piped",
     stderr: mode === "inherit" ? "inherit" : mode === "ignore" ? "null" : "piped",
   }).spawn();
-  // A broken stdout pipe ends the conversation like an end of stream.
-  const stdout = child.stdout.getReader();
-  void pumpReader(stdout, events.stdout, events.stdoutEnd, events.stdoutEnd);
+  const pipes = readChildPipes(child.stdout, () => child.stderr, mode, events);
   child.status.then(
     (s) => events.exit({ code: s.signal === null ? s.code : null, signal: s.signal }),
     (e) => events.exit({ code: null, signal: null, error: errorText(e) }),
   );
-  let stderr: ReadableStream<Uint8Array> | undefined;
-  let logs: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  if (typeof mode === "function") void forwardText((logs = child.stderr.getReader()), mode);
-  else if (mode === "pipe") stderr = child.stderr;
   return {
     pid: child.pid,
     // stdin errors are ignored: the exit reports the cause (see child.ts).
     stdin: new WriterSink(child.stdin.getWriter() as WritableStreamDefaultWriter<Uint8Array | string>, true, ignore),
-    stderr,
+    stderr: pipes.stderr,
     kill: (signal) => {
       try {
         child.kill(signal);
@@ -87,10 +81,6 @@ export function denoSpawn(command: string, args: readonly string[], options: Spa
         // Already exited.
       }
     },
-    // A pending read of a pipe a grandchild still holds would keep this process alive: the
-    // grandchild holds stderr as well as stdout, so the logs' read is cancelled too (as Node unrefs both).
-    release: () => {
-      for (const reader of [stdout, logs]) void reader?.cancel().then(ignore, ignore);
-    },
+    release: pipes.release,
   };
 }

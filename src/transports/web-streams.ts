@@ -31,6 +31,7 @@ import type { Transport } from "../api/transport.js";
 import { withDefaults } from "../api/option-names.js";
 import { callListener } from "../driver/listener.js";
 import { INPUT_ENDED_REASON, StreamChannel, type ChannelOptions, type Sink } from "./channel.js";
+import type { ChildEvents, StderrMode } from "./child.js";
 
 /** Options for {@link webStreamsTransport}. */
 export interface WebStreamsOptions extends ChannelOptions {
@@ -111,6 +112,32 @@ export async function pumpReader<T>(
   }
   reader.releaseLock();
   onEnd();
+}
+
+/**
+ * Reads a spawned child's pipes as Deno and Bun give them (streams): stdout into `events`,
+ * stderr by `mode` (decoded text to a callback, or the stream itself, handed on, for
+ * `"pipe"`). `release` cancels both reads: a pending read of a pipe a grandchild still holds
+ * (it holds stderr as well as stdout) would keep this process alive, where Node unrefs both.
+ */
+export function readChildPipes(
+  stdout: ReadableStream<Uint8Array>,
+  stderr: () => ReadableStream<Uint8Array> | null | undefined,
+  mode: StderrMode,
+  events: ChildEvents,
+): { stderr: ReadableStream<Uint8Array> | undefined; release(): void } {
+  // A broken stdout pipe ends the conversation like an end of stream.
+  const output = stdout.getReader();
+  void pumpReader(output, events.stdout, events.stdoutEnd, events.stdoutEnd);
+  // Read only when piped: Deno's `stderr` getter throws for a stream that is not.
+  const logs = typeof mode === "function" ? stderr()?.getReader() : undefined;
+  if (logs !== undefined) void forwardText(logs, mode as (text: string) => void);
+  return {
+    stderr: mode === "pipe" ? (stderr() ?? undefined) : undefined,
+    release: () => {
+      for (const reader of [output, logs]) void reader?.cancel().then(ignore, ignore);
+    },
+  };
 }
 
 /**
