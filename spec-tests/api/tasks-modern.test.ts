@@ -60,6 +60,29 @@ test("tasks extension: to a declaring client the server MAY answer a CreateTaskR
   assert.deepEqual((await c.client.waitForTask(id)).content, [{ type: "text", text: "done" }]);
 });
 
+test("tasks extension (Server-directed: clients \"handle whichever result shape arrives\"): callTool, to which the server answered a task, waits for it and resolves with the tool's result; the caller's abort during the wait cancels the task", { timeout: 10_000 }, async () => {
+  const gate = deferred();
+  const c = await connect((s) => jobs(s, gate), { ...MODERN, tasks: true }, DUAL);
+  const call = c.client.callTool("job");
+  await flush();
+  assert.equal(c.server.tasks!.size, 1, "the server made a task of the call");
+  gate.resolve();
+  await flush();
+  c.clock.advance(1_000);
+  const r = await call;
+  assert.equal((r as JsonObject).resultType, undefined, "the tool's result, not a CreateTaskResult");
+  assert.deepEqual(r.content, [{ type: "text", text: "done" }]);
+
+  const d = await connect((s) => jobs(s, deferred()), { ...MODERN, tasks: true }, DUAL);
+  const caller = new AbortController();
+  const waiting = rejection(d.client.callTool("job", {}, { signal: caller.signal }));
+  await flush();
+  caller.abort();
+  assert.equal((await waiting).code, -32800);
+  await flush();
+  assert.equal(d.sent("client", "tasks/cancel").length, 1, "the task the caller never saw is cancelled");
+});
+
 test("tasks extension: a server MUST NOT return CreateTaskResult to a client that did not declare the extension; a required tool is -32021 naming it", async () => {
   const gate = deferred();
   gate.resolve();

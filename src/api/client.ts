@@ -469,13 +469,35 @@ export class McpClientCore {
    * In a 2025-11-25 session with a server that takes tasks, a tool `tools/list` showed with
    * `execution.taskSupport: "required"` is not called: clients "MUST invoke the tool as a
    * task", so this rejects at once with the `-32601` the server would give, pointing to
-   * {@link McpClient.callToolAsTask}.
+   * {@link McpClient.callToolAsTask}. Under the tasks extension ({@link McpClientOptions.tasks})
+   * the server may answer with a task instead: this then waits for it as
+   * {@link McpClient.waitForTask} does (with the same `options`) and resolves with the tool's
+   * result; a caller's abort or timeout during that wait also cancels the task.
    */
   callTool<S extends StructuredContent = { [key: string]: unknown }>(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult<S>> {
     if (this.toolTaskMode(name) === "required") {
       return Promise.reject(new McpError({ code: ErrorCode.MethodNotFound, message: `tool ${name} requires task augmentation (execution.taskSupport "required"): call it with callToolAsTask` }));
     }
-    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options) as Promise<CallToolResult<S>>;
+    const call = this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
+    // Tasks extension: "the server decides per-request whether to create a task" and clients
+    // "handle whichever result shape arrives": a caller of callTool asked for the tool's
+    // result, never saw a task handle, so it is waited for here (callToolAsTask hands it over).
+    if (this.options.tasks !== true) return call as Promise<CallToolResult<S>>;
+    return call.then((r) => {
+      const taskId = modernTaskIdOf(r);
+      return (taskId === undefined ? r : this.waitForCalledTask(taskId, options)) as Promise<CallToolResult<S>>;
+    });
+  }
+
+  /** callTool's wait for the task the server made of it: a caller giving up (abort, timeout) gives the task up too. */
+  private async waitForCalledTask(taskId: string, options: CallOptions | undefined): Promise<JsonObject> {
+    try {
+      return await this.waitForTask(taskId, options);
+    } catch (e) {
+      const gaveUp = options?.signal?.aborted === true || (e instanceof McpError && !e.fromPeer && e.code === ErrorCode.RequestTimeout);
+      if (gaveUp) this.cancelTask(taskId).catch(() => undefined);
+      throw e;
+    }
   }
 
   // -------------------------------------------------------------------------------------
