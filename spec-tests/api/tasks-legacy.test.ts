@@ -405,6 +405,16 @@ test("tasks Result Retrieval: tasks/result MUST return exactly what the underlyi
   }
 });
 
+test("tasks Result Retrieval: tasks/result MUST return exactly what the underlying request would have: a handler whose final result is itself a CreateTaskResult fails the task with -32603 (the method's schema admits one only as the answer to the request)", async () => {
+  const handle = { task: { taskId: "other", status: "working", createdAt: "2025-01-01T00:00:00Z", lastUpdatedAt: "2025-01-01T00:00:00Z", ttl: null } };
+  const c = await connect((s) => s.tool("nested", { execution: { taskSupport: "optional" } }, () => handle as unknown as CallToolResult), LEGACY, LEGACY);
+  const { task } = (await c.client.callToolAsTask("nested")) as CreateTaskResult;
+  const failed = await rejection(c.client.getTaskResult(task!.taskId));
+  assert.equal(failed.code, -32603);
+  assert.match(failed.message, /CreateTaskResult/);
+  assert.equal((await c.client.getTask(task!.taskId)).status, "failed");
+});
+
 test("tasks Input Required Status + basic/patterns/mrtr: input a client did not declare (no elicitation capability) is never asked for: the task fails with the plain call's -32021", async () => {
   const form = { message: "name?", requestedSchema: { type: "object" as const, properties: {} } };
   const c = await connect((s) => s.tool("ask", { execution: { taskSupport: "optional" } }, () => inputRequired({ user: { method: "elicitation/create", params: form } })), LEGACY, LEGACY);

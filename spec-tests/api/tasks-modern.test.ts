@@ -282,6 +282,17 @@ test("tasks extension Task Polling: a completed task's result is the request's r
   assert.equal(((t.error as JsonObject).data as { issues: { path: string }[] }).issues[0].path, "/content/0/type");
 });
 
+test("tasks extension Task Polling: a completed task's result \"contains what the original request would have returned synchronously\": a handler whose final result is a CreateTaskResult (resultType task) fails the task with -32603", async () => {
+  const handle = { resultType: "task", taskId: "other", status: "working", ttlMs: 1000 };
+  const c = await connect((s) => s.tool("nested", { execution: { taskSupport: "optional" } }, () => handle as unknown as CallToolResult), { ...MODERN, tasks: true }, DUAL);
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("nested")) as JsonObject)!;
+  await flush();
+  const t = await c.client.getTask(id);
+  assert.equal(t.status, "failed");
+  assert.equal((t.error as JsonObject).code, -32603);
+  assert.match((t.error as JsonObject).message as string, /CreateTaskResult/);
+});
+
 test("tasks extension + basic/patterns/mrtr: servers MUST NOT send inputRequests the client has not declared support for: the task fails with the -32021 a plain call gets, naming the capability", async () => {
   const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
   const c = await connect(

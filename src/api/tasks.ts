@@ -632,8 +632,11 @@ export class TaskRuntime {
     const version = rc.protocolVersion;
     const validate = isProtocolVersion(version) ? methodSpec(version, rc.method)?.validateResult : undefined;
     if (validate == null) return undefined;
+    // The method's validator admits a CreateTaskResult, the answer to the request itself; a
+    // task's result is what the request "would have returned synchronously", never another task.
+    const created = isModernVersion(version) ? (result as JsonObject).resultType === "task" : Object.hasOwn(result, "task");
     // The modern schema's complete result carries the resultType the session stamps on a plain answer.
-    const issues = validate(isModernVersion(version) && (result as JsonObject).resultType === undefined ? { ...result, resultType: "complete" } : result);
+    const issues = created ? [{ path: "", reason: "must be the request's result, not a CreateTaskResult" }] : validate(isModernVersion(version) && (result as JsonObject).resultType === undefined ? { ...result, resultType: "complete" } : result);
     if (issues === null) return undefined;
     const invalid = invalidResultError(rc.method, issues);
     this.options.onError?.(new Error(invalid.message));
