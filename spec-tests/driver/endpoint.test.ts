@@ -56,6 +56,16 @@ async function cancelSlowCall(client: Endpoint): Promise<AbortController> {
   return ac;
 }
 
+test("endpoint (basic/utilities/cancellation): a request whose signal aborted before it was sent rejects -32800 with the caller's reason, as one aborted after sending does, and nothing goes out", async () => {
+  const { client } = connect({}, {}, { onRequest: () => ({ content: [] }) });
+  await client.open();
+  const ac = new AbortController();
+  ac.abort("user gave up early");
+  const nextId = client.state.nextId;
+  await assert.rejects(client.request("tools/call", { name: "a" }, { signal: ac.signal }), (e: McpError) => e.code === ErrorCode.RequestCancelled && e.message === "user gave up early");
+  assert.equal(client.state.nextId, nextId, "no request was made");
+});
+
 test("endpoint: aborting a request sends notifications/cancelled and the handler's signal fires", async () => {
   let aborted = false;
   const { client } = connect({}, {}, {

@@ -366,13 +366,14 @@ export class Endpoint {
   /** Sends a request; resolves with its result, rejects with an {@link McpError}. */
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
     return new Promise((resolve, reject) => {
-      if (options.signal?.aborted) return reject(new McpError({ code: ErrorCode.RequestCancelled, message: "aborted before sending" }));
+      // The caller's reason is the rejection's message whether the abort came before or after sending.
+      if (options.signal?.aborted) return reject(new McpError({ code: ErrorCode.RequestCancelled, message: abortReason(options.signal) }));
       const id = this.state.nextId;
       const p: Pending = { resolve, reject, onProgress: options.onProgress };
       this.pending.set(id, p);
       if (options.signal) {
         const signal = options.signal;
-        const abort = () => this.feed({ type: "cancel", now: this.clock.now(), id, reason: String(signal.reason ?? "aborted") });
+        const abort = () => this.feed({ type: "cancel", now: this.clock.now(), id, reason: abortReason(signal) });
         signal.addEventListener("abort", abort, { once: true });
         p.cleanup = () => signal.removeEventListener("abort", abort);
       }
@@ -625,4 +626,9 @@ function requestPeerOf(capabilities: JsonObject, params: JsonObject | undefined)
 function peerOf(state: SessionState): PeerInfo | undefined {
   const p = state.phase;
   return p.name === "operating" || p.name === "awaiting-initialized" || p.name === "closed" ? p.peer : undefined;
+}
+
+/** An aborted signal's reason as the cancellation's text. */
+function abortReason(signal: AbortSignal): string {
+  return String(signal.reason ?? "aborted");
 }
