@@ -136,3 +136,19 @@ test("mrtr Error Handling (servers SHOULD ignore what they do not recognize): an
   const rounds = c.wire.filter((w) => w.from === "server" && (w.message as any).result?.resultType === "input_required").map((w) => Object.keys((w.message as any).result.inputRequests));
   assert.deepEqual(rounds, [["ask-0"]]);
 });
+
+test("draft basic/patterns/mrtr (input only through input_required): ctx.request of a method that is no input request, inside a modern request, is refused -32600 saying a 2026-07-28 server sends no requests, not that initialization is pending", async () => {
+  let refused: { code?: number; message?: string } = {};
+  const c = await connect(
+    (s) =>
+      s.tool("custom", {}, async (_a: JsonObject, ctx: ServerContext) => {
+        refused = await ctx.request("x/custom", {}).then(() => ({}), (e: { code: number; message: string }) => e);
+        return { content: [] };
+      }),
+    MODERN,
+    DUAL,
+  );
+  await c.client.callTool("custom");
+  assert.equal(refused.code, -32600);
+  assert.match(refused.message ?? "", /a 2026-07-28 server sends no requests/);
+});

@@ -57,7 +57,12 @@ export function sendRequest(
   const phase = state.phase;
   if (phase.name === "closed") return refuseRequest(out, eventId, method, ErrorCode.ConnectionClosed, `the session is closed: ${phase.reason}`);
   if (method === "initialize") return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, "the kernel sends initialize itself (input `open`)");
-  if (!gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `"${method}" may not be sent before initialization completes`);
+  if (!gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) {
+    // A 2026-07-28 request is never "before initialization": its server has no channel for requests of its own.
+    const modern = phase.name === "modern" || (isIdLike(input.related) && state.inbound[idKey(input.related)]?.modern !== undefined);
+    const why = modern ? "cannot be sent: a 2026-07-28 server sends no requests (it asks the client for input with input_required)" : "may not be sent before initialization completes";
+    return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `"${method}" ${why}`);
+  }
   const spec = specOf(state, versionOf(state), method);
   if (spec === undefined || spec.kind !== "request" || !sentBy(spec, o.role)) return refuseRequest(out, eventId, method, ErrorCode.MethodNotFound, `${method} is not a ${o.role} request in ${versionOf(state)}`);
   const peer = peerOfPhase(phase);
