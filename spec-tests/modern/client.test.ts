@@ -81,6 +81,36 @@ test("versioning: the era verdict can be given in (cached): legacy skips the pro
   assert.equal(p.client.phase.name, "operating");
 });
 
+test("versioning (Backward Compatibility: the era MAY be persisted, \"re-probing if the cached assumption later fails\"): a dual-era client given era legacy whose initialize a now modern-only server refuses with -32022 probes and goes modern, instead of closing", { timeout: 5000 }, () => {
+  const p = new Pair({ versions: ERAS.dual, era: "legacy" }, { versions: ERAS.modern });
+  p.handshake();
+  const methods = p.sent("client").map((m) => (m as any).method);
+  assert.deepEqual(methods, ["initialize", "server/discover"]);
+  assert.equal(p.client.phase.name, "modern");
+  assert.equal(p.closedBy.client, undefined);
+  // Once only: a server that refuses the fallback's initialize too (or any initialize not
+  // sent on the cached verdict) closes the client, never loops.
+  // (Read through a function: TypeScript would narrow the phase from one assertion to the next.)
+  const phaseOf = (x: Pair): string => x.client.phase.name;
+  const q = new Pair({ versions: ERAS.dual, era: "legacy" });
+  q.feed("client", { type: "open", now: 0 });
+  q.dropQueued();
+  q.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } }));
+  assert.equal(phaseOf(q), "probing");
+  q.dropQueued();
+  q.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: ErrorCode.MethodNotFound, message: "Method not found" } }));
+  assert.equal(phaseOf(q), "initializing");
+  q.dropQueued();
+  q.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 2, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } }));
+  assert.equal(phaseOf(q), "closed");
+  // A non-modern refusal of the cached initialize is no evidence of a modern server: it closes.
+  const r = new Pair({ versions: ERAS.dual, era: "legacy" });
+  r.feed("client", { type: "open", now: 0 });
+  r.dropQueued();
+  r.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 0, error: { code: ErrorCode.InvalidParams, message: "bad" } }));
+  assert.equal(phaseOf(r), "closed");
+});
+
 test("basic/index: every modern request carries protocolVersion, clientCapabilities and clientInfo in _meta", () => {
   const p = new Pair({ versions: ERAS.modern, capabilities: { elicitation: {} } }, { versions: ERAS.modern });
   p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [] });

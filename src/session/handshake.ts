@@ -77,7 +77,11 @@ export function startInitialize(state: SessionState, now: number, out: SessionOu
   const issues = o.validateOutgoing ? methodSpec(version, "initialize")!.validateParams(params) : null;
   if (issues) return fail(state, `invalid initialize params: ${issuesText(issues)}`, out);
   const id = internalRequest(state, now, "initialize", "initialize");
-  moveTo(state, event, { name: "initializing", requestKey: idKey(id) });
+  const phase: Phase = { name: "initializing", requestKey: idKey(id) };
+  // No probe went out only because the era was given in as legacy (cached): draft
+  // basic/versioning has such a client re-probe "if the cached assumption later fails".
+  if (event === "open" && o.era === "legacy" && o.versions.some(isModernVersion)) phase.cached = true;
+  moveTo(state, event, phase);
   out.push({ type: "send", message: { jsonrpc: "2.0", id, method: "initialize", params } });
 }
 
@@ -195,9 +199,20 @@ export function rediscovered(state: SessionState, result: JsonObject, out: Sessi
   out.push({ type: "rediscovered", peer });
 }
 
-/** Client: the initialize result moves the session to `operating` (confirmed with `notifications/initialized`); an error, or a version this client does not speak, ends it. */
-export function receiveInitializeResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[]): void {
+/**
+ * Client: the initialize result moves the session to `operating` (confirmed with
+ * `notifications/initialized`); an error, or a version this client does not speak, ends
+ * it. A recognized modern error refutes a cached legacy verdict: the client probes instead.
+ */
+export function receiveInitializeResponse(state: SessionState, msg: JsonRpcResultResponse | JsonRpcErrorResponse, now: number, out: SessionOutput[], fromPeer: boolean): void {
   if ("error" in msg) {
+    const phase = state.phase as Extract<Phase, { name: "initializing" }>;
+    // draft basic/versioning: the era MAY be persisted, "re-probing if the cached assumption
+    // later fails"; a recognized modern error (-32022 to initialize, say) identifies a modern
+    // server, which the probe then negotiates with. Once only: the initialize of a fallback
+    // is not cached, so a server that refuses both cannot make the client loop.
+    const modern = state.options.versions.find(isModernVersion);
+    if (phase.cached === true && fromPeer && MODERN_ERROR_CODES.includes(msg.error.code) && modern !== undefined) return probe(state, modern, now, out);
     fail(state, `initialize failed: ${msg.error.code} ${msg.error.message}`, out);
     return;
   }

@@ -36,7 +36,8 @@ export const TRANSITIONS: Readonly<Record<Side, Readonly<Partial<Record<PhaseNam
     new: { open: "initializing", probe: "probing", close: "closed" },
     probing: { discovered: "modern", probe: "probing", fallback: "initializing", "initialize-failed": "closed", close: "closed" },
     modern: { close: "closed" },
-    initializing: { "initialize-result": "operating", "initialize-failed": "closed", close: "closed" },
+    // probe: a cached legacy verdict the server refuted (handshake.ts, receiveInitializeResponse).
+    initializing: { "initialize-result": "operating", "initialize-failed": "closed", probe: "probing", close: "closed" },
     operating: { close: "closed" },
     closed: {},
   },

@@ -277,7 +277,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     out.push({ type: "diagnostic", code: "unknown-response-id", message: "response to no request in flight dropped", detail: { id: msg.id } });
     return;
   }
-  if (req.internal === "initialize") return receiveInitializeResponse(state, msg, now, out);
+  if (req.internal === "initialize") return receiveInitializeResponse(state, msg, now, out, fromPeer);
   if (req.internal === "discover") return receiveDiscoverResponse(state, msg, now, out, req.deadline, fromPeer);
   if (req.internal === "keepalive") {
     // Any answer, an error too, shows the peer alive; this side's transport failing to carry

@@ -103,7 +103,10 @@ export interface SessionOptions {
   cacheScope?: "public" | "private" | undefined;
   /** Most `subscriptions/listen` streams open at once (default 64). */
   maxSubscriptions?: number | undefined;
-  /** Client: the server's era when already known (cached from an earlier run): skips or forces the probe. */
+  /**
+   * Client: the server's era when already known (cached from an earlier run): `legacy` skips
+   * the probe, until the server refutes it with a modern error to `initialize` (then it probes).
+   */
   era?: "legacy" | "modern" | undefined;
   /** Client: most `input_required` rounds for one request before it fails (default 8). */
   maxInputRounds?: number | undefined;
@@ -157,7 +160,12 @@ export interface PeerInfo {
  */
 export type Phase =
   | { name: "new" }
-  | { name: "initializing"; requestKey: string }
+  /**
+   * Client: `initialize` is out. `cached`: sent without a probe on the `era: "legacy"`
+   * option of a client that also speaks a modern version, so a recognized modern refusal
+   * re-probes (handshake.ts).
+   */
+  | { name: "initializing"; requestKey: string; cached?: true }
   /** Client, modern or dual-era: the `server/discover` probe is out (draft `basic/versioning`). */
   /** `retries`: re-sent probes after -32022 so far (absent in states saved before it existed: 0). */
   | { name: "probing"; requestKey: string; version: ModernVersion; retries?: number }
