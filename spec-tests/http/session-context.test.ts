@@ -13,7 +13,7 @@ import type { ServerContext } from "../../src/api/context.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
 import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport, type HttpClientTransport } from "../../src/transports/http-client.js";
-import { deferred, until, URL_ } from "./helpers.js";
+import { deferred, initializeMessage, postHeaders, until, URL_ } from "./helpers.js";
 import { MV } from "./modern-helpers.js";
 import { blockText } from "../harness/content.js";
 
@@ -91,6 +91,22 @@ test("2025-11-25 basic/transports Session Management (security: sessions bound t
   assert.equal(carol.client.protocolVersion, MV);
   for (const w of await whoAll(carol.client)) assert.deepEqual(w, { sessionId: null, principal: "carol" });
   for (const c of [alice, bob, anon, carol]) c.client.close();
+  handler.close();
+});
+
+test("2025-11-25 basic/transports Session Management (sessions bound to user-specific information): a principalOf naming no string (a numeric user id) answers 500 and opens nothing, instead of a session, or a modern request, bound to nobody", async () => {
+  const server = whoServer([MV, "2025-11-25"]);
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession({ principalOf: (req) => Number(req.headers.get("x-user-id")) as unknown as string }) });
+  const legacy = await handler(new Request(URL_, { method: "POST", headers: { ...postHeaders(), "x-user-id": "7" }, body: JSON.stringify(initializeMessage()) }));
+  assert.equal(legacy.status, 500);
+  assert.equal(legacy.headers.get("mcp-session-id"), null);
+  assert.equal(handler.sessionCount, 0);
+  const m = await connectHttp(handler, { "x-user-id": "7" }, [MV]).then(
+    () => "connected",
+    (e: Error) => e.message,
+  );
+  assert.notEqual(m, "connected", "the modern request is refused too");
+  assert.equal(server.connectionCount, 0);
   handler.close();
 });
 

@@ -90,6 +90,7 @@ import {
 } from "./server/resources.js";
 import { callTool, toolEntry, type ToolConfig, type ToolConfigOf, type ToolEntry, type ToolHandler } from "./server/tools.js";
 import { subjectOf } from "../auth/auth-info.js";
+import { checkedPrincipal } from "../transports/http/session-table.js";
 
 export { ServerContext } from "./context.js";
 export { ProtocolError } from "./server/errors.js";
@@ -627,7 +628,7 @@ export class McpServerCore {
     const principalOf = given ?? ((request: Request) => subjectOf(() => request));
     return (ctx) => {
       let endpoint: Endpoint | undefined;
-      const principal = given !== undefined ? given(ctx.request) : subjectOf(() => ctx.request);
+      const principal = given !== undefined ? checkedPrincipal(given(ctx.request)) : subjectOf(() => ctx.request);
       // A modern request's tasks belong to no session: its random key is drawn only if read.
       // A stateless handler's POST has no session either, and its task is read by later
       // POSTs that reach other kernels: its owner is the principal, or the anonymous owner

@@ -267,10 +267,13 @@ function statelessOptions(options: SessionOptions, identified: boolean): Session
   return { ...options, capabilities: caps as JsonObject, keepAliveMs: 0 };
 }
 
-/** Who the request opening a session speaks for (`setup.principalOf`); one that throws closes the session the factory made, then is rethrown. */
+/**
+ * Who the request opening a session speaks for (`setup.principalOf`); one that throws, or
+ * names no string (nor undefined), closes the session the factory made, then is rethrown.
+ */
 export function principalOf(setup: HttpSessionSetup, req: HttpRequestView): string | undefined {
   try {
-    return setup.principalOf?.(req.toRequest());
+    return checkedPrincipal(setup.principalOf?.(req.toRequest()));
   } catch (e) {
     // The factory has run: the application hears that its session ends before it opened.
     setup.onClose?.("principalOf failed: the session was not opened");
@@ -291,4 +294,14 @@ export function contextOf(req: HttpRequestView, sessionId: string, era: "legacy"
       request = value;
     },
   };
+}
+
+/**
+ * A `principalOf` answer: a string, or undefined for no one. Anything else (a numeric user
+ * id, an object) is refused rather than leaving the session bound to nobody, which would
+ * share it, its tasks and its requestState with every user.
+ */
+export function checkedPrincipal(principal: unknown): string | undefined {
+  if (principal === undefined || typeof principal === "string") return principal;
+  throw new TypeError(`principalOf must return a string or undefined, not ${principal === null ? "null" : typeof principal}`);
 }
