@@ -693,6 +693,28 @@ test("2025-03-26 basic/index: implementations MUST support receiving JSON-RPC ba
   }
 });
 
+test("2025-03-26 transports (a POST holding requests MUST get text/event-stream or application/json): an application hook that throws on another member of the batch does not turn the POST into a 500 while its request runs on: the request is answered on the POST, the error is a handler-error diagnostic", { timeout: 10_000 }, async () => {
+  for (const enableJsonResponse of [false, true]) {
+    const tools = new Tools();
+    const diagnostics: string[] = [];
+    let armed = false;
+    const handler = createHttpHandler({
+      // The unknown notification's diagnostic reaches onEvent, which throws.
+      createSession: setupWith(tools, { onEvent: (e) => { if (armed && e.type === "diagnostic") throw new Error("onEvent failed"); } }),
+      sessionIdleMs: 0,
+      enableJsonResponse,
+      onDiagnostic: (d) => diagnostics.push(`${d.code}: ${d.message}`),
+    });
+    const sid = await open(handler, "2025-03-26");
+    armed = true;
+    const r = await post(handler, [{ jsonrpc: "2.0", method: "notifications/unknown" }, call(1, "echo", { text: "ran" })], sid, "2025-03-26");
+    assert.equal(r.status, 200, `json=${enableJsonResponse}`);
+    const got = enableJsonResponse ? await r.json() : messages(await new SseReader(r).rest());
+    assert.deepEqual(got, [{ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "ran" }] } }]);
+    assert.deepEqual(diagnostics, ["handler-error: onEvent failed"]);
+  }
+});
+
 test("basic/index duplicate ids over HTTP: the kernel's duplicate-id error goes to the POST that carried the duplicate", async () => {
   const { handler, tools } = makeHandler();
   const sid = await open(handler);

@@ -378,7 +378,7 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
     settled,
     others: { get size() { return oldSse?.sessions.size ?? 0; }, has: (id: string) => oldSse?.sessions.has(id) ?? false },
   });
-  const exchanges: ExchangeContext = { jsonMode, admit };
+  const exchanges: ExchangeContext = { jsonMode, admit, hookFailed: (e) => diagnose("handler-error", errorText(e)) };
   const stateless = options.stateless === true;
   const statelessContext: StatelessContext = { exchanges, newSession, diagnose };
   const oldSse: HttpSseSessions | undefined =

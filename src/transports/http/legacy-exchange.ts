@@ -25,7 +25,7 @@ import type { RequestId } from "../../jsonrpc/types.js";
 import type { HttpSessionSetup } from "../http-server.js";
 import { carrierOf, emptyReply, jsonReply, sseReply, withHeaders, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { httpError, jsonResponse } from "./body.js";
-import type { HttpSession, JsonExchange } from "./server-session.js";
+import type { Exchange, HttpSession, JsonExchange } from "./server-session.js";
 
 /** What answering an exchange needs of the handler. */
 export interface ExchangeContext {
@@ -33,6 +33,8 @@ export interface ExchangeContext {
   readonly jsonMode: boolean;
   /** The session table's `admit` (`session-table.ts`). */
   admit(session: HttpSession, setup: HttpSessionSetup): Record<string, string> | undefined;
+  /** Reports an application hook that threw while a POST carrying requests was fed (the handler's `handler-error` diagnostic). */
+  hookFailed(error: unknown): void;
 }
 
 /**
@@ -88,7 +90,7 @@ export function exchange(cx: ExchangeContext, session: HttpSession, req: HttpReq
       e = session.openJsonExchange(ids, batch, (x) => resolve(jsonBody(session, x)));
     });
     for (const text of errors) session.answer(e, text);
-    session.receive(e, value, carrier);
+    feed(cx, session, e, value, carrier);
     // A client waiting on its JSON answer keeps the session from idle expiry; one that went
     // away (as far as the runtime reports it) does not, so its session can be reclaimed.
     if (!e.done) req.onAbort(() => session.clientLeft(e));
@@ -101,8 +103,25 @@ export function exchange(cx: ExchangeContext, session: HttpSession, req: HttpReq
   // queued where the bounded replay log could evict it before any connection carried it.
   const conn = session.connectPost(s);
   for (const text of errors) session.answer(s, text);
-  session.receive(s, value, carrier);
+  feed(cx, session, s, value, carrier);
   return sseReply(conn);
+}
+
+/**
+ * Feeds a POST that carries requests to its exchange. An application hook that throws
+ * meanwhile (the `onNotification` or `onEvent` of another member of a 2025-03-26 batch)
+ * does not stop the step (`Endpoint.feed`): the kernel has taken the requests, which run
+ * and are answered on this exchange. So the POST gets its stream or JSON answer and the
+ * error is reported, not answered 500: a 500 told the client its requests failed while
+ * they ran on (a tool's effects happening unseen, a retry running it twice), their answers
+ * written where no one read, and that unread stream kept the session from idling out.
+ */
+function feed(cx: ExchangeContext, session: HttpSession, e: Exchange, value: unknown, carrier: () => Request): void {
+  try {
+    session.receive(e, value, carrier);
+  } catch (error) {
+    cx.hookFailed(error);
+  }
 }
 
 /** A POST of notifications and responses alone. */
