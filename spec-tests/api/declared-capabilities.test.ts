@@ -12,6 +12,8 @@ import { createSession, step } from "../../src/session/session.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
 import { connect, rawClient, SERVER } from "./setup.js";
 import type { McpError } from "../../src/driver/endpoint.js";
+import { McpClient } from "../../src/api/client.js";
+import type { Transport } from "../../src/api/transport.js";
 
 const MV = "2026-07-28";
 const META = { "io.modelcontextprotocol/protocolVersion": MV, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } };
@@ -174,4 +176,38 @@ test("session (kernel, client 2026-07-28): a server/discover the application sen
   const other = (step(client, { type: "request", now: 0, method: "server/discover" }).outputs[0] as { message: { id: number } }).message.id;
   assert.deepEqual(answer(other, discover({}, ["2099-01-01"])).filter((o) => o.type === "rediscovered"), []);
   assert.equal(step(client, { type: "request", now: 0, method: "prompts/list" }).outputs[0].type, "send", "kept what it knew");
+});
+
+test("server/discover + caching (draft) + basic/lifecycle timeouts: a request that waited for its server/discover question is sent with what is left of its timeoutMs, not a fresh one (the wait is part of the call)", { timeout: 10_000 }, async () => {
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock, session: { versions: [MV] } });
+  const [s, c] = createMemoryPair();
+  server.connect(s);
+  // The server's answers are held while `holding`, as a slow network would.
+  let holding = false;
+  const held: (() => void)[] = [];
+  const slow: Transport = {
+    send: (text) => c.send(text),
+    onMessage: (fn) => c.onMessage((text, local) => (holding ? held.push(() => fn(text, local)) : fn(text, local))),
+    onClose: (fn) => c.onClose(fn),
+    close: () => c.close(),
+  };
+  const client = new McpClient({ name: "c", version: "1" }, { clock, session: { versions: [MV] } });
+  await client.connect(slow);
+  server.tool("slow", {}, () => new Promise(() => {}));
+  await turn();
+  holding = true;
+  let outcome = undefined as McpError | undefined;
+  const call = client.callTool("slow", {}, { timeoutMs: 100 }).catch((e: McpError) => (outcome = e));
+  await turn();
+  clock.advance(60);
+  holding = false;
+  for (const deliver of held.splice(0)) deliver();
+  await turn();
+  assert.equal(outcome, undefined, "the discover answered in time; the call went out");
+  clock.advance(40);
+  await turn();
+  assert.equal((outcome as McpError | undefined)?.code, -32001, "timed out 100 ms after the call, not 100 ms after the discover answer");
+  await call;
+  client.close();
 });

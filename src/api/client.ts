@@ -105,6 +105,11 @@ const MAX_RELIST_PAGES = 100;
  */
 const MIN_REDISCOVER_MS = 1000;
 
+/** leftOf's account of a -32020 retry, naming the error the call met first. */
+function retryAfter(cause: McpError): string {
+  return `for the retry after ${cause.code} ${cause.message}`;
+}
+
 /** What a request made on behalf of a call (a list, a question) takes of its options: its deadline and signal, not its progress or log level. */
 function boundsOf(options: CallOptions | undefined): CallOptions {
   return { signal: options?.signal, timeoutMs: options?.timeoutMs };
@@ -392,7 +397,11 @@ export class McpClientCore {
     }
     if (isModernVersion(this.version) && this.undeclaredByServer(method)) {
       const asking = this.rediscover();
-      if (asking !== undefined) return waitOwn(asking, options, this.clock).then(() => this.send(method, params, options, onId));
+      if (asking !== undefined) {
+        // The request's timeout runs from the call: the wait for the answer is part of it.
+        const startedAt = this.endpoint.now();
+        return waitOwn(asking, options, this.clock).then(() => this.send(method, params, this.leftOf(options, startedAt, "after waiting for server/discover"), onId));
+      }
     }
     return this.send(method, params, options, onId);
   }
@@ -765,28 +774,28 @@ export class McpClientCore {
     if (!(e instanceof McpError) || e.code !== ErrorCode.HeaderMismatch) throw e;
     try {
       // Each page within what is left then, so the walk as a whole stays within the call's time.
-      for await (const tool of this.paginate<Tool>("tools/list", "tools", () => boundsOf(this.leftOf(options, startedAt, e)), MAX_RELIST_PAGES)) if (tool.name === params?.name) break;
+      for await (const tool of this.paginate<Tool>("tools/list", "tools", () => boundsOf(this.leftOf(options, startedAt, retryAfter(e))), MAX_RELIST_PAGES)) if (tool.name === params?.name) break;
     } catch (listFailed) {
       // The call's time running out is the call's error; no list otherwise, no better headers: the -32020 stands.
       if (listFailed instanceof McpError && listFailed.code === ErrorCode.RequestTimeout) throw listFailed;
       throw e;
     }
     if (this.endpoint === undefined) return notConnected();
-    return this.endpoint.request("tools/call", params, this.leftOf(options, startedAt, e));
+    return this.endpoint.request("tools/call", params, this.leftOf(options, startedAt, retryAfter(e)));
   }
 
   /**
    * `options` with what is left of the call's timeout (its own or the session's, and
    * `maxRequestTimeoutMs`) since `startedAt`, for a request made on its behalf; throws the
-   * call's timeout when nothing is left, naming `cause`, the error the call met before.
+   * call's timeout when nothing is left, saying what the call met before (`when`).
    */
-  private leftOf(options: CallOptions | undefined, startedAt: number, cause: McpError): CallOptions {
+  private leftOf(options: CallOptions | undefined, startedAt: number, when: string): CallOptions {
     if (this.endpoint === undefined) return { ...options };
     const o = this.endpoint.state.options;
     const budgets = [options?.timeoutMs ?? o.requestTimeoutMs, o.maxRequestTimeoutMs].filter((ms) => ms > 0);
     if (budgets.length === 0) return { ...options };
     const left = startedAt + Math.min(...budgets) - this.endpoint.now();
-    if (left <= 0) throw new McpError({ code: ErrorCode.RequestTimeout, message: `request timed out: nothing was left of its timeout for the retry after ${cause.code} ${cause.message}` });
+    if (left <= 0) throw new McpError({ code: ErrorCode.RequestTimeout, message: `request timed out: nothing was left of its timeout ${when}` });
     return { ...options, timeoutMs: Math.ceil(left) };
   }
 
