@@ -307,6 +307,37 @@ test("client edges: closing while waiting to reconnect, or while the reconnect i
   }
 });
 
+test("client edges (2025-11-25 basic/transports, Session Management item 5: the client ends the session; README: close() aborts every fetch): a JSON body still arriving (a 200 answer, or an error status's) is cancelled by close(), not read on until the server ends it", { timeout: 10_000 }, async () => {
+  for (const status of [200, 500]) {
+    const { handler } = makeHandler();
+    let cancelled = 0;
+    const arriving = deferred();
+    const t = wrappedTransport(handler, async (_req, next, body) => {
+      if (!body.includes('"tools/list"')) return next();
+      // The headers and a first chunk come; the rest never does (a stalled server or proxy).
+      // A pull is the client asking for more, once it has read the first chunk.
+      const trickle = new ReadableStream<Uint8Array>({
+        start: (c) => c.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":')),
+        pull: () => {
+          arriving.resolve();
+          return new Promise<void>(() => {});
+        },
+        cancel: () => void cancelled++,
+      });
+      return new Response(trickle, { status, headers: { "content-type": "application/json" } });
+    });
+    const { ep, closed } = connect(t);
+    await ep.open();
+    const p = ep.request("tools/list").catch((e: McpError) => e);
+    await arriving.promise;
+    t.close();
+    await closed;
+    assert.equal(((await p) as McpError).code, ErrorCode.ConnectionClosed);
+    await until(() => cancelled > 0, 50).catch(() => {});
+    assert.equal(cancelled, 1, `HTTP ${status}: the body is cancelled on close`);
+  }
+});
+
 test("client edges: a POST in flight when the transport closes is not answered by the transport", async () => {
   const { handler } = makeHandler();
   let t!: HttpClientTransport;

@@ -69,7 +69,7 @@ import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isProtocolVersion } from "../model/versions.js";
-import { letGo } from "./http/body.js";
+import { letGo, readBodyText } from "./http/body.js";
 import { discard, errorMessageOf, isModernRefusal, isRefusal, parse } from "./http/client-body.js";
 import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools, TOOLS_CHANGED } from "./http/client-modern.js";
 import { adoptSession, endStreams, expired, holdForGet, notYet, renewSession, unreadSession, type Renewal } from "./http/client-session.js";
@@ -300,7 +300,7 @@ export class HttpClient implements HttpClientTransport {
   readonly readIdleMs: number;
   /** Re-issues so far, numbering their ids. */
   reissues = 0;
-  /** The legacy fetches waiting for their response headers, and the streams' backoff waits ({@link pause}): aborted on close. */
+  /** The legacy fetches waiting for their response headers, the JSON bodies being read ({@link readText}) and the streams' backoff waits ({@link pause}): aborted on close. */
   private readonly fetches = new Set<AbortController>();
   closed = false;
   private receiver: ((text: string, local?: boolean) => void) | undefined;
@@ -422,6 +422,26 @@ export class HttpClient implements HttpClientTransport {
       await this.sleep(ms, wake.signal);
     } finally {
       this.fetches.delete(wake);
+    }
+  }
+
+  /**
+   * A JSON body read to the message limit, cut short when the transport closes: once its
+   * headers have come, a fetch is no longer among those close() aborts, and a server
+   * trickling the body (or a proxy holding its end) would keep the connection, and a Node
+   * process, alive after close().
+   */
+  async readText(res: Response): ReturnType<typeof readBodyText> {
+    if (this.closed) {
+      discard(res);
+      return { ok: false, status: 400, reason: "the transport is closed" };
+    }
+    const cut = new AbortController();
+    this.fetches.add(cut);
+    try {
+      return await readBodyText({ headers: res.headers, body: res.body, signal: cut.signal }, this.maxBytes);
+    } finally {
+      this.fetches.delete(cut);
     }
   }
 
