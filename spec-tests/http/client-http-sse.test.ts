@@ -135,6 +135,46 @@ for (const [what, fetchOf] of [
   });
 }
 
+test("basic/transports Backwards Compatibility (README: close() aborts every fetch): closed while the initialize's 404 JSON body is being read, the transport makes no GET afterwards (before, it opened the old transport's stream, which nothing then closed), and the body is cancelled", { timeout: 10_000 }, async () => {
+  for (const trickle of [false, true]) {
+    const server = oldServer();
+    let cancelled = false;
+    const reading = { resolve: () => {} };
+    const read = new Promise<void>((r) => (reading.resolve = r));
+    let rest!: ReadableStreamDefaultController<Uint8Array>;
+    const fetch: NonNullable<HttpClientOptions["fetch"]> = async (url, init) => {
+      if (url !== SSE_URL || init.method !== "POST") return server.fetch(url, init);
+      server.seen.push({ method: "POST", url, headers: new Headers(init.headers) });
+      // A Streamable HTTP server's JSON refusal, sent slowly: its end comes (or not) after close().
+      const body = new ReadableStream<Uint8Array>({
+        start: (c) => {
+          rest = c;
+          c.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":null,'));
+        },
+        pull: () => reading.resolve(),
+        cancel: () => void (cancelled = true),
+      });
+      return new Response(body, { status: 404, headers: { "content-type": "application/json" } });
+    };
+    const transport = httpClientTransport(SSE_URL, { fetch });
+    const client = new McpClient(INFO);
+    const connecting = client.connect(transport).then(
+      () => "connected",
+      () => "failed",
+    );
+    await read;
+    client.close();
+    if (!trickle && !cancelled) {
+      rest.enqueue(new TextEncoder().encode('"error":{"code":-32600,"message":"Not Found: no such session"}}'));
+      rest.close();
+    }
+    assert.equal(await connecting, "failed");
+    await until(() => cancelled, 50).catch(() => {});
+    assert.deepEqual(lines(server.seen), [`POST ${SSE_URL}`], "no GET after close()");
+    assert.equal(cancelled, true, "the body is cancelled");
+  }
+});
+
 test("basic/transports Backwards Compatibility: with sseFallback false, a 404 to the initialize POST fails it without a GET", async () => {
   const server = oldServer();
   const client = new McpClient(INFO);

@@ -561,7 +561,7 @@ export class HttpClient implements HttpClientTransport {
     // Only a cross-origin response can hide the header: a server without sessions may
     // refuse the notification for its own reasons, reported as any 400 is.
     if (method === "notifications/initialized" && res.status === 400 && this.sessionId === undefined && res.type === "cors") {
-      return this.shut(unreadSession(await errorMessageOf(res, this.maxBytes)), false);
+      return this.shut(unreadSession(await errorMessageOf(res, (r) => this.readText(r))), false);
     }
     // Only a modern request's answer can come back as lost, and this one is legacy.
     await answer(this, ctx, res);
@@ -581,11 +581,16 @@ export class HttpClient implements HttpClientTransport {
     // A recognized modern error (-32022 naming the server's versions, say) identifies a
     // server of the 2026 era, not one of the old transport (draft basic/versioning,
     // Backward Compatibility): it answers the initialize, and no GET is made.
-    if (mediaTypeOf(res.headers.get(H.contentType)) === JSON_TYPE && (await isModernRefusal(res, this.maxBytes))) {
+    if (mediaTypeOf(res.headers.get(H.contentType)) === JSON_TYPE && (await isModernRefusal(res, (r) => this.readText(r)))) {
       release();
       if (this.closed) return discard(res);
       await answer(this, ctx, res);
       return;
+    }
+    // Closed while that body was read: no GET goes out, whose stream nothing would end.
+    if (this.closed) {
+      release();
+      return discard(res);
     }
     const sse = (this.httpSse = new HttpSseClient(this, this.url));
     const failure = await sse.opened;

@@ -9,13 +9,17 @@
  * `basic/transports/streamable-http`.
  *
  * Theory of operation. Every read stops at the client's `maxMessageBytes` (`readBodyText`
- * of `./body.ts` for a JSON body, {@link sseLimits} for an event), and a body that is not
+ * of `./body.ts` for a JSON body, through the client's {@link BodyReader}, which its close
+ * cuts short; {@link sseLimits} for an event), and a body that is not
  * read is released ({@link discard}), so a server can neither make the client buffer
  * past its limit nor keep a connection the client will not read.
  */
 import { malformedResponseMessage } from "../../jsonrpc/codec.js";
 import { MODERN_ERROR_CODES } from "../../model/error-codes.js";
-import { letGo, readBodyText } from "./body.js";
+import { letGo } from "./body.js";
+
+/** Reads a response body as text to the message limit (the client's, cut short by its close: `HttpClient.readText`). */
+export type BodyReader = (res: Response) => Promise<{ ok: true; text: string } | { ok: false }>;
 
 /** `text` parsed as JSON, or undefined when it is not JSON. */
 export function parse(text: string): unknown {
@@ -53,17 +57,17 @@ export function sseLimits(maxBytes: number): { maxEventSize: number } {
 /**
  * Whether `res` (a 400, 404 or 405) carries a recognized modern JSON-RPC error ({@link MODERN_ERROR_CODES}):
  * the answer of a server of the 2026 era (draft `basic/versioning`, Backward Compatibility).
- * A copy of the body is read (up to `maxBytes`), so `res` can still be answered with.
+ * A copy of the body is read (by `read`), so `res` can still be answered with.
  */
-export async function isModernRefusal(res: Response, maxBytes: number): Promise<boolean> {
-  const read = await readBodyText(res.clone(), maxBytes);
-  const reply = read.ok ? (parse(read.text) as { error?: { code?: unknown } } | null | undefined) : undefined;
+export async function isModernRefusal(res: Response, read: BodyReader): Promise<boolean> {
+  const text = await read(res.clone());
+  const reply = text.ok ? (parse(text.text) as { error?: { code?: unknown } } | null | undefined) : undefined;
   return typeof reply?.error?.code === "number" && MODERN_ERROR_CODES.includes(reply.error.code);
 }
 
-/** The `error.message` of a response whose body is a JSON-RPC error (read up to `maxBytes`). */
-export async function errorMessageOf(res: Response, maxBytes: number): Promise<string | undefined> {
-  const read = await readBodyText(res, maxBytes);
-  const reply = read.ok ? (parse(read.text) as { error?: { message?: unknown } } | null | undefined) : undefined;
+/** The `error.message` of a response whose body is a JSON-RPC error (read by `read`). */
+export async function errorMessageOf(res: Response, read: BodyReader): Promise<string | undefined> {
+  const text = await read(res);
+  const reply = text.ok ? (parse(text.text) as { error?: { message?: unknown } } | null | undefined) : undefined;
   return typeof reply?.error?.message === "string" ? reply.error.message : undefined;
 }
