@@ -542,6 +542,26 @@ test("README (save: what an application persists between runs): a save that thro
   }
 });
 
+test("README (save: what an application persists between runs; the flow's state is changed only by its steps): a save that edits what it is handed (keeping the refresh token, not the short-lived access token) leaves the flow's own tokens alone: the next request still carries its Bearer token, with no new authorization", async () => {
+  const kept: unknown[] = [];
+  const w = world({}, {
+    save: (s) => {
+      delete (s.tokens as { accessToken?: string } | undefined)?.accessToken;
+      if (s.tokens !== undefined) s.tokens.scope = "edited";
+      for (const c of Object.values(s.credentials ?? {})) c.clientId = "edited";
+      kept.push(s);
+    },
+  });
+  assert.equal((await w.post()).status, 200);
+  assert.equal(kept.length, 1);
+  assert.equal(w.client.state.tokens?.scope, "mcp");
+  assert.ok(Object.values(w.client.state.credentials).every((c) => c.clientId !== "edited"), "the flow's credentials are its own");
+  assert.equal((await w.post()).status, 200, "the next request, with the token the flow holds");
+  assert.match(w.mcpAuth.at(-1) ?? "", /^Bearer at-/);
+  assert.equal(w.as.authorizations.length, 1, "no second authorization");
+  assert.equal(w.as.tokenRequests.length, 1);
+});
+
 test("Refresh Tokens, across runs: what save() holds (the tokens, their credentials and their authorization server's metadata) lets the next run refresh a token that expired meanwhile, with no new authorization; metadata of another issuer is not taken", async () => {
   let saved: OAuthSaved | undefined;
   const w = world({ expiresIn: 60, refresh: true }, { save: (s) => void (saved = JSON.parse(JSON.stringify(s))) });

@@ -77,6 +77,21 @@ test("design card: state is plain JSON; a round-tripped state continues exactly 
   assert.equal(outs[0].type, "http");
 });
 
+test("design card: the flow's state shares no object with the application: editing the authorized output's tokens, or the saved object it was created from, changes nothing", () => {
+  const run = play(createOAuthState(config), start, server);
+  const out = run.outputs.find((o) => o.type === "authorized") as Extract<OAuthOutput, { type: "authorized" }>;
+  const before = JSON.stringify(run.state);
+  delete (out.tokens as { refreshToken?: string }).refreshToken;
+  out.tokens.accessToken = "edited";
+  assert.equal(JSON.stringify(run.state), before);
+  const saved = { tokens: { accessToken: "AT", tokenType: "Bearer", issuer: "https://as.test", resource: MCP, refreshToken: "RT" }, credentials: { "https://as.test": { clientId: "id-1", authMethod: "none" as const, via: "dynamic" as const } } };
+  const restored = createOAuthState(config, saved);
+  const kept = JSON.stringify(restored);
+  saved.tokens.accessToken = "edited";
+  saved.credentials["https://as.test"].clientId = "edited";
+  assert.equal(JSON.stringify(restored), kept);
+});
+
 test("design card: inputs that do not fit the phase are diagnostics; network errors fail the flow with a reason", () => {
   const s0 = createOAuthState(config);
   assert.equal(stepOAuth(s0, { type: "callback", now: 1, params: { code: "x" } }).outputs[0].type, "diagnostic");

@@ -229,9 +229,12 @@ export function createOAuthState(config: OAuthAnyClientConfig, saved?: { credent
   // server. Tokens that could not go in a header, or were issued for another resource
   // (draft Token Handling: MUST NOT send tokens other than ones issued for this server),
   // and credentials of the wrong shape are left out: the flow then authorizes afresh.
-  const tokens = usableTokens(saved?.tokens, config.serverUrl);
+  // Copies (flat records of strings and numbers), so that the application editing its saved
+  // object afterwards does not change the flow's state.
+  const usable = usableTokens(saved?.tokens, config.serverUrl);
+  const tokens = usable && { ...usable };
   const credentials: Record<string, OAuthCredentials> = {};
-  for (const [issuer, c] of Object.entries(saved?.credentials ?? {})) if (isCredentials(c)) credentials[issuer] = c;
+  for (const [issuer, c] of Object.entries(saved?.credentials ?? {})) if (isCredentials(c)) credentials[issuer] = { ...c };
   const state: OAuthState = {
     config,
     phase: tokens ? "authorized" : "idle",
@@ -800,5 +803,7 @@ function tokenAnswer(state: OAuthState, status: number, doc: unknown, now: numbe
     // RFC 6749 §5.1: an omitted scope is the one requested: a refresh asks for the current tokens' scope.
     ...(typeof d.scope === "string" ? { scope: d.scope } : requested ? { scope: requested } : {}),
   };
-  return { state: { ...omit(state, "pending", "clientCredentialsRequest", "waitingOn"), phase: "authorized", tokens }, outputs: [{ type: "authorized", tokens }] };
+  // The output's tokens are a copy (all strings and numbers): an application editing what it
+  // was handed (dropping the access token before it stores them) must not change the flow's.
+  return { state: { ...omit(state, "pending", "clientCredentialsRequest", "waitingOn"), phase: "authorized", tokens }, outputs: [{ type: "authorized", tokens: { ...tokens } }] };
 }

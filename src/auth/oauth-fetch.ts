@@ -31,7 +31,7 @@ import { bearerChallenge } from "./www-authenticate.js";
 import { base64url } from "../driver/request-state.js";
 import { report, type Callback } from "../driver/listener.js";
 import { letGo, NOT_UTF8_BODY, readBodyOrCancel } from "../transports/http/body.js";
-import { decodeUtf8 } from "../jsonrpc/safe-json.js";
+import { decodeUtf8, jsonCopy } from "../jsonrpc/safe-json.js";
 import { errorText } from "../transports/error-text.js";
 
 /** Replacement decoding, for a body that is not UTF-8 (only its ASCII error code is read: client-flow.ts). */
@@ -73,7 +73,8 @@ interface OAuthFetchEffects {
   /** Credentials and tokens from an earlier run. */
   saved?: OAuthSaved | undefined;
   /**
-   * Called whenever credentials or tokens change. One that throws or rejects fails nothing:
+   * Called whenever credentials or tokens change, with a copy (editing it changes nothing the
+   * flow holds). One that throws or rejects fails nothing:
    * the tokens are held in memory and the request goes on with them; its error goes to `onError`.
    */
   save?: ((saved: OAuthSaved) => void | Promise<void>) | undefined;
@@ -216,7 +217,9 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
     // The tokens are in the flow's state already: a save that failed loses them for the next
     // run only, so the request goes on with them instead of failing as a network error would.
     try {
-      await options.save?.({ credentials: state.credentials, ...(state.tokens ? { tokens: state.tokens } : {}), ...meta });
+      // A copy: a save that edits what it is handed (keeping the refresh token, not the
+      // short-lived access token) must not change the tokens the flow goes on sending.
+      await options.save?.(jsonCopy({ credentials: state.credentials, ...(state.tokens ? { tokens: state.tokens } : {}), ...meta })!);
     } catch (e) {
       report(e, options.onError);
     }
