@@ -36,6 +36,35 @@ describe("tasks: snapshot and restore", () => {
     assert.equal(h.status("t"), "input_required");
   });
 
+  it("outputs share no owner object with the state, nor the state with the caller's input: editing an output's owner (notify, input-responses, cancel-requested, expired) or a waiter's owner after the step changes neither the tasks nor the snapshot (design card: outputs are values)", () => {
+    const h = new Harness({ era: "extension", notifications: "all" });
+    h.create("t", { ttl: 60000 });
+    const waiterOwner = { ...ALICE };
+    h.request("tasks/get", { taskId: "t" }, waiterOwner);
+    const legacy = new Harness({ notifications: "all" });
+    legacy.create("w", { ttl: 60000 });
+    const blocked = { ...ALICE };
+    legacy.request("tasks/result", { taskId: "w" }, blocked);
+    blocked.session = "s-mallory";
+    const outs = [
+      ...h.feed({ type: "update-status", taskId: "t", status: "input_required", inputRequests: { q: { method: "elicitation/create", params: {} } } }),
+      ...h.feed({ type: "input-response", taskId: "t", responses: { q: { action: "accept" } } }),
+      ...h.request("tasks/cancel", { taskId: "t" }).out,
+    ];
+    const before = snapshotTasks(h.state);
+    const owners = outs.filter((o) => "owner" in o && (o.type === "notify" || o.type === "input-responses" || o.type === "cancel-requested"));
+    assert.deepEqual(new Set(owners.map((o) => o.type)), new Set(["notify", "input-responses", "cancel-requested"]));
+    for (const o of owners) (o as { owner: { session?: string } }).owner.session = "s-mallory";
+    assert.equal(snapshotTasks(h.state), before);
+    h.now += 60001;
+    const expired = ofType(h.feed({ type: "tick" }), "expired");
+    assert.equal(expired.length, 1);
+    expired[0].owner.session = "s-mallory";
+    assert.ok(!snapshotTasks(legacy.state).includes("s-mallory"), "the waiter's owner is the table's own copy");
+    const done = ofType(stepTasks(legacy.state, { type: "settle", now: legacy.now, taskId: "w", result: { content: [] } }).outputs, "reply");
+    assert.deepEqual(done[0].owner, ALICE);
+  });
+
   it("the table keeps a copy of the outcome and input requests it is given: the application editing its objects later changes neither tasks/result nor the snapshot (README: the state shares no object with the application)", () => {
     const h = new Harness({ era: "extension" });
     const question = { method: "elicitation/create", params: { message: "ok?", requestedSchema: { type: "object", properties: {} } } };

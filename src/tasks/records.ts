@@ -169,7 +169,7 @@ export function notifyStatus(state: TaskTableState, rec: TaskRecord, out: TaskOu
   const mode = rec.era === "extension" ? "all" : state.options.notifications;
   if (mode === "none" || (mode === "terminal" && !isTerminalStatus(rec.status))) return;
   // No related-task `_meta`: "the task ID is already present in the notification parameters".
-  out.push({ type: "notify", owner: rec.owner, taskId: rec.taskId, method: d.statusNotification, params: detailedView(rec, d) });
+  out.push({ type: "notify", owner: { ...rec.owner }, taskId: rec.taskId, method: d.statusNotification, params: detailedView(rec, d) });
 }
 
 /** Moves a task between `working` and `input_required`; leaving `input_required` drops unanswered input (superseded). */
@@ -296,7 +296,7 @@ export function deliverInputs(rec: TaskRecord, out: TaskOutput[]): void {
     put((batch ??= {}), key, { ...req, params: withRelatedTask(req.params ?? {}, rec.taskId) });
     put((rec.deliveredOn ??= {}), key, wkey);
   }
-  if (batch !== undefined) out.push({ type: "input-requests", taskId: rec.taskId, owner: rec.owner, stream: stream.id, requests: batch });
+  if (batch !== undefined) out.push({ type: "input-requests", taskId: rec.taskId, owner: { ...rec.owner }, stream: stream.id, requests: batch });
 }
 
 /**
@@ -318,7 +318,7 @@ export function acceptResponses(state: TaskTableState, rec: TaskRecord, response
   }
   if (ignored !== undefined) diagnose(out, "input-response-ignored", "responses for keys not outstanding were ignored", { taskId: rec.taskId, keys: ignored });
   if (accepted === undefined) return;
-  out.push({ type: "input-responses", taskId: rec.taskId, owner: rec.owner, responses: accepted });
+  out.push({ type: "input-responses", taskId: rec.taskId, owner: { ...rec.owner }, responses: accepted });
   if (Object.keys(pending!).length > 0) return;
   delete rec.inputRequests;
   delete rec.deliveredOn;

@@ -147,7 +147,7 @@ export function taskResult(state: TaskTableState, input: Extract<TaskInput, { ty
     return;
   }
   // "MUST block the response until the task reaches a terminal status."
-  (rec.waiters ??= []).push({ id: ctx.id, owner: ctx.owner });
+  (rec.waiters ??= []).push({ id: ctx.id, owner: { ...ctx.owner } });
   put(state.waiting, wkey, rec.taskId);
   out.push({ type: "waiting", id: ctx.id, owner: ctx.owner, taskId: rec.taskId });
   deliverInputs(rec, out);
@@ -211,12 +211,12 @@ export function cancelTask(state: TaskTableState, input: Extract<TaskInput, { ty
   if (ctx.dialect.era === "extension" && state.options.cooperativeCancel) {
     if (rec.cancelRequested !== true) {
       rec.cancelRequested = true;
-      out.push({ type: "cancel-requested", taskId: rec.taskId, owner: rec.owner });
+      out.push({ type: "cancel-requested", taskId: rec.taskId, owner: { ...rec.owner } });
     }
     return reply(out, ctx, ack());
   }
   // "MUST transition the task to cancelled status before sending the response."
-  out.push({ type: "cancel-requested", taskId: rec.taskId, owner: rec.owner });
+  out.push({ type: "cancel-requested", taskId: rec.taskId, owner: { ...rec.owner } });
   finishTask(state, rec, "cancelled", {}, "The task was cancelled by request.", now, out);
   reply(out, ctx, ctx.dialect.cancelReply === "task" ? taskView(rec, ctx.dialect) : ack());
 }

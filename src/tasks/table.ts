@@ -229,7 +229,7 @@ function giveUpFinished(state: TaskTableState, key: string, out: TaskOutput[]): 
   // Its deadline stays in the heap, stale; a terminal task has no waiters to answer.
   if (oldest.expiresAt !== null) state.staleDeadlines++;
   removeTask(state, oldest, taskNotFound(true), out);
-  out.push({ type: "expired", taskId: oldest.taskId, owner: oldest.owner, status: oldest.status });
+  out.push({ type: "expired", taskId: oldest.taskId, owner: { ...oldest.owner }, status: oldest.status });
   return true;
 }
 
@@ -377,7 +377,7 @@ function expireDue(state: TaskTableState, now: number, out: TaskOutput[]): [stri
     }
     const rec = state.tasks[entry[2]];
     removeTask(state, rec, taskNotFound(true), out);
-    out.push({ type: "expired", taskId: rec.taskId, owner: rec.owner, status: rec.status });
+    out.push({ type: "expired", taskId: rec.taskId, owner: { ...rec.owner }, status: rec.status });
     (expired ??= []).push([rec.taskId, rec.ownerKey]);
   }
   return expired;
