@@ -6,8 +6,8 @@
 // basic/patterns/mrtr) included.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { connect } from "./setup.js";
-import type { McpServer, McpServerOptions } from "../../src/api/server.js";
+import { connect, rawClient, SERVER } from "./setup.js";
+import { McpServer, type McpServerOptions } from "../../src/api/server.js";
 import type { ServerContext } from "../../src/api/context.js";
 
 const DUAL: McpServerOptions = { session: { versions: ["2026-07-28", "2025-11-25"] } };
@@ -63,4 +63,35 @@ test("logging (draft) + mrtr: the retry of a call that got input_required asks f
   assert.equal(calls.length, 2, "the call and its retry");
   assert.deepEqual(calls.map((m) => m.params._meta[LOG_LEVEL]), ["info", "info"]);
   assert.deepEqual(logs, ["got x"]);
+});
+
+test("logging (draft: the server MUST NOT emit notifications/message for a request that does not include logLevel; 2025-11-25 SetLevelRequest: the server sends logs at the level set and more severe): a notifications/message a handler gives ctx.notify (the official SDKs' way to log) is filtered as ctx.log is", async () => {
+  const notifier = (s: McpServer) =>
+    s.resource("mem://r", { name: "r" }, (uri, ctx) => {
+      for (const level of ["debug", "error"] as const) ctx.notify("notifications/message", { level, data: `notify ${level}` });
+      return { contents: [{ uri, text: "r" }] };
+    });
+  // 2026-07-28: only for a request that asked, at or above its level, on its stream.
+  const m = await connect(notifier, MODERN, DUAL);
+  const modern: unknown[] = [];
+  m.client.onNotification("notifications/message", (p) => void modern.push(p?.data));
+  await m.client.readResource("mem://r");
+  await m.client.readResource("mem://r", { logLevel: "warning" });
+  assert.deepEqual(modern, ["notify error"]);
+  // 2025-11-25: at or above the level the client set.
+  const l = await connect(notifier);
+  const legacy: unknown[] = [];
+  l.client.onNotification("notifications/message", (p) => void legacy.push(p?.data));
+  await l.client.setLoggingLevel("error");
+  await l.client.readResource("mem://r");
+  await l.client.ping();
+  assert.deepEqual(legacy, ["notify error"]);
+  // A 2026-07-28 request on a connection a 2025 handshake opened (dual-era): none without its logLevel.
+  const server = new McpServer(SERVER, DUAL);
+  notifier(server);
+  const raw = rawClient(server);
+  await raw.initialize("2025-11-25");
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } };
+  assert.equal((await raw.request(1, "resources/read", { uri: "mem://r", _meta: meta })).result.contents[0].text, "r");
+  assert.deepEqual(raw.inbox.filter((msg) => msg.method === "notifications/message"), []);
 });

@@ -27,7 +27,7 @@ import { acceptsTaskAugmented } from "../tasks/capabilities.js";
 import { filterOf } from "../modern/subscriptions.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, OUTBOUND_GATE } from "./lifecycle.js";
-import { countLog, logRoom, passesLevel } from "./logging.js";
+import { countLog, levelRank, logRoom, passesLevel } from "./logging.js";
 import { declaredSpecOf, isParamsObject, isTaskAugmented, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
 import { withProgressToken } from "./progress.js";
 import { addOutbound, liveOutbound, pushSend } from "./requests.js";
@@ -197,6 +197,22 @@ export function log(state: SessionState, level: LoggingLevel, logger: string | u
     return logForRequest(state, req, level, params, now, out);
   }
   if (!passesLevel(level, state.logLevel)) return;
+  sendLog(state, params, now, out, related);
+}
+
+/**
+ * The `notify` input of a `notifications/message` (the official SDKs' way to log: a plain
+ * notification): it goes out as the `log` input of its fields would, filtered by the client's
+ * `logging/setLevel` (2025-11-25 `SetLevelRequest`: the server sends logs at that level and
+ * more severe) and, for a modern request, by that request's own `logLevel` (draft
+ * `server/utilities/logging`: the server MUST NOT emit `notifications/message` for a request
+ * that does not include it, and sends it on that request's stream). Params that are no log
+ * message are left to the checks of any notification, which refuse them.
+ */
+export function notifyLog(state: SessionState, params: JsonObject | undefined, now: number, out: SessionOutput[], related?: RequestId): void {
+  if (params !== undefined && isParamsObject(params) && levelRank(params.level) >= 0 && params.data !== undefined && (params.logger === undefined || typeof params.logger === "string") && (params._meta === undefined || isParamsObject(params._meta))) {
+    return log(state, params.level as LoggingLevel, params.logger as string | undefined, params.data, now, out, related, params._meta as JsonObject | undefined);
+  }
   sendLog(state, params, now, out, related);
 }
 

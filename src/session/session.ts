@@ -41,7 +41,7 @@ import { flushProgress, sendProgress } from "./progress.js";
 import { receive, respond } from "./receive.js";
 import { addOutbound, pushSend, removeOutbound, sendError } from "./requests.js";
 import { copyOf } from "./retained.js";
-import { log, relatedProblem, sendLog, sendNotification, sendRequest } from "./send.js";
+import { log, notifyLog, relatedProblem, sendNotification, sendRequest } from "./send.js";
 import { sendTaskProgress } from "./task-progress.js";
 import { isClockReading, pingMissed, recomputeWake, timeoutMessage } from "./timeouts.js";
 import { idKey, isIdLike, type OutboundRequest, type ResolvedOptions, type SessionInput, type SessionOptions, type SessionOutput, type SessionState, type StepResult } from "./types.js";
@@ -249,8 +249,8 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     case "request":
       return sendRequest(state, input, out);
     case "notify":
-      // A log message sent as a plain notification spends the same budget as a `log` input.
-      if (input.method === "notifications/message") return sendLog(state, input.params, now, out, input.related);
+      // A log message sent as a plain notification is a `log` input: the same level filters, the same budget.
+      if (input.method === "notifications/message") return notifyLog(state, input.params, now, out, input.related);
       return sendNotification(state, input.method, input.params, out, input.related);
     case "respond":
       return respond(state, input.id, input.result, input.error, now, out);
