@@ -269,6 +269,16 @@ test("basic/authorization (MUST respond appropriately to 401) + Step-Up Authoriz
   assert.equal(w.as.authorizations.length, 2, "one step-up: the others' challenge is covered by the scopes it was granted");
 });
 
+test("basic/authorization (MUST respond appropriately to 401): concurrent 401s to a server that refuses every token (here: tokens for another audience) share its one authorization: a token another call's flow just obtained and the server refused at once is given back, not refreshed or authorized again (five consent screens for five requests)", { timeout: 10_000 }, async () => {
+  for (const refresh of [false, true]) {
+    const w = world({ audience: "https://elsewhere.test/mcp", refresh });
+    const all = await Promise.all(Array.from({ length: 5 }, () => w.post()));
+    assert.deepEqual(all.map((r) => r.status), [401, 401, 401, 401, 401], `refresh ${refresh}`);
+    assert.equal(w.as.authorizations.length, 1, `refresh ${refresh}: one consent screen for five requests`);
+    assert.deepEqual(w.as.tokenRequests.map((t) => t.form.get("grant_type")), ["authorization_code"], `refresh ${refresh}`);
+  }
+});
+
 test("basic/authorization (MUST respond appropriately to 401): concurrent 401s share a failed authorization too: a user who declines is asked once for five requests, and each request fails with that refusal", async () => {
   let asked = 0;
   const w = world({}, { openAuthorization: async () => (asked++, "?error=access_denied&state=x") });

@@ -196,6 +196,14 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
   let flows = 0;
   /** The last flow, if it failed: its number, what it was for, and why (cleared by one that succeeds). */
   let failure: { flow: number; kind: string; error: unknown } | undefined;
+  /**
+   * The access token the last flow obtained, how, and that flow's number: a call that sends
+   * a token another call's flow obtained while it was under way knows how fresh it is.
+   */
+  let obtained: { token: string; how: Exclude<Fresh, "no">; flow: number } | undefined;
+  const got = (how: Exclude<Fresh, "no">) => {
+    if (state.tokens !== undefined) obtained = { token: state.tokens.accessToken, how, flow: flows };
+  };
   /** The imported private key, once asked for (an import that failed fails each assertion the same way). */
   let signer: Promise<ClientAssertionSigner> | undefined;
 
@@ -309,12 +317,14 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
   };
 
   /** A fresh authorization: new PKCE pair and `state` (the randomness the reducer is given); the client credentials grant needs neither. */
-  const runAuthorization = async (challenge: string | null) =>
-    drive(
+  const runAuthorization = async (challenge: string | null) => {
+    await drive(
       options.clientCredentials != null
         ? { type: "authorize", now: now(), challenge }
         : { type: "authorize", now: now(), challenge, pkce: await createPkce(), state: base64url(crypto.getRandomValues(new Uint8Array(16))) },
     );
+    got("authorized");
+  };
 
   /** The access token now held differs from `sent`: another call's flow replaced it. */
   const replaced = (sent: string | undefined) => state.tokens?.accessToken !== sent;
@@ -325,6 +335,7 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
     const ran = await exclusive(since, TOKEN, () => !replaced(sent), async () => {
       try {
         await drive({ type: "refresh", now: now() });
+        got("refreshed");
         return;
       } catch (e) {
         if (!(e instanceof OAuthError) || !(e as OAuthError & { reauthorize?: boolean }).reauthorize) throw e;
@@ -383,6 +394,10 @@ export function oauthFetch(options: OAuthFetchAnyOptions): OAuthFetch {
       const header = res.headers.get("www-authenticate");
       const challenge = bearerChallenge(header);
       if (res.status === 403 && challenge?.params.error !== "insufficient_scope") return res;
+      // A token another call's flow obtained while this call was under way is as fresh for
+      // this call as for that one: a 401 to it starts no refresh or authorization of its own
+      // (ten calls to a server refusing every token opened ten consent screens, not one).
+      if (sent !== undefined && obtained?.token === sent && obtained.flow >= since && (fresh === "no" || obtained.how === "authorized")) fresh = obtained.how;
       if (res.status === 401 && fresh === "authorized") return res;
       letGo(res.body);
       if (res.status === 403) {
