@@ -572,6 +572,15 @@ test("README (save: what an application persists between runs; the flow's state 
   assert.equal(w.as.tokenRequests.length, 1);
 });
 
+test("README (the flow's state is plain JSON; OAuthFetch.state): the state oauthFetch exposes holds the client configuration only, not its fetch, openAuthorization, save, onError, now or an earlier run's saved tokens: structuredClone and a JSON round trip each give the state itself", async () => {
+  const w = world({}, { saved: { credentials: {} }, save: () => {}, onError: () => {} });
+  assert.equal((await w.post()).status, 200);
+  const state = w.client.state;
+  assert.deepEqual(Object.keys(state.config).sort(), ["clientName", "redirectUri", "serverUrl"]);
+  assert.deepEqual(structuredClone(state), state, "no function in it to refuse the copy");
+  assert.deepEqual(JSON.parse(JSON.stringify(state)), state);
+});
+
 test("Refresh Tokens, across runs: what save() holds (the tokens, their credentials and their authorization server's metadata) lets the next run refresh a token that expired meanwhile, with no new authorization; metadata of another issuer is not taken", async () => {
   let saved: OAuthSaved | undefined;
   const w = world({ expiresIn: 60, refresh: true }, { save: (s) => void (saved = JSON.parse(JSON.stringify(s))) });

@@ -178,11 +178,18 @@ function redirectRefusal(url: string, post: boolean, res: Response): string | un
   return undefined;
 }
 
-/** The flow's configuration: the options without the private key, which stays with the adapter (the state is saved and inspected; the key never is). */
+/**
+ * The flow's configuration: the options without the effects and stores (functions, and the
+ * saved tokens of an earlier run, which the state holds already when they are usable) and
+ * without the private key, which stays with the adapter (the state is saved and inspected;
+ * the key never is). The state stays plain JSON: a copy by `structuredClone` or a JSON round
+ * trip is the state itself.
+ */
 function flowConfig(options: OAuthFetchAnyOptions): OAuthAnyClientConfig {
-  if (options.clientCredentials == null) return options;
-  const { privateKey: _key, ...clientCredentials } = options.clientCredentials;
-  return { ...options, clientCredentials };
+  const { fetch: _fetch, saved: _saved, save: _save, onError: _onError, now: _now, openAuthorization: _open, ...config } = options;
+  if (config.clientCredentials == null) return config;
+  const { privateKey: _key, ...clientCredentials } = config.clientCredentials;
+  return { ...config, clientCredentials };
 }
 
 /** Builds an OAuth-aware `fetch` for one MCP server. */
