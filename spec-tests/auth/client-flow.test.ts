@@ -572,6 +572,19 @@ test("README (save: what an application persists between runs; the flow's state 
   assert.equal(w.as.tokenRequests.length, 1);
 });
 
+test("README (openAuthorization resolves with the redirect back, its path and query, or its query string): a loopback server's req.url (/callback?code=…&state=…) completes the authorization, as the full URL and the query string do", async () => {
+  for (const form of ["url", "path", "query"] as const) {
+    const w: World = world({}, {
+      openAuthorization: async (url) => {
+        const back = new URL((await w.as.handle(new Request(url))).headers.get("location")!);
+        return form === "url" ? back.href : form === "path" ? `${back.pathname}${back.search}` : back.search;
+      },
+    });
+    assert.equal((await w.post()).status, 200, form);
+    assert.equal(w.as.tokenRequests.length, 1, form);
+  }
+});
+
 test("README (the flow's state is plain JSON; OAuthFetch.state): the state oauthFetch exposes holds the client configuration only, not its fetch, openAuthorization, save, onError, now or an earlier run's saved tokens: structuredClone and a JSON round trip each give the state itself", async () => {
   const w = world({}, { saved: { credentials: {} }, save: () => {}, onError: () => {} });
   assert.equal((await w.post()).status, 200);

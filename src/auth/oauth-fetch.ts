@@ -88,7 +88,7 @@ interface OAuthFetchEffects {
 export interface OAuthFetchAuthorizationCodeOptions extends OAuthAuthorizationCodeConfig, OAuthFetchEffects {
   /**
    * Shows `url` to the user (opens a browser) and resolves with the URL the authorization
-   * server redirected back to, or its query string.
+   * server redirected back to, its path and query (a Node request's `req.url`), or its query string.
    */
   openAuthorization: (url: string) => Promise<string | URL | URLSearchParams>;
 }
@@ -135,6 +135,9 @@ function callbackParams(answer: string | URL | URLSearchParams): Record<string, 
   if (answer instanceof URLSearchParams) params = answer;
   else if (answer instanceof URL) params = answer.searchParams;
   else if (/^[a-z][a-z0-9+.-]*:/i.test(answer)) params = new URL(answer).searchParams;
+  // A path and query (`/callback?code=…&state=…`, what a Node server's `req.url` holds) is
+  // no query string: read as one, `code` came out named `/callback?code`.
+  else if (answer.startsWith("/")) params = new URL(answer, "http://localhost").searchParams;
   else params = new URLSearchParams(answer.replace(/^\?/, ""));
   return Object.fromEntries(params);
 }
