@@ -113,6 +113,20 @@ test("client-registration Client ID Metadata Documents: the client_id URL MUST u
   assert.equal(new URL(ok.redirects[0]).searchParams.get("client_id"), "https://app.example.com/client.json");
 });
 
+test("client-registration Client ID Metadata Documents (priority: pre-registered, CIMD, DCR): the client_id sent is the configured metadata URL, not one saved by an earlier run; a saved URL the application has moved or dropped is not sent again", () => {
+  const iss = "https://auth.example.com";
+  const docs = { ...prm(iss), [`${iss}/.well-known/oauth-authorization-server`]: asMeta(iss, { client_id_metadata_document_supported: true }), [`${iss}/register`]: { client_id: "dcr-id" }, [`${iss}/token`]: token };
+  const first = run({ ...base, clientMetadataUrl: "https://app.example.com/v1/client.json" }, docs);
+  assert.equal(first.state.phase, "authorized");
+  const saved = { credentials: first.state.credentials };
+  const moved = { ...base, clientMetadataUrl: "https://app.example.com/v2/client.json" };
+  const r = run(moved, docs, { state: createOAuthState(moved, saved) });
+  assert.equal(new URL(r.redirects[0]).searchParams.get("client_id"), "https://app.example.com/v2/client.json");
+  assert.equal(r.state.credentials[iss].clientId, "https://app.example.com/v2/client.json", "the refresh goes with the client the tokens were issued to");
+  const dropped = run(base, docs, { state: createOAuthState(base, saved) });
+  assert.equal(new URL(dropped.redirects[0]).searchParams.get("client_id"), "dcr-id", "without a metadata URL: Dynamic Client Registration");
+});
+
 test("client-registration Authorization Server Binding: pre-registered credentials without an issuer are bound to the first one they are used with and never sent to another", () => {
   const honest = "https://auth.example.com";
   const evil = "https://evil.example";

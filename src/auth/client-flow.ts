@@ -595,7 +595,10 @@ function withServer(state: OAuthState, meta: AuthorizationServerMetadata): OAuth
   }
   const saved = state.credentials[issuer];
   // A pre-registered entry is only the binding record (no secret): not credentials to use.
-  if (saved && saved.via !== "pre-registered") return startAuthorization(next, saved);
+  // Nor is a Client ID Metadata Document's: its client_id is the configured URL, portable
+  // across servers (client-registration), and a saved one may be a URL the application has
+  // since moved or dropped, which would otherwise be sent for good.
+  if (saved && saved.via === "dynamic") return startAuthorization(next, saved);
   if (meta.client_id_metadata_document_supported === true && config.clientMetadataUrl) {
     return startAuthorization(next, { clientId: config.clientMetadataUrl, authMethod: "none", via: "metadata-document" });
   }
