@@ -1,10 +1,11 @@
 // README.md stays navigable: its Contents lists every section and subsection in order, and
 // every in-page link (`[text](#anchor)`) lands on a heading, by the anchors GitHub makes
-// (lower case, punctuation but `-` and `_` dropped, spaces as `-`, a repeat suffixed -1, -2…).
+// (lower case, punctuation but `-` and `_` dropped, spaces as `-`, a repeat suffixed -1, -2…);
+// and the files and npm scripts it sends readers to are there.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, basename, join } from "node:path";
 import { projectRoot } from "../harness/project-root.js";
 
 /** The headings of `markdown` outside code blocks, with their level and GitHub anchor. */
@@ -54,4 +55,24 @@ test("headings(): GitHub's anchors: punctuation dropped, repeats numbered, code 
     headings(md).map((h) => h.anchor),
     ["a-bc", "a-bc-1", "entry-points-errors--and-the-rest"],
   );
+});
+
+test("README: every repository path it names (src/, spec-tests/, bench/, scripts/, conformance/, .ci/) exists, and every npm script it names is in package.json", () => {
+  const root = projectRoot();
+  // What a run writes, git-ignored (the benchmarks' results), is named but not committed.
+  const ignored = new Set(readFileSync(join(root, ".gitignore"), "utf8").split("\n").map((l) => l.trim()));
+  const paths = new Set([...readme.matchAll(/(?<![\w./-])(?:src|spec-tests|bench|scripts|conformance|\.ci)\/[\w./*-]*/g)].map((m) => m[0].replace(/[.]+$/, "")));
+  assert.ok(paths.size > 20, "the README names the sources and tests it speaks of");
+  /** True when `path` (a `*` standing for any run of a file name's characters) names something in the clone. */
+  const exists = (path: string): boolean => {
+    if (!path.includes("*")) return existsSync(join(root, path));
+    const pattern = new RegExp(`^${basename(path).replace(/[.]/g, "\\.").replace(/\*/g, ".*")}$`);
+    return existsSync(join(root, dirname(path))) && readdirSync(join(root, dirname(path))).some((name) => pattern.test(name));
+  };
+  assert.deepEqual([...paths].filter((p) => !ignored.has(p) && !exists(p)), []);
+
+  const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const named = [...readme.matchAll(/\bnpm (?:run ([\w:-]+)|(start|test)\b)/g)].map((m) => m[1] ?? m[2]);
+  assert.ok(named.includes("bench:compare") && named.includes("start"));
+  assert.deepEqual([...new Set(named)].filter((n) => !(n in scripts)), []);
 });
