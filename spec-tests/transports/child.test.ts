@@ -178,6 +178,27 @@ test("the server closing stdout but not exiting: the transport closes after EXIT
   return child.exited.then((status) => assert.deepEqual(status, { code: null, signal: "SIGTERM" }));
 });
 
+// draft stdio (Shutdown): a server that can no longer read its stdin is shut down as the client
+// would shut it down (stdin closed, SIGTERM, SIGKILL), not waited for forever.
+test("a write to the child's stdin failing (EPIPE: the server closed its stdin but runs on): the shutdown sequence starts, answers already on their way still arrive, and the exit closes the transport", () => {
+  const clock = new ManualClock();
+  const { p, child, got, closes } = start({ clock });
+  child.send('{"jsonrpc":"2.0","method":"ping","id":1}');
+  p.events.stdinFailed!();
+  assert.equal(p.stdinEnded, 1, "stdin is closed");
+  child.send('{"jsonrpc":"2.0","method":"ping","id":2}');
+  assert.equal(p.written.length, 1, "later writes are dropped");
+  p.events.stdout(utf8.encode('{"jsonrpc":"2.0","id":1,"result":{}}\n'));
+  assert.deepEqual(got, ['{"jsonrpc":"2.0","id":1,"result":{}}'], "the transport still reads what the server writes");
+  clock.advance(DEFAULT_SHUTDOWN_TIMEOUT_MS);
+  assert.deepEqual(p.signals, ["SIGTERM"]);
+  clock.advance(DEFAULT_SHUTDOWN_TIMEOUT_MS);
+  assert.deepEqual(p.signals, ["SIGTERM", "SIGKILL"]);
+  p.events.exit({ code: null, signal: "SIGKILL" });
+  p.events.stdoutEnd();
+  assert.deepEqual(closes, ["server process was killed by SIGKILL"]);
+});
+
 test("exitGraceMs lengthens the grace: a process reaped late still closes with its exit status", () => {
   const clock = new ManualClock();
   const { p, closes } = start({ clock, exitGraceMs: 5000 });

@@ -332,6 +332,25 @@ export const CASES: Case[] = [
     },
   },
   {
+    // draft stdio (Shutdown): a server that can no longer read its stdin is shut down as the client would
+    // ("does not exit within a reasonable time": SIGTERM), so the call waiting on it fails instead of hanging.
+    name: "stdio: a server that closes its stdin but lingers is terminated once a write to it fails; the pending request fails with its exit",
+    async run() {
+      // Closes its stdin, says so on stdout (which stays open), and does not exit on its own.
+      const script = `exec 0<&-; echo '{"jsonrpc":"2.0","method":"closed"}'; exec sleep 60`;
+      const child = spawnStdioServer("sh", ["-c", script], { stderr: "ignore", shutdownTimeoutMs: 50, killTimeoutMs: 60_000 });
+      const closed = new Promise<string>((r) => child.onClose(r));
+      await new Promise<void>((r) => child.onMessage(() => r()));
+      child.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
+      let deadline: ReturnType<typeof setTimeout> | undefined;
+      const reason = await Promise.race([closed, new Promise<string>((r) => (deadline = setTimeout(() => r("still open after 10 s"), 10_000)))]);
+      clearTimeout(deadline);
+      if (reason === "still open after 10 s") child.close();
+      equal(reason, "server process was killed by SIGTERM", "close reason");
+      equal(await child.exited, { code: null, signal: "SIGTERM" }, "exit status");
+    },
+  },
+  {
     // transports (Custom Transports): the same message format and lifecycle over any stream pair.
     name: "web streams (ndjson): a client and a server Endpoint over two TransformStreams",
     async run() {

@@ -264,7 +264,7 @@ test("Bun: signal deaths are reported by name (a numbered signal as its number);
   assert.deepEqual(record.map((r) => r.stderr), ["pipe", "ignore", "inherit", "inherit"]);
 });
 
-test("Bun: FileSink failures never throw out of the transport; a failed flush releases the queue; a rejected exit is an error", async () => {
+test("Bun: FileSink failures never throw out of the transport; a failed flush or write (the child no longer reads its stdin) releases the queue and starts the shutdown sequence; a rejected exit is an error", async () => {
   const calls: string[] = [];
   let mode: "throw" | "reject" | "ok" = "reject";
   let failExit!: (e: Error) => void;
@@ -299,21 +299,26 @@ test("Bun: FileSink failures never throw out of the transport; a failed flush re
   };
   await withGlobal("Bun", bun, async () => {
     const child = superviseChild(bunSpawn, "server", [], { stderr: "ignore", shutdownTimeoutMs: 0, killTimeoutMs: 0 });
+    const closed = new Promise<string>((r) => child.onClose(r));
     child.send("{}"); // flush rejects: full until it settles
     child.send("[]"); // queued
     await new Promise((r) => setTimeout(r, 0));
-    assert.deepEqual(calls, ["write 3", "flush", "write 3", "flush"], "the failed flush released the queue");
-    calls.length = 0;
-    mode = "throw";
-    child.send("{}"); // write throws: dropped, the transport carries on
-    mode = "reject";
-    child.close(); // end() returns a rejected promise: handled
-    const closed = new Promise<string>((r) => child.onClose(r));
-    assert.equal(await closed, "transport closed by this side");
-    assert.deepEqual(calls, ["write 3", "end"]);
+    // end() returns a rejected promise: handled; kill throws (ESRCH) on the escalation path: swallowed.
+    assert.deepEqual(calls, ["write 3", "flush", "end"], "the failed flush released the queue and closed stdin (draft stdio Shutdown: the server is reaped, not waited for forever)");
+    child.send("{}");
+    assert.deepEqual(calls, ["write 3", "flush", "end"], "later writes are dropped");
     failExit(new Error("waitpid failed"));
     assert.deepEqual(await child.exited, { code: null, signal: null, error: "waitpid failed" });
-    // kill threw (ESRCH) on the escalation path: swallowed.
+    assert.equal(await closed, "server process failed: waitpid failed");
+    calls.length = 0;
+    mode = "throw";
+    const thrown = superviseChild(bunSpawn, "server", [], { stderr: "ignore", shutdownTimeoutMs: 0, killTimeoutMs: 0 });
+    thrown.send("{}"); // write throws: dropped, stdin closed (end throws too: swallowed)
+    assert.deepEqual(calls, ["write 3", "end"]);
+    thrown.close();
+    assert.equal(await new Promise<string>((r) => thrown.onClose(r)), "transport closed by this side");
+    failExit(new Error("waitpid failed"));
+    await thrown.exited;
   });
   const ended = {
     spawn: () => ({ ...bun.spawn(), stdin: { write: () => 0, flush: () => 0, end: () => { throw new Error("closed"); } }, exited: new Promise<number>(() => {}) }),

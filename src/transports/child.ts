@@ -30,8 +30,10 @@
  * - A process that cannot be started (no such command) is reported the same way: the
  *   transport closes with the error, `exited` resolves with it, nothing throws.
  *
- * Writes to stdin after it was closed are dropped, and stdin write errors (EPIPE from a
- * dead child) are ignored: the exit that follows is the event that carries the cause.
+ * Writes to stdin after it was closed are dropped. A stdin write error (EPIPE) starts the
+ * same escalation as `close()` without closing the transport: from a dead child, the exit
+ * that follows at once carries the cause; a child that closed its stdin but lingers is
+ * reaped, and its exit closes the transport, instead of every call waiting for it forever.
  */
 import { refuseMisreadNumbers, withDefaults } from "../api/option-names.js";
 import { errorText } from "./error-text.js";
@@ -98,6 +100,8 @@ export interface ChildEvents {
   stdout(chunk: Uint8Array): void;
   /** The child's stdout ended. */
   stdoutEnd(): void;
+  /** A write to the child's stdin failed (EPIPE): the child no longer reads it. Optional for a runtime module that cannot tell. */
+  stdinFailed?(): void;
   /** The child exited (reported once; later calls are ignored). */
   exit(status: ExitStatus): void;
 }
@@ -208,6 +212,11 @@ class ChildTransport implements StdioChild {
     const events: ChildEvents = {
       stdout: (chunk) => this.channel.push(chunk),
       stdoutEnd: () => this.onStdoutEnd(),
+      // The server closed its stdin (or let it go) without exiting: it can read no request
+      // again, so it is shut down as if the client had closed: without this, every call
+      // waited forever for a process that lingered. Its exit (at once, for a server that
+      // is dying anyway) still closes the transport, after the answers it may yet write.
+      stdinFailed: () => this.shutdown(),
       exit: (status) => this.onExit(status),
     };
     try {

@@ -51,10 +51,16 @@ function isPromise(v: unknown): v is Promise<unknown> {
   return typeof (v as { then?: unknown } | null)?.then === "function";
 }
 
-/** A {@link Sink} over a `FileSink`: full while a flush is pending. Errors (a dead child) are ignored: the exit reports them. */
+/**
+ * A {@link Sink} over a `FileSink`: full while a flush is pending. It never throws: a write
+ * or flush that fails (the child no longer reads its stdin) is reported to `failed`.
+ */
 class FileSinkAdapter implements Sink {
   private pending: Promise<unknown> | undefined = undefined;
-  constructor(private readonly file: BunFileSink) {}
+  constructor(
+    private readonly file: BunFileSink,
+    private readonly failed: () => void,
+  ) {}
 
   write(chunk: string): boolean {
     try {
@@ -64,6 +70,7 @@ class FileSinkAdapter implements Sink {
       this.pending = flushed;
       return false;
     } catch {
+      this.failed();
       return true;
     }
   }
@@ -72,8 +79,11 @@ class FileSinkAdapter implements Sink {
   waitDrain(fn: () => void): void {
     const pending = this.pending!;
     this.pending = undefined;
-    // A failed flush (the child went away) releases the queue too; what it writes is dropped.
-    pending.then(fn, fn);
+    // A failed flush releases the queue too; what it writes is dropped.
+    pending.then(fn, () => {
+      this.failed();
+      fn();
+    });
   }
 
   end(): void {
@@ -104,7 +114,7 @@ export function bunSpawn(command: string, args: readonly string[], options: Spaw
   );
   return {
     pid: child.pid,
-    stdin: new FileSinkAdapter(child.stdin),
+    stdin: new FileSinkAdapter(child.stdin, () => events.stdinFailed?.()),
     stderr: pipes.stderr,
     kill: (signal) => {
       try {

@@ -44,8 +44,6 @@ function deno(): DenoNamespace {
   return (globalThis as unknown as { Deno: DenoNamespace }).Deno;
 }
 
-const ignore = (): void => {};
-
 /** The server side of stdio over `Deno.stdin` / `Deno.stdout`. */
 export function denoServerTransport(options: Omit<ChannelOptions, "framing"> = {}): Transport {
   const d = deno();
@@ -71,8 +69,8 @@ export function denoSpawn(command: string, args: readonly string[], options: Spa
   );
   return {
     pid: child.pid,
-    // stdin errors are ignored: the exit reports the cause (see child.ts).
-    stdin: new WriterSink(child.stdin.getWriter() as WritableStreamDefaultWriter<Uint8Array | string>, true, ignore),
+    // A failed write: the child no longer reads its stdin (gone, or closed it); see child.ts.
+    stdin: new WriterSink(child.stdin.getWriter() as WritableStreamDefaultWriter<Uint8Array | string>, true, () => events.stdinFailed?.()),
     stderr: pipes.stderr,
     kill: (signal) => {
       try {

@@ -37,8 +37,6 @@ function nodeSink(stream: NodeWritable): Sink {
   };
 }
 
-const ignore = (): void => {};
-
 /** Lets a child's pipe (a `net.Socket`) stop keeping the event loop alive. */
 function unref(stream: unknown): void {
   (stream as { unref?: () => void } | null)?.unref?.();
@@ -80,8 +78,8 @@ export function nodeSpawn(command: string, args: readonly string[], options: Spa
   });
   const stdin = child.stdin!;
   const stdout = child.stdout!;
-  // EPIPE once the child is gone: the exit event reports the cause (see child.ts).
-  stdin.on("error", ignore);
+  // EPIPE: the child no longer reads its stdin (gone, or closed it); see child.ts.
+  stdin.on("error", () => events.stdinFailed?.());
   stdout.on("data", events.stdout);
   stdout.on("end", events.stdoutEnd);
   stdout.on("error", events.stdoutEnd);
