@@ -485,7 +485,7 @@ test("many connections: list_changed goes to every client; a closed one is forgo
 test("server/tools: a definition a 2025-era schema refuses (a boolean subschema, which JSON Schema 2020-12 allows) is refused at registration by a server serving that era, naming the version, instead of failing every tools/list there; a 2026-07-28-only server takes it", async () => {
   const boolProps = { type: "object" as const, properties: { a: true, b: false } };
   const dual = new McpServer(SERVER, { session: { versions: ["2026-07-28", "2025-11-25", "2025-06-18"] } });
-  assert.throws(() => dual.tool("bool", { inputSchema: boolProps }, () => ok("")), /tool "bool" cannot be listed to 2025-11-25 clients, which this server serves: \/tools\/0\/inputSchema\/properties\/a/);
+  assert.throws(() => dual.tool("bool", { inputSchema: boolProps }, () => ok("")), /tool "bool" cannot be listed to 2025-11-25 clients, which this server serves: \/inputSchema\/properties\/a/);
   // The refused tool left nothing behind: the others still list in every era.
   const { client } = await connect((s) => {
     assert.throws(() => s.tool("bool", { inputSchema: boolProps }, () => ok("")), /cannot be listed to 2025-11-25 clients/);
@@ -495,6 +495,27 @@ test("server/tools: a definition a 2025-era schema refuses (a boolean subschema,
   const modern = await connect((s) => s.tool("bool", { inputSchema: boolProps }, () => ok("b")), { session: { versions: ["2026-07-28"] } }, { session: { versions: ["2026-07-28"] } });
   assert.deepEqual((await modern.client.listTools()).tools.map((t) => t.name), ["bool"]);
   assert.equal((await modern.client.callTool("bool", { b: 1 })).isError, true, "b: false refuses any value");
+});
+
+test("server/tools (draft) Tool: a definition the 2026-07-28 schema refuses (a title that is no string, an annotation hint that is no boolean, an icon without a string src) is refused at registration by a server serving only 2026-07-28, naming the version, instead of failing every tools/list there (found by review: only the 2025-era versions were checked)", async () => {
+  const bad: [string, object, RegExp][] = [
+    ["title", { title: 5 }, /\/title: expected string/],
+    ["hint", { annotations: { readOnlyHint: "yes" } }, /\/annotations\/readOnlyHint: expected boolean/],
+    ["icon", { icons: [{ src: 5 }] }, /\/icons\/0\/src: expected string/],
+  ];
+  const modern = { session: { versions: ["2026-07-28" as const] } };
+  const { client } = await connect(
+    (s) => {
+      for (const [name, config, issue] of bad) {
+        assert.throws(() => s.tool(name, config as never, () => ok(name)), (e: Error) => e instanceof TypeError && new RegExp(`tool "${name}" cannot be listed to 2026-07-28 clients, which this server serves: `).test(e.message) && issue.test(e.message));
+      }
+      s.tool("plain", {}, () => ok("p"));
+    },
+    modern,
+    modern,
+  );
+  // The refused tools left nothing behind: the list still goes out.
+  assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ["plain"]);
 });
 
 test("server/tools (draft): an outputSchema may be any JSON Schema 2020-12 (an array's) on a server serving only 2026-07-28; a server serving a 2025 era, where it is restricted to type object, refuses it", async () => {

@@ -386,7 +386,7 @@ export class McpServerCore {
    * Registers a tool. Throws (a programming error, not a protocol event) when the name is
    * taken or invalid, a schema does not compile or is not `type: "object"` (for the
    * `outputSchema`, only when a 2025-era version is served), the definition is not a valid
-   * `Tool` of a 2025-era version the server serves, or the `inputSchema` has an invalid
+   * `Tool` of a version the server serves, or the `inputSchema` has an invalid
    * `x-mcp-header` annotation (draft `server/tools`: a conforming HTTP client MUST drop
    * such a tool from `tools/list`).
    *

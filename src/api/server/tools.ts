@@ -8,7 +8,7 @@
  * Theory of operation. Registering a tool checks its name ("Tool Names"), builds its `Tool`
  * definition once (what `tools/list` returns for it) and compiles its `inputSchema` and
  * `outputSchema`, so a schema error surfaces at registration, not on the first call; a
- * definition a served 2025-era version could not list is refused there too. A call runs
+ * definition a served version could not list is refused there too. A call runs
  * in three steps: the arguments are checked against the `inputSchema` (a failure is a
  * tool execution error from 2025-11-25, SEP-1303, and a `-32602` protocol error before:
  * {@link argumentErrorsAreResults}); the handler runs, and what it throws becomes an
@@ -23,7 +23,6 @@
 import { McpError, type RequestContext } from "../../driver/endpoint.js";
 import { echoed, ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
-import { methodSpec } from "../../model/methods.js";
 import { LEGACY_VERSIONS, type ProtocolVersion } from "../../model/versions.js";
 import { legacyVersionsOf } from "../../session/lifecycle.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
@@ -40,7 +39,7 @@ import type { CallToolResult, JsonSchemaObject, Meta, OutputSchema, Tool, ToolAn
 import type { ArgumentsOf } from "../schema-types.js";
 import { invalidParams, ProtocolError, refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
-import { assignDefined } from "./lists.js";
+import { assignDefined, refuseUnlistable } from "./lists.js";
 import { isStandardSchema, jsonSchemaOf, standardParser, type Parsed, type StandardSchema } from "../standard-schema.js";
 
 /**
@@ -213,13 +212,11 @@ export function toolEntry<A extends object>(
     // The arguments the handler gets passed the inputSchema check: `A` is the author's reading of that schema.
     handler: handler as ToolHandler,
   };
-  // A definition a 2025-era schema refuses (a boolean subschema in `properties`, which
-  // 2020-12 allows and 2025-11-25 does not) would make every tools/list of that era fail:
-  // refused here instead, naming the version.
-  for (const version of legacy) {
-    const issues = methodSpec(version, "tools/list")?.validateResult?.({ tools: [def] });
-    if (issues) throw new TypeError(`tool ${JSON.stringify(name)} cannot be listed to ${version} clients, which this server serves: ${issuesText(issues)}`);
-  }
+  // A definition a served version's schema refuses (a boolean subschema in `properties`,
+  // which 2020-12 allows and 2025-11-25 does not; a `title` that is no string, in any era,
+  // 2026-07-28 included) would make every tools/list of that version fail: refused here
+  // instead, naming the version.
+  refuseUnlistable(versions, `tool ${JSON.stringify(name)}`, "tools/list", "tools", def);
   return entry;
 }
 
