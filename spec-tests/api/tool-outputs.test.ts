@@ -189,6 +189,31 @@ test("tools (Output Schema) with the tasks extension (2026-07-28): a completed t
   assert.deepEqual((await c.client.waitForTask(good)).structuredContent, { temperature: 31 });
 });
 
+test("tools (Output Schema): the answer to a call that cannot become a task (not augmented with task in 2025-11-25; a 2026-07-28 client without the tasks extension) is the tool's result and is checked, whatever task or resultType field it carries (found by review: any such field let a result that breaks the outputSchema through unchecked)", async () => {
+  const task = { taskId: "t1", status: "working", createdAt: "2025-01-01T00:00:00Z", lastUpdatedAt: "2025-01-01T00:00:00Z", ttl: null };
+  const mismatch = (e: any) => e.code === -32603 && /does not match its outputSchema/.test(e.message) && e.data.issues[0].path === "/temperature";
+  // 2025-11-25: a plain callTool answered with a CreateTaskResult's task, or the extension's resultType.
+  const legacy = new McpClient(CLIENT, { clock: new ManualClock() });
+  let weather: object = {};
+  await against(legacy, { get weather() { return weather; } });
+  await legacy.listTools();
+  for (const extra of [{ task }, { resultType: "task", taskId: "t2" }]) {
+    weather = { content: text("hot"), structuredContent: { temperature: "hot" }, ...extra };
+    await assert.rejects(legacy.callTool("weather", {}), mismatch, JSON.stringify(extra));
+  }
+  legacy.close();
+  // 2026-07-28 without the tasks extension: a `task` field (no task shape of this era at all).
+  const MODERN = { session: { versions: ["2026-07-28" as const] } };
+  let extra: object = {};
+  const c = await connect(
+    (s) => s.tool("weather", { outputSchema: OUTPUT as never }, () => ({ content: [{ type: "text" as const, text: "hot" }], structuredContent: { temperature: "hot" }, ...extra }) as never),
+    MODERN,
+    { ...MODERN, jsonSchema: UNCHECKED },
+  );
+  await c.client.listTools();
+  for (extra of [{ task: 1 }, { task }]) await assert.rejects(c.client.callTool("weather", {}), mismatch, JSON.stringify(extra));
+});
+
 test("tools (Output Schema): the client remembers at most 10,000 tasks of checked tools; the oldest then go unchecked", () => {
   const outputs = new ToolOutputs(builtinJsonSchema);
   outputs.learn({ tools: [{ name: "w", inputSchema: { type: "object" }, outputSchema: OUTPUT }] });

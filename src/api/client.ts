@@ -52,7 +52,7 @@ import { callListener, report } from "../driver/listener.js";
 import { systemClock, type Clock } from "../driver/clock.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { refuseMisspelledOptions, withDefaults } from "./option-names.js";
-import { OutputMismatch, ToolOutputs, type OutputCheck } from "./tool-outputs.js";
+import { OutputMismatch, taskAnswerOf, ToolOutputs, type OutputCheck, type TaskIdOf } from "./tool-outputs.js";
 import { issuesText, peerJsonSchema } from "../schema/json-schema.js";
 import { implementationIssues } from "../session/session.js";
 import { elicitationChecks } from "../schema/elicitation.js";
@@ -446,13 +446,17 @@ export class McpClientCore {
       sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, first, options, startedAt));
     }
     // Only a request that can be answered with a task pays for remembering it (a promise more).
-    if (mayCreateTask(this.tasks, method, params)) sent = sent.then((r) => (rememberTask(this.tasks, method, r), r));
+    const mayBeTask = mayCreateTask(this.tasks, method, params);
+    if (mayBeTask) sent = sent.then((r) => (rememberTask(this.tasks, method, r), r));
     if (method === "tools/list") return sent.then((r) => (this.learnTools(r), r));
     if (this.outputs === undefined) return sent;
     // Only a tool with a known output schema pays for the check (a promise more per call),
     // made under the schema known now: a list while the call runs does not change it.
     const check = method === "tools/call" ? this.outputs.checkOf(params?.name) : undefined;
-    if (check !== undefined) return sent.then((r) => this.checkedResult(params!.name as string, check, r, options));
+    if (check !== undefined) {
+      const taskIdOf = taskAnswerOf(isModernVersion(this.version), mayBeTask);
+      return sent.then((r) => this.checkedResult(params!.name as string, check, taskIdOf, r, options));
+    }
     // The result of a checked tool's task, where the era delivers it (see ToolOutputs).
     if (method === (isModernVersion(this.version) ? "tasks/get" : "tasks/result") && this.outputs.hasTask(params?.taskId)) {
       return sent.then((r) => this.outputs!.checkTask(method, params!.taskId as string, r));
@@ -807,15 +811,15 @@ export class McpClientCore {
    * listed again, once, and the tool as listed now decides (no schema any more: not
    * checked; gone: the first verdict stands).
    */
-  private async checkedResult(name: string, check: OutputCheck, result: JsonObject, options?: CallOptions): Promise<JsonObject> {
+  private async checkedResult(name: string, check: OutputCheck, taskIdOf: TaskIdOf | null, result: JsonObject, options?: CallOptions): Promise<JsonObject> {
     try {
-      return this.outputs!.check(name, result, check);
+      return this.outputs!.check(name, result, check, taskIdOf);
     } catch (e) {
       if (!(e instanceof OutputMismatch)) throw e;
       const listed = await waitOwn(this.relistTools(), options, this.clock).catch(() => undefined);
       if (listed === undefined || !listed.has(name)) throw e;
       const now = this.outputs!.checkOf(name);
-      return now === undefined ? result : this.outputs!.check(name, result, now);
+      return now === undefined ? result : this.outputs!.check(name, result, now, taskIdOf);
     }
   }
 

@@ -29,8 +29,9 @@
  * earlier list, and the tool may have changed since; the client then looks once more (see
  * McpClient) before refusing it.
  *
- * A call answered with a task (2025-11-25 `CreateTaskResult`, or the extension's
- * `resultType: "task"`) has no result yet: its task id is remembered with the tool's
+ * A call answered with a task (2025-11-25 `CreateTaskResult` to a call augmented with
+ * `task`, or the extension's `resultType: "task"` to a client that declared it; any other
+ * call's answer is its result, a `task` field or not) has no result yet: its task id is remembered with the tool's
  * schema, and the result is checked when it comes: the `tasks/result` answer (2025-11-25) or the
  * inlined `result` of a completed `tasks/get` (extension). A terminal task is forgotten;
  * at most {@link MAX_TASKS} are remembered (the oldest go unchecked past that).
@@ -53,6 +54,21 @@ const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
 /** A tool's compiled output schema, or the issues of one that did not compile. */
 export type OutputCheck = ((value: unknown) => Issue[] | null) | Issue[];
+
+/** Reads the task id of a task answer, if a result is one. */
+export type TaskIdOf = (result: JsonObject) => string | undefined;
+
+const anyTaskIdOf: TaskIdOf = (result) => createdTaskIdOf(result) ?? modernTaskIdOf(result);
+
+/**
+ * How a `tools/call` answer may name a task: under 2026-07-28 the extension's
+ * `resultType: "task"` (when the client declared it), before a 2025-11-25 `CreateTaskResult`
+ * (when the call was augmented with `task`); null when the call cannot become a task
+ * (`mayBeTask` false), whose answer is always the tool's result.
+ */
+export function taskAnswerOf(modern: boolean, mayBeTask: boolean): TaskIdOf | null {
+  return !mayBeTask ? null : modern ? modernTaskIdOf : createdTaskIdOf;
+}
 
 /** Thrown for a result its output schema refuses (not for a schema the client cannot use). */
 export class OutputMismatch extends McpError {}
@@ -100,16 +116,19 @@ export class ToolOutputs {
    * `result` of calling tool `name`, the call made under `check` (by default the one known
    * now, {@link checkOf}; none: not checked); throws `-32603` with the issues when it does
    * not conform. A task answer is remembered, its result checked later under the same check.
+   * `taskIdOf` reads the task answer the call may have (by default either era's;
+   * {@link taskAnswerOf}): null, for a call that cannot become a task, and a `task` field or
+   * `resultType: "task"` on its result is just more of a result that must conform, or a
+   * server could have any result go unchecked by adding one.
    */
-  check(name: string, result: JsonObject, check: OutputCheck | undefined = this.checkOf(name)): JsonObject {
+  check(name: string, result: JsonObject, check: OutputCheck | undefined = this.checkOf(name), taskIdOf: TaskIdOf | null = anyTaskIdOf): JsonObject {
     if (check === undefined || result.isError === true) return result;
-    const taskId = createdTaskIdOf(result) ?? modernTaskIdOf(result);
+    const taskId = taskIdOf === null ? undefined : taskIdOf(result);
     if (taskId !== undefined) {
       if (this.tasks.size >= MAX_TASKS) this.tasks.delete(this.tasks.keys().next().value as string);
       this.tasks.set(taskId, { name, check });
       return result;
     }
-    if (result.resultType === "task" || result.task !== undefined) return result;
     return checkFinal(name, check, result);
   }
 
