@@ -171,6 +171,30 @@ test("memory pair (values): a receiver without onValue gets an object as its enc
   assert.equal(createMemoryPair()[0].sendValue, undefined, "text pairs have no sendValue: attach encodes");
 });
 
+test("memory pair (values): text reaching an end with only onValue registered waits for onMessage, in order, without spinning on microtasks (it rescheduled its delivery forever and froze the process)", async () => {
+  const [a, b] = createMemoryPair({ values: true });
+  const got: unknown[] = [];
+  b.onValue?.((v) => got.push(v));
+  // Count the pair's drains; past a bound, stop forwarding them so a spin ends the test instead of freezing it.
+  const real = globalThis.queueMicrotask;
+  let scheduled = 0;
+  globalThis.queueMicrotask = (fn) => {
+    if (++scheduled <= 50) real(fn);
+  };
+  try {
+    a.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    a.sendValue!({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
+    for (let i = 0; i < 60; i++) await new Promise<void>((r) => real(r));
+  } finally {
+    globalThis.queueMicrotask = real;
+  }
+  assert.ok(scheduled <= 2, `the end rescheduled its delivery ${scheduled} times with nothing it could deliver`);
+  assert.equal(got.length, 0, "the object behind the text waits too: order is kept");
+  b.onMessage((t) => got.push(`text ${t}`));
+  await tick();
+  assert.deepEqual(got, ['text {"jsonrpc":"2.0","method":"notifications/initialized"}', { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } }]);
+});
+
 test("memory pair (values): McpServer and McpClient talk in objects, and malformed objects get the text path's errors", async () => {
   const clock = new ManualClock();
   const server = new McpServer({ name: "s", version: "1" }, { clock });

@@ -143,6 +143,8 @@ class MemoryEnd implements Transport {
     this.draining = false;
     const inbox = this.inbox;
     let i = 0;
+    // The loop ran to its end (emptied the inbox, or stopped at an item no receiver takes yet).
+    let stopped = false;
     try {
       // A receiver may register late: then the messages wait, in order, for it. An item
       // counts as delivered before its receiver runs: one that throws is not handed over
@@ -165,6 +167,7 @@ class MemoryEnd implements Transport {
           this.receiver(encode(item));
         } else break;
       }
+      stopped = true;
     } finally {
       if (i >= this.queued) {
         // Emptied whole, the common case: the storage is kept, unless a burst made it large.
@@ -175,8 +178,10 @@ class MemoryEnd implements Transport {
         inbox.splice(0, i);
         this.queued -= i;
       }
-      // A receiver threw: what is left still goes, on the next microtask.
-      if (this.queued > 0 && !this.isClosed && (this.receiver !== undefined || this.valueReceiver !== undefined)) this.schedule();
+      // A receiver threw: what is left still goes, on the next microtask. Not when the loop
+      // stopped at an item no receiver takes (text with only `onValue` registered): it waits
+      // for `onMessage`, which schedules again; rescheduling here spun on microtasks for good.
+      if (!stopped && this.queued > 0 && !this.isClosed && (this.receiver !== undefined || this.valueReceiver !== undefined)) this.schedule();
     }
   }
 
