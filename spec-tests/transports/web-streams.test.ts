@@ -320,6 +320,13 @@ test("the other end cancelled without a reason (a peer transport that closed) cl
   assert.equal(await closed, "write failed: the stream was closed by its other end");
 });
 
+test("the other end aborted without a reason (a peer's writable.abort() across a TransformStream) closes this side saying so, not \"read failed: undefined\"", { timeout: 10_000 }, async () => {
+  const down = new TransformStream<Chunk, Chunk>();
+  const { closed } = collect(webStreamsTransport(down.readable, new WritableStream<Chunk>()));
+  await down.writable.abort();
+  assert.equal(await closed, "read failed: the stream was aborted by its other end");
+});
+
 test("once closed, from either side, both streams are unlocked again for the caller's own clean-up", async () => {
   const down = new TransformStream<Chunk, Chunk>();
   const up = new TransformStream<Chunk, Chunk>();

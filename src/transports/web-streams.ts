@@ -178,6 +178,9 @@ export function webStreamsTransport(
   // A stream errored without a reason (its reader cancelled with none, as a peer's transport
   // closing does) rejects writes with `undefined`: say what that means rather than "undefined".
   const writeFailed = (e: unknown) => channel.closeWith(`write failed: ${e === undefined ? "the stream was closed by its other end" : errorText(e)}`, false);
+  // Likewise a readable errored with none (the peer's `writable.abort()` across a pipe or a
+  // TransformStream, a source's `controller.error()`) rejects reads with `undefined`.
+  const readFailed = (e: unknown) => channel.closeWith(`read failed: ${e === undefined ? "the stream was aborted by its other end" : errorText(e)}`);
   try {
     writer = writable.getWriter();
     const bytes = (options.encoding ?? (framing === "ndjson" ? "bytes" : "text")) === "bytes";
@@ -199,7 +202,7 @@ export function webStreamsTransport(
       channel.endInput();
       channel.closeWith(INPUT_ENDED_REASON);
     },
-    (e) => channel.closeWith(`read failed: ${errorText(e)}`),
+    readFailed,
   );
   // The writable failing with no write in flight (after this side closed: a no-op).
   writer.closed.then(undefined, writeFailed);
