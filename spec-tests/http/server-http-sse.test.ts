@@ -264,6 +264,26 @@ test("application hooks that throw: onOpen gets the GET a 500 and leaves no sess
   assert.ok(diagnostics.includes("handler-error"), diagnostics.join());
 });
 
+test("2024-11-05 HTTP with SSE: a POST whose requests the kernel took is accepted (202) even when an application hook threw meanwhile; their answers come on the stream and the error is reported, not answered 500", { timeout: 10_000 }, async () => {
+  const tools = new Tools();
+  const diagnostics: string[] = [];
+  const { setupWith } = await import("./helpers.js");
+  // onEvent fails on the diagnostic of the batch's unknown notification, in the step that takes its request.
+  const createSession = setupWith(tools, { onEvent: (e) => { if (e.type === "diagnostic") throw new Error("onEvent bug"); } });
+  const { handler } = withSse(tools, { createSession, onDiagnostic: (d: { code: string; message: string }) => diagnostics.push(`${d.code}: ${d.message}`) });
+  const { sse, messages } = await connectSse(handler);
+  assert.equal((await postTo(handler, messages, initializeMessage("2025-03-26", 1))).status, 202);
+  await message(sse);
+  await postTo(handler, messages, { jsonrpc: "2.0", method: "notifications/initialized" });
+  const res = await postTo(handler, messages, [call(2, "echo", { text: "ran" }), { jsonrpc: "2.0", method: "notifications/unknown" }]);
+  assert.equal(res.status, 202);
+  const answer = await message(sse);
+  assert.deepEqual([answer.id, answer.result.content[0].text], [2, "ran"]);
+  assert.ok(diagnostics.some((d) => d === "handler-error: onEvent bug"), diagnostics.join("\n"));
+  // Notifications alone: the POST reports the hook's failure (500), as a Streamable HTTP POST of them does.
+  assert.equal((await postTo(handler, messages, { jsonrpc: "2.0", method: "notifications/unknown" })).status, 500);
+});
+
 test("createHttpHandler: httpSse paths are spelled as a request's URL spells them; a session id is one session's, of either kind", async () => {
   const createSession = () => ({ options: { role: "server" as const, info: { name: "s", version: "1" }, capabilities: {} } });
   assert.throws(() => createHttpHandler({ createSession, httpSse: { path: "/sse", messagesPath: "/méssages" } }), /as a URL spells it/);

@@ -202,7 +202,7 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
     // Draining: what finishes the requests in flight (answers to the server's own requests, cancellations) is taken; a new request is not.
     const holdsRequest = d.kind === "request" || (d.kind === "batch" && d.items.some((i) => i.kind === "request"));
     if (draining && holdsRequest) return httpError(503, ErrorCode.InvalidRequest, "the server is closing: it takes no new requests", { headers: RETRY_SOON });
-    if (d.kind !== "batch") s.endpoint.receive(d.message, undefined, carrierOf(req));
+    if (d.kind !== "batch") take(s, d.message, req, holdsRequest);
     else {
       // A 2025-03-26 batch (JSON-RPC 2.0 §6): each invalid member gets its error on the stream, the rest run.
       const valid: unknown[] = [];
@@ -212,7 +212,7 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
         else if (item.answers != null) malformedAnswers.push(i);
         else s.conn.write(eventText("message", encode(item.reply)));
       });
-      if (valid.length > 0) s.endpoint.receive(valid, undefined, carrierOf(req));
+      if (valid.length > 0) take(s, valid, req, holdsRequest);
       // The decoded batch keeps no invalid member's value: the body is parsed again for them.
       if (malformedAnswers.length > 0) {
         const members = JSON.parse(decodeUtf8(body.bytes)!) as unknown[];
@@ -220,6 +220,25 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
       }
     }
     return ACCEPTED;
+  }
+
+  /**
+   * Feeds what a POST carried. An application hook that throws meanwhile (`onEvent` on a
+   * diagnostic of another member of a batch, say) does not stop the step (`Endpoint.feed`
+   * throws it once the step is done): the kernel has taken the requests, which run and are
+   * answered on the stream. So a POST holding requests is still accepted (202, as every
+   * message the old transport takes) and the error reported: a 500 told the client its
+   * requests failed while they ran on and their answers came on the stream (a tool's effects
+   * unseen, a retry running it twice). One of notifications and responses alone gets the
+   * 500, as a Streamable HTTP POST of them does.
+   */
+  function take(s: SseSession, value: unknown, req: HttpRequestView, holdsRequest: boolean): void {
+    try {
+      s.endpoint.receive(value, undefined, carrierOf(req));
+    } catch (e) {
+      if (!holdsRequest) throw e;
+      cfg.diagnose("handler-error", errorText(e), s.id);
+    }
   }
 
   /** Feeds a body the handler answers itself, so the server's requests its responses name fail now. */
