@@ -178,6 +178,12 @@ test("call --stdio CMD ARGS... initialize: launches the server, prints the hands
   assert.equal(await noMethod.code, 2);
 });
 
+test("call --stdio ... ping (2025-11-25 basic/utilities/ping; draft basic/versioning): a method only the 2025 era has reaches a dual-era server in a 2025 session, where it exists, instead of the 2026-07-28 one that refused it locally (-32601)", async () => {
+  const ping = cli(["call", "--stdio", process.execPath, BIN, "serve", "--stdio", "ping"]);
+  assert.equal(await ping.code, 0, ping.stderr());
+  assert.deepEqual(JSON.parse(ping.stdout()), {});
+});
+
 // draft basic/versioning: a dual-era client probes with server/discover and falls back to
 // initialize, so it reaches servers of either era. call spoke only the 2025 versions: a server
 // speaking only 2026-07-28 refused its initialize, printed as a local -32000.

@@ -22,6 +22,14 @@ import { Exit, OutputFailed, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
 import { KERNEL_VERSION } from "./version.js";
 import { thrownMessage } from "../jsonrpc/errors.js";
+import { methodSpec } from "../model/methods.js";
+import { isModernVersion } from "../model/versions.js";
+
+/** Whether `method` is one the 2025 versions have and 2026-07-28 does not. */
+function legacyOnly(method: string): boolean {
+  const has = (v: (typeof PROTOCOL_VERSIONS)[number]) => methodSpec(v, method) !== undefined;
+  return !PROTOCOL_VERSIONS.some((v) => isModernVersion(v) && has(v)) && PROTOCOL_VERSIONS.some(has);
+}
 
 const USAGE = `usage: mcp-kernel call URL METHOD [PARAMS]
        mcp-kernel call --stdio CMD [ARGS...] METHOD [PARAMS]
@@ -29,6 +37,7 @@ const USAGE = `usage: mcp-kernel call URL METHOD [PARAMS]
 Connects to the server at URL (Streamable HTTP) or launched by CMD (stdio), opens a
 session in any protocol version the kernel speaks (a server/discover probe, falling back
 to initialize for a 2025-era server), sends one request and prints its result as JSON.
+A method only the 2025 versions have (ping, logging/setLevel) is asked in a 2025 session.
 PARAMS is a JSON object; METHOD is the last argument that is not one. METHOD "initialize"
 prints what the handshake returned (its version, capabilities and serverInfo).
 A JSON-RPC error goes to stderr as JSON, with exit code 1; one this side raised
@@ -96,8 +105,12 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
   // Every version the kernel speaks, as `serve` does: a dual-era client probes with
   // server/discover and falls back to initialize (draft basic/versioning), so a server that
-  // speaks only 2026-07-28 is reachable too, not only the 2025 versions.
-  const client = new McpClient({ name: "mcp-kernel-call", version: KERNEL_VERSION }, { session: { versions: [...PROTOCOL_VERSIONS] } });
+  // speaks only 2026-07-28 is reachable too, not only the 2025 versions. A method only the
+  // 2025 era has (`ping`, `logging/setLevel`, `resources/subscribe`) is asked in that era:
+  // a dual-era server would otherwise be met in 2026-07-28, which refuses it.
+  // (`initialize` is this verb's own: the handshake of whichever era the server speaks.)
+  const versions = method !== "initialize" && legacyOnly(method) ? PROTOCOL_VERSIONS.filter((v) => !isModernVersion(v)) : [...PROTOCOL_VERSIONS];
+  const client = new McpClient({ name: "mcp-kernel-call", version: KERNEL_VERSION }, { session: { versions } });
   try {
     await client.connect(transport);
     const result: unknown =
