@@ -61,3 +61,33 @@ test("sampling: a request mixing a tool result with text in one user message is 
   assert.equal(sampled, 0);
   assert.equal(c.sent("server", "sampling/createMessage").length, 0, "nothing went out");
 });
+
+test("sampling (2025-11-25 client/sampling, Tool Choice Modes: with toolChoice none the \"Model MUST NOT use any tools\"; none can be used when none were offered): a handler's tool use then is never sent, in both eras; the server's sample gets -32603 (legacy), the call fails with it and no retry goes out (2026-07-28); with tools offered it goes through", { timeout: 10_000 }, async () => {
+  const tools = [{ name: "w", inputSchema: { type: "object" as const } }];
+  const user = { role: "user" as const, content: { type: "text" as const, text: "weather?" } };
+  const use = { type: "tool_use", id: "call-1", name: "w", input: {} };
+  const cases = [
+    { params: { messages: [user], maxTokens: 5 }, content: use, why: /\/content: a tool use, but the request offered no tools/ },
+    { params: { messages: [user], maxTokens: 5, tools, toolChoice: { mode: "none" as const } }, content: [use], why: /\/content\/0: a tool use, but the request's toolChoice is "none"/ },
+    { params: { messages: [user], maxTokens: 5, tools }, content: [use], why: null },
+  ];
+  for (const era of ["2025-11-25", "2026-07-28"] as const) {
+    for (const { params, content, why } of cases) {
+      const c = await connect((s) => s.tool("sample", {}, reporting((ctx) => ctx.sample(params))), {
+        session: { versions: [era] },
+        capabilities: { sampling: { tools: {} } },
+        handlers: { sampling: () => ({ role: "assistant", content, model: "m", stopReason: "toolUse" }) },
+      });
+      const got = await c.client.callTool("sample", {}).then((r) => textOf(r as never), (e) => ({ code: e.code, message: e.message }));
+      const label = `${era} ${JSON.stringify(params.toolChoice ?? params.tools ?? "no tools")}`;
+      if (why === null) {
+        assert.deepEqual(got.content, [use], label);
+        continue;
+      }
+      assert.equal(got.code, -32603, label);
+      assert.match(got.message, why, label);
+      assert.ok(!JSON.stringify(c.wire.filter((w) => w.from === "client")).includes("call-1"), `${label}: the tool use never went on the wire`);
+      if (era === "2026-07-28") assert.equal(c.sent("client", "tools/call").length, 1, "no retry went out");
+    }
+  }
+});

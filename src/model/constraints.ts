@@ -12,6 +12,9 @@
  *   other message".
  * - `client/roots` ("Root"): a root's `uri` "MUST be a `file://` URI in the current
  *   specification".
+ * - `client/sampling` ("Tool Choice Modes"): with `toolChoice` `{mode: "none"}` the "Model
+ *   MUST NOT use any tools", nor can it use any when the request offered none: a rule of a
+ *   result against its request's params ({@link samplingAnswerIssues}).
  */
 import type { Issue, Validator } from "../schema/validate.js";
 import { capIssues } from "../schema/json-type.js";
@@ -49,6 +52,25 @@ function samplingMessages(params: unknown): Issue[] | null {
     for (const use of uses) if (!answered.has(use.id)) issues.push({ path: `/messages/${i + 1}`, reason: `no tool result for tool use ${JSON.stringify(use.id)}` });
   }
   return issues.length > 0 ? issues : null;
+}
+
+/**
+ * A `sampling/createMessage` result's tool uses the request did not allow: none offered
+ * (no `tools`, or an empty list), or `toolChoice` `none`, which servers pass on a tool
+ * loop's last round to force a final answer. Null when there are none.
+ */
+export function samplingAnswerIssues(params: unknown, result: unknown): Issue[] | null {
+  const p = params as { tools?: unknown; toolChoice?: { mode?: unknown } } | null;
+  const allowed = Array.isArray(p?.tools) && p.tools.length > 0 && p.toolChoice?.mode !== "none";
+  if (allowed) return null;
+  const content = (result as { content?: unknown } | null)?.content;
+  const blocks = Array.isArray(content) ? content : [content];
+  const why = Array.isArray(p?.tools) && p.tools.length > 0 ? 'the request\'s toolChoice is "none"' : "the request offered no tools";
+  const issues: Issue[] = [];
+  blocks.forEach((b, i) => {
+    if ((b as Block | null)?.type === "tool_use") issues.push({ path: Array.isArray(content) ? `/content/${i}` : "/content", reason: `a tool use, but ${why}` });
+  });
+  return issues.length > 0 ? capIssues(issues) : null;
 }
 
 /** `roots/list` result: every root a `file://` URI. */

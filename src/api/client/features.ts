@@ -28,7 +28,9 @@ import { relatedTaskOf, withRelatedTask } from "../../tasks/wire.js";
 import { assertElicitParams, checkedElicitResult, withoutUnaskedContent } from "../elicitation.js";
 import type { TaskRuntime } from "../tasks.js";
 import { withoutTaskField } from "../tasks-server.js";
-import type { ElicitParams } from "../types.js";
+import type { CreateMessageAnswer, ElicitParams } from "../types.js";
+import { samplingAnswerIssues } from "../../model/constraints.js";
+import { invalidResultError } from "../../model/schema-errors.js";
 import type { McpClientCoreOptions, ReceivedCreateMessageParams } from "./options.js";
 
 /** What serving the server's requests reads of an `McpClientCore`. */
@@ -48,7 +50,7 @@ export async function serve(features: ClientFeatures, method: string, params: Js
   const h = features.options.handlers ?? {};
   switch (method) {
     case "sampling/createMessage":
-      if (h.sampling !== undefined) return maybeAsTask(features, method, params, ctx, (p, c) => h.sampling!(p as ReceivedCreateMessageParams, c));
+      if (h.sampling !== undefined) return maybeAsTask(features, method, params, ctx, async (p, c) => checkedSamplingAnswer(features, p, await h.sampling!(p as ReceivedCreateMessageParams, c)));
       break;
     case "elicitation/create": {
       const elicit = h.elicitation;
@@ -72,6 +74,18 @@ export async function serve(features: ClientFeatures, method: string, params: Js
       if (features.options.fallback !== undefined) return features.options.fallback(method, params, ctx);
   }
   throw new McpError({ code: ErrorCode.MethodNotFound, message: `Method not found: ${echoed(method)}` });
+}
+
+/**
+ * The sampling handler's answer, unless it uses a tool the request did not allow (none
+ * offered, or `toolChoice` `none`: client/sampling, the "Model MUST NOT use any tools"):
+ * then the `-32603` naming it, as for any answer the schema refuses, so that a server
+ * forcing a final answer does not get a tool use it never offered.
+ */
+function checkedSamplingAnswer(features: ClientFeatures, params: JsonObject, answer: CreateMessageAnswer): JsonObject {
+  const issues = features.options.session?.validateOutgoing === false ? null : samplingAnswerIssues(params, answer);
+  if (issues) throw new McpError(invalidResultError("sampling/createMessage", issues));
+  return answer as JsonObject;
 }
 
 /**
