@@ -144,3 +144,17 @@ test("basic/utilities/tasks Capabilities: in a 2025-06-18 session (no tasks) a t
   await c.client.callTool("start");
   assert.deepEqual(answered, answer("plain"));
 });
+
+test("basic/utilities/tasks Retrieving Task Results: ctx.sample given params with task (typed there, CreateMessageParams.task) resolves with the completion, the task's result from tasks/result, not with the CreateTaskResult the task-receiving client answers at once; its ttl is asked for", { timeout: 10_000 }, async () => {
+  const seen: JsonObject[] = [];
+  const c = await connect((s) => s.tool("ask", {}, async (_args, ctx) => {
+    const r = await ctx.sample({ ...ASK, task: { ttl: 60000 } });
+    seen.push(r as unknown as JsonObject);
+    return { content: [{ type: "text", text: JSON.stringify(r.content) }] };
+  }), { receiveTasks: true, handlers: { sampling: () => answer("from a task") } }, LEGACY);
+  const r = await c.client.callTool("ask");
+  assert.deepEqual(r.content, [{ type: "text", text: JSON.stringify({ type: "text", text: "from a task" }) }]);
+  assert.equal(seen[0].model, "m");
+  assert.equal(c.sent("server", "sampling/createMessage")[0].params.task.ttl, 60000);
+  assert.equal(c.sent("server", "tasks/result").length, 1, "the task's result was waited for");
+});

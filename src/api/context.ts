@@ -241,8 +241,17 @@ export class ServerContext {
     });
   }
 
-  /** Asks the client's model for a completion (`sampling/createMessage`). Rejects without `sampling`. */
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`). Rejects without
+   * `sampling`. Params with `task` go as {@link ServerContext.requestAsTask} sends them (its
+   * `ttl`), so this still resolves with the completion: sent plainly, a task-capable client
+   * answers a `CreateTaskResult`, which is no completion, and its task was never waited on.
+   */
   sample(params: CreateMessageParams, options?: PeerRequestOptions): Promise<CreateMessageResult> {
+    if (params.task !== undefined) {
+      const { task, ...plain } = params;
+      return this.requestAsTask("sampling/createMessage", plain as JsonObject, { ...options, ttl: task?.ttl }) as Promise<CreateMessageResult>;
+    }
     return this.request("sampling/createMessage", params, options) as Promise<CreateMessageResult>;
   }
 
