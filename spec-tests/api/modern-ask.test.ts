@@ -152,3 +152,38 @@ test("draft basic/patterns/mrtr (input only through input_required): ctx.request
   assert.equal(refused.code, -32600);
   assert.match(refused.message ?? "", /a 2026-07-28 server sends no requests/);
 });
+
+test("draft mrtr Server Requirements (servers MUST NOT send inputRequests the client has not declared): ctx.elicit in a mode the request's client did not declare rejects with -32021 and asks nothing, so the handler can fall back as in a legacy session; uncaught, the call still gets -32021", { timeout: 10_000 }, async () => {
+  const URL_ASK = { mode: "url" as const, message: "Sign in", url: "https://example.com/sign-in" };
+  const setup = (s: McpServer) => {
+    s.tool("login", {}, async (_args: JsonObject, ctx: ServerContext) => {
+      try {
+        return { content: [{ type: "text" as const, text: JSON.stringify(await ctx.elicit(URL_ASK)) }] };
+      } catch (e: any) {
+        if (e?.name === "InputPending") throw e;
+        return { content: [{ type: "text" as const, text: `fallback ${e.code} ${JSON.stringify(e.data)}` }] };
+      }
+    });
+    s.tool("strict", {}, async (_args: JsonObject, ctx: ServerContext) => {
+      await ctx.elicit(URL_ASK);
+      return { content: [] };
+    });
+  };
+  let asked = 0;
+  const elicitation = () => (asked++, { action: "accept" as const });
+  for (const versions of [MODERN, LEGACY]) {
+    const formOnly = await connect(setup, { ...versions, handlers: { elicitation } }, versions);
+    const r = await formOnly.client.callTool("login", {});
+    const code = versions === MODERN ? -32021 : -32602;
+    assert.deepEqual(r.content, [{ type: "text", text: `fallback ${code} {"requiredCapabilities":{"elicitation":{"url":{}}}}` }], versions.session.versions[0]);
+    assert.equal(asked, 0, "the client was never asked");
+    assert.ok(!formOnly.wire.some((w) => w.message.result?.resultType === "input_required"), "no input_required went out");
+    formOnly.client.close();
+  }
+  const formOnly = await connect(setup, { ...MODERN, handlers: { elicitation } }, MODERN);
+  await assert.rejects(formOnly.client.callTool("strict", {}), (e: { code?: number; data?: unknown }) => e.code === -32021 && JSON.stringify(e.data) === '{"requiredCapabilities":{"elicitation":{"url":{}}}}');
+  // A client that declared the mode is asked, in a round.
+  const both = await connect(setup, { ...MODERN, capabilities: { elicitation: { form: {}, url: {} } }, handlers: { elicitation } }, MODERN);
+  assert.deepEqual((await both.client.callTool("login", {})).content, [{ type: "text", text: '{"action":"accept"}' }]);
+  assert.equal(asked, 1);
+});

@@ -38,6 +38,7 @@ import { escapeSegment, type Issue } from "../schema/validate.js";
 import { inputAnswerIssues } from "../model/methods.js";
 import { invalidParamsError } from "../model/schema-errors.js";
 import { ProtocolError } from "./server/errors.js";
+import { inputRequiredProblem } from "../modern/server.js";
 
 /** Form-mode `elicitation/create` params whose `requestedSchema` is a validation library's schema `S`. */
 export type ElicitFormWith<S extends StandardSchema> = Omit<ElicitFormParams, "requestedSchema"> & { requestedSchema: S };
@@ -333,7 +334,14 @@ export class ServerContext {
     const key = `ask-${this.asks++}`;
     const answer = this.answers()[key];
     if (answer !== undefined) return Promise.resolve(answer);
-    (this.open ??= {})[key] = (params === undefined ? { method } : { method, params }) as InputRequest;
+    const request = (params === undefined ? { method } : { method, params }) as InputRequest;
+    // An ask the request's client did not declare (a URL elicitation to a form-only client)
+    // could only end the attempt in the kernel's -32021: it rejects now with that error and
+    // is never left open, so the handler can fall back as it does when a legacy session
+    // refuses the request; one the handler lets escape still answers the call -32021.
+    const refused = inputRequiredProblem(true, method, { inputRequests: { [key]: request } }, this.rc.peer?.capabilities, true);
+    if (refused?.code === ErrorCode.MissingRequiredClientCapability) return Promise.reject(new ProtocolError(refused));
+    (this.open ??= {})[key] = request;
     return Promise.reject(new InputPending(key));
   }
 
