@@ -158,3 +158,18 @@ test("basic/utilities/tasks Retrieving Task Results: ctx.sample given params wit
   assert.equal(c.sent("server", "sampling/createMessage")[0].params.task.ttl, 60000);
   assert.equal(c.sent("server", "tasks/result").length, 1, "the task's result was waited for");
 });
+
+test("basic/utilities/tasks Retrieving Task Results: ctx.elicit given params with task (ElicitRequestParams is task-augmentable) resolves with the client's answer from tasks/result, not with the CreateTaskResult the task-receiving client answers at once", { timeout: 10_000 }, async () => {
+  const seen: JsonObject[] = [];
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
+  const c = await connect((s) => s.tool("ask", {}, async (_args, ctx) => {
+    const r = await ctx.elicit({ ...form, task: { ttl: 60000 } });
+    seen.push(r as unknown as JsonObject);
+    return { content: [{ type: "text", text: String(r.content?.name) }] };
+  }), { receiveTasks: true, handlers: { elicitation: () => ({ action: "accept", content: { name: "ada" } }) } }, LEGACY);
+  const r = await c.client.callTool("ask");
+  assert.deepEqual(r.content, [{ type: "text", text: "ada" }]);
+  assert.equal(seen[0].action, "accept");
+  assert.equal(c.sent("server", "elicitation/create")[0].params.task.ttl, 60000);
+  assert.equal(c.sent("server", "tasks/result").length, 1, "the task's result was waited for");
+});

@@ -226,7 +226,7 @@ export class ServerContext {
   elicit(params: ElicitParams, options?: PeerRequestOptions): Promise<ElicitResult>;
   elicit(params: ElicitParams | ElicitFormWith<StandardSchema>, options?: PeerRequestOptions): Promise<ElicitResult | ElicitResultWith<unknown>> {
     const schema = params.mode === "url" ? undefined : params.requestedSchema;
-    if (!isStandardSchema(schema)) return this.request("elicitation/create", params, options) as Promise<ElicitResult>;
+    if (!isStandardSchema(schema)) return this.requestOrTask("elicitation/create", params as JsonObject, options) as Promise<ElicitResult>;
     let requestedSchema: Record<string, unknown>;
     try {
       requestedSchema = jsonSchemaOf(schema, "elicitation requestedSchema");
@@ -234,7 +234,7 @@ export class ServerContext {
       return Promise.reject(e);
     }
     const parse = standardParser(schema);
-    return this.request("elicitation/create", { ...params, requestedSchema } as JsonObject, options).then(async (result) => {
+    return this.requestOrTask("elicitation/create", { ...params, requestedSchema } as JsonObject, options).then(async (result) => {
       if (result.action !== "accept" || result.content === undefined) return result as ElicitResult;
       const parsed = await parse(result.content);
       if (parsed.issues !== undefined) throw new McpError({ code: ErrorCode.InternalError, ...issuesError(`${CLIENT_CONTENT} does not match the requested schema`, parsed.issues) });
@@ -245,15 +245,22 @@ export class ServerContext {
   /**
    * Asks the client's model for a completion (`sampling/createMessage`). Rejects without
    * `sampling`. Params with `task` go as {@link ServerContext.requestAsTask} sends them (its
-   * `ttl`), so this still resolves with the completion: sent plainly, a task-capable client
-   * answers a `CreateTaskResult`, which is no completion, and its task was never waited on.
+   * `ttl`), so this still resolves with the completion.
    */
   sample(params: CreateMessageParams, options?: PeerRequestOptions): Promise<CreateMessageResult> {
-    if (params.task !== undefined) {
-      const { task, ...plain } = params;
-      return this.requestAsTask("sampling/createMessage", plain as JsonObject, { ...options, ttl: task?.ttl }) as Promise<CreateMessageResult>;
-    }
-    return this.request("sampling/createMessage", params, options) as Promise<CreateMessageResult>;
+    return this.requestOrTask("sampling/createMessage", params, options) as Promise<CreateMessageResult>;
+  }
+
+  /**
+   * {@link ServerContext.request}, or for params with `task`, {@link ServerContext.requestAsTask}
+   * with its `ttl`: sent plainly, a task-capable client answers a `CreateTaskResult`, which
+   * is not the result the caller waits for, and its task was never waited on.
+   */
+  private requestOrTask(method: string, params: JsonObject, options: PeerRequestOptions | undefined): Promise<JsonObject> {
+    if (params.task === undefined) return this.request(method, params, options);
+    const { task, ...plain } = params;
+    const ttl = (task as { ttl?: number } | null)?.ttl;
+    return this.requestAsTask(method, plain, { ...options, ttl });
   }
 
   /** Asks the client for its roots (`roots/list`). Rejects without `roots`. */
