@@ -130,6 +130,26 @@ test("cancellation: aborting a task-augmented call before its CreateTaskResult r
   gate.resolve();
 });
 
+// What a client keeps to check a task's result (the method that created it, its tool's output
+// check) goes once the task is seen to end without one; it was held until ten thousand later
+// tasks pushed it out (found by review: a client cancelling tasks all day kept one per task).
+test("tasks Cancelling Tasks + TTL and Resource Management: a task the client saw cancelled (tasks/cancel answers the cancelled task) or gone (tasks/result answered -32602 after its TTL) leaves nothing the client kept to check its result", async () => {
+  const c = await connect((s) => s.tool("slow", { execution: { taskSupport: "optional" }, outputSchema: { type: "object" } }, () => new Promise<CallToolResult>(() => {})), LEGACY, LEGACY);
+  await c.client.listTools();
+  const client = c.client as any;
+  const kept = (): number[] => [client.tasks.taskMethods.size, client.outputs.tasks.size];
+  for (let i = 0; i < 3; i++) {
+    const { task } = (await c.client.callToolAsTask("slow")) as CreateTaskResult;
+    assert.deepEqual(kept(), [1, 1], "remembered until its result comes");
+    assert.equal(((await c.client.cancelTask(task!.taskId)) as JsonObject).status, "cancelled");
+    assert.deepEqual(kept(), [0, 0], "cancelled: no result will come");
+  }
+  const { task } = (await c.client.callToolAsTask("slow", {}, { ttl: 1000 })) as CreateTaskResult;
+  c.clock.advance(1000);
+  assert.equal((await rejection(c.client.getTaskResult(task!.taskId))).code, -32602);
+  assert.deepEqual(kept(), [0, 0], "gone: no result will come");
+});
+
 test("tasks: tasks/list MUST paginate with nextCursor; an invalid cursor is -32602", async () => {
   const gate = deferred();
   const c = await connect((s) => jobs(s, gate), LEGACY, { ...LEGACY, tasks: { pageSize: 2 } });

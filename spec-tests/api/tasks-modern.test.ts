@@ -40,6 +40,30 @@ test("tasks extension: the server advertises io.modelcontextprotocol/tasks in se
   assert.ok((legacy.client.serverCapabilities as any).tasks?.requests?.tools?.call !== undefined);
 });
 
+// What a client keeps to check a task's result (the method that created it, its tool's output
+// check) goes once no result will come; it was held until ten thousand later tasks pushed it
+// out (found by review: callTool given up by its caller kept one per call).
+test("tasks extension (Task Cancellation): a task callTool gave up on (its caller aborted: nobody else has its id), or one tasks/get shows cancelled, leaves nothing the client kept to check its result", { timeout: 10_000 }, async () => {
+  const c = await connect((s) => s.tool("slow", { execution: { taskSupport: "optional" }, outputSchema: { type: "object" } }, () => new Promise<CallToolResult>(() => {})), { ...MODERN, tasks: true }, DUAL);
+  await c.client.listTools();
+  const client = c.client as any;
+  const kept = (): number[] => [client.tasks.taskMethods.size, client.outputs.tasks.size];
+  for (let i = 0; i < 3; i++) {
+    const caller = new AbortController();
+    const call = rejection(c.client.callTool("slow", {}, { signal: caller.signal }));
+    await flush(50);
+    assert.deepEqual(kept(), [1, 1], "remembered while the call waits for its task");
+    caller.abort();
+    assert.equal((await call).code, -32800);
+    assert.deepEqual(kept(), [0, 0], "given up: nobody will ask for its result");
+  }
+  const id = c.client.taskIdOf(await c.client.callToolAsTask("slow"))!;
+  assert.deepEqual(kept(), [1, 1]);
+  await c.client.cancelTask(id);
+  assert.equal((await rejection(c.client.waitForTask(id))).code, -32800);
+  assert.deepEqual(kept(), [0, 0], "cancelled: no result will come");
+});
+
 test("tasks extension: to a declaring client the server MAY answer a CreateTaskResult with resultType task; tasks/get MUST stamp resultType complete and inline the result", async () => {
   const gate = deferred();
   const c = await connect((s) => jobs(s, gate), { ...MODERN, tasks: true }, DUAL);

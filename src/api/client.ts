@@ -65,7 +65,7 @@ import { CALL_OPTION_NAMES, CLIENT_OPTION_NAMES, checkHandlers, type CallOptions
 import { relatedResult, serve, type ClientFeatures } from "./client/features.js";
 import { ClientSubscriptions, type Subscription, type SubscriptionListener } from "./client/subscriptions.js";
 import { checkListChanged, watchLists, type ListChangedHandlers } from "./client/list-changed.js";
-import { checkTaskResult, clientTasks, endWaits, mayCreateTask, rememberTask, waitForTaskResult, type ClientTasks } from "./client/tasks.js";
+import { checkTaskResult, clientTasks, endedWithoutResult, endWaits, mayCreateTask, rememberTask, waitForTaskResult, type ClientTasks } from "./client/tasks.js";
 import type {
   CallToolResult,
   StructuredContent,
@@ -445,6 +445,19 @@ export class McpClientCore {
       const first = params === undefined ? undefined : (state.outbound[idKey(id)]?.params ?? jsonCopy(params) ?? params);
       sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, first, options, startedAt));
     }
+    // A task remembered for checking its result that is seen to end without one (failed,
+    // cancelled) is forgotten now, not kept until evicted: a client cancelling tasks all day
+    // held an entry for each, up to ten thousand (only a remembered task pays, a promise more).
+    const taskId = params?.taskId;
+    if (typeof taskId === "string" && (method === "tasks/get" || method === "tasks/cancel" || method === "tasks/result") && (this.tasks.taskMethods.has(taskId) || this.outputs?.hasTask(taskId) === true)) {
+      sent = sent.then(
+        (r) => (endedWithoutResult(method, r) && this.forgetTask(taskId), r),
+        (e: unknown) => {
+          if (endedWithoutResult(method, undefined, e)) this.forgetTask(taskId);
+          throw e;
+        },
+      );
+    }
     // Only a request that can be answered with a task pays for remembering it (a promise more).
     const mayBeTask = mayCreateTask(this.tasks, method, params);
     if (mayBeTask) sent = sent.then((r) => (rememberTask(this.tasks, method, r), r));
@@ -508,7 +521,11 @@ export class McpClientCore {
       return await this.waitForTask(taskId, options);
     } catch (e) {
       const gaveUp = options?.signal?.aborted === true || (e instanceof McpError && !e.fromPeer && e.code === ErrorCode.RequestTimeout);
-      if (gaveUp) this.cancelTask(taskId).catch(() => undefined);
+      if (gaveUp) {
+        // Nobody else has its id (callTool never hands it out), so nobody will ask for its result.
+        this.forgetTask(taskId);
+        this.cancelTask(taskId).catch(() => undefined);
+      }
       throw e;
     }
   }
@@ -611,6 +628,12 @@ export class McpClientCore {
   private toolTaskMode(name: string): "required" | "allowed" | "forbidden" {
     if (isModernVersion(this.version) || predatesTasks(this.version)) return "forbidden";
     return augmentationFor("tools/call", this.peer?.capabilities, this.toolTaskSupport.get(name) ?? "optional");
+  }
+
+  /** Forgets what was remembered to check task `taskId`'s result (the method that created it, its tool's output check): none will come. */
+  private forgetTask(taskId: string): void {
+    this.tasks.taskMethods.delete(taskId);
+    this.outputs?.forget(taskId);
   }
 
   /** What one `tools/list` result shows of its tools: their `execution.taskSupport` and (when checked) output schemas ({@link McpClientCore.forgetTools} undoes it). */

@@ -33,8 +33,10 @@
  * `task`, or the extension's `resultType: "task"` to a client that declared it; any other
  * call's answer is its result, a `task` field or not) has no result yet: its task id is remembered with the tool's
  * schema, and the result is checked when it comes: the `tasks/result` answer (2025-11-25) or the
- * inlined `result` of a completed `tasks/get` (extension). A terminal task is forgotten;
- * at most {@link MAX_TASKS} are remembered (the oldest go unchecked past that).
+ * inlined `result` of a completed `tasks/get` (extension). A terminal task is forgotten (one
+ * seen failed or cancelled too, and one the caller gave up: McpClient says so, see
+ * {@link ToolOutputs.forget}); at most {@link MAX_TASKS} are remembered (the oldest go
+ * unchecked past that).
  */
 import { McpError } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
@@ -105,6 +107,11 @@ export class ToolOutputs {
   /** Tool `name`'s output check as known now (undefined: its results are not checked). */
   checkOf(name: unknown): OutputCheck | undefined {
     return typeof name === "string" ? this.checks.get(name) : undefined;
+  }
+
+  /** Forgets task `taskId`: it ended with no result to check (failed or cancelled), or its caller gave it up. */
+  forget(taskId: string): void {
+    this.tasks.delete(taskId);
   }
 
   /** Whether `taskId` runs a call of a checked tool, whose result is still to come. */

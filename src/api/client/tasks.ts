@@ -208,6 +208,17 @@ export function rememberTask(tasks: ClientTasks, method: string, result: JsonObj
 }
 
 /**
+ * Whether an answer to a `tasks/*` request about a task shows that no result of it will
+ * come to be checked: the task failed or was cancelled (its status in a `tasks/get` or
+ * `tasks/cancel` answer), or `tasks/result` was answered with an error by the server (the
+ * task's own, or an unknown task: as the kernel ends the task's progress token then).
+ */
+export function endedWithoutResult(method: string, answer: JsonObject | undefined, error?: unknown): boolean {
+  if (answer === undefined) return method === "tasks/result" && error instanceof McpError && error.fromPeer;
+  return method !== "tasks/result" && (answer.status === "failed" || answer.status === "cancelled");
+}
+
+/**
  * The final result of task `taskId`, checked against the result of the method that
  * created it when this client knows it (2025-11-25 basic/utilities/tasks: "receivers MUST
  * return from tasks/result exactly what the underlying request would have returned"; the
