@@ -406,3 +406,39 @@ test("McpClient.listen (2025-11-25 schema ResourceUpdatedNotification: the uri '
   assert.deepEqual(project.heard, ["file:///a/src/main.ts", "file:///a?rev=2", "file:///a#top"].map((uri) => `notifications/resources/updated ${uri}`));
   assert.deepEqual(dir.heard, ["notifications/resources/updated file:///b/x"]);
 });
+
+test("McpClient.listen (draft subscriptions, Acknowledgment: the filter \"reflects the subset the server agreed to honor\"): an acknowledgment wider than the listen asked for resolves listen() with what was asked for and agreed to only, the notifications the client will pass on, not kinds and URIs it drops", { timeout: 10_000 }, async () => {
+  const modernServer = new McpServer(SERVER, MODERN);
+  library(modernServer);
+  const modern = createHttpHandler({ sessionIdleMs: 0, createSession: modernServer.httpSession() });
+  const client = new McpClient(CLIENT, { ...MODERN, clock: new ManualClock() });
+  let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  await client.connect(httpClientTransport("http://127.0.0.1/mcp", {
+    fetch: async (url, init) => {
+      if (typeof init?.body === "string" && init.body.includes('"subscriptions/listen"')) {
+        const id = JSON.parse(init.body).id;
+        const tag = { _meta: { "io.modelcontextprotocol/subscriptionId": id } };
+        const event = (m: object) => new TextEncoder().encode(`data: ${JSON.stringify(m)}\n\n`);
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            stream = c;
+            // Agrees to prompts and a URI no one asked for, besides the tools asked for.
+            c.enqueue(event({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { ...tag, notifications: { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["file:///a"], taskIds: ["t1"] } } }));
+            c.enqueue(event({ jsonrpc: "2.0", method: "notifications/prompts/list_changed", params: tag }));
+            c.enqueue(event({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: tag }));
+          },
+        });
+        return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+      }
+      return modern(new Request(url, init));
+    },
+  }));
+  const heard = recorder();
+  const sub = await client.listen({ toolsListChanged: true }, heard.fn);
+  assert.deepEqual(sub.acknowledged, { toolsListChanged: true });
+  for (let i = 0; i < 20 && heard.heard.length === 0; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(heard.heard, ["notifications/tools/list_changed"]);
+  stream!.close();
+  client.close();
+  modern.close();
+});

@@ -122,7 +122,8 @@ export function filterOf(notifications: unknown, within?: SubscriptionFilter): S
   for (const [flag] of LIST_CHANGED) if (named[flag] === true && (within === undefined || within[flag] === true)) filter[flag] = true;
   for (const list of ["resourceSubscriptions", "taskIds"] as const) {
     const values = named[list];
-    if (!Array.isArray(values)) continue;
+    // A list the request did not name is not acknowledged, not even as an empty one.
+    if (!Array.isArray(values) || (within !== undefined && within[list] === undefined)) continue;
     const allowed = within === undefined ? undefined : new Set(within[list]);
     filter[list] = values.filter((v): v is string => typeof v === "string" && (allowed === undefined || allowed.has(v)));
   }

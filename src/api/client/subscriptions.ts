@@ -20,7 +20,7 @@ import type { JsonObject, JsonValue, RequestId } from "../../jsonrpc/types.js";
 import { McpError } from "../../driver/endpoint.js";
 import { ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
 import { MetaKey } from "../../model/meta.js";
-import { agreedFilter, filterCovers, LIST_CHANGED, type SubscriptionFilter } from "../../modern/subscriptions.js";
+import { agreedFilter, filterCovers, filterOf, LIST_CHANGED, type SubscriptionFilter } from "../../modern/subscriptions.js";
 import type { CallOptions } from "./options.js";
 import type { Clock } from "../../driver/clock.js";
 
@@ -94,11 +94,11 @@ export class ClientSubscriptions {
 
   private openModern(filter: SubscriptionFilter, fn: SubscriptionListener, options: CallOptions | undefined): Promise<Subscription> {
     const abort = new AbortController();
-    const sub = new ModernSubscription(fn, abort, this.host);
     let id: RequestId | undefined;
     // A field given as undefined is one not given (the wire has no undefined).
     const notifications: JsonObject = {};
     for (const [key, value] of Object.entries(filter)) if (value !== undefined) notifications[key] = value as JsonValue;
+    const sub = new ModernSubscription(fn, abort, this.host, filterOf(notifications));
     const listen = this.host.request("subscriptions/listen", { notifications }, { timeoutMs: options?.timeoutMs, signal: abort.signal }, (sent) => {
       id = sent;
       this.modern.set(sent, sub);
@@ -247,6 +247,8 @@ class ModernSubscription {
     private readonly fn: SubscriptionListener,
     private readonly abort: AbortController,
     private readonly host: SubscriptionHost,
+    /** What the listen asked for: the acknowledgment is read within it, as the kernel reads it (see `onOpenListen`). */
+    private readonly requested: SubscriptionFilter,
   ) {
     this.opened = new Promise((resolve, reject) => ((this.accept = resolve), (this.refuse = reject)));
   }
@@ -287,8 +289,9 @@ class ModernSubscription {
   /** A notification tagged with this subscription's id. */
   heard(method: string, params: JsonObject | undefined): void {
     if (method === "notifications/subscriptions/acknowledged") {
-      const agreed = params?.notifications;
-      return this.acknowledge(typeof agreed === "object" && agreed !== null && !Array.isArray(agreed) ? (agreed as SubscriptionFilter) : {});
+      // What the server agreed to, within what was asked: the kernel drops whatever goes
+      // beyond it, so a wider acknowledgment would promise notifications that never come.
+      return this.acknowledge(filterOf(params?.notifications, this.requested));
     }
     // The server MUST NOT send one before the acknowledgment: such a one is not passed on.
     if (this.acknowledged) this.host.report(() => this.fn(method, params));
