@@ -442,3 +442,19 @@ test("McpClient.listen (draft subscriptions, Acknowledgment: the filter \"reflec
   client.close();
   modern.close();
 });
+
+test("server/resources (ResourceUpdatedNotification: the updated uri \"might be a sub-resource of the one that the client actually subscribed to\"): a subscriber of file:///a hears of file:///a/b.md, not of file:///ab, in both eras (the server sends by the rule the client reads with)", async () => {
+  for (const era of [MODERN, LEGACY]) {
+    const c = await connect(library, era, era);
+    const files = recorder();
+    await c.client.listen({ resourceSubscriptions: ["file:///a"] }, files.fn);
+    c.server.notifyResourceUpdated("file:///a/b.md");
+    c.server.notifyResourceUpdated("file:///ab");
+    c.server.notifyResourceUpdated("file:///a");
+    await c.client.listTools();
+    await c.client.listTools();
+    assert.deepEqual(files.heard, ["notifications/resources/updated file:///a/b.md", "notifications/resources/updated file:///a"], era.session.versions[0]);
+    assert.equal(c.sent("server", "notifications/resources/updated").length, 2, "file:///ab is not sent at all");
+    c.client.close();
+  }
+});

@@ -71,7 +71,10 @@ export function notificationFor(change: Change, filter: SubscriptionFilter): { m
     case "resources":
       return filter.resourcesListChanged ? { method: "notifications/resources/list_changed" } : null;
     case "resource":
-      return filter.resourceSubscriptions?.includes(change.uri) ? { method: "notifications/resources/updated", params: { uri: change.uri } } : null;
+      // The updated uri "might be a sub-resource of the one that the client actually
+      // subscribed to" (ResourceUpdatedNotification): a subscriber of `file:///notes` hears
+      // of `file:///notes/a.md`, by the rule the client reads it with (coversUri).
+      return filter.resourceSubscriptions?.some((watched) => coversUri(watched, change.uri)) ? { method: "notifications/resources/updated", params: { uri: change.uri } } : null;
     case "task":
       return filter.taskIds?.includes(change.taskId) ? { method: "notifications/tasks", params: change.task } : null;
   }
