@@ -138,7 +138,7 @@ describe("tasks: snapshot and restore", () => {
     assert.equal(r.state.options.pageSize, 50);
   });
 
-  it("a snapshot whose indexes disagree with its records is refused (a later step would throw or let a limit drift), and the caller's object is never changed, even frozen", () => {
+  it("a snapshot whose indexes disagree with its records is refused, never thrown (a later step would throw or let a limit drift), and the caller's object is never changed, even frozen", () => {
     const h = new Harness({ maxTasks: 4 });
     h.create("a");
     h.create("b");
@@ -159,6 +159,9 @@ describe("tasks: snapshot and restore", () => {
       ["a waiter the waiting index does not name", (s) => (s.waiting = {})],
       ["a progress entry for no task", (s) => (s.progress = { x: "gone" })],
       ["a deadline that is no triple", (s) => (s.deadlines = [[1, 2]])],
+      // These threw out of restoreTasks (a TypeError: not iterable) instead of being refused.
+      ["a record's waiters that are a number, not a list", (s) => (s.tasks.b.waiters = 5)],
+      ["a record's waiters that are an object, not a list", (s) => (s.tasks.b.waiters = {})],
     ];
     for (const [what, spoil] of bad) {
       const snap = good();

@@ -467,6 +467,8 @@ function consistentSnapshot(s: Record<string, unknown>): boolean {
     if (!wellFormedRecord(r) || r.taskId !== id || r.seq > (s.seq as number)) return false;
     perOwner[r.ownerKey] = (perOwner[r.ownerKey] ?? 0) + 1;
     n++;
+    // An array or none: a number or an object here made the loop below throw out of restoreTasks.
+    if (r.waiters !== undefined && !Array.isArray(r.waiters)) return false;
     for (const w of r.waiters ?? []) {
       if (!isObject(w) || !isRequestId(w.id) || (s.waiting as Record<string, unknown>)[waiterKey(r.ownerKey, w.id)] !== id) return false;
     }
