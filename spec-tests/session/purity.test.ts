@@ -298,3 +298,25 @@ test("README (input-refused: a field of the wrong type is refused and changes no
     assert.equal(s.phase.name, "operating");
   }
 });
+
+test("README (input-refused: a field of the wrong type is refused and changes nothing; the kernel never throws across its boundary): a notify or request input whose method is no string (a symbol, an object whose toString throws) is refused, a request with -32602; putting it into the refusal's text threw and the session closed with an internal error", () => {
+  const operating = () => {
+    const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: { listChanged: true }, logging: {} } });
+    step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "c", version: "1" } } }) });
+    step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+    return s;
+  };
+  const unprintable = { toString(): string { throw new Error("no text"); } };
+  for (const method of [Symbol("m"), unprintable, 5]) {
+    let s = operating();
+    const before = snapshot(s);
+    const out = step(s, { type: "notify", now: 1, method, params: {} } as unknown as SessionInput).outputs;
+    assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message: "method must be a string", detail: { type: "notify" } }]);
+    assert.equal(snapshot(s), before);
+    s = operating();
+    const refused = step(s, { type: "request", now: 1, method, params: {} } as unknown as SessionInput).outputs;
+    assert.deepEqual(refused.map((o) => (o.type === "error" ? [o.error.code, o.method] : o.type)), [[ErrorCode.InvalidParams, ""]]);
+    assert.equal(s.phase.name, "operating");
+    assert.doesNotThrow(() => JSON.stringify(refused));
+  }
+});

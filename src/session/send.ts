@@ -55,6 +55,10 @@ export function sendRequest(
   // Refusals name the request the application knows (the original one of an MRTR retry).
   const eventId = retry?.origin ?? id;
   const phase = state.phase;
+  // Before any refusal that names it: a symbol (or an object whose toString throws) threw out of
+  // the message's template and closed the session with an internal error. The event's method is
+  // a string, so it is left empty.
+  if (typeof method !== "string") return refuseRequest(out, eventId, "", ErrorCode.InvalidParams, "method must be a string");
   if (phase.name === "closed") return refuseRequest(out, eventId, method, ErrorCode.ConnectionClosed, `the session is closed: ${phase.reason}`);
   if (method === "initialize") return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, "the kernel sends initialize itself (input `open`)");
   if (!gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) {

@@ -203,7 +203,8 @@ function malformedInput(input: SessionInput): string | null {
       }
       return null;
     case "notify":
-      return relatedProblem(input.related);
+      // A method that is no string (a symbol) threw when put into the refusal's text and closed the session.
+      return typeof input.method !== "string" ? "method must be a string" : relatedProblem(input.related);
     case "log":
       return input.data === undefined ? "a log message needs data" : relatedProblem(input.related);
     case "changed":
