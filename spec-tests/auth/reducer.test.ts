@@ -327,3 +327,22 @@ test("index Step-Up Authorization Flow (Clients SHOULD implement retry limits, p
     assert.deepEqual(JSON.parse(JSON.stringify(state)), state, scope);
   }
 });
+
+test("design card (an input that does not fit is a diagnostic, never a throw): an input of unknown type, one that is no object, and a network error whose message is no string (what fetch threw, handed on as it is) give a step; the first returned undefined, the second and third threw out of stepOAuth", () => {
+  const s0 = createOAuthState(config);
+  for (const input of [{ type: "bogus", now: 0 }, null, undefined, "authorize"]) {
+    const step = stepOAuth(s0, input as unknown as OAuthInput);
+    assert.equal(step?.state, s0, JSON.stringify(input));
+    assert.deepEqual(step.outputs.map((o) => o.type), ["diagnostic"], JSON.stringify(input));
+  }
+  const started = stepOAuth(s0, { type: "authorize", now: 0, challenge: null, pkce: PKCE, state: "st" }).state;
+  const requestId = started.waitingOn!;
+  for (const message of [Symbol("offline"), new TypeError("fetch failed"), { toString(): string { throw new Error("unreadable"); } }]) {
+    const step = stepOAuth(started, { type: "network-error", now: 1, requestId, message } as unknown as OAuthInput);
+    assert.equal(step.outputs.length, 1);
+    assert.ok(step.outputs[0].type === "failed" || step.outputs[0].type === "diagnostic");
+    assert.doesNotThrow(() => JSON.stringify(step));
+  }
+  const failed = stepOAuth(started, { type: "network-error", now: 1, requestId, message: new TypeError("fetch failed") as unknown as string }).outputs[0];
+  assert.ok(failed.type === "failed" && failed.reason === "network error: fetch failed", JSON.stringify(failed));
+});

@@ -37,6 +37,7 @@ import {
   type AuthorizationServerMetadata,
   type ProtectedResourceMetadata,
 } from "./metadata.js";
+import { thrownMessage } from "../jsonrpc/errors.js";
 import { bearerChallenge, isB64Token } from "./www-authenticate.js";
 import { tokenRequest, type ClientAuthMethod, type TokenEndpointAuthMethod } from "./token-request.js";
 import { clientCredentialsConfigProblem, clientCredentialsMethod, type ClientCredentialsConfig } from "./client-credentials.js";
@@ -301,6 +302,17 @@ const union = (a: readonly string[], b: readonly string[]): string[] => [...new 
 
 /** The reducer. Never throws: an input that does not fit the phase is a diagnostic. */
 export function stepOAuth(state: OAuthState, input: OAuthInput): OAuthStep {
+  try {
+    return stepInput(state, input);
+  } catch (e) {
+    // A bug, not a protocol event: the state is left as it was (steps return new states) and the failure is visible.
+    return { state, outputs: [{ type: "diagnostic", message: `internal error: ${thrownMessage(e)}` }] };
+  }
+}
+
+function stepInput(state: OAuthState, input: OAuthInput): OAuthStep {
+  // Not an input (null, a string): reading its type threw. An unknown type returned undefined, no step at all.
+  if (typeof input !== "object" || input === null) return { state, outputs: [{ type: "diagnostic", message: "an input must be an object; ignored" }] };
   switch (input.type) {
     case "authorize":
       return begin(state, input);
@@ -313,8 +325,10 @@ export function stepOAuth(state: OAuthState, input: OAuthInput): OAuthStep {
     case "response":
     case "network-error":
       if (input.requestId !== state.waitingOn) return { state, outputs: [{ type: "diagnostic", message: `response to request ${input.requestId} that the flow is not waiting on` }] };
-      return input.type === "network-error" ? failed(state, `network error: ${input.message}`) : answered(state, input);
+      // The message as text: an adapter handing on what fetch threw (an Error, a DOMException, anything) means its text.
+      return input.type === "network-error" ? failed(state, `network error: ${thrownMessage(input.message)}`) : answered(state, input);
   }
+  return { state, outputs: [{ type: "diagnostic", message: `input of unknown type ${JSON.stringify(String((input as { type?: unknown }).type))} ignored` }] };
 }
 
 /** `state` without `keys`: absent, not `undefined`, so the state stays exact JSON. */
