@@ -218,3 +218,17 @@ test("framing and codec together: encoded messages framed, chunked and decoded c
     messages,
   );
 });
+
+test("feedNdjson never throws (its contract): a chunk whose buffer was transferred away (detached, length 0) is nothing to read, and the pending line goes on; its indexOf threw", () => {
+  const detached = (): Uint8Array => {
+    const buffer = new ArrayBuffer(4);
+    const view = new Uint8Array(buffer);
+    structuredClone(buffer, { transfer: [buffer] });
+    return view;
+  };
+  const d = createNdjsonDecoder();
+  assert.deepEqual(feedNdjson(d, detached()), []);
+  feedNdjson(d, new TextEncoder().encode('{"a"'));
+  assert.deepEqual(feedNdjson(d, detached()), []);
+  assert.deepEqual(feedNdjson(d, new TextEncoder().encode(":1}\n")), [{ kind: "line", text: '{"a":1}' }]);
+});

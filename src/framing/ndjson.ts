@@ -210,6 +210,8 @@ function emitText(state: NdjsonDecoder, line: string, bytes: number, out: Ndjson
 function feedBytes(state: NdjsonDecoder, chunk: Uint8Array, out: NdjsonEvent[]): void {
   const max = state.maxLineBytes;
   const n = chunk.length;
+  // Nothing to read. A view whose buffer was transferred away (detached) has length 0 and its indexOf throws.
+  if (n === 0) return;
   let start = 0;
   let lf = chunk.indexOf(LF);
   if (state.discarding) {
