@@ -232,3 +232,12 @@ test("feedNdjson never throws (its contract): a chunk whose buffer was transferr
   assert.deepEqual(feedNdjson(d, detached()), []);
   assert.deepEqual(feedNdjson(d, new TextEncoder().encode(":1}\n")), [{ kind: "line", text: '{"a":1}' }]);
 });
+
+test("createNdjsonDecoder never throws and keeps its bound: a maxLineBytes that is no positive integer (NaN, which compared as never over switched the bound off; -1, which refused every line) is the default 4 MiB", () => {
+  for (const maxLineBytes of [NaN, -1, 0, 1.5, Infinity]) {
+    const d = createNdjsonDecoder({ maxLineBytes });
+    assert.equal(d.maxLineBytes, 4 * 1024 * 1024, String(maxLineBytes));
+    assert.deepEqual(feedNdjson(d, enc.encode('{"a":1}\n')), lines('{"a":1}'), String(maxLineBytes));
+  }
+  assert.equal(createNdjsonDecoder({ maxLineBytes: 10 }).maxLineBytes, 10);
+});

@@ -317,3 +317,8 @@ test("encoder and decoder agree: events encoded back to back, split anywhere, de
   const bytes = enc.encode(wire);
   for (let i = 0; i <= bytes.length; i += 3) assert.deepEqual(run([bytes.subarray(0, i), bytes.subarray(i)]), expected);
 });
+
+test("createSseDecoder keeps its bound: a maxEventSize that is no positive integer (NaN switched the bound off) is the default, 4 MiB plus 1 KiB", () => {
+  for (const maxEventSize of [NaN, -1, 0, Infinity]) assert.equal(createSseDecoder({ maxEventSize }).maxEventSize, 4 * 1024 * 1024 + 1024, String(maxEventSize));
+  assert.equal(createSseDecoder({ maxEventSize: 100 }).maxEventSize, 100);
+});

@@ -262,15 +262,15 @@ test("README (the state is plain JSON; a field the kernel cannot use is never mi
   }
 });
 
-test("README (input-refused: a field of the wrong type is refused and changes nothing; the connection survives bad input): a respond, cancel, progress or end-subscription input whose id is no request id (a symbol, an object with no string form) is refused; its table lookup threw and the session closed with an internal error", () => {
-  for (const id of [Symbol("x"), Object.create(null)]) {
+test("README (input-refused: a field of the wrong type is refused and changes nothing; the connection survives bad input): a respond, cancel, progress or end-subscription input whose id is no request id (a symbol, an object with no string form, a NaN or an infinity, which no JSON has) is refused; its table lookup threw and the session closed with an internal error, and a NaN went out in outputs", () => {
+  for (const id of [Symbol("x"), Object.create(null), NaN, Infinity]) {
     for (const input of [{ type: "respond", result: {} }, { type: "cancel" }, { type: "progress", progress: 1 }, { type: "end-subscription" }]) {
       const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } });
       step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
       step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
       const before = snapshot(s);
       const out = step(s, { ...input, now: 1, id } as unknown as SessionInput).outputs;
-      assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message: "id must be a request id (a string or a number)", detail: { type: input.type } }], input.type);
+      assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message: "id must be a request id (a string or a finite number)", detail: { type: input.type } }], input.type);
       assert.equal(s.phase.name, "operating", input.type);
       assert.equal(snapshot(s), before, input.type);
     }
@@ -284,12 +284,12 @@ test("README (input-refused: a field of the wrong type is refused and changes no
     step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
     return s;
   };
-  for (const related of [Symbol("x"), Object.create(null)]) {
+  for (const related of [Symbol("x"), Object.create(null), NaN]) {
     for (const input of [{ type: "notify", method: "notifications/tools/list_changed" }, { type: "log", level: "info", data: "x" }]) {
       const s = operating();
       const before = snapshot(s);
       const out = step(s, { ...input, now: 1, related } as unknown as SessionInput).outputs;
-      assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message: "related must be a request id (a string or a number)", detail: { type: input.type } }], input.type);
+      assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message: "related must be a request id (a string or a finite number)", detail: { type: input.type } }], input.type);
       assert.equal(snapshot(s), before, input.type);
     }
     const s = operating();

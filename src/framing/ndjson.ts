@@ -31,7 +31,7 @@
  *
  * The state is JSON-serializable except for the byte buffer (a `Uint8Array`).
  */
-import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
+import { DEFAULT_LIMITS, limitOr } from "../jsonrpc/codec.js";
 import { decodeUtf8, PEEK_WINDOW, TAIL_WINDOW, utf8Length } from "../jsonrpc/safe-json.js";
 
 /** What the decoder hands out, one per line. */
@@ -45,7 +45,7 @@ export type NdjsonEvent =
 
 /** Options for {@link createNdjsonDecoder}. */
 export interface NdjsonOptions {
-  /** Longest line accepted, in UTF-8 bytes, terminator excluded. Default: the codec's `maxBytes` (4 MiB). */
+  /** Longest line accepted, in UTF-8 bytes, terminator excluded. Default (also for one that is no positive integer): the codec's `maxBytes` (4 MiB). */
   maxLineBytes?: number;
 }
 
@@ -84,7 +84,7 @@ const utf8Encoder = /* @__PURE__ */ new TextEncoder();
 /** A fresh decoder for one stream. */
 export function createNdjsonDecoder(options?: NdjsonOptions): NdjsonDecoder {
   return {
-    maxLineBytes: options?.maxLineBytes ?? DEFAULT_LIMITS.maxBytes,
+    maxLineBytes: limitOr(options?.maxLineBytes, DEFAULT_LIMITS.maxBytes),
     text: "",
     textBytes: 0,
     buffer: EMPTY,

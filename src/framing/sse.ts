@@ -45,7 +45,7 @@
  * answered (its id may come last). The next blank line starts afresh. End of stream needs
  * no call: an event not closed by a blank line is discarded, as WHATWG says.
  */
-import { DEFAULT_LIMITS } from "../jsonrpc/codec.js";
+import { DEFAULT_LIMITS, limitOr } from "../jsonrpc/codec.js";
 import { PEEK_WINDOW, TAIL_WINDOW, utf8CharLength } from "../jsonrpc/safe-json.js";
 
 /** What {@link feedSse} hands out. */
@@ -70,7 +70,8 @@ export interface SseOptions {
   /**
    * Largest event, measured as its data so far plus the raw line being read (field name
    * included), in UTF-16 code units (string length), which bounds the decoder's memory.
-   * Default: the codec's `maxBytes` plus 1 KiB, room for any message the codec accepts.
+   * Default (also for one that is no positive integer): the codec's `maxBytes` plus 1 KiB,
+   * room for any message the codec accepts.
    */
   maxEventSize?: number;
 }
@@ -154,7 +155,7 @@ const DIGITS = /^[0-9]+$/;
 /** A fresh decoder for one stream; `lastEventId` can seed it (e.g. when resuming). */
 export function createSseDecoder(options?: SseOptions, lastEventId = ""): SseDecoder {
   return {
-    maxEventSize: options?.maxEventSize ?? DEFAULT_LIMITS.maxBytes + 1024,
+    maxEventSize: limitOr(options?.maxEventSize, DEFAULT_LIMITS.maxBytes + 1024),
     started: false,
     carry: [],
     pendingCR: false,

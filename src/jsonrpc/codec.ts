@@ -61,6 +61,15 @@ export interface DecodeLimits {
 export const DEFAULT_LIMITS: DecodeLimits = { maxBytes: 4 * 1024 * 1024, maxDepth: 64 };
 
 /**
+ * A size limit given to a pure codec: a positive safe integer, else `fallback`. The codecs
+ * never throw, and a `NaN` compared as "never over" would switch the bound off (memory
+ * unbounded), a negative one refuse every line; the transports refuse such options outright.
+ */
+export function limitOr(value: unknown, fallback: number): number {
+  return Number.isSafeInteger(value) && (value as number) > 0 ? (value as number) : fallback;
+}
+
+/**
  * Longest string request id accepted, in characters. JSON-RPC sets no bound, but a request's
  * id is kept for as long as the request is (a 2025-11-25 task keeps its creating request's id
  * for its whole TTL), so without one a peer could park up to `maxBytes` in every entry of

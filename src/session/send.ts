@@ -39,7 +39,7 @@ const MINTED_ELICITATION_PREFIX = "elicitation-";
 
 /** What is wrong with an input's `related` (the peer's request it goes with), or null: looked up in the request table, it must be a request id. */
 export function relatedProblem(related: unknown): string | null {
-  return related === undefined || isIdLike(related) ? null : "related must be a request id (a string or a number)";
+  return related === undefined || isIdLike(related) ? null : "related must be a request id (a string or a finite number)";
 }
 
 /** The `request` input, and an input round's retry (`retry`, mrtr.ts): checked, recorded with its deadlines, and sent; a refusal is an `error` output. */

@@ -194,10 +194,10 @@ function malformedInput(input: SessionInput): string | null {
     case "cancel":
     case "end-subscription":
       // A request id is a string or a number: a symbol, or an object with no string form, made the table lookup throw and closed the session.
-      return isIdLike(input.id) ? null : "id must be a request id (a string or a number)";
+      return isIdLike(input.id) ? null : "id must be a request id (a string or a finite number)";
     case "progress":
     case "task-progress":
-      if (input.type === "progress" && !isIdLike(input.id)) return "id must be a request id (a string or a number)";
+      if (input.type === "progress" && !isIdLike(input.id)) return "id must be a request id (a string or a finite number)";
       if (!finite(input.progress) || (input.total !== undefined && !finite(input.total)) || (input.message !== undefined && typeof input.message !== "string")) {
         return "progress and total must be finite numbers, message a string";
       }

@@ -455,7 +455,11 @@ export function idKey(id: RequestId): string {
   return Number.isInteger(id) && id >= 0 && id <= 4294967294 ? String(id) : "n" + id;
 }
 
-/** A value a request table can be asked about (see {@link idKey}): a request id is a string or a number (an unknown one is just not found); a symbol, or an object with no string form, made the lookup throw. */
+/**
+ * A value a request table can be asked about (see {@link idKey}): a request id is a string or
+ * a finite number (an unknown one is just not found); a symbol, or an object with no string
+ * form, made the lookup throw, and a NaN or an infinity (no JSON has one) went out in outputs.
+ */
 export function isIdLike(id: unknown): id is RequestId {
-  return typeof id === "string" || typeof id === "number";
+  return typeof id === "string" || Number.isFinite(id);
 }
