@@ -9,6 +9,8 @@ import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { EndpointHooks } from "../../src/driver/endpoint.js";
 import type { SessionOptions, SessionOutput } from "../../src/session/types.js";
 import { createSession, step } from "../../src/session/session.js";
+import type { JsonObject } from "../../src/jsonrpc/types.js";
+import vm from "node:vm";
 
 const flush = () => new Promise<void>((r) => setImmediate(r));
 
@@ -587,6 +589,22 @@ test("endpoint: whatever a handler throws is answered -32603 with a readable mes
   await client.open();
   await assert.rejects(client.request("tools/call", { name: "a" }), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "a thrown value that could not be read");
   await assert.rejects(client.request("tools/call", { name: "a" }), (e: McpError) => e.message === "db down");
+});
+
+test("basic/index (a response carries the request's result): a handler (a server's fallback or intercept) answering with a promise of another realm (node:vm) or a library's thenable is answered with its value, and its rejection with the error; both went out at once as the result {} (found by review)", { timeout: 10_000 }, async () => {
+  const foreign = vm.runInNewContext("(v) => Promise.resolve(v)") as (v: unknown) => Promise<JsonObject>;
+  assert.equal(foreign({}) instanceof Promise, false, "another realm's promise is no Promise here");
+  const answers: (() => unknown)[] = [
+    () => foreign({ content: [{ type: "text", text: "vm" }] }),
+    () => ({ then: (resolve: (v: unknown) => void) => setImmediate(() => resolve({ content: [{ type: "text", text: "thenable" }] })) }),
+    () => ({ then: (_: unknown, reject: (e: unknown) => void) => reject(new McpError({ code: ErrorCode.InvalidParams, message: "refused later" })) }),
+  ];
+  let n = 0;
+  const { client } = connect({}, {}, { onRequest: () => answers[n++]() as JsonObject });
+  await client.open();
+  assert.deepEqual(await client.request("tools/call", { name: "a" }), { content: [{ type: "text", text: "vm" }] });
+  assert.deepEqual(await client.request("tools/call", { name: "a" }), { content: [{ type: "text", text: "thenable" }] });
+  await assert.rejects(client.request("tools/call", { name: "a" }), (e: McpError) => e.code === ErrorCode.InvalidParams && e.message === "refused later");
 });
 
 test("endpoint: an onError that itself throws, and an async onProgress that rejects, still never escape receive() nor go unhandled", async () => {

@@ -547,8 +547,11 @@ export class Endpoint {
       return served.fail(toRpcError(e));
     }
     // Callbacks made only for a handler that answers later: a synchronous answer (the usual
-    // tool) allocates none.
+    // tool) allocates none. Any thenable is waited for, as `await` would: a promise of another
+    // realm (a `vm` context) or of a promise library is no `Promise` here, and was sent as the
+    // result itself (`{}`), its value lost.
     if (value instanceof Promise) value.then((r) => served.succeed(r), (e: unknown) => served.failWith(e));
+    else if (isThenable(value)) Promise.resolve(value).then((r) => served.succeed(r), (e: unknown) => served.failWith(e));
     else served.succeed(value);
   }
 
@@ -626,6 +629,11 @@ function requestPeerOf(capabilities: JsonObject, params: JsonObject | undefined)
 function peerOf(state: SessionState): PeerInfo | undefined {
   const p = state.phase;
   return p.name === "operating" || p.name === "awaiting-initialized" || p.name === "closed" ? p.peer : undefined;
+}
+
+/** A non-null object with a `then` function: what `await` waits for. */
+function isThenable(v: unknown): v is PromiseLike<JsonObject> {
+  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
 }
 
 /** An aborted signal's reason as the cancellation's text. */
