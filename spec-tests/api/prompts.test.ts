@@ -137,6 +137,22 @@ test("completion.mdx Completion Results: at most 100 items per response, with to
   assert.equal(q.completion.total, 9999);
 });
 
+test("completion.mdx (CompleteResult: completion.values, an array of strings): a completer that returns neither a list nor { values } (undefined, a lone string, { values: \"x\" }) fails the request -32603 saying so, for a prompt and a template; the client got the engine's \"Cannot read properties of undefined (reading 'values')\" (found by review)", async () => {
+  const bad: unknown[] = [undefined, "python", { values: "python" }, null];
+  let n = 0;
+  const { client } = await connect((s) => {
+    s.prompt("p", { arguments: [{ name: "lang" }], complete: { lang: () => bad[n++ % bad.length] as string[] } }, () => ({ messages: [] }));
+    s.resourceTemplate("file:///{path}", { name: "t", complete: { path: async () => undefined as unknown as string[] } }, () => undefined);
+  });
+  for (let i = 0; i < bad.length; i++) {
+    const e = await rejection(client.complete({ type: "ref/prompt", name: "p" }, { name: "lang", value: "" }));
+    assert.equal(e.code, ErrorCode.InternalError);
+    assert.equal(e.message, "the completer of argument lang of p returned neither a list of values nor { values }", String(bad[i]));
+  }
+  const t = await rejection(client.complete({ type: "ref/resource", uri: "file:///{path}" }, { name: "path", value: "" }));
+  assert.equal(t.message, "the completer of argument path of file:///{path} returned neither a list of values nor { values }");
+});
+
 test("completion.mdx Error Handling: invalid prompt name (or template) is -32602", async () => {
   const { client, server } = await connect((s) => {
     prompts(s);

@@ -13,8 +13,8 @@
  * completer for the argument completes to nothing. A response carries at most 100 values ({@link capValues}): a longer
  * answer is cut, saying there are more and how many matches there are.
  */
-import type { RequestContext } from "../../driver/endpoint.js";
-import { echoed } from "../../jsonrpc/errors.js";
+import { McpError, type RequestContext } from "../../driver/endpoint.js";
+import { echoed, ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
 import { ServerContext, type RequestOrigin } from "../context.js";
@@ -69,7 +69,12 @@ export async function complete(
   const completer = completers.get(completerKey(ref.type, name, argument.name)) ?? own;
   if (completer === undefined) return { completion: { values: [] } };
   const context = p.context as { arguments?: Record<string, string> } | undefined;
-  const answer = await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, forms, origin) });
+  const answer = (await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, forms, origin) })) as string[] | Completion | undefined;
+  // Neither form (undefined, a lone string): read as one, it failed with the engine's
+  // TypeError text ("Cannot read properties of undefined"), which told the client nothing.
+  if (!Array.isArray(answer) && !(typeof answer === "object" && answer !== null && Array.isArray(answer.values))) {
+    throw new McpError({ code: ErrorCode.InternalError, message: `the completer of argument ${echoed(argument.name)} of ${echoed(name)} returned neither a list of values nor { values }` });
+  }
   return { completion: Array.isArray(answer) ? capValues(answer) : answer.values.length > MAX_COMPLETIONS ? { ...answer, ...capValues(answer.values, answer.total) } : answer };
 }
 
