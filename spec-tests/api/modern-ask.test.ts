@@ -187,3 +187,29 @@ test("draft mrtr Server Requirements (servers MUST NOT send inputRequests the cl
   assert.deepEqual((await both.client.callTool("login", {})).content, [{ type: "text", text: '{"action":"accept"}' }]);
   assert.equal(asked, 1);
 });
+
+test("draft mrtr Supported Requests (servers MUST NOT send InputRequiredResult on requests other than prompts/get, resources/read, tools/call): ctx.elicit / ctx.listRoots in a modern completion/complete or resources/list rejects at once saying it cannot ask there, and the handler can fall back; it was left pending as 'input ask-0 is requested from the client (input_required)', which no round would ever carry (found by review)", { timeout: 10_000 }, async () => {
+  const seen: string[] = [];
+  const c = await connect(
+    (s) => {
+      s.prompt("p", { arguments: [{ name: "a" }], complete: { a: async (_v, { ctx }) => {
+        try {
+          return (await ctx.listRoots()).roots.map((r) => r.uri);
+        } catch (e) {
+          seen.push((e as Error).message);
+          return ["fallback"];
+        }
+      } } }, () => ({ messages: [] }));
+      s.resourceTemplate("mem:///{id}", { name: "t", list: async (ctx) => (await ctx.elicit(FORM("which?")), [{ uri: "mem:///1", name: "one" }]) }, () => undefined);
+    },
+    { ...MODERN, handlers: clientHandlers() },
+    DUAL,
+  );
+  assert.deepEqual((await c.client.complete({ type: "ref/prompt", name: "p" }, { name: "a", value: "" })).completion.values, ["fallback"]);
+  assert.deepEqual(seen, ["roots/list cannot be asked while serving completion/complete in 2026-07-28: only tools/call, prompts/get and resources/read may ask the client for input"]);
+  await assert.rejects(c.client.listResources(), (e: { code: number; message: string }) => e.code === -32603 && e.message === "elicitation/create cannot be asked while serving resources/list in 2026-07-28: only tools/call, prompts/get and resources/read may ask the client for input");
+  assert.equal(c.wire.filter((w) => w.from === "server" && w.message.result?.resultType === "input_required").length, 0);
+  // A legacy session's completer still asks the client for real.
+  const legacy = await connect((s) => s.prompt("p", { arguments: [{ name: "a" }], complete: { a: async (_v, { ctx }) => (await ctx.listRoots()).roots.map((r) => r.uri) } }, () => ({ messages: [] })), { ...LEGACY, handlers: clientHandlers() }, DUAL);
+  assert.deepEqual((await legacy.client.complete({ type: "ref/prompt", name: "p" }, { name: "a", value: "" })).completion.values, ["file:///r"]);
+});

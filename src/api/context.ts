@@ -52,6 +52,9 @@ export type PeerRequestOptions = Omit<RequestOptions, "related">;
 /** Methods a modern request turns into input requests instead of sending. */
 const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
 
+/** The requests a modern server may answer `input_required` (draft `basic/patterns/mrtr`, Supported Requests). */
+const ASKING_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
+
 /**
  * The failures of requests handlers made to the client (`ctx.elicit`, `ctx.sample`, …),
  * each with the method it failed on. A prompt or resource handler that lets one escape has
@@ -287,7 +290,15 @@ export class ServerContext {
   }
 
   private send(method: string, params: JsonObject | undefined, options: PeerRequestOptions | undefined): Promise<JsonObject> {
-    if (INPUT_METHODS.has(method) && isModernVersion(this.rc.protocolVersion)) return this.ask(method, params);
+    if (INPUT_METHODS.has(method) && isModernVersion(this.rc.protocolVersion)) {
+      // Draft mrtr: "Servers MUST NOT send InputRequiredResult responses on any other client
+      // requests" (completion/complete, resources/list): the ask can never reach the client.
+      // It was left pending as if input_required would go out ("input ask-0 is requested").
+      if (!ASKING_METHODS.has(this.rc.method)) {
+        return Promise.reject(new McpError({ code: ErrorCode.InternalError, message: `${method} cannot be asked while serving ${this.rc.method} in ${this.rc.protocolVersion}: only tools/call, prompts/get and resources/read may ask the client for input` }));
+      }
+      return this.ask(method, params);
+    }
     // Tie the peer request's lifetime to this one: cancelling the tool call cancels it.
     const o: PeerRequestOptions = options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };
     return this.rc.request(method, params, o).catch((e: unknown) => {
