@@ -25,7 +25,7 @@ import { McpError, type RequestContext, type RequestOptions, type RequestPeer } 
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel } from "../session/types.js";
-import { isModernVersion } from "../model/versions.js";
+import { isModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { assertElicitParams, checkedElicitResult, withoutUnaskedContent } from "./elicitation.js";
 import type { ElicitationChecks } from "../schema/elicitation.js";
 import { acceptsTaskAugmented, predatesTasks } from "../tasks/capabilities.js";
@@ -35,7 +35,7 @@ import type { CreateMessageParams, CreateMessageResult, ElicitFormParams, Elicit
 import { isStandardSchema, jsonSchemaOf, standardParser, type StandardOutput, type StandardSchema } from "./standard-schema.js";
 import { issuesError } from "../schema/json-type.js";
 import { escapeSegment, type Issue } from "../schema/validate.js";
-import { inputAnswerIssues } from "../model/methods.js";
+import { inputAnswerIssues, methodSpec } from "../model/methods.js";
 import { invalidParamsError } from "../model/schema-errors.js";
 import { ProtocolError } from "./server/errors.js";
 import { inputRequiredProblem } from "../modern/server.js";
@@ -51,9 +51,6 @@ export type PeerRequestOptions = Omit<RequestOptions, "related">;
 
 /** Methods a modern request turns into input requests instead of sending. */
 const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
-
-/** The requests a modern server may answer `input_required` (draft `basic/patterns/mrtr`, Supported Requests). */
-const ASKING_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 /**
  * The failures of requests handlers made to the client (`ctx.elicit`, `ctx.sample`, …),
@@ -294,7 +291,7 @@ export class ServerContext {
       // Draft mrtr: "Servers MUST NOT send InputRequiredResult responses on any other client
       // requests" (completion/complete, resources/list): the ask can never reach the client.
       // It was left pending as if input_required would go out ("input ask-0 is requested").
-      if (!ASKING_METHODS.has(this.rc.method)) {
+      if (methodSpec(this.rc.protocolVersion as ProtocolVersion, this.rc.method)?.inputRequired !== true) {
         return Promise.reject(new McpError({ code: ErrorCode.InternalError, message: `${method} cannot be asked while serving ${this.rc.method} in ${this.rc.protocolVersion}: only tools/call, prompts/get and resources/read may ask the client for input` }));
       }
       return this.ask(method, params);
