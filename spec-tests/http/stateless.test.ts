@@ -13,6 +13,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "../../src/api/client.js";
 import { McpServer } from "../../src/api/server.js";
+import { MemoryTaskStore } from "../../src/api/tasks-store.js";
 import { createHttpHandler, type HttpHandler } from "../../src/transports/http-server.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
 import { serveNode } from "../../src/transports/http-node.js";
@@ -280,6 +281,61 @@ test("basic/utilities/tasks Security: with a principal, a stateless server decla
   assert.deepEqual((await alice.listTasks()).tasks.map((t) => t.taskId), [taskId]);
   assert.deepEqual((await bob.listTasks()).tasks, []);
   (s as unknown as { release(): void }).release();
+  await alice.close();
+  await bob.close();
+});
+
+test("basic/utilities/tasks Result Retrieval (tasks/result for a terminal task MUST return the final result): on a stateless handler tasks/get, tasks/result and tasks/cancel keep working after the last task tool is unregistered, as in a session that declared tasks, not -32601", { timeout: 10_000 }, async () => {
+  const s = new McpServer({ name: "stateless", version: "1.0.0" });
+  const gate = deferred();
+  const unregister = s.tool("job", { execution: { taskSupport: "optional" }, inputSchema: { type: "object", properties: { hold: { type: "boolean" } } } }, async (args) => {
+    await (args.hold === true ? new Promise<never>(() => {}) : gate.promise);
+    return { content: [{ type: "text" as const, text: "job done" }] };
+  });
+  const handler = createHttpHandler({ stateless: true, createSession: s.httpSession() });
+  const client = new McpClient({ name: "c", version: "1" });
+  await client.connect(viaHandler(handler));
+  await client.listTools();
+  const done = client.taskIdOf(await client.callToolAsTask("job", {}))!;
+  const held = client.taskIdOf(await client.callToolAsTask("job", { hold: true }))!;
+  unregister();
+  assert.equal((await client.getTask(done)).status, "working");
+  const result = client.getTaskResult(done);
+  gate.resolve();
+  assert.equal(((await result).content as { text: string }[])[0].text, "job done");
+  assert.equal((await client.cancelTask(held)).status, "cancelled");
+  await client.close();
+});
+
+test("basic/utilities/tasks Task Isolation (receivers MUST bind tasks to the authorization context): a stateless handler's 2025-11-25 task, which belongs to no session, is served again by a server restored from the store's records, to its principal only (tasks/get, tasks/list, tasks/result)", { timeout: 10_000 }, async () => {
+  const store = new MemoryTaskStore();
+  const principalOf = (req: Request) => req.headers.get("x-user") ?? undefined;
+  let s = new McpServer({ name: "stateless", version: "1.0.0" }, { tasks: { store } });
+  s.tool("job", { execution: { taskSupport: "optional" } }, () => new Promise(() => {}));
+  let handler = createHttpHandler({ stateless: true, createSession: s.httpSession({ principalOf }) });
+  const as = async (user: string) => {
+    const c = new McpClient({ name: "c", version: "1" });
+    // Through `handler` as it is at each request: the restarted server's, after the restart.
+    await c.connect(httpClientTransport(URL_, { headers: { "x-user": user }, fetch: (input, init) => handler(new Request(input, init)) }));
+    await c.listTools();
+    return c;
+  };
+  const alice = await as("alice");
+  const bob = await as("bob");
+  const taskId = alice.taskIdOf(await alice.callToolAsTask("job", {}))!;
+  // The restart: the old server's runtime stops; a new one starts from the store's records.
+  s.tasks.close();
+  await handler.close();
+  s = new McpServer({ name: "stateless", version: "1.0.0" }, { tasks: { restore: store.records() } });
+  handler = createHttpHandler({ stateless: true, createSession: s.httpSession({ principalOf }) });
+  assert.equal((await alice.getTask(taskId)).status, "working");
+  assert.deepEqual((await alice.listTasks()).tasks.map((t) => t.taskId), [taskId]);
+  await assert.rejects(bob.getTask(taskId), (e: { code?: number }) => e.code === -32602);
+  assert.deepEqual((await bob.listTasks()).tasks, []);
+  const result = alice.getTaskResult(taskId);
+  await until(() => handler.sessionCount === 1);
+  assert.equal(s.tasks.settle(taskId, { result: { content: [{ type: "text", text: "finished after restart" }] } }), true);
+  assert.equal(((await result).content as { text: string }[])[0].text, "finished after restart");
   await alice.close();
   await bob.close();
 });

@@ -553,6 +553,22 @@ export class McpServerCore {
   }
 
   /**
+   * Session options for a stateless handler's POST (no session, 2025 era): its kernel stands
+   * in for the session the client initialized with elsewhere, so while the runtime holds
+   * tasks it declares `tasks` (get, result, list, cancel), as that session would still: a
+   * task outlives the last task tool (unregistered since, or not registered in a server
+   * restored from a snapshot), and 2025-11-25 `basic/utilities/tasks` has `tasks/result`
+   * of a terminal task return its result, not `-32601`. (The handler leaves out `list`
+   * for a client without a principal.)
+   */
+  private statelessSessionOptions(): SessionOptions {
+    const options = this.sessionOptions();
+    const caps = options.capabilities as JsonObject;
+    if (this.tasks !== undefined && this.tasks.size > 0 && caps.tasks === undefined) caps.tasks = { list: {}, cancel: {} };
+    return options;
+  }
+
+  /**
    * Serves this server over `transport`: one endpoint (one session) per call, so call it
    * once per client. The endpoint is returned for server-initiated requests outside a
    * handler (e.g. `roots/list` after `notifications/roots/list_changed`).
@@ -640,7 +656,7 @@ export class McpServerCore {
       // principal; a modern request has no session, only perhaps a principal.
       const origin: RequestOrigin | undefined = ctx.sessionId ? owner : principal !== undefined ? { principal } : undefined;
       return {
-        options: this.sessionOptions(),
+        options: ctx.sessionId || ctx.era !== "legacy" ? this.sessionOptions() : this.statelessSessionOptions(),
         onRequest: this.handler(owner, origin),
         onNotification: (method, params) => this.emit(method, params, endpoint),
         onEvent: (event) => this.onEvent(event, endpoint, origin),

@@ -15,8 +15,8 @@
  * server restarted from {@link MemoryTaskStore.records} (or any store's records) or from
  * a table snapshot carries on where the old one stopped, for the owners that can still
  * reach it: a 2025-11-25 task belongs to the session it was created on too, and a restart
- * ends every session (the client's next is another), so only the extension's tasks, owned
- * by the principal alone, are served again.
+ * ends every session (the client's next is another), so only the tasks owned by the
+ * principal alone (the extension's, and a stateless handler's) are served again.
  */
 import type { TaskRecord } from "../tasks/types.js";
 
