@@ -132,6 +132,23 @@ test("durable (SEP-2663 Task Creation: MUST NOT return CreateTaskResult until du
   }
 });
 
+test("durable (SEP-2663 Task Creation: MUST NOT return CreateTaskResult until durably created): a store on a promise library, whose put answers a thenable that is no Promise, is waited for as await would: a refused put fails the creation -32603 and reaches onError (it was neither waited for nor heard)", async () => {
+  const clock = new ManualClock();
+  const library = (p: Promise<void>): PromiseLike<void> => ({ then: (ok, fail) => p.then(ok, fail) });
+  const memory = new MemoryTaskStore();
+  const store: TaskStore = { get: (o, id) => memory.get(o, id), list: (o) => memory.list(o), delete: (o, id) => memory.delete(o, id), put: () => library(Promise.reject(new Error("disk full"))) as Promise<void> };
+  const errors: unknown[] = [];
+  let ran = 0;
+  const s = new McpServer({ name: "s", version: "1" }, { clock, ...MODERN, tasks: { store }, onError: (e) => errors.push(e) });
+  s.tool("work", { execution: { taskSupport: "optional" } }, () => (ran++, text("done")));
+  const c = await client(s, clock, { ...MODERN, tasks: true });
+  await assert.rejects(c.callToolAsTask("work"), (e: any) => e.code === -32603 && e.message === "the task could not be stored: disk full");
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  assert.equal(ran, 0);
+  assert.ok(errors.some((e) => (e as Error).message === "disk full"), "the store's error is reported");
+  c.close();
+});
+
 test("durable (SEP-2663 Task Creation): two tasks created at once each wait for their own record: the one whose put the store refuses fails with -32603 and never runs, the other is created; neither is answered before its own write landed", async () => {
   const clock = new ManualClock();
   const gates: Array<() => void> = [];

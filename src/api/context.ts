@@ -36,6 +36,7 @@ import { isStandardSchema, jsonSchemaOf, standardParser, type StandardOutput, ty
 import { issuesError } from "../schema/json-type.js";
 import { escapeSegment, type Issue } from "../schema/validate.js";
 import { inputAnswerIssues, methodSpec } from "../model/methods.js";
+import { isThenable } from "../driver/listener.js";
 import { invalidParamsError } from "../model/schema-errors.js";
 import { ProtocolError } from "./server/errors.js";
 import { inputRequiredProblem } from "../modern/server.js";
@@ -467,7 +468,3 @@ function pendingOrThrow(ctx: ServerContext, e: unknown): InputRequiredResult {
   throw e;
 }
 
-/** A promise, or any object with a `then` (what `await` would wait for). */
-export function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
-  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
-}

@@ -41,6 +41,7 @@
  */
 import { systemClock, type Clock } from "../driver/clock.js";
 import { McpError, type RequestContext } from "../driver/endpoint.js";
+import { isThenable } from "../driver/listener.js";
 import type { RequestStateCodec } from "../driver/request-state.js";
 import { ErrorCode, thrownMessage } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
@@ -116,7 +117,7 @@ type Invoke = (params: JsonObject) => JsonObject | Promise<JsonObject>;
 
 /** `next(value)` now for a value, after it for a promise: a synchronous answer stays synchronous. */
 function after(value: JsonObject | Promise<JsonObject>, next: (result: JsonObject) => JsonObject | Promise<JsonObject>): JsonObject | Promise<JsonObject> {
-  return value instanceof Promise ? value.then(next) : next(value);
+  return isThenable(value) ? Promise.resolve(value).then(next) : next(value);
 }
 
 /** Settings of an {@link InputRequiredBridge}. */

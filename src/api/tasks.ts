@@ -29,7 +29,7 @@
  * process), from the injected clock when one is given.
  */
 import type { Clock } from "../driver/clock.js";
-import type { Callback } from "../driver/listener.js";
+import { isThenable, type Callback } from "../driver/listener.js";
 import { McpError, toRpcError, type RequestContext } from "../driver/endpoint.js";
 import { ErrorCode, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -550,16 +550,18 @@ export class TaskRuntime {
    * a slow `put` cannot land after the `delete` that followed it and bring the record back;
    * with a synchronous store nothing waits.
    */
-  private write(taskId: string, op: () => void | Promise<void>): void {
+  private write(taskId: string, op: () => void | PromiseLike<void>): void {
     const before = this.writing.get(taskId);
-    let done: void | Promise<void>;
+    let done: void | PromiseLike<void>;
     try {
       done = before === undefined ? op() : before.then(op);
     } catch (e) {
       done = Promise.reject(e);
     }
-    if (!(done instanceof Promise)) return;
-    const tail: Promise<unknown> = done
+    // Any thenable, as `await` would: a store on a promise library (or another realm) answers
+    // with no `Promise`, and its writes were neither ordered nor their failures heard.
+    if (!isThenable(done)) return;
+    const tail: Promise<unknown> = Promise.resolve(done)
       .catch((e: unknown) => {
         if (this.creating.has(taskId)) this.unstored.set(taskId, e);
         this.options.onError?.(e);

@@ -23,7 +23,7 @@ import { MetaKey } from "../model/meta.js";
 import { answerableError } from "../model/error-codes.js";
 import { systemClock, type Clock } from "./clock.js";
 import { ChurnMap } from "./churn-map.js";
-import { callListener, report, type Callback } from "./listener.js";
+import { callListener, isThenable, report, type Callback } from "./listener.js";
 
 /** An error from the peer or the kernel, as a JavaScript Error carrying the JSON-RPC error. */
 export class McpError extends Error {
@@ -550,8 +550,7 @@ export class Endpoint {
     // tool) allocates none. Any thenable is waited for, as `await` would: a promise of another
     // realm (a `vm` context) or of a promise library is no `Promise` here, and was sent as the
     // result itself (`{}`), its value lost.
-    if (value instanceof Promise) value.then((r) => served.succeed(r), (e: unknown) => served.failWith(e));
-    else if (isThenable(value)) Promise.resolve(value).then((r) => served.succeed(r), (e: unknown) => served.failWith(e));
+    if (isThenable(value)) Promise.resolve(value).then((r) => served.succeed(r), (e: unknown) => served.failWith(e));
     else served.succeed(value);
   }
 
@@ -629,11 +628,6 @@ function requestPeerOf(capabilities: JsonObject, params: JsonObject | undefined)
 function peerOf(state: SessionState): PeerInfo | undefined {
   const p = state.phase;
   return p.name === "operating" || p.name === "awaiting-initialized" || p.name === "closed" ? p.peer : undefined;
-}
-
-/** A non-null object with a `then` function: what `await` waits for. */
-function isThenable(v: unknown): v is PromiseLike<JsonObject> {
-  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
 }
 
 /** An aborted signal's reason as the cancellation's text. */

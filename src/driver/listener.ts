@@ -42,3 +42,12 @@ export function report(e: unknown, onError: ((error: unknown) => void) | undefin
     throw e;
   });
 }
+
+/**
+ * A promise, or any object with a `then` (what `await` would wait for): a promise of another
+ * realm (a `vm` context) or of a promise library is no `Promise` here, and an application's
+ * handler or store may answer with one.
+ */
+export function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
+  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
+}

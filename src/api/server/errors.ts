@@ -16,6 +16,7 @@
  * a programming error, not a protocol event.
  */
 import { McpError } from "../../driver/endpoint.js";
+import { isThenable } from "../../driver/listener.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { isObject } from "../connection.js";
@@ -44,8 +45,8 @@ export class ProtocolError extends McpError {
  * Such a failure only comes asynchronously: a synchronous answer is passed through.
  */
 export function ownFailures(method: string, answer: JsonObject | Promise<JsonObject>): JsonObject | Promise<JsonObject> {
-  if (!(answer instanceof Promise)) return answer;
-  return answer.catch((e: unknown) => {
+  if (!isThenable(answer)) return answer;
+  return Promise.resolve(answer).catch((e: unknown) => {
     const inner = innerRequestOf(e);
     if (inner === undefined || !(e instanceof McpError)) throw e;
     throw new McpError({ code: ErrorCode.InternalError, message: `${method} failed: its ${inner} request to the client failed: ${e.message}`, data: { request: inner, code: e.code } });

@@ -28,7 +28,7 @@ import { refuseCompleters, type Completer } from "./completion.js";
 import { invalidParams, refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
 import { assignDefined, refuseUnlistable } from "./lists.js";
-import { isThenable } from "../context.js";
+import { isThenable } from "../../driver/listener.js";
 import { issuesError } from "../../schema/json-type.js";
 import { isStandardSchema, jsonSchemaOf, standardParser, type Parsed, type StandardSchema } from "../standard-schema.js";
 

@@ -24,7 +24,8 @@ import { isModernVersion, isProtocolVersion, LATEST_LEGACY_VERSION, type Protoco
 import type { ElicitationChecks } from "../../schema/elicitation.js";
 import { issuesError } from "../../schema/json-type.js";
 import { isObject } from "../connection.js";
-import { isThenable, ServerContext, withPendingInput, type RequestOrigin } from "../context.js";
+import { ServerContext, withPendingInput, type RequestOrigin } from "../context.js";
+import { isThenable } from "../../driver/listener.js";
 import { inputRetryOf, type InputRequiredResult } from "../mrtr.js";
 import { pageThenListed, type Page } from "../pagination.js";
 import type { Icon } from "../../session/types.js";
