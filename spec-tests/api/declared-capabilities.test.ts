@@ -93,6 +93,22 @@ test("basic/lifecycle: a legacy session keeps the capabilities its handshake dec
   assert.ok(!raw.inbox.some((m) => m.method === "notifications/prompts/list_changed"), "nor is it told of a list it never had");
 });
 
+test("basic/versioning (draft: a dual-era server MAY serve both eras on one stdio process) + basic/index Statelessness: a prompt registered after a legacy handshake on the connection is declared to server/discover, served to modern requests and listenable there, while the legacy session keeps what its handshake declared (found by review: the handshake froze the capabilities of the whole connection, so every later modern request got -32601)", async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV, "2025-11-25"] } });
+  server.tool("t", {}, () => ({ content: [] }));
+  const raw = rawClient(server);
+  await raw.initialize("2025-11-25");
+  server.prompt("greet", {}, () => ({ messages: [] }));
+  await turn();
+  assert.ok((await raw.request(1, "server/discover", { _meta: META })).result.capabilities.prompts, "declared to modern requests from now on");
+  assert.deepEqual((await raw.request(2, "prompts/list", { _meta: META })).result.prompts.map((p: { name: string }) => p.name), ["greet"]);
+  raw.send({ jsonrpc: "2.0", id: 3, method: "subscriptions/listen", params: { _meta: META, notifications: { promptsListChanged: true } } });
+  await turn();
+  const ack = raw.inbox.find((m) => m.method === "notifications/subscriptions/acknowledged");
+  assert.deepEqual(ack?.params.notifications, { promptsListChanged: true }, "a listen stream may ask for prompts");
+  assert.equal((await raw.request(4, "prompts/list")).error?.code, -32601, "the legacy session negotiated no prompts");
+});
+
 test("basic/lifecycle (capabilities are negotiated at initialization): a prompt registered before the server serves a client's initialize is in that initialize's capabilities, though the initialize was already on its way (found by review: the new capabilities waited for the microtask that coalesces list_changed, the initialize was answered without prompts, and the session then refused prompts/list with -32601 for good)", async () => {
   const server = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV, "2025-11-25"] } });
   server.tool("t", {}, () => ({ content: [] }));
@@ -105,15 +121,23 @@ test("basic/lifecycle (capabilities are negotiated at initialization): a prompt 
   assert.deepEqual((await raw.request(1, "prompts/list")).result.prompts.map((p: { name: string }) => p.name), ["greet"]);
 });
 
-test("session (kernel): declare takes new capabilities before a legacy handshake and refuses them after it; a malformed one is refused", () => {
+test("session (kernel): declare takes new capabilities before a legacy handshake; after it the session keeps its own and only modern requests see the new ones; a malformed one is refused", () => {
   const s = createSession({ role: "server", info: SERVER, capabilities: { tools: {} }, versions: [MV, "2025-11-25"] });
   step(s, { type: "declare", now: 0, capabilities: { tools: {}, prompts: {} } });
   const init = step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
   const sent = init.outputs.find((o) => o.type === "send") as unknown as { message: { result: { capabilities: object } } };
   assert.deepEqual(sent.message.result.capabilities, { tools: {}, prompts: {} }, "the handshake declares what was declared before it");
-  const refused = step(s, { type: "declare", now: 0, capabilities: {} });
+  const later = step(s, { type: "declare", now: 0, capabilities: { tools: {}, prompts: {}, resources: {} } });
+  assert.deepEqual(later.outputs, []);
+  assert.deepEqual(s.options.capabilities, { tools: {}, prompts: {} }, "the legacy session keeps what its handshake declared");
+  const discover = step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "server/discover", params: { _meta: META } }) });
+  const found = discover.outputs.find((o) => o.type === "send") as unknown as { message: { result: { capabilities: object } } };
+  assert.deepEqual(found.message.result.capabilities, { tools: {}, prompts: {}, resources: {} }, "server/discover names what is declared now");
+  const client = createSession({ role: "client", info: SERVER, capabilities: {}, versions: ["2025-11-25"] });
+  client.phase = { name: "operating", version: "2025-11-25", peer: { info: SERVER, capabilities: {} } };
+  const refused = step(client, { type: "declare", now: 0, capabilities: { roots: {} } });
   assert.deepEqual(refused.outputs.map((o) => o.type === "diagnostic" && o.code), ["declare-refused"]);
-  assert.deepEqual(s.options.capabilities, { tools: {}, prompts: {} });
+  assert.deepEqual(client.options.capabilities, {});
   const bad = step(createSession({ role: "server", info: SERVER, capabilities: { tools: {} } }), { type: "declare", now: 0 } as never);
   assert.deepEqual(bad.outputs.map((o) => o.type === "diagnostic" && o.code), ["input-refused"]);
 });

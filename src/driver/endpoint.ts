@@ -16,6 +16,8 @@ import { echoed, ErrorCode, thrownMessage, type JsonRpcErrorObject } from "../js
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import { createSession, negotiatedVersion, step } from "../session/session.js";
 import { nextDeadline } from "../session/timeouts.js";
+import { modernCapabilities } from "../session/phase.js";
+import { isModernVersion } from "../model/versions.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionInput, SessionOptions, SessionOutput, SessionState } from "../session/types.js";
 import { idKey } from "../session/types.js";
 import { copyOf } from "../session/retained.js";
@@ -208,7 +210,9 @@ class Served implements RequestContext {
   }
 
   get declared(): JsonObject {
-    return this.endpoint.state.options.capabilities;
+    // A modern request sees what the server declares now, a legacy session what its handshake did.
+    const state = this.endpoint.state;
+    return isModernVersion(this.protocolVersion) ? modernCapabilities(state) : state.options.capabilities;
   }
 
   get signal(): AbortSignal {

@@ -35,7 +35,7 @@ import { copyOf, oversizedPeerIssues, retainedStringIssues } from "../session/re
 import { addInbound, refuseAtLimit, removeInbound, sendError, sendErrorObject, sendResult } from "../session/requests.js";
 import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
 import { idKey, type InboundRequest, type LoggingLevel, type SessionInput, type SessionOutput, type SessionState } from "../session/types.js";
-import { specOf } from "../session/phase.js";
+import { modernCapabilities, specOf } from "../session/phase.js";
 import { readRequestMeta, stampResult } from "./request-meta.js";
 import { declaresTasksExtension, missingTasksExtension } from "../tasks/modern.js";
 import { agreedFilter, legacyFilter, notificationFor, tagged, type Change, type SubscriptionFilter } from "./subscriptions.js";
@@ -52,7 +52,7 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   const { version, capabilities, logLevel } = read.meta;
   const spec = specOf(state, version, method);
   if (spec === undefined || spec.kind !== "request" || spec.from === "server") return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${echoed(method)}`);
-  const missing = missingCapability(spec, "server", o.capabilities, capabilities, "client");
+  const missing = missingCapability(spec, "server", modernCapabilities(state), capabilities, "client");
   if (missing !== null) return sendError(out, id, ErrorCode.MethodNotFound, `Method not found: ${echoed(method)} (capability ${missing} not declared)`);
   const issues = spec.validateParams(params) ?? retainedStringIssues(method, params);
   if (issues) return sendErrorObject(out, id, invalidParamsError(method, issues));
@@ -78,7 +78,7 @@ function discoverResult(state: SessionState): JsonObject {
   // (SEP-2663: the extension MUST NOT use the v1 slot), so a dual-era server's legacy
   // declaration stays out of discovery.
   // Copies: the result is the application's to pass on (see retained.ts).
-  const { tasks: _v1Tasks, ...capabilities } = copyOf(o.capabilities);
+  const { tasks: _v1Tasks, ...capabilities } = copyOf(modernCapabilities(state));
   const result: JsonObject = { supportedVersions: [...o.versions], capabilities };
   if (o.instructions !== undefined) result.instructions = o.instructions;
   return stampResult("server/discover", result, copyOf(o.info), { ttlMs: o.cacheTtlMs, scope: o.cacheScope });
@@ -119,7 +119,7 @@ export function respondModern(state: SessionState, req: InboundRequest, result: 
     // task; it MUST NOT return one to a client that did not declare the extension on this
     // request, and a server that can only answer with a task MUST then return -32021.
     const augmentable = methodSpec(modern.version, req.method)?.taskAugmentable === true;
-    if (!augmentable || !declaresTasksExtension(o.capabilities)) {
+    if (!augmentable || !declaresTasksExtension(modernCapabilities(state))) {
       sendError(out, req.id, ErrorCode.InternalError, "the handler produced an invalid task result");
       const why = augmentable ? "this server did not declare the tasks extension" : `${req.method} cannot be answered with a task`;
       out.push({ type: "diagnostic", code: "invalid-result", message: `a task result, but ${why}`, detail: { id: req.id } });
@@ -209,7 +209,7 @@ function openSubscription(state: SessionState, req: InboundRequest, requested: S
   if (Array.isArray(requested?.taskIds) && !declaresTasksExtension(req.modern?.capabilities)) {
     return sendErrorObject(out, req.id, missingTasksExtension());
   }
-  req.subscription = agreedFilter(requested ?? {}, o.capabilities, 1024);
+  req.subscription = agreedFilter(requested ?? {}, modernCapabilities(state), 1024);
   addInbound(state, req);
   state.subscriptions[idKey(req.id)] = true;
   state.subscriptionCount++;

@@ -34,6 +34,16 @@ export function versionOf(state: SessionState): ProtocolVersion {
   return settled(state.phase)?.version ?? legacyVersionsOf(state.options.versions)[0] ?? "2025-11-25";
 }
 
+/**
+ * Server: the capabilities `server/discover` and modern requests see, which are what the
+ * application declares now: each modern request stands alone (draft basic/index), while a
+ * legacy session on the same connection keeps what its handshake declared
+ * (`options.capabilities`, 2025-11-25 basic/lifecycle).
+ */
+export function modernCapabilities(state: SessionState): JsonObject {
+  return state.declaredNow ?? state.options.capabilities;
+}
+
 /** The peer the handshake (or discovery) described, once there is one. */
 export function peerOfPhase(phase: Phase): PeerInfo | undefined {
   return settled(phase)?.peer;

@@ -28,7 +28,7 @@ import { filterOf } from "../modern/subscriptions.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, OUTBOUND_GATE } from "./lifecycle.js";
 import { countLog, levelRank, logRoom, passesLevel } from "./logging.js";
-import { declaredSpecOf, isParamsObject, isTaskAugmented, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
+import { declaredSpecOf, isParamsObject, isTaskAugmented, modernCapabilities, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
 import { withProgressToken } from "./progress.js";
 import { addOutbound, liveOutbound, pushSend } from "./requests.js";
 import { deadlineFrom, isClockReading, wakeNoLaterThan } from "./timeouts.js";
@@ -161,7 +161,7 @@ export function sendNotification(state: SessionState, method: string, params: Js
   if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, o.role)) return refuse(`${method} is not a ${o.role} notification in ${versionOf(state)}`);
   // The peer of a modern request is described by that request (its `_meta`), not by a handshake.
   const modern = related !== undefined && Object.hasOwn(state.inbound, idKey(related)) ? state.inbound[idKey(related)].modern : undefined;
-  const missing = missingCapability(spec, o.role, o.capabilities, modern !== undefined ? modern.capabilities : peerOfPhase(state.phase)?.capabilities, o.role);
+  const missing = modern !== undefined ? missingCapability(spec, o.role, modernCapabilities(state), modern.capabilities, o.role) : missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, o.role);
   if (missing !== null) return refuse(`cannot send ${method}: capability ${missing} was not declared`);
   if (o.validateOutgoing) {
     const issues = spec.validateParams(params);
@@ -194,7 +194,7 @@ export function log(state: SessionState, level: LoggingLevel, logger: string | u
   if (req?.modern !== undefined && Object.hasOwn(state.inbound, idKey(related!))) {
     // draft server/utilities/logging: "Servers that emit log message notifications MUST
     // declare the `logging` capability" (the legacy path checks it in sendNotification).
-    if (!hasCapability(state.options.capabilities, "logging")) {
+    if (!hasCapability(modernCapabilities(state), "logging")) {
       out.push({ type: "diagnostic", code: "notification-refused", message: "cannot send notifications/message: capability logging was not declared" });
       return;
     }

@@ -306,11 +306,14 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
  * every modern request stands alone, so it sees the capabilities of now) and in the
  * `initialize` still to come. A legacy handshake fixed what its session declared
  * (2025-11-25 `basic/lifecycle`: capabilities are negotiated at initialization), so it keeps
- * them, and a closed session has none to change.
+ * them, and a closed session has none to change. A server's modern requests on the same
+ * connection (a dual-era stdio process, draft `basic/versioning`) still see the new ones
+ * (`declaredNow`, read through `modernCapabilities`).
  */
 function declare(state: SessionState, capabilities: JsonObject, out: SessionOutput[]): void {
   const phase = state.phase.name;
-  if (phase !== "new" && phase !== "probing" && phase !== "modern") {
+  const legacySession = phase === "awaiting-initialized" || phase === "operating";
+  if (phase !== "new" && phase !== "probing" && phase !== "modern" && !(legacySession && state.options.role === "server")) {
     out.push({ type: "diagnostic", code: "declare-refused", message: `capabilities are fixed for this session (${phase}): a legacy handshake declared them`, detail: { phase } });
     return;
   }
@@ -320,7 +323,8 @@ function declare(state: SessionState, capabilities: JsonObject, out: SessionOutp
     out.push({ type: "diagnostic", code: "declare-refused", message: "the capabilities have no JSON form", detail: { phase } });
     return;
   }
-  state.options.capabilities = copy;
+  if (legacySession) state.declaredNow = copy;
+  else state.options.capabilities = copy;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -327,6 +327,12 @@ export interface SessionState {
   mrtr: Record<string, MrtrRound>;
   /** Legacy: URIs the client subscribed to with `resources/subscribe`. */
   resourceSubscriptions: Record<string, true>;
+  /**
+   * Server: what the application declared (the `declare` input) after a legacy handshake
+   * fixed `options.capabilities` for its session; `server/discover` and the modern requests
+   * on the same connection see these (absent: `options.capabilities`). See `modernCapabilities`.
+   */
+  declaredNow?: JsonObject;
 }
 
 /** What a driver feeds into {@link step}. Every input carries `now`. */
@@ -362,7 +368,8 @@ export type SessionInput =
    * The application's capabilities from now on (a server that registered its first prompt,
    * say): what `server/discover` answers and modern requests are checked against, and what a
    * handshake still to come declares. A legacy session keeps what its handshake declared
-   * (refused with a `declare-refused` diagnostic).
+   * (a client's refuses them with a `declare-refused` diagnostic; a server's serves its
+   * modern requests on the same connection with them, `declaredNow`).
    */
   | { type: "declare"; now: number; capabilities: JsonObject }
   /**
