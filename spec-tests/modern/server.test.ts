@@ -199,6 +199,23 @@ test("versioning: a dual-era server serves a legacy session and modern requests 
   assert.equal(sendsOf(feed({ type: "changed", now: 0, what: "resource", uri: "file:///a" })).length, 1);
 });
 
+test("transports/stdio (draft: the server MUST NOT write JSON-RPC requests; server-to-client interactions are InputRequiredResult replies) + basic/versioning (a dual-era server serves both eras on one process): what the application sends for a modern request is held to the modern era whatever a legacy session on the same connection allows: no request goes out (found by review: with a legacy session open, a modern tools/call's handler sent a ping to the client), and no notification but an extension's", () => {
+  const { rpc, feed } = server({ extensionMethods: { "notifications/x/stage": { kind: "notification", from: "server" } } });
+  rpc(0, "initialize", { protocolVersion: "2025-11-25", capabilities: { roots: {} }, clientInfo: { name: "legacy", version: "1" } });
+  feed({ type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+  rpc("m", "tools/call", { _meta: meta(), name: "x" });
+  const asked = feed({ type: "request", now: 0, method: "ping", related: "m" });
+  assert.deepEqual(sendsOf(asked), [], "nothing on the wire");
+  const refused = asked.find((o) => o.type === "error") as { error: { code: number; message: string } } | undefined;
+  assert.equal(refused?.error.code, ErrorCode.InvalidRequest);
+  assert.match(refused!.error.message, /2026-07-28 server sends no requests/);
+  assert.deepEqual(sendsOf(feed({ type: "notify", now: 0, method: "notifications/tools/list_changed", related: "m" })), [], "a legacy-era notification is the legacy session's, not the modern request's");
+  assert.equal(sendsOf(feed({ type: "notify", now: 0, method: "notifications/x/stage", params: { n: 1 }, related: "m" })).length, 1, "an extension's notification goes with its modern request");
+  // The legacy session's own requests and notifications still go out.
+  assert.equal(sendsOf(feed({ type: "request", now: 0, method: "roots/list" }))[0].method, "roots/list");
+  assert.equal(sendsOf(feed({ type: "notify", now: 0, method: "notifications/tools/list_changed" }))[0].method, "notifications/tools/list_changed");
+});
+
 test("cancellation: a modern request is cancelled by notifications/cancelled (stdio) whatever the legacy phase", () => {
   const { rpc, feed, s } = server();
   rpc("r", "tools/call", { _meta: meta(), name: "x" });

@@ -61,9 +61,12 @@ export function sendRequest(
   if (typeof method !== "string") return refuseRequest(out, eventId, "", ErrorCode.InvalidParams, "method must be a string");
   if (phase.name === "closed") return refuseRequest(out, eventId, method, ErrorCode.ConnectionClosed, `the session is closed: ${phase.reason}`);
   if (method === "initialize") return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, "the kernel sends initialize itself (input `open`)");
-  if (!gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) {
+  // Sent for a 2026-07-28 request: refused whatever the phase, which is a legacy session's
+  // (one may share a stdio connection with modern requests): its server sends no requests.
+  const forModern = forModernRequest(state, input.related);
+  if (forModern || !gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) {
     // A 2026-07-28 request is never "before initialization": its server has no channel for requests of its own.
-    const modern = phase.name === "modern" || (isIdLike(input.related) && state.inbound[idKey(input.related)]?.modern !== undefined);
+    const modern = phase.name === "modern" || forModern;
     const why = modern ? "cannot be sent: a 2026-07-28 server sends no requests (it asks the client for input with input_required)" : "may not be sent before initialization completes";
     return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `"${method}" ${why}`);
   }
@@ -156,6 +159,9 @@ export function sendNotification(state: SessionState, method: string, params: Js
   };
   if (!isParamsObject(params)) return refuse(`${method} params must be an object`);
   if (KERNEL_NOTIFICATIONS.includes(method)) return refuse(`${method} is sent by the kernel; use the cancel or progress input`);
+  // One for a 2026-07-28 request is an extension's or none: the phase is a legacy session's,
+  // whose notifications (list_changed, say) are not that request's to send.
+  if (forModernRequest(state, related) && !modernExtensionNotification(state, method, related)) return refuse(`"${method}" is not sent for a 2026-07-28 request`);
   if (!gateAdmits(OUTBOUND_GATE[o.role][state.phase.name].notifications, method) && !modernExtensionNotification(state, method, related)) return refuse(`"${method}" may not be sent in phase ${state.phase.name}`);
   const spec = specOf(state, versionOf(state), method);
   if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, o.role)) return refuse(`${method} is not a ${o.role} notification in ${versionOf(state)}`);
@@ -168,6 +174,11 @@ export function sendNotification(state: SessionState, method: string, params: Js
     if (issues) return refuse(`invalid ${method} params`, { issues });
   }
   pushSend(out, params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, related);
+}
+
+/** Server: whether `related` names a 2026-07-28 request being handled (what is sent for it is held to that era). */
+function forModernRequest(state: SessionState, related: RequestId | undefined): boolean {
+  return isIdLike(related) && Object.hasOwn(state.inbound, idKey(related)) && state.inbound[idKey(related)].modern !== undefined;
 }
 
 /**
