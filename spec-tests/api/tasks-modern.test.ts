@@ -4,7 +4,7 @@
 // Compatibility"; composition with draft basic/patterns/mrtr.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CLIENT, connect, deferred, rejection, SERVER } from "./setup.js";
+import { CLIENT, connect, deferred, rawClient, rejection, SERVER } from "./setup.js";
 import { McpServer } from "../../src/api/server.js";
 import { McpClient } from "../../src/api/client.js";
 import { ManualClock } from "../../src/driver/clock.js";
@@ -672,4 +672,33 @@ test("tasks extension Task Cancellation (cooperative; clients MAY delete all sta
     assert.equal((await c.client.getTask(id)).status, "cancelled");
   }
   assert.equal(elicited, 0, "the requestor is asked nothing after its cancel");
+});
+
+test("tasks extension + basic/versioning (draft: a dual-era server serves both eras on one stdio process) + server/utilities/logging (draft: notifications/message is request-scoped, and MUST NOT be emitted for a request without a logLevel): once a 2026-07-28 task's creating request is answered, what its work sends goes nowhere, never to a legacy session on the same connection (found by review: its ctx.log and ctx.notify went out untagged to that legacy session, and its ctx.request sent a ping to the client)", { timeout: 10_000 }, async () => {
+  const gate = deferred();
+  let outcome = "pending";
+  const server = new McpServer(SERVER, { clock: new ManualClock(), ...DUAL });
+  server.tool("work", { execution: { taskSupport: "required" } }, async (_args, ctx) => {
+    await gate.promise;
+    ctx.log("error", "from the task");
+    ctx.notify("notifications/message", { level: "error", data: "notified" });
+    ctx.notify("notifications/tools/list_changed");
+    try {
+      await ctx.request("ping");
+      outcome = "answered";
+    } catch (e) {
+      outcome = `refused ${(e as { code?: number }).code}`;
+    }
+    return text("done");
+  });
+  const raw = rawClient(server);
+  await raw.initialize("2025-11-25");
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+  const created = await raw.request("t", "tools/call", { _meta: meta, name: "work", arguments: {} });
+  assert.equal(created.result.resultType, "task");
+  const before = raw.inbox.length;
+  gate.resolve();
+  for (let turn = 0; turn < 10; turn++) await new Promise<void>((r) => setImmediate(r));
+  assert.deepEqual(raw.inbox.slice(before).map((m) => m.method ?? m.id), [], "nothing reached the legacy session");
+  assert.equal(outcome, "refused -32600");
 });

@@ -261,11 +261,24 @@ class Served implements RequestContext {
     this.endpoint.feed({ type: "task-progress", now: this.endpoint.now(), token, progress, total, message, meta });
   }
 
+  /**
+   * A 2026-07-28 request's context, once the request is answered (a task's work runs on):
+   * what it sends would name no request, and go out as a legacy session's on a connection
+   * that has one (a dual-era stdio process, draft `basic/versioning`). Its era has no such
+   * messages (a server sends no requests; `notifications/message` is request-scoped), so
+   * they go nowhere.
+   */
+  private get modernAndAnswered(): boolean {
+    return this.done && isModernVersion(this.protocolVersion);
+  }
+
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+    if (this.modernAndAnswered) return Promise.reject(new McpError({ code: ErrorCode.InvalidRequest, message: `"${method}" cannot be sent: a 2026-07-28 server sends no requests, and the request this was for is answered` }));
     return this.endpoint.request(method, params, Object.assign({}, options, { related: this.related }));
   }
 
   notify(method: string, params?: JsonObject): void {
+    if (this.modernAndAnswered) return this.endpoint.report("notification-refused", `${method} not sent: the 2026-07-28 request it was for is answered`, { id: this.id });
     this.endpoint.notify(method, params, this.related);
   }
 
@@ -275,6 +288,7 @@ class Served implements RequestContext {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string, meta?: JsonObject): void {
+    if (this.modernAndAnswered) return this.endpoint.report("notification-refused", "notifications/message not sent: the 2026-07-28 request it was for is answered", { id: this.id });
     this.endpoint.log(level, data, logger, this.related, meta);
   }
 
