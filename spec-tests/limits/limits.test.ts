@@ -11,6 +11,10 @@ import { createNdjsonDecoder, feedNdjson } from "../../src/framing/ndjson.js";
 import { createSseDecoder, feedSse } from "../../src/framing/sse.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 import { ManualClock } from "../../src/driver/clock.js";
+import { McpClient } from "../../src/api/client.js";
+import { McpServer } from "../../src/api/server.js";
+import { webStreamsTransport } from "../../src/transports/web-streams.js";
+import { invalidUtf8StandIn } from "../../src/jsonrpc/codec.js";
 
 const INIT = { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
 
@@ -159,4 +163,38 @@ test("limits: past maxProgressPerSecond inbound progress for one request is drop
   assert.equal(outs.filter((o) => o.type === "diagnostic" && o.code === "progress-rate-limited").length, 1, "one diagnostic per window");
   const later = progressAt(1101, 7);
   assert.deepEqual(later.filter((o) => o.type === "progress").map((o: any) => o.progress), [7], "a new window delivers again");
+});
+
+// README Limits, "stdio line": a response line too long for the client "fails its request
+// at once". The framer hands the session a stand-in of the line's two ends (up to about
+// 8 KB: 1 KiB and 256 characters, escaped), which a session with a smaller
+// maxMessageBytes refused as too large itself, reading no id from it: the call waited
+// for its timeout (a minute) instead.
+test("limits (stdio line): an answer line over maxLineBytes fails its call at once with -32603 naming the limit, even where the session's maxMessageBytes is smaller than the framer's stand-in; the connection serves on", { timeout: 5000 }, async () => {
+  const up = new TransformStream<Uint8Array | string, Uint8Array | string>();
+  const down = new TransformStream<Uint8Array | string, Uint8Array | string>();
+  const server = new McpServer({ name: "s", version: "1" }, { clock: new ManualClock() });
+  server.tool("big", { inputSchema: { type: "object" } }, (a) => ({ content: [{ type: "text", text: "€".repeat(a.n as number) }] }));
+  server.connect(webStreamsTransport(up.readable, down.writable, { clock: new ManualClock() }));
+  // A clock that never moves: the call can only fail by the answer's stand-in, never by its timeout.
+  const client = new McpClient({ name: "c", version: "1" }, { clock: new ManualClock(), session: { maxMessageBytes: 1000 } });
+  await client.connect(webStreamsTransport(down.readable, up.writable, { clock: new ManualClock(), maxLineBytes: 1000 }));
+  await assert.rejects(client.callTool("big", { n: 400 }), (e: any) => e.code === ErrorCode.InternalError && /malformed response from the peer: message exceeds maxBytes \(1000\)/.test(e.message));
+  const small = await client.callTool("big", { n: 10 });
+  assert.equal((small.content[0] as { text: string }).text, "€".repeat(10), "the connection serves on");
+  await client.close();
+});
+
+test("limits (stdio line): an answer line that is not UTF-8 fails its call at once, even where its stand-in is larger than the session's maxMessageBytes", () => {
+  const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, maxMessageBytes: 300, requestTimeoutMs: 0 });
+  step(c, { type: "open", now: 0 });
+  step(c, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }) });
+  step(c, { type: "request", now: 1, method: "tools/list" });
+  const id = Object.values(c.outbound).find((r) => r.method === "tools/list")!.id;
+  // What the channel delivers for the line {"jsonrpc":"2.0","id":<id>,"result":{"x":"<bad bytes>"}}: its ends, decoded leniently.
+  const standIn = invalidUtf8StandIn(`{"jsonrpc":"2.0","id":${id},"result":{"x":"${"\ufffd".repeat(1000)}`, `"}}`);
+  assert.ok(standIn.length > 300);
+  const errors = step(c, { type: "receive", now: 2, data: standIn }).outputs.filter((o) => o.type === "error") as any[];
+  assert.deepEqual(errors.map((o) => [o.id, o.error.code, o.error.message]), [[id, ErrorCode.InternalError, "malformed response from the peer: message is not valid UTF-8"]]);
+  assert.equal(Object.keys(c.outbound).length, 0, "nothing left waiting");
 });

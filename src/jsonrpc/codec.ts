@@ -111,7 +111,7 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
   const maxDepth = options?.maxDepth ?? DEFAULT_LIMITS.maxDepth;
   let text: string;
   if (typeof input === "string") {
-    if (exceedsBytes(input, maxBytes)) return tooLarge(input, maxBytes);
+    if (exceedsBytes(input, maxBytes)) return standInOver(input) ?? tooLarge(input, maxBytes);
     // A leading byte order mark is ignored, as the UTF-8 decoder drops it from bytes (RFC
     // 8259 §8.1: parsers MAY ignore it): a line or event that kept one is read the same.
     text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
@@ -369,6 +369,37 @@ const INVALID_UTF8_MEMBER = "mcp-kernel/invalid-utf8";
 export function invalidUtf8StandIn(head: string, tail: string): string {
   return JSON.stringify({ jsonrpc: "2.0", id: null, [INVALID_UTF8_MEMBER]: { head: head.slice(0, PEEK_WINDOW), tail: tail.slice(-TAIL_WINDOW) } });
 }
+
+/**
+ * The most characters a stand-in text has: its excerpts, each UTF-16 unit escaped to at
+ * most six characters, and the members around them. As many UTF-8 bytes at most too.
+ */
+const MAX_STAND_IN_CHARS = 6 * (PEEK_WINDOW + TAIL_WINDOW) + 128;
+
+/**
+ * The classification of a stand-in over the receiver's `maxBytes`. A stand-in is as large
+ * as its excerpts (up to about 8 KB), however small the line it replaces was over its
+ * framer's limit; a session with a `maxMessageBytes` below that would otherwise refuse it
+ * as too large, reading no id from its start, and the request whose answer was dropped
+ * would wait for its timeout. Only a text that is exactly a stand-in is let through (by
+ * the prefix its writer gives it, then its shape): anything else over the limit is still
+ * refused unparsed.
+ */
+function standInOver(text: string): Decoded | undefined {
+  if (text.length > MAX_STAND_IN_CHARS || !(text.startsWith(OVERSIZED_PREFIX) || text.startsWith(INVALID_UTF8_PREFIX))) return undefined;
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(m) || m.method !== undefined || m.result !== undefined || m.error !== undefined) return undefined;
+  return standInOf(m);
+}
+
+/** How the stand-in texts start (`JSON.stringify` keeps the members' order). */
+const OVERSIZED_PREFIX = '{"jsonrpc":"2.0","id":null,"mcp-kernel/oversized":';
+const INVALID_UTF8_PREFIX = '{"jsonrpc":"2.0","id":null,"mcp-kernel/invalid-utf8":';
 
 /** The classification of an {@link oversizedStandIn} or {@link invalidUtf8StandIn} text, or undefined when `m` is neither. */
 function standInOf(m: Unchecked): Decoded | undefined {
