@@ -290,6 +290,30 @@ test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: an end
   }
 });
 
+// README Limits, "JSON response body and SSE event (HTTP client)": maxMessageBytes bounds a
+// message in UTF-8 bytes on the old transport's stream too (its decoder counts characters).
+test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE (README Limits, SSE event): an answer event over maxMessageBytes in UTF-8 bytes but not in characters fails its request at once with -32603 naming the limit; the next request is answered", { timeout: 10_000 }, async () => {
+  const server = oldServer();
+  // The ping is answered on the stream with 400 "€": 1200 bytes in 400 characters.
+  const fetch: NonNullable<HttpClientOptions["fetch"]> = async (url, init) => {
+    const m = init.method === "POST" && url !== SSE_URL ? JSON.parse(String(init.body)) : undefined;
+    if (m?.method !== "ping") return server.fetch(url, init);
+    server.write("message", JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { pad: "€".repeat(400) } }));
+    return new Response("Accepted", { status: 202 });
+  };
+  const t = httpClientTransport(SSE_URL, { fetch, maxMessageBytes: 1000 });
+  const ep = attach(t, { role: "client", info: INFO, capabilities: {} }, {});
+  try {
+    await ep.open();
+    const call = ep.request("ping");
+    await assert.rejects(call, (e: McpError) => e.code === -32603 && e.message === "malformed response from the peer: message exceeds maxBytes (1000)");
+    const result = await ep.request("tools/call", { name: "echo", arguments: { text: "on" } });
+    assert.equal(blockText((result as { content: unknown[] }).content[0] as never), "echo: on");
+  } finally {
+    t.close();
+  }
+});
+
 test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE: a POST the server refuses fails its request at once", async () => {
   const server = oldServer();
   const refusing: NonNullable<HttpClientOptions["fetch"]> = async (url, init) => {

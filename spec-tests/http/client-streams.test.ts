@@ -400,6 +400,44 @@ test("streamable-http client (README Limits, SSE event: the error names the limi
   t.close();
 });
 
+/** A result response of exactly `bytes` UTF-8 bytes, padded with `ch` (and ASCII to the byte). */
+function answerOfBytes(id: number, bytes: number, ch: string): string {
+  const base = JSON.stringify({ jsonrpc: "2.0", id, result: { tools: [], pad: "" } });
+  const per = new TextEncoder().encode(ch).length;
+  const n = Math.floor((bytes - base.length) / per);
+  const text = JSON.stringify({ jsonrpc: "2.0", id, result: { tools: [], pad: ch.repeat(n) + "a".repeat(bytes - base.length - n * per) } });
+  assert.equal(new TextEncoder().encode(text).length, bytes);
+  return text;
+}
+
+// README Limits, "JSON response body and SSE event (HTTP client)": maxMessageBytes is the
+// largest message read, in bytes, an event only given room for its field names. The SSE
+// decoder counts characters, so a message over the limit within that room (ASCII), or up
+// to three times it (a text in a script that is not ASCII), was handed on as read, where
+// the same message as a JSON body fails its request.
+test("streamable-http client (README Limits, SSE event): an event's message is bounded by maxMessageBytes in UTF-8 bytes, as a JSON body is: at the limit it is delivered, one byte past it (ASCII or multi-byte) its request fails with -32603 naming the limit; the session serves on", async () => {
+  const { handler } = makeHandler();
+  let plan: { bytes: number; ch: string } | undefined;
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    if (!body.includes('"tools/list"') || plan === undefined) return next();
+    const id = (JSON.parse(body) as { id: number }).id;
+    return sse(`id: 1-0\ndata:\n\nid: 1-1\ndata: ${answerOfBytes(id, plan.bytes, plan.ch)}\n\n`);
+  }, { openGetStream: false, maxMessageBytes: 1000 });
+  const ep = connect(t);
+  await ep.open();
+  for (const ch of ["a", "€", "😀"]) {
+    plan = { bytes: 1000, ch };
+    assert.equal(((await ep.request("tools/list")) as { pad: string }).pad.length > 0, true, `${ch}: a message of exactly maxMessageBytes is delivered`);
+    for (const bytes of [1001, 2000]) {
+      plan = { bytes, ch };
+      await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && e.message === "malformed response from the peer: message exceeds maxBytes (1000)" && !e.fromPeer, `${ch}, ${bytes} bytes`);
+    }
+  }
+  plan = undefined;
+  assert.equal((await ep.request("ping")).constructor, Object, "the session serves on");
+  t.close();
+});
+
 /** `message` as bytes with an overlong "/" (C0 AF, not UTF-8) in place of the "@@" in it. */
 function withBadBytes(message: object): Uint8Array<ArrayBuffer> {
   const [pre, post] = JSON.stringify(message).split("@@");

@@ -28,7 +28,7 @@ import { MIN_PEER_DELAY_MS } from "../../driver/clock.js";
 import { createSseDecoder, feedSse } from "../../framing/sse.js";
 import { decodeInvalidUtf8, decodeOversized, invalidUtf8StandIn, malformedResponseAnswer, oversizedStandIn, type Decoded } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
-import { PEEK_WINDOW, TAIL_WINDOW } from "../../jsonrpc/safe-json.js";
+import { exceedsBytes, PEEK_WINDOW, TAIL_WINDOW } from "../../jsonrpc/safe-json.js";
 import type { RequestId } from "../../jsonrpc/types.js";
 import type { HttpClient, StreamCtx } from "../http-client.js";
 import { letGo, NOT_UTF8_BODY } from "./body.js";
@@ -282,6 +282,7 @@ async function consume(client: HttpClient, ctx: StreamCtx, res: Response): Promi
         // Empty data: the priming event, which only moves the cursor.
         else if (o.data !== "" && o.event === "message") {
           if (o.invalidUtf8 === true) notUtf8Event(client, o.data, ctx);
+          else if (exceedsBytes(o.data, client.maxBytes)) dropped(client, overBytes(o.data, client.maxBytes), ctx);
           else client.deliver(o.data, ctx);
         }
       }
@@ -318,6 +319,16 @@ export function delay(client: HttpClient, ctx: StreamCtx, failures: number): num
 function dropped(client: HttpClient, e: { reason: string; head: string; tail: string }, ctx: StreamCtx): void {
   client.report(`dropped an SSE event: ${e.reason}`);
   unreadable(client, decodeOversized(e.head, e.tail, client.maxBytes), oversizedStandIn(e.head, e.tail, client.maxBytes), ctx);
+}
+
+/**
+ * An event within the decoder's bound, which counts characters (a message of `maxBytes`
+ * and its field names), whose message is over `maxBytes` in UTF-8 bytes: refused as a
+ * JSON body of that size is, not handed on (up to three times the limit, in a language
+ * that is not written in ASCII).
+ */
+export function overBytes(data: string, maxBytes: number): { reason: string; head: string; tail: string } {
+  return { reason: `message exceeds maxMessageBytes (${maxBytes})`, head: data.slice(0, PEEK_WINDOW), tail: data.slice(-TAIL_WINDOW) };
 }
 
 /**

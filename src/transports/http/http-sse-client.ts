@@ -24,8 +24,8 @@ import { errorText } from "../error-text.js";
 import { createSseDecoder, feedSse, type SseOutput } from "../../framing/sse.js";
 import { invalidUtf8StandIn, oversizedStandIn } from "../../jsonrpc/codec.js";
 import { echoed, ErrorCode } from "../../jsonrpc/errors.js";
-import { readWithin } from "./client-stream.js";
-import { peekRequestId } from "../../jsonrpc/safe-json.js";
+import { overBytes, readWithin } from "./client-stream.js";
+import { exceedsBytes, peekRequestId } from "../../jsonrpc/safe-json.js";
 import { letGo } from "./body.js";
 import { discard, sseLimits } from "./client-body.js";
 import { H, mediaTypeOf, SSE_TYPE } from "./headers.js";
@@ -151,6 +151,11 @@ export class HttpSseClient {
     if (o.invalidUtf8 === true) {
       this.host.report("an SSE event is not valid UTF-8");
       return this.hand(invalidUtf8StandIn(o.data, o.data));
+    }
+    if (exceedsBytes(o.data, this.host.maxBytes)) {
+      const over = overBytes(o.data, this.host.maxBytes);
+      this.host.report(`dropped an SSE event: ${over.reason}`);
+      return this.hand(oversizedStandIn(over.head, over.tail, this.host.maxBytes));
     }
     this.hand(o.data);
   }
