@@ -663,3 +663,56 @@ test("endpoint (README: the state shares no object with the application): a hand
   const result = await client.request("tools/call", { name: "sample" });
   assert.deepEqual(JSON.parse((result.content as { text: string }[])[0].text), sampling);
 });
+
+test("endpoint (2025-11-25 basic/lifecycle, Timeouts: the sender SHOULD issue a cancellation and stop waiting; README Driver: a hook that throws does not cut the step short): a send hook that throws on the timeout's or the abort's notifications/cancelled still settles the request (-32001, -32800) and the error goes to onError; the error after the cancellation was never handled, so the request never settled, and the abort listener's throw was an uncaught exception (found by review)", { timeout: 10_000 }, async () => {
+  const clock = new ManualClock();
+  const errors: string[] = [];
+  let broken = false;
+  const { client } = connect({ requestTimeoutMs: 1000 }, {}, { onRequest: () => new Promise(() => {}) }, clock, { onError: (e) => void errors.push((e as Error).message) });
+  const send = (client as any).hooks.send;
+  (client as any).hooks.send = (m: any, related: any) => {
+    if (broken && m.method === "notifications/cancelled") throw new Error("transport gone");
+    send(m, related);
+  };
+  await client.open();
+  broken = true;
+  const timedOut = client.request("tools/call", { name: "slow" });
+  await flush();
+  assert.doesNotThrow(() => clock.advance(1000));
+  await assert.rejects(timedOut, (e: McpError) => e.code === ErrorCode.RequestTimeout);
+  const ac = new AbortController();
+  const aborted = client.request("tools/call", { name: "slow" }, { signal: ac.signal });
+  await flush();
+  assert.doesNotThrow(() => ac.abort("user"));
+  await assert.rejects(aborted, (e: McpError) => e.code === ErrorCode.RequestCancelled);
+  assert.deepEqual(errors, ["transport gone", "transport gone"]);
+  assert.deepEqual(client.state.outbound, {});
+});
+
+test("endpoint (basic/index: a request is answered or fails; README Driver): a request whose send hook throws fails at once with -32603 naming the failure and leaves the kernel's table, as one that could not be encoded does; it was rejected with the bare error while the kernel kept it in flight (a slot of maxOutboundRequests, and at its timeout a notifications/cancelled for a request never sent), and open() left the handshake waiting for its timeout (found by review)", { timeout: 10_000 }, async () => {
+  const clock = new ManualClock();
+  let broken = false;
+  const log: any[] = [];
+  const { client } = connect({ requestTimeoutMs: 1000 }, {}, { onRequest: () => new Promise(() => {}) }, clock);
+  const send = (client as any).hooks.send;
+  (client as any).hooks.send = (m: any, related: any) => {
+    if (broken) throw new Error("pipe broken");
+    log.push(m);
+    send(m, related);
+  };
+  await client.open();
+  broken = true;
+  await assert.rejects(client.request("tools/call", { name: "x" }), (e: McpError) => e.code === ErrorCode.InternalError && /tools\/call request was not sent: send threw: pipe broken/.test(e.message) && !e.fromPeer);
+  assert.deepEqual(client.state.outbound, {});
+  broken = false;
+  clock.advance(1000);
+  await flush();
+  assert.equal(log.filter((m) => m.method === "notifications/cancelled").length, 0, "no cancellation for a request that never went out");
+
+  // The handshake: open() fails at once, the session closed; it waited for initialize's timeout.
+  const closes: string[] = [];
+  const lone = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {} }, { send: () => { throw new Error("no pipe"); }, onClose: (r) => void closes.push(r), onError: () => {} }, clock);
+  await assert.rejects(lone.open(), (e: McpError) => e.code === ErrorCode.ConnectionClosed && /send threw: no pipe/.test(e.message));
+  assert.equal(lone.state.phase.name, "closed");
+  assert.equal(closes.length, 1);
+});

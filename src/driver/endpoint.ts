@@ -391,7 +391,8 @@ export class Endpoint {
       this.pending.set(id, p);
       if (options.signal) {
         const signal = options.signal;
-        const abort = () => this.feed({ type: "cancel", now: this.clock.now(), id, reason: abortReason(signal) });
+        // No caller to throw to (a throw from an abort listener is an uncaught exception): a hook's error goes to onError.
+        const abort = () => this.feedUncaught({ type: "cancel", now: this.clock.now(), id, reason: abortReason(signal) });
         signal.addEventListener("abort", abort, { once: true });
         p.cleanup = () => signal.removeEventListener("abort", abort);
       }
@@ -477,8 +478,7 @@ export class Endpoint {
   private handle(o: SessionOutput): void {
     switch (o.type) {
       case "send":
-        this.hooks.send(o.message, o.related);
-        return;
+        return this.send(o.message, o.related);
       case "response":
       case "error": {
         const p = this.pending.get(o.id);
@@ -525,6 +525,25 @@ export class Endpoint {
         break;
     }
     this.listen(this.hooks.onEvent, o, undefined);
+  }
+
+  /**
+   * Hands a message to the `send` hook. One that throws (a transport already closed, a
+   * `JSON.stringify` meeting a BigInt) is a hook's error like any other: it must not cut the
+   * step short, where the `error` after a timeout's or an abort's `notifications/cancelled`
+   * was never handled and that request never settled. A request of ours that did not go out
+   * fails now, as one that could not be encoded does (`unsendable`), not at its timeout: its
+   * caller got the thrown error while the request waited in the tables, holding a slot of
+   * `maxOutboundRequests`, and one with no timeout waited for ever.
+   */
+  private send(message: JsonRpcMessage, related: RequestId | undefined): void {
+    try {
+      this.hooks.send(message, related);
+    } catch (e) {
+      this.hookFailed(e);
+      // Only a request: a response's stand-in answer would go through the same failing hook.
+      if ("method" in message && "id" in message) this.feedUncaught({ type: "unsendable", now: this.clock.now(), message, reason: `send threw: ${thrownMessage(e)}` });
+    }
   }
 
   /**
