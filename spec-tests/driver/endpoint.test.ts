@@ -161,6 +161,22 @@ test("endpoint: restores from a JSON snapshot of its state and continues", async
   assert.equal(restored.state.phase.name, "operating");
 });
 
+test("clock: ManualClock.advance(Infinity) is refused as NaN and a negative step are; it fired a recurring timer (an endpoint's keep-alive) for ever, and left a clock whose readings the kernel refuses as no time (found by review)", { timeout: 10_000 }, () => {
+  const clock = new ManualClock();
+  let fired = 0;
+  const every = (): void => {
+    // A bound on the test itself: without the check, advance never returns.
+    if (++fired > 1000) throw new Error("advance(Infinity) fired a recurring timer without end");
+    clock.schedule(clock.now() + 1000, every);
+  };
+  clock.schedule(1000, every);
+  assert.throws(() => clock.advance(Infinity), RangeError);
+  assert.equal(fired, 0);
+  assert.equal(clock.now(), 0);
+  clock.advance(2000);
+  assert.equal(fired, 2);
+});
+
 test("endpoint (README: a snapshot passed to a new Endpoint continues): the restored endpoint arms its timer at once, so its keep-alive ping (basic/utilities/ping) and request timeouts fire with nothing fed; it waited for the next input (found by review)", () => {
   const clock = new ManualClock();
   const state = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, keepAliveMs: 1000, requestTimeoutMs: 500 });

@@ -160,9 +160,13 @@ export class ManualClock implements Clock {
   cancel(handle: unknown): void {
     this.timers.delete(handle as number);
   }
-  /** Moves time forward by `ms` (a number >= 0: a clock that went back or became NaN would fire nothing again), firing due timers in order. */
+  /**
+   * Moves time forward by `ms` (a finite number >= 0: a clock that went back or became NaN
+   * would fire nothing again; one at Infinity fired a recurring timer, a keep-alive, for
+   * ever, and its readings are no time the kernel takes), firing due timers in order.
+   */
   advance(ms: number): void {
-    if (!(ms >= 0)) throw new RangeError(`ManualClock.advance takes a number of ms >= 0 (got ${ms})`);
+    if (!(ms >= 0 && ms !== Infinity)) throw new RangeError(`ManualClock.advance takes a finite number of ms >= 0 (got ${ms})`);
     const until = this.t + ms;
     while (this.fireNext(until));
     this.t = until;
