@@ -11,6 +11,8 @@ import type { SessionOptions, SessionOutput } from "../../src/session/types.js";
 import { createSession, step } from "../../src/session/session.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import vm from "node:vm";
+import { attach } from "../../src/api/connection.js";
+import { createMemoryPair } from "../../src/transports/memory.js";
 
 const flush = () => new Promise<void>((r) => setImmediate(r));
 
@@ -731,4 +733,28 @@ test("endpoint (basic/index: a request is answered or fails; README Driver): a r
   await assert.rejects(lone.open(), (e: McpError) => e.code === ErrorCode.ConnectionClosed && /send threw: no pipe/.test(e.message));
   assert.equal(lone.state.phase.name, "closed");
   assert.equal(closes.length, 1);
+});
+
+test("attach (2025-11-25 basic/lifecycle, Shutdown: the connection ends by closing the transport; README Driver: a hook that throws does not cut that short): when the kernel ends the connection (initialize timed out), an onClose hook that throws still has the transport closed (its error to onError); the transport stayed open under a closed kernel (found by review)", { timeout: 10_000 }, async () => {
+  const clock = new ManualClock();
+  const [near, far] = createMemoryPair();
+  const peerSaw: string[] = [];
+  far.onMessage(() => {}); // a server that never answers
+  far.onClose((r) => void peerSaw.push(r));
+  const errors: string[] = [];
+  const transportClosed: string[] = [];
+  const client = attach(near, { role: "client", info: { name: "c", version: "1" }, capabilities: {}, requestTimeoutMs: 1000 }, {
+    onClose: () => {
+      throw new Error("onClose bug");
+    },
+    onError: (e) => void errors.push((e as Error).message),
+    onTransportClose: (r) => void transportClosed.push(r),
+  }, clock);
+  const ready = client.open();
+  clock.advance(1000);
+  await assert.rejects(ready, (e: McpError) => e.code === ErrorCode.ConnectionClosed);
+  await flush();
+  assert.deepEqual(errors, ["onClose bug"]);
+  assert.equal(transportClosed.length, 1, "the transport was closed");
+  assert.equal(peerSaw.length, 1, "the peer saw the close");
 });

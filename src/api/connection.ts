@@ -79,8 +79,13 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
       onEvent: hooks.onEvent,
       onError: hooks.onError,
       onClose: (reason) => {
-        onKernelClose?.(reason);
-        transport.close();
+        // A hook that throws (its error goes to onError) must not leave the transport open
+        // under a closed kernel: a child process never stopped, a pipe never ended.
+        try {
+          onKernelClose?.(reason);
+        } finally {
+          transport.close();
+        }
       },
     },
     clock,
