@@ -758,3 +758,31 @@ test("attach (2025-11-25 basic/lifecycle, Shutdown: the connection ends by closi
   assert.equal(transportClosed.length, 1, "the transport was closed");
   assert.equal(peerSaw.length, 1, "the peer saw the close");
 });
+
+test("endpoint (README Driver: a hook's promise that rejects goes to onError): a diagnostic the application reports (ctx.diagnose, endpoint.report) reaches an async onEvent as the kernel's own do, and its rejection goes to onError; it was an unhandled rejection (found by review)", { timeout: 10_000 }, async () => {
+  const errors: string[] = [];
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown): void => void unhandled.push(e);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    const { client, server } = connect({}, {}, {
+      onRequest: (_m, _p, ctx) => {
+        ctx.diagnose?.("app-refused", "a refused requestState");
+        return { content: [] };
+      },
+      onEvent: async (e) => {
+        if (e.type === "diagnostic" && e.code.startsWith("app-")) throw new Error(`onEvent failed on ${e.code}`);
+      },
+      onError: (e) => void errors.push((e as Error).message),
+    });
+    await client.open();
+    assert.deepEqual(await client.request("tools/call", { name: "x" }), { content: [] });
+    server.report("app-direct", "reported outside any step");
+    await flush();
+    await flush();
+    assert.deepEqual(errors, ["onEvent failed on app-refused", "onEvent failed on app-direct"]);
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+});

@@ -414,7 +414,8 @@ export class Endpoint {
   report(code: string, message: string, detail?: unknown): void {
     const d: SessionOutput = { type: "diagnostic", code, message };
     if (detail !== undefined) d.detail = detail;
-    this.hooks.onEvent?.(d);
+    // As the kernel's own diagnostics go: an async onEvent's rejection was unhandled, never onError's.
+    this.listen(this.hooks.onEvent, d, undefined);
   }
 
   /** The driver could not encode `message`, one the kernel gave it to send (see the `unsendable` input). */
