@@ -179,6 +179,16 @@ test("clock: ManualClock.advance(Infinity) is refused as NaN and a negative step
   assert.equal(fired, 2);
 });
 
+test("clock: a ManualClock never goes back: a timer's callback that advances it further leaves it there when the outer advance ends; it was set back to the outer advance's end (found by review)", () => {
+  const clock = new ManualClock();
+  const seen: number[] = [];
+  clock.schedule(100, () => clock.advance(5000));
+  clock.schedule(3000, () => seen.push(clock.now()));
+  clock.advance(1000);
+  assert.equal(clock.now(), 5100);
+  assert.deepEqual(seen, [3000]);
+});
+
 test("endpoint (README: a snapshot passed to a new Endpoint continues): the restored endpoint arms its timer at once, so its keep-alive ping (basic/utilities/ping) and request timeouts fire with nothing fed; it waited for the next input (found by review)", () => {
   const clock = new ManualClock();
   const state = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, keepAliveMs: 1000, requestTimeoutMs: 500 });

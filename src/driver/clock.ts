@@ -169,7 +169,8 @@ export class ManualClock implements Clock {
     if (!(ms >= 0 && ms !== Infinity)) throw new RangeError(`ManualClock.advance takes a finite number of ms >= 0 (got ${ms})`);
     const until = this.t + ms;
     while (this.fireNext(until));
-    this.t = until;
+    // A timer's callback may have advanced it further: never back (a monotonic clock).
+    this.t = Math.max(this.t, until);
   }
 
   /**
