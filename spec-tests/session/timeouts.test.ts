@@ -139,6 +139,19 @@ test("basic/utilities/ping: Timeouts SHOULD be treated as connection failures (a
   }
 });
 
+test("basic/utilities/ping (Timeouts SHOULD be treated as connection failures): a keep-alive ping the transport could not send (an unsendable input: the driver's send hook threw) counts as missed, as the transport's local -32000 does; removed from the table it never timed out, so a transport failing every send never closed the session", () => {
+  const p = new Pair({ keepAliveMs: 1000 });
+  p.handshake();
+  p.now += 1000;
+  p.feed("client", { type: "tick", now: p.now });
+  const ping = p.sent("client").at(-1) as { id: number; method: string };
+  assert.equal(ping.method, "ping");
+  p.dropQueued();
+  p.feed("client", { type: "unsendable", now: p.now, message: { jsonrpc: "2.0", id: ping.id, method: "ping" }, reason: "send threw: EPIPE" });
+  assert.deepEqual(p.of("client", "stale").map((s) => s.missed), [1]);
+  assert.match(String((p.of("client", "close")[0] as { reason?: string } | undefined)?.reason), /answered no keep-alive ping, 1 in a row/);
+});
+
 test("basic/utilities/ping: a server's keep-alive only reports unanswered pings (stale) by default, since its ping may have no way to the client (a 2025-era HTTP client without the GET stream); keepAliveMaxMissed: 1 closes it as a client's does", () => {
   for (const [max, closes] of [[undefined, false], [1, true]] as const) {
     const p = new Pair({}, { keepAliveMs: 1000, ...(max === undefined ? {} : { keepAliveMaxMissed: max }) });

@@ -409,6 +409,13 @@ function unsendable(state: SessionState, message: JsonRpcMessage, reason: string
     return;
   }
   if (req.internal === "initialize" || req.internal === "discover") return fail(state, `${req.method} could not be encoded: ${reason}`, out);
+  // A keep-alive ping the transport could not carry is one missed, as its local -32000 is
+  // (receive.ts): removed here, it never timed out either, so a transport failing every send
+  // never tripped keepAliveMaxMissed.
+  if (req.internal === "keepalive") {
+    pingMissed(state, out);
+    return;
+  }
   if (req.internal === undefined) {
     out.push({ type: "error", id: req.origin ?? req.id, method: req.method, error: { code: ErrorCode.InternalError, message: `Internal error: the ${req.method} request was not sent: ${reason}` } });
   }
