@@ -32,7 +32,7 @@ import { declaredSpecOf, isParamsObject, isTaskAugmented, modernCapabilities, pe
 import { withProgressToken } from "./progress.js";
 import { addOutbound, liveOutbound, pushSend } from "./requests.js";
 import { deadlineFrom, isClockReading, wakeNoLaterThan } from "./timeouts.js";
-import { idKey, isIdLike, type LoggingLevel, type OutboundRequest, type SessionInput, type SessionOutput, type SessionState } from "./types.js";
+import { idKey, isIdLike, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionInput, type SessionOutput, type SessionState } from "./types.js";
 
 /** How an `elicitationId` the kernel fills in begins: the rest is the request's id. */
 const MINTED_ELICITATION_PREFIX = "elicitation-";
@@ -61,13 +61,12 @@ export function sendRequest(
   if (typeof method !== "string") return refuseRequest(out, eventId, "", ErrorCode.InvalidParams, "method must be a string");
   if (phase.name === "closed") return refuseRequest(out, eventId, method, ErrorCode.ConnectionClosed, `the session is closed: ${phase.reason}`);
   if (method === "initialize") return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, "the kernel sends initialize itself (input `open`)");
-  // Sent for a 2026-07-28 request: refused whatever the phase, which is a legacy session's
-  // (one may share a stdio connection with modern requests): its server sends no requests.
-  const forModern = forModernRequest(state, input.related);
+  // Sent for a 2026-07-28 request: refused whatever the phase, which may be a legacy
+  // session's sharing the connection (a dual-era stdio process). Such a request is never
+  // "before initialization": its server has no channel for requests of its own.
+  const forModern = modernOf(state, input.related) !== undefined;
   if (forModern || !gateAdmits(OUTBOUND_GATE[o.role][phase.name].requests, method)) {
-    // A 2026-07-28 request is never "before initialization": its server has no channel for requests of its own.
-    const modern = phase.name === "modern" || forModern;
-    const why = modern ? "cannot be sent: a 2026-07-28 server sends no requests (it asks the client for input with input_required)" : "may not be sent before initialization completes";
+    const why = forModern || phase.name === "modern" ? "cannot be sent: a 2026-07-28 server sends no requests (it asks the client for input with input_required)" : "may not be sent before initialization completes";
     return refuseRequest(out, eventId, method, ErrorCode.InvalidRequest, `"${method}" ${why}`);
   }
   const spec = specOf(state, versionOf(state), method);
@@ -161,12 +160,12 @@ export function sendNotification(state: SessionState, method: string, params: Js
   if (KERNEL_NOTIFICATIONS.includes(method)) return refuse(`${method} is sent by the kernel; use the cancel or progress input`);
   // One for a 2026-07-28 request is an extension's or none: the phase is a legacy session's,
   // whose notifications (list_changed, say) are not that request's to send.
-  if (forModernRequest(state, related) && !modernExtensionNotification(state, method, related)) return refuse(`"${method}" is not sent for a 2026-07-28 request`);
+  // The peer of a modern request is described by that request (its `_meta`), not by a handshake.
+  const modern = modernOf(state, related);
+  if (modern !== undefined && !modernExtensionNotification(state, method, related)) return refuse(`"${method}" is not sent for a 2026-07-28 request`);
   if (!gateAdmits(OUTBOUND_GATE[o.role][state.phase.name].notifications, method) && !modernExtensionNotification(state, method, related)) return refuse(`"${method}" may not be sent in phase ${state.phase.name}`);
   const spec = specOf(state, versionOf(state), method);
   if (spec === undefined || spec.kind !== "notification" || !sentBy(spec, o.role)) return refuse(`${method} is not a ${o.role} notification in ${versionOf(state)}`);
-  // The peer of a modern request is described by that request (its `_meta`), not by a handshake.
-  const modern = related !== undefined && Object.hasOwn(state.inbound, idKey(related)) ? state.inbound[idKey(related)].modern : undefined;
   const missing = modern !== undefined ? missingCapability(spec, o.role, modernCapabilities(state), modern.capabilities, o.role) : missingCapability(spec, o.role, o.capabilities, peerOfPhase(state.phase)?.capabilities, o.role);
   if (missing !== null) return refuse(`cannot send ${method}: capability ${missing} was not declared`);
   if (o.validateOutgoing) {
@@ -176,9 +175,9 @@ export function sendNotification(state: SessionState, method: string, params: Js
   pushSend(out, params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, related);
 }
 
-/** Server: whether `related` names a 2026-07-28 request being handled (what is sent for it is held to that era). */
-function forModernRequest(state: SessionState, related: RequestId | undefined): boolean {
-  return isIdLike(related) && Object.hasOwn(state.inbound, idKey(related)) && state.inbound[idKey(related)].modern !== undefined;
+/** Server: the 2026-07-28 request `related` names, if it is one being handled (what is sent for it is held to that era). */
+function modernOf(state: SessionState, related: RequestId | undefined): InboundRequest["modern"] {
+  return isIdLike(related) && Object.hasOwn(state.inbound, idKey(related)) ? state.inbound[idKey(related)].modern : undefined;
 }
 
 /**
@@ -189,7 +188,7 @@ function forModernRequest(state: SessionState, related: RequestId | undefined): 
 function modernExtensionNotification(state: SessionState, method: string, related: RequestId | undefined): boolean {
   if (declaredSpecOf(state, method) === undefined) return false;
   if (state.options.role === "client") return state.phase.name === "modern";
-  return related !== undefined && Object.hasOwn(state.inbound, idKey(related)) && state.inbound[idKey(related)].modern !== undefined;
+  return modernOf(state, related) !== undefined;
 }
 
 /** The `log` input (server only): a `notifications/message`, with a modern request when `related` names one, else filtered by the client's level. */
