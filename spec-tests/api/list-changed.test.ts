@@ -288,3 +288,55 @@ test("listChanged options are checked when the client is made: a misspelled list
   assert.throws(() => new McpClient(CLIENT, { listChanged: [] as never }), /listChanged must be an object/);
   new McpClient(CLIENT, { listChanged: { tools: { onChanged }, prompts: undefined } });
 });
+
+test("listChanged over Streamable HTTP, 2026-07-28 (draft subscriptions: a drop MAY trigger a reconnect; the HTTP connection outlives a server down for a while): a listen again that gets no answer is tried again, each time twice as late up to a minute, until one is acknowledged; then the list is walked again and changes are heard (found by review: one failed listen again ended the watch for good)", { timeout: 10_000 }, async () => {
+  const { createHttpHandler } = await import("../../src/transports/http-server.js");
+  const { httpClientTransport } = await import("../../src/transports/http-client.js");
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, MODERN);
+  server.tool("a", {}, () => ok);
+  const handler = createHttpHandler({ sessionIdleMs: 0, createSession: server.httpSession() });
+  let down = false;
+  const listens: number[] = [];
+  const streams = new Set<AbortController>();
+  const tools = heard();
+  const errors: unknown[] = [];
+  const client = new McpClient(CLIENT, { ...MODERN, clock, onError: (e) => void errors.push(e), listChanged: { tools: { onChanged: tools.onChanged, debounceMs: 0 } } });
+  await client.connect(
+    httpClientTransport("http://127.0.0.1/mcp", {
+      openGetStream: false,
+      fetch: async (url, init) => {
+        const listen = String(init?.body).includes('"subscriptions/listen"');
+        if (listen) listens.push(clock.now());
+        if (down) throw new TypeError("fetch failed");
+        // The network under the listen's stream, to break it.
+        const net = new AbortController();
+        init?.signal?.addEventListener("abort", () => net.abort());
+        if (listen) streams.add(net);
+        return handler(new Request(url, { ...init, signal: net.signal }));
+      },
+    }),
+  );
+  assert.deepEqual(listens, [0]);
+  // The server goes down: the listen's stream breaks, and nothing answers for a while.
+  down = true;
+  for (const net of streams) net.abort("network down");
+  await settle();
+  for (let t = 0; t < 16_000; t += 500) {
+    clock.advance(500);
+    await settle();
+  }
+  assert.deepEqual(listens, [0, 1000, 3000, 7000, 15000], "tried again, twice as late each time");
+  assert.equal(errors.length, 4, "each failure reported to onError");
+  down = false;
+  clock.advance(16_000); // the next try, at 31 s
+  await settle();
+  assert.deepEqual(listens, [0, 1000, 3000, 7000, 15000, 31000]);
+  assert.deepEqual(tools.calls, [["a"]], "listed again once listening");
+  server.tool("b", {}, () => ok);
+  await settle();
+  assert.deepEqual(tools.calls, [["a"], ["a", "b"]], "a change after it is heard");
+  client.close();
+  assert.equal(clock.pendingTimers, 0);
+  handler.close();
+});

@@ -21,6 +21,7 @@
  */
 import type { Clock } from "../../driver/clock.js";
 import type { Callback } from "../../driver/listener.js";
+import { McpError } from "../../driver/endpoint.js";
 import { hasCapability } from "../../model/methods.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { SubscriptionFilter } from "../../modern/subscriptions.js";
@@ -65,6 +66,9 @@ const DEFAULT_DEBOUNCE_MS = 300;
 
 /** Least time between two listens of one watch: a server that ends each listen at once is not asked again and again. */
 const MIN_RELISTEN_MS = 1000;
+
+/** Longest wait before listening again after listens that failed in a row (each waits twice the last, from {@link MIN_RELISTEN_MS}). */
+const MAX_RELISTEN_MS = 60_000;
 
 /** Refuses a `listChanged` option that would watch nothing it meant to: a misspelled list or field, an `onChanged` that is no function, a bad `debounceMs`. */
 export function checkListChanged(handlers: ListChangedHandlers | undefined): void {
@@ -166,6 +170,8 @@ export async function watchLists(host: ListWatchHost, handlers: ListChangedHandl
   };
   let listenedAt = 0;
   let relisten: unknown;
+  /** Listens in a row that got no answer from the server (see again). */
+  let failures = 0;
   // The connection closed: no change is coming, and no timer outlives it.
   host.onClose(() => {
     for (const w of watched.values()) if (w.timer !== undefined) clock.cancel(w.timer);
@@ -178,19 +184,46 @@ export async function watchLists(host: ListWatchHost, handlers: ListChangedHandl
   const listen = async (): Promise<void> => {
     listenedAt = clock.now();
     const subscription = await host.listen(filter, heard);
-    void subscription.ended.then(() => {
+    failures = 0;
+    // The server ended the listen (a draining instance's completion result; draft
+    // subscriptions: listen again, and the new stream lands on a live instance), or its
+    // stream broke: listen again, and list again, as changes may have come meanwhile
+    // (another instance may serve another list).
+    void subscription.ended.then(again);
+  };
+  /**
+   * Listens again when the connection is still up. A listen refused now goes to onError.
+   * One that got no answer (a 2026-07-28 HTTP connection outlives a server down for a
+   * while: the POST failed, its stream broke, the acknowledgment timed out) is tried again,
+   * each time twice as late up to {@link MAX_RELISTEN_MS}: the watch must not end for good
+   * on one failure while the connection stands, nor ask a server that is down again and again.
+   */
+  const again = (): void => {
+    if (!host.connected()) return;
+    const wait = Math.min(MIN_RELISTEN_MS * 2 ** failures, MAX_RELISTEN_MS);
+    relisten = clock.schedule(Math.max(clock.now(), listenedAt + wait), () => {
+      relisten = undefined;
       if (!host.connected()) return;
-      // The server ended the listen (a draining instance's completion result; draft
-      // subscriptions: listen again, and the new stream lands on a live instance), or its
-      // stream broke: listen again, and list again, as changes may have come meanwhile
-      // (another instance may serve another list). A listen refused now goes to onError.
-      relisten = clock.schedule(Math.max(clock.now(), listenedAt + MIN_RELISTEN_MS), () => {
-        relisten = undefined;
-        if (!host.connected()) return;
-        // One the client's own close() cut short is no failure to report.
-        listen().then(all, (e: unknown) => host.connected() && host.report(e));
-      });
+      listen().then(all, failed);
     });
   };
-  await listen();
+  const failed = (e: unknown): void => {
+    // One the client's own close() cut short is no failure to report.
+    if (!host.connected()) return;
+    host.report(e);
+    if (!(e instanceof McpError && e.fromPeer)) {
+      failures++;
+      again();
+    }
+  };
+  try {
+    await listen();
+  } catch (e) {
+    // connect()'s own listen: its failure is reported by the caller; one that got no answer is tried again as above.
+    if (host.connected() && !(e instanceof McpError && e.fromPeer)) {
+      failures++;
+      again();
+    }
+    throw e;
+  }
 }
