@@ -372,7 +372,7 @@ test("streamable-http (draft) Cancellation + draft subscriptions: after notifica
   client.close();
 });
 
-test("README Limits: what the HTTP transport learns per tool from modern tools/list pages (x-mcp-header declarations, repeat-safety hints) is bounded at MAX_LEARNED_TOOLS names; a server listing ever new names leaves the rest unlearned", () => {
+test("README Limits: what the HTTP transport learns per tool from modern tools/list pages (x-mcp-header declarations, repeat-safety hints) is bounded at MAX_LEARNED_TOOLS names; a server listing ever new names makes the names learned longest ago forgotten, so a new tool is always learned from its page (found by review: a full table took no new name, so a tool listed after it was never learned and its call failed -32020 even after the re-list and retry)", () => {
   const client = { paramHeaders: new Map(), repeatable: new Set<string>(), report: () => {} } as unknown as Parameters<typeof screenTools>[0];
   const tools = Array.from({ length: MAX_LEARNED_TOOLS + 50 }, (_, i) => ({
     name: `t${i}`,
@@ -383,5 +383,14 @@ test("README Limits: what the HTTP transport learns per tool from modern tools/l
   const learned = client as unknown as { paramHeaders: Map<string, unknown>; repeatable: Set<string> };
   assert.equal(learned.paramHeaders.size, MAX_LEARNED_TOOLS);
   assert.equal(learned.repeatable.size, MAX_LEARNED_TOOLS);
-  assert.ok(learned.repeatable.has("t0") && !learned.repeatable.has(`t${MAX_LEARNED_TOOLS}`));
+  assert.ok(!learned.repeatable.has("t49") && learned.repeatable.has("t50") && learned.repeatable.has(`t${MAX_LEARNED_TOOLS + 49}`), "the newest names are kept");
+  // The tools are removed and others listed (generated tools): each new one is learned, the table stays bounded.
+  const page = (names: string[]) => JSON.stringify({ jsonrpc: "2.0", id: 2, result: { tools: names.map((name) => ({ name, inputSchema: { type: "object", properties: { r: { type: "string", "x-mcp-header": "R" } } } })) } });
+  screenTools(client, page(["new"]));
+  assert.deepEqual(learned.paramHeaders.get("new"), [{ name: "R", path: ["r"] }], "a tool listed once the table is full is learned");
+  assert.equal(learned.paramHeaders.size, MAX_LEARNED_TOOLS);
+  assert.ok(!learned.paramHeaders.has("t50"), "the oldest is forgotten");
+  // Listed again, a name is the newest: the next new one forgets another.
+  screenTools(client, page(["t51", "newer"]));
+  assert.ok(learned.paramHeaders.has("t51") && learned.paramHeaders.has("newer") && !learned.paramHeaders.has("t52"));
 });

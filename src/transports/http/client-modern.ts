@@ -189,8 +189,8 @@ export function screenTools(client: HttpClient, text: string): string {
     }
     if (typeof name === "string") {
       // Bounded, as the client's own per-tool table is: a server listing ever new names
-      // (generated tools) leaves the rest unlearned (their calls are then not re-issued,
-      // and a -32020 teaches their headers again), not an ever larger table.
+      // (generated tools) makes the names learned longest ago forgotten (their calls are
+      // then not re-issued, and a -32020 teaches their headers again), not an ever larger table.
       if (scan.headers.length > 0) learn(client.paramHeaders, name, () => client.paramHeaders.set(name, scan.headers));
       else client.paramHeaders.delete(name);
       const hints = (t as { annotations?: { readOnlyHint?: unknown; idempotentHint?: unknown } }).annotations;
@@ -207,9 +207,15 @@ export function screenTools(client: HttpClient, text: string): string {
 /** Most tools whose `x-mcp-header` declarations or repeat-safety hints the transport keeps. */
 export const MAX_LEARNED_TOOLS = 10_000;
 
-/** Runs `set` when `table` already has `name` or has room for it. */
-function learn(table: { size: number; has(name: string): boolean }, name: string, set: () => void): void {
-  if (table.has(name) || table.size < MAX_LEARNED_TOOLS) set();
+/**
+ * Runs `set` for `name` as the newest entry of `table`, forgetting the oldest when it is
+ * full. A full table that took no new name left a removed tool's entry in for good and
+ * every tool listed after it unlearned, for ever: the re-list after a -32020 could not
+ * teach its headers, so the retry failed too.
+ */
+function learn(table: { size: number; delete(name: string): boolean; keys(): IterableIterator<string> }, name: string, set: () => void): void {
+  if (!table.delete(name) && table.size >= MAX_LEARNED_TOOLS) table.delete(table.keys().next().value!);
+  set();
 }
 
 /** `notifications/tools/list_changed` quoted: after it, no tool is taken as safe to run twice until a list says so again. */
