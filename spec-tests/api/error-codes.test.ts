@@ -9,6 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer } from "../../src/api/server.js";
 import { McpError } from "../../src/driver/endpoint.js";
+import { ProtocolError } from "../../src/api/server/errors.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { rawClient, SERVER } from "./setup.js";
 
@@ -23,7 +24,7 @@ function server(elicitations: object[], versions: string[] = ["2025-11-25", "202
   });
   for (const code of [-32002, -32050, -32021, -32001]) {
     s.resource(`file:///${-code}`, { name: String(code) }, () => {
-      throw new McpError({ code, message: `code ${code}`, data: { uri: `file:///${-code}` } });
+      throw new McpError({ code, message: `code ${code}`, data: code === -32021 ? { requiredCapabilities: { sampling: {} } } : { uri: `file:///${-code}` } });
     });
   }
   return s;
@@ -86,4 +87,38 @@ test("basic/index Error Codes (draft): a modern request never gets -32042, -3200
   const legacy = rawClient(server([URL_ELICITATION], [MV, "2025-11-25"]));
   await legacy.initialize("2025-11-25");
   assert.equal((await legacy.request(1, "resources/read", { uri: "file:///32002" })).error.code, -32002);
+});
+
+test("draft schema MissingRequiredClientCapabilityError / UnsupportedProtocolVersionError: a -32021 or -32022 a handler throws goes out only with the data the schema requires (requiredCapabilities; requested and supported), else -32603 says why", async () => {
+  const s = new McpServer(SERVER, { clock: new ManualClock(), session: { versions: [MV, "2025-11-25"] } });
+  const thrown: Record<string, { code: number; data?: unknown }> = {
+    noData21: { code: -32021 },
+    capsNotObject: { code: -32021, data: { requiredCapabilities: 5 } },
+    capNotObject: { code: -32021, data: { requiredCapabilities: { sampling: true } } },
+    good21: { code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } },
+    noData22: { code: -32022 },
+    noSupported: { code: -32022, data: { requested: "2099-01-01" } },
+    good22: { code: -32022, data: { requested: "2099-01-01", supported: [MV] } },
+  };
+  // A ProtocolError: what a tool throws to answer with a JSON-RPC error rather than isError.
+  for (const [name, e] of Object.entries(thrown)) s.tool(name, {}, () => { throw new ProtocolError({ message: name, ...e }); });
+  const raw = rawClient(s);
+  let id = 0;
+  const call = (name: string) => raw.request(++id, "tools/call", { name, arguments: {}, _meta: meta() });
+  for (const name of ["noData21", "capsNotObject", "capNotObject"]) {
+    const r = await call(name);
+    assert.equal(r.error.code, -32603, name);
+    assert.match(r.error.message, /error code -32021 not sent: its data must name the missing capabilities/, name);
+  }
+  for (const name of ["noData22", "noSupported"]) {
+    const r = await call(name);
+    assert.equal(r.error.code, -32603, name);
+    assert.match(r.error.message, /error code -32022 not sent: its data must be \{ requested/, name);
+  }
+  assert.deepEqual((await call("good21")).error, { code: -32021, message: "good21", data: thrown.good21!.data });
+  assert.deepEqual((await call("good22")).error, { code: -32022, message: "good22", data: thrown.good22!.data });
+  // The 2025 era defines no shape for these codes: a legacy session gets what was thrown.
+  const legacy = rawClient(s);
+  await legacy.initialize("2025-11-25");
+  assert.deepEqual((await legacy.request(1, "tools/call", { name: "noData21", arguments: {} })).error, { code: -32021, message: "noData21" });
 });

@@ -14,6 +14,10 @@
  *   `-32020` to `-32099` the specification does not define (it defines `-32020`,
  *   `-32021`, `-32022`).
  *
+ * - draft schema `MissingRequiredClientCapabilityError` and `UnsupportedProtocolVersionError`:
+ *   a `-32021` or `-32022` carries `data` of a given shape (the missing capabilities; the
+ *   version requested and those supported); one an application throws without it does not go out.
+ *
  * A refused code becomes `-32603` (the server failed to produce an answer it may send),
  * its message saying which code was refused and why, except `-32002` in the modern era,
  * whose meaning survives as `-32602`.
@@ -41,7 +45,8 @@ export function answerableError(error: JsonRpcErrorObject, version: string | und
     if (code === ErrorCode.ResourceNotFound) return { ...error, code: ErrorCode.InvalidParams };
     if (code === ErrorCode.UrlElicitationRequired) return refused(error, "2026-07-28 has no such code (ask with input_required instead)");
     if (code <= ErrorCode.HeaderMismatch && !MODERN_ERROR_CODES.includes(code)) return refused(error, "the code is reserved for the MCP specification, which does not define it");
-    return error;
+    const why = modernErrorDataProblem(code, error.data);
+    return why === null ? error : refused(error, why);
   }
   if (code !== ErrorCode.UrlElicitationRequired) return error;
   const why = urlElicitationProblem(error.data, version, clientCapabilities);
@@ -61,6 +66,30 @@ function urlElicitationProblem(data: unknown, version: string | undefined, clien
     if (typeof el.elicitationId !== "string" || typeof el.url !== "string" || typeof el.message !== "string") return "a URL elicitation needs string elicitationId, url and message";
   }
   return null;
+}
+
+/**
+ * Why the `data` of a `-32021` or `-32022` does not have the shape the draft schema gives
+ * it (`MissingRequiredClientCapabilityError`: `requiredCapabilities`, a ClientCapabilities
+ * object, whose every member the schema defines is an object; `UnsupportedProtocolVersionError`:
+ * `requested`, a string, and `supported`, strings), or null when it does. A client reads
+ * the code to learn what to declare or which version to retry with: without the data it
+ * cannot.
+ */
+function modernErrorDataProblem(code: number, data: unknown): string | null {
+  const d = isPlainObject(data) ? data : undefined;
+  if (code === ErrorCode.MissingRequiredClientCapability) {
+    const caps = d?.requiredCapabilities;
+    if (!isPlainObject(caps) || !Object.values(caps).every(isPlainObject)) return "its data must name the missing capabilities as { requiredCapabilities: { <capability>: {...} } }";
+  } else if (code === ErrorCode.UnsupportedProtocolVersion) {
+    const supported = d?.supported;
+    if (typeof d?.requested !== "string" || !Array.isArray(supported) || !supported.every((v) => typeof v === "string")) return "its data must be { requested: <version>, supported: [<versions>] }";
+  }
+  return null;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function refused(error: JsonRpcErrorObject, why: string): JsonRpcErrorObject {
