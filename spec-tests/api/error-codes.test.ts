@@ -39,13 +39,17 @@ test("client/elicitation (2025-11-25): a -32042 of URL elicitations with elicita
   assert.deepEqual(r.error, { code: -32042, message: "URL elicitation required", data: { elicitations: [URL_ELICITATION] } });
 });
 
-test("client/elicitation (2025-11-25): a -32042 whose elicitations are not all URL mode with an elicitationId, or that lists none (The error MUST include a list of elicitations that are required), MUST NOT go out: -32603 says why", async () => {
+test("client/elicitation (2025-11-25): a -32042 whose elicitations are not all valid URL mode elicitations (ElicitRequestURLParams) with an elicitationId, or that lists none (The error MUST include a list of elicitations that are required), MUST NOT go out: -32603 says why", async () => {
   const form = { mode: "form", message: "m", requestedSchema: { type: "object", properties: {} } };
   const noId = { mode: "url", url: "https://example.com", message: "m" };
   for (const [elicitations, why] of [
     [[], /no elicitations list, or an empty one/],
     [[form], /every elicitation in it must be URL mode/],
     [[URL_ELICITATION, noId], /needs string elicitationId, url and message/],
+    // The error's schema (URLElicitationRequiredError) holds each item to ElicitRequestURLParams whole.
+    [[{ ...URL_ELICITATION, _meta: 5 }], /fails the schema: \/_meta: /],
+    [[{ ...URL_ELICITATION, url: "not a URI" }], /fails the schema: \/url: /],
+    [[{ ...URL_ELICITATION, task: { ttl: "long" } }], /fails the schema: \/task\/ttl: /],
   ] as const) {
     const raw = rawClient(server(elicitations as unknown as object[]));
     await raw.initialize("2025-11-25", { elicitation: { url: {} } });

@@ -24,7 +24,9 @@
  */
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { hasCapability } from "./methods.js";
-import { isModernVersion } from "./versions.js";
+import { isModernVersion, type ProtocolVersion } from "./versions.js";
+import { issuesText } from "../schema/json-type.js";
+import { validatorFor } from "../schema/validate.js";
 
 /**
  * The codes of the range the draft reserves for the specification that it defines. Only a
@@ -64,6 +66,9 @@ function urlElicitationProblem(data: unknown, version: string | undefined, clien
     const el = typeof e === "object" && e !== null ? (e as Record<string, unknown>) : {};
     if (el.mode !== "url") return "every elicitation in it must be URL mode";
     if (typeof el.elicitationId !== "string" || typeof el.url !== "string" || typeof el.message !== "string") return "a URL elicitation needs string elicitationId, url and message";
+    // The rest of ElicitRequestURLParams (`url` a URI, `_meta` and `task` objects): the error's schema holds each item to it.
+    const issues = validatorFor(version as ProtocolVersion, "ElicitRequestParams")?.(el);
+    if (issues) return `a URL elicitation in it fails the schema: ${issuesText(issues)}`;
   }
   return null;
 }
