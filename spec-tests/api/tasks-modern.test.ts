@@ -107,6 +107,18 @@ test("tasks extension (Server-directed: clients \"handle whichever result shape 
   assert.equal(d.sent("client", "tasks/cancel").length, 1, "the task the caller never saw is cancelled");
 });
 
+// Found by review: callTool's wait for a task read any answer's resultType and taskId, in a
+// 2025-11-25 session too, where the call cannot become a task (it is not augmented).
+test("tasks extension Backward Compatibility + 2025-11-25 tools (CallToolResult allows more members): a dual-era client declaring tasks, in a 2025-11-25 session, resolves callTool with the tool's result even when it carries resultType \"task\" and a taskId, never waiting for a task that is none", { timeout: 10_000 }, async () => {
+  const result = { content: [{ type: "text" as const, text: "hi" }], resultType: "task", taskId: "not-a-task" };
+  const c = await connect((s) => s.tool("plain", {}, () => result as unknown as CallToolResult), { ...DUAL, tasks: true }, { session: { versions: ["2025-11-25" as const] } });
+  assert.equal(c.client.protocolVersion, "2025-11-25");
+  const r = (await c.client.callTool("plain")) as JsonObject;
+  assert.deepEqual(r.content, result.content);
+  assert.equal(r.taskId, "not-a-task", "the result as the server sent it");
+  assert.equal(c.sent("client", "tasks/result").length + c.sent("client", "tasks/get").length, 0, "no wait for a task");
+});
+
 test("tasks extension: a server MUST NOT return CreateTaskResult to a client that did not declare the extension; a required tool is -32021 naming it", async () => {
   const gate = deferred();
   gate.resolve();

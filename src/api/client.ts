@@ -504,11 +504,14 @@ export class McpClientCore {
     if (this.toolTaskMode(name) === "required") {
       return Promise.reject(new McpError({ code: ErrorCode.MethodNotFound, message: `tool ${name} requires task augmentation (execution.taskSupport "required"): call it with callToolAsTask` }));
     }
-    const call = this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
+    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    const call = this.request("tools/call", params, options);
     // Tasks extension: "the server decides per-request whether to create a task" and clients
     // "handle whichever result shape arrives": a caller of callTool asked for the tool's
     // result, never saw a task handle, so it is waited for here (callToolAsTask hands it over).
-    if (this.options.tasks !== true) return call as Promise<CallToolResult<S>>;
+    // Only where the call could become one (a 2026-07-28 session): a 2025 session's plain call
+    // is answered with its result, whatever members (resultType, taskId) that result carries.
+    if (!mayCreateTask(this.tasks, "tools/call", params)) return call as Promise<CallToolResult<S>>;
     return call.then((r) => {
       const taskId = modernTaskIdOf(r);
       return (taskId === undefined ? r : this.waitForCalledTask(taskId, options)) as Promise<CallToolResult<S>>;
