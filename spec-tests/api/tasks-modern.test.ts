@@ -10,6 +10,7 @@ import { McpClient } from "../../src/api/client.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
 import { inputRequired } from "../../src/api/mrtr.js";
+import { MemoryTaskStore, type TaskStore } from "../../src/api/tasks-store.js";
 import type { CallToolResult, ElicitResult } from "../../src/api/types.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 
@@ -117,6 +118,42 @@ test("tasks extension Backward Compatibility + 2025-11-25 tools (CallToolResult 
   assert.deepEqual(r.content, result.content);
   assert.equal(r.taskId, "not-a-task", "the result as the server sent it");
   assert.equal(c.sent("client", "tasks/result").length + c.sent("client", "tasks/get").length, 0, "no wait for a task");
+});
+
+test("tasks extension + basic/lifecycle timeouts: callTool's timeoutMs bounds the call and its task wait together: the wait gets what the tools/call left (here the store held the task's creation 600 of 1000 ms), then the task is cancelled", { timeout: 10_000 }, async () => {
+  const clock = new ManualClock();
+  const memory = new MemoryTaskStore();
+  const stored = deferred();
+  let first = true;
+  const store: TaskStore = {
+    get: (o, id) => memory.get(o, id),
+    list: (o) => memory.list(o),
+    delete: (o, id) => memory.delete(o, id),
+    put: async (o, r) => {
+      if (first) ((first = false), await stored.promise);
+      memory.put(o, r);
+    },
+  };
+  const server = new McpServer(SERVER, { clock, ...DUAL, tasks: { store } });
+  server.tool("job", { execution: { taskSupport: "optional" } }, () => new Promise<CallToolResult>(() => {}));
+  const [a, b] = createMemoryPair();
+  server.connect(a);
+  const client = new McpClient(CLIENT, { clock, ...MODERN, tasks: true });
+  await client.connect(b);
+  let outcome = undefined as { code?: number } | undefined;
+  const call = client.callTool("job", {}, { timeoutMs: 1000 }).catch((e: { code: number }) => (outcome = e));
+  await flush();
+  clock.advance(600);
+  stored.resolve();
+  await flush();
+  assert.equal(outcome, undefined, "the CreateTaskResult came in time");
+  clock.advance(400);
+  await flush();
+  assert.equal((outcome as { code?: number } | undefined)?.code, -32001, "1000 ms after the call, not 1000 ms after the task was created");
+  await call;
+  await flush();
+  assert.equal(server.tasks!.size, 1);
+  client.close();
 });
 
 test("tasks extension: a server MUST NOT return CreateTaskResult to a client that did not declare the extension; a required tool is -32021 naming it", async () => {

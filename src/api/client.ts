@@ -497,14 +497,16 @@ export class McpClientCore {
    * task", so this rejects at once with the `-32601` the server would give, pointing to
    * {@link McpClient.callToolAsTask}. Under the tasks extension ({@link McpClientOptions.tasks})
    * the server may answer with a task instead: this then waits for it as
-   * {@link McpClient.waitForTask} does (with the same `options`) and resolves with the tool's
-   * result; a caller's abort or timeout during that wait also cancels the task.
+   * {@link McpClient.waitForTask} does (the caller's `timeoutMs` bounding call and wait
+   * together) and resolves with the tool's result; a caller's abort or timeout during that
+   * wait also cancels the task.
    */
   callTool<S extends StructuredContent = { [key: string]: unknown }>(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult<S>> {
     if (this.toolTaskMode(name) === "required") {
       return Promise.reject(new McpError({ code: ErrorCode.MethodNotFound, message: `tool ${name} requires task augmentation (execution.taskSupport "required"): call it with callToolAsTask` }));
     }
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    const startedAt = this.clock.now();
     const call = this.request("tools/call", params, options);
     // Tasks extension: "the server decides per-request whether to create a task" and clients
     // "handle whichever result shape arrives": a caller of callTool asked for the tool's
@@ -514,14 +516,21 @@ export class McpClientCore {
     if (!mayCreateTask(this.tasks, "tools/call", params)) return call as Promise<CallToolResult<S>>;
     return call.then((r) => {
       const taskId = modernTaskIdOf(r);
-      return (taskId === undefined ? r : this.waitForCalledTask(taskId, options)) as Promise<CallToolResult<S>>;
+      return (taskId === undefined ? r : this.waitForCalledTask(taskId, options, startedAt)) as Promise<CallToolResult<S>>;
     });
   }
 
-  /** callTool's wait for the task the server made of it: a caller giving up (abort, timeout) gives the task up too. */
-  private async waitForCalledTask(taskId: string, options: CallOptions | undefined): Promise<JsonObject> {
+  /**
+   * callTool's wait for the task the server made of it, within what the `tools/call` left of
+   * the caller's `timeoutMs` (the call as a whole is bounded, as a retry's is; none: no bound,
+   * as {@link McpClient.waitForTask}'s). A caller giving up (abort, timeout) gives the task up too.
+   */
+  private async waitForCalledTask(taskId: string, options: CallOptions | undefined, startedAt: number): Promise<JsonObject> {
+    const ms = options?.timeoutMs;
+    // At least 1 ms: with nothing left the wait times out at once rather than never.
+    const within = ms !== undefined && ms > 0 ? { ...options, timeoutMs: Math.max(1, startedAt + ms - this.clock.now()) } : options;
     try {
-      return await this.waitForTask(taskId, options);
+      return await this.waitForTask(taskId, within);
     } catch (e) {
       const gaveUp = options?.signal?.aborted === true || (e instanceof McpError && !e.fromPeer && e.code === ErrorCode.RequestTimeout);
       if (gaveUp) {
