@@ -133,7 +133,7 @@ test("cancellation: aborting a task-augmented call before its CreateTaskResult r
 // What a client keeps to check a task's result (the method that created it, its tool's output
 // check) goes once the task is seen to end without one; it was held until ten thousand later
 // tasks pushed it out (found by review: a client cancelling tasks all day kept one per task).
-test("tasks Cancelling Tasks + TTL and Resource Management: a task the client saw cancelled (tasks/cancel answers the cancelled task) or gone (tasks/result answered -32602 after its TTL) leaves nothing the client kept to check its result", async () => {
+test("tasks Cancelling Tasks + TTL and Resource Management: a task the client saw cancelled (tasks/cancel answers the cancelled task) or gone (tasks/result or tasks/get answered -32602 after its TTL) leaves nothing the client kept to check its result", async () => {
   const c = await connect((s) => s.tool("slow", { execution: { taskSupport: "optional" }, outputSchema: { type: "object" } }, () => new Promise<CallToolResult>(() => {})), LEGACY, LEGACY);
   await c.client.listTools();
   const client = c.client as any;
@@ -148,6 +148,12 @@ test("tasks Cancelling Tasks + TTL and Resource Management: a task the client sa
   c.clock.advance(1000);
   assert.equal((await rejection(c.client.getTaskResult(task!.taskId))).code, -32602);
   assert.deepEqual(kept(), [0, 0], "gone: no result will come");
+  // Seen gone through tasks/get (-32602 Task not found) just as well.
+  const { task: later } = (await c.client.callToolAsTask("slow", {}, { ttl: 1000 })) as CreateTaskResult;
+  assert.deepEqual(kept(), [1, 1]);
+  c.clock.advance(1000);
+  assert.equal((await rejection(c.client.getTask(later!.taskId))).code, -32602);
+  assert.deepEqual(kept(), [0, 0], "gone, as tasks/get said");
 });
 
 test("tasks: tasks/list MUST paginate with nextCursor; an invalid cursor is -32602", async () => {

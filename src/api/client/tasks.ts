@@ -211,10 +211,13 @@ export function rememberTask(tasks: ClientTasks, method: string, result: JsonObj
  * Whether an answer to a `tasks/*` request about a task shows that no result of it will
  * come to be checked: the task failed or was cancelled (its status in a `tasks/get` or
  * `tasks/cancel` answer), or `tasks/result` was answered with an error by the server (the
- * task's own, or an unknown task: as the kernel ends the task's progress token then).
+ * task's own, or an unknown task: as the kernel ends the task's progress token then), or
+ * `tasks/get` / `tasks/cancel` with `-32602` (the task is unknown: expired, say).
  */
 export function endedWithoutResult(method: string, answer: JsonObject | undefined, error?: unknown): boolean {
-  if (answer === undefined) return method === "tasks/result" && error instanceof McpError && error.fromPeer;
+  // The server's error: to tasks/result, the task's own or an unknown task; to tasks/get or
+  // tasks/cancel, -32602 is an unknown task (expired, or never this requestor's).
+  if (answer === undefined) return error instanceof McpError && error.fromPeer && (method === "tasks/result" || error.code === ErrorCode.InvalidParams);
   return method !== "tasks/result" && (answer.status === "failed" || answer.status === "cancelled");
 }
 
