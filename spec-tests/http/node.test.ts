@@ -164,6 +164,59 @@ test("node bridge (handler failures are 500): a handler that answers no usable R
   }
 });
 
+test("node bridge (handler failures are 500): a streamed response with a header node:http refuses (a control character such as \\x01, which Headers lets through) gets its client a 500 with a JSON-RPC error and its own reason phrase (not 500 OK), its body cancelled; not an exception thrown from a tick that ends the process; the keep-alive connection serves on", { timeout: 10_000 }, async () => {
+  const uncaught: unknown[] = [];
+  const onUncaught = (e: unknown) => uncaught.push(e);
+  // node:test fails the test on an uncaught exception anyway; recorded to say which.
+  process.prependListener("uncaughtException", onUncaught);
+  const cancelled = deferred();
+  const srv = await serveNode((req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/ok") return new Response("fine", { headers: { "content-type": "text/plain" } });
+    // A JSON body is written in one write, whose refused head was always a 500 (once said "500 OK").
+    if (path === "/json") return new Response("{}", { headers: { "content-type": "application/json", "x-note": "a\x01b" } });
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode("data: x\n\n"));
+      },
+      cancel() {
+        cancelled.resolve();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream", "x-note": "a\x01b" } });
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (path: string) =>
+    new Promise<{ status: number; reason: string; body: string; reused: boolean }>((resolve, reject) => {
+      const r = request(srv.url + path, { agent }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, reason: res.statusMessage!, body, reused: r.reusedSocket }));
+      });
+      r.on("error", reject);
+      // Unanswered (the head thrown away with the exception), the test fails instead of waiting.
+      r.setTimeout(5_000, () => r.destroy(new Error("no answer")));
+      r.end();
+    });
+  try {
+    const bad = await get("/bad");
+    assert.equal(bad.status, 500);
+    assert.equal(bad.reason, "Internal Server Error");
+    assert.equal(JSON.parse(bad.body).error.code, -32603);
+    await cancelled.promise;
+    const json = await get("/json");
+    assert.deepEqual([json.status, json.reason, json.reused], [500, "Internal Server Error", true]);
+    const ok = await get("/ok");
+    assert.deepEqual([ok.status, ok.body, ok.reused], [200, "fine", true]);
+    assert.deepEqual(uncaught, []);
+  } finally {
+    process.off("uncaughtException", onUncaught);
+    agent.destroy();
+    await srv.close();
+  }
+});
+
 test("node bridge: a request body the handler refuses unread (415, or a 401 from a wrapper in front of it) is discarded as node:http discards it, so the keep-alive connection serves the next request; the general path too, not only the fast entry", { timeout: 10_000 }, async () => {
   const { handler } = makeHandler();
   for (const listener of [handler, (req: Request) => handler(req)]) {

@@ -30,7 +30,7 @@
  * none moved for {@link WRITE_STALL_MS} is closed ({@link stallGuard}), the time the
  * handler gives a slow SSE reader. Nothing else here knows what the bodies are.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, validateHeaderName, validateHeaderValue, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { systemClock, type Clock } from "../driver/clock.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { OVERFLOW_GRACE_MS } from "./http/connection.js";
@@ -221,6 +221,9 @@ function refuse(res: ServerResponse, departure: Departure, status: number, messa
 /** The handler threw (or rejected): a 500 with a JSON-RPC error, or the end of what it began to write. */
 function internalError(res: ServerResponse, departure: Departure): Promise<void> | void {
   if (res.headersSent) return void res.end();
+  // A head node:http refused (writeHead threw) left its status's reason phrase behind
+  // ("500 OK"): cleared, the 500 gets its own.
+  res.statusMessage = "";
   return refuse(res, departure, 500, "the handler failed", ErrorCode.InternalError);
 }
 
@@ -477,6 +480,13 @@ function chunksOf(reader: ReadableStreamDefaultReader<Uint8Array>): Chunks {
  */
 async function writeStream(body: Chunks, res: ServerResponse, status: number, headers: Readonly<Record<string, string | string[]>>, departure: Departure): Promise<void> {
   if (departure.left) return body.cancel();
+  // The head is written a tick later (Gather), where a header node:http refuses (a control
+  // character `Headers` lets through, such as \x01) would throw past every catch and end
+  // the process: refused here instead, a 500 as for a head refused in one write.
+  if (!isWritableHead(headers)) {
+    body.cancel();
+    return internalError(res, departure);
+  }
   departure.stopBody = () => body.cancel();
   const out = new Gather(res, status, headers);
   // A body that errors while the socket does not drain (an SSE reader that stopped reading:
@@ -503,6 +513,21 @@ async function writeStream(body: Chunks, res: ServerResponse, status: number, he
     process.nextTick(() => res.destroy());
   } finally {
     departure.stopBody = undefined;
+  }
+}
+
+/** Whether node:http takes these header names and values (what `writeHead` would throw on). */
+function isWritableHead(headers: Readonly<Record<string, string | string[]>>): boolean {
+  try {
+    for (const name in headers) {
+      validateHeaderName(name);
+      const value = headers[name];
+      if (typeof value === "string") validateHeaderValue(name, value);
+      else for (const one of value) validateHeaderValue(name, one);
+    }
+    return true;
+  } catch {
+    return false;
   }
 }
 
