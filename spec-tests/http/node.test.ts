@@ -217,6 +217,59 @@ test("node bridge (handler failures are 500): a streamed response with a header 
   }
 });
 
+test("node bridge (RFC 9110 §9.3.2: the answer to a HEAD is the head a GET would get, without content): a fetch-style handler that answers a HEAD with a stream that never ends (an SSE endpoint that treats HEAD as GET) gets its head to the client at once and its stream cancelled; the keep-alive connection serves the next request", { timeout: 10_000 }, async () => {
+  const cancelled = deferred();
+  const srv = await serveNode((req) => {
+    if (new URL(req.url).pathname === "/plain") return new Response("fine", { headers: { "content-type": "text/plain" } });
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(": open\n\n"));
+      },
+      cancel() {
+        cancelled.resolve();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream", "x-stream": "yes" } });
+  });
+  // One connection: what came back on it so far, and a wait for more.
+  const sock = connect(srv.port, "127.0.0.1");
+  let received = "";
+  let more: (() => void) | undefined;
+  sock.setEncoding("utf8");
+  sock.on("data", (c: string) => {
+    received += c;
+    more?.();
+  });
+  const receivedAll = (done: () => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      // Never there (a head held back until the stream ends), the test fails instead of waiting.
+      const failsafe = setTimeout(() => reject(new Error("no answer: " + JSON.stringify(received))), 5_000);
+      more = () => {
+        if (!done()) return;
+        clearTimeout(failsafe);
+        more = undefined;
+        resolve();
+      };
+      more();
+    });
+  try {
+    sock.write("HEAD /sse HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    await receivedAll(() => received.includes("\r\n\r\n"));
+    assert.match(received, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(received, /\r\ncontent-type: text\/event-stream\r\n/);
+    assert.match(received, /\r\nx-stream: yes\r\n/);
+    assert.match(received, /\r\n\r\n$/, "no content");
+    await cancelled.promise;
+    received = "";
+    sock.write("GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    await receivedAll(() => received.endsWith("\r\n\r\nfine"));
+    assert.match(received, /^HTTP\/1\.1 200 OK\r\n/);
+  } finally {
+    sock.destroy();
+    await srv.close();
+  }
+});
+
 test("node bridge: a request body the handler refuses unread (415, or a 401 from a wrapper in front of it) is discarded as node:http discards it, so the keep-alive connection serves the next request; the general path too, not only the fast entry", { timeout: 10_000 }, async () => {
   const { handler } = makeHandler();
   for (const listener of [handler, (req: Request) => handler(req)]) {

@@ -487,6 +487,14 @@ async function writeStream(body: Chunks, res: ServerResponse, status: number, he
     body.cancel();
     return internalError(res, departure);
   }
+  // The answer to a HEAD has no body (RFC 9110 §9.3.2), and node:http drops what is
+  // written to it but sends its head only at its end: a stream (an SSE answer) would keep
+  // its client waiting for the head as long as the stream runs, for good if it never ends,
+  // and the keep-alive connection's next request behind it. The head goes out now.
+  if (res.req?.method === "HEAD") {
+    body.cancel();
+    return void res.writeHead(status, headers).end();
+  }
   departure.stopBody = () => body.cancel();
   const out = new Gather(res, status, headers);
   // A body that errors while the socket does not drain (an SSE reader that stopped reading:
