@@ -62,6 +62,21 @@ test("sampling: a request mixing a tool result with text in one user message is 
   assert.equal(c.sent("server", "sampling/createMessage").length, 0, "nothing went out");
 });
 
+test("sampling (2025-11-25 client/sampling, Tool Choice Modes; \"Both parties SHOULD validate\"): a client that does not check its answers (another SDK's; here McpClient with validateOutgoing off) and answers a tool use to a request that offered no tools has ctx.sample reject -32603 on the server, in both eras, so the tool never reads a tool call it did not offer", { timeout: 10_000 }, async () => {
+  const user = { role: "user" as const, content: { type: "text" as const, text: "weather?" } };
+  const use = { type: "tool_use", id: "call-1", name: "w", input: {} };
+  for (const era of ["2025-11-25", "2026-07-28"] as const) {
+    const c = await connect((s) => s.tool("sample", {}, reporting((ctx) => ctx.sample({ messages: [user], maxTokens: 5 }))), {
+      session: { versions: [era], validateOutgoing: false },
+      capabilities: { sampling: { tools: {} } },
+      handlers: { sampling: () => ({ role: "assistant", content: use, model: "m", stopReason: "toolUse" }) },
+    });
+    const got = textOf((await c.client.callTool("sample", {})) as never) as { code?: number; message?: string };
+    assert.equal(got.code, -32603, era);
+    assert.match(String(got.message), /the client's sampling answer uses a tool the request did not allow: \/content: a tool use, but the request offered no tools/, era);
+  }
+});
+
 test("sampling (2025-11-25 client/sampling, Tool Choice Modes: with toolChoice none the \"Model MUST NOT use any tools\"; none can be used when none were offered): a handler's tool use then is never sent, in both eras; the server's sample gets -32603 (legacy), the call fails with it and no retry goes out (2026-07-28); with tools offered it goes through", { timeout: 10_000 }, async () => {
   const tools = [{ name: "w", inputSchema: { type: "object" as const } }];
   const user = { role: "user" as const, content: { type: "text" as const, text: "weather?" } };

@@ -38,6 +38,7 @@ import { escapeSegment, type Issue } from "../schema/validate.js";
 import { inputAnswerIssues, methodSpec } from "../model/methods.js";
 import { isThenable } from "../driver/listener.js";
 import { invalidParamsError } from "../model/schema-errors.js";
+import { samplingAnswerIssues } from "../model/constraints.js";
 import { ProtocolError } from "./server/errors.js";
 import { inputRequiredProblem } from "../modern/server.js";
 
@@ -249,7 +250,14 @@ export class ServerContext {
    * `ttl`), so this still resolves with the completion.
    */
   sample(params: CreateMessageParams, options?: PeerRequestOptions): Promise<CreateMessageResult> {
-    return this.requestOrTask("sampling/createMessage", params, options) as Promise<CreateMessageResult>;
+    // client/sampling: with no tools offered, or toolChoice "none", the "Model MUST NOT use
+    // any tools" ("Both parties SHOULD validate"): a client that answers a tool use anyway
+    // (another SDK's) is refused here, as McpClient refuses its own handler's.
+    return this.requestOrTask("sampling/createMessage", params, options).then((result) => {
+      const issues = samplingAnswerIssues(params, result);
+      if (issues) throw new McpError({ code: ErrorCode.InternalError, ...issuesError("the client's sampling answer uses a tool the request did not allow", issues) });
+      return result as CreateMessageResult;
+    });
   }
 
   /**
