@@ -276,7 +276,7 @@ function echoableId(id: unknown): RequestId | null {
 }
 
 /** A JSON object: not `null`, not an array. */
-function isObject(v: unknown): v is Unchecked {
+export function isObject(v: unknown): v is Unchecked {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 

@@ -22,6 +22,7 @@
  * its message saying which code was refused and why, except `-32002` in the modern era,
  * whose meaning survives as `-32602`.
  */
+import { isObject } from "../jsonrpc/codec.js";
 import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { hasCapability } from "./methods.js";
 import { isModernVersion, type ProtocolVersion } from "./versions.js";
@@ -82,19 +83,15 @@ function urlElicitationProblem(data: unknown, version: string | undefined, clien
  * cannot.
  */
 function modernErrorDataProblem(code: number, data: unknown): string | null {
-  const d = isPlainObject(data) ? data : undefined;
+  const d = isObject(data) ? data : undefined;
   if (code === ErrorCode.MissingRequiredClientCapability) {
     const caps = d?.requiredCapabilities;
-    if (!isPlainObject(caps) || !Object.values(caps).every(isPlainObject)) return "its data must name the missing capabilities as { requiredCapabilities: { <capability>: {...} } }";
+    if (!isObject(caps) || !Object.values(caps).every(isObject)) return "its data must name the missing capabilities as { requiredCapabilities: { <capability>: {...} } }";
   } else if (code === ErrorCode.UnsupportedProtocolVersion) {
     const supported = d?.supported;
     if (typeof d?.requested !== "string" || !Array.isArray(supported) || !supported.every((v) => typeof v === "string")) return "its data must be { requested: <version>, supported: [<versions>] }";
   }
   return null;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function refused(error: JsonRpcErrorObject, why: string): JsonRpcErrorObject {
