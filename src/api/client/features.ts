@@ -28,7 +28,8 @@ import { relatedTaskOf, withRelatedTask } from "../../tasks/wire.js";
 import { assertElicitParams, checkedElicitResult, withoutUnaskedContent } from "../elicitation.js";
 import type { TaskRuntime } from "../tasks.js";
 import { withoutTaskField } from "../tasks-server.js";
-import type { CreateMessageAnswer, ElicitParams } from "../types.js";
+import type { ElicitParams } from "../types.js";
+import type { Issue } from "../../schema/validate.js";
 import { samplingAnswerIssues } from "../../model/constraints.js";
 import { invalidResultError } from "../../model/schema-errors.js";
 import type { McpClientCoreOptions, ReceivedCreateMessageParams } from "./options.js";
@@ -50,7 +51,13 @@ export async function serve(features: ClientFeatures, method: string, params: Js
   const h = features.options.handlers ?? {};
   switch (method) {
     case "sampling/createMessage":
-      if (h.sampling !== undefined) return maybeAsTask(features, method, params, ctx, async (p, c) => checkedSamplingAnswer(features, p, await h.sampling!(p as ReceivedCreateMessageParams, c)));
+      // A tool use the request did not allow (none offered, or toolChoice none: client/sampling,
+      // the "Model MUST NOT use any tools") is refused, so that a server forcing a final answer
+      // never gets one.
+      if (h.sampling !== undefined) {
+        const sample = h.sampling;
+        return maybeAsTask(features, method, params, ctx, async (p, c) => checkedAnswer(features, method, (await sample(p as ReceivedCreateMessageParams, c)) as JsonObject, (a) => samplingAnswerIssues(p, a)));
+      }
       break;
     case "elicitation/create": {
       const elicit = h.elicitation;
@@ -77,15 +84,14 @@ export async function serve(features: ClientFeatures, method: string, params: Js
 }
 
 /**
- * The sampling handler's answer, unless it uses a tool the request did not allow (none
- * offered, or `toolChoice` `none`: client/sampling, the "Model MUST NOT use any tools"):
- * then the `-32603` naming it, as for any answer the schema refuses, so that a server
- * forcing a final answer does not get a tool use it never offered.
+ * A handler's `answer` to `method`, unless `issues` finds it wrong: then the `-32603` naming
+ * what is wrong, so that it never goes out and the handler is blamed. Not checked when the
+ * client's session checks nothing it sends (`validateOutgoing: false`).
  */
-function checkedSamplingAnswer(features: ClientFeatures, params: JsonObject, answer: CreateMessageAnswer): JsonObject {
-  const issues = features.options.session?.validateOutgoing === false ? null : samplingAnswerIssues(params, answer);
-  if (issues) throw new McpError(invalidResultError("sampling/createMessage", issues));
-  return answer as JsonObject;
+export function checkedAnswer(features: ClientFeatures, method: string, answer: JsonObject, issues: (answer: JsonObject) => Issue[] | null): JsonObject {
+  const found = features.options.session?.validateOutgoing === false ? null : issues(answer);
+  if (found) throw new McpError(invalidResultError(method, found));
+  return answer;
 }
 
 /**

@@ -29,12 +29,11 @@ import { McpError, toRpcError, type RequestContext } from "../../driver/endpoint
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { inputAnswerIssues, methodSpec } from "../../model/methods.js";
-import { invalidResultError } from "../../model/schema-errors.js";
 import { isModernVersion, isProtocolVersion } from "../../model/versions.js";
 import { inputRequiredProblem } from "../../modern/server.js";
 import { isTaskStatus, TASK_STATUSES } from "../../tasks/status.js";
 import type { Task } from "../types.js";
-import { serve, type ClientFeatures } from "./features.js";
+import { checkedAnswer, serve, type ClientFeatures } from "./features.js";
 import type { CallOptions } from "./options.js";
 
 /** What the client side of tasks calls and reads of its client: public members of `McpClientCore`. */
@@ -319,10 +318,16 @@ async function answerTaskInput(tasks: ClientTasks, taskId: string, task: Task, a
       log: () => {},
       protocolVersion: tasks.client.protocolVersion,
     };
-    const result = await serve(tasks.features, method, (params ?? {}) as JsonObject, ctx).then((r) => checkedInput(tasks.features, method, r)).catch((e: unknown) => {
-      const error = toRpcError(e);
-      throw new McpError({ ...error, message: `the ${method} input of task ${taskId} could not be provided: ${error.message}` });
-    });
+    // `tasks/update` carries the answers as params, which the session holds only to "an
+    // object": a handler's invalid answer (a root that is no `file://` URI, an elicitation
+    // result to a sampling request) would go out and the server's `-32602` blame the client's
+    // request, where an `input_required` round and a legacy request blame the handler.
+    const result = await serve(tasks.features, method, (params ?? {}) as JsonObject, ctx)
+      .then((r) => checkedAnswer(tasks.features, method, r, (a) => inputAnswerIssues(method, a)))
+      .catch((e: unknown) => {
+        const error = toRpcError(e);
+        throw new McpError({ ...error, message: `the ${method} input of task ${taskId} could not be provided: ${error.message}` });
+      });
     Object.defineProperty(responses, key, { value: result, enumerable: true, writable: true, configurable: true });
   };
   try {
@@ -344,19 +349,6 @@ async function answerTaskInput(tasks: ClientTasks, taskId: string, task: Task, a
   return true;
 }
 
-/**
- * `result` when it is a valid answer to the input request `method`; else throws the `-32603`
- * naming what is wrong. `tasks/update` carries the answers as params, which the session holds
- * only to "an object": without this a handler's invalid answer (a root that is no `file://`
- * URI, an elicitation result to a sampling request) went out, and the server's `-32602`
- * blamed the client's request, where an `input_required` round (session `answerInput`) and a
- * legacy request keep it from the wire (`validateOutgoing`) and blame the handler.
- */
-function checkedInput(features: ClientFeatures, method: string, result: JsonObject): JsonObject {
-  const issues = features.options.session?.validateOutgoing === false ? null : inputAnswerIssues(method, result);
-  if (issues) throw new McpError(invalidResultError(method, issues));
-  return result;
-}
 
 /**
  * Asks `tasks/get` every `ms` while this client's handlers answer the task's `keys`;
