@@ -20,6 +20,11 @@ import { createHttpHandler } from "../../src/transports/http-server.js";
 
 const V = "2025-11-25";
 
+/** A body that sends `text` and stays open, calling `onCancel` when the bridge cancels it. */
+function openStream(text: string, onCancel: () => void): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode(text)), cancel: onCancel });
+}
+
 test("node bridge: binds 127.0.0.1 by default; the client transport works over real fetch and DELETEs on close", async () => {
   const { handler } = makeHandler();
   const srv = await serveNode(handler);
@@ -71,14 +76,7 @@ test("node bridge: a client abort reaches the Request's signal and cancels the R
   const cancelled = deferred();
   const srv = await serveNode(async (req) => {
     req.signal.addEventListener("abort", () => aborted.resolve());
-    const body = new ReadableStream<Uint8Array>({
-      start(c) {
-        c.enqueue(new TextEncoder().encode("first"));
-      },
-      cancel() {
-        cancelled.resolve();
-      },
-    });
+    const body = openStream("first", () => cancelled.resolve());
     return new Response(body, { headers: { "content-type": "text/plain" } });
   });
   try {
@@ -175,14 +173,7 @@ test("node bridge (handler failures are 500): a streamed response with a header 
     if (path === "/ok") return new Response("fine", { headers: { "content-type": "text/plain" } });
     // A JSON body is written in one write, whose refused head was always a 500 (once said "500 OK").
     if (path === "/json") return new Response("{}", { headers: { "content-type": "application/json", "x-note": "a\x01b" } });
-    const body = new ReadableStream<Uint8Array>({
-      start(c) {
-        c.enqueue(new TextEncoder().encode("data: x\n\n"));
-      },
-      cancel() {
-        cancelled.resolve();
-      },
-    });
+    const body = openStream("data: x\n\n", () => cancelled.resolve());
     return new Response(body, { headers: { "content-type": "text/event-stream", "x-note": "a\x01b" } });
   });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -221,14 +212,7 @@ test("node bridge (RFC 9110 §9.3.2: the answer to a HEAD is the head a GET woul
   const cancelled = deferred();
   const srv = await serveNode((req) => {
     if (new URL(req.url).pathname === "/plain") return new Response("fine", { headers: { "content-type": "text/plain" } });
-    const body = new ReadableStream<Uint8Array>({
-      start(c) {
-        c.enqueue(new TextEncoder().encode(": open\n\n"));
-      },
-      cancel() {
-        cancelled.resolve();
-      },
-    });
+    const body = openStream(": open\n\n", () => cancelled.resolve());
     return new Response(body, { headers: { "content-type": "text/event-stream", "x-stream": "yes" } });
   });
   // One connection: what came back on it so far, and a wait for more.
