@@ -74,7 +74,7 @@ export function notificationFor(change: Change, filter: SubscriptionFilter): { m
       // The updated uri "might be a sub-resource of the one that the client actually
       // subscribed to" (ResourceUpdatedNotification): a subscriber of `file:///notes` hears
       // of `file:///notes/a.md`, by the rule the client reads it with (coversUri).
-      return filter.resourceSubscriptions?.some((watched) => coversUri(watched, change.uri)) ? { method: "notifications/resources/updated", params: { uri: change.uri } } : null;
+      return subscribedTo(filter, change.uri) ? { method: "notifications/resources/updated", params: { uri: change.uri } } : null;
     case "task":
       return filter.taskIds?.includes(change.taskId) ? { method: "notifications/tasks", params: change.task } : null;
   }
@@ -96,11 +96,16 @@ export const LIST_CHANGED: ReadonlyArray<readonly ["toolsListChanged" | "prompts
  */
 export function filterCovers(filter: SubscriptionFilter, method: string, params: JsonObject | undefined): boolean | null {
   if (method === "notifications/resources/updated") {
-    return typeof params?.uri === "string" && (filter.resourceSubscriptions ?? []).some((uri) => coversUri(uri, params.uri as string));
+    return typeof params?.uri === "string" && subscribedTo(filter, params.uri);
   }
   if (method === "notifications/tasks") return typeof params?.taskId === "string" && (filter.taskIds?.includes(params.taskId) ?? false);
   const flag = LIST_CHANGED.find(([, m]) => m === method)?.[0];
   return flag === undefined ? null : filter[flag] === true;
+}
+
+/** Whether `filter` subscribes to `uri` or to a URI it is a sub-resource of ({@link coversUri}). */
+function subscribedTo(filter: SubscriptionFilter, uri: string): boolean {
+  return filter.resourceSubscriptions?.some((watched) => coversUri(watched, uri)) ?? false;
 }
 
 /**
