@@ -9,6 +9,7 @@ import { connect, deferred, rawClient, rejection, SERVER } from "./setup.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { McpServer } from "../../src/api/server.js";
 import { inputRequired } from "../../src/api/mrtr.js";
+import { ProtocolError } from "../../src/api/server/errors.js";
 import type { ServerContext } from "../../src/api/context.js";
 import type { CallToolResult, CreateTaskResult, ElicitResult } from "../../src/api/types.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
@@ -635,4 +636,20 @@ test("tasks (2025-11-25 Creating Tasks: task IDs MUST be unique among all tasks 
   const r = (await c.client.getTaskResult(task!.taskId)) as JsonObject;
   assert.deepEqual(r.content, [{ type: "text", text: "job 1 done" }]);
   assert.equal((await c.client.getTask(task!.taskId)).status, "completed");
+});
+
+// Found by review: the table takes only an error with an integer code and a string message,
+// so a tool's ProtocolError with a bogus code left its task working until its TTL (an hour),
+// the requestor polling it all that while; a plain call gets -32603 for the same throw.
+test("tasks (Task Execution Errors; basic/index: error codes MUST be integers): a task whose tool throws an error with no integer code fails with the -32603 a plain call gets, not left working", { timeout: 10_000 }, async () => {
+  const events: any[] = [];
+  const c = await connect((s) => s.tool("bogus", { execution: { taskSupport: "optional" } }, async () => { throw new ProtocolError(1.5, "bogus code"); }), LEGACY, { ...LEGACY, onEvent: (e) => events.push(e) });
+  const { task } = (await c.client.callToolAsTask("bogus")) as CreateTaskResult;
+  await flush(50);
+  const got = await c.client.getTask(task!.taskId);
+  assert.equal(got.status, "failed");
+  assert.equal(got.statusMessage, "the handler failed with a malformed error");
+  const e = await rejection(c.client.getTaskResult(task!.taskId));
+  assert.deepEqual([e.code, e.message], [-32603, "the handler failed with a malformed error"]);
+  assert.ok(events.some((x) => x.type === "diagnostic" && x.code === "invalid-error" && x.detail?.taskId === task!.taskId), "the server's onEvent hears of it, as for a plain request");
 });

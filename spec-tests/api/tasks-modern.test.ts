@@ -10,6 +10,7 @@ import { McpClient } from "../../src/api/client.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
 import { inputRequired } from "../../src/api/mrtr.js";
+import { ProtocolError } from "../../src/api/server/errors.js";
 import { MemoryTaskStore, type TaskStore } from "../../src/api/tasks-store.js";
 import type { CallToolResult, ElicitResult } from "../../src/api/types.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
@@ -750,4 +751,16 @@ test("tasks extension + basic/versioning (draft: a dual-era server serves both e
   for (let turn = 0; turn < 10; turn++) await new Promise<void>((r) => setImmediate(r));
   assert.deepEqual(raw.inbox.slice(before).map((m) => m.method ?? m.id), [], "nothing reached the legacy session");
   assert.equal(outcome, "refused -32600");
+});
+
+// Found by review: a tool's ProtocolError with a bogus code left its task working until its
+// TTL (the table takes only an integer code and a string message); a plain call gets -32603.
+test("tasks extension (Error Handling: failed carries the JSON-RPC error; basic/index: error codes MUST be integers): a task whose tool throws an error with no integer code fails with the -32603 a plain call gets, not left working", { timeout: 10_000 }, async () => {
+  const c = await connect((s) => s.tool("bogus", { execution: { taskSupport: "optional" } }, async () => { throw new ProtocolError(1.5, "bogus code"); }), { ...MODERN, tasks: true }, DUAL);
+  const created = await c.client.request("tools/call", { name: "bogus", arguments: {} });
+  assert.equal(created.resultType, "task");
+  await flush(50);
+  const got = (await c.client.getTask(created.taskId as string)) as any;
+  assert.equal(got.status, "failed");
+  assert.deepEqual(got.error, { code: -32603, message: "the handler failed with a malformed error" });
 });

@@ -107,6 +107,18 @@ interface Run {
   asking?: number;
 }
 
+/**
+ * The error a task's work failed with, as the request itself would have been answered with
+ * it: one without an integer code and a string message (a `ProtocolError(1.5, …)`) is the
+ * `-32603` the session answers a plain request with. The table takes no other: the task was
+ * left working until its TTL, its requestor polling it all that while.
+ */
+function taskFailure(run: Run, error: JsonRpcErrorObject): JsonRpcErrorObject {
+  if (Number.isInteger(error.code) && typeof error.message === "string") return error;
+  run.rc.diagnose?.("invalid-error", "the application's error needs an integer code and a string message", { id: run.rc.id, taskId: run.taskId });
+  return { code: ErrorCode.InternalError, message: "the handler failed with a malformed error" };
+}
+
 /** Most times one task's handler may answer `input_required` before the task fails. */
 const MAX_TASK_INPUT_ROUNDS = 32;
 
@@ -618,7 +630,7 @@ export class TaskRuntime {
     if (this.runs.get(run.taskId) !== run) return; // cancelled or expired meanwhile: the task is already final
     if (result !== undefined && isInputRequired(result)) return this.needInput(run, result);
     this.forgetRun(run.taskId);
-    const failure = error ?? this.invalidResult(run.rc, result);
+    const failure = error !== undefined ? taskFailure(run, error) : this.invalidResult(run.rc, result);
     if (failure !== undefined) this.step({ type: "settle", now: this.wall(), taskId: run.taskId, error: failure });
     else this.step({ type: "settle", now: this.wall(), taskId: run.taskId, result: stripResultType(result!) });
   }
