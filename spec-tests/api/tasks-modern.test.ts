@@ -764,3 +764,39 @@ test("tasks extension (Error Handling: failed carries the JSON-RPC error; basic/
   assert.equal(got.status, "failed");
   assert.deepEqual(got.error, { code: -32603, message: "the handler failed with a malformed error" });
 });
+
+// Found by review: a plain call's error is held to the era's codes as it leaves the endpoint,
+// but a task's rides inside the tasks/get result, which that check never saw: -32002, -32042
+// and undefined reserved codes went out to 2026-07-28 clients.
+test("tasks extension + basic/index Error Codes (draft: implementations of this version MUST NOT emit -32002 or -32042, nor an undefined code of -32020..-32099): a failed task's error in tasks/get is held to them as a plain call's is", { timeout: 10_000 }, async () => {
+  const thrown: Record<string, ProtocolError> = {
+    notFound: new ProtocolError(-32002, "Resource not found", { uri: "file:///x" }),
+    url: new ProtocolError(-32042, "open the page", { elicitations: [{ mode: "url", elicitationId: "e", url: "https://example.com", message: "m" }] }),
+    reserved: new ProtocolError(-32050, "undefined reserved"),
+    legacyRange: new ProtocolError(-32001, "legacy range"),
+  };
+  const setup = (s: McpServer) => {
+    for (const [name, e] of Object.entries(thrown)) s.tool(name, { execution: { taskSupport: "optional" } }, async () => { throw e; });
+  };
+  const c = await connect(setup, { ...MODERN, tasks: true, capabilities: { elicitation: { form: {}, url: {} } } }, DUAL);
+  const failed = async (name: string): Promise<any> => {
+    const created = await c.client.request("tools/call", { name, arguments: {} });
+    await flush(50);
+    const got = (await c.client.getTask(created.taskId as string)) as any;
+    assert.equal(got.status, "failed", name);
+    return got.error;
+  };
+  assert.deepEqual(await failed("notFound"), { code: -32602, message: "Resource not found", data: { uri: "file:///x" } }, "the meaning survives as -32602");
+  const url = await failed("url");
+  assert.equal(url.code, -32603);
+  assert.match(url.message, /error code -32042 not sent: 2026-07-28 has no such code/);
+  const reserved = await failed("reserved");
+  assert.equal(reserved.code, -32603);
+  assert.match(reserved.message, /error code -32050 not sent/);
+  assert.equal((await failed("legacyRange")).code, -32001, "the legacy range is SHOULD NOT, not forbidden");
+  // A 2025-11-25 task on the same server keeps -32002, its resource-not-found code.
+  const legacy = await connect(setup, { session: { versions: ["2025-11-25" as const] }, tasks: true }, DUAL);
+  const { task } = (await legacy.client.callToolAsTask("notFound")) as any;
+  await flush(50);
+  assert.equal((await rejection(legacy.client.getTaskResult(task.taskId))).code, -32002);
+});

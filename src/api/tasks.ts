@@ -46,6 +46,7 @@ import { gather, inputFailure, isInputRequired, wallClockOf, withoutRetry, type 
 import { requestCapabilities } from "./tasks-server.js";
 import { inputRequiredProblem } from "../modern/server.js";
 import { invalidResultError } from "../model/schema-errors.js";
+import { answerableError } from "../model/error-codes.js";
 import { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
 import { knownNames, refuseMisspelledOptions } from "./option-names.js";
 
@@ -109,13 +110,18 @@ interface Run {
 
 /**
  * The error a task's work failed with, as the request itself would have been answered with
- * it: one without an integer code and a string message (a `ProtocolError(1.5, …)`) is the
- * `-32603` the session answers a plain request with. The table takes no other: the task was
- * left working until its TTL, its requestor polling it all that while.
+ * it. One without an integer code and a string message (a `ProtocolError(1.5, …)`) is the
+ * `-32603` the session answers a plain request with: the table takes no other, and the task
+ * was left working until its TTL, its requestor polling it all that while. A 2026-07-28
+ * task's error, which `tasks/get` carries inside its result where the endpoint's check of an
+ * error response never sees it, is held to the codes that era allows, as a plain call's is
+ * (`-32002` becomes `-32602`; `-32042` and undefined reserved codes `-32603`: draft
+ * `basic/index`, Error Codes). A 2025-11-25 task's is checked when `tasks/result` answers with it.
  */
 function taskFailure(run: Run, error: JsonRpcErrorObject): JsonRpcErrorObject {
-  if (Number.isInteger(error.code) && typeof error.message === "string") return error;
-  run.rc.diagnose?.("invalid-error", "the application's error needs an integer code and a string message", { id: run.rc.id, taskId: run.taskId });
+  const rc = run.rc;
+  if (Number.isInteger(error.code) && typeof error.message === "string") return isModernVersion(rc.protocolVersion) ? answerableError(error, rc.protocolVersion, rc.peer?.capabilities) : error;
+  rc.diagnose?.("invalid-error", "the application's error needs an integer code and a string message", { id: rc.id, taskId: run.taskId });
   return { code: ErrorCode.InternalError, message: "the handler failed with a malformed error" };
 }
 
