@@ -106,3 +106,21 @@ test("sampling (2025-11-25 client/sampling, Tool Choice Modes: with toolChoice n
     }
   }
 });
+
+test("roots (client/roots: uri MUST be a file:// URI, in every version; 2025-03-26 and 2025-06-18 schema.ts Root: it \"*must* start with file:// for now\"): in a 2025-03-26 or 2025-06-18 session a client handler's https:// root is never sent, and a server refuses one a client sends", { timeout: 10_000 }, async () => {
+  for (const version of ["2025-03-26", "2025-06-18"] as const) {
+    const c = await connect((s) => s.tool("roots", {}, reporting((ctx) => ctx.listRoots())), { session: { versions: [version] }, handlers: { roots: () => [{ uri: "https://example.com/repo" }] } });
+    assert.equal(c.client.protocolVersion, version);
+    const got = textOf(await c.client.callTool("roots", {}));
+    assert.equal(got.code, -32603, version);
+    assert.match(got.message, /invalid roots\/list result: \/roots\/0\/uri: must be a file:\/\/ URI/, version);
+    assert.ok(!JSON.stringify(c.wire.filter((w) => w.from === "client")).includes("https://example.com/repo"), `${version}: the root never went on the wire`);
+    c.client.close();
+    // The server's side: a peer that sends one anyway (validateOutgoing off) is refused on arrival.
+    const lax = await connect((s) => s.tool("roots", {}, reporting((ctx) => ctx.listRoots())), { session: { versions: [version], validateOutgoing: false }, handlers: { roots: () => [{ uri: "https://example.com/repo" }] } });
+    const refused = textOf(await lax.client.callTool("roots", {}));
+    assert.equal(refused.code, -32603, `${version}: ${JSON.stringify(refused)}`);
+    assert.match(refused.message, /roots\/list/, version);
+    lax.client.close();
+  }
+});

@@ -44,8 +44,12 @@ for (const version of ["2025-11-25", "2026-07-28"] as const) {
   });
 }
 
-test("constraints: versions whose pages do not state the rules are not held to them", () => {
-  assert.equal(methodSpec("2025-06-18", "roots/list")!.validateResult!({ roots: [{ uri: "https://example.com" }] }), null);
+test("constraints: client/roots' file:// rule is every version's (2025-03-26 and 2025-06-18 schema.ts Root: the uri \"*must* start with file:// for now\"), 2024-11-05 included", () => {
+  for (const version of ["2024-11-05", "2025-03-26", "2025-06-18"] as const) {
+    const roots = methodSpec(version, "roots/list")!.validateResult!;
+    assert.deepEqual(roots({ roots: [{ uri: "https://example.com" }] }), [{ path: "/roots/0/uri", reason: "must be a file:// URI" }], version);
+    assert.equal(roots({ roots: [{ uri: "file:///home/user/project" }] }), null, version);
+  }
 });
 
 test("constraints: a rule's issues are capped at MAX_ISSUES, then one saying how many more, as every validator's (the -32602 repeats each in its message and data)", () => {

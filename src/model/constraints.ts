@@ -11,7 +11,8 @@
  *   id: $id) matched by a corresponding tool result (with toolUseId: $id), before any
  *   other message".
  * - `client/roots` ("Root"): a root's `uri` "MUST be a `file://` URI in the current
- *   specification".
+ *   specification"; every version says so (the `Root` of the 2025-03-26 and 2025-06-18
+ *   `schema.ts`: it "*must* start with file:// for now"), so every version is held to it.
  * - `client/sampling` ("Tool Choice Modes"): with `toolChoice` `{mode: "none"}` the "Model
  *   MUST NOT use any tools", nor can it use any when the request offered none: a rule of a
  *   result against its request's params ({@link samplingAnswerIssues}).
@@ -92,9 +93,9 @@ export function paramsRule(version: SchemaVersion, method: string): Validator | 
   return method === "sampling/createMessage" && SINCE_2025_11_25.includes(version) ? samplingMessages : undefined;
 }
 
-/** Extra checks of results, by method, for the versions whose pages state them. */
-export function resultRule(version: SchemaVersion, method: string): Validator | undefined {
-  return method === "roots/list" && SINCE_2025_11_25.includes(version) ? fileRoots : undefined;
+/** Extra checks of results, by method (the file:// roots of every version). */
+export function resultRule(_version: SchemaVersion, method: string): Validator | undefined {
+  return method === "roots/list" ? fileRoots : undefined;
 }
 
 /**
