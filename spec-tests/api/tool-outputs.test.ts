@@ -58,6 +58,25 @@ test("tools (Output Schema): a structured result that breaks the listed outputSc
   client.close();
 });
 
+test("tools (Output Schema), versions: outputSchema and structuredContent arrived in 2025-06-18; a 2025-03-26 (or 2024-11-05) server's results are held to no outputSchema it lists (its Tool has no such field), while a 2025-06-18 server's are", { timeout: 10_000 }, async () => {
+  for (const version of ["2024-11-05", "2025-03-26", "2025-06-18"] as const) {
+    const client = new McpClient(CLIENT, { clock: new ManualClock(), session: { versions: [version] } });
+    const [s, raw] = createMemoryPair();
+    raw.onMessage((data) => {
+      const m = JSON.parse(data);
+      const result = m.method === "initialize" ? { protocolVersion: version, capabilities: { tools: {} }, serverInfo: SERVER } : m.method === "tools/list" ? { tools: TOOLS } : m.method === "tools/call" ? { content: text("no structure") } : undefined;
+      if (m.id !== undefined && result !== undefined) raw.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+    });
+    await client.connect(s);
+    assert.equal(client.protocolVersion, version);
+    await client.listTools();
+    const call = client.callTool("weather", {});
+    if (version === "2025-06-18") await assert.rejects(call, (e: any) => e.code === -32603 && /has an outputSchema but its result has no structuredContent/.test(e.message));
+    else assert.equal(blockText((await call).content[0]), "no structure", version);
+    client.close();
+  }
+});
+
 // basic/index "JSON Schema Usage": composition keywords SHOULD have "reasonable bounds ... to
 // prevent a malicious schema from acting as a Denial-of-Service vector". A server's schema
 // that repeats a keyword scanning a large structuredContent (audit: 300 × uniqueItems over

@@ -40,7 +40,7 @@
  */
 import { McpError, type Endpoint } from "../driver/endpoint.js";
 import { TASKS_EXTENSION } from "../model/meta.js";
-import { isModernVersion, type ProtocolVersion } from "../model/versions.js";
+import { hasToolOutputSchemas, isModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { methodSpec } from "../model/methods.js";
 import { missingCapability } from "../session/capabilities.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
@@ -650,7 +650,10 @@ export class McpClientCore {
 
   /** What one `tools/list` result shows of its tools: their `execution.taskSupport` and (when checked) output schemas ({@link McpClientCore.forgetTools} undoes it). */
   private learnTools(result: JsonObject): void {
-    this.outputs?.learn(result);
+    // A 2025-03-26 server's results are held to no output schema: its version has none (an
+    // `outputSchema` it lists is a field that version does not define, and a result with no
+    // `structuredContent` is valid there).
+    if (hasToolOutputSchemas(this.version)) this.outputs?.learn(result);
     if (!Array.isArray(result.tools)) return;
     for (const tool of result.tools as { name?: unknown }[]) {
       const name = tool?.name;

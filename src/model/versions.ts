@@ -71,6 +71,16 @@ export function allowsBatches(v: string | undefined): boolean {
 }
 
 /**
+ * Tool output schemas: `Tool.outputSchema` and `CallToolResult.structuredContent` arrived in
+ * `2025-06-18` (its changelog lists structured tool output). An older
+ * version's `Tool` has no such field, so one a server lists anyway binds its results to
+ * nothing.
+ */
+export function hasToolOutputSchemas(v: string | undefined): boolean {
+  return v !== "2025-03-26" && v !== "2024-11-05";
+}
+
+/**
  * SEP-1699 (2025-11-25): SSE streams open with a priming event (an id and empty data), and
  * a server may close a connection before the response (polling). Earlier versions had
  * neither: their server "SHOULD NOT close the SSE stream before sending the JSON-RPC
