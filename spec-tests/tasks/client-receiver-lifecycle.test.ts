@@ -218,3 +218,29 @@ test("basic/utilities/tasks Isolation (a task belongs to the session that create
   assert.deepEqual(own.map((s) => s.aborted), [true]);
   b.client.close();
 });
+
+test("basic/utilities/cancellation (for task-augmented requests, the tasks/cancel request MUST be used): a tool call cancelled while ctx.sample with a task waits on tasks/result, the tool having given a signal of its own that never aborts, still cancels the client's task", { timeout: 10_000 }, async () => {
+  let thrown: number | undefined;
+  let sampleSignal: AbortSignal | undefined;
+  const own = new AbortController();
+  const c = await connect((s) => {
+    s.tool("ask", {}, async (_a, ctx) => {
+      await ctx.sample({ ...(ASK as unknown as CreateMessageParams), task: { ttl: 600_000 } }, { signal: own.signal }).catch((e) => (thrown = e.code));
+      return { content: [] };
+    });
+  }, { receiveTasks: true, handlers: { sampling: (_p, ctx) => ((sampleSignal = ctx.signal), new Promise<CreateMessageResult>(() => {})) } }, LEGACY);
+  const abort = new AbortController();
+  const call = c.client.callTool("ask", {}, { signal: abort.signal });
+  call.catch(() => {});
+  await flush(60);
+  assert.equal(c.sent("server", "tasks/result").length, 1, "the server waits on the client's task");
+  const taskId = c.wire.find((w) => w.from === "client" && w.message.result?.task !== undefined)!.message.result.task.taskId;
+  abort.abort("user");
+  await rejection(call);
+  await flush(60);
+  assert.equal(thrown, -32800, "the wait was given up with the call");
+  assert.equal(own.signal.aborted, false);
+  assert.deepEqual(c.sent("server", "tasks/cancel").map((m) => m.params.taskId), [taskId], "tasks/cancel names the client's task");
+  assert.equal(sampleSignal?.aborted, true, "the client's task stops");
+  c.client.close();
+});

@@ -346,8 +346,11 @@ export class ServerContext {
       // 2025-11-25 basic/utilities/cancellation: "For task-augmented requests, the tasks/cancel
       // request MUST be used". A wait given up (aborted, even before tasks/result went out, or
       // timed out) leaves the client's task running: cancel it. A task that ended answered
-      // with its own error and is left alone.
-      if (signal.aborted || (e instanceof McpError && e.code === ErrorCode.RequestTimeout)) void this.rc.request("tasks/cancel", { taskId }).catch(() => {});
+      // with its own error and is left alone. The tool call's cancellation cancels the wait
+      // whatever signal the caller gave (a local -32800, the session cancelling what was
+      // sent on the call's behalf), so that is given up too, though `signal` never aborted.
+      const gaveUp = e instanceof McpError && (e.code === ErrorCode.RequestTimeout || (e.code === ErrorCode.RequestCancelled && !e.fromPeer));
+      if (signal.aborted || gaveUp) void this.rc.request("tasks/cancel", { taskId }).catch(() => {});
       throw e;
     }
     return checked(result);
