@@ -653,3 +653,36 @@ test("tasks (Task Execution Errors; basic/index: error codes MUST be integers): 
   assert.deepEqual([e.code, e.message], [-32603, "the handler failed with a malformed error"]);
   assert.ok(events.some((x) => x.type === "diagnostic" && x.code === "invalid-error" && x.detail?.taskId === task!.taskId), "the server's onEvent hears of it, as for a plain request");
 });
+
+test("tasks Cancellation (receivers SHOULD attempt to stop the task's execution) + README Cancellation (a request sent on behalf of a peer's request is cancelled when that request is): a task handler's ctx.elicit given a signal of its own is cancelled at the client when the task is cancelled; its own signal still cancels it, with its reason", { timeout: 10_000 }, async () => {
+  const own: AbortController[] = [];
+  const thrown: unknown[] = [];
+  const signals: AbortSignal[] = [];
+  const c = await connect(
+    (s) =>
+      s.tool("direct", { execution: { taskSupport: "optional" } }, async (_a, ctx) => {
+        const mine = new AbortController();
+        own.push(mine);
+        await ctx.elicit({ message: "ok?", requestedSchema: { type: "object", properties: {} } }, { signal: mine.signal }).catch((e: { code?: number }) => thrown.push(e.code));
+        return text("done");
+      }),
+    { ...LEGACY, handlers: { elicitation: (_p, ctx) => (signals.push(ctx.signal), new Promise<ElicitResult>(() => {})) } },
+    LEGACY,
+  );
+  const { task } = (await c.client.callToolAsTask("direct")) as CreateTaskResult;
+  await flush(40);
+  assert.equal(signals.length, 1, "the client was asked");
+  await c.client.cancelTask(task!.taskId);
+  await flush(40);
+  assert.deepEqual(thrown, [-32800], "the ask ended with the task");
+  assert.equal(own[0].signal.aborted, false);
+  assert.equal(signals[0].aborted, true, "the client's prompt was cancelled, not left open until the request's timeout");
+  assert.equal(c.sent("server", "notifications/cancelled").length, 1);
+  // The handler's own signal still cancels its ask, naming its reason.
+  await c.client.callToolAsTask("direct");
+  await flush(40);
+  own[1].abort("not needed any more");
+  await flush(40);
+  assert.equal(signals[1].aborted, true);
+  assert.equal(c.sent("server", "notifications/cancelled")[1].params.reason, "not needed any more");
+});

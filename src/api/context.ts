@@ -10,7 +10,7 @@
  * era every call here becomes a kernel input tied to the request being handled
  * (`related`), so a transport with one stream per request (Streamable HTTP) sends it on
  * that request's stream. Requests made from here are cancelled with the request they
- * serve, unless the caller passes a signal of its own. It is a class, not an object of
+ * serve, and with the caller's signal when it passes one. It is a class, not an object of
  * closures, so one allocation per request is all it costs.
  *
  * In the modern era (2026-07-28) there are no server-to-client requests: the same
@@ -36,7 +36,7 @@ import { isStandardSchema, jsonSchemaOf, standardParser, type StandardOutput, ty
 import { issuesError } from "../schema/json-type.js";
 import { escapeSegment, type Issue } from "../schema/validate.js";
 import { inputAnswerIssues, methodSpec } from "../model/methods.js";
-import { isThenable } from "../driver/listener.js";
+import { eitherSignal, isThenable } from "../driver/listener.js";
 import { invalidParamsError } from "../model/schema-errors.js";
 import { samplingAnswerIssues } from "../model/constraints.js";
 import { ProtocolError } from "./server/errors.js";
@@ -305,12 +305,25 @@ export class ServerContext {
       }
       return this.ask(method, params);
     }
-    // Tie the peer request's lifetime to this one: cancelling the tool call cancels it.
-    const o: PeerRequestOptions = options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };
-    return this.rc.request(method, params, o).catch((e: unknown) => {
-      if (typeof e === "object" && e !== null) innerFailures.set(e, method);
-      throw e;
-    });
+    const tied = this.tiedSignal(options?.signal);
+    return this.rc
+      .request(method, params, { ...options, signal: tied.signal })
+      .catch((e: unknown) => {
+        if (typeof e === "object" && e !== null) innerFailures.set(e, method);
+        throw e;
+      })
+      .finally(tied.done);
+  }
+
+  /**
+   * The signal a request sent from here goes with: the caller's, if any, and this request's
+   * own. Cancelling the tool call cancels the peer request whatever signal the caller gave
+   * (the session cancels a plain call's on its own; a task's cancellation has only this
+   * signal to reach it), so the client's prompt never outlives what it was asked for.
+   */
+  private tiedSignal(own: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
+    if (own === undefined || own === this.rc.signal) return { signal: this.rc.signal, done: () => {} };
+    return eitherSignal(own, this.rc.signal);
   }
 
   /**
@@ -334,26 +347,31 @@ export class ServerContext {
     const forms = method === "elicitation/create" ? this.forms : undefined;
     if (forms !== undefined) assertElicitParams(forms, params);
     const checked = (r: JsonObject): JsonObject => (method === "elicitation/create" ? elicitAnswer(forms, params, r) : r);
-    const signal = o.signal ?? this.rc.signal;
-    const created = await this.rc.request(method, { ...params, task: ttl === undefined ? {} : { ttl } }, { ...o, signal });
-    const taskId = createdTaskIdOf(created);
-    // A receiver may still answer plainly (it need not make every request a task).
-    if (taskId === undefined) return checked(created);
-    let result: JsonObject;
+    const tied = this.tiedSignal(o.signal);
+    const signal = tied.signal;
     try {
-      result = await this.rc.request("tasks/result", { taskId }, { ...o, signal });
-    } catch (e) {
-      // 2025-11-25 basic/utilities/cancellation: "For task-augmented requests, the tasks/cancel
-      // request MUST be used". A wait given up (aborted, even before tasks/result went out, or
-      // timed out) leaves the client's task running: cancel it. A task that ended answered
-      // with its own error and is left alone. The tool call's cancellation cancels the wait
-      // whatever signal the caller gave (a local -32800, the session cancelling what was
-      // sent on the call's behalf), so that is given up too, though `signal` never aborted.
-      const gaveUp = e instanceof McpError && (e.code === ErrorCode.RequestTimeout || (e.code === ErrorCode.RequestCancelled && !e.fromPeer));
-      if (signal.aborted || gaveUp) void this.rc.request("tasks/cancel", { taskId }).catch(() => {});
-      throw e;
+      const created = await this.rc.request(method, { ...params, task: ttl === undefined ? {} : { ttl } }, { ...o, signal });
+      const taskId = createdTaskIdOf(created);
+      // A receiver may still answer plainly (it need not make every request a task).
+      if (taskId === undefined) return checked(created);
+      let result: JsonObject;
+      try {
+        result = await this.rc.request("tasks/result", { taskId }, { ...o, signal });
+      } catch (e) {
+        // 2025-11-25 basic/utilities/cancellation: "For task-augmented requests, the tasks/cancel
+        // request MUST be used". A wait given up (aborted, even before tasks/result went out, or
+        // timed out) leaves the client's task running: cancel it. A task that ended answered
+        // with its own error and is left alone. A local -32800 is a wait given up too (the
+        // session cancels what was sent on a cancelled call's behalf), however the outputs
+        // of that step are ordered against `signal`'s abort.
+        const gaveUp = e instanceof McpError && (e.code === ErrorCode.RequestTimeout || (e.code === ErrorCode.RequestCancelled && !e.fromPeer));
+        if (signal.aborted || gaveUp) void this.rc.request("tasks/cancel", { taskId }).catch(() => {});
+        throw e;
+      }
+      return checked(result);
+    } finally {
+      tied.done();
     }
-    return checked(result);
   }
 
   /** The k-th ask of this attempt: answered from this round or an earlier one, else pending. */

@@ -29,7 +29,7 @@
  * process), from the injected clock when one is given.
  */
 import type { Clock } from "../driver/clock.js";
-import { isThenable, type Callback } from "../driver/listener.js";
+import { eitherSignal, isThenable, type Callback } from "../driver/listener.js";
 import { McpError, toRpcError, type RequestContext } from "../driver/endpoint.js";
 import { ErrorCode, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
@@ -153,22 +153,6 @@ function tableId(owner: TaskOwner, id: RequestId): RequestId {
 
 function requestKey(ownerKey: string, id: RequestId): string {
   return ownerKey + "#" + (typeof id === "number" ? "n" + id : "s" + id);
-}
-
-/** A signal that aborts when `a` or `b` does (`AbortSignal.any` is missing before Node 20.3); `done` detaches it from both. */
-function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; done(): void } {
-  const either = new AbortController();
-  const abort = (): void => either.abort();
-  if (a.aborted || b.aborted) either.abort();
-  a.addEventListener("abort", abort, { once: true });
-  b.addEventListener("abort", abort, { once: true });
-  return {
-    signal: either.signal,
-    done: () => {
-      a.removeEventListener("abort", abort);
-      b.removeEventListener("abort", abort);
-    },
-  };
 }
 
 /** A server's tasks (see the module comment). One per server, shared by all its sessions; isolation is by owner. */

@@ -51,3 +51,22 @@ export function report(e: unknown, onError: ((error: unknown) => void) | undefin
 export function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
   return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
 }
+
+/**
+ * A signal that aborts when `a` or `b` does, with its reason (`AbortSignal.any` is missing
+ * before Node 20.3); `done` detaches it from both.
+ */
+export function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; done(): void } {
+  const either = new AbortController();
+  const abort = (e: Event): void => either.abort((e.target as AbortSignal).reason);
+  if (a.aborted || b.aborted) either.abort(a.aborted ? a.reason : b.reason);
+  a.addEventListener("abort", abort, { once: true });
+  b.addEventListener("abort", abort, { once: true });
+  return {
+    signal: either.signal,
+    done: () => {
+      a.removeEventListener("abort", abort);
+      b.removeEventListener("abort", abort);
+    },
+  };
+}
