@@ -3,6 +3,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Pair, sendsOf } from "../harness/pair.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { step } from "../../src/session/session.js";
+import { encode } from "../../src/jsonrpc/codec.js";
 
 test("logging: servers that emit log messages MUST declare logging; without it nothing is sent", () => {
   const p = new Pair({}, { capabilities: { tools: {} } });
@@ -40,4 +42,25 @@ test("logging: only a server logs", () => {
   const p = new Pair();
   p.handshake();
   assert.deepEqual(p.feed("client", { type: "log", now: 0, level: "info", data: 1 }).map((o) => o.type), ["diagnostic"]);
+});
+
+test("logging (LoggingMessageNotification: data is required, \"any JSON serializable type\"): a log whose data JSON has no form for (a function, a symbol; undefined given to a notifications/message notify) is refused with a diagnostic; it went out with no data at all, which the client drops as invalid (found by review)", () => {
+  const p = new Pair({}, { capabilities: { logging: {} } });
+  p.handshake();
+  const inputs = [
+    { type: "log", now: 0, level: "error", data: () => 1 },
+    { type: "log", now: 0, level: "error", data: Symbol("x") },
+    { type: "notify", now: 0, method: "notifications/message", params: { level: "error", data: undefined } },
+    { type: "notify", now: 0, method: "notifications/message", params: { level: "error", data: () => 1 } },
+  ] as const;
+  // Stepped directly: the pair records a structured clone of each input, which a function has none of.
+  for (const input of inputs) {
+    const out = step(p.server, input as any).outputs;
+    assert.equal(sendsOf(out).length, 0, String(input.type));
+    assert.deepEqual(out.map((o) => o.type === "diagnostic" && o.code), ["notification-refused"]);
+    assert.deepEqual((out[0] as any).detail.issues, [{ path: "/data", reason: "expected a JSON value" }]);
+  }
+  // Data JSON can hold still goes out (a function inside an object is left out of it, as JSON.stringify does).
+  const sent = sendsOf(step(p.server, { type: "log", now: 0, level: "error", data: { a: 1, f: () => 1 } }).outputs);
+  assert.equal(encode(sent[0]), '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":{"a":1}}}');
 });

@@ -101,7 +101,7 @@ function typeNamesOf(mask: number): string {
 
 // Failure kinds. The reason text is built only when someone will read it, so a union
 // trying alternatives quietly pays nothing for the ones that fail.
-const E_TYPE = 0, E_MIN = 1, E_MAX = 2, E_BYTE = 3, E_URI = 4, E_CONST = 5, E_ENUM = 6, E_DEPTH = 7, E_ITEMS = 8, E_MISSING = 9;
+const E_TYPE = 0, E_MIN = 1, E_MAX = 2, E_BYTE = 3, E_URI = 4, E_CONST = 5, E_ENUM = 6, E_DEPTH = 7, E_ITEMS = 8, E_MISSING = 9, E_JSON = 10;
 
 /** A failure at the current value: the quiet sentinel, or a fresh one-issue list. */
 function fail(kind: number, arg?: unknown): Issue[] {
@@ -129,6 +129,8 @@ function reasonOf(kind: number, arg: unknown): string {
       return `nested deeper than ${MAX_DEPTH} levels`;
     case E_ITEMS:
       return `expected at most ${arg} items`;
+    case E_JSON:
+      return "expected a JSON value";
     default:
       return `missing required property ${JSON.stringify(arg)}`;
   }
@@ -255,6 +257,10 @@ function checkObject(n: Node, x: unknown): Issue[] | null {
       // Plain type checks, most kids, are done here rather than through a call.
       const kid = kids[j], value = o[key];
       r = kid.k !== TYPE ? check(kid, value) : typeBit(value) & kid.bits ? null : fail(E_TYPE, kid.bits);
+      // What JSON has no form for (undefined, a function, a symbol) is left out of the encoded
+      // object: a node taking any value (a log message's `data`) passed it, and the peer got
+      // a message without a key it requires.
+      if (r === null && j < required && !hasJsonForm(value)) r = fail(E_JSON);
     } else if (j < required) r = fail(E_MISSING, key);
     if (r === null) continue;
     if (quiet) {
@@ -267,6 +273,12 @@ function checkObject(n: Node, x: unknown): Issue[] | null {
   if (extra !== null) acc = checkExtra(n.known, extra, o, acc);
   depth--;
   return acc;
+}
+
+/** False for what `JSON.stringify` leaves out of an object: undefined, a function, a symbol. */
+function hasJsonForm(x: unknown): boolean {
+  const t = typeof x;
+  return x !== undefined && t !== "function" && t !== "symbol";
 }
 
 /** The undeclared own keys of `o` (those not in `known`) against `extra`, added to `acc`. */
