@@ -95,3 +95,25 @@ test("logging (draft: the server MUST NOT emit notifications/message for a reque
   assert.equal((await raw.request(1, "resources/read", { uri: "mem://r", _meta: meta })).result.contents[0].text, "r");
   assert.deepEqual(raw.inbox.filter((msg) => msg.method === "notifications/message"), []);
 });
+
+test("logging (draft; LoggingMessageNotification: data required, logger a string): a log for a 2026-07-28 request is checked as a legacy session's is: one whose logger is no string, or whose data JSON cannot hold, is refused with a notification-refused diagnostic, not sent as a message the client drops (found by review: the per-request path sent it unchecked)", async () => {
+  const refused: string[] = [];
+  const c = await connect(
+    (s) =>
+      s.tool("t", {}, (_a, ctx) => {
+        ctx.log("info", "bad logger", 5 as unknown as string);
+        ctx.log("info", () => 1);
+        ctx.notify("notifications/message", { level: "info", data: "bad level", logger: { name: "x" } } as never);
+        ctx.log("info", "fine", "db");
+        return { content: [] };
+      }),
+    MODERN,
+    { ...DUAL, onEvent: (e) => void (e.type === "diagnostic" && e.code === "notification-refused" && refused.push(e.message)) },
+  );
+  const logs: unknown[] = [];
+  c.client.onNotification("notifications/message", (p) => void logs.push(p));
+  await c.client.callTool("t", {}, { logLevel: "debug" });
+  assert.deepEqual(c.sent("server", "notifications/message").map((m) => m.params), [{ level: "info", data: "fine", logger: "db" }]);
+  assert.deepEqual(logs, [{ level: "info", data: "fine", logger: "db" }]);
+  assert.equal(refused.length, 3);
+});

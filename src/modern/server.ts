@@ -195,6 +195,13 @@ export function logForRequest(state: SessionState, req: InboundRequest, level: L
   const wanted = req.modern?.logLevel;
   if (wanted === undefined || !passesLevel(level, wanted)) return;
   if (!logRoom(state, "outgoing", now, out)) return;
+  // Checked as the legacy path's sendNotification checks it: a `data` JSON has no form for
+  // (a function), or a `logger` that is no string, would go out as a message the client drops.
+  const issues = state.options.validateOutgoing ? methodSpec(req.modern!.version, "notifications/message")?.validateParams(params) : null;
+  if (issues) {
+    out.push({ type: "diagnostic", code: "notification-refused", message: "invalid notifications/message params", detail: { issues } });
+    return;
+  }
   countLog(state, "outgoing");
   out.push({ type: "send", message: { jsonrpc: "2.0", method: "notifications/message", params }, related: req.id });
 }
