@@ -2,9 +2,9 @@
 // handling) and server/utilities/completion.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { connect, rejection } from "./setup.js";
+import { connect, rawClient, rejection } from "./setup.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import type { McpServer } from "../../src/api/server.js";
+import { McpServer } from "../../src/api/server.js";
 import { McpError } from "../../src/driver/endpoint.js";
 
 function prompts(s: McpServer) {
@@ -117,6 +117,22 @@ test("completion.mdx: context.arguments carries the arguments already resolved",
   const r = await client.complete({ type: "ref/resource", uri: "github://repos/{owner}/{repo}" }, { name: "repo", value: "fla" }, { owner: "pallets" });
   assert.deepEqual(r, { completion: { values: ["pallets/flask"], total: 1, hasMore: false } });
   assert.deepEqual(seen, { owner: "pallets" });
+});
+
+test("completion.mdx Security (implementations MUST validate all completion inputs): 2025-03-26 and 2024-11-05 have no context, so schema validation leaves a request's context unchecked; a context.arguments that is not argument names to strings (a string, an array, numbers) reaches a completer as no arguments, not as itself (found by review: the completer, typed to get strings, got them), and a well-formed one still reaches it", async () => {
+  for (const version of ["2025-03-26", "2024-11-05"]) {
+    const seen: unknown[] = [];
+    const server = new McpServer({ name: "s", version: "1" });
+    server.prompt("p", { arguments: [{ name: "a" }, { name: "b" }], complete: { a: (_v, { arguments: args }) => (seen.push(args), []) } }, () => ({ messages: [] }));
+    const raw = rawClient(server);
+    await raw.initialize(version);
+    const contexts = [{ arguments: { b: 1 } }, { arguments: "b" }, { arguments: ["b"] }, { arguments: null }, "b", { arguments: { b: "x" } }];
+    for (const [i, context] of contexts.entries()) {
+      const r = await raw.request(i, "completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "" }, context });
+      assert.deepEqual(r.result, { completion: { values: [] } }, `${version} ${JSON.stringify(context)}`);
+    }
+    assert.deepEqual(seen, [{}, {}, {}, {}, {}, { b: "x" }], version);
+  }
 });
 
 test("completion.mdx Completion Results: at most 100 items per response, with total and hasMore", async () => {

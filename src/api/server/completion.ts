@@ -68,14 +68,27 @@ export async function complete(
   }
   const completer = completers.get(completerKey(ref.type, name, argument.name)) ?? own;
   if (completer === undefined) return { completion: { values: [] } };
-  const context = p.context as { arguments?: Record<string, string> } | undefined;
-  const answer = (await completer(argument.value, { arguments: context?.arguments ?? {}, ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, forms, origin) })) as string[] | Completion | undefined;
+  const answer = (await completer(argument.value, { arguments: contextArguments(p.context), ctx: new ServerContext(rc, p._meta as JsonObject | undefined, undefined, forms, origin) })) as string[] | Completion | undefined;
   // Neither form (undefined, a lone string): read as one, it failed with the engine's
   // TypeError text ("Cannot read properties of undefined"), which told the client nothing.
   if (!Array.isArray(answer) && !(typeof answer === "object" && answer !== null && Array.isArray(answer.values))) {
     throw new McpError({ code: ErrorCode.InternalError, message: `the completer of argument ${echoed(argument.name)} of ${echoed(name)} returned neither a list of values nor { values }` });
   }
   return { completion: Array.isArray(answer) ? capValues(answer) : answer.values.length > MAX_COMPLETIONS ? { ...answer, ...capValues(answer.values, answer.total) } : answer };
+}
+
+/**
+ * The request's `context.arguments` when it is what 2025-06-18 made it, argument names to
+ * string values; else none. Schema validation checks it from 2025-06-18 on, but 2025-03-26
+ * and 2024-11-05 have no `context`, so a request of theirs carries whatever it likes
+ * there, unchecked: a string, an array, numbers, which reached a completer typed to get
+ * strings (completion.mdx Security: implementations MUST validate all completion inputs).
+ */
+function contextArguments(context: unknown): Record<string, string> {
+  const args = typeof context === "object" && context !== null ? (context as { arguments?: unknown }).arguments : undefined;
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return {};
+  for (const value of Object.values(args)) if (typeof value !== "string") return {};
+  return args as Record<string, string>;
 }
 
 /**
