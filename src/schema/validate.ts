@@ -259,8 +259,9 @@ function checkObject(n: Node, x: unknown): Issue[] | null {
       r = kid.k !== TYPE ? check(kid, value) : typeBit(value) & kid.bits ? null : fail(E_TYPE, kid.bits);
       // What JSON has no form for (undefined, a function, a symbol) is left out of the encoded
       // object: a node taking any value (a log message's `data`) passed it, and the peer got
-      // a message without a key it requires.
-      if (r === null && j < required && !hasJsonForm(value)) r = fail(E_JSON);
+      // a message without a key it requires. Typed nodes refuse such values already, so only
+      // an any-value node pays for the check.
+      if (r === null && kid.k === ANY && j < required && !hasJsonForm(value)) r = fail(E_JSON);
     } else if (j < required) r = fail(E_MISSING, key);
     if (r === null) continue;
     if (quiet) {
