@@ -218,6 +218,21 @@ test("batches (none after 2025-03-26, basic/index): an array holding responses l
   assert.deepEqual(mixed.answers, [1, "c"]);
 });
 
+test("batches (2025-03-26, JSON-RPC 2.0 §6): a member too deep is refused alone, a request's id echoed, a response malformed naming its request; the other members still run, and each may be as deep as a message sent alone (found by review: the whole batch was refused, its valid requests never answered)", () => {
+  const deep = (n: number) => `${'{"a":'.repeat(n - 1)}{}${"}".repeat(n - 1)}`;
+  const text = `[{"jsonrpc":"2.0","id":11,"method":"ping","params":${deep(70)}},{"jsonrpc":"2.0","id":12,"method":"ping"},{"jsonrpc":"2.0","id":"r","result":${deep(70)}},{"jsonrpc":"2.0","method":"n","params":${deep(63)}}]`;
+  for (const d of [decode(text, { allowBatch: true }), decodeValue(JSON.parse(text), { allowBatch: true })]) {
+    assert.ok(d.kind === "batch", JSON.stringify(d).slice(0, 200));
+    assertInvalid(d.items[0], INVALID, 11, "maxDepth");
+    assert.equal(d.items[1].kind, "request");
+    assert.ok(d.items[2].kind === "invalid" && d.items[2].answers === "r" && d.items[2].reply.id === null);
+    assert.equal(d.items[3].kind, "notification", "64 deep alone is within maxDepth 64, and so in a batch");
+  }
+  // Without batches the array is refused as before, and a message alone still too deep as a whole.
+  assertInvalid(decode(text), INVALID, null);
+  assertInvalid(decode(`{"jsonrpc":"2.0","id":1,"method":"x","params":${deep(64)}}`, { allowBatch: true }), INVALID, 1, "maxDepth");
+});
+
 test("batches: JSON-RPC 2.0 — an empty array is an Invalid Request, batches allowed or not", () => {
   assertInvalid(decode("[]", { allowBatch: true }), INVALID, null, "empty");
   assertInvalid(decode("[]"), INVALID, null);
@@ -344,7 +359,10 @@ test("depth: brackets inside strings do not count as nesting", () => {
 test("depth: a 100000-deep array is rejected (-32600) without crashing, batches allowed or not", () => {
   const deep = "[".repeat(100000) + "]".repeat(100000);
   assertInvalid(decode(deep), INVALID, null);
-  assertInvalid(decode(deep, { allowBatch: true }), INVALID, null, "maxDepth");
+  // As a 2025-03-26 batch it is one member, itself too deep: refused alone, with the same reply.
+  const batch = decode(deep, { allowBatch: true });
+  assert.ok(batch.kind === "batch" && batch.items.length === 1);
+  assertInvalid(batch.items[0], INVALID, null, "maxDepth");
   const inParams = `{"jsonrpc":"2.0","id":"deep","method":"x","params":{"a":${"[".repeat(100000)}${"]".repeat(100000)}}}`;
   assertInvalid(decode(inParams), INVALID, "deep", "maxDepth");
   assertInvalid(decode(`{"jsonrpc":"2.0","id":1,"result":{"a":${"[".repeat(100000)}${"]".repeat(100000)}}}`), INVALID, null, "maxDepth");

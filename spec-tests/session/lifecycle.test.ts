@@ -163,6 +163,22 @@ test("2025-03-26 basic/index: implementations MUST support receiving JSON-RPC ba
   assert.equal(later.phase.name, "awaiting-initialized");
 });
 
+test("2025-03-26 basic/index (JSON-RPC 2.0 §6): a batch member too deep gets its own -32600 with its id, and the batch's other requests are still answered; the session serves on (found by review: the whole batch got one id-less -32600)", { timeout: 5000 }, () => {
+  const s = freshServer(["2025-03-26"]);
+  step(s, { type: "receive", now: 0, data: init("2025-03-26") });
+  step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  let params: object = {};
+  for (let i = 0; i < 70; i++) params = { a: params };
+  const batch = [{ jsonrpc: "2.0", id: 11, method: "ping", params }, { jsonrpc: "2.0", id: 12, method: "ping" }];
+  const sends = sendsOf(step(s, { type: "receive", now: 0, data: JSON.stringify(batch) }).outputs);
+  assert.equal(sends.length, 2);
+  assert.equal(sends[0].id, 11);
+  assert.equal(sends[0].error.code, ErrorCode.InvalidRequest);
+  assert.match(sends[0].error.message, /maxDepth/);
+  assert.deepEqual(sends[1], { jsonrpc: "2.0", id: 12, result: {} });
+  assert.equal(s.phase.name, "operating");
+});
+
 test("2025-03-26 transports (the responses to a POST \"MAY be batched\"): a client that asked for 2025-03-26 reads its initialize result in a batch; one that asked for a later version still refuses it (lifecycle bans only the initialize request from a batch)", () => {
   for (const version of ["2025-03-26", "2025-06-18"] as const) {
     const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [version] });

@@ -131,14 +131,15 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
     return invalid(ErrorCode.ParseError, null, "message is not valid JSON");
   }
   try {
+    const allowBatch = options?.allowBatch === true;
     // A parsed value of n bytes holds at most n / 2 containers, so the node budget
-    // cannot trip here; only the depth bound can.
-    const nesting = mayExceedDepth(text, maxDepth) ? checkNesting(value, maxDepth, text.length) : "ok";
-    if (nesting === "too-deep" || nesting === "too-many") return refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
+    // cannot trip here; only the depth bound can. A batch's members are held to it each.
+    const nesting = mayExceedDepth(text, maxDepth) ? checkNesting(value, batchDepth(value, allowBatch, maxDepth), text.length) : "ok";
+    if (nesting === "too-deep" || nesting === "too-many") return deepBatch(value, allowBatch, maxDepth, text.length, mayOverflow(text)) ?? refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
     // A number past the double range parses as ±Infinity, which has no JSON form: sent on,
     // or echoed, it would become null. The message holding one is refused whole, as one too
     // deep is; in a batch, that member alone (the others still run, JSON-RPC 2.0 §6).
-    return classify(value, options?.allowBatch === true, mayOverflow(text));
+    return classify(value, allowBatch, mayOverflow(text));
   } catch {
     return uninspectable();
   }
@@ -155,8 +156,9 @@ export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
   const maxBytes = options?.maxBytes ?? DEFAULT_LIMITS.maxBytes;
   const maxDepth = options?.maxDepth ?? DEFAULT_LIMITS.maxDepth;
   try {
-    const nesting = checkNesting(value, maxDepth, Math.ceil(maxBytes / 2));
-    if (nesting === "too-deep") return refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
+    const allowBatch = options?.allowBatch === true;
+    const nesting = checkNesting(value, batchDepth(value, allowBatch, maxDepth), Math.ceil(maxBytes / 2));
+    if (nesting === "too-deep") return deepBatch(value, allowBatch, maxDepth, Math.ceil(maxBytes / 2), true) ?? refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
     if (nesting === "too-many") return invalid(ErrorCode.InvalidRequest, null, `message exceeds maxBytes (${maxBytes}): too many nested values`);
     // A number with no JSON form (a framework's parse of 1e999; a batch member re-parsed from a
     // body) is refused as `decode` refuses it: the message, or in a batch its member alone.
@@ -181,6 +183,34 @@ function classify(value: unknown, allowBatch: boolean, mayOverflow = false, maxN
 }
 
 const OVERFLOW = "message holds a number beyond the range of a double (about 1.8e308)";
+
+/**
+ * The depth bound of a whole value: a batch's array is one level more, so that each member
+ * may be as deep as a message sent alone (each member is handled as if it came alone).
+ */
+function batchDepth(value: unknown, allowBatch: boolean, maxDepth: number): number {
+  return allowBatch && Array.isArray(value) ? maxDepth + 1 : maxDepth;
+}
+
+/**
+ * A batch some member of which is too deep: that member alone is refused (a request's id
+ * echoed, a response malformed naming its request), the others still run (JSON-RPC 2.0
+ * §6), as for a member holding a number out of range. Each member is walked again with the
+ * bounds of a message (`maxNodes` containers at most). Undefined when `value` is no batch
+ * (or a member is past the node budget): the caller refuses it whole.
+ */
+function deepBatch(value: unknown, allowBatch: boolean, maxDepth: number, maxNodes: number, mayOverflow: boolean): Decoded | undefined {
+  if (!allowBatch || !Array.isArray(value) || value.length === 0) return undefined;
+  const items: Decoded[] = new Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const nesting = checkNesting(value[i], maxDepth, maxNodes);
+    // A caller-built member too large to walk: the batch is refused whole, as before.
+    if (nesting === "too-many") return undefined;
+    if (nesting === "too-deep") items[i] = refusedWhole(value[i], `message exceeds maxDepth (${maxDepth})`);
+    else items[i] = mayOverflow && holdsNonFinite(value[i], maxNodes) ? refusedWhole(value[i], OVERFLOW) : classifyMessage(value[i]);
+  }
+  return { kind: "batch", items };
+}
 
 /**
  * An array where batches are not allowed (every version but `2025-03-26`). Its `answers`
