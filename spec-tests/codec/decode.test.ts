@@ -233,6 +233,14 @@ test("batches (2025-03-26, JSON-RPC 2.0 §6): a member too deep is refused alone
   assertInvalid(decode(`{"jsonrpc":"2.0","id":1,"method":"x","params":${deep(64)}}`, { allowBatch: true }), INVALID, 1, "maxDepth");
 });
 
+test("basic/index: a message with an id and neither a method nor a result or an error echoes the id and names it in orAnswers (it may be an answer that lost its result); with no readable id it names none", () => {
+  const d = decode('{"jsonrpc":"2.0","id":6}');
+  assertInvalid(d, INVALID, 6);
+  assert.ok(d.kind === "invalid" && d.orAnswers === 6 && d.answers === undefined);
+  const none = decode('{"jsonrpc":"2.0","id":1.5}');
+  assert.ok(none.kind === "invalid" && none.orAnswers === undefined);
+});
+
 test("batches: JSON-RPC 2.0 — an empty array is an Invalid Request, batches allowed or not", () => {
   assertInvalid(decode("[]", { allowBatch: true }), INVALID, null, "empty");
   assertInvalid(decode("[]"), INVALID, null);

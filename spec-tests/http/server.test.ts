@@ -446,6 +446,23 @@ test("basic/index over Streamable HTTP (no batches after 2025-03-26): an array h
   assert.ok(!diagnostics.includes("response-unrouted"), "the kernel's copy of the 400's reply is not routed again");
 });
 
+test("basic/index over Streamable HTTP (Result responses MUST include a result field): a POST of only jsonrpc and the id of a server-to-client request in flight (an answer that lost its result) gets 400 and fails that request at once, not at its timeout (found by review)", { timeout: 10_000 }, async () => {
+  const diagnostics: string[] = [];
+  const { handler } = makeHandler(undefined, { onDiagnostic: (d) => diagnostics.push(d.code) });
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
+  const { msg: req } = await s.message();
+  assert.equal(req.method, "sampling/createMessage");
+  const answer = await post(handler, { jsonrpc: "2.0", id: req.id }, sid, V);
+  assert.equal(answer.status, 400);
+  assert.equal((await answer.json()).error.code, ErrorCode.InvalidRequest);
+  const { msg } = await s.message();
+  assert.equal(msg.id, 5);
+  assert.match(JSON.stringify(msg), /malformed response from the peer: a message needs a method, a result or an error/);
+  assert.equal(await s.next(), undefined);
+  assert.ok(!diagnostics.includes("response-unrouted"), "the kernel's copy of the 400's reply is not routed again");
+});
+
 test("2025-03-26 transports (a POST body MAY be \"an array of one or more responses\") and basic/index: a malformed response in a batch fails the request it names at once, the valid ones are delivered; the POST gets 400 with the malformed members' errors, or is answered as usual when the batch holds a valid request", async () => {
   const V3 = "2025-03-26";
   const { handler, tools } = makeHandler();

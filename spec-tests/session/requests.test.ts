@@ -167,6 +167,26 @@ test("basic/index (2025-11-25, no JSON-RPC batches since 2025-06-18): an array h
   assert.deepEqual(p.of("client", "response").map((r) => r.id), [b]);
 });
 
+test("basic/index (Result responses MUST include a result field): a message with only jsonrpc and the id of a request of ours in flight (an answer that lost its result, as `result: undefined` encodes) fails that request at once and gets no reply, which the peer would read as the answer to its own request of that id; with any other id it is the -32600 echoing the id, as before (found by review)", () => {
+  const p = ready();
+  p.handlers.server = () => {};
+  const a = p.request("client", "tools/list");
+  p.run();
+  const out = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: a }));
+  assert.deepEqual(sendsOf(out), [], "no -32600 naming the id goes back");
+  const errors = out.filter((o) => o.type === "error") as any[];
+  assert.deepEqual(errors.map((e) => [e.id, e.error.code]), [[a, ErrorCode.InternalError]]);
+  assert.match(errors[0].error.message, /^malformed response from the peer: a message needs a method, a result or an error/);
+  assert.equal(p.client.outboundCount, 0);
+  // An id naming none of our requests: a request that lost its method, answered -32600 with its id.
+  const other = sendsOf(p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: "x" }))) as any[];
+  assert.deepEqual(other.map((m) => [m.id, m.error.code]), [["x", ErrorCode.InvalidRequest]]);
+  // The session serves on.
+  const b = p.request("client", "tools/list");
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: b, result: { tools: [] } }));
+  assert.deepEqual(p.of("client", "response").map((r) => r.id), [b]);
+});
+
 test("basic/index: an application result that breaks the schema is not sent; the peer gets -32603", () => {
   const p = ready();
   p.handlers.server = (req, pair) => pair.respond("server", req.id, { tools: [{ noName: true }] });

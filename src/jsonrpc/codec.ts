@@ -27,6 +27,10 @@
  * the message model's "could not be read"; the encoder writes such a reply without `id`
  * (see {@link tryEncode}), as MCP's schema has it from 2025-11-25 on.
  *
+ * A message with an id but neither a method nor a result or an error may be either: its
+ * `invalid` value echoes the id and also carries it as `orAnswers`, and a session with a
+ * request of its own of that id in flight takes it as a malformed answer to it (below).
+ *
  * A malformed response is not a request, so a session sends it no reply (`reply` is
  * still there for an HTTP server's 400 body). Its `invalid` value carries `answers`: the
  * id of the request it claims to answer when that id is readable (else `null`), so a
@@ -94,7 +98,7 @@ export type Decoded =
   | { kind: "result"; message: JsonRpcResultResponse }
   | { kind: "error"; message: JsonRpcErrorResponse }
   | { kind: "batch"; items: Decoded[] }
-  | { kind: "invalid"; reply: JsonRpcErrorResponse; reason: string; answers?: RequestId | null | RequestId[]; holdsRequest?: true };
+  | { kind: "invalid"; reply: JsonRpcErrorResponse; reason: string; answers?: RequestId | null | RequestId[]; holdsRequest?: true; orAnswers?: RequestId };
 
 /** A message as `JSON.parse` hands it over: members still unchecked. */
 type Unchecked = { [key: string]: unknown };
@@ -265,8 +269,12 @@ function classifyMessage(value: unknown): Decoded {
   }
   if (result === undefined && error === undefined) {
     if (id === null && (hasOwn(m, OVERSIZED_MEMBER) || hasOwn(m, INVALID_UTF8_MEMBER))) return standInOf(m) ?? invalid(ErrorCode.InvalidRequest, null, "a message needs a method, a result or an error");
-    // Neither shape: most likely a request that lost its method, so its id is echoed.
-    return invalid(ErrorCode.InvalidRequest, echoableId(id), m.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : "a message needs a method, a result or an error");
+    // Neither shape: a request that lost its method, whose id is echoed, or an answer that
+    // lost its result (an encoder drops `result: undefined`), which `orAnswers` names: a
+    // session whose own request has that id takes it as that malformed answer instead.
+    const d = invalid(ErrorCode.InvalidRequest, echoableId(id), m.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : "a message needs a method, a result or an error") as Extract<Decoded, { kind: "invalid" }>;
+    if (isRequestId(id)) d.orAnswers = id;
+    return d;
   }
   // Shaped like a response: replies carry id null (see the theory of operation).
   const answers = isRequestId(id) ? id : null;

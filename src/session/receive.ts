@@ -76,6 +76,11 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       for (const item of d.items) handleDecoded(state, item, now, out, fromPeer);
       return;
     case "invalid":
+      // Neither a request nor an answer, with the id of a request of ours in flight: most
+      // likely its answer, which lost its result. Taken as that malformed answer (no reply):
+      // the -32600 echoing the id would read to the peer as the answer to its own request
+      // of that id, and ours would wait for its timeout.
+      if (d.orAnswers !== undefined && Object.hasOwn(state.outbound, idKey(d.orAnswers))) d = { ...d, answers: d.orAnswers };
       // A malformed response gets no reply (a refused array holding a request still does);
       // the requests it names fail now, as if answered with an error.
       if ((d.answers === undefined || d.holdsRequest) && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });

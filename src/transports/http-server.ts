@@ -424,7 +424,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       // A malformed answer to one of the session's requests (alone, or in a refused array)
       // fails that request now, not at its timeout; one that is not UTF-8 goes to the kernel
       // as the stdio channel's stand-in for such a line, which names what it answers.
-      if (session !== undefined && d.answers != null) session.refused(refusedBodyText(body.bytes));
+      // So does a message with neither a method nor an answer naming one of them (`orAnswers`).
+      if (session !== undefined && (d.answers != null || d.orAnswers !== undefined)) session.refused(refusedBodyText(body.bytes));
       return jsonResponse(400, encode(d.reply));
     }
     if (session === undefined && (d.kind === "request" || d.kind === "notification") && (modern || modernVersionOf(d.message) !== undefined)) {
