@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { decode, decodeValue, encode, oversizedStandIn, DEFAULT_LIMITS, type Decoded } from "../../src/jsonrpc/codec.js";
+import { decode, decodeValue, encode, oversizedStandIn, DEFAULT_LIMITS, MAX_BATCH_MESSAGES, type Decoded } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 
 const PARSE = ErrorCode.ParseError;
@@ -239,6 +239,19 @@ test("basic/index: a message with an id and neither a method nor a result or an 
   assert.ok(d.kind === "invalid" && d.orAnswers === 6 && d.answers === undefined);
   const none = decode('{"jsonrpc":"2.0","id":1.5}');
   assert.ok(none.kind === "invalid" && none.orAnswers === undefined);
+});
+
+test("batches (2025-03-26): a batch of more than MAX_BATCH_MESSAGES is refused whole with one -32600 (no id), as an array where batches are not allowed, its responses' ids in answers; one of MAX_BATCH_MESSAGES is decoded member by member (found by review: a 3 MB batch of {} drew a million error replies, 95 MB)", () => {
+  const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+  const at = decode(`[${Array(MAX_BATCH_MESSAGES).fill(ping).join(",")}]`, { allowBatch: true });
+  assert.ok(at.kind === "batch" && at.items.length === MAX_BATCH_MESSAGES);
+  const over = decode(`[${Array(MAX_BATCH_MESSAGES).fill("{}").join(",")},${ping},{"jsonrpc":"2.0","id":"r","result":{}}]`, { allowBatch: true });
+  assertInvalid(over, INVALID, null, `more than ${MAX_BATCH_MESSAGES} messages`);
+  assert.ok(over.kind === "invalid" && over.holdsRequest === true);
+  assert.deepEqual(over.kind === "invalid" && over.answers, ["r"]);
+  assertInvalid(decodeValue(Array(MAX_BATCH_MESSAGES + 1).fill({}), { allowBatch: true }), INVALID, null, "more than");
+  // So is one that also holds a member too deep.
+  assertInvalid(decode(`[${Array(MAX_BATCH_MESSAGES).fill("{}").join(",")},${"[".repeat(100)}${"]".repeat(100)}]`, { allowBatch: true }), INVALID, null, "more than");
 });
 
 test("batches: JSON-RPC 2.0 — an empty array is an Invalid Request, batches allowed or not", () => {

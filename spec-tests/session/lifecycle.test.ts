@@ -179,6 +179,18 @@ test("2025-03-26 basic/index (JSON-RPC 2.0 §6): a batch member too deep gets it
   assert.equal(s.phase.name, "operating");
 });
 
+test("2025-03-26 basic/index: a batch of more than MAX_BATCH_MESSAGES gets one -32600 (no id) instead of an error reply per member, and the session serves on (found by review: 3 MB of {} drew a million replies)", { timeout: 10_000 }, () => {
+  const s = freshServer(["2025-03-26"]);
+  step(s, { type: "receive", now: 0, data: init("2025-03-26") });
+  step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  const sends = sendsOf(step(s, { type: "receive", now: 0, data: `[${Array(100_000).fill("{}").join(",")}]` }).outputs);
+  assert.equal(sends.length, 1);
+  assert.equal(sends[0].id, null);
+  assert.equal(sends[0].error.code, ErrorCode.InvalidRequest);
+  assert.match(sends[0].error.message, /more than 1024 messages/);
+  assert.deepEqual(sendsOf(step(s, { type: "receive", now: 0, data: JSON.stringify([{ jsonrpc: "2.0", id: 2, method: "ping" }]) }).outputs), [{ jsonrpc: "2.0", id: 2, result: {} }]);
+});
+
 test("2025-03-26 transports (the responses to a POST \"MAY be batched\"): a client that asked for 2025-03-26 reads its initialize result in a batch; one that asked for a later version still refuses it (lifecycle bans only the initialize request from a batch)", () => {
   for (const version of ["2025-03-26", "2025-06-18"] as const) {
     const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [version] });

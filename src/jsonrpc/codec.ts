@@ -179,8 +179,9 @@ export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
  */
 function classify(value: unknown, allowBatch: boolean, mayOverflow = false, maxNodes = Infinity): Decoded {
   if (!Array.isArray(value)) return mayOverflow && holdsNonFinite(value, maxNodes) ? refusedWhole(value, OVERFLOW) : classifyMessage(value);
-  if (!allowBatch) return refusedBatch(value);
+  if (!allowBatch) return refusedBatch(value, "batches are not supported by this protocol version");
   if (value.length === 0) return invalid(ErrorCode.InvalidRequest, null, "a batch must not be empty");
+  if (value.length > MAX_BATCH_MESSAGES) return refusedBatch(value, BATCH_TOO_LONG);
   const items: Decoded[] = new Array(value.length);
   for (let i = 0; i < value.length; i++) items[i] = mayOverflow && holdsNonFinite(value[i], maxNodes) ? refusedWhole(value[i], OVERFLOW) : classifyMessage(value[i]);
   return { kind: "batch", items };
@@ -205,6 +206,7 @@ function batchDepth(value: unknown, allowBatch: boolean, maxDepth: number): numb
  */
 function deepBatch(value: unknown, allowBatch: boolean, maxDepth: number, maxNodes: number, mayOverflow: boolean): Decoded | undefined {
   if (!allowBatch || !Array.isArray(value) || value.length === 0) return undefined;
+  if (value.length > MAX_BATCH_MESSAGES) return refusedBatch(value, BATCH_TOO_LONG);
   const items: Decoded[] = new Array(value.length);
   for (let i = 0; i < value.length; i++) {
     const nesting = checkNesting(value[i], maxDepth, maxNodes);
@@ -217,15 +219,27 @@ function deepBatch(value: unknown, allowBatch: boolean, maxDepth: number, maxNod
 }
 
 /**
- * An array where batches are not allowed (every version but `2025-03-26`). Its `answers`
+ * Most messages a `2025-03-26` batch may hold. JSON-RPC sets no bound, but every member is
+ * answered on its own: within `maxBytes`, a batch of a million `{}` drew a million error
+ * replies (about 95 MB, thirty times its size, and a gigabyte of memory to make them).
+ * Real batches hold a handful; a longer one is refused whole, as an array where batches
+ * are not allowed is.
+ */
+export const MAX_BATCH_MESSAGES = 1024;
+
+const BATCH_TOO_LONG = `a batch of more than ${MAX_BATCH_MESSAGES} messages is not accepted`;
+
+/**
+ * An array refused whole: where batches are not allowed (every version but `2025-03-26`),
+ * or longer than {@link MAX_BATCH_MESSAGES}. Its `answers`
  * lists the ids its responses name, so that a session fails those requests at once (as a
  * malformed response's) instead of at their timeout. One of responses only gets no reply,
  * as a response never does; one that also holds a request is marked `holdsRequest`, so
  * the `-32600` reply (id `null`) goes out all the same and the peer's request learns it
  * was refused.
  */
-function refusedBatch(items: unknown[]): Decoded {
-  const d = invalid(ErrorCode.InvalidRequest, null, "batches are not supported by this protocol version") as Extract<Decoded, { kind: "invalid" }>;
+function refusedBatch(items: unknown[], reason: string): Decoded {
+  const d = invalid(ErrorCode.InvalidRequest, null, reason) as Extract<Decoded, { kind: "invalid" }>;
   let answers: RequestId[] | undefined;
   for (const m of items) {
     if (!isObject(m)) continue;
