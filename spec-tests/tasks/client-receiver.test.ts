@@ -78,6 +78,31 @@ test("basic/utilities/tasks Related Task Metadata: all responses related to a ta
   assert.deepEqual((created._meta as JsonObject)[MetaKey.relatedTask], { taskId: task.taskId }, "the response names the task its request belongs to");
 });
 
+test("basic/utilities/tasks Associating Task-Related Messages (for tasks/get, tasks/result, tasks/cancel, requestors SHOULD NOT include related-task; the taskId parameter names the task): a server task waiting on the client's task sends tasks/result and tasks/get without the server task's related-task, while the sampling request it depends on carries it", async () => {
+  const gate = deferred();
+  const c = await connect((s) => {
+    s.tool("job", { execution: { taskSupport: "optional" } }, async (_args, ctx) => {
+      const created = await ctx.request("sampling/createMessage", { ...(ASK as unknown as JsonObject), task: {} });
+      const inner = (created.task as JsonObject).taskId as string;
+      await ctx.request("tasks/get", { taskId: inner });
+      gate.resolve();
+      const r = await ctx.request("tasks/result", { taskId: inner });
+      return { content: [{ type: "text", text: String((r.content as JsonObject).text) }] };
+    });
+  }, { ...LEGACY, receiveTasks: true, handlers: { sampling: async () => (await gate.promise, answer("done")) } }, LEGACY);
+  const { task } = (await c.client.callToolAsTask("job")) as { task: { taskId: string } };
+  const result = await c.client.getTaskResult(task.taskId);
+  assert.deepEqual(result.content, [{ type: "text", text: "done" }]);
+  const ask = c.sent("server", "sampling/createMessage")[0];
+  assert.deepEqual(ask.params._meta[MetaKey.relatedTask], { taskId: task.taskId }, "the request the server's task depends on names that task");
+  const polls = [...c.sent("server", "tasks/get"), ...c.sent("server", "tasks/result")];
+  assert.equal(polls.length, 2);
+  for (const m of polls) {
+    assert.notEqual(m.params.taskId, task.taskId, "they name the client's task");
+    assert.equal(m.params._meta?.[MetaKey.relatedTask], undefined, `${m.method} carries no related-task naming another task than its taskId`);
+  }
+});
+
 test("basic/utilities/tasks: the server can tasks/get, tasks/list and tasks/cancel the client's task; a cancelled task stays cancelled", async () => {
   const gate = deferred();
   let taskId = "";

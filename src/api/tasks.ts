@@ -125,6 +125,9 @@ function taskFailure(run: Run, error: JsonRpcErrorObject): JsonRpcErrorObject {
   return { code: ErrorCode.InternalError, message: "the handler failed with a malformed error" };
 }
 
+/** The 2025-11-25 requests that name their task themselves, and so carry no related-task `_meta` (basic/utilities/tasks, Related Task Metadata). */
+const OWN_TASK_NAMED: ReadonlySet<string> = /* @__PURE__ */ new Set(["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]);
+
 /** Most times one task's handler may answer `input_required` before the task fails. */
 const MAX_TASK_INPUT_ROUNDS = 32;
 
@@ -767,7 +770,11 @@ export class TaskRuntime {
         const moved = findTask(this.table, taskId)?.cancelRequested !== true && this.setStatus(taskId, "input_required");
         run.asking = (run.asking ?? 0) + 1;
         try {
-          return await rc.request(method, withRelatedTask(params ?? {}, taskId), { ...options, signal: options?.signal ?? signal });
+          // A `tasks/*` request names its own task in its params, another one than this (the
+          // client's task a `requestAsTask` waits on): "Requestors SHOULD NOT include"
+          // related-task in tasks/get, tasks/result, tasks/list and tasks/cancel.
+          const sent = OWN_TASK_NAMED.has(method) ? params : withRelatedTask(params ?? {}, taskId);
+          return await rc.request(method, sent, { ...options, signal: options?.signal ?? signal });
         } finally {
           // Back to working only once the last of the handler's requests in flight is answered: until then it still waits on the requestor.
           run.asking -= 1;
