@@ -381,8 +381,8 @@ test("transports/Listening item 4 and Multiple Connections: unrelated server mes
 });
 
 /** A session whose `sample` tool (request 5) has asked the client to sample, on the tool's POST stream. */
-async function askedToSample() {
-  const { handler } = makeHandler();
+async function askedToSample(options?: Parameters<typeof makeHandler>[1]) {
+  const { handler } = makeHandler(undefined, options);
   const sid = await open(handler);
   const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
   const { msg: req } = await s.message();
@@ -428,11 +428,7 @@ test("basic/transports (JSON-RPC messages MUST be UTF-8 encoded) over Streamable
 
 test("basic/index over Streamable HTTP (no batches after 2025-03-26): an array holding a request and an answer to a server-to-client request gets 400 with the -32600 reply (no id), and that request fails at once", async () => {
   const diagnostics: string[] = [];
-  const { handler } = makeHandler(undefined, { onDiagnostic: (d) => diagnostics.push(d.code) });
-  const sid = await open(handler);
-  const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
-  const { msg: req } = await s.message();
-  assert.equal(req.method, "sampling/createMessage");
+  const { handler, sid, s, req } = await askedToSample({ onDiagnostic: (d) => diagnostics.push(d.code) });
   const answer = await post(handler, [{ jsonrpc: "2.0", id: req.id, result: { role: "assistant", content: { type: "text", text: "x" }, model: "m" } }, { jsonrpc: "2.0", id: 8, method: "ping" }], sid, V);
   assert.equal(answer.status, 400);
   const body = await answer.json();
@@ -448,11 +444,7 @@ test("basic/index over Streamable HTTP (no batches after 2025-03-26): an array h
 
 test("basic/index over Streamable HTTP (Result responses MUST include a result field): a POST of only jsonrpc and the id of a server-to-client request in flight (an answer that lost its result) gets 400 and fails that request at once, not at its timeout (found by review)", { timeout: 10_000 }, async () => {
   const diagnostics: string[] = [];
-  const { handler } = makeHandler(undefined, { onDiagnostic: (d) => diagnostics.push(d.code) });
-  const sid = await open(handler);
-  const s = new SseReader(await post(handler, call(5, "sample"), sid, V));
-  const { msg: req } = await s.message();
-  assert.equal(req.method, "sampling/createMessage");
+  const { handler, sid, s, req } = await askedToSample({ onDiagnostic: (d) => diagnostics.push(d.code) });
   const answer = await post(handler, { jsonrpc: "2.0", id: req.id }, sid, V);
   assert.equal(answer.status, 400);
   assert.equal((await answer.json()).error.code, ErrorCode.InvalidRequest);
