@@ -52,6 +52,14 @@ export interface JsonRpcErrorObject {
 }
 
 /**
+ * An application's error without an integer code and a string message, which no JSON-RPC
+ * error response may carry: the `-32603` it is answered with instead (a plain request's
+ * answer, or a task's failure), and the diagnostic naming why.
+ */
+export const MALFORMED_ERROR_ANSWER = "the handler failed with a malformed error";
+export const MALFORMED_ERROR_DIAGNOSTIC = "the application's error needs an integer code and a string message";
+
+/**
  * The message of a thrown value: an `Error`'s, or any object's string `message` (a plain
  * `{ message }` thrown is not "[object Object]"), else its string form. Never throws: a
  * value with no string form (`Object.create(null)`, a throwing `toString`) is described

@@ -22,7 +22,7 @@
  */
 import { decode, decodeValue, malformedResponseAnswer, type Decoded } from "../jsonrpc/codec.js";
 import { merged } from "../jsonrpc/safe-json.js";
-import { echoed, ErrorCode } from "../jsonrpc/errors.js";
+import { echoed, ErrorCode, MALFORMED_ERROR_ANSWER, MALFORMED_ERROR_DIAGNOSTIC } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { methodSpec } from "../model/methods.js";
@@ -394,8 +394,8 @@ export function respond(state: SessionState, id: RequestId, result: JsonObject |
   flushProgress(req, now, out, true);
   if (error !== undefined) {
     if (!Number.isInteger(error.code) || typeof error.message !== "string") {
-      sendError(out, id, ErrorCode.InternalError, "the handler failed with a malformed error");
-      out.push({ type: "diagnostic", code: "invalid-error", message: "the application's error needs an integer code and a string message", detail: { id } });
+      sendError(out, id, ErrorCode.InternalError, MALFORMED_ERROR_ANSWER);
+      out.push({ type: "diagnostic", code: "invalid-error", message: MALFORMED_ERROR_DIAGNOSTIC, detail: { id } });
       return;
     }
     sendError(out, id, error.code, error.message, error.data);
