@@ -408,7 +408,7 @@ export const ttl: number | null = table.options.defaultTtlMs;
 
 // SDK authors who embed the kernel hold values typed with the specification's own schema.ts:
 // handing them to the API, and the API's results to code typed with it, must compile.
-test("schema.ts 2025-11-25 / 2026-07-28: values typed with the spec's own types are accepted by the API (constructors, options, registration configs, handler results, ctx.elicit / ctx.sample, client handlers, complete refs, inputRequired), and the client's results assign to the spec's result types (strict, exactOptionalPropertyTypes)", () => {
+test("schema.ts 2025-11-25 / 2026-07-28: values typed with the spec's own types are accepted by the API (constructors, options, registration configs, handler results, ctx.elicit / ctx.sample, the params of ctx.request / requestAsTask / notify, client.request / notify and an Endpoint's notify, client handlers, complete refs, inputRequired), and the client's results assign to the spec's result types (strict, exactOptionalPropertyTypes)", () => {
   const consumer = consumerWithPackage();
   try {
     const files: string[] = [];

@@ -36,6 +36,10 @@ declare const specCreateParams: S.CreateMessageRequestParams;
 declare const specCreateResult: S.CreateMessageResult;
 declare const specRoots: S.Root[];
 declare const specCompleteResult: S.CompleteResult;
+declare const specCallParams: S.CallToolRequestParams;
+declare const specProgressParams: S.ProgressNotificationParams;
+declare const specLogParams: S.LoggingMessageNotificationParams;
+declare const specSession: Endpoint;
 
 // Spec -> API: constructors and options.
 new McpServer(specImpl);
@@ -80,6 +84,18 @@ server.tool("ctx", {}, async (_args, ctx) => {
   return { content: [] };
 });
 
+// Spec -> API: params typed with the spec's interfaces (no index signature) to the methods
+// that send any method's params.
+server.tool("send", {}, async (_args, ctx) => {
+  ctx.notify("notifications/progress", specProgressParams);
+  ctx.notify("notifications/message", specLogParams);
+  await ctx.request("sampling/createMessage", specCreateParams);
+  await ctx.requestAsTask("sampling/createMessage", specCreateParams);
+  await ctx.requestAsTask("elicitation/create", specElicitParams);
+  return { content: [] };
+});
+specSession.notify("notifications/message", specLogParams);
+
 // Spec -> API: client handlers answering with the spec's results.
 export const client = new McpClient({ name: "c", version: "1" }, {
   handlers: {
@@ -107,6 +123,8 @@ export async function results(): Promise<void> {
   for await (const r of client.iterateResources()) { const each: S.Resource = r; void each; }
   for await (const p of client.iteratePrompts()) { const each: S.Prompt = p; void each; }
   await client.setLoggingLevel(specLevel);
+  await client.request("tools/call", specCallParams);
+  client.notify("notifications/progress", specProgressParams);
   void [tool, called, read, prompt, prompts, resources, templates, byPrompt, byTemplate, info, caps];
 }
 `;
@@ -181,7 +199,7 @@ export async function modern(): Promise<void> {
 
 /** The consumer module for `version`, importing the spec's schema from `./schema-<version>.js`. */
 export function specTypesConsumer(version: SpecTypeVersion): string {
-  const names = ["McpClient", "McpServer", "inputRequired", "type StructuredContent", "type Task"];
+  const names = ["McpClient", "McpServer", "inputRequired", "type Endpoint", "type StructuredContent", "type Task"];
   return [
     `import { ${names.join(", ")} } from "mcp-kernel";`,
     `import type * as S from "./schema-${version}.js";`,

@@ -45,7 +45,7 @@ import { methodSpec } from "../model/methods.js";
 import { missingCapability } from "../session/capabilities.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
-import type { JsonObject, JsonValue, RequestId } from "../jsonrpc/types.js";
+import type { JsonObject, JsonValue, OutgoingParams, RequestId } from "../jsonrpc/types.js";
 import type { SubscriptionFilter } from "../modern/subscriptions.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { callListener, report } from "../driver/listener.js";
@@ -380,8 +380,8 @@ export class McpClientCore {
    * it, and none before the last answer's `ttlMs` or {@link MIN_REDISCOVER_MS} has passed;
    * then the request meets the kernel's check again, and is refused if still undeclared.
    */
-  request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject> {
-    return this.issue(method, params, options);
+  request(method: string, params?: OutgoingParams, options?: CallOptions): Promise<JsonObject> {
+    return this.issue(method, params as JsonObject | undefined, options);
   }
 
   /** {@link request}; `onId` hears the id the request goes out with, before any answer can come. */
@@ -739,7 +739,7 @@ export class McpClientCore {
    * the client's, malformed params) is not sent: a `notification-refused` diagnostic, for
    * `onEvent`. Nothing happens while not connected.
    */
-  notify(method: string, params?: JsonObject): void {
+  notify(method: string, params?: OutgoingParams): void {
     this.endpoint?.notify(method, params);
   }
 

@@ -23,7 +23,7 @@
  */
 import { McpError, type RequestContext, type RequestOptions, type RequestPeer } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
-import type { JsonObject, RequestId } from "../jsonrpc/types.js";
+import type { JsonObject, OutgoingParams, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel } from "../session/types.js";
 import { isModernVersion, type ProtocolVersion } from "../model/versions.js";
 import { assertElicitParams, checkedElicitResult, withoutUnaskedContent } from "./elicitation.js";
@@ -283,7 +283,8 @@ export class ServerContext {
    * ways (`elicitation.ts`): its schema before it goes out, the client's content when it
    * comes back.
    */
-  request(method: string, params?: JsonObject, options?: PeerRequestOptions): Promise<JsonObject> {
+  request(method: string, outgoing?: OutgoingParams, options?: PeerRequestOptions): Promise<JsonObject> {
+    const params = outgoing as JsonObject | undefined;
     if (method !== "elicitation/create") return this.send(method, params, options);
     const forms = this.forms;
     try {
@@ -339,7 +340,8 @@ export class ServerContext {
    * `options.timeoutMs` applies to each request, the wait on `tasks/result` included.
    * An `elicitation/create` form is checked as {@link ServerContext.request} checks it.
    */
-  async requestAsTask(method: string, params: JsonObject = {}, options: PeerRequestOptions & { ttl?: number | undefined } = {}): Promise<JsonObject> {
+  async requestAsTask(method: string, outgoing: OutgoingParams = {}, options: PeerRequestOptions & { ttl?: number | undefined } = {}): Promise<JsonObject> {
+    const params = outgoing as JsonObject;
     const { ttl, ...o } = options;
     const v = this.rc.protocolVersion;
     if (isModernVersion(v) || predatesTasks(v) || !acceptsTaskAugmented(this.rc.peer?.capabilities, method)) return this.request(method, params, o);
@@ -458,7 +460,8 @@ export class ServerContext {
    * {@link ServerContext.progress} would send it: the kernel sends progress itself, so
    * that values increase and updates are paced; one naming another token is refused.
    */
-  notify(method: string, params?: JsonObject): void {
+  notify(method: string, outgoing?: OutgoingParams): void {
+    const params = outgoing as JsonObject | undefined;
     if (method === "notifications/progress" && params !== undefined && typeof params.progress === "number") {
       const token = this.meta?.progressToken;
       if (token !== undefined && params.progressToken === token) {

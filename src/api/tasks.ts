@@ -773,7 +773,7 @@ export class TaskRuntime {
           // A `tasks/*` request names its own task in its params, another one than this (the
           // client's task a `requestAsTask` waits on): "Requestors SHOULD NOT include"
           // related-task in tasks/get, tasks/result, tasks/list and tasks/cancel.
-          const sent = OWN_TASK_NAMED.has(method) ? params : withRelatedTask(params ?? {}, taskId);
+          const sent = OWN_TASK_NAMED.has(method) ? params : withRelatedTask((params ?? {}) as JsonObject, taskId);
           return await rc.request(method, sent, { ...options, signal: options?.signal ?? signal });
         } finally {
           // Back to working only once the last of the handler's requests in flight is answered: until then it still waits on the requestor.
@@ -782,7 +782,7 @@ export class TaskRuntime {
           if (moved && run.asking === 0 && rec?.status === "input_required" && rec.inputRequests === undefined) this.setStatus(taskId, "working");
         }
       },
-      notify: (method, params) => rc.notify(method, withRelatedTask(params ?? {}, taskId)),
+      notify: (method, params) => rc.notify(method, withRelatedTask((params ?? {}) as JsonObject, taskId)),
       // 2025-11-25: "All requests, notifications, and responses related to a task MUST include" related-task.
       log: (level, data, logger) => rc.log(level, data, logger, related),
       protocolVersion: rc.protocolVersion,

@@ -13,7 +13,7 @@
  * applied here too, from the pure `model/error-codes.ts`.)
  */
 import { echoed, ErrorCode, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
-import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
+import type { JsonObject, JsonRpcMessage, OutgoingParams, RequestId } from "../jsonrpc/types.js";
 import { createSession, negotiatedVersion, step } from "../session/session.js";
 import { nextDeadline } from "../session/timeouts.js";
 import { modernCapabilities } from "../session/phase.js";
@@ -65,9 +65,9 @@ export interface RequestContext {
    */
   progressFor?(token: string | number, progress: number, total?: number, message?: string, meta?: JsonObject): void;
   /** Sends a request to the peer on behalf of this one (e.g. sampling while a tool runs). */
-  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  request(method: string, params?: OutgoingParams, options?: RequestOptions): Promise<JsonObject>;
   /** Sends a notification tied to this request. */
-  notify(method: string, params?: JsonObject): void;
+  notify(method: string, params?: OutgoingParams): void;
   /** Reports a diagnostic about this request to the connection's `onEvent`, as the kernel's own go (the layer above the kernel's: a refused `requestState`). */
   diagnose?(code: string, message: string, detail?: unknown): void;
   /** Server: logs a message tied to this request; `meta` is the notification's `_meta` (a task's related-task key). */
@@ -272,12 +272,12 @@ class Served implements RequestContext {
     return this.done && isModernVersion(this.protocolVersion);
   }
 
-  request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+  request(method: string, params?: OutgoingParams, options: RequestOptions = {}): Promise<JsonObject> {
     if (this.modernAndAnswered) return Promise.reject(new McpError({ code: ErrorCode.InvalidRequest, message: `"${method}" cannot be sent: a 2026-07-28 server sends no requests, and the request this was for is answered` }));
     return this.endpoint.request(method, params, Object.assign({}, options, { related: this.related }));
   }
 
-  notify(method: string, params?: JsonObject): void {
+  notify(method: string, params?: OutgoingParams): void {
     if (this.modernAndAnswered) return this.endpoint.report("notification-refused", `${method} not sent: the 2026-07-28 request it was for is answered`, { id: this.id });
     this.endpoint.notify(method, params, this.related);
   }
@@ -381,8 +381,8 @@ export class Endpoint {
     }
   }
 
-  /** Sends a request; resolves with its result, rejects with an {@link McpError}. */
-  request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+  /** Sends a request; resolves with its result, rejects with an {@link McpError}. The kernel checks `params` against the method's schema. */
+  request(method: string, params?: OutgoingParams, options: RequestOptions = {}): Promise<JsonObject> {
     return new Promise((resolve, reject) => {
       // The caller's reason is the rejection's message whether the abort came before or after sending.
       if (options.signal?.aborted) return reject(new McpError({ code: ErrorCode.RequestCancelled, message: abortReason(options.signal) }));
@@ -396,13 +396,13 @@ export class Endpoint {
         signal.addEventListener("abort", abort, { once: true });
         p.cleanup = () => signal.removeEventListener("abort", abort);
       }
-      this.feed({ type: "request", now: this.clock.now(), method, params, timeoutMs: options.timeoutMs, progress: options.onProgress !== undefined, related: options.related, logLevel: options.logLevel });
+      this.feed({ type: "request", now: this.clock.now(), method, params: params as JsonObject | undefined, timeoutMs: options.timeoutMs, progress: options.onProgress !== undefined, related: options.related, logLevel: options.logLevel });
     });
   }
 
   /** Sends a notification. */
-  notify(method: string, params?: JsonObject, related?: RequestId): void {
-    this.feed({ type: "notify", now: this.clock.now(), method, params, related });
+  notify(method: string, params?: OutgoingParams, related?: RequestId): void {
+    this.feed({ type: "notify", now: this.clock.now(), method, params: params as JsonObject | undefined, related });
   }
 
   /** Server: emits a log message (filtered by the client's level); `meta` is its `_meta`. */

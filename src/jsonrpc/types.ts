@@ -14,6 +14,16 @@ export type RequestId = string | number;
 /** Any JSON object, as the params of a request or the result of a response. */
 export type JsonObject = { [key: string]: unknown };
 
+/**
+ * Params as an application hands them to a method that sends them (`request`, `notify`):
+ * any object. The schema's `schema.ts` types every params object with an interface, which
+ * has no index signature and so is no {@link JsonObject} to TypeScript: a value typed
+ * `CallToolRequestParams` or `ProgressNotificationParams` must go as it is. The kernel
+ * holds the params to the method's schema before they leave, and refuses what is no JSON
+ * object ("params must be an object").
+ */
+export type OutgoingParams = object;
+
 /** Any JSON value (schema `JSONValue`, 2026-07-28). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
