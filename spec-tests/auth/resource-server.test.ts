@@ -383,7 +383,7 @@ test("basic/authorization Token Handling (expired tokens get 401): against a clo
   assert.deepEqual(await Promise.all(Object.keys(answers).map(status)), [200, 401, 200, 401, 401, 401]);
 });
 
-test("README (options checked where they are given): protectedResource refuses options it would misread, naming them: a misspelled requiredScopes (every operation then needed only scopesSupported, per-tool scopes never enforced), a maxBodyBytes that is no number (no bound at all), no verifyToken", () => {
+test("README (options checked where they are given): protectedResource refuses options it would misread, naming them: a misspelled requiredScopes (every operation then needed only scopesSupported, per-tool scopes never enforced), a maxBodyBytes that is no number (no bound at all), no verifyToken, a requiredScopes that is a list (the official SDK's shape: every request failed) rather than a function", () => {
   const base = { resource: MCP, authorizationServers: ["http://as.test"], verifyToken: async () => undefined };
   const inner = async () => new Response("ok");
   const cases: [() => unknown, RegExp][] = [
@@ -391,6 +391,8 @@ test("README (options checked where they are given): protectedResource refuses o
     [() => protectedResource(inner, { ...base, scopeSupported: ["mcp"] } as never), /did you mean "scopesSupported"\?/],
     [() => protectedResource(inner, { ...base, maxBodyBytes: "1mb" } as never), /protectedResource: maxBodyBytes must be a number >= 0 \(got "1mb"\)/],
     [() => protectedResource(inner, { ...base, verifyToken: undefined } as never), /protectedResource: verifyToken must be a function/],
+    // The official SDK's shape, ported as is: every request failed with "options.requiredScopes is not a function".
+    [() => protectedResource(inner, { ...base, requiredScopes: ["files:write"] } as never), /protectedResource: requiredScopes must be a function \(body, request\) => string\[\]; scopes every request needs go in scopesSupported/],
     [() => protectedResource(base as never, inner as never), /protectedResource takes the fetch-style handler to protect first/],
   ];
   for (const [build, message] of cases) assert.throws(build, (e: unknown) => (e instanceof TypeError || e instanceof RangeError) && message.test(e.message), String(message));

@@ -176,7 +176,8 @@ const OPTION_NAMES = /* @__PURE__ */ knownNames<ProtectedResourceOptions>()([
 
 /**
  * Options the wrapper would misread rather than refuse, named: a misspelled `requiredScope`
- * left every operation needing only `scopesSupported` (per-tool scopes never enforced), and
+ * left every operation needing only `scopesSupported` (per-tool scopes never enforced), a
+ * `requiredScopes` list (the official SDK's shape) failed every request, and
  * `maxBodyBytes: "1mb"` compared as no bound at all.
  */
 function refuseMisreadOptions(handler: unknown, options: ProtectedResourceOptions): void {
@@ -184,6 +185,11 @@ function refuseMisreadOptions(handler: unknown, options: ProtectedResourceOption
   if (typeof options !== "object" || options === null) throw new TypeError("protectedResource takes an options object: { resource, authorizationServers, verifyToken }");
   refuseMisspelledOptions("protectedResource", options, OPTION_NAMES);
   if (typeof options.verifyToken !== "function") throw new TypeError("protectedResource: verifyToken must be a function (token) => VerifiedToken | undefined");
+  // The official SDK's `requiredScopes` is a list: one ported as is failed every request
+  // with "options.requiredScopes is not a function", thrown from the handler.
+  if (options.requiredScopes !== undefined && typeof options.requiredScopes !== "function") {
+    throw new TypeError("protectedResource: requiredScopes must be a function (body, request) => string[]; scopes every request needs go in scopesSupported");
+  }
   refuseMisreadNumbers("protectedResource", options, ["maxBodyBytes"]);
 }
 
