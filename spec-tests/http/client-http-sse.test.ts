@@ -12,7 +12,7 @@ import { Server as Sdk1Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { McpClient } from "../../src/api/client.js";
-import { ENDPOINT_WAIT_MS, httpClientTransport, type HttpClientOptions } from "../../src/transports/http-client.js";
+import { ENDPOINT_WAIT_MS, httpClientTransport, MAX_BODILESS_POSTS, type HttpClientOptions } from "../../src/transports/http-client.js";
 import type { McpError } from "../../src/driver/endpoint.js";
 import { attach } from "../../src/api/connection.js";
 import { blockText } from "../harness/content.js";
@@ -459,4 +459,40 @@ test("basic/transports Backwards Compatibility: a dual-era client (its server/di
   assert.equal(client.protocolVersion, "2024-11-05");
   assert.equal(blockText((await client.callTool("echo", { text: "dual" })).content[0]), "echo: dual");
   client.close();
+});
+
+test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE (README Limits: every buffer is bounded): a server that sends pings on its stream faster than it takes their answers gets at most MAX_BODILESS_POSTS answer POSTs in flight; the stream is read on as they are answered, and every ping is answered in the end (before: one fetch per ping, all waiting at once)", { timeout: 20_000 }, async () => {
+  const PINGS = 300;
+  const server = oldServer();
+  const held: (() => void)[] = [];
+  let maxHeld = 0;
+  let answered = 0;
+  const fetch: NonNullable<HttpClientOptions["fetch"]> = async (url, init) => {
+    if (init.method === "POST" && url.endsWith("/messages?sessionId=1") && JSON.parse(String(init.body)).method === undefined) {
+      // An answer to a ping: the server takes it only when the test says so.
+      return new Promise<Response>((resolve) => {
+        held.push(() => {
+          answered++;
+          resolve(new Response("Accepted", { status: 202 }));
+        });
+        maxHeld = Math.max(maxHeld, held.length);
+      });
+    }
+    return server.fetch(url, init);
+  };
+  const client = new McpClient(INFO);
+  await client.connect(httpClientTransport(SSE_URL, { fetch }));
+  try {
+    for (let i = 0; i < PINGS; i++) server.write("message", JSON.stringify({ jsonrpc: "2.0", id: `p${i}`, method: "ping" }));
+    await until(() => held.length >= MAX_BODILESS_POSTS, 1000);
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    assert.ok(held.length <= MAX_BODILESS_POSTS + 1, `${held.length} answer POSTs in flight`);
+    await until(() => {
+      for (const release of held.splice(0)) release();
+      return answered === PINGS;
+    }, 10_000);
+  } finally {
+    client.close();
+  }
+  assert.ok(maxHeld <= MAX_BODILESS_POSTS + 1, `at most ${maxHeld} in flight at once`);
 });

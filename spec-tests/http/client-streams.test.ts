@@ -9,7 +9,7 @@ import { McpClient } from "../../src/api/client.js";
 import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { GET_WAIT_MS, httpClientTransport, MIN_RECONNECT_DELAY_MS, type HttpClientTransport } from "../../src/transports/http-client.js";
+import { GET_WAIT_MS, httpClientTransport, MAX_BODILESS_POSTS, MIN_RECONNECT_DELAY_MS, type HttpClientTransport } from "../../src/transports/http-client.js";
 import { lastEventIdHeader } from "../../src/transports/http/client-stream.js";
 import { makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
 import { attach } from "../../src/api/connection.js";
@@ -735,4 +735,67 @@ test("streamable-http client (README: an endpoint hook that throws leaves receiv
   assert.deepEqual(heard, ["notifications/tools/list_changed", "notifications/message"]);
   assert.deepEqual(thrown.map((e) => (e as Error).message), ["app bug"], "rethrown once, not swallowed");
   assert.equal(gets, 1, "the GET stream was not reopened");
+});
+
+test("streamable-http client (README Limits: every buffer is bounded): a server that sends requests (pings) on its GET stream faster than it takes their answers gets at most MAX_BODILESS_POSTS answer POSTs in flight; the stream is read on as they are answered, and every ping is answered in the end. Unbounded before: 500 pings, 500 fetches waiting at once (20 000 held 20 000)", { timeout: 20_000 }, async () => {
+  const PINGS = 500;
+  const CHUNK = 10;
+  let sent = 0;
+  const held: (() => void)[] = [];
+  let maxHeld = 0;
+  let answered = 0;
+  const json = (body: unknown, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json", ...headers } });
+  const fetch = async (_url: string, init: RequestInit): Promise<Response> => {
+    const method = init.method ?? "GET";
+    if (method === "DELETE") return new Response(null, { status: 204 });
+    if (method === "GET") {
+      // Pulled as the client reads: a server's queue, not the client's.
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(c) {
+            if (sent >= PINGS) return new Promise(() => {});
+            let text = "";
+            for (let k = 0; k < CHUNK && sent < PINGS; k++, sent++) text += `data: {"jsonrpc":"2.0","id":${sent},"method":"ping"}\n\n`;
+            c.enqueue(new TextEncoder().encode(text));
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { status: 200, headers: SSE });
+    }
+    const text = String(init.body);
+    if (text.includes('"initialize"')) {
+      const id = JSON.parse(text).id;
+      return json({ jsonrpc: "2.0", id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } } }, { "mcp-session-id": "s1" });
+    }
+    if (text.includes('"notifications/initialized"')) return new Response(null, { status: 202 });
+    // An answer to a ping: the server takes it only when the test says so.
+    assert.match(text, /"result"/);
+    return new Promise<Response>((resolve) => {
+      held.push(() => {
+        answered++;
+        resolve(new Response(null, { status: 202 }));
+      });
+      maxHeld = Math.max(maxHeld, held.length);
+    });
+  };
+  const t = httpClientTransport(URL_, { fetch, sleep: () => new Promise((r) => setImmediate(r)) });
+  const ep = connect(t);
+  try {
+    await ep.open();
+    await until(() => held.length >= MAX_BODILESS_POSTS, 1000);
+    // However long the server keeps them, the client reads no further.
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    assert.ok(held.length <= MAX_BODILESS_POSTS + CHUNK, `${held.length} answer POSTs in flight`);
+    assert.ok(sent < PINGS, "the rest of the pings wait on the server's side");
+    // The server takes them: the stream is read on, and every ping is answered.
+    await until(() => {
+      for (const release of held.splice(0)) release();
+      return answered === PINGS;
+    }, 10_000);
+  } finally {
+    t.close();
+  }
+  assert.equal(sent, PINGS);
+  assert.ok(maxHeld <= MAX_BODILESS_POSTS + CHUNK, `at most ${maxHeld} in flight at once`);
 });

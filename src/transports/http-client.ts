@@ -73,7 +73,7 @@ import { letGo, readBodyText } from "./http/body.js";
 import { discard, errorMessageOf, isModernRefusal, isRefusal, parse } from "./http/client-body.js";
 import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools, TOOLS_CHANGED } from "./http/client-modern.js";
 import { adoptSession, endStreams, expired, holdForGet, notYet, renewSession, unreadSession, type Renewal } from "./http/client-session.js";
-import { answer, bodiless, follow, LISTEN, track } from "./http/client-stream.js";
+import { answer, bodiless, follow, LISTEN, PostGate, track } from "./http/client-stream.js";
 import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { ENDPOINT_WAIT_MS, HttpSseClient } from "./http/http-sse-client.js";
 import type { ParamHeader } from "./http/request-metadata.js";
@@ -81,7 +81,7 @@ import type { ParamHeader } from "./http/request-metadata.js";
 export { META_VERSION, REISSUE_ID_PREFIX } from "./http/client-modern.js";
 export { GET_WAIT_MS, SESSION_EXPIRED } from "./http/client-session.js";
 export { ENDPOINT_WAIT_MS } from "./http/http-sse-client.js";
-export { MIN_RECONNECT_DELAY_MS } from "./http/client-stream.js";
+export { MAX_BODILESS_POSTS, MIN_RECONNECT_DELAY_MS } from "./http/client-stream.js";
 
 /** How lost SSE connections are re-established. */
 export interface ReconnectOptions {
@@ -302,6 +302,8 @@ export class HttpClient implements HttpClientTransport {
   reissues = 0;
   /** The legacy fetches waiting for their response headers, the JSON bodies being read ({@link readText}) and the streams' backoff waits ({@link pause}): aborted on close. */
   private readonly fetches = new Set<AbortController>();
+  /** The POSTs without a request waiting for their answer, which hold the streams' reading back. */
+  readonly posts = new PostGate();
   closed = false;
   private receiver: ((text: string, local?: boolean) => void) | undefined;
   /** What arrived before a receiver registered, with its `local` flag ({@link hand}). */
@@ -519,12 +521,17 @@ export class HttpClient implements HttpClientTransport {
       if (!this.getStarted && this.options.openGetStream !== false) holdForGet(this);
     }
     const sid = this.sessionId;
+    // A response or notification: counted while it waits for the server (see PostGate).
+    const noRequest = ctx.pending.size === 0;
+    if (noRequest) this.posts.enter();
     let res: Response;
     try {
       res = await this.request({ method: "POST", headers: this.headersFor(text, true), body: text }, ctx);
     } catch (e) {
       release?.();
       return this.fetchFailed(ctx, e);
+    } finally {
+      if (noRequest) this.posts.leave();
     }
     if (release !== undefined) {
       if (first && (res.status === 400 || res.status === 404 || res.status === 405) && this.options.sseFallback !== false) return this.fallBack(text, ctx, res, release);
@@ -849,6 +856,7 @@ export class HttpClient implements HttpClientTransport {
     for (const ctx of this.inflight.values()) ctx.modern?.abort.abort("transport closed");
     this.inflight.clear();
     for (const ctx of this.followed) letGo(ctx.reader);
+    this.posts.stop();
     this.httpSse?.close();
     if (deleteSession) this.deleteSession();
     this.closeReason = reason;

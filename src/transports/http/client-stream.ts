@@ -44,6 +44,61 @@ import { H, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./headers.js";
  */
 export const MIN_RECONNECT_DELAY_MS = MIN_PEER_DELAY_MS;
 
+/**
+ * Most POSTs carrying no request (responses to the server's requests, notifications) that
+ * may wait for their answer before the client stops reading its streams ({@link PostGate}).
+ */
+export const MAX_BODILESS_POSTS = 64;
+
+/**
+ * Back-pressure from the POSTs to the streams. A message the server sends on a stream may
+ * make the client POST one (the response to a `ping`, or to a request the kernel refuses),
+ * and reading does not wait for those POSTs: a server that sent requests faster than it
+ * took their answers (or took none: it hung) had the client hold a fetch, and a connection,
+ * per request, without bound (20 000 pings, 20 000 fetches in flight). So while
+ * {@link MAX_BODILESS_POSTS} such POSTs wait for their answer, no stream is read past the
+ * event in hand: the server's messages wait on its side, in its own bounded queue (this
+ * package's handler closes a connection whose reader falls `maxQueuedBytes` behind), as a
+ * stdio server's output waits for a pipe its client does not drain. Only POSTs that went
+ * out count (not those held at a session gate, which may wait on a stream being read), and
+ * answering them takes the server no reading of ours: each is a 202.
+ */
+export class PostGate {
+  private inFlight = 0;
+  private waiting: (() => void)[] = [];
+  private stopped = false;
+
+  /** A POST without a request went out. */
+  enter(): void {
+    this.inFlight++;
+  }
+
+  /** One such POST was answered or failed: the streams read on once fewer than the bound wait. */
+  leave(): void {
+    this.inFlight--;
+    if (this.inFlight < MAX_BODILESS_POSTS) this.release();
+  }
+
+  /** Resolves when the streams may be read on; undefined when they may now. */
+  room(): Promise<void> | undefined {
+    if (this.stopped || this.inFlight < MAX_BODILESS_POSTS) return undefined;
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** The transport closed: nothing waits any more (its streams are let go). */
+  stop(): void {
+    this.stopped = true;
+    this.release();
+  }
+
+  private release(): void {
+    if (this.waiting.length === 0) return;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const fn of waiting) fn();
+  }
+}
+
 /** `subscriptions/listen`: its stream is kept once its request is answered (see {@link answered}), and it is never re-issued. */
 export const LISTEN = "subscriptions/listen";
 
@@ -285,6 +340,11 @@ async function consume(client: HttpClient, ctx: StreamCtx, res: Response): Promi
           else if (exceedsBytes(o.data, client.maxBytes)) dropped(client, overBytes(o.data, client.maxBytes), ctx);
           else client.deliver(o.data, ctx);
         }
+        // The answers this stream's messages made wait for the server: the next waits here.
+        const room = client.posts.room();
+        if (room !== undefined) await room;
+        // Closed meanwhile: the rest of the chunk is for no one.
+        if (client.closed) break;
       }
       // The id of the last complete event: one cut before its blank line was not received (WHATWG).
       ctx.lastEventId = decoder.dispatchedId;

@@ -24,7 +24,7 @@ import { errorText } from "../error-text.js";
 import { createSseDecoder, feedSse, type SseOutput } from "../../framing/sse.js";
 import { invalidUtf8StandIn, oversizedStandIn } from "../../jsonrpc/codec.js";
 import { echoed, ErrorCode } from "../../jsonrpc/errors.js";
-import { overBytes, readWithin } from "./client-stream.js";
+import { overBytes, readWithin, type PostGate } from "./client-stream.js";
 import { exceedsBytes, peekRequestId } from "../../jsonrpc/safe-json.js";
 import { letGo } from "./body.js";
 import { discard, sseLimits } from "./client-body.js";
@@ -47,6 +47,8 @@ export interface HttpSseHost {
   /** A stream that brings nothing for this long is taken for a broken connection (`readIdleMs`; 0: no bound). */
   readonly readIdleMs: number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The POSTs without a request waiting for their answer, which hold the stream's reading back. */
+  readonly posts: PostGate;
   /** The request headers: the caller's `headers`, `requestHeaders(text)`, Accept and Content-Type. */
   headersFor(text: string | undefined, post: boolean): Record<string, string>;
   report(message: string): void;
@@ -121,7 +123,13 @@ export class HttpSseClient {
         for (;;) {
           const { done, value } = this.host.readIdleMs > 0 ? await readWithin(this.host, reader, this.host.readIdleMs) : await reader.read();
           if (done || this.closed) break;
-          for (const o of feedSse(decoder, value)) if (!this.closed) this.take(o);
+          for (const o of feedSse(decoder, value)) {
+            if (this.closed) break;
+            this.take(o);
+            // See PostGate: the answers the stream's messages made wait for the server.
+            const room = this.host.posts.room();
+            if (room !== undefined) await room;
+          }
         }
       } catch (e) {
         return this.end(`the HTTP+SSE stream failed: ${errorText(e)}`);
@@ -184,6 +192,9 @@ export class HttpSseClient {
 
   private async post(text: string): Promise<void> {
     const abort = this.track();
+    // A response or notification: counted while it waits for the server (see PostGate).
+    const noRequest = peekRequestId(text) === null;
+    if (noRequest) this.host.posts.enter();
     let res: Response;
     try {
       res = await this.host.fetch(this.endpoint!, { method: "POST", headers: this.host.headersFor(text, true), body: text, signal: abort.signal });
@@ -191,6 +202,7 @@ export class HttpSseClient {
       return this.unsent(text, `connection closed: the POST failed (${errorText(e)})`, ErrorCode.ConnectionClosed);
     } finally {
       this.fetches.delete(abort);
+      if (noRequest) this.host.posts.leave();
     }
     // 2024-11-05: the answer comes on the stream; the POST's own body (202 "Accepted") holds none.
     discard(res);
