@@ -147,6 +147,13 @@ test("matching: the variables object has no prototype, so names like __proto__ a
   assert.equal(({} as any).polluted, undefined);
 });
 
+test("matching: percent-decoding, fast or not, keeps what it kept: escapes of either case decode, `%` starting no escape and an escape that spells no UTF-8 character stay as written", () => {
+  assert.equal(matchUriTemplate(parse("x://caf%c3%a9/{+a}"), "x://caf%C3%A9/%%e2%82%ac%E0%A4%2e%zz%41%f0%9f%98%80%ed%a0%80%c0%ae")?.a, "%€%E0%A4.%zzA😀%ed%a0%80%c0%ae");
+  const n = 1 << 16; // past one chunk of the decoded value's making
+  assert.equal(matchUriTemplate(parse("x://{+a}"), "x://" + "%".repeat(n))?.a, "%".repeat(n));
+  assert.equal(matchUriTemplate(parse("x://{+a}"), "x://" + "%41%ff".repeat(n))?.a, "A%ff".repeat(n));
+});
+
 test("RFC 6570 §3.2.2 simple string expansion: unreserved characters kept, all else percent-encoded", () => {
   const t = parse("x://{a}/{b}");
   assert.equal(expandUriTemplate(t, { a: "hello world", b: "a/b?c#d!'()*" }), "x://hello%20world/a%2Fb%3Fc%23d%21%27%28%29%2A");

@@ -351,24 +351,48 @@ function safeValue(value: string): boolean {
  */
 function decode(value: string): string {
   if (!value.includes("%")) return value;
-  let out = "";
+  // Into UTF-16 code units, never longer than the value: a string grown a character at a time
+  // took seconds of garbage collection for a value of megabytes (a request may carry 4 MiB).
+  const out = new Uint16Array(value.length);
+  const bytes = new Uint8Array(Math.floor(value.length / 3)); // a run of escapes' bytes, reused
+  let o = 0;
   for (let i = 0; i < value.length; ) {
     if (!isPct(value, i)) {
-      out += value[i++];
+      out[o++] = value.charCodeAt(i++);
       continue;
     }
     let end = i;
     while (isPct(value, end)) end += 3;
-    const bytes = new Uint8Array((end - i) / 3);
-    for (let k = 0; k < bytes.length; k++) bytes[k] = parseInt(value.slice(i + 3 * k + 1, i + 3 * k + 3), 16);
-    for (let k = 0; k < bytes.length; ) {
-      const n = utf8CharLength(bytes, k, bytes.length);
-      if (n === 0) out += value.slice(i + 3 * k, i + 3 * k + 3);
-      else out += String.fromCodePoint(codePointOf(bytes, k, n));
-      k += n === 0 ? 1 : n;
+    const count = (end - i) / 3;
+    for (let k = 0; k < count; k++) bytes[k] = (hexValue(value.charCodeAt(i + 3 * k + 1)) << 4) | hexValue(value.charCodeAt(i + 3 * k + 2));
+    for (let k = 0; k < count; ) {
+      const n = utf8CharLength(bytes, k, count);
+      if (n === 0) {
+        for (let m = i + 3 * k; m < i + 3 * k + 3; m++) out[o++] = value.charCodeAt(m);
+        k++;
+        continue;
+      }
+      const cp = codePointOf(bytes, k, n);
+      if (cp > 0xffff) {
+        out[o++] = 0xd800 + ((cp - 0x10000) >> 10);
+        out[o++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+      } else out[o++] = cp;
+      k += n;
     }
     i = end;
   }
+  return stringOf(out, o);
+}
+
+/** The value of a hex digit's character code (checked by isPct). */
+function hexValue(c: number): number {
+  return c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x57;
+}
+
+/** The string of `units[0, length)`, made a chunk at a time (all at once could overflow the stack; a spread iterates slowly). */
+function stringOf(units: Uint16Array, length: number): string {
+  let out = "";
+  for (let i = 0; i < length; i += 8192) out += String.fromCharCode.apply(null, units.subarray(i, Math.min(i + 8192, length)) as unknown as number[]);
   return out;
 }
 
@@ -386,16 +410,23 @@ function codePointOf(b: Uint8Array, k: number, n: number): number {
  * length is kept, so offsets found in it hold in the URI as written.
  */
 function upperEscapes(uri: string): string {
-  if (!uri.includes("%")) return uri;
-  let out = "";
-  for (let i = 0; i < uri.length; ) {
-    if (isPct(uri, i)) {
-      out += uri.slice(i, i + 3).toUpperCase();
-      i += 3;
-    } else out += uri[i++];
+  // Most URIs have no escape to change, which a native scan tells; the others are rewritten as
+  // UTF-16 code units (as decode does), not grown a character at a time.
+  if (!LOWER_ESCAPE.test(uri)) return uri;
+  const out = new Uint16Array(uri.length);
+  for (let i = 0; i < uri.length; i++) out[i] = uri.charCodeAt(i);
+  for (let i = 0; i < uri.length; i++) {
+    if (!isPct(uri, i)) continue;
+    // A hex digit at or past `a` is a lower-case one.
+    if (out[i + 1] >= 0x61) out[i + 1] -= 0x20;
+    if (out[i + 2] >= 0x61) out[i + 2] -= 0x20;
+    i += 2;
   }
-  return out;
+  return stringOf(out, uri.length);
 }
+
+/** A pct-triplet with a lower-case hex digit. */
+const LOWER_ESCAPE = /%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])/;
 
 /** A literal's two forms a URI may show, as written and as expansion encodes it, escapes in upper case as the URI's are (see {@link upperEscapes}). */
 type LiteralForms = readonly [plain: string, encoded: string];
@@ -469,9 +500,22 @@ function matchNamed(group: readonly UriTemplateExpression[], text: string, out: 
  * See the module comment for how each operator matches and what is refused.
  */
 export function matchUriTemplate(template: UriTemplate, written: string): Record<string, string> | null {
-  if (template.unmatchable !== undefined) return null;
+  return template.unmatchable === undefined ? matchPrepared(template, written, upperEscapes(written)) : null;
+}
+
+/**
+ * {@link matchUriTemplate} for one URI against many templates (`resources/read` tries each in
+ * turn): the URI is prepared once, not once per template (for a URI of megabytes, the work
+ * of a request grew with the templates registered).
+ */
+export function uriMatcher(written: string): (template: UriTemplate) => Record<string, string> | null {
+  let uri: string | undefined;
+  return (template) => (template.unmatchable === undefined ? matchPrepared(template, written, (uri ??= upperEscapes(written))) : null);
+}
+
+/** Matches `written` (as `uri`, its escapes in upper case) against `template`, a matchable one. */
+function matchPrepared(template: UriTemplate, written: string, uri: string): Record<string, string> | null {
   const { parts, expressions } = template;
-  const uri = upperEscapes(written);
   let pos = literalAt(uri, 0, formsOf(parts[0]));
   if (pos < 0) return null;
   const vars: Record<string, string> = Object.create(null);

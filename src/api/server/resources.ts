@@ -30,7 +30,7 @@ import { inputRetryOf, type InputRequiredResult } from "../mrtr.js";
 import { pageThenListed, type Page } from "../pagination.js";
 import type { Icon } from "../../session/types.js";
 import type { Meta, ReadResourceResult, Resource, ResourceTemplate } from "../types.js";
-import { matchUriTemplate, parseUriTemplate, type UriTemplate } from "../uri-template.js";
+import { parseUriTemplate, uriMatcher, type UriTemplate } from "../uri-template.js";
 import { refuseCompleters, type Completer } from "./completion.js";
 import { refuseMisuse } from "./errors.js";
 import { knownNames } from "../option-names.js";
@@ -206,8 +206,9 @@ function locate(
 ): { resource: ResourceEntry } | { template: TemplateEntry; variables: Record<string, string> } | undefined {
   const resource = resources.get(uri);
   if (resource !== undefined) return { resource };
+  const match = uriMatcher(uri);
   for (const template of templates.values()) {
-    const variables = matchUriTemplate(template.template, uri);
+    const variables = match(template.template);
     if (variables !== null) return { template, variables };
   }
   return undefined;
