@@ -14,12 +14,19 @@
  *   waiter. Points: 256, 1024 and 4096 waiters; per waiter (parked, then aborted) must
  *   stay flat.
  *
- * Both are judged by a sweep (largest ÷ smallest per-message cost at most 3×), measured in
+ * - Resource templates: one `resources/read` of a URI of megabytes of escapes (`%41`, as a
+ *   4 MiB message may carry), against 1 to 16 templates, as the server's lookup tries each in
+ *   turn. The URI was upper-cased and decoded a character at a time for every template tried,
+ *   matched or not (seconds of garbage collection each); it is now prepared once per read.
+ *   Points: 1, 4 and 16 templates; per read must stay flat.
+ *
+ * All are judged by a sweep (largest ÷ smallest per-message cost at most 3×), measured in
  * the same run, never by a timed test.
  */
 import { createSseDecoder, feedSse } from "../src/framing/sse.js";
 import { createTaskTable, stepTasks } from "../src/tasks/table.js";
 import type { TaskOwner } from "../src/tasks/types.js";
+import { parseUriTemplate, uriMatcher, type UriTemplate } from "../src/api/uri-template.js";
 import { defineBench, defineSweep } from "./harness.js";
 
 const SSE_POINTS: readonly [string, number][] = [["1k", 1024], ["4k", 4096], ["16k", 16384], ["64k", 65536]];
@@ -77,3 +84,33 @@ for (const [label, waiters] of WAITER_POINTS) {
   });
 }
 defineSweep({ name: "growth/hostile tasks waiters sweep (per waiter, 256 → 4096 on one task)", points: WAITER_POINTS.map(([l]) => waiterRow(l)), metric: "perMessageUs", maxRatio: 3 });
+
+const TEMPLATE_POINTS: readonly [string, number][] = [["1", 1], ["4", 4], ["16", 16]];
+/** A URI of 1 MiB of escapes, which only the last template (`x://{+a}`) matches. */
+const ESCAPED_URI = "x://" + "%41".repeat((1 << 20) / 3);
+
+/** `count` templates, the matching one last (the others' schemes differ, as a server's often do). */
+function templates(count: number): UriTemplate[] {
+  const sources = Array.from({ length: count - 1 }, (_, i) => `z${i}://{+a}`).concat("x://{+a}");
+  return sources.map((t) => parseUriTemplate(t) as UriTemplate);
+}
+
+const templateRow = (label: string) => `growth/hostile resources/read of 1 MiB of escapes, ${label} templates`;
+for (const [label, count] of TEMPLATE_POINTS) {
+  defineBench<UriTemplate[]>({
+    name: templateRow(label),
+    messagesPerOp: 1,
+    setup: () => templates(count),
+    run(n, list) {
+      let matched = 0;
+      for (let i = 0; i < n; i++) {
+        // As the server's lookup (`locate` in api/server/resources.ts): each template in turn.
+        const match = uriMatcher(ESCAPED_URI);
+        for (const t of list) if (match(t) !== null) { matched++; break; }
+      }
+      if (matched !== n) throw new Error("the last template did not match");
+      return matched;
+    },
+  });
+}
+defineSweep({ name: "growth/hostile resources/read templates sweep (per read, 1 → 16 templates, 1 MiB of escapes)", points: TEMPLATE_POINTS.map(([l]) => templateRow(l)), metric: "perMessageUs", maxRatio: 3 });

@@ -185,22 +185,21 @@ test("resources.mdx Resource Templates (RFC 6570 levels 2-4): reserved, path and
   assert.equal(seen.length, 7);
 });
 
-test("resources.mdx Security Considerations (servers MUST validate all resource URIs; the work is the peer's to bound): a resources/read URI of megabytes of `%` or escapes is prepared once, not once per template; the read costs about a linear pass", async () => {
-  // Upper-cased and decoded a character at a time for each template tried, such a URI took each
-  // template about a second of garbage collection, matched or not: one request held a server of
-  // twenty templates for over half a minute.
+test("resources.mdx Security Considerations (servers MUST validate all resource URIs): a resources/read URI of a megabyte of `%` or escapes is matched and decoded as a short one is, against many templates", async () => {
+  // Such URIs were upper-cased and decoded a character at a time for every template tried (a
+  // second of garbage collection each, matched or not). The cost, per read flat as templates
+  // are added, is the bench's row ("growth/hostile resources/read … templates sweep"), never a
+  // timed test; this holds what such a read answers.
   const { client } = await connect((s) => {
     for (const t of ["x://h{?a,b}", "x://{+a}/raw{?r}", "x://{a}.{b}{?q}", "x://{/p*}", "x://{a}/{b}"]) s.resourceTemplate(t, { name: t }, () => undefined);
     for (let i = 0; i < 15; i++) s.resourceTemplate(`z${i}://{+a}`, { name: `z${i}` }, () => undefined);
-    s.resourceTemplate("x://{+a}", { name: "all" }, (_uri, v) => text("x://all", v.a.length === 0 ? "" : v.a.slice(0, 6)));
+    s.resourceTemplate("x://{+a}", { name: "all" }, (_uri, v) => text("x://all", `${v.a.length}:${v.a.slice(0, 6)}`));
   });
-  const n = Math.floor(((4 << 20) - 200) / 3); // the URI fills the 4 MiB a message may carry
-  const start = performance.now();
-  for (const [uri, head] of [["x://" + "%".repeat(3 * n), "%%%%%%"], ["x://" + "%ff".repeat(n), "%ff%ff"], ["x://" + "%41".repeat(n), "AAAAAA"]]) {
-    assert.equal(blockText((await client.readResource(uri)).contents[0]), head);
+  const n = (1 << 20) / 4;
+  // A lone `%` and an escape that is no UTF-8 are kept as written; `%41` decodes to `A`.
+  for (const [uri, answer] of [["x://" + "%".repeat(3 * n), `${3 * n}:%%%%%%`], ["x://" + "%ff".repeat(n), `${3 * n}:%ff%ff`], ["x://" + "%41".repeat(n), `${n}:AAAAAA`]]) {
+    assert.equal(blockText((await client.readResource(uri)).contents[0]), answer);
   }
-  const elapsed = performance.now() - start;
-  assert.ok(elapsed < 8000, `three reads took ${Math.round(elapsed)} ms`);
 });
 
 test("pagination.mdx: resource and template lists paginate with their own cursors", async () => {
