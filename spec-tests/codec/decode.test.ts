@@ -239,6 +239,10 @@ test("basic/index: a message with an id and neither a method nor a result or an 
   assert.ok(d.kind === "invalid" && d.orAnswers === 6 && d.answers === undefined);
   const none = decode('{"jsonrpc":"2.0","id":1.5}');
   assert.ok(none.kind === "invalid" && none.orAnswers === undefined);
+  // With params (found by fuzzing): a request that lost its method, never an answer.
+  const request = decode('{"jsonrpc":"2.0","id":6,"params":{}}');
+  assertInvalid(request, INVALID, 6);
+  assert.ok(request.kind === "invalid" && request.orAnswers === undefined);
 });
 
 test("batches (2025-03-26): a batch of more than MAX_BATCH_MESSAGES is refused whole with one -32600 (no id), as an array where batches are not allowed, its responses' ids in answers; one of MAX_BATCH_MESSAGES is decoded member by member (found by review: a 3 MB batch of {} drew a million error replies, 95 MB)", () => {

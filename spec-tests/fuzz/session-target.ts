@@ -99,7 +99,9 @@ function owedBy(input: SessionInput, state: SessionState): string[] {
   const keys: string[] = [];
   for (const item of items) {
     if (item.kind === "request") keys.push(idKey(item.message.id));
-    else if (item.kind === "invalid" && item.reply.id !== null) keys.push(idKey(item.reply.id));
+    // A message with neither a method nor an answer, naming a request of ours in flight, is
+    // taken as that request's malformed answer: it is owed no reply.
+    else if (item.kind === "invalid" && item.reply.id !== null && !(item.orAnswers !== undefined && Object.hasOwn(state.outbound, idKey(item.orAnswers)))) keys.push(idKey(item.reply.id));
   }
   return keys;
 }

@@ -183,6 +183,11 @@ test("basic/index (Result responses MUST include a result field): a message with
   assert.deepEqual(other.map((m) => [m.id, m.error.code]), [["x", ErrorCode.InvalidRequest]]);
   // The session serves on.
   const b = p.request("client", "tools/list");
+  // One with params, which only a request carries, is a request that lost its method even
+  // when its id is one of ours in flight: it is answered -32600, and ours still waits.
+  const lost = sendsOf(p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: b, params: {} }))) as any[];
+  assert.deepEqual(lost.map((m) => [m.id, m.error.code]), [[b, ErrorCode.InvalidRequest]]);
+  assert.equal(p.client.outboundCount, 1);
   p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: b, result: { tools: [] } }));
   assert.deepEqual(p.of("client", "response").map((r) => r.id), [b]);
 });

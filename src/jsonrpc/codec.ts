@@ -27,7 +27,7 @@
  * the message model's "could not be read"; the encoder writes such a reply without `id`
  * (see {@link tryEncode}), as MCP's schema has it from 2025-11-25 on.
  *
- * A message with an id but neither a method nor a result or an error may be either: its
+ * A message with an id but neither a method nor a result or an error (nor params) may be either: its
  * `invalid` value echoes the id and also carries it as `orAnswers`, and a session with a
  * request of its own of that id in flight takes it as a malformed answer to it (below).
  *
@@ -285,9 +285,10 @@ function classifyMessage(value: unknown): Decoded {
     if (id === null && (hasOwn(m, OVERSIZED_MEMBER) || hasOwn(m, INVALID_UTF8_MEMBER))) return standInOf(m) ?? invalid(ErrorCode.InvalidRequest, null, "a message needs a method, a result or an error");
     // Neither shape: a request that lost its method, whose id is echoed, or an answer that
     // lost its result (an encoder drops `result: undefined`), which `orAnswers` names: a
-    // session whose own request has that id takes it as that malformed answer instead.
+    // session whose own request has that id takes it as that malformed answer instead. One
+    // with `params`, which only a request carries, is a request's.
     const d = invalid(ErrorCode.InvalidRequest, echoableId(id), m.jsonrpc !== "2.0" ? 'jsonrpc must be "2.0"' : "a message needs a method, a result or an error") as Extract<Decoded, { kind: "invalid" }>;
-    if (isRequestId(id)) d.orAnswers = id;
+    if (isRequestId(id) && !hasOwn(m, "params")) d.orAnswers = id;
     return d;
   }
   // Shaped like a response: replies carry id null (see the theory of operation).
