@@ -9,7 +9,7 @@ import { McpClient } from "../../src/api/client.js";
 import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
-import { GET_WAIT_MS, httpClientTransport, MAX_BODILESS_POSTS, MIN_RECONNECT_DELAY_MS, type HttpClientTransport } from "../../src/transports/http-client.js";
+import { DELETE_WAIT_MS, GET_WAIT_MS, httpClientTransport, MAX_BODILESS_POSTS, MIN_RECONNECT_DELAY_MS, type HttpClientTransport } from "../../src/transports/http-client.js";
 import { lastEventIdHeader } from "../../src/transports/http/client-stream.js";
 import { makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
 import { attach } from "../../src/api/connection.js";
@@ -671,8 +671,8 @@ test("streamable-http client (2025-11-25 basic/transports, Listening for Message
   let waiting: AbortSignal | undefined;
   const t = wrappedTransport(handler, async (req, next) => (req.method === "GET" ? (gets++, new Response(null, { status: 503 })) : next()), {
     openGetStream: true,
-    // A backoff that lasts until the transport ends it.
-    sleep: (_ms, signal) => new Promise<void>((resolve) => ((waiting = signal), signal.addEventListener("abort", () => resolve()))),
+    // A backoff that lasts until the transport ends it (not the bound of close()'s DELETE, which starts then).
+    sleep: (ms, signal) => new Promise<void>((resolve) => (ms === DELETE_WAIT_MS || (waiting = signal), signal.addEventListener("abort", () => resolve()))),
   });
   const ep = connect(t);
   // open() waits for the session's first GET (or GET_WAIT_MS, here the never-ending sleep).
@@ -689,7 +689,8 @@ test("streamable-http client (2025-11-25 Resumability): a dozen POST streams res
   const signals: AbortSignal[] = [];
   const t = wrappedTransport(handler, (_req, next) => next(), {
     openGetStream: false,
-    sleep: (_ms, signal) => new Promise<void>((resolve) => (signals.push(signal), signal.addEventListener("abort", () => resolve(), { once: true }))),
+    // (Not the bound of close()'s DELETE, which starts then.)
+    sleep: (ms, signal) => new Promise<void>((resolve) => (ms === DELETE_WAIT_MS || signals.push(signal), signal.addEventListener("abort", () => resolve(), { once: true }))),
   });
   const ep = connect(t);
   await ep.open();

@@ -8,7 +8,7 @@ import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
-import { GET_WAIT_MS, httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
+import { DELETE_WAIT_MS, GET_WAIT_MS, httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
 import { deferred, makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
 import { modernHandler, MV } from "./modern-helpers.js";
@@ -405,6 +405,43 @@ test("client: close() never throws, even when a custom fetch throws synchronousl
   assert.doesNotThrow(() => t.close());
   assert.equal(await closed, "transport closed");
   assert.equal(deletes, 1);
+});
+
+test("client: Session Management item 5 (clients SHOULD DELETE the session): a server that takes the DELETE and never answers it does not hold the connection (and a Node process) after close(): the DELETE is aborted after DELETE_WAIT_MS on the client's sleep; one answered in time is not (found by review: it waited for undici's five-minute headers timeout)", { timeout: 10_000 }, async () => {
+  const { handler } = makeHandler();
+  const through = inProcess(handler, []);
+  for (const answered of [false, true]) {
+    const signals: AbortSignal[] = [];
+    const waits: { ms: number; signal: AbortSignal; fire(): void }[] = [];
+    const hold = deferred<Response>();
+    const t = httpClientTransport(URL_, {
+      openGetStream: false,
+      sleep: (ms, signal) => new Promise<void>((fire) => waits.push({ ms, signal, fire })),
+      fetch: (input, init) => {
+        if (init.method !== "DELETE") return through(input, init);
+        signals.push(init.signal!);
+        return hold.promise;
+      },
+    });
+    const { ep, closed } = client(t);
+    await ep.open();
+    t.close();
+    assert.equal(await closed, "transport closed");
+    assert.equal(signals.length, 1);
+    const wait = waits.find((w) => w.ms === DELETE_WAIT_MS);
+    assert.ok(wait !== undefined, "the DELETE is bounded");
+    if (answered) {
+      hold.resolve(new Response(null, { status: 200 }));
+      await until(() => wait.signal.aborted);
+      wait.fire();
+      await turns();
+      assert.equal(signals[0]!.aborted, false, "a DELETE answered in time is not aborted");
+      continue;
+    }
+    assert.equal(signals[0]!.aborted, false);
+    wait.fire();
+    await until(() => signals[0]!.aborted);
+  }
 });
 
 test("client: Listening item 3: a server that answers GET with 405 offers no stream, which the client tolerates", async () => {

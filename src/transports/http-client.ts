@@ -863,14 +863,27 @@ export class HttpClient implements HttpClientTransport {
     this.closeListener?.(reason);
   }
 
-  /** Spec: clients that no longer need a session SHOULD DELETE it (405 means the server keeps it). */
+  /**
+   * Spec: clients that no longer need a session SHOULD DELETE it (405 means the server keeps
+   * it). A server that takes the DELETE and never answers it gets {@link DELETE_WAIT_MS}:
+   * unbounded, the fetch held its connection, and a Node process, after close() (undici waits
+   * five minutes for response headers).
+   */
   deleteSession(): void {
     if (this.sessionId === undefined) return;
-    // A courtesy (SHOULD): a custom fetch or header callback that throws at once must not make close() throw.
+    const abort = new AbortController();
+    // Ends the wait once the DELETE is answered (or fails), so no timer outlives it.
+    const done = new AbortController();
+    const cut = (): void => abort.abort("the DELETE was not answered in time");
+    // A courtesy (SHOULD): a custom fetch, header callback or sleep that throws at once must not make close() throw.
     try {
-      Promise.resolve(this.fetch(this.url, { method: "DELETE", headers: this.headersFor(undefined, false) })).then(discard, () => {});
+      Promise.resolve(this.fetch(this.url, { method: "DELETE", headers: this.headersFor(undefined, false), signal: abort.signal }))
+        .then(discard, () => {})
+        .finally(() => done.abort());
+      this.sleep(DELETE_WAIT_MS, done.signal).then(() => done.signal.aborted || cut(), cut);
     } catch {
       // nothing to undo: the session is left to the server's idle timeout
+      cut();
     }
   }
 
@@ -894,6 +907,13 @@ function holdsRequest(text: string): boolean {
   const isRequest = (m: unknown): boolean => typeof m === "object" && m !== null && "method" in m && "id" in m;
   return Array.isArray(v) ? v.some(isRequest) : isRequest(v);
 }
+
+/**
+ * How long the session's DELETE (on close, or of a session a failed renewal opened) may
+ * wait for its answer, in ms, on the client's `sleep`; then it is aborted and the session
+ * left to the server's idle expiry.
+ */
+export const DELETE_WAIT_MS = 5000;
 
 /** The headers the transport sets itself, by lower-case name: the caller's are not sent beside them. */
 const OWN_HEADERS: ReadonlySet<string> = /* @__PURE__ */ new Set([H.accept, H.contentType, H.sessionId, H.protocolVersion, H.lastEventId].map((n) => n.toLowerCase()));
