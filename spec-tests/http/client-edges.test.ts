@@ -535,10 +535,10 @@ test("client edges (2025-11-25 basic/transports, cancellation): a request the cl
   t.close();
 });
 
-test("client edges (2025-11-25 basic/utilities/cancellation: the sender SHOULD ignore a response that arrives afterward): a cancelled or timed-out request's POST stream is closed, or its POST aborted while it waits for headers, before notifications/cancelled is POSTed (a browser's few connections per host are not held); the notification is still sent and the stream not resumed", async () => {
+test("client edges (2025-11-25 basic/utilities/cancellation: the sender SHOULD ignore a response that arrives afterward): a cancelled or timed-out request's POST stream is closed, its JSON body (a 200's or an error status's) still arriving cancelled, or its POST aborted while it waits for headers, before notifications/cancelled is POSTed (a browser's few connections per host are not held; found by review: a JSON body was read on until the server ended it or the transport closed); the notification is still sent and the stream not resumed", async () => {
   const { handler } = makeHandler();
   for (const how of ["signal", "timeout"] as const) {
-    for (const stage of ["reading", "headers"] as const) {
+    for (const stage of ["reading", "headers", "json", "error json"] as const) {
       const order: string[] = [];
       let gets = 0;
       const t = wrappedTransport(handler, async (req, next, body) => {
@@ -547,6 +547,10 @@ test("client edges (2025-11-25 basic/utilities/cancellation: the sender SHOULD i
         if (!body.includes('"tools/call"')) return next();
         // A tool that runs on: its stream is primed and silent, or its headers have not come.
         if (stage === "reading") return endless("id: 1-0\ndata:\n\n", () => order.push("stream closed"));
+        if (stage === "json" || stage === "error json") {
+          const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode("{")), cancel: () => void order.push("body cancelled") });
+          return new Response(body, { status: stage === "json" ? 200 : 500, headers: { "content-type": "application/json" } });
+        }
         return new Promise<Response>((_, reject) => req.signal.addEventListener("abort", () => (order.push("POST aborted"), reject(req.signal.reason))));
       });
       const clock = new ManualClock();
@@ -561,7 +565,7 @@ test("client edges (2025-11-25 basic/utilities/cancellation: the sender SHOULD i
       else clock.advance(1000);
       await assert.rejects(call, (e: McpError) => e.code === (how === "signal" ? ErrorCode.RequestCancelled : ErrorCode.RequestTimeout));
       await until(() => order.includes("cancel posted"));
-      assert.deepEqual(order, [stage === "reading" ? "stream closed" : "POST aborted", "cancel posted"], `${how}, ${stage}`);
+      assert.deepEqual(order, [stage === "reading" ? "stream closed" : stage === "headers" ? "POST aborted" : "body cancelled", "cancel posted"], `${how}, ${stage}`);
       for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
       assert.equal(gets, 0, "not resumed");
       t.close();

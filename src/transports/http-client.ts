@@ -431,19 +431,22 @@ export class HttpClient implements HttpClientTransport {
    * A JSON body read to the message limit, cut short when the transport closes: once its
    * headers have come, a fetch is no longer among those close() aborts, and a server
    * trickling the body (or a proxy holding its end) would keep the connection, and a Node
-   * process, alive after close().
+   * process, alive after close(). Read for the requests of `ctx`, it is cut short as well
+   * when they are all cancelled ({@link release}), as their SSE stream would be.
    */
-  async readText(res: Response): ReturnType<typeof readBodyText> {
+  async readText(res: Response, ctx?: StreamCtx): ReturnType<typeof readBodyText> {
     if (this.closed) {
       discard(res);
       return { ok: false, status: 400, reason: "the transport is closed" };
     }
     const cut = new AbortController();
     this.fetches.add(cut);
+    if (ctx !== undefined) ctx.fetching = cut;
     try {
       return await readBodyText({ headers: res.headers, body: res.body, signal: cut.signal }, this.maxBytes);
     } finally {
       this.fetches.delete(cut);
+      if (ctx?.fetching === cut) ctx.fetching = undefined;
     }
   }
 

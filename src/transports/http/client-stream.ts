@@ -115,7 +115,7 @@ export async function answer(client: HttpClient, ctx: StreamCtx, res: Response):
   if (type === SSE_TYPE) return res.body === null ? bodiless(client, ctx, res.status) : follow(client, ctx, res);
   if (type === JSON_TYPE) {
     // Read to the message limit: a server's endless body is cancelled there, not buffered.
-    const read = await client.readText(res);
+    const read = await client.readText(res, ctx);
     // Past the message limit: no attempt can do better, so the request fails (not re-issued).
     if (!read.ok && read.status === 413) return client.failed(ctx, `the JSON response body exceeds ${client.maxBytes} bytes`, ErrorCode.InternalError);
     // Not UTF-8 (2025-11-25 basic/transports: messages MUST be): the body answers this POST
@@ -148,7 +148,7 @@ export function bodiless(client: HttpClient, ctx: StreamCtx, status: number): vo
  * 2xx one is; any other body is `-32603` with the status.
  */
 async function httpFailure(client: HttpClient, ctx: StreamCtx, res: Response, type: string): Promise<void> {
-  const read = type === JSON_TYPE ? await client.readText(res) : (discard(res), undefined);
+  const read = type === JSON_TYPE ? await client.readText(res, ctx) : (discard(res), undefined);
   const body = read?.ok === true ? read.text : undefined;
   const status = `HTTP ${res.status}`;
   // Whatever code or id it held cannot be read: the requests fail saying why, not with the bare status.
