@@ -573,6 +573,32 @@ test("client edges (2025-11-25 basic/utilities/cancellation: the sender SHOULD i
   }
 });
 
+test("client edges (2025-11-25 basic/transports, Sending Messages item 4: a notification is answered 202; Listening for Messages): a server that answers notifications/initialized with an SSE stream it keeps open does not hold back the standalone GET, nor the session's first request waiting on it (found by review: the GET waited for that stream to end, the request for GET_WAIT_MS)", { timeout: 10_000 }, async () => {
+  const { handler } = makeHandler();
+  let gets = 0;
+  let open = true;
+  const t = wrappedTransport(
+    handler,
+    async (req, next, body) => {
+      if (req.method === "GET") gets++;
+      if (body.includes('"notifications/initialized"')) {
+        await next();
+        return endless(": open\n\n", () => (open = false));
+      }
+      return next();
+    },
+    // GET_WAIT_MS never passes: only the GET's answer lets the first request go.
+    { openGetStream: true, sleep: (_ms, signal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve())) },
+  );
+  const { ep } = connect(t);
+  await ep.open();
+  await until(() => gets === 1, 200);
+  assert.deepEqual(await ep.request("tools/list"), { tools: [{ name: "echo", inputSchema: { type: "object" } }] });
+  assert.equal(open, true);
+  t.close();
+  assert.equal(open, false, "close() lets the stream go");
+});
+
 test("client edges (basic/utilities/cancellation, related requests): a POST stream the server asked the client something on stays open after the call is cancelled (the server cancels its request there), however the request is written: id after 1.5 KB of params, as SDK 1.x writes it, or in a batch", async () => {
   const { handler } = makeHandler();
   const params = { message: "x".repeat(1500), requestedSchema: { type: "object", properties: {} } };

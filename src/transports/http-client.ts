@@ -573,6 +573,10 @@ export class HttpClient implements HttpClientTransport {
     if (method === "notifications/initialized" && res.status === 400 && this.sessionId === undefined && res.type === "cors") {
       return this.shut(unreadSession(await errorMessageOf(res, (r) => this.readText(r))), false);
     }
+    // The session is open whatever the body holds. A server that answers the notification with
+    // an SSE stream (it MUST answer 202) and keeps it open held back the standalone GET, and
+    // the session's first requests waiting on it (holdForGet), until that stream ended.
+    if (method === "notifications/initialized" && this.httpSse === undefined) this.startGet();
     // Only a modern request's answer can come back as lost, and this one is legacy.
     await answer(this, ctx, res);
   }
