@@ -189,3 +189,46 @@ test("McpServerOptions.onEvent says where each event comes from (diagnostics aud
   await client.close();
   handler.close();
 });
+
+test("McpServer serving many connections (server/tools, server/resources, server/utilities/logging: each client is told): one connection whose transport throws on send or close keeps no other from its list_changed, resources/updated and log messages, nor from server.close(); its errors go to onError, not into the caller (found by review: the first throw ended the fan-out, and a registration's flush threw uncaught)", { timeout: 10_000 }, async () => {
+  const clock = new ManualClock();
+  const errors: string[] = [];
+  const server = new McpServer(SERVER, { clock, onError: (e) => errors.push((e as Error).message) });
+  server.tool("t", {}, () => ok("t"));
+  server.resource("file:///a", { name: "a" }, () => ({ contents: [] }));
+  let broken = false;
+  const heard: string[][] = [];
+  const clients: McpClient[] = [];
+  for (let i = 0; i < 3; i++) {
+    const [s, c] = createMemoryPair();
+    // The first connection's transport fails once `broken`: a custom transport (a socket wrapper) whose send and close throw.
+    const failing = { send: (text: string) => (broken ? assert.fail("send failed") : s.send(text)), onMessage: s.onMessage.bind(s), onClose: s.onClose.bind(s), close: () => (s.close(), assert.fail("close failed")) };
+    server.connect(i === 0 ? failing : s);
+    const client = new McpClient(CLIENT, { clock });
+    await client.connect(c);
+    await client.subscribeResource("file:///a");
+    await client.setLoggingLevel("info");
+    const mine: string[] = [];
+    for (const m of ["notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/resources/updated", "notifications/message"]) client.onNotification(m, () => mine.push(m));
+    heard.push(mine);
+    clients.push(client);
+  }
+  broken = true;
+  server.tool("t2", {}, () => ok("t2"));
+  server.resource("file:///b", { name: "b" }, () => ({ contents: [] }));
+  await Promise.resolve(); // the registrations' flush
+  server.notifyResourceUpdated("file:///a");
+  server.log("info", "hello");
+  for (const client of clients.slice(1)) await client.ping();
+  const all = ["notifications/tools/list_changed", "notifications/resources/list_changed", "notifications/resources/updated", "notifications/message"];
+  assert.deepEqual(heard[1], all);
+  assert.deepEqual(heard[2], all);
+  assert.deepEqual(errors, ["send failed", "send failed", "send failed", "send failed"]);
+  let closed = 0;
+  for (const client of clients.slice(1)) client.onClose(() => closed++);
+  server.close();
+  for (const client of clients.slice(1)) await rejection(client.ping());
+  assert.equal(closed, 2, "the connections after the one whose close threw are closed too");
+  assert.equal(server.connectionCount, 0);
+  assert.equal(errors.at(-1), "close failed");
+});

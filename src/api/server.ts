@@ -57,7 +57,7 @@ import { builtinJsonSchema, issuesText, type JsonSchemaValidator } from "../sche
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import type { Implementation, LoggingLevel, SessionInput, SessionOptions, SessionOutput } from "../session/types.js";
 import { implementationIssues } from "../session/session.js";
-import { callListener, type Callback } from "../driver/listener.js";
+import { callListener, report, type Callback } from "../driver/listener.js";
 import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { knownNames, refuseMisspelledOptions, withDefaults } from "./option-names.js";
 import type { RequestOrigin } from "./context.js";
@@ -696,9 +696,29 @@ export class McpServerCore {
     this.connections.delete(peer);
   }
 
-  /** Closes every transport {@link McpServer.connect} opened. */
+  /** Closes every transport {@link McpServer.connect} opened (one whose close throws: see {@link McpServerCore.tell}). */
   close(): void {
-    for (const close of [...this.connections.values()]) close?.();
+    for (const close of [...this.connections.values()]) {
+      try {
+        close?.();
+      } catch (e) {
+        report(e, this.options.onError);
+      }
+    }
+  }
+
+  /**
+   * Feeds one connection of a fan-out. What the endpoint throws (a hook's error it rethrows
+   * from `feed`: a transport whose `send` threw) goes to `onError`: one broken connection
+   * must neither keep the others from being told nor escape into the caller
+   * (`notifyResourceUpdated`; a registration's flush, where it was uncaught).
+   */
+  private tell(peer: Notifier, input: SessionInput): void {
+    try {
+      peer.feed(input);
+    } catch (e) {
+      report(e, this.options.onError);
+    }
   }
 
   /** How many connections receive notifications. */
@@ -712,7 +732,7 @@ export class McpServerCore {
   /** Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`). */
   notifyResourceUpdated(uri: string): void {
     const now = this.clock.now();
-    for (const peer of this.connections.keys()) peer.feed({ type: "changed", now, what: "resource", uri });
+    for (const peer of this.connections.keys()) this.tell(peer, { type: "changed", now, what: "resource", uri });
   }
 
   /**
@@ -722,13 +742,19 @@ export class McpServerCore {
   private taskChanged(taskId: string, owner: TaskOwner, task: JsonObject): void {
     const now = this.clock.now();
     for (const peer of this.connections.keys()) {
-      if (this.principals.get(peer) === owner.principal) peer.feed({ type: "changed", now, what: "task", taskId, task });
+      if (this.principals.get(peer) === owner.principal) this.tell(peer, { type: "changed", now, what: "task", taskId, task });
     }
   }
 
   /** Sends a log message to every client (each filters by the level it set). */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    for (const peer of this.connections.keys()) peer.log?.(level, data, logger);
+    for (const peer of this.connections.keys()) {
+      try {
+        peer.log?.(level, data, logger);
+      } catch (e) {
+        report(e, this.options.onError); // as in tell
+      }
+    }
   }
 
   private listChanged(kind: number): void {
@@ -755,7 +781,7 @@ export class McpServerCore {
     if (this.connections.size === 0) return;
     const now = this.clock.now();
     const capabilities = this.capabilities;
-    for (const peer of this.connections.keys()) peer.feed({ type: "declare", now, capabilities });
+    for (const peer of this.connections.keys()) this.tell(peer, { type: "declare", now, capabilities });
   }
 
   private flushListChanged(): void {
@@ -765,7 +791,7 @@ export class McpServerCore {
     for (const [kind, what] of LISTS) {
       if ((changed & kind) === 0) continue;
       // The session knows whether its client is to be told (declared listChanged, or a listen stream asking).
-      for (const peer of this.connections.keys()) peer.feed({ type: "changed", now, what });
+      for (const peer of this.connections.keys()) this.tell(peer, { type: "changed", now, what });
     }
   }
 
