@@ -458,3 +458,23 @@ test("server/resources (ResourceUpdatedNotification: the updated uri \"might be 
     c.client.close();
   }
 });
+
+test("McpServer.close() (draft subscriptions, Graceful Closure; basic/lifecycle Shutdown: the server closes the transport): a connection whose transport throws while the listen's completion result is sent is still closed (found by review: the throw skipped its transport's close, and the client stayed connected)", { timeout: 10_000 }, async () => {
+  const { createMemoryPair } = await import("../../src/transports/memory.js");
+  const errors: string[] = [];
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock, onError: (e) => errors.push((e as Error).message) });
+  library(server);
+  const [s, c] = createMemoryPair();
+  let broken = false;
+  server.connect({ send: (text) => (broken ? assert.fail("send failed") : s.send(text)), onMessage: s.onMessage.bind(s), onClose: s.onClose.bind(s), close: s.close.bind(s) });
+  const client = new McpClient(CLIENT, { clock, ...MODERN });
+  await client.connect(c);
+  const sub = await client.listen({ toolsListChanged: true }, () => {});
+  broken = true;
+  server.close();
+  assert.deepEqual(errors, ["send failed"]);
+  assert.equal(s.closed, true);
+  assert.equal(server.connectionCount, 0);
+  assert.equal((await sub.ended).graceful, false, "the completion result could not go out; the connection's close ends the listen");
+});

@@ -599,9 +599,13 @@ export class McpServerCore {
     // Closed already: the endpoint is returned closed, and no dead connection is kept.
     if (open) {
       this.connections.set(endpoint, () => {
-        // Open subscriptions get their completion result before the stream ends (draft subscriptions, Graceful Closure).
-        endpoint.feed({ type: "end-subscriptions", now: this.clock.now() });
-        transport.close();
+        // Open subscriptions get their completion result before the stream ends (draft subscriptions, Graceful Closure);
+        // a send that throws on the way (its error is `close()`'s to report) still lets the transport close.
+        try {
+          endpoint.feed({ type: "end-subscriptions", now: this.clock.now() });
+        } finally {
+          transport.close();
+        }
       });
     }
     return endpoint;
