@@ -700,26 +700,25 @@ export class McpServerCore {
     this.connections.delete(peer);
   }
 
-  /** Closes every transport {@link McpServer.connect} opened (one whose close throws: see {@link McpServerCore.tell}). */
+  /** Closes every transport {@link McpServer.connect} opened (one whose close throws: see {@link McpServerCore.guarded}). */
   close(): void {
-    for (const close of [...this.connections.values()]) {
-      try {
-        close?.();
-      } catch (e) {
-        report(e, this.options.onError);
-      }
-    }
+    for (const close of [...this.connections.values()]) this.guarded(() => close?.());
+  }
+
+  /** Feeds one connection of a fan-out (see {@link McpServerCore.guarded}). */
+  private tell(peer: Notifier, input: SessionInput): void {
+    this.guarded(() => peer.feed(input));
   }
 
   /**
-   * Feeds one connection of a fan-out. What the endpoint throws (a hook's error it rethrows
-   * from `feed`: a transport whose `send` threw) goes to `onError`: one broken connection
-   * must neither keep the others from being told nor escape into the caller
-   * (`notifyResourceUpdated`; a registration's flush, where it was uncaught).
+   * Runs one connection's part of a fan-out. What it throws (a hook's error the endpoint
+   * rethrows from `feed`: a transport whose `send` or `close` threw) goes to `onError`: one
+   * broken connection must neither keep the others from being told, or closed, nor escape
+   * into the caller (`notifyResourceUpdated`; a registration's flush, where it was uncaught).
    */
-  private tell(peer: Notifier, input: SessionInput): void {
+  private guarded(part: () => void): void {
     try {
-      peer.feed(input);
+      part();
     } catch (e) {
       report(e, this.options.onError);
     }
@@ -752,13 +751,7 @@ export class McpServerCore {
 
   /** Sends a log message to every client (each filters by the level it set). */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    for (const peer of this.connections.keys()) {
-      try {
-        peer.log?.(level, data, logger);
-      } catch (e) {
-        report(e, this.options.onError); // as in tell
-      }
-    }
+    for (const peer of this.connections.keys()) this.guarded(() => peer.log?.(level, data, logger));
   }
 
   private listChanged(kind: number): void {
