@@ -455,6 +455,22 @@ test("basic/index over Streamable HTTP (Result responses MUST include a result f
   assert.ok(!diagnostics.includes("response-unrouted"), "the kernel's copy of the 400's reply is not routed again");
 });
 
+test("basic/index over Streamable HTTP: a POST of only jsonrpc and an id no server-to-client request has, but a request of the client's open on another POST has, gets its 400 and nothing else: that request's stream is not answered with the -32600 (found by review)", { timeout: 10_000 }, async () => {
+  const diagnostics: string[] = [];
+  const { handler, sid, s, req } = await askedToSample({ onDiagnostic: (d) => diagnostics.push(d.code) });
+  assert.notEqual(req.id, 5, "the server's request has another id than the client's tools/call");
+  const answer = await post(handler, { jsonrpc: "2.0", id: 5 }, sid, V);
+  assert.equal(answer.status, 400);
+  assert.deepEqual(await answer.json(), { jsonrpc: "2.0", id: 5, error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: a message needs a method, a result or an error" } });
+  // The tool still waits on its sampling request: answered, it answers the call, and that is the stream's only response.
+  assert.equal((await post(handler, { jsonrpc: "2.0", id: req.id, result: { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" } }, sid, V)).status, 202);
+  const { msg } = await s.message();
+  assert.equal(msg.id, 5);
+  assert.equal(msg.result.content[0].text, "sampled");
+  assert.equal(await s.next(), undefined);
+  assert.ok(!diagnostics.includes("response-unrouted"), "the kernel's copy of the 400's reply is not routed again");
+});
+
 test("2025-03-26 transports (a POST body MAY be \"an array of one or more responses\") and basic/index: a malformed response in a batch fails the request it names at once, the valid ones are delivered; the POST gets 400 with the malformed members' errors, or is answered as usual when the batch holds a valid request", async () => {
   const V3 = "2025-03-26";
   const { handler, tools } = makeHandler();

@@ -264,7 +264,8 @@ export class HttpSession {
 
   /**
    * Feeds a body the handler answers itself (a malformed response, alone or a member of a
-   * 2025-03-26 batch, or an array where batches are not allowed), so that the requests of
+   * 2025-03-26 batch, an array where batches are not allowed, or a message with an id and
+   * neither a method nor an answer, which may answer one of ours), so that the requests of
    * ours its responses name fail now. The kernel's reply to it, if any, is in the
    * handler's answer already (a 400's body): it is not routed again.
    */
@@ -299,9 +300,13 @@ export class HttpSession {
   }
 
   private routeResponse(text: string, id: RequestId | null): void {
+    // The kernel's reply to a refused body is the 400's body already. One echoing an id (a
+    // message with neither a method nor an answer, `orAnswers`, when no request of ours has
+    // that id) would otherwise be routed to the client's own request of that id, open on
+    // another POST, as its answer.
+    if (this.refusing) return;
     const r = this.receiving;
     if (id === null) {
-      if (this.refusing) return;
       // The kernel could not read the body being fed (a limit of this session's, say): this
       // one error answers the whole POST, and none of its requests will get another.
       if (r === null) return this.config.diagnose("response-unrouted", "an error response with a null id outside any POST was dropped");
