@@ -471,6 +471,23 @@ test("basic/index over Streamable HTTP: a POST of only jsonrpc and an id no serv
   assert.ok(!diagnostics.includes("response-unrouted"), "the kernel's copy of the 400's reply is not routed again");
 });
 
+test("2025-03-26 transports and basic/index (Result responses MUST include a result field): a batch member of only jsonrpc and the id of a server-to-client request in flight (an answer that lost its result) fails that request at once and gets no -32600 of that id in the batch's answer, as on stdio (found by review)", { timeout: 10_000 }, async () => {
+  const V3 = "2025-03-26";
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler, V3);
+  const c = new SseReader(await post(handler, call(3, "sample"), sid, V3));
+  const qc = (await c.message()).msg;
+  const mixed = await post(handler, [{ jsonrpc: "2.0", id: 4, method: "ping" }, { jsonrpc: "2.0", id: qc.id }], sid, V3);
+  assert.equal(mixed.status, 200);
+  assert.deepEqual(messages(await new SseReader(mixed).rest()), [{ jsonrpc: "2.0", id: 4, result: {} }]);
+  assert.match(JSON.stringify((await c.message()).msg), /malformed response from the peer: a message needs a method, a result or an error/);
+  assert.equal(await c.next(), undefined);
+  // With an id no request of ours has, the member is a request that lost its method: its -32600 echoes the id.
+  const other = await post(handler, [{ jsonrpc: "2.0", id: 6, method: "ping" }, { jsonrpc: "2.0", id: 77 }], sid, V3);
+  assert.deepEqual(messages(await new SseReader(other).rest()).map((m: any) => [m.id, m.error?.code]), [[77, ErrorCode.InvalidRequest], [6, undefined]]);
+  assert.ok(!tools.diagnostics.includes("response-unrouted"));
+});
+
 test("2025-03-26 transports (a POST body MAY be \"an array of one or more responses\") and basic/index: a malformed response in a batch fails the request it names at once, the valid ones are delivered; the POST gets 400 with the malformed members' errors, or is answered as usual when the batch holds a valid request", async () => {
   const V3 = "2025-03-26";
   const { handler, tools } = makeHandler();

@@ -22,6 +22,7 @@ import { decodeUtf8 } from "../../jsonrpc/safe-json.js";
 import { encode, type Decoded } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/types.js";
+import { idKey } from "../../session/types.js";
 import type { HttpSessionSetup } from "../http-server.js";
 import { carrierOf, emptyReply, jsonReply, sseReply, withHeaders, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { httpError, jsonResponse } from "./body.js";
@@ -53,16 +54,22 @@ export interface ExchangeContext {
  */
 export function partlyInvalid(cx: ExchangeContext, session: HttpSession, req: HttpRequestView, items: Decoded[], invalid: number[], ids: RequestId[], messages: unknown[], bytes: Uint8Array): Response | HttpReply | Promise<Response | HttpReply> {
   const bad = invalid.map((i) => items[i] as Extract<Decoded, { kind: "invalid" }>);
+  // A member with an id and neither a method nor an answer, naming a request of ours in
+  // flight, is that request's malformed answer, as the kernel takes it on stdio: no reply
+  // (the client would read a -32600 of that id as the answer to its own request), and ours
+  // fails now. Decided before the valid members are fed, as the kernel reads in order.
+  const outbound = session.endpoint.state.outbound;
+  const answers = bad.map((each) => each.answers != null || (each.orAnswers !== undefined && Object.hasOwn(outbound, idKey(each.orAnswers))));
   let answer: Response | HttpReply | Promise<Response | HttpReply>;
-  if (ids.length > 0) answer = exchange(cx, session, req, ids, messages, true, undefined, bad.filter((each) => each.answers === undefined).map((each) => encode(each.reply)));
+  if (ids.length > 0) answer = exchange(cx, session, req, ids, messages, true, undefined, bad.filter((each, j) => each.answers === undefined && !answers[j]).map((each) => encode(each.reply)));
   else {
     if (messages.length > 0) session.receive(null, messages, carrierOf(req));
     answer = jsonResponse(400, encode(bad.map((each) => each.reply)));
   }
   // The decoded batch keeps no invalid member's value: the body, read once already, is parsed again for them.
-  if (bad.some((each) => each.answers != null)) {
+  if (answers.includes(true)) {
     const members = JSON.parse(decodeUtf8(bytes)!) as unknown[];
-    for (let j = 0; j < bad.length; j++) if (bad[j].answers != null) session.refused(members[invalid[j]]);
+    for (let j = 0; j < bad.length; j++) if (answers[j]) session.refused(members[invalid[j]]);
   }
   return answer;
 }
