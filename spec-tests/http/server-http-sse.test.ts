@@ -249,6 +249,40 @@ test("a malformed answer to the server's request over the old transport fails th
   assert.match(answer.error.message, /malformed/);
 });
 
+test("basic/index (Result responses MUST include a result field) over the old transport: a POST of only jsonrpc and the id of the server's request in flight (an answer that lost its result) gets 400 and fails that request at once, no -32600 of that id on the stream, as over Streamable HTTP and stdio (found by review)", { timeout: 10_000 }, async () => {
+  const { handler } = withSse();
+  const { sse, messages } = await initialized(handler);
+  await postTo(handler, messages, call(2, "sample"));
+  const ask = await message(sse);
+  assert.equal(ask.method, "sampling/createMessage");
+  const bad = await postTo(handler, messages, { jsonrpc: "2.0", id: ask.id });
+  assert.equal(bad.status, 400);
+  const answer = await message(sse);
+  assert.equal(answer.id, 2, "the next message on the stream is the tool's answer, not a -32600 echoing the server's own id");
+  assert.match(answer.error.message, /malformed response from the peer: a message needs a method, a result or an error/);
+  // An id the server's requests do not have is a request that lost its method: 400 echoing the id, and nothing more on the stream.
+  const other = await postTo(handler, messages, { jsonrpc: "2.0", id: 77 });
+  assert.equal(other.status, 400);
+  assert.equal((await other.json()).id, 77);
+  await postTo(handler, messages, { jsonrpc: "2.0", id: 3, method: "ping" });
+  assert.deepEqual(await message(sse), { jsonrpc: "2.0", id: 3, result: {} });
+});
+
+test("2025-03-26 over the old transport: a batch member of only jsonrpc and the id of the server's request in flight fails that request at once with no reply of its own; the other members are answered (found by review)", { timeout: 10_000 }, async () => {
+  const { handler } = withSse();
+  const { sse, messages } = await connectSse(handler);
+  await postTo(handler, messages, initializeMessage("2025-03-26", 1));
+  await message(sse);
+  await postTo(handler, messages, { jsonrpc: "2.0", method: "notifications/initialized" });
+  await postTo(handler, messages, call(2, "sample"));
+  const ask = await message(sse);
+  assert.equal(ask.method, "sampling/createMessage");
+  assert.equal((await postTo(handler, messages, [{ jsonrpc: "2.0", id: 4, method: "ping" }, { jsonrpc: "2.0", id: ask.id }])).status, 202);
+  const seen = [await message(sse), await message(sse)];
+  assert.deepEqual(seen.find((m) => m.id === 4), { jsonrpc: "2.0", id: 4, result: {} });
+  assert.match(seen.find((m) => m.id === 2).error.message, /malformed response from the peer: a message needs a method, a result or an error/);
+});
+
 test("application hooks that throw: onOpen gets the GET a 500 and leaves no session; onClose is reported (handler-error), not thrown into the stream's end", async () => {
   const tools = new Tools();
   const diagnostics: string[] = [];

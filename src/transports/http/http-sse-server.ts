@@ -32,6 +32,7 @@ import { errorText } from "../error-text.js";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import { acceptsBatches } from "../../session/session.js";
+import { idKey } from "../../session/types.js";
 import type { HttpHandlerOptions, HttpSessionSetup } from "../http-server.js";
 import { carrierOf, sseReply, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { httpError, jsonResponse, refusedBodyText, RETRY_SOON } from "./body.js";
@@ -196,7 +197,9 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
     const d = decode(body.bytes, { allowBatch: acceptsBatches(state), maxBytes, maxDepth: state.options.maxDepth });
     if (d.kind === "invalid") {
       // A malformed answer to one of the server's requests fails that request now, not at its timeout.
-      if (d.answers != null) refuse(s, refusedBodyText(body.bytes));
+      // So does a message with neither a method nor an answer naming one of them (`orAnswers`):
+      // the kernel tells which (its reply, when it makes one, is this 400's body).
+      if (d.answers != null || d.orAnswers !== undefined) refuse(s, refusedBodyText(body.bytes));
       return jsonResponse(400, encode(d.reply));
     }
     // Draining: what finishes the requests in flight (answers to the server's own requests, cancellations) is taken; a new request is not.
@@ -209,7 +212,8 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
       const malformedAnswers: number[] = [];
       d.items.forEach((item, i) => {
         if (item.kind !== "invalid") valid.push((item as { message: unknown }).message);
-        else if (item.answers != null) malformedAnswers.push(i);
+        // One of neither shape naming a request of ours in flight is its malformed answer (no reply), as on stdio.
+        else if (item.answers != null || (item.orAnswers !== undefined && Object.hasOwn(state.outbound, idKey(item.orAnswers)))) malformedAnswers.push(i);
         else s.conn.write(eventText("message", encode(item.reply)));
       });
       if (valid.length > 0) take(s, valid, req, holdsRequest);
