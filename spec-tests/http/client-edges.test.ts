@@ -839,3 +839,26 @@ test("client edges: basic/transports (after the response the server SHOULD end t
   for (const r of reasons) assert.ok(r instanceof Error, `cancelled with a reason: ${String(r)}`);
   t.close();
 });
+
+test("client edges, basic/index (Result responses MUST include a result field): an answer that lost its result ({jsonrpc, id} alone) on a POST's stream fails the request at once and answers the stream as any response does: a stream the server keeps open is let go, one that ends is not resumed for it (found by review)", { timeout: 10_000 }, async () => {
+  const { handler } = makeHandler();
+  let cancelled = 0;
+  let resumed = 0;
+  let mode: "open" | "ended" = "open";
+  const t = wrappedTransport(handler, async (req, next, body) => {
+    if (req.method === "GET" && req.headers.get("last-event-id") !== null) resumed++;
+    if (!body.includes("tools/list")) return next();
+    const text = `id: 1-0\ndata:\n\nid: 1-1\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: JSON.parse(body).id })}\n\n`;
+    return mode === "open" ? endless(text, () => cancelled++) : sse(text);
+  });
+  const { ep } = connect(t);
+  await ep.open();
+  const lost = (e: McpError) => e.code === ErrorCode.InternalError && /malformed response from the peer: a message needs a method, a result or an error/.test(e.message);
+  await assert.rejects(ep.request("tools/list"), lost);
+  await until(() => cancelled === 1, 200);
+  mode = "ended";
+  await assert.rejects(ep.request("tools/list"), lost);
+  for (let turn = 0; turn < 50; turn++) await new Promise((r) => setImmediate(r));
+  assert.equal(resumed, 0, "an answered request's stream is not resumed");
+  t.close();
+});

@@ -762,8 +762,10 @@ export class HttpClient implements HttpClientTransport {
 
   /** Marks the responses in `text` as arrived on `ctx` (if any); learns the negotiated version from the initialize result. */
   private noteResponse(text: string, ctx?: StreamCtx): void {
-    // Only responses carry "result" or "error"; anything else is not parsed here.
-    if (text.indexOf('"result"') === -1 && text.indexOf('"error"') === -1) return;
+    // Only responses carry "result" or "error"; anything else is not parsed here but a message
+    // with no method either (an answer that lost its result, which the kernel takes as our
+    // request's malformed answer: the codec's `orAnswers`).
+    if (text.indexOf('"result"') === -1 && text.indexOf('"error"') === -1 && text.indexOf('"method"') !== -1) return;
     const value = parse(text);
     // An array answers a batch, or is a 2025-03-26 server batching its messages on a stream
     // (2025-03-26 transports: "These responses MAY be batched"), which the kernel reads as
@@ -772,6 +774,8 @@ export class HttpClient implements HttpClientTransport {
     for (const m of Array.isArray(value) ? value : [value]) {
       // A response with both result and error still answers: the kernel fails its request as malformed.
       if (typeof m !== "object" || m === null || "method" in m) continue;
+      // Neither answer, with params: a request that lost its method, which answers nothing.
+      if (!("result" in m) && !("error" in m) && "params" in m) continue;
       const { id, result } = m as { id?: unknown; result?: { protocolVersion?: unknown } };
       // Only a string or number names a request: any other id (an array nested thousands
       // deep, which JSON.stringify overflows on) is the kernel's to refuse, and must not cost
