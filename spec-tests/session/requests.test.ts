@@ -381,3 +381,28 @@ test("STYLE (errors are values; a fatal error is the kernel's own): application 
   // The state stays plain JSON: a snapshot continues as the original.
   assert.deepEqual(JSON.parse(JSON.stringify(p.server)), p.server);
 });
+
+test("2025-11-25 basic/utilities/tasks Creating Tasks: a normal request is answered with the actual result directly, so a CreateTaskResult answering a plain tools/call is invalid on both ends (-32603); a task-augmented one still gets it", () => {
+  const created = { task: { taskId: "t1", status: "working", createdAt: "2025-01-01T00:00:00Z", lastUpdatedAt: "2025-01-01T00:00:00Z", ttl: null } };
+  const p = ready({ capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } } });
+  // The receiving client: a peer answering a plain call with a task.
+  p.handlers.server = () => {};
+  const plain = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const got = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: plain, result: created }));
+  assert.equal(got[0].type, "error");
+  assert.equal((got[0] as any).error.code, ErrorCode.InternalError);
+  assert.deepEqual((got[0] as any).error.data.issues, [{ path: "", reason: 'missing required property "content"' }]);
+  // The sending server: its application answering a plain call with a task.
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, created);
+  const plain2 = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const refused = p.sent("server").at(-1) as any;
+  assert.equal(refused.id, plain2);
+  assert.equal(refused.error.code, ErrorCode.InternalError);
+  // A task-augmented call to a server that declared tasks.requests.tools.call gets its CreateTaskResult.
+  const augmented = p.request("client", "tools/call", { name: "x", task: { ttl: 1000 } });
+  p.run();
+  const answer = p.of("client", "response").find((r) => r.id === augmented);
+  assert.deepEqual(answer?.result, created);
+});

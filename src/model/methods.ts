@@ -174,6 +174,22 @@ function resultValidator(version: SchemaVersion, resultType: string, tasks: bool
   return complete;
 }
 
+/**
+ * The issues of `result` as the answer to a request of `spec` that `augmented` says was
+ * task-augmented or not. `validateResult` cannot know: in 2025-11-25 it takes a
+ * `CreateTaskResult` (a result carrying `task`) for every task-augmentable method, but only
+ * a task-augmented request may get one; a normal request is answered with "the actual
+ * operation result directly" (`basic/utilities/tasks`, "Creating Tasks"), so that is what
+ * its result is held to.
+ * @internal
+ */
+export function requestResultIssues(version: ProtocolVersion, spec: MethodSpec, result: unknown, augmented: boolean): Issue[] | null {
+  if (!augmented && spec.taskAugmentable && spec.resultType !== null && schemaVersionOf(version) === "2025-11-25" && ownIs(result, "task")) {
+    return withRule(validatorFor(version, spec.resultType)!, resultRule("2025-11-25", spec.method))(result);
+  }
+  return spec.validateResult?.(result) ?? null;
+}
+
 /** Joins a generated row with the hand-written rules into a frozen record. */
 function buildSpec(version: SchemaVersion, row: MethodRow): MethodSpec {
   const [method, kind, from, paramsType, , , resultType] = row;

@@ -25,7 +25,7 @@ import { merged } from "../jsonrpc/safe-json.js";
 import { echoed, ErrorCode, MALFORMED_ERROR_ANSWER, MALFORMED_ERROR_DIAGNOSTIC } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
-import { methodSpec } from "../model/methods.js";
+import { methodSpec, requestResultIssues } from "../model/methods.js";
 import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
 import { isLegacyVersion, isModernVersion } from "../model/versions.js";
 import { declaresTasksExtension } from "../tasks/modern.js";
@@ -323,7 +323,8 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     }
     result = readCacheHints(req.method, result);
   }
-  const issues = specOf(state, versionOf(state), req.method)?.validateResult?.(result);
+  const spec = specOf(state, versionOf(state), req.method);
+  const issues = spec === undefined ? null : requestResultIssues(versionOf(state), spec, result, req.task === true);
   if (issues) {
     out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `invalid ${req.method} result from the peer`, data: { issues } } });
     return;
@@ -409,7 +410,8 @@ export function respond(state: SessionState, id: RequestId, result: JsonObject |
   }
   if (req.modern !== undefined) return respondModern(state, req, value, out);
   if (state.options.validateOutgoing) {
-    const issues = specOf(state, versionOf(state), req.method)?.validateResult?.(value);
+    const spec = specOf(state, versionOf(state), req.method);
+    const issues = spec === undefined ? null : requestResultIssues(versionOf(state), spec, value, req.task === true);
     if (issues) {
       sendErrorObject(out, id, invalidResultError(req.method, issues));
       out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} result does not match the schema; the peer got -32603`, detail: { id, issues } });
