@@ -235,7 +235,9 @@ test("validateResult (2026-07-28): resultType selects InputRequiredResult or the
   assert.deepEqual(call.validateResult!({ resultType: "complete", content: "x" })?.map((i) => i.path), ["/content"]);
   assert.deepEqual(call.validateResult!({ resultType: "input_required", inputRequests: 5 })?.map((i) => i.path), ["/inputRequests"]);
   // tasks extension: "be prepared to receive either the standard result or a CreateTaskResult with resultType: task".
-  assert.equal(call.validateResult!({ resultType: "task", taskId: "t", status: "working" }), null);
+  const handle = { resultType: "task", taskId: "t", status: "working", createdAt: "2026-07-28T10:30:00Z", lastUpdatedAt: "2026-07-28T10:30:00Z", ttlMs: 60000 };
+  assert.equal(call.validateResult!(handle), null);
+  assert.equal(call.validateResult!({ ...handle, ttlMs: null, pollIntervalMs: 500, statusMessage: "queued" }), null);
   assert.notEqual(call.validateResult!({ resultType: 5 }), null);
   // Not supported elsewhere: an input_required answer to tools/list is not a ListToolsResult.
   assert.notEqual(methodSpec("2026-07-28", "tools/list")!.validateResult!({ resultType: "input_required", requestState: "s" }), null);
@@ -244,6 +246,21 @@ test("validateResult (2026-07-28): resultType selects InputRequiredResult or the
   for (const r of byType("ReadResourceResult")) assert.equal(read.validateResult!(r), null);
   assert.equal(read.validateResult!({ resultType: "input_required", requestState: "s" }), null);
   assert.equal(methodSpec("2026-07-28", "prompts/get")!.validateResult!({ resultType: "input_required", requestState: "s" }), null);
+});
+
+// SEP-2663 (docs/extensions/tasks/overview) "Tasks": `type CreateTaskResult = Result & Task`, and a Task has
+// `taskId`, `status`, `createdAt`, `lastUpdatedAt` and `ttlMs`: without them there is no task to poll.
+test("validateResult (2026-07-28, tasks extension): a resultType task answer is a CreateTaskResult, a Task's required members and all", () => {
+  const call = methodSpec("2026-07-28", "tools/call")!;
+  const paths = (r: unknown) => call.validateResult!(r)?.map((i) => i.path);
+  assert.deepEqual(paths({ resultType: "task" }), ["/taskId", "/createdAt", "/lastUpdatedAt", "/status", "/ttlMs"]);
+  const handle = { resultType: "task", taskId: "t", status: "working", createdAt: "2026-07-28T10:30:00Z", lastUpdatedAt: "2026-07-28T10:30:00Z", ttlMs: 60000 };
+  assert.deepEqual(paths({ ...handle, taskId: 42 }), ["/taskId"]);
+  assert.deepEqual(paths({ ...handle, status: "bogus" }), ["/status"]);
+  assert.deepEqual(paths({ ...handle, ttlMs: "60000" }), ["/ttlMs"]);
+  assert.deepEqual(paths({ ...handle, pollIntervalMs: "1", statusMessage: 3 }), ["/pollIntervalMs", "/statusMessage"]);
+  // Own members only: a prototype supplies none.
+  assert.deepEqual(paths(Object.assign(Object.create(handle), { resultType: "task" })), ["/taskId", "/createdAt", "/lastUpdatedAt", "/status", "/ttlMs"]);
 });
 
 // 2025-11-25 tasks: "Receivers that accept a task-augmented request MUST return a CreateTaskResult".

@@ -155,6 +155,29 @@ function paramsValidator(version: SchemaVersion, row: MethodRow): Validator {
   return (params) => (params === undefined ? null : inner(params));
 }
 
+const TASK_STATUSES: readonly unknown[] = ["working", "input_required", "completed", "cancelled", "failed"];
+
+/**
+ * The Task members of the tasks extension's `CreateTaskResult` (SEP-2663: `type
+ * CreateTaskResult = Result & Task`; `taskId`, `status`, `createdAt`, `lastUpdatedAt` and
+ * `ttlMs` required). Without them a client has no task to poll, and a `tools/call` answered
+ * `{resultType: "task"}` alone resolved as if it were the tool's result. Own members only;
+ * numbers are not held to integers (the SEP types them `number`).
+ */
+function createdTaskIssues(result: unknown): Issue[] | null {
+  const t = result as Record<string, unknown>;
+  const own = (k: string): unknown => (Object.hasOwn(t, k) ? t[k] : undefined);
+  const out: Issue[] = [];
+  for (const k of ["taskId", "createdAt", "lastUpdatedAt"]) if (typeof own(k) !== "string") out.push({ path: `/${k}`, reason: "must be a string" });
+  if (!TASK_STATUSES.includes(own("status"))) out.push({ path: "/status", reason: `expected one of ${TASK_STATUSES.map((v) => JSON.stringify(v)).join(", ")}` });
+  const ttl = own("ttlMs");
+  if (ttl !== null && typeof ttl !== "number") out.push({ path: "/ttlMs", reason: "must be a number or null" });
+  const poll = own("pollIntervalMs"), message = own("statusMessage");
+  if (poll !== undefined && typeof poll !== "number") out.push({ path: "/pollIntervalMs", reason: "must be a number" });
+  if (message !== undefined && typeof message !== "string") out.push({ path: "/statusMessage", reason: "must be a string" });
+  return out.length > 0 ? out : null;
+}
+
 /** The result validator of a request row, with the other result shapes the protocol allows. */
 function resultValidator(version: SchemaVersion, resultType: string, tasks: boolean, inputRequired: boolean): Validator {
   const complete = validatorFor(version, resultType)!;
@@ -166,8 +189,8 @@ function resultValidator(version: SchemaVersion, resultType: string, tasks: bool
   if (version === "2026-07-28" && (inputRequired || tasks)) {
     const interim = validatorFor(version, "InputRequiredResult")!;
     // The tasks extension's CreateTaskResult (`resultType: "task"`) is not in the
-    // vendored schema; it is held to the common Result fields only.
-    const task = validatorFor(version, "Result")!;
+    // vendored schema: the common Result fields, then the Task's, by hand.
+    const task = withRule(validatorFor(version, "Result")!, createdTaskIssues);
     return (result) =>
       inputRequired && ownIs(result, "resultType", "input_required") ? interim(result) : tasks && ownIs(result, "resultType", "task") ? task(result) : complete(result);
   }
