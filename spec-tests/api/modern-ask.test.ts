@@ -153,6 +153,27 @@ test("draft basic/patterns/mrtr (input only through input_required): ctx.request
   assert.match(refused.message ?? "", /a 2026-07-28 server sends no requests/);
 });
 
+test("draft basic/patterns/mrtr (input only through input_required): ctx.elicit / ctx.sample on a modern request's context kept past its answer (work left running after the tool returned) reject -32600 saying the request is answered, an McpError, not the internal InputPending claiming the input was requested", { timeout: 10_000 }, async () => {
+  let kept: ServerContext | undefined;
+  const c = await connect(
+    (s) =>
+      s.tool("start", {}, (_a: JsonObject, ctx: ServerContext) => {
+        kept = ctx;
+        return { content: [{ type: "text", text: "started" }] };
+      }),
+    { ...MODERN, handlers: clientHandlers() },
+    DUAL,
+  );
+  await c.client.callTool("start");
+  for (const late of [kept!.elicit(FORM("later?")), kept!.sample({ messages: [{ role: "user", content: { type: "text", text: "a" } }], maxTokens: 5 })]) {
+    const e = await late.then(() => assert.fail("a late ask resolved"), (e: { name: string; code: number; message: string }) => e);
+    assert.equal(e.name, "McpError", e.message);
+    assert.equal(e.code, -32600);
+    assert.match(e.message, /the request this was for is answered/);
+  }
+  c.client.close();
+});
+
 test("draft mrtr Server Requirements (servers MUST NOT send inputRequests the client has not declared): ctx.elicit in a mode the request's client did not declare rejects with -32021 and asks nothing, so the handler can fall back as in a legacy session; uncaught, the call still gets -32021", { timeout: 10_000 }, async () => {
   const URL_ASK = { mode: "url" as const, message: "Sign in", url: "https://example.com/sign-in" };
   const setup = (s: McpServer) => {

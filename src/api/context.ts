@@ -116,6 +116,8 @@ export class ServerContext {
   private answered: InputResponses | undefined;
   /** Issues of this retry's answers against the methods their keys asked (set with `answered`). */
   private invalid: Issue[] | undefined;
+  /** The attempt is over ({@link ServerContext.pendingInput} was taken): an ask now could reach no client. */
+  private over = false;
 
   /**
    * @param rc the driver's context of the request. @param meta the request's `_meta`, if any.
@@ -304,6 +306,10 @@ export class ServerContext {
       if (methodSpec(this.rc.protocolVersion as ProtocolVersion, this.rc.method)?.inputRequired !== true) {
         return Promise.reject(new McpError({ code: ErrorCode.InternalError, message: `${method} cannot be asked while serving ${this.rc.method} in ${this.rc.protocolVersion}: only tools/call, prompts/get and resources/read may ask the client for input` }));
       }
+      // A context kept past its attempt (background work after the tool returned): the ask
+      // would join no input_required answer, and rejected with the internal InputPending,
+      // no McpError, claiming the input was requested.
+      if (this.over) return Promise.reject(new McpError({ code: ErrorCode.InvalidRequest, message: `"${method}" cannot be sent: a 2026-07-28 server sends no requests, and the request this was for is answered` }));
       return this.ask(method, params);
     }
     const tied = this.tiedSignal(options?.signal);
@@ -448,6 +454,7 @@ export class ServerContext {
    * rejection, an open ask means the request is not finished.
    */
   pendingInput(): InputRequiredResult | undefined {
+    this.over = true;
     if (this.open === undefined) return undefined;
     const asked: Record<string, string> = {};
     for (const key of Object.keys(this.open)) asked[key] = this.open[key].method;
