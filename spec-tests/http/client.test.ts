@@ -928,3 +928,53 @@ test("client: Session Management item 4: a request sent while a second renewal s
     t.close();
   }
 });
+
+test("client: Session Management item 4 (a new session after a 404) with the old session's server request still unanswered: its answer, given before or after the renewal, never reaches the new session, whose own request of the same id is served and answered with its own reply (basic/index: a response answers the request of its id)", { timeout: 10_000 }, async () => {
+  const { McpServer } = await import("../../src/api/server.js");
+  const { ManualClock } = await import("../../src/driver/clock.js");
+  const { createHttpHandler } = await import("../../src/transports/http-server.js");
+  for (const answerFirst of [false, true]) {
+    const clock = new ManualClock();
+    const server = new McpServer({ name: "s", version: "1" }, { clock });
+    server.tool("ask", {}, async (_a, ctx) => {
+      const r = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "which?" } }], maxTokens: 5 });
+      return { content: [{ type: "text", text: (r.content as { text: string }).text }] };
+    });
+    const handler = createHttpHandler({ clock, createSession: server.httpSession() });
+    const seen: Seen[] = [];
+    const replies: Array<{ resolve(text: string): void; signal: AbortSignal }> = [];
+    const c = new McpClient({ name: "c", version: "1" }, {
+      clock,
+      handlers: {
+        sampling: (_p, ctx) => {
+          const d = deferred<string>();
+          replies.push({ resolve: d.resolve, signal: ctx.signal });
+          return d.promise.then((text) => ({ role: "assistant" as const, content: { type: "text" as const, text }, model: "m" }));
+        },
+      },
+    });
+    await c.connect(httpClientTransport(URL_, { fetch: inProcess(handler, seen), openGetStream: false }));
+    const first = c.callTool("ask").then(() => "answered", (e: McpError) => e.code);
+    await until(() => replies.length === 1, 200);
+    const old = (c.connection!.state.inbound[Object.keys(c.connection!.state.inbound)[0]].id);
+    handler.terminate([...new Set(seen.map((s) => s.headers.get("mcp-session-id")).filter((s) => s !== null))][0]!);
+    assert.equal(await first, ErrorCode.ConnectionClosed);
+    // Answered while the session is gone: the POST meets the 404 that starts the new session.
+    if (answerFirst) replies[0].resolve("the old question's reply");
+    const second = c.callTool("ask");
+    await until(() => replies.length === 2, 200);
+    assert.ok(replies[0].signal.aborted || answerFirst, "the old request's handler is told it is moot");
+    // Answered after the renewal: there is no one to send it to.
+    if (!answerFirst) replies[0].resolve("the old question's reply");
+    await until(() => seen.some((s) => s.body?.includes("the old question's reply")) || !answerFirst, 50).catch(() => {});
+    await new Promise((r) => setImmediate(r));
+    replies[1].resolve("the new question's reply");
+    const r = await second;
+    assert.equal((r.content[0] as { text: string }).text, "the new question's reply", `answerFirst ${answerFirst}`);
+    const newSession = c.connection !== undefined ? seen[seen.length - 1].headers.get("mcp-session-id") : null;
+    const stale = seen.filter((s) => s.headers.get("mcp-session-id") === newSession && s.body?.includes("the old question's reply"));
+    assert.deepEqual(stale.map((s) => s.body), [], `answerFirst ${answerFirst}: the old session's answer (to its request ${old}) went to the new session`);
+    c.close();
+    await handler.close();
+  }
+});

@@ -31,7 +31,7 @@ import { validatorFor, type Issue } from "../schema/validate.js";
 import { issuesText } from "../schema/json-type.js";
 import { legacyVersionsOf, negotiateVersion } from "./lifecycle.js";
 import { fail, moveTo } from "./phase.js";
-import { internalRequest, sendError, sendErrorObject, sendResult } from "./requests.js";
+import { internalRequest, removeInbound, sendError, sendErrorObject, sendResult } from "./requests.js";
 import { invalidParamsError } from "../model/schema-errors.js";
 import { copyOf, oversizedPeerIssues } from "./retained.js";
 import { startKeepAlive } from "./timeouts.js";
@@ -280,6 +280,17 @@ export function renewed(state: SessionState, result: JsonObject, out: SessionOut
   const server = serverOf(state, phase.version, result, "initialize result of the renewed session", out);
   if (server === undefined) return;
   phase.peer = server.kept;
+  // The requests the old session's server sent us (an elicitation, a sampling request) died
+  // with it: answered now, the answer would go to the new session, which never asked it
+  // and numbers its own requests afresh, so it would be taken as the answer to another
+  // question of the same id (and that one refused meanwhile as a duplicate id). Their
+  // handlers are told, as on a cancellation. (An MRTR input request is local: none here.)
+  for (const key of Object.keys(state.inbound)) {
+    const req = state.inbound[key];
+    if (req.mrtr !== undefined) continue;
+    removeInbound(state, key);
+    out.push({ type: "cancelled", id: req.id, reason: "the session it came on expired" });
+  }
   out.push({ type: "renewed", peer: server.peer });
 }
 

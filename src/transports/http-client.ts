@@ -488,6 +488,8 @@ export class HttpClient implements HttpClientTransport {
   /** A 2025-era POST (after {@link HttpClient.post} noted its requests in `ctx`): session gates, the answer. */
   private async postLegacy(text: string, retried: boolean, ctx: StreamCtx, method: string | undefined): Promise<void> {
     let release: (() => void) | undefined;
+    // The session this message was made in (undefined while a renewal runs: the old one's).
+    const born = this.sessionId;
     if (method === "initialize" && this.sessionId === undefined) {
       const previous = this.gate;
       let open!: () => void;
@@ -506,6 +508,9 @@ export class HttpClient implements HttpClientTransport {
       // Cancelled while it waited (see cancelInflight): the server never saw it, so it is
       // not sent now only to be cancelled (a tool would start for no one).
       if (ctx.released) return;
+      // An answer made before the renewal this waited on answers the old session's request:
+      // not sent to the new one (below, after a 404, likewise).
+      if (this.sessionId !== born && isResponse(text)) return;
       // The initialize it waited on fell back to HTTP+SSE: this message goes there too.
       if (this.httpSse !== undefined) return this.httpSse.send(text);
     }
@@ -558,6 +563,10 @@ export class HttpClient implements HttpClientTransport {
         // Cancelled while the session was renewed: the request is not sent again (the
         // server would run it for no one), nor was its notification.
         if (ctx.released) return;
+        // Nor is an answer: the request it answers was the old session's, and the new one,
+        // which numbers its requests afresh, would take it for the answer to its own
+        // request of that id (the user's reply to another question).
+        if (isResponse(text)) return;
         return method === "notifications/initialized" ? undefined : this.post(text, true);
       }
       return this.shut(expired(this, sid), false);
@@ -934,4 +943,10 @@ function putHeader(h: Record<string, string>, name: string, value: string): void
   const lower = name.toLowerCase();
   for (const k in h) if (k !== name && k.toLowerCase() === lower) delete h[k];
   h[name] = value;
+}
+
+/** A single JSON-RPC response (no method): the answer to a request of the session it was made in. */
+function isResponse(text: string): boolean {
+  const m = parse(text);
+  return typeof m === "object" && m !== null && !Array.isArray(m) && !("method" in m);
 }
