@@ -18,6 +18,13 @@ export * from "./jsonrpc/types.js";
 export * from "./jsonrpc/errors.js";
 export * from "./jsonrpc/codec.js";
 export * from "./schema/index.js";
+// The framing layer: the pure incremental codecs the stdio and Web Streams transports (NDJSON)
+// and the HTTP ones (SSE) run on, for an adapter of the application's own that feeds the
+// kernel. Named, not `export *`: the modules also hold helpers for the transports.
+export { createNdjsonDecoder, feedNdjson, endNdjson, encodeNdjsonLine } from "./framing/ndjson.js";
+export type { NdjsonDecoder, NdjsonEncoded, NdjsonEvent, NdjsonOptions } from "./framing/ndjson.js";
+export { createSseDecoder, feedSse, encodeSseEvent, encodeSsePrimingEvent, encodeSseRetry, encodeSseComment } from "./framing/sse.js";
+export type { SseDecoder, SseEncoded, SseEventInit, SseOptions, SseOutput } from "./framing/sse.js";
 export * from "./model/index.js";
 export * from "./session/index.js";
 export * from "./modern/index.js";

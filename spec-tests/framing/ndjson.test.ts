@@ -241,3 +241,19 @@ test("createNdjsonDecoder never throws and keeps its bound: a maxLineBytes that 
   }
   assert.equal(createNdjsonDecoder({ maxLineBytes: 10 }).maxLineBytes, 10);
 });
+
+test("README \"The kernel API\": the package root exports the framing codecs, so an adapter of the application's own frames stdio (NDJSON) and reads SSE with the transports' own codecs", async () => {
+  // Read by name at run time: before these names were exported, a build of the root lacked them.
+  const root = (await import("../../src/index.js")) as unknown as Record<string, unknown>;
+  for (const name of ["createNdjsonDecoder", "feedNdjson", "endNdjson", "encodeNdjsonLine", "createSseDecoder", "feedSse", "encodeSseEvent", "encodeSsePrimingEvent", "encodeSseRetry", "encodeSseComment"]) {
+    assert.equal(typeof root[name], "function", `mcp-kernel exports ${name}`);
+  }
+  const r = root as unknown as typeof import("../../src/index.js");
+  const line = r.encodeNdjsonLine(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
+  assert.ok(line.ok);
+  const d = r.createNdjsonDecoder({ maxLineBytes: undefined });
+  assert.deepEqual([...r.feedNdjson(d, line.line.slice(0, 5)), ...r.feedNdjson(d, enc.encode(line.line.slice(5)))], [{ kind: "line", text: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }]);
+  const event = r.encodeSseEvent({ id: "1", data: '{"jsonrpc":"2.0","id":1,"result":{}}', event: undefined, retry: undefined });
+  assert.ok(event.ok);
+  assert.deepEqual(r.feedSse(r.createSseDecoder({ maxEventSize: undefined }), event.text), [{ type: "event", event: "message", data: '{"jsonrpc":"2.0","id":1,"result":{}}', id: "1" }]);
+});

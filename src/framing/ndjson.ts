@@ -46,7 +46,7 @@ export type NdjsonEvent =
 /** Options for {@link createNdjsonDecoder}. */
 export interface NdjsonOptions {
   /** Longest line accepted, in UTF-8 bytes, terminator excluded. Default (also for one that is no positive integer): the codec's `maxBytes` (4 MiB). */
-  maxLineBytes?: number;
+  maxLineBytes?: number | undefined;
 }
 
 /** Decoder state: plain data, owned by one stream, updated in place by {@link feedNdjson}. */

@@ -73,7 +73,7 @@ export interface SseOptions {
    * Default (also for one that is no positive integer): the codec's `maxBytes` plus 1 KiB,
    * room for any message the codec accepts.
    */
-  maxEventSize?: number;
+  maxEventSize?: number | undefined;
 }
 
 /** Decoder state: plain data, owned by one stream, updated in place by {@link feedSse}. */
@@ -423,11 +423,11 @@ export interface SseEventInit {
   /** The payload; each of its lines becomes a `data:` line. */
   data: string;
   /** The event type; omitted means `message`. */
-  event?: string;
+  event?: string | undefined;
   /** The event id the client echoes as `Last-Event-ID`. */
-  id?: string;
+  id?: string | undefined;
   /** Reconnection delay for the client, in milliseconds (a non-negative integer). */
-  retry?: number;
+  retry?: number | undefined;
 }
 
 /** What the event encoders return: the text to write, or why the event cannot be written. */
