@@ -316,7 +316,7 @@ import {
   type TaskRuntimeOptions, type TaskTableOptions, type HttpHandlerOptions, type HttpSessionSetup, type HttpClientOptions, type ReconnectOptions, type MemoryPairOptions,
   type ChannelOptions, type WebStreamsOptions, type SpawnOptions, type DecodeOptions, type JsonSchemaOptions, type ProtectedResourceOptions, type OAuthClientConfig,
   type OAuthFetchOptions, type ClientCredentialsOptions, type ClientCredentialsConfig, type Transport, type Sink, type SessionState, type TaskTableState,
-  createNdjsonDecoder, createSseDecoder, encodeSseEvent, type NdjsonOptions, type SseOptions, type SseEventInit,
+  createNdjsonDecoder, createSseDecoder, encodeSseEvent, type NdjsonOptions, type SseOptions, type SseEventInit, step, type SessionInput,
 } from "mcp-kernel";
 import { serveNode, toNodeListener, spawnStdioServer, stdioServerTransport, nodeServerTransport, type NodeListenerOptions, type ServeNodeOptions, type StdioServerOptions } from "mcp-kernel/node";
 
@@ -386,6 +386,8 @@ export const transports = [
 ];
 export const nodeHttp = [toNodeListener(() => new Response(), forwarded<NodeListenerOptions>()), serveNode(() => new Response(), forwarded<ServeNodeOptions>())];
 export const decoded = decode("{}", forwarded<DecodeOptions>());
+// A driver of its own forwards its optional arguments into the kernel's inputs, as Endpoint does.
+export const stepped = step(session, forwarded<SessionInput>());
 export const framing = [createNdjsonDecoder(forwarded<NdjsonOptions>()), createSseDecoder(forwarded<SseOptions>()), encodeSseEvent(forwarded<SseEventInit>())];
 export const validator = createJsonSchemaValidator(forwarded<JsonSchemaOptions>());
 export const guarded = protectedResource(async () => new Response(), forwarded<ProtectedResourceOptions>());

@@ -320,3 +320,41 @@ test("README (input-refused: a field of the wrong type is refused and changes no
     assert.doesNotThrow(() => JSON.stringify(refused));
   }
 });
+
+test("README (kernel API: an optional field of an input given as undefined is one left out): every input with optional fields steps exactly as without them, state and outputs", () => {
+  const server = (): SessionState => {
+    const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {}, logging: {} } });
+    step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "c", version: "1" } } }) });
+    step(s, { type: "receive", now: 1, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    step(s, { type: "receive", now: 2, data: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x", _meta: { progressToken: 1 } } }) });
+    return s;
+  };
+  const client = (): SessionState => {
+    const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {} });
+    step(c, { type: "open", now: 0 });
+    step(c, { type: "receive", now: 1, data: JSON.stringify({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }) });
+    step(c, { type: "request", now: 2, method: "tools/call", params: { name: "x" } });
+    return c;
+  };
+  const cases: Array<[() => SessionState, SessionInput, Record<string, undefined>]> = [
+    [server, { type: "respond", now: 3, id: 2, result: { content: [] } }, { error: undefined }],
+    [server, { type: "respond", now: 3, id: 2, error: { code: -32602, message: "x" } }, { result: undefined }],
+    [server, { type: "progress", now: 3, id: 2, progress: 1 }, { total: undefined, message: undefined }],
+    [server, { type: "log", now: 3, level: "info", data: "d" }, { logger: undefined, related: undefined, meta: undefined }],
+    [server, { type: "notify", now: 3, method: "notifications/tools/list_changed" }, { params: undefined, related: undefined }],
+    [server, { type: "request", now: 3, method: "elicitation/create", params: { message: "m", requestedSchema: { type: "object", properties: {} } } }, { timeoutMs: undefined, progress: undefined, related: undefined, logLevel: undefined }],
+    [server, { type: "task-progress", now: 3, token: "t", progress: 1 }, { total: undefined, message: undefined, meta: undefined }],
+    [server, { type: "closed", now: 3 }, { reason: undefined }],
+    [client, { type: "cancel", now: 3, id: 1 }, { reason: undefined }],
+    [client, { type: "request", now: 3, method: "tools/list" }, { params: undefined, timeoutMs: undefined, progress: undefined, related: undefined, logLevel: undefined }],
+    [client, { type: "receive", now: 3, data: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [] } }) }, { value: undefined, local: undefined }],
+  ];
+  for (const [make, input, undefinedFields] of cases) {
+    const a = make();
+    const b = make();
+    const without = step(a, input).outputs;
+    const withUndefined = step(b, { ...input, ...undefinedFields } as SessionInput).outputs;
+    assert.deepEqual(withUndefined, without, `${input.type} with ${Object.keys(undefinedFields).join(", ")} undefined`);
+    assert.deepEqual(b, a);
+  }
+});

@@ -344,24 +344,24 @@ export type SessionInput =
    * `local`: this side's transport wrote it, not the peer (an error response for a request
    * it could not carry: a POST that failed), so an error in it is reported as local.
    */
-  | { type: "receive"; now: number; data?: string; value?: unknown; local?: boolean }
+  | { type: "receive"; now: number; data?: string | undefined; value?: unknown; local?: boolean | undefined }
   /** The application sends a request. */
-  | { type: "request"; now: number; method: string; params?: JsonObject; timeoutMs?: number; progress?: boolean; related?: RequestId; logLevel?: LoggingLevel }
+  | { type: "request"; now: number; method: string; params?: JsonObject | undefined; timeoutMs?: number | undefined; progress?: boolean | undefined; related?: RequestId | undefined; logLevel?: LoggingLevel | undefined }
   /** The application sends a notification. */
-  | { type: "notify"; now: number; method: string; params?: JsonObject; related?: RequestId }
+  | { type: "notify"; now: number; method: string; params?: JsonObject | undefined; related?: RequestId | undefined }
   /** The application answers a request it was handed. */
-  | { type: "respond"; now: number; id: RequestId; result?: JsonObject; error?: JsonRpcErrorObject }
+  | { type: "respond"; now: number; id: RequestId; result?: JsonObject | undefined; error?: JsonRpcErrorObject | undefined }
   /** The application cancels a request it sent. */
-  | { type: "cancel"; now: number; id: RequestId; reason?: string }
+  | { type: "cancel"; now: number; id: RequestId; reason?: string | undefined }
   /** The application reports progress on a request it is handling. */
-  | { type: "progress"; now: number; id: RequestId; progress: number; total?: number; message?: string }
+  | { type: "progress"; now: number; id: RequestId; progress: number; total?: number | undefined; message?: string | undefined }
   /** Server application: emit a log message (filtered by the client's level). */
-  | { type: "log"; now: number; level: LoggingLevel; logger?: string; data: unknown; related?: RequestId; meta?: JsonObject }
+  | { type: "log"; now: number; level: LoggingLevel; logger?: string | undefined; data: unknown; related?: RequestId | undefined; meta?: JsonObject | undefined }
   /** Server application: something changed; subscribers of either era that asked are told. */
   | { type: "changed"; now: number; what: "tools" | "prompts" | "resources" }
   | { type: "changed"; now: number; what: "resource"; uri: string }
   /** Receiver: progress under a task's token after its request was answered (the task runtime vouches the task is live). */
-  | { type: "task-progress"; now: number; token: string | number; progress: number; total?: number; message?: string; meta?: JsonObject }
+  | { type: "task-progress"; now: number; token: string | number; progress: number; total?: number | undefined; message?: string | undefined; meta?: JsonObject | undefined }
   /** Tasks extension: a task changed status; listeners that named it get `notifications/tasks` with `task`. */
   | { type: "changed"; now: number; what: "task"; taskId: string; task: JsonObject }
   /**
@@ -387,7 +387,7 @@ export type SessionInput =
   /** The driver could not put a message the kernel gave it on the wire (it has no JSON form): `reason` says why. */
   | { type: "unsendable"; now: number; message: JsonRpcMessage; reason: string }
   /** The transport closed. */
-  | { type: "closed"; now: number; reason?: string };
+  | { type: "closed"; now: number; reason?: string | undefined };
 
 /** A protocol problem worth telling the application about, that needs no action. */
 export interface Diagnostic {
