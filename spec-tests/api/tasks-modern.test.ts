@@ -14,6 +14,8 @@ import { ProtocolError } from "../../src/api/server/errors.js";
 import { MemoryTaskStore, type TaskStore } from "../../src/api/tasks-store.js";
 import type { CallToolResult, ElicitResult } from "../../src/api/types.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
+import { answerOf, modernRequest, postModern } from "../http/modern-helpers.js";
 
 const MODERN = { session: { versions: ["2026-07-28" as const] } };
 const DUAL = { session: { versions: ["2026-07-28" as const, "2025-11-25" as const] } };
@@ -799,4 +801,63 @@ test("tasks extension + basic/index Error Codes (draft: implementations of this 
   const { task } = (await legacy.client.callToolAsTask("notFound")) as any;
   await flush(50);
   assert.equal((await rejection(legacy.client.getTaskResult(task.taskId))).code, -32002);
+});
+
+// SEP-2663 Task Polling: `type GetTaskResult = Result & DetailedTask` ("the server MUST return a Task
+// object"; completed: "a result field"; input_required: "an inputRequests field"). Found by review: the
+// extension's results were held to "an object" only, so a tasks/get answer with no task in it (here an
+// `intercept` that rewrites it) went out under validateOutgoing, and the client's getTask resolved with it.
+test("tasks extension Task Polling: a tasks/get answer that is no Task (no taskId, timestamps or ttlMs; completed without result; input_required without inputRequests) is refused: the server answers -32603 instead of sending it, and a client given one rejects getTask -32603", { timeout: 10_000 }, async () => {
+  const broken: Record<string, (r: JsonObject) => JsonObject> = {
+    "no task": () => ({ resultType: "complete", status: "working" }),
+    "completed without result": (r) => ({ ...r, status: "completed" }),
+    "input_required without inputRequests": (r) => ({ ...r, status: "input_required" }),
+    "a ttlMs that is no number": (r) => ({ ...r, ttlMs: "1h" }),
+  };
+  for (const [label, rewrite] of Object.entries(broken)) {
+    for (const validateOutgoing of [true, false]) {
+      const intercept = async (method: string, _p: unknown, _ctx: unknown, next: () => Promise<JsonObject> | JsonObject) => (method === "tasks/get" ? rewrite(await next()) : next());
+      const c = await connect((s) => jobs(s, deferred()), { ...MODERN, tasks: true }, { ...DUAL, session: { ...DUAL.session, validateOutgoing }, intercept });
+      const id = c.client.taskIdOf((await c.client.callToolAsTask("job")) as JsonObject)!;
+      const e = await rejection(c.client.getTask(id));
+      assert.equal(e.code, -32603, `${label}, server validateOutgoing ${validateOutgoing}`);
+      assert.match(e.message, validateOutgoing ? /invalid tasks\/get result/ : /^invalid tasks\/get result from the peer$/, label);
+      const answer = c.wire.find((w) => w.from === "server" && w.message.id !== undefined && w.message.method === undefined && c.sent("client", "tasks/get").some((q) => q.id === w.message.id))!.message;
+      assert.equal(answer.result === undefined, validateOutgoing, `${label}: ${validateOutgoing ? "not sent" : "sent, and refused by the client"}`);
+      c.client.close();
+    }
+  }
+});
+
+test("tasks extension Task Polling over a stateless Streamable HTTP handler: a tasks/get answer that is no Task is not sent; the client gets -32603", { timeout: 10_000 }, async () => {
+  const server = new McpServer(SERVER, { clock: new ManualClock(), ...DUAL, intercept: async (method, _p, _ctx, next) => (method === "tasks/get" ? { resultType: "complete", status: "working" } : next()) });
+  jobs(server, deferred());
+  const handler = createHttpHandler({ createSession: server.httpSession({}) });
+  const meta = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+  const created = await answerOf(await postModern(handler, modernRequest(1, "tools/call", { name: "job", arguments: {} }, meta)));
+  const taskId = created.result.taskId as string;
+  const got = await answerOf(await postModern(handler, modernRequest(2, "tasks/get", { taskId }, meta), { "mcp-name": taskId }));
+  assert.equal(got.result, undefined);
+  assert.equal(got.error.code, -32603);
+  assert.match(got.error.message, /invalid tasks\/get result/);
+});
+
+// SEP-2663 Task Status Notifications: "Each notification carries a complete DetailedTask for the current
+// status, identical to what tasks/get would have returned". Found by review: notifications/tasks params
+// were held to "an object", so a push with no task in it reached the listener.
+test("tasks extension Task Status Notifications: a notifications/tasks push that is no DetailedTask is dropped by the client (malformed notifications are ignored); a valid one reaches the listener", { timeout: 10_000 }, async () => {
+  const c = await connect((s) => jobs(s, deferred()), { ...MODERN, tasks: true }, DUAL);
+  const id = c.client.taskIdOf((await c.client.callToolAsTask("job")) as JsonObject)!;
+  const heard: JsonObject[] = [];
+  const sub = await c.client.listen({ taskIds: [id] }, (method, params) => void (method === "notifications/tasks" && heard.push(params!)));
+  const push = (task: JsonObject) => c.endpoint.feed({ type: "changed", now: c.clock.now(), what: "task", taskId: id, task });
+  const valid = { taskId: id, status: "completed", createdAt: "2026-07-28T10:30:00Z", lastUpdatedAt: "2026-07-28T10:31:00Z", ttlMs: null, result: { content: [] } };
+  push({ taskId: id, status: "bogus" });
+  push({ ...valid, result: undefined } as unknown as JsonObject);
+  push(valid);
+  await flush(50);
+  assert.equal(c.sent("server", "notifications/tasks").length, 3, "all three went out");
+  assert.deepEqual(heard.map((p) => p.status), ["completed"], "only the DetailedTask reached the listener");
+  sub.close();
+  c.client.close();
 });

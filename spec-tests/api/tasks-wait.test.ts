@@ -59,9 +59,9 @@ async function against(era: "legacy" | "modern", answer: (m: any) => object | un
 const legacyTask = (o: object = {}): JsonObject => ({ taskId: "t1", status: "working", createdAt: "2025-01-01T00:00:00Z", lastUpdatedAt: "2025-01-01T00:00:00Z", ttl: null, ...o });
 const task = (o: object = {}): JsonObject => ({ resultType: "complete", taskId: "t1", status: "working", createdAt: "2025-01-01T00:00:00Z", lastUpdatedAt: "2025-01-01T00:00:00Z", ttlMs: null, ...o });
 
-test("tasks extension Task Polling: pollIntervalMs is honoured within [100 ms, 60 s]; one that is not a non-negative integer is ignored for intervalMs", async () => {
-  // [server's pollIntervalMs, the wait the client keeps between polls]
-  const cases: [unknown, number][] = [[0, 100], [1, 100], [-1000, 1000], [1.5, 1000], ["5", 1000], [250, 250], [3e9, 60_000], [1e300, 60_000]];
+test("tasks extension Task Polling: pollIntervalMs is honoured within [100 ms, 60 s]; a number that is not a non-negative integer is ignored for intervalMs", async () => {
+  // [server's pollIntervalMs, the wait the client keeps between polls]; a non-number is no Task (see below)
+  const cases: [unknown, number][] = [[0, 100], [1, 100], [-1000, 1000], [1.5, 1000], [250, 250], [3e9, 60_000], [1e300, 60_000]];
   for (const [suggested, expected] of cases) {
     const c = await against("modern", (m) => (m.method === "tasks/get" ? task({ pollIntervalMs: suggested }) : {}));
     const wait = c.client.waitForTask("t1");
@@ -89,8 +89,11 @@ test("waitForTask: closing the client rejects a wait between polls at once with 
   assert.equal(c.clock.now(), 0, "without waiting for the timer");
 });
 
-test("tasks extension Task Polling: a tasks/get answer about another task, with an unknown or missing status, or completed without a result object rejects waitForTask with -32603", async () => {
+// The answers that are no GetTaskResult at all (SEP-2663 `Result & DetailedTask`) are refused
+// by the session before waitForTask reads them ("invalid tasks/get result from the peer").
+test("tasks extension Task Polling: a tasks/get answer about another task, with an unknown or missing status, completed without a result object, or no Task (a pollIntervalMs that is no number) rejects waitForTask with -32603", async () => {
   const answers: [string, JsonObject][] = [
+    ["a string pollIntervalMs", task({ pollIntervalMs: "5" })],
     ["another task", task({ taskId: "other", status: "completed", result: { content: [] } })],
     ["completed without result", task({ status: "completed" })],
     ["completed with a string result", task({ status: "completed", result: "hello" })],
@@ -101,7 +104,7 @@ test("tasks extension Task Polling: a tasks/get answer about another task, with 
     const c = await against("modern", (m) => (m.method === "tasks/get" ? answer : {}));
     const e = await rejection(c.client.waitForTask("t1"));
     assert.equal(e.code, -32603, label);
-    assert.match(e.message, /^invalid tasks\/get answer from the server: /, label);
+    assert.match(e.message, /^invalid tasks\/get (answer from the server: |result from the peer)/, label);
     assert.equal(c.sent("tasks/get").length, 1, `${label}: not polled again`);
     c.client.close();
   }
@@ -174,7 +177,7 @@ test("SEP-2663 Task Update Requests: \"Clients MUST treat each entry in inputReq
     await c.clock.runUntil(1000, turns);
     const e = await wait;
     assert.equal(e.code, -32603, label);
-    assert.match(e.message, /^invalid tasks\/get answer from the server: /, label);
+    assert.match(e.message, /^invalid tasks\/get (answer from the server: |result from the peer)/, label);
     assert.equal(c.sent("tasks/get").length, 1, `${label}: not polled again`);
     assert.equal(c.sent("tasks/update").length, 0, `${label}: nothing answered`);
     c.client.close();
@@ -194,7 +197,8 @@ test("SEP-2663 Task Polling: a failed task carries \"the error that occurred\", 
   const bad = await against("modern", (m) => (m.method === "tasks/get" ? task({ status: "failed", error: { code: "x", message: 5 } }) : {}));
   const e = await rejection(bad.client.waitForTask("t1"));
   assert.equal(e.code, -32603);
-  assert.match(e.message, /^invalid tasks\/get answer from the server: .*no JSON-RPC error/);
+  assert.equal(e.message, "invalid tasks/get result from the peer");
+  assert.deepEqual(e.data.issues.map((i: { path: string }) => i.path), ["/error"]);
   assert.equal(e.fromPeer, false);
   bad.client.close();
   const good = await against("modern", (m) => (m.method === "tasks/get" ? task({ status: "failed", error: { code: -32050, message: "boom" } }) : {}));

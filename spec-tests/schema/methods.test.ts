@@ -263,6 +263,54 @@ test("validateResult (2026-07-28, tasks extension): a resultType task answer is 
   assert.deepEqual(paths(Object.assign(Object.create(handle), { resultType: "task" })), ["/taskId", "/createdAt", "/lastUpdatedAt", "/status", "/ttlMs"]);
 });
 
+// SEP-2663 "Task Polling" (`type GetTaskResult = Result & DetailedTask`; "The resultType field MUST be set
+// to complete"; input_required "MUST return ... an inputRequests field", completed "a result field", failed
+// "MUST include the error field with the JSON-RPC error"), "Task Update Requests" / "Task Cancellation"
+// (`UpdateTaskResult` / `CancelTaskResult = Result`, resultType "complete"), "Task Status Notifications"
+// (`TaskStatusNotificationParams = NotificationParams & Task`, "a complete DetailedTask"). Found by review:
+// these results and params were held to "an object" only, so a tasks/get answer with no task in it went out
+// and resolved getTask.
+test("validateResult / validateParams (2026-07-28, tasks extension): tasks/get answers a DetailedTask with resultType complete, tasks/update and tasks/cancel a complete Result, notifications/tasks carries a DetailedTask", () => {
+  const get = methodSpec("2026-07-28", "tasks/get")!;
+  const paths = (spec: MethodSpec, r: unknown, as: "result" | "params" = "result") => (as === "result" ? spec.validateResult!(r) : spec.validateParams(r))?.map((i) => i.path);
+  // The SEP's own examples.
+  const working = { resultType: "complete", taskId: "786512e2", status: "working", createdAt: "2025-11-25T10:30:00Z", lastUpdatedAt: "2025-11-25T10:50:00Z", ttlMs: 3600000, pollIntervalMs: 5000 };
+  const form = { mode: "form", message: "Please enter your name.", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } };
+  assert.equal(get.validateResult!(working), null);
+  assert.equal(get.validateResult!({ ...working, status: "input_required", inputRequests: { name: { method: "elicitation/create", params: form } } }), null);
+  assert.equal(get.validateResult!({ ...working, status: "completed", result: { content: [{ type: "text", text: "Hello, Luca!" }], isError: false } }), null);
+  assert.equal(get.validateResult!({ ...working, status: "failed", statusMessage: "Tool execution failed", error: { code: -32603, message: "API rate limit exceeded" } }), null);
+  assert.equal(get.validateResult!({ ...working, status: "cancelled", ttlMs: null }), null);
+  // No task at all, or a Task's member of the wrong type.
+  assert.deepEqual(paths(get, { resultType: "complete" }), ["/taskId", "/createdAt", "/lastUpdatedAt", "/status", "/ttlMs"]);
+  assert.deepEqual(paths(get, { ...working, ttlMs: "1h", pollIntervalMs: "5" }), ["/ttlMs", "/pollIntervalMs"]);
+  assert.deepEqual(paths(get, { ...working, resultType: "task" }), ["/resultType"]);
+  // What the status inlines.
+  assert.deepEqual(paths(get, { ...working, status: "input_required" }), ["/inputRequests"]);
+  assert.deepEqual(paths(get, { ...working, status: "input_required", inputRequests: { k: { method: "tasks/get" }, j: 5 } }), ["/inputRequests/k/method", "/inputRequests/j"]);
+  assert.deepEqual(paths(get, { ...working, status: "completed" }), ["/result"]);
+  assert.deepEqual(paths(get, { ...working, status: "completed", result: "done" }), ["/result"]);
+  assert.deepEqual(paths(get, { ...working, status: "failed" }), ["/error"]);
+  assert.deepEqual(paths(get, { ...working, status: "failed", error: { code: "x", message: 5 } }), ["/error"]);
+  for (const m of ["tasks/update", "tasks/cancel"]) {
+    const spec = methodSpec("2026-07-28", m)!;
+    assert.equal(spec.validateResult!({ resultType: "complete" }), null, m);
+    assert.deepEqual(paths(spec, { resultType: "task" }), ["/resultType"], m);
+    assert.deepEqual(paths(spec, { resultType: "complete", _meta: 5 }), ["/_meta"], m);
+  }
+  // Params: RequestParams (its _meta) and a string taskId.
+  const meta = { [MetaKey.protocolVersion]: "2026-07-28", [MetaKey.clientCapabilities]: { extensions: { [TASKS_EXTENSION]: {} } } };
+  assert.equal(get.validateParams({ _meta: meta, taskId: "t" }), null);
+  assert.deepEqual(paths(get, { _meta: { ...meta, [MetaKey.clientCapabilities]: 5 }, taskId: "t" }, "params"), [`/_meta/${MetaKey.clientCapabilities.replace("/", "~1")}`]);
+  assert.deepEqual(paths(methodSpec("2026-07-28", "tasks/update")!, { _meta: meta, taskId: "t", inputResponses: [] }, "params"), ["/inputResponses"]);
+  // The push is the task as tasks/get shows it (no resultType: a notification).
+  const note = methodSpec("2026-07-28", "notifications/tasks")!;
+  const { resultType: _, ...pushed } = working;
+  assert.equal(note.validateParams({ ...pushed, status: "completed", result: { content: [] }, _meta: { [MetaKey.subscriptionId]: "L" } }), null);
+  assert.deepEqual(paths(note, { taskId: 5, status: "bogus" }, "params"), ["/taskId", "/createdAt", "/lastUpdatedAt", "/status", "/ttlMs"]);
+  assert.deepEqual(paths(note, { ...pushed, status: "completed" }, "params"), ["/result"]);
+});
+
 // 2025-11-25 tasks: "Receivers that accept a task-augmented request MUST return a CreateTaskResult".
 test("validateResult (2025-11-25): a result carrying `task` is a CreateTaskResult", () => {
   const task = { taskId: "t", status: "working", createdAt: "2025-11-25T10:30:00Z", lastUpdatedAt: "2025-11-25T10:30:00Z", ttl: 60000 };

@@ -575,7 +575,7 @@ export class McpClientCore {
     return createdTaskIdOf(result) ?? modernTaskIdOf(result);
   }
 
-  /** `tasks/get`: the task's status now (extension: with its result, error or input requests inlined). */
+  /** `tasks/get`: the task's status now (extension: with its result, error or input requests inlined; an answer that is no `Result & DetailedTask` rejects `-32603`). */
   getTask(taskId: string, options?: CallOptions): Promise<Task> {
     return this.request("tasks/get", { taskId }, options) as Promise<Task>;
   }
@@ -617,7 +617,7 @@ export class McpClientCore {
    * client's clock until the task is terminal, the caller's `timeoutMs` (0: none) bounding
    * the whole wait (`-32001` at the deadline) as it bounds `tasks/result`. The server's `pollIntervalMs` ("Clients
    * SHOULD respect") is honoured within 100 ms and 60 s (`MIN_POLL_INTERVAL_MS` and
-   * `MAX_POLL_INTERVAL_MS` in client/tasks.ts); one that is not a non-negative integer is ignored for
+   * `MAX_POLL_INTERVAL_MS` in client/tasks.ts); a number that is not a non-negative integer is ignored for
    * `intervalMs` (default 1 s). Rejects with the task's JSON-RPC error when it failed,
    * with `-32800` when it was cancelled (extension), with `-32603` on a `tasks/get` answer
    * that breaks the extension's rules (another task, an unknown status, a completed task

@@ -158,16 +158,12 @@ function paramsValidator(version: SchemaVersion, row: MethodRow): Validator {
 const TASK_STATUSES: readonly unknown[] = ["working", "input_required", "completed", "cancelled", "failed"];
 
 /**
- * The Task members of the tasks extension's `CreateTaskResult` (SEP-2663: `type
- * CreateTaskResult = Result & Task`; `taskId`, `status`, `createdAt`, `lastUpdatedAt` and
- * `ttlMs` required). Without them a client has no task to poll, and a `tools/call` answered
- * `{resultType: "task"}` alone resolved as if it were the tool's result. Own members only;
- * numbers are not held to integers (the SEP types them `number`).
+ * The Task members (SEP-2663 `Task`: `taskId`, `status`, `createdAt`, `lastUpdatedAt` and
+ * `ttlMs` required; `statusMessage`, `pollIntervalMs` optional) of `t`, an object, pushed
+ * to `out`. Own members only; numbers are not held to integers (the SEP types them `number`).
  */
-function createdTaskIssues(result: unknown): Issue[] | null {
-  const t = result as Record<string, unknown>;
+function taskMemberIssues(t: Record<string, unknown>, out: Issue[]): void {
   const own = (k: string): unknown => (Object.hasOwn(t, k) ? t[k] : undefined);
-  const out: Issue[] = [];
   for (const k of ["taskId", "createdAt", "lastUpdatedAt"]) if (typeof own(k) !== "string") out.push({ path: `/${k}`, reason: "must be a string" });
   if (!TASK_STATUSES.includes(own("status"))) out.push({ path: "/status", reason: `expected one of ${TASK_STATUSES.map((v) => JSON.stringify(v)).join(", ")}` });
   const ttl = own("ttlMs");
@@ -175,6 +171,46 @@ function createdTaskIssues(result: unknown): Issue[] | null {
   const poll = own("pollIntervalMs"), message = own("statusMessage");
   if (poll !== undefined && typeof poll !== "number") out.push({ path: "/pollIntervalMs", reason: "must be a number" });
   if (message !== undefined && typeof message !== "string") out.push({ path: "/statusMessage", reason: "must be a string" });
+}
+
+/**
+ * The tasks extension's `CreateTaskResult` (SEP-2663: `type CreateTaskResult = Result &
+ * Task`): without the Task's members a client has no task to poll, and a `tools/call`
+ * answered `{resultType: "task"}` alone resolved as if it were the tool's result.
+ */
+function createdTaskIssues(result: unknown): Issue[] | null {
+  const out: Issue[] = [];
+  taskMemberIssues(result as Record<string, unknown>, out);
+  return out.length > 0 ? out : null;
+}
+
+/**
+ * A `DetailedTask` (SEP-2663 "Task Status", "Task Polling"), what `tasks/get` answers and
+ * `notifications/tasks` carries: the Task, and what its status inlines: an
+ * `input_required` task "MUST return ... an inputRequests field" (each an `InputRequest`
+ * as MRTR has it), a `completed` one "a result field" (an object), a `failed` one "MUST
+ * include the error field with the JSON-RPC error" (an integer code, a string message).
+ * Without this a `tasks/get` answer with no task in it resolved `getTask`, and a
+ * malformed push reached the listener.
+ */
+function detailedTaskIssues(task: unknown): Issue[] | null {
+  const t = task as Record<string, unknown>;
+  const out: Issue[] = [];
+  taskMemberIssues(t, out);
+  const own = (k: string): unknown => (Object.hasOwn(t, k) ? t[k] : undefined);
+  const status = own("status");
+  if (status === "input_required") {
+    const inputs = own("inputRequests");
+    // The schema's InputRequests, as an input_required result holds them.
+    const found = inputs === undefined ? [{ path: "/inputRequests", reason: "required when the status is input_required" }] : validatorFor("2026-07-28", "InputRequiredResult")!({ resultType: "input_required", inputRequests: inputs });
+    if (found) out.push(...found.filter((i) => i.path.startsWith("/inputRequests")));
+  } else if (status === "completed") {
+    const r = own("result");
+    if (typeof r !== "object" || r === null || Array.isArray(r)) out.push({ path: "/result", reason: "must be an object (required when the status is completed)" });
+  } else if (status === "failed") {
+    const e = own("error") as Record<string, unknown> | undefined;
+    if (typeof e !== "object" || e === null || Array.isArray(e) || !Number.isInteger(e.code) || typeof e.message !== "string") out.push({ path: "/error", reason: "must be a JSON-RPC error, an integer code and a string message (required when the status is failed)" });
+  }
   return out.length > 0 ? out : null;
 }
 
@@ -260,8 +296,15 @@ function tableIn(version: SchemaVersion, rows: string, built: Built): Readonly<R
   return Object.freeze(table);
 }
 
-/** `params` is an object holding a string `taskId` (and, for `tasks/update`, an object `inputResponses`). */
+/**
+ * A tasks extension request's params (SEP-2663 `GetTaskRequest`, `UpdateTaskRequest`,
+ * `CancelTaskRequest`): the schema's `RequestParams` (its `_meta`), a string `taskId`, and
+ * for `tasks/update` an object `inputResponses`. Its entries are held by the task, which
+ * knows what each outstanding key asked for (`tasks/requests.ts`), and ignores the others
+ * (SEP-2663: a server "SHOULD ignore" responses to keys not outstanding).
+ */
 function taskParamsValidator(method: string): Validator {
+  const base = validatorFor("2026-07-28", "RequestParams")!;
   return (params) => {
     if (typeof params !== "object" || params === null || Array.isArray(params)) return [{ ...PARAMS_REQUIRED }];
     const p = params as Record<string, unknown>;
@@ -270,12 +313,27 @@ function taskParamsValidator(method: string): Validator {
       const r = p.inputResponses;
       if (typeof r !== "object" || r === null || Array.isArray(r)) return [{ path: "/inputResponses", reason: "must be an object" }];
     }
-    return null;
+    return base(params);
   };
 }
 
-/** Any object (the extension's results, held to the common `Result` fields by the base schema's own check). */
-const anyObject: Validator = (v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? null : [{ path: "", reason: "must be an object" }]);
+/**
+ * A tasks extension result: the schema's `Result`, with `resultType` "complete" (SEP-2663:
+ * it "MUST be set to complete" on `GetTaskResult`, `UpdateTaskResult` and
+ * `CancelTaskResult`), and, for `tasks/get`, a {@link detailedTaskIssues | DetailedTask}.
+ * The last two were "any object": a `tasks/get` answer with no task in it went out and
+ * resolved the client's `getTask`.
+ */
+function taskResultValidator(method: string): Validator {
+  const complete: Validator = (r) => ((r as Record<string, unknown>).resultType === "complete" ? null : [{ path: "/resultType", reason: 'must be "complete"' }]);
+  const base = withRule(validatorFor("2026-07-28", "Result")!, complete);
+  return method === "tasks/get" ? withRule(base, detailedTaskIssues) : base;
+}
+
+/** The params of `notifications/tasks`: the schema's `NotificationParams` and a DetailedTask ("identical to what tasks/get would have returned"). */
+function taskNotificationValidator(): Validator {
+  return withRule(validatorFor("2026-07-28", "NotificationParams")!, detailedTaskIssues);
+}
 
 /**
  * The `io.modelcontextprotocol/tasks` extension (SEP-2663, `docs/extensions/tasks/overview`)
@@ -289,9 +347,9 @@ function tasksExtensionTable(): Readonly<Record<string, MethodSpec>> {
   const out: Record<string, MethodSpec> = Object.create(null);
   const base = { paramsType: null, capability: null, taskAugmentable: false, inputRequired: false } as const;
   for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
-    out[method] = Object.freeze({ ...base, method, kind: "request", from: "client", resultType: "Result", validateParams: taskParamsValidator(method), validateResult: anyObject });
+    out[method] = Object.freeze({ ...base, method, kind: "request", from: "client", resultType: "Result", validateParams: taskParamsValidator(method), validateResult: taskResultValidator(method) });
   }
-  out["notifications/tasks"] = Object.freeze({ ...base, method: "notifications/tasks", kind: "notification", from: "server", resultType: null, validateParams: anyObject, validateResult: null });
+  out["notifications/tasks"] = Object.freeze({ ...base, method: "notifications/tasks", kind: "notification", from: "server", resultType: null, validateParams: taskNotificationValidator(), validateResult: null });
   return Object.freeze(out);
 }
 
@@ -418,6 +476,9 @@ export interface DeclaredMethod {
 
 /** Methods an application declares, by name (see {@link DeclaredMethod}). */
 export type DeclaredMethods = Readonly<Record<string, DeclaredMethod>>;
+
+/** Any object: a declared method's result, held to JSON-RPC's shape only. */
+const anyObject: Validator = (v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? null : [{ path: "", reason: "must be an object" }]);
 
 /** Params of a declared method: an object, or none. */
 const optionalObject: Validator = (v) => (v === undefined ? null : anyObject(v));
