@@ -110,6 +110,26 @@ test("tasks extension Task Polling: a tasks/get answer about another task, with 
   }
 });
 
+// SEP-2663 Task Polling ("the server MUST check the status of the task and respond accordingly") and
+// 2025-11-25 basic/utilities/tasks Getting Tasks: the answer is the task asked for. Found by review:
+// waitForTask checked it, but getTask resolved with another task's status (and, inlined, its result).
+test("tasks extension Task Polling + 2025-11-25 Getting Tasks: getTask rejects -32603 on an answer about another task, in both eras", async () => {
+  const eras = [
+    ["legacy", legacyTask({ taskId: "other", status: "completed" })],
+    ["modern", task({ taskId: "other", status: "completed", result: { content: [] } })],
+  ] as const;
+  for (const [era, other] of eras) {
+    const c = await against(era, (m) => (m.method === "tasks/get" ? other : {}));
+    const e = await rejection(c.client.getTask("t1"));
+    assert.equal(e.code, -32603, era);
+    assert.match(e.message, /asked for task "t1", it answered about "other"/, era);
+    c.client.close();
+  }
+  const right = await against("modern", (m) => (m.method === "tasks/get" ? task() : {}));
+  assert.equal((await right.client.getTask("t1")).status, "working");
+  right.client.close();
+});
+
 test("2025-11-25 tasks/result MUST block until the task is terminal: waitForTask has no default timeout or cap (no notifications/cancelled), only the caller's timeoutMs", async () => {
   const c = await against("legacy", () => undefined);
   let settled = false;

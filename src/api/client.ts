@@ -575,9 +575,16 @@ export class McpClientCore {
     return createdTaskIdOf(result) ?? modernTaskIdOf(result);
   }
 
-  /** `tasks/get`: the task's status now (extension: with its result, error or input requests inlined; an answer that is no `Result & DetailedTask` rejects `-32603`). */
-  getTask(taskId: string, options?: CallOptions): Promise<Task> {
-    return this.request("tasks/get", { taskId }, options) as Promise<Task>;
+  /**
+   * `tasks/get`: the task's status now (extension: with its result, error or input requests
+   * inlined; an answer that is no `Result & DetailedTask` rejects `-32603`). An answer about
+   * another task rejects `-32603` too: the session cannot tell, and its status or result
+   * would be taken for this one's.
+   */
+  async getTask(taskId: string, options?: CallOptions): Promise<Task> {
+    const task = (await this.request("tasks/get", { taskId }, options)) as Task;
+    if (task.taskId !== taskId) throw new McpError({ code: ErrorCode.InternalError, message: `invalid tasks/get result from the peer: asked for task ${JSON.stringify(taskId)}, it answered about ${JSON.stringify(task.taskId)}` });
+    return task;
   }
 
   /**
