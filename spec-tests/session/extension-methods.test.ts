@@ -40,3 +40,21 @@ test("session: a method named like one of Object's own (__proto__, constructor) 
   assert.deepEqual(Object.keys(state.options.extensionMethods!), ["__proto__", "constructor"]);
   assert.equal(JSON.parse(JSON.stringify(state.options.extensionMethods)).__proto__.kind, "request");
 });
+
+test("session: a session is made from the declarations its options hold, not from what an earlier session read: the same object, added to or edited in place between two createSession calls, declares what it holds now, as its transcript header (and so its replay) says", () => {
+  const methods: Record<string, { kind: string; from: string }> = {};
+  const options = { role: "server" as const, info: { name: "s", version: "1" }, capabilities: {}, extensionMethods: methods as never };
+  assert.equal(createSession(options).options.extensionMethods, undefined);
+  methods["com.example/search"] = { kind: "request", from: "client" };
+  const later = createSession(options);
+  assert.deepEqual({ ...later.options.extensionMethods }, { "com.example/search": { kind: "request", from: "client" } });
+  // The same as a session made from a JSON copy of the options (what a replay builds from the header).
+  assert.deepEqual(JSON.parse(JSON.stringify(later)), JSON.parse(JSON.stringify(createSession(JSON.parse(JSON.stringify(options))))));
+  methods["com.example/search"].from = "server";
+  assert.deepEqual({ ...createSession(options).options.extensionMethods }, { "com.example/search": { kind: "request", from: "server" } });
+  delete methods["com.example/search"];
+  assert.equal(createSession(options).options.extensionMethods, undefined);
+  // Unchanged, the read is shared (an HTTP server makes a session per modern request).
+  methods["com.example/x"] = { kind: "notification", from: "both" };
+  assert.equal(createSession(options).options.extensionMethods, createSession(options).options.extensionMethods);
+});

@@ -90,8 +90,24 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
   return resolved;
 }
 
-/** Declarations already read, by the object they were given in (an HTTP server makes a session per modern request). */
-const declarationsRead = new WeakMap<object, DeclaredMethods | undefined>();
+/**
+ * Declarations already read, by the object they were given in (an HTTP server makes a
+ * session per modern request), with what that object held when read: method, declaration,
+ * kind, from, extension, five slots an entry. Reused only while it holds the same, so that
+ * a session depends on the options it is given, not on which sessions came before it: an
+ * object edited between two sessions is read anew, as a transcript's header would be.
+ */
+const declarationsRead = new WeakMap<object, { held: unknown[]; read: DeclaredMethods | undefined }>();
+
+/** What `methods` holds, as `declarationsRead` keeps it. */
+function heldBy(methods: object): unknown[] {
+  const held: unknown[] = [];
+  for (const [method, d] of Object.entries(methods)) {
+    const { kind, from, extension } = (typeof d === "object" && d !== null ? d : {}) as { kind?: unknown; from?: unknown; extension?: unknown };
+    held.push(method, d, kind, from, extension);
+  }
+  return held;
+}
 
 /**
  * A frozen copy of the well-formed declarations of `methods` (undefined for none): one that
@@ -99,7 +115,9 @@ const declarationsRead = new WeakMap<object, DeclaredMethods | undefined>();
  */
 function declaredMethodsOf(methods: unknown): DeclaredMethods | undefined {
   if (typeof methods !== "object" || methods === null) return undefined;
-  if (declarationsRead.has(methods)) return declarationsRead.get(methods);
+  const held = heldBy(methods);
+  const cached = declarationsRead.get(methods);
+  if (cached !== undefined && cached.held.length === held.length && cached.held.every((v, i) => v === held[i])) return cached.read;
   // No prototype: a method named like one of Object's (`constructor`, `__proto__`) is a name like any other.
   const kept: Record<string, DeclaredMethod> = Object.create(null);
   let any = false;
@@ -110,7 +128,7 @@ function declaredMethodsOf(methods: unknown): DeclaredMethods | undefined {
     any = true;
   }
   const read = any ? Object.freeze(kept) : undefined;
-  declarationsRead.set(methods, read);
+  declarationsRead.set(methods, { held, read });
   return read;
 }
 
