@@ -537,7 +537,12 @@ export function declaredMethodSpec(method: string, d: DeclaredMethod): MethodSpe
   return spec;
 }
 
-const flipped = new Map<MethodSpec, CapabilityRef>();
+/**
+ * The flipped capability of each spec sent both ways, by the spec. Weak: a declared method's
+ * spec is made per declaration object, and a session restored from JSON has new ones, so a
+ * strong map kept one more entry for every restored session that sent such a method.
+ */
+const flipped = new WeakMap<MethodSpec, CapabilityRef>();
 
 /**
  * The capability gating `spec` when `sender` sends it: `spec.capability`, except that for
