@@ -110,14 +110,33 @@ function heldBy(methods: object): unknown[] {
 }
 
 /**
+ * Whether `methods` still holds what `held` recorded ({@link heldBy}), compared in place: a
+ * stateless HTTP server asks once per modern request, so the check builds nothing.
+ */
+function stillHolds(methods: Record<string, unknown>, held: readonly unknown[]): boolean {
+  let i = 0;
+  for (const method in methods) {
+    if (!Object.hasOwn(methods, method)) continue;
+    if (i >= held.length || held[i] !== method) return false;
+    const d = methods[method];
+    if (held[i + 1] !== d) return false;
+    if (typeof d === "object" && d !== null) {
+      const { kind, from, extension } = d as { kind?: unknown; from?: unknown; extension?: unknown };
+      if (held[i + 2] !== kind || held[i + 3] !== from || held[i + 4] !== extension) return false;
+    }
+    i += 5;
+  }
+  return i === held.length;
+}
+
+/**
  * A frozen copy of the well-formed declarations of `methods` (undefined for none): one that
  * could be read two ways is left out, never misread. Frozen, so sessions share it safely.
  */
 function declaredMethodsOf(methods: unknown): DeclaredMethods | undefined {
   if (typeof methods !== "object" || methods === null) return undefined;
-  const held = heldBy(methods);
   const cached = declarationsRead.get(methods);
-  if (cached !== undefined && cached.held.length === held.length && cached.held.every((v, i) => v === held[i])) return cached.read;
+  if (cached !== undefined && stillHolds(methods as Record<string, unknown>, cached.held)) return cached.read;
   // No prototype: a method named like one of Object's (`constructor`, `__proto__`) is a name like any other.
   const kept: Record<string, DeclaredMethod> = Object.create(null);
   let any = false;
@@ -128,7 +147,7 @@ function declaredMethodsOf(methods: unknown): DeclaredMethods | undefined {
     any = true;
   }
   const read = any ? Object.freeze(kept) : undefined;
-  declarationsRead.set(methods, { held, read });
+  declarationsRead.set(methods, { held: heldBy(methods), read });
   return read;
 }
 
