@@ -113,6 +113,35 @@ test("client/elicitation + README Limits (URL-mode elicitations a client awaits 
   assert.deepEqual(p.of("client", "diagnostic").filter((d) => d.code === "unknown-elicitation").map((d) => (d.detail as any).elicitationId), ["e-0"]);
 });
 
+test("client/elicitation + README Limits (256, the oldest forgotten): the oldest is the one remembered first, whatever its id: a newer integer-like id (\"7\", which an object lists first) is kept, also in a state saved before the order was recorded", { timeout: 10_000 }, () => {
+  const p = ready({ elicitation: { url: {} } });
+  const required = (ids: string[]) => {
+    const elicitations = ids.map((elicitationId) => ({ ...url, elicitationId }));
+    p.handlers.server = (req, pair) => pair.feed("server", { type: "respond", now: 0, id: req.id, error: { code: ErrorCode.UrlElicitationRequired, message: "auth needed", data: { elicitations } } });
+    p.request("client", "tools/call", { name: "x" });
+    p.run();
+  };
+  const complete = (elicitationId: string) => p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } }));
+  const unknown = () => p.of("client", "diagnostic").filter((d) => d.code === "unknown-elicitation").map((d) => (d.detail as any).elicitationId);
+  required(["oldest", ...Array.from({ length: 254 }, (_, i) => `e-${i}`), "7"]);
+  required(["e-new"]);
+  complete("7");
+  complete("oldest");
+  assert.deepEqual(p.of("client", "notification").map((n) => n.params?.elicitationId), ["7"]);
+  assert.deepEqual(unknown(), ["oldest"]);
+  // A state saved before the order was recorded (no urlElicitationOrder) goes on: the bound holds, and completions still reach the application.
+  const state = p.state("client");
+  delete state.urlElicitationOrder;
+  Object.assign(state, JSON.parse(JSON.stringify(state)));
+  required(["e-newer", "e-newest"]);
+  assert.equal(Object.keys(state.urlElicitations).length, 256);
+  complete("e-newest");
+  complete("e-0");
+  assert.deepEqual(p.of("client", "notification").map((n) => n.params?.elicitationId), ["7", "e-newest"]);
+  assert.deepEqual(unknown(), ["oldest", "e-0"]);
+  assert.deepEqual(JSON.parse(JSON.stringify(state)), state);
+});
+
 test("client/elicitation: an elicitation id learned from a -32042 error is known, so its notifications/elicitation/complete reaches the application (clients MAY wait for it to retry; only unknown or completed ids MUST be ignored)", () => {
   const p = ready({ elicitation: { url: {} } });
   const required = [url, { ...url, elicitationId: "e-2" }, { ...url, mode: "form", elicitationId: "not-url" }, { ...url, elicitationId: 7 }, null];

@@ -47,7 +47,7 @@ import { retainedStringIssues } from "./retained.js";
 import { pingMissed } from "./timeouts.js";
 import { endTaskProgress, observeAnswer, observeStatus } from "./task-progress.js";
 import { idKey, isIdLike, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
-import { rememberRequiredElicitations, rememberUrlElicitation } from "./url-elicitations.js";
+import { completeUrlElicitation, rememberRequiredElicitations, rememberUrlElicitation } from "./url-elicitations.js";
 
 /** The `receive` input: one message (text, or a value received in process), decoded and handled. Dropped once closed. */
 export function receive(state: SessionState, input: { now: number; data?: string; value?: unknown; local?: boolean }, out: SessionOutput[]): void {
@@ -225,11 +225,10 @@ function receiveNotification(state: SessionState, msg: JsonRpcNotification, now:
   if (method === "notifications/elicitation/complete") {
     // client/elicitation: clients MUST ignore notifications referencing unknown or already-completed IDs.
     const eid = params!.elicitationId as string;
-    if (!Object.hasOwn(state.urlElicitations, eid)) {
+    if (!completeUrlElicitation(state, eid)) {
       out.push({ type: "diagnostic", code: "unknown-elicitation", message: "completion of an unknown or finished elicitation ignored", detail: { elicitationId: eid } });
       return;
     }
-    delete state.urlElicitations[eid];
   }
   if (method === "notifications/tasks/status") observeStatus(state, params!, out);
   // logging: "Implementations SHOULD: Rate limit messages": a flooding server does not reach

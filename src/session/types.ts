@@ -316,6 +316,12 @@ export interface SessionState {
   logWindows?: { outgoing?: LogWindow; incoming?: LogWindow };
   /** Client: URL elicitations announced to us and not yet completed (id → true). */
   urlElicitations: Record<string, true>;
+  /**
+   * The ids of {@link SessionState.urlElicitations}, oldest first: the peer picks them, and an
+   * object lists integer-like keys ("7") first, so its key order is not the age order
+   * (absent in states saved before it existed: the table's key order).
+   */
+  urlElicitationOrder?: string[];
   /** Keep-alive: when the next ping is due, and how many in a row went unanswered. */
   keepAlive: { dueAt: number | null; missed: number };
   /** Earliest time at which something may be due; a tick before it does nothing. */

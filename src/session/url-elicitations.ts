@@ -18,14 +18,34 @@ import type { SessionOutput, SessionState } from "./types.js";
 /** Most URL elicitations a client remembers awaiting completion; the oldest is forgotten first. */
 const MAX_URL_ELICITATIONS = 256;
 
+/**
+ * The table's ids, oldest first. Not `Object.keys(table)`: an object lists integer-like keys
+ * first, in numeric order, so a server's newest elicitation "7" went before one it made 255
+ * elicitations earlier. A state saved before the order was kept gets the key order it used.
+ */
+function orderOf(state: SessionState): string[] {
+  return (state.urlElicitationOrder ??= Object.keys(state.urlElicitations));
+}
+
 /** Remembers a URL elicitation's id until its completion (the oldest is forgotten past the bound). */
 export function rememberUrlElicitation(state: SessionState, elicitationId: string): void {
   const table = state.urlElicitations;
   if (Object.hasOwn(table, elicitationId)) return;
-  const keys = Object.keys(table);
-  if (keys.length >= MAX_URL_ELICITATIONS) delete table[keys[0]];
+  const order = orderOf(state);
+  if (order.length >= MAX_URL_ELICITATIONS) delete table[order.shift()!];
   // defineProperty: an id such as "__proto__" stays an own key (assignment would hit the prototype setter and be lost).
   Object.defineProperty(table, elicitationId, { value: true, enumerable: true, writable: true, configurable: true });
+  order.push(elicitationId);
+}
+
+/** A completion for `elicitationId` came: true (and it is forgotten) if it was remembered, false if unknown or already completed. */
+export function completeUrlElicitation(state: SessionState, elicitationId: string): boolean {
+  if (!Object.hasOwn(state.urlElicitations, elicitationId)) return false;
+  const order = orderOf(state);
+  const at = order.indexOf(elicitationId);
+  if (at >= 0) order.splice(at, 1);
+  delete state.urlElicitations[elicitationId];
+  return true;
 }
 
 /**
