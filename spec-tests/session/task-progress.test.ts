@@ -115,6 +115,30 @@ test("limits: the requestor keeps at most MAX_TASK_PROGRESS_TOKENS task tokens; 
   assert.ok(p.of("client", "progress-ended").some((o) => o.id === first));
 });
 
+test("limits (README: task progress tokens a requestor keeps, 1024, the oldest forgotten): the oldest is the token kept first, not the smallest request id: a request sent early whose task is created last keeps its token past the next task, also in a state saved before the order was recorded", { timeout: 20_000 }, () => {
+  const p = ready();
+  const early = p.request("client", "tools/call", { name: "job", task: {} }, { progress: true });
+  p.run();
+  const ids = Array.from({ length: MAX_TASK_PROGRESS_TOKENS }, (_, i) => taskCall(p, "t" + i));
+  p.respond("server", early, created("t-early"));
+  p.run();
+  assert.deepEqual(p.of("client", "progress-ended").map((o) => o.id), [ids[0]], "the task created first makes room");
+  taskCall(p, "t-next");
+  assert.deepEqual(p.of("client", "progress-ended").map((o) => o.id), [ids[0], ids[1]]);
+  progress(p, early, 1);
+  assert.deepEqual(p.of("client", "progress").map((o) => [o.id, o.progress]), [[early, 1]], "the newest task's progress still reaches the requestor");
+  // A state saved before the order was recorded (no taskProgressOrder) goes on in its key order: the bound holds, the tokens still work.
+  const state = p.state("client");
+  delete state.taskProgressOrder;
+  Object.assign(state, JSON.parse(JSON.stringify(state)));
+  taskCall(p, "t-after");
+  assert.equal(Object.keys(state.taskProgress).length, MAX_TASK_PROGRESS_TOKENS);
+  assert.equal(p.of("client", "progress-ended").length, 3);
+  progress(p, ids[2], 1);
+  assert.deepEqual(p.of("client", "progress").map((o) => [o.id, o.progress]), [[early, 1], [ids[2], 1]]);
+  assert.deepEqual(JSON.parse(JSON.stringify(state)), state);
+});
+
 test("basic/utilities/tasks (receiver): the task-progress input frames notifications/progress under the task's token; a malformed one is dropped with a diagnostic", () => {
   const p = ready();
   const out = p.feed("server", { type: "task-progress", now: 0, token: "tok", progress: 3, total: 4, message: "m" });

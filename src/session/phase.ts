@@ -122,6 +122,7 @@ export function closeSession(state: SessionState, reason: string, out: SessionOu
   state.inboundCount = 0;
   state.progressTokens = {};
   state.taskProgress = {};
+  delete state.taskProgressOrder;
   state.subscriptions = {};
   state.subscriptionCount = 0;
   state.keepAlive.dueAt = null;

@@ -12,8 +12,9 @@
  * `progress` under the original request id, still required to increase). The token dies
  * when the kernel sees the task end: a terminal status in a `tasks/get` or `tasks/cancel`
  * result or in `notifications/tasks/status`, or any `tasks/result` answer for it (an error too: the task failed, or is unknown). The table
- * is bounded: past {@link MAX_TASK_PROGRESS_TOKENS} the oldest token is dropped, so a
- * requestor that never polls cannot grow it.
+ * is bounded: past {@link MAX_TASK_PROGRESS_TOKENS} the oldest token (kept longest ago:
+ * its task's creation was answered first) is dropped, so a requestor that never polls
+ * cannot grow it.
  *
  * Receiver side: the task's owner (the server's task runtime, which knows when the task is
  * terminal) sends progress under the token with the `task-progress` input after the
@@ -50,12 +51,14 @@ export function observeAnswer(state: SessionState, req: OutboundRequest, result:
   if (created !== undefined) {
     // A task id longer than the kernel keeps (retained.ts): the token ends with its request, like one of no task.
     if (tooLong(created, MAX_KEPT_ID_LENGTH)) return notKept(out, "the task id of a CreateTaskResult", MAX_KEPT_ID_LENGTH, created.length);
-    const table = state.taskProgress;
-    const keys = Object.keys(table);
-    if (keys.length >= MAX_TASK_PROGRESS_TOKENS) endToken(state, keys[0], out);
+    const order = orderOf(state);
+    if (order.length >= MAX_TASK_PROGRESS_TOKENS) endToken(state, order[0], out);
     const entry: TaskProgressToken = { id: eventId, taskId: created };
     if (req.progress !== undefined) entry.progress = req.progress;
-    table[idKey(req.progressToken!)] = entry;
+    // The token is the request's id, never reused in a session (`state.nextId`): a new key.
+    const key = idKey(req.progressToken!);
+    state.taskProgress[key] = entry;
+    order.push(key);
     out.push({ type: "progress-kept", id: eventId });
     return;
   }
@@ -86,8 +89,21 @@ export function endTaskProgress(state: SessionState, taskId: string, out: Sessio
   for (const key in state.taskProgress) if (state.taskProgress[key].taskId === taskId) endToken(state, key, out);
 }
 
+/**
+ * The table's keys, oldest first. Not `Object.keys(table)`: the keys are our request ids,
+ * which an object lists in numeric order, so a request sent early whose task was created
+ * late was the first forgotten, its token ended by the next task created. A state saved
+ * before the order was kept gets the key order it used.
+ */
+function orderOf(state: SessionState): string[] {
+  return (state.taskProgressOrder ??= Object.keys(state.taskProgress));
+}
+
 function endToken(state: SessionState, key: string, out: SessionOutput[]): void {
   const entry = state.taskProgress[key];
   delete state.taskProgress[key];
+  const order = orderOf(state);
+  const at = order.indexOf(key);
+  if (at >= 0) order.splice(at, 1);
   out.push({ type: "progress-ended", id: entry.id });
 }

@@ -306,6 +306,12 @@ export interface SessionState {
   progressTokens: Record<string, string>;
   /** Requestor: progress tokens of 2025-11-25 tasks, alive after their request was answered (`task-progress.ts`). */
   taskProgress: Record<string, TaskProgressToken>;
+  /**
+   * The keys of {@link SessionState.taskProgress}, oldest first (in the order their tasks were
+   * created): an object lists integer-like keys, as our request ids are, in numeric order,
+   * not in the order they were added (absent in states saved before it existed: the table's key order).
+   */
+  taskProgressOrder?: string[];
   /** Server: the minimum level the client asked for, or null to send every level. */
   logLevel: LoggingLevel | null;
   /**
