@@ -337,6 +337,29 @@ function askingPair(client: Record<string, unknown> = {}, keys = ["a"]): Pair {
   return p;
 }
 
+test("mrtr + README Limits (requests in flight per session, maxInboundRequests): input requests are requests in progress for the application, so a round asking more than the client has room for fails its call (-32603) and none reaches the application; a round within the room is asked", () => {
+  const p = askingPair({ maxInboundRequests: 4 }, ["a", "b"]);
+  const first = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  assert.equal(p.client.inboundCount, 2);
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { resultType: "input_required", inputRequests: { c: { method: "roots/list" }, d: { method: "roots/list" }, e: { method: "roots/list" } } });
+  const second = p.request("client", "tools/call", { name: "y" });
+  p.run();
+  const [err] = p.of("client", "error");
+  assert.equal(err.id, second);
+  assert.equal(err.error.code, ErrorCode.InternalError);
+  assert.match(err.error.message, /3 input requests, more than this client takes in progress \(maxInboundRequests 4, 2 in progress\)/);
+  assert.deepEqual(p.of("client", "request").map((r) => r.method), ["roots/list", "roots/list"], "only the first call's inputs were asked");
+  assert.equal(p.client.inboundCount, 2);
+  assert.deepEqual(Object.keys(p.client.mrtr), [idKey(first)]);
+  // Within the room (2 more), a round is asked as usual.
+  p.handlers.server = (req, pair) => pair.respond("server", req.id, { resultType: "input_required", inputRequests: { c: { method: "roots/list" }, d: { method: "roots/list" } } });
+  p.request("client", "tools/call", { name: "z" });
+  p.run();
+  assert.equal(p.of("client", "request").length, 4);
+  assert.equal(p.client.inboundCount, 4);
+});
+
 test("mrtr timeouts (draft basic/patterns/cancellation, Timeouts: implementations SHOULD establish timeouts for all sent requests): the call's timeout covers the time the application spends answering input requests; when it runs out the call fails with -32001 and the input requests are cancelled", () => {
   const p = askingPair({ requestTimeoutMs: 1000 });
   const id = p.request("client", "tools/call", { name: "x" });

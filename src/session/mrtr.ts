@@ -68,6 +68,12 @@ export function receiveInputRequired(state: SessionState, req: OutboundRequest, 
   const keys = Object.keys(inputs);
   // The keys are kept until the application answers (retained.ts): a longer one is no real key.
   if (keys.some((key) => tooLong(key, MAX_KEPT_ID_LENGTH))) return invalid(`an input_required result from the peer with an inputRequests key longer than ${MAX_KEPT_ID_LENGTH} characters`);
+  // Each input request is a request in progress for the application (an inbound entry), as a
+  // standalone one is, so maxInboundRequests bounds them too: one 4 MiB answer asked 100 000
+  // at once, past the bound, and answering them took minutes (each answer scans `waiting`).
+  // All are needed for the retry (the client MUST construct them), so the call fails.
+  const room = state.options.maxInboundRequests - state.inboundCount;
+  if (keys.length > room) return invalid(`an input_required result from the peer with ${keys.length} input requests, more than this client takes in progress (maxInboundRequests ${state.options.maxInboundRequests}, ${state.inboundCount} in progress)`);
   const originKey = idKey(origin);
   const entry: MrtrRound = { origin, method: req.method, timeoutMs: req.timeoutMs, deadline: req.deadline, hardDeadline: req.hardDeadline, progress: req.progressToken !== undefined, round, keys, waiting: [...keys], responses: {} };
   if (req.params !== undefined) entry.params = req.params;
