@@ -239,3 +239,33 @@ test("durable (README: the state shares no object with the application): a task'
   const stored = await store.get(c.server.tasks!.get(task!.taskId)!.ownerKey, task!.taskId);
   assert.deepEqual(stored?.result?.content, [{ type: "text", text: "v1" }]);
 });
+
+// Found by the interleaving fuzz target (a gated store): every tasks/get wrote its task's
+// unchanged record through, so a client polling a working task made one store write per
+// poll, and a store slower than the polls queued them without bound, the task's delete at
+// its TTL waiting behind them all.
+test("durable (basic/utilities/tasks Getting Tasks; SEP-2663 Task Polling): tasks/get only reads its task, so polling an unchanged task writes nothing to the store, in both eras; what changes it is still written through", async () => {
+  for (const era of [LEGACY, MODERN]) {
+    const clock = new ManualClock();
+    const memory = new MemoryTaskStore();
+    const writes: string[] = [];
+    const store: TaskStore = {
+      get: (o, id) => memory.get(o, id),
+      list: (o) => memory.list(o),
+      put: (o, r) => void (writes.push(`put ${r.status}`), memory.put(o, r)),
+      delete: (o, id) => void (writes.push("delete"), memory.delete(o, id)),
+    };
+    const gate = deferred();
+    const s = new McpServer({ name: "s", version: "1" }, { clock, ...era, tasks: { store } });
+    s.tool("job", { execution: { taskSupport: "optional" } }, async () => (await gate.promise, text("done")));
+    const c = await client(s, clock, { ...era, tasks: true });
+    const taskId = c.taskIdOf(await c.callToolAsTask("job"))!;
+    assert.deepEqual(writes, ["put working"], `${era.session.versions[0]}: created`);
+    for (let i = 0; i < 5; i++) assert.equal((await c.getTask(taskId)).status, "working");
+    assert.deepEqual(writes, ["put working"], `${era.session.versions[0]}: polls of an unchanged task write nothing`);
+    gate.resolve();
+    for (let i = 0; i < 30; i++) await Promise.resolve();
+    assert.deepEqual(writes, ["put working", "put completed"], `${era.session.versions[0]}: its completion is written`);
+    assert.deepEqual(memory.records().map((r) => r.status), ["completed"]);
+  }
+});

@@ -134,6 +134,12 @@ const MAX_TASK_INPUT_ROUNDS = 32;
 /** Random bytes in a default task id: 128 bits. */
 export const TASK_ID_BYTES = 16;
 
+/** A task's record as text, to tell whether a step changed it (undefined: no such task). */
+function recordText(table: TaskTableState, taskId: string): string | undefined {
+  const rec = findTask(table, taskId);
+  return rec === undefined ? undefined : JSON.stringify(rec);
+}
+
 /** A task id made of `bytes` (random ones: ids MUST be unguessable), as lowercase hex. */
 export function taskIdFrom(bytes: Uint8Array): string {
   let s = "";
@@ -442,10 +448,15 @@ export class TaskRuntime {
   }
 
   private step(input: TaskInput): TaskOutput[] {
+    // The task a `tasks/*` request names is written through only if the step changed its
+    // record: a tasks/get only reads it, and a poll per second was a store write per second
+    // (a store slower than the polls queued them without bound, its delete at the TTL last).
+    const named = input.type === "request" && typeof input.params?.taskId === "string" ? input.params.taskId : undefined;
+    const before = named === undefined ? undefined : recordText(this.table, named);
     const { outputs } = stepTasks(this.table, input);
     const touched = new Set<string>();
     if ("taskId" in input && typeof input.taskId === "string") touched.add(input.taskId);
-    if (input.type === "request" && typeof input.params?.taskId === "string") touched.add(input.params.taskId);
+    if (named !== undefined && recordText(this.table, named) !== before) touched.add(named);
     for (const o of outputs) {
       if ("taskId" in o && typeof o.taskId === "string") touched.add(o.taskId);
       this.carryOut(o);
