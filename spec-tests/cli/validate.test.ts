@@ -119,6 +119,17 @@ test("validate: a result whose request came earlier is checked against that meth
   assert.equal(r.code, 1);
 });
 
+test("validate (2025-11-25 basic/utilities/tasks, Creating Tasks: a normal request is answered with the actual operation result directly): a CreateTaskResult answering a tools/call that asked for no task is an error; one that asked for a task is fine", async () => {
+  const created = (id: number) => line({ jsonrpc: "2.0", id, result: { task: { taskId: "t", status: "working", createdAt: "2025-11-25T10:30:00Z", lastUpdatedAt: "2025-11-25T10:30:00Z", ttl: 60000 } } });
+  const plain = line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_weather", arguments: {} } });
+  const asTask = line({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_weather", arguments: {}, task: { ttl: 60000 } } });
+  const r = await cli(["validate", "--version", "2025-11-25"], [plain, created(1), asTask, created(2)].join("\n"));
+  assert.equal(r.lines[0], "ok request tools/call");
+  assert.match(r.lines[1], /^error \/result/);
+  assert.deepEqual(r.lines.slice(-2), ["ok request tools/call", "ok result tools/call"]);
+  assert.equal(r.code, 1);
+});
+
 test("validate: a result that answers no request in the input cannot be classified: plain `ok result`", async () => {
   const r = await cli(["validate"], textResult(7));
   assert.deepEqual(r.lines, ["ok result"]);

@@ -37,7 +37,7 @@
  * `renewed` step's InitializeResult), one `ok` / `error` line each; the pointer is into
  * that message.
  */
-import { allowsBatches, decode, DEFAULT_LIMITS, isProtocolVersion, LEGACY_VERSIONS, METHODS, methodSpec, PROTOCOL_VERSIONS, schemaVersionOf, validatorFor } from "../index.js";
+import { allowsBatches, decode, DEFAULT_LIMITS, isProtocolVersion, LEGACY_VERSIONS, METHODS, methodSpec, PROTOCOL_VERSIONS, requestResultIssues, schemaVersionOf, validatorFor } from "../index.js";
 import type { Decoded, Issue, ProtocolVersion, RequestId, Validator } from "../index.js";
 import { Exit, isBlank, joinLines, openInput, OutputFailed, readLines, writeOut, writeResult } from "./io.js";
 import type { CliIO, Verb } from "./io.js";
@@ -93,6 +93,8 @@ class Checker {
   private allowBatch: boolean;
   /** Requests seen and not yet answered: id → method, or null when two share the id. */
   private readonly pending = new Map<RequestId, string | null>();
+  /** The pending requests that asked for a task (`params.task`): only their results may be a `CreateTaskResult`. */
+  private readonly augmented = new Set<RequestId>();
 
   constructor(
     private version: ProtocolVersion,
@@ -181,7 +183,7 @@ class Checker {
         if (spec.kind !== d.kind) {
           return fail(`${at}/id`, spec.kind === "request" ? `${method} is a request: it needs an id` : `${method} is a notification: it must not have an id`);
         }
-        if (d.kind === "request") this.remember(d.message.id, method);
+        if (d.kind === "request") this.remember(d.message.id, method, typeof params === "object" && params !== null && Object.hasOwn(params, "task"));
         const issues = spec.validateParams(params);
         return issues === null ? { ok: true, what: `${d.kind} ${method}` } : { ok: false, issues: under(`${at}/params`, issues) };
       }
@@ -189,8 +191,9 @@ class Checker {
         const method = this.answered(d.message.id);
         if (method === "initialize") this.follow(d.message);
         if (method === null) return { ok: true, what: "result" };
-        // Only requests are remembered, and every request has a result validator.
-        const issues = methodSpec(this.version, method)!.validateResult!(d.message.result);
+        // Only requests are remembered, and every request has a result validator. A 2025-11-25
+        // request that asked for no task is answered with its own result, never a CreateTaskResult.
+        const issues = requestResultIssues(this.version, methodSpec(this.version, method)!, d.message.result, this.augmented.delete(d.message.id));
         return issues === null ? { ok: true, what: `result ${method}` } : { ok: false, issues: under(`${at}/result`, issues) };
       }
       case "error": {
@@ -212,8 +215,9 @@ class Checker {
   }
 
   /** Records a request so its response can be matched; a reused id becomes ambiguous. */
-  private remember(id: RequestId, method: string): void {
+  private remember(id: RequestId, method: string, task: boolean): void {
     this.pending.set(id, this.pending.has(id) ? null : method);
+    if (task) this.augmented.add(id);
   }
 
   /** The method a response with `id` answers (forgetting the request), or null when unknown. */
