@@ -478,3 +478,87 @@ test("McpServer.close() (draft subscriptions, Graceful Closure; basic/lifecycle 
   assert.equal(server.connectionCount, 0);
   assert.equal((await sub.ended).graceful, false, "the completion result could not go out; the connection's close ends the listen");
 });
+
+test("McpClient.listen (2025-11-25 server/resources, Subscriptions; basic/utilities/cancellation: a request may be processed before its cancellation arrives): a resources/subscribe the server took but whose answer came too late (the listen's timeoutMs) is unsubscribed, so the server sends no updates for a URI the application holds no subscription to; a listen on that URI in the same turn subscribes it again after that unsubscribe and hears its updates; a URI the server refused is not unsubscribed", { timeout: 10_000 }, async () => {
+  const { createMemoryPair } = await import("../../src/transports/memory.js");
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock, ...LEGACY });
+  library(server);
+  const wire: Array<{ from: "server" | "client"; message: any }> = [];
+  const [s, c] = createMemoryPair({ onSend: (i, text) => void wire.push({ from: i === 0 ? "server" : "client", message: JSON.parse(text) }) });
+  // The server's answers to resources/subscribe are held while `holding`: it took the request, its answer is on the way.
+  const subscribeIds = new Set<unknown>();
+  let holding = true;
+  const held: string[] = [];
+  server.connect({
+    send: (text) => {
+      const m = JSON.parse(text) as { id?: unknown; method?: string };
+      if (holding && m.method === undefined && subscribeIds.has(m.id)) held.push(text);
+      else s.send(text);
+    },
+    onMessage: (fn) => s.onMessage((text, local) => {
+      const m = JSON.parse(text) as { id?: unknown; method?: string; params?: { uri?: string } };
+      if (m.method === "resources/subscribe" && m.params?.uri === "urn:refused") return s.send(JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: "no such resource" } }));
+      if (m.method === "resources/subscribe") subscribeIds.add(m.id);
+      fn(text, local);
+    }),
+    onClose: s.onClose.bind(s),
+    close: s.close.bind(s),
+  });
+  const client = new McpClient(CLIENT, { clock, ...LEGACY });
+  await client.connect(c);
+  const updates = () => wire.filter((w) => w.from === "server" && w.message.method === "notifications/resources/updated").length;
+  const order = () => wire.filter((w) => w.from === "client" && /^resources\/(un)?subscribe$/.test(w.message.method ?? "")).map((w) => `${w.message.method} ${w.message.params.uri}`);
+
+  const late = client.listen({ resourceSubscriptions: ["file:///a"] }, () => {}, { timeoutMs: 1_000 });
+  await client.ping();
+  assert.equal(held.length, 1, "the server took the subscribe");
+  clock.advance(1_000);
+  assert.equal((await rejection(late)).code, ErrorCode.RequestTimeout);
+  holding = false;
+  for (const text of held.splice(0)) s.send(text);
+  await client.ping();
+  assert.deepEqual(order(), ["resources/subscribe file:///a", "resources/unsubscribe file:///a"]);
+  server.notifyResourceUpdated("file:///a");
+  await client.ping();
+  assert.equal(updates(), 0, "the server holds no subscription the application does not");
+
+  // Timed out again, and a listen on the URI opened in the same turn: subscribe, unsubscribe, subscribe.
+  holding = true;
+  const again = client.listen({ resourceSubscriptions: ["file:///b"] }, () => {}, { timeoutMs: 1_000 });
+  await client.ping();
+  clock.advance(1_000);
+  await rejection(again);
+  holding = false;
+  for (const text of held.splice(0)) s.send(text);
+  const heard = recorder();
+  const sub = await client.listen({ resourceSubscriptions: ["file:///b"] }, heard.fn);
+  assert.deepEqual(order().slice(2), ["resources/subscribe file:///b", "resources/unsubscribe file:///b", "resources/subscribe file:///b"]);
+  server.notifyResourceUpdated("file:///b");
+  await client.ping();
+  assert.deepEqual(heard.heard, ["notifications/resources/updated file:///b"]);
+  sub.close();
+  await client.ping();
+
+  // Aborted by the caller while its subscribe is pending, which then times out: unsubscribed too.
+  holding = true;
+  const ac = new AbortController();
+  const aborted = client.listen({ resourceSubscriptions: ["file:///c"] }, () => {}, { timeoutMs: 1_000, signal: ac.signal });
+  await client.ping();
+  ac.abort();
+  clock.advance(1_000);
+  await rejection(aborted);
+  holding = false;
+  for (const text of held.splice(0)) s.send(text);
+  await client.ping();
+  await client.ping();
+  assert.deepEqual(order().slice(6), ["resources/subscribe file:///c", "resources/unsubscribe file:///c"]);
+
+  // A refusal is the server's answer: it holds nothing, and nothing is unsubscribed.
+  const partly = await client.listen({ resourceSubscriptions: ["file:///a", "urn:refused"] }, () => {});
+  assert.deepEqual(partly.acknowledged, { resourceSubscriptions: ["file:///a"] });
+  partly.close();
+  await client.ping();
+  assert.deepEqual(order().slice(8), ["resources/subscribe file:///a", "resources/subscribe urn:refused", "resources/unsubscribe file:///a"]);
+  client.close();
+});

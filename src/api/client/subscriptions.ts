@@ -153,7 +153,7 @@ export class ClientSubscriptions {
           // The server's own refusal of one URI (an error it answered) leaves that URI out of
           // what is acknowledged, as a modern server leaves out what it will not honour; the
           // rest stands. Anything else (the connection, a timeout) fails the listen.
-          if (!(e instanceof McpError && e.fromPeer)) throw e;
+          if (!refusedByServer(e)) throw e;
           held.pop();
           entry.ends.delete(end);
           this.release(uri, entry);
@@ -187,7 +187,11 @@ export class ClientSubscriptions {
       const pending = this.unsubscribing.get(uri);
       const subscribe = (): Promise<void> => this.host.request("resources/subscribe", { uri }, options).then(() => undefined);
       const made: HeldUri = { holders: 0, subscribed: pending === undefined ? subscribe() : pending.then(subscribe), ends: new Set() };
-      made.subscribed.catch(() => this.uris.get(uri) === made && this.uris.delete(uri));
+      made.subscribed.catch((e: unknown) => {
+        if (this.uris.get(uri) !== made) return;
+        this.uris.delete(uri);
+        if (!refusedByServer(e)) this.unsubscribe(uri, Promise.resolve());
+      });
       this.uris.set(uri, (entry = made));
     }
     entry.holders++;
@@ -205,19 +209,36 @@ export class ClientSubscriptions {
   }
 
   /**
-   * A subscription lets go of `uri`: the last unsubscribes it, once its subscribe is answered
-   * (a failure of either is of no consequence to anyone). Until the unsubscribe is answered
-   * the URI is `unsubscribing`, which a new holder's subscribe waits for (see `hold`).
+   * A subscription lets go of `uri`: the last unsubscribes it, once its subscribe is settled.
    */
   private release(uri: string, entry: HeldUri): void {
     if (--entry.holders > 0 || this.uris.get(uri) !== entry) return;
     this.uris.delete(uri);
-    const gone: Promise<void> = entry.subscribed
-      .then(() => this.host.request("resources/unsubscribe", { uri }, undefined))
+    this.unsubscribe(uri, entry.subscribed);
+  }
+
+  /**
+   * Sends `resources/unsubscribe` for `uri` once its `subscribe` settles, unless the server
+   * refused that subscribe (it holds nothing then). A subscribe that failed here, timed out
+   * or cancelled, may have been taken all the same (2025-11-25 `basic/utilities/cancellation`:
+   * a request may be processed before its cancellation arrives): left alone, the server would
+   * send updates for the URI, and hold it, until the session ends. A failure of the
+   * unsubscribe is of no consequence to anyone. Until it is answered the URI is
+   * `unsubscribing`, which a new holder's subscribe waits for (see `hold`).
+   */
+  private unsubscribe(uri: string, subscribed: Promise<void>): void {
+    const send = (): Promise<unknown> => this.host.request("resources/unsubscribe", { uri }, undefined);
+    const gone: Promise<void> = subscribed
+      .then(send, (e: unknown) => (refusedByServer(e) ? undefined : send()))
       .then(() => undefined, () => undefined)
       .finally(() => this.unsubscribing.get(uri) === gone && this.unsubscribing.delete(uri));
     this.unsubscribing.set(uri, gone);
   }
+}
+
+/** Whether a request failed with the server's own error answer (not a timeout, a cancellation, the connection). */
+function refusedByServer(e: unknown): boolean {
+  return e instanceof McpError && e.fromPeer === true;
 }
 
 /** Legacy: one URI's `resources/subscribe`, and how many subscriptions hold it. */
