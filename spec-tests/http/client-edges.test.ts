@@ -594,9 +594,31 @@ test("client edges (2025-11-25 basic/transports, Sending Messages item 4: a noti
   await ep.open();
   await until(() => gets === 1, 200);
   assert.deepEqual(await ep.request("tools/list"), { tools: [{ name: "echo", inputSchema: { type: "object" } }] });
-  assert.equal(open, true);
+  assert.equal(open, false, "the notification's stream is let go (see the next test)");
   t.close();
-  assert.equal(open, false, "close() lets the stream go");
+});
+
+test("client edges (2025-11-25 basic/transports, Sending Messages item 4: for a POST of a JSON-RPC response or notification the server MUST return 202 Accepted with no body): a server that answers such a POST with an SSE stream it keeps open does not keep the connection until close(): nothing on it is the client's to wait for, and the body is let go at once (found by review: each notification or response held a connection until close())", { timeout: 10_000 }, async () => {
+  const { handler } = makeHandler();
+  const cancelled: string[] = [];
+  const t = wrappedTransport(handler, async (_req, next, body) => {
+    const m = JSON.parse(body) as { id?: unknown; method?: string };
+    // A notification, or a response (no method): the server processes it, then holds a stream open.
+    if (m.method?.startsWith("notifications/") === true || m.method === undefined) {
+      await next();
+      return endless(": open\n\n", () => cancelled.push(m.method ?? "response"));
+    }
+    return next();
+  });
+  const { ep } = connect(t);
+  await ep.open();
+  t.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/roots/list_changed" }));
+  t.send(JSON.stringify({ jsonrpc: "2.0", id: "s1", result: {} }));
+  await until(() => cancelled.length === 3, 200);
+  assert.deepEqual(cancelled.sort(), ["notifications/initialized", "notifications/roots/list_changed", "response"]);
+  // The session serves on.
+  assert.deepEqual(await ep.request("tools/list"), { tools: [{ name: "echo", inputSchema: { type: "object" } }] });
+  t.close();
 });
 
 test("client edges (basic/utilities/cancellation, related requests): a POST stream the server asked the client something on stays open after the call is cancelled (the server cancels its request there), however the request is written: id after 1.5 KB of params, as SDK 1.x writes it, or in a batch", async () => {

@@ -112,7 +112,15 @@ export async function answer(client: HttpClient, ctx: StreamCtx, res: Response):
   if (!res.ok) return httpFailure(client, ctx, res, type);
   // A null-body status (205) or a fetch that gives no body: an event stream with nothing
   // in it, so no answer will come, as for a 202.
-  if (type === SSE_TYPE) return res.body === null ? bodiless(client, ctx, res.status) : follow(client, ctx, res);
+  if (type === SSE_TYPE) {
+    // A POST of notifications or responses only: the server MUST answer 202 with no body
+    // (2025-11-25 `basic/transports`, Sending Messages item 4, and 2025-03-26, 2025-06-18;
+    // draft `streamable-http` item 5), so nothing on such a stream is the client's to wait
+    // for. Read to its end, one the server kept open held a connection until close(), per
+    // notification (a browser has six per host); it is let go at once.
+    if (ctx.ids.size === 0) return discard(res);
+    return res.body === null ? bodiless(client, ctx, res.status) : follow(client, ctx, res);
+  }
   if (type === JSON_TYPE) {
     // Read to the message limit: a server's endless body is cancelled there, not buffered.
     const read = await client.readText(res, ctx);
