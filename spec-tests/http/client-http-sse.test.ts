@@ -12,7 +12,8 @@ import { Server as Sdk1Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { McpClient } from "../../src/api/client.js";
-import { ENDPOINT_WAIT_MS, httpClientTransport, MAX_BODILESS_POSTS, type HttpClientOptions } from "../../src/transports/http-client.js";
+import { ENDPOINT_WAIT_MS, httpClientTransport, MAX_BODILESS_POSTS, POST_WAIT_MS, type HttpClientOptions } from "../../src/transports/http-client.js";
+import { ManualClock } from "../../src/driver/clock.js";
 import type { McpError } from "../../src/driver/endpoint.js";
 import { attach } from "../../src/api/connection.js";
 import { blockText } from "../harness/content.js";
@@ -495,4 +496,61 @@ test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE (README
     client.close();
   }
   assert.ok(maxHeld <= MAX_BODILESS_POSTS + 1, `at most ${maxHeld} in flight at once`);
+});
+
+test("basic/transports Backwards Compatibility, 2024-11-05 HTTP with SSE (README: close() aborts every fetch; basic/utilities/cancellation): a POST whose answer's headers never come is aborted once the request it carried is settled (answered on the stream, cancelled by its caller, timed out), and one carrying a notification after POST_WAIT_MS on the client's sleep; before, each held its connection until close()", { timeout: 10_000 }, async () => {
+  const server = oldServer();
+  const aborted: string[] = [];
+  const posted: string[] = [];
+  // Only the waits of POST_WAIT_MS are let run out, when the test says.
+  const postWaits: (() => void)[] = [];
+  const sleep = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      signal.addEventListener("abort", () => resolve());
+      if (ms === POST_WAIT_MS) postWaits.push(resolve);
+    });
+  const fetch: NonNullable<HttpClientOptions["fetch"]> = async (url, init) => {
+    const m = init.method === "POST" && url.endsWith("/messages?sessionId=1") ? (JSON.parse(String(init.body)) as { id?: number; method?: string; params?: { arguments?: { text?: string } } }) : undefined;
+    const what = m?.method === "tools/call" ? m.params?.arguments?.text : m?.method === "notifications/roots/list_changed" ? "notification" : undefined;
+    if (what === undefined) return server.fetch(url, init);
+    posted.push(what);
+    // The server takes the message (and answers "answered" on the stream) but never answers the POST itself.
+    if (what === "answered") server.write("message", JSON.stringify({ jsonrpc: "2.0", id: m!.id, result: { content: [{ type: "text", text: "done" }] } }));
+    return new Promise<Response>((_, reject) => init.signal!.addEventListener("abort", () => (aborted.push(what), reject(init.signal!.reason))));
+  };
+  const errors: string[] = [];
+  const clock = new ManualClock();
+  const client = new McpClient(INFO, { clock });
+  const transport = httpClientTransport(SSE_URL, { fetch, sleep, onError: (m) => errors.push(m) });
+  await client.connect(transport);
+  try {
+    assert.equal(client.protocolVersion, "2024-11-05");
+    assert.equal(blockText((await client.callTool("echo", { text: "answered" })).content[0]), "done");
+    await until(() => aborted.includes("answered"), 200);
+
+    const ac = new AbortController();
+    const cancelled = client.callTool("echo", { text: "cancelled" }, { signal: ac.signal });
+    await until(() => posted.includes("cancelled"), 200);
+    ac.abort("user");
+    await assert.rejects(cancelled);
+    await until(() => aborted.includes("cancelled"), 200);
+
+    const timedOut = client.callTool("echo", { text: "timed out" }, { timeoutMs: 1000 });
+    await until(() => posted.includes("timed out"), 200);
+    clock.advance(1000);
+    await assert.rejects(timedOut, (e: McpError) => e.code === -32001);
+    await until(() => aborted.includes("timed out"), 200);
+
+    transport.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/roots/list_changed" }));
+    await until(() => posted.includes("notification"), 200);
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(aborted.includes("notification"), false, "the notification's POST waits POST_WAIT_MS");
+    for (const run of postWaits.splice(0)) run();
+    await until(() => aborted.includes("notification"), 200);
+    assert.deepEqual(aborted, ["answered", "cancelled", "timed out", "notification"]);
+    // A settled request's POST let go is no failure: nothing is reported, nor answered again.
+    assert.deepEqual(errors, [`a POST was let go: the server did not answer the POST within ${POST_WAIT_MS} ms`]);
+  } finally {
+    client.close();
+  }
 });

@@ -80,7 +80,7 @@ import type { ParamHeader } from "./http/request-metadata.js";
 
 export { META_VERSION, REISSUE_ID_PREFIX } from "./http/client-modern.js";
 export { GET_WAIT_MS, SESSION_EXPIRED } from "./http/client-session.js";
-export { ENDPOINT_WAIT_MS } from "./http/http-sse-client.js";
+export { ENDPOINT_WAIT_MS, POST_WAIT_MS } from "./http/http-sse-client.js";
 export { MAX_BODILESS_POSTS, MIN_RECONNECT_DELAY_MS } from "./http/client-stream.js";
 
 /** How lost SSE connections are re-established. */

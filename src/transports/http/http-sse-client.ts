@@ -27,7 +27,7 @@ import { echoed, ErrorCode } from "../../jsonrpc/errors.js";
 import { overBytes, readWithin, type PostGate } from "./client-stream.js";
 import { exceedsBytes, peekRequestId } from "../../jsonrpc/safe-json.js";
 import { letGo } from "./body.js";
-import { discard, sseLimits } from "./client-body.js";
+import { discard, parse, sseLimits } from "./client-body.js";
 import { H, mediaTypeOf, SSE_TYPE } from "./headers.js";
 
 /**
@@ -38,6 +38,17 @@ import { H, mediaTypeOf, SSE_TYPE } from "./headers.js";
  * and would otherwise hold `connect` until its timeout, or forever without one.
  */
 export const ENDPOINT_WAIT_MS = 5000;
+
+/**
+ * How long a POST carrying no request (a notification, a response to the server's request)
+ * may wait for its answer's headers, in ms, on the client's `sleep`; then it is aborted.
+ * 2024-11-05: the POST's answer is only an acknowledgement (`202 Accepted`), which a server
+ * sends at once, and nothing awaits it; unbounded, a server that never answered held a
+ * connection per message, and a Node process after close() (undici waits five minutes for
+ * response headers). A request's POST is aborted once the request is settled instead
+ * ({@link HttpSseClient.settled}).
+ */
+export const POST_WAIT_MS = 5000;
 
 /** What the transport takes from the Streamable HTTP client: its options, as it applies them. */
 export interface HttpSseHost {
@@ -75,6 +86,8 @@ export class HttpSseClient {
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   /** Ends the wait of {@link ENDPOINT_WAIT_MS} for the endpoint event. */
   private endpointWait: AbortController | undefined;
+  /** The POSTs of requests not yet answered whose own answer has not come either, by request id key ({@link settled}). */
+  private readonly unsettled = new Map<string, AbortController>();
 
   constructor(
     private readonly host: HttpSseHost,
@@ -92,6 +105,10 @@ export class HttpSseClient {
 
   send(text: string): void {
     if (this.closed) return;
+    if (this.unsettled.size > 0 && text.indexOf('"notifications/cancelled"') !== -1) {
+      const m = parse(text) as { method?: unknown; params?: { requestId?: unknown } } | undefined;
+      if (m?.method === "notifications/cancelled") this.settled(m.params?.requestId);
+    }
     // Before the endpoint is known, in order behind it (then-callbacks run in order).
     if (this.endpoint === undefined) void this.opened.then((failure) => {
         if (failure === undefined) void this.post(text);
@@ -156,6 +173,10 @@ export class HttpSseClient {
       return this.hand(oversizedStandIn(o.head, o.tail, this.host.maxBytes));
     }
     if (o.event !== "message" || o.data === "") return;
+    if (this.unsettled.size > 0 && (o.data.indexOf('"result"') !== -1 || o.data.indexOf('"error"') !== -1)) {
+      const m = parse(o.data) as { method?: unknown; id?: unknown } | undefined;
+      if (typeof m === "object" && m !== null && m.method === undefined) this.settled(m.id);
+    }
     if (o.invalidUtf8 === true) {
       this.host.report("an SSE event is not valid UTF-8");
       return this.hand(invalidUtf8StandIn(o.data, o.data));
@@ -192,21 +213,61 @@ export class HttpSseClient {
 
   private async post(text: string): Promise<void> {
     const abort = this.track();
+    const id = peekRequestId(text);
     // A response or notification: counted while it waits for the server (see PostGate).
-    const noRequest = peekRequestId(text) === null;
-    if (noRequest) this.host.posts.enter();
+    const noRequest = id === null;
+    const key = noRequest ? undefined : JSON.stringify(id);
+    // Ends the wait of POST_WAIT_MS once the POST is answered (or fails), so no timer outlives it.
+    const done = new AbortController();
+    let letGone = false;
+    if (key !== undefined) this.unsettled.set(key, abort);
+    else {
+      this.host.posts.enter();
+      const cut = (): void => {
+        if (done.signal.aborted) return;
+        letGone = true;
+        abort.abort(`the server did not answer the POST within ${POST_WAIT_MS} ms`);
+      };
+      // An injected sleep that fails leaves the POST unbounded, as before, rather than cut at once.
+      try {
+        this.host.sleep(POST_WAIT_MS, done.signal).then(cut, () => {});
+      } catch {
+        // as above
+      }
+    }
     let res: Response;
     try {
       res = await this.host.fetch(this.endpoint!, { method: "POST", headers: this.host.headersFor(text, true), body: text, signal: abort.signal });
     } catch (e) {
+      // Settled meanwhile (answered on the stream, or cancelled): its POST was let go, and nothing is wrong.
+      if (key !== undefined && abort.signal.aborted && this.unsettled.get(key) !== abort && !this.closed) return;
+      if (letGone) return this.host.report(`a POST was let go: ${String(abort.signal.reason)}`);
       return this.unsent(text, `connection closed: the POST failed (${errorText(e)})`, ErrorCode.ConnectionClosed);
     } finally {
+      done.abort();
       this.fetches.delete(abort);
+      if (key !== undefined && this.unsettled.get(key) === abort) this.unsettled.delete(key);
       if (noRequest) this.host.posts.leave();
     }
     // 2024-11-05: the answer comes on the stream; the POST's own body (202 "Accepted") holds none.
     discard(res);
     if (!res.ok) this.unsent(text, `the server refused the message: HTTP ${res.status}`, ErrorCode.InternalError);
+  }
+
+  /**
+   * The request `id` is settled (its response came on the stream, or the client cancelled it,
+   * on its timeout or its caller's abort): a POST of it still waiting for its answer's headers
+   * is aborted. That answer is only the server's acknowledgement, and a server that never sent
+   * it held the connection until close(), a Node process with it; the response comes on the
+   * stream, and a cancelled request's is ignored (`basic/utilities/cancellation`).
+   */
+  private settled(id: unknown): void {
+    if (typeof id !== "string" && typeof id !== "number") return;
+    const key = JSON.stringify(id);
+    const abort = this.unsettled.get(key);
+    if (abort === undefined) return;
+    this.unsettled.delete(key);
+    abort.abort("the request was settled");
   }
 
   /** A message the server did not take: its request, if it is one, is answered here, so the caller does not wait for a timeout. */
