@@ -31,7 +31,7 @@
 import type { Clock } from "../driver/clock.js";
 import { eitherSignal, isThenable, type Callback } from "../driver/listener.js";
 import { McpError, toRpcError, type RequestContext } from "../driver/endpoint.js";
-import { ErrorCode, MALFORMED_ERROR_ANSWER, MALFORMED_ERROR_DIAGNOSTIC, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { ErrorCode, isRpcError, MALFORMED_ERROR_ANSWER, MALFORMED_ERROR_DIAGNOSTIC, thrownMessage, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { systemClock } from "../driver/clock.js";
 import { createTaskTable, findTask, nextTaskDeadline, progressAllowed, resolveTaskOptions, restoreTasks, snapshotTasks, stepTasks, tableFromRecords } from "../tasks/table.js";
@@ -120,7 +120,7 @@ interface Run {
  */
 function taskFailure(run: Run, error: JsonRpcErrorObject): JsonRpcErrorObject {
   const rc = run.rc;
-  if (Number.isInteger(error.code) && typeof error.message === "string") return isModernVersion(rc.protocolVersion) ? answerableError(error, rc.protocolVersion, rc.peer?.capabilities) : error;
+  if (isRpcError(error)) return isModernVersion(rc.protocolVersion) ? answerableError(error, rc.protocolVersion, rc.peer?.capabilities) : error;
   rc.diagnose?.("invalid-error", MALFORMED_ERROR_DIAGNOSTIC, { id: rc.id, taskId: run.taskId });
   return { code: ErrorCode.InternalError, message: MALFORMED_ERROR_ANSWER };
 }

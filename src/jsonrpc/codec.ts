@@ -47,7 +47,7 @@
  * Nothing here throws to its caller; an inspecting getter that throws (a caller-built
  * value given to {@link decodeValue}) is caught and reported as `-32600`.
  */
-import { ErrorCode, rpcError } from "./errors.js";
+import { ErrorCode, isRpcError, rpcError } from "./errors.js";
 import type { JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "./types.js";
 import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, holdsNonFinite, mayExceedDepth, mayOverflow, PEEK_WINDOW, peekHead, peekLastId, TAIL_WINDOW } from "./safe-json.js";
 
@@ -300,7 +300,7 @@ function classifyMessage(value: unknown): Decoded {
     if (!isObject(result)) return malformedResponse(answers, "result must be an object");
     return { kind: "result", message: m as unknown as JsonRpcResultResponse };
   }
-  if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
+  if (!isRpcError(error)) {
     return malformedResponse(answers, "error must be an object with an integer code and a string message");
   }
   if (id === undefined) {

@@ -51,6 +51,13 @@ export interface JsonRpcErrorObject {
   data?: unknown;
 }
 
+/** True for a JSON-RPC error object: an object (not an array) with an integer code and a string message. */
+export function isRpcError(v: unknown): v is JsonRpcErrorObject {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const e = v as { code?: unknown; message?: unknown };
+  return Number.isInteger(e.code) && typeof e.message === "string";
+}
+
 /**
  * An application's error without an integer code and a string message, which no JSON-RPC
  * error response may carry: the `-32603` it is answered with instead (a plain request's

@@ -26,6 +26,7 @@
 import type { ProtocolVersion, SchemaVersion } from "./versions.js";
 import { SCHEMA_VERSIONS, schemaVersionOf } from "./versions.js";
 import type { Issue, Validator } from "../schema/validate.js";
+import { isRpcError } from "../jsonrpc/errors.js";
 import { nodeValidator, validatorFor } from "../schema/validate.js";
 import type { MethodRow } from "../schema/generated/rows.js";
 import { paramsRule, resultRule, withRule } from "./constraints.js";
@@ -208,8 +209,7 @@ function detailedTaskIssues(task: unknown): Issue[] | null {
     const r = own("result");
     if (typeof r !== "object" || r === null || Array.isArray(r)) out.push({ path: "/result", reason: "must be an object (required when the status is completed)" });
   } else if (status === "failed") {
-    const e = own("error") as Record<string, unknown> | undefined;
-    if (typeof e !== "object" || e === null || Array.isArray(e) || !Number.isInteger(e.code) || typeof e.message !== "string") out.push({ path: "/error", reason: "must be a JSON-RPC error, an integer code and a string message (required when the status is failed)" });
+    if (!isRpcError(own("error"))) out.push({ path: "/error", reason: "must be a JSON-RPC error, an integer code and a string message (required when the status is failed)" });
   }
   return out.length > 0 ? out : null;
 }

@@ -22,7 +22,7 @@
  */
 import { decode, decodeValue, malformedResponseAnswer, type Decoded } from "../jsonrpc/codec.js";
 import { merged } from "../jsonrpc/safe-json.js";
-import { echoed, ErrorCode, MALFORMED_ERROR_ANSWER, MALFORMED_ERROR_DIAGNOSTIC } from "../jsonrpc/errors.js";
+import { echoed, ErrorCode, isRpcError, MALFORMED_ERROR_ANSWER, MALFORMED_ERROR_DIAGNOSTIC } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { MetaKey } from "../model/meta.js";
 import { methodSpec, requestResultIssues } from "../model/methods.js";
@@ -393,7 +393,7 @@ export function respond(state: SessionState, id: RequestId, result: JsonObject |
   if (req.mrtr !== undefined) return error === undefined ? answerInput(state, req.mrtr, req.method, result ?? {}, now, out) : failInput(state, req.mrtr, req.method, error, out);
   flushProgress(req, now, out, true);
   if (error !== undefined) {
-    if (!Number.isInteger(error.code) || typeof error.message !== "string") {
+    if (!isRpcError(error)) {
       sendError(out, id, ErrorCode.InternalError, MALFORMED_ERROR_ANSWER);
       out.push({ type: "diagnostic", code: "invalid-error", message: MALFORMED_ERROR_DIAGNOSTIC, detail: { id } });
       return;

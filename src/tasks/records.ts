@@ -73,10 +73,7 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** True for a JSON-RPC error object (integer code, string message). */
-export function isRpcError(v: unknown): v is JsonRpcErrorObject {
-  return isObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
-}
+export { isRpcError } from "../jsonrpc/errors.js";
 
 /** Pushes a diagnostic. */
 export function diagnose(out: TaskOutput[], code: string, message: string, detail?: JsonObject): void {
