@@ -27,6 +27,7 @@ import type { ProtocolVersion, SchemaVersion } from "./versions.js";
 import { SCHEMA_VERSIONS, schemaVersionOf } from "./versions.js";
 import type { Issue, Validator } from "../schema/validate.js";
 import { isRpcError } from "../jsonrpc/errors.js";
+import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
 import { nodeValidator, validatorFor } from "../schema/validate.js";
 import type { MethodRow } from "../schema/generated/rows.js";
 import { paramsRule, resultRule, withRule } from "./constraints.js";
@@ -156,7 +157,10 @@ function paramsValidator(version: SchemaVersion, row: MethodRow): Validator {
   return (params) => (params === undefined ? null : inner(params));
 }
 
-const TASK_STATUSES: readonly unknown[] = ["working", "input_required", "completed", "cancelled", "failed"];
+/** `t`'s own member `k` (an inherited one is no member of a received message). */
+function ownMember(t: Record<string, unknown>, k: string): unknown {
+  return Object.hasOwn(t, k) ? t[k] : undefined;
+}
 
 /**
  * The Task members (SEP-2663 `Task`: `taskId`, `status`, `createdAt`, `lastUpdatedAt` and
@@ -164,9 +168,9 @@ const TASK_STATUSES: readonly unknown[] = ["working", "input_required", "complet
  * to `out`. Own members only; numbers are not held to integers (the SEP types them `number`).
  */
 function taskMemberIssues(t: Record<string, unknown>, out: Issue[]): void {
-  const own = (k: string): unknown => (Object.hasOwn(t, k) ? t[k] : undefined);
+  const own = (k: string): unknown => ownMember(t, k);
   for (const k of ["taskId", "createdAt", "lastUpdatedAt"]) if (typeof own(k) !== "string") out.push({ path: `/${k}`, reason: "must be a string" });
-  if (!TASK_STATUSES.includes(own("status"))) out.push({ path: "/status", reason: `expected one of ${TASK_STATUSES.map((v) => JSON.stringify(v)).join(", ")}` });
+  if (!isTaskStatus(own("status"))) out.push({ path: "/status", reason: `expected one of ${TASK_STATUSES.map((v) => JSON.stringify(v)).join(", ")}` });
   const ttl = own("ttlMs");
   if (ttl !== null && typeof ttl !== "number") out.push({ path: "/ttlMs", reason: "must be a number or null" });
   const poll = own("pollIntervalMs"), message = own("statusMessage");
@@ -198,7 +202,7 @@ function detailedTaskIssues(task: unknown): Issue[] | null {
   const t = task as Record<string, unknown>;
   const out: Issue[] = [];
   taskMemberIssues(t, out);
-  const own = (k: string): unknown => (Object.hasOwn(t, k) ? t[k] : undefined);
+  const own = (k: string): unknown => ownMember(t, k);
   const status = own("status");
   if (status === "input_required") {
     const inputs = own("inputRequests");
