@@ -31,7 +31,6 @@ import type { JsonObject } from "../../jsonrpc/types.js";
 import { inputAnswerIssues, methodSpec } from "../../model/methods.js";
 import { isModernVersion, isProtocolVersion } from "../../model/versions.js";
 import { inputRequiredProblem } from "../../modern/server.js";
-import { isTaskStatus, TASK_STATUSES } from "../../tasks/status.js";
 import type { Task } from "../types.js";
 import { checkedAnswer, serve, type ClientFeatures } from "./features.js";
 import type { CallOptions } from "./options.js";
@@ -115,28 +114,20 @@ function pollInterval(suggested: unknown, fallback = 1000): number {
 const MAX_TASK_METHODS = 10_000;
 
 /**
- * Why a `tasks/get` answer about `taskId` cannot be acted on, or undefined (SEP-2663 "Task
- * Polling": the answer is the task asked for, with a known status; "If the status is
- * completed, the server MUST return … a result field containing the final result"; a failed
- * one "the error that occurred", a JSON-RPC error; an input_required one "an inputRequests
- * field", each entry an input request the client treats "as they would the equivalent
- * standalone server-to-client request": one of elicitation, sampling and roots (draft
- * `basic/patterns/mrtr`), with valid params, that `capabilities` declared, checked as an
- * `input_required` answer is). Never a `tasks/*` request, which would reach this client's
- * own task runtime.
+ * Why a `tasks/get` answer about `taskId` cannot be acted on, or undefined. What the answer
+ * must hold (the task asked for, a known status, a completed task's `result`, a failed one's
+ * JSON-RPC `error`, an input_required one's `inputRequests`: SEP-2663 "Task Polling") is
+ * checked before it arrives, by `getTask` and the session's check of a `tasks/get` result
+ * (`model/methods.ts`, a DetailedTask). What is left is this client's own: each input request
+ * one it treats "as they would the equivalent standalone server-to-client request": one of
+ * elicitation, sampling and roots (draft `basic/patterns/mrtr`), that `capabilities`
+ * declared, checked as an `input_required` answer is. Never a `tasks/*` request, which would
+ * reach this client's own task runtime.
  */
 function invalidTaskAnswer(taskId: string, task: Task, capabilities: JsonObject): string | undefined {
-  const id = JSON.stringify(taskId);
-  if (task.taskId !== taskId) return `asked for task ${id}, it answered about ${JSON.stringify(task.taskId)}`;
-  if (!isTaskStatus(task.status)) return `task ${id} has status ${JSON.stringify(task.status)}, which is none of ${TASK_STATUSES.join(", ")}`;
-  const r = task.result;
-  if (task.status === "completed" && (typeof r !== "object" || r === null || Array.isArray(r))) return `task ${id} is completed but carries no result object`;
-  const e = task.error as { code?: unknown; message?: unknown } | undefined;
-  if (task.status === "failed" && e !== undefined && (typeof e !== "object" || e === null || !Number.isInteger(e.code) || typeof e.message !== "string")) return `task ${id} failed with an error that is no JSON-RPC error (an integer code and a string message)`;
   if (task.status !== "input_required") return undefined;
-  if (task.inputRequests === undefined) return `task ${id} is input_required without the inputRequests it MUST include`;
   const problem = inputRequiredProblem(true, "tasks/get", { inputRequests: task.inputRequests as JsonObject }, capabilities);
-  return problem === null ? undefined : `task ${id}: ${problem.message}`;
+  return problem === null ? undefined : `task ${JSON.stringify(taskId)}: ${problem.message}`;
 }
 
 function closedError(reason: string): McpError {
