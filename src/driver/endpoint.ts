@@ -50,6 +50,15 @@ export class McpError extends Error {
   }
 }
 
+/**
+ * Whether `e` is the peer's own error answer ({@link McpError.fromPeer}): the request was
+ * taken and refused. Anything else (a timeout, a cancellation, the connection) leaves open
+ * whether the peer took it, or says it never answered.
+ */
+export function refusedByPeer(e: unknown): e is McpError {
+  return e instanceof McpError && e.fromPeer;
+}
+
 /** What a request handler gets besides the params. */
 export interface RequestContext {
   id: RequestId;

@@ -21,7 +21,7 @@
  */
 import type { Clock } from "../../driver/clock.js";
 import type { Callback } from "../../driver/listener.js";
-import { McpError } from "../../driver/endpoint.js";
+import { refusedByPeer } from "../../driver/endpoint.js";
 import { hasCapability } from "../../model/methods.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import type { SubscriptionFilter } from "../../modern/subscriptions.js";
@@ -207,23 +207,23 @@ export async function watchLists(host: ListWatchHost, handlers: ListChangedHandl
       listen().then(all, failed);
     });
   };
+  /** A listen that got no answer, the connection still up, is tried again (see again). */
+  const retryUnanswered = (e: unknown): void => {
+    if (!host.connected() || refusedByPeer(e)) return;
+    failures++;
+    again();
+  };
   const failed = (e: unknown): void => {
     // One the client's own close() cut short is no failure to report.
     if (!host.connected()) return;
     host.report(e);
-    if (!(e instanceof McpError && e.fromPeer)) {
-      failures++;
-      again();
-    }
+    retryUnanswered(e);
   };
   try {
     await listen();
   } catch (e) {
-    // connect()'s own listen: its failure is reported by the caller; one that got no answer is tried again as above.
-    if (host.connected() && !(e instanceof McpError && e.fromPeer)) {
-      failures++;
-      again();
-    }
+    // connect()'s own listen: its failure is reported by the caller.
+    retryUnanswered(e);
     throw e;
   }
 }

@@ -17,7 +17,7 @@
  * subscribed again, as its server knows nothing of the old session's.
  */
 import type { JsonObject, JsonValue, RequestId } from "../../jsonrpc/types.js";
-import { McpError } from "../../driver/endpoint.js";
+import { McpError, refusedByPeer } from "../../driver/endpoint.js";
 import { ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
 import { MetaKey } from "../../model/meta.js";
 import { agreedFilter, filterCovers, filterOf, LIST_CHANGED, type SubscriptionFilter } from "../../modern/subscriptions.js";
@@ -153,7 +153,7 @@ export class ClientSubscriptions {
           // The server's own refusal of one URI (an error it answered) leaves that URI out of
           // what is acknowledged, as a modern server leaves out what it will not honour; the
           // rest stands. Anything else (the connection, a timeout) fails the listen.
-          if (!refusedByServer(e)) throw e;
+          if (!refusedByPeer(e)) throw e;
           held.pop();
           entry.ends.delete(end);
           this.release(uri, entry);
@@ -190,7 +190,7 @@ export class ClientSubscriptions {
       made.subscribed.catch((e: unknown) => {
         if (this.uris.get(uri) !== made) return;
         this.uris.delete(uri);
-        if (!refusedByServer(e)) this.unsubscribe(uri, Promise.resolve());
+        if (!refusedByPeer(e)) this.unsubscribe(uri, Promise.resolve());
       });
       this.uris.set(uri, (entry = made));
     }
@@ -229,16 +229,11 @@ export class ClientSubscriptions {
   private unsubscribe(uri: string, subscribed: Promise<void>): void {
     const send = (): Promise<unknown> => this.host.request("resources/unsubscribe", { uri }, undefined);
     const gone: Promise<void> = subscribed
-      .then(send, (e: unknown) => (refusedByServer(e) ? undefined : send()))
+      .then(send, (e: unknown) => (refusedByPeer(e) ? undefined : send()))
       .then(() => undefined, () => undefined)
       .finally(() => this.unsubscribing.get(uri) === gone && this.unsubscribing.delete(uri));
     this.unsubscribing.set(uri, gone);
   }
-}
-
-/** Whether a request failed with the server's own error answer (not a timeout, a cancellation, the connection). */
-function refusedByServer(e: unknown): boolean {
-  return e instanceof McpError && e.fromPeer === true;
 }
 
 /** Legacy: one URI's `resources/subscribe`, and how many subscriptions hold it. */

@@ -25,7 +25,7 @@
  * connection closes ({@link endWaits}), as pending requests do.
  */
 import { MIN_PEER_DELAY_MS, systemClock, type Clock } from "../../driver/clock.js";
-import { McpError, toRpcError, type RequestContext } from "../../driver/endpoint.js";
+import { McpError, refusedByPeer, toRpcError, type RequestContext } from "../../driver/endpoint.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
 import { inputAnswerIssues, methodSpec } from "../../model/methods.js";
@@ -207,7 +207,7 @@ export function rememberTask(tasks: ClientTasks, method: string, result: JsonObj
 export function endedWithoutResult(method: string, answer: JsonObject | undefined, error?: unknown): boolean {
   // The server's error: to tasks/result, the task's own or an unknown task; to tasks/get or
   // tasks/cancel, -32602 is an unknown task (expired, or never this requestor's).
-  if (answer === undefined) return error instanceof McpError && error.fromPeer && (method === "tasks/result" || error.code === ErrorCode.InvalidParams);
+  if (answer === undefined) return refusedByPeer(error) && (method === "tasks/result" || error.code === ErrorCode.InvalidParams);
   return method !== "tasks/result" && (answer.status === "failed" || answer.status === "cancelled");
 }
 
