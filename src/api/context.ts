@@ -21,7 +21,7 @@
  * `input_required` naming every open ask. So a handler written once serves both eras,
  * provided what it does before an ask is safe to repeat.
  */
-import { McpError, type RequestContext, type RequestOptions, type RequestPeer } from "../driver/endpoint.js";
+import { answeredModernRequest, McpError, type RequestContext, type RequestOptions, type RequestPeer } from "../driver/endpoint.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject, OutgoingParams, RequestId } from "../jsonrpc/types.js";
 import type { LoggingLevel } from "../session/types.js";
@@ -309,7 +309,7 @@ export class ServerContext {
       // A context kept past its attempt (background work after the tool returned): the ask
       // would join no input_required answer, and rejected with the internal InputPending,
       // no McpError, claiming the input was requested.
-      if (this.over) return Promise.reject(new McpError({ code: ErrorCode.InvalidRequest, message: `"${method}" cannot be sent: a 2026-07-28 server sends no requests, and the request this was for is answered` }));
+      if (this.over) return Promise.reject(answeredModernRequest(method));
       return this.ask(method, params);
     }
     const tied = this.tiedSignal(options?.signal);
@@ -506,4 +506,3 @@ function pendingOrThrow(ctx: ServerContext, e: unknown): InputRequiredResult {
   if (pending !== undefined) return pending;
   throw e;
 }
-

@@ -59,6 +59,14 @@ export function refusedByPeer(e: unknown): e is McpError {
   return e instanceof McpError && e.fromPeer;
 }
 
+/**
+ * The refusal of a request sent for a 2026-07-28 request already answered: its era has no
+ * server-to-client requests, so such a request could reach no one.
+ */
+export function answeredModernRequest(method: string): McpError {
+  return new McpError({ code: ErrorCode.InvalidRequest, message: `"${method}" cannot be sent: a 2026-07-28 server sends no requests, and the request this was for is answered` });
+}
+
 /** What a request handler gets besides the params. */
 export interface RequestContext {
   id: RequestId;
@@ -282,7 +290,7 @@ class Served implements RequestContext {
   }
 
   request(method: string, params?: OutgoingParams, options: RequestOptions = {}): Promise<JsonObject> {
-    if (this.modernAndAnswered) return Promise.reject(new McpError({ code: ErrorCode.InvalidRequest, message: `"${method}" cannot be sent: a 2026-07-28 server sends no requests, and the request this was for is answered` }));
+    if (this.modernAndAnswered) return Promise.reject(answeredModernRequest(method));
     return this.endpoint.request(method, params, Object.assign({}, options, { related: this.related }));
   }
 
