@@ -178,13 +178,18 @@ export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
  * `maxNodes` containers (a caller-built value is walked a second time here).
  */
 function classify(value: unknown, allowBatch: boolean, mayOverflow = false, maxNodes = Infinity): Decoded {
-  if (!Array.isArray(value)) return mayOverflow && holdsNonFinite(value, maxNodes) ? refusedWhole(value, OVERFLOW) : classifyMessage(value);
+  if (!Array.isArray(value)) return classifyOne(value, mayOverflow, maxNodes);
   if (!allowBatch) return refusedBatch(value, "batches are not supported by this protocol version");
   if (value.length === 0) return invalid(ErrorCode.InvalidRequest, null, "a batch must not be empty");
   if (value.length > MAX_BATCH_MESSAGES) return refusedBatch(value, BATCH_TOO_LONG);
   const items: Decoded[] = new Array(value.length);
-  for (let i = 0; i < value.length; i++) items[i] = mayOverflow && holdsNonFinite(value[i], maxNodes) ? refusedWhole(value[i], OVERFLOW) : classifyMessage(value[i]);
+  for (let i = 0; i < value.length; i++) items[i] = classifyOne(value[i], mayOverflow, maxNodes);
   return { kind: "batch", items };
+}
+
+/** One message (alone, or a batch's member): refused whole when it holds a number with no JSON form. */
+function classifyOne(value: unknown, mayOverflow: boolean, maxNodes: number): Decoded {
+  return mayOverflow && holdsNonFinite(value, maxNodes) ? refusedWhole(value, OVERFLOW) : classifyMessage(value);
 }
 
 const OVERFLOW = "message holds a number beyond the range of a double (about 1.8e308)";
@@ -213,7 +218,7 @@ function deepBatch(value: unknown, allowBatch: boolean, maxDepth: number, maxNod
     // A caller-built member too large to walk: the batch is refused whole, as before.
     if (nesting === "too-many") return undefined;
     if (nesting === "too-deep") items[i] = refusedWhole(value[i], `message exceeds maxDepth (${maxDepth})`);
-    else items[i] = mayOverflow && holdsNonFinite(value[i], maxNodes) ? refusedWhole(value[i], OVERFLOW) : classifyMessage(value[i]);
+    else items[i] = classifyOne(value[i], mayOverflow, maxNodes);
   }
   return { kind: "batch", items };
 }
@@ -450,9 +455,9 @@ function standInOver(text: string): Decoded | undefined {
   return standInOf(m);
 }
 
-/** How the stand-in texts start (`JSON.stringify` keeps the members' order). */
-const OVERSIZED_PREFIX = '{"jsonrpc":"2.0","id":null,"mcp-kernel/oversized":';
-const INVALID_UTF8_PREFIX = '{"jsonrpc":"2.0","id":null,"mcp-kernel/invalid-utf8":';
+/** How the stand-in texts start (`JSON.stringify` keeps the members' order; the member names need no escaping). */
+const OVERSIZED_PREFIX = '{"jsonrpc":"2.0","id":null,"' + OVERSIZED_MEMBER + '":';
+const INVALID_UTF8_PREFIX = '{"jsonrpc":"2.0","id":null,"' + INVALID_UTF8_MEMBER + '":';
 
 /** The classification of an {@link oversizedStandIn} or {@link invalidUtf8StandIn} text, or undefined when `m` is neither. */
 function standInOf(m: Unchecked): Decoded | undefined {
