@@ -49,6 +49,16 @@ import { endTaskProgress, observeAnswer, observeStatus } from "./task-progress.j
 import { idKey, isIdLike, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 import { completeUrlElicitation, rememberRequiredElicitations, rememberUrlElicitation } from "./url-elicitations.js";
 
+/**
+ * Whether invalid message `d` is one of neither shape (no method, no answer) naming a request
+ * of ours in flight (`orAnswers`): most likely that request's answer, which lost its result,
+ * taken as its malformed answer. The HTTP servers, which answer a refused body themselves,
+ * decide it as the session does.
+ */
+export function lostAnswer(state: SessionState, d: Extract<Decoded, { kind: "invalid" }>): boolean {
+  return d.orAnswers !== undefined && Object.hasOwn(state.outbound, idKey(d.orAnswers));
+}
+
 /** The `receive` input: one message (text, or a value received in process), decoded and handled. Dropped once closed. */
 export function receive(state: SessionState, input: { now: number; data?: string; value?: unknown; local?: boolean }, out: SessionOutput[]): void {
   if (state.phase.name === "closed") {
@@ -80,7 +90,7 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
       // likely its answer, which lost its result. Taken as that malformed answer (no reply):
       // the -32600 echoing the id would read to the peer as the answer to its own request
       // of that id, and ours would wait for its timeout.
-      if (d.orAnswers !== undefined && Object.hasOwn(state.outbound, idKey(d.orAnswers))) d = { ...d, answers: d.orAnswers };
+      if (lostAnswer(state, d)) d = { ...d, answers: d.orAnswers };
       // A malformed response gets no reply (a refused array holding a request still does);
       // the requests it names fail now, as if answered with an error.
       if ((d.answers === undefined || d.holdsRequest) && !writesNoResponses(state)) out.push({ type: "send", message: d.reply });

@@ -32,7 +32,7 @@ import { errorText } from "../error-text.js";
 import type { JsonRpcMessage } from "../../jsonrpc/types.js";
 import { encodeSseEvent } from "../../framing/sse.js";
 import { acceptsBatches } from "../../session/session.js";
-import { idKey } from "../../session/types.js";
+import { lostAnswer } from "../../session/receive.js";
 import type { HttpHandlerOptions, HttpSessionSetup } from "../http-server.js";
 import { carrierOf, sseReply, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { httpError, jsonResponse, refusedBodyText, RETRY_SOON } from "./body.js";
@@ -213,7 +213,7 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
       d.items.forEach((item, i) => {
         if (item.kind !== "invalid") valid.push((item as { message: unknown }).message);
         // One of neither shape naming a request of ours in flight is its malformed answer (no reply), as on stdio.
-        else if (item.answers != null || (item.orAnswers !== undefined && Object.hasOwn(state.outbound, idKey(item.orAnswers)))) malformedAnswers.push(i);
+        else if (item.answers != null || lostAnswer(state, item)) malformedAnswers.push(i);
         else s.conn.write(eventText("message", encode(item.reply)));
       });
       if (valid.length > 0) take(s, valid, req, holdsRequest);

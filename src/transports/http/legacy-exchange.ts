@@ -22,7 +22,7 @@ import { decodeUtf8 } from "../../jsonrpc/safe-json.js";
 import { encode, type Decoded } from "../../jsonrpc/codec.js";
 import { ErrorCode } from "../../jsonrpc/errors.js";
 import type { RequestId } from "../../jsonrpc/types.js";
-import { idKey } from "../../session/types.js";
+import { lostAnswer } from "../../session/receive.js";
 import type { HttpSessionSetup } from "../http-server.js";
 import { carrierOf, emptyReply, jsonReply, sseReply, withHeaders, type HttpReply, type HttpRequestView } from "../http-view.js";
 import { httpError, jsonResponse } from "./body.js";
@@ -58,8 +58,8 @@ export function partlyInvalid(cx: ExchangeContext, session: HttpSession, req: Ht
   // flight, is that request's malformed answer, as the kernel takes it on stdio: no reply
   // (the client would read a -32600 of that id as the answer to its own request), and ours
   // fails now. Decided before the valid members are fed, as the kernel reads in order.
-  const outbound = session.endpoint.state.outbound;
-  const answers = bad.map((each) => each.answers != null || (each.orAnswers !== undefined && Object.hasOwn(outbound, idKey(each.orAnswers))));
+  const state = session.endpoint.state;
+  const answers = bad.map((each) => each.answers != null || lostAnswer(state, each));
   let answer: Response | HttpReply | Promise<Response | HttpReply>;
   if (ids.length > 0) answer = exchange(cx, session, req, ids, messages, true, undefined, bad.filter((each, j) => each.answers === undefined && !answers[j]).map((each) => encode(each.reply)));
   else {
