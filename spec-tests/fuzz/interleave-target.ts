@@ -384,27 +384,19 @@ export async function runInterleaving({ mode, ops }: InterleaveInput): Promise<v
   const serverEndpoints: Endpoint[] = [];
   if (!http) {
     const [s, c] = createMemoryPair({ onSend: (from, text) => void wire.push({ dir: from === 0 ? "s2c" : "c2s", at: "send", session: "", msg: JSON.parse(text) }) });
-    const tapped: Transport = {
-      send: (t) => s.send(t),
-      onMessage: (fn) => s.onMessage((text, local) => {
-        wire.push({ dir: "c2s", at: "recv", session: "", msg: JSON.parse(text) });
+    // Each end, with what it receives put on the wire tap.
+    const tapped = (end: Transport, dir: "c2s" | "s2c"): Transport => ({
+      send: (t) => end.send(t),
+      onMessage: (fn) => end.onMessage((text, local) => {
+        wire.push({ dir, at: "recv", session: "", msg: JSON.parse(text) });
         fn(text, local);
       }),
-      onClose: (fn) => s.onClose(fn),
-      close: () => s.close(),
-    };
-    serverEndpoint = server.connect(tapped);
+      onClose: (fn) => end.onClose(fn),
+      close: () => end.close(),
+    });
+    serverEndpoint = server.connect(tapped(s, "c2s"));
     serverEndpoints.push(serverEndpoint);
-    const clientEnd: Transport = {
-      send: (t) => c.send(t),
-      onMessage: (fn) => c.onMessage((text, local) => {
-        wire.push({ dir: "s2c", at: "recv", session: "", msg: JSON.parse(text) });
-        fn(text, local);
-      }),
-      onClose: (fn) => c.onClose(fn),
-      close: () => c.close(),
-    };
-    await client.connect(clientEnd);
+    await client.connect(tapped(c, "s2c"));
   } else {
     const h = createHttpHandler({
       clock,

@@ -182,13 +182,23 @@ test("a draining handler lets the old transport's request in flight finish on it
   assert.equal(handler.sessionCount, 0);
 });
 
-/** An initialized old-transport session, the client declaring sampling. */
-async function initialized(handler: HttpHandler): Promise<{ sse: SseReader; messages: string }> {
+/** An initialized old-transport session (of `version`), the client declaring sampling. */
+async function initialized(handler: HttpHandler, version = "2024-11-05"): Promise<{ sse: SseReader; messages: string }> {
   const c = await connectSse(handler);
-  await postTo(handler, c.messages, initializeMessage("2024-11-05", 1));
+  await postTo(handler, c.messages, initializeMessage(version, 1));
   await message(c.sse);
   await postTo(handler, c.messages, { jsonrpc: "2.0", method: "notifications/initialized" });
   return c;
+}
+
+/** Such a session whose `sample` tool (request 2) has asked the client to sample, on the stream. */
+async function askedToSample(version?: string) {
+  const { handler } = withSse();
+  const { sse, messages } = await initialized(handler, version);
+  await postTo(handler, messages, call(2, "sample"));
+  const ask = await message(sse);
+  assert.equal(ask.method, "sampling/createMessage");
+  return { handler, sse, messages, ask };
 }
 
 test("the endpoint event names the POST endpoint relative to the SSE endpoint, so a proxy serving the handler under a prefix keeps the POSTs under it", async () => {
@@ -237,11 +247,7 @@ test("a session of the old transport that ends answers its running requests -320
 });
 
 test("a malformed answer to the server's request over the old transport fails that request at once (400 to the POST), not at its timeout", { timeout: 10_000 }, async () => {
-  const { handler } = withSse();
-  const { sse, messages } = await initialized(handler);
-  await postTo(handler, messages, call(2, "sample"));
-  const ask = await message(sse);
-  assert.equal(ask.method, "sampling/createMessage");
+  const { handler, sse, messages, ask } = await askedToSample();
   const bad = await postTo(handler, messages, { jsonrpc: "2.0", id: ask.id, result: "not an object", error: { code: 1, message: "both" } });
   assert.equal(bad.status, 400);
   const answer = await message(sse);
@@ -250,11 +256,7 @@ test("a malformed answer to the server's request over the old transport fails th
 });
 
 test("basic/index (Result responses MUST include a result field) over the old transport: a POST of only jsonrpc and the id of the server's request in flight (an answer that lost its result) gets 400 and fails that request at once, no -32600 of that id on the stream, as over Streamable HTTP and stdio (found by review)", { timeout: 10_000 }, async () => {
-  const { handler } = withSse();
-  const { sse, messages } = await initialized(handler);
-  await postTo(handler, messages, call(2, "sample"));
-  const ask = await message(sse);
-  assert.equal(ask.method, "sampling/createMessage");
+  const { handler, sse, messages, ask } = await askedToSample();
   const bad = await postTo(handler, messages, { jsonrpc: "2.0", id: ask.id });
   assert.equal(bad.status, 400);
   const answer = await message(sse);
@@ -269,14 +271,7 @@ test("basic/index (Result responses MUST include a result field) over the old tr
 });
 
 test("2025-03-26 over the old transport: a batch member of only jsonrpc and the id of the server's request in flight fails that request at once with no reply of its own; the other members are answered (found by review)", { timeout: 10_000 }, async () => {
-  const { handler } = withSse();
-  const { sse, messages } = await connectSse(handler);
-  await postTo(handler, messages, initializeMessage("2025-03-26", 1));
-  await message(sse);
-  await postTo(handler, messages, { jsonrpc: "2.0", method: "notifications/initialized" });
-  await postTo(handler, messages, call(2, "sample"));
-  const ask = await message(sse);
-  assert.equal(ask.method, "sampling/createMessage");
+  const { handler, sse, messages, ask } = await askedToSample("2025-03-26");
   assert.equal((await postTo(handler, messages, [{ jsonrpc: "2.0", id: 4, method: "ping" }, { jsonrpc: "2.0", id: ask.id }])).status, 202);
   const seen = [await message(sse), await message(sse)];
   assert.deepEqual(seen.find((m) => m.id === 4), { jsonrpc: "2.0", id: 4, result: {} });
