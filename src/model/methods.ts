@@ -573,39 +573,37 @@ export function capabilityFor(spec: MethodSpec, sender: Side): CapabilityRef | n
  * dotted runs are tried. Only own properties count.
  */
 export function hasCapability(capabilities: unknown, path: string): boolean {
-  const segments = segmentsOf(path);
+  const runs = keyRunsOf(path);
   let cur = capabilities;
-  for (let i = 0; i < segments.length; i++) {
+  for (let i = 0; i < runs.length; i++) {
     if (typeof cur !== "object" || cur === null || Array.isArray(cur)) return false;
-    let key = segments[i];
-    if (!Object.hasOwn(cur, key)) {
-      // A key holding dots: the longer runs, shortest first.
-      let j = i + 1;
-      for (; j < segments.length; j++) {
-        key += "." + segments[j];
-        if (Object.hasOwn(cur, key)) break;
-      }
-      if (j === segments.length) return false;
-      i = j;
-    }
-    cur = (cur as Record<string, unknown>)[key];
+    // The segment, else a key holding dots: the longer runs, shortest first.
+    const keys = runs[i];
+    let j = 0;
+    while (j < keys.length && !Object.hasOwn(cur, keys[j])) j++;
+    if (j === keys.length) return false;
+    cur = (cur as Record<string, unknown>)[keys[j]];
     if (cur === false || cur === null || cur === undefined) return false;
+    i += j;
   }
   return true;
 }
 
 /**
- * A path's dot-separated segments, kept for the paths asked about most (the method and
- * task tables' few dozen): every request checks one or two, and a segment cut from the
- * path anew is a new string to allocate and hash for each lookup.
+ * For each dot-separated segment of a path, the keys it may be read as: the segment, then
+ * it joined with the next one, two… (`["tasks", "tasks.requests", …]`). Kept for the paths
+ * asked about most (the method and task tables' few dozen): every request checks one or
+ * two, most of them absent, and the runs made anew are strings to allocate and hash for
+ * each lookup.
  */
-const SEGMENTS = new Map<string, readonly string[]>();
+const KEY_RUNS = new Map<string, readonly (readonly string[])[]>();
 
-function segmentsOf(path: string): readonly string[] {
-  let segments = SEGMENTS.get(path);
-  if (segments === undefined) {
-    segments = path.split(".");
-    if (SEGMENTS.size < 256) SEGMENTS.set(path, segments);
+function keyRunsOf(path: string): readonly (readonly string[])[] {
+  let runs = KEY_RUNS.get(path);
+  if (runs === undefined) {
+    const segments = path.split(".");
+    runs = segments.map((_, i) => segments.slice(i).map((__, k) => segments.slice(i, i + k + 1).join(".")));
+    if (KEY_RUNS.size < 256) KEY_RUNS.set(path, runs);
   }
-  return segments;
+  return runs;
 }
