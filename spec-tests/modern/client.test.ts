@@ -181,6 +181,28 @@ test("mrtr Server Requirements: Servers MUST NOT send an inputRequests that the 
   }
 });
 
+test("client/sampling (draft, Message Content Constraints: a user message with tool results MUST contain ONLY tool results) + mrtr: an input request breaking it, from a server that does not check its own, fails the call as an invalid input_required, not as an undeclared capability; no handler runs (found by review: the call failed saying the server asked for capabilities this client did not declare)", () => {
+  const mixed = [
+    { role: "user", content: { type: "text", text: "weather?" } },
+    { role: "assistant", content: { type: "tool_use", id: "a", name: "w", input: {} } },
+    { role: "user", content: [{ type: "tool_result", toolUseId: "a", content: [] }, { type: "text", text: "and" }] },
+  ];
+  const p = new Pair({ versions: ERAS.modern, capabilities: { sampling: { tools: {} } } }, { versions: ERAS.modern });
+  p.handlers.server = () => {};
+  p.handshake();
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  p.dropQueued();
+  const input = { method: "sampling/createMessage", params: { maxTokens: 3, messages: mixed, tools: [{ name: "w", inputSchema: { type: "object" } }] } };
+  const out = p.inject("client", JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "input_required", inputRequests: { k: input } } }));
+  assert.deepEqual(out.filter((o) => o.type === "send" || o.type === "request"), [], "no handler, no retry");
+  const err = p.of("client", "error")[0];
+  assert.equal(err.id, id);
+  assert.equal(err.error.code, ErrorCode.InternalError);
+  assert.doesNotMatch(err.error.message, /did not declare/);
+  assert.match(err.error.message, /invalid input_required result from the peer: inputRequests\.k: invalid sampling\/createMessage params \(\/messages\/2.*tool results/);
+});
+
 test("tasks extension (SEP-2663): a task in place of a result is accepted only when the client declared the extension; otherwise it is invalid, never handed to an application that cannot read it", () => {
   const task = { resultType: "task", taskId: "t1", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: 1000 };
   for (const declared of [false, true]) {

@@ -59,9 +59,13 @@ export function receiveInputRequired(state: SessionState, req: OutboundRequest, 
   if (result.inputRequests === undefined && typeof result.requestState !== "string") return invalid("an input_required result from the peer with neither inputRequests nor requestState, which it MUST include");
   // Servers MUST NOT ask for input this client did not declare (draft mrtr), and each entry
   // is treated as the standalone request would be (SEP-2663), which gets -32602 (2025-11-25
-  // client/elicitation): the call fails and no handler runs for it.
-  const undeclared = inputRequiredProblem(true, req.method, result, state.options.capabilities);
-  if (undeclared) return invalid(`an input_required result from the peer asking for client capabilities this client did not declare, which it MUST NOT`, undeclared.data);
+  // client/elicitation): the call fails and no handler runs for it. The same check finds an
+  // input request whose params break a rule the schema's types cannot express (client/sampling:
+  // a user message with tool results "MUST contain ONLY tool results"): that is an invalid
+  // request, not an undeclared capability, and is reported as one.
+  const problem = inputRequiredProblem(true, req.method, result, state.options.capabilities);
+  if (problem?.code === ErrorCode.MissingRequiredClientCapability) return invalid(`an input_required result from the peer asking for client capabilities this client did not declare, which it MUST NOT`, problem.data);
+  if (problem) return invalid(`invalid input_required result from the peer: ${problem.message}`);
   const round = (req.round ?? 0) + 1;
   if (round > state.options.maxInputRounds) return invalid(`gave up after ${state.options.maxInputRounds} input_required rounds`);
   const inputs = (result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>;
