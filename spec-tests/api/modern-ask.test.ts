@@ -209,6 +209,48 @@ test("draft mrtr Server Requirements (servers MUST NOT send inputRequests the cl
   assert.equal(asked, 1);
 });
 
+test("client/sampling (Message Content Constraints: a user message with tool results MUST contain ONLY tool results) and client/elicitation (the url MUST contain a valid URL) + draft basic/versioning (one handler, both eras): ctx.sample / ctx.elicit with params their method refuses reject with -32602 and ask nothing in a modern request, as a legacy session refuses to send them, so the handler can fall back (found by review: the ask was left open and the whole call failed -32603 as an invalid input_required)", { timeout: 10_000 }, async () => {
+  const mixed = [
+    { role: "user" as const, content: { type: "text" as const, text: "weather?" } },
+    { role: "assistant" as const, content: { type: "tool_use" as const, id: "a", name: "w", input: {} } },
+    { role: "user" as const, content: [{ type: "tool_result" as const, toolUseId: "a", content: [] }, { type: "text" as const, text: "and" }] },
+  ];
+  const asks: [string, (ctx: ServerContext) => Promise<unknown>, RegExp][] = [
+    ["sample", (ctx) => ctx.sample({ messages: mixed, maxTokens: 5, tools: [{ name: "w", inputSchema: { type: "object" } }] }), /tool results/],
+    ["elicit", (ctx) => ctx.elicit({ mode: "url", message: "Sign in", url: "not a url" }), /URI/],
+  ];
+  for (const versions of [MODERN, LEGACY]) {
+    const era = versions.session.versions[0];
+    let asked = 0;
+    const setup = (s: McpServer) => {
+      for (const [name, ask] of asks) {
+        s.tool(name, {}, async (_args: JsonObject, ctx: ServerContext) => {
+          try {
+            await ask(ctx);
+            return { content: [{ type: "text" as const, text: "asked" }] };
+          } catch (e: any) {
+            if (e?.name === "InputPending") throw e;
+            return { content: [{ type: "text" as const, text: `fallback ${e.code} ${e.message} ${JSON.stringify(e.data)}` }] };
+          }
+        });
+      }
+    };
+    const c = await connect(setup, {
+      ...versions,
+      capabilities: { sampling: { tools: {} }, elicitation: { form: {}, url: {} } },
+      handlers: { sampling: () => (asked++, { role: "assistant" as const, content: { type: "text" as const, text: "x" }, model: "m" }), elicitation: () => (asked++, { action: "accept" as const }) },
+    }, versions);
+    for (const [name, , why] of asks) {
+      const text = ((await c.client.callTool(name, {})).content[0] as { text: string }).text;
+      assert.match(text, new RegExp(`^fallback -32602 invalid ${name === "sample" ? "sampling/createMessage" : "elicitation/create"} params `), `${era} ${name}: ${text}`);
+      assert.match(text, why, `${era} ${name}`);
+    }
+    assert.equal(asked, 0, `${era}: the client was never asked`);
+    assert.ok(!c.wire.some((w) => w.message.result?.resultType === "input_required"), `${era}: no input_required went out`);
+    c.client.close();
+  }
+});
+
 test("draft mrtr Supported Requests (servers MUST NOT send InputRequiredResult on requests other than prompts/get, resources/read, tools/call): ctx.elicit / ctx.listRoots in a modern completion/complete or resources/list rejects at once saying it cannot ask there, and the handler can fall back; it was left pending as 'input ask-0 is requested from the client (input_required)', which no round would ever carry (found by review)", { timeout: 10_000 }, async () => {
   const seen: string[] = [];
   const c = await connect(

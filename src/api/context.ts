@@ -35,7 +35,7 @@ import type { CreateMessageParams, CreateMessageResult, ElicitFormParams, Elicit
 import { isStandardSchema, jsonSchemaOf, standardParser, type StandardOutput, type StandardSchema } from "./standard-schema.js";
 import { issuesError } from "../schema/json-type.js";
 import { escapeSegment, type Issue } from "../schema/validate.js";
-import { inputAnswerIssues, methodSpec } from "../model/methods.js";
+import { INPUT_REQUESTS, inputAnswerIssues, methodSpec } from "../model/methods.js";
 import { eitherSignal, isThenable } from "../driver/listener.js";
 import { invalidParamsError } from "../model/schema-errors.js";
 import { samplingAnswerIssues } from "../model/constraints.js";
@@ -394,6 +394,11 @@ export class ServerContext {
     // refuses the request; one the handler lets escape still answers the call -32021.
     const refused = inputRequiredProblem(true, method, { inputRequests: { [key]: request } }, this.rc.peer?.capabilities, true);
     if (refused?.code === ErrorCode.MissingRequiredClientCapability) return Promise.reject(new ProtocolError(refused));
+    // Params its method refuses (a URL that is none; client/sampling: a user message with tool
+    // results "MUST contain ONLY tool results") never go out either: left open, they failed the
+    // whole call as an invalid input_required (-32603) whatever the handler did; rejected now
+    // with the -32602 a legacy session refuses to send them with, so the handler can fall back.
+    if (refused !== null) return Promise.reject(new McpError({ code: ErrorCode.InvalidParams, message: `invalid ${method} params`, data: { issues: INPUT_REQUESTS[method].validateParams(params) ?? [] } }));
     (this.open ??= {})[key] = request;
     return Promise.reject(new InputPending(key));
   }
