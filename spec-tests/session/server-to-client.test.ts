@@ -36,6 +36,27 @@ test("client/sampling: servers MUST NOT send tool-enabled sampling to clients wi
   assert.equal(ok.feed("server", { type: "request", now: 0, method: "sampling/createMessage", params: withTools })[0].type, "send");
 });
 
+test("client/sampling (Message Content Constraints; Error Handling: clients SHOULD return -32602 for \"Tool result missing in request\" and \"Tool results mixed with other content\"): a client receiving such a request answers -32602 and its application never sees it; a balanced one reaches it", () => {
+  const ask = { role: "user", content: { type: "text", text: "weather?" } };
+  const uses = { role: "assistant", content: [{ type: "tool_use", id: "a", name: "w", input: {} }, { type: "tool_use", id: "b", name: "w", input: {} }] };
+  const result = (id: string) => ({ type: "tool_result", toolUseId: id, content: [{ type: "text", text: "sunny" }] });
+  const tools = [{ name: "w", inputSchema: { type: "object" } }];
+  const cases: [string, unknown[]][] = [
+    ["missing tool result", [ask, uses, { role: "user", content: [result("a")] }]],
+    ["tool results mixed with text", [ask, uses, { role: "user", content: [result("a"), result("b"), { type: "text", text: "and" }] }]],
+    ["tool use followed by another message", [ask, uses, ask]],
+  ];
+  for (const [label, messages] of cases) {
+    const p = ready({ sampling: { tools: {} } });
+    const r = sendsOf(p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 5, method: "sampling/createMessage", params: { messages, maxTokens: 10, tools } })));
+    assert.equal(r[0].error.code, ErrorCode.InvalidParams, label);
+    assert.equal(p.of("client", "request").length, 0, `${label}: the application never sees it`);
+  }
+  const p = ready({ sampling: { tools: {} } });
+  p.inject("client", JSON.stringify({ jsonrpc: "2.0", id: 5, method: "sampling/createMessage", params: { messages: [ask, uses, { role: "user", content: [result("b"), result("a")] }], maxTokens: 10, tools } }));
+  assert.equal(p.of("client", "request").length, 1, "every tool use answered, in any order: delivered");
+});
+
 test("client/sampling (2025-11-25): servers SHOULD NOT use includeContext thisServer/allServers unless the client declares sampling.context: ours refuses to send them (-32602); none or absent is fine; a client receiving one accepts it (it MAY ignore the field); 2025-06-18 had no such capability", () => {
   const p = ready({ sampling: {} });
   for (const includeContext of ["thisServer", "allServers"]) {
@@ -74,6 +95,21 @@ test("client/elicitation: requests without mode are form mode", () => {
   const p = ready({ elicitation: { form: {} } });
   const { mode: _drop, ...noMode } = form;
   assert.equal(p.feed("server", { type: "request", now: 0, method: "elicitation/create", params: noMode })[0].type, "send");
+});
+
+test("client/elicitation: Clients MUST treat requests without a mode field as form mode: a client that declared only url mode answers a modeless form -32602 (a mode it did not declare), one that declared form (or an empty elicitation) hands it to its application", () => {
+  const { mode: _drop, ...noMode } = form;
+  const message = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "elicitation/create", params: noMode });
+  const urlOnly = ready({ elicitation: { url: {} } });
+  const r = sendsOf(urlOnly.inject("client", message(7)));
+  assert.equal(r[0].error.code, ErrorCode.InvalidParams);
+  assert.deepEqual(r[0].error.data.requiredCapabilities, { elicitation: { form: {} } });
+  assert.equal(urlOnly.of("client", "request").length, 0);
+  for (const caps of [{ form: {} }, {}, { form: {}, url: {} }]) {
+    const p = ready({ elicitation: caps });
+    p.inject("client", message(8));
+    assert.equal(p.of("client", "request").length, 1, JSON.stringify(caps));
+  }
 });
 
 test("client/elicitation: notifications/elicitation/complete for unknown or completed ids MUST be ignored", () => {
