@@ -149,6 +149,25 @@ test("subscriptions: the acknowledgment comes first with the subscription id; on
   assert.deepEqual(sendsOf(feed({ type: "changed", now: 0, what: "resource", uri: "file:///a" }))[0].params, { _meta: { [SUB]: 7 }, uri: "file:///a" });
 });
 
+test("logging (draft: notifications/message MUST NOT be delivered on a subscriptions/listen stream) + subscriptions (the server MUST NOT send notification types the client has not requested) + streamable-http (progress is not delivered on the listen stream): a log, progress or notification the application relates to a listen request is refused, not sent untagged on its stream (found by review: they went out)", () => {
+  const { rpc, feed } = server();
+  rpc("L", "subscriptions/listen", { _meta: meta({ "io.modelcontextprotocol/logLevel": "debug", progressToken: "pt" }), notifications: { toolsListChanged: true } });
+  const refused = (o: SessionOutput[]) => {
+    assert.deepEqual(sendsOf(o), []);
+    assert.equal(o.filter((x) => x.type === "diagnostic" && x.code === "notification-refused").length, 1);
+  };
+  refused(feed({ type: "log", now: 0, level: "error", data: "x", related: "L" }));
+  refused(feed({ type: "notify", now: 0, method: "notifications/message", params: { level: "error", data: 1 }, related: "L" }));
+  refused(feed({ type: "progress", now: 0, id: "L", progress: 1 }));
+  refused(feed({ type: "notify", now: 0, method: "notifications/tools/list_changed", related: "L" }));
+  // The stream still carries what its filter asked for, tagged.
+  assert.deepEqual(sendsOf(feed({ type: "changed", now: 0, what: "tools" })), [{ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUB]: "L" } } }]);
+  // A request of the same client with the same _meta still gets its logs and progress.
+  rpc(2, "tools/call", { _meta: meta({ "io.modelcontextprotocol/logLevel": "debug", progressToken: "p2" }), name: "x" });
+  assert.equal(sendsOf(feed({ type: "log", now: 0, level: "error", data: "x", related: 2 })).length, 1);
+  assert.equal(sendsOf(feed({ type: "progress", now: 0, id: 2, progress: 1 })).length, 1);
+});
+
 test("subscriptions: several concurrent subscriptions each get their own tagged notifications; cancel ends one; graceful end sends the completion result", () => {
   const { s, rpc, feed } = server();
   rpc(1, "subscriptions/listen", { _meta: meta(), notifications: { toolsListChanged: true } });

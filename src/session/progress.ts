@@ -96,6 +96,12 @@ export function sendProgress(
   now: number,
   out: SessionOutput[],
 ): void {
+  if (req.subscription !== undefined) {
+    // Request-scoped notifications are not delivered on a listen stream (draft streamable-http,
+    // Receiving Messages); it carries only the notifications its filter asked for (send.ts isListen).
+    out.push({ type: "diagnostic", code: "notification-refused", message: "\"notifications/progress\" is not sent on a subscriptions/listen stream: it carries only the notifications its filter asked for" });
+    return;
+  }
   if (req.progressToken === undefined) {
     out.push({ type: "diagnostic", code: "no-progress-token", message: "the peer did not ask for progress on this request; update dropped", detail: { id: req.id } });
     return;

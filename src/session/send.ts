@@ -158,6 +158,7 @@ export function sendNotification(state: SessionState, method: string, params: Js
   };
   if (!isParamsObject(params)) return refuse(`${method} params must be an object`);
   if (KERNEL_NOTIFICATIONS.includes(method)) return refuse(`${method} is sent by the kernel; use the cancel or progress input`);
+  if (isListen(state, related)) return refuse(LISTEN_REFUSAL(method));
   // One for a 2026-07-28 request is an extension's or none: the phase is a legacy session's,
   // whose notifications (list_changed, say) are not that request's to send.
   // The peer of a modern request is described by that request (its `_meta`), not by a handshake.
@@ -174,6 +175,21 @@ export function sendNotification(state: SessionState, method: string, params: Js
   }
   pushSend(out, params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, related);
 }
+
+/**
+ * True when `related` names an open `subscriptions/listen` request. Its stream carries only
+ * what the kernel writes there: the acknowledgment, the change notifications its filter asked
+ * for, tagged with its subscription id, and its completion result. Draft
+ * `basic/patterns/subscriptions`: the server "MUST NOT send notification types the client
+ * has not explicitly requested"; `server/utilities/logging`: `notifications/message` MUST NOT
+ * be delivered on a listen stream; `streamable-http`: nor is `notifications/progress`.
+ */
+export function isListen(state: SessionState, related: RequestId | undefined): boolean {
+  return isIdLike(related) && Object.hasOwn(state.inbound, idKey(related)) && state.inbound[idKey(related)].subscription !== undefined;
+}
+
+/** The refusal of a message the application relates to a listen request ({@link isListen}). */
+export const LISTEN_REFUSAL = (method: string): string => `"${method}" is not sent on a subscriptions/listen stream: it carries only the notifications its filter asked for`;
 
 /** Server: the 2026-07-28 request `related` names, if it is one being handled (what is sent for it is held to that era). */
 function modernOf(state: SessionState, related: RequestId | undefined): InboundRequest["modern"] {
@@ -195,6 +211,10 @@ function modernExtensionNotification(state: SessionState, method: string, relate
 export function log(state: SessionState, level: LoggingLevel, logger: string | undefined, data: unknown, now: number, out: SessionOutput[], related?: RequestId, meta?: JsonObject): void {
   if (state.options.role !== "server") {
     out.push({ type: "diagnostic", code: "notification-refused", message: "only a server sends log messages" });
+    return;
+  }
+  if (isListen(state, related)) {
+    out.push({ type: "diagnostic", code: "notification-refused", message: LISTEN_REFUSAL("notifications/message") });
     return;
   }
   const params: JsonObject = { level, data };
