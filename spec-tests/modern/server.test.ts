@@ -250,6 +250,21 @@ test("versioning: a modern-only server names its supported versions in its error
   assert.deepEqual(r.error.data.supported, ["2026-07-28"]);
 });
 
+test("basic/index Error Codes (implementations of this version MUST NOT emit -32002 or -32042, nor an undefined code of -32020..-32099): the kernel's own respond input is held to it, as a handler's throw through Endpoint is (found by review: a kernel user's error went out as given)", () => {
+  const { rpc, feed } = server();
+  const answer = (id: number, error: { code: number; message: string; data?: unknown }) => {
+    rpc(id, "tools/call", { _meta: meta(), name: "x" });
+    return sendsOf(feed({ type: "respond", now: 0, id, error }))[0].error;
+  };
+  assert.equal(answer(1, { code: -32002, message: "gone" }).code, ErrorCode.InvalidParams);
+  assert.equal(answer(2, { code: -32042, message: "auth" }).code, ErrorCode.InternalError);
+  assert.equal(answer(3, { code: -32050, message: "mine" }).code, ErrorCode.InternalError);
+  assert.equal(answer(4, { code: -32021, message: "no data" }).code, ErrorCode.InternalError);
+  // The defined codes, with their data, and codes outside the reserved range go as given.
+  assert.deepEqual(answer(5, { code: -32021, message: "m", data: { requiredCapabilities: { sampling: {} } } }), { code: -32021, message: "m", data: { requiredCapabilities: { sampling: {} } } });
+  assert.deepEqual(answer(6, { code: -1, message: "app" }), { code: -1, message: "app" });
+});
+
 test("basic/index: unknown methods and undeclared server capabilities in a modern request are -32601", () => {
   const { rpc } = server({ capabilities: { tools: {} } });
   assert.equal(sendsOf(rpc(1, "nope", { _meta: meta() }))[0].error.code, ErrorCode.MethodNotFound);

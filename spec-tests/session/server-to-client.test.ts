@@ -181,8 +181,10 @@ test("client/elicitation + README Limits (256, the oldest forgotten): the oldest
 test("client/elicitation: an elicitation id learned from a -32042 error is known, so its notifications/elicitation/complete reaches the application (clients MAY wait for it to retry; only unknown or completed ids MUST be ignored)", () => {
   const p = ready({ elicitation: { url: {} } });
   const required = [url, { ...url, elicitationId: "e-2" }, { ...url, mode: "form", elicitationId: "not-url" }, { ...url, elicitationId: 7 }, null];
+  // A peer's -32042 with entries the schema refuses: written on the wire as another server
+  // would (a kernel server does not send it: its own errors are held to the spec as they leave).
   p.handlers.server = (req, pair) =>
-    pair.feed("server", { type: "respond", now: 0, id: req.id, error: { code: ErrorCode.UrlElicitationRequired, message: "auth needed", data: { elicitations: required } } });
+    pair.inject("client", JSON.stringify({ jsonrpc: "2.0", id: req.id, error: { code: ErrorCode.UrlElicitationRequired, message: "auth needed", data: { elicitations: required } } }));
   p.request("client", "tools/call", { name: "x" });
   p.run();
   const complete = (elicitationId: unknown) => p.inject("client", JSON.stringify({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } }));
@@ -193,7 +195,7 @@ test("client/elicitation: an elicitation id learned from a -32042 error is known
   assert.deepEqual(p.of("client", "notification").map((n) => n.params?.elicitationId), ["e-2", "e-1"]);
   assert.equal(p.of("client", "diagnostic").filter((d) => d.code === "unknown-elicitation").length, 2, "a completed id and one from an entry that is not a URL elicitation are ignored");
   // A -32042 whose data is not the schema's shape teaches nothing and fails nothing.
-  p.handlers.server = (req, pair) => pair.feed("server", { type: "respond", now: 0, id: req.id, error: { code: ErrorCode.UrlElicitationRequired, message: "x", data: "nonsense" } });
+  p.handlers.server = (req, pair) => pair.inject("client", JSON.stringify({ jsonrpc: "2.0", id: req.id, error: { code: ErrorCode.UrlElicitationRequired, message: "x", data: "nonsense" } }));
   p.request("client", "tools/call", { name: "x" });
   p.run();
   assert.equal(p.of("client", "error").length, 2);

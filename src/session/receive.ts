@@ -24,6 +24,7 @@ import { decode, decodeValue, malformedResponseAnswer, type Decoded } from "../j
 import { merged } from "../jsonrpc/safe-json.js";
 import { echoed, ErrorCode, isRpcError, MALFORMED_ERROR_ANSWER, MALFORMED_ERROR_DIAGNOSTIC } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
+import { answerableError } from "../model/error-codes.js";
 import { MetaKey } from "../model/meta.js";
 import { methodSpec, requestResultIssues } from "../model/methods.js";
 import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
@@ -40,7 +41,7 @@ import { receiveDiscoverResponse, receiveInitialize, receiveInitialized, receive
 import { gateAdmits, INBOUND_GATE } from "./lifecycle.js";
 import { countLog, logRoom } from "./logging.js";
 import { answerInput, failInput, receiveInputRequired } from "./mrtr.js";
-import { acceptsBatches, declaredSpecOf, isParamsObject, isTaskAugmented, peerOf, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
+import { acceptsBatches, declaredSpecOf, isParamsObject, isTaskAugmented, negotiatedVersion, peerOf, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
 import { flushProgress, progressTokenOf, receiveProgress } from "./progress.js";
 import { addInbound, internalRequest, refuseAtLimit, removeInbound, removeOutbound, sendError, sendErrorObject, sendResult } from "./requests.js";
 import { retainedStringIssues } from "./retained.js";
@@ -408,7 +409,12 @@ export function respond(state: SessionState, id: RequestId, result: JsonObject |
       out.push({ type: "diagnostic", code: "invalid-error", message: MALFORMED_ERROR_DIAGNOSTIC, detail: { id } });
       return;
     }
-    sendError(out, id, error.code, error.message, error.data);
+    // A server's error is held to what the era and the client allow (draft basic/index, Error
+    // Codes: 2026-07-28 "MUST NOT emit" -32002 or -32042, nor an undefined code of
+    // -32020..-32099), whoever made it: Endpoint applies the same rule to a handler's throw,
+    // and this is the kernel's own `respond` input.
+    const sent = state.options.role === "server" ? answerableError(error, req.modern?.version ?? negotiatedVersion(state), req.modern !== undefined ? req.modern.capabilities : peerOfPhase(state.phase)?.capabilities) : error;
+    sendError(out, id, sent.code, sent.message, sent.data);
     return;
   }
   const value = result ?? {};
