@@ -252,6 +252,24 @@ test("pagination.mdx (client): the iterator follows nextCursor and refuses a ser
   assert.deepEqual(names, ["loop", "loop"]);
 });
 
+test("pagination (draft server/utilities/pagination: an empty string is a valid cursor and thus MUST NOT be treated as the end of results): the iterator asks for the page after nextCursor \"\"", async () => {
+  const clock = new ManualClock();
+  const [s, c] = createMemoryPair();
+  const asked: unknown[] = [];
+  const onRequest = (method: string, params: any) => {
+    if (method !== "tools/list") return {};
+    asked.push(params?.cursor);
+    return params?.cursor === "" ? { tools: [{ name: "second", inputSchema: { type: "object" } }] } : { tools: [{ name: "first", inputSchema: { type: "object" } }], nextCursor: "" };
+  };
+  attach(s, { role: "server", info: SERVER, capabilities: { tools: {} } }, { onRequest }, clock);
+  const client = new McpClient(CLIENT, { clock });
+  await client.connect(c);
+  const names: string[] = [];
+  for await (const t of client.iterateTools()) names.push(t.name);
+  assert.deepEqual(names, ["first", "second"]);
+  assert.deepEqual(asked, [undefined, ""]);
+});
+
 test("requests the class has no method for go through client.request", async () => {
   const c = await connect((s) => s.tool("t", {}, () => ok("t")));
   assert.deepEqual(await c.client.request("tools/call", { name: "t" }), ok("t"));
