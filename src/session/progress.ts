@@ -88,6 +88,9 @@ function withinProgressRate(state: SessionState, holder: { progressWindow?: [num
   return true;
 }
 
+/** The refusal of a message the application relates to a listen request (send.ts `isListen`). */
+export const LISTEN_REFUSAL = (method: string): string => `"${method}" is not sent on a subscriptions/listen stream: it carries only the notifications its filter asked for`;
+
 /** Handles the application's progress report for a request it is handling. */
 export function sendProgress(
   state: SessionState,
@@ -99,7 +102,7 @@ export function sendProgress(
   if (req.subscription !== undefined) {
     // Request-scoped notifications are not delivered on a listen stream (draft streamable-http,
     // Receiving Messages); it carries only the notifications its filter asked for (send.ts isListen).
-    out.push({ type: "diagnostic", code: "notification-refused", message: "\"notifications/progress\" is not sent on a subscriptions/listen stream: it carries only the notifications its filter asked for" });
+    out.push({ type: "diagnostic", code: "notification-refused", message: LISTEN_REFUSAL("notifications/progress") });
     return;
   }
   if (req.progressToken === undefined) {

@@ -29,7 +29,7 @@ import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, OUTBOUND_GATE } from "./lifecycle.js";
 import { countLog, levelRank, logRoom, passesLevel } from "./logging.js";
 import { declaredSpecOf, isParamsObject, isTaskAugmented, modernCapabilities, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
-import { withProgressToken } from "./progress.js";
+import { LISTEN_REFUSAL, withProgressToken } from "./progress.js";
 import { addOutbound, liveOutbound, pushSend } from "./requests.js";
 import { deadlineFrom, isClockReading, wakeNoLaterThan } from "./timeouts.js";
 import { idKey, isIdLike, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionInput, type SessionOutput, type SessionState } from "./types.js";
@@ -187,9 +187,6 @@ export function sendNotification(state: SessionState, method: string, params: Js
 export function isListen(state: SessionState, related: RequestId | undefined): boolean {
   return isIdLike(related) && Object.hasOwn(state.inbound, idKey(related)) && state.inbound[idKey(related)].subscription !== undefined;
 }
-
-/** The refusal of a message the application relates to a listen request ({@link isListen}). */
-export const LISTEN_REFUSAL = (method: string): string => `"${method}" is not sent on a subscriptions/listen stream: it carries only the notifications its filter asked for`;
 
 /** Server: the 2026-07-28 request `related` names, if it is one being handled (what is sent for it is held to that era). */
 function modernOf(state: SessionState, related: RequestId | undefined): InboundRequest["modern"] {
