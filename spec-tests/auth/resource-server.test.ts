@@ -400,3 +400,15 @@ test("README (options checked where they are given): protectedResource refuses o
   protectedResource(inner, { ...base, scopesSupported: undefined, requiredScopes: undefined, maxBodyBytes: undefined, metadata: undefined, now: undefined, onDiagnostic: undefined, scopeSatisfies: undefined, tenant: "x" } as never);
 });
 
+
+test("authorization-server-discovery (the Protected Resource Metadata document MUST include authorization_servers containing at least one authorization server) + README (options checked where they are given): protectedResource refuses no authorization servers, or one given as a string (spread into characters in the document, and its issuer check a substring match that trusted a token from \"auth\"), and scopesSupported given as a string", async () => {
+  const base = { resource: MCP, authorizationServers: ["http://as.test"], verifyToken: async () => undefined };
+  const inner = async () => new Response("ok");
+  const cases: [() => unknown, RegExp][] = [
+    [() => protectedResource(inner, { ...base, authorizationServers: [] }), /protectedResource: authorizationServers must be a non-empty list of issuer URLs/],
+    [() => protectedResource(inner, { ...base, authorizationServers: "http://as.test" } as never), /authorizationServers must be a non-empty list/],
+    [() => protectedResource(inner, { ...base, authorizationServers: undefined } as never), /authorizationServers must be a non-empty list/],
+    [() => protectedResource(inner, { ...base, scopesSupported: "mcp" } as never), /protectedResource: scopesSupported must be a list of scopes/],
+  ];
+  for (const [build, message] of cases) assert.throws(build, (e: unknown) => e instanceof TypeError && message.test(e.message), String(message));
+});

@@ -191,6 +191,15 @@ function refuseMisreadOptions(handler: unknown, options: ProtectedResourceOption
     throw new TypeError("protectedResource: requiredScopes must be a function (body, request) => string[]; scopes every request needs go in scopesSupported");
   }
   refuseMisreadNumbers("protectedResource", options, ["maxBodyBytes"]);
+  // authorization-server-discovery: the metadata document MUST list at least one
+  // authorization server. A single string (not a list) was spread into its characters in
+  // the document, and its `includes` made a token's issuer pass when it was any substring
+  // of the URL ("auth" was trusted as "https://auth.example.com").
+  if (!isStrings(options.authorizationServers) || options.authorizationServers.length === 0) {
+    throw new TypeError("protectedResource: authorizationServers must be a non-empty list of issuer URLs (the metadata document MUST name at least one authorization server)");
+  }
+  // A string here became one scope per character in the metadata, and failed every request.
+  if (options.scopesSupported !== undefined && !isStrings(options.scopesSupported)) throw new TypeError("protectedResource: scopesSupported must be a list of scopes");
 }
 
 /** Below this, an `expiresAt` may be in seconds (10^11 ms is March 1973; 10^11 s, the year 5138). */
