@@ -31,7 +31,7 @@ interface Run {
 }
 
 /** Runs one authorization: `docs` answers GETs and POSTs by URL (anything else is a 404); the callback carries a code. */
-function run(config: OAuthClientConfig, docs: Record<string, unknown>, opts: { state?: OAuthState; challenge?: string } = {}): Run {
+function run(config: OAuthClientConfig, docs: Record<string, unknown>, opts: { state?: OAuthState; challenge?: string; callback?: Record<string, string> } = {}): Run {
   let state = opts.state ?? createOAuthState(config);
   const r: Run = { state, outputs: [], requests: [], redirects: [] };
   const queue: OAuthInput[] = [{ type: "authorize", now: 0, challenge: opts.challenge ?? null, pkce: { verifier: "v".repeat(43), challenge: "c".repeat(43) }, state: "st" }];
@@ -46,7 +46,7 @@ function run(config: OAuthClientConfig, docs: Record<string, unknown>, opts: { s
         queue.push({ type: "response", now: 0, requestId: o.request.requestId, status: doc === undefined ? 404 : 200, body: JSON.stringify(doc ?? {}) });
       } else if (o.type === "redirect") {
         r.redirects.push(o.url);
-        queue.push({ type: "callback", now: 0, params: { code: "CODE", state: "st" } });
+        queue.push({ type: "callback", now: 0, params: opts.callback ?? { code: "CODE", state: "st" } });
       } else if (o.type === "failed") r.failure = o.reason;
     }
   }
@@ -189,4 +189,42 @@ test("RFC 7636 Appendix B (PKCE S256, which draft basic/authorization requires):
   } finally {
     globalThis.crypto.getRandomValues = random;
   }
+});
+
+test("index Scope Selection Strategy (Clients MUST NOT assume any particular set relationship between the challenged scope set and scopes_supported; MUST treat the challenge's scopes as authoritative): a challenge asking for a scope outside scopes_supported, and not for one inside it, is asked for as it is", () => {
+  const iss = "https://auth.example.com";
+  const docs = { [PRM_URL]: { resource: MCP, authorization_servers: [iss], scopes_supported: ["a", "b"] }, [`${iss}/.well-known/oauth-authorization-server`]: asMeta(iss), [`${iss}/register`]: { client_id: "cid" }, [`${iss}/token`]: token };
+  const r = run(base, docs, { challenge: `Bearer resource_metadata="${PRM_URL}", scope="b c"` });
+  assert.equal(r.failure, undefined);
+  assert.equal(new URL(r.redirects[0]).searchParams.get("scope"), "b c", "neither narrowed to scopes_supported nor widened by it");
+  const registration = JSON.parse(r.requests.find((q) => q.url.endsWith("/register"))!.body!);
+  assert.equal(registration.scope, "b c");
+});
+
+test("security-considerations Authorization Code Protection (OpenID Connect Discovery 1.0: MCP clients MUST verify the presence of code_challenge_methods_supported; if absent they MUST refuse to proceed; S256 MUST be used): an OpenID provider without it, or with plain only, gets no registration and no redirect", () => {
+  const iss = "https://auth.example.com";
+  const oidc = (extra: Record<string, unknown>) => {
+    const { code_challenge_methods_supported: _, ...meta } = asMeta(iss);
+    return { ...prm(iss), [`${iss}/.well-known/openid-configuration`]: { ...meta, ...extra }, [`${iss}/register`]: { client_id: "cid" }, [`${iss}/token`]: token };
+  };
+  for (const extra of [{}, { code_challenge_methods_supported: ["plain"] }]) {
+    const r = run(base, oidc(extra));
+    assert.match(r.failure ?? "", /PKCE S256/, JSON.stringify(extra));
+    assert.deepEqual(r.redirects, []);
+    assert.ok(r.requests.every((q) => q.method === "GET"), "nothing registered");
+  }
+  const ok = run(base, oidc({ code_challenge_methods_supported: ["plain", "S256"] }));
+  assert.equal(ok.state.phase, "authorized");
+  assert.equal(new URL(ok.redirects[0]).searchParams.get("code_challenge_method"), "S256");
+});
+
+test("index Authorization Response Validation (clients MUST NOT apply scheme or host case folding, default-port elision, trailing-slash or percent-encoding normalization before comparing iss): each such variant of the recorded issuer is a mismatch, and the code goes to no token endpoint", () => {
+  const iss = "https://auth.example.com/~t";
+  const docs = { ...prm(iss), [`https://auth.example.com/.well-known/oauth-authorization-server/~t`]: asMeta(iss, { authorization_response_iss_parameter_supported: true }), [`${iss}/register`]: { client_id: "cid" }, [`${iss}/token`]: token };
+  for (const variant of ["https://AUTH.example.com/~t", "HTTPS://auth.example.com/~t", "https://auth.example.com:443/~t", "https://auth.example.com/~t/", "https://auth.example.com/%7Et"]) {
+    const r = run(base, docs, { callback: { code: "CODE", state: "st", iss: variant } });
+    assert.match(r.failure ?? "", /another issuer/, variant);
+    assert.ok(!r.requests.some((q) => q.url.endsWith("/token")), `${variant}: no token request`);
+  }
+  assert.equal(run(base, docs, { callback: { code: "CODE", state: "st", iss } }).state.phase, "authorized");
 });
