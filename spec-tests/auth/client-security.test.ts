@@ -228,3 +228,23 @@ test("index Authorization Response Validation (clients MUST NOT apply scheme or 
   }
   assert.equal(run(base, docs, { callback: { code: "CODE", state: "st", iss } }).state.phase, "authorized");
 });
+
+test("security-considerations Communication Security (implementations MUST follow OAuth 2.1 §1.5: tokens in header fields are protected by TLS; RFC 6750 §5.3): no token is obtained for, or restored for, an MCP server on plain http off loopback, so none is ever sent there in clear text; loopback http stays allowed", () => {
+  const plain = "http://mcp.example.com/mcp";
+  const iss = "https://auth.example.com";
+  const docs = { "http://mcp.example.com/.well-known/oauth-protected-resource/mcp": { resource: plain, authorization_servers: [iss] }, [`${iss}/.well-known/oauth-authorization-server`]: asMeta(iss), [`${iss}/register`]: { client_id: "cid" }, [`${iss}/token`]: token };
+  const r = run({ ...base, serverUrl: plain }, docs);
+  assert.match(r.failure ?? "", /the MCP server http:\/\/mcp.example.com is not served over https/);
+  assert.deepEqual(r.requests, [], "nothing discovered, registered or exchanged");
+  assert.equal(r.state.tokens, undefined);
+  // Tokens an application saved for it are not taken up either.
+  const saved = { tokens: { accessToken: "AT", tokenType: "Bearer", issuer: iss, resource: plain } };
+  const restored = createOAuthState({ ...base, serverUrl: plain }, saved);
+  assert.equal(restored.tokens, undefined);
+  assert.equal(restored.phase, "idle");
+  // On a loopback host (local development) both still work.
+  const local = "http://127.0.0.1:7000/mcp";
+  const localDocs = { "http://127.0.0.1:7000/.well-known/oauth-protected-resource/mcp": { resource: local, authorization_servers: [iss] }, ...docs };
+  assert.equal(run({ ...base, serverUrl: local }, localDocs).state.phase, "authorized");
+  assert.equal(createOAuthState({ ...base, serverUrl: local }, { tokens: { ...saved.tokens, resource: local } }).tokens?.accessToken, "AT");
+});

@@ -279,6 +279,8 @@ function usableTokens(t: OAuthTokens | undefined, serverUrl: string): OAuthToken
   if (!optionalString(t.refreshToken) || !optionalString(t.scope) || !(t.expiresAt === undefined || Number.isFinite(t.expiresAt))) return undefined;
   // Saved before tokens named their resource: which server they were for is unknown.
   if (typeof t.resource !== "string" || !resourceMatchesServer(t.resource, serverUrl)) return undefined;
+  // Never sent over plain http off loopback (Communication Security, see configProblem).
+  if (!isHttpsOrLoopback(serverUrl)) return undefined;
   return t;
 }
 
@@ -374,6 +376,11 @@ function configProblem(config: OAuthAnyClientConfig): string | undefined {
   // count, so no step-up would ever be the last: consent screens without end.
   const max = config.maxStepUps;
   if (max !== undefined && !(Number.isInteger(max) && max >= 0)) return `maxStepUps ${String(max)} is not a whole number >= 0`;
+  // security-considerations, Communication Security: implementations MUST follow OAuth 2.1
+  // §1.5, which requires TLS for tokens in header fields (RFC 6750 §5.3: clients MUST always
+  // use TLS with bearer tokens). A token obtained for a plain-http server off loopback would
+  // cross the network in clear text on every request, so none is obtained for it.
+  if (!isHttpsOrLoopback(config.serverUrl)) return `the MCP server ${originOf(config.serverUrl)} is not served over https: a bearer token sent to it would travel in clear text (OAuth 2.1 §1.5); refusing to authorize (http is allowed on a loopback host)`;
   if (config.clientCredentials != null) return clientCredentialsConfigProblem(config.clientCredentials);
   // draft security-considerations, Communication Security.
   if (!isHttpsOrLoopback(config.redirectUri)) return `the redirect URI ${config.redirectUri} is neither https nor on a loopback host (redirect URIs MUST be localhost or use HTTPS)`;
@@ -384,6 +391,15 @@ function configProblem(config: OAuthAnyClientConfig): string | undefined {
     return `the client metadata URL ${cimd} is not an https URL with a path (the client_id URL MUST use the "https" scheme and contain a path component)`;
   }
   return undefined;
+}
+
+/** `url`'s origin, or `url` itself when it is no URL (a message never throws). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return String(url);
+  }
 }
 
 function begin(state: OAuthState, input: Extract<OAuthInput, { type: "authorize" }>): OAuthStep {
