@@ -258,6 +258,35 @@ test("basic/authorization + CORS: a preflight (which never carries a token) reac
   assert.equal(noOrigin.headers.get("access-control-allow-origin"), null);
 });
 
+test("2025-11-25 basic/transports Security Warning (an Origin present and invalid MUST get 403) + README Authorization (any other Host gets 403): behind protectedResource a refused Origin or Host gets the handler's 403 with or without a token, never a 401 challenge echoing that origin in CORS; an admitted one still gets the 401", async () => {
+  const refusals: string[] = [];
+  const inner = createHttpHandler({
+    path: "/mcp",
+    createSession: () => ({ options: { role: "server", info: { name: "s", version: "1" }, capabilities: {} } }),
+    onDiagnostic: (d) => refusals.push(d.message),
+  });
+  const wrapped = protectedResource(inner, { resource: "http://127.0.0.1:3000/mcp", authorizationServers: ["http://as.test"], verifyToken: async () => undefined });
+  const post = (headers: Record<string, string>) =>
+    wrapped(new Request("http://127.0.0.1:3000/mcp", { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json", ...headers }, body: "{}" }));
+  for (const [label, headers] of [
+    ["an Origin outside allowedOrigins", { origin: "https://evil.example" }],
+    ["a rebinding Host", { host: "evil.example" }],
+  ] as const) {
+    for (const auth of [{}, { authorization: "Bearer nope" }] as Record<string, string>[]) {
+      const res = await post({ ...headers, ...auth });
+      assert.equal(res.status, 403, label);
+      assert.equal(res.headers.get("access-control-allow-origin"), null, `${label}: no CORS for a refused origin`);
+      assert.equal(res.headers.get("www-authenticate"), null, label);
+      assert.equal((await res.json()).error.code, -32600);
+    }
+  }
+  assert.equal(refusals.length, 4, "the handler answered (and reported) each refusal");
+  const admitted = await post({ origin: "http://localhost:5173" });
+  assert.equal(admitted.status, 401);
+  assert.equal(admitted.headers.get("access-control-allow-origin"), "http://localhost:5173");
+  await admitted.body?.cancel();
+});
+
 test("basic/authorization Token Handling (MUST validate that access tokens were issued specifically for them) + RFC 8707 §2: an audience with another query is another resource, one with a fragment is no resource identifier: 401", async () => {
   const audiences: Record<string, string> = {
     query: "https://mcp.example.com/mcp?tenant=other",

@@ -14,6 +14,7 @@ import { formatBearerChallenge } from "./www-authenticate.js";
 import { corsHeaders, isPreflight, PREFLIGHT } from "../transports/http/cors.js";
 import { type BodyResult, DEFAULT_MAX_BODY_BYTES, httpError, letGo, NOT_UTF8_BODY, readBodyText } from "../transports/http/body.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
+import { doorCheckOf } from "../transports/http-view.js";
 import { rememberAuthInfo, type VerifiedToken } from "./auth-info.js";
 
 export { authInfo, type AuthInfo, type VerifiedToken } from "./auth-info.js";
@@ -107,6 +108,7 @@ export function protectedResource(
     });
   };
 
+  const atDoor = doorCheckOf(handler);
   return async (request) => {
     const url = new URL(request.url);
     if (metadataPaths.has(url.pathname)) {
@@ -119,6 +121,10 @@ export function protectedResource(
       if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
       return new Response(request.method === "HEAD" ? null : documentText, { status: 200, headers: { "content-type": "application/json", ...METADATA_CORS } });
     }
+    // A Host or Origin the handler refuses gets its 403 (2025-11-25 basic/transports,
+    // Security Warning: an invalid Origin MUST get 403), not a 401 challenge that would
+    // echo that origin in CORS headers: the handler answers it, without reading the body.
+    if (atDoor?.(request) === true) return handler(request);
     const origin = request.headers.get("origin");
     // A CORS preflight never carries credentials (Fetch standard): the inner handler answers
     // it, with its own Origin policy, and the request that follows is checked here as usual.

@@ -82,13 +82,13 @@ import type { SseConnection } from "./http/connection.js";
 import { modernVersionOf, serveModern, type ModernConfig } from "./http/modern-request.js";
 import { paramHeadersOf, type ParamHeader } from "./http/request-metadata.js";
 import { refuseMisreadOptions } from "./http/handler-options.js";
-import { guarded, requestGuards } from "./http/request-guards.js";
+import { doorRefusal, guarded, requestGuards } from "./http/request-guards.js";
 import { contextOf, createSessionTable } from "./http/session-table.js";
 import { exchange, partlyInvalid, type ExchangeContext } from "./http/legacy-exchange.js";
 import { Drain, drainMsOf } from "./http/drain.js";
 import { serveStateless, statelessVersion, type StatelessContext } from "./http/stateless.js";
 import { createHttpSseSessions, type HttpSseOptions, type HttpSseSessions } from "./http/http-sse-server.js";
-import { emptyReply, FAST_ENTRY, RequestView, sseReply, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
+import { DOOR_CHECK, emptyReply, FAST_ENTRY, RequestView, sseReply, toResponse, type FastEntry, type HttpReply, type HttpRequestView } from "./http-view.js";
 
 /** What the session factory is told. */
 export interface HttpSessionContext {
@@ -577,6 +577,8 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   // The node:http bridge's way in: the same core, without Fetch objects (see http-view.ts).
   const fast: FastEntry = core;
   Object.defineProperty(handler, FAST_ENTRY, { value: fast });
+  // What a wrapper asks before answering a request itself: would the Host or Origin check refuse it?
+  Object.defineProperty(handler, DOOR_CHECK, { value: (r: Request) => doorRefusal(new RequestView(r), guards) !== undefined });
   Object.defineProperty(handler, "sessionCount", { get: () => sessions.size + (oldSse?.sessions.size ?? 0) });
   // A stateless POST's key in the table names no session a client holds.
   const named = (id: string): HttpSession | undefined => {

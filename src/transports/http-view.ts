@@ -101,6 +101,18 @@ export function fastEntryOf(handler: (req: Request) => Response | Promise<Respon
   return (handler as { [FAST_ENTRY]?: FastEntry })[FAST_ENTRY];
 }
 
+/**
+ * The property of a handler function that tells whether it refuses a request at the door
+ * (its `Host` or `Origin` check, a 403), before anything else: a wrapper that answers
+ * requests itself (`protectedResource`'s 401) hands such a request to the handler instead.
+ */
+export const DOOR_CHECK: unique symbol = Symbol("mcp-kernel.http.doorCheck");
+
+/** The door check of `handler`, when it has one (handlers made by `createHttpHandler` do). */
+export function doorCheckOf(handler: (req: Request) => Response | Promise<Response>): ((req: Request) => boolean) | undefined {
+  return (handler as { [DOOR_CHECK]?: (req: Request) => boolean })[DOOR_CHECK];
+}
+
 const JSON_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({ "content-type": "application/json" });
 
 /** A JSON body with `status`; `headers` (lower-case names) are added to its content type. */

@@ -46,18 +46,30 @@ export function requestGuards(options: Pick<HttpHandlerOptions, "allowedOrigins"
  * is answered with 204 allowing `methods`, and `route`'s answer to one gets its CORS headers.
  */
 export async function guarded(req: HttpRequestView, guards: RequestGuards, methods: string, route: (req: HttpRequestView) => Promise<Response | HttpReply>): Promise<Response | HttpReply> {
-  const { hostOk, originOk, cors } = guards;
+  const refused = doorRefusal(req, guards);
+  if (refused !== undefined) return refused;
+  const origin = req.header(H.origin);
+  if (origin === null || !guards.cors) return await route(req);
+  if (isPreflight(req.method, req.header(PREFLIGHT.method))) {
+    return { status: 204, headers: preflightHeaders(origin, methods, req.header(PREFLIGHT.headers)), body: null };
+  }
+  return withHeaders(await route(req), corsHeaders(origin));
+}
+
+/**
+ * The 403 of a request whose `Host` or `Origin` the guards refuse (the DNS-rebinding
+ * defence), or undefined when both pass. A wrapper in front of the handler
+ * (`protectedResource`) asks it first, through the handler's {@link DOOR_CHECK}: the spec's
+ * 403 for an invalid `Origin` is owed whatever the wrapper would say (a 401 challenge).
+ */
+export function doorRefusal(req: HttpRequestView, guards: RequestGuards): Response | undefined {
+  const { hostOk, originOk } = guards;
   if (hostOk !== undefined) {
     const host = req.header(H.host) ?? req.url().host;
     const name = hostnameOf(host);
     if (name === undefined || !hostOk(name)) return httpError(403, ErrorCode.InvalidRequest, "Host not allowed");
   }
   const origin = req.header(H.origin);
-  if (origin === null) return await route(req);
-  if (!originOk(origin)) return httpError(403, ErrorCode.InvalidRequest, "Origin not allowed");
-  if (!cors) return await route(req);
-  if (isPreflight(req.method, req.header(PREFLIGHT.method))) {
-    return { status: 204, headers: preflightHeaders(origin, methods, req.header(PREFLIGHT.headers)), body: null };
-  }
-  return withHeaders(await route(req), corsHeaders(origin));
+  if (origin !== null && !originOk(origin)) return httpError(403, ErrorCode.InvalidRequest, "Origin not allowed");
+  return undefined;
 }
