@@ -93,6 +93,20 @@ test("basic/transports Protocol Version Header: an unsupported MCP-Protocol-Vers
   assert.match((await r2.json()).error.message, /"2025-03-26"/);
 });
 
+test("basic/transports Protocol Version Header (an invalid or unsupported MCP-Protocol-Version MUST get 400) and Sending Messages item 4: a stateless handler refuses a notification or response whose header names no version it speaks with 400, as it does a request; a supported one is still 202", async () => {
+  const { handler, tools } = stateless();
+  for (const version of ["1999-01-01", "garbage"]) {
+    for (const message of [{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 3, result: {} }]) {
+      const r = await post(handler, message, undefined, version);
+      assert.equal(r.status, 400, `${version}: ${JSON.stringify(message)}`);
+      assert.match((await r.json()).error.message, /unsupported MCP-Protocol-Version/);
+    }
+  }
+  const ok = await post(handler, { jsonrpc: "2.0", method: "notifications/initialized" }, undefined, "2025-11-25");
+  assert.equal(ok.status, 202);
+  assert.equal(tools.endpoints.length, 0, "no kernel made for a notification");
+});
+
 test("basic/transports: a stateless handler answers GET (no stream to listen to) and DELETE (no session to end) with 405, Allow: POST", async () => {
   const { handler } = stateless();
   const g = await get(handler, "anything", "2025-11-25");

@@ -79,6 +79,11 @@ const HANDSHAKE_ID = "stateless-initialize";
 export function serveStateless(cx: StatelessContext, req: HttpRequestView, post: StatelessPost): Response | HttpReply | Promise<Response | HttpReply> {
   const { items, invalid, ids, bytes } = post;
   if (ids.length === 0) {
+    // No kernel is made to answer it, but its version header is still checked: a version
+    // this package does not speak is 400 on a notification or response as on a request
+    // (2025-11-25 basic/transports, Protocol Version Header: MUST).
+    const version = statelessVersion(req);
+    if (!isLegacyVersion(version)) return httpError(400, ErrorCode.InvalidRequest, `unsupported ${H.protocolVersion} ${JSON.stringify(version)}`);
     if (invalid.length > 0) return jsonResponse(400, encode(invalid.map((i) => (items[i] as Extract<Decoded, { kind: "invalid" }>).reply)));
     // A response answers a request this server never sent (it sends none); a notification
     // (`initialized`, a cancellation) has no request or session here to reach.
