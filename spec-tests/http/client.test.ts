@@ -164,6 +164,44 @@ test("client: a POST stream cut before its response is resumed by GET with Last-
   t.close();
 });
 
+test("2025-11-25 basic/transports Session Management item 2 (clients MUST include the MCP-Session-Id on all subsequent requests) and Protocol Version Header (the client MUST include MCP-Protocol-Version on all subsequent requests): after initialize, every POST (notification, request, response to the server), the standalone GET, the resumption GET with Last-Event-ID and the closing DELETE carry both", { timeout: 10_000 }, async () => {
+  const { handler, tools } = makeHandler();
+  const seen: Seen[] = [];
+  const deleted = deferred();
+  const w = watchGets(handler);
+  const opened = w.next();
+  const t = httpClientTransport(URL_, {
+    sleep: noSleep([]),
+    fetch: inProcess(w.handler, seen, async (req, next) => {
+      const r = await next();
+      if (req.method === "DELETE") deleted.resolve();
+      return r;
+    }),
+  });
+  const { ep } = client(t, () => ({ role: "assistant", content: { type: "text", text: "from client" }, model: "m" }));
+  await ep.open();
+  await opened;
+  // A response POST (the client's answer to the server's sampling request).
+  const sampled = await ep.request("tools/call", { name: "sample", arguments: {} });
+  assert.equal((sampled.content as JsonObject[])[0].text, "from client");
+  // A resumption: the server closes the call's connection (SEP-1699) while the tool waits.
+  const result = ep.request("tools/call", { name: "wait", arguments: {} });
+  await tools.waiting();
+  await until(() => handler.closeConnections() >= 2);
+  await until(() => seen.some((s) => s.method === "GET" && s.headers.get("last-event-id") !== null));
+  tools.release();
+  assert.equal(((await result).content as JsonObject[])[0].text, "waited");
+  t.close();
+  await deleted.promise;
+  const after = seen.slice(1);
+  const kinds = new Set(after.map((s) => (s.method === "POST" ? `POST ${"method" in JSON.parse(s.body!) ? "message" : "response"}` : s.headers.get("last-event-id") !== null ? "GET resume" : s.method)));
+  assert.deepEqual([...kinds].sort(), ["DELETE", "GET", "GET resume", "POST message", "POST response"]);
+  for (const s of after) {
+    assert.equal(s.headers.get("mcp-session-id"), t.sessionId, `${s.method} ${s.body ?? ""}`);
+    assert.equal(s.headers.get("mcp-protocol-version"), "2025-11-25", `${s.method} ${s.body ?? ""}`);
+  }
+});
+
 test("client: reconnects back off (factor, cap) and give up after maxRetries, answering the request with -32000", async () => {
   const { handler, tools } = makeHandler();
   const delays: number[] = [];

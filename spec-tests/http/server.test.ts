@@ -251,6 +251,32 @@ test("transports/Protocol Version Header: an invalid or unsupported MCP-Protocol
   await ok.text();
 });
 
+test("transports/Protocol Version Header (an invalid or unsupported MCP-Protocol-Version MUST get 400), every method: a notification or response POST and a DELETE naming another version get 400 and leave the session as it was (the DELETE ends nothing); Session Management item 2: a GET or DELETE without MCP-Session-Id gets 400", async () => {
+  const { handler, tools } = makeHandler();
+  const sid = await open(handler);
+  for (const v of ["garbage", "2025-06-18"]) {
+    for (const message of [{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }, { jsonrpc: "2.0", id: 7, result: {} }]) {
+      const r = await post(handler, message, sid, v);
+      assert.equal(r.status, 400, `${v} ${JSON.stringify(message)}`);
+      await r.text();
+    }
+    const d = await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-session-id": sid, "mcp-protocol-version": v } }));
+    assert.equal(d.status, 400, `DELETE ${v}`);
+    await d.text();
+  }
+  assert.equal(handler.sessionCount, 1, "no refused DELETE ended the session");
+  assert.deepEqual(tools.closed, []);
+  const g = await handler(new Request(URL_, { method: "GET", headers: { accept: "text/event-stream", "mcp-protocol-version": V } }));
+  assert.equal(g.status, 400);
+  await g.text();
+  const d = await handler(new Request(URL_, { method: "DELETE", headers: { "mcp-protocol-version": V } }));
+  assert.equal(d.status, 400);
+  await d.text();
+  const ok = await post(handler, { jsonrpc: "2.0", id: 1, method: "tools/list" }, sid, V);
+  assert.equal(ok.status, 200);
+  await ok.text();
+});
+
 test("transports/Protocol Version Header: without the header a session is served at its negotiated version (the server assumes 2025-03-26 only with 'no other way to identify the version'); strict mode assumes 2025-03-26", async () => {
   const { handler } = makeHandler();
   const current = await open(handler, V);
