@@ -124,3 +124,32 @@ test("progress: a coalesced update still held when the request is answered goes 
   p.advance(200);
   assert.equal(p.of("client", "progress").length, 2);
 });
+
+test("progress: tokens MUST be a string or integer and MUST be unique across all active requests — one the application writes into _meta itself is held to both and its progress reaches it; it went out unchecked, so a request sharing it took the other's progress (found by review)", () => {
+  const p = ready();
+  // A token the application chose, equal to the id the next request gets (whose own token is its id).
+  const a = p.request("client", "tools/call", { name: "x", _meta: { progressToken: 2 } });
+  const b = p.request("client", "tools/call", { name: "y" }, { progress: true });
+  const c = p.request("client", "tools/call", { name: "z", _meta: { progressToken: 2 } });
+  const d = p.request("client", "tools/call", { name: "w", _meta: { progressToken: 1.5 } });
+  p.run();
+  assert.deepEqual(p.of("server", "request").map((r) => r.id), [a], "only one request carries token 2");
+  const refused = p.of("client", "error");
+  assert.deepEqual(refused.map((e) => [e.id, e.error.code]), [[b, -32602], [c, -32602], [d, -32602]]);
+  assert.match(refused[0].error.message, /progress token 2 is already used/);
+  // The application's token is recorded: the server's progress reaches request a, the one that asked.
+  p.feed("server", { type: "progress", now: 0, id: a, progress: 1 });
+  p.run();
+  assert.deepEqual(p.of("client", "progress").map((e) => [e.id, e.progress]), [[a, 1]]);
+  // Once a is answered its token is free again.
+  p.respond("server", a, { content: [] });
+  p.run();
+  const e = p.request("client", "tools/call", { name: "v", _meta: { progressToken: 2 } });
+  p.run();
+  assert.deepEqual(p.of("server", "request").map((r) => r.id), [a, e]);
+  // A token that is no string or integer is refused by the kernel itself, schema checks off too.
+  const q = ready({}, { validateOutgoing: false });
+  const out = q.feed("client", { type: "request", now: 0, method: "tools/call", params: { name: "x", _meta: { progressToken: 1.5 } } });
+  assert.deepEqual(out.map((o) => o.type), ["error"]);
+  assert.match((out[0] as { error: { message: string } }).error.message, /string or an integer/);
+});

@@ -22,6 +22,21 @@ export function progressTokenOf(params: JsonObject | undefined): string | number
   return typeof t === "string" || (typeof t === "number" && Number.isInteger(t)) ? t : undefined;
 }
 
+/** The progress token the application wrote into outgoing `params` itself: undefined when none (an undefined one is none in JSON), null when it is no string or safe integer. */
+export function ownProgressToken(params: JsonObject | undefined): string | number | null | undefined {
+  const meta = params?._meta;
+  if (typeof meta !== "object" || meta === null || !Object.hasOwn(meta, "progressToken")) return undefined;
+  const t = (meta as JsonObject).progressToken;
+  if (t === undefined) return undefined;
+  return typeof t === "string" || Number.isSafeInteger(t) ? (t as string | number) : null;
+}
+
+/** Whether `token` is that of a request of ours in flight, or of a task whose creating request was answered (task-progress.ts). */
+export function progressTokenInUse(state: SessionState, token: string | number): boolean {
+  const key = idKey(token);
+  return Object.hasOwn(state.progressTokens, key) || Object.hasOwn(state.taskProgress, key);
+}
+
 /** Params with `_meta.progressToken` set, leaving the caller's object untouched. */
 export function withProgressToken(params: JsonObject | undefined, token: string | number): JsonObject {
   const meta = (params?._meta as JsonObject | undefined) ?? {};

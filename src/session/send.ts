@@ -29,7 +29,7 @@ import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { gateAdmits, OUTBOUND_GATE } from "./lifecycle.js";
 import { countLog, levelRank, logRoom, passesLevel } from "./logging.js";
 import { declaredSpecOf, isParamsObject, isTaskAugmented, modernCapabilities, peerOfPhase, sentBy, specOf, versionOf } from "./phase.js";
-import { LISTEN_REFUSAL, withProgressToken } from "./progress.js";
+import { LISTEN_REFUSAL, ownProgressToken, progressTokenInUse, withProgressToken } from "./progress.js";
 import { addOutbound, liveOutbound, pushSend } from "./requests.js";
 import { deadlineFrom, isClockReading, wakeNoLaterThan } from "./timeouts.js";
 import { idKey, isIdLike, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionInput, type SessionOutput, type SessionState } from "./types.js";
@@ -104,6 +104,15 @@ export function sendRequest(
   if (input.timeoutMs !== undefined && !(Number.isFinite(input.timeoutMs) && input.timeoutMs >= 0)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, "timeoutMs must be a finite number of milliseconds (0 for none)");
   const badRelated = relatedProblem(input.related);
   if (badRelated !== null) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, badRelated);
+  // basic/utilities/progress: a token "MUST be a string or integer value" and "MUST be unique
+  // across all active requests". The kernel's own (the `progress` input) is the request's id;
+  // one the application wrote into `_meta` itself (a proxy forwarding its caller's) went out
+  // unchecked and unrecorded, so two requests in flight could carry the same token, or one
+  // equal to a later request's id, and the peer's progress for one was handed to the other.
+  // Either is held to both rules now, and recorded (its progress reaches the application).
+  const token = input.progress ? id : ownProgressToken(params);
+  if (token === null) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `${method} _meta.progressToken must be a string or an integer`);
+  if (token !== undefined && progressTokenInUse(state, token)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `progress token ${JSON.stringify(token)} is already used by a request or task in progress (tokens must be unique among them)`);
   // A subscription is meant to stay open until one side ends it (draft
   // basic/patterns/subscriptions), and a 2025-11-25 tasks/result "MUST block the response
   // until the task reaches a terminal status" (basic/utilities/tasks): no default timeout
@@ -133,10 +142,8 @@ export function sendRequest(
   // transports: messages on a POST's stream relate to its request), not the GET stream a
   // client may not have. Kept only while it names a request in progress (a peer's id, bounded).
   if (input.related !== undefined && Object.hasOwn(state.inbound, idKey(input.related))) req.related = input.related;
-  if (input.progress) {
-    params = withProgressToken(params, id);
-    req.progressToken = id;
-  }
+  if (input.progress) params = withProgressToken(params, id);
+  if (token !== undefined) req.progressToken = token;
   addOutbound(state, req);
   wakeNoLaterThan(state, req.deadline);
   pushSend(out, params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }, input.related);

@@ -55,7 +55,7 @@ export function observeAnswer(state: SessionState, req: OutboundRequest, result:
     if (order.length >= MAX_TASK_PROGRESS_TOKENS) endToken(state, order[0], out);
     const entry: TaskProgressToken = { id: eventId, taskId: created };
     if (req.progress !== undefined) entry.progress = req.progress;
-    // The token is the request's id, never reused in a session (`state.nextId`): a new key.
+    // A new key: a request is refused a token still in use by a request or task (send.ts).
     const key = idKey(req.progressToken!);
     state.taskProgress[key] = entry;
     order.push(key);
