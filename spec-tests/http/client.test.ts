@@ -10,7 +10,8 @@ import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { JsonObject } from "../../src/jsonrpc/types.js";
 import { DELETE_WAIT_MS, GET_WAIT_MS, httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport } from "../../src/transports/http-client.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
-import { deferred, makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
+import { deferred, makeHandler, setupWith, Tools, until, URL_, wrappedTransport } from "./helpers.js";
+import { createHttpHandler } from "../../src/transports/http-server.js";
 import { modernHandler, MV } from "./modern-helpers.js";
 import { McpClient } from "../../src/api/client.js";
 import { blockText } from "../harness/content.js";
@@ -92,6 +93,33 @@ test("client: initialize learns MCP-Session-Id and the negotiated version and se
   assert.equal(getReq.headers.get("accept"), "text/event-stream");
   assert.equal(getReq.headers.get("mcp-session-id"), t.sessionId);
   t.close();
+});
+
+test("lifecycle (Version Negotiation: if using HTTP, the client MUST include the MCP-Protocol-Version header on all subsequent requests): after a downgrade every later request, the initialized POST, the GET stream, a request's POST and the DELETE, carries the negotiated version, not the one asked for", async () => {
+  const tools = new Tools();
+  const handler = createHttpHandler({ createSession: setupWith(tools, {}, { versions: ["2025-06-18"] }), sessionIdleMs: 0 });
+  const seen: Seen[] = [];
+  const deleted = deferred();
+  const w = watchGets(handler);
+  const opened = w.next();
+  const t = httpClientTransport(URL_, {
+    fetch: inProcess(w.handler, seen, async (req, next) => {
+      const r = await next();
+      if (req.method === "DELETE") deleted.resolve();
+      return r;
+    }),
+  });
+  const { ep } = client(t);
+  const { version } = await ep.open();
+  assert.equal(version, "2025-06-18");
+  await ep.request("tools/list");
+  await opened;
+  t.close();
+  await deleted.promise;
+  const [init, ...later] = seen;
+  assert.match(init.body!, /"protocolVersion":"2025-11-25"/, "the client asked for its latest");
+  assert.deepEqual(new Set(later.map((s) => s.method)), new Set(["POST", "GET", "DELETE"]));
+  for (const s of later) assert.equal(s.headers.get("mcp-protocol-version"), "2025-06-18", `${s.method} ${s.body ?? ""}`);
 });
 
 test("client: the GET stream carries unrelated server notifications; related server requests come on the POST stream and are answered by POST", async () => {

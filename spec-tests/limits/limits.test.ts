@@ -69,6 +69,14 @@ test("limits: past maxInboundRequests a request is -32600 'too many requests in 
   assert.equal(call(4)[0].type, "request", "a freed slot is usable again");
 });
 
+test("basic/utilities/ping (the receiver MUST respond promptly with an empty response): a server at maxInboundRequests still answers a ping, which the kernel answers itself and which takes no slot", () => {
+  const s = operatingServer({ maxInboundRequests: 1 });
+  const first = step(s, { type: "receive", now: 1, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t" } }) }).outputs;
+  assert.equal(first[0].type, "request");
+  assertAlive(s);
+  assert.equal(s.inboundCount, 1);
+});
+
 test("limits: past maxOutboundRequests the application's request fails at once as an error output; nothing goes on the wire", () => {
   const c = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, maxOutboundRequests: 1, requestTimeoutMs: 0 });
   step(c, { type: "open", now: 0 });

@@ -64,6 +64,18 @@ test("cancellation: MUST only reference requests in the same direction — a can
   assert.equal(p.client.outboundCount, 1);
 });
 
+test("cancellation: MUST only reference requests previously issued in the same direction — the sender's side: an application cancelling the peer's request it is handling (an id it never sent) sends nothing, and that request is still served", () => {
+  const p = ready();
+  const id = p.request("client", "tools/call", { name: "x" });
+  p.run();
+  const before = p.wire.length;
+  assert.deepEqual(p.feed("server", { type: "cancel", now: 0, id }).map((o) => o.type), ["diagnostic"]);
+  assert.equal(p.wire.length, before);
+  p.respond("server", id, { content: [] });
+  p.run();
+  assert.equal(p.of("client", "response").length, 1);
+});
+
 test("cancellation: unknown ids and malformed cancellations SHOULD be ignored", () => {
   const p = ready();
   assert.deepEqual(p.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 999 } })).map((o) => o.type), ["diagnostic"]);
