@@ -38,6 +38,7 @@ export const SESSION_NONE: AllUndefined<Omit<SessionOptions, "role" | "info" | "
   era: undefined,
   maxInputRounds: undefined,
   maxProgressPerSecond: undefined,
+  maxCompletionsPerSecond: undefined,
   maxLogMessagesPerSecond: undefined,
 };
 

@@ -157,6 +157,33 @@ test("limits (Streamable HTTP): past maxSessions an initialize is 503 with a JSO
   assert.equal(h.sessionCount, 0, "close ends every session");
 });
 
+test("server/utilities/completion, Security (implementations MUST implement appropriate rate limiting): past maxCompletionsPerSecond a completion/complete is -32600 with a limit-reached diagnostic, in either era; the next second admits more, and other requests are untouched", () => {
+  const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { completions: {}, prompts: {} }, versions: ["2026-07-28", "2025-11-25"], maxCompletionsPerSecond: 2 });
+  step(s, { type: "receive", now: 0, data: JSON.stringify(INIT) });
+  step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+  const params = { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "x" } };
+  const modernMeta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } };
+  const ask = (id: number, now: number, modern = false) => step(s, { type: "receive", now, value: { jsonrpc: "2.0", id, method: "completion/complete", params: modern ? { ...params, _meta: modernMeta } : params } }).outputs;
+  // One legacy and one modern request share the session's budget of two.
+  assert.ok(ask(1, 100).some((o) => o.type === "request"));
+  assert.ok(ask(2, 200, true).some((o) => o.type === "request"));
+  for (const [id, modern] of [[3, false], [4, true]] as const) {
+    const outs = ask(id, 900, modern);
+    assert.ok(!outs.some((o) => o.type === "request"), "not handed to the application");
+    assert.deepEqual(sent(outs), [{ jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidRequest, message: "too many completion requests this second (limit 2)" } }]);
+    assert.deepEqual(outs.find((o) => o.type === "diagnostic"), { type: "diagnostic", code: "limit-reached", message: "completion/complete refused: too many completion requests this second (limit 2)", detail: { id, method: "completion/complete", limit: 2, option: "maxCompletionsPerSecond" } });
+  }
+  // Other methods are not counted against it.
+  assertAlive(s);
+  // The window began at 100: from 1100 on, a new second.
+  assert.ok(ask(5, 1100).some((o) => o.type === "request"));
+  assert.equal(JSON.parse(JSON.stringify(s)).completionWindow.count, 1, "the window is plain state");
+  // 0: no limit.
+  const free = operatingServer({ maxCompletionsPerSecond: 0 });
+  free.options.capabilities = { completions: {}, prompts: {} };
+  for (let id = 1; id <= 100; id++) assert.ok(step(free, { type: "receive", now: 5, value: { jsonrpc: "2.0", id, method: "completion/complete", params } }).outputs.some((o) => o.type === "request"));
+});
+
 test("limits: past maxProgressPerSecond inbound progress for one request is dropped for the rest of that second, with one diagnostic; the next second delivers again", () => {
   const client = createSession({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, maxProgressPerSecond: 3 });
   step(client, { type: "open", now: 0 });

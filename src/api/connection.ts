@@ -104,7 +104,7 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
 }
 
 /** Session options that are non-negative integers: counts, and `cacheTtlMs`, which the schema's `ttlMs` makes one (0 has each option's own meaning, often "off"). */
-const COUNT_OPTIONS = ["keepAliveMaxMissed", "maxInboundRequests", "maxOutboundRequests", "maxMessageBytes", "maxDepth", "maxSubscriptions", "maxInputRounds", "maxProgressPerSecond", "maxLogMessagesPerSecond", "cacheTtlMs"] as const;
+const COUNT_OPTIONS = ["keepAliveMaxMissed", "maxInboundRequests", "maxOutboundRequests", "maxMessageBytes", "maxDepth", "maxSubscriptions", "maxInputRounds", "maxProgressPerSecond", "maxLogMessagesPerSecond", "maxCompletionsPerSecond", "cacheTtlMs"] as const;
 /** Session options in milliseconds: a finite number >= 0. */
 const TIME_OPTIONS = ["requestTimeoutMs", "discoverTimeoutMs", "maxRequestTimeoutMs", "keepAliveMs", "progressIntervalMs"] as const;
 
@@ -130,6 +130,7 @@ const SESSION_OPTION_NAMES = /* @__PURE__ */ knownNames<Omit<SessionOptions, "ro
   "maxInputRounds",
   "maxProgressPerSecond",
   "maxLogMessagesPerSecond",
+  "maxCompletionsPerSecond",
   "extensionMethods",
 ]);
 

@@ -31,6 +31,7 @@ import type { ProtocolVersion } from "../model/versions.js";
 import { addCapabilityPath, missingCapability, missingParamsCapability, undeclaredContext } from "../session/capabilities.js";
 import { countLog, logRoom, passesLevel } from "../session/logging.js";
 import { progressTokenOf } from "../session/progress.js";
+import { completionRefused } from "../session/completion-rate.js";
 import { copyOf, oversizedPeerIssues, retainedStringIssues } from "../session/retained.js";
 import { addInbound, refuseAtLimit, removeInbound, sendError, sendErrorObject, sendResult } from "../session/requests.js";
 import { invalidParamsError, invalidResultError } from "../model/schema-errors.js";
@@ -44,7 +45,7 @@ import { agreedFilter, legacyFilter, notificationFor, tagged, type Change, type 
 const CAPABILITIES_PATH = "/_meta/io.modelcontextprotocol~1clientCapabilities";
 
 /** Handles a request that declared a protocol version in `_meta` (duplicate ids already checked). */
-export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOutput[]): void {
+export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, now: number, out: SessionOutput[]): void {
   const o = state.options;
   const { id, method, params } = msg;
   const read = readRequestMeta(params, o.versions);
@@ -58,6 +59,7 @@ export function receiveModernRequest(state: SessionState, msg: JsonRpcRequest, o
   if (issues) return sendErrorObject(out, id, invalidParamsError(method, issues));
   if (method === "server/discover") return answerDiscover(state, id, version, out);
   if (state.inboundCount >= o.maxInboundRequests) return refuseAtLimit(out, id, method, "requests in progress", o.maxInboundRequests, "maxInboundRequests");
+  if (method === "completion/complete" && completionRefused(state, id, now, out)) return;
   const oversized = oversizedPeerIssues(capabilities, CAPABILITIES_PATH);
   if (oversized) return sendErrorObject(out, id, invalidParamsError(method, oversized));
   // The state keeps a copy of the capabilities: the request's params, _meta included, are the application's.

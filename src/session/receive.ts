@@ -45,6 +45,7 @@ import { acceptsBatches, declaredSpecOf, isParamsObject, isTaskAugmented, negoti
 import { flushProgress, progressTokenOf, receiveProgress } from "./progress.js";
 import { addInbound, internalRequest, refuseAtLimit, removeInbound, removeOutbound, sendError, sendErrorObject, sendResult } from "./requests.js";
 import { retainedStringIssues } from "./retained.js";
+import { completionRefused } from "./completion-rate.js";
 import { pingMissed } from "./timeouts.js";
 import { endTaskProgress, observeAnswer, observeStatus } from "./task-progress.js";
 import { idKey, isIdLike, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
@@ -76,7 +77,7 @@ export function receive(state: SessionState, input: { now: number; data?: string
 function handleDecoded(state: SessionState, d: Decoded, now: number, out: SessionOutput[], fromPeer: boolean): void {
   switch (d.kind) {
     case "request":
-      return receiveRequest(state, d.message, out);
+      return receiveRequest(state, d.message, now, out);
     case "notification":
       return receiveNotification(state, d.message, now, out);
     case "result":
@@ -122,7 +123,7 @@ function writesNoResponses(state: SessionState): boolean {
   return state.options.role === "client" && (state.phase.name === "modern" || state.phase.name === "probing");
 }
 
-function receiveRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOutput[]): void {
+function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, out: SessionOutput[]): void {
   const { id, method } = msg;
   if (writesNoResponses(state)) {
     out.push({ type: "diagnostic", code: "server-request-dropped", message: `the server sent a "${method}" request, which a modern server does not send; dropped without an answer`, detail: { id, method } });
@@ -138,7 +139,7 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOu
   const o = state.options;
   // Dual-era: a request that names its version in _meta is served statelessly, whatever the
   // legacy phase; so is every request to a server that speaks no legacy version.
-  if (o.role === "server" && (isModernRequest(msg.params) || (method !== "initialize" && !o.versions.some(isLegacyVersion)))) return receiveModernRequest(state, msg, out);
+  if (o.role === "server" && (isModernRequest(msg.params) || (method !== "initialize" && !o.versions.some(isLegacyVersion)))) return receiveModernRequest(state, msg, now, out);
   const phase = state.phase;
   if (!gateAdmits(INBOUND_GATE[o.role][phase.name].requests, method)) {
     const why = phase.name === "closed" ? "the session is closed" : `"${method}" is not allowed before initialization completes`;
@@ -179,6 +180,7 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, out: SessionOu
   }
   if (method === "resources/subscribe" || method === "resources/unsubscribe") return legacySubscribe(state, id, method, params!.uri as string, out);
   if (state.inboundCount >= o.maxInboundRequests) return refuseAtLimit(out, id, method, "requests in progress", o.maxInboundRequests, "maxInboundRequests");
+  if (method === "completion/complete" && completionRefused(state, id, now, out)) return;
   if (method === "elicitation/create" && params?.mode === "url" && typeof params.elicitationId === "string") rememberUrlElicitation(state, params.elicitationId);
   const token = progressTokenOf(params);
   const req: InboundRequest = token === undefined ? { id, method } : { id, method, progressToken: token };

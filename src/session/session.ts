@@ -82,6 +82,7 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     maxInputRounds: countOr(o.maxInputRounds, 8),
     maxProgressPerSecond: countOr(o.maxProgressPerSecond, 100),
     maxLogMessagesPerSecond: countOr(o.maxLogMessagesPerSecond, 100),
+    maxCompletionsPerSecond: countOr(o.maxCompletionsPerSecond, 30),
   };
   if (o.era !== undefined) resolved.era = o.era;
   if (o.instructions !== undefined) resolved.instructions = o.instructions;

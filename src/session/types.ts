@@ -128,6 +128,12 @@ export interface SessionOptions {
    */
   maxLogMessagesPerSecond?: number | undefined;
   /**
+   * Server: most `completion/complete` requests taken per second; the rest of that second's
+   * are refused with `-32600` and a `limit-reached` diagnostic (server/utilities/completion,
+   * Security: implementations MUST rate limit; see `completion-rate.ts`) (default 30; 0: no limit).
+   */
+  maxCompletionsPerSecond?: number | undefined;
+  /**
    * Methods an extension of the application's adds (draft `basic/versioning`, "Extension
    * Negotiation"), by name: `{ "com.example/search": { kind: "request", from: "client" } }`,
    * with `extension: "com.example/search"` to send it only to a peer that declared that
@@ -320,6 +326,8 @@ export interface SessionState {
    * message in the last second (absent in states saved before it existed).
    */
   logWindows?: { outgoing?: LogWindow; incoming?: LogWindow };
+  /** Server: the `maxCompletionsPerSecond` window (absent before the first completion request, and in states saved before it existed). */
+  completionWindow?: { start: number; count: number };
   /** Client: URL elicitations announced to us and not yet completed (id → true). */
   urlElicitations: Record<string, true>;
   /**
