@@ -2,7 +2,8 @@
 // method tables apply them. Spec, 2025-11-25 and draft: client/sampling "Message Content
 // Constraints" (tool results alone in a user message: MUST; every tool use followed by a
 // user message of tool results matching each id: MUST) and client/roots ("uri ... MUST be
-// a file:// URI").
+// a file:// URI"); schema.ts ToolResultContent.toolUseId ("MUST match the ID from a previous
+// ToolUseContent").
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { INPUT_REQUESTS, methodSpec } from "../../src/model/methods.js";
@@ -21,7 +22,13 @@ for (const version of ["2025-11-25", "2026-07-28"] as const) {
 
   test(`constraints ${version}: sampling messages with tool use answered in full pass`, () => {
     assert.equal(params(sampling([{ role: "user", content: text("weather?") }, { role: "assistant", content: [use("a"), use("b")] }, { role: "user", content: [result("b"), result("a")] }])), null);
-    assert.equal(params(sampling([{ role: "user", content: result("x") }])), null, "a lone tool result is only tool results");
+  });
+
+  test(`constraints ${version}: schema.ts ToolResultContent.toolUseId "MUST match the ID from a previous ToolUseContent": a tool result answering no earlier tool use is refused`, () => {
+    const lone = "a tool result whose toolUseId matches no earlier tool use";
+    assert.deepEqual(params(sampling([{ role: "user", content: result("x") }])), [{ path: "/messages/0/content", reason: lone }], "a lone tool result");
+    assert.deepEqual(params(sampling([{ role: "assistant", content: use("a") }, { role: "user", content: [result("a"), result("zzz")] }])), [{ path: "/messages/1/content/1", reason: lone }], "one result too many");
+    assert.deepEqual(params(sampling([{ role: "user", content: result("a") }, { role: "assistant", content: use("a") }, { role: "user", content: result("a") }])), [{ path: "/messages/0/content", reason: lone }], "a use answers only the results after it");
   });
 
   test(`constraints ${version}: a user message mixing tool results with other content is refused`, () => {
@@ -56,7 +63,8 @@ test("constraints: a rule's issues are capped at MAX_ISSUES, then one saying how
   const bad = { role: "user", content: [result("a"), text("and also")] };
   const issues = methodSpec("2025-11-25", "sampling/createMessage")!.validateParams(sampling(Array.from({ length: 1000 }, () => bad)))!;
   assert.equal(issues.length, MAX_ISSUES + 1);
-  assert.deepEqual(issues[MAX_ISSUES], { path: "", reason: `${1000 - MAX_ISSUES} more issues not listed` });
+  // Two issues a message: mixed content, and a tool result answering no earlier tool use.
+  assert.deepEqual(issues[MAX_ISSUES], { path: "", reason: `${2 * 1000 - MAX_ISSUES} more issues not listed` });
   const roots = methodSpec("2025-11-25", "roots/list")!.validateResult!({ roots: Array.from({ length: 1000 }, () => ({ uri: "https://example.com" })) })!;
   assert.equal(roots.length, MAX_ISSUES + 1);
 });

@@ -9,7 +9,9 @@
  *   assistant message containing ToolUseContent blocks MUST be followed by a user message
  *   that consists entirely of ToolResultContent blocks, with each tool use (e.g. with
  *   id: $id) matched by a corresponding tool result (with toolUseId: $id), before any
- *   other message".
+ *   other message"; and of `ToolResultContent.toolUseId` (`schema.ts`): "This MUST match
+ *   the ID from a previous ToolUseContent" (a result answering no earlier tool use, which
+ *   provider APIs refuse too).
  * - `client/roots` ("Root"): a root's `uri` "MUST be a `file://` URI in the current
  *   specification"; every version says so (the `Root` of the 2025-03-26 and 2025-06-18
  *   `schema.ts`: it "*must* start with file:// for now"), so every version is held to it.
@@ -29,11 +31,13 @@ function blocksOf(message: unknown): Block[] {
   return (Array.isArray(content) ? content : [content]).filter((b): b is Block => typeof b === "object" && b !== null);
 }
 
-/** `sampling/createMessage` params: tool results alone in their message, every tool use answered by the next message. */
+/** `sampling/createMessage` params: tool results alone in their message, each answering an earlier tool use, every tool use answered by the next message. */
 function samplingMessages(params: unknown): Issue[] | null {
   const messages = (params as { messages?: unknown } | null)?.messages;
   if (!Array.isArray(messages)) return null;
   const issues: Issue[] = [];
+  // The ids of the tool uses of the messages before this one: a tool result answers one of them.
+  const used = new Set<unknown>();
   for (let i = 0; i < messages.length; i++) {
     const role = (messages[i] as { role?: unknown } | null)?.role;
     const blocks = blocksOf(messages[i]);
@@ -41,6 +45,12 @@ function samplingMessages(params: unknown): Issue[] | null {
     if (role === "user" && results.length > 0 && results.length < blocks.length) {
       issues.push({ path: `/messages/${i}/content`, reason: "a user message with tool results must contain only tool results" });
     }
+    const content = (messages[i] as { content?: unknown } | null)?.content;
+    blocks.forEach((b, j) => {
+      // The block's path, not its id, names it: the id may be long, and the issues are repeated in the -32602.
+      if (b.type === "tool_result" && !used.has(b.toolUseId)) issues.push({ path: Array.isArray(content) ? `/messages/${i}/content/${j}` : `/messages/${i}/content`, reason: "a tool result whose toolUseId matches no earlier tool use" });
+    });
+    for (const b of blocks) if (b.type === "tool_use") used.add(b.id);
     const uses = role === "assistant" ? blocks.filter((b) => b.type === "tool_use") : [];
     if (uses.length === 0) continue;
     const next = messages[i + 1] as { role?: unknown } | undefined;
