@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { CLIENT, connect, deferred, rejection, SERVER } from "../api/setup.js";
 import { McpClient } from "../../src/api/client.js";
 import { McpServer } from "../../src/api/server.js";
+import { McpError } from "../../src/driver/endpoint.js";
 import { TaskRuntime } from "../../src/api/tasks.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { createMemoryPair } from "../../src/transports/memory.js";
@@ -189,6 +190,27 @@ test("basic/utilities/cancellation (for task-augmented requests, the tasks/cance
     assert.equal(elicitSignal?.aborted, true, `${how}: the client's task stops`);
     client.close();
   }
+});
+
+test("basic/utilities/tasks Cancelling Tasks (a task in a terminal status is not to be cancelled: receivers MUST reject it, -32602) + draft schema.ts MCP error codes (-32000 to -32019 are implementation-defined: \"receivers must not assign cross-implementation semantics to them\"): a client task that failed with its own -32001 (another SDK's timeout code) is its error, not this wait's timeout; ctx.requestAsTask rejects with it and sends no tasks/cancel", async () => {
+  const clock = new ManualClock();
+  const server = new McpServer(SERVER, { clock });
+  let thrown: McpError | undefined;
+  server.tool("ask", {}, async (_a, ctx) => {
+    await ctx.requestAsTask("sampling/createMessage", ASK).catch((e) => (thrown = e));
+    return { content: [] };
+  });
+  const sent: JsonObject[] = [];
+  const [a, b] = createMemoryPair({ onSend: (from, t) => void (from === 0 && sent.push(JSON.parse(t))) });
+  server.connect(a);
+  const client = new McpClient(CLIENT, { clock, ...LEGACY, receiveTasks: { clock }, handlers: { sampling: () => Promise.reject(new McpError({ code: -32001, message: "upstream model timed out" })) } });
+  await client.connect(b);
+  await client.callTool("ask", {});
+  await flush(60);
+  assert.equal(thrown?.code, -32001);
+  assert.equal(thrown?.fromPeer, true, "the client's answer to tasks/result");
+  assert.deepEqual(sent.filter((m) => typeof m.method === "string").map((m) => m.method), ["sampling/createMessage", "tasks/result"], "no tasks/cancel for a task that already failed");
+  client.close();
 });
 
 test("basic/utilities/tasks Isolation (a task belongs to the session that created it): one TaskRuntime given to two clients as receiveTasks serves both; one client closing leaves the other's task running, while a client's own runtime (receiveTasks: true) stops with it", async () => {

@@ -371,8 +371,10 @@ export class ServerContext {
         // timed out) leaves the client's task running: cancel it. A task that ended answered
         // with its own error and is left alone. A local -32800 is a wait given up too (the
         // session cancels what was sent on a cancelled call's behalf), however the outputs
-        // of that step are ordered against `signal`'s abort.
-        const gaveUp = e instanceof McpError && (e.code === ErrorCode.RequestTimeout || (e.code === ErrorCode.RequestCancelled && !e.fromPeer));
+        // of that step are ordered against `signal`'s abort. Only a local -32001 is our wait's
+        // timeout: the client's own -32001 is its task's error (draft schema.ts: -32000 to
+        // -32019 are implementation-defined, receivers must not read a shared meaning in them).
+        const gaveUp = e instanceof McpError && !e.fromPeer && (e.code === ErrorCode.RequestTimeout || e.code === ErrorCode.RequestCancelled);
         if (signal.aborted || gaveUp) void this.rc.request("tasks/cancel", { taskId }).catch(() => {});
         throw e;
       }
