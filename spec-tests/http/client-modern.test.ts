@@ -273,6 +273,25 @@ test("streamable-http (draft) Client Behavior: a re-list after -32020 that outla
   client.close();
 });
 
+test("streamable-http (draft) Client Behavior + draft schema.ts MCP error codes (-32000 to -32019 are implementation-defined: receivers must not assign cross-implementation semantics to them): a re-list after -32020 that the server answers with its own -32001 leaves the call failing with the -32020, not with that error read as the call's timeout", async () => {
+  const seen: Seen[] = [];
+  const handler = paramServer([]);
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const body = JSON.parse(init.body as string);
+    if (body.method === "tools/list") return new Response(JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32001, message: "backend busy" } }), { status: 200, headers: { "content-type": "application/json" } });
+    return recording(handler, seen)(url, init);
+  };
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch }));
+  const failed = await client.callTool("query", { region: "eu" }).then(
+    () => assert.fail("expected -32020"),
+    (e: unknown) => e,
+  );
+  assert.ok(failed instanceof McpError && failed.code === -32020, String(failed));
+  assert.deepEqual(seen.map((s) => s.body.method), ["server/discover", "tools/call"], "no retry without a list");
+  client.close();
+});
+
 test("streamable-http (draft) Client Behavior: the tools/list after -32020 walks at most 100 pages (a server handing out fresh cursors for ever cannot hold the call), then the call is retried once", async () => {
   const seen: Seen[] = [];
   let lists = 0;

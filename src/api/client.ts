@@ -826,7 +826,8 @@ export class McpClientCore {
       for await (const tool of this.paginate<Tool>("tools/list", "tools", () => boundsOf(this.leftOf(options, startedAt, retryAfter(e))), MAX_RELIST_PAGES)) if (tool.name === params?.name) break;
     } catch (listFailed) {
       // The call's time running out is the call's error; no list otherwise, no better headers: the -32020 stands.
-      if (listFailed instanceof McpError && listFailed.code === ErrorCode.RequestTimeout) throw listFailed;
+      // A server's own -32001 is no timeout of ours (-32000 to -32019 are implementation-defined).
+      if (listFailed instanceof McpError && !listFailed.fromPeer && listFailed.code === ErrorCode.RequestTimeout) throw listFailed;
       throw e;
     }
     if (this.endpoint === undefined) return notConnected();
