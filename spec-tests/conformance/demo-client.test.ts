@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { runDemoClient, SCENARIOS, versionsFor } from "../../src/cli/demo-client.js";
 import { cliDemoServer, serverHttpHandler } from "../../src/cli/demo.js";
 import { McpServer } from "../../src/api/server.js";
+import { ProtocolError } from "../../src/api/server/errors.js";
 import { McpClient } from "../../src/api/client.js";
 import { McpError } from "../../src/driver/endpoint.js";
 import { httpClientTransport } from "../../src/transports/http-client.js";
@@ -155,6 +156,27 @@ test("demo-client: a failing call exits 1 with the error; bad arguments exit 2; 
   assert.equal(await runDemoClient(["not-a-url"], s.io, {}), 2);
   assert.equal(await runDemoClient(["--help"], s.io, {}), 0);
   assert.ok(Object.hasOwn(SCENARIOS, "tools_call"));
+});
+
+test("demo-client + draft schema.ts MCP error codes (-32000 to -32019 are implementation-defined: receivers must not assign cross-implementation semantics to them): a server's own -32000 or -32001 answer is logged as the outcome it is, not taken for the connection closing or the call timing out, and the run goes on", async () => {
+  const ownCodes = () => {
+    const server = new McpServer({ name: "own-codes", version: "1" }, { session: { versions: ["2026-07-28", "2025-11-25"] } });
+    server.resource("test://down", { name: "down" }, () => {
+      throw new ProtocolError({ code: -32000, message: "database down" });
+    });
+    server.resource("test://slow", { name: "slow" }, () => {
+      throw new ProtocolError({ code: -32001, message: "backend slow" });
+    });
+    return server;
+  };
+  await withServer(async (url) => {
+    for (const version of ["2025-11-25", "2026-07-28"]) {
+      const r = await run(url, "some-scenario-we-do-not-know", version);
+      assert.equal(r.code, 0, `${version}: ${r.err}`);
+      assert.match(r.err, /resources\/read test:\/\/down: error -32000 database down/, version);
+      assert.match(r.err, /resources\/read test:\/\/slow: error -32001 backend slow/, version);
+    }
+  }, ownCodes);
 });
 
 test("demo-client (a terminal's safety): what the server sends is logged with its control characters escaped, so an escape sequence or a newline in an error message cannot drive the terminal or forge a log line", async () => {

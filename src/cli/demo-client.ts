@@ -197,7 +197,11 @@ async function callAndLog(run: ScenarioRun, name: string, args: JsonObject): Pro
   await run.log(`tools/call ${name}: ${r.isError === true ? "isError" : "ok"}`);
 }
 
-/** Errors of the client or the connection, not answers of the server: they end the run. */
+/**
+ * Errors of the client or the connection, not answers of the server: they end the run. Only
+ * local ones: a server may answer these codes itself (-32000 to -32019 are
+ * implementation-defined), and that answer is an outcome like any other.
+ */
 const LOCAL_FAILURES: readonly number[] = [ErrorCode.ConnectionClosed, ErrorCode.RequestTimeout];
 
 /** Runs one call of the exerciser: its outcome is logged; a JSON-RPC error the server answered is an outcome too. */
@@ -206,7 +210,7 @@ async function touch(run: ScenarioRun, what: string, call: () => Promise<string>
   try {
     outcome = await call();
   } catch (e) {
-    if (!(e instanceof McpError) || LOCAL_FAILURES.includes(e.code)) throw e;
+    if (!(e instanceof McpError) || (!e.fromPeer && LOCAL_FAILURES.includes(e.code))) throw e;
     outcome = `error ${describe(e)}`;
   }
   await run.log(`${what}: ${outcome}`);
