@@ -5,6 +5,7 @@ import { Pair, sendsOf } from "../harness/pair.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import type { RequestId } from "../../src/jsonrpc/types.js";
 import { idKey } from "../../src/session/types.js";
+import { versionOf } from "../../src/session/phase.js";
 
 function ready() {
   const p = new Pair();
@@ -358,4 +359,18 @@ test("cancellation (basic/utilities/cancellation): a peer's request that is canc
   assert.deepEqual(kinds, [`send notifications/cancelled related ${String(call)}`, `error ${String(askedId)}`, "cancelled"]);
   assert.equal(p.server.outboundCount, 0);
   assert.equal(p.server.inboundCount, 0);
+});
+
+test("cancellation (2025-11-25 schema.ts CancelledNotificationParams.requestId, optional in its type: it \"MUST be provided for cancelling non-task requests\"): a notifications/cancelled without one cancels nothing; the request in flight is still answered", () => {
+  const p = ready();
+  assert.equal(versionOf(p.server), "2025-11-25");
+  const id = p.request("client", "tools/call", { name: "slow" });
+  p.run();
+  const out = p.inject("server", JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { reason: "which one?" } }));
+  assert.deepEqual(out.map((o) => o.type === "diagnostic" && o.code), ["cancel-ignored"]);
+  assert.equal(p.of("server", "cancelled").length, 0);
+  assert.equal(p.server.inboundCount, 1);
+  p.respond("server", id, { content: [] });
+  p.run();
+  assert.equal(p.of("client", "response").length, 1);
 });
