@@ -550,3 +550,31 @@ test("tools.mdx Tool Result (content is required) + basic/index error data: a ha
     assert.equal(txt.data.issues[0].path, "/content/0/type", versions[0]);
   }
 });
+
+test("server/tools, server/prompts, client/sampling with a 2024-11-05 peer, which has no AudioContent (it arrived in 2025-03-26): audio in a tool result, a prompt or a sampling answer is not sent but refused -32603 naming the version, as a resource_link to a 2025-03-26 peer is; the rest goes through", { timeout: 10_000 }, async () => {
+  const audio = { type: "audio" as const, data: "AAAA", mimeType: "audio/wav" };
+  const c = await connect(
+    (s) => {
+      s.tool("sound", {}, () => ({ content: [audio] }));
+      s.tool("words", {}, () => ok("hi"));
+      s.tool("ask", {}, async (_args, ctx) => {
+        const answer = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "?" } }], maxTokens: 5 });
+        return ok(JSON.stringify(answer.content));
+      });
+      s.prompt("p", {}, () => ({ messages: [{ role: "user", content: audio }] }));
+    },
+    { session: { versions: ["2024-11-05"] }, handlers: { sampling: () => ({ role: "assistant", content: audio, model: "m" }) } },
+  );
+  assert.equal(c.client.protocolVersion, "2024-11-05");
+  for (const call of [c.client.callTool("sound"), c.client.getPrompt("p")]) {
+    const e = await rejection(call);
+    assert.equal(e.code, ErrorCode.InternalError);
+    assert.match(e.message, /audio content is not defined in 2024-11-05/);
+  }
+  // The client's sampling answer is refused before it is sent: the server's request gets -32603, which the tool reports.
+  const asked = await c.client.callTool("ask");
+  assert.equal(asked.isError, true);
+  assert.match((asked.content[0] as { text: string }).text, /audio content is not defined in 2024-11-05/);
+  assert.equal(c.wire.some((w) => JSON.stringify(w.message).includes('"audio"')), false, "no audio block on the wire");
+  assert.deepEqual(await c.client.callTool("words"), ok("hi"));
+});

@@ -68,3 +68,24 @@ test("constraints: a rule's issues are capped at MAX_ISSUES, then one saying how
   const roots = methodSpec("2025-11-25", "roots/list")!.validateResult!({ roots: Array.from({ length: 1000 }, () => ({ uri: "https://example.com" })) })!;
   assert.equal(roots.length, MAX_ISSUES + 1);
 });
+
+test("constraints: 2024-11-05 has no audio content (AudioContent arrived in 2025-03-26, whose schema stands in for it): a tool result, prompt message or sampling message holding audio is invalid there, and only there", () => {
+  const audio = { type: "audio", data: "AAAA", mimeType: "audio/wav" };
+  const image = { type: "image", data: "AAAA", mimeType: "image/png" };
+  const reason = "audio content is not defined in 2024-11-05 (added in 2025-03-26)";
+  const old = (method: string) => methodSpec("2024-11-05", method)!;
+  assert.deepEqual(old("tools/call").validateResult!({ content: [text("a"), audio] }), [{ path: "/content/1/type", reason }]);
+  assert.deepEqual(old("prompts/get").validateResult!({ messages: [{ role: "user", content: image }, { role: "user", content: audio }] }), [{ path: "/messages/1/content/type", reason }]);
+  assert.deepEqual(old("sampling/createMessage").validateParams(sampling([{ role: "user", content: audio }])), [{ path: "/messages/0/content/type", reason }]);
+  assert.deepEqual(old("sampling/createMessage").validateResult!({ role: "assistant", content: audio, model: "m" }), [{ path: "/content/type", reason }]);
+  // What 2024-11-05 defines still passes, and 2025-03-26 takes audio.
+  assert.equal(old("tools/call").validateResult!({ content: [text("a"), image, { type: "resource", resource: { uri: "file:///a", text: "x" } }] }), null);
+  assert.equal(old("sampling/createMessage").validateResult!({ role: "assistant", content: image, model: "m" }), null);
+  assert.equal(methodSpec("2025-03-26", "tools/call")!.validateResult!({ content: [audio] }), null);
+  assert.equal(methodSpec("2025-03-26", "prompts/get")!.validateResult!({ messages: [{ role: "user", content: audio }] }), null);
+  assert.equal(methodSpec("2025-03-26", "sampling/createMessage")!.validateParams(sampling([{ role: "user", content: audio }])), null);
+  // The 2024-11-05 specs are otherwise 2025-03-26's, and the same record each time.
+  assert.equal(old("tools/call"), old("tools/call"));
+  assert.equal(old("tools/call").capability?.path, methodSpec("2025-03-26", "tools/call")!.capability?.path);
+  assert.equal(old("completion/complete").capability, null);
+});

@@ -60,7 +60,7 @@ for (const version of SCHEMA_VERSIONS) {
 }
 
 test("versions: 2024-11-05 uses the 2025-03-26 table; each version has its own methods", () => {
-  assert.equal(methodSpec("2024-11-05", "tools/call"), METHODS["2025-03-26"]["tools/call"]);
+  assert.equal(methodSpec("2024-11-05", "tools/list"), METHODS["2025-03-26"]["tools/list"]);
   assert.equal(methodSpec("2026-07-28", "initialize"), undefined, "no handshake in the modern era");
   assert.equal(methodSpec("2026-07-28", "ping"), undefined);
   assert.equal(methodSpec("2025-11-25", "server/discover"), undefined);

@@ -96,6 +96,49 @@ function fileRoots(result: unknown): Issue[] | null {
   return issues.length > 0 ? issues : null;
 }
 
+/**
+ * 2024-11-05 content: no audio. Its `CallToolResult.content` and `PromptMessage.content` are
+ * text, image or an embedded resource, a `SamplingMessage`'s text or image; `AudioContent`
+ * arrived in 2025-03-26 (changelog: "Added support for audio data"), whose schema stands in
+ * for 2024-11-05's, so this is checked on top of it: audio sent to a 2024-11-05 peer would be
+ * a block of no type its schema knows, as a `resource_link` is to a 2025-03-26 one.
+ * `at` names where a message of `method` holds its content: `content` (a list in a tool
+ * result, one block in a sampling result), or each of `messages`' `content`.
+ */
+function noAudio(at: "content" | "messages"): Validator {
+  return (value) => {
+    const issues: Issue[] = [];
+    const check = (block: unknown, path: string): void => {
+      if ((block as Block | null)?.type === "audio") issues.push({ path: `${path}/type`, reason: 'audio content is not defined in 2024-11-05 (added in 2025-03-26)' });
+    };
+    const each = (content: unknown, path: string): void => {
+      if (Array.isArray(content)) content.forEach((b, i) => check(b, `${path}/${i}`));
+      else check(content, path);
+    };
+    const v = value as { content?: unknown; messages?: unknown } | null;
+    if (at === "content") each(v?.content, "/content");
+    else if (Array.isArray(v?.messages)) v.messages.forEach((m, i) => each((m as { content?: unknown } | null)?.content, `/messages/${i}/content`));
+    return issues.length > 0 ? capIssues(issues) : null;
+  };
+}
+
+/**
+ * The 2024-11-05 checks on top of the 2025-03-26 validators of `method` (audio content, see
+ * {@link noAudio}): its params' and its result's, each undefined when there is none.
+ */
+export function rules2024(method: string): { params?: Validator; result?: Validator } | undefined {
+  switch (method) {
+    case "tools/call":
+      return { result: noAudio("content") };
+    case "prompts/get":
+      return { result: noAudio("messages") };
+    case "sampling/createMessage":
+      return { params: noAudio("messages"), result: noAudio("content") };
+    default:
+      return undefined;
+  }
+}
+
 const SINCE_2025_11_25: readonly SchemaVersion[] = ["2025-11-25", "2026-07-28"];
 
 /** Extra checks of params, by method, for the versions whose pages state them. */

@@ -30,7 +30,7 @@ import { isRpcError } from "../jsonrpc/errors.js";
 import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
 import { nodeValidator, validatorFor } from "../schema/validate.js";
 import type { MethodRow } from "../schema/generated/rows.js";
-import { paramsRule, resultRule, withRule } from "./constraints.js";
+import { paramsRule, resultRule, rules2024, withRule } from "./constraints.js";
 import { lineAt, lineStarts, lineStartingWith } from "../schema/lines.js";
 import { METHOD_ROWS as ROWS_2025_03_26 } from "../schema/generated/2025-03-26.js";
 import { METHOD_ROWS as ROWS_2025_06_18 } from "../schema/generated/2025-06-18.js";
@@ -443,15 +443,33 @@ export const EXTENSION_METHODS: Readonly<Partial<Record<SchemaVersion, Readonly<
  * Where `2024-11-05` differs from the `2025-03-26` table it is checked with: the
  * `completions` capability arrived in 2025-03-26 (changelog: "Added `completions`
  * capability"), so a 2024-11-05 server, whose `ServerCapabilities` has no such field,
- * cannot declare it, and `completion/complete` is not gated there.
+ * cannot declare it, and `completion/complete` is not gated there; audio content arrived
+ * in 2025-03-26 too, so a tool result, prompt or sampling message holding it is invalid
+ * in 2024-11-05 ({@link rules2024}), whichever side sends it.
  */
-let completion2024: MethodSpec | undefined;
+const specs2024: Built = Object.create(null);
+
+/** The 2024-11-05 spec of `method`, when it differs from 2025-03-26's; else undefined. */
+function spec2024(method: string): MethodSpec | undefined {
+  const hit = specs2024[method];
+  if (hit !== undefined) return hit;
+  if (method === "completion/complete") return (specs2024[method] = Object.freeze({ ...specOf("2025-03-26", method)!, capability: null }));
+  const rules = rules2024(method);
+  if (rules === undefined) return undefined;
+  const base = specOf("2025-03-26", method)!;
+  return (specs2024[method] = Object.freeze({
+    ...base,
+    validateParams: withRule(base.validateParams, rules.params),
+    validateResult: base.validateResult === null ? null : withRule(base.validateResult, rules.result),
+  }));
+}
 
 /** The spec of `method` in `version` (its schema's, else an extension's), or undefined when that version has no such method. */
 export function methodSpec(version: ProtocolVersion, method: string): MethodSpec | undefined {
   if (typeof version !== "string" || !(SCHEMA_VERSIONS as readonly string[]).includes(schemaVersionOf(version))) return undefined;
-  if (version === "2024-11-05" && method === "completion/complete") {
-    return (completion2024 ??= Object.freeze({ ...specOf("2025-03-26", method)!, capability: null }));
+  if (version === "2024-11-05" && typeof method === "string") {
+    const own = spec2024(method);
+    if (own !== undefined) return own;
   }
   const v = schemaVersionOf(version);
   if (typeof method !== "string") return undefined;

@@ -56,7 +56,8 @@ export function isModernVersion(v: unknown): v is ModernVersion {
 /**
  * The schema that validates messages of `v`. `2024-11-05` predates the vendored
  * schemas; `2025-03-26` is a superset of it for everything the kernel checks, so a
- * `2024-11-05` peer is validated leniently rather than not at all.
+ * `2024-11-05` peer is validated leniently rather than not at all (its one content
+ * difference, no audio, is checked on top: `rules2024` in `constraints.ts`).
  */
 export function schemaVersionOf(v: ProtocolVersion): SchemaVersion {
   return v === "2024-11-05" ? "2025-03-26" : v;
