@@ -270,3 +270,29 @@ test("basic/index (a request's error says what failed): a prompt getter, resourc
   assert.equal(e.code, ErrorCode.InternalError);
   assert.deepEqual(e.data, { request: "elicitation/create", code: ErrorCode.InvalidParams });
 });
+
+test("prompts.mdx Image, Audio Content (data MUST be base64 with a MIME type) and Embedded Resources (MUST include a valid URI, and text or base64 blob): a getter's message breaking them is not sent (-32603 naming the field), and a client refuses one from a server that does not check what it sends", async () => {
+  const cases: [string, object, RegExp][] = [
+    ["image_data", { type: "image", data: "not base64!", mimeType: "image/png" }, /\/messages\/0\/content\/data: expected base64 data/],
+    ["audio_type", { type: "audio", data: "AAAA" }, /\/messages\/0\/content: missing required property "mimeType"/],
+    ["resource_uri", { type: "resource", resource: { uri: "no uri", text: "x" } }, /\/messages\/0\/content\/resource\/uri: expected a URI with a scheme/],
+    ["resource_blob", { type: "resource", resource: { uri: "test://x", blob: "not base64!" } }, /blob: expected base64 data/],
+    ["resource_empty", { type: "resource", resource: { uri: "test://x" } }, /missing required property/],
+  ];
+  const setup = (s: McpServer) => {
+    for (const [name, content] of cases) s.prompt(name, {}, () => ({ messages: [{ role: "user", content: content as never }] }));
+    s.prompt("fine", {}, () => ({ messages: [{ role: "user", content: { type: "image", data: "AAAA", mimeType: "image/png" } }] }));
+  };
+  const checked = await connect(setup);
+  const unchecked = await connect(setup, {}, { session: { validateOutgoing: false } });
+  for (const [name, , why] of cases) {
+    const e = await rejection(checked.client.getPrompt(name));
+    assert.equal(e.code, ErrorCode.InternalError, name);
+    assert.match(e.message, why, name);
+    const refused = await rejection(unchecked.client.getPrompt(name));
+    assert.equal(refused.code, ErrorCode.InternalError, name);
+    assert.equal(refused.fromPeer, false, `${name}: the client's own refusal`);
+  }
+  assert.equal(checked.sent("server", "prompts/get").length, 0);
+  assert.equal((await checked.client.getPrompt("fine")).messages.length, 1);
+});

@@ -407,3 +407,17 @@ test("resources.mdx, prompts.mdx: a resource, template or prompt definition a se
   assert.deepEqual((await c.client.listResourceTemplates()).resourceTemplates, []);
   assert.equal(c.client.serverCapabilities!.prompts, undefined, "no prompt was registered, so none is declared");
 });
+
+test("resources.mdx Security Considerations (binary data MUST be properly encoded): a reader's blob that is not base64 is not sent (-32603 naming the field), and a client refuses one from a server that does not check what it sends", async () => {
+  const bad = (s: import("../../src/api/server.js").McpServer) => s.resource("file:///bin", { name: "bin" }, (uri) => ({ contents: [{ uri, mimeType: "application/octet-stream", blob: "not base64!" }] }));
+  const checked = await connect(bad);
+  const e = await rejection(checked.client.readResource("file:///bin"));
+  assert.equal(e.code, ErrorCode.InternalError);
+  assert.match(e.message, /\/contents\/0\/blob: expected base64 data/);
+  assert.equal(checked.wire.some((w) => JSON.stringify(w.message).includes("not base64!")), false, "never on the wire");
+  const unchecked = await connect(bad, {}, { session: { validateOutgoing: false } });
+  const refused = await rejection(unchecked.client.readResource("file:///bin"));
+  assert.equal(refused.code, ErrorCode.InternalError);
+  assert.equal(refused.fromPeer, false, "the client's own refusal of the result");
+  assert.equal(unchecked.wire.some((w) => JSON.stringify(w.message).includes("not base64!")), true, "the server sent it");
+});

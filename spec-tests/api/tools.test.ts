@@ -578,3 +578,19 @@ test("server/tools, server/prompts, client/sampling with a 2024-11-05 peer, whic
   assert.equal(c.wire.some((w) => JSON.stringify(w.message).includes('"audio"')), false, "no audio block on the wire");
   assert.deepEqual(await c.client.callTool("words"), ok("hi"));
 });
+
+test("tools.mdx Tool (inputSchema MUST be a valid JSON Schema object, not null): registration refuses null or no object, and a client refuses a tools/list whose tool has a null inputSchema", async () => {
+  const s = new McpServer(SERVER);
+  assert.throws(() => s.tool("n", { inputSchema: null as never }, () => ok("")), /inputSchema must be a JSON Schema object/);
+  assert.throws(() => s.tool("n", { inputSchema: "object" as never }, () => ok("")), /inputSchema must be a JSON Schema object/);
+  // A server that checks nothing it sends, answering tools/list with what the schema refuses.
+  const c = await connect(
+    (srv) => srv.tool("t", {}, () => ok("")),
+    {},
+    { session: { validateOutgoing: false }, intercept: (method, _params, _ctx, next) => (method === "tools/list" ? ({ tools: [{ name: "t", inputSchema: null }] } as never) : next()) },
+  );
+  const e = await rejection(c.client.listTools());
+  assert.equal(e.code, ErrorCode.InternalError);
+  assert.equal(e.fromPeer, false, "the client's own refusal");
+  assert.ok(e.data.issues.some((i: { path: string }) => i.path.startsWith("/tools/0/inputSchema")), JSON.stringify(e.data));
+});
