@@ -294,6 +294,39 @@ test("tasks extension, input_required: the client MUST inspect inputRequests; wa
   assert.equal(failing.sent("client", "tasks/update").length, 0);
 });
 
+// Found by review: callTool never hands out the task's id, and its wait rejecting on a failure
+// of the client's own left the task input_required on the server until its TTL, where nobody
+// could cancel it.
+test("tasks extension Task Polling (clients SHOULD continue polling until the task reaches a terminal status or until invoking tasks/cancel): callTool, whose wait for the task it never handed out fails on this client's side (its input handler fails), cancels that task; one the server failed gets no tasks/cancel", { timeout: 10_000 }, async () => {
+  const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
+  const tools = (s: McpServer) => {
+    s.tool("ask", { execution: { taskSupport: "optional" } }, (_a, ctx) => (ctx.inputResponses === undefined ? inputRequired({ user: { method: "elicitation/create", params: form } }) : text("hi")));
+    s.tool("broken", { execution: { taskSupport: "optional" } }, () => Promise.reject(new ProtocolError(-32603, "down")));
+  };
+  const c = await connect(tools, { ...MODERN, tasks: true, handlers: { elicitation: () => Promise.reject(new Error("no UI")) } }, DUAL);
+  const settle = async <T>(p: Promise<T>): Promise<T> => {
+    let done = false;
+    const out = p.finally(() => (done = true));
+    for (let i = 0; i < 50 && !done; i++) {
+      await flush();
+      c.clock.advance(100);
+    }
+    return out;
+  };
+  const e = await rejection(settle(c.client.callTool("ask")));
+  assert.match(e.message, /could not be provided: no UI/);
+  await flush();
+  const cancels = c.sent("client", "tasks/cancel");
+  assert.equal(cancels.length, 1, "the task callTool gave up is cancelled");
+  const [rec] = Object.values(JSON.parse(c.server.tasks.snapshot()).tasks) as { status: string }[];
+  assert.equal(rec.status, "cancelled", "not input_required until its TTL");
+
+  const failed = await rejection(settle(c.client.callTool("broken")));
+  assert.equal(failed.code, -32603);
+  await flush();
+  assert.equal(c.sent("client", "tasks/cancel").length, 1, "a task seen failed is over: nothing to cancel");
+});
+
 test("tasks extension, input_required: a handler's answer that is no valid result of the method asked (client/roots: a root MUST be a file:// URI; a sampling request answered like an elicitation) is not sent with tasks/update; the wait rejects with -32603 naming the handler, as an input_required round does", { timeout: 10_000 }, async () => {
   const asks = [
     { method: "roots/list", handlers: { roots: () => [{ uri: "https://example.com/" }] }, issue: /invalid roots\/list result: \/roots\/0\/uri: must be a file:\/\/ URI/ },

@@ -533,8 +533,13 @@ export class McpClientCore {
       return await this.waitForTask(taskId, within);
     } catch (e) {
       const gaveUp = options?.signal?.aborted === true || (e instanceof McpError && !e.fromPeer && e.code === ErrorCode.RequestTimeout);
-      if (gaveUp) {
-        // Nobody else has its id (callTool never hands it out), so nobody will ask for its result.
+      // A wait that failed before the task was seen to end (this client's input handler
+      // failed, a tasks/get answer was refused) leaves it running too: a task seen to end
+      // (its result checked, or failed, cancelled, unknown) is no longer remembered.
+      if (gaveUp || this.tasks.taskMethods.has(taskId)) {
+        // Nobody else has its id (callTool never hands it out), so nobody will ask for its
+        // result: it is cancelled (SEP-2663 Task Polling: clients SHOULD poll until the task
+        // is terminal or until invoking tasks/cancel), not left to hold the server's slot until its TTL.
         this.forgetTask(taskId);
         this.cancelTask(taskId).catch(() => undefined);
       }
