@@ -402,6 +402,24 @@ test("tasks extension Task Polling: a completed task's result \"contains what th
   assert.match((t.error as JsonObject).message as string, /CreateTaskResult/);
 });
 
+// Found by review: a plain call's handler result carrying resultType "task" went out as a
+// CreateTaskResult naming a task no tasks/get could find.
+test("tasks extension Polymorphic Results (servers MUST NOT set resultType to \"task\" on result types other than CreateTaskResult) + Task Creation (MUST NOT return CreateTaskResult until a tasks/get for it would resolve): a plain call's tool handler result carrying resultType task is refused -32603; a 2025-11-25 call's is its result", async () => {
+  const forged = { content: [], resultType: "task", taskId: "forged", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: 1000 };
+  const tools = (s: McpServer) => {
+    s.tool("plain", {}, () => forged as unknown as CallToolResult);
+    // A task tool makes the server declare the extension, so the kernel lets a task answer to tools/call through.
+    s.tool("job", { execution: { taskSupport: "optional" } }, () => text("done"));
+  };
+  const c = await connect(tools, { ...MODERN, tasks: true }, DUAL);
+  const e = await rejection(c.client.request("tools/call", { name: "plain" }));
+  assert.equal(e.code, -32603);
+  assert.match(e.message, /resultType "task"/);
+  assert.equal(c.sent("server", "tasks/get").length + c.wire.filter((w) => w.from === "server" && w.message.result?.resultType === "task").length, 0, "no task answer went out");
+  const legacy = await connect(tools, { session: { versions: ["2025-11-25" as const] } }, DUAL);
+  assert.equal(((await legacy.client.callTool("plain")) as JsonObject).taskId, "forged", "in 2025-11-25 resultType is just more of a result");
+});
+
 test("tasks extension + basic/patterns/mrtr: servers MUST NOT send inputRequests the client has not declared support for: the task fails with the -32021 a plain call gets, naming the capability", async () => {
   const form = { message: "name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
   const c = await connect(

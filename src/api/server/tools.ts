@@ -23,7 +23,7 @@
 import { McpError, type RequestContext } from "../../driver/endpoint.js";
 import { echoed, ErrorCode, thrownMessage } from "../../jsonrpc/errors.js";
 import type { JsonObject } from "../../jsonrpc/types.js";
-import { LEGACY_VERSIONS, type ProtocolVersion } from "../../model/versions.js";
+import { isModernVersion, LEGACY_VERSIONS, type ProtocolVersion } from "../../model/versions.js";
 import { legacyVersionsOf } from "../../session/lifecycle.js";
 import type { ElicitationChecks } from "../../schema/elicitation.js";
 import { issuesText, type JsonSchemaValidator } from "../../schema/json-schema.js";
@@ -231,11 +231,17 @@ function toolFailure(e: unknown): JsonObject {
 }
 
 /** A handler's answer checked against the tool's contract (`outputSchema`, structured content). */
-function checkedToolResult(entry: ToolEntry, name: string, answer: ToolAnswer): JsonObject | Promise<JsonObject> {
+function checkedToolResult(entry: ToolEntry, name: string, answer: ToolAnswer, rc: RequestContext): JsonObject | Promise<JsonObject> {
   let result = answer;
   if (!isObject(result)) throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned no result object` });
   // Not a result yet: the MRTR layer (api/mrtr.ts) takes it from here.
   if (isInputRequired(result)) return result;
+  // SEP-2663: servers MUST NOT set resultType "task" on any result but a CreateTaskResult, and
+  // return one only for a task a tasks/get finds: the task runtime's own, never a handler's
+  // (which went out as a task no tasks/get knew). In 2025-11-25 the member means nothing.
+  if (result.resultType === "task" && isModernVersion(rc.protocolVersion)) {
+    throw new McpError({ code: ErrorCode.InternalError, message: `tool ${name} returned resultType "task": a tool's result is its CallToolResult, never a CreateTaskResult (execution.taskSupport runs a tool as a task)` });
+  }
   if (result.content === undefined && result.structuredContent !== undefined) {
     // tools.mdx "Structured Content": a tool returning structured content SHOULD also
     // return it serialized in a TextContent block, for clients that predate it.
@@ -308,6 +314,6 @@ function runTool(
   } catch (e) {
     return toolFailure(e);
   }
-  if (!isThenable(answer)) return checkedToolResult(entry, name, answer);
-  return answer.then((r) => checkedToolResult(entry, name, r), toolFailure);
+  if (!isThenable(answer)) return checkedToolResult(entry, name, answer, rc);
+  return answer.then((r) => checkedToolResult(entry, name, r, rc), toolFailure);
 }
