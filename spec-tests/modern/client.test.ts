@@ -225,6 +225,24 @@ test("tasks extension (SEP-2663): a task in place of a result is accepted only w
   }
 });
 
+test("tasks extension (SEP-2663 Capability Negotiation): a client that receives CreateTaskResult in response to an unsupported request type MUST interpret this as an invalid response, though it declared the extension", () => {
+  const task = { resultType: "task", taskId: "t1", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: 1000 };
+  for (const [method, params] of [["prompts/get", { name: "p" }], ["tools/list", {}], ["resources/read", { uri: "file:///a" }]] as const) {
+    const p = new Pair({ versions: ERAS.modern, capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } }, { versions: ERAS.modern, capabilities: { prompts: {}, tools: {}, resources: {}, extensions: { "io.modelcontextprotocol/tasks": {} } } });
+    p.handlers.server = () => {};
+    p.handshake();
+    const id = p.request("client", method, params);
+    p.run();
+    p.dropQueued();
+    p.inject("client", JSON.stringify({ jsonrpc: "2.0", id, result: { ...task, messages: [], tools: [], contents: [], ttlMs: 1000, cacheScope: "public" } }));
+    assert.equal(p.of("client", "response").length, 0, method);
+    const err = p.of("client", "error")[0];
+    assert.equal(err.id, id);
+    assert.equal(err.error.code, ErrorCode.InternalError, method);
+    assert.match(err.error.message, new RegExp(`a task answer to ${method}, which cannot be answered with a task`), method);
+  }
+});
+
 test("mrtr: multi-round — the client gathers inputs, retries with a new id, echoes requestState exactly, and the app sees one request", () => {
   const p = new Pair({ versions: ERAS.modern, capabilities: { elicitation: {} } }, { versions: ERAS.modern });
   const seen: any[] = [];
