@@ -181,6 +181,28 @@ test("tasks extension: non-declaring clients issuing tasks/get, tasks/update, ta
   assert.equal((await rejection(d.client.getTask("unknown"))).code, -32602, "an unknown task id is -32602");
 });
 
+test("tasks extension Backward Compatibility: in 2026-07-28 the task param on CallToolRequest MUST be ignored (no opt-in) and a client declaring only the legacy tasks capability is non-declaring; in 2025-11-25 servers MUST NOT treat the extension capability as enabling tasks", async () => {
+  const gate = deferred();
+  gate.resolve();
+  const server = new McpServer(SERVER, { clock: new ManualClock(), ...DUAL });
+  jobs(server, gate);
+  const modern = rawClient(server);
+  const meta = (caps: JsonObject) => ({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps });
+  const legacyCaps = { tasks: { requests: { tools: { call: {} } } } };
+  const asked = await modern.request(1, "tools/call", { name: "job", task: { ttl: 60_000 }, _meta: meta(legacyCaps) });
+  assert.notEqual(asked.result?.resultType, "task", "neither the task param nor the legacy capability opts in");
+  assert.deepEqual(asked.result?.content, [{ type: "text", text: "done" }]);
+  const required = await modern.request(2, "tools/call", { name: "must", task: {}, _meta: meta(legacyCaps) });
+  assert.equal(required.error?.code, -32021, "a required tool still needs the extension");
+  // A 2025-11-25 session whose client declared only the extension: no tasks there.
+  const legacy = rawClient(server);
+  await legacy.initialize("2025-11-25", { extensions: { [EXT]: {} } });
+  const plain = await legacy.request(3, "tools/call", { name: "job", _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } } });
+  assert.equal(plain.result?.task, undefined);
+  assert.notEqual(plain.result?.resultType, "task");
+  assert.deepEqual(plain.result?.content, [{ type: "text", text: "done" }]);
+});
+
 test("tasks extension: failed is only for JSON-RPC errors: a tool result with isError completes the task", async () => {
   const c = await connect((s) => jobs(s, deferred()), { ...MODERN, tasks: true }, DUAL);
   const id = c.client.taskIdOf((await c.client.callToolAsTask("bad")) as JsonObject)!;
