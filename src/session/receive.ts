@@ -328,14 +328,16 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     // The tasks extension: a supported request may be answered with a task (SEP-2663 "Polymorphic Results"),
     // and only when the request declared the extension (the server MUST NOT otherwise), so an
     // application that never asked for tasks never receives one in place of its result.
-    else if (kind !== "complete" && !(kind === "task" && methodSpec(versionOf(state), req.method)?.taskAugmentable === true && declaresTasksExtension(state.options.capabilities))) {
-      const augmentable = methodSpec(versionOf(state), req.method)?.taskAugmentable === true;
-      const why =
-        kind !== "task" ? `unrecognized resultType ${JSON.stringify(kind)}`
-        : augmentable ? `a task answer to ${req.method}, which did not declare the tasks extension`
-        : `a task answer to ${req.method}, which cannot be answered with a task`;
-      out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `${why} from the peer` } });
-      return;
+    else if (kind !== "complete") {
+      const augmentable = kind === "task" && methodSpec(versionOf(state), req.method)?.taskAugmentable === true;
+      if (!augmentable || !declaresTasksExtension(state.options.capabilities)) {
+        const why =
+          kind !== "task" ? `unrecognized resultType ${JSON.stringify(kind)}`
+          : augmentable ? `a task answer to ${req.method}, which did not declare the tasks extension`
+          : `a task answer to ${req.method}, which cannot be answered with a task`;
+        out.push({ type: "error", id: eventId, method: req.method, error: { code: ErrorCode.InternalError, message: `${why} from the peer` } });
+        return;
+      }
     }
     result = readCacheHints(req.method, result);
   }
