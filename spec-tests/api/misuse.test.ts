@@ -36,6 +36,20 @@ test("session options: a number given as text, a negative or non-finite one, a f
   new McpClient(CLIENT, { session: { versions: ["2026-07-28", "2025-11-25"], keepAliveMaxMissed: 0 } });
 });
 
+test("draft basic/versioning, Extension Negotiation (extension identifiers MUST follow the _meta key naming rules, with a mandatory prefix): an McpServer or McpClient declaring an extension with no valid prefixed id is a TypeError naming it; valid ones are taken", () => {
+  for (const id of ["search", "acme/x/", "com.example/-x", "1com/x", "com./x", "com-/x", "/x", "com..example/x", "com.example/x y"]) {
+    const capabilities = { extensions: { [id]: {} } };
+    for (const build of [() => new McpServer(SERVER, { capabilities }), () => new McpServerCore(SERVER, { capabilities }), () => new McpClient(CLIENT, { capabilities }), () => new McpClientCore(CLIENT, { capabilities })]) {
+      assert.throws(build, (e: unknown) => e instanceof TypeError && e.message.includes(`capabilities.extensions names ${JSON.stringify(id)}`) && e.message.includes('"com.example/search"'), id);
+    }
+  }
+  for (const id of ["io.modelcontextprotocol/tasks", "com.example/search", "a/b", "com.example-co.api/x_y.z-1", "com.example/"]) {
+    const capabilities = { extensions: { [id]: {} } };
+    new McpServer(SERVER, { capabilities });
+    new McpClient(CLIENT, { capabilities });
+  }
+});
+
 test("registration: a config that is not an object (the handler passed in its place) or a handler that is not a function is a TypeError at once, naming the tool, resource, template or prompt", () => {
   const s = new McpServer(SERVER);
   const fn = () => ({ content: [] });

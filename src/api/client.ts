@@ -50,7 +50,7 @@ import type { SubscriptionFilter } from "../modern/subscriptions.js";
 import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { callListener, report } from "../driver/listener.js";
 import { systemClock, type Clock } from "../driver/clock.js";
-import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
+import { attach, checkExtensionIds, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { refuseMisspelledOptions, withDefaults } from "./option-names.js";
 import { OutputMismatch, taskAnswerOf, ToolOutputs, type OutputCheck, type TaskIdOf } from "./tool-outputs.js";
 import { issuesText, peerJsonSchema } from "../schema/json-schema.js";
@@ -212,6 +212,7 @@ export class McpClientCore {
     refuseMisspelledOptions("McpClient options", options, CLIENT_OPTION_NAMES);
     checkHandlers(options.handlers);
     checkListChanged(options.listChanged);
+    checkExtensionIds("McpClient options", options.capabilities);
     if (options.fallback !== undefined && typeof options.fallback !== "function") throw new TypeError("McpClient options: fallback must be a function");
     const issues = implementationIssues("client", info, options.session?.versions);
     if (issues) throw new TypeError(`invalid client info: ${issuesText(issues)}`);

@@ -27,6 +27,7 @@ import { isJsonShaped } from "../jsonrpc/safe-json.js";
 import type { JsonObject } from "../jsonrpc/types.js";
 import { isProtocolVersion, PROTOCOL_VERSIONS } from "../model/versions.js";
 import { declaredMethodsProblem } from "../model/methods.js";
+import { isExtensionId } from "../model/meta.js";
 import type { SessionOptions } from "../session/types.js";
 import type { Transport } from "./transport.js";
 import { knownNames, refuseMisspelledOptions, shownValue } from "./option-names.js";
@@ -167,6 +168,19 @@ export function checkSessionOptions(session: Partial<SessionOptions> | undefined
     const unknown = versions.filter((v) => !isProtocolVersion(v));
     if (unknown.length > 0) throw new RangeError(`session.versions names versions this kernel does not speak: ${unknown.map((v) => JSON.stringify(v)).join(", ")} (known: ${PROTOCOL_VERSIONS.join(", ")})`);
   }
+}
+
+/**
+ * Throws for an `extensions` capability key that is no extension identifier (draft
+ * `basic/versioning`: identifiers MUST follow the `_meta` key rules, with a mandatory
+ * prefix): `{ search: {} }` would go out in every handshake and request as a capability
+ * the schema's rules refuse, and never match a peer's `com.example/search`.
+ */
+export function checkExtensionIds(who: string, capabilities: unknown): void {
+  const extensions = isObject(capabilities) ? capabilities.extensions : undefined;
+  if (!isObject(extensions)) return;
+  const bad = Object.keys(extensions).filter((id) => !isExtensionId(id));
+  if (bad.length > 0) throw new TypeError(`${who}: capabilities.extensions names ${bad.map((id) => JSON.stringify(id)).join(", ")}: an extension identifier is a _meta key with a prefix, e.g. "com.example/search" (draft basic/versioning)`);
 }
 
 /** True for a plain JSON object (not null, not an array). */

@@ -58,7 +58,7 @@ import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation
 import type { Implementation, LoggingLevel, SessionInput, SessionOptions, SessionOutput } from "../session/types.js";
 import { implementationIssues } from "../session/session.js";
 import { callListener, report, type Callback } from "../driver/listener.js";
-import { attach, checkSessionOptions, mergeCapabilities } from "./connection.js";
+import { attach, checkExtensionIds, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { knownNames, refuseMisspelledOptions, withDefaults } from "./option-names.js";
 import type { RequestOrigin } from "./context.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, DEFAULT_REQUEST_STATE_TTL_MS, InputRequiredBridge, inputRetryOf, wallClockOf } from "./mrtr.js";
@@ -365,6 +365,7 @@ export class McpServerCore {
     // naming the option, rather than misread by the kernel.
     checkSessionOptions(options.session);
     refuseMisspelledOptions("McpServer options", options, SERVER_OPTION_NAMES);
+    checkExtensionIds("McpServer options", options.capabilities);
     for (const key of ["fallback", "intercept", "onError", "onEvent"] as const) {
       if (options[key] !== undefined && typeof options[key] !== "function") throw new TypeError(`McpServer options: ${key} must be a function`);
     }

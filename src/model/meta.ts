@@ -46,3 +46,17 @@ export type MetaKeyName = (typeof MetaKey)[keyof typeof MetaKey];
  * `extensions` in client and server capabilities of 2026-07-28.
  */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/**
+ * A `_meta` key with a prefix (draft `basic/index`, `_meta`, Key name format): dot-separated
+ * labels, each beginning with a letter and ending with a letter or digit (hyphens between),
+ * then `/`, then a name that is empty or begins and ends with an alphanumeric (`-`, `_`, `.`
+ * between). Extension identifiers MUST be such keys (draft `basic/versioning`, Extension
+ * Negotiation: "with a mandatory prefix").
+ */
+const PREFIXED_META_KEY = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
+
+/** Whether `id` is a valid extension identifier: a `_meta` key name with a prefix (`com.example/search`). */
+export function isExtensionId(id: string): boolean {
+  return PREFIXED_META_KEY.test(id);
+}
