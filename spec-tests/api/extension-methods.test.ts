@@ -190,4 +190,6 @@ test("extension methods tied to an extension (extension: id): sent only to a pee
   assert.equal(answer.error.code, ErrorCode.MethodNotFound);
   assert.throws(() => new McpServer(SERVER, { session: { extensionMethods: { "com.example/café": { kind: "request", from: "client" } } } }), /"com.example\/café": a method name is visible ASCII/);
   assert.throws(() => new McpServer(SERVER, { session: { extensionMethods: { [SEARCH]: { kind: "request", from: "client", extension: "search" } } } }), /extension must be an extension identifier/);
+  // A slash alone is not enough: the _meta key rules hold its prefix and name (draft basic/versioning).
+  assert.throws(() => new McpServer(SERVER, { session: { extensionMethods: { [SEARCH]: { kind: "request", from: "client", extension: "acme/x/" } } } }), /extension must be an extension identifier, a _meta key with a prefix/);
 });

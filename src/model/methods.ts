@@ -27,6 +27,7 @@ import type { ProtocolVersion, SchemaVersion } from "./versions.js";
 import { SCHEMA_VERSIONS, schemaVersionOf } from "./versions.js";
 import type { Issue, Validator } from "../schema/validate.js";
 import { isRpcError } from "../jsonrpc/errors.js";
+import { isExtensionId } from "./meta.js";
 import { isTaskStatus, TASK_STATUSES } from "../tasks/status.js";
 import { nodeValidator, validatorFor } from "../schema/validate.js";
 import type { MethodRow } from "../schema/generated/rows.js";
@@ -528,7 +529,7 @@ export function declaredMethodProblem(method: string, d: unknown): string | null
   const { kind, from, extension } = (typeof d === "object" && d !== null ? d : {}) as { kind?: unknown; from?: unknown; extension?: unknown };
   if (kind !== "request" && kind !== "notification") return `${name}: kind must be "request" or "notification"`;
   if (from !== "client" && from !== "server" && from !== "both") return `${name}: from must be "client", "server" or "both"`;
-  if (extension !== undefined && (typeof extension !== "string" || !extension.includes("/"))) return `${name}: extension must be an extension identifier ("vendor-prefix/name")`;
+  if (extension !== undefined && (typeof extension !== "string" || !isExtensionId(extension))) return `${name}: extension must be an extension identifier, a _meta key with a prefix ("com.example/name")`;
   return null;
 }
 
