@@ -81,3 +81,40 @@ test("related cancellation (basic/utilities/cancellation): the client cancelling
   await t.client.close();
   t.handler.close();
 });
+
+test("related cancellation (basic/utilities/cancellation: cancel a request believed in progress; basic/transports item 6): a tool that answers while its elicitation is still pending (it raced the question against its own timeout) cancels that question on the call's POST stream, before the answer; the client aborts its handler and the user is asked nothing more", { timeout: 5000 }, async () => {
+  const clock = new ManualClock();
+  const server = new McpServer({ name: "s", version: "1" }, { clock, session: { versions: ["2025-11-25"] } });
+  let elicited: Promise<unknown> | undefined;
+  server.tool("race", {}, async (_args, ctx) => {
+    elicited = ctx.elicit(FORM).catch((e: unknown) => e);
+    // The fallback wins the race: the tool answers without waiting for the user.
+    await Promise.resolve();
+    return { content: [{ type: "text", text: "default" }] };
+  });
+  const handler = createHttpHandler({ clock, createSession: server.httpSession() });
+  const gets: string[] = [];
+  const transport = httpClientTransport(URL_, {
+    openGetStream: false,
+    fetch: (url, init) => {
+      if (init?.method === "GET") gets.push(String(url));
+      return handler(new Request(url, init));
+    },
+  });
+  let handlerSignal: AbortSignal | undefined;
+  const client = new McpClient(
+    { name: "c", version: "1" },
+    { clock, session: { versions: ["2025-11-25"] }, handlers: { elicitation: (_params, ctx) => ((handlerSignal = ctx.signal), new Promise(() => {})) } },
+  );
+  await client.connect(transport);
+  const result = await client.callTool("race", {});
+  assert.deepEqual(result.content, [{ type: "text", text: "default" }]);
+  assert.ok(handlerSignal !== undefined, "the question reached the client");
+  await until(() => handlerSignal!.aborted, 200);
+  const err = await elicited;
+  assert.ok(err instanceof McpError && err.code === ErrorCode.RequestCancelled && !err.fromPeer, "the tool's own elicit ends cancelled, not left pending");
+  assert.deepEqual(gets, [], "no GET stream was opened: the cancellation came on the call's stream");
+  await client.close();
+  handler.close();
+});
+

@@ -361,6 +361,42 @@ test("cancellation (basic/utilities/cancellation): a peer's request that is canc
   assert.equal(p.server.inboundCount, 0);
 });
 
+test("cancellation (basic/utilities/cancellation: a cancellation references a request believed in progress): a peer's request answered while what was sent on its behalf still waits (a handler that raced its question against a timeout, or failed) cancels those requests before its answer goes (on HTTP, on its stream), failing them for the application; a task's CreateTaskResult does not, its work goes on asking", () => {
+  const FORM = { message: "?", requestedSchema: { type: "object", properties: {} } };
+  for (const answer of ["result", "error"] as const) {
+    const p = new Pair({ capabilities: { elicitation: {} } });
+    p.handshake();
+    let call: RequestId | undefined;
+    p.handlers.server = (o) => void (call = o.id);
+    p.request("client", "tools/call", { name: "ask" });
+    p.run();
+    const asked = p.feed("server", { type: "request", now: p.now, method: "elicitation/create", params: FORM, related: call });
+    const askedId = (asked[0] as { message: { id: RequestId } }).message.id;
+    p.dropQueued();
+    const outputs = p.feed("server", answer === "result" ? { type: "respond", now: p.now, id: call!, result: { content: [] } } : { type: "respond", now: p.now, id: call!, error: { code: -32603, message: "failed" } });
+    const kinds = outputs.map((o) => (o.type === "send" ? `send ${(o.message as { method?: string }).method ?? "response"} related ${String(o.related)}` : o.type === "error" ? `error ${String(o.id)}` : o.type));
+    assert.deepEqual(kinds, [`send notifications/cancelled related ${String(call)}`, `error ${String(askedId)}`, "send response related undefined"], answer);
+    assert.equal(sendsOf(outputs)[0].params.requestId, askedId);
+    assert.equal(p.of("server", "error")[0].error.code, ErrorCode.RequestCancelled);
+    assert.equal(p.server.outboundCount, 0, answer);
+    // The client drops its handler of the question: nothing is left to answer.
+    p.run();
+    assert.equal(p.client.inboundCount, 0, answer);
+  }
+  // A 2025-11-25 task-augmented call answered with its CreateTaskResult: the task runs on, and
+  // so does what it asked.
+  const p = new Pair({ capabilities: { elicitation: {} } }, { capabilities: TASKS });
+  p.handshake();
+  let call: RequestId | undefined;
+  p.handlers.server = (o) => void (call = o.id);
+  p.request("client", "tools/call", { name: "job", task: {} });
+  p.run();
+  p.feed("server", { type: "request", now: p.now, method: "elicitation/create", params: FORM, related: call });
+  const outputs = p.feed("server", { type: "respond", now: p.now, id: call!, result: created("t1") });
+  assert.deepEqual(sendsOf(outputs).map((m) => (m as { method?: string }).method ?? "response"), ["response"]);
+  assert.equal(p.server.outboundCount, 1);
+});
+
 test("cancellation (2025-11-25 schema.ts CancelledNotificationParams.requestId, optional in its type: it \"MUST be provided for cancelling non-task requests\"): a notifications/cancelled without one cancels nothing; the request in flight is still answered", () => {
   const p = ready();
   assert.equal(versionOf(p.server), "2025-11-25");

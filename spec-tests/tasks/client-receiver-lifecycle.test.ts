@@ -151,6 +151,27 @@ test("basic/utilities/tasks Cancelling Tasks: when the tool call that awaits ctx
   assert.equal((await c.endpoint.request("tasks/get", { taskId })).status, "cancelled", "terminal states are final: a late handler result does not revive it");
 });
 
+test("basic/utilities/cancellation (for task-augmented requests, the tasks/cancel request MUST be used): a tool that answers while its ctx.requestAsTask still waits (it raced the question against its own timeout) has the server send tasks/cancel for the client's task, which ends cancelled, its handler aborted", { timeout: 5000 }, async () => {
+  let elicitSignal: AbortSignal | undefined;
+  let asked: Promise<unknown> | undefined;
+  const c = await connect((s) => {
+    s.tool("race", {}, async (_a, ctx) => {
+      asked = ctx.requestAsTask("elicitation/create", { message: "?", requestedSchema: { type: "object", properties: {} } }).catch((e: unknown) => e);
+      // The fallback wins once the client's task exists (its CreateTaskResult came).
+      while (!c.wire.some((w) => w.from === "client" && w.message.result?.task !== undefined)) await Promise.resolve();
+      return { content: [{ type: "text" as const, text: "default" }] };
+    });
+  }, { receiveTasks: true, handlers: { elicitation: (_p, ctx) => ((elicitSignal = ctx.signal), new Promise<ElicitResult>(() => {})) } }, LEGACY);
+  const result = await c.client.callTool("race", {});
+  assert.deepEqual(result.content, [{ type: "text", text: "default" }]);
+  await flush(60);
+  const taskId = c.wire.find((w) => w.from === "client" && w.message.result?.task !== undefined)!.message.result.task.taskId;
+  assert.deepEqual(c.sent("server", "tasks/cancel").map((m) => m.params.taskId), [taskId], "tasks/cancel names the client's task");
+  assert.equal((await c.endpoint.request("tasks/get", { taskId })).status, "cancelled");
+  assert.equal(elicitSignal?.aborted, true, "the client's handler is aborted");
+  assert.equal((await asked as McpError).code, -32800);
+});
+
 test("basic/utilities/cancellation (for task-augmented requests, the tasks/cancel request MUST be used): ctx.requestAsTask cancels the client's task when the tool call is cancelled in the same read as the CreateTaskResult, and when its timeoutMs expires on the tasks/result wait", async () => {
   const FORM = { message: "?", requestedSchema: { type: "object", properties: {} } };
   for (const how of ["cancelled with the CreateTaskResult", "timeoutMs"] as const) {

@@ -53,13 +53,21 @@ export function receiveCancelled(state: SessionState, params: JsonObject, now: n
   // moot now: cancelled first, so that on HTTP the notification still goes on this
   // request's stream, which closes with it (a client that keeps no GET stream would never
   // learn of it, and its user would be left with an open prompt).
-  for (const k in state.outbound) {
-    const sent = state.outbound[k];
-    if (sent.related === req.id && sent.internal === undefined) cancelOutbound(state, sent.id, "the request it was sent for was cancelled", now, out);
-  }
+  cancelSentFor(state, req.id, "the request it was sent for was cancelled", now, out);
   const event: SessionOutput = { type: "cancelled", id: req.id };
   if (typeof params.reason === "string") event.reason = params.reason;
   out.push(event);
+}
+
+/**
+ * Cancels what this side asked the peer on behalf of the peer's request `id` (sent with it as
+ * `related`) and is still waiting for: the application's requests only, not the kernel's own.
+ */
+export function cancelSentFor(state: SessionState, id: string | number, reason: string, now: number, out: SessionOutput[]): void {
+  for (const k in state.outbound) {
+    const sent = state.outbound[k];
+    if (sent.related === id && sent.internal === undefined) cancelOutbound(state, sent.id, reason, now, out);
+  }
 }
 
 /**

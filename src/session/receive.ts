@@ -35,7 +35,7 @@ import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { isModernRequest, readCacheHints, withRequestMeta } from "../modern/request-meta.js";
 import { receiveModernRequest, respondModern } from "../modern/server.js";
 import { filterCovers, filterOf } from "../modern/subscriptions.js";
-import { receiveCancelled } from "./cancellation.js";
+import { cancelSentFor, receiveCancelled } from "./cancellation.js";
 import { missingCapability, paramsCapabilityError } from "./capabilities.js";
 import { receiveDiscoverResponse, receiveInitialize, receiveInitialized, receiveInitializeResponse, rediscovered } from "./handshake.js";
 import { gateAdmits, INBOUND_GATE } from "./lifecycle.js";
@@ -411,6 +411,13 @@ export function respond(state: SessionState, id: RequestId, result: JsonObject |
   if (error === null) error = undefined;
   if (req.mrtr !== undefined) return error === undefined ? answerInput(state, req.mrtr, req.method, result ?? {}, now, out) : failInput(state, req.mrtr, req.method, error, out);
   flushProgress(req, now, out, true);
+  // What this side asked the peer on the request's behalf and still waits for (an elicitation
+  // or a sampling request the handler raced against its own timeout, or left behind as it
+  // failed) is moot once the request is answered: nobody is left to take its answer, yet the
+  // client would keep showing the question to its user. Cancelled before the answer goes, so
+  // that on HTTP the notification still goes on this request's stream, which closes with it.
+  // Not when the answer is a task's CreateTaskResult: the task's work goes on, its asks too.
+  if (error !== undefined || req.task !== true || createdTaskIdOf(result ?? {}) === undefined) cancelSentFor(state, req.id, "the request it was sent for is answered", now, out);
   if (error !== undefined) {
     if (!isRpcError(error)) {
       sendError(out, id, ErrorCode.InternalError, MALFORMED_ERROR_ANSWER);
