@@ -700,7 +700,15 @@ export class McpClientCore {
     return this.request("resources/read", { uri }, options) as Promise<ReadResourceResult>;
   }
 
-  /** Subscribes to `notifications/resources/updated` for `uri`. */
+  /**
+   * Subscribes to `notifications/resources/updated` for `uri` (2025-11-25 `resources/subscribe`).
+   * One that fails with a timeout or a cancellation (an error whose `fromPeer` is false) may
+   * have been taken all the same (`basic/utilities/cancellation`: the request may be processed
+   * before its cancellation arrives): call {@link McpClient.unsubscribeResource} if you do not
+   * want it. Nothing does that here, as the server keeps one flag per URI, not a count: an
+   * unsubscribe of this method's own would end the subscription of a retry, or of a
+   * {@link McpClient.listen}, that holds the same URI. `listen` does it for the URIs it holds.
+   */
   async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
     await this.request("resources/subscribe", { uri }, options);
   }

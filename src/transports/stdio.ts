@@ -18,7 +18,10 @@
  *   stdin ends ("Servers SHOULD exit promptly when their standard input is closed"):
  *   the application's `onClose` is where it exits, or it simply lets the process end,
  *   since a closed transport holds nothing open. `close()` ends stdout, which is how the
- *   server "MAY initiate shutdown".
+ *   server "MAY initiate shutdown". On Node the client reads the end of stdout at once; Deno
+ *   and Bun keep the process's fd 1 open until it exits (closing the stream releases it, not
+ *   the fd), so there the client sees the end when the process exits: a server that closes
+ *   and has more to do should exit.
  * - {@link spawnStdioServer}: this process is the client; see `child.ts`.
  *
  * A line that is not UTF-8 or is over `maxLineBytes` is delivered as a fixed message
