@@ -64,6 +64,8 @@ export function receiveCancelled(state: SessionState, params: JsonObject, now: n
  * `related`) and is still waiting for: the application's requests only, not the kernel's own.
  */
 export function cancelSentFor(state: SessionState, id: string | number, reason: string, now: number, out: SessionOutput[]): void {
+  // Every answer asks: most find the table empty (a server rarely asks its client anything).
+  if (state.outboundCount === 0) return;
   for (const k in state.outbound) {
     const sent = state.outbound[k];
     if (sent.related === id && sent.internal === undefined) cancelOutbound(state, sent.id, reason, now, out);
