@@ -18,19 +18,24 @@ import { until, URL_ } from "./helpers.js";
 
 const FORM = { message: "Which one?", requestedSchema: { type: "object" as const, properties: {} } };
 
-async function setUp() {
+/** A server and an HTTP client with no GET stream; `register` adds the tool (by default `ask`, whose elicit times out and which then waits for `finish`), handing over its elicit's settling. */
+async function setUp(register?: (server: McpServer, elicit: (p: Promise<unknown>) => void) => void) {
   const clock = new ManualClock();
   const server = new McpServer({ name: "s", version: "1" }, { clock, session: { versions: ["2025-11-25"] } });
   let elicited: Promise<unknown> | undefined;
   let finish!: () => void;
   const finished = new Promise<void>((r) => (finish = r));
-  server.tool("ask", {}, async (_args, ctx) => {
-    elicited = ctx.elicit(FORM, { timeoutMs: 1000 }).catch((e: unknown) => e);
-    await elicited;
-    // The tool goes on after its question is given up: its POST stream stays open.
-    await finished;
-    return { content: [] };
-  });
+  const keep = (p: Promise<unknown>) => void (elicited = p);
+  if (register !== undefined) register(server, keep);
+  else {
+    server.tool("ask", {}, async (_args, ctx) => {
+      keep(ctx.elicit(FORM, { timeoutMs: 1000 }).catch((e: unknown) => e));
+      await elicited;
+      // The tool goes on after its question is given up: its POST stream stays open.
+      await finished;
+      return { content: [] };
+    });
+  }
   const handler = createHttpHandler({ clock, createSession: server.httpSession() });
   const gets: string[] = [];
   const transport = httpClientTransport(URL_, {
@@ -83,35 +88,20 @@ test("related cancellation (basic/utilities/cancellation): the client cancelling
 });
 
 test("related cancellation (basic/utilities/cancellation: cancel a request believed in progress; basic/transports item 6): a tool that answers while its elicitation is still pending (it raced the question against its own timeout) cancels that question on the call's POST stream, before the answer; the client aborts its handler and the user is asked nothing more", { timeout: 5000 }, async () => {
-  const clock = new ManualClock();
-  const server = new McpServer({ name: "s", version: "1" }, { clock, session: { versions: ["2025-11-25"] } });
-  let elicited: Promise<unknown> | undefined;
-  server.tool("race", {}, async (_args, ctx) => {
-    elicited = ctx.elicit(FORM).catch((e: unknown) => e);
-    // The fallback wins the race: the tool answers without waiting for the user.
-    await Promise.resolve();
-    return { content: [{ type: "text", text: "default" }] };
-  });
-  const handler = createHttpHandler({ clock, createSession: server.httpSession() });
-  const gets: string[] = [];
-  const transport = httpClientTransport(URL_, {
-    openGetStream: false,
-    fetch: (url, init) => {
-      if (init?.method === "GET") gets.push(String(url));
-      return handler(new Request(url, init));
-    },
-  });
-  let handlerSignal: AbortSignal | undefined;
-  const client = new McpClient(
-    { name: "c", version: "1" },
-    { clock, session: { versions: ["2025-11-25"] }, handlers: { elicitation: (_params, ctx) => ((handlerSignal = ctx.signal), new Promise(() => {})) } },
+  const t = await setUp((server, keep) =>
+    server.tool("race", {}, async (_args, ctx) => {
+      keep(ctx.elicit(FORM).catch((e: unknown) => e));
+      // The fallback wins the race: the tool answers without waiting for the user.
+      await Promise.resolve();
+      return { content: [{ type: "text", text: "default" }] };
+    }),
   );
-  await client.connect(transport);
+  const { client, gets, handler } = t;
   const result = await client.callTool("race", {});
   assert.deepEqual(result.content, [{ type: "text", text: "default" }]);
-  assert.ok(handlerSignal !== undefined, "the question reached the client");
-  await until(() => handlerSignal!.aborted, 200);
-  const err = await elicited;
+  assert.ok(t.handlerSignal() !== undefined, "the question reached the client");
+  await until(() => t.handlerSignal()!.aborted, 200);
+  const err = await t.elicitedBy();
   assert.ok(err instanceof McpError && err.code === ErrorCode.RequestCancelled && !err.fromPeer, "the tool's own elicit ends cancelled, not left pending");
   assert.deepEqual(gets, [], "no GET stream was opened: the cancellation came on the call's stream");
   await client.close();

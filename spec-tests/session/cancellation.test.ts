@@ -322,13 +322,19 @@ test("tasks extension + draft basic/patterns/cancellation (Timeouts: the sender 
   assert.equal(p.of("client", "error").length, 2, "the application hears of each call once");
 });
 
-test("cancellation (2025-11-25 basic/transports item 6: messages on a request's stream SHOULD relate to it): the cancellation of a request sent for a peer's request carries that request as `related`, whether the application cancels it or it times out", () => {
+/** A handshaken pair whose client called a tool the server is serving now: the call's id at the client (`id`) and at the server (`call`). */
+function servingCall(): { p: Pair; id: RequestId; call: RequestId } {
   const p = new Pair({ capabilities: { elicitation: {} } });
   p.handshake();
   let call: RequestId | undefined;
   p.handlers.server = (o) => void (call = o.id);
-  p.request("client", "tools/call", { name: "ask" });
+  const id = p.request("client", "tools/call", { name: "ask" });
   p.run();
+  return { p, id, call: call! };
+}
+
+test("cancellation (2025-11-25 basic/transports item 6: messages on a request's stream SHOULD relate to it): the cancellation of a request sent for a peer's request carries that request as `related`, whether the application cancels it or it times out", () => {
+  const { p, call } = servingCall();
   const FORM = { message: "?", requestedSchema: { type: "object", properties: {} } };
   const sent = p.feed("server", { type: "request", now: p.now, method: "elicitation/create", params: FORM, related: call, timeoutMs: 1000 });
   const asked = (sent[0] as { message: { id: RequestId } }).message.id;
@@ -345,12 +351,7 @@ test("cancellation (2025-11-25 basic/transports item 6: messages on a request's 
 });
 
 test("cancellation (basic/utilities/cancellation): a peer's request that is cancelled cancels what was sent on its behalf first (on HTTP, on its stream before it closes), failing those requests for the application", () => {
-  const p = new Pair({ capabilities: { elicitation: {} } });
-  p.handshake();
-  let call: RequestId | undefined;
-  p.handlers.server = (o) => void (call = o.id);
-  const id = p.request("client", "tools/call", { name: "ask" });
-  p.run();
+  const { p, id, call } = servingCall();
   const asked = p.feed("server", { type: "request", now: p.now, method: "elicitation/create", params: { message: "?", requestedSchema: { type: "object", properties: {} } }, related: call });
   const askedId = (asked[0] as { message: { id: RequestId } }).message.id;
   p.dropQueued();
@@ -364,12 +365,7 @@ test("cancellation (basic/utilities/cancellation): a peer's request that is canc
 test("cancellation (basic/utilities/cancellation: a cancellation references a request believed in progress): a peer's request answered while what was sent on its behalf still waits (a handler that raced its question against a timeout, or failed) cancels those requests before its answer goes (on HTTP, on its stream), failing them for the application; a task's CreateTaskResult does not, its work goes on asking", () => {
   const FORM = { message: "?", requestedSchema: { type: "object", properties: {} } };
   for (const answer of ["result", "error"] as const) {
-    const p = new Pair({ capabilities: { elicitation: {} } });
-    p.handshake();
-    let call: RequestId | undefined;
-    p.handlers.server = (o) => void (call = o.id);
-    p.request("client", "tools/call", { name: "ask" });
-    p.run();
+    const { p, call } = servingCall();
     const asked = p.feed("server", { type: "request", now: p.now, method: "elicitation/create", params: FORM, related: call });
     const askedId = (asked[0] as { message: { id: RequestId } }).message.id;
     p.dropQueued();
