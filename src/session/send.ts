@@ -110,7 +110,9 @@ export function sendRequest(
   // unchecked and unrecorded, so two requests in flight could carry the same token, or one
   // equal to a later request's id, and the peer's progress for one was handed to the other.
   // Either is held to both rules now, and recorded (its progress reaches the application).
-  const token = input.progress ? id : ownProgressToken(params);
+  // The kernel's own is its choice, not the caller's: when the application's token already
+  // holds the id, another is taken rather than the request refused for a token it never named.
+  const token = input.progress ? freeProgressToken(state, id) : ownProgressToken(params);
   if (token === null) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `${method} _meta.progressToken must be a string or an integer`);
   if (token !== undefined && progressTokenInUse(state, token)) return refuseRequest(out, eventId, method, ErrorCode.InvalidParams, `progress token ${JSON.stringify(token)} is already used by a request or task in progress (tokens must be unique among them)`);
   // A subscription is meant to stay open until one side ends it (draft
@@ -142,11 +144,23 @@ export function sendRequest(
   // transports: messages on a POST's stream relate to its request), not the GET stream a
   // client may not have. Kept only while it names a request in progress (a peer's id, bounded).
   if (input.related !== undefined && Object.hasOwn(state.inbound, idKey(input.related))) req.related = input.related;
-  if (input.progress) params = withProgressToken(params, id);
+  if (input.progress) params = withProgressToken(params, token!);
   if (token !== undefined) req.progressToken = token;
   addOutbound(state, req);
   wakeNoLaterThan(state, req.deadline);
   pushSend(out, params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }, input.related);
+}
+
+/**
+ * The progress token of the kernel's own for request `id`: the id, unless a token the
+ * application wrote into `_meta` itself already holds it (a proxy forwarding its caller's,
+ * which are often small integers too); then the id with a suffix, the first not in use.
+ */
+function freeProgressToken(state: SessionState, id: number): string | number {
+  if (!progressTokenInUse(state, id)) return id;
+  let n = 1;
+  while (progressTokenInUse(state, `${id}-${n}`)) n++;
+  return `${id}-${n}`;
 }
 
 /** Fails a request the application asked to send: an `error` event, nothing on the wire. */
