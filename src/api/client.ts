@@ -507,14 +507,16 @@ export class McpClientCore {
       return Promise.reject(new McpError({ code: ErrorCode.MethodNotFound, message: `tool ${name} requires task augmentation (execution.taskSupport "required"): call it with callToolAsTask` }));
     }
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    const startedAt = this.clock.now();
-    const call = this.request("tools/call", params, options);
     // Tasks extension: "the server decides per-request whether to create a task" and clients
     // "handle whichever result shape arrives": a caller of callTool asked for the tool's
     // result, never saw a task handle, so it is waited for here (callToolAsTask hands it over).
     // Only where the call could become one (a 2026-07-28 session): a 2025 session's plain call
     // is answered with its result, whatever members (resultType, taskId) that result carries.
-    if (!mayCreateTask(this.tasks, "tools/call", params)) return call as Promise<CallToolResult<S>>;
+    // Decided before the call (sending it changes nothing it reads), so that only such a call
+    // reads the clock for the wait's start: a reading is a sixth of the clock work of a call.
+    if (!mayCreateTask(this.tasks, "tools/call", params)) return this.request("tools/call", params, options) as Promise<CallToolResult<S>>;
+    const startedAt = this.clock.now();
+    const call = this.request("tools/call", params, options);
     return call.then((r) => {
       const taskId = modernTaskIdOf(r);
       return (taskId === undefined ? r : this.waitForCalledTask(taskId, options, startedAt)) as Promise<CallToolResult<S>>;
