@@ -226,7 +226,6 @@ function malformedInput(input: SessionInput): string | null {
   // Missing, null or a string is no clock reading either: a string would make every deadline a string.
   // Past 2^53 a timeout added to it changes nothing (every request would time out at once).
   if (!isClockReading(input.now)) return "now must be a finite number within ±(2^53−1)";
-  const finite = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
   switch (input.type) {
     case "respond":
     case "cancel":
@@ -255,6 +254,11 @@ function malformedInput(input: SessionInput): string | null {
       return input.result !== undefined && isParamsObject(input.result) ? null : "renewed needs the InitializeResult (an object)";
   }
   return null;
+}
+
+/** A finite number (a module function: a closure in {@link malformedInput} was made for every input). */
+function finite(v: unknown): boolean {
+  return typeof v === "number" && Number.isFinite(v);
 }
 
 /**
