@@ -451,6 +451,9 @@ export class ServerContext {
    * tool failure.
    */
   checkInputResponses(): void {
+    // Without answers there is nothing to refuse: the answers are gathered when first asked
+    // for, not before every handler (a first attempt, the common call, built five objects).
+    if (this.retry?.inputResponses === undefined) return;
     this.answers();
     if (this.invalid !== undefined) throw new ProtocolError(invalidParamsError(this.rc.method, this.invalid));
   }
