@@ -169,13 +169,19 @@ export class InputRequiredBridge {
    * params it is given (retry fields included) and returns its answer.
    */
   serve(method: string, params: JsonObject, rc: RequestContext, invoke: Invoke, principal?: string): JsonObject | Promise<JsonObject> {
+    // A synchronous answer that is no input_required (the usual one) is returned as it is,
+    // before any continuation is made: two closures a call otherwise.
     if (isModernVersion(rc.protocolVersion)) {
       if (params.requestState !== undefined) return this.serveVerified(method, params, rc, invoke, principal);
-      return after(invoke(params), (result) => (isInputRequired(result) ? this.seal(method, params, result, principal) : result));
+      const value = invoke(params);
+      if (!isThenable(value) && !isInputRequired(value)) return value;
+      return after(value, (result) => (isInputRequired(result) ? this.seal(method, params, result, principal) : result));
     }
     // Legacy: the retry fields are not part of the era; only this bridge supplies them.
     const first = withoutRetry(params);
-    return after(invoke(first), (result) => (isInputRequired(result) ? this.bridge(method, first, result, rc, invoke) : result));
+    const value = invoke(first);
+    if (!isThenable(value) && !isInputRequired(value)) return value;
+    return after(value, (result) => (isInputRequired(result) ? this.bridge(method, first, result, rc, invoke) : result));
   }
 
   /**
