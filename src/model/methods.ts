@@ -24,7 +24,7 @@
  * `task` (a task-augmented request is answered with a `CreateTaskResult`).
  */
 import type { ProtocolVersion, SchemaVersion } from "./versions.js";
-import { SCHEMA_VERSIONS, schemaVersionOf } from "./versions.js";
+import { isSchemaVersion, SCHEMA_VERSIONS, schemaVersionOf } from "./versions.js";
 import type { Issue, Validator } from "../schema/validate.js";
 import { isRpcError } from "../jsonrpc/errors.js";
 import { isExtensionId } from "./meta.js";
@@ -467,7 +467,7 @@ function spec2024(method: string): MethodSpec | undefined {
 
 /** The spec of `method` in `version` (its schema's, else an extension's), or undefined when that version has no such method. */
 export function methodSpec(version: ProtocolVersion, method: string): MethodSpec | undefined {
-  if (typeof version !== "string" || !(SCHEMA_VERSIONS as readonly string[]).includes(schemaVersionOf(version))) return undefined;
+  if (typeof version !== "string" || !isSchemaVersion(schemaVersionOf(version))) return undefined;
   if (version === "2024-11-05" && typeof method === "string") {
     const own = spec2024(method);
     if (own !== undefined) return own;

@@ -38,19 +38,29 @@ export const SCHEMA_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-
 /** A version that has its own schema table. */
 export type SchemaVersion = (typeof SCHEMA_VERSIONS)[number];
 
+// The three tests below compare instead of calling `includes` on the lists: they run a
+// score of times per request (every spec lookup asks one), and the builtin's call cost
+// more than the comparisons. The lists stay the source of truth: a version added to one
+// and not here fails the `versions` spec test, which checks each list against these.
+
 /** True when `v` is a version string this kernel implements. */
 export function isProtocolVersion(v: unknown): v is ProtocolVersion {
-  return typeof v === "string" && (PROTOCOL_VERSIONS as readonly string[]).includes(v);
+  return isModernVersion(v) || isLegacyVersion(v);
 }
 
 /** True when `v` is a legacy (handshake) version this kernel implements. */
 export function isLegacyVersion(v: unknown): v is LegacyVersion {
-  return typeof v === "string" && (LEGACY_VERSIONS as readonly string[]).includes(v);
+  return v === "2025-11-25" || v === "2025-06-18" || v === "2025-03-26" || v === "2024-11-05";
 }
 
 /** True when `v` is a modern version this kernel implements. */
 export function isModernVersion(v: unknown): v is ModernVersion {
-  return typeof v === "string" && (MODERN_VERSIONS as readonly string[]).includes(v);
+  return v === "2026-07-28";
+}
+
+/** True when `v` is a version with its own schema ({@link SCHEMA_VERSIONS}). */
+export function isSchemaVersion(v: unknown): v is SchemaVersion {
+  return v === "2026-07-28" || v === "2025-11-25" || v === "2025-06-18" || v === "2025-03-26";
 }
 
 /**
