@@ -47,7 +47,7 @@ import { ErrorCode } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, JsonValue, OutgoingParams, RequestId } from "../jsonrpc/types.js";
 import type { SubscriptionFilter } from "../modern/subscriptions.js";
-import { idKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
+import { tableKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
 import { callListener, report } from "../driver/listener.js";
 import { systemClock, type Clock } from "../driver/clock.js";
 import { attach, checkExtensionIds, checkSessionOptions, mergeCapabilities } from "./connection.js";
@@ -443,7 +443,7 @@ export class McpClientCore {
       // A retry after -32020 sends what went out now: the application may edit its arguments
       // once the call is made. The session keeps such a copy for its MRTR retries and never
       // edits it; that one serves here too, so a call copies its params once.
-      const first = params === undefined ? undefined : (state.outbound[idKey(id)]?.params ?? jsonCopy(params) ?? params);
+      const first = params === undefined ? undefined : (state.outbound[tableKey(id)]?.params ?? jsonCopy(params) ?? params);
       sent = sent.catch((e: unknown) => this.afterHeaderMismatch(e, first, options, startedAt));
     }
     // A task remembered for checking its result that is seen to end without one (failed,

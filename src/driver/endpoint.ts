@@ -19,7 +19,7 @@ import { nextDeadline } from "../session/timeouts.js";
 import { modernCapabilities } from "../session/phase.js";
 import { isModernVersion } from "../model/versions.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionInput, SessionOptions, SessionOutput, SessionState } from "../session/types.js";
-import { idKey } from "../session/types.js";
+import { idKey, tableKey } from "../session/types.js";
 import { copyOf } from "../session/retained.js";
 import { MetaKey } from "../model/meta.js";
 import { answerableError } from "../model/error-codes.js";
@@ -590,7 +590,7 @@ export class Endpoint {
     // A modern request names its own version and declares its own client (there is no
     // negotiated one, and an earlier legacy handshake on the connection is not its); a
     // legacy one is read under the session's.
-    const modern = this.state.inbound[idKey(id)]?.modern;
+    const modern = this.state.inbound[tableKey(id)]?.modern;
     const served = modern === undefined ? new Served(this, id, method, negotiatedVersion(this.state), peerOf(this.state), this.carrier) : new Served(this, id, method, modern.version, requestPeerOf(modern.capabilities, params), this.carrier);
     this.handling.set(id, served);
     const handler = this.hooks.onRequest;

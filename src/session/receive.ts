@@ -48,7 +48,7 @@ import { retainedStringIssues } from "./retained.js";
 import { completionRefused } from "./completion-rate.js";
 import { pingMissed } from "./timeouts.js";
 import { endTaskProgress, observeAnswer, observeStatus } from "./task-progress.js";
-import { idKey, isIdLike, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
+import { idKey, isIdLike, tableKey, type InboundRequest, type LoggingLevel, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 import { completeUrlElicitation, rememberRequiredElicitations, rememberUrlElicitation } from "./url-elicitations.js";
 
 /**
@@ -129,8 +129,7 @@ function receiveRequest(state: SessionState, msg: JsonRpcRequest, now: number, o
     out.push({ type: "diagnostic", code: "server-request-dropped", message: `the server sent a "${method}" request, which a modern server does not send; dropped without an answer`, detail: { id, method } });
     return;
   }
-  const key = idKey(id);
-  if (Object.hasOwn(state.inbound, key)) {
+  if (Object.hasOwn(state.inbound, tableKey(id))) {
     // basic/index: "The request ID MUST NOT match the ID of any other request the sender has issued and not yet received a response for."
     sendError(out, id, ErrorCode.InvalidRequest, "duplicate request id: a request with this id is still in progress");
     out.push({ type: "diagnostic", code: "duplicate-request-id", message: "peer reused the id of a request still in progress", detail: { id } });
@@ -288,7 +287,7 @@ function receiveResponse(state: SessionState, msg: JsonRpcResultResponse | JsonR
     out.push({ type: "diagnostic", code: "peer-error", message: "the peer reported an error about a message it could not read", detail: (msg as JsonRpcErrorResponse).error });
     return;
   }
-  const req = removeOutbound(state, idKey(msg.id));
+  const req = removeOutbound(state, tableKey(msg.id));
   if (req === undefined) {
     // Unknown id, or a late answer to a request we cancelled or timed out: the sender SHOULD ignore it.
     out.push({ type: "diagnostic", code: "unknown-response-id", message: "response to no request in flight dropped", detail: { id: msg.id } });
@@ -401,7 +400,7 @@ function legacySubscribe(state: SessionState, id: RequestId, method: string, uri
 
 /** The `respond` input: the application's answer to a request of the peer (or to an input request of a round, mrtr.ts), checked and sent. */
 export function respond(state: SessionState, id: RequestId, result: JsonObject | undefined, error: { code: number; message: string; data?: unknown } | undefined, now: number, out: SessionOutput[]): void {
-  const req = removeInbound(state, idKey(id));
+  const req = removeInbound(state, tableKey(id));
   if (req === undefined) {
     // Cancelled by the peer (receivers SHOULD NOT respond then), already answered, or never received.
     out.push({ type: "diagnostic", code: "respond-unknown", message: "no request in progress with this id; answer not sent", detail: { id } });

@@ -10,18 +10,17 @@
 import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../jsonrpc/types.js";
 import { deadlineFrom, wakeNoLaterThan } from "./timeouts.js";
-import { idKey, type InboundRequest, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
+import { idKey, tableKey, type InboundRequest, type OutboundRequest, type SessionOutput, type SessionState } from "./types.js";
 
 /** Records a request we sent. */
 export function addOutbound(state: SessionState, req: OutboundRequest): void {
-  const key = idKey(req.id);
-  state.outbound[key] = req;
+  state.outbound[tableKey(req.id)] = req;
   state.outboundCount++;
-  if (req.progressToken !== undefined) state.progressTokens[idKey(req.progressToken)] = key;
+  if (req.progressToken !== undefined) state.progressTokens[idKey(req.progressToken)] = idKey(req.id);
 }
 
 /** Forgets a request we sent (answered, timed out, cancelled); its progress token dies with it. */
-export function removeOutbound(state: SessionState, key: string): OutboundRequest | undefined {
+export function removeOutbound(state: SessionState, key: string | number): OutboundRequest | undefined {
   if (!Object.hasOwn(state.outbound, key)) return undefined;
   const req = state.outbound[key];
   delete state.outbound[key];
@@ -49,12 +48,12 @@ export function liveOutbound(state: SessionState): number {
 
 /** Records a request the peer sent. */
 export function addInbound(state: SessionState, req: InboundRequest): void {
-  state.inbound[idKey(req.id)] = req;
+  state.inbound[tableKey(req.id)] = req;
   state.inboundCount++;
 }
 
 /** Forgets a request the peer sent (answered or cancelled); a subscription ends with its request. */
-export function removeInbound(state: SessionState, key: string): InboundRequest | undefined {
+export function removeInbound(state: SessionState, key: string | number): InboundRequest | undefined {
   if (!Object.hasOwn(state.inbound, key)) return undefined;
   const req = state.inbound[key];
   delete state.inbound[key];

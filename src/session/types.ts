@@ -483,6 +483,17 @@ export function idKey(id: RequestId): string {
 }
 
 /**
+ * {@link idKey} as a property key of the state's tables, for reading and writing them only
+ * (never to store or compare: a key kept in the state, or met in a `for…in`, is a string).
+ * An integer id that is an array index is the number itself, the same property as its
+ * decimal text: a string key is made by `String` and then turned back into an index by the
+ * engine at each access (a string-table probe in C++), half a dozen times a round trip.
+ */
+export function tableKey(id: RequestId): string | number {
+  return typeof id === "number" && Number.isInteger(id) && id >= 0 && id <= 4294967294 ? id : idKey(id);
+}
+
+/**
  * A value a request table can be asked about (see {@link idKey}): a request id is a string or
  * a finite number (an unknown one is just not found); a symbol, or an object with no string
  * form, made the lookup throw, and a NaN or an infinity (no JSON has one) went out in outputs.
