@@ -211,3 +211,17 @@ test("requests of 2026-07-28 need the per-request _meta", () => {
   assert.deepEqual(params({ name: "t" }), [{ path: "", reason: 'missing required property "_meta"' }]);
   assert.deepEqual(paths(params({ name: "t", _meta: { ...META_2026, "io.modelcontextprotocol/logLevel": "loud" } })), ["/_meta/io.modelcontextprotocol~1logLevel"]);
 });
+
+test("objects: a required member is found even when not enumerable, and issues follow the schema's key order whatever the members' order (the fast pass over own keys falls back to the member-by-member check)", () => {
+  const check = v("2025-11-25", "CallToolRequestParams");
+  const hidden = (name: unknown) => Object.defineProperty({ arguments: {} }, "name", { value: name, enumerable: false });
+  assert.equal(check(hidden("get_weather")), null);
+  assert.deepEqual(paths(check(hidden(5))), ["/name"]);
+  const forward = check({ name: 7, arguments: 5 });
+  assert.equal(forward?.length, 2);
+  assert.deepEqual(check({ arguments: 5, name: 7 }), forward);
+  // Within a union's trial (quiet), the same: CallToolResult's content items are a union.
+  const result = v("2025-11-25", "CallToolResult");
+  assert.equal(result({ content: [Object.defineProperty({ type: "text" }, "text", { value: "hi", enumerable: false })] }), null);
+  assert.deepEqual(paths(result({ content: [{ text: 5, type: "text" }] })), ["/content/0/text"]);
+});

@@ -84,6 +84,8 @@ const FAIL: Issue[] = [];
 let quiet = 0;
 /** Containers entered so far on the current path. */
 let depth = 0;
+/** > 0 while an object is checked member by member after its fast pass failed (see {@link checkObject}): no fast passes below it. */
+let exact = 0;
 
 
 /** "string or integer" for a type mask. */
@@ -240,8 +242,75 @@ function check(n: Node, x: unknown): Issue[] | null {
   }
 }
 
-/** Object: declared keys (the first `required` of them required), then undeclared ones. */
+/** `Object.prototype.hasOwnProperty`, held so an own `hasOwnProperty` key cannot shadow it. */
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/**
+ * Object: a fast pass over the object's own keys ({@link objectPasses}); when it cannot say
+ * the object is valid, the declared keys one by one ({@link checkObjectExactly}), which
+ * describes the failure. Why two: asking `Object.hasOwn` for each declared key, then reading
+ * it by a computed name, cost a builtin call and a megamorphic load per key, some two dozen
+ * of each a round trip; a `for…in` over the object with `hasOwnProperty` reads its members
+ * from the engine's enum cache, each compared with the declared keys (internalized strings).
+ * Below an object being described, no fast passes run (`exact`), so a failing value is
+ * walked at most twice, not once per level.
+ */
 function checkObject(n: Node, x: unknown): Issue[] | null {
+  if (exact > 0 || typeBit(x) !== T_OBJECT || depth >= MAX_DEPTH) return checkObjectExactly(n, x);
+  const passed = objectPasses(n, x as Record<string, unknown>);
+  if (passed === PASSED) return null;
+  // A member that failed fails the member-by-member check too (the same value, the same
+  // node); a required key not seen may be an own key `for…in` skips (not enumerable).
+  if (passed === MEMBER_FAILED && quiet) return FAIL;
+  exact++;
+  try {
+    return checkObjectExactly(n, x);
+  } finally {
+    exact--;
+  }
+}
+
+const PASSED = 0, MEMBER_FAILED = 1, REQUIRED_UNSEEN = 2;
+
+/**
+ * The fast pass of {@link checkObject}: every own enumerable member valid against its
+ * declared node (or, undeclared, against `extra`), and every required key among them.
+ * Its members are checked quietly. It differs from {@link checkObjectExactly} only for an
+ * own member that is not enumerable, which JSON text leaves out: it is not checked here.
+ */
+function objectPasses(n: Node, o: Record<string, unknown>): number {
+  const required = n.required, keys = n.keys, kids = n.kids, extra = n.extra;
+  let seen = 0;
+  let result = PASSED;
+  depth++;
+  quiet++;
+  for (const key in o) {
+    if (!hasOwnProperty.call(o, key)) continue;
+    const value = o[key];
+    let j = 0;
+    while (j < keys.length && keys[j] !== key) j++;
+    let r: Issue[] | null = null;
+    if (j < keys.length) {
+      const kid = kids[j];
+      r = kid.k !== TYPE ? check(kid, value) : typeBit(value) & kid.bits ? null : FAIL;
+      if (j < required) {
+        seen++;
+        // (See checkObjectExactly: a required member JSON has no form for.)
+        if (r === null && kid.k === ANY && !hasJsonForm(value)) r = FAIL;
+      }
+    } else if (extra !== null) r = check(extra, value);
+    if (r !== null) {
+      result = MEMBER_FAILED;
+      break;
+    }
+  }
+  quiet--;
+  depth--;
+  return result === PASSED && seen < required ? REQUIRED_UNSEEN : result;
+}
+
+/** Object, member by member: declared keys (the first `required` of them required), then undeclared ones. */
+function checkObjectExactly(n: Node, x: unknown): Issue[] | null {
   if (typeBit(x) !== T_OBJECT) return fail(E_TYPE, T_OBJECT);
   if (depth >= MAX_DEPTH) return fail(E_DEPTH);
   const o = x as Record<string, unknown>;
@@ -404,9 +473,10 @@ function checkAll(n: Node, x: unknown): Issue[] | null {
 
 /** Runs one top-level validation: fresh counters, and nothing thrown out (a Proxy may throw). */
 function run(node: Node, value: unknown): Issue[] | null {
-  const savedQuiet = quiet, savedDepth = depth;
+  const savedQuiet = quiet, savedDepth = depth, savedExact = exact;
   quiet = 0;
   depth = 0;
+  exact = 0;
   try {
     return check(node, value);
   } catch {
@@ -414,6 +484,7 @@ function run(node: Node, value: unknown): Issue[] | null {
   } finally {
     quiet = savedQuiet;
     depth = savedDepth;
+    exact = savedExact;
   }
 }
 
