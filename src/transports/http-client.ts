@@ -69,7 +69,7 @@ import { ErrorCode, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { peekRequestId } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { isProtocolVersion } from "../model/versions.js";
-import { letGo, readBodyText } from "./http/body.js";
+import { letGo, readBodyText, type AbortWatch } from "./http/body.js";
 import { discard, errorMessageOf, isModernRefusal, isRefusal, parse } from "./http/client-body.js";
 import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools, TOOLS_CHANGED } from "./http/client-modern.js";
 import { adoptSession, endStreams, expired, holdForGet, notYet, renewSession, unreadSession, type Renewal } from "./http/client-session.js";
@@ -188,8 +188,8 @@ export interface StreamCtx {
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   /** The POST carried a batch (2025-03-26): only then may its answer be an array. */
   batch?: boolean;
-  /** Aborts the legacy fetch in flight for the stream (its POST, or a resumption GET). */
-  fetching?: AbortController;
+  /** Aborts the legacy fetch in flight for the stream (its POST, or a resumption GET), or the read of its JSON body. */
+  fetching?: Abortable;
   /** Every request of this legacy POST stream was cancelled: nothing more is read from it. */
   released?: boolean;
   /** The server sent a request of its own on this legacy POST stream (an elicitation for the call). */
@@ -216,6 +216,34 @@ export interface ModernCtx {
   wireId?: string;
   /** The highest `notifications/progress` value delivered for it. */
   progress?: number;
+}
+
+/** What close() (and a legacy request's cancellation) stops: a fetch's controller, or a body read's {@link BodyCut}. */
+type Abortable = Pick<AbortController, "abort">;
+
+/**
+ * The cancellation of one JSON body read (`readText`): `abort` calls the reader's listener
+ * once, as an `AbortController` would, without making an `AbortSignal`.
+ */
+class BodyCut implements AbortWatch {
+  private listener: (() => void) | undefined;
+  private aborted = false;
+
+  addEventListener(_type: "abort", listener: () => void): void {
+    if (!this.aborted) this.listener = listener;
+  }
+
+  removeEventListener(_type: "abort", listener: () => void): void {
+    if (this.listener === listener) this.listener = undefined;
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const fn = this.listener;
+    this.listener = undefined;
+    fn?.();
+  }
 }
 
 const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
@@ -301,7 +329,7 @@ export class HttpClient implements HttpClientTransport {
   /** Re-issues so far, numbering their ids. */
   reissues = 0;
   /** The legacy fetches waiting for their response headers, the JSON bodies being read ({@link readText}) and the streams' backoff waits ({@link pause}): aborted on close. */
-  private readonly fetches = new Set<AbortController>();
+  private readonly fetches = new Set<Abortable>();
   /** The POSTs without a request waiting for their answer, which hold the streams' reading back. */
   readonly posts = new PostGate();
   closed = false;
@@ -439,11 +467,13 @@ export class HttpClient implements HttpClientTransport {
       discard(res);
       return { ok: false, status: 400, reason: "the transport is closed" };
     }
-    const cut = new AbortController();
+    // Not an AbortController: nothing but this read watches it, and in Node 20 making one
+    // and adding and removing a listener cost about as much CPU as the rest of the read.
+    const cut = new BodyCut();
     this.fetches.add(cut);
     if (ctx !== undefined) ctx.fetching = cut;
     try {
-      return await readBodyText({ headers: res.headers, body: res.body, signal: cut.signal }, this.maxBytes);
+      return await readBodyText({ headers: res.headers, body: res.body, signal: cut }, this.maxBytes);
     } finally {
       this.fetches.delete(cut);
       if (ctx?.fetching === cut) ctx.fetching = undefined;

@@ -67,6 +67,16 @@ export const DEFAULT_MAX_BODY_BYTES = DEFAULT_LIMITS.maxBytes;
 export const RETRY_SOON: Readonly<Record<string, string>> = { "Retry-After": "1" };
 
 /**
+ * What {@link readBody} needs of a signal: an `AbortSignal`, or anything that calls its one
+ * `abort` listener when the read is to stop (the HTTP client's `BodyCut`, cheaper than an
+ * `AbortController` per response body).
+ */
+export interface AbortWatch {
+  addEventListener(type: "abort", listener: () => void): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/**
  * Reads a body of at most `maxBytes` bytes: a request's, or a response's (a refusal then
  * means the response was not read; the status is only the kind of failure). Never throws.
  *
@@ -75,7 +85,7 @@ export const RETRY_SOON: Readonly<Record<string, string>> = { "Retry-After": "1"
  * stream, say), and the read would otherwise wait for ever. (A body that is there to read
  * is read, as when the client left before it: its request is then served and cancelled.)
  */
-export async function readBody(message: { readonly headers: Headers; readonly body: ReadableStream<Uint8Array> | null; readonly signal?: AbortSignal }, maxBytes: number): Promise<BodyResult> {
+export async function readBody(message: { readonly headers: Headers; readonly body: ReadableStream<Uint8Array> | null; readonly signal?: AbortWatch }, maxBytes: number): Promise<BodyResult> {
   const refused = declaredLengthRefusal(message.headers.get("content-length"), maxBytes);
   if (refused !== undefined) return refused;
   const body = message.body;
