@@ -453,6 +453,32 @@ test("endpoint: ChurnMap keeps what is in flight across its renewals, in inserti
   assert.deepEqual([...table.values()].slice(0, 4), ["number one", "string one", "call 7", "call 14"]);
   table.delete("1");
   assert.equal(table.get(1), "number one");
+  assert.deepEqual([...table.entries()][0], [1, "number one"]);
+});
+
+// The map keeps a private entry so that emptying it costs no rehash (see driver/churn-map.ts):
+// no caller may see it, in its size or its iterations, emptied or cleared.
+test("endpoint: ChurnMap emptied or cleared is empty to its callers", async () => {
+  const { ChurnMap } = await import("../../src/driver/churn-map.js");
+  const table = new ChurnMap<number, string>();
+  assert.equal(table.size, 0);
+  assert.deepEqual([...table.values()], []);
+  for (let id = 0; id < 3_000; id++) {
+    table.set(id, `call ${id}`);
+    assert.equal(table.size, 1);
+    table.delete(id);
+  }
+  assert.equal(table.size, 0);
+  assert.deepEqual([...table.entries()], []);
+  table.set(1, "one");
+  table.set(2, "two");
+  assert.deepEqual([...table.entries()], [[1, "one"], [2, "two"]]);
+  table.clear();
+  assert.equal(table.size, 0);
+  assert.equal(table.get(1), undefined);
+  assert.deepEqual([...table.values()], []);
+  table.set(3, "three");
+  assert.deepEqual([...table.values()], ["three"]);
 });
 
 test("endpoint: an onProgress that throws does not escape receive() (the rest of the chunk, the response, is still delivered) and goes to hooks.onError", async () => {

@@ -14,18 +14,33 @@
  * order) is kept by the copy.
  *
  * Keys compare as a `Map`'s do: keyed by a JSON-RPC id itself, `1` and `"1"` stay two.
+ *
+ * Why a sentinel entry. The map never holds fewer than one entry (a private key no caller
+ * has, first in insertion order, skipped by `size` and the iterators). `Map.prototype.delete`
+ * shrinks its table through a runtime call whenever fewer than half as many entries as hash
+ * buckets remain, and at the smallest table (two buckets) that is every delete that empties
+ * the map: a connection making one request at a time paid an allocating rehash for each
+ * request and each handler. With the sentinel a delete never shrinks the smallest table; it
+ * is rebuilt only when its deleted slots fill it, once every few inserts.
  */
 
 /** Inserts between renewals, beyond the map's own size. */
 const RENEW_AFTER = 1024;
 
+/** The key of the sentinel entry (see the header): a symbol, equal to no key a caller has. */
+const SENTINEL: unique symbol = Symbol("ChurnMap sentinel");
+
 export class ChurnMap<K, V> {
-  private map = new Map<K, V>();
+  private map = ChurnMap.fresh<K, V>();
   private inserts = 0;
+
+  private static fresh<K, V>(): Map<K, V> {
+    return new Map<K, V>([[SENTINEL as K, undefined as V]]);
+  }
 
   /** How many entries the map holds. */
   get size(): number {
-    return this.map.size;
+    return this.map.size - 1;
   }
 
   get(key: K): V | undefined {
@@ -48,17 +63,23 @@ export class ChurnMap<K, V> {
     this.map.delete(key);
   }
 
+  /** Empties the map (a fresh one: an iteration in progress goes on over the old entries, as across a renewal). */
   clear(): void {
-    this.map.clear();
+    this.map = ChurnMap.fresh();
+    this.inserts = 0;
   }
 
   /** The values in insertion order. A renewal during the iteration (a `set`) is not seen by it: do not insert while iterating (copy first). */
   values(): IterableIterator<V> {
-    return this.map.values();
+    const it = this.map.values();
+    it.next(); // the sentinel, always first
+    return it;
   }
 
   /** The entries in insertion order (as {@link ChurnMap.values}: copy before inserting). */
   entries(): IterableIterator<[K, V]> {
-    return this.map.entries();
+    const it = this.map.entries();
+    it.next(); // the sentinel
+    return it;
   }
 }
