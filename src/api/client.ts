@@ -56,7 +56,7 @@ import { OutputMismatch, taskAnswerOf, ToolOutputs, type OutputCheck, type TaskI
 import { issuesText, peerJsonSchema } from "../schema/json-schema.js";
 import { implementationIssues } from "../session/session.js";
 import { elicitationChecks } from "../schema/elicitation.js";
-import { augmentationFor, predatesTasks, taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
+import { acceptsTaskAugmented, augmentationFor, predatesTasks, taskSupportOf, type ToolTaskSupport } from "../tasks/capabilities.js";
 import { createdTaskIdOf, modernTaskIdOf } from "../tasks/wire.js";
 import { TaskRuntime } from "./tasks.js";
 import { sessionOwner } from "./tasks-server.js";
@@ -176,6 +176,9 @@ export class McpClientCore {
   private readonly outputs: ToolOutputs | undefined;
   /** Tool name → its `execution.taskSupport` as `tools/list` last gave it (2025-11-25 Tool-Level Negotiation). */
   private readonly toolTaskSupport = new Map<string, ToolTaskSupport>();
+  /** The server capabilities {@link McpClient.toolTaskMode} last read, and whether they admit task-augmented `tools/call` (see there). */
+  private toolTaskCaps: unknown = undefined;
+  private toolTasksAccepted = false;
   /** The re-list of tools in flight, shared by the results waiting on it (see relistTools). */
   private relisting: Promise<Set<string>> | undefined;
   /** What {@link McpClientCore.listen} opened. */
@@ -654,7 +657,17 @@ export class McpClientCore {
    */
   private toolTaskMode(name: string): "required" | "allowed" | "forbidden" {
     if (isModernVersion(this.version) || predatesTasks(this.version)) return "forbidden";
-    return augmentationFor("tools/call", this.peer?.capabilities, this.toolTaskSupport.get(name) ?? "optional");
+    // Asked before every callTool, and the server's capabilities object changes only with the
+    // session (a renewal gives a new one): the answer for it is kept. For a server declaring
+    // no tasks, the capability lookup tries each dotted run of "tasks.requests.tools.call" as
+    // a key (five hasOwn calls) before it can say no.
+    const caps = this.peer?.capabilities;
+    if (caps !== this.toolTaskCaps || caps === undefined) {
+      this.toolTaskCaps = caps;
+      this.toolTasksAccepted = acceptsTaskAugmented(caps, "tools/call");
+    }
+    if (!this.toolTasksAccepted) return "forbidden";
+    return augmentationFor("tools/call", caps, this.toolTaskSupport.get(name) ?? "optional");
   }
 
   /** Forgets what was remembered to check task `taskId`'s result (the method that created it, its tool's output check): none will come. */
