@@ -41,8 +41,7 @@
 import { McpError, type Endpoint } from "../driver/endpoint.js";
 import { TASKS_EXTENSION } from "../model/meta.js";
 import { hasToolOutputSchemas, isModernVersion, type ProtocolVersion } from "../model/versions.js";
-import { methodSpec } from "../model/methods.js";
-import { missingCapability } from "../session/capabilities.js";
+import { capabilityFor, hasCapability, methodSpec } from "../model/methods.js";
 import { ErrorCode } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, JsonValue, OutgoingParams, RequestId } from "../jsonrpc/types.js";
@@ -413,7 +412,10 @@ export class McpClientCore {
   /** Whether `method` needs a server capability the server's last declaration lacks (a missing one of the client's own no answer can change). */
   private undeclaredByServer(method: string): boolean {
     const spec = methodSpec(this.version as ProtocolVersion, method);
-    return spec !== undefined && missingCapability(spec, "client", this.capabilities, this.peer?.capabilities, "client")?.startsWith("server.") === true;
+    // missingCapability's "server." answers, without its client side: that would read the
+    // `capabilities` getter, which builds this client's declaration anew, for every request.
+    const need = spec === undefined ? null : capabilityFor(spec, "client");
+    return need !== null && need.side === "server" && !hasCapability(this.peer?.capabilities, need.path);
   }
 
   /**
