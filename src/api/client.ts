@@ -441,10 +441,11 @@ export class McpClientCore {
     const id = state.nextId;
     onId?.(id);
     const modernCall = method === "tools/call" && isModernVersion(this.version);
-    // Read before the request goes out (a transport may take its time sending it), and only where a -32020 retry may need it.
-    const startedAt = modernCall ? this.endpoint.now() : 0;
     let sent = this.endpoint.request(method, params, options);
     if (modernCall) {
+      // The call's start for a -32020 retry: the reading the request went out under (taken
+      // before the transport sent it, which may take its time), not a clock reading more.
+      const startedAt = this.endpoint.requestedAt;
       // A retry after -32020 sends what went out now: the application may edit its arguments
       // once the call is made. The session keeps such a copy for its MRTR retries and never
       // edits it; that one serves here too, so a call copies its params once.

@@ -345,6 +345,8 @@ export class Endpoint {
   /** {@link Endpoint.hookFailed}, bound once: {@link Endpoint.listen} runs for every output. */
   private readonly onHookThrow = (error: unknown): void => this.hookFailed(error);
   private timerAt: number | null = null;
+  /** @internal The clock's reading the last {@link Endpoint.request} went out under (for a caller timing it from there, without a reading of its own). */
+  requestedAt = 0;
   /** The timer was armed holding the process (see {@link Endpoint.arm}). */
   private timerHolds = false;
   private ready: { resolve(v: { version: string; peer: PeerInfo }): void; reject(e: Error): void } | undefined;
@@ -413,7 +415,8 @@ export class Endpoint {
         signal.addEventListener("abort", abort, { once: true });
         p.cleanup = () => signal.removeEventListener("abort", abort);
       }
-      this.feed({ type: "request", now: this.clock.now(), method, params: params as JsonObject | undefined, timeoutMs: options.timeoutMs, progress: options.onProgress !== undefined, related: options.related, logLevel: options.logLevel });
+      const now = (this.requestedAt = this.clock.now());
+      this.feed({ type: "request", now, method, params: params as JsonObject | undefined, timeoutMs: options.timeoutMs, progress: options.onProgress !== undefined, related: options.related, logLevel: options.logLevel });
     });
   }
 
