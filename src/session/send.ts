@@ -143,7 +143,7 @@ export function sendRequest(
   // Its cancellation goes where it went: on HTTP, that request's stream (2025-11-25
   // transports: messages on a POST's stream relate to its request), not the GET stream a
   // client may not have. Kept only while it names a request in progress (a peer's id, bounded).
-  if (input.related !== undefined && Object.hasOwn(state.inbound, idKey(input.related))) req.related = input.related;
+  if (relatedRequest(state, input.related) !== undefined) req.related = input.related;
   if (input.progress) params = withProgressToken(params, token!);
   if (token !== undefined) req.progressToken = token;
   addOutbound(state, req);
@@ -206,12 +206,19 @@ export function sendNotification(state: SessionState, method: string, params: Js
  * be delivered on a listen stream; `streamable-http`: nor is `notifications/progress`.
  */
 export function isListen(state: SessionState, related: RequestId | undefined): boolean {
-  return isIdLike(related) && Object.hasOwn(state.inbound, idKey(related)) && state.inbound[idKey(related)].subscription !== undefined;
+  return relatedRequest(state, related)?.subscription !== undefined;
 }
 
 /** Server: the 2026-07-28 request `related` names, if it is one being handled (what is sent for it is held to that era). */
 function modernOf(state: SessionState, related: RequestId | undefined): InboundRequest["modern"] {
-  return isIdLike(related) && Object.hasOwn(state.inbound, idKey(related)) ? state.inbound[idKey(related)].modern : undefined;
+  return relatedRequest(state, related)?.modern;
+}
+
+/** The peer's request in progress that `related` names, if any (an id naming none, or no id at all, names nothing). */
+function relatedRequest(state: SessionState, related: RequestId | undefined): InboundRequest | undefined {
+  if (!isIdLike(related)) return undefined;
+  const key = idKey(related);
+  return Object.hasOwn(state.inbound, key) ? state.inbound[key] : undefined;
 }
 
 /**
@@ -238,8 +245,8 @@ export function log(state: SessionState, level: LoggingLevel, logger: string | u
   const params: JsonObject = { level, data };
   if (logger !== undefined) params.logger = logger;
   if (meta !== undefined) params._meta = meta;
-  const req = related === undefined ? undefined : state.inbound[idKey(related)];
-  if (req?.modern !== undefined && Object.hasOwn(state.inbound, idKey(related!))) {
+  const req = relatedRequest(state, related);
+  if (req?.modern !== undefined) {
     // draft server/utilities/logging: "Servers that emit log message notifications MUST
     // declare the `logging` capability" (the legacy path checks it in sendNotification).
     if (!hasCapability(modernCapabilities(state), "logging")) {
