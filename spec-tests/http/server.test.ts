@@ -122,6 +122,9 @@ test("transports/Sending Messages item 2: a POST whose Accept lacks application/
   assert.equal(wild.status, 200);
   const sub = await handler(new Request(URL_, { method: "POST", headers: { accept: "application/*, text/*;q=0.5", "content-type": "application/json" }, body: JSON.stringify(initializeMessage()) }));
   assert.equal(sub.status, 200);
+  // The handler keeps the last Accept's verdict (clients repeat theirs): a different one is judged afresh.
+  const again = await handler(new Request(URL_, { method: "POST", headers: { accept: "application/json", "content-type": "application/json" }, body: JSON.stringify(initializeMessage()) }));
+  assert.equal(again.status, 406);
 });
 
 test("transports/Sending Messages: a body that is not application/json gets 415", async () => {

@@ -387,6 +387,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   // -------------------------------------------------------------------------------------
   // Methods
 
+  // A client sends the same `Accept` on every POST: its verdict is kept for the next.
+  let acceptSeen: string | null | undefined;
+  let acceptOk = false;
+
   /**
    * A POST. `modern`: its `MCP-Protocol-Version` names a modern version, so no session
    * rule applies (a stray `MCP-Session-Id` is ignored, draft `streamable-http`, Backward
@@ -396,7 +400,11 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
    */
   async function post(req: HttpRequestView, modern: boolean): Promise<Response | HttpReply> {
     const accept = req.header(H.accept);
-    if (!accepts(accept, JSON_TYPE) || !accepts(accept, SSE_TYPE)) {
+    if (accept !== acceptSeen) {
+      acceptSeen = accept;
+      acceptOk = accepts(accept, JSON_TYPE) && accepts(accept, SSE_TYPE);
+    }
+    if (!acceptOk) {
       return httpError(406, ErrorCode.InvalidRequest, `the client must accept both ${JSON_TYPE} and ${SSE_TYPE}`);
     }
     const ct = req.header(H.contentType);
