@@ -884,3 +884,51 @@ test("client edges, basic/index (Result responses MUST include a result field): 
   assert.equal(resumed, 0, "an answered request's stream is not resumed");
   t.close();
 });
+
+/** `res` as a browser shows it, or as a fetch that followed a redirect itself does: own values shadow the prototype's getters. */
+function disguised<T extends Response>(res: T, fields: Partial<Record<"type" | "status" | "redirected" | "url", unknown>>): T {
+  for (const [k, v] of Object.entries(fields)) Object.defineProperty(res, k, { value: v });
+  return res;
+}
+
+test("client edges (2025-11-25 basic/transports, Session Management: the client MUST handle the session ID in a secure manner), in a browser, whose redirect: 'manual' hides the target (an opaque redirect): a page of another origin than the server's fails the request with -32603 and sends nothing more (the redirect may lead anywhere); a page of the server's origin sends it again with mode: 'same-origin' (the browser then follows within the origin only) and is answered; a custom fetch that followed a redirect to another origin itself has that answer refused", async () => {
+  const { handler } = makeHandler();
+  let page: string | undefined;
+  let mode: "opaque" | "followed-away" | "plain" = "plain";
+  const calls: RequestInit[] = [];
+  const before = Object.getOwnPropertyDescriptor(globalThis, "location");
+  Object.defineProperty(globalThis, "location", { configurable: true, get: () => (page === undefined ? undefined : { origin: page, href: page + "/app" }) });
+  try {
+    const t = httpClientTransport(URL_, {
+      openGetStream: false,
+      sleep: async () => {},
+      fetch: async (url, init) => {
+        const forward = () => handler(new Request(url, { ...init, redirect: "follow" }));
+        if (mode === "plain" || !(typeof init.body === "string" && init.body.includes("tools/list"))) return forward();
+        calls.push(init);
+        if (mode === "followed-away") return disguised(await forward(), { redirected: true, url: "http://elsewhere.test/mcp" });
+        // The browser: a manual redirect is opaque; followed, it lands (here) on the server.
+        return init.redirect === "manual" ? disguised(new Response(null), { type: "opaqueredirect", status: 0 }) : forward();
+      },
+    });
+    const { ep } = connect(t);
+    await ep.open();
+    mode = "opaque";
+    page = "http://app.test";
+    await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && /redirect whose target this runtime hides/.test(e.message));
+    assert.deepEqual(calls.map((c) => [c.redirect, c.mode]), [["manual", undefined]], "nothing sent after the opaque redirect");
+    calls.length = 0;
+    page = "http://127.0.0.1";
+    assert.ok(Array.isArray(((await ep.request("tools/list")) as { tools: unknown[] }).tools));
+    assert.deepEqual(calls.map((c) => [c.redirect, c.mode]), [["manual", undefined], ["follow", "same-origin"]]);
+    mode = "followed-away";
+    page = undefined;
+    await assert.rejects(ep.request("tools/list"), (e: McpError) => e.code === ErrorCode.InternalError && /redirected to another origin, http:\/\/elsewhere\.test/.test(e.message));
+    mode = "plain";
+    assert.ok(Array.isArray(((await ep.request("tools/list")) as { tools: unknown[] }).tools), "the connection serves on");
+    t.close();
+  } finally {
+    if (before) Object.defineProperty(globalThis, "location", before);
+    else delete (globalThis as { location?: unknown }).location;
+  }
+});

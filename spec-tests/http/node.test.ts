@@ -16,6 +16,7 @@ import { FAST_ENTRY, fastEntryOf, type HttpRequestView } from "../../src/transpo
 import { call, deferred, initializeMessage, makeHandler, messages, open, postHeaders, SseReader, Tools, until } from "./helpers.js";
 import { answerOf, modernHandler, modernHeaders, modernRequest } from "./modern-helpers.js";
 import { McpServer } from "../../src/api/server.js";
+import { oauthFetch } from "../../src/auth/oauth-fetch.js";
 import { createHttpHandler } from "../../src/transports/http-server.js";
 
 const V = "2025-11-25";
@@ -586,5 +587,105 @@ test("node bridge (2025-11-25 basic/transports, Streamable HTTP: every message a
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  }
+});
+
+/** A node:http server on 127.0.0.1 and an ephemeral port (another port is another origin), with its URL. */
+async function listening(listener: Parameters<typeof createServer>[1] & {}): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  server.keepAliveTimeout = 1;
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+test("node bridge, client transport on the runtime's fetch (2025-11-25 basic/transports, Session Management: the client MUST handle the session ID in a secure manner): a server that redirects (301, 302, 303, 307, 308) to another origin gets the request failed with -32603 naming that origin, and the other origin gets nothing: no MCP-Session-Id, none of the application's headers, no body, no DELETE (found by review: fetch followed, dropping only Authorization)", { timeout: 20_000 }, async () => {
+  const seen: string[] = [];
+  const other = await listening((req, res) => {
+    seen.push(`${req.method} session=${req.headers["mcp-session-id"] ?? "-"} key=${req.headers["x-api-key"] ?? "-"}`);
+    req.resume();
+    res.writeHead(404).end();
+  });
+  let handler = makeHandler().handler;
+  let listener = toNodeListener(handler);
+  let redirect = 0;
+  // The initialize and notifications/initialized POSTs reach the server; what follows is redirected.
+  let initialized = false;
+  const server = await listening((req, res) => {
+    if (!initialized || req.headers["mcp-session-id"] === undefined) {
+      initialized ||= req.method === "POST" && req.headers["mcp-session-id"] !== undefined;
+      return listener(req, res);
+    }
+    req.resume();
+    res.writeHead(redirect, { location: `${other.url}/mcp` }).end();
+  });
+  try {
+    for (const status of [301, 302, 303, 307, 308]) {
+      initialized = false;
+      redirect = status;
+      handler = makeHandler().handler;
+      listener = toNodeListener(handler);
+      const deletes: Promise<unknown>[] = [];
+      const t = httpClientTransport(server.url + "/mcp", {
+        openGetStream: false,
+        headers: { "X-Api-Key": "secret" },
+        fetch: (input, init) => {
+          const p = fetch(input, init);
+          if (init.method === "DELETE") deletes.push(p.catch(() => {}));
+          return p;
+        },
+      });
+      const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [V] }, { send: (m) => t.send(encode(m)) });
+      t.onMessage((x) => ep.receive(x));
+      t.onClose((r) => ep.closed(r));
+      await ep.open();
+      await assert.rejects(ep.request("tools/list"), (e: { code?: number; message?: string }) => e.code === -32603 && e.message!.includes(`to another origin, ${other.url}`), `HTTP ${status}`);
+      t.close();
+      await Promise.all(deletes);
+      assert.equal(deletes.length, 1, `HTTP ${status}: the session's DELETE was sent`);
+      assert.deepEqual(seen, [], `HTTP ${status}: the other origin got nothing`);
+      await handler.close();
+    }
+  } finally {
+    await server.close();
+    await other.close();
+  }
+});
+
+test("node bridge, client transport on the runtime's fetch: a redirect within the server's origin (/mcp → /mcp/, as a framework's trailing-slash rule answers) is still followed, through oauthFetch too: every request, the DELETE included, reaches the new path with its session ID and bearer token, and the session works", { timeout: 10_000 }, async () => {
+  const { handler } = makeHandler();
+  const listener = toNodeListener(handler);
+  const seen: string[] = [];
+  const deleted = deferred();
+  const server = await listening((req, res) => {
+    if (req.method === "DELETE" && req.url === "/mcp/") deleted.resolve();
+    seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? "-"} ${req.headers["mcp-session-id"] === undefined ? "-" : "session"}`);
+    if (req.url === "/mcp") {
+      req.resume();
+      return void res.writeHead(307, { location: "/mcp/" }).end();
+    }
+    req.url = "/mcp";
+    listener(req, res);
+  });
+  try {
+    const url = server.url + "/mcp";
+    const authFetch = oauthFetch({ serverUrl: url, redirectUri: "http://127.0.0.1:1/cb", clientName: "c", openAuthorization: async () => "", saved: { tokens: { accessToken: "t0k", tokenType: "Bearer", issuer: "http://127.0.0.1:9", resource: url } } });
+    const t = httpClientTransport(url, { openGetStream: false, fetch: authFetch });
+    const ep = new Endpoint({ role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [V] }, { send: (m) => t.send(encode(m)) });
+    t.onMessage((x) => ep.receive(x));
+    t.onClose((r) => ep.closed(r));
+    await ep.open();
+    const listed = (await ep.request("tools/list")) as { tools: unknown[] };
+    assert.ok(listed.tools.length > 0);
+    t.close();
+    await deleted.promise;
+    assert.deepEqual(seen.filter((s) => s.startsWith("DELETE")), ["DELETE /mcp Bearer t0k session", "DELETE /mcp/ Bearer t0k session"]);
+    assert.ok(seen.includes("POST /mcp/ Bearer t0k session"), seen.join("\n"));
+    assert.ok(seen.every((s) => s.includes("Bearer t0k")), seen.join("\n"));
+  } finally {
+    await handler.close();
+    await server.close();
   }
 });

@@ -74,6 +74,7 @@ import { discard, errorMessageOf, isModernRefusal, isRefusal, parse } from "./ht
 import { META_VERSION, modernMessage, noteProgress, postModern, PROGRESS, restoreReissued, screenTools, TOOLS_CHANGED } from "./http/client-modern.js";
 import { adoptSession, endStreams, expired, holdForGet, notYet, renewSession, unreadSession, type Renewal } from "./http/client-session.js";
 import { answer, bodiless, follow, LISTEN, PostGate, track } from "./http/client-stream.js";
+import { sameOriginRedirects } from "./http/redirect.js";
 import { H, isHeaderName, isSafeHeaderValue, JSON_TYPE, mediaTypeOf, SSE_TYPE } from "./http/headers.js";
 import { ENDPOINT_WAIT_MS, HttpSseClient } from "./http/http-sse-client.js";
 import type { ParamHeader } from "./http/request-metadata.js";
@@ -111,7 +112,9 @@ export interface HttpClientOptions {
    * The fetch to use. Default: `globalThis.fetch`. A rejection is a network failure (a
    * stream is resumed, a modern request re-issued), except one whose error has
    * `retryable: false`: a wrapper's own refusal (`oauthFetch` that could not authorize),
-   * which fails the request at once with `-32603` and its message.
+   * which fails the request at once with `-32603` and its message. It is called with
+   * `redirect: "manual"`: the transport follows redirects within the server's origin only
+   * (http/redirect.ts).
    */
   fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
   /**
@@ -370,7 +373,10 @@ export class HttpClient implements HttpClientTransport {
     readonly url: string,
     readonly options: HttpClientOptions,
   ) {
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    // Every request of the transport (its POSTs, GETs, DELETE, the HTTP+SSE fallback's)
+    // follows redirects within the server's origin only: fetch would carry the session ID,
+    // the caller's headers and the body to any other (http/redirect.ts).
+    this.fetch = sameOriginRedirects(options.fetch ?? ((input, init) => globalThis.fetch(input, init)));
     this.sleep = options.sleep ?? defaultSleep;
     const r = options.reconnect ?? {};
     this.initialDelay = r.initialDelayMs ?? 1000;
