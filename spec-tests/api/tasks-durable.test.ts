@@ -32,7 +32,7 @@ function storeWith(put: (keep: () => void) => Promise<void>): TaskStore {
   return { get: (o, id) => memory.get(o, id), list: (o) => memory.list(o), delete: (o, id) => memory.delete(o, id), put: (o, r: TaskRecord) => put(() => memory.put(o, r)) };
 }
 
-async function client(server: McpServer, clock: ManualClock, options: object, owner?: { session: string }): Promise<McpClient> {
+async function client(server: McpServer, clock: ManualClock, options: object, owner?: { session: string; principal?: string }): Promise<McpClient> {
   const [a, b] = createMemoryPair();
   if (owner === undefined) server.connect(a);
   else attach(a, server.sessionOptions(), { onRequest: server.handler(owner) }, clock);
@@ -186,6 +186,22 @@ test("durable: a per-owner limit refuses the next task with a clear error", asyn
   await c.client.callToolAsTask("slow");
   await c.client.callToolAsTask("slow");
   await assert.rejects(c.client.callToolAsTask("slow"), (e: any) => e.code === -32600 && e.data.limit === 2);
+});
+
+// Found by review: a 2025-11-25 task of a session is owned by the session and principal together,
+// and the limit counted that pair, so a principal got maxTasksPerOwner more with every session it opened.
+test("2025-11-25 Resource Management (receivers SHOULD enforce limits on concurrent tasks per requestor): one principal's sessions share its maxTasksPerOwner, so opening another session gives it no more tasks; another principal's is its own", async () => {
+  const clock = new ManualClock();
+  const s = new McpServer({ name: "s", version: "1" }, { clock, ...LEGACY, tasks: { maxTasksPerOwner: 2 } });
+  s.tool("slow", { execution: { taskSupport: "optional" } }, () => new Promise<CallToolResult>(() => {}));
+  const one = await client(s, clock, LEGACY, { session: "http-1", principal: "alice" });
+  const two = await client(s, clock, LEGACY, { session: "http-2", principal: "alice" });
+  const bob = await client(s, clock, LEGACY, { session: "http-3", principal: "bob" });
+  await one.callToolAsTask("slow");
+  await one.callToolAsTask("slow");
+  await assert.rejects(two.callToolAsTask("slow"), (e: any) => e.code === -32600 && e.data.limit === 2 && e.data.scope === "requestor");
+  assert.ok(bob.taskIdOf((await bob.callToolAsTask("slow")) as JsonObject));
+  assert.equal(s.tasks.size, 3);
 });
 
 test("2025-11-25 TTL and Resource Management: a task that expires while its record is still being written never runs its work, and the store ends without it (its writes land in order)", async () => {

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { taskOwnerKey } from "../../src/tasks/records.js";
+import { restoreTasks, snapshotTasks, stepTasks } from "../../src/tasks/table.js";
 import type { TaskOwner } from "../../src/tasks/types.js";
 import { ALICE, BOB, errorOf, Harness, ofType, replyOf } from "./helpers.js";
 
@@ -146,6 +147,34 @@ describe("tasks § Resource Management: limits on concurrent tasks per requestor
     assert.equal(ofType(h.feed({ type: "create", id: 51, taskId: "c", owner: BOB, method: "tools/call" }), "reply").length, 1);
     h.now += 100;
     assert.equal(ofType(h.feed({ type: "create", id: 52, taskId: "d", owner: ALICE, method: "tools/call" }), "reply").length, 1);
+  });
+
+  // Found by review: the quota was kept per isolation owner, and a 2025-11-25 task of an
+  // HTTP session is owned by the session and the principal together, so one authenticated
+  // principal held maxTasksPerOwner in every session it opened, up to the whole table.
+  it("per requestor (Resource Management: limits on concurrent tasks per requestor): with an authorization context the requestor is the principal, so its tasks in all its sessions (and its sessionless ones) share one maxTasksPerOwner; another principal is unaffected; its own finished task in another session makes room", () => {
+    const h = new Harness({ maxTasksPerOwner: 2, maxTasks: 100 });
+    const create = (taskId: string, owner: TaskOwner) => h.feed({ type: "create", id: h.id(), taskId, owner, method: "tools/call" });
+    assert.equal(ofType(create("a", { session: "s1", principal: "alice" }), "reply").length, 1);
+    assert.equal(ofType(create("b", { session: "s2", principal: "alice" }), "reply").length, 1);
+    assert.deepEqual(errorOf(create("c", { session: "s3", principal: "alice" })).error.data, { limit: 2, scope: "requestor" }, "a new session is no new quota");
+    assert.deepEqual(errorOf(create("c", { principal: "alice" })).error.data, { limit: 2, scope: "requestor" }, "nor is a sessionless request of the same principal");
+    assert.equal(ofType(create("d", { session: "s3", principal: "bob" }), "reply").length, 1, "another principal has a quota of its own");
+    assert.equal(ofType(create("e", { session: "s3" }), "reply").length, 1, "and so has a session without a principal");
+    h.feed({ type: "settle", taskId: "a", result: { content: [] } });
+    const out = create("f", { session: "s4", principal: "alice" });
+    assert.equal(ofType(out, "reply").length, 1);
+    assert.deepEqual(ofType(out, "expired").map((o) => o.taskId), ["a"]);
+    // Isolation is unchanged: each session still sees only its own tasks.
+    assert.equal(errorOf(h.request("tasks/get", { taskId: "b" }, { session: "s4", principal: "alice" }).out).error.code, ErrorCode.InvalidParams);
+    assert.deepEqual((replyOf(h.request("tasks/list", {}, { session: "s4", principal: "alice" }).out).result.tasks as { taskId: string }[]).map((t) => t.taskId), ["f"]);
+    // The quota survives a snapshot, and a snapshot of before it was kept (no index) rebuilds it.
+    for (const snap of [snapshotTasks(h.state), JSON.stringify({ ...h.state, principals: undefined })]) {
+      const r = restoreTasks(snap);
+      assert.ok(r.ok);
+      const out2 = stepTasks(r.state, { type: "create", now: h.now, id: 999, taskId: "g", owner: { session: "s5", principal: "alice" }, method: "tools/call" }).outputs;
+      assert.deepEqual(errorOf(out2).error.data, { limit: 2, scope: "requestor" });
+    }
   });
 
   it("overall: refused -32600 with scope receiver", () => {

@@ -33,6 +33,15 @@ function checkInvariants(state: TaskTableState): void {
     assert.equal(e.order.filter(([seq, id]) => Object.hasOwn(state.tasks, id) && state.tasks[id].seq === seq).length, e.count);
   }
   assert.equal(owned, state.count);
+  // The per-principal index (the requestor maxTasksPerOwner counts) names exactly the tasks whose owner has a principal.
+  let byPrincipal = 0;
+  for (const key of Object.keys(state.principals)) {
+    const e = state.principals[key];
+    assert.ok(e.count > 0, "no empty principal entries");
+    byPrincipal += e.count;
+    assert.equal(e.order.filter(([seq, id]) => Object.hasOwn(state.tasks, id) && state.tasks[id].seq === seq && state.tasks[id].owner.principal !== undefined).length, e.count);
+  }
+  assert.equal(byPrincipal, ids.filter((id) => state.tasks[id].owner.principal !== undefined).length);
   for (const id of ids) {
     const rec = state.tasks[id];
     assert.equal(rec.taskId, id);

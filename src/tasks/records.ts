@@ -24,7 +24,7 @@ import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { TASK_DIALECTS } from "./modern.js";
 import { isTerminalStatus, type TaskStatus } from "./status.js";
 import { heapPush } from "./ttl.js";
-import type { TaskInputRequest, TaskOutput, TaskOwner, TaskRecord, TaskTableState } from "./types.js";
+import type { TaskInputRequest, TaskOutput, TaskOwner, TaskOwnerEntry, TaskRecord, TaskTableState } from "./types.js";
 import { detailedView, handedOut, withRelatedTask } from "./wire.js";
 
 /** `d[k]` when `k` is an own key of `d`. */
@@ -48,6 +48,38 @@ export function taskOwnerKey(owner: unknown): string | undefined {
   const { session, principal } = owner as TaskOwner;
   if ((session !== undefined && typeof session !== "string") || (principal !== undefined && typeof principal !== "string")) return undefined;
   return (session === undefined ? "-" : session.length + ":" + session) + (principal === undefined ? "" : "|" + principal.length + ":" + principal);
+}
+
+/**
+ * The key of the principal of a well-formed owner in `state.principals`, or undefined
+ * without one: with an authorization context the principal is the requestor whose tasks
+ * a limit counts, whichever of its sessions made them.
+ */
+export function principalKey(owner: TaskOwner): string | undefined {
+  return owner.principal === undefined ? undefined : taskOwnerKey({ principal: owner.principal });
+}
+
+/** Adds a task's `[seq, taskId]` to the entry of `key` in `index`. */
+function addEntry(index: Record<string, TaskOwnerEntry>, key: string, rec: TaskRecord): void {
+  let entry = own(index, key);
+  if (entry === undefined) {
+    entry = { count: 0, order: [], stale: 0 };
+    put(index, key, entry);
+  }
+  entry.count++;
+  entry.order.push([rec.seq, rec.taskId]);
+}
+
+/** Takes a removed task out of the entry of `key` in `index` (its order entry goes stale, pruned lazily). */
+function dropEntry(state: TaskTableState, index: Record<string, TaskOwnerEntry>, key: string): void {
+  const entry = index[key];
+  entry.count--;
+  entry.stale++;
+  if (entry.count === 0) delete index[key];
+  else if (entry.stale > entry.count && entry.stale > 8) {
+    entry.order = entry.order.filter(([seq, id]) => isLiveEntry(state, seq, id));
+    entry.stale = 0;
+  }
 }
 
 /** A copy of a well-formed owner holding only its defined fields (so the state stays clean JSON). */
@@ -98,13 +130,9 @@ export function cancelledWithoutResult(taskId: string): JsonRpcErrorObject {
 export function insertTask(state: TaskTableState, rec: TaskRecord): void {
   put(state.tasks, rec.taskId, rec);
   state.count++;
-  let entry = own(state.owners, rec.ownerKey);
-  if (entry === undefined) {
-    entry = { count: 0, order: [], stale: 0 };
-    state.owners[rec.ownerKey] = entry;
-  }
-  entry.count++;
-  entry.order.push([rec.seq, rec.taskId]);
+  addEntry(state.owners, rec.ownerKey, rec);
+  const principal = principalKey(rec.owner);
+  if (principal !== undefined) addEntry(state.principals, principal, rec);
   if (rec.expiresAt !== null) heapPush(state.deadlines, [rec.expiresAt, rec.seq, rec.taskId]);
   if (rec.progressToken !== undefined) state.progress[progressKey(rec.ownerKey, rec.progressToken)] = rec.taskId;
 }
@@ -122,14 +150,9 @@ export function isLiveEntry(state: TaskTableState, seq: number, taskId: string):
 export function removeTask(state: TaskTableState, rec: TaskRecord, error: JsonRpcErrorObject, out: TaskOutput[]): void {
   delete state.tasks[rec.taskId];
   state.count--;
-  const entry = state.owners[rec.ownerKey];
-  entry.count--;
-  entry.stale++;
-  if (entry.count === 0) delete state.owners[rec.ownerKey];
-  else if (entry.stale > entry.count && entry.stale > 8) {
-    entry.order = entry.order.filter(([seq, id]) => isLiveEntry(state, seq, id));
-    entry.stale = 0;
-  }
+  dropEntry(state, state.owners, rec.ownerKey);
+  const principal = principalKey(rec.owner);
+  if (principal !== undefined) dropEntry(state, state.principals, principal);
   dropProgress(state, rec);
   if (rec.waiters !== undefined) {
     for (const w of rec.waiters) {

@@ -24,7 +24,11 @@
  * the task status"), so memory follows the live tasks, never the tasks ever created.
  *
  * Limits. `maxTasksPerOwner` and `maxTasks` count the tasks held, terminal ones included
- * (they hold results until their TTL). A `create` at either limit first deletes one of
+ * (they hold results until their TTL). The requestor `maxTasksPerOwner` counts is the
+ * principal where there is one, all its sessions together (`state.principals`), else the
+ * owner: a task is isolated by its session *and* principal, but a principal that opens
+ * another session is no other requestor, and would otherwise hold the limit in each, up to
+ * the whole table. A `create` at either limit first deletes one of
  * the creating requestor's own finished tasks (the page: the receiver "MAY delete the task
  * and its results, regardless of the task status"): one whose outcome it already
  * retrieved, else the one finished longest ago. So a requestor's finished tasks never lock
@@ -59,7 +63,9 @@ import {
   isRpcError,
   moveTo,
   own,
+  principalKey,
   progressKey,
+  put,
   removeTask,
   taskNotFound,
   taskOwnerKey,
@@ -73,6 +79,7 @@ import type {
   TaskInput,
   TaskOutput,
   TaskOwner,
+  TaskOwnerEntry,
   TaskRecord,
   TaskStepResult,
   TaskTableOptions,
@@ -138,7 +145,7 @@ export function resolveTaskOptions(options: TaskTableOptions = {}): ResolvedTask
 
 /** An empty table. */
 export function createTaskTable(options?: TaskTableOptions): TaskTableState {
-  return { v: 1, options: resolveTaskOptions(options), tasks: {}, count: 0, owners: {}, deadlines: [], staleDeadlines: 0, waiting: {}, progress: {}, seq: 0 };
+  return { v: 1, options: resolveTaskOptions(options), tasks: {}, count: 0, owners: {}, principals: {}, deadlines: [], staleDeadlines: 0, waiting: {}, progress: {}, seq: 0 };
 }
 
 /** Feeds one input; the state is updated in place and returned with the outputs. Never throws. */
@@ -215,12 +222,12 @@ function givenUpBefore(a: TaskRecord, b: TaskRecord): boolean {
 }
 
 /**
- * Deletes one finished task of owner `key`, if it has one, to make room for its new task
+ * Deletes one finished task of `requestor` (its tasks' entry), if it has one, to make room for its new task
  * (see the module comment); its deletion is told as an expiry.
  */
-function giveUpFinished(state: TaskTableState, key: string, out: TaskOutput[]): boolean {
+function giveUpFinished(state: TaskTableState, requestor: TaskOwnerEntry | undefined, out: TaskOutput[]): boolean {
   let oldest: TaskRecord | undefined;
-  for (const [seq, taskId] of own(state.owners, key)?.order ?? []) {
+  for (const [seq, taskId] of requestor?.order ?? []) {
     const rec = own(state.tasks, taskId);
     if (rec === undefined || rec.seq !== seq || !isTerminalStatus(rec.status)) continue;
     if (oldest === undefined || givenUpBefore(rec, oldest)) oldest = rec;
@@ -254,8 +261,10 @@ function create(state: TaskTableState, input: Extract<TaskInput, { type: "create
   if (typeof input.method !== "string") return refuse(out, id, owner, "the task's request method must be a string");
   const o = state.options;
   const cap = key === ANONYMOUS ? anonymousCap(o.maxTasks) : o.maxTasksPerOwner;
-  const perOwner = (own(state.owners, key)?.count ?? 0) >= cap;
-  if ((perOwner || state.count >= o.maxTasks) && !giveUpFinished(state, key, out)) {
+  const principal = principalKey(owner);
+  const requestor = principal === undefined ? own(state.owners, key) : own(state.principals, principal);
+  const perOwner = (requestor?.count ?? 0) >= cap;
+  if ((perOwner || state.count >= o.maxTasks) && !giveUpFinished(state, requestor, out)) {
     const error = perOwner ? limitError(cap, "requestor") : limitError(o.maxTasks, "receiver");
     return void out.push({ type: "reply-error", id, owner, error });
   }
@@ -434,6 +443,8 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
   if (!isObject(s) || s.v !== 1) return { ok: false, error: "not a task table snapshot (v 1)" };
   if (!consistentSnapshot(s)) return { ok: false, error: "task table snapshot is malformed" };
   const state = s as unknown as TaskTableState;
+  // A snapshot taken before principals were indexed has none: rebuilt from its records.
+  if (s.principals === undefined) state.principals = principalsOf(state);
   try {
     state.options = resolveTaskOptions(s.options as TaskTableOptions);
   } catch (e) {
@@ -461,11 +472,14 @@ function consistentSnapshot(s: Record<string, unknown>): boolean {
   if (!count(s.count, 0) || !count(s.seq, 0) || !count(s.staleDeadlines, 0)) return false;
   const tasks = s.tasks as Record<string, unknown>;
   const perOwner: Record<string, number> = {};
+  const perPrincipal: Record<string, number> = {};
   let n = 0;
   for (const id in tasks) {
     const r = tasks[id];
     if (!wellFormedRecord(r) || r.taskId !== id || r.seq > (s.seq as number)) return false;
     perOwner[r.ownerKey] = (perOwner[r.ownerKey] ?? 0) + 1;
+    const principal = principalKey(r.owner);
+    if (principal !== undefined) perPrincipal[principal] = (own(perPrincipal, principal) ?? 0) + 1;
     n++;
     // An array or none: a number or an object here made the loop below throw out of restoreTasks.
     if (r.waiters !== undefined && !Array.isArray(r.waiters)) return false;
@@ -474,16 +488,37 @@ function consistentSnapshot(s: Record<string, unknown>): boolean {
     }
   }
   if (n !== s.count) return false;
-  const owners = s.owners as Record<string, unknown>;
-  for (const key in owners) {
-    const e = owners[key];
-    if (!isObject(e) || e.count !== perOwner[key] || !count(e.stale, 0) || !Array.isArray(e.order)) return false;
-    if (!e.order.every((x) => Array.isArray(x) && typeof x[0] === "number" && typeof x[1] === "string")) return false;
-  }
-  if (Object.keys(perOwner).some((key) => !Object.hasOwn(owners, key))) return false;
+  if (!indexAgrees(s.owners, perOwner)) return false;
+  if (s.principals !== undefined && !indexAgrees(s.principals, perPrincipal)) return false;
   const live = (id: unknown) => typeof id === "string" && Object.hasOwn(tasks, id);
   if (!Object.values(s.waiting as Record<string, unknown>).every(live) || !Object.values(s.progress as Record<string, unknown>).every(live)) return false;
   return s.deadlines.every((d) => Array.isArray(d) && typeof d[0] === "number" && typeof d[1] === "number" && typeof d[2] === "string");
+}
+
+/** Whether an index of a parsed snapshot (`owners`, `principals`) holds exactly the counts its records give, each with a well-formed order. */
+function indexAgrees(index: unknown, counts: Record<string, number>): boolean {
+  if (!isObject(index)) return false;
+  for (const key in index) {
+    const e = index[key];
+    if (!isObject(e) || e.count !== own(counts, key) || !count(e.stale, 0) || !Array.isArray(e.order)) return false;
+    if (!e.order.every((x) => Array.isArray(x) && typeof x[0] === "number" && typeof x[1] === "string")) return false;
+  }
+  return Object.keys(counts).every((key) => Object.hasOwn(index, key));
+}
+
+/** The `principals` index of a table's records, in creation order. */
+function principalsOf(state: TaskTableState): Record<string, TaskOwnerEntry> {
+  const index: Record<string, TaskOwnerEntry> = {};
+  const recs = Object.values(state.tasks).sort((a, b) => a.seq - b.seq);
+  for (const rec of recs) {
+    const key = principalKey(rec.owner);
+    if (key === undefined) continue;
+    const entry = own(index, key) ?? { count: 0, order: [], stale: 0 };
+    if (entry.count === 0) put(index, key, entry);
+    entry.count++;
+    entry.order.push([rec.seq, rec.taskId]);
+  }
+  return index;
 }
 
 /**

@@ -113,7 +113,9 @@ export interface TaskTableOptions {
    */
   maxTasks?: number | undefined;
   /**
-   * Most tasks kept at once for one owner ("limits on concurrent tasks per requestor"): at
+   * Most tasks kept at once for one requestor ("limits on concurrent tasks per requestor"):
+   * the principal when the owner has one (all its sessions together, so opening another
+   * session gives it no more), else the owner (the session). At
    * the limit one of its finished tasks makes room (one already retrieved first, then the
    * one finished longest ago), so only unfinished ones refuse a new task. The anonymous owner `{}` (no session, no principal: every client of a stateless
    * server without authorization) is no one requestor and has no such limit; `maxTasks`
@@ -157,6 +159,12 @@ export interface TaskTableState {
   count: number;
   /** By owner key; an owner with no tasks has no entry. */
   owners: Record<string, TaskOwnerEntry>;
+  /**
+   * By principal ({@link principalKey}), the tasks of every owner that has one, across its
+   * sessions: the requestor `maxTasksPerOwner` counts when there is an authorization context.
+   * A principal with no tasks has no entry.
+   */
+  principals: Record<string, TaskOwnerEntry>;
   /** Min-heap of expiry deadlines. */
   deadlines: DeadlineEntry[];
   /** How many heap entries no longer match their task. */
