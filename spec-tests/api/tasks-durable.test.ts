@@ -204,6 +204,39 @@ test("2025-11-25 Resource Management (receivers SHOULD enforce limits on concurr
   assert.equal(s.tasks.size, 3);
 });
 
+// Found by review: restore checked a record's times, status and owner only, so a record as a
+// database hands it back (a NULL statusMessage or pollInterval column, a completed task whose
+// result was not stored, a BigInt) was taken in and then failed every tasks/get about it
+// with -32603 (the answer it made was no Task), or made snapshot() throw.
+test("durable (README: malformed records are skipped on restore, and reported): a record whose wire fields are not what a Task carries (statusMessage or pollInterval null, completed without a result object, failed with an error that is none, input requests that are no requests, a member with no JSON form) is skipped and named to onError; tasks/get about it is the unknown task's -32602, and a well-formed record beside it is served", async () => {
+  const clock = new ManualClock();
+  const store = new MemoryTaskStore();
+  const a = slowServer(clock, { tasks: { store } });
+  const ca = await client(a, clock, { ...MODERN, tasks: true });
+  const id = ca.taskIdOf((await ca.callToolAsTask("slow")) as JsonObject)!;
+  const good = store.records()[0];
+  const bad: Record<string, unknown> = {
+    nullMessage: { statusMessage: null },
+    nullPoll: { pollInterval: null },
+    completedBare: { status: "completed" },
+    failedBadError: { status: "failed", error: { code: "x" } },
+    inputNotRequests: { status: "input_required", inputRequests: { q: 5 } },
+    bigint: { status: "completed", result: { content: [], n: 1n } },
+  };
+  const records = Object.entries(bad).map(([taskId, fields], i) => ({ ...good, ...(fields as object), taskId, seq: good.seq + 1 + i }) as TaskRecord);
+  const errors: string[] = [];
+  const b = slowServer(clock, { onError: (e: Error) => errors.push(e.message), tasks: { restore: [...records, good] } });
+  const cb = await client(b, clock, { ...MODERN, tasks: true });
+  assert.equal(errors.length, 1);
+  for (const taskId of Object.keys(bad)) {
+    assert.ok(errors[0].includes(taskId), `${taskId} reported: ${errors[0]}`);
+    await assert.rejects(cb.getTask(taskId), (e: any) => e.code === -32602, taskId);
+  }
+  assert.equal((await cb.getTask(id)).status, "working");
+  assert.equal(b.tasks.size, 1);
+  assert.equal(typeof JSON.parse(b.tasks.snapshot()), "object");
+});
+
 test("2025-11-25 TTL and Resource Management: a task that expires while its record is still being written never runs its work, and the store ends without it (its writes land in order)", async () => {
   const clock = new ManualClock();
   const gate = deferred();

@@ -453,12 +453,33 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
   return { ok: true, state };
 }
 
-/** A record of the shape every step relies on (as {@link tableFromRecords} and a snapshot need it). */
+/**
+ * A record of the shape every step relies on (as {@link tableFromRecords} and a snapshot need
+ * it), with the fields the wire shows as a `Task` shows them: a record from an application's
+ * store (a database row's NULL `statusMessage`, a completed task whose result was not kept)
+ * was taken in and then failed every `tasks/get` about it with `-32603`, its answer no Task.
+ */
 function wellFormedRecord(r: unknown): r is TaskRecord {
   if (!isObject(r) || typeof r.taskId !== "string" || !count(r.seq, 1) || !isTaskStatus(r.status) || taskOwnerKey(r.owner as TaskOwner) !== r.ownerKey) return false;
   const ttlOk = r.ttl === null || count(r.ttl, 0);
   const expiryOk = r.expiresAt === null || isTime(r.expiresAt);
-  return isTime(r.createdAt) && isTime(r.lastUpdatedAt) && ttlOk && expiryOk && typeof r.era === "string" && Object.hasOwn(TASK_DIALECTS, r.era);
+  if (!(isTime(r.createdAt) && isTime(r.lastUpdatedAt) && ttlOk && expiryOk && typeof r.era === "string" && Object.hasOwn(TASK_DIALECTS, r.era))) return false;
+  const optional = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || ok(v);
+  const token = (v: unknown) => typeof v === "string" || Number.isSafeInteger(v);
+  const inputs = (v: unknown) => isObject(v) && Object.values(v).every((q) => isObject(q) && typeof q.method === "string" && optional(q.params, isObject));
+  const keys = (v: unknown) => Array.isArray(v) && v.every((k) => typeof k === "string");
+  const fieldsOk =
+    isRequestId(r.requestId) &&
+    typeof r.method === "string" &&
+    optional(r.statusMessage, (v) => typeof v === "string") &&
+    optional(r.pollInterval, (v) => count(v, 0)) &&
+    optional(r.progressToken, token) &&
+    optional(r.result, isObject) &&
+    optional(r.error, isRpcError) &&
+    optional(r.inputRequests, inputs) &&
+    optional(r.usedInputKeys, keys);
+  // A completed task's result is what tasks/get and tasks/result give (finishTask never ends one without).
+  return fieldsOk && (r.status !== "completed" || r.result !== undefined);
 }
 
 /**
@@ -531,12 +552,15 @@ export function tableFromRecords(records: readonly TaskRecord[], options?: TaskT
   const state = createTaskTable(options);
   const skipped: string[] = [];
   const sorted = [...records].sort((a, b) => (a?.seq ?? 0) - (b?.seq ?? 0));
-  for (const r of sorted) {
+  for (const given of sorted) {
+    // A copy in JSON form, as the table holds only JSON (snapshot, store writes): a record with
+    // a member that has none (a BigInt) is no record, and nothing is shared with the caller.
+    const r = jsonCopy(given);
     if (!wellFormedRecord(r) || Object.hasOwn(state.tasks, r.taskId)) {
-      skipped.push(String((r as { taskId?: unknown } | null)?.taskId));
+      skipped.push(String((given as { taskId?: unknown } | null)?.taskId));
       continue;
     }
-    const rec: TaskRecord = { ...r };
+    const rec: TaskRecord = r;
     delete rec.waiters;
     delete rec.deliveredOn;
     if (isTerminalStatus(rec.status)) delete rec.progressToken;
