@@ -15,6 +15,8 @@
  *   handed is answered by the driver at the end, so nothing may stay owed;
  * - every request the application sent ends in exactly one `response` or `error` output,
  *   at the latest when the transport closes;
+ * - no `progress` event for a request after its answer, unless the answer created a
+ *   2025-11-25 task (`progress-kept`), until that task's token ends (`progress-ended`);
  * - after `closed` no table holds anything; at every step the counters match the tables,
  *   every table is within its limit, and the state survives a JSON round trip.
  */
@@ -37,7 +39,14 @@ export const SETUPS: Record<string, SessionOptions> = {
   "batch-server": { role: "server", info: { name: "s", version: "1" }, capabilities: SERVER_CAPS, versions: ["2025-03-26"], maxInboundRequests: 4 },
   client: { role: "client", info: { name: "c", version: "1" }, capabilities: CLIENT_CAPS, maxOutboundRequests: 3, requestTimeoutMs: 500, progressIntervalMs: 10 },
   "modern-client": { role: "client", info: { name: "c", version: "1" }, capabilities: CLIENT_CAPS, versions: ["2026-07-28", "2025-11-25"], maxOutboundRequests: 3, maxInputRounds: 2, requestTimeoutMs: 500 },
+  // The tasks family (session-tasks-target.ts): 2025-11-25 tasks declared, or the 2026-07-28 extension.
+  "task-server": { role: "server", info: { name: "s", version: "1" }, capabilities: { ...SERVER_CAPS, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, versions: ["2025-11-25"], maxInboundRequests: 4, maxSubscriptions: 2 },
+  "task-client": { role: "client", info: { name: "c", version: "1" }, capabilities: { ...CLIENT_CAPS, tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } }, versions: ["2025-11-25"], maxOutboundRequests: 3, requestTimeoutMs: 500, maxRequestTimeoutMs: 900, progressIntervalMs: 10 },
+  "ext-client": { role: "client", info: { name: "c", version: "1" }, capabilities: { ...CLIENT_CAPS, extensions: { "io.modelcontextprotocol/tasks": {} } }, versions: ["2026-07-28", "2025-11-25"], maxOutboundRequests: 3, maxInputRounds: 2, requestTimeoutMs: 500, maxRequestTimeoutMs: 900 },
+  "ext-server": { role: "server", info: { name: "s", version: "1" }, capabilities: { ...SERVER_CAPS, extensions: { "io.modelcontextprotocol/tasks": {} } }, versions: ["2026-07-28", "2025-11-25"], maxInboundRequests: 4, maxSubscriptions: 2 },
 };
+/** The setups the `session` target picks from (the tasks ones are `session-tasks`'s), in their first order, so a seed names the same input as before. */
+const SESSION_SETUPS = ["server", "dual-server", "batch-server", "client", "modern-client"];
 
 const V = "2025-11-25";
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} }, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } };
@@ -45,7 +54,7 @@ const METHODS = ["ping", "tools/list", "tools/call", "resources/read", "resource
 const IDS = [0, 1, 2, 3, "a", "1", 7];
 
 /** Plausible traffic: a handshake, requests (legacy and modern), responses, cancellations, progress. */
-function plausible(r: Rng): unknown {
+export function plausible(r: Rng): unknown {
   const k = r();
   const id = pick(r, IDS);
   if (k < 0.12) return { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: pick(r, [V, "2025-03-26", "2026-07-28", "1999-01-01"]), capabilities: CLIENT_CAPS, clientInfo: { name: "c", version: "1" } } };
@@ -67,7 +76,7 @@ function plausible(r: Rng): unknown {
   return randomJson(r, 4);
 }
 
-function randomInput(r: Rng, now: number): SessionInput {
+export function randomInput(r: Rng, now: number): SessionInput {
   const k = r();
   if (k < 0.55) return { type: "receive", now, data: r() < 0.8 ? JSON.stringify(plausible(r)) ?? "null" : messageText(r) };
   if (k < 0.58) return { type: "receive", now, value: plausible(r) };
@@ -127,6 +136,9 @@ function checkState(state: SessionState, where: string): void {
   for (const [token, key] of Object.entries(state.progressTokens)) assert.ok(Object.hasOwn(state.outbound, key), `${where}: progress token ${token} outlived its request`);
   for (const key of Object.keys(state.subscriptions)) assert.ok(Object.hasOwn(state.inbound, key), `${where}: subscription ${key} has no request`);
   assert.ok(Object.keys(state.mrtr).length <= o.maxOutboundRequests, `${where}: input rounds over the cap`);
+  // 2025-11-25 tasks: a kept token is a task's, not also a live request's, and its order lists exactly the kept ones.
+  for (const key of Object.keys(state.taskProgress)) assert.ok(!Object.hasOwn(state.progressTokens, key), `${where}: progress token ${key} is both a request's and a task's`);
+  if (state.taskProgressOrder !== undefined) assert.deepEqual([...state.taskProgressOrder].sort(), Object.keys(state.taskProgress).sort(), `${where}: taskProgressOrder does not list the kept tokens`);
 }
 
 /** Feeds every step, then settles what the application owes and closes; checks the ledger. */
@@ -135,6 +147,11 @@ export function runConversation({ setup, steps }: SessionFuzzInput): void {
   const owed = new Map<string, number>();
   let requestsSent = 0;
   let settled = 0;
+  // basic/utilities/progress: no progress after the operation completed. Per event id: the
+  // request is live until its answer, unless the answer created a task (`progress-kept`),
+  // whose token lives until `progress-ended`.
+  const progressOver = new Set<string>();
+  const taskKept = new Set<string>();
   const feed = (input: SessionInput, where: string): SessionOutput[] => {
     const wasClosed = state.phase.name === "closed";
     let owes = wasClosed ? [] : owedBy(input, state);
@@ -154,6 +171,10 @@ export function runConversation({ setup, steps }: SessionFuzzInput): void {
     for (const o of outputs) {
       if (o.type === "close") assert.doesNotMatch(o.reason, /internal error/, `${where}: the kernel threw`);
       if (o.type === "response" || o.type === "error") settled++;
+      if (o.type === "progress-kept") taskKept.add(idKey(o.id));
+      if ((o.type === "response" || o.type === "error") && !taskKept.has(idKey(o.id))) progressOver.add(idKey(o.id));
+      if (o.type === "progress-ended") taskKept.delete(idKey(o.id)), progressOver.add(idKey(o.id));
+      if (o.type === "progress") assert.ok(!progressOver.has(idKey(o.id)), `${where}: progress for ${JSON.stringify(o.id)} after its operation ended`);
       if (o.type === "cancelled") {
         const key = idKey(o.id);
         if ((owed.get(key) ?? 0) > 0) owed.set(key, owed.get(key)! - 1);
@@ -178,6 +199,7 @@ export function runConversation({ setup, steps }: SessionFuzzInput): void {
   assert.equal(state.inboundCount, 0, "inbound requests left after close");
   assert.equal(state.outboundCount, 0, "outbound requests left after close");
   assert.deepEqual(state.mrtr, {}, "input rounds left after close");
+  assert.deepEqual(state.taskProgress, {}, "task progress tokens left after close");
   assert.equal(settled, requestsSent, `${requestsSent} requests sent by the application, ${settled} settled`);
 }
 
@@ -186,7 +208,7 @@ export const session: FuzzTarget<SessionFuzzInput> = {
   name: "session",
   spec: "basic/index + lifecycle + cancellation: every request answered once, nothing leaks, state stays JSON",
   generate(r: Rng) {
-    const setup = pick(r, Object.keys(SETUPS));
+    const setup = pick(r, SESSION_SETUPS);
     const steps: SessionInput[] = [];
     let now = 0;
     for (let i = 10 + int(r, 70); i > 0; i--) steps.push(randomInput(r, (now += int(r, 120))));
