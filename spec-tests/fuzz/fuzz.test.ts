@@ -8,7 +8,7 @@ import { TARGETS, runTarget } from "./targets.js";
 import { corpus } from "./corpus.js";
 
 /** Inputs per target per seed in `npm test`: seconds in all, enough to hit every branch family. */
-const BUDGET: Record<string, number> = { "codec-text": 1500, "codec-bytes": 1500, validators: 1000, ndjson: 400, sse: 500, session: 120, "session-tasks": 80, http: 60, "stateless-http": 60, "modern-http": 80, "sse-client": 40, interleave: 17 };
+const BUDGET: Record<string, number> = { "codec-text": 1500, "codec-bytes": 1500, validators: 1000, ndjson: 400, sse: 500, session: 120, "session-tasks": 80, http: 60, "stateless-http": 60, "modern-http": 80, "mrtr-server": 40, "sse-client": 40, interleave: 17 };
 const SEEDS = [1, 2, 3];
 
 for (const target of TARGETS) {

@@ -7,8 +7,9 @@ import { http } from "./http-target.js";
 import { statelessHttp } from "./stateless-http-target.js";
 import { modernHttp, sseClient } from "./modern-http-target.js";
 import { interleave } from "./interleave-target.js";
+import { mrtrServer } from "./mrtr-server-target.js";
 import type { FuzzTarget } from "./target.js";
 
-export const TARGETS: FuzzTarget<any>[] = [codecText, codecBytes, validators, ndjson, sse, session, sessionTasks, http, statelessHttp, modernHttp, sseClient, interleave];
+export const TARGETS: FuzzTarget<any>[] = [codecText, codecBytes, validators, ndjson, sse, session, sessionTasks, http, statelessHttp, modernHttp, mrtrServer, sseClient, interleave];
 
 export { runTarget, type FuzzFailure, type FuzzTarget } from "./target.js";
