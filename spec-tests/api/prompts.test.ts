@@ -296,3 +296,14 @@ test("prompts.mdx Image, Audio Content (data MUST be base64 with a MIME type) an
   assert.equal(checked.sent("server", "prompts/get").length, 0);
   assert.equal((await checked.client.getPrompt("fine")).messages.length, 1);
 });
+
+test("draft prompts.mdx Capabilities: servers that support prompts MUST declare the prompts capability in their DiscoverResult (a 2026-07-28 client reads it there)", async () => {
+  const modern = { session: { versions: ["2026-07-28" as const] } };
+  const c = await connect(prompts, modern);
+  assert.equal(c.client.protocolVersion, "2026-07-28");
+  const discover = c.wire.find((w) => w.from === "server" && w.message.id === c.sent("client", "server/discover")[0].id)!.message;
+  assert.deepEqual(discover.result.capabilities.prompts, { listChanged: true });
+  assert.deepEqual(c.client.serverCapabilities!.prompts, { listChanged: true });
+  const none = await connect(() => {}, modern);
+  assert.equal(none.client.serverCapabilities!.prompts, undefined);
+});

@@ -594,3 +594,57 @@ test("tools.mdx Tool (inputSchema MUST be a valid JSON Schema object, not null):
   assert.equal(e.fromPeer, false, "the client's own refusal");
   assert.ok(e.data.issues.some((i: { path: string }) => i.path.startsWith("/tools/0/inputSchema")), JSON.stringify(e.data));
 });
+
+test("server/tools (draft) Structured Content: structuredContent \"can be any JSON value (object, array, string, number, boolean, or null)\": each reaches a 2026-07-28 caller (null held to an outputSchema of type null too); a server serving 2025-11-25 too, whose schema has it an object, refuses a non-object to that era's session (-32603)", async () => {
+  const values: unknown[] = [[1, "a"], "text", 42, false, null];
+  const setup = (s: McpServer) => {
+    values.forEach((v, i) => s.tool(`v${i}`, {}, () => ({ content: [], structuredContent: v })));
+    s.tool("nothing", {}, () => ({ content: [], structuredContent: null }));
+  };
+  const modern = await connect(setup, { session: { versions: ["2026-07-28", "2025-11-25"] } });
+  assert.equal(modern.client.protocolVersion, "2026-07-28");
+  for (const [i, v] of values.entries()) assert.deepEqual((await modern.client.callTool(`v${i}`, {})).structuredContent, v, `v${i}`);
+  const nulls = await connect(
+    (s) => s.tool("n", { outputSchema: { type: "null" } }, () => ({ structuredContent: null }) as any),
+    { session: { versions: ["2026-07-28"] } },
+    { session: { versions: ["2026-07-28"] } },
+  );
+  const r = await nulls.client.callTool("n", {});
+  assert.equal(r.structuredContent, null, "null is structured content, not its absence");
+  assert.deepEqual(r.content, [{ type: "text", text: "null" }]);
+  const legacy = await connect(setup);
+  assert.equal(legacy.client.protocolVersion, "2025-11-25");
+  for (const i of values.keys()) assert.equal((await rejection(legacy.client.callTool(`v${i}`, {}))).code, ErrorCode.InternalError, `v${i}`);
+});
+
+test("server/tools, server/prompts, server/resources (draft Capabilities): the list a server answers MUST NOT vary per-connection or as a side effect of other requests on the connection: a 2026-07-28 caller declaring capabilities, one declaring none and a 2025-11-25 session get the same tools, prompts, resources and templates, before and after other calls", async () => {
+  const server = new McpServer(SERVER);
+  server.tool("a", { annotations: { readOnlyHint: true } }, () => ok("a"));
+  server.tool("b", { inputSchema: { type: "object", properties: { x: { type: "string" } } } }, (args, ctx) => ok(`${args.x}:${ctx.protocolVersion}`));
+  server.prompt("p", {}, () => ({ messages: [] }));
+  server.resource("test://r", { name: "r" }, (uri) => ({ contents: [{ uri, text: "r" }] }));
+  server.resourceTemplate("test://t/{id}", { name: "t", list: () => [{ uri: "test://t/1", name: "one" }] }, (uri) => ({ contents: [{ uri, text: "t" }] }));
+  const lists = async (c: Awaited<ReturnType<typeof connect>>["client"]) => ({
+    tools: (await c.listTools()).tools,
+    prompts: (await c.listPrompts()).prompts,
+    resources: (await c.listResources()).resources,
+    templates: (await c.listResourceTemplates()).resourceTemplates,
+  });
+  const modern = await connect(server, { session: { versions: ["2026-07-28"] }, capabilities: { elicitation: {} }, handlers: { elicitation: () => ({ action: "cancel" }) } });
+  const bare = await connect(server, { session: { versions: ["2026-07-28"] } });
+  const legacy = await connect(server);
+  assert.equal(modern.client.protocolVersion, "2026-07-28");
+  assert.equal(legacy.client.protocolVersion, "2025-11-25");
+  const first = await lists(modern.client);
+  assert.deepEqual(first.tools.map((t) => t.name), ["a", "b"]);
+  assert.deepEqual(first.resources.map((r) => r.uri), ["test://r", "test://t/1"]);
+  assert.deepEqual(await lists(bare.client), first);
+  assert.deepEqual(await lists(legacy.client), first);
+  // Other requests on each connection change nothing of what it is listed.
+  for (const c of [modern.client, bare.client, legacy.client]) {
+    await c.callTool("b", { x: "1" });
+    await c.getPrompt("p");
+    await c.readResource("test://t/1");
+    assert.deepEqual(await lists(c), first);
+  }
+});
