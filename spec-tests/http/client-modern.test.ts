@@ -93,11 +93,13 @@ test("streamable-http (draft) Cancellation: cancelling a modern request closes i
 });
 
 /** A server whose tools declare x-mcp-header parameters (one tool's declaration is invalid). */
-function paramServer(calls: JsonObject[]): HttpHandler {
-  const tools: Record<string, JsonObject> = {
+function paramServer(
+  calls: JsonObject[],
+  tools: Record<string, JsonObject> = {
     query: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, limit: { type: "integer", "x-mcp-header": "Limit" }, q: { type: "string" } } },
     broken: { type: "object", properties: { list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } } },
-  };
+  },
+): HttpHandler {
   return createHttpHandler({
     sessionIdleMs: 0,
     toolInputSchema: (name) => tools[name]?.valueOf(),
@@ -129,6 +131,26 @@ test("streamable-http (draft) Custom Headers from Tool Parameters: the client mi
   await client.callTool("query", { q: "no region" });
   assert.equal(seen.at(-1)!.headers.get("mcp-param-region"), null, "an absent argument sends no header");
   assert.equal(calls.length, 2);
+  client.close();
+});
+
+test("streamable-http (draft) Custom Headers from Tool Parameters: headers come from the most recent inputSchema: a tool a later tools/list excludes (its x-mcp-header now invalid) is not called with the headers the earlier list taught", async () => {
+  const calls: JsonObject[] = [];
+  const tools: Record<string, JsonObject> = { query: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, q: { type: "string" } } } };
+  const seen: Seen[] = [];
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: recording(paramServer(calls, tools), seen), onError: () => {} }));
+  await client.listTools();
+  await client.callTool("query", { region: "eu", q: "x" });
+  assert.equal(seen.at(-1)!.headers.get("mcp-param-region"), "eu");
+  // The server now declares the header on an array's items: invalid, so the client excludes the tool.
+  tools.query = { type: "object", properties: { region: { type: "array", items: { type: "string", "x-mcp-header": "Region" } }, q: { type: "string" } } };
+  const listed = await client.listTools();
+  assert.deepEqual(listed.tools, []);
+  // Called anyway (the application's mistake): sent without the header the server no longer declares.
+  await client.callTool("query", { region: "eu", q: "x" }).catch(() => {});
+  assert.equal(seen.at(-1)!.body.method, "tools/call");
+  assert.equal(seen.at(-1)!.headers.get("mcp-param-region"), null);
   client.close();
 });
 

@@ -185,6 +185,11 @@ export function screenTools(client: HttpClient, text: string): string {
     const scan = paramHeadersOf((t as { inputSchema?: unknown } | null)?.inputSchema);
     if (!scan.ok) {
       client.report(`excluded tool ${JSON.stringify(name)} from tools/list: invalid x-mcp-header (${scan.reason})`);
+      // What an earlier list taught of it is stale: headers come from the latest inputSchema.
+      if (typeof name === "string") {
+        client.paramHeaders.delete(name);
+        client.repeatable.delete(name);
+      }
       continue;
     }
     if (typeof name === "string") {
