@@ -128,6 +128,28 @@ describe("tasks: snapshot and restore", () => {
     assertJson(h.state);
   });
 
+  it("basic/index (an error has an integer code and a string message) + Tasks are durable state machines: an Error instance given as a task's error (a ProtocolError) fails it with its code and message, and a result whose JSON form is no object fails it with -32603; either way the snapshot restores", () => {
+    const h = new Harness();
+    h.create("e");
+    h.create("d");
+    h.create("ok");
+    // An Error's message is no enumerable field: a JSON copy of it was { code }, no error at all.
+    const thrown = Object.assign(new Error("quota exceeded"), { code: -32000, data: { retryAfterMs: 5 } });
+    assert.deepEqual(ofType(h.feed({ type: "settle", taskId: "e", error: thrown as never }), "diagnostic"), []);
+    assert.deepEqual(errorOf(h.request("tasks/result", { taskId: "e" }).out).error, { code: -32000, message: "quota exceeded", data: { retryAfterMs: 5 } });
+    assert.equal(h.get("e").statusMessage, "quota exceeded");
+    // A Date's JSON form is a string: no result object to hand out or restore.
+    const out = h.feed({ type: "settle", taskId: "d", result: new Date(0) as never });
+    assert.equal(ofType(out, "diagnostic")[0]?.code, "bad-outcome");
+    assert.deepEqual(errorOf(h.request("tasks/result", { taskId: "d" }).out).error, { code: -32603, message: "Internal error: message could not be encoded" });
+    h.feed({ type: "update-status", taskId: "ok", status: "completed", result: { toJSON: () => [1] } as never });
+    assert.equal(h.status("ok"), "failed");
+    assertJson(h.state);
+    const restored = restoreTasks(snapshotTasks(h.state));
+    assert.ok(restored.ok, restored.ok ? "" : restored.error);
+    assert.equal(restored.state.count, 3);
+  });
+
   it("restoring the parsed object works too; options are re-resolved", () => {
     const h = new Harness();
     h.create("t");

@@ -18,7 +18,7 @@
  * `"__proto__"` is a key like any other).
  */
 import { UNENCODABLE_RESPONSE } from "../jsonrpc/codec.js";
-import { ErrorCode, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
+import { ErrorCode, isRpcError, rpcError, type JsonRpcErrorObject } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, RequestId } from "../jsonrpc/types.js";
 import { TASK_DIALECTS } from "./modern.js";
@@ -242,18 +242,23 @@ export function finishTask(
   // ended must not change what `tasks/result` and `tasks/get` give later, nor a snapshot
   // (the state shares no object with the application). An outcome with no JSON form (a
   // BigInt, a cycle), which no message could carry nor snapshot hold, fails the task with
-  // the -32603 a plain request answered with it gets.
+  // the -32603 a plain request answered with it gets. The error is copied as the fields it
+  // was checked by (a session's response reads them so too): an Error instance, as a
+  // ProtocolError is, keeps its message where JSON does not look, and its copy was `{ code }`,
+  // which no response may carry and no snapshot of the table restores. A result whose JSON
+  // form is no object (a Date, a `toJSON` giving an array) has no result form either.
   const result = outcome.result === undefined ? undefined : jsonCopy(outcome.result);
-  const error = outcome.error === undefined ? undefined : jsonCopy(outcome.error);
-  if ((outcome.result !== undefined && result === undefined) || (outcome.error !== undefined && error === undefined)) {
+  const error = outcome.error === undefined ? undefined : jsonCopy(rpcError(outcome.error.code, outcome.error.message, outcome.error.data));
+  if ((outcome.result !== undefined && !isObject(result)) || (outcome.error !== undefined && !isRpcError(error))) {
     diagnose(out, "bad-outcome", "the task's outcome has no JSON form; the task failed", { taskId: rec.taskId, status });
     status = "failed";
     rec.error = rpcError(ErrorCode.InternalError, UNENCODABLE_RESPONSE);
+  } else {
+    if (result !== undefined) rec.result = result;
+    if (error !== undefined) rec.error = error;
   }
   rec.status = status;
   rec.lastUpdatedAt = now;
-  if (result !== undefined) rec.result = result;
-  if (error !== undefined) rec.error = error;
   // "The tasks/get response SHOULD include a statusMessage field with diagnostic information about the failure."
   const message = statusMessage ?? (status === "failed" ? failureMessage(rec) : undefined);
   if (message !== undefined) rec.statusMessage = message;
