@@ -321,6 +321,46 @@ test("README (input-refused: a field of the wrong type is refused and changes no
   }
 });
 
+test("README (input-refused: a field of the wrong type is refused and changes nothing; the connection survives bad input) + draft basic/patterns/subscriptions: a changed input for a resource without a string uri, or for a task without a string taskId and an object task, is refused; a missing uri threw in the subscription match and closed every session subscribed to a resource, and a task given as text went out as notifications/tasks params spread from it", () => {
+  const TASKS = "io.modelcontextprotocol/tasks";
+  const listening = () => {
+    const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { resources: { subscribe: true }, extensions: { [TASKS]: {} } }, versions: MODERN });
+    const meta = { [PV]: "2026-07-28", [CC]: { extensions: { [TASKS]: {} } }, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } };
+    step(s, { type: "receive", now: 0, value: { jsonrpc: "2.0", id: "L", method: "subscriptions/listen", params: { _meta: meta, notifications: { taskIds: ["t1"], resourceSubscriptions: ["file:///a"] } } } });
+    return s;
+  };
+  const legacy = () => {
+    const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { resources: { subscribe: true } } });
+    step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }) });
+    step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+    step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"file:///a"}}' });
+    step(s, { type: "respond", now: 0, id: 1, result: {} });
+    return s;
+  };
+  const bad: [string, object][] = [
+    ["a changed resource needs its uri (a string)", { what: "resource" }],
+    ["a changed resource needs its uri (a string)", { what: "resource", uri: null }],
+    ["a changed resource needs its uri (a string)", { what: "resource", uri: 5 }],
+    ["a changed task needs its taskId (a string) and task (an object)", { what: "task", taskId: "t1", task: "working" }],
+    ["a changed task needs its taskId (a string) and task (an object)", { what: "task", taskId: "t1" }],
+    ["a changed task needs its taskId (a string) and task (an object)", { what: "task", taskId: 1, task: {} }],
+  ];
+  for (const make of [listening, legacy]) {
+    for (const [message, change] of bad) {
+      const s = make();
+      const phase = s.phase.name;
+      const before = snapshot(s);
+      const out = step(s, { type: "changed", now: 1, ...change } as unknown as SessionInput).outputs;
+      assert.deepEqual(out, [{ type: "diagnostic", code: "input-refused", message, detail: { type: "changed" } }], JSON.stringify(change));
+      assert.equal(s.phase.name, phase);
+      assert.equal(snapshot(s), before);
+    }
+    // A well-formed change still reaches the subscriber.
+    const s = make();
+    assert.equal(sendsOf(step(s, { type: "changed", now: 1, what: "resource", uri: "file:///a" }).outputs)[0]?.method, "notifications/resources/updated");
+  }
+});
+
 test("README (kernel API: an optional field of an input given as undefined is one left out): every input with optional fields steps exactly as without them, state and outputs", () => {
   const server = (): SessionState => {
     const s = createSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {}, logging: {} } });

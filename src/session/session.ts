@@ -245,7 +245,15 @@ function malformedInput(input: SessionInput): string | null {
     case "log":
       return input.data === undefined ? "a log message needs data" : relatedProblem(input.related);
     case "changed":
-      return CHANGES.includes(input.what) ? null : `changed needs what: one of ${CHANGES.join(", ")}`;
+      if (!CHANGES.includes(input.what)) return `changed needs what: one of ${CHANGES.join(", ")}`;
+      // A resource's uri is matched against each subscription (a missing one threw there and
+      // closed every session subscribed to a resource); a task's view goes out as the params
+      // of notifications/tasks (a string went out spread into an object).
+      if (input.what === "resource" && typeof input.uri !== "string") return "a changed resource needs its uri (a string)";
+      if (input.what === "task" && (typeof input.taskId !== "string" || typeof input.task !== "object" || input.task === null || Array.isArray(input.task))) {
+        return "a changed task needs its taskId (a string) and task (an object)";
+      }
+      return null;
     case "unsendable":
       return input.message !== null && typeof input.message === "object" ? null : "unsendable needs the message";
     case "declare":
