@@ -8,6 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Pair, sendsOf } from "../harness/pair.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
+import { step } from "../../src/session/session.js";
 import type { JsonRpcMessage } from "../../src/jsonrpc/types.js";
 
 /** The message of the kernel's first send output. */
@@ -78,4 +79,24 @@ test("unsendable: a result that could not be encoded after the session closed se
   const after = p.feed("server", { type: "unsendable", now: p.now, message: response, reason: "cycle" });
   assert.deepEqual(sendsOf(after), []);
   assert.equal(p.of("server", "diagnostic").at(-1)?.code, "unsendable-response");
+});
+
+test("unsendable + README (a field the kernel cannot use is never misread; the connection survives bad input): a reason that is no string (what JSON.stringify threw, handed on as it is) is read as its text; a symbol closed the session with an internal error, an Error went out in the diagnostic as an object", () => {
+  for (const [reason, text] of [
+    [new TypeError("Do not know how to serialize a BigInt"), "Do not know how to serialize a BigInt"],
+    [Symbol("bigint"), "Symbol(bigint)"],
+    [undefined, "the message has no JSON form"],
+  ] as const) {
+    const p = new Pair();
+    p.handshake();
+    const request = firstSend(p.feed("client", { type: "request", now: p.now, method: "tools/call", params: { name: "x" } }));
+    p.dropQueued();
+    // step, not the pair's feed: the pair keeps a structured clone of each input, and a symbol has none.
+    const failed = step(p.client, { type: "unsendable", now: p.now, message: request, reason } as never).outputs;
+    assert.equal(p.client.phase.name, "operating", text);
+    assert.deepEqual(failed, [{ type: "error", id: (request as { id: number }).id, method: "tools/call", error: { code: ErrorCode.InternalError, message: `Internal error: the tools/call request was not sent: ${text}` } }]);
+    const { p: q, response } = unwrittenResponse();
+    const out = step(q.server, { type: "unsendable", now: q.now, message: response, reason } as never).outputs;
+    assert.deepEqual(out.find((o) => o.type === "diagnostic"), { type: "diagnostic", code: "unsendable-response", message: "a response could not be encoded; the peer got -32603", detail: { reason: text } });
+  }
 });

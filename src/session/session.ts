@@ -342,7 +342,10 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
     case "tick":
       return tick(state, now, out);
     case "unsendable":
-      return unsendable(state, input.message, input.reason, out);
+      // A driver of the application's own may hand on what JSON.stringify threw (an Error) as
+      // the reason: its text, as a cancel's reason is read (a symbol threw when put in the
+      // error's message and closed the session; an Error went out in the diagnostic as an object).
+      return unsendable(state, input.message, reasonText(input.reason) ?? "the message has no JSON form", out);
     case "closed":
       return closeSession(state, reasonText(input.reason) ?? "transport closed", out, false);
     default:
