@@ -233,6 +233,19 @@ test("feedNdjson never throws (its contract): a chunk whose buffer was transferr
   assert.deepEqual(feedNdjson(d, new TextEncoder().encode(":1}\n")), [{ kind: "line", text: '{"a":1}' }]);
 });
 
+test("feedNdjson never throws (its contract) + README \"The kernel API\" (text or bytes): an ArrayBuffer (a WebSocket's binaryType \"arraybuffer\") or another view is read as its bytes, where it threw or a Uint16Array was read element by element; a chunk that is neither is an invalid-utf8 event, and the line being read goes on", () => {
+  const bytes = enc.encode('{"a":1}\n{"b":2}\n');
+  const copy = () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  for (const chunk of [copy(), new DataView(copy()), new Uint16Array(copy()), new Uint8Array(copy(), 4)]) {
+    const expected = chunk instanceof Uint8Array ? lines(":1}", '{"b":2}') : lines('{"a":1}', '{"b":2}');
+    assert.deepEqual(run([chunk as Uint8Array]), expected, chunk.constructor.name);
+  }
+  const state = createNdjsonDecoder();
+  assert.deepEqual(feedNdjson(state, '{"a":'), []);
+  for (const junk of [undefined, null, 5, {}, [1, 2]]) assert.deepEqual(feedNdjson(state, junk as never), [{ kind: "invalid-utf8", head: "", tail: "" }]);
+  assert.deepEqual(feedNdjson(state, "1}\n"), lines('{"a":1}'));
+});
+
 test("createNdjsonDecoder never throws and keeps its bound: a maxLineBytes that is no positive integer (NaN, which compared as never over switched the bound off; -1, which refused every line) is the default 4 MiB", () => {
   for (const maxLineBytes of [NaN, -1, 0, 1.5, Infinity]) {
     const d = createNdjsonDecoder({ maxLineBytes });

@@ -318,6 +318,17 @@ test("encoder and decoder agree: events encoded back to back, split anywhere, de
   for (let i = 0; i <= bytes.length; i += 3) assert.deepEqual(run([bytes.subarray(0, i), bytes.subarray(i)]), expected);
 });
 
+test("feedSse never throws (its contract) and loses nothing: an ArrayBuffer or a DataView is read as its bytes (an ArrayBuffer was dropped, its events lost without a trace); a chunk that is neither text nor bytes holds nothing to read", () => {
+  const bytes = enc.encode('data: {"x":1}\n\n');
+  for (const chunk of [bytes.buffer.slice(0), new DataView(bytes.buffer.slice(0))]) {
+    assert.deepEqual(feedSse(createSseDecoder(), chunk as never), [{ type: "event", event: "message", data: '{"x":1}', id: "" }], chunk.constructor.name);
+  }
+  const state = createSseDecoder();
+  assert.deepEqual(feedSse(state, "data: a"), []);
+  for (const junk of [undefined, null, 5, {}, [1, 2]]) assert.deepEqual(feedSse(state, junk as never), []);
+  assert.deepEqual(feedSse(state, "\n\n"), [{ type: "event", event: "message", data: "a", id: "" }]);
+});
+
 test("createSseDecoder keeps its bound: a maxEventSize that is no positive integer (NaN switched the bound off) is the default, 4 MiB plus 1 KiB", () => {
   for (const maxEventSize of [NaN, -1, 0, Infinity]) assert.equal(createSseDecoder({ maxEventSize }).maxEventSize, 4 * 1024 * 1024 + 1024, String(maxEventSize));
   assert.equal(createSseDecoder({ maxEventSize: 100 }).maxEventSize, 100);

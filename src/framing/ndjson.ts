@@ -32,7 +32,7 @@
  * The state is JSON-serializable except for the byte buffer (a `Uint8Array`).
  */
 import { DEFAULT_LIMITS, limitOr } from "../jsonrpc/codec.js";
-import { decodeUtf8, PEEK_WINDOW, TAIL_WINDOW, utf8Length } from "../jsonrpc/safe-json.js";
+import { chunkBytes, decodeUtf8, PEEK_WINDOW, TAIL_WINDOW, utf8Length } from "../jsonrpc/safe-json.js";
 
 /** What the decoder hands out, one per line. */
 export type NdjsonEvent =
@@ -99,21 +99,26 @@ export function createNdjsonDecoder(options?: NdjsonOptions): NdjsonDecoder {
 /**
  * Feeds one chunk (text or UTF-8 bytes) and returns the lines it completes, in order.
  * Updates `state` in place. Never throws. A stream should stick to one chunk type; a
- * mix works (the pending part is converted) but costs a copy.
+ * mix works (the pending part is converted) but costs a copy. An `ArrayBuffer` or another
+ * view is read as its bytes (it threw, and a `Uint16Array` was read element by element); a
+ * chunk that is neither text nor bytes is an `invalid-utf8` event with no excerpts, as the
+ * stream transports answer one, and the line being read goes on.
  */
-export function feedNdjson(state: NdjsonDecoder, chunk: string | Uint8Array): NdjsonEvent[] {
+export function feedNdjson(state: NdjsonDecoder, chunk: string | Uint8Array | ArrayBuffer | ArrayBufferView): NdjsonEvent[] {
   const out: NdjsonEvent[] = [];
   if (typeof chunk === "string") {
     if (state.length > 0) feedBytes(state, utf8Encoder.encode(chunk), out);
     else feedText(state, chunk, out);
   } else {
+    const bytes = chunkBytes(chunk);
+    if (bytes === undefined) return [{ kind: "invalid-utf8", head: "", tail: "" }];
     if (state.text !== "") {
       const pending = utf8Encoder.encode(state.text);
       appendBytes(state, pending, 0, pending.length);
       state.text = "";
       state.textBytes = 0;
     }
-    feedBytes(state, chunk, out);
+    feedBytes(state, bytes, out);
   }
   return out;
 }

@@ -46,7 +46,7 @@
  * no call: an event not closed by a blank line is discarded, as WHATWG says.
  */
 import { DEFAULT_LIMITS, limitOr } from "../jsonrpc/codec.js";
-import { PEEK_WINDOW, TAIL_WINDOW, utf8CharLength } from "../jsonrpc/safe-json.js";
+import { chunkBytes, PEEK_WINDOW, TAIL_WINDOW, utf8CharLength } from "../jsonrpc/safe-json.js";
 
 /** What {@link feedSse} hands out. */
 export type SseOutput =
@@ -176,12 +176,19 @@ export function createSseDecoder(options?: SseOptions, lastEventId = ""): SseDec
   };
 }
 
-/** Feeds one chunk (text or UTF-8 bytes) and returns what it completes, in order. Updates `state` in place. Never throws. */
-export function feedSse(state: SseDecoder, chunk: string | Uint8Array): SseOutput[] {
+/**
+ * Feeds one chunk (text or UTF-8 bytes) and returns what it completes, in order. Updates
+ * `state` in place. Never throws. An `ArrayBuffer` or another view is read as its bytes (an
+ * `ArrayBuffer` was dropped without a trace, its events lost); a chunk that is neither text
+ * nor bytes holds nothing to read.
+ */
+export function feedSse(state: SseDecoder, chunk: string | Uint8Array | ArrayBuffer | ArrayBufferView): SseOutput[] {
   const out: SseOutput[] = [];
+  const bytes = typeof chunk === "string" ? undefined : chunkBytes(chunk);
+  if (typeof chunk !== "string" && bytes === undefined) return out;
   invalidCount = 0;
   invalidFrom = 0;
-  feedText(state, typeof chunk === "string" ? chunk : decodeChunk(state, chunk), out);
+  feedText(state, bytes === undefined ? (chunk as string) : decodeChunk(state, bytes), out);
   invalidRanges = null;
   return out;
 }

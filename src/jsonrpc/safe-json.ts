@@ -395,6 +395,19 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 }
 
 /**
+ * The bytes a chunk of a stream holds, as a `Uint8Array`: an `ArrayBuffer` (what a WebSocket
+ * with `binaryType = "arraybuffer"` delivers) or any view of one (a `DataView`, a
+ * `Uint16Array`) is read as its bytes, not as elements; undefined for text and anything
+ * else. The framing decoders read a chunk through it.
+ */
+export function chunkBytes(chunk: unknown): Uint8Array | undefined {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return undefined;
+}
+
+/**
  * The length of the UTF-8 character starting at `b[i]` (1 to 4 bytes, all before `end`), or
  * 0 when the bytes there spell none (RFC 3629: no overlong forms, surrogates, or code
  * points past U+10FFFF; the second byte's range is narrower after E0, ED, F0 and F4).
