@@ -7,6 +7,7 @@ import { Endpoint, McpError } from "../../src/driver/endpoint.js";
 import { encode } from "../../src/jsonrpc/codec.js";
 import { ErrorCode } from "../../src/jsonrpc/errors.js";
 import { httpClientTransport, SESSION_EXPIRED, type HttpClientTransport } from "../../src/transports/http-client.js";
+import { sameOriginRedirects } from "../../src/transports/http/redirect.js";
 import { deferred, makeHandler, Tools, until, URL_, wrappedTransport } from "./helpers.js";
 import { ManualClock } from "../../src/driver/clock.js";
 import { LongBody } from "../harness/long-body.js";
@@ -928,6 +929,47 @@ test("client edges (2025-11-25 basic/transports, Session Management: the client 
     assert.ok(Array.isArray(((await ep.request("tools/list")) as { tools: unknown[] }).tools), "the connection serves on");
     t.close();
   } finally {
+    if (before) Object.defineProperty(globalThis, "location", before);
+    else delete (globalThis as { location?: unknown }).location;
+  }
+});
+
+// Found by review: the redirect guard parsed the server's URL on every request (each POST,
+// GET and DELETE of the transport), where the URL is the same each time.
+test("client edges (Streamable HTTP client: redirects followed within the server's origin): the guard parses the URL a transport fetches once, not per request, and again when the URL or the page a relative one is resolved against changes", async () => {
+  const Parsed = globalThis.URL;
+  let parsed = 0;
+  const counting = class extends Parsed {
+    constructor(url: string | URL, base?: string | URL) {
+      super(url, base);
+      parsed++;
+    }
+  };
+  const before = Object.getOwnPropertyDescriptor(globalThis, "location");
+  let page: string | undefined;
+  Object.defineProperty(globalThis, "location", { configurable: true, get: () => (page === undefined ? undefined : { origin: new Parsed(page).origin, href: page }) });
+  const sent: string[] = [];
+  const guarded = sameOriginRedirects(async (url) => {
+    sent.push(url);
+    return url.endsWith("/old") ? new Response(null, { status: 307, headers: { location: "/mcp" } }) : new Response("{}");
+  });
+  globalThis.URL = counting;
+  try {
+    for (let i = 0; i < 5; i++) await guarded(URL_, { method: "POST", body: "{}" });
+    assert.equal(parsed, 1, "one parse for five requests to the same URL");
+    await guarded("http://127.0.0.1/sse", { method: "GET" });
+    await guarded("http://127.0.0.1/old", { method: "POST", body: "{}" });
+    assert.equal(parsed, 4, "another URL is parsed, and so is a redirect's Location");
+    // A relative URL in a browser: resolved against the page, again when the page moves.
+    page = "http://a.test/app";
+    await guarded("/mcp", { method: "POST", body: "{}" });
+    await guarded("/mcp", { method: "POST", body: "{}" });
+    page = "http://b.test/app";
+    await guarded("/mcp", { method: "POST", body: "{}" });
+    assert.equal(parsed, 6);
+    assert.deepEqual(sent.slice(-3), ["/mcp", "/mcp", "/mcp"]);
+  } finally {
+    globalThis.URL = Parsed;
     if (before) Object.defineProperty(globalThis, "location", before);
     else delete (globalThis as { location?: unknown }).location;
   }

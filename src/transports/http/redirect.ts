@@ -57,8 +57,20 @@ const isRedirect = (status: number): boolean => status === 301 || status === 302
 
 /** `fetch`, with redirects followed only within the origin of the URL fetched (see the module doc). */
 export function sameOriginRedirects(fetch: Fetch): Fetch {
+  // A transport fetches the same URL on every request (two, for the HTTP+SSE fallback: the
+  // stream's, then its endpoint's): it is parsed when it or the page it is resolved against
+  // changes, not on every request of the transport.
+  let lastInput: string | undefined;
+  let lastBase: unknown;
+  let lastStart: URL | undefined;
   return async (input, init) => {
-    const start = resolve(input);
+    const base = page()?.href;
+    if (input !== lastInput || base !== lastBase) {
+      lastStart = resolve(input);
+      lastInput = input;
+      lastBase = base;
+    }
+    const start = lastStart;
     // A URL fetch cannot parse either: it rejects as it always did.
     if (start === undefined) return fetch(input, init);
     const origin = start.origin;
