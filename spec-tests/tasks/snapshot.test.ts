@@ -150,6 +150,25 @@ describe("tasks: snapshot and restore", () => {
     assert.equal(restored.state.count, 3);
   });
 
+  // Found by review: restore came to check each record's input requests as the wire shows
+  // them, while the table kept the JSON copy of an input request checked before copying.
+  it("Tasks are durable state machines (snapshot and restore): an input request whose params have a JSON form that is no object (a Date, a toJSON giving an array) is dropped with a diagnostic, as one with no JSON form is; it was kept as that string or array, and the table's snapshot no longer restored", () => {
+    const h = new Harness();
+    h.create("t");
+    const out = h.feed({
+      type: "update-status",
+      taskId: "t",
+      status: "input_required",
+      inputRequests: { date: { method: "elicitation/create", params: new Date(0) as never }, list: { method: "roots/list", params: { toJSON: () => [1] } as never }, ok: { method: "roots/list", params: {} } },
+    });
+    assert.deepEqual(ofType(out, "diagnostic").map((d) => [d.code, (d.detail as { key?: string }).key]), [["bad-input-request", "date"], ["bad-input-request", "list"]]);
+    assert.deepEqual(Object.keys(h.state.tasks.t.inputRequests ?? {}), ["ok"]);
+    assertJson(h.state);
+    const restored = restoreTasks(snapshotTasks(h.state));
+    assert.ok(restored.ok, restored.ok ? "" : restored.error);
+    assert.deepEqual(restored.state.tasks.t.inputRequests, { ok: { method: "roots/list", params: {} } });
+  });
+
   it("restoring the parsed object works too; options are re-resolved", () => {
     const h = new Harness();
     h.create("t");

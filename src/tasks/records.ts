@@ -291,10 +291,13 @@ export function addInputRequests(rec: TaskRecord, requests: Record<string, TaskI
       diagnose(out, "input-key-reused", "input request keys MUST be unique over the lifetime of a task; dropped", { taskId: rec.taskId, key });
       continue;
     }
-    // A copy, as the outcome in finishTask; one with no JSON form could never be sent.
+    // A copy, as the outcome in finishTask; one with no JSON form could never be sent. The
+    // copy is what is kept, so it is what must be a request: params whose JSON form is no
+    // object (a Date, a `toJSON` giving an array) were kept as such, and no snapshot of the
+    // table restored (restore checks each record as the wire shows it).
     const kept = jsonCopy(req);
-    if (kept === undefined) {
-      diagnose(out, "bad-input-request", "an input request with no JSON form; dropped", { taskId: rec.taskId, key });
+    if (!isObject(kept) || typeof kept.method !== "string" || (kept.params !== undefined && !isObject(kept.params))) {
+      diagnose(out, "bad-input-request", "an input request whose JSON form is none, or no request (params that are no object); dropped", { taskId: rec.taskId, key });
       continue;
     }
     used.push(key);
