@@ -398,7 +398,7 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
  * The bytes a chunk of a stream holds, as a `Uint8Array`: an `ArrayBuffer` (what a WebSocket
  * with `binaryType = "arraybuffer"` delivers) or any view of one (a `DataView`, a
  * `Uint16Array`) is read as its bytes, not as elements; undefined for text and anything
- * else. The framing decoders read a chunk through it.
+ * else. The framing decoders and the stream channel read a chunk through it.
  */
 export function chunkBytes(chunk: unknown): Uint8Array | undefined {
   if (chunk instanceof Uint8Array) return chunk;

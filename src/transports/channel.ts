@@ -61,7 +61,7 @@ import { systemClock, type Clock } from "../driver/clock.js";
 import { callListener, type Callback } from "../driver/listener.js";
 import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, lineExcerpts, type NdjsonDecoder, type NdjsonEvent } from "../framing/ndjson.js";
 import { invalidUtf8StandIn, oversizedStandIn } from "../jsonrpc/codec.js";
-import { decodeUtf8 } from "../jsonrpc/safe-json.js";
+import { chunkBytes, decodeUtf8 } from "../jsonrpc/safe-json.js";
 
 /** How a stream carries messages: as NDJSON lines in a byte or text stream, or one message per chunk. */
 export type Framing = "ndjson" | "messages";
@@ -300,7 +300,7 @@ export class StreamChannel implements Transport {
   push(chunk: string | Uint8Array): void {
     if (this.reason !== undefined) return;
     if (typeof chunk !== "string" && !(chunk instanceof Uint8Array)) {
-      const bytes = bytesOf(chunk);
+      const bytes = chunkBytes(chunk);
       if (bytes === undefined) return this.fault({ kind: "invalid-utf8", head: "", tail: "" }, unsupported(chunk));
       chunk = bytes;
     }
@@ -450,11 +450,4 @@ function unsupported(chunk: unknown): FramingFault {
   // A Blob's bytes can only be read asynchronously, which would reorder it with later chunks.
   const hint = name === "Blob" ? "; set binaryType = 'arraybuffer'" : "";
   return { kind: "unsupported-chunk", type: name, message: `unsupported chunk type ${name}${hint}` };
-}
-
-/** The bytes of an `ArrayBuffer` or any typed-array view; undefined for anything else. */
-function bytesOf(chunk: unknown): Uint8Array | undefined {
-  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  return undefined;
 }
