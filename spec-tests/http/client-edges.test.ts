@@ -934,6 +934,17 @@ test("client edges (2025-11-25 basic/transports, Session Management: the client 
   }
 });
 
+test("client edges (Streamable HTTP client: redirects followed within the server's origin): a relative URL outside a browser names no origin to keep to, so a custom fetch that resolves it is asked to follow no redirect (redirect: 'error')", async () => {
+  const seen: (RequestRedirect | undefined)[] = [];
+  const guarded = sameOriginRedirects(async (_url, init) => {
+    seen.push(init.redirect);
+    return new Response("{}");
+  });
+  await guarded("/mcp", { method: "POST", body: "{}" });
+  await guarded(URL_, { method: "POST", body: "{}" });
+  assert.deepEqual(seen, ["error", "manual"]);
+});
+
 // Found by review: the redirect guard parsed the server's URL on every request (each POST,
 // GET and DELETE of the transport), where the URL is the same each time.
 test("client edges (Streamable HTTP client: redirects followed within the server's origin): the guard parses the URL a transport fetches once, not per request, and again when the URL or the page a relative one is resolved against changes", async () => {

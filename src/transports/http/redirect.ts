@@ -71,8 +71,10 @@ export function sameOriginRedirects(fetch: Fetch): Fetch {
       lastBase = base;
     }
     const start = lastStart;
-    // A URL fetch cannot parse either: it rejects as it always did.
-    if (start === undefined) return fetch(input, init);
+    // A URL that names no origin here (a relative one outside a browser): fetch rejects it as
+    // it always did, and a custom fetch that resolves it itself follows no redirect at all,
+    // since where one leads cannot be judged.
+    if (start === undefined) return fetch(input, { ...init, redirect: "error" });
     const origin = start.origin;
     let url = input;
     let at = start;
