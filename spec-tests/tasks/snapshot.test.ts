@@ -150,6 +150,35 @@ describe("tasks: snapshot and restore", () => {
     assert.equal(restored.state.count, 3);
   });
 
+  // Found by review: restore came to check each record as the wire shows it, so a snapshot
+  // an earlier version wrote (an Error kept as { code }, a Date result kept as its string)
+  // was refused whole, and a server restoring it could not start.
+  it("Tasks are durable state machines (snapshot and restore): a snapshot written before the table checked what it keeps (an error without its message, a result that is no object, a NULL statusMessage) restores; such an outcome reads as a failure naming why, the rest as it was", () => {
+    const h = new Harness();
+    h.create("e");
+    h.create("d");
+    h.create("m");
+    h.create("fine");
+    h.feed({ type: "settle", taskId: "fine", result: { content: [] } });
+    const old = JSON.parse(snapshotTasks(h.state));
+    Object.assign(old.tasks.e, { status: "failed", error: { code: -32000 } });
+    Object.assign(old.tasks.d, { status: "completed", result: "1970-01-01T00:00:00.000Z" });
+    Object.assign(old.tasks.m, { statusMessage: null });
+    const restored = restoreTasks(JSON.stringify(old));
+    assert.ok(restored.ok, restored.ok ? "" : restored.error);
+    const again = new Harness();
+    again.state = restored.state;
+    for (const id of ["e", "d"]) {
+      assert.equal(again.status(id), "failed", id);
+      assert.equal(errorOf(again.request("tasks/result", { taskId: id }).out).error.code, -32603, id);
+    }
+    assert.equal(again.status("m"), "working");
+    assert.equal(again.get("m").statusMessage, undefined);
+    assert.deepEqual(replyOf(again.request("tasks/result", { taskId: "fine" }).out).result.content, []);
+    assertJson(again.state);
+    assert.ok(restoreTasks(snapshotTasks(again.state)).ok);
+  });
+
   // Found by review: restore came to check each record's input requests as the wire shows
   // them, while the table kept the JSON copy of an input request checked before copying.
   it("Tasks are durable state machines (snapshot and restore): an input request whose params have a JSON form that is no object (a Date, a toJSON giving an array) is dropped with a diagnostic, as one with no JSON form is; it was kept as that string or array, and the table's snapshot no longer restored", () => {

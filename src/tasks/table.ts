@@ -443,6 +443,7 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
   if (!isObject(s) || s.v !== 1) return { ok: false, error: "not a task table snapshot (v 1)" };
   if (!consistentSnapshot(s)) return { ok: false, error: "task table snapshot is malformed" };
   const state = s as unknown as TaskTableState;
+  for (const id in state.tasks) if (!wellFormedRecord(state.tasks[id])) mendRecord(state.tasks[id]);
   // A snapshot taken before principals were indexed has none: rebuilt from its records.
   if (s.principals === undefined) state.principals = principalsOf(state);
   try {
@@ -453,33 +454,62 @@ export function restoreTasks(snapshot: unknown): { ok: true; state: TaskTableSta
   return { ok: true, state };
 }
 
-/**
- * A record of the shape every step relies on (as {@link tableFromRecords} and a snapshot need
- * it), with the fields the wire shows as a `Task` shows them: a record from an application's
- * store (a database row's NULL `statusMessage`, a completed task whose result was not kept)
- * was taken in and then failed every `tasks/get` about it with `-32603`, its answer no Task.
- */
-function wellFormedRecord(r: unknown): r is TaskRecord {
+/** A record of the shape every step relies on (as {@link tableFromRecords} and a snapshot need it). */
+function structuralRecord(r: unknown): r is TaskRecord {
   if (!isObject(r) || typeof r.taskId !== "string" || !count(r.seq, 1) || !isTaskStatus(r.status) || taskOwnerKey(r.owner as TaskOwner) !== r.ownerKey) return false;
   const ttlOk = r.ttl === null || count(r.ttl, 0);
   const expiryOk = r.expiresAt === null || isTime(r.expiresAt);
-  if (!(isTime(r.createdAt) && isTime(r.lastUpdatedAt) && ttlOk && expiryOk && typeof r.era === "string" && Object.hasOwn(TASK_DIALECTS, r.era))) return false;
-  const optional = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || ok(v);
-  const token = (v: unknown) => typeof v === "string" || Number.isSafeInteger(v);
-  const inputs = (v: unknown) => isObject(v) && Object.values(v).every((q) => isObject(q) && typeof q.method === "string" && optional(q.params, isObject));
-  const keys = (v: unknown) => Array.isArray(v) && v.every((k) => typeof k === "string");
+  return isTime(r.createdAt) && isTime(r.lastUpdatedAt) && ttlOk && expiryOk && typeof r.era === "string" && Object.hasOwn(TASK_DIALECTS, r.era);
+}
+
+const optional = (v: unknown, ok: (v: unknown) => boolean): boolean => v === undefined || ok(v);
+const isToken = (v: unknown): boolean => typeof v === "string" || Number.isSafeInteger(v);
+const isInputRequests = (v: unknown): boolean => isObject(v) && Object.values(v).every((q) => isObject(q) && typeof q.method === "string" && optional(q.params, isObject));
+const isKeyList = (v: unknown): boolean => Array.isArray(v) && v.every((k) => typeof k === "string");
+
+/** Whether a record's outcome is one `tasks/result` can give: an object result, a JSON-RPC error, and a completed task's result. */
+function outcomeOk(r: TaskRecord): boolean {
+  return optional(r.result, isObject) && optional(r.error, isRpcError) && (r.status !== "completed" || r.result !== undefined);
+}
+
+/**
+ * A {@link structuralRecord} with the fields the wire shows as a `Task` shows them: a record
+ * from an application's store (a database row's NULL `statusMessage`, a completed task whose
+ * result was not kept) was taken in and then failed every `tasks/get` about it with `-32603`,
+ * its answer no Task.
+ */
+function wellFormedRecord(r: unknown): r is TaskRecord {
+  if (!structuralRecord(r)) return false;
   const fieldsOk =
     isRequestId(r.requestId) &&
     typeof r.method === "string" &&
     optional(r.statusMessage, (v) => typeof v === "string") &&
     optional(r.pollInterval, (v) => count(v, 0)) &&
-    optional(r.progressToken, token) &&
-    optional(r.result, isObject) &&
-    optional(r.error, isRpcError) &&
-    optional(r.inputRequests, inputs) &&
-    optional(r.usedInputKeys, keys);
-  // A completed task's result is what tasks/get and tasks/result give (finishTask never ends one without).
-  return fieldsOk && (r.status !== "completed" || r.result !== undefined);
+    optional(r.progressToken, isToken) &&
+    optional(r.inputRequests, isInputRequests) &&
+    optional(r.usedInputKeys, isKeyList);
+  return fieldsOk && outcomeOk(r);
+}
+
+/**
+ * Makes a snapshot's record one the wire can show, in place. Snapshots taken before the table
+ * checked what it keeps may hold an error without its message (an `Error` given to `settle`
+ * was kept as `{ code }`) or a result that is no object (a `Date`): refused whole, such a
+ * snapshot stopped a server from starting. Such an outcome becomes a failure naming why; a
+ * field a `Task` could not show is dropped.
+ */
+function mendRecord(r: TaskRecord): void {
+  const loose = r as unknown as Record<string, unknown>;
+  if (!optional(r.statusMessage, (v) => typeof v === "string")) delete r.statusMessage;
+  if (!optional(r.pollInterval, (v) => count(v, 0))) delete r.pollInterval;
+  if (!optional(r.progressToken, isToken)) delete r.progressToken;
+  if (!optional(r.usedInputKeys, isKeyList)) delete loose.usedInputKeys;
+  if (!optional(r.inputRequests, isInputRequests)) delete loose.inputRequests;
+  if (outcomeOk(r)) return;
+  delete r.result;
+  r.status = "failed";
+  r.error = rpcError(ErrorCode.InternalError, "the task's outcome, restored from a snapshot, could not be read");
+  r.statusMessage = r.error.message;
 }
 
 /**
@@ -497,7 +527,7 @@ function consistentSnapshot(s: Record<string, unknown>): boolean {
   let n = 0;
   for (const id in tasks) {
     const r = tasks[id];
-    if (!wellFormedRecord(r) || r.taskId !== id || r.seq > (s.seq as number)) return false;
+    if (!structuralRecord(r) || r.taskId !== id || r.seq > (s.seq as number)) return false;
     perOwner[r.ownerKey] = (perOwner[r.ownerKey] ?? 0) + 1;
     const principal = principalKey(r.owner);
     if (principal !== undefined) perPrincipal[principal] = (own(perPrincipal, principal) ?? 0) + 1;
