@@ -945,6 +945,28 @@ test("client edges (Streamable HTTP client: redirects followed within the server
   assert.deepEqual(seen, ["error", "manual"]);
 });
 
+test("client edges (Streamable HTTP client: redirects followed within the server's origin): an http URL's redirect to https on the same host (a server moved to TLS) is followed, and its chain stays within the https origin; to another host, or from https to http, it is not", async () => {
+  const sent: string[] = [];
+  const guarded = sameOriginRedirects(async (url) => {
+    sent.push(url);
+    const to: Record<string, string> = {
+      "http://mcp.test/mcp": "https://mcp.test/mcp",
+      "https://mcp.test/mcp": "/v2/mcp",
+      "http://mcp.test/away": "https://elsewhere.test/mcp",
+      "https://mcp.test/down": "http://mcp.test/mcp",
+      "https://mcp.test/v2/back": "http://mcp.test/mcp",
+    };
+    return to[url] !== undefined ? new Response(null, { status: 308, headers: { location: to[url] } }) : new Response("{}");
+  });
+  await guarded("http://mcp.test/mcp", { method: "POST", body: "{}" });
+  assert.deepEqual(sent, ["http://mcp.test/mcp", "https://mcp.test/mcp", "https://mcp.test/v2/mcp"]);
+  for (const url of ["http://mcp.test/away", "https://mcp.test/down"]) {
+    sent.length = 0;
+    await assert.rejects(guarded(url, { method: "POST", body: "{}" }), /to another origin/);
+    assert.deepEqual(sent, [url], "nothing sent past the refused redirect");
+  }
+});
+
 // Found by review: the redirect guard parsed the server's URL on every request (each POST,
 // GET and DELETE of the transport), where the URL is the same each time.
 test("client edges (Streamable HTTP client: redirects followed within the server's origin): the guard parses the URL a transport fetches once, not per request, and again when the URL or the page a relative one is resolved against changes", async () => {

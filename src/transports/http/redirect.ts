@@ -75,7 +75,7 @@ export function sameOriginRedirects(fetch: Fetch): Fetch {
     // it always did, and a custom fetch that resolves it itself follows no redirect at all,
     // since where one leads cannot be judged.
     if (start === undefined) return fetch(input, { ...init, redirect: "error" });
-    const origin = start.origin;
+    let origin = start.origin;
     let url = input;
     let at = start;
     let req = init;
@@ -95,7 +95,7 @@ export function sameOriginRedirects(fetch: Fetch): Fetch {
       letGo(res.body);
       const next = resolve(location, at.href);
       if (next === undefined || !/^https?:$/.test(next.protocol)) throw new RedirectRefused(`${origin} answered HTTP ${res.status} with a Location that is no http(s) URL`);
-      if (next.origin !== origin) {
+      if (next.origin !== origin && !isUpgrade(at, next)) {
         throw new RedirectRefused(`${origin} redirected (HTTP ${res.status}) to another origin, ${next.origin}: not followed, as the request, its session ID and headers would go there; give the transport the URL it should use`);
       }
       if (hops === MAX_REDIRECTS) throw new RedirectRefused(`${origin} redirected more than ${MAX_REDIRECTS} times`);
@@ -107,10 +107,21 @@ export function sameOriginRedirects(fetch: Fetch): Fetch {
         const { body: _body, ...rest } = req;
         req = { ...rest, method: "GET", headers };
       }
+      // Upgraded to https, the chain goes on within the https origin.
+      origin = next.origin;
       at = next;
       url = next.href;
     }
   };
+}
+
+/**
+ * An http URL's redirect to https on the same host (a server that moved to TLS): what the
+ * request carries goes where it was going, encrypted. The other way round (https to http),
+ * or to another host, it would not.
+ */
+function isUpgrade(from: URL, to: URL): boolean {
+  return from.protocol === "http:" && to.protocol === "https:" && from.hostname === to.hostname;
 }
 
 /**
