@@ -822,3 +822,80 @@ test("endpoint (README Driver: a hook's promise that rejects goes to onError): a
     process.off("unhandledRejection", onUnhandled);
   }
 });
+
+/** A transport that records what the endpoint writes, fed by the test. */
+function recordingTransport() {
+  const lines: string[] = [];
+  let receiver: ((text: string) => void) | undefined;
+  const t = { send: (text: string) => void lines.push(text), onMessage: (fn: (text: string) => void) => void (receiver = fn), onClose: () => {}, close: () => {} };
+  return { t, lines, feed: (value: unknown) => receiver!(typeof value === "string" ? value : JSON.stringify(value)) };
+}
+
+test("2025-03-26 basic/index (\"MUST support receiving JSON-RPC batches\") and JSON-RPC 2.0 §6 (the answer to a batch is an array of its responses, sent after all its requests are processed; none for notifications; an empty array is one -32600): over a connected transport (stdio, Web Streams, memory) a server answers a batch with one array line, not one line per response (found by review: a client that sent a batch got its answers as separate lines)", { timeout: 5000 }, async () => {
+  const { t, lines, feed } = recordingTransport();
+  let release!: () => void;
+  const endpoint = attach(t, { role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} }, versions: ["2025-03-26", "2025-06-18"] }, {
+    onRequest: (_m, params) => (params!.name === "slow" ? new Promise<JsonObject>((r) => (release = () => r({ content: [] }))) : params!.name === "big" ? { content: [], n: 10n as unknown as number } : { content: [] }),
+  });
+  feed({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+  assert.equal(JSON.parse(lines[0]).result.protocolVersion, "2025-03-26");
+  lines.length = 0;
+  // The handshake's end and a ping in one batch: the ping's answer alone, as an array.
+  feed([{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 1, method: "ping" }]);
+  assert.deepEqual(lines.map((l) => JSON.parse(l)), [[{ jsonrpc: "2.0", id: 1, result: {} }]]);
+  lines.length = 0;
+  // A slow request, a fast one, an invalid member and a notification: nothing until the slow one is answered, then one array.
+  feed([{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "slow" } }, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "fast" } }, 5, { jsonrpc: "2.0", method: "notifications/x" }]);
+  await flush();
+  assert.deepEqual(lines, [], "the batch's answers wait for its last request");
+  release();
+  await flush();
+  assert.equal(lines.length, 1);
+  const answer = JSON.parse(lines[0]);
+  assert.ok(Array.isArray(answer));
+  assert.deepEqual(answer.map((m: any) => m.id ?? null).sort(), [2, 3, null]);
+  assert.equal(answer.find((m: any) => !("id" in m)).error.code, ErrorCode.InvalidRequest);
+  lines.length = 0;
+  // A cancelled request gets no response: the batch goes out without it.
+  feed([{ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "slow" } }, { jsonrpc: "2.0", id: 5, method: "ping" }, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 4 } }]);
+  assert.deepEqual(lines.map((l) => JSON.parse(l)), [[{ jsonrpc: "2.0", id: 5, result: {} }]]);
+  lines.length = 0;
+  // A result with no JSON form: its -32603 stand-in in the array.
+  feed([{ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "big" } }, { jsonrpc: "2.0", id: 7, method: "ping" }]);
+  const mixed = lines.map((l) => JSON.parse(l));
+  assert.equal(mixed.length, 1);
+  assert.deepEqual(mixed[0].map((m: any) => m.error?.code ?? "ok").sort(), [ErrorCode.InternalError, "ok"]);
+  lines.length = 0;
+  // Notifications alone: nothing. An empty array, or one too long: one error object, no array (JSON-RPC 2.0 §6).
+  feed([{ jsonrpc: "2.0", method: "notifications/x" }]);
+  assert.deepEqual(lines, []);
+  feed("[]");
+  const empty = JSON.parse(lines[0]);
+  assert.equal(empty.error.code, ErrorCode.InvalidRequest);
+  assert.equal(lines.length, 1);
+  // A lone message is answered as before.
+  lines.length = 0;
+  feed({ jsonrpc: "2.0", id: 8, method: "ping" });
+  assert.deepEqual(lines.map((l) => JSON.parse(l)), [{ jsonrpc: "2.0", id: 8, result: {} }]);
+  assert.equal(endpoint.state.phase.name, "operating");
+});
+
+test("2025-03-26 basic/index: a client receiving a server's batch of requests answers it with one array (JSON-RPC 2.0 §6); a 2025-06-18 session still refuses a batch with one -32600 (batches were removed)", { timeout: 5000 }, async () => {
+  for (const version of ["2025-03-26", "2025-06-18"] as const) {
+    const { t, lines, feed } = recordingTransport();
+    const client = attach(t, { role: "client", info: { name: "c", version: "1" }, capabilities: {}, versions: [version] }, {});
+    const opened = client.open();
+    const init = JSON.parse(lines[0]);
+    feed({ jsonrpc: "2.0", id: init.id, result: { protocolVersion: version, capabilities: {}, serverInfo: { name: "s", version: "1" } } });
+    await opened;
+    lines.length = 0;
+    feed([{ jsonrpc: "2.0", id: "a", method: "ping" }, { jsonrpc: "2.0", id: "b", method: "ping" }]);
+    const sent = lines.map((l) => JSON.parse(l));
+    if (version === "2025-03-26") assert.deepEqual(sent, [[{ jsonrpc: "2.0", id: "a", result: {} }, { jsonrpc: "2.0", id: "b", result: {} }]]);
+    else {
+      assert.equal(sent.length, 1);
+      assert.ok(!Array.isArray(sent[0]));
+      assert.equal(sent[0].error.code, ErrorCode.InvalidRequest);
+    }
+  }
+});

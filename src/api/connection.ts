@@ -32,8 +32,8 @@ import type { SessionOptions } from "../session/types.js";
 import type { Transport } from "./transport.js";
 import { knownNames, refuseMisspelledOptions, shownValue } from "./option-names.js";
 
-/** Hooks of {@link attach}: the endpoint's, minus `send` (the transport is the sink), plus the transport's close. */
-export interface AttachHooks extends Omit<EndpointHooks, "send"> {
+/** Hooks of {@link attach}: the endpoint's, minus `send` and `sendBatch` (the transport is the sink), plus the transport's close. */
+export interface AttachHooks extends Omit<EndpointHooks, "send" | "sendBatch"> {
   /** The transport closed (after the endpoint has been told). */
   onTransportClose?: Callback<(reason: string) => void> | undefined;
   /**
@@ -66,14 +66,34 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
   if (attached.has(transport)) throw new TypeError("this transport already carries a connection (one transport, one client or server connection): give each connection its own transport");
   const onKernelClose = hooks.onClose;
   const sendValue = transport.sendValue?.bind(transport);
+  /** While a batch's answers are encoded: where the stand-in for one with no JSON form goes (the kernel's -32603). */
+  let standIns: string[] | undefined;
   const endpoint = new Endpoint(
     options,
     {
       send: (message) => {
+        if (standIns !== undefined && !("method" in message)) {
+          const encoded = tryEncode(message);
+          if (encoded.ok) return void standIns.push(encoded.text);
+        }
         if (sendValue !== undefined && isJsonShaped(message, DEFAULT_LIMITS.maxDepth, MAX_SHAPED_NODES)) return sendValue(message);
         const encoded = tryEncode(message);
         if (encoded.ok) transport.send(encoded.text);
         else endpoint.unsendable(message, encoded.reason);
+      },
+      // A 2025-03-26 batch is answered with one array (JSON-RPC 2.0 §6), as text on every transport.
+      sendBatch: (messages) => {
+        const texts: string[] = (standIns = []);
+        try {
+          for (const m of messages) {
+            const encoded = tryEncode(m);
+            if (encoded.ok) texts.push(encoded.text);
+            else endpoint.unsendable(m, encoded.reason);
+          }
+        } finally {
+          standIns = undefined;
+        }
+        if (texts.length > 0) transport.send("[" + texts.join(",") + "]");
       },
       onRequest: hooks.onRequest,
       onNotification: hooks.onNotification,

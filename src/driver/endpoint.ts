@@ -157,6 +157,15 @@ export interface EndpointHooks {
    * (Streamable HTTP) can route it there.
    */
   send(message: JsonRpcMessage, related?: RequestId): void;
+  /**
+   * Writes the answers to a 2025-03-26 JSON-RPC batch as one array, once every request in
+   * it is answered or cancelled (JSON-RPC 2.0 §6: "The Server should respond with an Array
+   * containing the corresponding Response objects, after all of the batch Request objects
+   * have been processed"); a batch that owes no answer (notifications, responses) gets
+   * nothing. Without this hook they go one by one through `send` (a Streamable HTTP server
+   * gathers a JSON answer's itself, and its SSE stream "MAY" batch them).
+   */
+  sendBatch?: ((messages: JsonRpcMessage[]) => void) | undefined;
   /** Serves the peer's requests (default: every request is method-not-found). */
   onRequest?: RequestHandler | undefined;
   /** Notifications from the peer. */
@@ -327,6 +336,15 @@ class Served implements RequestContext {
   }
 }
 
+/** The answers to a 2025-03-26 batch, held until all are in (see {@link EndpointHooks.sendBatch}). */
+interface HeldBatch {
+  held: JsonRpcMessage[];
+  /** Requests of it still being answered. */
+  waiting: number;
+  /** Its step is still being handled: responses may yet come. */
+  reading: boolean;
+}
+
 /** A session reducer driven by a real (or manual) clock. */
 export class Endpoint {
   /** The session the endpoint drives: plain JSON, changed only by its steps (a snapshot of it can be passed to a new Endpoint to continue). */
@@ -350,6 +368,8 @@ export class Endpoint {
   /** The timer was armed holding the process (see {@link Endpoint.arm}). */
   private timerHolds = false;
   private ready: { resolve(v: { version: string; peer: PeerInfo }): void; reject(e: Error): void } | undefined;
+  /** With `sendBatch`: the batches whose answers are held, by the key of each request of theirs still being answered (how many: a batch may repeat an id). */
+  private batchWaiting: Map<string, { batch: HeldBatch; n: number }> | undefined = undefined;
 
   constructor(
     options: SessionOptions | SessionState,
@@ -477,7 +497,26 @@ export class Endpoint {
     this.feeding++;
     try {
       const { outputs } = step(this.state, input);
-      for (const o of outputs) this.handle(o);
+      // A 2025-03-26 batch read in this step (its `batch` output): the responses after it answer it.
+      let batch: HeldBatch | undefined;
+      for (const o of outputs) {
+        if (batch !== undefined) {
+          if (o.type === "send" && !("method" in o.message)) {
+            batch.held.push(o.message);
+            continue;
+          }
+          // Before it is served: a handler that answers at once does so within this loop.
+          if (o.type === "request") this.awaitBatch(batch, o.id);
+        } else if (o.type === "batch" && this.hooks.sendBatch !== undefined) {
+          batch = { held: [], waiting: 0, reading: true };
+          continue;
+        }
+        this.handle(o);
+      }
+      if (batch !== undefined) {
+        batch.reading = false;
+        this.flushBatch(batch);
+      }
       this.arm();
     } finally {
       this.feeding--;
@@ -523,12 +562,17 @@ export class Endpoint {
       case "progress-ended":
         this.taskProgress.delete(idKey(o.id));
         break;
+      case "batch":
+        // For a driver that answers a batch with one array (sendBatch); the others answer each response as it comes.
+        return;
       case "request":
         this.serve(o.id, o.method, o.params);
         return;
       case "cancelled":
         this.handling.get(o.id)?.abort(o.reason ?? "cancelled");
         this.handling.delete(o.id);
+        // It gets no response: its batch no longer waits for one.
+        if (this.batchWaiting !== undefined) this.batchAnswered(o.id);
         break;
       case "notification":
         this.listen(this.hooks.onNotification, o.method, o.params);
@@ -538,6 +582,8 @@ export class Endpoint {
         this.ready = undefined;
         break;
       case "close":
+        // Nothing more goes out: a batch's answers held until now are dropped with the connection.
+        this.batchWaiting = undefined;
         this.ready?.reject(new McpError({ code: ErrorCode.ConnectionClosed, message: o.reason }));
         this.ready = undefined;
         this.taskProgress.clear();
@@ -558,12 +604,52 @@ export class Endpoint {
    * `maxOutboundRequests`, and one with no timeout waited for ever.
    */
   private send(message: JsonRpcMessage, related: RequestId | undefined): void {
+    if (this.batchWaiting !== undefined && !("method" in message) && message.id !== null && this.batchAnswered(message.id, message)) return;
     try {
       this.hooks.send(message, related);
     } catch (e) {
       this.hookFailed(e);
       // Only a request: a response's stand-in answer would go through the same failing hook.
       if ("method" in message && "id" in message) this.feedUncaught({ type: "unsendable", now: this.clock.now(), message, reason: `send threw: ${thrownMessage(e)}` });
+    }
+  }
+
+  /** A request of `batch` is being answered: its response is held with the batch's. */
+  private awaitBatch(batch: HeldBatch, id: RequestId): void {
+    const key = idKey(id);
+    const waiting = (this.batchWaiting ??= new Map());
+    const entry = waiting.get(key);
+    if (entry !== undefined) entry.n++;
+    else waiting.set(key, { batch, n: 1 });
+    batch.waiting++;
+  }
+
+  /**
+   * Request `id` of a held batch is answered (`response`, held with the others) or cancelled
+   * (none); the batch goes out once none is left. False when no held batch waits for `id`.
+   */
+  private batchAnswered(id: RequestId, response?: JsonRpcMessage): boolean {
+    const key = idKey(id);
+    const entry = this.batchWaiting!.get(key);
+    if (entry === undefined) return false;
+    if (--entry.n === 0) this.batchWaiting!.delete(key);
+    if (this.batchWaiting!.size === 0) this.batchWaiting = undefined;
+    const batch = entry.batch;
+    if (response !== undefined) batch.held.push(response);
+    batch.waiting--;
+    this.flushBatch(batch);
+    return true;
+  }
+
+  /** Writes `batch`'s answers as one array once it is read and no request of it is still being answered. */
+  private flushBatch(batch: HeldBatch): void {
+    if (batch.reading || batch.waiting > 0 || batch.held.length === 0) return;
+    const messages = batch.held;
+    batch.held = [];
+    try {
+      this.hooks.sendBatch!(messages);
+    } catch (e) {
+      this.hookFailed(e);
     }
   }
 

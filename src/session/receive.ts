@@ -84,7 +84,9 @@ function handleDecoded(state: SessionState, d: Decoded, now: number, out: Sessio
     case "error":
       return receiveResponse(state, d.message, now, out, fromPeer);
     case "batch":
-      // 2025-03-26 batches: each member is handled as if it came alone; answers go out one by one.
+      // 2025-03-26 batches: each member is handled as if it came alone; answers go out one
+      // by one, after a `batch` output that lets a driver gather them into one array.
+      out.push({ type: "batch" });
       for (const item of d.items) handleDecoded(state, item, now, out, fromPeer);
       return;
     case "invalid":

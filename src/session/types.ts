@@ -451,6 +451,14 @@ export type SessionOutput =
   | { type: "progress-kept"; id: RequestId }
   /** Requestor: the task of request `id` ended (or its token was evicted): no more `progress` for it. */
   | { type: "progress-ended"; id: RequestId }
+  /**
+   * A 2025-03-26 JSON-RPC batch was read. The responses this step sends after this output,
+   * and those to the requests it hands the application, answer it: JSON-RPC 2.0 §6 has them
+   * go back as one array once every request is processed (none for notifications, nothing
+   * at all when no response is due). A driver writing whole messages (stdio) gathers them
+   * so; one that routes each response (Streamable HTTP) may ignore it.
+   */
+  | { type: "batch" }
   /** The peer cancelled (or the connection lost) a request the application is handling: stop work, do not answer. */
   | { type: "cancelled"; id: RequestId; reason?: string }
   /** Keep-alive pings went unanswered. */
