@@ -4,7 +4,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ManualClock } from "../../src/driver/clock.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
-import { call, get, makeHandler, messages, open, post, SseReader, Tools } from "./helpers.js";
+import { McpClient } from "../../src/api/client.js";
+import { McpError } from "../../src/driver/endpoint.js";
+import { call, deferred, get, makeHandler, messages, open, post, SseReader, Tools, wrappedTransport } from "./helpers.js";
 
 const V = "2025-11-25";
 
@@ -391,4 +393,64 @@ test("bounded replay log, shared (Resumability and Redelivery: the server replay
   const resumed = messages(await new SseReader(await get(handler, victim, V, priming!.id)).rest());
   assert.equal(resumed.at(-1)?.result?.content[0].text, "waited", "the victim's undelivered answer is still replayed");
   assert.deepEqual(diagnostics.filter((d) => d.code === "message-lost"), []);
+});
+
+test("bounded replay log (Resumability and Redelivery: the server replays the messages missed on that stream): an answer evicted before its client resumed is replaced by an error response (-32000) for that request, not left for the client to poll for; a later resumption from before it replays that error", async () => {
+  const diagnostics: string[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxSessionSize: 2000 }, onDiagnostic: (d) => diagnostics.push(d.code) });
+  const sid = await open(handler);
+  const priming = await answerUnwritten(handler, tools, sid);
+  // The same session's unrelated messages, waiting for a GET, push it past its share: its own oldest go, the answer too.
+  for (let n = 0; n < 3; n++) tools.endpoints[0].notify("notifications/message", { level: "info", data: "y".repeat(900) });
+  assert.ok(diagnostics.includes("message-lost"));
+  const events = (await new SseReader(await get(handler, sid, V, priming!.id)).rest()).filter((e) => e.data !== "");
+  assert.equal(events.length, 1);
+  const reply = JSON.parse(events[0].data);
+  assert.equal(reply.id, 1);
+  assert.equal(reply.error.code, -32000);
+  assert.match(reply.error.message, /evicted from the server's replay log/);
+  assert.ok(diagnostics.includes("replay-gap"));
+  // It has an id of its own: resuming from before it again replays it, once.
+  const again = messages(await new SseReader(await get(handler, sid, V, priming!.id)).rest());
+  assert.deepEqual(again.map((m) => [m.id, m.error?.code]), [[1, -32000]]);
+});
+
+test("bounded replay log, end to end (Resumability and Redelivery): a polling McpClient whose answer was evicted while it was away gets the error at its first resumption, not a request that polls until its timeout", { timeout: 10_000 }, async () => {
+  const clock = new ManualClock();
+  const { handler, tools } = makeHandler(new Tools(), { clock, pollingCloseAfterMs: 1000, eventStore: { maxSessionSize: 2000 } });
+  let gets = 0;
+  const away = deferred();
+  let polling = false;
+  const t = wrappedTransport(
+    handler,
+    async (req, next) => {
+      if (req.method !== "GET") return next();
+      // Without an answer the client would poll without end; past a few GETs it sees an outage, and gives up.
+      if (++gets > 3) throw new Error("offline");
+      return next();
+    },
+    { sleep: async () => (polling ? away.promise : undefined) },
+  );
+  const client = new McpClient({ name: "c", version: "1" });
+  await client.connect(t);
+  polling = true;
+  const result = client.callTool("wait", {}, { timeoutMs: 600_000 }).then(
+    () => "answered",
+    (e: McpError) => e,
+  );
+  await tools.waiting();
+  // SEP-1699: the server closes the connection; the client waits its retry.
+  clock.advance(1000);
+  await new Promise((r) => setImmediate(r));
+  tools.release();
+  await new Promise((r) => setImmediate(r));
+  for (let n = 0; n < 3; n++) tools.endpoints[0].notify("notifications/message", { level: "info", data: "y".repeat(900) });
+  polling = false;
+  away.resolve();
+  const e = await result;
+  assert.ok(e instanceof McpError, String(e));
+  assert.equal(e.code, -32000);
+  assert.match(e.message, /evicted from the server's replay log/);
+  assert.equal(gets, 1, "one resumption");
+  await client.close();
 });

@@ -110,6 +110,8 @@ export interface Stream {
   outstanding: number;
   /** POST streams: keys of the requests this POST carried, each with how many answers it still awaits (a batch may repeat an id). */
   readonly ids: Map<string, number>;
+  /** POST streams: each answered request's id and the sequence number its answer went in as, so a resumption past it once evicted can say it is gone. */
+  readonly answers: Map<string, { id: RequestId; seq: number }>;
   done: boolean;
 }
 
@@ -320,6 +322,7 @@ export class HttpSession {
     const target = r !== null && r.ids.has(key) ? r : this.routes.get(key);
     if (target === undefined) return this.config.diagnose("response-unrouted", "a response to no open POST was dropped", { id });
     this.deliver(target, text);
+    if (target.kind === "sse") target.answers.set(key, { id, seq: target.log.lastSeq });
     this.settle(target, key);
   }
 
@@ -462,10 +465,12 @@ export class HttpSession {
       else if (replay.length === 0) conn.write(textOf(encodeSsePrimingEvent(formatEventId(s.no, this.config.store.reserve(log)), retry)));
       else conn.write(textOf(encodeSseRetry(retry)));
     }
+    let replayed = true;
     for (const e of replay) {
-      if (!conn.write(this.eventText(s.no, e.seq, e.data))) break;
+      if (!(replayed = conn.write(this.eventText(s.no, e.seq, e.data)))) break;
       this.config.store.markWritten(log, e.seq);
     }
+    if (resumed && replayed) this.lostAnswers(s, after, conn);
     if (s.done) {
       if (s.conn === conn) s.conn = null;
       conn.close();
@@ -476,6 +481,27 @@ export class HttpSession {
       conn.after(this.config.pollingCloseAfterMs, () => this.disconnect(s, conn));
     }
     return conn;
+  }
+
+  /**
+   * A resumption from `after` on `s`, whose replay went out whole: an answer after that
+   * position that the replay log evicted (it bounds each session's share) never reaches
+   * the client, which would poll the stream for it until its own timeout, as nothing on
+   * the wire says it is gone. Each such request gets an error response in its place, with
+   * an event id of its own (a later resumption from before it replays it).
+   */
+  private lostAnswers(s: Stream, after: number, conn: SseConnection): void {
+    // Evictions take a log's oldest events: every answer up to `evictedUpTo` is gone.
+    const evicted = s.log.evictedUpTo;
+    if (evicted <= after) return;
+    for (const [key, a] of s.answers) {
+      if (a.seq <= after || a.seq > evicted) continue;
+      const reply: JsonRpcErrorResponse = { jsonrpc: "2.0", id: a.id, error: rpcError(ErrorCode.ConnectionClosed, "the request was handled, but its response was evicted from the server's replay log (eventStore limits) before the client resumed the stream") };
+      const text = JSON.stringify(reply);
+      const seq = this.config.store.append(s.log, text, true);
+      s.answers.set(key, { id: a.id, seq });
+      conn.write(this.eventText(s.no, seq, text));
+    }
   }
 
   /**
@@ -547,7 +573,7 @@ export class HttpSession {
 
   private newStream(standalone: boolean): Stream {
     const no = this.nextStream++;
-    const s: Stream = { kind: "sse", no, standalone, log: this.config.store.createLog(no, this.logs), conn: null, everConnected: false, outstanding: 0, ids: new Map(), done: false };
+    const s: Stream = { kind: "sse", no, standalone, log: this.config.store.createLog(no, this.logs), conn: null, everConnected: false, outstanding: 0, ids: new Map(), answers: new Map(), done: false };
     this.streams.set(no, s);
     return s;
   }
