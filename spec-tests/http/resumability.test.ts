@@ -454,3 +454,19 @@ test("bounded replay log, end to end (Resumability and Redelivery): a polling Mc
   assert.equal(gets, 1, "one resumption");
   await client.close();
 });
+
+test("bounded replay log, shared (Resumability and Redelivery: the server replays the messages missed on that stream): when the store is full of messages no client has read, the session holding the most gives up its oldest, not a small session's answer waiting for its client to resume", async () => {
+  const diagnostics: { code: string; sessionId?: string }[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { eventStore: { maxTotalSize: 64 * 1024 }, onDiagnostic: (d) => diagnostics.push({ code: d.code, sessionId: d.sessionId }) });
+  const victim = await open(handler);
+  const others = [await open(handler), await open(handler), await open(handler)];
+  const priming = await answerUnwritten(handler, tools, victim);
+  // Three sessions that never open their GET stream: 25 000 characters each waiting on it, within each one's share, 75 000 in all.
+  for (let h = 1; h <= 3; h++) for (let n = 0; n < 5; n++) tools.endpoints[h].notify("notifications/message", { level: "info", data: "y".repeat(5000) });
+  const lost = diagnostics.filter((d) => d.code === "message-lost");
+  assert.ok(lost.length > 0);
+  assert.ok(!lost.some((d) => d.sessionId === victim), "none of the victim's messages is lost");
+  const resumed = messages(await new SseReader(await get(handler, victim, V, priming!.id)).rest());
+  // "one" went out before the close: history, the first to go. What was never delivered is all there.
+  assert.deepEqual(resumed.map((m) => m.params?.data ?? m.result?.content[0].text), ["two", "waited"]);
+});

@@ -30,12 +30,15 @@
  * the store then push out each other's history, not a small session's undelivered answer,
  * and a busy session's newest answer never makes way for older history. (Sessions that
  * never read what they are sent still fill the store with undelivered messages; the
- * per-session share caps what each one holds.) The store, and each session, keep two
+ * per-session share caps what each one holds, and once no history is left anywhere the
+ * session holding the most gives up its oldest, so a few such sessions cannot push out
+ * the one answer of a session that holds little.) The store, and each session, keep two
  * queues: undelivered events in append order, and history in the order it was written.
  * A stream's events turn into history in sequence order, so the head of either queue is
  * the oldest event of its own stream's log (for the undelivered queue, once no history is
- * left), and eviction is O(1). An event leaving a queue (removed, or written) stays in it
- * as a tombstone (a removed one with its text released at once) until the head passes it,
+ * left), and eviction is O(1) (but for finding the session holding the most, above). An
+ * event leaving a queue (removed, or written) stays in it as a tombstone (a removed one
+ * with its text released at once) until the head passes it,
  * or until tombstones outnumber live events and the queue is compacted. An event evicted
  * before it was ever written is reported through `onLost`: that message is gone.
  *
@@ -236,6 +239,8 @@ export class EventStore {
   private readonly history = new EventQueue(true);
   /** Every undelivered event (and tombstones), in append order. */
   private readonly undelivered = new EventQueue(false);
+  /** Sessions that may hold text (one found empty is taken out when {@link EventStore.largest} passes it). */
+  private readonly holding = new Set<SessionLogs>();
   /** Text held, in UTF-16 code units. */
   size = 0;
   /** Live events held. */
@@ -280,13 +285,17 @@ export class EventStore {
       session.undelivered.push(event);
     }
     this.size += data.length;
+    if (session.size === 0) this.holding.add(session);
     session.size += data.length;
     this.count++;
     while (log.size > this.maxEventsPerStream) this.remove(log.shift()!);
     // The session's own share first: its traffic evicts its own events, not another session's.
     // Within either bound, history goes before any undelivered message.
     while (session.size > this.maxSessionSize) this.evictOldest(session.history) || this.evictOldest(session.undelivered);
-    while (this.size > this.maxTotalSize && this.count > 0) this.evictOldest(this.history) || this.evictOldest(this.undelivered);
+    // With no history left anywhere, the session holding the most gives up its oldest: the
+    // oldest undelivered message overall may be a small answer of a session that holds
+    // nothing else, behind sessions that each hold up to a share of messages never read.
+    while (this.size > this.maxTotalSize && this.count > 0) this.evictOldest(this.history) || this.evictOldest(this.largest().undelivered);
     this.compact(session);
     return event.seq;
   }
@@ -322,6 +331,20 @@ export class EventStore {
     const e = queue.oldest();
     if (e !== undefined) this.remove(e.log!.shift()!);
     return e !== undefined;
+  }
+
+  /**
+   * The session holding the most text (only asked while the store holds some). A scan of
+   * the sessions holding any, at most `maxSessions`, and only on the rare path where the
+   * whole store is full of messages no connection has carried.
+   */
+  private largest(): SessionLogs {
+    let most: SessionLogs | undefined;
+    for (const s of this.holding) {
+      if (s.size === 0) this.holding.delete(s);
+      else if (most === undefined || s.size > most.size) most = s;
+    }
+    return most!;
   }
 
   /** Moves `written` up to `seq`, and the events it passes from the undelivered queues to history. */
