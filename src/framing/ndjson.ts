@@ -243,12 +243,15 @@ function feedBytes(state: NdjsonDecoder, chunk: Uint8Array, out: NdjsonEvent[]):
     state.length = 0;
     start = lf + 1;
   }
-  const last = lf === -1 ? -1 : chunk.lastIndexOf(LF);
+  // A chunk that ends a line (a peer writing whole lines, the usual case) needs no search
+  // for its last newline, nor a view of its lines: each is a call into the runtime that
+  // costs more than the short line's decoding (a Node Buffer's subarray builds a Buffer).
+  const last = lf === -1 ? -1 : chunk[n - 1] === LF ? n - 1 : chunk.lastIndexOf(LF);
   if (last >= start) {
     // The complete lines inside the chunk: one decoder call for all of them is much
     // cheaper than one per line; a range with invalid UTF-8 (or one so large that
     // decoding it whole would be wasteful if it is oversized) goes line by line.
-    const text = last - start < BULK_DECODE ? decodeUtf8(chunk.subarray(start, last + 1)) : undefined;
+    const text = last - start < BULK_DECODE ? decodeUtf8(start === 0 && last === n - 1 ? chunk : chunk.subarray(start, last + 1)) : undefined;
     // The decoder drops a BOM opening the range and feedText drops one opening each line:
     // give the first back, so a line loses exactly one BOM however the stream was cut.
     if (text !== undefined) feedText(state, chunk[start] === 0xef && chunk[start + 1] === 0xbb && chunk[start + 2] === 0xbf ? "\ufeff" + text : text, out);
