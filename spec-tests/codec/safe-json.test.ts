@@ -3,7 +3,7 @@
 // without parsing) measured against the platform's own encoder.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, isJsonShaped, jsonCopy, mayExceedDepth, merged, peekRequestId, utf8Length } from "../../src/jsonrpc/safe-json.js";
+import { checkNesting, decodeUtf8, exceedsBytes, hasOwn, isJsonShaped, jsonCopy, mayExceedDepth, mayOverflow, merged, peekRequestId, utf8Length } from "../../src/jsonrpc/safe-json.js";
 
 const SAMPLES = ["", "a", "é", "日本語", "🎉", "a🎉b", "\u007f\u0080\u07ff\u0800\uffff", "\ud800\udc00", "x".repeat(100) + "€".repeat(50)];
 
@@ -29,6 +29,14 @@ test("mayExceedDepth is a sound pre-filter: false only when the text cannot nest
   assert.equal(mayExceedDepth('{"a":{"b":1},"c":{"d":2}}', 2), true);
   assert.equal(mayExceedDepth('{"a":1,"b":[1,2,3],"c":"xxxxxxxx"}', 2), false);
   assert.equal(mayExceedDepth('{"a":1,"b":"xxxxxxxxxxxxxxxxxxxxxxxxxx"}', 1), false);
+});
+
+test("mayOverflow answers as the one pattern /\\d[eE]\\+?\\d{3}|\\d{210}/ does: a run of 210 digits is found wherever it starts and however long the text", () => {
+  const reference = /\d[eE]\+?\d{3}|\d{210}/;
+  const texts = ['{"n":1e308}', '{"n":1E+308}', '{"n":1e30}', '{"n":1e-999}', '"e308"', '{"s":"v2e100"}', "", "9".repeat(209), "9".repeat(210)];
+  for (const run of [209, 210, 211, 419, 420, 421, 631])
+    for (let at = 0; at <= 212; at++) texts.push("x".repeat(at) + "7".repeat(run) + "}".repeat(at % 5), "1".repeat(at) + "x" + "7".repeat(run));
+  for (const t of texts) assert.equal(mayOverflow(t), reference.test(t), `${t.length} characters: ${t.slice(0, 40)}`);
 });
 
 test("checkNesting counts the outermost container as depth 1 and ignores primitives", () => {
