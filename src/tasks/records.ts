@@ -59,8 +59,8 @@ export function principalKey(owner: TaskOwner): string | undefined {
   return owner.principal === undefined ? undefined : taskOwnerKey({ principal: owner.principal });
 }
 
-/** Adds a task's `[seq, taskId]` to the entry of `key` in `index`. */
-function addEntry(index: Record<string, TaskOwnerEntry>, key: string, rec: TaskRecord): void {
+/** Adds a task's `[seq, taskId]` to the entry of `key` in `index` (an owner's, a principal's). */
+export function addEntry(index: Record<string, TaskOwnerEntry>, key: string, rec: TaskRecord): void {
   let entry = own(index, key);
   if (entry === undefined) {
     entry = { count: 0, order: [], stale: 0 };

@@ -52,6 +52,7 @@ import { MetaKey } from "../model/meta.js";
 import { TASK_DIALECTS } from "./modern.js";
 import {
   acceptResponses,
+  addEntry,
   addInputRequests,
   cleanOwner,
   deliverInputs,
@@ -65,7 +66,6 @@ import {
   own,
   principalKey,
   progressKey,
-  put,
   removeTask,
   taskNotFound,
   taskOwnerKey,
@@ -463,9 +463,15 @@ function structuralRecord(r: unknown): r is TaskRecord {
 }
 
 const optional = (v: unknown, ok: (v: unknown) => boolean): boolean => v === undefined || ok(v);
-const isToken = (v: unknown): boolean => typeof v === "string" || Number.isSafeInteger(v);
-const isInputRequests = (v: unknown): boolean => isObject(v) && Object.values(v).every((q) => isObject(q) && typeof q.method === "string" && optional(q.params, isObject));
-const isKeyList = (v: unknown): boolean => Array.isArray(v) && v.every((k) => typeof k === "string");
+
+/** The optional fields of a record a `Task` (or the runtime behind it) shows, each with what it must be when present. */
+const SHOWN_FIELDS: readonly (readonly [keyof TaskRecord, (v: unknown) => boolean])[] = [
+  ["statusMessage", (v) => typeof v === "string"],
+  ["pollInterval", (v) => count(v, 0)],
+  ["progressToken", (v) => typeof v === "string" || Number.isSafeInteger(v)],
+  ["inputRequests", (v) => isObject(v) && Object.values(v).every((q) => isObject(q) && typeof q.method === "string" && optional(q.params, isObject))],
+  ["usedInputKeys", (v) => Array.isArray(v) && v.every((k) => typeof k === "string")],
+];
 
 /** Whether a record's outcome is one `tasks/result` can give: an object result, a JSON-RPC error, and a completed task's result. */
 function outcomeOk(r: TaskRecord): boolean {
@@ -480,15 +486,7 @@ function outcomeOk(r: TaskRecord): boolean {
  */
 function wellFormedRecord(r: unknown): r is TaskRecord {
   if (!structuralRecord(r)) return false;
-  const fieldsOk =
-    isRequestId(r.requestId) &&
-    typeof r.method === "string" &&
-    optional(r.statusMessage, (v) => typeof v === "string") &&
-    optional(r.pollInterval, (v) => count(v, 0)) &&
-    optional(r.progressToken, isToken) &&
-    optional(r.inputRequests, isInputRequests) &&
-    optional(r.usedInputKeys, isKeyList);
-  return fieldsOk && outcomeOk(r);
+  return isRequestId(r.requestId) && typeof r.method === "string" && SHOWN_FIELDS.every(([key, ok]) => optional(r[key], ok)) && outcomeOk(r);
 }
 
 /**
@@ -499,12 +497,7 @@ function wellFormedRecord(r: unknown): r is TaskRecord {
  * field a `Task` could not show is dropped.
  */
 function mendRecord(r: TaskRecord): void {
-  const loose = r as unknown as Record<string, unknown>;
-  if (!optional(r.statusMessage, (v) => typeof v === "string")) delete r.statusMessage;
-  if (!optional(r.pollInterval, (v) => count(v, 0))) delete r.pollInterval;
-  if (!optional(r.progressToken, isToken)) delete r.progressToken;
-  if (!optional(r.usedInputKeys, isKeyList)) delete loose.usedInputKeys;
-  if (!optional(r.inputRequests, isInputRequests)) delete loose.inputRequests;
+  for (const [key, ok] of SHOWN_FIELDS) if (!optional(r[key], ok)) delete r[key];
   if (outcomeOk(r)) return;
   delete r.result;
   r.status = "failed";
@@ -563,11 +556,7 @@ function principalsOf(state: TaskTableState): Record<string, TaskOwnerEntry> {
   const recs = Object.values(state.tasks).sort((a, b) => a.seq - b.seq);
   for (const rec of recs) {
     const key = principalKey(rec.owner);
-    if (key === undefined) continue;
-    const entry = own(index, key) ?? { count: 0, order: [], stale: 0 };
-    if (entry.count === 0) put(index, key, entry);
-    entry.count++;
-    entry.order.push([rec.seq, rec.taskId]);
+    if (key !== undefined) addEntry(index, key, rec);
   }
   return index;
 }
