@@ -250,7 +250,7 @@ function malformedInput(input: SessionInput): string | null {
       // closed every session subscribed to a resource); a task's view goes out as the params
       // of notifications/tasks (a string went out spread into an object).
       if (input.what === "resource" && typeof input.uri !== "string") return "a changed resource needs its uri (a string)";
-      if (input.what === "task" && (typeof input.taskId !== "string" || typeof input.task !== "object" || input.task === null || Array.isArray(input.task))) {
+      if (input.what === "task" && (typeof input.taskId !== "string" || input.task === undefined || !isParamsObject(input.task))) {
         return "a changed task needs its taskId (a string) and task (an object)";
       }
       return null;
