@@ -1,7 +1,8 @@
 // README.md stays true: its Node snippets (each marked `<!-- snippet: FILE -->` before a
 // ```js block) are written to a folder where `mcp-kernel` resolves to the package as
 // `npm run build` makes it, and run as a user would run them: the stdio client launches
-// the stdio server; the HTTP client talks to the HTTP server on a free port.
+// the stdio server; the HTTP client talks to the HTTP server on a free port. Every js and
+// ts block, those and the rest, type-checks there as a strict TypeScript consumer's code.
 // Spec: 2025-11-25 basic/transports (stdio, Streamable HTTP), server/tools.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -21,7 +22,25 @@ export function readmeSnippets(markdown: string): Map<string, string> {
   return found;
 }
 
-const snippets = readmeSnippets(readFileSync(join(root, "README.md"), "utf8"));
+/**
+ * Every ```js and ```ts block of README.md (a list item's too, dedented), with the line of
+ * its first line of code and the declarations it leans on: a fragment that uses a `server`
+ * or `client` made earlier in the text is preceded by `<!-- typecheck: … -->` (invisible
+ * on GitHub and npm) naming them, e.g. `import type { McpServer } from "mcp-kernel";
+ * declare const server: McpServer;`.
+ */
+export function readmeCodeBlocks(markdown: string): { line: number; code: string; context: string }[] {
+  const blocks: { line: number; code: string; context: string }[] = [];
+  for (const m of markdown.matchAll(/^(?: *<!-- typecheck: ((?:(?!-->)[\s\S])*)-->\n)?( *)```(?:js|ts)\n([\s\S]*?)^\2```$/gm)) {
+    const fence = m.index + m[0].indexOf("```");
+    const indent = new RegExp(`^${m[2]}`, "gm");
+    blocks.push({ line: markdown.slice(0, fence).split("\n").length + 1, code: m[3].replace(indent, ""), context: (m[1] ?? "").replace(indent, "") });
+  }
+  return blocks;
+}
+
+const markdown = readFileSync(join(root, "README.md"), "utf8");
+const snippets = readmeSnippets(markdown);
 const dir = mkdtempSync(join(tmpdir(), "mcp-kernel-readme-"));
 const running = new Set<ChildProcess>();
 
@@ -132,4 +151,54 @@ test("README: the HTTP server prints where it listens; the HTTP client calls it;
   assert.equal(result._meta["io.modelcontextprotocol/serverInfo"].name, "hello");
   server.child.kill("SIGTERM");
   await server.done;
+});
+
+// A reader of README.md writes TypeScript, strictly: every ```js and ```ts block, each a
+// module, type-checks against the declarations `npm run build` emits as a strict consumer
+// compiles them (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes, skipLibCheck
+// false), under both module resolutions a consumer uses: nodenext (Node) and bundler
+// (Vite, esbuild, Deno, Bun). One program per resolution holds every block; tsc's error
+// names the block by the README line of its first line of code (README.md-L<n>.mts(row,
+// col): README line n + row - 1). A fragment's `<!-- typecheck: … -->` declarations follow
+// its code, so the rows match.
+test("README: every js and ts block type-checks against the built declarations, strict (noUncheckedIndexedAccess, exactOptionalPropertyTypes, skipLibCheck false), under moduleResolution nodenext and bundler", () => {
+  const blocks = readmeCodeBlocks(markdown);
+  // A block the pattern missed would go unchecked: count the fences apart.
+  assert.equal(blocks.length, markdown.match(/^ *```(?:js|ts)$/gm)!.length, "every js/ts fence is read as a block");
+  assert.ok(blocks.length >= 20, `found ${blocks.length} blocks`);
+  const checkDir = join(dir, "typecheck");
+  mkdirSync(checkDir);
+  const files = blocks.map(({ line, code, context }) => {
+    const file = `README.md-L${line}.mts`;
+    writeFileSync(join(checkDir, file), `${code}${context}\nexport {};\n`);
+    return file;
+  });
+  // Deno's specifier for the package (README "Deno").
+  writeFileSync(join(checkDir, "deno.d.ts"), 'declare module "npm:mcp-kernel" { export * from "mcp-kernel"; }\n');
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  for (const [module, moduleResolution] of [["nodenext", "nodenext"], ["esnext", "bundler"]]) {
+    const config = join(checkDir, `tsconfig.${moduleResolution}.json`);
+    writeFileSync(config, JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: false,
+        verbatimModuleSyntax: true,
+        module,
+        moduleResolution,
+        target: "es2022",
+        lib: ["es2022", "dom", "dom.iterable"],
+        types: ["node"],
+        typeRoots: [join(root, "node_modules", "@types")],
+        noEmit: true,
+      },
+      files: [...files, "deno.d.ts"],
+    }));
+    try {
+      execFileSync(process.execPath, [tsc, "-p", config], { cwd: checkDir, encoding: "utf8", stdio: "pipe" });
+    } catch (e) {
+      assert.fail(`README blocks do not type-check (moduleResolution ${moduleResolution}):\n${(e as { stdout?: string }).stdout ?? e}`);
+    }
+  }
 });
