@@ -47,6 +47,10 @@ export {
   type HttpSessionSetup,
   type HttpDiagnostic,
 } from "./transports/http-server.js";
+// The types of HttpHandlerOptions' fields, so a consumer can name what it forwards.
+export type { AllowList } from "./transports/http/headers.js";
+export type { EventStoreLimits } from "./transports/http/event-log.js";
+export type { HttpSseOptions } from "./transports/http/http-sse-server.js";
 export { httpClientTransport, SESSION_EXPIRED, type HttpClientOptions, type HttpClientTransport, type ReconnectOptions } from "./transports/http-client.js";
 export {
   superviseChild,

@@ -317,6 +317,7 @@ import {
   type ChannelOptions, type WebStreamsOptions, type SpawnOptions, type DecodeOptions, type JsonSchemaOptions, type ProtectedResourceOptions, type OAuthClientConfig,
   type OAuthFetchOptions, type ClientCredentialsOptions, type ClientCredentialsConfig, type Transport, type Sink, type SessionState, type TaskTableState,
   createNdjsonDecoder, createSseDecoder, encodeSseEvent, type NdjsonOptions, type SseOptions, type SseEventInit, step, type SessionInput,
+  type ListChangedHandlers, type ListChangedOptions, type Tool, type HttpSseOptions, type EventStoreLimits, type AllowList,
 } from "mcp-kernel";
 import { serveNode, toNodeListener, spawnStdioServer, stdioServerTransport, nodeServerTransport, type NodeListenerOptions, type ServeNodeOptions, type StdioServerOptions } from "mcp-kernel/node";
 
@@ -346,6 +347,9 @@ export const client = new McpClient(info, forwarded<McpClientOptions>());
 export const clientHandlers = new McpClient(info, { handlers: forwarded<ClientHandlers>() });
 export const clientTasks = new McpClient(info, { receiveTasks: forwarded<TaskRuntimeOptions>() });
 export const clientCore = new McpClientCore(info, forwarded<McpClientCoreOptions>());
+// The types of nested options have names a consumer imports too (the official SDK's ListChangedHandlers).
+export const clientLists = new McpClient(info, { listChanged: forwarded<ListChangedHandlers>() });
+export const clientTools = new McpClient(info, { listChanged: { tools: forwarded<ListChangedOptions<Tool>>() } });
 export const runtime = new TaskRuntime(forwarded<TaskRuntimeOptions>());
 export const table: TaskTableState = createTaskTable(forwarded<TaskTableOptions>());
 export const session: SessionState = createSession(forwarded<SessionOptions>());
@@ -364,6 +368,8 @@ export function register(s: McpServer): void {
   createHttpHandler(forwarded<HttpHandlerOptions>());
   createHttpHandler({ createSession: s.httpSession(), eventStore: forwarded<NonNullable<HttpHandlerOptions["eventStore"]>>() });
   createHttpHandler({ createSession: () => forwarded<HttpSessionSetup>() });
+  const hosts: AllowList = ["mcp.example.com"];
+  createHttpHandler({ createSession: s.httpSession(), allowedHosts: hosts, allowedOrigins: (origin) => origin === "https://app.example.com", httpSse: forwarded<HttpSseOptions>(), eventStore: forwarded<EventStoreLimits>() });
   s.httpSession(forwarded<{ principalOf?: (request: Request) => string | undefined }>());
 }
 export async function calls(c: McpClient): Promise<void> {

@@ -54,6 +54,7 @@ export {
 } from "./mrtr.js";
 export { McpClient, McpClientCore, type ClientHandlers, type McpClientOptions, type McpClientCoreOptions, type CallOptions, type ReceivedCreateMessageParams } from "./client.js";
 export type { Subscription, SubscriptionEnd, SubscriptionListener } from "./client/subscriptions.js";
+export type { ListChangedHandlers, ListChangedOptions } from "./client/list-changed.js";
 export type { SubscriptionFilter } from "../modern/subscriptions.js";
 export { TaskRuntime, taskIdFrom, TASK_ID_BYTES, type TaskRuntimeOptions, type TaskWork } from "./tasks.js";
 export { MemoryTaskStore, type TaskStore } from "./tasks-store.js";
