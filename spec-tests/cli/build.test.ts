@@ -41,21 +41,29 @@ function consumerWithPackage(): string {
 
 /**
  * Type-checks `files` in `consumer` as a strict consumer project would (strict,
- * exactOptionalPropertyTypes, skipLibCheck false, nodenext, @types/node) with `lib`;
- * fails the test with tsc's output, prefixed by `failure`.
+ * exactOptionalPropertyTypes, skipLibCheck false; nodenext and @types/node unless told
+ * otherwise) with `lib`; fails the test with tsc's output, prefixed by `failure`.
  */
-function strictTypeCheck(consumer: string, lib: string[], files: string[], failure: string): void {
+function strictTypeCheck(
+  consumer: string,
+  lib: string[],
+  files: string[],
+  failure: string,
+  { types = ["node"], moduleResolution = "nodenext" }: { types?: string[]; moduleResolution?: "nodenext" | "bundler" } = {},
+): void {
   writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
     compilerOptions: {
       strict: true,
       exactOptionalPropertyTypes: true,
       skipLibCheck: false,
-      module: "nodenext",
-      moduleResolution: "nodenext",
+      module: moduleResolution === "bundler" ? "esnext" : "nodenext",
+      moduleResolution,
       target: "es2022",
       lib,
-      types: ["node"],
-      typeRoots: [join(root, "node_modules", "@types")],
+      types,
+      // Type packages resolve from the project's node_modules; with none asked for, from
+      // nowhere, so that a `/// <reference types="node" />` in a declaration fails too.
+      typeRoots: types.length > 0 ? [join(root, "node_modules", "@types")] : [],
       noEmit: true,
     },
     files,
@@ -452,6 +460,24 @@ test("build: every shipped declaration type-checks without the DOM library (lib 
     walk(typesDir);
     assert.ok(files.length > 50, `found ${files.length} declarations`);
     strictTypeCheck(consumer, ["es2022"], files, "a declaration needs the DOM library");
+  } finally {
+    rmSync(consumer, { recursive: true, force: true });
+  }
+});
+
+// A browser or worker project has no @types/node (`types: []`): the declarations of every
+// entry but ./node must name only what the DOM library and ES2022 declare (a `Buffer`, a
+// `NodeJS.Timeout` or an `import("node:…")` in a neutral entry's types fails to compile there).
+test("build: every entry but ./node type-checks in a browser consumer without @types/node (types [], lib es2022 + dom, skipLibCheck false), under nodenext and bundler resolution", () => {
+  const consumer = consumerWithPackage();
+  try {
+    const specifiers = subpaths.map(([s]) => s).filter((s) => s !== "./node").map((s) => s.replace(/^\./, "mcp-kernel"));
+    assert.equal(specifiers.length, subpaths.length - 1);
+    writeFileSync(join(consumer, "browser.mts"), specifiers.map((s, i) => `import * as m${i} from ${JSON.stringify(s)};\n`).join("") + `export const all = [${specifiers.map((_, i) => `m${i}`).join(", ")}];\n` +
+      `const client = new m0.McpClient({ name: "b", version: "1" });\nawait client.connect(m0.httpClientTransport("http://127.0.0.1:3000/mcp"));\n`);
+    for (const moduleResolution of ["nodenext", "bundler"] as const) {
+      strictTypeCheck(consumer, ["es2022", "dom"], ["browser.mts"], `a neutral entry's declarations need @types/node (moduleResolution ${moduleResolution})`, { types: [], moduleResolution });
+    }
   } finally {
     rmSync(consumer, { recursive: true, force: true });
   }
