@@ -21,8 +21,8 @@
  * checked and sent, or, for an input request of a round, handed back to mrtr.ts.
  */
 import { decode, decodeValue, malformedResponseAnswer, type Decoded } from "../jsonrpc/codec.js";
-import { merged } from "../jsonrpc/safe-json.js";
-import { echoed, ErrorCode, isRpcError, MALFORMED_ERROR_ANSWER, MALFORMED_ERROR_DIAGNOSTIC } from "../jsonrpc/errors.js";
+import { jsonCopy, merged } from "../jsonrpc/safe-json.js";
+import { echoed, ErrorCode, isRpcError, MALFORMED_ERROR_ANSWER, MALFORMED_ERROR_DIAGNOSTIC, thrownMessage } from "../jsonrpc/errors.js";
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from "../jsonrpc/types.js";
 import { answerableError } from "../model/error-codes.js";
 import { MetaKey } from "../model/meta.js";
@@ -412,6 +412,20 @@ export function respond(state: SessionState, id: RequestId, result: JsonObject |
   if (error === null) error = undefined;
   if (req.mrtr !== undefined) return error === undefined ? answerInput(state, req.mrtr, req.method, result ?? {}, now, out) : failInput(state, req.mrtr, req.method, error, out);
   flushProgress(req, now, out, true);
+  try {
+    answer(state, req, id, result, error, now, out);
+  } catch (e) {
+    // An answer whose getter (or Proxy trap) throws: the request is already out of the table,
+    // so it is answered as one the schema refuses is (basic/index: every request MUST get a
+    // response), rather than the session closed. One that can be read threw for a bug: fatal.
+    if (jsonCopy({ result, error }) !== undefined) throw e;
+    sendError(out, id, ErrorCode.InternalError, "the handler produced an answer that could not be read");
+    out.push({ type: "diagnostic", code: "invalid-result", message: `the application's ${req.method} answer could not be read (${thrownMessage(e)}); the peer got -32603`, detail: { id } });
+  }
+}
+
+/** The rest of {@link respond}: the application's answer to `req`, out of the table, checked and sent. */
+function answer(state: SessionState, req: InboundRequest, id: RequestId, result: JsonObject | undefined, error: { code: number; message: string; data?: unknown } | undefined, now: number, out: SessionOutput[]): void {
   // What this side asked the peer on the request's behalf and still waits for (an elicitation
   // or a sampling request the handler raced against its own timeout, or left behind as it
   // failed) is moot once the request is answered: nobody is left to take its answer, yet the

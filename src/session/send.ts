@@ -269,10 +269,17 @@ export function log(state: SessionState, level: LoggingLevel, logger: string | u
  * message are left to the checks of any notification, which refuse them.
  */
 export function notifyLog(state: SessionState, params: JsonObject | undefined, now: number, out: SessionOutput[], related?: RequestId): void {
-  if (params !== undefined && isParamsObject(params) && levelRank(params.level) >= 0 && params.data !== undefined && (params.logger === undefined || typeof params.logger === "string") && (params._meta === undefined || isParamsObject(params._meta))) {
-    return log(state, params.level as LoggingLevel, params.logger as string | undefined, params.data, now, out, related, params._meta as JsonObject | undefined);
-  }
+  if (isLogMessage(params)) return log(state, params.level as LoggingLevel, params.logger as string | undefined, params.data, now, out, related, params._meta as JsonObject | undefined);
   sendLog(state, params, now, out, related);
+}
+
+/** Whether `params` are a log message's fields; params whose getter (or Proxy trap) throws are none (the checks of any notification refuse them, where reading them here closed the session). */
+function isLogMessage(params: JsonObject | undefined): params is JsonObject {
+  try {
+    return params !== undefined && isParamsObject(params) && levelRank(params.level) >= 0 && params.data !== undefined && (params.logger === undefined || typeof params.logger === "string") && (params._meta === undefined || isParamsObject(params._meta));
+  } catch {
+    return false;
+  }
 }
 
 /**

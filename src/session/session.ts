@@ -58,7 +58,43 @@ export { acceptsBatches, negotiatedVersion } from "./phase.js";
  * McpClient refuse such options with a TypeError naming them: `checkSessionOptions`.)
  */
 export function resolveOptions(options: SessionOptions): ResolvedOptions {
-  const o = options;
+  // The kernel never throws across its boundary (README), and a plain JavaScript caller may
+  // pass anything: no options (`createSession(undefined)` threw a TypeError) are all defaults,
+  // and options whose getter (or Proxy trap) throws are read one by one, an unreadable one
+  // left to its default, rather than throwing out of `createSession`.
+  if (typeof options !== "object" || options === null) return resolveFrom({} as SessionOptions);
+  try {
+    return resolveFrom(options);
+  } catch {
+    return resolveFrom(readableOptions(options));
+  }
+}
+
+/** Every option's name, so that {@link readableOptions} reads them all (a missing one is a compile error). */
+const OPTION_NAMES: Readonly<Record<keyof SessionOptions, true>> = {
+  role: true, info: true, capabilities: true, versions: true, era: true, instructions: true, extensionMethods: true,
+  requestTimeoutMs: true, discoverTimeoutMs: true, maxRequestTimeoutMs: true, resetTimeoutOnProgress: true,
+  keepAliveMs: true, keepAliveMaxMissed: true, progressIntervalMs: true, maxInboundRequests: true,
+  maxOutboundRequests: true, maxMessageBytes: true, maxDepth: true, validateOutgoing: true, cacheTtlMs: true,
+  cacheScope: true, maxSubscriptions: true, maxInputRounds: true, maxProgressPerSecond: true,
+  maxLogMessagesPerSecond: true, maxCompletionsPerSecond: true,
+};
+
+/** The options that can be read, each on its own; one whose read throws is left out. */
+function readableOptions(options: object): SessionOptions {
+  const read: Record<string, unknown> = {};
+  for (const name in OPTION_NAMES) {
+    try {
+      const v = (options as Record<string, unknown>)[name];
+      if (v !== undefined) read[name] = v;
+    } catch {
+      // Left out: its default applies.
+    }
+  }
+  return read as unknown as SessionOptions;
+}
+
+function resolveFrom(o: SessionOptions): ResolvedOptions {
   const resolved: ResolvedOptions = {
     role: o.role,
     info: copyOf(o.info),
@@ -136,6 +172,15 @@ function stillHolds(methods: Record<string, unknown>, held: readonly unknown[]):
  */
 function declaredMethodsOf(methods: unknown): DeclaredMethods | undefined {
   if (typeof methods !== "object" || methods === null) return undefined;
+  try {
+    return readDeclarations(methods);
+  } catch {
+    // A declaration whose getter (or Proxy trap) throws: none is read rather than one misread.
+    return undefined;
+  }
+}
+
+function readDeclarations(methods: object): DeclaredMethods | undefined {
   const cached = declarationsRead.get(methods);
   if (cached !== undefined && stillHolds(methods as Record<string, unknown>, cached.held)) return cached.read;
   // No prototype: a method named like one of Object's (`constructor`, `__proto__`) is a name like any other.
@@ -168,14 +213,15 @@ function flagOr(v: unknown, fallback: boolean): boolean {
 
 /** A new session in phase `new`. */
 export function createSession(options: SessionOptions): SessionState {
+  const resolved = resolveOptions(options);
   return {
-    options: resolveOptions(options),
+    options: resolved,
     phase: { name: "new" },
     // A server's requests are numbered from 1: SDK 1.x clients ignore a notifications/cancelled
     // whose requestId is 0 (a falsy check), so the first sampling or elicitation of a session
     // could not be cancelled to them. (Id 0 is valid JSON-RPC; a client's first request is its
     // initialize or server/discover, which is never cancelled.)
-    nextId: options.role === "server" ? 1 : 0,
+    nextId: resolved.role === "server" ? 1 : 0,
     outbound: {},
     outboundCount: 0,
     inbound: {},
@@ -196,6 +242,12 @@ export function createSession(options: SessionOptions): SessionState {
 /** Feeds one input; returns the (same, updated) state and what to do. Never throws on any input. */
 export function step(state: SessionState, input: SessionInput): StepResult {
   const out: SessionOutput[] = [];
+  // No session at all (undefined, a number, a string from a botched restore): nothing to step
+  // or to close, but still an answer rather than a TypeError out of the kernel.
+  if (typeof state !== "object" || state === null) {
+    out.push({ type: "close", reason: "internal error: the state is not a session (an object createSession made)" });
+    return { state, outputs: out };
+  }
   try {
     dispatch(state, input, out);
   } catch (e) {
@@ -205,7 +257,11 @@ export function step(state: SessionState, input: SessionInput): StepResult {
       fail(state, reason, out);
     } catch {
       // The state itself is unusable (options no createSession would make): closed, still without a throw.
-      state.phase = { name: "closed", reason };
+      try {
+        state.phase = { name: "closed", reason };
+      } catch {
+        // Not even that can be written (a frozen state): the close is said all the same.
+      }
       out.push({ type: "close", reason });
     }
   }
@@ -254,14 +310,29 @@ function malformedInput(input: SessionInput): string | null {
         return "a changed task needs its taskId (a string) and task (an object)";
       }
       return null;
-    case "unsendable":
-      return input.message !== null && typeof input.message === "object" ? null : "unsendable needs the message";
+    case "unsendable": {
+      const m = input.message;
+      if (m === null || typeof m !== "object") return "unsendable needs the message";
+      // Read here, where a getter (or Proxy trap) that throws refuses the input, not in unsendable, where it closed the session.
+      const { id, method } = m as { id?: unknown; method?: unknown };
+      // A request's id is looked up in the table of requests sent: one that is no request id (a symbol) threw there.
+      return typeof method === "string" && id !== undefined && id !== null && !isIdLike(id) ? "unsendable needs the message (a JSON-RPC message)" : null;
+    }
     case "declare":
       return input.capabilities !== undefined && isParamsObject(input.capabilities) ? null : "declare needs capabilities (an object)";
     case "renewed":
       return input.result !== undefined && isParamsObject(input.result) ? null : "renewed needs the InitializeResult (an object)";
   }
   return null;
+}
+
+/** An input's `type` for a refusal's detail, or undefined when it cannot be read. */
+function inputType(input: unknown): unknown {
+  try {
+    return (input as { type?: unknown } | null)?.type;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A finite number (a module function: a closure in {@link malformedInput} was made for every input). */
@@ -286,9 +357,16 @@ function reasonText(reason: unknown): string | undefined {
 const CHANGES: readonly unknown[] = ["tools", "prompts", "resources", "resource", "task"];
 
 function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]): void {
-  const problem = malformedInput(input);
+  let problem: string | null;
+  try {
+    problem = malformedInput(input);
+  } catch (e) {
+    // An input whose getter (or Proxy trap) throws is the application's to fix, not a reason
+    // to close the session with an internal error (the kernel never throws, nor dies of it).
+    problem = `the input could not be read: ${thrownMessage(e)}`;
+  }
   if (problem !== null) {
-    out.push({ type: "diagnostic", code: "input-refused", message: problem, detail: { type: (input as { type?: unknown } | null)?.type } });
+    out.push({ type: "diagnostic", code: "input-refused", message: problem, detail: { type: inputType(input) } });
     return;
   }
   const now = input.now;
@@ -297,8 +375,20 @@ function dispatch(state: SessionState, input: SessionInput, out: SessionOutput[]
       return open(state, now, out);
     case "receive":
       return receive(state, input, out);
-    case "request":
-      return sendRequest(state, input, out);
+    case "request": {
+      const next = state.nextId;
+      try {
+        return sendRequest(state, input, out);
+      } catch (e) {
+        // Params whose getter (or Proxy trap) throws: refused as params with no JSON form are
+        // (nothing was recorded before the throw: sendRequest reads all it needs first), not
+        // a session closed. A request that can be read threw for a bug: that stays fatal.
+        if (jsonCopy(input) !== undefined) throw e;
+        const id = state.nextId !== next ? next : state.nextId++;
+        out.push({ type: "error", id, method: typeof input.method === "string" ? input.method : "", error: { code: ErrorCode.InvalidParams, message: `the request could not be read: ${thrownMessage(e)}` } });
+        return;
+      }
+    }
     case "notify":
       // A log message sent as a plain notification is a `log` input: the same level filters, the same budget.
       if (input.method === "notifications/message") return notifyLog(state, input.params, now, out, input.related);

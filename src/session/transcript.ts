@@ -13,6 +13,7 @@
  * tool that reordered keys still replays.
  */
 import { thrownMessage } from "../jsonrpc/errors.js";
+import { jsonCopy } from "../jsonrpc/safe-json.js";
 import { isProtocolVersion } from "../model/versions.js";
 import { createSession, step } from "./session.js";
 import type { SessionInput, SessionOptions, SessionOutput } from "./types.js";
@@ -62,8 +63,13 @@ export function transcriptLine(input: SessionInput, outputs: SessionOutput[]): s
  * recorded, and nothing throws.
  */
 export function recordingSession(options: SessionOptions): { state: ReturnType<typeof createSession>; step(input: SessionInput): SessionOutput[]; text(): string } {
-  const lines = [transcriptHeader(options)];
-  const state = createSession(structuredClone(options));
+  // The session is made from the options as the header holds them (their JSON text, parsed
+  // back), as replay makes it. Options with no JSON form (a BigInt, a getter that throws)
+  // threw out of here; now the header holds none (replay reports it malformed) and the
+  // session reads what it can of them, as createSession does.
+  const held = jsonCopy(options);
+  const lines = [transcriptHeader(held as SessionOptions)];
+  const state = createSession(held ?? options);
   return {
     state,
     step(input) {
@@ -71,7 +77,12 @@ export function recordingSession(options: SessionOptions): { state: ReturnType<t
       try {
         recorded = JSON.parse(JSON.stringify(input) ?? "null") as SessionInput;
       } catch (e) {
-        const type = (input as { type?: unknown } | null)?.type;
+        let type: unknown;
+        try {
+          type = (input as { type?: unknown } | null)?.type;
+        } catch {
+          // A getter (or Proxy trap) that throws: the refusal names no type.
+        }
         return [{ type: "diagnostic", code: "input-refused", message: `the input has no JSON form, so no transcript can hold it: ${thrownMessage(e)}`, detail: { type } }];
       }
       // Not an object: step refuses it and nothing changed; a transcript line holds only object inputs.

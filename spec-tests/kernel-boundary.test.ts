@@ -1,0 +1,140 @@
+// The kernel's boundary (README "What it is": the kernel "never reads a clock, draws a random
+// number, does I/O or throws across its boundary ... errors all come out as values"), held
+// against what a plain JavaScript embedder can pass that the types forbid: no options, a
+// state that is no object, a frozen state, inputs and application objects whose getters (or
+// Proxy traps) throw. Each entry point answers in the shape its callers already handle.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createSession, resolveOptions, step } from "../src/session/session.js";
+import { recordingSession, replay } from "../src/session/transcript.js";
+import { ErrorCode } from "../src/jsonrpc/errors.js";
+import type { SessionInput, SessionOptions, SessionOutput, SessionState } from "../src/session/types.js";
+
+const boom = (): never => {
+  throw new Error("getter boom");
+};
+/** A Proxy every trap of which throws. */
+const hostileProxy = (): object => new Proxy({}, { get: boom, has: boom, ownKeys: boom, getOwnPropertyDescriptor: boom, getPrototypeOf: boom });
+/** An object whose named fields' getters throw. */
+const throwingGetters = (...names: string[]): object => Object.defineProperties({}, Object.fromEntries(names.map((n) => [n, { get: boom, enumerable: true }])));
+
+const SERVER: SessionOptions = { role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {}, logging: {} } };
+
+/** A 2025-11-25 server in `operating`, with tools/call 7 in progress. */
+function operating(): SessionState {
+  const s = createSession(SERVER);
+  step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: "c", version: "1" } } }) });
+  step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  step(s, { type: "receive", now: 0, data: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "t", arguments: {} } }) });
+  assert.equal(s.phase.name, "operating");
+  return s;
+}
+
+const closes = (outputs: SessionOutput[]): boolean => outputs.some((o) => o.type === "close");
+
+test("README (the kernel never throws across its boundary; createSession fills in defaults and never throws): createSession and resolveOptions with no options, or options of the wrong type, give a session of defaults", () => {
+  for (const options of [undefined, null, 0, "server", Symbol("s"), 1n, () => 1]) {
+    const s = createSession(options as unknown as SessionOptions);
+    assert.equal(s.phase.name, "new");
+    assert.equal(s.options.requestTimeoutMs, 60_000);
+    assert.doesNotThrow(() => JSON.stringify(s));
+    assert.equal(resolveOptions(options as unknown as SessionOptions).maxDepth, 64);
+    // Its first step that needs a role answers as a value too.
+    assert.doesNotThrow(() => step(s, { type: "receive", now: 0, data: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }));
+  }
+});
+
+test("README (the kernel never throws across its boundary; a malformed option falls back to its default): createSession with options whose getters (or Proxy traps) throw reads what it can, an unreadable option left to its default", () => {
+  const options = { ...SERVER, extensionMethods: throwingGetters("x/y") } as Record<string, unknown>;
+  Object.defineProperty(options, "requestTimeoutMs", { get: boom, enumerable: true });
+  const s = createSession(options as unknown as SessionOptions);
+  assert.equal(s.options.role, "server");
+  assert.equal(s.nextId, 1);
+  assert.equal(s.options.requestTimeoutMs, 60_000);
+  assert.equal(s.options.extensionMethods, undefined);
+  const p = createSession(hostileProxy() as unknown as SessionOptions);
+  assert.equal(p.phase.name, "new");
+  assert.doesNotThrow(() => JSON.stringify(p));
+});
+
+test("README (the kernel never throws across its boundary): step with a state that is no session (undefined, null, a number, a string) answers a close, not a TypeError", () => {
+  for (const state of [undefined, null, 0, "s", Symbol("s"), 1n]) {
+    const r = step(state as unknown as SessionState, { type: "tick", now: 0 });
+    assert.equal(r.outputs.length, 1);
+    assert.equal(r.outputs[0].type, "close");
+  }
+});
+
+test("README (the kernel never throws across its boundary): step with a frozen state it cannot write answers a close, not a TypeError", () => {
+  const s = Object.freeze(operating());
+  let r: ReturnType<typeof step> | undefined;
+  // The request takes the next id: a write to the frozen state.
+  assert.doesNotThrow(() => (r = step(s, { type: "request", now: 0, method: "ping" })));
+  assert.ok(closes(r!.outputs), JSON.stringify(r!.outputs));
+});
+
+test("README (the kernel never throws across its boundary; a field the kernel cannot use is refused with an input-refused diagnostic): step with an input whose getters (or Proxy traps) throw refuses it and the session goes on", () => {
+  for (const input of [hostileProxy(), throwingGetters("type", "now"), { type: "tick", get now() { return boom(); } }]) {
+    const s = operating();
+    const before = JSON.stringify(s);
+    const { outputs } = step(s, input as unknown as SessionInput);
+    assert.deepEqual(outputs.map((o) => o.type), ["diagnostic"]);
+    assert.equal((outputs[0] as { code: string }).code, "input-refused");
+    assert.equal(JSON.stringify(s), before);
+  }
+});
+
+test("README (the kernel never throws across its boundary; a request input it cannot use is answered with -32602): step with a request whose params' getters (or Proxy traps) throw fails that request with -32602, and the session goes on", () => {
+  for (const params of [hostileProxy(), throwingGetters("messages", "maxTokens", "tools")]) {
+    const s = operating();
+    const { outputs } = step(s, { type: "request", now: 0, method: "sampling/createMessage", params } as unknown as SessionInput);
+    assert.ok(!closes(outputs), JSON.stringify(outputs));
+    const err = outputs.find((o) => o.type === "error") as Extract<SessionOutput, { type: "error" }> | undefined;
+    assert.equal(err?.error.code, ErrorCode.InvalidParams);
+    assert.equal(s.phase.name, "operating");
+    assert.deepEqual(s.outbound, {});
+  }
+});
+
+test("README (the kernel never throws across its boundary) + 2025-11-25 basic/index (every request MUST get a response): a respond whose result or error has getters (or Proxy traps) that throw answers the request with -32603, and the session goes on", () => {
+  for (const answer of [{ result: hostileProxy() }, { error: hostileProxy() }, { result: throwingGetters("content") }]) {
+    const s = operating();
+    const { outputs } = step(s, { type: "respond", now: 0, id: 7, ...answer } as unknown as SessionInput);
+    assert.ok(!closes(outputs), JSON.stringify(outputs));
+    const sent = outputs.filter((o) => o.type === "send").map((o) => (o as Extract<SessionOutput, { type: "send" }>).message as { id?: unknown; error?: { code: number } });
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].id, 7);
+    assert.equal(sent[0].error?.code, ErrorCode.InternalError);
+    assert.deepEqual(s.inbound, {});
+    assert.doesNotThrow(() => JSON.stringify(s));
+  }
+});
+
+test("README (the kernel never throws across its boundary): a notify of notifications/message or an unsendable whose message has getters (or Proxy traps) that throw is refused with a diagnostic, and the session goes on", () => {
+  const inputs = [
+    { type: "notify", now: 0, method: "notifications/message", params: hostileProxy() },
+    { type: "unsendable", now: 0, message: hostileProxy(), reason: "r" },
+    { type: "unsendable", now: 0, message: throwingGetters("id", "method"), reason: "r" },
+  ];
+  for (const input of inputs) {
+    const s = operating();
+    const { outputs } = step(s, input as unknown as SessionInput);
+    assert.ok(!closes(outputs), JSON.stringify(outputs));
+    assert.ok(outputs.every((o) => o.type === "diagnostic"), JSON.stringify(outputs));
+    assert.equal(s.phase.name, "operating");
+  }
+});
+
+test("README (the kernel never throws across its boundary; recorded and replayed bit for bit): recordingSession with no options or options with no JSON form, and its step with an input whose getters throw, answer as values", () => {
+  for (const options of [undefined, { ...SERVER, maxDepth: 1n }, hostileProxy()]) {
+    let rec: ReturnType<typeof recordingSession> | undefined;
+    assert.doesNotThrow(() => (rec = recordingSession(options as unknown as SessionOptions)));
+    // No options a session could be recorded with: the replay says the transcript is malformed.
+    const r = replay(rec!.text());
+    assert.equal(r.ok, false);
+  }
+  const rec = recordingSession(SERVER);
+  const outputs = rec.step(throwingGetters("type", "now") as unknown as SessionInput);
+  assert.deepEqual(outputs.map((o) => o.type), ["diagnostic"]);
+  assert.equal(replay(rec.text()).ok, true);
+});
