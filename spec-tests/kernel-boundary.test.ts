@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { createSession, resolveOptions, step } from "../src/session/session.js";
 import { recordingSession, replay } from "../src/session/transcript.js";
 import { ErrorCode } from "../src/jsonrpc/errors.js";
+import { DEFAULT_LIMITS, decode, decodeValue, type Decoded, type DecodeOptions } from "../src/jsonrpc/codec.js";
 import type { SessionInput, SessionOptions, SessionOutput, SessionState } from "../src/session/types.js";
 
 const boom = (): never => {
@@ -137,4 +138,21 @@ test("README (the kernel never throws across its boundary; recorded and replayed
   const outputs = rec.step(throwingGetters("type", "now") as unknown as SessionInput);
   assert.deepEqual(outputs.map((o) => o.type), ["diagnostic"]);
   assert.equal(replay(rec.text()).ok, true);
+});
+
+test("README (the codec never throws; a malformed limit is never misread): decode and decodeValue with options whose getters throw use the defaults, and a limit that is no non-negative integer (NaN, a string, negative) is its default, not the bound switched off", () => {
+  const deep = `{"jsonrpc":"2.0","id":1,"method":"ping","params":${'{"a":'.repeat(100)}1${"}".repeat(100)}}`;
+  for (const options of [hostileProxy(), throwingGetters("maxBytes", "maxDepth", "allowBatch"), { maxDepth: NaN }, { maxDepth: "x" }, { maxDepth: -1 }, { maxBytes: NaN, maxDepth: 1.5 }]) {
+    const o = options as unknown as DecodeOptions;
+    let text: Decoded | undefined;
+    let value: Decoded | undefined;
+    assert.doesNotThrow(() => (text = decode(deep, o)));
+    assert.doesNotThrow(() => (value = decodeValue(JSON.parse(deep), o)));
+    // 100 levels: past the default maxDepth (64), refused as before.
+    assert.equal(text!.kind, "invalid");
+    assert.equal(value!.kind, "invalid");
+    assert.equal(decode('{"jsonrpc":"2.0","id":1,"method":"ping"}', o).kind, "request");
+  }
+  const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { s: "a".repeat(DEFAULT_LIMITS.maxBytes) } });
+  assert.equal(decode(big, { maxBytes: NaN } as unknown as DecodeOptions).kind, "invalid");
 });

@@ -111,8 +111,7 @@ type Unchecked = { [key: string]: unknown };
  * that omits `id` (allowed from 2025-11-25) is returned with `id: null`, so its type holds.
  */
 export function decode(input: string | Uint8Array, options?: DecodeOptions): Decoded {
-  const maxBytes = options?.maxBytes ?? DEFAULT_LIMITS.maxBytes;
-  const maxDepth = options?.maxDepth ?? DEFAULT_LIMITS.maxDepth;
+  const { maxBytes, maxDepth, allowBatch } = readOptions(options);
   let text: string;
   if (typeof input === "string") {
     if (exceedsBytes(input, maxBytes)) return standInOver(input) ?? tooLarge(input, maxBytes);
@@ -135,7 +134,6 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
     return invalid(ErrorCode.ParseError, null, "message is not valid JSON");
   }
   try {
-    const allowBatch = options?.allowBatch === true;
     // A parsed value of n bytes holds at most n / 2 containers, so the node budget
     // cannot trip here; only the depth bound can. A batch's members are held to it each.
     const nesting = mayExceedDepth(text, maxDepth) ? checkNesting(value, batchDepth(value, allowBatch, maxDepth), text.length) : "ok";
@@ -150,6 +148,25 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
 }
 
 /**
+ * The codec's options as it uses them, never thrown out of {@link decode}: a limit that is no
+ * non-negative safe integer is its default (a `NaN` or `"10"` compared as "never over"
+ * switched the bound off: a message of any size or depth was accepted), and options whose
+ * getter (or Proxy trap) throws are all defaults rather than a TypeError.
+ */
+function readOptions(options: DecodeOptions | undefined): { maxBytes: number; maxDepth: number; allowBatch: boolean } {
+  try {
+    return { maxBytes: boundOr(options?.maxBytes, DEFAULT_LIMITS.maxBytes), maxDepth: boundOr(options?.maxDepth, DEFAULT_LIMITS.maxDepth), allowBatch: options?.allowBatch === true };
+  } catch {
+    return { maxBytes: DEFAULT_LIMITS.maxBytes, maxDepth: DEFAULT_LIMITS.maxDepth, allowBatch: false };
+  }
+}
+
+/** A bound given to decode: a non-negative safe integer (0 refuses every message), else `fallback`. */
+function boundOr(value: unknown, fallback: number): number {
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : fallback;
+}
+
+/**
  * Classifies an already-parsed JSON value (e.g. an HTTP body a framework parsed). Never
  * throws. `maxDepth` applies as in {@link decode}; `maxBytes` cannot be measured on a
  * value, so it bounds the number of arrays and objects walked instead (`maxBytes / 2`,
@@ -157,16 +174,14 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
  * children or is cyclic.
  */
 export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
-  const maxBytes = options?.maxBytes ?? DEFAULT_LIMITS.maxBytes;
-  const maxDepth = options?.maxDepth ?? DEFAULT_LIMITS.maxDepth;
+  const { maxBytes, maxDepth, allowBatch } = readOptions(options);
   try {
-    const allowBatch = options?.allowBatch === true;
     const nesting = checkNesting(value, batchDepth(value, allowBatch, maxDepth), Math.ceil(maxBytes / 2));
     if (nesting === "too-deep") return deepBatch(value, allowBatch, maxDepth, Math.ceil(maxBytes / 2), true) ?? refusedWhole(value, `message exceeds maxDepth (${maxDepth})`);
     if (nesting === "too-many") return invalid(ErrorCode.InvalidRequest, null, `message exceeds maxBytes (${maxBytes}): too many nested values`);
     // A number with no JSON form (a framework's parse of 1e999; a batch member re-parsed from a
     // body) is refused as `decode` refuses it: the message, or in a batch its member alone.
-    return classify(value, options?.allowBatch === true, nesting === "non-finite", Math.ceil(maxBytes / 2));
+    return classify(value, allowBatch, nesting === "non-finite", Math.ceil(maxBytes / 2));
   } catch {
     return uninspectable();
   }
