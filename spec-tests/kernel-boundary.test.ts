@@ -9,6 +9,8 @@ import { createSession, resolveOptions, step } from "../src/session/session.js";
 import { recordingSession, replay } from "../src/session/transcript.js";
 import { ErrorCode } from "../src/jsonrpc/errors.js";
 import { DEFAULT_LIMITS, decode, decodeValue, type Decoded, type DecodeOptions } from "../src/jsonrpc/codec.js";
+import { TASK_TABLE_DEFAULTS, createTaskTable, tableFromRecords } from "../src/tasks/table.js";
+import type { TaskRecord, TaskTableOptions, TaskTableState } from "../src/tasks/types.js";
 import type { SessionInput, SessionOptions, SessionOutput, SessionState } from "../src/session/types.js";
 
 const boom = (): never => {
@@ -155,4 +157,19 @@ test("README (the codec never throws; a malformed limit is never misread): decod
   }
   const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { s: "a".repeat(DEFAULT_LIMITS.maxBytes) } });
   assert.equal(decode(big, { maxBytes: NaN } as unknown as DecodeOptions).kind, "invalid");
+});
+
+test("README (the kernel never throws across its boundary; malformed task options fall back to their defaults; malformed records are skipped): createTaskTable with options whose getters throw, and tableFromRecords with records that are no array, answer as values", () => {
+  for (const options of [hostileProxy(), throwingGetters("era", "maxTasks")]) {
+    let t: TaskTableState | undefined;
+    assert.doesNotThrow(() => (t = createTaskTable(options as unknown as TaskTableOptions)));
+    assert.equal(t!.options.maxTasks, TASK_TABLE_DEFAULTS.maxTasks);
+    assert.doesNotThrow(() => JSON.stringify(t));
+  }
+  for (const records of [undefined, null, 0, {}, hostileProxy()]) {
+    let r: ReturnType<typeof tableFromRecords> | undefined;
+    assert.doesNotThrow(() => (r = tableFromRecords(records as unknown as TaskRecord[])));
+    assert.equal(r!.state.count, 0);
+    assert.equal(r!.skipped.length, 1);
+  }
 });

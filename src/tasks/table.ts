@@ -128,6 +128,15 @@ function msOrNull(v: unknown, fallback: number | null): number | null {
 /** Options with defaults filled in; malformed fields fall back to their default. */
 export function resolveTaskOptions(options: TaskTableOptions = {}): ResolvedTaskTableOptions {
   const o = isObject(options) ? (options as TaskTableOptions) : {};
+  try {
+    return resolveFrom(o);
+  } catch {
+    // Options whose getter (or Proxy trap) throws: the defaults, not a throw out of createTaskTable (the kernel never throws).
+    return resolveFrom({});
+  }
+}
+
+function resolveFrom(o: TaskTableOptions): ResolvedTaskTableOptions {
   const d = TASK_TABLE_DEFAULTS;
   return {
     era: o.era === "extension" || o.era === "legacy" ? o.era : d.era,
@@ -570,6 +579,8 @@ function principalsOf(state: TaskTableState): Record<string, TaskOwnerEntry> {
 export function tableFromRecords(records: readonly TaskRecord[], options?: TaskTableOptions): { state: TaskTableState; skipped: string[] } {
   const state = createTaskTable(options);
   const skipped: string[] = [];
+  // Not an array (a store's read that came back empty as null, say): no records, said in `skipped`, not a TypeError.
+  if (!Array.isArray(records)) return { state, skipped: ["records must be an array"] };
   const sorted = [...records].sort((a, b) => (a?.seq ?? 0) - (b?.seq ?? 0));
   for (const given of sorted) {
     // A copy in JSON form, as the table holds only JSON (snapshot, store writes): a record with
