@@ -353,6 +353,36 @@ test("replay store: a message that goes before any connection carried it is repo
   assert.deepEqual(lost, [[1, false], [2, true]]);
 });
 
+test("replay store: a session that ended (its streams dropped, as the handler does when it terminates) keeps nothing in the store: after a churn of sessions, none is still held (each one that ever held text was kept for the handler's lifetime)", () => {
+  const store = new EventStore({ maxTotalSize: 1000 });
+  const held = () => (store as unknown as { holding: Set<unknown> }).holding.size;
+  for (let i = 0; i < 500; i++) {
+    const session = store.createSession("s" + i);
+    const get = store.createLog(1, session);
+    const post = store.createLog(2, session);
+    store.append(get, "a notification", true);
+    store.append(post, "an answer", i % 2 === 0);
+    store.markWritten(post, post.lastSeq);
+    // The POST stream ends, then the session.
+    store.drop(post);
+    store.drop(get);
+  }
+  assert.equal(store.count, 0);
+  assert.equal(store.size, 0);
+  assert.equal(held(), 0);
+  // A session holding text is still found when the store is full of undelivered messages.
+  const a = store.createLog(1, store.createSession("a"));
+  const b = store.createLog(1, store.createSession("b"));
+  store.append(a, "x".repeat(400), false);
+  store.append(b, "y".repeat(450), false);
+  assert.equal(held(), 2);
+  store.append(b, "z".repeat(300), false);
+  assert.deepEqual(a.after(0).map((e) => e.seq), [1]);
+  assert.deepEqual(b.after(0).map((e) => e.seq), [2]);
+  store.drop(a);
+  assert.equal(held(), 1);
+});
+
 test("replay store: stays bounded and compacts under long runs", () => {
   const store = new EventStore({ maxEventsPerStream: 3, maxTotalSize: 5000 });
   const logs = [store.createLog(1, store.createSession("a")), store.createLog(2, store.createSession("b"))];

@@ -239,7 +239,7 @@ export class EventStore {
   private readonly history = new EventQueue(true);
   /** Every undelivered event (and tombstones), in append order. */
   private readonly undelivered = new EventQueue(false);
-  /** Sessions that may hold text (one found empty is taken out when {@link EventStore.largest} passes it). */
+  /** Sessions holding text: one joins with its first event and leaves when its last goes (an ended session's logs are dropped, so it leaves then too). */
   private readonly holding = new Set<SessionLogs>();
   /** Text held, in UTF-16 code units. */
   size = 0;
@@ -340,10 +340,7 @@ export class EventStore {
    */
   private largest(): SessionLogs {
     let most: SessionLogs | undefined;
-    for (const s of this.holding) {
-      if (s.size === 0) this.holding.delete(s);
-      else if (most === undefined || s.size > most.size) most = s;
-    }
+    for (const s of this.holding) if (most === undefined || s.size > most.size) most = s;
     return most!;
   }
 
@@ -366,6 +363,9 @@ export class EventStore {
     e.log = null;
     this.size -= e.data.length;
     log.session.size -= e.data.length;
+    // Taken out as soon as it holds nothing: the set would otherwise keep every session
+    // that ever held text, ended ones included, for as long as the handler runs.
+    if (log.session.size === 0) this.holding.delete(log.session);
     this.count--;
     (written ? this.history : this.undelivered).tombstones++;
     (written ? log.session.history : log.session.undelivered).tombstones++;
