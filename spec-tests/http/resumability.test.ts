@@ -6,7 +6,7 @@ import { ManualClock } from "../../src/driver/clock.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
 import { McpClient } from "../../src/api/client.js";
 import { McpError } from "../../src/driver/endpoint.js";
-import { call, deferred, get, makeHandler, messages, open, post, SseReader, Tools, wrappedTransport } from "./helpers.js";
+import { call, deferred, get, makeHandler, messages, open, post, SseReader, Tools, until, wrappedTransport } from "./helpers.js";
 
 const V = "2025-11-25";
 
@@ -469,4 +469,108 @@ test("bounded replay log, shared (Resumability and Redelivery: the server replay
   const resumed = messages(await new SseReader(await get(handler, victim, V, priming!.id)).rest());
   // "one" went out before the close: history, the first to go. What was never delivered is all there.
   assert.deepEqual(resumed.map((m) => m.params?.data ?? m.result?.content[0].text), ["two", "waited"]);
+});
+
+// A request of the server's (sampling, elicitation, roots, ping) whose event no client will
+// ever get: the handler waiting on it hears it at once (-32000, this side's own error, as an
+// answer evicted before its client resumed is answered), not after requestTimeoutMs.
+const SAMPLE = { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 };
+
+/** The outcome of `p` once it settles: its result, or its error. */
+function outcome(p: Promise<unknown>): { value: unknown; settled: boolean } {
+  const o = { value: undefined as unknown, settled: false };
+  p.then(
+    (v) => Object.assign(o, { value: v, settled: true }),
+    (e) => Object.assign(o, { value: e, settled: true }),
+  );
+  return o;
+}
+
+function assertUndeliverable(o: { value: unknown; settled: boolean }, why: RegExp): void {
+  assert.ok(o.settled, "the request failed at once, not at its timeout");
+  const e = o.value as McpError;
+  assert.ok(e instanceof McpError, String(e));
+  assert.equal(e.code, -32000);
+  assert.equal(e.fromPeer, false);
+  assert.match(e.message, /never reached the client/);
+  assert.match(e.message, why);
+}
+
+test("bounded replay log (Resumability and Redelivery; client/sampling): a tool's sampling request on its POST stream, evicted before any connection carried it (the client had dropped the stream), fails in the handler at once with -32000, not after requestTimeoutMs", { timeout: 5000 }, async () => {
+  const clock = new ManualClock();
+  const { handler, tools } = makeHandler(new Tools(), { clock, eventStore: { maxSessionSize: 2000 } });
+  const sid = await open(handler);
+  const s = new SseReader(await post(handler, call(1, "wait"), sid, V));
+  await s.message();
+  await s.cancel();
+  const ctx = tools.contexts.at(-1)!;
+  const asked = outcome(ctx.request("sampling/createMessage", SAMPLE));
+  // The same session's unrelated messages, waiting for a GET, push it out of its share.
+  for (let n = 0; n < 3; n++) tools.endpoints[0].notify("notifications/message", { level: "info", data: "y".repeat(900) });
+  await until(() => asked.settled, 20);
+  assertUndeliverable(asked, /before any connection carried it/);
+  tools.release();
+});
+
+test("bounded replay log (Listening for Messages from the Server; client/sampling): a server request queued for a GET stream no client opened yet, evicted from the queue, fails at once with -32000", { timeout: 5000 }, async () => {
+  const seen: string[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { clock: new ManualClock(), eventStore: { maxEventsPerStream: 2 }, onDiagnostic: (d) => seen.push(d.code) });
+  const sid = await open(handler);
+  const ep = tools.endpoints[0];
+  const asked = outcome(ep.request("sampling/createMessage", SAMPLE));
+  const kept = outcome(ep.request("ping"));
+  for (let n = 1; n <= 2; n++) ep.notify("notifications/tools/list_changed", { n });
+  await until(() => asked.settled, 20);
+  assert.ok(seen.includes("message-lost"));
+  assertUndeliverable(asked, /before any connection carried it/);
+  // The ping was evicted too; what is still queued goes out when the GET opens.
+  assertUndeliverable(kept, /evicted/);
+  const g = new SseReader(await get(handler, sid, V));
+  await g.next();
+  assert.deepEqual((await g.message()).msg.params, { n: 1 });
+  await g.cancel();
+});
+
+test("bounded replay log (Resumability and Redelivery: the server replays the messages missed on that stream): a server request written to a GET connection that broke, then evicted, fails with -32000 when the client resumes from before it (it proves it never got it); one still in the log is replayed and waits for its answer", { timeout: 5000 }, async () => {
+  const seen: string[] = [];
+  const { handler, tools } = makeHandler(new Tools(), { clock: new ManualClock(), eventStore: { maxEventsPerStream: 2 }, onDiagnostic: (d) => seen.push(d.code) });
+  const sid = await open(handler);
+  const ep = tools.endpoints[0];
+  const g = new SseReader(await get(handler, sid, V));
+  const priming = await g.next();
+  const asked = outcome(ep.request("sampling/createMessage", SAMPLE));
+  // The connection broke with the request in it, unread.
+  await g.cancel();
+  ep.notify("notifications/tools/list_changed", { n: 1 });
+  const pinged = outcome(ep.request("ping"));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(asked.settled, false, "evicted as history: the server cannot tell yet whether the client read it");
+  const r = new SseReader(await get(handler, sid, V, priming!.id));
+  const replayed = [(await r.message()).msg, (await r.message()).msg];
+  assert.deepEqual(replayed.map((m) => m.method), ["notifications/tools/list_changed", "ping"]);
+  assert.ok(seen.includes("replay-gap"));
+  await until(() => asked.settled, 20);
+  assertUndeliverable(asked, /before the client resumed/);
+  assert.equal(pinged.settled, false, "the replayed ping waits for its answer");
+  await r.cancel();
+});
+
+test("Listening for Messages from the Server (a fresh GET takes over what was never delivered): a server request moved to the new GET stream, whose connection then broke and which the log then evicted, fails with -32000 when the client resumes that stream from before it", { timeout: 5000 }, async () => {
+  const { handler, tools } = makeHandler(new Tools(), { clock: new ManualClock(), eventStore: { maxEventsPerStream: 2 } });
+  const sid = await open(handler);
+  const ep = tools.endpoints[0];
+  const first = new SseReader(await get(handler, sid, V));
+  await first.next();
+  await first.cancel();
+  const asked = outcome(ep.request("sampling/createMessage", SAMPLE));
+  // A fresh GET: the request, never delivered, moves to its stream and is written there; that connection breaks too.
+  const second = new SseReader(await get(handler, sid, V));
+  const priming = await second.next();
+  await second.cancel();
+  for (let n = 1; n <= 2; n++) ep.notify("notifications/tools/list_changed", { n });
+  const r = new SseReader(await get(handler, sid, V, priming!.id));
+  assert.deepEqual([(await r.message()).msg.params, (await r.message()).msg.params], [{ n: 1 }, { n: 2 }]);
+  await until(() => asked.settled, 20);
+  assertUndeliverable(asked, /before the client resumed/);
+  await r.cancel();
 });

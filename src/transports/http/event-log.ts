@@ -194,6 +194,12 @@ export class SessionLogs {
   readonly history = new EventQueue(true);
   /** @internal This session's undelivered events, in append order. */
   readonly undelivered = new EventQueue(false);
+  /**
+   * Called when an event of this session goes before it was ever written (as the store's
+   * `onLost`): its session fails a request of its own that event carried, which no client
+   * will ever see. Called from within an append or a drop: it must not touch the store.
+   */
+  lost: ((log: StreamLog, seq: number) => void) | undefined = undefined;
 
   constructor(
     /** The session's id, for diagnostics. */
@@ -369,7 +375,10 @@ export class EventStore {
     this.count--;
     (written ? this.history : this.undelivered).tombstones++;
     (written ? log.session.history : log.session.undelivered).tombstones++;
-    if (!written) this.onLost?.(log, e.seq, dropped);
+    if (!written) {
+      this.onLost?.(log, e.seq, dropped);
+      log.session.lost?.(log, e.seq);
+    }
     if (e.seq > log.evictedUpTo) log.evictedUpTo = e.seq;
     e.data = "";
   }

@@ -163,6 +163,8 @@ export class HttpSession {
   private awaitedJson = 0;
   /** This session's share of the replay store. */
   private readonly logs: SessionLogs;
+  /** Requests of ours sent on a stream and maybe not answered yet, by the id of the event carrying each ({@link HttpSession.asking}). */
+  private readonly asked = new Map<string, { stream: number; seq: number; id: RequestId }>();
 
   constructor(
     /** The `MCP-Session-Id` (a stateless session's: its key in the table, never sent). */
@@ -171,6 +173,7 @@ export class HttpSession {
   ) {
     this.lastActivity = config.clock.now();
     this.logs = config.store.createSession(id);
+    this.logs.lost = (log, seq) => this.lost(log.stream, seq);
   }
 
   /** One POST's session, of a stateless handler ({@link SessionConfig.stateless}). */
@@ -295,10 +298,45 @@ export class HttpSession {
     // route leads back to this kernel: it fails now, not at its timeout.
     if (this.stateless && "id" in message) return this.endpoint.unsendable(message, "a stateless server cannot take an answer to its own request (it would come in another POST)");
     const target = related === undefined ? undefined : this.routes.get(idKey(related));
-    if (target !== undefined && target.kind === "sse" && !target.done) return this.write(target, encoded.text);
     // JSON exchanges carry only their responses; the rest falls back to the GET stream, which
     // a stateless session has none of: there, as on a modern request's JSON answer, it is dropped.
-    if (!this.stateless) this.toStandalone(encoded.text);
+    const s = target !== undefined && target.kind === "sse" && !target.done ? target : this.stateless ? undefined : this.standaloneStream();
+    if (s === undefined) return;
+    if ("id" in message) this.asking(s, message.id);
+    this.write(s, encoded.text);
+  }
+
+  /**
+   * A request of ours goes out on `s` as its next event: noted until it is answered, so that
+   * if that event never reaches the client it fails now ({@link HttpSession.undeliverable}),
+   * not at its timeout (a handler's `ctx.elicit` waiting minutes for an answer to a question
+   * never asked). Noted before it is appended: the append may evict it at once.
+   */
+  private asking(s: Stream, id: RequestId): void {
+    // What was answered (or failed, or cancelled) meanwhile is let go: the table holds the requests still waiting.
+    const outbound = this.endpoint.state.outbound;
+    for (const [key, a] of this.asked) if (!Object.hasOwn(outbound, idKey(a.id))) this.asked.delete(key);
+    this.asked.set(formatEventId(s.no, s.log.lastSeq + 1), { stream: s.no, seq: s.log.lastSeq + 1, id });
+  }
+
+  /**
+   * A request of ours whose event no client will ever get fails now, with `-32000` (as an
+   * answer evicted before its client resumed does, {@link HttpSession.lostAnswers}), as this
+   * side's own error: its handler hears it at once instead of waiting out its timeout.
+   */
+  private undeliverable(id: RequestId, why: string): void {
+    if (this.closed || !Object.hasOwn(this.endpoint.state.outbound, idKey(id))) return;
+    this.endpoint.receive({ jsonrpc: "2.0", id, error: rpcError(ErrorCode.ConnectionClosed, `connection closed: the request never reached the client: ${why}`) }, true);
+  }
+
+  /** The store evicted event `seq` of stream `no` before any connection carried it. */
+  private lost(no: number, seq: number): void {
+    const key = formatEventId(no, seq);
+    const a = this.asked.get(key);
+    if (a === undefined) return;
+    this.asked.delete(key);
+    // Not from within the store's append (or drop), which this is called from.
+    queueMicrotask(() => this.undeliverable(a.id, "it was evicted from the server's replay log (eventStore limits) before any connection carried it"));
   }
 
   private routeResponse(text: string, id: RequestId | null): void {
@@ -369,14 +407,15 @@ export class HttpSession {
     if (!this.closed && this.routes.size === 0) this.terminate("stateless request answered");
   }
 
-  private toStandalone(text: string): void {
+  /** The standalone stream an unrelated message goes to (made if there is none). */
+  private standaloneStream(): Stream {
     const all = this.standalone;
     let s: Stream | undefined;
     for (let i = all.length - 1; i >= 0 && s === undefined; i--) if (all[i].conn !== null) s = all[i];
     // None connected: the newest stream holds it, so messages waiting for a connection are on one stream, in order.
     s ??= this.newestStandalone();
     if (s === undefined) all.push((s = this.newStream(true)));
-    this.write(s, text);
+    return s;
   }
 
   /** The standalone stream created last (streams are numbered as they are created). */
@@ -411,16 +450,24 @@ export class HttpSession {
     // Streams without a connection are forgotten; what never reached one is handed on, oldest
     // stream first, and counted as delivered there (not lost) before the new stream takes it,
     // so moving it evicts nothing of this session's share.
-    const waiting: string[] = [];
+    const waiting: { data: string; asked: { id: RequestId } | undefined }[] = [];
     for (const old of [...all].sort((a, b) => a.no - b.no)) {
       if (old.conn !== null) continue;
-      for (const e of old.log.after(old.log.written)) waiting.push(e.data);
+      for (const e of old.log.after(old.log.written)) {
+        // A request of ours among them is noted under its new place (see `asking`).
+        const key = formatEventId(old.no, e.seq);
+        waiting.push({ data: e.data, asked: this.asked.get(key) });
+        this.asked.delete(key);
+      }
       this.config.store.markWritten(old.log, old.log.lastSeq);
       this.forget(old);
       all.splice(all.indexOf(old), 1);
     }
     const s = this.newStream(true);
-    for (const data of waiting) this.config.store.append(s.log, data, false);
+    for (const w of waiting) {
+      if (w.asked !== undefined) this.asked.set(formatEventId(s.no, s.log.lastSeq + 1), { stream: s.no, seq: s.log.lastSeq + 1, id: w.asked.id });
+      this.config.store.append(s.log, w.data, false);
+    }
     all.push(s);
     return this.attach(s, 0, false);
   }
@@ -470,7 +517,10 @@ export class HttpSession {
       if (!(replayed = conn.write(this.eventText(s.no, e.seq, e.data)))) break;
       this.config.store.markWritten(log, e.seq);
     }
-    if (resumed && replayed) this.lostAnswers(s, after, conn);
+    if (resumed && replayed) {
+      this.lostAnswers(s, after, conn);
+      this.lostRequests(s, after);
+    }
     if (s.done) {
       if (s.conn === conn) s.conn = null;
       conn.close();
@@ -501,6 +551,22 @@ export class HttpSession {
       const seq = this.config.store.append(s.log, text, true);
       s.answers.set(key, { id: a.id, seq });
       conn.write(this.eventText(s.no, seq, text));
+    }
+  }
+
+  /**
+   * A resumption from `after` on `s`, whose replay went out whole: a request of ours after
+   * that position that the replay log evicted once a connection had carried it (one that
+   * broke before the client read it) is one the client shows it never got. It fails now, as
+   * one evicted before any connection carried it does ({@link HttpSession.lost}).
+   */
+  private lostRequests(s: Stream, after: number): void {
+    const evicted = s.log.evictedUpTo;
+    if (evicted <= after) return;
+    for (const [key, a] of this.asked) {
+      if (a.stream !== s.no || a.seq <= after || a.seq > evicted) continue;
+      this.asked.delete(key);
+      this.undeliverable(a.id, "it was evicted from the server's replay log (eventStore limits) before the client resumed the stream");
     }
   }
 
