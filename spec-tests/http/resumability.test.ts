@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { ManualClock } from "../../src/driver/clock.js";
 import type { HttpHandler } from "../../src/transports/http-server.js";
 import { McpClient } from "../../src/api/client.js";
-import { McpError } from "../../src/driver/endpoint.js";
-import { call, deferred, get, makeHandler, messages, open, post, SseReader, Tools, until, wrappedTransport } from "./helpers.js";
+import { McpError, type RequestContext } from "../../src/driver/endpoint.js";
+import { call, deferred, get, makeHandler, messages, open, post, setupWith, SseReader, Tools, until, wrappedTransport } from "./helpers.js";
 
 const V = "2025-11-25";
 
@@ -573,4 +573,43 @@ test("Listening for Messages from the Server (a fresh GET takes over what was ne
   await until(() => asked.settled, 20);
   assertUndeliverable(asked, /before the client resumed/);
   await r.cancel();
+});
+
+test("Resumability and Redelivery (before 2025-11-25 no priming event): a tool's sampling request for a POST stream whose client dropped it before any event with an id reached it (so no Last-Event-ID can resume it) fails in the handler at once with -32000; at 2025-11-25 the primed stream keeps it for a resumption", { timeout: 5000 }, async () => {
+  for (const version of ["2025-06-18", "2025-03-26", "2025-11-25"]) {
+    const tools = new Tools();
+    const gate = deferred();
+    let asked: { value: unknown; settled: boolean } | undefined;
+    const { handler } = makeHandler(tools, {
+      clock: new ManualClock(),
+      createSession: setupWith(tools, {
+        onRequest: async (_m: string, _p: unknown, ctx: RequestContext) => {
+          await gate.promise;
+          const sent = ctx.request("sampling/createMessage", SAMPLE);
+          asked = outcome(sent);
+          await sent.catch(() => undefined);
+          return { content: [] };
+        },
+      }),
+    });
+    const sid = await open(handler, version);
+    const s = new SseReader(await post(handler, call(1, "x"), sid, version));
+    const priming = version === "2025-11-25" ? await s.next() : undefined;
+    await s.cancel();
+    gate.resolve();
+    await until(() => asked !== undefined, 20);
+    if (priming === undefined) {
+      await until(() => asked!.settled, 20);
+      assertUndeliverable(asked!, /nothing can resume that stream/);
+      continue;
+    }
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(asked!.settled, false, `${version}: the request waits for the client's resumption`);
+    const r = new SseReader(await get(handler, sid, version, priming.id));
+    const request = (await r.message()).msg;
+    assert.equal(request.method, "sampling/createMessage");
+    assert.equal((await post(handler, { jsonrpc: "2.0", id: request.id, result: { role: "assistant", content: { type: "text", text: "ok" }, model: "m" } }, sid, version)).status, 202);
+    assert.deepEqual(messages(await r.rest()).map((m) => m.id), [1]);
+    assert.equal((asked!.value as { model: string }).model, "m");
+  }
 });

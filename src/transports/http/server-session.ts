@@ -302,8 +302,21 @@ export class HttpSession {
     // a stateless session has none of: there, as on a modern request's JSON answer, it is dropped.
     const s = target !== undefined && target.kind === "sse" && !target.done ? target : this.stateless ? undefined : this.standaloneStream();
     if (s === undefined) return;
-    if ("id" in message) this.asking(s, message.id);
+    if ("id" in message) {
+      if (this.unreachable(s)) return this.undeliverable(message.id, "the client dropped the response stream of the request it was sent for before any event with an id reached it, so nothing can resume that stream");
+      this.asking(s, message.id);
+    }
     this.write(s, encoded.text);
+  }
+
+  /**
+   * A POST stream of a session without SEP-1699 priming (before 2025-11-25) whose connection
+   * went before any event did: the client holds no event id of it, so no `Last-Event-ID` can
+   * resume it, and what goes on it reaches no one (the client's request has failed on its
+   * side already).
+   */
+  private unreachable(s: Stream): boolean {
+    return !s.standalone && s.everConnected && s.conn === null && s.log.written === 0 && !s.done && !this.stateless && !this.polls();
   }
 
   /**
@@ -325,8 +338,11 @@ export class HttpSession {
    * side's own error: its handler hears it at once instead of waiting out its timeout.
    */
   private undeliverable(id: RequestId, why: string): void {
-    if (this.closed || !Object.hasOwn(this.endpoint.state.outbound, idKey(id))) return;
-    this.endpoint.receive({ jsonrpc: "2.0", id, error: rpcError(ErrorCode.ConnectionClosed, `connection closed: the request never reached the client: ${why}`) }, true);
+    // Not from within what found it out: the kernel's send, the store's append or drop, a connection's end.
+    queueMicrotask(() => {
+      if (this.closed || !Object.hasOwn(this.endpoint.state.outbound, idKey(id))) return;
+      this.endpoint.receive({ jsonrpc: "2.0", id, error: rpcError(ErrorCode.ConnectionClosed, `connection closed: the request never reached the client: ${why}`) }, true);
+    });
   }
 
   /** The store evicted event `seq` of stream `no` before any connection carried it. */
@@ -335,8 +351,7 @@ export class HttpSession {
     const a = this.asked.get(key);
     if (a === undefined) return;
     this.asked.delete(key);
-    // Not from within the store's append (or drop), which this is called from.
-    queueMicrotask(() => this.undeliverable(a.id, "it was evicted from the server's replay log (eventStore limits) before any connection carried it"));
+    this.undeliverable(a.id, "it was evicted from the server's replay log (eventStore limits) before any connection carried it");
   }
 
   private routeResponse(text: string, id: RequestId | null): void {
@@ -594,7 +609,15 @@ export class HttpSession {
    * them, in `modern-request.ts`.)
    */
   private connectionLost(s: Stream, conn: SseConnection): void {
-    if (s.conn === conn) s.conn = null;
+    if (s.conn !== conn) return;
+    s.conn = null;
+    if (!this.unreachable(s)) return;
+    // Requests of ours already waiting on it (its connection broke before it carried them) are gone too.
+    for (const [key, a] of this.asked) {
+      if (a.stream !== s.no) continue;
+      this.asked.delete(key);
+      this.undeliverable(a.id, "the client dropped the response stream it went on before any event with an id reached it, so nothing can resume that stream");
+    }
   }
 
   /** Server-side close of the live connection of `s` (SEP-1699): `retry`, then end of body; the stream lives on. */
