@@ -12,6 +12,8 @@ import { DEFAULT_LIMITS, decode, decodeValue, type Decoded, type DecodeOptions }
 import { TASK_TABLE_DEFAULTS, createTaskTable, tableFromRecords } from "../src/tasks/table.js";
 import type { TaskRecord, TaskTableOptions, TaskTableState } from "../src/tasks/types.js";
 import type { SessionInput, SessionOptions, SessionOutput, SessionState } from "../src/session/types.js";
+import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, type NdjsonDecoder } from "../src/framing/ndjson.js";
+import { createSseDecoder, encodeSseComment, encodeSseEvent, encodeSsePrimingEvent, feedSse, type SseDecoder, type SseEventInit } from "../src/framing/sse.js";
 
 const boom = (): never => {
   throw new Error("getter boom");
@@ -172,4 +174,78 @@ test("README (the kernel never throws across its boundary; malformed task option
     assert.equal(r!.state.count, 0);
     assert.equal(r!.skipped.length, 1);
   }
+});
+
+/** States a plain JavaScript caller may pass for a decoder: none, the wrong type, unreadable, frozen. */
+const notDecoders = (made: () => object): unknown[] => [undefined, null, 0, "x", 1n, Symbol("s"), [], {}, hostileProxy(), throwingGetters("text", "line", "buffer"), Object.freeze(made())];
+
+test("README (the kernel never throws across its boundary; framing state is plain data updated in place): feedNdjson and endNdjson with a state that is no decoder, or a frozen one, answer as values (an invalid-utf8 event for the chunk, no events at the end)", () => {
+  for (const state of notDecoders(createNdjsonDecoder)) {
+    const d = state as NdjsonDecoder;
+    let fed: ReturnType<typeof feedNdjson> | undefined;
+    assert.doesNotThrow(() => (fed = feedNdjson(d, '{"jsonrpc":"2.0","id":1,"method":"ping"}\n')));
+    assert.deepEqual(fed, [{ kind: "invalid-utf8", head: "", tail: "" }]);
+    assert.deepEqual(feedNdjson(d, new Uint8Array([0x7b, 0x7d, 0x0a])), [{ kind: "invalid-utf8", head: "", tail: "" }]);
+    assert.doesNotThrow(() => assert.deepEqual(endNdjson(d), []));
+  }
+  // A chunk that is a Proxy whose traps throw is no chunk, as any other non-chunk; the line being read goes on.
+  const d = createNdjsonDecoder();
+  feedNdjson(d, "ab");
+  assert.deepEqual(feedNdjson(d, hostileProxy() as unknown as Uint8Array), [{ kind: "invalid-utf8", head: "", tail: "" }]);
+  assert.deepEqual(feedNdjson(d, "c\n"), [{ kind: "line", text: "abc" }]);
+  // Options whose getters throw: the default limit.
+  assert.equal(createNdjsonDecoder(hostileProxy() as never).maxLineBytes, DEFAULT_LIMITS.maxBytes);
+});
+
+test("README (the kernel never throws across its boundary; encodeNdjsonLine refuses as a value what cannot be one line): encodeNdjsonLine of anything that is no string is refused, not thrown", () => {
+  for (const text of [undefined, null, 0, 1n, Symbol("s"), {}, ["{}"], hostileProxy()]) {
+    let r: ReturnType<typeof encodeNdjsonLine> | undefined;
+    assert.doesNotThrow(() => (r = encodeNdjsonLine(text as unknown as string)));
+    assert.equal(r!.ok, false);
+  }
+  assert.deepEqual(encodeNdjsonLine("{}"), { ok: true, line: "{}\n" });
+});
+
+test("README (the kernel never throws across its boundary; framing state is plain data updated in place): feedSse with a state that is no decoder, or a frozen one, answers one error output; createSseDecoder keeps its state plain JSON whatever lastEventId it is given", () => {
+  for (const state of notDecoders(createSseDecoder)) {
+    let out: ReturnType<typeof feedSse> | undefined;
+    assert.doesNotThrow(() => (out = feedSse(state as SseDecoder, "data: x\n\n")));
+    assert.equal(out!.length, 1);
+    assert.equal(out![0].type, "error");
+  }
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  for (const id of [1n, NaN, Infinity, 7, {}, cyclic, Symbol("s"), () => "x", null, hostileProxy()]) {
+    let d: SseDecoder | undefined;
+    assert.doesNotThrow(() => (d = createSseDecoder({}, id as unknown as string)));
+    assert.equal(d!.lastEventId, "");
+    assert.equal(d!.dispatchedId, "");
+    assert.deepEqual(JSON.parse(JSON.stringify(d)), d);
+  }
+  assert.equal(createSseDecoder(undefined, "e-7").dispatchedId, "e-7");
+  assert.equal(createSseDecoder(hostileProxy() as never).maxEventSize, DEFAULT_LIMITS.maxBytes + 1024);
+  // A chunk that is a Proxy whose traps throw holds nothing to read, as any other non-chunk.
+  const d = createSseDecoder();
+  assert.deepEqual(feedSse(d, hostileProxy() as unknown as Uint8Array), []);
+  assert.deepEqual(feedSse(d, "data: x\n\n"), [{ type: "event", event: "message", data: "x", id: "" }]);
+});
+
+test("README (the kernel never throws across its boundary; the SSE encoders refuse as a value what they cannot write): encodeSseEvent, encodeSsePrimingEvent and encodeSseComment with values that are no strings, or unreadable, answer as values", () => {
+  const events: unknown[] = [undefined, null, 0, "x", hostileProxy(), throwingGetters("data"), {}, { data: 1 }, { data: null }, { data: "x", event: 1 }, { data: "x", id: 1n }, { data: "x", id: {} }, { data: "x", event: Symbol("s") }];
+  for (const init of events) {
+    let r: ReturnType<typeof encodeSseEvent> | undefined;
+    assert.doesNotThrow(() => (r = encodeSseEvent(init as SseEventInit)));
+    assert.equal(r!.ok, false);
+  }
+  for (const id of [undefined, null, 0, 1n, Symbol("s"), {}, hostileProxy()]) {
+    let r: ReturnType<typeof encodeSsePrimingEvent> | undefined;
+    assert.doesNotThrow(() => (r = encodeSsePrimingEvent(id as unknown as string)));
+    assert.equal(r!.ok, false);
+  }
+  for (const text of [null, 0, 1n, Symbol("s"), {}, hostileProxy()]) {
+    let r: string | undefined;
+    assert.doesNotThrow(() => (r = encodeSseComment(text as unknown as string)));
+    assert.equal(r, ": keepalive\n");
+  }
+  assert.deepEqual(encodeSseEvent({ data: "x", id: "1" }), { ok: true, text: "id: 1\ndata: x\n\n" });
 });

@@ -83,8 +83,14 @@ const utf8Encoder = /* @__PURE__ */ new TextEncoder();
 
 /** A fresh decoder for one stream. */
 export function createNdjsonDecoder(options?: NdjsonOptions): NdjsonDecoder {
+  let max: unknown;
+  try {
+    max = options?.maxLineBytes;
+  } catch {
+    // Options whose getter (or Proxy trap) throws: the default, as for a malformed limit.
+  }
   return {
-    maxLineBytes: limitOr(options?.maxLineBytes, DEFAULT_LIMITS.maxBytes),
+    maxLineBytes: limitOr(max, DEFAULT_LIMITS.maxBytes),
     text: "",
     textBytes: 0,
     buffer: EMPTY,
@@ -102,9 +108,12 @@ export function createNdjsonDecoder(options?: NdjsonOptions): NdjsonDecoder {
  * mix works (the pending part is converted) but costs a copy. An `ArrayBuffer` or another
  * view is read as its bytes (it threw, and a `Uint16Array` was read element by element); a
  * chunk that is neither text nor bytes is an `invalid-utf8` event with no excerpts, as the
- * stream transports answer one, and the line being read goes on.
+ * stream transports answer one, and the line being read goes on. So is any chunk fed to a
+ * state that is no decoder {@link createNdjsonDecoder} made, or a frozen one: it cannot be
+ * read into lines.
  */
 export function feedNdjson(state: NdjsonDecoder, chunk: string | Uint8Array | ArrayBuffer | ArrayBufferView): NdjsonEvent[] {
+  if (!isDecoder(state)) return [{ kind: "invalid-utf8", head: "", tail: "" }];
   const out: NdjsonEvent[] = [];
   if (typeof chunk === "string") {
     if (state.length > 0) feedBytes(state, utf8Encoder.encode(chunk), out);
@@ -125,9 +134,11 @@ export function feedNdjson(state: NdjsonDecoder, chunk: string | Uint8Array | Ar
 
 /**
  * Ends the stream: a last line without a newline is still delivered (a peer that exits
- * right after writing may omit it). The state is reset and can be reused.
+ * right after writing may omit it). The state is reset and can be reused. A state that is
+ * no decoder (or a frozen one) holds nothing that can be read: no events.
  */
 export function endNdjson(state: NdjsonDecoder): NdjsonEvent[] {
+  if (!isDecoder(state)) return [];
   const out: NdjsonEvent[] = [];
   if (state.discarding) endDiscard(state, out);
   else if (state.text !== "") emitText(state, state.text, state.textBytes, out);
@@ -143,11 +154,39 @@ export type NdjsonEncoded = { ok: true; line: string } | { ok: false; reason: st
 
 /**
  * Frames one message's text as a line: the text plus `"\n"`. Text with a raw LF or CR
- * cannot be one line (the codec's `encode` never produces any) and is refused as a value.
+ * cannot be one line (the codec's `encode` never produces any) and is refused as a value,
+ * as is anything that is not text.
  */
 export function encodeNdjsonLine(text: string): NdjsonEncoded {
+  if (typeof text !== "string") return { ok: false, reason: "message text is not a string" };
   if (text.indexOf("\n") !== -1 || text.indexOf("\r") !== -1) return { ok: false, reason: "message text contains a raw line break" };
   return { ok: true, line: text + "\n" };
+}
+
+/**
+ * Whether `state` is a decoder the feed can update in place: one {@link createNdjsonDecoder}
+ * made (or a copy), not frozen. The kernel never throws across its boundary (README), and a
+ * plain JavaScript caller may pass anything; checked per chunk, so only the fields' types,
+ * which costs a few property reads. A getter (or Proxy trap) that throws makes it none.
+ */
+function isDecoder(state: NdjsonDecoder): boolean {
+  if (typeof state !== "object" || state === null) return false;
+  try {
+    return (
+      Object.isExtensible(state) &&
+      typeof state.text === "string" &&
+      typeof state.textBytes === "number" &&
+      state.buffer instanceof Uint8Array &&
+      typeof state.length === "number" &&
+      typeof state.maxLineBytes === "number" &&
+      typeof state.discarding === "boolean" &&
+      typeof state.overBytes === "number" &&
+      (typeof state.overHead === "string" || state.overHead instanceof Uint8Array) &&
+      (typeof state.overTail === "string" || state.overTail instanceof Uint8Array)
+    );
+  } catch {
+    return false;
+  }
 }
 
 function feedText(state: NdjsonDecoder, chunk: string, out: NdjsonEvent[]): void {

@@ -152,10 +152,20 @@ function markInvalid(from: number, to: number): void {
 }
 const DIGITS = /^[0-9]+$/;
 
-/** A fresh decoder for one stream; `lastEventId` can seed it (e.g. when resuming). */
+/**
+ * A fresh decoder for one stream; `lastEventId` can seed it (e.g. when resuming). One that
+ * is no string is none (`""`): the state stays plain data.
+ */
 export function createSseDecoder(options?: SseOptions, lastEventId = ""): SseDecoder {
+  let max: unknown;
+  try {
+    max = options?.maxEventSize;
+  } catch {
+    // Options whose getter (or Proxy trap) throws: the default, as for a malformed limit.
+  }
+  if (typeof lastEventId !== "string") lastEventId = "";
   return {
-    maxEventSize: limitOr(options?.maxEventSize, DEFAULT_LIMITS.maxBytes + 1024),
+    maxEventSize: limitOr(max, DEFAULT_LIMITS.maxBytes + 1024),
     started: false,
     carry: [],
     pendingCR: false,
@@ -180,9 +190,11 @@ export function createSseDecoder(options?: SseOptions, lastEventId = ""): SseDec
  * Feeds one chunk (text or UTF-8 bytes) and returns what it completes, in order. Updates
  * `state` in place. Never throws. An `ArrayBuffer` or another view is read as its bytes (an
  * `ArrayBuffer` was dropped without a trace, its events lost); a chunk that is neither text
- * nor bytes holds nothing to read.
+ * nor bytes holds nothing to read. A state that is no decoder {@link createSseDecoder} made,
+ * or a frozen one, cannot read the chunk: one `error` output (size 0, no excerpts) says so.
  */
 export function feedSse(state: SseDecoder, chunk: string | Uint8Array | ArrayBuffer | ArrayBufferView): SseOutput[] {
+  if (!isDecoder(state)) return [{ type: "error", reason: "the state is not an SSE decoder (one createSseDecoder made, not frozen)", size: 0, head: "", tail: "" }];
   const out: SseOutput[] = [];
   const bytes = typeof chunk === "string" ? undefined : chunkBytes(chunk);
   if (typeof chunk !== "string" && bytes === undefined) return out;
@@ -191,6 +203,41 @@ export function feedSse(state: SseDecoder, chunk: string | Uint8Array | ArrayBuf
   feedText(state, bytes === undefined ? (chunk as string) : decodeChunk(state, bytes), out);
   invalidRanges = null;
   return out;
+}
+
+/**
+ * Whether `state` is a decoder the feed can update in place: one {@link createSseDecoder}
+ * made (or a JSON copy of one), not frozen. The kernel never throws across its boundary
+ * (README), and a plain JavaScript caller may pass anything; checked per chunk, so only the
+ * fields' types, a few property reads. A getter (or Proxy trap) that throws makes it none.
+ */
+function isDecoder(s: SseDecoder): boolean {
+  if (typeof s !== "object" || s === null) return false;
+  try {
+    return (
+      Object.isExtensible(s) &&
+      typeof s.maxEventSize === "number" &&
+      typeof s.started === "boolean" &&
+      Array.isArray(s.carry) &&
+      typeof s.pendingCR === "boolean" &&
+      typeof s.line === "string" &&
+      typeof s.lineDropped === "boolean" &&
+      typeof s.data === "string" &&
+      typeof s.dataLines === "number" &&
+      typeof s.eventType === "string" &&
+      typeof s.lastEventId === "string" &&
+      typeof s.dispatchedId === "string" &&
+      typeof s.dropping === "boolean" &&
+      typeof s.dropSize === "number" &&
+      typeof s.dropHead === "string" &&
+      typeof s.dropTail === "string" &&
+      typeof s.dropLineIsData === "boolean" &&
+      typeof s.lineInvalid === "boolean" &&
+      typeof s.dataInvalid === "boolean"
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** Decodes a byte chunk, holding back a character cut at its end and completing one cut at its start. */
@@ -446,24 +493,35 @@ const LINE_BREAKS = /\r\n|\r|\n/;
  * Encodes one event: `event`, `id`, `retry` lines when given, then the data, one `data:`
  * line per line of it (CRLF, LF and CR all split, as the decoder will), then a blank
  * line. An `event` or `id` with a line break, an `id` with NUL (which a client would
- * ignore) or a `retry` that is not a non-negative integer is refused as a value.
+ * ignore) or a `retry` that is not a non-negative integer is refused as a value, and so is
+ * an event whose `data`, `event` or `id` is no string, or whose fields cannot be read.
  */
 export function encodeSseEvent(init: SseEventInit): SseEncoded {
+  if (typeof init !== "object" || init === null) return { ok: false, reason: "the event is not an object" };
+  let data: unknown, event: unknown, id: unknown, retry: unknown;
+  try {
+    ({ data, event, id, retry } = init);
+  } catch {
+    // A getter (or Proxy trap) that throws: refused as a value (the kernel never throws across its boundary).
+    return { ok: false, reason: "the event's fields could not be read" };
+  }
+  if (typeof data !== "string") return { ok: false, reason: "event data is not a string" };
   let head = "";
-  if (init.event !== undefined) {
-    if (hasLineBreak(init.event)) return { ok: false, reason: "event type contains a line break" };
-    head += "event: " + init.event + "\n";
+  if (event !== undefined) {
+    if (typeof event !== "string") return { ok: false, reason: "event type is not a string" };
+    if (hasLineBreak(event)) return { ok: false, reason: "event type contains a line break" };
+    head += "event: " + event + "\n";
   }
-  if (init.id !== undefined) {
-    if (hasLineBreak(init.id)) return { ok: false, reason: "event id contains a line break" };
-    if (init.id.indexOf("\0") !== -1) return { ok: false, reason: "event id contains NUL" };
-    head += "id: " + init.id + "\n";
+  if (id !== undefined) {
+    if (typeof id !== "string") return { ok: false, reason: "event id is not a string" };
+    if (hasLineBreak(id)) return { ok: false, reason: "event id contains a line break" };
+    if (id.indexOf("\0") !== -1) return { ok: false, reason: "event id contains NUL" };
+    head += "id: " + id + "\n";
   }
-  if (init.retry !== undefined) {
-    if (!Number.isSafeInteger(init.retry) || init.retry < 0) return { ok: false, reason: "retry must be a non-negative integer" };
-    head += "retry: " + init.retry + "\n";
+  if (retry !== undefined) {
+    if (!Number.isSafeInteger(retry) || (retry as number) < 0) return { ok: false, reason: "retry must be a non-negative integer" };
+    head += "retry: " + retry + "\n";
   }
-  const data = init.data;
   if (!hasLineBreak(data)) return { ok: true, text: head + (data === "" ? "data:\n\n" : "data: " + data + "\n\n") };
   return { ok: true, text: head + "data: " + data.split(LINE_BREAKS).join("\ndata: ") + "\n\n" };
 }
@@ -474,6 +532,8 @@ export function encodeSseEvent(init: SseEventInit): SseEncoded {
  * `Last-Event-ID` before any message has arrived. `retry` may ride along.
  */
 export function encodeSsePrimingEvent(id: string, retry?: number): SseEncoded {
+  // Without an id it would be no priming event (an empty message), so one that is no string is refused.
+  if (typeof id !== "string") return { ok: false, reason: "event id is not a string" };
   return encodeSseEvent(retry === undefined ? { id, data: "" } : { id, retry, data: "" });
 }
 
@@ -488,9 +548,11 @@ export function encodeSseRetry(ms: number): SseEncoded {
 
 /**
  * A comment (`: text`), which clients ignore: a keep-alive for idle streams. Each line of
- * `text` becomes its own comment line, so no line break can smuggle in a field.
+ * `text` becomes its own comment line, so no line break can smuggle in a field. Anything
+ * that is no string is the default (a comment's text means nothing to the client).
  */
 export function encodeSseComment(text = "keepalive"): string {
+  if (typeof text !== "string") text = "keepalive";
   return hasLineBreak(text) ? ": " + text.split(LINE_BREAKS).join("\n: ") + "\n" : ": " + text + "\n";
 }
 

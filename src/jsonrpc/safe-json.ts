@@ -423,9 +423,14 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
  * else. The framing decoders and the stream channel read a chunk through it.
  */
 export function chunkBytes(chunk: unknown): Uint8Array | undefined {
-  if (chunk instanceof Uint8Array) return chunk;
-  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  // A view is asked first: `instanceof` on a Proxy runs its getPrototypeOf trap, which may throw; on a real view it cannot.
+  if (ArrayBuffer.isView(chunk)) return chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (typeof chunk !== "object" || chunk === null) return undefined;
+  try {
+    if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  } catch {
+    // A Proxy whose getPrototypeOf trap throws (a real view never gets here): no bytes, rather than a throw out of the feed.
+  }
   return undefined;
 }
 
