@@ -12,6 +12,7 @@ import { DEFAULT_LIMITS, decode, decodeValue, type Decoded, type DecodeOptions }
 import { TASK_TABLE_DEFAULTS, createTaskTable, tableFromRecords } from "../src/tasks/table.js";
 import type { TaskRecord, TaskTableOptions, TaskTableState } from "../src/tasks/types.js";
 import type { SessionInput, SessionOptions, SessionOutput, SessionState } from "../src/session/types.js";
+import { isModernRequest, readRequestMeta } from "../src/modern/request-meta.js";
 import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, type NdjsonDecoder } from "../src/framing/ndjson.js";
 import { createSseDecoder, encodeSseComment, encodeSseEvent, encodeSsePrimingEvent, feedSse, type SseDecoder, type SseEventInit } from "../src/framing/sse.js";
 
@@ -248,4 +249,24 @@ test("README (the kernel never throws across its boundary; the SSE encoders refu
     assert.equal(r, ": keepalive\n");
   }
   assert.deepEqual(encodeSseEvent({ data: "x", id: "1" }), { ok: true, text: "id: 1\ndata: x\n\n" });
+});
+
+test("README (the kernel never throws across its boundary) + draft basic/index (a request whose per-request _meta fields are missing or invalid is -32602): readRequestMeta and isModernRequest with params or _meta whose getters (or Proxy traps) throw answer -32602 / false, not a throw", () => {
+  const v = "2026-07-28";
+  const hostile = [hostileProxy(), { _meta: hostileProxy() }, { _meta: throwingGetters("io.modelcontextprotocol/protocolVersion") }, { _meta: { "io.modelcontextprotocol/protocolVersion": v, get "io.modelcontextprotocol/clientCapabilities"() { return boom(); } } }];
+  for (const params of hostile) {
+    let r: ReturnType<typeof readRequestMeta> | undefined;
+    assert.doesNotThrow(() => (r = readRequestMeta(params, [v])));
+    assert.equal(r!.ok, false);
+    assert.equal((r as { error: { code: number } }).error.code, ErrorCode.InvalidParams);
+    assert.doesNotThrow(() => isModernRequest(params));
+  }
+  assert.equal(isModernRequest(hostileProxy()), false);
+  // A `supported` that is no array supports nothing: the version is refused as a value.
+  const good = { _meta: { "io.modelcontextprotocol/protocolVersion": v, "io.modelcontextprotocol/clientCapabilities": {} } };
+  for (const supported of [undefined, null, {}, "2026-07-28"]) {
+    const r = readRequestMeta(good, supported as unknown as [typeof v]);
+    assert.equal(r.ok, false);
+  }
+  assert.equal(readRequestMeta(good, [v]).ok, true);
 });

@@ -36,8 +36,13 @@ function metaOf(params: unknown): JsonObject | undefined {
  * (A dual-era server picks its behaviour per request from this, `basic/versioning`.)
  */
 export function isModernRequest(params: unknown): boolean {
-  const meta = metaOf(params);
-  return meta !== undefined && Object.hasOwn(meta, MetaKey.protocolVersion);
+  try {
+    const meta = metaOf(params);
+    return meta !== undefined && Object.hasOwn(meta, MetaKey.protocolVersion);
+  } catch {
+    // Params whose getter (or Proxy trap) throws name no version that can be read: not modern (the kernel never throws across its boundary).
+    return false;
+  }
 }
 
 /** The `-32602` message when `_meta` has no protocol version string, else null. */
@@ -69,8 +74,20 @@ export function isMalformedRequestMeta(params: unknown): boolean {
   return missingVersion(meta) !== null || invalidFields(meta!) !== null;
 }
 
-/** Reads and checks the per-request fields; the error is exactly the one the spec names. */
+/**
+ * Reads and checks the per-request fields; the error is exactly the one the spec names.
+ * Params whose getter (or Proxy trap) throws are `-32602` too, as a value (the kernel never
+ * throws across its boundary); `supported` that is no array supports nothing.
+ */
 export function readRequestMeta(params: unknown, supported: readonly ProtocolVersion[]): { ok: true; meta: RequestMeta } | { ok: false; error: JsonRpcErrorObject } {
+  try {
+    return readMeta(params, Array.isArray(supported) ? supported : []);
+  } catch {
+    return { ok: false, error: rpcError(ErrorCode.InvalidParams, "the request's _meta could not be read") };
+  }
+}
+
+function readMeta(params: unknown, supported: readonly ProtocolVersion[]): { ok: true; meta: RequestMeta } | { ok: false; error: JsonRpcErrorObject } {
   const meta = metaOf(params);
   const missing = missingVersion(meta);
   if (missing !== null) return { ok: false, error: rpcError(ErrorCode.InvalidParams, missing) };
