@@ -12,6 +12,10 @@ import { DEFAULT_LIMITS, decode, decodeValue, type Decoded, type DecodeOptions }
 import { TASK_TABLE_DEFAULTS, createTaskTable, tableFromRecords } from "../src/tasks/table.js";
 import type { TaskRecord, TaskTableOptions, TaskTableState } from "../src/tasks/types.js";
 import type { SessionInput, SessionOptions, SessionOutput, SessionState } from "../src/session/types.js";
+import { validate as validateKernel, validatorFor as validatorForKernel } from "../src/schema/validate.js";
+import { validate, validatorFor } from "../src/schema/types.js";
+import { createJsonSchemaValidator, type JsonSchemaOptions } from "../src/schema/json-schema.js";
+import { applyElicitationDefaults, checkRequestedSchema, elicitParamsIssues, elicitResultIssues, validateElicitationContent } from "../src/schema/elicitation.js";
 import { isModernRequest, readRequestMeta } from "../src/modern/request-meta.js";
 import { createNdjsonDecoder, encodeNdjsonLine, endNdjson, feedNdjson, type NdjsonDecoder } from "../src/framing/ndjson.js";
 import { createSseDecoder, encodeSseComment, encodeSseEvent, encodeSsePrimingEvent, feedSse, type SseDecoder, type SseEventInit } from "../src/framing/sse.js";
@@ -269,4 +273,55 @@ test("README (the kernel never throws across its boundary) + draft basic/index (
     assert.equal(r.ok, false);
   }
   assert.equal(readRequestMeta(good, [v]).ok, true);
+});
+
+test("README (the kernel never throws across its boundary; an unknown type name is an issue at \"\"): validate and validatorFor with a type name or version that is no string (a BigInt, a cycle, a throwing toString, a Proxy) answer an issue / undefined, not a throw", () => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  const names: unknown[] = [1n, cyclic, { toString: boom, toJSON: boom }, hostileProxy(), Object.create(null), Symbol("s"), undefined];
+  for (const [v, f] of [[validate, validatorFor], [validateKernel, validatorForKernel]] as const) {
+    for (const name of names) {
+      let r: ReturnType<typeof validate> | undefined;
+      assert.doesNotThrow(() => (r = v("2025-11-25", name as string, {})));
+      assert.equal(r!.ok, false);
+      assert.match((r as { issues: { reason: string }[] }).issues[0].reason, /^unknown type/);
+      assert.doesNotThrow(() => assert.equal(f("2025-11-25", name as string), undefined));
+      assert.doesNotThrow(() => (r = v(name as "2025-11-25", "Tool", {})));
+      assert.equal(r!.ok, false);
+    }
+  }
+  assert.match((validate("2025-11-25", 1n as unknown as string, {}) as { issues: { reason: string }[] }).issues[0].reason, /bigint, not a string/);
+});
+
+test("README (the kernel never throws across its boundary) + client/elicitation (requestedSchema, content checks): checkRequestedSchema, validateElicitationContent, elicitParamsIssues, elicitResultIssues and applyElicitationDefaults on values whose getters (or Proxy traps) throw answer \"value could not be read\" as the generated validators do, not a throw", () => {
+  const unread = [{ path: "", reason: "value could not be read" }];
+  const schema = { type: "object", properties: { a: { type: "string", default: "d" } } };
+  for (const [h, content] of [[hostileProxy(), hostileProxy()], [throwingGetters("type", "properties", "required", "mode", "requestedSchema", "action", "content"), throwingGetters("a")]]) {
+    assert.deepEqual(checkRequestedSchema(h), unread);
+    assert.deepEqual(validateElicitationContent(h, { a: "x" }), unread);
+    assert.deepEqual(elicitParamsIssues(h), unread);
+    assert.deepEqual(elicitParamsIssues({ message: "m", requestedSchema: h }), unread);
+    assert.deepEqual(elicitResultIssues({ message: "m", requestedSchema: schema }, h), unread);
+    // (A content field is read only when the schema lists it.)
+    assert.deepEqual(elicitResultIssues({ message: "m", requestedSchema: schema }, { action: "accept", content }), unread);
+    // Unreadable content counts as empty (defaults filled); an unreadable schema gives no defaults.
+    assert.deepEqual(applyElicitationDefaults(schema, h), { a: "d" });
+    assert.deepEqual(applyElicitationDefaults(h, { b: 1 }), { b: 1 });
+  }
+  assert.deepEqual(validateElicitationContent(schema, hostileProxy()), unread);
+  // The generated validators, for comparison: the same issue.
+  assert.deepEqual((validate("2025-11-25", "ElicitResult", hostileProxy()) as { issues: unknown }).issues, unread);
+});
+
+test("README (the kernel never throws across its boundary; malformed options fall back to their defaults): createJsonSchemaValidator with options that are null or whose getters (or Proxy traps) throw is the default validator", () => {
+  for (const options of [null, 0, "x", hostileProxy(), throwingGetters("maxDepth", "formats")]) {
+    let v: ReturnType<typeof createJsonSchemaValidator> | undefined;
+    assert.doesNotThrow(() => (v = createJsonSchemaValidator(options as unknown as JsonSchemaOptions)));
+    const c = v!.compile({ type: "object", required: ["a"] });
+    assert.equal(c.ok, true);
+    if (c.ok) {
+      assert.equal(c.validate({ a: 1 }), null);
+      assert.equal(c.validate({})?.length, 1);
+    }
+  }
 });

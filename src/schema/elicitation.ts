@@ -105,6 +105,23 @@ function kindOf(ps: Obj): Kind | undefined {
  * optionally `additionalProperties: false`. Paths point into the schema.
  */
 export function checkRequestedSchema(schema: unknown): Issue[] | null {
+  return readable(() => checkSchema(schema));
+}
+
+/**
+ * `check()`, or the one issue the generated validators give a value whose getter (or Proxy
+ * trap) throws (validate.ts): these checks run on what an application or a peer built, and
+ * the kernel never throws across its boundary (README).
+ */
+function readable(check: () => Issue[] | null): Issue[] | null {
+  try {
+    return check();
+  } catch {
+    return [{ path: "", reason: "value could not be read" }];
+  }
+}
+
+function checkSchema(schema: unknown): Issue[] | null {
   if (!isObj(schema)) return [{ path: "", reason: "requestedSchema must be an object" }];
   const out: Issue[] = [];
   const add = (path: string, reason: string) => issue(out, path, reason);
@@ -263,6 +280,10 @@ function checkValue(ps: Obj, value: unknown, at: string, out: Issue[]): void {
  * {@link checkRequestedSchema}; a malformed one yields issues, never an exception.
  */
 export function validateElicitationContent(schema: unknown, content: unknown): Issue[] | null {
+  return readable(() => checkContent(schema, content));
+}
+
+function checkContent(schema: unknown, content: unknown): Issue[] | null {
   const props = isObj(schema) ? own(schema, "properties") : undefined;
   if (!isObj(props)) return [{ path: "", reason: "requestedSchema is not a restricted elicitation schema" }];
   if (!isObj(content)) return [{ path: "", reason: "content must be an object" }];
@@ -295,8 +316,10 @@ function formSchemaOf(params: Obj): { schema: unknown } | undefined {
  * the server checks before sending and the client on receipt.
  */
 export function elicitParamsIssues(params: unknown): Issue[] | null {
-  const form = isObj(params) ? formSchemaOf(params) : undefined;
-  return form === undefined ? null : checkRequestedSchema(form.schema);
+  return readable(() => {
+    const form = isObj(params) ? formSchemaOf(params) : undefined;
+    return form === undefined ? null : checkSchema(form.schema);
+  });
 }
 
 /**
@@ -307,9 +330,11 @@ export function elicitParamsIssues(params: unknown): Issue[] | null {
  * handler's answer and the server on receipt.
  */
 export function elicitResultIssues(params: unknown, result: unknown): Issue[] | null {
-  if (!isObj(params) || !isObj(result) || own(result, "action") !== "accept") return null;
-  const form = formSchemaOf(params);
-  return form === undefined ? null : validateElicitationContent(form.schema, own(result, "content") ?? {});
+  return readable(() => {
+    if (!isObj(params) || !isObj(result) || own(result, "action") !== "accept") return null;
+    const form = formSchemaOf(params);
+    return form === undefined ? null : checkContent(form.schema, own(result, "content") ?? {});
+  });
 }
 
 /** The two checks of an elicitation form, as one value an API can be given (and a bundle that never names it leaves out). */
@@ -329,22 +354,42 @@ export const elicitationChecks: ElicitationChecks = { params: elicitParamsIssues
  * A missing required property is left missing: it is the sender's error to report, not
  * one to paper over. Inputs are not mutated, array defaults are copied, and keys are
  * defined rather than assigned, so a property named `__proto__` stays a plain key.
+ * Content whose getter (or Proxy trap) throws counts as empty too, and a schema whose
+ * getter throws gives no defaults (the kernel never throws across its boundary).
  */
 export function applyElicitationDefaults(schema: unknown, content: unknown): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  const src = isObj(content) ? content : {};
-  for (const k of Object.keys(src)) put(result, k, src[k]);
+  let result: Record<string, unknown> = {};
+  let src: Obj = {};
+  try {
+    if (isObj(content)) for (const k of Object.keys(content)) put(result, k, content[k]);
+    src = isObj(content) ? content : {};
+  } catch {
+    result = {};
+  }
+  let defaults: [string, unknown][];
+  try {
+    defaults = defaultsOf(schema, src);
+  } catch {
+    return result;
+  }
+  for (const [name, value] of defaults) put(result, name, value);
+  return result;
+}
+
+/** The defaults of `schema`'s optional properties that `src` lacks, by name. */
+function defaultsOf(schema: unknown, src: Obj): [string, unknown][] {
+  const out: [string, unknown][] = [];
   const props = isObj(schema) ? own(schema, "properties") : undefined;
-  if (!isObj(props)) return result;
+  if (!isObj(props)) return out;
   const req = own(schema as Obj, "required");
   const required = new Set(Array.isArray(req) ? req : []);
   for (const name of Object.keys(props)) {
     const ps = props[name];
     if (Object.hasOwn(src, name) || !isObj(ps) || !Object.hasOwn(ps, "default")) continue;
     if (required.has(name)) continue;
-    put(result, name, Array.isArray(ps.default) ? ps.default.slice() : ps.default);
+    out.push([name, Array.isArray(ps.default) ? ps.default.slice() : ps.default]);
   }
-  return result;
+  return out;
 }
 
 function put(o: Record<string, unknown>, k: string, value: unknown): void {

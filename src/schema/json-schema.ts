@@ -745,13 +745,27 @@ function fewBits(c: number): boolean {
 }
 
 /**
+ * The options as given, or none (all defaults) when they are no object or a getter (or
+ * Proxy trap) of theirs throws: the kernel never throws across its boundary (README).
+ */
+function readableOptions(options: unknown): JsonSchemaOptions {
+  if (typeof options !== "object" || options === null) return {};
+  try {
+    const { maxDepth, maxSubschemas, maxSteps, formats, untrusted } = options as JsonSchemaOptions;
+    return { maxDepth, maxSubschemas, maxSteps, formats, untrusted };
+  } catch {
+    return {};
+  }
+}
+
+/**
  * A built-in validator with its own limits and format assertions. See the module comment
  * for the vocabulary, the dialects (2020-12; leniently 2019-09 and draft-07) and the
  * bounds. Give it `untrusted: true` for schemas from the peer, whose patterns are then
  * checked and charged (see "Patterns" in the module comment).
  */
 export function createJsonSchemaValidator(options: JsonSchemaOptions = {}): JsonSchemaValidator {
-  const { maxDepth = 64, maxSubschemas = 10_000, maxSteps: budget = 100_000, formats: fm, untrusted = false } = options;
+  const { maxDepth = 64, maxSubschemas = 10_000, maxSteps: budget = 100_000, formats: fm, untrusted = false } = readableOptions(options);
   return {
     compile(schema) {
       memo = new Map();

@@ -680,9 +680,14 @@ export function validatorIn(t: TypeTable, version: ProtocolVersion, typeName: st
  */
 export function validateIn<T>(t: TypeTable, version: ProtocolVersion, typeName: string, value: unknown): ValidationResult<T> {
   const node = nodeOf(t, version, typeName);
-  if (node < 0) return { ok: false, issues: [{ path: "", reason: `unknown type ${JSON.stringify(typeName)} in schema ${String(version)}` }] };
+  if (node < 0) return { ok: false, issues: [{ path: "", reason: `unknown type ${typeof typeName === "string" ? JSON.stringify(typeName) : notString(typeName)} in schema ${typeof version === "string" ? version : notString(version)}` }] };
   const issues = run(nodeAt(node), value);
   return issues === null ? { ok: true, value: value as T } : { ok: false, issues };
+}
+
+/** A name that is no string, for a message: its type only (a BigInt, a cycle or a throwing toString cannot be written, and the kernel never throws across its boundary). */
+function notString(v: unknown): string {
+  return `(${v === null ? "null" : typeof v}, not a string)`;
 }
 
 /**
