@@ -9,7 +9,8 @@ import { createSession, resolveOptions, step } from "../src/session/session.js";
 import { recordingSession, replay } from "../src/session/transcript.js";
 import { ErrorCode } from "../src/jsonrpc/errors.js";
 import { DEFAULT_LIMITS, decode, decodeValue, type Decoded, type DecodeOptions } from "../src/jsonrpc/codec.js";
-import { TASK_TABLE_DEFAULTS, createTaskTable, tableFromRecords } from "../src/tasks/table.js";
+import { TASK_TABLE_DEFAULTS, createTaskTable, findTask, isWaiting, nextTaskDeadline, progressAllowed, restoreTasks, resultStreams, snapshotTasks, tableFromRecords } from "../src/tasks/table.js";
+import { taskOwnerKey } from "../src/tasks/records.js";
 import type { TaskRecord, TaskTableOptions, TaskTableState } from "../src/tasks/types.js";
 import type { SessionInput, SessionOptions, SessionOutput, SessionState } from "../src/session/types.js";
 import { validate as validateKernel, validatorFor as validatorForKernel } from "../src/schema/validate.js";
@@ -324,4 +325,39 @@ test("README (the kernel never throws across its boundary; malformed options fal
       assert.equal(c.validate({})?.length, 1);
     }
   }
+});
+
+test("README (the kernel never throws across its boundary): the task-table queries findTask, resultStreams, progressAllowed, isWaiting, nextTaskDeadline and taskOwnerKey with a state that is no table, or an owner or id whose getters (or Proxy traps) throw, answer not found / empty / false / null", () => {
+  for (const state of [undefined, null, 0, "x", 1n, [], {}, hostileProxy(), throwingGetters("tasks", "progress", "waiting", "deadlines")]) {
+    const t = state as unknown as TaskTableState;
+    assert.doesNotThrow(() => assert.equal(findTask(t, "t1"), undefined));
+    assert.doesNotThrow(() => assert.deepEqual(resultStreams(t, "t1"), []));
+    assert.doesNotThrow(() => assert.equal(progressAllowed(t, { session: "s" }, 1), false));
+    assert.doesNotThrow(() => assert.equal(isWaiting(t, { session: "s" }, 1), false));
+    assert.doesNotThrow(() => assert.equal(nextTaskDeadline(t), null));
+  }
+  const table = createTaskTable();
+  const badId = { toString: boom } as unknown as string;
+  assert.doesNotThrow(() => assert.equal(findTask(table, badId), undefined));
+  assert.doesNotThrow(() => assert.deepEqual(resultStreams(table, badId), []));
+  for (const owner of [hostileProxy(), throwingGetters("session", "principal")]) {
+    assert.doesNotThrow(() => assert.equal(taskOwnerKey(owner), undefined));
+    assert.doesNotThrow(() => assert.equal(progressAllowed(table, owner as never, 1), false));
+    assert.doesNotThrow(() => assert.equal(isWaiting(table, owner as never, 1), false));
+  }
+});
+
+test("README (the kernel never throws across its boundary; the state is plain JSON): snapshotTasks of a state with no JSON form (a BigInt, a cycle, a getter that throws) answers a snapshot restoreTasks refuses, not a throw", () => {
+  const withBigInt = createTaskTable() as unknown as Record<string, unknown>;
+  withBigInt.seq = 1n;
+  const cyclic = createTaskTable() as unknown as Record<string, unknown>;
+  cyclic.self = cyclic;
+  for (const state of [withBigInt, cyclic, hostileProxy(), throwingGetters("tasks"), undefined, Symbol("s")]) {
+    let snap: string | undefined;
+    assert.doesNotThrow(() => (snap = snapshotTasks(state as unknown as TaskTableState)));
+    assert.equal(typeof snap, "string");
+    assert.match(JSON.parse(snap!).error, /no JSON form/);
+    assert.equal(restoreTasks(snap).ok, false);
+  }
+  assert.equal(restoreTasks(snapshotTasks(createTaskTable())).ok, true);
 });

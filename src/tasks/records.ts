@@ -45,7 +45,13 @@ export function put<T>(d: Record<string, T>, k: string, v: T): void {
  */
 export function taskOwnerKey(owner: unknown): string | undefined {
   if (typeof owner !== "object" || owner === null) return undefined;
-  const { session, principal } = owner as TaskOwner;
+  let session: unknown, principal: unknown;
+  try {
+    ({ session, principal } = owner as TaskOwner);
+  } catch {
+    // An owner whose getter (or Proxy trap) throws is malformed, as one of the wrong type.
+    return undefined;
+  }
   if ((session !== undefined && typeof session !== "string") || (principal !== undefined && typeof principal !== "string")) return undefined;
   return (session === undefined ? "-" : session.length + ":" + session) + (principal === undefined ? "" : "|" + principal.length + ":" + principal);
 }

@@ -423,12 +423,28 @@ function pruneDeadlines(state: TaskTableState): void {
 
 /** When the driver must next feed a `tick`: the earliest expiry, or null when no task expires. */
 export function nextTaskDeadline(state: TaskTableState): number | null {
-  return state.deadlines.length > 0 ? state.deadlines[0][0] : null;
+  try {
+    const due = state.deadlines[0]?.[0];
+    return typeof due === "number" ? due : null;
+  } catch {
+    // No table (or one whose getter throws): nothing is due, as the queries below answer "not found" (the kernel never throws across its boundary).
+    return null;
+  }
 }
 
-/** The table as a JSON string. */
+/**
+ * The table as a JSON string. A state with no JSON form (a BigInt or a cycle put in it by
+ * hand, a getter that throws) gives `{"error": why}`, which {@link restoreTasks} refuses,
+ * rather than a throw.
+ */
 export function snapshotTasks(state: TaskTableState): string {
-  return JSON.stringify(state);
+  try {
+    const text = JSON.stringify(state);
+    if (typeof text === "string") return text;
+  } catch (e) {
+    return JSON.stringify({ error: `the task table has no JSON form: ${thrownMessage(e)}` });
+  }
+  return JSON.stringify({ error: "the task table has no JSON form" });
 }
 
 /**
@@ -602,12 +618,22 @@ export function tableFromRecords(records: readonly TaskRecord[], options?: TaskT
 
 /** A task by id, for the application (no owner check: the receiver's own view). */
 export function findTask(state: TaskTableState, taskId: string): TaskRecord | undefined {
-  return own(state.tasks, taskId);
+  // No table, or a state or id whose getter (or toString) throws: not found, rather than a throw (the kernel never throws across its boundary).
+  try {
+    return own(state.tasks, taskId);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Ids of the `tasks/result` requests blocked on a task, oldest first: the streams task-related messages may use. */
 export function resultStreams(state: TaskTableState, taskId: string): RequestId[] {
-  return own(state.tasks, taskId)?.waiters?.map((w) => w.id) ?? [];
+  try {
+    return own(state.tasks, taskId)?.waiters?.map((w) => w.id) ?? [];
+  } catch {
+    // As findTask: no table, no streams.
+    return [];
+  }
 }
 
 /**
@@ -617,11 +643,16 @@ export function resultStreams(state: TaskTableState, taskId: string): RequestId[
  * The extension does not support progress on tasks.
  */
 export function progressAllowed(state: TaskTableState, owner: TaskOwner, token: string | number): boolean {
-  const key = taskOwnerKey(owner);
-  if (key === undefined || (typeof token !== "string" && typeof token !== "number")) return false;
-  const taskId = own(state.progress, progressKey(key, token));
-  const rec = taskId === undefined ? undefined : own(state.tasks, taskId);
-  return rec !== undefined && !isTerminalStatus(rec.status) && TASK_DIALECTS[rec.era].progress;
+  try {
+    const key = taskOwnerKey(owner);
+    if (key === undefined || (typeof token !== "string" && typeof token !== "number")) return false;
+    const taskId = own(state.progress, progressKey(key, token));
+    const rec = taskId === undefined ? undefined : own(state.tasks, taskId);
+    return rec !== undefined && !isTerminalStatus(rec.status) && TASK_DIALECTS[rec.era]?.progress === true;
+  } catch {
+    // As findTask: no table (or an owner whose getter throws), no task holds the token.
+    return false;
+  }
 }
 
 /** True when `status` is one a task may be given by `update-status` from `from` (a transition or a refresh). */
@@ -631,6 +662,11 @@ export function mayUpdateStatus(from: TaskStatus, to: TaskStatus): boolean {
 
 /** True when a `tasks/result` from `owner` with request id `id` is blocked. */
 export function isWaiting(state: TaskTableState, owner: TaskOwner, id: RequestId): boolean {
-  const key = taskOwnerKey(owner);
-  return key !== undefined && isRequestId(id) && Object.hasOwn(state.waiting, waiterKey(key, id));
+  try {
+    const key = taskOwnerKey(owner);
+    return key !== undefined && isRequestId(id) && Object.hasOwn(state.waiting, waiterKey(key, id));
+  } catch {
+    // As findTask: no table (or an owner whose getter throws), nothing waits.
+    return false;
+  }
 }
