@@ -361,3 +361,35 @@ test("README (the kernel never throws across its boundary; the state is plain JS
   }
   assert.equal(restoreTasks(snapshotTasks(createTaskTable())).ok, true);
 });
+
+test("README (the state is plain JSON, a restored snapshot continues as the original would) + 2025-11-25 basic/index (a request id MUST NOT have been previously used in the session): a snapshot without inboundCount, outboundCount or subscriptionCount is mended from its tables; one without nextId starts at the role's first id in phase new and closes with an internal error once ids were used, instead of NaN in the state", () => {
+  const sampling = { type: "request", now: 0, method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } } as unknown as SessionInput;
+  for (const field of ["inboundCount", "outboundCount", "subscriptionCount"]) {
+    const s = JSON.parse(JSON.stringify(operating())) as Record<string, unknown>;
+    delete s[field];
+    const { outputs } = step(s as unknown as SessionState, sampling);
+    assert.ok(!closes(outputs), JSON.stringify(outputs));
+    assert.deepEqual(outputs.map((o) => o.type), ["send"]);
+    assert.equal(s.inboundCount, 1);
+    assert.equal(s.outboundCount, 1);
+    assert.equal(s.subscriptionCount, 0);
+    // Answering the request brings the counts back down, as in the original.
+    step(s as unknown as SessionState, { type: "respond", now: 0, id: 7, result: { content: [] } });
+    assert.equal(s.inboundCount, 0);
+  }
+  // Ids were used: which ones is unknown, so the session closes rather than reuse one.
+  const used = JSON.parse(JSON.stringify(operating())) as Record<string, unknown>;
+  delete used.nextId;
+  const r = step(used as unknown as SessionState, sampling);
+  assert.ok(closes(r.outputs), JSON.stringify(r.outputs));
+  assert.match((r.outputs.find((o) => o.type === "close") as { reason: string }).reason, /^internal error: .*nextId/);
+  assert.ok(!JSON.stringify(r.outputs).includes("NaN"));
+  // None can have been used yet: the role's first id.
+  for (const [options, first] of [[SERVER, 1], [{ role: "client", info: { name: "c", version: "1" }, capabilities: {} }, 0]] as const) {
+    const fresh = JSON.parse(JSON.stringify(createSession(options as SessionOptions))) as Record<string, unknown>;
+    delete fresh.nextId;
+    const { outputs } = step(fresh as unknown as SessionState, { type: "tick", now: 0 });
+    assert.ok(!closes(outputs));
+    assert.equal(fresh.nextId, first);
+  }
+});

@@ -249,6 +249,15 @@ export function step(state: SessionState, input: SessionInput): StepResult {
     return { state, outputs: out };
   }
   try {
+    // A state restored from a snapshot that lacks a counter (every one createSession made has
+    // them) put NaN into the state from then on: ids "nNaN", limits never reached.
+    if (!Number.isSafeInteger(state.nextId) || !Number.isSafeInteger(state.outboundCount) || !Number.isSafeInteger(state.inboundCount) || !Number.isSafeInteger(state.subscriptionCount)) {
+      const broken = mendCounters(state);
+      if (broken !== null) {
+        fail(state, broken, out);
+        return { state, outputs: out };
+      }
+    }
     dispatch(state, input, out);
   } catch (e) {
     // A bug, not a protocol event: make it fatal and visible rather than corrupting state.
@@ -266,6 +275,26 @@ export function step(state: SessionState, input: SessionInput): StepResult {
     }
   }
   return { state, outputs: out };
+}
+
+/**
+ * Mends, in place, a state whose counters are missing or no integers (a snapshot saved
+ * without them, or mangled), as restoreTasks mends a snapshot's records: each count is its
+ * table's size, which is what it counts. A missing `nextId` is the role's first id while
+ * no request can have gone out (phase `new`) or none can go out any more (`closed`); in
+ * between, the ids the session used are unknown and reusing one would break basic/index
+ * ("MUST NOT have been previously used by the requestor within the same session"), so the
+ * reason to close the session is returned instead.
+ */
+function mendCounters(state: SessionState): string | null {
+  if (!Number.isSafeInteger(state.outboundCount)) state.outboundCount = Object.keys(state.outbound).length;
+  if (!Number.isSafeInteger(state.inboundCount)) state.inboundCount = Object.keys(state.inbound).length;
+  if (!Number.isSafeInteger(state.subscriptionCount)) state.subscriptionCount = Object.keys(state.subscriptions).length;
+  if (Number.isSafeInteger(state.nextId)) return null;
+  const phase = state.phase.name;
+  if (phase !== "new" && phase !== "closed") return "internal error: the state has no nextId (a snapshot without its request counter): the request ids this session used are unknown";
+  state.nextId = state.options.role === "server" ? 1 : 0;
+  return null;
 }
 
 /**
