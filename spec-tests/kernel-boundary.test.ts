@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createSession, resolveOptions, step } from "../src/session/session.js";
+import { nextDeadline } from "../src/session/timeouts.js";
 import { recordingSession, replay } from "../src/session/transcript.js";
 import { ErrorCode } from "../src/jsonrpc/errors.js";
 import { DEFAULT_LIMITS, decode, decodeValue, type Decoded, type DecodeOptions } from "../src/jsonrpc/codec.js";
@@ -392,4 +393,14 @@ test("README (the state is plain JSON, a restored snapshot continues as the orig
     assert.ok(!closes(outputs));
     assert.equal(fresh.nextId, first);
   }
+});
+
+test("README (the kernel never throws across its boundary; nextDeadline is a reading or null): nextDeadline of a state that is no session, or whose getters (or Proxy traps) throw, is null", () => {
+  for (const state of [undefined, null, 0, "s", {}, hostileProxy(), throwingGetters("wakeAt")]) {
+    assert.doesNotThrow(() => assert.equal(nextDeadline(state as unknown as SessionState), null));
+  }
+  // A session with a request out has its deadline.
+  const s = operating();
+  step(s, { type: "request", now: 0, method: "ping" } as unknown as SessionInput);
+  assert.equal(typeof nextDeadline(s), "number");
 });

@@ -37,7 +37,14 @@ export function isClockReading(now: unknown): now is number {
 
 /** The time at which the driver must next feed a `tick`, or null when nothing is pending. */
 export function nextDeadline(state: SessionState): number | null {
-  return state.wakeAt;
+  // A state that is no session (or whose getter throws) has nothing due: null, as step closes it rather than throw (the kernel never throws across its boundary).
+  if (typeof state !== "object" || state === null) return null;
+  try {
+    const at = state.wakeAt;
+    return typeof at === "number" ? at : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Lowers `wakeAt` to `at` if that is earlier. */
