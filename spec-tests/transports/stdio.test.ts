@@ -199,6 +199,35 @@ test("stdio client: after close() and the server's exit, a grandchild holding th
   }
 });
 
+// README (spawnStdioServer: "A command that cannot be started gives a transport that closes at
+// once with the error ... nothing throws"): also when the client is out of file descriptors.
+// Node then starts nothing and makes no pipes; reading them threw, and the spawn's "error",
+// emitted before anyone listened, crashed the client.
+test("stdio client: a spawn that fails for want of file descriptors (EMFILE) closes the transport with that error; the client process does not crash", { timeout: 20_000, skip: process.platform === "win32" }, async () => {
+  // The client fills its descriptor table (ulimit -n 64), spawns, then gives the descriptors back.
+  const client = [
+    `import { openSync, closeSync } from "node:fs";`,
+    `import { spawnStdioServer } from ${JSON.stringify(new URL("../../src/transports/stdio.js", import.meta.url).href)};`,
+    `const held = [];`,
+    `try { for (;;) held.push(openSync("/dev/null", "r")); } catch {}`,
+    `const child = spawnStdioServer(process.execPath, ["-e", "0"], { stderr: "ignore" });`,
+    `for (const fd of held) closeSync(fd);`,
+    `const reason = await new Promise((r) => child.onClose(r));`,
+    `process.stdout.write(JSON.stringify({ reason, status: await child.exited, pid: child.pid ?? null }));`,
+  ].join("\n");
+  const proc = spawn("/bin/sh", ["-c", 'ulimit -n 64 && exec "$0" "$@"', process.execPath, "--input-type=module", "-e", client], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  proc.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+  proc.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+  const [code] = await once(proc, "exit");
+  assert.equal(code, 0, err);
+  const got = JSON.parse(out) as { reason: string; status: { error?: string }; pid: null };
+  assert.match(got.reason, /^server process failed: spawn .* EMFILE$/);
+  assert.match(got.status.error ?? "", /EMFILE/);
+  assert.equal(got.pid, null);
+});
+
 test("stdio client: stderr 'pipe' exposes the server's stderr as a ReadableStream", async () => {
   const [command, args] = fixture("echo-server");
   const child = spawnStdioServer(command, args, { stderr: "pipe" });

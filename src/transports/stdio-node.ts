@@ -76,18 +76,23 @@ export function nodeSpawn(command: string, args: readonly string[], options: Spa
     stdio: ["pipe", "pipe", mode === "inherit" || mode === "ignore" ? mode : "pipe"],
     windowsHide: true,
   });
-  const stdin = child.stdin!;
-  const stdout = child.stdout!;
+  // Failure to start (ENOENT, EACCES, EMFILE); also failure to signal, which changes nothing here.
+  // Listened to first: an "error" nobody listens to ends this process.
+  child.on("error", (e) => {
+    if (child.pid === undefined) events.exit({ code: null, signal: null, error: e.message });
+  });
+  // Out of file descriptors (EMFILE, ENFILE), Node starts nothing and makes no pipes; the
+  // "error" above follows. Reading the pipes threw instead, and that error went unheard:
+  // the client process crashed.
+  if (child.stdin == null || child.stdout == null) return { pid: undefined, stdin: { write: () => true, waitDrain: () => {}, end: () => {} }, stderr: undefined, kill: () => {} };
+  const stdin = child.stdin;
+  const stdout = child.stdout;
   // EPIPE: the child no longer reads its stdin (gone, or closed it); see child.ts.
   stdin.on("error", () => events.stdinFailed?.());
   stdout.on("data", events.stdout);
   stdout.on("end", events.stdoutEnd);
   stdout.on("error", events.stdoutEnd);
   child.on("exit", (code, signal) => events.exit({ code, signal }));
-  // Failure to start (ENOENT, EACCES); also failure to signal, which changes nothing here.
-  child.on("error", (e) => {
-    if (child.pid === undefined) events.exit({ code: null, signal: null, error: e.message });
-  });
   let stderr: ReadableStream<Uint8Array> | undefined;
   if (typeof mode === "function") {
     child.stderr!.setEncoding("utf8");
