@@ -161,3 +161,16 @@ test("cli replay (stdio): with no serverInfo recorded, a command line running se
     assert.doesNotMatch(out, /cannot replay/, name);
   }
 });
+
+test("cli replay (stdio): a server line is compared byte for byte: the same JSON value in other bytes (keys reordered, a space, 1.0 for 1, an escaped character) is a divergence, not 'replayed identically'", async () => {
+  // The transcript holds the very bytes serve --stdio wrote: a line in other bytes is a change in what it writes.
+  const header = '{"transcript":"mcp-kernel/stdio-2","command":["mcp-kernel","serve","--stdio"]}\n';
+  const ping = '{"t":0,"from":"client","line":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"method\\":\\"ping\\"}"}\n';
+  const transcript = (answer: string) => header + ping + JSON.stringify({ t: 1, from: "server", line: answer }) + "\n" + '{"t":2,"from":"client","end":true}\n{"t":3,"exit":{"code":0,"signal":null}}\n';
+  assert.deepEqual(await replayText(transcript('{"jsonrpc":"2.0","id":1,"result":{}}')), { code: 0, out: "ok 1 steps replayed identically\n" });
+  for (const answer of ['{"id":1,"jsonrpc":"2.0","result":{}}', '{"jsonrpc":"2.0", "id":1,"result":{}}', '{"jsonrpc":"2.0","id":1.0,"result":{}}', '{"jsonrpc":"\\u0032.0","id":1,"result":{}}']) {
+    const { code, out } = await replayText(transcript(answer));
+    assert.equal(code, 1, `${answer}: ${out}`);
+    assert.match(out, /server line 1 differs/, answer);
+  }
+});

@@ -43,7 +43,9 @@
  * `n` (an older recording) fires whichever is due first, and is a divergence when none is
  * pending. Without them (an older transcript), client lines are fed at their recorded
  * times (lines of one time in one push), after every timer due by then. Each produced
- * line must equal (as canonical JSON) its recorded counterpart: the recorded response
+ * line must equal its recorded counterpart byte for byte (the recording holds the very
+ * bytes the server wrote, so a line with the same JSON value in other bytes, keys in
+ * another order say, is a difference in what the server writes): the recorded response
  * with the same id for a response (answers to concurrent requests may come in either
  * order), the next recorded line for anything else. Before each client
  * line, every server line recorded before it must have been produced: the replayed
@@ -61,7 +63,7 @@
  * more than was recorded is a divergence. Without draws it draws its own, so a recording
  * that depends on them diverges there.
  */
-import { canonicalJson, ManualClock, StreamChannel, type ReplayResult } from "../index.js";
+import { ManualClock, StreamChannel, type ReplayResult } from "../index.js";
 import { cliDemoServer } from "./demo.js";
 import { drawnServer, isDraw, numberedTimers, reading, replayedDraws, type Draw } from "./draws.js";
 import { concat, LineSplitter } from "./io.js";
@@ -94,7 +96,7 @@ export function isStdioTranscript(format: unknown): format is StdioTranscriptHea
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The event for one line of bytes (without its newline). */
-export function lineEvent(t: number, from: "client" | "server", bytes: Uint8Array): StdioEvent {
+export function lineEvent(t: number, from: "client" | "server", bytes: Uint8Array): StdioEvent & ({ line: string } | { bytes: string }) {
   try {
     return { t, from, line: strictUtf8.decode(bytes) };
   } catch {
@@ -110,15 +112,6 @@ function bytesOf(event: { line: string } | { bytes: string }): Uint8Array {
 /** Text for comparison and display: the line, or its base64 when it is not UTF-8. */
 function shown(event: { line: string } | { bytes: string }): string {
   return "line" in event ? event.line : `(not UTF-8, base64) ${event.bytes}`;
-}
-
-/** A line compared as canonical JSON when it is JSON, else as text. */
-function comparable(text: string): string {
-  try {
-    return canonicalJson(JSON.parse(text));
-  } catch {
-    return `text:${text}`;
-  }
 }
 
 /** Whether `e` is a line the server wrote. */
@@ -213,10 +206,10 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   const server = cliDemoServer(drawn === undefined ? { clock: serverClock } : { clock: serverClock, server: drawn.options });
   const produced: string[] = [];
   const splitter = new LineSplitter();
-  const decoder = new TextDecoder();
   const sink = {
     write(chunk: string): boolean {
-      for (const line of splitter.push(chunk)) produced.push(decoder.decode(line));
+      // Shown as a recorded line is (its base64 when it is not UTF-8), so the bytes themselves are compared.
+      for (const line of splitter.push(chunk)) produced.push(shown(lineEvent(0, "server", line)));
       return true;
     },
     waitDrain: (fn: () => void) => queueMicrotask(fn),
@@ -271,7 +264,7 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
       if (index === undefined || matched.has(index)) index = ordered[nextOrdered++];
       if (index === undefined) return { ok: false, index: expected.length, expected: "nothing more", actual: line, reason: `the server wrote a line the recording does not have (${at})` };
       matched.add(index);
-      if (comparable(line) !== comparable(shown(expected[index]))) {
+      if (line !== shown(expected[index])) {
         return { ok: false, index, expected: shown(expected[index]), actual: line, reason: `server line ${index + 1} differs (${at})` };
       }
     }
