@@ -131,7 +131,7 @@ test("record + replay: a task-augmented tools/call (2025-11-25: tasks/result, th
       const otherId = Buffer.alloc(16, 7).toString("base64");
       const tampered = await replay(write("tampered.jsonl", transcript.replace(/("draw":"random","value":)"[^"]*"/, `$1"${otherId}"`)));
       assert.equal(tampered.code, 1, tampered.out);
-      assert.match(tampered.out, /^divergence at step 1: server line 2 differs/);
+      assert.match(tampered.out, /^divergence at step 1 \(line \d+\): server line 2 differs/);
       assert.match(tampered.out, /actual .*07070707070707070707070707070707/);
 
       const lines = transcript.trimEnd().split("\n");
@@ -155,7 +155,7 @@ test("record + replay: a task-augmented tools/call (2025-11-25: tasks/result, th
       // A transcript without draws (as record wrote before it kept them) replays as it did: the server draws its own.
       const none = await replay(write("none.jsonl", lines.filter((l) => !l.includes('"draw":')).join("\n") + "\n"));
       assert.equal(none.code, 1, none.out);
-      assert.match(none.out, /^divergence at step 1: server line 2 differs/);
+      assert.match(none.out, /^divergence at step 1 \(line \d+\): server line 2 differs/);
     },
   );
 });
@@ -180,21 +180,21 @@ test("record + replay: a modern (2026-07-28) tools/call answered input_required,
 
       const answer = await replay(write("answer.jsonl", transcript.replace("state-ok: confirmed=true", "state-ok: confirmed=false")));
       assert.equal(answer.code, 1, answer.out);
-      assert.match(answer.out, /^divergence at step 1: server line 2 differs/);
+      assert.match(answer.out, /^divergence at step 1 \(line \d+\): server line 2 differs/);
 
       // Another first reading: another expiry is sealed into the requestState the server answers with.
       const clock = await replay(write("clock.jsonl", transcript.replace(/("draw":"clock","value":)(\d+)/, (_, head: string, ms: string) => head + String(Number(ms) + 1))));
       assert.equal(clock.code, 1, clock.out);
-      assert.match(clock.out, /^divergence at step 0: server line 1 differs/);
+      assert.match(clock.out, /^divergence at step 0 \(line \d+\): server line 1 differs/);
 
       // The recorded exit is compared too: serve --stdio exits 0 once its input ends, and only then.
       const exited = await replay(write("exit.jsonl", transcript.replace(/"exit":\{"code":0,/, '"exit":{"code":3,')));
       assert.equal(exited.code, 1, exited.out);
-      assert.match(exited.out, /^divergence at step 2: the server's exit differs \(at the end of the recording\)\n  expected \{"exit":\{"code":3,"signal":null\}\}\n  actual   \{"exit":\{"code":0,"signal":null\}\}\n$/);
+      assert.match(exited.out, /^divergence at step 2 \(line \d+\): the server's exit differs \(at the end of the recording\)\n  expected \{"exit":\{"code":3,"signal":null\}\}\n  actual   \{"exit":\{"code":0,"signal":null\}\}\n$/);
       const lines = transcript.trimEnd().split("\n");
       const open = await replay(write("open.jsonl", lines.filter((l) => !l.includes('"end":true')).join("\n") + "\n"));
       assert.equal(open.code, 1, open.out);
-      assert.match(open.out, /^divergence at step 2: the server's exit differs .*\n.*\n  actual   "no exit: the server still serves, its input was never closed"/);
+      assert.match(open.out, /^divergence at step 2 \(line \d+\): the server's exit differs .*\n.*\n  actual   "no exit: the server still serves, its input was never closed"/);
       // A transcript that records no exit (record was killed first) has none to compare.
       const noExit = await replay(write("no-exit.jsonl", lines.filter((l) => !l.includes('"exit":')).join("\n") + "\n"));
       assert.equal(noExit.code, 0, noExit.out);
@@ -327,7 +327,7 @@ process.hrtime = () => {
       const unread = transcript.split("\n").filter((l) => !l.includes('"draw":"monotonic"')).join("\n");
       const old = await replay(write("unread.jsonl", unread));
       assert.equal(old.code, 1, old.out);
-      assert.match(old.out, /^divergence at step \d+: server line \d+ (differs|was not produced)/);
+      assert.match(old.out, /^divergence at step \d+ \(line \d+\): server line \d+ (differs|was not produced)/);
     },
     (dir) => {
       const preload = join(dir, "fast-clock.mjs");

@@ -174,3 +174,36 @@ test("cli replay (stdio): a server line is compared byte for byte: the same JSON
     assert.match(out, /server line 1 differs/, answer);
   }
 });
+
+test("cli replay: a divergence names the line of the file it is at (blank lines counted), in both formats, not only a step index or the n-th server line", async () => {
+  // Kernel steps: step 1 is on line 4 of the file (a blank line before it); the library's replay() says so too.
+  const rec = recordingSession({ role: "server", info: { name: "s", version: "1" }, capabilities: { tools: {} } });
+  rec.step({ type: "receive", now: 0, data: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+  rec.step({ type: "receive", now: 1, data: '{"jsonrpc":"2.0","id":2,"method":"ping"}' });
+  const [header, step0, step1] = rec.text().trim().split("\n");
+  const kernel = [header, step0, "", step1.replace('"id":2,"result"', '"id":3,"result"')].join("\n") + "\n";
+  const lib = replay(kernel);
+  assert.ok(!lib.ok && lib.index === 1 && lib.line === 4, JSON.stringify(lib));
+  assert.match((await replayText(kernel)).out, /^divergence at step 1 \(line 4\): /);
+  // Stdio: the recorded server line that differs, one that was not produced, the recorded exit.
+  const stdio = (...events: string[]) => '{"transcript":"mcp-kernel/stdio-2","command":["mcp-kernel","serve","--stdio"]}\n' + events.join("\n") + "\n";
+  const ping = (id: number, t: number) => JSON.stringify({ t, from: "client", line: `{"jsonrpc":"2.0","id":${id},"method":"ping"}` });
+  const pong = (id: number, t: number, text = `{"jsonrpc":"2.0","id":${id},"result":{}}`) => JSON.stringify({ t, from: "server", line: text });
+  const end = '{"t":9,"from":"client","end":true}';
+  const cases: [string, RegExp][] = [
+    [stdio(ping(1, 0), pong(1, 1), "", ping(2, 2), pong(2, 3, '{"jsonrpc":"2.0","id":2,"result":{"x":1}}'), end), /^divergence at step 1 \(line 6\): server line 2 differs/],
+    [stdio(ping(1, 0), pong(1, 1), pong(1, 2, '{"jsonrpc":"2.0","method":"notifications/message"}'), end), /^divergence at step 1 \(line 4\): server line 2 was not produced/],
+    [stdio(ping(1, 0), pong(1, 1), end, "", '{"t":10,"exit":{"code":1,"signal":null}}'), /^divergence at step 1 \(line 6\): the server's exit differs/],
+  ];
+  for (const [text, want] of cases) {
+    const { code, out } = await replayText(text);
+    assert.equal(code, 1, out);
+    assert.match(out, want);
+  }
+  // A recorded timer the replayed server never set: the line of that timer draw.
+  const fixture = readFileSync(join(process.cwd(), "spec-tests", "fixtures", "replay", "timers-out-of-order.jsonl"), "utf8");
+  const timerLine = fixture.split("\n").findIndex((l) => l.includes('"draw":"timer","n":2')) + 1;
+  const never = await replayText(fixture.replace('"draw":"timer","n":2', '"draw":"timer","n":9'));
+  assert.equal(never.code, 1, never.out);
+  assert.match(never.out, new RegExp(`^divergence at step \\d+ \\(line ${timerLine}\\): the recording fired a timer`));
+});

@@ -253,7 +253,7 @@ test("record -- serve --stdio, driven by call, then replay: exit 0; a tampered t
     writeFileSync(tampered, readFileSync(file, "utf8").replace("Tool processing data", "Tool processing dada"));
     const diverged = cli(["replay", tampered]);
     assert.equal(await diverged.code, 1);
-    assert.match(diverged.stdout(), /^divergence at step 2: server line 3 differs/);
+    assert.match(diverged.stdout(), /^divergence at step 2 \(line \d+\): server line 3 differs/);
     assert.match(diverged.stdout(), /expected .*Tool processing dada/);
     assert.match(diverged.stdout(), /actual .*Tool processing data/);
   } finally {

@@ -58,7 +58,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
     await writeOut(io.stderr, `mcp-kernel replay: cannot replay ${args[0]}: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  found    ${JSON.stringify(result.actual)}\n`);
     return Exit.Usage;
   }
-  await writeResult(io.stdout, `divergence at step ${result.index}: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  actual   ${JSON.stringify(result.actual)}\n`);
+  const where = result.line === undefined ? "" : ` (line ${result.line})`;
+  await writeResult(io.stdout, `divergence at step ${result.index}${where}: ${result.reason}\n  expected ${JSON.stringify(result.expected)}\n  actual   ${JSON.stringify(result.actual)}\n`);
   return Exit.Invalid;
 }
 
@@ -89,7 +90,7 @@ async function replayText(text: string): Promise<ReplayResult> {
     const why = info === undefined ? "another server (no answer names it, and neither its command line nor draws are the demo's)" : "another server";
     return { ok: false, malformed: true, index: -1, expected, actual: { serverInfo: info, command: parsed.header.command }, reason: `replay re-runs stdio transcripts of mcp-kernel serve --stdio only (the demo server it can rebuild); this one recorded ${why}` };
   }
-  return replayStdio(parsed.events);
+  return replayStdio(parsed.events, parsed.lines);
 }
 
 /** Whether a recorded command line runs `serve --stdio` (`mcp-kernel serve --stdio`, `node bin.js serve --stdio`). */

@@ -156,9 +156,10 @@ async function settleWhile(progress: () => number, busy?: () => Promise<boolean>
  * negative and never go back, as `record` writes them: replay advances its clock to each.
  * No client event follows the client's end.
  */
-export function parseStdioTranscript(lines: readonly string[], lineNo: readonly number[] = lines.map((_, i) => i + 1)): { header: StdioTranscriptHeader; events: StdioEvent[] } | { error: string; line: number; expected?: string } {
+export function parseStdioTranscript(lines: readonly string[], lineNo: readonly number[] = lines.map((_, i) => i + 1)): { header: StdioTranscriptHeader; events: StdioEvent[]; lines: number[] } | { error: string; line: number; expected?: string } {
   const header = JSON.parse(lines[0]) as StdioTranscriptHeader;
   const events: StdioEvent[] = [];
+  const eventLines: number[] = [];
   let time = 0;
   let ended = false;
   for (let i = 1; i < lines.length; i++) {
@@ -187,12 +188,24 @@ export function parseStdioTranscript(lines: readonly string[], lineNo: readonly 
     if (!Number.isFinite(t) || t < time) return { error: `line ${lineNo[i]} has a time t that is not a finite number of ms at or after the line before's`, line: i, expected: `t from ${time} on` };
     time = t;
     events.push(e as StdioEvent);
+    eventLines.push(lineNo[i]);
   }
-  return { header, events };
+  return { header, events, lines: eventLines };
 }
 
-/** Re-runs `events` against the demo server; see the module comment. Never throws. */
-export async function replayStdio(events: readonly StdioEvent[]): Promise<ReplayResult> {
+/**
+ * Re-runs `events` against the demo server; see the module comment. Never throws.
+ * `lines[k]` is the number in the file of `events[k]`: a divergence at a recorded event
+ * names it (`line`), where "server line 3" would not say where to look.
+ */
+export async function replayStdio(events: readonly StdioEvent[], lines?: readonly number[]): Promise<ReplayResult> {
+  const lineOf = new Map<StdioEvent, number>();
+  if (lines !== undefined) events.forEach((e, k) => lineOf.set(e, lines[k]));
+  /** `result` with the file line of `event`, when known. */
+  const located = (result: Extract<ReplayResult, { ok: false }>, event: StdioEvent | undefined): ReplayResult => {
+    const line = event === undefined ? undefined : lineOf.get(event);
+    return line === undefined ? result : { ...result, line };
+  };
   const clock = new ManualClock();
   const recorded = events.filter((e): e is StdioEvent & Draw => isDraw(e));
   const draws = recorded.length === 0 ? undefined : replayedDraws(recorded);
@@ -226,10 +239,13 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
 
   // Every server line of the recording, in order.
   const expected: ({ line: string } | { bytes: string })[] = [];
+  const expectedEvent: StdioEvent[] = [];
   for (const e of events) {
     if (!("from" in e) || e.from !== "server") continue;
     if ("line" in e) expected.push({ line: e.line });
     else if ("bytes" in e) expected.push({ bytes: e.bytes });
+    else continue;
+    expectedEvent.push(e);
   }
   // How many server lines were recorded before each event; where the client's inputs (lines, the end) are.
   const serverBefore: number[] = [];
@@ -265,11 +281,11 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
       if (index === undefined) return { ok: false, index: expected.length, expected: "nothing more", actual: line, reason: `the server wrote a line the recording does not have (${at})` };
       matched.add(index);
       if (line !== shown(expected[index])) {
-        return { ok: false, index, expected: shown(expected[index]), actual: line, reason: `server line ${index + 1} differs (${at})` };
+        return located({ ok: false, index, expected: shown(expected[index]), actual: line, reason: `server line ${index + 1} differs (${at})` }, expectedEvent[index]);
       }
     }
     for (let i = 0; i < atLeast; i++) {
-      if (!matched.has(i)) return { ok: false, index: i, expected: shown(expected[i]), actual: "nothing", reason: `server line ${i + 1} was not produced (${at})` };
+      if (!matched.has(i)) return located({ ok: false, index: i, expected: shown(expected[i]), actual: "nothing", reason: `server line ${i + 1} was not produced (${at})` }, expectedEvent[i]);
     }
     return undefined;
   };
@@ -322,15 +338,15 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
   const feedInRecordedOrder = async (): Promise<ReplayResult | undefined> => {
     let taken = 0;
     /** The divergence of a timer or a finishing the replayed server has no counterpart of; what it said so far may show why, and a differing line comes first. */
-    const unmatched = (expected: string, actual: string, what: string): ReplayResult => {
+    const unmatched = (draw: StdioEvent, expected: string, actual: string, what: string): ReplayResult => {
       const at = taken < inputsAt.length ? before(taken) : "after the client's last input";
-      return check(0, at) ?? { ok: false, index: matched.size, expected, actual, reason: `${what} (${at})` };
+      return check(0, at) ?? located({ ok: false, index: matched.size, expected, actual, reason: `${what} (${at})` }, draw);
     };
     // Inputs the server never reported reading (it exited first) are fed last, together.
     for (const op of [...order, { draw: "read" as const, inputs: inputsAt.length }]) {
       if (drewTooMuch()) break;
       if (op.draw === "settled") {
-        if (!drawn!.release(op.n)) return unmatched(`WebCrypto work ${op.n} finishing`, `the replayed server has no WebCrypto work ${op.n} under way`, "the recording finished cryptography the replayed server did not start");
+        if (!drawn!.release(op.n)) return unmatched(op, `WebCrypto work ${op.n} finishing`, `the replayed server has no WebCrypto work ${op.n} under way`, "the recording finished cryptography the replayed server did not start");
         await settle();
         continue;
       }
@@ -346,7 +362,7 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
             : n > timers.length
               ? `the replayed server scheduled ${timers.length} timers`
               : `timer ${n} is not pending (the replayed server cancelled it, or the recording fired it before)`;
-        return unmatched(n === undefined ? "a timer firing" : `timer ${n} firing`, actual, "the recording fired a timer the replayed server does not have pending");
+        return unmatched(op, n === undefined ? "a timer firing" : `timer ${n} firing`, actual, "the recording fired a timer the replayed server does not have pending");
       }
       const to = Math.min(op.inputs, inputsAt.length);
       if (to <= taken) continue;
@@ -376,10 +392,11 @@ export async function replayStdio(events: readonly StdioEvent[]): Promise<Replay
     const divergence = check(expected.length, at);
     if (divergence !== undefined) return divergence;
     // `serve --stdio` exits 0 once its input has ended (the channel closed), and only then.
-    const exit = events.filter((e): e is Extract<StdioEvent, { exit: unknown }> => "exit" in e).at(-1)?.exit;
+    const exited = events.filter((e): e is Extract<StdioEvent, { exit: unknown }> => "exit" in e).at(-1);
+    const exit = exited?.exit;
     if (exit !== undefined && !(channel.closed && exit.code === 0 && exit.signal === null)) {
       const actual = channel.closed ? { exit: { code: 0, signal: null } } : "no exit: the server still serves, its input was never closed";
-      return { ok: false, index: expected.length, expected: { exit }, actual, reason: `the server's exit differs (${at})` };
+      return located({ ok: false, index: expected.length, expected: { exit }, actual, reason: `the server's exit differs (${at})` }, exited);
     }
     return { ok: true, steps: clientLines };
   } finally {

@@ -34,11 +34,13 @@ export interface TranscriptStep {
  * Outcome of a replay. A failure is either a divergence (the kernel produced other outputs
  * at step `index`) or, with `malformed`, a text that is no transcript at all (no header, a
  * line that is not a step): nothing was compared there, so tools report it as unreadable
- * input rather than as a divergence.
+ * input rather than as a divergence. `line`, where there is one, is the number in the file
+ * (from 1, blank lines counted) of the recorded line the divergence is at: a step index
+ * does not say where to look in the file.
  */
 export type ReplayResult =
   | { ok: true; steps: number }
-  | { ok: false; index: number; expected: unknown; actual: unknown; reason: string; malformed?: true };
+  | { ok: false; index: number; expected: unknown; actual: unknown; reason: string; malformed?: true; line?: number };
 
 /** The header line for a session with `options`. */
 export function transcriptHeader(options: SessionOptions): string {
@@ -139,7 +141,7 @@ function replayLines(text: string): ReplayResult {
     const { outputs } = step(state, recorded.input);
     const want = canonicalJson(recorded.outputs);
     const got = canonicalJson(outputs);
-    if (want !== got) return { ok: false, index: i - 1, expected: recorded.outputs, actual: outputs, reason: `step ${i - 1} (${recorded.input.type}) produced different outputs` };
+    if (want !== got) return { ok: false, index: i - 1, expected: recorded.outputs, actual: outputs, reason: `step ${i - 1} (${recorded.input.type}) produced different outputs`, line: lineNo[i] };
   }
   return { ok: true, steps: lines.length - 1 };
 }
