@@ -160,6 +160,31 @@ test("record + replay: a task-augmented tools/call (2025-11-25: tasks/result, th
   );
 });
 
+test("record + replay: a recorded draw the replayed server never takes is a divergence, not 'replayed identically': a request removed with its answer (its clock readings left behind), or a draw added", { timeout: 120_000 }, async () => {
+  await recordSession(
+    async (request, notify) => {
+      await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+      notify("notifications/initialized");
+      await request("ping");
+      await request("ping");
+    },
+    async (transcript, write) => {
+      assert.deepEqual(await replayHere(write("t.jsonl", transcript)), { code: 0, out: "ok 4 steps replayed identically\n" });
+      const lines = transcript.trimEnd().split("\n");
+      const removed = lines.filter((l) => !l.includes('\\"id\\":3,')).join("\n") + "\n";
+      assert.equal(removed.split("\n").length, lines.length - 1, "the last ping and its answer removed");
+      const less = await replayHere(write("removed.jsonl", removed));
+      assert.equal(less.code, 1, less.out);
+      assert.match(less.out, /^divergence at step \d+: the server did not draw all the recording holds \(at the end of the recording\)\n.*\n  actual   "the server read the monotonic clock \d+ times; the recording holds \d+ readings"/);
+      const exit = lines.findIndex((l) => l.includes('"exit":'));
+      const added = [...lines.slice(0, exit), '{"t":0,"draw":"random","value":"AAAA"}'.replace('"t":0', `"t":${JSON.parse(lines[exit - 1]).t}`), ...lines.slice(exit)].join("\n") + "\n";
+      const more = await replayHere(write("added.jsonl", added));
+      assert.equal(more.code, 1, more.out);
+      assert.match(more.out, /the server did not draw all the recording holds .*\n.*\n  actual   "the server drew random bytes 0 times; the recording holds 1 draws"/);
+    },
+  );
+});
+
 test("record + replay: a modern (2026-07-28) tools/call answered input_required, retried with inputResponses and the sealed requestState, replays identically; a tampered answer or clock reading diverges", async () => {
   await recordSession(
     async (request) => {

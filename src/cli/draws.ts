@@ -24,7 +24,8 @@
  * pipe, and a file name cannot land on a descriptor that means something else there.
  * `replay` hands the recorded values back in the order they were drawn, one sequence per
  * kind: fed the same input, the server draws in the same order. Drawing more than the
- * recording holds is a divergence ({@link ReplayedDraws.problem}).
+ * recording holds is a divergence ({@link ReplayedDraws.problem}), and so is drawing less
+ * ({@link ReplayedDraws.unused}, once the recording ends).
  */
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -314,15 +315,19 @@ export interface ReplayedDraws extends DrawSource {
   readonly readsClock: boolean;
   /** The first draw the recording could not give (undefined while every one matched). */
   problem(): string | undefined;
+  /** What the recording holds that the server never drew (undefined when it drew every one). */
+  unused(): string | undefined;
 }
 
 /** Gives back `draws` in order, each kind on its own; a draw past the end, or of another length, is a {@link ReplayedDraws.problem}. */
 export function replayedDraws(draws: readonly Draw[]): ReplayedDraws {
   // Read, timer and settled draws are not handed back: replay follows them itself (stdio-transcript.ts).
   let problem: string | undefined;
+  const left: (() => string | undefined)[] = [];
   const readingsOf = (kind: "clock" | "monotonic", what: string): (() => number) => {
     const values = draws.flatMap((d) => (d.draw === kind ? [d.value] : []));
     let taken = 0;
+    left.push(() => (taken < values.length ? `the server read the ${what} ${taken} times; the recording holds ${values.length} readings` : undefined));
     return () => {
       if (taken < values.length) return values[taken++];
       problem ??= `the server read the ${what} ${++taken} times; the recording holds ${values.length} readings`;
@@ -331,6 +336,7 @@ export function replayedDraws(draws: readonly Draw[]): ReplayedDraws {
   };
   const random = draws.flatMap((d) => (d.draw === "random" ? [d.value] : []));
   let randoms = 0;
+  left.push(() => (randoms < random.length ? `the server drew random bytes ${randoms} times; the recording holds ${random.length} draws` : undefined));
   return {
     clock: readingsOf("clock", "clock"),
     monotonic: readingsOf("monotonic", "monotonic clock"),
@@ -347,5 +353,6 @@ export function replayedDraws(draws: readonly Draw[]): ReplayedDraws {
       return new Uint8Array(length);
     },
     problem: () => problem,
+    unused: () => left.map((f) => f()).find((u) => u !== undefined),
   };
 }

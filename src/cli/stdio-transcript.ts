@@ -60,7 +60,7 @@
  * from them (task ids and times, the key and expiry of a modern `requestState`), and
  * waits for its `requestState` signing, which WebCrypto does off the event loop (each link
  * of a digest-then-sign chain, however long each takes); drawing
- * more than was recorded is a divergence. Without draws it draws its own, so a recording
+ * more than was recorded is a divergence, and so is leaving a recorded draw untaken by the end. Without draws it draws its own, so a recording
  * that depends on them diverges there.
  */
 import { ManualClock, StreamChannel, type ReplayResult } from "../index.js";
@@ -398,6 +398,10 @@ export async function replayStdio(events: readonly StdioEvent[], lines?: readonl
       const actual = channel.closed ? { exit: { code: 0, signal: null } } : "no exit: the server still serves, its input was never closed";
       return located({ ok: false, index: expected.length, expected: { exit }, actual, reason: `the server's exit differs (${at})` }, exited);
     }
+    // A recorded draw the replayed server never took is input it did not take as the recorded one did:
+    // the recording was edited (a draw added) or the server changed what it draws.
+    const unused = draws?.unused();
+    if (unused !== undefined) return { ok: false, index: expected.length, expected: `the ${recorded.length} draws recorded, each taken`, actual: unused, reason: `the server did not draw all the recording holds (${at})` };
     return { ok: true, steps: clientLines };
   } finally {
     server.close();
