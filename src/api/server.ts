@@ -278,9 +278,15 @@ const LISTS: readonly [number, "tools" | "resources" | "prompts"][] = [
 /** The `serverInfo` sessions send: the `Implementation` fields of `info`, without `instructions` (anything not an object as it is, for the constructor to refuse). */
 function serverInfoOf(info: ServerInfo): SessionOptions["info"] {
   if (typeof info !== "object" || info === null) return info;
+  // Field by field, not through a record and Object.entries: this runs for every modern request.
   const { name, version, title, description, websiteUrl, icons } = info;
   const out = {} as SessionOptions["info"];
-  assignDefined(out, { name, version, title, description, websiteUrl, icons });
+  if (name !== undefined) out.name = name;
+  if (version !== undefined) out.version = version;
+  if (title !== undefined) out.title = title;
+  if (description !== undefined) out.description = description;
+  if (websiteUrl !== undefined) out.websiteUrl = websiteUrl;
+  if (icons !== undefined) out.icons = icons;
   return out;
 }
 

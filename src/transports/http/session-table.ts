@@ -281,19 +281,35 @@ export function principalOf(setup: HttpSessionSetup, req: HttpRequestView): stri
   }
 }
 
-/** The factory's context; the `Request` is made only if the application reads it (and stays a plain, writable property to it). */
+/**
+ * The factory's context; the `Request` is made only if the application reads it (and stays
+ * writable to it). A class rather than a literal with `get`/`set`: such a literal is built
+ * by the runtime with two closures, and one is made for every modern request.
+ */
+class FactoryContext implements HttpSessionContext {
+  readonly #view: HttpRequestView;
+  #request: Request | undefined;
+
+  constructor(
+    view: HttpRequestView,
+    readonly sessionId: string,
+    readonly era: "legacy" | "modern",
+  ) {
+    this.#view = view;
+  }
+
+  get request(): Request {
+    return (this.#request ??= this.#view.toRequest());
+  }
+
+  set request(value: Request) {
+    this.#request = value;
+  }
+}
+
+/** The session factory's context for `req` (see {@link FactoryContext}). */
 export function contextOf(req: HttpRequestView, sessionId: string, era: "legacy" | "modern"): HttpSessionContext {
-  let request: Request | undefined;
-  return {
-    sessionId,
-    era,
-    get request(): Request {
-      return (request ??= req.toRequest());
-    },
-    set request(value: Request) {
-      request = value;
-    },
-  };
+  return new FactoryContext(req, sessionId, era);
 }
 
 /**
