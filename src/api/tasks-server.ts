@@ -113,15 +113,21 @@ const NORMAL: ToolTaskDecision = /* @__PURE__ */ Object.freeze({ kind: "normal" 
 /**
  * The owner of a session's tasks when none was given: a random session key, drawn on
  * first read. A session that never makes a task never touches the random source (on
- * Node its first use loads WebCrypto, ~15 ms of a server's cold start).
+ * Node its first use loads WebCrypto, ~15 ms of a server's cold start). A class, not a
+ * literal with a getter (which the runtime builds with a closure): one is made for every
+ * modern HTTP request.
  */
+class LazySessionOwner implements TaskOwner {
+  #key: string | undefined;
+  declare principal?: string;
+
+  get session(): string {
+    return (this.#key ??= randomSessionKey());
+  }
+}
+
 export function sessionOwner(): TaskOwner {
-  let key: string | undefined;
-  return {
-    get session(): string {
-      return (key ??= randomSessionKey());
-    },
-  };
+  return new LazySessionOwner();
 }
 
 /**
@@ -129,13 +135,17 @@ export function sessionOwner(): TaskOwner {
  * POSTs as the anonymous owner's (or the principal's, once set), and a requestor key of its
  * own, drawn only if read, keys what it waits on ({@link TaskOwner.requestor}).
  */
+class StatelessOwner implements TaskOwner {
+  #key: string | undefined;
+  declare principal?: string;
+
+  get requestor(): string {
+    return (this.#key ??= randomKey("requestor-"));
+  }
+}
+
 export function statelessOwner(): TaskOwner {
-  let key: string | undefined;
-  return {
-    get requestor(): string {
-      return (key ??= randomKey("requestor-"));
-    },
-  };
+  return new StatelessOwner();
 }
 
 /** A random session key for a handler that was given no owner: tasks stay with the session that made them. */
