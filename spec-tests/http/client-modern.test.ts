@@ -92,6 +92,29 @@ test("streamable-http (draft) Cancellation: cancelling a modern request closes i
   client.close();
 });
 
+test("streamable-http (draft) Cancellation: a request whose fetch signal carried an earlier, finished request (controllers are reused) is still cancelled alone; a cancelled request's signal is never reused", async () => {
+  const tools = new Tools();
+  const { handler } = modernHandler(tools);
+  const signals: (AbortSignal | null | undefined)[] = [];
+  const client = new McpClient(info, { session: { versions: [MV] } });
+  await client.connect(httpClientTransport(URL_, { fetch: (url, init) => (signals.push(init.signal), handler(new Request(url, init))) }));
+  await client.callTool("echo", { text: "first" });
+  const ac = new AbortController();
+  const call = client.callTool("wait", {}, { signal: ac.signal });
+  await tools.waiting();
+  const used = signals.at(-1)!;
+  assert.equal(used, signals.at(-2), "the finished request's signal carries the next one");
+  ac.abort("user cancelled");
+  await assert.rejects(call, (e: unknown) => e instanceof McpError);
+  assert.equal(tools.contexts.at(-1)!.signal.aborted, true, "the server heard the cancellation");
+  tools.release();
+  const r = await client.callTool("echo", { text: "after" });
+  assert.deepEqual(r.content, [{ type: "text", text: "after" }]);
+  assert.notEqual(signals.at(-1), used, "an aborted signal is not reused");
+  assert.equal(signals.at(-1)!.aborted, false);
+  client.close();
+});
+
 /** A server whose tools declare x-mcp-header parameters (one tool's declaration is invalid). */
 function paramServer(
   calls: JsonObject[],

@@ -621,6 +621,39 @@ test("client: JSON responses (enableJsonResponse) are handed over as they are", 
   t.close();
 });
 
+test("client: a POST answered with one JSON body lends its fetch signal to the next POST; one cancelled while it waits for its headers is aborted and never lent (2025-11-25 basic/transports)", async () => {
+  const { handler } = makeHandler(new Tools(), { enableJsonResponse: true });
+  const signals: (AbortSignal | null | undefined)[] = [];
+  let hang = false;
+  const t = httpClientTransport(URL_, {
+    openGetStream: false,
+    fetch: (url, init) => {
+      if (init.method === "POST") signals.push(init.signal);
+      // A POST the server never answers: only its signal ends the wait.
+      if (hang) return new Promise<Response>((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
+      return handler(new Request(url, init));
+    },
+  });
+  const { ep } = client(t);
+  await ep.open();
+  await ep.request("tools/call", { name: "echo", arguments: { text: "one" } });
+  await ep.request("tools/call", { name: "echo", arguments: { text: "two" } });
+  assert.equal(signals.at(-1), signals.at(-2), "the second call's fetch carries the first one's signal");
+  hang = true;
+  const ac = new AbortController();
+  const lost = ep.request("tools/call", { name: "echo", arguments: { text: "three" } }, { signal: ac.signal });
+  await until(() => signals.length === 5);
+  const waiting = signals.at(-1)!;
+  ac.abort("cancelled");
+  await assert.rejects(lost);
+  await until(() => waiting.aborted);
+  hang = false;
+  await ep.request("tools/call", { name: "echo", arguments: { text: "four" } });
+  assert.notEqual(signals.at(-1), waiting, "an aborted signal is not lent again");
+  assert.equal(signals.at(-1)!.aborted, false);
+  t.close();
+});
+
 test("client: the GET stream is reopened after a server-side close; an unresumable Last-Event-ID (400) falls back to a fresh GET", async () => {
   const { handler, tools } = makeHandler();
   const delays: number[] = [];

@@ -87,7 +87,13 @@ export function modernMessage(text: string): ModernMessage | undefined {
  * `streamable-http`, "Request Metadata"), and its own fetch, aborted to cancel it.
  */
 export async function postModern(client: HttpClient, text: string, message: ModernMessage, ctx: StreamCtx): Promise<void> {
-  const modern: ModernCtx = (ctx.modern = { version: message.version, method: message.method, abort: new AbortController(), cancelled: false, id: message.id });
+  const modern: ModernCtx = (ctx.modern = { version: message.version, method: message.method, abort: client.controllers.take(), cancelled: false, id: message.id });
+  await sendModern(client, text, message, ctx, modern);
+  // Over: its fetch and body are done with (an SSE stream read to its end or let go).
+  client.controllers.release(modern);
+}
+
+async function sendModern(client: HttpClient, text: string, message: ModernMessage, ctx: StreamCtx, modern: ModernCtx): Promise<void> {
   if (message.id !== undefined) {
     track(ctx, message.id);
     // post() removes it when this request is done.
