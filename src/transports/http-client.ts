@@ -273,13 +273,13 @@ export class ControllerPool {
 
   /**
    * The request `holder` made is over, its fetch and body done with: its controller, if never
-   * aborted, serves another, and it holds {@link SPENT} instead, so that a late cancellation
+   * aborted, serves another, and it holds a spent one instead, so that a late cancellation
    * of it aborts nothing in use. Called as soon as that is known (a JSON body read whole),
    * before the answer is handed on: the caller's next request may go out at once.
    */
   release(holder: { abort: AbortController }): void {
     const c = holder.abort;
-    holder.abort = SPENT;
+    holder.abort = spent();
     const n = (this.uses.get(c) ?? 0) + 1;
     if (c.signal.aborted || n >= CONTROLLER_USES || this.spare.length >= MAX_SPARE_CONTROLLERS) return;
     this.uses.set(c, n);
@@ -287,12 +287,20 @@ export class ControllerPool {
   }
 }
 
-/** A controller aborted already: what a finished request holds (see {@link ControllerPool.release}). */
-const SPENT = /* @__PURE__ */ (() => {
-  const c = new AbortController();
-  c.abort("the request is over");
-  return c;
-})();
+let spentController: AbortController | undefined;
+
+/**
+ * A controller aborted already: what a finished request holds (see
+ * {@link ControllerPool.release}). Made on first use, not at load: a Cloudflare worker may
+ * not abort a controller in its global scope.
+ */
+function spent(): AbortController {
+  if (spentController === undefined) {
+    spentController = new AbortController();
+    spentController.abort("the request is over");
+  }
+  return spentController;
+}
 
 /** Requests one pooled controller carries at most (see {@link ControllerPool}). */
 const CONTROLLER_USES = 128;
