@@ -38,6 +38,7 @@ test('README "Options checked where they are given" (an option given as undefine
     onError: undefined,
     onOpen: undefined,
     onClose: undefined,
+    record: undefined,
     principalOf: undefined,
     toolInputSchema: undefined,
   };

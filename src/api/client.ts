@@ -216,6 +216,7 @@ export class McpClientCore {
     checkListChanged(options.listChanged);
     checkExtensionIds("McpClient options", options.capabilities);
     if (options.fallback !== undefined && typeof options.fallback !== "function") throw new TypeError("McpClient options: fallback must be a function");
+    if (options.record !== undefined && typeof options.record !== "function") throw new TypeError("McpClient options: record must be a function");
     const issues = implementationIssues("client", info, options.session?.versions);
     if (issues) throw new TypeError(`invalid client info: ${issuesText(issues)}`);
     this.features = { client: this, options, tasksReceived: options.receiveTasks, taskOwner: sessionOwner() };
@@ -267,6 +268,7 @@ export class McpClientCore {
           if (fn !== undefined) callListener(fn, o, undefined, this.options.onError);
         },
         onError: this.options.onError,
+        record: this.options.record,
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
         onTransportClose: (reason) => {

@@ -99,6 +99,7 @@ export function attach(transport: Transport, options: SessionOptions, hooks: Att
       onNotification: hooks.onNotification,
       onEvent: hooks.onEvent,
       onError: hooks.onError,
+      record: hooks.record,
       onClose: (reason) => {
         // A hook that throws (its error goes to onError) must not leave the transport open
         // under a closed kernel: a child process never stopped, a pipe never ended.

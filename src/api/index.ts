@@ -21,6 +21,7 @@ export {
   argumentErrorsAreResults,
   type ServerInfo,
   type EventOrigin,
+  type RecordOrigin,
   type McpServerOptions,
   type McpServerCoreOptions,
   type Notifier,

@@ -49,7 +49,7 @@
  */
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from "../model/versions.js";
 import { systemClock, type Clock } from "../driver/clock.js";
-import { McpError, type Endpoint, type RequestContext, type RequestHandler } from "../driver/endpoint.js";
+import { McpError, type Endpoint, type EndpointHooks, type RequestContext, type RequestHandler } from "../driver/endpoint.js";
 import { hmacRequestState, type RequestStateCodec } from "../driver/request-state.js";
 import { echoed, ErrorCode } from "../jsonrpc/errors.js";
 import type { JsonObject } from "../jsonrpc/types.js";
@@ -127,6 +127,14 @@ export interface EventOrigin {
   principal?: string;
 }
 
+/** What {@link McpServerOptions.record} is told of the connection it is asked to record. */
+export interface RecordOrigin {
+  /** The legacy HTTP session's `MCP-Session-Id` (none for `connect()`, a modern request or a stateless POST). */
+  sessionId?: string;
+  /** Who the connection speaks for, as `httpSession({ principalOf })` named it. */
+  principal?: string;
+}
+
 /** Options of an {@link McpServer}. */
 export interface McpServerOptions {
   /** Items per page of every list method (default 0: one page holds everything). */
@@ -194,6 +202,16 @@ export interface McpServerOptions {
    */
   onEvent?: Callback<(event: SessionOutput, from: EventOrigin) => void> | undefined;
   /**
+   * Records connections as kernel transcripts (`mcp-kernel/1`, which `replay` and
+   * `mcp-kernel replay FILE` verify step for step): called once per connection (each
+   * `connect()`, legacy HTTP session, stateless POST and modern HTTP request of
+   * `httpSession`) before its endpoint is made, it returns where that connection's lines go
+   * (the header, then one per kernel step; see {@link EndpointHooks.record}), or undefined
+   * to leave it unrecorded. What the handlers answered is an input of the kernel, so it is
+   * in the transcript: a replay needs no handlers.
+   */
+  record?: Callback<(from: RecordOrigin) => ((line: string) => void) | undefined> | undefined;
+  /**
    * MRTR: seals the `requestState` of `input_required` answers to modern clients and
    * verifies it on the retry (default: HMAC-SHA256 with a random key per server; use
    * `hmacRequestState({ secret })` so several instances accept each other's state).
@@ -236,6 +254,7 @@ const SERVER_OPTION_NAMES = /* @__PURE__ */ knownNames<McpServerOptions>()([
   "clock",
   "onError",
   "onEvent",
+  "record",
   "requestState",
   "requestStateTtlMs",
   "wallClock",
@@ -341,6 +360,15 @@ export class McpServerCore {
     if (origin?.principal !== undefined) from.principal = origin.principal;
     callListener(fn, event, from, this.options.onError);
   }
+  /** Where the lines of a connection from `origin` go, as {@link McpServerOptions.record} says. */
+  private recorder(origin: RequestOrigin | undefined): ((line: string) => void) | undefined {
+    const record = this.options.record;
+    if (record === undefined) return undefined;
+    const from: RecordOrigin = {};
+    if (origin?.session !== undefined) from.sessionId = origin.session;
+    if (origin?.principal !== undefined) from.principal = origin.principal;
+    return record(from);
+  }
   private readonly schema: JsonSchemaValidator;
   private readonly forms: ElicitationChecks | undefined;
   private readonly pageSize: number;
@@ -372,7 +400,7 @@ export class McpServerCore {
     checkSessionOptions(options.session);
     refuseMisspelledOptions("McpServer options", options, SERVER_OPTION_NAMES);
     checkExtensionIds("McpServer options", options.capabilities);
-    for (const key of ["fallback", "intercept", "onError", "onEvent"] as const) {
+    for (const key of ["fallback", "intercept", "onError", "onEvent", "record"] as const) {
       if (options[key] !== undefined && typeof options[key] !== "function") throw new TypeError(`McpServer options: ${key} must be a function`);
     }
     // Every initialize result (and 2026-07-28 result) carries this serverInfo: one the
@@ -595,6 +623,7 @@ export class McpServerCore {
         onNotification: (method, params) => this.emit(method, params, endpoint),
         onEvent: (event) => this.onEvent(event, endpoint),
         onError: this.options.onError,
+        record: this.recorder(undefined),
         onTransportClose: () => {
           open = false;
           this.detach(endpoint);
@@ -672,6 +701,7 @@ export class McpServerCore {
         onNotification: (method, params) => this.emit(method, params, endpoint),
         onEvent: (event) => this.onEvent(event, endpoint, origin),
         onError: this.options.onError,
+        record: this.recorder(origin),
         onOpen: (e) => {
           endpoint = e;
           this.attach(e);

@@ -21,6 +21,8 @@ import { isModernVersion } from "../model/versions.js";
 import type { Implementation, LoggingLevel, PeerInfo, SessionInput, SessionOptions, SessionOutput, SessionState } from "../session/types.js";
 import { idKey, tableKey } from "../session/types.js";
 import { copyOf } from "../session/retained.js";
+import { recordedSession, recordedStep, transcriptInput } from "../session/transcript.js";
+import { UNENCODABLE_RESPONSE } from "../jsonrpc/codec.js";
 import { MetaKey } from "../model/meta.js";
 import { answerableError } from "../model/error-codes.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -184,6 +186,19 @@ export interface EndpointHooks {
    * same chunk is still delivered.
    */
   onError?: Callback<(error: unknown) => void> | undefined;
+  /**
+   * Records the session as a kernel transcript (`mcp-kernel/1`, the text `recordingSession`
+   * writes, which `replay` and `mcp-kernel replay FILE` verify step for step): called with
+   * the header line as the endpoint is made, then with one line (no newline) per kernel
+   * step, in the order the steps ran. Join them with `"\n"`. While recording, the kernel is
+   * fed each input as the transcript holds it (its JSON text, parsed back), as
+   * `recordingSession` does, so a replay sees what the live run saw; an input with no JSON
+   * form is refused with an `input-refused` diagnostic (a request of ours fails with
+   * `-32603`, a handler's answer becomes a `-32603` answer). Only for a new session: an
+   * endpoint restored from a snapshot throws, as its transcript would have no start. What it
+   * throws is a hook's error (see `onError`).
+   */
+  record?: Callback<(line: string) => void> | undefined;
 }
 
 interface Pending {
@@ -370,6 +385,8 @@ export class Endpoint {
   private ready: { resolve(v: { version: string; peer: PeerInfo }): void; reject(e: Error): void } | undefined;
   /** With `sendBatch`: the batches whose answers are held, by the key of each request of theirs still being answered (how many: a batch may repeat an id). */
   private batchWaiting: Map<string, { batch: HeldBatch; n: number }> | undefined = undefined;
+  /** With {@link EndpointHooks.record}: writes a transcript line through it, a throw being a hook's error. Undefined otherwise, and a step costs nothing more. */
+  private readonly write: ((line: string) => void) | undefined = undefined;
 
   constructor(
     options: SessionOptions | SessionState,
@@ -378,7 +395,16 @@ export class Endpoint {
   ) {
     // A restored snapshot continues where it left off: its deadlines (requests, keep-alive) are
     // armed now, as the original's timer was, not only once something is fed.
-    this.state = "phase" in options ? options : createSession(options);
+    const record = hooks.record;
+    if (record === undefined) this.state = "phase" in options ? options : createSession(options);
+    else {
+      // A transcript replays from a fresh session made from its header's options: a snapshot's has no start.
+      if ("phase" in options) throw new TypeError("record: an endpoint restored from a snapshot cannot record (a transcript replays from a new session's options)");
+      const { state, header } = recordedSession(options);
+      this.state = state;
+      this.write = (line) => this.listen(record, line, undefined);
+      this.write(header);
+    }
     this.arm();
   }
 
@@ -496,7 +522,7 @@ export class Endpoint {
     let failure: { error: unknown } | undefined;
     this.feeding++;
     try {
-      const { outputs } = step(this.state, input);
+      const outputs = this.write === undefined ? step(this.state, input).outputs : this.recordedStep(input, this.write);
       // A 2025-03-26 batch read in this step (its `batch` output): the responses after it answer it.
       let batch: HeldBatch | undefined;
       for (const o of outputs) {
@@ -524,6 +550,36 @@ export class Endpoint {
       this.hookFailure = outer;
     }
     if (failure !== undefined) throw failure.error;
+  }
+
+  /**
+   * A step while recording: the kernel takes `input` as the transcript holds it. One with no
+   * JSON form is refused (`input-refused`), unrecorded, as `recordingSession` refuses it;
+   * where the plain kernel would have gone on to answer something (an `unsendable` message,
+   * see session.ts), the same answer is given here: a handler's answer becomes the `-32603`
+   * answer the peer would have got, fed and recorded instead, and a request of ours fails
+   * with `-32603` at once (the kernel never saw it: its id stays free), rather than waiting
+   * for ever.
+   */
+  private recordedStep(input: SessionInput, write: (line: string) => void): SessionOutput[] {
+    const held = transcriptInput(input);
+    if (held.ok) return recordedStep(this.state, held.input, write);
+    const refusal = held.refusal;
+    // The type as the refusal read it: an input whose getters throw (an adapter's, through feed) must not throw here.
+    const type = (refusal.detail as { type?: unknown }).type;
+    try {
+      if (type === "respond") {
+        const { now, id } = input as Extract<SessionInput, { type: "respond" }>;
+        const stand = transcriptInput({ type: "respond", now, id, error: { code: ErrorCode.InternalError, message: UNENCODABLE_RESPONSE } });
+        if (stand.ok) return [refusal, ...recordedStep(this.state, stand.input, write)];
+      } else if (type === "request" && this.pending.has(this.state.nextId)) {
+        const method = String((input as Extract<SessionInput, { type: "request" }>).method);
+        return [refusal, { type: "error", id: this.state.nextId, method, error: { code: ErrorCode.InternalError, message: `Internal error: the ${method} request was not sent: ${refusal.message}` } }];
+      }
+    } catch {
+      // Its id or time unreadable: refused alone, as recordingSession refuses it.
+    }
+    return [refusal];
   }
 
   /** {@link Endpoint.feed} where no caller can take a hook's error (see {@link Endpoint.hookFailed}). */

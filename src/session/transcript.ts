@@ -16,7 +16,7 @@ import { thrownMessage } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import { isProtocolVersion } from "../model/versions.js";
 import { createSession, step } from "./session.js";
-import type { SessionInput, SessionOptions, SessionOutput } from "./types.js";
+import type { SessionInput, SessionOptions, SessionOutput, SessionState } from "./types.js";
 
 /** The first line of a transcript. */
 export interface TranscriptHeader {
@@ -65,36 +65,61 @@ export function transcriptLine(input: SessionInput, outputs: SessionOutput[]): s
  * recorded, and nothing throws.
  */
 export function recordingSession(options: SessionOptions): { state: ReturnType<typeof createSession>; step(input: SessionInput): SessionOutput[]; text(): string } {
-  // The session is made from the options as the header holds them (their JSON text, parsed
-  // back), as replay makes it. Options with no JSON form (a BigInt, a getter that throws)
-  // threw out of here; now the header holds none (replay reports it malformed) and the
-  // session reads what it can of them, as createSession does.
-  const held = jsonCopy(options);
-  const lines = [transcriptHeader(held as SessionOptions)];
-  const state = createSession(held ?? options);
+  const { state, header } = recordedSession(options);
+  const lines = [header];
+  const write = (line: string): void => void lines.push(line);
   return {
     state,
     step(input) {
-      let recorded: SessionInput;
-      try {
-        recorded = JSON.parse(JSON.stringify(input) ?? "null") as SessionInput;
-      } catch (e) {
-        let type: unknown;
-        try {
-          type = (input as { type?: unknown } | null)?.type;
-        } catch {
-          // A getter (or Proxy trap) that throws: the refusal names no type.
-        }
-        return [{ type: "diagnostic", code: "input-refused", message: `the input has no JSON form, so no transcript can hold it: ${thrownMessage(e)}`, detail: { type } }];
-      }
-      // Not an object: step refuses it and nothing changed; a transcript line holds only object inputs.
-      if (recorded === null || typeof recorded !== "object") return step(state, recorded).outputs;
-      const { outputs } = step(state, recorded);
-      lines.push(transcriptLine(recorded, outputs));
-      return outputs;
+      const held = transcriptInput(input);
+      return held.ok ? recordedStep(state, held.input, write) : [held.refusal];
     },
     text: () => lines.join("\n") + "\n",
   };
+}
+
+/**
+ * A session to record, made from `options` as its transcript's header holds them (their
+ * JSON text, parsed back), as replay makes it, and that header line. Options with no JSON
+ * form (a BigInt, a getter that throws) threw out of here; now the header holds none
+ * (replay reports it malformed) and the session reads what it can of them, as
+ * createSession does. (Shared by {@link recordingSession} and the driver's `record` hook.)
+ */
+export function recordedSession(options: SessionOptions): { state: SessionState; header: string } {
+  const held = jsonCopy(options);
+  return { header: transcriptHeader(held as SessionOptions), state: createSession(held ?? options) };
+}
+
+/**
+ * `input` as a transcript holds it (its JSON text, parsed back), which is what a recorder
+ * feeds the kernel; or, for an input with no JSON text (a BigInt, a cycle, a getter that
+ * throws), the `input-refused` diagnostic it is refused with.
+ */
+export function transcriptInput(input: SessionInput): { ok: true; input: SessionInput } | { ok: false; refusal: Extract<SessionOutput, { type: "diagnostic" }> } {
+  try {
+    return { ok: true, input: JSON.parse(JSON.stringify(input) ?? "null") as SessionInput };
+  } catch (e) {
+    let type: unknown;
+    try {
+      type = (input as { type?: unknown } | null)?.type;
+    } catch {
+      // A getter (or Proxy trap) that throws: the refusal names no type.
+    }
+    return { ok: false, refusal: { type: "diagnostic", code: "input-refused", message: `the input has no JSON form, so no transcript can hold it: ${thrownMessage(e)}`, detail: { type } } };
+  }
+}
+
+/**
+ * Steps `state` with `held` (an input as {@link transcriptInput} gives it) and hands the
+ * step's transcript line to `write` before returning its outputs, so a step fed while
+ * these outputs are handled is written after this one, in the order the kernel ran them.
+ */
+export function recordedStep(state: SessionState, held: SessionInput, write: (line: string) => void): SessionOutput[] {
+  // Not an object: step refuses it and nothing changed; a transcript line holds only object inputs.
+  if (held === null || typeof held !== "object") return step(state, held).outputs;
+  const { outputs } = step(state, held);
+  write(transcriptLine(held, outputs));
+  return outputs;
 }
 
 /** Re-runs a transcript through a fresh kernel and reports the first divergence. Never throws. */

@@ -65,7 +65,7 @@
  *   has evidently lost it).
  */
 import { errorText } from "./error-text.js";
-import type { Endpoint, RequestHandler } from "../driver/endpoint.js";
+import type { Endpoint, EndpointHooks, RequestHandler } from "../driver/endpoint.js";
 import { systemClock, type Clock } from "../driver/clock.js";
 import type { Callback } from "../driver/listener.js";
 import { decode, encode, type Decoded } from "../jsonrpc/codec.js";
@@ -122,6 +122,12 @@ export interface HttpSessionSetup {
   onOpen?: Callback<(endpoint: Endpoint, sessionId: string) => void> | undefined;
   /** The session ended, with why. */
   onClose?: Callback<(reason: string) => void> | undefined;
+  /**
+   * Records this session's endpoint as a kernel transcript (see {@link EndpointHooks.record}):
+   * the factory runs once per legacy session, stateless POST and modern request, so each
+   * gets its own transcript (the context's `sessionId` and `era` tell them apart).
+   */
+  record?: Callback<(line: string) => void> | undefined;
   /**
    * Who a request speaks for (with `protectedResource`: `(req) => authInfo(req)?.token.subject`).
    * A legacy session is bound to the principal of its `initialize` (an HTTP+SSE session: of its GET): a later POST, GET or

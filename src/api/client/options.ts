@@ -65,6 +65,14 @@ export interface McpClientOptions {
    */
   onEvent?: Callback<(event: SessionOutput) => void> | undefined;
   /**
+   * Records the connection as a kernel transcript (`mcp-kernel/1`, which `replay` and
+   * `mcp-kernel replay FILE` verify step for step): the header line when `connect` makes
+   * the endpoint, then one line per kernel step (see `EndpointHooks.record`). Join them
+   * with `"\n"`. What the handlers answered is an input of the kernel, so it is in the
+   * transcript: a replay needs no handlers.
+   */
+  record?: Callback<(line: string) => void> | undefined;
+  /**
    * Declare the `io.modelcontextprotocol/tasks` extension (SEP-2663), so a 2026-07-28
    * server may answer a tool call with a task (default false). 2025-11-25 tasks need no
    * declaration here: the client asks per call ({@link McpClient.callToolAsTask}).
@@ -102,7 +110,7 @@ export interface McpClientOptions {
 }
 
 /** The options of McpClient (McpClientCore's are the same, with a narrower `receiveTasks`). */
-export const CLIENT_OPTION_NAMES = /* @__PURE__ */ knownNames<McpClientOptions>()(["capabilities", "handlers", "fallback", "session", "clock", "onError", "onEvent", "tasks", "receiveTasks", "jsonSchema", "elicitationForms", "listChanged"]);
+export const CLIENT_OPTION_NAMES = /* @__PURE__ */ knownNames<McpClientOptions>()(["capabilities", "handlers", "fallback", "session", "clock", "onError", "onEvent", "record", "tasks", "receiveTasks", "jsonSchema", "elicitationForms", "listChanged"]);
 
 /** The handlers a client can have: each one makes the client declare its capability. */
 const HANDLER_NAMES = /* @__PURE__ */ knownNames<ClientHandlers>()(["sampling", "elicitation", "roots"]);

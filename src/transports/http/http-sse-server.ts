@@ -152,6 +152,7 @@ export function createHttpSseSessions(cfg: HttpSseConfig): HttpSseSessions {
           setup.onEvent?.(e);
         },
         onError: setup.onError,
+        record: setup.record,
         onClose: (reason) => end(session, reason),
       },
       clock,

@@ -194,6 +194,7 @@ class ModernRequest {
           onNotification: this.setup.onNotification,
           onEvent: this.setup.onEvent,
           onError: this.setup.onError,
+          record: this.setup.record,
           onClose: (reason) => this.end(reason),
         },
         cfg.clock,

@@ -155,6 +155,7 @@ export function createSessionTable(cfg: SessionTableConfig): SessionTable {
           setup.onEvent?.(e);
         },
         onError: setup.onError,
+        record: setup.record,
         onClose: (reason) => session.terminate(reason),
       },
       clock,
