@@ -235,3 +235,20 @@ test("record: the kernel is fed each input as the transcript holds it (its JSON 
   assert.equal(sent.length, 2, "the live kernel read the level as the transcript holds it, and sent the message");
   assert.deepEqual(replay(text(lines)), { ok: true, steps: lines.length - 1 });
 });
+
+test("record (README Observability: what an McpClient or McpServer callback throws goes to onError): a record writer that throws (a full disk) costs the connection nothing; its errors reach onError, and the calls are answered", { timeout: 10_000 }, async () => {
+  const errors: string[] = [];
+  const boom = (who: string) => (): void => {
+    throw new Error(`${who} record failed`);
+  };
+  const server = new McpServer({ name: "s", version: "1" }, { onError: (e) => errors.push((e as Error).message), record: () => boom("server") });
+  server.tool("hi", {}, () => ({ content: [{ type: "text", text: "hi" }] }));
+  const client = new McpClient({ name: "c", version: "1" }, { onError: (e) => errors.push((e as Error).message), record: boom("client") });
+  await connectMemory((t) => server.connect(t), (t) => client.connect(t)).client;
+  const r = await client.callTool("hi");
+  assert.equal((r.content[0] as { text: string }).text, "hi");
+  await settle();
+  assert.ok(errors.includes("server record failed") && errors.includes("client record failed"), `both writers' errors reach onError: ${JSON.stringify(errors)}`);
+  client.close();
+  await settle();
+});

@@ -47,7 +47,7 @@ import { jsonCopy } from "../jsonrpc/safe-json.js";
 import type { JsonObject, JsonValue, OutgoingParams, RequestId } from "../jsonrpc/types.js";
 import type { SubscriptionFilter } from "../modern/subscriptions.js";
 import { tableKey, type Implementation, type LoggingLevel, type PeerInfo, type SessionOptions } from "../session/types.js";
-import { callListener, report } from "../driver/listener.js";
+import { callListener, recordTo, report } from "../driver/listener.js";
 import { systemClock, type Clock } from "../driver/clock.js";
 import { attach, checkExtensionIds, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { refuseMisspelledOptions, withDefaults } from "./option-names.js";
@@ -268,7 +268,9 @@ export class McpClientCore {
           if (fn !== undefined) callListener(fn, o, undefined, this.options.onError);
         },
         onError: this.options.onError,
-        record: this.options.record,
+        // What the writer throws goes to onError, as every callback of the client's does: raw,
+        // it left the step that wrote the line (a request failed, a transport's delivery threw).
+        record: recordTo(this.options.record, this.options.onError),
         // A fatal protocol error: the kernel's reason is the one worth reporting.
         onClose: (reason) => (fatal = reason),
         onTransportClose: (reason) => {

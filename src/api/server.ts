@@ -57,7 +57,7 @@ import { builtinJsonSchema, issuesText, type JsonSchemaValidator } from "../sche
 import { elicitationChecks, type ElicitationChecks } from "../schema/elicitation.js";
 import type { Implementation, LoggingLevel, SessionInput, SessionOptions, SessionOutput } from "../session/types.js";
 import { implementationIssues } from "../session/session.js";
-import { callListener, report, type Callback } from "../driver/listener.js";
+import { callListener, recordTo, report, type Callback } from "../driver/listener.js";
 import { attach, checkExtensionIds, checkSessionOptions, mergeCapabilities } from "./connection.js";
 import { knownNames, refuseMisspelledOptions, withDefaults } from "./option-names.js";
 import type { RequestOrigin } from "./context.js";
@@ -208,7 +208,7 @@ export interface McpServerOptions {
    * `httpSession`) before its endpoint is made, it returns where that connection's lines go
    * (the header, then one per kernel step; see {@link EndpointHooks.record}), or undefined
    * to leave it unrecorded. What the handlers answered is an input of the kernel, so it is
-   * in the transcript: a replay needs no handlers.
+   * in the transcript: a replay needs no handlers. What a writer throws goes to `onError`.
    */
   record?: Callback<(from: RecordOrigin) => ((line: string) => void) | undefined> | undefined;
   /**
@@ -367,7 +367,8 @@ export class McpServerCore {
     const from: RecordOrigin = {};
     if (origin?.session !== undefined) from.sessionId = origin.session;
     if (origin?.principal !== undefined) from.principal = origin.principal;
-    return record(from);
+    // What the writer throws goes to onError, as every callback of the server's does (see recordTo).
+    return recordTo(record(from), this.options.onError);
   }
   private readonly schema: JsonSchemaValidator;
   private readonly forms: ElicitationChecks | undefined;

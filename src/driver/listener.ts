@@ -70,3 +70,13 @@ export function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSig
     },
   };
 }
+
+/**
+ * A transcript writer (`record` of McpClient and McpServer) whose throw goes to `onError`,
+ * as every other callback of theirs does: handed to the endpoint as it is, its throw was a
+ * hook's error, leaving the step that wrote the line (a request failed with it, a
+ * transport's delivery threw it, uncaught). Undefined stays undefined: no cost per step.
+ */
+export function recordTo(write: ((line: string) => void) | undefined, onError: ((error: unknown) => void) | undefined): ((line: string) => void) | undefined {
+  return write === undefined ? undefined : (line) => callListener(write, line, undefined, onError);
+}

@@ -69,7 +69,7 @@ export interface McpClientOptions {
    * `mcp-kernel replay FILE` verify step for step): the header line when `connect` makes
    * the endpoint, then one line per kernel step (see `EndpointHooks.record`). Join them
    * with `"\n"`. What the handlers answered is an input of the kernel, so it is in the
-   * transcript: a replay needs no handlers.
+   * transcript: a replay needs no handlers. What it throws goes to `onError`.
    */
   record?: Callback<(line: string) => void> | undefined;
   /**
