@@ -9,7 +9,7 @@ import { createHttpHandler, SESSION_ID_FIELD } from "../../src/transports/http-s
 import { H } from "../../src/transports/http/headers.js";
 import { McpServer } from "../../src/api/server.js";
 import { call, get, initializeMessage, makeHandler, messages, nested, open, post, postHeaders, SseReader, setupWith, Tools, URL_ } from "./helpers.js";
-import { modernHandler, modernRequest, postModern } from "./modern-helpers.js";
+import { bodyOf, modernHandler, modernRequest, MV, postModern } from "./modern-helpers.js";
 
 const V = "2025-11-25";
 
@@ -654,6 +654,16 @@ test("bounded bodies: a body over maxBodyBytes gets 413, by Content-Length or wh
   });
   const b = await handler(new Request(URL_, { method: "POST", headers: postHeaders(), body: broken, duplex: "half" } as RequestInit));
   assert.equal(b.status, 400);
+});
+
+test("bounded bodies (README Limits: maxBodyBytes is a number >= 0, Infinity included: no bound): with maxBodyBytes Infinity a body without a session (a 2026-07-28 request) is held only to the session's maxMessageBytes, not to the codec's default 4 MiB", async () => {
+  const base = setupWith(new Tools(), {}, { maxMessageBytes: 16 * 1024 * 1024 });
+  const handler = createHttpHandler({ createSession: () => { const s = base(); return { ...s, options: { ...s.options, versions: [MV, V] } }; }, sessionIdleMs: 0, maxBodyBytes: Infinity });
+  const text = "x".repeat(5 * 1024 * 1024);
+  const r = await postModern(handler, modernRequest(1, "tools/call", { name: "echo", arguments: { text } }));
+  assert.equal(r.status, 200);
+  const body = await bodyOf(r);
+  assert.equal(body.result?.content?.[0]?.text, text, JSON.stringify(body).slice(0, 200));
 });
 
 test("enableJsonResponse: a request gets one application/json body; related messages fall back to the GET stream", async () => {

@@ -149,7 +149,7 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Dec
 
 /**
  * The codec's options as it uses them, never thrown out of {@link decode}: a limit that is no
- * non-negative safe integer is its default (a `NaN` or `"10"` compared as "never over"
+ * non-negative safe integer (nor `Infinity`) is its default (a `NaN` or `"10"` compared as "never over"
  * switched the bound off: a message of any size or depth was accepted), and options whose
  * getter (or Proxy trap) throws are all defaults rather than a TypeError.
  */
@@ -161,9 +161,13 @@ function readOptions(options: DecodeOptions | undefined): { maxBytes: number; ma
   }
 }
 
-/** A bound given to decode: a non-negative safe integer (0 refuses every message), else `fallback`. */
+/**
+ * A bound given to decode: a non-negative safe integer (0 refuses every message) or
+ * `Infinity` (no bound: the HTTP handler's `maxBodyBytes: Infinity` reaches here for a body
+ * without a session), else `fallback`.
+ */
 function boundOr(value: unknown, fallback: number): number {
-  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : fallback;
+  return value === Infinity || (Number.isSafeInteger(value) && (value as number) >= 0) ? (value as number) : fallback;
 }
 
 /**
