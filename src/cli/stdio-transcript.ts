@@ -115,7 +115,7 @@ function shown(event: { line: string } | { bytes: string }): string {
 }
 
 /** Whether `e` is a line the server wrote. */
-function isServerLine(e: StdioEvent): boolean {
+function isServerLine(e: StdioEvent): e is StdioEvent & ({ line: string } | { bytes: string }) {
   return "from" in e && e.from === "server" && ("line" in e || "bytes" in e);
 }
 
@@ -238,15 +238,7 @@ export async function replayStdio(events: readonly StdioEvent[], lines?: readonl
   const order = recorded.filter((d): d is StdioEvent & Extract<Draw, { draw: "read" | "timer" | "settled" }> => d.draw === "read" || d.draw === "timer" || d.draw === "settled");
 
   // Every server line of the recording, in order.
-  const expected: ({ line: string } | { bytes: string })[] = [];
-  const expectedEvent: StdioEvent[] = [];
-  for (const e of events) {
-    if (!("from" in e) || e.from !== "server") continue;
-    if ("line" in e) expected.push({ line: e.line });
-    else if ("bytes" in e) expected.push({ bytes: e.bytes });
-    else continue;
-    expectedEvent.push(e);
-  }
+  const expected = events.filter(isServerLine);
   // How many server lines were recorded before each event; where the client's inputs (lines, the end) are.
   const serverBefore: number[] = [];
   const inputsAt: number[] = [];
@@ -281,11 +273,11 @@ export async function replayStdio(events: readonly StdioEvent[], lines?: readonl
       if (index === undefined) return { ok: false, index: expected.length, expected: "nothing more", actual: line, reason: `the server wrote a line the recording does not have (${at})` };
       matched.add(index);
       if (line !== shown(expected[index])) {
-        return located({ ok: false, index, expected: shown(expected[index]), actual: line, reason: `server line ${index + 1} differs (${at})` }, expectedEvent[index]);
+        return located({ ok: false, index, expected: shown(expected[index]), actual: line, reason: `server line ${index + 1} differs (${at})` }, expected[index]);
       }
     }
     for (let i = 0; i < atLeast; i++) {
-      if (!matched.has(i)) return located({ ok: false, index: i, expected: shown(expected[i]), actual: "nothing", reason: `server line ${i + 1} was not produced (${at})` }, expectedEvent[i]);
+      if (!matched.has(i)) return located({ ok: false, index: i, expected: shown(expected[i]), actual: "nothing", reason: `server line ${i + 1} was not produced (${at})` }, expected[i]);
     }
     return undefined;
   };
