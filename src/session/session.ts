@@ -356,7 +356,7 @@ function malformedInput(input: SessionInput): string | null {
 }
 
 /** An input's `type` for a refusal's detail, or undefined when it cannot be read. */
-function inputType(input: unknown): unknown {
+export function inputType(input: unknown): unknown {
   try {
     return (input as { type?: unknown } | null)?.type;
   } catch {

@@ -15,7 +15,7 @@
 import { thrownMessage } from "../jsonrpc/errors.js";
 import { jsonCopy } from "../jsonrpc/safe-json.js";
 import { isProtocolVersion } from "../model/versions.js";
-import { createSession, step } from "./session.js";
+import { createSession, inputType, step } from "./session.js";
 import type { SessionInput, SessionOptions, SessionOutput, SessionState } from "./types.js";
 
 /** The first line of a transcript. */
@@ -99,13 +99,7 @@ export function transcriptInput(input: SessionInput): { ok: true; input: Session
   try {
     return { ok: true, input: JSON.parse(JSON.stringify(input) ?? "null") as SessionInput };
   } catch (e) {
-    let type: unknown;
-    try {
-      type = (input as { type?: unknown } | null)?.type;
-    } catch {
-      // A getter (or Proxy trap) that throws: the refusal names no type.
-    }
-    return { ok: false, refusal: { type: "diagnostic", code: "input-refused", message: `the input has no JSON form, so no transcript can hold it: ${thrownMessage(e)}`, detail: { type } } };
+    return { ok: false, refusal: { type: "diagnostic", code: "input-refused", message: `the input has no JSON form, so no transcript can hold it: ${thrownMessage(e)}`, detail: { type: inputType(input) } } };
   }
 }
 
