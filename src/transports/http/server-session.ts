@@ -329,7 +329,13 @@ export class HttpSession {
     // What was answered (or failed, or cancelled) meanwhile is let go: the table holds the requests still waiting.
     const outbound = this.endpoint.state.outbound;
     for (const [key, a] of this.asked) if (!Object.hasOwn(outbound, idKey(a.id))) this.asked.delete(key);
-    this.asked.set(formatEventId(s.no, s.log.lastSeq + 1), { stream: s.no, seq: s.log.lastSeq + 1, id });
+    this.noteAsked(s, id);
+  }
+
+  /** Notes request `id` of ours as carried by the next event appended to `s`. */
+  private noteAsked(s: Stream, id: RequestId): void {
+    const seq = s.log.lastSeq + 1;
+    this.asked.set(formatEventId(s.no, seq), { stream: s.no, seq, id });
   }
 
   /**
@@ -480,7 +486,7 @@ export class HttpSession {
     }
     const s = this.newStream(true);
     for (const w of waiting) {
-      if (w.asked !== undefined) this.asked.set(formatEventId(s.no, s.log.lastSeq + 1), { stream: s.no, seq: s.log.lastSeq + 1, id: w.asked.id });
+      if (w.asked !== undefined) this.noteAsked(s, w.asked.id);
       this.config.store.append(s.log, w.data, false);
     }
     all.push(s);
