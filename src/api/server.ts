@@ -73,7 +73,7 @@ import { isTaskLimitError } from "../tasks/table.js";
 import type { TaskOwner } from "../tasks/types.js";
 import { complete, completerKey, type Completer } from "./server/completion.js";
 import { ownFailures } from "./server/errors.js";
-import { assignDefined, listPage } from "./server/lists.js";
+import { listPage } from "./server/lists.js";
 import { registration, type Place, type Registration } from "./server/registration.js";
 import { getPrompt, promptEntry, type PromptConfig, type PromptConfigOf, type PromptConfigWith, type PromptEntry, type PromptGetter } from "./server/prompts.js";
 import {

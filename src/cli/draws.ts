@@ -327,16 +327,18 @@ export function replayedDraws(draws: readonly Draw[]): ReplayedDraws {
   const readingsOf = (kind: "clock" | "monotonic", what: string): (() => number) => {
     const values = draws.flatMap((d) => (d.draw === kind ? [d.value] : []));
     let taken = 0;
-    left.push(() => (taken < values.length ? `the server read the ${what} ${taken} times; the recording holds ${values.length} readings` : undefined));
+    const readsSaid = (n: number): string => `the server read the ${what} ${n} times; the recording holds ${values.length} readings`;
+    left.push(() => (taken < values.length ? readsSaid(taken) : undefined));
     return () => {
       if (taken < values.length) return values[taken++];
-      problem ??= `the server read the ${what} ${++taken} times; the recording holds ${values.length} readings`;
+      problem ??= readsSaid(++taken);
       return values.at(-1) ?? 0;
     };
   };
   const random = draws.flatMap((d) => (d.draw === "random" ? [d.value] : []));
   let randoms = 0;
-  left.push(() => (randoms < random.length ? `the server drew random bytes ${randoms} times; the recording holds ${random.length} draws` : undefined));
+  const drawsSaid = (n: number): string => `the server drew random bytes ${n} times; the recording holds ${random.length} draws`;
+  left.push(() => (randoms < random.length ? drawsSaid(randoms) : undefined));
   return {
     clock: readingsOf("clock", "clock"),
     monotonic: readingsOf("monotonic", "monotonic clock"),
@@ -347,7 +349,7 @@ export function replayedDraws(draws: readonly Draw[]): ReplayedDraws {
       if (recorded?.length === length) return recorded;
       problem ??=
         recorded === undefined
-          ? `the server drew random bytes ${randoms} times; the recording holds ${random.length} draws`
+          ? drawsSaid(randoms)
           : `the server drew ${length} random bytes; the recording's draw ${randoms} has ${recorded.length}`;
       // Zeros: the replay goes on to report the problem, with what the server then says.
       return new Uint8Array(length);

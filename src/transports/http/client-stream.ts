@@ -125,10 +125,8 @@ export async function answer(client: HttpClient, ctx: StreamCtx, res: Response):
     // Read to the message limit: a server's endless body is cancelled there, not buffered.
     const read = await client.readText(res, ctx);
     // Read whole: the fetch is done with, and its controller can carry the caller's next request.
-    if (read.ok) {
-      if (ctx.modern !== undefined) client.controllers.release(ctx.modern);
-      else if (ctx.lease !== undefined) client.controllers.release(ctx.lease);
-    }
+    const holder = ctx.modern ?? ctx.lease;
+    if (read.ok && holder !== undefined) client.controllers.release(holder);
     // Past the message limit: no attempt can do better, so the request fails (not re-issued).
     if (!read.ok && read.status === 413) return client.failed(ctx, `the JSON response body exceeds ${client.maxBytes} bytes`, ErrorCode.InternalError);
     // Not UTF-8 (2025-11-25 basic/transports: messages MUST be): the body answers this POST
